@@ -1,0 +1,106 @@
+/**
+ * The generated-code ABI: the only symbols that mcpgen-generated files import from the runtime
+ * (`@mcpgen/runtime/abi`). Changing anything here is a breaking change for generated code, so
+ * it stays small and versioned by `ABI_VERSION`.
+ */
+
+/** Bumped whenever generated code must be regenerated to keep working with this runtime. */
+export const ABI_VERSION = 1;
+
+/** One validation failure, shaped like ajv's `ErrorObject` so emitted ajv code fills it directly. */
+export interface ValidationIssue {
+  /** JSON pointer (RFC 6901) to the failing value inside the validated data, "" for the root. */
+  instancePath: string;
+  /** JSON pointer to the failing keyword inside the schema. */
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/**
+ * A compiled validator. It is a type guard so callers narrow `unknown` to the generated type;
+ * after a `false` result, `errors` holds the failures of that call.
+ */
+export interface Validator<T = unknown> {
+  (data: unknown): data is T;
+  errors?: ValidationIssue[] | null;
+}
+
+export type Era = "legacy" | "modern";
+export type Side = "client" | "server";
+
+/** Dispatch metadata of one JSON-RPC method, as emitted in `generated/<rev>/methods.ts`. */
+export interface MethodInfo {
+  readonly kind: "request" | "notification";
+  /** Who may send it: the client, the server, or either side. */
+  readonly from: Side | "both";
+  /**
+   * Capability the receiver must have advertised, as a dotted path into its capabilities
+   * object (e.g. "tools", "resources.subscribe", "sampling"); null when ungated.
+   */
+  readonly capability: string | null;
+  /** Whether `params` must be present on the wire. */
+  readonly paramsRequired: boolean;
+  /** Name of the schema type of `params` (named or synthesised), for messages and docs. */
+  readonly paramsType: string | null;
+  /** Name of the schema type of the result; null for notifications. */
+  readonly resultType: string | null;
+}
+
+export type MethodTable = Readonly<Record<string, MethodInfo>>;
+
+/**
+ * Everything the runtime needs to speak one protocol revision. Each `generated/<rev>/index.ts`
+ * exports one of these as `binding`.
+ */
+export interface ProtocolBinding {
+  readonly revision: string;
+  readonly era: Era;
+  /** JSON-RPC batches are allowed on the wire (2025-03-26 only). */
+  readonly batching: boolean;
+  readonly methods: MethodTable;
+  /** Validator of `params` per method (absent params are only checked for presence). */
+  readonly params: Readonly<Record<string, Validator>>;
+  /** Validator of the result per request method. */
+  readonly results: Readonly<Record<string, Validator>>;
+}
+
+// ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)
+
+/** Length in Unicode code points, as JSON Schema's minLength/maxLength count it. */
+export function ucs2length(str: string): number {
+  let length = 0;
+  const len = str.length;
+  let pos = 0;
+  while (pos < len) {
+    length++;
+    const value = str.charCodeAt(pos++);
+    if (value >= 0xd800 && value <= 0xdbff && pos < len) {
+      const next = str.charCodeAt(pos);
+      if ((next & 0xfc00) === 0xdc00) pos++;
+    }
+  }
+  return length;
+}
+
+/** Structural equality of JSON values, for `const`/`enum`/`uniqueItems` on non-primitive values. */
+export function equal(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    if (Array.isArray(a)) {
+      if (!Array.isArray(b) || a.length !== b.length) return false;
+      for (let i = 0; i < a.length; i++) if (!equal(a[i], b[i])) return false;
+      return true;
+    }
+    if (Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) {
+      if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+      if (!equal((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+    }
+    return true;
+  }
+  return a !== a && b !== b; // NaN
+}

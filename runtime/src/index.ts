@@ -1,0 +1,4 @@
+export type * from "./jsonrpc.js";
+export { ErrorCode } from "./jsonrpc.js";
+export type * from "./transport.js";
+export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIssue, Era, Side } from "./abi.js";

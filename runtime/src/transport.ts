@@ -1,0 +1,37 @@
+import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
+
+/** Per-message hints a transport may use (e.g. which HTTP response stream carries a message). */
+export interface SendOptions {
+  /** The inbound request this outgoing message belongs to (progress, logs, server→client requests, the response). */
+  relatedRequestId?: RequestId;
+}
+
+/** What a transport knows about the connection a message arrived on. */
+export interface MessageContext {
+  /** HTTP session id, when the transport has sessions. */
+  sessionId?: string;
+  /** Request headers of the HTTP request that carried the message (lower-case names). */
+  headers?: Readonly<Record<string, string | string[] | undefined>>;
+}
+
+/**
+ * The one interface every transport implements (in-memory, stdio, Streamable HTTP, HTTP+SSE).
+ * A transport moves whole JSON-RPC messages; it never interprets methods or ids beyond what its
+ * wire format needs. Garbage on the wire is reported with `onerror` (and, where the wire allows,
+ * answered with a -32700 error) and never closes the connection by itself.
+ */
+export interface Transport {
+  /** Begin reading. Resolves once the transport can send. */
+  start(): Promise<void>;
+  /** Send one message (or a batch, where the negotiated revision allows batches). */
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void>;
+  /** Close the connection and release every resource; idempotent. */
+  close(): Promise<void>;
+  onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
+  /** Called exactly once, when the connection is gone for whatever reason. */
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
+  setProtocolVersion?(version: string): void;
+  readonly sessionId?: string;
+}
