@@ -1,0 +1,93 @@
+/**
+ * Runs ajv's standalone code generation and turns its output into an ES module whose only import
+ * is `@mcpgen/runtime/abi`: ajv writes `require("ajv/dist/runtime/...")` for its helpers even in
+ * ESM mode, and generated code must not depend on ajv at run time.
+ */
+import { Ajv, Name, _, type Options } from "ajv";
+import standalone from "ajv/dist/standalone/index.js";
+import type { JSONSchema } from "../../model/ir.js";
+
+/** The `format`s the MCP schemas use; `@mcpgen/runtime/abi` exports a check for each (`formats`). */
+export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
+
+/** Local name of the runtime ABI namespace inside the emitted module. */
+const ABI = "abi";
+
+/** ajv helpers that standalone code pulls in with `require`, and their `@mcpgen/runtime/abi` equivalents. */
+const HELPERS: ReadonlyArray<readonly [string, string]> = [
+  ['require("ajv/dist/runtime/equal").default', `${ABI}.equal`],
+  ['require("ajv/dist/runtime/ucs2length").default', `${ABI}.ucs2length`],
+];
+
+/**
+ * ajv options of the emitted validators; the tests build their in-memory engines (draft-07 `Ajv`
+ * and `Ajv2020`) from the same options so that differences can only come from the engine.
+ */
+export function validatorOptions(): Options {
+  return {
+    // Unknown keywords, formats or ignored schema parts fail generation instead of silently
+    // validating less than the schema says.
+    strict: true,
+    // MCP uses `type: ["string", "integer"]` (RequestId, ProgressToken) on purpose.
+    allowUnionTypes: true,
+    // First failure only: the hot path is valid messages, and one error suffices for -32602.
+    allErrors: false,
+    messages: true,
+    // Every `$ref` calls the referenced definition's function instead of copying its code into
+    // each user; this keeps the module small enough to format and load quickly.
+    inlineRefs: false,
+    // Formats are checked at run time by the runtime's functions; at generation time ajv only needs
+    // their names, so these placeholders never run in emitted code.
+    formats: Object.fromEntries(FORMAT_NAMES.map((name) => [name, (_value: string) => true])),
+  };
+}
+
+export interface StandaloneInput {
+  /** Schemas to register, each with a unique `$id`. */
+  schemas: ReadonlyArray<{ id: string; schema: JSONSchema }>;
+  /** Export name -> `$id` (or `$id#pointer`) of the schema it validates; several names may share one. */
+  exports: ReadonlyArray<{ name: string; id: string }>;
+}
+
+/** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
+export function standaloneModule(input: StandaloneInput): string {
+  const ajv = new Ajv({ ...validatorOptions(), code: { source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
+  for (const { id, schema } of input.schemas) {
+    ajv.addSchema(typeof schema === "boolean" ? schema : { ...schema, $id: id }, id);
+  }
+  const refs: Record<string, string> = {};
+  for (const { name, id } of input.exports) refs[name] = id;
+  let code = standalone.default(ajv, refs);
+
+  code = code.replace(/^"use strict";/, "");
+  for (const [snippet, replacement] of HELPERS) code = code.split(snippet).join(replacement);
+  const leftover = /require\([^)]*\)/.exec(code);
+  if (leftover) {
+    throw new Error(`ajv emitted ${leftover[0]}, which has no @mcpgen/runtime/abi equivalent; add one before generating`);
+  }
+
+  // Type each export as the ABI's Validator so that the facade only has to narrow it.
+  let typed = 0;
+  code = code.replace(/export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (_m, name: string, fn: string) => {
+    typed++;
+    return `export const ${name}: ${ABI}.Validator = ${fn};`;
+  });
+  if (typed !== input.exports.length) {
+    throw new Error(`expected ${input.exports.length} exports in ajv's standalone code, found ${typed}`);
+  }
+
+  if (new RegExp(`\\b(?:const|let|var|function)\\s+${ABI}\\b`).test(code)) {
+    throw new Error(`ajv's standalone code declares "${ABI}", the name the runtime ABI is imported under`);
+  }
+  const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
+  const importLine = usesHelpers
+    ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
+    : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
+  return [
+    "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
+    importLine,
+    "",
+    code.trim(),
+    "",
+  ].join("\n");
+}
