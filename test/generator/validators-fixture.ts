@@ -3,89 +3,38 @@
  * emitted validators as real ES modules (transpiled next to the worktree's node_modules, so
  * `@mcpgen/runtime/abi` resolves as it does for users).
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript-5";
-import type { Validator } from "@mcpgen/runtime/abi";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { formats, type Validator } from "@mcpgen/runtime/abi";
+import { validatorOptions } from "../../generator/emit/validators/ajv-code.js";
 import { emitValidators } from "../../generator/emit/validators.js";
-import type { Dialect, EmittedFile, MethodDef, ProtocolModel, TypeDef } from "../../generator/model/ir.js";
+import { loadSchema } from "../../generator/load/index.js";
+import { buildModel } from "../../generator/model/index.js";
+import type { EmittedFile, ProtocolModel } from "../../generator/model/ir.js";
 
 export const root = fileURLToPath(new URL("../../..", import.meta.url));
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 
 export function schemaPath(revision: string): string {
-  return join("/work/shared/mcp-schema", revision, "schema.json");
+  return join(root, "schema", revision, "schema.json");
 }
 
+/** The specification's example messages (2026-07-28), one directory per schema type. */
 export function examplesDir(): string {
-  return join("/work/shared/mcp-schema", "2026-07-28", "examples");
+  return join(root, "schema", "2026-07-28", "examples");
 }
 
 export function readDocument(revision: string): { [key: string]: unknown } {
   return JSON.parse(readFileSync(schemaPath(revision), "utf8"));
 }
 
-type Obj = { [key: string]: unknown };
-
-/**
- * Methods derived from the schema for tests (the real table comes from the reviewed overlays):
- * every `<X>Request`/`<X>Notification` definition with a `method` const; params pointer to the
- * named params type when the schema has one, else to the inline `params`.
- */
-function methodsOf(defs: Obj, defsKey: string): MethodDef[] {
-  const out: MethodDef[] = [];
-  for (const [name, raw] of Object.entries(defs)) {
-    const kind = name.endsWith("Request") ? "request" : name.endsWith("Notification") ? "notification" : null;
-    if (kind === null || /^(Client|Server|JSONRPC)/.test(name)) continue;
-    const schema = raw as Obj;
-    const props = (schema.properties ?? {}) as Obj;
-    const method = (props.method as Obj | undefined)?.const;
-    if (typeof method !== "string") continue;
-    const params = props.params as Obj | undefined;
-    let paramsPointer: string | null = null;
-    let paramsType: string | null = null;
-    if (params && typeof params.$ref === "string") {
-      paramsType = params.$ref.slice(`#/${defsKey}/`.length);
-      paramsPointer = `/${defsKey}/${paramsType}`;
-    } else if (params) paramsPointer = `/${defsKey}/${name}/properties/params`;
-    const resultName = name.replace(/Request$/, "Result");
-    out.push({
-      method,
-      kind,
-      from: "both",
-      messageType: name,
-      paramsType,
-      paramsPointer,
-      paramsRequired: Array.isArray(schema.required) && schema.required.includes("params"),
-      resultType: kind === "request" ? (resultName in defs ? resultName : "EmptyResult") : null,
-      capability: null,
-    });
-  }
-  return out.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
-}
-
+/** The model the generator builds for a bundled revision (schema + reviewed method overlay). */
 export function modelOf(revision: string): ProtocolModel {
-  const bytes = readFileSync(schemaPath(revision));
-  const document = JSON.parse(bytes.toString("utf8")) as Obj;
-  const defsKey = "$defs" in document ? "$defs" : "definitions";
-  const dialect: Dialect = defsKey === "$defs" ? "2020-12" : "draft-07";
-  const defs = document[defsKey] as Obj;
-  const types: TypeDef[] = Object.keys(defs)
-    .sort()
-    .map((name) => ({ name, schema: defs[name] as TypeDef["schema"] }));
-  return {
-    revision,
-    era: revision === "2026-07-28" ? "modern" : "legacy",
-    dialect,
-    defsKey,
-    batching: revision === "2025-03-26",
-    source: { display: revision, sha256: createHash("sha256").update(bytes).digest("hex") },
-    document,
-    types,
-    methods: methodsOf(defs, defsKey),
-  };
+  return buildModel(loadSchema(revision));
 }
 
 /** Temp dir under the worktree (`tmp/` is git-ignored) so bare imports resolve from it. */
@@ -149,4 +98,32 @@ export function loadValidators(revision: string): Promise<LoadedValidators> {
     cache.set(revision, pending);
   }
   return pending;
+}
+
+export interface InMemoryEngines {
+  /** ajv's draft-07 engine (the one the emitted code comes from) on the schema as published. */
+  draft07(type: string): ValidateFunction;
+  /** Ajv2020 on the schema as published (the reference semantics for 2020-12 schemas). */
+  ajv2020(type: string): ValidateFunction;
+}
+
+/**
+ * In-memory ajv on the untouched document (only a draft-07 `$schema` is dropped where the engine
+ * has no such meta-schema), with the emitted code's options and the runtime's format checks.
+ */
+export function inMemoryEngines(revision: string): InMemoryEngines {
+  const document = readDocument(revision);
+  const defsKey = "$defs" in document ? "$defs" : "definitions";
+  const { $schema: _dialect, ...withoutDialect } = document;
+  const options = { ...validatorOptions(), formats };
+  const draft07 = new Ajv(options);
+  draft07.addSchema(withoutDialect, "mcp");
+  const ajv2020 = new Ajv2020(options);
+  ajv2020.addSchema(defsKey === "$defs" ? document : withoutDialect, "mcp");
+  const get = (ajv: Ajv | Ajv2020, type: string): ValidateFunction => {
+    const v = ajv.getSchema(`mcp#/${defsKey}/${type}`);
+    if (!v) throw new Error(`no definition ${type} in ${revision}`);
+    return v;
+  };
+  return { draft07: (type) => get(draft07, type), ajv2020: (type) => get(ajv2020, type) };
 }
