@@ -49,6 +49,46 @@ export interface StandaloneInput {
   exports: ReadonlyArray<{ name: string; id: string }>;
 }
 
+/** Index just past the JSON object literal starting at `start` (ajv writes schema values as JSON). */
+function endOfJsonObject(code: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"') {
+      for (i++; code[i] !== '"'; i++) if (code[i] === "\\") i++;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  throw new Error("unterminated schema literal in ajv's standalone code");
+}
+
+/**
+ * ajv declares the schema of every compiled function as a constant even when the code only
+ * needs it for `enum` error parameters (or not at all); the unused ones are most of them, and pure
+ * weight for the formatter and the module loader.
+ */
+function dropUnusedSchemas(code: string): string {
+  const declaration = /const (schema\d+) = \{/g;
+  const removals: Array<[number, number]> = [];
+  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
+    const end = endOfJsonObject(code, m.index + m[0].length - 1);
+    if (code[end] !== ";") throw new Error(`unexpected code after ${m[1]} in ajv's standalone code`);
+    const uses = code.match(new RegExp(`\\b${m[1]}\\b`, "g"))!.length;
+    if (uses === 1) removals.push([m.index, end + 1]);
+    declaration.lastIndex = end;
+  }
+  let out = "";
+  let from = 0;
+  for (const [start, end] of removals) {
+    out += code.slice(from, start);
+    from = end;
+  }
+  return out + code.slice(from);
+}
+
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput): string {
   const ajv = new Ajv({ ...validatorOptions(), code: { source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
@@ -65,6 +105,8 @@ export function standaloneModule(input: StandaloneInput): string {
   if (leftover) {
     throw new Error(`ajv emitted ${leftover[0]}, which has no @mcpgen/runtime/abi equivalent; add one before generating`);
   }
+
+  code = dropUnusedSchemas(code);
 
   // Type each export as the ABI's Validator so that the facade only has to narrow it.
   let typed = 0;
