@@ -14,11 +14,13 @@
  */
 import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../model/ir.js";
 import { standaloneModule } from "./validators/ajv-code.js";
-import { DEF_ID_PREFIX, mapRefs, normaliseSchema, resolvePointer } from "./validators/normalise.js";
+import { DEF_ID_PREFIX, inlineLeafRefs, mapRefs, normaliseSchema, resolvePointer } from "./validators/normalise.js";
 
 /** `$id` prefix of the synthesised params schemas of methods whose params are inline. */
 const PARAMS_ID_PREFIX = "mcpgen://params/";
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** The JSON-RPC message definitions (JSONRPCMessage and its members). */
+const ENVELOPE = /^JSONRPC/;
 
 export const VALIDATORS_FILE = "validators.ts";
 export const AJV_FILE = "validators.ajv.ts";
@@ -103,6 +105,14 @@ function plan(model: ProtocolModel): Plan {
   };
   const compiled = new Map<string, JSONSchema>();
   for (const name of new Set(target.values())) compiled.set(name, mapRefs(normalised.get(name)!, redirect));
+  // Everything else calls the function of each referenced definition (small output), but the
+  // JSON-RPC envelopes run on every message: copy their small reference-free parts (RequestId,
+  // Result, ...) in, which makes classifying a response through validateJSONRPCMessage 2-3x faster.
+  const lookup = (ref: string): JSONSchema | undefined =>
+    ref.includes("#") ? undefined : compiled.get(ref.slice(DEF_ID_PREFIX.length));
+  for (const [name, schema] of compiled) {
+    if (ENVELOPE.test(name)) compiled.set(name, inlineLeafRefs(schema, lookup));
+  }
 
   const params = new Map<string, JSONSchema>();
   const paramsByDef = new Map<string, string>();

@@ -154,3 +154,37 @@ export function mapRefs(schema: JSONSchema, map: (ref: string) => string): JSONS
   }
   return out;
 }
+
+/** Whether a normalised schema references nothing (so its body can be copied anywhere). */
+export function isRefFree(schema: JSONSchema): boolean {
+  let found = false;
+  mapRefs(schema, (ref) => {
+    found = true;
+    return ref;
+  });
+  return !found;
+}
+
+/**
+ * Copy of a normalised schema in which every subschema that is only a `$ref` to a reference-free
+ * schema (per `lookup`) is replaced by that schema's body.
+ */
+export function inlineLeafRefs(schema: JSONSchema, lookup: (ref: string) => JSONSchema | undefined): JSONSchema {
+  if (typeof schema === "boolean") return schema;
+  const keys = Object.keys(schema);
+  if (keys.length === 1 && typeof schema.$ref === "string") {
+    const target = lookup(schema.$ref);
+    return target !== undefined && isRefFree(target) ? target : schema;
+  }
+  const out: { [key: string]: unknown } = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (SUBSCHEMA.has(key)) out[key] = inlineLeafRefs(value as JSONSchema, lookup);
+    else if (SUBSCHEMA_MAP.has(key)) {
+      out[key] = Object.fromEntries(
+        Object.entries(value as Record<string, JSONSchema>).map(([name, sub]) => [name, inlineLeafRefs(sub, lookup)]),
+      );
+    } else if (SUBSCHEMA_ARRAY.has(key)) out[key] = (value as JSONSchema[]).map((sub) => inlineLeafRefs(sub, lookup));
+    else out[key] = value;
+  }
+  return out;
+}
