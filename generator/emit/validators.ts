@@ -12,18 +12,33 @@
  * normaliser refuses every keyword whose meaning would differ (test/corpus proves both engines
  * agree on the spec's examples).
  */
+import { McpgenError } from "../errors.js";
 import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../model/ir.js";
 import { standaloneModule } from "./validators/ajv-code.js";
-import { DEF_ID_PREFIX, inlineLeafRefs, mapRefs, normaliseSchema, resolvePointer } from "./validators/normalise.js";
+import {
+  DEF_ID_PREFIX,
+  inlineLeafRefs,
+  mapRefs,
+  normaliseSchema,
+  resolvePointer,
+  SchemaNormaliseError,
+} from "./validators/normalise.js";
 
 /** `$id` prefix of the synthesised params schemas of methods whose params are inline. */
 const PARAMS_ID_PREFIX = "mcpgen://params/";
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Module-level names in ajv's standalone code (and the ABI namespace), which exports must not shadow. */
+const RESERVED = /^(?:(?:validate|schema|func|formats|pattern|wrapper|root)\d+|abi)$/;
 /** The JSON-RPC message definitions (JSONRPCMessage and its members). */
 const ENVELOPE = /^JSONRPC/;
 
 export const VALIDATORS_FILE = "validators.ts";
 export const AJV_FILE = "validators.ajv.ts";
+
+/** An input the validators cannot be generated from, named by file and JSON pointer. */
+function inputError(model: ProtocolModel, message: string, pointer?: string): McpgenError {
+  return new McpgenError(message, pointer === undefined ? { file: model.source.display } : { file: model.source.display, pointer });
+}
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -62,15 +77,15 @@ function plan(model: ProtocolModel): Plan {
   const { dialect, defsKey, document } = model;
   const normalised = new Map<string, JSONSchema>();
   for (const type of model.types) {
-    if (!IDENTIFIER.test(type.name)) {
-      throw new Error(`definition "${type.name}" (/${defsKey}/${escapePointer(type.name)}) is not a valid identifier`);
+    if (!IDENTIFIER.test(type.name) || RESERVED.test(type.name)) {
+      throw inputError(model, `definition name "${type.name}" is not usable as an identifier`, `/${defsKey}/${escapePointer(type.name)}`);
     }
     normalised.set(type.name, normaliseSchema(type.schema, `/${defsKey}/${escapePointer(type.name)}`, dialect, defsKey));
   }
   for (const [name, schema] of normalised) {
     const target = bareRefTarget(schema);
     if (target !== null && !normalised.has(target)) {
-      throw new Error(`/${defsKey}/${escapePointer(name)} refers to the unknown definition "${target}"`);
+      throw inputError(model, `refers to the unknown definition "${target}"`, `/${defsKey}/${escapePointer(name)}`);
     }
   }
 
@@ -99,7 +114,7 @@ function plan(model: ProtocolModel): Plan {
     const to = target.get(name);
     if (to === undefined || to === name) return ref;
     if (hash >= 0 && bareRefTarget(normalised.get(name)!) !== null) {
-      throw new Error(`$ref "${ref}" points into /${defsKey}/${name}, which is only a reference to ${to}`);
+      throw inputError(model, `$ref "${ref}" points into a definition that is only a reference to ${to}`, `/${defsKey}/${name}`);
     }
     return DEF_ID_PREFIX + to + (hash < 0 ? "" : ref.slice(hash));
   };
@@ -121,15 +136,17 @@ function plan(model: ProtocolModel): Plan {
     const pointer = method.paramsPointer;
     if (pointer === null) continue;
     if (!pointer.startsWith(defsPrefix)) {
-      throw new Error(`params of "${method.method}": pointer ${pointer} does not point into ${defsPrefix}`);
+      throw inputError(model, `params of "${method.method}" are not inside ${defsPrefix}`, pointer);
     }
     const raw = resolvePointer(document, pointer);
-    if (raw === undefined) throw new Error(`params of "${method.method}": nothing at ${pointer}`);
+    if (raw === undefined) throw inputError(model, `params schema of "${method.method}" not found`, pointer);
     const schema = normaliseSchema(raw, pointer, dialect, defsKey);
     const named = pointer.slice(defsPrefix.length);
     const direct = !named.includes("/") && normalised.has(named) ? named : bareRefTarget(schema);
     if (direct !== null) {
-      if (!normalised.has(direct)) throw new Error(`params of "${method.method}" refer to the unknown definition "${direct}"`);
+      if (!normalised.has(direct)) {
+        throw inputError(model, `params of "${method.method}" refer to the unknown definition "${direct}"`, pointer);
+      }
       paramsByDef.set(method.method, direct);
     } else {
       params.set(method.method, mapRefs(withBaseMeta(schema, method, model), redirect));
@@ -152,7 +169,7 @@ function withBaseMeta(schema: JSONSchema, method: MethodDef, model: ProtocolMode
   if (meta === undefined) {
     // Without a declared base `_meta`, the inline schema must at least not forbid it.
     if (schema.additionalProperties === false) {
-      throw new Error(`params of "${method.method}" forbid "_meta" and ${pointer} does not exist to allow it`);
+      throw inputError(model, `params of "${method.method}" forbid "_meta" and the base params declare none`, pointer);
     }
     return schema;
   }
@@ -205,14 +222,20 @@ function facade(model: ProtocolModel, p: Plan): string {
 }
 
 export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[]> {
-  const p = plan(model);
+  let p: Plan;
+  try {
+    p = plan(model);
+  } catch (error) {
+    if (error instanceof SchemaNormaliseError) throw inputError(model, error.reason, error.pointer);
+    throw error;
+  }
   const names = new Set(model.types.map((t) => t.name));
   if (!names.has("JSONRPCMessage")) {
-    throw new Error(`the schema has no /${model.defsKey}/JSONRPCMessage definition to validate messages with`);
+    throw inputError(model, "no JSONRPCMessage definition to validate messages with", `/${model.defsKey}`);
   }
   for (const method of model.methods) {
     if (method.resultType !== null && !names.has(method.resultType)) {
-      throw new Error(`result of "${method.method}": "${method.resultType}" is not a definition of the schema`);
+      throw inputError(model, `result type "${method.resultType}" of "${method.method}" is not a definition`, `/${model.defsKey}`);
     }
   }
 
@@ -225,7 +248,7 @@ export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[
   const exportNames = new Set(exports.map((e) => e.name));
   for (const [method, schema] of p.params) {
     const name = paramsExportName(method);
-    if (exportNames.has(name)) throw new Error(`params of "${method}": export name ${name} is taken`);
+    if (exportNames.has(name)) throw inputError(model, `params of "${method}" need the export name ${name}, which is taken`);
     exportNames.add(name);
     const id = PARAMS_ID_PREFIX + method;
     schemas.push({ id, schema });

@@ -38,13 +38,14 @@ export const DIALECT_SPECIFIC = new Set([
   "minContains", "maxContains", "additionalItems", "dependencies",
 ]);
 
+/** A schema part the validators cannot be generated from; the emitter adds the file name. */
 export class SchemaNormaliseError extends Error {
+  override name = "SchemaNormaliseError";
   constructor(
     readonly pointer: string,
-    message: string,
+    readonly reason: string,
   ) {
-    super(`${message} (at ${pointer})`);
-    this.name = "SchemaNormaliseError";
+    super(`${reason} (at ${pointer})`);
   }
 }
 
