@@ -9,6 +9,12 @@ import { validatorOptions } from "../generator/emit/validators/ajv-code.js";
 import { loadValidators, readDocument } from "../test/generator/validators-fixture.js";
 
 const REVISION = process.argv[2] ?? "2025-11-25";
+const MODERN = REVISION >= "2026-07-28";
+/** 2026-07-28 requires the per-request `_meta` and `resultType` on results. */
+const meta = MODERN
+  ? { _meta: { "io.modelcontextprotocol/protocolVersion": REVISION, "io.modelcontextprotocol/clientCapabilities": {} } }
+  : {};
+const resultType = MODERN ? { resultType: "complete" } : {};
 
 type Case = { label: string; type: string; message: unknown };
 
@@ -17,7 +23,7 @@ const cases: Case[] = [
   {
     label: "CallToolRequest",
     type: "CallToolRequest",
-    message: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_weather", arguments: { city: "Paris", days: 3 }, _meta: { progressToken: "p1" } } },
+    message: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_weather", arguments: { city: "Paris", days: 3 }, _meta: { progressToken: "p1", ...meta._meta } } },
   },
   {
     label: "CallToolResult (text+image)",
@@ -29,12 +35,13 @@ const cases: Case[] = [
       ],
       structuredContent: { temperature: 21 },
       isError: false,
+      ...resultType,
     },
   },
   {
     label: "JSONRPCMessage: request",
     type: "JSONRPCMessage",
-    message: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_weather", arguments: { city: "Paris" } } },
+    message: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_weather", arguments: { city: "Paris" }, ...meta } },
   },
   {
     label: "JSONRPCMessage: notification",
@@ -44,7 +51,7 @@ const cases: Case[] = [
   {
     label: "JSONRPCMessage: result response",
     type: "JSONRPCMessage",
-    message: { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "ok" }] } },
+    message: { jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "ok" }], ...resultType } },
   },
   {
     label: "JSONRPCMessage: error response",
@@ -54,8 +61,8 @@ const cases: Case[] = [
 ];
 
 /** Best-of-rounds mean nanoseconds per call. */
-function measure(fn: (data: unknown) => boolean, data: unknown): number {
-  if (!fn(data)) throw new Error("benchmark message is invalid");
+function measure(fn: ((data: unknown) => boolean) & { errors?: unknown }, data: unknown): number {
+  if (!fn(data)) throw new Error(`benchmark message is invalid: ${JSON.stringify(fn.errors)}`);
   let iterations = 10_000;
   for (;;) {
     const t = process.hrtime.bigint();
