@@ -254,8 +254,16 @@ export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[
     schemas.push({ id, schema });
     exports.push({ name, id });
   }
+  let code: string;
+  try {
+    code = standaloneModule({ schemas, exports });
+  } catch (error) {
+    // ajv's strict mode refusing a schema construct; its message names the definition by $id.
+    const message = (error as Error).message.replaceAll(DEF_ID_PREFIX, `/${model.defsKey}/`);
+    throw inputError(model, `cannot generate validators: ${message}`);
+  }
   return [
-    { path: AJV_FILE, contents: standaloneModule({ schemas, exports }) },
+    { path: AJV_FILE, contents: code },
     { path: VALIDATORS_FILE, contents: facade(model, p) },
   ];
 }

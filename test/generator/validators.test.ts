@@ -170,4 +170,20 @@ test("a schema using a 2020-12-only keyword fails generation loudly", async () =
   }
 });
 
+test("a format the runtime cannot check fails generation, naming the definition", async () => {
+  const model = modelOf("2025-11-25");
+  const types = model.types.map((t) =>
+    t.name === "Icon"
+      ? { ...t, schema: { ...(t.schema as { properties: object }), properties: { src: { type: "string", format: "email" } } } }
+      : t,
+  );
+  try {
+    await emitValidators({ ...model, types });
+    assert.unreachable("generated validators for an unknown format");
+  } catch (error) {
+    assert.instance(error, McpgenError);
+    assert.match((error as Error).message, 'at /$defs/Icon/properties/src/format: format "email" has no check');
+  }
+});
+
 test.run();

@@ -28,6 +28,9 @@ export function validatorOptions(): Options {
     // Unknown keywords, formats or ignored schema parts fail generation instead of silently
     // validating less than the schema says.
     strict: true,
+    // A required property the schema does not describe is legal JSON Schema and validates
+    // correctly; a new revision must not fail generation over it.
+    strictRequired: false,
     // MCP uses `type: ["string", "integer"]` (RequestId, ProgressToken) on purpose.
     allowUnionTypes: true,
     // First failure only: the hot path is valid messages, and one error suffices for -32602.

@@ -6,6 +6,7 @@
  * or that we do not know, stops generation with the JSON pointer where it occurs.
  */
 import type { Dialect, JSONSchema } from "../../model/ir.js";
+import { FORMAT_NAMES } from "./ajv-code.js";
 
 /** `$id` prefix of the per-definition schemas handed to ajv (never a network address). */
 export const DEF_ID_PREFIX = "mcpgen://defs/";
@@ -112,6 +113,11 @@ export function normaliseSchema(schema: unknown, pointer: string, dialect: Diale
     } else if (SUBSCHEMA_ARRAY.has(key)) {
       if (!Array.isArray(value)) throw new SchemaNormaliseError(at, `expected "${key}" to be an array of schemas`);
       out[key] = value.map((sub, i) => normaliseSchema(sub, `${at}/${i}`, dialect, defsKey));
+    } else if (key === "format" && !(FORMAT_NAMES as readonly unknown[]).includes(value)) {
+      throw new SchemaNormaliseError(
+        at,
+        `format ${JSON.stringify(value)} has no check in @mcpgen/runtime/abi (it has: ${FORMAT_NAMES.join(", ")})`,
+      );
     } else if (VALUE.has(key)) {
       out[key] = value;
     } else if (key === "$schema" || key === "$defs" || key === "definitions" || key === "$id") {
