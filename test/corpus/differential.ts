@@ -21,6 +21,19 @@ export function verdicts(emitted: LoadedValidators, engines: InMemoryEngines, ty
   return { emitted: e(data), draft07: d(data), ajv2020: a(data) };
 }
 
+/**
+ * The failures the emitted validator reported on its last call, compared with in-memory ajv's
+ * draft-07 engine (same options): everything but `schemaPath`, which is relative to whichever
+ * function reported it. Returns a description of the difference, or null when they match.
+ */
+export function errorsDiffer(emitted: LoadedValidators, engines: InMemoryEngines, type: string): string | null {
+  const pick = (errors: ReadonlyArray<{ instancePath: string; keyword: string; message?: string; params: unknown }> | null | undefined) =>
+    JSON.stringify((errors ?? []).map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })));
+  const a = pick(emitted.validator(type).errors);
+  const b = pick(engines.draft07(type).errors);
+  return a === b ? null : `emitted ${a} vs in-memory ${b}`;
+}
+
 export function agree(v: Verdicts): boolean {
   return v.emitted === v.draft07 && v.draft07 === v.ajv2020;
 }

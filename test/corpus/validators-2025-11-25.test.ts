@@ -5,7 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { inMemoryEngines, loadValidators, modelOf } from "../generator/validators-fixture.js";
-import { agree, examples, mutants, verdicts, type Verdicts } from "./differential.js";
+import { agree, errorsDiffer, examples, mutants, verdicts, type Verdicts } from "./differential.js";
 
 const REVISION = "2025-11-25";
 const engines = inMemoryEngines(REVISION);
@@ -115,6 +115,8 @@ test("examples that fit 2025-11-25: their mutants are rejected by all three", as
     for (const mutant of mutants(REVISION, example.type, example.data)) {
       const v = verdicts(emitted, engines, example.type, mutant.data);
       if (v.emitted || v.draft07 || v.ajv2020) failures.push(`${example.file} with ${mutant.label}: ${describe(v)}`);
+      const differ = errorsDiffer(emitted, engines, example.type);
+      if (differ) failures.push(`${example.file} with ${mutant.label}: ${differ}`);
     }
   }
   assert.equal(failures, []);
@@ -137,6 +139,7 @@ test("hand-written invalid messages are rejected by all three", async () => {
   for (const { type, label, data } of invalid) {
     const v = verdicts(emitted, engines, type, data);
     assert.ok(!v.emitted && !v.draft07 && !v.ajv2020, `${label}: ${describe(v)}`);
+    assert.is(errorsDiffer(emitted, engines, type), null, label);
   }
 });
 

@@ -4,7 +4,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { inMemoryEngines, loadValidators } from "../generator/validators-fixture.js";
-import { agree, examples, mutants, verdicts } from "./differential.js";
+import { agree, errorsDiffer, examples, mutants, verdicts } from "./differential.js";
 
 const REVISION = "2026-07-28";
 const corpus = examples();
@@ -27,7 +27,7 @@ test("every example validates with the emitted validator of its type and with bo
   assert.equal(failures, []);
 });
 
-test("mutated examples (required field removed, field of the wrong type) are rejected by all three", async () => {
+test("mutated examples (required field removed, field of the wrong type) are rejected by all three, with the same errors", async () => {
   const emitted = await loadValidators(REVISION);
   const failures: string[] = [];
   let count = 0;
@@ -36,6 +36,8 @@ test("mutated examples (required field removed, field of the wrong type) are rej
       count++;
       const v = verdicts(emitted, engines, example.type, mutant.data);
       if (v.emitted || v.draft07 || v.ajv2020) failures.push(`${example.file} with ${mutant.label}: ${JSON.stringify(v)}`);
+      const differ = errorsDiffer(emitted, engines, example.type);
+      if (differ) failures.push(`${example.file} with ${mutant.label}: ${differ}`);
     }
   }
   assert.equal(failures, []);

@@ -4,7 +4,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { inMemoryEngines, loadValidators, modelOf } from "../generator/validators-fixture.js";
-import { agree, examples, mutants, verdicts } from "./differential.js";
+import { agree, errorsDiffer, examples, mutants, verdicts } from "./differential.js";
 
 for (const revision of ["2024-11-05", "2025-03-26", "2025-06-18"]) {
   test(`${revision}: emitted, Ajv and Ajv2020 agree on the borrowed examples and reject the mutants`, async () => {
@@ -23,6 +23,8 @@ for (const revision of ["2024-11-05", "2025-03-26", "2025-06-18"]) {
       for (const mutant of mutants(revision, example.type, example.data)) {
         const m = verdicts(emitted, engines, example.type, mutant.data);
         if (m.emitted || m.draft07 || m.ajv2020) failures.push(`${example.file} with ${mutant.label}: ${JSON.stringify(m)}`);
+        const differ = errorsDiffer(emitted, engines, example.type);
+        if (differ) failures.push(`${example.file} with ${mutant.label}: ${differ}`);
       }
     }
     assert.equal(failures, []);
