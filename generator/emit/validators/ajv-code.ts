@@ -92,6 +92,44 @@ function dropUnusedSchemas(code: string): string {
   return out + code.slice(from);
 }
 
+/** Local helper of the emitted module that the compacted error sites call. */
+const FAIL = "fail";
+const FAIL_HELPER =
+  `function ${FAIL}(validate, instancePath, schemaPath, keyword, params, message) {` +
+  `validate.errors = [{instancePath, schemaPath, keyword, params, message}];return false;}`;
+
+const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
+/**
+ * One error site of ajv's `allErrors: false` code, exactly as ajv writes it: set the single error,
+ * return false. Each part is matched conservatively (instance path and message: string literals
+ * and plain names joined by `+`; params: no nested braces), so a site this does not recognise is
+ * left as ajv wrote it.
+ */
+const JOINED = (first: string, rest: string) => String.raw`${first}(?:\s*\+\s*(?:${rest}))*`;
+const ERROR_SITE = new RegExp(
+  String.raw`(validate\d+)\.errors = \[\{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
+    String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
+    String.raw`message:(${JOINED(STRING, String.raw`${STRING}|[\w$.]+`)})\}\];return false;`,
+  "g",
+);
+
+/**
+ * ajv spells out every error object literal at every site; calling one local helper instead
+ * produces the same object, and the module gets much cheaper to format (prettier breaks each
+ * literal over eight lines) and to parse.
+ */
+function compactErrors(code: string): string {
+  if (new RegExp(String.raw`\b${FAIL}\b`).test(code)) {
+    throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
+  }
+  let sites = 0;
+  const out = code.replace(ERROR_SITE, (_m, fn: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
+    sites++;
+    return `return ${FAIL}(${fn},${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
+  });
+  return sites === 0 ? out : `${FAIL_HELPER}\n${out}`;
+}
+
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput): string {
   const ajv = new Ajv({ ...validatorOptions(), code: { source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
@@ -110,6 +148,7 @@ export function standaloneModule(input: StandaloneInput): string {
   }
 
   code = dropUnusedSchemas(code);
+  code = compactErrors(code);
 
   // Type each export as the ABI's Validator so that the facade only has to narrow it.
   let typed = 0;
