@@ -32,7 +32,7 @@ import { checkSuite, node22, serverColumns, serverRuns, suites, type ServerRun, 
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVER_START_MS = 30_000;
-const SERVER_RUN_MS = 180_000;
+const SERVER_RUN_MS = 120_000;
 const CLIENT_SCENARIO_MS = 60_000;
 const CLIENT_SUITE_TIMEOUT_MS = 30_000;
 const CLIENT_ENTRY = join(root, "dist", "examples", "conformance-client", "main.js");
@@ -52,7 +52,7 @@ function usage(msg: string): never {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 480_000 };
+  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 300_000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const val = (): string => argv[++i] ?? usage(`${a} needs a value`);
