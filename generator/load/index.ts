@@ -7,4 +7,4 @@ export {
   sha256,
   verifyBundledFile,
   type SchemaManifest,
-} from "./manifest.js";
+} from "./schema-manifest.js";

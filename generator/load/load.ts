@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { McpgenError } from "../errors.js";
 import type { Dialect, SchemaSource } from "../model/ir.js";
 import { parseJson } from "./json.js";
-import { bundledRevisions, bundledSchemaPath, readSchemaManifest, sha256, verifyBundledFile } from "./manifest.js";
+import { bundledRevisions, bundledSchemaPath, readSchemaManifest, sha256, verifyBundledFile } from "./schema-manifest.js";
 
 /** A schema document read from disk, checked to be an MCP schema, not yet modelled. */
 export interface LoadedSchema {

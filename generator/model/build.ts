@@ -1,6 +1,6 @@
 import { McpgenError } from "../errors.js";
 import type { LoadedSchema } from "../load/load.js";
-import { bundledRevisions } from "../load/manifest.js";
+import { bundledRevisions } from "../load/schema-manifest.js";
 import type { JSONSchema, MethodDef, ProtocolModel, TypeDef } from "./ir.js";
 import { overlayFile, readOverlay, type MethodOverlay, type OverlayMethod } from "./overlay.js";
 import { compareNames, isObject, SchemaReader, type SchemaMethod } from "./schema-facts.js";

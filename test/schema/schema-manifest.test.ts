@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readSchemaManifest, verifyBundledFile } from "../../generator/load/manifest.js";
+import { readSchemaManifest, verifyBundledFile } from "../../generator/load/schema-manifest.js";
 import { repoRoot, revisions } from "../helpers.js";
 
 const schemaDir = join(repoRoot, "schema");
