@@ -7,7 +7,7 @@
 import { cac } from "cac";
 import { McpgenError } from "../generator/errors.js";
 import { check, generate, type GenerateOptions } from "../generator/generate.js";
-import { bundledRevisions, readSchemaManifest } from "../generator/load/manifest.js";
+import { bundledRevisions, readSchemaManifest } from "../generator/load/schema-manifest.js";
 import { mcpgenVersion } from "../generator/paths.js";
 
 interface Flags {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { McpgenError, pointer, usageError } from "./errors.js";
 import { parseJson } from "./load/json.js";
-import { bundledRevisions } from "./load/manifest.js";
+import { bundledRevisions } from "./load/schema-manifest.js";
 import { packageRoot } from "./paths.js";
 
 /** One schema -> one output directory. */
