@@ -72,8 +72,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const cwd = options.cwd ?? process.cwd();
   const targets = resolveTargets(options);
   // Everything is produced before anything is written, so bad input never leaves a partial set.
-  const produced: Produced[] = [];
-  for (const t of targets) produced.push(await produce(t, cwd, options));
+  // Targets are produced concurrently so one target's emitters overlap another's formatting.
+  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
   const results: GenerateResult["targets"] = [];
   targets.forEach((t, i) => {
     const p = produced[i]!;
@@ -88,15 +88,17 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
   const cwd = options.cwd ?? process.cwd();
   const results: CheckResult["targets"] = [];
   const problems: string[] = [];
-  for (const t of resolveTargets(options)) {
-    const p = await produce(t, cwd, options);
+  const targets = resolveTargets(options);
+  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
+  targets.forEach((t, i) => {
+    const p = produced[i]!;
     const out = displayPath(cwd, t.out);
     const diff = compareOutput(t.out, p.files);
     for (const [kind, list] of Object.entries(diff) as [keyof OutputDiff, string[]][]) {
       for (const f of list) problems.push(`${join(out, f).split("\\").join("/")} (${kind})`);
     }
     results.push({ ...summary(p, out), diff });
-  }
+  });
   problems.sort();
   return { ok: results.every((r) => isClean(r.diff)), targets: results, problems };
 }

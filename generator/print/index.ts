@@ -1,10 +1,12 @@
 import { mcpgenVersion } from "../paths.js";
 import type { EmittedFile, SchemaSource } from "../model/ir.js";
 import { banner } from "./banner.js";
-import { formatSource, parserFor } from "./format.js";
+import { parserFor } from "./format.js";
+import { formatInPool } from "./pool.js";
 
 export { banner, bannerPattern, hasBanner } from "./banner.js";
 export { formatSource, parserFor, prettierOptions } from "./format.js";
+export { closeFormatPool } from "./pool.js";
 
 /** Banner (where the format has comments) + one prettier pass over each file; order and paths unchanged. */
 export async function printFiles(
@@ -16,7 +18,7 @@ export async function printFiles(
   return Promise.all(
     files.map(async (f) => {
       const withBanner = parserFor(f.path) === "json" ? f.contents : `${head}\n${f.contents}`;
-      return { path: f.path, contents: await formatSource(f.path, withBanner) };
+      return { path: f.path, contents: await formatInPool(f.path, withBanner) };
     }),
   );
 }
