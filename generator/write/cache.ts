@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EmittedFile } from "../model/ir.js";
@@ -63,6 +63,9 @@ export function readCache(cacheDir: string, key: string): CacheEntry | undefined
   return undefined;
 }
 
+/** Entries kept; older ones (by modification time) are removed when a new one is written. */
+const keepEntries = 32;
+
 /** Best effort: a cache that cannot be written only costs speed. */
 export function writeCache(cacheDir: string, key: string, entry: CacheEntry): void {
   try {
@@ -70,6 +73,11 @@ export function writeCache(cacheDir: string, key: string, entry: CacheEntry): vo
     const tmp = join(cacheDir, `.${key}.${process.pid}.tmp`);
     writeFileSync(tmp, JSON.stringify(entry));
     renameSync(tmp, join(cacheDir, `${key}.json`));
+    const entries = readdirSync(cacheDir)
+      .filter((n) => /^[0-9a-f]{64}\.json$/.test(n))
+      .map((n) => ({ n, t: statSync(join(cacheDir, n)).mtimeMs }))
+      .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
+    for (const { n } of entries.slice(keepEntries)) rmSync(join(cacheDir, n), { force: true });
   } catch {
     // ignored on purpose
   }
