@@ -41,6 +41,7 @@ function apiOptions(flags: Flags): GenerateOptions {
   if (revision !== undefined) options.revision = revision;
   if (config !== undefined) options.config = config;
   if (flags.cache === false) options.cache = false;
+  else if (process.env.MCPGEN_CACHE_DIR) options.cache = process.env.MCPGEN_CACHE_DIR;
   return options;
 }
 
@@ -52,7 +53,7 @@ function targetOptions(command: ReturnType<typeof cli.command>) {
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
     .option("--config <file>", "Config file (default: mcpgen.config.json in the current directory, if present)")
-    .option("--no-cache", "Do not read or write the output cache (.mcpgen-cache/)");
+    .option("--no-cache", "Do not read or write the output cache (.mcpgen-cache/, or $MCPGEN_CACHE_DIR)");
 }
 
 let exitCode = 0;
