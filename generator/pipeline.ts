@@ -8,7 +8,7 @@ import { emitters } from "./emit/registry.js";
 import type { LoadedSchema } from "./load/load.js";
 import { buildModel } from "./model/build.js";
 import type { EmittedFile } from "./model/ir.js";
-import { printFiles } from "./print/index.js";
+import { printFiles, warmFormatPool } from "./print/index.js";
 
 export interface Rendered {
   revision: string;
@@ -16,6 +16,7 @@ export interface Rendered {
 }
 
 export async function render(loaded: LoadedSchema, warn: (message: string) => void): Promise<Rendered> {
+  warmFormatPool();
   const model = buildModel(loaded, { warn });
   const files: EmittedFile[] = [];
   const owner = new Map<string, string>();

@@ -6,7 +6,7 @@ import { formatInPool } from "./pool.js";
 
 export { banner, bannerPattern, hasBanner } from "./banner.js";
 export { formatSource, parserFor, prettierOptions } from "./format.js";
-export { closeFormatPool } from "./pool.js";
+export { closeFormatPool, warmFormatPool } from "./pool.js";
 
 /** Banner (where the format has comments) + one prettier pass over each file; order and paths unchanged. */
 export async function printFiles(

@@ -5,9 +5,9 @@ import { formatSource } from "./format.js";
 import type { FormatReply, FormatRequest } from "./format-worker.js";
 
 /**
- * Prettier is most of the cost of a cold run (the ajv validator files are large), so big jobs
- * are spread over worker threads, one per core; small jobs stay in this thread. The result does
- * not depend on which thread formatted what.
+ * Prettier is most of the cost of a cold run (the ajv validator files are large), so formatting
+ * runs on worker threads, one per core, while this thread runs the emitters. Without a warmed
+ * pool, small jobs stay in this thread. The result does not depend on which thread formatted what.
  */
 const inThreadLimit = 64 * 1024;
 
@@ -48,17 +48,32 @@ function parseError(path: string, message: string): McpgenError {
   return new McpgenError(`emitted code does not parse: ${message.split("\n")[0]}`, { file: path });
 }
 
+function ensureWorkers(): void {
+  if (workers.length === 0) {
+    workers = Array.from({ length: Math.max(1, Math.min(4, availableParallelism())) }, spawn);
+  }
+}
+
+/**
+ * Starts the workers and has each load prettier and format a trivial file, so that cost overlaps
+ * with the emitters running in this thread.
+ */
+export function warmFormatPool(): void {
+  const fresh = workers.length === 0;
+  ensureWorkers();
+  if (!fresh) return;
+  for (const w of workers) w.postMessage({ id: -1, path: "warm.ts", contents: "export const warm = {a:1};\n" } satisfies FormatRequest);
+}
+
 export async function formatInPool(path: string, contents: string): Promise<string> {
-  if (contents.length <= inThreadLimit) {
+  if (workers.length === 0 && contents.length <= inThreadLimit) {
     try {
       return await formatSource(path, contents);
     } catch (e) {
       throw parseError(path, (e as Error).message);
     }
   }
-  if (workers.length === 0) {
-    workers = Array.from({ length: Math.max(1, Math.min(4, availableParallelism())) }, spawn);
-  }
+  ensureWorkers();
   const worker = workers.reduce((a, b) => ((load.get(a) ?? 0) <= (load.get(b) ?? 0) ? a : b));
   const id = nextId++;
   load.set(worker, (load.get(worker) ?? 0) + 1);
