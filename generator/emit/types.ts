@@ -5,7 +5,7 @@
 import type { EmittedFile, JSONSchema, ProtocolModel, TypeDef } from "../model/ir.js";
 import { compileSync, type CompileOptions } from "./types/jsts.js";
 import { emitMethodMaps, GENERIC_DEFINITIONS, MAP_NAMES } from "./types/method-maps.js";
-import { normaliseSchema, TypesEmitError } from "./types/normalise.js";
+import { metaDefinitions, normaliseSchema, TypesEmitError } from "./types/normalise.js";
 
 export { TypesEmitError } from "./types/normalise.js";
 
@@ -32,15 +32,25 @@ export function emitTypes(model: ProtocolModel): EmittedFile[] {
     }
   }
   const refPrefix = `#/${model.defsKey}/`;
+  const openDefinitions = metaDefinitions(
+    model.types.map((t) => t.schema),
+    refPrefix,
+  );
   const chunks: string[] = [
     `// Types of every definition in the MCP ${model.revision} schema, then per-method maps (see RequestMap).`,
   ];
-  for (const def of model.types) chunks.push(emitDefinition(model, def, names, refPrefix));
+  for (const def of model.types) chunks.push(emitDefinition(model, def, names, refPrefix, openDefinitions));
   chunks.push(emitMethodMaps(model, names));
   return [{ path: "types.ts", contents: `${chunks.join("\n\n")}\n` }];
 }
 
-function emitDefinition(model: ProtocolModel, def: TypeDef, names: ReadonlySet<string>, refPrefix: string): string {
+function emitDefinition(
+  model: ProtocolModel,
+  def: TypeDef,
+  names: ReadonlySet<string>,
+  refPrefix: string,
+  openDefinitions: ReadonlySet<string>,
+): string {
   if (!/^[A-Za-z_$][\w$]*$/.test(def.name)) {
     throw new TypesEmitError(`${refPrefix}${def.name}: definition name is not a valid TypeScript identifier`);
   }
@@ -51,7 +61,7 @@ function emitDefinition(model: ProtocolModel, def: TypeDef, names: ReadonlySet<s
   } else if (typeof def.schema === "boolean") {
     schema = { tsType: def.schema ? "unknown" : "never" };
   } else {
-    schema = normaliseSchema(def.schema, { refPrefix, names, definition: `${refPrefix}${def.name}` });
+    schema = normaliseSchema(def.schema, { refPrefix, names, definition: `${refPrefix}${def.name}`, openDefinitions });
   }
   let text: string;
   try {

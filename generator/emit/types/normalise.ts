@@ -23,6 +23,8 @@ export interface NormaliseContext {
   names: ReadonlySet<string>;
   /** Definition being normalised, for error messages. */
   definition: string;
+  /** Definitions used as a `_meta` value (see {@link metaDefinitions}); they stay open maps. */
+  openDefinitions: ReadonlySet<string>;
 }
 
 export class TypesEmitError extends Error {
@@ -36,6 +38,7 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
   if (ref !== undefined) {
     out["tsType"] = refTarget(ref, ctx, `${pointer}/$ref`);
   }
+  const isMeta = pointer.endsWith("/properties/_meta");
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$ref" || DROPPED_KEYWORDS.has(key)) continue;
     // With a $ref present, TS follows the target; siblings other than documentation do not narrow it.
@@ -54,7 +57,42 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
       out[key] = normaliseValue(value, ctx, here);
     }
   }
+  if (ref === undefined && !("additionalProperties" in out) && !("patternProperties" in out)) {
+    const opened = (pointer === "" && ctx.openDefinitions.has(ctx.definition.slice(ctx.refPrefix.length))) || isMeta;
+    if ((opened || isBareObject(out)) && !isComposite(out)) out["additionalProperties"] = {};
+  }
   return out;
+}
+
+/**
+ * Objects are closed unless the schema says otherwise (as in the spec's own TS), with two
+ * exceptions that the published JSON loses: an object with no declared properties is a free-form
+ * map (`{}` would admit strings and numbers), and `_meta` values are open maps whose key naming
+ * the spec regulates (MetaObject), so extension keys such as `traceparent` must type-check.
+ */
+function isBareObject(schema: { [key: string]: unknown }): boolean {
+  return schema["type"] === "object" && !("properties" in schema);
+}
+
+function isComposite(schema: { [key: string]: unknown }): boolean {
+  return "anyOf" in schema || "oneOf" in schema || "allOf" in schema || "tsType" in schema;
+}
+
+/** Names of definitions that some `properties._meta` refers to directly. */
+export function metaDefinitions(schemas: Iterable<JSONSchema>, refPrefix: string): Set<string> {
+  const found = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (isObject(value)) {
+      const props = value["properties"];
+      const meta = isObject(props) ? props["_meta"] : undefined;
+      const ref = isObject(meta) ? meta["$ref"] : undefined;
+      if (typeof ref === "string" && ref.startsWith(refPrefix)) found.add(ref.slice(refPrefix.length));
+      for (const v of Object.values(value)) walk(v);
+    }
+  };
+  for (const s of schemas) walk(s);
+  return found;
 }
 
 function normaliseValue(value: unknown, ctx: NormaliseContext, pointer: string): unknown {
