@@ -81,6 +81,13 @@ function checks(rev: Revision): string {
       `export const result: ResultOf<"tools/call"> = { content: [{ type: "text", text: "ok" }] };`,
     );
   }
+  if (rev === "2025-11-25") {
+    lines.push(
+      `export const taskGet: RequestParams<"tasks/get"> = { taskId: "t", _meta: { progressToken: 1 } };`,
+      `// @ts-expect-error progressToken is a string or a number`,
+      `export const badTaskGet: RequestParams<"tasks/get"> = { taskId: "t", _meta: { progressToken: true } };`,
+    );
+  }
   if (framed) lines.push(`export const schemaShape: RequestParams = { _meta: ${modern ? meta.slice(", _meta: ".length) : "{}"} };`);
   return `${lines.join("\n")}\n`;
 }

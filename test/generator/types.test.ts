@@ -132,6 +132,9 @@ test("2025-11-25: named params, schema RequestParams/NotificationParams double a
   assert.match(text, /"tools\/call": \{ params: CallToolRequestParams; result: CallToolResult \};/);
   assert.match(text, /^export type RequestParams<M extends RequestMethod \| void = void> = M extends RequestMethod \? RequestMap\[M\]\["params"\] : \{/m);
   assert.match(text, /^export type NotificationParams<M extends NotificationMethod \| void = void> = /m);
+  // tasks/* keep inline params without _meta; the common RequestParams._meta is merged in
+  assert.match(text, /"tasks\/get": \{ params: GetTaskRequest\["params"\] & \{ _meta\?: RequestParams\["_meta"\] \}; result: GetTaskResult \};/);
+  assert.match(text, /"notifications\/elicitation\/complete": \{ params: ElicitationCompleteNotification\["params"\] & \{ _meta\?: NotificationParams\["_meta"\] \} \};/);
 });
 
 test("2026-07-28: one-member union is an alias, pinned results are discriminated on resultType", () => {

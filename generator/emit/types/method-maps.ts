@@ -110,12 +110,18 @@ function paramsExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
   return expr;
 }
 
-/** `_meta` of the base message's params (`Request.params._meta`), or null when the base has none. */
+/**
+ * The common `_meta` type: the base message's `params._meta` (≤2025-06-18), else the schema's
+ * common params definition (`RequestParams._meta`, ≥2025-11-25); null when the schema has neither.
+ */
 function baseMetaExpr(model: ProtocolModel, base: "Request" | "Notification", defined: ReadonlySet<string>): string | null {
-  if (!defined.has(base)) return null;
-  const params = property(model, definition(model, base), "params");
-  if (params === undefined || !carriesMeta(model, params, new Set())) return null;
-  return `NonNullable<${base}["params"]>["_meta"]`;
+  if (defined.has(base)) {
+    const params = property(model, definition(model, base), "params");
+    if (params !== undefined && carriesMeta(model, params, new Set())) return `NonNullable<${base}["params"]>["_meta"]`;
+  }
+  const common = `${base}Params`;
+  if (defined.has(common) && carriesMeta(model, definition(model, common), new Set())) return `${common}["_meta"]`;
+  return null;
 }
 
 function resultExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<string>): string {
