@@ -53,9 +53,10 @@ for (const rev of REVISIONS) {
     for (const m of MAP_NAMES) assert.is(counts.get(m), 1, `map ${m}`);
   });
 
-  test(`${rev}: no any`, () => {
+  test(`${rev}: no any, no empty object types`, () => {
     const code = withoutCommentsAndStrings(typesOf(rev));
     assert.not.match(code, /\bany\b/);
+    assert.not.match(code, /\{\s*\}/);
   });
 
   test(`${rev}: every $ref target is referenced by name`, () => {
@@ -146,6 +147,8 @@ test("2026-07-28: one-member union is an alias, pinned results are discriminated
   );
   assert.not.match(text, /"initialize"/);
   assert.match(declarationOf(text, "MetaObject"), /\[k: string\]: unknown/);
+  // `roots: { type: "object", properties: {} }` must not become the anything-goes `{}` type
+  assert.match(declarationOf(text, "ClientCapabilities"), /roots\?: \{\n\[k: string\]: unknown\n\}/);
   assert.match(declarationOf(text, "RequestMetaObject"), /\[k: string\]: unknown/);
 });
 

@@ -67,11 +67,12 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
 /**
  * Objects are closed unless the schema says otherwise (as in the spec's own TS), with two
  * exceptions that the published JSON loses: an object with no declared properties is a free-form
- * map (`{}` would admit strings and numbers), and `_meta` values are open maps whose key naming
+ * map (the TS type `{}` would admit strings and numbers), and `_meta` values are open maps whose key naming
  * the spec regulates (MetaObject), so extension keys such as `traceparent` must type-check.
  */
 function isBareObject(schema: { [key: string]: unknown }): boolean {
-  return schema["type"] === "object" && !("properties" in schema);
+  const props = schema["properties"];
+  return schema["type"] === "object" && (props === undefined || (isObject(props) && Object.keys(props).length === 0));
 }
 
 function isComposite(schema: { [key: string]: unknown }): boolean {
