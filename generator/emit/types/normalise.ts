@@ -12,7 +12,8 @@
 import type { JSONSchema } from "../../model/ir.js";
 
 /** Keywords that would make json-schema-to-typescript declare extra named types or change naming. */
-const DROPPED_KEYWORDS = new Set(["$id", "id", "$schema", "title", "$comment", "$anchor", "$dynamicAnchor"]);
+// `tsType`/`tsEnumNames` are json-schema-to-typescript extensions: only this module may introduce them.
+const DROPPED_KEYWORDS = new Set(["$id", "id", "$schema", "title", "$comment", "$anchor", "$dynamicAnchor", "tsType", "tsEnumNames"]);
 /** Keywords whose value is a map from names (not keywords) to subschemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
 
