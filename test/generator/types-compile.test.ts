@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "prettier";
 import { emitTypes } from "../../generator/emit/types.js";
-import { REVISIONS, schemaModel } from "./helpers/schema-model.js";
+import { REVISIONS, revisionModel as schemaModel, type Revision } from "./helpers/revision-model.js";
 
-type Revision = (typeof REVISIONS)[number];
+
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const COMPILERS = {
   "ts7": join(root, "node_modules/typescript/bin/tsc"),

@@ -2,11 +2,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { compile } from "json-schema-to-typescript";
 import { emitTypes, TypesEmitError } from "../../generator/emit/types.js";
+import { bundledRevisions } from "../../generator/load/index.js";
 import { compileSync } from "../../generator/emit/types/jsts.js";
 import { MAP_NAMES } from "../../generator/emit/types/method-maps.js";
 import { normaliseSchema, repairLinks } from "../../generator/emit/types/normalise.js";
 import type { ProtocolModel } from "../../generator/model/ir.js";
-import { REVISIONS, schemaModel } from "./helpers/schema-model.js";
+import { REVISIONS, revisionModel as schemaModel } from "./helpers/revision-model.js";
 
 const models = new Map(REVISIONS.map((r) => [r, schemaModel(r)] as const));
 const emitted = new Map(REVISIONS.map((r) => [r, emitTypes(models.get(r)!)[0]!.contents] as const));
@@ -32,6 +33,10 @@ function withoutCommentsAndStrings(text: string): string {
     .replace(/\/\/.*$/gm, "")
     .replace(/"(?:[^"\\]|\\.)*"/g, '""');
 }
+
+test("covers every bundled revision", () => {
+  assert.equal([...REVISIONS], bundledRevisions());
+});
 
 test("emits one file, types.ts", () => {
   const files = emitTypes(models.get("2025-06-18")!);

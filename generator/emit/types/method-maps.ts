@@ -129,17 +129,28 @@ function resultExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
   need(defined, m.resultType, m, "resultType");
   let members = [m.resultType];
   let expr = m.resultType;
-  const response = `${m.resultType}Response`;
-  const pinned = defined.has(response) ? property(model, definition(model, response), "result") : undefined;
-  if (pinned !== undefined) {
-    expr = `${response}["result"]`;
-    const refs = unionRefs(model, pinned);
-    if (refs !== null) members = refs;
+  if (m.resultPointer !== null) {
+    const schema = resolvePointer(model.document, m.resultPointer);
+    if (schema === undefined) throw new TypesEmitError(`${m.method}: resultPointer ${m.resultPointer} does not resolve in the schema`);
+    expr = pointerExpr(model, m.resultPointer, defined) ?? expr;
+    members = unionRefs(model, schema) ?? members;
   }
   if (!members.every((name) => property(model, definition(model, name), "resultType") !== undefined)) return expr;
   return members
     .map((name) => `(${name} & { resultType: ${name === "InputRequiredResult" ? '"input_required"' : '"complete"'} })`)
     .join(" | ");
+}
+
+/** `/$defs/X` → `X`, `/$defs/X/properties/result` → `X["result"]`; null for any other pointer. */
+function pointerExpr(model: ProtocolModel, pointer: string, defined: ReadonlySet<string>): string | null {
+  const parts = pointer.replace(/^#/, "").split("/").slice(1).map((p) => decodeURIComponent(p).replace(/~1/g, "/").replace(/~0/g, "~"));
+  if (parts[0] !== model.defsKey || parts[1] === undefined || !defined.has(parts[1])) return null;
+  let expr = parts[1];
+  for (let i = 2; i < parts.length; i += 2) {
+    if (parts[i] !== "properties" || parts[i + 1] === undefined) return null;
+    expr += `[${JSON.stringify(parts[i + 1])}]`;
+  }
+  return expr;
 }
 
 function need(defined: ReadonlySet<string>, name: string, m: MethodDef, field: string): void {
