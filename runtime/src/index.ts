@@ -2,3 +2,23 @@ export type * from "./jsonrpc.js";
 export { ErrorCode } from "./jsonrpc.js";
 export type * from "./transport.js";
 export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIssue, Era, Side } from "./abi.js";
+
+export {
+  McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
+  ProtocolVersionError,
+} from "./errors.js";
+
+export { Session } from "./session/session.js";
+export type {
+  Params, Result, Progress, ProgressOptions, RequestOptions, RequestContext, RequestHandler, NotificationHandler,
+  SessionPolicy, SessionOptions,
+} from "./session/types.js";
+
+export { connectClient, ClientSession, type InitializeResult } from "./lifecycle/legacy/client.js";
+export { createServerSession, ServerSession } from "./lifecycle/legacy/server.js";
+export type {
+  Implementation, Capabilities, ClientOptions, ServerOptions, RequestHandlers, NotificationHandlers,
+} from "./lifecycle/legacy/types.js";
+export { hasCapability } from "./lifecycle/legacy/capabilities.js";
+
+export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
