@@ -245,8 +245,7 @@ export class Session implements PendingOwner, InboundOwner {
     const params = m.params;
     if (params !== undefined && !isObject(params)) return this.replyError(id, invalidParams(method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }]), batch);
     const info = this.current.methods[method];
-    const handler = this.requestHandlers.get(method);
-    if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both") || handler === undefined) {
+    if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
       return this.replyError(id, methodNotFound(method), batch);
     }
     if (this.running.has(id)) return this.replyError(id, invalidRequest(`request id ${JSON.stringify(id)} is already in progress`), batch);
@@ -254,6 +253,8 @@ export class Session implements PendingOwner, InboundOwner {
       const refused = this.policy.checkInbound(method, params);
       if (refused !== undefined) return this.replyError(id, refused, batch);
     }
+    const handler = this.requestHandlers.get(method);
+    if (handler === undefined) return this.replyError(id, methodNotFound(method), batch);
     if (!this.trustPeer) {
       if (params === undefined) {
         if (info.paramsRequired) return this.replyError(id, missingParams(method), batch);
