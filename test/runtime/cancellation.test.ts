@@ -116,21 +116,24 @@ test("progress is routed to the caller's onprogress by a unique token; non-incre
 
 test("resetTimeoutOnProgress keeps a request alive; maxTotalTimeout still ends it", async () => {
   const { session, peer } = setup();
-  const kept = session.request("tools/call", { name: "x" }, { timeout: 40, resetTimeoutOnProgress: true, onprogress() {} });
+  const timeout = 100;
+  const kept = session.request("tools/call", { name: "x" }, { timeout, resetTimeoutOnProgress: true, onprogress() {} });
   const m = await peer.next();
-  for (let i = 1; i <= 4; i++) {
-    await sleep(20);
+  const start = Date.now();
+  for (let i = 1; Date.now() - start < 2.5 * timeout; i++) {
+    await sleep(5);
     await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: m.params._meta.progressToken, progress: i } });
   }
-  // 80 ms have passed, twice the timeout: only the resets kept it pending.
+  // Two and a half timeouts have passed: only the resets kept it pending.
   await peer.send({ jsonrpc: "2.0", id: m.id, result: { content: [] } });
   assert.equal(await kept, { content: [] });
 
-  const capped = session.request("tools/call", { name: "y" }, { timeout: 40, resetTimeoutOnProgress: true, maxTotalTimeout: 60, onprogress() {} });
+  // Each progress restarts a long timeout; the maximum total must still end the request.
+  const capped = session.request("tools/call", { name: "y" }, { timeout: 2000, resetTimeoutOnProgress: true, maxTotalTimeout: 80, onprogress() {} });
   const m2 = await peer.next();
   let stop = false;
   const pump = (async () => {
-    for (let i = 1; i < 50 && !stop; i++) {
+    for (let i = 1; i < 1000 && !stop; i++) {
       await sleep(10);
       await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: m2.params._meta.progressToken, progress: i } });
     }
@@ -139,7 +142,7 @@ test("resetTimeoutOnProgress keeps a request alive; maxTotalTimeout still ends i
   stop = true;
   await pump;
   assert.instance(e, RequestTimeoutError);
-  assert.is(e.timeoutMs, 60);
+  assert.is(e.timeoutMs, 80, "ended by the maximum total, not the per-request timeout");
 });
 
 test("without resetTimeoutOnProgress, progress does not extend the timeout", async () => {
