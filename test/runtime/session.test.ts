@@ -243,4 +243,34 @@ test("invalid notification params are dropped and reported", async () => {
   assert.is(errors.length, 1);
 });
 
+test("messages a handler sends carry relatedRequestId to the transport; the transport context reaches ctx", async () => {
+  const [t, peer] = withRawPeer();
+  const sent: [string, unknown][] = [];
+  const send = t.send.bind(t);
+  t.send = (m: any, o) => (sent.push([m.method ?? `response ${m.id}`, o?.relatedRequestId]), send(m, o));
+  const session = new Session({ transport: t, side: "server", binding: latest });
+  let seenContext: unknown;
+  session.setRequestHandler("tools/call", async (_p, ctx) => {
+    seenContext = ctx.transportContext;
+    await ctx.sendProgress(1);
+    await ctx.sendNotification("notifications/message", { level: "info", data: "x" });
+    return { content: [], roots: await ctx.sendRequest("roots/list") };
+  });
+  void t.start();
+  const onmessage = t.onmessage!;
+  onmessage({ jsonrpc: "2.0", id: "req-1", method: "tools/call", params: { name: "x", _meta: { progressToken: 1 } } }, { sessionId: "s1" });
+  assert.is((await peer.next()).method, "notifications/progress");
+  assert.is((await peer.next()).method, "notifications/message");
+  const rootsReq = await peer.next();
+  await peer.send({ jsonrpc: "2.0", id: rootsReq.id, result: { roots: [] } });
+  assert.is((await peer.next()).id, "req-1");
+  assert.equal(sent, [
+    ["notifications/progress", "req-1"],
+    ["notifications/message", "req-1"],
+    ["roots/list", "req-1"],
+    ["response req-1", "req-1"],
+  ]);
+  assert.equal(seenContext, { sessionId: "s1" });
+});
+
 test.run();

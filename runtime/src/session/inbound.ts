@@ -4,6 +4,7 @@
  * handler reads `signal`.
  */
 import type { RequestId } from "../jsonrpc.js";
+import type { MessageContext } from "../transport.js";
 import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "./types.js";
 
 export interface InboundOwner {
@@ -30,6 +31,7 @@ export class InboundRequest implements RequestContext {
     readonly method: string,
     readonly meta: Params | undefined,
     readonly batch: BatchReply | undefined,
+    readonly transportContext: MessageContext | undefined,
   ) {}
 
   get signal(): AbortSignal {

@@ -7,7 +7,7 @@
  */
 import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
-import type { Transport } from "../transport.js";
+import type { MessageContext, Transport } from "../transport.js";
 import { ConnectionClosedError, InvalidResultError, McpError, RequestTimeoutError } from "../errors.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
@@ -57,7 +57,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.trustPeer = options.trustPeer === true;
     this.onerror = options.onerror;
-    this.transport.onmessage = (message) => this.receive(message);
+    this.transport.onmessage = (message, context) => this.receive(message, context);
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
   }
@@ -201,16 +201,16 @@ export class Session implements PendingOwner, InboundOwner {
 
   // ---- incoming
 
-  private receive(message: unknown): void {
-    if (Array.isArray(message)) this.receiveBatch(message);
-    else this.receiveOne(message, undefined);
+  private receive(message: unknown, context: MessageContext | undefined): void {
+    if (Array.isArray(message)) this.receiveBatch(message, context);
+    else this.receiveOne(message, undefined, context);
   }
 
-  private receiveOne(m: unknown, batch: BatchReply | undefined): void {
+  private receiveOne(m: unknown, batch: BatchReply | undefined, context: MessageContext | undefined): void {
     if (typeof m !== "object" || m === null || Array.isArray(m)) {
       this.replyError(null, invalidRequest("not a JSON-RPC object"), batch);
     } else if ("method" in m) {
-      if ("id" in m) this.onRequest(m as Msg, batch);
+      if ("id" in m) this.onRequest(m as Msg, batch, context);
       else this.onNotification(m as Msg);
     } else if ("id" in m) {
       this.onResponse(m as Msg);
@@ -219,7 +219,7 @@ export class Session implements PendingOwner, InboundOwner {
     }
   }
 
-  private receiveBatch(items: unknown[]): void {
+  private receiveBatch(items: unknown[], context: MessageContext | undefined): void {
     if (!this.current.batching) {
       this.replyError(null, invalidRequest(`JSON-RPC batches are not allowed in protocol revision ${this.current.revision}`), undefined);
       return;
@@ -233,10 +233,10 @@ export class Session implements PendingOwner, InboundOwner {
       if (typeof m !== "object" || m === null || Array.isArray(m) || ("method" in m ? "id" in m : !("id" in m))) waiting++;
     }
     const batch = waiting > 0 ? new BatchReply(waiting) : undefined;
-    for (const m of items) this.receiveOne(m, batch);
+    for (const m of items) this.receiveOne(m, batch, context);
   }
 
-  private onRequest(m: Msg, batch: BatchReply | undefined): void {
+  private onRequest(m: Msg, batch: BatchReply | undefined, context: MessageContext | undefined): void {
     const id = m.id;
     if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"), batch);
     const method = m.method;
@@ -264,7 +264,7 @@ export class Session implements PendingOwner, InboundOwner {
       }
     }
     const meta = params?._meta;
-    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch);
+    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context);
     this.running.set(id, inbound);
     void this.dispatch(inbound, handler, params);
   }

@@ -1,6 +1,6 @@
 import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
-import type { Transport } from "../transport.js";
+import type { MessageContext, Transport } from "../transport.js";
 
 export type Params = Record<string, unknown>;
 export type Result = Record<string, unknown>;
@@ -43,6 +43,8 @@ export interface RequestContext {
   readonly meta: Params | undefined;
   /** Aborted when the peer cancels the request or the connection closes (created on first access). */
   readonly signal: AbortSignal;
+  /** What the transport knows about the message (HTTP session id, request headers), if anything. */
+  readonly transportContext: MessageContext | undefined;
   /** Whether the request was cancelled (cheaper than touching `signal`). */
   readonly cancelled: boolean;
   /**
