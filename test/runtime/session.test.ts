@@ -273,4 +273,19 @@ test("messages a handler sends carry relatedRequestId to the transport; the tran
   assert.equal(seenContext, { sessionId: "s1" });
 });
 
+test("a transport that fails to send rejects the request (async or sync failure) and leaves nothing pending", async () => {
+  for (const mode of ["async", "sync"]) {
+    const [t] = withRawPeer();
+    t.send = () => {
+      if (mode === "sync") throw new Error("wire cut");
+      return Promise.reject(new Error("wire cut"));
+    };
+    const session = new Session({ transport: t, side: "client", binding: latest });
+    const e = await rejection(session.request("tools/list"));
+    assert.is(e.message, "wire cut", mode);
+    assert.is(session.pendingCount, 0);
+    assert.is((await rejection(session.notify("notifications/initialized"))).message, "wire cut");
+  }
+});
+
 test.run();

@@ -1,29 +1,24 @@
 /**
- * One request this side sent and awaits. It is its own abort listener and its timer callback
- * gets it as an argument, so a request costs no closures beyond its promise.
+ * One request this side sent and awaits. It is its own abort listener and records only a
+ * deadline (the session's single timer enforces it), so a request costs no closures or timers
+ * beyond its promise.
  */
 import type { Progress, RequestOptions, Result } from "./types.js";
 
 export interface PendingOwner {
-  expire(request: PendingRequest, total: boolean): void;
   abort(request: PendingRequest): void;
 }
 
-function onTimer(request: PendingRequest): void {
-  request.timer = undefined;
-  const total = request.maxTotal > 0 && Date.now() - request.startedAt >= request.maxTotal;
-  request.owner.expire(request, total);
-}
-
 export class PendingRequest {
-  timer: ReturnType<typeof setTimeout> | undefined;
   readonly onprogress: ((progress: Progress) => void) | undefined;
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number;
   readonly maxTotal: number;
   readonly resetOnProgress: boolean;
   readonly skipValidation: boolean;
-  startedAt = 0;
+  /** When the request fails if unanswered (ms since epoch); Infinity without a timeout. */
+  deadline = Infinity;
+  private totalDeadline = Infinity;
   /** Highest progress value seen, to drop out-of-order or repeated notifications. */
   lastProgress = -Infinity;
 
@@ -46,42 +41,37 @@ export class PendingRequest {
     this.skipValidation = options?.skipValidation === true;
   }
 
-  /** Arm the timer (and the abort listener); call once the request is in the pending map. */
-  arm(): void {
+  /** Start the clock (and listen to the signal); returns the deadline. */
+  arm(): number {
     if (this.timeoutMs || this.maxTotal) {
-      this.startedAt = Date.now();
-      this.setTimer(this.timeoutMs);
+      const now = Date.now();
+      if (this.maxTotal) this.totalDeadline = now + this.maxTotal;
+      this.deadline = this.timeoutMs ? Math.min(now + this.timeoutMs, this.totalDeadline) : this.totalDeadline;
     }
     this.signal?.addEventListener("abort", this, { once: true });
+    return this.deadline;
   }
 
-  /** Restart the timeout after progress; returns false when the maximum total has passed. */
+  /** Restart the timeout after progress (deadlines only move later); false once the maximum total has passed. */
   touch(): boolean {
     if (!this.resetOnProgress || !this.timeoutMs) return true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.maxTotal && Date.now() - this.startedAt >= this.maxTotal) return false;
-    this.setTimer(this.timeoutMs);
+    const now = Date.now();
+    if (now >= this.totalDeadline) return false;
+    this.deadline = Math.min(now + this.timeoutMs, this.totalDeadline);
     return true;
   }
 
-  /** Release the timer and listener; the request is finished either way. */
+  /** Whether the maximum total (rather than the per-request timeout) ended the request. */
+  hitTotal(now: number): boolean {
+    return this.maxTotal > 0 && now >= this.totalDeadline;
+  }
+
+  /** Release the abort listener; the request is finished either way. */
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
     this.signal?.removeEventListener("abort", this);
   }
 
   handleEvent(): void {
     this.owner.abort(this);
-  }
-
-  private setTimer(ms: number): void {
-    let wait = ms;
-    if (this.maxTotal) {
-      const left = this.maxTotal - (Date.now() - this.startedAt);
-      if (!wait || left < wait) wait = Math.max(0, left);
-    }
-    this.timer = setTimeout(onTimer, wait, this);
   }
 }

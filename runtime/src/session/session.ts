@@ -7,9 +7,10 @@
  */
 import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
-import type { MessageContext, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { ConnectionClosedError, InvalidResultError, McpError, RequestTimeoutError } from "../errors.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
+import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
@@ -48,6 +49,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
+  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e));
 
   constructor(options: SessionOptions) {
     this.transport = options.transport;
@@ -128,9 +130,10 @@ export class Session implements PendingOwner, InboundOwner {
       entry = new PendingRequest(this, id, method, resolve, reject, options, this.defaultTimeout);
     });
     this.pending.set(id, entry);
-    entry.arm();
+    const deadline = entry.arm();
+    if (deadline !== Infinity) this.deadlines.add(deadline);
     const related = options?.relatedRequestId;
-    this.transport.send(message, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, (e) => this.sendFailed(id, e));
+    this.send(message, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, (e) => this.sendFailed(id, e));
     return promise as Promise<R>;
   }
 
@@ -142,7 +145,16 @@ export class Session implements PendingOwner, InboundOwner {
       return Promise.reject(e);
     }
     const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
-    return this.transport.send(message, options);
+    return this.send(message, options);
+  }
+
+  /** transport.send, with a synchronous throw turned into a rejection. */
+  private send(message: Msg | Msg[], options: SendOptions | undefined): Promise<void> {
+    try {
+      return this.transport.send(message as never, options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /** @internal Notifications on behalf of an inbound request (progress, logs). */
@@ -164,14 +176,20 @@ export class Session implements PendingOwner, InboundOwner {
   private sendFailed(id: number, error: unknown): void {
     const entry = this.pending.get(id);
     if (entry === undefined) return this.report(error);
-    this.pending.delete(id);
-    entry.dispose();
+    this.settle(entry);
     entry.reject(error);
   }
 
-  /** @internal Timer expiry (PendingOwner). */
-  expire(entry: PendingRequest, total: boolean): void {
+  /** Take a request out of the pending map (its outcome is decided by the caller). */
+  private settle(entry: PendingRequest): void {
+    this.pending.delete(entry.id);
+    entry.dispose();
+    if (this.pending.size === 0) this.deadlines.idle();
+  }
+
+  private expire(entry: PendingRequest): void {
     if (!this.abandon(entry)) return;
+    const total = entry.hitTotal(Date.now());
     this.sendCancel(entry, "Request timed out");
     entry.reject(new RequestTimeoutError(entry.method, total ? entry.maxTotal : entry.timeoutMs, total));
   }
@@ -186,8 +204,7 @@ export class Session implements PendingOwner, InboundOwner {
 
   private abandon(entry: PendingRequest): boolean {
     if (this.pending.get(entry.id) !== entry) return false;
-    this.pending.delete(entry.id);
-    entry.dispose();
+    this.settle(entry);
     if (this.abandoned.size >= ABANDONED_LIMIT) this.abandoned.delete(this.abandoned.values().next().value as RequestId);
     this.abandoned.add(entry.id);
     return true;
@@ -196,7 +213,7 @@ export class Session implements PendingOwner, InboundOwner {
   private sendCancel(entry: PendingRequest, reason: string | undefined): void {
     if (this.isClosed || (this.policy && !this.policy.cancellable(entry.method))) return;
     const params: Params = reason === undefined ? { requestId: entry.id } : { requestId: entry.id, reason };
-    this.transport.send({ jsonrpc: "2.0", method: "notifications/cancelled", params }).then(undefined, this.reportBound);
+    this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params }, undefined).then(undefined, this.reportBound);
   }
 
   // ---- incoming
@@ -266,19 +283,26 @@ export class Session implements PendingOwner, InboundOwner {
     const meta = params?._meta;
     const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context);
     this.running.set(id, inbound);
-    void this.dispatch(inbound, handler, params);
-  }
-
-  private async dispatch(inbound: InboundRequest, handler: RequestHandler<any, any>, params: Params | undefined): Promise<void> {
     let result: unknown;
     try {
-      result = await handler(params, inbound);
+      result = handler(params, inbound);
     } catch (e) {
-      if (!(e instanceof McpError) && !inbound.cancelled) this.report(e);
-      this.finish(inbound, undefined, handlerError(e));
-      return;
+      return this.fail(inbound, e);
     }
-    this.finish(inbound, result ?? {}, undefined);
+    // Synchronous handlers are answered at once; only promises pay for continuations.
+    if (result !== null && typeof result === "object" && typeof (result as PromiseLike<unknown>).then === "function") {
+      (result as PromiseLike<unknown>).then(
+        (r) => this.finish(inbound, r ?? {}, undefined),
+        (e) => this.fail(inbound, e),
+      );
+    } else {
+      this.finish(inbound, result ?? {}, undefined);
+    }
+  }
+
+  private fail(inbound: InboundRequest, e: unknown): void {
+    if (!(e instanceof McpError) && !inbound.cancelled) this.report(e);
+    this.finish(inbound, undefined, handlerError(e));
   }
 
   private finish(inbound: InboundRequest, result: unknown, error: JSONRPCErrorObject | undefined): void {
@@ -334,7 +358,7 @@ export class Session implements PendingOwner, InboundOwner {
     const progress = params!.progress;
     if (typeof progress !== "number" || !(progress > entry.lastProgress)) return;
     entry.lastProgress = progress;
-    if (!entry.touch()) return this.expire(entry, true);
+    if (!entry.touch()) return this.expire(entry);
     try {
       entry.onprogress(params as Progress);
     } catch (e) {
@@ -350,8 +374,7 @@ export class Session implements PendingOwner, InboundOwner {
       const err = isObject(m.error) ? `: ${String(m.error.message)}` : "";
       return this.report(new Error(`Response with unknown id ${JSON.stringify(id)} dropped${err}`));
     }
-    this.pending.delete(id as RequestId);
-    entry.dispose();
+    this.settle(entry);
     if ("result" in m) {
       const result = m.result;
       if (!isObject(result)) {
@@ -382,12 +405,12 @@ export class Session implements PendingOwner, InboundOwner {
       if (--batch.waiting === 0) this.flushBatch(batch, related);
       return;
     }
-    this.transport.send(message as never, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
+    this.send(message, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
   }
 
   private flushBatch(batch: BatchReply, related: RequestId | undefined): void {
     if (batch.responses.length === 0 || this.isClosed) return;
-    this.transport.send(batch.responses as never, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
+    this.send(batch.responses as Msg[], related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
   }
 
   // ---- teardown
@@ -398,6 +421,7 @@ export class Session implements PendingOwner, InboundOwner {
     const closed = new ConnectionClosedError();
     const pending = [...this.pending.values()];
     this.pending.clear();
+    this.deadlines.stop();
     for (const entry of pending) {
       entry.dispose();
       entry.reject(closed);

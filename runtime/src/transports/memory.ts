@@ -11,6 +11,8 @@ import { ConnectionClosedError } from "../errors.js";
 
 type Item = JSONRPCMessage | JSONRPCMessage[];
 const CLOSE: unique symbol = Symbol("close");
+/** A settled promise is immutable, so every successful send can return the same one. */
+const SENT: Promise<void> = Promise.resolve();
 
 export class MemoryTransport implements Transport {
   onmessage?: (message: Item, context?: MessageContext) => void;
@@ -41,7 +43,7 @@ export class MemoryTransport implements Transport {
   send(message: Item, _options?: SendOptions): Promise<void> {
     if (this.closed || !this.peer) return Promise.reject(new ConnectionClosedError());
     this.peer.enqueue(message);
-    return Promise.resolve();
+    return SENT;
   }
 
   setProtocolVersion(version: string): void {
@@ -83,7 +85,7 @@ export class MemoryTransport implements Transport {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
       }
     }
-    if (!this.closed) this.queue = [];
+    if (!this.closed) q.length = 0;
     this.scheduled = false;
   }
 
