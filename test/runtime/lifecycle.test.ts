@@ -209,4 +209,26 @@ test("closing the client closes the server side; both reject further calls", asy
   assert.is((await rejection(server.ping())).name, "ConnectionClosedError");
 });
 
+test("stateless server: serves at once with the header's revision (2025-03-26 without one), answers initialize any time", async () => {
+  for (const [header, expect] of [[undefined, "2025-03-26"], ["2025-06-18", "2025-06-18"]] as const) {
+    const [ct, st] = createMemoryTransportPair();
+    const server = await createServerSession({
+      transport: st, bindings, serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} },
+      handlers: { "tools/list": () => ({ tools: [] }) }, stateless: { protocolVersion: header },
+    });
+    await server.initialized;
+    assert.is(server.protocolVersion, expect);
+    assert.is((st as MemoryTransport).protocolVersion, expect);
+    const peer = rawPeer(ct);
+    await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    assert.equal((await peer.next()).result, { tools: [] });
+    const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } };
+    await peer.send({ jsonrpc: "2.0", id: 2, method: "initialize", params: init });
+    assert.is((await peer.next()).result.protocolVersion, "2025-11-25");
+    await peer.send({ jsonrpc: "2.0", id: 3, method: "initialize", params: init });
+    assert.ok((await peer.next()).result);
+    assert.instance(await rejection(server.request("roots/list")), Error);
+  }
+});
+
 test.run();

@@ -19,6 +19,8 @@ export class LegacyPolicy implements SessionPolicy {
   /** Resource URIs the client subscribed to (tracked on both sides). */
   readonly subscriptions = new Set<string>();
   oninitialized?: () => void;
+  /** No handshake is required on this connection (stateless HTTP). */
+  stateless = false;
 
   constructor(
     readonly side: Side,
@@ -88,7 +90,7 @@ export class LegacyPolicy implements SessionPolicy {
   checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined {
     if (this.side === "server") {
       if (method === "initialize") {
-        return this.phase === "new" ? undefined : { code: ErrorCode.InvalidRequest, message: "Invalid request: initialize was already received" };
+        return this.phase === "new" || this.stateless ? undefined : { code: ErrorCode.InvalidRequest, message: "Invalid request: initialize was already received" };
       }
       if (this.phase === "new" && method !== "ping") {
         return { code: ErrorCode.InvalidRequest, message: `Invalid request: ${method} received before initialize` };
@@ -114,6 +116,7 @@ export class LegacyPolicy implements SessionPolicy {
 
   acceptNotification(method: string, params: Params | undefined): boolean {
     if (method === "notifications/initialized" && this.side === "server") {
+      if (this.stateless) return true;
       if (this.phase !== "initializing") {
         this.report(new LifecycleError(`notifications/initialized received ${this.phase === "new" ? "before initialize" : "twice"}; ignored`));
         return false;

@@ -56,6 +56,18 @@ export class ServerSession {
       session.setRequestHandler("resources/unsubscribe", this.tracking(undefined, false));
     }
     registerAll(session, (m, h) => this.setRequestHandler(m, h), options.handlers, options.notificationHandlers);
+    if (options.stateless) this.startStateless(options.stateless.protocolVersion);
+  }
+
+  private startStateless(header: string | undefined): void {
+    const binding = findBinding(this.bindings, header ?? "2025-03-26") ?? this.bindings[0]!;
+    this.session.setBinding(binding);
+    this.options.transport.setProtocolVersion?.(binding.revision);
+    this.protocolVersion = binding.revision;
+    this.policy.stateless = true;
+    this.policy.peer = {};
+    this.policy.phase = "ready";
+    this.policy.oninitialized?.();
   }
 
   get binding(): ProtocolBinding {
@@ -108,7 +120,7 @@ export class ServerSession {
     this.clientCapabilities = (params.capabilities as Capabilities | undefined) ?? {};
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.policy.peer = this.clientCapabilities;
-    this.policy.phase = "initializing";
+    if (!this.policy.stateless) this.policy.phase = "initializing";
     const result: Result = { protocolVersion: binding.revision, capabilities: this.capabilities, serverInfo: this.options.serverInfo };
     if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
     return result;

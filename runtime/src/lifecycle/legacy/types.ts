@@ -41,4 +41,12 @@ export interface ClientOptions extends CommonOptions {
 export interface ServerOptions extends CommonOptions {
   serverInfo: Implementation;
   instructions?: string;
+  /**
+   * Serve without a handshake on this connection (stateless Streamable HTTP, where each POST may
+   * reach a fresh session): requests are served at once, `initialize` is answered whenever it
+   * comes, and requests to the client are refused (its capabilities are unknown).
+   * `protocolVersion` is the request's MCP-Protocol-Version header; without it 2025-03-26 is
+   * assumed, as the transport spec says (or the newest revision given, if that one is not).
+   */
+  stateless?: { protocolVersion?: string };
 }
