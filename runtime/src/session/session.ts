@@ -327,7 +327,8 @@ export class Session implements PendingOwner, InboundOwner {
     if (!this.trustPeer && params !== undefined) {
       const validate = this.current.params[method];
       if (validate !== undefined && !validate(params)) {
-        return this.report(new McpError(invalidParams(method, validate.errors).code, `Invalid notification dropped: ${invalidParams(method, validate.errors).message}`));
+        const e = invalidParams(method, validate.errors);
+        return this.report(new McpError(e.code, `Notification dropped: ${e.message}`, e.data));
       }
     }
     try {
