@@ -1,3 +1,16 @@
+/**
+ * @mcpgen/runtime: what mcpgen-generated MCP bindings link against.
+ *
+ * Layers: transport (one small interface; in-memory pair here, stdio/HTTP in their modules) ->
+ * Session (correlation, era-agnostic) -> lifecycle (legacy era: `connectClient`,
+ * `createServerSession`) -> generated facades. For example:
+ *
+ *   const [ct, st] = createMemoryTransportPair();
+ *   await createServerSession({ transport: st, bindings, serverInfo, capabilities: { tools: {} },
+ *     handlers: { "tools/call": (params, ctx) => ({ content: [] }) } });
+ *   const client = await connectClient({ transport: ct, bindings, clientInfo });
+ *   await client.request("tools/call", { name: "add", arguments: { a: 1, b: 2 } }, { timeout: 5_000 });
+ */
 export type * from "./jsonrpc.js";
 export { ErrorCode } from "./jsonrpc.js";
 export type * from "./transport.js";
