@@ -111,7 +111,7 @@ test("client side refuses what it did not declare: -32601 for sampling/roots, -3
   assert.is((await ask(1, "roots/list")).error.code, -32601);
   assert.is((await ask(2, "sampling/createMessage", { ...samplingParams, tools: [] })).error.code, -32602);
   assert.is((await ask(3, "elicitation/create", { mode: "url", message: "m", url: "https://x", elicitationId: "1" })).error.code, -32602);
-  assert.equal((await ask(4, "elicitation/create", { message: "m", requestedSchema: {} })).result, { action: "accept" });
+  assert.equal((await ask(4, "elicitation/create", { message: "m", requestedSchema: { type: "object", properties: {} } })).result, { action: "accept" });
   assert.is((await ask(5, "sampling/createMessage", samplingParams)).result.model, "m");
   await client.close();
 });

@@ -199,7 +199,7 @@ test("invalid results reject with InvalidResultError; error responses with McpEr
   const { session, peer } = serverSession();
   const p = session.request("sampling/createMessage", { messages: [], maxTokens: 1 });
   const m = await peer.next();
-  await peer.send({ jsonrpc: "2.0", id: m.id, result: { role: "assistant", content: {}, model: 5 } });
+  await peer.send({ jsonrpc: "2.0", id: m.id, result: { role: "assistant", content: { type: "text", text: "x" }, model: 5 } });
   const e = await rejection(p);
   assert.instance(e, InvalidResultError);
   assert.is(e.method, "sampling/createMessage");
@@ -236,10 +236,10 @@ test("invalid notification params are dropped and reported", async () => {
   const { session, peer, errors } = serverSession({ binding: byRevision("2025-06-18") });
   const seen: unknown[] = [];
   session.setNotificationHandler("notifications/message", (p) => void seen.push(p));
-  await peer.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: 3 } });
-  await peer.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info" } });
+  await peer.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: 3, data: "x" } });
+  await peer.send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } });
   await settle();
-  assert.equal(seen, [{ level: "info" }]);
+  assert.equal(seen, [{ level: "info", data: "x" }]);
   assert.is(errors.length, 1);
 });
 
