@@ -49,6 +49,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
+  private lastSent: Promise<void> | undefined;
   private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e));
 
   constructor(options: SessionOptions) {
@@ -133,7 +134,8 @@ export class Session implements PendingOwner, InboundOwner {
     const deadline = entry.arm();
     if (deadline !== Infinity) this.deadlines.add(deadline);
     const related = options?.relatedRequestId;
-    this.send(message, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, (e) => this.sendFailed(id, e));
+    const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    if (this.fresh(sent)) sent.then(undefined, (e) => this.sendFailed(id, e));
     return promise as Promise<R>;
   }
 
@@ -146,6 +148,17 @@ export class Session implements PendingOwner, InboundOwner {
     }
     const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
     return this.send(message, options);
+  }
+
+  /**
+   * Whether a send promise needs a rejection handler. Transports that complete sends synchronously
+   * may return one shared settled promise (the in-memory one does); it cannot reject later, and
+   * skipping it saves a promise and a microtask per message on the hot path.
+   */
+  private fresh(sent: Promise<void>): boolean {
+    if (sent === this.lastSent) return false;
+    this.lastSent = sent;
+    return true;
   }
 
   /** transport.send, with a synchronous throw turned into a rejection. */
@@ -406,7 +419,8 @@ export class Session implements PendingOwner, InboundOwner {
       if (--batch.waiting === 0) this.flushBatch(batch, related);
       return;
     }
-    this.send(message, related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
+    const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    if (this.fresh(sent)) sent.then(undefined, this.reportBound);
   }
 
   private flushBatch(batch: BatchReply, related: RequestId | undefined): void {
