@@ -288,4 +288,28 @@ test("a transport that fails to send rejects the request (async or sync failure)
   }
 });
 
+test("a policy may choose the binding per inbound request (how a per-request era plugs in)", async () => {
+  const [t, peer] = withRawPeer();
+  const session = new Session({
+    transport: t, side: "client", binding: latest,
+    policy: {
+      checkOutgoing() {}, checkInbound: () => undefined, acceptNotification: () => true, cancellable: () => true,
+      bindingFor: (_m, p) => {
+        const v = (p?._meta as Record<string, unknown> | undefined)?.version;
+        if (v === undefined) return latest;
+        return v === "2024-11-05" ? byRevision("2024-11-05") : { code: -32022, message: "Unsupported protocol version", data: { requested: v } };
+      },
+    },
+  });
+  session.setRequestHandler("elicitation/create", () => ({ action: "accept" }));
+  void t.start();
+  const params = { message: "m", requestedSchema: { type: "object", properties: {} } };
+  await peer.send({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params });
+  assert.equal((await peer.next()).result, { action: "accept" });
+  await peer.send({ jsonrpc: "2.0", id: 2, method: "elicitation/create", params: { ...params, _meta: { version: "2024-11-05" } } });
+  assert.is((await peer.next()).error.code, -32601, "2024-11-05 has no elicitation");
+  await peer.send({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: { ...params, _meta: { version: "2099-01-01" } } });
+  assert.equal((await peer.next()).error, { code: -32022, message: "Unsupported protocol version", data: { requested: "2099-01-01" } });
+});
+
 test.run();

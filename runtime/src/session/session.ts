@@ -274,7 +274,13 @@ export class Session implements PendingOwner, InboundOwner {
     if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'), batch);
     const params = m.params;
     if (params !== undefined && !isObject(params)) return this.replyError(id, invalidParams(method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }]), batch);
-    const info = this.current.methods[method];
+    let binding = this.current;
+    if (this.policy?.bindingFor !== undefined) {
+      const chosen = this.policy.bindingFor(method, params);
+      if ("code" in chosen) return this.replyError(id, chosen, batch);
+      binding = chosen;
+    }
+    const info = binding.methods[method];
     if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
       return this.replyError(id, methodNotFound(method), batch);
     }
@@ -289,7 +295,7 @@ export class Session implements PendingOwner, InboundOwner {
       if (params === undefined) {
         if (info.paramsRequired) return this.replyError(id, missingParams(method), batch);
       } else {
-        const validate = this.current.params[method];
+        const validate = binding.params[method];
         if (validate !== undefined && !validate(params)) return this.replyError(id, invalidParams(method, validate.errors), batch);
       }
     }

@@ -74,6 +74,12 @@ export interface SessionPolicy {
   acceptNotification(method: string, params: Params | undefined): boolean;
   /** Whether an outgoing request may be cancelled on the wire (abort or timeout). */
   cancellable(method: string): boolean;
+  /**
+   * The revision to dispatch and validate one inbound request with, for eras that choose it per
+   * request (2026-07-28 reads it from `_meta`); an error object refuses the request. Without this
+   * hook the session's current binding applies.
+   */
+  bindingFor?(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject;
 }
 
 export interface SessionOptions {
