@@ -312,4 +312,14 @@ test("a policy may choose the binding per inbound request (how a per-request era
   assert.equal((await peer.next()).error, { code: -32022, message: "Unsupported protocol version", data: { requested: "2099-01-01" } });
 });
 
+test("a handler returning a non-object result answers -32603 and is reported", async () => {
+  const { session, peer, errors } = serverSession();
+  session.setRequestHandler("tools/call", (p: any) => (p.name === "arr" ? [1] : "text") as never);
+  await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "arr" } });
+  assert.is((await peer.next()).error.code, -32603);
+  await peer.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "str" } });
+  assert.is((await peer.next()).error.code, -32603);
+  assert.is(errors.length, 2);
+});
+
 test.run();

@@ -5,7 +5,7 @@
  * Incoming messages are classified by key presence only; schemas are consulted just once the
  * kind and method are known.
  */
-import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
+import { ErrorCode, type JSONRPCErrorObject, type RequestId } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { ConnectionClosedError, InvalidResultError, McpError, RequestTimeoutError } from "../errors.js";
@@ -326,6 +326,11 @@ export class Session implements PendingOwner, InboundOwner {
 
   private finish(inbound: InboundRequest, result: unknown, error: JSONRPCErrorObject | undefined): void {
     if (inbound.done) return;
+    if (error === undefined && !isObject(result)) {
+      // A result must be an object on the wire; anything else is a handler bug, not the peer's problem.
+      this.report(new TypeError(`Handler for ${inbound.method} returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`));
+      error = { code: ErrorCode.InternalError, message: `Internal error: invalid result from the ${inbound.method} handler` };
+    }
     inbound.done = true;
     if (this.running.get(inbound.requestId) === inbound) this.running.delete(inbound.requestId);
     const id = inbound.requestId;
