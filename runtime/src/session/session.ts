@@ -23,6 +23,13 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** How many cancelled or timed-out ids to remember, so their late responses are dropped quietly. */
 const ABANDONED_LIMIT = 1024;
 
+/** A shared promise executor (no closure per request): it hands resolve/reject over through `captured`. */
+const captured: { resolve?: (r: Result) => void; reject?: (e: unknown) => void } = {};
+function capture(resolve: (r: Result) => void, reject: (e: unknown) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
+}
+
 function isObject(v: unknown): v is Msg {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -126,10 +133,8 @@ export class Session implements PendingOwner, InboundOwner {
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
     const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
-    let entry!: PendingRequest;
-    const promise = new Promise<Result>((resolve, reject) => {
-      entry = new PendingRequest(this, id, method, resolve, reject, options, this.defaultTimeout);
-    });
+    const promise = new Promise<Result>(capture);
+    const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout);
     this.pending.set(id, entry);
     const deadline = entry.arm();
     if (deadline !== Infinity) this.deadlines.add(deadline);
