@@ -197,6 +197,7 @@ test("handlers inconsistent with declared capabilities are refused at registrati
   assert.throws(() => server.setRequestHandler("prompts/list", () => ({ prompts: [] })), (e: unknown) => e instanceof CapabilityError);
   assert.throws(() => client.setRequestHandler("sampling/createMessage", sampleResult), (e: unknown) => e instanceof CapabilityError);
   assert.throws(() => client.setRequestHandler("roots/list", () => ({ roots: [] })), /'roots'/);
+  assert.throws(() => server.setRequestHandler("initialize", () => ({})), /answered by the lifecycle/);
   server.setRequestHandler("tools/list", () => ({ tools: [] }));
   assert.equal(await client.request("tools/list"), { tools: [] });
   await client.close();

@@ -4,11 +4,12 @@
  * ping and logging until `notifications/initialized`, and tracks resource subscriptions.
  */
 import type { ProtocolBinding } from "../../abi.js";
-import { ConnectionClosedError } from "../../errors.js";
+import { ConnectionClosedError, LifecycleError } from "../../errors.js";
 import { Session } from "../../session/session.js";
 import type { NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
+import { hasCapability } from "./capabilities.js";
 import type { Capabilities, Implementation, ServerOptions } from "./types.js";
 import { findBinding, legacyBindings } from "./versions.js";
 
@@ -50,7 +51,7 @@ export class ServerSession {
     };
     session.setRequestHandler("initialize", (params: Params) => this.initialize(params));
     session.setRequestHandler("ping", emptyResult);
-    if (this.capabilities.resources && (this.capabilities.resources as Record<string, unknown>).subscribe) {
+    if (hasCapability(this.capabilities, "resources.subscribe")) {
       // Subscriptions are tracked even without user handlers, so updates can be checked against them.
       session.setRequestHandler("resources/subscribe", this.tracking(undefined, true));
       session.setRequestHandler("resources/unsubscribe", this.tracking(undefined, false));
@@ -96,6 +97,7 @@ export class ServerSession {
   }
 
   setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
+    if (method === "initialize") throw new LifecycleError("initialize is answered by the lifecycle; pass serverInfo, capabilities and instructions instead");
     checkHandler(this.bindings, "server", this.capabilities, method);
     if (method === "resources/subscribe" || method === "resources/unsubscribe") {
       this.session.setRequestHandler(method, this.tracking(handler as RequestHandler<any, any>, method === "resources/subscribe"));
