@@ -66,7 +66,7 @@ test("2025-03-26: a cancelled request in a batch is left out of the reply", asyn
   const { session, peer } = setup("2025-03-26");
   session.setRequestHandler("resources/read", () => new Promise(() => {}));
   await peer.send([
-    { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "a" } },
+    { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "file:///a" } },
     { jsonrpc: "2.0", id: 2, method: "tools/list" },
   ]);
   await settle();

@@ -156,9 +156,9 @@ test("a user handler for resources/subscribe runs and the subscription is still 
   const { client, server } = await connectPair({
     server: { capabilities: { resources: { subscribe: true } }, handlers: { "resources/subscribe": (p: any) => (seen.push(p.uri), {}) } },
   });
-  await client.request("resources/subscribe", { uri: "u" });
-  assert.equal(seen, ["u"]);
-  assert.ok(server.subscriptions.has("u"));
+  await client.request("resources/subscribe", { uri: "file:///u" });
+  assert.equal(seen, ["file:///u"]);
+  assert.ok(server.subscriptions.has("file:///u"));
   await client.close();
 });
 
