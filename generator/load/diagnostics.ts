@@ -4,6 +4,8 @@
  * before failing so users fix a manifest in one pass.
  */
 
+import { McpgenError } from "../errors.js";
+
 export type Severity = "error" | "warning";
 
 export interface Diagnostic {
@@ -22,17 +24,20 @@ export function formatDiagnostic(d: Diagnostic): string {
   return `${where}: ${d.severity}: ${d.pointer === "" ? "(root)" : d.pointer}: ${d.message}`;
 }
 
-/** Thrown when an input has at least one error; `diagnostics` holds every error and warning found. */
-export class InputError extends Error {
+/**
+ * Thrown when an input has at least one error; `diagnostics` holds every error and warning found.
+ * A `McpgenError` (exit code 1) so the CLI prints the message, never a stack trace.
+ */
+export class InputError extends McpgenError {
+  override name = "InputError";
   constructor(
-    readonly file: string,
+    file: string,
     readonly diagnostics: Diagnostic[],
   ) {
     const errors = diagnostics.filter((d) => d.severity === "error");
     super(
-      `${file}: ${errors.length} error${errors.length === 1 ? "" : "s"}\n` +
-        diagnostics.map((d) => "  " + formatDiagnostic(d)).join("\n"),
+      `${errors.length} error${errors.length === 1 ? "" : "s"}\n` + diagnostics.map((d) => "  " + formatDiagnostic(d)).join("\n"),
+      { file, exitCode: 1 },
     );
-    this.name = "InputError";
   }
 }

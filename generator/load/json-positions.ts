@@ -4,6 +4,8 @@
  * neither positions for valid documents nor a stable error position across Node versions.
  */
 
+import { lineColumn } from "./json.js";
+
 export interface Position {
   line: number; // 1-based
   column: number; // 1-based, in UTF-16 code units
@@ -33,15 +35,7 @@ export function escapePointerToken(token: string): string {
 }
 
 export function positionAt(text: string, offset: number): Position {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
+  return lineColumn(text, offset);
 }
 
 export function parseJsonWithPositions(text: string): ParsedJson {

@@ -4,9 +4,8 @@
  * Any error throws `InputError` carrying all diagnostics; warnings come back with the manifest.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { InputError, type Diagnostic } from "./diagnostics.js";
 import { JsonSyntaxError, parseJsonWithPositions, positionAt, type ParsedJson } from "./json-positions.js";
@@ -15,6 +14,7 @@ import { checkManifestSemantics } from "./manifest-checks.js";
 import { checkToolSchema } from "./tool-schema-check.js";
 import { isPlainObject } from "./schema-walk.js";
 import type { ManifestNames } from "../names/index.js";
+import { schemaDir } from "../paths.js";
 
 export interface LoadedManifest {
   /** The file as the caller named it (used in diagnostics and banners). */
@@ -28,18 +28,8 @@ export interface LoadedManifest {
   fallbackSchemas: Set<string>;
 }
 
-/** The package root (holds `schema/`), found from this module whether it runs from source or dist/. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, "schema", "manifest.schema.json"))) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error("mcpgen: schema/manifest.schema.json not found next to the generator");
-}
-
 export function manifestSchemaPath(): string {
-  return join(packageRoot(), "schema", "manifest.schema.json");
+  return join(schemaDir, "manifest.schema.json");
 }
 
 interface Validators {
