@@ -2,8 +2,8 @@
  * Deterministic generator of a large, realistic manifest: N tools whose input and output
  * schemas nest objects and arrays of objects several levels deep, with $defs/$ref, anyOf,
  * oneOf with const discriminators, big enums, nullable types and maps. Used by the manifest
- * benchmark and committed as test/fixtures/deep-50/mcp.manifest.json (a test checks the file
- * matches this generator).
+ * benchmark (bench/manifest.ts) and the types tests, so the 50-tool case is reproducible without
+ * committing megabytes of JSON.
  */
 
 type Json = { [key: string]: unknown };
@@ -24,16 +24,23 @@ function leaf(i: number): Json {
   }
 }
 
-/** An object `depth` levels deep; every level has leaves, an array of objects and a map. */
-function nested(depth: number, seed: number): Json {
+/**
+ * Size of each nesting level. "typical" is a rich real-world tool (a few fields per level);
+ * "heavy" is several times larger (every level has a map and a $ref), for stress runs.
+ */
+export type Breadth = "typical" | "heavy";
+
+/** An object `depth` levels deep; levels hold leaves, arrays of objects, maps and $refs. */
+function nested(depth: number, seed: number, breadth: Breadth): Json {
+  const heavy = breadth === "heavy";
   const properties: Json = {};
-  for (let i = 0; i < 4; i++) properties[`field_${i}`] = leaf(seed + i);
+  for (let i = 0; i < (heavy ? 4 : 3); i++) properties[`field_${i}`] = leaf(seed + i);
   if (depth > 0) {
-    properties[`level-${depth}`] = nested(depth - 1, seed + 1);
-    if (depth % 3 === 0) properties.entries = { type: "array", items: nested(Math.min(1, depth - 1), seed + 2) };
+    properties[`level-${depth}`] = nested(depth - 1, seed + 1, breadth);
+    if (depth % 3 === 0) properties.entries = { type: "array", items: nested(Math.min(1, depth - 1), seed + 2, breadth) };
   }
-  properties.tags = { type: "object", additionalProperties: { type: "string" } };
-  properties.ref = { $ref: "#/$defs/address" };
+  if (heavy || depth % 2 === 0) properties.tags = { type: "object", additionalProperties: { type: "string" } };
+  if (heavy || depth % 3 === 1) properties.ref = { $ref: "#/$defs/address" };
   return { type: "object", description: `Level ${depth}`, properties, required: ["field_0"] };
 }
 
@@ -43,7 +50,7 @@ const ADDRESS: Json = {
   required: ["city"],
 };
 
-export function makeDeepManifest(toolCount = 50, depth = 6): Json {
+export function makeDeepManifest(toolCount = 50, depth = 6, breadth: Breadth = "typical"): Json {
   const tools: Json[] = [];
   for (let t = 0; t < toolCount; t++) {
     const name = `${VERBS[t % VERBS.length]}_${NOUNS[Math.floor(t / VERBS.length) % NOUNS.length]}${t >= 100 ? `_${t}` : ""}`;
@@ -55,7 +62,7 @@ export function makeDeepManifest(toolCount = 50, depth = 6): Json {
         type: "object",
         $defs: { address: ADDRESS },
         properties: {
-          query: nested(depth, t),
+          query: nested(depth, t, breadth),
           mode: {
             oneOf: [
               { type: "object", properties: { kind: { const: "fast" }, budget: { type: "integer" } }, required: ["kind"] },
@@ -70,7 +77,7 @@ export function makeDeepManifest(toolCount = 50, depth = 6): Json {
       outputSchema: {
         type: "object",
         $defs: { address: ADDRESS },
-        properties: { result: nested(depth, t + 7), items: { type: "array", items: nested(2, t) }, cursor: { type: ["string", "null"] } },
+        properties: { result: nested(depth, t + 7, breadth), items: { type: "array", items: nested(2, t, breadth) }, cursor: { type: ["string", "null"] } },
         required: ["result"],
       },
       annotations: { readOnlyHint: t % 2 === 0 },
@@ -87,7 +94,7 @@ export function makeDeepManifest(toolCount = 50, depth = 6): Json {
   };
 }
 
-/** The fixture file's exact text. */
-export function deepManifestText(): string {
-  return JSON.stringify(makeDeepManifest(), null, 2) + "\n";
+/** The manifest file's exact text. */
+export function deepManifestText(breadth: Breadth = "typical"): string {
+  return JSON.stringify(makeDeepManifest(50, 6, breadth), null, 2) + "\n";
 }

@@ -9,6 +9,7 @@ import type { ServerModel } from "../model/server-ir.js";
 import { propertyKey } from "../names/identifiers.js";
 import { NameRegistry, describeCollision } from "../names/registry.js";
 import { jsDoc, schemaToTypes, type Problem } from "./schema-to-ts.js";
+import { indentTs } from "./indent.js";
 
 export interface ManifestTypesResult {
   file: EmittedFile;
@@ -18,7 +19,16 @@ export interface ManifestTypesResult {
 
 export const MANIFEST_TYPES_FILE = "types.ts";
 
-export function emitManifestTypes(model: ServerModel): ManifestTypesResult {
+export interface ManifestTypesOptions {
+  /** Width the layout targets; the output is a prettier fixpoint for this printWidth. */
+  printWidth?: number;
+}
+
+/**
+ * The file is laid out as prettier would (see indent.ts), so formatting it again is a no-op;
+ * a test holds that for every fixture.
+ */
+export function emitManifestTypes(model: ServerModel, options: ManifestTypesOptions = {}): ManifestTypesResult {
   const registry = new NameRegistry("type");
   const problems: Problem[] = [];
   const chunks: string[] = [];
@@ -57,11 +67,11 @@ export function emitManifestTypes(model: ServerModel): ManifestTypesResult {
   }
 
   // name-keyed maps: the server/client emitters (and users' generic code) index these
-  const map = (name: string, doc: string, rows: string[]) => chunks.push(`${jsDoc([doc])}export interface ${name} {\n${rows.join("\n")}\n}\n`);
-  map("ToolTypes", "Input and output type of every tool, by MCP tool name (`output` is undefined for tools without outputSchema).", model.tools.map((t) => `${JSON.stringify(t.name)}: { input: ${t.inputType}; output: ${t.outputType ?? "undefined"} };`));
-  map("PromptTypes", "Argument type of every prompt, by MCP prompt name.", model.prompts.map((p) => `${JSON.stringify(p.name)}: ${p.argsType};`));
-  map("ResourceTemplateTypes", "Variable type of every resource template, by template name.", model.resourceTemplates.map((t) => `${JSON.stringify(t.name)}: ${t.varsType};`));
+  const map = (name: string, doc: string, rows: string[]) => chunks.push(`${jsDoc([doc])}export interface ${name} ${rows.length ? `{\n${rows.join("\n")}\n}` : "{}"}\n`);
+  map("ToolTypes", "Input and output type of every tool, by MCP tool name (`output` is undefined for tools without outputSchema).", model.tools.map((t) => `${propertyKey(t.name)}: {\ninput: ${t.inputType};\noutput: ${t.outputType ?? "undefined"};\n};`));
+  map("PromptTypes", "Argument type of every prompt, by MCP prompt name.", model.prompts.map((p) => `${propertyKey(p.name)}: ${p.argsType};`));
+  map("ResourceTemplateTypes", "Variable type of every resource template, by template name.", model.resourceTemplates.map((t) => `${propertyKey(t.name)}: ${t.varsType};`));
 
   for (const c of registry.collisions) problems.push({ severity: "error", pointer: c.second.pointer, message: `generated type names clash: ${describeCollision(c)}` });
-  return { file: { path: MANIFEST_TYPES_FILE, contents: chunks.join("\n") }, problems };
+  return { file: { path: MANIFEST_TYPES_FILE, contents: indentTs(chunks.join("\n"), options.printWidth) }, problems };
 }
