@@ -26,6 +26,8 @@ export interface LoadedManifest {
   names: ManifestNames;
   /** Pointers of tool schemas typed as `Record<string, unknown>` (broken or empty). */
   fallbackSchemas: Set<string>;
+  /** Line and column of the value at a JSON pointer (nearest enclosing value when absent). */
+  locate(pointer: string): { line?: number; column?: number };
 }
 
 export function manifestSchemaPath(): string {
@@ -69,9 +71,13 @@ function describeAjvError(e: ErrorObject): { pointer: string; message: string } 
 /** Parses and checks manifest text; `file` is how diagnostics name it. */
 export function parseManifest(text: string, file: string): LoadedManifest {
   const diagnostics: Diagnostic[] = [];
-  const at = (parsed: ParsedJson | undefined, pointer: string) => {
-    const offset = parsed?.positions.get(pointer);
-    return offset === undefined ? {} : positionAt(text, offset);
+  const at = (parsed: ParsedJson | undefined, pointer: string): { line?: number; column?: number } => {
+    for (let p = pointer; parsed; p = p.slice(0, p.lastIndexOf("/"))) {
+      const offset = parsed.positions.get(p);
+      if (offset !== undefined) return positionAt(text, offset);
+      if (p === "") break;
+    }
+    return {};
   };
   let parsed: ParsedJson;
   try {
@@ -126,6 +132,7 @@ export function parseManifest(text: string, file: string): LoadedManifest {
     diagnostics: sorted,
     names,
     fallbackSchemas,
+    locate: (pointer) => at(parsed, pointer),
   };
 }
 

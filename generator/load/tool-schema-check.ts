@@ -41,12 +41,15 @@ export function checkToolSchema(
   }
   const rootType = schema.type;
   const objectRoot = rootType === "object" || (Array.isArray(rootType) && rootType.includes("object"));
-  if (role === "inputSchema" && rootType === undefined && isPlainObject(schema.properties)) {
+  // a root that only `$ref`s an object definition (zod-to-json-schema, pydantic) is an object too
+  const refTarget = typeof schema.$ref === "string" ? resolveLocalRef(schema, schema.$ref)?.schema : undefined;
+  const objectByShape = isPlainObject(schema.properties) || (isPlainObject(refTarget) && refTarget.type === "object");
+  if (role === "inputSchema" && rootType === undefined && objectByShape) {
     warn(pointer, 'root "type" is missing; MCP requires "type": "object" for inputSchema (typed as an object)');
   } else if (role === "inputSchema" && !objectRoot) {
     warn(pointer + "/type", `root "type" must be "object" for inputSchema, found ${JSON.stringify(rootType)}; ${fallbackNote}`);
     return { diagnostics, fallback: true };
-  } else if (role === "outputSchema" && legacyRootObject && rootType !== "object" && !(rootType === undefined && isPlainObject(schema.properties))) {
+  } else if (role === "outputSchema" && legacyRootObject && rootType !== "object" && !(rootType === undefined && objectByShape)) {
     // ≤2025-11-25 requires an object root for outputSchema; 2026-07-28 allows any schema.
     diagnostics.push({ severity: "error", pointer: pointer + (rootType === undefined ? "" : "/type"), message: `root "type" of outputSchema must be "object" for revisions before 2026-07-28 (found ${JSON.stringify(rootType)}); drop those revisions or wrap the output in an object` });
   }

@@ -93,6 +93,17 @@ test("load: non-object outputSchema is an error only when a pre-2026 revision is
   assert.equal(errors.map((d) => d.pointer), ["/tools/0/outputSchema/type"]);
 });
 
+test("load: a root that only $refs an object definition is typed as that object (zod-to-json-schema style)", () => {
+  const text = JSON.stringify({
+    name: "x",
+    version: "1",
+    tools: [{ name: "t", inputSchema: { $ref: "#/definitions/Args", definitions: { Args: { type: "object", properties: { a: { type: "string" } } } }, $schema: "http://json-schema.org/draft-07/schema#" } }],
+  });
+  const loaded = parseManifest(text, "m.json");
+  assert.equal(loaded.diagnostics.map((d) => [d.severity, d.pointer]), [["warning", "/tools/0/inputSchema"]]);
+  assert.equal([...loaded.fallbackSchemas], []);
+});
+
 test("load: unknown tool keys are warnings with a suggestion", () => {
   const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "t", inputSchema: { type: "object" }, outputschema: {} }] }), "m.json");
   assert.equal(loaded.diagnostics.map((d) => d.message), ['unknown tool property "outputschema" (did you mean "outputSchema"?); published as is']);

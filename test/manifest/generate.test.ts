@@ -1,0 +1,47 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { join } from "node:path";
+import { generateManifest } from "../../generator/generate-manifest.js";
+import { InputError } from "../../generator/load/diagnostics.js";
+import { McpgenError } from "../../generator/errors.js";
+import { fixture, withTempDir, writeFiles } from "./helpers.js";
+
+test("generateManifest: files and warnings for a valid manifest", () => {
+  const r = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" });
+  assert.equal(r.files.map((f) => f.path), ["types.ts"]);
+  assert.equal(r.warnings.map((w) => `${w.file}:${w.line}:${w.column} ${w.pointer}`), ["mcp.manifest.json:131:29 /tools/2/inputSchema/properties/tree/$ref"]);
+  assert.is(r.model.identity.name, "weather");
+});
+
+test("generateManifest: emitter errors (nested type name clash) throw with file, pointer and line", () => {
+  withTempDir((dir) => {
+    const manifest = {
+      name: "x",
+      version: "1",
+      tools: [
+        {
+          name: "t",
+          inputSchema: {
+            type: "object",
+            $defs: { location: { type: "object", properties: { a: { type: "string" } } } },
+            properties: { location: { type: "object", properties: { b: { type: "string" } } }, other: { $ref: "#/$defs/location" } },
+          },
+        },
+      ],
+    };
+    writeFiles(dir, { "mcp.manifest.json": JSON.stringify(manifest, null, 2) });
+    try {
+      generateManifest(join(dir, "mcp.manifest.json"), { display: "mcp.manifest.json" });
+      assert.unreachable();
+    } catch (e) {
+      assert.instance(e, InputError);
+      assert.instance(e, McpgenError);
+      assert.is((e as McpgenError).exitCode, 1);
+      const d = (e as InputError).diagnostics[0]!;
+      assert.equal([d.file, d.pointer, d.line], ["mcp.manifest.json", "/tools/0/inputSchema/properties/location", 20]);
+      assert.match((e as Error).message, /^mcp\.manifest\.json: 1 error\n  mcp\.manifest\.json:20:\d+: error: \/tools\/0\/inputSchema\/properties\/location: generated type names clash/);
+    }
+  });
+});
+
+test.run();
