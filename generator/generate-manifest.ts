@@ -9,6 +9,7 @@ import { buildServerModel } from "./model/build-server.js";
 import type { EmittedFile } from "./model/ir.js";
 import type { ServerModel } from "./model/server-ir.js";
 import { emitManifestTypes } from "./emit/manifest-types.js";
+import { emitManifestLists } from "./emit/manifest-lists.js";
 
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
@@ -32,5 +33,6 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const emitted: Diagnostic[] = types.problems.map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
-  return { model, files: [types.file], warnings };
+  const lists = emitManifestLists(model, { printWidth: options.printWidth });
+  return { model, files: [types.file, lists], warnings };
 }

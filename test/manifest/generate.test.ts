@@ -8,7 +8,7 @@ import { fixture, withTempDir, writeFiles } from "./helpers.js";
 
 test("generateManifest: files and warnings for a valid manifest", () => {
   const r = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" });
-  assert.equal(r.files.map((f) => f.path), ["types.ts"]);
+  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts"]);
   assert.equal(r.warnings.map((w) => `${w.file}:${w.line}:${w.column} ${w.pointer}`), ["mcp.manifest.json:131:29 /tools/2/inputSchema/properties/tree/$ref"]);
   assert.is(r.model.identity.name, "weather");
 });
