@@ -8,7 +8,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import type { Manifest } from "./manifest-format.js";
 import { escapePointerToken } from "./json-positions.js";
 import { isPlainObject } from "./schema-walk.js";
-import { parseUriTemplate } from "./uri-template.js";
+import { parseUriTemplate, unmatchableParts } from "./uri-template.js";
 import { assignManifestNames, describeCollision, type ManifestNames } from "../names/index.js";
 
 type Problem = Omit<Diagnostic, "file">;
@@ -66,6 +66,7 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
     const parsed = parseUriTemplate(t.uriTemplate);
     if (!parsed.ok) out.push({ severity: "error", pointer: `${p}/uriTemplate`, message: `invalid RFC 6570 URI template at character ${parsed.offset + 1}: ${parsed.message}` });
     else if (parsed.variables.length === 0) out.push({ severity: "warning", pointer: `${p}/uriTemplate`, message: "template has no variables; declare it under resources instead" });
+    else for (const why of unmatchableParts(parsed.variables)) out.push({ severity: "warning", pointer: `${p}/uriTemplate`, message: `resources/read cannot route by this template reliably: ${why}` });
   }
   duplicates(m.resourceTemplates, "resourceTemplates", "uriTemplate", "uriTemplate", out);
   for (const [i, prompt] of entries(m.prompts)) {

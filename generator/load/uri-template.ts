@@ -10,6 +10,8 @@ export interface TemplateVariable {
   operator: string;
   explode: boolean;
   prefix: number | null;
+  /** Index of the `{...}` expression holding it. */
+  expression: number;
 }
 
 export type TemplateParse = { ok: true; variables: TemplateVariable[] } | { ok: false; message: string; offset: number };
@@ -23,6 +25,7 @@ const BAD_LITERAL = /[\u0000-\u0020"'<>\\^`|}]/;
 
 export function parseUriTemplate(template: string): TemplateParse {
   const variables: TemplateVariable[] = [];
+  let expression = 0;
   let i = 0;
   while (i < template.length) {
     const c = template[i]!;
@@ -45,8 +48,9 @@ export function parseUriTemplate(template: string): TemplateParse {
         if (!m || !VARNAME.test(name)) return { ok: false, message: `invalid variable ${JSON.stringify(spec)} (letters, digits, "_", pct-encoded and inner "." only)`, offset: i };
         const prefix = m[2] !== undefined ? Number(m[2]) : null;
         if (prefix !== null && (prefix < 1 || prefix > 9999 || m[2]!.length > 4)) return { ok: false, message: `prefix length of "${name}" must be 1..9999`, offset: i };
-        variables.push({ name, operator, explode: m[3] === "*", prefix });
+        variables.push({ name, operator, explode: m[3] === "*", prefix, expression });
       }
+      expression++;
       i = end + 1;
       continue;
     }
@@ -64,4 +68,22 @@ export function parseUriTemplate(template: string): TemplateParse {
 /** Distinct variable names in order of first appearance. */
 export function templateVariableNames(vars: TemplateVariable[]): string[] {
   return [...new Set(vars.map((v) => v.name))];
+}
+
+/**
+ * Shapes that expansion handles but matching a URI back to variables cannot (reliably): the
+ * generated server routes `resources/read` by matching, so these get a warning.
+ */
+export function unmatchableParts(vars: TemplateVariable[]): string[] {
+  const out: string[] = [];
+  const byExpression = new Map<number, TemplateVariable[]>();
+  for (const v of vars) byExpression.set(v.expression, [...(byExpression.get(v.expression) ?? []), v]);
+  for (const group of byExpression.values()) {
+    const op = group[0]!.operator;
+    if (group.length > 1 && (op === "/" || op === "+" || op === "#")) {
+      out.push(`{${op}${group.map((v) => v.name).join(",")}} cannot be split back into its variables; write ${group.map((v) => `{${op}${v.name}}`).join("")} or separate them with literals`);
+    }
+  }
+  for (const v of vars) if (v.prefix !== null) out.push(`"${v.name}:${v.prefix}" keeps only a prefix, so a matched URI yields the prefix, not the value`);
+  return out;
 }

@@ -123,6 +123,14 @@ test("uri templates: variables and syntax errors", () => {
   }
 });
 
+test("uri templates: shapes that cannot be matched back are warnings", () => {
+  const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", resourceTemplates: [{ name: "a", uriTemplate: "x://{/a,b}/here" }, { name: "b", uriTemplate: "x://{id:3}" }, { name: "c", uriTemplate: "x://{a}/{+rest}{?q,limit}" }] }), "m.json");
+  assert.equal(loaded.diagnostics.map((d) => [d.pointer, d.message]), [
+    ["/resourceTemplates/0/uriTemplate", "resources/read cannot route by this template reliably: {/a,b} cannot be split back into its variables; write {/a}{/b} or separate them with literals"],
+    ["/resourceTemplates/1/uriTemplate", 'resources/read cannot route by this template reliably: "id:3" keeps only a prefix, so a matched URI yields the prefix, not the value'],
+  ]);
+});
+
 test("model: identifiers, template variables, capabilities and revisions", () => {
   const model = buildServerModel(loadManifest(fixture("schema-features")));
   const forecast = model.tools.find((t) => t.name === "get_forecast")!;
