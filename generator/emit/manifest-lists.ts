@@ -20,6 +20,23 @@ export interface ManifestListsOptions {
   fields?: (revision: string) => WireFields;
 }
 
+const JSON_TYPES = `/**
+ * A JSON value.
+ */
+export type Json =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly Json[]
+  | { readonly [key: string]: Json };
+
+/**
+ * A JSON object.
+ */
+export type JsonObject = { readonly [key: string]: Json };
+`;
+
 // laid out as prettier prints it (the file is a prettier fixpoint)
 const PUBLISHED_INTERFACE = `export interface Published {
   readonly serverInfo: {
@@ -56,14 +73,15 @@ export function emitManifestLists(model: ServerModel, options: ManifestListsOpti
   const width = options.printWidth ?? PRINT_WIDTH;
   const fieldsOf = options.fields ?? wireFields;
   const refs = new Map<unknown, string>();
-  const chunks: string[] = [];
+  const chunks: string[] = [JSON_TYPES];
 
   for (const tool of byIndex(model.tools)) {
     for (const [role, schema] of [["InputSchema", tool.inputSchema], ["OutputSchema", tool.outputSchema]] as const) {
       if (schema === null || typeof schema !== "object") continue;
       const name = `${tool.ids.member}${role}`;
       refs.set(schema, name);
-      const head = `const ${name} = `;
+      // annotated: inferring literal types of arbitrary JSON trips TS on keys like "toString"
+      const head = `const ${name}: JsonObject = `;
       // printed without refs so the constant itself is spelled out
       chunks.push(`${jsDoc([`${role === "InputSchema" ? "inputSchema" : "outputSchema"} of tool ${JSON.stringify(tool.name)}.`])}${head}${printData(schema, { width }, 0, head.length, 1)};\n`);
     }

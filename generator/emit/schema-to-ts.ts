@@ -116,18 +116,26 @@ function isObjectWithProperties(s: SchemaObject): boolean {
   return isPlainObject(s.properties) && Object.keys(s.properties).length > 0 && (s.type === undefined || s.type === "object");
 }
 
-/** Name suffix of the i-th member of anyOf/oneOf/allOf: its title, its const discriminator, or its position. */
-function variantSuffix(s: unknown, i: number, keyword: string): string {
-  if (isPlainObject(s)) {
-    if (typeof s.title === "string" && toTypeName(s.title)) return toTypeName(s.title);
-    if (isPlainObject(s.properties)) {
-      for (const key of Object.keys(s.properties).sort()) {
-        const p = s.properties[key];
-        if (isPlainObject(p) && typeof p.const === "string" && toTypeName(p.const)) return toTypeName(p.const);
+/**
+ * Name suffixes of the members of an anyOf/oneOf/allOf list: a member's `title`, else its
+ * string `const` discriminator, else its position (`Option2` for anyOf, `Variant2` for oneOf,
+ * `Part2` for allOf). Members of one list whose derived suffixes coincide use their positions.
+ */
+function variantSuffixes(list: readonly unknown[], keyword: string): string[] {
+  const positional = (i: number) => `${keyword === "allOf" ? "Part" : keyword === "oneOf" ? "Variant" : "Option"}${i + 1}`;
+  const derived = list.map((s, i) => {
+    if (isPlainObject(s)) {
+      if (typeof s.title === "string" && toTypeName(s.title)) return toTypeName(s.title);
+      if (isPlainObject(s.properties)) {
+        for (const key of Object.keys(s.properties).sort()) {
+          const p = s.properties[key];
+          if (isPlainObject(p) && typeof p.const === "string" && toTypeName(p.const)) return toTypeName(p.const);
+        }
       }
     }
-  }
-  return `${keyword === "allOf" ? "Part" : "Option"}${i + 1}`;
+    return positional(i);
+  });
+  return derived.map((d, i) => (derived.indexOf(d) !== derived.lastIndexOf(d) ? positional(i) : d));
 }
 
 /** Type name for the schema at `pointer` inside the root, following the same rules as the walk. */
@@ -144,10 +152,9 @@ function nameForPointer(root: unknown, rootName: string, pointer: string): strin
       cur = isPlainObject(parent[t]) ? (parent[t] as SchemaObject)[next] : undefined;
       i++;
     } else if ((t === "anyOf" || t === "oneOf" || t === "allOf") && next !== undefined) {
-      const list = parent[t];
-      const member = Array.isArray(list) ? list[Number(next)] : undefined;
-      name += variantSuffix(member, Number(next), t);
-      cur = member;
+      const list = Array.isArray(parent[t]) ? (parent[t] as unknown[]) : [];
+      name += variantSuffixes(list, t)[Number(next)] ?? `Option${Number(next) + 1}`;
+      cur = list[Number(next)];
       i++;
     } else if ((t === "items" || t === "prefixItems") && next !== undefined && /^\d+$/.test(next)) {
       name += `Item${Number(next) + 1}`;
@@ -182,6 +189,22 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     return { declarations, problems };
   }
 
+  /**
+   * Aliases being built, with the nesting level (`guard`) they started at: a reference back to
+   * one at the same level (`type A = A | B`) is a cycle TS rejects; inside an object member or
+   * an array element (guard deeper) recursion is fine.
+   */
+  const building = new Map<string, number>();
+  let guard = 0;
+  const guarded = <T>(fn: () => T): T => {
+    guard++;
+    try {
+      return fn();
+    } finally {
+      guard--;
+    }
+  };
+
   /** Declares the schema at `pointer` under `name` (interface when it is an object with properties). */
   const declare = (s: unknown, pointer: string, name: string, doc: string): string => {
     const existing = declared.get(pointer);
@@ -191,11 +214,21 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     const slot = declarations.length;
     declarations.push(""); // reserve the position so the order is parents before children
     if (isPlainObject(s) && isObjectWithProperties(s) && !hasComposition(s) && !Array.isArray(s.type) && s.nullable !== true) {
-      declarations[slot] = `${doc}export interface ${name} ${objectBody(s, pointer, name)}\n`;
+      declarations[slot] = `${doc}export interface ${name} ${guarded(() => objectBody(s, pointer, name))}\n`;
     } else {
+      building.set(name, guard);
       declarations[slot] = `${doc}export type ${name} = ${typeOf(s, pointer, name, true)};\n`;
+      building.delete(name);
     }
     return name;
+  };
+
+  /** `name`, or `unknown` when using it here would make an alias reference itself directly. */
+  const useName = (name: string, refPointer: string): string => {
+    const start = building.get(name);
+    if (start === undefined || guard > start) return name;
+    problems.push({ severity: "warning", pointer: req.pointer + refPointer, message: `$ref makes ${name} contain itself directly (no object or array in between); typed as unknown here` });
+    return "unknown";
   };
 
   const hasComposition = (s: SchemaObject) => Array.isArray(s.anyOf) || Array.isArray(s.oneOf) || Array.isArray(s.allOf) || typeof s.$ref === "string" || s.enum !== undefined || s.const !== undefined;
@@ -203,9 +236,11 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   const refType = (ref: string, pointer: string): string => {
     const target = resolveLocalRef(root, ref);
     if (!target) return "unknown"; // reported by the manifest checks
-    if (target.pointer === "") return req.rootName;
+    if (target.pointer === "") return useName(req.rootName, pointer);
+    const known = declared.get(target.pointer);
+    if (known) return useName(known, pointer);
     const name = nameForPointer(root, req.rootName, target.pointer);
-    return declared.get(target.pointer) ?? declare(target.schema, target.pointer, name, isPlainObject(target.schema) ? docOf(target.schema) : "");
+    return declare(target.schema, target.pointer, name, isPlainObject(target.schema) ? docOf(target.schema) : "");
   };
 
   /** Type expression of the schema at `pointer`; `name` is its path-derived name if it needs one. `isDecl` avoids re-declaring itself. */
@@ -224,7 +259,8 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
       const list = s[keyword];
       if (!Array.isArray(list) || list.length === 0) continue;
-      const members = list.map((m, i) => member(m, `${pointer}/${keyword}/${i}`, name + variantSuffix(m, i, keyword)));
+      const suffixes = variantSuffixes(list, keyword);
+      const members = list.map((m, i) => member(m, `${pointer}/${keyword}/${i}`, name + suffixes[i]));
       parts.push(keyword === "allOf" ? intersection(members) : union(members));
     }
     let t = intersection(parts.filter((p) => p !== "object-any"));
@@ -249,13 +285,14 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
       if (looksArray) return arrayType(s, pointer, name);
       return "object-any"; // no type constraint; combined with composition or unknown
     }
-    return union(
-      types.map((t) => {
-        if (t === "object") return objectType(s, pointer, name, isDecl && types.length === 1);
-        if (t === "array") return arrayType(s, pointer, name);
-        return PRIMITIVES[t] ?? "unknown";
-      }),
-    ).replace(/^object-any$/, "Record<string, unknown>");
+    const members = types.map((t) => {
+      if (t === "object") return objectType(s, pointer, name, isDecl && types.length === 1);
+      if (t === "array") return arrayType(s, pointer, name);
+      return PRIMITIVES[t] ?? "unknown";
+    });
+    // "no constraint" is only meaningful alone (it then yields to a composition)
+    if (members.length === 1) return members[0]!;
+    return union(members.map((m) => (m === "object-any" ? "Record<string, unknown>" : m)));
   };
 
   const objectType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean): string => {
@@ -274,7 +311,7 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     for (const key of Object.keys(props)) {
       const p = props[key];
       const childPointer = `${pointer}/properties/${escapePointerToken(key)}`;
-      const t = member(p, childPointer, name + (toTypeName(key) || "Property"));
+      const t = guarded(() => member(p, childPointer, name + (toTypeName(key) || "Property")));
       const optional = !required.has(key);
       anyOptional ||= optional;
       memberTypes.push(t);
@@ -286,11 +323,11 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     }
     const index: string[] = [];
     if (isPlainObject(s.patternProperties)) {
-      Object.keys(s.patternProperties).forEach((pattern, i) => index.push(member((s.patternProperties as SchemaObject)[pattern], `${pointer}/patternProperties/${escapePointerToken(pattern)}`, `${name}Pattern${i + 1}`)));
+      Object.keys(s.patternProperties).forEach((pattern, i) => index.push(guarded(() => member((s.patternProperties as SchemaObject)[pattern], `${pointer}/patternProperties/${escapePointerToken(pattern)}`, `${name}Pattern${i + 1}`))));
     }
     const ap = s.additionalProperties;
     if (ap === true || (ap === undefined && Object.keys(props).length === 0 && index.length === 0)) index.push("unknown");
-    else if (ap !== undefined && ap !== false) index.push(member(ap, `${pointer}/additionalProperties`, `${name}Value`));
+    else if (ap !== undefined && ap !== false) index.push(guarded(() => member(ap, `${pointer}/additionalProperties`, `${name}Value`)));
     if (index.length) {
       const indexType = union([...index, ...memberTypes, ...(anyOptional ? ["undefined"] : [])]);
       if (members.length === 0 && indexType === "unknown") return "{}"; // no constraint at all
@@ -299,11 +336,16 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     return members.length ? `{\n${members.join("\n")}\n}` : "{}";
   };
 
-  const arrayType = (s: SchemaObject, pointer: string, name: string): string => {
+  const arrayType = (s: SchemaObject, pointer: string, name: string): string => guarded(() => arrayTypeInner(s, pointer, name));
+
+  const arrayTypeInner = (s: SchemaObject, pointer: string, name: string): string => {
     const tuple = Array.isArray(s.prefixItems) ? { key: "prefixItems", list: s.prefixItems, rest: s.items } : Array.isArray(s.items) ? { key: "items", list: s.items, rest: s.additionalItems } : undefined;
     if (tuple) {
       const min = typeof s.minItems === "number" ? s.minItems : 0;
-      const elems = tuple.list.map((e: unknown, i: number) => `${member(e, `${pointer}/${tuple.key}/${i}`, `${name}Item${i + 1}`)}${i >= min ? "?" : ""}`);
+      const elems = tuple.list.map((e: unknown, i: number) => {
+        const t = member(e, `${pointer}/${tuple.key}/${i}`, `${name}Item${i + 1}`);
+        return i >= min ? `${paren(t)}?` : t;
+      });
       const restKey = tuple.key === "prefixItems" ? "items" : "additionalItems";
       if (tuple.rest !== false) elems.push(`...${paren(tuple.rest === undefined || tuple.rest === true ? "unknown" : member(tuple.rest, `${pointer}/${restKey}`, `${name}Item`))}[]`);
       return `[${elems.join(", ")}]`;

@@ -113,6 +113,37 @@ test("types: nested name clashes are errors naming both schema locations", () =>
   assert.match(r.problems[0]!.message, /\/tools\/0\/inputSchema\/\$defs\/location.*\/tools\/0\/inputSchema\/properties\/location.*"TInputLocation"/);
 });
 
+test("types: self-references typed where TS allows them, unknown (with a warning) where it does not", () => {
+  const m = {
+    name: "x",
+    version: "1",
+    tools: [
+      {
+        name: "cyc",
+        inputSchema: {
+          type: "object",
+          $defs: {
+            direct: { anyOf: [{ $ref: "#/$defs/direct" }, { type: "string" }] },
+            list: { type: "array", items: { $ref: "#/$defs/list" } },
+            json: { anyOf: [{ type: "string" }, { type: "array", items: { $ref: "#/$defs/json" } }, { type: "object", additionalProperties: { $ref: "#/$defs/json" } }] },
+          },
+          properties: { d: { $ref: "#/$defs/direct" }, l: { $ref: "#/$defs/list" }, j: { $ref: "#/$defs/json" }, self: { anyOf: [{ $ref: "#" }, { type: "null" }] } },
+        },
+      },
+    ],
+  };
+  const r = emitManifestTypes(buildServerModel(parseManifest(JSON.stringify(m), "m.json")));
+  assert.equal(r.problems.map((p) => [p.severity, p.pointer]), [["warning", "/tools/0/inputSchema/$defs/direct/anyOf/0"]]);
+  assert.ok(r.file.contents.includes("export type CycInputDirect = unknown | string;") || r.file.contents.includes("export type CycInputDirect = unknown;"), r.file.contents);
+  assert.ok(r.file.contents.includes("export type CycInputList = CycInputList[];"));
+  assert.ok(r.file.contents.includes("self?: CycInput | null;"));
+  withTempDir((dir) => {
+    writeFiles(dir, { "types.ts": r.file.contents, "use.ts": 'import type { CycInput } from "./types.js";\nexport const v: CycInput = { j: ["a", { k: ["b"] }], l: [[], [[]]], self: { self: null } };\n// @ts-expect-error numbers are not json here\nexport const bad: CycInput = { j: [1] };\n' });
+    const out = tscStrict(dir, ["types.ts", "use.ts"]);
+    assert.is(out.code, 0, out.output);
+  });
+});
+
 test("types: a 50-tool deep manifest generates and compiles", () => {
   const { file, problems } = emitManifestTypes(buildServerModel(parseManifest(JSON.stringify(makeDeepManifest()), "deep.json")));
   assert.equal(problems, []);
