@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { generateManifest } from "../../generator/generate-manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { McpgenError } from "../../generator/errors.js";
-import { fixture, withTempDir, writeFiles } from "./helpers.js";
+import { fixture, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
 
 test("generateManifest: files and warnings for a valid manifest", () => {
   const r = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" });
@@ -41,6 +41,17 @@ test("generateManifest: emitter errors (nested type name clash) throw with file,
       assert.equal([d.file, d.pointer, d.line], ["mcp.manifest.json", "/tools/0/inputSchema/properties/location", 20]);
       assert.match((e as Error).message, /^mcp\.manifest\.json: 1 error\n  mcp\.manifest\.json:20:\d+: error: \/tools\/0\/inputSchema\/properties\/location: generated type names clash/);
     }
+  });
+});
+
+test("generateManifest: the weather example loads without warnings and its files compile", () => {
+  const r = generateManifest(join(root, "examples", "weather", "mcp.manifest.json"));
+  assert.equal(r.warnings, []);
+  assert.equal(r.model.tools.map((t) => t.ids.member), ["getForecast", "searchStations", "setAlert"]);
+  withTempDir((dir) => {
+    writeFiles(dir, Object.fromEntries(r.files.map((f) => [f.path, f.contents])));
+    const out = tscStrict(dir, r.files.map((f) => f.path));
+    assert.is(out.code, 0, out.output);
   });
 });
 
