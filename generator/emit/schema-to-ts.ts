@@ -317,7 +317,7 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
       memberTypes.push(t);
       members.push(`${isPlainObject(p) ? docOf(p) : ""}${propertyKey(key)}${optional ? "?" : ""}: ${t};`);
     }
-    for (const key of required) if (!(key in props)) {
+    for (const key of required) if (!Object.prototype.hasOwnProperty.call(props, key)) {
       members.push(`${propertyKey(key)}: unknown;`);
       memberTypes.push("unknown");
     }
