@@ -5,10 +5,11 @@ import { generateManifest } from "../../generator/generate-manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { McpgenError } from "../../generator/errors.js";
 import { fixture, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
+import { removeDir, tempDir } from "../generator/validators-fixture.js";
 
 test("generateManifest: files and warnings for a valid manifest", () => {
   const r = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" });
-  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts"]);
+  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts", "tools.ajv.ts", "tools.draft07.ajv.ts", "validators.ts"]);
   assert.equal(r.warnings.map((w) => `${w.file}:${w.line}:${w.column} ${w.pointer}`), ["mcp.manifest.json:131:29 /tools/2/inputSchema/properties/tree/$ref"]);
   assert.is(r.model.identity.name, "weather");
 });
@@ -48,11 +49,15 @@ test("generateManifest: the weather example loads without warnings and its files
   const r = generateManifest(join(root, "examples", "weather", "mcp.manifest.json"));
   assert.equal(r.warnings, []);
   assert.equal(r.model.tools.map((t) => t.ids.member), ["getForecast", "searchStations", "setAlert"]);
-  withTempDir((dir) => {
+  // under the repo's tmp/ so that @mcpgen/runtime/abi resolves
+  const dir = tempDir("manifest-example-");
+  try {
     writeFiles(dir, Object.fromEntries(r.files.map((f) => [f.path, f.contents])));
     const out = tscStrict(dir, r.files.map((f) => f.path));
     assert.is(out.code, 0, out.output);
-  });
+  } finally {
+    removeDir(dir);
+  }
 });
 
 test.run();

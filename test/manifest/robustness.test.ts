@@ -6,6 +6,7 @@ import { parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
 import { emitManifestLists } from "../../generator/emit/manifest-lists.js";
+import { emitManifestValidators } from "../../generator/emit/manifest-validators.js";
 import { tscStrict, withTempDir, writeFiles } from "./helpers.js";
 
 /** Small deterministic PRNG (mulberry32) so failures reproduce. */
@@ -67,6 +68,8 @@ for (const seed of [20261122, 26]) test(`robustness: 300 random tool schemas (se
   const model = buildServerModel(loaded);
   const types = emitManifestTypes(model);
   const lists = emitManifestLists(model);
+  const validators = emitManifestValidators(model); // ajv must compile whatever the loader let through
+  assert.ok(validators.files.length >= 2);
   assert.equal(types.problems.filter((p) => p.severity === "error" && !/clash/.test(p.message)), []);
   withTempDir((dir) => {
     writeFiles(dir, { "types.ts": types.file.contents, "lists.ts": lists.contents });

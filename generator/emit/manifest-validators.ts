@@ -1,0 +1,198 @@
+/**
+ * Emits the validators of a server manifest's tool schemas:
+ * - `tools.ajv.ts` (and `tools.draft07.ajv.ts` when some schema declares draft-07 or uses its
+ *   tuple `items`): ajv standalone code through the protocol validators' pipeline (ES module,
+ *   only import `@mcpgen/runtime/abi`);
+ * - `validators.ts`: `validate<Tool>Input` / `validate<Tool>Output` typed as
+ *   `Validator<GetForecastInput>` etc., and `toolValidators` by MCP tool name.
+ *
+ * Tool schemas are the user's (or a pasted server's), not the protocol's, so the engine follows
+ * their dialect (2020-12 unless declared otherwise, as MCP specifies from 2025-11-25), unknown
+ * keywords are annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
+ * ajv could not compile never reaches it: unresolvable or external `$ref`s accept anything there
+ * and invalid regular expressions are dropped, each with a warning (the loader already reported
+ * the `$ref`s); schemas typed as fallbacks validate as `{"type": "object"}`.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv, type Options } from "ajv";
+import type { EmittedFile, JSONSchema } from "../model/ir.js";
+import type { ServerModel, ToolModel } from "../model/server-ir.js";
+import { escapePointerToken } from "../load/json-positions.js";
+import { isPlainObject, resolveLocalRef } from "../load/schema-walk.js";
+import { standaloneModule } from "./validators/ajv-code.js";
+import { jsDoc, type Problem } from "./schema-to-ts.js";
+import { PRINT_WIDTH } from "./indent.js";
+import { printString } from "./print-data.js";
+import { isIdentifierName } from "../names/identifiers.js";
+import { MANIFEST_TYPES_FILE } from "./manifest-types.js";
+
+export const MANIFEST_VALIDATORS_FILE = "validators.ts";
+const MODULES = { "2020-12": "tools.ajv.ts", "draft-07": "tools.draft07.ajv.ts" } as const;
+type Engine = keyof typeof MODULES;
+
+const OPTIONS: Options = {
+  strict: false, // unknown keywords are annotations in user schemas
+  validateFormats: false, // `format` is an annotation unless a schema opts into assertion
+  validateSchema: false, // the loader checked the schemas and warned
+  allowUnionTypes: true,
+  ownProperties: true, // JSON data: "required: [\"toString\"]" must not be met by Object.prototype
+  allErrors: false,
+  messages: true,
+  inlineRefs: false,
+};
+
+export interface ManifestValidatorsResult {
+  files: EmittedFile[];
+  problems: Problem[];
+}
+
+function engineOf(schema: JSONSchema): Engine {
+  if (!isPlainObject(schema)) return "2020-12";
+  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
+  if (/draft-0[4-7]/.test(declared)) return "draft-07";
+  if (declared) return "2020-12";
+  let draft07 = false;
+  const visit = (s: unknown) => {
+    if (Array.isArray(s)) s.forEach(visit);
+    else if (isPlainObject(s)) {
+      if (Array.isArray(s.items) || s.additionalItems !== undefined) draft07 = true;
+      Object.values(s).forEach(visit);
+    }
+  };
+  visit(schema);
+  return draft07 ? "draft-07" : "2020-12";
+}
+
+/** A copy ajv can compile: root `$schema` dropped, dangling `$ref`s and invalid patterns removed. */
+function sanitise(schema: JSONSchema, pointer: string, problems: Problem[]): JSONSchema {
+  const root = schema;
+  const walk = (s: unknown, p: string): unknown => {
+    if (Array.isArray(s)) return s.map((x, i) => walk(x, `${p}/${i}`));
+    if (!isPlainObject(s)) return s;
+    const out: { [key: string]: unknown } = {};
+    for (const key of Object.keys(s)) {
+      const v = s[key];
+      const at = `${p}/${escapePointerToken(key)}`;
+      if (p === pointer && key === "$schema") continue;
+      // OpenAPI's `nullable`: ajv honours it next to `type` (as the types do) and refuses it alone
+      if (key === "nullable" && s.type === undefined) continue;
+      if (key === "$ref" && typeof v === "string" && (!v.startsWith("#") || !resolveLocalRef(root, v))) continue;
+      if (key === "pattern" && typeof v === "string" && !validRegExp(v)) {
+        problems.push({ severity: "warning", pointer: at, message: `invalid regular expression ${JSON.stringify(v)}; not checked` });
+        continue;
+      }
+      if (key === "patternProperties" && isPlainObject(v)) {
+        const kept: { [key: string]: unknown } = {};
+        for (const pattern of Object.keys(v)) {
+          if (validRegExp(pattern)) kept[pattern] = walk(v[pattern], `${at}/${escapePointerToken(pattern)}`);
+          else problems.push({ severity: "warning", pointer: `${at}/${escapePointerToken(pattern)}`, message: `invalid regular expression ${JSON.stringify(pattern)}; its properties are not checked` });
+        }
+        Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
+        continue;
+      }
+      // defineProperty: a "__proto__" key stays a property
+      Object.defineProperty(out, key, { value: walk(v, at), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  };
+  return walk(schema, pointer) as JSONSchema;
+}
+
+function validRegExp(source: string): boolean {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Entry {
+  tool: ToolModel;
+  role: "Input" | "Output";
+  exportName: string;
+  engine: Engine;
+}
+
+export function emitManifestValidators(model: ServerModel): ManifestValidatorsResult {
+  const problems: Problem[] = [];
+  const entries: Entry[] = [];
+  const groups = new Map<Engine, { schemas: { id: string; schema: JSONSchema }[]; exports: { name: string; id: string }[] }>();
+
+  for (const tool of model.tools) {
+    const roles: ["Input" | "Output", JSONSchema | null, boolean][] = [
+      ["Input", tool.inputSchema, tool.inputFallback],
+      ["Output", tool.outputSchema, tool.outputFallback],
+    ];
+    for (const [role, schema, fallback] of roles) {
+      if (schema === null) continue;
+      const pointer = `${tool.pointer}/${role === "Input" ? "inputSchema" : "outputSchema"}`;
+      const usable: JSONSchema = fallback ? { type: "object" } : sanitise(schema, pointer, problems);
+      const engine = engineOf(schema);
+      const exportName = `${tool.ids.member}${role}`; // suffixed, so never one of ajv's own names
+      const id = `mcpgen://tools/${encodeURIComponent(tool.name)}/${role.toLowerCase()}`;
+      const group = groups.get(engine) ?? { schemas: [], exports: [] };
+      groups.set(engine, group);
+      group.schemas.push({ id, schema: usable });
+      group.exports.push({ name: exportName, id });
+      entries.push({ tool, role, exportName, engine });
+    }
+  }
+
+  const files: EmittedFile[] = [];
+  for (const engine of ["2020-12", "draft-07"] as const) {
+    const group = groups.get(engine);
+    if (!group) continue;
+    const Engine = engine === "2020-12" ? Ajv2020 : Ajv;
+    let contents: string;
+    try {
+      contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
+    } catch {
+      // Something ajv refuses got through: find it schema by schema (only on this slow path),
+      // validate it as a plain object instead, and say so.
+      for (const item of group.schemas) {
+        try {
+          new Engine(OPTIONS).compile(typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id });
+        } catch (error) {
+          const entry = entries.find((e) => `mcpgen://tools/${encodeURIComponent(e.tool.name)}/${e.role.toLowerCase()}` === item.id)!;
+          problems.push({
+            severity: "warning",
+            pointer: `${entry.tool.pointer}/${entry.role === "Input" ? "inputSchema" : "outputSchema"}`,
+            message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}`,
+          });
+          item.schema = { type: "object" };
+        }
+      }
+      contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
+    }
+    files.push({ path: MODULES[engine], contents });
+  }
+
+  const lines: string[] = [
+    'import type { Validator } from "@mcpgen/runtime/abi";',
+    `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`,
+  ];
+  for (const engine of ["2020-12", "draft-07"] as const) {
+    if (groups.has(engine)) lines.push(`import * as ${engine === "2020-12" ? "tools" : "draft07"} from "./${MODULES[engine].replace(/\.ts$/, ".js")}";`);
+  }
+  lines.push("");
+  for (const e of entries) {
+    const type = e.role === "Input" ? e.tool.inputType : e.tool.outputType!;
+    const module = e.engine === "2020-12" ? "tools" : "draft07";
+    const head = `export const validate${type} =`;
+    const rhs = `${module}.${e.exportName} as Validator<T.${type}>;`;
+    // laid out as prettier does: break after "=" when the line is too long
+    const decl = head.length + 1 + rhs.length <= PRINT_WIDTH ? `${head} ${rhs}` : `${head}\n  ${rhs}`;
+    lines.push(`${jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`])}${decl}`, "");
+  }
+  lines.push(
+    jsDoc(["Validators of every tool, by MCP tool name (`output` is null without an outputSchema)."]) +
+      "export const toolValidators: {\n  readonly [tool: string]: {\n    readonly input: Validator;\n    readonly output: Validator | null;\n  };\n} = {",
+  );
+  for (const tool of model.tools) {
+    lines.push(`  ${isIdentifierName(tool.name) ? tool.name : printString(tool.name)}: {`, `    input: validate${tool.inputType},`, `    output: ${tool.outputType ? `validate${tool.outputType}` : "null"},`, "  },");
+  }
+  lines.push("};", "");
+  files.push({ path: MANIFEST_VALIDATORS_FILE, contents: lines.join("\n") });
+  return { files, problems };
+}
