@@ -152,7 +152,7 @@ export function emitManifestValidators(model: ServerModel): ManifestValidatorsRe
       // validate it as a plain object instead, and say so.
       for (const item of group.schemas) {
         try {
-          new Engine(OPTIONS).compile(typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id });
+          new Engine({ ...OPTIONS }).compile(typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id });
         } catch (error) {
           const entry = entries.find((e) => `mcpgen://tools/${encodeURIComponent(e.tool.name)}/${e.role.toLowerCase()}` === item.id)!;
           problems.push({

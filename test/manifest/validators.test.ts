@@ -186,7 +186,7 @@ test("validators: a schema ajv refuses is validated as an object, with a warning
     ],
   };
   const { problems, files } = emitAll(buildServerModel(parseManifest(JSON.stringify(manifest), "m.json")));
-  assert.equal(problems.map((p) => p.pointer), ["/tools/0/inputSchema", "/tools/1/inputSchema"]);
+  assert.equal(problems.map((p) => p.pointer).sort(), ["/tools/0/inputSchema", "/tools/1/inputSchema"]);
   assert.match(problems[0]!.message, /^ajv cannot compile this schema \(.+\); validated as \{"type": "object"\}$/);
   assert.ok(files.some((f) => f.path === "tools.ajv.ts" && f.contents.includes("fineInput")));
 });
