@@ -63,35 +63,57 @@ function engineOf(schema: JSONSchema): Engine {
   return draft07 ? "draft-07" : "2020-12";
 }
 
-/** A copy ajv can compile: root `$schema` dropped, dangling `$ref`s and invalid patterns removed. */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_ONE = new Set(["additionalProperties", "additionalItems", "items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedProperties", "unevaluatedItems"]);
+/** Annotations: no effect on validation (formats are not asserted), and ajv copies them into the module. */
+const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding"]);
+
+function defineKey(out: { [key: string]: unknown }, key: string, value: unknown): void {
+  // defineProperty: a "__proto__" key stays a property
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * A copy for ajv: annotations and `x-` extensions dropped (smaller module), root `$schema`
+ * dropped (the engine was chosen from it), dangling or external `$ref`s and invalid regular
+ * expressions removed, OpenAPI `nullable` kept only next to `type` (ajv refuses it alone).
+ */
 function sanitise(schema: JSONSchema, pointer: string, problems: Problem[]): JSONSchema {
   const root = schema;
   const walk = (s: unknown, p: string): unknown => {
-    if (Array.isArray(s)) return s.map((x, i) => walk(x, `${p}/${i}`));
     if (!isPlainObject(s)) return s;
     const out: { [key: string]: unknown } = {};
     for (const key of Object.keys(s)) {
       const v = s[key];
       const at = `${p}/${escapePointerToken(key)}`;
-      if (p === pointer && key === "$schema") continue;
-      // OpenAPI's `nullable`: ajv honours it next to `type` (as the types do) and refuses it alone
+      if (ANNOTATIONS.has(key) || key.startsWith("x-") || (p === pointer && key === "$schema")) continue;
       if (key === "nullable" && s.type === undefined) continue;
       if (key === "$ref" && typeof v === "string" && (!v.startsWith("#") || !resolveLocalRef(root, v))) continue;
       if (key === "pattern" && typeof v === "string" && !validRegExp(v)) {
         problems.push({ severity: "warning", pointer: at, message: `invalid regular expression ${JSON.stringify(v)}; not checked` });
         continue;
       }
-      if (key === "patternProperties" && isPlainObject(v)) {
-        const kept: { [key: string]: unknown } = {};
-        for (const pattern of Object.keys(v)) {
-          if (validRegExp(pattern)) kept[pattern] = walk(v[pattern], `${at}/${escapePointerToken(pattern)}`);
-          else problems.push({ severity: "warning", pointer: `${at}/${escapePointerToken(pattern)}`, message: `invalid regular expression ${JSON.stringify(pattern)}; its properties are not checked` });
+      if (SCHEMA_MAPS.has(key) && isPlainObject(v)) {
+        const map: { [key: string]: unknown } = {};
+        for (const name of Object.keys(v)) {
+          const sub = `${at}/${escapePointerToken(name)}`;
+          if (key === "patternProperties" && !validRegExp(name)) {
+            problems.push({ severity: "warning", pointer: sub, message: `invalid regular expression ${JSON.stringify(name)}; its properties are not checked` });
+            continue;
+          }
+          defineKey(map, name, walk(v[name], sub));
         }
-        Object.defineProperty(out, key, { value: kept, enumerable: true, writable: true, configurable: true });
-        continue;
+        defineKey(out, key, map);
+      } else if (SCHEMA_LISTS.has(key) && Array.isArray(v)) {
+        defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
+      } else if (key === "items" && Array.isArray(v)) {
+        defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
+      } else if (SCHEMA_ONE.has(key)) {
+        defineKey(out, key, walk(v, at));
+      } else {
+        defineKey(out, key, v); // data (enum, const, required, type, ...): verbatim
       }
-      // defineProperty: a "__proto__" key stays a property
-      Object.defineProperty(out, key, { value: walk(v, at), enumerable: true, writable: true, configurable: true });
     }
     return out;
   };
