@@ -12,14 +12,17 @@ const { model, files } = generateManifest(manifestPath);
 const t1 = performance.now();
 let fixpoint = true;
 let bytes = 0;
+let ajvFormat = 0;
 const formatted: string[] = [];
 for (const file of files) {
+  const start = performance.now();
   const text = await prettier.format(file.contents, { parser: "typescript" });
-  fixpoint &&= text === file.contents;
-  bytes += text.length;
+  if (file.path.endsWith(".ajv.ts")) ajvFormat += performance.now() - start;
+  else fixpoint &&= text === file.contents;
+  bytes += file.contents.length;
   formatted.push(text);
 }
 const t2 = performance.now();
 mkdirSync(outDir, { recursive: true });
 files.forEach((file, i) => writeFileSync(join(outDir, file.path), formatted[i]!));
-process.stdout.write(JSON.stringify({ generate: t1 - t0, format: t2 - t1, bytes, fixpoint, tools: model.tools.length }) + "\n");
+process.stdout.write(JSON.stringify({ generate: t1 - t0, format: t2 - t1, ajvFormat, bytes, fixpoint, tools: model.tools.length }) + "\n");

@@ -39,6 +39,9 @@ const OPTIONS: Options = {
   allErrors: false,
   messages: true,
   inlineRefs: false,
+  // ajv's code optimiser halves in speed what it saves in size (~10%): tool schemas can be large
+  // and many, and generation must stay fast (bench/manifest.ts)
+  code: { optimize: false },
 };
 
 export interface ManifestValidatorsResult {

@@ -143,7 +143,8 @@ export interface StandaloneEngine {
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const Engine = engine.ajv ?? Ajv;
-  const ajv = new Engine({ ...(engine.options ?? validatorOptions()), code: { source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
+  const options = engine.options ?? validatorOptions();
+  const ajv = new Engine({ ...options, code: { ...options.code, source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
   for (const { id, schema } of input.schemas) {
     ajv.addSchema(typeof schema === "boolean" ? schema : { ...schema, $id: id }, id);
   }
