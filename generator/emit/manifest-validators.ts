@@ -42,6 +42,9 @@ const OPTIONS: Options = {
   // ajv's code optimiser halves in speed what it saves in size (~10%): tool schemas can be large
   // and many, and generation must stay fast (bench/manifest.ts)
   code: { optimize: false },
+  // long enums and required lists as loops, not unrolled comparisons: smaller module
+  loopEnum: 8,
+  loopRequired: 8,
 };
 
 export interface ManifestValidatorsResult {
