@@ -1,5 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateManifest } from "../../generator/generate-manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
@@ -42,6 +43,22 @@ test("generateManifest: emitter errors (nested type name clash) throw with file,
       assert.equal([d.file, d.pointer, d.line], ["mcp.manifest.json", "/tools/0/inputSchema/properties/location", 20]);
       assert.match((e as Error).message, /^mcp\.manifest\.json: 1 error\n  mcp\.manifest\.json:20:\d+: error: \/tools\/0\/inputSchema\/properties\/location: generated type names clash/);
     }
+  });
+});
+
+test("generateManifest: every file is byte-identical across runs and independent of entry order", () => {
+  const a = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" }).files;
+  const b = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" }).files;
+  assert.equal(b, a);
+  withTempDir((dir) => {
+    const m = JSON.parse(readFileSync(fixture("schema-features"), "utf8"));
+    m.tools.reverse();
+    m.prompts.reverse();
+    m.resourceTemplates.reverse();
+    writeFiles(dir, { "mcp.manifest.json": JSON.stringify(m) });
+    const c = generateManifest(join(dir, "mcp.manifest.json"), { display: "mcp.manifest.json" }).files;
+    // lists.ts keeps declaration order on purpose (it is what tools/list publishes); the rest is sorted
+    assert.equal(c.filter((f) => f.path !== "lists.ts"), a.filter((f) => f.path !== "lists.ts"));
   });
 });
 
