@@ -31,7 +31,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const loaded = loadManifest(path, display);
   const model = buildServerModel(loaded);
   const types = emitManifestTypes(model, { printWidth: options.printWidth });
-  const validators = emitManifestValidators(model);
+  const validators = emitManifestValidators(model, { printWidth: options.printWidth });
   const emitted: Diagnostic[] = [...types.problems, ...validators.problems].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);

@@ -10,7 +10,7 @@ import type { ServerModel } from "../model/server-ir.js";
 import { pick, wireFields, type WireFields } from "../model/wire-fields.js";
 import { jsDoc } from "./schema-to-ts.js";
 import { printData } from "./print-data.js";
-import { PRINT_WIDTH } from "./indent.js";
+import { PRINT_WIDTH, indentTs } from "./indent.js";
 
 export const MANIFEST_LISTS_FILE = "lists.ts";
 
@@ -20,16 +20,11 @@ export interface ManifestListsOptions {
   fields?: (revision: string) => WireFields;
 }
 
+// unindented; laid out for the target width by indentTs (the file is a prettier fixpoint)
 const JSON_TYPES = `/**
  * A JSON value.
  */
-export type Json =
-  | null
-  | boolean
-  | number
-  | string
-  | readonly Json[]
-  | { readonly [key: string]: Json };
+export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 
 /**
  * A JSON object.
@@ -37,33 +32,14 @@ export type Json =
 export type JsonObject = { readonly [key: string]: Json };
 `;
 
-// laid out as prettier prints it (the file is a prettier fixpoint)
 const PUBLISHED_INTERFACE = `export interface Published {
-  readonly serverInfo: {
-    readonly name: string;
-    readonly version: string;
-    readonly [key: string]: unknown;
-  };
-  readonly capabilities: { readonly [key: string]: unknown };
-  readonly instructions?: string;
-  readonly tools: readonly {
-    readonly name: string;
-    readonly [key: string]: unknown;
-  }[];
-  readonly resources: readonly {
-    readonly uri: string;
-    readonly name: string;
-    readonly [key: string]: unknown;
-  }[];
-  readonly resourceTemplates: readonly {
-    readonly uriTemplate: string;
-    readonly name: string;
-    readonly [key: string]: unknown;
-  }[];
-  readonly prompts: readonly {
-    readonly name: string;
-    readonly [key: string]: unknown;
-  }[];
+readonly serverInfo: JsonObject;
+readonly capabilities: JsonObject;
+readonly instructions?: string;
+readonly tools: readonly JsonObject[];
+readonly resources: readonly JsonObject[];
+readonly resourceTemplates: readonly JsonObject[];
+readonly prompts: readonly JsonObject[];
 }
 `;
 
@@ -73,7 +49,7 @@ export function emitManifestLists(model: ServerModel, options: ManifestListsOpti
   const width = options.printWidth ?? PRINT_WIDTH;
   const fieldsOf = options.fields ?? wireFields;
   const refs = new Map<unknown, string>();
-  const chunks: string[] = [JSON_TYPES];
+  const chunks: string[] = [indentTs(JSON_TYPES, width)];
 
   for (const tool of byIndex(model.tools)) {
     for (const [role, schema] of [["InputSchema", tool.inputSchema], ["OutputSchema", tool.outputSchema]] as const) {
@@ -109,7 +85,7 @@ export function emitManifestLists(model: ServerModel, options: ManifestListsOpti
     published[revision] = entry;
   }
 
-  chunks.push(`${jsDoc(["What the server publishes for one protocol revision."])}${PUBLISHED_INTERFACE}`);
+  chunks.push(indentTs(`${jsDoc(["What the server publishes for one protocol revision."])}${PUBLISHED_INTERFACE}`, width));
   chunks.push(`${jsDoc(["Revisions the server speaks, preferred first."])}export const revisions = ${printData(model.revisions, { width }, 0, "export const revisions = ".length, 1)};\n`);
   chunks.push(`${jsDoc(["Entries per page of every list result."])}export const pageSize = ${model.pageSize};\n`);
   const head = "export const published: { readonly [revision: string]: Published } = ";

@@ -1,14 +1,13 @@
 /**
  * Emits the validators of a server manifest's tool schemas:
- * - `tools.ajv.ts` (and `tools.draft07.ajv.ts` when some schema declares draft-07 or uses its
- *   tuple `items`): ajv standalone code through the protocol validators' pipeline (ES module,
- *   only import `@mcpgen/runtime/abi`);
+ * - `tools.ajv.ts` (and `tools.2020.ajv.ts` for schemas using 2020-12-only keywords): ajv
+ *   standalone code through the protocol validators' pipeline (ES module, only import
+ *   `@mcpgen/runtime/abi`);
  * - `validators.ts`: `validate<Tool>Input` / `validate<Tool>Output` typed as
  *   `Validator<GetForecastInput>` etc., and `toolValidators` by MCP tool name.
  *
- * Tool schemas are the user's (or a pasted server's), not the protocol's, so the engine follows
- * their dialect (2020-12 unless declared otherwise, as MCP specifies from 2025-11-25), unknown
- * keywords are annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
+ * Tool schemas are the user's (or a pasted server's), not the protocol's: unknown keywords are
+ * annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
  * ajv could not compile never reaches it: unresolvable or external `$ref`s accept anything there
  * and invalid regular expressions are dropped, each with a warning (the loader already reported
  * the `$ref`s); schemas typed as fallbacks validate as `{"type": "object"}`.
@@ -27,7 +26,7 @@ import { isIdentifierName } from "../names/identifiers.js";
 import { MANIFEST_TYPES_FILE } from "./manifest-types.js";
 
 export const MANIFEST_VALIDATORS_FILE = "validators.ts";
-const MODULES = { "2020-12": "tools.ajv.ts", "draft-07": "tools.draft07.ajv.ts" } as const;
+const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
 type Engine = keyof typeof MODULES;
 
 const OPTIONS: Options = {
@@ -52,21 +51,26 @@ export interface ManifestValidatorsResult {
   problems: Problem[];
 }
 
+/** Keywords only 2020-12 defines: a schema using any of them needs ajv's (slower) 2020 engine. */
+const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentSchemas", "dependentRequired", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "minContains", "maxContains", "$anchor"]);
+
+/**
+ * ajv's draft-07 engine validates everything draft-07 and 2020-12 share identically (ajv applies
+ * `$ref` siblings in both) and several times faster, because it does not track evaluated
+ * properties; only schemas using a 2020-12-only keyword need the 2020 engine.
+ */
 function engineOf(schema: JSONSchema): Engine {
-  if (!isPlainObject(schema)) return "2020-12";
-  const declared = typeof schema.$schema === "string" ? schema.$schema : "";
-  if (/draft-0[4-7]/.test(declared)) return "draft-07";
-  if (declared) return "2020-12";
-  let draft07 = false;
+  let only2020 = false;
   const visit = (s: unknown) => {
+    if (only2020) return;
     if (Array.isArray(s)) s.forEach(visit);
     else if (isPlainObject(s)) {
-      if (Array.isArray(s.items) || s.additionalItems !== undefined) draft07 = true;
+      for (const key of Object.keys(s)) if (ONLY_2020.has(key)) only2020 = true;
       Object.values(s).forEach(visit);
     }
   };
   visit(schema);
-  return draft07 ? "draft-07" : "2020-12";
+  return only2020 ? "2020-12" : "draft-07";
 }
 
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
@@ -85,16 +89,22 @@ function defineKey(out: { [key: string]: unknown }, key: string, value: unknown)
  * dropped (the engine was chosen from it), dangling or external `$ref`s and invalid regular
  * expressions removed, OpenAPI `nullable` kept only next to `type` (ajv refuses it alone).
  */
-function sanitise(schema: JSONSchema, pointer: string, problems: Problem[]): JSONSchema {
+function sanitise(schema: JSONSchema, pointer: string, problems: Problem[], engine: Engine): JSONSchema {
   const root = schema;
   const walk = (s: unknown, p: string): unknown => {
     if (!isPlainObject(s)) return s;
+    if (engine === "2020-12" && Array.isArray(s.items)) {
+      // draft-07 tuple form inside a schema that needs the 2020 engine: same meaning, 2020 spelling
+      const { items, additionalItems, ...rest } = s;
+      s = { ...rest, prefixItems: items, ...(additionalItems === undefined ? {} : { items: additionalItems }) };
+    }
+    const o = s as { [key: string]: unknown };
     const out: { [key: string]: unknown } = {};
-    for (const key of Object.keys(s)) {
-      const v = s[key];
+    for (const key of Object.keys(o)) {
+      const v = o[key];
       const at = `${p}/${escapePointerToken(key)}`;
       if (ANNOTATIONS.has(key) || key.startsWith("x-") || (p === pointer && key === "$schema")) continue;
-      if (key === "nullable" && s.type === undefined) continue;
+      if (key === "nullable" && o.type === undefined) continue;
       if (key === "$ref" && typeof v === "string" && (!v.startsWith("#") || !resolveLocalRef(root, v))) continue;
       if (key === "pattern" && typeof v === "string" && !validRegExp(v)) {
         problems.push({ severity: "warning", pointer: at, message: `invalid regular expression ${JSON.stringify(v)}; not checked` });
@@ -142,7 +152,13 @@ interface Entry {
   engine: Engine;
 }
 
-export function emitManifestValidators(model: ServerModel): ManifestValidatorsResult {
+export interface ManifestValidatorsOptions {
+  /** Width the facade's layout targets (it is a prettier fixpoint for this printWidth). */
+  printWidth?: number;
+}
+
+export function emitManifestValidators(model: ServerModel, options: ManifestValidatorsOptions = {}): ManifestValidatorsResult {
+  const width = options.printWidth ?? PRINT_WIDTH;
   const problems: Problem[] = [];
   const entries: Entry[] = [];
   const groups = new Map<Engine, { schemas: { id: string; schema: JSONSchema }[]; exports: { name: string; id: string }[] }>();
@@ -155,8 +171,8 @@ export function emitManifestValidators(model: ServerModel): ManifestValidatorsRe
     for (const [role, schema, fallback] of roles) {
       if (schema === null) continue;
       const pointer = `${tool.pointer}/${role === "Input" ? "inputSchema" : "outputSchema"}`;
-      const usable: JSONSchema = fallback ? { type: "object" } : sanitise(schema, pointer, problems);
       const engine = engineOf(schema);
+      const usable: JSONSchema = fallback ? { type: "object" } : sanitise(schema, pointer, problems, engine);
       const exportName = `${tool.ids.member}${role}`; // suffixed, so never one of ajv's own names
       const id = `mcpgen://tools/${encodeURIComponent(tool.name)}/${role.toLowerCase()}`;
       const group = groups.get(engine) ?? { schemas: [], exports: [] };
@@ -168,10 +184,10 @@ export function emitManifestValidators(model: ServerModel): ManifestValidatorsRe
   }
 
   const files: EmittedFile[] = [];
-  for (const engine of ["2020-12", "draft-07"] as const) {
+  for (const engine of ["draft-07", "2020-12"] as const) {
     const group = groups.get(engine);
     if (!group) continue;
-    const Engine = engine === "2020-12" ? Ajv2020 : Ajv;
+    const Engine = engine === "draft-07" ? Ajv : Ajv2020;
     let contents: string;
     try {
       contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
@@ -200,17 +216,17 @@ export function emitManifestValidators(model: ServerModel): ManifestValidatorsRe
     'import type { Validator } from "@mcpgen/runtime/abi";',
     `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`,
   ];
-  for (const engine of ["2020-12", "draft-07"] as const) {
-    if (groups.has(engine)) lines.push(`import * as ${engine === "2020-12" ? "tools" : "draft07"} from "./${MODULES[engine].replace(/\.ts$/, ".js")}";`);
+  for (const engine of ["draft-07", "2020-12"] as const) {
+    if (groups.has(engine)) lines.push(`import * as ${engine === "draft-07" ? "tools" : "tools2020"} from "./${MODULES[engine].replace(/\.ts$/, ".js")}";`);
   }
   lines.push("");
   for (const e of entries) {
     const type = e.role === "Input" ? e.tool.inputType : e.tool.outputType!;
-    const module = e.engine === "2020-12" ? "tools" : "draft07";
+    const module = e.engine === "draft-07" ? "tools" : "tools2020";
     const head = `export const validate${type} =`;
     const rhs = `${module}.${e.exportName} as Validator<T.${type}>;`;
     // laid out as prettier does: break after "=" when the line is too long
-    const decl = head.length + 1 + rhs.length <= PRINT_WIDTH ? `${head} ${rhs}` : `${head}\n  ${rhs}`;
+    const decl = head.length + 1 + rhs.length <= width ? `${head} ${rhs}` : `${head}\n  ${rhs}`;
     lines.push(`${jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`])}${decl}`, "");
   }
   lines.push(

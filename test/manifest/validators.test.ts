@@ -97,6 +97,7 @@ test("validators: agree with in-memory Ajv2020 on a corpus of arguments", () => 
     [],
     "x",
   ];
+  // the emitted code runs on ajv's draft-07 engine; the reference is the 2020-12 engine
   const expected = corpus.map((c) => new Ajv2020({ strict: false, validateFormats: false, ownProperties: true }).compile(tool.inputSchema as object)(c));
   const dir = tempDir("manifest-validators-diff-");
   try {
@@ -147,13 +148,14 @@ test("validators: dangling and external $refs, invalid patterns and fallback sch
       { name: "bad_regex", inputSchema: { type: "object", properties: { a: { type: "string", pattern: "([a-z" } }, patternProperties: { "(": { type: "string" } } } },
       { name: "empty", inputSchema: {} },
       { name: "drafty", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { t: { type: "array", items: [{ type: "string" }], additionalItems: false } } } },
+      { name: "modern", inputSchema: { type: "object", properties: { t: { type: "array", prefixItems: [{ type: "string" }], items: false } }, unevaluatedProperties: false } },
       { name: "proto", inputSchema: { type: "object", properties: { ["__proto__"]: { type: "string" } }, required: ["__proto__"] } },
     ],
   };
   const model = buildServerModel(parseManifest(JSON.stringify(manifest), "m.json"));
   const { files, problems } = emitAll(model);
   assert.equal(problems.map((p) => p.pointer), ["/tools/1/inputSchema/properties/a/pattern", "/tools/1/inputSchema/patternProperties/("]);
-  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.draft07.ajv.ts", "validators.ts"]);
+  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "validators.ts"]);
   const dir = tempDir("manifest-validators-robust-");
   try {
     writeTranspiled(dir, files);
@@ -168,8 +170,11 @@ console.log(JSON.stringify([
   t.drafty.input({ t: ["a", "b"] }),
   t.proto.input(JSON.parse('{"__proto__": "x"}')),
   t.proto.input({}),
+  t.modern.input({ t: ["a"] }),
+  t.modern.input({ t: ["a", "b"] }),
+  t.modern.input({ t: ["a"], other: 1 }),
 ]));`);
-    assert.equal(out, [true, true, true, false, true, false, true, false]);
+    assert.equal(out, [true, true, true, false, true, false, true, false, true, false, false]);
   } finally {
     removeDir(dir);
   }
