@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Readable } from "node:stream";
+import { PassThrough, type Readable } from "node:stream";
 import { NdjsonStreamTransport, type NdjsonStreamOptions } from "./ndjson-stream.js";
 
 export interface StdioClientTransportOptions extends NdjsonStreamOptions {
@@ -32,15 +32,18 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   private exitInfo: ChildExit | undefined;
   private exited: Promise<ChildExit> | undefined;
   private closing: Promise<void> | undefined;
+  private readonly stderrOut: PassThrough | undefined;
 
   constructor(options: StdioClientTransportOptions) {
     super(options);
     this.options = options;
+    // Created up front so callers can listen before start(); fed from the child once spawned.
+    if (options.stderr === "pipe") this.stderrOut = new PassThrough();
   }
 
-  /** The child's stderr when `stderr: "pipe"` (available right after construction via start()). */
+  /** The child's stderr when `stderr: "pipe"` (null otherwise); readable before start(). */
   get stderr(): Readable | null {
-    return this.child?.stderr ?? null;
+    return this.stderrOut ?? null;
   }
 
   get pid(): number | undefined {
@@ -62,6 +65,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
       windowsHide: true,
     });
     this.child = child;
+    if (this.stderrOut) child.stderr?.pipe(this.stderrOut);
     this.exited = new Promise<ChildExit>((resolve) => {
       child.once("exit", (code, signal) => {
         this.exitInfo = { code, signal };
@@ -85,6 +89,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
       child.once("error", (error) => {
         if (child.pid === undefined) {
           this.exitInfo = { code: null, signal: null };
+          this.stderrOut?.end();
           reject(new Error(`cannot start ${o.command}: ${error.message}`));
           this.closeNow();
         } else this.onerror?.(error);
