@@ -91,7 +91,8 @@ export class OpenStream {
   headers: http.IncomingHttpHeaders = {};
   private req: http.ClientRequest | undefined;
 
-  static open(url: URL | string, o: { method?: string; headers?: Record<string, string>; body?: string }): Promise<OpenStream> {
+  /** Resolves once response headers arrive, or right after sending when `waitHeaders` is false. */
+  static open(url: URL | string, o: { method?: string; headers?: Record<string, string>; body?: string; waitHeaders?: boolean }): Promise<OpenStream> {
     const s = new OpenStream();
     return within(
       new Promise<OpenStream>((resolve, reject) => {
@@ -108,6 +109,7 @@ export class OpenStream {
         s.req = req;
         req.on("error", reject);
         req.end(o.body);
+        if (o.waitHeaders === false) resolve(s);
       }),
       5000,
       "open stream",
