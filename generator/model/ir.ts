@@ -37,8 +37,14 @@ export interface MethodDef {
   /** JSON pointer to the params schema inside the input document (works for inline params too). */
   paramsPointer: string | null;
   paramsRequired: boolean;
-  /** Definition name of the result (requests only). */
+  /** Definition name of the result (requests only); in 2026-07-28 the `"complete"` form of the result. */
   resultType: string | null;
+  /**
+   * JSON pointer to the whole result schema (requests only): the result definition itself, or in
+   * 2026-07-28 the `result` of the `…ResultResponse` definition, which may be a union such as
+   * `InputRequiredResult | CallToolResult`.
+   */
+  resultPointer: string | null;
   /** Capability the receiver must have advertised, dotted path; null if ungated. */
   capability: string | null;
 }

@@ -1,0 +1,10 @@
+export { loadSchema, detectDialect, type LoadedSchema, type LoadOptions } from "./load.js";
+export { parseJson, lineColumn, findSyntaxError } from "./json.js";
+export {
+  bundledRevisions,
+  bundledSchemaPath,
+  readSchemaManifest,
+  sha256,
+  verifyBundledFile,
+  type SchemaManifest,
+} from "./schema-manifest.js";
