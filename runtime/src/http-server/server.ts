@@ -184,7 +184,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       const sid = genId();
       transport = newTransport(sid);
       sessions.set(sid, transport);
-      await options.onsession(transport);
+      try {
+        await options.onsession(transport);
+      } catch (e) {
+        sessions.delete(sid);
+        throw e;
+      }
     } else {
       const t = lookup(req, res);
       if (!t || !versionOk(req, res)) return;

@@ -23,7 +23,12 @@ interface Stream {
   /** Serialises writes when the event store answers asynchronously. */
   tail: Promise<void> | undefined;
   keepAlive: NodeJS.Timeout | undefined;
+  /** Standalone stream only: encoded events sent while no GET was connected, flushed on the next GET. */
+  backlog?: string[];
 }
+
+/** Cap on events held for a standalone stream while no GET is connected. */
+const MAX_BACKLOG = 1000;
 
 export interface SessionTransportConfig {
   sessionId: string | undefined;
@@ -80,6 +85,11 @@ export class StreamableHttpServerTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+  }
+
+  /** Stateless mode: this transport serves one POST; there is no session and no handshake state to keep. */
+  get stateless(): boolean {
+    return this.cfg.closeWhenIdle;
   }
 
   get isClosed(): boolean {
@@ -150,6 +160,11 @@ export class StreamableHttpServerTransport implements Transport {
       this.streams.set(s.id, s);
     } else s.res = res;
     this.beginSse(s);
+    const backlog = s.backlog;
+    if (backlog) {
+      s.backlog = undefined;
+      for (const ev of backlog) res.write(ev);
+    }
     this.armKeepAlive(s);
     res.on("close", () => this.detach(s!, res));
     return true;
@@ -177,6 +192,7 @@ export class StreamableHttpServerTransport implements Transport {
       res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
     });
     if (live && this.streams.has(streamId) && !this.closed) {
+      live.backlog = undefined;
       live.res = res;
       live.mode = "sse";
       if (live.standalone) this.armKeepAlive(live);
@@ -275,11 +291,11 @@ export class StreamableHttpServerTransport implements Transport {
       // Unrelated, or its POST is answered in plain JSON: the standalone stream carries it.
       s = this.standalone;
       if (!s) {
-        if (!this.cfg.eventStore || this.sessionId === undefined) {
-          this.onerror?.(new Error("no SSE stream to carry a server-initiated message; it was dropped"));
+        if (this.sessionId === undefined) {
+          this.onerror?.(new Error("no SSE stream to carry a server-initiated message (stateless); it was dropped"));
           return;
         }
-        // Store it so a later GET with Last-Event-ID of the standalone stream can fetch it.
+        // Held until the client opens its GET stream.
         s = this.createDetachedStandalone();
       }
     }
@@ -339,14 +355,12 @@ export class StreamableHttpServerTransport implements Transport {
     }
     const store = this.cfg.eventStore;
     if (!store) {
-      const res = s.res;
-      if (res) res.write(encodeSseEvent({ event: "message", data: JSON.stringify(m) }));
+      this.emit(s, encodeSseEvent({ event: "message", data: JSON.stringify(m) }));
       if (done) this.endStream(s);
       return;
     }
     const emit = (eventId: string): void => {
-      const res = s.res;
-      if (res && !res.writableEnded) res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) }));
+      this.emit(s, encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) }));
       if (done) this.endStream(s);
     };
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m)) : store.storeEvent(s.id, m);
@@ -355,6 +369,17 @@ export class StreamableHttpServerTransport implements Transport {
       s.tail = stored.then(emit, (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
       });
+    }
+  }
+
+  private emit(s: Stream, event: string): void {
+    const res = s.res;
+    if (res) {
+      if (!res.writableEnded) res.write(event);
+    } else if (s.standalone) {
+      const backlog = (s.backlog ??= []);
+      if (backlog.length < MAX_BACKLOG) backlog.push(event);
+      else this.onerror?.(new Error("standalone SSE backlog full; server message dropped"));
     }
   }
 

@@ -226,6 +226,27 @@ test("polling: closeStream ends the POST connection after priming+retry; GET wit
   assert.equal(msgs, [{ jsonrpc: "2.0", id: 1, result: { method: "hold", params: {} } }]);
 });
 
+test("server messages sent before any GET stream are held and delivered when it opens", async () => {
+  const { url, log } = await start({ eventStore: false });
+  const h = await session(url);
+  await log.transports[0]!.send({ jsonrpc: "2.0", method: "n/early" });
+  const s = await OpenStream.open(url, { headers: { accept: "text/event-stream", ...h } });
+  streams.push(s);
+  await waitFor(() => s.messages().length === 1, 2000, "held message");
+  assert.is((s.messages()[0] as { method: string }).method, "n/early");
+});
+
+test("three concurrent POST streams on one session all succeed (server-sse-multiple-streams)", async () => {
+  const { url } = await start();
+  const h = await session(url);
+  const rs = await Promise.all([1000, 1001, 1002].map((id) => post(url, JSON.stringify({ jsonrpc: "2.0", id, method: "chatty" }), { ...h, accept: "text/event-stream, application/json" })));
+  assert.equal(rs.map((r) => r.status), [200, 200, 200]);
+  for (const [i, r] of rs.entries()) {
+    const last = sseEvents(r.body).at(-1)!;
+    assert.is(JSON.parse(last.data).id, 1000 + i, "each response on its own stream");
+  }
+});
+
 test("custom event store is used", async () => {
   const store = new InMemoryEventStore({ maxEvents: 3 });
   const { url } = await start({ eventStore: store });
