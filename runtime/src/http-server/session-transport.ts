@@ -5,6 +5,9 @@ import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
 
+/** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
+const SENT: Promise<void> = Promise.resolve();
+
 /** One logical SSE stream (or a pending POST reply) of a session. */
 interface Stream {
   readonly id: string;
@@ -210,7 +213,7 @@ export class StreamableHttpServerTransport implements Transport {
     if (Array.isArray(message)) {
       for (const m of message) this.sendOne(m, options?.relatedRequestId);
     } else this.sendOne(message, options?.relatedRequestId);
-    return Promise.resolve();
+    return SENT;
   }
 
   async close(): Promise<void> {

@@ -13,6 +13,9 @@ import {
   sendJsonError,
 } from "../http-server/http-util.js";
 
+/** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
+const SENT: Promise<void> = Promise.resolve();
+
 /**
  * Server side of the 2024-11-05 HTTP+SSE transport: one connection = one GET SSE stream that
  * first announces (event `endpoint`) the URI to POST messages to; every server message travels
@@ -56,7 +59,7 @@ export class LegacySseServerTransport implements Transport {
     const res = this.res;
     if (this.closed || !res) return Promise.reject(new Error("transport is closed"));
     res.write(encodeSseEvent({ event: "message", data: JSON.stringify(message) }));
-    return Promise.resolve();
+    return SENT;
   }
 
   async close(): Promise<void> {

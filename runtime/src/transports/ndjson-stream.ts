@@ -3,6 +3,9 @@ import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { NdjsonDecoder } from "../framing/ndjson.js";
 
+/** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
+const SENT: Promise<void> = Promise.resolve();
+
 export interface NdjsonStreamOptions {
   /** Largest accepted inbound message in bytes (default 4 MiB). */
   maxMessageBytes?: number;
@@ -68,7 +71,7 @@ export class NdjsonStreamTransport implements Transport {
     const out = this.output;
     if (this.closed || !out) return Promise.reject(new Error("transport is closed"));
     const ok = out.write(JSON.stringify(message) + "\n");
-    if (ok) return Promise.resolve();
+    if (ok) return SENT;
     // Back-pressure: callers that await send() slow down to the pipe's pace.
     if (!this.waitingDrain) {
       this.waitingDrain = new Promise<void>((resolve) => {
