@@ -56,6 +56,8 @@ export class StreamableHttpClientTransport implements Transport {
   private started = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private getStreamOpen = false;
+  /** Requests whose response has not arrived, by the stream that should carry it (a response may come on another). */
+  private readonly awaiting = new Map<RequestId, StreamCtx>();
 
   constructor(options: StreamableHttpClientOptions) {
     this.o = options;
@@ -110,7 +112,9 @@ export class StreamableHttpClientTransport implements Transport {
     }
     const ctype = String(res.headers["content-type"] ?? "");
     if (ctype.includes("text/event-stream")) {
-      this.consume(res, { pending: requestIds(message), standalone: false, lastEventId: undefined, retryMs: undefined, failures: 0 });
+      const ctx: StreamCtx = { pending: requestIds(message), standalone: false, lastEventId: undefined, retryMs: undefined, failures: 0 };
+      for (const id of ctx.pending) this.awaiting.set(id, ctx);
+      this.consume(res, ctx);
       return;
     }
     const text = await readText(res);
@@ -129,6 +133,7 @@ export class StreamableHttpClientTransport implements Transport {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    this.awaiting.clear();
     this.http.abortAll();
     if (this.sid !== undefined) {
       // Best effort: end the server session; 405 (not supported) and errors are fine.
@@ -177,8 +182,8 @@ export class StreamableHttpClientTransport implements Transport {
             return;
           }
           if (Array.isArray(m)) {
-            for (const x of m) if (isResponseTo(x)) ctx.pending.delete((x as { id: RequestId }).id);
-          } else if (isResponseTo(m)) ctx.pending.delete((m as { id: RequestId }).id);
+            for (const x of m) this.answered(x);
+          } else this.answered(m);
           this.deliver(m);
         },
         onretry: (ms) => {
@@ -196,6 +201,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (this.closed) return;
       if (!ctx.standalone && ctx.pending.size === 0) return;
       if (!ctx.standalone && ctx.lastEventId === undefined) {
+        for (const id of ctx.pending) this.awaiting.delete(id);
         this.onerror?.(new Error("SSE reply ended before the response and cannot be resumed (no event id)"));
         return;
       }
@@ -205,6 +211,16 @@ export class StreamableHttpClientTransport implements Transport {
     res.once("end", end);
     res.once("close", end);
     res.once("error", () => end());
+  }
+
+  private answered(m: JSONRPCMessage): void {
+    if (!isResponseTo(m)) return;
+    const id = (m as { id: RequestId }).id;
+    const ctx = this.awaiting.get(id);
+    if (ctx) {
+      this.awaiting.delete(id);
+      ctx.pending.delete(id);
+    }
   }
 
   private backoff(failures: number): number {
@@ -248,6 +264,7 @@ export class StreamableHttpClientTransport implements Transport {
   private retryOrGiveUp(ctx: StreamCtx, error: Error): void {
     const max = this.o.reconnect?.maxRetries ?? 2;
     if (++ctx.failures > max) {
+      for (const id of ctx.pending) this.awaiting.delete(id);
       this.onerror?.(new Error(`SSE stream lost after ${max} reconnection attempts: ${error.message}`));
       return;
     }
