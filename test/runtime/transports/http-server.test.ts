@@ -247,6 +247,20 @@ test("three concurrent POST streams on one session all succeed (server-sse-multi
   }
 });
 
+test("a client dropping a POST SSE stream mid-way breaks nothing; the session keeps serving", async () => {
+  const { url, log, held } = await start({ eventStore: false, responseMode: "sse" });
+  const h = await session(url);
+  const p = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...h }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }) });
+  await waitFor(() => held.has(1), 2000, "held");
+  p.close();
+  await new Promise((r) => setTimeout(r, 20));
+  held.get(1)!();
+  await log.transports[0]!.send({ jsonrpc: "2.0", method: "n/x" }, { relatedRequestId: 1 });
+  const ok = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo" }), h);
+  assert.is(ok.status, 200);
+  assert.is(log.closed, 0, "a disconnect is not the end of the session");
+});
+
 test("custom event store is used", async () => {
   const store = new InMemoryEventStore({ maxEvents: 3 });
   const { url } = await start({ eventStore: store });

@@ -90,6 +90,16 @@ test("stdio client: server answers garbage from us with -32700 and keeps going",
   await within(t.close(), 5000, "close");
 });
 
+test("stdio client: a 1 MiB message crosses the pipe (many reads) intact, both ways", async () => {
+  const { t, received } = spawnEcho();
+  await within(t.start(), 5000, "spawn");
+  const big = "é".repeat(512 * 1024);
+  await t.send({ jsonrpc: "2.0", id: 1, method: "echo", params: { big } });
+  await waitFor(() => received.length === 1, 10000, "big echo");
+  assert.ok((received[0] as unknown as { result: { echo: { big: string } } }).result.echo.big === big);
+  await within(t.close(), 5000, "close");
+});
+
 test("stdio client: a child that ignores SIGTERM is killed with SIGKILL", async () => {
   const { t } = spawnEcho(["--ignore-sigterm", "--ignore-eof"], { closeTimeoutMs: 200, termTimeoutMs: 200 });
   const err = stderrText(t);
