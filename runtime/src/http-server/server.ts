@@ -182,6 +182,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       await options.onsession(transport);
     } else if (initialize) {
       const sid = genId();
+      // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
+      if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
       transport = newTransport(sid);
       sessions.set(sid, transport);
       try {
