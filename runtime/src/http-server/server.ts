@@ -25,9 +25,10 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   /**
    * Called with each new Transport: one per MCP session (stateful), or one per POST (stateless).
    * Connect the session layer to it here; the first message is delivered after this returns
-   * (or after its promise resolves).
+   * (or after its promise resolves). `request` is the HTTP request that opened it (headers such as
+   * MCP-Protocol-Version for a stateless session, authentication); its body is already consumed.
    */
-  onsession: (transport: StreamableHttpServerTransport) => void | Promise<void>;
+  onsession: (transport: StreamableHttpServerTransport, request: IncomingMessage) => void | Promise<void>;
   /** No `Mcp-Session-Id`, no GET stream, no DELETE, no resumability; each POST gets its own transport. */
   stateless?: boolean;
   /** Session id generator (visible ASCII only); default randomUUID. */
@@ -179,7 +180,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (stateless) {
       if (!initialize && !versionOk(req, res)) return;
       transport = newTransport(undefined);
-      await options.onsession(transport);
+      await options.onsession(transport, req);
     } else if (initialize) {
       const sid = genId();
       // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
@@ -187,7 +188,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       transport = newTransport(sid);
       sessions.set(sid, transport);
       try {
-        await options.onsession(transport);
+        await options.onsession(transport, req);
       } catch (e) {
         sessions.delete(sid);
         throw e;

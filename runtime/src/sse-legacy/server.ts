@@ -79,7 +79,7 @@ export interface LegacySseOptions extends HostOriginOptions {
   ssePath?: string;
   /** Path clients POST to; the endpoint event adds `?sessionId=…` (default "/messages"). */
   messagesPath?: string;
-  onsession: (transport: LegacySseServerTransport) => void | Promise<void>;
+  onsession: (transport: LegacySseServerTransport, request: IncomingMessage) => void | Promise<void>;
   maxBodyBytes?: number;
   /** Keep-alive comment interval (default 25000 ms; 0 disables). */
   keepAliveMs?: number;
@@ -112,7 +112,7 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
         if (sessions.get(x.sessionId) === x) sessions.delete(x.sessionId);
       });
       sessions.set(id, t);
-      await options.onsession(t);
+      await options.onsession(t, req);
       return;
     }
     if (url.pathname === messagesPath && req.method === "POST") {
