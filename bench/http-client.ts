@@ -31,9 +31,9 @@ async function viaFetch(): Promise<void> {
 }
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
-function viaHttp(): Promise<void> {
+function viaHttp(target: string = url, h: Record<string, string> = headers): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: "POST", headers, agent }, (res) => {
+    const req = http.request(target, { method: "POST", headers: h, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
@@ -67,6 +67,9 @@ client.onmessage = (m) => {
 await client.start();
 await client.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
 let nextId = 1;
+// The same raw node:http client against our server (isolates the server's cost).
+const oursHeaders = { ...headers, "mcp-session-id": client.sessionId!, "mcp-protocol-version": "2025-11-25" };
+const viaHttpToOurs = (): Promise<void> => viaHttp(oursUrl.href, oursHeaders);
 function viaOurs(): Promise<void> {
   const id = nextId++;
   return new Promise<void>((resolve, reject) => {
@@ -90,7 +93,8 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 const rows: [string, number, number][] = [];
 for (const [name, fn] of [
   ["fetch (undici)", viaFetch],
-  ["node:http keep-alive", viaHttp],
+  ["node:http keep-alive", () => viaHttp()],
+  ["node:http → mcpgen server", viaHttpToOurs],
   ["mcpgen client+server", viaOurs],
 ] as const) {
   await run(fn, 1); // warm-up
@@ -103,11 +107,15 @@ for (const [name, fn] of [
   rows.push([name, median(seq), median(par)]);
 }
 console.log(`POST round trips on 127.0.0.1, ${N} requests, median of ${ROUNDS} rounds (req/s)`);
-console.log("client".padEnd(24), "sequential".padStart(12), "16 in flight".padStart(14));
-for (const [name, s, p] of rows) console.log(name.padEnd(24), s.toFixed(0).padStart(12), p.toFixed(0).padStart(14));
+console.log("client".padEnd(28), "sequential".padStart(12), "16 in flight".padStart(14));
+for (const [name, s, p] of rows) console.log(name.padEnd(28), s.toFixed(0).padStart(12), p.toFixed(0).padStart(14));
 const f = rows[0]!;
 const h = rows[1]!;
+const s = rows[2]!;
+const o = rows[3]!;
 console.log(`fetch / node:http: sequential ${(f[1] / h[1]).toFixed(2)}x, 16 in flight ${(f[2] / h[2]).toFixed(2)}x`);
+console.log(`mcpgen server / raw server (same node:http client): sequential ${(s[1] / h[1]).toFixed(2)}x, 16 in flight ${(s[2] / h[2]).toFixed(2)}x`);
+console.log(`mcpgen client+server / raw client+server: sequential ${(o[1] / h[1]).toFixed(2)}x, 16 in flight ${(o[2] / h[2]).toFixed(2)}x`);
 
 await client.close();
 await ours.close();
