@@ -265,7 +265,8 @@ export class StreamableHttpServerTransport implements Transport {
     const res = s.res;
     if (!res) return true;
     if (s.mode !== "sse") {
-      if (!s.allowSse) return false;
+      // A batch already collecting its JSON reply cannot turn into a stream any more.
+      if (!s.allowSse || s.mode === "json") return false;
       s.mode = "sse";
       this.beginSse(s);
     }
