@@ -45,6 +45,12 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   retryMs?: number;
   /** Keep-alive comment interval on the GET stream in ms (default 25000; 0 disables). */
   keepAliveMs?: number;
+  /**
+   * Close a session after this long without client messages while it has no open stream or
+   * outstanding request (ms; default 0 = never). Clients that vanish without DELETE otherwise keep
+   * their session until the server closes.
+   */
+  sessionIdleTimeoutMs?: number;
   /** Largest accepted POST body in bytes (default 4 MiB); bigger gets 413. */
   maxBodyBytes?: number;
   /** Accepted `MCP-Protocol-Version` values; others get 400 (absent means 2025-03-26). */
@@ -96,6 +102,18 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const genId = options.sessionIdGenerator ?? randomUUID;
   const sessions = new Map<string, StreamableHttpServerTransport>();
   const legacy = options.legacySse;
+  const idleMs = options.sessionIdleTimeoutMs ?? 0;
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const t of sessions.values()) {
+      if (!t.busy && now - t.lastActivity > idleMs) void t.close();
+    }
+    if (sessions.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
 
   const newTransport = (sessionId: string | undefined): StreamableHttpServerTransport =>
     new StreamableHttpServerTransport({
@@ -187,6 +205,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
       transport = newTransport(sid);
       sessions.set(sid, transport);
+      if (idleMs > 0 && !sweeper) {
+        sweeper = setInterval(sweep, Math.max(10, Math.min(idleMs / 2, 60_000)));
+        sweeper.unref();
+      }
       try {
         await options.onsession(transport, req);
       } catch (e) {
@@ -289,6 +311,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       }
     },
     async close() {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
       await Promise.all([...sessions.values()].map((t) => t.close()));
       await legacy?.close();
     },

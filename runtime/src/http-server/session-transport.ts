@@ -107,8 +107,19 @@ export class StreamableHttpServerTransport implements Transport {
   // ---- called by the server ------------------------------------------------------------------
 
   /** Deliver inbound messages to the session. */
+  /** Last time (ms since epoch) the client sent anything on this session. */
+  lastActivity = Date.now();
+
+  /** Whether any reply or GET stream is still connected or awaited. */
+  get busy(): boolean {
+    if (this.byRequest.size > 0) return true;
+    for (const s of this.streams.values()) if (s.res) return true;
+    return false;
+  }
+
   receive(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext): void {
     if (this.closed) return;
+    this.lastActivity = Date.now();
     try {
       this.onmessage?.(message, context);
     } catch (e) {

@@ -261,6 +261,19 @@ test("a client dropping a POST SSE stream mid-way breaks nothing; the session ke
   assert.is(log.closed, 0, "a disconnect is not the end of the session");
 });
 
+test("idle sessions are closed after sessionIdleTimeoutMs, busy ones are kept", async () => {
+  const { url, log, server, held } = await start({ sessionIdleTimeoutMs: 40 });
+  await session(url);
+  const busy = await session(url);
+  const p = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...busy }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }), waitHeaders: false });
+  streams.push(p);
+  await waitFor(() => held.has(1), 2000, "held");
+  await waitFor(() => log.closed === 1, 3000, "idle session closed");
+  await new Promise((r) => setTimeout(r, 100));
+  assert.is(server.sessions.size, 1, "the session with a request in flight stays");
+  assert.ok(server.sessions.has(busy["mcp-session-id"]!));
+});
+
 test("custom event store is used", async () => {
   const store = new InMemoryEventStore({ maxEvents: 3 });
   const { url } = await start({ eventStore: store });
