@@ -32,6 +32,8 @@ interface Stream {
 
 /** Cap on events held for a standalone stream while no GET is connected. */
 const MAX_BACKLOG = 1000;
+/** A client this far behind on reading an SSE stream is cut off (it may resume with Last-Event-ID). */
+const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 export interface SessionTransportConfig {
   sessionId: string | undefined;
@@ -390,7 +392,13 @@ export class StreamableHttpServerTransport implements Transport {
   private emit(s: Stream, event: string): void {
     const res = s.res;
     if (res) {
-      if (!res.writableEnded) res.write(event);
+      if (!res.writableEnded) {
+        res.write(event);
+        if (res.writableLength > MAX_UNREAD_BYTES) {
+          this.onerror?.(new Error("SSE client is not reading; connection dropped"));
+          res.destroy();
+        }
+      }
     } else if (s.standalone) {
       const backlog = (s.backlog ??= []);
       if (backlog.length < MAX_BACKLOG) backlog.push(event);

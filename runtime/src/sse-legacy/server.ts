@@ -59,6 +59,11 @@ export class LegacySseServerTransport implements Transport {
     const res = this.res;
     if (this.closed || !res) return Promise.reject(new Error("transport is closed"));
     res.write(encodeSseEvent({ event: "message", data: JSON.stringify(message) }));
+    // A client that stops reading must not make the server buffer without bound.
+    if (res.writableLength > 16 * 1024 * 1024) {
+      this.onerror?.(new Error("SSE client is not reading; connection dropped"));
+      res.destroy();
+    }
     return SENT;
   }
 
