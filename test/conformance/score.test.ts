@@ -222,6 +222,8 @@ test("formatTable and formatDetails: one row per scenario, folded reasons, stale
     cell("server", "0.1.16", "tools-list", false),
     cell("server", "alpha.12", "tools-list", false),
     cell("server", "0.1.16", "prompts-list", false),
+    ...["a", "b", "c"].map((n) => ({ ...cell("server", "alpha.12-req", n, false), reason: "server not available" })),
+    ...["d", "e", "f", "g"].map((n) => ({ ...cell("server", "0.1.16", n, false), reason: "server not available" })),
   ];
   const baseline = parseBaseline('{"expectedFailures": {"client/initialize": "x"}}', "b.json", columns);
   const s = applyBaseline(cells, baseline, { server: ["0.1.16", "alpha.12"], client: ["0.1.16"] });
@@ -236,6 +238,8 @@ test("formatTable and formatDetails: one row per scenario, folded reasons, stale
   assert.equal(details, [
     "FAIL  server alpha.12 ping, tools-list: FAILURE x",
     "FAIL  server 0.1.16 tools-list, prompts-list: FAILURE x",
+    "FAIL  server alpha.12-req 3 scenarios (a, b, c): server not available",
+    "FAIL  server 0.1.16 4 scenarios (d, e, f, …): server not available",
     'STALE baseline entry "client/initialize": no such scenario ran; remove it',
   ]);
 });

@@ -307,7 +307,8 @@ export function formatDetails(scored: Scored): string {
   }
   const lines: string[] = [];
   for (const g of groups.values()) {
-    const who = g.names.length > 2 ? `${g.names.length} scenarios (${g.names.slice(0, 3).join(", ")}, …)` : g.names.join(", ");
+    const who =
+      g.names.length <= 2 ? g.names.join(", ") : `${g.names.length} scenarios (${g.names.slice(0, 3).join(", ")}${g.names.length > 3 ? ", …" : ""})`;
     lines.push(`${g.head} ${who}: ${g.tail}`);
   }
   for (const s of scored.stale) lines.push(`STALE baseline entry "${s.entry.key}": ${s.why}; remove it`);
