@@ -1,0 +1,19 @@
+/**
+ * ProtocolBindings for runtime tests: the generated bindings checked in under generated/, so the
+ * runtime is tested against exactly what users link.
+ */
+import type { ProtocolBinding } from "@mcpgen/runtime";
+import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
+import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";
+import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
+import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
+
+export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
+
+export const bindings: ProtocolBinding[] = [b20241105, b20250326, b20250618, b20251125];
+export const latest = bindings[bindings.length - 1]!;
+export const byRevision = (rev: string): ProtocolBinding => {
+  const b = bindings.find((x) => x.revision === rev);
+  if (!b) throw new Error(`no test binding for ${rev}`);
+  return b;
+};
