@@ -5,6 +5,7 @@
 import type { EmittedFile, ProtocolModel } from "../model/ir.js";
 import { emitIndex } from "./index.js";
 import { emitMethods } from "./methods.js";
+import { emitTypes } from "./types.js";
 import { emitValidators } from "./validators.js";
 
 export interface Emitter {
@@ -13,6 +14,7 @@ export interface Emitter {
 }
 
 export const emitters: readonly Emitter[] = [
+  { name: "types", emit: emitTypes },
   { name: "validators", emit: emitValidators },
   { name: "methods", emit: emitMethods },
   { name: "index", emit: emitIndex },
