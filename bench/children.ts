@@ -9,8 +9,17 @@ export function serverScript(name: string): string {
   return fileURLToPath(new URL(`./servers/${name}.js`, import.meta.url));
 }
 
+/**
+ * Node flags for server children: BENCH_CPU_PROF_DIR=<dir> profiles every server process
+ * (`--cpu-prof` is refused in NODE_OPTIONS). Profiles are written when a server exits by itself.
+ */
+export function serverNodeFlags(): string[] {
+  const dir = process.env.BENCH_CPU_PROF_DIR;
+  return dir ? ["--cpu-prof", `--cpu-prof-dir=${dir}`] : [];
+}
+
 export function spawnNode(script: string, args: readonly string[]): ChildProcess {
-  return spawn(process.execPath, [script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
+  return spawn(process.execPath, [...serverNodeFlags(), script, ...args], { stdio: ["pipe", "pipe", "inherit"] });
 }
 
 /** Starts an HTTP server script and waits for the {"port":N} line it prints once listening. */

@@ -13,6 +13,7 @@ export interface Summary {
   throughput: Record<string, { sequential: PhaseMedians; concurrent: PhaseMedians; rounds: number }>;
   startup: Partial<Record<ImplName, { startMs: number; idleRssKiB: number; samples: number }>>;
   problems: Record<string, string>;
+  warnings?: Record<string, string>;
   seconds: number;
 }
 
@@ -122,6 +123,11 @@ export function printReport(s: Summary): void {
     out.push("");
     out.push("problems:");
     for (const [k, msg] of Object.entries(s.problems)) out.push(`  ${k}: ${msg.split("\n")[0]}`);
+  }
+  if (s.warnings && Object.keys(s.warnings).length > 0) {
+    out.push("");
+    out.push("process warnings seen during measurement:");
+    for (const [k, msg] of Object.entries(s.warnings)) out.push(`  ${k}: ${msg}`);
   }
   out.push("");
   out.push(`total ${s.seconds} s`);

@@ -35,11 +35,12 @@ interface ScenarioOutput {
   idleRssKiB?: number[];
   missing?: string;
   error?: string;
+  warnings?: Record<string, number>;
 }
 
 function runScenario(args: string[]): Promise<ScenarioOutput> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [scenarioScript, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--no-warnings", scenarioScript, ...args], { stdio: ["ignore", "pipe", "inherit"] });
     let text = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (c: string) => (text += c));
@@ -60,6 +61,7 @@ type Key = `${ImplName}/${TransportKind}/${Variant}`;
 const runs = new Map<Key, ScenarioOutput[]>();
 const spawns = new Map<ImplName, ScenarioOutput[]>();
 const problems = new Map<string, string>();
+const warnings = new Map<string, string>();
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
 
 const resultsDir = fileURLToPath(new URL("../../bench/results/", import.meta.url));
@@ -79,6 +81,7 @@ for (let round = 0; round < ROUNDS; round++) {
         const out = await runScenario([impl, transport, variant, String(PHASE_MS), String(IN_FLIGHT[transport])]);
         if (out.missing || out.error) problems.set(`${impl}/${transport}/${variant}`, (out.missing ?? out.error)!);
         else push(runs, `${impl}/${transport}/${variant}` as Key, out);
+        for (const w of Object.keys(out.warnings ?? {})) warnings.set(`${impl}/${transport}/${variant}`, w);
         process.stderr.write(".");
       }
   if (transports.includes("stdio"))
@@ -108,6 +111,7 @@ const summary: Summary = {
   throughput: {},
   startup: {},
   problems: Object.fromEntries(problems),
+  warnings: Object.fromEntries(warnings),
   seconds: Math.round((Date.now() - t0) / 1000),
 };
 for (const [key, list] of runs) {

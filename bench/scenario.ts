@@ -13,10 +13,18 @@ import { rssKiB } from "./proc.js";
 import { IMPLS, parseVariant, type ImplName } from "./workload.js";
 
 killAllChildrenOnExit();
+// Started with --no-warnings: warnings (e.g. an SDK leaking abort listeners) are collected and
+// reported once in the result instead of flooding the terminal.
+const warnings = new Map<string, number>();
+process.on("warning", (w) => {
+  const key = `${w.name}: ${w.message.replace(/\d+/g, "N")}`;
+  warnings.set(key, (warnings.get(key) ?? 0) + 1);
+});
 const [implArg, mode, variantArg, a4, a5] = process.argv.slice(2);
 if (!IMPLS.includes(implArg as ImplName)) throw new Error(`unknown implementation ${implArg}`);
 const variant = parseVariant(variantArg);
-const out = (value: unknown) => process.stdout.write(JSON.stringify(value) + "\n");
+const out = (value: object) =>
+  process.stdout.write(JSON.stringify(warnings.size > 0 ? { ...value, warnings: Object.fromEntries(warnings) } : value) + "\n");
 
 async function main(): Promise<void> {
   let impl;
