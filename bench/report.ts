@@ -122,7 +122,12 @@ export function printReport(s: Summary): void {
   if (Object.keys(s.problems).length > 0) {
     out.push("");
     out.push("problems:");
-    for (const [k, msg] of Object.entries(s.problems)) out.push(`  ${k}: ${msg.split("\n")[0]}`);
+    const byMessage = new Map<string, string[]>();
+    for (const [k, msg] of Object.entries(s.problems)) {
+      const first = msg.split("\n")[0]!;
+      (byMessage.get(first) ?? byMessage.set(first, []).get(first)!).push(k);
+    }
+    for (const [msg, keys] of byMessage) out.push(`  ${keys.join(", ")}: ${msg}`);
   }
   if (s.warnings && Object.keys(s.warnings).length > 0) {
     out.push("");
