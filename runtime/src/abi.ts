@@ -104,3 +104,28 @@ export function equal(a: unknown, b: unknown): boolean {
   }
   return a !== a && b !== b; // NaN
 }
+
+// ---- string formats used by the MCP schemas (`format` keyword), called by emitted validators.
+// Deliberately cheap structural checks, not full RFC grammars: a validator on the message hot path
+// must not reject what peers commonly send, yet must catch values of the wrong shape.
+
+/** RFC 3986 URI, loosely: a scheme followed by ":" and no whitespace or control characters. */
+const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/;
+
+/**
+ * RFC 6570 URI template, loosely: literals without whitespace or the characters RFC 6570 excludes
+ * from literals, and well-formed `{...}` expressions (optional operator, comma-separated variables,
+ * each with an optional `:N` prefix or `*` explode modifier).
+ */
+const uriTemplatePattern =
+  /^(?:[^\s\u0000-\u001f\u007f"'<>\\^`{|}]|\{[+#./;?&=,!@|]?[A-Za-z0-9_.%]+(?::[1-9][0-9]{0,3}|\*)?(?:,[A-Za-z0-9_.%]+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/;
+
+/** RFC 4648 base64 (standard alphabet, padded), as JSON Schema's `byte` format (OpenAPI) means it. */
+const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The `format` checks emitted validators call, keyed by format name; each receives a string. */
+export const formats: Readonly<Record<string, (value: string) => boolean>> = {
+  uri: (value) => uriPattern.test(value),
+  "uri-template": (value) => uriTemplatePattern.test(value),
+  byte: (value) => value.length % 4 === 0 && base64Pattern.test(value),
+};

@@ -1,0 +1,177 @@
+/**
+ * Runs ajv's standalone code generation and turns its output into an ES module whose only import
+ * is `@mcpgen/runtime/abi`: ajv writes `require("ajv/dist/runtime/...")` for its helpers even in
+ * ESM mode, and generated code must not depend on ajv at run time.
+ */
+import { Ajv, Name, _, type Options } from "ajv";
+import standalone from "ajv/dist/standalone/index.js";
+import type { JSONSchema } from "../../model/ir.js";
+
+/** The `format`s the MCP schemas use; `@mcpgen/runtime/abi` exports a check for each (`formats`). */
+export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
+
+/** Local name of the runtime ABI namespace inside the emitted module. */
+const ABI = "abi";
+
+/** ajv helpers that standalone code pulls in with `require`, and their `@mcpgen/runtime/abi` equivalents. */
+const HELPERS: ReadonlyArray<readonly [string, string]> = [
+  ['require("ajv/dist/runtime/equal").default', `${ABI}.equal`],
+  ['require("ajv/dist/runtime/ucs2length").default', `${ABI}.ucs2length`],
+];
+
+/**
+ * ajv options of the emitted validators; the tests build their in-memory engines (draft-07 `Ajv`
+ * and `Ajv2020`) from the same options so that differences can only come from the engine.
+ */
+export function validatorOptions(): Options {
+  return {
+    // Unknown keywords, formats or ignored schema parts fail generation instead of silently
+    // validating less than the schema says.
+    strict: true,
+    // A required property the schema does not describe is legal JSON Schema and validates
+    // correctly; a new revision must not fail generation over it.
+    strictRequired: false,
+    // MCP uses `type: ["string", "integer"]` (RequestId, ProgressToken) on purpose.
+    allowUnionTypes: true,
+    // First failure only: the hot path is valid messages, and one error suffices for -32602.
+    allErrors: false,
+    messages: true,
+    // Every `$ref` calls the referenced definition's function instead of copying its code into
+    // each user; this keeps the module small enough to format and load quickly.
+    inlineRefs: false,
+    // Formats are checked at run time by the runtime's functions; at generation time ajv only needs
+    // their names, so these placeholders never run in emitted code.
+    formats: Object.fromEntries(FORMAT_NAMES.map((name) => [name, (_value: string) => true])),
+  };
+}
+
+export interface StandaloneInput {
+  /** Schemas to register, each with a unique `$id`. */
+  schemas: ReadonlyArray<{ id: string; schema: JSONSchema }>;
+  /** Export name -> `$id` (or `$id#pointer`) of the schema it validates; several names may share one. */
+  exports: ReadonlyArray<{ name: string; id: string }>;
+}
+
+/** Index just past the JSON object literal starting at `start` (ajv writes schema values as JSON). */
+function endOfJsonObject(code: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < code.length; i++) {
+    const c = code[i];
+    if (c === '"') {
+      for (i++; code[i] !== '"'; i++) if (code[i] === "\\") i++;
+    } else if (c === "{" || c === "[") depth++;
+    else if (c === "}" || c === "]") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  throw new Error("unterminated schema literal in ajv's standalone code");
+}
+
+/**
+ * ajv declares the schema of every compiled function as a constant even when the code only
+ * needs it for `enum` error parameters (or not at all); the unused ones are most of them, and pure
+ * weight for the formatter and the module loader.
+ */
+function dropUnusedSchemas(code: string): string {
+  const declaration = /const (schema\d+) = \{/g;
+  const removals: Array<[number, number]> = [];
+  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
+    const end = endOfJsonObject(code, m.index + m[0].length - 1);
+    if (code[end] !== ";") throw new Error(`unexpected code after ${m[1]} in ajv's standalone code`);
+    const uses = code.match(new RegExp(`\\b${m[1]}\\b`, "g"))!.length;
+    if (uses === 1) removals.push([m.index, end + 1]);
+    declaration.lastIndex = end;
+  }
+  let out = "";
+  let from = 0;
+  for (const [start, end] of removals) {
+    out += code.slice(from, start);
+    from = end;
+  }
+  return out + code.slice(from);
+}
+
+/** Local helper of the emitted module that the compacted error sites call. */
+const FAIL = "fail";
+const FAIL_HELPER =
+  `function ${FAIL}(validate, instancePath, schemaPath, keyword, params, message) {` +
+  `validate.errors = [{instancePath, schemaPath, keyword, params, message}];return false;}`;
+
+const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
+/**
+ * One error site of ajv's `allErrors: false` code, exactly as ajv writes it: set the single error,
+ * return false. Each part is matched conservatively (instance path and message: string literals
+ * and plain names joined by `+`; params: no nested braces), so a site this does not recognise is
+ * left as ajv wrote it.
+ */
+const JOINED = (first: string, rest: string) => String.raw`${first}(?:\s*\+\s*(?:${rest}))*`;
+const ERROR_SITE = new RegExp(
+  String.raw`(validate\d+)\.errors = \[\{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
+    String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
+    String.raw`message:(${JOINED(STRING, String.raw`${STRING}|[\w$.]+`)})\}\];return false;`,
+  "g",
+);
+
+/**
+ * ajv spells out every error object literal at every site; calling one local helper instead
+ * produces the same object, and the module gets much cheaper to format (prettier breaks each
+ * literal over eight lines) and to parse.
+ */
+function compactErrors(code: string): string {
+  if (new RegExp(String.raw`\b${FAIL}\b`).test(code)) {
+    throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
+  }
+  let sites = 0;
+  const out = code.replace(ERROR_SITE, (_m, fn: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
+    sites++;
+    return `return ${FAIL}(${fn},${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
+  });
+  return sites === 0 ? out : `${FAIL_HELPER}\n${out}`;
+}
+
+/** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
+export function standaloneModule(input: StandaloneInput): string {
+  const ajv = new Ajv({ ...validatorOptions(), code: { source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
+  for (const { id, schema } of input.schemas) {
+    ajv.addSchema(typeof schema === "boolean" ? schema : { ...schema, $id: id }, id);
+  }
+  const refs: Record<string, string> = {};
+  for (const { name, id } of input.exports) refs[name] = id;
+  let code = standalone.default(ajv, refs);
+
+  code = code.replace(/^"use strict";/, "");
+  for (const [snippet, replacement] of HELPERS) code = code.split(snippet).join(replacement);
+  const leftover = /require\([^)]*\)/.exec(code);
+  if (leftover) {
+    throw new Error(`ajv emitted ${leftover[0]}, which has no @mcpgen/runtime/abi equivalent; add one before generating`);
+  }
+
+  code = dropUnusedSchemas(code);
+  code = compactErrors(code);
+
+  // Type each export as the ABI's Validator so that the facade only has to narrow it.
+  let typed = 0;
+  code = code.replace(/export const ([A-Za-z_$][\w$]*) = (validate\d+);/g, (_m, name: string, fn: string) => {
+    typed++;
+    return `export const ${name}: ${ABI}.Validator = ${fn};`;
+  });
+  if (typed !== input.exports.length) {
+    throw new Error(`expected ${input.exports.length} exports in ajv's standalone code, found ${typed}`);
+  }
+
+  if (new RegExp(`\\b(?:const|let|var|function)\\s+${ABI}\\b`).test(code)) {
+    throw new Error(`ajv's standalone code declares "${ABI}", the name the runtime ABI is imported under`);
+  }
+  const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
+  const importLine = usesHelpers
+    ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
+    : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
+  return [
+    "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
+    importLine,
+    "",
+    code.trim(),
+    "",
+  ].join("\n");
+}

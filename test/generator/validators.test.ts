@@ -1,0 +1,191 @@
+// The validators emitter: what it emits for every bundled revision, how it normalises schemas for
+// ajv's draft-07 engine, and what it refuses.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { formats } from "@mcpgen/runtime/abi";
+import { McpgenError } from "../../generator/errors.js";
+import { emitValidators } from "../../generator/emit/validators.js";
+import { FORMAT_NAMES } from "../../generator/emit/validators/ajv-code.js";
+import { normaliseSchema, SchemaNormaliseError } from "../../generator/emit/validators/normalise.js";
+import type { ProtocolModel } from "../../generator/model/ir.js";
+import { loadValidators, modelOf, REVISIONS } from "./validators-fixture.js";
+
+const importSpecifiers = (source: string): string[] =>
+  [...source.matchAll(/^\s*import\s[^;]*?from\s+"([^"]+)";/gm)].map((m) => m[1]!).sort();
+
+for (const revision of REVISIONS) {
+  test(`${revision}: real ESM importing only the runtime ABI, one export per definition`, async () => {
+    const model = modelOf(revision);
+    const files = await emitValidators(model);
+    assert.equal(files.map((f) => f.path), ["validators.ajv.ts", "validators.ts"]);
+    const [code, facade] = [files[0]!.contents, files[1]!.contents];
+    assert.not.match(code, /\brequire\s*\(/);
+    assert.not.match(code, /module\.exports|exports\./);
+    assert.not.match(code, /ajv\//);
+    assert.equal(importSpecifiers(code), ["@mcpgen/runtime/abi"]);
+    assert.equal(importSpecifiers(facade), ["./types.js", "./validators.ajv.js", "@mcpgen/runtime/abi"]);
+    for (const type of model.types) {
+      assert.ok(
+        facade.includes(`export const validate${type.name} = compiled.`) &&
+          facade.includes(`as Validator<T.${type.name}>;`),
+        `no typed validate${type.name}`,
+      );
+    }
+    // The ABI helpers are reached through the runtime, never through ajv.
+    assert.match(code, /abi\.formats\.uri\b/);
+    // Error sites go through the module's one helper (the corpus tests check the errors are ajv's).
+    assert.match(code, /return fail\(validate\d+,instancePath/);
+  });
+
+  test(`${revision}: params and result validators cover the method table`, async () => {
+    const model = modelOf(revision);
+    const loaded = await loadValidators(revision);
+    const withParams = model.methods.filter((m) => m.paramsPointer !== null).map((m) => m.method);
+    assert.equal(Object.keys(loaded.paramsValidators).sort(), [...withParams].sort());
+    const requests = model.methods.filter((m) => m.kind === "request" && m.resultType !== null);
+    assert.equal(Object.keys(loaded.resultValidators).sort(), requests.map((m) => m.method).sort());
+    for (const m of requests) assert.is(loaded.resultValidators[m.method], loaded.validator(m.resultType!), m.method);
+    for (const m of model.methods) {
+      if (m.paramsType !== null) assert.is(loaded.paramsValidators[m.method], loaded.validator(m.paramsType), m.method);
+    }
+    assert.type(loaded.module.validateJSONRPCMessage, "function");
+  });
+
+  test(`${revision}: deterministic, and the model is not mutated`, async () => {
+    const model = modelOf(revision);
+    const before = JSON.stringify(model);
+    const first = await emitValidators(model);
+    const second = await emitValidators(modelOf(revision));
+    assert.equal(first, second);
+    assert.is(JSON.stringify(model), before);
+  });
+}
+
+test("legacy inline params accept the base _meta and check it as Request declares it", async () => {
+  const { paramsValidators } = await loadValidators("2025-06-18");
+  const call = paramsValidators["tools/call"]!;
+  assert.ok(call({ name: "x", arguments: {}, _meta: { progressToken: 3, "com.example/trace": "t" } }));
+  assert.not.ok(call({ name: "x", _meta: { progressToken: { nested: true } } }));
+  assert.is(call.errors?.[0]?.instancePath, "/_meta/progressToken");
+  const progress = paramsValidators["notifications/progress"]!;
+  assert.ok(progress({ progressToken: "p", progress: 1, _meta: {} }));
+  assert.not.ok(progress({ progressToken: "p", progress: 1, _meta: "x" }));
+});
+
+test("invalid params give a JSON pointer and a readable message", async () => {
+  // 2026-07-28 requires the per-request _meta on every request.
+  const meta = {
+    _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+  };
+  for (const revision of ["2024-11-05", "2025-11-25", "2026-07-28"]) {
+    const base = revision === "2026-07-28" ? meta : {};
+    const { paramsValidators } = await loadValidators(revision);
+    const call = paramsValidators["tools/call"]!;
+    assert.ok(call({ ...base, name: "x", arguments: {} }), revision);
+    assert.not.ok(call({ ...base, name: "x", arguments: "nope" }));
+    const [issue] = call.errors ?? [];
+    assert.is(issue?.instancePath, "/arguments", revision);
+    assert.is(issue?.message, "must be object", revision);
+    assert.not.ok(call({ ...base, arguments: {} }));
+    assert.is(call.errors?.[0]?.instancePath, "", revision);
+    assert.is(call.errors?.[0]?.message, "must have required property 'name'", revision);
+  }
+});
+
+test("validateJSONRPCMessage classifies messages of its revision", async () => {
+  const { validator } = await loadValidators("2025-11-25");
+  const v = validator("JSONRPCMessage");
+  assert.ok(v({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+  assert.ok(v({ jsonrpc: "2.0", method: "notifications/initialized" }));
+  assert.ok(v({ jsonrpc: "2.0", id: 1, result: {} }));
+  assert.ok(v({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } }));
+  assert.not.ok(v({ jsonrpc: "2.0", id: 1 }));
+  assert.not.ok(v({ id: 1, method: "x" }));
+  assert.ok((v.errors?.length ?? 0) > 0);
+});
+
+test("the runtime checks exactly the formats the generator compiles against", () => {
+  assert.equal(Object.keys(formats).sort(), [...FORMAT_NAMES].sort());
+  const { uri, byte } = formats;
+  const template = formats["uri-template"]!;
+  assert.ok(uri!("file:///project/src/main.rs") && uri!("https://example.com/a?b=c#d") && uri!("urn:isbn:0451450523"));
+  assert.not.ok(uri!("no scheme") || uri!("/relative/path") || uri!("http://a b") || uri!(""));
+  assert.ok(template("file:///{path}") && template("https://x/{+base}/q{?a,b*}{#frag}") && template("plain"));
+  assert.not.ok(template("file:///{path") || template("a}b") || template("{a b}") || template("x {y}"));
+  assert.ok(byte!("") && byte!("QQ==") && byte!("QUI=") && byte!("QUJD"));
+  assert.not.ok(byte!("QQ=") || byte!("Q===") || byte!("QU=J") || byte!("QU J") || byte!("Zm9v\n"));
+});
+
+const at = "/$defs/X";
+const normalise = (schema: unknown) => normaliseSchema(schema, at, "2020-12", "$defs");
+
+test("normalise drops annotations but not properties named like them, and rewrites $refs", () => {
+  const out = normalise({
+    description: "d",
+    title: "t",
+    type: "object",
+    properties: {
+      description: { type: "string", description: "kept: a property" },
+      title: { $ref: "#/$defs/Y" },
+      deep: { $ref: "#/$defs/Z/properties/a" },
+    },
+    anyOf: [{ const: { description: "data, kept" } }],
+  });
+  assert.equal(out, {
+    type: "object",
+    properties: {
+      description: { type: "string" },
+      title: { $ref: "mcpgen://defs/Y" },
+      deep: { $ref: "mcpgen://defs/Z#/properties/a" },
+    },
+    anyOf: [{ const: { description: "data, kept" } }],
+  });
+});
+
+test("normalise refuses 2020-12-only and unknown keywords, naming the JSON pointer", () => {
+  for (const keyword of ["unevaluatedProperties", "prefixItems", "dependentSchemas", "$dynamicRef", "unevaluatedItems"]) {
+    try {
+      normalise({ type: "object", properties: { a: { [keyword]: false } } });
+      assert.unreachable(`${keyword} accepted`);
+    } catch (error) {
+      assert.instance(error, SchemaNormaliseError);
+      assert.is((error as SchemaNormaliseError).pointer, `${at}/properties/a/${keyword}`);
+      assert.match((error as Error).message, keyword);
+    }
+  }
+  assert.throws(() => normalise({ items: [{ type: "string" }] }), /array form of "items"/);
+  assert.throws(() => normalise({ typo: 1 }), /unknown keyword "typo" \(at \/\$defs\/X\/typo\)/);
+  assert.throws(() => normalise({ $ref: "other.json#/x" }), /unsupported \$ref/);
+});
+
+test("a schema using a 2020-12-only keyword fails generation loudly", async () => {
+  const model = modelOf("2025-11-25");
+  const types = model.types.map((t) =>
+    t.name === "Icon" ? { ...t, schema: { ...(t.schema as object), unevaluatedProperties: false } } : t,
+  );
+  const broken: ProtocolModel = { ...model, types };
+  try {
+    await emitValidators(broken);
+    assert.unreachable("generated validators for unevaluatedProperties");
+  } catch (error) {
+    assert.match((error as Error).message, "/$defs/Icon/unevaluatedProperties");
+  }
+});
+
+test("a format the runtime cannot check fails generation, naming the definition", async () => {
+  const model = modelOf("2025-11-25");
+  const types = model.types.map((t) =>
+    t.name === "Icon"
+      ? { ...t, schema: { ...(t.schema as { properties: object }), properties: { src: { type: "string", format: "email" } } } }
+      : t,
+  );
+  try {
+    await emitValidators({ ...model, types });
+    assert.unreachable("generated validators for an unknown format");
+  } catch (error) {
+    assert.instance(error, McpgenError);
+    assert.match((error as Error).message, 'at /$defs/Icon/properties/src/format: format "email" has no check');
+  }
+});
+
+test.run();
