@@ -26,6 +26,8 @@ import {
 
 /** `$id` prefix of the synthesised params schemas of methods whose params are inline. */
 const PARAMS_ID_PREFIX = "mcpgen://params/";
+/** `$id` prefix of the synthesised result schemas (2026-07-28 result unions such as `InputRequiredResult | CallToolResult`). */
+const RESULT_ID_PREFIX = "mcpgen://result/";
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Module-level names in ajv's standalone code (and the ABI namespace), which exports must not shadow. */
 const RESERVED = /^(?:(?:validate|schema|func|formats|pattern|wrapper|root)\d+|abi)$/;
@@ -47,6 +49,11 @@ function escapePointer(segment: string): string {
 /** Name of the ajv module's export validating the params of a method with inline params. */
 function paramsExportName(method: string): string {
   return `params$${method.replace(/[^A-Za-z0-9_]/g, "$")}`;
+}
+
+/** Name of the ajv module's export validating a result that is not a plain definition. */
+function resultExportName(method: string): string {
+  return `result$${method.replace(/[^A-Za-z0-9_]/g, "$")}`;
 }
 
 function isObject(value: unknown): value is { [key: string]: unknown } {
@@ -71,6 +78,10 @@ interface Plan {
   params: Map<string, JSONSchema>;
   /** Method -> definition name validating its params (when the params are a named type). */
   paramsByDef: Map<string, string>;
+  /** Synthesised result schemas, by request method. */
+  results: Map<string, JSONSchema>;
+  /** Request method -> definition name validating its result (when the result is a named type). */
+  resultsByDef: Map<string, string>;
 }
 
 function plan(model: ProtocolModel): Plan {
@@ -152,7 +163,31 @@ function plan(model: ProtocolModel): Plan {
       params.set(method.method, mapRefs(withBaseMeta(schema, method, model), redirect));
     }
   }
-  return { target, compiled, params, paramsByDef };
+  // Results: a named definition in most revisions; in 2026-07-28 the `result` of the
+  // `…ResultResponse` definition, which may be a union (`InputRequiredResult | CallToolResult`).
+  const results = new Map<string, JSONSchema>();
+  const resultsByDef = new Map<string, string>();
+  for (const method of model.methods) {
+    const pointer = method.kind === "request" ? method.resultPointer : null;
+    if (pointer === null) continue;
+    if (!pointer.startsWith(defsPrefix)) {
+      throw inputError(model, `result of "${method.method}" is not inside ${defsPrefix}`, pointer);
+    }
+    const raw = resolvePointer(document, pointer);
+    if (raw === undefined) throw inputError(model, `result schema of "${method.method}" not found`, pointer);
+    const schema = normaliseSchema(raw, pointer, dialect, defsKey);
+    const named = pointer.slice(defsPrefix.length);
+    const direct = !named.includes("/") && normalised.has(named) ? named : bareRefTarget(schema);
+    if (direct !== null) {
+      if (!normalised.has(direct)) {
+        throw inputError(model, `result of "${method.method}" refers to the unknown definition "${direct}"`, pointer);
+      }
+      resultsByDef.set(method.method, direct);
+    } else {
+      results.set(method.method, mapRefs(schema, redirect));
+    }
+  }
+  return { target, compiled, params, paramsByDef, results, resultsByDef };
 }
 
 /**
@@ -202,8 +237,11 @@ function facade(model: ProtocolModel, p: Plan): string {
   }
   const resultEntries: string[] = [];
   for (const method of model.methods) {
-    if (method.kind !== "request" || method.resultType === null) continue;
-    resultEntries.push(`  ${JSON.stringify(method.method)}: validate${method.resultType},`);
+    const def = p.resultsByDef.get(method.method);
+    if (def !== undefined) resultEntries.push(`  ${JSON.stringify(method.method)}: validate${def},`);
+    else if (p.results.has(method.method)) {
+      resultEntries.push(`  ${JSON.stringify(method.method)}: compiled.${resultExportName(method.method)},`);
+    }
   }
   lines.push(
     "",
@@ -251,6 +289,14 @@ export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[
     if (exportNames.has(name)) throw inputError(model, `params of "${method}" need the export name ${name}, which is taken`);
     exportNames.add(name);
     const id = PARAMS_ID_PREFIX + method;
+    schemas.push({ id, schema });
+    exports.push({ name, id });
+  }
+  for (const [method, schema] of p.results) {
+    const name = resultExportName(method);
+    if (exportNames.has(name)) throw inputError(model, `the result of "${method}" needs the export name ${name}, which is taken`);
+    exportNames.add(name);
+    const id = RESULT_ID_PREFIX + method;
     schemas.push({ id, schema });
     exports.push({ name, id });
   }

@@ -44,12 +44,34 @@ for (const revision of REVISIONS) {
     assert.equal(Object.keys(loaded.paramsValidators).sort(), [...withParams].sort());
     const requests = model.methods.filter((m) => m.kind === "request" && m.resultType !== null);
     assert.equal(Object.keys(loaded.resultValidators).sort(), requests.map((m) => m.method).sort());
-    for (const m of requests) assert.is(loaded.resultValidators[m.method], loaded.validator(m.resultType!), m.method);
+    for (const m of requests) {
+      if (m.resultPointer === `/${model.defsKey}/${m.resultType}`) {
+        assert.is(loaded.resultValidators[m.method], loaded.validator(m.resultType!), m.method);
+      }
+    }
     for (const m of model.methods) {
       if (m.paramsType !== null) assert.is(loaded.paramsValidators[m.method], loaded.validator(m.paramsType), m.method);
     }
     assert.type(loaded.module.validateJSONRPCMessage, "function");
   });
+
+  if (revision === "2026-07-28") {
+    test(`${revision}: result validators take the ResultResponse unions (input_required or complete)`, async () => {
+      const loaded = await loadValidators(revision);
+      const callTool = loaded.resultValidators["tools/call"];
+      assert.ok(callTool !== loaded.validator("CallToolResult"));
+      assert.ok(callTool({ resultType: "complete", content: [{ type: "text", text: "hi" }] }));
+      assert.ok(
+        callTool({
+          resultType: "input_required",
+          inputRequests: { roots: { method: "roots/list" } },
+        }),
+      );
+      // The schema types resultType as a plain string, so only a non-string fails both members.
+      assert.not.ok(callTool({ resultType: 5, content: [] }));
+      assert.is(loaded.resultValidators["tools/list"], loaded.validator("ListToolsResult"));
+    });
+  }
 
   test(`${revision}: deterministic, and the model is not mutated`, async () => {
     const model = modelOf(revision);

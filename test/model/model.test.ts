@@ -214,6 +214,15 @@ test("a result type the schema does not allow is reported", () => {
   assert.match(msg, /method "tools\/list": ListToolsResultResponse allows ListPromptsResult, not ListToolsResult/);
 });
 
+test("a union member without a method name is reported with its pointer", () => {
+  const msg = buildError(
+    mutated("2025-11-25", (d) => {
+      delete d.PingRequest.properties.method;
+    }),
+  );
+  assert.match(msg, /at \/\$defs\/PingRequest\/properties\/method: ClientRequest member PingRequest has no method name \(expected a `const` string\)/);
+});
+
 // ---- a schema that is not bundled (a future revision)
 
 test("an unbundled future revision is modelled with warnings for what was inferred", () => {

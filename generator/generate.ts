@@ -1,0 +1,115 @@
+/**
+ * The programmatic API behind the CLI: `generate` writes bindings, `check` reports whether the
+ * bindings on disk are what `generate` would write. Both throw McpgenError on bad input.
+ */
+import { join, resolve } from "node:path";
+import { displayPath, resolveTargets, type Target, type TargetOptions } from "./config.js";
+import { loadSchema } from "./load/load.js";
+import type { EmittedFile } from "./model/ir.js";
+import { cacheKey, readCache, writeCache } from "./write/cache.js";
+import { commitOutput } from "./write/commit.js";
+import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
+
+export interface GenerateOptions extends TargetOptions {
+  /** Cache directory (default `<cwd>/.mcpgen-cache`); false disables the cache. */
+  cache?: string | false;
+  /** Called with each warning (things inferred for an unbundled schema) as it is found. */
+  warn?: (message: string) => void;
+}
+
+export interface TargetResult {
+  /** The input as named in banners: bundled revision id or path relative to cwd. */
+  schema: string;
+  /** Output directory relative to cwd. */
+  out: string;
+  revision: string;
+  /** Paths relative to `out`, sorted. */
+  files: string[];
+  /** Output came from the cache (no emitter ran). */
+  cached: boolean;
+  warnings: string[];
+}
+
+export interface GenerateResult {
+  targets: (TargetResult & { written: boolean })[];
+}
+
+export interface CheckResult {
+  ok: boolean;
+  targets: (TargetResult & { diff: OutputDiff })[];
+  /** One line per problem, `<out>/<file> (stale|missing|extra)`. */
+  problems: string[];
+}
+
+interface Produced {
+  schema: string;
+  revision: string;
+  files: EmittedFile[];
+  cached: boolean;
+  warnings: string[];
+}
+
+async function produce(target: Target, cwd: string, options: GenerateOptions): Promise<Produced> {
+  const loaded = loadSchema(target.schema, { cwd, ...(target.revision ? { revision: target.revision } : {}) });
+  const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+  const key = cacheKey({ sha256: loaded.source.sha256, display: loaded.source.display, revision: target.revision });
+  const hit = cacheDir ? readCache(cacheDir, key) : undefined;
+  if (hit) {
+    for (const w of hit.warnings) options.warn?.(w);
+    return { schema: loaded.source.display, revision: hit.revision, files: hit.files, cached: true, warnings: hit.warnings };
+  }
+  const { render } = await import("./pipeline.js");
+  const warnings: string[] = [];
+  const rendered = await render(loaded, (w) => {
+    warnings.push(w);
+    options.warn?.(w);
+  });
+  if (cacheDir) writeCache(cacheDir, key, { revision: rendered.revision, warnings, files: rendered.files });
+  return { schema: loaded.source.display, revision: rendered.revision, files: rendered.files, cached: false, warnings };
+}
+
+export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const targets = resolveTargets(options);
+  // Everything is produced before anything is written, so bad input never leaves a partial set.
+  // Targets are produced concurrently so one target's emitters overlap another's formatting.
+  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
+  const results: GenerateResult["targets"] = [];
+  targets.forEach((t, i) => {
+    const p = produced[i]!;
+    const out = displayPath(cwd, t.out);
+    const { written } = commitOutput(t.out, p.files, out);
+    results.push({ ...summary(p, out), written });
+  });
+  return { targets: results };
+}
+
+export async function check(options: GenerateOptions = {}): Promise<CheckResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const results: CheckResult["targets"] = [];
+  const problems: string[] = [];
+  const targets = resolveTargets(options);
+  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
+  targets.forEach((t, i) => {
+    const p = produced[i]!;
+    const out = displayPath(cwd, t.out);
+    const diff = compareOutput(t.out, p.files);
+    for (const [kind, list] of Object.entries(diff) as [keyof OutputDiff, string[]][]) {
+      for (const f of list) problems.push(`${join(out, f).split("\\").join("/")} (${kind})`);
+    }
+    results.push({ ...summary(p, out), diff });
+  });
+  problems.sort();
+  return { ok: results.every((r) => isClean(r.diff)), targets: results, problems };
+}
+
+function summary(p: Produced, out: string): TargetResult {
+  return {
+    schema: p.schema,
+    out,
+    revision: p.revision,
+    files: p.files.map((f) => f.path),
+    cached: p.cached,
+    warnings: p.warnings,
+  };
+}
