@@ -1,4 +1,37 @@
+/**
+ * @mcpgen/runtime: what mcpgen-generated MCP bindings link against.
+ *
+ * Layers: transport (one small interface; in-memory pair here, stdio/HTTP in their modules) ->
+ * Session (correlation, era-agnostic) -> lifecycle (legacy era: `connectClient`,
+ * `createServerSession`) -> generated facades. For example:
+ *
+ *   const [ct, st] = createMemoryTransportPair();
+ *   await createServerSession({ transport: st, bindings, serverInfo, capabilities: { tools: {} },
+ *     handlers: { "tools/call": (params, ctx) => ({ content: [] }) } });
+ *   const client = await connectClient({ transport: ct, bindings, clientInfo });
+ *   await client.request("tools/call", { name: "add", arguments: { a: 1, b: 2 } }, { timeout: 5_000 });
+ */
 export type * from "./jsonrpc.js";
 export { ErrorCode } from "./jsonrpc.js";
 export type * from "./transport.js";
 export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIssue, Era, Side } from "./abi.js";
+
+export {
+  McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
+  ProtocolVersionError,
+} from "./errors.js";
+
+export { Session } from "./session/session.js";
+export type {
+  Params, Result, Progress, ProgressOptions, RequestOptions, RequestContext, RequestHandler, NotificationHandler,
+  SessionPolicy, SessionOptions,
+} from "./session/types.js";
+
+export { connectClient, ClientSession, type InitializeResult } from "./lifecycle/legacy/client.js";
+export { createServerSession, ServerSession } from "./lifecycle/legacy/server.js";
+export type {
+  Implementation, Capabilities, ClientOptions, ServerOptions, RequestHandlers, NotificationHandlers,
+} from "./lifecycle/legacy/types.js";
+export { hasCapability } from "./lifecycle/legacy/capabilities.js";
+
+export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";

@@ -1,0 +1,101 @@
+/**
+ * Typed errors the runtime raises locally. `McpError` is the only one that carries a JSON-RPC
+ * error from the peer (or one a handler throws to answer with); the others are local outcomes
+ * with no wire code, so they can never be mistaken for a peer's error.
+ */
+import type { JSONRPCErrorObject } from "./jsonrpc.js";
+import type { ValidationIssue } from "./abi.js";
+
+/** A JSON-RPC error: received from the peer, or thrown by a handler to answer with this code. */
+export class McpError extends Error {
+  override name = "McpError";
+  readonly code: number;
+  readonly data: unknown;
+  constructor(code: number, message: string, data?: unknown) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+  static fromObject(e: JSONRPCErrorObject): McpError {
+    const code = typeof e?.code === "number" ? e.code : -32603;
+    const message = typeof e?.message === "string" ? e.message : "Unknown error";
+    return new McpError(code, message, e?.data);
+  }
+  toObject(): JSONRPCErrorObject {
+    return this.data === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+/** The connection closed while a request was pending, or a request was made on a closed session. */
+export class ConnectionClosedError extends Error {
+  override name = "ConnectionClosedError";
+  constructor(message = "Connection closed") {
+    super(message);
+  }
+}
+
+/** No response arrived in time (per-request timeout or the maximum total timeout). */
+export class RequestTimeoutError extends Error {
+  override name = "RequestTimeoutError";
+  readonly method: string;
+  readonly timeoutMs: number;
+  constructor(method: string, timeoutMs: number, total: boolean) {
+    super(`Request ${method} timed out after ${timeoutMs} ms${total ? " (maximum total timeout)" : ""}`);
+    this.method = method;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The peer answered with a result that does not match the revision's schema. */
+export class InvalidResultError extends Error {
+  override name = "InvalidResultError";
+  readonly method: string;
+  readonly issues: readonly ValidationIssue[];
+  readonly result: unknown;
+  constructor(method: string, issues: readonly ValidationIssue[], result: unknown) {
+    const first = issues[0];
+    const where = first ? ` at "${first.instancePath || "/"}": ${first.message ?? first.keyword}` : "";
+    super(`Invalid result for ${method}${where}`);
+    this.method = method;
+    this.issues = issues;
+    this.result = result;
+  }
+}
+
+/** A message the negotiated capabilities (or revision) do not allow. */
+export class CapabilityError extends Error {
+  override name = "CapabilityError";
+  readonly method: string;
+  /** Dotted capability path that is missing, when one is. */
+  readonly capability: string | null;
+  constructor(method: string, capability: string | null, message: string) {
+    super(message);
+    this.method = method;
+    this.capability = capability;
+  }
+}
+
+/** A message sent in the wrong lifecycle phase (e.g. before initialization completed). */
+export class LifecycleError extends Error {
+  override name = "LifecycleError";
+}
+
+/** Version negotiation failed: the peers share no protocol revision. */
+export class ProtocolVersionError extends Error {
+  override name = "ProtocolVersionError";
+  readonly requested: string;
+  readonly received: string | undefined;
+  readonly supported: readonly string[];
+  constructor(requested: string, received: string | undefined, supported: readonly string[], detail?: string) {
+    super(
+      `Protocol version negotiation failed: requested ${requested}, server ${
+        received === undefined ? "offered none" : `answered ${received}`
+      }; this side supports ${supported.join(", ")}${detail ? ` (${detail})` : ""}`,
+    );
+    this.requested = requested;
+    this.received = received;
+    this.supported = supported;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Server side of the legacy lifecycle: answers `initialize` with the client's revision when it
+ * speaks it (else its newest), switches validation to that revision, holds back everything but
+ * ping and logging until `notifications/initialized`, and tracks resource subscriptions.
+ */
+import type { ProtocolBinding } from "../../abi.js";
+import { ConnectionClosedError, LifecycleError } from "../../errors.js";
+import { Session } from "../../session/session.js";
+import type { NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions, Result } from "../../session/types.js";
+import { checkHandler, emptyResult, registerAll } from "./handlers.js";
+import { LegacyPolicy } from "./policy.js";
+import { hasCapability } from "./capabilities.js";
+import type { Capabilities, Implementation, ServerOptions } from "./types.js";
+import { findBinding, legacyBindings } from "./versions.js";
+
+export class ServerSession {
+  onclose?: () => void;
+  /** Resolves when `notifications/initialized` arrives; rejects if the connection closes first. */
+  readonly initialized: Promise<void>;
+  /** Set once `initialize` was answered. */
+  protocolVersion: string | undefined;
+  clientCapabilities: Capabilities | undefined;
+  clientInfo: Implementation | undefined;
+  readonly capabilities: Capabilities;
+
+  private readonly session: Session;
+  private readonly policy: LegacyPolicy;
+  private readonly bindings: ProtocolBinding[];
+  private readonly options: ServerOptions;
+
+  /** @internal use createServerSession */
+  constructor(options: ServerOptions) {
+    this.options = options;
+    this.bindings = legacyBindings(options.bindings, "createServerSession");
+    this.capabilities = options.capabilities ?? {};
+    const session = new Session({
+      transport: options.transport, side: "server", binding: this.bindings[0]!, timeout: options.timeout,
+      trustPeer: options.trustPeer, onerror: options.onerror,
+    });
+    this.session = session;
+    this.policy = new LegacyPolicy("server", this.capabilities, () => session.binding, (e) => session.onerror?.(e));
+    session.setPolicy(this.policy);
+    let resolve!: () => void;
+    let reject!: (e: unknown) => void;
+    this.initialized = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+    this.initialized.catch(() => {}); // nobody has to await it
+    this.policy.oninitialized = resolve;
+    session.onclose = () => {
+      reject(new ConnectionClosedError("Connection closed before initialization completed"));
+      this.onclose?.();
+    };
+    session.setRequestHandler("initialize", (params: Params) => this.initialize(params));
+    session.setRequestHandler("ping", emptyResult);
+    if (hasCapability(this.capabilities, "resources.subscribe")) {
+      // Subscriptions are tracked even without user handlers, so updates can be checked against them.
+      session.setRequestHandler("resources/subscribe", this.tracking(undefined, true));
+      session.setRequestHandler("resources/unsubscribe", this.tracking(undefined, false));
+    }
+    registerAll(session, (m, h) => this.setRequestHandler(m, h), options.handlers, options.notificationHandlers);
+    if (options.stateless) this.startStateless(options.stateless.protocolVersion);
+  }
+
+  private startStateless(header: string | undefined): void {
+    const binding = findBinding(this.bindings, header ?? "2025-03-26") ?? this.bindings[0]!;
+    this.session.setBinding(binding);
+    this.options.transport.setProtocolVersion?.(binding.revision);
+    this.protocolVersion = binding.revision;
+    this.policy.stateless = true;
+    this.policy.peer = {};
+    this.policy.phase = "ready";
+    this.policy.oninitialized?.();
+  }
+
+  get binding(): ProtocolBinding {
+    return this.session.binding;
+  }
+
+  get closed(): boolean {
+    return this.session.closed;
+  }
+
+  /** URIs the client is currently subscribed to. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.policy.subscriptions;
+  }
+
+  request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    return this.session.request<R>(method, params, options);
+  }
+
+  notify(method: string, params?: Params): Promise<void> {
+    return this.session.notify(method, params);
+  }
+
+  async ping(options?: RequestOptions): Promise<void> {
+    await this.session.request("ping", undefined, options);
+  }
+
+  setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
+    if (method === "initialize") throw new LifecycleError("initialize is answered by the lifecycle; pass serverInfo, capabilities and instructions instead");
+    checkHandler(this.bindings, "server", this.capabilities, method);
+    if (method === "resources/subscribe" || method === "resources/unsubscribe") {
+      this.session.setRequestHandler(method, this.tracking(handler as RequestHandler<any, any>, method === "resources/subscribe"));
+    } else {
+      this.session.setRequestHandler(method, handler);
+    }
+  }
+
+  setNotificationHandler<P = Params | undefined>(method: string, handler: NotificationHandler<P>): void {
+    this.session.setNotificationHandler(method, handler);
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
+  private initialize(params: Params): Result {
+    const binding = findBinding(this.bindings, params.protocolVersion) ?? this.bindings[0]!;
+    this.session.setBinding(binding);
+    this.options.transport.setProtocolVersion?.(binding.revision);
+    this.protocolVersion = binding.revision;
+    this.clientCapabilities = (params.capabilities as Capabilities | undefined) ?? {};
+    this.clientInfo = params.clientInfo as Implementation | undefined;
+    this.policy.peer = this.clientCapabilities;
+    if (!this.policy.stateless) this.policy.phase = "initializing";
+    const result: Result = { protocolVersion: binding.revision, capabilities: this.capabilities, serverInfo: this.options.serverInfo };
+    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    return result;
+  }
+
+  private tracking(handler: RequestHandler<any, any> | undefined, subscribe: boolean): RequestHandler<Params, Result> {
+    const subs = this.policy.subscriptions;
+    return async (params: Params, ctx: RequestContext) => {
+      const result = handler ? await handler(params, ctx) : {};
+      const uri = params.uri;
+      if (typeof uri === "string") {
+        if (subscribe) subs.add(uri);
+        else subs.delete(uri);
+      }
+      return result ?? {};
+    };
+  }
+}
+
+/** Attach a legacy-era server to a transport and start it; the client drives the handshake. */
+export async function createServerSession(options: ServerOptions): Promise<ServerSession> {
+  const server = new ServerSession(options);
+  await options.transport.start();
+  return server;
+}

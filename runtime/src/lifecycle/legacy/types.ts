@@ -1,0 +1,52 @@
+import type { Transport } from "../../transport.js";
+import type { ProtocolBinding } from "../../abi.js";
+import type { NotificationHandler, RequestHandler } from "../../session/types.js";
+
+/** `Implementation` (clientInfo / serverInfo); generated types give the exact per-revision shape. */
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** Capabilities object as exchanged in `initialize` (open: unknown keys are kept). */
+export type Capabilities = Record<string, unknown>;
+
+export type RequestHandlers = Record<string, RequestHandler<any, any>>;
+export type NotificationHandlers = Record<string, NotificationHandler<any>>;
+
+interface CommonOptions {
+  transport: Transport;
+  /** The revisions this side speaks (generated `binding` of each `generated/<rev>/index.ts`); legacy ones are used. */
+  bindings: readonly ProtocolBinding[];
+  capabilities?: Capabilities;
+  /** Request handlers by method, checked against the declared capabilities. */
+  handlers?: RequestHandlers;
+  notificationHandlers?: NotificationHandlers;
+  /** Default per-request timeout in ms (60 000). */
+  timeout?: number;
+  /** Skip validation of the peer's params and results. */
+  trustPeer?: boolean;
+  /** Unknown-id responses, dropped notifications, transport errors, handler crashes. */
+  onerror?: (error: Error) => void;
+}
+
+export interface ClientOptions extends CommonOptions {
+  clientInfo: Implementation;
+  /** Ask for this revision instead of the latest one given in `bindings`. */
+  protocolVersion?: string;
+}
+
+export interface ServerOptions extends CommonOptions {
+  serverInfo: Implementation;
+  instructions?: string;
+  /**
+   * Serve without a handshake on this connection (stateless Streamable HTTP, where each POST may
+   * reach a fresh session): requests are served at once, `initialize` is answered whenever it
+   * comes, and requests to the client are refused (its capabilities are unknown).
+   * `protocolVersion` is the request's MCP-Protocol-Version header; without it 2025-03-26 is
+   * assumed, as the transport spec says (or the newest revision given, if that one is not).
+   */
+  stateless?: { protocolVersion?: string };
+}

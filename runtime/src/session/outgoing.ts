@@ -1,0 +1,77 @@
+/**
+ * One request this side sent and awaits. It is its own abort listener and records only a
+ * deadline (the session's single timer enforces it), so a request costs no closures or timers
+ * beyond its promise.
+ */
+import type { Progress, RequestOptions, Result } from "./types.js";
+
+export interface PendingOwner {
+  abort(request: PendingRequest): void;
+}
+
+export class PendingRequest {
+  readonly onprogress: ((progress: Progress) => void) | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly maxTotal: number;
+  readonly resetOnProgress: boolean;
+  readonly skipValidation: boolean;
+  /** When the request fails if unanswered (ms since epoch); Infinity without a timeout. */
+  deadline = Infinity;
+  private totalDeadline = Infinity;
+  /** Highest progress value seen, to drop out-of-order or repeated notifications. */
+  lastProgress = -Infinity;
+
+  constructor(
+    readonly owner: PendingOwner,
+    readonly id: number,
+    readonly method: string,
+    readonly resolve: (result: Result) => void,
+    readonly reject: (error: unknown) => void,
+    options: RequestOptions | undefined,
+    defaultTimeout: number,
+  ) {
+    this.onprogress = options?.onprogress;
+    this.signal = options?.signal;
+    const t = options?.timeout ?? defaultTimeout;
+    this.timeoutMs = t > 0 && t !== Infinity ? t : 0;
+    const max = options?.maxTotalTimeout ?? 0;
+    this.maxTotal = max > 0 && max !== Infinity ? max : 0;
+    this.resetOnProgress = options?.resetTimeoutOnProgress === true;
+    this.skipValidation = options?.skipValidation === true;
+  }
+
+  /** Start the clock (and listen to the signal); returns the deadline. */
+  arm(): number {
+    if (this.timeoutMs || this.maxTotal) {
+      const now = Date.now();
+      if (this.maxTotal) this.totalDeadline = now + this.maxTotal;
+      this.deadline = this.timeoutMs ? Math.min(now + this.timeoutMs, this.totalDeadline) : this.totalDeadline;
+    }
+    this.signal?.addEventListener("abort", this, { once: true });
+    return this.deadline;
+  }
+
+  /** Restart the timeout after progress (deadlines only move later); false once the maximum total has passed. */
+  touch(): boolean {
+    if (!this.resetOnProgress || !this.timeoutMs) return true;
+    const now = Date.now();
+    if (now >= this.totalDeadline) return false;
+    this.deadline = Math.min(now + this.timeoutMs, this.totalDeadline);
+    return true;
+  }
+
+  /** Whether the maximum total (rather than the per-request timeout) ended the request. */
+  hitTotal(now: number): boolean {
+    return this.maxTotal > 0 && now >= this.totalDeadline;
+  }
+
+  /** Release the abort listener; the request is finished either way. */
+  dispose(): void {
+    this.signal?.removeEventListener("abort", this);
+  }
+
+  handleEvent(): void {
+    this.owner.abort(this);
+  }
+}

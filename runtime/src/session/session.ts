@@ -1,0 +1,478 @@
+/**
+ * Correlation for one connection, shared by both sides, every transport and every lifecycle era:
+ * outgoing ids and the pending map, timeouts, cancellation both ways, progress routing, inbound
+ * dispatch with params validation, result validation, batches, and teardown on close.
+ * Incoming messages are classified by key presence only; schemas are consulted just once the
+ * kind and method are known.
+ */
+import { ErrorCode, type JSONRPCErrorObject, type RequestId } from "../jsonrpc.js";
+import type { ProtocolBinding, Side } from "../abi.js";
+import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import { ConnectionClosedError, InvalidResultError, McpError, RequestTimeoutError } from "../errors.js";
+import { PendingRequest, type PendingOwner } from "./outgoing.js";
+import { Deadlines } from "./deadlines.js";
+import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
+import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
+import type {
+  NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result, SessionOptions, SessionPolicy,
+} from "./types.js";
+
+type Msg = Record<string, unknown>;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** How many cancelled or timed-out ids to remember, so their late responses are dropped quietly. */
+const ABANDONED_LIMIT = 1024;
+
+/** A shared promise executor (no closure per request): it hands resolve/reject over through `captured`. */
+const captured: { resolve?: (r: Result) => void; reject?: (e: unknown) => void } = {};
+function capture(resolve: (r: Result) => void, reject: (e: unknown) => void): void {
+  captured.resolve = resolve;
+  captured.reject = reject;
+}
+
+function isObject(v: unknown): v is Msg {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function isId(v: unknown): v is RequestId {
+  return typeof v === "string" || typeof v === "number";
+}
+
+export class Session implements PendingOwner, InboundOwner {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private readonly transport: Transport;
+  private readonly peerSide: Side;
+  private readonly defaultTimeout: number;
+  private readonly trustPeer: boolean;
+  private policy: SessionPolicy | undefined;
+  private current: ProtocolBinding;
+  private nextId = 0;
+  private isClosed = false;
+  private readonly pending = new Map<RequestId, PendingRequest>();
+  private readonly running = new Map<RequestId, InboundRequest>();
+  private readonly abandoned = new Set<RequestId>();
+  private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
+  private readonly reportBound = (e: unknown) => this.report(e);
+  private lastSent: Promise<void> | undefined;
+  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e));
+
+  constructor(options: SessionOptions) {
+    this.transport = options.transport;
+    this.peerSide = options.side === "client" ? "server" : "client";
+    this.current = options.binding;
+    this.policy = options.policy;
+    this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
+    this.trustPeer = options.trustPeer === true;
+    this.onerror = options.onerror;
+    this.transport.onmessage = (message, context) => this.receive(message, context);
+    this.transport.onclose = () => this.handleClose();
+    this.transport.onerror = this.reportBound;
+  }
+
+  /** The revision whose method table and validators apply now. */
+  get binding(): ProtocolBinding {
+    return this.current;
+  }
+
+  /** Switch revision (after negotiation). */
+  setBinding(binding: ProtocolBinding): void {
+    this.current = binding;
+  }
+
+  setPolicy(policy: SessionPolicy | undefined): void {
+    this.policy = policy;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
+    this.requestHandlers.set(method, handler);
+  }
+
+  removeRequestHandler(method: string): void {
+    this.requestHandlers.delete(method);
+  }
+
+  hasRequestHandler(method: string): boolean {
+    return this.requestHandlers.has(method);
+  }
+
+  setNotificationHandler<P = Params | undefined>(method: string, handler: NotificationHandler<P>): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  removeNotificationHandler(method: string): void {
+    this.notificationHandlers.delete(method);
+  }
+
+  // ---- outgoing
+
+  request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    if (this.isClosed) return Promise.reject(new ConnectionClosedError());
+    try {
+      this.policy?.checkOutgoing(method, params, "request");
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const id = this.nextId++;
+    // The request id doubles as the progress token: unique among this side's active requests.
+    if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
+    const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
+    const promise = new Promise<Result>(capture);
+    const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout);
+    this.pending.set(id, entry);
+    const deadline = entry.arm();
+    if (deadline !== Infinity) this.deadlines.add(deadline);
+    const related = options?.relatedRequestId;
+    const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    if (this.fresh(sent)) sent.then(undefined, (e) => this.sendFailed(id, e));
+    return promise as Promise<R>;
+  }
+
+  notify(method: string, params?: Params, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    if (this.isClosed) return Promise.reject(new ConnectionClosedError());
+    try {
+      this.policy?.checkOutgoing(method, params, "notification");
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
+    return this.send(message, options);
+  }
+
+  /**
+   * Whether a send promise needs a rejection handler. Transports that complete sends synchronously
+   * may return one shared settled promise (the in-memory one does); it cannot reject later, and
+   * skipping it saves a promise and a microtask per message on the hot path.
+   */
+  private fresh(sent: Promise<void>): boolean {
+    if (sent === this.lastSent) return false;
+    this.lastSent = sent;
+    return true;
+  }
+
+  /** transport.send, with a synchronous throw turned into a rejection. */
+  private send(message: Msg | Msg[], options: SendOptions | undefined): Promise<void> {
+    try {
+      return this.transport.send(message as never, options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /** @internal Notifications on behalf of an inbound request (progress, logs). */
+  notifyRelated(method: string, params: Params | undefined, relatedRequestId: RequestId): Promise<void> {
+    return this.notify(method, params, { relatedRequestId });
+  }
+
+  /** Close the transport; pending requests reject with ConnectionClosedError, running handlers are aborted. */
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    try {
+      await this.transport.close();
+    } catch (e) {
+      this.report(e);
+    }
+    this.handleClose();
+  }
+
+  private sendFailed(id: number, error: unknown): void {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return this.report(error);
+    this.settle(entry);
+    entry.reject(error);
+  }
+
+  /** Take a request out of the pending map (its outcome is decided by the caller). */
+  private settle(entry: PendingRequest): void {
+    this.pending.delete(entry.id);
+    entry.dispose();
+    if (this.pending.size === 0) this.deadlines.idle();
+  }
+
+  private expire(entry: PendingRequest): void {
+    if (!this.abandon(entry)) return;
+    const total = entry.hitTotal(Date.now());
+    this.sendCancel(entry, "Request timed out");
+    entry.reject(new RequestTimeoutError(entry.method, total ? entry.maxTotal : entry.timeoutMs, total));
+  }
+
+  /** @internal Caller's signal aborted (PendingOwner). */
+  abort(entry: PendingRequest): void {
+    if (!this.abandon(entry)) return;
+    const reason = entry.signal?.reason;
+    this.sendCancel(entry, reason instanceof Error ? reason.message : reason === undefined ? undefined : String(reason));
+    entry.reject(reason);
+  }
+
+  private abandon(entry: PendingRequest): boolean {
+    if (this.pending.get(entry.id) !== entry) return false;
+    this.settle(entry);
+    if (this.abandoned.size >= ABANDONED_LIMIT) this.abandoned.delete(this.abandoned.values().next().value as RequestId);
+    this.abandoned.add(entry.id);
+    return true;
+  }
+
+  private sendCancel(entry: PendingRequest, reason: string | undefined): void {
+    if (this.isClosed || (this.policy && !this.policy.cancellable(entry.method))) return;
+    const params: Params = reason === undefined ? { requestId: entry.id } : { requestId: entry.id, reason };
+    this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params }, undefined).then(undefined, this.reportBound);
+  }
+
+  // ---- incoming
+
+  private receive(message: unknown, context: MessageContext | undefined): void {
+    if (Array.isArray(message)) this.receiveBatch(message, context);
+    else this.receiveOne(message, undefined, context);
+  }
+
+  private receiveOne(m: unknown, batch: BatchReply | undefined, context: MessageContext | undefined): void {
+    if (typeof m !== "object" || m === null || Array.isArray(m)) {
+      this.replyError(null, invalidRequest("not a JSON-RPC object"), batch);
+    } else if ("method" in m) {
+      if ("id" in m) this.onRequest(m as Msg, batch, context);
+      else this.onNotification(m as Msg);
+    } else if ("id" in m) {
+      this.onResponse(m as Msg);
+    } else {
+      this.replyError(null, invalidRequest("neither a request, a notification nor a response"), batch);
+    }
+  }
+
+  private receiveBatch(items: unknown[], context: MessageContext | undefined): void {
+    if (!this.current.batching) {
+      this.replyError(null, invalidRequest(`JSON-RPC batches are not allowed in protocol revision ${this.current.revision}`), undefined);
+      return;
+    }
+    if (items.length === 0) {
+      this.replyError(null, invalidRequest("empty batch"), undefined);
+      return;
+    }
+    let waiting = 0;
+    for (const m of items) {
+      if (typeof m !== "object" || m === null || Array.isArray(m) || ("method" in m ? "id" in m : !("id" in m))) waiting++;
+    }
+    const batch = waiting > 0 ? new BatchReply(waiting) : undefined;
+    for (const m of items) this.receiveOne(m, batch, context);
+  }
+
+  private onRequest(m: Msg, batch: BatchReply | undefined, context: MessageContext | undefined): void {
+    const id = m.id;
+    if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"), batch);
+    const method = m.method;
+    if (m.jsonrpc !== "2.0") return this.replyError(id, invalidRequest('"jsonrpc" must be "2.0"'), batch);
+    if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'), batch);
+    const params = m.params;
+    if (params !== undefined && !isObject(params)) return this.replyError(id, invalidParams(method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }]), batch);
+    let binding = this.current;
+    if (this.policy?.bindingFor !== undefined) {
+      const chosen = this.policy.bindingFor(method, params);
+      if ("code" in chosen) return this.replyError(id, chosen, batch);
+      binding = chosen;
+    }
+    const info = binding.methods[method];
+    if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
+      return this.replyError(id, methodNotFound(method), batch);
+    }
+    if (this.running.has(id)) return this.replyError(id, invalidRequest(`request id ${JSON.stringify(id)} is already in progress`), batch);
+    if (this.policy) {
+      const refused = this.policy.checkInbound(method, params);
+      if (refused !== undefined) return this.replyError(id, refused, batch);
+    }
+    const handler = this.requestHandlers.get(method);
+    if (handler === undefined) return this.replyError(id, methodNotFound(method), batch);
+    if (!this.trustPeer) {
+      if (params === undefined) {
+        if (info.paramsRequired) return this.replyError(id, missingParams(method), batch);
+      } else {
+        const validate = binding.params[method];
+        if (validate !== undefined && !validate(params)) return this.replyError(id, invalidParams(method, validate.errors), batch);
+      }
+    }
+    const meta = params?._meta;
+    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context);
+    this.running.set(id, inbound);
+    let result: unknown;
+    try {
+      result = handler(params, inbound);
+    } catch (e) {
+      return this.fail(inbound, e);
+    }
+    // Synchronous handlers are answered at once; only promises pay for continuations.
+    if (result !== null && typeof result === "object" && typeof (result as PromiseLike<unknown>).then === "function") {
+      (result as PromiseLike<unknown>).then(
+        (r) => this.finish(inbound, r ?? {}, undefined),
+        (e) => this.fail(inbound, e),
+      );
+    } else {
+      this.finish(inbound, result ?? {}, undefined);
+    }
+  }
+
+  private fail(inbound: InboundRequest, e: unknown): void {
+    if (!(e instanceof McpError) && !inbound.cancelled) this.report(e);
+    this.finish(inbound, undefined, handlerError(e));
+  }
+
+  private finish(inbound: InboundRequest, result: unknown, error: JSONRPCErrorObject | undefined): void {
+    if (inbound.done) return;
+    if (error === undefined && !isObject(result)) {
+      // A result must be an object on the wire; anything else is a handler bug, not the peer's problem.
+      this.report(new TypeError(`Handler for ${inbound.method} returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`));
+      error = { code: ErrorCode.InternalError, message: `Internal error: invalid result from the ${inbound.method} handler` };
+    }
+    inbound.done = true;
+    if (this.running.get(inbound.requestId) === inbound) this.running.delete(inbound.requestId);
+    const id = inbound.requestId;
+    this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, id);
+  }
+
+  private onNotification(m: Msg): void {
+    const method = m.method;
+    const params = m.params;
+    if (m.jsonrpc !== "2.0" || typeof method !== "string" || (params !== undefined && !isObject(params))) {
+      return this.report(new Error(`Malformed notification dropped: ${typeof method === "string" ? method : "(no method)"}`));
+    }
+    if (method === "notifications/progress") return this.onProgress(params);
+    if (method === "notifications/cancelled") this.onCancelled(params);
+    if (this.policy && !this.policy.acceptNotification(method, params)) return;
+    const handler = this.notificationHandlers.get(method);
+    if (handler === undefined) return;
+    if (!this.trustPeer && params !== undefined) {
+      const validate = this.current.params[method];
+      if (validate !== undefined && !validate(params)) {
+        const e = invalidParams(method, validate.errors);
+        return this.report(new McpError(e.code, `Notification dropped: ${e.message}`, e.data));
+      }
+    }
+    try {
+      const r = handler(params);
+      if (r !== undefined) r.then(undefined, this.reportBound);
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  private onCancelled(params: Params | undefined): void {
+    const id = params?.requestId;
+    if (!isId(id)) return;
+    const inbound = this.running.get(id);
+    if (inbound === undefined) return; // already answered, or never ours: the race the spec allows
+    this.running.delete(id);
+    inbound.done = true;
+    inbound.cancel(typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
+    const batch = inbound.batch;
+    if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, id);
+  }
+
+  private onProgress(params: Params | undefined): void {
+    const token = params?.progressToken;
+    if (!isId(token)) return;
+    const entry = this.pending.get(token);
+    if (entry === undefined || entry.onprogress === undefined) return;
+    const progress = params!.progress;
+    if (typeof progress !== "number" || !(progress > entry.lastProgress)) return;
+    entry.lastProgress = progress;
+    if (!entry.touch()) return this.expire(entry);
+    try {
+      entry.onprogress(params as Progress);
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
+  private onResponse(m: Msg): void {
+    const id = m.id;
+    const entry = isId(id) ? this.pending.get(id) : undefined;
+    if (entry === undefined) {
+      if (isId(id) && this.abandoned.delete(id)) return; // late answer to a cancelled or timed-out request
+      const err = isObject(m.error) ? `: ${String(m.error.message)}` : "";
+      return this.report(new Error(`Response with unknown id ${JSON.stringify(id)} dropped${err}`));
+    }
+    this.settle(entry);
+    if ("result" in m) {
+      const result = m.result;
+      if (!isObject(result)) {
+        return entry.reject(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }], result));
+      }
+      if (!this.trustPeer && !entry.skipValidation) {
+        const validate = this.current.results[entry.method];
+        if (validate !== undefined && !validate(result)) return entry.reject(new InvalidResultError(entry.method, validate.errors ?? [], result));
+      }
+      entry.resolve(result);
+    } else if (isObject(m.error)) {
+      entry.reject(McpError.fromObject(m.error as unknown as JSONRPCErrorObject));
+    } else {
+      entry.reject(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "response has neither result nor error" }], undefined));
+    }
+  }
+
+  // ---- replies
+
+  private replyError(id: RequestId | null, error: JSONRPCErrorObject, batch: BatchReply | undefined): void {
+    this.reply({ jsonrpc: "2.0", id, error }, batch, id ?? undefined);
+  }
+
+  private reply(message: Msg, batch: BatchReply | undefined, related: RequestId | undefined): void {
+    if (this.isClosed) return;
+    if (batch !== undefined) {
+      batch.responses.push(message);
+      if (--batch.waiting === 0) this.flushBatch(batch, related);
+      return;
+    }
+    const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    if (this.fresh(sent)) sent.then(undefined, this.reportBound);
+  }
+
+  private flushBatch(batch: BatchReply, related: RequestId | undefined): void {
+    if (batch.responses.length === 0 || this.isClosed) return;
+    this.send(batch.responses as Msg[], related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
+  }
+
+  // ---- teardown
+
+  private handleClose(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    const closed = new ConnectionClosedError();
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    this.deadlines.stop();
+    for (const entry of pending) {
+      entry.dispose();
+      entry.reject(closed);
+    }
+    const running = [...this.running.values()];
+    this.running.clear();
+    for (const inbound of running) {
+      inbound.done = true;
+      inbound.cancel(closed);
+    }
+    this.abandoned.clear();
+    this.onclose?.();
+  }
+
+  private report(e: unknown): void {
+    const error = e instanceof Error ? e : new Error(String(e));
+    try {
+      this.onerror?.(error);
+    } catch {
+      // An error hook that throws must not break message handling.
+    }
+  }
+}

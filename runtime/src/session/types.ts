@@ -1,0 +1,98 @@
+import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
+import type { ProtocolBinding, Side } from "../abi.js";
+import type { MessageContext, Transport } from "../transport.js";
+
+export type Params = Record<string, unknown>;
+export type Result = Record<string, unknown>;
+
+/** `notifications/progress` params as delivered to `onprogress`. */
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+  [key: string]: unknown;
+}
+
+export interface RequestOptions {
+  /** Aborting sends `notifications/cancelled` (when the method may be cancelled) and rejects with `signal.reason`. */
+  signal?: AbortSignal;
+  /** Milliseconds without a response before the request fails; default: the session's (60 000). 0 or Infinity: none. */
+  timeout?: number;
+  /** Receive `notifications/progress` for this request (a progress token is attached to `params._meta`). */
+  onprogress?: (progress: Progress) => void;
+  /** Restart the timeout on every progress notification (bounded by `maxTotalTimeout`). */
+  resetTimeoutOnProgress?: boolean;
+  /** Absolute limit in milliseconds, whatever progress arrives. */
+  maxTotalTimeout?: number;
+  /** Skip result validation for this call (the lifecycle uses it for `initialize`, validated after negotiation). */
+  skipValidation?: boolean;
+  /** The inbound request this one serves (HTTP transports route it onto that request's stream). */
+  relatedRequestId?: RequestId;
+}
+
+export interface ProgressOptions {
+  total?: number;
+  message?: string;
+}
+
+/** What a request handler gets besides the params. */
+export interface RequestContext {
+  readonly requestId: RequestId;
+  readonly method: string;
+  /** `params._meta` of the request, if any. */
+  readonly meta: Params | undefined;
+  /** Aborted when the peer cancels the request or the connection closes (created on first access). */
+  readonly signal: AbortSignal;
+  /** What the transport knows about the message (HTTP session id, request headers), if anything. */
+  readonly transportContext: MessageContext | undefined;
+  /** Whether the request was cancelled (cheaper than touching `signal`). */
+  readonly cancelled: boolean;
+  /**
+   * Report progress when the requester asked for it (no-op otherwise). `progress` must increase
+   * with every call (RangeError otherwise); calls after the response are ignored.
+   */
+  sendProgress(progress: number, options?: ProgressOptions): Promise<void>;
+  /** Send a request to the peer on behalf of this request. */
+  sendRequest<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R>;
+  /** Send a notification to the peer on behalf of this request. */
+  sendNotification(method: string, params?: Params): Promise<void>;
+}
+
+export type RequestHandler<P = Params | undefined, R = Result> = (params: P, ctx: RequestContext) => R | Promise<R>;
+export type NotificationHandler<P = Params | undefined> = (params: P) => void | Promise<void>;
+
+/**
+ * Rules a lifecycle installs into a session: which messages may go out or come in now, given the
+ * phase and the negotiated capabilities. The session itself knows no era.
+ */
+export interface SessionPolicy {
+  /** Throw (CapabilityError, LifecycleError) to refuse an outgoing request or notification. */
+  checkOutgoing(method: string, params: Params | undefined, kind: "request" | "notification"): void;
+  /** An error to answer an inbound request with instead of dispatching it. */
+  checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined;
+  /** Whether to forward an inbound notification to its handler. */
+  acceptNotification(method: string, params: Params | undefined): boolean;
+  /** Whether an outgoing request may be cancelled on the wire (abort or timeout). */
+  cancellable(method: string): boolean;
+  /**
+   * The revision to dispatch and validate one inbound request with, for eras that choose it per
+   * request (2026-07-28 reads it from `_meta`); an error object refuses the request. Without this
+   * hook the session's current binding applies.
+   */
+  bindingFor?(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject;
+}
+
+export interface SessionOptions {
+  transport: Transport;
+  /** Which side this session speaks for: decides which methods it may receive. */
+  side: Side;
+  /** Revision used for method lookup and validation until `setBinding` switches it. */
+  binding: ProtocolBinding;
+  policy?: SessionPolicy;
+  /** Default per-request timeout in ms (60 000). */
+  timeout?: number;
+  /** Trust the peer: skip validation of its params and results. */
+  trustPeer?: boolean;
+  /** Problems that are not any caller's to handle: unknown-id responses, bad notifications, send failures. */
+  onerror?: (error: Error) => void;
+}

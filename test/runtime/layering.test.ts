@@ -1,0 +1,39 @@
+// The runtime is what users ship: it must not reach into the generator or generated bindings, nor
+// pull in build-time or SDK packages.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const src = join(root, "runtime", "src");
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+  });
+}
+
+const allowedBare = new Set(["eventsource-parser"]);
+
+test("runtime/src imports only itself, node built-ins and its declared dependencies", () => {
+  const bad: string[] = [];
+  for (const f of files(src)) {
+    const text = readFileSync(f, "utf8");
+    for (const m of text.matchAll(/(?:import|export)[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+      const spec = m[1] ?? m[2]!;
+      const rel = relative(root, f);
+      if (spec.startsWith(".")) {
+        const target = relative(src, join(f, "..", spec));
+        if (target.startsWith("..")) bad.push(`${rel}: ${spec} leaves runtime/src`);
+      } else if (!spec.startsWith("node:") && !allowedBare.has(spec)) {
+        bad.push(`${rel}: ${spec}`);
+      }
+    }
+  }
+  assert.equal(bad, []);
+});
+
+test.run();
