@@ -35,3 +35,6 @@ export type {
 export { hasCapability } from "./lifecycle/legacy/capabilities.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
+
+// Framing and the stdio / Streamable HTTP / HTTP+SSE transports.
+export * from "./transports/index.js";

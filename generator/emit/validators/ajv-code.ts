@@ -130,9 +130,21 @@ function compactErrors(code: string): string {
   return sites === 0 ? out : `${FAIL_HELPER}\n${out}`;
 }
 
+/**
+ * Which ajv engine compiles the module and with which options (default: the protocol
+ * validators' draft-07 engine and `validatorOptions()`). Server manifests use it for tool schemas,
+ * which are 2020-12 by default and may carry any keyword or format.
+ */
+export interface StandaloneEngine {
+  ajv?: new (options: Options) => Parameters<typeof standalone.default>[0];
+  options?: Options;
+}
+
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
-export function standaloneModule(input: StandaloneInput): string {
-  const ajv = new Ajv({ ...validatorOptions(), code: { source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
+export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
+  const Engine = engine.ajv ?? Ajv;
+  const options = engine.options ?? validatorOptions();
+  const ajv = new Engine({ ...options, code: { ...options.code, source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
   for (const { id, schema } of input.schemas) {
     ajv.addSchema(typeof schema === "boolean" ? schema : { ...schema, $id: id }, id);
   }

@@ -1,13 +1,16 @@
 /**
- * ProtocolBindings for runtime tests: real method tables and ajv validators from the vendored
- * schemas (see schema-binding.ts). Swap for `generated/<rev>/index.ts` once those are on main.
+ * ProtocolBindings for runtime tests: the generated bindings checked in under generated/, so the
+ * runtime is tested against exactly what users link.
  */
 import type { ProtocolBinding } from "@mcpgen/runtime";
-import { schemaBinding } from "./schema-binding.js";
+import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
+import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";
+import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
+import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 
-export const bindings: ProtocolBinding[] = REVISIONS.map(schemaBinding);
+export const bindings: ProtocolBinding[] = [b20241105, b20250326, b20250618, b20251125];
 export const latest = bindings[bindings.length - 1]!;
 export const byRevision = (rev: string): ProtocolBinding => {
   const b = bindings.find((x) => x.revision === rev);

@@ -1,0 +1,242 @@
+/**
+ * Emits the validators of a server manifest's tool schemas:
+ * - `tools.ajv.ts` (and `tools.2020.ajv.ts` for schemas using 2020-12-only keywords): ajv
+ *   standalone code through the protocol validators' pipeline (ES module, only import
+ *   `@mcpgen/runtime/abi`);
+ * - `validators.ts`: `validate<Tool>Input` / `validate<Tool>Output` typed as
+ *   `Validator<GetForecastInput>` etc., and `toolValidators` by MCP tool name.
+ *
+ * Tool schemas are the user's (or a pasted server's), not the protocol's: unknown keywords are
+ * annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
+ * ajv could not compile never reaches it: unresolvable or external `$ref`s accept anything there
+ * and invalid regular expressions are dropped, each with a warning (the loader already reported
+ * the `$ref`s); schemas typed as fallbacks validate as `{"type": "object"}`.
+ */
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { Ajv, type Options } from "ajv";
+import type { EmittedFile, JSONSchema } from "../model/ir.js";
+import type { ServerModel, ToolModel } from "../model/server-ir.js";
+import { escapePointerToken } from "../load/json-positions.js";
+import { isPlainObject, resolveLocalRef } from "../load/schema-walk.js";
+import { standaloneModule } from "./validators/ajv-code.js";
+import { jsDoc, type Problem } from "./schema-to-ts.js";
+import { PRINT_WIDTH } from "./indent.js";
+import { printString } from "./print-data.js";
+import { isIdentifierName } from "../names/identifiers.js";
+import { MANIFEST_TYPES_FILE } from "./manifest-types.js";
+
+export const MANIFEST_VALIDATORS_FILE = "validators.ts";
+const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
+type Engine = keyof typeof MODULES;
+
+const OPTIONS: Options = {
+  strict: false, // unknown keywords are annotations in user schemas
+  validateFormats: false, // `format` is an annotation unless a schema opts into assertion
+  validateSchema: false, // the loader checked the schemas and warned
+  allowUnionTypes: true,
+  ownProperties: true, // JSON data: "required: [\"toString\"]" must not be met by Object.prototype
+  allErrors: false,
+  messages: true,
+  inlineRefs: false,
+  // ajv's code optimiser halves in speed what it saves in size (~10%): tool schemas can be large
+  // and many, and generation must stay fast (bench/manifest.ts)
+  code: { optimize: false },
+  // long enums and required lists as loops, not unrolled comparisons: smaller module
+  loopEnum: 8,
+  loopRequired: 8,
+};
+
+export interface ManifestValidatorsResult {
+  files: EmittedFile[];
+  problems: Problem[];
+}
+
+/** Keywords only 2020-12 defines: a schema using any of them needs ajv's (slower) 2020 engine. */
+const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentSchemas", "dependentRequired", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "minContains", "maxContains", "$anchor"]);
+
+/**
+ * ajv's draft-07 engine validates everything draft-07 and 2020-12 share identically (ajv applies
+ * `$ref` siblings in both) and several times faster, because it does not track evaluated
+ * properties; only schemas using a 2020-12-only keyword need the 2020 engine.
+ */
+function engineOf(schema: JSONSchema): Engine {
+  let only2020 = false;
+  const visit = (s: unknown) => {
+    if (only2020) return;
+    if (Array.isArray(s)) s.forEach(visit);
+    else if (isPlainObject(s)) {
+      for (const key of Object.keys(s)) if (ONLY_2020.has(key)) only2020 = true;
+      Object.values(s).forEach(visit);
+    }
+  };
+  visit(schema);
+  return only2020 ? "2020-12" : "draft-07";
+}
+
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+const SCHEMA_ONE = new Set(["additionalProperties", "additionalItems", "items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedProperties", "unevaluatedItems"]);
+/** Annotations: no effect on validation (formats are not asserted), and ajv copies them into the module. */
+const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding"]);
+
+function defineKey(out: { [key: string]: unknown }, key: string, value: unknown): void {
+  // defineProperty: a "__proto__" key stays a property
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
+ * A copy for ajv: annotations and `x-` extensions dropped (smaller module), root `$schema`
+ * dropped (the engine was chosen from it), dangling or external `$ref`s and invalid regular
+ * expressions removed, OpenAPI `nullable` kept only next to `type` (ajv refuses it alone).
+ */
+function sanitise(schema: JSONSchema, pointer: string, problems: Problem[], engine: Engine): JSONSchema {
+  const root = schema;
+  const walk = (s: unknown, p: string): unknown => {
+    if (!isPlainObject(s)) return s;
+    if (engine === "2020-12" && Array.isArray(s.items)) {
+      // draft-07 tuple form inside a schema that needs the 2020 engine: same meaning, 2020 spelling
+      const { items, additionalItems, ...rest } = s;
+      s = { ...rest, prefixItems: items, ...(additionalItems === undefined ? {} : { items: additionalItems }) };
+    }
+    const o = s as { [key: string]: unknown };
+    const out: { [key: string]: unknown } = {};
+    for (const key of Object.keys(o)) {
+      const v = o[key];
+      const at = `${p}/${escapePointerToken(key)}`;
+      if (ANNOTATIONS.has(key) || key.startsWith("x-") || (p === pointer && key === "$schema")) continue;
+      if (key === "nullable" && o.type === undefined) continue;
+      if (key === "$ref" && typeof v === "string" && (!v.startsWith("#") || !resolveLocalRef(root, v))) continue;
+      if (key === "pattern" && typeof v === "string" && !validRegExp(v)) {
+        problems.push({ severity: "warning", pointer: at, message: `invalid regular expression ${JSON.stringify(v)}; not checked` });
+        continue;
+      }
+      if (SCHEMA_MAPS.has(key) && isPlainObject(v)) {
+        const map: { [key: string]: unknown } = {};
+        for (const name of Object.keys(v)) {
+          const sub = `${at}/${escapePointerToken(name)}`;
+          if (key === "patternProperties" && !validRegExp(name)) {
+            problems.push({ severity: "warning", pointer: sub, message: `invalid regular expression ${JSON.stringify(name)}; its properties are not checked` });
+            continue;
+          }
+          defineKey(map, name, walk(v[name], sub));
+        }
+        defineKey(out, key, map);
+      } else if (SCHEMA_LISTS.has(key) && Array.isArray(v)) {
+        defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
+      } else if (key === "items" && Array.isArray(v)) {
+        defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
+      } else if (SCHEMA_ONE.has(key)) {
+        defineKey(out, key, walk(v, at));
+      } else {
+        defineKey(out, key, v); // data (enum, const, required, type, ...): verbatim
+      }
+    }
+    return out;
+  };
+  return walk(schema, pointer) as JSONSchema;
+}
+
+function validRegExp(source: string): boolean {
+  try {
+    new RegExp(source, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Entry {
+  tool: ToolModel;
+  role: "Input" | "Output";
+  exportName: string;
+  engine: Engine;
+}
+
+export interface ManifestValidatorsOptions {
+  /** Width the facade's layout targets (it is a prettier fixpoint for this printWidth). */
+  printWidth?: number;
+}
+
+export function emitManifestValidators(model: ServerModel, options: ManifestValidatorsOptions = {}): ManifestValidatorsResult {
+  const width = options.printWidth ?? PRINT_WIDTH;
+  const problems: Problem[] = [];
+  const entries: Entry[] = [];
+  const groups = new Map<Engine, { schemas: { id: string; schema: JSONSchema }[]; exports: { name: string; id: string }[] }>();
+
+  for (const tool of model.tools) {
+    const roles: ["Input" | "Output", JSONSchema | null, boolean][] = [
+      ["Input", tool.inputSchema, tool.inputFallback],
+      ["Output", tool.outputSchema, tool.outputFallback],
+    ];
+    for (const [role, schema, fallback] of roles) {
+      if (schema === null) continue;
+      const pointer = `${tool.pointer}/${role === "Input" ? "inputSchema" : "outputSchema"}`;
+      const engine = engineOf(schema);
+      const usable: JSONSchema = fallback ? { type: "object" } : sanitise(schema, pointer, problems, engine);
+      const exportName = `${tool.ids.member}${role}`; // suffixed, so never one of ajv's own names
+      const id = `mcpgen://tools/${encodeURIComponent(tool.name)}/${role.toLowerCase()}`;
+      const group = groups.get(engine) ?? { schemas: [], exports: [] };
+      groups.set(engine, group);
+      group.schemas.push({ id, schema: usable });
+      group.exports.push({ name: exportName, id });
+      entries.push({ tool, role, exportName, engine });
+    }
+  }
+
+  const files: EmittedFile[] = [];
+  for (const engine of ["draft-07", "2020-12"] as const) {
+    const group = groups.get(engine);
+    if (!group) continue;
+    const Engine = engine === "draft-07" ? Ajv : Ajv2020;
+    let contents: string;
+    try {
+      contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
+    } catch {
+      // Something ajv refuses got through: find it schema by schema (only on this slow path),
+      // validate it as a plain object instead, and say so.
+      for (const item of group.schemas) {
+        try {
+          new Engine({ ...OPTIONS }).compile(typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id });
+        } catch (error) {
+          const entry = entries.find((e) => `mcpgen://tools/${encodeURIComponent(e.tool.name)}/${e.role.toLowerCase()}` === item.id)!;
+          problems.push({
+            severity: "warning",
+            pointer: `${entry.tool.pointer}/${entry.role === "Input" ? "inputSchema" : "outputSchema"}`,
+            message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}`,
+          });
+          item.schema = { type: "object" };
+        }
+      }
+      contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
+    }
+    files.push({ path: MODULES[engine], contents });
+  }
+
+  const lines: string[] = [
+    'import type { Validator } from "@mcpgen/runtime/abi";',
+    `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`,
+  ];
+  for (const engine of ["draft-07", "2020-12"] as const) {
+    if (groups.has(engine)) lines.push(`import * as ${engine === "draft-07" ? "tools" : "tools2020"} from "./${MODULES[engine].replace(/\.ts$/, ".js")}";`);
+  }
+  lines.push("");
+  for (const e of entries) {
+    const type = e.role === "Input" ? e.tool.inputType : e.tool.outputType!;
+    const module = e.engine === "draft-07" ? "tools" : "tools2020";
+    const head = `export const validate${type} =`;
+    const rhs = `${module}.${e.exportName} as Validator<T.${type}>;`;
+    // laid out as prettier does: break after "=" when the line is too long
+    const decl = head.length + 1 + rhs.length <= width ? `${head} ${rhs}` : `${head}\n  ${rhs}`;
+    lines.push(`${jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`])}${decl}`, "");
+  }
+  lines.push(
+    jsDoc(["Validators of every tool, by MCP tool name (`output` is null without an outputSchema)."]) +
+      "export const toolValidators: {\n  readonly [tool: string]: {\n    readonly input: Validator;\n    readonly output: Validator | null;\n  };\n} = {",
+  );
+  for (const tool of model.tools) {
+    lines.push(`  ${isIdentifierName(tool.name) ? tool.name : printString(tool.name)}: {`, `    input: validate${tool.inputType},`, `    output: ${tool.outputType ? `validate${tool.outputType}` : "null"},`, "  },");
+  }
+  lines.push("};", "");
+  files.push({ path: MANIFEST_VALIDATORS_FILE, contents: lines.join("\n") });
+  return { files, problems };
+}

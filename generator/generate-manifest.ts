@@ -1,0 +1,40 @@
+/**
+ * The manifest half of `generate()`: load and check `mcp.manifest.json`, build the server
+ * model, run the manifest emitters (types.ts, lists.ts, validators.ts + tools*.ajv.ts). Returns unformatted, unbannered files for the print/write
+ * stages; throws `InputError` (every error, with file, pointer, line) when anything is wrong.
+ */
+import { InputError, type Diagnostic } from "./load/diagnostics.js";
+import { loadManifest } from "./load/manifest.js";
+import { buildServerModel } from "./model/build-server.js";
+import type { EmittedFile } from "./model/ir.js";
+import type { ServerModel } from "./model/server-ir.js";
+import { emitManifestTypes } from "./emit/manifest-types.js";
+import { emitManifestLists } from "./emit/manifest-lists.js";
+import { emitManifestValidators } from "./emit/manifest-validators.js";
+
+export interface ManifestGenerateOptions {
+  /** How diagnostics and banners name the manifest (default: the path as given). */
+  display?: string;
+  /** printWidth the emitted layout targets (default 80, prettier's default). */
+  printWidth?: number;
+}
+
+export interface ManifestGenerateResult {
+  model: ServerModel;
+  files: EmittedFile[];
+  /** Warnings to show; errors throw. */
+  warnings: Diagnostic[];
+}
+
+export function generateManifest(path: string, options: ManifestGenerateOptions = {}): ManifestGenerateResult {
+  const display = options.display ?? path;
+  const loaded = loadManifest(path, display);
+  const model = buildServerModel(loaded);
+  const types = emitManifestTypes(model, { printWidth: options.printWidth });
+  const validators = emitManifestValidators(model, { printWidth: options.printWidth });
+  const emitted: Diagnostic[] = [...types.problems, ...validators.problems].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
+  const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
+  if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
+  const lists = emitManifestLists(model, { printWidth: options.printWidth });
+  return { model, files: [types.file, lists, ...validators.files], warnings };
+}

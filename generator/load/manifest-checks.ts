@@ -1,0 +1,88 @@
+/**
+ * Semantic checks of a manifest beyond its JSON Schema: names and their identifiers, URI
+ * template syntax, prompt arguments, tool name guidance, declared-but-empty capabilities.
+ * Written defensively: they also run on manifests that failed the schema, so one pass reports
+ * everything.
+ */
+import type { Diagnostic } from "./diagnostics.js";
+import type { Manifest } from "./manifest-format.js";
+import { escapePointerToken } from "./json-positions.js";
+import { isPlainObject } from "./schema-walk.js";
+import { parseUriTemplate, unmatchableParts } from "./uri-template.js";
+import { assignManifestNames, describeCollision, type ManifestNames } from "../names/index.js";
+
+type Problem = Omit<Diagnostic, "file">;
+
+const TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"]);
+const RESOURCE_KEYS = new Set(["uri", "name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]);
+const TEMPLATE_KEYS = new Set(["uriTemplate", "name", "title", "description", "mimeType", "annotations", "icons", "_meta"]);
+const PROMPT_KEYS = new Set(["name", "title", "description", "arguments", "icons", "_meta"]);
+const TOOL_NAME_GUIDANCE = /^[A-Za-z0-9_.-]{1,128}$/;
+
+function entries(list: unknown): [number, { [key: string]: unknown }][] {
+  return Array.isArray(list) ? list.flatMap((e, i) => (isPlainObject(e) ? [[i, e] as [number, { [key: string]: unknown }]] : [])) : [];
+}
+
+function unknownKeys(entry: { [key: string]: unknown }, known: Set<string>, pointer: string, kind: string, out: Problem[]): void {
+  for (const key of Object.keys(entry)) {
+    if (known.has(key)) continue;
+    const near = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
+    out.push({
+      severity: "warning",
+      pointer: `${pointer}/${escapePointerToken(key)}`,
+      message: `unknown ${kind} property ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}; published as is`,
+    });
+  }
+}
+
+function duplicates(list: unknown, section: string, key: string, what: string, out: Problem[]): void {
+  const seen = new Map<string, number>();
+  for (const [i, e] of entries(list)) {
+    const v = e[key];
+    if (typeof v !== "string") continue;
+    const prior = seen.get(v);
+    if (prior === undefined) seen.set(v, i);
+    else out.push({ severity: "error", pointer: `/${section}/${i}/${key}`, message: `duplicate ${what} ${JSON.stringify(v)} (also at /${section}/${prior}/${key})` });
+  }
+}
+
+export function checkManifestSemantics(manifest: Manifest): { problems: Problem[]; names: ManifestNames } {
+  const out: Problem[] = [];
+  const m = manifest as unknown as { [key: string]: unknown };
+
+  for (const [i, tool] of entries(m.tools)) {
+    const p = `/tools/${i}`;
+    unknownKeys(tool, TOOL_KEYS, p, "tool", out);
+    if (typeof tool.name === "string" && !TOOL_NAME_GUIDANCE.test(tool.name)) {
+      out.push({ severity: "warning", pointer: `${p}/name`, message: `tool name ${JSON.stringify(tool.name)} should be 1-128 characters of A-Z a-z 0-9 _ - . (MCP 2025-11-25 naming guidance)` });
+    }
+  }
+  for (const [i, r] of entries(m.resources)) unknownKeys(r, RESOURCE_KEYS, `/resources/${i}`, "resource", out);
+  duplicates(m.resources, "resources", "uri", "resource uri", out);
+  for (const [i, t] of entries(m.resourceTemplates)) {
+    const p = `/resourceTemplates/${i}`;
+    unknownKeys(t, TEMPLATE_KEYS, p, "resource template", out);
+    if (typeof t.uriTemplate !== "string") continue;
+    const parsed = parseUriTemplate(t.uriTemplate);
+    if (!parsed.ok) out.push({ severity: "error", pointer: `${p}/uriTemplate`, message: `invalid RFC 6570 URI template at character ${parsed.offset + 1}: ${parsed.message}` });
+    else if (parsed.variables.length === 0) out.push({ severity: "warning", pointer: `${p}/uriTemplate`, message: "template has no variables; declare it under resources instead" });
+    else for (const why of unmatchableParts(parsed.variables)) out.push({ severity: "warning", pointer: `${p}/uriTemplate`, message: `resources/read cannot route by this template reliably: ${why}` });
+  }
+  duplicates(m.resourceTemplates, "resourceTemplates", "uriTemplate", "uriTemplate", out);
+  for (const [i, prompt] of entries(m.prompts)) {
+    const p = `/prompts/${i}`;
+    unknownKeys(prompt, PROMPT_KEYS, p, "prompt", out);
+    duplicates(prompt.arguments, `prompts/${i}/arguments`, "name", "prompt argument", out);
+  }
+
+  const caps = isPlainObject(m.capabilities) ? m.capabilities : {};
+  const hasResources = entries(m.resources).length + entries(m.resourceTemplates).length > 0;
+  if (isPlainObject(caps.resources) && !hasResources) out.push({ severity: "warning", pointer: "/capabilities/resources", message: "resources capability flags declared but the manifest has no resources or resourceTemplates" });
+  if (isPlainObject(caps.tools) && entries(m.tools).length === 0) out.push({ severity: "warning", pointer: "/capabilities/tools", message: "tools capability flags declared but the manifest has no tools" });
+  if (isPlainObject(caps.prompts) && entries(m.prompts).length === 0) out.push({ severity: "warning", pointer: "/capabilities/prompts", message: "prompts capability flags declared but the manifest has no prompts" });
+
+  const names = assignManifestNames(manifest);
+  for (const c of names.collisions) out.push({ severity: "error", pointer: c.second.pointer, message: describeCollision(c) });
+  for (const u of names.unnameable) out.push({ severity: "error", pointer: u.pointer, message: `name ${JSON.stringify(u.name)} has no letter or digit to build an identifier from` });
+  return { problems: out, names };
+}

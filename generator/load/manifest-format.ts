@@ -1,0 +1,94 @@
+/**
+ * The manifest (`mcp.manifest.json`) as TypeScript sees it after validation against
+ * `schema/manifest.schema.json`. Entries are MCP wire objects and stay open (`[key: string]:
+ * unknown`) so fields of newer revisions pass through to the published list payloads.
+ */
+import type { JSONSchema } from "../model/ir.js";
+
+export const KNOWN_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
+export type Revision = (typeof KNOWN_REVISIONS)[number];
+
+export interface ManifestIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: "light" | "dark";
+}
+
+export interface ManifestTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: { [key: string]: unknown };
+  outputSchema?: { [key: string]: unknown };
+  annotations?: { [key: string]: unknown };
+  icons?: ManifestIcon[];
+  execution?: { taskSupport?: "forbidden" | "optional" | "required" };
+  _meta?: { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface ManifestResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  [key: string]: unknown;
+}
+
+export interface ManifestResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+export interface ManifestPromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ManifestPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: ManifestPromptArgument[];
+  [key: string]: unknown;
+}
+
+export interface ManifestCapabilities {
+  logging?: { [key: string]: unknown };
+  completions?: { [key: string]: unknown };
+  tools?: { listChanged?: boolean };
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  prompts?: { listChanged?: boolean };
+  experimental?: { [key: string]: { [key: string]: unknown } };
+  extensions?: { [key: string]: { [key: string]: unknown } };
+}
+
+export interface Manifest {
+  $schema?: string;
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: ManifestIcon[];
+  instructions?: string;
+  revisions?: Revision[];
+  pageSize?: number;
+  capabilities?: ManifestCapabilities;
+  tools?: ManifestTool[];
+  resources?: ManifestResource[];
+  resourceTemplates?: ManifestResourceTemplate[];
+  prompts?: ManifestPrompt[];
+}
+
+export type { JSONSchema };

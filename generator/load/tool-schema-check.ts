@@ -1,0 +1,63 @@
+/**
+ * Checks a tool's `inputSchema` / `outputSchema` the way real servers publish them: full JSON
+ * Schema, sometimes broken. Problems are warnings with the schema's pointer; a schema that
+ * cannot be typed falls back to `Record<string, unknown>` (flagged as `fallback`) instead of
+ * failing the run.
+ */
+import type { ValidateFunction } from "ajv";
+import type { Diagnostic } from "./diagnostics.js";
+import { isPlainObject, resolveLocalRef, walkSchema } from "./schema-walk.js";
+
+export interface ToolSchemaCheck {
+  diagnostics: Omit<Diagnostic, "file">[];
+  /** True when the whole schema is typed as `Record<string, unknown>`. */
+  fallback: boolean;
+}
+
+export function checkToolSchema(
+  schema: unknown,
+  pointer: string,
+  role: "inputSchema" | "outputSchema",
+  metaValidate: ValidateFunction,
+  legacyRootObject: boolean,
+): ToolSchemaCheck {
+  const diagnostics: ToolSchemaCheck["diagnostics"] = [];
+  const warn = (p: string, message: string) => diagnostics.push({ severity: "warning", pointer: p, message });
+  const fallbackNote = "typed as Record<string, unknown>";
+  if (!isPlainObject(schema)) return { diagnostics, fallback: true }; // the manifest schema already reported it
+  if (Object.keys(schema).length === 0) {
+    warn(pointer, `empty ${role}; MCP expects {"type":"object",...}; ${fallbackNote}`);
+    return { diagnostics, fallback: true };
+  }
+  if (!metaValidate(schema)) {
+    const reported = new Set<string>();
+    for (const e of metaValidate.errors ?? []) {
+      // the draft-07 meta-schema explains one bad value several ways (enum, array, anyOf): keep the first
+      if (reported.has(e.instancePath)) continue;
+      reported.add(e.instancePath);
+      warn(pointer + e.instancePath, `not a valid JSON Schema: ${e.message ?? e.keyword}${e.keyword === "enum" ? ` (${(e.params as { allowedValues?: unknown[] }).allowedValues?.map((v) => JSON.stringify(v)).join(", ")})` : ""}; ${fallbackNote}`);
+    }
+    return { diagnostics, fallback: true };
+  }
+  const rootType = schema.type;
+  const objectRoot = rootType === "object" || (Array.isArray(rootType) && rootType.includes("object"));
+  // a root that only `$ref`s an object definition (zod-to-json-schema, pydantic) is an object too
+  const refTarget = typeof schema.$ref === "string" ? resolveLocalRef(schema, schema.$ref)?.schema : undefined;
+  const objectByShape = isPlainObject(schema.properties) || (isPlainObject(refTarget) && refTarget.type === "object");
+  if (role === "inputSchema" && rootType === undefined && objectByShape) {
+    warn(pointer, 'root "type" is missing; MCP requires "type": "object" for inputSchema (typed as an object)');
+  } else if (role === "inputSchema" && !objectRoot) {
+    warn(pointer + "/type", `root "type" must be "object" for inputSchema, found ${JSON.stringify(rootType)}; ${fallbackNote}`);
+    return { diagnostics, fallback: true };
+  } else if (role === "outputSchema" && legacyRootObject && rootType !== "object" && !(rootType === undefined && objectByShape)) {
+    // ≤2025-11-25 requires an object root for outputSchema; 2026-07-28 allows any schema.
+    diagnostics.push({ severity: "error", pointer: pointer + (rootType === undefined ? "" : "/type"), message: `root "type" of outputSchema must be "object" for revisions before 2026-07-28 (found ${JSON.stringify(rootType)}); drop those revisions or wrap the output in an object` });
+  }
+  walkSchema(schema, pointer, (s, p) => {
+    const ref = s.$ref;
+    if (typeof ref !== "string") return;
+    if (!ref.startsWith("#")) warn(p + "/$ref", `external $ref ${JSON.stringify(ref)} is not followed (MCP forbids network dereferencing by default); typed as unknown`);
+    else if (!resolveLocalRef(schema, ref)) warn(p + "/$ref", `$ref ${JSON.stringify(ref)} does not resolve inside this schema; typed as unknown`);
+  });
+  return { diagnostics, fallback: false };
+}

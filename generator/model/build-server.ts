@@ -1,0 +1,137 @@
+/**
+ * Builds the server model from a loaded (already validated) manifest.
+ */
+import type { LoadedManifest } from "../load/manifest.js";
+import { KNOWN_REVISIONS } from "../load/manifest-format.js";
+import { parseUriTemplate } from "../load/uri-template.js";
+import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
+import type { JSONSchema } from "./ir.js";
+import type {
+  PromptModel,
+  ResourceModel,
+  ResourceTemplateModel,
+  ServerCapabilitiesModel,
+  ServerModel,
+  TemplateVariableModel,
+  ToolModel,
+} from "./server-ir.js";
+
+export const DEFAULT_PAGE_SIZE = 100;
+
+function byName<T extends { name: string }>(list: T[]): T[] {
+  return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+function ids(n: EntryNames | undefined): EntryNames {
+  // the loader rejects manifests with unnameable entries, so this only guards misuse
+  if (!n) throw new Error("buildServerModel: manifest names missing (load it with loadManifest first)");
+  return n;
+}
+
+function plain(v: unknown): { [key: string]: unknown } {
+  return v as { [key: string]: unknown };
+}
+
+export function buildServerModel(loaded: LoadedManifest): ServerModel {
+  const m = loaded.manifest;
+  const names = loaded.names;
+
+  const tools: ToolModel[] = (m.tools ?? []).map((t, index) => {
+    const id = ids(names.tools[index]);
+    const pointer = `/tools/${index}`;
+    return {
+      name: t.name,
+      index,
+      pointer,
+      ids: id,
+      definition: plain(t),
+      inputSchema: t.inputSchema as JSONSchema,
+      outputSchema: (t.outputSchema as JSONSchema | undefined) ?? null,
+      inputType: id.type + TYPE_SUFFIX.toolInput,
+      outputType: t.outputSchema !== undefined ? id.type + TYPE_SUFFIX.toolOutput : null,
+      inputFallback: loaded.fallbackSchemas.has(`${pointer}/inputSchema`),
+      outputFallback: loaded.fallbackSchemas.has(`${pointer}/outputSchema`),
+      readOnly: t.annotations?.readOnlyHint === true,
+    };
+  });
+
+  const resources: ResourceModel[] = (m.resources ?? []).map((r, index) => ({
+    name: r.name,
+    index,
+    pointer: `/resources/${index}`,
+    ids: ids(names.resources[index]),
+    definition: plain(r),
+    uri: r.uri,
+    mimeType: r.mimeType ?? null,
+  }));
+
+  const resourceTemplates: ResourceTemplateModel[] = (m.resourceTemplates ?? []).map((t, index) => {
+    const id = ids(names.resourceTemplates[index]);
+    const parsed = parseUriTemplate(t.uriTemplate);
+    const variables: TemplateVariableModel[] = [];
+    if (parsed.ok) {
+      for (const v of parsed.variables) {
+        const optional = v.operator === "?" || v.operator === "&";
+        const prior = variables.find((x) => x.name === v.name);
+        if (prior) prior.optional &&= optional;
+        else variables.push({ name: v.name, operator: v.operator, explode: v.explode, optional });
+      }
+    }
+    return {
+      name: t.name,
+      index,
+      pointer: `/resourceTemplates/${index}`,
+      ids: id,
+      definition: plain(t),
+      uriTemplate: t.uriTemplate,
+      mimeType: t.mimeType ?? null,
+      variables,
+      varsType: id.type + TYPE_SUFFIX.templateVars,
+    };
+  });
+
+  const prompts: PromptModel[] = (m.prompts ?? []).map((p, index) => {
+    const id = ids(names.prompts[index]);
+    return {
+      name: p.name,
+      index,
+      pointer: `/prompts/${index}`,
+      ids: id,
+      definition: plain(p),
+      arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, description: a.description ?? null })),
+      argsType: id.type + TYPE_SUFFIX.promptArgs,
+    };
+  });
+
+  const declared = m.capabilities ?? {};
+  const capabilities: ServerCapabilitiesModel = {};
+  if (tools.length) capabilities.tools = { ...declared.tools };
+  if (resources.length || resourceTemplates.length) capabilities.resources = { ...declared.resources };
+  if (prompts.length) capabilities.prompts = { ...declared.prompts };
+  if (declared.logging) capabilities.logging = {};
+  if (declared.completions) capabilities.completions = {};
+  if (declared.experimental) capabilities.experimental = declared.experimental;
+  if (declared.extensions) capabilities.extensions = declared.extensions;
+
+  // newest first: the runtime prefers the first revision it shares with the peer
+  const revisions = [...(m.revisions ?? KNOWN_REVISIONS)].sort().reverse();
+
+  const identity: ServerModel["identity"] = { name: m.name, version: m.version };
+  if (m.title !== undefined) identity.title = m.title;
+  if (m.description !== undefined) identity.description = m.description;
+  if (m.websiteUrl !== undefined) identity.websiteUrl = m.websiteUrl;
+  if (m.icons !== undefined) identity.icons = m.icons.map(plain);
+
+  return {
+    source: { display: loaded.file, sha256: loaded.sha256 },
+    identity,
+    instructions: m.instructions ?? null,
+    revisions,
+    pageSize: m.pageSize ?? DEFAULT_PAGE_SIZE,
+    capabilities,
+    tools: byName(tools),
+    resources: byName(resources),
+    resourceTemplates: byName(resourceTemplates),
+    prompts: byName(prompts),
+  };
+}

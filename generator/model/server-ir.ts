@@ -1,0 +1,109 @@
+/**
+ * The server model: what one manifest declares, as plain JSON-serialisable data with every
+ * identifier already assigned, sorted by MCP name. Emitters (types, validators, server, client,
+ * list payloads) read only this.
+ */
+import type { JSONSchema, SchemaSource } from "./ir.js";
+
+export interface EntryIdentifiers {
+  /** Property name on the generated `tools` / `prompts` / `resources` objects (`getForecast`). */
+  member: string;
+  /** Same, safe as a variable name (`delete_` for `delete`). */
+  binding: string;
+  /** PascalCase base of type names (`GetForecast`). */
+  type: string;
+}
+
+interface EntryBase {
+  /** MCP name, exactly as declared. */
+  name: string;
+  /** Position in its manifest array (list payloads keep declaration order). */
+  index: number;
+  /** JSON pointer of the entry in the manifest. */
+  pointer: string;
+  ids: EntryIdentifiers;
+  /** The wire object exactly as declared; published in list results as is. */
+  definition: { [key: string]: unknown };
+}
+
+export interface ToolModel extends EntryBase {
+  inputSchema: JSONSchema;
+  outputSchema: JSONSchema | null;
+  /** Type names: `GetForecastInput`, `GetForecastOutput` (null without outputSchema). */
+  inputType: string;
+  outputType: string | null;
+  /** The schema was broken or empty and is typed as `Record<string, unknown>`. */
+  inputFallback: boolean;
+  outputFallback: boolean;
+  /** `annotations` hints as declared (clients must treat them as untrusted). */
+  readOnly: boolean;
+}
+
+export interface ResourceModel extends EntryBase {
+  uri: string;
+  mimeType: string | null;
+}
+
+export interface TemplateVariableModel {
+  name: string;
+  /** RFC 6570 operator of the expression: "" (simple), "+", "#", ".", "/", ";", "?", "&". */
+  operator: string;
+  explode: boolean;
+  /** Query-style variables (`{?q}`, `{&q}`) may be absent from a URI. */
+  optional: boolean;
+}
+
+export interface ResourceTemplateModel extends EntryBase {
+  uriTemplate: string;
+  mimeType: string | null;
+  /** Distinct variables in order of first appearance. */
+  variables: TemplateVariableModel[];
+  /** `ReadFileVars`. */
+  varsType: string;
+}
+
+export interface PromptArgumentModel {
+  name: string;
+  required: boolean;
+  description: string | null;
+}
+
+export interface PromptModel extends EntryBase {
+  arguments: PromptArgumentModel[];
+  /** `SummariseArgs`. */
+  argsType: string;
+}
+
+export interface ServerCapabilitiesModel {
+  tools?: { listChanged?: boolean };
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  prompts?: { listChanged?: boolean };
+  logging?: Record<string, never>;
+  completions?: Record<string, never>;
+  experimental?: { [key: string]: { [key: string]: unknown } };
+  extensions?: { [key: string]: { [key: string]: unknown } };
+}
+
+export interface ServerModel {
+  source: SchemaSource;
+  /** `serverInfo` (MCP `Implementation`). */
+  identity: {
+    name: string;
+    version: string;
+    title?: string;
+    description?: string;
+    websiteUrl?: string;
+    icons?: { [key: string]: unknown }[];
+  };
+  instructions: string | null;
+  /** Newest first; the first is preferred in negotiation. */
+  revisions: string[];
+  pageSize: number;
+  /** What the server declares: implied by non-empty lists plus the manifest's explicit flags. */
+  capabilities: ServerCapabilitiesModel;
+  /** Sorted by MCP name. */
+  tools: ToolModel[];
+  resources: ResourceModel[];
+  resourceTemplates: ResourceTemplateModel[];
+  prompts: PromptModel[];
+}

@@ -1,0 +1,155 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { readFileSync } from "node:fs";
+import { loadManifest, parseManifest } from "../../generator/load/manifest.js";
+import { InputError, formatDiagnostic, type Diagnostic } from "../../generator/load/diagnostics.js";
+import { parseUriTemplate } from "../../generator/load/uri-template.js";
+import { buildServerModel } from "../../generator/model/build-server.js";
+import { fixture } from "./helpers.js";
+
+function errorsOf(fn: () => unknown): Diagnostic[] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e.diagnostics.filter((d) => d.severity === "error");
+    throw e;
+  }
+  assert.unreachable("expected an InputError");
+  return [];
+}
+
+test("load: every schema and semantic error is reported, each with file, pointer, line and expectation", () => {
+  const errors = errorsOf(() => loadManifest(fixture("invalid-multiple"), "mcp.manifest.json"));
+  const expected = JSON.parse(readFileSync(fixture("invalid-multiple", "expected-errors.json"), "utf8")) as string[];
+  assert.equal(errors.map((d) => `${d.pointer === "" ? "(root)" : d.pointer}: ${d.message}`), expected);
+  for (const d of errors) {
+    assert.is(d.file, "mcp.manifest.json");
+    assert.type(d.line, "number");
+  }
+  assert.is(formatDiagnostic(errors[1]!), 'mcp.manifest.json:5:5: error: /tools/1: missing required property "name"');
+});
+
+test("load: invalid JSON gives line and column", () => {
+  const errors = errorsOf(() => parseManifest('{\n  "name": "x",\n  "version": 1,,\n}', "m.json"));
+  assert.is(errors.length, 1);
+  assert.is(errors[0]!.line, 3);
+  assert.is(errors[0]!.column, 16);
+  assert.match(errors[0]!.message, /invalid JSON/);
+  const unterminated = errorsOf(() => parseManifest('{"name": "x', "m.json"));
+  assert.match(unterminated[0]!.message, /unterminated string/);
+});
+
+test("load: missing file and non-object documents are clear errors", () => {
+  assert.match(errorsOf(() => loadManifest("/nonexistent/mcp.manifest.json", "nope.json"))[0]!.message, /file not found/);
+  assert.match(errorsOf(() => parseManifest("[1]", "m.json"))[0]!.message, /expected a JSON object/);
+});
+
+test("load: duplicate JSON keys are errors (JSON.parse would hide them)", () => {
+  const errors = errorsOf(() => parseManifest('{"name":"a","version":"1","name":"b"}', "m.json"));
+  assert.equal(errors.map((d) => d.pointer), ["/name"]);
+});
+
+test("load: name collisions are errors naming both sources", () => {
+  const errors = errorsOf(() => loadManifest(fixture("name-collision"), "mcp.manifest.json"));
+  const messages = errors.map((d) => d.message);
+  assert.ok(messages.includes('/tools/0/name "get_forecast" and /tools/3/name "get-forecast" both map to the tool identifier "getForecast"; rename one of them'), messages.join("\n"));
+  assert.ok(messages.includes('duplicate name: /tools/1/name "list_alerts" and /tools/4/name "list_alerts"'));
+  assert.ok(messages.some((m) => m.includes('"my_doc"') && m.includes('"myDoc"')));
+  // a prompt named like a tool is fine; "get.forecast2" is its own identifier
+  assert.is(errors.length, 3);
+});
+
+test("load: a tools/list result pasted as is is valid and keeps every field", () => {
+  const loaded = loadManifest(fixture("tools-list-pasted"));
+  assert.equal(loaded.diagnostics.filter((d) => d.severity === "error"), []);
+  const model = buildServerModel(loaded);
+  assert.equal(model.tools.map((t) => t.name), ["add", "annotatedMessage", "echo", "getResourceLinks", "longRunningOperation"]);
+  const add = model.tools.find((t) => t.name === "add")!;
+  assert.equal(add.definition.execution, { taskSupport: "optional" });
+  assert.equal(add.definition._meta, { "com.example/category": "math" });
+  assert.is(add.outputType, "AddOutput");
+  assert.is(model.capabilities.tools !== undefined, true);
+});
+
+test("load: broken or empty tool schemas are warnings with pointers and a fallback, not errors", () => {
+  const loaded = loadManifest(fixture("broken-schemas"));
+  const warnings = loaded.diagnostics.map((d) => `${d.severity} ${d.pointer}`);
+  assert.equal(warnings, [
+    "warning /tools/0/inputSchema",
+    "warning /tools/1/inputSchema/properties/a/type",
+    "warning /tools/2/inputSchema/type",
+    "warning /tools/3/inputSchema/properties/a/$ref",
+    "warning /tools/4/inputSchema/properties/a/$ref",
+    "warning /tools/6/inputSchema/required",
+  ]);
+  assert.equal([...loaded.fallbackSchemas].sort(), ["/tools/0/inputSchema", "/tools/1/inputSchema", "/tools/2/inputSchema", "/tools/6/inputSchema"]);
+});
+
+test("load: non-object outputSchema is an error only when a pre-2026 revision is spoken", () => {
+  const text = (revisions: string[]) =>
+    JSON.stringify({ name: "x", version: "1", revisions, tools: [{ name: "t", inputSchema: { type: "object" }, outputSchema: { type: "array" } }] });
+  assert.not.throws(() => parseManifest(text(["2026-07-28"]), "m.json"));
+  const errors = errorsOf(() => parseManifest(text(["2025-11-25", "2026-07-28"]), "m.json"));
+  assert.equal(errors.map((d) => d.pointer), ["/tools/0/outputSchema/type"]);
+});
+
+test("load: a root that only $refs an object definition is typed as that object (zod-to-json-schema style)", () => {
+  const text = JSON.stringify({
+    name: "x",
+    version: "1",
+    tools: [{ name: "t", inputSchema: { $ref: "#/definitions/Args", definitions: { Args: { type: "object", properties: { a: { type: "string" } } } }, $schema: "http://json-schema.org/draft-07/schema#" } }],
+  });
+  const loaded = parseManifest(text, "m.json");
+  assert.equal(loaded.diagnostics.map((d) => [d.severity, d.pointer]), [["warning", "/tools/0/inputSchema"]]);
+  assert.equal([...loaded.fallbackSchemas], []);
+});
+
+test("load: unknown tool keys are warnings with a suggestion", () => {
+  const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "t", inputSchema: { type: "object" }, outputschema: {} }] }), "m.json");
+  assert.equal(loaded.diagnostics.map((d) => d.message), ['unknown tool property "outputschema" (did you mean "outputSchema"?); published as is']);
+});
+
+test("load: tool name guidance is a warning", () => {
+  const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "bad name!", inputSchema: { type: "object" } }] }), "m.json");
+  assert.equal(loaded.diagnostics.map((d) => d.pointer), ["/tools/0/name"]);
+});
+
+test("uri templates: variables and syntax errors", () => {
+  const ok = parseUriTemplate("weather://forecast/{city}/{day}{?units,lang}{/path*}{+rest:3}");
+  assert.ok(ok.ok);
+  if (ok.ok) assert.equal(ok.variables.map((v) => `${v.operator}${v.name}${v.explode ? "*" : ""}${v.prefix ?? ""}`), ["city", "day", "?units", "?lang", "/path*", "+rest3"]);
+  for (const bad of ["x://{", "x://{}", "x://{a b}", "x://{=a}", "x://{a:0}", "x://a b", "x://%zz"]) {
+    assert.is(parseUriTemplate(bad).ok, false, bad);
+  }
+});
+
+test("uri templates: shapes that cannot be matched back are warnings", () => {
+  const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", resourceTemplates: [{ name: "a", uriTemplate: "x://{/a,b}/here" }, { name: "b", uriTemplate: "x://{id:3}" }, { name: "c", uriTemplate: "x://{a}/{+rest}{?q,limit}" }] }), "m.json");
+  assert.equal(loaded.diagnostics.map((d) => [d.pointer, d.message]), [
+    ["/resourceTemplates/0/uriTemplate", "resources/read cannot route by this template reliably: {/a,b} cannot be split back into its variables; write {/a}{/b} or separate them with literals"],
+    ["/resourceTemplates/1/uriTemplate", 'resources/read cannot route by this template reliably: "id:3" keeps only a prefix, so a matched URI yields the prefix, not the value'],
+  ]);
+});
+
+test("model: identifiers, template variables, capabilities and revisions", () => {
+  const model = buildServerModel(loadManifest(fixture("schema-features")));
+  const forecast = model.tools.find((t) => t.name === "get_forecast")!;
+  assert.equal(forecast.ids, { member: "getForecast", binding: "getForecast", type: "GetForecast" });
+  assert.is(forecast.inputType, "GetForecastInput");
+  const search = model.resourceTemplates.find((t) => t.name === "search")!;
+  assert.equal(search.variables.map((v) => [v.name, v.optional]), [["q", true], ["limit", true]]);
+  assert.equal(model.revisions, ["2026-07-28", "2025-11-25", "2025-06-18"]);
+  assert.equal(model.capabilities, { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} });
+  assert.is(model.pageSize, 20);
+  const prompt = model.prompts.find((p) => p.name === "summarise-week")!;
+  assert.equal(prompt.arguments.map((a) => [a.name, a.required]), [["city", true], ["style", false]]);
+  assert.equal(model.tools.map((t) => t.name), [...model.tools.map((t) => t.name)].sort());
+});
+
+test("model: revisions default to every known one, newest first", () => {
+  const model = buildServerModel(parseManifest(JSON.stringify({ name: "x", version: "1" }), "m.json"));
+  assert.equal(model.revisions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+  assert.equal(model.capabilities, {});
+});
+
+test.run();
