@@ -1,9 +1,17 @@
 /** mcpgen's runtime (@mcpgen/runtime) with the generated 2025-11-25 binding, validation on. */
-import { connectClient, createMemoryTransportPair, type ClientSession, type Transport } from "@mcpgen/runtime";
+import {
+  connectClient,
+  createMemoryTransportPair,
+  StdioClientTransport,
+  StreamableHttpClientTransport,
+  type ClientSession,
+  type Transport,
+} from "@mcpgen/runtime";
 import { binding } from "../../generated/2025-11-25/index.js";
-import type { Harness, Implementation } from "../harness.js";
+import type { Harness, Implementation, SpawnedSession } from "../harness.js";
 import { CLIENT_INFO, sumOf, type Variant } from "../workload.js";
 import { createMcpgenServer } from "../servers/mcpgen-server.js";
+import { serverNodeFlags, serverScript, startHttpServer, stopChild } from "../children.js";
 
 function connect(transport: Transport): Promise<ClientSession> {
   return connectClient({ transport, bindings: [binding], clientInfo: CLIENT_INFO });
@@ -20,7 +28,14 @@ async function harnessOver(client: ClientSession, variant: Variant, close: () =>
   };
 }
 
-const notYet = (what: string) => () => Promise.reject(new Error(`${what} is not on main yet`));
+async function connectStdio(variant: Variant): Promise<{ client: ClientSession; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...serverNodeFlags(), serverScript("mcpgen-stdio"), variant],
+    stderr: "inherit",
+  });
+  return { client: await connect(transport), transport };
+}
 
 export const mcpgen: Implementation = {
   async inproc({ variant }) {
@@ -32,7 +47,28 @@ export const mcpgen: Implementation = {
       await server.close();
     });
   },
-  stdio: notYet("the runtime's stdio transport"),
-  spawnInitialized: notYet("the runtime's stdio transport"),
-  http: notYet("the runtime's Streamable HTTP transport"),
+
+  async stdio({ variant }) {
+    const { client, transport } = await connectStdio(variant);
+    return harnessOver(client, variant, () => client.close(), transport.pid);
+  },
+
+  async spawnInitialized({ variant }): Promise<SpawnedSession> {
+    const { client, transport } = await connectStdio(variant);
+    return { serverPid: transport.pid!, close: () => client.close() };
+  },
+
+  async http({ variant }) {
+    const { child, url } = await startHttpServer("mcpgen-http", [variant]);
+    const client = await connect(new StreamableHttpClientTransport({ url }));
+    return harnessOver(
+      client,
+      variant,
+      async () => {
+        await client.close();
+        await stopChild(child);
+      },
+      child.pid,
+    );
+  },
 };
