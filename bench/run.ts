@@ -16,7 +16,7 @@ import { printReport, type Summary } from "./report.js";
 
 const env = process.env;
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
-const PHASE_MS = Number(env.BENCH_PHASE_MS ?? 400);
+const PHASE_MS = Number(env.BENCH_PHASE_MS ?? 300);
 const SPAWNS = Number(env.BENCH_SPAWNS ?? 3);
 const pick = <T extends string>(all: readonly T[], list: string | undefined): T[] =>
   list ? all.filter((x) => list.split(",").includes(x)) : [...all];
