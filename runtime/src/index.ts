@@ -35,3 +35,16 @@ export type {
 export { hasCapability } from "./lifecycle/legacy/capabilities.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
+
+export type * from "./mcp-types.js";
+export { loggingLevels } from "./mcp-types.js";
+export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
+
+export { createMcpServer, McpServer, type ConnectOptions } from "./server/server.js";
+export { toolResult, toolError } from "./server/results.js";
+export { InvalidToolOutputError } from "./server/tools.js";
+export type {
+  McpDefinition, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
+  ClientRequests, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
+  ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
+} from "./server/types.js";
