@@ -48,3 +48,7 @@ export type {
   ClientRequests, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
   ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
 } from "./server/types.js";
+
+export { McpClient, connectMcpClient } from "./client/client.js";
+export { createMcpClient, DefinedMcpClient, ToolOutputError } from "./client/manifest-client.js";
+export type { ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";

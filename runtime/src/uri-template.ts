@@ -113,8 +113,12 @@ export function compileUriTemplate(template: string): UriTemplate {
       const out: Record<string, string | string[]> = {};
       for (let c = 0; c < captures.length; c++) {
         const raw = m[c + 1];
-        if (raw === undefined || raw === "") continue;
         const { operator, names } = captures[c]!;
+        if (raw === undefined || raw === "") {
+          // `{/path*}` matching nothing is an empty list, not a missing variable.
+          if ((operator === "/" || operator === ".") && names.length === 1 && names[0]!.explode) out[names[0]!.name] = [];
+          continue;
+        }
         if (operator === "?" || operator === "&" || operator === ";") {
           if (!assignPairs(out, raw, operator === ";" ? ";" : "&", operator === ";" ? names : queryNames)) return null;
           continue;
