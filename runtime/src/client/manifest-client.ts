@@ -91,8 +91,8 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
     const uriTemplate = t.uriTemplate as string;
     const template = compileUriTemplate(uriTemplate);
     const member = members.resourceTemplates[t.name as string]!;
-    client.resources[member] = ((vars: TemplateVariables, opts?: CallOptions): Promise<ReadResourceResult> =>
-      client.readResource(template.expand(vars), opts)) as Stub;
+    client.resources[member] = ((vars: TemplateVariables | undefined, opts?: CallOptions): Promise<ReadResourceResult> =>
+      client.readResource(template.expand(vars ?? {}), opts)) as Stub;
     client.completions.resources[member] = (argument, value, context, opts) =>
       client.complete({ type: "ref/resource", uri: uriTemplate }, { name: argument, value }, context && { arguments: context }, opts);
   }
