@@ -36,6 +36,9 @@ export { hasCapability } from "./lifecycle/legacy/capabilities.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
 
+// Framing and the stdio / Streamable HTTP / HTTP+SSE transports.
+export * from "./transports/index.js";
+
 export type * from "./mcp-types.js";
 export { loggingLevels } from "./mcp-types.js";
 export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";

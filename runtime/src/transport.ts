@@ -34,4 +34,11 @@ export interface Transport {
   /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
   readonly sessionId?: string;
+  /**
+   * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
+   * reply to `requestId` without ending the logical stream; the client resumes it with GET +
+   * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).
+   * Absent on transports without the notion.
+   */
+  closeStream?(requestId: RequestId): boolean;
 }

@@ -30,7 +30,7 @@ export async function buildFixture(name: string, extra: string[] = []): Promise<
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023", "DOM"], module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, types: [], outDir: "out", noEmitOnError: false },
+      compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023", "DOM"], module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, types: ["node"], outDir: "out", noEmitOnError: false },
       files,
     }),
   );

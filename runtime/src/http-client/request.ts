@@ -1,0 +1,91 @@
+import * as http from "node:http";
+import * as https from "node:https";
+
+/** A non-2xx HTTP answer; the probe and the session read `status`. */
+export class HttpStatusError extends Error {
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string, what: string) {
+    super(`${what}: HTTP ${status}${body ? ` ${body.slice(0, 300)}` : ""}`);
+    this.name = "HttpStatusError";
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/**
+ * Thin keep-alive HTTP requests on node:http. Every request gets its own ClientRequest (never a
+ * shared AbortSignal); `abortAll` tears down whatever is still in flight.
+ */
+export class HttpRequester {
+  readonly url: URL;
+  private readonly agent: http.Agent;
+  private readonly ownAgent: boolean;
+  private readonly inflight = new Set<http.ClientRequest>();
+  private readonly mod: typeof http | typeof https;
+
+  constructor(url: URL, agent?: http.Agent) {
+    this.url = url;
+    this.mod = url.protocol === "https:" ? https : http;
+    this.ownAgent = agent === undefined;
+    this.agent = agent ?? new this.mod.Agent({ keepAlive: true, maxSockets: 256 });
+  }
+
+  request(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    url: URL = this.url,
+  ): Promise<http.IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = this.mod.request(url, { method, headers, agent: this.agent });
+      this.inflight.add(req);
+      let answered = false;
+      req.once("response", (res) => {
+        answered = true;
+        // The request stays tracked until its response is fully read or torn down.
+        res.once("close", () => this.inflight.delete(req));
+        resolve(res);
+      });
+      req.once("error", (e) => {
+        this.inflight.delete(req);
+        reject(e);
+      });
+      req.once("close", () => {
+        if (!answered) this.inflight.delete(req);
+      });
+      if (body !== undefined) req.end(body);
+      else req.end();
+    });
+  }
+
+  abortAll(): void {
+    for (const req of this.inflight) req.destroy();
+    this.inflight.clear();
+  }
+
+  destroy(): void {
+    this.abortAll();
+    if (this.ownAgent) this.agent.destroy();
+  }
+}
+
+/** Reads a whole response body (bounded). */
+export function readText(res: http.IncomingMessage, limit = 16 * 1024 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > limit) {
+        res.destroy();
+        reject(new Error(`response body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(c);
+    });
+    res.once("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    res.once("error", reject);
+    res.once("aborted", () => reject(new Error("response aborted")));
+  });
+}

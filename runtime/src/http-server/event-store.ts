@@ -1,0 +1,102 @@
+import type { JSONRPCMessage } from "../jsonrpc.js";
+
+/**
+ * Where a resumable Streamable HTTP server keeps the SSE events it sent, so a client that
+ * reconnects with `Last-Event-ID` gets what followed on that same stream. Event ids must be
+ * unique across all streams of a server and must be visible ASCII.
+ * Methods may answer synchronously (cheaper on the hot path) or with a promise.
+ */
+export interface EventStore {
+  /** Record one event of `streamId`; `message` is null for a priming event (a cursor only). Returns its event id. */
+  storeEvent(streamId: string, message: JSONRPCMessage | null): string | Promise<string>;
+  /** The stream an event id belongs to, or undefined when unknown (expired or never issued). */
+  streamIdFor(eventId: string): string | undefined | Promise<string | undefined>;
+  /** Calls `send` for every message event of the same stream after `lastEventId`, in order. */
+  replayEventsAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JSONRPCMessage) => void,
+  ): void | Promise<void>;
+  /** The stream's session is gone: its events may be dropped. */
+  removeStream?(streamId: string): void | Promise<void>;
+}
+
+interface StoredEvent {
+  streamId: string;
+  seq: number;
+  message: JSONRPCMessage | null;
+}
+
+/**
+ * In-memory event store. Bounded: at most `maxEvents` events in total, oldest evicted first
+ * (a client resuming past an evicted event gets nothing replayed from before it).
+ */
+export class InMemoryEventStore implements EventStore {
+  private readonly maxEvents: number;
+  private readonly streams = new Map<string, StoredEvent[]>();
+  /** Insertion order across streams, for eviction. */
+  private readonly order: StoredEvent[] = [];
+  private orderHead = 0;
+  private seq = 0;
+
+  constructor(options: { maxEvents?: number } = {}) {
+    this.maxEvents = options.maxEvents ?? 10_000;
+  }
+
+  storeEvent(streamId: string, message: JSONRPCMessage | null): string {
+    const ev: StoredEvent = { streamId, seq: ++this.seq, message };
+    let list = this.streams.get(streamId);
+    if (!list) this.streams.set(streamId, (list = []));
+    list.push(ev);
+    this.order.push(ev);
+    if (this.order.length - this.orderHead > this.maxEvents) this.evictOne();
+    return `${streamId}_${ev.seq}`;
+  }
+
+  streamIdFor(eventId: string): string | undefined {
+    const cut = eventId.lastIndexOf("_");
+    if (cut <= 0) return undefined;
+    const streamId = eventId.slice(0, cut);
+    return this.streams.has(streamId) ? streamId : undefined;
+  }
+
+  replayEventsAfter(lastEventId: string, send: (eventId: string, message: JSONRPCMessage) => void): void {
+    const cut = lastEventId.lastIndexOf("_");
+    if (cut <= 0) return;
+    const streamId = lastEventId.slice(0, cut);
+    const after = Number(lastEventId.slice(cut + 1));
+    const list = this.streams.get(streamId);
+    if (!list || !Number.isInteger(after)) return;
+    for (const ev of list) {
+      if (ev.seq > after && ev.message !== null) send(`${streamId}_${ev.seq}`, ev.message);
+    }
+  }
+
+  removeStream(streamId: string): void {
+    const list = this.streams.get(streamId);
+    if (!list) return;
+    this.streams.delete(streamId);
+    for (const ev of list) ev.message = null;
+  }
+
+  /** Number of events currently held (for tests and monitoring). */
+  get size(): number {
+    return this.order.length - this.orderHead;
+  }
+
+  private evictOne(): void {
+    const ev = this.order[this.orderHead++];
+    if (ev) {
+      const list = this.streams.get(ev.streamId);
+      if (list) {
+        const i = list.indexOf(ev);
+        if (i !== -1) list.splice(i, 1);
+        if (list.length === 0) this.streams.delete(ev.streamId);
+      }
+    }
+    // Compact the order array now and then instead of shifting on every eviction.
+    if (this.orderHead > 1024 && this.orderHead * 2 > this.order.length) {
+      this.order.splice(0, this.orderHead);
+      this.orderHead = 0;
+    }
+  }
+}

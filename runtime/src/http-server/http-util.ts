@@ -1,0 +1,86 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+/** Default cap on a POST body. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+export class BodyTooLargeError extends Error {}
+
+/** Reads the whole request body, refusing more than `limit` bytes without buffering past it. */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = req.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) {
+    return Promise.reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+  }
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const ondata = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onend = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onerror = (e: Error): void => {
+      cleanup();
+      reject(e);
+    };
+    const onaborted = (): void => {
+      cleanup();
+      reject(new Error("request aborted"));
+    };
+    const cleanup = (): void => {
+      req.off("data", ondata);
+      req.off("end", onend);
+      req.off("error", onerror);
+      req.off("close", onaborted);
+    };
+    req.on("data", ondata);
+    req.on("end", onend);
+    req.on("error", onerror);
+    req.on("close", onaborted);
+  });
+}
+
+/** An HTTP error with an id-less JSON-RPC error body. */
+export function sendJsonError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers?: Record<string, string>,
+): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+  res.writeHead(status, { "content-type": "application/json", ...headers });
+  res.end(body);
+}
+
+/** Whether an Accept header admits a media type ("*\/*" and "type/*" count; absent admits everything). */
+export function accepts(accept: string | undefined, type: string): boolean {
+  if (accept === undefined || accept === "") return true;
+  if (accept.includes(type) || accept.includes("*/*")) return true;
+  const major = type.slice(0, type.indexOf("/"));
+  return accept.includes(`${major}/*`);
+}
+
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export const SSE_HEADERS = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+} as const;

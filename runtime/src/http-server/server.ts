@@ -1,0 +1,381 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
+import type { Transport } from "../transport.js";
+import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import { checkHostOrigin, type HostOriginOptions } from "./security.js";
+import {
+  BodyTooLargeError,
+  DEFAULT_MAX_BODY_BYTES,
+  accepts,
+  headerValue,
+  readBody,
+  sendJsonError,
+} from "./http-util.js";
+import { StreamableHttpServerTransport } from "./session-transport.js";
+import type { LegacySseHandler } from "../sse-legacy/server.js";
+
+/** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
+export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+export interface StreamableHttpOptions extends HostOriginOptions {
+  /** The MCP endpoint path (default "/mcp"). */
+  path?: string;
+  /**
+   * Called with each new Transport: one per MCP session (stateful), or one per POST (stateless).
+   * Connect the session layer to it here; the first message is delivered after this returns
+   * (or after its promise resolves). `request` is the HTTP request that opened it (headers such as
+   * MCP-Protocol-Version for a stateless session, authentication); its body is already consumed.
+   */
+  onsession: (transport: StreamableHttpServerTransport, request: IncomingMessage) => void | Promise<void>;
+  /** No `Mcp-Session-Id`, no GET stream, no DELETE, no resumability; each POST gets its own transport. */
+  stateless?: boolean;
+  /** Session id generator (visible ASCII only); default randomUUID. */
+  sessionIdGenerator?: () => string;
+  /**
+   * How a POST carrying requests is answered: "auto" (default) replies in plain JSON unless the
+   * server sends related requests/notifications first, then switches to SSE; "json" always
+   * JSON (related messages go to the GET stream); "sse" always SSE.
+   */
+  responseMode?: "auto" | "json" | "sse";
+  /** Resumability store; default an in-memory store (stateful mode); false disables resumability and priming. */
+  eventStore?: EventStore | false;
+  /** `retry` (ms) sent in each SSE priming event (default 1000). */
+  retryMs?: number;
+  /** Keep-alive comment interval on the GET stream in ms (default 25000; 0 disables). */
+  keepAliveMs?: number;
+  /**
+   * Close a session after this long without client messages while it has no open stream or
+   * outstanding request (ms; default 0 = never). Clients that vanish without DELETE otherwise keep
+   * their session until the server closes.
+   */
+  sessionIdleTimeoutMs?: number;
+  /** Largest accepted POST body in bytes (default 4 MiB); bigger gets 413. */
+  maxBodyBytes?: number;
+  /** Accepted `MCP-Protocol-Version` values; others get 400 (absent means 2025-03-26). */
+  supportedProtocolVersions?: readonly string[];
+  /** Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths. */
+  legacySse?: LegacySseHandler;
+}
+
+export interface StreamableHttpHandler {
+  /** Handle one request; answers 404 for other paths. */
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /** Live sessions by id (stateful mode). */
+  readonly sessions: ReadonlyMap<string, StreamableHttpServerTransport>;
+  /** Close every session. */
+  close(): Promise<void>;
+}
+
+function classify(msgs: JSONRPCMessage[]): { requestIds: RequestId[]; initialize: boolean; valid: boolean } {
+  const requestIds: RequestId[] = [];
+  let initialize = false;
+  let valid = true;
+  for (const m of msgs) {
+    if (m === null || typeof m !== "object" || Array.isArray(m)) {
+      valid = false;
+      continue;
+    }
+    if ("method" in m) {
+      if ("id" in m && m.id !== undefined && m.id !== null) {
+        requestIds.push(m.id);
+        if (m.method === "initialize") initialize = true;
+      }
+    } else if (!("id" in m)) valid = false;
+  }
+  return { requestIds, initialize, valid };
+}
+
+/** The request handler of a Streamable HTTP endpoint (usable inside any node:http server). */
+export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
+  const path = options.path ?? "/mcp";
+  const stateless = options.stateless ?? false;
+  const mode = options.responseMode ?? "auto";
+  const store: EventStore | undefined = stateless || options.eventStore === false
+    ? undefined
+    : (options.eventStore ?? new InMemoryEventStore());
+  const retryMs = options.retryMs ?? 1000;
+  const keepAliveMs = options.keepAliveMs ?? 25_000;
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
+  const genId = options.sessionIdGenerator ?? randomUUID;
+  const sessions = new Map<string, StreamableHttpServerTransport>();
+  const legacy = options.legacySse;
+  const idleMs = options.sessionIdleTimeoutMs ?? 0;
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const t of sessions.values()) {
+      if (!t.busy && now - t.lastActivity > idleMs) void t.close();
+    }
+    if (sessions.size === 0 && sweeper) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+
+  const newTransport = (sessionId: string | undefined): StreamableHttpServerTransport =>
+    new StreamableHttpServerTransport({
+      sessionId,
+      eventStore: store,
+      retryMs,
+      keepAliveMs,
+      closeWhenIdle: stateless,
+      onclosed: (t) => {
+        if (t.sessionId !== undefined && sessions.get(t.sessionId) === t) sessions.delete(t.sessionId);
+      },
+    });
+
+  /** Session lookup shared by POST (non-initialize), GET and DELETE; answers the error itself. */
+  const lookup = (req: IncomingMessage, res: ServerResponse): StreamableHttpServerTransport | undefined => {
+    const sid = headerValue(req, "mcp-session-id");
+    if (sid === undefined) {
+      sendJsonError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      return undefined;
+    }
+    const t = sessions.get(sid);
+    if (!t) {
+      sendJsonError(res, 404, -32001, "Session not found");
+      return undefined;
+    }
+    return t;
+  };
+
+  const versionOk = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const v = headerValue(req, "mcp-protocol-version");
+    if (v === undefined || versions.has(v)) return true;
+    sendJsonError(
+      res,
+      400,
+      -32000,
+      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)} (supported: ${[...versions].join(", ")})`,
+    );
+    return false;
+  };
+
+  async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const ctype = headerValue(req, "content-type");
+    if (ctype === undefined || !ctype.toLowerCase().includes("application/json")) {
+      sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+      return;
+    }
+    const accept = headerValue(req, "accept");
+    const allowJson = mode !== "sse" && accepts(accept, "application/json");
+    const allowSse = mode !== "json" && accepts(accept, "text/event-stream");
+    if (!allowJson && !allowSse) {
+      sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, maxBody);
+    } catch (e) {
+      if (e instanceof BodyTooLargeError) {
+        sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
+      } else if (!res.headersSent) res.destroy();
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString("utf8"));
+    } catch {
+      sendJsonError(res, 400, -32700, "Parse error: body is not valid JSON");
+      return;
+    }
+    const batch = Array.isArray(parsed);
+    const list = (batch ? parsed : [parsed]) as JSONRPCMessage[];
+    const { requestIds, initialize, valid } = classify(list);
+    if (!valid || list.length === 0 || parsed === null || typeof parsed !== "object") {
+      sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
+      return;
+    }
+    if (initialize && list.length > 1) {
+      sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
+      return;
+    }
+    let transport: StreamableHttpServerTransport;
+    if (stateless) {
+      if (!initialize && !versionOk(req, res)) return;
+      transport = newTransport(undefined);
+      await options.onsession(transport, req);
+    } else if (initialize) {
+      const sid = genId();
+      // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
+      if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
+      transport = newTransport(sid);
+      sessions.set(sid, transport);
+      if (idleMs > 0 && !sweeper) {
+        sweeper = setInterval(sweep, Math.max(10, Math.min(idleMs / 2, 60_000)));
+        sweeper.unref();
+      }
+      try {
+        await options.onsession(transport, req);
+      } catch (e) {
+        sessions.delete(sid);
+        throw e;
+      }
+    } else {
+      const t = lookup(req, res);
+      if (!t || !versionOk(req, res)) return;
+      transport = t;
+    }
+    const context = transport.sessionId !== undefined
+      ? { sessionId: transport.sessionId, headers: req.headers }
+      : { headers: req.headers };
+    const message = batch ? list : list[0]!;
+    if (requestIds.length === 0) {
+      res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId } : undefined);
+      res.end();
+      transport.receive(message, context);
+      if (stateless) queueMicrotask(() => void transport.close());
+      return;
+    }
+    transport.openPostStream(res, requestIds, { allowJson, allowSse, batch });
+    transport.receive(message, context);
+  }
+
+  async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (stateless) {
+      res.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    if (!accepts(headerValue(req, "accept"), "text/event-stream")) {
+      sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
+      return;
+    }
+    const t = lookup(req, res);
+    if (!t || !versionOk(req, res)) return;
+    const lastEventId = headerValue(req, "last-event-id");
+    if (lastEventId !== undefined && store) {
+      const refused = await t.resumeStream(res, lastEventId);
+      if (refused !== undefined) sendJsonError(res, refused, -32000, "Unknown Last-Event-ID for this session");
+      return;
+    }
+    if (!t.openStandaloneStream(res)) {
+      sendJsonError(res, 409, -32000, "Conflict: only one standalone SSE stream is allowed per session");
+    }
+  }
+
+  async function del(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (stateless) {
+      res.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    const t = lookup(req, res);
+    if (!t || !versionOk(req, res)) return;
+    await t.close();
+    res.writeHead(200).end();
+  }
+
+  function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+    const url = req.url ?? "/";
+    const q = url.indexOf("?");
+    const p = q === -1 ? url : url.slice(0, q);
+    const refusal = checkHostOrigin(req, options);
+    if (refusal) {
+      sendJsonError(res, refusal.status, -32000, refusal.message);
+      return;
+    }
+    if (p === path) {
+      switch (req.method) {
+        case "POST":
+          return post(req, res);
+        case "GET":
+          return get(req, res);
+        case "DELETE":
+          return del(req, res);
+        default:
+          res.writeHead(405, { allow: stateless ? "POST" : "GET, POST, DELETE" }).end();
+          return;
+      }
+    }
+    if (legacy && legacy.handles(p)) return legacy.handle(req, res);
+    res.writeHead(404).end();
+  }
+
+  return {
+    sessions,
+    handle(req, res) {
+      let r: Promise<void> | void;
+      try {
+        r = route(req, res);
+      } catch (e) {
+        r = Promise.reject(e);
+      }
+      if (r) {
+        r.catch(() => {
+          if (!res.headersSent) sendJsonError(res, 500, -32603, "Internal error");
+          else res.end();
+        });
+      }
+    },
+    async close() {
+      if (sweeper) clearInterval(sweeper);
+      sweeper = undefined;
+      await Promise.all([...sessions.values()].map((t) => t.close()));
+      await legacy?.close();
+    },
+  };
+}
+
+export interface StreamableHttpServerOptions extends StreamableHttpOptions {
+  /** Attach to an existing server instead of creating one (then host/port are not used). */
+  server?: Server;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (any free port). */
+  port?: number;
+}
+
+export interface StreamableHttpServer extends StreamableHttpHandler {
+  readonly server: Server;
+  /** Start listening (no-op for an attached server that already listens); resolves to the endpoint URL. */
+  listen(): Promise<URL>;
+  /** The endpoint URL once listening. */
+  readonly url: URL | undefined;
+}
+
+/** A node:http server exposing one Streamable HTTP MCP endpoint (plus the legacy SSE paths if configured). */
+export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
+  const handler = createStreamableHttpHandler(options);
+  const server = options.server ?? createServer();
+  const owned = options.server === undefined;
+  server.on("request", (req, res) => handler.handle(req, res));
+  let url: URL | undefined;
+  const computeUrl = (): URL | undefined => {
+    const a = server.address() as AddressInfo | null;
+    if (!a || typeof a !== "object") return undefined;
+    const host = a.family === "IPv6" ? `[${a.address}]` : a.address;
+    return new URL(`http://${host}:${a.port}${options.path ?? "/mcp"}`);
+  };
+  return {
+    server,
+    sessions: handler.sessions,
+    handle: handler.handle,
+    get url() {
+      return url ?? computeUrl();
+    },
+    listen() {
+      if (server.listening) return Promise.resolve((url = computeUrl()!));
+      return new Promise<URL>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve((url = computeUrl()!));
+        });
+      });
+    },
+    async close() {
+      await handler.close();
+      if (owned && server.listening) {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      }
+    },
+  };
+}
+
+export type { Transport };

@@ -1,0 +1,473 @@
+import type { ServerResponse } from "node:http";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
+import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
+import type { EventStore } from "./event-store.js";
+import { SSE_HEADERS } from "./http-util.js";
+
+/** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
+const SENT: Promise<void> = Promise.resolve();
+
+/** One logical SSE stream (or a pending POST reply) of a session. */
+interface Stream {
+  readonly id: string;
+  /** The HTTP response currently carrying it; undefined while the client is away (polling, disconnect). */
+  res: ServerResponse | undefined;
+  /** pending: the POST reply's format is not chosen yet; json: collecting a JSON reply; sse: streaming. */
+  mode: "pending" | "json" | "sse";
+  readonly standalone: boolean;
+  /** Request ids of the POST still awaiting their responses. */
+  readonly open: Set<RequestId>;
+  /** POST carried a JSON array (2025-03-26 batch): the JSON reply is an array too. */
+  readonly batch: boolean;
+  readonly allowJson: boolean;
+  readonly allowSse: boolean;
+  jsonReplies: JSONRPCMessage[] | undefined;
+  /** Serialises writes when the event store answers asynchronously. */
+  tail: Promise<void> | undefined;
+  keepAlive: NodeJS.Timeout | undefined;
+  /** Standalone stream only: encoded events sent while no GET was connected, flushed on the next GET. */
+  backlog?: string[];
+}
+
+/** Cap on events held for a standalone stream while no GET is connected. */
+const MAX_BACKLOG = 1000;
+/** A client this far behind on reading an SSE stream is cut off (it may resume with Last-Event-ID). */
+const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+
+export interface SessionTransportConfig {
+  sessionId: string | undefined;
+  eventStore: EventStore | undefined;
+  /** `retry` (ms) sent with each priming event; undefined sends none. */
+  retryMs: number | undefined;
+  /** Keep-alive comment interval on the standalone GET stream (0 = none). */
+  keepAliveMs: number;
+  /** Stateless mode: close once no request is outstanding, and when the client drops a reply. */
+  closeWhenIdle: boolean;
+  /** Called once when the transport closes (the server forgets the session). */
+  onclosed: (t: StreamableHttpServerTransport) => void;
+}
+
+let streamKeySeq = 0;
+
+function isResponse(m: JSONRPCMessage): boolean {
+  return !("method" in m) && "id" in m;
+}
+
+/**
+ * The Transport of one Streamable HTTP session (or, in stateless mode, of one POST). The server
+ * creates it and hands it to `onsession`; it routes each outgoing message to exactly one stream:
+ * responses to the POST that carried their request, related messages (`relatedRequestId`) to that
+ * POST's stream, everything else to the standalone GET stream.
+ */
+export class StreamableHttpServerTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  readonly sessionId: string | undefined;
+  /** Protocol revision set by the session after negotiation. */
+  protocolVersion: string | undefined;
+
+  private readonly cfg: SessionTransportConfig;
+  /** Prefix of every stream id of this session, so a Last-Event-ID from another session is refused. */
+  private readonly key: string;
+  private streamSeq = 0;
+  private readonly byRequest = new Map<RequestId, Stream>();
+  private readonly streams = new Map<string, Stream>();
+  private standalone: Stream | undefined;
+  private closed = false;
+  private readonly sessionHeader: Record<string, string>;
+
+  constructor(cfg: SessionTransportConfig) {
+    this.cfg = cfg;
+    this.sessionId = cfg.sessionId;
+    this.key = `${process.pid.toString(36)}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    this.sessionHeader = cfg.sessionId !== undefined ? { "mcp-session-id": cfg.sessionId } : {};
+  }
+
+  async start(): Promise<void> {}
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** Stateless mode: this transport serves one POST; there is no session and no handshake state to keep. */
+  get stateless(): boolean {
+    return this.cfg.closeWhenIdle;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Whether a standalone GET stream is connected. */
+  get hasStandaloneStream(): boolean {
+    return this.standalone?.res !== undefined;
+  }
+
+  // ---- called by the server ------------------------------------------------------------------
+
+  /** Deliver inbound messages to the session. */
+  /** Last time (ms since epoch) the client sent anything on this session. */
+  lastActivity = Date.now();
+
+  /** Whether any reply or GET stream is still connected or awaited. */
+  get busy(): boolean {
+    if (this.byRequest.size > 0) return true;
+    for (const s of this.streams.values()) if (s.res) return true;
+    return false;
+  }
+
+  receive(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext): void {
+    if (this.closed) return;
+    this.lastActivity = Date.now();
+    try {
+      this.onmessage?.(message, context);
+    } catch (e) {
+      this.onerror?.(e as Error);
+    }
+  }
+
+  /** A POST carrying requests: its reply waits for their responses. */
+  openPostStream(
+    res: ServerResponse,
+    requestIds: RequestId[],
+    o: { allowJson: boolean; allowSse: boolean; batch: boolean },
+  ): void {
+    const stream: Stream = {
+      id: this.newStreamId(),
+      res,
+      mode: o.allowJson ? "pending" : "sse",
+      standalone: false,
+      open: new Set(requestIds),
+      batch: o.batch,
+      allowJson: o.allowJson,
+      allowSse: o.allowSse,
+      jsonReplies: undefined,
+      tail: undefined,
+      keepAlive: undefined,
+    };
+    this.streams.set(stream.id, stream);
+    for (const id of requestIds) this.byRequest.set(id, stream);
+    if (stream.mode === "sse") this.beginSse(stream);
+    res.on("close", () => this.detach(stream, res));
+  }
+
+  /** GET without Last-Event-ID. Returns false when one is already connected (409). */
+  openStandaloneStream(res: ServerResponse): boolean {
+    let s = this.standalone;
+    if (s?.res) return false;
+    if (!s) {
+      s = {
+        id: this.newStreamId(),
+        res,
+        mode: "sse",
+        standalone: true,
+        open: new Set(),
+        batch: false,
+        allowJson: false,
+        allowSse: true,
+        jsonReplies: undefined,
+        tail: undefined,
+        keepAlive: undefined,
+      };
+      this.standalone = s;
+      this.streams.set(s.id, s);
+    } else s.res = res;
+    this.beginSse(s);
+    const backlog = s.backlog;
+    if (backlog) {
+      s.backlog = undefined;
+      for (const ev of backlog) res.write(ev);
+    }
+    this.armKeepAlive(s);
+    res.on("close", () => this.detach(s!, res));
+    return true;
+  }
+
+  /**
+   * GET with Last-Event-ID: replay what followed that event on its stream, then keep the stream
+   * live on this connection if it has not finished. Returns an HTTP status on refusal.
+   */
+  async resumeStream(res: ServerResponse, lastEventId: string): Promise<number | undefined> {
+    const store = this.cfg.eventStore;
+    if (!store) return undefined;
+    const streamId = await store.streamIdFor(lastEventId);
+    if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
+    const live = this.streams.get(streamId);
+    if (live?.res && live.res !== res) {
+      // A newer connection for the same stream wins; the old one is ended.
+      const old = live.res;
+      live.res = undefined;
+      old.end();
+    }
+    res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
+    res.flushHeaders();
+    await store.replayEventsAfter(lastEventId, (eventId, message) => {
+      res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
+    });
+    if (live && this.streams.has(streamId) && !this.closed) {
+      live.backlog = undefined;
+      live.res = res;
+      live.mode = "sse";
+      if (live.standalone) this.armKeepAlive(live);
+      res.on("close", () => this.detach(live, res));
+    } else {
+      res.end();
+    }
+    return undefined;
+  }
+
+  // ---- Transport -----------------------------------------------------------------------------
+
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (this.closed) return Promise.reject(new Error("transport is closed"));
+    if (Array.isArray(message)) {
+      for (const m of message) this.sendOne(m, options?.relatedRequestId);
+    } else this.sendOne(message, options?.relatedRequestId);
+    return SENT;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.streams.values()) {
+      this.stopKeepAlive(s);
+      const res = s.res;
+      s.res = undefined;
+      if (res && !res.writableEnded) {
+        if (!res.headersSent && s.mode !== "sse") res.writeHead(404, this.sessionHeader);
+        res.end();
+      }
+      void this.cfg.eventStore?.removeStream?.(s.id);
+    }
+    this.streams.clear();
+    this.byRequest.clear();
+    this.standalone = undefined;
+    this.cfg.onclosed(this);
+    this.onclose?.();
+  }
+
+  /**
+   * Ends the HTTP connection of the stream carrying `requestId` without ending the logical stream
+   * (2025-11-25 polling): the client reconnects with GET + Last-Event-ID after `retry`. A reply
+   * still pending turns into an SSE stream first, so the client gets an event id to resume from.
+   * Without an event store the client cannot resume, so this is refused (returns false).
+   */
+  closeStream(requestId: RequestId): boolean {
+    const s = this.byRequest.get(requestId);
+    if (!s || !this.cfg.eventStore) return false;
+    return this.pollClose(s);
+  }
+
+  /** Same for the standalone GET stream. */
+  closeStandaloneStream(): boolean {
+    const s = this.standalone;
+    if (!s || !this.cfg.eventStore) return false;
+    return this.pollClose(s);
+  }
+
+  // ---- internals -----------------------------------------------------------------------------
+
+  private newStreamId(): string {
+    return `${this.key}-${(++this.streamSeq).toString(36)}`;
+  }
+
+  private pollClose(s: Stream): boolean {
+    const res = s.res;
+    if (!res) return true;
+    if (s.mode !== "sse") {
+      // A batch already collecting its JSON reply cannot turn into a stream any more.
+      if (!s.allowSse || s.mode === "json") return false;
+      s.mode = "sse";
+      this.beginSse(s);
+    }
+    this.stopKeepAlive(s);
+    s.res = undefined;
+    const finish = (): void => {
+      res.end();
+    };
+    if (s.tail) void s.tail.then(finish);
+    else finish();
+    return true;
+  }
+
+  private sendOne(m: JSONRPCMessage, related: RequestId | undefined): void {
+    const response = isResponse(m);
+    const rid = response ? (m as { id: RequestId }).id : related;
+    let s = rid !== undefined ? this.byRequest.get(rid) : undefined;
+    if (response) {
+      if (!s) {
+        this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
+        return;
+      }
+      this.byRequest.delete(rid!);
+      s.open.delete(rid!);
+    } else if (!s || (s.mode === "json" || (s.mode === "pending" && !s.allowSse))) {
+      // Unrelated, or its POST is answered in plain JSON: the standalone stream carries it.
+      s = this.standalone;
+      if (!s) {
+        if (this.sessionId === undefined) {
+          this.onerror?.(new Error("no SSE stream to carry a server-initiated message (stateless); it was dropped"));
+          return;
+        }
+        // Held until the client opens its GET stream.
+        s = this.createDetachedStandalone();
+      }
+    }
+    this.write(s, m, response);
+  }
+
+  private createDetachedStandalone(): Stream {
+    const s: Stream = {
+      id: this.newStreamId(),
+      res: undefined,
+      mode: "sse",
+      standalone: true,
+      open: new Set(),
+      batch: false,
+      allowJson: false,
+      allowSse: true,
+      jsonReplies: undefined,
+      tail: undefined,
+      keepAlive: undefined,
+    };
+    this.standalone = s;
+    this.streams.set(s.id, s);
+    return s;
+  }
+
+  private write(s: Stream, m: JSONRPCMessage, response: boolean): void {
+    const done = response && s.open.size === 0 && !s.standalone;
+    if (s.mode === "pending" || s.mode === "json") {
+      if (response && !s.batch && done && s.mode === "pending") {
+        // The common case: one request, answered without side messages: a plain JSON reply.
+        this.finish(s);
+        const res = s.res;
+        if (res && !res.writableEnded) {
+          const body = JSON.stringify(m);
+          res.writeHead(200, { "content-type": "application/json", ...this.sessionHeader });
+          res.end(body);
+        }
+        return;
+      }
+      if (s.mode === "pending" && (!response || !s.allowJson)) {
+        s.mode = "sse";
+        this.beginSse(s);
+      } else {
+        s.mode = "json";
+        (s.jsonReplies ??= []).push(m);
+        if (done) {
+          this.finish(s);
+          const res = s.res;
+          if (res && !res.writableEnded) {
+            const body = JSON.stringify(s.batch ? s.jsonReplies : s.jsonReplies[0]);
+            res.writeHead(200, { "content-type": "application/json", ...this.sessionHeader });
+            res.end(body);
+          }
+        }
+        return;
+      }
+    }
+    const store = this.cfg.eventStore;
+    if (!store) {
+      this.emit(s, encodeSseEvent({ event: "message", data: JSON.stringify(m) }));
+      if (done) this.endStream(s);
+      return;
+    }
+    const emit = (eventId: string): void => {
+      this.emit(s, encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) }));
+      if (done) this.endStream(s);
+    };
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m)) : store.storeEvent(s.id, m);
+    if (typeof stored === "string") emit(stored);
+    else {
+      s.tail = stored.then(emit, (e: unknown) => {
+        this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+      });
+    }
+  }
+
+  private emit(s: Stream, event: string): void {
+    const res = s.res;
+    if (res) {
+      if (!res.writableEnded) {
+        res.write(event);
+        if (res.writableLength > MAX_UNREAD_BYTES) {
+          this.onerror?.(new Error("SSE client is not reading; connection dropped"));
+          res.destroy();
+        }
+      }
+    } else if (s.standalone) {
+      const backlog = (s.backlog ??= []);
+      if (backlog.length < MAX_BACKLOG) backlog.push(event);
+      else this.onerror?.(new Error("standalone SSE backlog full; server message dropped"));
+    }
+  }
+
+  /** Switch a stream's response to SSE and send the priming event (id + retry) when resumable. */
+  private beginSse(s: Stream): void {
+    const res = s.res;
+    if (!res || res.headersSent) return;
+    res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
+    const store = this.cfg.eventStore;
+    if (!store) {
+      res.flushHeaders();
+      return;
+    }
+    const retry = this.cfg.retryMs;
+    const prime = (eventId: string): void => {
+      if (!res.writableEnded) res.write(encodeSseEvent({ id: eventId, retry, data: "" }));
+    };
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
+    if (typeof stored === "string") prime(stored);
+    else {
+      res.flushHeaders();
+      s.tail = stored.then(prime, (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+    }
+  }
+
+  /** All responses of a POST stream are out: end it. */
+  private endStream(s: Stream): void {
+    this.finish(s);
+    const res = s.res;
+    s.res = undefined;
+    if (res && !res.writableEnded) res.end();
+  }
+
+  private finish(s: Stream): void {
+    this.streams.delete(s.id);
+    for (const id of s.open) this.byRequest.delete(id);
+    if (this.cfg.closeWhenIdle && this.streams.size === 0) queueMicrotask(() => void this.close());
+  }
+
+  /** The client went away from a stream (not a cancellation). */
+  private detach(s: Stream, res: ServerResponse): void {
+    if (s.res === res) {
+      s.res = undefined;
+      this.stopKeepAlive(s);
+      // Stateless: nobody can resume, so a dropped reply ends the work (and its handlers).
+      if (this.cfg.closeWhenIdle && s.open.size > 0) void this.close();
+    }
+  }
+
+  private armKeepAlive(s: Stream): void {
+    this.stopKeepAlive(s);
+    const ms = this.cfg.keepAliveMs;
+    if (ms > 0) {
+      s.keepAlive = setInterval(() => {
+        const res = s.res;
+        if (res && !res.writableEnded) res.write(encodeSseComment("keep-alive"));
+      }, ms);
+      s.keepAlive.unref();
+    }
+  }
+
+  private stopKeepAlive(s: Stream): void {
+    if (s.keepAlive) {
+      clearInterval(s.keepAlive);
+      s.keepAlive = undefined;
+    }
+  }
+}

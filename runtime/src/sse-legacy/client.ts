@@ -1,0 +1,141 @@
+import type * as http from "node:http";
+import type { JSONRPCMessage } from "../jsonrpc.js";
+import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import { SseDecoder } from "../framing/sse.js";
+import { HttpRequester, HttpStatusError, readText } from "../http-client/request.js";
+
+export interface LegacySseClientOptions {
+  /** The SSE endpoint (GET). */
+  url: string | URL;
+  headers?: Record<string, string>;
+  agent?: http.Agent;
+  /** Bound on waiting for the `endpoint` event (default 10000 ms). */
+  connectTimeoutMs?: number;
+  maxMessageChars?: number;
+}
+
+/**
+ * Client side of the 2024-11-05 HTTP+SSE transport: GET the SSE stream, wait for its `endpoint`
+ * event, POST every message there; server messages arrive as `message` events. The stream
+ * ending closes the transport.
+ */
+export class LegacySseClientTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  private readonly o: LegacySseClientOptions;
+  private readonly http: HttpRequester;
+  private endpoint: URL | undefined;
+  private protocolVersion: string | undefined;
+  private closed = false;
+  private stream: http.IncomingMessage | undefined;
+
+  constructor(options: LegacySseClientOptions) {
+    this.o = options;
+    this.http = new HttpRequester(new URL(options.url), options.agent);
+  }
+
+  /** The URI the server told us to POST to. */
+  get endpointUrl(): URL | undefined {
+    return this.endpoint;
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  async start(): Promise<void> {
+    const res = await this.http.request("GET", { ...this.o.headers, accept: "text/event-stream" });
+    const status = res.statusCode ?? 0;
+    if (status !== 200 || !String(res.headers["content-type"] ?? "").includes("text/event-stream")) {
+      const text = await readText(res, 64 * 1024).catch(() => "");
+      this.http.destroy();
+      throw new HttpStatusError(status, text, "SSE GET failed");
+    }
+    this.stream = res;
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(() => fail(new Error("no endpoint event from the SSE server")), this.o.connectTimeoutMs ?? 10_000);
+      const fail = (e: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        res.destroy();
+        reject(e);
+      };
+      const decoder = new SseDecoder(
+        {
+          onevent: (e) => {
+            if (e.event === "endpoint") {
+              if (settled) return;
+              let ep: URL;
+              try {
+                ep = new URL(e.data.trim(), this.http.url);
+              } catch {
+                fail(new Error(`invalid endpoint event: ${e.data}`));
+                return;
+              }
+              // A server may not redirect our messages to another origin.
+              if (ep.origin !== this.http.url.origin) {
+                fail(new Error(`endpoint origin ${ep.origin} differs from ${this.http.url.origin}`));
+                return;
+              }
+              this.endpoint = ep;
+              settled = true;
+              clearTimeout(timer);
+              resolve();
+              return;
+            }
+            if (e.event !== undefined && e.event !== "message") return;
+            if (e.data === "") return;
+            let m: JSONRPCMessage | JSONRPCMessage[];
+            try {
+              m = JSON.parse(e.data) as JSONRPCMessage;
+            } catch {
+              this.onerror?.(new Error("SSE event data is not JSON"));
+              return;
+            }
+            try {
+              this.onmessage?.(m);
+            } catch (err) {
+              this.onerror?.(err as Error);
+            }
+          },
+          onerror: (err) => this.onerror?.(err),
+        },
+        { maxBufferChars: this.o.maxMessageChars ?? 4 * 1024 * 1024 },
+      );
+      res.on("data", (c: Buffer) => decoder.push(c));
+      const ended = (): void => {
+        decoder.end();
+        fail(new Error("SSE stream ended before the endpoint event"));
+        void this.close();
+      };
+      res.once("end", ended);
+      res.once("close", ended);
+      res.once("error", ended);
+    });
+  }
+
+  async send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
+    if (this.closed || !this.endpoint) throw new Error(this.closed ? "transport is closed" : "transport not started");
+    const h: Record<string, string> = { ...this.o.headers, "content-type": "application/json" };
+    if (this.protocolVersion !== undefined) h["mcp-protocol-version"] = this.protocolVersion;
+    const res = await this.http.request("POST", h, JSON.stringify(message), this.endpoint);
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      const text = await readText(res, 64 * 1024).catch(() => "");
+      throw new HttpStatusError(status, text, "POST failed");
+    }
+    res.resume();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stream?.destroy();
+    this.http.destroy();
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,114 @@
+import type { Readable, Writable } from "node:stream";
+import type { JSONRPCMessage } from "../jsonrpc.js";
+import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import { NdjsonDecoder } from "../framing/ndjson.js";
+
+/** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
+const SENT: Promise<void> = Promise.resolve();
+
+export interface NdjsonStreamOptions {
+  /** Largest accepted inbound message in bytes (default 4 MiB). */
+  maxMessageBytes?: number;
+}
+
+/**
+ * A Transport over a pair of byte streams carrying NDJSON (stdio both ways, or any socket).
+ * Bad lines are answered with a JSON-RPC error (id null) and reported through `onerror`; the
+ * stream goes on.
+ */
+export class NdjsonStreamTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+
+  protected input: Readable | undefined;
+  protected output: Writable | undefined;
+  private decoder: NdjsonDecoder;
+  private closed = false;
+  private started = false;
+  private waitingDrain: Promise<void> | undefined;
+
+  private readonly ondata = (chunk: Buffer | string): void => {
+    this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  };
+  private readonly onend = (): void => {
+    this.decoder.end();
+    this.closeNow();
+  };
+  private readonly onstreamerror = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  constructor(options: NdjsonStreamOptions = {}) {
+    this.decoder = new NdjsonDecoder({
+      maxMessageBytes: options.maxMessageBytes,
+      onmessage: (m) => this.onmessage?.(m),
+      onbadline: (error, reply) => {
+        this.onerror?.(error);
+        if (!this.closed) this.send(reply).catch(() => {});
+      },
+    });
+  }
+
+  /** Attach the streams (subclasses call this from start()). */
+  protected attach(input: Readable, output: Writable): void {
+    if (this.started) throw new Error("transport already started");
+    this.started = true;
+    this.input = input;
+    this.output = output;
+    input.on("data", this.ondata);
+    input.on("end", this.onend);
+    input.on("close", this.onend);
+    input.on("error", this.onstreamerror);
+    output.on("error", this.onstreamerror);
+  }
+
+  async start(): Promise<void> {
+    throw new Error("NdjsonStreamTransport.start must be provided by a subclass");
+  }
+
+  send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
+    const out = this.output;
+    if (this.closed || !out) return Promise.reject(new Error("transport is closed"));
+    const ok = out.write(JSON.stringify(message) + "\n");
+    if (ok) return SENT;
+    // Back-pressure: callers that await send() slow down to the pipe's pace.
+    if (!this.waitingDrain) {
+      this.waitingDrain = new Promise<void>((resolve) => {
+        const done = (): void => {
+          out.off("drain", done);
+          out.off("close", done);
+          this.waitingDrain = undefined;
+          resolve();
+        };
+        out.on("drain", done);
+        out.on("close", done);
+      });
+    }
+    return this.waitingDrain;
+  }
+
+  async close(): Promise<void> {
+    this.closeNow();
+  }
+
+  protected get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Detach from the streams and fire onclose exactly once. */
+  protected closeNow(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const input = this.input;
+    if (input) {
+      input.off("data", this.ondata);
+      input.off("end", this.onend);
+      input.off("close", this.onend);
+      // Keep an error listener so a late stream error cannot crash the process.
+      input.off("error", this.onstreamerror);
+      input.on("error", () => {});
+    }
+    this.onclose?.();
+  }
+}

@@ -1,0 +1,138 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { PassThrough, type Readable } from "node:stream";
+import { NdjsonStreamTransport, type NdjsonStreamOptions } from "./ndjson-stream.js";
+
+export interface StdioClientTransportOptions extends NdjsonStreamOptions {
+  command: string;
+  args?: readonly string[];
+  /** Environment of the child; defaults to this process's environment. */
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** What happens to the child's stderr: "pipe" (read it from `transport.stderr`), "inherit" (default) or "ignore". */
+  stderr?: "pipe" | "inherit" | "ignore";
+  /** Shutdown escalation: wait this long after closing stdin before SIGTERM (default 2000 ms). */
+  closeTimeoutMs?: number;
+  /** Then wait this long after SIGTERM before SIGKILL (default 2000 ms). */
+  termTimeoutMs?: number;
+}
+
+export interface ChildExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/**
+ * Client side of stdio: spawns the server and speaks NDJSON over its stdin/stdout.
+ * close(): end stdin, wait; SIGTERM, wait; SIGKILL. The child exiting on its own closes the
+ * transport (and the session fails its pending calls).
+ */
+export class StdioClientTransport extends NdjsonStreamTransport {
+  private readonly options: StdioClientTransportOptions;
+  private child: ChildProcess | undefined;
+  private exitInfo: ChildExit | undefined;
+  private exited: Promise<ChildExit> | undefined;
+  private closing: Promise<void> | undefined;
+  private readonly stderrOut: PassThrough | undefined;
+
+  constructor(options: StdioClientTransportOptions) {
+    super(options);
+    this.options = options;
+    // Created up front so callers can listen before start(); fed from the child once spawned.
+    if (options.stderr === "pipe") this.stderrOut = new PassThrough();
+  }
+
+  /** The child's stderr when `stderr: "pipe"` (null otherwise); readable before start(). */
+  get stderr(): Readable | null {
+    return this.stderrOut ?? null;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** How the child ended, once it has. */
+  get exit(): ChildExit | undefined {
+    return this.exitInfo;
+  }
+
+  override start(): Promise<void> {
+    if (this.child) return Promise.reject(new Error("transport already started"));
+    const o = this.options;
+    const child = spawn(o.command, o.args ?? [], {
+      cwd: o.cwd,
+      env: (o.env ?? process.env) as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", o.stderr ?? "inherit"],
+      windowsHide: true,
+    });
+    this.child = child;
+    if (this.stderrOut) child.stderr?.pipe(this.stderrOut);
+    this.exited = new Promise<ChildExit>((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.exitInfo = { code, signal };
+        resolve(this.exitInfo);
+      });
+    });
+    // stdin write errors (EPIPE after the child died) surface through onerror, never as a crash.
+    child.stdin!.on("error", () => {});
+    return new Promise<void>((resolve, reject) => {
+      child.once("spawn", () => {
+        this.attach(child.stdout!, child.stdin!);
+        // The server closing stdout means it is shutting down: reap it (bounded escalation).
+        child.stdout!.once("end", () => void this.close());
+        // stdout EOF alone is not death; the exit event is what closes the transport.
+        child.once("exit", () => {
+          // Let already-buffered stdout drain into the decoder first.
+          setImmediate(() => this.closeNow());
+        });
+        resolve();
+      });
+      child.once("error", (error) => {
+        if (child.pid === undefined) {
+          this.exitInfo = { code: null, signal: null };
+          this.stderrOut?.end();
+          reject(new Error(`cannot start ${o.command}: ${error.message}`));
+          this.closeNow();
+        } else this.onerror?.(error);
+      });
+    });
+  }
+
+  override close(): Promise<void> {
+    if (!this.closing) this.closing = this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
+    const child = this.child;
+    if (child && this.exited && !this.exitInfo) {
+      const closeMs = this.options.closeTimeoutMs ?? 2000;
+      const termMs = this.options.termTimeoutMs ?? 2000;
+      child.stdin?.end();
+      if (!(await within(this.exited, closeMs))) {
+        child.kill("SIGTERM");
+        if (!(await within(this.exited, termMs))) {
+          child.kill("SIGKILL");
+          await this.exited;
+        }
+      }
+    }
+    this.closeNow();
+  }
+}
+
+/** Resolves true when `p` settles within `ms`, false otherwise; leaves no timer behind. */
+function within(p: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const t = setTimeout(() => resolve(false), ms);
+    p.then(
+      () => {
+        clearTimeout(t);
+        resolve(true);
+      },
+      () => {
+        clearTimeout(t);
+        resolve(true);
+      },
+    );
+  });
+}
