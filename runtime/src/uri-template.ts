@@ -43,7 +43,9 @@ function decode(s: string): string | undefined {
 function expressionPattern(operator: string, count: number, explode: boolean): string {
   switch (operator) {
     case "":
-      return "([^/?#]+)";
+      // Values are percent-encoded, so `;` and (between variables) `,` only occur as separators;
+      // `.` is unreserved, so `{name}{.ext}` relies on backtracking.
+      return count === 1 && !explode ? "([^/?#;,]+)" : "([^/?#;]+)";
     case "+":
       return "(.+)";
     case "#":
@@ -124,7 +126,7 @@ export function compileUriTemplate(template: string): UriTemplate {
           continue;
         }
         const reserved = operator === "+" || operator === "#";
-        const parts = names.length === 1 && !names[0]!.explode && (reserved || operator === "") ? [raw] : splitList(raw, operator);
+        const parts = names.length === 1 && !names[0]!.explode ? [raw] : splitList(raw, operator);
         if (names.length === 1 && names[0]!.explode) {
           const list: string[] = [];
           for (const p of parts) {
