@@ -18,13 +18,19 @@ import { emitClient } from "./emit/client.js";
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
   display?: string;
-  /** printWidth the emitted layout targets (default 80, prettier's default). */
+  /** printWidth the emitted layout targets (default 80, prettier's default; the print stage uses 120). */
   printWidth?: number;
 }
 
 export interface ManifestGenerateResult {
   model: ServerModel;
   files: EmittedFile[];
+  /**
+   * Paths the print stage need not run prettier on: laid out as prettier would at `printWidth`
+   * (types, lists, validators: tests prove it) or ajv's machine code (`*.ajv.ts`, @ts-nocheck),
+   * where prettier costs seconds per megabyte and nobody reads it.
+   */
+  preformatted: Set<string>;
   /** Warnings to show; errors throw. */
   warnings: Diagnostic[];
 }
@@ -39,6 +45,8 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model, { printWidth: options.printWidth });
+  const preformatted = new Set([types.file, lists, ...validators.files].map((f) => f.path));
+  // The facades (definition, server, client) are short; the print stage formats them with prettier.
   const facades = [emitDefinition(model), emitServer(model), emitClient(model)];
-  return { model, files: [types.file, lists, ...validators.files, ...facades], warnings };
+  return { model, files: [types.file, lists, ...validators.files, ...facades], warnings, preformatted };
 }
