@@ -4,7 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
-import { createMemoryTransportPair, StdioClientTransport, StreamableHttpClientTransport } from "@mcpgen/runtime";
+import { createMemoryTransportPair, createStreamableHttpServer, StdioClientTransport, StreamableHttpClientTransport } from "@mcpgen/runtime";
 import { bindings } from "../runtime/helpers/binding.js";
 import { root } from "../manifest/helpers.js";
 import { buildFixture, type BuiltFixture } from "./build-fixture.js";
@@ -94,6 +94,26 @@ test("child process over Streamable HTTP (two sessions on one server)", async ()
     const t = setTimeout(() => child.kill("SIGKILL"), 3000);
     await exited;
     clearTimeout(t);
+  }
+});
+
+test("stateless Streamable HTTP: one server definition answers a fresh connection per POST", async () => {
+  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), { bindings, onerror: () => {} });
+  const http = createStreamableHttpServer({
+    stateless: true,
+    onsession: async (t, req) => void (await server.connect(t, { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } })),
+  });
+  const url = await http.listen();
+  const client = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url, openGetStream: false }), clientOptions);
+  try {
+    const added = await client.tools.addNote({ title: "stateless" });
+    assert.is(added.structured.title, "stateless");
+    assert.is((await client.listTools()).length, 5);
+    assert.is((await client.resources.note({ id: "1" })).contents[0].uri, "notes://note/1");
+  } finally {
+    await client.close();
+    await http.close();
+    await server.close();
   }
 });
 
