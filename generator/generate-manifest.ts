@@ -45,8 +45,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model, { printWidth: options.printWidth });
-  const preformatted = new Set([types.file, lists, ...validators.files].map((f) => f.path));
-  // The facades (definition, server, client) are short; the print stage formats them with prettier.
-  const facades = [emitDefinition(model), emitServer(model), emitClient(model)];
-  return { model, files: [types.file, lists, ...validators.files, ...facades], warnings, preformatted };
+  const facades = [emitDefinition(model, options), emitServer(model, options), emitClient(model, options)];
+  const preformatted = new Set([types.file, lists, ...validators.files, ...facades.filter((f) => f.preformatted).map((f) => f.file)].map((f) => f.path));
+  return { model, files: [types.file, lists, ...validators.files, ...facades.map((f) => f.file)], warnings, preformatted };
 }

@@ -4,56 +4,76 @@
  * `client.resources.<member>()` / `(vars)` (templates are expanded), and completion helpers.
  * The interface is the whole of it; the runtime builds the objects from the definition.
  */
-import type { EmittedFile } from "../model/ir.js";
-import { indentTs } from "./indent.js";
 import type { ServerModel } from "../model/server-ir.js";
-import { FACADES, doc, inputOptional, serverBaseName, str } from "./manifest-facade.js";
+import { PRINT_WIDTH } from "./indent.js";
+import { FACADES, byName, doc, fits, importLine, inputOptional, interfaceBlock, serverBaseName, signature, str, type FacadeFile, type FacadeOptions } from "./manifest-facade.js";
 
-function section(name: string, members: string[]): string {
-  return members.length === 0 ? `readonly ${name}: {};\n` : `readonly ${name}: {\n${members.join("\n")}\n};\n`;
+function section(depth: number, name: string, members: string): string {
+  const pad = "  ".repeat(depth);
+  return members === "" ? `${pad}readonly ${name}: {};\n` : `${pad}readonly ${name}: {\n${members}${pad}};\n`;
 }
 
-export function emitClient(model: ServerModel): EmittedFile {
-  const base = serverBaseName(model);
-  const tools = model.tools.map((t) => {
-    const result = t.outputType ? `ToolCallResult<T.${t.outputType}>` : "ContentCallResult";
-    const opt = inputOptional(t) ? "?" : "";
-    return `${doc(`Calls tool ${str(t.name)}.`, t.definition.description as string | undefined)}${t.ids.member}(input${opt}: T.${t.inputType}, options?: CallOptions): Promise<${result}>;`;
-  });
-  const prompts = model.prompts.map((p) => {
-    const opt = p.arguments.some((a) => a.required) ? "" : "?";
-    return `${doc(`Gets prompt ${str(p.name)}.`, p.definition.description as string | undefined)}${p.ids.member}(args${opt}: T.${p.argsType}, options?: CallOptions): Promise<GetPromptResult>;`;
-  });
-  const resources = [
-    ...model.resources.map((r) => `${doc(`Reads ${str(r.uri)}.`, r.definition.description as string | undefined)}${r.ids.member}(options?: CallOptions): Promise<ReadResourceResult>;`),
-    ...model.resourceTemplates.map((t) => {
-      const opt = t.variables.some((v) => !v.optional) ? "" : "?";
-      return `${doc(`Reads the resource ${str(t.uriTemplate)} expands to.`, t.definition.description as string | undefined)}${t.ids.member}(vars${opt}: T.${t.varsType}, options?: CallOptions): Promise<ReadResourceResult>;`;
-    }),
-  ];
-  const completer = (what: string, type: string) =>
-    `(argument: keyof T.${type} & string, value: string, context?: { [name: string]: string }, options?: CallOptions): Promise<Completion>;`.replace("(", `${what}(`);
-  const cp = model.prompts.filter((p) => p.arguments.length > 0).map((p) => completer(p.ids.member, p.argsType));
-  const cr = model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => completer(t.ids.member, t.varsType));
+const describe = (d: { [key: string]: unknown }) => (typeof d.description === "string" ? d.description : undefined);
+
+export function emitClient(model: ServerModel, options: FacadeOptions = {}): FacadeFile {
+  const width = options.printWidth ?? PRINT_WIDTH;
+  const name = serverBaseName(model);
+  const opts = "options?: CallOptions";
+  const tools = model.tools
+    .map((t) => {
+      const result = t.outputType ? `ToolCallResult<T.${t.outputType}>` : "ContentCallResult";
+      const input = `input${inputOptional(t) ? "?" : ""}: T.${t.inputType}`;
+      return doc(2, `Calls tool ${str(t.name)}.`, describe(t.definition)) + signature(2, `${t.ids.member}(`, [input, opts], `): Promise<${result}>;`, width);
+    })
+    .join("");
+  const prompts = model.prompts
+    .map((p) => {
+      const args = `args${p.arguments.some((a) => a.required) ? "" : "?"}: T.${p.argsType}`;
+      return doc(2, `Gets prompt ${str(p.name)}.`, describe(p.definition)) + signature(2, `${p.ids.member}(`, [args, opts], "): Promise<GetPromptResult>;", width);
+    })
+    .join("");
+  const resources =
+    model.resources.map((r) => doc(2, `Reads ${str(r.uri)}.`, describe(r.definition)) + signature(2, `${r.ids.member}(`, [opts], "): Promise<ReadResourceResult>;", width)).join("") +
+    model.resourceTemplates
+      .map((t) => {
+        const vars = `vars${t.variables.some((v) => !v.optional) ? "" : "?"}: T.${t.varsType}`;
+        return doc(2, `Reads the resource ${str(t.uriTemplate)} expands to.`, describe(t.definition)) + signature(2, `${t.ids.member}(`, [vars, opts], "): Promise<ReadResourceResult>;", width);
+      })
+      .join("");
+  const completer = (member: string, type: string) =>
+    signature(3, `${member}(`, [`argument: keyof T.${type} & string`, "value: string", "context?: CompletionArguments", opts], "): Promise<Completion>;", width);
   const withCompletions = model.capabilities.completions !== undefined;
-  const types = ["type CallOptions", "type McpClientOptions", "type DefinedMcpClient", "type Transport"];
-  if (model.tools.some((t) => t.outputType)) types.push("type ToolCallResult");
-  if (model.tools.some((t) => !t.outputType)) types.push("type ContentCallResult");
-  if (prompts.length) types.push("type GetPromptResult");
-  if (resources.length) types.push("type ReadResourceResult");
-  if (withCompletions) types.push("type CompleteResult");
-  types.sort((a, b) => (a.slice(5) < b.slice(5) ? -1 : 1));
-  const needsTypes = tools.length + prompts.length + model.resourceTemplates.length > 0;
+  let completions = "";
+  if (withCompletions) {
+    const cp = model.prompts.filter((p) => p.arguments.length > 0).map((p) => completer(p.ids.member, p.argsType));
+    const cr = model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => completer(t.ids.member, t.varsType));
+    completions = `  readonly completions: {\n${section(2, "prompts", cp.join(""))}${section(2, "resources", cr.join(""))}  };\n`;
+  }
+  const runtime = ["createMcpClient", "type CallOptions", "type McpClientBase", "type McpClientOptions", "type Transport"];
+  if (model.tools.some((t) => t.outputType)) runtime.push("type ToolCallResult");
+  if (model.tools.some((t) => !t.outputType)) runtime.push("type ContentCallResult");
+  if (prompts) runtime.push("type GetPromptResult");
+  if (resources) runtime.push("type ReadResourceResult");
+  if (withCompletions) runtime.push("type CompleteResult", "type CompletionArguments");
+  const names = [runtime[0]!, ...runtime.slice(1).sort(byName)];
+  const needsTypes = model.tools.length + model.prompts.length + model.resourceTemplates.length > 0;
 
-  const contents = `import { createMcpClient, ${types.join(", ")} } from ${str(FACADES)};
-import { definition } from "./definition.js";
-${needsTypes ? 'import type * as T from "./types.js";\n' : ""}${withCompletions ? '\ntype Completion = CompleteResult["completion"];\n' : ""}
-${doc(`A client of the MCP server ${str(model.identity.name)}: every tool, prompt and resource as a typed method, plus the generic calls (\`listTools\`, \`callTool\`, ...).`, "Tool calls resolve to `{ isError, structured, content }`; `structured` is checked against the tool's outputSchema (`ToolOutputError` when it does not match).")}export interface ${base}Client extends Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions"> {
-${section("tools", tools)}${section("prompts", prompts)}${section("resources", resources)}${withCompletions ? `readonly completions: {\n${section("prompts", cp)}${section("resources", cr)}};\n` : ""}}
-
-${doc(`Connects to the MCP server ${str(model.identity.name)} over \`transport\` and runs the handshake.`)}export async function create${base}Client(transport: Transport, options: McpClientOptions): Promise<${base}Client> {
-return (await createMcpClient(definition, transport, options)) as unknown as ${base}Client;
-}
-`;
-  return { path: "client.ts", contents: indentTs(contents) };
+  const contents =
+    importLine(names, FACADES, width) +
+    'import { definition } from "./definition.js";\n' +
+    (needsTypes ? 'import type * as T from "./types.js";\n' : "") +
+    "\n" +
+    (withCompletions ? 'type Completion = CompleteResult["completion"];\n\n' : "") +
+    doc(
+      0,
+      `A client of the MCP server ${str(model.identity.name)}: every tool, prompt and resource as a typed method, plus the generic calls (\`listTools\`, \`callTool\`, ...).`,
+      "Tool calls resolve to `{ isError, structured, content }`; `structured` is checked against the tool's outputSchema (`ToolOutputError` when it does not match).",
+    ) +
+    interfaceBlock(`export interface ${name}Client extends McpClientBase`, section(1, "tools", tools) + section(1, "prompts", prompts) + section(1, "resources", resources) + completions) +
+    "\n" +
+    doc(0, `Connects to the MCP server ${str(model.identity.name)} over \`transport\` and runs the handshake.`) +
+    signature(0, `export async function create${name}Client(`, ["transport: Transport", "options: McpClientOptions"], `): Promise<${name}Client> {`, width) +
+    "  const client: unknown = await createMcpClient(definition, transport, options);\n" +
+    `  return client as ${name}Client;\n}\n`;
+  return { file: { path: "client.ts", contents }, preformatted: fits(contents, width) };
 }

@@ -4,60 +4,76 @@
  * wrong shape is a compile error) and `create<Name>Server`, which hands them with the
  * definition to the runtime's `createMcpServer`. No behaviour lives here.
  */
-import type { EmittedFile } from "../model/ir.js";
-import { indentTs } from "./indent.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { propertyKey } from "../names/index.js";
-import { FACADES, doc, serverBaseName, str } from "./manifest-facade.js";
+import { PRINT_WIDTH } from "./indent.js";
+import { FACADES, byName, doc, fits, importLine, interfaceBlock, serverBaseName, signature, str, type FacadeFile, type FacadeOptions } from "./manifest-facade.js";
 
-function section(name: string, members: string[], optional = false): string {
-  if (members.length === 0) return "";
-  return `${name}${optional ? "?" : ""}: {\n${members.join("\n")}\n};\n`;
+function section(depth: number, name: string, members: string, optional = false): string {
+  if (members === "") return "";
+  const pad = "  ".repeat(depth);
+  return `${pad}${name}${optional ? "?" : ""}: {\n${members}${pad}};\n`;
 }
 
-export function emitServer(model: ServerModel): EmittedFile {
-  const base = serverBaseName(model);
-  const tools = model.tools.map((t) => {
-    const ret = t.outputType ? `ToolReturn<T.${t.outputType}>` : "ContentReturn";
-    return `${doc(`Tool ${str(t.name)}.`, t.definition.description as string | undefined)}${t.ids.member}: (input: T.${t.inputType}, ctx: HandlerContext) => ${ret};`;
-  });
-  const prompts = model.prompts.map(
-    (p) => `${doc(`Prompt ${str(p.name)}.`, p.definition.description as string | undefined)}${p.ids.member}: (args: T.${p.argsType}, ctx: HandlerContext) => PromptReturn;`,
-  );
-  const resources = [
-    ...model.resources.map((r) => `${doc(`Resource ${str(r.uri)}.`, r.definition.description as string | undefined)}${r.ids.member}: (ctx: HandlerContext) => ResourceReturn;`),
-    ...model.resourceTemplates.map(
-      (t) => `${doc(`Resource template ${str(t.uriTemplate)}: called with the variables of the URI it matched.`, t.definition.description as string | undefined)}${t.ids.member}: (vars: T.${t.varsType}, ctx: HandlerContext) => ResourceReturn;`,
-    ),
-  ];
+const describe = (d: { [key: string]: unknown }) => (typeof d.description === "string" ? d.description : undefined);
+
+export function emitServer(model: ServerModel, options: FacadeOptions = {}): FacadeFile {
+  const width = options.printWidth ?? PRINT_WIDTH;
+  const name = serverBaseName(model);
+  const ctx = "ctx: HandlerContext";
+  const tools = model.tools
+    .map((t) => {
+      const ret = t.outputType ? `ToolReturn<T.${t.outputType}>` : "ContentReturn";
+      return doc(2, `Tool ${str(t.name)}.`, describe(t.definition)) + signature(2, `${t.ids.member}: (`, [`input: T.${t.inputType}`, ctx], `) => ${ret};`, width);
+    })
+    .join("");
+  const prompts = model.prompts
+    .map((p) => doc(2, `Prompt ${str(p.name)}.`, describe(p.definition)) + signature(2, `${p.ids.member}: (`, [`args: T.${p.argsType}`, ctx], ") => PromptReturn;", width))
+    .join("");
+  const resources =
+    model.resources.map((r) => doc(2, `Resource ${str(r.uri)}.`, describe(r.definition)) + signature(2, `${r.ids.member}: (`, [ctx], ") => ResourceReturn;", width)).join("") +
+    model.resourceTemplates
+      .map(
+        (t) =>
+          doc(2, `Resource template ${str(t.uriTemplate)}: called with the variables of the URI it matched.`, describe(t.definition)) +
+          signature(2, `${t.ids.member}: (`, [`vars: T.${t.varsType}`, ctx], ") => ResourceReturn;", width),
+      )
+      .join("");
   let completions = "";
   if (model.capabilities.completions) {
-    const completers = (names: string[]) => `{\n${names.map((n) => `${propertyKey(n)}?: Completer;`).join("\n")}\n}`;
-    const cp = model.prompts.filter((p) => p.arguments.length > 0).map((p) => `${p.ids.member}?: ${completers(p.arguments.map((a) => a.name))};`);
-    const cr = model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => `${t.ids.member}?: ${completers(t.variables.map((v) => v.name))};`);
-    const body = section("prompts", cp, true) + section("resources", cr, true);
-    if (body) completions = `${doc("Completion of prompt arguments and template variables (`completion/complete`); values beyond 100 are cut and flagged `hasMore`.")}completions?: {\n${body}};\n`;
+    const completers = (member: string, names: string[]) => `      ${member}?: {\n${names.map((n) => `        ${propertyKey(n)}?: Completer;\n`).join("")}      };\n`;
+    const cp = model.prompts.filter((p) => p.arguments.length > 0).map((p) => completers(p.ids.member, p.arguments.map((a) => a.name)));
+    const cr = model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => completers(t.ids.member, t.variables.map((v) => v.name)));
+    const body = section(2, "prompts", cp.join(""), true) + section(2, "resources", cr.join(""), true);
+    if (body) {
+      completions = doc(1, "Completion of prompt arguments and template variables (`completion/complete`); values beyond 100 are cut and flagged `hasMore`.") + `  completions?: {\n${body}  };\n`;
+    }
   }
-  const runtimeTypes = ["type McpServer", "type McpServerHandlers", "type McpServerOptions"];
-  const used = (name: string, when: boolean) => when && runtimeTypes.push(`type ${name}`);
-  used("HandlerContext", tools.length + prompts.length + resources.length > 0);
-  used("ToolReturn", model.tools.some((t) => t.outputType));
-  used("ContentReturn", model.tools.some((t) => !t.outputType));
-  used("PromptReturn", prompts.length > 0);
-  used("ResourceReturn", resources.length > 0);
-  used("Completer", completions !== "");
-  runtimeTypes.sort((a, b) => (a.slice(5) < b.slice(5) ? -1 : 1));
-  const needsTypes = tools.length + prompts.length + model.resourceTemplates.length > 0;
+  const runtime = ["createMcpServer", "type McpServer", "type McpServerHandlers", "type McpServerOptions"];
+  const use = (n: string, when: boolean) => when && runtime.push(`type ${n}`);
+  use("HandlerContext", tools !== "" || prompts !== "" || resources !== "");
+  use("ToolReturn", model.tools.some((t) => t.outputType));
+  use("ContentReturn", model.tools.some((t) => !t.outputType));
+  use("PromptReturn", prompts !== "");
+  use("ResourceReturn", resources !== "");
+  use("Completer", completions !== "");
+  const names = [runtime[0]!, ...runtime.slice(1).sort(byName)];
+  const needsTypes = model.tools.length + model.prompts.length + model.resourceTemplates.length > 0;
 
-  const contents = `import { createMcpServer, ${runtimeTypes.join(", ")} } from ${str(FACADES)};
-import { definition } from "./definition.js";
-${needsTypes ? 'import type * as T from "./types.js";\n' : ""}
-${doc(`Handlers of the MCP server ${str(model.identity.name)}, one per manifest entry.`, "Tool handlers return the structured output itself (checked against outputSchema at compile time and before sending), `toolResult(...)` for extra content blocks, or `toolError(...)` for an error the model should see.")}export interface ${base}Handlers {
-${section("tools", tools)}${section("prompts", prompts)}${section("resources", resources)}${completions}}
-
-${doc(`The MCP server ${str(model.identity.name)}: \`server.connect(transport)\` serves one connection (call it once per stdio pipe or HTTP session).`)}export function create${base}Server(handlers: ${base}Handlers, options: McpServerOptions): McpServer {
-return createMcpServer(definition, handlers as McpServerHandlers, options);
-}
-`;
-  return { path: "server.ts", contents: indentTs(contents) };
+  const contents =
+    importLine(names, FACADES, width) +
+    'import { definition } from "./definition.js";\n' +
+    (needsTypes ? 'import type * as T from "./types.js";\n' : "") +
+    "\n" +
+    doc(
+      0,
+      `Handlers of the MCP server ${str(model.identity.name)}, one per manifest entry.`,
+      "Tool handlers return the structured output itself (checked against outputSchema at compile time and before sending), `toolResult(...)` for extra content blocks, or `toolError(...)` for an error the model should see.",
+    ) +
+    interfaceBlock(`export interface ${name}Handlers`, section(1, "tools", tools) + section(1, "prompts", prompts) + section(1, "resources", resources) + completions) +
+    "\n" +
+    doc(0, `The MCP server ${str(model.identity.name)}: \`server.connect(transport)\` serves one connection (call it once per stdio pipe or HTTP session).`) +
+    signature(0, `export function create${name}Server(`, [`handlers: ${name}Handlers`, "options: McpServerOptions"], "): McpServer {", width) +
+    "  return createMcpServer(definition, handlers as McpServerHandlers, options);\n}\n";
+  return { file: { path: "server.ts", contents }, preformatted: fits(contents, width) };
 }

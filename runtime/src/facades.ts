@@ -8,7 +8,7 @@ export type {
   McpDefinition, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
   Completer,
 } from "./server/types.js";
-export { createMcpClient, type DefinedMcpClient } from "./client/manifest-client.js";
-export type { CallOptions, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
+export { createMcpClient, type McpClientBase } from "./client/manifest-client.js";
+export type { CallOptions, CompletionArguments, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
 export type { CompleteResult, GetPromptResult, ReadResourceResult } from "./mcp-types.js";
 export type { Transport } from "./transport.js";

@@ -53,5 +53,5 @@ export type {
 } from "./server/types.js";
 
 export { McpClient, connectMcpClient } from "./client/client.js";
-export { createMcpClient, DefinedMcpClient, ToolOutputError } from "./client/manifest-client.js";
-export type { ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
+export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase } from "./client/manifest-client.js";
+export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";

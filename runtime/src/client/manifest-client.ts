@@ -58,6 +58,9 @@ function lists(definition: McpDefinition): PublishedLists {
   return definition.published[definition.revisions[0]!]!;
 }
 
+/** What a generated `<Name>Client` interface extends (it adds typed `tools`, `prompts`, ...). */
+export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions">;
+
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
   const client = new DefinedMcpClient(await openSession(transport, options));
   const { members, toolValidators } = definition;

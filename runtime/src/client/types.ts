@@ -55,3 +55,6 @@ export interface ContentCallResult {
   readonly content: ContentBlock[];
   readonly _meta?: Meta;
 }
+
+/** Already-resolved arguments passed as completion context. */
+export type CompletionArguments = { readonly [name: string]: string };

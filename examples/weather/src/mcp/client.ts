@@ -3,9 +3,10 @@ import {
   createMcpClient,
   type CallOptions,
   type CompleteResult,
+  type CompletionArguments,
   type ContentCallResult,
-  type DefinedMcpClient,
   type GetPromptResult,
+  type McpClientBase,
   type McpClientOptions,
   type ReadResourceResult,
   type ToolCallResult,
@@ -20,10 +21,7 @@ type Completion = CompleteResult["completion"];
  * A client of the MCP server "weather-example": every tool, prompt and resource as a typed method, plus the generic calls (`listTools`, `callTool`, ...).
  * Tool calls resolve to `{ isError, structured, content }`; `structured` is checked against the tool's outputSchema (`ToolOutputError` when it does not match).
  */
-export interface WeatherExampleClient extends Omit<
-  DefinedMcpClient,
-  "tools" | "prompts" | "resources" | "completions"
-> {
+export interface WeatherExampleClient extends McpClientBase {
   readonly tools: {
     /**
      * Calls tool "get_forecast".
@@ -66,7 +64,7 @@ export interface WeatherExampleClient extends Omit<
       planTrip(
         argument: keyof T.PlanTripArgs & string,
         value: string,
-        context?: { [name: string]: string },
+        context?: CompletionArguments,
         options?: CallOptions,
       ): Promise<Completion>;
     };
@@ -74,7 +72,7 @@ export interface WeatherExampleClient extends Omit<
       forecast(
         argument: keyof T.ForecastVars & string,
         value: string,
-        context?: { [name: string]: string },
+        context?: CompletionArguments,
         options?: CallOptions,
       ): Promise<Completion>;
     };
@@ -88,5 +86,6 @@ export async function createWeatherExampleClient(
   transport: Transport,
   options: McpClientOptions,
 ): Promise<WeatherExampleClient> {
-  return (await createMcpClient(definition, transport, options)) as unknown as WeatherExampleClient;
+  const client: unknown = await createMcpClient(definition, transport, options);
+  return client as WeatherExampleClient;
 }
