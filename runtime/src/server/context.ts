@@ -1,6 +1,9 @@
-/** The context every server handler receives: cancellation, progress, logging, requests to the client. */
-import { loggingLevels, type CreateMessageResult, type LoggingLevel, type Root } from "../mcp-types.js";
-import type { RequestContext } from "../session/types.js";
+/**
+ * The context every server handler receives: cancellation, progress, logging, requests to the
+ * client. A class, so a tool call allocates one small object and no closures (it is on the hot path).
+ */
+import { loggingLevels, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitSchema, type ElicitUrlParams, type LoggingLevel, type Root } from "../mcp-types.js";
+import type { ProgressOptions, RequestContext, RequestOptions } from "../session/types.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { ClientRequests, HandlerContext } from "./types.js";
@@ -22,37 +25,65 @@ export function shouldLog(conn: Connection, level: LoggingLevel): boolean {
   return hasCapability(conn.session.capabilities, "logging") && levelIndex(level) >= conn.logThreshold;
 }
 
-export function createContext(conn: Connection, rc: RequestContext): HandlerContext {
-  const session = conn.session;
-  const client: ClientRequests = {
-    get capabilities() {
-      return session.clientCapabilities ?? {};
-    },
-    get info() {
-      return session.clientInfo;
-    },
-    createMessage: (params, options) => rc.sendRequest<CreateMessageResult>("sampling/createMessage", params, withSignal(rc, options)),
-    elicit: (params, options) => rc.sendRequest("elicitation/create", params, withSignal(rc, options)) as never,
-    elicitUrl: (params, options) => rc.sendRequest("elicitation/create", params, withSignal(rc, options)) as never,
-    listRoots: async (options) => (await rc.sendRequest<{ roots: Root[] }>("roots/list", undefined, withSignal(rc, options))).roots,
-  };
-  return {
-    requestId: rc.requestId,
-    get signal() {
-      return rc.signal;
-    },
-    revision: session.protocolVersion ?? session.binding.revision,
-    meta: rc.meta,
-    sendProgress: (progress, options) => rc.sendProgress(progress, options),
-    log: async (level, data, logger) => {
-      if (!shouldLog(conn, level)) return;
-      await rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
-    },
-    client,
-  };
+class Context implements HandlerContext {
+  constructor(
+    private readonly conn: Connection,
+    private readonly rc: RequestContext,
+  ) {}
+  get requestId() {
+    return this.rc.requestId;
+  }
+  get signal() {
+    return this.rc.signal;
+  }
+  get revision() {
+    const s = this.conn.session;
+    return s.protocolVersion ?? s.binding.revision;
+  }
+  get meta() {
+    return this.rc.meta;
+  }
+  sendProgress(progress: number, options?: ProgressOptions): Promise<void> {
+    return this.rc.sendProgress(progress, options);
+  }
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (!shouldLog(this.conn, level)) return;
+    await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
+  }
+  get client(): ClientRequests {
+    return new Client(this.conn.session, this.rc);
+  }
 }
 
-/** Requests made on behalf of a handler are cancelled with it unless the caller says otherwise. */
-function withSignal(rc: RequestContext, options: Parameters<ClientRequests["listRoots"]>[0]) {
-  return options?.signal !== undefined ? options : { ...options, signal: rc.signal };
+class Client implements ClientRequests {
+  constructor(
+    private readonly session: ServerSession,
+    private readonly rc: RequestContext,
+  ) {}
+  get capabilities() {
+    return this.session.clientCapabilities ?? {};
+  }
+  get info() {
+    return this.session.clientInfo;
+  }
+  createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
+    return this.rc.sendRequest<CreateMessageResult>("sampling/createMessage", params, this.withSignal(options));
+  }
+  elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions) {
+    return this.rc.sendRequest("elicitation/create", params, this.withSignal(options)) as never;
+  }
+  elicitUrl(params: ElicitUrlParams, options?: RequestOptions) {
+    return this.rc.sendRequest("elicitation/create", params, this.withSignal(options)) as never;
+  }
+  async listRoots(options?: RequestOptions): Promise<Root[]> {
+    return (await this.rc.sendRequest<{ roots: Root[] }>("roots/list", undefined, this.withSignal(options))).roots;
+  }
+  /** Requests made on behalf of a handler are cancelled with it unless the caller says otherwise. */
+  private withSignal(options: RequestOptions | undefined): RequestOptions {
+    return options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
+  }
+}
+
+export function createContext(conn: Connection, rc: RequestContext): HandlerContext {
+  return new Context(conn, rc);
 }

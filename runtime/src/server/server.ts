@@ -17,7 +17,7 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { Completer, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+import type { Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
 
 interface PromptEntry {
   readonly member: string;
@@ -196,7 +196,9 @@ export class McpServer {
     }
     if (completer === undefined) return { completion: { values: [] } };
     const context = p.context as { arguments?: { [name: string]: string } } | undefined;
-    const got = await completer(argument.value, { ...ctx, arguments: context?.arguments ?? {} });
+    // The context's accessors live on its prototype, so extend it rather than spreading it.
+    const cctx: CompletionContext = Object.create(ctx, { arguments: { value: context?.arguments ?? {}, enumerable: true } });
+    const got = await completer(argument.value, cctx);
     const completion = Array.isArray(got) ? { values: got } : { ...got };
     if (completion.values.length > MAX_COMPLETIONS) {
       completion.total ??= completion.values.length;
