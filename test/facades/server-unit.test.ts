@@ -187,6 +187,24 @@ test("ctx.client requests respect the client's capabilities (CapabilityError, no
   }
 });
 
+test("accepted elicitation content is checked against the requested schema", async () => {
+  const schema = { type: "object", properties: { name: { type: "string", minLength: 1 }, age: { type: "integer", minimum: 0 }, pet: { type: "string", enum: ["cat", "dog"] } }, required: ["name"] } as const;
+  const answers: unknown[] = [{ name: "Ada", age: 36, pet: "cat" }, { age: -1 }, { name: "", pet: "fish" }];
+  const seen: unknown[] = [];
+  const p = await pair(definition(), handlers({
+    t1: async (_: never, ctx: any) => {
+      seen.push(await ctx.client.elicit({ message: "m", requestedSchema: schema }).then((r: { content: unknown }) => r.content, (e: Error & { issues?: { instancePath: string }[] }) => `${e.name}: ${e.issues?.map((i) => i.instancePath).join(",")}`));
+      return "done";
+    },
+  }), { handlers: { elicitation: () => ({ action: "accept", content: answers.shift() }) } });
+  try {
+    for (let i = 0; i < 3; i++) await p.client.callTool("t1", {});
+    assert.equal(seen, [{ name: "Ada", age: 36, pet: "cat" }, "InvalidResultError: /name,/age", "InvalidResultError: /name,/pet"]);
+  } finally {
+    await p.close();
+  }
+});
+
 test("cancellation reaches the handler's signal", async () => {
   let aborted: Promise<boolean> | undefined;
   const p = await pair(definition(), handlers({

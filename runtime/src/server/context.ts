@@ -2,11 +2,13 @@
  * The context every server handler receives: cancellation, progress, logging, requests to the
  * client. A class, so a tool call allocates one small object and no closures (it is on the hot path).
  */
-import { loggingLevels, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitSchema, type ElicitUrlParams, type LoggingLevel, type Root } from "../mcp-types.js";
+import { loggingLevels, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitResult, type ElicitSchema, type ElicitUrlParams, type LoggingLevel, type Root } from "../mcp-types.js";
 import type { ProgressOptions, RequestContext, RequestOptions } from "../session/types.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { ClientRequests, HandlerContext } from "./types.js";
+import { InvalidResultError } from "../errors.js";
+import { checkElicitContent } from "./elicit-check.js";
 
 /** Per-connection state the facade keeps beside its ServerSession. */
 export interface Connection {
@@ -69,8 +71,13 @@ class Client implements ClientRequests {
   createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
     return this.rc.sendRequest<CreateMessageResult>("sampling/createMessage", params, this.withSignal(options));
   }
-  elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions) {
-    return this.rc.sendRequest("elicitation/create", params, this.withSignal(options)) as never;
+  async elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions): Promise<ElicitResult<S>> {
+    const result = await this.rc.sendRequest("elicitation/create", params, this.withSignal(options));
+    if (result.action === "accept") {
+      const issues = checkElicitContent(params.requestedSchema, result.content);
+      if (issues.length > 0) throw new InvalidResultError("elicitation/create", issues, result);
+    }
+    return result as ElicitResult<S>;
   }
   elicitUrl(params: ElicitUrlParams, options?: RequestOptions) {
     return this.rc.sendRequest("elicitation/create", params, this.withSignal(options)) as never;
