@@ -82,6 +82,19 @@ test("reserved words, dashed argument names and long names compile; an empty man
   }
 });
 
+test("the facade fixture (generated files, handlers, type tests) also compiles with TypeScript 5", () => {
+  const dir = tempDir("facades-ts5-");
+  try {
+    const r = generateManifest(fixture("facades"));
+    writeFiles(dir, Object.fromEntries(r.files.map((f) => [`mcp/${f.path}`, f.contents])));
+    for (const f of ["handlers.ts", "type-errors.ts", "drive.ts"]) writeFiles(dir, { [f]: readFileSync(join(root, "test", "fixtures", "facades", f), "utf8") });
+    const out = tscStrict(dir, ["mcp/server.ts", "mcp/client.ts", "handlers.ts", "type-errors.ts", "drive.ts"], "typescript-5");
+    assert.is(out.code, 0, out.output);
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test("server.ts / client.ts import only the runtime's facades ABI and sibling files", () => {
   for (const [, text] of inputs) {
     for (const f of facades(text, 80)) {
