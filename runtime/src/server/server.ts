@@ -8,7 +8,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Transport } from "../transport.js";
 import type { Params, RequestContext } from "../session/types.js";
-import { createServerSession, type ServerSession } from "../lifecycle/legacy/server.js";
+import { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
@@ -107,13 +107,24 @@ export class McpServer {
 
   /** Open connections (initialized or not). */
   get sessions(): ServerSession[] {
-    return [...this.connections].map((c) => c.session);
+    return this.open().map((c) => c.session);
+  }
+
+  /** Live connections; closed ones are dropped here too, in case a user replaced `session.onclose`. */
+  private open(): Connection[] {
+    const out: Connection[] = [];
+    for (const c of this.connections) {
+      if (c.session.closed) this.connections.delete(c);
+      else out.push(c);
+    }
+    return out;
   }
 
   /** Serve one connection; resolves once the transport is started (the client drives the handshake). */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
     let conn!: Connection;
-    const session = await createServerSession({
+    // Built before the transport starts, so the connection exists when the first request arrives.
+    const session = new ServerSession({
       transport,
       bindings: this.bindings,
       serverInfo: this.serverInfo,
@@ -128,12 +139,15 @@ export class McpServer {
     conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
-    const prev = session.onclose;
     session.onclose = () => {
       this.connections.delete(conn);
-      prev?.();
     };
-    if (session.closed) this.connections.delete(conn);
+    try {
+      await transport.start();
+    } catch (e) {
+      this.connections.delete(conn);
+      throw e;
+    }
     return session;
   }
 
@@ -209,7 +223,7 @@ export class McpServer {
   }
 
   private ready(): Connection[] {
-    return [...this.connections].filter((c) => c.ready && !c.session.closed);
+    return this.open().filter((c) => c.ready);
   }
 
   /** `notifications/resources/updated` to every connection subscribed to `uri`; resolves to how many were told. */
@@ -248,7 +262,7 @@ export class McpServer {
 
   /** Close every connection. */
   async close(): Promise<void> {
-    await Promise.all([...this.connections].map((c) => c.session.close()));
+    await Promise.all(this.open().map((c) => c.session.close()));
   }
 }
 
