@@ -61,6 +61,23 @@ test("a declared entry without a handler is refused at construction, naming it",
   assert.throws(() => createMcpServer(definition(), { ...h, resources: { static: () => "" } }, { bindings }), (e: Error) => /resources\.item/.test(e.message));
 });
 
+test("connections come and go: server.sessions tracks open ones only", async () => {
+  const server = createMcpServer(definition(), handlers(), { bindings, onerror: () => {} });
+  const clients = [];
+  for (let i = 0; i < 3; i++) {
+    const [ct, st] = createMemoryTransportPair();
+    await server.connect(st);
+    clients.push(await connectMcpClient(ct, { bindings, clientInfo: { name: `c${i}`, version: "1" } }));
+  }
+  assert.is(server.sessions.length, 3);
+  await clients[1]!.close();
+  for (let i = 0; i < 100 && server.sessions.length !== 2; i++) await new Promise((r) => setTimeout(r, 1));
+  assert.is(server.sessions.length, 2);
+  await server.close();
+  assert.is(server.sessions.length, 0);
+  for (const c of clients) await c.close();
+});
+
 test("bindings must include a revision the manifest speaks", () => {
   const def = { ...definition(), revisions: ["2026-07-28"] };
   assert.throws(() => createMcpServer(def, handlers(), { bindings }), (e: Error) => /none of the given bindings/.test(e.message));
