@@ -3,7 +3,7 @@
 // (argument + output validation, result shaping) against the same call through bare sessions.
 // Run: npx tsc -b && node dist/bench/facade-calls.js [calls]
 import { connectClient, createMemoryTransportPair, createServerSession } from "@mcpgen/runtime";
-import { bindings } from "../examples/weather/src/bindings.js";
+import { bindings } from "../examples/weather/src/mcp/bindings.js";
 import { handlers } from "../examples/weather/src/handlers.js";
 import { createWeatherExampleClient } from "../examples/weather/src/mcp/client.js";
 import { createWeatherExampleServer } from "../examples/weather/src/mcp/server.js";
@@ -21,10 +21,10 @@ async function timed(label: string, call: () => Promise<unknown>): Promise<numbe
   return perSecond;
 }
 
-const server = createWeatherExampleServer(handlers, { bindings });
+const server = createWeatherExampleServer(handlers);
 const [ct, st] = createMemoryTransportPair();
 await server.connect(st);
-const weather = await createWeatherExampleClient(ct, { bindings, clientInfo });
+const weather = await createWeatherExampleClient(ct, { clientInfo });
 const generated = await timed("generated client -> generated server", () => weather.tools.searchStations({ name: "o" }));
 // The bare server answers with the very result the generated one sends.
 const result = await weather.callTool("search_stations", { name: "o" });

@@ -9,6 +9,7 @@ import { sha256 } from "./load/schema-manifest.js";
 import { displayPath, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
+import { servedRevisions } from "./emit/bindings.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
 import { commitOutput } from "./write/commit.js";
 import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
@@ -77,8 +78,30 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     options.warn?.(w);
   });
   const revision = rendered.revisions.join(", ");
-  if (cacheDir) writeCache(cacheDir, key, { revision, warnings, files: rendered.files });
-  return { schema: display, revision, files: rendered.files, cached: false, warnings };
+  const protocol = await protocolFiles(rendered.revisions, { display, sha256: sha }, cwd, options);
+  const files = [...rendered.files, ...protocol].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  if (cacheDir) writeCache(cacheDir, key, { revision, warnings, files });
+  return { schema: display, revision, files, cached: false, warnings };
+}
+
+/**
+ * The protocol bindings a manifest's server and client run on, generated next to them
+ * (`protocol/<rev>/`, imported by the manifest's `bindings.ts`), so the output depends on
+ * nothing but `@mcpgen/runtime`. Served from the protocol cache on re-runs.
+ */
+async function protocolFiles(
+  revisions: readonly string[],
+  source: { display: string; sha256: string },
+  cwd: string,
+  options: GenerateOptions,
+): Promise<EmittedFile[]> {
+  const spoken = servedRevisions(revisions, source.display);
+  const files: EmittedFile[] = [];
+  const produced = await Promise.all(spoken.map((rev) => produce({ schema: rev, out: "" }, cwd, options)));
+  spoken.forEach((rev, i) => {
+    for (const f of produced[i]!.files) files.push({ path: `protocol/${rev}/${f.path}`, contents: f.contents });
+  });
+  return files;
 }
 
 async function produce(target: Target, cwd: string, options: GenerateOptions): Promise<Produced> {

@@ -100,10 +100,11 @@ export function emitDefinition(model: ServerModel, options: FacadeOptions = {}):
   const m = (key: string, list: { name: string; ids: { member: string } }[]) => table(2, key, list.map((e) => ({ name: e.name, member: e.ids.member })));
   const contents =
     `import type { McpDefinition } from ${str(FACADES)};\n` +
+    `import { bindings } from "./bindings.js";\n` +
     `import { pageSize, published, revisions } from "./lists.js";\n` +
     `import { toolValidators } from "./validators.js";\n\n` +
-    doc(0, `What the generated server and client of ${str(model.identity.name)} hand to the runtime: the published lists, the tool validators, and the identifier of every entry by MCP name.`) +
-    "export const definition: McpDefinition = {\n  revisions,\n  pageSize,\n  published,\n  toolValidators,\n  members: {\n" +
+    doc(0, `What the generated server and client of ${str(model.identity.name)} hand to the runtime: the published lists, the tool validators, the protocol bindings, and the identifier of every entry by MCP name.`) +
+    "export const definition: McpDefinition = {\n  revisions,\n  pageSize,\n  published,\n  toolValidators,\n  bindings,\n  members: {\n" +
     m("tools", model.tools) +
     m("prompts", model.prompts) +
     m("resources", model.resources) +

@@ -73,7 +73,7 @@ export function emitServer(model: ServerModel, options: FacadeOptions = {}): Fac
     interfaceBlock(`export interface ${name}Handlers`, section(1, "tools", tools) + section(1, "prompts", prompts) + section(1, "resources", resources) + completions) +
     "\n" +
     doc(0, `The MCP server ${str(model.identity.name)}: \`server.connect(transport)\` serves one connection (call it once per stdio pipe or HTTP session).`) +
-    signature(0, `export function create${name}Server(`, [`handlers: ${name}Handlers`, "options: McpServerOptions"], "): McpServer {", width) +
+    signature(0, `export function create${name}Server(`, [`handlers: ${name}Handlers`, "options: McpServerOptions = {}"], "): McpServer {", width) +
     "  return createMcpServer(definition, handlers as McpServerHandlers, options);\n}\n";
   return { file: { path: "server.ts", contents }, preformatted: fits(contents, width) };
 }

@@ -5,12 +5,12 @@ import { join } from "node:path";
 import { generateManifest } from "../../generator/generate-manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { McpgenError } from "../../generator/errors.js";
-import { fixture, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
+import { fixture, protocolFor, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
 
 test("generateManifest: files and warnings for a valid manifest", () => {
   const r = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" });
-  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "validators.ts", "definition.ts", "server.ts", "client.ts"]);
+  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts", "bindings.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "validators.ts", "definition.ts", "server.ts", "client.ts"]);
   assert.equal(r.warnings.map((w) => `${w.file}:${w.line}:${w.column} ${w.pointer}`), ["mcp.manifest.json:131:29 /tools/2/inputSchema/properties/tree/$ref"]);
   assert.is(r.model.identity.name, "weather");
 });
@@ -75,8 +75,9 @@ test("generateManifest: the weather example loads without warnings and its files
   // under the repo's tmp/ so that @mcpgen/runtime/abi resolves
   const dir = tempDir("manifest-example-");
   try {
-    writeFiles(dir, Object.fromEntries(r.files.map((f) => [f.path, f.contents])));
-    const out = tscStrict(dir, r.files.map((f) => f.path));
+    const files = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])), ...protocolFor(r.model.revisions) };
+    writeFiles(dir, files);
+    const out = tscStrict(dir, Object.keys(files));
     assert.is(out.code, 0, out.output);
   } finally {
     removeDir(dir);

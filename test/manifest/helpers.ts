@@ -1,12 +1,13 @@
 // Shared helpers of the manifest tests: repo paths, temp dirs, and a strict tsc run.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
+import { servedRevisions } from "../../generator/emit/bindings.js";
 
 /** Repository root (this file runs from dist/test/manifest/). */
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -46,4 +47,17 @@ export function typesFor(path: string) {
   const loaded = loadManifest(path, "mcp.manifest.json");
   const model = buildServerModel(loaded);
   return { loaded, model, ...emitManifestTypes(model) };
+}
+
+/**
+ * What generate() writes next to a manifest's output under `protocol/<rev>/` (imported by its
+ * bindings.ts): for bundled revisions that is byte-for-byte the checked-in `generated/<rev>/`.
+ */
+export function protocolFor(revisions: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rev of servedRevisions(revisions, "mcp.manifest.json")) {
+    const dir = join(root, "generated", rev);
+    for (const name of readdirSync(dir)) out[`protocol/${rev}/${name}`] = readFileSync(join(dir, name), "utf8");
+  }
+  return out;
 }

@@ -2,12 +2,10 @@
 // tool, prompt, resource and template with typed results. `npm run example:weather`.
 import { fileURLToPath } from "node:url";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
-import { bindings } from "./bindings.js";
 import { createWeatherExampleClient } from "./mcp/client.js";
 
 const serverScript = fileURLToPath(new URL("./server.js", import.meta.url));
 const weather = await createWeatherExampleClient(new StdioClientTransport({ command: process.execPath, args: [serverScript] }), {
-  bindings,
   clientInfo: { name: "weather-example-client", version: "1.0.0" },
 });
 

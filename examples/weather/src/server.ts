@@ -2,11 +2,10 @@
 // Streamable HTTP on 127.0.0.1 with `--http [port]`.
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
-import { bindings } from "./bindings.js";
 import { handlers } from "./handlers.js";
 import { createWeatherExampleServer } from "./mcp/server.js";
 
-const server = createWeatherExampleServer(handlers, { bindings, onerror: (e) => console.error(`weather: ${e.message}`) });
+const server = createWeatherExampleServer(handlers, { onerror: (e) => console.error(`weather: ${e.message}`) });
 
 if (process.argv[2] === "--http") {
   const http = createStreamableHttpServer({ port: Number(process.argv[3] ?? 0), onsession: async (transport) => void (await server.connect(transport)) });

@@ -145,9 +145,13 @@ export async function connectMcpClient(transport: Transport, options: McpClientO
 }
 
 export function openSession(transport: Transport, options: McpClientOptions): Promise<ClientSession> {
+  const bindings = options.bindings;
+  if (bindings === undefined || bindings.length === 0) {
+    return Promise.reject(new TypeError("connectMcpClient: options.bindings must list at least one protocol binding"));
+  }
   return connectClient({
     transport,
-    bindings: options.bindings,
+    bindings,
     clientInfo: options.clientInfo,
     capabilities: impliedCapabilities(options),
     handlers: requestHandlers(options.handlers ?? {}),

@@ -62,7 +62,8 @@ function lists(definition: McpDefinition): PublishedLists {
 export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions">;
 
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
-  const client = new DefinedMcpClient(await openSession(transport, options));
+  const bindings = options.bindings ?? definition.bindings;
+  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }));
   const { members, toolValidators } = definition;
   const published = lists(definition);
   for (const tool of published.tools) {

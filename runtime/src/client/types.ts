@@ -25,8 +25,11 @@ export interface ClientElicitResult {
 }
 
 export interface McpClientOptions {
-  /** Protocol bindings (`binding` of each `generated/<rev>/index.ts`); legacy ones are used. */
-  bindings: readonly ProtocolBinding[];
+  /**
+   * Protocol bindings (`binding` of each generated `protocol/<rev>/index.ts`); legacy ones are
+   * used. Required by the generic client; a generated client defaults to its definition's.
+   */
+  bindings?: readonly ProtocolBinding[];
   clientInfo: Implementation;
   /** Extra capabilities (those the handlers imply are added). */
   capabilities?: Capabilities;

@@ -52,9 +52,10 @@ export class McpServer {
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
     const spoken = new Set(definition.revisions);
-    this.bindings = options.bindings.filter((b) => b.era === "legacy" && spoken.has(b.revision));
+    const given = options.bindings ?? definition.bindings ?? [];
+    this.bindings = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
     if (this.bindings.length === 0) {
-      throw new TypeError(`createMcpServer: none of the given bindings (${options.bindings.map((b) => b.revision).join(", ") || "none"}) is a legacy revision the manifest speaks (${definition.revisions.join(", ")})`);
+      throw new TypeError(`createMcpServer: none of the given bindings (${given.map((b) => b.revision).join(", ") || "none"}) is a legacy revision the manifest speaks (${definition.revisions.join(", ")})`);
     }
     const newest = [...this.bindings].sort((a, b) => (a.revision < b.revision ? 1 : -1))[0]!.revision;
     const lists = this.lists(newest);

@@ -42,6 +42,8 @@ export interface McpDefinition {
   readonly published: { readonly [revision: string]: PublishedLists };
   readonly toolValidators: { readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null } };
   readonly members: MemberTables;
+  /** The protocol bindings generated next to the definition (`bindings.ts`), used when options give none. */
+  readonly bindings?: readonly ProtocolBinding[];
 }
 
 // ---- handler results
@@ -127,8 +129,11 @@ export interface McpServerHandlers {
 }
 
 export interface McpServerOptions {
-  /** Protocol bindings (`binding` of each `generated/<rev>/index.ts`); those the manifest speaks are used. */
-  bindings: readonly ProtocolBinding[];
+  /**
+   * Protocol bindings (`binding` of each generated `protocol/<rev>/index.ts`); those the manifest
+   * speaks are used. Default: the definition's own.
+   */
+  bindings?: readonly ProtocolBinding[];
   /** Server bugs (invalid tool output, throwing handlers) and session problems; default: console.error. */
   onerror?: (error: Error) => void;
   /** Level below which `ctx.log` drops messages until the client sends `logging/setLevel` (default "info"). */

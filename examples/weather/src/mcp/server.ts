@@ -75,6 +75,9 @@ export interface WeatherExampleHandlers {
 /**
  * The MCP server "weather-example": `server.connect(transport)` serves one connection (call it once per stdio pipe or HTTP session).
  */
-export function createWeatherExampleServer(handlers: WeatherExampleHandlers, options: McpServerOptions): McpServer {
+export function createWeatherExampleServer(
+  handlers: WeatherExampleHandlers,
+  options: McpServerOptions = {},
+): McpServer {
   return createMcpServer(definition, handlers as McpServerHandlers, options);
 }
