@@ -94,7 +94,8 @@ export function makeDeepManifest(toolCount = 50, depth = 6, breadth: Breadth = "
   };
 }
 
-/** The manifest file's exact text. */
-export function deepManifestText(breadth: Breadth = "typical"): string {
-  return JSON.stringify(makeDeepManifest(50, 6, breadth), null, 2) + "\n";
+/** The manifest file's exact text: 50 tools, 6 levels deep (3 for "light"). */
+export function deepManifestText(size: Breadth | "light" = "typical"): string {
+  const manifest = size === "light" ? makeDeepManifest(50, 3, "typical") : makeDeepManifest(50, 6, size);
+  return JSON.stringify(manifest, null, 2) + "\n";
 }

@@ -12,6 +12,8 @@ import { mcpgenVersion } from "../generator/paths.js";
 
 interface Flags {
   schema?: unknown;
+  manifest?: unknown;
+  name?: unknown;
   out?: unknown;
   revision?: unknown;
   config?: unknown;
@@ -33,10 +35,12 @@ function stringFlag(flags: Flags, name: keyof Flags): string | undefined {
 function apiOptions(flags: Flags): GenerateOptions {
   const options: GenerateOptions = { warn: (w) => stderr(`warning: ${w}`) };
   const schema = stringFlag(flags, "schema");
+  const manifest = stringFlag(flags, "manifest");
   const out = stringFlag(flags, "out");
   const revision = stringFlag(flags, "revision");
   const config = stringFlag(flags, "config");
   if (schema !== undefined) options.schema = schema;
+  if (manifest !== undefined) options.manifest = manifest;
   if (out !== undefined) options.out = out;
   if (revision !== undefined) options.revision = revision;
   if (config !== undefined) options.config = config;
@@ -50,6 +54,7 @@ const cli = cac("mcpgen");
 function targetOptions(command: ReturnType<typeof cli.command>) {
   return command
     .option("--schema <revision|path>", `Bundled revision (${bundledRevisions().join(", ")}) or path to a schema.json`)
+    .option("--manifest <file>", "Server manifest (mcp.manifest.json): typed tool/prompt/template types, validators, list payloads")
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
     .option("--config <file>", "Config file (default: mcpgen.config.json in the current directory, if present)")
@@ -77,6 +82,19 @@ targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen gener
     for (const p of result.problems) stderr(`stale: ${p}`);
     stderr(`${result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`);
     exitCode = 1;
+  });
+
+cli
+  .command("init", "Write a starter mcp.manifest.json and src/handlers.ts in the current directory (never overwrites)")
+  .option("--name <name>", "Server name in the manifest (default: my-server)")
+  .option("--out <dir>", "Where `mcpgen generate --manifest` will write, under src/ (default: src/mcp)")
+  .action(async (flags: Flags) => {
+    const { initProject } = await import("../generator/init.js");
+    const name = stringFlag(flags, "name");
+    const out = stringFlag(flags, "out");
+    const result = initProject({ dir: process.cwd(), ...(name === undefined ? {} : { name }), ...(out === undefined ? {} : { out }) });
+    for (const file of result.written) stdout(`wrote ${file}`);
+    stdout(`next: npx mcpgen generate --manifest mcp.manifest.json --out ${out ?? "src/mcp"}`);
   });
 
 cli.command("schemas", "List the bundled protocol revisions with their sha256").action(() => {

@@ -5,10 +5,12 @@ import { parseJson } from "./load/json.js";
 import { bundledRevisions } from "./load/schema-manifest.js";
 import { packageRoot } from "./paths.js";
 
-/** One schema -> one output directory. */
+/** One schema (or one server manifest) -> one output directory. */
 export interface Target {
-  /** Bundled revision id or path (relative to cwd) of a schema.json. */
+  /** Bundled revision id or path (relative to cwd) of a schema.json; "" for a manifest target. */
   schema: string;
+  /** Path (relative to cwd) of an `mcp.manifest.json`: the target is that server's bindings. */
+  manifest?: string;
   /** Absolute output directory. */
   out: string;
   /** Revision id for an unbundled schema whose directory does not name it. */
@@ -17,6 +19,8 @@ export interface Target {
 
 export interface TargetOptions {
   schema?: string;
+  /** Server manifest (`mcp.manifest.json`) to generate typed server/client bindings from. */
+  manifest?: string;
   out?: string;
   revision?: string;
   cwd?: string;
@@ -28,6 +32,7 @@ export const configFileName = "mcpgen.config.json";
 
 interface ConfigTarget {
   schema?: string;
+  manifest?: string;
   out?: string;
   revision?: string;
 }
@@ -44,24 +49,33 @@ interface ConfigFile extends ConfigTarget {
 export function resolveTargets(options: TargetOptions): Target[] {
   const cwd = options.cwd ?? process.cwd();
   const config = readConfig(cwd, options.config);
-  const flagsGiven = options.schema !== undefined || options.out !== undefined || options.revision !== undefined;
+  const flagsGiven =
+    options.schema !== undefined || options.manifest !== undefined || options.out !== undefined || options.revision !== undefined;
   let targets: Target[];
   if (flagsGiven || (config && !config.file.targets)) {
-    const schema = options.schema ?? config?.file.schema;
+    if (options.schema !== undefined && options.manifest !== undefined) throw usageError("give --schema or --manifest, not both");
+    // a flag chooses the kind of target; the config fills in the rest
+    const manifest = options.schema !== undefined ? undefined : (options.manifest ?? config?.file.manifest);
+    const schema = manifest !== undefined ? "" : (options.schema ?? config?.file.schema);
     const out = options.out ?? config?.file.out;
-    if (config?.file.targets && (options.schema === undefined || options.out === undefined)) {
-      throw usageError(`${configFileName} lists targets; give both --schema and --out to override them`);
+    if (config?.file.targets && ((options.schema === undefined && options.manifest === undefined) || options.out === undefined)) {
+      throw usageError(`${configFileName} lists targets; give both --schema and --out to override them (or --manifest and --out)`);
     }
-    if (schema === undefined) throw usageError(`missing --schema (or "schema" in ${configFileName})`);
+    if (schema === undefined) throw usageError(`missing --schema or --manifest (or "schema"/"manifest" in ${configFileName})`);
     if (out === undefined) throw usageError(`missing --out (or "out" in ${configFileName})`);
     const revision = options.revision ?? config?.file.revision;
-    targets = [{ schema, out: resolve(cwd, out), ...(revision === undefined ? {} : { revision }) }];
+    if (manifest !== undefined && options.revision !== undefined) throw usageError("--revision applies to --schema, not --manifest");
+    targets = [
+      manifest !== undefined
+        ? { schema: "", manifest, out: resolve(cwd, out) }
+        : { schema, out: resolve(cwd, out), ...(revision === undefined ? {} : { revision }) },
+    ];
   } else if (config?.file.targets) {
-    targets = config.file.targets.map((t) => ({
-      schema: t.schema!,
-      out: resolve(cwd, t.out!),
-      ...(t.revision === undefined ? {} : { revision: t.revision }),
-    }));
+    targets = config.file.targets.map((t) =>
+      t.manifest !== undefined
+        ? { schema: "", manifest: t.manifest, out: resolve(cwd, t.out!) }
+        : { schema: t.schema!, out: resolve(cwd, t.out!), ...(t.revision === undefined ? {} : { revision: t.revision }) },
+    );
   } else {
     targets = bundledRevisions().map((r) => ({ schema: r, out: join(packageRoot, "generated", r) }));
   }
@@ -100,20 +114,24 @@ function checkConfig(raw: unknown, file: string): ConfigFile {
     for (const [k, v] of Object.entries(t)) {
       if (k === "$schema" && allowTargets) continue;
       if (k === "targets" && allowTargets) continue;
-      if (k !== "schema" && k !== "out" && k !== "revision") {
-        bad(pointer(...at, k), `only "schema", "out", "revision"${allowTargets ? ', "targets"' : ""}`);
+      if (k !== "schema" && k !== "manifest" && k !== "out" && k !== "revision") {
+        bad(pointer(...at, k), `only "schema", "manifest", "out", "revision"${allowTargets ? ', "targets"' : ""}`);
       }
       if (typeof v !== "string" || v === "") bad(pointer(...at, k), "a non-empty string");
     }
   };
   checkTarget(raw, [], true);
+  if (raw.schema !== undefined && raw.manifest !== undefined) bad("/manifest", 'either "schema" or "manifest", not both');
   if (raw.targets !== undefined) {
     if (!Array.isArray(raw.targets) || raw.targets.length === 0) bad("/targets", "a non-empty array of {schema, out}");
-    if (raw.schema !== undefined || raw.out !== undefined) bad("/targets", 'either "targets" or "schema"/"out", not both');
+    if (raw.schema !== undefined || raw.manifest !== undefined || raw.out !== undefined) {
+      bad("/targets", 'either "targets" or "schema"/"manifest"/"out", not both');
+    }
     (raw.targets as unknown[]).forEach((t, i) => {
       if (!isObject(t)) return bad(pointer("targets", String(i)), "an object");
       checkTarget(t, ["targets", String(i)], false);
-      if (t.schema === undefined) bad(pointer("targets", String(i), "schema"), "a bundled revision id or a path");
+      if (t.schema === undefined && t.manifest === undefined) bad(pointer("targets", String(i), "schema"), "a bundled revision id or a path (or \"manifest\")");
+      if (t.schema !== undefined && t.manifest !== undefined) bad(pointer("targets", String(i), "manifest"), 'either "schema" or "manifest", not both');
       if (t.out === undefined) bad(pointer("targets", String(i), "out"), "an output directory");
     });
   }

@@ -15,13 +15,19 @@ import { emitManifestValidators } from "./emit/manifest-validators.js";
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
   display?: string;
-  /** printWidth the emitted layout targets (default 80, prettier's default). */
+  /** printWidth the emitted layout targets (default 80, prettier's default; the print stage uses 120). */
   printWidth?: number;
 }
 
 export interface ManifestGenerateResult {
   model: ServerModel;
   files: EmittedFile[];
+  /**
+   * Paths the print stage need not run prettier on: laid out as prettier would at `printWidth`
+   * (types, lists, validators: tests prove it) or ajv's machine code (`*.ajv.ts`, @ts-nocheck),
+   * where prettier costs seconds per megabyte and nobody reads it.
+   */
+  preformatted: Set<string>;
   /** Warnings to show; errors throw. */
   warnings: Diagnostic[];
 }
@@ -36,5 +42,6 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model, { printWidth: options.printWidth });
-  return { model, files: [types.file, lists, ...validators.files], warnings };
+  const files = [types.file, lists, ...validators.files];
+  return { model, files, warnings, preformatted: new Set(files.map((f) => f.path)) };
 }

@@ -2,7 +2,10 @@
  * The programmatic API behind the CLI: `generate` writes bindings, `check` reports whether the
  * bindings on disk are what `generate` would write. Both throw McpgenError on bad input.
  */
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { McpgenError } from "./errors.js";
+import { sha256 } from "./load/schema-manifest.js";
 import { displayPath, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
@@ -49,7 +52,37 @@ interface Produced {
   warnings: string[];
 }
 
+async function produceManifest(target: Target & { manifest: string }, cwd: string, options: GenerateOptions): Promise<Produced> {
+  const abs = resolve(cwd, target.manifest);
+  const display = displayPath(cwd, abs);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new McpgenError(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected mcp.manifest.json" : `cannot read (${code})`, { file: display });
+  }
+  const sha = sha256(bytes);
+  const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+  const key = cacheKey({ sha256: sha, display, revision: "manifest" });
+  const hit = cacheDir ? readCache(cacheDir, key) : undefined;
+  if (hit) {
+    for (const w of hit.warnings) options.warn?.(w);
+    return { schema: display, revision: hit.revision, files: hit.files, cached: true, warnings: hit.warnings };
+  }
+  const { renderManifest } = await import("./manifest-pipeline.js");
+  const warnings: string[] = [];
+  const rendered = await renderManifest(abs, { display, sha256: sha }, (w) => {
+    warnings.push(w);
+    options.warn?.(w);
+  });
+  const revision = rendered.revisions.join(", ");
+  if (cacheDir) writeCache(cacheDir, key, { revision, warnings, files: rendered.files });
+  return { schema: display, revision, files: rendered.files, cached: false, warnings };
+}
+
 async function produce(target: Target, cwd: string, options: GenerateOptions): Promise<Produced> {
+  if (target.manifest !== undefined) return produceManifest({ ...target, manifest: target.manifest }, cwd, options);
   const loaded = loadSchema(target.schema, { cwd, ...(target.revision ? { revision: target.revision } : {}) });
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
   const key = cacheKey({ sha256: loaded.source.sha256, display: loaded.source.display, revision: target.revision });

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { InputError } from "./load/diagnostics.js";
+import { usageError } from "./errors.js";
 
 export interface InitOptions {
   /** Project directory (created if missing). */
@@ -92,7 +93,9 @@ export const prompts = { greet };
 
 export function initProject(options: InitOptions): InitResult {
   const out = options.out ?? "src/mcp";
-  if (!out.startsWith("src/")) throw new Error(`init: --out must be under src/ for the starter handler (got ${JSON.stringify(out)})`);
+  if (!/^src\/[\w.-]+(\/[\w.-]+)*$/.test(out) || out.split("/").includes("..")) {
+    throw usageError(`init: --out must be a directory under src/ (got ${JSON.stringify(out)})`);
+  }
   const files: [string, string][] = [
     [MANIFEST_FILE, starterManifest(options.name ?? "my-server", options.schemaRef ?? DEFAULT_SCHEMA_REF)],
     [HANDLERS_FILE, starterHandlers(out)],
