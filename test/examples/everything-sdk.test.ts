@@ -1,52 +1,96 @@
 // The "everything" example as a real process, over Streamable HTTP and over stdio, driven by the
-// official SDK v1 client: every list, every tool (the client answering sampling and
-// elicitation), resources, templates, subscriptions, prompts, completion, logging and progress.
+// official SDK clients (v1 1.32 and v2 2.4): every list, every tool (the client answering
+// sampling and elicitation), resources, templates, subscriptions, prompts, completion, logging
+// and progress.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  LoggingMessageNotificationSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { mainJs, startEverything, type EverythingProcess } from "./helpers/everything-process.js";
 
-for (const mode of ["http", "stdio"] as const) {
-  const test = suite(`SDK v1 client over ${mode}`);
+type Answer = (params: any) => Promise<any>;
+
+/** The calls these tests make, the same for both SDK generations (their signatures differ a little). */
+interface Driver {
+  connect(target: URL | "stdio"): Promise<void>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, onprogress?: (p: { progress: number; total?: number; message?: string }) => void): Promise<any>;
+  client: {
+    close(): Promise<void>;
+    getServerVersion(): { name: string } | undefined;
+    getServerCapabilities(): any;
+    listTools(): Promise<any>;
+    setLoggingLevel(level: "debug" | "error"): Promise<unknown>;
+    listResources(): Promise<any>;
+    listResourceTemplates(): Promise<any>;
+    readResource(p: { uri: string }): Promise<any>;
+    subscribeResource(p: { uri: string }): Promise<unknown>;
+    unsubscribeResource(p: { uri: string }): Promise<unknown>;
+    listPrompts(): Promise<any>;
+    getPrompt(p: { name: string; arguments?: Record<string, string> }): Promise<any>;
+    complete(p: any): Promise<any>;
+    ping(): Promise<unknown>;
+  };
+}
+
+const stdioArgs = { command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" as const };
+const capabilities = { capabilities: { sampling: {}, elicitation: {} } };
+
+function driverV1(sample: Answer, elicit: Answer, log: (p: any) => void): Driver {
+  const client = new ClientV1({ name: "sdk-v1", version: "1.0.0" }, capabilities);
+  client.setRequestHandler(CreateMessageRequestSchema, (req) => sample(req.params));
+  client.setRequestHandler(ElicitRequestSchema, (req) => elicit(req.params));
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void log(n.params));
+  return {
+    client: client as unknown as Driver["client"],
+    connect: (target) => client.connect(target === "stdio" ? new StdioV1(stdioArgs) : new HttpV1(target)),
+    callTool: (params, onprogress) => client.callTool(params, undefined, onprogress ? { onprogress } : undefined),
+  };
+}
+
+function driverV2(sample: Answer, elicit: Answer, log: (p: any) => void): Driver {
+  const client = new ClientV2({ name: "sdk-v2", version: "1.0.0" }, capabilities);
+  client.setRequestHandler("sampling/createMessage", (req: any) => sample(req.params));
+  client.setRequestHandler("elicitation/create", (req: any) => elicit(req.params));
+  client.setNotificationHandler("notifications/message", (n: any) => void log(n.params));
+  return {
+    client: client as unknown as Driver["client"],
+    connect: (target) => client.connect(target === "stdio" ? new StdioV2(stdioArgs) : new HttpV2(target)),
+    callTool: (params, onprogress) => client.callTool(params, onprogress ? { onprogress } : undefined),
+  };
+}
+
+for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2", "stdio"]] as const) {
+  const test = suite(`SDK ${sdk} client over ${mode}`);
   let server: EverythingProcess | undefined;
-  let client: Client;
+  let driver: Driver;
+  let client: Driver["client"];
   const logs: { level: string; data: unknown }[] = [];
   const elicitations: any[] = [];
   const samplings: any[] = [];
 
   test.before(async () => {
-    let transport: Transport;
-    if (mode === "http") {
-      server = await startEverything();
-      transport = new StreamableHTTPClientTransport(server.url);
-    } else {
-      transport = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" });
-    }
-    client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { sampling: {}, elicitation: {} } });
-    client.setRequestHandler(CreateMessageRequestSchema, async (req) => {
-      samplings.push(req.params);
+    const sample: Answer = async (params) => {
+      samplings.push(params);
       return { role: "assistant", content: { type: "text", text: "This is a test response from the client" }, model: "test-model", stopReason: "endTurn" };
-    });
-    client.setRequestHandler(ElicitRequestSchema, async (req) => {
-      elicitations.push(req.params);
-      const props = Object.keys((req.params as any).requestedSchema?.properties ?? {});
+    };
+    const elicit: Answer = async (params) => {
+      elicitations.push(params);
+      const props = Object.keys(params.requestedSchema?.properties ?? {});
       if (props.includes("username")) return { action: "accept", content: { username: "testuser", email: "test@example.com" } };
       if (props.includes("verified")) return { action: "accept", content: { name: "Jane Smith", age: 25, score: 88.0, status: "inactive", verified: false } };
       return {
         action: "accept",
         content: { untitledSingle: "option1", titledSingle: "value1", legacyEnum: "opt1", untitledMulti: ["option1", "option2"], titledMulti: ["value1", "value2"] },
       };
-    });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(n.params as any));
-    await client.connect(transport);
+    };
+    driver = (sdk === "v1" ? driverV1 : driverV2)(sample, elicit, (p) => void logs.push(p));
+    client = driver.client;
+    if (mode === "http") server = await startEverything();
+    await driver.connect(server?.url ?? "stdio");
   });
 
   test.after(async () => {
@@ -68,17 +112,17 @@ for (const mode of ["http", "stdio"] as const) {
 
   test("tools/list: every fixture with a description and an object schema; the 2020-12 schema verbatim", async () => {
     const { tools } = await client.listTools();
-    const names = tools.map((t) => t.name);
+    const names = tools.map((t: any) => t.name);
     for (const n of [
       "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types",
       "test_tool_with_logging", "test_tool_with_progress", "test_error_handling", "test_sampling", "test_elicitation",
       "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection",
     ]) assert.ok(names.includes(n), `${n} listed`);
-    for (const t of tools) {
+    for (const t of tools as any[]) {
       assert.ok(t.description, `${t.name} has a description`);
       assert.is(t.inputSchema.type, "object");
     }
-    const s: any = tools.find((t) => t.name === "json_schema_2020_12_tool")!.inputSchema;
+    const s: any = tools.find((t: any) => t.name === "json_schema_2020_12_tool")!.inputSchema;
     assert.is(s.$schema, "https://json-schema.org/draft/2020-12/schema");
     assert.is(s.$defs.address.$anchor, "addressDef");
     assert.is(s.additionalProperties, false);
@@ -87,23 +131,23 @@ for (const mode of ["http", "stdio"] as const) {
   });
 
   test("content tools: text (without arguments), image, audio, embedded resource, mixed, error", async () => {
-    const simple: any = await client.callTool({ name: "test_simple_text" });
+    const simple: any = await driver.callTool({ name: "test_simple_text" });
     assert.is(simple.content[0].text, "This is a simple text response for testing.");
-    const image: any = await client.callTool({ name: "test_image_content", arguments: {} });
+    const image: any = await driver.callTool({ name: "test_image_content", arguments: {} });
     assert.is(image.content[0].type, "image");
     assert.is(image.content[0].mimeType, "image/png");
     assert.ok(Buffer.from(image.content[0].data, "base64").subarray(1, 4).toString() === "PNG");
-    const audio: any = await client.callTool({ name: "test_audio_content", arguments: {} });
+    const audio: any = await driver.callTool({ name: "test_audio_content", arguments: {} });
     assert.is(audio.content[0].mimeType, "audio/wav");
     assert.is(Buffer.from(audio.content[0].data, "base64").subarray(8, 12).toString(), "WAVE");
-    const embedded: any = await client.callTool({ name: "test_embedded_resource", arguments: {} });
+    const embedded: any = await driver.callTool({ name: "test_embedded_resource", arguments: {} });
     assert.equal(embedded.content[0], {
       type: "resource",
       resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
     });
-    const mixed: any = await client.callTool({ name: "test_multiple_content_types", arguments: {} });
+    const mixed: any = await driver.callTool({ name: "test_multiple_content_types", arguments: {} });
     assert.equal(mixed.content.map((c: any) => c.type), ["text", "image", "resource"]);
-    const error: any = await client.callTool({ name: "test_error_handling", arguments: {} });
+    const error: any = await driver.callTool({ name: "test_error_handling", arguments: {} });
     assert.is(error.isError, true);
     assert.is(error.content[0].text, "This tool intentionally returns an error for testing");
   });
@@ -111,7 +155,7 @@ for (const mode of ["http", "stdio"] as const) {
   test("logging: three info messages arrive during test_tool_with_logging, after setLevel debug", async () => {
     await client.setLoggingLevel("debug");
     logs.length = 0;
-    const r: any = await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    const r: any = await driver.callTool({ name: "test_tool_with_logging", arguments: {} });
     assert.ok(r.content[0].text);
     assert.equal(logs.map((l) => [l.level, l.data]), [
       ["info", "Tool execution started"],
@@ -120,16 +164,16 @@ for (const mode of ["http", "stdio"] as const) {
     ]);
     await client.setLoggingLevel("error");
     logs.length = 0;
-    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    await driver.callTool({ name: "test_tool_with_logging", arguments: {} });
     assert.is(logs.length, 0, "info is below the error threshold");
   });
 
   test("progress: 0, 50, 100 of 100; the result is the progress token", async () => {
     const seen: { progress: number; total?: number; message?: string }[] = [];
-    const r: any = await client.callTool({ name: "test_tool_with_progress", arguments: {} }, undefined, { onprogress: (p) => void seen.push(p) });
+    const r: any = await driver.callTool({ name: "test_tool_with_progress", arguments: {} }, (p) => void seen.push(p));
     const all = [[0, 100], [50, 100], [100, 100]];
-    // SDK v1 dispatches notifications a microtask later than responses; over stdio the last
-    // progress and the result often arrive in one read, and it drops that progress.
+    // The SDKs dispatch notifications a microtask later than responses; over stdio the last
+    // progress and the result often arrive in one read, and the client drops that progress.
     const want = mode === "stdio" ? all.slice(0, Math.max(2, seen.length)) : all;
     assert.equal(seen.map((p) => [p.progress, p.total]), want);
     assert.is(seen[1]!.message, "Completed step 50 of 100");
@@ -137,24 +181,24 @@ for (const mode of ["http", "stdio"] as const) {
   });
 
   test("sampling: the prompt goes out as one user message with maxTokens 100; the reply comes back", async () => {
-    const r: any = await client.callTool({ name: "test_sampling", arguments: { prompt: "Test prompt for sampling" } });
+    const r: any = await driver.callTool({ name: "test_sampling", arguments: { prompt: "Test prompt for sampling" } });
     assert.equal(samplings.at(-1), { messages: [{ role: "user", content: { type: "text", text: "Test prompt for sampling" } }], maxTokens: 100 });
     assert.is(r.content[0].text, "LLM response: This is a test response from the client");
-    const bad: any = await client.callTool({ name: "test_sampling", arguments: {} });
+    const bad: any = await driver.callTool({ name: "test_sampling", arguments: {} });
     assert.is(bad.isError, true, "a missing required argument is a tool error at 2025-11-25");
   });
 
   test("elicitation: plain form, SEP-1034 defaults, SEP-1330 enums", async () => {
-    const r1: any = await client.callTool({ name: "test_elicitation", arguments: { message: "Please provide your information" } });
+    const r1: any = await driver.callTool({ name: "test_elicitation", arguments: { message: "Please provide your information" } });
     assert.is(elicitations.at(-1).message, "Please provide your information");
     assert.is(r1.content[0].text, 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}');
 
-    const r2: any = await client.callTool({ name: "test_elicitation_sep1034_defaults", arguments: {} });
+    const r2: any = await driver.callTool({ name: "test_elicitation_sep1034_defaults", arguments: {} });
     const p2 = elicitations.at(-1).requestedSchema.properties;
     assert.equal([p2.name.default, p2.age.type, p2.age.default, p2.score.default, p2.status.default, p2.verified.default], ["John Doe", "integer", 30, 95.5, "active", true]);
     assert.ok(r2.content[0].text.startsWith("Elicitation completed: action=accept"));
 
-    const r3: any = await client.callTool({ name: "test_elicitation_sep1330_enums", arguments: {} });
+    const r3: any = await driver.callTool({ name: "test_elicitation_sep1330_enums", arguments: {} });
     const p3 = elicitations.at(-1).requestedSchema.properties;
     assert.is(p3.untitledSingle.oneOf, undefined);
     assert.is(p3.titledSingle.enum, undefined);
@@ -168,9 +212,9 @@ for (const mode of ["http", "stdio"] as const) {
 
   test("resources: list, read text/binary/template, subscribe and unsubscribe", async () => {
     const { resources } = await client.listResources();
-    assert.equal(resources.map((r) => r.uri), ["test://static-text", "test://static-binary", "test://watched-resource"]);
+    assert.equal(resources.map((r: any) => r.uri), ["test://static-text", "test://static-binary", "test://watched-resource"]);
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.equal(resourceTemplates.map((t) => t.uriTemplate), ["test://template/{id}/data"]);
+    assert.equal(resourceTemplates.map((t: any) => t.uriTemplate), ["test://template/{id}/data"]);
     const text: any = await client.readResource({ uri: "test://static-text" });
     assert.equal(text.contents, [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
     const bin: any = await client.readResource({ uri: "test://static-binary" });
@@ -182,14 +226,15 @@ for (const mode of ["http", "stdio"] as const) {
     assert.equal(await client.subscribeResource({ uri: "test://watched-resource" }), {});
     assert.equal(await client.unsubscribeResource({ uri: "test://watched-resource" }), {});
     const missing = await client.readResource({ uri: "test://nope" }).catch((e) => e);
-    assert.is(missing.code, -32002);
+    // -32002 on the wire (legacy "resource not found"); SDK v2 reports it with the 2026-07-28 code.
+    assert.is(missing.code, sdk === "v1" ? -32002 : -32602);
   });
 
   test("prompts: list with descriptions and required arguments; get each", async () => {
     const { prompts } = await client.listPrompts();
-    assert.equal(prompts.map((p) => p.name), ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
-    for (const p of prompts) assert.ok(p.description);
-    assert.equal(prompts[1]!.arguments!.map((a) => [a.name, a.required]), [["arg1", true], ["arg2", true]]);
+    assert.equal(prompts.map((p: any) => p.name), ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
+    for (const p of prompts as any[]) assert.ok(p.description);
+    assert.equal(prompts[1]!.arguments!.map((a: any) => [a.name, a.required]), [["arg1", true], ["arg2", true]]);
     const simple: any = await client.getPrompt({ name: "test_simple_prompt" });
     assert.equal(simple.messages, [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }]);
     const args: any = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "testValue1", arg2: "testValue2" } });
