@@ -140,51 +140,43 @@ function plan(model: ProtocolModel): Plan {
     if (ENVELOPE.test(name)) compiled.set(name, inlineLeafRefs(schema, lookup));
   }
 
-  const params = new Map<string, JSONSchema>();
-  const paramsByDef = new Map<string, string>();
+  // A method's params or result schema is either a definition (validated by that definition's
+  // function) or a schema of its own: inline params (≤2025-06-18), or in 2026-07-28 the `result`
+  // of a `…ResultResponse` definition, which may be a union (`InputRequiredResult | CallToolResult`).
   const defsPrefix = `/${defsKey}/`;
-  for (const method of model.methods) {
-    const pointer = method.paramsPointer;
-    if (pointer === null) continue;
+  const locate = (
+    method: MethodDef,
+    what: "params" | "result",
+    pointer: string,
+  ): { def: string; schema?: undefined } | { def?: undefined; schema: JSONSchema } => {
     if (!pointer.startsWith(defsPrefix)) {
-      throw inputError(model, `params of "${method.method}" are not inside ${defsPrefix}`, pointer);
+      throw inputError(model, `${what} of "${method.method}" are not inside ${defsPrefix}`, pointer);
     }
     const raw = resolvePointer(document, pointer);
-    if (raw === undefined) throw inputError(model, `params schema of "${method.method}" not found`, pointer);
+    if (raw === undefined) throw inputError(model, `${what} schema of "${method.method}" not found`, pointer);
     const schema = normaliseSchema(raw, pointer, dialect, defsKey);
     const named = pointer.slice(defsPrefix.length);
     const direct = !named.includes("/") && normalised.has(named) ? named : bareRefTarget(schema);
-    if (direct !== null) {
-      if (!normalised.has(direct)) {
-        throw inputError(model, `params of "${method.method}" refer to the unknown definition "${direct}"`, pointer);
-      }
-      paramsByDef.set(method.method, direct);
-    } else {
-      params.set(method.method, mapRefs(withBaseMeta(schema, method, model), redirect));
+    if (direct === null) return { schema };
+    if (!normalised.has(direct)) {
+      throw inputError(model, `${what} of "${method.method}" refer to the unknown definition "${direct}"`, pointer);
     }
-  }
-  // Results: a named definition in most revisions; in 2026-07-28 the `result` of the
-  // `…ResultResponse` definition, which may be a union (`InputRequiredResult | CallToolResult`).
+    return { def: direct };
+  };
+  const params = new Map<string, JSONSchema>();
+  const paramsByDef = new Map<string, string>();
   const results = new Map<string, JSONSchema>();
   const resultsByDef = new Map<string, string>();
   for (const method of model.methods) {
-    const pointer = method.kind === "request" ? method.resultPointer : null;
-    if (pointer === null) continue;
-    if (!pointer.startsWith(defsPrefix)) {
-      throw inputError(model, `result of "${method.method}" is not inside ${defsPrefix}`, pointer);
+    if (method.paramsPointer !== null) {
+      const found = locate(method, "params", method.paramsPointer);
+      if (found.def !== undefined) paramsByDef.set(method.method, found.def);
+      else params.set(method.method, mapRefs(withBaseMeta(found.schema, method, model), redirect));
     }
-    const raw = resolvePointer(document, pointer);
-    if (raw === undefined) throw inputError(model, `result schema of "${method.method}" not found`, pointer);
-    const schema = normaliseSchema(raw, pointer, dialect, defsKey);
-    const named = pointer.slice(defsPrefix.length);
-    const direct = !named.includes("/") && normalised.has(named) ? named : bareRefTarget(schema);
-    if (direct !== null) {
-      if (!normalised.has(direct)) {
-        throw inputError(model, `result of "${method.method}" refers to the unknown definition "${direct}"`, pointer);
-      }
-      resultsByDef.set(method.method, direct);
-    } else {
-      results.set(method.method, mapRefs(schema, redirect));
+    if (method.kind === "request" && method.resultPointer !== null) {
+      const found = locate(method, "result", method.resultPointer);
+      if (found.def !== undefined) resultsByDef.set(method.method, found.def);
+      else results.set(method.method, mapRefs(found.schema, redirect));
     }
   }
   return { target, compiled, params, paramsByDef, results, resultsByDef };

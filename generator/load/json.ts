@@ -9,7 +9,7 @@ export function parseJson(text: string, file: string): unknown {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
     return JSON.parse(body);
-  } catch (cause) {
+  } catch {
     const { offset, reason } = findSyntaxError(body);
     const { line, column } = lineColumn(body, offset);
     throw new McpgenError(`invalid JSON at line ${line} column ${column}: ${reason}`, { file });

@@ -59,6 +59,9 @@ export function buildModel(loaded: LoadedSchema, options: BuildOptions = {}): Pr
       return description === undefined ? { name, schema } : { name, schema, description };
     });
 
+  // Emitters share the document; freezing it turns an accidental mutation into an error instead
+  // of output that depends on emitter order.
+  deepFreeze(loaded.document);
   return {
     revision,
     era,
@@ -297,4 +300,10 @@ function inferResult(
     pointer: reader.ptr(s.messageType),
     expected: `a ${s.messageType.replace(/Request$/, "")}ResultResponse definition, a reviewed overlay entry, or a ${byName ?? "…Result"} definition`,
   });
+}
+
+function deepFreeze(value: unknown): void {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return;
+  Object.freeze(value);
+  for (const v of Object.values(value)) deepFreeze(v);
 }

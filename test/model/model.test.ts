@@ -139,6 +139,11 @@ test("descriptions are carried, schema document untouched", () => {
   assert.match(m.types.find((t) => t.name === "CallToolRequest")!.description ?? "", /tool/i);
   const raw = readFileSync(join(repoRoot, "schema/2025-06-18/schema.json"), "utf8");
   assert.equal(m.document, JSON.parse(raw));
+  const defs = m.document[m.defsKey] as Record<string, { properties: Record<string, unknown> }>;
+  assert.ok(Object.isFrozen(m.document) && Object.isFrozen(defs.CallToolRequest!.properties));
+  assert.throws(() => {
+    defs.CallToolRequest!.properties.extra = {};
+  }, TypeError);
 });
 
 // ---- overlay vs schema disagreement (a mutated copy of a bundled schema keeps its overlay)

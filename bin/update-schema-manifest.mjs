@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Rewrites schema/manifest.json from the files under schema/<revision>/ after a deliberate,
 // reviewed update of the vendored upstream schemas. Usage:
-//   node scripts/update-schema-manifest.mjs <upstream commit> <upstream commit date>
+//   npm run schema:manifest -- <upstream commit> <upstream commit date>
 // The schema manifest test fails whenever these files and the manifest disagree.
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
