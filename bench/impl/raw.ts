@@ -1,0 +1,168 @@
+/**
+ * Raw baseline: JSON.stringify/parse and a Map of pending ids, no validation, no framework.
+ * In-process is a direct function pair; stdio a NDJSON child; HTTP node:http with a keep-alive agent.
+ */
+import { Agent, request as httpRequest } from "node:http";
+import type { ChildProcess } from "node:child_process";
+import type { Harness, HarnessOptions, Implementation, SpawnedSession } from "../harness.js";
+import { CLIENT_INFO, PROTOCOL_VERSION, sumOf, type Variant } from "../workload.js";
+import { createRawHandler } from "../servers/raw-handler.js";
+import { serverScript, spawnNode, startHttpServer, stopChild } from "../children.js";
+
+interface Pending {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+}
+
+/** Client-side correlation over any string pipe. */
+class RawClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  constructor(private readonly write: (text: string) => void) {}
+
+  request(method: string, params?: object): Promise<any> {
+    const id = this.nextId++;
+    const result = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    this.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    return result;
+  }
+
+  notify(method: string, params?: object): void {
+    this.write(JSON.stringify({ jsonrpc: "2.0", method, params }));
+  }
+
+  receive(text: string): void {
+    const msg = JSON.parse(text);
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    if (msg.error) p.reject(new Error(msg.error.message));
+    else p.resolve(msg.result);
+  }
+
+  failAll(error: Error): void {
+    for (const p of this.pending.values()) p.reject(error);
+    this.pending.clear();
+  }
+}
+
+async function handshake(client: RawClient): Promise<void> {
+  await client.request("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
+  client.notify("notifications/initialized");
+}
+
+function harnessOver(client: RawClient, variant: Variant, close: () => Promise<void>, serverPid?: number): Harness {
+  return {
+    serverPid,
+    async call(a, b) {
+      return sumOf(await client.request("tools/call", { name: "add", arguments: { a, b } }), variant);
+    },
+    close,
+  };
+}
+
+function splitLines(onLine: (line: string) => void): (chunk: string) => void {
+  let buffered = "";
+  return (chunk) => {
+    buffered += chunk;
+    let nl: number;
+    while ((nl = buffered.indexOf("\n")) !== -1) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.length > 0) onLine(line);
+    }
+  };
+}
+
+function connectChild(child: ChildProcess): RawClient {
+  const client = new RawClient((text) => child.stdin!.write(text + "\n"));
+  child.stdout!.setEncoding("utf8");
+  child.stdout!.on("data", splitLines((line) => client.receive(line)));
+  child.once("exit", () => client.failAll(new Error("raw server exited")));
+  return client;
+}
+
+async function spawnRawStdio(variant: Variant): Promise<{ child: ChildProcess; client: RawClient }> {
+  const child = spawnNode(serverScript("raw-stdio"), [variant]);
+  const client = connectChild(child);
+  await handshake(client);
+  return { child, client };
+}
+
+export const raw: Implementation = {
+  async inproc({ variant }: HarnessOptions) {
+    const handle = createRawHandler(variant);
+    // eslint-disable-next-line prefer-const
+    let client: RawClient;
+    client = new RawClient((text) => {
+      const response = handle(JSON.parse(text));
+      if (response) client.receive(JSON.stringify(response));
+    });
+    await handshake(client);
+    await client.request("tools/list");
+    return harnessOver(client, variant, async () => {});
+  },
+
+  async stdio({ variant }) {
+    const { child, client } = await spawnRawStdio(variant);
+    await client.request("tools/list");
+    return harnessOver(client, variant, () => stopChild(child), child.pid);
+  },
+
+  async spawnInitialized({ variant }): Promise<SpawnedSession> {
+    const { child } = await spawnRawStdio(variant);
+    return { serverPid: child.pid!, close: () => stopChild(child) };
+  },
+
+  async http({ variant }) {
+    const { child, url } = await startHttpServer("raw-http", [variant]);
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const target = new URL(url);
+    let sessionId: string | undefined;
+    let nextId = 1;
+    const post = (message: object) =>
+      new Promise<{ status: number; body: string; sid?: string }>((resolve, reject) => {
+        const body = JSON.stringify(message);
+        const headers: Record<string, string | number> = {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "content-length": Buffer.byteLength(body),
+        };
+        if (sessionId) headers["mcp-session-id"] = sessionId;
+        const req = httpRequest(
+          { agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (c: string) => (text += c));
+            res.on("end", () => resolve({ status: res.statusCode!, body: text, sid: res.headers["mcp-session-id"] as string | undefined }));
+            res.on("error", reject);
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const rpc = async (method: string, params?: object) => {
+      const id = nextId++;
+      const res = await post({ jsonrpc: "2.0", id, method, params });
+      const msg = JSON.parse(res.body);
+      if (msg.id !== id) throw new Error(`raw http: response id ${msg.id} for request ${id}`);
+      if (msg.error) throw new Error(msg.error.message);
+      if (res.sid) sessionId = res.sid;
+      return msg.result;
+    };
+    await rpc("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await rpc("tools/list");
+    return {
+      serverPid: child.pid,
+      async call(a, b) {
+        return sumOf(await rpc("tools/call", { name: "add", arguments: { a, b } }), variant);
+      },
+      async close() {
+        agent.destroy();
+        await stopChild(child);
+      },
+    };
+  },
+};

@@ -1,0 +1,67 @@
+/** Official SDK v1 (@modelcontextprotocol/sdk 1.32.2): McpServer + Client on its own transports. */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Harness, Implementation, SpawnedSession } from "../harness.js";
+import { CLIENT_INFO, sumOf, type Variant } from "../workload.js";
+import { createSdk1Server } from "../servers/sdk1-server.js";
+import { serverNodeFlags, serverScript, startHttpServer, stopChild } from "../children.js";
+
+async function harnessOver(client: Client, variant: Variant, close: () => Promise<void>, serverPid?: number): Promise<Harness> {
+  // Real clients list tools first; the SDK also caches output schemas from it to validate structuredContent.
+  await client.listTools();
+  return {
+    serverPid,
+    async call(a, b) {
+      return sumOf(await client.callTool({ name: "add", arguments: { a, b } }), variant);
+    },
+    close,
+  };
+}
+
+async function connectStdio(variant: Variant): Promise<{ client: Client; transport: StdioClientTransport }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...serverNodeFlags(), serverScript("sdk1-stdio"), variant], stderr: "inherit" });
+  const client = new Client(CLIENT_INFO);
+  await client.connect(transport);
+  return { client, transport };
+}
+
+export const sdk1: Implementation = {
+  async inproc({ variant }) {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const server = createSdk1Server(variant);
+    await server.connect(serverSide);
+    const client = new Client(CLIENT_INFO);
+    await client.connect(clientSide);
+    return harnessOver(client, variant, async () => {
+      await client.close();
+      await server.close();
+    });
+  },
+
+  async stdio({ variant }) {
+    const { client, transport } = await connectStdio(variant);
+    return harnessOver(client, variant, () => client.close(), transport.pid ?? undefined);
+  },
+
+  async spawnInitialized({ variant }): Promise<SpawnedSession> {
+    const { client, transport } = await connectStdio(variant);
+    return { serverPid: transport.pid!, close: () => client.close() };
+  },
+
+  async http({ variant }) {
+    const { child, url } = await startHttpServer("sdk1-http", [variant]);
+    const client = new Client(CLIENT_INFO);
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return harnessOver(
+      client,
+      variant,
+      async () => {
+        await client.close();
+        await stopChild(child);
+      },
+      child.pid,
+    );
+  },
+};

@@ -1,0 +1,173 @@
+/** Plain-text tables of the medians, ratios to the raw baseline and to each SDK, and the targets. */
+import type { ImplName, TransportKind, Variant } from "./workload.js";
+
+type PhaseMedians = Record<"callsPerSec" | "p50Us" | "p99Us" | "cpuUsPerCall" | "clientCpuUsPerCall" | "serverCpuUsPerCall", number>;
+
+export interface Summary {
+  when: string;
+  machine: { node: string; cpus: number; cpu: string; loadavg: number[] };
+  settings: { rounds: number; phaseMs: number; spawns: number; inFlight: Record<TransportKind, number> };
+  impls: ImplName[];
+  transports: TransportKind[];
+  variants: Variant[];
+  throughput: Record<string, { sequential: PhaseMedians; concurrent: PhaseMedians; rounds: number }>;
+  startup: Partial<Record<ImplName, { startMs: number; idleRssKiB: number; samples: number }>>;
+  problems: Record<string, string>;
+  warnings?: Record<string, string>;
+  seconds: number;
+}
+
+const LABEL: Record<ImplName, string> = { raw: "raw", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen" };
+const TRANSPORT_LABEL: Record<TransportKind, string> = { inproc: "in-process", stdio: "stdio", http: "Streamable HTTP" };
+
+function fmt(x: number | undefined, digits = 0): string {
+  if (x === undefined || !Number.isFinite(x)) return "-";
+  return x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+}
+const ratio = (a: number | undefined, b: number | undefined): string =>
+  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? "-" : `${(a / b).toFixed(2)}x`;
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+const BASELINES: ImplName[] = ["raw", "sdk1", "sdk2"];
+
+export function printReport(s: Summary): void {
+  const out: string[] = [];
+  out.push(`mcpgen runtime benchmark — ${s.when}`);
+  out.push(
+    `node ${s.machine.node}, ${s.machine.cpus} x ${s.machine.cpu}, load ${s.machine.loadavg.map((l) => l.toFixed(1)).join(" ")}; ` +
+      `medians of ${s.settings.rounds} rounds, ${s.settings.phaseMs} ms per phase, each measurement in a fresh process`,
+  );
+  out.push("workload: tools/call add {a,b}; text = text content, structured = outputSchema + structuredContent; mcpgen validates (2025-11-25 binding)");
+
+  for (const t of s.transports) {
+    const n = s.settings.inFlight[t];
+    out.push("");
+    out.push(`== ${TRANSPORT_LABEL[t]} (concurrent = ${n} in flight; CPU = client + server process per call)`);
+    const rows: string[][] = [];
+    for (const v of s.variants)
+      for (const impl of s.impls) {
+        const r = s.throughput[`${impl}/${t}/${v}`];
+        if (!r) {
+          rows.push([LABEL[impl], v, "missing", "", "", "", "", "", "", ""]);
+          continue;
+        }
+        rows.push([
+          LABEL[impl],
+          v,
+          fmt(r.sequential.callsPerSec),
+          fmt(r.concurrent.callsPerSec),
+          fmt(r.sequential.p50Us, 1),
+          fmt(r.sequential.p99Us, 1),
+          fmt(r.concurrent.p50Us, 1),
+          fmt(r.concurrent.p99Us, 1),
+          fmt(r.sequential.cpuUsPerCall, 1),
+          fmt(r.concurrent.cpuUsPerCall, 1),
+        ]);
+      }
+    out.push(table(["impl", "variant", "seq/s", "conc/s", "seq p50 µs", "seq p99 µs", "conc p50 µs", "conc p99 µs", "seq CPU µs", "conc CPU µs"], rows));
+
+    const ratioRows: string[][] = [];
+    for (const v of s.variants)
+      for (const impl of s.impls) {
+        const r = s.throughput[`${impl}/${t}/${v}`];
+        const cells = [LABEL[impl], v];
+        for (const base of BASELINES) {
+          const b = s.throughput[`${base}/${t}/${v}`];
+          cells.push(
+            ratio(r?.sequential.callsPerSec, b?.sequential.callsPerSec),
+            ratio(r?.concurrent.callsPerSec, b?.concurrent.callsPerSec),
+            ratio(r?.concurrent.cpuUsPerCall, b?.concurrent.cpuUsPerCall),
+          );
+        }
+        ratioRows.push(cells);
+      }
+    out.push("");
+    out.push("ratios (throughput: higher is better; CPU per call: lower is better)");
+    out.push(
+      table(
+        ["impl", "variant", ...BASELINES.flatMap((b) => [`seq/${LABEL[b]}`, `conc/${LABEL[b]}`, `CPU/${LABEL[b]}`])],
+        ratioRows,
+      ),
+    );
+  }
+
+  if (Object.keys(s.startup).length > 0) {
+    out.push("");
+    out.push("== stdio server start (spawn → initialized sent) and idle RSS after initialization (text variant)");
+    const rows = s.impls.map((impl) => {
+      const r = s.startup[impl];
+      if (!r) return [LABEL[impl], "missing", ...BASELINES.map(() => ""), "", ...BASELINES.map(() => "")];
+      return [
+        LABEL[impl],
+        fmt(r.startMs, 1),
+        ...BASELINES.map((b) => ratio(r.startMs, s.startup[b]?.startMs)),
+        fmt(r.idleRssKiB / 1024, 1),
+        ...BASELINES.map((b) => ratio(r.idleRssKiB, s.startup[b]?.idleRssKiB)),
+      ];
+    });
+    out.push(
+      table(["impl", "start ms", ...BASELINES.map((b) => `/${LABEL[b]}`), "RSS MiB", ...BASELINES.map((b) => `/${LABEL[b]}`)], rows),
+    );
+  }
+
+  out.push("");
+  out.push("== targets for mcpgen (ratio to raw, validation ON; worst of both variants)");
+  out.push(table(["target", "measured", "", "status"], targetRows(s)));
+
+  if (Object.keys(s.problems).length > 0) {
+    out.push("");
+    out.push("problems:");
+    const byMessage = new Map<string, string[]>();
+    for (const [k, msg] of Object.entries(s.problems)) {
+      const first = msg.split("\n")[0]!;
+      (byMessage.get(first) ?? byMessage.set(first, []).get(first)!).push(k);
+    }
+    for (const [msg, keys] of byMessage) out.push(`  ${keys.join(", ")}: ${msg}`);
+  }
+  if (s.warnings && Object.keys(s.warnings).length > 0) {
+    out.push("");
+    out.push("process warnings seen during measurement:");
+    for (const [k, msg] of Object.entries(s.warnings)) out.push(`  ${k}: ${msg}`);
+  }
+  out.push("");
+  out.push(`total ${s.seconds} s`);
+  console.log(out.join("\n"));
+}
+
+function targetRows(s: Summary): string[][] {
+  const rows: string[][] = [];
+  const through = (t: TransportKind, phase: "sequential" | "concurrent", label: string, min: number) => {
+    const rs = s.variants.map((v) => {
+      const m = s.throughput[`mcpgen/${t}/${v}`]?.[phase].callsPerSec;
+      const r = s.throughput[`raw/${t}/${v}`]?.[phase].callsPerSec;
+      return m !== undefined && r !== undefined ? m / r : NaN;
+    });
+    const worst = Math.min(...rs);
+    rows.push([label, Number.isFinite(worst) ? `${worst.toFixed(2)}x` : "-", `>= ${min}x`, status(worst, (x) => x >= min)]);
+  };
+  if (s.transports.includes("inproc")) {
+    through("inproc", "sequential", "in-process sequential", 0.6);
+    through("inproc", "concurrent", "in-process 64 in flight", 0.6);
+  }
+  if (s.transports.includes("stdio")) {
+    through("stdio", "sequential", "stdio sequential", 0.6);
+    through("stdio", "concurrent", "stdio 64 in flight", 0.6);
+  }
+  if (s.transports.includes("http")) through("http", "concurrent", "Streamable HTTP 16 concurrent", 0.5);
+  const m = s.startup.mcpgen;
+  const r = s.startup.raw;
+  if (s.transports.includes("stdio")) {
+    const start = m && r ? m.startMs / r.startMs : NaN;
+    rows.push(["spawn → initialized", Number.isFinite(start) ? `${start.toFixed(2)}x` : "-", "<= 1.3x", status(start, (x) => x <= 1.3)]);
+    const rss = m && r ? m.idleRssKiB / r.idleRssKiB : NaN;
+    rows.push(["idle RSS", Number.isFinite(rss) ? `${rss.toFixed(2)}x` : "-", "<= 1.15x", status(rss, (x) => x <= 1.15)]);
+  }
+  return rows;
+}
+
+const status = (x: number, ok: (x: number) => boolean) => (!Number.isFinite(x) ? "MISSING" : ok(x) ? "met" : "NOT met");

@@ -1,0 +1,137 @@
+/**
+ * `npm run bench`: the whole comparison in one run. Every measurement runs in its own process
+ * (bench/scenario.ts), one at a time, implementations interleaved round by round so drift on a
+ * busy machine hits all of them alike; medians over rounds; ratios to the raw baseline and to
+ * each SDK from this same run. Knobs (env): BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_SPAWNS,
+ * BENCH_IMPLS, BENCH_TRANSPORTS, BENCH_VARIANTS (comma lists).
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import os from "node:os";
+import { IMPLS, TRANSPORTS, VARIANTS, type ImplName, type TransportKind, type Variant } from "./workload.js";
+import type { PhaseResult } from "./measure.js";
+import { median } from "./stats.js";
+import { printReport, type Summary } from "./report.js";
+
+const env = process.env;
+const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
+const PHASE_MS = Number(env.BENCH_PHASE_MS ?? 300);
+const SPAWNS = Number(env.BENCH_SPAWNS ?? 3);
+const pick = <T extends string>(all: readonly T[], list: string | undefined): T[] =>
+  list ? all.filter((x) => list.split(",").includes(x)) : [...all];
+const impls = pick(IMPLS, env.BENCH_IMPLS);
+const transports = pick(TRANSPORTS, env.BENCH_TRANSPORTS);
+const variants = pick(VARIANTS, env.BENCH_VARIANTS);
+const IN_FLIGHT: Record<TransportKind, number> = { inproc: 64, stdio: 64, http: 16 };
+const SCENARIO_TIMEOUT_MS = 60_000;
+
+const scenarioScript = fileURLToPath(new URL("./scenario.js", import.meta.url));
+
+interface ScenarioOutput {
+  sequential?: PhaseResult;
+  concurrent?: PhaseResult;
+  startMs?: number[];
+  idleRssKiB?: number[];
+  missing?: string;
+  error?: string;
+  warnings?: Record<string, number>;
+}
+
+function runScenario(args: string[]): Promise<ScenarioOutput> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ["--no-warnings", scenarioScript, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    let text = "";
+    child.stdout.setEncoding("utf8");
+    child.stdout.on("data", (c: string) => (text += c));
+    const timer = setTimeout(() => child.kill("SIGKILL"), SCENARIO_TIMEOUT_MS);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      const last = text.trim().split("\n").pop() ?? "";
+      try {
+        resolve(JSON.parse(last) as ScenarioOutput);
+      } catch {
+        resolve({ error: `scenario ${args.join(" ")} ended (${signal ?? code}) without a result` });
+      }
+    });
+  });
+}
+
+type Key = `${ImplName}/${TransportKind}/${Variant}`;
+const runs = new Map<Key, ScenarioOutput[]>();
+const spawns = new Map<ImplName, ScenarioOutput[]>();
+const problems = new Map<string, string>();
+const warnings = new Map<string, string>();
+const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
+
+const resultsDir = fileURLToPath(new URL("../../bench/results/", import.meta.url));
+// `node dist/bench/run.js --report [file]` reprints a saved summary without measuring.
+if (process.argv[2] === "--report") {
+  printReport(JSON.parse(readFileSync(process.argv[3] ?? `${resultsDir}latest.json`, "utf8")) as Summary);
+  process.exit(0);
+}
+
+const t0 = Date.now();
+for (let round = 0; round < ROUNDS; round++) {
+  // Rotate the order each round so no implementation always runs first or last.
+  const order = impls.map((_, i) => impls[(i + round) % impls.length]!);
+  for (const transport of transports)
+    for (const variant of variants)
+      for (const impl of order) {
+        const out = await runScenario([impl, transport, variant, String(PHASE_MS), String(IN_FLIGHT[transport])]);
+        if (out.missing || out.error) problems.set(`${impl}/${transport}/${variant}`, (out.missing ?? out.error)!);
+        else push(runs, `${impl}/${transport}/${variant}` as Key, out);
+        for (const w of Object.keys(out.warnings ?? {})) warnings.set(`${impl}/${transport}/${variant}`, w);
+        process.stderr.write(".");
+      }
+  if (transports.includes("stdio"))
+    for (const impl of order) {
+      const out = await runScenario([impl, "spawn", "text", String(SPAWNS)]);
+      if (out.missing || out.error) problems.set(`${impl}/spawn`, (out.missing ?? out.error)!);
+      else push(spawns, impl, out);
+      process.stderr.write("s");
+    }
+  process.stderr.write(` round ${round + 1}/${ROUNDS} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
+}
+
+const phaseKeys = ["callsPerSec", "p50Us", "p99Us", "cpuUsPerCall", "clientCpuUsPerCall", "serverCpuUsPerCall"] as const;
+function medianPhase(list: PhaseResult[]): Record<(typeof phaseKeys)[number], number> {
+  const out = {} as Record<(typeof phaseKeys)[number], number>;
+  for (const k of phaseKeys) out[k] = median(list.map((p) => p[k] ?? NaN));
+  return out;
+}
+
+const summary: Summary = {
+  when: new Date().toISOString(),
+  machine: { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "?", loadavg: os.loadavg() },
+  settings: { rounds: ROUNDS, phaseMs: PHASE_MS, spawns: SPAWNS, inFlight: IN_FLIGHT },
+  impls,
+  transports,
+  variants,
+  throughput: {},
+  startup: {},
+  problems: Object.fromEntries(problems),
+  warnings: Object.fromEntries(warnings),
+  seconds: Math.round((Date.now() - t0) / 1000),
+};
+for (const [key, list] of runs) {
+  summary.throughput[key] = {
+    sequential: medianPhase(list.map((o) => o.sequential!)),
+    concurrent: medianPhase(list.map((o) => o.concurrent!)),
+    rounds: list.length,
+  };
+}
+for (const [impl, list] of spawns) {
+  summary.startup[impl] = {
+    startMs: median(list.flatMap((o) => o.startMs!)),
+    idleRssKiB: median(list.flatMap((o) => o.idleRssKiB!)),
+    samples: list.flatMap((o) => o.startMs!).length,
+  };
+}
+
+mkdirSync(resultsDir, { recursive: true });
+const file = `${resultsDir}${summary.when.replace(/[:.]/g, "-")}.json`;
+writeFileSync(file, JSON.stringify({ ...summary, samples: { runs: Object.fromEntries(runs), spawns: Object.fromEntries(spawns) } }, null, 2));
+writeFileSync(`${resultsDir}latest.json`, JSON.stringify(summary, null, 2));
+printReport(summary);
+console.log(`\nresults: ${file}`);

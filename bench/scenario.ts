@@ -1,0 +1,98 @@
+/**
+ * One measurement in a fresh process, so implementations never share a heap, JIT state or
+ * event loop. Prints one JSON line on stdout.
+ *   scenario.js <impl> <inproc|stdio|http> <variant> <phaseMs> <inFlight>
+ *   scenario.js <impl> spawn <variant> <count>
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { performance } from "node:perf_hooks";
+import { loadImplementation } from "./impl/index.js";
+import type { Harness } from "./harness.js";
+import { runPhase } from "./measure.js";
+import { killAllChildrenOnExit } from "./children.js";
+import { rssKiB } from "./proc.js";
+import { IMPLS, parseVariant, type ImplName } from "./workload.js";
+
+killAllChildrenOnExit();
+// Started with --no-warnings: warnings (e.g. an SDK leaking abort listeners) are collected and
+// reported once in the result instead of flooding the terminal.
+const warnings = new Map<string, number>();
+process.on("warning", (w) => {
+  const key = `${w.name}: ${w.message.replace(/\d+/g, "N")}`;
+  warnings.set(key, (warnings.get(key) ?? 0) + 1);
+});
+const [implArg, mode, variantArg, a4, a5] = process.argv.slice(2);
+if (!IMPLS.includes(implArg as ImplName)) throw new Error(`unknown implementation ${implArg}`);
+const variant = parseVariant(variantArg);
+const out = (value: object) =>
+  process.stdout.write(JSON.stringify(warnings.size > 0 ? { ...value, warnings: Object.fromEntries(warnings) } : value) + "\n");
+
+async function main(): Promise<void> {
+  let impl;
+  try {
+    impl = await loadImplementation(implArg as ImplName);
+  } catch (err) {
+    out({ missing: `cannot load ${implArg}: ${(err as Error).message}` });
+    return;
+  }
+
+  if (mode === "spawn") {
+    const count = Number(a4);
+    const startMs: number[] = [];
+    const idleRssKiB: number[] = [];
+    // The first spawn also loads the client library in this process; it is not counted.
+    await (await impl.spawnInitialized({ variant })).close();
+    for (let i = 0; i < count; i++) {
+      const t0 = performance.now();
+      const session = await impl.spawnInitialized({ variant });
+      startMs.push(performance.now() - t0);
+      await sleep(300);
+      idleRssKiB.push(rssKiB(session.serverPid));
+      await session.close();
+    }
+    out({ startMs, idleRssKiB });
+    return;
+  }
+
+  if (mode !== "inproc" && mode !== "stdio" && mode !== "http") throw new Error(`unknown mode ${mode}`);
+  const phaseMs = Number(a4);
+  const inFlight = Number(a5);
+  const warmCalls = Number(process.env.BENCH_WARM_CALLS ?? 4000);
+  // node:http needs seconds of calls before it reaches steady state (CPU per call falls ~7x).
+  const warmMaxMs = Number(process.env.BENCH_WARM_MS ?? (mode === "http" ? 4000 : 1500));
+  const h = await impl[mode]({ variant });
+  try {
+    await warmUp(h, inFlight, warmCalls, warmMaxMs);
+    const sequential = await runPhase(h, 1, phaseMs);
+    const concurrent = await runPhase(h, inFlight, phaseMs);
+    out({ sequential, concurrent });
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Warm-up until steady: the JIT needs calls, not time, and the HTTP stack needs seconds. Runs
+ * short concurrent + sequential rounds until at least `minCalls` were made and two consecutive
+ * sequential rates agree within 10%, or `maxMs` has passed.
+ */
+async function warmUp(h: Harness, inFlight: number, minCalls: number, maxMs: number): Promise<void> {
+  const start = performance.now();
+  let calls = 0;
+  let last = 0;
+  while (performance.now() - start < maxMs) {
+    calls += (await runPhase(h, inFlight, 150)).calls;
+    const seq = await runPhase(h, 1, 150);
+    calls += seq.calls;
+    if (calls >= minCalls && last > 0 && Math.abs(seq.callsPerSec - last) <= 0.1 * last) return;
+    last = seq.callsPerSec;
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    out({ error: String((err as Error)?.stack ?? err) });
+    process.exit(1);
+  },
+);

@@ -1,0 +1,37 @@
+/**
+ * The raw baseline server: plain JSON-RPC over whatever carries strings, no validation, no
+ * framework. It answers exactly what the workload needs, as a hand-written MCP server would.
+ */
+import { PROTOCOL_VERSION, SERVER_INFO, addResult, addToolDefinition, type Variant } from "../workload.js";
+
+interface Incoming {
+  id?: string | number;
+  method?: string;
+  params?: { name?: string; arguments?: { a: number; b: number } };
+}
+
+/** Handles one parsed message; returns the response object, or undefined for notifications. */
+export function createRawHandler(variant: Variant): (msg: Incoming) => object | undefined {
+  const tools = { tools: [addToolDefinition(variant)] };
+  return (msg) => {
+    if (msg.id === undefined) return undefined;
+    switch (msg.method) {
+      case "tools/call": {
+        const args = msg.params!.arguments!;
+        return { jsonrpc: "2.0", id: msg.id, result: addResult(variant, args.a, args.b) };
+      }
+      case "initialize":
+        return {
+          jsonrpc: "2.0",
+          id: msg.id,
+          result: { protocolVersion: PROTOCOL_VERSION, capabilities: { tools: {} }, serverInfo: SERVER_INFO },
+        };
+      case "tools/list":
+        return { jsonrpc: "2.0", id: msg.id, result: tools };
+      case "ping":
+        return { jsonrpc: "2.0", id: msg.id, result: {} };
+      default:
+        return { jsonrpc: "2.0", id: msg.id, error: { code: -32601, message: "Method not found" } };
+    }
+  };
+}

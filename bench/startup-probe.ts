@@ -1,0 +1,39 @@
+/**
+ * Where a server's start time and idle RSS go: each line loads one set of modules in a fresh
+ * process (nothing else), then reports the load time and RSS 200 ms later; medians of 5.
+ *   node dist/bench/startup-probe.js
+ * Backs the start/RSS analysis of `npm run bench` (e.g. which imports pull in what).
+ */
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { median } from "./stats.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const rt = (p: string) => JSON.stringify(new URL(`../../runtime/dist/${p}`, import.meta.url).href);
+const gen = JSON.stringify(new URL("../generated/2025-11-25/index.js", import.meta.url).href);
+
+const SETS: [string, string][] = [
+  ["bare node", ""],
+  ['import "node:http" (ESM)', 'await import("node:http");'],
+  ['node:http via createRequire', 'const { createRequire } = await import("node:module"); createRequire(import.meta.url)("node:http");'],
+  ["@mcpgen/runtime (package root)", 'await import("@mcpgen/runtime");'],
+  ["runtime legacy server + stdio server modules only", `await import(${rt("lifecycle/legacy/server.js")}); await import(${rt("transports/stdio-server.js")});`],
+  ["generated 2025-11-25 binding", `await import(${gen});`],
+  ["package root + binding (today's stdio server)", `await import("@mcpgen/runtime"); await import(${gen});`],
+  ["stdio modules + binding (with a stdio-only entry)", `await import(${rt("lifecycle/legacy/server.js")}); await import(${rt("transports/stdio-server.js")}); await import(${gen});`],
+];
+
+function once(code: string): { ms: number; rssMiB: number } {
+  const script =
+    `const t0 = performance.now(); ${code} const ms = performance.now() - t0;` +
+    `setTimeout(() => console.log(JSON.stringify({ ms, rssMiB: process.memoryUsage().rss / 1048576 })), 200);`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: root, encoding: "utf8", timeout: 20_000 });
+  return JSON.parse(out);
+}
+
+console.log(`node ${process.version}`);
+console.log(`${"modules loaded".padEnd(52)}  load ms  RSS MiB`);
+for (const [label, code] of SETS) {
+  const runs = Array.from({ length: 5 }, () => once(code));
+  console.log(`${label.padEnd(52)}  ${median(runs.map((r) => r.ms)).toFixed(1).padStart(7)}  ${median(runs.map((r) => r.rssMiB)).toFixed(1).padStart(7)}`);
+}

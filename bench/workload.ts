@@ -1,0 +1,72 @@
+/**
+ * The one workload every implementation runs: a tool `add` taking {a:number, b:number}.
+ * "text" answers with a text content block; "structured" also declares an outputSchema and
+ * returns structuredContent, so validating implementations check the result shape too.
+ */
+
+export type Variant = "text" | "structured";
+export const VARIANTS: readonly Variant[] = ["text", "structured"];
+
+export type TransportKind = "inproc" | "stdio" | "http";
+export const TRANSPORTS: readonly TransportKind[] = ["inproc", "stdio", "http"];
+
+export type ImplName = "raw" | "sdk1" | "sdk2" | "mcpgen";
+export const IMPLS: readonly ImplName[] = ["raw", "sdk1", "sdk2", "mcpgen"];
+
+export const PROTOCOL_VERSION = "2025-11-25";
+export const SERVER_INFO = { name: "bench-add", version: "1.0.0" } as const;
+export const CLIENT_INFO = { name: "bench-client", version: "1.0.0" } as const;
+
+export const ADD_INPUT_SCHEMA = {
+  type: "object",
+  properties: { a: { type: "number" }, b: { type: "number" } },
+  required: ["a", "b"],
+} as const;
+
+export const ADD_OUTPUT_SCHEMA = {
+  type: "object",
+  properties: { sum: { type: "number" } },
+  required: ["sum"],
+} as const;
+
+/** The tool as tools/list advertises it. */
+export function addToolDefinition(variant: Variant): Record<string, unknown> {
+  const tool: Record<string, unknown> = { name: "add", description: "Add two numbers", inputSchema: ADD_INPUT_SCHEMA };
+  if (variant === "structured") tool.outputSchema = ADD_OUTPUT_SCHEMA;
+  return tool;
+}
+
+export interface AddResult {
+  content: { type: "text"; text: string }[];
+  structuredContent?: { sum: number };
+  [key: string]: unknown;
+}
+
+/** What the tool handler returns for a given variant (shared by the raw and hand-wired servers). */
+export function addResult(variant: Variant, a: number, b: number): AddResult {
+  const sum = a + b;
+  return variant === "structured"
+    ? { content: [{ type: "text", text: String(sum) }], structuredContent: { sum } }
+    : { content: [{ type: "text", text: String(sum) }] };
+}
+
+/**
+ * Reads the sum back out of a tools/call result, so every client does the same small amount of
+ * work per call and a broken implementation fails loudly instead of measuring fast garbage.
+ */
+export function sumOf(result: unknown, variant: Variant): number {
+  const r = result as AddResult;
+  if (variant === "structured") {
+    const sc = r.structuredContent;
+    if (!sc || typeof sc.sum !== "number") throw new Error(`bad structured result: ${JSON.stringify(result)}`);
+    return sc.sum;
+  }
+  const first = r.content?.[0];
+  if (!first || first.type !== "text") throw new Error(`bad text result: ${JSON.stringify(result)}`);
+  return Number(first.text);
+}
+
+export function parseVariant(s: string | undefined): Variant {
+  if (s === "text" || s === "structured") return s;
+  throw new Error(`variant must be "text" or "structured", got ${JSON.stringify(s)}`);
+}
