@@ -3,7 +3,7 @@
 // Usage: node dist/bench/http-client.js [requests=4000] [rounds=3]
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createStreamableHttpServer, StreamableHttpClientTransport } from "@mcpgen/runtime";
+import { createStreamableHttpServer, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 
 const N = Number(process.argv[2] ?? 4000);

@@ -1,12 +1,7 @@
 /** mcpgen's runtime (@mcpgen/runtime) with the generated 2025-11-25 binding, validation on. */
-import {
-  connectClient,
-  createMemoryTransportPair,
-  StdioClientTransport,
-  StreamableHttpClientTransport,
-  type ClientSession,
-  type Transport,
-} from "@mcpgen/runtime";
+import { connectClient, createMemoryTransportPair, type ClientSession, type Transport } from "@mcpgen/runtime";
+import { StdioClientTransport } from "@mcpgen/runtime/stdio";
+import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import { binding } from "../../generated/2025-11-25/index.js";
 import type { Harness, Implementation, SpawnedSession } from "../harness.js";
 import { CLIENT_INFO, sumOf, type Variant } from "../workload.js";

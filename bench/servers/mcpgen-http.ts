@@ -3,7 +3,7 @@
  * sends related messages, Host/Origin checks on, one server session per MCP session).
  * Usage: mcpgen-http.js <variant>; prints {"port":N} once listening on 127.0.0.1.
  */
-import { createStreamableHttpServer } from "@mcpgen/runtime";
+import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { parseVariant } from "../workload.js";
 import { createMcpgenServer } from "./mcpgen-server.js";
 

@@ -1,5 +1,5 @@
 /** mcpgen stdio server. Usage: mcpgen-stdio.js <variant> */
-import { StdioServerTransport } from "@mcpgen/runtime";
+import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { parseVariant } from "../workload.js";
 import { createMcpgenServer } from "./mcpgen-server.js";
 

@@ -36,5 +36,5 @@ export { hasCapability } from "./lifecycle/legacy/capabilities.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
 
-// Framing and the stdio / Streamable HTTP / HTTP+SSE transports.
-export * from "./transports/index.js";
+// The stdio and HTTP transports live behind their own entry points, `@mcpgen/runtime/stdio` and
+// `@mcpgen/runtime/http`, so a server loads only the transport it uses.

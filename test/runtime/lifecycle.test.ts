@@ -1,8 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  connectClient, createMemoryTransportPair, createServerSession, LifecycleError, ProtocolVersionError, type MemoryTransport,
-} from "@mcpgen/runtime";
+import { connectClient, createMemoryTransportPair, createServerSession, LifecycleError, ProtocolVersionError, type MemoryTransport } from "@mcpgen/runtime";
 import { bindings, byRevision, REVISIONS } from "./helpers/binding.js";
 import { connectPair } from "./helpers/pair.js";
 import { rawPeer, rejection, settle } from "./helpers/peer.js";

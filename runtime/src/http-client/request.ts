@@ -1,5 +1,6 @@
-import * as http from "node:http";
-import * as https from "node:https";
+import type * as http from "node:http";
+import type * as https from "node:https";
+import { nodeHttp, nodeHttps } from "../node-http.js";
 
 /** A non-2xx HTTP answer; the probe and the session read `status`. */
 export class HttpStatusError extends Error {
@@ -26,7 +27,7 @@ export class HttpRequester {
 
   constructor(url: URL, agent?: http.Agent) {
     this.url = url;
-    this.mod = url.protocol === "https:" ? https : http;
+    this.mod = url.protocol === "https:" ? nodeHttps() : nodeHttp();
     this.ownAgent = agent === undefined;
     this.agent = agent ?? new this.mod.Agent({ keepAlive: true, maxSockets: 256 });
   }

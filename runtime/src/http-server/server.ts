@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { nodeHttp } from "../node-http.js";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
@@ -339,7 +340,7 @@ export interface StreamableHttpServer extends StreamableHttpHandler {
 /** A node:http server exposing one Streamable HTTP MCP endpoint (plus the legacy SSE paths if configured). */
 export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
   const handler = createStreamableHttpHandler(options);
-  const server = options.server ?? createServer();
+  const server = options.server ?? nodeHttp().createServer();
   const owned = options.server === undefined;
   server.on("request", (req, res) => handler.handle(req, res));
   let url: URL | undefined;

@@ -1,7 +1,5 @@
 /** A legacy-era client and server connected over the in-memory pair. */
-import {
-  connectClient, createMemoryTransportPair, createServerSession, type ClientOptions, type ServerOptions,
-} from "@mcpgen/runtime";
+import { connectClient, createMemoryTransportPair, createServerSession, type ClientOptions, type ServerOptions } from "@mcpgen/runtime";
 import { bindings } from "./binding.js";
 
 export type ClientPart = Partial<Omit<ClientOptions, "transport">>;

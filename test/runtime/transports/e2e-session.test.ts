@@ -3,10 +3,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { fileURLToPath } from "node:url";
-import {
-  connectClient, createServerSession, createStreamableHttpServer, createLegacySseHandler, connectHttp,
-  StdioClientTransport, StreamableHttpClientTransport, ConnectionClosedError,
-} from "@mcpgen/runtime";
+import { connectClient, createServerSession, ConnectionClosedError } from "@mcpgen/runtime";
+import { StdioClientTransport } from "@mcpgen/runtime/stdio";
+import { createStreamableHttpServer, createLegacySseHandler, connectHttp, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { ClientSession, ServerOptions, Transport } from "@mcpgen/runtime";
 import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
 import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { NdjsonDecoder, encodeNdjson, encodeSseEvent, encodeSseComment, SseDecoder } from "@mcpgen/runtime";
+import { NdjsonDecoder, encodeNdjson } from "@mcpgen/runtime/stdio";
+import { encodeSseEvent, encodeSseComment, SseDecoder } from "@mcpgen/runtime/http";
 import type { JSONRPCErrorResponse } from "@mcpgen/runtime";
 
 function collect(max?: number) {

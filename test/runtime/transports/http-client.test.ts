@@ -2,8 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createStreamableHttpServer, StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime";
-import type { JSONRPCMessage, StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport, Transport } from "@mcpgen/runtime";
+import { createStreamableHttpServer, StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
+import type { JSONRPCMessage, Transport } from "@mcpgen/runtime";
+import type { StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport } from "@mcpgen/runtime/http";
 import { echoSession, waitFor, within, type EchoLog } from "./helpers.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -1,7 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createStreamableHttpServer, InMemoryEventStore } from "@mcpgen/runtime";
-import type { StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport } from "@mcpgen/runtime";
+import { createStreamableHttpServer, InMemoryEventStore } from "@mcpgen/runtime/http";
+import type { StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport } from "@mcpgen/runtime/http";
 import { echoSession, OpenStream, raw, sseEvents, waitFor, type EchoLog } from "./helpers.js";
 
 const servers: StreamableHttpServer[] = [];

@@ -12,7 +12,7 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createLegacySseHandler, createStreamableHttpServer, StreamableHttpClientTransport } from "@mcpgen/runtime";
+import { createLegacySseHandler, createStreamableHttpServer, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage, Transport } from "@mcpgen/runtime";
 import { waitFor, within } from "./helpers.js";
 

@@ -2,8 +2,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLegacySseHandler, createStreamableHttpServer, LegacySseClientTransport, connectHttp } from "@mcpgen/runtime";
-import type { JSONRPCMessage, LegacySseServerTransport } from "@mcpgen/runtime";
+import { createLegacySseHandler, createStreamableHttpServer, LegacySseClientTransport, connectHttp } from "@mcpgen/runtime/http";
+import type { JSONRPCMessage } from "@mcpgen/runtime";
+import type { LegacySseServerTransport } from "@mcpgen/runtime/http";
 import { echoSession, OpenStream, raw, waitFor, within, type EchoLog } from "./helpers.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];

@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { PassThrough } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { StdioServerTransport, StdioClientTransport } from "@mcpgen/runtime";
+import { StdioServerTransport, StdioClientTransport } from "@mcpgen/runtime/stdio";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { waitFor, within } from "./helpers.js";
 

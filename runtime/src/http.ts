@@ -1,0 +1,31 @@
+/**
+ * `@mcpgen/runtime/http`: SSE framing, Streamable HTTP server and client, legacy HTTP+SSE
+ * (2024-11-05) server and client, and the client's backwards-compatible probe.
+ */
+export { SseDecoder, encodeSseEvent, encodeSseComment, type SseEvent } from "./framing/sse.js";
+export {
+  createStreamableHttpServer,
+  createStreamableHttpHandler,
+  DEFAULT_HTTP_PROTOCOL_VERSIONS,
+  type StreamableHttpOptions,
+  type StreamableHttpServerOptions,
+  type StreamableHttpServer,
+  type StreamableHttpHandler,
+} from "./http-server/server.js";
+export { StreamableHttpServerTransport } from "./http-server/session-transport.js";
+export { InMemoryEventStore, type EventStore } from "./http-server/event-store.js";
+export type { HostOriginOptions } from "./http-server/security.js";
+export {
+  StreamableHttpClientTransport,
+  type StreamableHttpClientOptions,
+  type ReconnectOptions,
+} from "./http-client/streamable-client.js";
+export { HttpStatusError } from "./http-client/request.js";
+export { HttpProbeClientTransport, connectHttp, type HttpProbeOptions } from "./http-client/probe.js";
+export {
+  LegacySseServerTransport,
+  createLegacySseHandler,
+  type LegacySseOptions,
+  type LegacySseHandler,
+} from "./sse-legacy/server.js";
+export { LegacySseClientTransport, type LegacySseClientOptions } from "./sse-legacy/client.js";
