@@ -5,7 +5,8 @@
  * connection on stdin/stdout instead. SIGTERM/SIGINT close every session and exit 0.
  */
 import { parseArgs } from "node:util";
-import { createStreamableHttpServer, StdioServerTransport } from "@mcpgen/runtime";
+import { createStreamableHttpServer } from "@mcpgen/runtime/http";
+import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { serveSession } from "./server.js";
 
 function usage(message: string): never {
