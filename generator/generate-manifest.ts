@@ -1,6 +1,6 @@
 /**
  * The manifest half of `generate()`: load and check `mcp.manifest.json`, build the server
- * model, run the manifest emitters (types.ts, lists.ts, validators.ts + tools*.ajv.ts). Returns unformatted, unbannered files for the print/write
+ * model, run the manifest emitters (types.ts, lists.ts, validators.ts + tools*.ajv.ts, definition.ts, server.ts, client.ts). Returns unformatted, unbannered files for the print/write
  * stages; throws `InputError` (every error, with file, pointer, line) when anything is wrong.
  */
 import { InputError, type Diagnostic } from "./load/diagnostics.js";
@@ -11,6 +11,9 @@ import type { ServerModel } from "./model/server-ir.js";
 import { emitManifestTypes } from "./emit/manifest-types.js";
 import { emitManifestLists } from "./emit/manifest-lists.js";
 import { emitManifestValidators } from "./emit/manifest-validators.js";
+import { emitDefinition } from "./emit/manifest-facade.js";
+import { emitServer } from "./emit/server.js";
+import { emitClient } from "./emit/client.js";
 
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
@@ -42,6 +45,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model, { printWidth: options.printWidth });
-  const files = [types.file, lists, ...validators.files];
-  return { model, files, warnings, preformatted: new Set(files.map((f) => f.path)) };
+  const facades = [emitDefinition(model, options), emitServer(model, options), emitClient(model, options)];
+  const preformatted = new Set([types.file, lists, ...validators.files, ...facades.filter((f) => f.preformatted).map((f) => f.file)].map((f) => f.path));
+  return { model, files: [types.file, lists, ...validators.files, ...facades.map((f) => f.file)], warnings, preformatted };
 }

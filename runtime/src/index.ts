@@ -38,3 +38,20 @@ export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.
 
 // The stdio and HTTP transports live behind their own entry points, `@mcpgen/runtime/stdio` and
 // `@mcpgen/runtime/http`, so a server loads only the transport it uses.
+
+export type * from "./mcp-types.js";
+export { loggingLevels } from "./mcp-types.js";
+export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
+
+export { createMcpServer, McpServer, type ConnectOptions } from "./server/server.js";
+export { toolResult, toolError } from "./server/results.js";
+export { InvalidToolOutputError } from "./server/tools.js";
+export type {
+  McpDefinition, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
+  ClientRequests, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
+  ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
+} from "./server/types.js";
+
+export { McpClient, connectMcpClient } from "./client/client.js";
+export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase } from "./client/manifest-client.js";
+export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";

@@ -1,0 +1,17 @@
+// The weather example server over stdio (`node dist/examples/weather/src/server.js`), or over
+// Streamable HTTP on 127.0.0.1 with `--http [port]`.
+import { createStreamableHttpServer } from "@mcpgen/runtime/http";
+import { StdioServerTransport } from "@mcpgen/runtime/stdio";
+import { bindings } from "./bindings.js";
+import { handlers } from "./handlers.js";
+import { createWeatherExampleServer } from "./mcp/server.js";
+
+const server = createWeatherExampleServer(handlers, { bindings, onerror: (e) => console.error(`weather: ${e.message}`) });
+
+if (process.argv[2] === "--http") {
+  const http = createStreamableHttpServer({ port: Number(process.argv[3] ?? 0), onsession: async (transport) => void (await server.connect(transport)) });
+  console.error(`weather example listening on ${(await http.listen()).href}`);
+} else {
+  const session = await server.connect(new StdioServerTransport());
+  session.onclose = () => process.exit(0);
+}

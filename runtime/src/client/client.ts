@@ -1,0 +1,159 @@
+/**
+ * A typed client for any MCP server, manifest or not: the legacy handshake (`connectClient`)
+ * plus one method per server feature. Results are validated by the session against the
+ * negotiated revision's generated validators.
+ */
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import type { Transport } from "../transport.js";
+import type { NotificationHandler, Params, RequestContext, RequestOptions } from "../session/types.js";
+import { connectClient, type ClientSession } from "../lifecycle/legacy/client.js";
+import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import type {
+  CallToolResult, CompleteResult, CompletionReference, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource,
+  ResourceTemplate, Tool,
+} from "../mcp-types.js";
+import type { ClientHandlers, McpClientOptions } from "./types.js";
+
+/** Stop following `nextCursor` after this many pages (a server that loops its cursors must not hang us). */
+const MAX_PAGES = 10_000;
+
+export class McpClient {
+  /** @internal use connectMcpClient */
+  constructor(readonly session: ClientSession) {}
+
+  get protocolVersion(): string {
+    return this.session.protocolVersion;
+  }
+  get serverCapabilities(): Capabilities {
+    return this.session.serverCapabilities;
+  }
+  get serverInfo() {
+    return this.session.serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.session.instructions;
+  }
+
+  protected request<R>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    return this.session.request(method, params, options) as Promise<R>;
+  }
+
+  private async all<T>(method: string, key: string, options?: RequestOptions): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const r = await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, cursor === undefined ? undefined : { cursor }, options);
+      out.push(...((r[key] as T[] | undefined) ?? []));
+      if (typeof r.nextCursor !== "string" || r.nextCursor === "") return out;
+      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${JSON.stringify(r.nextCursor)}`);
+      seen.add(r.nextCursor);
+      cursor = r.nextCursor;
+    }
+    throw new McpError(ErrorCode.InternalError, `${method}: more than ${MAX_PAGES} pages`);
+  }
+
+  /** Every tool, following pagination. */
+  listTools(options?: RequestOptions): Promise<Tool[]> {
+    return this.all("tools/list", "tools", options);
+  }
+  callTool(name: string, args?: { [key: string]: unknown }, options?: RequestOptions): Promise<CallToolResult> {
+    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+  }
+  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return this.all("prompts/list", "prompts", options);
+  }
+  getPrompt(name: string, args?: { [key: string]: string }, options?: RequestOptions): Promise<GetPromptResult> {
+    return this.request("prompts/get", args === undefined ? { name } : { name, arguments: args }, options);
+  }
+  listResources(options?: RequestOptions): Promise<Resource[]> {
+    return this.all("resources/list", "resources", options);
+  }
+  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return this.all("resources/templates/list", "resourceTemplates", options);
+  }
+  readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, options);
+  }
+  async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    await this.request("resources/subscribe", { uri }, options);
+  }
+  async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    await this.request("resources/unsubscribe", { uri }, options);
+  }
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context?: { arguments?: { [name: string]: string } },
+    options?: RequestOptions,
+  ): Promise<CompleteResult["completion"]> {
+    const params: Params = { ref, argument };
+    if (context !== undefined && this.protocolVersion >= "2025-06-18") params.context = context;
+    return (await this.request<CompleteResult>("completion/complete", params, options)).completion;
+  }
+  async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    await this.request("logging/setLevel", { level }, options);
+  }
+  ping(options?: RequestOptions): Promise<void> {
+    return this.session.ping(options);
+  }
+  notifyRootsListChanged(): Promise<void> {
+    return this.session.notify("notifications/roots/list_changed");
+  }
+  /** One handler per notification method (`notifications/message`, `notifications/resources/updated`, ...). */
+  on<P extends Params = Params>(method: string, handler: (params: P) => void | Promise<void>): void {
+    this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
+  }
+  close(): Promise<void> {
+    return this.session.close();
+  }
+}
+
+/** Capabilities the client's handlers imply, merged into what the caller declared. */
+export function impliedCapabilities(options: McpClientOptions): Capabilities {
+  const caps: Capabilities = { ...options.capabilities };
+  const h = options.handlers ?? {};
+  if (h.sampling) caps.sampling = options.samplingTools ? { tools: {} } : {};
+  if (h.elicitation || h.elicitationUrl) {
+    caps.elicitation = h.elicitationUrl ? { ...(h.elicitation ? { form: {} } : {}), url: {} } : {};
+  }
+  if (h.roots) caps.roots = options.rootsListChanged ? { listChanged: true } : {};
+  return caps;
+}
+
+function requestHandlers(h: ClientHandlers): RequestHandlers {
+  const out: RequestHandlers = {};
+  if (h.sampling) out["sampling/createMessage"] = h.sampling;
+  if (h.elicitation || h.elicitationUrl) {
+    out["elicitation/create"] = (params: Params, ctx: RequestContext) => {
+      const handler = params.mode === "url" ? h.elicitationUrl : h.elicitation;
+      if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: elicitation mode ${JSON.stringify(params.mode ?? "form")} is not supported`);
+      return handler(params as never, ctx);
+    };
+  }
+  if (h.roots) {
+    const roots = h.roots;
+    out["roots/list"] = async (_: unknown, ctx: RequestContext) => ({ roots: await roots(ctx) });
+  }
+  return out;
+}
+
+/** Connect and run the handshake; resolves to a client for any server. */
+export async function connectMcpClient(transport: Transport, options: McpClientOptions): Promise<McpClient> {
+  return new McpClient(await openSession(transport, options));
+}
+
+export function openSession(transport: Transport, options: McpClientOptions): Promise<ClientSession> {
+  return connectClient({
+    transport,
+    bindings: options.bindings,
+    clientInfo: options.clientInfo,
+    capabilities: impliedCapabilities(options),
+    handlers: requestHandlers(options.handlers ?? {}),
+    ...(options.protocolVersion === undefined ? {} : { protocolVersion: options.protocolVersion }),
+    timeout: options.timeout,
+    trustPeer: options.trustPeer,
+    onerror: options.onerror,
+  });
+}

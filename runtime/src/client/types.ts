@@ -1,0 +1,60 @@
+/** Options and results of the client facades. */
+import type { ProtocolBinding } from "../abi.js";
+import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
+import type { RequestContext, RequestOptions } from "../session/types.js";
+import type {
+  ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitUrlParams, Meta, Root,
+} from "../mcp-types.js";
+
+/** What the client offers the server; each one declares the capability it implies. */
+export interface ClientHandlers {
+  /** `sampling/createMessage` -> declares `sampling` (plus `sampling.tools` with `samplingTools`). */
+  sampling?: (params: CreateMessageParams, ctx: RequestContext) => CreateMessageResult | Promise<CreateMessageResult>;
+  /** `elicitation/create` in form mode -> declares `elicitation` (form). */
+  elicitation?: (params: ElicitFormParams, ctx: RequestContext) => ClientElicitResult | Promise<ClientElicitResult>;
+  /** `elicitation/create` in URL mode (2025-11-25) -> declares `elicitation.url`. */
+  elicitationUrl?: (params: ElicitUrlParams, ctx: RequestContext) => ClientElicitResult | Promise<ClientElicitResult>;
+  /** `roots/list` -> declares `roots` (with `listChanged`: call `client.notifyRootsListChanged()`). */
+  roots?: (ctx: RequestContext) => Root[] | Promise<Root[]>;
+}
+
+export interface ClientElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: { [key: string]: string | number | boolean | string[] };
+  [key: string]: unknown;
+}
+
+export interface McpClientOptions {
+  /** Protocol bindings (`binding` of each `generated/<rev>/index.ts`); legacy ones are used. */
+  bindings: readonly ProtocolBinding[];
+  clientInfo: Implementation;
+  /** Extra capabilities (those the handlers imply are added). */
+  capabilities?: Capabilities;
+  handlers?: ClientHandlers;
+  /** Declare `sampling.tools` (the sampling handler accepts `tools` / `toolChoice`). */
+  samplingTools?: boolean;
+  /** Declare `roots.listChanged`. */
+  rootsListChanged?: boolean;
+  protocolVersion?: string;
+  timeout?: number;
+  trustPeer?: boolean;
+  onerror?: (error: Error) => void;
+}
+
+/** Per-call options of generated stubs. */
+export type CallOptions = Pick<RequestOptions, "signal" | "timeout" | "onprogress" | "resetTimeoutOnProgress" | "maxTotalTimeout">;
+
+/** A tool call's outcome: the typed structured output unless the tool reported an error. */
+export type ToolCallResult<O> =
+  | { readonly isError: false; readonly structured: O; readonly content: ContentBlock[]; readonly _meta?: Meta }
+  | { readonly isError: true; readonly structured: undefined; readonly content: ContentBlock[]; readonly _meta?: Meta };
+/** A call of a tool without outputSchema: content blocks (and `structuredContent` if the server sent one). */
+export interface ContentCallResult {
+  readonly isError: boolean;
+  readonly structured: { [key: string]: unknown } | undefined;
+  readonly content: ContentBlock[];
+  readonly _meta?: Meta;
+}
+
+/** Already-resolved arguments passed as completion context. */
+export type CompletionArguments = { readonly [name: string]: string };

@@ -1,0 +1,14 @@
+/**
+ * The generated-code ABI of the server and client facades: exactly what mcpgen's generated
+ * `definition.ts`, `server.ts` and `client.ts` import (`@mcpgen/runtime/facades`). Keep it small;
+ * changing it means regenerating. Users import the same names from `@mcpgen/runtime`.
+ */
+export { createMcpServer, type McpServer } from "./server/server.js";
+export type {
+  McpDefinition, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
+  Completer,
+} from "./server/types.js";
+export { createMcpClient, type McpClientBase } from "./client/manifest-client.js";
+export type { CallOptions, CompletionArguments, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
+export type { CompleteResult, GetPromptResult, ReadResourceResult } from "./mcp-types.js";
+export type { Transport } from "./transport.js";

@@ -1,0 +1,96 @@
+/**
+ * The context every server handler receives: cancellation, progress, logging, requests to the
+ * client. A class, so a tool call allocates one small object and no closures (it is on the hot path).
+ */
+import { loggingLevels, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitResult, type ElicitSchema, type ElicitUrlParams, type LoggingLevel, type Root } from "../mcp-types.js";
+import type { ProgressOptions, RequestContext, RequestOptions } from "../session/types.js";
+import type { ServerSession } from "../lifecycle/legacy/server.js";
+import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import type { ClientRequests, HandlerContext } from "./types.js";
+import { InvalidResultError } from "../errors.js";
+import { checkElicitContent } from "./elicit-check.js";
+
+/** Per-connection state the facade keeps beside its ServerSession. */
+export interface Connection {
+  readonly session: ServerSession;
+  /** Index into `loggingLevels` of the least severe level sent. */
+  logThreshold: number;
+  /** `notifications/initialized` arrived: broadcasts may go out. */
+  ready: boolean;
+}
+
+export function levelIndex(level: LoggingLevel): number {
+  return loggingLevels.indexOf(level);
+}
+
+export function shouldLog(conn: Connection, level: LoggingLevel): boolean {
+  return hasCapability(conn.session.capabilities, "logging") && levelIndex(level) >= conn.logThreshold;
+}
+
+class Context implements HandlerContext {
+  constructor(
+    private readonly conn: Connection,
+    private readonly rc: RequestContext,
+  ) {}
+  get requestId() {
+    return this.rc.requestId;
+  }
+  get signal() {
+    return this.rc.signal;
+  }
+  get revision() {
+    const s = this.conn.session;
+    return s.protocolVersion ?? s.binding.revision;
+  }
+  get meta() {
+    return this.rc.meta;
+  }
+  sendProgress(progress: number, options?: ProgressOptions): Promise<void> {
+    return this.rc.sendProgress(progress, options);
+  }
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    if (!shouldLog(this.conn, level)) return;
+    await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
+  }
+  get client(): ClientRequests {
+    return new Client(this.conn.session, this.rc);
+  }
+}
+
+class Client implements ClientRequests {
+  constructor(
+    private readonly session: ServerSession,
+    private readonly rc: RequestContext,
+  ) {}
+  get capabilities() {
+    return this.session.clientCapabilities ?? {};
+  }
+  get info() {
+    return this.session.clientInfo;
+  }
+  createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
+    return this.rc.sendRequest<CreateMessageResult>("sampling/createMessage", params, this.withSignal(options));
+  }
+  async elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions): Promise<ElicitResult<S>> {
+    const result = await this.rc.sendRequest("elicitation/create", params, this.withSignal(options));
+    if (result.action === "accept") {
+      const issues = checkElicitContent(params.requestedSchema, result.content);
+      if (issues.length > 0) throw new InvalidResultError("elicitation/create", issues, result);
+    }
+    return result as ElicitResult<S>;
+  }
+  elicitUrl(params: ElicitUrlParams, options?: RequestOptions) {
+    return this.rc.sendRequest("elicitation/create", params, this.withSignal(options)) as never;
+  }
+  async listRoots(options?: RequestOptions): Promise<Root[]> {
+    return (await this.rc.sendRequest<{ roots: Root[] }>("roots/list", undefined, this.withSignal(options))).roots;
+  }
+  /** Requests made on behalf of a handler are cancelled with it unless the caller says otherwise. */
+  private withSignal(options: RequestOptions | undefined): RequestOptions {
+    return options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };
+  }
+}
+
+export function createContext(conn: Connection, rc: RequestContext): HandlerContext {
+  return new Context(conn, rc);
+}

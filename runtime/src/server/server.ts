@@ -1,0 +1,272 @@
+/**
+ * `createMcpServer`: one server definition (generated data + user handlers) served over any
+ * number of connections (`connect` per transport; Streamable HTTP makes one per MCP session).
+ * Each connection is a legacy-era ServerSession with the request handlers installed here.
+ */
+import type { ProtocolBinding } from "../abi.js";
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import type { Transport } from "../transport.js";
+import type { Params, RequestContext } from "../session/types.js";
+import { ServerSession } from "../lifecycle/legacy/server.js";
+import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
+import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
+import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
+import { page } from "./pagination.js";
+import { promptResult } from "./results.js";
+import { ResourceRouter } from "./resources.js";
+import { callTool, type ToolEntry } from "./tools.js";
+import type { Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+
+interface PromptEntry {
+  readonly member: string;
+  readonly handler: PromptHandler;
+  readonly required: readonly string[];
+}
+
+export interface ConnectOptions {
+  /** Serve without a handshake (stateless Streamable HTTP); see ServerOptions.stateless. */
+  stateless?: { protocolVersion?: string };
+}
+
+const MAX_COMPLETIONS = 100;
+
+export class McpServer {
+  private readonly connections = new Set<Connection>();
+  private readonly bindings: ProtocolBinding[];
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly prompts = new Map<string, PromptEntry>();
+  private readonly router = new ResourceRouter();
+  private readonly report: (e: Error) => void;
+  /** What `initialize` answers with: the newest legacy revision's view of the manifest. */
+  readonly serverInfo: Implementation;
+  readonly capabilities: Capabilities;
+  readonly instructions: string | undefined;
+
+  /** @internal use createMcpServer */
+  constructor(
+    readonly definition: McpDefinition,
+    private readonly handlers: McpServerHandlers,
+    private readonly options: McpServerOptions,
+  ) {
+    this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
+    const spoken = new Set(definition.revisions);
+    this.bindings = options.bindings.filter((b) => b.era === "legacy" && spoken.has(b.revision));
+    if (this.bindings.length === 0) {
+      throw new TypeError(`createMcpServer: none of the given bindings (${options.bindings.map((b) => b.revision).join(", ") || "none"}) is a legacy revision the manifest speaks (${definition.revisions.join(", ")})`);
+    }
+    const newest = [...this.bindings].sort((a, b) => (a.revision < b.revision ? 1 : -1))[0]!.revision;
+    const lists = this.lists(newest);
+    this.serverInfo = lists.serverInfo as Implementation;
+    this.capabilities = lists.capabilities as Capabilities;
+    this.instructions = lists.instructions;
+    this.index(lists);
+  }
+
+  private lists(revision: string): PublishedLists {
+    const lists = this.definition.published[revision];
+    if (lists === undefined) throw new McpError(ErrorCode.InternalError, `Internal error: no published lists for revision ${revision}`);
+    return lists;
+  }
+
+  /** Pair every declared entry with its handler; a missing handler is a programming error, found now. */
+  private index(lists: PublishedLists): void {
+    const { members, toolValidators } = this.definition;
+    const missing: string[] = [];
+    for (const tool of lists.tools) {
+      const name = tool.name as string;
+      const handler = this.handlers.tools?.[members.tools[name] ?? ""];
+      const validators = toolValidators[name];
+      if (handler === undefined || validators === undefined) missing.push(`tools.${members.tools[name] ?? name}`);
+      else this.tools.set(name, { name, handler, input: validators.input, output: validators.output });
+    }
+    for (const prompt of lists.prompts) {
+      const name = prompt.name as string;
+      const member = members.prompts[name] ?? "";
+      const handler = this.handlers.prompts?.[member];
+      const args = (prompt.arguments ?? []) as { name: string; required?: boolean }[];
+      if (handler === undefined) missing.push(`prompts.${member || name}`);
+      else this.prompts.set(name, { member, handler, required: args.filter((a) => a.required === true).map((a) => a.name) });
+    }
+    for (const resource of lists.resources) {
+      const member = members.resources[resource.name as string] ?? "";
+      const handler = this.handlers.resources?.[member];
+      if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
+      else this.router.addStatic(resource.uri as string, handler as never, resource.mimeType);
+    }
+    for (const t of lists.resourceTemplates) {
+      const name = t.name as string;
+      const member = members.resourceTemplates[name] ?? "";
+      const handler = this.handlers.resources?.[member];
+      if (handler === undefined) missing.push(`resources.${member || name}`);
+      else this.router.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
+    }
+    if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
+  }
+
+  /** Open connections (initialized or not). */
+  get sessions(): ServerSession[] {
+    return this.open().map((c) => c.session);
+  }
+
+  /** Live connections; closed ones are dropped here too, in case a user replaced `session.onclose`. */
+  private open(): Connection[] {
+    const out: Connection[] = [];
+    for (const c of this.connections) {
+      if (c.session.closed) this.connections.delete(c);
+      else out.push(c);
+    }
+    return out;
+  }
+
+  /** Serve one connection; resolves once the transport is started (the client drives the handshake). */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+    let conn!: Connection;
+    // Built before the transport starts, so the connection exists when the first request arrives.
+    const session = new ServerSession({
+      transport,
+      bindings: this.bindings,
+      serverInfo: this.serverInfo,
+      capabilities: this.capabilities,
+      ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+      handlers: this.requestHandlers(() => conn),
+      timeout: this.options.timeout,
+      trustPeer: this.options.trustPeer,
+      onerror: this.report,
+      ...(options.stateless ? { stateless: options.stateless } : {}),
+    });
+    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false };
+    this.connections.add(conn);
+    session.initialized.then(() => (conn.ready = true), () => {});
+    session.onclose = () => {
+      this.connections.delete(conn);
+    };
+    try {
+      await transport.start();
+    } catch (e) {
+      this.connections.delete(conn);
+      throw e;
+    }
+    return session;
+  }
+
+  private requestHandlers(conn: () => Connection): RequestHandlers {
+    const caps = this.capabilities;
+    const h: RequestHandlers = {};
+    const revisionOf = () => conn().session.protocolVersion ?? conn().session.binding.revision;
+    const ctx = (rc: RequestContext): HandlerContext => createContext(conn(), rc);
+    const size = this.definition.pageSize;
+    if (hasCapability(caps, "tools")) {
+      h["tools/list"] = (p: Params | undefined) => page("tools", this.lists(revisionOf()).tools, p?.cursor, size);
+      h["tools/call"] = (p: Params, rc: RequestContext) => {
+        const tool = this.tools.get(p.name as string);
+        if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
+        return callTool(tool, p.arguments ?? {}, ctx(rc), this.report);
+      };
+    }
+    if (hasCapability(caps, "prompts")) {
+      h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
+      h["prompts/get"] = async (p: Params, rc: RequestContext) => {
+        const prompt = this.prompts.get(p.name as string);
+        if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+        const args = (p.arguments ?? {}) as { [name: string]: string };
+        const absent = prompt.required.filter((a) => typeof args[a] !== "string");
+        if (absent.length > 0) {
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
+        }
+        return promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx(rc)));
+      };
+    }
+    if (hasCapability(caps, "resources")) {
+      h["resources/list"] = (p: Params | undefined) => page("resources", this.lists(revisionOf()).resources, p?.cursor, size);
+      h["resources/templates/list"] = (p: Params | undefined) => page("resourceTemplates", this.lists(revisionOf()).resourceTemplates, p?.cursor, size);
+      h["resources/read"] = (p: Params, rc: RequestContext) => this.router.read(p.uri as string, ctx(rc));
+    }
+    if (hasCapability(caps, "logging")) {
+      h["logging/setLevel"] = (p: Params) => {
+        conn().logThreshold = levelIndex(p.level as LoggingLevel);
+        return {};
+      };
+    }
+    if (hasCapability(caps, "completions")) {
+      h["completion/complete"] = (p: Params, rc: RequestContext) => this.complete(p, ctx(rc));
+    }
+    return h;
+  }
+
+  private async complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
+    const ref = p.ref as { type?: string; name?: string; uri?: string };
+    const argument = p.argument as { name: string; value: string };
+    let completer: Completer | undefined;
+    if (ref.type === "ref/prompt") {
+      const prompt = this.prompts.get(ref.name ?? "");
+      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(ref.name)}`);
+      completer = this.handlers.completions?.prompts?.[prompt.member]?.[argument.name];
+    } else {
+      const t = this.router.templateFor(ref.uri ?? "");
+      if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${JSON.stringify(ref.uri)}`);
+      completer = this.handlers.completions?.resources?.[t.member]?.[argument.name];
+    }
+    if (completer === undefined) return { completion: { values: [] } };
+    const context = p.context as { arguments?: { [name: string]: string } } | undefined;
+    // The context's accessors live on its prototype, so extend it rather than spreading it.
+    const cctx: CompletionContext = Object.create(ctx, { arguments: { value: context?.arguments ?? {}, enumerable: true } });
+    const got = await completer(argument.value, cctx);
+    const completion = Array.isArray(got) ? { values: got } : { ...got };
+    if (completion.values.length > MAX_COMPLETIONS) {
+      completion.total ??= completion.values.length;
+      completion.values = completion.values.slice(0, MAX_COMPLETIONS);
+      completion.hasMore = true;
+    }
+    return { completion };
+  }
+
+  private ready(): Connection[] {
+    return this.open().filter((c) => c.ready);
+  }
+
+  /** `notifications/resources/updated` to every connection subscribed to `uri`; resolves to how many were told. */
+  async notifyResourceUpdated(uri: string): Promise<number> {
+    if (!hasCapability(this.capabilities, "resources.subscribe")) throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
+    const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
+    await Promise.all(targets.map((c) => c.session.notify("notifications/resources/updated", { uri }).catch((e: Error) => this.report(e))));
+    return targets.length;
+  }
+
+  notifyToolsListChanged(): Promise<void> {
+    return this.broadcastListChanged("tools");
+  }
+  notifyPromptsListChanged(): Promise<void> {
+    return this.broadcastListChanged("prompts");
+  }
+  notifyResourcesListChanged(): Promise<void> {
+    return this.broadcastListChanged("resources");
+  }
+
+  private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
+    if (!hasCapability(this.capabilities, `${kind}.listChanged`)) throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
+    await this.broadcast(`notifications/${kind}/list_changed`, undefined, () => true);
+  }
+
+  /** `notifications/message` to every connection whose level lets it through. */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const params = logger === undefined ? { level, data } : { level, data, logger };
+    await this.broadcast("notifications/message", params, (c) => shouldLog(c, level));
+  }
+
+  private async broadcast(method: string, params: Params | undefined, filter: (c: Connection) => boolean): Promise<void> {
+    const targets = this.ready().filter(filter);
+    await Promise.all(targets.map((c) => c.session.notify(method, params).catch((e: Error) => this.report(e))));
+  }
+
+  /** Close every connection. */
+  async close(): Promise<void> {
+    await Promise.all(this.open().map((c) => c.session.close()));
+  }
+}
+
+/** A server for a generated definition: `server.connect(transport)` per connection. */
+export function createMcpServer(definition: McpDefinition, handlers: McpServerHandlers, options: McpServerOptions): McpServer {
+  return new McpServer(definition, handlers, options);
+}

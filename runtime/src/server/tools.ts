@@ -1,0 +1,101 @@
+/**
+ * `tools/call`: argument validation reported the way the negotiated revision says, the user's
+ * handler, and the structured output checked against outputSchema before anything is sent.
+ */
+import type { ValidationIssue, Validator } from "../abi.js";
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import type { CallToolResult } from "../mcp-types.js";
+import { isBranded, unbrand } from "./results.js";
+import type { HandlerContext, ToolHandler } from "./types.js";
+
+export interface ToolEntry {
+  readonly name: string;
+  readonly handler: ToolHandler;
+  readonly input: Validator;
+  readonly output: Validator | null;
+}
+
+/** Since 2025-11-25 invalid arguments are tool execution errors the model can see, not protocol errors. */
+export function argumentErrorsAsResults(revision: string): boolean {
+  return revision >= "2025-11-25";
+}
+
+/** `structuredContent` exists on the wire from 2025-06-18. */
+function hasStructuredContent(revision: string): boolean {
+  return revision >= "2025-06-18";
+}
+
+export function describeIssues(issues: readonly ValidationIssue[] | null | undefined): string {
+  if (!issues || issues.length === 0) return "invalid";
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.instancePath || "/"} ${i.message ?? i.keyword}`)
+    .join("; ");
+}
+
+export class InvalidToolOutputError extends Error {
+  override name = "InvalidToolOutputError";
+  constructor(
+    readonly tool: string,
+    readonly issues: readonly ValidationIssue[],
+    readonly output: unknown,
+  ) {
+    super(`Tool ${JSON.stringify(tool)} returned structured output that does not match its outputSchema: ${describeIssues(issues)}; the result was not sent`);
+  }
+}
+
+export async function callTool(
+  tool: ToolEntry,
+  args: unknown,
+  ctx: HandlerContext,
+  report: (e: Error) => void,
+): Promise<CallToolResult> {
+  if (!tool.input(args)) {
+    const message = `Invalid arguments for tool ${JSON.stringify(tool.name)}: ${describeIssues(tool.input.errors)}`;
+    if (argumentErrorsAsResults(ctx.revision)) return { content: [{ type: "text", text: message }], isError: true };
+    throw new McpError(ErrorCode.InvalidParams, message, {
+      errors: (tool.input.errors ?? []).map((i) => ({ pointer: "/params/arguments" + i.instancePath, keyword: i.keyword, message: i.message })),
+    });
+  }
+  let returned: unknown;
+  try {
+    returned = await (tool.handler as (input: unknown, ctx: HandlerContext) => unknown)(args, ctx);
+  } catch (e) {
+    if (e instanceof McpError || ctx.signal.aborted) throw e;
+    // A tool's own failure is a tool execution error (the model sees it), and a server problem to log.
+    report(e instanceof Error ? e : new Error(String(e)));
+    return { content: [{ type: "text", text: e instanceof Error && e.message ? e.message : "Tool failed" }], isError: true };
+  }
+  return toolCallResult(tool, returned, ctx.revision);
+}
+
+function toolCallResult(tool: ToolEntry, returned: unknown, revision: string): CallToolResult {
+  if (tool.output === null) {
+    if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
+    if (Array.isArray(returned)) return { content: returned };
+    if (typeof returned !== "object" || returned === null || !Array.isArray((returned as CallToolResult).content)) {
+      throw internal(tool.name, "returned neither text, content blocks nor a result with content");
+    }
+    const result = unbrand(returned as { [key: string]: unknown }) as CallToolResult;
+    if (!hasStructuredContent(revision)) delete result.structuredContent;
+    return result;
+  }
+  let result: CallToolResult;
+  if (isBranded(returned)) {
+    result = unbrand(returned) as CallToolResult;
+    if (result.isError === true) return result;
+  } else {
+    result = { content: [], structuredContent: returned as CallToolResult["structuredContent"] };
+  }
+  const structured = result.structuredContent;
+  if (!tool.output(structured)) throw new InvalidToolOutputError(tool.name, tool.output.errors ?? [], structured);
+  // Back-compat (and the only carrier before 2025-06-18): the JSON text of the structured output.
+  if (result.content === undefined || result.content.length === 0) result.content = [{ type: "text", text: JSON.stringify(structured) }];
+  if (!hasStructuredContent(revision)) delete result.structuredContent;
+  return result;
+}
+
+function internal(tool: string, what: string): Error {
+  return new TypeError(`Tool ${JSON.stringify(tool)} handler ${what}`);
+}

@@ -1,0 +1,141 @@
+/**
+ * What generated server modules hand to `createMcpServer`: the manifest's data (list payloads
+ * per revision, validators, identifier tables) and the user's handlers. Generated code narrows
+ * the handler types; the runtime sees them through these open shapes.
+ */
+import type { ProtocolBinding, Validator } from "../abi.js";
+import type { resultBrand } from "./results.js";
+import type { RequestId } from "../jsonrpc.js";
+import type { ProgressOptions, RequestOptions } from "../session/types.js";
+import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
+import type {
+  CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
+  ElicitSchema, ElicitUrlParams, GetPromptResult, LoggingLevel, Meta, PromptMessage, ReadResourceResult, ResourceContents, Root,
+} from "../mcp-types.js";
+
+type JsonObject = { readonly [key: string]: unknown };
+
+/** One revision's `published` entry of the generated `lists.ts`. */
+export interface PublishedLists {
+  readonly serverInfo: JsonObject;
+  readonly capabilities: JsonObject;
+  readonly instructions?: string;
+  readonly tools: readonly JsonObject[];
+  readonly resources: readonly JsonObject[];
+  readonly resourceTemplates: readonly JsonObject[];
+  readonly prompts: readonly JsonObject[];
+}
+
+/** MCP name -> generated member name (`get_forecast` -> `getForecast`), per section. */
+export interface MemberTables {
+  readonly tools: { readonly [name: string]: string };
+  readonly prompts: { readonly [name: string]: string };
+  readonly resources: { readonly [name: string]: string };
+  readonly resourceTemplates: { readonly [name: string]: string };
+}
+
+/** The data a generated module passes to the facades (ABI: generated code builds this object). */
+export interface McpDefinition {
+  /** Revisions the manifest speaks, preferred first. */
+  readonly revisions: readonly string[];
+  readonly pageSize: number;
+  readonly published: { readonly [revision: string]: PublishedLists };
+  readonly toolValidators: { readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null } };
+  readonly members: MemberTables;
+}
+
+// ---- handler results
+
+/** Marks results built with `toolResult` / `toolError`, so a plain object is always structured output. */
+export interface Branded {
+  readonly [resultBrand]: true;
+}
+/** A full tool result with structured output (when you also want your own content blocks or `_meta`). */
+export interface ToolResult<O> extends Branded {
+  readonly structuredContent: O;
+  readonly content?: ContentBlock[];
+  readonly _meta?: Meta;
+}
+/** A tool execution error the model should see (`isError: true`); never validated against outputSchema. */
+export interface ToolError extends Branded {
+  readonly isError: true;
+  readonly content: ContentBlock[];
+  readonly _meta?: Meta;
+}
+type MaybePromise<T> = T | Promise<T>;
+/** What a handler of a tool with outputSchema returns: the structured output itself, or a branded result. */
+export type ToolReturn<O> = MaybePromise<O | ToolResult<O> | ToolError>;
+/** What a handler of a tool without outputSchema returns: text, content blocks, or a full result. */
+export type ContentReturn = MaybePromise<string | ContentBlock[] | { content: ContentBlock[]; isError?: boolean; structuredContent?: { [key: string]: unknown }; _meta?: Meta } | ToolError>;
+export type PromptReturn = MaybePromise<string | PromptMessage[] | GetPromptResult>;
+/** Text (with the resource's URI and mimeType), contents, or a full result. */
+export type ResourceReturn = MaybePromise<string | ResourceContents[] | ReadResourceResult>;
+export type CompletionReturn = MaybePromise<string[] | CompleteResult["completion"]>;
+
+// ---- handler context
+
+export interface ClientRequests {
+  /** The client's declared capabilities (requests it lacks the capability for are refused locally). */
+  readonly capabilities: Capabilities;
+  readonly info: Implementation | undefined;
+  /** `sampling/createMessage` (needs the client's `sampling`; `tools` needs `sampling.tools`). */
+  createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  /** `elicitation/create` in form mode, the accepted content typed from `requestedSchema`. */
+  elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions): Promise<ElicitResult<S>>;
+  /** `elicitation/create` in URL mode (2025-11-25; needs `elicitation.url`). */
+  elicitUrl(params: ElicitUrlParams, options?: RequestOptions): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  /** `roots/list` (needs the client's `roots`). */
+  listRoots(options?: RequestOptions): Promise<Root[]>;
+}
+
+export interface HandlerContext {
+  readonly requestId: RequestId;
+  /** Aborted when the client cancels or the connection closes. */
+  readonly signal: AbortSignal;
+  /** The negotiated protocol revision of this connection. */
+  readonly revision: string;
+  /** `params._meta` of the request. */
+  readonly meta: Meta | undefined;
+  /** Progress for the request (no-op unless the client asked for it); must increase. */
+  sendProgress(progress: number, options?: ProgressOptions): Promise<void>;
+  /** `notifications/message` at `level` if the client's `logging/setLevel` lets it through (needs `logging`). */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
+  readonly client: ClientRequests;
+}
+
+export interface CompletionContext extends HandlerContext {
+  /** Already-resolved arguments / variables (`context.arguments`, 2025-06-18+). */
+  readonly arguments: { readonly [name: string]: string | undefined };
+}
+
+export type ToolHandler = (input: never, ctx: HandlerContext) => unknown;
+export type PromptHandler = (args: never, ctx: HandlerContext) => PromptReturn;
+export type ResourceHandler = (ctx: HandlerContext) => ResourceReturn;
+export type TemplateHandler = (vars: never, ctx: HandlerContext) => ResourceReturn;
+export type Completer = (value: string, ctx: CompletionContext) => CompletionReturn;
+
+/** Handlers by generated member name. */
+export interface McpServerHandlers {
+  readonly tools?: { readonly [member: string]: ToolHandler };
+  readonly prompts?: { readonly [member: string]: PromptHandler };
+  /** Static resources and templates share one namespace (as in the generated client). */
+  readonly resources?: { readonly [member: string]: ResourceHandler | TemplateHandler };
+  readonly completions?: {
+    readonly prompts?: { readonly [member: string]: { readonly [argument: string]: Completer | undefined } | undefined };
+    readonly resources?: { readonly [member: string]: { readonly [variable: string]: Completer | undefined } | undefined };
+  };
+}
+
+export interface McpServerOptions {
+  /** Protocol bindings (`binding` of each `generated/<rev>/index.ts`); those the manifest speaks are used. */
+  bindings: readonly ProtocolBinding[];
+  /** Server bugs (invalid tool output, throwing handlers) and session problems; default: console.error. */
+  onerror?: (error: Error) => void;
+  /** Level below which `ctx.log` drops messages until the client sends `logging/setLevel` (default "info"). */
+  logLevel?: LoggingLevel;
+  /** Default timeout of requests to the client, ms (60 000). */
+  timeout?: number;
+  trustPeer?: boolean;
+}
+
+export type { CallToolResult };
