@@ -14,14 +14,19 @@ export interface SessionControls {
   closeStream?(requestId: string | number): boolean;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Waits `ms`, or rejects as soon as the request is cancelled. */
+const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    if (signal.aborted) return reject(signal.reason);
+    const abort = () => {
       clearTimeout(t);
       reject(signal.reason);
-    }, { once: true });
+    };
+    const t = setTimeout(() => {
+      signal.removeEventListener("abort", abort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", abort, { once: true });
   });
 
 const text = (t: string) => ({ type: "text" as const, text: t });
