@@ -1,7 +1,7 @@
 // The weather example server over stdio (`node dist/examples/weather/src/server.js`), or over
 // Streamable HTTP on 127.0.0.1 with `--http [port]`.
-import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
+import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { bindings } from "./bindings.js";
 import { handlers } from "./handlers.js";
 import { createWeatherExampleServer } from "./mcp/server.js";
