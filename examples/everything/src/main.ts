@@ -1,0 +1,78 @@
+/**
+ * The "everything" server over Streamable HTTP: `npm run everything -- --port 3000` serves
+ * http://127.0.0.1:3000/mcp (stateful sessions, SSE replies, resumable streams, DNS-rebinding
+ * protection) and prints `listening on <url>` once it accepts connections; `--stdio` serves one
+ * connection on stdin/stdout instead. SIGTERM/SIGINT close every session and exit 0.
+ */
+import { parseArgs } from "node:util";
+import { createStreamableHttpServer } from "@mcpgen/runtime/http";
+import { StdioServerTransport } from "@mcpgen/runtime/stdio";
+import { serveSession } from "./server.js";
+
+function usage(message: string): never {
+  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio\n`);
+  process.exit(2);
+}
+
+function options(argv: string[]): { port: number; host: string; stdio: boolean } {
+  let values: { port?: string; host?: string; stdio?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" } }, strict: true }));
+  } catch (e) {
+    usage((e as Error).message);
+  }
+  const port = values.port === undefined ? 3000 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0-65535, got ${JSON.stringify(values.port)}`);
+  if (values.stdio && (values.port !== undefined || values.host !== undefined)) usage("--stdio takes no --port or --host");
+  return { port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false };
+}
+
+const { port, host, stdio } = options(process.argv.slice(2));
+
+if (stdio) {
+  const session = await serveSession(new StdioServerTransport());
+  // stdin EOF closes the session; exit then rather than wait for stray timers.
+  const closed = session.onclose;
+  session.onclose = () => {
+    closed?.();
+    process.exit(0);
+  };
+  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void session.close().then(() => process.exit(0)));
+} else {
+  await serveHttp();
+}
+
+async function serveHttp(): Promise<void> {
+  const http = createStreamableHttpServer({
+    host,
+    port,
+    onsession: async (transport) => {
+      await serveSession(transport);
+    },
+  });
+
+  // Handlers first: a supervisor may signal as soon as the port answers.
+  let stopping = false;
+  async function stop(signal: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    // A stuck close must not keep the process alive past its supervisor's patience.
+    setTimeout(() => {
+      process.stderr.write(`everything: ${signal}: close did not finish in 3 s; exiting\n`);
+      process.exit(1);
+    }, 3000).unref();
+    await http.close();
+    process.exit(0);
+  }
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+
+  let url: URL;
+  try {
+    url = await http.listen();
+  } catch (e) {
+    process.stderr.write(`everything: cannot listen on ${host}:${port}: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  process.stdout.write(`listening on ${url.href}\n`);
+}
