@@ -161,6 +161,6 @@ export interface EverythingHandlers {
 /**
  * The MCP server "everything": `server.connect(transport)` serves one connection (call it once per stdio pipe or HTTP session).
  */
-export function createEverythingServer(handlers: EverythingHandlers, options: McpServerOptions): McpServer {
+export function createEverythingServer(handlers: EverythingHandlers, options: McpServerOptions = {}): McpServer {
   return createMcpServer(definition, handlers as McpServerHandlers, options);
 }
