@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { toTypeName } from "./names/index.js";
 import { InputError } from "./load/diagnostics.js";
 import { usageError } from "./errors.js";
 
@@ -67,27 +68,35 @@ export function starterManifest(name: string, schemaRef: string): string {
   return JSON.stringify(manifest, null, 2) + "\n";
 }
 
-export function starterHandlers(out: string): string {
-  const from = `./${out.replace(/^src\//, "").replace(/\/$/, "")}/types.js`;
-  return `// Handlers of the tools and prompts declared in ${MANIFEST_FILE}.
-// Run \`npx mcpgen generate --manifest ${MANIFEST_FILE} --out ${out}\` to (re)generate the types.
-import type { EchoInput, EchoOutput, GreetArgs } from "${from}";
+export function starterHandlers(out: string, name: string): string {
+  const dir = `./${out.replace(/^src\//, "").replace(/\/$/, "")}`;
+  const type = toTypeName(name);
+  return `// Handlers of the tools and prompts declared in ${MANIFEST_FILE}, served over stdio.
+// Run \`npx mcpgen generate --manifest ${MANIFEST_FILE} --out ${out}\` to (re)generate ${out}/.
+import { StdioServerTransport } from "@mcpgen/runtime/stdio";
+import { create${type}Server, type ${type}Handlers } from "${dir}/server.js";
 
-/** Tool "echo": the return type is checked against the tool's outputSchema at compile time. */
-export async function echo(input: EchoInput): Promise<EchoOutput> {
-  const echoed = Array.from({ length: input.times ?? 1 }, () => input.message).join(" ");
-  return { echoed, length: echoed.length };
+export const handlers: ${type}Handlers = {
+  tools: {
+    // The input is typed from the tool's inputSchema; the return value is checked against its
+    // outputSchema at compile time and validated again before it is sent.
+    echo: async ({ message, times }) => {
+      const echoed = Array.from({ length: times ?? 1 }, () => message).join(" ");
+      return { echoed, length: echoed.length };
+    },
+  },
+  prompts: {
+    // Prompt arguments are strings; required ones are guaranteed present.
+    greet: async ({ who }) => ({
+      messages: [{ role: "user", content: { type: "text", text: \`Please greet \${who} warmly.\` } }],
+    }),
+  },
+};
+
+/** Serves the handlers over stdio; call it from your entry point (\`await serveStdio()\`). */
+export function serveStdio() {
+  return create${type}Server(handlers).connect(new StdioServerTransport());
 }
-
-/** Prompt "greet": arguments are strings; required ones are guaranteed present. */
-export async function greet(args: GreetArgs) {
-  return {
-    messages: [{ role: "user" as const, content: { type: "text" as const, text: \`Please greet \${args.who} warmly.\` } }],
-  };
-}
-
-export const tools = { echo };
-export const prompts = { greet };
 `;
 }
 
@@ -96,9 +105,10 @@ export function initProject(options: InitOptions): InitResult {
   if (!/^src\/[\w.-]+(\/[\w.-]+)*$/.test(out) || out.split("/").includes("..")) {
     throw usageError(`init: --out must be a directory under src/ (got ${JSON.stringify(out)})`);
   }
+  const name = options.name ?? "my-server";
   const files: [string, string][] = [
-    [MANIFEST_FILE, starterManifest(options.name ?? "my-server", options.schemaRef ?? DEFAULT_SCHEMA_REF)],
-    [HANDLERS_FILE, starterHandlers(out)],
+    [MANIFEST_FILE, starterManifest(name, options.schemaRef ?? DEFAULT_SCHEMA_REF)],
+    [HANDLERS_FILE, starterHandlers(out, name)],
   ];
   const existing = files.filter(([rel]) => existsSync(join(options.dir, rel)));
   if (existing.length) {
