@@ -8,12 +8,6 @@ import { toolError } from "@mcpgen/runtime";
 import type { EverythingHandlers } from "./mcp/server.js";
 import { PNG_1X1, WAV_SILENCE } from "./fixtures.js";
 
-/** What a handler may need from the HTTP session it runs in (absent over transports without the notion). */
-export interface SessionControls {
-  /** End the HTTP connection carrying the reply to `requestId`; the client resumes with Last-Event-ID. */
-  closeStream?(requestId: string | number): boolean;
-}
-
 /** Waits `ms`, or rejects as soon as the request is cancelled. */
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -88,7 +82,7 @@ const enumsForm = {
   required: [],
 } as const;
 
-export function createHandlers(session: SessionControls = {}): EverythingHandlers {
+export function createHandlers(): EverythingHandlers {
   return {
     tools: {
       testSimpleText: () => "This is a simple text response for testing.",
@@ -173,7 +167,7 @@ export function createHandlers(session: SessionControls = {}): EverythingHandler
 
       async testReconnection(_input: unknown, ctx: HandlerContext) {
         // Polling (2025-11-25): drop the connection after the priming event and answer on the resumed stream.
-        const closed = session.closeStream?.(ctx.requestId) ?? false;
+        const closed = ctx.closeStream();
         await sleep(100, ctx.signal);
         return closed ? "Reconnection test completed (answered after the stream was closed)" : "Reconnection test completed";
       },

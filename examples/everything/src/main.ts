@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
-import { serveSession } from "./server.js";
+import { createServer } from "./server.js";
 
 function usage(message: string): never {
   process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio\n`);
@@ -28,9 +28,10 @@ function options(argv: string[]): { port: number; host: string; stdio: boolean }
 }
 
 const { port, host, stdio } = options(process.argv.slice(2));
+const server = createServer();
 
 if (stdio) {
-  const session = await serveSession(new StdioServerTransport());
+  const session = await server.connect(new StdioServerTransport());
   // stdin EOF closes the session; exit then rather than wait for stray timers.
   const closed = session.onclose;
   session.onclose = () => {
@@ -47,7 +48,7 @@ async function serveHttp(): Promise<void> {
     host,
     port,
     onsession: async (transport) => {
-      await serveSession(transport);
+      await server.connect(transport);
     },
   });
 

@@ -1,8 +1,8 @@
 /**
- * One generated "everything" server per connection. Each HTTP session gets its own instance so
- * its handlers can reach that session's transport (test_reconnection closes its own SSE stream).
+ * The generated "everything" server with its handlers: one instance serves every connection
+ * (each stdio pipe, in-memory pair or Streamable HTTP session gets its own session state).
  */
-import type { ServerSession, Transport } from "@mcpgen/runtime";
+import type { McpServer } from "@mcpgen/runtime";
 import { createEverythingServer } from "./mcp/server.js";
 import { createHandlers } from "./handlers.js";
 
@@ -11,9 +11,6 @@ export interface ServeOptions {
   onerror?: (error: Error) => void;
 }
 
-/** Serve one connection (a stdio pipe, an in-memory pair, or one Streamable HTTP session). */
-export function serveSession(transport: Transport, options: ServeOptions = {}): Promise<ServerSession> {
-  const handlers = createHandlers({ closeStream: transport.closeStream?.bind(transport) });
-  const server = createEverythingServer(handlers, options.onerror ? { onerror: options.onerror } : {});
-  return server.connect(transport);
+export function createServer(options: ServeOptions = {}): McpServer {
+  return createEverythingServer(createHandlers(), options.onerror ? { onerror: options.onerror } : {});
 }

@@ -55,6 +55,9 @@ class Context implements HandlerContext {
   get client(): ClientRequests {
     return new Client(this.conn.session, this.rc);
   }
+  closeStream(): boolean {
+    return this.conn.session.closeStream(this.rc.requestId);
+  }
 }
 
 class Client implements ClientRequests {

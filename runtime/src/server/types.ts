@@ -103,6 +103,12 @@ export interface HandlerContext {
   /** `notifications/message` at `level` if the client's `logging/setLevel` lets it through (needs `logging`). */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   readonly client: ClientRequests;
+  /**
+   * Ends the HTTP stream carrying this request's reply after what was sent so far (Streamable
+   * HTTP 2025-11-25 polling); the client resumes with GET and the reply arrives there. False when
+   * the transport has no per-request streams (stdio, in-memory).
+   */
+  closeStream(): boolean;
 }
 
 export interface CompletionContext extends HandlerContext {

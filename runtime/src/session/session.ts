@@ -176,6 +176,15 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   /** @internal Notifications on behalf of an inbound request (progress, logs). */
+  /**
+   * Ends the transport stream that carries the reply to an inbound request (Streamable HTTP
+   * 2025-11-25 polling: the client resumes with GET and Last-Event-ID). False when the transport
+   * has no per-request streams.
+   */
+  closeStream(requestId: RequestId): boolean {
+    return this.transport.closeStream?.(requestId) ?? false;
+  }
+
   notifyRelated(method: string, params: Params | undefined, relatedRequestId: RequestId): Promise<void> {
     return this.notify(method, params, { relatedRequestId });
   }

@@ -4,6 +4,7 @@
  * ping and logging until `notifications/initialized`, and tracks resource subscriptions.
  */
 import type { ProtocolBinding } from "../../abi.js";
+import type { RequestId } from "../../jsonrpc.js";
 import { ConnectionClosedError, LifecycleError } from "../../errors.js";
 import { Session } from "../../session/session.js";
 import type { NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions, Result } from "../../session/types.js";
@@ -90,6 +91,11 @@ export class ServerSession {
 
   notify(method: string, params?: Params): Promise<void> {
     return this.session.notify(method, params);
+  }
+
+  /** See Session.closeStream. */
+  closeStream(requestId: RequestId): boolean {
+    return this.session.closeStream(requestId);
   }
 
   async ping(options?: RequestOptions): Promise<void> {
