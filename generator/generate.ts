@@ -2,7 +2,7 @@
  * The programmatic API behind the CLI: `generate` writes bindings, `check` reports whether the
  * bindings on disk are what `generate` would write. Both throw McpgenError on bad input.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
 import { sha256 } from "./load/schema-manifest.js";
@@ -10,6 +10,7 @@ import { displayPath, resolveTargets, type Target, type TargetOptions } from "./
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
 import { servedRevisions } from "./emit/bindings.js";
+import { packageRoot } from "./paths.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
 import { commitOutput } from "./write/commit.js";
 import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
@@ -97,7 +98,7 @@ async function protocolFiles(
 ): Promise<EmittedFile[]> {
   const spoken = servedRevisions(revisions, source.display);
   const files: EmittedFile[] = [];
-  const produced = await Promise.all(spoken.map((rev) => produce({ schema: rev, out: "" }, cwd, options)));
+  const produced = await Promise.all(spoken.map((rev) => shippedBindings(rev) ?? produce({ schema: rev, out: "" }, cwd, options)));
   spoken.forEach((rev, i) => {
     for (const f of produced[i]!.files) files.push({ path: `protocol/${rev}/${f.path}`, contents: f.contents });
   });
@@ -157,6 +158,19 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
   });
   problems.sort();
   return { ok: results.every((r) => isClean(r.diff)), targets: results, problems };
+}
+
+/**
+ * The bindings of a bundled revision as shipped in mcpgen's own `generated/<rev>/`: byte-identical
+ * to a fresh render (the golden test and `mcpgen check` in CI guarantee it), so a manifest's first
+ * generation need not run the protocol emitters. Undefined when the package has no such copy.
+ */
+function shippedBindings(revision: string): { files: EmittedFile[] } | undefined {
+  const dir = join(packageRoot, "generated", revision);
+  if (!existsSync(dir)) return undefined;
+  const names = readdirSync(dir).filter((n) => n.endsWith(".ts")).sort();
+  if (names.length === 0) return undefined;
+  return { files: names.map((path) => ({ path, contents: readFileSync(join(dir, path), "utf8") })) };
 }
 
 function summary(p: Produced, out: string): TargetResult {
