@@ -158,23 +158,8 @@ export class StreamableHttpServerTransport implements Transport {
   openStandaloneStream(res: ServerResponse): boolean {
     let s = this.standalone;
     if (s?.res) return false;
-    if (!s) {
-      s = {
-        id: this.newStreamId(),
-        res,
-        mode: "sse",
-        standalone: true,
-        open: new Set(),
-        batch: false,
-        allowJson: false,
-        allowSse: true,
-        jsonReplies: undefined,
-        tail: undefined,
-        keepAlive: undefined,
-      };
-      this.standalone = s;
-      this.streams.set(s.id, s);
-    } else s.res = res;
+    if (!s) s = this.createDetachedStandalone();
+    s.res = res;
     this.beginSse(s);
     const backlog = s.backlog;
     if (backlog) {
