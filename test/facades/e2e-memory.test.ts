@@ -125,6 +125,19 @@ test("client rejects a structured result that fails the outputSchema (typed erro
   }
 });
 
+test("initialize answers with the negotiated revision's serverInfo (title exists from 2025-06-18)", async () => {
+  const latest = await connect();
+  const old = await connect({ protocolVersion: "2025-03-26" });
+  try {
+    assert.is(latest.serverInfo.title, "Notes (facade fixture)");
+    assert.is(old.protocolVersion, "2025-03-26");
+    assert.equal(old.serverInfo, { name: "notes", version: "0.3.0" });
+  } finally {
+    await latest.close();
+    await old.close();
+  }
+});
+
 test("old revisions: structured output travels as JSON text and is still typed", async () => {
   const c = await connect({ protocolVersion: "2025-03-26" });
   try {

@@ -131,6 +131,11 @@ export class McpServer {
       serverInfo: this.serverInfo,
       capabilities: this.capabilities,
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
+      // initialize answers with the negotiated revision's view of the manifest.
+      describe: (revision) => {
+        const lists = this.lists(revision);
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: lists.capabilities as Capabilities, instructions: lists.instructions };
+      },
       handlers: this.requestHandlers(() => conn),
       timeout: this.options.timeout,
       trustPeer: this.options.trustPeer,

@@ -129,8 +129,14 @@ export class ServerSession {
     this.clientInfo = params.clientInfo as Implementation | undefined;
     this.policy.peer = this.clientCapabilities;
     if (!this.policy.stateless) this.policy.phase = "initializing";
-    const result: Result = { protocolVersion: binding.revision, capabilities: this.capabilities, serverInfo: this.options.serverInfo };
-    if (this.options.instructions !== undefined) result.instructions = this.options.instructions;
+    const own = this.options.describe?.(binding.revision);
+    const result: Result = {
+      protocolVersion: binding.revision,
+      capabilities: own ? own.capabilities : this.capabilities,
+      serverInfo: own ? own.serverInfo : this.options.serverInfo,
+    };
+    const instructions = own ? own.instructions : this.options.instructions;
+    if (instructions !== undefined) result.instructions = instructions;
     return result;
   }
 

@@ -42,6 +42,12 @@ export interface ServerOptions extends CommonOptions {
   serverInfo: Implementation;
   instructions?: string;
   /**
+   * What `initialize` answers for the negotiated revision, when it differs by revision (e.g.
+   * `serverInfo.icons` exists only from 2025-11-25). Default: `serverInfo`, `capabilities` and
+   * `instructions` as given.
+   */
+  describe?: (revision: string) => { serverInfo: Implementation; capabilities: Capabilities; instructions?: string | undefined };
+  /**
    * Serve without a handshake on this connection (stateless Streamable HTTP, where each POST may
    * reach a fresh session): requests are served at once, `initialize` is answered whenever it
    * comes, and requests to the client are refused (its capabilities are unknown).
