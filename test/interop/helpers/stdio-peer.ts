@@ -39,7 +39,9 @@ export async function spawnClient(args: readonly string[], options: McpClientOpt
     client = await connectMcpClient(transport, { timeout: REQUEST_TIMEOUT_MS, ...options });
   } catch (e) {
     await transport.close();
-    throw new Error(`connecting to ${args.join(" ")} failed: ${(e as Error).message}\nstderr: ${err}`);
+    // Keep the error's class (tests assert on it); add what the child said.
+    if (e instanceof Error && err !== "") e.message += `\n(stderr of ${args.join(" ")}: ${err.trim()})`;
+    throw e;
   }
   return {
     client,
