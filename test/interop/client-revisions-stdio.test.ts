@@ -1,8 +1,7 @@
 // Protocol revision negotiation of our generic client against servers that speak exactly one
-// older revision, as real child processes over stdio. The official SDK v1 server has no option to
-// restrict its revisions, so the one-revision servers are our runtime's session layer with a
-// single generated binding (test/fixtures/single-revision-server.mjs); SDK v1 itself is checked
-// answering an old revision our client asks for.
+// older revision, as real child processes over stdio: the official SDK v2 server restricted with
+// its `supportedProtocolVersions` option, and our runtime's session layer with a single generated
+// binding. SDK v1 has no such option, so it is checked answering an old revision our client asks for.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { ProtocolVersionError } from "@mcpgen/runtime";
@@ -31,6 +30,18 @@ for (const revision of ["2024-11-05", "2025-03-26"] as const) {
     try {
       assert.is(peer.client.protocolVersion, revision);
       await peer.client.ping();
+    } finally {
+      await peer.close();
+    }
+  });
+
+  test(`client offering ${latest.revision} settles on ${revision} with an SDK v2 server restricted to it`, async () => {
+    const peer = await spawnClient([fixture("sdk-v2-one-revision-server.mjs"), revision], { bindings, clientInfo });
+    try {
+      assert.is(peer.client.protocolVersion, revision);
+      assert.is(peer.client.serverInfo.name, `sdk-v2-only-${revision}`);
+      const r = await peer.client.callTool("revision", {});
+      assert.equal(r.content, [{ type: "text", text: revision }]);
     } finally {
       await peer.close();
     }
