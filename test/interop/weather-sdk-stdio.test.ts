@@ -119,6 +119,7 @@ for (const [sdk, make] of Object.entries(drivers)) {
     );
     const e = await call.then(() => undefined, (x: unknown) => x);
     assert.instance(e, Error, "the SDK rejects the aborted call");
+    assert.match(String(e), /cancel|abort/i);
     assert.is(progressBeforeAbort >= 1, true);
     const after = await d.callTool({ name: "search_stations", arguments: { name: "oslo" } }, { timeout: TIMEOUT });
     assert.equal(after.structuredContent, { stations: [{ id: "NO-OSL-01", name: "Oslo Blindern", elevation: 94, sensors: ["temperature", "pressure"] }] });
