@@ -6,14 +6,12 @@
  */
 import type { ServerModel } from "../model/server-ir.js";
 import { PRINT_WIDTH } from "./indent.js";
-import { FACADES, byName, doc, fits, importLine, inputOptional, interfaceBlock, serverBaseName, signature, str, type FacadeFile, type FacadeOptions } from "./manifest-facade.js";
+import { FACADES, byName, describe, doc, fits, importLine, inputOptional, interfaceBlock, serverBaseName, signature, str, type FacadeFile, type FacadeOptions } from "./manifest-facade.js";
 
 function section(depth: number, name: string, members: string): string {
   const pad = "  ".repeat(depth);
   return members === "" ? `${pad}readonly ${name}: {};\n` : `${pad}readonly ${name}: {\n${members}${pad}};\n`;
 }
-
-const describe = (d: { [key: string]: unknown }) => (typeof d.description === "string" ? d.description : undefined);
 
 export function emitClient(model: ServerModel, options: FacadeOptions = {}): FacadeFile {
   const width = options.printWidth ?? PRINT_WIDTH;

@@ -39,6 +39,11 @@ export function doc(depth: number, ...lines: (string | null | undefined)[]): str
     .join("\n");
 }
 
+/** The `description` of a manifest entry, when it has one. */
+export function describe(d: { [key: string]: unknown }): string | undefined {
+  return typeof d.description === "string" ? d.description : undefined;
+}
+
 export function str(s: string): string {
   return JSON.stringify(s);
 }

@@ -7,15 +7,13 @@
 import type { ServerModel } from "../model/server-ir.js";
 import { propertyKey } from "../names/index.js";
 import { PRINT_WIDTH } from "./indent.js";
-import { FACADES, byName, doc, fits, importLine, interfaceBlock, serverBaseName, signature, str, type FacadeFile, type FacadeOptions } from "./manifest-facade.js";
+import { FACADES, byName, describe, doc, fits, importLine, interfaceBlock, serverBaseName, signature, str, type FacadeFile, type FacadeOptions } from "./manifest-facade.js";
 
 function section(depth: number, name: string, members: string, optional = false): string {
   if (members === "") return "";
   const pad = "  ".repeat(depth);
   return `${pad}${name}${optional ? "?" : ""}: {\n${members}${pad}};\n`;
 }
-
-const describe = (d: { [key: string]: unknown }) => (typeof d.description === "string" ? d.description : undefined);
 
 export function emitServer(model: ServerModel, options: FacadeOptions = {}): FacadeFile {
   const width = options.printWidth ?? PRINT_WIDTH;
