@@ -55,3 +55,7 @@ export type {
 export { McpClient, connectMcpClient } from "./client/client.js";
 export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase } from "./client/manifest-client.js";
 export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
+
+export {
+  MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type HeaderParam, type HeaderParamsResult,
+} from "./lifecycle/modern/wire.js";
