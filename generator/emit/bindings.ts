@@ -1,7 +1,7 @@
 /**
  * `bindings.ts` of a manifest's output: the protocol bindings its server and client speak, which
- * generate() writes next to it under `protocol/<rev>/`. Only bundled revisions of the era the
- * runtime serves (legacy) can be spoken.
+ * generate() writes next to it under `protocol/<rev>/`. Every bundled revision can be spoken: the
+ * runtime serves the legacy era (initialize, sessions) and 2026-07-28 (per-request `_meta`).
  */
 import { McpgenError } from "../errors.js";
 import { bundledRevisions } from "../load/schema-manifest.js";
@@ -10,13 +10,13 @@ import { readOverlay } from "../model/overlay.js";
 
 /** The manifest's revisions (preferred first) that the runtime can serve; an error when none. */
 export function servedRevisions(revisions: readonly string[], manifest: string): string[] {
-  const legacy = bundledRevisions().filter((r) => readOverlay(r).era === "legacy");
-  const spoken = revisions.filter((r) => legacy.includes(r));
+  const served = bundledRevisions().filter((r) => readOverlay(r).era === "legacy" || readOverlay(r).era === "modern");
+  const spoken = revisions.filter((r) => served.includes(r));
   if (spoken.length === 0) {
     throw new McpgenError(`none of the revisions ${revisions.join(", ")} is one the runtime can serve`, {
       file: manifest,
       pointer: "/revisions",
-      expected: `at least one of ${legacy.join(", ")}`,
+      expected: `at least one of ${served.join(", ")}`,
     });
   }
   return spoken;

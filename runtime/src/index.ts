@@ -43,12 +43,18 @@ export type * from "./mcp-types.js";
 export { loggingLevels } from "./mcp-types.js";
 export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
 
-export { createMcpServer, McpServer, type ConnectOptions } from "./server/server.js";
+export { createMcpServer, McpServer, type ConnectOptions, type ServerConnection } from "./server/server.js";
+export { ModernServerSession, type ModernServerOptions } from "./lifecycle/modern/server.js";
+export { ModernServerPolicy } from "./lifecycle/modern/policy.js";
+export { checkRequestMeta, declaresModern } from "./lifecycle/modern/meta.js";
+export { RequestStateCodec, paramsDigest, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
+export { ListenHub, honouredFilter, type SubscriptionFilter } from "./lifecycle/modern/listen.js";
+export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.js";
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";
 export type {
   McpDefinition, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
-  ClientRequests, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
+  ClientRequests, ClientRequestOptions, CacheSettings, CacheDefinition, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
   ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
 } from "./server/types.js";
 

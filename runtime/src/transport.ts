@@ -35,6 +35,11 @@ export interface Transport {
   setProtocolVersion?(version: string): void;
   readonly sessionId?: string;
   /**
+   * The protocol era every message of this transport belongs to, when the transport already knows
+   * (the Streamable HTTP server decides it per POST); absent: the server chooses per message.
+   */
+  readonly era?: "legacy" | "modern";
+  /**
    * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
    * reply to `requestId` without ending the logical stream; the client resumes it with GET +
    * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).

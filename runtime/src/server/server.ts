@@ -1,7 +1,9 @@
 /**
  * `createMcpServer`: one server definition (generated data + user handlers) served over any
- * number of connections (`connect` per transport; Streamable HTTP makes one per MCP session).
- * Each connection is a legacy-era ServerSession with the request handlers installed here.
+ * number of connections (`connect` per transport; Streamable HTTP makes one per MCP session, and
+ * one per 2026-07-28 POST). A connection is served in the eras the manifest's revisions offer:
+ * a legacy ServerSession (initialize, sessions), a 2026-07-28 ModernServerSession (per-request
+ * `_meta`), or both at once behind an EraRouter.
  */
 import type { ProtocolBinding } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
@@ -11,13 +13,21 @@ import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
+import { ModernServerSession } from "../lifecycle/modern/server.js";
+import { ListenHub } from "../lifecycle/modern/listen.js";
+import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
+import type { CacheHint } from "../lifecycle/modern/results.js";
+import { headerParams } from "../lifecycle/modern/wire.js";
+import { EraRouter } from "./era-router.js";
+import type { ToolHeaders } from "./header-params.js";
+import { modernHandlers, type ServerCore } from "./modern.js";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
 import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
 
 interface PromptEntry {
   readonly member: string;
@@ -30,15 +40,34 @@ export interface ConnectOptions {
   stateless?: { protocolVersion?: string };
 }
 
-const MAX_COMPLETIONS = 100;
+/** What `connect` resolves to: the connection's legacy ServerSession, or its 2026-07-28 session. */
+export type ServerConnection = ServerSession | ModernServerSession;
 
-export class McpServer {
+const MAX_COMPLETIONS = 100;
+const LIST_TTL_MS = 60_000;
+
+export class McpServer implements ServerCore {
   private readonly connections = new Set<Connection>();
+  private readonly modernConnections = new Set<ModernServerSession>();
   private readonly bindings: ProtocolBinding[];
-  private readonly tools = new Map<string, ToolEntry>();
-  private readonly prompts = new Map<string, PromptEntry>();
-  private readonly router = new ResourceRouter();
-  private readonly report: (e: Error) => void;
+  /** 2026-era bindings the manifest speaks. */
+  private readonly modern: ProtocolBinding[];
+  /** Every revision served, preferred first (`server/discover`, -32022). */
+  readonly supportedVersions: readonly string[];
+  /** @internal */
+  readonly tools = new Map<string, ToolEntry>();
+  /** @internal */
+  readonly prompts = new Map<string, PromptEntry>();
+  /** @internal */
+  readonly router = new ResourceRouter();
+  /** @internal */
+  readonly codec: RequestStateCodec;
+  /** Open `subscriptions/listen` requests of every connection. */
+  readonly listens: ListenHub;
+  private readonly headerCache = new Map<string, ToolHeaders>();
+  private readonly modernTable: RequestHandlers;
+  /** @internal */
+  readonly report: (e: Error) => void;
   /** What `initialize` answers with: the newest legacy revision's view of the manifest. */
   readonly serverInfo: Implementation;
   readonly capabilities: Capabilities;
@@ -54,18 +83,63 @@ export class McpServer {
     const spoken = new Set(definition.revisions);
     const given = options.bindings ?? definition.bindings ?? [];
     this.bindings = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
-    if (this.bindings.length === 0) {
-      throw new TypeError(`createMcpServer: none of the given bindings (${given.map((b) => b.revision).join(", ") || "none"}) is a legacy revision the manifest speaks (${definition.revisions.join(", ")})`);
+    this.modern = given.filter((b) => b.era === "modern" && spoken.has(b.revision));
+    if (this.bindings.length === 0 && this.modern.length === 0) {
+      throw new TypeError(`createMcpServer: none of the given bindings (${given.map((b) => b.revision).join(", ") || "none"}) is a revision the manifest speaks (${definition.revisions.join(", ")})`);
     }
-    const newest = [...this.bindings].sort((a, b) => (a.revision < b.revision ? 1 : -1))[0]!.revision;
+    const served = new Set([...this.bindings, ...this.modern].map((b) => b.revision));
+    this.supportedVersions = definition.revisions.filter((r) => served.has(r));
+    // initialize answers with the newest legacy revision's view; a modern-only server with its own.
+    const base = this.bindings.length > 0 ? this.bindings : this.modern;
+    const newest = [...base].sort((a, b) => (a.revision < b.revision ? 1 : -1))[0]!.revision;
     const lists = this.lists(newest);
     this.serverInfo = lists.serverInfo as Implementation;
     this.capabilities = lists.capabilities as Capabilities;
     this.instructions = lists.instructions;
     this.index(lists);
+    this.codec = new RequestStateCodec(options.requestState);
+    this.listens = new ListenHub(this.report);
+    this.modernTable = this.modern.length > 0 ? modernHandlers(this) : {};
   }
 
-  private lists(revision: string): PublishedLists {
+  /** @internal */
+  get pageSize(): number {
+    return this.definition.pageSize;
+  }
+
+  /** @internal The `Mcp-Param-*` mirrors of a tool in `revision` (a tool with invalid annotations mirrors none). */
+  toolHeaders(revision: string, tool: string): ToolHeaders {
+    const key = `${revision}\u0000${tool}`;
+    let found = this.headerCache.get(key);
+    if (found === undefined) {
+      const entry = this.definition.published[revision]?.tools.find((t) => t.name === tool);
+      const r = headerParams(entry?.inputSchema);
+      found = "params" in r ? r.params : [];
+      if ("problem" in r) this.report(new Error(`tool ${JSON.stringify(tool)}: ${r.problem}; its x-mcp-header annotations are ignored`));
+      this.headerCache.set(key, found);
+    }
+    return found;
+  }
+
+  /** @internal Caching hint of a 2026-07-28 result (manifest `cache`, else the defaults). */
+  cacheHint(method: string, params: Params | undefined): CacheHint {
+    const c = this.definition.cache;
+    let s: CacheSettings | undefined = c;
+    let fallback: CacheHint = { ttlMs: LIST_TTL_MS, cacheScope: "public" };
+    if (method === "resources/read") {
+      fallback = { ttlMs: 0, cacheScope: "private" };
+      const uri = String(params?.uri);
+      s = c?.resources?.[uri];
+      if (s === undefined && c?.resourceTemplates !== undefined) {
+        const t = this.router.templates.find((x) => x.template.match(uri) !== null);
+        if (t !== undefined) s = c.resourceTemplates[t.name];
+      }
+    }
+    return { ttlMs: s?.ttlMs ?? fallback.ttlMs, cacheScope: s?.scope ?? fallback.cacheScope };
+  }
+
+  /** @internal */
+  lists(revision: string): PublishedLists {
     const lists = this.definition.published[revision];
     if (lists === undefined) throw new McpError(ErrorCode.InternalError, `Internal error: no published lists for revision ${revision}`);
     return lists;
@@ -121,8 +195,48 @@ export class McpServer {
     return out;
   }
 
-  /** Serve one connection; resolves once the transport is started (the client drives the handshake). */
-  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerSession> {
+  /**
+   * Serve one connection; resolves once the transport is started (the client drives everything).
+   * A transport that says which era it carries (`era`, set by the HTTP server per POST) gets only
+   * that era's session; otherwise each era the manifest offers is served, chosen per message.
+   */
+  async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
+    const era = transport.era;
+    const legacy = this.bindings.length > 0 && era !== "modern";
+    const modern = this.modern.length > 0 && era !== "legacy";
+    if (!legacy) {
+      const session = this.modernSession(transport);
+      await transport.start();
+      return session;
+    }
+    if (!modern) return this.legacySession(transport, options);
+    const router = new EraRouter(transport);
+    router.onmodern = () => void this.modernSession(router.modern);
+    return this.legacySession(router.legacy, options);
+  }
+
+  private modernSession(transport: Transport): ModernServerSession {
+    const session = new ModernServerSession({
+      transport,
+      bindings: this.modern,
+      supportedVersions: this.supportedVersions,
+      describe: (revision) => {
+        const lists = this.lists(revision);
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: lists.capabilities as Capabilities, instructions: lists.instructions };
+      },
+      handlers: this.modernTable,
+      cache: (method, params) => this.cacheHint(method, params),
+      listens: this.listens,
+      timeout: this.options.timeout,
+      trustPeer: this.options.trustPeer,
+      onerror: this.report,
+    });
+    this.modernConnections.add(session);
+    session.onclose = () => void this.modernConnections.delete(session);
+    return session;
+  }
+
+  private async legacySession(transport: Transport, options: ConnectOptions): Promise<ServerSession> {
     let conn!: Connection;
     // Built before the transport starts, so the connection exists when the first request arrives.
     const session = new ServerSession({
@@ -201,7 +315,8 @@ export class McpServer {
     return h;
   }
 
-  private async complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
+  /** @internal */
+  async complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
     const ref = p.ref as { type?: string; name?: string; uri?: string };
     const argument = p.argument as { name: string; value: string };
     let completer: Completer | undefined;
@@ -236,8 +351,11 @@ export class McpServer {
   async notifyResourceUpdated(uri: string): Promise<number> {
     if (!hasCapability(this.capabilities, "resources.subscribe")) throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
     const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
-    await Promise.all(targets.map((c) => c.session.notify("notifications/resources/updated", { uri }).catch((e: Error) => this.report(e))));
-    return targets.length;
+    const [listens] = await Promise.all([
+      this.listens.resourceUpdated(uri),
+      ...targets.map((c) => c.session.notify("notifications/resources/updated", { uri }).catch((e: Error) => this.report(e))),
+    ]);
+    return targets.length + (listens as number);
   }
 
   notifyToolsListChanged(): Promise<void> {
@@ -252,7 +370,7 @@ export class McpServer {
 
   private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
     if (!hasCapability(this.capabilities, `${kind}.listChanged`)) throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
-    await this.broadcast(`notifications/${kind}/list_changed`, undefined, () => true);
+    await Promise.all([this.broadcast(`notifications/${kind}/list_changed`, undefined, () => true), this.listens.listChanged(kind)]);
   }
 
   /** `notifications/message` to every connection whose level lets it through. */
@@ -266,9 +384,13 @@ export class McpServer {
     await Promise.all(targets.map((c) => c.session.notify(method, params).catch((e: Error) => this.report(e))));
   }
 
-  /** Close every connection. */
+  /** Close every connection; open listens are answered first. */
   async close(): Promise<void> {
-    await Promise.all(this.open().map((c) => c.session.close()));
+    const listening = this.listens.size > 0;
+    this.listens.endAll();
+    // Let the listens' responses go out before their connections close.
+    if (listening) await new Promise((r) => setImmediate(r));
+    await Promise.all([...this.open().map((c) => c.session.close()), ...[...this.modernConnections].map((s) => s.close())]);
   }
 }
 

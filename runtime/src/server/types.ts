@@ -8,6 +8,7 @@ import type { resultBrand } from "./results.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { ProgressOptions, RequestOptions } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
+import type { RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type {
   CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
   ElicitSchema, ElicitUrlParams, GetPromptResult, LoggingLevel, Meta, PromptMessage, ReadResourceResult, ResourceContents, Root,
@@ -34,6 +35,20 @@ export interface MemberTables {
   readonly resourceTemplates: { readonly [name: string]: string };
 }
 
+/** Caching hints of 2026-07-28 results (`ttlMs`, `cacheScope`), from the manifest's `cache`. */
+export interface CacheSettings {
+  readonly ttlMs?: number;
+  readonly scope?: "public" | "private";
+}
+
+/** The manifest's caching settings: the lists' and discover's default, and per resource reads. */
+export interface CacheDefinition extends CacheSettings {
+  /** By resource URI. */
+  readonly resources?: { readonly [uri: string]: CacheSettings };
+  /** By resource template name. */
+  readonly resourceTemplates?: { readonly [name: string]: CacheSettings };
+}
+
 /** The data a generated module passes to the facades (ABI: generated code builds this object). */
 export interface McpDefinition {
   /** Revisions the manifest speaks, preferred first. */
@@ -44,6 +59,8 @@ export interface McpDefinition {
   readonly members: MemberTables;
   /** The protocol bindings generated next to the definition (`bindings.ts`), used when options give none. */
   readonly bindings?: readonly ProtocolBinding[];
+  /** 2026-07-28 caching hints (default: lists and discover 60 s public; resource reads 0 ms private). */
+  readonly cache?: CacheDefinition;
 }
 
 // ---- handler results
@@ -76,31 +93,44 @@ export type CompletionReturn = MaybePromise<string[] | CompleteResult["completio
 
 // ---- handler context
 
+/** Options of a `ctx.client.*` call. */
+export interface ClientRequestOptions extends RequestOptions {
+  /**
+   * 2026-07-28: the key of this input request in `inputRequests` / `inputResponses`. Default: the
+   * call's position among the run's client calls (`elicitation-1`, `sampling-2`, `roots-3`), which
+   * is stable as long as the handler asks in the same order on every run. Ignored in legacy revisions.
+   */
+  key?: string;
+}
+
 export interface ClientRequests {
   /** The client's declared capabilities (requests it lacks the capability for are refused locally). */
   readonly capabilities: Capabilities;
   readonly info: Implementation | undefined;
   /** `sampling/createMessage` (needs the client's `sampling`; `tools` needs `sampling.tools`). */
-  createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult>;
+  createMessage(params: CreateMessageParams, options?: ClientRequestOptions): Promise<CreateMessageResult>;
   /** `elicitation/create` in form mode, the accepted content typed from `requestedSchema`. */
-  elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions): Promise<ElicitResult<S>>;
+  elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: ClientRequestOptions): Promise<ElicitResult<S>>;
   /** `elicitation/create` in URL mode (2025-11-25; needs `elicitation.url`). */
-  elicitUrl(params: ElicitUrlParams, options?: RequestOptions): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  elicitUrl(params: ElicitUrlParams, options?: ClientRequestOptions): Promise<{ action: "accept" | "decline" | "cancel" }>;
   /** `roots/list` (needs the client's `roots`). */
-  listRoots(options?: RequestOptions): Promise<Root[]>;
+  listRoots(options?: ClientRequestOptions): Promise<Root[]>;
 }
 
 export interface HandlerContext {
   readonly requestId: RequestId;
   /** Aborted when the client cancels or the connection closes. */
   readonly signal: AbortSignal;
-  /** The negotiated protocol revision of this connection. */
+  /** The protocol revision of this request (negotiated on the connection, or the request's own in 2026-07-28). */
   readonly revision: string;
   /** `params._meta` of the request. */
   readonly meta: Meta | undefined;
   /** Progress for the request (no-op unless the client asked for it); must increase. */
   sendProgress(progress: number, options?: ProgressOptions): Promise<void>;
-  /** `notifications/message` at `level` if the client's `logging/setLevel` lets it through (needs `logging`). */
+  /**
+   * `notifications/message` at `level` if the client's `logging/setLevel` lets it through (needs
+   * `logging`); in 2026-07-28 only when the request's `_meta` log level does.
+   */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   readonly client: ClientRequests;
   /**
@@ -147,6 +177,8 @@ export interface McpServerOptions {
   /** Default timeout of requests to the client, ms (60 000). */
   timeout?: number;
   trustPeer?: boolean;
+  /** 2026-07-28 `requestState` protection (HMAC key, lifetime, single use); see RequestStateOptions. */
+  requestState?: RequestStateOptions;
 }
 
 export type { CallToolResult };

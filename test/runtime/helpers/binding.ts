@@ -7,6 +7,10 @@ import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
 import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";
 import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
 import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
+import { binding as b20260728 } from "../../../generated/2026-07-28/index.js";
+
+/** The 2026-07-28 binding (modern era), kept out of `bindings` so legacy tests stay as they were. */
+export const modern: ProtocolBinding = b20260728;
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 

@@ -1,0 +1,98 @@
+/**
+ * `subscriptions/listen` (lifecycle.md §12.6): the open listens of a server, each with the subset
+ * of its filter the server honours, fed by the server's change notifications. A listen lives as
+ * long as its request: cancelling it (stdio `notifications/cancelled`, HTTP stream close) or
+ * closing the connection removes it, and with it everything it held.
+ */
+import { ErrorCode } from "../../jsonrpc.js";
+import { McpError } from "../../errors.js";
+import type { Params } from "../../session/types.js";
+import { hasCapability } from "../legacy/capabilities.js";
+import type { Capabilities } from "../legacy/types.js";
+
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+/** Most resource URIs one listen may subscribe to. */
+export const MAX_RESOURCE_SUBSCRIPTIONS = 1024;
+
+const LIST_FLAGS = [
+  ["toolsListChanged", "tools.listChanged", "notifications/tools/list_changed"],
+  ["promptsListChanged", "prompts.listChanged", "notifications/prompts/list_changed"],
+  ["resourcesListChanged", "resources.listChanged", "notifications/resources/list_changed"],
+] as const;
+
+/** The part of a requested filter this server honours (only what its capabilities declare). */
+export function honouredFilter(requested: unknown, caps: Capabilities): SubscriptionFilter {
+  if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications must be a SubscriptionFilter object", { pointer: "/params/notifications" });
+  }
+  const r = requested as Record<string, unknown>;
+  const out: SubscriptionFilter = {};
+  for (const [flag, cap] of LIST_FLAGS) if (r[flag] === true && hasCapability(caps, cap)) out[flag] = true;
+  const uris = r.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) {
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params: resourceSubscriptions must be an array of URIs", { pointer: "/params/notifications/resourceSubscriptions" });
+    }
+    if (uris.length > MAX_RESOURCE_SUBSCRIPTIONS) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`, { pointer: "/params/notifications/resourceSubscriptions" });
+    }
+    if (hasCapability(caps, "resources.subscribe")) out.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return out;
+}
+
+export interface Listen {
+  readonly filter: SubscriptionFilter;
+  readonly uris: ReadonlySet<string>;
+  /** Send one notification on the listen's stream (the hub adds `subscriptionId`). */
+  readonly send: (method: string, params: Params | undefined) => Promise<void>;
+  /** Ends the listen from the server side (shutdown). */
+  readonly end: () => void;
+}
+
+export class ListenHub {
+  private readonly listens = new Set<Listen>();
+
+  constructor(private readonly report: (e: Error) => void) {}
+
+  get size(): number {
+    return this.listens.size;
+  }
+
+  add(listen: Listen): void {
+    this.listens.add(listen);
+  }
+
+  remove(listen: Listen): void {
+    this.listens.delete(listen);
+  }
+
+  /** `notifications/<kind>/list_changed` to every listen that asked for it; resolves to how many. */
+  async listChanged(kind: "tools" | "prompts" | "resources"): Promise<number> {
+    const flag = `${kind}ListChanged` as const;
+    return this.deliver((l) => l.filter[flag] === true, `notifications/${kind}/list_changed`, undefined);
+  }
+
+  /** `notifications/resources/updated` to every listen subscribed to `uri`. */
+  resourceUpdated(uri: string): Promise<number> {
+    return this.deliver((l) => l.uris.has(uri), "notifications/resources/updated", { uri });
+  }
+
+  private async deliver(match: (l: Listen) => boolean, method: string, params: Params | undefined): Promise<number> {
+    const targets = [...this.listens].filter(match);
+    await Promise.all(targets.map((l) => l.send(method, params).catch((e: Error) => this.report(e))));
+    return targets.length;
+  }
+
+  /** End every listen (the server is closing): each answers its listen request and is removed. */
+  endAll(): void {
+    for (const l of [...this.listens]) l.end();
+    this.listens.clear();
+  }
+}

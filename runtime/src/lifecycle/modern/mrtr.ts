@@ -1,0 +1,169 @@
+/**
+ * Multi round-trip requests (lifecycle.md §12.5) without a state machine in the handler: the
+ * handler simply runs again on every retry. Each `ctx.client.*` call of a run gets a key (given by
+ * the caller, or its position among the run's calls); a call whose answer is in the retry's
+ * `inputResponses` (or, from earlier rounds, in the signed `requestState`) resolves at once; a call
+ * without one is recorded and never settles. One macrotask after the first unanswered call, the
+ * run is abandoned and the request answers an InputRequiredResult listing every unanswered call
+ * made so far (calls issued together, e.g. under Promise.all, share one round), with a new
+ * `requestState` carrying the answers used. No rejection is thrown into handler code, so a handler
+ * cannot swallow the interruption by accident.
+ */
+import { ErrorCode } from "../../jsonrpc.js";
+import { McpError } from "../../errors.js";
+import type { Params } from "../../session/types.js";
+import { elicitationModeAllowed, hasCapability } from "../legacy/capabilities.js";
+import type { Capabilities } from "../legacy/types.js";
+import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
+
+export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+
+/** Methods that may answer InputRequiredResult (§12.5). */
+export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+export interface InputRequest {
+  readonly method: InputMethod;
+  readonly params?: Params;
+}
+
+export interface InputRequiredResult {
+  resultType: "input_required";
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+  [key: string]: unknown;
+}
+
+/** Keys a run may use without a caller-chosen key: `elicitation-1`, `sampling-2`, `roots-3`. */
+const SHORT: Record<InputMethod, string> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
+/** Cap on input requests one run may make (each becomes part of a result). */
+const MAX_INPUTS = 64;
+const KEY = /^[\x21-\x7e]{1,128}$/;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The capability an input request needs, as a ClientCapabilities fragment; undefined when declared. */
+function missingCapability(method: InputMethod, params: Params | undefined, caps: Capabilities): Record<string, unknown> | undefined {
+  if (method === "elicitation/create") {
+    const mode = params?.mode ?? "form";
+    return elicitationModeAllowed(caps, mode) ? undefined : { elicitation: { [String(mode)]: {} } };
+  }
+  if (method === "sampling/createMessage") {
+    if (!hasCapability(caps, "sampling")) return { sampling: {} };
+    if ((params?.tools !== undefined || params?.toolChoice !== undefined) && !hasCapability(caps, "sampling.tools")) return { sampling: { tools: {} } };
+    return undefined;
+  }
+  return hasCapability(caps, "roots") ? undefined : { roots: {} };
+}
+
+/** Why an answer cannot be the result of `method`, or undefined when it has the right shape. */
+function answerProblem(method: InputMethod, answer: unknown): string | undefined {
+  if (!isObject(answer)) return "must be an object";
+  if (method === "elicitation/create") {
+    if (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel") return 'must have action "accept", "decline" or "cancel"';
+    if (answer.content !== undefined && !isObject(answer.content)) return "content must be an object";
+    return undefined;
+  }
+  if (method === "sampling/createMessage") {
+    if (answer.role !== "assistant" && answer.role !== "user") return 'must have role "assistant" or "user"';
+    if (!isObject(answer.content) && !Array.isArray(answer.content)) return "content must be a content block or an array of them";
+    if (typeof answer.model !== "string") return "model must be a string";
+    return undefined;
+  }
+  if (!Array.isArray(answer.roots) || !answer.roots.every((r) => isObject(r) && typeof r.uri === "string")) return "roots must be an array of {uri}";
+  return undefined;
+}
+
+/** The input bookkeeping of one run of a handler. */
+export class InputRound {
+  /** Unanswered calls of this run, by key, in call order. */
+  readonly missing = new Map<string, InputRequest>();
+  /** Answers this run consumed, carried into the next requestState. */
+  readonly used: Record<string, unknown> = {};
+  private calls = 0;
+  private readonly keys = new Set<string>();
+  private blockedResolve: (() => void) | undefined;
+  /** Resolves one macrotask after the first unanswered call. */
+  readonly blocked: Promise<void>;
+
+  constructor(
+    private readonly answers: Readonly<Record<string, unknown>>,
+    private readonly capabilities: Capabilities,
+    /** Whether this request may answer input_required at all. */
+    private readonly allowed: boolean,
+    private readonly method: string,
+  ) {
+    this.blocked = new Promise<void>((resolve) => (this.blockedResolve = resolve));
+  }
+
+  get isBlocked(): boolean {
+    return this.missing.size > 0;
+  }
+
+  /** One `ctx.client.*` call: its answer, or a promise that never settles (the run is abandoned). */
+  ask(method: InputMethod, params: Params | undefined, key?: string): Promise<unknown> {
+    const k = key ?? `${SHORT[method]}-${this.calls + 1}`;
+    this.calls++;
+    if (!this.allowed) {
+      return Promise.reject(new McpError(ErrorCode.InternalError, `Internal error: ${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can, in 2026-07-28)`));
+    }
+    if (!KEY.test(k)) return Promise.reject(new TypeError(`input key ${JSON.stringify(k)} must be 1-128 visible ASCII characters`));
+    if (this.keys.has(k)) return Promise.reject(new TypeError(`input key ${JSON.stringify(k)} is used twice in one ${this.method} run`));
+    if (this.calls > MAX_INPUTS) return Promise.reject(new RangeError(`more than ${MAX_INPUTS} input requests in one ${this.method} run`));
+    this.keys.add(k);
+    const required = missingCapability(method, params, this.capabilities);
+    if (required !== undefined) {
+      return Promise.reject(new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${method} needs ${JSON.stringify(required)}`, { requiredCapabilities: required }));
+    }
+    const answer = this.answers[k];
+    if (answer !== undefined) {
+      const problem = answerProblem(method, answer);
+      if (problem !== undefined) {
+        return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses[${JSON.stringify(k)}] (${method}) ${problem}`, { pointer: `/params/inputResponses/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` }));
+      }
+      this.used[k] = answer;
+      return Promise.resolve(answer);
+    }
+    if (this.missing.size === 0) setImmediate(() => this.blockedResolve?.());
+    this.missing.set(k, params === undefined ? { method } : { method, params });
+    return new Promise<never>(() => {});
+  }
+}
+
+/** What a retry brings: the answers to use, and the claimed state to give back if the retry is cancelled. */
+export interface RetryInput {
+  readonly answers: Readonly<Record<string, unknown>>;
+  readonly opened: OpenedState | undefined;
+}
+
+/** Verify `requestState` and merge its answers with `inputResponses`; throws McpError(-32602) on bad input. */
+export function retryInput(codec: RequestStateCodec, method: string, params: Params | undefined): RetryInput {
+  const state = params?.requestState;
+  const responses = params?.inputResponses;
+  if (responses !== undefined && !isObject(responses)) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
+  }
+  let opened: OpenedState | undefined;
+  if (state !== undefined) {
+    const r = codec.open(state, method, paramsDigest(params));
+    if ("code" in r) throw new McpError(r.code, r.message, r.data);
+    if (!codec.claim(r)) {
+      const e = RequestStateCodec.replayed();
+      throw new McpError(e.code, e.message, e.data);
+    }
+    opened = r;
+  }
+  // Earlier rounds' answers (signed) win over a re-sent answer for the same key.
+  const answers = { ...(responses as Record<string, unknown> | undefined), ...opened?.answers };
+  return { answers, opened };
+}
+
+/** The InputRequiredResult of a blocked run. */
+export function inputRequired(codec: RequestStateCodec, method: string, params: Params | undefined, round: InputRound): InputRequiredResult {
+  return {
+    resultType: "input_required",
+    inputRequests: Object.fromEntries(round.missing),
+    requestState: codec.mint(method, paramsDigest(params), round.used),
+  };
+}

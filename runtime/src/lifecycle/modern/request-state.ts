@@ -1,0 +1,146 @@
+/**
+ * `requestState` of multi round-trip requests (lifecycle.md §12.5): an HMAC-SHA256-signed envelope
+ * the client echoes byte for byte. It is bound to the method, a digest of the request's salient
+ * params (everything but `_meta`, `inputResponses` and `requestState`) and an expiry, and carries
+ * the input answers of earlier rounds so a re-run handler finds them again. Signed, not encrypted:
+ * it holds only what the client itself answered.
+ *
+ * Replay: each state carries a random nonce. With `singleUse` (default) a nonce is claimed when a
+ * retry starts and stays claimed until the state expires, unless that retry is cancelled (then
+ * the client may send the same state again). Claims live in this process only; servers behind a
+ * load balancer share the key but not the claims.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
+import type { Params } from "../../session/types.js";
+
+export interface RequestStateOptions {
+  /** HMAC key (≥ 32 bytes); default: random per process, so states do not survive a restart. */
+  key?: Uint8Array | string;
+  /** Lifetime of a minted state in ms (default 10 minutes). */
+  ttlMs?: number;
+  /** Refuse a state a second time (default true). */
+  singleUse?: boolean;
+  /** Largest accepted state, in characters (default 256 KiB). */
+  maxBytes?: number;
+}
+
+/** What a verified state says. */
+export interface OpenedState {
+  readonly nonce: string;
+  readonly expires: number;
+  /** Input answers of earlier rounds, by key. */
+  readonly answers: Readonly<Record<string, unknown>>;
+}
+
+const PREFIX = "v1.";
+const LABEL = "mcpgen.requestState.v1.";
+const DEFAULT_TTL_MS = 10 * 60_000;
+const DEFAULT_MAX = 256 * 1024;
+/** Cap on remembered nonces; the oldest claims are forgotten first beyond it. */
+const MAX_CLAIMS = 65_536;
+const MAX_DIGEST_DEPTH = 64;
+
+function b64url(buf: Buffer): string {
+  return buf.toString("base64url");
+}
+
+function invalidState(reason: string): JSONRPCErrorObject {
+  return { code: ErrorCode.InvalidParams, message: `Invalid params: requestState ${reason}`, data: { pointer: "/params/requestState", reason } };
+}
+
+/** Canonical JSON (sorted keys) of the params a state is bound to. */
+function canonical(v: unknown, depth: number): string {
+  if (depth > MAX_DIGEST_DEPTH) throw new RangeError("params nest too deeply");
+  if (Array.isArray(v)) return `[${v.map((x) => canonical(x, depth + 1)).join(",")}]`;
+  if (v !== null && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k], depth + 1)}`).join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+/** sha256 of the salient params: the request without `_meta`, `inputResponses` and `requestState`. */
+export function paramsDigest(params: Params | undefined): string {
+  const salient: Record<string, unknown> = {};
+  for (const k of Object.keys(params ?? {})) {
+    if (k !== "_meta" && k !== "inputResponses" && k !== "requestState") salient[k] = params![k];
+  }
+  return createHash("sha256").update(canonical(salient, 0)).digest("base64url");
+}
+
+export class RequestStateCodec {
+  private readonly key: Buffer;
+  private readonly ttlMs: number;
+  private readonly singleUse: boolean;
+  private readonly maxBytes: number;
+  /** nonce -> expiry (ms), insertion-ordered. */
+  private readonly claims = new Map<string, number>();
+
+  constructor(options: RequestStateOptions = {}) {
+    const key = options.key === undefined ? randomBytes(32) : Buffer.from(options.key as Uint8Array);
+    if (key.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${key.length})`);
+    this.key = key;
+    this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+    if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
+    this.singleUse = options.singleUse ?? true;
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX;
+  }
+
+  private mac(body: string): Buffer {
+    return createHmac("sha256", this.key).update(LABEL + body).digest();
+  }
+
+  /** A fresh state for `method` + `digest` carrying `answers`. */
+  mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): string {
+    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(randomBytes(12)), a: answers };
+    const body = b64url(Buffer.from(JSON.stringify(envelope), "utf8"));
+    return `${PREFIX}${body}.${b64url(this.mac(body))}`;
+  }
+
+  /** Verify a received state against the request it arrived on; an error object refuses it. */
+  open(state: unknown, method: string, digest: string, now = Date.now()): OpenedState | JSONRPCErrorObject {
+    if (typeof state !== "string") return invalidState("must be a string");
+    if (state.length > this.maxBytes) return invalidState("is too large");
+    const dot = state.lastIndexOf(".");
+    if (!state.startsWith(PREFIX) || dot <= PREFIX.length) return invalidState("is malformed");
+    const body = state.slice(PREFIX.length, dot);
+    const tag = Buffer.from(state.slice(dot + 1), "base64url");
+    const expected = this.mac(body);
+    if (tag.length !== expected.length || !timingSafeEqual(tag, expected)) return invalidState("failed integrity verification");
+    let env: { m?: unknown; d?: unknown; e?: unknown; n?: unknown; a?: unknown };
+    try {
+      env = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+    } catch {
+      return invalidState("is malformed");
+    }
+    if (typeof env !== "object" || env === null || typeof env.e !== "number" || typeof env.n !== "string") return invalidState("is malformed");
+    if (env.e <= now) return invalidState("has expired");
+    if (env.m !== method) return invalidState(`was issued for ${JSON.stringify(env.m)}, not ${method}`);
+    if (env.d !== digest) return invalidState("was issued for a request with different params");
+    const answers = typeof env.a === "object" && env.a !== null && !Array.isArray(env.a) ? (env.a as Record<string, unknown>) : {};
+    return { nonce: env.n, expires: env.e, answers };
+  }
+
+  /** Claim a state's nonce for one retry (singleUse); false when it was used already. */
+  claim(opened: OpenedState, now = Date.now()): boolean {
+    if (!this.singleUse) return true;
+    for (const [nonce, expires] of this.claims) {
+      if (expires > now && this.claims.size < MAX_CLAIMS) break;
+      this.claims.delete(nonce);
+    }
+    if (this.claims.has(opened.nonce)) return false;
+    this.claims.set(opened.nonce, opened.expires);
+    return true;
+  }
+
+  /** Give a claim back (the retry was cancelled before it answered). */
+  release(opened: OpenedState): void {
+    this.claims.delete(opened.nonce);
+  }
+
+  static replayed(): JSONRPCErrorObject {
+    return invalidState("was already used (each requestState answers one retry)");
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * What every 2026-07-28 result carries (lifecycle.md §12.3, §12.7): `resultType`, the server's
+ * identity in `_meta`, and caching hints on the results that require them.
+ */
+import type { Params, Result } from "../../session/types.js";
+import type { Implementation } from "../legacy/types.js";
+import { MetaKey } from "./wire.js";
+
+export interface CacheHint {
+  readonly ttlMs: number;
+  readonly cacheScope: "public" | "private";
+}
+
+/** Methods whose complete results must carry `ttlMs` and `cacheScope`. */
+export const CACHEABLE: ReadonlySet<string> = new Set([
+  "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
+]);
+
+/** Never cache what answered a retry (§12.5): a request carrying `inputResponses`/`requestState`. */
+export function isRetry(params: Params | undefined): boolean {
+  return params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
+}
+
+/** The wire result: `result` with `resultType`, `_meta.serverInfo` and, when complete and cacheable, the hint. */
+export function modernResult(result: Result, serverInfo: Implementation, hint: CacheHint | undefined): Result {
+  const out: Result = { ...result };
+  out.resultType ??= "complete";
+  const meta = out._meta;
+  out._meta = typeof meta === "object" && meta !== null ? { ...(meta as Result), [MetaKey.serverInfo]: serverInfo } : { [MetaKey.serverInfo]: serverInfo };
+  if (out.resultType === "complete" && hint !== undefined) {
+    if (typeof out.ttlMs !== "number") out.ttlMs = hint.ttlMs;
+    if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = hint.cacheScope;
+  } else if (out.resultType !== "complete") {
+    delete out.ttlMs;
+    delete out.cacheScope;
+  }
+  return out;
+}

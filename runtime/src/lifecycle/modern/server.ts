@@ -1,0 +1,135 @@
+/**
+ * Server side of the 2026-07-28 lifecycle on one connection: no handshake; every request is
+ * validated on its own `_meta` (ModernServerPolicy), answered with `resultType`, `serverInfo` and
+ * caching hints; `server/discover` and `subscriptions/listen` are served here.
+ */
+import type { ProtocolBinding } from "../../abi.js";
+import type { RequestId } from "../../jsonrpc.js";
+import type { Transport } from "../../transport.js";
+import { Session } from "../../session/session.js";
+import type { Params, RequestContext, RequestHandler, Result } from "../../session/types.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../legacy/types.js";
+import { ModernServerPolicy } from "./policy.js";
+import { CACHEABLE, isRetry, modernResult, type CacheHint } from "./results.js";
+import { honouredFilter, type Listen, type ListenHub } from "./listen.js";
+import { MetaKey } from "./wire.js";
+
+export interface Description {
+  serverInfo: Implementation;
+  capabilities: Capabilities;
+  instructions?: string | undefined;
+}
+
+export interface ModernServerOptions {
+  transport: Transport;
+  /** The 2026-era bindings served (others are ignored). */
+  bindings: readonly ProtocolBinding[];
+  /** Every revision this server speaks, preferred first (`server/discover`, `-32022`). */
+  supportedVersions: readonly string[];
+  /** serverInfo, capabilities and instructions for a revision. */
+  describe: (revision: string) => Description;
+  /** Handlers by method; their results are completed here. */
+  handlers: RequestHandlers;
+  /** Caching hint of a cacheable method's complete result. */
+  cache: (method: string, params: Params | undefined) => CacheHint;
+  /** Open listens of the whole server; without it `subscriptions/listen` is not offered. */
+  listens?: ListenHub;
+  timeout?: number;
+  trustPeer?: boolean;
+  onerror?: (error: Error) => void;
+}
+
+function revisionOf(params: Params | undefined): string {
+  return String((params?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
+}
+
+export class ModernServerSession {
+  onclose?: () => void;
+  private readonly session: Session;
+  private readonly options: ModernServerOptions;
+
+  constructor(options: ModernServerOptions) {
+    this.options = options;
+    const modern = options.bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : -1));
+    if (modern.length === 0) throw new TypeError("ModernServerSession: no 2026-era protocol binding given");
+    const byRevision = new Map(modern.map((b) => [b.revision, b] as const));
+    const own = options.describe(modern[0]!.revision).capabilities;
+    this.session = new Session({
+      transport: options.transport, side: "server", binding: modern[0]!, timeout: options.timeout, trustPeer: options.trustPeer,
+      onerror: options.onerror, policy: new ModernServerPolicy(byRevision, options.supportedVersions, own),
+    });
+    this.session.onclose = () => this.onclose?.();
+    this.register("server/discover", (params) => {
+      const d = options.describe(revisionOf(params));
+      const result: Result = { supportedVersions: [...options.supportedVersions], capabilities: d.capabilities };
+      if (d.instructions !== undefined) result.instructions = d.instructions;
+      return result;
+    });
+    if (options.listens !== undefined) this.register("subscriptions/listen", (params, rc) => this.listen(options.listens!, params, rc));
+    for (const method of Object.keys(options.handlers)) this.register(method, options.handlers[method]!);
+  }
+
+  get closed(): boolean {
+    return this.session.closed;
+  }
+
+  get binding(): ProtocolBinding {
+    return this.session.binding;
+  }
+
+  /** See Session.closeStream. */
+  closeStream(requestId: RequestId): boolean {
+    return this.session.closeStream(requestId);
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
+  }
+
+  private register(method: string, handler: RequestHandler<any, any>): void {
+    const { describe, cache } = this.options;
+    const cacheable = CACHEABLE.has(method);
+    const finish = (params: Params | undefined, result: Result): Result => {
+      const hint = cacheable ? (isRetry(params) ? { ...cache(method, params), ttlMs: 0 } : cache(method, params)) : undefined;
+      return modernResult(result, describe(revisionOf(params)).serverInfo, hint);
+    };
+    this.session.setRequestHandler(method, (params: Params | undefined, rc: RequestContext) => {
+      const r = handler(params, rc);
+      if (r !== null && typeof r === "object" && typeof (r as PromiseLike<Result>).then === "function") {
+        return (r as Promise<Result>).then((v) => finish(params, v ?? {}));
+      }
+      return finish(params, (r as Result) ?? {});
+    });
+  }
+
+  /**
+   * The acknowledgement first, then change notifications until the client cancels the listen
+   * (or the connection closes); a server-side end answers the listen request.
+   */
+  private async listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
+    const own = this.options.describe(revisionOf(params)).capabilities;
+    const filter = honouredFilter(params.notifications, own);
+    const id = rc.requestId;
+    const meta = { [MetaKey.subscriptionId]: id };
+    await rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
+    let end!: () => void;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    const listen: Listen = {
+      filter,
+      uris: new Set(filter.resourceSubscriptions ?? []),
+      send: (method, p) => (rc.cancelled ? Promise.resolve() : rc.sendNotification(method, { ...p, _meta: meta })),
+      end,
+    };
+    if (rc.cancelled) return { _meta: meta };
+    hub.add(listen);
+    const signal = rc.signal;
+    signal.addEventListener("abort", end, { once: true });
+    try {
+      await ended;
+    } finally {
+      signal.removeEventListener("abort", end);
+      hub.remove(listen);
+    }
+    return { _meta: meta };
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The handler context of a 2026-07-28 request: identity, capabilities and log level come from the
+ * request's own `_meta`; `ctx.client.*` calls are input requests of the current run (see
+ * lifecycle/modern/mrtr.ts), so handlers read the same in both eras.
+ */
+import { ErrorCode } from "../jsonrpc.js";
+import { InvalidResultError, McpError } from "../errors.js";
+import type {
+  CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult, ElicitSchema, ElicitUrlParams, LoggingLevel, Root,
+} from "../mcp-types.js";
+import type { ProgressOptions, RequestContext } from "../session/types.js";
+import type { RequestIdentity } from "../lifecycle/modern/meta.js";
+import type { InputRound } from "../lifecycle/modern/mrtr.js";
+import { checkElicitContent } from "./elicit-check.js";
+import { levelIndex } from "./context.js";
+import type { ClientRequestOptions, ClientRequests, HandlerContext } from "./types.js";
+
+export class ModernContext implements HandlerContext {
+  private run: AbortController | undefined;
+
+  constructor(
+    private readonly rc: RequestContext,
+    private readonly identity: RequestIdentity,
+    readonly round: InputRound,
+  ) {}
+
+  get requestId() {
+    return this.rc.requestId;
+  }
+  /** Aborted when the request is cancelled, or when this run is abandoned for input. */
+  get signal(): AbortSignal {
+    if (this.run === undefined) {
+      const run = new AbortController();
+      this.run = run;
+      const outer = this.rc.signal;
+      if (outer.aborted) run.abort(outer.reason);
+      else outer.addEventListener("abort", () => run.abort(outer.reason), { once: true });
+    }
+    return this.run.signal;
+  }
+  get revision() {
+    return this.identity.protocolVersion;
+  }
+  get meta() {
+    return this.rc.meta;
+  }
+  sendProgress(progress: number, options?: ProgressOptions): Promise<void> {
+    return this.rc.sendProgress(progress, options);
+  }
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const wanted = this.identity.logLevel;
+    // No level in _meta: no notifications/message for this request (lifecycle.md §12.2).
+    if (wanted === undefined || levelIndex(level) < levelIndex(wanted)) return;
+    await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
+  }
+  get client(): ClientRequests {
+    return new InputClient(this.identity, this.round);
+  }
+  closeStream(): boolean {
+    return false;
+  }
+  /** The run was abandoned for input: stop whatever the handler still has in flight. */
+  abandon(): void {
+    this.run?.abort(new Error("input required: this run of the handler was abandoned"));
+  }
+}
+
+class InputClient implements ClientRequests {
+  constructor(
+    private readonly identity: RequestIdentity,
+    private readonly round: InputRound,
+  ) {}
+  get capabilities() {
+    return this.identity.capabilities;
+  }
+  get info() {
+    return this.identity.clientInfo;
+  }
+  createMessage(params: CreateMessageParams, options?: ClientRequestOptions): Promise<CreateMessageResult> {
+    return this.round.ask("sampling/createMessage", params as never, options?.key) as Promise<CreateMessageResult>;
+  }
+  async elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: ClientRequestOptions): Promise<ElicitResult<S>> {
+    const result = (await this.round.ask("elicitation/create", params as never, options?.key)) as ElicitResult<S> & { content?: unknown };
+    if (result.action === "accept") {
+      const issues = checkElicitContent(params.requestedSchema, result.content);
+      if (issues.length > 0) {
+        const error = new InvalidResultError("elicitation/create", issues, result);
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses: ${error.message}`, { errors: issues });
+      }
+    }
+    return result;
+  }
+  elicitUrl(params: ElicitUrlParams, options?: ClientRequestOptions) {
+    return this.round.ask("elicitation/create", params as never, options?.key) as never;
+  }
+  async listRoots(options?: ClientRequestOptions): Promise<Root[]> {
+    return ((await this.round.ask("roots/list", {}, options?.key)) as { roots: Root[] }).roots;
+  }
+}

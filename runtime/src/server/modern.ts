@@ -1,0 +1,114 @@
+/**
+ * The 2026-07-28 request handlers of an McpServer: the same tools, prompts, resources and
+ * completions as the legacy table, run with a per-request context (identity and log level from
+ * `_meta`), input requests as InputRequiredResult rounds, `Mcp-Param-*` headers checked against
+ * the tool's `x-mcp-header` arguments, and "resource not found" as -32602 with `data.uri`.
+ */
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import type { Params, RequestContext, Result } from "../session/types.js";
+import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import { identityOf } from "../lifecycle/modern/meta.js";
+import { INPUT_METHODS, InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
+import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
+import { MetaKey } from "../lifecycle/modern/wire.js";
+import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
+import { ModernContext } from "./modern-context.js";
+import { page } from "./pagination.js";
+import { promptResult } from "./results.js";
+import type { ResourceRouter } from "./resources.js";
+import { callTool, type ToolEntry } from "./tools.js";
+import type { HandlerContext, PromptHandler, PublishedLists } from "./types.js";
+
+/** What the modern table needs from its McpServer. */
+export interface ServerCore {
+  readonly capabilities: Capabilities;
+  readonly pageSize: number;
+  readonly tools: ReadonlyMap<string, ToolEntry>;
+  readonly prompts: ReadonlyMap<string, { readonly handler: PromptHandler; readonly required: readonly string[] }>;
+  readonly router: ResourceRouter;
+  readonly codec: RequestStateCodec;
+  lists(revision: string): PublishedLists;
+  /** `Mcp-Param-*` mirrors of a tool's arguments in `revision`. */
+  toolHeaders(revision: string, tool: string): ToolHeaders;
+  complete(params: Params, ctx: HandlerContext): Promise<Result>;
+  report(e: Error): void;
+}
+
+const revisionOf = (p: Params | undefined): string => String((p?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
+
+/**
+ * Run `body` with a context whose client calls are input requests: the complete result, or the
+ * InputRequiredResult of a run that asked for input it was not given.
+ */
+async function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Promise<Result>): Promise<Result> {
+  const allowed = INPUT_METHODS.has(method);
+  const retry = allowed ? retryInput(core.codec, method, params) : { answers: {}, opened: undefined };
+  const identity = identityOf(rc.meta);
+  const round = new InputRound(retry.answers, identity.capabilities, allowed, method);
+  const ctx = new ModernContext(rc, identity, round);
+  try {
+    const outcome = await Promise.race([
+      body(ctx).then((result) => ({ result }), (error: unknown) => ({ error })),
+      round.blocked.then(() => undefined),
+    ]);
+    if (outcome !== undefined && "error" in outcome && (outcome.error instanceof McpError || !round.isBlocked)) throw outcome.error;
+    if (round.isBlocked) {
+      ctx.abandon();
+      return inputRequired(core.codec, method, params, round);
+    }
+    return (outcome as { result: Result }).result;
+  } catch (e) {
+    // A cancelled retry gives its requestState back, so the client may send it again.
+    if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+    throw e;
+  }
+}
+
+export function modernHandlers(core: ServerCore): RequestHandlers {
+  const caps = core.capabilities;
+  const h: RequestHandlers = {};
+  const size = core.pageSize;
+  if (hasCapability(caps, "tools")) {
+    h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
+    h["tools/call"] = (p: Params, rc: RequestContext) => {
+      const tool = core.tools.get(p.name as string);
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
+      const headers = rc.transportContext?.headers;
+      if (headers !== undefined) checkHeaderParams(core.toolHeaders(revisionOf(p), tool.name), p.arguments, headers);
+      return withInput(core, "tools/call", p, rc, (ctx) => callTool(tool, p.arguments ?? {}, ctx, (e) => core.report(e)) as Promise<Result>);
+    };
+  }
+  if (hasCapability(caps, "prompts")) {
+    h["prompts/list"] = (p: Params) => page("prompts", core.lists(revisionOf(p)).prompts, p?.cursor, size);
+    h["prompts/get"] = (p: Params, rc: RequestContext) => {
+      const prompt = core.prompts.get(p.name as string);
+      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+      const args = (p.arguments ?? {}) as { [name: string]: string };
+      const absent = prompt.required.filter((a) => typeof args[a] !== "string");
+      if (absent.length > 0) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
+      }
+      return withInput(core, "prompts/get", p, rc, async (ctx) => promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx)) as unknown as Result);
+    };
+  }
+  if (hasCapability(caps, "resources")) {
+    h["resources/list"] = (p: Params) => page("resources", core.lists(revisionOf(p)).resources, p?.cursor, size);
+    h["resources/templates/list"] = (p: Params) => page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
+    h["resources/read"] = (p: Params, rc: RequestContext) =>
+      withInput(core, "resources/read", p, rc, async (ctx) => {
+        try {
+          return (await core.router.read(p.uri as string, ctx)) as unknown as Result;
+        } catch (e) {
+          // 2026-07-28: a missing resource is invalid params, never -32002 (features.md §2).
+          if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound) throw new McpError(ErrorCode.InvalidParams, e.message, { uri: p.uri });
+          throw e;
+        }
+      });
+  }
+  if (hasCapability(caps, "completions")) {
+    h["completion/complete"] = (p: Params, rc: RequestContext) => withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
+  }
+  return h;
+}
