@@ -3,20 +3,55 @@
  * (no handshake, no phase), the server's capabilities gate methods (-32601), and the server never
  * sends requests (lifecycle.md §12.1; input comes back through InputRequiredResult instead).
  */
-import type { ProtocolBinding } from "../../abi.js";
+import type { ProtocolBinding, Validator } from "../../abi.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
 import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
+import { INPUT_METHODS } from "./mrtr.js";
+
+/**
+ * `inputResponses` is validated by the MRTR layer, key by key, for the keys a handler asks for:
+ * unknown extra keys are ignored whatever they hold (§12.5), so the schema must not judge them.
+ */
+function withoutInputResponses(validate: Validator | undefined): Validator | undefined {
+  if (validate === undefined) return undefined;
+  const wrapped = ((params: unknown) => {
+    const p = params as Params;
+    if (p.inputResponses === undefined) {
+      const ok = validate(p);
+      wrapped.errors = validate.errors;
+      return ok;
+    }
+    const { inputResponses: _, ...rest } = p;
+    const ok = validate(rest);
+    wrapped.errors = validate.errors;
+    return ok;
+  }) as Validator;
+  return wrapped;
+}
+
+function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
+  const params = { ...b.params };
+  for (const m of INPUT_METHODS) {
+    const v = withoutInputResponses(params[m]);
+    if (v !== undefined) params[m] = v;
+  }
+  return { ...b, params };
+}
 
 export class ModernServerPolicy implements SessionPolicy {
+  private readonly modern: ReadonlyMap<string, ProtocolBinding>;
+
   constructor(
-    private readonly modern: ReadonlyMap<string, ProtocolBinding>,
+    modern: ReadonlyMap<string, ProtocolBinding>,
     private readonly supported: readonly string[],
     private readonly own: Capabilities,
-  ) {}
+  ) {
+    this.modern = new Map([...modern].map(([rev, b]) => [rev, mrtrBinding(b)]));
+  }
 
   bindingFor(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject {
     // A legacy client's handshake: its only diagnostic is the list of versions served (§13.2).
