@@ -16,6 +16,7 @@ import {
 } from "./http-util.js";
 import { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseHandler } from "../sse-legacy/server.js";
+import { checkStandardHeaders, isModernPost } from "./modern.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -58,6 +59,14 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   supportedProtocolVersions?: readonly string[];
   /** Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths. */
   legacySse?: LegacySseHandler;
+  /**
+   * Serve 2026-07-28 POSTs (a modern MCP-Protocol-Version header or `_meta` protocol version) on
+   * the stateless modern path, each with its own transport whose `era` is "modern" (default true).
+   * Legacy traffic (initialize, a live Mcp-Session-Id, legacy headers) is served as before.
+   */
+  modern?: boolean;
+  /** Serve the legacy Streamable HTTP shape (default true); false answers GET and DELETE with 405. */
+  legacy?: boolean;
 }
 
 export interface StreamableHttpHandler {
@@ -103,6 +112,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const genId = options.sessionIdGenerator ?? randomUUID;
   const sessions = new Map<string, StreamableHttpServerTransport>();
   const legacy = options.legacySse;
+  const serveModern = options.modern ?? true;
+  const serveLegacy = options.legacy ?? true;
   const idleMs = options.sessionIdleTimeoutMs ?? 0;
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = (): void => {
@@ -116,13 +127,14 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   };
 
-  const newTransport = (sessionId: string | undefined): StreamableHttpServerTransport =>
+  const newTransport = (sessionId: string | undefined, modern = false): StreamableHttpServerTransport =>
     new StreamableHttpServerTransport({
       sessionId,
-      eventStore: store,
+      eventStore: modern ? undefined : store,
       retryMs,
       keepAliveMs,
-      closeWhenIdle: stateless,
+      modern,
+      closeWhenIdle: stateless || modern,
       onclosed: (t) => {
         if (t.sessionId !== undefined && sessions.get(t.sessionId) === t) sessions.delete(t.sessionId);
       },
@@ -195,6 +207,11 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
       return;
     }
+    const live = headerValue(req, "mcp-session-id");
+    if (serveModern && !batch && !(live !== undefined && sessions.has(live)) && isModernPost(req, parsed, versions)) {
+      await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse);
+      return;
+    }
     let transport: StreamableHttpServerTransport;
     if (stateless) {
       if (!initialize && !versionOk(req, res)) return;
@@ -236,8 +253,40 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     transport.receive(message, context);
   }
 
+  /** One stateless 2026-07-28 POST: headers checked against the body, then a transport of its own. */
+  async function postModern(
+    req: IncomingMessage,
+    res: ServerResponse,
+    message: JSONRPCMessage,
+    requestIds: RequestId[],
+    allowJson: boolean,
+    allowSse: boolean,
+  ): Promise<void> {
+    const m = message as { id?: RequestId; method?: unknown; params?: unknown };
+    if (typeof m.method !== "string") {
+      // Clients POST no responses in 2026-07-28 (nothing asked them anything).
+      sendJsonError(res, 400, -32600, "Invalid Request: a 2026-07-28 POST carries one request or notification");
+      return;
+    }
+    if (requestIds.length === 0) {
+      // No client notification is defined over HTTP in 2026-07-28 (cancellation is closing the stream).
+      res.writeHead(202).end();
+      return;
+    }
+    const refused = checkStandardHeaders(req, m.method, m.params);
+    if (refused !== undefined) {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id: requestIds[0], error: refused }));
+      return;
+    }
+    const transport = newTransport(undefined, true);
+    await options.onsession(transport, req);
+    transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });
+    transport.receive(message, { headers: req.headers });
+  }
+
   async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (stateless) {
+    if (stateless || !serveLegacy) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
@@ -259,7 +308,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   }
 
   async function del(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (stateless) {
+    if (stateless || !serveLegacy) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }

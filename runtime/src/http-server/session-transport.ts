@@ -4,6 +4,7 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
+import { modernErrorStatus } from "./modern.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -46,6 +47,12 @@ export interface SessionTransportConfig {
   closeWhenIdle: boolean;
   /** Called once when the transport closes (the server forgets the session). */
   onclosed: (t: StreamableHttpServerTransport) => void;
+  /**
+   * 2026-07-28 stateless POST: JSON error replies carry the spec's HTTP status (404 for -32601,
+   * 400 for the parameter/header/version/capability errors), and SSE replies get keep-alive
+   * comments (a `subscriptions/listen` stream stays open).
+   */
+  modern?: boolean;
 }
 
 let streamKeySeq = 0;
@@ -90,6 +97,11 @@ export class StreamableHttpServerTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+  }
+
+  /** The era of every message here, when known: a 2026-07-28 POST is modern (see Transport.era). */
+  get era(): "modern" | undefined {
+    return this.cfg.modern ? "modern" : undefined;
   }
 
   /** Stateless mode: this transport serves one POST; there is no session and no handshake state to keep. */
@@ -332,7 +344,9 @@ export class StreamableHttpServerTransport implements Transport {
         const res = s.res;
         if (res && !res.writableEnded) {
           const body = JSON.stringify(m);
-          res.writeHead(200, { "content-type": "application/json", ...this.sessionHeader });
+          const error = (m as { error?: { code?: unknown } }).error;
+          const status = this.cfg.modern && error !== undefined && typeof error.code === "number" ? modernErrorStatus(error.code) : 200;
+          res.writeHead(status, { "content-type": "application/json", ...this.sessionHeader });
           res.end(body);
         }
         return;
@@ -396,6 +410,7 @@ export class StreamableHttpServerTransport implements Transport {
     const res = s.res;
     if (!res || res.headersSent) return;
     res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
+    if (this.cfg.modern) this.armKeepAlive(s);
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
@@ -415,6 +430,7 @@ export class StreamableHttpServerTransport implements Transport {
 
   /** All responses of a POST stream are out: end it. */
   private endStream(s: Stream): void {
+    this.stopKeepAlive(s);
     this.finish(s);
     const res = s.res;
     s.res = undefined;

@@ -202,7 +202,8 @@ export class McpServer implements ServerCore {
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     const era = transport.era;
-    const legacy = this.bindings.length > 0 && era !== "modern";
+    // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
+    const legacy = this.bindings.length > 0 && (era !== "modern" || this.modern.length === 0);
     const modern = this.modern.length > 0 && era !== "legacy";
     if (!legacy) {
       const session = this.modernSession(transport);

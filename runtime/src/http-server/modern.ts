@@ -1,0 +1,84 @@
+/**
+ * The 2026-07-28 shape of Streamable HTTP (transports.md §4-6): which POSTs take the stateless
+ * modern path, the request-metadata headers every such POST must mirror from its body (checked
+ * before the body's `_meta`, so a mismatch is `-32020` whatever else is wrong), and the HTTP
+ * status each modern JSON-RPC error travels with.
+ */
+import type { IncomingMessage } from "node:http";
+import { ErrorCode, type JSONRPCErrorObject } from "../jsonrpc.js";
+import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
+
+/** Protocol revisions served on the stateless modern path by default. */
+export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(", ") : v;
+}
+
+/**
+ * Whether a POST opens the modern way (§5.2): its body's `_meta` names a protocol version, or its
+ * MCP-Protocol-Version header is not one of the legacy revisions.
+ */
+export function isModernPost(req: IncomingMessage, message: unknown, legacyVersions: ReadonlySet<string>): boolean {
+  if (!isObject(message)) return false;
+  const params = message.params;
+  if (isObject(params) && isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) return true;
+  const v = header(req, Header.protocolVersion);
+  return v !== undefined && !legacyVersions.has(v.trim());
+}
+
+function mismatch(message: string): JSONRPCErrorObject {
+  return { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${message}` };
+}
+
+/** The standard request-metadata headers of a modern request against its body; undefined when they agree. */
+export function checkStandardHeaders(req: IncomingMessage, method: string, params: unknown): JSONRPCErrorObject | undefined {
+  const p = isObject(params) ? params : undefined;
+  const meta = p !== undefined && isObject(p._meta) ? p._meta : undefined;
+  const rawVersion = header(req, Header.protocolVersion);
+  if (rawVersion === undefined) return mismatch("MCP-Protocol-Version header is required");
+  const version = decodeHeaderValue(rawVersion);
+  if (version === undefined) return mismatch("MCP-Protocol-Version has characters a header may not carry");
+  const bodyVersion = meta?.[MetaKey.protocolVersion];
+  if (bodyVersion !== undefined && bodyVersion !== version) {
+    return mismatch(`MCP-Protocol-Version ${JSON.stringify(version)} differs from params._meta protocolVersion ${JSON.stringify(bodyVersion)}`);
+  }
+  const rawMethod = header(req, Header.method);
+  if (rawMethod === undefined) return mismatch("Mcp-Method header is required");
+  if (decodeHeaderValue(rawMethod) !== method) return mismatch(`Mcp-Method ${JSON.stringify(rawMethod)} differs from the body's method ${JSON.stringify(method)}`);
+  const field = nameField(method);
+  if (field !== undefined) {
+    const bodyName = p?.[field];
+    const rawName = header(req, Header.name);
+    if (rawName === undefined) {
+      if (bodyName !== undefined) return mismatch(`Mcp-Name header is required for ${method}`);
+    } else {
+      const name = decodeHeaderValue(rawName);
+      if (name === undefined) return mismatch("Mcp-Name is not a valid header value");
+      if (typeof bodyName !== "string" || name !== bodyName) return mismatch(`Mcp-Name differs from params.${field}`);
+    }
+  }
+  return undefined;
+}
+
+/** HTTP status of a modern error response (transports.md §6); 200 for the rest. */
+export function modernErrorStatus(code: number): number {
+  switch (code) {
+    case ErrorCode.MethodNotFound:
+      return 404;
+    case ErrorCode.InvalidParams:
+    case ErrorCode.InvalidRequest:
+    case ErrorCode.ParseError:
+    case ErrorCode.HeaderMismatch:
+    case ErrorCode.MissingRequiredClientCapability:
+    case ErrorCode.UnsupportedProtocolVersion:
+      return 400;
+    default:
+      return 200;
+  }
+}
