@@ -7,6 +7,7 @@ import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
 import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";
 import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
 import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
+import { binding as b20260728 } from "../../../generated/2026-07-28/index.js";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 
@@ -17,3 +18,8 @@ export const byRevision = (rev: string): ProtocolBinding => {
   if (!b) throw new Error(`no test binding for ${rev}`);
   return b;
 };
+
+/** The 2026-07-28 binding (kept out of `bindings`, which the legacy-era tests use as "every legacy revision"). */
+export const modern: ProtocolBinding = b20260728;
+/** What a dual-era client is given: 2026-07-28 plus every legacy revision. */
+export const dual: ProtocolBinding[] = [b20260728, ...bindings];

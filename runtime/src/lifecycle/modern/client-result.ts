@@ -15,6 +15,13 @@ export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
   "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
 ]);
 
+/**
+ * The member a complete result of an input-capable method must have. Their result schemas are
+ * unions with InputRequiredResult (whose only required member is `resultType`), so the schema
+ * alone would let a complete result without its payload through.
+ */
+const PAYLOAD: Readonly<Record<string, string>> = { "tools/call": "content", "prompts/get": "messages", "resources/read": "contents" };
+
 /** The kinds of input request a server may put in `inputRequests`. */
 export const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
 
@@ -53,6 +60,10 @@ export function readResult(method: string, result: Result, binding: ProtocolBind
   const type = result.resultType;
   if (type === undefined || type === "complete") {
     if (type === undefined) result.resultType = "complete";
+    const payload = PAYLOAD[method];
+    if (payload !== undefined && !Array.isArray(result[payload])) {
+      throw new InvalidResultError(method, [issue(`/${payload}`, "type", "a complete result must carry it as an array")], result);
+    }
     if (!trust) {
       const validate = binding.results[method];
       if (validate !== undefined) {
