@@ -5,6 +5,7 @@
  * The suite appends the mock server's URL as the last argument and names the scenario in the
  * environment; exit 0 once the scenario's work is done, 1 on any error.
  */
+import { modernScenarios } from "./modern.js";
 import { scenarios, type ScenarioContext } from "./scenarios.js";
 
 function fail(msg: string): never {
@@ -16,8 +17,11 @@ const url = process.argv[process.argv.length - 1];
 if (process.argv.length < 3 || !url || !/^https?:\/\//.test(url)) fail("usage: main.js <server-url> (with MCP_CONFORMANCE_SCENARIO set)");
 const name = process.env.MCP_CONFORMANCE_SCENARIO;
 if (!name) fail("MCP_CONFORMANCE_SCENARIO is not set");
-const run = scenarios[name];
-if (!run) fail(`scenario ${name} is not supported (supported: ${Object.keys(scenarios).join(", ")})`);
+// The suite names the wire it runs a scenario on; on 2026-07-28 the stateless protocol applies.
+const modern = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === "2026-07-28";
+const table = modern ? modernScenarios : scenarios;
+const run = table[name];
+if (!run) fail(`scenario ${name} is not supported on ${modern ? "2026-07-28" : "2025-x"} (supported: ${Object.keys(table).join(", ")})`);
 
 let context: Record<string, unknown> | undefined;
 if (process.env.MCP_CONFORMANCE_CONTEXT) {

@@ -21,6 +21,7 @@ export {
   type ReconnectOptions,
 } from "./http-client/streamable-client.js";
 export { HttpStatusError } from "./http-client/request.js";
+export { ModernHttpClientTransport, requestHeaders, type ModernHttpClientOptions } from "./http-client/modern-client.js";
 export { HttpProbeClientTransport, connectHttp, type HttpProbeOptions } from "./http-client/probe.js";
 export {
   LegacySseServerTransport,

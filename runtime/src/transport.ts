@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
+import type { HeaderParam } from "./lifecycle/modern/wire.js";
 
 /** Per-message hints a transport may use (e.g. which HTTP response stream carries a message). */
 export interface SendOptions {
@@ -46,4 +47,10 @@ export interface Transport {
    * Absent on transports without the notion.
    */
   closeStream?(requestId: RequestId): boolean;
+  /**
+   * 2026-07-28 Streamable HTTP: the `x-mcp-header` annotations of a tool, as the client learned
+   * them from tools/list; the transport mirrors those arguments of its tools/call requests into
+   * `Mcp-Param-*` headers. Undefined forgets the tool. Absent on transports without headers.
+   */
+  setToolHeaders?(tool: string, params: readonly HeaderParam[] | undefined): void;
 }

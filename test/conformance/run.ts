@@ -28,7 +28,7 @@ import {
   type Cell,
   type Leg,
 } from "./score.js";
-import { checkSuite, node22, serverColumns, serverRuns, suites, type ServerRun, type Suite } from "./suites.js";
+import { checkSuite, clientColumns, clientRuns, node22, serverColumns, serverRuns, suites, type ClientRun, type ServerRun, type Suite } from "./suites.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVER_START_MS = 30_000;
@@ -206,7 +206,7 @@ class Runner {
   }
 
   /** The `core` client suite minus auth, as the suite itself defines `core`. */
-  async clientScenarios(s: Suite): Promise<string[]> {
+  async coreClientScenarios(s: Suite): Promise<string[]> {
     const dir = this.outDir(`enum-client-${s.id}`);
     const res = await this.suiteCli(s, ["client", "--command", "true", "--suite", "core", "--timeout", "5000"], dir, 60_000);
     const names = announcedScenarios(res.output).names;
@@ -214,29 +214,37 @@ class Runner {
     return names.filter((n) => !n.startsWith("auth/"));
   }
 
-  async clientLeg(s: Suite): Promise<void> {
-    const scenarios = await this.clientScenarios(s);
-    if (scenarios.length === 0) throw new Error(`conformance ${s.pinned}: could not learn the core client scenarios from the suite`);
+  /** The scored client scenarios of a requirement set, minus auth (as the suite lists them). */
+  async requiredClientScenarios(s: Suite, revision: string): Promise<string[]> {
+    const res = await run(this.node, [s.cli, "list", "--requirements", revision], { cwd: this.tmp, env: cleanEnv(), timeoutMs: 30_000 });
+    return parseRequirementsList(res.output).scored.client.filter((n) => !n.startsWith("auth/"));
+  }
+
+  async clientLeg(r: ClientRun): Promise<void> {
+    const s = r.suite;
+    const scenarios = r.select.kind === "core" ? await this.coreClientScenarios(s) : await this.requiredClientScenarios(s, r.select.revision);
+    if (scenarios.length === 0) throw new Error(`conformance ${s.pinned}: could not learn the client scenarios (${r.label}) from the suite`);
     const built = existsSync(CLIENT_ENTRY);
     const command = `${process.execPath} ${CLIENT_ENTRY}`;
     if (/\s/.test(process.execPath) || /\s/.test(CLIENT_ENTRY)) {
       throw new Error(`the suite splits --command on spaces; these paths contain one: ${command}`);
     }
+    const wire = r.specVersion === undefined ? [] : ["--spec-version", r.specVersion];
     let ok = 0;
     const started = Date.now();
     for (const scenario of scenarios) {
       if (!built) {
-        this.fail("client", s.id, scenario, `client not built: ${CLIENT_ENTRY} missing (npm run build)`);
+        this.fail("client", r.column, scenario, `client not built: ${CLIENT_ENTRY} missing (npm run build)`);
         continue;
       }
       if (this.remaining() <= 0) {
-        this.fail("client", s.id, scenario, "not run: overall time limit reached");
+        this.fail("client", r.column, scenario, "not run: overall time limit reached");
         continue;
       }
-      const outDir = this.outDir(`client-${s.id}-${scenario}`);
+      const outDir = this.outDir(`client-${r.column}-${scenario}`);
       const res = await this.suiteCli(
         s,
-        ["client", "--command", command, "--scenario", scenario, "--timeout", String(CLIENT_SUITE_TIMEOUT_MS)],
+        ["client", "--command", command, "--scenario", scenario, ...wire, "--timeout", String(CLIENT_SUITE_TIMEOUT_MS)],
         outDir,
         Math.min(CLIENT_SCENARIO_MS, this.remaining()),
       );
@@ -254,9 +262,9 @@ class Runner {
         if (tail) reason = `${reason} [client stderr: ${tail.slice(0, 300)}]`;
       }
       if (pass) ok++;
-      this.cells.push({ leg: "client", column: s.id, scenario, pass, reason, scored: true });
+      this.cells.push({ leg: "client", column: r.column, scenario, pass, reason, scored: true });
     }
-    say(`client ${s.id} (core minus auth, one --scenario run each): ${ok}/${scenarios.length} passed in ${secs(Date.now() - started)}`);
+    say(`client ${r.column} (${r.label}, one --scenario run each): ${ok}/${scenarios.length} passed in ${secs(Date.now() - started)}`);
   }
 }
 
@@ -268,11 +276,11 @@ async function main(): Promise<number> {
   const node = node22(root);
   const columns: Record<Leg, string[]> = {
     server: o.legs.includes("server") ? serverColumns(all) : [],
-    client: o.legs.includes("client") ? all.map((s) => s.id) : [],
+    client: o.legs.includes("client") ? clientColumns(all) : [],
   };
   let baseline: BaselineEntry[] = [];
   if (existsSync(o.baseline)) {
-    baseline = parseBaseline(readFileSync(o.baseline, "utf8"), o.baseline, { server: serverColumns(suites(root)), client: suites(root).map((s) => s.id) });
+    baseline = parseBaseline(readFileSync(o.baseline, "utf8"), o.baseline, { server: serverColumns(suites(root)), client: clientColumns(suites(root)) });
   } else if (o.baseline !== join(root, "conformance-baseline.json")) throw new Error(`${o.baseline}: baseline file not found`);
 
   const tmp = mkdtempSync(join(tmpdir(), "mcpgen-conformance-"));
@@ -290,7 +298,7 @@ async function main(): Promise<number> {
   try {
     say(`conformance suites: ${all.map((s) => s.pinned).join(", ")} on ${node}`);
     if (o.legs.includes("server")) for (const sr of serverRuns(all)) await r.serverRun(sr);
-    if (o.legs.includes("client")) for (const s of all) await r.clientLeg(s);
+    if (o.legs.includes("client")) for (const cr of clientRuns(all)) await r.clientLeg(cr);
   } finally {
     cleanup();
   }

@@ -99,3 +99,42 @@ export function serverRuns(all: readonly Suite[]): ServerRun[] {
 export function serverColumns(all: readonly Suite[]): string[] {
   return [...new Set(serverRuns(all).map((r) => r.column))];
 }
+
+/**
+ * Client-leg invocations. Every suite runs its `core` client scenarios on their own (2025-x)
+ * wire; alpha.12 also runs the scored client set of `--requirements 2026-07-28` on the
+ * 2026-07-28 wire (column `alpha.12-2026`). `auth/*` scenarios are left out of both: OAuth is
+ * not implemented by this client yet.
+ */
+export interface ClientRun {
+  column: string;
+  suite: Suite;
+  /** Where the scenario names come from. */
+  select: { kind: "core" } | { kind: "requirements"; revision: string };
+  /** `--spec-version` for each scenario run, when the wire is not the scenario's default. */
+  specVersion?: string;
+  label: string;
+}
+
+export const CLIENT_REQUIREMENTS_REVISION = "2026-07-28";
+
+export function clientRuns(all: readonly Suite[]): ClientRun[] {
+  const runs: ClientRun[] = [];
+  for (const s of all) {
+    runs.push({ column: s.id, suite: s, select: { kind: "core" }, label: "core minus auth" });
+    if (s.modern) {
+      runs.push({
+        column: `${s.id}-2026`,
+        suite: s,
+        select: { kind: "requirements", revision: CLIENT_REQUIREMENTS_REVISION },
+        specVersion: CLIENT_REQUIREMENTS_REVISION,
+        label: `--requirements ${CLIENT_REQUIREMENTS_REVISION} minus auth`,
+      });
+    }
+  }
+  return runs;
+}
+
+export function clientColumns(all: readonly Suite[]): string[] {
+  return clientRuns(all).map((r) => r.column);
+}

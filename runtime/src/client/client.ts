@@ -4,11 +4,12 @@
  * negotiated revision's generated validators.
  */
 import { ErrorCode } from "../jsonrpc.js";
-import { McpError } from "../errors.js";
+import { CapabilityError, McpError } from "../errors.js";
 import type { Transport } from "../transport.js";
 import type { NotificationHandler, Params, RequestContext, RequestOptions } from "../session/types.js";
-import { connectClient, type ClientSession } from "../lifecycle/legacy/client.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client-probe.js";
+import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
 import type {
   CallToolResult, CompleteResult, CompletionReference, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource,
   ResourceTemplate, Tool,
@@ -20,7 +21,12 @@ const MAX_PAGES = 10_000;
 
 export class McpClient {
   /** @internal use connectMcpClient */
-  constructor(readonly session: ClientSession) {}
+  constructor(readonly session: AnyClientSession) {}
+
+  /** Which lifecycle the server speaks: `modern` (2026-07-28, stateless) or `legacy` (initialize). */
+  get era(): "modern" | "legacy" {
+    return this.session.era;
+  }
 
   get protocolVersion(): string {
     return this.session.protocolVersion;
@@ -46,7 +52,8 @@ export class McpClient {
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const r = await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, cursor === undefined ? undefined : { cursor }, options);
       out.push(...((r[key] as T[] | undefined) ?? []));
-      if (typeof r.nextCursor !== "string" || r.nextCursor === "") return out;
+      // 2026-07-28: only an absent (or null) cursor ends a listing; "" is a valid cursor there.
+      if (typeof r.nextCursor !== "string" || (r.nextCursor === "" && this.session.era === "legacy")) return out;
       if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${JSON.stringify(r.nextCursor)}`);
       seen.add(r.nextCursor);
       cursor = r.nextCursor;
@@ -76,11 +83,24 @@ export class McpClient {
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     return this.request("resources/read", { uri }, options);
   }
+  /** Legacy era only; in 2026-07-28 resource updates come through `listen({ resourceSubscriptions })`. */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    if (this.session.era === "modern") throw modernOnlyListen("resources/subscribe");
     await this.request("resources/subscribe", { uri }, options);
   }
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
+    if (this.session.era === "modern") throw modernOnlyListen("resources/unsubscribe");
     await this.request("resources/unsubscribe", { uri }, options);
+  }
+  /**
+   * 2026-07-28 `subscriptions/listen`: change notifications for what `filter` asks, on their own
+   * stream, until `close()`. (Legacy servers push list changes unasked: use `on(...)` there.)
+   */
+  listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription {
+    if (this.session.era === "legacy") {
+      throw new CapabilityError("subscriptions/listen", null, `subscriptions/listen needs a 2026-07-28 server; this one speaks ${this.protocolVersion} (use on() and subscribeResource())`);
+    }
+    return this.session.listen(filter, options);
   }
   async complete(
     ref: CompletionReference,
@@ -92,14 +112,20 @@ export class McpClient {
     if (context !== undefined && this.protocolVersion >= "2025-06-18") params.context = context;
     return (await this.request<CompleteResult>("completion/complete", params, options)).completion;
   }
+  /** Legacy: `logging/setLevel`. 2026-07-28: the level rides in `_meta` of every later request. */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    if (this.session.era === "modern") return this.session.setLoggingLevel(level);
     await this.request("logging/setLevel", { level }, options);
   }
-  ping(options?: RequestOptions): Promise<void> {
-    return this.session.ping(options);
+  /** Legacy: `ping`. 2026-07-28 has no ping: an uncached `server/discover` checks liveness instead. */
+  async ping(options?: RequestOptions): Promise<void> {
+    if (this.session.era === "legacy") return this.session.ping(options);
+    this.session.clearCache();
+    await this.session.request("server/discover", {}, options);
   }
-  notifyRootsListChanged(): Promise<void> {
-    return this.session.notify("notifications/roots/list_changed");
+  /** Legacy: `notifications/roots/list_changed`. 2026-07-28 asks for roots per request, so nothing is sent. */
+  async notifyRootsListChanged(): Promise<void> {
+    if (this.session.era === "legacy") await this.session.notify("notifications/roots/list_changed");
   }
   /** One handler per notification method (`notifications/message`, `notifications/resources/updated`, ...). */
   on<P extends Params = Params>(method: string, handler: (params: P) => void | Promise<void>): void {
@@ -144,12 +170,17 @@ export async function connectMcpClient(transport: Transport, options: McpClientO
   return new McpClient(await openSession(transport, options));
 }
 
-export function openSession(transport: Transport, options: McpClientOptions): Promise<ClientSession> {
+/**
+ * Connect in the server's era: with both a 2026-07-28 binding and a legacy one the client probes
+ * (server/discover) and stays modern when it can, else runs the legacy handshake; `options.era`
+ * pins one.
+ */
+export function openSession(transport: Transport, options: McpClientOptions): Promise<AnyClientSession> {
   const bindings = options.bindings;
   if (bindings === undefined || bindings.length === 0) {
     return Promise.reject(new TypeError("connectMcpClient: options.bindings must list at least one protocol binding"));
   }
-  return connectClient({
+  return connectAnyEra({
     transport,
     bindings,
     clientInfo: options.clientInfo,
@@ -159,5 +190,15 @@ export function openSession(transport: Transport, options: McpClientOptions): Pr
     timeout: options.timeout,
     trustPeer: options.trustPeer,
     onerror: options.onerror,
+    era: options.era,
+    probeTimeout: options.probeTimeout,
+    eraCache: options.eraCache,
+    maxInputRounds: options.maxInputRounds,
+    cache: options.cache,
+    logLevel: options.logLevel,
   });
+}
+
+function modernOnlyListen(method: string): CapabilityError {
+  return new CapabilityError(method, null, `${method} does not exist in 2026-07-28: use listen({ resourceSubscriptions: [uri] })`);
 }

@@ -2,8 +2,9 @@
 import type { ProtocolBinding } from "../abi.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
 import type { RequestContext, RequestOptions } from "../session/types.js";
+import type { EraCache } from "../lifecycle/modern/client-probe.js";
 import type {
-  ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitUrlParams, Meta, Root,
+  ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitUrlParams, LoggingLevel, Meta, Root,
 } from "../mcp-types.js";
 
 /** What the client offers the server; each one declares the capability it implies. */
@@ -42,6 +43,21 @@ export interface McpClientOptions {
   timeout?: number;
   trustPeer?: boolean;
   onerror?: (error: Error) => void;
+  /**
+   * Which lifecycle to speak. `auto` (default) probes when the bindings include 2026-07-28 and a
+   * legacy revision, stays modern when the server can, and falls back to `initialize` otherwise.
+   */
+  era?: "auto" | "modern" | "legacy";
+  /** Bound on the era probe in ms (default 10 000). */
+  probeTimeout?: number;
+  /** Where the probe's outcome is remembered per server (default: one process-wide cache); false: never. */
+  eraCache?: EraCache | false;
+  /** 2026-07-28: bound on input-required rounds per request (default 16). */
+  maxInputRounds?: number;
+  /** 2026-07-28: reuse cacheable results while their ttlMs lasts (default true). */
+  cache?: boolean;
+  /** 2026-07-28: `_meta` logLevel sent with every request (absent: the server sends no log messages). */
+  logLevel?: LoggingLevel;
 }
 
 /** Per-call options of generated stubs. */

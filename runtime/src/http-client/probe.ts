@@ -4,6 +4,8 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./streamable-client.js";
 import { HttpStatusError } from "./request.js";
 import { LegacySseClientTransport } from "../sse-legacy/client.js";
+import { ModernHttpClientTransport } from "./modern-client.js";
+import { MetaKey, type HeaderParam } from "../lifecycle/modern/wire.js";
 
 export interface HttpProbeOptions extends Omit<StreamableHttpClientOptions, "url" | "sessionId"> {
   /** Where to GET the legacy SSE stream on fallback (default: the same URL). */
@@ -12,34 +14,69 @@ export interface HttpProbeOptions extends Omit<StreamableHttpClientOptions, "url
 }
 
 /**
- * A client transport for a URL of unknown kind (backwards compatibility, 2025-03-26 §Transports):
- * the first message (the session sends `initialize`) is POSTed as Streamable HTTP; if that POST
- * is refused with 400, 404 or 405 the transport falls back to the 2024-11-05 HTTP+SSE transport
- * (GET, wait for the `endpoint` event) and sends the message there. Later sends wait for the
- * decision.
+ * A client transport for a URL of unknown kind. Messages of the 2026-07-28 shape (a request whose
+ * `_meta` names its protocol version, and cancellations of such requests) go over the stateless
+ * modern Streamable HTTP transport, so the dual-era client's `server/discover` probe and all its
+ * later 2026 traffic travel there. Legacy traffic keeps the backwards-compatible path (2025-03-26
+ * §Transports): the first legacy message (`initialize`) is POSTed as Streamable HTTP; if that
+ * POST is refused with 400, 404 or 405 the transport falls back to the 2024-11-05 HTTP+SSE
+ * transport (GET, wait for the `endpoint` event) and sends the message there. Later legacy sends
+ * wait for the decision.
  */
 export class HttpProbeClientTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
-  private readonly url: URL;
+  private readonly address: URL;
   private readonly o: HttpProbeOptions;
   private active: Transport;
   private decided: Promise<void> | undefined;
   private kind: "unknown" | "streamable-http" | "sse" = "unknown";
   private protocolVersion: string | undefined;
   private closed = false;
+  private modern: ModernHttpClientTransport | undefined;
+  private usedModern = false;
 
   constructor(url: string | URL, options: HttpProbeOptions = {}) {
-    this.url = new URL(url);
+    this.address = new URL(url);
     this.o = options;
-    this.active = this.wire(new StreamableHttpClientTransport({ ...options, url: this.url }));
+    this.active = this.wire(new StreamableHttpClientTransport({ ...options, url: this.address }));
   }
 
-  /** Which transport the server turned out to speak. */
-  get mode(): "unknown" | "streamable-http" | "sse" {
-    return this.kind;
+  /** Which transport the server turned out to speak (`modern`: only 2026-07-28 traffic so far). */
+  get mode(): "unknown" | "modern" | "streamable-http" | "sse" {
+    return this.kind === "unknown" && this.usedModern ? "modern" : this.kind;
+  }
+
+  /** The endpoint (the era cache keys HTTP servers by it). */
+  get url(): URL {
+    return this.address;
+  }
+
+  setToolHeaders(tool: string, params: readonly HeaderParam[] | undefined): void {
+    this.modernTransport().setToolHeaders(tool, params);
+  }
+
+  private modernTransport(): ModernHttpClientTransport {
+    if (this.modern !== undefined) return this.modern;
+    const t = new ModernHttpClientTransport({ url: this.address, headers: this.o.headers, agent: this.o.agent, maxMessageChars: this.o.maxMessageChars });
+    t.onmessage = (m, c) => this.onmessage?.(m, c);
+    t.onerror = (e) => this.onerror?.(e);
+    void t.start();
+    this.modern = t;
+    return t;
+  }
+
+  private isModern(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+    if (Array.isArray(message) || !("method" in message)) return false;
+    const params = message.params as Record<string, unknown> | undefined;
+    if (message.method === "notifications/cancelled") {
+      const id = params?.requestId;
+      return this.modern !== undefined && (typeof id === "string" || typeof id === "number") && this.modern.owns(id);
+    }
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    return "id" in message && typeof meta?.[MetaKey.protocolVersion] === "string";
   }
 
   get sessionId(): string | undefined {
@@ -56,6 +93,10 @@ export class HttpProbeClientTransport implements Transport {
   }
 
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    if (this.kind === "unknown" && this.isModern(message)) {
+      this.usedModern = true;
+      return this.modernTransport().send(message, options);
+    }
     if (this.kind !== "unknown") return this.active.send(message, options);
     if (this.decided) return this.decided.then(() => this.active.send(message, options));
     const first = this.probe(message, options);
@@ -75,7 +116,7 @@ export class HttpProbeClientTransport implements Transport {
       if (status !== 400 && status !== 404 && status !== 405) throw e;
       const old = this.active;
       const legacy = this.wire(
-        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.url, headers: this.o.headers, agent: this.o.agent }),
+        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.address, headers: this.o.headers, agent: this.o.agent }),
       );
       this.active = legacy;
       // Quietly drop the Streamable HTTP attempt (it holds no session).
@@ -91,6 +132,18 @@ export class HttpProbeClientTransport implements Transport {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.modern !== undefined) {
+      // Closing the modern half alone must not end the connection for the session; the legacy half reports the close.
+      const t = this.modern;
+      this.modern = undefined;
+      await t.close();
+      if (this.kind === "unknown") {
+        this.active.onclose = undefined;
+        await this.active.close();
+        this.onclose?.();
+        return;
+      }
+    }
     await this.active.close();
   }
 

@@ -37,10 +37,12 @@ export class HttpRequester {
     headers: Record<string, string>,
     body?: string,
     url: URL = this.url,
+    onrequest?: (req: http.ClientRequest) => void,
   ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = this.mod.request(url, { method, headers, agent: this.agent });
       this.inflight.add(req);
+      onrequest?.(req);
       let answered = false;
       req.once("response", (res) => {
         answered = true;

@@ -90,6 +90,11 @@ export class Session implements PendingOwner, InboundOwner {
     return this.isClosed;
   }
 
+  /** The id the next `request` call will use (ids are never reused); lets a caller name its request before sending it. */
+  get nextRequestId(): number {
+    return this.nextId;
+  }
+
   get pendingCount(): number {
     return this.pending.size;
   }

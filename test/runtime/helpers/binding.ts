@@ -9,9 +9,6 @@ import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
 import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
 import { binding as b20260728 } from "../../../generated/2026-07-28/index.js";
 
-/** The 2026-07-28 binding (modern era), kept out of `bindings` so legacy tests stay as they were. */
-export const modern: ProtocolBinding = b20260728;
-
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 
 export const bindings: ProtocolBinding[] = [b20241105, b20250326, b20250618, b20251125];
@@ -21,3 +18,8 @@ export const byRevision = (rev: string): ProtocolBinding => {
   if (!b) throw new Error(`no test binding for ${rev}`);
   return b;
 };
+
+/** The 2026-07-28 binding (kept out of `bindings`, which the legacy-era tests use as "every legacy revision"). */
+export const modern: ProtocolBinding = b20260728;
+/** What a dual-era client is given: 2026-07-28 plus every legacy revision. */
+export const dual: ProtocolBinding[] = [b20260728, ...bindings];

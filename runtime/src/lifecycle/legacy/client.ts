@@ -21,6 +21,7 @@ export interface InitializeResult {
 }
 
 export class ClientSession {
+  readonly era = "legacy" as const;
   onclose?: () => void;
   /** The negotiated revision and what the server said about itself. */
   readonly protocolVersion: string;
@@ -98,21 +99,42 @@ function isUnsupportedVersion(e: unknown): e is McpError {
 /** Start the transport, run the handshake, and resolve once the session is in operation. */
 export async function connectClient(options: ClientOptions): Promise<ClientSession> {
   const bindings = legacyBindings(options.bindings, "connectClient");
-  const supported = bindings.map((b) => b.revision);
-  let first = bindings[0]!;
-  if (options.protocolVersion !== undefined) {
-    const b = findBinding(bindings, options.protocolVersion);
-    if (!b) throw new TypeError(`connectClient: protocolVersion ${options.protocolVersion} is not among the given bindings (${supported.join(", ")})`);
-    first = b;
-  }
+  const first = firstBinding(bindings, options.protocolVersion, "connectClient");
+  const session = new Session({ transport: options.transport, side: "client", binding: first, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });
+  const policy = prepareLegacyClient(session, options);
+  await options.transport.start();
+  return handshake(session, policy, options);
+}
+
+function firstBinding(bindings: readonly ProtocolBinding[], protocolVersion: string | undefined, who: string): ProtocolBinding {
+  if (protocolVersion === undefined) return bindings[0]!;
+  const b = findBinding(bindings, protocolVersion);
+  if (!b) throw new TypeError(`${who}: protocolVersion ${protocolVersion} is not among the given bindings (${bindings.map((x) => x.revision).join(", ")})`);
+  return b;
+}
+
+/**
+ * Install the legacy rules, revision and handlers on a session (throws CapabilityError for a
+ * handler the declared capabilities do not cover). The dual-era client does this on the session
+ * of its failed 2026 probe, so request ids keep counting and a late probe answer is dropped.
+ */
+export function prepareLegacyClient(session: Session, options: ClientOptions): LegacyPolicy {
+  const bindings = legacyBindings(options.bindings, "connectClient");
   const own = options.capabilities ?? {};
-  let session!: Session;
   const policy = new LegacyPolicy("client", own, () => session.binding, (e) => session.onerror?.(e));
-  session = new Session({ transport: options.transport, side: "client", binding: first, policy, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });
+  session.setPolicy(policy);
+  session.setBinding(firstBinding(bindings, options.protocolVersion, "connectClient"));
   session.setRequestHandler("ping", emptyResult);
   registerAll(session, (m, h) => { checkHandler(bindings, "client", own, m); session.setRequestHandler(m, h); }, options.handlers, options.notificationHandlers);
+  return policy;
+}
 
-  await options.transport.start();
+/** The legacy handshake on a prepared session whose transport is started; closes the session on failure. */
+export async function handshake(session: Session, policy: LegacyPolicy, options: ClientOptions): Promise<ClientSession> {
+  const bindings = legacyBindings(options.bindings, "connectClient");
+  const supported = bindings.map((b) => b.revision);
+  const first = firstBinding(bindings, options.protocolVersion, "connectClient");
+  const own = policy.own;
   const initParams = (revision: string): Params => ({ protocolVersion: revision, capabilities: own, clientInfo: options.clientInfo });
   let requested = first.revision;
   let result: InitializeResult;

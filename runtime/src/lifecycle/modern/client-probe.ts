@@ -1,0 +1,126 @@
+/**
+ * The dual-era client (lifecycle.md §13.1, transports.md §1.4, §5.1): probe with
+ * `server/discover`; a discover result or a recognizably modern error means a 2026-era server,
+ * anything else (another error, an HTTP refusal, no answer in time) means a legacy one, which
+ * gets the `initialize` handshake on the same session. The outcome is remembered per server.
+ */
+import type { ProtocolBinding } from "../../abi.js";
+import { ErrorCode } from "../../jsonrpc.js";
+import { McpError } from "../../errors.js";
+import type { Transport } from "../../transport.js";
+import { connectClient, handshake, prepareLegacyClient, type ClientSession } from "../legacy/client.js";
+import type { ClientOptions } from "../legacy/types.js";
+import { connectModernClient, createModernCore, discover, modernBindings, ModernClientSession, type ModernClientOptions } from "./client-session.js";
+
+export type ClientEra = "modern" | "legacy";
+
+/** Either era's client session; `era` tells which. */
+export type AnyClientSession = ClientSession | ModernClientSession;
+
+/** Codes only a 2026-era server answers with (on HTTP they come with a 4xx). */
+const MODERN_CODES: ReadonlySet<number> = new Set([ErrorCode.UnsupportedProtocolVersion, ErrorCode.MissingRequiredClientCapability, ErrorCode.HeaderMismatch]);
+
+/** Default bound on the probe: a legacy server may not answer an unknown request before initialize at all. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * The era each server turned out to speak: stdio servers are keyed by their transport (one
+ * process), HTTP servers by the endpoint URL's origin and path. Entries are hints: a failed
+ * connection under a remembered era forgets it, so the next connection probes again.
+ */
+export class EraCache {
+  private readonly byUrl = new Map<string, ClientEra>();
+  private readonly byTransport = new WeakMap<object, ClientEra>();
+
+  private key(t: Transport): string | object {
+    const url = (t as { url?: unknown }).url;
+    if (url instanceof URL) return `${url.origin}${url.pathname}`;
+    return t;
+  }
+  get(t: Transport): ClientEra | undefined {
+    const k = this.key(t);
+    return typeof k === "string" ? this.byUrl.get(k) : this.byTransport.get(k);
+  }
+  set(t: Transport, era: ClientEra): void {
+    const k = this.key(t);
+    if (typeof k === "string") this.byUrl.set(k, era);
+    else this.byTransport.set(k, era);
+  }
+  delete(t: Transport): void {
+    const k = this.key(t);
+    if (typeof k === "string") this.byUrl.delete(k);
+    else this.byTransport.delete(k);
+  }
+}
+
+/** The process-wide era cache `connectAnyEra` uses unless given another (or `false`). */
+export const defaultEraCache = new EraCache();
+
+export interface AnyEraOptions extends ModernClientOptions {
+  /** `auto` (default): probe and prefer 2026-07-28; or pin one era. */
+  era?: "auto" | ClientEra;
+  /** Bound on the probe's server/discover in ms (default 10 000). */
+  probeTimeout?: number;
+  eraCache?: EraCache | false;
+}
+
+/** Whether a failed probe still shows a 2026-era server. */
+export function isModernRefusal(e: unknown): e is McpError {
+  return e instanceof McpError && MODERN_CODES.has(e.code);
+}
+
+/**
+ * Connect in whichever era the server speaks, preferring 2026-07-28 when both sides can.
+ * Without a modern binding this is the legacy handshake; without a legacy one, the modern era.
+ */
+export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSession> {
+  const modern = modernBindings(options.bindings);
+  const hasLegacy = options.bindings.some((b) => b.era === "legacy");
+  const pinned = options.era ?? "auto";
+  const legacyOptions: ClientOptions = {
+    ...options,
+    ...(options.protocolVersion !== undefined && modern.some((b) => b.revision === options.protocolVersion) ? { protocolVersion: undefined } : {}),
+  };
+  const cache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCache);
+  if (pinned === "modern" || (pinned === "auto" && !hasLegacy)) return connectModernClient(options);
+  if (pinned === "legacy" || modern.length === 0) return legacyOnly(legacyOptions, cache, false);
+  if (cache?.get(options.transport) === "legacy") return legacyOnly(legacyOptions, cache, true);
+
+  let first: ProtocolBinding = modern[0]!;
+  if (options.protocolVersion !== undefined) first = modern.find((b) => b.revision === options.protocolVersion) ?? first;
+  const core = createModernCore(options, modern, first);
+  await options.transport.start();
+  let probe: Awaited<ReturnType<typeof discover>> | undefined;
+  try {
+    probe = await discover(core, options, first, { timeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS });
+  } catch (e) {
+    if (isModernRefusal(e) || core.session.closed) {
+      await core.session.close();
+      throw e;
+    }
+    options.onerror?.(new Error(`2026-07-28 probe answered ${e instanceof Error ? e.message : String(e)}; falling back to initialize`));
+  }
+  if (probe !== undefined) {
+    cache?.set(options.transport, "modern");
+    return new ModernClientSession(core, options, probe.binding, probe.result);
+  }
+  let policy;
+  try {
+    policy = prepareLegacyClient(core.session, legacyOptions);
+  } catch (e) {
+    await core.session.close();
+    throw e;
+  }
+  const session = await handshake(core.session, policy, legacyOptions);
+  cache?.set(options.transport, "legacy");
+  return session;
+}
+
+async function legacyOnly(options: ClientOptions, cache: EraCache | undefined, remembered: boolean): Promise<ClientSession> {
+  try {
+    return await connectClient(options);
+  } catch (e) {
+    if (remembered) cache?.delete(options.transport);
+    throw e;
+  }
+}

@@ -1,0 +1,394 @@
+/**
+ * Client side of the 2026-07-28 lifecycle: no handshake; every request carries the client's
+ * `_meta` (revision, capabilities, identity, log level); `server/discover` tells what the server
+ * offers; results are read by their `resultType`, input-required results are answered through
+ * the client's sampling / elicitation / roots handlers and retried (a new JSON-RPC id per round,
+ * `requestState` echoed verbatim), and cacheable results are reused while their `ttlMs` lasts.
+ */
+import type { ProtocolBinding } from "../../abi.js";
+import type { RequestId } from "../../jsonrpc.js";
+import { ErrorCode } from "../../jsonrpc.js";
+import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
+import type { Transport } from "../../transport.js";
+import { Session } from "../../session/session.js";
+import type { NotificationHandler, Params, RequestHandler, RequestOptions, Result } from "../../session/types.js";
+import type { LoggingLevel } from "../../mcp-types.js";
+import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../legacy/types.js";
+import { ResultCache } from "./client-cache.js";
+import { Subscription, type ListenOptions, type SubscriptionFilter } from "./client-listen.js";
+import { answerInputRequests, InputRoundsExceededError } from "./client-mrtr.js";
+import { ModernClientPolicy } from "./client-policy.js";
+import { readResult } from "./client-result.js";
+import { headerParams, MetaKey, type HeaderParam } from "./wire.js";
+
+/** Rounds of input a request may go through before the client gives up (the server may re-prompt). */
+export const DEFAULT_MAX_INPUT_ROUNDS = 16;
+
+export interface ModernClientOptions {
+  transport: Transport;
+  /** The revisions this side speaks; the modern ones (2026-07-28) are used. */
+  bindings: readonly ProtocolBinding[];
+  clientInfo: Implementation;
+  capabilities?: Capabilities;
+  /** Input-request handlers by method (`sampling/createMessage`, `elicitation/create`, `roots/list`). */
+  handlers?: RequestHandlers;
+  notificationHandlers?: NotificationHandlers;
+  /** Ask for this revision instead of the newest modern one given. */
+  protocolVersion?: string;
+  /** Default per-request timeout in ms (60 000); each round of a multi round-trip request has its own. */
+  timeout?: number;
+  trustPeer?: boolean;
+  onerror?: (error: Error) => void;
+  /** Bound on input-required rounds per request (default 16). */
+  maxInputRounds?: number;
+  /** Reuse cacheable results while their ttlMs lasts (default true). */
+  cache?: boolean;
+  /** Sent as `_meta` logLevel on every request until changed with `setLoggingLevel`. */
+  logLevel?: LoggingLevel;
+}
+
+export interface DiscoverResult extends Result {
+  supportedVersions: string[];
+  capabilities: Capabilities;
+  instructions?: string;
+}
+
+export function modernBindings(bindings: readonly ProtocolBinding[]): ProtocolBinding[] {
+  return bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
+}
+
+function isError(e: unknown, code: number): e is McpError {
+  return e instanceof McpError && e.code === code;
+}
+
+/** The newest of our modern bindings that the server lists (from a -32022's `data.supported`). */
+export function pickSupported(ours: readonly ProtocolBinding[], theirs: unknown): ProtocolBinding | undefined {
+  if (!Array.isArray(theirs)) return undefined;
+  return ours.find((b) => theirs.includes(b.revision));
+}
+
+/** The session and rules of a modern client before `server/discover` has been answered. */
+export interface ModernCore {
+  readonly session: Session;
+  readonly policy: ModernClientPolicy;
+  readonly bindings: readonly ProtocolBinding[];
+}
+
+export function createModernCore(options: ModernClientOptions, modern: readonly ProtocolBinding[], first: ProtocolBinding): ModernCore {
+  let session!: Session;
+  const policy = new ModernClientPolicy(() => session.binding, (e) => session.onerror?.(e));
+  session = new Session({ transport: options.transport, side: "client", binding: first, policy, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });
+  const nh = options.notificationHandlers;
+  if (nh) for (const m of Object.keys(nh)) session.setNotificationHandler(m, nh[m]!);
+  return { session, policy, bindings: modern };
+}
+
+export class ModernClientSession {
+  readonly era = "modern" as const;
+  onclose?: () => void;
+  readonly serverCapabilities: Capabilities;
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  /** What `server/discover` listed. */
+  readonly supportedVersions: readonly string[];
+  readonly capabilities: Capabilities;
+  private version: ProtocolBinding;
+  private level: LoggingLevel | undefined;
+  private readonly session: Session;
+  private readonly policy: ModernClientPolicy;
+  private readonly bindings: readonly ProtocolBinding[];
+  private readonly clientInfo: Implementation;
+  private readonly handlers: Map<string, RequestHandler<any, any>>;
+  private readonly maxRounds: number;
+  private readonly trust: boolean;
+  private readonly cache: ResultCache | undefined;
+  private readonly transport: Transport;
+  private readonly report: (e: Error) => void;
+  private readonly headers = new Map<string, readonly HeaderParam[]>();
+
+  /** @internal use connectModernClient or the dual-era connect */
+  constructor(core: ModernCore, options: ModernClientOptions, binding: ProtocolBinding, discovered: DiscoverResult) {
+    this.session = core.session;
+    this.policy = core.policy;
+    this.bindings = core.bindings;
+    this.version = binding;
+    this.transport = options.transport;
+    this.clientInfo = options.clientInfo;
+    this.capabilities = options.capabilities ?? {};
+    this.handlers = new Map(Object.entries(options.handlers ?? {}));
+    this.maxRounds = options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    this.trust = options.trustPeer === true;
+    this.level = options.logLevel;
+    this.report = (e) => options.onerror?.(e);
+    this.cache = options.cache === false ? undefined : new ResultCache();
+    this.policy.cache = this.cache;
+    this.policy.peer = discovered.capabilities ?? {};
+    this.serverCapabilities = discovered.capabilities ?? {};
+    this.supportedVersions = discovered.supportedVersions;
+    this.instructions = typeof discovered.instructions === "string" ? discovered.instructions : undefined;
+    const meta = discovered._meta as Record<string, unknown> | undefined;
+    const info = meta?.[MetaKey.serverInfo] ?? discovered.serverInfo;
+    this.serverInfo = (typeof info === "object" && info !== null ? info : { name: "", version: "" }) as Implementation;
+    this.session.setBinding(binding);
+    this.transport.setProtocolVersion?.(binding.revision);
+    this.session.onclose = () => {
+      for (const sub of this.policy.subscriptions.values()) sub.finish(undefined);
+      this.policy.subscriptions.clear();
+      this.onclose?.();
+    };
+  }
+
+  get protocolVersion(): string {
+    return this.version.revision;
+  }
+
+  get binding(): ProtocolBinding {
+    return this.version;
+  }
+
+  get closed(): boolean {
+    return this.session.closed;
+  }
+
+  /** The log level sent with every request (undefined: the server must not send log messages). */
+  get logLevel(): LoggingLevel | undefined {
+    return this.level;
+  }
+
+  setLoggingLevel(level: LoggingLevel | undefined): void {
+    this.level = level;
+  }
+
+  /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
+  private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }): Params {
+    const meta: Params = {
+      ...(params?._meta as Params | undefined),
+      [MetaKey.protocolVersion]: this.version.revision,
+      [MetaKey.clientCapabilities]: this.capabilities,
+      [MetaKey.clientInfo]: this.clientInfo,
+    };
+    if (this.level !== undefined) meta[MetaKey.logLevel] = this.level;
+    const out: Params = { ...params, _meta: meta };
+    if (extra?.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
+    if (extra?.requestState !== undefined) out.requestState = extra.requestState;
+    return out;
+  }
+
+  /**
+   * One request, whatever number of round trips it takes: answers input-required results through
+   * the handlers (all responses built before the retry), retries once with a version the server
+   * lists after -32022, and once with fresh tool headers after -32020 on tools/call.
+   */
+  async request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    const key = this.cache?.key(method, params);
+    if (key !== undefined) {
+      const hit = this.cache!.get(key);
+      if (hit !== undefined) return hit as R;
+    }
+    const sendOptions: RequestOptions = { ...options, skipValidation: true };
+    let versionRetried = false;
+    let headersRetried = false;
+    let extra: { inputResponses?: Record<string, Result>; requestState?: string } | undefined;
+    for (let round = 0; ; ) {
+      let raw: Result;
+      try {
+        raw = await this.session.request(method, this.params(params, extra), sendOptions);
+      } catch (e) {
+        if (isError(e, ErrorCode.UnsupportedProtocolVersion) && !versionRetried) {
+          versionRetried = true;
+          const next = pickSupported(this.bindings, (e.data as { supported?: unknown } | undefined)?.supported);
+          if (next === undefined) throw new ProtocolVersionError(this.version.revision, undefined, this.bindings.map((b) => b.revision), `server refused: ${e.message}`);
+          this.useBinding(next);
+          continue;
+        }
+        if (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && !headersRetried && this.transport.setToolHeaders !== undefined) {
+          // The tool's x-mcp-header annotations may have changed: learn them again, then retry once.
+          headersRetried = true;
+          await this.refreshTools(options);
+          continue;
+        }
+        throw e;
+      }
+      const read = readResult(method, raw, this.version, this.trust);
+      if (read.kind === "complete") {
+        const result = read.result;
+        if (method === "tools/list") this.toolsView(result);
+        if (key !== undefined && extra === undefined) this.cache!.put(key, method, params, result);
+        return result as R;
+      }
+      if (++round > this.maxRounds) throw new InputRoundsExceededError(method, this.maxRounds);
+      const input = read.input;
+      extra = {};
+      if (input.inputRequests.size > 0) extra.inputResponses = await answerInputRequests(input, this.handlers, options?.signal);
+      if (input.requestState !== undefined) extra.requestState = input.requestState;
+    }
+  }
+
+  private useBinding(b: ProtocolBinding): void {
+    this.version = b;
+    this.session.setBinding(b);
+    this.transport.setProtocolVersion?.(b.revision);
+  }
+
+  /** Every page of tools/list, fetched past the cache, to relearn header annotations. */
+  private async refreshTools(options: RequestOptions | undefined): Promise<void> {
+    this.cache?.dropMethod("tools/list");
+    let cursor: unknown;
+    for (let pages = 0; pages < 1000; pages++) {
+      const r = await this.request("tools/list", cursor === undefined ? {} : { cursor }, { signal: options?.signal, timeout: options?.timeout });
+      cursor = r.nextCursor;
+      if (typeof cursor !== "string") return;
+    }
+  }
+
+  /**
+   * Tools whose `x-mcp-header` annotations are invalid leave the client's view (with a warning);
+   * the valid annotations go to the transport, which mirrors them into Mcp-Param-* headers.
+   */
+  private toolsView(result: Result): void {
+    const tools = result.tools;
+    if (!Array.isArray(tools)) return;
+    const kept: unknown[] = [];
+    for (const tool of tools) {
+      const name = (tool as { name?: unknown })?.name;
+      const found = headerParams((tool as { inputSchema?: unknown })?.inputSchema);
+      if ("problem" in found) {
+        this.report(new Error(`tool ${JSON.stringify(name)} left out of the tools list: ${found.problem}`));
+        continue;
+      }
+      if (typeof name === "string") {
+        const params = found.params.length > 0 ? found.params : undefined;
+        if (params === undefined) this.headers.delete(name);
+        else this.headers.set(name, params);
+        this.transport.setToolHeaders?.(name, params);
+      }
+      kept.push(tool);
+    }
+    result.tools = kept;
+  }
+
+  /** The header annotations learned for a tool (for inspection and tests). */
+  toolHeaders(name: string): readonly HeaderParam[] | undefined {
+    return this.headers.get(name);
+  }
+
+  /**
+   * Open a `subscriptions/listen` stream. Resolves once the request is sent; the subscription's
+   * `acknowledged` tells what the server agreed to, `close()` ends it.
+   */
+  listen(filter: SubscriptionFilter, options: ListenOptions = {}): Subscription {
+    const controller = new AbortController();
+    const id: RequestId = this.session.nextRequestId;
+    const sub = new Subscription(id, filter, options, controller, this.report);
+    this.policy.subscriptions.set(id, sub);
+    this.session.request("subscriptions/listen", this.params({ notifications: filter }), { signal: controller.signal, timeout: 0, skipValidation: true }).then(
+      (r) => {
+        try {
+          readResult("subscriptions/listen", r, this.version, this.trust);
+          this.end(sub, undefined);
+        } catch (e) {
+          this.end(sub, e);
+        }
+      },
+      (e) => this.end(sub, e),
+    );
+    return sub;
+  }
+
+  private end(sub: Subscription, error: unknown): void {
+    if (this.policy.subscriptions.get(sub.id) === sub) this.policy.subscriptions.delete(sub.id);
+    sub.finish(error);
+  }
+
+  /** Live subscriptions. */
+  get subscriptionCount(): number {
+    return this.policy.subscriptions.size;
+  }
+
+  notify(method: string, params?: Params): Promise<void> {
+    return this.session.notify(method, params);
+  }
+
+  setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
+    this.handlers.set(method, handler as RequestHandler<any, any>);
+  }
+
+  setNotificationHandler<P = Params | undefined>(method: string, handler: NotificationHandler<P>): void {
+    this.session.setNotificationHandler(method, handler);
+  }
+
+  /** Forget every cached result. */
+  clearCache(): void {
+    this.cache?.clear();
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
+  }
+}
+
+/**
+ * `server/discover` with the preferred version; after -32022 once more with the newest version the
+ * server lists that we speak. Resolves to the binding to use and the discover result.
+ */
+export async function discover(
+  core: ModernCore,
+  options: ModernClientOptions,
+  first: ProtocolBinding,
+  requestOptions?: RequestOptions,
+): Promise<{ binding: ProtocolBinding; result: DiscoverResult }> {
+  const { session, bindings } = core;
+  let binding = first;
+  const meta = (b: ProtocolBinding): Params => ({
+    _meta: {
+      [MetaKey.protocolVersion]: b.revision,
+      [MetaKey.clientCapabilities]: options.capabilities ?? {},
+      [MetaKey.clientInfo]: options.clientInfo,
+    },
+  });
+  let raw: Result;
+  try {
+    raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
+  } catch (e) {
+    if (!isError(e, ErrorCode.UnsupportedProtocolVersion)) throw e;
+    const next = pickSupported(bindings, (e.data as { supported?: unknown } | undefined)?.supported);
+    if (next === undefined) throw new ProtocolVersionError(binding.revision, undefined, bindings.map((b) => b.revision), `server refused: ${e.message}`);
+    binding = next;
+    session.setBinding(binding);
+    options.transport.setProtocolVersion?.(binding.revision);
+    raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
+  }
+  const read = readResult("server/discover", raw, binding, options.trustPeer === true);
+  if (read.kind !== "complete") throw new InvalidResultError("server/discover", [], raw);
+  const result = read.result as unknown as DiscoverResult;
+  if (!Array.isArray(result.supportedVersions)) {
+    throw new InvalidResultError("server/discover", [{ instancePath: "/supportedVersions", schemaPath: "", keyword: "type", params: {}, message: "must be an array" }], result);
+  }
+  if (!result.supportedVersions.includes(binding.revision)) {
+    const other = pickSupported(bindings, result.supportedVersions);
+    if (other === undefined) throw new ProtocolVersionError(binding.revision, result.supportedVersions.join(", "), bindings.map((b) => b.revision), "no common 2026-era revision");
+    binding = other;
+  }
+  return { binding, result };
+}
+
+/** Connect in the 2026-07-28 era only (no fallback): start the transport and run `server/discover`. */
+export async function connectModernClient(options: ModernClientOptions): Promise<ModernClientSession> {
+  const modern = modernBindings(options.bindings);
+  if (modern.length === 0) throw new TypeError(`connectModernClient: no 2026-era protocol binding given (bindings: ${options.bindings.map((b) => b.revision).join(", ") || "none"})`);
+  let first = modern[0]!;
+  if (options.protocolVersion !== undefined) {
+    const b = modern.find((x) => x.revision === options.protocolVersion);
+    if (!b) throw new TypeError(`connectModernClient: protocolVersion ${options.protocolVersion} is not among the given modern bindings (${modern.map((x) => x.revision).join(", ")})`);
+    first = b;
+  }
+  const core = createModernCore(options, modern, first);
+  await options.transport.start();
+  try {
+    const { binding, result } = await discover(core, options, first);
+    return new ModernClientSession(core, options, binding, result);
+  } catch (e) {
+    await core.session.close();
+    throw e;
+  }
+}
