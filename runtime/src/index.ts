@@ -48,7 +48,7 @@ export { ModernServerSession, type ModernServerOptions } from "./lifecycle/moder
 export { ModernServerPolicy } from "./lifecycle/modern/policy.js";
 export { checkRequestMeta, declaresModern } from "./lifecycle/modern/meta.js";
 export { RequestStateCodec, paramsDigest, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
-export { ListenHub, honouredFilter, type SubscriptionFilter } from "./lifecycle/modern/listen.js";
+export { ListenHub, honouredFilter } from "./lifecycle/modern/listen.js";
 export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.js";
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";
@@ -66,9 +66,9 @@ export {
   connectModernClient, ModernClientSession, DEFAULT_MAX_INPUT_ROUNDS, type ModernClientOptions, type DiscoverResult,
 } from "./lifecycle/modern/client-session.js";
 export { connectAnyEra, EraCache, defaultEraCache, DEFAULT_PROBE_TIMEOUT_MS, type AnyClientSession, type AnyEraOptions, type ClientEra } from "./lifecycle/modern/client-probe.js";
-export { Subscription, SubscriptionAckError, type SubscriptionFilter, type ListenOptions } from "./lifecycle/modern/client-listen.js";
+export { Subscription, SubscriptionAckError, type ListenOptions } from "./lifecycle/modern/client-listen.js";
 export { InputRoundsExceededError } from "./lifecycle/modern/client-mrtr.js";
 export { ResultCache } from "./lifecycle/modern/client-cache.js";
 export {
-  MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type HeaderParam, type HeaderParamsResult,
+  MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type SubscriptionFilter, type HeaderParam, type HeaderParamsResult,
 } from "./lifecycle/modern/wire.js";

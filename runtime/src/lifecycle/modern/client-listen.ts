@@ -10,14 +10,8 @@ import type { RequestId } from "../../jsonrpc.js";
 import type { Params } from "../../session/types.js";
 import { MetaKey } from "./wire.js";
 
-/** What a client may subscribe to (the 2026-07-28 `SubscriptionFilter`). */
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-  [key: string]: unknown;
-}
+import type { SubscriptionFilter } from "./wire.js";
+export type { SubscriptionFilter };
 
 export interface ListenOptions {
   /** Every change notification of this subscription (after the acknowledgement). */

@@ -10,12 +10,8 @@ import type { Params } from "../../session/types.js";
 import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 
-export interface SubscriptionFilter {
-  toolsListChanged?: boolean;
-  promptsListChanged?: boolean;
-  resourcesListChanged?: boolean;
-  resourceSubscriptions?: string[];
-}
+import type { SubscriptionFilter } from "./wire.js";
+export type { SubscriptionFilter };
 
 /** Most resource URIs one listen may subscribe to. */
 export const MAX_RESOURCE_SUBSCRIPTIONS = 1024;

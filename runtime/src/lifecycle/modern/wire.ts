@@ -14,6 +14,15 @@ export const MetaKey = {
   subscriptionId: "io.modelcontextprotocol/subscriptionId",
 } as const;
 
+/** What a `subscriptions/listen` opts in to (the 2026-07-28 `SubscriptionFilter`; extensions add keys). */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+  [key: string]: unknown;
+}
+
 /** Request-metadata headers, lower-case as node:http delivers them. */
 export const Header = {
   protocolVersion: "mcp-protocol-version",
