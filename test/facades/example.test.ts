@@ -11,11 +11,11 @@ test("examples/weather/src/mcp is up to date with the manifest (mcpgen check)", 
   assert.is(r.status, 0, `${r.stdout}${r.stderr}\nregenerate with: npm run example:weather:generate`);
 });
 
-test("the example client drives the example server over stdio", () => {
+test("the example client drives the example server over stdio (a dual-era pair stays in 2026-07-28)", () => {
   const r = spawnSync(process.execPath, [join(root, "dist", "examples", "weather", "src", "client.js")], { cwd: root, encoding: "utf8", timeout: 60_000 });
   assert.is(r.status, 0, r.stderr);
   const out = r.stdout;
-  assert.match(out, /connected to weather-example 1\.0\.0 \(protocol 2025-11-25\)/);
+  assert.match(out, /connected to weather-example 1\.0\.0 \(protocol 2026-07-28\)/);
   assert.match(out, /progress 3\/3/);
   assert.match(out, /Paris 2026-06-01: \w+, \d+\.\.\d+, wind 3/);
   assert.match(out, /stations: FR-PAR-01 \(75 m\), NO-OSL-01 \(94 m\), PT-LIS-01 \(n\/a m\)/);
