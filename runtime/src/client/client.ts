@@ -5,6 +5,7 @@
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
+import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
 import type { NotificationHandler, Params, RequestContext, RequestOptions } from "../session/types.js";
 import { connectClient, type ClientSession } from "../lifecycle/legacy/client.js";
@@ -47,7 +48,7 @@ export class McpClient {
       const r = await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, cursor === undefined ? undefined : { cursor }, options);
       out.push(...((r[key] as T[] | undefined) ?? []));
       if (typeof r.nextCursor !== "string" || r.nextCursor === "") return out;
-      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${JSON.stringify(r.nextCursor)}`);
+      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${describe(r.nextCursor)}`);
       seen.add(r.nextCursor);
       cursor = r.nextCursor;
     }
@@ -128,7 +129,7 @@ function requestHandlers(h: ClientHandlers): RequestHandlers {
   if (h.elicitation || h.elicitationUrl) {
     out["elicitation/create"] = (params: Params, ctx: RequestContext) => {
       const handler = params.mode === "url" ? h.elicitationUrl : h.elicitation;
-      if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: elicitation mode ${JSON.stringify(params.mode ?? "form")} is not supported`);
+      if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: elicitation mode ${describe(params.mode ?? "form")} is not supported`);
       return handler(params as never, ctx);
     };
   }
