@@ -88,7 +88,7 @@ test("stdio client: server answers garbage from us with -32700, an oversized req
   await waitFor(() => received.length === 3, 5000, "three messages");
   // The oversized line's id was readable: it is failed by that id at once (-32600), not left to time out.
   assert.equal(received.map((m) => ("error" in m ? m.error.code : "ok")), [-32700, -32600, "ok"]);
-  assert.equal(received.map((m) => m.id), [null, 9, 3]);
+  assert.equal(received.map((m) => (m as { id?: unknown }).id), [null, 9, 3]);
   await within(t.close(), 5000, "close");
 });
 
