@@ -57,7 +57,7 @@ export class InvalidResultError extends Error {
   constructor(method: string, issues: readonly ValidationIssue[], result: unknown) {
     const first = issues[0];
     const where = first ? ` at "${first.instancePath || "/"}": ${first.message ?? first.keyword}` : "";
-    super(`Invalid result for ${method}${where}`);
+    super(`Invalid result for ${method}${where} (the option trustPeer: true skips result validation)`);
     this.method = method;
     this.issues = issues;
     this.result = result;
@@ -131,5 +131,24 @@ export class PeerRequestError extends Error {
     this.method = method;
     this.code = error.code;
     this.data = error.data;
+  }
+}
+
+/** One entry of a list result (a tool, prompt, resource...) is malformed; the others were kept. */
+export class InvalidListEntryError extends Error {
+  override name = "InvalidListEntryError";
+  readonly method: string;
+  readonly index: number;
+  /** The entry's `name` when it has a string one. */
+  readonly entryName: string | undefined;
+  readonly issues: readonly ValidationIssue[];
+  constructor(method: string, index: number, entryName: string | undefined, issues: readonly ValidationIssue[]) {
+    const first = issues[0];
+    const label = entryName === undefined ? `entry ${index}` : `${JSON.stringify(entryName.length > 100 ? entryName.slice(0, 99) + "…" : entryName)} (entry ${index})`;
+    super(`${method}: ${label} dropped: ${first ? `${first.instancePath || "/"} ${first.message ?? first.keyword}` : "invalid"}`);
+    this.method = method;
+    this.index = index;
+    this.entryName = entryName;
+    this.issues = issues;
   }
 }

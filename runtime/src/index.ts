@@ -18,7 +18,7 @@ export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIss
 
 export {
   McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
-  ProtocolVersionError, UnreadableResponseError, LimitError, PeerRequestError,
+  ProtocolVersionError, UnreadableResponseError, LimitError, PeerRequestError, InvalidListEntryError,
 } from "./errors.js";
 export { FrameError } from "./framing/frame-error.js";
 export * as limits from "./limits.js";

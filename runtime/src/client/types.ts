@@ -41,6 +41,11 @@ export interface McpClientOptions {
   protocolVersion?: string;
   timeout?: number;
   trustPeer?: boolean;
+  /**
+   * list*() fail whole on one malformed entry (default false: the entry is dropped, reported
+   * through `onerror` as an InvalidListEntryError and kept in `client.listProblems`).
+   */
+  strictLists?: boolean;
   onerror?: (error: Error) => void;
 }
 
