@@ -71,7 +71,7 @@ export function outlineOf(value: unknown): MessageOutline {
 }
 
 const KEY_CAP = 8;
-const VALUE_CAP = 80;
+const VALUE_CAP = 1024;
 
 /**
  * Streams over the bytes of one (oversized) JSON text and remembers its top-level keys of
