@@ -119,6 +119,7 @@ export function parseManifest(text: string, file: string): LoadedManifest {
       const r = checkToolSchema(tool[role], pointer, role, v.meta, legacyStructured);
       r.diagnostics.forEach(add);
       if (r.fallback) fallbackSchemas.add(pointer);
+      if (r.repaired !== undefined) (tool as { [key: string]: unknown })[role] = r.repaired;
     }
   });
 

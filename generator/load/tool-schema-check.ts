@@ -12,6 +12,11 @@ export interface ToolSchemaCheck {
   diagnostics: Omit<Diagnostic, "file">[];
   /** True when the whole schema is typed as `Record<string, unknown>`. */
   fallback: boolean;
+  /**
+   * The schema to publish instead, when the given one would make the server's own tools/list
+   * invalid (an inputSchema without a root `type` gets `"type": "object"`, which MCP requires).
+   */
+  repaired?: { [key: string]: unknown };
 }
 
 export function checkToolSchema(
@@ -26,6 +31,10 @@ export function checkToolSchema(
   const fallbackNote = "typed as Record<string, unknown>";
   if (!isPlainObject(schema)) return { diagnostics, fallback: true }; // the manifest schema already reported it
   if (Object.keys(schema).length === 0) {
+    if (role === "inputSchema") {
+      warn(pointer, `empty inputSchema; published as {"type":"object"}, which MCP requires; ${fallbackNote}`);
+      return { diagnostics, fallback: true, repaired: { type: "object" } };
+    }
     warn(pointer, `empty ${role}; MCP expects {"type":"object",...}; ${fallbackNote}`);
     return { diagnostics, fallback: true };
   }
@@ -44,8 +53,12 @@ export function checkToolSchema(
   // a root that only `$ref`s an object definition (zod-to-json-schema, pydantic) is an object too
   const refTarget = typeof schema.$ref === "string" ? resolveLocalRef(schema, schema.$ref)?.schema : undefined;
   const objectByShape = isPlainObject(schema.properties) || (isPlainObject(refTarget) && refTarget.type === "object");
-  if (role === "inputSchema" && rootType === undefined && objectByShape) {
-    warn(pointer, 'root "type" is missing; MCP requires "type": "object" for inputSchema (typed as an object)');
+  let repaired: { [key: string]: unknown } | undefined;
+  if (role === "inputSchema" && rootType === undefined) {
+    // Published as is, the server's own tools/list would fail validation in every strict client.
+    repaired = { type: "object", ...schema };
+    warn(pointer, `root "type" is missing; "type": "object" added to the published inputSchema, as MCP requires${objectByShape ? " (typed as an object)" : `; ${fallbackNote}`}`);
+    if (!objectByShape) return { diagnostics, fallback: true, repaired };
   } else if (role === "inputSchema" && !objectRoot) {
     warn(pointer + "/type", `root "type" must be "object" for inputSchema, found ${JSON.stringify(rootType)}; ${fallbackNote}`);
     return { diagnostics, fallback: true };
@@ -59,5 +72,5 @@ export function checkToolSchema(
     if (!ref.startsWith("#")) warn(p + "/$ref", `external $ref ${JSON.stringify(ref)} is not followed (MCP forbids network dereferencing by default); typed as unknown`);
     else if (!resolveLocalRef(schema, ref)) warn(p + "/$ref", `$ref ${JSON.stringify(ref)} does not resolve inside this schema; typed as unknown`);
   });
-  return { diagnostics, fallback: false };
+  return repaired === undefined ? { diagnostics, fallback: false } : { diagnostics, fallback: false, repaired };
 }

@@ -57,7 +57,7 @@ export class InvalidResultError extends Error {
   constructor(method: string, issues: readonly ValidationIssue[], result: unknown) {
     const first = issues[0];
     const where = first ? ` at "${first.instancePath || "/"}": ${first.message ?? first.keyword}` : "";
-    super(`Invalid result for ${method}${where}`);
+    super(`Invalid result for ${method}${where} (the option trustPeer: true skips result validation)`);
     this.method = method;
     this.issues = issues;
     this.result = result;
@@ -97,5 +97,58 @@ export class ProtocolVersionError extends Error {
     this.requested = requested;
     this.received = received;
     this.supported = supported;
+  }
+}
+
+/** The response to a request arrived but could not be read (over the size or nesting limit, or its stream was cut). */
+export class UnreadableResponseError extends Error {
+  override name = "UnreadableResponseError";
+  readonly method: string;
+  constructor(method: string, detail: string) {
+    super(`The response to ${method} could not be read: ${detail}`);
+    this.method = method;
+  }
+}
+
+/** A configured limit refused a local action (e.g. too many requests pending on one session). */
+export class LimitError extends Error {
+  override name = "LimitError";
+}
+
+/**
+ * The peer answered a request made on behalf of a handler (sampling, elicitation, roots) with a
+ * JSON-RPC error. Deliberately not an McpError: the peer's code is not this side's answer, so a
+ * handler that lets it escape fails with a tool error or -32603 naming it, never with that code.
+ */
+export class PeerRequestError extends Error {
+  override name = "PeerRequestError";
+  readonly method: string;
+  /** The peer's JSON-RPC error code and data. */
+  readonly code: number;
+  readonly data: unknown;
+  constructor(method: string, error: McpError) {
+    super(`The client answered ${method} with error ${error.code}: ${error.message.length > 300 ? error.message.slice(0, 299) + "…" : error.message}`, { cause: error });
+    this.method = method;
+    this.code = error.code;
+    this.data = error.data;
+  }
+}
+
+/** One entry of a list result (a tool, prompt, resource...) is malformed; the others were kept. */
+export class InvalidListEntryError extends Error {
+  override name = "InvalidListEntryError";
+  readonly method: string;
+  readonly index: number;
+  /** The entry's `name` when it has a string one. */
+  readonly entryName: string | undefined;
+  readonly issues: readonly ValidationIssue[];
+  constructor(method: string, index: number, entryName: string | undefined, issues: readonly ValidationIssue[]) {
+    const first = issues[0];
+    const label = entryName === undefined ? `entry ${index}` : `${JSON.stringify(entryName.length > 100 ? entryName.slice(0, 99) + "…" : entryName)} (entry ${index})`;
+    super(`${method}: ${label} dropped: ${first ? `${first.instancePath || "/"} ${first.message ?? first.keyword}` : "invalid"}`);
+    this.method = method;
+    this.index = index;
+    this.entryName = entryName;
+    this.issues = issues;
   }
 }

@@ -15,6 +15,7 @@ export {
 export { StreamableHttpServerTransport } from "./http-server/session-transport.js";
 export { InMemoryEventStore, type EventStore } from "./http-server/event-store.js";
 export type { HostOriginOptions } from "./http-server/security.js";
+export { parseBody, badRequestId, isJsonMediaType, type PostRefusal } from "./http-server/post-checks.js";
 export {
   StreamableHttpClientTransport,
   type StreamableHttpClientOptions,

@@ -18,8 +18,11 @@ export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIss
 
 export {
   McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
-  ProtocolVersionError,
+  ProtocolVersionError, UnreadableResponseError, LimitError, PeerRequestError, InvalidListEntryError,
 } from "./errors.js";
+export { FrameError } from "./framing/frame-error.js";
+export * as limits from "./limits.js";
+export { describe as describeValue } from "./describe.js";
 
 export { Session } from "./session/session.js";
 export type {

@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
 import type { HeaderParam } from "./lifecycle/modern/wire.js";
+import type { FrameError } from "./framing/frame-error.js";
 
 /** Per-message hints a transport may use (e.g. which HTTP response stream carries a message). */
 export interface SendOptions {
@@ -32,6 +33,12 @@ export interface Transport {
   /** Called exactly once, when the connection is gone for whatever reason. */
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /**
+   * A message that could not be delivered (too large, too deep, its stream cut): set by the
+   * session, which fails or answers the one request it concerns. Without it the transport
+   * reports it through `onerror` and answers the peer itself where the wire allows.
+   */
+  onframeerror?: (error: FrameError) => void;
   /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
   readonly sessionId?: string;

@@ -4,7 +4,8 @@
  * negotiated revision's generated validators.
  */
 import { ErrorCode } from "../jsonrpc.js";
-import { CapabilityError, McpError } from "../errors.js";
+import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } from "../errors.js";
+import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
 import type { NotificationHandler, Params, RequestContext, RequestOptions } from "../session/types.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
@@ -19,9 +20,22 @@ import type { ClientHandlers, McpClientOptions } from "./types.js";
 /** Stop following `nextCursor` after this many pages (a server that loops its cursors must not hang us). */
 const MAX_PAGES = 10_000;
 
+/** How list results are checked (see McpClientOptions.strictLists). */
+export interface ListPolicy {
+  strict: boolean;
+  trustPeer: boolean;
+  report: (error: Error) => void;
+}
+
 export class McpClient {
+  /** Malformed entries dropped from the most recent list*() call (empty when all were valid). */
+  listProblems: InvalidListEntryError[] = [];
+
   /** @internal use connectMcpClient */
-  constructor(readonly session: AnyClientSession) {}
+  constructor(
+    readonly session: AnyClientSession,
+    private readonly lists: ListPolicy = { strict: false, trustPeer: false, report: () => {} },
+  ) {}
 
   /** Which lifecycle the server speaks: `modern` (2026-07-28, stateless) or `legacy` (initialize). */
   get era(): "modern" | "legacy" {
@@ -49,16 +63,48 @@ export class McpClient {
     const out: T[] = [];
     let cursor: string | undefined;
     const seen = new Set<string>();
+    const lenient = !this.lists.strict && !this.lists.trustPeer;
+    this.listProblems = [];
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const r = await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, cursor === undefined ? undefined : { cursor }, options);
+      const params = cursor === undefined ? undefined : { cursor };
+      const r = lenient
+        ? this.keepValid(method, key, await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true }))
+        : await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, params, options);
       out.push(...((r[key] as T[] | undefined) ?? []));
       // 2026-07-28: only an absent (or null) cursor ends a listing; "" is a valid cursor there.
       if (typeof r.nextCursor !== "string" || (r.nextCursor === "" && this.session.era === "legacy")) return out;
-      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${JSON.stringify(r.nextCursor)}`);
+      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${describe(r.nextCursor)}`);
       seen.add(r.nextCursor);
       cursor = r.nextCursor;
     }
     throw new McpError(ErrorCode.InternalError, `${method}: more than ${MAX_PAGES} pages`);
+  }
+
+  /**
+   * Lenient list checking: one malformed entry (a tool whose inputSchema lacks `type`, say) is
+   * dropped and reported, and the valid ones are kept; a malformed envelope still fails whole.
+   * Each entry is checked with the revision's own result validator, as a one-entry list.
+   */
+  private keepValid(method: string, key: string, r: { [k: string]: unknown }): { nextCursor?: string; [k: string]: unknown } {
+    const validate = this.session.binding.results[method];
+    if (validate === undefined) return r;
+    // Called as a plain predicate: the type guard would narrow `r` to never on failure.
+    const valid = (v: unknown): boolean => validate(v);
+    if (valid(r)) return r;
+    const entries = r[key];
+    if (!Array.isArray(entries)) throw new InvalidResultError(method, validate.errors ?? [], r);
+    const good: unknown[] = [];
+    entries.forEach((entry, index) => {
+      if (valid({ [key]: [entry] })) return void good.push(entry);
+      const name = typeof entry === "object" && entry !== null && typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
+      const issues = (validate.errors ?? []).map((i) => ({ ...i, instancePath: i.instancePath.replace(/^\/[^/]+\/0/, `/${key}/${index}`) }));
+      const problem = new InvalidListEntryError(method, index, name, issues);
+      this.listProblems.push(problem);
+      this.lists.report(problem);
+    });
+    const kept = { ...r, [key]: good };
+    if (!valid(kept)) throw new InvalidResultError(method, validate.errors ?? [], r);
+    return kept;
   }
 
   /** Every tool, following pagination. */
@@ -154,7 +200,7 @@ function requestHandlers(h: ClientHandlers): RequestHandlers {
   if (h.elicitation || h.elicitationUrl) {
     out["elicitation/create"] = (params: Params, ctx: RequestContext) => {
       const handler = params.mode === "url" ? h.elicitationUrl : h.elicitation;
-      if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: elicitation mode ${JSON.stringify(params.mode ?? "form")} is not supported`);
+      if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: elicitation mode ${describe(params.mode ?? "form")} is not supported`);
       return handler(params as never, ctx);
     };
   }
@@ -167,7 +213,12 @@ function requestHandlers(h: ClientHandlers): RequestHandlers {
 
 /** Connect and run the handshake; resolves to a client for any server. */
 export async function connectMcpClient(transport: Transport, options: McpClientOptions): Promise<McpClient> {
-  return new McpClient(await openSession(transport, options));
+  return new McpClient(await openSession(transport, options), listPolicy(options));
+}
+
+/** @internal */
+export function listPolicy(options: McpClientOptions): ListPolicy {
+  return { strict: options.strictLists === true, trustPeer: options.trustPeer === true, report: options.onerror ?? (() => {}) };
 }
 
 /**

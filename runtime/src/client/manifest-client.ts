@@ -8,7 +8,7 @@ import type { Transport } from "../transport.js";
 import type { CallToolResult, CompleteResult, ContentBlock, GetPromptResult, ReadResourceResult } from "../mcp-types.js";
 import { compileUriTemplate, type TemplateVariables } from "../uri-template.js";
 import type { McpDefinition, PublishedLists } from "../server/types.js";
-import { McpClient, openSession } from "./client.js";
+import { listPolicy, McpClient, openSession } from "./client.js";
 import type { CallOptions, McpClientOptions } from "./types.js";
 
 type Stub = (...args: never[]) => Promise<unknown>;
@@ -63,7 +63,7 @@ export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resour
 
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
-  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }));
+  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), listPolicy(options));
   const { members, toolValidators } = definition;
   const published = lists(definition);
   for (const tool of published.tools) {

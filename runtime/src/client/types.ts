@@ -42,6 +42,11 @@ export interface McpClientOptions {
   protocolVersion?: string;
   timeout?: number;
   trustPeer?: boolean;
+  /**
+   * list*() fail whole on one malformed entry (default false: the entry is dropped, reported
+   * through `onerror` as an InvalidListEntryError and kept in `client.listProblems`).
+   */
+  strictLists?: boolean;
   onerror?: (error: Error) => void;
   /**
    * Which lifecycle to speak. `auto` (default) probes when the bindings include 2026-07-28 and a

@@ -1,14 +1,21 @@
 import type { JSONRPCErrorResponse, JSONRPCMessage } from "../jsonrpc.js";
+import { MAX_NESTING_DEPTH, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
+import { exceedsDepth, OutlineScanner, outlineOf, type MessageOutline } from "./scan.js";
 
 /** Default cap on one NDJSON line, in bytes (excluding the newline). */
-export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_MESSAGE_BYTES = SERVER_MAX_MESSAGE_BYTES;
 
 export interface NdjsonDecoderOptions {
   /** Largest accepted line in bytes; longer lines are discarded as they stream past, never buffered whole. */
   maxMessageBytes?: number;
+  /** Deepest array/object nesting accepted (default MAX_NESTING_DEPTH). */
+  maxDepth?: number;
   onmessage: (message: JSONRPCMessage | JSONRPCMessage[]) => void;
-  /** A line that could not be accepted; `reply` is the JSON-RPC error to send back to the peer. */
-  onbadline: (error: Error, reply: JSONRPCErrorResponse) => void;
+  /**
+   * A line that could not be accepted; `reply` is the JSON-RPC error to send back to the peer
+   * (its id is the line's own when that could be read), `outline` what could be read of it.
+   */
+  onbadline: (error: Error, reply: JSONRPCErrorResponse, outline: MessageOutline) => void;
 }
 
 const LF = 0x0a;
@@ -24,15 +31,19 @@ export function parseErrorReply(message: string): JSONRPCErrorResponse {
  */
 export class NdjsonDecoder {
   readonly maxMessageBytes: number;
+  readonly maxDepth: number;
   private readonly onmessage: NdjsonDecoderOptions["onmessage"];
   private readonly onbadline: NdjsonDecoderOptions["onbadline"];
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   /** Inside an oversized line: drop bytes until the next LF. */
   private discarding = false;
+  /** Reads the kind and id of the oversized line being discarded. */
+  private scanner: OutlineScanner | undefined;
 
   constructor(options: NdjsonDecoderOptions) {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
     this.onmessage = options.onmessage;
     this.onbadline = options.onbadline;
   }
@@ -48,11 +59,13 @@ export class NdjsonDecoder {
       }
       if (this.discarding) {
         this.discarding = false;
+        this.scanner!.push(chunk, start, nl);
         this.reportOversize();
       } else if (this.pendingBytes === 0) {
         this.line(chunk, start, nl);
       } else {
         if (this.pendingBytes + (nl - start) > this.maxMessageBytes + 1) {
+          this.startScan(chunk, start, nl);
           this.pending = [];
           this.pendingBytes = 0;
           this.reportOversize();
@@ -82,10 +95,14 @@ export class NdjsonDecoder {
   }
 
   private keep(chunk: Buffer, start: number, end: number): void {
-    if (this.discarding) return;
+    if (this.discarding) {
+      this.scanner!.push(chunk, start, end);
+      return;
+    }
     const n = end - start;
     // +1 leaves room for a CR that may precede the coming LF.
     if (this.pendingBytes + n > this.maxMessageBytes + 1) {
+      this.startScan(chunk, start, end);
       this.pending = [];
       this.pendingBytes = 0;
       this.discarding = true;
@@ -100,6 +117,7 @@ export class NdjsonDecoder {
     if (end > start && buf[end - 1] === CR) end--;
     const n = end - start;
     if (n > this.maxMessageBytes) {
+      this.startScan(buf, start, end);
       this.reportOversize();
       return;
     }
@@ -115,6 +133,17 @@ export class NdjsonDecoder {
       this.onbadline(
         new Error(`NDJSON: unparsable line (${(e as Error).message})`),
         parseErrorReply("Parse error: line is not valid JSON"),
+        UNKNOWN,
+      );
+      return;
+    }
+    if (exceedsDepth(buf, start, end, this.maxDepth)) {
+      // JSON.parse is iterative, so reading the top level of a deep value is safe; nothing else may touch it.
+      const outline = outlineOf(value);
+      this.onbadline(
+        new Error(`NDJSON: ${describeOutline(outline)} nests deeper than ${this.maxDepth} levels`),
+        badReply(outline, `Invalid Request: message nests deeper than ${this.maxDepth} levels`),
+        outline,
       );
       return;
     }
@@ -123,18 +152,40 @@ export class NdjsonDecoder {
         jsonrpc: "2.0",
         id: null,
         error: { code: -32600, message: "Invalid Request: expected a JSON-RPC object" },
-      });
+      }, UNKNOWN);
       return;
     }
     this.onmessage(value as JSONRPCMessage | JSONRPCMessage[]);
   }
 
+  /** Begin reading the outline of an oversized line from what is buffered of it plus `chunk[start, end)`. */
+  private startScan(chunk: Buffer, start: number, end: number): void {
+    const scanner = (this.scanner = new OutlineScanner());
+    for (const b of this.pending) scanner.push(b);
+    scanner.push(chunk, start, end);
+  }
+
   private reportOversize(): void {
+    const outline = this.scanner?.outline() ?? UNKNOWN;
+    this.scanner = undefined;
+    const what = `message exceeds ${this.maxMessageBytes} bytes`;
     this.onbadline(
-      new Error(`NDJSON: line exceeds ${this.maxMessageBytes} bytes`),
-      parseErrorReply(`Parse error: message exceeds ${this.maxMessageBytes} bytes`),
+      new Error(`NDJSON: ${describeOutline(outline)} exceeds ${this.maxMessageBytes} bytes`),
+      outline.kind === "request" && outline.id !== undefined ? badReply(outline, `Invalid Request: ${what}`) : parseErrorReply(`Parse error: ${what}`),
+      outline,
     );
   }
+}
+
+const UNKNOWN: MessageOutline = { kind: "unknown", id: undefined };
+
+function describeOutline(o: MessageOutline): string {
+  return o.id === undefined ? (o.kind === "unknown" ? "line" : o.kind) : `${o.kind} ${JSON.stringify(o.id).slice(0, 100)}`;
+}
+
+/** -32600 answering the message's own id when it is a request with a readable id, else id null. */
+function badReply(o: MessageOutline, message: string): JSONRPCErrorResponse {
+  return { jsonrpc: "2.0", id: o.kind === "request" && o.id !== undefined ? o.id : null, error: { code: -32600, message } };
 }
 
 /** One NDJSON line. JSON.stringify escapes every control character, so the only LF is the terminator. */

@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./streamable-client.js";
 import { HttpStatusError } from "./request.js";
+import type { FrameError } from "../framing/frame-error.js";
 import { LegacySseClientTransport } from "../sse-legacy/client.js";
 import { ModernHttpClientTransport } from "./modern-client.js";
 import { MetaKey, type HeaderParam } from "../lifecycle/modern/wire.js";
@@ -27,6 +28,7 @@ export class HttpProbeClientTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
 
   private readonly address: URL;
   private readonly o: HttpProbeOptions;
@@ -150,6 +152,11 @@ export class HttpProbeClientTransport implements Transport {
   private wire<T extends Transport>(t: T): T {
     t.onmessage = (m, c) => {
       if (this.active === t) this.onmessage?.(m, c);
+    };
+    t.onframeerror = (e) => {
+      if (this.active !== t) return;
+      if (this.onframeerror) this.onframeerror(e);
+      else this.onerror?.(e);
     };
     t.onerror = (e) => {
       if (this.active === t) this.onerror?.(e);

@@ -3,6 +3,9 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { HttpRequester, HttpStatusError, readText } from "./request.js";
+import { FrameError } from "../framing/frame-error.js";
+import { outlineOf, textExceedsDepth } from "../framing/scan.js";
+import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
 
 export interface ReconnectOptions {
   /** First delay when the server gave no `retry` (default 1000 ms). */
@@ -27,8 +30,10 @@ export interface StreamableHttpClientOptions {
   /** Open the standalone GET stream once `notifications/initialized` is accepted (default true). */
   openGetStream?: boolean;
   reconnect?: ReconnectOptions;
-  /** Largest SSE event accepted, in characters (default 4 Mi). */
+  /** Largest SSE event (characters) or JSON reply (bytes) accepted (default 64 Mi). */
   maxMessageChars?: number;
+  /** Deepest array/object nesting accepted in a message (default 128). */
+  maxDepth?: number;
   /** Bound on the DELETE sent by close() (default 2000 ms). */
   closeTimeoutMs?: number;
 }
@@ -47,6 +52,7 @@ export class StreamableHttpClientTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
 
   private readonly o: StreamableHttpClientOptions;
   private readonly http: HttpRequester;
@@ -117,7 +123,7 @@ export class StreamableHttpClientTransport implements Transport {
       this.consume(res, ctx);
       return;
     }
-    const text = await readText(res);
+    const text = await readText(res, this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES);
     if (text.trim() === "") return;
     let parsed: unknown;
     try {
@@ -125,6 +131,7 @@ export class StreamableHttpClientTransport implements Transport {
     } catch {
       throw new Error(`POST reply is not JSON (content-type ${ctype || "none"})`);
     }
+    if (this.tooDeep(text, parsed)) return;
     this.deliver(parsed as JSONRPCMessage | JSONRPCMessage[]);
   }
 
@@ -154,6 +161,29 @@ export class StreamableHttpClientTransport implements Transport {
     });
   }
 
+  /** A message nesting past the limit is not delivered; the request it answers fails at once. */
+  private tooDeep(text: string, parsed: unknown): boolean {
+    const max = this.o.maxDepth ?? MAX_NESTING_DEPTH;
+    if (!textExceedsDepth(text, max)) return false;
+    this.frameError(`message nests deeper than ${max} levels`, outlineOf(parsed));
+    return true;
+  }
+
+  private frameError(message: string, outline: FrameError["outline"]): void {
+    const error = new FrameError(message, { jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: ${message}` } }, outline);
+    if (this.onframeerror) this.onframeerror(error);
+    else this.onerror?.(error);
+  }
+
+  /** The stream that was to carry these responses is gone for good: their requests fail now, not at their timeout. */
+  private lost(ctx: StreamCtx, why: string): void {
+    for (const id of ctx.pending) {
+      this.awaiting.delete(id);
+      this.frameError(why, { kind: "response", id });
+    }
+    ctx.pending.clear();
+  }
+
   private deliver(m: JSONRPCMessage | JSONRPCMessage[]): void {
     try {
       this.onmessage?.(m);
@@ -181,6 +211,11 @@ export class StreamableHttpClientTransport implements Transport {
             this.onerror?.(new Error("SSE event data is not JSON"));
             return;
           }
+          if (this.tooDeep(e.data, m)) {
+            const o = outlineOf(m);
+            if (o.kind === "response" && o.id !== undefined) this.answered(m as JSONRPCMessage);
+            return;
+          }
           if (Array.isArray(m)) {
             for (const x of m) this.answered(x);
           } else this.answered(m);
@@ -189,9 +224,16 @@ export class StreamableHttpClientTransport implements Transport {
         onretry: (ms) => {
           ctx.retryMs = ms;
         },
-        onerror: (e) => this.onerror?.(e),
+        onerror: (e) => {
+          this.onerror?.(e);
+          // An event too large to buffer was cut: it was most likely the reply this stream carries.
+          if ((e as { type?: string }).type === "max-buffer-size-exceeded" && !ctx.standalone) {
+            this.lost(ctx, `an SSE event exceeded ${this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES} characters`);
+            res.destroy();
+          }
+        },
       },
-      { maxBufferChars: this.o.maxMessageChars ?? 4 * 1024 * 1024 },
+      { maxBufferChars: this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES },
     );
     let ended = false;
     const end = (): void => {
@@ -201,8 +243,7 @@ export class StreamableHttpClientTransport implements Transport {
       if (this.closed) return;
       if (!ctx.standalone && ctx.pending.size === 0) return;
       if (!ctx.standalone && ctx.lastEventId === undefined) {
-        for (const id of ctx.pending) this.awaiting.delete(id);
-        this.onerror?.(new Error("SSE reply ended before the response and cannot be resumed (no event id)"));
+        this.lost(ctx, "the SSE reply ended before the response and cannot be resumed (no event id)");
         return;
       }
       this.reconnect(ctx, ctx.retryMs ?? this.backoff(ctx.failures));
@@ -264,8 +305,8 @@ export class StreamableHttpClientTransport implements Transport {
   private retryOrGiveUp(ctx: StreamCtx, error: Error): void {
     const max = this.o.reconnect?.maxRetries ?? 2;
     if (++ctx.failures > max) {
-      for (const id of ctx.pending) this.awaiting.delete(id);
       this.onerror?.(new Error(`SSE stream lost after ${max} reconnection attempts: ${error.message}`));
+      this.lost(ctx, `its SSE stream was lost after ${max} reconnection attempts`);
       return;
     }
     this.reconnect(ctx, this.backoff(ctx.failures));

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "../jsonrpc.js";
+import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from "../limits.js";
 
 /**
  * Where a resumable Streamable HTTP server keeps the SSE events it sent, so a client that
@@ -23,12 +24,14 @@ export interface EventStore {
 interface StoredEvent {
   streamId: string;
   seq: number;
-  message: JSONRPCMessage | null;
+  /** The message as JSON text (its size is what the store is bounded by; null for a priming event or a removed stream). */
+  data: string | null;
 }
 
 /**
- * In-memory event store. Bounded: at most `maxEvents` events in total, oldest evicted first
- * (a client resuming past an evicted event gets nothing replayed from before it).
+ * In-memory event store. Bounded: at most `maxEvents` events and `maxChars` characters of
+ * serialised messages in total, oldest evicted first (a client resuming past an evicted event
+ * gets nothing replayed from before it).
  */
 export class InMemoryEventStore implements EventStore {
   private readonly maxEvents: number;
@@ -37,18 +40,23 @@ export class InMemoryEventStore implements EventStore {
   private readonly order: StoredEvent[] = [];
   private orderHead = 0;
   private seq = 0;
+  private readonly maxChars: number;
+  private chars = 0;
 
-  constructor(options: { maxEvents?: number } = {}) {
-    this.maxEvents = options.maxEvents ?? 10_000;
+  constructor(options: { maxEvents?: number; maxChars?: number } = {}) {
+    this.maxEvents = options.maxEvents ?? EVENT_STORE_MAX_EVENTS;
+    this.maxChars = options.maxChars ?? EVENT_STORE_MAX_BYTES;
   }
 
   storeEvent(streamId: string, message: JSONRPCMessage | null): string {
-    const ev: StoredEvent = { streamId, seq: ++this.seq, message };
+    const data = message === null ? null : JSON.stringify(message);
+    const ev: StoredEvent = { streamId, seq: ++this.seq, data };
     let list = this.streams.get(streamId);
     if (!list) this.streams.set(streamId, (list = []));
     list.push(ev);
     this.order.push(ev);
-    if (this.order.length - this.orderHead > this.maxEvents) this.evictOne();
+    this.chars += data?.length ?? 0;
+    while (this.order.length - this.orderHead > this.maxEvents || (this.chars > this.maxChars && this.order.length - this.orderHead > 1)) this.evictOne();
     return `${streamId}_${ev.seq}`;
   }
 
@@ -67,7 +75,7 @@ export class InMemoryEventStore implements EventStore {
     const list = this.streams.get(streamId);
     if (!list || !Number.isInteger(after)) return;
     for (const ev of list) {
-      if (ev.seq > after && ev.message !== null) send(`${streamId}_${ev.seq}`, ev.message);
+      if (ev.seq > after && ev.data !== null) send(`${streamId}_${ev.seq}`, JSON.parse(ev.data) as JSONRPCMessage);
     }
   }
 
@@ -75,7 +83,15 @@ export class InMemoryEventStore implements EventStore {
     const list = this.streams.get(streamId);
     if (!list) return;
     this.streams.delete(streamId);
-    for (const ev of list) ev.message = null;
+    for (const ev of list) {
+      this.chars -= ev.data?.length ?? 0;
+      ev.data = null;
+    }
+  }
+
+  /** Characters of serialised messages currently held. */
+  get heldChars(): number {
+    return this.chars;
   }
 
   /** Number of events currently held (for tests and monitoring). */
@@ -86,6 +102,8 @@ export class InMemoryEventStore implements EventStore {
   private evictOne(): void {
     const ev = this.order[this.orderHead++];
     if (ev) {
+      this.chars -= ev.data?.length ?? 0;
+      ev.data = null;
       const list = this.streams.get(ev.streamId);
       if (list) {
         const i = list.indexOf(ev);

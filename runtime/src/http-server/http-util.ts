@@ -1,12 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
+import type { RequestId } from "../jsonrpc.js";
+import { BODY_TIMEOUT_MS, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
+
 /** Default cap on a POST body. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = SERVER_MAX_MESSAGE_BYTES;
 
 export class BodyTooLargeError extends Error {}
+export class BodyTimeoutError extends Error {}
 
-/** Reads the whole request body, refusing more than `limit` bytes without buffering past it. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads the whole request body, refusing more than `limit` bytes without buffering past it, and
+ * giving up after `timeoutMs` (slow senders must not hold a handler, whatever server hosts it).
+ */
+export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS): Promise<Buffer> {
   const declared = req.headers["content-length"];
   if (declared !== undefined && Number(declared) > limit) {
     return Promise.reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
@@ -14,6 +21,12 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
+      ? setTimeout(() => {
+        cleanup();
+        reject(new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
+      }, timeoutMs)
+      : undefined;
     const ondata = (chunk: Buffer): void => {
       size += chunk.length;
       if (size > limit) {
@@ -36,6 +49,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       reject(new Error("request aborted"));
     };
     const cleanup = (): void => {
+      if (timer !== undefined) clearTimeout(timer);
       req.off("data", ondata);
       req.off("end", onend);
       req.off("error", onerror);
@@ -63,6 +77,16 @@ export function sendJsonError(
   const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(body);
+}
+
+/** An HTTP error whose JSON-RPC body answers one message id (or null). */
+export function sendJsonRpcError(res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }));
 }
 
 /** Whether an Accept header admits a media type ("*\/*" and "type/*" count; absent admits everything). */

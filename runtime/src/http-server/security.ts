@@ -8,7 +8,10 @@ export interface HostOriginOptions {
   dnsRebindingProtection?: boolean;
   /** Accepted Host values: bare hostnames match any port, "host:port" matches exactly. Default: localhost, 127.0.0.1, [::1]. */
   allowedHosts?: readonly string[];
-  /** Accepted Origin values (e.g. "http://localhost:3000"); default: any origin whose host is loopback. */
+  /**
+   * Accepted Origin values (e.g. "http://localhost:3000"); default: a loopback origin on the port
+   * the request arrived on (the server's own pages), nothing else.
+   */
   allowedOrigins?: readonly string[];
 }
 
@@ -25,15 +28,16 @@ export function isLoopbackAddress(address: string | undefined): boolean {
   return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 }
 
-/** Host part of a Host header or URL authority, lower-cased, port removed ("[::1]" keeps brackets). */
-function hostnameOf(authority: string): string {
-  const a = authority.trim().toLowerCase();
-  if (a.startsWith("[")) {
-    const end = a.indexOf("]");
-    return end === -1 ? a : a.slice(0, end + 1);
-  }
-  const colon = a.indexOf(":");
-  return colon === -1 ? a : a.slice(0, colon);
+/**
+ * A Host header is `host[:port]` and nothing else (RFC 9110 §7.2): a reg-name, an IPv4 address or
+ * a bracketed IPv6 address, then an optional decimal port. Anything else (userinfo, paths,
+ * `localhost:80@evil.example`) is refused outright rather than guessed at.
+ */
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
+
+function parseHost(header: string): { hostname: string; port: string | undefined } | undefined {
+  const m = HOST_HEADER.exec(header.trim().toLowerCase());
+  return m ? { hostname: m[1]!, port: m[2] } : undefined;
 }
 
 /**
@@ -47,24 +51,27 @@ export function checkHostOrigin(req: IncomingMessage, o: HostOriginOptions): Ref
   const host = req.headers.host;
   if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
   const hosts = o.allowedHosts ?? LOOPBACK_HOSTS;
-  const hn = hostnameOf(host);
-  const h = host.trim().toLowerCase();
-  if (!hosts.some((allowed) => allowed.toLowerCase() === h || allowed.toLowerCase() === hn)) {
-    return { status: 421, message: `Host not allowed: ${host}` };
+  const parsed = parseHost(host);
+  if (parsed === undefined) return { status: 400, message: "Malformed Host header" };
+  const h = parsed.port === undefined ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
+  if (!hosts.some((allowed) => allowed.toLowerCase() === h || allowed.toLowerCase() === parsed.hostname)) {
+    return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
   }
   const origin = req.headers.origin;
   if (origin !== undefined) {
     if (o.allowedOrigins) {
-      if (!o.allowedOrigins.includes(origin)) return { status: 403, message: `Origin not allowed: ${origin}` };
+      if (!o.allowedOrigins.includes(origin)) return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
     } else {
       let ok = false;
       try {
         const u = new URL(origin);
-        ok = LOOPBACK_HOSTS.includes(u.hostname.toLowerCase());
+        // Another local port is another application (a dev server, a browser tab): not us.
+        const port = u.port === "" ? (u.protocol === "https:" ? 443 : 80) : Number(u.port);
+        ok = (u.protocol === "http:" || u.protocol === "https:") && LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) && port === req.socket.localPort;
       } catch {
         ok = false;
       }
-      if (!ok) return { status: 403, message: `Origin not allowed: ${origin}` };
+      if (!ok) return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
     }
   }
   return undefined;

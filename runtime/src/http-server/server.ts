@@ -7,13 +7,18 @@ import type { Transport } from "../transport.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import {
+  BodyTimeoutError,
   BodyTooLargeError,
   DEFAULT_MAX_BODY_BYTES,
   accepts,
   headerValue,
   readBody,
   sendJsonError,
+  sendJsonRpcError,
 } from "./http-util.js";
+import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
+import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
+import { describe } from "../describe.js";
 import { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseHandler } from "../sse-legacy/server.js";
 import { checkStandardHeaders, isModernPost } from "./modern.js";
@@ -49,12 +54,20 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   keepAliveMs?: number;
   /**
    * Close a session after this long without client messages while it has no open stream or
-   * outstanding request (ms; default 0 = never). Clients that vanish without DELETE otherwise keep
-   * their session until the server closes.
+   * outstanding request (ms; default 30 minutes; 0 = never). Clients that vanish without DELETE
+   * otherwise keep their session until the server closes.
    */
   sessionIdleTimeoutMs?: number;
   /** Largest accepted POST body in bytes (default 4 MiB); bigger gets 413. */
   maxBodyBytes?: number;
+  /** Deepest array/object nesting accepted in a POST body (default 128); deeper gets 400 / -32600. */
+  maxDepth?: number;
+  /** Live sessions at once (default 10 000); an `initialize` beyond gets 503. */
+  maxSessions?: number;
+  /** Time a client has to send a POST body (default 30 s); slower gets 408. */
+  bodyTimeoutMs?: number;
+  /** Refusals that are not any session's (limits tripped, bad POSTs, handler failures); default console.error. */
+  onerror?: (error: Error) => void;
   /** Accepted `MCP-Protocol-Version` values; others get 400 (absent means 2025-03-26). */
   supportedProtocolVersions?: readonly string[];
   /** Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths. */
@@ -76,6 +89,11 @@ export interface StreamableHttpHandler {
   readonly sessions: ReadonlyMap<string, StreamableHttpServerTransport>;
   /** Close every session. */
   close(): Promise<void>;
+}
+
+/** JSON-RPC batches exist in protocol revision 2025-03-26 only. */
+function batchable(version: string): boolean {
+  return version === "2025-03-26";
 }
 
 function classify(msgs: JSONRPCMessage[]): { requestIds: RequestId[]; initialize: boolean; valid: boolean } {
@@ -114,7 +132,16 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const legacy = options.legacySse;
   const serveModern = options.modern ?? true;
   const serveLegacy = options.legacy ?? true;
-  const idleMs = options.sessionIdleTimeoutMs ?? 0;
+  const idleMs = options.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS;
+  const maxSessions = options.maxSessions ?? MAX_HTTP_SESSIONS;
+  const maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
+  /** Answer a refused POST and log why. */
+  const refuse = (res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void => {
+    report(new Error(`POST refused (${status}): ${message}`));
+    sendJsonRpcError(res, status, id, code, message);
+  };
   let sweeper: NodeJS.Timeout | undefined;
   const sweep = (): void => {
     const now = Date.now();
@@ -169,7 +196,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
 
   async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const ctype = headerValue(req, "content-type");
-    if (ctype === undefined || !ctype.toLowerCase().includes("application/json")) {
+    if (!isJsonMediaType(ctype)) {
       sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
       return;
     }
@@ -182,20 +209,20 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
     let body: Buffer;
     try {
-      body = await readBody(req, maxBody);
+      body = await readBody(req, maxBody, bodyTimeoutMs);
     } catch (e) {
       if (e instanceof BodyTooLargeError) {
+        report(new Error(`POST refused (413): ${e.message}`));
         sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
+      } else if (e instanceof BodyTimeoutError) {
+        report(new Error(`POST refused (408): ${e.message}`));
+        sendJsonError(res, 408, -32000, `Request Timeout: ${e.message}`, { connection: "close" });
       } else if (!res.headersSent) res.destroy();
       return;
     }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString("utf8"));
-    } catch {
-      sendJsonError(res, 400, -32700, "Parse error: body is not valid JSON");
-      return;
-    }
+    const read = parseBody(body.toString("utf8"), maxDepth);
+    if (!("value" in read)) return refuse(res, read.status, read.id, read.code, read.message);
+    const parsed = read.value;
     const batch = Array.isArray(parsed);
     const list = (batch ? parsed : [parsed]) as JSONRPCMessage[];
     const { requestIds, initialize, valid } = classify(list);
@@ -207,6 +234,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
       return;
     }
+    const badId = badRequestId(list);
+    if (badId) return refuse(res, badId.status, badId.id, badId.code, badId.message);
     const live = headerValue(req, "mcp-session-id");
     if (serveModern && !batch && !(live !== undefined && sessions.has(live)) && isModernPost(req, parsed, versions)) {
       await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse);
@@ -215,13 +244,21 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     let transport: StreamableHttpServerTransport;
     if (stateless) {
       if (!initialize && !versionOk(req, res)) return;
+      if (batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26")) return refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
       transport = newTransport(undefined);
       await options.onsession(transport, req);
     } else if (initialize) {
+      if (sessions.size >= maxSessions) {
+        report(new Error(`initialize refused (503): ${maxSessions} sessions are open (maxSessions)`));
+        sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
+        return;
+      }
       const sid = genId();
       // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
       if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
       transport = newTransport(sid);
+      // The session exists only if initialize succeeds: an error answer closes it.
+      transport.expectInitialize(requestIds[0]!);
       sessions.set(sid, transport);
       if (idleMs > 0 && !sweeper) {
         sweeper = setInterval(sweep, Math.max(10, Math.min(idleMs / 2, 60_000)));
@@ -236,6 +273,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     } else {
       const t = lookup(req, res);
       if (!t || !versionOk(req, res)) return;
+      if (batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return refuseBatch(res, t.protocolVersion);
+      // A reply is routed by id: a second request with an id still in flight would steal the first one's.
+      const busy = requestIds.find((id) => t.awaitsReply(id));
+      if (busy !== undefined) return refuse(res, 400, list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
       transport = t;
     }
     const context = transport.sessionId !== undefined
@@ -283,6 +324,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     await options.onsession(transport, req);
     transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });
     transport.receive(message, { headers: req.headers });
+  }
+
+  function refuseBatch(res: ServerResponse, version: string): void {
+    refuse(res, 400, null, -32600, `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`);
   }
 
   async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -354,7 +399,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
         r = Promise.reject(e);
       }
       if (r) {
-        r.catch(() => {
+        r.catch((e: unknown) => {
+          report(e instanceof Error ? e : new Error(describe(e)));
           if (!res.headersSent) sendJsonError(res, 500, -32603, "Internal error");
           else res.end();
         });
@@ -376,6 +422,8 @@ export interface StreamableHttpServerOptions extends StreamableHttpOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
+  /** Time a client has to send the request headers (default 10 s); applies to a server this creates. */
+  headersTimeoutMs?: number;
 }
 
 export interface StreamableHttpServer extends StreamableHttpHandler {
@@ -389,7 +437,10 @@ export interface StreamableHttpServer extends StreamableHttpHandler {
 /** A node:http server exposing one Streamable HTTP MCP endpoint (plus the legacy SSE paths if configured). */
 export function createStreamableHttpServer(options: StreamableHttpServerOptions): StreamableHttpServer {
   const handler = createStreamableHttpHandler(options);
-  const server = options.server ?? nodeHttp().createServer();
+  // Slow clients are cut off by our bounds, not Node's defaults (60 s headers, 300 s request, checked every 30 s).
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const requestTimeout = Math.max(headersTimeout, options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
+  const server = options.server ?? nodeHttp().createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) });
   const owned = options.server === undefined;
   server.on("request", (req, res) => handler.handle(req, res));
   let url: URL | undefined;

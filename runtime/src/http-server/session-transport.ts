@@ -84,7 +84,9 @@ export class StreamableHttpServerTransport implements Transport {
   private readonly streams = new Map<string, Stream>();
   private standalone: Stream | undefined;
   private closed = false;
-  private readonly sessionHeader: Record<string, string>;
+  private sessionHeader: Record<string, string>;
+  /** The initialize request that decides whether this session is born (see expectInitialize). */
+  private initializeId: RequestId | undefined;
 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
@@ -164,6 +166,20 @@ export class StreamableHttpServerTransport implements Transport {
     for (const id of requestIds) this.byRequest.set(id, stream);
     if (stream.mode === "sse") this.beginSse(stream);
     res.on("close", () => this.detach(stream, res));
+  }
+
+  /** Whether a reply to `id` is still awaited on some POST of this session. */
+  awaitsReply(id: RequestId): boolean {
+    return this.byRequest.has(id);
+  }
+
+  /**
+   * The session is provisional until the response to its `initialize` (request `id`): an error
+   * response goes out without the Mcp-Session-Id header and the transport closes, so a failed
+   * handshake leaves no session (and holds no memory) behind.
+   */
+  expectInitialize(id: RequestId): void {
+    this.initializeId = id;
   }
 
   /** GET without Last-Event-ID. Returns false when one is already connected (409). */
@@ -301,6 +317,15 @@ export class StreamableHttpServerTransport implements Transport {
       }
       this.byRequest.delete(rid!);
       s.open.delete(rid!);
+      if (rid === this.initializeId) {
+        this.initializeId = undefined;
+        if ("error" in m) {
+          this.sessionHeader = {};
+          this.write(s, m, response);
+          void (s.tail ?? Promise.resolve()).then(() => this.close());
+          return;
+        }
+      }
     } else if (!s || (s.mode === "json" || (s.mode === "pending" && !s.allowSse))) {
       // Unrelated, or its POST is answered in plain JSON: the standalone stream carries it.
       s = this.standalone;

@@ -7,7 +7,7 @@ import type { ProgressOptions, RequestContext, RequestOptions } from "../session
 import type { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { ClientRequests, HandlerContext } from "./types.js";
-import { InvalidResultError } from "../errors.js";
+import { InvalidResultError, McpError, PeerRequestError } from "../errors.js";
 import { checkElicitContent } from "./elicit-check.js";
 
 /** Per-connection state the facade keeps beside its ServerSession. */
@@ -72,10 +72,10 @@ class Client implements ClientRequests {
     return this.session.clientInfo;
   }
   createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
-    return this.rc.sendRequest<CreateMessageResult>("sampling/createMessage", params, this.withSignal(options));
+    return this.ask<CreateMessageResult>("sampling/createMessage", params, options);
   }
   async elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions): Promise<ElicitResult<S>> {
-    const result = await this.rc.sendRequest("elicitation/create", params, this.withSignal(options));
+    const result = await this.ask<ElicitResult<S>>("elicitation/create", params, options);
     if (result.action === "accept") {
       const issues = checkElicitContent(params.requestedSchema, result.content);
       if (issues.length > 0) throw new InvalidResultError("elicitation/create", issues, result);
@@ -83,11 +83,22 @@ class Client implements ClientRequests {
     return result as ElicitResult<S>;
   }
   elicitUrl(params: ElicitUrlParams, options?: RequestOptions) {
-    return this.rc.sendRequest("elicitation/create", params, this.withSignal(options)) as never;
+    return this.ask("elicitation/create", params, options) as never;
   }
   async listRoots(options?: RequestOptions): Promise<Root[]> {
-    return (await this.rc.sendRequest<{ roots: Root[] }>("roots/list", undefined, this.withSignal(options))).roots;
+    return (await this.ask<{ roots: Root[] }>("roots/list", undefined, options)).roots;
   }
+  /**
+   * A request to the client on behalf of the handler. The client's JSON-RPC error comes back as a
+   * PeerRequestError, so if the handler lets it escape the server answers for itself (tool error
+   * or -32603 naming the client's answer) instead of passing the client's code off as its own.
+   */
+  private ask<R extends Record<string, unknown>>(method: string, params: object | undefined, options: RequestOptions | undefined): Promise<R> {
+    return this.rc.sendRequest<R>(method, params as never, this.withSignal(options)).catch((e: unknown) => {
+      throw e instanceof McpError ? new PeerRequestError(method, e) : e;
+    });
+  }
+
   /** Requests made on behalf of a handler are cancelled with it unless the caller says otherwise. */
   private withSignal(options: RequestOptions | undefined): RequestOptions {
     return options?.signal !== undefined ? options : { ...options, signal: this.rc.signal };

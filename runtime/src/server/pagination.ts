@@ -1,4 +1,5 @@
 /** Cursor pagination over precomputed lists: the cursor is the opaque encoding of an offset. */
+import { describe } from "../describe.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 
@@ -17,7 +18,7 @@ function decodeCursor(cursor: unknown): number {
     text = "";
   }
   const n = text.startsWith(PREFIX) ? Number(text.slice(PREFIX.length)) : NaN;
-  if (!Number.isSafeInteger(n) || n < 0) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${JSON.stringify(cursor)}`);
+  if (!Number.isSafeInteger(n) || n < 0) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${describe(cursor)}`);
   return n;
 }
 

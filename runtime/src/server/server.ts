@@ -8,6 +8,7 @@
 import type { ProtocolBinding } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
+import { describe, ownValue } from "../describe.js";
 import type { Transport } from "../transport.js";
 import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
@@ -282,7 +283,7 @@ export class McpServer implements ServerCore {
       h["tools/list"] = (p: Params | undefined) => page("tools", this.lists(revisionOf()).tools, p?.cursor, size);
       h["tools/call"] = (p: Params, rc: RequestContext) => {
         const tool = this.tools.get(p.name as string);
-        if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
+        if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
         return callTool(tool, p.arguments ?? {}, ctx(rc), this.report);
       };
     }
@@ -290,11 +291,11 @@ export class McpServer implements ServerCore {
       h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
       h["prompts/get"] = async (p: Params, rc: RequestContext) => {
         const prompt = this.prompts.get(p.name as string);
-        if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+        if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(p.name)}`);
         const args = (p.arguments ?? {}) as { [name: string]: string };
         const absent = prompt.required.filter((a) => typeof args[a] !== "string");
         if (absent.length > 0) {
-          throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${describe(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
         }
         return promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx(rc)));
       };
@@ -323,12 +324,12 @@ export class McpServer implements ServerCore {
     let completer: Completer | undefined;
     if (ref.type === "ref/prompt") {
       const prompt = this.prompts.get(ref.name ?? "");
-      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(ref.name)}`);
-      completer = this.handlers.completions?.prompts?.[prompt.member]?.[argument.name];
+      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(ref.name)}`);
+      completer = ownValue(ownValue(this.handlers.completions?.prompts, prompt.member), argument.name);
     } else {
       const t = this.router.templateFor(ref.uri ?? "");
-      if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${JSON.stringify(ref.uri)}`);
-      completer = this.handlers.completions?.resources?.[t.member]?.[argument.name];
+      if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${describe(ref.uri)}`);
+      completer = ownValue(ownValue(this.handlers.completions?.resources, t.member), argument.name);
     }
     if (completer === undefined) return { completion: { values: [] } };
     const context = p.context as { arguments?: { [name: string]: string } } | undefined;

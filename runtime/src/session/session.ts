@@ -8,7 +8,11 @@
 import { ErrorCode, type JSONRPCErrorObject, type RequestId } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
-import { ConnectionClosedError, InvalidResultError, McpError, RequestTimeoutError } from "../errors.js";
+import { ConnectionClosedError, InvalidResultError, LimitError, McpError, RequestTimeoutError, UnreadableResponseError } from "../errors.js";
+import type { FrameError } from "../framing/frame-error.js";
+import { describe, describeText } from "../describe.js";
+import { isRequestId } from "./ids.js";
+import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
@@ -34,9 +38,7 @@ function isObject(v: unknown): v is Msg {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function isId(v: unknown): v is RequestId {
-  return typeof v === "string" || typeof v === "number";
-}
+const isId = isRequestId;
 
 export class Session implements PendingOwner, InboundOwner {
   onclose?: () => void;
@@ -46,6 +48,8 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly peerSide: Side;
   private readonly defaultTimeout: number;
   private readonly trustPeer: boolean;
+  private readonly maxPending: number;
+  private readonly maxRunning: number;
   private policy: SessionPolicy | undefined;
   private current: ProtocolBinding;
   private nextId = 0;
@@ -66,8 +70,11 @@ export class Session implements PendingOwner, InboundOwner {
     this.policy = options.policy;
     this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.trustPeer = options.trustPeer === true;
+    this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
+    this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.onerror = options.onerror;
     this.transport.onmessage = (message, context) => this.receive(message, context);
+    this.transport.onframeerror = (e) => this.onFrameError(e);
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
   }
@@ -134,6 +141,11 @@ export class Session implements PendingOwner, InboundOwner {
     }
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
+    if (this.pending.size >= this.maxPending) {
+      const e = new LimitError(`Request ${method} refused: ${this.maxPending} requests are already awaiting a response on this session (maxPendingRequests)`);
+      this.report(e);
+      return Promise.reject(e);
+    }
     const id = this.nextId++;
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
@@ -303,7 +315,11 @@ export class Session implements PendingOwner, InboundOwner {
     if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
       return this.replyError(id, methodNotFound(method), batch);
     }
-    if (this.running.has(id)) return this.replyError(id, invalidRequest(`request id ${JSON.stringify(id)} is already in progress`), batch);
+    if (this.running.has(id)) return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
+    if (this.running.size >= this.maxRunning) {
+      this.report(new LimitError(`Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`));
+      return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
+    }
     if (this.policy) {
       const refused = this.policy.checkInbound(method, params);
       if (refused !== undefined) return this.replyError(id, refused, batch);
@@ -360,7 +376,7 @@ export class Session implements PendingOwner, InboundOwner {
     const method = m.method;
     const params = m.params;
     if (m.jsonrpc !== "2.0" || typeof method !== "string" || (params !== undefined && !isObject(params))) {
-      return this.report(new Error(`Malformed notification dropped: ${typeof method === "string" ? method : "(no method)"}`));
+      return this.report(new Error(`Malformed notification dropped: ${typeof method === "string" ? describe(method) : "(no method)"}`));
     }
     if (method === "notifications/progress") return this.onProgress(params);
     if (method === "notifications/cancelled") this.onCancelled(params);
@@ -415,8 +431,8 @@ export class Session implements PendingOwner, InboundOwner {
     const entry = isId(id) ? this.pending.get(id) : undefined;
     if (entry === undefined) {
       if (isId(id) && this.abandoned.delete(id)) return; // late answer to a cancelled or timed-out request
-      const err = isObject(m.error) ? `: ${String(m.error.message)}` : "";
-      return this.report(new Error(`Response with unknown id ${JSON.stringify(id)} dropped${err}`));
+      const err = isObject(m.error) ? `: ${describeText(m.error.message)}` : "";
+      return this.report(new Error(`Response with unknown id ${describe(id)} dropped${err}`));
     }
     this.settle(entry);
     if ("result" in m) {
@@ -434,6 +450,22 @@ export class Session implements PendingOwner, InboundOwner {
     } else {
       entry.reject(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "response has neither result nor error" }], undefined));
     }
+  }
+
+  /** A message the transport could not deliver: fail the request it answers, or answer it. */
+  private onFrameError(e: FrameError): void {
+    this.report(e);
+    const { kind, id } = e.outline;
+    if (kind === "response") {
+      const entry = id === undefined ? undefined : this.pending.get(id);
+      if (entry !== undefined) {
+        this.settle(entry);
+        entry.reject(new UnreadableResponseError(entry.method, e.message));
+      }
+      return;
+    }
+    if (kind === "notification") return;
+    this.replyError(kind === "request" && id !== undefined ? id : null, e.reply.error, undefined);
   }
 
   // ---- replies
@@ -482,7 +514,7 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   private report(e: unknown): void {
-    const error = e instanceof Error ? e : new Error(String(e));
+    const error = e instanceof Error ? e : new Error(describeText(e));
     try {
       this.onerror?.(error);
     } catch {

@@ -93,6 +93,10 @@ export interface SessionOptions {
   timeout?: number;
   /** Trust the peer: skip validation of its params and results. */
   trustPeer?: boolean;
+  /** Outgoing requests awaiting a response at once (default 10 000); more are refused with LimitError. */
+  maxPendingRequests?: number;
+  /** Inbound requests running at once (default 1 000); more are answered -32000 at once. */
+  maxRunningRequests?: number;
   /** Problems that are not any caller's to handle: unknown-id responses, bad notifications, send failures. */
   onerror?: (error: Error) => void;
 }

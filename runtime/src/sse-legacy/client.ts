@@ -2,6 +2,9 @@ import type * as http from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
+import { FrameError } from "../framing/frame-error.js";
+import { outlineOf, textExceedsDepth } from "../framing/scan.js";
+import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
 import { HttpRequester, HttpStatusError, readText } from "../http-client/request.js";
 
 export interface LegacySseClientOptions {
@@ -23,6 +26,7 @@ export class LegacySseClientTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
 
   private readonly o: LegacySseClientOptions;
   private readonly http: HttpRequester;
@@ -96,6 +100,13 @@ export class LegacySseClientTransport implements Transport {
               this.onerror?.(new Error("SSE event data is not JSON"));
               return;
             }
+            if (textExceedsDepth(e.data, MAX_NESTING_DEPTH)) {
+              const outline = outlineOf(m);
+              const error = new FrameError(`SSE event nests deeper than ${MAX_NESTING_DEPTH} levels`, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: message nests too deep" } }, outline);
+              if (this.onframeerror) this.onframeerror(error);
+              else this.onerror?.(error);
+              return;
+            }
             try {
               this.onmessage?.(m);
             } catch (err) {
@@ -104,7 +115,7 @@ export class LegacySseClientTransport implements Transport {
           },
           onerror: (err) => this.onerror?.(err),
         },
-        { maxBufferChars: this.o.maxMessageChars ?? 4 * 1024 * 1024 },
+        { maxBufferChars: this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES },
       );
       res.on("data", (c: Buffer) => decoder.push(c));
       const ended = (): void => {

@@ -4,6 +4,8 @@ import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import { checkHostOrigin, type HostOriginOptions } from "../http-server/security.js";
+import { isJsonMediaType, parseBody } from "../http-server/post-checks.js";
+import { MAX_NESTING_DEPTH } from "../limits.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY_BYTES,
@@ -132,7 +134,7 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
         return;
       }
       const ctype = headerValue(req, "content-type");
-      if (ctype === undefined || !ctype.toLowerCase().includes("application/json")) {
+      if (!isJsonMediaType(ctype)) {
         sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
         return;
       }
@@ -144,13 +146,12 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
         else res.destroy();
         return;
       }
-      let message: unknown;
-      try {
-        message = JSON.parse(body.toString("utf8"));
-      } catch {
-        sendJsonError(res, 400, -32700, "Parse error: body is not valid JSON");
+      const read = parseBody(body.toString("utf8"), MAX_NESTING_DEPTH);
+      if (!("value" in read)) {
+        sendJsonError(res, read.status, read.code, read.message);
         return;
       }
+      const message = read.value;
       if (message === null || typeof message !== "object") {
         sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message");
         return;

@@ -2,13 +2,16 @@ import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { NdjsonDecoder } from "../framing/ndjson.js";
+import { FrameError } from "../framing/frame-error.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
 
 export interface NdjsonStreamOptions {
-  /** Largest accepted inbound message in bytes (default 4 MiB). */
+  /** Largest accepted inbound message in bytes (default 4 MiB; 64 MiB for the stdio client). */
   maxMessageBytes?: number;
+  /** Deepest array/object nesting accepted in an inbound message (default 128). */
+  maxDepth?: number;
 }
 
 /**
@@ -20,6 +23,7 @@ export class NdjsonStreamTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
 
   protected input: Readable | undefined;
   protected output: Writable | undefined;
@@ -42,12 +46,23 @@ export class NdjsonStreamTransport implements Transport {
   constructor(options: NdjsonStreamOptions = {}) {
     this.decoder = new NdjsonDecoder({
       maxMessageBytes: options.maxMessageBytes,
-      onmessage: (m) => this.onmessage?.(m),
-      onbadline: (error, reply) => {
+      maxDepth: options.maxDepth,
+      onmessage: (m) => this.deliver(m),
+      onbadline: (error, reply, outline) => {
+        if (this.onframeerror) return this.onframeerror(new FrameError(error.message, reply, outline));
         this.onerror?.(error);
         if (!this.closed) this.send(reply).catch(() => {});
       },
     });
+  }
+
+  /** A throwing handler must not unwind into the stream's 'data' event (that would kill the process). */
+  private deliver(m: JSONRPCMessage | JSONRPCMessage[]): void {
+    try {
+      this.onmessage?.(m);
+    } catch (e) {
+      this.onerror?.(e instanceof Error ? e : new Error("onmessage threw a non-Error value"));
+    }
   }
 
   /** Attach the streams (subclasses call this from start()). */

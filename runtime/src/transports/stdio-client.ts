@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough, type Readable } from "node:stream";
 import { NdjsonStreamTransport, type NdjsonStreamOptions } from "./ndjson-stream.js";
+import { CLIENT_MAX_MESSAGE_BYTES } from "../limits.js";
 
 export interface StdioClientTransportOptions extends NdjsonStreamOptions {
   command: string;
@@ -35,7 +36,8 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   private readonly stderrOut: PassThrough | undefined;
 
   constructor(options: StdioClientTransportOptions) {
-    super(options);
+    // A client reads what servers return (resources, images): its frame cap is larger than a server's.
+    super({ ...options, maxMessageBytes: options.maxMessageBytes ?? CLIENT_MAX_MESSAGE_BYTES });
     this.options = options;
     // Created up front so callers can listen before start(); fed from the child once spawned.
     if (options.stderr === "pipe") this.stderrOut = new PassThrough();

@@ -77,7 +77,7 @@ test("stdio client: spawn, echo, stderr piped, graceful shutdown by closing stdi
   assert.equal(t.exit, { code: 0, signal: null });
 });
 
-test("stdio client: server answers garbage from us with -32700 and keeps going", async () => {
+test("stdio client: server answers garbage from us with -32700, an oversized request by its id, and keeps going", async () => {
   const { t, received } = spawnEcho(["--max=100"]);
   await within(t.start(), 5000, "spawn");
   // Bypass send(): write raw garbage and an oversized line straight into the child's stdin.
@@ -86,7 +86,9 @@ test("stdio client: server answers garbage from us with -32700 and keeps going",
   stdin.write(`{"jsonrpc":"2.0","id":9,"method":"echo","params":{"s":"${"x".repeat(200)}"}}\n`);
   await t.send({ jsonrpc: "2.0", id: 3, method: "echo" });
   await waitFor(() => received.length === 3, 5000, "three messages");
-  assert.equal(received.map((m) => ("error" in m ? m.error.code : "ok")), [-32700, -32700, "ok"]);
+  // The oversized line's id was readable: it is failed by that id at once (-32600), not left to time out.
+  assert.equal(received.map((m) => ("error" in m ? m.error.code : "ok")), [-32700, -32600, "ok"]);
+  assert.equal(received.map((m) => (m as { id?: unknown }).id), [null, 9, 3]);
   await within(t.close(), 5000, "close");
 });
 

@@ -5,6 +5,7 @@
 import type { ProtocolBinding } from "../../abi.js";
 import { ErrorCode } from "../../jsonrpc.js";
 import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
+import { describe, describeText } from "../../describe.js";
 import { Session } from "../../session/session.js";
 import type { NotificationHandler, Params, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
@@ -47,6 +48,16 @@ export class ClientSession {
 
   get binding(): ProtocolBinding {
     return this.session.binding;
+  }
+
+  /** Requests this side sent that await a response (see SessionOptions.maxPendingRequests). */
+  get pendingCount(): number {
+    return this.session.pendingCount;
+  }
+
+  /** Requests from the peer whose handlers are running. */
+  get runningCount(): number {
+    return this.session.runningCount;
   }
 
   get closed(): boolean {
@@ -147,14 +158,14 @@ export async function handshake(session: Session, policy: LegacyPolicy, options:
       const theirs = (e.data as { supported?: unknown } | undefined)?.supported;
       const retry = Array.isArray(theirs) ? bindings.find((b) => theirs.includes(b.revision)) : undefined;
       if (!retry || retry.revision === requested) {
-        throw new ProtocolVersionError(requested, undefined, supported, `server refused: ${e.message}${Array.isArray(theirs) ? `; server supports ${theirs.join(", ")}` : ""}`);
+        throw new ProtocolVersionError(requested, undefined, supported, `server refused: ${describeText(e.message)}${Array.isArray(theirs) ? `; server supports ${describe(theirs, 300)}` : ""}`);
       }
       requested = retry.revision;
       session.setBinding(retry);
       result = await session.request<InitializeResult>("initialize", initParams(requested), { skipValidation: true });
     }
     const negotiated = findBinding(bindings, result.protocolVersion);
-    if (!negotiated) throw new ProtocolVersionError(requested, String(result.protocolVersion), supported);
+    if (!negotiated) throw new ProtocolVersionError(requested, describeText(result.protocolVersion, 100), supported);
     const validate = negotiated.results.initialize;
     if (!options.trustPeer && validate !== undefined && !validate(result)) {
       throw new InvalidResultError("initialize", validate.errors ?? [], result);

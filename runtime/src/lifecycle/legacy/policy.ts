@@ -6,6 +6,7 @@ import type { JSONRPCErrorObject } from "../../jsonrpc.js";
 import { ErrorCode } from "../../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../../abi.js";
 import { CapabilityError, LifecycleError } from "../../errors.js";
+import { describe } from "../../describe.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
 import { elicitationModeAllowed, hasCapability, notificationCapabilityOwner } from "./capabilities.js";
 import type { Capabilities } from "./types.js";
@@ -93,12 +94,12 @@ export class LegacyPolicy implements SessionPolicy {
         return this.phase === "new" || this.stateless ? undefined : { code: ErrorCode.InvalidRequest, message: "Invalid request: initialize was already received" };
       }
       if (this.phase === "new" && method !== "ping") {
-        return { code: ErrorCode.InvalidRequest, message: `Invalid request: ${method} received before initialize` };
+        return { code: ErrorCode.InvalidRequest, message: `Invalid request: ${describe(method)} received before initialize` };
       }
     }
     const cap = this.binding().methods[method]?.capability;
     if (cap && !hasCapability(this.own, cap)) {
-      return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} (this ${this.side} does not declare the '${cap}' capability)` };
+      return { code: ErrorCode.MethodNotFound, message: `Method not found: ${describe(method)} (this ${this.side} does not declare the '${cap}' capability)` };
     }
     if (this.side === "client") {
       if (method === "sampling/createMessage" && params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined) && !hasCapability(this.own, "sampling.tools")) {
@@ -107,7 +108,7 @@ export class LegacyPolicy implements SessionPolicy {
       if (method === "elicitation/create") {
         const mode = params?.mode ?? "form";
         if (!elicitationModeAllowed(this.own, mode)) {
-          return { code: ErrorCode.InvalidParams, message: `Invalid params: elicitation mode ${JSON.stringify(mode)} is not declared by this client` };
+          return { code: ErrorCode.InvalidParams, message: `Invalid params: elicitation mode ${describe(mode)} is not declared by this client` };
         }
       }
     }
@@ -128,7 +129,7 @@ export class LegacyPolicy implements SessionPolicy {
     if (method === "notifications/resources/updated" && this.side === "client") {
       const uri = params?.uri;
       if (typeof uri !== "string" || !this.subscriptions.has(uri)) {
-        this.report(new CapabilityError(method, "resources.subscribe", `notifications/resources/updated for ${JSON.stringify(uri)}, which this client never subscribed to; dropped`));
+        this.report(new CapabilityError(method, "resources.subscribe", `notifications/resources/updated for ${describe(uri)}, which this client never subscribed to; dropped`));
         return false;
       }
     }

@@ -76,6 +76,16 @@ export class ServerSession {
     return this.session.binding;
   }
 
+  /** Requests this side sent that await a response (see SessionOptions.maxPendingRequests). */
+  get pendingCount(): number {
+    return this.session.pendingCount;
+  }
+
+  /** Requests from the peer whose handlers are running. */
+  get runningCount(): number {
+    return this.session.runningCount;
+  }
+
   get closed(): boolean {
     return this.session.closed;
   }

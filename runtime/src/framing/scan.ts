@@ -1,0 +1,168 @@
+/**
+ * Byte-level looks at a JSON message without building it: how deep it nests (checked before
+ * anything recursive touches a parsed value) and, for a message too large to parse, which
+ * top-level keys it has and its `id`, so that one request can be failed at once instead of
+ * timing out. Structural characters are ASCII, so bytes and UTF-16 code units scan alike.
+ */
+import type { RequestId } from "../jsonrpc.js";
+import { asRequestId } from "../session/ids.js";
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+
+/** Whether the JSON text in `buf[start, end)` nests arrays/objects deeper than `max`. */
+export function exceedsDepth(buf: Uint8Array, start: number, end: number, max: number): boolean {
+  // A value nested d deep needs at least 2d bytes.
+  if (end - start <= 2 * max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < end; i++) {
+    const c = buf[i]!;
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+/** The same for a JSON string (SSE event data). */
+export function textExceedsDepth(text: string, max: number): boolean {
+  if (text.length <= 2 * max) return false;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  }
+  return false;
+}
+
+export type MessageKind = "request" | "notification" | "response" | "unknown";
+
+/** What could be read of a message that was not delivered. */
+export interface MessageOutline {
+  kind: MessageKind;
+  /** The top-level id when it is a usable request id. */
+  id: RequestId | undefined;
+}
+
+/** Kind and id of a parsed value, reading only its top level. */
+export function outlineOf(value: unknown): MessageOutline {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "unknown", id: undefined };
+  const m = value as Record<string, unknown>;
+  const id = asRequestId(m.id);
+  if ("method" in m) return { kind: "id" in m ? "request" : "notification", id };
+  if ("result" in m || "error" in m) return { kind: "response", id };
+  return { kind: "unknown", id };
+}
+
+const KEY_CAP = 8;
+const VALUE_CAP = 1024;
+
+/**
+ * Streams over the bytes of one (oversized) JSON text and remembers its top-level keys of
+ * interest and the raw text of its top-level `id`. Memory is constant whatever the length.
+ */
+export class OutlineScanner {
+  private depth = 0;
+  private inString = false;
+  private escape = false;
+  /** At depth 1: collecting a key (bytes), between key and ':' , or reading a value. */
+  private key: number[] | undefined;
+  private lastKey = "";
+  private afterColon = false;
+  private idText: number[] | undefined;
+  private idDone = false;
+  private seen = { method: false, id: false, result: false, error: false };
+
+  push(buf: Uint8Array, start = 0, end = buf.length): void {
+    for (let i = start; i < end; i++) this.byte(buf[i]!);
+  }
+
+  private byte(c: number): void {
+    const top = this.depth === 1;
+    if (this.inString) {
+      if (!this.escape && c === QUOTE) {
+        this.inString = false;
+        if (top && this.key !== undefined) {
+          this.lastKey = this.key.length <= KEY_CAP ? String.fromCharCode(...this.key) : "";
+          this.key = undefined;
+          return;
+        }
+      } else this.escape = !this.escape && c === BACKSLASH;
+      if (top && this.key !== undefined && this.key.length <= KEY_CAP) this.key.push(c);
+      if (top && this.idText !== undefined && this.idText.length <= VALUE_CAP) this.idText.push(c);
+      return;
+    }
+    if (top) {
+      if (c === QUOTE) {
+        this.inString = true;
+        if (!this.afterColon) this.key = [];
+        else if (this.idText !== undefined) this.idText.push(c);
+        return;
+      }
+      if (c === 0x3a /* : */ && !this.afterColon) {
+        this.afterColon = true;
+        if (this.lastKey in this.seen) this.seen[this.lastKey as keyof typeof this.seen] = true;
+        if (this.lastKey === "id" && !this.idDone) this.idText = [];
+        return;
+      }
+      if (c === 0x2c /* , */) {
+        this.endValue();
+        return;
+      }
+      if (this.idText !== undefined && c !== OPEN_ARRAY && c !== OPEN_OBJECT && c !== CLOSE_OBJECT) {
+        if (this.idText.length <= VALUE_CAP) this.idText.push(c);
+        return;
+      }
+    }
+    if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      if (top && this.idText !== undefined) this.idText.length = VALUE_CAP + 1; // a nested id is no id
+      this.depth++;
+    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) {
+      if (top) this.endValue();
+      this.depth--;
+    } else if (c === QUOTE) this.inString = true;
+  }
+
+  private endValue(): void {
+    this.afterColon = false;
+    if (this.idText !== undefined) {
+      this.idDone = true;
+      this.idValue = this.idText.length <= VALUE_CAP ? Buffer.from(this.idText).toString("utf8").trim() : "";
+      this.idText = undefined;
+    }
+  }
+
+  private idValue = "";
+
+  /** What was seen so far (call at the end of the text, or at any point for a partial outline). */
+  outline(): MessageOutline {
+    if (this.idText !== undefined) this.endValue();
+    let id: RequestId | undefined;
+    if (this.idValue !== "") {
+      try {
+        id = asRequestId(JSON.parse(this.idValue));
+      } catch {
+        id = undefined;
+      }
+    }
+    const s = this.seen;
+    const kind: MessageKind = s.method ? (s.id ? "request" : "notification") : s.result || s.error ? "response" : "unknown";
+    return { kind, id };
+  }
+}

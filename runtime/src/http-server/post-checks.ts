@@ -1,0 +1,62 @@
+/**
+ * What a Streamable HTTP POST must pass before any session sees it: the media type, a body that
+ * parses within the nesting limit, and request ids the HTTP layer can route a reply by. Each
+ * refusal carries the HTTP status and the JSON-RPC error (with the message's own id when it
+ * could be read, `null` otherwise).
+ */
+import type { RequestId } from "../jsonrpc.js";
+import { textExceedsDepth, outlineOf } from "../framing/scan.js";
+import { asRequestId } from "../session/ids.js";
+
+export interface PostRefusal {
+  status: number;
+  id: RequestId | null;
+  code: number;
+  message: string;
+}
+
+/** `application/json`, matched as a media type (parameters such as charset allowed), not as a substring. */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  if (contentType === undefined) return false;
+  const semi = contentType.indexOf(";");
+  return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === "application/json";
+}
+
+/** Parse a POST body; refuses invalid JSON (-32700) and values nesting deeper than `maxDepth` (-32600). */
+export function parseBody(text: string, maxDepth: number): { value: unknown } | PostRefusal {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { status: 400, id: null, code: -32700, message: "Parse error: body is not valid JSON" };
+  }
+  if (textExceedsDepth(text, maxDepth)) {
+    const o = outlineOf(value);
+    return {
+      status: 400,
+      id: o.kind === "request" && o.id !== undefined ? o.id : null,
+      code: -32600,
+      message: `Invalid Request: message nests deeper than ${maxDepth} levels`,
+    };
+  }
+  return { value };
+}
+
+/**
+ * The first request in `list` whose id cannot carry a reply over HTTP: not a string or a safe
+ * integer (answered id null, as JSON-RPC prescribes when the id cannot be determined), or an id
+ * repeated inside the same batch.
+ */
+export function badRequestId(list: readonly unknown[]): PostRefusal | undefined {
+  const seen = new Set<RequestId>();
+  for (const m of list) {
+    if (typeof m !== "object" || m === null || Array.isArray(m) || !("method" in m) || !("id" in m)) continue;
+    const id = asRequestId((m as { id: unknown }).id);
+    if (id === undefined) {
+      return { status: 400, id: null, code: -32600, message: "Invalid Request: id must be a string or an integer within ±2^53" };
+    }
+    if (seen.has(id)) return { status: 400, id: null, code: -32600, message: "Invalid Request: the same id is used twice in one batch" };
+    seen.add(id);
+  }
+  return undefined;
+}

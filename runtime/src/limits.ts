@@ -1,0 +1,32 @@
+/**
+ * Every bound the runtime puts on what a peer can make it hold, in one place with its default.
+ * docs/limits.md has the table; each transport/session option that overrides one names it.
+ * Defaults are sized for real traffic (a client reads multi-megabyte resources, a server accepts
+ * requests), and a tripped limit is always answered (JSON-RPC error or HTTP status) and logged.
+ */
+
+/** Largest message a server accepts (NDJSON line, POST body). */
+export const SERVER_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** Largest message a client accepts (NDJSON line, POST reply, SSE event): resources can be big. */
+export const CLIENT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Deepest array/object nesting accepted in one message, either side. */
+export const MAX_NESTING_DEPTH = 128;
+/** Requests this side may have awaiting a response on one session. */
+export const MAX_PENDING_REQUESTS = 10_000;
+/** Requests from the peer that may be running at once on one session; more get -32000 at once. */
+export const MAX_RUNNING_REQUESTS = 1_000;
+/** Live Streamable HTTP sessions per server; an `initialize` beyond gets 503. */
+export const MAX_HTTP_SESSIONS = 10_000;
+/** A Streamable HTTP session idle this long (no message, no open stream, nothing running) is closed. */
+export const SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+/** Time a client has to send the request headers (node:http `headersTimeout`). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** Time a client has to send a whole request body (node:http `requestTimeout`, and readBody's own timer). */
+export const BODY_TIMEOUT_MS = 30_000;
+/** Events kept by the default in-memory event store, in total across streams. */
+export const EVENT_STORE_MAX_EVENTS = 10_000;
+/** Bytes of serialised events kept by the default in-memory event store. */
+export const EVENT_STORE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** JSON-RPC code of a tripped limit the peer caused (implementation-defined server error range). */
+export const LIMIT_EXCEEDED_CODE = -32000;
