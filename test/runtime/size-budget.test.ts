@@ -12,9 +12,10 @@ const runtimeDir = join(root, "runtime");
 /**
  * Bytes of compiled JavaScript in runtime/dist (declarations and maps excluded), comments
  * included. Raised from 240 KiB when the 2026-07-28 era landed beside the legacy one (both
- * lifecycles, MRTR on both sides, listen streams, the modern HTTP paths: about 290 KiB).
+ * lifecycles, MRTR on both sides, listen streams, the modern HTTP paths: about 290 KiB) and to
+ * 384 KiB with the hardening limits (about 325 KiB).
  */
-const RUNTIME_JS_BUDGET = 320 * 1024;
+const RUNTIME_JS_BUDGET = 384 * 1024;
 /** Bytes of the ESM entry files of every production dependency. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 
