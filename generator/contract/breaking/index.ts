@@ -1,0 +1,1 @@
+export const runBreaking = async (_o: unknown): Promise<{json:string;text:string;breaking:boolean}> => { throw new Error("x"); };
