@@ -67,7 +67,7 @@ export function snapshotToManifest(s: ServerSnapshot, display: string): PulledMa
     const text = JSON.stringify(manifest, null, 2) + "\n";
     try {
       const loaded = parseManifest(text, display);
-      problems.push(...loaded.diagnostics.map((d) => `${d.pointer || "/"}: ${d.message} (typed leniently)`));
+      problems.push(...loaded.diagnostics.map((d) => `${d.pointer || "/"}: ${d.message}`));
       return { text, loaded, problems };
     } catch (e) {
       if (!(e instanceof InputError) || attempt >= MAX_REPAIRS) throw e;
