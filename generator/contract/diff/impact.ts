@@ -19,7 +19,7 @@ export interface Impact {
 export function methodsUsed(model: ServerModel): Map<string, string> {
   const used = new Map<string, string>();
   const use = (why: string, ...methods: string[]) => methods.forEach((m) => used.has(m) || used.set(m, why));
-  use("every server (lifecycle)", "initialize", "notifications/initialized", "ping", "server/discover", "notifications/cancelled", "notifications/progress");
+  use("lifecycle", "initialize", "notifications/initialized", "ping", "server/discover", "notifications/cancelled", "notifications/progress");
   const caps = model.capabilities;
   if (model.tools.length || caps.tools) use("it has tools", "tools/list", "tools/call");
   if (caps.tools?.listChanged) use("it declares tools.listChanged", "notifications/tools/list_changed");
@@ -68,7 +68,8 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
   for (const c of diff.methods.changed) {
     const why = used.get(c.method);
     if (!why || c.what === "messageType") continue;
-    out.push({ kind: "method-changed", pointer: "", message: `uses ${c.method} (${why}): ${c.what} ${c.before ?? "none"} -> ${c.after ?? "none"} in ${diff.to}` });
+    const show = (v: string | null) => (v === null ? "none" : c.what !== "direction" ? v : v === "client" ? "C->S" : v === "server" ? "S->C" : "both");
+    out.push({ kind: "method-changed", pointer: "", message: `uses ${c.method} (${why}): ${c.what} ${show(c.before)} -> ${show(c.after)} in ${diff.to}` });
   }
   // Results this server sends: fields they must now carry.
   const inA = new Set(diff.methods.removed.map((m) => m.method));
