@@ -5,6 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { runPull } from "../../generator/contract/pull/index.js";
 import { runVerify } from "../../generator/contract/verify/index.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { repoRoot, tempDir } from "../helpers.js";
@@ -96,6 +97,24 @@ test("an example that does not satisfy inputSchema is a manifest error (verify a
     const shape = runCli(["generate", "--manifest", "mcp.manifest.json", "--out", "out", "--no-cache"], dir);
     assert.is(shape.status, 1);
     assert.match(shape.stderr, /\/tools\/0\/examples\/0/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("an official SDK v2 server: pulled, given an example, verified", async () => {
+  const { dir, cleanup } = tempDir("mcpgen-verify-sdk-");
+  try {
+    const sdk = `${node} ${join(repoRoot, "test/fixtures/sdk-v2-stdio-server.mjs")}`;
+    const file = join(dir, "mcp.manifest.json");
+    const pulled = await runPull({ stdio: sdk, out: file, cwd: dir });
+    assert.equal(pulled.counts, { tools: 2, prompts: 1, resources: 1, resourceTemplates: 0 });
+    const m = JSON.parse(readFileSync(file, "utf8")) as { tools: { name: string; examples?: unknown[] }[] };
+    m.tools.find((t) => t.name === "add")!.examples = [{ arguments: { a: 2, b: 40 } }];
+    writeFileSync(file, JSON.stringify(m, null, 2));
+    const r = await runVerify({ stdio: sdk, manifest: file });
+    assert.ok(r.ok, r.text);
+    assert.ok(r.checks.some((c) => c.check === "tools/add example 0" && c.message === "structuredContent satisfies outputSchema"), r.text);
   } finally {
     cleanup();
   }
