@@ -10,6 +10,7 @@
  */
 import { Project, ts } from "ts-morph";
 import { emitManifestTypes } from "../../emit/manifest-types.js";
+import { InputError } from "../../load/diagnostics.js";
 import type { ServerModel } from "../../model/server-ir.js";
 
 export interface CheckVerdict {
@@ -29,6 +30,14 @@ interface Pending {
 }
 
 const MAX_WHY_LINES = 6;
+
+/** The manifest's `types.ts`; a manifest `generate` would refuse (clashing type names) fails the same way here. */
+function typesOf(model: ServerModel): string {
+  const r = emitManifestTypes(model);
+  const errors = r.problems.filter((p) => p.severity === "error");
+  if (errors.length) throw new InputError(model.source.display, errors.map((p) => ({ ...p, file: model.source.display })));
+  return r.file.contents;
+}
 
 export function checkAssignability(a: ServerModel, b: ServerModel): CheckVerdict[] {
   const pending: Pending[] = [];
@@ -50,8 +59,8 @@ export function checkAssignability(a: ServerModel, b: ServerModel): CheckVerdict
     useInMemoryFileSystem: true,
     compilerOptions: { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: true, lib: ["lib.es2022.d.ts"] },
   });
-  project.createSourceFile("/old.ts", emitManifestTypes(a).file.contents);
-  project.createSourceFile("/new.ts", emitManifestTypes(b).file.contents);
+  project.createSourceFile("/old.ts", typesOf(a));
+  project.createSourceFile("/new.ts", typesOf(b));
   // Line i+4 (1-based) of check.ts holds check i. The source side is seen through `Plain`: the
   // emitted interfaces have no implicit index signature, so without it an object type that was
   // closed would never be assignable to one that became open (additionalProperties: true),
