@@ -102,6 +102,14 @@ for (const [mode, pattern] of [
   });
 }
 
+test("--env reaches the child; the CLI prints the summary", () => {
+  const r = runCli(["pull", "--stdio", scripted("good"), "--env", "SCRIPTED_VERSION=9.9.9", "--out", "env.json"], tmp.dir);
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^wrote env.json: scripted 9.9.9, revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05; 3 tools, 1 prompts, 1 resources, 1 templates; 1 problem\(s\) reported\n$/);
+  assert.match(r.stderr, /problem: \/tools\/2\/inputSchema\/properties\/n\/type/);
+  assert.is((JSON.parse(readFileSync(join(tmp.dir, "env.json"), "utf8")) as { version: string }).version, "9.9.9");
+});
+
 test("usage errors exit 2", () => {
   assert.is(runCli(["pull", "--out", "x.json"], tmp.dir).status, 2);
   assert.is(runCli(["pull", "--stdio", "x", "--url", "http://127.0.0.1:1/mcp"], tmp.dir).status, 2);
