@@ -7,6 +7,7 @@
 import { cac } from "cac";
 import { McpgenError } from "../generator/errors.js";
 import { check, generate, type GenerateOptions } from "../generator/generate.js";
+import { registerContractCommands } from "../generator/contract/cli.js";
 import { bundledRevisions, readSchemaManifest } from "../generator/load/schema-manifest.js";
 import { mcpgenVersion } from "../generator/paths.js";
 
@@ -101,6 +102,8 @@ cli.command("schemas", "List the bundled protocol revisions with their sha256").
   const files = readSchemaManifest().files;
   for (const rev of bundledRevisions()) stdout(`${rev}  sha256 ${files[`${rev}/schema.json`]?.sha256 ?? "?"}`);
 });
+
+registerContractCommands(cli, { stdout, stderr, fail: (code) => void (exitCode = code) });
 
 cli.option("-v, --version", "Print the mcpgen version");
 cli.help();

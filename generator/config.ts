@@ -114,6 +114,7 @@ function checkConfig(raw: unknown, file: string): ConfigFile {
     for (const [k, v] of Object.entries(t)) {
       if (k === "$schema" && allowTargets) continue;
       if (k === "targets" && allowTargets) continue;
+      if (k === "breaking" && allowTargets) continue; // `mcpgen breaking` reads and checks its own section
       if (k !== "schema" && k !== "manifest" && k !== "out" && k !== "revision") {
         bad(pointer(...at, k), `only "schema", "manifest", "out", "revision"${allowTargets ? ', "targets"' : ""}`);
       }

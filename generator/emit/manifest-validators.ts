@@ -240,3 +240,27 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
   files.push({ path: MANIFEST_VALIDATORS_FILE, contents: lines.join("\n") });
   return { files, problems };
 }
+
+/**
+ * One tool schema compiled in process, with the engine choice and sanitising of the generated
+ * validators, so `mcpgen verify` and the manifest's example checks accept exactly what the
+ * generated server and client accept.
+ */
+export function compileToolSchema(schema: JSONSchema, pointer: string): { validate: (data: unknown) => boolean; errors: () => string; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const engine = engineOf(schema);
+  const usable = sanitise(schema, pointer, problems, engine);
+  const Engine = engine === "draft-07" ? Ajv : Ajv2020;
+  let fn: ReturnType<Ajv["compile"]>;
+  try {
+    fn = new Engine({ ...OPTIONS, allErrors: true }).compile(usable);
+  } catch (error) {
+    problems.push({ severity: "warning", pointer, message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}` });
+    fn = new Ajv({ ...OPTIONS }).compile({ type: "object" });
+  }
+  return {
+    validate: (data) => fn(data) as boolean,
+    errors: () => (fn.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`).join("; "),
+    problems,
+  };
+}

@@ -13,7 +13,7 @@ import { assignManifestNames, describeCollision, type ManifestNames } from "../n
 
 type Problem = Omit<Diagnostic, "file">;
 
-const TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"]);
+const TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta", "examples"]);
 const RESOURCE_KEYS = new Set(["uri", "name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]);
 const TEMPLATE_KEYS = new Set(["uriTemplate", "name", "title", "description", "mimeType", "annotations", "icons", "_meta"]);
 const PROMPT_KEYS = new Set(["name", "title", "description", "arguments", "icons", "_meta"]);

@@ -25,7 +25,16 @@ export interface ManifestTool {
   icons?: ManifestIcon[];
   execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   _meta?: { [key: string]: unknown };
+  /** Example calls `mcpgen verify` makes (never published). */
+  examples?: ManifestToolExample[];
   [key: string]: unknown;
+}
+
+export interface ManifestToolExample {
+  name?: string;
+  arguments: { [key: string]: unknown };
+  /** The call is expected to report a tool error. */
+  isError?: boolean;
 }
 
 export interface ManifestResource {

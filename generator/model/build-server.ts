@@ -2,7 +2,7 @@
  * Builds the server model from a loaded (already validated) manifest.
  */
 import type { LoadedManifest } from "../load/manifest.js";
-import { KNOWN_REVISIONS } from "../load/manifest-format.js";
+import { KNOWN_REVISIONS, type ManifestTool } from "../load/manifest-format.js";
 import { parseUriTemplate } from "../load/uri-template.js";
 import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
 import type { JSONSchema } from "./ir.js";
@@ -32,6 +32,13 @@ function plain(v: unknown): { [key: string]: unknown } {
   return v as { [key: string]: unknown };
 }
 
+/** A tool as published: `examples` is mcpgen's (for `mcpgen verify`), not part of MCP's Tool. */
+function publishedTool(t: ManifestTool): { [key: string]: unknown } {
+  if (!("examples" in t)) return plain(t);
+  const { examples: _examples, ...rest } = t;
+  return rest;
+}
+
 export function buildServerModel(loaded: LoadedManifest): ServerModel {
   const m = loaded.manifest;
   const names = loaded.names;
@@ -44,7 +51,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       index,
       pointer,
       ids: id,
-      definition: plain(t),
+      definition: publishedTool(t),
       inputSchema: t.inputSchema as JSONSchema,
       outputSchema: (t.outputSchema as JSONSchema | undefined) ?? null,
       inputType: id.type + TYPE_SUFFIX.toolInput,

@@ -1,0 +1,162 @@
+/**
+ * How `pull` and `verify` reach a running server: the runtime's public generic client
+ * (`connectMcpClient`) over its stdio or HTTP transport (`connectHttp`: Streamable HTTP with the
+ * HTTP+SSE fallback), with the bindings mcpgen ships. Today that client speaks the legacy era
+ * (2024-11-05 ... 2025-11-25); the contract commands see whatever revision the client
+ * negotiates, so they pick up 2026-07-28 when the runtime's dual-era client does.
+ *
+ * Every wait is bounded: a per-request timeout on the session, and a deadline on the whole run
+ * that closes the transport (and so ends a silent child).
+ */
+import { connectMcpClient, type McpClient, type ProtocolBinding, type Transport } from "@mcpgen/runtime";
+import { connectHttp } from "@mcpgen/runtime/http";
+import { StdioClientTransport } from "@mcpgen/runtime/stdio";
+import { binding as b20241105 } from "../../generated/2024-11-05/index.js";
+import { binding as b20250326 } from "../../generated/2025-03-26/index.js";
+import { binding as b20250618 } from "../../generated/2025-06-18/index.js";
+import { binding as b20251125 } from "../../generated/2025-11-25/index.js";
+import { McpgenError, usageError } from "../errors.js";
+import { mcpgenVersion } from "../paths.js";
+
+/** Legacy-era bindings, oldest first (the client offers the newest and accepts any of them). */
+export const clientBindings: readonly ProtocolBinding[] = [b20241105, b20250326, b20250618, b20251125];
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** Cap on the captured stderr of a --stdio child (shown when it fails). */
+const MAX_STDERR_CHARS = 4000;
+
+export interface ConnectOptions {
+  stdio?: string;
+  url?: string;
+  /** `Name: value` strings. */
+  headers?: string[];
+  /** `KEY=VALUE` strings for the child. */
+  env?: string[];
+  /** Per-request limit (default 10 s). */
+  timeoutMs?: number;
+  /** Revision to ask for (the server may answer with another it speaks). */
+  protocolVersion?: string;
+}
+
+export interface Connection {
+  client: McpClient;
+  /** How the server was reached, for reports (`stdio: node server.js`, `http: <url>`). */
+  target: string;
+  stderr(): string;
+  close(): Promise<void>;
+}
+
+/** Splits a command line into words: whitespace separates, single or double quotes group, backslash escapes. No shell. */
+export function splitCommand(line: string): string[] {
+  const words: string[] = [];
+  let cur = "";
+  let inWord = false;
+  let quote: "'" | '"' | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote) {
+      if (ch === quote) quote = null;
+      else if (ch === "\\" && quote === '"' && i + 1 < line.length) cur += line[++i];
+      else cur += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      inWord = true;
+    } else if (ch === "\\" && i + 1 < line.length) {
+      cur += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(cur);
+      cur = "";
+      inWord = false;
+    } else {
+      cur += ch;
+      inWord = true;
+    }
+  }
+  if (quote) throw usageError(`--stdio: unterminated ${quote} quote in ${JSON.stringify(line)}`);
+  if (inWord) words.push(cur);
+  if (words.length === 0) throw usageError("--stdio needs a command");
+  return words;
+}
+
+function parsePairs(list: string[], sep: string, flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const i = item.indexOf(sep);
+    if (i <= 0) throw usageError(`--${flag} ${JSON.stringify(item)}: expected ${flag === "header" ? "Name: value" : "KEY=VALUE"}`);
+    out[item.slice(0, i).trim()] = item.slice(i + 1).trim();
+  }
+  return out;
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+export async function connect(options: ConnectOptions): Promise<Connection> {
+  const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let transport: Transport;
+  let target: string;
+  let err = "";
+  if (options.stdio !== undefined) {
+    const [command, ...args] = splitCommand(options.stdio);
+    const stdio = new StdioClientTransport({
+      command: command!,
+      args,
+      env: { ...process.env, ...parsePairs(options.env ?? [], "=", "env") },
+      stderr: "pipe",
+      closeTimeoutMs: 500,
+      termTimeoutMs: 1000,
+    });
+    stdio.stderr!.on("data", (d: Buffer) => void (err = (err + d.toString("utf8")).slice(-MAX_STDERR_CHARS)));
+    transport = stdio;
+    target = `stdio: ${options.stdio}`;
+  } else if (options.url !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(options.url);
+    } catch {
+      throw usageError(`--url ${JSON.stringify(options.url)} is not a URL`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw usageError(`--url must be http: or https:, got ${url.protocol}`);
+    transport = connectHttp(url, { headers: parsePairs(options.headers ?? [], ":", "header") });
+    target = `http: ${url.href}`;
+  } else {
+    throw usageError('give --stdio "<command>" or --url <url>');
+  }
+  try {
+    const client = await withDeadline(
+      connectMcpClient(transport, {
+        bindings: clientBindings,
+        clientInfo: { name: "mcpgen", version: mcpgenVersion },
+        timeout,
+        ...(options.protocolVersion === undefined ? {} : { protocolVersion: options.protocolVersion }),
+        onerror: () => {}, // garbage from the peer surfaces as the request that never gets its answer
+      }),
+      timeout * 2,
+      `no MCP handshake with ${target}`,
+    );
+    return {
+      client,
+      target,
+      stderr: () => err,
+      close: async () => {
+        await client.close().catch(() => {});
+        await transport.close().catch(() => {});
+      },
+    };
+  } catch (e) {
+    await transport.close().catch(() => {});
+    const said = err.trim() ? ` (server stderr: ${err.trim().split("\n").slice(-5).join(" | ")})` : "";
+    throw new McpgenError(`cannot connect to ${target}: ${describe(e)}${said}`);
+  }
+}
+
+/** Rejects with `what` after `ms`; the caller closes what it opened. */
+export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}

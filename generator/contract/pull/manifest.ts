@@ -1,0 +1,100 @@
+/**
+ * A server snapshot as an `mcp.manifest.json`: identity, revisions, the capabilities the
+ * entries do not imply, and every entry exactly as the server published it, sorted so two
+ * pulls of the same server give the same bytes. The text then goes through the manifest loader,
+ * the same checks `generate` runs: schemas that are broken are reported and typed leniently
+ * (`Record<string, unknown>`, the loader's fallback); an entry the loader rejects outright is
+ * left out and reported, so what is written always generates.
+ */
+import { InputError, type Diagnostic } from "../../load/diagnostics.js";
+import { parseManifest, type LoadedManifest } from "../../load/manifest.js";
+import { KNOWN_REVISIONS } from "../../load/manifest-format.js";
+import type { ServerSnapshot } from "./snapshot.js";
+
+const IDENTITY_KEYS = ["title", "description", "websiteUrl", "icons"] as const;
+const SECTIONS = ["tools", "resources", "resourceTemplates", "prompts"] as const;
+type Section = (typeof SECTIONS)[number];
+/** Sort key of each section: what clients address entries by. */
+const KEY: Record<Section, string> = { tools: "name", resources: "uri", resourceTemplates: "name", prompts: "name" };
+/** Rejecting a pulled manifest more than this many times means the problems are not per entry. */
+const MAX_REPAIRS = 3;
+
+export interface PulledManifest {
+  text: string;
+  loaded: LoadedManifest;
+  /** Everything worth telling the user: loader warnings and left-out entries. */
+  problems: string[];
+}
+
+const isObj = (v: unknown): v is { [key: string]: unknown } => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function capabilities(caps: { [key: string]: unknown }): { [key: string]: unknown } {
+  const out: { [key: string]: unknown } = {};
+  const flags = (v: unknown, names: string[]) => {
+    const o: { [key: string]: boolean } = {};
+    if (isObj(v)) for (const n of names) if (v[n] === true) o[n] = true;
+    return o;
+  };
+  if (isObj(caps.logging)) out.logging = {};
+  if (isObj(caps.completions)) out.completions = {};
+  for (const [k, names] of [["tools", ["listChanged"]], ["resources", ["subscribe", "listChanged"]], ["prompts", ["listChanged"]]] as const) {
+    const f = flags(caps[k], [...names]);
+    if (Object.keys(f).length) out[k] = f;
+  }
+  for (const k of ["experimental", "extensions"]) if (isObj(caps[k]) && Object.keys(caps[k] as object).length) out[k] = caps[k];
+  return out;
+}
+
+function sortedBy(list: { [key: string]: unknown }[], key: string) {
+  const k = (e: { [key: string]: unknown }) => (typeof e[key] === "string" ? (e[key] as string) : "");
+  return [...list].sort((a, b) => (k(a) < k(b) ? -1 : k(a) > k(b) ? 1 : 0));
+}
+
+export function snapshotToManifest(s: ServerSnapshot, display: string): PulledManifest {
+  const manifest: { [key: string]: unknown } = {
+    name: typeof s.serverInfo.name === "string" && s.serverInfo.name ? s.serverInfo.name : "unnamed-server",
+    version: typeof s.serverInfo.version === "string" && s.serverInfo.version ? s.serverInfo.version : "0.0.0",
+  };
+  for (const k of IDENTITY_KEYS) if (s.serverInfo[k] !== undefined) manifest[k] = s.serverInfo[k];
+  if (typeof s.instructions === "string" && s.instructions) manifest.instructions = s.instructions;
+  manifest.revisions = s.revisions.filter((r) => (KNOWN_REVISIONS as readonly string[]).includes(r));
+  const caps = capabilities(s.capabilities);
+  if (Object.keys(caps).length) manifest.capabilities = caps;
+  for (const section of SECTIONS) if (s[section].length) manifest[section] = sortedBy(s[section], KEY[section]);
+
+  const problems: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const text = JSON.stringify(manifest, null, 2) + "\n";
+    try {
+      const loaded = parseManifest(text, display);
+      problems.push(...loaded.diagnostics.map((d) => `${d.pointer || "/"}: ${d.message}`));
+      return { text, loaded, problems };
+    } catch (e) {
+      if (!(e instanceof InputError) || attempt >= MAX_REPAIRS) throw e;
+      if (!dropRejected(manifest, e.diagnostics, problems)) throw e;
+    }
+  }
+}
+
+/** Leaves out every entry an error points into; false when an error is outside any entry. */
+function dropRejected(manifest: { [key: string]: unknown }, diagnostics: Diagnostic[], problems: string[]): boolean {
+  const doomed = new Map<Section, Set<number>>();
+  for (const d of diagnostics) {
+    if (d.severity !== "error") continue;
+    const m = /^\/(tools|resources|resourceTemplates|prompts)\/(\d+)(\/|$)/.exec(d.pointer);
+    if (!m) return false;
+    const section = m[1] as Section;
+    const index = Number(m[2]);
+    const entry = (manifest[section] as { [key: string]: unknown }[])[index];
+    const label = `${section} ${JSON.stringify(entry?.[KEY[section]] ?? index)}`;
+    problems.push(`${d.pointer}: ${d.message}; ${label} left out of the manifest`);
+    if (!doomed.has(section)) doomed.set(section, new Set());
+    doomed.get(section)!.add(index);
+  }
+  for (const [section, indexes] of doomed) {
+    const kept = (manifest[section] as unknown[]).filter((_, i) => !indexes.has(i));
+    if (kept.length) manifest[section] = kept;
+    else delete manifest[section];
+  }
+  return doomed.size > 0;
+}

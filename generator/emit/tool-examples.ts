@@ -1,0 +1,24 @@
+/**
+ * The manifest's tool `examples` (calls `mcpgen verify` makes) checked against each tool's
+ * `inputSchema` with the validators the generated server uses: an example the server would
+ * reject as invalid arguments is an error in the manifest, not a finding about the server.
+ */
+import type { Manifest } from "../load/manifest-format.js";
+import type { ServerModel } from "../model/server-ir.js";
+import { compileToolSchema } from "./manifest-validators.js";
+import type { Problem } from "./schema-to-ts.js";
+
+export function checkToolExamples(manifest: Manifest, model: ServerModel): Problem[] {
+  const problems: Problem[] = [];
+  for (const tool of model.tools) {
+    const examples = manifest.tools?.[tool.index]?.examples ?? [];
+    if (examples.length === 0 || tool.inputFallback) continue;
+    const { validate, errors } = compileToolSchema(tool.inputSchema, `${tool.pointer}/inputSchema`);
+    examples.forEach((example, i) => {
+      if (!validate(example.arguments)) {
+        problems.push({ severity: "error", pointer: `${tool.pointer}/examples/${i}/arguments`, message: `example does not satisfy the tool's inputSchema: ${errors()}` });
+      }
+    });
+  }
+  return problems;
+}
