@@ -6,13 +6,13 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import prettier from "prettier";
 import type { Project, SourceFile } from "ts-morph";
 import { McpgenError } from "../errors.js";
 import { InputError, type Diagnostic } from "../load/diagnostics.js";
 import { parseManifest } from "../load/manifest.js";
 import { findEntries } from "./entries.js";
 import { buildSections } from "./manifest.js";
+import { layoutJson } from "./json-layout.js";
 import { findUp, loadSource } from "./project.js";
 import { Problems } from "./problems.js";
 
@@ -27,7 +27,7 @@ export interface ExtractOptions {
 
 export interface ExtractResult {
   manifest: { [key: string]: unknown };
-  /** The manifest as written: prettier-formatted JSON, ending in a newline. */
+  /** The manifest as written: JSON as prettier prints it (width 120), ending in a newline. */
   text: string;
   warnings: Diagnostic[];
 }
@@ -52,7 +52,7 @@ export async function extractFrom(project: Project, file: SourceFile, options: E
   const manifest: { [key: string]: unknown } = { ...serverInfo(abs, display, options) };
   for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const) if (sections[key].length > 0) manifest[key] = sections[key];
   if (found.completions) manifest.capabilities = { completions: {} };
-  const text = await prettier.format(JSON.stringify(manifest), { parser: "json", printWidth: 120 });
+  const text = layoutJson(manifest);
   try {
     parseManifest(text, `${display} (extracted manifest)`);
   } catch (e) {

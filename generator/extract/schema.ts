@@ -78,6 +78,7 @@ export class SchemaBuilder {
       this.problems.error(at, ptr, `cannot express type ${text()} as JSON Schema: ${why}`);
       return {};
     };
+    if ((type.compilerType as { intrinsicName?: string }).intrinsicName === "error") return fail("the type does not resolve (a missing import, or a global type from an @types package: import it explicitly)");
     if (type.isAny()) return fail("`any` says nothing about the value (use a precise type, or `unknown` for any JSON value)");
     if (type.isUnknown()) return {};
     if (type.isTypeParameter()) return fail("unresolved type parameter (instantiate the generic with a concrete type)");

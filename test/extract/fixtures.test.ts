@@ -6,6 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import prettier from "prettier";
 import { extractFrom } from "../../generator/extract/index.js";
 import { newProject } from "../../generator/extract/project.js";
 import { formatDiagnostic } from "../../generator/load/diagnostics.js";
@@ -56,6 +57,24 @@ for (const c of cases) {
     compare(join(dir, c, "want-warnings.txt"), r.warnings.map((w) => formatDiagnostic(w) + "\n").join(""));
   });
 }
+
+test("every extracted manifest is laid out as prettier prints it (the layout does not load prettier)", async () => {
+  const wants = cases.filter((c) => existsSync(join(dir, c, "want.json"))).map((c) => join(dir, c, "want.json"));
+  assert.ok(wants.length >= 16);
+  for (const path of [...wants, join(repoRoot, "examples", "notes", "code-first", "mcp.manifest.json")]) {
+    const text = readFileSync(path, "utf8");
+    assert.is(await prettier.format(text, { parser: "json", printWidth: 120 }), text, path);
+  }
+});
+
+test("the layout matches prettier on large JSON too (the bundled MCP schemas, package-lock.json)", async () => {
+  const { layoutJson } = await import("../../generator/extract/json-layout.js");
+  for (const rel of ["schema/2025-11-25/schema.json", "schema/manifest.schema.json", "package-lock.json"]) {
+    const value = JSON.parse(readFileSync(join(repoRoot, rel), "utf8")) as unknown;
+    assert.is(layoutJson(value), await prettier.format(JSON.stringify(value), { parser: "json", printWidth: 120 }), rel);
+  }
+  assert.is(layoutJson({ n: Array.from({ length: 60 }, (_, i) => i * 1000) }), await prettier.format(JSON.stringify({ n: Array.from({ length: 60 }, (_, i) => i * 1000) }), { parser: "json", printWidth: 120 }));
+});
 
 test("extraction is deterministic: the same module twice gives the same bytes", async () => {
   const file = project.getSourceFileOrThrow(join(dir, "recursive", "given.ts"));
