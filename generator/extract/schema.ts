@@ -290,11 +290,12 @@ function namedDeclaration(type: Type): Node | undefined {
   return namedSymbol(type)?.getDeclarations()[0];
 }
 
-/** `Page<Note>` → `PageNote`: generic instances are distinct definitions. */
+/** `Page<Note>` → `PageNote`, `Page<number>` → `PageNumber`: generic instances are distinct definitions. */
 function defName(type: Type): string {
   const symbol = namedSymbol(type)!;
   const args = type.getAliasSymbol() ? type.getAliasTypeArguments() : type.getTypeArguments();
-  return symbol.getName() + args.map((a) => (isNamed(a) ? defName(a) : a.getText().replace(/[^A-Za-z0-9_]/g, ""))).join("");
+  const word = (a: Type) => a.getText().replace(/[^A-Za-z0-9_]/g, "").replace(/^./, (c) => c.toUpperCase());
+  return symbol.getName() + args.map((a) => (isNamed(a) ? defName(a) : word(a))).join("");
 }
 
 /** The type aliases a declaration's type annotation goes through: `to: Email` → [Email]. */
