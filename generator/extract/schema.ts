@@ -112,7 +112,8 @@ export class SchemaBuilder {
       return element ? { type: "array", items: this.convert(element, at, `${ptr}/items`) } : fail("array without an element type");
     }
     if (type.isTuple()) return this.tuple(type, at, ptr);
-    if (!type.isObject()) return fail("not a JSON value type");
+    // `A & B` of objects: the checker merges their properties
+    if (!type.isObject() && !type.isIntersection()) return fail("not a JSON value type");
     return this.object(type, at, ptr, extras, fail);
   }
 
@@ -120,14 +121,14 @@ export class SchemaBuilder {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const methods = type.getProperties().filter(isMethod);
-    if (methods.length > 0) return fail(`it has methods (${methods.map((m) => m.getName()).join(", ")}); only data can be sent as JSON`);
+    if (methods.length > 0) return fail(`it has methods (${methods.map((m) => displayName(m.getName())).join(", ")}); only data can be sent as JSON`);
     for (const prop of type.getProperties()) {
       const name = prop.getName();
       const decl = prop.getValueDeclaration() ?? prop.getDeclarations()[0];
       const where = decl ?? at;
       const propPtr = `${ptr}/properties/${pointerToken(name)}`;
       if (name.startsWith("__@")) {
-        this.problems.error(where, propPtr, `symbol-keyed property ${name} has no JSON form`);
+        this.problems.error(where, propPtr, `symbol-keyed property ${displayName(name)} has no JSON form`);
         continue;
       }
       let propType = prop.getTypeAtLocation(at);
@@ -257,6 +258,12 @@ function discriminant(members: Type[], at: Node): string | undefined {
   return undefined;
 }
 
+/** The checker spells `[Symbol.iterator]` as `__@iterator@<id>`; the id is an internal counter. */
+function displayName(name: string): string {
+  const m = /^__@(.+)@\d+$/.exec(name);
+  return m ? `[Symbol.${m[1]}]` : name;
+}
+
 function isBrand(t: Type): boolean {
   return t.isObject() && t.getProperties().length > 0 && t.getProperties().every((p) => p.getName().startsWith("__"));
 }
@@ -283,7 +290,7 @@ function isNamed(type: Type): boolean {
   const symbol = namedSymbol(type);
   if (!symbol || isLibrary(symbol)) return false;
   if (type.isUnion()) return type.getUnionTypes().some((m) => m.isObject() && !m.isArray());
-  return type.isObject() && !type.isArray() && !type.isTuple() && type.getCallSignatures().length === 0;
+  return (type.isObject() || type.isIntersection()) && !type.isArray() && !type.isTuple() && type.getCallSignatures().length === 0;
 }
 
 function namedDeclaration(type: Type): Node | undefined {
