@@ -290,7 +290,8 @@ function isNamed(type: Type): boolean {
   const symbol = namedSymbol(type);
   if (!symbol || isLibrary(symbol)) return false;
   if (type.isUnion()) return type.getUnionTypes().some((m) => m.isObject() && !m.isArray());
-  return (type.isObject() || type.isIntersection()) && !type.isArray() && !type.isTuple() && type.getCallSignatures().length === 0;
+  const objects = type.isObject() || (type.isIntersection() && type.getIntersectionTypes().every((p) => p.isObject()));
+  return objects && !type.isArray() && !type.isTuple() && type.getCallSignatures().length === 0;
 }
 
 function namedDeclaration(type: Type): Node | undefined {
