@@ -3,7 +3,7 @@
  * descriptions of destructured properties. Read through the compiler's own JSDoc parser so a
  * comment on `export const f = () => ...`, on a method, or on a property signature all work.
  */
-import { ts, type Node } from "ts-morph";
+import { Node, ts } from "ts-morph";
 
 export interface Doc {
   description?: string;
@@ -19,7 +19,8 @@ export function readDoc(node: Node | undefined): Doc {
   const doc = empty();
   if (!node) return doc;
   // JSDoc of `export const f = ...` sits on the statement, which the compiler walks up to itself.
-  const parts = ts.getJSDocCommentsAndTags(node.compilerNode);
+  let parts: readonly (ts.JSDoc | ts.JSDocTag)[] = ts.getJSDocCommentsAndTags(node.compilerNode);
+  if (parts.length === 0 && (Node.isPropertySignature(node) || Node.isPropertyAssignment(node))) parts = sameLineDoc(node);
   for (const part of parts) {
     if (ts.isJSDoc(part)) {
       const text = clean(ts.getTextOfJSDocComment(part.comment));
@@ -28,6 +29,20 @@ export function readDoc(node: Node | undefined): Doc {
     } else readTag(part, doc);
   }
   return doc;
+}
+
+/**
+ * `{ tag?: string; /** @integer *\/ limit?: number }`: the compiler gives a doc comment that
+ * follows another member on its line to nobody; on a property it can only mean the next one.
+ */
+function sameLineDoc(node: Node): readonly (ts.JSDoc | ts.JSDocTag)[] {
+  const text = node.getSourceFile().getFullText();
+  // to the compiler these are trailing comments of the previous member's `;`
+  const ranges = ts.getTrailingCommentRanges(text, node.getPos()) ?? [];
+  const last = ranges.filter((r) => r.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith("/**", r.pos)).pop();
+  if (!last) return [];
+  const holder = ts.createSourceFile("doc.ts", `${text.slice(last.pos, last.end)}\nvar _: 0;`, ts.ScriptTarget.Latest, true);
+  return ts.getJSDocCommentsAndTags(holder.statements[0]!);
 }
 
 function readTag(tag: ts.JSDocTag, doc: Doc): void {
