@@ -14,6 +14,9 @@ import type { Problems } from "./problems.js";
 
 export type { JsonSchema };
 
+const MAX_DEPTH = 64;
+const MAX_INSTANCES = 32;
+
 export interface RootExtras {
   /** `@param input.city text` descriptions of the root's properties. */
   paramDocs?: ReadonlyMap<string, string>;
@@ -26,6 +29,10 @@ export class SchemaBuilder {
   private readonly defs = new Map<string, JsonSchema>();
   private readonly defNames = new Map<ts.Type, string>();
   private root: ts.Type | undefined;
+  private depth = 0;
+  private tooDeep = false;
+  /** Instantiations per generic declaration: `Deep<T[]>` inside `Deep<T>` never closes. */
+  private readonly instances = new Map<MorphSymbol, number>();
 
   constructor(
     private readonly problems: Problems,
@@ -51,14 +58,32 @@ export class SchemaBuilder {
   /** A property's (or element's) type: the root itself and named types become `$ref`s. */
   private convert(type: Type, at: Node, ptr: string): JsonSchema {
     if (this.root !== undefined && type.compilerType === this.root) return { $ref: "#" };
-    if (isNamed(type)) return this.ref(type, at, ptr);
-    return this.structure(type, at, ptr, {});
+    // named types stop recursion, but a generic that instantiates itself anew at every level
+    // (`type Deep<T> = { next: Deep<T[]> }`) would not
+    if (this.depth >= MAX_DEPTH) {
+      if (!this.tooDeep) this.problems.error(at, ptr, `type nests deeper than ${MAX_DEPTH} levels`);
+      this.tooDeep = true;
+      return {};
+    }
+    this.depth++;
+    try {
+      return isNamed(type) ? this.ref(type, at, ptr) : this.structure(type, at, ptr, {});
+    } finally {
+      this.depth--;
+    }
   }
 
   private ref(type: Type, at: Node, ptr: string): JsonSchema {
     const name = defName(type);
     const known = this.defNames.get(type.compilerType);
     if (known !== undefined) return { $ref: `#/$defs/${pointerToken(known)}` };
+    const generic = namedSymbol(type)!;
+    const count = (this.instances.get(generic) ?? 0) + 1;
+    this.instances.set(generic, count);
+    if (count > MAX_INSTANCES) {
+      if (count === MAX_INSTANCES + 1) this.problems.error(at, ptr, `${generic.getName()} is instantiated anew at every level (${type.getText(at).slice(0, 80)}...): a generic that expands without end has no finite schema`);
+      return {};
+    }
     if (this.defs.has(name)) {
       this.problems.error(at, ptr, `two different types are named ${name} in one schema; rename one of them`);
       return {};
@@ -302,7 +327,7 @@ function namedDeclaration(type: Type): Node | undefined {
 function defName(type: Type): string {
   const symbol = namedSymbol(type)!;
   const args = type.getAliasSymbol() ? type.getAliasTypeArguments() : type.getTypeArguments();
-  const word = (a: Type) => a.getText().replace(/[^A-Za-z0-9_]/g, "").replace(/^./, (c) => c.toUpperCase());
+  const word = (a: Type) => a.getText().replaceAll("[]", "Array").replace(/[^A-Za-z0-9_]/g, "").replace(/^./, (c) => c.toUpperCase());
   return symbol.getName() + args.map((a) => (isNamed(a) ? defName(a) : word(a))).join("");
 }
 
