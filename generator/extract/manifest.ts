@@ -65,7 +65,12 @@ function tool(entry: Entry, name: string, doc: Doc, index: number, problems: Pro
   const first = params[0];
   const paramDecl = entry.parameters[0] ?? entry.node;
   if (first) {
-    const type = first.getTypeAtLocation(entry.node);
+    let type = first.getTypeAtLocation(entry.node);
+    // `(input?: {...})`: a call without arguments; the schema is the object's
+    if (type.isUnion() && type.getUnionTypes().some((t) => t.isUndefined())) {
+      const defined = type.getUnionTypes().filter((t) => !t.isUndefined());
+      if (defined.length === 1) type = defined[0]!;
+    }
     const input = new SchemaBuilder(problems, `${ptr}/inputSchema`, "input");
     const schema = input.build(type, paramDecl, { paramDocs: doc.params, defaults: destructuredDefaults(entry.parameters[0]) });
     if (schema.type !== "object") problems.error(paramDecl, `${ptr}/inputSchema`, `a tool's input is an object of named arguments, not ${type.getText(entry.node)}`);
