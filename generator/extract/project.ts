@@ -36,10 +36,9 @@ export function loadSource(abs: string, display: string): LoadedSource {
 export function newProject(tsconfig: string | undefined): Project {
   return new Project({
     ...(tsconfig ? { tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true } : {}),
-    // strict null checks decide optionality; the rest of the author's options stay theirs, but
-    // no global @types packages (types: []): tool signatures are JSON data, and loading
-    // @types/node alone doubles the files the checker reads. An import still loads its types.
-    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, types: [], ...(tsconfig ? {} : { lib: ["lib.es2022.d.ts"], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }) },
+    // strict null checks decide optionality; the rest of the author's options stay theirs,
+    // `types` included: return types inferred from `node:` APIs need @types/node to resolve
+    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, ...(tsconfig ? {} : { lib: ["lib.es2022.d.ts"], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }) },
   });
 }
 
