@@ -12,6 +12,7 @@ import { bundledRevisions, readSchemaManifest } from "../generator/load/schema-m
 import { mcpgenVersion } from "../generator/paths.js";
 
 interface Flags {
+  from?: unknown;
   schema?: unknown;
   manifest?: unknown;
   name?: unknown;
@@ -65,7 +66,10 @@ function targetOptions(command: ReturnType<typeof cli.command>) {
 let exitCode = 0;
 
 targetOptions(cli.command("generate", "Generate protocol bindings (all bundled revisions into generated/<rev>/ by default)"))
+  .option("--from <src.ts>", "Code first: extract the manifest (written to --manifest, default mcp.manifest.json) from typed handlers, then generate")
+  .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
+    if (flags.from !== undefined) flags.manifest = (await runExtract(flags, stringFlag(flags, "manifest"))).manifest;
     const result = await generate(apiOptions(flags));
     for (const t of result.targets) {
       const what = t.written ? `wrote ${t.files.length} files` : "up to date";
@@ -97,6 +101,23 @@ cli
     for (const file of result.written) stdout(`wrote ${file}`);
     stdout(`next: npx mcpgen generate --manifest mcp.manifest.json --out ${out ?? "src/mcp"}`);
   });
+
+async function runExtract(flags: Flags, out: string | undefined) {
+  const from = stringFlag(flags, "from");
+  if (from === undefined) throw new UsageError("--from <src.ts> is required");
+  const name = stringFlag(flags, "name");
+  const { extractCommand } = await import("../generator/extract/command.js");
+  const r = await extractCommand({ from, ...(out === undefined ? {} : { out }), ...(name === undefined ? {} : { name }), warn: (w) => stderr(`warning: ${w}`) });
+  stdout(`${r.manifest}: ${r.written ? "wrote" : "up to date"} (${r.tools} tools, extracted from ${from})`);
+  return r;
+}
+
+cli
+  .command("extract", "Code first: write mcp.manifest.json from a TypeScript module of typed handlers (see docs/code-first.md)")
+  .option("--from <src.ts>", "The handlers module: exported tools/prompts/resources objects, or exported functions (tools)")
+  .option("--out <file>", "Manifest to write (default: mcp.manifest.json)")
+  .option("--name <name>", "Server name (default: the nearest package.json's name)")
+  .action(async (flags: Flags) => void (await runExtract(flags, stringFlag(flags, "out"))));
 
 cli.command("schemas", "List the bundled protocol revisions with their sha256").action(() => {
   const files = readSchemaManifest().files;
