@@ -6,48 +6,13 @@
  */
 import { cac } from "cac";
 import { McpgenError } from "../generator/errors.js";
-import { check, generate, type GenerateOptions } from "../generator/generate.js";
+import { check, generate } from "../generator/generate.js";
 import { bundledRevisions, readSchemaManifest } from "../generator/load/schema-manifest.js";
 import { mcpgenVersion } from "../generator/paths.js";
-
-interface Flags {
-  schema?: unknown;
-  manifest?: unknown;
-  name?: unknown;
-  out?: unknown;
-  revision?: unknown;
-  config?: unknown;
-  cache?: unknown;
-}
-
-const stdout = (line: string) => process.stdout.write(line + "\n");
-const stderr = (line: string) => process.stderr.write(line + "\n");
-
-class UsageError extends Error {}
-
-function stringFlag(flags: Flags, name: keyof Flags): string | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== "string" || v === "") throw new UsageError(`--${name} needs a value`);
-  return v;
-}
-
-function apiOptions(flags: Flags): GenerateOptions {
-  const options: GenerateOptions = { warn: (w) => stderr(`warning: ${w}`) };
-  const schema = stringFlag(flags, "schema");
-  const manifest = stringFlag(flags, "manifest");
-  const out = stringFlag(flags, "out");
-  const revision = stringFlag(flags, "revision");
-  const config = stringFlag(flags, "config");
-  if (schema !== undefined) options.schema = schema;
-  if (manifest !== undefined) options.manifest = manifest;
-  if (out !== undefined) options.out = out;
-  if (revision !== undefined) options.revision = revision;
-  if (config !== undefined) options.config = config;
-  if (flags.cache === false) options.cache = false;
-  else if (process.env.MCPGEN_CACHE_DIR) options.cache = process.env.MCPGEN_CACHE_DIR;
-  return options;
-}
+import { apiOptions, stderr, stdout, UsageError, type Flags } from "./cli-io.js";
+import { registerBundled } from "./commands/bundled.js";
+import { registerInit } from "./commands/init.js";
+import { printGenerated, registerWatch, runWatch } from "./commands/watch.js";
 
 const cli = cac("mcpgen");
 
@@ -57,19 +22,19 @@ function targetOptions(command: ReturnType<typeof cli.command>) {
     .option("--manifest <file>", "Server manifest (mcp.manifest.json): typed tool/prompt/template types, validators, list payloads")
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
-    .option("--config <file>", "Config file (default: mcpgen.config.json in the current directory, if present)")
+    .option("--config <file>", "Config file (default: mcpgen.config.{json,ts,js,mjs} in the current directory, if present)")
     .option("--no-cache", "Do not read or write the output cache (.mcpgen-cache/, or $MCPGEN_CACHE_DIR)");
 }
 
 let exitCode = 0;
 
-targetOptions(cli.command("generate", "Generate protocol bindings (all bundled revisions into generated/<rev>/ by default)"))
+const setExit = (code: number) => void (exitCode = code);
+
+targetOptions(cli.command("generate", "Generate typed bindings (default: mcpgen.config.*, else ./mcp.manifest.json into src/mcp)"))
+  .option("--watch", "Keep running and regenerate on every input change (see `mcpgen watch`)")
   .action(async (flags: Flags) => {
-    const result = await generate(apiOptions(flags));
-    for (const t of result.targets) {
-      const what = t.written ? `wrote ${t.files.length} files` : "up to date";
-      stdout(`${t.out}: ${what} (${t.schema}, revision ${t.revision}${t.cached ? ", cached" : ""})`);
-    }
+    if (flags.watch) return setExit(await runWatch(flags));
+    printGenerated(await generate(apiOptions(flags)));
   });
 
 targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen generate` would change; writes nothing"))
@@ -84,18 +49,9 @@ targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen gener
     exitCode = 1;
   });
 
-cli
-  .command("init", "Write a starter mcp.manifest.json and src/handlers.ts in the current directory (never overwrites)")
-  .option("--name <name>", "Server name in the manifest (default: my-server)")
-  .option("--out <dir>", "Where `mcpgen generate --manifest` will write, under src/ (default: src/mcp)")
-  .action(async (flags: Flags) => {
-    const { initProject } = await import("../generator/init.js");
-    const name = stringFlag(flags, "name");
-    const out = stringFlag(flags, "out");
-    const result = initProject({ dir: process.cwd(), ...(name === undefined ? {} : { name }), ...(out === undefined ? {} : { out }) });
-    for (const file of result.written) stdout(`wrote ${file}`);
-    stdout(`next: npx mcpgen generate --manifest mcp.manifest.json --out ${out ?? "src/mcp"}`);
-  });
+registerWatch(cli, targetOptions, setExit);
+registerInit(cli);
+registerBundled(cli, setExit);
 
 cli.command("schemas", "List the bundled protocol revisions with their sha256").action(() => {
   const files = readSchemaManifest().files;

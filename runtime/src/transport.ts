@@ -33,7 +33,7 @@ export interface Transport {
   onerror?: (error: Error) => void;
   /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /**
    * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
    * reply to `requestId` without ending the logical stream; the client resumes it with GET +
