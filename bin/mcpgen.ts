@@ -12,7 +12,7 @@ import { mcpgenVersion } from "../generator/paths.js";
 import { apiOptions, stderr, stdout, UsageError, type Flags } from "./cli-io.js";
 import { registerBundled } from "./commands/bundled.js";
 import { registerInit } from "./commands/init.js";
-import { printGenerated, registerWatch, runWatch } from "./commands/watch.js";
+import { printGenerated, registerWatch, runWatch, watchOptions } from "./commands/watch.js";
 
 const cli = cac("mcpgen");
 
@@ -30,7 +30,7 @@ let exitCode = 0;
 
 const setExit = (code: number) => void (exitCode = code);
 
-targetOptions(cli.command("generate", "Generate typed bindings (default: mcpgen.config.*, else ./mcp.manifest.json into src/mcp)"))
+watchOptions(targetOptions(cli.command("generate", "Generate typed bindings (default: mcpgen.config.*, else ./mcp.manifest.json into src/mcp)")))
   .option("--watch", "Keep running and regenerate on every input change (see `mcpgen watch`)")
   .action(async (flags: Flags) => {
     if (flags.watch) return setExit(await runWatch(flags));

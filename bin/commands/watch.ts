@@ -18,8 +18,7 @@ export function printGenerated(result: GenerateResult): void {
 
 /** Runs until SIGINT/SIGTERM (or the companion exits); resolves to the exit code. */
 export async function runWatch(flags: Flags): Promise<number> {
-  const debounce = stringFlag(flags, "debounce");
-  const debounceMs = debounce === undefined ? 100 : Number(debounce);
+  const debounceMs = flags.debounce === undefined ? 100 : Number(flags.debounce); // cac parses numbers
   if (!Number.isInteger(debounceMs) || debounceMs < 0 || debounceMs > 60_000) throw new UsageError("--debounce must be a whole number of milliseconds, 0-60000");
   const companion = stringFlag(flags, "with");
   const { watchGenerate } = await import("../../generator/watch.js");
@@ -70,9 +69,16 @@ export async function runWatch(flags: Flags): Promise<number> {
   return exitCode;
 }
 
-export function registerWatch(cli: CAC, withTargetOptions: (c: ReturnType<CAC["command"]>) => ReturnType<CAC["command"]>, setExit: (code: number) => void): void {
-  withTargetOptions(cli.command("watch", "Generate, then regenerate whenever the manifest, schema or config changes (same as generate --watch)"))
-    .option("--debounce <ms>", "Quiet period after a change before regenerating (default 100)")
-    .option("--with <command>", 'Also run this command while watching, e.g. "tsc --watch"')
+type Command = ReturnType<CAC["command"]>;
+
+/** The options of watch mode, on `watch` and on `generate` (with --watch). */
+export function watchOptions(command: Command): Command {
+  return command
+    .option("--debounce <ms>", "Watch mode: quiet period after a change before regenerating (default 100)")
+    .option("--with <command>", 'Watch mode: also run this command while watching, e.g. "tsc --watch"');
+}
+
+export function registerWatch(cli: CAC, withTargetOptions: (c: Command) => Command, setExit: (code: number) => void): void {
+  watchOptions(withTargetOptions(cli.command("watch", "Generate, then regenerate whenever the manifest, schema or config changes (same as generate --watch)")))
     .action(async (flags: Flags) => setExit(await runWatch(flags)));
 }
