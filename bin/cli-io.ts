@@ -17,6 +17,7 @@ export interface Flags {
   watch?: unknown;
   debounce?: unknown;
   with?: unknown;
+  lenient?: unknown;
 }
 
 export function stringFlag(flags: Flags, name: keyof Flags): string | undefined {
@@ -38,6 +39,7 @@ export function apiOptions(flags: Flags): GenerateOptions {
   if (out !== undefined) options.out = out;
   if (revision !== undefined) options.revision = revision;
   if (config !== undefined) options.config = config;
+  if (flags.lenient === true) options.lenient = true;
   if (flags.cache === false) options.cache = false;
   else if (process.env.MCPGEN_CACHE_DIR) options.cache = process.env.MCPGEN_CACHE_DIR;
   return options;

@@ -23,6 +23,7 @@ function targetOptions(command: ReturnType<typeof cli.command>) {
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
     .option("--config <file>", "Config file (default: mcpgen.config.{json,ts,js,mjs} in the current directory, if present)")
+    .option("--lenient", "A manifest's tool schemas that are not valid JSON Schema are warnings, not errors (schemas captured from servers)")
     .option("--no-cache", "Do not read or write the output cache (.mcpgen-cache/, or $MCPGEN_CACHE_DIR)");
 }
 

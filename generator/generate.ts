@@ -22,6 +22,8 @@ export interface GenerateOptions extends TargetOptions {
   cache?: string | false;
   /** Called with each warning (things inferred for an unbundled schema) as it is found. */
   warn?: (message: string) => void;
+  /** A manifest's tool schemas that are not valid JSON Schema are warnings, not errors (for schemas captured from servers). */
+  lenient?: boolean;
 }
 
 export interface TargetResult {
@@ -68,7 +70,8 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
   }
   const sha = sha256(bytes);
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
-  const key = cacheKey({ sha256: sha, display, revision: "manifest" });
+  // lenient turns errors into warnings: never serve one mode's output to the other
+  const key = cacheKey({ sha256: sha, display, revision: options.lenient ? "manifest lenient" : "manifest" });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
   const docs = (revision: string) => outputDocs(bytes, display, displayPath(cwd, target.out), revision);
   if (hit) {
@@ -77,10 +80,15 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
   }
   const { renderManifest } = await import("./manifest-pipeline.js");
   const warnings: string[] = [];
-  const rendered = await renderManifest(abs, { display, sha256: sha }, (w) => {
-    warnings.push(w);
-    options.warn?.(w);
-  });
+  const rendered = await renderManifest(
+    abs,
+    { display, sha256: sha },
+    (w) => {
+      warnings.push(w);
+      options.warn?.(w);
+    },
+    options.lenient ?? false,
+  );
   const revision = rendered.revisions.join(", ");
   const protocol = await protocolFiles(rendered.revisions, { display, sha256: sha }, cwd, options);
   const files = sortFiles([...rendered.files, ...protocol]);

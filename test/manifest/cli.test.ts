@@ -53,6 +53,27 @@ test("cli: init, generate --manifest, check, compile the handler against the out
   }
 });
 
+test("cli: a tool schema that is not JSON Schema fails; --lenient warns and types it loosely; the cache keeps the modes apart", () => {
+  const dir = tempDir("manifest-cli-lenient-");
+  try {
+    const manifest = { name: "x", version: "1", revisions: ["2025-11-25"], tools: [{ name: "t", inputSchema: { type: "object", properties: { a: { type: "strng" } } } }] };
+    writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest, null, 2));
+    const strict = mcpgen(dir, "generate");
+    assert.is(strict.code, 1);
+    assert.match(strict.err, /mcp\.manifest\.json:\d+:\d+: error: \/tools\/0\/inputSchema\/properties\/a\/type: not a valid JSON Schema: .*--lenient makes this a warning/);
+    assert.is(existsSync(join(dir, "src", "mcp")), false);
+    const lenient = mcpgen(dir, "generate", "--lenient");
+    assert.is(lenient.code, 0, lenient.err);
+    assert.match(lenient.err, /warning: .*not a valid JSON Schema.*typed as Record<string, unknown> \(--lenient\)/);
+    assert.match(readFileSync(join(dir, "src", "mcp", "types.ts"), "utf8"), /export type TInput = Record<string, unknown>;/);
+    const again = mcpgen(dir, "check");
+    assert.is(again.code, 1, "the lenient run's cached output is not served without --lenient");
+    assert.match(again.err, /not a valid JSON Schema/);
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test("cli: an invalid manifest lists every error with line and column, exit 1, nothing written", () => {
   const dir = tempDir("manifest-cli-bad-");
   try {
