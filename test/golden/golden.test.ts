@@ -31,7 +31,7 @@ test("regenerating all five revisions reproduces generated/ byte for byte", asyn
       }
     }
     // `check` against the repository agrees (and writes nothing).
-    const checked = await check({ cwd: repoRoot, config: false, cache });
+    const checked = await check({ cwd: repoRoot, bundled: true, cache });
     assert.equal(checked.problems, []);
     assert.ok(checked.ok);
   } finally {
