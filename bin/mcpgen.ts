@@ -6,50 +6,15 @@
  */
 import { cac } from "cac";
 import { McpgenError } from "../generator/errors.js";
-import { check, generate, type GenerateOptions } from "../generator/generate.js";
-import { registerContractCommands } from "../generator/contract/cli.js";
+import { check, generate } from "../generator/generate.js";
 import { bundledRevisions, readSchemaManifest } from "../generator/load/schema-manifest.js";
 import { mcpgenVersion } from "../generator/paths.js";
-
-interface Flags {
-  from?: unknown;
-  schema?: unknown;
-  manifest?: unknown;
-  name?: unknown;
-  out?: unknown;
-  revision?: unknown;
-  config?: unknown;
-  cache?: unknown;
-}
-
-const stdout = (line: string) => process.stdout.write(line + "\n");
-const stderr = (line: string) => process.stderr.write(line + "\n");
-
-class UsageError extends Error {}
-
-function stringFlag(flags: Flags, name: keyof Flags): string | undefined {
-  const v = flags[name];
-  if (v === undefined) return undefined;
-  if (typeof v !== "string" || v === "") throw new UsageError(`--${name} needs a value`);
-  return v;
-}
-
-function apiOptions(flags: Flags): GenerateOptions {
-  const options: GenerateOptions = { warn: (w) => stderr(`warning: ${w}`) };
-  const schema = stringFlag(flags, "schema");
-  const manifest = stringFlag(flags, "manifest");
-  const out = stringFlag(flags, "out");
-  const revision = stringFlag(flags, "revision");
-  const config = stringFlag(flags, "config");
-  if (schema !== undefined) options.schema = schema;
-  if (manifest !== undefined) options.manifest = manifest;
-  if (out !== undefined) options.out = out;
-  if (revision !== undefined) options.revision = revision;
-  if (config !== undefined) options.config = config;
-  if (flags.cache === false) options.cache = false;
-  else if (process.env.MCPGEN_CACHE_DIR) options.cache = process.env.MCPGEN_CACHE_DIR;
-  return options;
-}
+import { apiOptions, stderr, stdout, stringFlag, UsageError, type Flags } from "./cli-io.js";
+import { registerContractCommands } from "../generator/contract/cli.js";
+import { registerBundled } from "./commands/bundled.js";
+import { registerExtract, runExtract } from "./commands/extract.js";
+import { registerInit } from "./commands/init.js";
+import { printGenerated, registerWatch, runWatch, watchOptions } from "./commands/watch.js";
 
 const cli = cac("mcpgen");
 
@@ -59,22 +24,23 @@ function targetOptions(command: ReturnType<typeof cli.command>) {
     .option("--manifest <file>", "Server manifest (mcp.manifest.json): typed tool/prompt/template types, validators, list payloads")
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
-    .option("--config <file>", "Config file (default: mcpgen.config.json in the current directory, if present)")
+    .option("--config <file>", "Config file (default: mcpgen.config.{json,ts,js,mjs} in the current directory, if present)")
+    .option("--lenient", "A manifest's tool schemas that are not valid JSON Schema are warnings, not errors (schemas captured from servers)")
     .option("--no-cache", "Do not read or write the output cache (.mcpgen-cache/, or $MCPGEN_CACHE_DIR)");
 }
 
 let exitCode = 0;
 
-targetOptions(cli.command("generate", "Generate protocol bindings (all bundled revisions into generated/<rev>/ by default)"))
+const setExit = (code: number) => void (exitCode = code);
+
+watchOptions(targetOptions(cli.command("generate", "Generate typed bindings (default: mcpgen.config.*, else ./mcp.manifest.json into src/mcp)")))
+  .option("--watch", "Keep running and regenerate on every input change (see `mcpgen watch`)")
   .option("--from <src.ts>", "Code first: extract the manifest (written to --manifest, default mcp.manifest.json) from typed handlers, then generate")
   .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
+    if (flags.watch) return setExit(await runWatch(flags));
     if (flags.from !== undefined) flags.manifest = (await runExtract(flags, stringFlag(flags, "manifest"))).manifest;
-    const result = await generate(apiOptions(flags));
-    for (const t of result.targets) {
-      const what = t.written ? `wrote ${t.files.length} files` : "up to date";
-      stdout(`${t.out}: ${what} (${t.schema}, revision ${t.revision}${t.cached ? ", cached" : ""})`);
-    }
+    printGenerated(await generate(apiOptions(flags)));
   });
 
 targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen generate` would change; writes nothing"))
@@ -89,42 +55,16 @@ targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen gener
     exitCode = 1;
   });
 
-cli
-  .command("init", "Write a starter mcp.manifest.json and src/handlers.ts in the current directory (never overwrites)")
-  .option("--name <name>", "Server name in the manifest (default: my-server)")
-  .option("--out <dir>", "Where `mcpgen generate --manifest` will write, under src/ (default: src/mcp)")
-  .action(async (flags: Flags) => {
-    const { initProject } = await import("../generator/init.js");
-    const name = stringFlag(flags, "name");
-    const out = stringFlag(flags, "out");
-    const result = initProject({ dir: process.cwd(), ...(name === undefined ? {} : { name }), ...(out === undefined ? {} : { out }) });
-    for (const file of result.written) stdout(`wrote ${file}`);
-    stdout(`next: npx mcpgen generate --manifest mcp.manifest.json --out ${out ?? "src/mcp"}`);
-  });
-
-async function runExtract(flags: Flags, out: string | undefined) {
-  const from = stringFlag(flags, "from");
-  if (from === undefined) throw new UsageError("--from <src.ts> is required");
-  const name = stringFlag(flags, "name");
-  const { extractCommand } = await import("../generator/extract/command.js");
-  const r = await extractCommand({ from, ...(out === undefined ? {} : { out }), ...(name === undefined ? {} : { name }), warn: (w) => stderr(`warning: ${w}`) });
-  stdout(`${r.manifest}: ${r.written ? "wrote" : "up to date"} (${r.tools} tools, extracted from ${from})`);
-  return r;
-}
-
-cli
-  .command("extract", "Code first: write mcp.manifest.json from a TypeScript module of typed handlers (see docs/code-first.md)")
-  .option("--from <src.ts>", "The handlers module: exported tools/prompts/resources objects, or exported functions (tools)")
-  .option("--out <file>", "Manifest to write (default: mcp.manifest.json)")
-  .option("--name <name>", "Server name (default: the nearest package.json's name)")
-  .action(async (flags: Flags) => void (await runExtract(flags, stringFlag(flags, "out"))));
+registerWatch(cli, targetOptions, setExit);
+registerInit(cli);
+registerBundled(cli, setExit);
+registerExtract(cli);
+registerContractCommands(cli, { stdout, stderr, fail: setExit });
 
 cli.command("schemas", "List the bundled protocol revisions with their sha256").action(() => {
   const files = readSchemaManifest().files;
   for (const rev of bundledRevisions()) stdout(`${rev}  sha256 ${files[`${rev}/schema.json`]?.sha256 ?? "?"}`);
 });
-
-registerContractCommands(cli, { stdout, stderr, fail: (code) => void (exitCode = code) });
 
 cli.option("-v, --version", "Print the mcpgen version");
 cli.help();

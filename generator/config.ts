@@ -24,33 +24,60 @@ export interface TargetOptions {
   out?: string;
   revision?: string;
   cwd?: string;
-  /** Config file to read; default `mcpgen.config.json` in cwd when it exists; false = none. */
+  /** Config file to read; default the first of `configFileNames` in cwd that exists; false = none. */
   config?: string | false;
+  /**
+   * Maintainer mode: every bundled revision into mcpgen's own `generated/<rev>/` (how the
+   * package's bundled bindings are built and checked). Excludes every other option.
+   */
+  bundled?: boolean;
 }
 
-export const configFileName = "mcpgen.config.json";
+/** Config files looked up in cwd, in this order (the first that exists wins). */
+export const configFileNames = ["mcpgen.config.json", "mcpgen.config.ts", "mcpgen.config.js", "mcpgen.config.mjs"] as const;
+export const configFileName = configFileNames[0];
+/** The manifest `generate` uses when there are neither flags nor a config file. */
+export const defaultManifest = { manifest: "mcp.manifest.json", out: "src/mcp" } as const;
 
-interface ConfigTarget {
+/** A config file's contents: one target, or several under `targets`. */
+export interface McpgenConfig extends ConfigTarget {
+  $schema?: string;
+  targets?: ConfigTarget[];
+}
+
+export interface ConfigTarget {
+  /** Bundled revision id or path of a schema.json (relative to the current directory, as `out`). */
   schema?: string;
+  /** Path of an `mcp.manifest.json` (relative to the current directory). */
   manifest?: string;
   out?: string;
   revision?: string;
 }
 
-interface ConfigFile extends ConfigTarget {
-  targets?: ConfigTarget[];
+type ConfigFile = McpgenConfig;
+
+/** A config file found and read: its contents, how messages name it, and its path. */
+export interface LoadedConfig {
+  file: ConfigFile;
+  name: string;
+  path: string;
 }
 
 /**
- * Which schemas go where: flags override the config file; with neither, every bundled revision
- * goes into `generated/<revision>/` of the mcpgen package (how this repository's own bindings are
- * built and checked).
+ * Which schemas go where: flags override the config file; with neither, `./mcp.manifest.json`
+ * into `src/mcp/`; with none of those, a usage error saying what to do. `bundled` is the
+ * maintainer's mode (mcpgen's own `generated/<rev>/`). A `.ts`/`.js` config must have been loaded
+ * by `loadConfig` first and passed as `loaded` (importing it is asynchronous).
  */
-export function resolveTargets(options: TargetOptions): Target[] {
+export function resolveTargets(options: TargetOptions, loaded?: LoadedConfig): Target[] {
   const cwd = options.cwd ?? process.cwd();
-  const config = readConfig(cwd, options.config);
   const flagsGiven =
     options.schema !== undefined || options.manifest !== undefined || options.out !== undefined || options.revision !== undefined;
+  if (options.bundled) {
+    if (flagsGiven || options.config !== undefined) throw usageError("the bundled bindings take no --schema, --manifest, --out, --revision or --config");
+    return bundledRevisions().map((r) => ({ schema: r, out: join(packageRoot, "generated", r) }));
+  }
+  const config = loaded ?? readConfig(cwd, options.config);
   let targets: Target[];
   if (flagsGiven || (config && !config.file.targets)) {
     if (options.schema !== undefined && options.manifest !== undefined) throw usageError("give --schema or --manifest, not both");
@@ -59,10 +86,10 @@ export function resolveTargets(options: TargetOptions): Target[] {
     const schema = manifest !== undefined ? "" : (options.schema ?? config?.file.schema);
     const out = options.out ?? config?.file.out;
     if (config?.file.targets && ((options.schema === undefined && options.manifest === undefined) || options.out === undefined)) {
-      throw usageError(`${configFileName} lists targets; give both --schema and --out to override them (or --manifest and --out)`);
+      throw usageError(`${config.name} lists targets; give both --schema and --out to override them (or --manifest and --out)`);
     }
-    if (schema === undefined) throw usageError(`missing --schema or --manifest (or "schema"/"manifest" in ${configFileName})`);
-    if (out === undefined) throw usageError(`missing --out (or "out" in ${configFileName})`);
+    if (schema === undefined) throw usageError(`missing --schema or --manifest (or "schema"/"manifest" in ${config?.name ?? configFileName})`);
+    if (out === undefined) throw usageError(`missing --out (or "out" in ${config?.name ?? configFileName})`);
     const revision = options.revision ?? config?.file.revision;
     if (manifest !== undefined && options.revision !== undefined) throw usageError("--revision applies to --schema, not --manifest");
     targets = [
@@ -76,8 +103,13 @@ export function resolveTargets(options: TargetOptions): Target[] {
         ? { schema: "", manifest: t.manifest, out: resolve(cwd, t.out!) }
         : { schema: t.schema!, out: resolve(cwd, t.out!), ...(t.revision === undefined ? {} : { revision: t.revision }) },
     );
+  } else if (existsSync(join(cwd, defaultManifest.manifest))) {
+    targets = [{ schema: "", manifest: defaultManifest.manifest, out: resolve(cwd, defaultManifest.out) }];
   } else {
-    targets = bundledRevisions().map((r) => ({ schema: r, out: join(packageRoot, "generated", r) }));
+    throw usageError(
+      `nothing to generate in ${cwd}: no ${configFileNames.join(", ")} or ${defaultManifest.manifest}; ` +
+        "run `mcpgen init`, or give --manifest <file> (or --schema <revision>) and --out <dir>",
+    );
   }
   const seen = new Set<string>();
   for (const t of targets) {
@@ -92,19 +124,37 @@ export function displayPath(cwd: string, abs: string): string {
   return (rel === "" ? "." : isAbsolute(rel) ? abs : rel).split(sep).join("/");
 }
 
-function readConfig(cwd: string, option: string | false | undefined): { file: ConfigFile; name: string } | undefined {
+/** The config file `option` names, else the first of `configFileNames` in cwd; undefined when none. */
+export function findConfig(cwd: string, option: string | false | undefined): string | undefined {
   if (option === false) return undefined;
-  const path = resolve(cwd, option ?? configFileName);
-  const name = displayPath(cwd, path);
-  if (!existsSync(path)) {
-    if (option === undefined) return undefined;
-    throw new McpgenError("config file not found", { file: name });
+  if (option !== undefined) {
+    const path = resolve(cwd, option);
+    if (!existsSync(path)) throw new McpgenError("config file not found", { file: displayPath(cwd, path) });
+    return path;
   }
-  const raw = parseJson(readFileSync(path, "utf8"), name);
-  return { file: checkConfig(raw, name), name };
+  return configFileNames.map((n) => join(cwd, n)).find((p) => existsSync(p));
 }
 
-function checkConfig(raw: unknown, file: string): ConfigFile {
+function readConfig(cwd: string, option: string | false | undefined): LoadedConfig | undefined {
+  const path = findConfig(cwd, option);
+  if (path === undefined) return undefined;
+  const name = displayPath(cwd, path);
+  if (!path.endsWith(".json")) throw usageError(`${name} is a module config; it is loaded by generate()/check() (loadConfig), not resolveTargets`);
+  const raw = parseJson(readFileSync(path, "utf8"), name);
+  return { file: checkConfig(raw, name), name, path };
+}
+
+/** Finds and reads the config file, importing a `.ts`/`.js`/`.mjs` one (its default export). */
+export async function loadConfig(cwd: string, option: string | false | undefined): Promise<LoadedConfig | undefined> {
+  const path = findConfig(cwd, option);
+  if (path === undefined) return undefined;
+  if (path.endsWith(".json")) return readConfig(cwd, path);
+  const name = displayPath(cwd, path);
+  const { importConfigModule } = await import("./config-module.js");
+  return { file: checkConfig(await importConfigModule(path, name), name), name, path };
+}
+
+export function checkConfig(raw: unknown, file: string): ConfigFile {
   const bad = (ptr: string, expected: string): never => {
     throw new McpgenError("invalid config", { file, pointer: ptr, expected });
   };

@@ -22,6 +22,8 @@ export interface ManifestGenerateOptions {
   display?: string;
   /** printWidth the emitted layout targets (default 80, prettier's default; the print stage uses 120). */
   printWidth?: number;
+  /** Tool schemas that are not valid JSON Schema are warnings instead of errors. */
+  lenient?: boolean;
 }
 
 export interface ManifestGenerateResult {
@@ -39,7 +41,7 @@ export interface ManifestGenerateResult {
 
 export function generateManifest(path: string, options: ManifestGenerateOptions = {}): ManifestGenerateResult {
   const display = options.display ?? path;
-  const loaded = loadManifest(path, display);
+  const loaded = loadManifest(path, display, { lenient: options.lenient ?? false });
   const model = buildServerModel(loaded);
   const types = emitManifestTypes(model, { printWidth: options.printWidth });
   const validators = emitManifestValidators(model, { printWidth: options.printWidth });

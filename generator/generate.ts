@@ -6,11 +6,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
 import { sha256 } from "./load/schema-manifest.js";
-import { displayPath, resolveTargets, type Target, type TargetOptions } from "./config.js";
+import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
 import { servedRevisions } from "./emit/bindings.js";
-import { packageRoot } from "./paths.js";
+import { mcpgenVersion, packageRoot } from "./paths.js";
+import { toTypeName } from "./names/index.js";
+import { renderTemplate } from "./templates.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
 import { commitOutput } from "./write/commit.js";
 import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
@@ -20,6 +22,8 @@ export interface GenerateOptions extends TargetOptions {
   cache?: string | false;
   /** Called with each warning (things inferred for an unbundled schema) as it is found. */
   warn?: (message: string) => void;
+  /** A manifest's tool schemas that are not valid JSON Schema are warnings, not errors (for schemas captured from servers). */
+  lenient?: boolean;
 }
 
 export interface TargetResult {
@@ -66,23 +70,47 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
   }
   const sha = sha256(bytes);
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
-  const key = cacheKey({ sha256: sha, display, revision: "manifest" });
+  // lenient turns errors into warnings: never serve one mode's output to the other
+  const key = cacheKey({ sha256: sha, display, revision: options.lenient ? "manifest lenient" : "manifest" });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
+  const docs = (revision: string) => outputDocs(bytes, display, displayPath(cwd, target.out), revision);
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
-    return { schema: display, revision: hit.revision, files: hit.files, cached: true, warnings: hit.warnings };
+    return { schema: display, revision: hit.revision, files: sortFiles([...hit.files, ...docs(hit.revision)]), cached: true, warnings: hit.warnings };
   }
   const { renderManifest } = await import("./manifest-pipeline.js");
   const warnings: string[] = [];
-  const rendered = await renderManifest(abs, { display, sha256: sha }, (w) => {
-    warnings.push(w);
-    options.warn?.(w);
-  });
+  const rendered = await renderManifest(
+    abs,
+    { display, sha256: sha },
+    (w) => {
+      warnings.push(w);
+      options.warn?.(w);
+    },
+    options.lenient ?? false,
+  );
   const revision = rendered.revisions.join(", ");
   const protocol = await protocolFiles(rendered.revisions, { display, sha256: sha }, cwd, options);
-  const files = [...rendered.files, ...protocol].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const files = sortFiles([...rendered.files, ...protocol]);
   if (cacheDir) writeCache(cacheDir, key, { revision, warnings, files });
-  return { schema: display, revision, files, cached: false, warnings };
+  return { schema: display, revision, files: sortFiles([...files, ...docs(revision)]), cached: false, warnings };
+}
+
+const sortFiles = (files: EmittedFile[]) => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+/**
+ * README.md (what the files are, how to regenerate, do not edit) and .gitattributes
+ * (linguist-generated) of a manifest's output folder, from `templates/output/`. They name the
+ * output folder, which the cache key does not cover, so they are rendered on every run.
+ */
+function outputDocs(manifestBytes: Buffer, manifest: string, out: string, revision: string): EmittedFile[] {
+  const name = (JSON.parse(manifestBytes.toString("utf8")) as { name: string }).name;
+  const spoken = servedRevisions(revision.split(", "), manifest);
+  const data = { version: mcpgenVersion, manifest, out, typeName: toTypeName(name), revisions: spoken.join(", ") };
+  return [
+    { path: "README.md", contents: renderTemplate("output/README.md", data) },
+    { path: ".gitattributes", contents: renderTemplate("output/gitattributes", data) },
+  ];
 }
 
 /**
@@ -127,7 +155,7 @@ async function produce(target: Target, cwd: string, options: GenerateOptions): P
 
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const cwd = options.cwd ?? process.cwd();
-  const targets = resolveTargets(options);
+  const targets = await targetsOf(options, cwd);
   // Everything is produced before anything is written, so bad input never leaves a partial set.
   // Targets are produced concurrently so one target's emitters overlap another's formatting.
   const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
@@ -145,7 +173,7 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
   const cwd = options.cwd ?? process.cwd();
   const results: CheckResult["targets"] = [];
   const problems: string[] = [];
-  const targets = resolveTargets(options);
+  const targets = await targetsOf(options, cwd);
   const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
   targets.forEach((t, i) => {
     const p = produced[i]!;
@@ -158,6 +186,10 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
   });
   problems.sort();
   return { ok: results.every((r) => isClean(r.diff)), targets: results, problems };
+}
+
+async function targetsOf(options: GenerateOptions, cwd: string): Promise<Target[]> {
+  return resolveTargets(options, options.bundled ? undefined : await loadConfig(cwd, options.config));
 }
 
 /**

@@ -86,7 +86,9 @@ export function emitManifestLists(model: ServerModel, options: ManifestListsOpti
   }
 
   chunks.push(indentTs(`${jsDoc(["What the server publishes for one protocol revision."])}${PUBLISHED_INTERFACE}`, width));
-  chunks.push(`${jsDoc(["Revisions the server speaks, preferred first."])}export const revisions = ${printData(model.revisions, { width }, 0, "export const revisions = ".length, 1)};\n`);
+  // annotated, so the module compiles under isolatedDeclarations
+  const revisionsHead = "export const revisions: readonly string[] = ";
+  chunks.push(`${jsDoc(["Revisions the server speaks, preferred first."])}${revisionsHead}${printData(model.revisions, { width }, 0, revisionsHead.length, 1)};\n`);
   chunks.push(`${jsDoc(["Entries per page of every list result."])}export const pageSize = ${model.pageSize};\n`);
   const head = "export const published: { readonly [revision: string]: Published } = ";
   chunks.push(`${jsDoc(["List payloads, serverInfo and capabilities per revision; list entries in manifest order."])}${head}${printData(published, { width, refs }, 0, head.length, 1)};\n`);

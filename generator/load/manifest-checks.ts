@@ -1,6 +1,7 @@
 /**
- * Semantic checks of a manifest beyond its JSON Schema: names and their identifiers, URI
- * template syntax, prompt arguments, tool name guidance, declared-but-empty capabilities.
+ * Semantic checks of a manifest beyond its JSON Schema (which rejects unknown keys): names and
+ * their identifiers, URI template syntax, templates written as resources, prompt arguments, tool
+ * name guidance, declared-but-empty capabilities.
  * Written defensively: they also run on manifests that failed the schema, so one pass reports
  * everything.
  */
@@ -13,26 +14,10 @@ import { assignManifestNames, describeCollision, type ManifestNames } from "../n
 
 type Problem = Omit<Diagnostic, "file">;
 
-const TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta", "examples"]);
-const RESOURCE_KEYS = new Set(["uri", "name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]);
-const TEMPLATE_KEYS = new Set(["uriTemplate", "name", "title", "description", "mimeType", "annotations", "icons", "_meta"]);
-const PROMPT_KEYS = new Set(["name", "title", "description", "arguments", "icons", "_meta"]);
 const TOOL_NAME_GUIDANCE = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function entries(list: unknown): [number, { [key: string]: unknown }][] {
   return Array.isArray(list) ? list.flatMap((e, i) => (isPlainObject(e) ? [[i, e] as [number, { [key: string]: unknown }]] : [])) : [];
-}
-
-function unknownKeys(entry: { [key: string]: unknown }, known: Set<string>, pointer: string, kind: string, out: Problem[]): void {
-  for (const key of Object.keys(entry)) {
-    if (known.has(key)) continue;
-    const near = [...known].find((k) => k.toLowerCase() === key.toLowerCase());
-    out.push({
-      severity: "warning",
-      pointer: `${pointer}/${escapePointerToken(key)}`,
-      message: `unknown ${kind} property ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}; published as is`,
-    });
-  }
 }
 
 function duplicates(list: unknown, section: string, key: string, what: string, out: Problem[]): void {
@@ -52,16 +37,19 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
 
   for (const [i, tool] of entries(m.tools)) {
     const p = `/tools/${i}`;
-    unknownKeys(tool, TOOL_KEYS, p, "tool", out);
     if (typeof tool.name === "string" && !TOOL_NAME_GUIDANCE.test(tool.name)) {
       out.push({ severity: "warning", pointer: `${p}/name`, message: `tool name ${JSON.stringify(tool.name)} should be 1-128 characters of A-Z a-z 0-9 _ - . (MCP 2025-11-25 naming guidance)` });
     }
   }
-  for (const [i, r] of entries(m.resources)) unknownKeys(r, RESOURCE_KEYS, `/resources/${i}`, "resource", out);
+  for (const [i, r] of entries(m.resources)) {
+    // a template written under resources: "{" is not even legal in a URI (RFC 3986)
+    if (typeof r.uri === "string" && /\{[^{}]*\}/.test(r.uri)) {
+      out.push({ severity: "error", pointer: `/resources/${i}/uri`, message: `${JSON.stringify(r.uri)} is a URI template; declare it under "resourceTemplates" as "uriTemplate" (its variables become typed handler arguments)` });
+    }
+  }
   duplicates(m.resources, "resources", "uri", "resource uri", out);
   for (const [i, t] of entries(m.resourceTemplates)) {
     const p = `/resourceTemplates/${i}`;
-    unknownKeys(t, TEMPLATE_KEYS, p, "resource template", out);
     if (typeof t.uriTemplate !== "string") continue;
     const parsed = parseUriTemplate(t.uriTemplate);
     if (!parsed.ok) out.push({ severity: "error", pointer: `${p}/uriTemplate`, message: `invalid RFC 6570 URI template at character ${parsed.offset + 1}: ${parsed.message}` });
@@ -71,7 +59,6 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
   duplicates(m.resourceTemplates, "resourceTemplates", "uriTemplate", "uriTemplate", out);
   for (const [i, prompt] of entries(m.prompts)) {
     const p = `/prompts/${i}`;
-    unknownKeys(prompt, PROMPT_KEYS, p, "prompt", out);
     duplicates(prompt.arguments, `prompts/${i}/arguments`, "name", "prompt argument", out);
   }
 

@@ -13,6 +13,7 @@ import { KNOWN_REVISIONS, type Manifest } from "./manifest-format.js";
 import { checkManifestSemantics } from "./manifest-checks.js";
 import { checkToolSchema } from "./tool-schema-check.js";
 import { isPlainObject } from "./schema-walk.js";
+import { didYouMean } from "./did-you-mean.js";
 import type { ManifestNames } from "../names/index.js";
 import { schemaDir } from "../paths.js";
 
@@ -42,8 +43,12 @@ let compiled: Validators | undefined; // compiled once per process: the schema i
 
 function validators(): Validators {
   if (compiled) return compiled;
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-  const manifest = ajv.compile(JSON.parse(readFileSync(manifestSchemaPath(), "utf8")));
+  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, verbose: true });
+  const schema = JSON.parse(readFileSync(manifestSchemaPath(), "utf8")) as { definitions: { Tool: { properties: Record<string, { allOf?: unknown }> } } };
+  // The meta-schema reference on tool schemas is for editors' completion; here checkToolSchema
+  // checks them, in their own dialect and with --lenient, so the manifest pass skips them.
+  for (const role of ["inputSchema", "outputSchema"]) delete schema.definitions.Tool.properties[role]!.allOf;
+  const manifest = ajv.compile(schema);
   const meta = ajv.getSchema("http://json-schema.org/draft-07/schema");
   if (!meta) throw new Error("ajv draft-07 meta-schema missing");
   compiled = { manifest, meta };
@@ -56,7 +61,7 @@ function describeAjvError(e: ErrorObject): { pointer: string; message: string } 
     case "required":
       return { pointer: e.instancePath, message: `missing required property ${JSON.stringify(p.missingProperty)}` };
     case "additionalProperties":
-      return { pointer: `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`, message: "unknown property (not allowed here)" };
+      return { pointer: `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`, message: unknownKeyMessage(e) };
     case "enum":
       return { pointer: e.instancePath, message: `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
     case "type":
@@ -68,8 +73,27 @@ function describeAjvError(e: ErrorObject): { pointer: string; message: string } 
   }
 }
 
+function unknownKeyMessage(e: ErrorObject): string {
+  const key = String((e.params as { additionalProperty: unknown }).additionalProperty);
+  // the two kinds of resource entries are easy to mix up: say where the entry belongs
+  if (key === "uriTemplate" && /^\/resources\/\d+$/.test(e.instancePath)) {
+    return 'unknown property "uriTemplate" in a resource; a template belongs under "resourceTemplates" (static resources have "uri")';
+  }
+  if (key === "uri" && /^\/resourceTemplates\/\d+$/.test(e.instancePath)) {
+    return 'unknown property "uri" in a resource template; templates have "uriTemplate", a static resource belongs under "resources"';
+  }
+  const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+  const near = didYouMean(key, known);
+  return `unknown property ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : " (not allowed here)"}`;
+}
+
+export interface ParseManifestOptions {
+  /** Tool schemas that are not valid JSON Schema are warnings (typed `Record<string, unknown>`), not errors: for schemas captured from servers. */
+  lenient?: boolean;
+}
+
 /** Parses and checks manifest text; `file` is how diagnostics name it. */
-export function parseManifest(text: string, file: string): LoadedManifest {
+export function parseManifest(text: string, file: string, options: ParseManifestOptions = {}): LoadedManifest {
   const diagnostics: Diagnostic[] = [];
   const at = (parsed: ParsedJson | undefined, pointer: string): { line?: number; column?: number } => {
     for (let p = pointer; parsed; p = p.slice(0, p.lastIndexOf("/"))) {
@@ -116,7 +140,7 @@ export function parseManifest(text: string, file: string): LoadedManifest {
     for (const role of ["inputSchema", "outputSchema"] as const) {
       if (!(role in tool)) continue;
       const pointer = `/tools/${i}/${role}`;
-      const r = checkToolSchema(tool[role], pointer, role, v.meta, legacyStructured);
+      const r = checkToolSchema(tool[role], pointer, role, v.meta, legacyStructured, options.lenient ?? false);
       r.diagnostics.forEach(add);
       if (r.fallback) fallbackSchemas.add(pointer);
       if (r.repaired !== undefined) (tool as { [key: string]: unknown })[role] = r.repaired;
@@ -143,7 +167,7 @@ function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
 }
 
 /** Reads and checks a manifest file; `display` names it in diagnostics (default: the path as given). */
-export function loadManifest(path: string, display = path): LoadedManifest {
+export function loadManifest(path: string, display = path, options: ParseManifestOptions = {}): LoadedManifest {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -152,5 +176,5 @@ export function loadManifest(path: string, display = path): LoadedManifest {
     const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a JSON file" : `cannot read (${code ?? String(e)})`;
     throw new InputError(display, [{ severity: "error", file: display, pointer: "", message: why }]);
   }
-  return parseManifest(text, display);
+  return parseManifest(text, display, options);
 }

@@ -7,6 +7,7 @@
 import type { ValidateFunction } from "ajv";
 import type { Diagnostic } from "./diagnostics.js";
 import { isPlainObject, resolveLocalRef, walkSchema } from "./schema-walk.js";
+import { didYouMean } from "./did-you-mean.js";
 
 export interface ToolSchemaCheck {
   diagnostics: Omit<Diagnostic, "file">[];
@@ -25,6 +26,7 @@ export function checkToolSchema(
   role: "inputSchema" | "outputSchema",
   metaValidate: ValidateFunction,
   legacyRootObject: boolean,
+  lenient = false,
 ): ToolSchemaCheck {
   const diagnostics: ToolSchemaCheck["diagnostics"] = [];
   const warn = (p: string, message: string) => diagnostics.push({ severity: "warning", pointer: p, message });
@@ -44,7 +46,10 @@ export function checkToolSchema(
       // the draft-07 meta-schema explains one bad value several ways (enum, array, anyOf): keep the first
       if (reported.has(e.instancePath)) continue;
       reported.add(e.instancePath);
-      warn(pointer + e.instancePath, `not a valid JSON Schema: ${e.message ?? e.keyword}${e.keyword === "enum" ? ` (${(e.params as { allowedValues?: unknown[] }).allowedValues?.map((v) => JSON.stringify(v)).join(", ")})` : ""}; ${fallbackNote}`);
+      const what = `not a valid JSON Schema: ${e.message ?? e.keyword}${e.keyword === "enum" ? ` (${(e.params as { allowedValues?: unknown[] }).allowedValues?.map((v) => JSON.stringify(v)).join(", ")})` : ""}`;
+      // an error by default (the types would silently lose everything); --lenient for schemas captured from servers
+      if (lenient) warn(pointer + e.instancePath, `${what}; ${fallbackNote} (--lenient)`);
+      else diagnostics.push({ severity: "error", pointer: pointer + e.instancePath, message: `${what} (--lenient makes this a warning and types the ${role} as Record<string, unknown>)` });
     }
     return { diagnostics, fallback: true };
   }
@@ -67,10 +72,27 @@ export function checkToolSchema(
     diagnostics.push({ severity: "error", pointer: pointer + (rootType === undefined ? "" : "/type"), message: `root "type" of outputSchema must be "object" for revisions before 2026-07-28 (found ${JSON.stringify(rootType)}); drop those revisions or wrap the output in an object` });
   }
   walkSchema(schema, pointer, (s, p) => {
+    checkRequired(s, p, warn);
     const ref = s.$ref;
     if (typeof ref !== "string") return;
     if (!ref.startsWith("#")) warn(p + "/$ref", `external $ref ${JSON.stringify(ref)} is not followed (MCP forbids network dereferencing by default); typed as unknown`);
     else if (!resolveLocalRef(schema, ref)) warn(p + "/$ref", `$ref ${JSON.stringify(ref)} does not resolve inside this schema; typed as unknown`);
   });
   return repaired === undefined ? { diagnostics, fallback: false } : { diagnostics, fallback: false, repaired };
+}
+
+/**
+ * `required` naming a property that `properties` does not declare is almost always a typo: the
+ * type then demands a property of type `unknown` that nothing documents. Skipped where the
+ * property may come from elsewhere (composition, `$ref`, pattern properties).
+ */
+function checkRequired(s: { [key: string]: unknown }, p: string, warn: (pointer: string, message: string) => void): void {
+  if (!Array.isArray(s.required) || !isPlainObject(s.properties)) return;
+  if (["allOf", "anyOf", "oneOf", "$ref", "patternProperties", "if", "dependentSchemas", "dependencies"].some((k) => k in s)) return;
+  const declared = Object.keys(s.properties);
+  s.required.forEach((name, i) => {
+    if (typeof name !== "string" || declared.includes(name)) return;
+    const near = didYouMean(name, declared);
+    warn(`${p}/required/${i}`, `required names ${JSON.stringify(name)}, which "properties" does not declare${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`);
+  });
 }

@@ -12,3 +12,10 @@ export { createMcpClient, type McpClientBase } from "./client/manifest-client.js
 export type { CallOptions, CompletionArguments, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
 export type { CompleteResult, GetPromptResult, ReadResourceResult } from "./mcp-types.js";
 export type { Transport } from "./transport.js";
+// Types that values of the facades' API carry (connect() resolves to a ServerSession, list calls
+// to MCP wire types), re-exported so a user module that exports such a value compiles under
+// `declaration: true` when it imports only the generated code (TS2742/TS2883 otherwise).
+export type { ServerSession } from "./lifecycle/legacy/server.js";
+export type { ClientSession } from "./lifecycle/legacy/client.js";
+export type { ConnectOptions } from "./server/server.js";
+export type * from "./mcp-types.js";

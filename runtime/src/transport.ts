@@ -41,7 +41,7 @@ export interface Transport {
   onframeerror?: (error: FrameError) => void;
   /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
-  readonly sessionId?: string;
+  readonly sessionId?: string | undefined;
   /**
    * The protocol era every message of this transport belongs to, when the transport already knows
    * (the Streamable HTTP server decides it per POST); absent: the server chooses per message.

@@ -56,6 +56,17 @@ test("usage errors exit 2", () => {
   expectFailure(["frobnicate"], 2, /unknown command "frobnicate"/);
 });
 
+test("user mode: no flags and nothing to generate says what to do; mcpgen's own generated/ needs the maintainer command", () => {
+  for (const command of ["generate", "check"]) {
+    const r = expectFailure([command], 2, /mcpgen: nothing to generate in .*: no mcpgen\.config\.json, mcpgen\.config\.ts, mcpgen\.config\.js, mcpgen\.config\.mjs or mcp\.manifest\.json; run `mcpgen init`/);
+    assert.is(r.stdout, "");
+  }
+  const bundled = runCli(["check-bundled"], dir);
+  assert.is(bundled.status, 0, bundled.stderr);
+  assert.match(bundled.stdout, /^maintainer: mcpgen's own bundled bindings in .+\/generated\/<revision>\/\nfresh: /);
+  expectFailure(["check-bundled", "--out", "x"], 2, /Unknown option `--out`/);
+});
+
 test("missing schema file names the path", () => {
   expectFailure(["generate", "--schema", "no/such/schema.json", "--out", "o"], 1, /no\/such\/schema\.json: schema file not found/);
   expectFailure(["generate", "--schema", "2019-01-01", "--out", "o"], 1, /not a bundled revision/);

@@ -1,8 +1,8 @@
-import { writeFileSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { resolveTargets } from "../../generator/config.js";
+import { loadConfig, resolveTargets } from "../../generator/config.js";
 import { McpgenError } from "../../generator/errors.js";
 import { repoRoot, revisions, tempDir } from "../helpers.js";
 
@@ -17,13 +17,55 @@ function failure(fn: () => unknown): McpgenError {
   throw new Error("unreachable");
 }
 
-test("no flags and no config: every bundled revision into the package's generated/<rev>", () => {
+test("maintainer mode: every bundled revision into the package's generated/<rev>, and nothing else", () => {
   const { dir, cleanup } = tempDir();
   try {
     assert.equal(
-      resolveTargets({ cwd: dir }),
+      resolveTargets({ cwd: dir, bundled: true }),
       revisions.map((r) => ({ schema: r, out: join(repoRoot, "generated", r) })),
     );
+    assert.match(failure(() => resolveTargets({ cwd: dir, bundled: true, out: "x" })).message, /bundled bindings take no/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("no flags and no config: ./mcp.manifest.json into src/mcp, else a usage error that says what to do", () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    const none = failure(() => resolveTargets({ cwd: dir }));
+    assert.is(none.exitCode, 2);
+    assert.match(none.message, /nothing to generate in .*: no mcpgen\.config\.json, mcpgen\.config\.ts, mcpgen\.config\.js, mcpgen\.config\.mjs or mcp\.manifest\.json; run `mcpgen init`/);
+    writeFileSync(join(dir, "mcp.manifest.json"), "{}");
+    assert.equal(resolveTargets({ cwd: dir }), [{ schema: "", manifest: "mcp.manifest.json", out: join(dir, "src", "mcp") }]);
+  } finally {
+    cleanup();
+  }
+});
+
+test("mcpgen.config.ts / .mjs / .js: default export, found in that order after .json", async () => {
+  const { dir, cleanup } = tempDir();
+  try {
+    writeFileSync(join(dir, "mcpgen.config.mjs"), 'export default { manifest: "m.json", out: "from-mjs" };\n');
+    assert.equal(resolveTargets({ cwd: dir }, await loadConfig(dir, undefined)), [{ schema: "", manifest: "m.json", out: join(dir, "from-mjs") }]);
+    writeFileSync(
+      join(dir, "mcpgen.config.ts"),
+      'interface C { manifest: string; out: string }\nconst config: C = { manifest: "m.json", out: "from-ts" as string };\nexport default config;\n',
+    );
+    assert.equal(resolveTargets({ cwd: dir }, await loadConfig(dir, undefined)), [{ schema: "", manifest: "m.json", out: join(dir, "from-ts") }]);
+    assert.equal(readdirSync(dir).sort(), ["mcpgen.config.mjs", "mcpgen.config.ts"], "the transpiled temporary file is removed");
+    writeFileSync(join(dir, "mcpgen.config.ts"), "export default { manifest: 'm.json', out: };\n");
+    const syntax = await loadConfig(dir, undefined).then(() => undefined, (e: unknown) => e);
+    assert.instance(syntax, McpgenError);
+    assert.match((syntax as Error).message, /^mcpgen\.config\.ts:1:\d+: cannot load config: Expression expected/);
+    writeFileSync(join(dir, "mcpgen.config.ts"), "export const x = 1;\n");
+    const noDefault = await loadConfig(dir, undefined).then(() => undefined, (e: unknown) => e);
+    assert.match((noDefault as Error).message, /mcpgen\.config\.ts: config module has no default export/);
+    writeFileSync(join(dir, "mcpgen.config.ts"), "export default { manifest: 'm.json', outt: 'x' };\n");
+    const bad = await loadConfig(dir, undefined).then(() => undefined, (e: unknown) => e);
+    assert.match((bad as Error).message, /mcpgen\.config\.ts at \/outt: invalid config/);
+    writeFileSync(join(dir, "mcpgen.config.json"), JSON.stringify({ manifest: "m.json", out: "from-json" }));
+    assert.equal(resolveTargets({ cwd: dir }, await loadConfig(dir, undefined)), [{ schema: "", manifest: "m.json", out: join(dir, "from-json") }]);
   } finally {
     cleanup();
   }

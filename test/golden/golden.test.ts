@@ -7,7 +7,7 @@ import { listFiles } from "../../generator/write/compare.js";
 import { repoRoot, revisions, tempDir } from "../helpers.js";
 
 // Golden: generated/ is checked in; regenerating every bundled revision from scratch (no cache)
-// must reproduce it byte for byte. After an intended change: `node dist/bin/mcpgen.js generate`.
+// must reproduce it byte for byte. After an intended change: `node dist/bin/mcpgen.js generate-bundled`.
 test("regenerating all five revisions reproduces generated/ byte for byte", async () => {
   const { dir, cleanup } = tempDir("mcpgen-golden-");
   try {
@@ -23,15 +23,15 @@ test("regenerating all five revisions reproduces generated/ byte for byte", asyn
       const golden = join(repoRoot, "generated", rev);
       const files = listFiles(fresh);
       assert.ok(files.length >= 4, `${rev}: ${files.join(", ")}`);
-      assert.equal(listFiles(golden), files, `${rev}: file list (run \`node dist/bin/mcpgen.js generate\`)`);
+      assert.equal(listFiles(golden), files, `${rev}: file list (run \`node dist/bin/mcpgen.js generate-bundled\`)`);
       for (const f of files) {
         const want = readFileSync(join(golden, f), "utf8");
         const got = readFileSync(join(fresh, f), "utf8");
-        if (got !== want) assert.unreachable(`generated/${rev}/${f} is stale (run \`node dist/bin/mcpgen.js generate\`)`);
+        if (got !== want) assert.unreachable(`generated/${rev}/${f} is stale (run \`node dist/bin/mcpgen.js generate-bundled\`)`);
       }
     }
     // `check` against the repository agrees (and writes nothing).
-    const checked = await check({ cwd: repoRoot, config: false, cache });
+    const checked = await check({ cwd: repoRoot, bundled: true, cache });
     assert.equal(checked.problems, []);
     assert.ok(checked.ok);
   } finally {

@@ -43,8 +43,8 @@ export function tscStrict(dir: string, files: string[], compiler = "typescript")
 }
 
 /** load → model → types for a manifest file. */
-export function typesFor(path: string) {
-  const loaded = loadManifest(path, "mcp.manifest.json");
+export function typesFor(path: string, options: { lenient?: boolean } = {}) {
+  const loaded = loadManifest(path, "mcp.manifest.json", options);
   const model = buildServerModel(loaded);
   return { loaded, model, ...emitManifestTypes(model) };
 }

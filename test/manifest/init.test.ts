@@ -1,66 +1,173 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HANDLERS_FILE, MANIFEST_FILE, initProject } from "../../generator/init.js";
+import { CONFIG_FILE, HANDLERS_FILE, HTTP_ENTRY, MANIFEST_FILE, STDIO_ENTRY, TSCONFIG_FILE, initProject } from "../../generator/init.js";
+import { STARTER_SCRIPTS } from "../../generator/init-package.js";
 import { InputError } from "../../generator/load/diagnostics.js";
-import { generateManifest } from "../../generator/generate-manifest.js";
+import { McpgenError } from "../../generator/errors.js";
+import { generate } from "../../generator/generate.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
-import { protocolFor, tscStrict, withTempDir, writeFiles } from "./helpers.js";
+import { root, withTempDir, writeFiles } from "./helpers.js";
 
-/** init + the output `mcpgen generate --manifest` writes, in a temp dir under the repo (so @mcpgen/runtime resolves). */
-function initAndGenerate(name?: string): string {
+/** tsconfig text with comments and trailing commas, as `tsc --init` writes it. */
+function parseJsonc(text: string): { compilerOptions: Record<string, unknown> } {
+  return JSON.parse(text.replace(/^\s*\/\/.*$/gm, "").replace(/,(\s*[}\]])/g, "$1"));
+}
+
+function tsc(compiler: "typescript" | "typescript-5", cwd: string, ...args: string[]) {
+  const r = spawnSync(process.execPath, [join(root, "node_modules", compiler, "bin", "tsc"), ...args], { cwd, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status ?? 1, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+}
+
+/** init + generate in a temp dir under the repo (so @mcpgen/runtime and @types/node resolve). */
+async function initAndGenerate(name?: string): Promise<string> {
   const dir = tempDir("init-");
-  const r0 = initProject(name === undefined ? { dir } : { dir, name });
-  assert.equal(r0.written, [MANIFEST_FILE, HANDLERS_FILE]);
-  const r = generateManifest(join(dir, MANIFEST_FILE), { display: MANIFEST_FILE });
-  assert.equal(r.warnings, []);
-  const out = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])), ...protocolFor(r.model.revisions) };
-  writeFiles(join(dir, "src", "mcp"), out);
+  initProject(name === undefined ? { dir } : { dir, name });
+  await generate({ cwd: dir, cache: false });
   return dir;
 }
 
-test("init: writes a valid starter manifest with $schema and a handler file that compiles against the generated types", () => {
-  const dir = initAndGenerate("demo");
-  try {
+test("init in an empty directory: every file, package.json, .gitignore, and the next commands", () => {
+  withTempDir((dir) => {
+    const r = initProject({ dir, name: "demo" });
+    assert.equal(r.written, [MANIFEST_FILE, CONFIG_FILE, HANDLERS_FILE, STDIO_ENTRY, HTTP_ENTRY, TSCONFIG_FILE, "package.json", ".gitignore"]);
+    assert.equal(r.updated, []);
     const manifest = JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8"));
     assert.is(manifest.$schema, "./node_modules/mcpgen/schema/manifest.schema.json");
     assert.is(manifest.name, "demo");
-    assert.match(readFileSync(join(dir, HANDLERS_FILE), "utf8"), /createDemoServer, type DemoHandlers/);
-    const tsc = tscStrict(dir, ["src/handlers.ts"]);
-    assert.is(tsc.code, 0, tsc.output);
+    // one revision per line, so serving another is a one-line change
+    assert.match(readFileSync(join(dir, MANIFEST_FILE), "utf8"), /"revisions": \[\n    "2025-11-25",\n    "2025-06-18",\n/);
+    assert.equal(JSON.parse(readFileSync(join(dir, CONFIG_FILE), "utf8")), { manifest: "mcp.manifest.json", out: "src/mcp" });
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    assert.is(pkg.type, "module");
+    assert.equal(pkg.scripts, STARTER_SCRIPTS);
+    assert.is(readFileSync(join(dir, ".gitignore"), "utf8"), "# mcpgen init\nnode_modules/\ndist/\n.mcpgen-cache/\n");
+    assert.match(readFileSync(join(dir, STDIO_ENTRY), "utf8"), /createDemoServer\(handlers, /);
+    assert.match(readFileSync(join(dir, HTTP_ENTRY), "utf8"), /createStreamableHttpServer\(\{\n  port: Number\(process\.env\.PORT \?\? 3000\)/);
+    assert.is(r.next[0], `npm i @mcpgen/runtime@^${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}`);
+    assert.match(r.next[1]!, /^npm i -D mcpgen@\^\S+ typescript @types\/node$/);
+    assert.match(r.next[2]!, /^npm run build/);
+    assert.match(r.next[3]!, /^npm start/);
+  });
+});
+
+test("init's tsconfig is what `tsc --init` writes (TypeScript 5.9 and 7), with its Node.js settings and src -> dist", () => {
+  withTempDir((dir) => {
+    initProject({ dir });
+    const ours = parseJsonc(readFileSync(join(dir, TSCONFIG_FILE), "utf8")).compilerOptions;
+    assert.equal({ rootDir: ours.rootDir, outDir: ours.outDir, lib: ours.lib, types: ours.types }, { rootDir: "./src", outDir: "./dist", lib: ["esnext"], types: ["node"] });
+    for (const compiler of ["typescript", "typescript-5"] as const) {
+      withTempDir((ref) => {
+        assert.is(tsc(compiler, ref, "--init").code, 0);
+        const theirs = parseJsonc(readFileSync(join(ref, "tsconfig.json"), "utf8")).compilerOptions;
+        for (const [key, value] of Object.entries(theirs)) {
+          if (key === "types") continue; // `tsc --init` says: for nodejs, "types": ["node"]
+          assert.equal(ours[key], value, `${compiler} --init sets ${key}`);
+        }
+      });
+    }
+  });
+});
+
+test("the starter builds under init's tsconfig (tsc --init defaults) with TypeScript 7 and 5.9, declarations included", async () => {
+  const dir = await initAndGenerate("demo");
+  try {
+    assert.equal(readdirSync(join(dir, "src", "mcp")).filter((f) => !f.endsWith(".ts")).sort(), [".gitattributes", "README.md", "protocol"]);
+    assert.match(readFileSync(join(dir, "src", "mcp", "README.md"), "utf8"), /generated by mcpgen — do not edit[\s\S]*npx mcpgen generate --manifest mcp\.manifest\.json --out src\/mcp/);
+    assert.match(readFileSync(join(dir, "src", "mcp", ".gitattributes"), "utf8"), /^\* linguist-generated=true$/m);
+    const seven = tsc("typescript", dir, "-p", ".");
+    assert.is(seven.code, 0, seven.output);
+    for (const f of ["server.js", "http.js", "handlers.d.ts", "mcp/server.d.ts"]) assert.ok(existsSync(join(dir, "dist", f)), f);
+    const five = tsc("typescript-5", dir, "-p", ".", "--outDir", "dist5");
+    assert.is(five.code, 0, five.output);
+    // isolatedDeclarations: the starter and the manifest output comply; the protocol method
+    // tables (inferred object literals, generated for every revision) are the known exception
+    const isolated = tsc("typescript", dir, "-p", ".", "--noEmit", "--isolatedDeclarations");
+    const offenders = isolated.output.split("\n").filter((l) => /error TS/.test(l) && !/^src\/mcp\/protocol\/[\d-]+\/methods\.ts\(/.test(l));
+    assert.equal(offenders, []);
   } finally {
     removeDir(dir);
   }
 });
 
-test("init: the starter handler's return type is really checked against outputSchema", () => {
-  const dir = initAndGenerate();
+test("the starter handler's return type is really checked against outputSchema", async () => {
+  const dir = await initAndGenerate();
   try {
     const path = join(dir, HANDLERS_FILE);
     const text = readFileSync(path, "utf8");
     assert.ok(text.includes("return { echoed, length: echoed.length };"));
     writeFileSync(path, text.replace("return { echoed, length: echoed.length };", "return { echoed };"));
-    const tsc = tscStrict(dir, ["src/handlers.ts"]);
-    assert.ok(tsc.code !== 0);
-    assert.match(tsc.output, /length/);
+    const r = tsc("typescript", dir, "-p", ".", "--noEmit");
+    assert.ok(r.code !== 0);
+    assert.match(r.output, /length/);
   } finally {
     removeDir(dir);
   }
 });
 
-test("init: refuses to overwrite and writes nothing when any target exists", () => {
+test("init in an existing npm project adds what is missing and keeps everything it finds", () => {
   withTempDir((dir) => {
-    writeFiles(dir, { [HANDLERS_FILE]: "// mine\n" });
-    try {
-      initProject({ dir });
-      assert.unreachable("should refuse");
-    } catch (e) {
-      assert.instance(e, InputError);
-      assert.match((e as Error).message, /src\/handlers\.ts.*already exists/);
-    }
-    assert.is(existsSync(join(dir, MANIFEST_FILE)), false);
-    assert.is(readFileSync(join(dir, HANDLERS_FILE), "utf8"), "// mine\n");
+    const pkg = { name: "@acme/weather-bot", version: "2.0.0", scripts: { build: "make", test: "uvu" }, dependencies: { "@mcpgen/runtime": "^0.1.0" } };
+    writeFiles(dir, {
+      "package.json": JSON.stringify(pkg, null, 4) + "\n",
+      ".gitignore": "/node_modules\ncoverage",
+      [TSCONFIG_FILE]: '{ "compilerOptions": { "strict": true } }\n',
+    });
+    const r = initProject({ dir });
+    assert.equal(r.written, [MANIFEST_FILE, CONFIG_FILE, HANDLERS_FILE, STDIO_ENTRY, HTTP_ENTRY]);
+    assert.equal(r.updated, ['package.json (added "type": "module", scripts.generate, scripts.start, scripts.start:http, scripts.dev)', ".gitignore (added dist/ .mcpgen-cache/)"]);
+    assert.match(r.notes.join("\n"), /kept your tsconfig\.json/);
+    assert.match(r.notes.join("\n"), /kept your scripts\.build \("make"\); the starter's is "mcpgen generate && tsc"/);
+    const text = readFileSync(join(dir, "package.json"), "utf8");
+    assert.match(text, /^{\n    "name"/, "indentation kept");
+    const after = JSON.parse(text);
+    assert.equal(after.scripts, { build: "make", test: "uvu", generate: "mcpgen generate", start: "node dist/server.js", "start:http": "node dist/http.js", dev: STARTER_SCRIPTS.dev });
+    assert.equal(after.dependencies, pkg.dependencies);
+    assert.is(after.type, "module");
+    assert.is(readFileSync(join(dir, ".gitignore"), "utf8"), "/node_modules\ncoverage\n# mcpgen init\ndist/\n.mcpgen-cache/\n");
+    assert.is(readFileSync(join(dir, TSCONFIG_FILE), "utf8"), '{ "compilerOptions": { "strict": true } }\n');
+    assert.is(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")).name, "weather-bot", "named after the package");
+    assert.not.ok(r.next.some((c) => c.includes("@mcpgen/runtime")), "the runtime is already a dependency");
+  });
+});
+
+function refusal(dir: string, options: { name?: string; out?: string } = {}): Error {
+  try {
+    initProject({ dir, ...options });
+  } catch (e) {
+    assert.instance(e, Error);
+    return e as Error;
+  }
+  return assert.unreachable("init should refuse") as never;
+}
+
+test("init refuses, writing nothing, when a file exists or package.json cannot take the additions", () => {
+  withTempDir((dir) => {
+    writeFiles(dir, { [STDIO_ENTRY]: "// mine\n", [MANIFEST_FILE]: "{}" });
+    const e = refusal(dir);
+    assert.instance(e, InputError);
+    assert.match(e.message, /mcp\.manifest\.json.*already exists; mcpgen init never overwrites/);
+    assert.match(e.message, /src\/server\.ts.*already exists/);
+    assert.equal(readdirSync(dir).sort(), [MANIFEST_FILE, "src"]);
+    assert.equal(readdirSync(join(dir, "src")), ["server.ts"]);
+    assert.is(readFileSync(join(dir, STDIO_ENTRY), "utf8"), "// mine\n");
+  });
+  withTempDir((dir) => {
+    writeFiles(dir, { "package.json": '{ "name": "x", "type": "commonjs" }' });
+    assert.match(refusal(dir).message, /package\.json.*\/type.*"commonjs"; the starter is an ES module/);
+    assert.equal(readdirSync(dir), ["package.json"]);
+    writeFiles(dir, { "package.json": "{ nope" });
+    assert.match(refusal(dir).message, /package\.json.*invalid JSON/);
+    assert.equal(readdirSync(dir), ["package.json"]);
+  });
+  withTempDir((dir) => {
+    const name = refusal(dir, { name: "bad name`" });
+    assert.instance(name, McpgenError);
+    assert.match(name.message, /--name must be/);
+    assert.match(refusal(dir, { out: "../elsewhere" }).message, /--out must be a directory under src\//);
+    assert.equal(readdirSync(dir), []);
   });
 });
 

@@ -71,8 +71,16 @@ test("load: a tools/list result pasted as is is valid and keeps every field", ()
   assert.is(model.capabilities.tools !== undefined, true);
 });
 
-test("load: broken or empty tool schemas are warnings with pointers and a fallback, not errors", () => {
-  const loaded = loadManifest(fixture("broken-schemas"));
+test("load: a tool schema that is not valid JSON Schema is an error, naming --lenient", () => {
+  const errors = errorsOf(() => loadManifest(fixture("broken-schemas"), "mcp.manifest.json"));
+  assert.equal(errors.filter((d) => d.severity === "error").map((d) => `${d.pointer}: ${d.message}`), [
+    '/tools/1/inputSchema/properties/a/type: not a valid JSON Schema: must be equal to one of the allowed values ("array", "boolean", "integer", "null", "number", "object", "string") (--lenient makes this a warning and types the inputSchema as Record<string, unknown>)',
+    "/tools/6/inputSchema/required: not a valid JSON Schema: must be array (--lenient makes this a warning and types the inputSchema as Record<string, unknown>)",
+  ]);
+});
+
+test("load (--lenient): broken or empty tool schemas are warnings with pointers and a fallback, not errors", () => {
+  const loaded = loadManifest(fixture("broken-schemas"), undefined, { lenient: true });
   const warnings = loaded.diagnostics.map((d) => `${d.severity} ${d.pointer}`);
   assert.equal(warnings, [
     "warning /tools/0/inputSchema",
@@ -82,6 +90,7 @@ test("load: broken or empty tool schemas are warnings with pointers and a fallba
     "warning /tools/4/inputSchema/properties/a/$ref",
     "warning /tools/6/inputSchema/required",
   ]);
+  assert.match(loaded.diagnostics[1]!.message, /; typed as Record<string, unknown> \(--lenient\)$/);
   assert.equal([...loaded.fallbackSchemas].sort(), ["/tools/0/inputSchema", "/tools/1/inputSchema", "/tools/2/inputSchema", "/tools/6/inputSchema"]);
 });
 
@@ -104,9 +113,63 @@ test("load: a root that only $refs an object definition is typed as that object 
   assert.equal([...loaded.fallbackSchemas], []);
 });
 
-test("load: unknown tool keys are warnings with a suggestion", () => {
-  const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "t", inputSchema: { type: "object" }, outputschema: {} }] }), "m.json");
-  assert.equal(loaded.diagnostics.map((d) => d.message), ['unknown tool property "outputschema" (did you mean "outputSchema"?); published as is']);
+test("load: unknown keys anywhere in the manifest format are errors with a suggestion", () => {
+  const manifest = {
+    name: "x",
+    version: "1",
+    descripton: "typo at the top",
+    capabilities: { tools: { listchanged: true } },
+    tools: [{ name: "t", inputSchema: { type: "object" }, outputschema: {}, annotations: { readOnly: true }, execution: { tasksupport: "optional" } }],
+    resources: [{ uri: "x://a", name: "a", mimetype: "text/plain", annotations: { priorty: 1 }, icons: [{ src: "https://x/i.png", size: ["48x48"] }] }],
+    prompts: [{ name: "p", arguments: [{ name: "who", requried: true }] }],
+  };
+  const errors = errorsOf(() => parseManifest(JSON.stringify(manifest), "m.json"));
+  assert.equal(errors.map((d) => `${d.pointer}: ${d.message}`), [
+    '/descripton: unknown property "descripton" (did you mean "description"?)',
+    '/capabilities/tools/listchanged: unknown property "listchanged" (did you mean "listChanged"?)',
+    '/tools/0/outputschema: unknown property "outputschema" (did you mean "outputSchema"?)',
+    '/tools/0/annotations/readOnly: unknown property "readOnly" (did you mean "readOnlyHint"?)',
+    '/tools/0/execution/tasksupport: unknown property "tasksupport" (did you mean "taskSupport"?)',
+    '/resources/0/mimetype: unknown property "mimetype" (did you mean "mimeType"?)',
+    '/resources/0/annotations/priorty: unknown property "priorty" (did you mean "priority"?)',
+    '/resources/0/icons/0/size: unknown property "size" (did you mean "sizes"?)',
+    '/prompts/0/arguments/0/requried: unknown property "requried" (did you mean "required"?)',
+  ]);
+  const far = errorsOf(() => parseManifest(JSON.stringify({ name: "x", version: "1", zzz: 1 }), "m.json"));
+  assert.equal(far.map((d) => d.message), ['unknown property "zzz" (not allowed here)']);
+});
+
+test("load: a template written under resources (or a uri under resourceTemplates) says where it belongs", () => {
+  const errors = errorsOf(() =>
+    parseManifest(
+      JSON.stringify({
+        name: "x",
+        version: "1",
+        resources: [{ uri: "weather://forecast/{city}", name: "forecast" }, { uriTemplate: "x://{a}", uri: "x://a", name: "b" }],
+        resourceTemplates: [{ uri: "x://c", uriTemplate: "x://{c}", name: "c" }],
+      }),
+      "m.json",
+    ),
+  );
+  assert.equal(errors.map((d) => `${d.pointer}: ${d.message}`), [
+    '/resources/0/uri: "weather://forecast/{city}" is a URI template; declare it under "resourceTemplates" as "uriTemplate" (its variables become typed handler arguments)',
+    '/resources/1/uriTemplate: unknown property "uriTemplate" in a resource; a template belongs under "resourceTemplates" (static resources have "uri")',
+    '/resourceTemplates/0/uri: unknown property "uri" in a resource template; templates have "uriTemplate", a static resource belongs under "resources"',
+  ]);
+});
+
+test("load: `required` naming a property that `properties` does not declare is a warning with a suggestion", () => {
+  const schema = {
+    type: "object",
+    properties: { city: { type: "string" }, when: { type: "object", properties: { day: { type: "string" } }, required: ["dya"] } },
+    required: ["cty", "city"],
+  };
+  const composed = { type: "object", properties: { a: { type: "string" } }, allOf: [{ properties: { b: { type: "string" } } }], required: ["b"] };
+  const loaded = parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "t", inputSchema: schema }, { name: "u", inputSchema: composed }] }), "m.json");
+  assert.equal(loaded.diagnostics.map((d) => `${d.severity} ${d.pointer}: ${d.message}`), [
+    'warning /tools/0/inputSchema/properties/when/required/0: required names "dya", which "properties" does not declare (did you mean "day"?)',
+    'warning /tools/0/inputSchema/required/0: required names "cty", which "properties" does not declare (did you mean "city"?)',
+  ]);
 });
 
 test("load: tool name guidance is a warning", () => {

@@ -32,6 +32,30 @@ test("manifest schema: every fixture's $schema line points at it", () => {
   }
 });
 
+test("manifest schema: tool schemas reference the JSON Schema meta-schema, so editors complete and check inside them", () => {
+  for (const role of ["inputSchema", "outputSchema"]) {
+    assert.equal(schema.definitions.Tool.properties[role].allOf, [{ $ref: "http://json-schema.org/draft-07/schema#" }], role);
+  }
+  // what an editor applying the schema as written reports (the loader checks tool schemas itself, with --lenient)
+  const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  const tool = (type: string) => ({ name: "x", version: "1", tools: [{ name: "t", inputSchema: { type: "object", properties: { a: { type } } } }] });
+  assert.ok(validate(tool("string")), JSON.stringify(validate.errors));
+  assert.not.ok(validate(tool("strng")));
+  assert.ok(validate.errors!.some((e) => e.instancePath === "/tools/0/inputSchema/properties/a/type"), JSON.stringify(validate.errors));
+});
+
+test("manifest schema: every object of the manifest format is closed, except the open MCP maps", () => {
+  const open: string[] = [];
+  const visit = (node: unknown, path: string) => {
+    if (typeof node !== "object" || node === null) return;
+    const o = node as Record<string, unknown>;
+    if (o.properties !== undefined && o.additionalProperties !== false) open.push(path);
+    for (const [k, v] of Object.entries(o)) if (k !== "allOf") visit(v, `${path}/${k}`);
+  };
+  visit(schema, "");
+  assert.equal(open, []);
+});
+
 test("manifest schema: the init starter validates against it", () => {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const validate = ajv.compile(schema);

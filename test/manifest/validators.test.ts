@@ -183,7 +183,7 @@ console.log(JSON.stringify([
 test("validators: the typed facade is a prettier fixpoint", async () => {
   const prettier = (await import("prettier")).default;
   for (const name of ["schema-features", "tools-list-pasted", "broken-schemas"]) {
-    const facade = emitManifestValidators(buildServerModel(loadManifest(fixture(name)))).files.at(-1)!;
+    const facade = emitManifestValidators(buildServerModel(loadManifest(fixture(name), undefined, { lenient: true }))).files.at(-1)!;
     assert.is(facade.path, "validators.ts");
     assert.fixture(await prettier.format(facade.contents, { parser: "typescript" }), facade.contents, name);
   }

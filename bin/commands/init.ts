@@ -1,0 +1,22 @@
+/** `mcpgen init`: scaffold a project that builds and serves (generator/init.ts), then say what to run next. */
+import type { CAC } from "cac";
+import { stdout, stringFlag, type Flags } from "../cli-io.js";
+
+export function registerInit(cli: CAC): void {
+  cli
+    .command("init", "Scaffold an MCP server here: manifest, handlers, stdio and HTTP entry points, config, tsconfig, npm scripts (never overwrites)")
+    .option("--name <name>", "Server name in the manifest (default: package.json's name or the directory's)")
+    .option("--out <dir>", "Where `mcpgen generate` writes, under src/ (default: src/mcp)")
+    .action(async (flags: Flags) => {
+      const { initProject } = await import("../../generator/init.js");
+      const name = stringFlag(flags, "name");
+      const out = stringFlag(flags, "out");
+      const result = initProject({ dir: process.cwd(), ...(name === undefined ? {} : { name }), ...(out === undefined ? {} : { out }) });
+      for (const file of result.written) stdout(`created ${file}`);
+      for (const file of result.updated) stdout(`updated ${file}`);
+      for (const note of result.notes) stdout(`note: ${note}`);
+      stdout("");
+      stdout("next:");
+      for (const command of result.next) stdout(`  ${command}`);
+    });
+}

@@ -1,0 +1,129 @@
+// What the two packages publish: only what runs, every declared dependency imported by shipped
+// code (and nothing imported undeclared), and engines that hold for every Node.js version claimed.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { dirname, join } from "node:path";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import semver from "semver";
+import ts from "typescript-5";
+import { repoRoot } from "../helpers.js";
+
+interface Pkg {
+  name: string;
+  version: string;
+  engines?: { node?: string };
+  dependencies?: Record<string, string>;
+  exports?: Record<string, string | Record<string, string>>;
+  bin?: Record<string, string>;
+}
+
+const readPkg = (dir: string): Pkg => JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+const packages = [repoRoot, join(repoRoot, "runtime")];
+
+/**
+ * Declared but not imported yet, on purpose: `typescript` stays a dependency of mcpgen for the
+ * code-first `mcpgen extract` being built in parallel. The test fails once it is imported, so the
+ * exception cannot outlive its reason.
+ */
+const NOT_YET_IMPORTED: Record<string, string[]> = { mcpgen: ["typescript"] };
+
+/** `npm pack --dry-run`: the files the tarball would hold. */
+function packedFiles(dir: string): string[] {
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 60_000 });
+  return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
+}
+
+/**
+ * Bare specifiers a JS file imports (static, dynamic, side-effect, re-export, require), as package
+ * names. The compiler's scanner tells real imports from the import lines inside emitted-code strings.
+ */
+function importedPackages(code: string): Set<string> {
+  const names = new Set<string>();
+  for (const { fileName: spec } of ts.preProcessFile(code, true, true).importedFiles) {
+    if (spec.startsWith(".") || spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
+    names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
+  }
+  return names;
+}
+
+const files = new Map(packages.map((dir) => [dir, packedFiles(dir)]));
+
+test("mcpgen ships dist, templates, schemas and bundled bindings, with README and LICENSE; no sources, tests or maintainer scripts", () => {
+  const list = files.get(repoRoot)!;
+  for (const f of ["LICENSE", "README.md", "package.json", "dist/bin/mcpgen.js", "dist/generator/index.js", "dist/generator/index.d.ts", "schema/manifest.schema.json", "templates/init/mcp.manifest.json.hbs", "templates/output/README.md.hbs", "generated/2025-11-25/index.ts"]) {
+    assert.ok(list.includes(f), `${f} is shipped`);
+  }
+  const unexpected = list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|generated\/[\d-]+\/[\w.]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(f));
+  assert.equal(unexpected, []);
+  assert.not.ok(list.some((f) => f.startsWith("dist/test/") || f.startsWith("bin/") || f.includes("examples/")));
+});
+
+test("@mcpgen/runtime ships dist (JS and types), README and LICENSE only", () => {
+  const list = files.get(join(repoRoot, "runtime"))!;
+  for (const f of ["LICENSE", "README.md", "package.json"]) assert.ok(list.includes(f), f);
+  assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/.+\.(js|d\.ts))$/.test(f)), []);
+});
+
+test("every exports / bin target of both packages is in the tarball, with types for each JS entry", () => {
+  for (const dir of packages) {
+    const pkg = readPkg(dir);
+    const list = new Set(files.get(dir)!);
+    const targets = [...Object.values(pkg.bin ?? {}), ...Object.values(pkg.exports ?? {}).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t)))];
+    for (const t of targets) assert.ok(list.has(t.replace(/^\.\//, "")), `${pkg.name}: ${t} is shipped`);
+    for (const [key, t] of Object.entries(pkg.exports ?? {})) {
+      if (typeof t !== "string") assert.ok(t.types && t.default, `${pkg.name} exports ${key} with types and default`);
+    }
+  }
+});
+
+test("every declared dependency is imported by shipped code, and shipped code imports nothing undeclared", () => {
+  for (const dir of packages) {
+    const pkg = readPkg(dir);
+    const used = new Set<string>();
+    for (const f of files.get(dir)!.filter((f) => f.endsWith(".js"))) for (const n of importedPackages(readFileSync(join(dir, f), "utf8"))) used.add(n);
+    const declared = Object.keys(pkg.dependencies ?? {});
+    const exempt = NOT_YET_IMPORTED[pkg.name] ?? [];
+    assert.equal(declared.filter((d) => !used.has(d) && !exempt.includes(d)), [], `${pkg.name}: declared but imported by no shipped file`);
+    assert.equal(exempt.filter((d) => used.has(d)), [], `${pkg.name}: now imported; drop it from NOT_YET_IMPORTED`);
+    assert.equal([...used].filter((u) => !declared.includes(u)).sort(), [], `${pkg.name}: imported but not declared`);
+  }
+});
+
+/** The installed copy of `name` as Node would resolve it from `from` (walking up node_modules). */
+function installed(from: string, name: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed (from ${from})`);
+  }
+}
+
+test("engines: every production dependency, transitively, supports every Node.js line the packages claim", () => {
+  for (const dir of packages) {
+    const pkg = readPkg(dir);
+    const claim = pkg.engines?.node;
+    assert.ok(claim, `${pkg.name} declares engines.node`);
+    // the lowest version claimed, and the first release of each later LTS line
+    const lines = [semver.minVersion(claim!)!.version, "22.0.0", "24.0.0"].filter((v) => semver.satisfies(v, claim!));
+    const seen = new Set<string>();
+    const problems: string[] = [];
+    const walk = (from: string, deps: Record<string, string> | undefined, path: string) => {
+      for (const name of Object.keys(deps ?? {})) {
+        const at = installed(from, name);
+        if (seen.has(at)) continue;
+        seen.add(at);
+        const dep = readPkg(at);
+        const range = dep.engines?.node;
+        for (const v of lines) if (range && !semver.satisfies(v, range)) problems.push(`${path} > ${dep.name}@${dep.version} requires node ${range}; ${pkg.name} claims ${claim} (${v})`);
+        walk(at, dep.dependencies, `${path} > ${dep.name}`);
+      }
+    };
+    walk(dir, pkg.dependencies, pkg.name);
+    assert.equal(problems, []);
+    assert.ok(seen.size >= Object.keys(pkg.dependencies ?? {}).length);
+  }
+});
+
+test.run();
