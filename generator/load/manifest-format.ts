@@ -28,6 +28,12 @@ export interface ManifestTool {
   [key: string]: unknown;
 }
 
+/** 2026-07-28 caching hints (`ttlMs`, `cacheScope`). */
+export interface ManifestCache {
+  ttlMs?: number;
+  scope?: "public" | "private";
+}
+
 export interface ManifestResource {
   uri: string;
   name: string;
@@ -35,6 +41,7 @@ export interface ManifestResource {
   description?: string;
   mimeType?: string;
   size?: number;
+  cache?: ManifestCache;
   [key: string]: unknown;
 }
 
@@ -44,6 +51,7 @@ export interface ManifestResourceTemplate {
   title?: string;
   description?: string;
   mimeType?: string;
+  cache?: ManifestCache;
   [key: string]: unknown;
 }
 
@@ -84,6 +92,7 @@ export interface Manifest {
   instructions?: string;
   revisions?: Revision[];
   pageSize?: number;
+  cache?: ManifestCache;
   capabilities?: ManifestCapabilities;
   tools?: ManifestTool[];
   resources?: ManifestResource[];
