@@ -60,5 +60,8 @@ export const definition: McpDefinition = {
       "template-data": "templateData",
     },
   },
-  cache: {"ttlMs":60000,"scope":"public"},
+  cache: {
+   ttlMs: 60000,
+   scope: "public",
+ },
 };
