@@ -116,7 +116,7 @@ export function emitDefinition(model: ServerModel, options: FacadeOptions = {}):
     m("resources", model.resources) +
     m("resourceTemplates", model.resourceTemplates) +
     "  },\n" +
-    (model.cache === null ? "" : `  cache: ${printData(model.cache, { width }, 1, "  cache: ".length, 1)},\n`) +
+    (model.cache === null ? "" : `  cache: ${printData(model.cache, { width }, 2, "  cache: ".length, 1)},\n`) +
     "};\n";
   return { file: { path: "definition.ts", contents }, preformatted: fits(contents, width) };
 }

@@ -61,7 +61,7 @@ export const definition: McpDefinition = {
     },
   },
   cache: {
-   ttlMs: 60000,
-   scope: "public",
- },
+    ttlMs: 60000,
+    scope: "public",
+  },
 };
