@@ -181,7 +181,7 @@ test("cache: settings reach the model and definition.ts; bad values are errors n
   for (const [cache, pointer] of [
     [{ ttlMs: -1 }, "/cache/ttlMs"],
     [{ scope: "shared" }, "/cache/scope"],
-    [{ ttl: 1 }, "/cache"],
+    [{ ttl: 1 }, "/cache/ttl"],
   ] as const) {
     const errors = errorsOf(() => parseManifest(JSON.stringify({ name: "x", version: "1", cache }), "m.json"));
     assert.ok(errors.some((e) => e.pointer === pointer), `${JSON.stringify(cache)}: ${errors.map((e) => e.pointer).join(", ")}`);
