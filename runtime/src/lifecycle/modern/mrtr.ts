@@ -80,7 +80,7 @@ export class InputRound {
   /** Unanswered calls of this run, by key, in call order. */
   readonly missing = new Map<string, InputRequest>();
   /** Answers this run consumed, carried into the next requestState. */
-  readonly used: Record<string, unknown> = {};
+  readonly used = new Map<string, unknown>();
   private calls = 0;
   private readonly keys = new Set<string>();
   private blockedResolve: (() => void) | undefined;
@@ -116,13 +116,14 @@ export class InputRound {
     if (required !== undefined) {
       return Promise.reject(new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${method} needs ${JSON.stringify(required)}`, { requiredCapabilities: required }));
     }
-    const answer = this.answers[k];
+    // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
+    const answer = Object.prototype.hasOwnProperty.call(this.answers, k) ? this.answers[k] : undefined;
     if (answer !== undefined) {
       const problem = answerProblem(method, answer);
       if (problem !== undefined) {
         return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses[${JSON.stringify(k)}] (${method}) ${problem}`, { pointer: `/params/inputResponses/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` }));
       }
-      this.used[k] = answer;
+      this.used.set(k, answer);
       return Promise.resolve(answer);
     }
     if (this.missing.size === 0) setImmediate(() => this.blockedResolve?.());
@@ -164,6 +165,6 @@ export function inputRequired(codec: RequestStateCodec, method: string, params: 
   return {
     resultType: "input_required",
     inputRequests: Object.fromEntries(round.missing),
-    requestState: codec.mint(method, paramsDigest(params), round.used),
+    requestState: codec.mint(method, paramsDigest(params), Object.fromEntries(round.used)),
   };
 }

@@ -33,13 +33,21 @@ function withoutInputResponses(validate: Validator | undefined): Validator | und
   return wrapped;
 }
 
+/** Derived once per binding (a policy is made per connection, on HTTP per POST). */
+const derived = new WeakMap<ProtocolBinding, ProtocolBinding>();
+
 function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
-  const params = { ...b.params };
-  for (const m of INPUT_METHODS) {
-    const v = withoutInputResponses(params[m]);
-    if (v !== undefined) params[m] = v;
+  let out = derived.get(b);
+  if (out === undefined) {
+    const params = { ...b.params };
+    for (const m of INPUT_METHODS) {
+      const v = withoutInputResponses(params[m]);
+      if (v !== undefined) params[m] = v;
+    }
+    out = { ...b, params };
+    derived.set(b, out);
   }
-  return { ...b, params };
+  return out;
 }
 
 export class ModernServerPolicy implements SessionPolicy {

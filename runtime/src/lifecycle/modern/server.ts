@@ -4,6 +4,8 @@
  * caching hints; `server/discover` and `subscriptions/listen` are served here.
  */
 import type { ProtocolBinding } from "../../abi.js";
+import { ErrorCode } from "../../jsonrpc.js";
+import { McpError } from "../../errors.js";
 import type { RequestId } from "../../jsonrpc.js";
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
@@ -109,6 +111,7 @@ export class ModernServerSession {
   private async listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
     const own = this.options.describe(revisionOf(params)).capabilities;
     const filter = honouredFilter(params.notifications, own);
+    if (hub.full) throw new McpError(ErrorCode.InvalidRequest, "Invalid request: too many open listens on this server");
     const id = rc.requestId;
     const meta = { [MetaKey.subscriptionId]: id };
     await rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
