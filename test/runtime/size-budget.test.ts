@@ -9,8 +9,11 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const runtimeDir = join(root, "runtime");
 
-/** Bytes of compiled JavaScript in runtime/dist (declarations and maps excluded). */
-const RUNTIME_JS_BUDGET = 240 * 1024;
+/**
+ * Bytes of compiled JavaScript in runtime/dist (declarations and maps excluded). Raised from
+ * 240 KiB for the 2026-07-28 server era (lifecycle/modern, the modern HTTP path, MRTR, listen).
+ */
+const RUNTIME_JS_BUDGET = 264 * 1024;
 /** Bytes of the ESM entry files of every production dependency. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 

@@ -1,0 +1,84 @@
+/**
+ * The 2026-07-28 stateless HTTP path: 16 concurrent `tools/call` POSTs (modern headers and
+ * `_meta`, keep-alive agent) against a raw node:http baseline and mcpgen's server, rounds
+ * interleaved, calls/s medians and the ratio. `node dist/bench/stateless.js` (BENCH_ROUNDS,
+ * BENCH_PHASE_MS). SDK v2's modern server path is not part of this run.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { Agent, request } from "node:http";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
+const CONCURRENCY = 16;
+const serverJs = fileURLToPath(new URL("./servers/stateless-http.js", import.meta.url));
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+};
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "add",
+};
+
+async function start(kind: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [serverJs, kind], { stdio: ["pipe", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (c) => reject(new Error(`${kind} server exited (${c})`)));
+  });
+  return { child, port: (JSON.parse(line) as { port: number }).port };
+}
+
+function call(agent: Agent, port: number, id: number): Promise<void> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: id, b: 1 }, _meta: META } });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const m = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        if (m.result?.content?.[0]?.text !== String(id + 1) || m.result.resultType !== "complete") reject(new Error(`bad reply ${JSON.stringify(m)}`));
+        else resolve();
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function measure(port: number, ms: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  let id = 0;
+  let done = 0;
+  const until = Date.now() + ms;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (Date.now() < until) {
+      await call(agent, port, ++id);
+      done++;
+    }
+  }));
+  agent.destroy();
+  return (done * 1000) / ms;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const results: Record<string, number[]> = { raw: [], mcpgen: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  for (const kind of r % 2 === 0 ? ["raw", "mcpgen"] : ["mcpgen", "raw"]) {
+    const { child, port } = await start(kind);
+    await measure(port, 500); // warm-up
+    results[kind]!.push(await measure(port, PHASE_MS));
+    child.stdin!.end();
+    await new Promise((r) => child.once("exit", r));
+  }
+}
+const raw = median(results.raw!);
+const ours = median(results.mcpgen!);
+process.stdout.write(`stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
+process.stdout.write(`  raw node:http  ${raw.toFixed(0)} calls/s\n  mcpgen         ${ours.toFixed(0)} calls/s  (${(ours / raw).toFixed(2)}x raw)\n`);
