@@ -13,7 +13,7 @@ import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
-import { ModernServerSession } from "../lifecycle/modern/server.js";
+import { ModernServerCore, ModernServerSession } from "../lifecycle/modern/server.js";
 import { ListenHub } from "../lifecycle/modern/listen.js";
 import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
@@ -216,9 +216,10 @@ export class McpServer implements ServerCore {
     return this.legacySession(router.legacy, options);
   }
 
+  private modernCore: ModernServerCore | undefined;
+
   private modernSession(transport: Transport): ModernServerSession {
-    const session = new ModernServerSession({
-      transport,
+    const core = (this.modernCore ??= new ModernServerCore({
       bindings: this.modern,
       supportedVersions: this.supportedVersions,
       describe: (revision) => {
@@ -231,7 +232,8 @@ export class McpServer implements ServerCore {
       timeout: this.options.timeout,
       trustPeer: this.options.trustPeer,
       onerror: this.report,
-    });
+    }));
+    const session = new ModernServerSession({ transport, core });
     this.modernConnections.add(session);
     session.onclose = () => void this.modernConnections.delete(session);
     return session;
