@@ -83,19 +83,15 @@ export class InputRound {
   readonly used = new Map<string, unknown>();
   private calls = 0;
   private readonly keys = new Set<string>();
-  private blockedResolve: (() => void) | undefined;
-  /** Resolves one macrotask after the first unanswered call. */
-  readonly blocked: Promise<void>;
-
   constructor(
     private readonly answers: Readonly<Record<string, unknown>>,
     private readonly capabilities: Capabilities,
     /** Whether this request may answer input_required at all. */
     private readonly allowed: boolean,
     private readonly method: string,
-  ) {
-    this.blocked = new Promise<void>((resolve) => (this.blockedResolve = resolve));
-  }
+    /** Called one macrotask after the first unanswered call (calls made meanwhile join the round). */
+    private readonly onblocked: () => void,
+  ) {}
 
   get isBlocked(): boolean {
     return this.missing.size > 0;
@@ -126,7 +122,7 @@ export class InputRound {
       this.used.set(k, answer);
       return Promise.resolve(answer);
     }
-    if (this.missing.size === 0) setImmediate(() => this.blockedResolve?.());
+    if (this.missing.size === 0) setImmediate(this.onblocked);
     this.missing.set(k, params === undefined ? { method } : { method, params });
     return new Promise<never>(() => {});
   }
