@@ -4,7 +4,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
-import { META, server } from "./fixture.js";
+import { META, definition, server } from "./fixture.js";
 import { sleep } from "../helpers/peer.js";
 
 const s = server();
@@ -149,6 +149,21 @@ test("a legacy client is served on the same endpoint at the same time", async ()
   ]);
   assert.is(legacy.result.resultType, undefined);
   assert.is(modern.body.result.resultType, "complete");
+});
+
+test("legacy: false answers GET and DELETE with 405; a legacy-only server answers modern POSTs with a non-modern 400", async () => {
+  const modernOnly = server({}, definition(["2026-07-28"]));
+  const h1 = createStreamableHttpServer({ legacy: false, onsession: (t) => modernOnly.connect(t).then(() => {}) });
+  const u1 = await h1.listen();
+  assert.is((await fetch(u1, { headers: { accept: "text/event-stream" } })).status, 405);
+  assert.is((await fetch(u1, { method: "DELETE" })).status, 405);
+  const legacyOnly = server({}, definition(["2025-11-25"]));
+  const h2 = createStreamableHttpServer({ onsession: (t) => legacyOnly.connect(t).then(() => {}) });
+  const u2 = await h2.listen();
+  const res = await fetch(u2, { method: "POST", headers: headersFor("tools/list", {}), body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: META } }) });
+  const body = (await res.json()) as any;
+  assert.equal([res.status, body.id, body.error.code], [400, 5, -32600]);
+  await Promise.all([h1.close(), h2.close(), modernOnly.close(), legacyOnly.close()]);
 });
 
 test("teardown", async () => {
