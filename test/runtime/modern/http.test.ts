@@ -100,7 +100,7 @@ test("malformed bodies: the id is echoed when readable", async () => {
   res = await fetch(url, { method: "POST", headers: h, body: "{not json" });
   assert.is(res.status, 400);
   res = await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 3, result: {} }) });
-  assert.is(res.status, 400);
+  assert.equal([res.status, ((await res.json()) as any).id], [400, 3]);
 });
 
 test("log notifications make an SSE reply (X-Accel-Buffering: no); none without a log level", async () => {
