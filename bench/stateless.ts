@@ -6,12 +6,14 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
+import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
 const CONCURRENCY = 16;
+const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 1500);
 const serverJs = fileURLToPath(new URL("./servers/stateless-http.js", import.meta.url));
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -52,10 +54,20 @@ function call(agent: Agent, port: number, id: number): Promise<void> {
   });
 }
 
+/** The server process's CPU time in ms (user + system, Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
 async function measure(port: number, ms: number): Promise<number> {
   const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   let id = 0;
-  let done = 0;
+  done = 0;
   const until = Date.now() + ms;
   await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
     while (Date.now() < until) {
@@ -67,13 +79,18 @@ async function measure(port: number, ms: number): Promise<number> {
   return (done * 1000) / ms;
 }
 
+let done = 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const results: Record<string, number[]> = { raw: [], mcpgen: [] };
+/** Server CPU µs per call: steadier than calls/s on a shared machine. */
+const cpu: Record<string, number[]> = { raw: [], mcpgen: [] };
 for (let r = 0; r < ROUNDS; r++) {
   for (const kind of r % 2 === 0 ? ["raw", "mcpgen"] : ["mcpgen", "raw"]) {
     const { child, port } = await start(kind);
-    await measure(port, 500); // warm-up
+    await measure(port, WARM_MS); // warm-up: JIT and socket pool
+    const before = cpuMs(child.pid!);
     results[kind]!.push(await measure(port, PHASE_MS));
+    cpu[kind]!.push(((cpuMs(child.pid!) - before) * 1000) / done);
     child.stdin!.end();
     await new Promise((r) => child.once("exit", r));
   }
@@ -81,4 +98,7 @@ for (let r = 0; r < ROUNDS; r++) {
 const raw = median(results.raw!);
 const ours = median(results.mcpgen!);
 process.stdout.write(`stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
-process.stdout.write(`  raw node:http  ${raw.toFixed(0)} calls/s\n  mcpgen         ${ours.toFixed(0)} calls/s  (${(ours / raw).toFixed(2)}x raw)\n`);
+const rawCpu = median(cpu.raw!);
+const ourCpu = median(cpu.mcpgen!);
+process.stdout.write(`  raw node:http  ${raw.toFixed(0)} calls/s  server CPU ${rawCpu.toFixed(0)} µs/call\n`);
+process.stdout.write(`  mcpgen         ${ours.toFixed(0)} calls/s  server CPU ${ourCpu.toFixed(0)} µs/call  (${(ours / raw).toFixed(2)}x raw calls/s, ${(rawCpu / ourCpu).toFixed(2)}x raw by CPU)\n`);
