@@ -14,10 +14,10 @@ import { mainJs, startEverything, type EverythingProcess } from "../examples/hel
 
 const answer = { role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model", stopReason: "endTurn" };
 
-function modernClient(): ClientV2 {
+function modernClient(mode: "auto" | { pin: string } = { pin: "2026-07-28" }): ClientV2 {
   const client = new ClientV2(
     { name: "sdk-v2-modern", version: "1.0.0" },
-    { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never,
+    { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode } } as never,
   );
   client.setRequestHandler("sampling/createMessage", async () => answer as never);
   client.setRequestHandler("elicitation/create", async (req: any) => {
@@ -67,6 +67,18 @@ for (const mode of ["http", "stdio"] as const) {
     const e: any = await client.readResource({ uri: "test://nope" }).catch((x) => x);
     assert.is(e.code, -32602);
     assert.equal(e.data, { uri: "test://nope" });
+  });
+
+  test("the SDK's auto negotiation probes our dual-era server and stays modern", async () => {
+    const auto = modernClient("auto");
+    await auto.connect(mode === "http" ? new HttpV2(server!.url) : new StdioV2({ command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" }));
+    try {
+      assert.is(auto.getNegotiatedProtocolVersion(), "2026-07-28");
+      const r: any = await auto.callTool({ name: "test_input_required_result_elicitation", arguments: {} });
+      assert.is(r.content[0].text, "Hello, Alice!");
+    } finally {
+      await auto.close();
+    }
   });
 
   if (mode === "http") {
