@@ -1,8 +1,8 @@
 /**
  * The 2026-07-28 stateless HTTP path: 16 concurrent `tools/call` POSTs (modern headers and
- * `_meta`, keep-alive agent) against a raw node:http baseline and mcpgen's server, rounds
- * interleaved, calls/s medians and the ratio. `node dist/bench/stateless.js` (BENCH_ROUNDS,
- * BENCH_PHASE_MS). SDK v2's modern server path is not part of this run.
+ * `_meta`, keep-alive agent) against a raw node:http baseline, mcpgen's server and SDK v2's
+ * modern path (createMcpHandler), rounds rotated, medians of calls/s and of server CPU per call.
+ * `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -45,7 +45,8 @@ function call(agent: Agent, port: number, id: number): Promise<void> {
       res.on("data", (c: Buffer) => chunks.push(c));
       res.on("end", () => {
         const m = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        if (m.result?.content?.[0]?.text !== String(id + 1) || m.result.resultType !== "complete") reject(new Error(`bad reply ${JSON.stringify(m)}`));
+        // resultType is not required here: SDK v2 2.4.0 leaves it out of tools/call results.
+        if (m.result?.content?.[0]?.text !== String(id + 1)) reject(new Error(`bad reply ${JSON.stringify(m)}`));
         else resolve();
       });
     });
@@ -81,11 +82,14 @@ async function measure(port: number, ms: number): Promise<number> {
 
 let done = 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const results: Record<string, number[]> = { raw: [], mcpgen: [] };
+const KINDS = ["raw", "mcpgen", "sdk2"] as const;
+const results: Record<string, number[]> = { raw: [], mcpgen: [], sdk2: [] };
 /** Server CPU µs per call: steadier than calls/s on a shared machine. */
-const cpu: Record<string, number[]> = { raw: [], mcpgen: [] };
+const cpu: Record<string, number[]> = { raw: [], mcpgen: [], sdk2: [] };
 for (let r = 0; r < ROUNDS; r++) {
-  for (const kind of r % 2 === 0 ? ["raw", "mcpgen"] : ["mcpgen", "raw"]) {
+  // Rotate the order each round, so no implementation always runs first.
+  for (let k = 0; k < KINDS.length; k++) {
+    const kind = KINDS[(k + r) % KINDS.length]!;
     const { child, port } = await start(kind);
     await measure(port, WARM_MS); // warm-up: JIT and socket pool
     const before = cpuMs(child.pid!);
@@ -95,10 +99,13 @@ for (let r = 0; r < ROUNDS; r++) {
     await new Promise((r) => child.once("exit", r));
   }
 }
-const raw = median(results.raw!);
-const ours = median(results.mcpgen!);
 process.stdout.write(`stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
+const raw = median(results.raw!);
 const rawCpu = median(cpu.raw!);
-const ourCpu = median(cpu.mcpgen!);
-process.stdout.write(`  raw node:http  ${raw.toFixed(0)} calls/s  server CPU ${rawCpu.toFixed(0)} µs/call\n`);
-process.stdout.write(`  mcpgen         ${ours.toFixed(0)} calls/s  server CPU ${ourCpu.toFixed(0)} µs/call  (${(ours / raw).toFixed(2)}x raw calls/s, ${(rawCpu / ourCpu).toFixed(2)}x raw by CPU)\n`);
+for (const kind of KINDS) {
+  const rate = median(results[kind]!);
+  const us = median(cpu[kind]!);
+  const label = { raw: "raw node:http", mcpgen: "mcpgen", sdk2: "SDK v2 2.4.0" }[kind].padEnd(14);
+  const ratio = kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU)`;
+  process.stdout.write(`  ${label} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`);
+}

@@ -1,14 +1,18 @@
 /**
  * 2026-07-28 stateless Streamable HTTP servers for the workload's `add` tool (text variant).
- * Usage: stateless-http.js raw|mcpgen; prints {"port":N} once listening on 127.0.0.1.
+ * Usage: stateless-http.js raw|mcpgen|sdk2; prints {"port":N} once listening on 127.0.0.1.
  * raw: node:http, JSON.parse, answer (no validation, no headers checked). mcpgen: createMcpServer
  * with the generated 2026-07-28 binding (per-request _meta, header and params validation on).
+ * sdk2: SDK v2's createMcpHandler (its modern path) behind the node:http bridge.
  */
 import { createServer } from "node:http";
 import { createMcpServer, type McpDefinition, type Validator } from "@mcpgen/runtime";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { binding } from "../../generated/2026-07-28/index.js";
+import { createMcpHandler } from "@modelcontextprotocol/server";
 import { SERVER_INFO, addResult, addToolDefinition } from "../workload.js";
+import { createSdk2Server } from "./sdk2-server.js";
+import { sendResponse, toRequest } from "./web-bridge.js";
 
 const isAddArgs = ((x: unknown) => {
   const ok = typeof x === "object" && x !== null && typeof (x as { a?: unknown }).a === "number" && typeof (x as { b?: unknown }).b === "number";
@@ -51,8 +55,17 @@ if (kind === "raw") {
   const http = createStreamableHttpServer({ onsession: (t) => mcp.connect(t).then(() => {}) });
   http.server.keepAliveTimeout = 60_000;
   listen(http.server);
+} else if (kind === "sdk2") {
+  const handler = createMcpHandler(() => createSdk2Server("text"));
+  const server = createServer(async (req, res) => {
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    await sendResponse(await handler.fetch(await toRequest(req, abort.signal)), res);
+  });
+  server.keepAliveTimeout = 60_000;
+  listen(server);
 } else {
-  throw new Error(`usage: stateless-http.js raw|mcpgen (got ${JSON.stringify(kind)})`);
+  throw new Error(`usage: stateless-http.js raw|mcpgen|sdk2 (got ${JSON.stringify(kind)})`);
 }
 process.on("SIGTERM", () => process.exit(0));
 process.stdin.resume();
