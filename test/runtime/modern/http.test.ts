@@ -103,6 +103,36 @@ test("malformed bodies: the id is echoed when readable", async () => {
   assert.equal([res.status, ((await res.json()) as any).id], [400, 3]);
 });
 
+test("every malformed _meta value, header value, requestState or inputResponses: a spec code, 400, the id", async () => {
+  const bad: unknown[] = [null, 1, "x", [], {}, true, "=?base64?%%?=", "a".repeat(300)];
+  const keys = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel"];
+  const cases: { params: any; headers?: Record<string, string> }[] = [];
+  for (const key of keys) for (const v of bad) if (!(key.endsWith("clientCapabilities") && (v as object)?.constructor === Object)) cases.push({ params: { name: "echo", arguments: {}, _meta: { ...META, [key]: v } } });
+  for (const v of bad) cases.push({ params: { name: "ask", arguments: {}, requestState: v, _meta: META } });
+  for (const v of [null, 1, "x", [], true]) cases.push({ params: { name: "ask", arguments: {}, inputResponses: v, _meta: META } });
+  for (const v of bad) cases.push({ params: { name: "ask", arguments: {}, inputResponses: { name: v }, _meta: META } });
+  for (const h of ["", " ", "=?base64?", "=?base64?AAAA?=", "\u00ff"]) cases.push({ params: { name: "echo", arguments: {}, _meta: META }, headers: { "mcp-name": h } });
+  for (const c of cases) {
+    const rid = id++;
+    const h = headersFor("tools/call", c.params);
+    const res = await fetch(url, { method: "POST", headers: { ...h, ...c.headers }, body: JSON.stringify({ jsonrpc: "2.0", id: rid, method: "tools/call", params: c.params }) }).catch((e: Error) => e);
+    if (res instanceof Error) {
+      assert.ok(c.headers !== undefined, `fetch refused a body case: ${res.message}`); // fetch itself refuses some header bytes
+      continue;
+    }
+    const body = (await res.json()) as any;
+    const what = JSON.stringify(c).slice(0, 160);
+    if (body.result !== undefined) {
+      // The one valid value among them: an empty inputResponses (nothing answered yet).
+      assert.equal([c.params.inputResponses, body.result.resultType], [{}, "input_required"], what);
+      continue;
+    }
+    assert.ok([-32602, -32020, -32022].includes(body.error.code), `${what}: code ${body.error.code}`);
+    assert.equal([res.status, body.id], [400, rid], what);
+  }
+  assert.is((await post("tools/list")).status, 200, "the server is still serving");
+});
+
 test("log notifications make an SSE reply (X-Accel-Buffering: no); none without a log level", async () => {
   let r = await post("tools/call", { name: "log", arguments: {} }, {}, { "io.modelcontextprotocol/logLevel": "debug" });
   assert.ok(r.type.includes("text/event-stream"));
