@@ -20,7 +20,8 @@ interface Profile {
 const args = process.argv.slice(2);
 const topIdx = args.indexOf("--top");
 const top = topIdx >= 0 ? Number(args[topIdx + 1]) : 25;
-const files = args.filter((a, i) => a !== "--top" && i !== topIdx + 1);
+// Without --top, topIdx + 1 is 0: only skip the option's value when the option is there.
+const files = args.filter((_, i) => topIdx < 0 || (i !== topIdx && i !== topIdx + 1));
 
 function shortUrl(url: string): string {
   const nm = url.lastIndexOf("node_modules/");

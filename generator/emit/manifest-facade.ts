@@ -8,6 +8,7 @@ import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel, ToolModel } from "../model/server-ir.js";
 import { propertyKey, toTypeName } from "../names/index.js";
 import { PRINT_WIDTH } from "./indent.js";
+import { printData } from "./print-data.js";
 import { jsDoc } from "./schema-to-ts.js";
 
 /** Where generated facades import the runtime from (the generated-code ABI of the facades). */
@@ -114,6 +115,8 @@ export function emitDefinition(model: ServerModel, options: FacadeOptions = {}):
     m("prompts", model.prompts) +
     m("resources", model.resources) +
     m("resourceTemplates", model.resourceTemplates) +
-    "  },\n};\n";
+    "  },\n" +
+    (model.cache === null ? "" : `  cache: ${printData(model.cache, { width }, 2, "  cache: ".length, 1)},\n`) +
+    "};\n";
   return { file: { path: "definition.ts", contents }, preformatted: fits(contents, width) };
 }

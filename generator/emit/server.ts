@@ -70,7 +70,7 @@ export function emitServer(model: ServerModel, options: FacadeOptions = {}): Fac
     ) +
     interfaceBlock(`export interface ${name}Handlers`, section(1, "tools", tools) + section(1, "prompts", prompts) + section(1, "resources", resources) + completions) +
     "\n" +
-    doc(0, `The MCP server ${str(model.identity.name)}: \`server.connect(transport)\` serves one connection (call it once per stdio pipe or HTTP session).`) +
+    doc(0, `The MCP server ${str(model.identity.name)}: \`server.connect(transport)\` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).`) +
     signature(0, `export function create${name}Server(`, [`handlers: ${name}Handlers`, "options: McpServerOptions = {}"], "): McpServer {", width) +
     "  return createMcpServer(definition, handlers as McpServerHandlers, options);\n}\n";
   return { file: { path: "server.ts", contents }, preformatted: fits(contents, width) };

@@ -37,6 +37,12 @@ export interface ManifestToolExample {
   isError?: boolean;
 }
 
+/** 2026-07-28 caching hints (`ttlMs`, `cacheScope`). */
+export interface ManifestCache {
+  ttlMs?: number;
+  scope?: "public" | "private";
+}
+
 export interface ManifestResource {
   uri: string;
   name: string;
@@ -44,6 +50,7 @@ export interface ManifestResource {
   description?: string;
   mimeType?: string;
   size?: number;
+  cache?: ManifestCache;
   [key: string]: unknown;
 }
 
@@ -53,6 +60,7 @@ export interface ManifestResourceTemplate {
   title?: string;
   description?: string;
   mimeType?: string;
+  cache?: ManifestCache;
   [key: string]: unknown;
 }
 
@@ -93,6 +101,7 @@ export interface Manifest {
   instructions?: string;
   revisions?: Revision[];
   pageSize?: number;
+  cache?: ManifestCache;
   capabilities?: ManifestCapabilities;
   tools?: ManifestTool[];
   resources?: ManifestResource[];

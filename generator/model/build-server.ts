@@ -6,7 +6,9 @@ import { KNOWN_REVISIONS, type ManifestTool } from "../load/manifest-format.js";
 import { parseUriTemplate } from "../load/uri-template.js";
 import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
 import type { JSONSchema } from "./ir.js";
+import type { Manifest, ManifestCache } from "../load/manifest-format.js";
 import type {
+  CacheModel,
   PromptModel,
   ResourceModel,
   ResourceTemplateModel,
@@ -135,10 +137,26 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
     instructions: m.instructions ?? null,
     revisions,
     pageSize: m.pageSize ?? DEFAULT_PAGE_SIZE,
+    cache: cacheModel(m),
     capabilities,
     tools: byName(tools),
     resources: byName(resources),
     resourceTemplates: byName(resourceTemplates),
     prompts: byName(prompts),
   };
+}
+
+function settings(c: ManifestCache): { ttlMs?: number; scope?: "public" | "private" } {
+  const out: { ttlMs?: number; scope?: "public" | "private" } = {};
+  if (c.ttlMs !== undefined) out.ttlMs = c.ttlMs;
+  if (c.scope !== undefined) out.scope = c.scope;
+  return out;
+}
+
+/** The manifest's caching settings (top level, per resource URI, per template name); null without any. */
+function cacheModel(m: Manifest): CacheModel | null {
+  const out: CacheModel = m.cache ? settings(m.cache) : {};
+  for (const r of m.resources ?? []) if (r.cache) (out.resources ??= {})[r.uri] = settings(r.cache);
+  for (const t of m.resourceTemplates ?? []) if (t.cache) (out.resourceTemplates ??= {})[t.name] = settings(t.cache);
+  return Object.keys(out).length > 0 || m.cache !== undefined ? out : null;
 }

@@ -99,6 +99,8 @@ export interface ServerModel {
   /** Newest first; the first is preferred in negotiation. */
   revisions: string[];
   pageSize: number;
+  /** 2026-07-28 caching hints from the manifest's `cache` settings; null when it sets none. */
+  cache: CacheModel | null;
   /** What the server declares: implied by non-empty lists plus the manifest's explicit flags. */
   capabilities: ServerCapabilitiesModel;
   /** Sorted by MCP name. */
@@ -106,4 +108,12 @@ export interface ServerModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+}
+
+/** Caching settings as the runtime's `McpDefinition.cache` takes them (plain JSON data). */
+export interface CacheModel {
+  ttlMs?: number;
+  scope?: "public" | "private";
+  resources?: { [uri: string]: { ttlMs?: number; scope?: "public" | "private" } };
+  resourceTemplates?: { [name: string]: { ttlMs?: number; scope?: "public" | "private" } };
 }

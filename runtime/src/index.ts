@@ -47,7 +47,7 @@ export { loggingLevels } from "./mcp-types.js";
 export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
 
 export { createMcpServer, McpServer, type ConnectOptions, type ServerConnection } from "./server/server.js";
-export { ModernServerSession, type ModernServerOptions } from "./lifecycle/modern/server.js";
+export { ModernServerSession, ModernServerCore, type ModernServerOptions } from "./lifecycle/modern/server.js";
 export { ModernServerPolicy } from "./lifecycle/modern/policy.js";
 export { checkRequestMeta, declaresModern } from "./lifecycle/modern/meta.js";
 export { RequestStateCodec, paramsDigest, type RequestStateOptions } from "./lifecycle/modern/request-state.js";

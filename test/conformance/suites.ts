@@ -61,7 +61,10 @@ export function node22(root: string): string {
   return bundled;
 }
 
-/** Server-leg invocations: default (active) suite, the 2025-11-25 pending scenarios, alpha's scored set. */
+/**
+ * Server-leg invocations: default (active) suite, the 2025-11-25 pending scenarios, alpha's scored
+ * sets of 2025-11-25 and 2026-07-28, and every 2026-07-28 scenario (`--suite all`).
+ */
 export interface ServerRun {
   column: string;
   suite: Suite;
@@ -71,6 +74,8 @@ export interface ServerRun {
 }
 
 export const REQUIREMENTS_REVISION = "2025-11-25";
+/** The stateless revision: its scored set and every scenario of `--suite all` on its wire (alpha.12). */
+export const STATELESS_REVISION = "2026-07-28";
 
 export function serverRuns(all: readonly Suite[]): ServerRun[] {
   const runs: ServerRun[] = [];
@@ -90,6 +95,19 @@ export function serverRuns(all: readonly Suite[]): ServerRun[] {
         args: ["--requirements", REQUIREMENTS_REVISION, ...timeout],
         label: `--requirements ${REQUIREMENTS_REVISION}`,
         requirements: REQUIREMENTS_REVISION,
+      });
+      runs.push({
+        column: `${s.id}-req-2026`,
+        suite: s,
+        args: ["--requirements", STATELESS_REVISION, ...timeout],
+        label: `--requirements ${STATELESS_REVISION}`,
+        requirements: STATELESS_REVISION,
+      });
+      runs.push({
+        column: `${s.id}-2026`,
+        suite: s,
+        args: ["--suite", "all", "--spec-version", STATELESS_REVISION, ...timeout],
+        label: `--suite all --spec-version ${STATELESS_REVISION}`,
       });
     }
   }

@@ -232,7 +232,7 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
 
   test("prompts: list with descriptions and required arguments; get each", async () => {
     const { prompts } = await client.listPrompts();
-    assert.equal(prompts.map((p: any) => p.name), ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"]);
+    assert.equal(prompts.map((p: any) => p.name), ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_input_required_result_prompt", "test_prompt_with_image"]);
     for (const p of prompts as any[]) assert.ok(p.description);
     assert.equal(prompts[1]!.arguments!.map((a: any) => [a.name, a.required]), [["arg1", true], ["arg2", true]]);
     const simple: any = await client.getPrompt({ name: "test_simple_prompt" });

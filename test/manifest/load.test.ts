@@ -1,10 +1,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { loadManifest, parseManifest } from "../../generator/load/manifest.js";
 import { InputError, formatDiagnostic, type Diagnostic } from "../../generator/load/diagnostics.js";
 import { parseUriTemplate } from "../../generator/load/uri-template.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
+import { generateManifest } from "../../generator/generate-manifest.js";
 import { fixture } from "./helpers.js";
 
 function errorsOf(fn: () => unknown): Diagnostic[] {
@@ -213,6 +216,39 @@ test("model: revisions default to every known one, newest first", () => {
   const model = buildServerModel(parseManifest(JSON.stringify({ name: "x", version: "1" }), "m.json"));
   assert.equal(model.revisions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
   assert.equal(model.capabilities, {});
+});
+
+test("cache: settings reach the model and definition.ts; bad values are errors naming the pointer", () => {
+  const manifest = {
+    name: "x",
+    version: "1",
+    cache: { ttlMs: 5000, scope: "private" },
+    resources: [{ uri: "a://r", name: "r", cache: { ttlMs: 0 } }],
+    resourceTemplates: [{ uriTemplate: "a://t/{id}", name: "t", cache: { scope: "public" } }],
+  };
+  const model = buildServerModel(parseManifest(JSON.stringify(manifest), "m.json"));
+  assert.equal(model.cache, { ttlMs: 5000, scope: "private", resources: { "a://r": { ttlMs: 0 } }, resourceTemplates: { t: { scope: "public" } } });
+  assert.is(buildServerModel(parseManifest(JSON.stringify({ name: "x", version: "1" }), "m.json")).cache, null);
+  const dir = mkdtempSync(join(tmpdir(), "mcpgen-cache-"));
+  let files: { path: string; contents: string }[];
+  try {
+    writeFileSync(join(dir, "m.json"), JSON.stringify(manifest));
+    files = generateManifest(join(dir, "m.json"), { display: "m.json" }).files;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const definition = files.find((f) => f.path === "definition.ts")!.contents;
+  assert.match(definition, /cache: \{\n    ttlMs: 5000,\n    scope: "private",\n    resources: \{\n      "a:\/\/r": \{\n        ttlMs: 0,/);
+  const lists = files.find((f) => f.path === "lists.ts")!.contents;
+  assert.not.match(lists, /cache/, "caching settings are not published");
+  for (const [cache, pointer] of [
+    [{ ttlMs: -1 }, "/cache/ttlMs"],
+    [{ scope: "shared" }, "/cache/scope"],
+    [{ ttl: 1 }, "/cache/ttl"],
+  ] as const) {
+    const errors = errorsOf(() => parseManifest(JSON.stringify({ name: "x", version: "1", cache }), "m.json"));
+    assert.ok(errors.some((e) => e.pointer === pointer), `${JSON.stringify(cache)}: ${errors.map((e) => e.pointer).join(", ")}`);
+  }
 });
 
 test.run();

@@ -7,6 +7,7 @@ import type { HandlerContext } from "@mcpgen/runtime";
 import { toolError } from "@mcpgen/runtime";
 import type { EverythingHandlers } from "./mcp/server.js";
 import { PNG_1X1, WAV_SILENCE } from "./fixtures.js";
+import { statelessPrompts, statelessTools, type ListChanges } from "./stateless-fixtures.js";
 
 /** Waits `ms`, or rejects as soon as the request is cancelled. */
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -82,9 +83,11 @@ const enumsForm = {
   required: [],
 } as const;
 
-export function createHandlers(): EverythingHandlers {
+export function createHandlers(changes: ListChanges): EverythingHandlers {
   return {
     tools: {
+      ...statelessTools(changes),
+
       testSimpleText: () => "This is a simple text response for testing.",
 
       testImageContent: () => [{ type: "image" as const, data: PNG_1X1, mimeType: "image/png" }],
@@ -174,6 +177,7 @@ export function createHandlers(): EverythingHandlers {
     },
 
     prompts: {
+      ...statelessPrompts(),
       testSimplePrompt: () => "This is a simple prompt for testing.",
 
       testPromptWithArguments: ({ arg1, arg2 }: { arg1: string; arg2: string }) =>

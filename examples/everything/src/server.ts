@@ -12,5 +12,8 @@ export interface ServeOptions {
 }
 
 export function createServer(options: ServeOptions = {}): McpServer {
-  return createEverythingServer(createHandlers(), options.onerror ? { onerror: options.onerror } : {});
+  // The trigger tools announce list changes through the server they belong to.
+  const changes = { tools: () => server.notifyToolsListChanged(), prompts: () => server.notifyPromptsListChanged() };
+  const server = createEverythingServer(createHandlers(changes), options.onerror ? { onerror: options.onerror } : {});
+  return server;
 }

@@ -306,7 +306,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     const m = message as { id?: RequestId; method?: unknown; params?: unknown };
     if (typeof m.method !== "string") {
       // Clients POST no responses in 2026-07-28 (nothing asked them anything).
-      sendJsonError(res, 400, -32600, "Invalid Request: a 2026-07-28 POST carries one request or notification");
+      const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } }));
       return;
     }
     if (requestIds.length === 0) {

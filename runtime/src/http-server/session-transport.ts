@@ -371,7 +371,7 @@ export class StreamableHttpServerTransport implements Transport {
           const body = JSON.stringify(m);
           const error = (m as { error?: { code?: unknown } }).error;
           const status = this.cfg.modern && error !== undefined && typeof error.code === "number" ? modernErrorStatus(error.code) : 200;
-          res.writeHead(status, { "content-type": "application/json", ...this.sessionHeader });
+          res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...this.sessionHeader });
           res.end(body);
         }
         return;
@@ -387,7 +387,7 @@ export class StreamableHttpServerTransport implements Transport {
           const res = s.res;
           if (res && !res.writableEnded) {
             const body = JSON.stringify(s.batch ? s.jsonReplies : s.jsonReplies[0]);
-            res.writeHead(200, { "content-type": "application/json", ...this.sessionHeader });
+            res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...this.sessionHeader });
             res.end(body);
           }
         }

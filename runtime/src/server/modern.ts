@@ -42,28 +42,49 @@ const revisionOf = (p: Params | undefined): string => String((p?._meta as Result
  * Run `body` with a context whose client calls are input requests: the complete result, or the
  * InputRequiredResult of a run that asked for input it was not given.
  */
-async function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Promise<Result>): Promise<Result> {
+function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Promise<Result>): Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : { answers: {}, opened: undefined };
   const identity = identityOf(rc.meta);
-  const round = new InputRound(retry.answers, identity.capabilities, allowed, method);
-  const ctx = new ModernContext(rc, identity, round);
-  try {
-    const outcome = await Promise.race([
-      body(ctx).then((result) => ({ result }), (error: unknown) => ({ error })),
-      round.blocked.then(() => undefined),
-    ]);
-    if (outcome !== undefined && "error" in outcome && (outcome.error instanceof McpError || !round.isBlocked)) throw outcome.error;
-    if (round.isBlocked) {
+  return new Promise<Result>((resolve, reject) => {
+    let settled = false;
+    const fail = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      // A cancelled retry gives its requestState back, so the client may send it again.
+      if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+      reject(e);
+    };
+    const blocked = () => {
+      if (settled) return;
+      settled = true;
       ctx.abandon();
-      return inputRequired(core.codec, method, params, round);
+      try {
+        resolve(inputRequired(core.codec, method, params, round));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    const round = new InputRound(retry.answers, identity.capabilities, allowed, method, blocked);
+    const ctx = new ModernContext(rc, identity, round);
+    let run: Promise<Result>;
+    try {
+      run = body(ctx);
+    } catch (e) {
+      return fail(e);
     }
-    return (outcome as { result: Result }).result;
-  } catch (e) {
-    // A cancelled retry gives its requestState back, so the client may send it again.
-    if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
-    throw e;
-  }
+    run.then(
+      (result) => {
+        if (round.isBlocked) return blocked();
+        if (!settled) {
+          settled = true;
+          resolve(result);
+        }
+      },
+      // An error the run raised itself (e.g. -32021, a bad answer) wins over a pending round.
+      (e: unknown) => (e instanceof McpError || !round.isBlocked ? fail(e) : blocked()),
+    );
+  });
 }
 
 export function modernHandlers(core: ServerCore): RequestHandlers {

@@ -14,7 +14,7 @@ import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
-import { ModernServerSession } from "../lifecycle/modern/server.js";
+import { ModernServerCore, ModernServerSession, type Description } from "../lifecycle/modern/server.js";
 import { ListenHub } from "../lifecycle/modern/listen.js";
 import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
@@ -217,14 +217,22 @@ export class McpServer implements ServerCore {
     return this.legacySession(router.legacy, options);
   }
 
+  private modernCore: ModernServerCore | undefined;
+
   private modernSession(transport: Transport): ModernServerSession {
-    const session = new ModernServerSession({
-      transport,
+    const described = new Map<string, Description>();
+    const core = (this.modernCore ??= new ModernServerCore({
       bindings: this.modern,
       supportedVersions: this.supportedVersions,
+      // Every result names the server: look its description up once per revision.
       describe: (revision) => {
-        const lists = this.lists(revision);
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: lists.capabilities as Capabilities, instructions: lists.instructions };
+        let d = described.get(revision);
+        if (d === undefined) {
+          const lists = this.lists(revision);
+          d = { serverInfo: lists.serverInfo as Implementation, capabilities: lists.capabilities as Capabilities, instructions: lists.instructions };
+          described.set(revision, d);
+        }
+        return d;
       },
       handlers: this.modernTable,
       cache: (method, params) => this.cacheHint(method, params),
@@ -232,7 +240,8 @@ export class McpServer implements ServerCore {
       timeout: this.options.timeout,
       trustPeer: this.options.trustPeer,
       onerror: this.report,
-    });
+    }));
+    const session = new ModernServerSession({ transport, core });
     this.modernConnections.add(session);
     session.onclose = () => void this.modernConnections.delete(session);
     return session;

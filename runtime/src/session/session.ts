@@ -495,19 +495,21 @@ export class Session implements PendingOwner, InboundOwner {
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
-    const closed = new ConnectionClosedError();
+    // Built only when someone is told: a stateless HTTP connection closes after every POST, and
+    // capturing a stack per close is measurable there.
+    const closed = this.pending.size > 0 || this.running.size > 0 ? new ConnectionClosedError() : undefined;
     const pending = [...this.pending.values()];
     this.pending.clear();
     this.deadlines.stop();
     for (const entry of pending) {
       entry.dispose();
-      entry.reject(closed);
+      entry.reject(closed!);
     }
     const running = [...this.running.values()];
     this.running.clear();
     for (const inbound of running) {
       inbound.done = true;
-      inbound.cancel(closed);
+      inbound.cancel(closed!);
     }
     this.abandoned.clear();
     this.onclose?.();

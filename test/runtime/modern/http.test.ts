@@ -4,7 +4,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
-import { META, server } from "./fixture.js";
+import { META, definition, server } from "./fixture.js";
 import { sleep } from "../helpers/peer.js";
 
 const s = server();
@@ -100,7 +100,37 @@ test("malformed bodies: the id is echoed when readable", async () => {
   res = await fetch(url, { method: "POST", headers: h, body: "{not json" });
   assert.is(res.status, 400);
   res = await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 3, result: {} }) });
-  assert.is(res.status, 400);
+  assert.equal([res.status, ((await res.json()) as any).id], [400, 3]);
+});
+
+test("every malformed _meta value, header value, requestState or inputResponses: a spec code, 400, the id", async () => {
+  const bad: unknown[] = [null, 1, "x", [], {}, true, "=?base64?%%?=", "a".repeat(300)];
+  const keys = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel"];
+  const cases: { params: any; headers?: Record<string, string> }[] = [];
+  for (const key of keys) for (const v of bad) if (!(key.endsWith("clientCapabilities") && (v as object)?.constructor === Object)) cases.push({ params: { name: "echo", arguments: {}, _meta: { ...META, [key]: v } } });
+  for (const v of bad) cases.push({ params: { name: "ask", arguments: {}, requestState: v, _meta: META } });
+  for (const v of [null, 1, "x", [], true]) cases.push({ params: { name: "ask", arguments: {}, inputResponses: v, _meta: META } });
+  for (const v of bad) cases.push({ params: { name: "ask", arguments: {}, inputResponses: { name: v }, _meta: META } });
+  for (const h of ["", " ", "=?base64?", "=?base64?AAAA?=", "\u00ff"]) cases.push({ params: { name: "echo", arguments: {}, _meta: META }, headers: { "mcp-name": h } });
+  for (const c of cases) {
+    const rid = id++;
+    const h = headersFor("tools/call", c.params);
+    const res = await fetch(url, { method: "POST", headers: { ...h, ...c.headers }, body: JSON.stringify({ jsonrpc: "2.0", id: rid, method: "tools/call", params: c.params }) }).catch((e: Error) => e);
+    if (res instanceof Error) {
+      assert.ok(c.headers !== undefined, `fetch refused a body case: ${res.message}`); // fetch itself refuses some header bytes
+      continue;
+    }
+    const body = (await res.json()) as any;
+    const what = JSON.stringify(c).slice(0, 160);
+    if (body.result !== undefined) {
+      // The one valid value among them: an empty inputResponses (nothing answered yet).
+      assert.equal([c.params.inputResponses, body.result.resultType], [{}, "input_required"], what);
+      continue;
+    }
+    assert.ok([-32602, -32020, -32022].includes(body.error.code), `${what}: code ${body.error.code}`);
+    assert.equal([res.status, body.id], [400, rid], what);
+  }
+  assert.is((await post("tools/list")).status, 200, "the server is still serving");
 });
 
 test("log notifications make an SSE reply (X-Accel-Buffering: no); none without a log level", async () => {
@@ -149,6 +179,21 @@ test("a legacy client is served on the same endpoint at the same time", async ()
   ]);
   assert.is(legacy.result.resultType, undefined);
   assert.is(modern.body.result.resultType, "complete");
+});
+
+test("legacy: false answers GET and DELETE with 405; a legacy-only server answers modern POSTs with a non-modern 400", async () => {
+  const modernOnly = server({}, definition(["2026-07-28"]));
+  const h1 = createStreamableHttpServer({ legacy: false, onsession: (t) => modernOnly.connect(t).then(() => {}) });
+  const u1 = await h1.listen();
+  assert.is((await fetch(u1, { headers: { accept: "text/event-stream" } })).status, 405);
+  assert.is((await fetch(u1, { method: "DELETE" })).status, 405);
+  const legacyOnly = server({}, definition(["2025-11-25"]));
+  const h2 = createStreamableHttpServer({ onsession: (t) => legacyOnly.connect(t).then(() => {}) });
+  const u2 = await h2.listen();
+  const res = await fetch(u2, { method: "POST", headers: headersFor("tools/list", {}), body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: META } }) });
+  const body = (await res.json()) as any;
+  assert.equal([res.status, body.id, body.error.code], [400, 5, -32600]);
+  await Promise.all([h1.close(), h2.close(), modernOnly.close(), legacyOnly.close()]);
 });
 
 test("teardown", async () => {

@@ -120,4 +120,22 @@ test("a modern-only server answers a legacy initialize with the -32022 shape nam
   await s.close();
 });
 
+test("on a shared connection: a bare request before initialize is modern (refused for its _meta), ping stays legacy", async () => {
+  const s = server();
+  const peer = await connect(s);
+  const bare = await peer.call("tools/list", {}, null);
+  assert.is(bare.error.code, -32602);
+  const ping = await peer.call("ping", {}, null);
+  assert.equal(ping.result, {});
+  await s.close();
+});
+
+test("a legacy-only server keeps answering modern-looking traffic from its legacy session", async () => {
+  const s = server({}, definition(["2025-11-25"]));
+  const peer = await connect(s);
+  const r = await peer.call("tools/list");
+  assert.is(r.error.code, -32600, "before initialize");
+  await s.close();
+});
+
 test.run();

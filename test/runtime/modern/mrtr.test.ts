@@ -52,6 +52,9 @@ test("missing or wrong keys re-prompt; malformed answers and inputResponses are 
   const peer = await connect(s);
   const wrong = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { nope: accept({}) } })).result;
   assert.is(wrong.resultType, "input_required");
+  // Keys that name Object.prototype members are just keys.
+  const proto = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: JSON.parse('{"__proto__": {"x": 1}, "constructor": 1}') })).result;
+  assert.is(proto.resultType, "input_required");
   let r = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: 12345 } });
   assert.is(r.error.code, -32602);
   assert.match(r.error.message, /inputResponses\["name"\]/);

@@ -73,7 +73,7 @@ export interface WeatherExampleHandlers {
 }
 
 /**
- * The MCP server "weather-example": `server.connect(transport)` serves one connection (call it once per stdio pipe or HTTP session).
+ * The MCP server "weather-example": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  */
 export function createWeatherExampleServer(
   handlers: WeatherExampleHandlers,

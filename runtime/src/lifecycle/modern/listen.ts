@@ -15,6 +15,8 @@ export type { SubscriptionFilter };
 
 /** Most resource URIs one listen may subscribe to. */
 export const MAX_RESOURCE_SUBSCRIPTIONS = 1024;
+/** Most listens open at once on one server (each holds a request, and on HTTP a connection). */
+export const MAX_LISTENS = 10_000;
 
 const LIST_FLAGS = [
   ["toolsListChanged", "tools.listChanged", "notifications/tools/list_changed"],
@@ -61,7 +63,14 @@ export class ListenHub {
     return this.listens.size;
   }
 
+  /** No room for another listen. */
+  get full(): boolean {
+    return this.listens.size >= MAX_LISTENS;
+  }
+
+  /** Register a listen; refused (-32600) when the server already holds MAX_LISTENS. */
   add(listen: Listen): void {
+    if (this.listens.size >= MAX_LISTENS) throw new McpError(ErrorCode.InvalidRequest, `Invalid request: this server already holds ${MAX_LISTENS} open listens`);
     this.listens.add(listen);
   }
 

@@ -80,22 +80,18 @@ export class InputRound {
   /** Unanswered calls of this run, by key, in call order. */
   readonly missing = new Map<string, InputRequest>();
   /** Answers this run consumed, carried into the next requestState. */
-  readonly used: Record<string, unknown> = {};
+  readonly used = new Map<string, unknown>();
   private calls = 0;
   private readonly keys = new Set<string>();
-  private blockedResolve: (() => void) | undefined;
-  /** Resolves one macrotask after the first unanswered call. */
-  readonly blocked: Promise<void>;
-
   constructor(
     private readonly answers: Readonly<Record<string, unknown>>,
     private readonly capabilities: Capabilities,
     /** Whether this request may answer input_required at all. */
     private readonly allowed: boolean,
     private readonly method: string,
-  ) {
-    this.blocked = new Promise<void>((resolve) => (this.blockedResolve = resolve));
-  }
+    /** Called one macrotask after the first unanswered call (calls made meanwhile join the round). */
+    private readonly onblocked: () => void,
+  ) {}
 
   get isBlocked(): boolean {
     return this.missing.size > 0;
@@ -116,16 +112,17 @@ export class InputRound {
     if (required !== undefined) {
       return Promise.reject(new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${method} needs ${JSON.stringify(required)}`, { requiredCapabilities: required }));
     }
-    const answer = this.answers[k];
+    // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
+    const answer = Object.prototype.hasOwnProperty.call(this.answers, k) ? this.answers[k] : undefined;
     if (answer !== undefined) {
       const problem = answerProblem(method, answer);
       if (problem !== undefined) {
         return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses[${JSON.stringify(k)}] (${method}) ${problem}`, { pointer: `/params/inputResponses/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` }));
       }
-      this.used[k] = answer;
+      this.used.set(k, answer);
       return Promise.resolve(answer);
     }
-    if (this.missing.size === 0) setImmediate(() => this.blockedResolve?.());
+    if (this.missing.size === 0) setImmediate(this.onblocked);
     this.missing.set(k, params === undefined ? { method } : { method, params });
     return new Promise<never>(() => {});
   }
@@ -164,6 +161,6 @@ export function inputRequired(codec: RequestStateCodec, method: string, params: 
   return {
     resultType: "input_required",
     inputRequests: Object.fromEntries(round.missing),
-    requestState: codec.mint(method, paramsDigest(params), round.used),
+    requestState: codec.mint(method, paramsDigest(params), Object.fromEntries(round.used)),
   };
 }

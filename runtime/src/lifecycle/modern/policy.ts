@@ -11,6 +11,7 @@ import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
 import { INPUT_METHODS } from "./mrtr.js";
+import { MetaKey } from "./wire.js";
 
 /**
  * `inputResponses` is validated by the MRTR layer, key by key, for the keys a handler asks for:
@@ -33,13 +34,21 @@ function withoutInputResponses(validate: Validator | undefined): Validator | und
   return wrapped;
 }
 
+/** Derived once per binding (a policy is made per connection, on HTTP per POST). */
+const derived = new WeakMap<ProtocolBinding, ProtocolBinding>();
+
 function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
-  const params = { ...b.params };
-  for (const m of INPUT_METHODS) {
-    const v = withoutInputResponses(params[m]);
-    if (v !== undefined) params[m] = v;
+  let out = derived.get(b);
+  if (out === undefined) {
+    const params = { ...b.params };
+    for (const m of INPUT_METHODS) {
+      const v = withoutInputResponses(params[m]);
+      if (v !== undefined) params[m] = v;
+    }
+    out = { ...b, params };
+    derived.set(b, out);
   }
-  return { ...b, params };
+  return out;
 }
 
 export class ModernServerPolicy implements SessionPolicy {
@@ -60,7 +69,9 @@ export class ModernServerPolicy implements SessionPolicy {
   }
 
   checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined {
-    const binding = checkRequestMeta(params, this.modern, this.supported);
+    // bindingFor ran first and accepted the version; the lookup is all that is left of it.
+    const version = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
+    const binding = (typeof version === "string" ? this.modern.get(version) : undefined) ?? checkRequestMeta(params, this.modern, this.supported);
     if ("code" in binding) return binding;
     const cap = binding.methods[method]?.capability;
     if (cap && !hasCapability(this.own, cap)) {

@@ -4,6 +4,8 @@
  * caching hints; `server/discover` and `subscriptions/listen` are served here.
  */
 import type { ProtocolBinding } from "../../abi.js";
+import { ErrorCode } from "../../jsonrpc.js";
+import { McpError } from "../../errors.js";
 import type { RequestId } from "../../jsonrpc.js";
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
@@ -43,47 +45,31 @@ function revisionOf(params: Params | undefined): string {
   return String((params?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
 }
 
-export class ModernServerSession {
-  onclose?: () => void;
-  private readonly session: Session;
-  private readonly options: ModernServerOptions;
+/**
+ * What every connection of one server shares: the policy, the revision table and the request
+ * handlers with their results completed. Built once; a stateless HTTP server makes a connection
+ * per POST, so nothing per connection is rebuilt.
+ */
+export class ModernServerCore {
+  readonly policy: ModernServerPolicy;
+  readonly binding: ProtocolBinding;
+  readonly handlers = new Map<string, RequestHandler<any, any>>();
 
-  constructor(options: ModernServerOptions) {
-    this.options = options;
+  constructor(readonly options: Omit<ModernServerOptions, "transport">) {
     const modern = options.bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : -1));
     if (modern.length === 0) throw new TypeError("ModernServerSession: no 2026-era protocol binding given");
     const byRevision = new Map(modern.map((b) => [b.revision, b] as const));
-    const own = options.describe(modern[0]!.revision).capabilities;
-    this.session = new Session({
-      transport: options.transport, side: "server", binding: modern[0]!, timeout: options.timeout, trustPeer: options.trustPeer,
-      onerror: options.onerror, policy: new ModernServerPolicy(byRevision, options.supportedVersions, own),
-    });
-    this.session.onclose = () => this.onclose?.();
+    this.binding = modern[0]!;
+    this.policy = new ModernServerPolicy(byRevision, options.supportedVersions, options.describe(this.binding.revision).capabilities);
     this.register("server/discover", (params) => {
       const d = options.describe(revisionOf(params));
       const result: Result = { supportedVersions: [...options.supportedVersions], capabilities: d.capabilities };
       if (d.instructions !== undefined) result.instructions = d.instructions;
       return result;
     });
-    if (options.listens !== undefined) this.register("subscriptions/listen", (params, rc) => this.listen(options.listens!, params, rc));
+    const hub = options.listens;
+    if (hub !== undefined) this.register("subscriptions/listen", (params: Params, rc: RequestContext) => this.listen(hub, params, rc));
     for (const method of Object.keys(options.handlers)) this.register(method, options.handlers[method]!);
-  }
-
-  get closed(): boolean {
-    return this.session.closed;
-  }
-
-  get binding(): ProtocolBinding {
-    return this.session.binding;
-  }
-
-  /** See Session.closeStream. */
-  closeStream(requestId: RequestId): boolean {
-    return this.session.closeStream(requestId);
-  }
-
-  close(): Promise<void> {
-    return this.session.close();
   }
 
   private register(method: string, handler: RequestHandler<any, any>): void {
@@ -93,7 +79,7 @@ export class ModernServerSession {
       const hint = cacheable ? (isRetry(params) ? { ...cache(method, params), ttlMs: 0 } : cache(method, params)) : undefined;
       return modernResult(result, describe(revisionOf(params)).serverInfo, hint);
     };
-    this.session.setRequestHandler(method, (params: Params | undefined, rc: RequestContext) => {
+    this.handlers.set(method, (params: Params | undefined, rc: RequestContext) => {
       const r = handler(params, rc);
       if (r !== null && typeof r === "object" && typeof (r as PromiseLike<Result>).then === "function") {
         return (r as Promise<Result>).then((v) => finish(params, v ?? {}));
@@ -109,6 +95,7 @@ export class ModernServerSession {
   private async listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
     const own = this.options.describe(revisionOf(params)).capabilities;
     const filter = honouredFilter(params.notifications, own);
+    if (hub.full) throw new McpError(ErrorCode.InvalidRequest, "Invalid request: too many open listens on this server");
     const id = rc.requestId;
     const meta = { [MetaKey.subscriptionId]: id };
     await rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
@@ -131,5 +118,40 @@ export class ModernServerSession {
       hub.remove(listen);
     }
     return { _meta: meta };
+  }
+}
+
+/** One connection served in the 2026-07-28 era. */
+export class ModernServerSession {
+  onclose?: () => void;
+  private readonly session: Session;
+
+  /** A connection of `core`'s server, or (given options) of a server of its own. */
+  constructor(options: ModernServerOptions | { transport: Transport; core: ModernServerCore }) {
+    const core = "core" in options ? options.core : new ModernServerCore(options);
+    const o = core.options;
+    this.session = new Session({
+      transport: options.transport, side: "server", binding: core.binding, timeout: o.timeout, trustPeer: o.trustPeer,
+      onerror: o.onerror, policy: core.policy,
+    });
+    this.session.onclose = () => this.onclose?.();
+    for (const [method, handler] of core.handlers) this.session.setRequestHandler(method, handler);
+  }
+
+  get closed(): boolean {
+    return this.session.closed;
+  }
+
+  get binding(): ProtocolBinding {
+    return this.session.binding;
+  }
+
+  /** See Session.closeStream. */
+  closeStream(requestId: RequestId): boolean {
+    return this.session.closeStream(requestId);
+  }
+
+  close(): Promise<void> {
+    return this.session.close();
   }
 }

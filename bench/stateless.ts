@@ -1,0 +1,111 @@
+/**
+ * The 2026-07-28 stateless HTTP path: 16 concurrent `tools/call` POSTs (modern headers and
+ * `_meta`, keep-alive agent) against a raw node:http baseline, mcpgen's server and SDK v2's
+ * modern path (createMcpHandler), rounds rotated, medians of calls/s and of server CPU per call.
+ * `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { Agent, request } from "node:http";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
+const CONCURRENCY = 16;
+const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 1500);
+const serverJs = fileURLToPath(new URL("./servers/stateless-http.js", import.meta.url));
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+};
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/call",
+  "mcp-name": "add",
+};
+
+async function start(kind: string): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [serverJs, kind], { stdio: ["pipe", "pipe", "inherit"] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once("line", resolve);
+    child.once("exit", (c) => reject(new Error(`${kind} server exited (${c})`)));
+  });
+  return { child, port: (JSON.parse(line) as { port: number }).port };
+}
+
+function call(agent: Agent, port: number, id: number): Promise<void> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: id, b: 1 }, _meta: META } });
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const m = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        // resultType is not required here: SDK v2 2.4.0 leaves it out of tools/call results.
+        if (m.result?.content?.[0]?.text !== String(id + 1)) reject(new Error(`bad reply ${JSON.stringify(m)}`));
+        else resolve();
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The server process's CPU time in ms (user + system, Linux /proc; NaN elsewhere). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+async function measure(port: number, ms: number): Promise<number> {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+  let id = 0;
+  done = 0;
+  const until = Date.now() + ms;
+  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+    while (Date.now() < until) {
+      await call(agent, port, ++id);
+      done++;
+    }
+  }));
+  agent.destroy();
+  return (done * 1000) / ms;
+}
+
+let done = 0;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const KINDS = ["raw", "mcpgen", "sdk2"] as const;
+const results: Record<string, number[]> = { raw: [], mcpgen: [], sdk2: [] };
+/** Server CPU µs per call: steadier than calls/s on a shared machine. */
+const cpu: Record<string, number[]> = { raw: [], mcpgen: [], sdk2: [] };
+for (let r = 0; r < ROUNDS; r++) {
+  // Rotate the order each round, so no implementation always runs first.
+  for (let k = 0; k < KINDS.length; k++) {
+    const kind = KINDS[(k + r) % KINDS.length]!;
+    const { child, port } = await start(kind);
+    await measure(port, WARM_MS); // warm-up: JIT and socket pool
+    const before = cpuMs(child.pid!);
+    results[kind]!.push(await measure(port, PHASE_MS));
+    cpu[kind]!.push(((cpuMs(child.pid!) - before) * 1000) / done);
+    child.stdin!.end();
+    await new Promise((r) => child.once("exit", r));
+  }
+}
+process.stdout.write(`stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
+const raw = median(results.raw!);
+const rawCpu = median(cpu.raw!);
+for (const kind of KINDS) {
+  const rate = median(results[kind]!);
+  const us = median(cpu[kind]!);
+  const label = { raw: "raw node:http", mcpgen: "mcpgen", sdk2: "SDK v2 2.4.0" }[kind].padEnd(14);
+  const ratio = kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU)`;
+  process.stdout.write(`  ${label} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`);
+}
