@@ -209,4 +209,16 @@ test("the dual-era client falls back to the legacy era against SDK v1 and server
   }
 });
 
+test("a real stdio server that never answers the probe: legacy after the bounded probe timeout", async () => {
+  const started = Date.now();
+  const client = await connectMcpClient(stdio([fixture("silent-probe-server.mjs")]), { ...options, probeTimeout: 300 });
+  try {
+    assert.is(client.era, "legacy");
+    assert.ok(Date.now() - started < 5000);
+    assert.equal((await client.listTools()).map((t) => t.name), ["noop"]);
+  } finally {
+    await client.close();
+  }
+});
+
 test.run();
