@@ -17,7 +17,7 @@ interface Seen {
   body: Body | undefined;
   closed: Promise<void>;
 }
-type Reply = { status?: number; json?: unknown; sse?: string[]; hang?: boolean; empty?: boolean };
+type Reply = { status?: number; json?: unknown; raw?: string; sse?: string[]; hang?: boolean; empty?: boolean };
 
 async function server(answer: (b: Body, req: http.IncomingMessage) => Reply | undefined): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
@@ -40,7 +40,7 @@ async function server(answer: (b: Body, req: http.IncomingMessage) => Reply | un
         for (const e of reply.sse) res.write(e);
         return void res.end();
       }
-      res.writeHead(reply.status ?? 200, { "content-type": "application/json" }).end(JSON.stringify(reply.json));
+      res.writeHead(reply.status ?? 200, { "content-type": "application/json" }).end(reply.raw ?? JSON.stringify(reply.json));
     });
   });
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
@@ -230,10 +230,12 @@ test("HTTP probe: 4xx with a recognized modern error stays modern; 400 without o
     ["400 with a non-modern body", (b: Body) => refuse(b, 400, -32000, "Bad Request: no valid session ID")],
     ["200 with -32601", (b: Body) => refuse(b, 200, -32601, "Method not found")],
     ["404 without a JSON-RPC body", () => ({ status: 404, json: "not here" })],
+    ["200 with a body that is not JSON", () => ({ raw: "<html>hello</html>" })],
+    ["no answer within the probe timeout", () => ({ hang: true })],
   ] as const) {
     const s = await legacyServer(discover as (b: Body) => Reply);
     const transport = connectHttp(s.url);
-    const c = await connectMcpClient(transport, { bindings: dual, clientInfo, timeout: 3000, eraCache: false });
+    const c = await connectMcpClient(transport, { bindings: dual, clientInfo, timeout: 3000, eraCache: false, probeTimeout: 300 });
     assert.is(c.era, "legacy", what);
     assert.is(c.serverInfo.name, "legacy-http");
     assert.is(transport.mode, "streamable-http");
