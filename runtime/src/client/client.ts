@@ -10,6 +10,7 @@ import type { NotificationHandler, Params, RequestContext, RequestOptions } from
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
+import { legacyListen, type ChangeListener } from "./legacy-listen.js";
 import type {
   CallToolResult, CompleteResult, CompletionReference, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource,
   ResourceTemplate, Tool,
@@ -19,9 +20,30 @@ import type { ClientHandlers, McpClientOptions } from "./types.js";
 /** Stop following `nextCursor` after this many pages (a server that loops its cursors must not hang us). */
 const MAX_PAGES = 10_000;
 
+/** The change notifications `listen()` delivers. */
+const CHANGE_METHODS = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated"];
+
 export class McpClient {
+  private readonly changeListeners = new Set<ChangeListener>();
+  private readonly userHandlers = new Map<string, (params: any) => void | Promise<void>>();
+  private readonly dispatching = new Set<string>();
+
   /** @internal use connectMcpClient */
-  constructor(readonly session: AnyClientSession) {}
+  constructor(
+    readonly session: AnyClientSession,
+    private readonly report: (error: Error) => void = () => {},
+  ) {
+    if (session.era === "legacy") {
+      // Legacy subscriptions are local bookkeeping: they end with the connection.
+      const previous = session.onclose;
+      session.onclose = () => {
+        previous?.();
+        for (const sub of this.legacySubscriptions) void sub.close();
+      };
+    }
+  }
+
+  private readonly legacySubscriptions = new Set<Subscription>();
 
   /** Which lifecycle the server speaks: `modern` (2026-07-28, stateless) or `legacy` (initialize). */
   get era(): "modern" | "legacy" {
@@ -93,14 +115,27 @@ export class McpClient {
     await this.request("resources/unsubscribe", { uri }, options);
   }
   /**
-   * 2026-07-28 `subscriptions/listen`: change notifications for what `filter` asks, on their own
-   * stream, until `close()`. (Legacy servers push list changes unasked: use `on(...)` there.)
+   * Change notifications for what `filter` asks, until `close()`. 2026-07-28: a
+   * `subscriptions/listen` stream. Legacy: the list changes the server's capabilities promise
+   * plus `resources/subscribe` for each URI (unsubscribed on close), delivered the same way.
    */
   listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription {
-    if (this.session.era === "legacy") {
-      throw new CapabilityError("subscriptions/listen", null, `subscriptions/listen needs a 2026-07-28 server; this one speaks ${this.protocolVersion} (use on() and subscribeResource())`);
-    }
-    return this.session.listen(filter, options);
+    if (this.session.era === "modern") return this.session.listen(filter, options);
+    for (const m of CHANGE_METHODS) this.dispatch(m);
+    const sub = legacyListen(this.session, filter, options ?? {}, this.changeListeners, this.report);
+    this.legacySubscriptions.add(sub);
+    void sub.ended.then(() => this.legacySubscriptions.delete(sub));
+    return sub;
+  }
+
+  /** Legacy era: one session handler per method feeding both `on()` and the `listen()` subscriptions. */
+  private dispatch(method: string): void {
+    if (this.dispatching.has(method) || this.session.era === "modern") return;
+    this.dispatching.add(method);
+    this.session.setNotificationHandler(method, (params: Params | undefined) => {
+      for (const l of this.changeListeners) l(method, params);
+      return this.userHandlers.get(method)?.(params);
+    });
   }
   async complete(
     ref: CompletionReference,
@@ -129,7 +164,9 @@ export class McpClient {
   }
   /** One handler per notification method (`notifications/message`, `notifications/resources/updated`, ...). */
   on<P extends Params = Params>(method: string, handler: (params: P) => void | Promise<void>): void {
-    this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
+    if (this.session.era === "modern") return this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
+    this.userHandlers.set(method, handler as (params: any) => void | Promise<void>);
+    this.dispatch(method);
   }
   close(): Promise<void> {
     return this.session.close();
@@ -167,7 +204,7 @@ function requestHandlers(h: ClientHandlers): RequestHandlers {
 
 /** Connect and run the handshake; resolves to a client for any server. */
 export async function connectMcpClient(transport: Transport, options: McpClientOptions): Promise<McpClient> {
-  return new McpClient(await openSession(transport, options));
+  return new McpClient(await openSession(transport, options), options.onerror);
 }
 
 /**

@@ -63,7 +63,7 @@ export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resour
 
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
-  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }));
+  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), options.onerror);
   const { members, toolValidators } = definition;
   const published = lists(definition);
   for (const tool of published.tools) {
