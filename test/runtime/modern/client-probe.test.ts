@@ -133,6 +133,12 @@ test("pinning: era 'legacy' never probes; era 'modern' never falls back", async 
   assert.equal(legacy.seen[0]!.method, "initialize");
   await l.close();
 
+  const named = await scriptedPeer(legacyAnswer(() => null));
+  const n = await connectAnyEra({ transport: named.transport, bindings: dual, clientInfo, timeout: 2000, protocolVersion: "2025-11-25", eraCache: false });
+  assert.is(n.era, "legacy", "naming a legacy protocolVersion means the legacy era");
+  assert.equal(named.seen[0]!.method, "initialize");
+  await n.close();
+
   const old = await scriptedPeer(legacyAnswer(() => ({ error: { code: -32601, message: "Method not found" } })));
   const e = await connectAnyEra({ transport: old.transport, bindings: dual, clientInfo, timeout: 2000, era: "modern", eraCache: false }).catch((x: unknown) => x);
   assert.instance(e, Error);

@@ -85,7 +85,9 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   };
   const cache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCache);
   if (pinned === "modern" || (pinned === "auto" && !hasLegacy)) return connectModernClient(options);
-  if (pinned === "legacy" || modern.length === 0) return legacyOnly(legacyOptions, cache, false);
+  // Asking for a legacy revision by name is asking for the legacy era.
+  const legacyAsked = options.protocolVersion !== undefined && options.bindings.some((b) => b.era === "legacy" && b.revision === options.protocolVersion);
+  if (pinned === "legacy" || modern.length === 0 || (pinned === "auto" && legacyAsked)) return legacyOnly(legacyOptions, cache, false);
   if (cache?.get(options.transport) === "legacy") return legacyOnly(legacyOptions, cache, true);
 
   let first: ProtocolBinding = modern[0]!;
