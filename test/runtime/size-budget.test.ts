@@ -9,8 +9,12 @@ import { fileURLToPath } from "node:url";
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const runtimeDir = join(root, "runtime");
 
-/** Bytes of compiled JavaScript in runtime/dist (declarations and maps excluded). */
-const RUNTIME_JS_BUDGET = 240 * 1024;
+/**
+ * Bytes of compiled JavaScript in runtime/dist (declarations and maps excluded). Raised from 240
+ * to 272 KiB when the 2026-07-28 client joined (its lifecycle, MRTR, cache, listen, era probe and
+ * stateless HTTP transport compile to about 50 KB, comments included; the total was 244 KiB).
+ */
+const RUNTIME_JS_BUDGET = 272 * 1024;
 /** Bytes of the ESM entry files of every production dependency. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 
