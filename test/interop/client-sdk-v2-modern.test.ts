@@ -118,10 +118,15 @@ async function exercise(client: McpClient): Promise<void> {
   await client.ping();
 }
 
-test("our dual-era client -> SDK v2 server over stdio: stays on 2026-07-28 (MRTR, headers view, prompts, resources)", async () => {
+test("our dual-era client -> SDK v2 server over stdio: stays on 2026-07-28 (MRTR, headers view, prompts, resources, listen)", async () => {
   const client = await connectMcpClient(stdio([FIXTURE]), options);
   try {
     await exercise(client);
+    const sub = client.listen({ toolsListChanged: true });
+    assert.equal(await sub.acknowledged, { toolsListChanged: true });
+    await sub.close();
+    // The stdio connection carries on after the listen request was cancelled.
+    assert.equal((await client.callTool("add", { a: 1, b: 1 })).structuredContent, { sum: 2 });
   } finally {
     await client.close();
   }
