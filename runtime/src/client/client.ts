@@ -44,6 +44,8 @@ export class McpClient {
   }
 
   private readonly legacySubscriptions = new Set<Subscription>();
+  /** 2026-07-28: the listen stream behind each subscribeResource(uri). */
+  private readonly resourceListens = new Map<string, Subscription>();
 
   /** Which lifecycle the server speaks: `modern` (2026-07-28, stateless) or `legacy` (initialize). */
   get era(): "modern" | "legacy" {
@@ -105,14 +107,39 @@ export class McpClient {
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     return this.request("resources/read", { uri }, options);
   }
-  /** Legacy era only; in 2026-07-28 resource updates come through `listen({ resourceSubscriptions })`. */
+  /**
+   * `notifications/resources/updated` for `uri` to the `on(...)` handler. Legacy:
+   * `resources/subscribe`. 2026-07-28 (which has no such method): a `subscriptions/listen` stream
+   * for that URI, kept until `unsubscribeResource` (refused when the server does not honour it).
+   */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    if (this.session.era === "modern") throw modernOnlyListen("resources/subscribe");
-    await this.request("resources/subscribe", { uri }, options);
+    if (this.session.era === "legacy") {
+      await this.request("resources/subscribe", { uri }, options);
+      return;
+    }
+    if (this.resourceListens.has(uri)) return;
+    const sub = this.session.listen({ resourceSubscriptions: [uri] });
+    this.resourceListens.set(uri, sub);
+    void sub.ended.then(() => {
+      if (this.resourceListens.get(uri) === sub) this.resourceListens.delete(uri);
+    });
+    const granted = await sub.acknowledged.catch(async (e: unknown) => {
+      await sub.close();
+      throw e;
+    });
+    if (!granted.resourceSubscriptions?.includes(uri)) {
+      await sub.close();
+      throw new CapabilityError("subscriptions/listen", "resources.subscribe", `The server does not offer updates of ${JSON.stringify(uri)}`);
+    }
   }
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    if (this.session.era === "modern") throw modernOnlyListen("resources/unsubscribe");
-    await this.request("resources/unsubscribe", { uri }, options);
+    if (this.session.era === "legacy") {
+      await this.request("resources/unsubscribe", { uri }, options);
+      return;
+    }
+    const sub = this.resourceListens.get(uri);
+    this.resourceListens.delete(uri);
+    await sub?.close();
   }
   /**
    * Change notifications for what `filter` asks, until `close()`. 2026-07-28: a
@@ -236,6 +263,3 @@ export function openSession(transport: Transport, options: McpClientOptions): Pr
   });
 }
 
-function modernOnlyListen(method: string): CapabilityError {
-  return new CapabilityError(method, null, `${method} does not exist in 2026-07-28: use listen({ resourceSubscriptions: [uri] })`);
-}

@@ -1,9 +1,10 @@
-// McpClient.listen() on a legacy-era connection: the same application code as against a
-// 2026-07-28 server. Our legacy server lifecycle on the in-memory transport pushes the changes.
+// McpClient.listen() / subscribeResource() across eras: the same application code against a
+// legacy server (our legacy lifecycle on the in-memory transport) and a scripted 2026-07-28 one.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectMcpClient, createMemoryTransportPair, createServerSession } from "@mcpgen/runtime";
-import { bindings, dual } from "../helpers/binding.js";
+import { CapabilityError, MetaKey, connectMcpClient, createMemoryTransportPair, createServerSession } from "@mcpgen/runtime";
+import { bindings, dual, modern } from "../helpers/binding.js";
+import { scriptedPeer } from "./peer.js";
 
 test("legacy listen: acknowledged from capabilities, resources/subscribe per URI, changes delivered, close unsubscribes", async () => {
   const [ct, st] = createMemoryTransportPair();
@@ -43,6 +44,30 @@ test("legacy listen: acknowledged from capabilities, resources/subscribe per URI
   await open.acknowledged;
   await client.close();
   await open.ended;
+});
+
+test("2026-07-28 subscribeResource: a listen stream per URI feeding on(); unsubscribe cancels it; a refused URI is an error", async () => {
+  const peer = await scriptedPeer((m, p) => {
+    if (m.method !== "subscriptions/listen") return undefined;
+    const uris = (m.params!.notifications.resourceSubscriptions as string[]).filter((u) => u !== "file:///secret");
+    p.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { resourceSubscriptions: uris }, _meta: { [MetaKey.subscriptionId]: m.id! } } });
+    return null;
+  });
+  const client = await connectMcpClient(peer.transport, { bindings: [modern], clientInfo: { name: "c", version: "1" }, timeout: 2000 });
+  assert.is(client.era, "modern");
+  const got: string[] = [];
+  client.on("notifications/resources/updated", (p: { uri: string }) => void got.push(p.uri));
+  await client.subscribeResource("file:///a");
+  await client.subscribeResource("file:///a");
+  const listens = peer.requests("subscriptions/listen");
+  assert.is(listens.length, 1, "subscribing twice opens one stream");
+  peer.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///a", _meta: { [MetaKey.subscriptionId]: listens[0]!.id! } } });
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(got, ["file:///a"]);
+  await client.unsubscribeResource("file:///a");
+  assert.ok(peer.seen.some((m) => m.method === "notifications/cancelled" && m.params!.requestId === listens[0]!.id));
+  assert.instance(await client.subscribeResource("file:///secret").catch((e: unknown) => e), CapabilityError);
+  await client.close();
 });
 
 test.run();
