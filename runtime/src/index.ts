@@ -66,7 +66,7 @@ export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase 
 export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
 
 export {
-  connectModernClient, ModernClientSession, DEFAULT_MAX_INPUT_ROUNDS, type ModernClientOptions, type DiscoverResult,
+  connectModernClient, ModernClientSession, NoCommonModernVersionError, DEFAULT_MAX_INPUT_ROUNDS, type ModernClientOptions, type DiscoverResult,
 } from "./lifecycle/modern/client-session.js";
 export { connectAnyEra, EraCache, defaultEraCache, DEFAULT_PROBE_TIMEOUT_MS, type AnyClientSession, type AnyEraOptions, type ClientEra } from "./lifecycle/modern/client-probe.js";
 export { Subscription, SubscriptionAckError, type ListenOptions } from "./lifecycle/modern/client-listen.js";

@@ -10,7 +10,7 @@ import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { z } from "zod";
 import { connectMcpClient, type McpClient, type Transport } from "@mcpgen/runtime";
 import { connectHttp, LegacySseClientTransport } from "@mcpgen/runtime/http";
-import { bindings, byRevision, latest } from "../runtime/helpers/binding.js";
+import { bindings, byRevision, dual, latest } from "../runtime/helpers/binding.js";
 
 const clientInfo = { name: "mcpgen-interop", version: "1.0.0" };
 const TIMEOUT = 5000;
@@ -89,7 +89,7 @@ async function withServer(body: (server: SdkSseServer) => Promise<void>): Promis
   }
 }
 
-async function withClient(transport: Transport, options: { bindings: typeof bindings }, body: (client: McpClient) => Promise<void>): Promise<void> {
+async function withClient(transport: Transport, options: { bindings: typeof bindings; eraCache?: false }, body: (client: McpClient) => Promise<void>): Promise<void> {
   let client: McpClient | undefined;
   try {
     client = await connectMcpClient(transport, { clientInfo, timeout: TIMEOUT, ...options });
@@ -129,6 +129,18 @@ test(`connectHttp probe offering every revision: SSE fallback, SDK v1 settles on
       assert.is(transport.mode, "sse");
       assert.is(client.protocolVersion, latest.revision);
       assert.equal(server.requested, [latest.revision]);
+      await exercise(client);
+    });
+  }));
+
+test("dual-era client (2026-07-28 + legacy): the modern probe POST is refused (405), initialize too, then HTTP+SSE", () =>
+  withServer(async (server) => {
+    const transport = connectHttp(server.sse, {});
+    await withClient(transport, { bindings: dual, eraCache: false }, async (client) => {
+      assert.is(client.era, "legacy");
+      assert.is(transport.mode, "sse");
+      assert.is(server.refusedPosts, 2, "server/discover, then initialize, each refused by the legacy-only endpoint");
+      assert.is(client.protocolVersion, latest.revision);
       await exercise(client);
     });
   }));

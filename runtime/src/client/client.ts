@@ -11,6 +11,7 @@ import type { NotificationHandler, Params, RequestContext, RequestOptions } from
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
+import { legacyListen, type ChangeListener } from "./legacy-listen.js";
 import type {
   CallToolResult, CompleteResult, CompletionReference, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource,
   ResourceTemplate, Tool,
@@ -27,15 +28,34 @@ export interface ListPolicy {
   report: (error: Error) => void;
 }
 
+/** The change notifications `listen()` delivers. */
+const CHANGE_METHODS = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated"];
+
 export class McpClient {
   /** Malformed entries dropped from the most recent list*() call (empty when all were valid). */
   listProblems: InvalidListEntryError[] = [];
+  private readonly changeListeners = new Set<ChangeListener>();
+  private readonly userHandlers = new Map<string, (params: any) => void | Promise<void>>();
+  private readonly dispatching = new Set<string>();
 
   /** @internal use connectMcpClient */
   constructor(
     readonly session: AnyClientSession,
     private readonly lists: ListPolicy = { strict: false, trustPeer: false, report: () => {} },
-  ) {}
+  ) {
+    if (session.era === "legacy") {
+      // Legacy subscriptions are local bookkeeping: they end with the connection.
+      const previous = session.onclose;
+      session.onclose = () => {
+        previous?.();
+        for (const sub of this.legacySubscriptions) void sub.close();
+      };
+    }
+  }
+
+  private readonly legacySubscriptions = new Set<Subscription>();
+  /** 2026-07-28: the listen stream behind each subscribeResource(uri). */
+  private readonly resourceListens = new Map<string, Subscription>();
 
   /** Which lifecycle the server speaks: `modern` (2026-07-28, stateless) or `legacy` (initialize). */
   get era(): "modern" | "legacy" {
@@ -129,24 +149,62 @@ export class McpClient {
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     return this.request("resources/read", { uri }, options);
   }
-  /** Legacy era only; in 2026-07-28 resource updates come through `listen({ resourceSubscriptions })`. */
+  /**
+   * `notifications/resources/updated` for `uri` to the `on(...)` handler. Legacy:
+   * `resources/subscribe`. 2026-07-28 (which has no such method): a `subscriptions/listen` stream
+   * for that URI, kept until `unsubscribeResource` (refused when the server does not honour it).
+   */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    if (this.session.era === "modern") throw modernOnlyListen("resources/subscribe");
-    await this.request("resources/subscribe", { uri }, options);
+    if (this.session.era === "legacy") {
+      await this.request("resources/subscribe", { uri }, options);
+      return;
+    }
+    if (this.resourceListens.has(uri)) return;
+    const sub = this.session.listen({ resourceSubscriptions: [uri] });
+    this.resourceListens.set(uri, sub);
+    void sub.ended.then(() => {
+      if (this.resourceListens.get(uri) === sub) this.resourceListens.delete(uri);
+    });
+    const granted = await sub.acknowledged.catch(async (e: unknown) => {
+      await sub.close();
+      throw e;
+    });
+    if (!granted.resourceSubscriptions?.includes(uri)) {
+      await sub.close();
+      throw new CapabilityError("subscriptions/listen", "resources.subscribe", `The server does not offer updates of ${JSON.stringify(uri)}`);
+    }
   }
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
-    if (this.session.era === "modern") throw modernOnlyListen("resources/unsubscribe");
-    await this.request("resources/unsubscribe", { uri }, options);
+    if (this.session.era === "legacy") {
+      await this.request("resources/unsubscribe", { uri }, options);
+      return;
+    }
+    const sub = this.resourceListens.get(uri);
+    this.resourceListens.delete(uri);
+    await sub?.close();
   }
   /**
-   * 2026-07-28 `subscriptions/listen`: change notifications for what `filter` asks, on their own
-   * stream, until `close()`. (Legacy servers push list changes unasked: use `on(...)` there.)
+   * Change notifications for what `filter` asks, until `close()`. 2026-07-28: a
+   * `subscriptions/listen` stream. Legacy: the list changes the server's capabilities promise
+   * plus `resources/subscribe` for each URI (unsubscribed on close), delivered the same way.
    */
   listen(filter: SubscriptionFilter, options?: ListenOptions): Subscription {
-    if (this.session.era === "legacy") {
-      throw new CapabilityError("subscriptions/listen", null, `subscriptions/listen needs a 2026-07-28 server; this one speaks ${this.protocolVersion} (use on() and subscribeResource())`);
-    }
-    return this.session.listen(filter, options);
+    if (this.session.era === "modern") return this.session.listen(filter, options);
+    for (const m of CHANGE_METHODS) this.dispatch(m);
+    const sub = legacyListen(this.session, filter, options ?? {}, this.changeListeners, this.lists.report);
+    this.legacySubscriptions.add(sub);
+    void sub.ended.then(() => this.legacySubscriptions.delete(sub));
+    return sub;
+  }
+
+  /** Legacy era: one session handler per method feeding both `on()` and the `listen()` subscriptions. */
+  private dispatch(method: string): void {
+    if (this.dispatching.has(method) || this.session.era === "modern") return;
+    this.dispatching.add(method);
+    this.session.setNotificationHandler(method, (params: Params | undefined) => {
+      for (const l of this.changeListeners) l(method, params);
+      return this.userHandlers.get(method)?.(params);
+    });
   }
   async complete(
     ref: CompletionReference,
@@ -175,7 +233,9 @@ export class McpClient {
   }
   /** One handler per notification method (`notifications/message`, `notifications/resources/updated`, ...). */
   on<P extends Params = Params>(method: string, handler: (params: P) => void | Promise<void>): void {
-    this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
+    if (this.session.era === "modern") return this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
+    this.userHandlers.set(method, handler as (params: any) => void | Promise<void>);
+    this.dispatch(method);
   }
   close(): Promise<void> {
     return this.session.close();
@@ -250,6 +310,3 @@ export function openSession(transport: Transport, options: McpClientOptions): Pr
   });
 }
 
-function modernOnlyListen(method: string): CapabilityError {
-  return new CapabilityError(method, null, `${method} does not exist in 2026-07-28: use listen({ resourceSubscriptions: [uri] })`);
-}

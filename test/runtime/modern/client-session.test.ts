@@ -143,10 +143,16 @@ test("MRTR: bad input requests are invalid results; an unhandled kind is refused
     if (name === "bad-method") return { resultType: "input_required", inputRequests: { k: { method: "tools/call", params: {} } } };
     if (name === "empty") return { resultType: "input_required" };
     if (name === "sample") return { resultType: "input_required", inputRequests: { k: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } } };
-    if (name === "ask") return { resultType: "input_required", inputRequests: { k: { method: "elicitation/create", params: { message: "?", requestedSchema: { type: "object", properties: {} } } } } };
+    if (name === "ask" || name === "hang") {
+      const message = name === "hang" ? "never" : "?";
+      return { resultType: "input_required", inputRequests: { k: { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } } } };
+    }
     return undefined;
   }, {
-    handlers: { "elicitation/create": () => new Promise((r) => (release = () => r({ action: "decline" }))) },
+    handlers: {
+      "elicitation/create": (params: { message: string }) =>
+        params.message === "never" ? new Promise(() => {}) : new Promise((r) => (release = () => r({ action: "decline" }))),
+    },
   });
   for (const name of ["no-object", "bad-method", "empty"]) {
     assert.instance(await client.request("tools/call", { name }).catch((e: unknown) => e), InvalidResultError, name);
@@ -164,6 +170,12 @@ test("MRTR: bad input requests are invalid results; an unhandled kind is refused
   assert.is((aborted as Error).message, "user gave up");
   await tick(5);
   assert.is(peer.requests("tools/call").filter((m) => m.params!.name === "ask").length, 1, "no retry after abort");
+  // A handler that never settles does not hold an aborted call.
+  const ac2 = new AbortController();
+  const hung = client.request("tools/call", { name: "hang" }, { signal: ac2.signal }).catch((e: unknown) => e);
+  await tick(5);
+  ac2.abort(new Error("enough"));
+  assert.is(((await hung) as Error).message, "enough");
   await client.close();
 });
 

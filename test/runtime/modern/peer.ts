@@ -14,8 +14,11 @@ export interface Peer {
   send(m: Msg): void;
 }
 
-/** `answer` returns a result object, `{ error }` for an error reply, or undefined for no reply. */
-export type Answer = (m: Msg, peer: Peer) => Record<string, unknown> | { error: { code: number; message: string; data?: unknown } } | undefined | void;
+/**
+ * `answer` returns a result object, `{ error }` for an error reply, null for no reply, or
+ * undefined for the default (a discover result for server/discover, no reply otherwise).
+ */
+export type Answer = (m: Msg, peer: Peer) => Record<string, unknown> | { error: { code: number; message: string; data?: unknown } } | null | undefined | void;
 
 export const DISCOVERED = {
   resultType: "complete",
@@ -41,7 +44,7 @@ export async function scriptedPeer(answer: Answer): Promise<Peer> {
     if (m.id === undefined || m.method === undefined) return;
     let out = answer(m, peer);
     if (out === undefined && m.method === "server/discover") out = DISCOVERED;
-    if (out === undefined) return;
+    if (out === undefined || out === null) return;
     if ("error" in out && typeof out.error === "object") peer.send({ jsonrpc: "2.0", id: m.id, error: out.error });
     else peer.send({ jsonrpc: "2.0", id: m.id, result: out });
   };

@@ -59,7 +59,11 @@ export class ResultCache {
   /** Keep a complete result for its `ttlMs` (nothing is kept for 0, absent or negative). */
   put(key: string, method: string, params: Params | undefined, result: Result): void {
     const ttl = ttlOf(result);
-    if (ttl === 0) return;
+    if (ttl === 0) {
+      // A newer answer that may not be kept also retires the older one.
+      this.entries.delete(key);
+      return;
+    }
     if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
       this.entries.delete(this.entries.keys().next().value as string);
     }

@@ -55,7 +55,7 @@ export async function answerInputRequests(
   signal: AbortSignal | undefined,
 ): Promise<Record<string, Result>> {
   const keys = [...input.inputRequests.keys()];
-  const answers = await Promise.all(
+  const all = Promise.all(
     keys.map(async (key) => {
       const r = input.inputRequests.get(key)!;
       const handler = handlers.get(r.method);
@@ -70,8 +70,20 @@ export async function answerInputRequests(
       return result as Result;
     }),
   );
-  signal?.throwIfAborted();
+  const answers = signal === undefined ? await all : await untilAborted(all, signal);
   const out: Record<string, Result> = {};
   keys.forEach((k, i) => (out[k] = answers[i]!));
   return out;
+}
+
+/** `work`, unless `signal` aborts first (a handler that ignores the signal must not hold the caller). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  signal.throwIfAborted();
+  let onAbort!: () => void;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  work.catch(() => {});
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }

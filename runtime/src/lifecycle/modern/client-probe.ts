@@ -10,7 +10,9 @@ import { McpError } from "../../errors.js";
 import type { Transport } from "../../transport.js";
 import { connectClient, handshake, prepareLegacyClient, type ClientSession } from "../legacy/client.js";
 import type { ClientOptions } from "../legacy/types.js";
-import { connectModernClient, createModernCore, discover, modernBindings, ModernClientSession, type ModernClientOptions } from "./client-session.js";
+import {
+  connectModernClient, createModernCore, discover, modernBindings, ModernClientSession, NoCommonModernVersionError, type ModernClientOptions,
+} from "./client-session.js";
 
 export type ClientEra = "modern" | "legacy";
 
@@ -83,7 +85,9 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   };
   const cache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCache);
   if (pinned === "modern" || (pinned === "auto" && !hasLegacy)) return connectModernClient(options);
-  if (pinned === "legacy" || modern.length === 0) return legacyOnly(legacyOptions, cache, false);
+  // Asking for a legacy revision by name is asking for the legacy era.
+  const legacyAsked = options.protocolVersion !== undefined && options.bindings.some((b) => b.era === "legacy" && b.revision === options.protocolVersion);
+  if (pinned === "legacy" || modern.length === 0 || (pinned === "auto" && legacyAsked)) return legacyOnly(legacyOptions, cache, false);
   if (cache?.get(options.transport) === "legacy") return legacyOnly(legacyOptions, cache, true);
 
   let first: ProtocolBinding = modern[0]!;
@@ -91,13 +95,21 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   const core = createModernCore(options, modern, first);
   await options.transport.start();
   let probe: Awaited<ReturnType<typeof discover>> | undefined;
+  let fallback = legacyOptions;
   try {
     probe = await discover(core, options, first, { timeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS });
   } catch (e) {
+    // A 2026-era server whose versions we share only in the legacy era: that lifecycle, with that version.
+    const legacyListed = e instanceof NoCommonModernVersionError ? options.bindings.find((b) => b.era === "legacy" && e.serverVersions.includes(b.revision)) : undefined;
+    if (e instanceof NoCommonModernVersionError && legacyListed === undefined) {
+      await core.session.close();
+      throw e;
+    }
     if (isModernRefusal(e) || core.session.closed) {
       await core.session.close();
       throw e;
     }
+    if (legacyListed !== undefined) fallback = { ...legacyOptions, protocolVersion: legacyListed.revision };
     options.onerror?.(new Error(`2026-07-28 probe answered ${e instanceof Error ? e.message : String(e)}; falling back to initialize`));
   }
   if (probe !== undefined) {
@@ -106,12 +118,12 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   }
   let policy;
   try {
-    policy = prepareLegacyClient(core.session, legacyOptions);
+    policy = prepareLegacyClient(core.session, fallback);
   } catch (e) {
     await core.session.close();
     throw e;
   }
-  const session = await handshake(core.session, policy, legacyOptions);
+  const session = await handshake(core.session, policy, fallback);
   cache?.set(options.transport, "legacy");
   return session;
 }

@@ -57,6 +57,18 @@ export function modernBindings(bindings: readonly ProtocolBinding[]): ProtocolBi
   return bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
 }
 
+/** The server speaks no 2026-era revision of ours; `serverVersions` is what it listed. */
+export class NoCommonModernVersionError extends ProtocolVersionError {
+  constructor(
+    requested: string,
+    readonly serverVersions: readonly string[],
+    ours: readonly string[],
+    detail: string,
+  ) {
+    super(requested, serverVersions.join(", ") || undefined, ours, detail);
+  }
+}
+
 function isError(e: unknown, code: number): e is McpError {
   return e instanceof McpError && e.code === code;
 }
@@ -351,8 +363,12 @@ export async function discover(
     raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
   } catch (e) {
     if (!isError(e, ErrorCode.UnsupportedProtocolVersion)) throw e;
-    const next = pickSupported(bindings, (e.data as { supported?: unknown } | undefined)?.supported);
-    if (next === undefined) throw new ProtocolVersionError(binding.revision, undefined, bindings.map((b) => b.revision), `server refused: ${e.message}`);
+    const theirs = (e.data as { supported?: unknown } | undefined)?.supported;
+    const next = pickSupported(bindings, theirs);
+    if (next === undefined) {
+      const listed = Array.isArray(theirs) ? theirs.filter((v): v is string => typeof v === "string") : [];
+      throw new NoCommonModernVersionError(binding.revision, listed, bindings.map((b) => b.revision), `server refused: ${e.message}`);
+    }
     binding = next;
     session.setBinding(binding);
     options.transport.setProtocolVersion?.(binding.revision);
@@ -366,7 +382,9 @@ export async function discover(
   }
   if (!result.supportedVersions.includes(binding.revision)) {
     const other = pickSupported(bindings, result.supportedVersions);
-    if (other === undefined) throw new ProtocolVersionError(binding.revision, result.supportedVersions.join(", "), bindings.map((b) => b.revision), "no common 2026-era revision");
+    if (other === undefined) {
+      throw new NoCommonModernVersionError(binding.revision, result.supportedVersions.filter((v) => typeof v === "string"), bindings.map((b) => b.revision), "no common 2026-era revision");
+    }
     binding = other;
   }
   return { binding, result };
