@@ -77,14 +77,19 @@ targetOptions(cli.command("generate", "Generate protocol bindings (all bundled r
   });
 
 targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen generate` would change; writes nothing"))
+  .option("--from <src.ts>", "Code first: also check that --manifest (default mcp.manifest.json) is what extract derives")
+  .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
-    const result = await check(apiOptions(flags));
-    if (result.ok) {
-      stdout(`fresh: ${result.targets.map((t) => t.out).join(", ")}`);
+    const extracted = flags.from === undefined ? undefined : await runCheckExtracted(flags);
+    const own = extracted?.problem ? [`${extracted.manifest} (${extracted.problem})`] : [];
+    if (extracted) flags.manifest = extracted.manifest;
+    const result = extracted?.problem === "missing" ? { ok: false, targets: [], problems: [] } : await check(apiOptions(flags));
+    if (result.ok && own.length === 0) {
+      stdout(`fresh: ${[...(extracted ? [extracted.manifest] : []), ...result.targets.map((t) => t.out)].join(", ")}`);
       return;
     }
-    for (const p of result.problems) stderr(`stale: ${p}`);
-    stderr(`${result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`);
+    for (const p of [...own, ...result.problems]) stderr(`stale: ${p}`);
+    stderr(`${own.length + result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`);
     exitCode = 1;
   });
 
@@ -109,6 +114,14 @@ async function runExtract(flags: Flags, out: string | undefined) {
   const r = await extractCommand({ from, ...(out === undefined ? {} : { out }), ...(name === undefined ? {} : { name }), warn: (w) => stderr(`warning: ${w}`) });
   stdout(`${r.manifest}: ${r.written ? "wrote" : "up to date"} (${r.tools} tools, extracted from ${from})`);
   return r;
+}
+
+async function runCheckExtracted(flags: Flags) {
+  const from = stringFlag(flags, "from")!;
+  const name = stringFlag(flags, "name");
+  const out = stringFlag(flags, "manifest");
+  const { checkExtracted } = await import("../generator/extract/command.js");
+  return checkExtracted({ from, ...(out === undefined ? {} : { out }), ...(name === undefined ? {} : { name }), warn: (w) => stderr(`warning: ${w}`) });
 }
 
 cli
