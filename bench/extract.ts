@@ -3,7 +3,8 @@
  * module, each sample a fresh process timed from spawn to exit (node start, loading ts-morph and
  * TypeScript, project creation, lib files, the checker, schemas, manifest validation, writing).
  * The module lives under the package (tmp/) so its `@mcpgen/runtime` import resolves as in a
- * user's project. Usage:
+ * user's project, and the package's tsconfig.json applies (lib ES2023, types: node), so the
+ * checker reads @types/node as it would in a typical Node project. Usage:
  *   node dist/bench/extract.js [runs, default 5] [tools, default 50]
  */
 import { spawnSync } from "node:child_process";

@@ -12,7 +12,7 @@ import { mcpgenVersion } from "../generator/paths.js";
 import { apiOptions, stderr, stdout, stringFlag, UsageError, type Flags } from "./cli-io.js";
 import { registerContractCommands } from "../generator/contract/cli.js";
 import { registerBundled } from "./commands/bundled.js";
-import { registerExtract, runExtract } from "./commands/extract.js";
+import { registerExtract, runCheckExtracted, runExtract } from "./commands/extract.js";
 import { registerInit } from "./commands/init.js";
 import { printGenerated, registerWatch, runWatch, watchOptions } from "./commands/watch.js";
 
@@ -44,14 +44,19 @@ watchOptions(targetOptions(cli.command("generate", "Generate typed bindings (def
   });
 
 targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen generate` would change; writes nothing"))
+  .option("--from <src.ts>", "Code first: also check that --manifest (default mcp.manifest.json) is what extract derives")
+  .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
-    const result = await check(apiOptions(flags));
-    if (result.ok) {
-      stdout(`fresh: ${result.targets.map((t) => t.out).join(", ")}`);
+    const extracted = flags.from === undefined ? undefined : await runCheckExtracted(flags);
+    const own = extracted?.problem ? [`${extracted.manifest} (${extracted.problem})`] : [];
+    if (extracted) flags.manifest = extracted.manifest;
+    const result = extracted?.problem === "missing" ? { ok: false, targets: [], problems: [] } : await check(apiOptions(flags));
+    if (result.ok && own.length === 0) {
+      stdout(`fresh: ${[...(extracted ? [extracted.manifest] : []), ...result.targets.map((t) => t.out)].join(", ")}`);
       return;
     }
-    for (const p of result.problems) stderr(`stale: ${p}`);
-    stderr(`${result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`);
+    for (const p of [...own, ...result.problems]) stderr(`stale: ${p}`);
+    stderr(`${own.length + result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`);
     exitCode = 1;
   });
 

@@ -13,6 +13,16 @@ export async function runExtract(flags: Flags, out: string | undefined) {
   return r;
 }
 
+/** `check --from`: whether the manifest is what extract derives today (writes nothing). */
+export async function runCheckExtracted(flags: Flags) {
+  const from = stringFlag(flags, "from");
+  if (from === undefined) throw new UsageError("--from <src.ts> is required");
+  const name = stringFlag(flags, "name");
+  const out = stringFlag(flags, "manifest");
+  const { checkExtracted } = await import("../../generator/extract/command.js");
+  return checkExtracted({ from, ...(out === undefined ? {} : { out }), ...(name === undefined ? {} : { name }), warn: (w) => stderr(`warning: ${w}`) });
+}
+
 export function registerExtract(cli: CAC): void {
   cli
     .command("extract", "Code first: write mcp.manifest.json from a TypeScript module of typed handlers (see docs/code-first.md)")

@@ -31,15 +31,13 @@ export interface ModuleEntries {
   entries: Entry[];
   /** The module exports a `completions` object (the server declares the capability). */
   completions: boolean;
-  /** "object": `tools`/`prompts`/`resources` exports; "functions": exported functions are tools. */
-  form: "object" | "functions";
 }
 
 const SECTIONS: readonly Section[] = ["tools", "prompts", "resources"];
 
 export function findEntries(sf: SourceFile, checker: TypeChecker, problems: Problems): ModuleEntries {
   const exported = [...sf.getExportedDeclarations()].map(([name, decls]) => ({ name, decl: decls[0]! })).filter((e) => e.decl !== undefined);
-  const byPosition = (a: { node: Node }, b: { node: Node }) => position(a.node) - position(b.node);
+  const byPosition = (a: { node: Node }, b: { node: Node }) => a.node.getStart() - b.node.getStart();
   const sectionExports = exported.filter((e) => (SECTIONS as readonly string[]).includes(e.name));
   const entries: Entry[] = [];
   if (sectionExports.length > 0) {
@@ -62,7 +60,7 @@ export function findEntries(sf: SourceFile, checker: TypeChecker, problems: Prob
       if (name === "default") continue;
       const isFunction = Node.isFunctionDeclaration(decl) || (Node.isVariableDeclaration(decl) && decl.getType().getCallSignatures().length > 0);
       if (!isFunction) continue;
-      const symbol = Node.isFunctionDeclaration(decl) ? decl.getSymbol() : decl.getSymbol();
+      const symbol = decl.getSymbol();
       if (!symbol) continue;
       const entry = member("tools", name, symbol, decl, decl, checker, problems);
       if (entry) entries.push(entry);
@@ -70,7 +68,7 @@ export function findEntries(sf: SourceFile, checker: TypeChecker, problems: Prob
     entries.sort(byPosition);
     if (entries.length === 0) problems.error(sf, "", "exports no function (a tool) and no tools / prompts / resources object");
   }
-  return { entries, completions: exported.some((e) => e.name === "completions"), form: sectionExports.length > 0 ? "object" : "functions" };
+  return { entries, completions: exported.some((e) => e.name === "completions") };
 }
 
 function member(section: Section, key: string, symbol: MorphSymbol, node: Node, at: Node, checker: TypeChecker, problems: Problems): Entry | undefined {
@@ -103,8 +101,4 @@ function docNodeOf(node: Node, fn: Node): Node {
   if (Node.isShorthandPropertyAssignment(node)) return fn;
   if (Node.isPropertyAssignment(node) && Node.isIdentifier(node.getInitializerOrThrow()) && ts.getJSDocCommentsAndTags(node.compilerNode).length === 0) return fn;
   return node;
-}
-
-function position(node: Node): number {
-  return node.getStart();
 }

@@ -18,7 +18,7 @@ export function loadSource(abs: string, display: string): LoadedSource {
   if (!existsSync(abs)) throw new McpgenError("file not found", { file: display });
   if (!statSync(abs).isFile()) throw new McpgenError("is not a file", { file: display, expected: "a TypeScript module" });
   if (!/\.(c|m)?tsx?$/.test(abs) || abs.endsWith(".d.ts")) throw new McpgenError("is not a TypeScript source file", { file: display, expected: "a .ts module" });
-  const project = newProject(findUp(dirname(abs), "tsconfig.json"));
+  const project = newProject(findUp(dirname(abs), "tsconfig.json"), dirname(abs));
   const file = project.addSourceFileAtPath(abs);
   project.resolveSourceFileDependencies();
   // syntax only: a full type check of the module costs more than the extraction itself, and
@@ -32,13 +32,17 @@ export function loadSource(abs: string, display: string): LoadedSource {
   return { project, file };
 }
 
-/** A project with the checker: the author's tsconfig options when there is one, else ES2022 + NodeNext. */
-export function newProject(tsconfig: string | undefined): Project {
+/**
+ * A project with the checker: the author's tsconfig options when there is one, else ES2022 +
+ * NodeNext with @types/node when installed (ts-morph does not discover type roots on its own).
+ */
+export function newProject(tsconfig: string | undefined, sourceDir: string): Project {
+  const nodeTypes = !tsconfig && findUp(sourceDir, join("node_modules", "@types", "node")) !== undefined;
   return new Project({
     ...(tsconfig ? { tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true } : {}),
     // strict null checks decide optionality; the rest of the author's options stay theirs,
     // `types` included: return types inferred from `node:` APIs need @types/node to resolve
-    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, ...(tsconfig ? {} : { lib: ["lib.es2022.d.ts"], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }) },
+    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, ...(tsconfig ? {} : { types: nodeTypes ? ["node"] : [], lib: ["lib.es2022.d.ts"], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }) },
   });
 }
 

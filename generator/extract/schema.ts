@@ -44,7 +44,10 @@ export class SchemaBuilder {
 
   build(type: Type, at: Node, extras: RootExtras = {}): JsonSchema {
     this.root = isNamed(type) ? type.compilerType : undefined;
-    const schema = this.structure(type, at, this.base, extras);
+    let schema = this.structure(type, at, this.base, extras);
+    // a named root (`): Promise<Note>`) carries its declaration's JSDoc as a $def would
+    const decl = this.root ? namedDeclaration(type) : undefined;
+    if (decl) schema = applyDoc(schema, readDoc(decl), (m) => this.problems.error(decl, this.base, m));
     if (this.defs.size === 0) return schema;
     return { ...schema, $defs: Object.fromEntries(this.defs) };
   }

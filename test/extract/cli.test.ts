@@ -1,9 +1,9 @@
 // The CLI surface of code-first authoring: `extract` writes the manifest, is quiet on an
-// unchanged re-run, and on unsupported types exits 1 naming file, line and type with nothing
+// unchanged re-run, `check --from` tells whether the manifest matches the source, and on unsupported types exits 1 naming file, line and type with nothing
 // written; `generate --from` then writes neither the manifest nor the output directory.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { hasStack, runCli } from "../cli/run-cli.js";
 import { root } from "../manifest/helpers.js";
@@ -24,6 +24,22 @@ test("extract writes the manifest, then reports it up to date", () => {
   assert.is(again.stdout, "out.json: up to date (1 tools, extracted from ok.ts)\n");
 });
 
+test("check --from: fresh after generate --from, stale when the source changes, missing without a manifest", () => {
+  const gen = runCli(["generate", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"], dir);
+  assert.is(gen.status, 0, gen.stderr);
+  const fresh = runCli(["check", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"], dir);
+  assert.is(fresh.status, 0, fresh.stderr);
+  assert.is(fresh.stdout, "fresh: out.json, mcp\n");
+  writeFileSync(join(dir, "ok.ts"), readFileSync(join(dir, "ok.ts"), "utf8").replace("street: string;", "street: string;\n  zip?: string;"));
+  const stale = runCli(["check", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"], dir);
+  assert.is(stale.status, 1);
+  assert.match(stale.stderr, "stale: out.json (stale)\n");
+  const missing = runCli(["check", "--from", "ok.ts", "--name", "nested", "--manifest", "none.json", "--out", "mcp", "--no-cache"], dir);
+  assert.is(missing.status, 1);
+  assert.match(missing.stderr, "stale: none.json (missing)\n");
+  assert.not.ok(existsSync(join(dir, "none.json")));
+});
+
 test("an unsupported type: exit 1, file:line:column and the type named, nothing written", () => {
   copyFileSync(join(root, "test", "fixtures", "extract", "error-function", "given.ts"), join(dir, "bad.ts"));
   const r = runCli(["extract", "--from", "bad.ts", "--name", "bad", "--out", "bad.json"], dir);
@@ -31,10 +47,10 @@ test("an unsupported type: exit 1, file:line:column and the type named, nothing 
   assert.match(r.stderr, "bad.ts:3:37: error: /tools/0/inputSchema/properties/onEvent: cannot express type (e: string) => void as JSON Schema");
   assert.not.ok(hasStack(r.stderr));
   assert.not.ok(existsSync(join(dir, "bad.json")));
-  const gen = runCli(["generate", "--from", "bad.ts", "--name", "bad", "--manifest", "bad.json", "--out", "mcp"], dir);
+  const gen = runCli(["generate", "--from", "bad.ts", "--name", "bad", "--manifest", "bad.json", "--out", "bad-out"], dir);
   assert.is(gen.status, 1);
   assert.not.ok(existsSync(join(dir, "bad.json")));
-  assert.not.ok(existsSync(join(dir, "mcp")));
+  assert.not.ok(existsSync(join(dir, "bad-out")));
 });
 
 test("usage and input errors", () => {

@@ -1,5 +1,5 @@
 // End to end, code first: the notes example's handler module → `mcpgen generate --from` (the
-// CLI, a real child process) → strict tsc build → the server as a child process over stdio,
+// CLI, a real child process) → strict tsc build (TypeScript 7, and 5.9 without emitting) → the server as a child process over stdio,
 // driven by the official SDK v1 client (which validates structured output against the listed
 // outputSchema itself).
 import { test } from "uvu";
@@ -38,6 +38,9 @@ test("extract + generate + build", () => {
   );
   const tsc = run(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"]);
   assert.is(tsc.status, 0, tsc.out);
+  // generated code and the unchanged handler module also pass strict TypeScript 5.9
+  const tsc5 = run(process.execPath, [join(root, "node_modules", "typescript-5", "bin", "tsc"), "-p", "tsconfig.json", "--noEmit"]);
+  assert.is(tsc5.status, 0, tsc5.out);
 });
 
 test("served over stdio to the official SDK client", async () => {

@@ -16,7 +16,7 @@ import { repoRoot } from "../helpers.js";
 const dir = join(repoRoot, "test", "fixtures", "extract");
 const cases = readdirSync(dir).sort();
 const update = process.env.MCPGEN_UPDATE_FIXTURES === "1";
-const project = newProject(undefined);
+const project = newProject(undefined, dir);
 for (const c of cases) project.addSourceFileAtPath(join(dir, c, "given.ts"));
 project.resolveSourceFileDependencies();
 
@@ -79,7 +79,7 @@ test("the layout matches prettier on large JSON too (the bundled MCP schemas, pa
 test("extraction is deterministic: the same module twice gives the same bytes", async () => {
   const file = project.getSourceFileOrThrow(join(dir, "recursive", "given.ts"));
   const a = await extractFrom(project, file, { cwd: repoRoot, name: "x" });
-  const fresh = newProject(undefined);
+  const fresh = newProject(undefined, dir);
   const b = await extractFrom(fresh, fresh.addSourceFileAtPath(join(dir, "recursive", "given.ts")), { cwd: repoRoot, name: "x" });
   assert.is(a.text, b.text);
 });
