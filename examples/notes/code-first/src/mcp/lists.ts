@@ -142,7 +142,7 @@ export interface Published {
 /**
  * Revisions the server speaks, preferred first.
  */
-export const revisions = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+export const revisions: readonly string[] = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 
 /**
  * Entries per page of every list result.

@@ -46,7 +46,7 @@ export interface NotesHandlers {
 }
 
 /**
- * The MCP server "notes": `server.connect(transport)` serves one connection (call it once per stdio pipe or HTTP session).
+ * The MCP server "notes": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  */
 export function createNotesServer(handlers: NotesHandlers, options: McpServerOptions = {}): McpServer {
   return createMcpServer(definition, handlers as McpServerHandlers, options);
