@@ -17,5 +17,8 @@ export type { Transport } from "./transport.js";
 // `declaration: true` when it imports only the generated code (TS2742/TS2883 otherwise).
 export type { ServerSession } from "./lifecycle/legacy/server.js";
 export type { ClientSession } from "./lifecycle/legacy/client.js";
-export type { ConnectOptions } from "./server/server.js";
+export type { ConnectOptions, ServerConnection } from "./server/server.js";
+export type { ModernServerSession } from "./lifecycle/modern/server.js";
+export type { ModernClientSession } from "./lifecycle/modern/client-session.js";
+export type { AnyClientSession } from "./lifecycle/modern/client-probe.js";
 export type * from "./mcp-types.js";

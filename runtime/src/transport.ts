@@ -46,7 +46,7 @@ export interface Transport {
    * The protocol era every message of this transport belongs to, when the transport already knows
    * (the Streamable HTTP server decides it per POST); absent: the server chooses per message.
    */
-  readonly era?: "legacy" | "modern";
+  readonly era?: "legacy" | "modern" | undefined;
   /**
    * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
    * reply to `requestId` without ending the logical stream; the client resumes it with GET +

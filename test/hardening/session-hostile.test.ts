@@ -35,12 +35,14 @@ test("a response with a deeply nested id and error.message is reported in one bo
   assert.is(s.pendingCount, 0);
 });
 
+// Pushed notifications outside a listen stream and server-to-client requests exist only in the
+// legacy era, so these two pin it.
 test("a server pushing notifications/resources/updated with a deeply nested uri cannot break the client", async () => {
   const [ct, st] = createMemoryTransportPair();
   const errors: Error[] = [];
   const server = createServer({ onerror: () => {} });
   await server.connect(st);
-  const client = await connectMcpClient(ct, { bindings: [...bindings], clientInfo, onerror: (e) => errors.push(e) });
+  const client = await connectMcpClient(ct, { bindings: [...bindings], clientInfo, era: "legacy", onerror: (e) => errors.push(e) });
   await st.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: nested(100_000) as string } });
   await settle();
   assert.ok(errors.some((e) => /resources\/updated/.test(e.message)));
@@ -68,6 +70,7 @@ test("a client answering sampling with an error: the tool reports it as its own 
   const client = await connectMcpClient(ct, {
     bindings: [...bindings],
     clientInfo,
+    era: "legacy",
     handlers: { sampling: () => { throw new McpError(-1, "User rejected sampling request"); } },
   });
   const r = await client.callTool("test_sampling", { prompt: "hi" });
@@ -75,6 +78,23 @@ test("a client answering sampling with an error: the tool reports it as its own 
   const text = (r.content[0] as { text: string }).text;
   assert.match(text, /client answered sampling\/createMessage with error -1: User rejected sampling request/);
   assert.ok(logged.some((e) => e.name === "PeerRequestError"), "logged on the server");
+  await client.close();
+});
+
+test("2026-07-28: a sampling handler that refuses abandons the input round locally; the server keeps no state", async () => {
+  const [ct, st] = createMemoryTransportPair();
+  await createServer({ onerror: () => {} }).connect(st);
+  const client = await connectMcpClient(ct, {
+    bindings: [...bindings],
+    clientInfo,
+    handlers: { sampling: () => { throw new McpError(-1, "User rejected sampling request"); } },
+  });
+  assert.is(client.era, "modern");
+  const err = await client.callTool("test_sampling", { prompt: "hi" }).then(() => undefined, (e: unknown) => e);
+  assert.ok(err instanceof McpError && err.code === -1, String(err));
+  // The server is still usable: nothing was left waiting for the abandoned round.
+  const ok = await client.callTool("test_simple_text", {});
+  assert.is(ok.isError ?? false, false);
   await client.close();
 });
 

@@ -15,6 +15,8 @@ interface Pkg {
   version: string;
   engines?: { node?: string };
   dependencies?: Record<string, string>;
+  /** mcpgen's `pull` / `verify` connect through the user's own @mcpgen/runtime (an optional peer). */
+  peerDependencies?: Record<string, string>;
   exports?: Record<string, string | Record<string, string>>;
   bin?: Record<string, string>;
 }
@@ -55,7 +57,7 @@ test("mcpgen ships dist, templates, schemas and bundled bindings, with README an
   for (const f of ["LICENSE", "README.md", "package.json", "dist/bin/mcpgen.js", "dist/generator/index.js", "dist/generator/index.d.ts", "schema/manifest.schema.json", "templates/init/mcp.manifest.json.hbs", "templates/output/README.md.hbs", "generated/2025-11-25/index.ts"]) {
     assert.ok(list.includes(f), `${f} is shipped`);
   }
-  const unexpected = list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|generated\/[\d-]+\/[\w.]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(f));
+  const unexpected = list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|dist\/generated\/[\d-]+\/[\w.]+\.js|generated\/[\d-]+\/[\w.]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(f));
   assert.equal(unexpected, []);
   assert.not.ok(list.some((f) => f.startsWith("dist/test/") || f.startsWith("bin/") || f.includes("examples/")));
 });
@@ -83,7 +85,7 @@ test("every declared dependency is imported by shipped code, and shipped code im
     const pkg = readPkg(dir);
     const used = new Set<string>();
     for (const f of files.get(dir)!.filter((f) => f.endsWith(".js"))) for (const n of importedPackages(readFileSync(join(dir, f), "utf8"))) used.add(n);
-    const declared = Object.keys(pkg.dependencies ?? {});
+    const declared = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
     const exempt = NOT_YET_IMPORTED[pkg.name] ?? [];
     assert.equal(declared.filter((d) => !used.has(d) && !exempt.includes(d)), [], `${pkg.name}: declared but imported by no shipped file`);
     assert.equal(exempt.filter((d) => used.has(d)), [], `${pkg.name}: now imported; drop it from NOT_YET_IMPORTED`);
