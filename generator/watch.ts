@@ -79,7 +79,9 @@ export async function watchGenerate(options: WatchOptions): Promise<void> {
     } catch (error) {
       report({ kind: "error", error });
     }
-    rewatch(await inputsOf(generateOptions, cwd));
+    const inputs = await inputsOf(generateOptions, cwd);
+    // stopped meanwhile: stop() has closed the watchers, so open none again
+    if (!signal.aborted) rewatch(inputs);
     running = undefined;
     if (again && !signal.aborted) {
       again = false;

@@ -45,7 +45,7 @@ test("init in an empty directory: every file, package.json, .gitignore, and the 
     assert.equal(pkg.scripts, STARTER_SCRIPTS);
     assert.is(readFileSync(join(dir, ".gitignore"), "utf8"), "# mcpgen init\nnode_modules/\ndist/\n.mcpgen-cache/\n");
     assert.match(readFileSync(join(dir, STDIO_ENTRY), "utf8"), /createDemoServer\(handlers, /);
-    assert.match(readFileSync(join(dir, HTTP_ENTRY), "utf8"), /createStreamableHttpServer\(\{\n  port: Number\(process\.env\.PORT \?\? 3000\)/);
+    assert.match(readFileSync(join(dir, HTTP_ENTRY), "utf8"), /createStreamableHttpServer\(\{\n  port: Number\(process\.env\["PORT"\] \?\? 3000\)/);
     assert.is(r.next[0], `npm i @mcpgen/runtime@^${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}`);
     assert.match(r.next[1]!, /^npm i -D mcpgen@\^\S+ typescript @types\/node$/);
     assert.match(r.next[2]!, /^npm run build/);
@@ -84,6 +84,10 @@ test("the starter builds under init's tsconfig (tsc --init defaults) with TypeSc
     assert.is(five.code, 0, five.output);
     // isolatedDeclarations: the starter and the manifest output comply; the protocol method
     // tables (inferred object literals, generated for every revision) are the known exception
+    // and the style options `tsc --init` leaves commented out
+    const style = ["--noImplicitReturns", "--noImplicitOverride", "--noUnusedLocals", "--noUnusedParameters", "--noFallthroughCasesInSwitch", "--noPropertyAccessFromIndexSignature"];
+    const strictest = tsc("typescript", dir, "-p", ".", "--noEmit", ...style);
+    assert.is(strictest.code, 0, strictest.output);
     const isolated = tsc("typescript", dir, "-p", ".", "--noEmit", "--isolatedDeclarations");
     const offenders = isolated.output.split("\n").filter((l) => /error TS/.test(l) && !/^src\/mcp\/protocol\/[\d-]+\/methods\.ts\(/.test(l));
     assert.equal(offenders, []);

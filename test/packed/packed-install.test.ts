@@ -90,8 +90,18 @@ test("packed install: npm pack, install outside the repo, init, build on TypeScr
 
     const build = ok(run(app, "npm", ["run", "build"]), "npm run build (TypeScript 7)");
     assert.match(build, /src\/mcp: wrote \d+ files \(mcp\.manifest\.json, revision 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05\)/);
+    // the programmatic API, with its types, through the package's exports
+    writeFileSync(
+      join(app, "src", "uses-api.ts"),
+      'import { check, defineConfig, type GenerateOptions } from "mcpgen";\n' +
+        'export const config = defineConfig({ manifest: "mcp.manifest.json", out: "src/mcp" });\n' +
+        "const options: GenerateOptions = { ...config, cache: false };\n" +
+        "export const result = await check(options);\n" +
+        "console.log(`api check: ${result.ok ? \"fresh\" : result.problems.join(\", \")}`);\n",
+    );
     const five = run(app, process.execPath, [join(repoRoot, "node_modules", "typescript-5", "bin", "tsc"), "-p", ".", "--outDir", "dist-ts5"]);
     ok(five, "tsc 5.9 under the same tsconfig");
+    assert.match(ok(run(app, process.execPath, ["dist-ts5/uses-api.js"]), "the API from the installed package"), /^api check: fresh$/m);
     ok(run(app, join(app, "node_modules", ".bin", "mcpgen"), ["check"]), "mcpgen check");
     const maintainer = run(app, join(app, "node_modules", ".bin", "mcpgen"), ["check-bundled"]);
     assert.is(maintainer.status, 2, "the maintainer command refuses to run on an installed mcpgen");
