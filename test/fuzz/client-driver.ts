@@ -15,7 +15,7 @@ export function catchEscapes(): void {
   installed = true;
   const note = (e: unknown) => {
     escaped.count++;
-    if (escaped.count <= 5) process.stderr.write(`[fuzz] escaped: ${e instanceof Error ? e.stack : String(e)}\n`);
+    if (escaped.count <= 5) process.stderr.write(`[fuzz] escaped: ${(e instanceof Error ? `${e.message.slice(0, 200)}\n${e.stack?.split("\n").slice(1, 6).join("\n")}` : String(e)).slice(0, 1500)}\n`);
   };
   process.on("uncaughtException", note);
   process.on("unhandledRejection", note);
@@ -72,7 +72,7 @@ export async function driveBatch(client: McpClient, r: Rng, report: Report, batc
             (e: unknown) => {
               settled = true;
               const name = e instanceof Error ? e.name : typeof e;
-              if (!OWN_ERRORS.has(name) && !(e instanceof Error && /^HTTP \d|POST failed|session expired|SSE|transport is closed|response body exceeds|POST reply is not JSON|socket hang up|ECONNRESET/.test(e.message))) {
+              if (!OWN_ERRORS.has(name) && !(e instanceof Error && /^HTTP \d|POST failed|session expired|SSE|transport is closed|response body exceeds|POST reply is not JSON|socket hang up|ECONNRESET|response aborted/.test(e.message))) {
                 report.wrongCodes++;
                 sample(report, `call rejected with ${name}: ${e instanceof Error ? e.message : String(e)}`);
               }

@@ -146,7 +146,8 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
       const method = r() < 0.02 ? pick(r, ["GET", "DELETE", "PUT"]) : "POST";
       const body = r() < 0.05 ? damage(r, line.toString("utf8")) : line;
       jobs.push(
-        send(agent, target.url!, method, method === "POST" ? headers : { ...headers, accept: "text/event-stream" }, method === "POST" ? body : undefined, cut && method === "POST").then((res) => {
+        // Stray GET/DELETE go to sessions that are not the main one (deleting that is legitimate, and ends the run's session).
+        send(agent, target.url!, method, method === "POST" ? headers : { ...headers, accept: "text/event-stream", "mcp-session-id": pick(r, ["nope", "", "x".repeat(100)]) }, method === "POST" ? body : undefined, cut && method === "POST").then((res) => {
           if (res === "reset") {
             if (!cut && method === "POST" && body.length <= MAX_BYTES) {
               report.hangs++;
