@@ -121,11 +121,13 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
   report.rssIdleMiB = mib(idle?.rss ?? 0);
   report.heapIdleMiB = mib(idle?.heap ?? 0);
   let n = 0;
+  let leakedSessions = 0;
   while (report.messages < o.count && Date.now() < o.deadline) {
     if (!target.alive) {
       report.crashes++;
       await target.start();
       opened.clear();
+      leakedSessions = 0;
       sid = await open();
     }
     const jobs: Promise<void>[] = [];
@@ -209,9 +211,11 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
     }
     await waitFor(() => false, 50);
     const st: Stats | undefined = await target.stats();
-    if (st && st.httpSessions > 1) {
-      report.leaks += st.httpSessions - 1;
-      sample(report, `${st.httpSessions - 1} sessions nobody was told about remain open`);
+    // Counted once each: a session nobody was told about stays open until its idle expiry.
+    if (st && st.httpSessions - 1 > leakedSessions) {
+      report.leaks += st.httpSessions - 1 - leakedSessions;
+      sample(report, `${st.httpSessions - 1 - leakedSessions} sessions nobody was told about remain open after batch ending at message ${n}`);
+      leakedSessions = st.httpSessions - 1;
     }
     if (st && st.running + st.pending > 0) {
       await waitFor(() => false, 500);

@@ -24,8 +24,9 @@ export interface CampaignOptions {
 /** One line to send: bytes plus, for a tracked request, the id the fuzzer gave it. */
 export function hostileLine(r: Rng, seeds: Msg[], n: number): Buffer {
   const roll = r();
-  if (roll < 0.02) return Buffer.from(deepLine(r, `f${n}`, 60_000));
-  if (roll < 0.022) return Buffer.from(`{"jsonrpc":"2.0","id":"f${n}","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(MAX_BYTES + 10)}"}}}`);
+  // Rare on purpose: each costs megabytes, and the classes are few (the mutations below also reach them).
+  if (roll < 0.01) return Buffer.from(deepLine(r, `f${n}`, 60_000));
+  if (roll < 0.0105) return Buffer.from(`{"jsonrpc":"2.0","id":"f${n}","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(MAX_BYTES + 10)}"}}}`);
   let m: Json = mutateMessage(r, pick(r, seeds));
   // Give every request with a usable id a fresh one, so replies can be matched to lines.
   if (m && typeof m === "object" && !Array.isArray(m) && "method" in m && "id" in m && isId(m.id)) m.id = `f${n}`;

@@ -218,8 +218,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
       return;
     }
-    if (initialize && list.length > 1) {
-      sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
+    if (initialize && (batch || list.length > 1)) {
+      sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone, not in a batch");
       return;
     }
     const badId = badRequestId(list);
