@@ -16,7 +16,7 @@ const clientInfo = { name: "load", version: "1" };
 const mib = (b: number | undefined) => (b === undefined ? "?" : (b / 1048576).toFixed(1));
 
 function statsLine(label: string, idle: Stats | undefined, end: Stats | undefined): string {
-  return `${label}: server RSS ${mib(idle?.rss)} -> ${mib(end?.rss)} MiB, heap ${mib(idle?.heap)} -> ${mib(end?.heap)} MiB after GC; open sessions ${end?.httpSessions ?? end?.sessions ?? "?"}, running ${end?.running ?? "?"}, pending ${end?.pending ?? "?"}`;
+  return `${label}: server RSS ${mib(idle?.rss)} -> ${mib(end?.rss)} MiB, heap ${mib(idle?.heap)} -> ${mib(end?.heap)} MiB after GC; open sessions ${end === undefined ? "?" : end.httpSessions > 0 || label.startsWith("http") ? end.httpSessions : end.sessions}, running ${end?.running ?? "?"}, pending ${end?.pending ?? "?"}`;
 }
 
 async function calls(client: McpClient, n: number): Promise<number> {
