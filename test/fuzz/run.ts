@@ -7,6 +7,7 @@
  * together (default 120 s, split evenly). Prints one line per transport and side, and exits
  * non-zero when any campaign saw a crash, a hang, a wrong code, a leak or a failed probe, or
  * ended with its heap (after GC) above 1.2x its idle level (4 MiB floor for noise).
+ * FUZZ_DUMP=<file> writes the lines and replies of a stdio-server batch that had a hang.
  */
 import { parseArgs } from "node:util";
 import { fuzzStdioServer } from "./server-stdio.js";
