@@ -130,6 +130,7 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
     }
   }
   const end = await target.stats();
+  if (process.env.FUZZ_DUMP) process.stderr.write(`[fuzz] idle ${JSON.stringify(idle)}\n[fuzz] end ${JSON.stringify(end)}\n`);
   report.rssEndMiB = mib(end?.rss ?? 0);
   report.heapEndMiB = mib(end?.heap ?? 0);
   report.crashes = Math.max(report.crashes, target.crashes);

@@ -21,6 +21,8 @@ process.on("SIGUSR2", () => {
   const stats = {
     rss: process.memoryUsage().rss,
     heap: process.memoryUsage().heapUsed,
+    external: process.memoryUsage().external,
+    heapTotal: process.memoryUsage().heapTotal,
     sessions: sessions.length,
     httpSessions: http?.sessions.size ?? 0,
     running: sessions.reduce((n, s) => n + s.runningCount, 0),
