@@ -135,7 +135,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const sweep = (): void => {
     const now = Date.now();
     for (const t of sessions.values()) {
-      if (!t.busy && now - t.lastActivity > idleMs) void t.close();
+      if (!t.busy && now - t.lastActivity > idleMs) {
+        report(new Error(`session closed after ${idleMs} ms without activity (sessionIdleTimeoutMs)`));
+        void t.close();
+      }
     }
     if (sessions.size === 0 && sweeper) {
       clearInterval(sweeper);
