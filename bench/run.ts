@@ -135,3 +135,10 @@ writeFileSync(file, JSON.stringify({ ...summary, samples: { runs: Object.fromEnt
 writeFileSync(`${resultsDir}latest.json`, JSON.stringify(summary, null, 2));
 printReport(summary);
 console.log(`\nresults: ${file}`);
+
+// Load: many in flight and many sessions, every call answered, the server back to idle (bench/load.ts).
+if (env.BENCH_LOAD !== "0") {
+  console.log("\nload (BENCH_LOAD=0 skips):");
+  const load = spawn(process.execPath, ["--expose-gc", fileURLToPath(new URL("./load.js", import.meta.url))], { stdio: "inherit" });
+  await new Promise((resolve) => load.once("exit", resolve));
+}

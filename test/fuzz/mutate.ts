@@ -102,7 +102,7 @@ export function mutateMessage(r: Rng, seed: Msg): Json {
       case 1: m = setAt(m, at, undefined); break; // drop
       case 2: m = setAt(m, [...at, pick(r, STRANGE_KEYS)], value(r)); break; // strange key
       case 3: m = setAt(m, at, nest(10 + Math.floor(r() * (r() < 0.2 ? 2_000 : 300)), 1, r() < 0.5)); break; // nesting (deeper ones are spliced as text: deepLine)
-      case 4: m = setAt(m, at, "s".repeat(Math.floor(r() * (r() < 0.05 ? 5_000_000 : 20_000)))); break; // size
+      case 4: m = setAt(m, at, "s".repeat(Math.floor(r() * (r() < 0.01 ? 5_000_000 : 20_000)))); break; // size
       case 5: if (m && typeof m === "object" && !Array.isArray(m)) m.id = strangeId(r); break;
       case 6: if (m && typeof m === "object" && !Array.isArray(m)) m.method = pick<Json>(r, ["tools/call", "initialize", "nope", "", 5, "notifications/cancelled", "__proto__", "toString"]); break;
       case 7: if (m && typeof m === "object" && !Array.isArray(m)) m.jsonrpc = pick<Json>(r, ["1.0", 2, null, "2.0 "]); break;

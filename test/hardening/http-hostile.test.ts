@@ -59,6 +59,15 @@ test("a batch on a 2025-11-25 session is answered 400 / -32600", async () => {
   assert.match(JSON.parse(r.body).error.message, /batches are not allowed in protocol revision "2025-11-25"/);
 });
 
+test("initialize inside a batch is refused at once and opens no session (found by npm run fuzz)", async () => {
+  const { server, url } = await start();
+  const r = await post(url, `[${initBody()}]`);
+  assert.is(r.status, 400);
+  assert.is(JSON.parse(r.body).error.code, -32600);
+  assert.is(r.headers["mcp-session-id"], undefined);
+  assert.is(server.sessions.size, 0);
+});
+
 test("a failed initialize opens no session: no Mcp-Session-Id, nothing held", async () => {
   const { server, url } = await start();
   const r = await post(url, initBody({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x".repeat(100_000) }, pad: "y".repeat(1_000_000) }));

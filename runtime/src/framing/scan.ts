@@ -66,7 +66,8 @@ export function outlineOf(value: unknown): MessageOutline {
   const m = value as Record<string, unknown>;
   const id = asRequestId(m.id);
   if ("method" in m) return { kind: "id" in m ? "request" : "notification", id };
-  if ("result" in m || "error" in m) return { kind: "response", id };
+  // Without an id it is no response (the session answers such a message -32600, id null).
+  if (("result" in m || "error" in m) && "id" in m) return { kind: "response", id };
   return { kind: "unknown", id };
 }
 
@@ -162,7 +163,7 @@ export class OutlineScanner {
       }
     }
     const s = this.seen;
-    const kind: MessageKind = s.method ? (s.id ? "request" : "notification") : s.result || s.error ? "response" : "unknown";
+    const kind: MessageKind = s.method ? (s.id ? "request" : "notification") : (s.result || s.error) && s.id ? "response" : "unknown";
     return { kind, id };
   }
 }

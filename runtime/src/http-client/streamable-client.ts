@@ -313,8 +313,9 @@ export class StreamableHttpClientTransport implements Transport {
   }
 }
 
-function isResponseTo(m: JSONRPCMessage): boolean {
-  return !("method" in m) && "id" in m;
+/** Peer data: anything JSON can be (a string, a number, null), not only messages. */
+function isResponseTo(m: unknown): boolean {
+  return typeof m === "object" && m !== null && !("method" in m) && "id" in m;
 }
 
 function requestIds(message: JSONRPCMessage | JSONRPCMessage[]): Set<RequestId> {

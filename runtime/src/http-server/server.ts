@@ -146,7 +146,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const sweep = (): void => {
     const now = Date.now();
     for (const t of sessions.values()) {
-      if (!t.busy && now - t.lastActivity > idleMs) void t.close();
+      if (!t.busy && now - t.lastActivity > idleMs) {
+        report(new Error(`session closed after ${idleMs} ms without activity (sessionIdleTimeoutMs)`));
+        void t.close();
+      }
     }
     if (sessions.size === 0 && sweeper) {
       clearInterval(sweeper);
@@ -230,8 +233,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
       return;
     }
-    if (initialize && list.length > 1) {
-      sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
+    if (initialize && (batch || list.length > 1)) {
+      sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone, not in a batch");
       return;
     }
     const badId = badRequestId(list);

@@ -29,10 +29,14 @@ interface Stream {
   keepAlive: NodeJS.Timeout | undefined;
   /** Standalone stream only: encoded events sent while no GET was connected, flushed on the next GET. */
   backlog?: string[];
+  /** Characters held in `backlog`. */
+  backlogChars?: number;
 }
 
 /** Cap on events held for a standalone stream while no GET is connected. */
 const MAX_BACKLOG = 1000;
+/** ...and on their size, so a few large notifications cannot pin memory for an absent client. */
+const MAX_BACKLOG_CHARS = 16 * 1024 * 1024;
 /** A client this far behind on reading an SSE stream is cut off (it may resume with Last-Event-ID). */
 const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
@@ -192,6 +196,7 @@ export class StreamableHttpServerTransport implements Transport {
     const backlog = s.backlog;
     if (backlog) {
       s.backlog = undefined;
+      s.backlogChars = 0;
       for (const ev of backlog) res.write(ev);
     }
     this.armKeepAlive(s);
@@ -222,6 +227,7 @@ export class StreamableHttpServerTransport implements Transport {
     });
     if (live && this.streams.has(streamId) && !this.closed) {
       live.backlog = undefined;
+      live.backlogChars = 0;
       live.res = res;
       live.mode = "sse";
       if (live.standalone) this.armKeepAlive(live);
@@ -425,8 +431,11 @@ export class StreamableHttpServerTransport implements Transport {
       }
     } else if (s.standalone) {
       const backlog = (s.backlog ??= []);
-      if (backlog.length < MAX_BACKLOG) backlog.push(event);
-      else this.onerror?.(new Error("standalone SSE backlog full; server message dropped"));
+      const chars = (s.backlogChars ?? 0) + event.length;
+      if (backlog.length < MAX_BACKLOG && chars <= MAX_BACKLOG_CHARS) {
+        backlog.push(event);
+        s.backlogChars = chars;
+      } else this.onerror?.(new Error("standalone SSE backlog full; server message dropped"));
     }
   }
 

@@ -5,7 +5,7 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import { checkHostOrigin, type HostOriginOptions } from "../http-server/security.js";
 import { isJsonMediaType, parseBody } from "../http-server/post-checks.js";
-import { MAX_NESTING_DEPTH } from "../limits.js";
+import { MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH } from "../limits.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY_BYTES,
@@ -90,6 +90,8 @@ export interface LegacySseOptions extends HostOriginOptions {
   maxBodyBytes?: number;
   /** Keep-alive comment interval (default 25000 ms; 0 disables). */
   keepAliveMs?: number;
+  /** Open SSE connections at once (default 10 000); more get 503. */
+  maxSessions?: number;
 }
 
 export interface LegacySseHandler {
@@ -114,6 +116,10 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
     }
     const url = new URL(req.url ?? "/", "http://x");
     if (url.pathname === ssePath && req.method === "GET") {
+      if (sessions.size >= (options.maxSessions ?? MAX_HTTP_SESSIONS)) {
+        sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
+        return;
+      }
       const id = randomUUID();
       const t = new LegacySseServerTransport(id, res, `${messagesPath}?sessionId=${id}`, keepAliveMs, (x) => {
         if (sessions.get(x.sessionId) === x) sessions.delete(x.sessionId);
