@@ -41,7 +41,7 @@ test("cli: init, generate --manifest, check, compile the handler against the out
     // no flags: the mcpgen.config.json init wrote names the manifest and the output
     const user = mcpgen(dir, "generate", "--no-cache");
     assert.is(user.code, 0, user.err);
-    assert.is(user.out, "src/mcp: wrote 30 files (mcp.manifest.json, revision 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)\n");
+    assert.is(user.out, "src/mcp: wrote 35 files (mcp.manifest.json, revision 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)\n");
     assert.is(mcpgen(dir, "check", "--no-cache").code, 0);
     // without the config, ./mcp.manifest.json into src/mcp
     rmSync(join(dir, "mcpgen.config.json"));

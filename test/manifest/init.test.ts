@@ -38,7 +38,7 @@ test("init in an empty directory: every file, package.json, .gitignore, and the 
     assert.is(manifest.$schema, "./node_modules/mcpgen/schema/manifest.schema.json");
     assert.is(manifest.name, "demo");
     // one revision per line, so serving another is a one-line change
-    assert.match(readFileSync(join(dir, MANIFEST_FILE), "utf8"), /"revisions": \[\n    "2025-11-25",\n    "2025-06-18",\n/);
+    assert.match(readFileSync(join(dir, MANIFEST_FILE), "utf8"), /"revisions": \[\n    "2026-07-28",\n    "2025-11-25",\n    "2025-06-18",\n/);
     assert.equal(JSON.parse(readFileSync(join(dir, CONFIG_FILE), "utf8")), { manifest: "mcp.manifest.json", out: "src/mcp" });
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     assert.is(pkg.type, "module");

@@ -89,7 +89,7 @@ test("packed install: npm pack, install outside the repo, init, build on TypeScr
     assert.not.match(`${runtime.stdout}${runtime.stderr}`, /EBADENGINE/);
 
     const build = ok(run(app, "npm", ["run", "build"]), "npm run build (TypeScript 7)");
-    assert.match(build, /src\/mcp: wrote \d+ files \(mcp\.manifest\.json, revision 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05\)/);
+    assert.match(build, /src\/mcp: wrote \d+ files \(mcp\.manifest\.json, revision 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05\)/);
     // the programmatic API, with its types, through the package's exports
     writeFileSync(
       join(app, "src", "uses-api.ts"),

@@ -162,6 +162,11 @@ export class ModernClientSession {
     return this.session.closed;
   }
 
+  /** Requests sent and not yet answered (input rounds included). */
+  get pendingCount(): number {
+    return this.session.pendingCount;
+  }
+
   /** The log level sent with every request (undefined: the server must not send log messages). */
   get logLevel(): LoggingLevel | undefined {
     return this.level;
