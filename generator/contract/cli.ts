@@ -105,11 +105,12 @@ export function registerContractCommands(cli: CAC, io: CliIo): void {
 
   withConnection(cli.command("verify", "Check a running server against its manifest"))
     .option("--manifest <file>", "The manifest (default: mcp.manifest.json)")
+    .option("--lenient", "Tool schemas that are not valid JSON Schema (as pulled from a server) are warnings, not errors")
     .option("--json", "Print the report as JSON")
     .action(async (flags: Flags) => {
       const { runVerify } = await import("./verify/index.js");
       const manifest = str(flags, "manifest") ?? "mcp.manifest.json";
-      const r = await runVerify({ ...connectionFlags(flags), manifest });
+      const r = await runVerify({ ...connectionFlags(flags), manifest, ...(flags.lenient === true ? { lenient: true } : {}) });
       process.stdout.write(flags.json ? r.json : r.text);
       if (!r.ok) io.fail(1);
     });

@@ -1,12 +1,14 @@
 /**
  * How `pull` and `verify` reach a running server: the runtime's public generic client
  * (`connectMcpClient`) over its stdio or HTTP transport (`connectHttp`: Streamable HTTP with the
- * HTTP+SSE fallback), with the bindings mcpgen ships. Today that client speaks the legacy era
- * (2024-11-05 ... 2025-11-25); the contract commands see whatever revision the client
- * negotiates, so they pick up 2026-07-28 when the runtime's dual-era client does.
+ * HTTP+SSE fallback), with every binding mcpgen ships. That client is dual-era: it probes with
+ * `server/discover` and stays on 2026-07-28 when the server speaks it, else falls back to the
+ * `initialize` handshake (2024-11-05 ... 2025-11-25). Asking for a legacy revision by name
+ * (`protocolVersion`) skips the probe.
  *
- * Every wait is bounded: a per-request timeout on the session, and a deadline on the whole run
- * that closes the transport (and so ends a silent child).
+ * Every wait is bounded: a per-request timeout on the session (the probe gets the same limit),
+ * and a deadline on the whole handshake that closes the transport (and so ends a silent child).
+ * No era is remembered between connections, so every run probes afresh and reports the same.
  */
 import { connectMcpClient, type McpClient, type ProtocolBinding, type Transport } from "@mcpgen/runtime";
 import { connectHttp } from "@mcpgen/runtime/http";
@@ -15,11 +17,15 @@ import { binding as b20241105 } from "../../generated/2024-11-05/index.js";
 import { binding as b20250326 } from "../../generated/2025-03-26/index.js";
 import { binding as b20250618 } from "../../generated/2025-06-18/index.js";
 import { binding as b20251125 } from "../../generated/2025-11-25/index.js";
+import { binding as b20260728 } from "../../generated/2026-07-28/index.js";
 import { McpgenError, usageError } from "../errors.js";
 import { mcpgenVersion } from "../paths.js";
 
-/** Legacy-era bindings, oldest first (the client offers the newest and accepts any of them). */
-export const clientBindings: readonly ProtocolBinding[] = [b20241105, b20250326, b20250618, b20251125];
+/** Every binding, oldest first: the client probes for 2026-07-28, else offers the newest legacy one and accepts any of them. */
+export const clientBindings: readonly ProtocolBinding[] = [b20241105, b20250326, b20250618, b20251125, b20260728];
+
+/** The revision whose lifecycle has no `initialize` (the era probe looks for it). */
+export const MODERN_REVISION = b20260728.revision;
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** Cap on the captured stderr of a --stdio child (shown when it fails). */
@@ -124,16 +130,25 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   } else {
     throw usageError('give --stdio "<command>" or --url <url>');
   }
+  // Why the 2026-07-28 probe did not stick, for the message when the legacy handshake fails too.
+  let probe = "";
   try {
     const client = await withDeadline(
       connectMcpClient(transport, {
         bindings: clientBindings,
         clientInfo: { name: "mcpgen", version: mcpgenVersion },
         timeout,
+        probeTimeout: timeout,
+        eraCache: false,
         ...(options.protocolVersion === undefined ? {} : { protocolVersion: options.protocolVersion }),
-        onerror: () => {}, // garbage from the peer surfaces as the request that never gets its answer
+        // Garbage from the peer surfaces as the request that never gets its answer; only the
+        // probe's fallback is worth keeping.
+        onerror: (e) => {
+          if (/^2026-07-28 probe answered /.test(e.message)) probe = e.message.replace(/^2026-07-28 probe answered /, "").replace(/; falling back to initialize$/, "");
+        },
       }),
-      timeout * 2,
+      // the probe and then initialize, each bounded by `timeout`, plus slack for spawning
+      timeout * 3,
       `no MCP handshake with ${target}`,
     );
     return {
@@ -148,7 +163,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   } catch (e) {
     await transport.close().catch(() => {});
     const said = err.trim() ? ` (server stderr: ${err.trim().split("\n").slice(-5).join(" | ")})` : "";
-    throw new McpgenError(`cannot connect to ${target}: ${describe(e)}${said}`);
+    const probed = probe ? ` (the ${MODERN_REVISION} probe before it: ${probe})` : "";
+    throw new McpgenError(`cannot connect to ${target}: ${describe(e)}${probed}${said}`);
   }
 }
 

@@ -59,6 +59,9 @@ test("examples/everything over HTTP: the pulled manifest is the declared one, as
     const r = await runPull({ url: everything.url.href, out, client, cwd: tmp.dir });
     const declared = loadManifest(join(repoRoot, "examples/everything/mcp.manifest.json")).manifest;
     const pulled = loadManifest(out).manifest;
+    // a dual-era server: 2026-07-28 through server/discover, and every legacy revision through initialize
+    assert.equal(r.revisions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
+    assert.equal(pulled.revisions, declared.revisions);
     assert.equal(pulled.tools!.map((t) => t.name).sort(), declared.tools!.map((t) => t.name).sort());
     assert.equal(pulled.tools!.map((t) => t.inputSchema), [...declared.tools!].sort((a, b) => (a.name < b.name ? -1 : 1)).map((t) => t.inputSchema));
     // Both directions: nothing either side has breaks the other's clients.
@@ -75,17 +78,23 @@ test("examples/everything over HTTP: the pulled manifest is the declared one, as
 
 test("a paged listing is followed; a broken published schema is reported and typed leniently", async () => {
   const out = join(tmp.dir, "scripted.json");
-  const r = await runPull({ stdio: scripted("good"), out, cwd: tmp.dir });
+  const client = join(tmp.dir, "scripted-client");
+  const r = await runPull({ stdio: scripted("good"), out, client, cwd: tmp.dir });
   assert.equal(r.counts, { tools: 3, prompts: 1, resources: 1, resourceTemplates: 1 });
   assert.equal(r.problems.length, 1, r.problems.join("\n"));
   assert.match(r.problems[0]!, /^\/tools\/2\/inputSchema\/properties\/n\/type: not a valid JSON Schema.*typed as Record<string, unknown>/);
   const zeta = (JSON.parse(r.text) as { tools: { name: string; inputSchema: unknown }[] }).tools[2]!;
   assert.equal(zeta.inputSchema, { type: "object", properties: { n: { type: "integr" } } }, "kept verbatim");
+  // --client generates from it leniently: zeta's arguments are the loose fallback type
+  assert.match(r.summary, /wrote \d+ files/);
+  assert.match(readFileSync(join(client, "types.ts"), "utf8"), /Record<string, unknown>/);
+  // a strict load refuses what the server published, naming the pointer
+  assert.throws(() => loadManifest(out), /\/tools\/2\/inputSchema\/properties\/n\/type: not a valid JSON Schema/);
 });
 
 for (const [mode, pattern] of [
-  ["silent", /cannot connect to stdio: .*silent: Request initialize timed out after 800 ms/],
-  ["garbage", /cannot connect to stdio: .*garbage: Request initialize timed out after 800 ms/],
+  ["silent", /cannot connect to stdio: .*silent: Request initialize timed out after 800 ms \(the 2026-07-28 probe before it: Request server\/discover timed out after 800 ms\)/],
+  ["garbage", /cannot connect to stdio: .*garbage: Request initialize timed out after 800 ms \(the 2026-07-28 probe before it: Request server\/discover timed out after 800 ms\)/],
   ["die", /die: Connection closed/],
   ["loop", /tools\/list: the server repeated cursor "again"/],
 ] as const) {

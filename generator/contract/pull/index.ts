@@ -60,7 +60,8 @@ export async function runPull(options: PullOptions): Promise<PullResult> {
     (pulled.problems.length ? `; ${pulled.problems.length} problem(s) reported` : "");
   if (options.client !== undefined) {
     const { generate } = await import("../../generate.js");
-    const r = await generate({ manifest: outPath, out: resolve(cwd, options.client), cwd, config: false, warn: (w) => log(`warning: ${w}`) });
+    // lenient like the load above: the schemas are the server's, reported already
+    const r = await generate({ manifest: outPath, out: resolve(cwd, options.client), cwd, config: false, lenient: true, warn: (w) => log(`warning: ${w}`) });
     summary += `\n${r.targets.map((t) => `${t.out}: ${t.written ? `wrote ${t.files.length} files` : "up to date"}`).join("\n")}`;
   }
   return { out: display, text: pulled.text, problems: pulled.problems, revisions: snapshot.revisions, counts, summary };

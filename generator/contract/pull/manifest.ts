@@ -2,9 +2,11 @@
  * A server snapshot as an `mcp.manifest.json`: identity, revisions, the capabilities the
  * entries do not imply, and every entry exactly as the server published it, sorted so two
  * pulls of the same server give the same bytes. The text then goes through the manifest loader,
- * the same checks `generate` runs: schemas that are broken are reported and typed leniently
- * (`Record<string, unknown>`, the loader's fallback); an entry the loader rejects outright is
- * left out and reported, so what is written always generates.
+ * the same checks `generate` runs, in lenient mode (schemas captured from a server are what
+ * `--lenient` exists for): schemas that are broken are kept verbatim, reported, and typed
+ * `Record<string, unknown>` (the loader's fallback); an entry the loader rejects outright is
+ * left out and reported, so what is written always generates with `--lenient` (and without it
+ * when nothing was reported).
  */
 import { InputError, type Diagnostic } from "../../load/diagnostics.js";
 import { parseManifest, type LoadedManifest } from "../../load/manifest.js";
@@ -66,7 +68,7 @@ export function snapshotToManifest(s: ServerSnapshot, display: string): PulledMa
   for (let attempt = 0; ; attempt++) {
     const text = JSON.stringify(manifest, null, 2) + "\n";
     try {
-      const loaded = parseManifest(text, display);
+      const loaded = parseManifest(text, display, { lenient: true });
       problems.push(...loaded.diagnostics.map((d) => `${d.pointer || "/"}: ${d.message}`));
       return { text, loaded, problems };
     } catch (e) {

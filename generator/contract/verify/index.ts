@@ -2,9 +2,12 @@
  * `mcpgen verify`: a running server against its manifest, ready for CI. The manifest goes
  * through the ordinary loader and model (its examples checked against inputSchema with the
  * generated validators' engine); the server is reached with the runtime's generic client.
- * Checks: protocol basics (negotiated revision, ping where the revision has it, an unknown tool
- * answered with an error), every list against the manifest, and every tool example's result
- * against the tool's outputSchema.
+ * Checks: protocol basics (the negotiated revision, and the era: a server whose manifest lists
+ * 2026-07-28 must answer the `server/discover` probe, and one that also lists legacy revisions
+ * must still accept `initialize`; liveness by ping in the legacy era, by an uncached
+ * `server/discover` in 2026-07-28, which has no ping; an unknown tool answered with an error),
+ * every list against the manifest, and every tool example's result against the tool's
+ * outputSchema.
  */
 import { randomBytes } from "node:crypto";
 import { McpError, type McpClient } from "@mcpgen/runtime";
@@ -15,7 +18,7 @@ import { loadManifest } from "../../load/manifest.js";
 import { KNOWN_REVISIONS, type Manifest } from "../../load/manifest-format.js";
 import { buildServerModel } from "../../model/build-server.js";
 import type { ServerModel } from "../../model/server-ir.js";
-import { connect, type ConnectOptions } from "../connect.js";
+import { connect, MODERN_REVISION, type ConnectOptions } from "../connect.js";
 import { checkLists } from "./lists.js";
 import { renderVerify, type Check, type VerifyReport } from "./report.js";
 
@@ -23,6 +26,8 @@ export type { Check, VerifyReport } from "./report.js";
 
 export interface VerifyOptions extends ConnectOptions {
   manifest: string;
+  /** Load the manifest like `generate --lenient`: invalid tool schemas (as pulled from a server) are warnings. */
+  lenient?: boolean;
 }
 
 export interface VerifyResult extends VerifyReport {
@@ -32,16 +37,26 @@ export interface VerifyResult extends VerifyReport {
 
 const errorText = (e: unknown) => (e instanceof McpError ? `JSON-RPC error ${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 
-async function protocolBasics(client: McpClient, manifest: Manifest, checks: Check[]): Promise<void> {
-  const speaks = manifest.revisions ?? [...KNOWN_REVISIONS];
+async function protocolBasics(client: McpClient, manifest: Manifest, options: VerifyOptions, checks: Check[]): Promise<void> {
+  const speaks: readonly string[] = manifest.revisions ?? KNOWN_REVISIONS;
   const v = client.protocolVersion;
-  checks.push(
-    speaks.includes(v as never)
-      ? { check: "protocol/version", status: "pass", message: `negotiated ${v}, which the manifest lists` }
-      : { check: "protocol/version", status: "fail", message: `negotiated ${v}, but the manifest speaks ${speaks.join(", ")}` },
-  );
-  if (v >= "2026-07-28") {
+  if (!speaks.includes(v)) {
+    checks.push({ check: "protocol/version", status: "fail", message: `negotiated ${v}, but the manifest speaks ${speaks.join(", ")}` });
+  } else if (v < MODERN_REVISION && speaks.includes(MODERN_REVISION)) {
+    // The client probes for 2026-07-28 first and only falls back to initialize when the server does not answer it.
+    checks.push({ check: "protocol/version", status: "fail", message: `negotiated ${v}: the manifest lists ${MODERN_REVISION}, but the server did not answer the server/discover probe` });
+  } else {
+    checks.push({ check: "protocol/version", status: "pass", message: `negotiated ${v}, which the manifest lists` });
+  }
+  if (v >= MODERN_REVISION) {
     checks.push({ check: "protocol/ping", status: "skip", message: `${v} has no ping` });
+    // McpClient.ping() in this era is an uncached server/discover: the liveness check 2026-07-28 leaves.
+    await client.ping().then(
+      () => checks.push({ check: "protocol/discover", status: "pass", message: "an uncached server/discover answered" }),
+      (e: unknown) => checks.push({ check: "protocol/discover", status: "fail", message: errorText(e) }),
+    );
+    const legacy = speaks.filter((r) => r < MODERN_REVISION).sort().reverse()[0];
+    if (legacy !== undefined) await legacyStillServed(legacy, options, checks);
   } else {
     await client.ping().then(
       () => checks.push({ check: "protocol/ping", status: "pass", message: "answered" }),
@@ -64,6 +79,28 @@ async function protocolBasics(client: McpClient, manifest: Manifest, checks: Che
           : { check: "protocol/unknown-tool", status: "fail", message: `no JSON-RPC error: ${errorText(e)}` },
       ),
   );
+}
+
+/** A dual-era manifest: the newest legacy revision it lists must still get through initialize (a connection of its own). */
+async function legacyStillServed(revision: string, options: VerifyOptions, checks: Check[]): Promise<void> {
+  const check = `protocol/legacy ${revision}`;
+  let conn;
+  try {
+    conn = await connect({ ...options, protocolVersion: revision });
+  } catch (e) {
+    checks.push({ check, status: "fail", message: `the manifest lists ${revision}, but initialize failed: ${errorText(e)}` });
+    return;
+  }
+  try {
+    const got = conn.client.protocolVersion;
+    checks.push(
+      got === revision
+        ? { check, status: "pass", message: `initialize negotiated ${revision}` }
+        : { check, status: "fail", message: `the manifest lists ${revision}, but initialize negotiated ${got}` },
+    );
+  } finally {
+    await conn.close();
+  }
 }
 
 async function callExamples(client: McpClient, manifest: Manifest, model: ServerModel, served: Map<string, unknown>, checks: Check[]): Promise<void> {
@@ -107,7 +144,7 @@ async function callExamples(client: McpClient, manifest: Manifest, model: Server
 }
 
 export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
-  const loaded = loadManifest(options.manifest);
+  const loaded = loadManifest(options.manifest, options.manifest, { lenient: options.lenient ?? false });
   const model = buildServerModel(loaded);
   const bad = checkToolExamples(loaded.manifest, model);
   if (bad.length) throw new InputError(options.manifest, bad.map((p) => ({ ...p, file: options.manifest, ...loaded.locate(p.pointer) })));
@@ -115,7 +152,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   const conn = await connect(options);
   const checks: Check[] = [];
   try {
-    await protocolBasics(conn.client, loaded.manifest, checks);
+    await protocolBasics(conn.client, loaded.manifest, options, checks);
     const served = await checkLists(conn.client, loaded.manifest, checks);
     await callExamples(conn.client, loaded.manifest, model, served, checks);
   } finally {
