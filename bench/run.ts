@@ -142,3 +142,17 @@ if (env.BENCH_LOAD !== "0") {
   const load = spawn(process.execPath, ["--expose-gc", fileURLToPath(new URL("./load.js", import.meta.url))], { stdio: "inherit" });
   await new Promise((resolve) => load.once("exit", resolve));
 }
+
+// The 2026-07-28 stateless HTTP path, server side (raw node:http vs mcpgen's server vs SDK v2's
+// createMcpHandler, one raw driver) and client side (raw vs mcpgen's McpClient vs SDK v2's Client
+// against one raw server): bench/stateless.ts and bench/modern-client.ts.
+if (env.BENCH_STATELESS !== "0") {
+  for (const [title, script, args] of [
+    ["2026-07-28 stateless HTTP, server side (BENCH_STATELESS=0 skips):", "./stateless.js", []],
+    ["2026-07-28 stateless HTTP, client side:", "./modern-client.js", ["4000", String(ROUNDS)]],
+  ] as const) {
+    console.log(`\n${title}`);
+    const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], { stdio: "inherit" });
+    await new Promise((resolve) => child.once("exit", resolve));
+  }
+}
