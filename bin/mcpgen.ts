@@ -39,7 +39,12 @@ watchOptions(targetOptions(cli.command("generate", "Generate typed bindings (def
   .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
     if (flags.watch) return setExit(await runWatch(flags));
-    if (flags.from !== undefined) flags.manifest = (await runExtract(flags, stringFlag(flags, "manifest"))).manifest;
+    if (flags.from !== undefined) {
+      const { manifest } = await runExtract(flags, stringFlag(flags, "manifest"));
+      // With explicit targets the extracted manifest is the target; without any, user mode
+      // generates ./mcp.manifest.json (where extract wrote it) into src/mcp.
+      if (flags.out !== undefined) flags.manifest = manifest;
+    }
     printGenerated(await generate(apiOptions(flags)));
   });
 

@@ -26,12 +26,21 @@ export interface WatchOptions extends GenerateOptions {
   report: (event: WatchEvent) => void;
   /** Stops watching; the returned promise resolves once the current run has finished. */
   signal: AbortSignal;
+  /**
+   * Runs before each generation (code first: extract the manifest from the handlers module);
+   * resolves to further files whose change means "run again". When it throws, the error is
+   * reported, generation is skipped and the files it named last time stay watched.
+   */
+  prepare?: () => Promise<string[]>;
+  /** Files always watched besides the targets' inputs (code first: the handlers module). */
+  extraInputs?: string[];
 }
 
 export async function watchGenerate(options: WatchOptions): Promise<void> {
   const cwd = options.cwd ?? process.cwd();
   const debounceMs = options.debounceMs ?? 100;
-  const { report, signal, debounceMs: _d, ...generateOptions } = options;
+  const { report, signal, debounceMs: _d, prepare, extraInputs = [], ...generateOptions } = options;
+  let prepared: string[] = [];
   const watchers = new Map<string, FSWatcher>();
   let names = new Map<string, Set<string>>(); // directory -> file names that matter in it
   let timer: NodeJS.Timeout | undefined;
@@ -75,11 +84,12 @@ export async function watchGenerate(options: WatchOptions): Promise<void> {
 
   const run = async (): Promise<void> => {
     try {
+      if (prepare) prepared = await prepare();
       report({ kind: "generated", result: await generate(generateOptions) });
     } catch (error) {
       report({ kind: "error", error });
     }
-    const inputs = await inputsOf(generateOptions, cwd);
+    const inputs = [...new Set([...(await inputsOf(generateOptions, cwd)), ...extraInputs, ...prepared])];
     // stopped meanwhile: stop() has closed the watchers, so open none again
     if (!signal.aborted) rewatch(inputs);
     running = undefined;

@@ -7,7 +7,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { CAC } from "cac";
 import { McpgenError } from "../../generator/errors.js";
 import type { GenerateResult } from "../../generator/generate.js";
+import { resolve } from "node:path";
 import { apiOptions, stderr, stdout, stringFlag, UsageError, type Flags } from "../cli-io.js";
+import { runExtract } from "./extract.js";
 
 export function printGenerated(result: GenerateResult): void {
   for (const t of result.targets) {
@@ -29,8 +31,17 @@ export async function runWatch(flags: Flags): Promise<number> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   let first = true;
+  // Code first: every run re-extracts the manifest, and the handlers module (and the project files
+  // it imports) are watched along with the manifest.
+  const from = stringFlag(flags, "from");
+  if (from !== undefined && flags.out !== undefined) flags.manifest = stringFlag(flags, "manifest") ?? "mcp.manifest.json";
+  const codeFirst = from === undefined ? {} : {
+    prepare: async () => (await runExtract(flags, stringFlag(flags, "manifest"))).sources,
+    extraInputs: [resolve(from)],
+  };
   await watchGenerate({
     ...apiOptions(flags),
+    ...codeFirst,
     debounceMs,
     signal: controller.signal,
     report: (event) => {
@@ -80,5 +91,7 @@ export function watchOptions(command: Command): Command {
 
 export function registerWatch(cli: CAC, withTargetOptions: (c: Command) => Command, setExit: (code: number) => void): void {
   watchOptions(withTargetOptions(cli.command("watch", "Generate, then regenerate whenever the manifest, schema or config changes (same as generate --watch)")))
+    .option("--from <src.ts>", "Code first: re-extract the manifest from typed handlers on every change of the module or what it imports")
+    .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
     .action(async (flags: Flags) => setExit(await runWatch(flags)));
 }

@@ -17,14 +17,14 @@ export interface ExtractCommandOptions {
   warn?: (message: string) => void;
 }
 
-export async function extractCommand(options: ExtractCommandOptions): Promise<{ manifest: string; written: boolean; tools: number }> {
+export async function extractCommand(options: ExtractCommandOptions): Promise<{ manifest: string; written: boolean; tools: number; sources: string[] }> {
   const cwd = options.cwd ?? process.cwd();
   const result = await extractManifest(options.from, { cwd, ...(options.name === undefined ? {} : { name: options.name }) });
   for (const w of result.warnings) options.warn?.(formatDiagnostic(w));
   const out = resolve(cwd, options.out ?? "mcp.manifest.json");
   const written = writeManifest(out, result.text);
   const tools = Array.isArray(result.manifest.tools) ? result.manifest.tools.length : 0;
-  return { manifest: relative(cwd, out).split("\\").join("/"), written, tools };
+  return { manifest: relative(cwd, out).split("\\").join("/"), written, tools, sources: result.sources };
 }
 
 /**

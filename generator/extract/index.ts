@@ -30,6 +30,8 @@ export interface ExtractResult {
   /** The manifest as written: JSON as prettier prints it (width 120), ending in a newline. */
   text: string;
   warnings: Diagnostic[];
+  /** Absolute paths of the project's own source files the extraction read (watch mode watches them). */
+  sources: string[];
 }
 
 export async function extractManifest(source: string, options: ExtractOptions = {}): Promise<ExtractResult> {
@@ -59,7 +61,12 @@ export async function extractFrom(project: Project, file: SourceFile, options: E
     if (e instanceof InputError) throw new McpgenError(`the extracted manifest is invalid: ${e.message}`, { file: display });
     throw e;
   }
-  return { manifest, text, warnings: problems.warnings };
+  const sources = project
+    .getSourceFiles()
+    .map((f) => f.getFilePath() as string)
+    .filter((f) => !f.includes("/node_modules/") && !f.endsWith(".d.ts"))
+    .sort();
+  return { manifest, text, warnings: problems.warnings, sources };
 }
 
 function serverInfo(abs: string, display: string, options: ExtractOptions): { name: string; version: string; description?: string } {

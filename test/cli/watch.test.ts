@@ -1,6 +1,6 @@
 // `mcpgen watch` / `mcpgen generate --watch` against real file changes in a temp directory.
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -137,6 +137,40 @@ test("watch: a companion that exits stops the watcher with its exit code", async
   try {
     assert.is(await w.exited, 3);
     assert.match(w.err, /exited \(code 3\); stopping/);
+  } finally {
+    w.stop();
+    cleanup();
+  }
+});
+
+test("watch --from: a change to the handlers module or a type it imports re-extracts and regenerates; a bad edit is reported and watching goes on", async () => {
+  const { dir, cleanup } = tempDir("mcpgen-watch-");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "codefirst", version: "1.0.0", type: "module" }));
+  writeFileSync(join(dir, "src", "types.ts"), "export interface Query {\n  /** What to look for */\n  q: string;\n}\n");
+  const tools = (body: string) =>
+    `import type { Query } from "./types.js";\nexport const tools = {\n${body}};\n`;
+  writeFileSync(join(dir, "src", "tools.ts"), tools("  /** Find things */\n  async find(input: Query) {\n    return input.q;\n  },\n"));
+  const w = new Watcher(["watch", "--from", "src/tools.ts", "--debounce", "100"], dir);
+  const manifestText = () => readFileSync(join(dir, "mcp.manifest.json"), "utf8");
+  try {
+    let at = await w.until("out", /src\/mcp: wrote \d+ files/);
+    assert.match(manifestText(), /"find"/);
+    // the imported module is watched too
+    at = await w.until("out", /watching \d+ input file\(s\)/, 0);
+    writeFileSync(join(dir, "src", "types.ts"), "export interface Query {\n  /** What to look for */\n  q: string;\n  limit?: number;\n}\n");
+    at = await w.until("out", /src\/mcp: wrote \d+ files/, at);
+    assert.match(manifestText(), /"limit"/);
+    // a type JSON cannot carry: reported, previous manifest and output kept, still watching
+    writeFileSync(join(dir, "src", "tools.ts"), tools("  async find(input: Query, cb: () => void) {\n    return input.q;\n  },\n  async bad(input: { f: () => void }) {\n    return \"x\";\n  },\n"));
+    await w.until("err", /the previous output is unchanged/, 0);
+    assert.match(manifestText(), /"limit"/);
+    assert.not.match(manifestText(), /"bad"/);
+    at = w.out.length;
+    writeFileSync(join(dir, "src", "tools.ts"), tools("  async find(input: Query) {\n    return input.q;\n  },\n  async count(input: Query) {\n    return { n: input.q.length };\n  },\n"));
+    await w.until("out", /src\/mcp: wrote \d+ files/, at);
+    assert.match(manifestText(), /"count"/);
+    assert.match(readFileSync(join(dir, "src", "mcp", "types.ts"), "utf8"), /CountInput/);
   } finally {
     w.stop();
     cleanup();
