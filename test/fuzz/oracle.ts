@@ -16,15 +16,17 @@ export interface Expectation {
 
 const isId = (v: unknown): v is string | number => typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 
-function depth(v: Json): number {
+/** Nesting depth of a parsed value, walked without recursion (the oracle does not reuse the runtime's byte scanner). */
+export function depth(v: Json): number {
+  // Counted like brackets on the wire: each array or object is one level, scalars none.
   let max = 0;
-  const stack: [Json, number][] = [[v, 0]];
+  const stack: [Json, number][] = [[v, 1]];
   while (stack.length) {
     const [x, d] = stack.pop()!;
+    if (x === null || typeof x !== "object") continue;
     if (d > max) max = d;
-    if (d > 200) return d;
-    if (Array.isArray(x)) for (const y of x) stack.push([y, d + 1]);
-    else if (x && typeof x === "object") for (const y of Object.values(x)) stack.push([y, d + 1]);
+    if (d > 1000) return d;
+    for (const y of Array.isArray(x) ? x : Object.values(x)) stack.push([y, d + 1]);
   }
   return max;
 }

@@ -10,6 +10,7 @@ import { Target, type Stats } from "./child.js";
 import { damage, pick, rng, type Rng } from "./mutate.js";
 import { hostileLine, waitFor, type CampaignOptions } from "./server-stdio.js";
 import { clientShapes, specExamples } from "./seeds.js";
+import { depth } from "./oracle.js";
 import { mib, newReport, sample, type Report } from "./report.js";
 
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -71,7 +72,7 @@ function owed(body: Buffer): { status: number[]; id?: string | number | null; co
   }
   if (Array.isArray(v)) return { status: [400] };
   if (typeof v !== "object" || v === null) return { status: [400], id: null, code: -32600 };
-  const deep = /(\[|\{)/.test(body.toString("latin1")) && depthOf(body) > MAX_DEPTH;
+  const deep = depth(v) > MAX_DEPTH;
   if ("method" in v && "id" in v) {
     if (!isId(v.id)) return { status: [400], id: null, code: -32600 };
     if (deep) return { status: [400], id: v.id, code: -32600 };
@@ -81,20 +82,6 @@ function owed(body: Buffer): { status: number[]; id?: string | number | null; co
   if (deep) return { status: [400], id: null, code: -32600 };
   if ("method" in v || "id" in v) return { status: [202] };
   return { status: [400], id: null, code: -32600 };
-}
-
-function depthOf(b: Buffer): number {
-  let d = 0, max = 0, str = false;
-  for (let i = 0; i < b.length; i++) {
-    const c = b[i]!;
-    if (str) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) str = false;
-    } else if (c === 0x22) str = true;
-    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++d);
-    else if (c === 0x5d || c === 0x7d) d--;
-  }
-  return max;
 }
 
 export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
