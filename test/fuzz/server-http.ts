@@ -27,7 +27,17 @@ function send(agent: http.Agent, url: URL, method: string, headers: Record<strin
   return new Promise((resolve) => {
     const req = http.request(url, { method, headers, agent }, (res) => {
       const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
+      const sse = String(res.headers["content-type"] ?? "").startsWith("text/event-stream");
+      res.on("data", (c: Buffer) => {
+        chunks.push(c);
+        // A 2026-07-28 subscriptions/listen stream stays open after its acknowledgement: that is
+        // its answer, and closing the stream is how a client cancels it.
+        if (sse && c.includes("notifications/subscriptions/acknowledged")) {
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
+          req.destroy();
+        }
+      });
       res.on("end", () => {
         clearTimeout(timer);
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") });
@@ -173,6 +183,8 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
             sample(report, `unparsable reply body: ${res.body.slice(0, 150)}`);
             return;
           }
+          const acked = msgs.some((x) => x?.method === "notifications/subscriptions/acknowledged" && x.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === want.id);
+          if (acked && want.code === undefined) return;
           const m = msgs.find((x) => x && "id" in x && (want.id === undefined || x.id === want.id) && ("result" in x || "error" in x));
           if (!m || (want.code !== undefined && m.error?.code !== want.code)) {
             report.wrongCodes++;

@@ -47,6 +47,7 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
   const seeds = [...clientShapes, ...specExamples()];
   const target = new Target("./target.js", ["stdio"]);
   let inbox: any[] = [];
+  const listens = new Set<string | number>();
   let buf = "";
   const attach = () => {
     buf = "";
@@ -65,6 +66,19 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
           continue;
         }
         for (const x of Array.isArray(m) ? m : [m]) {
+          // A 2026-07-28 subscriptions/listen is answered by its acknowledgement, and the stream stays
+          // open until cancelled: count the acknowledgement as the owed answer, cancel at once, and
+          // drop the closing response the server sends for it.
+          if (x && typeof x === "object" && x.method === "notifications/subscriptions/acknowledged") {
+            const sub = x.params?._meta?.["io.modelcontextprotocol/subscriptionId"];
+            if (typeof sub === "string" || typeof sub === "number") {
+              listens.add(sub);
+              inbox.push({ id: sub, result: { acknowledged: x.params.notifications } });
+              target.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: sub } }) + "\n");
+            }
+            continue;
+          }
+          if (x && typeof x === "object" && !("method" in x) && listens.delete(x.id)) continue;
           // The server asks us things (sampling, elicitation, roots): answer, so its tools finish.
           if (x && typeof x === "object" && "method" in x && "id" in x) target.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: x.id, error: { code: -32601, message: "fuzzer declines" } }) + "\n");
           else if (x && typeof x === "object" && "id" in x) inbox.push(x);
