@@ -5,7 +5,8 @@
  * The suite appends the mock server's URL as the last argument and names the scenario in the
  * environment; exit 0 once the scenario's work is done, 1 on any error.
  */
-import { scenarios, type ScenarioContext } from "./scenarios.js";
+import { authorizedSession } from "./auth.js";
+import { connect, scenarios, type ScenarioContext } from "./scenarios.js";
 
 function fail(msg: string): never {
   process.stderr.write(`conformance-client: ${msg}\n`);
@@ -16,7 +17,7 @@ const url = process.argv[process.argv.length - 1];
 if (process.argv.length < 3 || !url || !/^https?:\/\//.test(url)) fail("usage: main.js <server-url> (with MCP_CONFORMANCE_SCENARIO set)");
 const name = process.env.MCP_CONFORMANCE_SCENARIO;
 if (!name) fail("MCP_CONFORMANCE_SCENARIO is not set");
-const run = scenarios[name];
+const run = scenarios[name] ?? (name.startsWith("auth/") ? (ctx: ScenarioContext) => authorizedSession(ctx, (auth) => connect(ctx, { auth, getStream: false })) : undefined);
 if (!run) fail(`scenario ${name} is not supported (supported: ${Object.keys(scenarios).join(", ")})`);
 
 let context: Record<string, unknown> | undefined;

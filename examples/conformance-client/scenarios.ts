@@ -6,6 +6,7 @@
  */
 import { connectClient, type ClientSession, type Params, type RequestHandlers } from "@mcpgen/runtime";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
+import type { HttpAuthorizer } from "@mcpgen/runtime/auth";
 import type { ClientRequestMethod, ElicitResult, RequestParams, ResultOf, Tool } from "../../generated/2025-11-25/index.js";
 import { sampleArguments } from "./arguments.js";
 import { bindings } from "./bindings.js";
@@ -29,10 +30,12 @@ interface ConnectOptions {
    * off because its mock takes any GET for the reconnection it is timing.
    */
   getStream?: boolean;
+  /** OAuth for servers that demand it (auth/* scenarios). */
+  auth?: HttpAuthorizer;
 }
 
-async function connect(ctx: ScenarioContext, o: ConnectOptions = {}): Promise<ClientSession> {
-  const transport = new StreamableHttpClientTransport({ url: ctx.url, openGetStream: o.getStream ?? true });
+export async function connect(ctx: ScenarioContext, o: ConnectOptions = {}): Promise<ClientSession> {
+  const transport = new StreamableHttpClientTransport({ url: ctx.url, openGetStream: o.getStream ?? true, auth: o.auth });
   const known = bindings.some((b) => b.revision === ctx.protocolVersion);
   if (ctx.protocolVersion !== undefined && !known) ctx.log(`MCP_CONFORMANCE_PROTOCOL_VERSION=${ctx.protocolVersion} not spoken; offering ${bindings[0]!.revision}`);
   const session = await connectClient({

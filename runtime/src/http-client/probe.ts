@@ -75,7 +75,7 @@ export class HttpProbeClientTransport implements Transport {
       if (status !== 400 && status !== 404 && status !== 405) throw e;
       const old = this.active;
       const legacy = this.wire(
-        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.url, headers: this.o.headers, agent: this.o.agent }),
+        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.url, headers: this.o.headers, agent: this.o.agent, auth: this.o.auth }),
       );
       this.active = legacy;
       // Quietly drop the Streamable HTTP attempt (it holds no session).

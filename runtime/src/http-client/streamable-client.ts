@@ -3,6 +3,7 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { HttpRequester, HttpStatusError, readText } from "./request.js";
+import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface ReconnectOptions {
   /** First delay when the server gave no `retry` (default 1000 ms). */
@@ -31,6 +32,8 @@ export interface StreamableHttpClientOptions {
   maxMessageChars?: number;
   /** Bound on the DELETE sent by close() (default 2000 ms). */
   closeTimeoutMs?: number;
+  /** Authorization (e.g. `OAuthClient` from `@mcpgen/runtime/auth`): the header of every request, and what to do on 401/403. */
+  auth?: HttpAuthorizer;
 }
 
 /** State of one logical SSE stream (a POST reply, or the standalone GET stream) across reconnects. */
@@ -61,7 +64,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(options: StreamableHttpClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent);
+    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
     this.sid = options.sessionId;
   }
 

@@ -3,12 +3,15 @@ import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { HttpRequester, HttpStatusError, readText } from "../http-client/request.js";
+import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface LegacySseClientOptions {
   /** The SSE endpoint (GET). */
   url: string | URL;
   headers?: Record<string, string>;
   agent?: http.Agent;
+  /** Authorization header source and 401/403 handler (see `StreamableHttpClientOptions.auth`). */
+  auth?: HttpAuthorizer;
   /** Bound on waiting for the `endpoint` event (default 10000 ms). */
   connectTimeoutMs?: number;
   maxMessageChars?: number;
@@ -33,7 +36,7 @@ export class LegacySseClientTransport implements Transport {
 
   constructor(options: LegacySseClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent);
+    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
   }
 
   /** The URI the server told us to POST to. */
