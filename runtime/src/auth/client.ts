@@ -161,7 +161,8 @@ export class OAuthClient implements HttpAuthorizer {
       as = await discoverServer(this.fetch, issuer);
       if (as === undefined) throw new OAuthFlowError("server_metadata", `authorization server ${issuer} publishes no metadata (tried RFC 8414 and OpenID Connect discovery)`);
     } else {
-      as = (await discoverServer(this.fetch, this.server.origin, `${this.server.origin}/`)) ?? fallbackServer(this.server);
+      const sameOrigin = (iss: unknown): boolean => typeof iss === "string" && URL.canParse(iss) && new URL(iss).origin === this.server.origin;
+      as = (await discoverServer(this.fetch, this.server.origin, sameOrigin)) ?? fallbackServer(this.server);
     }
     for (const k of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
       if (typeof as[k] === "string") this.checkUrl(new URL(as[k]), k);
@@ -316,7 +317,7 @@ export class OAuthClient implements HttpAuthorizer {
       case "none":
         return oauth.None();
       case "client_secret_basic":
-        return oauth.ClientSecretBasic(secret());
+        return secretBasic(secret());
       case "client_secret_post":
         return oauth.ClientSecretPost(secret());
       default:
@@ -366,6 +367,18 @@ export class OAuthClient implements HttpAuthorizer {
   private log(m: string): void {
     this.o.log?.(m);
   }
+}
+
+/**
+ * client_secret_basic with RFC 6749 §2.3.1's form-urlencoding as WHATWG URLSearchParams does it
+ * (letters, digits and `*-._` stay as they are). oauth4webapi also escapes `-`, `.`, `_`, which
+ * servers that do not decode (the conformance suite's among them) then reject.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  const enc = (v: string): string => new URLSearchParams({ v }).toString().slice(2);
+  return (_as, client, _body, headers) => {
+    headers.set("authorization", `Basic ${Buffer.from(`${enc(client.client_id)}:${enc(secret)}`).toString("base64")}`);
+  };
 }
 
 function isLoopback(host: string): boolean {

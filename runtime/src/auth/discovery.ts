@@ -104,10 +104,10 @@ export function serverMetadataUrls(issuer: URL): URL[] {
 
 /**
  * Authorization-server metadata of `issuer`; its `issuer` must equal the expected one by exact
- * string comparison (RFC 8414 §3.3). `alsoAccept` admits one more spelling (the 2025-03-26
- * fallback, where the expected issuer is the server's origin and was never published).
+ * string comparison (RFC 8414 §3.3). `accept` replaces that check for the 2025-03-26 fallback,
+ * where metadata is read from the MCP server's own origin and no issuer was ever published.
  */
-export async function discoverServer(fetchFn: Fetch, issuer: string, alsoAccept?: string): Promise<AuthorizationServer | undefined> {
+export async function discoverServer(fetchFn: Fetch, issuer: string, accept?: (issuer: unknown) => boolean): Promise<AuthorizationServer | undefined> {
   let base: URL;
   try {
     base = new URL(issuer);
@@ -118,7 +118,7 @@ export async function discoverServer(fetchFn: Fetch, issuer: string, alsoAccept?
     const res = await fetchFn(url, { headers: JSON_ACCEPT });
     if (res.status !== 200) continue;
     const doc = await jsonObject(res, `authorization-server metadata ${url.href}`, "server_metadata");
-    if (doc.issuer !== issuer && (alsoAccept === undefined || doc.issuer !== alsoAccept)) {
+    if (accept ? !accept(doc.issuer) : doc.issuer !== issuer) {
       throw new OAuthFlowError(
         "server_metadata",
         `authorization-server metadata ${url.href} names issuer ${JSON.stringify(String(doc.issuer).slice(0, 200))}, expected ${JSON.stringify(issuer)}`,

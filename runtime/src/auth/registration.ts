@@ -1,6 +1,7 @@
 /** Dynamic client registration (RFC 7591) through oauth4webapi, with MCP's client metadata. */
 import * as oauth from "oauth4webapi";
 import { OAuthFlowError } from "./errors.js";
+import { jsonObject } from "./fetch.js";
 import type { ClientRegistration } from "./store.js";
 
 /** The first of `preferred` the server supports (RFC 8414 default: client_secret_basic). */
@@ -31,17 +32,26 @@ export async function registerClient(
     redirect_uris: [redirectUri],
     token_endpoint_auth_method: method,
   };
-  let client: Awaited<ReturnType<typeof oauth.processDynamicClientRegistrationResponse>>;
+  // The answer is read here rather than by oauth4webapi, which insists on RFC 7591's
+  // client_secret_expires_at whenever a secret is issued; deployed servers (and the conformance
+  // suite's) often omit it, and its absence only means "does not expire".
+  let res: Response;
   try {
-    const res = await oauth.dynamicClientRegistrationRequest(as, body as Partial<oauth.Client>, options);
-    client = await oauth.processDynamicClientRegistrationResponse(res);
+    res = await oauth.dynamicClientRegistrationRequest(as, body as Partial<oauth.Client>, options);
   } catch (e) {
     if (e instanceof OAuthFlowError) throw e;
-    const detail = e instanceof oauth.ResponseBodyError ? `HTTP ${e.status} ${e.error}` : (e as Error).message;
-    throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint} failed: ${detail}`);
+    throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint} failed: ${(e as Error).message}`);
+  }
+  if (res.status !== 201 && res.status !== 200) {
+    const err = await res.json().catch(() => undefined) as { error?: unknown } | undefined;
+    throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint} failed: HTTP ${res.status}${typeof err?.error === "string" ? ` ${err.error.slice(0, 100)}` : ""}`);
+  }
+  const client = await jsonObject(res, `dynamic client registration at ${as.registration_endpoint}`, "registration");
+  if (typeof client.client_id !== "string" || client.client_id === "") {
+    throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint}: answer has no "client_id" string`);
   }
   const reg: ClientRegistration = {
-    client_id: client.client_id,
+    client_id: client.client_id as string,
     token_endpoint_auth_method: typeof client.token_endpoint_auth_method === "string" ? client.token_endpoint_auth_method : method,
   };
   if (typeof client.client_secret === "string") reg.client_secret = client.client_secret;
