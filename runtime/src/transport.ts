@@ -1,3 +1,4 @@
+import type { AuthInfo } from "./auth/principal.js";
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
 
 /** Per-message hints a transport may use (e.g. which HTTP response stream carries a message). */
@@ -12,6 +13,8 @@ export interface MessageContext {
   sessionId?: string;
   /** Request headers of the HTTP request that carried the message (lower-case names). */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The verified principal of the request's bearer token (HTTP endpoints with an auth guard). */
+  auth?: AuthInfo;
 }
 
 /**

@@ -36,6 +36,8 @@ const SERVER_RUN_MS = 120_000;
 const CLIENT_SCENARIO_MS = 60_000;
 const CLIENT_SUITE_TIMEOUT_MS = 30_000;
 const CLIENT_ENTRY = join(root, "dist", "examples", "conformance-client", "main.js");
+/** Extension scenarios the client leg runs besides the suites (OAuth client credentials, SEP-1046). */
+const CLIENT_EXTENSION_SCENARIOS = ["auth/client-credentials-basic", "auth/client-credentials-jwt"];
 
 interface Options {
   legs: Leg[];
@@ -205,14 +207,31 @@ class Runner {
     this.cells.push({ leg, column, scenario, pass: false, reason, scored: true });
   }
 
-  /** The `core` client suite minus auth, as the suite itself defines `core`. */
-  async clientScenarios(s: Suite): Promise<string[]> {
-    const dir = this.outDir(`enum-client-${s.id}`);
-    const res = await this.suiteCli(s, ["client", "--command", "true", "--suite", "core", "--timeout", "5000"], dir, 60_000);
+  /** Scenario names of one client suite (`core`, `backcompat`, `draft`, …), learned from the suite itself. */
+  async clientSuite(s: Suite, suite: string): Promise<string[]> {
+    const dir = this.outDir(`enum-client-${s.id}-${suite}`);
+    const res = await this.suiteCli(s, ["client", "--command", "true", "--suite", suite, "--timeout", "5000"], dir, 60_000);
     const names = announcedScenarios(res.output).names;
     for (const n of collectResults(dir, "client").keys()) if (!names.includes(n)) names.push(n);
-    return names.filter((n) => !n.startsWith("auth/"));
+    return names;
   }
+
+  /**
+   * The client scenarios we run: `core` (with its 14 auth scenarios), the `backcompat` pair, the
+   * auth scenarios of `draft` (introduced in 2026-07-28) and the client-credentials extension.
+   * On alpha.12 the draft auth scenarios run on the 2025-11-25 wire (`--spec-version 2025-11-25
+   * --force`): what they test is the OAuth flow, and this client's auth path speaks the legacy
+   * lifecycle.
+   */
+  async clientScenarios(s: Suite): Promise<string[]> {
+    const core = await this.clientSuite(s, "core");
+    const backcompat = await this.clientSuite(s, "backcompat");
+    const draftAuth = (await this.clientSuite(s, "draft")).filter((n) => n.startsWith("auth/"));
+    if (s.modern) for (const n of draftAuth) this.legacyWire.add(`${s.id}/${n}`);
+    return [...new Set([...core, ...backcompat, ...draftAuth, ...CLIENT_EXTENSION_SCENARIOS])];
+  }
+
+  readonly legacyWire = new Set<string>();
 
   async clientLeg(s: Suite): Promise<void> {
     const scenarios = await this.clientScenarios(s);
@@ -236,7 +255,7 @@ class Runner {
       const outDir = this.outDir(`client-${s.id}-${scenario}`);
       const res = await this.suiteCli(
         s,
-        ["client", "--command", command, "--scenario", scenario, "--timeout", String(CLIENT_SUITE_TIMEOUT_MS)],
+        ["client", "--command", command, "--scenario", scenario, ...(this.legacyWire.has(`${s.id}/${scenario}`) ? ["--spec-version", "2025-11-25", "--force"] : []), "--timeout", String(CLIENT_SUITE_TIMEOUT_MS)],
         outDir,
         Math.min(CLIENT_SCENARIO_MS, this.remaining()),
       );
@@ -256,7 +275,7 @@ class Runner {
       if (pass) ok++;
       this.cells.push({ leg: "client", column: s.id, scenario, pass, reason, scored: true });
     }
-    say(`client ${s.id} (core minus auth, one --scenario run each): ${ok}/${scenarios.length} passed in ${secs(Date.now() - started)}`);
+    say(`client ${s.id} (core, backcompat, draft auth, client-credentials; one --scenario run each): ${ok}/${scenarios.length} passed in ${secs(Date.now() - started)}`);
   }
 }
 

@@ -16,6 +16,8 @@ import {
 } from "./http-util.js";
 import { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseHandler } from "../sse-legacy/server.js";
+import type { ResourceServerGuard } from "../auth/server/guard.js";
+import type { AuthInfo } from "../auth/principal.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -58,6 +60,12 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   supportedProtocolVersions?: readonly string[];
   /** Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths. */
   legacySse?: LegacySseHandler;
+  /**
+   * OAuth resource server (`createResourceServer` from `@mcpgen/runtime/auth`): serves the
+   * protected-resource metadata and admits each request to the endpoint only with an acceptable
+   * bearer token; handlers see the principal as `ctx.auth`.
+   */
+  auth?: ResourceServerGuard;
 }
 
 export interface StreamableHttpHandler {
@@ -155,6 +163,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return false;
   };
 
+  /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
+  const admit = async (req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> =>
+    options.auth === undefined ? undefined : ((await options.auth.admit(req, res, messages)) ?? false);
+
   async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const ctype = headerValue(req, "content-type");
     if (ctype === undefined || !ctype.toLowerCase().includes("application/json")) {
@@ -195,6 +207,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone");
       return;
     }
+    const auth = await admit(req, res, list);
+    if (auth === false) return;
     let transport: StreamableHttpServerTransport;
     if (stateless) {
       if (!initialize && !versionOk(req, res)) return;
@@ -222,8 +236,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       transport = t;
     }
     const context = transport.sessionId !== undefined
-      ? { sessionId: transport.sessionId, headers: req.headers }
-      : { headers: req.headers };
+      ? { sessionId: transport.sessionId, headers: req.headers, auth }
+      : { headers: req.headers, auth };
     const message = batch ? list : list[0]!;
     if (requestIds.length === 0) {
       res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId } : undefined);
@@ -245,6 +259,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
+    if ((await admit(req, res, [])) === false) return;
     const t = lookup(req, res);
     if (!t || !versionOk(req, res)) return;
     const lastEventId = headerValue(req, "last-event-id");
@@ -263,6 +278,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
+    if ((await admit(req, res, [])) === false) return;
     const t = lookup(req, res);
     if (!t || !versionOk(req, res)) return;
     await t.close();
@@ -278,6 +294,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, refusal.status, -32000, refusal.message);
       return;
     }
+    if (options.auth?.serveMetadata(req, res, p)) return;
     if (p === path) {
       switch (req.method) {
         case "POST":

@@ -6,6 +6,7 @@
 import type { ProtocolBinding, Validator } from "../abi.js";
 import type { resultBrand } from "./results.js";
 import type { RequestId } from "../jsonrpc.js";
+import type { AuthInfo } from "../auth/principal.js";
 import type { ProgressOptions, RequestOptions } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
 import type {
@@ -98,6 +99,8 @@ export interface HandlerContext {
   readonly revision: string;
   /** `params._meta` of the request. */
   readonly meta: Meta | undefined;
+  /** Who the request's access token speaks for, on an HTTP endpoint protected by an auth guard. */
+  readonly auth: AuthInfo | undefined;
   /** Progress for the request (no-op unless the client asked for it); must increase. */
   sendProgress(progress: number, options?: ProgressOptions): Promise<void>;
   /** `notifications/message` at `level` if the client's `logging/setLevel` lets it through (needs `logging`). */
