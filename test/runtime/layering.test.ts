@@ -16,7 +16,9 @@ function files(dir: string): string[] {
   });
 }
 
-const allowedBare = new Set(["eventsource-parser", "url-template"]);
+const allowedBare = new Set(["eventsource-parser", "url-template", "oauth4webapi"]);
+/** Bare imports allowed only below a directory of runtime/src (authorization is opt-in). */
+const confinedTo: Record<string, string> = { oauth4webapi: "auth" };
 
 test("runtime/src imports only itself, node built-ins and its declared dependencies", () => {
   const bad: string[] = [];
@@ -30,6 +32,8 @@ test("runtime/src imports only itself, node built-ins and its declared dependenc
         if (target.startsWith("..")) bad.push(`${rel}: ${spec} leaves runtime/src`);
       } else if (!spec.startsWith("node:") && !allowedBare.has(spec)) {
         bad.push(`${rel}: ${spec}`);
+      } else if (confinedTo[spec] !== undefined && !relative(src, f).startsWith(`${confinedTo[spec]}/`)) {
+        bad.push(`${rel}: ${spec} may only be imported below runtime/src/${confinedTo[spec]}`);
       }
     }
   }
