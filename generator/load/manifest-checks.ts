@@ -13,7 +13,9 @@ import { assignManifestNames, describeCollision, type ManifestNames } from "../n
 
 type Problem = Omit<Diagnostic, "file">;
 
-const TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"]);
+const TOOL_KEYS = new Set(["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta", "auth"]);
+/** RFC 6749 §3.3 scope-token. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 const RESOURCE_KEYS = new Set(["uri", "name", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"]);
 const TEMPLATE_KEYS = new Set(["uriTemplate", "name", "title", "description", "mimeType", "annotations", "icons", "_meta"]);
 const PROMPT_KEYS = new Set(["name", "title", "description", "arguments", "icons", "_meta"]);
@@ -55,6 +57,16 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
     unknownKeys(tool, TOOL_KEYS, p, "tool", out);
     if (typeof tool.name === "string" && !TOOL_NAME_GUIDANCE.test(tool.name)) {
       out.push({ severity: "warning", pointer: `${p}/name`, message: `tool name ${JSON.stringify(tool.name)} should be 1-128 characters of A-Z a-z 0-9 _ - . (MCP 2025-11-25 naming guidance)` });
+    }
+    const scopes = isPlainObject(tool.auth) ? tool.auth.scopes : undefined;
+    if (Array.isArray(scopes)) {
+      scopes.forEach((s, j) => {
+        if (typeof s === "string" && !SCOPE_TOKEN.test(s)) {
+          out.push({ severity: "error", pointer: `${p}/auth/scopes/${j}`, message: `OAuth scope ${JSON.stringify(s)} is not an RFC 6749 scope-token (printable ASCII without space, " or \\)` });
+        } else if (scopes.indexOf(s) !== j) {
+          out.push({ severity: "error", pointer: `${p}/auth/scopes/${j}`, message: `duplicate scope ${JSON.stringify(s)} (also at ${p}/auth/scopes/${scopes.indexOf(s)})` });
+        }
+      });
     }
   }
   for (const [i, r] of entries(m.resources)) unknownKeys(r, RESOURCE_KEYS, `/resources/${i}`, "resource", out);

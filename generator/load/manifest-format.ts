@@ -25,6 +25,8 @@ export interface ManifestTool {
   icons?: ManifestIcon[];
   execution?: { taskSupport?: "forbidden" | "optional" | "required" };
   _meta?: { [key: string]: unknown };
+  /** mcpgen's own: OAuth scopes a `tools/call` of this tool needs (never published in tools/list). */
+  auth?: { scopes?: string[] };
   [key: string]: unknown;
 }
 

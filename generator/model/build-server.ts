@@ -52,6 +52,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       inputFallback: loaded.fallbackSchemas.has(`${pointer}/inputSchema`),
       outputFallback: loaded.fallbackSchemas.has(`${pointer}/outputSchema`),
       readOnly: t.annotations?.readOnlyHint === true,
+      scopes: Array.isArray(t.auth?.scopes) ? t.auth.scopes.filter((s): s is string => typeof s === "string") : [],
     };
   });
 

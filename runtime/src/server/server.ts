@@ -18,6 +18,7 @@ import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
 import type { Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+import type { AuthInfo } from "../auth/principal.js";
 
 interface PromptEntry {
   readonly member: string;
@@ -168,7 +169,9 @@ export class McpServer {
       h["tools/call"] = (p: Params, rc: RequestContext) => {
         const tool = this.tools.get(p.name as string);
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
-        return callTool(tool, p.arguments ?? {}, ctx(rc), this.report);
+        const c = ctx(rc);
+        checkScopes(tool.name, this.definition.toolScopes?.[tool.name], c.auth);
+        return callTool(tool, p.arguments ?? {}, c, this.report);
       };
     }
     if (hasCapability(caps, "prompts")) {
@@ -273,6 +276,17 @@ export class McpServer {
 }
 
 /** A server for a generated definition: `server.connect(transport)` per connection. */
+/**
+ * The manifest's `auth.scopes` of a tool, checked against the verified principal when there is one
+ * (an HTTP endpoint with a resource-server guard; the guard itself answers 403 when it was given
+ * the same table). Without a principal (stdio, unguarded HTTP) nothing is enforced here.
+ */
+function checkScopes(tool: string, need: readonly string[] | undefined, auth: AuthInfo | undefined): void {
+  if (need === undefined || auth === undefined) return;
+  const missing = need.filter((s) => !auth.scopes.includes(s));
+  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, `Tool ${JSON.stringify(tool)} needs OAuth scope ${missing.join(" ")}, which the access token does not grant`);
+}
+
 export function createMcpServer(definition: McpDefinition, handlers: McpServerHandlers, options: McpServerOptions): McpServer {
   return new McpServer(definition, handlers, options);
 }

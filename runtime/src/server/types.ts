@@ -45,6 +45,8 @@ export interface McpDefinition {
   readonly members: MemberTables;
   /** The protocol bindings generated next to the definition (`bindings.ts`), used when options give none. */
   readonly bindings?: readonly ProtocolBinding[];
+  /** OAuth scopes per tool (manifest `auth.scopes`); pass it to `createResourceServer({ toolScopes })`. */
+  readonly toolScopes?: { readonly [tool: string]: readonly string[] };
 }
 
 // ---- handler results
