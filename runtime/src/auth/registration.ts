@@ -43,8 +43,10 @@ export async function registerClient(
     throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint} failed: ${(e as Error).message}`);
   }
   if (res.status !== 201 && res.status !== 200) {
-    const err = await res.json().catch(() => undefined) as { error?: unknown } | undefined;
-    throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint} failed: HTTP ${res.status}${typeof err?.error === "string" ? ` ${err.error.slice(0, 100)}` : ""}`);
+    const err = (await res.json().catch(() => undefined)) as { error?: unknown; error_description?: unknown } | undefined;
+    const code = typeof err?.error === "string" ? ` ${err.error.slice(0, 100)}` : "";
+    const why = typeof err?.error_description === "string" ? ` (${err.error_description.slice(0, 200)})` : "";
+    throw new OAuthFlowError("registration", `dynamic client registration at ${as.registration_endpoint} failed: HTTP ${res.status}${code}${why}`);
   }
   const client = await jsonObject(res, `dynamic client registration at ${as.registration_endpoint}`, "registration");
   if (typeof client.client_id !== "string" || client.client_id === "") {
