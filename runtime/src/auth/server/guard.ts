@@ -53,7 +53,7 @@ export interface ResourceServerGuard {
   admit(req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
 }
 
-const MAX_TOKEN_CHARS = 16 * 1024;
+const MAX_TOKEN_CHARS = 8 * 1024;
 
 export function createResourceServer(o: ResourceServerOptions): ResourceServerGuard {
   const resource = new URL(o.resource);
