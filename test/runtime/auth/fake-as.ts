@@ -153,7 +153,7 @@ export interface ProtectedServer {
 }
 
 /** A stateful Streamable HTTP MCP server with tools `read` and `write` behind a resource-server guard. */
-export async function startProtected(as: () => string, guard: Partial<ResourceServerOptions> = {}): Promise<ProtectedServer> {
+export async function startProtected(as: () => string, guard: Partial<ResourceServerOptions> = {}, stateless = false): Promise<ProtectedServer> {
   const seen: (AuthInfo | undefined)[] = [];
   const state: { resource: string } = { resource: "" };
   const issuers = (): string[] => [as()];
@@ -177,10 +177,12 @@ export async function startProtected(as: () => string, guard: Partial<ResourceSe
   };
   const server = createStreamableHttpServer({
     keepAliveMs: 0,
+    stateless,
     auth: proxy,
-    onsession: (transport: Transport) => {
+    onsession: (transport: Transport, req: IncomingMessage) => {
       const o: ServerOptions = {
         transport,
+        ...(stateless ? { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } } : {}),
         bindings: [binding],
         serverInfo: { name: "protected", version: "1.0.0" },
         capabilities: { tools: {} },

@@ -82,4 +82,25 @@ test("missing scope: 403 insufficient_scope naming every scope the request needs
   assert.is((await post(mcp.url, rpc("initialize"), `Bearer ${noScopes}`)).status, 403);
 });
 
+test("stateless endpoint: every POST is authorized on its own, and the handler sees that request's principal", async () => {
+  const as = await startAs();
+  cleanup.push(() => as.close());
+  const mcp = await startProtected(() => as.url, {}, true);
+  cleanup.push(() => mcp.server.close());
+  const call = (token?: string) =>
+    fetch(mcp.url, {
+      method: "POST",
+      body: rpc("tools/call", { name: "read", arguments: {} }),
+      headers: { "content-type": "application/json", accept: ACCEPT, "mcp-protocol-version": "2025-11-25", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+  assert.is((await call()).status, 401);
+  const t1 = mint(mcp.url.href, ["a"], as.url);
+  const t2 = mint(mcp.url.href, ["b"], as.url);
+  const r1 = await call(t1);
+  assert.is(r1.status, 200);
+  assert.is((await call(t2)).status, 200);
+  assert.equal(mcp.seen.map((a) => a?.scopes), [["a"], ["b"]]);
+  assert.is((await call()).status, 401, "an earlier token does not carry over");
+});
+
 test.run();
