@@ -54,7 +54,7 @@ function usage(msg: string): never {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 300_000 };
+  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 600_000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const val = (): string => argv[++i] ?? usage(`${a} needs a value`);
