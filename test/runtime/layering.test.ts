@@ -40,4 +40,22 @@ test("runtime/src imports only itself, node built-ins and its declared dependenc
   assert.equal(bad, []);
 });
 
+test("outside runtime/src/auth only the transport hook and the principal type reach the auth layer", () => {
+  const bad: string[] = [];
+  const seams = new Set(["auth/hook.js", "auth/principal.js"]);
+  for (const f of files(src)) {
+    const rel = relative(src, f);
+    if (rel.startsWith("auth/") || rel === "auth.ts") continue;
+    const text = readFileSync(f, "utf8");
+    for (const m of text.matchAll(/(import(?:\s+type)?)[^"'`;]*?from\s*["']([^"']+)["']/g)) {
+      const target = relative(src, join(f, "..", m[2]!)).split("\\").join("/");
+      if (!target.startsWith("auth/")) continue;
+      if (!seams.has(target) && !/^import\s+type/.test(m[1]!)) bad.push(`${rel}: ${m[2]}`);
+    }
+  }
+  assert.equal(bad, []);
+  // The seams themselves pull in nothing, so the core entry points never load oauth4webapi.
+  for (const seam of seams) assert.not.match(readFileSync(join(src, seam.replace(/\.js$/, ".ts")), "utf8"), /from\s*["']/, `${seam} imports something`);
+});
+
 test.run();

@@ -98,8 +98,11 @@ export class OAuthClient implements HttpAuthorizer {
     let t = await this.tokens();
     if (t === undefined) return undefined;
     if (t.expires_at !== undefined && t.expires_at - EXPIRY_SKEW_MS <= Date.now()) {
-      t = t.refresh_token !== undefined && this.as?.issuer === t.issuer ? await this.refresh(t).catch(() => undefined) : undefined;
-      if (t === undefined) await this.store.delete(storeKeys.tokens(this.server.href));
+      // Without the server's metadata at hand (a token from an earlier run) the request goes out
+      // bare; the 401 then discovers the server and refreshes with the kept refresh token.
+      const refreshed = t.refresh_token !== undefined && this.as?.issuer === t.issuer ? await this.refresh(t).catch(() => undefined) : undefined;
+      if (refreshed === undefined && t.refresh_token === undefined) await this.store.delete(storeKeys.tokens(this.server.href));
+      t = refreshed;
     }
     return t === undefined ? undefined : `Bearer ${t.access_token}`;
   }

@@ -97,6 +97,19 @@ test("an expired access token is refreshed without a new authorization; offline_
   assert.ok(as.log.some((l) => l.path === "/token" && l.params.grant_type === "refresh_token"));
 });
 
+test("a later run with the same store refreshes the kept token instead of authorizing again", async () => {
+  const { as, mcp } = await setup({ expiresIn: 1, refreshTokens: true });
+  const store = new InMemoryOAuthStore();
+  const first = await connect(mcp, { store });
+  await first.session.request("tools/call", { name: "read", arguments: {} });
+  await first.session.close();
+  await new Promise((r) => setTimeout(r, 1100));
+  const second = await connect(mcp, { store });
+  await second.session.request("tools/call", { name: "read", arguments: {} });
+  assert.is(authorizations(as).length, 1);
+  assert.is(as.log.filter((l) => l.path === "/token" && l.params.grant_type === "refresh_token").length >= 1, true);
+});
+
 test("the PRM switching authorization servers: tokens dropped, a new registration at the new server, old client id never sent there", async () => {
   const { as, mcp, box } = await setup();
   const { session } = await connect(mcp);
