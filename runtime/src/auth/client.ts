@@ -114,7 +114,7 @@ export class OAuthClient implements HttpAuthorizer {
     }
     const challenge = parseBearerChallenge(answer.wwwAuthenticate);
     if (answer.status === 403 && challenge?.error !== "insufficient_scope") return false;
-    const run = this.react(answer.status, challenge?.scope, challenge?.resourceMetadata);
+    const run = this.react(answer.status, challenge?.scope, challenge?.resourceMetadata, answer.attempt, challenge?.errorDescription);
     this.flow = run.finally(() => {
       this.flow = undefined;
     });
@@ -122,10 +122,15 @@ export class OAuthClient implements HttpAuthorizer {
     return true;
   }
 
-  private async react(status: 401 | 403, challengeScope: string | undefined, resourceMetadata: string | undefined): Promise<void> {
+  private async react(status: 401 | 403, challengeScope: string | undefined, resourceMetadata: string | undefined, attempt: number, why: string | undefined): Promise<void> {
     const held = await this.tokens();
     const prm = await this.discover(resourceMetadata);
     const as = await this.serverMetadata(prm);
+    if (status === 401 && attempt > 0 && held !== undefined && held.issuer === as.issuer) {
+      // The token this request just obtained was refused too: another authorization (another
+      // browser prompt for the user) would end the same way.
+      throw new OAuthFlowError("token", `${this.server.origin}${this.server.pathname} refused the access token just issued by ${as.issuer}${why ? `: ${why.slice(0, 200)}` : ""}`);
+    }
     if (held !== undefined && held.issuer !== as.issuer) {
       this.log(`authorization server changed from ${held.issuer} to ${as.issuer}: tokens dropped`);
       await this.store.delete(storeKeys.tokens(this.server.href));

@@ -21,6 +21,8 @@ export interface AuthChallengeAnswer {
   status: 401 | 403;
   /** The raw `WWW-Authenticate` header(s), joined with ", " when repeated. */
   wwwAuthenticate: string | undefined;
+  /** How many challenges of this same request were already answered with new credentials (0 on the first). */
+  attempt: number;
 }
 
 /** Challenge rounds per request: a server that keeps refusing fresh credentials is not asked again. */
@@ -50,7 +52,7 @@ export async function sendAuthorized<R extends Answer>(
     const status = res.statusCode;
     if ((status !== 401 && status !== 403) || round >= MAX_AUTH_ROUNDS) return res;
     const www = res.headers["www-authenticate"];
-    const retry = await auth.challenged({ url, status, wwwAuthenticate: Array.isArray(www) ? www.join(", ") : www });
+    const retry = await auth.challenged({ url, status, wwwAuthenticate: Array.isArray(www) ? www.join(", ") : www, attempt: round });
     if (!retry) return res;
     res.resume();
   }

@@ -4,7 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { connectClient, type ClientSession } from "@mcpgen/runtime";
 import { StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
-import { OAuthClient, OAuthFlowError, InMemoryOAuthStore, type AuthorizationUserAgent, type OAuthClientOptions } from "@mcpgen/runtime/auth";
+import { OAuthClient, OAuthFlowError, InMemoryOAuthStore, InvalidTokenError, type AuthorizationUserAgent, type OAuthClientOptions } from "@mcpgen/runtime/auth";
 import { binding } from "../../../generated/2025-11-25/index.js";
 import { startAs, startProtected, type FakeAs, type ProtectedServer } from "./fake-as.js";
 
@@ -84,6 +84,18 @@ test("a server that keeps answering 403 gets at most 3 authorizations per reques
   assert.instance(e, HttpStatusError, e.message);
   assert.is((e as HttpStatusError).status, 403);
   assert.is(authorizations(as).length - before, 3);
+});
+
+test("a server that refuses the token just issued: one authorization, then a typed error with the server's reason", async () => {
+  const { as, mcp } = await setup({}, { verifier: { verify: async () => { throw new InvalidTokenError("token revoked"); } } });
+  const oauth = new OAuthClient({ server: mcp.url, userAgent: headless });
+  const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
+  const e = await rejected(connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} }));
+  await transport.close().catch(() => {});
+  assert.instance(e, OAuthFlowError);
+  assert.is((e as OAuthFlowError).code, "token");
+  assert.match(e.message, /refused the access token just issued by .*: token revoked/);
+  assert.is(authorizations(as).length, 1);
 });
 
 test("an expired access token is refreshed without a new authorization; offline_access requested only when listed", async () => {
@@ -173,7 +185,7 @@ test("the token never goes to another origin", async () => {
 
 test("a non-loopback plain-http authorization party is refused", async () => {
   const oauth = new OAuthClient({ server: "http://mcp.example/mcp", userAgent: headless });
-  const e = await rejected(oauth.challenged({ url: new URL("http://mcp.example/mcp"), status: 401, wwwAuthenticate: "Bearer" }));
+  const e = await rejected(oauth.challenged({ url: new URL("http://mcp.example/mcp"), status: 401, wwwAuthenticate: "Bearer", attempt: 0 }));
   assert.instance(e, OAuthFlowError);
   assert.is((e as OAuthFlowError).code, "http");
 });

@@ -45,7 +45,7 @@ async function run(table: Record<string, Answer>, www = "Bearer"): Promise<{ e: 
   const seen: URL[] = [];
   const oauth = new OAuthClient({ server: `${S}/mcp`, userAgent: recordingAgent(seen), fetch: fetchFn });
   let e: Error | undefined;
-  await oauth.challenged({ url: new URL(`${S}/mcp`), status: 401, wwwAuthenticate: www }).catch((x: Error) => (e = x));
+  await oauth.challenged({ url: new URL(`${S}/mcp`), status: 401, wwwAuthenticate: www, attempt: 0 }).catch((x: Error) => (e = x));
   return { e: e!, asked, seen };
 }
 
