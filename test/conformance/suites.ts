@@ -119,34 +119,40 @@ export function serverColumns(all: readonly Suite[]): string[] {
 }
 
 /**
- * Client-leg invocations. Every suite runs its `core` client scenarios on their own (2025-x)
- * wire; alpha.12 also runs the scored client set of `--requirements 2026-07-28` on the
- * 2026-07-28 wire (column `alpha.12-2026`). `auth/*` scenarios are left out of both: OAuth is
- * not implemented by this client yet.
+ * Client-leg invocations. Every suite runs its `core` client scenarios (14 of them OAuth) and the
+ * `backcompat` pair on their own (2025-x) wire; alpha.12 also runs the scored client set of
+ * `--requirements 2026-07-28` on the 2026-07-28 wire (column `alpha.12-2026`), which includes the
+ * auth scenarios introduced in 2026-07-28: the dual-era client authorizes in both eras, so they
+ * run natively. Every column adds the OAuth client-credentials extension scenarios.
  */
 export interface ClientRun {
   column: string;
   suite: Suite;
   /** Where the scenario names come from. */
-  select: { kind: "core" } | { kind: "requirements"; revision: string };
+  select: { kind: "suites"; suites: readonly string[] } | { kind: "requirements"; revision: string };
+  /** Unscored extension scenarios run as well (the suite reports them; we hold them to passing). */
+  extensions: readonly string[];
   /** `--spec-version` for each scenario run, when the wire is not the scenario's default. */
   specVersion?: string;
   label: string;
 }
 
 export const CLIENT_REQUIREMENTS_REVISION = "2026-07-28";
+/** OAuth client credentials (SEP-1046), an extension: not in any suite or requirement set. */
+export const CLIENT_EXTENSION_SCENARIOS: readonly string[] = ["auth/client-credentials-basic", "auth/client-credentials-jwt"];
 
 export function clientRuns(all: readonly Suite[]): ClientRun[] {
   const runs: ClientRun[] = [];
   for (const s of all) {
-    runs.push({ column: s.id, suite: s, select: { kind: "core" }, label: "core minus auth" });
+    runs.push({ column: s.id, suite: s, select: { kind: "suites", suites: ["core", "backcompat"] }, extensions: CLIENT_EXTENSION_SCENARIOS, label: "core + backcompat + client-credentials" });
     if (s.modern) {
       runs.push({
         column: `${s.id}-2026`,
         suite: s,
         select: { kind: "requirements", revision: CLIENT_REQUIREMENTS_REVISION },
+        extensions: CLIENT_EXTENSION_SCENARIOS,
         specVersion: CLIENT_REQUIREMENTS_REVISION,
-        label: `--requirements ${CLIENT_REQUIREMENTS_REVISION} minus auth`,
+        label: `--requirements ${CLIENT_REQUIREMENTS_REVISION} + client-credentials`,
       });
     }
   }
