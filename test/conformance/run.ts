@@ -223,8 +223,10 @@ class Runner {
   /** A client run's scenarios: its suites' or requirement set's, then the extension scenarios it adds. */
   async clientScenarios(r: ClientRun): Promise<string[]> {
     const listed: string[] = [];
-    if (r.select.kind === "suites") for (const name of r.select.suites) listed.push(...(await this.clientSuite(r.suite, name)));
-    else listed.push(...(await this.requiredClientScenarios(r.suite, r.select.revision)));
+    if (r.select.kind === "suites") {
+      for (const name of r.select.suites) listed.push(...(await this.clientSuite(r.suite, name)));
+      if (r.select.draftAuth) listed.push(...(await this.clientSuite(r.suite, "draft")).filter((n) => n.startsWith("auth/")));
+    } else listed.push(...(await this.requiredClientScenarios(r.suite, r.select.revision)));
     return [...new Set([...listed, ...r.extensions])];
   }
 

@@ -112,7 +112,7 @@ function browser(redirectUri: string): AuthorizationUserAgent {
 }
 
 /** The generated weather server over Streamable HTTP behind a guard that trusts `issuer`'s JWTs for its own URL. */
-async function startWeather(issuer: () => string) {
+async function startWeather(issuer: () => string, guardToolScopes = true) {
   const seen: (AuthInfo | undefined)[] = [];
   // The handlers see the verified principal as ctx.auth.
   const server = createWeatherExampleServer({
@@ -133,7 +133,7 @@ async function startWeather(issuer: () => string) {
       authorizationServers: [issuer()],
       verifier: jwtVerifier({ issuer: issuer(), audience: resource }),
       requiredScopes: ["weather:read"],
-      toolScopes: definition.toolScopes,
+      toolScopes: guardToolScopes ? definition.toolScopes : undefined,
       resourceName: "weather",
     }),
   });
@@ -220,6 +220,24 @@ test("2026-07-28 era: the dual-era client over connectHttp(url, { auth }) author
   assert.match(alert.content.map((c) => (c.type === "text" ? c.text : "")).join(""), /Alert set for Paris/);
   assert.is(as.authorizations.length, 2);
   assert.equal(weather.seen.at(-1)?.scopes.slice().sort(), ["weather:alerts", "weather:read"]);
+});
+
+test("2026-07-28 era: a guard without toolScopes still gets the manifest's scopes enforced by the generated server", async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources);
+  const weather = await startWeather(() => as.issuer, false);
+  resources.push(weather.resource);
+  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback") });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  cleanup.push(() => client.close());
+  assert.is(client.era, "modern");
+  const refused = await client.tools.setAlert({ city: "Paris", condition: { kind: "wind", speedAbove: 50 } }).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  assert.ok(refused, "set_alert without weather:alerts was not refused");
+  assert.match(refused.message, /needs OAuth scope weather:alerts/);
+  assert.is(weather.seen.length, 0, "the handler ran");
 });
 
 test.run();

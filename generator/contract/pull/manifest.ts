@@ -66,7 +66,7 @@ export function snapshotToManifest(s: ServerSnapshot, display: string): PulledMa
   for (let attempt = 0; ; attempt++) {
     const text = JSON.stringify(manifest, null, 2) + "\n";
     try {
-      const loaded = parseManifest(text, display);
+      const loaded = parseManifest(text, display, { lenient: true });
       problems.push(...loaded.diagnostics.map((d) => `${d.pointer || "/"}: ${d.message}`));
       return { text, loaded, problems };
     } catch (e) {

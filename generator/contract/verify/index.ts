@@ -107,7 +107,8 @@ async function callExamples(client: McpClient, manifest: Manifest, model: Server
 }
 
 export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
-  const loaded = loadManifest(options.manifest);
+  // The manifest describes a server that may publish broken schemas (often pulled from it): lenient, as pull is.
+  const loaded = loadManifest(options.manifest, options.manifest, { lenient: true });
   const model = buildServerModel(loaded);
   const bad = checkToolExamples(loaded.manifest, model);
   if (bad.length) throw new InputError(options.manifest, bad.map((p) => ({ ...p, file: options.manifest, ...loaded.locate(p.pointer) })));
