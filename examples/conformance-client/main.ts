@@ -5,7 +5,8 @@
  * The suite appends the mock server's URL as the last argument and names the scenario in the
  * environment; exit 0 once the scenario's work is done, 1 on any error.
  */
-import { modernScenarios } from "./modern.js";
+import { authorizedSession } from "./auth.js";
+import { connectDual, modernScenarios } from "./modern.js";
 import { scenarios, type ScenarioContext } from "./scenarios.js";
 
 function fail(msg: string): never {
@@ -20,7 +21,9 @@ if (!name) fail("MCP_CONFORMANCE_SCENARIO is not set");
 // The suite names the wire it runs a scenario on; on 2026-07-28 the stateless protocol applies.
 const modern = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === "2026-07-28";
 const table = modern ? modernScenarios : scenarios;
-const run = table[name];
+// auth/* scenarios: the dual-era client with OAuth, on whichever wire the scenario's server speaks.
+const authorized = (ctx: ScenarioContext) => authorizedSession(ctx, (auth) => connectDual(ctx, auth));
+const run = table[name] ?? (name.startsWith("auth/") ? authorized : undefined);
 if (!run) fail(`scenario ${name} is not supported on ${modern ? "2026-07-28" : "2025-x"} (supported: ${Object.keys(table).join(", ")})`);
 
 let context: Record<string, unknown> | undefined;

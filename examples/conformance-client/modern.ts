@@ -8,13 +8,15 @@
  */
 import { connectMcpClient, type CallToolResult, type McpClient, type Tool } from "@mcpgen/runtime";
 import { connectHttp } from "@mcpgen/runtime/http";
+import type { HttpAuthorizer } from "@mcpgen/runtime/auth";
 import { sampleArguments } from "./arguments.js";
 import { dualBindings } from "./bindings.js";
 import { applyDefaults } from "./defaults.js";
 import type { ScenarioContext } from "./scenarios.js";
 
-async function connect(ctx: ScenarioContext): Promise<McpClient> {
-  const client = await connectMcpClient(connectHttp(ctx.url), {
+/** The dual-era client; `auth` (OAuth for the auth/* scenarios) authorizes its requests in both eras. */
+export async function connectDual(ctx: ScenarioContext, auth?: HttpAuthorizer): Promise<McpClient> {
+  const client = await connectMcpClient(connectHttp(ctx.url, { auth }), {
     bindings: dualBindings,
     clientInfo: { name: "mcpgen-conformance-client", version: "0.1.0" },
     timeout: 20_000,
@@ -31,7 +33,7 @@ async function connect(ctx: ScenarioContext): Promise<McpClient> {
 }
 
 async function withClient(ctx: ScenarioContext, body: (c: McpClient) => Promise<void>): Promise<void> {
-  const c = await connect(ctx);
+  const c = await connectDual(ctx);
   try {
     await body(c);
   } finally {

@@ -101,6 +101,13 @@ function table(depth: number, key: string, entries: { name: string; member: stri
   return `${pad}${key}: {\n${entries.map((e) => `${pad}  ${propertyKey(e.name)}: ${str(e.member)},\n`).join("")}${pad}},\n`;
 }
 
+/** `toolScopes` of the definition: only tools that declare `auth.scopes`, only when some do. */
+function toolScopes(model: ServerModel): string {
+  const scoped = model.tools.filter((t) => t.scopes.length > 0);
+  if (scoped.length === 0) return "";
+  return `  toolScopes: {\n${scoped.map((t) => `    ${propertyKey(t.name)}: [${t.scopes.map(str).join(", ")}],\n`).join("")}  },\n`;
+}
+
 export function emitDefinition(model: ServerModel, options: FacadeOptions = {}): FacadeFile {
   const width = options.printWidth ?? PRINT_WIDTH;
   const m = (key: string, list: { name: string; ids: { member: string } }[]) => table(2, key, list.map((e) => ({ name: e.name, member: e.ids.member })));
@@ -117,6 +124,7 @@ export function emitDefinition(model: ServerModel, options: FacadeOptions = {}):
     m("resourceTemplates", model.resourceTemplates) +
     "  },\n" +
     (model.cache === null ? "" : `  cache: ${printData(model.cache, { width }, 2, "  cache: ".length, 1)},\n`) +
+    toolScopes(model) +
     "};\n";
   return { file: { path: "definition.ts", contents }, preformatted: fits(contents, width) };
 }

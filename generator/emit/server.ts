@@ -22,7 +22,8 @@ export function emitServer(model: ServerModel, options: FacadeOptions = {}): Fac
   const tools = model.tools
     .map((t) => {
       const ret = t.outputType ? `ToolReturn<T.${t.outputType}>` : "ContentReturn";
-      return doc(2, `Tool ${str(t.name)}.`, describe(t.definition)) + signature(2, `${t.ids.member}: (`, [`input: T.${t.inputType}`, ctx], `) => ${ret};`, width);
+      const scopes = t.scopes.length > 0 ? `Requires OAuth scope ${t.scopes.map((s) => `\`${s}\``).join(", ")} on a protected HTTP endpoint (\`ctx.auth.scopes\`).` : undefined;
+      return doc(2, `Tool ${str(t.name)}.`, ...[describe(t.definition), scopes].filter((x) => x !== undefined)) + signature(2, `${t.ids.member}: (`, [`input: T.${t.inputType}`, ctx], `) => ${ret};`, width);
     })
     .join("");
   const prompts = model.prompts

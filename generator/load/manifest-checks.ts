@@ -14,6 +14,8 @@ import { assignManifestNames, describeCollision, type ManifestNames } from "../n
 
 type Problem = Omit<Diagnostic, "file">;
 
+/** RFC 6749 §3.3 scope-token. */
+const SCOPE_TOKEN = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
 const TOOL_NAME_GUIDANCE = /^[A-Za-z0-9_.-]{1,128}$/;
 
 function entries(list: unknown): [number, { [key: string]: unknown }][] {
@@ -39,6 +41,16 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
     const p = `/tools/${i}`;
     if (typeof tool.name === "string" && !TOOL_NAME_GUIDANCE.test(tool.name)) {
       out.push({ severity: "warning", pointer: `${p}/name`, message: `tool name ${JSON.stringify(tool.name)} should be 1-128 characters of A-Z a-z 0-9 _ - . (MCP 2025-11-25 naming guidance)` });
+    }
+    const scopes = isPlainObject(tool.auth) ? tool.auth.scopes : undefined;
+    if (Array.isArray(scopes)) {
+      scopes.forEach((s, j) => {
+        if (typeof s === "string" && !SCOPE_TOKEN.test(s)) {
+          out.push({ severity: "error", pointer: `${p}/auth/scopes/${j}`, message: `OAuth scope ${JSON.stringify(s)} is not an RFC 6749 scope-token (printable ASCII without space, " or \\)` });
+        } else if (scopes.indexOf(s) !== j) {
+          out.push({ severity: "error", pointer: `${p}/auth/scopes/${j}`, message: `duplicate scope ${JSON.stringify(s)} (also at ${p}/auth/scopes/${scopes.indexOf(s)})` });
+        }
+      });
     }
   }
   for (const [i, r] of entries(m.resources)) {

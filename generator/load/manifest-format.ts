@@ -27,6 +27,8 @@ export interface ManifestTool {
   _meta?: { [key: string]: unknown };
   /** Example calls `mcpgen verify` makes (never published). */
   examples?: ManifestToolExample[];
+  /** mcpgen's own: OAuth scopes a `tools/call` of this tool needs (never published in tools/list). */
+  auth?: { scopes?: string[] };
   [key: string]: unknown;
 }
 

@@ -34,10 +34,10 @@ function plain(v: unknown): { [key: string]: unknown } {
   return v as { [key: string]: unknown };
 }
 
-/** A tool as published: `examples` is mcpgen's (for `mcpgen verify`), not part of MCP's Tool. */
+/** A tool as published: `examples` (for `mcpgen verify`) and `auth` (OAuth scopes) are mcpgen's, not part of MCP's Tool. */
 function publishedTool(t: ManifestTool): { [key: string]: unknown } {
-  if (!("examples" in t)) return plain(t);
-  const { examples: _examples, ...rest } = t;
+  if (!("examples" in t) && !("auth" in t)) return plain(t);
+  const { examples: _examples, auth: _auth, ...rest } = t;
   return rest;
 }
 
@@ -61,6 +61,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       inputFallback: loaded.fallbackSchemas.has(`${pointer}/inputSchema`),
       outputFallback: loaded.fallbackSchemas.has(`${pointer}/outputSchema`),
       readOnly: t.annotations?.readOnlyHint === true,
+      scopes: Array.isArray(t.auth?.scopes) ? t.auth.scopes.filter((s): s is string => typeof s === "string") : [],
     };
   });
 

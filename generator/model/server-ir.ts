@@ -37,6 +37,8 @@ export interface ToolModel extends EntryBase {
   outputFallback: boolean;
   /** `annotations` hints as declared (clients must treat them as untrusted). */
   readOnly: boolean;
+  /** OAuth scopes a call needs (`auth.scopes`), in declaration order. */
+  scopes: string[];
 }
 
 export interface ResourceModel extends EntryBase {

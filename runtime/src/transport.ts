@@ -1,3 +1,4 @@
+import type { AuthInfo } from "./auth/principal.js";
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
 import type { HeaderParam } from "./lifecycle/modern/wire.js";
 import type { FrameError } from "./framing/frame-error.js";
@@ -14,6 +15,8 @@ export interface MessageContext {
   sessionId?: string;
   /** Request headers of the HTTP request that carried the message (lower-case names). */
   headers?: Readonly<Record<string, string | string[] | undefined>>;
+  /** The verified principal of the request's bearer token (HTTP endpoints with an auth guard). */
+  auth?: AuthInfo;
 }
 
 /**

@@ -52,7 +52,7 @@ function usage(msg: string): never {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 300_000 };
+  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 600_000 };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const val = (): string => argv[++i] ?? usage(`${a} needs a value`);
@@ -205,24 +205,34 @@ class Runner {
     this.cells.push({ leg, column, scenario, pass: false, reason, scored: true });
   }
 
-  /** The `core` client suite minus auth, as the suite itself defines `core`. */
-  async coreClientScenarios(s: Suite): Promise<string[]> {
-    const dir = this.outDir(`enum-client-${s.id}`);
-    const res = await this.suiteCli(s, ["client", "--command", "true", "--suite", "core", "--timeout", "5000"], dir, 60_000);
+  /** Scenario names of one client suite (`core`, `backcompat`, …), learned from the suite itself. */
+  async clientSuite(s: Suite, suite: string): Promise<string[]> {
+    const dir = this.outDir(`enum-client-${s.id}-${suite}`);
+    const res = await this.suiteCli(s, ["client", "--command", "true", "--suite", suite, "--timeout", "5000"], dir, 60_000);
     const names = announcedScenarios(res.output).names;
     for (const n of collectResults(dir, "client").keys()) if (!names.includes(n)) names.push(n);
-    return names.filter((n) => !n.startsWith("auth/"));
+    return names;
   }
 
-  /** The scored client scenarios of a requirement set, minus auth (as the suite lists them). */
+  /** The scored client scenarios of a requirement set (auth included), as the suite lists them. */
   async requiredClientScenarios(s: Suite, revision: string): Promise<string[]> {
     const res = await run(this.node, [s.cli, "list", "--requirements", revision], { cwd: this.tmp, env: cleanEnv(), timeoutMs: 30_000 });
-    return parseRequirementsList(res.output).scored.client.filter((n) => !n.startsWith("auth/"));
+    return parseRequirementsList(res.output).scored.client;
+  }
+
+  /** A client run's scenarios: its suites' or requirement set's, then the extension scenarios it adds. */
+  async clientScenarios(r: ClientRun): Promise<string[]> {
+    const listed: string[] = [];
+    if (r.select.kind === "suites") {
+      for (const name of r.select.suites) listed.push(...(await this.clientSuite(r.suite, name)));
+      if (r.select.draftAuth) listed.push(...(await this.clientSuite(r.suite, "draft")).filter((n) => n.startsWith("auth/")));
+    } else listed.push(...(await this.requiredClientScenarios(r.suite, r.select.revision)));
+    return [...new Set([...listed, ...r.extensions])];
   }
 
   async clientLeg(r: ClientRun): Promise<void> {
     const s = r.suite;
-    const scenarios = r.select.kind === "core" ? await this.coreClientScenarios(s) : await this.requiredClientScenarios(s, r.select.revision);
+    const scenarios = await this.clientScenarios(r);
     if (scenarios.length === 0) throw new Error(`conformance ${s.pinned}: could not learn the client scenarios (${r.label}) from the suite`);
     const built = existsSync(CLIENT_ENTRY);
     const command = `${process.execPath} ${CLIENT_ENTRY}`;

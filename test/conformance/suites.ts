@@ -119,34 +119,53 @@ export function serverColumns(all: readonly Suite[]): string[] {
 }
 
 /**
- * Client-leg invocations. Every suite runs its `core` client scenarios on their own (2025-x)
- * wire; alpha.12 also runs the scored client set of `--requirements 2026-07-28` on the
- * 2026-07-28 wire (column `alpha.12-2026`). `auth/*` scenarios are left out of both: OAuth is
- * not implemented by this client yet.
+ * Client-leg invocations. Every suite runs its `core` client scenarios (14 of them OAuth) and the
+ * `backcompat` pair on their own (2025-x) wire, 0.1.16 also the `auth/*` of its `draft` suite;
+ * alpha.12 also runs the scored client set of
+ * `--requirements 2026-07-28` on the 2026-07-28 wire (column `alpha.12-2026`), which includes the
+ * auth scenarios introduced in 2026-07-28: the dual-era client authorizes in both eras, so they
+ * run natively. The columns without `--spec-version` add the OAuth client-credentials extension
+ * scenarios (the suite skips extensions at a spec version).
  */
 export interface ClientRun {
   column: string;
   suite: Suite;
-  /** Where the scenario names come from. */
-  select: { kind: "core" } | { kind: "requirements"; revision: string };
+  /**
+   * Where the scenario names come from: whole client suites (plus the `auth/*` of `draft` when
+   * `draftAuth`), or the scored client set of a requirement revision.
+   */
+  select: { kind: "suites"; suites: readonly string[]; draftAuth: boolean } | { kind: "requirements"; revision: string };
+  /** Unscored extension scenarios run as well (the suite reports them; we hold them to passing). */
+  extensions: readonly string[];
   /** `--spec-version` for each scenario run, when the wire is not the scenario's default. */
   specVersion?: string;
   label: string;
 }
 
 export const CLIENT_REQUIREMENTS_REVISION = "2026-07-28";
+/** OAuth client credentials (SEP-1046), an extension: not in any suite or requirement set. */
+export const CLIENT_EXTENSION_SCENARIOS: readonly string[] = ["auth/client-credentials-basic", "auth/client-credentials-jwt"];
 
 export function clientRuns(all: readonly Suite[]): ClientRun[] {
   const runs: ClientRun[] = [];
   for (const s of all) {
-    runs.push({ column: s.id, suite: s, select: { kind: "core" }, label: "core minus auth" });
+    // 0.1.16's draft auth scenarios run on its own wire here; alpha.12's are in its 2026-07-28 column.
+    runs.push({
+      column: s.id,
+      suite: s,
+      select: { kind: "suites", suites: ["core", "backcompat"], draftAuth: !s.modern },
+      extensions: CLIENT_EXTENSION_SCENARIOS,
+      label: `core + backcompat${s.modern ? "" : " + draft auth"} + client-credentials`,
+    });
     if (s.modern) {
       runs.push({
         column: `${s.id}-2026`,
         suite: s,
         select: { kind: "requirements", revision: CLIENT_REQUIREMENTS_REVISION },
+        // Extension scenarios are on no spec timeline: the suite skips them at --spec-version.
+        extensions: [],
         specVersion: CLIENT_REQUIREMENTS_REVISION,
-        label: `--requirements ${CLIENT_REQUIREMENTS_REVISION} minus auth`,
+        label: `--requirements ${CLIENT_REQUIREMENTS_REVISION}`,
       });
     }
   }

@@ -16,7 +16,9 @@ function files(dir: string): string[] {
   });
 }
 
-const allowedBare = new Set(["eventsource-parser", "url-template"]);
+const allowedBare = new Set(["eventsource-parser", "url-template", "oauth4webapi"]);
+/** Bare imports allowed only below a directory of runtime/src (authorization is opt-in). */
+const confinedTo: Record<string, string> = { oauth4webapi: "auth" };
 
 test("runtime/src imports only itself, node built-ins and its declared dependencies", () => {
   const bad: string[] = [];
@@ -30,10 +32,30 @@ test("runtime/src imports only itself, node built-ins and its declared dependenc
         if (target.startsWith("..")) bad.push(`${rel}: ${spec} leaves runtime/src`);
       } else if (!spec.startsWith("node:") && !allowedBare.has(spec)) {
         bad.push(`${rel}: ${spec}`);
+      } else if (confinedTo[spec] !== undefined && !relative(src, f).startsWith(`${confinedTo[spec]}/`)) {
+        bad.push(`${rel}: ${spec} may only be imported below runtime/src/${confinedTo[spec]}`);
       }
     }
   }
   assert.equal(bad, []);
+});
+
+test("outside runtime/src/auth only the transport hook and the principal type reach the auth layer", () => {
+  const bad: string[] = [];
+  const seams = new Set(["auth/hook.js", "auth/principal.js"]);
+  for (const f of files(src)) {
+    const rel = relative(src, f);
+    if (rel.startsWith("auth/") || rel === "auth.ts") continue;
+    const text = readFileSync(f, "utf8");
+    for (const m of text.matchAll(/(import(?:\s+type)?)[^"'`;]*?from\s*["']([^"']+)["']/g)) {
+      const target = relative(src, join(f, "..", m[2]!)).split("\\").join("/");
+      if (!target.startsWith("auth/")) continue;
+      if (!seams.has(target) && !/^import\s+type/.test(m[1]!)) bad.push(`${rel}: ${m[2]}`);
+    }
+  }
+  assert.equal(bad, []);
+  // The seams themselves pull in nothing, so the core entry points never load oauth4webapi.
+  for (const seam of seams) assert.not.match(readFileSync(join(src, seam.replace(/\.js$/, ".ts")), "utf8"), /from\s*["']/, `${seam} imports something`);
 });
 
 test.run();

@@ -12,6 +12,7 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { argumentAt, encodeHeaderValue, headerIntegerOk, MetaKey, nameField, type HeaderParam } from "../lifecycle/modern/wire.js";
 import { HttpRequester, HttpStatusError, readText } from "./request.js";
+import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface ModernHttpClientOptions {
   /** The MCP endpoint. */
@@ -24,6 +25,8 @@ export interface ModernHttpClientOptions {
   maxMessageChars?: number;
   /** Largest JSON reply body, in bytes (default 16 MiB). */
   maxBodyBytes?: number;
+  /** Authorization (e.g. `OAuthClient` from `@mcpgen/runtime/auth`): the header of every POST, and what to do on 401/403. */
+  auth?: HttpAuthorizer;
 }
 
 type Msg = Record<string, unknown>;
@@ -86,7 +89,7 @@ export class ModernHttpClientTransport implements Transport {
 
   constructor(options: ModernHttpClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent);
+    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
   }
 
   get url(): URL {
@@ -146,7 +149,11 @@ export class ModernHttpClientTransport implements Transport {
 
   /** The POST and its whole reply; rejects when a request's reply ends without its response. */
   private async exchange(m: Msg, id: RequestId | undefined, h: Record<string, string>, ex: Exchange): Promise<void> {
-    const res = await this.http.request("POST", h, JSON.stringify(m), undefined, (req) => (ex.req = req));
+    // A cancellation that lands while authorization is obtaining a token also ends the retried POST.
+    const res = await this.http.request("POST", h, JSON.stringify(m), undefined, (req) => {
+      ex.req = req;
+      if (ex.cancelled) req.destroy();
+    });
     const status = res.statusCode ?? 0;
     const ctype = String(res.headers["content-type"] ?? "");
     if (status === 202) {

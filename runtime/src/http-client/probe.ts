@@ -62,7 +62,13 @@ export class HttpProbeClientTransport implements Transport {
 
   private modernTransport(): ModernHttpClientTransport {
     if (this.modern !== undefined) return this.modern;
-    const t = new ModernHttpClientTransport({ url: this.address, headers: this.o.headers, agent: this.o.agent, maxMessageChars: this.o.maxMessageChars });
+    const t = new ModernHttpClientTransport({
+      url: this.address,
+      headers: this.o.headers,
+      agent: this.o.agent,
+      maxMessageChars: this.o.maxMessageChars,
+      auth: this.o.auth,
+    });
     t.onmessage = (m, c) => this.onmessage?.(m, c);
     t.onerror = (e) => this.onerror?.(e);
     void t.start();
@@ -118,7 +124,7 @@ export class HttpProbeClientTransport implements Transport {
       if (status !== 400 && status !== 404 && status !== 405) throw e;
       const old = this.active;
       const legacy = this.wire(
-        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.address, headers: this.o.headers, agent: this.o.agent }),
+        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.address, headers: this.o.headers, agent: this.o.agent, auth: this.o.auth }),
       );
       this.active = legacy;
       // Quietly drop the Streamable HTTP attempt (it holds no session).

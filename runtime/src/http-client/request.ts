@@ -1,6 +1,7 @@
 import type * as http from "node:http";
 import type * as https from "node:https";
 import { nodeHttp, nodeHttps } from "../node-http.js";
+import { sendAuthorized, type HttpAuthorizer } from "../auth/hook.js";
 
 /** A non-2xx HTTP answer; the probe and the session read `status`. */
 export class HttpStatusError extends Error {
@@ -24,20 +25,35 @@ export class HttpRequester {
   private readonly ownAgent: boolean;
   private readonly inflight = new Set<http.ClientRequest>();
   private readonly mod: typeof http | typeof https;
+  /** Consulted for the Authorization header and on 401/403 (see auth/hook.ts). */
+  private readonly auth: HttpAuthorizer | undefined;
 
-  constructor(url: URL, agent?: http.Agent) {
+  constructor(url: URL, agent?: http.Agent, auth?: HttpAuthorizer) {
     this.url = url;
+    this.auth = auth;
     this.mod = url.protocol === "https:" ? nodeHttps() : nodeHttp();
     this.ownAgent = agent === undefined;
     this.agent = agent ?? new this.mod.Agent({ keepAlive: true, maxSockets: 256 });
   }
 
+  /** `onrequest` sees every ClientRequest actually sent (one per authorization round). */
   request(
     method: string,
     headers: Record<string, string>,
     body?: string,
     url: URL = this.url,
     onrequest?: (req: http.ClientRequest) => void,
+  ): Promise<http.IncomingMessage> {
+    if (this.auth === undefined) return this.send(method, headers, body, url, onrequest);
+    return sendAuthorized(this.auth, url, headers, (h) => this.send(method, h, body, url, onrequest));
+  }
+
+  private send(
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    url: URL,
+    onrequest: ((req: http.ClientRequest) => void) | undefined,
   ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const req = this.mod.request(url, { method, headers, agent: this.agent });

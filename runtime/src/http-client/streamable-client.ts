@@ -6,6 +6,7 @@ import { HttpRequester, HttpStatusError, readText } from "./request.js";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
+import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface ReconnectOptions {
   /** First delay when the server gave no `retry` (default 1000 ms). */
@@ -36,6 +37,8 @@ export interface StreamableHttpClientOptions {
   maxDepth?: number;
   /** Bound on the DELETE sent by close() (default 2000 ms). */
   closeTimeoutMs?: number;
+  /** Authorization (e.g. `OAuthClient` from `@mcpgen/runtime/auth`): the header of every request, and what to do on 401/403. */
+  auth?: HttpAuthorizer;
 }
 
 /** State of one logical SSE stream (a POST reply, or the standalone GET stream) across reconnects. */
@@ -67,7 +70,7 @@ export class StreamableHttpClientTransport implements Transport {
 
   constructor(options: StreamableHttpClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent);
+    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
     this.sid = options.sessionId;
   }
 

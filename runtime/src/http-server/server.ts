@@ -22,6 +22,8 @@ import { describe } from "../describe.js";
 import { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseHandler } from "../sse-legacy/server.js";
 import { checkStandardHeaders, isModernPost } from "./modern.js";
+import type { ResourceServerGuard } from "../auth/server/guard.js";
+import type { AuthInfo } from "../auth/principal.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -80,6 +82,12 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   modern?: boolean;
   /** Serve the legacy Streamable HTTP shape (default true); false answers GET and DELETE with 405. */
   legacy?: boolean;
+  /**
+   * OAuth resource server (`createResourceServer` from `@mcpgen/runtime/auth`): serves the
+   * protected-resource metadata and admits each request to the endpoint only with an acceptable
+   * bearer token; handlers see the principal as `ctx.auth`.
+   */
+  auth?: ResourceServerGuard;
 }
 
 export interface StreamableHttpHandler {
@@ -197,6 +205,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     return false;
   };
 
+  /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
+  const admit = async (req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> =>
+    options.auth === undefined ? undefined : ((await options.auth.admit(req, res, messages)) ?? false);
+
   async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const ctype = headerValue(req, "content-type");
     if (!isJsonMediaType(ctype)) {
@@ -244,6 +256,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse);
       return;
     }
+    const auth = await admit(req, res, list);
+    if (auth === false) return;
     let transport: StreamableHttpServerTransport;
     if (stateless) {
       if (!initialize && !versionOk(req, res)) return;
@@ -283,8 +297,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       transport = t;
     }
     const context = transport.sessionId !== undefined
-      ? { sessionId: transport.sessionId, headers: req.headers }
-      : { headers: req.headers };
+      ? { sessionId: transport.sessionId, headers: req.headers, auth }
+      : { headers: req.headers, auth };
     const message = batch ? list : list[0]!;
     if (requestIds.length === 0) {
       res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId } : undefined);
@@ -314,6 +328,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } }));
       return;
     }
+    // Every 2026-07-28 POST is authorized like a legacy one; the principal reaches handlers as ctx.auth.
+    const auth = await admit(req, res, [message]);
+    if (auth === false) return;
     if (requestIds.length === 0) {
       // No client notification is defined over HTTP in 2026-07-28 (cancellation is closing the stream).
       res.writeHead(202).end();
@@ -328,7 +345,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     const transport = newTransport(undefined, true);
     await options.onsession(transport, req);
     transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });
-    transport.receive(message, { headers: req.headers });
+    transport.receive(message, { headers: req.headers, auth });
   }
 
   function refuseBatch(res: ServerResponse, version: string): void {
@@ -344,6 +361,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
+    if ((await admit(req, res, [])) === false) return;
     const t = lookup(req, res);
     if (!t || !versionOk(req, res)) return;
     const lastEventId = headerValue(req, "last-event-id");
@@ -362,6 +380,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
+    if ((await admit(req, res, [])) === false) return;
     const t = lookup(req, res);
     if (!t || !versionOk(req, res)) return;
     await t.close();
@@ -377,6 +396,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, refusal.status, -32000, refusal.message);
       return;
     }
+    if (options.auth?.serveMetadata(req, res, p)) return;
     if (p === path) {
       switch (req.method) {
         case "POST":

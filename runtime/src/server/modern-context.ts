@@ -44,6 +44,9 @@ export class ModernContext implements HandlerContext {
   get meta() {
     return this.rc.meta;
   }
+  get auth() {
+    return this.rc.transportContext?.auth;
+  }
   sendProgress(progress: number, options?: ProgressOptions): Promise<void> {
     return this.rc.sendProgress(progress, options);
   }

@@ -19,7 +19,8 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import type { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { HandlerContext, PromptHandler, PublishedLists } from "./types.js";
+import { checkScopes } from "./scopes.js";
+import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists } from "./types.js";
 
 /** What the modern table needs from its McpServer. */
 export interface ServerCore {
@@ -29,6 +30,7 @@ export interface ServerCore {
   readonly prompts: ReadonlyMap<string, { readonly handler: PromptHandler; readonly required: readonly string[] }>;
   readonly router: ResourceRouter;
   readonly codec: RequestStateCodec;
+  readonly definition: Pick<McpDefinition, "toolScopes">;
   lists(revision: string): PublishedLists;
   /** `Mcp-Param-*` mirrors of a tool's arguments in `revision`. */
   toolHeaders(revision: string, tool: string): ToolHeaders;
@@ -98,6 +100,7 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
       if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
       const headers = rc.transportContext?.headers;
       if (headers !== undefined) checkHeaderParams(core.toolHeaders(revisionOf(p), tool.name), p.arguments, headers);
+      checkScopes(tool.name, core.definition.toolScopes?.[tool.name], rc.transportContext?.auth);
       return withInput(core, "tools/call", p, rc, (ctx) => callTool(tool, p.arguments ?? {}, ctx, (e) => core.report(e)) as Promise<Result>);
     };
   }

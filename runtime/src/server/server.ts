@@ -29,6 +29,7 @@ import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
 import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+import { checkScopes } from "./scopes.js";
 
 interface PromptEntry {
   readonly member: string;
@@ -293,7 +294,9 @@ export class McpServer implements ServerCore {
       h["tools/call"] = (p: Params, rc: RequestContext) => {
         const tool = this.tools.get(p.name as string);
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
-        return callTool(tool, p.arguments ?? {}, ctx(rc), this.report);
+        const c = ctx(rc);
+        checkScopes(tool.name, this.definition.toolScopes?.[tool.name], c.auth);
+        return callTool(tool, p.arguments ?? {}, c, this.report);
       };
     }
     if (hasCapability(caps, "prompts")) {

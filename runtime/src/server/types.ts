@@ -6,6 +6,7 @@
 import type { ProtocolBinding, Validator } from "../abi.js";
 import type { resultBrand } from "./results.js";
 import type { RequestId } from "../jsonrpc.js";
+import type { AuthInfo } from "../auth/principal.js";
 import type { ProgressOptions, RequestOptions } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
 import type { RequestStateOptions } from "../lifecycle/modern/request-state.js";
@@ -61,6 +62,8 @@ export interface McpDefinition {
   readonly bindings?: readonly ProtocolBinding[];
   /** 2026-07-28 caching hints (default: lists and discover 60 s public; resource reads 0 ms private). */
   readonly cache?: CacheDefinition;
+  /** OAuth scopes per tool (manifest `auth.scopes`); pass it to `createResourceServer({ toolScopes })`. */
+  readonly toolScopes?: { readonly [tool: string]: readonly string[] };
 }
 
 // ---- handler results
@@ -125,6 +128,8 @@ export interface HandlerContext {
   readonly revision: string;
   /** `params._meta` of the request. */
   readonly meta: Meta | undefined;
+  /** Who the request's access token speaks for, on an HTTP endpoint protected by an auth guard. */
+  readonly auth: AuthInfo | undefined;
   /** Progress for the request (no-op unless the client asked for it); must increase. */
   sendProgress(progress: number, options?: ProgressOptions): Promise<void>;
   /**

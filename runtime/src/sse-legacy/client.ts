@@ -6,12 +6,15 @@ import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
 import { HttpRequester, HttpStatusError, readText } from "../http-client/request.js";
+import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface LegacySseClientOptions {
   /** The SSE endpoint (GET). */
   url: string | URL;
   headers?: Record<string, string>;
   agent?: http.Agent;
+  /** Authorization header source and 401/403 handler (see `StreamableHttpClientOptions.auth`). */
+  auth?: HttpAuthorizer;
   /** Bound on waiting for the `endpoint` event (default 10000 ms). */
   connectTimeoutMs?: number;
   maxMessageChars?: number;
@@ -37,7 +40,7 @@ export class LegacySseClientTransport implements Transport {
 
   constructor(options: LegacySseClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent);
+    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
   }
 
   /** The URI the server told us to POST to. */

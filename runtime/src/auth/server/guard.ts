@@ -1,0 +1,132 @@
+/**
+ * The resource-server half of MCP authorization: serves this server's protected-resource
+ * metadata (RFC 9728), and admits a request to the MCP endpoint only with a bearer token the
+ * verifier accepts (`401` with `WWW-Authenticate: Bearer resource_metadata=…, scope=…`
+ * otherwise) that holds the scopes the request needs (`403 insufficient_scope`). Every request
+ * is checked on its own, so the same guard serves the stateful 2025 eras and stateless 2026-07-28.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AuthInfo } from "../principal.js";
+
+/** A verifier's refusal; the message is sent to the client as `error_description`. */
+export class InvalidTokenError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "InvalidTokenError";
+  }
+}
+
+export interface TokenVerifier {
+  /** The token's principal; throws InvalidTokenError when the token is not acceptable here. */
+  verify(token: string, request: IncomingMessage): Promise<AuthInfo>;
+}
+
+export interface ResourceServerOptions {
+  /** This server's resource identifier, e.g. "https://mcp.example.com/mcp" (tokens must name it as audience). */
+  resource: string;
+  /** Issuer URLs of the authorization servers whose tokens are accepted. */
+  authorizationServers: string[];
+  verifier: TokenVerifier;
+  /** Scopes every request needs. */
+  requiredScopes?: string[];
+  /** Extra scopes per tool (`tools/call` of that tool needs them), e.g. from the manifest. */
+  toolScopes?: Readonly<Record<string, readonly string[]>>;
+  /** Published as `scopes_supported` (default: every scope named above). */
+  scopesSupported?: string[];
+  /** Human-readable name published as `resource_name`. */
+  resourceName?: string;
+  /** Where the metadata is served (default: RFC 9728 path insertion of the resource's path). */
+  metadataPath?: string;
+  /** Absolute URL of the metadata (default: resource origin + metadataPath). */
+  metadataUrl?: string;
+}
+
+export interface ResourceServerGuard {
+  readonly metadataPath: string;
+  readonly metadataUrl: string;
+  /** Answers a GET of the metadata path; false for any other request. */
+  serveMetadata(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  /**
+   * Authenticates a request to the MCP endpoint and checks the scopes its messages need. Resolves
+   * to the principal, or to undefined after answering 401/403 itself.
+   */
+  admit(req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
+}
+
+const MAX_TOKEN_CHARS = 8 * 1024;
+
+export function createResourceServer(o: ResourceServerOptions): ResourceServerGuard {
+  const resource = new URL(o.resource);
+  const rpath = resource.pathname === "/" ? "" : resource.pathname.replace(/\/$/, "");
+  const metadataPath = o.metadataPath ?? `/.well-known/oauth-protected-resource${rpath}`;
+  const metadataUrl = o.metadataUrl ?? new URL(metadataPath, resource.origin).href;
+  const required = o.requiredScopes ?? [];
+  const toolScopes = o.toolScopes ?? {};
+  const supported = o.scopesSupported ?? [...new Set([...required, ...Object.values(toolScopes).flat()])];
+  const metadata = JSON.stringify({
+    resource: o.resource,
+    authorization_servers: o.authorizationServers,
+    bearer_methods_supported: ["header"],
+    ...(supported.length > 0 ? { scopes_supported: supported } : {}),
+    ...(o.resourceName !== undefined ? { resource_name: o.resourceName } : {}),
+  });
+
+  const challenge = (params: Record<string, string>): string =>
+    `Bearer ${Object.entries({ ...params, resource_metadata: metadataUrl })
+      .map(([k, v]) => `${k}="${v.replace(/[\\"]/g, "\\$&").replace(/[\r\n]/g, " ")}"`)
+      .join(", ")}`;
+
+  const refuse = (res: ServerResponse, status: 400 | 401 | 403, params: Record<string, string>): undefined => {
+    const body = JSON.stringify({ error: params.error ?? "invalid_token", ...(params.error_description ? { error_description: params.error_description } : {}) });
+    res.writeHead(status, { "content-type": "application/json", "www-authenticate": challenge(params), "cache-control": "no-store" }).end(body);
+    return undefined;
+  };
+
+  const needed = (messages: readonly unknown[]): string[] => {
+    const need = new Set(required);
+    for (const m of messages) {
+      const msg = m as { method?: unknown; params?: { name?: unknown } } | null;
+      if (msg?.method === "tools/call" && typeof msg.params?.name === "string" && Object.hasOwn(toolScopes, msg.params.name)) {
+        for (const s of toolScopes[msg.params.name]!) need.add(s);
+      }
+    }
+    return [...need];
+  };
+
+  return {
+    metadataPath,
+    metadataUrl,
+    serveMetadata(req, res, path) {
+      if (path !== metadataPath) return false;
+      if (req.method !== "GET" && req.method !== "HEAD") {
+        res.writeHead(405, { allow: "GET" }).end();
+        return true;
+      }
+      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300", "access-control-allow-origin": "*" }).end(req.method === "HEAD" ? undefined : metadata);
+      return true;
+    },
+    async admit(req, res, messages) {
+      const need = needed(messages);
+      const scopeParam: Record<string, string> = need.length > 0 ? { scope: need.join(" ") } : {};
+      const header = req.headers.authorization;
+      const m = typeof header === "string" ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
+      if (header === undefined) return refuse(res, 401, scopeParam);
+      if (m === null || header.length > MAX_TOKEN_CHARS) {
+        if (/^Bearer\b/i.test(String(header))) return refuse(res, 400, { error: "invalid_request", error_description: "malformed bearer token" });
+        return refuse(res, 401, scopeParam);
+      }
+      let auth: AuthInfo;
+      try {
+        auth = await o.verifier.verify(m[1]!, req);
+      } catch (e) {
+        const why = e instanceof InvalidTokenError ? e.message : "the token could not be verified";
+        return refuse(res, 401, { error: "invalid_token", error_description: why, ...scopeParam });
+      }
+      const missing = need.filter((s) => !auth.scopes.includes(s));
+      if (missing.length > 0) {
+        return refuse(res, 403, { error: "insufficient_scope", scope: need.join(" "), error_description: `this request needs scope ${missing.join(" ")}` });
+      }
+      return auth;
+    },
+  };
+}

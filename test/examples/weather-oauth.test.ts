@@ -1,0 +1,243 @@
+// End to end: the generated weather server behind mcpgen's resource-server guard, a real OAuth
+// authorization server (oidc-provider, issuing RFC 9068 JWT access tokens for resource
+// indicators) on 127.0.0.1, and the generated weather client connecting through OAuthClient:
+// it completes the code flow with PKCE, steps up to the scope `set_alert` declares in the
+// manifest, and its token is refused by a server it was not issued for.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { generateKeyPairSync } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import Provider from "oidc-provider";
+import { connectHttp, createStreamableHttpHandler, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
+import { createResourceServer, jwtVerifier, OAuthClient, type AuthInfo, type AuthorizationUserAgent } from "@mcpgen/runtime/auth";
+import { handlers } from "../../examples/weather/src/handlers.js";
+import { createWeatherExampleServer } from "../../examples/weather/src/mcp/server.js";
+import { createWeatherExampleClient } from "../../examples/weather/src/mcp/client.js";
+import { definition } from "../../examples/weather/src/mcp/definition.js";
+
+const cleanup: (() => Promise<void> | void)[] = [];
+test.after.each(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
+  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
+}
+
+/** The user: logs in as "alice" and allows whatever the client asks for. */
+async function interact(provider: Provider, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const details = await provider.interactionDetails(req, res);
+  if (details.prompt.name === "login") {
+    await provider.interactionFinished(req, res, { login: { accountId: "alice" } }, { mergeWithLastSubmission: false });
+    return;
+  }
+  const grant = details.grantId !== undefined ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+  if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+  const grantId = await grant.save();
+  await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+}
+
+/** oidc-provider as the authorization server of the MCP resources in `resources`; the user "alice" logs in and consents at once. */
+async function startAuthorizationServer(resources: string[]) {
+  const authorizations: URLSearchParams[] = [];
+  const box: { provider?: Provider } = {};
+  const { origin } = await listen((req, res) => {
+    const url = new URL(req.url ?? "/", "http://x");
+    if (url.pathname.startsWith("/interaction/")) {
+      void interact(box.provider!, req, res);
+      return;
+    }
+    if (url.pathname === "/auth") authorizations.push(url.searchParams);
+    box.provider!.callback()(req, res);
+  });
+  const key = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey.export({ format: "jwk" });
+  const provider = new Provider(origin, {
+    jwks: { keys: [{ ...key, kid: "k1", alg: "ES256", use: "sig" }] },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, indicator) => {
+          if (!resources.includes(indicator)) throw new Error(`unknown resource ${indicator}`);
+          return { scope: "weather:read weather:alerts", audience: indicator, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
+        },
+      },
+    },
+    clientDefaults: { id_token_signed_response_alg: "ES256" },
+    pkce: { required: () => true },
+    findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    cookies: { keys: ["mcpgen-e2e"] },
+    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, Interaction: 600, Session: 600, IdToken: 600, RefreshToken: 600 },
+  });
+  box.provider = provider;
+  return { issuer: origin, authorizations };
+}
+
+/** A browser with a cookie jar that follows the authorization server's redirects until it is sent back to the client. */
+function browser(redirectUri: string): AuthorizationUserAgent {
+  return {
+    redirectUri,
+    async authorize(start, signal) {
+      const jar = new Map<string, string>();
+      let at = start;
+      for (let hop = 0; hop < 10; hop++) {
+        if (at.href.startsWith(redirectUri)) return at;
+        const res = await fetch(at, { redirect: "manual", signal, headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } });
+        for (const c of res.headers.getSetCookie()) {
+          const pair = c.split(";")[0]!;
+          jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
+        }
+        await res.body?.cancel();
+        const location = res.headers.get("location");
+        if (location === null) throw new Error(`${at.pathname} answered HTTP ${res.status} without a redirect`);
+        at = new URL(location, at);
+      }
+      throw new Error("too many redirects");
+    },
+  };
+}
+
+/** The generated weather server over Streamable HTTP behind a guard that trusts `issuer`'s JWTs for its own URL. */
+async function startWeather(issuer: () => string, guardToolScopes = true) {
+  const seen: (AuthInfo | undefined)[] = [];
+  // The handlers see the verified principal as ctx.auth.
+  const server = createWeatherExampleServer({
+    ...handlers,
+    tools: {
+      ...handlers.tools,
+      getForecast: (input, ctx) => (seen.push(ctx.auth), handlers.tools.getForecast(input, ctx)),
+      setAlert: (input, ctx) => (seen.push(ctx.auth), handlers.tools.setAlert(input, ctx)),
+    },
+  });
+  const box: { handle?: (req: IncomingMessage, res: ServerResponse) => void } = {};
+  const { origin } = await listen((req, res) => box.handle!(req, res));
+  const resource = `${origin}/mcp`;
+  const handler = createStreamableHttpHandler({
+    onsession: async (transport) => void (await server.connect(transport)),
+    auth: createResourceServer({
+      resource,
+      authorizationServers: [issuer()],
+      verifier: jwtVerifier({ issuer: issuer(), audience: resource }),
+      requiredScopes: ["weather:read"],
+      toolScopes: guardToolScopes ? definition.toolScopes : undefined,
+      resourceName: "weather",
+    }),
+  });
+  box.handle = (req, res) => handler.handle(req, res);
+  cleanup.push(() => handler.close());
+  return { resource, seen };
+}
+
+test("oidc-provider + generated weather server + generated client: code flow, step-up to the manifest's scope, wrong audience refused", async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources);
+  const weather = await startWeather(() => as.issuer);
+  const other = await startWeather(() => as.issuer);
+  resources.push(weather.resource, other.resource);
+
+  const logs: string[] = [];
+  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), log: (m) => logs.push(m) });
+  const transport = new StreamableHttpClientTransport({ url: weather.resource, auth: oauth, openGetStream: false });
+  const client = await createWeatherExampleClient(transport, { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  cleanup.push(() => client.close());
+
+  const forecast = await client.tools.getForecast({ location: { city: "Paris" }, days: 1 });
+  assert.is(forecast.structured?.city, "Paris");
+  assert.is(as.authorizations.length, 1);
+  assert.is(as.authorizations[0]!.get("resource"), weather.resource);
+  assert.is(as.authorizations[0]!.get("code_challenge_method"), "S256");
+  assert.match(as.authorizations[0]!.get("scope")!, /weather:read/);
+  assert.not.match(as.authorizations[0]!.get("scope")!, /weather:alerts/);
+  assert.equal(weather.seen.at(-1)?.scopes, ["weather:read"]);
+  assert.is(weather.seen.at(-1)?.subject, "alice");
+
+  // set_alert needs weather:alerts (manifest auth.scopes): 403 insufficient_scope, step-up, success.
+  const alert = await client.tools.setAlert({ city: "Paris", condition: { kind: "wind", speedAbove: 50 } });
+  assert.match(alert.content.map((c) => (c.type === "text" ? c.text : "")).join(""), /Alert set for Paris/);
+  assert.is(as.authorizations.length, 2);
+  assert.equal(as.authorizations[1]!.get("scope")!.split(" ").filter((s) => s.startsWith("weather:")).sort(), ["weather:alerts", "weather:read"]);
+  assert.equal(weather.seen.at(-1)?.scopes.slice().sort(), ["weather:alerts", "weather:read"]);
+
+  // The same token at another resource: refused for its audience.
+  const token = (await oauth.tokens())!.access_token;
+  const res = await fetch(other.resource, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  assert.is(res.status, 401);
+  const challenge = res.headers.get("www-authenticate")!;
+  assert.match(challenge, /error="invalid_token"/);
+  assert.match(challenge, /audience/);
+  assert.match(challenge, new RegExp(`resource_metadata="${other.resource.replace("/mcp", "")}/.well-known/oauth-protected-resource/mcp"`));
+  for (const line of logs) assert.not.ok(line.includes(token), "token in a log line");
+});
+
+test("2026-07-28 era: the dual-era client over connectHttp(url, { auth }) authorizes its discover probe and stays modern; the modern POST path is guarded", async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources);
+  const weather = await startWeather(() => as.issuer);
+  resources.push(weather.resource);
+
+  // A 2026-07-28 request without a token is refused on the modern path like any other.
+  const bare = await fetch(weather.resource, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+  });
+  await bare.body?.cancel();
+  assert.is(bare.status, 401);
+  assert.match(bare.headers.get("www-authenticate")!, /resource_metadata=/);
+
+  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback") });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  cleanup.push(() => client.close());
+  assert.is(client.era, "modern");
+  assert.is(client.protocolVersion, "2026-07-28");
+
+  const forecast = await client.tools.getForecast({ location: { city: "Paris" }, days: 1 });
+  assert.is(forecast.structured?.city, "Paris");
+  assert.is(as.authorizations.length, 1);
+  assert.is(weather.seen.at(-1)?.subject, "alice");
+  assert.equal(weather.seen.at(-1)?.scopes, ["weather:read"]);
+
+  // Step-up to the manifest scope of set_alert, on the stateless wire.
+  const alert = await client.tools.setAlert({ city: "Paris", condition: { kind: "wind", speedAbove: 50 } });
+  assert.match(alert.content.map((c) => (c.type === "text" ? c.text : "")).join(""), /Alert set for Paris/);
+  assert.is(as.authorizations.length, 2);
+  assert.equal(weather.seen.at(-1)?.scopes.slice().sort(), ["weather:alerts", "weather:read"]);
+});
+
+test("2026-07-28 era: a guard without toolScopes still gets the manifest's scopes enforced by the generated server", async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources);
+  const weather = await startWeather(() => as.issuer, false);
+  resources.push(weather.resource);
+  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback") });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  cleanup.push(() => client.close());
+  assert.is(client.era, "modern");
+  const refused = await client.tools.setAlert({ city: "Paris", condition: { kind: "wind", speedAbove: 50 } }).then(
+    () => undefined,
+    (e: unknown) => e as Error,
+  );
+  assert.ok(refused, "set_alert without weather:alerts was not refused");
+  assert.match(refused.message, /needs OAuth scope weather:alerts/);
+  assert.is(weather.seen.length, 0, "the handler ran");
+});
+
+test.run();
