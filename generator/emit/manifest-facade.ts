@@ -108,6 +108,17 @@ function toolScopes(model: ServerModel): string {
   return `  toolScopes: {\n${scoped.map((t) => `    ${propertyKey(t.name)}: [${t.scopes.map(str).join(", ")}],\n`).join("")}  },\n`;
 }
 
+/**
+ * `toolTasks` of the definition: tools that may run as tasks, only when some may. Kept beside the
+ * published lists because a revision's Tool may have no `execution` field (2026-07-28 moved tasks
+ * to an extension) while the runtime still has to know.
+ */
+function toolTasks(model: ServerModel): string {
+  const tasked = model.tools.filter((t) => t.taskSupport !== "forbidden");
+  if (tasked.length === 0) return "";
+  return `  toolTasks: {\n${tasked.map((t) => `    ${propertyKey(t.name)}: ${str(t.taskSupport)},\n`).join("")}  },\n`;
+}
+
 export function emitDefinition(model: ServerModel, options: FacadeOptions = {}): FacadeFile {
   const width = options.printWidth ?? PRINT_WIDTH;
   const m = (key: string, list: { name: string; ids: { member: string } }[]) => table(2, key, list.map((e) => ({ name: e.name, member: e.ids.member })));
@@ -125,6 +136,7 @@ export function emitDefinition(model: ServerModel, options: FacadeOptions = {}):
     "  },\n" +
     (model.cache === null ? "" : `  cache: ${printData(model.cache, { width }, 2, "  cache: ".length, 1)},\n`) +
     toolScopes(model) +
+    toolTasks(model) +
     "};\n";
   return { file: { path: "definition.ts", contents }, preformatted: fits(contents, width) };
 }

@@ -62,6 +62,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       outputFallback: loaded.fallbackSchemas.has(`${pointer}/outputSchema`),
       readOnly: t.annotations?.readOnlyHint === true,
       scopes: Array.isArray(t.auth?.scopes) ? t.auth.scopes.filter((s): s is string => typeof s === "string") : [],
+      taskSupport: t.execution?.taskSupport ?? "forbidden",
     };
   });
 

@@ -39,6 +39,8 @@ export interface ToolModel extends EntryBase {
   readOnly: boolean;
   /** OAuth scopes a call needs (`auth.scopes`), in declaration order. */
   scopes: string[];
+  /** `execution.taskSupport` as declared (default "forbidden"): whether a call may run as a task. */
+  taskSupport: "forbidden" | "optional" | "required";
 }
 
 export interface ResourceModel extends EntryBase {

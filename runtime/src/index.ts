@@ -75,3 +75,5 @@ export { ResultCache } from "./lifecycle/modern/client-cache.js";
 export {
   MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type SubscriptionFilter, type HeaderParam, type HeaderParamsResult,
 } from "./lifecycle/modern/wire.js";
+
+export { MemoryTaskStore, TaskLimitError, TERMINAL, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";

@@ -7,6 +7,7 @@ import type { HandlerContext } from "@mcpgen/runtime";
 import { toolError } from "@mcpgen/runtime";
 import type { EverythingHandlers } from "./mcp/server.js";
 import { PNG_1X1, WAV_SILENCE } from "./fixtures.js";
+import { taskTools } from "./task-fixtures.js";
 import { statelessPrompts, statelessTools, type ListChanges } from "./stateless-fixtures.js";
 
 /** Waits `ms`, or rejects as soon as the request is cancelled. */
@@ -87,6 +88,7 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
   return {
     tools: {
       ...statelessTools(changes),
+      ...taskTools(),
 
       testSimpleText: () => "This is a simple text response for testing.",
 

@@ -61,6 +61,10 @@ class Context implements HandlerContext {
   closeStream(): boolean {
     return this.conn.session.closeStream(this.rc.requestId);
   }
+  /** Legacy sessions run the call to its end on the request (2025-11-25 tasks are asked for by the client). */
+  runAsTask(): Promise<void> {
+    return Promise.resolve();
+  }
 }
 
 class Client implements ClientRequests {

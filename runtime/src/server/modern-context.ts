@@ -17,12 +17,39 @@ import type { ClientRequestOptions, ClientRequests, HandlerContext } from "./typ
 
 export class ModernContext implements HandlerContext {
   private run: AbortController | undefined;
+  private unlink: (() => void) | undefined;
+  /** Set by the tasks extension when this call may become a task (see runAsTask). */
+  onRunAsTask: (() => Promise<void>) | undefined;
 
   constructor(
-    private readonly rc: RequestContext,
+    private rc: RequestContext,
     private readonly identity: RequestIdentity,
-    readonly round: InputRound,
+    public round: InputRound,
   ) {}
+
+  runAsTask(): Promise<void> {
+    return this.onRunAsTask?.() ?? Promise.resolve();
+  }
+
+  /**
+   * The call became a task: from now on the run answers to the task (its signal; no progress or
+   * log notifications, which tasks do not carry) and asks for input through the task's round.
+   */
+  detach(task: RequestContext, round: InputRound): void {
+    this.unlink?.();
+    this.unlink = undefined;
+    this.rc = task;
+    this.round = round;
+    if (this.run !== undefined) this.link(this.run);
+  }
+
+  private link(run: AbortController): void {
+    const outer = this.rc.signal;
+    if (outer.aborted) return run.abort(outer.reason);
+    const onabort = () => run.abort(outer.reason);
+    outer.addEventListener("abort", onabort, { once: true });
+    this.unlink = () => outer.removeEventListener("abort", onabort);
+  }
 
   get requestId() {
     return this.rc.requestId;
@@ -32,9 +59,7 @@ export class ModernContext implements HandlerContext {
     if (this.run === undefined) {
       const run = new AbortController();
       this.run = run;
-      const outer = this.rc.signal;
-      if (outer.aborted) run.abort(outer.reason);
-      else outer.addEventListener("abort", () => run.abort(outer.reason), { once: true });
+      this.link(run);
     }
     return this.run.signal;
   }
@@ -57,7 +82,7 @@ export class ModernContext implements HandlerContext {
     await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
   }
   get client(): ClientRequests {
-    return new InputClient(this.identity, this.round);
+    return new InputClient(this.identity, () => this.round);
   }
   closeStream(): boolean {
     return false;
@@ -71,8 +96,11 @@ export class ModernContext implements HandlerContext {
 class InputClient implements ClientRequests {
   constructor(
     private readonly identity: RequestIdentity,
-    private readonly round: InputRound,
+    private readonly current: () => InputRound,
   ) {}
+  private get round(): InputRound {
+    return this.current();
+  }
   get capabilities() {
     return this.identity.capabilities;
   }

@@ -21,6 +21,7 @@ import type { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
 import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists } from "./types.js";
+import { declaresTasks, missingExtension, type ModernTasks, type TaskSupport } from "../tasks/modern.js";
 
 /** What the modern table needs from its McpServer. */
 export interface ServerCore {
@@ -35,6 +36,10 @@ export interface ServerCore {
   /** `Mcp-Param-*` mirrors of a tool's arguments in `revision`. */
   toolHeaders(revision: string, tool: string): ToolHeaders;
   complete(params: Params, ctx: HandlerContext): Promise<Result>;
+  /** The tasks extension, when some tool declares `execution.taskSupport`. */
+  readonly tasks: ModernTasks | undefined;
+  /** A tool's `execution.taskSupport` in `revision`. */
+  taskSupport(revision: string, tool: string): TaskSupport;
   report(e: Error): void;
 }
 
@@ -101,8 +106,23 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
       const headers = rc.transportContext?.headers;
       if (headers !== undefined) checkHeaderParams(core.toolHeaders(revisionOf(p), tool.name), p.arguments, headers);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], rc.transportContext?.auth);
-      return withInput(core, "tools/call", p, rc, (ctx) => callTool(tool, p.arguments ?? {}, ctx, (e) => core.report(e)) as Promise<Result>);
+      const run = (ctx: ModernContext) => callTool(tool, p.arguments ?? {}, ctx, (e) => core.report(e)) as Promise<Result>;
+      const tasks = core.tasks;
+      const support = core.taskSupport(revisionOf(p), tool.name);
+      if (tasks !== undefined && support !== "forbidden") {
+        // The server, not the client, decides whether a call becomes a task; the client only says it can take one.
+        if (declaresTasks(identityOf(rc.meta).capabilities)) return tasks.call(p, rc, run);
+        if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
+      }
+      return withInput(core, "tools/call", p, rc, run);
     };
+  }
+  const tasks = core.tasks;
+  if (tasks !== undefined) {
+    // tasks/result and tasks/list do not exist in the extension: left out, they answer -32601.
+    h["tasks/get"] = (p: Params, rc: RequestContext) => tasks.get(p, rc);
+    h["tasks/update"] = (p: Params, rc: RequestContext) => tasks.update(p, rc);
+    h["tasks/cancel"] = (p: Params, rc: RequestContext) => tasks.cancel(p, rc);
   }
   if (hasCapability(caps, "prompts")) {
     h["prompts/list"] = (p: Params) => page("prompts", core.lists(revisionOf(p)).prompts, p?.cursor, size);

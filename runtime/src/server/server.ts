@@ -22,6 +22,8 @@ import { headerParams } from "../lifecycle/modern/wire.js";
 import { EraRouter } from "./era-router.js";
 import type { ToolHeaders } from "./header-params.js";
 import { modernHandlers, type ServerCore } from "./modern.js";
+import { ModernTasks, TASKS_EXTENSION, withTaskMethods, type TaskSupport } from "../tasks/modern.js";
+import { MemoryTaskStore } from "../tasks/store.js";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
 import { page } from "./pagination.js";
@@ -101,7 +103,29 @@ export class McpServer implements ServerCore {
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
     this.listens = new ListenHub(this.report);
+    this.tasks = this.modern.some((b) => this.declaresTaskTools(b.revision))
+      ? new ModernTasks(this.codec, {
+          store: options.tasks?.store ?? new MemoryTaskStore(),
+          ...(options.tasks?.graceMs !== undefined ? { graceMs: options.tasks.graceMs } : {}),
+          ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
+          ...(options.tasks?.maxRunning !== undefined ? { maxRunning: options.tasks.maxRunning } : {}),
+          onchange: (task) => void this.listens.taskChanged(task),
+          report: this.report,
+        })
+      : undefined;
     this.modernTable = this.modern.length > 0 ? modernHandlers(this) : {};
+  }
+
+  /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport`. */
+  readonly tasks: ModernTasks | undefined;
+
+  /** @internal A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
+  taskSupport(_revision: string, tool: string): TaskSupport {
+    return this.definition.toolTasks?.[tool] ?? "forbidden";
+  }
+
+  private declaresTaskTools(revision: string): boolean {
+    return this.lists(revision).tools.some((t) => this.taskSupport(revision, t.name as string) !== "forbidden");
   }
 
   /** @internal */
@@ -223,14 +247,19 @@ export class McpServer implements ServerCore {
   private modernSession(transport: Transport): ModernServerSession {
     const described = new Map<string, Description>();
     const core = (this.modernCore ??= new ModernServerCore({
-      bindings: this.modern,
+      bindings: this.tasks === undefined ? this.modern : this.modern.map(withTaskMethods),
       supportedVersions: this.supportedVersions,
       // Every result names the server: look its description up once per revision.
       describe: (revision) => {
         let d = described.get(revision);
         if (d === undefined) {
           const lists = this.lists(revision);
-          d = { serverInfo: lists.serverInfo as Implementation, capabilities: lists.capabilities as Capabilities, instructions: lists.instructions };
+          let capabilities = lists.capabilities as Capabilities;
+          if (this.tasks !== undefined && this.declaresTaskTools(revision)) {
+            const extensions = (capabilities as { extensions?: object }).extensions;
+            capabilities = { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+          }
+          d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
           described.set(revision, d);
         }
         return d;
@@ -400,6 +429,7 @@ export class McpServer implements ServerCore {
 
   /** Close every connection; open listens are answered first. */
   async close(): Promise<void> {
+    this.tasks?.close();
     const listening = this.listens.size > 0;
     this.listens.endAll();
     // Let the listens' responses go out before their connections close.

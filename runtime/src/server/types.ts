@@ -3,6 +3,7 @@
  * per revision, validators, identifier tables) and the user's handlers. Generated code narrows
  * the handler types; the runtime sees them through these open shapes.
  */
+import type { TaskStore } from "../tasks/store.js";
 import type { ProtocolBinding, Validator } from "../abi.js";
 import type { resultBrand } from "./results.js";
 import type { RequestId } from "../jsonrpc.js";
@@ -64,6 +65,8 @@ export interface McpDefinition {
   readonly cache?: CacheDefinition;
   /** OAuth scopes per tool (manifest `auth.scopes`); pass it to `createResourceServer({ toolScopes })`. */
   readonly toolScopes?: { readonly [tool: string]: readonly string[] };
+  /** Tools that may run as tasks (manifest `execution.taskSupport`; absent = "forbidden"). */
+  readonly toolTasks?: { readonly [tool: string]: "optional" | "required" };
 }
 
 // ---- handler results
@@ -144,6 +147,15 @@ export interface HandlerContext {
    * the transport has no per-request streams (stdio, in-memory).
    */
   closeStream(): boolean;
+  /**
+   * Let the rest of this tool call run as a task (2026-07-28 `io.modelcontextprotocol/tasks`, for a
+   * tool with `execution.taskSupport` and a client that declared the extension): resolves once the
+   * task exists and the client has its CreateTaskResult; input asked for before it is gathered
+   * synchronously (InputRequiredResult rounds), input asked for after it parks the task in
+   * `input_required`. Without this call a task-eligible call becomes a task when it is still
+   * running after the server's task grace period. Resolves at once when the call cannot become one.
+   */
+  runAsTask(): Promise<void>;
 }
 
 export interface CompletionContext extends HandlerContext {
@@ -184,6 +196,13 @@ export interface McpServerOptions {
   trustPeer?: boolean;
   /** 2026-07-28 `requestState` protection (HMAC key, lifetime, single use); see RequestStateOptions. */
   requestState?: RequestStateOptions;
+  /**
+   * 2026-07-28 tasks (`io.modelcontextprotocol/tasks`) for tools declaring `execution.taskSupport`:
+   * where tasks live (default: a MemoryTaskStore), how long a call may run before it becomes a task
+   * (`graceMs`, default 100), the polling interval suggested to clients (default 500 ms) and the
+   * most task runs at once (default 1000).
+   */
+  tasks?: { store?: TaskStore; graceMs?: number; pollIntervalMs?: number; maxRunning?: number };
 }
 
 export type { CallToolResult };

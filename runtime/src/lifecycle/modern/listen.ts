@@ -10,7 +10,7 @@ import type { Params } from "../../session/types.js";
 import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 
-import type { SubscriptionFilter } from "./wire.js";
+import { TASKS_EXTENSION, hasExtension, type SubscriptionFilter } from "./wire.js";
 export type { SubscriptionFilter };
 
 /** Most resource URIs one listen may subscribe to. */
@@ -24,8 +24,14 @@ const LIST_FLAGS = [
   ["resourcesListChanged", "resources.listChanged", "notifications/resources/list_changed"],
 ] as const;
 
-/** The part of a requested filter this server honours (only what its capabilities declare). */
-export function honouredFilter(requested: unknown, caps: Capabilities): SubscriptionFilter {
+/** Most task ids one listen may follow. */
+export const MAX_TASK_IDS = 1024;
+
+/**
+ * The part of a requested filter this server honours (only what its capabilities declare);
+ * `taskIds` needs the client to declare the tasks extension on the listen (-32021 otherwise).
+ */
+export function honouredFilter(requested: unknown, caps: Capabilities, clientCaps?: Capabilities): SubscriptionFilter {
   if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications must be a SubscriptionFilter object", { pointer: "/params/notifications" });
   }
@@ -41,6 +47,18 @@ export function honouredFilter(requested: unknown, caps: Capabilities): Subscrip
       throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`, { pointer: "/params/notifications/resourceSubscriptions" });
     }
     if (hasCapability(caps, "resources.subscribe")) out.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  const ids = r.taskIds;
+  if (ids !== undefined) {
+    if (!Array.isArray(ids) || ids.length > MAX_TASK_IDS || !ids.every((u) => typeof u === "string" && u.length > 0 && u.length <= 256)) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: taskIds must be an array of at most ${MAX_TASK_IDS} task ids`, { pointer: "/params/notifications/taskIds" });
+    }
+    if (!hasExtension(clientCaps, TASKS_EXTENSION)) {
+      throw new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: taskIds needs the ${TASKS_EXTENSION} extension`, {
+        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+      });
+    }
+    if (hasExtension(caps, TASKS_EXTENSION)) out.taskIds = [...new Set(ids as string[])];
   }
   return out;
 }
@@ -93,6 +111,11 @@ export class ListenHub {
     const targets = [...this.listens].filter(match);
     await Promise.all(targets.map((l) => l.send(method, params).catch((e: Error) => this.report(e))));
     return targets.length;
+  }
+
+  /** `notifications/tasks` (a DetailedTask) to every listen that named the task in `taskIds`. */
+  taskChanged(task: Params): Promise<number> {
+    return this.deliver((l) => l.filter.taskIds?.includes(task.taskId as string) === true, "notifications/tasks", task);
   }
 
   /** End every listen (the server is closing): each answers its listen request and is removed. */

@@ -30,7 +30,8 @@ export function modernResult(result: Result, serverInfo: Implementation, hint: C
   if (out.resultType === "complete" && hint !== undefined) {
     if (typeof out.ttlMs !== "number") out.ttlMs = hint.ttlMs;
     if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = hint.cacheScope;
-  } else if (out.resultType !== "complete") {
+  } else if (out.resultType === "input_required") {
+    // A CreateTaskResult's ttlMs is the task's retention, not a caching hint: it stays.
     delete out.ttlMs;
     delete out.cacheScope;
   }

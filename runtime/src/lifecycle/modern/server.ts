@@ -15,6 +15,7 @@ import { ModernServerPolicy } from "./policy.js";
 import { CACHEABLE, isRetry, modernResult, type CacheHint } from "./results.js";
 import { honouredFilter, type Listen, type ListenHub } from "./listen.js";
 import { MetaKey } from "./wire.js";
+import { identityOf } from "./meta.js";
 
 export interface Description {
   serverInfo: Implementation;
@@ -94,7 +95,7 @@ export class ModernServerCore {
    */
   private async listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
     const own = this.options.describe(revisionOf(params)).capabilities;
-    const filter = honouredFilter(params.notifications, own);
+    const filter = honouredFilter(params.notifications, own, identityOf(params._meta as Params | undefined).capabilities);
     if (hub.full) throw new McpError(ErrorCode.InvalidRequest, "Invalid request: too many open listens on this server");
     const id = rc.requestId;
     const meta = { [MetaKey.subscriptionId]: id };

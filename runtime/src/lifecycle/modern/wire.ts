@@ -20,7 +20,18 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose `notifications/tasks` the listen wants (the tasks extension). */
+  taskIds?: string[];
   [key: string]: unknown;
+}
+
+/** The 2026-07-28 tasks extension's identifier (capabilities `extensions` key). */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** Whether capabilities declare an extension. */
+export function hasExtension(caps: object | undefined, id: string): boolean {
+  const ext = (caps as { extensions?: unknown } | undefined)?.extensions;
+  return typeof ext === "object" && ext !== null && typeof (ext as Record<string, unknown>)[id] === "object" && (ext as Record<string, unknown>)[id] !== null;
 }
 
 /** Request-metadata headers, lower-case as node:http delivers them. */

@@ -1,0 +1,348 @@
+/**
+ * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server (features.md §10): a
+ * tool call the server lets run as a task answers `CreateTaskResult` (`resultType: "task"`), and
+ * the client follows it with `tasks/get` (DetailedTask), `tasks/update` (answers to task-phase
+ * input requests) and `tasks/cancel`. Input the handler asks for before the task exists is
+ * ordinary MRTR; input asked for after parks the task in `input_required`, and once every
+ * outstanding request is answered the handler runs again with all answers (the same re-run model
+ * as MRTR, so handlers stay plain async functions).
+ */
+import type { ProtocolBinding } from "../abi.js";
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import type { Params, RequestContext, Result } from "../session/types.js";
+import type { Capabilities } from "../lifecycle/legacy/types.js";
+import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
+import { InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
+import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
+import { ModernContext } from "../server/modern-context.js";
+import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
+import { TERMINAL, TaskLimitError, type TaskRecord, type TaskStore } from "./store.js";
+
+export { TASKS_EXTENSION };
+
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+/** Whether these client capabilities declare the tasks extension. */
+export function declaresTasks(caps: Capabilities | undefined): boolean {
+  return hasExtension(caps, TASKS_EXTENSION);
+}
+
+export function missingExtension(what: string): McpError {
+  return new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension`, {
+    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+  });
+}
+
+export interface ModernTasksOptions {
+  store: TaskStore;
+  /** A task-eligible call still running after this long becomes a task (ms; default 100). */
+  graceMs?: number;
+  /** Suggested polling interval sent with every task (ms; default 500). */
+  pollIntervalMs?: number;
+  /** Most task-phase runs in progress at once (default 1000); more are refused with -32603. */
+  maxRunning?: number;
+  /** A task changed (for `notifications/tasks` on listens). */
+  onchange?: (task: Result) => void;
+  report: (e: Error) => void;
+}
+
+type Body = (ctx: ModernContext) => Promise<Result>;
+
+/** What the server keeps of a task whose handler may still run (never persisted). */
+interface Running {
+  readonly controller: AbortController;
+  readonly identity: RequestIdentity;
+  readonly rc: RequestContext;
+  readonly body: Body;
+  /** Every answer given so far, request phase and task phase. */
+  readonly answers: Record<string, unknown>;
+  /** Input requests of the current round still unanswered. */
+  outstanding: Map<string, unknown>;
+}
+
+function wire(t: TaskRecord): Result {
+  const out: Result = { taskId: t.taskId, status: t.status, createdAt: t.createdAt, lastUpdatedAt: t.lastUpdatedAt, ttlMs: t.ttlMs };
+  if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
+  if (t.pollIntervalMs !== undefined) out.pollIntervalMs = t.pollIntervalMs;
+  return out;
+}
+
+/** DetailedTask: the task plus what its status carries. */
+export function detailed(t: TaskRecord): Result {
+  const out = wire(t);
+  if (t.status === "input_required") out.inputRequests = t.inputRequests ?? {};
+  if (t.status === "completed" && t.result !== undefined) out.result = t.result;
+  if (t.status === "failed" && t.error !== undefined) out.error = t.error;
+  return out;
+}
+
+function taskId(params: Params | undefined): string {
+  const id = params?.taskId;
+  if (typeof id !== "string" || id.length === 0 || id.length > 256) {
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: taskId must be a non-empty string", { pointer: "/params/taskId" });
+  }
+  return id;
+}
+
+/** Tasks are bound to the caller's authorization when there is one. */
+function ownerOf(rc: RequestContext): string | undefined {
+  const auth = rc.transportContext?.auth as { subject?: string; clientId?: string } | undefined;
+  if (auth === undefined) return undefined;
+  return `${auth.clientId ?? ""}\u0000${auth.subject ?? ""}`;
+}
+
+export class ModernTasks {
+  private readonly running = new Map<string, Running>();
+  private readonly graceMs: number;
+  private readonly pollIntervalMs: number;
+  private readonly maxRunning: number;
+
+  constructor(
+    private readonly codec: RequestStateCodec,
+    private readonly options: ModernTasksOptions,
+  ) {
+    this.graceMs = options.graceMs ?? 100;
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.maxRunning = options.maxRunning ?? 1000;
+  }
+
+  /** Task runs in progress (for tests and metrics). */
+  get size(): number {
+    return this.running.size;
+  }
+
+  /**
+   * A task-eligible `tools/call`: the complete result when the handler finishes within the grace
+   * period, an InputRequiredResult when it asks for input before becoming a task, else a
+   * CreateTaskResult once the task is stored.
+   */
+  call(params: Params, rc: RequestContext, body: Body): Promise<Result> {
+    const retry = retryInput(this.codec, "tools/call", params);
+    const identity = identityOf(rc.meta);
+    return new Promise<Result>((resolve, reject) => {
+      let settled = false;
+      let detaching: Promise<string | undefined> | undefined;
+      const settle = (f: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        f();
+      };
+      const blocked = () => {
+        if (detaching !== undefined) return;
+        ctx.abandon();
+        settle(() => {
+          try {
+            resolve(inputRequired(this.codec, "tools/call", params, round));
+          } catch (e) {
+            reject(e);
+          }
+        });
+      };
+      const round = new InputRound(retry.answers, identity.capabilities, true, "tools/call", blocked);
+      const ctx = new ModernContext(rc, identity, round);
+      const detach = (): Promise<string | undefined> =>
+        (detaching ??= (async () => {
+          if (settled) return undefined;
+          if (this.running.size >= this.maxRunning) {
+            settle(() => reject(new McpError(ErrorCode.InternalError, `Internal error: this server runs at most ${this.maxRunning} tasks at once; retry later`)));
+            return undefined;
+          }
+          const answers = { ...retry.answers, ...Object.fromEntries(round.used) };
+          const controller = new AbortController();
+          const entry: Running = { controller, identity, rc, body, answers, outstanding: new Map() };
+          let id: string | undefined;
+          ctx.detach(this.taskContext(rc, controller.signal), this.round(entry, () => id, ctx));
+          try {
+            const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ownerOf(rc) !== undefined ? { owner: ownerOf(rc)! } : {}) });
+            id = t.taskId;
+            this.running.set(t.taskId, entry);
+            settle(() => resolve({ ...wire(t), resultType: "task" }));
+            return t.taskId;
+          } catch (e) {
+            controller.abort(e);
+            const error = e instanceof TaskLimitError ? new McpError(ErrorCode.InternalError, `Internal error: ${e.message}`) : e;
+            settle(() => reject(error));
+            return undefined;
+          }
+        })());
+      ctx.onRunAsTask = async () => {
+        await detach();
+      };
+      const timer = setTimeout(() => void detach(), this.graceMs);
+      let run: Promise<Result>;
+      try {
+        run = body(ctx);
+      } catch (e) {
+        settle(() => reject(e));
+        return;
+      }
+      run.then(
+        async (result) => {
+          if (detaching !== undefined) return ctx.round.isBlocked ? undefined : this.finish(await detaching, { result });
+          if (round.isBlocked) return blocked();
+          settle(() => resolve(result));
+        },
+        async (e: unknown) => {
+          // A task-phase run abandoned for input is over; its task waits in input_required.
+          if (detaching !== undefined) return ctx.round.isBlocked && !(e instanceof McpError) ? undefined : this.finish(await detaching, { error: e });
+          if (e instanceof McpError || !round.isBlocked) settle(() => reject(e));
+          else blocked();
+        },
+      );
+    });
+  }
+
+  async get(params: Params | undefined, rc: RequestContext): Promise<Result> {
+    this.gate("tasks/get", rc);
+    const t = await this.find(taskId(params), rc);
+    return detailed(t);
+  }
+
+  async update(params: Params | undefined, rc: RequestContext): Promise<Result> {
+    this.gate("tasks/update", rc);
+    const id = taskId(params);
+    const responses = params?.inputResponses;
+    if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
+    }
+    const t = await this.find(id, rc);
+    const entry = this.running.get(id);
+    // Unknown, answered or superseded keys are ignored (the update is eventually consistent).
+    if (t.status !== "input_required" || entry === undefined) return {};
+    let answered = 0;
+    for (const [key, value] of Object.entries(responses as Record<string, unknown>)) {
+      if (!entry.outstanding.has(key)) continue;
+      entry.answers[key] = value;
+      entry.outstanding.delete(key);
+      answered++;
+    }
+    if (answered === 0) return {};
+    if (entry.outstanding.size > 0) {
+      await this.change(id, { status: "input_required", inputRequests: Object.fromEntries(entry.outstanding) });
+      return {};
+    }
+    await this.change(id, { status: "working" });
+    this.rerun(id, entry);
+    return {};
+  }
+
+  async cancel(params: Params | undefined, rc: RequestContext): Promise<Result> {
+    this.gate("tasks/cancel", rc);
+    const id = taskId(params);
+    const t = await this.find(id, rc);
+    if (!TERMINAL.has(t.status)) {
+      await this.change(id, { status: "cancelled", statusMessage: "cancelled by the client" });
+      this.stop(id, new Error("task cancelled"));
+    }
+    return {};
+  }
+
+  /** Abort every task run (the server is closing); their tasks stay in the store as they are. */
+  close(): void {
+    for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
+  }
+
+  private gate(method: string, rc: RequestContext): void {
+    if (!declaresTasks(identityOf(rc.meta).capabilities)) throw missingExtension(method);
+  }
+
+  private async find(id: string, rc: RequestContext): Promise<TaskRecord> {
+    const t = await this.options.store.get(id, ownerOf(rc));
+    if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${JSON.stringify(id)}`, { taskId: id });
+    return t;
+  }
+
+  private stop(id: string, reason: Error): void {
+    const entry = this.running.get(id);
+    if (entry === undefined) return;
+    this.running.delete(id);
+    entry.controller.abort(reason);
+  }
+
+  private async change(id: string, change: Parameters<TaskStore["update"]>[1]): Promise<void> {
+    const t = await this.options.store.update(id, change);
+    if (t !== undefined) this.options.onchange?.(detailed(t));
+  }
+
+  /** The end of a task-phase run: the result (also an `isError` one) or the JSON-RPC error. */
+  private async finish(id: string | undefined, outcome: { result: Result } | { error: unknown }): Promise<void> {
+    if (id === undefined) return;
+    const entry = this.running.get(id);
+    // A cancelled (or shut down) task's run may still end, by its abort or otherwise: nothing to record.
+    if (entry === undefined || entry.controller.signal.aborted) return;
+    this.running.delete(id);
+    try {
+      if ("result" in outcome) {
+        await this.change(id, { status: "completed", result: outcome.result });
+      } else {
+        const e = outcome.error;
+        const error = e instanceof McpError ? { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } : { code: ErrorCode.InternalError, message: "Internal error" };
+        if (!(e instanceof McpError)) this.options.report(e instanceof Error ? e : new Error(String(e)));
+        await this.change(id, { status: "failed", error, statusMessage: error.message });
+      }
+    } catch (e) {
+      this.options.report(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  /** The task's stand-in for the answered request: its own signal, and no notifications. */
+  private taskContext(rc: RequestContext, signal: AbortSignal): RequestContext {
+    return {
+      requestId: rc.requestId, method: rc.method, meta: rc.meta, signal, transportContext: rc.transportContext,
+      get cancelled() {
+        return signal.aborted;
+      },
+      sendProgress: async () => {},
+      sendNotification: async () => {},
+      sendRequest: () => Promise.reject(new McpError(ErrorCode.InternalError, "Internal error: a task asks for input through inputRequests, not requests")),
+    };
+  }
+
+  /** A task-phase input round: a missing answer parks the task in `input_required`. */
+  private round(entry: Running, id: () => string | undefined, ctx: ModernContext): InputRound {
+    const round: InputRound = new InputRound(entry.answers, entry.identity.capabilities, true, "tools/call", () => {
+      ctx.abandon();
+      const taskId = id();
+      if (taskId === undefined || entry.controller.signal.aborted) return;
+      entry.outstanding = new Map(round.missing);
+      void this.change(taskId, { status: "input_required", inputRequests: Object.fromEntries(round.missing) }).catch((e: Error) => this.options.report(e));
+    });
+    return round;
+  }
+
+  private rerun(id: string, entry: Running): void {
+    const rc = this.taskContext(entry.rc, entry.controller.signal);
+    const ctx = new ModernContext(rc, entry.identity, undefined as never);
+    ctx.round = this.round(entry, () => id, ctx);
+    // A run that blocked for input again was abandoned: the round's callback parked the task.
+    (async () => entry.body(ctx))().then(
+      async (result) => {
+        if (!ctx.round.isBlocked) await this.finish(id, { result });
+      },
+      async (e: unknown) => {
+        if (e instanceof McpError || !ctx.round.isBlocked) await this.finish(id, { error: e });
+      },
+    );
+  }
+}
+
+const TASK_REQUEST = { kind: "request", from: "client", capability: null, paramsRequired: true, resultType: "Result" } as const;
+
+/**
+ * A 2026-07-28 binding that also knows the extension's methods (the core schema has none of
+ * them); their params are checked by the handlers above.
+ */
+export function withTaskMethods(binding: ProtocolBinding): ProtocolBinding {
+  return {
+    ...binding,
+    methods: {
+      ...binding.methods,
+      "tasks/get": { ...TASK_REQUEST, paramsType: "GetTaskRequestParams" },
+      "tasks/update": { ...TASK_REQUEST, paramsType: "UpdateTaskRequestParams" },
+      "tasks/cancel": { ...TASK_REQUEST, paramsType: "CancelTaskRequestParams" },
+      "notifications/tasks": { kind: "notification", from: "server", capability: null, paramsRequired: true, paramsType: "DetailedTask", resultType: null },
+    },
+  };
+}

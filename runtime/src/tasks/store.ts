@@ -1,0 +1,164 @@
+/**
+ * Where tasks live (features.md §9-10): one small interface so a durable or shared store (SQLite,
+ * Redis, PostgreSQL) is one file, and the in-memory default, bounded in count and lifetime. The
+ * store enforces the status machine: a task that reached `completed`, `failed` or `cancelled`
+ * never changes again, whatever a racing handler or a late cancel tries.
+ */
+import { randomBytes } from "node:crypto";
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
+
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  /** ISO 8601. */
+  readonly createdAt: string;
+  readonly lastUpdatedAt: string;
+  /** Retention from creation, ms; null = until deleted. */
+  readonly ttlMs: number | null;
+  readonly pollIntervalMs?: number;
+  /** Who may see the task (an authorization subject, a session id); undefined = anyone with the id. */
+  readonly owner?: string;
+  /** The original request's result (`completed`). */
+  readonly result?: { readonly [key: string]: unknown };
+  /** The original request's JSON-RPC error (`failed`). */
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** Outstanding input requests (`input_required`), by key. */
+  readonly inputRequests?: { readonly [key: string]: unknown };
+}
+
+export type TaskChange = Partial<Pick<TaskRecord, "status" | "statusMessage" | "result" | "error" | "inputRequests">>;
+
+export interface TaskStore {
+  /** A new `working` task with an unguessable id; throws TaskLimitError when the store is full. */
+  create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord>;
+  /** The task, or undefined when unknown, expired, or owned by someone else. */
+  get(taskId: string, owner?: string): Promise<TaskRecord | undefined>;
+  /** Apply `change` unless the task is terminal (then it is returned unchanged); undefined when gone. */
+  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
+  /** Tasks visible to `owner`, oldest first, after `cursor` (a task id); at most `limit`. */
+  list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }>;
+}
+
+export class TaskLimitError extends Error {
+  override name = "TaskLimitError";
+}
+
+export interface MemoryTaskStoreOptions {
+  /** Most tasks held at once (any status) before creation is refused; default 1000. */
+  maxTasks?: number;
+  /** Retention when the creator asks for none; default 1 hour. */
+  defaultTtlMs?: number;
+  /** Upper bound on any requested retention (null/unlimited requests get this too); default 24 hours. */
+  maxTtlMs?: number;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+/** Lists order by creation; a Map keeps insertion order, so pagination is a walk from the cursor. */
+export class MemoryTaskStore implements TaskStore {
+  private readonly tasks = new Map<string, TaskRecord & { readonly expiresAt: number }>();
+  private readonly maxTasks: number;
+  private readonly defaultTtlMs: number;
+  private readonly maxTtlMs: number;
+  private readonly now: () => number;
+
+  constructor(options: MemoryTaskStoreOptions = {}) {
+    this.maxTasks = options.maxTasks ?? 1000;
+    this.defaultTtlMs = options.defaultTtlMs ?? 3_600_000;
+    this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
+    this.now = options.now ?? Date.now;
+    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs)) {
+      throw new RangeError("MemoryTaskStore: maxTasks >= 1 and maxTtlMs >= defaultTtlMs >= 1 are required");
+    }
+  }
+
+  get size(): number {
+    return this.tasks.size;
+  }
+
+  /** Drop every task past its retention (also done lazily on every call). */
+  expire(): number {
+    const now = this.now();
+    let dropped = 0;
+    for (const [id, t] of this.tasks) {
+      if (t.expiresAt <= now) {
+        this.tasks.delete(id);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
+    if (this.tasks.size >= this.maxTasks) this.expire();
+    if (this.tasks.size >= this.maxTasks) throw new TaskLimitError(`too many tasks: this server holds at most ${this.maxTasks} at once; retry after some finish and expire`);
+    const requested = init.ttlMs;
+    const ttlMs = Math.floor(Math.min(requested === undefined ? this.defaultTtlMs : requested === null ? this.maxTtlMs : Math.max(1, requested), this.maxTtlMs));
+    const now = this.now();
+    const stamp = new Date(now).toISOString();
+    // 128 random bits: ids act as bearer handles when there is no owner to check.
+    const taskId = randomBytes(16).toString("base64url");
+    const record = {
+      taskId, status: "working" as const, createdAt: stamp, lastUpdatedAt: stamp, ttlMs, expiresAt: now + ttlMs,
+      ...(init.pollIntervalMs !== undefined ? { pollIntervalMs: init.pollIntervalMs } : {}),
+      ...(init.owner !== undefined ? { owner: init.owner } : {}),
+    };
+    this.tasks.set(taskId, record);
+    return strip(record);
+  }
+
+  async get(taskId: string, owner?: string): Promise<TaskRecord | undefined> {
+    const t = this.live(taskId);
+    if (t === undefined || (t.owner !== undefined && t.owner !== owner)) return undefined;
+    return strip(t);
+  }
+
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const t = this.live(taskId);
+    if (t === undefined) return undefined;
+    if (TERMINAL.has(t.status)) return strip(t);
+    const next = { ...t, ...change, lastUpdatedAt: new Date(this.now()).toISOString() };
+    if (next.status !== "input_required") delete (next as { inputRequests?: unknown }).inputRequests;
+    this.tasks.set(taskId, next);
+    return strip(next);
+  }
+
+  async list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
+    this.expire();
+    const tasks: TaskRecord[] = [];
+    let started = cursor === undefined;
+    let more = false;
+    for (const [id, t] of this.tasks) {
+      if (!started) {
+        started = id === cursor;
+        continue;
+      }
+      if (t.owner !== undefined && t.owner !== owner) continue;
+      if (tasks.length === limit) {
+        more = true;
+        break;
+      }
+      tasks.push(strip(t));
+    }
+    if (!started) throw new RangeError(`unknown cursor ${JSON.stringify(cursor)}`);
+    return more ? { tasks, nextCursor: tasks[tasks.length - 1]!.taskId } : { tasks };
+  }
+
+  private live(taskId: string): (TaskRecord & { readonly expiresAt: number }) | undefined {
+    const t = this.tasks.get(taskId);
+    if (t !== undefined && t.expiresAt <= this.now()) {
+      this.tasks.delete(taskId);
+      return undefined;
+    }
+    return t;
+  }
+}
+
+function strip(t: TaskRecord & { expiresAt?: number }): TaskRecord {
+  const { expiresAt: _, ...rest } = t;
+  return rest;
+}
