@@ -3,7 +3,7 @@
  * bindings on disk are what `generate` would write. Both throw McpgenError on bad input.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
 import { sha256 } from "./load/schema-manifest.js";
 import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
@@ -69,11 +69,14 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     throw new McpgenError(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected mcp.manifest.json" : `cannot read (${code})`, { file: display });
   }
   const sha = sha256(bytes);
+  // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
+  const named = fromOut(target.out, abs);
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
-  // lenient turns errors into warnings: never serve one mode's output to the other
-  const key = cacheKey({ sha256: sha, display, revision: options.lenient ? "manifest lenient" : "manifest" });
+  // lenient turns errors into warnings: never serve one mode's output to the other. The cwd-relative
+  // name is in the key too because cached warnings quote it.
+  const key = cacheKey({ sha256: sha, display: `${named}\n${display}`, revision: options.lenient ? "manifest lenient" : "manifest" });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
-  const docs = (revision: string) => outputDocs(bytes, display, displayPath(cwd, target.out), revision);
+  const docs = (revision: string) => outputDocs(bytes, abs, target.out, revision);
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
     return { schema: display, revision: hit.revision, files: sortFiles([...hit.files, ...docs(hit.revision)]), cached: true, warnings: hit.warnings };
@@ -82,7 +85,8 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
   const warnings: string[] = [];
   const rendered = await renderManifest(
     abs,
-    { display, sha256: sha },
+    { display: named, sha256: sha },
+    display,
     (w) => {
       warnings.push(w);
       options.warn?.(w);
@@ -96,6 +100,14 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
   return { schema: display, revision, files: sortFiles([...files, ...docs(revision)]), cached: false, warnings };
 }
 
+const posix = (p: string) => p.split("\\").join("/");
+
+/** `abs` as named from the output folder `out` (absolute when on another drive). */
+function fromOut(out: string, abs: string): string {
+  const rel = relative(out, abs);
+  return rel === "" ? "." : posix(isAbsolute(rel) ? abs : rel);
+}
+
 const sortFiles = (files: EmittedFile[]) => files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /**
@@ -103,10 +115,20 @@ const sortFiles = (files: EmittedFile[]) => files.sort((a, b) => (a.path < b.pat
  * (linguist-generated) of a manifest's output folder, from `templates/output/`. They name the
  * output folder, which the cache key does not cover, so they are rendered on every run.
  */
-function outputDocs(manifestBytes: Buffer, manifest: string, out: string, revision: string): EmittedFile[] {
+function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string): EmittedFile[] {
   const name = (JSON.parse(manifestBytes.toString("utf8")) as { name: string }).name;
+  const manifest = fromOut(outDir, manifestPath);
   const spoken = servedRevisions(revision.split(", "), manifest);
-  const data = { version: mcpgenVersion, manifest, out, typeName: toTypeName(name), revisions: spoken.join(", ") };
+  // The commands are given as run from the manifest's folder: the one place both paths are known.
+  const manifestDir = dirname(manifestPath);
+  const data = {
+    version: mcpgenVersion,
+    manifest,
+    manifestFile: posix(relative(manifestDir, manifestPath)),
+    out: posix(relative(manifestDir, outDir)) || ".",
+    typeName: toTypeName(name),
+    revisions: spoken.join(", "),
+  };
   return [
     { path: "README.md", contents: renderTemplate("output/README.md", data) },
     { path: ".gitattributes", contents: renderTemplate("output/gitattributes", data) },
@@ -136,8 +158,11 @@ async function protocolFiles(
 async function produce(target: Target, cwd: string, options: GenerateOptions): Promise<Produced> {
   if (target.manifest !== undefined) return produceManifest({ ...target, manifest: target.manifest }, cwd, options);
   const loaded = loadSchema(target.schema, { cwd, ...(target.revision ? { revision: target.revision } : {}) });
+  // A schema given by path is named in banners relative to the output folder (a bundled one by its id).
+  const named =
+    loaded.bundled === target.schema || target.out === "" ? loaded.source.display : fromOut(target.out, resolve(cwd, target.schema));
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
-  const key = cacheKey({ sha256: loaded.source.sha256, display: loaded.source.display, revision: target.revision });
+  const key = cacheKey({ sha256: loaded.source.sha256, display: `${named}\n${loaded.source.display}`, revision: target.revision });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
@@ -145,10 +170,14 @@ async function produce(target: Target, cwd: string, options: GenerateOptions): P
   }
   const { render } = await import("./pipeline.js");
   const warnings: string[] = [];
-  const rendered = await render(loaded, (w) => {
-    warnings.push(w);
-    options.warn?.(w);
-  });
+  const rendered = await render(
+    loaded,
+    (w) => {
+      warnings.push(w);
+      options.warn?.(w);
+    },
+    { display: named, sha256: loaded.source.sha256 },
+  );
   if (cacheDir) writeCache(cacheDir, key, { revision: rendered.revision, warnings, files: rendered.files });
   return { schema: loaded.source.display, revision: rendered.revision, files: rendered.files, cached: false, warnings };
 }

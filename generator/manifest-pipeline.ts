@@ -24,10 +24,12 @@ export interface RenderedManifest {
 export async function renderManifest(
   path: string,
   source: { display: string; sha256: string },
+  /** How diagnostics name the manifest (banners use `source.display`). */
+  display: string,
   warn: (message: string) => void,
   lenient = false,
 ): Promise<RenderedManifest> {
-  const r = generateManifest(path, { display: source.display, printWidth: MANIFEST_PRINT_WIDTH, lenient });
+  const r = generateManifest(path, { display, printWidth: MANIFEST_PRINT_WIDTH, lenient });
   for (const w of r.warnings) warn(formatDiagnostic(w));
   const files = [...r.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.some((f) => !r.preformatted.has(f.path))) {

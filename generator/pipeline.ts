@@ -7,7 +7,7 @@ import { McpgenError } from "./errors.js";
 import { emitters } from "./emit/registry.js";
 import type { LoadedSchema } from "./load/load.js";
 import { buildModel } from "./model/build.js";
-import type { EmittedFile } from "./model/ir.js";
+import type { EmittedFile, SchemaSource } from "./model/ir.js";
 import { printFiles, warmFormatPool } from "./print/index.js";
 
 export interface Rendered {
@@ -15,7 +15,8 @@ export interface Rendered {
   files: EmittedFile[];
 }
 
-export async function render(loaded: LoadedSchema, warn: (message: string) => void): Promise<Rendered> {
+/** `banner` names the input in banners when that differs from how diagnostics name it. */
+export async function render(loaded: LoadedSchema, warn: (message: string) => void, banner: SchemaSource = loaded.source): Promise<Rendered> {
   warmFormatPool();
   const model = buildModel(loaded, { warn });
   const files: EmittedFile[] = [];
@@ -32,5 +33,5 @@ export async function render(loaded: LoadedSchema, warn: (message: string) => vo
     }
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { revision: model.revision, files: await printFiles(files, model.source) };
+  return { revision: model.revision, files: await printFiles(files, banner) };
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { EmittedFile } from "../model/ir.js";
@@ -53,32 +53,63 @@ export function cacheKey(parts: { sha256: string; display: string; revision: str
     .digest("hex");
 }
 
+/** A hit refreshes the entry's modification time: mtime is the recency the eviction orders by. */
 export function readCache(cacheDir: string, key: string): CacheEntry | undefined {
+  const path = join(cacheDir, `${key}.json`);
   try {
-    const entry = JSON.parse(readFileSync(join(cacheDir, `${key}.json`), "utf8")) as CacheEntry;
-    if (typeof entry.revision === "string" && Array.isArray(entry.files) && Array.isArray(entry.warnings)) return entry;
+    const entry = JSON.parse(readFileSync(path, "utf8")) as CacheEntry;
+    if (typeof entry.revision === "string" && Array.isArray(entry.files) && Array.isArray(entry.warnings)) {
+      touch(path);
+      return entry;
+    }
   } catch {
     // missing or unreadable: a miss
   }
   return undefined;
 }
 
-/** Entries kept; older ones (by modification time) are removed when a new one is written. */
-const keepEntries = 32;
+/** How much the cache may hold; least recently used entries go first when either bound is passed. */
+export interface CacheLimits {
+  entries: number;
+  bytes: number;
+}
+
+export const defaultCacheLimits: CacheLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
 
 /** Best effort: a cache that cannot be written only costs speed. */
-export function writeCache(cacheDir: string, key: string, entry: CacheEntry): void {
+export function writeCache(cacheDir: string, key: string, entry: CacheEntry, limits: CacheLimits = defaultCacheLimits): void {
   try {
     mkdirSync(cacheDir, { recursive: true });
     const tmp = join(cacheDir, `.${key}.${process.pid}.tmp`);
     writeFileSync(tmp, JSON.stringify(entry));
     renameSync(tmp, join(cacheDir, `${key}.json`));
-    const entries = readdirSync(cacheDir)
-      .filter((n) => /^[0-9a-f]{64}\.json$/.test(n))
-      .map((n) => ({ n, t: statSync(join(cacheDir, n)).mtimeMs }))
-      .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
-    for (const { n } of entries.slice(keepEntries)) rmSync(join(cacheDir, n), { force: true });
+    evict(cacheDir, `${key}.json`, limits);
   } catch {
     // ignored on purpose
   }
+}
+
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // a read-only cache still serves hits
+  }
+}
+
+/** Keeps the most recently used entries within both bounds; the entry just written always stays. */
+function evict(cacheDir: string, keep: string, limits: CacheLimits): void {
+  const entries = readdirSync(cacheDir)
+    .filter((n) => /^[0-9a-f]{64}\.json$/.test(n))
+    .map((n) => {
+      const st = statSync(join(cacheDir, n));
+      return { n, t: n === keep ? Infinity : st.mtimeMs, size: st.size };
+    })
+    .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
+  let bytes = 0;
+  entries.forEach((e, i) => {
+    bytes += e.size;
+    if (e.n !== keep && (i >= limits.entries || bytes > limits.bytes)) rmSync(join(cacheDir, e.n), { force: true });
+  });
 }
