@@ -50,7 +50,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model, { printWidth: options.printWidth });
   const facades = [emitDefinition(model, options), emitServer(model, options), emitClient(model, options)];
-  // bindings.ts imports protocol/<rev>/index.js, which generate() adds next to it.
+  // bindings.ts imports the bundled revisions from @mcpgen/runtime/protocol/<rev>.
   const bindings = bindingsModule(servedRevisions(model.revisions, display));
   const preformatted = new Set([types.file, lists, bindings, ...validators.files, ...facades.filter((f) => f.preformatted).map((f) => f.file)].map((f) => f.path));
   return { model, files: [types.file, lists, bindings, ...validators.files, ...facades.map((f) => f.file)], warnings, preformatted };

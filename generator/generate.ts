@@ -2,7 +2,7 @@
  * The programmatic API behind the CLI: `generate` writes bindings, `check` reports whether the
  * bindings on disk are what `generate` would write. Both throw McpgenError on bad input.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
 import { sha256 } from "./load/schema-manifest.js";
@@ -10,7 +10,7 @@ import { displayPath, loadConfig, resolveTargets, type Target, type TargetOption
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
 import { servedRevisions } from "./emit/bindings.js";
-import { mcpgenVersion, packageRoot } from "./paths.js";
+import { mcpgenVersion } from "./paths.js";
 import { toTypeName } from "./names/index.js";
 import { renderTemplate } from "./templates.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
@@ -94,8 +94,8 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     options.lenient ?? false,
   );
   const revision = rendered.revisions.join(", ");
-  const protocol = await protocolFiles(rendered.revisions, { display, sha256: sha }, cwd, options);
-  const files = sortFiles([...rendered.files, ...protocol]);
+  // the protocol bindings are not copied: bindings.ts imports them from @mcpgen/runtime/protocol/<rev>
+  const files = sortFiles([...rendered.files]);
   if (cacheDir) writeCache(cacheDir, key, { revision, warnings, files });
   return { schema: display, revision, files: sortFiles([...files, ...docs(revision)]), cached: false, warnings };
 }
@@ -133,26 +133,6 @@ function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string,
     { path: "README.md", contents: renderTemplate("output/README.md", data) },
     { path: ".gitattributes", contents: renderTemplate("output/gitattributes", data) },
   ];
-}
-
-/**
- * The protocol bindings a manifest's server and client run on, generated next to them
- * (`protocol/<rev>/`, imported by the manifest's `bindings.ts`), so the output depends on
- * nothing but `@mcpgen/runtime`. Served from the protocol cache on re-runs.
- */
-async function protocolFiles(
-  revisions: readonly string[],
-  source: { display: string; sha256: string },
-  cwd: string,
-  options: GenerateOptions,
-): Promise<EmittedFile[]> {
-  const spoken = servedRevisions(revisions, source.display);
-  const files: EmittedFile[] = [];
-  const produced = await Promise.all(spoken.map((rev) => shippedBindings(rev) ?? produce({ schema: rev, out: "" }, cwd, options)));
-  spoken.forEach((rev, i) => {
-    for (const f of produced[i]!.files) files.push({ path: `protocol/${rev}/${f.path}`, contents: f.contents });
-  });
-  return files;
 }
 
 async function produce(target: Target, cwd: string, options: GenerateOptions): Promise<Produced> {
@@ -219,19 +199,6 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
 
 async function targetsOf(options: GenerateOptions, cwd: string): Promise<Target[]> {
   return resolveTargets(options, options.bundled ? undefined : await loadConfig(cwd, options.config));
-}
-
-/**
- * The bindings of a bundled revision as shipped in mcpgen's own `generated/<rev>/`: byte-identical
- * to a fresh render (the golden test and `mcpgen check` in CI guarantee it), so a manifest's first
- * generation need not run the protocol emitters. Undefined when the package has no such copy.
- */
-function shippedBindings(revision: string): { files: EmittedFile[] } | undefined {
-  const dir = join(packageRoot, "generated", revision);
-  if (!existsSync(dir)) return undefined;
-  const names = readdirSync(dir).filter((n) => n.endsWith(".ts")).sort();
-  if (names.length === 0) return undefined;
-  return { files: names.map((path) => ({ path, contents: readFileSync(join(dir, path), "utf8") })) };
 }
 
 function summary(p: Produced, out: string): TargetResult {

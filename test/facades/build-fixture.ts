@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { generateManifest } from "../../generator/generate-manifest.js";
 import { printFiles } from "../../generator/print/index.js";
-import { protocolFor, root, writeFiles } from "../manifest/helpers.js";
+import { root } from "../manifest/helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
 
 export interface BuiltFixture {
@@ -24,11 +24,9 @@ export async function buildFixture(name: string, extra: string[] = []): Promise<
   const dir = tempDir(`facades-${name}-`);
   mkdirSync(join(dir, "mcp"));
   for (const f of printed) writeFileSync(join(dir, "mcp", f.path), f.contents);
-  const protocol = protocolFor(r.model.revisions);
-  writeFiles(join(dir, "mcp"), protocol);
   const own = readdirSync(fixtureDir).filter((f) => f.endsWith(".ts"));
   for (const f of own) copyFileSync(join(fixtureDir, f), join(dir, f));
-  const files = [...printed.map((f) => `mcp/${f.path}`), ...Object.keys(protocol).map((p) => `mcp/${p}`), ...own, ...extra];
+  const files = [...printed.map((f) => `mcp/${f.path}`), ...own, ...extra];
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({

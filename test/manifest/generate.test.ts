@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { generateManifest } from "../../generator/generate-manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { McpgenError } from "../../generator/errors.js";
-import { fixture, protocolFor, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
+import { fixture, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
 
 test("generateManifest: files and warnings for a valid manifest", () => {
@@ -75,7 +75,7 @@ test("generateManifest: the weather example loads without warnings and its files
   // under the repo's tmp/ so that @mcpgen/runtime/abi resolves
   const dir = tempDir("manifest-example-");
   try {
-    const files = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])), ...protocolFor(r.model.revisions) };
+    const files = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) };
     writeFiles(dir, files);
     const out = tscStrict(dir, Object.keys(files));
     assert.is(out.code, 0, out.output);

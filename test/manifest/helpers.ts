@@ -48,16 +48,3 @@ export function typesFor(path: string, options: { lenient?: boolean } = {}) {
   const model = buildServerModel(loaded);
   return { loaded, model, ...emitManifestTypes(model) };
 }
-
-/**
- * What generate() writes next to a manifest's output under `protocol/<rev>/` (imported by its
- * bindings.ts): for bundled revisions that is byte-for-byte the checked-in `generated/<rev>/`.
- */
-export function protocolFor(revisions: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const rev of servedRevisions(revisions, "mcp.manifest.json")) {
-    const dir = join(root, "generated", rev);
-    for (const name of readdirSync(dir)) out[`protocol/${rev}/${name}`] = readFileSync(join(dir, name), "utf8");
-  }
-  return out;
-}

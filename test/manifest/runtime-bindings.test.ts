@@ -1,0 +1,89 @@
+// The bundled revisions' bindings ship once, in @mcpgen/runtime/protocol/<rev>, and a manifest's
+// output imports them from there and states the runtime ABI it needs.
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import ts from "typescript-5";
+import { ABI_VERSION } from "@mcpgen/runtime/abi";
+import { bindingsModule, RUNTIME_ABI } from "../../generator/emit/bindings.js";
+import { generate } from "../../generator/generate.js";
+import { bundledRevisions } from "../../generator/load/schema-manifest.js";
+import { repoRoot, tempDir } from "../helpers.js";
+
+test("the generator emits for the runtime's ABI, and the runtime exports every bundled revision", () => {
+  assert.is(RUNTIME_ABI, ABI_VERSION);
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, unknown> };
+  const protocolEntries = Object.keys(pkg.exports).filter((k) => k.startsWith("./protocol/")).sort();
+  assert.equal(protocolEntries, bundledRevisions().map((r) => `./protocol/${r}`).sort());
+});
+
+test("each @mcpgen/runtime/protocol/<rev> entry is that revision's binding", async () => {
+  for (const rev of bundledRevisions()) {
+    const mod = (await import(`@mcpgen/runtime/protocol/${rev}`)) as { binding: { revision: string; methods: Record<string, unknown> } };
+    assert.is(mod.binding.revision, rev);
+    assert.ok(Object.keys(mod.binding.methods).length > 0, `${rev} has methods`);
+  }
+});
+
+test("a generated project resolves its bindings from the installed runtime, and copies none", async () => {
+  const { dir, cleanup } = tempDir("mcpgen-bindings-");
+  try {
+    const out = join(dir, "src", "mcp");
+    await generate({ cwd: dir, manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"), out, cache: false });
+    const files = readFileSync(join(out, "bindings.ts"), "utf8");
+    const specifiers = [...files.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
+    assert.equal(specifiers.filter((s) => s.startsWith(".")), [], "nothing imported from inside the output folder");
+    const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
+    assert.ok(protocol.length > 0);
+    // as installed: node_modules/@mcpgen/runtime in the user's project
+    mkdirSync(join(dir, "node_modules", "@mcpgen"), { recursive: true });
+    symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
+    const require = createRequire(join(out, "bindings.js"));
+    for (const s of protocol) {
+      const rev = s.slice("@mcpgen/runtime/protocol/".length);
+      const resolved = require.resolve(s).split("\\").join("/");
+      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/index.js`), resolved);
+    }
+    const listed = readFileSync(join(out, "README.md"), "utf8");
+    assert.not.match(listed, /protocol\/<revision>\/`/);
+  } finally {
+    cleanup();
+  }
+});
+
+test("an output started against a runtime of another ABI fails at start with a message saying what to do", async () => {
+  const { dir, cleanup } = tempDir("mcpgen-abi-");
+  try {
+    const runtime = join(dir, "node_modules", "@mcpgen", "runtime");
+    mkdirSync(runtime, { recursive: true });
+    const revs = ["2025-06-18"];
+    writeFileSync(
+      join(runtime, "package.json"),
+      JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { "./abi": "./abi.js", "./protocol/2025-06-18": "./binding.js" } }),
+    );
+    writeFileSync(join(runtime, "abi.js"), `export const ABI_VERSION = ${RUNTIME_ABI + 1};\n`);
+    writeFileSync(join(runtime, "binding.js"), `export const binding = { revision: "2025-06-18" };\n`);
+    const source = bindingsModule(revs).contents;
+    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
+    writeFileSync(join(dir, "bindings.mjs"), js);
+    let error: unknown;
+    try {
+      await import(pathToFileURL(join(dir, "bindings.mjs")).href);
+    } catch (e) {
+      error = e;
+    }
+    assert.instance(error, Error);
+    assert.match(
+      (error as Error).message,
+      `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${RUNTIME_ABI + 1}`,
+    );
+    assert.match((error as Error).message, /regenerate/);
+  } finally {
+    cleanup();
+  }
+});
+
+test.run();
