@@ -158,6 +158,8 @@ export class ModernTasks {
             const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ownerOf(rc) !== undefined ? { owner: ownerOf(rc)! } : {}) });
             id = t.taskId;
             this.running.set(t.taskId, entry);
+            // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
+            if (t.ttlMs !== null) setTimeout(() => this.stop(t.taskId, new Error("task expired")), t.ttlMs).unref();
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {
