@@ -77,3 +77,5 @@ export {
 } from "./lifecycle/modern/wire.js";
 
 export { MemoryTaskStore, TaskLimitError, TERMINAL, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
+export { ModernTasks, TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
+export { awaitTask, TaskCancelledError, type TaskIo } from "./tasks/client.js";

@@ -123,6 +123,8 @@ export class ModernTasks {
     return new Promise<Result>((resolve, reject) => {
       let settled = false;
       let detaching: Promise<string | undefined> | undefined;
+      /** The call is becoming (or became) a task: its end is recorded on the task, not answered. */
+      let detached = false;
       const settle = (f: () => void) => {
         if (settled) return;
         settled = true;
@@ -130,7 +132,7 @@ export class ModernTasks {
         f();
       };
       const blocked = () => {
-        if (detaching !== undefined) return;
+        if (detached) return;
         ctx.abandon();
         settle(() => {
           try {
@@ -144,20 +146,25 @@ export class ModernTasks {
       const ctx = new ModernContext(rc, identity, round);
       const detach = (): Promise<string | undefined> =>
         (detaching ??= (async () => {
-          if (settled) return undefined;
+          // A run already waiting for request-phase input answers InputRequiredResult instead.
+          if (settled || round.isBlocked) return undefined;
           if (this.running.size >= this.maxRunning) {
+            ctx.abandon();
             settle(() => reject(new McpError(ErrorCode.InternalError, `Internal error: this server runs at most ${this.maxRunning} tasks at once; retry later`)));
             return undefined;
           }
+          detached = true;
           const answers = { ...retry.answers, ...Object.fromEntries(round.used) };
           const controller = new AbortController();
           const entry: Running = { controller, identity, rc, body, answers, outstanding: new Map() };
           let id: string | undefined;
-          ctx.detach(this.taskContext(rc, controller.signal), this.round(entry, () => id, ctx));
+          ctx.detach(this.taskContext(rc, controller.signal), this.round(entry, () => id, ctx).continueFrom(round));
           try {
             const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ownerOf(rc) !== undefined ? { owner: ownerOf(rc)! } : {}) });
             id = t.taskId;
             this.running.set(t.taskId, entry);
+            // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
+            if (t.ttlMs !== null) setTimeout(() => this.stop(t.taskId, new Error("task expired")), t.ttlMs).unref();
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {
@@ -180,13 +187,13 @@ export class ModernTasks {
       }
       run.then(
         async (result) => {
-          if (detaching !== undefined) return ctx.round.isBlocked ? undefined : this.finish(await detaching, { result });
+          if (detached) return ctx.round.isBlocked ? undefined : this.finish(await detaching!, { result });
           if (round.isBlocked) return blocked();
           settle(() => resolve(result));
         },
         async (e: unknown) => {
           // A task-phase run abandoned for input is over; its task waits in input_required.
-          if (detaching !== undefined) return ctx.round.isBlocked && !(e instanceof McpError) ? undefined : this.finish(await detaching, { error: e });
+          if (detached) return ctx.round.isBlocked && !(e instanceof McpError) ? undefined : this.finish(await detaching!, { error: e });
           if (e instanceof McpError || !round.isBlocked) settle(() => reject(e));
           else blocked();
         },

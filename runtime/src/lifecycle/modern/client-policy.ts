@@ -13,6 +13,9 @@ import type { Capabilities } from "../legacy/types.js";
 import type { ResultCache } from "./client-cache.js";
 import { subscriptionIdOf, type Subscription } from "./client-listen.js";
 
+/** Requests of the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks). */
+const TASK_REQUESTS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
 export class ModernClientPolicy implements SessionPolicy {
   /** The server's capabilities from `server/discover` (unknown until then: nothing is gated). */
   peer: Capabilities | undefined;
@@ -26,6 +29,8 @@ export class ModernClientPolicy implements SessionPolicy {
 
   checkOutgoing(method: string, _params: Params | undefined, kind: "request" | "notification"): void {
     const binding = this.binding();
+    // The tasks extension's requests are in no core revision; the session sends them only after a CreateTaskResult.
+    if (kind === "request" && TASK_REQUESTS.has(method)) return;
     const info = binding.methods[method];
     if (info === undefined || typeof info !== "object") {
       throw new CapabilityError(method, null, `${method} is not part of protocol revision ${binding.revision}`);

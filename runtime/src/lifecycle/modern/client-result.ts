@@ -84,7 +84,7 @@ export function readResult(method: string, result: Result, binding: ProtocolBind
   return { kind: "input_required", input: readInputRequired(method, result) };
 }
 
-function readInputRequired(method: string, result: Result): InputRequired {
+export function readInputRequired(method: string, result: Result): InputRequired {
   const bad = (path: string, keyword: string, message: string): never => {
     throw new InvalidResultError(method, [issue(path, keyword, message)], result);
   };

@@ -5,6 +5,7 @@
  * the client's sampling / elicitation / roots handlers and retried (a new JSON-RPC id per round,
  * `requestState` echoed verbatim), and cacheable results are reused while their `ttlMs` lasts.
  */
+import { awaitTask } from "../../tasks/client.js";
 import type { ProtocolBinding } from "../../abi.js";
 import type { RequestId } from "../../jsonrpc.js";
 import { ErrorCode } from "../../jsonrpc.js";
@@ -19,7 +20,7 @@ import { Subscription, type ListenOptions, type SubscriptionFilter } from "./cli
 import { answerInputRequests, InputRoundsExceededError } from "./client-mrtr.js";
 import { ModernClientPolicy } from "./client-policy.js";
 import { readResult } from "./client-result.js";
-import { headerParams, MetaKey, type HeaderParam } from "./wire.js";
+import { TASKS_EXTENSION, hasExtension, headerParams, MetaKey, type HeaderParam } from "./wire.js";
 
 /** Rounds of input a request may go through before the client gives up (the server may re-prompt). */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;
@@ -226,6 +227,10 @@ export class ModernClientSession {
         }
         throw e;
       }
+      if (method === "tools/call" && raw.resultType === "task" && hasExtension(this.capabilities, TASKS_EXTENSION)) {
+        // A client that declared the tasks extension waits for the task's result here.
+        raw = { ...(await this.awaitTask(raw, options)), resultType: "complete" };
+      }
       const read = readResult(method, raw, this.version, this.trust);
       if (read.kind === "complete") {
         const result = read.result;
@@ -239,6 +244,18 @@ export class ModernClientSession {
       if (input.inputRequests.size > 0) extra.inputResponses = await answerInputRequests(input, this.handlers, options?.signal);
       if (input.requestState !== undefined) extra.requestState = input.requestState;
     }
+  }
+
+  private awaitTask(created: Result, options: RequestOptions | undefined): Promise<Result> {
+    const send = (method: string, params: Params) =>
+      this.session.request(method, this.params(params), { skipValidation: true, signal: options?.signal, timeout: options?.timeout });
+    return awaitTask(created, {
+      get: (taskId) => send("tasks/get", { taskId }),
+      update: (taskId, inputResponses) => send("tasks/update", { taskId, inputResponses }),
+      cancel: (taskId) => this.session.request("tasks/cancel", this.params({ taskId }), { skipValidation: true }),
+      answer: (input) => answerInputRequests(input, this.handlers, options?.signal),
+      signal: options?.signal,
+    });
   }
 
   private useBinding(b: ProtocolBinding): void {

@@ -97,6 +97,16 @@ export class InputRound {
     return this.missing.size > 0;
   }
 
+  /**
+   * Continue the numbering and key set of `before` (a run that changes rounds midway, as a call
+   * becoming a task does), so a positional key never names an earlier call's answer.
+   */
+  continueFrom(before: InputRound): this {
+    this.calls = before.calls;
+    for (const k of before.keys) this.keys.add(k);
+    return this;
+  }
+
   /** One `ctx.client.*` call: its answer, or a promise that never settles (the run is abandoned). */
   ask(method: InputMethod, params: Params | undefined, key?: string): Promise<unknown> {
     const k = key ?? `${SHORT[method]}-${this.calls + 1}`;
