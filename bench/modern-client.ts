@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { connectMcpClient } from "@mcpgen/runtime";
 import { ModernHttpClientTransport } from "@mcpgen/runtime/http";
-import { binding as b2026 } from "../generated/2026-07-28/index.js";
+import { binding as b2026 } from "@mcpgen/runtime/protocol/2026-07-28";
 import { median } from "./stats.js";
 
 const N = Number(process.argv[2] ?? 4000);

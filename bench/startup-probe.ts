@@ -10,7 +10,7 @@ import { median } from "./stats.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const rt = (p: string) => JSON.stringify(new URL(`../../runtime/dist/${p}`, import.meta.url).href);
-const gen = JSON.stringify(new URL("../generated/2025-11-25/index.js", import.meta.url).href);
+const gen = rt("protocol/2025-11-25/index.js");
 
 const SETS: [string, string][] = [
   ["bare node", ""],

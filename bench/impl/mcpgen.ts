@@ -2,7 +2,7 @@
 import { connectClient, createMemoryTransportPair, type ClientSession, type Transport } from "@mcpgen/runtime";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import { binding } from "../../generated/2025-11-25/index.js";
+import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 import type { Harness, Implementation, SpawnedSession } from "../harness.js";
 import { CLIENT_INFO, sumOf, type Variant } from "../workload.js";
 import { createMcpgenServer } from "../servers/mcpgen-server.js";

@@ -5,7 +5,7 @@
  * {a:number, b:number} (the same test ajv standalone emits for it; no ajv at run time).
  */
 import { createServerSession, type RequestHandlers, type ServerSession, type Transport } from "@mcpgen/runtime";
-import { binding } from "../../generated/2025-11-25/index.js";
+import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 import { SERVER_INFO, addResult, addToolDefinition, type Variant } from "../workload.js";
 
 interface AddArgs {

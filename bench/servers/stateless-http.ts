@@ -8,7 +8,7 @@
 import { createServer } from "node:http";
 import { createMcpServer, type McpDefinition, type Validator } from "@mcpgen/runtime";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
-import { binding } from "../../generated/2026-07-28/index.js";
+import { binding } from "@mcpgen/runtime/protocol/2026-07-28";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { SERVER_INFO, addResult, addToolDefinition } from "../workload.js";
 import { createSdk2Server } from "./sdk2-server.js";

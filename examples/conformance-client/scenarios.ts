@@ -6,7 +6,7 @@
  */
 import { connectClient, type ClientSession, type Params, type RequestHandlers } from "@mcpgen/runtime";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import type { ClientRequestMethod, ElicitResult, RequestParams, ResultOf, Tool } from "../../generated/2025-11-25/index.js";
+import type { ClientRequestMethod, ElicitResult, RequestParams, ResultOf, Tool } from "@mcpgen/runtime/protocol/2025-11-25";
 import { sampleArguments } from "./arguments.js";
 import { bindings } from "./bindings.js";
 import { applyDefaults } from "./defaults.js";

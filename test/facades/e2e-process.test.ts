@@ -14,7 +14,7 @@ import { buildFixture, type BuiltFixture } from "./build-fixture.js";
 let fx: BuiltFixture;
 let clientMod: any;
 let drive: (client: unknown) => Promise<number>;
-const env = { ...process.env, MCPGEN_GENERATED: join(root, "dist", "generated") };
+const env = { ...process.env, MCPGEN_GENERATED: join(root, "runtime", "dist", "protocol") };
 const clientOptions = { bindings, clientInfo: { name: "e2e-process", version: "1" }, timeout: 10_000 };
 
 test.before(async () => {

@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { connectClient, type ClientSession } from "@mcpgen/runtime";
 import { StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
 import { OAuthClient, OAuthFlowError, InMemoryOAuthStore, InvalidTokenError, type AuthorizationUserAgent, type OAuthClientOptions } from "@mcpgen/runtime/auth";
-import { binding } from "../../../generated/2025-11-25/index.js";
+import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 import { startAs, startProtected, type FakeAs, type ProtectedServer } from "./fake-as.js";
 
 const cleanup: (() => Promise<void>)[] = [];

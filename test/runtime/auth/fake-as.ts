@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServerSession, type ServerOptions, type Transport } from "@mcpgen/runtime";
 import { createStreamableHttpServer, type StreamableHttpServer } from "@mcpgen/runtime/http";
 import { createResourceServer, InvalidTokenError, type AuthInfo, type ResourceServerOptions } from "@mcpgen/runtime/auth";
-import { binding } from "../../../generated/2025-11-25/index.js";
+import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 
 export interface AsBehaviour {
   /** `iss` on the redirect: "correct" (default), "wrong", "omit". */

@@ -3,11 +3,11 @@
  * runtime is tested against exactly what users link.
  */
 import type { ProtocolBinding } from "@mcpgen/runtime";
-import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
-import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";
-import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
-import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
-import { binding as b20260728 } from "../../../generated/2026-07-28/index.js";
+import { binding as b20241105 } from "@mcpgen/runtime/protocol/2024-11-05";
+import { binding as b20250326 } from "@mcpgen/runtime/protocol/2025-03-26";
+import { binding as b20250618 } from "@mcpgen/runtime/protocol/2025-06-18";
+import { binding as b20251125 } from "@mcpgen/runtime/protocol/2025-11-25";
+import { binding as b20260728 } from "@mcpgen/runtime/protocol/2026-07-28";
 
 export const REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"] as const;
 

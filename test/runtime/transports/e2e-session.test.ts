@@ -7,10 +7,10 @@ import { connectClient, createServerSession, ConnectionClosedError } from "@mcpg
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { createStreamableHttpServer, createLegacySseHandler, connectHttp, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { ClientSession, ServerOptions, Transport } from "@mcpgen/runtime";
-import { binding as b20241105 } from "../../../generated/2024-11-05/index.js";
-import { binding as b20250326 } from "../../../generated/2025-03-26/index.js";
-import { binding as b20250618 } from "../../../generated/2025-06-18/index.js";
-import { binding as b20251125 } from "../../../generated/2025-11-25/index.js";
+import { binding as b20241105 } from "@mcpgen/runtime/protocol/2024-11-05";
+import { binding as b20250326 } from "@mcpgen/runtime/protocol/2025-03-26";
+import { binding as b20250618 } from "@mcpgen/runtime/protocol/2025-06-18";
+import { binding as b20251125 } from "@mcpgen/runtime/protocol/2025-11-25";
 
 // The generated bindings (method tables + standalone validators) of the legacy era.
 const bindings = [b20241105, b20250326, b20250618, b20251125];
