@@ -37,6 +37,11 @@ export interface JSONRPCErrorResponse {
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
 
+/** A JSON object (not null, not an array): what params, results and `_meta` must be. */
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** Standard JSON-RPC and MCP error codes. */
 export const ErrorCode = {
   ParseError: -32700,

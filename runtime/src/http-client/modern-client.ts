@@ -6,6 +6,7 @@
  * request's HTTP exchange is that request's cancellation, so `notifications/cancelled` from the
  * session is carried out as exactly that and never POSTed.
  */
+import { isObject } from "../jsonrpc.js";
 import type * as http from "node:http";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
@@ -31,9 +32,6 @@ export interface ModernHttpClientOptions {
 
 type Msg = Record<string, unknown>;
 
-function isObject(v: unknown): v is Msg {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The value a mirrored header carries, or undefined when the argument cannot be mirrored as declared. */
 function mirrored(value: unknown, type: HeaderParam["type"]): string | undefined {

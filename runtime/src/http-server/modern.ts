@@ -5,15 +5,12 @@
  * status each modern JSON-RPC error travels with.
  */
 import type { IncomingMessage } from "node:http";
-import { ErrorCode, type JSONRPCErrorObject } from "../jsonrpc.js";
+import { ErrorCode, type JSONRPCErrorObject, isObject } from "../jsonrpc.js";
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
 
 /** Protocol revisions served on the stateless modern path by default. */
 export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];

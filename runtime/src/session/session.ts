@@ -5,7 +5,7 @@
  * Incoming messages are classified by key presence only; schemas are consulted just once the
  * kind and method are known.
  */
-import { ErrorCode, type JSONRPCErrorObject, type RequestId } from "../jsonrpc.js";
+import { ErrorCode, type JSONRPCErrorObject, type RequestId, isObject } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { ConnectionClosedError, InvalidResultError, LimitError, McpError, RequestTimeoutError, UnreadableResponseError } from "../errors.js";
@@ -34,9 +34,6 @@ function capture(resolve: (r: Result) => void, reject: (e: unknown) => void): vo
   captured.reject = reject;
 }
 
-function isObject(v: unknown): v is Msg {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 const isId = isRequestId;
 

@@ -3,6 +3,7 @@
  * means `complete` (a server of an earlier revision), an unknown value is an invalid result, and
  * an `input_required` result is only legal for the three methods that may ask for input.
  */
+import { isObject } from "../../jsonrpc.js";
 import type { ProtocolBinding, ValidationIssue } from "../../abi.js";
 import { InvalidResultError } from "../../errors.js";
 import type { Params, Result } from "../../session/types.js";
@@ -46,9 +47,6 @@ function issue(instancePath: string, keyword: string, message: string): Validati
   return { instancePath, schemaPath: "", keyword, params: {}, message };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * Classify and check one result of `method`. A complete result is validated against the

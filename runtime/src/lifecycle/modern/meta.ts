@@ -5,7 +5,7 @@
  * and the handlers.
  */
 import type { ProtocolBinding } from "../../abi.js";
-import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
+import { ErrorCode, type JSONRPCErrorObject, isObject } from "../../jsonrpc.js";
 import { loggingLevels, type LoggingLevel } from "../../mcp-types.js";
 import type { Params } from "../../session/types.js";
 import type { Capabilities, Implementation } from "../legacy/types.js";
@@ -13,9 +13,6 @@ import { MetaKey } from "./wire.js";
 
 const REQUIRED = [MetaKey.protocolVersion, MetaKey.clientCapabilities] as const;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The `_meta` object of `params`, if it is one. */
 export function requestMeta(params: Params | undefined): Record<string, unknown> | undefined {

@@ -9,7 +9,7 @@
  * `requestState` carrying the answers used. No rejection is thrown into handler code, so a handler
  * cannot swallow the interruption by accident.
  */
-import { ErrorCode } from "../../jsonrpc.js";
+import { ErrorCode, isObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
 import { elicitationModeAllowed, hasCapability } from "../legacy/capabilities.js";
@@ -39,9 +39,6 @@ const SHORT: Record<InputMethod, string> = { "elicitation/create": "elicitation"
 const MAX_INPUTS = 64;
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The capability an input request needs, as a ClientCapabilities fragment; undefined when declared. */
 function missingCapability(method: InputMethod, params: Params | undefined, caps: Capabilities): Record<string, unknown> | undefined {

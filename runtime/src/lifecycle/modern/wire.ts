@@ -3,6 +3,8 @@
  * the reserved `_meta` keys, the request-metadata HTTP headers, the header value encoding
  * (transports.md §4.5, base64 sentinel) and the `x-mcp-header` annotations of tool input schemas.
  */
+import { describe, describeText } from "../../describe.js";
+import { isObject } from "../../jsonrpc.js";
 
 /** Reserved `_meta` keys of requests, results and notifications (lifecycle.md §9, §12.2). */
 export const MetaKey = {
@@ -126,9 +128,6 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const MAX_DEPTH = 32;
 const COMPOSITION = ["items", "prefixItems", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "additionalProperties", "patternProperties", "dependentSchemas"];
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * The `x-mcp-header` annotations of a tool's input schema, checked against transports.md §4.5:
@@ -146,16 +145,16 @@ export function headerParams(inputSchema: unknown): HeaderParamsResult {
   const visit = (schema: unknown, path: string[], direct: boolean, depth: number): void => {
     if (problem !== undefined || !isObject(schema) || depth > MAX_DEPTH) return;
     const annotation = schema["x-mcp-header"];
-    const where = path.length === 0 ? "the input schema root" : `/${path.join("/")}`;
+    const where = path.length === 0 ? "the input schema root" : describeText(`/${path.join("/")}`);
     if (annotation !== undefined) {
       if (!direct || path.length === 0) return fail(`x-mcp-header at ${where} is not reachable through properties alone`);
       if (typeof annotation !== "string" || !TOKEN.test(annotation)) return fail(`x-mcp-header at ${where} is not a header token`);
       const type = schema.type;
       if (type !== "string" && type !== "integer" && type !== "boolean") {
-        return fail(`x-mcp-header at ${where} is on a ${JSON.stringify(type ?? "untyped")} property; only string, integer and boolean may be mirrored`);
+        return fail(`x-mcp-header at ${where} is on a ${describe(type ?? "untyped")} property; only string, integer and boolean may be mirrored`);
       }
       const key = annotation.toLowerCase();
-      if (seen.has(key)) return fail(`x-mcp-header ${JSON.stringify(annotation)} is declared twice`);
+      if (seen.has(key)) return fail(`x-mcp-header ${describe(annotation)} is declared twice`);
       seen.add(key);
       params.push({ header: annotation, path, type });
     }
