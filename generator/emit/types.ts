@@ -44,6 +44,22 @@ export function emitTypes(model: ProtocolModel): EmittedFile[] {
   return [{ path: "types.ts", contents: `${chunks.join("\n\n")}\n` }];
 }
 
+/**
+ * The declarations of the definitions named in `wanted`, in model order, exactly as `emitTypes`
+ * writes them into `types.ts` (the runtime's checked-in wire types reuse this; see wire-types.ts).
+ * `wanted` must be closed under `$ref`; the caller computes that closure.
+ */
+export function emitDefinitions(model: ProtocolModel, wanted: ReadonlySet<string>): string[] {
+  const names = new Set(model.types.map((t) => t.name));
+  const refPrefix = `#/${model.defsKey}/`;
+  const openDefinitions = metaDefinitions(
+    model.types.map((t) => t.schema),
+    refPrefix,
+  );
+  for (const name of wanted) if (!names.has(name)) throw new TypesEmitError(`${refPrefix}${name}: no such definition in ${model.revision}`);
+  return model.types.filter((t) => wanted.has(t.name)).map((def) => emitDefinition(model, def, names, refPrefix, openDefinitions));
+}
+
 function emitDefinition(
   model: ProtocolModel,
   def: TypeDef,

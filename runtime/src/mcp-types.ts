@@ -1,179 +1,76 @@
 /**
- * The MCP wire shapes the server and client facades exchange with user code, written once for
- * every legacy revision (fields a revision lacks are optional). The per-revision generated types
- * are exact; these are what the runtime can promise without importing them. Open objects: a
- * newer revision's extra fields pass through.
+ * The MCP wire shapes the server and client facades exchange with user code. Every spec shape
+ * comes from `wire/legacy.ts`, generated from the newest bundled legacy revision (a superset of
+ * the older ones; why: generator/emit/wire-types.ts). This file only adapts them for the runtime:
+ *
+ * - results and params are open (`Open<T>`): a newer revision's extra fields pass through, and
+ *   they are assignable to the session's `Result`/`Params` records;
+ * - JSON Schemas carried as data (`Tool.inputSchema`) are open, as JSON Schema itself is (the
+ *   generated types follow the spec's TypeScript, which closes them);
+ * - elicitation is generic over the requested schema, accepting it `as const` (readonly).
  */
+import type * as Wire from "./wire/legacy.js";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 export type Meta = { [key: string]: unknown };
 
-export interface Annotations {
-  audience?: ("user" | "assistant")[];
-  priority?: number;
-  lastModified?: string;
-}
+/** `T` plus an index signature: unknown fields are allowed and kept. */
+type Open<T> = T & { [key: string]: unknown };
 
-export interface TextContent {
-  type: "text";
-  text: string;
-  annotations?: Annotations;
-  _meta?: Meta;
-}
-export interface ImageContent {
-  type: "image";
-  /** base64 */
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-  _meta?: Meta;
-}
-export interface AudioContent {
-  type: "audio";
-  data: string;
-  mimeType: string;
-  annotations?: Annotations;
-  _meta?: Meta;
-}
-export interface TextResourceContents {
-  uri: string;
-  mimeType?: string;
-  text: string;
-  _meta?: Meta;
-}
-export interface BlobResourceContents {
-  uri: string;
-  mimeType?: string;
-  /** base64 */
-  blob: string;
-  _meta?: Meta;
-}
+/** `T` with every array readonly, so schemas written `as const` (or inferred `const`) are accepted. */
+type DeepReadonly<T> = T extends readonly (infer E)[]
+  ? readonly DeepReadonly<E>[]
+  : T extends object
+    ? { readonly [K in keyof T]: DeepReadonly<T[K]> }
+    : T;
+
+export type Annotations = Wire.Annotations;
+export type TextContent = Wire.TextContent;
+export type ImageContent = Wire.ImageContent;
+export type AudioContent = Wire.AudioContent;
+export type TextResourceContents = Wire.TextResourceContents;
+export type BlobResourceContents = Wire.BlobResourceContents;
+/** What `resources/read` returns per resource (the schema's `ResourceContents` is their common base). */
 export type ResourceContents = TextResourceContents | BlobResourceContents;
-export interface EmbeddedResource {
-  type: "resource";
-  resource: ResourceContents;
-  annotations?: Annotations;
-  _meta?: Meta;
-}
-export interface ResourceLink {
-  type: "resource_link";
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  annotations?: Annotations;
-  _meta?: Meta;
-}
-export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
+export type EmbeddedResource = Wire.EmbeddedResource;
+export type ResourceLink = Wire.ResourceLink;
+export type ContentBlock = Wire.ContentBlock;
 
-export interface CallToolResult {
-  content: ContentBlock[];
-  structuredContent?: { [key: string]: unknown };
-  isError?: boolean;
-  _meta?: Meta;
-  [key: string]: unknown;
-}
+export type CallToolResult = Open<Wire.CallToolResult>;
+export type PromptMessage = Wire.PromptMessage;
+export type GetPromptResult = Open<Wire.GetPromptResult>;
+export type ReadResourceResult = Open<Wire.ReadResourceResult>;
 
-export interface PromptMessage {
-  role: "user" | "assistant";
-  content: ContentBlock;
-}
-export interface GetPromptResult {
-  description?: string;
-  messages: PromptMessage[];
-  _meta?: Meta;
-  [key: string]: unknown;
-}
-export interface ReadResourceResult {
-  contents: ResourceContents[];
-  _meta?: Meta;
-  [key: string]: unknown;
-}
+type ToolSchema = Open<Wire.Tool["inputSchema"]>;
+export type Tool = Open<Omit<Wire.Tool, "inputSchema" | "outputSchema" | "annotations">> & {
+  inputSchema: ToolSchema;
+  outputSchema?: ToolSchema;
+  annotations?: Open<Wire.ToolAnnotations>;
+};
+export type Prompt = Open<Wire.Prompt>;
+export type Resource = Open<Wire.Resource>;
+export type ResourceTemplate = Open<Wire.ResourceTemplate>;
 
-export interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema: { type: "object"; [key: string]: unknown };
-  outputSchema?: { [key: string]: unknown };
-  annotations?: { [key: string]: unknown };
-  [key: string]: unknown;
-}
-export interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: { name: string; title?: string; description?: string; required?: boolean }[];
-  [key: string]: unknown;
-}
-export interface Resource {
-  uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  [key: string]: unknown;
-}
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  [key: string]: unknown;
-}
+export type CompleteResult = Open<Wire.CompleteResult>;
+export type CompletionReference = Wire.PromptReference | Wire.ResourceTemplateReference;
 
-export interface CompleteResult {
-  completion: { values: string[]; total?: number; hasMore?: boolean };
-  [key: string]: unknown;
-}
-export type CompletionReference = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
-
-export type LoggingLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+export type LoggingLevel = Wire.LoggingLevel;
+/** Every level, least severe first (RFC 5424 order; test/runtime/wire-types proves it complete). */
 export const loggingLevels: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 // ---- requests a server sends to the client
 
-export interface SamplingMessage {
-  role: "user" | "assistant";
-  content: unknown;
-  _meta?: Meta;
-}
-export interface CreateMessageParams {
-  messages: SamplingMessage[];
-  maxTokens: number;
-  systemPrompt?: string;
-  modelPreferences?: { hints?: { name?: string }[]; costPriority?: number; speedPriority?: number; intelligencePriority?: number };
-  includeContext?: "none" | "thisServer" | "allServers";
-  temperature?: number;
-  stopSequences?: string[];
-  metadata?: { [key: string]: unknown };
-  tools?: Tool[];
-  toolChoice?: { mode?: "auto" | "required" | "none" };
-  [key: string]: unknown;
-}
-export interface CreateMessageResult {
-  role: "user" | "assistant";
-  content: unknown;
-  model: string;
-  stopReason?: string;
-  [key: string]: unknown;
-}
+export type SamplingMessage = Wire.SamplingMessage;
+export type CreateMessageParams = Open<Wire.CreateMessageRequestParams>;
+export type CreateMessageResult = Open<Wire.CreateMessageResult>;
 
 /** A primitive field of an elicitation form (`requestedSchema.properties.*`). */
-export type ElicitField =
-  | { type: "string"; title?: string; description?: string; enum?: readonly string[]; format?: string; default?: string; [key: string]: unknown }
-  | { type: "number" | "integer"; title?: string; description?: string; minimum?: number; maximum?: number; default?: number }
-  | { type: "boolean"; title?: string; description?: string; default?: boolean }
-  | { type: "array"; title?: string; description?: string; items: unknown; [key: string]: unknown };
-export interface ElicitSchema {
-  type: "object";
-  properties: { readonly [name: string]: ElicitField };
-  required?: readonly string[];
-}
+export type ElicitField = DeepReadonly<Wire.PrimitiveSchemaDefinition>;
+type RequestedSchema = Wire.ElicitRequestFormParams["requestedSchema"];
+/** `requestedSchema` of a form elicitation. */
+export type ElicitSchema = DeepReadonly<Omit<RequestedSchema, "properties">> & {
+  readonly properties: { readonly [name: string]: ElicitField };
+};
 
 type FieldValue<F> = F extends { type: "boolean" }
   ? boolean
@@ -191,25 +88,13 @@ export type ElicitContent<S extends ElicitSchema> = {
 } & {
   -readonly [K in keyof S["properties"] as K extends RequiredNames<S> ? never : K]?: FieldValue<S["properties"][K]>;
 };
+type ResultRest = Open<Omit<Wire.ElicitResult, "action" | "content">>;
 export type ElicitResult<S extends ElicitSchema = ElicitSchema> =
-  | { action: "accept"; content: ElicitContent<S>; [key: string]: unknown }
-  | { action: "decline" | "cancel"; content?: undefined; [key: string]: unknown };
-export interface ElicitFormParams<S extends ElicitSchema = ElicitSchema> {
-  mode?: "form";
-  message: string;
+  | ({ action: "accept"; content: ElicitContent<S> } & ResultRest)
+  | ({ action: Exclude<Wire.ElicitResult["action"], "accept">; content?: undefined } & ResultRest);
+export type ElicitFormParams<S extends ElicitSchema = ElicitSchema> = Open<Omit<Wire.ElicitRequestFormParams, "requestedSchema">> & {
   requestedSchema: S;
-  [key: string]: unknown;
-}
-export interface ElicitUrlParams {
-  mode: "url";
-  message: string;
-  url: string;
-  elicitationId: string;
-  [key: string]: unknown;
-}
+};
+export type ElicitUrlParams = Open<Wire.ElicitRequestURLParams>;
 
-export interface Root {
-  uri: string;
-  name?: string;
-  _meta?: Meta;
-}
+export type Root = Wire.Root;

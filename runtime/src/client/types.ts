@@ -6,6 +6,7 @@ import type { EraCache } from "../lifecycle/modern/client-probe.js";
 import type {
   ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitUrlParams, LoggingLevel, Meta, Root,
 } from "../mcp-types.js";
+import type * as Wire from "../wire/legacy.js";
 
 /** What the client offers the server; each one declares the capability it implies. */
 export interface ClientHandlers {
@@ -19,11 +20,8 @@ export interface ClientHandlers {
   roots?: (ctx: RequestContext) => Root[] | Promise<Root[]>;
 }
 
-export interface ClientElicitResult {
-  action: "accept" | "decline" | "cancel";
-  content?: { [key: string]: string | number | boolean | string[] };
-  [key: string]: unknown;
-}
+/** What an elicitation handler answers (newest legacy revision's `ElicitResult`, open to newer fields). */
+export type ClientElicitResult = Wire.ElicitResult & { [key: string]: unknown };
 
 export interface McpClientOptions {
   /**

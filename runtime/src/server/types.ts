@@ -15,6 +15,7 @@ import type {
   CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
   ElicitSchema, ElicitUrlParams, GetPromptResult, LoggingLevel, Meta, PromptMessage, ReadResourceResult, ResourceContents, Root,
 } from "../mcp-types.js";
+import type * as Wire from "../wire/legacy.js";
 
 type JsonObject = { readonly [key: string]: unknown };
 
@@ -91,7 +92,7 @@ type MaybePromise<T> = T | Promise<T>;
 /** What a handler of a tool with outputSchema returns: the structured output itself, or a branded result. */
 export type ToolReturn<O> = MaybePromise<O | ToolResult<O> | ToolError>;
 /** What a handler of a tool without outputSchema returns: text, content blocks, or a full result. */
-export type ContentReturn = MaybePromise<string | ContentBlock[] | { content: ContentBlock[]; isError?: boolean; structuredContent?: { [key: string]: unknown }; _meta?: Meta } | ToolError>;
+export type ContentReturn = MaybePromise<string | ContentBlock[] | Wire.CallToolResult | ToolError>;
 export type PromptReturn = MaybePromise<string | PromptMessage[] | GetPromptResult>;
 /** Text (with the resource's URI and mimeType), contents, or a full result. */
 export type ResourceReturn = MaybePromise<string | ResourceContents[] | ReadResourceResult>;

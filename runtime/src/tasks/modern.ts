@@ -18,10 +18,12 @@ import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { ModernContext } from "../server/modern-context.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
 import { TERMINAL, TaskLimitError, type TaskRecord, type TaskStore } from "./store.js";
+import type * as Wire from "../wire/legacy.js";
 
 export { TASKS_EXTENSION };
 
-export type TaskSupport = "forbidden" | "optional" | "required";
+/** A tool's `execution.taskSupport`, as 2025-11-25 defines it (the 2026 tasks extension reuses it). */
+export type TaskSupport = NonNullable<NonNullable<Wire.Tool["execution"]>["taskSupport"]>;
 
 /** Whether these client capabilities declare the tasks extension. */
 export function declaresTasks(caps: Capabilities | undefined): boolean {

@@ -5,8 +5,10 @@
  * never changes again, whatever a racing handler or a late cancel tries.
  */
 import { randomBytes } from "node:crypto";
+import type * as Wire from "../wire/legacy.js";
 
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+/** The task status machine's states, as 2025-11-25 defines them (the 2026 tasks extension reuses them). */
+export type TaskStatus = Wire.TaskStatus;
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 

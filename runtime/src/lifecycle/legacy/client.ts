@@ -11,15 +11,15 @@ import type { NotificationHandler, Params, RequestHandler, RequestOptions, Resul
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
 import type { Capabilities, ClientOptions, Implementation } from "./types.js";
+import type * as Wire from "../../wire/legacy.js";
 import { findBinding, legacyBindings } from "./versions.js";
 
-export interface InitializeResult {
-  protocolVersion: string;
+/** The `initialize` result (newest legacy revision); capabilities stay an open record the policy reads. */
+export type InitializeResult = Omit<Wire.InitializeResult, "capabilities" | "serverInfo"> & {
   capabilities: Capabilities;
   serverInfo: Implementation;
-  instructions?: string;
   [key: string]: unknown;
-}
+};
 
 export class ClientSession {
   readonly era = "legacy" as const;

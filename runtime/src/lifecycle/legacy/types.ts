@@ -1,14 +1,10 @@
 import type { Transport } from "../../transport.js";
+import type * as Wire from "../../wire/legacy.js";
 import type { ProtocolBinding } from "../../abi.js";
 import type { NotificationHandler, RequestHandler } from "../../session/types.js";
 
-/** `Implementation` (clientInfo / serverInfo); generated types give the exact per-revision shape. */
-export interface Implementation {
-  name: string;
-  version: string;
-  title?: string;
-  [key: string]: unknown;
-}
+/** `Implementation` (clientInfo / serverInfo) of the newest legacy revision, open to newer fields. */
+export type Implementation = Wire.Implementation & { [key: string]: unknown };
 
 /** Capabilities object as exchanged in `initialize` (open: unknown keys are kept). */
 export type Capabilities = Record<string, unknown>;

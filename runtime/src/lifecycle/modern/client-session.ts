@@ -15,6 +15,7 @@ import { Session } from "../../session/session.js";
 import type { NotificationHandler, Params, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import type { LoggingLevel } from "../../mcp-types.js";
 import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../legacy/types.js";
+import type * as Modern from "../../wire/modern.js";
 import { ResultCache } from "./client-cache.js";
 import { Subscription, type ListenOptions, type SubscriptionFilter } from "./client-listen.js";
 import { answerInputRequests, InputRoundsExceededError } from "./client-mrtr.js";
@@ -48,11 +49,8 @@ export interface ModernClientOptions {
   logLevel?: LoggingLevel;
 }
 
-export interface DiscoverResult extends Result {
-  supportedVersions: string[];
-  capabilities: Capabilities;
-  instructions?: string;
-}
+/** The `server/discover` result (2026-07-28); capabilities stay an open record the policy reads. */
+export type DiscoverResult = Omit<Modern.DiscoverResult, "capabilities"> & { capabilities: Capabilities } & Result;
 
 export function modernBindings(bindings: readonly ProtocolBinding[]): ProtocolBinding[] {
   return bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));

@@ -1,0 +1,102 @@
+/**
+ * The runtime's MCP wire types (`runtime/src/wire/<era>.ts`), generated from the bundled schemas
+ * so the runtime never restates the spec by hand. The runtime cannot import the per-revision
+ * bindings (`generated/<rev>/`: they are built after it and link against it), so it gets its own
+ * copy of the few definitions it names, emitted by the same code as `types.ts` (identical
+ * declarations, JSDoc from the schema).
+ *
+ * Which revision: the runtime serves 2024-11-05 … 2026-07-28 with one handler API. The shapes a
+ * handler returns and a client reads are the legacy era's; every legacy revision only ever added
+ * optional fields to them (a test proves that for every definition listed here), so the NEWEST
+ * legacy revision is a superset of the older ones, and the runtime keeps results open
+ * (`[key: string]: unknown`) for what it cannot know. The 2026-07-28 results differ only in
+ * protocol machinery the runtime fills in itself (`resultType`, `ttlMs`, `cacheScope`,
+ * `_meta` server identity), so user-facing types stay the legacy ones; the NEWEST modern revision
+ * supplies the shapes only that era has (`server/discover`). Generating a
+ * union of all five revisions instead would give the same fields with worse error messages.
+ */
+import type { EmittedFile, JSONSchema, ProtocolModel } from "../model/ir.js";
+import { renderTemplate } from "../templates.js";
+import { emitDefinitions } from "./types.js";
+
+export interface WireSelection {
+  era: "legacy" | "modern";
+  /** Definitions the runtime names; their `$ref` closure is emitted. */
+  roots: readonly string[];
+}
+
+export const RUNTIME_WIRE: readonly WireSelection[] = [
+  {
+    era: "legacy",
+    roots: [
+      "Annotations",
+      "BlobResourceContents",
+      "CallToolResult",
+      "CompleteResult",
+      "ContentBlock",
+      "CreateMessageRequestParams",
+      "CreateMessageResult",
+      "ElicitRequestFormParams",
+      "ElicitRequestURLParams",
+      "ElicitResult",
+      "EmbeddedResource",
+      "GetPromptResult",
+      "Implementation",
+      "InitializeResult",
+      "LoggingLevel",
+      "PrimitiveSchemaDefinition",
+      "Prompt",
+      "PromptMessage",
+      "PromptReference",
+      "ReadResourceResult",
+      "Resource",
+      "ResourceLink",
+      "ResourceTemplate",
+      "ResourceTemplateReference",
+      "Root",
+      "SamplingMessage",
+      "TaskStatus",
+      "TextResourceContents",
+      "Tool",
+    ],
+  },
+  { era: "modern", roots: ["DiscoverResult"] },
+];
+
+/** Names of every definition `roots` reach through `$ref` (roots included), sorted. */
+export function refClosure(model: ProtocolModel, roots: readonly string[]): string[] {
+  const prefix = `#/${model.defsKey}/`;
+  const byName = new Map(model.types.map((t) => [t.name, t.schema]));
+  const seen = new Set<string>();
+  const pending = [...roots];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) visit(v);
+    else if (typeof value === "object" && value !== null) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k === "$ref" && typeof v === "string" && v.startsWith(prefix)) pending.push(decodeURIComponent(v.slice(prefix.length)));
+        else visit(v);
+      }
+    }
+  };
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (seen.has(name)) continue;
+    const schema: JSONSchema | undefined = byName.get(name);
+    if (schema === undefined) throw new Error(`${model.source.display}: ${prefix}${name}: the runtime's wire types need this definition`);
+    seen.add(name);
+    visit(schema);
+  }
+  return [...seen].sort();
+}
+
+/** The wire-types file of one era (`<era>.ts` in `runtime/src/wire/`), from that era's newest bundled revision (unformatted, no banner). */
+export function emitWireTypes(model: ProtocolModel, selection: WireSelection): EmittedFile {
+  const names = refClosure(model, selection.roots);
+  const declarations = emitDefinitions(model, new Set(names));
+  const contents = renderTemplate("runtime/wire.ts", {
+    revision: model.revision,
+    era: selection.era,
+    declarations: declarations.join("\n\n"),
+  });
+  return { path: `${selection.era}.ts`, contents };
+}
