@@ -202,9 +202,7 @@ export interface CallToolResult {
    * This can be any JSON value (object, array, string, number, boolean, or null)
    * that conforms to the tool's outputSchema if one is defined.
    */
-  structuredContent?: {
-    [k: string]: unknown;
-  };
+  structuredContent?: unknown;
 }
 
 /**
@@ -695,9 +693,7 @@ export interface Error {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -960,9 +956,7 @@ export interface InternalError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -989,9 +983,7 @@ export interface InvalidParamsError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1009,9 +1001,7 @@ export interface InvalidRequestError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1408,9 +1398,7 @@ export interface LoggingMessageNotificationParams {
   /**
    * The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
    */
-  data: {
-    [k: string]: unknown;
-  };
+  data: unknown;
   /**
    * The severity of this log message.
    */
@@ -1457,9 +1445,7 @@ export interface MethodNotFoundError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -1646,9 +1632,7 @@ export interface ParseError {
   /**
    * Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
    */
-  data?: {
-    [k: string]: unknown;
-  };
+  data?: unknown;
   /**
    * A short description of the error. The message SHOULD be limited to a concise single sentence.
    */
@@ -2802,9 +2786,7 @@ export interface ToolResultContent {
    * This can be any JSON value (object, array, string, number, boolean, or null).
    * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
    */
-  structuredContent?: {
-    [k: string]: unknown;
-  };
+  structuredContent?: unknown;
   /**
    * The ID of the tool use this result corresponds to.
    *

@@ -5,15 +5,17 @@
  * copy of the few definitions it names, emitted by the same code as `types.ts` (identical
  * declarations, JSDoc from the schema).
  *
- * Which revision: the runtime serves 2024-11-05 … 2026-07-28 with one handler API. The shapes a
- * handler returns and a client reads are the legacy era's; every legacy revision only ever added
- * optional fields to them (a test proves that for every definition listed here), so the NEWEST
- * legacy revision is a superset of the older ones, and the runtime keeps results open
- * (`[key: string]: unknown`) for what it cannot know. The 2026-07-28 results differ only in
- * protocol machinery the runtime fills in itself (`resultType`, `ttlMs`, `cacheScope`,
- * `_meta` server identity), so user-facing types stay the legacy ones; the NEWEST modern revision
- * supplies the shapes only that era has (`server/discover`). Generating a
- * union of all five revisions instead would give the same fields with worse error messages.
+ * Which revisions: the runtime serves 2024-11-05 … 2026-07-28 with one handler API, so it takes
+ * the NEWEST revision of each era. Every legacy revision only ever added optional fields to these
+ * definitions (a test proves it for each one listed here), so the newest legacy revision covers
+ * the older ones. 2026-07-28 adds protocol machinery the runtime fills in itself (`resultType`,
+ * `ttlMs`, `cacheScope`, server identity in `_meta`) and loosens a few fields (`structuredContent`
+ * any JSON value, non-object `outputSchema`, no `elicitationId`), so `runtime/src/mcp-types.ts`
+ * types each shape the user sees as the superset of the two (every field of either, required only
+ * where both require it), keeps results open for what a later revision adds, and takes the
+ * 2026-only shapes (`server/discover`) from the modern file. Emitting all five revisions and
+ * unioning them would give the same fields with worse error messages; the 2026-07-28 spec examples
+ * type-check against the runtime's types (test/runtime/wire-types).
  */
 import type { EmittedFile, JSONSchema, ProtocolModel } from "../model/ir.js";
 import { renderTemplate } from "../templates.js";
@@ -60,7 +62,26 @@ export const RUNTIME_WIRE: readonly WireSelection[] = [
       "Tool",
     ],
   },
-  { era: "modern", roots: ["DiscoverResult"] },
+  {
+    era: "modern",
+    roots: [
+      "CallToolResult",
+      "CompleteResult",
+      "CreateMessageRequestParams",
+      "CreateMessageResult",
+      "DiscoverResult",
+      "ElicitRequestFormParams",
+      "ElicitRequestURLParams",
+      "ElicitResult",
+      "GetPromptResult",
+      "Implementation",
+      "Prompt",
+      "ReadResourceResult",
+      "Resource",
+      "ResourceTemplate",
+      "Tool",
+    ],
+  },
 ];
 
 /** Names of every definition `roots` reach through `$ref` (roots included), sorted. */

@@ -14,6 +14,8 @@ import type { JSONSchema } from "../../model/ir.js";
 /** Keywords that would make json-schema-to-typescript declare extra named types or change naming. */
 // `tsType`/`tsEnumNames` are json-schema-to-typescript extensions: only this module may introduce them.
 const DROPPED_KEYWORDS = new Set(["$id", "id", "$schema", "title", "$comment", "$anchor", "$dynamicAnchor", "tsType", "tsEnumNames"]);
+/** Keywords that describe a value without constraining it. */
+const ANNOTATION_KEYWORDS = new Set(["description", "deprecated", "default", "examples", "readOnly", "writeOnly"]);
 /** Keywords whose value is a map from names (not keywords) to subschemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
 
@@ -58,6 +60,9 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
       out[key] = normaliseValue(value, ctx, here);
     }
   }
+  // A schema that only documents (2026-07-28's `structuredContent`: "any JSON value") admits every
+  // value; left alone, the closed-object default below would make it `{ [k: string]: unknown }`.
+  if (ref === undefined && Object.keys(out).every((k) => ANNOTATION_KEYWORDS.has(k))) return { ...out, tsType: "unknown" };
   if (ref === undefined && !("additionalProperties" in out) && !("patternProperties" in out)) {
     const opened = (pointer === "" && ctx.openDefinitions.has(ctx.definition.slice(ctx.refPrefix.length))) || isMeta;
     if ((opened || isBareObject(out)) && !isComposite(out)) out["additionalProperties"] = {};

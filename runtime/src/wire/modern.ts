@@ -7,6 +7,231 @@
  */
 
 /**
+ * Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
+ */
+export interface Annotations {
+  /**
+   * Describes who the intended audience of this object or data is.
+   *
+   * It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
+   */
+  audience?: Role[];
+  /**
+   * The moment the resource was last modified, as an ISO 8601 formatted string.
+   *
+   * Should be an ISO 8601 formatted string (e.g., "2025-01-12T15:00:58Z").
+   *
+   * Examples: last activity timestamp in an open file, timestamp when the resource
+   * was attached, etc.
+   */
+  lastModified?: string;
+  /**
+   * Describes how important this data is for operating the server.
+   *
+   * A value of 1 means "most important," and indicates that the data is
+   * effectively required, while 0 means "least important," and indicates that
+   * the data is entirely optional.
+   */
+  priority?: number;
+}
+
+/**
+ * Audio provided to or from an LLM.
+ */
+export interface AudioContent {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  /**
+   * The base64-encoded audio data.
+   */
+  data: string;
+  /**
+   * The MIME type of the audio. Different providers may support different audio types.
+   */
+  mimeType: string;
+  type: "audio";
+}
+
+export interface BlobResourceContents {
+  _meta?: MetaObject;
+  /**
+   * A base64-encoded string representing the binary data of the item.
+   */
+  blob: string;
+  /**
+   * The MIME type of this resource, if known.
+   */
+  mimeType?: string;
+  /**
+   * The URI of this resource.
+   */
+  uri: string;
+}
+
+export interface BooleanSchema {
+  default?: boolean;
+  description?: string;
+  title?: string;
+  type: "boolean";
+}
+
+/**
+ * The result returned by the server for a {@link CallToolRequest | tools/call} request.
+ */
+export interface CallToolResult {
+  _meta?: ResultMetaObject;
+  /**
+   * A list of content objects that represent the unstructured result of the tool call.
+   */
+  content: ContentBlock[];
+  /**
+   * Whether the tool call ended in an error.
+   *
+   * If not set, this is assumed to be false (the call was successful).
+   *
+   * Any errors that originate from the tool SHOULD be reported inside the result
+   * object, with `isError` set to true, _not_ as an MCP protocol-level error
+   * response. Otherwise, the LLM would not be able to see that an error occurred
+   * and self-correct.
+   *
+   * However, any errors in _finding_ the tool, an error indicating that the
+   * server does not support tool calls, or any other exceptional conditions,
+   * should be reported as an MCP error response.
+   */
+  isError?: boolean;
+  /**
+   * Indicates the type of the result, which allows the client to determine
+   * how to parse the result object.
+   *
+   * Servers implementing this protocol version MUST include this field.
+   * For backward compatibility, when a client receives a result from a
+   * server implementing an earlier protocol version (which does not include
+   * `resultType`), the client MUST treat the absent field as `"complete"`.
+   */
+  resultType: string;
+  /**
+   * An optional JSON value that represents the structured result of the tool call.
+   *
+   * This can be any JSON value (object, array, string, number, boolean, or null)
+   * that conforms to the tool's outputSchema if one is defined.
+   */
+  structuredContent?: unknown;
+}
+
+/**
+ * The result returned by the server for a {@link CompleteRequest | completion/complete} request.
+ */
+export interface CompleteResult {
+  _meta?: ResultMetaObject;
+  completion: {
+    /**
+     * Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
+     */
+    hasMore?: boolean;
+    /**
+     * The total number of completion options available. This can exceed the number of values actually sent in the response.
+     */
+    total?: number;
+    /**
+     * An array of completion values. Must not exceed 100 items.
+     *
+     * @maxItems 100
+     */
+    values: string[];
+  };
+  /**
+   * Indicates the type of the result, which allows the client to determine
+   * how to parse the result object.
+   *
+   * Servers implementing this protocol version MUST include this field.
+   * For backward compatibility, when a client receives a result from a
+   * server implementing an earlier protocol version (which does not include
+   * `resultType`), the client MUST treat the absent field as `"complete"`.
+   */
+  resultType: string;
+}
+
+export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+
+/**
+ * Parameters for a `sampling/createMessage` request.
+ */
+export interface CreateMessageRequestParams {
+  /**
+   * A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
+   * The client MAY ignore this request.
+   *
+   * Default is `"none"`. The values `"thisServer"` and `"allServers"` are deprecated (SEP-2596): servers SHOULD
+   * omit this field or use `"none"`, and SHOULD only use the deprecated values if the client declares
+   * {@link ClientCapabilities.sampling.context}.
+   */
+  includeContext?: "allServers" | "none" | "thisServer";
+  /**
+   * The requested maximum number of tokens to sample (to prevent runaway completions).
+   *
+   * The client MAY choose to sample fewer tokens than the requested maximum.
+   */
+  maxTokens: number;
+  messages: SamplingMessage[];
+  /**
+   * Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+   */
+  metadata?: JSONObject;
+  /**
+   * The server's preferences for which model to select. The client MAY ignore these preferences.
+   */
+  modelPreferences?: ModelPreferences;
+  stopSequences?: string[];
+  /**
+   * An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+   */
+  systemPrompt?: string;
+  temperature?: number;
+  /**
+   * Controls how the model uses tools.
+   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+   * Default is `{ mode: "auto" }`.
+   */
+  toolChoice?: ToolChoice;
+  /**
+   * Tools that the model may use during generation.
+   * The client MUST return an error if this field is provided but {@link ClientCapabilities.sampling.tools} is not declared.
+   */
+  tools?: Tool[];
+}
+
+/**
+ * The result returned by the client for a {@link CreateMessageRequest | sampling/createMessage} request.
+ * The client should inform the user before returning the sampled message, to allow them
+ * to inspect the response (human in the loop) and decide whether to allow the server to see it.
+ */
+export interface CreateMessageResult {
+  _meta?: MetaObject;
+  content:
+    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[];
+  /**
+   * The name of the model that generated the message.
+   */
+  model: string;
+  role: Role;
+  /**
+   * The reason why sampling stopped, if known.
+   *
+   * Standard values:
+   * - `"endTurn"`: Natural end of the assistant's turn
+   * - `"stopSequence"`: A stop sequence was encountered
+   * - `"maxTokens"`: Maximum token limit was reached
+   * - `"toolUse"`: The model wants to use one or more tools
+   *
+   * This field is an open string to allow for provider-specific stop reasons.
+   */
+  stopReason?: string;
+}
+
+/**
  * The result returned by the server for a {@link DiscoverRequest | server/discover} request.
  */
 export interface DiscoverResult {
@@ -66,6 +291,109 @@ export interface DiscoverResult {
 }
 
 /**
+ * The parameters for a request to elicit non-sensitive information from the user via a form in the client.
+ */
+export interface ElicitRequestFormParams {
+  /**
+   * The message to present to the user describing what information is being requested.
+   */
+  message: string;
+  /**
+   * The elicitation mode.
+   */
+  mode?: "form";
+  /**
+   * A restricted subset of JSON Schema.
+   * Only top-level properties are allowed, without nesting.
+   */
+  requestedSchema: {
+    $schema?: string;
+    properties: {
+      [k: string]: PrimitiveSchemaDefinition;
+    };
+    required?: string[];
+    type: "object";
+  };
+}
+
+/**
+ * The parameters for a request to elicit information from the user via a URL in the client.
+ */
+export interface ElicitRequestURLParams {
+  /**
+   * The message to present to the user explaining why the interaction is needed.
+   */
+  message: string;
+  /**
+   * The elicitation mode.
+   */
+  mode: "url";
+  /**
+   * The URL that the user should navigate to.
+   */
+  url: string;
+}
+
+/**
+ * The result returned by the client for an {@link ElicitRequest | elicitation/create} request.
+ */
+export interface ElicitResult {
+  /**
+   * The user action in response to the elicitation.
+   * - `"accept"`: User submitted the form/confirmed the action
+   * - `"decline"`: User explicitly declined the action
+   * - `"cancel"`: User dismissed without making an explicit choice
+   */
+  action: "accept" | "cancel" | "decline";
+  /**
+   * The submitted form data, only present when action is `"accept"` and mode was `"form"`.
+   * Contains values matching the requested schema.
+   * Omitted for out-of-band mode responses.
+   */
+  content?: {
+    [k: string]: string[] | string | number | boolean;
+  };
+}
+
+/**
+ * The contents of a resource, embedded into a prompt or tool call result.
+ *
+ * It is up to the client how best to render embedded resources for the benefit
+ * of the LLM and/or the user.
+ */
+export interface EmbeddedResource {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  resource: TextResourceContents | BlobResourceContents;
+  type: "resource";
+}
+
+/**
+ * The result returned by the server for a {@link GetPromptRequest | prompts/get} request.
+ */
+export interface GetPromptResult {
+  _meta?: ResultMetaObject;
+  /**
+   * An optional description for the prompt.
+   */
+  description?: string;
+  messages: PromptMessage[];
+  /**
+   * Indicates the type of the result, which allows the client to determine
+   * how to parse the result object.
+   *
+   * Servers implementing this protocol version MUST include this field.
+   * For backward compatibility, when a client receives a result from a
+   * server implementing an earlier protocol version (which does not include
+   * `resultType`), the client MUST treat the absent field as `"complete"`.
+   */
+  resultType: string;
+}
+
+/**
  * An optionally-sized icon that can be displayed in a user interface.
  */
 export interface Icon {
@@ -100,6 +428,26 @@ export interface Icon {
    * If not provided, the client should assume the icon can be used with any theme.
    */
   theme?: "dark" | "light";
+}
+
+/**
+ * An image provided to or from an LLM.
+ */
+export interface ImageContent {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  /**
+   * The base64-encoded image data.
+   */
+  data: string;
+  /**
+   * The MIME type of the image. Different providers may support different image types.
+   */
+  mimeType: string;
+  type: "image";
 }
 
 /**
@@ -156,6 +504,417 @@ export interface JSONObject {
 export type JSONValue = JSONObject | JSONValue[] | (string | number | boolean);
 
 /**
+ * Use {@link TitledSingleSelectEnumSchema} instead.
+ * This interface will be removed in a future version.
+ */
+export interface LegacyTitledEnumSchema {
+  default?: string;
+  description?: string;
+  enum: string[];
+  /**
+   * (Legacy) Display names for enum values.
+   * Non-standard according to JSON schema 2020-12.
+   */
+  enumNames?: string[];
+  title?: string;
+  type: "string";
+}
+
+/**
+ * Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
+ *
+ * Certain key names are reserved by MCP for protocol-level metadata; implementations MUST NOT make assumptions about values at these keys. Additionally, specific schema definitions may reserve particular names for purpose-specific metadata, as declared in those definitions.
+ *
+ * Valid keys have two segments:
+ *
+ * **Prefix:**
+ * - Optional — if specified, MUST be a series of _labels_ separated by dots (`.`), followed by a slash (`/`).
+ * - Labels MUST start with a letter and end with a letter or digit. Interior characters may be letters, digits, or hyphens (`-`).
+ * - Implementations SHOULD use reverse DNS notation (e.g., `com.example/` rather than `example.com/`).
+ * - Any prefix where the second label is `modelcontextprotocol` or `mcp` is **reserved** for MCP use. For example: `io.modelcontextprotocol/`, `dev.mcp/`, `org.modelcontextprotocol.api/`, and `com.mcp.tools/` are all reserved. However, `com.example.mcp/` is NOT reserved, as the second label is `example`.
+ *
+ * **Name:**
+ * - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
+ * - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
+ */
+export interface MetaObject {
+  [k: string]: unknown;
+}
+
+/**
+ * Hints to use for model selection.
+ *
+ * Keys not declared here are currently left unspecified by the spec and are up
+ * to the client to interpret.
+ */
+export interface ModelHint {
+  /**
+   * A hint for a model name.
+   *
+   * The client SHOULD treat this as a substring of a model name; for example:
+   *  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+   *  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+   *  - `claude` should match any Claude model
+   *
+   * The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
+   *  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+   */
+  name?: string;
+}
+
+/**
+ * The server's preferences for model selection, requested of the client during sampling.
+ *
+ * Because LLMs can vary along multiple dimensions, choosing the "best" model is
+ * rarely straightforward.  Different models excel in different areas—some are
+ * faster but less capable, others are more capable but more expensive, and so
+ * on. This interface allows servers to express their priorities across multiple
+ * dimensions to help clients make an appropriate selection for their use case.
+ *
+ * These preferences are always advisory. The client MAY ignore them. It is also
+ * up to the client to decide how to interpret these preferences and how to
+ * balance them against other considerations.
+ */
+export interface ModelPreferences {
+  /**
+   * How much to prioritize cost when selecting a model. A value of 0 means cost
+   * is not important, while a value of 1 means cost is the most important
+   * factor.
+   */
+  costPriority?: number;
+  /**
+   * Optional hints to use for model selection.
+   *
+   * If multiple hints are specified, the client MUST evaluate them in order
+   * (such that the first match is taken).
+   *
+   * The client SHOULD prioritize these hints over the numeric priorities, but
+   * MAY still use the priorities to select from ambiguous matches.
+   */
+  hints?: ModelHint[];
+  /**
+   * How much to prioritize intelligence and capabilities when selecting a
+   * model. A value of 0 means intelligence is not important, while a value of 1
+   * means intelligence is the most important factor.
+   */
+  intelligencePriority?: number;
+  /**
+   * How much to prioritize sampling speed (latency) when selecting a model. A
+   * value of 0 means speed is not important, while a value of 1 means speed is
+   * the most important factor.
+   */
+  speedPriority?: number;
+}
+
+export interface NumberSchema {
+  default?: number;
+  description?: string;
+  maximum?: number;
+  minimum?: number;
+  title?: string;
+  type: "integer" | "number";
+}
+
+/**
+ * Restricted schema definitions that only allow primitive types
+ * without nested objects or arrays.
+ */
+export type PrimitiveSchemaDefinition =
+  | StringSchema
+  | NumberSchema
+  | BooleanSchema
+  | UntitledSingleSelectEnumSchema
+  | TitledSingleSelectEnumSchema
+  | UntitledMultiSelectEnumSchema
+  | TitledMultiSelectEnumSchema
+  | LegacyTitledEnumSchema;
+
+/**
+ * A prompt or prompt template that the server offers.
+ */
+export interface Prompt {
+  _meta?: MetaObject;
+  /**
+   * A list of arguments to use for templating the prompt.
+   */
+  arguments?: PromptArgument[];
+  /**
+   * An optional description of what this prompt provides
+   */
+  description?: string;
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Clients that support rendering icons MUST support at least the following MIME types:
+   * - `image/png` - PNG images (safe, universal compatibility)
+   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+   *
+   * Clients that support rendering icons SHOULD also support:
+   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+   * - `image/webp` - WebP images (modern, efficient format)
+   */
+  icons?: Icon[];
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+}
+
+/**
+ * Describes an argument that a prompt can accept.
+ */
+export interface PromptArgument {
+  /**
+   * A human-readable description of the argument.
+   */
+  description?: string;
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * Whether this argument must be provided.
+   */
+  required?: boolean;
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+}
+
+/**
+ * Describes a message returned as part of a prompt.
+ *
+ * This is similar to {@link SamplingMessage}, but also supports the embedding of
+ * resources from the MCP server.
+ */
+export interface PromptMessage {
+  content: ContentBlock;
+  role: Role;
+}
+
+/**
+ * The result returned by the server for a {@link ReadResourceRequest | resources/read} request.
+ */
+export interface ReadResourceResult {
+  _meta?: ResultMetaObject;
+  /**
+   * Indicates the intended scope of the cached response, analogous to HTTP
+   * `Cache-Control: public` vs `Cache-Control: private`.
+   *
+   * - `"public"`: The response does not contain user-specific data. Any
+   *   client or intermediary (e.g., shared gateway, caching proxy) MAY cache
+   *   the response and serve it across authorization contexts.
+   * - `"private"`: The response MAY be cached and reused only within the
+   *   same authorization context. Caches MUST NOT be shared across
+   *   authorization contexts (e.g., a different access token requires a
+   *   different cache).
+   */
+  cacheScope: "private" | "public";
+  contents: (TextResourceContents | BlobResourceContents)[];
+  /**
+   * Indicates the type of the result, which allows the client to determine
+   * how to parse the result object.
+   *
+   * Servers implementing this protocol version MUST include this field.
+   * For backward compatibility, when a client receives a result from a
+   * server implementing an earlier protocol version (which does not include
+   * `resultType`), the client MUST treat the absent field as `"complete"`.
+   */
+  resultType: string;
+  /**
+   * A hint from the server indicating how long (in milliseconds) the
+   * client MAY cache this response before re-fetching. Semantics are
+   * analogous to HTTP Cache-Control max-age.
+   *
+   * - If 0, The response SHOULD be considered immediately stale,
+   *   The client MAY re-fetch every time the result is needed.
+   * - If positive, the client SHOULD consider the result fresh for this many
+   *   milliseconds after receiving the response.
+   */
+  ttlMs: number;
+}
+
+/**
+ * A known resource that the server is capable of reading.
+ */
+export interface Resource {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  /**
+   * A description of what this resource represents.
+   *
+   * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+   */
+  description?: string;
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Clients that support rendering icons MUST support at least the following MIME types:
+   * - `image/png` - PNG images (safe, universal compatibility)
+   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+   *
+   * Clients that support rendering icons SHOULD also support:
+   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+   * - `image/webp` - WebP images (modern, efficient format)
+   */
+  icons?: Icon[];
+  /**
+   * The MIME type of this resource, if known.
+   */
+  mimeType?: string;
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
+   *
+   * This can be used by Hosts to display file sizes and estimate context window usage.
+   */
+  size?: number;
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+  /**
+   * The URI of this resource.
+   */
+  uri: string;
+}
+
+/**
+ * A resource that the server is capable of reading, included in a prompt or tool call result.
+ *
+ * Note: resource links returned by tools are not guaranteed to appear in the results of {@link ListResourcesRequest | resources/list} requests.
+ */
+export interface ResourceLink {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  /**
+   * A description of what this resource represents.
+   *
+   * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+   */
+  description?: string;
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Clients that support rendering icons MUST support at least the following MIME types:
+   * - `image/png` - PNG images (safe, universal compatibility)
+   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+   *
+   * Clients that support rendering icons SHOULD also support:
+   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+   * - `image/webp` - WebP images (modern, efficient format)
+   */
+  icons?: Icon[];
+  /**
+   * The MIME type of this resource, if known.
+   */
+  mimeType?: string;
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
+   *
+   * This can be used by Hosts to display file sizes and estimate context window usage.
+   */
+  size?: number;
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+  type: "resource_link";
+  /**
+   * The URI of this resource.
+   */
+  uri: string;
+}
+
+/**
+ * A template description for resources available on the server.
+ */
+export interface ResourceTemplate {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  /**
+   * A description of what this template is for.
+   *
+   * This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+   */
+  description?: string;
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Clients that support rendering icons MUST support at least the following MIME types:
+   * - `image/png` - PNG images (safe, universal compatibility)
+   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+   *
+   * Clients that support rendering icons SHOULD also support:
+   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+   * - `image/webp` - WebP images (modern, efficient format)
+   */
+  icons?: Icon[];
+  /**
+   * The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
+   */
+  mimeType?: string;
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+  /**
+   * A URI template (according to RFC 6570) that can be used to construct resource URIs.
+   */
+  uriTemplate: string;
+}
+
+/**
  * Extends {@link MetaObject} with additional result-specific fields. All key naming rules from `MetaObject` apply.
  */
 export interface ResultMetaObject {
@@ -175,6 +934,24 @@ export interface ResultMetaObject {
   "io.modelcontextprotocol/serverInfo"?: Implementation;
   [k: string]: unknown;
 }
+
+/**
+ * The sender or recipient of messages and data in a conversation.
+ */
+export type Role = "assistant" | "user";
+
+/**
+ * Describes a message issued to or received from an LLM API.
+ */
+export interface SamplingMessage {
+  _meta?: MetaObject;
+  content:
+    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[];
+  role: Role;
+}
+
+export type SamplingMessageContentBlock =
+  TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
 
 /**
  * Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -236,4 +1013,388 @@ export interface ServerCapabilities {
      */
     listChanged?: boolean;
   };
+}
+
+export interface StringSchema {
+  default?: string;
+  description?: string;
+  format?: "date" | "date-time" | "email" | "uri";
+  maxLength?: number;
+  minLength?: number;
+  title?: string;
+  type: "string";
+}
+
+/**
+ * Text provided to or from an LLM.
+ */
+export interface TextContent {
+  _meta?: MetaObject;
+  /**
+   * Optional annotations for the client.
+   */
+  annotations?: Annotations;
+  /**
+   * The text content of the message.
+   */
+  text: string;
+  type: "text";
+}
+
+export interface TextResourceContents {
+  _meta?: MetaObject;
+  /**
+   * The MIME type of this resource, if known.
+   */
+  mimeType?: string;
+  /**
+   * The text of the item. This must only be set if the item can actually be represented as text (not binary data).
+   */
+  text: string;
+  /**
+   * The URI of this resource.
+   */
+  uri: string;
+}
+
+/**
+ * Schema for multiple-selection enumeration with display titles for each option.
+ */
+export interface TitledMultiSelectEnumSchema {
+  /**
+   * Optional default value.
+   */
+  default?: string[];
+  /**
+   * Optional description for the enum field.
+   */
+  description?: string;
+  /**
+   * Schema for array items with enum options and display labels.
+   */
+  items: {
+    /**
+     * Array of enum options with values and display labels.
+     */
+    anyOf: {
+      /**
+       * The constant enum value.
+       */
+      const: string;
+      /**
+       * Display title for this option.
+       */
+      title: string;
+    }[];
+  };
+  /**
+   * Maximum number of items to select.
+   */
+  maxItems?: number;
+  /**
+   * Minimum number of items to select.
+   */
+  minItems?: number;
+  /**
+   * Optional title for the enum field.
+   */
+  title?: string;
+  type: "array";
+}
+
+/**
+ * Schema for single-selection enumeration with display titles for each option.
+ */
+export interface TitledSingleSelectEnumSchema {
+  /**
+   * Optional default value.
+   */
+  default?: string;
+  /**
+   * Optional description for the enum field.
+   */
+  description?: string;
+  /**
+   * Array of enum options with values and display labels.
+   */
+  oneOf: {
+    /**
+     * The enum value.
+     */
+    const: string;
+    /**
+     * Display label for this option.
+     */
+    title: string;
+  }[];
+  /**
+   * Optional title for the enum field.
+   */
+  title?: string;
+  type: "string";
+}
+
+/**
+ * Definition for a tool the client can call.
+ */
+export interface Tool {
+  _meta?: MetaObject;
+  /**
+   * Optional additional tool information.
+   *
+   * Display name precedence order is: `title`, `annotations.title`, then `name`.
+   */
+  annotations?: ToolAnnotations;
+  /**
+   * A human-readable description of the tool.
+   *
+   * This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
+   */
+  description?: string;
+  /**
+   * Optional set of sized icons that the client can display in a user interface.
+   *
+   * Clients that support rendering icons MUST support at least the following MIME types:
+   * - `image/png` - PNG images (safe, universal compatibility)
+   * - `image/jpeg` (and `image/jpg`) - JPEG images (safe, universal compatibility)
+   *
+   * Clients that support rendering icons SHOULD also support:
+   * - `image/svg+xml` - SVG images (scalable but requires security precautions)
+   * - `image/webp` - WebP images (modern, efficient format)
+   */
+  icons?: Icon[];
+  /**
+   * A JSON Schema object defining the expected parameters for the tool.
+   *
+   * Tool arguments are always JSON objects, so `type: "object"` is required at the root.
+   * Beyond that, any JSON Schema 2020-12 keyword may appear alongside `type` — including
+   * composition keywords (`oneOf`, `anyOf`, `allOf`, `not`), conditional keywords
+   * (`if`/`then`/`else`), reference keywords (`$ref`, `$defs`, `$anchor`), and any other
+   * standard validation or annotation keywords.
+   *
+   * Property schemas may carry an `x-mcp-header` annotation to mirror the
+   * argument value into an HTTP header on the Streamable HTTP transport. See
+   * the Streamable HTTP transport specification for the validity and
+   * extraction rules.
+   *
+   * Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
+   */
+  inputSchema: {
+    $schema?: string;
+    type: "object";
+    [k: string]: unknown;
+  };
+  /**
+   * Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).
+   */
+  name: string;
+  /**
+   * An optional JSON Schema object defining the structure of the tool's output returned in
+   * the structuredContent field of a {@link CallToolResult}. This can be any valid JSON Schema 2020-12.
+   *
+   * Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
+   */
+  outputSchema?: {
+    $schema?: string;
+    [k: string]: unknown;
+  };
+  /**
+   * Intended for UI and end-user contexts — optimized to be human-readable and easily understood,
+   * even by those unfamiliar with domain-specific terminology.
+   *
+   * If not provided, the name should be used for display (except for {@link Tool},
+   * where `annotations.title` should be given precedence over using `name`,
+   * if present).
+   */
+  title?: string;
+}
+
+/**
+ * Additional properties describing a {@link Tool} to clients.
+ *
+ * NOTE: all properties in `ToolAnnotations` are **hints**.
+ * They are not guaranteed to provide a faithful description of
+ * tool behavior (including descriptive properties like `title`).
+ *
+ * Clients should never make tool use decisions based on `ToolAnnotations`
+ * received from untrusted servers.
+ */
+export interface ToolAnnotations {
+  /**
+   * If true, the tool may perform destructive updates to its environment.
+   * If false, the tool performs only additive updates.
+   *
+   * (This property is meaningful only when `readOnlyHint == false`)
+   *
+   * Default: true
+   */
+  destructiveHint?: boolean;
+  /**
+   * If true, calling the tool repeatedly with the same arguments
+   * will have no additional effect on its environment.
+   *
+   * (This property is meaningful only when `readOnlyHint == false`)
+   *
+   * Default: false
+   */
+  idempotentHint?: boolean;
+  /**
+   * If true, this tool may interact with an "open world" of external
+   * entities. If false, the tool's domain of interaction is closed.
+   * For example, the world of a web search tool is open, whereas that
+   * of a memory tool is not.
+   *
+   * Default: true
+   */
+  openWorldHint?: boolean;
+  /**
+   * If true, the tool does not modify its environment.
+   *
+   * Default: false
+   */
+  readOnlyHint?: boolean;
+  /**
+   * A human-readable title for the tool.
+   */
+  title?: string;
+}
+
+/**
+ * Controls tool selection behavior for sampling requests.
+ */
+export interface ToolChoice {
+  /**
+   * Controls the tool use ability of the model:
+   * - `"auto"`: Model decides whether to use tools (default)
+   * - `"required"`: Model MUST use at least one tool before completing
+   * - `"none"`: Model MUST NOT use any tools
+   */
+  mode?: "auto" | "none" | "required";
+}
+
+/**
+ * The result of a tool use, provided by the user back to the assistant.
+ */
+export interface ToolResultContent {
+  /**
+   * Optional metadata about the tool result. Clients SHOULD preserve this field when
+   * including tool results in subsequent sampling requests to enable caching optimizations.
+   */
+  _meta?: MetaObject;
+  /**
+   * The unstructured result content of the tool use.
+   *
+   * This has the same format as {@link CallToolResult.content} and can include text, images,
+   * audio, resource links, and embedded resources.
+   */
+  content: ContentBlock[];
+  /**
+   * Whether the tool use resulted in an error.
+   *
+   * If true, the content typically describes the error that occurred.
+   * Default: false
+   */
+  isError?: boolean;
+  /**
+   * An optional structured result value.
+   *
+   * This can be any JSON value (object, array, string, number, boolean, or null).
+   * If the tool defined an {@link Tool.outputSchema}, this SHOULD conform to that schema.
+   */
+  structuredContent?: unknown;
+  /**
+   * The ID of the tool use this result corresponds to.
+   *
+   * This MUST match the ID from a previous {@link ToolUseContent}.
+   */
+  toolUseId: string;
+  type: "tool_result";
+}
+
+/**
+ * A request from the assistant to call a tool.
+ */
+export interface ToolUseContent {
+  /**
+   * Optional metadata about the tool use. Clients SHOULD preserve this field when
+   * including tool uses in subsequent sampling requests to enable caching optimizations.
+   */
+  _meta?: MetaObject;
+  /**
+   * A unique identifier for this tool use.
+   *
+   * This ID is used to match tool results to their corresponding tool uses.
+   */
+  id: string;
+  /**
+   * The arguments to pass to the tool, conforming to the tool's input schema.
+   */
+  input: {
+    [k: string]: unknown;
+  };
+  /**
+   * The name of the tool to call.
+   */
+  name: string;
+  type: "tool_use";
+}
+
+/**
+ * Schema for multiple-selection enumeration without display titles for options.
+ */
+export interface UntitledMultiSelectEnumSchema {
+  /**
+   * Optional default value.
+   */
+  default?: string[];
+  /**
+   * Optional description for the enum field.
+   */
+  description?: string;
+  /**
+   * Schema for the array items.
+   */
+  items: {
+    /**
+     * Array of enum values to choose from.
+     */
+    enum: string[];
+    type: "string";
+  };
+  /**
+   * Maximum number of items to select.
+   */
+  maxItems?: number;
+  /**
+   * Minimum number of items to select.
+   */
+  minItems?: number;
+  /**
+   * Optional title for the enum field.
+   */
+  title?: string;
+  type: "array";
+}
+
+/**
+ * Schema for single-selection enumeration without display titles for options.
+ */
+export interface UntitledSingleSelectEnumSchema {
+  /**
+   * Optional default value.
+   */
+  default?: string;
+  /**
+   * Optional description for the enum field.
+   */
+  description?: string;
+  /**
+   * Array of enum values to choose from.
+   */
+  enum: string[];
+  /**
+   * Optional title for the enum field.
+   */
+  title?: string;
+  type: "string";
 }
