@@ -6,6 +6,8 @@ export interface Harness {
   call(a: number, b: number): Promise<number>;
   /** The server's child process, when the server runs in one (its CPU and RSS are read from /proc). */
   readonly serverPid?: number;
+  /** The protocol revision the client negotiated, where the implementation chooses it itself. */
+  readonly revision?: string;
   close(): Promise<void>;
 }
 
@@ -19,10 +21,11 @@ export interface SpawnedSession {
   close(): Promise<void>;
 }
 
+/** A baseline that exists only in process (the raw pair without JSON) leaves the others out. */
 export interface Implementation {
   inproc(options: HarnessOptions): Promise<Harness>;
-  stdio(options: HarnessOptions): Promise<Harness>;
-  http(options: HarnessOptions): Promise<Harness>;
+  stdio?(options: HarnessOptions): Promise<Harness>;
+  http?(options: HarnessOptions): Promise<Harness>;
   /** Spawns the stdio server and resolves once the client has sent `notifications/initialized`. */
-  spawnInitialized(options: HarnessOptions): Promise<SpawnedSession>;
+  spawnInitialized?(options: HarnessOptions): Promise<SpawnedSession>;
 }

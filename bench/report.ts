@@ -1,5 +1,5 @@
 /** Plain-text tables of the medians, ratios to the raw baseline and to each SDK, and the targets. */
-import type { ImplName, TransportKind, Variant } from "./workload.js";
+import { implRuns, type ImplName, type TransportKind, type Variant } from "./workload.js";
 
 type PhaseMedians = Record<"callsPerSec" | "p50Us" | "p99Us" | "cpuUsPerCall" | "clientCpuUsPerCall" | "serverCpuUsPerCall", number>;
 
@@ -11,13 +11,15 @@ export interface Summary {
   transports: TransportKind[];
   variants: Variant[];
   throughput: Record<string, { sequential: PhaseMedians; concurrent: PhaseMedians; rounds: number }>;
+  /** `impl/transport/variant` → the revision the implementation negotiated by itself (mcpgen's defaults). */
+  revisions?: Record<string, string>;
   startup: Partial<Record<ImplName, { startMs: number; idleRssKiB: number; samples: number }>>;
   problems: Record<string, string>;
   warnings?: Record<string, string>;
   seconds: number;
 }
 
-const LABEL: Record<ImplName, string> = { raw: "raw", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen" };
+const LABEL: Record<ImplName, string> = { raw: "raw", rawobj: "raw no-JSON", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen" };
 const TRANSPORT_LABEL: Record<TransportKind, string> = { inproc: "in-process", stdio: "stdio", http: "Streamable HTTP" };
 
 function fmt(x: number | undefined, digits = 0): string {
@@ -33,7 +35,9 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
-const BASELINES: ImplName[] = ["raw", "sdk1", "sdk2"];
+const BASELINES: ImplName[] = ["raw", "rawobj", "sdk1", "sdk2"];
+/** The baselines that exist over a transport (the no-JSON pair only in process). */
+const baselinesOf = (t: TransportKind | "spawn") => BASELINES.filter((b) => implRuns(b, t));
 
 export function printReport(s: Summary): void {
   const out: string[] = [];
@@ -42,15 +46,26 @@ export function printReport(s: Summary): void {
     `node ${s.machine.node}, ${s.machine.cpus} x ${s.machine.cpu}, load ${s.machine.loadavg.map((l) => l.toFixed(1)).join(" ")}; ` +
       `medians of ${s.settings.rounds} rounds, ${s.settings.phaseMs} ms per phase, each measurement in a fresh process`,
   );
-  out.push("workload: tools/call add {a,b}; text = text content, structured = outputSchema + structuredContent; mcpgen validates (2025-11-25 binding)");
+  out.push("workload: tools/call add {a,b}; text = text content, structured = outputSchema + structuredContent");
+  out.push("mcpgen = the server generated from bench/add/<variant>.manifest.json + its generated typed client, default revisions, validation on");
+  const negotiated = Object.entries(s.revisions ?? {}).filter(([k]) => k.startsWith("mcpgen/"));
+  if (negotiated.length > 0) {
+    const byTransport = new Map<string, Set<string>>();
+    for (const [k, rev] of negotiated) {
+      const t = TRANSPORT_LABEL[k.split("/")[1] as TransportKind];
+      (byTransport.get(t) ?? byTransport.set(t, new Set()).get(t)!).add(rev);
+    }
+    out.push(`mcpgen negotiated: ${[...byTransport].map(([t, revs]) => `${t} ${[...revs].join("/")}`).join(", ")} (raw and the SDKs: 2025-11-25 sessions)`);
+  }
 
   for (const t of s.transports) {
     const n = s.settings.inFlight[t];
     out.push("");
     out.push(`== ${TRANSPORT_LABEL[t]} (concurrent = ${n} in flight; CPU = client + server process per call)`);
     const rows: string[][] = [];
+    const impls = s.impls.filter((impl) => implRuns(impl, t));
     for (const v of s.variants)
-      for (const impl of s.impls) {
+      for (const impl of impls) {
         const r = s.throughput[`${impl}/${t}/${v}`];
         if (!r) {
           rows.push([LABEL[impl], v, "missing", "", "", "", "", "", "", ""]);
@@ -72,11 +87,12 @@ export function printReport(s: Summary): void {
     out.push(table(["impl", "variant", "seq/s", "conc/s", "seq p50 µs", "seq p99 µs", "conc p50 µs", "conc p99 µs", "seq CPU µs", "conc CPU µs"], rows));
 
     const ratioRows: string[][] = [];
+    const bases = baselinesOf(t).filter((b) => s.impls.includes(b));
     for (const v of s.variants)
-      for (const impl of s.impls) {
+      for (const impl of impls) {
         const r = s.throughput[`${impl}/${t}/${v}`];
         const cells = [LABEL[impl], v];
-        for (const base of BASELINES) {
+        for (const base of bases) {
           const b = s.throughput[`${base}/${t}/${v}`];
           cells.push(
             ratio(r?.sequential.callsPerSec, b?.sequential.callsPerSec),
@@ -90,7 +106,7 @@ export function printReport(s: Summary): void {
     out.push("ratios (throughput: higher is better; CPU per call: lower is better)");
     out.push(
       table(
-        ["impl", "variant", ...BASELINES.flatMap((b) => [`seq/${LABEL[b]}`, `conc/${LABEL[b]}`, `CPU/${LABEL[b]}`])],
+        ["impl", "variant", ...bases.flatMap((b) => [`seq/${LABEL[b]}`, `conc/${LABEL[b]}`, `CPU/${LABEL[b]}`])],
         ratioRows,
       ),
     );
@@ -99,24 +115,25 @@ export function printReport(s: Summary): void {
   if (Object.keys(s.startup).length > 0) {
     out.push("");
     out.push("== stdio server start (spawn → initialized sent) and idle RSS after initialization (text variant)");
-    const rows = s.impls.map((impl) => {
+    const spawnBases = baselinesOf("spawn");
+    const rows = s.impls.filter((impl) => implRuns(impl, "spawn")).map((impl) => {
       const r = s.startup[impl];
-      if (!r) return [LABEL[impl], "missing", ...BASELINES.map(() => ""), "", ...BASELINES.map(() => "")];
+      if (!r) return [LABEL[impl], "missing", ...spawnBases.map(() => ""), "", ...spawnBases.map(() => "")];
       return [
         LABEL[impl],
         fmt(r.startMs, 1),
-        ...BASELINES.map((b) => ratio(r.startMs, s.startup[b]?.startMs)),
+        ...spawnBases.map((b) => ratio(r.startMs, s.startup[b]?.startMs)),
         fmt(r.idleRssKiB / 1024, 1),
-        ...BASELINES.map((b) => ratio(r.idleRssKiB, s.startup[b]?.idleRssKiB)),
+        ...spawnBases.map((b) => ratio(r.idleRssKiB, s.startup[b]?.idleRssKiB)),
       ];
     });
     out.push(
-      table(["impl", "start ms", ...BASELINES.map((b) => `/${LABEL[b]}`), "RSS MiB", ...BASELINES.map((b) => `/${LABEL[b]}`)], rows),
+      table(["impl", "start ms", ...spawnBases.map((b) => `/${LABEL[b]}`), "RSS MiB", ...spawnBases.map((b) => `/${LABEL[b]}`)], rows),
     );
   }
 
   out.push("");
-  out.push("== targets for mcpgen (ratio to raw, validation ON; worst of both variants)");
+  out.push("== targets for mcpgen (throughput ratio to the named baseline, validation ON; worst of both variants)");
   out.push(table(["target", "measured", "", "status"], targetRows(s)));
 
   if (Object.keys(s.problems).length > 0) {
@@ -141,31 +158,31 @@ export function printReport(s: Summary): void {
 
 function targetRows(s: Summary): string[][] {
   const rows: string[][] = [];
-  const through = (t: TransportKind, phase: "sequential" | "concurrent", label: string, min: number) => {
+  const through = (t: TransportKind, phase: "sequential" | "concurrent", base: ImplName, label: string, min: number) => {
     const rs = s.variants.map((v) => {
       const m = s.throughput[`mcpgen/${t}/${v}`]?.[phase].callsPerSec;
-      const r = s.throughput[`raw/${t}/${v}`]?.[phase].callsPerSec;
+      const r = s.throughput[`${base}/${t}/${v}`]?.[phase].callsPerSec;
       return m !== undefined && r !== undefined ? m / r : NaN;
     });
     const worst = Math.min(...rs);
-    rows.push([label, Number.isFinite(worst) ? `${worst.toFixed(2)}x` : "-", `>= ${min}x`, status(worst, (x) => x >= min)]);
+    rows.push([`${label} / ${LABEL[base]}`, Number.isFinite(worst) ? `${worst.toFixed(2)}x` : "-", `>= ${min}x`, status(worst, (x) => x >= min)]);
   };
   if (s.transports.includes("inproc")) {
-    through("inproc", "sequential", "in-process sequential", 0.6);
-    through("inproc", "concurrent", "in-process 64 in flight", 0.6);
+    through("inproc", "sequential", "rawobj", "in-process sequential", 0.8);
+    through("inproc", "concurrent", "rawobj", `in-process ${s.settings.inFlight.inproc} in flight`, 0.8);
   }
   if (s.transports.includes("stdio")) {
-    through("stdio", "sequential", "stdio sequential", 0.6);
-    through("stdio", "concurrent", "stdio 64 in flight", 0.6);
+    through("stdio", "sequential", "raw", "stdio sequential", 0.6);
+    through("stdio", "concurrent", "raw", `stdio ${s.settings.inFlight.stdio} in flight`, 0.6);
   }
-  if (s.transports.includes("http")) through("http", "concurrent", "Streamable HTTP 16 concurrent", 0.5);
+  if (s.transports.includes("http")) through("http", "concurrent", "raw", `Streamable HTTP ${s.settings.inFlight.http} concurrent`, 0.85);
   const m = s.startup.mcpgen;
   const r = s.startup.raw;
   if (s.transports.includes("stdio")) {
     const start = m && r ? m.startMs / r.startMs : NaN;
-    rows.push(["spawn → initialized", Number.isFinite(start) ? `${start.toFixed(2)}x` : "-", "<= 1.3x", status(start, (x) => x <= 1.3)]);
+    rows.push(["spawn → initialized / raw", Number.isFinite(start) ? `${start.toFixed(2)}x` : "-", "<= 1.3x", status(start, (x) => x <= 1.3)]);
     const rss = m && r ? m.idleRssKiB / r.idleRssKiB : NaN;
-    rows.push(["idle RSS", Number.isFinite(rss) ? `${rss.toFixed(2)}x` : "-", "<= 1.15x", status(rss, (x) => x <= 1.15)]);
+    rows.push(["idle RSS / raw", Number.isFinite(rss) ? `${rss.toFixed(2)}x` : "-", "<= 1.15x", status(rss, (x) => x <= 1.15)]);
   }
   return rows;
 }

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import os from "node:os";
-import { IMPLS, TRANSPORTS, VARIANTS, type ImplName, type TransportKind, type Variant } from "./workload.js";
+import { IMPLS, TRANSPORTS, VARIANTS, implRuns, type ImplName, type TransportKind, type Variant } from "./workload.js";
 import type { PhaseResult } from "./measure.js";
 import { median } from "./stats.js";
 import { printReport, type Summary } from "./report.js";
@@ -33,6 +33,7 @@ interface ScenarioOutput {
   concurrent?: PhaseResult;
   startMs?: number[];
   idleRssKiB?: number[];
+  revision?: string;
   missing?: string;
   error?: string;
   warnings?: Record<string, number>;
@@ -61,6 +62,7 @@ type Key = `${ImplName}/${TransportKind}/${Variant}`;
 const runs = new Map<Key, ScenarioOutput[]>();
 const spawns = new Map<ImplName, ScenarioOutput[]>();
 const problems = new Map<string, string>();
+const revisions = new Map<string, string>();
 const warnings = new Map<string, string>();
 const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => (m.get(k) ?? m.set(k, []).get(k)!).push(v);
 
@@ -78,14 +80,17 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const transport of transports)
     for (const variant of variants)
       for (const impl of order) {
+        if (!implRuns(impl, transport)) continue;
         const out = await runScenario([impl, transport, variant, String(PHASE_MS), String(IN_FLIGHT[transport])]);
         if (out.missing || out.error) problems.set(`${impl}/${transport}/${variant}`, (out.missing ?? out.error)!);
         else push(runs, `${impl}/${transport}/${variant}` as Key, out);
+        if (out.revision) revisions.set(`${impl}/${transport}/${variant}`, out.revision);
         for (const w of Object.keys(out.warnings ?? {})) warnings.set(`${impl}/${transport}/${variant}`, w);
         process.stderr.write(".");
       }
   if (transports.includes("stdio"))
     for (const impl of order) {
+      if (!implRuns(impl, "spawn")) continue;
       const out = await runScenario([impl, "spawn", "text", String(SPAWNS)]);
       if (out.missing || out.error) problems.set(`${impl}/spawn`, (out.missing ?? out.error)!);
       else push(spawns, impl, out);
@@ -110,6 +115,7 @@ const summary: Summary = {
   variants,
   throughput: {},
   startup: {},
+  revisions: Object.fromEntries(revisions),
   problems: Object.fromEntries(problems),
   warnings: Object.fromEntries(warnings),
   seconds: Math.round((Date.now() - t0) / 1000),

@@ -37,14 +37,19 @@ async function main(): Promise<void> {
   }
 
   if (mode === "spawn") {
+    if (!impl.spawnInitialized) {
+      out({ missing: `${implArg} has no stdio server` });
+      return;
+    }
+    const spawnInitialized = impl.spawnInitialized.bind(impl);
     const count = Number(a4);
     const startMs: number[] = [];
     const idleRssKiB: number[] = [];
     // The first spawn also loads the client library in this process; it is not counted.
-    await (await impl.spawnInitialized({ variant })).close();
+    await (await spawnInitialized({ variant })).close();
     for (let i = 0; i < count; i++) {
       const t0 = performance.now();
-      const session = await impl.spawnInitialized({ variant });
+      const session = await spawnInitialized({ variant });
       startMs.push(performance.now() - t0);
       await sleep(300);
       idleRssKiB.push(rssKiB(session.serverPid));
@@ -60,12 +65,17 @@ async function main(): Promise<void> {
   const warmCalls = Number(process.env.BENCH_WARM_CALLS ?? 4000);
   // node:http needs seconds of calls before it reaches steady state (CPU per call falls ~7x).
   const warmMaxMs = Number(process.env.BENCH_WARM_MS ?? (mode === "http" ? 4000 : 1500));
-  const h = await impl[mode]({ variant });
+  const open = impl[mode];
+  if (!open) {
+    out({ missing: `${implArg} does not run over ${mode}` });
+    return;
+  }
+  const h = await open.call(impl, { variant });
   try {
     await warmUp(h, inFlight, warmCalls, warmMaxMs);
     const sequential = await runPhase(h, 1, phaseMs);
     const concurrent = await runPhase(h, inFlight, phaseMs);
-    out({ sequential, concurrent });
+    out(h.revision === undefined ? { sequential, concurrent } : { sequential, concurrent, revision: h.revision });
   } finally {
     await h.close();
   }

@@ -10,8 +10,14 @@ export const VARIANTS: readonly Variant[] = ["text", "structured"];
 export type TransportKind = "inproc" | "stdio" | "http";
 export const TRANSPORTS: readonly TransportKind[] = ["inproc", "stdio", "http"];
 
-export type ImplName = "raw" | "sdk1" | "sdk2" | "mcpgen";
-export const IMPLS: readonly ImplName[] = ["raw", "sdk1", "sdk2", "mcpgen"];
+/** `rawobj`: the raw pair without JSON (objects by reference), in process only. */
+export type ImplName = "raw" | "rawobj" | "sdk1" | "sdk2" | "mcpgen";
+export const IMPLS: readonly ImplName[] = ["raw", "rawobj", "sdk1", "sdk2", "mcpgen"];
+
+/** Whether an implementation runs over a transport (rawobj has no wire to run over). */
+export function implRuns(impl: ImplName, transport: TransportKind | "spawn"): boolean {
+  return impl !== "rawobj" || transport === "inproc";
+}
 
 export const PROTOCOL_VERSION = "2025-11-25";
 export const SERVER_INFO = { name: "bench-add", version: "1.0.0" } as const;

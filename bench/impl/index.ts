@@ -9,6 +9,8 @@ export async function loadImplementation(name: ImplName): Promise<Implementation
   switch (name) {
     case "raw":
       return (await import("./raw.js")).raw;
+    case "rawobj":
+      return (await import("./raw.js")).rawObjects;
     case "sdk1":
       return (await import("./sdk1.js")).sdk1;
     case "sdk2":

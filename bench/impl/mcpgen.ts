@@ -1,45 +1,66 @@
-/** mcpgen's runtime (@mcpgen/runtime) with the generated 2025-11-25 binding, validation on. */
-import { connectClient, createMemoryTransportPair, type ClientSession, type Transport } from "@mcpgen/runtime";
+/**
+ * mcpgen as a user runs it: the server generated from bench/add/<variant>.manifest.json and its
+ * generated typed client (`client.tools.add(...)`), default revisions (the client negotiates as
+ * it would in an application), argument and output validation on at both ends.
+ */
+import { createMemoryTransportPair, type Transport } from "@mcpgen/runtime";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
+import { createBenchAddClient as createTextClient, type BenchAddClient as TextClient } from "../add/text/client.js";
+import { createBenchAddClient as createStructuredClient, type BenchAddClient as StructuredClient } from "../add/structured/client.js";
 import type { Harness, Implementation, SpawnedSession } from "../harness.js";
-import { CLIENT_INFO, sumOf, type Variant } from "../workload.js";
+import { CLIENT_INFO, type Variant } from "../workload.js";
 import { createMcpgenServer } from "../servers/mcpgen-server.js";
 import { serverNodeFlags, serverScript, startHttpServer, stopChild } from "../children.js";
 
-function connect(transport: Transport): Promise<ClientSession> {
-  return connectClient({ transport, bindings: [binding], clientInfo: CLIENT_INFO });
+type Client = TextClient | StructuredClient;
+
+function connect(transport: Transport, variant: Variant): Promise<Client> {
+  const options = { clientInfo: CLIENT_INFO };
+  return variant === "structured" ? createStructuredClient(transport, options) : createTextClient(transport, options);
 }
 
-async function harnessOver(client: ClientSession, variant: Variant, close: () => Promise<void>, serverPid?: number): Promise<Harness> {
-  await client.request("tools/list");
-  return {
-    serverPid,
-    async call(a, b) {
-      return sumOf(await client.request("tools/call", { name: "add", arguments: { a, b } }), variant);
-    },
-    close,
+/** The typed result read back: `structured` was validated against outputSchema by the client. */
+function callOf(client: Client, variant: Variant): (a: number, b: number) => Promise<number> {
+  if (variant === "structured") {
+    const c = client as StructuredClient;
+    return async (a, b) => {
+      const r = await c.tools.add({ a, b });
+      if (r.isError) throw new Error(`add failed: ${JSON.stringify(r.content)}`);
+      return r.structured.sum;
+    };
+  }
+  const c = client as TextClient;
+  return async (a, b) => {
+    const r = await c.tools.add({ a, b });
+    const first = r.content[0];
+    if (r.isError || first?.type !== "text") throw new Error(`bad text result: ${JSON.stringify(r)}`);
+    return Number(first.text);
   };
 }
 
-async function connectStdio(variant: Variant): Promise<{ client: ClientSession; transport: StdioClientTransport }> {
+async function harnessOver(client: Client, variant: Variant, close: () => Promise<void>, serverPid?: number): Promise<Harness> {
+  await client.listTools();
+  return { serverPid, revision: client.protocolVersion, call: callOf(client, variant), close };
+}
+
+async function connectStdio(variant: Variant): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...serverNodeFlags(), serverScript("mcpgen-stdio"), variant],
     stderr: "inherit",
   });
-  return { client: await connect(transport), transport };
+  return { client: await connect(transport, variant), transport };
 }
 
 export const mcpgen: Implementation = {
   async inproc({ variant }) {
     const [clientSide, serverSide] = createMemoryTransportPair();
-    const server = await createMcpgenServer(serverSide, variant);
-    const client = await connect(clientSide);
+    const connection = await createMcpgenServer(variant).connect(serverSide);
+    const client = await connect(clientSide, variant);
     return harnessOver(client, variant, async () => {
       await client.close();
-      await server.close();
+      await connection.close();
     });
   },
 
@@ -55,7 +76,7 @@ export const mcpgen: Implementation = {
 
   async http({ variant }) {
     const { child, url } = await startHttpServer("mcpgen-http", [variant]);
-    const client = await connect(new StreamableHttpClientTransport({ url }));
+    const client = await connect(new StreamableHttpClientTransport({ url }), variant);
     return harnessOver(
       client,
       variant,

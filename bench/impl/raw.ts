@@ -14,25 +14,42 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/** Client-side correlation over any string pipe. */
-class RawClient {
+interface Message {
+  id: number;
+  result?: unknown;
+  error?: { message: string };
+}
+
+/**
+ * Client-side correlation over any pipe of messages. `RawClient` writes and reads JSON text;
+ * `RawObjectClient` hands the message objects over by reference, as mcpgen's memory transport does.
+ */
+class RawObjectClient<W = object> {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
-  constructor(private readonly write: (text: string) => void) {}
+  constructor(private readonly write: (message: W) => void) {}
+
+  protected encode(message: object): W {
+    return message as W;
+  }
+
+  protected decode(incoming: W): Message {
+    return incoming as Message;
+  }
 
   request(method: string, params?: object): Promise<any> {
     const id = this.nextId++;
     const result = new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    this.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+    this.write(this.encode({ jsonrpc: "2.0", id, method, params }));
     return result;
   }
 
   notify(method: string, params?: object): void {
-    this.write(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    this.write(this.encode({ jsonrpc: "2.0", method, params }));
   }
 
-  receive(text: string): void {
-    const msg = JSON.parse(text);
+  receive(incoming: W): void {
+    const msg = this.decode(incoming);
     const p = this.pending.get(msg.id);
     if (!p) return;
     this.pending.delete(msg.id);
@@ -46,12 +63,22 @@ class RawClient {
   }
 }
 
-async function handshake(client: RawClient): Promise<void> {
+class RawClient extends RawObjectClient<string> {
+  protected override encode(message: object): string {
+    return JSON.stringify(message);
+  }
+
+  protected override decode(text: string): Message {
+    return JSON.parse(text) as Message;
+  }
+}
+
+async function handshake(client: RawObjectClient<any>): Promise<void> {
   await client.request("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
   client.notify("notifications/initialized");
 }
 
-function harnessOver(client: RawClient, variant: Variant, close: () => Promise<void>, serverPid?: number): Harness {
+function harnessOver(client: RawObjectClient<any>, variant: Variant, close: () => Promise<void>, serverPid?: number): Harness {
   return {
     serverPid,
     async call(a, b) {
@@ -88,6 +115,29 @@ async function spawnRawStdio(variant: Variant): Promise<{ child: ChildProcess; c
   await handshake(client);
   return { child, client };
 }
+
+/**
+ * The in-process raw pair without JSON: the same client and handler, messages passed as objects
+ * (what mcpgen's memory transport does), so the ratio isolates what the runtime itself costs.
+ */
+export const rawObjects: Implementation = {
+  async inproc({ variant }: HarnessOptions) {
+    const handle = createRawHandler(variant);
+    // eslint-disable-next-line prefer-const
+    let client: RawObjectClient;
+    // Each direction delivers in a microtask, as the memory transport does (a peer answering
+    // synchronously must not recurse into the sender); no copies, no checks.
+    client = new RawObjectClient((message) =>
+      queueMicrotask(() => {
+        const response = handle(message as Parameters<typeof handle>[0]);
+        if (response) queueMicrotask(() => client.receive(response));
+      }),
+    );
+    await handshake(client);
+    await client.request("tools/list");
+    return harnessOver(client, variant, async () => {});
+  },
+};
 
 export const raw: Implementation = {
   async inproc({ variant }: HarnessOptions) {

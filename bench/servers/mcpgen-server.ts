@@ -1,41 +1,19 @@
 /**
- * The workload on mcpgen's runtime: a legacy-lifecycle server session over any transport, with
- * the generated 2025-11-25 binding validating every inbound request and outbound result.
- * The tool's own argument check stands in for what a generated server carries for inputSchema
- * {a:number, b:number} (the same test ajv standalone emits for it; no ajv at run time).
+ * The workload as an mcpgen user ships it: the server generated from bench/add/<variant>.manifest.json
+ * (all default revisions, argument and output validation on) with its typed handlers. The
+ * structured handler answers through `toolResult` with the same text block the raw server sends,
+ * so every implementation puts the same result on the wire.
  */
-import { createServerSession, type RequestHandlers, type ServerSession, type Transport } from "@mcpgen/runtime";
-import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
-import { SERVER_INFO, addResult, addToolDefinition, type Variant } from "../workload.js";
+import { toolResult } from "@mcpgen/runtime";
+import type { McpServer } from "@mcpgen/runtime/facades";
+import { createBenchAddServer as createTextServer } from "../add/text/server.js";
+import { createBenchAddServer as createStructuredServer } from "../add/structured/server.js";
+import type { Variant } from "../workload.js";
 
-interface AddArgs {
-  a: number;
-  b: number;
-}
-
-function isAddArgs(x: unknown): x is AddArgs {
-  return typeof x === "object" && x !== null && typeof (x as AddArgs).a === "number" && typeof (x as AddArgs).b === "number";
-}
-
-function handlers(variant: Variant): RequestHandlers {
-  const tools = { tools: [addToolDefinition(variant)] };
-  return {
-    "tools/list": () => tools,
-    "tools/call": (params: { name: string; arguments?: unknown }) => {
-      if (params.name !== "add") return { content: [{ type: "text", text: `unknown tool ${params.name}` }], isError: true };
-      const args = params.arguments;
-      if (!isAddArgs(args)) return { content: [{ type: "text", text: "add takes {a:number, b:number}" }], isError: true };
-      return addResult(variant, args.a, args.b);
-    },
-  };
-}
-
-export function createMcpgenServer(transport: Transport, variant: Variant): Promise<ServerSession> {
-  return createServerSession({
-    transport,
-    bindings: [binding],
-    serverInfo: SERVER_INFO,
-    capabilities: { tools: {} },
-    handlers: handlers(variant),
-  });
+export function createMcpgenServer(variant: Variant): McpServer {
+  return variant === "structured"
+    ? createStructuredServer({
+        tools: { add: ({ a, b }) => toolResult({ structuredContent: { sum: a + b }, content: [{ type: "text", text: String(a + b) }] }) },
+      })
+    : createTextServer({ tools: { add: ({ a, b }) => String(a + b) } });
 }

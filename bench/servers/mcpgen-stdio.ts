@@ -1,7 +1,7 @@
-/** mcpgen stdio server. Usage: mcpgen-stdio.js <variant> */
+/** The generated bench server over stdio. Usage: mcpgen-stdio.js <variant> */
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { parseVariant } from "../workload.js";
 import { createMcpgenServer } from "./mcpgen-server.js";
 
-const session = await createMcpgenServer(new StdioServerTransport(), parseVariant(process.argv[2]));
+const session = await createMcpgenServer(parseVariant(process.argv[2])).connect(new StdioServerTransport());
 session.onclose = () => process.exit(0);

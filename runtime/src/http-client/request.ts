@@ -28,8 +28,12 @@ export class HttpRequester {
   /** Consulted for the Authorization header and on 401/403 (see auth/hook.ts). */
   private readonly auth: HttpAuthorizer | undefined;
 
+  /** The endpoint as request options, worked out once: node would re-read the URL on every request. */
+  private readonly target: http.RequestOptions;
+
   constructor(url: URL, agent?: http.Agent, auth?: HttpAuthorizer) {
     this.url = url;
+    this.target = targetOf(url);
     this.auth = auth;
     this.mod = url.protocol === "https:" ? nodeHttps() : nodeHttp();
     this.ownAgent = agent === undefined;
@@ -56,7 +60,7 @@ export class HttpRequester {
     onrequest: ((req: http.ClientRequest) => void) | undefined,
   ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = this.mod.request(url, { method, headers, agent: this.agent });
+      const req = this.mod.request({ ...(url === this.url ? this.target : targetOf(url)), method, headers, agent: this.agent });
       this.inflight.add(req);
       onrequest?.(req);
       let answered = false;
@@ -87,6 +91,15 @@ export class HttpRequester {
     this.abortAll();
     if (this.ownAgent) this.agent.destroy();
   }
+}
+
+/** What node's `urlToHttpOptions` takes from a URL (the IPv6 brackets off the host name, credentials as `auth`). */
+function targetOf(url: URL): http.RequestOptions {
+  const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const options: http.RequestOptions = { protocol: url.protocol, hostname, path: `${url.pathname}${url.search}` };
+  if (url.port !== "") options.port = Number(url.port);
+  if (url.username !== "" || url.password !== "") options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return options;
 }
 
 /** Reads a whole response body (bounded). */

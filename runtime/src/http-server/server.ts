@@ -13,6 +13,7 @@ import {
   accepts,
   headerValue,
   readBody,
+  sendJson,
   sendJsonError,
   sendJsonRpcError,
 } from "./http-util.js";
@@ -301,7 +302,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       : { headers: req.headers, auth };
     const message = batch ? list : list[0]!;
     if (requestIds.length === 0) {
-      res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId } : undefined);
+      // An empty body with its length: without it node frames the 202 as chunked.
+      res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId, "content-length": 0 } : { "content-length": 0 });
       res.end();
       transport.receive(message, context);
       if (stateless) queueMicrotask(() => void transport.close());
@@ -324,8 +326,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (typeof m.method !== "string") {
       // Clients POST no responses in 2026-07-28 (nothing asked them anything).
       const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } }));
+      sendJson(res, 400, { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } });
       return;
     }
     // Every 2026-07-28 POST is authorized like a legacy one; the principal reaches handlers as ctx.auth.
@@ -333,13 +334,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     if (auth === false) return;
     if (requestIds.length === 0) {
       // No client notification is defined over HTTP in 2026-07-28 (cancellation is closing the stream).
-      res.writeHead(202).end();
+      res.writeHead(202, { "content-length": 0 }).end();
       return;
     }
     const refused = checkStandardHeaders(req, m.method, m.params);
     if (refused !== undefined) {
-      res.writeHead(400, { "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", id: requestIds[0], error: refused }));
+      sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
       return;
     }
     const transport = newTransport(undefined, true);

@@ -10,7 +10,8 @@ export const resultBrand: unique symbol = Symbol.for("mcpgen.toolResult") as nev
 
 /** A tool result with structured output plus your own content blocks and/or `_meta`. */
 export function toolResult<O>(result: { structuredContent: O; content?: ContentBlock[]; _meta?: Meta }): ToolResult<O> {
-  return { ...result, [resultBrand]: true };
+  // Fixed fields instead of a spread: the runtime reads exactly these three and nothing else.
+  return { structuredContent: result.structuredContent, content: result.content, _meta: result._meta, [resultBrand]: true };
 }
 
 /** A tool execution error reported to the model as `isError: true` (text or content blocks). */

@@ -70,6 +70,12 @@ export async function callTool(
   return toolCallResult(tool, returned, ctx.revision);
 }
 
+/**
+ * The wire result, built once per call as a fresh object with fixed fields: what the handler
+ * returned (a `toolResult`/`toolError` it may keep and return again, a constant, an object it
+ * also holds) is read, never copied wholesale and never written to, so no call can change what
+ * another call or the handler sees. Arrays (content blocks) are shared, as with any JSON value.
+ */
 function toolCallResult(tool: ToolEntry, returned: unknown, revision: string): CallToolResult {
   if (tool.output === null) {
     if (typeof returned === "string") return { content: [{ type: "text", text: returned }] };
@@ -81,18 +87,23 @@ function toolCallResult(tool: ToolEntry, returned: unknown, revision: string): C
     if (!hasStructuredContent(revision)) delete result.structuredContent;
     return result;
   }
-  let result: CallToolResult;
+  let structured: CallToolResult["structuredContent"];
+  let content: CallToolResult["content"] | undefined;
+  let meta: CallToolResult["_meta"];
   if (isBranded(returned)) {
-    result = unbrand(returned) as CallToolResult;
-    if (result.isError === true) return result;
+    if (returned.isError === true) return unbrand(returned) as CallToolResult;
+    const r = returned as { structuredContent: CallToolResult["structuredContent"]; content?: CallToolResult["content"]; _meta?: CallToolResult["_meta"] };
+    structured = r.structuredContent;
+    content = r.content;
+    meta = r._meta;
   } else {
-    result = { content: [], structuredContent: returned as CallToolResult["structuredContent"] };
+    structured = returned as CallToolResult["structuredContent"];
   }
-  const structured = result.structuredContent;
   if (!tool.output(structured)) throw new InvalidToolOutputError(tool.name, tool.output.errors ?? [], structured);
   // Back-compat (and the only carrier before 2025-06-18): the JSON text of the structured output.
-  if (result.content === undefined || result.content.length === 0) result.content = [{ type: "text", text: JSON.stringify(structured) }];
-  if (!hasStructuredContent(revision)) delete result.structuredContent;
+  if (content === undefined || content.length === 0) content = [{ type: "text", text: JSON.stringify(structured) }];
+  const result: CallToolResult = hasStructuredContent(revision) ? { content, structuredContent: structured } : { content };
+  if (meta !== undefined) result._meta = meta;
   return result;
 }
 

@@ -45,9 +45,16 @@ export class ServerSession {
     let reject!: (e: unknown) => void;
     this.initialized = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
     this.initialized.catch(() => {}); // nobody has to await it
-    this.policy.oninitialized = resolve;
+    let settled = false;
+    this.policy.oninitialized = () => {
+      settled = true;
+      resolve();
+    };
     session.onclose = () => {
-      reject(new ConnectionClosedError("Connection closed before initialization completed"));
+      // Built only while initialization is still awaited: a stateless HTTP session closes after
+      // every POST, and an error with a captured stack per request is measurable there.
+      if (!settled) reject(new ConnectionClosedError("Connection closed before initialization completed"));
+      settled = true;
       this.onclose?.();
     };
     session.setRequestHandler("initialize", (params: Params) => this.initialize(params));
