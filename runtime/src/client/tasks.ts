@@ -13,7 +13,7 @@ import type { ClientSession } from "../lifecycle/legacy/client.js";
 import type { ModernClientSession } from "../lifecycle/modern/client-session.js";
 import type { AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
-import type { PollOptions } from "../tasks/client.js";
+import { MAX_WAIT_MS, type PollOptions } from "../tasks/client.js";
 import { awaitLegacyTask, legacyTaskInfo, statusChanges, type LegacyTaskIo, type TaskInfo } from "../tasks/legacy-client.js";
 import { answeredBackend, modernTaskInfo, type TaskBackend, type TaskWaitOptions } from "../tasks/handle.js";
 import type { TaskSupport } from "../tasks/modern.js";
@@ -67,8 +67,8 @@ export class ClientTasks {
     const waitOptions = { signal: options?.signal, timeout: options?.timeout };
     return {
       get: async (taskId) => legacyTaskInfo("tasks/get", await session.request("tasks/get", { taskId }, waitOptions)),
-      // tasks/result blocks until the task ends: only the caller's own timeout bounds it.
-      result: (taskId) => session.request("tasks/result", { taskId }, { signal: options?.signal, timeout: options?.timeout ?? 0, skipValidation: true }),
+      // tasks/result blocks until the task ends: the caller's timeout bounds it, else the longest wait for any task.
+      result: (taskId) => session.request("tasks/result", { taskId }, { signal: options?.signal, timeout: options?.timeout ?? MAX_WAIT_MS, skipValidation: true }),
       cancel: (taskId) => session.request("tasks/cancel", { taskId }),
       watch: (listener) => {
         this.listeners.add(listener);
