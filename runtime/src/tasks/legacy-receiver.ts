@@ -63,7 +63,7 @@ export class LegacyTaskReceiver {
     try {
       record = await this.store.create({ ttlMs: typeof ttl === "number" && ttl > 0 ? ttl : undefined, pollIntervalMs: POLL_INTERVAL_MS });
     } catch (e) {
-      if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InvalidRequest, e.message);
+      if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InternalError, e.message);
       throw e;
     }
     const taskId = record.taskId;
@@ -119,8 +119,12 @@ export class LegacyTaskReceiver {
           const run = this.runs.get(t.taskId);
           if (run === undefined) break;
           await new Promise<void>((resolve, reject) => {
-            run.waiters.push(resolve);
-            ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true });
+            const onabort = () => reject(ctx.signal.reason);
+            run.waiters.push(() => {
+              ctx.signal.removeEventListener("abort", onabort);
+              resolve();
+            });
+            ctx.signal.addEventListener("abort", onabort, { once: true });
           });
           t = await this.find(p);
         }

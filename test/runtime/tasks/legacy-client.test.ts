@@ -6,7 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
-  connectMcpClient, createMemoryTransportPair, createServerSession, McpError, TaskCancelledError, pollDelay,
+  connectMcpClient, createMemoryTransportPair, createServerSession, McpError, MemoryTaskStore, TaskCancelledError, pollDelay,
   type McpClientOptions, type Params, type ServerSession,
 } from "@mcpgen/runtime";
 import { latest } from "../helpers/binding.js";
@@ -201,6 +201,20 @@ test("receiver: sampling with params.task becomes a client task served by tasks/
   }
   const plain = await server.request("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "now" } }], maxTokens: 5 });
   assert.is(plain.model, "m", "without params.task the handler answers directly");
+  await client.close();
+});
+
+test("receiver: a full client task store refuses new tasks with a clear -32603; the connection survives", async () => {
+  const { client, server } = await pair({}, {
+    tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) },
+    handlers: { sampling: () => new Promise(() => {}) },
+  });
+  const ask = { task: {}, messages: [{ role: "user", content: { type: "text", text: "x" } }], maxTokens: 5 };
+  await server.request("sampling/createMessage", ask, { skipValidation: true });
+  const e = await server.request("sampling/createMessage", ask, { skipValidation: true }).catch((x: unknown) => x);
+  assert.is((e as McpError).code, -32603);
+  assert.match((e as McpError).message, /at most 1/);
+  assert.is(((await server.request("tasks/list", {})).tasks as unknown[]).length, 1);
   await client.close();
 });
 
