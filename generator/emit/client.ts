@@ -21,6 +21,8 @@ export function emitClient(model: ServerModel, options: FacadeOptions = {}): Fac
     .map((t) => {
       const result = t.outputType ? `ToolCallResult<T.${t.outputType}>` : "ContentCallResult";
       const input = `input${inputOptional(t) ? "?" : ""}: T.${t.inputType}`;
+      // A task-capable tool is a TaskTool: the same call plus `.start` / `.resume` (task handles).
+      if (t.taskSupport !== "forbidden") return doc(2, `Calls tool ${str(t.name)} (may run as a task: \`.start\` returns a handle).`, describe(t.definition)) + `    readonly ${t.ids.member}: TaskTool<[${input}], ${result}>;\n`;
       return doc(2, `Calls tool ${str(t.name)}.`, describe(t.definition)) + signature(2, `${t.ids.member}(`, [input, opts], `): Promise<${result}>;`, width);
     })
     .join("");
@@ -50,6 +52,7 @@ export function emitClient(model: ServerModel, options: FacadeOptions = {}): Fac
   const runtime = ["createMcpClient", "type CallOptions", "type McpClientBase", "type McpClientOptions", "type Transport"];
   if (model.tools.some((t) => t.outputType)) runtime.push("type ToolCallResult");
   if (model.tools.some((t) => !t.outputType)) runtime.push("type ContentCallResult");
+  if (model.tools.some((t) => t.taskSupport !== "forbidden")) runtime.push("type TaskTool");
   if (prompts) runtime.push("type GetPromptResult");
   if (resources) runtime.push("type ReadResourceResult");
   if (withCompletions) runtime.push("type CompleteResult", "type CompletionArguments");

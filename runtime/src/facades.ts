@@ -8,7 +8,8 @@ export type {
   McpDefinition, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
   Completer,
 } from "./server/types.js";
-export { createMcpClient, type McpClientBase } from "./client/manifest-client.js";
+export { createMcpClient, type McpClientBase, type TaskTool } from "./client/manifest-client.js";
+export type { TaskHandle } from "./tasks/handle.js";
 export type { CallOptions, CompletionArguments, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
 export type { CompleteResult, GetPromptResult, ReadResourceResult } from "./mcp-types.js";
 export type { Transport } from "./transport.js";

@@ -61,8 +61,12 @@ export type {
   ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
 } from "./server/types.js";
 
-export { McpClient, connectMcpClient } from "./client/client.js";
-export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase } from "./client/manifest-client.js";
+export { McpClient, connectMcpClient, type ToolCallOptions } from "./client/client.js";
+export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase, type TaskTool } from "./client/manifest-client.js";
+export type { TaskRequest } from "./client/tasks.js";
+export { taskHandle, type TaskHandle, type TaskBackend, type TaskWaitOptions } from "./tasks/handle.js";
+export { awaitLegacyTask, statusChanges, RELATED_TASK, type TaskInfo, type LegacyTaskIo, type StatusSource } from "./tasks/legacy-client.js";
+export { LegacyTaskReceiver, type TaskReceiverOptions } from "./tasks/legacy-receiver.js";
 export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
 
 export {
@@ -78,4 +82,4 @@ export {
 
 export { MemoryTaskStore, TaskLimitError, TERMINAL, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
 export { ModernTasks, TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
-export { awaitTask, TaskCancelledError, type TaskIo } from "./tasks/client.js";
+export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./tasks/client.js";

@@ -17,6 +17,15 @@ import type {
   ResourceTemplate, Tool,
 } from "../mcp-types.js";
 import type { ClientHandlers, McpClientOptions } from "./types.js";
+import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
+import { LegacyTaskReceiver } from "../tasks/legacy-receiver.js";
+import type { PollOptions } from "../tasks/client.js";
+import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
+import type { TaskSupport } from "../tasks/modern.js";
+import { ClientTasks, type TaskRequest } from "./tasks.js";
+
+/** Options of a tool call: a request's, plus whether to ask for a task (see ClientTasks). */
+export type ToolCallOptions = RequestOptions & { task?: TaskRequest };
 
 /** Stop following `nextCursor` after this many pages (a server that loops its cursors must not hang us). */
 const MAX_PAGES = 10_000;
@@ -38,11 +47,19 @@ export class McpClient {
   private readonly userHandlers = new Map<string, (params: any) => void | Promise<void>>();
   private readonly dispatching = new Set<string>();
 
+  /** @internal task-augmented calls and handles */
+  protected readonly tasks: ClientTasks;
+
   /** @internal use connectMcpClient */
   constructor(
     readonly session: AnyClientSession,
     private readonly lists: ListPolicy = { strict: false, trustPeer: false, report: () => {} },
+    poll?: PollOptions,
   ) {
+    this.tasks = new ClientTasks(session, poll, (listener) => {
+      this.changeListeners.add(listener);
+      this.dispatch("notifications/tasks/status");
+    });
     if (session.era === "legacy") {
       // Legacy subscriptions are local bookkeeping: they end with the connection.
       const previous = session.onclose;
@@ -127,12 +144,42 @@ export class McpClient {
     return kept;
   }
 
-  /** Every tool, following pagination. */
-  listTools(options?: RequestOptions): Promise<Tool[]> {
-    return this.all("tools/list", "tools", options);
+  /** Every tool, following pagination (each tool's `execution.taskSupport` is remembered for callTool). */
+  async listTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools = await this.all<Tool>("tools/list", "tools", options);
+    for (const t of tools) {
+      const support = (t as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+      if (support === "forbidden" || support === "optional" || support === "required") this.tasks.support.set(t.name, support);
+    }
+    return tools;
   }
-  callTool(name: string, args?: { [key: string]: unknown }, options?: RequestOptions): Promise<CallToolResult> {
-    return this.request("tools/call", args === undefined ? { name } : { name, arguments: args }, options);
+  /**
+   * `tools/call`. When the call becomes a task (legacy: the tool's taskSupport is `required`, or
+   * `options.task` asks; 2026-07-28: the server chose) this waits for the task's result.
+   */
+  callTool(name: string, args?: { [key: string]: unknown }, options?: ToolCallOptions): Promise<CallToolResult> {
+    return this.tasks.call(name, args === undefined ? { name } : { name, arguments: args }, options, this.lists.trustPeer) as Promise<CallToolResult>;
+  }
+  /** Starts `tools/call` as a task and returns a handle on it (see TaskHandle). */
+  async startToolTask(name: string, args?: { [key: string]: unknown }, options?: ToolCallOptions): Promise<TaskHandle<CallToolResult>> {
+    const backend = await this.tasks.start(name, args === undefined ? { name } : { name, arguments: args }, options, this.lists.trustPeer);
+    return taskHandle(backend, (r) => r as CallToolResult);
+  }
+  /** A handle on a task started earlier (by this client or by another one before a restart). */
+  async resumeTask(taskId: string, options?: TaskWaitOptions): Promise<TaskHandle<CallToolResult>> {
+    return taskHandle(await this.tasks.resume(taskId, this.lists.trustPeer, options), (r) => r as CallToolResult);
+  }
+  /** @internal the backend of a task-started call (typed handles are built by the facade) */
+  startTask(name: string, params: Params, options?: ToolCallOptions) {
+    return this.tasks.start(name, params, options, this.lists.trustPeer);
+  }
+  /** @internal */
+  reattach(taskId: string, options?: TaskWaitOptions) {
+    return this.tasks.resume(taskId, this.lists.trustPeer, options);
+  }
+  /** @internal what the generated definition says about tools' task support */
+  learnTaskSupport(support: { [tool: string]: TaskSupport }): void {
+    for (const [name, s] of Object.entries(support)) if (!this.tasks.support.has(name)) this.tasks.support.set(name, s);
   }
   listPrompts(options?: RequestOptions): Promise<Prompt[]> {
     return this.all("prompts/list", "prompts", options);
@@ -251,10 +298,19 @@ export function impliedCapabilities(options: McpClientOptions): Capabilities {
     caps.elicitation = h.elicitationUrl ? { ...(h.elicitation ? { form: {} } : {}), url: {} } : {};
   }
   if (h.roots) caps.roots = options.rootsListChanged ? { listChanged: true } : {};
+  if (options.tasks) {
+    // Legacy core tasks: requestor of tools/call tasks, receiver of sampling / elicitation tasks.
+    const requests: Capabilities = {};
+    if (h.sampling) requests.sampling = { createMessage: {} };
+    if (h.elicitation || h.elicitationUrl) requests.elicitation = { create: {} };
+    caps.tasks = { list: {}, cancel: {}, ...(Object.keys(requests).length > 0 ? { requests } : {}), ...(caps.tasks as Capabilities | undefined) };
+    // 2026-07-28: the tasks extension (the legacy `tasks` means nothing there).
+    caps.extensions = { ...(caps.extensions as Capabilities | undefined), [TASKS_EXTENSION]: {} };
+  }
   return caps;
 }
 
-function requestHandlers(h: ClientHandlers): RequestHandlers {
+function requestHandlers(h: ClientHandlers, receiver: LegacyTaskReceiver | undefined): RequestHandlers {
   const out: RequestHandlers = {};
   if (h.sampling) out["sampling/createMessage"] = h.sampling;
   if (h.elicitation || h.elicitationUrl) {
@@ -268,12 +324,22 @@ function requestHandlers(h: ClientHandlers): RequestHandlers {
     const roots = h.roots;
     out["roots/list"] = async (_: unknown, ctx: RequestContext) => ({ roots: await roots(ctx) });
   }
+  if (receiver !== undefined) {
+    for (const m of ["sampling/createMessage", "elicitation/create"]) if (out[m]) out[m] = receiver.wrap(out[m]);
+    Object.assign(out, receiver.handlers());
+  }
   return out;
 }
 
 /** Connect and run the handshake; resolves to a client for any server. */
 export async function connectMcpClient(transport: Transport, options: McpClientOptions): Promise<McpClient> {
-  return new McpClient(await openSession(transport, options), listPolicy(options));
+  return new McpClient(await openSession(transport, options), listPolicy(options), pollOptions(options));
+}
+
+/** @internal */
+export function pollOptions(options: McpClientOptions): PollOptions | undefined {
+  const p = options.pollIntervalMs;
+  return p === undefined ? undefined : { ...(p.min !== undefined ? { minMs: p.min } : {}), ...(p.max !== undefined ? { maxMs: p.max } : {}) };
 }
 
 /** @internal */
@@ -286,17 +352,25 @@ export function listPolicy(options: McpClientOptions): ListPolicy {
  * (server/discover) and stays modern when it can, else runs the legacy handshake; `options.era`
  * pins one.
  */
-export function openSession(transport: Transport, options: McpClientOptions): Promise<AnyClientSession> {
+export async function openSession(transport: Transport, options: McpClientOptions): Promise<AnyClientSession> {
   const bindings = options.bindings;
   if (bindings === undefined || bindings.length === 0) {
-    return Promise.reject(new TypeError("connectMcpClient: options.bindings must list at least one protocol binding"));
+    throw new TypeError("connectMcpClient: options.bindings must list at least one protocol binding");
   }
-  return connectAnyEra({
+  // The receiver exists before the session (its handlers are registered at connect) and notifies through it after.
+  let session: AnyClientSession | undefined;
+  const tasks = typeof options.tasks === "object" ? options.tasks : {};
+  const receiver = options.tasks
+    ? new LegacyTaskReceiver(async (method, params) => {
+        if (session?.era === "legacy") await session.notify(method, params);
+      }, tasks)
+    : undefined;
+  session = await connectAnyEra({
     transport,
     bindings,
     clientInfo: options.clientInfo,
     capabilities: impliedCapabilities(options),
-    handlers: requestHandlers(options.handlers ?? {}),
+    handlers: requestHandlers(options.handlers ?? {}, receiver),
     ...(options.protocolVersion === undefined ? {} : { protocolVersion: options.protocolVersion }),
     timeout: options.timeout,
     trustPeer: options.trustPeer,
@@ -308,5 +382,6 @@ export function openSession(transport: Transport, options: McpClientOptions): Pr
     cache: options.cache,
     logLevel: options.logLevel,
   });
+  return session;
 }
 

@@ -8,8 +8,9 @@ import type { Transport } from "../transport.js";
 import type { CallToolResult, CompleteResult, ContentBlock, GetPromptResult, ReadResourceResult } from "../mcp-types.js";
 import { compileUriTemplate, type TemplateVariables } from "../uri-template.js";
 import type { McpDefinition, PublishedLists } from "../server/types.js";
-import { listPolicy, McpClient, openSession } from "./client.js";
+import { listPolicy, McpClient, openSession, pollOptions, type ToolCallOptions } from "./client.js";
 import type { CallOptions, McpClientOptions } from "./types.js";
+import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
 
 type Stub = (...args: never[]) => Promise<unknown>;
 type Completion = (argument: string, value: string, context?: { [name: string]: string }, options?: CallOptions) => Promise<CompleteResult["completion"]>;
@@ -25,6 +26,19 @@ export class ToolOutputError extends Error {
     const first = issues[0];
     super(`Tool ${JSON.stringify(tool)}: structured result does not match its outputSchema${first ? ` at "${first.instancePath || "/"}": ${first.message ?? first.keyword}` : ""}`);
   }
+}
+
+/**
+ * A tool that may run as a task (`execution.taskSupport` optional or required): the plain call,
+ * which waits for a task transparently, plus `start` (a handle to detach with) and `resume`
+ * (reattach by task id, e.g. after a restart). `Args` is the tuple of the tool's input parameter.
+ */
+export interface TaskTool<Args extends [input?: unknown] | [input: unknown], R> {
+  (...args: [...Args, options?: CallOptions]): Promise<R>;
+  /** Calls the tool as a task (the client must declare tasks: option `tasks: true`). */
+  start(...args: [...Args, options?: CallOptions & { task?: { ttlMs?: number } }]): Promise<TaskHandle<R>>;
+  /** A handle on a task `start` returned earlier, by its id. */
+  resume(taskId: string, options?: TaskWaitOptions): Promise<TaskHandle<R>>;
 }
 
 export class DefinedMcpClient extends McpClient {
@@ -59,24 +73,34 @@ function lists(definition: McpDefinition): PublishedLists {
 }
 
 /** What a generated `<Name>Client` interface extends (it adds typed `tools`, `prompts`, ...). */
-export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions">;
+export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions" | "learnTaskSupport" | "startTask" | "reattach">;
 
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
-  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), listPolicy(options));
+  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), listPolicy(options), pollOptions(options));
   const { members, toolValidators } = definition;
+  const tasked = definition.toolTasks ?? {};
   const published = lists(definition);
+  client.learnTaskSupport(Object.fromEntries(published.tools.map((t) => [t.name as string, tasked[t.name as string] ?? "forbidden"])));
   for (const tool of published.tools) {
     const name = tool.name as string;
     const output = toolValidators[name]?.output ?? null;
-    client.tools[members.tools[name]!] = (async (input?: { [key: string]: unknown }, opts?: CallOptions) => {
-      const result = await client.callTool(name, input ?? {}, opts);
+    const typed = (result: CallToolResult) => {
       const isError = result.isError === true;
       const structured = output === null ? result.structuredContent : isError ? undefined : structuredOutput(name, output, result);
       return result._meta === undefined
         ? { isError, structured, content: result.content }
         : { isError, structured, content: result.content, _meta: result._meta };
-    }) as Stub;
+    };
+    const call = async (input?: { [key: string]: unknown }, opts?: CallOptions) => typed(await client.callTool(name, input ?? {}, opts));
+    if (tasked[name] !== undefined) {
+      Object.assign(call, {
+        start: async (input?: { [key: string]: unknown }, opts?: ToolCallOptions) =>
+          taskHandle(await client.startTask(name, { name, arguments: input ?? {} }, opts), (r) => typed(r as CallToolResult)),
+        resume: async (taskId: string, opts?: TaskWaitOptions) => taskHandle(await client.reattach(taskId, opts), (r) => typed(r as CallToolResult)),
+      });
+    }
+    client.tools[members.tools[name]!] = call as Stub;
   }
   for (const prompt of published.prompts) {
     const name = prompt.name as string;

@@ -3,6 +3,7 @@ import type { ProtocolBinding } from "../abi.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
 import type { RequestContext, RequestOptions } from "../session/types.js";
 import type { EraCache } from "../lifecycle/modern/client-probe.js";
+import type { TaskStore } from "../tasks/store.js";
 import type {
   ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitUrlParams, LoggingLevel, Meta, Root,
 } from "../mcp-types.js";
@@ -61,6 +62,14 @@ export interface McpClientOptions {
   cache?: boolean;
   /** 2026-07-28: `_meta` logLevel sent with every request (absent: the server sends no log messages). */
   logLevel?: LoggingLevel;
+  /**
+   * Tasks (docs/server-client.md, "Tasks for client users"). `true` declares them: 2025-11-25
+   * `capabilities.tasks` (task-augmented tools/call; sampling / elicitation run as tasks when the
+   * server asks, kept in `store`), 2026-07-28 the `io.modelcontextprotocol/tasks` extension.
+   */
+  tasks?: boolean | { store?: TaskStore };
+  /** Bounds on task polling in ms, whatever `pollInterval` the server suggests (default 20 .. 30 000). */
+  pollIntervalMs?: { min?: number; max?: number };
 }
 
 /** Per-call options of generated stubs. */

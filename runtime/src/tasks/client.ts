@@ -17,6 +17,24 @@ export const MAX_POLL_MS = 30_000;
 /** A task without a finite ttlMs is polled at most this long. */
 export const MAX_WAIT_MS = 24 * 3_600_000;
 
+/** Polling bounds a caller may set (clamped to MIN_POLL_MS .. MAX_POLL_MS). */
+export interface PollOptions {
+  /** Never poll faster than this, whatever the server suggests (default MIN_POLL_MS). */
+  minMs?: number;
+  /** Never wait longer than this between polls (default MAX_POLL_MS). */
+  maxMs?: number;
+  /** Used when the server suggests nothing (default 500). */
+  defaultMs?: number;
+}
+
+/** The server's suggestion clamped to the caller's bounds. */
+export function pollDelay(suggested: number | undefined, poll: PollOptions | undefined, previous?: number): number {
+  const min = Math.max(MIN_POLL_MS, poll?.minMs ?? MIN_POLL_MS);
+  const max = Math.max(min, Math.min(MAX_POLL_MS, poll?.maxMs ?? MAX_POLL_MS));
+  const want = typeof suggested === "number" && Number.isFinite(suggested) ? suggested : previous ?? poll?.defaultMs ?? 500;
+  return Math.min(max, Math.max(min, want));
+}
+
 export class TaskCancelledError extends Error {
   override name = "TaskCancelledError";
   constructor(readonly taskId: string) {
@@ -31,6 +49,7 @@ export interface TaskIo {
   /** Answers to input requests, from the client's handlers. */
   answer(input: InputRequired): Promise<Record<string, Result>>;
   signal?: AbortSignal | undefined;
+  poll?: PollOptions | undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -48,10 +67,6 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-const interval = (t: Result, fallback: number) => {
-  const p = t.pollIntervalMs;
-  return typeof p === "number" && Number.isFinite(p) ? Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, p)) : fallback;
-};
 
 /** Wait for the task a CreateTaskResult names; see the module comment. */
 export async function awaitTask(created: Result, io: TaskIo): Promise<Result> {
@@ -61,13 +76,13 @@ export async function awaitTask(created: Result, io: TaskIo): Promise<Result> {
   }
   const ttl = typeof created.ttlMs === "number" && created.ttlMs > 0 ? created.ttlMs : MAX_WAIT_MS;
   const deadline = Date.now() + Math.min(ttl, MAX_WAIT_MS);
-  let wait = interval(created, 500);
+  let wait = pollDelay(created.pollIntervalMs as number | undefined, io.poll);
   const answered = new Set<string>();
   const signal = io.signal;
   try {
     for (;;) {
       const t = await io.get(taskId);
-      wait = interval(t, wait);
+      wait = pollDelay(t.pollIntervalMs as number | undefined, io.poll, wait);
       switch (t.status) {
         case "completed":
           if (typeof t.result !== "object" || t.result === null) throw new InvalidResultError("tasks/get", [{ instancePath: "/result", schemaPath: "", keyword: "required", params: {}, message: "a completed task must inline its result" }], t);

@@ -9,6 +9,7 @@ import {
   type McpClientBase,
   type McpClientOptions,
   type ReadResourceResult,
+  type TaskTool,
   type Transport,
 } from "@mcpgen/runtime/facades";
 import { definition } from "./definition.js";
@@ -23,15 +24,15 @@ type Completion = CompleteResult["completion"];
 export interface EverythingClient extends McpClientBase {
   readonly tools: {
     /**
-     * Calls tool "confirm_delete".
+     * Calls tool "confirm_delete" (may run as a task: `.start` returns a handle).
      * Runs as a task and asks the user (task-phase input request) whether to delete `filename`
      */
-    confirmDelete(input: T.ConfirmDeleteInput, options?: CallOptions): Promise<ContentCallResult>;
+    readonly confirmDelete: TaskTool<[input: T.ConfirmDeleteInput], ContentCallResult>;
     /**
-     * Calls tool "failing_job".
+     * Calls tool "failing_job" (may run as a task: `.start` returns a handle).
      * A task that always ends with a tool execution error after about a second
      */
-    failingJob(input?: T.FailingJobInput, options?: CallOptions): Promise<ContentCallResult>;
+    readonly failingJob: TaskTool<[input?: T.FailingJobInput], ContentCallResult>;
     /**
      * Calls tool "greet".
      * Says hello (synchronous; never a task)
@@ -43,20 +44,20 @@ export interface EverythingClient extends McpClientBase {
      */
     jsonSchema202012Tool(input: T.JsonSchema202012ToolInput, options?: CallOptions): Promise<ContentCallResult>;
     /**
-     * Calls tool "multi_input".
+     * Calls tool "multi_input" (may run as a task: `.start` returns a handle).
      * A task that asks two questions at once (two outstanding input requests)
      */
-    multiInput(input?: T.MultiInputInput, options?: CallOptions): Promise<ContentCallResult>;
+    readonly multiInput: TaskTool<[input?: T.MultiInputInput], ContentCallResult>;
     /**
-     * Calls tool "protocol_error_job".
+     * Calls tool "protocol_error_job" (may run as a task: `.start` returns a handle).
      * A task that ends with a JSON-RPC error (status failed)
      */
-    protocolErrorJob(input?: T.ProtocolErrorJobInput, options?: CallOptions): Promise<ContentCallResult>;
+    readonly protocolErrorJob: TaskTool<[input?: T.ProtocolErrorJobInput], ContentCallResult>;
     /**
-     * Calls tool "slow_compute".
+     * Calls tool "slow_compute" (may run as a task: `.start` returns a handle).
      * Sleeps `seconds` then reports; becomes a task (2026-07-28 tasks extension) when it runs longer than the grace period, and stops when cancelled
      */
-    slowCompute(input: T.SlowComputeInput, options?: CallOptions): Promise<ContentCallResult>;
+    readonly slowCompute: TaskTool<[input: T.SlowComputeInput], ContentCallResult>;
     /**
      * Calls tool "test_audio_content".
      * Returns audio (a short WAV clip)
@@ -219,10 +220,10 @@ export interface EverythingClient extends McpClientBase {
      */
     testToolWithProgress(input?: T.TestToolWithProgressInput, options?: CallOptions): Promise<ContentCallResult>;
     /**
-     * Calls tool "test_tool_with_task".
+     * Calls tool "test_tool_with_task" (may run as a task: `.start` returns a handle).
      * Asks for the user's name synchronously (input request user_name), then continues as a task that greets them
      */
-    testToolWithTask(input?: T.TestToolWithTaskInput, options?: CallOptions): Promise<ContentCallResult>;
+    readonly testToolWithTask: TaskTool<[input?: T.TestToolWithTaskInput], ContentCallResult>;
     /**
      * Calls tool "test_trigger_prompt_change".
      * Announces a prompts list change (notifications/prompts/list_changed to listeners)

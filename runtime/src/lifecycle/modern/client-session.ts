@@ -5,7 +5,7 @@
  * the client's sampling / elicitation / roots handlers and retried (a new JSON-RPC id per round,
  * `requestState` echoed verbatim), and cacheable results are reused while their `ttlMs` lasts.
  */
-import { awaitTask } from "../../tasks/client.js";
+import { awaitTask, type PollOptions } from "../../tasks/client.js";
 import type { ProtocolBinding } from "../../abi.js";
 import type { RequestId } from "../../jsonrpc.js";
 import { ErrorCode } from "../../jsonrpc.js";
@@ -116,6 +116,8 @@ export class ModernClientSession {
   private readonly transport: Transport;
   private readonly report: (e: Error) => void;
   private readonly headers = new Map<string, readonly HeaderParam[]>();
+  /** Bounds on task polling (set by the client facade from its options). */
+  taskPoll: PollOptions | undefined;
 
   /** @internal use connectModernClient or the dual-era connect */
   constructor(core: ModernCore, options: ModernClientOptions, binding: ProtocolBinding, discovered: DiscoverResult) {
@@ -195,7 +197,34 @@ export class ModernClientSession {
    * the handlers (all responses built before the retry), retries once with a version the server
    * lists after -32022, and once with fresh tool headers after -32020 on tools/call.
    */
-  async request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+  request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    return this.run(method, params, options, false);
+  }
+
+  /**
+   * `tools/call` that stops at a CreateTaskResult (`resultType: "task"`, returned as is) instead of
+   * waiting for the task; a call the server answered at once resolves to its complete result.
+   */
+  startToolTask(params: Params, options?: RequestOptions): Promise<Result> {
+    return this.run("tools/call", params, options, true);
+  }
+
+  /** One raw `tasks/get` / `tasks/cancel` (the result is read by the caller). */
+  taskRequest(method: "tasks/get" | "tasks/cancel", taskId: string, options?: RequestOptions): Promise<Result> {
+    return this.session.request(method, this.params({ taskId }), { skipValidation: true, signal: options?.signal, timeout: options?.timeout });
+  }
+
+  /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see tasks/client.ts. */
+  waitForTask(created: Result, options?: RequestOptions): Promise<Result> {
+    const raw = this.awaitTask(created, options).then((r) => ({ ...r, resultType: "complete" }));
+    return raw.then((r) => {
+      const read = readResult("tools/call", r, this.version, this.trust);
+      if (read.kind !== "complete") throw new InvalidResultError("tasks/get", [{ instancePath: "/result/resultType", schemaPath: "", keyword: "enum", params: {}, message: "a task's result must be complete" }], r);
+      return read.result;
+    });
+  }
+
+  private async run<R extends Result = Result>(method: string, params: Params | undefined, options: RequestOptions | undefined, keepTask: boolean): Promise<R> {
     const key = this.cache?.key(method, params);
     if (key !== undefined) {
       const hit = this.cache!.get(key);
@@ -226,6 +255,7 @@ export class ModernClientSession {
         throw e;
       }
       if (method === "tools/call" && raw.resultType === "task" && hasExtension(this.capabilities, TASKS_EXTENSION)) {
+        if (keepTask) return raw as R;
         // A client that declared the tasks extension waits for the task's result here.
         raw = { ...(await this.awaitTask(raw, options)), resultType: "complete" };
       }
@@ -253,6 +283,7 @@ export class ModernClientSession {
       cancel: (taskId) => this.session.request("tasks/cancel", this.params({ taskId }), { skipValidation: true }),
       answer: (input) => answerInputRequests(input, this.handlers, options?.signal),
       signal: options?.signal,
+      poll: this.taskPoll,
     });
   }
 

@@ -1,0 +1,159 @@
+/**
+ * Task-augmented tool calls for the client facade, in both eras. Legacy (2025-11-25 core tasks):
+ * the client sends `params.task` when it declared `tasks`, the server declared
+ * `tasks.requests.tools.call`, and the tool's `execution.taskSupport` is `required` (or the caller
+ * asked with `task`), then waits (tasks/legacy-client.ts). 2026-07-28: the server decides per
+ * call; the modern session waits when the client declared the extension (tasks/client.ts).
+ * Both eras give explicit handles (`start`, `resume`) for callers who detach.
+ */
+import { CapabilityError, InvalidResultError } from "../errors.js";
+import type { Params, RequestOptions, Result } from "../session/types.js";
+import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import type { ClientSession } from "../lifecycle/legacy/client.js";
+import type { ModernClientSession } from "../lifecycle/modern/client-session.js";
+import type { AnyClientSession } from "../lifecycle/modern/client-probe.js";
+import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
+import { MAX_WAIT_MS, type PollOptions } from "../tasks/client.js";
+import { awaitLegacyTask, legacyTaskInfo, statusChanges, type LegacyTaskIo, type TaskInfo } from "../tasks/legacy-client.js";
+import { answeredBackend, modernTaskInfo, type TaskBackend, type TaskWaitOptions } from "../tasks/handle.js";
+import type { TaskSupport } from "../tasks/modern.js";
+
+/** Per-call choice: `true` asks for a task where the tool allows one; `{ ttlMs }` also asks for a retention. */
+export type TaskRequest = boolean | { ttlMs?: number };
+
+const STATUS = "notifications/tasks/status";
+
+export class ClientTasks {
+  /** `execution.taskSupport` per tool name, from the definition and from every tools/list. */
+  readonly support = new Map<string, TaskSupport>();
+  private readonly listeners = new Set<(task: TaskInfo) => void>();
+
+  constructor(
+    private readonly session: AnyClientSession,
+    readonly poll: PollOptions | undefined,
+    /** Installs the status-notification fan-out (once) in the client's notification dispatch. */
+    private readonly listen: (listener: (method: string, params: Params | undefined) => void) => void,
+  ) {
+    if (session.era === "modern") session.taskPoll = poll;
+    else if (this.legacyDeclared) {
+      listen((method, params) => {
+        if (method !== STATUS || params === undefined) return;
+        let t: TaskInfo;
+        try {
+          t = legacyTaskInfo(STATUS, params);
+        } catch {
+          return; // a malformed push is ignored: polling still finds the status
+        }
+        for (const l of this.listeners) l(t);
+      });
+    }
+  }
+
+  /** Legacy: both sides declared task-augmented tools/call. */
+  private get legacyDeclared(): boolean {
+    const s = this.session;
+    return s.era === "legacy" && hasCapability(s.capabilities, "tasks") && hasCapability(s.serverCapabilities, "tasks.requests.tools.call");
+  }
+
+  /** Whether `tools/call` of `name` goes out task-augmented (legacy era). */
+  private augment(name: string, task: TaskRequest | undefined): boolean {
+    if (!this.legacyDeclared || task === false) return false;
+    const support = this.support.get(name);
+    if (support === "forbidden") return false;
+    return support === "required" || task !== undefined;
+  }
+
+  private legacyIo(session: ClientSession, options: RequestOptions | undefined): LegacyTaskIo {
+    const waitOptions = { signal: options?.signal, timeout: options?.timeout };
+    return {
+      get: async (taskId) => legacyTaskInfo("tasks/get", await session.request("tasks/get", { taskId }, waitOptions)),
+      // tasks/result blocks until the task ends: the caller's timeout bounds it, else the longest wait for any task.
+      result: (taskId) => session.request("tasks/result", { taskId }, { signal: options?.signal, timeout: options?.timeout ?? MAX_WAIT_MS, skipValidation: true }),
+      cancel: (taskId) => session.request("tasks/cancel", { taskId }),
+      watch: (listener) => {
+        this.listeners.add(listener);
+        return () => this.listeners.delete(listener);
+      },
+      signal: options?.signal,
+      poll: this.poll,
+    };
+  }
+
+  /** The tool call's result, validated as the revision's CallToolResult. */
+  private checked(session: AnyClientSession, result: Result): Result {
+    const validate = session.binding.results["tools/call"];
+    if (validate !== undefined && !validate(result)) throw new InvalidResultError("tools/call", validate.errors ?? [], result);
+    return result;
+  }
+
+  /** `tools/call`, waiting for the task if it becomes one; otherwise exactly the plain call. */
+  async call(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean): Promise<Result> {
+    const { task, ...rest } = options ?? {};
+    const s = this.session;
+    if (s.era === "legacy" && this.augment(name, task)) {
+      const created = await s.request("tools/call", { ...params, task: taskParam(task) }, { ...rest, skipValidation: true });
+      const result = created.task === undefined ? created : await awaitLegacyTask(created, this.legacyIo(s, rest));
+      return trustPeer ? result : this.checked(s, result);
+    }
+    return s.request("tools/call", params, rest);
+  }
+
+  /** Start `tools/call` as a task and return its backend (the call's raw result comes from `result()`). */
+  async start(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean): Promise<TaskBackend> {
+    const { task, ...rest } = options ?? {};
+    const s = this.session;
+    if (s.era === "modern") {
+      if (!hasExtension(s.capabilities, TASKS_EXTENSION)) throw new CapabilityError("tools/call", `extensions.${TASKS_EXTENSION}`, `Cannot start ${name} as a task: this client does not declare the ${TASKS_EXTENSION} extension (createClient option tasks: true)`);
+      const raw = await s.startToolTask(params, rest);
+      if (raw.resultType !== "task") return answeredBackend(raw);
+      return this.modernBackend(s, modernTaskInfo("tools/call", raw));
+    }
+    if (!this.legacyDeclared) throw new CapabilityError("tools/call", "tasks.requests.tools.call", `Cannot start ${name} as a task: ${hasCapability(s.capabilities, "tasks") ? "the server does not declare tasks.requests.tools.call" : "this client does not declare tasks (createClient option tasks: true)"}`);
+    if (this.support.get(name) === "forbidden") throw new CapabilityError("tools/call", "tasks.requests.tools.call", `Cannot start ${name} as a task: its execution.taskSupport is "forbidden"`);
+    const created = await s.request("tools/call", { ...params, task: taskParam(task ?? true) }, { ...rest, skipValidation: true });
+    if (created.task === undefined) return answeredBackend(trustPeer ? created : this.checked(s, created));
+    return this.legacyBackend(s, legacyTaskInfo("tools/call", created.task), trustPeer);
+  }
+
+  /** A backend for a task id from an earlier `start` (maybe another process). */
+  async resume(taskId: string, trustPeer: boolean, options?: TaskWaitOptions): Promise<TaskBackend> {
+    const s = this.session;
+    if (s.era === "modern") return this.modernBackend(s, modernTaskInfo("tasks/get", await s.taskRequest("tasks/get", taskId, options)));
+    return this.legacyBackend(s, legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, options)), trustPeer);
+  }
+
+  private legacyBackend(s: ClientSession, first: TaskInfo, trustPeer: boolean): TaskBackend {
+    const taskId = first.taskId;
+    return {
+      taskId,
+      get: async (o) => legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, o)),
+      result: async (o) => {
+        const raw = await awaitLegacyTask({ task: { ...first, ttl: first.ttlMs ?? null, pollInterval: first.pollIntervalMs } }, this.legacyIo(s, o));
+        return trustPeer ? raw : this.checked(s, raw);
+      },
+      cancel: async (o) => legacyTaskInfo("tasks/cancel", await s.request("tasks/cancel", { taskId }, o)),
+      source: () => this.legacyIo(s, undefined),
+    };
+  }
+
+  private modernBackend(s: ModernClientSession, first: TaskInfo): TaskBackend {
+    const taskId = first.taskId;
+    const get = async (o?: TaskWaitOptions) => modernTaskInfo("tasks/get", await s.taskRequest("tasks/get", taskId, o));
+    return {
+      taskId,
+      get,
+      result: (o) => s.waitForTask({ taskId, ...(first.pollIntervalMs !== undefined ? { pollIntervalMs: first.pollIntervalMs } : {}), ...(typeof first.ttlMs === "number" ? { ttlMs: first.ttlMs } : {}) }, o),
+      cancel: async (o) => {
+        await s.taskRequest("tasks/cancel", taskId, o);
+        return get(o);
+      },
+      source: () => ({ get: (id) => (id === taskId ? get() : Promise.reject(new Error(`unexpected task ${id}`))), poll: this.poll }),
+    };
+  }
+}
+
+function taskParam(task: TaskRequest | undefined): Params {
+  return typeof task === "object" && task.ttlMs !== undefined ? { ttl: task.ttlMs } : {};
+}
+
+export { statusChanges };
