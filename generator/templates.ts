@@ -1,10 +1,13 @@
 /**
- * The files mcpgen writes that are not generated code (what `mcpgen init` scaffolds, the README
- * and `.gitattributes` of a manifest's output folder) are handlebars templates in the package's
- * `templates/` folder, so they read as the files they produce. Templates are logic-free: every
- * value is computed by the caller (already JSON-encoded where it lands in JSON), rendered with
- * `noEscape` (nothing here is HTML) and `strict` (a missing value is an error, never an empty
- * string in a user's file).
+ * Every file mcpgen writes has its skeleton in the package's `templates/` folder, as a handlebars
+ * template that reads as the file it produces: what `mcpgen init` scaffolds (`init/`), the README
+ * and `.gitattributes` of a manifest's output folder (`output/`), the facades of a manifest
+ * (`facades/`: server, client, definition, lists) and the per-revision protocol entry files
+ * (`protocol/`: methods, index). Templates are logic-free (`{{#each}}`, `{{#if}}`, `{{value}}`,
+ * no helpers): every value is computed by the caller as a plain view model (names, type
+ * expressions, JSDoc text, values already JSON-encoded where they land in code or JSON), rendered
+ * with `noEscape` (nothing here is HTML) and `strict` (a missing value is an error, never an
+ * empty string in a user's file). Layout of generated code is prettier's job (print stage).
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,15 +16,21 @@ import { packageRoot } from "./paths.js";
 
 export const templatesDir = join(packageRoot, "templates");
 
+/** What a template is rendered with: plain data, no functions. */
+export type ViewModel = { readonly [key: string]: ViewValue };
+export type ViewValue = string | number | boolean | null | ViewModel | readonly ViewValue[];
+
 const compiled = new Map<string, HandlebarsTemplateDelegate>();
+// knownHelpersOnly: a template calling anything but handlebars' built-ins fails to compile, so no
+// helper can compute behind a template's back
 const handlebars = Handlebars.create();
 
 /** Renders `templates/<name>.hbs` with `data`; throws naming the template and the missing value. */
-export function renderTemplate(name: string, data: Record<string, string>): string {
+export function renderTemplate(name: string, data: ViewModel): string {
   let template = compiled.get(name);
   if (!template) {
     const source = readFileSync(join(templatesDir, `${name}.hbs`), "utf8");
-    template = handlebars.compile(source, { noEscape: true, strict: true });
+    template = handlebars.compile(source, { noEscape: true, strict: true, knownHelpersOnly: true, knownHelpers: { each: true, if: true } });
     compiled.set(name, template);
   }
   try {
