@@ -46,7 +46,8 @@ export function serverView(model: ServerModel) {
     tools,
     prompts,
     // one `resources` section holds resources and templates
-    resources: hasResources ? resources : false,
+    hasResources,
+    resources,
     resourceTemplates,
     completions,
   };
