@@ -20,7 +20,7 @@ import { checkToolExamples } from "./emit/tool-examples.js";
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
   display?: string;
-  /** printWidth the emitted layout targets (default 80, prettier's default; the print stage uses 120). */
+  /** printWidth types.ts and validators.ts are laid out for (default 80, prettier's default; the print stage uses 120; lists.ts always targets 120). */
   printWidth?: number;
   /** Tool schemas that are not valid JSON Schema are warnings instead of errors. */
   lenient?: boolean;
@@ -50,7 +50,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model)].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
-  const lists = emitManifestLists(model, { printWidth: options.printWidth });
+  const lists = emitManifestLists(model);
   // rendered from templates/facades/ and laid out by prettier in the print stage
   const facades = [emitDefinition(model), emitServer(model), emitClient(model)];
   // bindings.ts imports the bundled revisions from @mcpgen/runtime/protocol/<rev>.
