@@ -62,9 +62,9 @@ export function inputOptional(tool: ToolModel): boolean {
  * lists because a revision's Tool may have no `execution` field: 2026-07-28 moved tasks to an
  * extension, while the runtime still has to know); each is omitted when empty.
  */
-export function emitDefinition(model: ServerModel): EmittedFile {
+export function definitionView(model: ServerModel) {
   const members = (kind: string, list: readonly { name: string; ids: { member: string } }[]) => ({ kind, entries: list.map((e) => ({ key: propertyKey(e.name), member: str(e.ids.member) })) });
-  const view = {
+  return {
     serverName: quotedForDoc(model.identity.name),
     members: [members("tools", model.tools), members("prompts", model.prompts), members("resources", model.resources), members("resourceTemplates", model.resourceTemplates)],
     // printData lays objects out expanded (prettier keeps that) at the print stage's width (120)
@@ -72,5 +72,8 @@ export function emitDefinition(model: ServerModel): EmittedFile {
     toolScopes: model.tools.filter((t) => t.scopes.length > 0).map((t) => ({ key: propertyKey(t.name), scopes: t.scopes.map(str) })),
     toolTasks: model.tools.filter((t) => t.taskSupport !== "forbidden").map((t) => ({ key: propertyKey(t.name), taskSupport: str(t.taskSupport) })),
   };
-  return { path: "definition.ts", contents: renderTemplate("facades/definition.ts", view) };
+}
+
+export function emitDefinition(model: ServerModel): EmittedFile {
+  return { path: "definition.ts", contents: renderTemplate("facades/definition.ts", definitionView(model)) };
 }

@@ -36,7 +36,7 @@ export interface ManifestListsOptions {
 
 const byIndex = <T extends { index: number }>(list: readonly T[]) => [...list].sort((a, b) => a.index - b.index);
 
-export function emitManifestLists(model: ServerModel, options: ManifestListsOptions = {}): EmittedFile {
+export function listsView(model: ServerModel, options: ManifestListsOptions = {}) {
   const width = WIDTH;
   const fieldsOf = options.fields ?? wireFields;
   const refs = new Map<unknown, string>();
@@ -82,5 +82,9 @@ export function emitManifestLists(model: ServerModel, options: ManifestListsOpti
     pageSize: model.pageSize,
     published: printData(published, { width, refs }, 0, column.published, 1),
   };
-  return { path: MANIFEST_LISTS_FILE, contents: renderTemplate("facades/lists.ts", view) };
+  return view;
+}
+
+export function emitManifestLists(model: ServerModel, options: ManifestListsOptions = {}): EmittedFile {
+  return { path: MANIFEST_LISTS_FILE, contents: renderTemplate("facades/lists.ts", listsView(model, options)) };
 }
