@@ -20,7 +20,7 @@ import { checkToolExamples } from "./emit/tool-examples.js";
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
   display?: string;
-  /** printWidth the emitted layout targets (default 80, prettier's default; the print stage uses 120). */
+  /** printWidth types.ts and validators.ts are laid out for (default 80, prettier's default; the print stage uses 120; lists.ts always targets 120). */
   printWidth?: number;
   /** Tool schemas that are not valid JSON Schema are warnings instead of errors. */
   lenient?: boolean;
@@ -31,8 +31,10 @@ export interface ManifestGenerateResult {
   files: EmittedFile[];
   /**
    * Paths the print stage need not run prettier on: laid out as prettier would at `printWidth`
-   * (types, lists, validators: tests prove it) or ajv's machine code (`*.ajv.ts`, @ts-nocheck),
-   * where prettier costs seconds per megabyte and nobody reads it.
+   * (types, lists, validators: data that grows with the manifest's schemas, where prettier costs
+   * seconds per megabyte; tests prove the layout a fixpoint) or ajv's machine code (`*.ajv.ts`,
+   * @ts-nocheck). The facades (definition, server, client) are small and always go through
+   * prettier.
    */
   preformatted: Set<string>;
   /** Warnings to show; errors throw. */
@@ -48,10 +50,11 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model)].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
-  const lists = emitManifestLists(model, { printWidth: options.printWidth });
-  const facades = [emitDefinition(model, options), emitServer(model, options), emitClient(model, options)];
+  const lists = emitManifestLists(model);
+  // rendered from templates/facades/ and laid out by prettier in the print stage
+  const facades = [emitDefinition(model), emitServer(model), emitClient(model)];
   // bindings.ts imports the bundled revisions from @mcpgen/runtime/protocol/<rev>.
   const bindings = bindingsModule(servedRevisions(model.revisions, display));
-  const preformatted = new Set([types.file, lists, bindings, ...validators.files, ...facades.filter((f) => f.preformatted).map((f) => f.file)].map((f) => f.path));
-  return { model, files: [types.file, lists, bindings, ...validators.files, ...facades.map((f) => f.file)], warnings, preformatted };
+  const preformatted = new Set([types.file, lists, bindings, ...validators.files].map((f) => f.path));
+  return { model, files: [types.file, lists, bindings, ...validators.files, ...facades], warnings, preformatted };
 }

@@ -3,8 +3,9 @@
  * pipeline.ts, kept apart from generate.ts for the same reason: heavy dependencies load only
  * when something has to be generated).
  *
- * Every manifest output is preformatted (see generate-manifest.ts), so prettier, and the worker
- * pool it runs on, is only loaded if an emitter ever returns a file that is not.
+ * The large outputs (types, lists, validators) are preformatted (see generate-manifest.ts); only
+ * the small facades rendered from templates go through prettier, in this thread (the worker pool
+ * is only started for files over its in-thread limit).
  */
 import { formatDiagnostic } from "./load/diagnostics.js";
 import { generateManifest } from "./generate-manifest.js";

@@ -4,62 +4,52 @@
  * instructions and the `tools/list`, `resources/list`, `resources/templates/list` and
  * `prompts/list` entries in declaration order, each object reduced to the fields its revision
  * defines. Tool schemas are emitted once and shared by every revision.
+ *
+ * The skeleton is `templates/facades/lists.ts.hbs`. The file grows with the manifest's schemas, so
+ * it skips prettier: its values are laid out by printData as prettier would at the print stage's
+ * width, and the template's fixed text is written in that layout (a test holds the file a prettier
+ * fixpoint).
  */
 import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { pick, wireFields, type WireFields } from "../model/wire-fields.js";
-import { jsDoc } from "./schema-to-ts.js";
+import { renderTemplate } from "../templates.js";
 import { printData } from "./print-data.js";
-import { PRINT_WIDTH, indentTs } from "./indent.js";
+import { quotedForDoc } from "./manifest-facade.js";
 
 export const MANIFEST_LISTS_FILE = "lists.ts";
 
+/** The print stage's printWidth, which the template's fixed text is laid out for. */
+const WIDTH = 120;
+
+/** Columns the template puts before each value (printData fits the value's first line after them). */
+const column = {
+  schema: (name: string) => `const ${name}: JsonObject = `.length,
+  revisions: "export const revisions: readonly string[] = ".length,
+  published: "export const published: { readonly [revision: string]: Published } = ".length,
+};
+
 export interface ManifestListsOptions {
-  printWidth?: number;
   /** Field sets per revision (default: read from the bundled schemas). */
   fields?: (revision: string) => WireFields;
 }
 
-// unindented; laid out for the target width by indentTs (the file is a prettier fixpoint)
-const JSON_TYPES = `/**
- * A JSON value.
- */
-export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
-
-/**
- * A JSON object.
- */
-export type JsonObject = { readonly [key: string]: Json };
-`;
-
-const PUBLISHED_INTERFACE = `export interface Published {
-readonly serverInfo: JsonObject;
-readonly capabilities: JsonObject;
-readonly instructions?: string;
-readonly tools: readonly JsonObject[];
-readonly resources: readonly JsonObject[];
-readonly resourceTemplates: readonly JsonObject[];
-readonly prompts: readonly JsonObject[];
-}
-`;
-
 const byIndex = <T extends { index: number }>(list: readonly T[]) => [...list].sort((a, b) => a.index - b.index);
 
-export function emitManifestLists(model: ServerModel, options: ManifestListsOptions = {}): EmittedFile {
-  const width = options.printWidth ?? PRINT_WIDTH;
+export function listsView(model: ServerModel, options: ManifestListsOptions = {}) {
+  const width = WIDTH;
   const fieldsOf = options.fields ?? wireFields;
   const refs = new Map<unknown, string>();
-  const chunks: string[] = [indentTs(JSON_TYPES, width)];
+  const schemas: { role: string; tool: string; name: string; value: string }[] = [];
 
   for (const tool of byIndex(model.tools)) {
     for (const [role, schema] of [["InputSchema", tool.inputSchema], ["OutputSchema", tool.outputSchema]] as const) {
       if (schema === null || typeof schema !== "object") continue;
       const name = `${tool.ids.member}${role}`;
       refs.set(schema, name);
-      // annotated: inferring literal types of arbitrary JSON trips TS on keys like "toString"
-      const head = `const ${name}: JsonObject = `;
-      // printed without refs so the constant itself is spelled out
-      chunks.push(`${jsDoc([`${role === "InputSchema" ? "inputSchema" : "outputSchema"} of tool ${JSON.stringify(tool.name)}.`])}${head}${printData(schema, { width }, 0, head.length, 1)};\n`);
+      // annotated `JsonObject` in the template: inferring literal types of arbitrary JSON trips TS
+      // on keys like "toString"; printed without refs so the constant itself is spelled out
+      schemas.push({ role: role === "InputSchema" ? "inputSchema" : "outputSchema", tool: quotedForDoc(tool.name), name, value: printData(schema, { width }, 0, column.schema(name), 1) });
     }
   }
 
@@ -85,12 +75,16 @@ export function emitManifestLists(model: ServerModel, options: ManifestListsOpti
     published[revision] = entry;
   }
 
-  chunks.push(indentTs(`${jsDoc(["What the server publishes for one protocol revision."])}${PUBLISHED_INTERFACE}`, width));
-  // annotated, so the module compiles under isolatedDeclarations
-  const revisionsHead = "export const revisions: readonly string[] = ";
-  chunks.push(`${jsDoc(["Revisions the server speaks, preferred first."])}${revisionsHead}${printData(model.revisions, { width }, 0, revisionsHead.length, 1)};\n`);
-  chunks.push(`${jsDoc(["Entries per page of every list result."])}export const pageSize = ${model.pageSize};\n`);
-  const head = "export const published: { readonly [revision: string]: Published } = ";
-  chunks.push(`${jsDoc(["List payloads, serverInfo and capabilities per revision; list entries in manifest order."])}${head}${printData(published, { width, refs }, 0, head.length, 1)};\n`);
-  return { path: MANIFEST_LISTS_FILE, contents: chunks.join("\n") };
+  const view = {
+    schemas,
+    // annotated in the template, so the module compiles under isolatedDeclarations
+    revisions: printData(model.revisions, { width }, 0, column.revisions, 1),
+    pageSize: model.pageSize,
+    published: printData(published, { width, refs }, 0, column.published, 1),
+  };
+  return view;
+}
+
+export function emitManifestLists(model: ServerModel, options: ManifestListsOptions = {}): EmittedFile {
+  return { path: MANIFEST_LISTS_FILE, contents: renderTemplate("facades/lists.ts", listsView(model, options)) };
 }

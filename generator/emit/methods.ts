@@ -1,44 +1,37 @@
 /**
  * Emits `methods.ts`: the dispatch table of one revision as data (`MethodInfo` per JSON-RPC
- * method), plus the revision facts the runtime keys on. Behaviour stays in the runtime.
+ * method), plus the revision facts the runtime keys on. Behaviour stays in the runtime. The
+ * file's skeleton is `templates/protocol/methods.ts.hbs`; every value is JSON-encoded here.
  */
 import type { EmittedFile, MethodDef, ProtocolModel } from "../model/ir.js";
+import { renderTemplate } from "../templates.js";
 
-export function emitMethods(model: ProtocolModel): EmittedFile[] {
-  const entries = model.methods.map((m) => `  ${JSON.stringify(m.method)}: ${methodInfo(m)},`);
-  const contents = `import type { MethodTable } from "@mcpgen/runtime/abi";
+const json = (v: unknown): string => JSON.stringify(v);
 
-/** The MCP protocol revision these bindings speak (the \`protocolVersion\` string). */
-export const revision = ${JSON.stringify(model.revision)};
-
-/** ${model.era === "legacy" ? "Legacy era: sessions start with the initialize handshake." : "Modern era: stateless, no handshake, per-request _meta."} */
-export const era = ${JSON.stringify(model.era)};
-
-/** Whether JSON-RPC batches are allowed on the wire. */
-export const batching = ${model.batching};
-
-/**
- * Dispatch metadata of every JSON-RPC method of MCP ${model.revision}: who may send it, the
- * capability the receiver must have advertised, and the schema types of params and result.
- */
-export const methods = {
-${entries.join("\n")}
-} as const satisfies MethodTable;
-`;
-  return [{ path: "methods.ts", contents }];
+export function methodsView(model: ProtocolModel) {
+  return {
+    revision: model.revision,
+    revisionLiteral: json(model.revision),
+    eraLiteral: json(model.era),
+    eraDoc: model.era === "legacy" ? "Legacy era: sessions start with the initialize handshake." : "Modern era: stateless, no handshake, per-request _meta.",
+    batching: model.batching,
+    methods: model.methods.map(methodInfo),
+  };
 }
 
-function methodInfo(m: MethodDef): string {
-  const info = {
-    kind: m.kind,
-    from: m.from,
-    capability: m.capability,
-    paramsRequired: m.paramsRequired,
+export function emitMethods(model: ProtocolModel): EmittedFile[] {
+  return [{ path: "methods.ts", contents: renderTemplate("protocol/methods.ts", methodsView(model)) }];
+}
+
+function methodInfo(m: MethodDef) {
+  return {
+    method: json(m.method),
+    kind: json(m.kind),
+    from: json(m.from),
+    capability: json(m.capability),
+    paramsRequired: json(m.paramsRequired),
     // Inline params have no definition of their own; name them by where they live.
-    paramsType: m.paramsType ?? (m.paramsPointer === null ? null : `${m.messageType}["params"]`),
-    resultType: m.resultType,
+    paramsType: json(m.paramsType ?? (m.paramsPointer === null ? null : `${m.messageType}["params"]`)),
+    resultType: json(m.resultType),
   };
-  return `{ ${Object.entries(info)
-    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
-    .join(", ")} }`;
 }

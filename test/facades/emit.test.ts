@@ -1,5 +1,6 @@
-// The server/client/definition emitters: prettier fixpoints when they say so (the print stage then
-// skips prettier), deterministic and independent of entry order, odd names compile.
+// The server/client/definition emitters (templates/facades/*.hbs + a view model): what the print
+// stage makes of them is prettier's layout, deterministic and independent of entry order; odd
+// names compile.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
@@ -11,10 +12,11 @@ import { emitDefinition } from "../../generator/emit/manifest-facade.js";
 import { emitServer } from "../../generator/emit/server.js";
 import { emitClient } from "../../generator/emit/client.js";
 import { generateManifest } from "../../generator/generate-manifest.js";
+import { printFiles } from "../../generator/print/index.js";
 import { fixture, root, tscStrict, withTempDir, writeFiles } from "../manifest/helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
 
-const format = (text: string, printWidth: number) => prettier.format(text, { parser: "typescript", printWidth, trailingComma: "all" });
+const format = (text: string) => prettier.format(text, { parser: "typescript", printWidth: 120, trailingComma: "all" });
 
 const longNames = {
   name: "a-server-with-a-rather-long-name-to-force-line-breaks-in-signatures",
@@ -28,9 +30,9 @@ const longNames = {
   resourceTemplates: [{ uriTemplate: "x://{the.id}{?q}", name: "a_template_whose_name_is_long_enough_to_break_the_line" }],
 };
 
-function facades(text: string, printWidth: number) {
+function facades(text: string) {
   const model = buildServerModel(parseManifest(text, "mcp.manifest.json"));
-  return [emitDefinition(model, { printWidth }), emitServer(model, { printWidth }), emitClient(model, { printWidth })];
+  return [emitDefinition(model), emitServer(model), emitClient(model)].map((file) => ({ file }));
 }
 
 const inputs: [string, string][] = [
@@ -42,29 +44,28 @@ const inputs: [string, string][] = [
   ["empty", JSON.stringify({ name: "empty", version: "1" })],
 ];
 
-test("facade files marked preformatted are prettier fixpoints (printWidth 80 and 120)", async () => {
+test("printed facade files are prettier fixpoints with no blank-line runs or trailing spaces left by the templates", async () => {
   let checked = 0;
   for (const [name, text] of inputs) {
-    for (const width of [80, 120]) {
-      for (const f of facades(text, width)) {
-        if (!f.preformatted) continue;
-        assert.fixture(await format(f.file.contents, width), f.file.contents, `${name} ${f.file.path} @${width}`);
-        checked++;
-      }
+    const printed = await printFiles(facades(text).map((f) => f.file), { display: "mcp.manifest.json", sha256: "0".repeat(64) });
+    for (const f of printed) {
+      assert.fixture(await format(f.contents), f.contents, `${name} ${f.path}`);
+      assert.not.match(f.contents, /\n\n\n|[ \t]\n/, `${name} ${f.path}`);
+      checked++;
     }
   }
-  assert.ok(checked >= 30, `only ${checked} preformatted files`);
+  assert.is(checked, inputs.length * 3);
 });
 
 test("facade files are deterministic and independent of entry order", () => {
   const m = JSON.parse(inputs[0]![1]);
-  const a = facades(JSON.stringify(m), 80);
+  const a = facades(JSON.stringify(m));
   m.tools.reverse();
   m.prompts.reverse();
   m.resources.reverse();
   m.resourceTemplates.reverse();
-  assert.equal(facades(JSON.stringify(m), 80), a);
-  assert.equal(facades(inputs[0]![1], 80), a);
+  assert.equal(facades(JSON.stringify(m)), a);
+  assert.equal(facades(inputs[0]![1]), a);
 });
 
 test("reserved words, dashed argument names and long names compile; an empty manifest too", () => {
@@ -98,7 +99,7 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
 
 test("server.ts / client.ts import only the runtime's facades ABI and sibling files", () => {
   for (const [, text] of inputs) {
-    for (const f of facades(text, 80)) {
+    for (const f of facades(text)) {
       for (const m of f.file.contents.matchAll(/from "([^"]+)"/g)) assert.ok(m[1] === "@mcpgen/runtime/facades" || m[1]!.startsWith("./"), m[1]);
     }
   }

@@ -3,6 +3,7 @@ import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import prettier from "prettier";
+import { prettierOptions } from "../../generator/print/format.js";
 import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitManifestLists } from "../../generator/emit/manifest-lists.js";
@@ -60,10 +61,10 @@ test("lists: no completions capability for 2024-11-05 (it has none)", async () =
   assert.equal(Object.keys(published["2024-11-05"].capabilities), ["tools", "resources", "prompts", "logging"]);
 });
 
-test("lists: the file is a prettier fixpoint and compiles under tsc --strict", async () => {
-  for (const name of ["schema-features", "tools-list-pasted", "broken-schemas"]) {
+test("lists: the file is a prettier fixpoint (the print stage's options) and compiles under tsc --strict", async () => {
+  for (const name of ["schema-features", "tools-list-pasted", "broken-schemas", "facades"]) {
     const src = listsFor(name);
-    assert.fixture(await prettier.format(src, { parser: "typescript" }), src, name);
+    assert.fixture(await prettier.format(src, { ...prettierOptions, parser: "typescript" }), src, name);
     withTempDir((dir) => {
       writeFiles(dir, { "lists.ts": src });
       const r = tscStrict(dir, ["lists.ts"]);

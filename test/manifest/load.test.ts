@@ -8,6 +8,7 @@ import { InputError, formatDiagnostic, type Diagnostic } from "../../generator/l
 import { parseUriTemplate } from "../../generator/load/uri-template.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { generateManifest } from "../../generator/generate-manifest.js";
+import { formatSource } from "../../generator/print/format.js";
 import { fixture } from "./helpers.js";
 
 function errorsOf(fn: () => unknown): Diagnostic[] {
@@ -218,7 +219,7 @@ test("model: revisions default to every known one, newest first", () => {
   assert.equal(model.capabilities, {});
 });
 
-test("cache: settings reach the model and definition.ts; bad values are errors naming the pointer", () => {
+test("cache: settings reach the model and definition.ts; bad values are errors naming the pointer", async () => {
   const manifest = {
     name: "x",
     version: "1",
@@ -237,7 +238,7 @@ test("cache: settings reach the model and definition.ts; bad values are errors n
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const definition = files.find((f) => f.path === "definition.ts")!.contents;
+  const definition = await formatSource("definition.ts", files.find((f) => f.path === "definition.ts")!.contents);
   assert.match(definition, /cache: \{\n    ttlMs: 5000,\n    scope: "private",\n    resources: \{\n      "a:\/\/r": \{\n        ttlMs: 0,/);
   const lists = files.find((f) => f.path === "lists.ts")!.contents;
   assert.not.match(lists, /cache/, "caching settings are not published");

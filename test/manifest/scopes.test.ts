@@ -7,6 +7,7 @@ import { InputError } from "../../generator/load/diagnostics.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitDefinition } from "../../generator/emit/manifest-facade.js";
 import { emitServer } from "../../generator/emit/server.js";
+import { formatSource } from "../../generator/print/format.js";
 
 const manifest = (scopes: unknown): string =>
   JSON.stringify({
@@ -18,14 +19,14 @@ const manifest = (scopes: unknown): string =>
     ],
   });
 
-test("auth.scopes: definition.toolScopes lists only scoped tools; the handler doc names the scope", () => {
+test("auth.scopes: definition.toolScopes lists only scoped tools; the handler doc names the scope", async () => {
   const loaded = parseManifest(manifest(["notes:write", "notes:read"]), "m.json");
   const model = buildServerModel(loaded);
   assert.equal(model.tools.map((t) => t.scopes), [[], ["notes:write", "notes:read"]]);
-  const def = emitDefinition(model).file.contents;
+  const def = await formatSource("definition.ts", emitDefinition(model).contents);
   assert.match(def, /toolScopes: \{\n\s+write: \["notes:write", "notes:read"\],\n\s+\}/);
   assert.not.match(def, /read: \[/);
-  assert.match(emitServer(model).file.contents, /Requires OAuth scope `notes:write`, `notes:read`/);
+  assert.match(emitServer(model).contents, /Requires OAuth scope `notes:write`, `notes:read`/);
 });
 
 test("auth.scopes: a non scope-token or a duplicate is an error at its pointer", () => {
@@ -43,7 +44,7 @@ test("auth.scopes: a non scope-token or a duplicate is an error at its pointer",
 
 test("a manifest without scopes emits no toolScopes", () => {
   const model = buildServerModel(parseManifest(JSON.stringify({ name: "n", version: "1", tools: [{ name: "t", inputSchema: { type: "object" } }] }), "m.json"));
-  assert.not.match(emitDefinition(model).file.contents, /toolScopes/);
+  assert.not.match(emitDefinition(model).contents, /toolScopes/);
 });
 
 test.run();

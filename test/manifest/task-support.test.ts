@@ -22,14 +22,14 @@ const manifest = (execution: unknown): string =>
 test("definition.toolTasks lists only tools that may run as tasks", () => {
   const model = buildServerModel(parseManifest(manifest({ taskSupport: "required" }), "m.json"));
   assert.equal(Object.fromEntries(model.tools.map((t) => [t.name, t.taskSupport])), { quick: "forbidden", batch: "required", never: "forbidden" });
-  const def = emitDefinition(model).file.contents;
+  const def = emitDefinition(model).contents;
   assert.match(def, /toolTasks: \{\n\s+batch: "required",\n\s+\}/);
   assert.not.match(def, /never: "forbidden"/);
 });
 
 test("no task tools: no toolTasks", () => {
   const model = buildServerModel(parseManifest(manifest({}), "m.json"));
-  assert.not.match(emitDefinition(model).file.contents, /toolTasks/);
+  assert.not.match(emitDefinition(model).contents, /toolTasks/);
 });
 
 test("an unknown taskSupport is an error at its pointer", () => {

@@ -1,0 +1,78 @@
+// The templates of generated files (templates/facades, templates/protocol): logic-free (only
+// {{#each}}, {{#if}}/{{else}} and plain values: no helpers, partials or sub-expressions), every
+// one rendered by its emitter's view model under strict mode, every key of a view model used
+// (removing any one is an error naming the template and the key), and rendering deterministic.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import Handlebars from "handlebars";
+import { loadManifest } from "../../generator/load/manifest.js";
+import { buildServerModel } from "../../generator/model/build-server.js";
+import { buildModel } from "../../generator/model/index.js";
+import { loadSchema } from "../../generator/load/index.js";
+import { definitionView } from "../../generator/emit/manifest-facade.js";
+import { serverView } from "../../generator/emit/server.js";
+import { clientView } from "../../generator/emit/client.js";
+import { listsView } from "../../generator/emit/manifest-lists.js";
+import { methodsView } from "../../generator/emit/methods.js";
+import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
+import { fixture } from "../manifest/helpers.js";
+
+const model = buildServerModel(loadManifest(fixture("templates")));
+const protocol = buildModel(loadSchema("2025-11-25"));
+
+const views: Record<string, ViewModel> = {
+  "facades/server.ts": serverView(model),
+  "facades/client.ts": clientView(model),
+  "facades/definition.ts": definitionView(model),
+  "facades/lists.ts": listsView(model),
+  "protocol/methods.ts": methodsView(protocol),
+  "protocol/index.ts": { revision: protocol.revision },
+};
+
+const templates = ["facades", "protocol"].flatMap((d) =>
+  readdirSync(join(templatesDir, d))
+    .filter((f) => f.endsWith(".hbs"))
+    .map((f) => `${d}/${f.slice(0, -".hbs".length)}`),
+);
+
+test("every template of generated code has a view model here", () => {
+  assert.equal(templates.sort(), Object.keys(views).sort());
+});
+
+/** Every helper a template calls (block helpers by name; a mustache with params or a hash counts as a call). */
+function calls(node: hbs.AST.Node, out: string[] = []): string[] {
+  const n = node as unknown as { type: string; path?: { original: string }; params?: unknown[]; hash?: unknown; body?: hbs.AST.Node[]; program?: hbs.AST.Program; inverse?: hbs.AST.Program };
+  if (n.type === "BlockStatement") out.push(`#${n.path!.original}`);
+  if (n.type === "MustacheStatement" && ((n.params?.length ?? 0) > 0 || n.hash)) out.push(n.path!.original);
+  if (n.type === "PartialStatement" || n.type === "PartialBlockStatement" || n.type === "SubExpression" || n.type === "DecoratorBlock") out.push(n.type);
+  for (const child of [...(n.body ?? []), n.program, n.inverse]) if (child) calls(child, out);
+  return out;
+}
+
+test("templates are logic-free: only #each and #if, no helpers, partials or sub-expressions", () => {
+  for (const name of templates) {
+    const used = calls(Handlebars.parse(readFileSync(join(templatesDir, `${name}.hbs`), "utf8")));
+    assert.equal(used.filter((c) => c !== "#each" && c !== "#if"), [], name);
+  }
+});
+
+test("every template renders under strict mode, deterministically", () => {
+  for (const [name, view] of Object.entries(views)) {
+    const a = renderTemplate(name, view);
+    assert.ok(a.length > 0, name);
+    assert.is(renderTemplate(name, structuredClone(view)), a, name);
+  }
+});
+
+test("every key of a view model is used: without it, rendering fails naming the template and the key", () => {
+  for (const [name, view] of Object.entries(views)) {
+    for (const key of Object.keys(view)) {
+      const { [key]: _, ...rest } = view;
+      assert.throws(() => renderTemplate(name, rest), (e: Error) => e.message.startsWith(`template ${name}.hbs: `) && e.message.includes(`"${key}"`), `${name} without ${key}`);
+    }
+  }
+});
+
+test.run();
