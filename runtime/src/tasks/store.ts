@@ -41,6 +41,26 @@ export interface TaskStore {
   update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   /** Tasks visible to `owner`, oldest first, after `cursor` (a task id); at most `limit`. */
   list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }>;
+  /**
+   * Move a task visible to `owner` to `cancelled` in one step unless it is already terminal (then
+   * it is returned unchanged); undefined when unknown, expired or someone else's.
+   */
+  cancel(taskId: string, owner?: string, statusMessage?: string): Promise<TaskRecord | undefined>;
+  /** Drop every task past its retention now (stores also do it lazily); how many were dropped. */
+  expire(): number | Promise<number>;
+}
+
+/**
+ * The retention a store grants: the default when none is asked, the cap for an unlimited request,
+ * never more than the cap, at least 1 ms (shared by every store so they answer alike).
+ */
+export function grantTtl(requested: number | null | undefined, defaultTtlMs: number, maxTtlMs: number): number {
+  return Math.floor(Math.min(requested === undefined ? defaultTtlMs : requested === null ? maxTtlMs : Math.max(1, requested), maxTtlMs));
+}
+
+/** 128 random bits: ids act as bearer handles when there is no owner to check. */
+export function newTaskId(): string {
+  return randomBytes(16).toString("base64url");
 }
 
 export class TaskLimitError extends Error {
@@ -96,12 +116,10 @@ export class MemoryTaskStore implements TaskStore {
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
     if (this.tasks.size >= this.maxTasks) this.expire();
     if (this.tasks.size >= this.maxTasks) throw new TaskLimitError(`too many tasks: this server holds at most ${this.maxTasks} at once; retry after some finish and expire`);
-    const requested = init.ttlMs;
-    const ttlMs = Math.floor(Math.min(requested === undefined ? this.defaultTtlMs : requested === null ? this.maxTtlMs : Math.max(1, requested), this.maxTtlMs));
+    const ttlMs = grantTtl(init.ttlMs, this.defaultTtlMs, this.maxTtlMs);
     const now = this.now();
     const stamp = new Date(now).toISOString();
-    // 128 random bits: ids act as bearer handles when there is no owner to check.
-    const taskId = randomBytes(16).toString("base64url");
+    const taskId = newTaskId();
     const record = {
       taskId, status: "working" as const, createdAt: stamp, lastUpdatedAt: stamp, ttlMs, expiresAt: now + ttlMs,
       ...(init.pollIntervalMs !== undefined ? { pollIntervalMs: init.pollIntervalMs } : {}),
@@ -125,6 +143,12 @@ export class MemoryTaskStore implements TaskStore {
     if (next.status !== "input_required") delete (next as { inputRequests?: unknown }).inputRequests;
     this.tasks.set(taskId, next);
     return strip(next);
+  }
+
+  async cancel(taskId: string, owner?: string, statusMessage = "cancelled"): Promise<TaskRecord | undefined> {
+    const t = await this.get(taskId, owner);
+    if (t === undefined || TERMINAL.has(t.status)) return t;
+    return this.update(taskId, { status: "cancelled", statusMessage });
   }
 
   async list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
