@@ -98,6 +98,8 @@ export class SqliteTaskStore implements TaskStore {
   private readonly statements = new Map<string, SqlStatement>();
   /** Tasks failed on open because the previous process died while they ran. */
   readonly interrupted: number;
+  /** Rows in the table: this process is the only writer (the lock), so counting once is enough. */
+  private rows = 0;
 
   constructor(
     private readonly db: SqlDatabase,
@@ -133,6 +135,7 @@ export class SqliteTaskStore implements TaskStore {
         ).changes,
       );
       this.sql("DELETE FROM mcpgen_tasks WHERE expires_at <= ?").run(this.now());
+      this.rows = this.one("SELECT count(*) AS n FROM mcpgen_tasks").n as number;
       db.exec("COMMIT");
     } catch (e) {
       db.exec("ROLLBACK");
@@ -142,11 +145,13 @@ export class SqliteTaskStore implements TaskStore {
 
   /** Tasks held (any status, expired ones not yet swept included). */
   get size(): number {
-    return this.one("SELECT count(*) AS n FROM mcpgen_tasks").n as number;
+    return this.rows;
   }
 
   async expire(): Promise<number> {
-    return Number(this.sql("DELETE FROM mcpgen_tasks WHERE expires_at <= ?").run(this.now()).changes);
+    const dropped = Number(this.sql("DELETE FROM mcpgen_tasks WHERE expires_at <= ?").run(this.now()).changes);
+    this.rows -= dropped;
+    return dropped;
   }
 
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
@@ -159,6 +164,7 @@ export class SqliteTaskStore implements TaskStore {
     this.sql("INSERT INTO mcpgen_tasks (task_id, owner, status, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms) VALUES (?, ?, 'working', ?, ?, ?, ?, ?)").run(
       taskId, init.owner ?? null, stamp, stamp, ttlMs, now + ttlMs, init.pollIntervalMs ?? null,
     );
+    this.rows++;
     return this.read(taskId)!;
   }
 
