@@ -74,6 +74,8 @@ export interface MemoryTaskStoreOptions {
   defaultTtlMs?: number;
   /** Upper bound on any requested retention (null/unlimited requests get this too); default 24 hours. */
   maxTtlMs?: number;
+  /** How often expired tasks are swept while any are held, ms (default 60 000), so an idle server's memory returns to idle. */
+  sweepIntervalMs?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -85,13 +87,16 @@ export class MemoryTaskStore implements TaskStore {
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
   private readonly now: () => number;
+  private readonly sweepIntervalMs: number;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.maxTasks = options.maxTasks ?? 1000;
     this.defaultTtlMs = options.defaultTtlMs ?? 3_600_000;
     this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
     this.now = options.now ?? Date.now;
-    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs)) {
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs) || !(this.sweepIntervalMs >= 1)) {
       throw new RangeError("MemoryTaskStore: maxTasks >= 1 and maxTtlMs >= defaultTtlMs >= 1 are required");
     }
   }
@@ -126,6 +131,14 @@ export class MemoryTaskStore implements TaskStore {
       ...(init.owner !== undefined ? { owner: init.owner } : {}),
     };
     this.tasks.set(taskId, record);
+    // Runs only while tasks are held and never keeps the process alive.
+    this.sweeper ??= setInterval(() => {
+      this.expire();
+      if (this.tasks.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, this.sweepIntervalMs).unref();
     return strip(record);
   }
 

@@ -34,6 +34,13 @@ test("memory: memory returns to idle once tasks expire (heap measured, no timing
   assert.ok(after - idle < 2_000_000, `heap back to idle after expiry: ${idle} -> ${full} -> ${after}`);
 });
 
+test("memory: an idle store sweeps expired tasks by itself (bounded wait, no timing asserted)", async () => {
+  const store = new MemoryTaskStore({ defaultTtlMs: 1, maxTtlMs: 1, sweepIntervalMs: 5 });
+  for (let i = 0; i < 10; i++) await store.create({});
+  for (let i = 0; i < 200 && store.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.is(store.size, 0, "no call touched the store, yet its expired tasks are gone");
+});
+
 test("memory: bad limits are refused up front", () => {
   assert.throws(() => new MemoryTaskStore({ maxTasks: 0 }), /maxTasks/);
   assert.throws(() => new MemoryTaskStore({ defaultTtlMs: 10, maxTtlMs: 5 }), /maxTtlMs/);
