@@ -64,12 +64,13 @@ test.after(async () => {
 test("SIGKILL between tools/call and tasks/get: a restarted server on the same file answers tasks/get", async () => {
   const first = await start();
   const port = Number(first.url.port);
-  const quick = (await rpc(first, "tools/call", { name: "slow_compute", arguments: { seconds: 1, label: "durable" } })).result;
+  const quick = (await rpc(first, "tools/call", { name: "slow_compute", arguments: { seconds: 2, label: "durable" } })).result;
+  // Learn that the quick task finished by listening, not by tasks/get: the client has not asked yet.
+  const ctrl = new AbortController();
+  const listen = await post(first, "subscriptions/listen", { notifications: { taskIds: [quick.taskId] } }, ctrl.signal);
   const slow = (await rpc(first, "tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result;
   assert.equal([quick.resultType, slow.resultType], ["task", "task"]);
-  // Wait for the quick task to finish by listening, not by tasks/get: the client has not asked yet.
-  const ctrl = new AbortController();
-  const note = await terminalNote(await post(first, "subscriptions/listen", { notifications: { taskIds: [quick.taskId] } }, ctrl.signal), ctrl);
+  const note = await terminalNote(listen, ctrl);
   assert.equal([note.params.taskId, note.params.status], [quick.taskId, "completed"]);
 
   first.child.kill("SIGKILL");
@@ -78,7 +79,7 @@ test("SIGKILL between tools/call and tasks/get: a restarted server on the same f
   const second = await start(port);
   assert.match(second.stderr(), /1 task\(s\) in .* were running when the last server stopped; they are marked failed/);
   const done = (await rpc(second, "tasks/get", { taskId: quick.taskId })).result;
-  assert.equal([done.status, done.result.content], ["completed", [{ type: "text", text: "Computed durable after 1s" }]]);
+  assert.equal([done.status, done.result.content], ["completed", [{ type: "text", text: "Computed durable after 2s" }]]);
   const lost = (await rpc(second, "tasks/get", { taskId: slow.taskId })).result;
   assert.is(lost.status, "failed");
   assert.equal(lost.error, { code: -32603, message: "Internal error: the server restarted while this task ran; its work was lost" });

@@ -2,7 +2,7 @@
 // (reopening, interrupted tasks, a second process, corrupt or foreign files, bounded values).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { INTERRUPTED, openSqliteTaskStore, TaskStoreError } from "@mcpgen/runtime/tasks/sqlite";
@@ -67,14 +67,16 @@ test("sqlite: corrupt and foreign files are refused with the file named and noth
       assert.match(e.message, /not an intact SQLite database; move it away/);
     },
   );
+  // Another application's database: a valid file whose header names another application id
+  // (offset 68, big-endian; SQLite keeps no checksum over it).
   const foreign = fresh();
-  const { default: Database } = (await import("better-sqlite3" as string)) as { default: new (f: string) => { exec(s: string): void; close(): void } };
-  const other = new Database(foreign);
-  other.exec("CREATE TABLE notes (x TEXT)");
-  other.close();
+  (await openSqliteTaskStore(foreign)).close();
+  const bytes = readFileSync(foreign);
+  bytes.writeUInt32BE(0x12345678, 68);
+  writeFileSync(foreign, bytes);
   await openSqliteTaskStore(foreign).then(
     () => assert.unreachable(),
-    (e: Error) => assert.match(e.message, /is an SQLite database but not an mcpgen task store/),
+    (e: Error) => assert.match(e.message, /is an SQLite database but not an mcpgen task store \(application_id 305419896\)/),
   );
 });
 
