@@ -80,6 +80,6 @@ export {
   MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type SubscriptionFilter, type HeaderParam, type HeaderParamsResult,
 } from "./lifecycle/modern/wire.js";
 
-export { MemoryTaskStore, TaskLimitError, TERMINAL, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
+export { MemoryTaskStore, TaskLimitError, TERMINAL, grantTtl, newTaskId, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
 export { ModernTasks, TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
 export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./tasks/client.js";

@@ -41,20 +41,27 @@ const AUTH_LAYER_BUDGET = 56 * 1024;
  */
 const PROTOCOL_REVISION_BUDGET = 800 * 1024;
 
+/**
+ * The durable task store (`@mcpgen/runtime/tasks/sqlite`) is opt-in like authorization: its own
+ * entry point, loaded only by servers that choose it, with its SQLite driver an optional peer
+ * dependency (node:sqlite where Node has it). Held to its own budget (about 12 KiB today).
+ */
+const SQLITE_STORE_BUDGET = 16 * 1024;
+
 /** Bytes of ESM JavaScript below `dir` (CommonJS twins, nested node_modules and `skip` left out). */
-function jsBytes(dir: string, skip = ""): number {
+function jsBytes(dir: string, ...skip: string[]): number {
   let total = 0;
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) {
-      if (name !== "node_modules" && p !== skip) total += jsBytes(p, skip);
+      if (name !== "node_modules" && !skip.includes(p)) total += jsBytes(p, ...skip);
     } else if (name.endsWith(".js") || name.endsWith(".mjs")) total += statSync(p).size;
   }
   return total;
 }
 
 test("compiled runtime JavaScript stays within its budget", () => {
-  const bytes = jsBytes(join(runtimeDir, "dist"), join(runtimeDir, "dist", "protocol"));
+  const bytes = jsBytes(join(runtimeDir, "dist"), join(runtimeDir, "dist", "protocol"), join(runtimeDir, "dist", "tasks", "sqlite"));
   assert.ok(bytes > 10_000, `runtime/dist looks unbuilt (${bytes} bytes)`);
   assert.ok(bytes <= RUNTIME_JS_BUDGET, `runtime/dist has ${bytes} bytes of JavaScript, budget ${RUNTIME_JS_BUDGET}`);
 });
@@ -92,6 +99,15 @@ test("authorization's library and layer stay within their budgets", () => {
   const layer = jsBytes(join(runtimeDir, "dist", "auth")) + statSync(join(runtimeDir, "dist", "auth.js")).size;
   assert.ok(layer > 5_000, `runtime/dist/auth looks unbuilt (${layer} bytes)`);
   assert.ok(layer <= AUTH_LAYER_BUDGET, `runtime/dist/auth has ${layer} bytes of JavaScript, budget ${AUTH_LAYER_BUDGET}`);
+});
+
+test("the SQLite task store stays within its budget and its driver is never a dependency", () => {
+  const bytes = jsBytes(join(runtimeDir, "dist", "tasks", "sqlite"));
+  assert.ok(bytes > 3_000, `runtime/dist/tasks/sqlite looks unbuilt (${bytes} bytes)`);
+  assert.ok(bytes <= SQLITE_STORE_BUDGET, `runtime/dist/tasks/sqlite has ${bytes} bytes of JavaScript, budget ${SQLITE_STORE_BUDGET}`);
+  const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+  assert.is(pkg.dependencies?.["better-sqlite3"], undefined);
+  assert.equal(pkg.peerDependenciesMeta?.["better-sqlite3"], { optional: true });
 });
 
 test.run();

@@ -3,32 +3,47 @@
  * http://127.0.0.1:3000/mcp (stateful sessions, SSE replies, resumable streams, DNS-rebinding
  * protection) and prints `listening on <url>` once it accepts connections; `--stdio` serves one
  * connection on stdin/stdout instead. SIGTERM/SIGINT close every session and exit 0.
+ * `--task-store <file>` keeps tasks in an SQLite file (`@mcpgen/runtime/tasks/sqlite`), so a client
+ * can still fetch a finished task's result after the server restarted.
  */
 import { parseArgs } from "node:util";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
+import { openSqliteTaskStore, type SqliteTaskStore } from "@mcpgen/runtime/tasks/sqlite";
 import { createServer } from "./server.js";
 
 function usage(message: string): never {
-  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio\n`);
+  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio [--task-store <file>]\n`);
   process.exit(2);
 }
 
-function options(argv: string[]): { port: number; host: string; stdio: boolean } {
-  let values: { port?: string; host?: string; stdio?: boolean };
+function options(argv: string[]): { port: number; host: string; stdio: boolean; taskStore: string | undefined } {
+  let values: { port?: string; host?: string; stdio?: boolean; "task-store"?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" } }, strict: true }));
+    ({ values } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "task-store": { type: "string" } }, strict: true }));
   } catch (e) {
     usage((e as Error).message);
   }
   const port = values.port === undefined ? 3000 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0-65535, got ${JSON.stringify(values.port)}`);
   if (values.stdio && (values.port !== undefined || values.host !== undefined)) usage("--stdio takes no --port or --host");
-  return { port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false };
+  if (values["task-store"] === "") usage("--task-store needs a file name");
+  return { port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, taskStore: values["task-store"] };
 }
 
-const { port, host, stdio } = options(process.argv.slice(2));
-const server = createServer();
+const { port, host, stdio, taskStore } = options(process.argv.slice(2));
+let store: SqliteTaskStore | undefined;
+if (taskStore !== undefined) {
+  try {
+    store = await openSqliteTaskStore(taskStore);
+  } catch (e) {
+    process.stderr.write(`everything: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  if (store.interrupted > 0) process.stderr.write(`everything: ${store.interrupted} task(s) in ${taskStore} were running when the last server stopped; they are marked failed\n`);
+  process.on("exit", () => store?.close());
+}
+const server = createServer(store !== undefined ? { taskStore: store } : {});
 
 if (stdio) {
   const session = await server.connect(new StdioServerTransport());

@@ -242,7 +242,8 @@ export class ModernTasks {
     const id = taskId(params);
     const t = await this.find(id, rc);
     if (!TERMINAL.has(t.status)) {
-      await this.change(id, { status: "cancelled", statusMessage: "cancelled by the client" });
+      const after = await this.options.store.cancel(id, ownerOf(rc), "cancelled by the client");
+      if (after !== undefined) this.options.onchange?.(detailed(after));
       this.stop(id, new Error("task cancelled"));
     }
     return {};

@@ -43,6 +43,26 @@ export interface TaskStore {
   update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   /** Tasks visible to `owner`, oldest first, after `cursor` (a task id); at most `limit`. */
   list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }>;
+  /**
+   * Move a task visible to `owner` to `cancelled` in one step unless it is already terminal (then
+   * it is returned unchanged); undefined when unknown, expired or someone else's.
+   */
+  cancel(taskId: string, owner?: string, statusMessage?: string): Promise<TaskRecord | undefined>;
+  /** Drop every task past its retention now (stores also do it lazily); how many were dropped. */
+  expire(): number | Promise<number>;
+}
+
+/**
+ * The retention a store grants: the default when none is asked, the cap for an unlimited request,
+ * never more than the cap, at least 1 ms (shared by every store so they answer alike).
+ */
+export function grantTtl(requested: number | null | undefined, defaultTtlMs: number, maxTtlMs: number): number {
+  return Math.floor(Math.min(requested === undefined ? defaultTtlMs : requested === null ? maxTtlMs : Math.max(1, requested), maxTtlMs));
+}
+
+/** 128 random bits: ids act as bearer handles when there is no owner to check. */
+export function newTaskId(): string {
+  return randomBytes(16).toString("base64url");
 }
 
 export class TaskLimitError extends Error {
@@ -56,6 +76,8 @@ export interface MemoryTaskStoreOptions {
   defaultTtlMs?: number;
   /** Upper bound on any requested retention (null/unlimited requests get this too); default 24 hours. */
   maxTtlMs?: number;
+  /** How often expired tasks are swept while any are held, ms (default 60 000), so an idle server's memory returns to idle. */
+  sweepIntervalMs?: number;
   /** Clock, for tests. */
   now?: () => number;
 }
@@ -67,13 +89,16 @@ export class MemoryTaskStore implements TaskStore {
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
   private readonly now: () => number;
+  private readonly sweepIntervalMs: number;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
     this.maxTasks = options.maxTasks ?? 1000;
     this.defaultTtlMs = options.defaultTtlMs ?? 3_600_000;
     this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
     this.now = options.now ?? Date.now;
-    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs)) {
+    this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
+    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs) || !(this.sweepIntervalMs >= 1)) {
       throw new RangeError("MemoryTaskStore: maxTasks >= 1 and maxTtlMs >= defaultTtlMs >= 1 are required");
     }
   }
@@ -98,18 +123,24 @@ export class MemoryTaskStore implements TaskStore {
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
     if (this.tasks.size >= this.maxTasks) this.expire();
     if (this.tasks.size >= this.maxTasks) throw new TaskLimitError(`too many tasks: this server holds at most ${this.maxTasks} at once; retry after some finish and expire`);
-    const requested = init.ttlMs;
-    const ttlMs = Math.floor(Math.min(requested === undefined ? this.defaultTtlMs : requested === null ? this.maxTtlMs : Math.max(1, requested), this.maxTtlMs));
+    const ttlMs = grantTtl(init.ttlMs, this.defaultTtlMs, this.maxTtlMs);
     const now = this.now();
     const stamp = new Date(now).toISOString();
-    // 128 random bits: ids act as bearer handles when there is no owner to check.
-    const taskId = randomBytes(16).toString("base64url");
+    const taskId = newTaskId();
     const record = {
       taskId, status: "working" as const, createdAt: stamp, lastUpdatedAt: stamp, ttlMs, expiresAt: now + ttlMs,
       ...(init.pollIntervalMs !== undefined ? { pollIntervalMs: init.pollIntervalMs } : {}),
       ...(init.owner !== undefined ? { owner: init.owner } : {}),
     };
     this.tasks.set(taskId, record);
+    // Runs only while tasks are held and never keeps the process alive.
+    this.sweeper ??= setInterval(() => {
+      this.expire();
+      if (this.tasks.size === 0) {
+        clearInterval(this.sweeper);
+        this.sweeper = undefined;
+      }
+    }, this.sweepIntervalMs).unref();
     return strip(record);
   }
 
@@ -127,6 +158,12 @@ export class MemoryTaskStore implements TaskStore {
     if (next.status !== "input_required") delete (next as { inputRequests?: unknown }).inputRequests;
     this.tasks.set(taskId, next);
     return strip(next);
+  }
+
+  async cancel(taskId: string, owner?: string, statusMessage = "cancelled"): Promise<TaskRecord | undefined> {
+    const t = await this.get(taskId, owner);
+    if (t === undefined || TERMINAL.has(t.status)) return t;
+    return this.update(taskId, { status: "cancelled", statusMessage });
   }
 
   async list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {

@@ -1,79 +1,47 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryTaskStore, TaskLimitError } from "@mcpgen/runtime";
+import { randomBytes } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { MemoryTaskStore } from "@mcpgen/runtime";
+import { clock, storeContract } from "./store-contract.js";
 
-function clock(start = Date.UTC(2026, 0, 1)) {
-  let t = start;
-  return { now: () => t, advance: (ms: number) => void (t += ms) };
+storeContract("memory", async (o) => new MemoryTaskStore(o));
+
+/** A full collection without --expose-gc on the command line. */
+function collect(): void {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
 }
 
-test("a new task is working, timestamped, with an unguessable id and the granted ttl", async () => {
+test("memory: memory returns to idle once tasks expire (heap measured, no timing)", async () => {
   const c = clock();
-  const store = new MemoryTaskStore({ now: c.now, defaultTtlMs: 1000, maxTtlMs: 5000 });
-  const a = await store.create({});
-  const b = await store.create({ ttlMs: 60_000, pollIntervalMs: 250 });
-  assert.is(a.status, "working");
-  assert.is(a.createdAt, "2026-01-01T00:00:00.000Z");
-  assert.is(a.ttlMs, 1000);
-  assert.is(b.ttlMs, 5000, "requested retention is capped at maxTtlMs");
-  assert.is(b.pollIntervalMs, 250);
-  assert.ok(/^[A-Za-z0-9_-]{22}$/.test(a.taskId));
-  assert.is.not(a.taskId, b.taskId);
-  assert.is((await store.create({ ttlMs: null })).ttlMs, 5000, "unlimited requests get the cap");
-});
-
-test("terminal tasks never change again; input requests vanish when the task leaves input_required", async () => {
-  const store = new MemoryTaskStore();
-  const t = await store.create({});
-  const waiting = await store.update(t.taskId, { status: "input_required", inputRequests: { k: { method: "elicitation/create" } } });
-  assert.equal(waiting?.inputRequests, { k: { method: "elicitation/create" } });
-  const working = await store.update(t.taskId, { status: "working" });
-  assert.is(working?.inputRequests, undefined);
-  await store.update(t.taskId, { status: "cancelled" });
-  const after = await store.update(t.taskId, { status: "completed", result: { content: [] } });
-  assert.is(after?.status, "cancelled");
-  assert.is(after?.result, undefined);
-  assert.is(await store.update("nope", { status: "working" }), undefined);
-});
-
-test("tasks expire after their ttl and free their slot", async () => {
-  const c = clock();
-  const store = new MemoryTaskStore({ now: c.now, maxTasks: 2, defaultTtlMs: 100, maxTtlMs: 100 });
-  const a = await store.create({});
-  await store.create({});
-  try {
-    await store.create({});
-    assert.unreachable("a full store must refuse");
-  } catch (e) {
-    assert.instance(e, TaskLimitError);
-    assert.match((e as Error).message, /at most 2/);
+  const store = new MemoryTaskStore({ now: c.now, maxTasks: 2000, defaultTtlMs: 1000, maxTtlMs: 1000 });
+  collect();
+  const idle = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 2000; i++) {
+    const t = await store.create({});
+    await store.update(t.taskId, { status: "completed", result: { content: [{ type: "text", text: randomBytes(5000).toString("hex") }] } });
   }
-  c.advance(99);
-  assert.ok(await store.get(a.taskId), "still there before the ttl elapsed");
-  c.advance(1);
-  assert.is(await store.get(a.taskId), undefined);
-  await store.create({});
-  assert.is(store.expire(), 1, "the other expired task is swept");
-  assert.is(store.size, 1, "only the new task is held: memory returns to idle as tasks expire");
+  collect();
+  const full = process.memoryUsage().heapUsed;
+  assert.ok(full - idle > 15_000_000, `2000 results of 10 kB should hold > 15 MB (held ${full - idle})`);
+  c.advance(1000);
+  assert.is(store.expire(), 2000);
+  assert.is(store.size, 0);
+  collect();
+  const after = process.memoryUsage().heapUsed;
+  assert.ok(after - idle < 2_000_000, `heap back to idle after expiry: ${idle} -> ${full} -> ${after}`);
 });
 
-test("owners see only their tasks; list paginates by cursor and rejects unknown cursors", async () => {
-  const store = new MemoryTaskStore();
-  const mine = [];
-  for (let i = 0; i < 5; i++) mine.push(await store.create({ owner: "alice" }));
-  const theirs = await store.create({ owner: "bob" });
-  assert.is(await store.get(theirs.taskId, "alice"), undefined);
-  assert.is(await store.get(theirs.taskId), undefined);
-  assert.ok(await store.get(theirs.taskId, "bob"));
-  const p1 = await store.list("alice", undefined, 3);
-  assert.equal(p1.tasks.map((t) => t.taskId), mine.slice(0, 3).map((t) => t.taskId));
-  const p2 = await store.list("alice", p1.nextCursor, 3);
-  assert.equal(p2.tasks.map((t) => t.taskId), mine.slice(3).map((t) => t.taskId));
-  assert.is(p2.nextCursor, undefined);
-  await store.list("alice", "bogus", 3).then(() => assert.unreachable(), (e: Error) => assert.instance(e, RangeError));
+test("memory: an idle store sweeps expired tasks by itself (bounded wait, no timing asserted)", async () => {
+  const store = new MemoryTaskStore({ defaultTtlMs: 1, maxTtlMs: 1, sweepIntervalMs: 5 });
+  for (let i = 0; i < 10; i++) await store.create({});
+  for (let i = 0; i < 200 && store.size > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.is(store.size, 0, "no call touched the store, yet its expired tasks are gone");
 });
 
-test("bad limits are refused up front", () => {
+test("memory: bad limits are refused up front", () => {
   assert.throws(() => new MemoryTaskStore({ maxTasks: 0 }), /maxTasks/);
   assert.throws(() => new MemoryTaskStore({ defaultTtlMs: 10, maxTtlMs: 5 }), /maxTtlMs/);
 });
