@@ -196,9 +196,13 @@ export class LegacyTasks {
     for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
   }
 
+  /**
+   * The caller's task. A requestor that has an owner sees only its own tasks: an owner-less task
+   * (a 2026-07-28 one without authorization) is not listed for it, so tasks/get must not find it either.
+   */
   private async find(id: string, owner: string | undefined): Promise<TaskRecord> {
     const t = await this.options.store.get(id, owner);
-    if (t === undefined) throw unknownTask(id);
+    if (t === undefined || (owner !== undefined && t.owner !== owner)) throw unknownTask(id);
     return t;
   }
 
