@@ -9,6 +9,7 @@ import {
   type ClientSession, type HandlerContext, type McpDefinition, type McpServer, type Validator,
 } from "@mcpgen/runtime";
 import { bindings } from "../helpers/binding.js";
+import { rawPeer } from "../helpers/peer.js";
 
 const anyObject = ((d: unknown) => typeof d === "object" && d !== null && !Array.isArray(d)) as Validator;
 const REV = "2025-11-25";
@@ -237,6 +238,29 @@ test("an expiring task stops its handler; tasks/result waiting on it gets -32602
   assert.is(code(e), -32602);
   assert.is(s.server.legacyTasks!.size, 0);
   assert.is(s.store.size, 0);
+  await s.server.close();
+});
+
+test("stateless connections: owner-less tasks reached by id from any connection, no tasks.list, no input from the client", async () => {
+  newGate();
+  const s = setup();
+  /** One stateless connection per request, as stateless Streamable HTTP makes them. */
+  const once = async (id: number, method: string, params: object) => {
+    const [ct, st] = createMemoryTransportPair();
+    await s.server.connect(st, { stateless: { protocolVersion: REV } });
+    const peer = rawPeer(ct);
+    await peer.send({ jsonrpc: "2.0", id, method, params });
+    return peer.next(2000);
+  };
+  const created = (await once(1, "tools/call", { name: "job", arguments: {}, task: {} })).result.task;
+  assert.is((await once(2, "tasks/get", { taskId: created.taskId })).result.status, "working");
+  assert.is((await once(3, "tasks/list", {})).error.code, -32601, "a stateless server cannot tell requestors apart, so it lists nothing");
+  gate.release();
+  const done = await once(4, "tasks/result", { taskId: created.taskId });
+  assert.equal(done.result.content, [{ type: "text", text: "job done" }]);
+  const asking = (await once(5, "tools/call", { name: "ask", arguments: {}, task: {} })).result.task;
+  const r = await once(6, "tasks/result", { taskId: asking.taskId });
+  assert.is(r.result.isError, true, "the elicitation cannot be sent: the tool fails instead of waiting forever");
   await s.server.close();
 });
 
