@@ -12,7 +12,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import { ConnectionClosedError, McpError } from "../errors.js";
 import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "../session/types.js";
 import { TERMINAL, type TaskChange, type TaskRecord, type TaskStore } from "./store.js";
-import { creationError, failureOf, taskIdParam, tooManyRunning, unknownTask } from "./shared.js";
+import { afterRetention, creationError, failureOf, taskIdParam, tooManyRunning, unknownTask } from "./shared.js";
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
@@ -119,10 +119,10 @@ export class LegacyTasks {
     if (t.ttlMs !== null) {
       // Past its retention the task is gone: stop its handler, and let the store drop the record
       // (a get on an expired task deletes it in the memory store), so memory returns to idle.
-      setTimeout(() => {
+      afterRetention(t.ttlMs + 1, () => {
         this.stop(id, new Error("task expired"));
         void this.options.store.get(id, origin.owner).catch((e: Error) => this.options.report(e));
-      }, t.ttlMs + 1).unref();
+      });
     }
     // The handler starts after CreateTaskResult is sent: its first status change follows it.
     setImmediate(() => void this.execute(id, run, rc, body));

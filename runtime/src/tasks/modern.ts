@@ -18,7 +18,7 @@ import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { ModernContext } from "../server/modern-context.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
 import { TERMINAL, type TaskRecord, type TaskStore } from "./store.js";
-import { creationError, failureOf, principalOf as ownerOf, taskIdParam as taskId, tooManyRunning, unknownTask } from "./shared.js";
+import { afterRetention, creationError, failureOf, principalOf as ownerOf, taskIdParam as taskId, tooManyRunning, unknownTask } from "./shared.js";
 
 export { TASKS_EXTENSION };
 
@@ -151,7 +151,7 @@ export class ModernTasks {
             id = t.taskId;
             this.running.set(t.taskId, entry);
             // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
-            if (t.ttlMs !== null) setTimeout(() => this.stop(t.taskId, new Error("task expired")), t.ttlMs).unref();
+            if (t.ttlMs !== null) afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {

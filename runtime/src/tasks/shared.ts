@@ -47,3 +47,12 @@ export function failureOf(e: unknown, report: (e: Error) => void): { code: numbe
   report(e instanceof Error ? e : new Error(String(e)));
   return { code: ErrorCode.InternalError, message: "Internal error" };
 }
+
+/** Longest delay setTimeout honours (a longer one fires at once). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Run `f` once `ms` have passed, however long that is (chained timers), without keeping the process alive. */
+export function afterRetention(ms: number, f: () => void): void {
+  if (ms > MAX_TIMER_MS) setTimeout(() => afterRetention(ms - MAX_TIMER_MS, f), MAX_TIMER_MS).unref();
+  else setTimeout(f, ms).unref();
+}
