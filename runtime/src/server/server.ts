@@ -5,6 +5,7 @@
  * a legacy ServerSession (initialize, sessions), a 2026-07-28 ModernServerSession (per-request
  * `_meta`), or both at once behind an EraRouter.
  */
+import { randomUUID } from "node:crypto";
 import type { ProtocolBinding } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
@@ -26,7 +27,6 @@ import { ModernTasks, TASKS_EXTENSION, withTaskMethods, type TaskSupport } from 
 import { MemoryTaskStore } from "../tasks/store.js";
 import { LegacyTasks } from "../tasks/legacy.js";
 import { callMaybeTask, hasCoreTasks, taskHandlers, withTaskCapabilities } from "./legacy-tasks.js";
-import { randomUUID } from "node:crypto";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
 import { page } from "./pagination.js";
@@ -108,7 +108,8 @@ export class McpServer implements ServerCore {
     this.listens = new ListenHub(this.report);
     // One store for both eras: a task is found by its id whichever flow made it.
     const store = options.tasks?.store ?? new MemoryTaskStore();
-    this.legacyTasks = this.bindings.some((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision))
+    this.coreTaskRevisions = new Set(this.bindings.filter((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision)).map((b) => b.revision));
+    this.legacyTasks = this.coreTaskRevisions.size > 0
       ? new LegacyTasks({
           store,
           ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
@@ -136,10 +137,8 @@ export class McpServer implements ServerCore {
   /** @internal 2025-11-25 core tasks; undefined when no tool of a revision that has them declares `execution.taskSupport`. */
   readonly legacyTasks: LegacyTasks | undefined;
 
-  /** Whether a legacy session of `revision` serves core tasks. */
-  private legacyTasksIn(revision: string): boolean {
-    return this.legacyTasks !== undefined && hasCoreTasks(this.bindings.find((b) => b.revision === revision)) && this.declaresTaskTools(revision);
-  }
+  /** Legacy revisions whose sessions serve core tasks (their schema has them and a tool declares support). */
+  private readonly coreTaskRevisions: ReadonlySet<string>;
 
   /** @internal A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
   taskSupport(_revision: string, tool: string): TaskSupport {
@@ -303,7 +302,7 @@ export class McpServer implements ServerCore {
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // The session's own capabilities gate inbound methods: tasks/* exist when some revision has them.
-    const tasks = this.legacyTasks !== undefined && this.bindings.some((b) => this.legacyTasksIn(b.revision));
+    const tasks = this.legacyTasks !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
     const session = new ServerSession({
       transport,
@@ -315,7 +314,7 @@ export class McpServer implements ServerCore {
       describe: (revision) => {
         const lists = this.lists(revision);
         const caps = lists.capabilities as Capabilities;
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.legacyTasksIn(revision) ? withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
       handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
@@ -353,12 +352,12 @@ export class McpServer implements ServerCore {
         checkScopes(tool.name, this.definition.toolScopes?.[tool.name], c.auth);
         const revision = revisionOf();
         // Revisions without core tasks ignore params.task and run every tool on the request.
-        if (this.legacyTasks === undefined || !this.legacyTasksIn(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
+        if (this.legacyTasks === undefined || !this.coreTaskRevisions.has(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
         return callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
       };
     }
-    if (this.legacyTasks !== undefined && this.bindings.some((b) => this.legacyTasksIn(b.revision))) Object.assign(h, taskHandlers(this.legacyTasks, conn, stateless));
+    if (this.legacyTasks !== undefined) Object.assign(h, taskHandlers(this.legacyTasks, conn, stateless));
     if (hasCapability(caps, "prompts")) {
       h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
       h["prompts/get"] = async (p: Params, rc: RequestContext) => {

@@ -40,6 +40,7 @@ function handlers() {
     tools: {
       job: async (_: never, ctx: HandlerContext) => {
         await ctx.setStatusMessage("halfway");
+        await ctx.log("info", "job started");
         await Promise.race([gate.promise, new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }))]);
         return "job done";
       },
@@ -80,6 +81,7 @@ function setup(options: { maxRunning?: number; store?: MemoryTaskStore; pageSize
       const notes: any[] = [];
       const elicited: any[] = [];
       client.setNotificationHandler("notifications/tasks/status", (p) => void notes.push(p));
+      client.setNotificationHandler("notifications/message", (p) => void notes.push({ log: p }));
       if ("elicitation" in caps) {
         client.setRequestHandler("elicitation/create", (p: any) => {
           elicited.push(p);
@@ -118,6 +120,8 @@ test("initialize advertises tasks in 2025-11-25 only; tools/call with params.tas
   assert.is((await rq(client, "tasks/get", { taskId: created.taskId })).status, "completed");
   assert.equal(notes.filter((n) => n.status !== undefined).map((n) => n.status).at(-1), "completed");
   assert.ok(notes.every((n) => n.status === undefined || n.taskId === created.taskId));
+  const log = notes.find((n) => n.log !== undefined)?.log;
+  assert.equal([log?.data, log?._meta], ["job started", { "io.modelcontextprotocol/related-task": { taskId: created.taskId } }], "a task's log messages carry related-task");
   assert.is(s.server.legacyTasks!.size, 0);
   const old = await s.connect({}, "2025-06-18");
   assert.is(old.client.serverCapabilities.tasks, undefined, "2025-06-18 has no core tasks");
@@ -170,7 +174,7 @@ test("input_required: the elicitation goes out on tasks/result, tagged related-t
   assert.is(result.content[0].text, "hello Ada");
   assert.is(elicited.length, 1);
   assert.equal(elicited[0]._meta, { "io.modelcontextprotocol/related-task": { taskId: t.taskId } });
-  assert.equal(notes.map((n) => n.status), ["input_required", "working", "completed"]);
+  assert.equal(notes.filter((n) => n.log === undefined).map((n) => n.status), ["input_required", "working", "completed"]);
   await s.server.close();
 });
 
