@@ -2,8 +2,9 @@
  * The fixtures of the `tasks-*` conformance scenarios (2026-07-28 `io.modelcontextprotocol/tasks`),
  * written as ordinary handlers: the runtime decides whether a call becomes a task. A handler that
  * wants its input asked inside the task calls `ctx.runAsTask()` first; one that gathers input
- * synchronously (MRTR) calls it after. In the legacy revisions `runAsTask()` resolves at once and
- * the call runs to its end on the request.
+ * synchronously (MRTR) calls it after. In 2025-11-25 the client asks for a task (`params.task`) and
+ * `runAsTask()` resolves at once; input a task asks for travels on the client's `tasks/result`.
+ * Older revisions run every call to its end on the request.
  */
 import { McpError, toolError, type HandlerContext } from "@mcpgen/runtime";
 import type { EverythingHandlers } from "./mcp/server.js";
@@ -35,7 +36,11 @@ export function taskTools(): Pick<
     greet: ({ name }) => `Hello, ${name}!`,
 
     async slowCompute({ seconds, label }, ctx: HandlerContext) {
-      await sleep(seconds * 1000, ctx.signal);
+      // Status and progress reach the client while the call runs as a task (progress: 2025-11-25 only).
+      await ctx.setStatusMessage(`computing ${label ?? "result"}`);
+      await sleep((seconds * 1000) / 2, ctx.signal);
+      await ctx.sendProgress(1, { total: 2, message: "halfway" });
+      await sleep((seconds * 1000) / 2, ctx.signal);
       return `Computed ${label ?? "result"} after ${seconds}s`;
     },
 

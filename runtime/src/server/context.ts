@@ -17,6 +17,8 @@ export interface Connection {
   logThreshold: number;
   /** `notifications/initialized` arrived: broadcasts may go out. */
   ready: boolean;
+  /** Who owns the 2025-11-25 tasks this connection creates when no authorization says (a random per-connection id). */
+  readonly taskOwner?: string;
 }
 
 export function levelIndex(level: LoggingLevel): number {
@@ -31,6 +33,7 @@ class Context implements HandlerContext {
   constructor(
     private readonly conn: Connection,
     private readonly rc: RequestContext,
+    private readonly status?: (message: string) => Promise<void>,
   ) {}
   get requestId() {
     return this.rc.requestId;
@@ -64,6 +67,9 @@ class Context implements HandlerContext {
   /** Legacy sessions run the call to its end on the request (2025-11-25 tasks are asked for by the client). */
   runAsTask(): Promise<void> {
     return Promise.resolve();
+  }
+  setStatusMessage(message: string): Promise<void> {
+    return this.status?.(message) ?? Promise.resolve();
   }
 }
 
@@ -112,6 +118,7 @@ class Client implements ClientRequests {
   }
 }
 
-export function createContext(conn: Connection, rc: RequestContext): HandlerContext {
-  return new Context(conn, rc);
+/** `status` is given when the call runs as a 2025-11-25 task (`ctx.setStatusMessage`). */
+export function createContext(conn: Connection, rc: RequestContext, status?: (message: string) => Promise<void>): HandlerContext {
+  return new Context(conn, rc, status);
 }

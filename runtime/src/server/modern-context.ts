@@ -20,6 +20,8 @@ export class ModernContext implements HandlerContext {
   private unlink: (() => void) | undefined;
   /** Set by the tasks extension when this call may become a task (see runAsTask). */
   onRunAsTask: (() => Promise<void>) | undefined;
+  /** Set by the tasks extension once this call is a task (see setStatusMessage). */
+  onStatus: ((message: string) => Promise<void>) | undefined;
 
   constructor(
     private rc: RequestContext,
@@ -29,6 +31,10 @@ export class ModernContext implements HandlerContext {
 
   runAsTask(): Promise<void> {
     return this.onRunAsTask?.() ?? Promise.resolve();
+  }
+
+  setStatusMessage(message: string): Promise<void> {
+    return this.onStatus?.(message) ?? Promise.resolve();
   }
 
   /**

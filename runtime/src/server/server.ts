@@ -5,6 +5,7 @@
  * a legacy ServerSession (initialize, sessions), a 2026-07-28 ModernServerSession (per-request
  * `_meta`), or both at once behind an EraRouter.
  */
+import { randomUUID } from "node:crypto";
 import type { ProtocolBinding } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
@@ -24,6 +25,8 @@ import type { ToolHeaders } from "./header-params.js";
 import { modernHandlers, type ServerCore } from "./modern.js";
 import { ModernTasks, TASKS_EXTENSION, withTaskMethods, type TaskSupport } from "../tasks/modern.js";
 import { MemoryTaskStore } from "../tasks/store.js";
+import { LegacyTasks } from "../tasks/legacy.js";
+import { callMaybeTask, hasCoreTasks, taskHandlers, withTaskCapabilities } from "./legacy-tasks.js";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
 import { page } from "./pagination.js";
@@ -103,9 +106,21 @@ export class McpServer implements ServerCore {
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
     this.listens = new ListenHub(this.report);
+    // One store for both eras: a task is found by its id whichever flow made it.
+    const store = options.tasks?.store ?? new MemoryTaskStore();
+    this.coreTaskRevisions = new Set(this.bindings.filter((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision)).map((b) => b.revision));
+    this.legacyTasks = this.coreTaskRevisions.size > 0
+      ? new LegacyTasks({
+          store,
+          ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
+          ...(options.tasks?.maxRunning !== undefined ? { maxRunning: options.tasks.maxRunning } : {}),
+          pageSize: definition.pageSize,
+          report: this.report,
+        })
+      : undefined;
     this.tasks = this.modern.some((b) => this.declaresTaskTools(b.revision))
       ? new ModernTasks(this.codec, {
-          store: options.tasks?.store ?? new MemoryTaskStore(),
+          store,
           ...(options.tasks?.graceMs !== undefined ? { graceMs: options.tasks.graceMs } : {}),
           ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
           ...(options.tasks?.maxRunning !== undefined ? { maxRunning: options.tasks.maxRunning } : {}),
@@ -118,6 +133,12 @@ export class McpServer implements ServerCore {
 
   /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport`. */
   readonly tasks: ModernTasks | undefined;
+
+  /** @internal 2025-11-25 core tasks; undefined when no tool of a revision that has them declares `execution.taskSupport`. */
+  readonly legacyTasks: LegacyTasks | undefined;
+
+  /** Legacy revisions whose sessions serve core tasks (their schema has them and a tool declares support). */
+  private readonly coreTaskRevisions: ReadonlySet<string>;
 
   /** @internal A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
   taskSupport(_revision: string, tool: string): TaskSupport {
@@ -279,25 +300,29 @@ export class McpServer implements ServerCore {
 
   private async legacySession(transport: Transport, options: ConnectOptions): Promise<ServerSession> {
     let conn!: Connection;
+    const stateless = options.stateless !== undefined;
+    // The session's own capabilities gate inbound methods: tasks/* exist when some revision has them.
+    const tasks = this.legacyTasks !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
     const session = new ServerSession({
       transport,
       bindings: this.bindings,
       serverInfo: this.serverInfo,
-      capabilities: this.capabilities,
+      capabilities: tasks ? withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
       // initialize answers with the negotiated revision's view of the manifest.
       describe: (revision) => {
         const lists = this.lists(revision);
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: lists.capabilities as Capabilities, instructions: lists.instructions };
+        const caps = lists.capabilities as Capabilities;
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
-      handlers: this.requestHandlers(() => conn),
+      handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
       trustPeer: this.options.trustPeer,
       onerror: this.report,
       ...(options.stateless ? { stateless: options.stateless } : {}),
     });
-    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false };
+    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: `session:${randomUUID()}` }) };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
     session.onclose = () => {
@@ -312,7 +337,7 @@ export class McpServer implements ServerCore {
     return session;
   }
 
-  private requestHandlers(conn: () => Connection): RequestHandlers {
+  private requestHandlers(conn: () => Connection, stateless: boolean): RequestHandlers {
     const caps = this.capabilities;
     const h: RequestHandlers = {};
     const revisionOf = () => conn().session.protocolVersion ?? conn().session.binding.revision;
@@ -325,9 +350,14 @@ export class McpServer implements ServerCore {
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
         const c = ctx(rc);
         checkScopes(tool.name, this.definition.toolScopes?.[tool.name], c.auth);
-        return callTool(tool, p.arguments ?? {}, c, this.report);
+        const revision = revisionOf();
+        // Revisions without core tasks ignore params.task and run every tool on the request.
+        if (this.legacyTasks === undefined || !this.coreTaskRevisions.has(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
+        return callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
+          (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
       };
     }
+    if (this.legacyTasks !== undefined) Object.assign(h, taskHandlers(this.legacyTasks, conn, stateless));
     if (hasCapability(caps, "prompts")) {
       h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
       h["prompts/get"] = async (p: Params, rc: RequestContext) => {
@@ -430,6 +460,7 @@ export class McpServer implements ServerCore {
   /** Close every connection; open listens are answered first. */
   async close(): Promise<void> {
     this.tasks?.close();
+    this.legacyTasks?.close();
     const listening = this.listens.size > 0;
     this.listens.endAll();
     // Let the listens' responses go out before their connections close.

@@ -157,6 +157,12 @@ export interface HandlerContext {
    * running after the server's task grace period. Resolves at once when the call cannot become one.
    */
   runAsTask(): Promise<void>;
+  /**
+   * The human-readable `statusMessage` of the task this call runs as (both eras: a 2025-11-25
+   * task-augmented call, a 2026-07-28 call that became a task); clients see it in `tasks/get` and
+   * status notifications. Resolves at once when the call is not a task. At most 1000 characters are kept.
+   */
+  setStatusMessage(message: string): Promise<void>;
 }
 
 export interface CompletionContext extends HandlerContext {
@@ -198,10 +204,13 @@ export interface McpServerOptions {
   /** 2026-07-28 `requestState` protection (HMAC key, lifetime, single use); see RequestStateOptions. */
   requestState?: RequestStateOptions;
   /**
-   * 2026-07-28 tasks (`io.modelcontextprotocol/tasks`) for tools declaring `execution.taskSupport`:
-   * where tasks live (default: a MemoryTaskStore), how long a call may run before it becomes a task
-   * (`graceMs`, default 100), the polling interval suggested to clients (default 500 ms) and the
-   * most task runs at once (default 1000).
+   * Tasks for tools declaring `execution.taskSupport`, in both eras: 2025-11-25 task-augmented
+   * calls (`params.task`, `tasks/result`) and the 2026-07-28 `io.modelcontextprotocol/tasks`
+   * extension. Where tasks live (default: a MemoryTaskStore, shared by both eras), how long a 2026
+   * call may run before it becomes a task (`graceMs`, default 100), the polling interval suggested
+   * to clients (default 500 ms) and the most task handlers running at once per era (default 1000;
+   * more are refused with -32603). Retention limits (default and maximum TTL, most tasks held)
+   * belong to the store: `new MemoryTaskStore({ maxTtlMs, maxTasks })`.
    */
   tasks?: { store?: TaskStore; graceMs?: number; pollIntervalMs?: number; maxRunning?: number };
 }

@@ -19,6 +19,7 @@ import { ModernContext } from "../server/modern-context.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
 import { TERMINAL, TaskLimitError, type TaskRecord, type TaskStore } from "./store.js";
 import type * as Wire from "../wire/legacy.js";
+import { afterRetention, creationError, failureOf, principalOf as ownerOf, taskIdParam as taskId, tooManyRunning, unknownTask } from "./shared.js";
 
 export { TASKS_EXTENSION };
 
@@ -79,21 +80,6 @@ export function detailed(t: TaskRecord): Result {
   return out;
 }
 
-function taskId(params: Params | undefined): string {
-  const id = params?.taskId;
-  if (typeof id !== "string" || id.length === 0 || id.length > 256) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params: taskId must be a non-empty string", { pointer: "/params/taskId" });
-  }
-  return id;
-}
-
-/** Tasks are bound to the caller's authorization when there is one. */
-function ownerOf(rc: RequestContext): string | undefined {
-  const auth = rc.transportContext?.auth as { subject?: string; clientId?: string } | undefined;
-  if (auth === undefined) return undefined;
-  return `${auth.clientId ?? ""}\u0000${auth.subject ?? ""}`;
-}
-
 export class ModernTasks {
   private readonly running = new Map<string, Running>();
   private readonly graceMs: number;
@@ -152,7 +138,7 @@ export class ModernTasks {
           if (settled || round.isBlocked) return undefined;
           if (this.running.size >= this.maxRunning) {
             ctx.abandon();
-            settle(() => reject(new McpError(ErrorCode.InternalError, `Internal error: this server runs at most ${this.maxRunning} tasks at once; retry later`)));
+            settle(() => reject(tooManyRunning(this.maxRunning)));
             return undefined;
           }
           detached = true;
@@ -161,17 +147,18 @@ export class ModernTasks {
           const entry: Running = { controller, identity, rc, body, answers, outstanding: new Map() };
           let id: string | undefined;
           ctx.detach(this.taskContext(rc, controller.signal), this.round(entry, () => id, ctx).continueFrom(round));
+          ctx.onStatus = (m) => this.statusMessage(id, controller.signal, m);
           try {
             const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ownerOf(rc) !== undefined ? { owner: ownerOf(rc)! } : {}) });
             id = t.taskId;
             this.running.set(t.taskId, entry);
             // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
-            if (t.ttlMs !== null) setTimeout(() => this.stop(t.taskId, new Error("task expired")), t.ttlMs).unref();
+            if (t.ttlMs !== null) afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {
             controller.abort(e);
-            const error = e instanceof TaskLimitError ? new McpError(ErrorCode.InternalError, `Internal error: ${e.message}`) : e;
+            const error = creationError(e);
             settle(() => reject(error));
             return undefined;
           }
@@ -260,7 +247,7 @@ export class ModernTasks {
 
   private async find(id: string, rc: RequestContext): Promise<TaskRecord> {
     const t = await this.options.store.get(id, ownerOf(rc));
-    if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${JSON.stringify(id)}`, { taskId: id });
+    if (t === undefined) throw unknownTask(id);
     return t;
   }
 
@@ -276,6 +263,13 @@ export class ModernTasks {
     if (t !== undefined) this.options.onchange?.(detailed(t));
   }
 
+  /** `ctx.setStatusMessage` of a task run: the task's statusMessage, unless the run is over. */
+  private async statusMessage(id: string | undefined, signal: AbortSignal, message: string): Promise<void> {
+    if (typeof message !== "string") throw new TypeError("setStatusMessage: the message must be a string");
+    if (id === undefined || signal.aborted || !this.running.has(id)) return;
+    await this.change(id, { statusMessage: message.length > 1000 ? `${message.slice(0, 1000)}…` : message });
+  }
+
   /** The end of a task-phase run: the result (also an `isError` one) or the JSON-RPC error. */
   private async finish(id: string | undefined, outcome: { result: Result } | { error: unknown }): Promise<void> {
     if (id === undefined) return;
@@ -287,9 +281,7 @@ export class ModernTasks {
       if ("result" in outcome) {
         await this.change(id, { status: "completed", result: outcome.result });
       } else {
-        const e = outcome.error;
-        const error = e instanceof McpError ? { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } : { code: ErrorCode.InternalError, message: "Internal error" };
-        if (!(e instanceof McpError)) this.options.report(e instanceof Error ? e : new Error(String(e)));
+        const error = failureOf(outcome.error, this.options.report);
         await this.change(id, { status: "failed", error, statusMessage: error.message });
       }
     } catch (e) {
@@ -326,6 +318,7 @@ export class ModernTasks {
     const rc = this.taskContext(entry.rc, entry.controller.signal);
     const ctx = new ModernContext(rc, entry.identity, undefined as never);
     ctx.round = this.round(entry, () => id, ctx);
+    ctx.onStatus = (m) => this.statusMessage(id, entry.controller.signal, m);
     // A run that blocked for input again was abandoned: the round's callback parked the task.
     (async () => entry.body(ctx))().then(
       async (result) => {
