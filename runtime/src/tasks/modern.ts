@@ -17,7 +17,7 @@ import { InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { ModernContext } from "../server/modern-context.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
-import { TERMINAL, TaskLimitError, type TaskRecord, type TaskStore } from "./store.js";
+import { TERMINAL, type TaskRecord, type TaskStore } from "./store.js";
 import type * as Wire from "../wire/legacy.js";
 import { afterRetention, creationError, failureOf, principalOf as ownerOf, taskIdParam as taskId, tooManyRunning, unknownTask } from "./shared.js";
 
