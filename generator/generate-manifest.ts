@@ -52,6 +52,6 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const facades = [emitDefinition(model, options), emitServer(model, options), emitClient(model, options)];
   // bindings.ts imports the bundled revisions from @mcpgen/runtime/protocol/<rev>.
   const bindings = bindingsModule(servedRevisions(model.revisions, display));
-  const preformatted = new Set([types.file, lists, bindings, ...validators.files, ...facades.filter((f) => f.preformatted).map((f) => f.file)].map((f) => f.path));
+  const preformatted = new Set([types.file, lists, ...validators.files, ...facades.filter((f) => f.preformatted).map((f) => f.file)].map((f) => f.path));
   return { model, files: [types.file, lists, bindings, ...validators.files, ...facades.map((f) => f.file)], warnings, preformatted };
 }

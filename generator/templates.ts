@@ -17,7 +17,7 @@ const compiled = new Map<string, HandlebarsTemplateDelegate>();
 const handlebars = Handlebars.create();
 
 /** Renders `templates/<name>.hbs` with `data`; throws naming the template and the missing value. */
-export function renderTemplate(name: string, data: Record<string, string>): string {
+export function renderTemplate(name: string, data: Record<string, unknown>): string {
   let template = compiled.get(name);
   if (!template) {
     const source = readFileSync(join(templatesDir, `${name}.hbs`), "utf8");
