@@ -1,17 +1,14 @@
 /**
- * Emits `index.ts`: the entry point of one revision's bindings, re-exporting the other files and
- * assembling the `ProtocolBinding` the runtime takes.
+ * Emits `binding.ts`, the `ProtocolBinding` the runtime takes (alone in its file, so a bundler
+ * that meets `import("<rev>/binding")` keeps only the validators the binding uses), and
+ * `index.ts`, the entry point of one revision's bindings re-exporting every file.
  */
 import type { EmittedFile, ProtocolModel } from "../model/ir.js";
 
 export function emitIndex(model: ProtocolModel): EmittedFile[] {
-  const contents = `import type { ProtocolBinding } from "@mcpgen/runtime/abi";
+  const binding = `import type { ProtocolBinding } from "@mcpgen/runtime/abi";
 import { batching, era, methods, revision } from "./methods.js";
 import { paramsValidators, resultValidators } from "./validators.js";
-
-export type * from "./types.js";
-export * from "./validators.js";
-export * from "./methods.js";
 
 /** Everything the runtime needs to speak MCP ${model.revision}. */
 export const binding: ProtocolBinding = {
@@ -23,5 +20,13 @@ export const binding: ProtocolBinding = {
   results: resultValidators,
 };
 `;
-  return [{ path: "index.ts", contents }];
+  const index = `export type * from "./types.js";
+export * from "./validators.js";
+export * from "./methods.js";
+export { binding } from "./binding.js";
+`;
+  return [
+    { path: "binding.ts", contents: binding },
+    { path: "index.ts", contents: index },
+  ];
 }

@@ -17,7 +17,7 @@ test("the generator emits for the runtime's ABI, and the runtime exports every b
   assert.is(RUNTIME_ABI, ABI_VERSION);
   const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, unknown> };
   const protocolEntries = Object.keys(pkg.exports).filter((k) => k.startsWith("./protocol/")).sort();
-  assert.equal(protocolEntries, bundledRevisions().flatMap((r) => [`./protocol/${r}`, `./protocol/${r}/methods`]).sort());
+  assert.equal(protocolEntries, bundledRevisions().flatMap((r) => [`./protocol/${r}`, `./protocol/${r}/binding`, `./protocol/${r}/methods`]).sort());
 });
 
 test("each @mcpgen/runtime/protocol/<rev> entry is that revision's binding, and <rev>/methods its method table", async () => {
@@ -40,15 +40,16 @@ test("a generated project resolves its bindings from the installed runtime, and 
     const specifiers = [...files.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
     assert.equal(specifiers.filter((s) => s.startsWith(".")), [], "nothing imported from inside the output folder");
     const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/") && !s.endsWith("/methods"));
+    assert.ok(protocol.every((s) => s.endsWith("/binding")), "validators are imported through the binding-only entries");
     assert.ok(protocol.length > 0);
     // as installed: node_modules/@mcpgen/runtime in the user's project
     mkdirSync(join(dir, "node_modules", "@mcpgen"), { recursive: true });
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
     const require = createRequire(join(out, "bindings.js"));
     for (const s of protocol) {
-      const rev = s.slice("@mcpgen/runtime/protocol/".length);
+      const rev = s.slice("@mcpgen/runtime/protocol/".length, -"/binding".length);
       const resolved = require.resolve(s).split("\\").join("/");
-      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/index.js`), resolved);
+      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/binding.js`), resolved);
     }
     const listed = readFileSync(join(out, "README.md"), "utf8");
     assert.not.match(listed, /protocol\/<revision>\/`/);

@@ -29,7 +29,7 @@ async function counted(revisions: readonly string[], options: { fail?: string[];
         loads[rev]!++;
         if (options.delayMs !== undefined) await new Promise((r) => setTimeout(r, options.delayMs));
         if (failing.delete(rev)) throw new Error(`cannot find module for ${rev}`);
-        return import(`@mcpgen/runtime/protocol/${rev}`);
+        return import(`@mcpgen/runtime/protocol/${rev}/binding`);
       }),
     );
   }
