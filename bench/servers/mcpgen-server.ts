@@ -1,11 +1,12 @@
 /**
  * The workload on mcpgen's runtime: a legacy-lifecycle server session over any transport, with
- * the generated 2025-11-25 binding validating every inbound request and outbound result.
+ * the bindings a generated output carries (every bundled revision, each loaded when a connection
+ * first speaks it; the client negotiates 2025-11-25) validating every inbound request.
  * The tool's own argument check stands in for what a generated server carries for inputSchema
  * {a:number, b:number} (the same test ajv standalone emits for it; no ajv at run time).
  */
 import { createServerSession, type RequestHandlers, type ServerSession, type Transport } from "@mcpgen/runtime";
-import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
+import { bindings } from "../../examples/weather/src/mcp/bindings.js";
 import { SERVER_INFO, addResult, addToolDefinition, type Variant } from "../workload.js";
 
 interface AddArgs {
@@ -33,7 +34,7 @@ function handlers(variant: Variant): RequestHandlers {
 export function createMcpgenServer(transport: Transport, variant: Variant): Promise<ServerSession> {
   return createServerSession({
     transport,
-    bindings: [binding],
+    bindings,
     serverInfo: SERVER_INFO,
     capabilities: { tools: {} },
     handlers: handlers(variant),
