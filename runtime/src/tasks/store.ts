@@ -4,7 +4,7 @@
  * store enforces the status machine: a task that reached `completed`, `failed` or `cancelled`
  * never changes again, whatever a racing handler or a late cancel tries.
  */
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -101,7 +101,7 @@ export class MemoryTaskStore implements TaskStore {
     const now = this.now();
     const stamp = new Date(now).toISOString();
     // 128 random bits: ids act as bearer handles when there is no owner to check.
-    const taskId = randomBytes(16).toString("base64url");
+    const taskId = nodeCrypto().randomBytes(16).toString("base64url");
     const record = {
       taskId, status: "working" as const, createdAt: stamp, lastUpdatedAt: stamp, ttlMs, expiresAt: now + ttlMs,
       ...(init.pollIntervalMs !== undefined ? { pollIntervalMs: init.pollIntervalMs } : {}),
