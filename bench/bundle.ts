@@ -87,7 +87,7 @@ async function bundle(dir: string, entry: string): Promise<Size> {
   const lazy = (k: string) => Object.keys(outputs[k]!.inputs).some((i) => i.endsWith("validators.ajv.js"));
   const start = new Set<string>();
   const visit = (k: string) => {
-    if (start.has(k) || lazy(k)) return;
+    if (start.has(k) || (k !== split.entry && lazy(k))) return;
     start.add(k);
     for (const i of outputs[k]!.imports) if (outputs[i.path] !== undefined) visit(i.path);
   };
