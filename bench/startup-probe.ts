@@ -11,6 +11,7 @@ import { median } from "./stats.js";
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const rt = (p: string) => JSON.stringify(new URL(`../../runtime/dist/${p}`, import.meta.url).href);
 const gen = rt("protocol/2025-11-25/index.js");
+const lazy = JSON.stringify(new URL("../examples/weather/src/mcp/bindings.js", import.meta.url).href);
 
 const SETS: [string, string][] = [
   ["bare node", ""],
@@ -21,6 +22,8 @@ const SETS: [string, string][] = [
   ["generated 2025-11-25 binding", `await import(${gen});`],
   ["package root + binding (today's stdio server)", `await import("@mcpgen/runtime"); await import(${gen});`],
   ["stdio modules + binding (with a stdio-only entry)", `await import(${rt("lifecycle/legacy/server.js")}); await import(${rt("transports/stdio-server.js")}); await import(${gen});`],
+  ["generated bindings.ts (5 lazy revisions, none loaded)", `await import(${lazy});`],
+  ["generated bindings.ts + first use of 2025-11-25", `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`],
 ];
 
 function once(code: string): { ms: number; rssMiB: number } {

@@ -55,6 +55,6 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const facades = [emitDefinition(model), emitServer(model), emitClient(model)];
   // bindings.ts imports the bundled revisions from @mcpgen/runtime/protocol/<rev>.
   const bindings = bindingsModule(servedRevisions(model.revisions, display));
-  const preformatted = new Set([types.file, lists, bindings, ...validators.files].map((f) => f.path));
+  const preformatted = new Set([types.file, lists, ...validators.files].map((f) => f.path));
   return { model, files: [types.file, lists, bindings, ...validators.files, ...facades], warnings, preformatted };
 }

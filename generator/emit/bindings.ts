@@ -1,7 +1,8 @@
 /**
  * `bindings.ts` of a manifest's output: the protocol bindings its server and client speak,
  * imported from the installed runtime (`@mcpgen/runtime/protocol/<rev>`, built from mcpgen's
- * `generated/<rev>/`), so they ship once instead of being copied into every project. Every
+ * `generated/<rev>/`), so they ship once instead of being copied into every project. Each
+ * revision's validators are behind an `import()` thunk: loaded when a connection first uses it. Every
  * bundled revision can be spoken: the runtime serves the legacy era (initialize, sessions) and
  * 2026-07-28 (per-request `_meta`). The module states the runtime ABI it was generated for and
  * fails at start, with a message saying what to do, when the installed runtime has another one.
@@ -10,6 +11,7 @@ import { McpgenError } from "../errors.js";
 import { bundledRevisions } from "../load/schema-manifest.js";
 import type { EmittedFile } from "../model/ir.js";
 import { readOverlay } from "../model/overlay.js";
+import { renderTemplate } from "../templates.js";
 
 /** The manifest's revisions (preferred first) that the runtime can serve; an error when none. */
 export function servedRevisions(revisions: readonly string[], manifest: string): string[] {
@@ -29,23 +31,9 @@ export function servedRevisions(revisions: readonly string[], manifest: string):
  * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
  * keeps it equal to the runtime's.
  */
-export const RUNTIME_ABI = 1;
+export const RUNTIME_ABI = 2;
 
-/** Unbannered, laid out as prettier prints it (a handful of short lines). */
+/** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
 export function bindingsModule(spoken: readonly string[]): EmittedFile {
-  const id = (rev: string) => `b${rev.replaceAll("-", "_")}`;
-  const contents =
-    `import { ABI_VERSION, type ProtocolBinding } from "@mcpgen/runtime/abi";\n` +
-    spoken.map((rev) => `import { binding as ${id(rev)} } from "@mcpgen/runtime/protocol/${rev}";\n`).join("") +
-    `\n/** The @mcpgen/runtime ABI this output was generated for. */\n` +
-    `export const abiVersion = ${RUNTIME_ABI};\n` +
-    `if (ABI_VERSION !== abiVersion) {\n` +
-    `  throw new Error(\n` +
-    `    \`this code was generated for @mcpgen/runtime ABI \${abiVersion}, but the installed @mcpgen/runtime has ABI \${ABI_VERSION}: \` +\n` +
-    `      "install the @mcpgen/runtime that matches your mcpgen, or regenerate with the mcpgen that matches your runtime",\n` +
-    `  );\n` +
-    `}\n` +
-    `\n/** The protocol revisions this server and client speak, preferred first. */\n` +
-    `export const bindings: readonly ProtocolBinding[] = [${spoken.map(id).join(", ")}];\n`;
-  return { path: "bindings.ts", contents };
+  return { path: "bindings.ts", contents: renderTemplate("output/bindings.ts", { abiVersion: String(RUNTIME_ABI), revisions: spoken }) };
 }

@@ -4,8 +4,13 @@
  * it stays small and versioned by `ABI_VERSION`.
  */
 
-/** Bumped whenever generated code must be regenerated to keep working with this runtime. */
-export const ABI_VERSION = 1;
+/**
+ * Bumped whenever generated code must be regenerated to keep working with this runtime.
+ * 2: bindings are lazy (`lazyBinding` with a revision's method table and an import thunk).
+ */
+export const ABI_VERSION = 2;
+
+export { lazyBinding, type RevisionInfo } from "./lazy-binding.js";
 
 /** One validation failure, shaped like ajv's `ErrorObject` so emitted ajv code fills it directly. */
 export interface ValidationIssue {

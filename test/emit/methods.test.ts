@@ -58,19 +58,27 @@ test("methods.ts holds exactly the model's method table as data", async () => {
   }
 });
 
-test("index.ts assembles the binding from methods and validators", () => {
+test("binding.ts assembles the binding from methods and validators, alone; index.ts re-exports every file", () => {
   const model = buildModel(loadSchema("2026-07-28"));
-  const [file] = emitIndex(model);
-  assert.is(file!.path, "index.ts");
+  const files = emitIndex(model);
+  assert.equal(files.map((f) => f.path), ["binding.ts", "index.ts"]);
+  const [binding, index] = files;
   for (const line of [
-    'export type * from "./types.js";',
-    'export * from "./validators.js";',
-    'export * from "./methods.js";',
     'import type { ProtocolBinding } from "@mcpgen/runtime/abi";',
     "params: paramsValidators,",
     "results: resultValidators,",
   ]) {
-    assert.ok(file!.contents.includes(line), line);
+    assert.ok(binding!.contents.includes(line), line);
+  }
+  // Only the binding: a bundler meeting import("<rev>/binding") keeps just the validators it uses.
+  assert.equal([...binding!.contents.matchAll(/^export /gm)].length, 1);
+  for (const line of [
+    'export type * from "./types.js";',
+    'export * from "./validators.js";',
+    'export * from "./methods.js";',
+    'export { binding } from "./binding.js";',
+  ]) {
+    assert.ok(index!.contents.includes(line), line);
   }
 });
 

@@ -28,7 +28,8 @@ const views: Record<string, ViewModel> = {
   "facades/definition.ts": definitionView(model),
   "facades/lists.ts": listsView(model),
   "protocol/methods.ts": methodsView(protocol),
-  "protocol/index.ts": { revision: protocol.revision },
+  "protocol/binding.ts": { revision: protocol.revision },
+  "protocol/index.ts": {},
 };
 
 const templates = ["facades", "protocol"].flatMap((d) =>

@@ -17,14 +17,17 @@ test("the generator emits for the runtime's ABI, and the runtime exports every b
   assert.is(RUNTIME_ABI, ABI_VERSION);
   const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, unknown> };
   const protocolEntries = Object.keys(pkg.exports).filter((k) => k.startsWith("./protocol/")).sort();
-  assert.equal(protocolEntries, bundledRevisions().map((r) => `./protocol/${r}`).sort());
+  assert.equal(protocolEntries, bundledRevisions().flatMap((r) => [`./protocol/${r}`, `./protocol/${r}/binding`, `./protocol/${r}/methods`]).sort());
 });
 
-test("each @mcpgen/runtime/protocol/<rev> entry is that revision's binding", async () => {
+test("each @mcpgen/runtime/protocol/<rev> entry is that revision's binding, and <rev>/methods its method table", async () => {
   for (const rev of bundledRevisions()) {
     const mod = (await import(`@mcpgen/runtime/protocol/${rev}`)) as { binding: { revision: string; methods: Record<string, unknown> } };
     assert.is(mod.binding.revision, rev);
     assert.ok(Object.keys(mod.binding.methods).length > 0, `${rev} has methods`);
+    const methods = (await import(`@mcpgen/runtime/protocol/${rev}/methods`)) as { revision: string; methods: Record<string, unknown> };
+    assert.is(methods.revision, rev);
+    assert.is(methods.methods, mod.binding.methods, `${rev}: one method table`);
   }
 });
 
@@ -34,18 +37,19 @@ test("a generated project resolves its bindings from the installed runtime, and 
     const out = join(dir, "src", "mcp");
     await generate({ cwd: dir, manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"), out, cache: false });
     const files = readFileSync(join(out, "bindings.ts"), "utf8");
-    const specifiers = [...files.matchAll(/from "([^"]+)"/g)].map((m) => m[1]!);
+    const specifiers = [...files.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
     assert.equal(specifiers.filter((s) => s.startsWith(".")), [], "nothing imported from inside the output folder");
-    const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
+    const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/") && !s.endsWith("/methods"));
+    assert.ok(protocol.every((s) => s.endsWith("/binding")), "validators are imported through the binding-only entries");
     assert.ok(protocol.length > 0);
     // as installed: node_modules/@mcpgen/runtime in the user's project
     mkdirSync(join(dir, "node_modules", "@mcpgen"), { recursive: true });
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
     const require = createRequire(join(out, "bindings.js"));
     for (const s of protocol) {
-      const rev = s.slice("@mcpgen/runtime/protocol/".length);
+      const rev = s.slice("@mcpgen/runtime/protocol/".length, -"/binding".length);
       const resolved = require.resolve(s).split("\\").join("/");
-      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/index.js`), resolved);
+      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/binding.js`), resolved);
     }
     const listed = readFileSync(join(out, "README.md"), "utf8");
     assert.not.match(listed, /protocol\/<revision>\/`/);

@@ -16,6 +16,8 @@ import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from 
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
+import { LoadGate } from "./load-gate.js";
+import { bindingReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
   NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result, SessionOptions, SessionPolicy,
@@ -59,6 +61,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
   private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e));
+  private readonly gate: LoadGate;
 
   constructor(options: SessionOptions) {
     this.transport = options.transport;
@@ -70,7 +73,8 @@ export class Session implements PendingOwner, InboundOwner {
     this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.onerror = options.onerror;
-    this.transport.onmessage = (message, context) => this.receive(message, context);
+    this.gate = new LoadGate((m) => this.loadFor(m), (m, c) => this.receive(m, c), (m, c, e) => this.refuse(m, c, e), this.maxRunning);
+    this.transport.onmessage = (message, context) => this.gate.receive(message, context);
     this.transport.onframeerror = (e) => this.onFrameError(e);
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
@@ -258,6 +262,36 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   // ---- incoming
+
+  /**
+   * What must load before `m` can be handled: the validators of the revision it is checked
+   * against (a request's per-request revision, else the current one), when it will be checked.
+   */
+  private loadFor(m: unknown): Promise<void> | undefined {
+    if (this.trustPeer) return undefined;
+    if (typeof m !== "object" || m === null || Array.isArray(m)) return bindingReady(this.current);
+    const msg = m as Msg;
+    const method = msg.method;
+    if (typeof method !== "string") return "id" in msg ? bindingReady(this.current) : undefined;
+    const params = msg.params;
+    if (!("id" in msg)) {
+      // Notifications are only validated on their way to a handler.
+      return params !== undefined && this.notificationHandlers.has(method) ? bindingReady(this.current) : undefined;
+    }
+    if (params === undefined || !isObject(params)) return undefined;
+    if (this.policy?.bindingFor !== undefined) {
+      const chosen = this.policy.bindingFor(method, params);
+      return "code" in chosen ? undefined : bindingReady(chosen);
+    }
+    return bindingReady(this.current);
+  }
+
+  /** A message whose revision could not be loaded: requests get an internal error, the rest is reported. */
+  private refuse(m: unknown, _context: MessageContext | undefined, e: Error): void {
+    this.report(e);
+    const msg = (typeof m === "object" && m !== null && !Array.isArray(m) ? m : {}) as Msg;
+    if (typeof msg.method === "string" && isId(msg.id)) this.replyError(msg.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` }, undefined);
+  }
 
   private receive(message: unknown, context: MessageContext | undefined): void {
     if (Array.isArray(message)) this.receiveBatch(message, context);
@@ -492,6 +526,7 @@ export class Session implements PendingOwner, InboundOwner {
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.gate.clear();
     // Built only when someone is told: a stateless HTTP connection closes after every POST, and
     // capturing a stack per close is measurable there.
     const closed = this.pending.size > 0 || this.running.size > 0 ? new ConnectionClosedError() : undefined;

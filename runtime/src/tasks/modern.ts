@@ -8,6 +8,7 @@
  * as MRTR, so handlers stay plain async functions).
  */
 import type { ProtocolBinding } from "../abi.js";
+import { deriveBinding } from "../lazy-binding.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
@@ -338,14 +339,13 @@ const TASK_REQUEST = { kind: "request", from: "client", capability: null, params
  * them); their params are checked by the handlers above.
  */
 export function withTaskMethods(binding: ProtocolBinding): ProtocolBinding {
-  return {
-    ...binding,
-    methods: {
-      ...binding.methods,
+  return deriveBinding(binding, {
+    methods: (methods) => ({
+      ...methods,
       "tasks/get": { ...TASK_REQUEST, paramsType: "GetTaskRequestParams" },
       "tasks/update": { ...TASK_REQUEST, paramsType: "UpdateTaskRequestParams" },
       "tasks/cancel": { ...TASK_REQUEST, paramsType: "CancelTaskRequestParams" },
       "notifications/tasks": { kind: "notification", from: "server", capability: null, paramsRequired: true, paramsType: "DetailedTask", resultType: null },
-    },
-  };
+    }),
+  });
 }

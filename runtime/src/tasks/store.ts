@@ -4,7 +4,7 @@
  * store enforces the status machine: a task that reached `completed`, `failed` or `cancelled`
  * never changes again, whatever a racing handler or a late cancel tries.
  */
-import { randomBytes } from "node:crypto";
+import { nodeCrypto } from "../node-crypto.js";
 import type * as Wire from "../wire/legacy.js";
 
 /** The task status machine's states, as 2025-11-25 defines them (the 2026 tasks extension reuses them). */
@@ -62,7 +62,8 @@ export function grantTtl(requested: number | null | undefined, defaultTtlMs: num
 
 /** 128 random bits: ids act as bearer handles when there is no owner to check. */
 export function newTaskId(): string {
-  return randomBytes(16).toString("base64url");
+  // 128 random bits: ids act as bearer handles when there is no owner to check.
+  return nodeCrypto().randomBytes(16).toString("base64url");
 }
 
 export class TaskLimitError extends Error {

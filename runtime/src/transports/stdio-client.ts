@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { createRequire } from "node:module";
 import { PassThrough, type Readable } from "node:stream";
 import { NdjsonStreamTransport, type NdjsonStreamOptions } from "./ndjson-stream.js";
 import { CLIENT_MAX_MESSAGE_BYTES } from "../limits.js";
@@ -60,6 +61,9 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   override start(): Promise<void> {
     if (this.child) return Promise.reject(new Error("transport already started"));
     const o = this.options;
+    // Loaded here, not at import: `@mcpgen/runtime/stdio` also serves servers, which never spawn,
+    // and node:child_process costs a process about 2.4 MiB of RSS.
+    const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
     const child = spawn(o.command, o.args ?? [], {
       cwd: o.cwd,
       env: (o.env ?? process.env) as NodeJS.ProcessEnv,

@@ -22,6 +22,8 @@ export class LegacyPolicy implements SessionPolicy {
   oninitialized?: () => void;
   /** No handshake is required on this connection (stateless HTTP). */
   stateless = false;
+  /** Set by the server side: an inbound request's revision (see SessionPolicy.bindingFor). */
+  bindingFor?: (method: string, params: Params | undefined) => ProtocolBinding;
 
   constructor(
     readonly side: Side,

@@ -41,6 +41,9 @@ export class ServerSession {
     this.session = session;
     this.policy = new LegacyPolicy("server", this.capabilities, () => session.binding, (e) => session.onerror?.(e));
     session.setPolicy(this.policy);
+    // initialize is checked against the revision it will negotiate, so only that one is loaded.
+    this.policy.bindingFor = (method, params) =>
+      method === "initialize" && this.policy.phase === "new" ? this.negotiate(params?.protocolVersion) : session.binding;
     let resolve!: () => void;
     let reject!: (e: unknown) => void;
     this.initialized = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
@@ -137,8 +140,13 @@ export class ServerSession {
     return this.session.close();
   }
 
+  /** The client's revision when this server speaks it, else the newest. */
+  private negotiate(requested: unknown): ProtocolBinding {
+    return findBinding(this.bindings, requested) ?? this.bindings[0]!;
+  }
+
   private initialize(params: Params): Result {
-    const binding = findBinding(this.bindings, params.protocolVersion) ?? this.bindings[0]!;
+    const binding = this.negotiate(params.protocolVersion);
     this.session.setBinding(binding);
     this.options.transport.setProtocolVersion?.(binding.revision);
     this.protocolVersion = binding.revision;

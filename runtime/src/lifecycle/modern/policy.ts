@@ -4,6 +4,7 @@
  * sends requests (lifecycle.md §12.1; input comes back through InputRequiredResult instead).
  */
 import type { ProtocolBinding, Validator } from "../../abi.js";
+import { deriveBinding } from "../../lazy-binding.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
@@ -40,12 +41,16 @@ const derived = new WeakMap<ProtocolBinding, ProtocolBinding>();
 function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
   let out = derived.get(b);
   if (out === undefined) {
-    const params = { ...b.params };
-    for (const m of INPUT_METHODS) {
-      const v = withoutInputResponses(params[m]);
-      if (v !== undefined) params[m] = v;
-    }
-    out = { ...b, params };
+    out = deriveBinding(b, {
+      params: (given) => {
+        const params = { ...given };
+        for (const m of INPUT_METHODS) {
+          const v = withoutInputResponses(params[m]);
+          if (v !== undefined) params[m] = v;
+        }
+        return params;
+      },
+    });
     derived.set(b, out);
   }
   return out;

@@ -10,7 +10,7 @@
  * the client may send the same state again). Claims live in this process only; servers behind a
  * load balancer share the key but not the claims.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { nodeCrypto } from "../../node-crypto.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import type { Params } from "../../session/types.js";
 
@@ -67,11 +67,12 @@ export function paramsDigest(params: Params | undefined): string {
   for (const k of Object.keys(params ?? {})) {
     if (k !== "_meta" && k !== "inputResponses" && k !== "requestState") salient[k] = params![k];
   }
-  return createHash("sha256").update(canonical(salient, 0)).digest("base64url");
+  return nodeCrypto().createHash("sha256").update(canonical(salient, 0)).digest("base64url");
 }
 
 export class RequestStateCodec {
-  private readonly key: Buffer;
+  /** The HMAC key: the one given, else random, drawn on first use (see node-crypto.ts). */
+  private keyBytes: Buffer | undefined;
   private readonly ttlMs: number;
   private readonly singleUse: boolean;
   private readonly maxBytes: number;
@@ -79,9 +80,11 @@ export class RequestStateCodec {
   private readonly claims = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
-    const key = options.key === undefined ? randomBytes(32) : Buffer.from(options.key as Uint8Array);
-    if (key.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${key.length})`);
-    this.key = key;
+    if (options.key !== undefined) {
+      const key = Buffer.from(options.key as Uint8Array);
+      if (key.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${key.length})`);
+      this.keyBytes = key;
+    }
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
     this.singleUse = options.singleUse ?? true;
@@ -89,12 +92,13 @@ export class RequestStateCodec {
   }
 
   private mac(body: string): Buffer {
-    return createHmac("sha256", this.key).update(LABEL + body).digest();
+    const key = (this.keyBytes ??= nodeCrypto().randomBytes(32));
+    return nodeCrypto().createHmac("sha256", key).update(LABEL + body).digest();
   }
 
   /** A fresh state for `method` + `digest` carrying `answers`. */
   mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): string {
-    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(randomBytes(12)), a: answers };
+    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(nodeCrypto().randomBytes(12)), a: answers };
     const body = b64url(Buffer.from(JSON.stringify(envelope), "utf8"));
     return `${PREFIX}${body}.${b64url(this.mac(body))}`;
   }
@@ -108,7 +112,7 @@ export class RequestStateCodec {
     const body = state.slice(PREFIX.length, dot);
     const tag = Buffer.from(state.slice(dot + 1), "base64url");
     const expected = this.mac(body);
-    if (tag.length !== expected.length || !timingSafeEqual(tag, expected)) return invalidState("failed integrity verification");
+    if (tag.length !== expected.length || !nodeCrypto().timingSafeEqual(tag, expected)) return invalidState("failed integrity verification");
     let env: { m?: unknown; d?: unknown; e?: unknown; n?: unknown; a?: unknown };
     try {
       env = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));

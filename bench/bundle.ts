@@ -1,0 +1,136 @@
+/**
+ * What a minimal server costs to ship: one `add` tool over stdio, bundled with esbuild (ESM,
+ * minified, node platform) and gzipped, as mcpgen generates it and as SDK v1 writes it.
+ *   npm run build && node dist/bench/bundle.js
+ * mcpgen's server is generated here from a one-tool manifest, once with every bundled revision
+ * (the default) and once with a single revision (how a project drops revisions from a bundle).
+ * With code splitting, each revision's validators are a chunk of their own, loaded when a
+ * connection first speaks that revision: "start" is what loads before any connection (entry chunk
+ * and what it imports statically), "total" every chunk.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { build, type Metafile } from "esbuild";
+import { generate } from "../generator/generate.js";
+import { bundledRevisions } from "../generator/load/schema-manifest.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const work = join(tmpdir(), `mcpgen-bundle-${process.pid}`);
+
+const manifest = (revisions: string[]) => ({
+  name: "add",
+  version: "1.0.0",
+  revisions,
+  tools: [
+    {
+      name: "add",
+      description: "Add two numbers",
+      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+    },
+  ],
+});
+
+const MCPGEN_ENTRY = `import { StdioServerTransport } from "@mcpgen/runtime/stdio";
+import { createAddServer } from "./mcp/server.js";
+const server = createAddServer({ tools: { add: ({ a, b }) => String(a + b) } });
+await server.connect(new StdioServerTransport());
+`;
+
+const SDK1_ENTRY = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import * as z from "zod";
+const server = new McpServer({ name: "add", version: "1.0.0" });
+server.registerTool("add", { description: "Add two numbers", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+await server.connect(new StdioServerTransport());
+`;
+
+interface Size {
+  /** One file, no splitting: gzipped bytes (dynamic imports are inlined, evaluated on first use). */
+  single: number;
+  /** With splitting: gzipped bytes of the chunks loaded before any connection (all but the validator chunks). */
+  start: number;
+  /** With splitting: gzipped bytes of every chunk. */
+  total: number;
+  chunks: number;
+}
+
+const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
+
+async function esbuild(dir: string, entry: string, splitting: boolean): Promise<{ outputs: Metafile["outputs"]; entry: string }> {
+  const result = await build({
+    entryPoints: [join(dir, entry)],
+    bundle: true,
+    minify: true,
+    splitting,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outdir: join(dir, splitting ? "split" : "single"),
+    metafile: true,
+    logLevel: "error",
+    absWorkingDir: dir,
+    nodePaths: [join(root, "node_modules")],
+  });
+  const outputs = (result.metafile as Metafile).outputs;
+  return { outputs, entry: Object.keys(outputs).find((k) => outputs[k]!.entryPoint === entry)! };
+}
+
+async function bundle(dir: string, entry: string): Promise<Size> {
+  const single = await esbuild(dir, entry, false);
+  const split = await esbuild(dir, entry, true);
+  const outputs = split.outputs;
+  // Loaded before any connection: the entry chunk and what it imports, statically or at top level
+  // (the revisions' method tables), but not the validator chunks a connection loads on first use.
+  const lazy = (k: string) => Object.keys(outputs[k]!.inputs).some((i) => i.endsWith("validators.ajv.js"));
+  const start = new Set<string>();
+  const visit = (k: string) => {
+    if (start.has(k) || (k !== split.entry && lazy(k))) return;
+    start.add(k);
+    for (const i of outputs[k]!.imports) if (outputs[i.path] !== undefined) visit(i.path);
+  };
+  visit(split.entry);
+  const js = Object.keys(outputs).filter((k) => k.endsWith(".js"));
+  const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(join(dir, f)), 0);
+  return { single: gz(join(dir, single.entry)), start: sum(start), total: sum(js), chunks: js.length };
+}
+
+async function mcpgenServer(name: string, revisions: string[]): Promise<Size> {
+  const dir = join(work, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest(revisions), null, 2));
+  await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
+  writeFileSync(join(dir, "main.ts"), MCPGEN_ENTRY);
+  return bundle(dir, "main.ts");
+}
+
+async function sdk1Server(): Promise<Size> {
+  const dir = join(work, "sdk1");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "main.ts"), SDK1_ENTRY);
+  return bundle(dir, "main.ts");
+}
+
+const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
+
+try {
+  const all = bundledRevisions();
+  const rows: [string, Size][] = [
+    ["SDK v1 (@modelcontextprotocol/sdk)", await sdk1Server()],
+    [`mcpgen, ${all.length} revisions (default)`, await mcpgenServer("all", all)],
+    ["mcpgen, 2025-11-25 only", await mcpgenServer("one", ["2025-11-25"])],
+  ];
+  const sdk = rows[0]![1].single;
+  const ratio = (n: number) => `1/${(sdk / n).toFixed(1)}`;
+  console.log("minimal one-tool stdio server, esbuild (ESM, minified, node20) + gzip -9; ratios to SDK v1's one file");
+  console.log(`${"server".padEnd(36)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
+  for (const [label, s] of rows) {
+    console.log(
+      `${label.padEnd(36)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
+    );
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
