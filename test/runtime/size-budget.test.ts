@@ -16,14 +16,14 @@ const runtimeDir = join(root, "runtime");
  * 384 KiB with the hardening limits (about 325 KiB), and to 392 KiB when the opt-in OAuth layer
  * landed (runtime/dist/auth, about 47 KiB, also held to its own budget below; total about 386 KiB),
  * and to 424 KiB with tasks (runtime/dist/tasks: the store, the 2026-07-28 extension on the server
- * and the client's task wait, about 23 KiB, plus their hooks; total about 416 KiB), and to 476 KiB
+ * and the client's task wait, about 23 KiB, plus their hooks; total about 416 KiB), and to 492 KiB
  * with the rest of tasks in both eras: the client side (2025-11-25 requestor and receiver, typed
  * task handles: about 25 KiB) and 2025-11-25 core tasks on the server (tasks/legacy.js,
  * tasks/shared.js, server/legacy-tasks.js: about 21 KiB), and lazy bindings (lazy-binding.ts and
  * the session's load gate, about 4 KiB: a server no longer loads the validators of revisions
- * nobody speaks, hundreds of KiB each); total about 466 KiB.
+ * nobody speaks, hundreds of KiB each); measured together after the merge: about 484 KiB.
  */
-const RUNTIME_JS_BUDGET = 476 * 1024;
+const RUNTIME_JS_BUDGET = 492 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
