@@ -177,16 +177,27 @@ export class ModernClientSession {
 
   /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
   private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }): Params {
-    const meta: Params = {
-      ...(params?._meta as Params | undefined),
-      [MetaKey.protocolVersion]: this.version.revision,
-      [MetaKey.clientCapabilities]: this.capabilities,
-      [MetaKey.clientInfo]: this.clientInfo,
-    };
-    if (this.level !== undefined) meta[MetaKey.logLevel] = this.level;
+    // Literal keys (checked against MetaKey): a computed key defeats V8's object literal boilerplate.
+    const own = params?._meta as Params | undefined;
+    const meta: Params =
+      own === undefined || own === null
+        ? ({
+            "io.modelcontextprotocol/protocolVersion": this.version.revision,
+            "io.modelcontextprotocol/clientCapabilities": this.capabilities,
+            "io.modelcontextprotocol/clientInfo": this.clientInfo,
+          } satisfies Record<typeof MetaKey.protocolVersion | typeof MetaKey.clientCapabilities | typeof MetaKey.clientInfo, unknown>)
+        : {
+            ...own,
+            "io.modelcontextprotocol/protocolVersion": this.version.revision,
+            "io.modelcontextprotocol/clientCapabilities": this.capabilities,
+            "io.modelcontextprotocol/clientInfo": this.clientInfo,
+          };
+    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
     const out: Params = { ...params, _meta: meta };
-    if (extra?.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
-    if (extra?.requestState !== undefined) out.requestState = extra.requestState;
+    if (extra !== undefined) {
+      if (extra.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
+      if (extra.requestState !== undefined) out.requestState = extra.requestState;
+    }
     return out;
   }
 
