@@ -4,6 +4,7 @@
  */
 import type { Params, Result } from "../../session/types.js";
 import type { Implementation } from "../legacy/types.js";
+import { ownCopy } from "../../session/own-copy.js";
 import { MetaKey } from "./wire.js";
 
 export interface CacheHint {
@@ -23,15 +24,15 @@ export function isRetry(params: Params | undefined): boolean {
 
 /**
  * The wire result: `result` with `resultType`, `_meta.serverInfo` and, when complete and cacheable, the hint.
- * On every response's path: the keys are written as literals (a computed key defeats V8's object
- * literal boilerplate) and `delete` stays on the rare input_required path.
+ * On every response's path: copies by `ownCopy` (a spread then new keys is slow on Node 20), keys
+ * written as literals, and `delete` only on the rare input_required path.
  */
 export function modernResult(result: Result, serverInfo: Implementation, hint: CacheHint | undefined): Result {
-  const out: Result = { ...result };
+  const out: Result = ownCopy(result);
   out.resultType ??= "complete";
   const meta = out._meta;
   if (typeof meta === "object" && meta !== null) {
-    const m: Result = { ...(meta as Result) };
+    const m: Result = ownCopy(meta as Result);
     m["io.modelcontextprotocol/serverInfo" satisfies typeof MetaKey.serverInfo] = serverInfo;
     out._meta = m;
   } else {
