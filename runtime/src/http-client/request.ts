@@ -1,6 +1,7 @@
 import type * as http from "node:http";
 import type * as https from "node:https";
 import { nodeHttp, nodeHttps } from "../node-http.js";
+import { ownCopy } from "../session/own-copy.js";
 import { sendAuthorized, type HttpAuthorizer } from "../auth/hook.js";
 
 /** A non-2xx HTTP answer; the probe and the session read `status`. */
@@ -60,7 +61,11 @@ export class HttpRequester {
     onrequest: ((req: http.ClientRequest) => void) | undefined,
   ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const req = this.mod.request({ ...(url === this.url ? this.target : targetOf(url)), method, headers, agent: this.agent });
+      const options = ownCopy(url === this.url ? this.target : targetOf(url));
+      options.method = method;
+      options.headers = headers;
+      options.agent = this.agent;
+      const req = this.mod.request(options);
       this.inflight.add(req);
       onrequest?.(req);
       let answered = false;

@@ -12,6 +12,7 @@ import { ErrorCode } from "../../jsonrpc.js";
 import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
+import { ownCopy } from "../../session/own-copy.js";
 import type { NotificationHandler, Params, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import type { LoggingLevel } from "../../mcp-types.js";
 import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../legacy/types.js";
@@ -179,16 +180,18 @@ export class ModernClientSession {
 
   /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
   private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }): Params {
-    const meta: Params = {
-      ...(params?._meta as Params | undefined),
-      [MetaKey.protocolVersion]: this.version.revision,
-      [MetaKey.clientCapabilities]: this.capabilities,
-      [MetaKey.clientInfo]: this.clientInfo,
-    };
-    if (this.level !== undefined) meta[MetaKey.logLevel] = this.level;
-    const out: Params = { ...params, _meta: meta };
-    if (extra?.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
-    if (extra?.requestState !== undefined) out.requestState = extra.requestState;
+    // Literal keys (checked against MetaKey) and ownCopy, not spreads: this runs for every request.
+    const meta: Params = ownCopy(params?._meta as Params | undefined);
+    meta["io.modelcontextprotocol/protocolVersion" satisfies typeof MetaKey.protocolVersion] = this.version.revision;
+    meta["io.modelcontextprotocol/clientCapabilities" satisfies typeof MetaKey.clientCapabilities] = this.capabilities;
+    meta["io.modelcontextprotocol/clientInfo" satisfies typeof MetaKey.clientInfo] = this.clientInfo;
+    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
+    const out: Params = ownCopy(params);
+    out._meta = meta;
+    if (extra !== undefined) {
+      if (extra.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
+      if (extra.requestState !== undefined) out.requestState = extra.requestState;
+    }
     return out;
   }
 
@@ -230,7 +233,8 @@ export class ModernClientSession {
       const hit = this.cache!.get(key);
       if (hit !== undefined) return hit as R;
     }
-    const sendOptions: RequestOptions = { ...options, skipValidation: true };
+    const sendOptions: RequestOptions = ownCopy(options);
+    sendOptions.skipValidation = true;
     let versionRetried = false;
     let headersRetried = false;
     let extra: { inputResponses?: Record<string, Result>; requestState?: string } | undefined;

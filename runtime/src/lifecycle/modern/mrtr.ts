@@ -74,12 +74,11 @@ function answerProblem(method: InputMethod, answer: unknown): string | undefined
 
 /** The input bookkeeping of one run of a handler. */
 export class InputRound {
-  /** Unanswered calls of this run, by key, in call order. */
-  readonly missing = new Map<string, InputRequest>();
-  /** Answers this run consumed, carried into the next requestState. */
-  readonly used = new Map<string, unknown>();
+  // Most runs never ask for input: the maps and the key set exist only once a call asks.
+  private unanswered: Map<string, InputRequest> | undefined = undefined;
+  private consumed: Map<string, unknown> | undefined = undefined;
+  private keySet: Set<string> | undefined = undefined;
   private calls = 0;
-  private readonly keys = new Set<string>();
   constructor(
     private readonly answers: Readonly<Record<string, unknown>>,
     private readonly capabilities: Capabilities,
@@ -90,8 +89,22 @@ export class InputRound {
     private readonly onblocked: () => void,
   ) {}
 
+  /** Unanswered calls of this run, by key, in call order. */
+  get missing(): Map<string, InputRequest> {
+    return (this.unanswered ??= new Map());
+  }
+
+  /** Answers this run consumed, carried into the next requestState. */
+  get used(): Map<string, unknown> {
+    return (this.consumed ??= new Map());
+  }
+
+  private get keys(): Set<string> {
+    return (this.keySet ??= new Set());
+  }
+
   get isBlocked(): boolean {
-    return this.missing.size > 0;
+    return this.unanswered !== undefined && this.unanswered.size > 0;
   }
 
   /**
@@ -100,7 +113,7 @@ export class InputRound {
    */
   continueFrom(before: InputRound): this {
     this.calls = before.calls;
-    for (const k of before.keys) this.keys.add(k);
+    if (before.keySet !== undefined) for (const k of before.keySet) this.keys.add(k);
     return this;
   }
 
@@ -141,10 +154,14 @@ export interface RetryInput {
   readonly opened: OpenedState | undefined;
 }
 
+/** A first run (no retry): nothing answered, nothing claimed; shared, so frozen. */
+const FIRST_RUN: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
+
 /** Verify `requestState` and merge its answers with `inputResponses`; throws McpError(-32602) on bad input. */
 export function retryInput(codec: RequestStateCodec, method: string, params: Params | undefined): RetryInput {
   const state = params?.requestState;
   const responses = params?.inputResponses;
+  if (state === undefined && responses === undefined) return FIRST_RUN;
   if (responses !== undefined && !isObject(responses)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
   }

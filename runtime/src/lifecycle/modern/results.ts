@@ -4,6 +4,7 @@
  */
 import type { Params, Result } from "../../session/types.js";
 import type { Implementation } from "../legacy/types.js";
+import { ownCopy } from "../../session/own-copy.js";
 import { MetaKey } from "./wire.js";
 
 export interface CacheHint {
@@ -21,19 +22,31 @@ export function isRetry(params: Params | undefined): boolean {
   return params !== undefined && (params.inputResponses !== undefined || params.requestState !== undefined);
 }
 
-/** The wire result: `result` with `resultType`, `_meta.serverInfo` and, when complete and cacheable, the hint. */
+/**
+ * The wire result: `result` with `resultType`, `_meta.serverInfo` and, when complete and cacheable, the hint.
+ * On every response's path: copies by `ownCopy` (a spread then new keys is slow on Node 20), keys
+ * written as literals, and `delete` only on the rare input_required path.
+ */
 export function modernResult(result: Result, serverInfo: Implementation, hint: CacheHint | undefined): Result {
-  const out: Result = { ...result };
+  const out: Result = ownCopy(result);
   out.resultType ??= "complete";
   const meta = out._meta;
-  out._meta = typeof meta === "object" && meta !== null ? { ...(meta as Result), [MetaKey.serverInfo]: serverInfo } : { [MetaKey.serverInfo]: serverInfo };
-  if (out.resultType === "complete" && hint !== undefined) {
-    if (typeof out.ttlMs !== "number") out.ttlMs = hint.ttlMs;
-    if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = hint.cacheScope;
+  if (typeof meta === "object" && meta !== null) {
+    const m: Result = ownCopy(meta as Result);
+    m["io.modelcontextprotocol/serverInfo" satisfies typeof MetaKey.serverInfo] = serverInfo;
+    out._meta = m;
+  } else {
+    out._meta = { "io.modelcontextprotocol/serverInfo": serverInfo } satisfies Record<typeof MetaKey.serverInfo, Implementation>;
+  }
+  if (out.resultType === "complete") {
+    if (hint !== undefined) {
+      if (typeof out.ttlMs !== "number") out.ttlMs = hint.ttlMs;
+      if (out.cacheScope !== "public" && out.cacheScope !== "private") out.cacheScope = hint.cacheScope;
+    }
   } else if (out.resultType === "input_required") {
     // A CreateTaskResult's ttlMs is the task's retention, not a caching hint: it stays.
-    delete out.ttlMs;
-    delete out.cacheScope;
+    if ("ttlMs" in out) delete out.ttlMs;
+    if ("cacheScope" in out) delete out.cacheScope;
   }
   return out;
 }
