@@ -115,13 +115,13 @@ test("HTTP 2025-11-25: status notifications end the wait (polling alone would ta
   assert.ok(Date.now() - t0 < 4000, `took ${Date.now() - t0} ms`);
 });
 
-test("HTTP 2025-11-25: progress of a task reaches the caller's onprogress", async () => {
+test("HTTP 2025-11-25: progress of a task reaches the caller's onprogress after CreateTaskResult", async () => {
   const c = await http();
   const progress: { progress: number; total?: number; message?: string }[] = [];
   const handle = await c.tools.slowCompute.start({ seconds: 0.3, label: "p" }, { onprogress: (p) => progress.push(p) });
   assert.is(text(await handle.result()), "Computed p after 0.3s");
   assert.ok(progress.length >= 1, "progress arrived");
-  assert.equal(progress[0], { progress: 1, total: 2, message: "halfway" });
+  assert.equal([progress[0]!.progress, progress[0]!.total, progress[0]!.message], [1, 2, "halfway"], "sent after the CreateTaskResult answered the call");
 });
 
 test("HTTP 2025-11-25: resume on the same connection works; another session's resume is -32602", async () => {
