@@ -21,10 +21,10 @@ const options = {
   tasks: true,
   pollIntervalMs: { min: 20, max: 100 },
   handlers: {
-    // confirm_delete asks { confirm }, the others a name.
+    // confirm_delete asks "Delete <file>?", the others a name.
     elicitation: (p: { message: string; requestedSchema?: { properties?: Record<string, unknown> } }) => {
       asked.push(p.message);
-      const content: Record<string, string | boolean> = p.requestedSchema?.properties?.confirm !== undefined ? { confirm: true } : { name: "Ada" };
+      const content: Record<string, string | boolean> = p.message.startsWith("Delete ") ? { confirm: true } : { name: "Ada" };
       return { action: "accept" as const, content };
     },
   },
@@ -137,6 +137,25 @@ test("HTTP 2025-11-25: resume on the same connection works; another session's re
   assert.is((unknown as McpError).code, -32602);
 });
 
+test("HTTP 2025-11-25: two questions at once both go through the handler; ttl is the caller's", async () => {
+  const c = await http();
+  const handle = await c.tools.multiInput.start(undefined, { task: { ttlMs: 20_000 } });
+  assert.is((await handle.status()).ttlMs, 20_000);
+  assert.is(text(await handle.result()), "First: accept Ada; second: accept Ada");
+});
+
+test("HTTP 2025-11-25: aborting a transparent call cancels the task on the server", async () => {
+  const c = await http();
+  const ctrl = new AbortController();
+  const handle = await c.tools.slowCompute.start({ seconds: 60 });
+  setTimeout(() => ctrl.abort(new Error("gave up")), 50);
+  await handle.result({ signal: ctrl.signal }).then(
+    () => assert.unreachable("aborted"),
+    (e: unknown) => assert.match(String(e), /gave up/),
+  );
+  assert.is((await handle.status()).status, "cancelled", "the abort sent tasks/cancel");
+});
+
 test("without tasks declared: a required tool cannot be called; start is refused locally", async () => {
   const c = await http({ tasks: false });
   const e = await c.tools.slowCompute.start({ seconds: 0 }).catch((x: unknown) => x);
@@ -150,14 +169,16 @@ test("without tasks declared: a required tool cannot be called; start is refused
 test("stdio 2025-11-25: plain call, handle, cancel, elicitation; a second process does not know the task", async () => {
   const spawnClient = async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio"], closeTimeoutMs: 300, termTimeoutMs: 1000 });
-    return { transport, client: await createEverythingClient(transport, options) };
+    return { transport, client: await createEverythingClient(transport, { ...options, pollIntervalMs: { min: 5000, max: 5000 } }) };
   };
   const one = await spawnClient();
   let two: Awaited<ReturnType<typeof spawnClient>> | undefined;
   try {
     const c = one.client;
     assert.is(c.era, "legacy");
+    const t0 = Date.now();
     assert.is((await c.tools.failingJob()).isError, true);
+    assert.ok(Date.now() - t0 < 4000, "status notifications end the wait over stdio too (polls are 5 s apart)");
     const handle = await c.tools.slowCompute.start({ seconds: 0.3, label: "s" });
     assert.type(handle.taskId, "string");
     const seen: string[] = [];

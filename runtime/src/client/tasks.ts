@@ -144,12 +144,16 @@ export class ClientTasks {
       if (TERMINAL.has(t.status)) release();
       return t;
     };
+    const get = async (o?: TaskWaitOptions) => seen(legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, o)));
     return {
       taskId,
-      get: async (o) => seen(legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, o))),
+      get,
       result: async (o) => {
         try {
-          const raw = await awaitLegacyTask({ task: { ...first, ttl: first.ttlMs ?? null, pollInterval: first.pollIntervalMs } }, this.legacyIo(s, o));
+          // The task as it is now, not as `start` saw it: one that ended meanwhile sends no further
+          // status notification, so waiting from the stale status would sleep a whole poll interval.
+          const now = await get(o);
+          const raw = await awaitLegacyTask({ task: { ...now, ttl: now.ttlMs ?? null, pollInterval: now.pollIntervalMs } }, this.legacyIo(s, o));
           release();
           return trustPeer ? raw : this.checked(s, raw);
         } catch (e) {
