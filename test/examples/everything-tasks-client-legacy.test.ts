@@ -184,10 +184,12 @@ test("stdio 2025-11-25: plain call, handle, cancel, elicitation; a second proces
     const seen: string[] = [];
     for await (const s of handle) seen.push(s.status);
     assert.equal([seen[0], seen[seen.length - 1]], ["working", "completed"]);
+    const t1 = Date.now();
     assert.is(text(await handle.result()), "Computed s after 0.3s");
     const doomed = await c.tools.slowCompute.start({ seconds: 60 });
     assert.is((await doomed.cancel()).status, "cancelled");
     assert.instance(await doomed.result().catch((x: unknown) => x), TaskCancelledError);
+    assert.ok(Date.now() - t1 < 4000, "result() of an ended task asks for it at once (no poll interval first)");
     assert.is((await doomed.status()).status, "cancelled");
     assert.is(text(await (await c.tools.confirmDelete.start({ filename: "s.txt" })).result()), "Deleted s.txt");
     // A second stdio connection is a second server process: its store never saw the task.
