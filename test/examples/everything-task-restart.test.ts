@@ -8,6 +8,9 @@ import * as assert from "uvu/assert";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { McpError } from "@mcpgen/runtime";
+import { connectHttp } from "@mcpgen/runtime/http";
+import { createEverythingClient } from "../../examples/everything/src/mcp/client.js";
 import { startEverything, waitExit, type EverythingProcess } from "./helpers/everything-process.js";
 
 const EXT = "io.modelcontextprotocol/tasks";
@@ -86,6 +89,19 @@ test("SIGKILL between tools/call and tasks/get: a restarted server on the same f
   assert.is((await rpc(second, "tasks/cancel", { taskId: slow.taskId })).result.resultType, "complete");
   assert.is((await rpc(second, "tasks/get", { taskId: slow.taskId })).result.status, "failed", "a failed task never changes again");
   assert.is((await rpc(second, "tasks/get", { taskId: "no-such-task" })).error.code, -32602);
+
+  // The generated client reattaches by id after the restart: typed result, and the lost task's error.
+  const client = await createEverythingClient(connectHttp(second.url), { clientInfo: { name: "restart", version: "1" }, tasks: true, pollIntervalMs: { min: 20, max: 100 } });
+  try {
+    assert.is(client.era, "modern");
+    const again = await client.tools.slowCompute.resume(quick.taskId);
+    assert.equal((await again.result()).content, [{ type: "text", text: "Computed durable after 2s" }]);
+    const e = await (await client.tools.slowCompute.resume(slow.taskId)).result().catch((x: unknown) => x);
+    assert.instance(e, McpError);
+    assert.is((e as McpError).code, -32603);
+  } finally {
+    await client.close();
+  }
 
   // While this server holds the file, a second one on it refuses to start, naming the file.
   await startEverything(["--port", "0", "--task-store", file]).then(

@@ -109,6 +109,25 @@ test("HTTP: resume by id from another connection (a restarted client) gets the t
   assert.is((unknown as McpError).code, -32602);
 });
 
+test("HTTP: a cancelled task never changes again; cancelling it again changes nothing", async () => {
+  const c = await http();
+  const handle = await c.tools.slowCompute.start({ seconds: 60 });
+  assert.is((await handle.cancel()).status, "cancelled");
+  await new Promise((r) => setTimeout(r, 200));
+  assert.is((await handle.status()).status, "cancelled");
+  assert.is((await handle.cancel()).status, "cancelled", "2026-07-28: tasks/cancel of a terminal task is acknowledged, the task unchanged");
+  const seen: string[] = [];
+  for await (const s of handle) seen.push(s.status);
+  assert.equal(seen, ["cancelled"]);
+});
+
+test("HTTP: a started task's input request is answered by the ordinary elicitation handler", async () => {
+  const c = await http({ handlers: { elicitation: () => ({ action: "accept" as const, content: { confirm: true } }) } });
+  const handle = await c.tools.confirmDelete.start({ filename: "m.txt" });
+  assert.type(handle.taskId, "string");
+  assert.is(text(await handle.result()), "Deleted m.txt");
+});
+
 test("without tasks declared: start is refused locally with a clear error", async () => {
   const c = await http({ tasks: false });
   const e = await c.tools.slowCompute.start({ seconds: 0 }).catch((x: unknown) => x);
@@ -124,6 +143,17 @@ test("stdio: the same handle over a child process", async () => {
     assert.type(handle.taskId, "string");
     assert.is(text(await handle.result()), "Computed s after 0.3s");
     assert.is(text(await c.tools.slowCompute({ seconds: 0.2, label: "t" })), "Computed t after 0.2s");
+    // A second stdio connection is a second server process: its (in-memory) store never saw the task.
+    const other = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio"], closeTimeoutMs: 300, termTimeoutMs: 1000 });
+    const d = await createEverythingClient(other, options);
+    try {
+      const e = await d.tools.slowCompute.resume(handle.taskId!).catch((x: unknown) => x);
+      assert.instance(e, McpError);
+      assert.is((e as McpError).code, -32602);
+    } finally {
+      await d.close();
+      await other.close();
+    }
   } finally {
     await c.close();
     await transport.close();

@@ -46,7 +46,8 @@ if (taskStore !== undefined) {
 const server = createServer(store !== undefined ? { taskStore: store } : {});
 
 if (stdio) {
-  const session = await server.connect(new StdioServerTransport());
+  // One client for the process's life: its 2025-11-25 tasks stay its own across a restart (--task-store).
+  const session = await server.connect(new StdioServerTransport(), { taskOwner: "stdio" });
   // stdin EOF closes the session; exit then rather than wait for stray timers.
   const closed = session.onclose;
   session.onclose = () => {

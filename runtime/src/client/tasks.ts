@@ -6,14 +6,15 @@
  * call; the modern session waits when the client declared the extension (tasks/client.ts).
  * Both eras give explicit handles (`start`, `resume`) for callers who detach.
  */
-import { CapabilityError, InvalidResultError } from "../errors.js";
+import { CapabilityError, InvalidResultError, McpError } from "../errors.js";
 import type { Params, RequestOptions, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { ClientSession } from "../lifecycle/legacy/client.js";
 import type { ModernClientSession } from "../lifecycle/modern/client-session.js";
 import type { AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
-import { MAX_WAIT_MS, type PollOptions } from "../tasks/client.js";
+import { MAX_WAIT_MS, TaskCancelledError, type PollOptions } from "../tasks/client.js";
+import { TERMINAL } from "../tasks/store.js";
 import { awaitLegacyTask, legacyTaskInfo, statusChanges, type LegacyTaskIo, type TaskInfo } from "../tasks/legacy-client.js";
 import { answeredBackend, modernTaskInfo, type TaskBackend, type TaskWaitOptions } from "../tasks/handle.js";
 import type { TaskSupport } from "../tasks/modern.js";
@@ -91,9 +92,14 @@ export class ClientTasks {
     const { task, ...rest } = options ?? {};
     const s = this.session;
     if (s.era === "legacy" && this.augment(name, task)) {
-      const created = await s.request("tools/call", { ...params, task: taskParam(task) }, { ...rest, skipValidation: true });
-      const result = created.task === undefined ? created : await awaitLegacyTask(created, this.legacyIo(s, rest));
-      return trustPeer ? result : this.checked(s, result);
+      const { params: sent, options: plain, release } = followProgress(s, params, rest);
+      try {
+        const created = await s.request("tools/call", { ...sent, task: taskParam(task) }, { ...plain, skipValidation: true });
+        const result = created.task === undefined ? created : await awaitLegacyTask(created, this.legacyIo(s, plain));
+        return trustPeer ? result : this.checked(s, result);
+      } finally {
+        release();
+      }
     }
     return s.request("tools/call", params, rest);
   }
@@ -110,9 +116,18 @@ export class ClientTasks {
     }
     if (!this.legacyDeclared) throw new CapabilityError("tools/call", "tasks.requests.tools.call", `Cannot start ${name} as a task: ${hasCapability(s.capabilities, "tasks") ? "the server does not declare tasks.requests.tools.call" : "this client does not declare tasks (createClient option tasks: true)"}`);
     if (this.support.get(name) === "forbidden") throw new CapabilityError("tools/call", "tasks.requests.tools.call", `Cannot start ${name} as a task: its execution.taskSupport is "forbidden"`);
-    const created = await s.request("tools/call", { ...params, task: taskParam(task ?? true) }, { ...rest, skipValidation: true });
-    if (created.task === undefined) return answeredBackend(trustPeer ? created : this.checked(s, created));
-    return this.legacyBackend(s, legacyTaskInfo("tools/call", created.task), trustPeer);
+    const { params: sent, options: plain, release } = followProgress(s, params, rest);
+    try {
+      const created = await s.request("tools/call", { ...sent, task: taskParam(task ?? true) }, { ...plain, skipValidation: true });
+      if (created.task === undefined) {
+        release();
+        return answeredBackend(trustPeer ? created : this.checked(s, created));
+      }
+      return this.legacyBackend(s, legacyTaskInfo("tools/call", created.task), trustPeer, release);
+    } catch (e) {
+      release();
+      throw e;
+    }
   }
 
   /** A backend for a task id from an earlier `start` (maybe another process). */
@@ -122,16 +137,31 @@ export class ClientTasks {
     return this.legacyBackend(s, legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, options)), trustPeer);
   }
 
-  private legacyBackend(s: ClientSession, first: TaskInfo, trustPeer: boolean): TaskBackend {
+  /** `release` stops the start's progress delivery: once the task is seen terminal or its result fetched. */
+  private legacyBackend(s: ClientSession, first: TaskInfo, trustPeer: boolean, release: () => void = () => {}): TaskBackend {
     const taskId = first.taskId;
+    const seen = (t: TaskInfo) => {
+      if (TERMINAL.has(t.status)) release();
+      return t;
+    };
+    const get = async (o?: TaskWaitOptions) => seen(legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, o)));
     return {
       taskId,
-      get: async (o) => legacyTaskInfo("tasks/get", await s.request("tasks/get", { taskId }, o)),
+      get,
       result: async (o) => {
-        const raw = await awaitLegacyTask({ task: { ...first, ttl: first.ttlMs ?? null, pollInterval: first.pollIntervalMs } }, this.legacyIo(s, o));
-        return trustPeer ? raw : this.checked(s, raw);
+        try {
+          // The task as it is now, not as `start` saw it: one that ended meanwhile sends no further
+          // status notification, so waiting from the stale status would sleep a whole poll interval.
+          const now = await get(o);
+          const raw = await awaitLegacyTask({ task: { ...now, ttl: now.ttlMs ?? null, pollInterval: now.pollIntervalMs } }, this.legacyIo(s, o));
+          release();
+          return trustPeer ? raw : this.checked(s, raw);
+        } catch (e) {
+          if (e instanceof TaskCancelledError || e instanceof McpError) release();
+          throw e;
+        }
       },
-      cancel: async (o) => legacyTaskInfo("tasks/cancel", await s.request("tasks/cancel", { taskId }, o)),
+      cancel: async (o) => seen(legacyTaskInfo("tasks/cancel", await s.request("tasks/cancel", { taskId }, o))),
       source: () => this.legacyIo(s, undefined),
     };
   }
@@ -150,6 +180,21 @@ export class ClientTasks {
       source: () => ({ get: (id) => (id === taskId ? get() : Promise.reject(new Error(`unexpected task ${id}`))), poll: this.poll }),
     };
   }
+}
+
+let progressTokens = 0;
+
+/**
+ * A 2025-11-25 task-augmented call's progress token stays valid until the task ends, long after
+ * the CreateTaskResult answered the request, so the caller's `onprogress` follows a token of its
+ * own (a string: never one of the session's numeric request ids) instead of the request's.
+ */
+function followProgress(s: ClientSession, params: Params, options: RequestOptions): { params: Params; options: RequestOptions; release: () => void } {
+  const { onprogress, ...plain } = options;
+  if (onprogress === undefined) return { params, options, release: () => {} };
+  const token = `task-progress-${++progressTokens}`;
+  const release = s.followProgress(token, onprogress);
+  return { params: { ...params, _meta: { ...(params._meta as Params | undefined), progressToken: token } }, options: plain, release };
 }
 
 function taskParam(task: TaskRequest | undefined): Params {

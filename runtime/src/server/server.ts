@@ -45,6 +45,14 @@ interface PromptEntry {
 export interface ConnectOptions {
   /** Serve without a handshake (stateless Streamable HTTP); see ServerOptions.stateless. */
   stateless?: { protocolVersion?: string };
+  /**
+   * Who owns the 2025-11-25 tasks this connection creates when a request carries no OAuth
+   * principal. Default: a fresh id per connection, so its tasks die with it. A stdio server has one
+   * client for its whole life (whoever may start it may read its files), so with a durable task
+   * store `connect(new StdioServerTransport(), { taskOwner: "stdio" })` lets that client resume its
+   * tasks after a restart. Ignored when stateless.
+   */
+  taskOwner?: string;
 }
 
 /** What `connect` resolves to: the connection's legacy ServerSession, or its 2026-07-28 session. */
@@ -322,7 +330,7 @@ export class McpServer implements ServerCore {
       onerror: this.report,
       ...(options.stateless ? { stateless: options.stateless } : {}),
     });
-    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: `session:${randomUUID()}` }) };
+    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? `session:${randomUUID()}` }) };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
     session.onclose = () => {

@@ -56,6 +56,8 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly pending = new Map<RequestId, PendingRequest>();
   private readonly running = new Map<RequestId, InboundRequest>();
   private readonly abandoned = new Set<RequestId>();
+  /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
+  private readonly followed = new Map<string, (progress: Progress) => void>();
   private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
@@ -441,11 +443,37 @@ export class Session implements PendingOwner, InboundOwner {
     if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, id);
   }
 
+  /**
+   * @internal Deliver `notifications/progress` for `token` after its request was answered: a
+   * 2025-11-25 task-augmented request's token stays valid until the task ends. Returns the release.
+   */
+  followProgress(token: string, onprogress: (progress: Progress) => void): () => void {
+    let last = -Infinity;
+    const f = (p: Progress) => {
+      if (!(p.progress > last)) return;
+      last = p.progress;
+      onprogress(p);
+    };
+    this.followed.set(token, f);
+    return () => {
+      if (this.followed.get(token) === f) this.followed.delete(token);
+    };
+  }
+
   private onProgress(params: Params | undefined): void {
     const token = params?.progressToken;
     if (!isId(token)) return;
     const entry = this.pending.get(token);
-    if (entry === undefined || entry.onprogress === undefined) return;
+    if (entry === undefined) {
+      const f = typeof token === "string" && typeof params!.progress === "number" ? this.followed.get(token) : undefined;
+      try {
+        f?.(params as Progress);
+      } catch (e) {
+        this.report(e);
+      }
+      return;
+    }
+    if (entry.onprogress === undefined) return;
     const progress = params!.progress;
     if (typeof progress !== "number" || !(progress > entry.lastProgress)) return;
     entry.lastProgress = progress;
@@ -544,6 +572,7 @@ export class Session implements PendingOwner, InboundOwner {
       inbound.cancel(closed!);
     }
     this.abandoned.clear();
+    this.followed.clear();
     this.onclose?.();
   }
 

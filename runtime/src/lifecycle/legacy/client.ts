@@ -7,7 +7,7 @@ import { ErrorCode } from "../../jsonrpc.js";
 import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
 import { describe, describeText } from "../../describe.js";
 import { Session } from "../../session/session.js";
-import type { NotificationHandler, Params, RequestHandler, RequestOptions, Result } from "../../session/types.js";
+import type { NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
 import type { Capabilities, ClientOptions, Implementation } from "./types.js";
@@ -62,6 +62,11 @@ export class ClientSession {
 
   get closed(): boolean {
     return this.session.closed;
+  }
+
+  /** @internal See Session.followProgress (2025-11-25 task-augmented calls). */
+  followProgress(token: string, onprogress: (progress: Progress) => void): () => void {
+    return this.session.followProgress(token, onprogress);
   }
 
   request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
