@@ -46,6 +46,12 @@ export interface Transport {
   setProtocolVersion?(version: string): void;
   readonly sessionId?: string | undefined;
   /**
+   * Who is at the other end, when that identity outlives this process: a stdio server serves the
+   * one client that started it, restart after restart, so its tasks in a durable store stay that
+   * client's. Absent: every connection is a peer of its own.
+   */
+  readonly peerIdentity?: string | undefined;
+  /**
    * The protocol era every message of this transport belongs to, when the transport already knows
    * (the Streamable HTTP server decides it per POST); absent: the server chooses per message.
    */

@@ -47,7 +47,7 @@ const server = createServer(store !== undefined ? { taskStore: store } : {});
 
 if (stdio) {
   // One client for the process's life: its 2025-11-25 tasks stay its own across a restart (--task-store).
-  const session = await server.connect(new StdioServerTransport(), { taskOwner: "stdio" });
+  const session = await server.connect(new StdioServerTransport());
   // stdin EOF closes the session; exit then rather than wait for stray timers.
   const closed = session.onclose;
   session.onclose = () => {

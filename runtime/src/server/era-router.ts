@@ -35,6 +35,9 @@ class EraTransport implements Transport {
   get sessionId(): string | undefined {
     return this.router.base.sessionId;
   }
+  get peerIdentity(): string | undefined {
+    return this.router.base.peerIdentity;
+  }
   closeStream(requestId: RequestId): boolean {
     return this.router.base.closeStream?.(requestId) ?? false;
   }

@@ -5,9 +5,9 @@
  * a legacy ServerSession (initialize, sessions), a 2026-07-28 ModernServerSession (per-request
  * `_meta`), or both at once behind an EraRouter.
  */
-import { randomUUID } from "node:crypto";
 import type { ProtocolBinding } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
+import { nodeCrypto } from "../node-crypto.js";
 import { McpError } from "../errors.js";
 import { describe, ownValue } from "../describe.js";
 import type { Transport } from "../transport.js";
@@ -47,10 +47,10 @@ export interface ConnectOptions {
   stateless?: { protocolVersion?: string };
   /**
    * Who owns the 2025-11-25 tasks this connection creates when a request carries no OAuth
-   * principal. Default: a fresh id per connection, so its tasks die with it. A stdio server has one
-   * client for its whole life (whoever may start it may read its files), so with a durable task
-   * store `connect(new StdioServerTransport(), { taskOwner: "stdio" })` lets that client resume its
-   * tasks after a restart. Ignored when stateless.
+   * principal. Default: the transport's `peerIdentity` when it has one, else a fresh id per
+   * connection, so its tasks die with it. A stdio server has one client for its whole life (whoever
+   * may start it may read its files): StdioServerTransport's identity is "stdio", so with a durable
+   * task store that client resumes its tasks after a restart. Ignored when stateless.
    */
   taskOwner?: string;
 }
@@ -330,7 +330,7 @@ export class McpServer implements ServerCore {
       onerror: this.report,
       ...(options.stateless ? { stateless: options.stateless } : {}),
     });
-    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? `session:${randomUUID()}` }) };
+    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.peerIdentity ?? `session:${nodeCrypto().randomUUID()}` }) };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
     session.onclose = () => {

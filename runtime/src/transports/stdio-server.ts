@@ -12,6 +12,8 @@ export interface StdioServerTransportOptions extends NdjsonStreamOptions {
 export class StdioServerTransport extends NdjsonStreamTransport {
   private readonly stdinStream: Readable;
   private readonly stdoutStream: Writable;
+  /** One client per process, the same one across restarts (see Transport.peerIdentity). */
+  readonly peerIdentity = "stdio";
 
   constructor(options: StdioServerTransportOptions = {}) {
     super(options);
