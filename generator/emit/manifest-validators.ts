@@ -29,7 +29,8 @@ export const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
 type Engine = keyof typeof MODULES;
 
-const OPTIONS: Options = {
+/** Exported for the tests that hold the emitted modules to in-memory ajv. */
+export const OPTIONS: Options = {
   strict: false, // unknown keywords are annotations in user schemas
   validateFormats: false, // `format` is an annotation unless a schema opts into assertion
   validateSchema: false, // the loader checked the schemas and warned
