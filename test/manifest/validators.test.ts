@@ -245,4 +245,35 @@ test("validators: the compacted module reports exactly ajv's errors (paths, keyw
   }
 });
 
+test("validators: tools with identical schemas share one function, with the same results and errors", () => {
+  const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"], additionalProperties: false };
+  const manifest = {
+    name: "x",
+    version: "1",
+    revisions: ["2026-07-28"],
+    tools: [
+      { name: "one", inputSchema: schema },
+      { name: "two", description: "same schema, another annotation", inputSchema: { ...schema, description: "differs only here" } },
+      { name: "three", inputSchema: { ...schema, required: [] } },
+    ],
+  };
+  const { files } = emitAll(buildServerModel(parseManifest(JSON.stringify(manifest), "m.json")));
+  const module = files.find((f) => f.path === "tools.ajv.ts")!.contents;
+  assert.is(module.match(/^function validate\d+\(|[;}]function validate\d+\(/gm)?.length, 2);
+  const dir = tempDir("manifest-validators-shared-");
+  try {
+    writeTranspiled(dir, files);
+    const corpus = [{ n: 1 }, { n: 0 }, {}, { n: 1, m: 2 }, null];
+    const out = run(
+      dir,
+      `import { toolValidators as t } from "./validators.js";\n` +
+        `console.log(JSON.stringify(["one", "two", "three"].map((n) => ${JSON.stringify(corpus)}.map((c) => [t[n].input(c), t[n].input.errors]))));`,
+    ) as unknown[][];
+    assert.equal(out[0], out[1]);
+    assert.not.equal(out[0], out[2]);
+  } finally {
+    removeDir(dir);
+  }
+});
+
 test.run();
