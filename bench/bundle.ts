@@ -47,7 +47,7 @@ server.registerTool("add", { description: "Add two numbers", inputSchema: { a: z
 await server.connect(new StdioServerTransport());
 `;
 
-interface Size {
+export interface Size {
   /** One file, no splitting: gzipped bytes (dynamic imports are inlined, evaluated on first use). */
   single: number;
   /** With splitting: gzipped bytes of the chunks loaded before any connection (all but the validator chunks). */
@@ -115,14 +115,32 @@ async function sdk1Server(): Promise<Size> {
 
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
-try {
-  const all = bundledRevisions();
+export interface BundleSizes {
+  sdk1: Size;
+  /** mcpgen with every bundled revision (the default). */
+  all: Size;
+  revisions: number;
+  /** mcpgen with 2025-11-25 only. */
+  one: Size;
+}
+
+/** Bundles the three servers in a scratch folder (removed afterwards); a few seconds. */
+export async function measureBundles(): Promise<BundleSizes> {
+  try {
+    const all = bundledRevisions();
+    return { sdk1: await sdk1Server(), all: await mcpgenServer("all", all), revisions: all.length, one: await mcpgenServer("one", ["2025-11-25"]) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function printBundles(b: BundleSizes): void {
   const rows: [string, Size][] = [
-    ["SDK v1 (@modelcontextprotocol/sdk)", await sdk1Server()],
-    [`mcpgen, ${all.length} revisions (default)`, await mcpgenServer("all", all)],
-    ["mcpgen, 2025-11-25 only", await mcpgenServer("one", ["2025-11-25"])],
+    ["SDK v1 (@modelcontextprotocol/sdk)", b.sdk1],
+    [`mcpgen, ${b.revisions} revisions (default)`, b.all],
+    ["mcpgen, 2025-11-25 only", b.one],
   ];
-  const sdk = rows[0]![1].single;
+  const sdk = b.sdk1.single;
   const ratio = (n: number) => `1/${(sdk / n).toFixed(1)}`;
   console.log("minimal one-tool stdio server, esbuild (ESM, minified, node20) + gzip -9; ratios to SDK v1's one file");
   console.log(`${"server".padEnd(36)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
@@ -131,6 +149,6 @@ try {
       `${label.padEnd(36)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
     );
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) printBundles(await measureBundles());

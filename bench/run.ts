@@ -3,7 +3,8 @@
  * (bench/scenario.ts), one at a time, implementations interleaved round by round so drift on a
  * busy machine hits all of them alike; medians over rounds; ratios to the raw baseline and to
  * each SDK from this same run. Knobs (env): BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_SPAWNS,
- * BENCH_IMPLS, BENCH_TRANSPORTS, BENCH_VARIANTS (comma lists).
+ * BENCH_IMPLS, BENCH_TRANSPORTS, BENCH_VARIANTS (comma lists); BENCH_LOAD=0, BENCH_STATELESS=0
+ * and BENCH_BUNDLE=0 skip the load run, the stateless HTTP runs and the bundle sizes.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -120,6 +121,11 @@ const summary: Summary = {
   warnings: Object.fromEntries(warnings),
   seconds: Math.round((Date.now() - t0) / 1000),
 };
+// The bundle-size target (bench/bundle.ts, a few seconds of esbuild), so the report states every target.
+if (env.BENCH_BUNDLE !== "0") {
+  process.stderr.write("bundling (BENCH_BUNDLE=0 skips)\n");
+  summary.bundle = await (await import("./bundle.js")).measureBundles();
+}
 for (const [key, list] of runs) {
   summary.throughput[key] = {
     sequential: medianPhase(list.map((o) => o.sequential!)),
@@ -140,6 +146,10 @@ const file = `${resultsDir}${summary.when.replace(/[:.]/g, "-")}.json`;
 writeFileSync(file, JSON.stringify({ ...summary, samples: { runs: Object.fromEntries(runs), spawns: Object.fromEntries(spawns) } }, null, 2));
 writeFileSync(`${resultsDir}latest.json`, JSON.stringify(summary, null, 2));
 printReport(summary);
+if (summary.bundle) {
+  console.log("");
+  (await import("./bundle.js")).printBundles(summary.bundle);
+}
 console.log(`\nresults: ${file}`);
 
 // Load: many in flight and many sessions, every call answered, the server back to idle (bench/load.ts).

@@ -12,6 +12,7 @@ const root = fileURLToPath(new URL("../../", import.meta.url));
 const rt = (p: string) => JSON.stringify(new URL(`../../runtime/dist/${p}`, import.meta.url).href);
 const gen = rt("protocol/2025-11-25/index.js");
 const lazy = JSON.stringify(new URL("../examples/weather/src/mcp/bindings.js", import.meta.url).href);
+const weatherServer = JSON.stringify(new URL("../examples/weather/src/mcp/server.js", import.meta.url).href);
 
 const SETS: [string, string][] = [
   ["bare node", ""],
@@ -24,6 +25,7 @@ const SETS: [string, string][] = [
   ["stdio modules + binding (with a stdio-only entry)", `await import(${rt("lifecycle/legacy/server.js")}); await import(${rt("transports/stdio-server.js")}); await import(${gen});`],
   ["generated bindings.ts (5 lazy revisions, none loaded)", `await import(${lazy});`],
   ["generated bindings.ts + first use of 2025-11-25", `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`],
+  ["generated server.ts + stdio (a stdio server project)", `await import(${weatherServer}); await import("@mcpgen/runtime/stdio");`],
 ];
 
 function once(code: string): { ms: number; rssMiB: number } {

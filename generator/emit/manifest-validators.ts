@@ -29,7 +29,8 @@ export const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
 type Engine = keyof typeof MODULES;
 
-const OPTIONS: Options = {
+/** Exported for the tests that hold the emitted modules to in-memory ajv. */
+export const OPTIONS: Options = {
   strict: false, // unknown keywords are annotations in user schemas
   validateFormats: false, // `format` is an annotation unless a schema opts into assertion
   validateSchema: false, // the loader checked the schemas and warned
@@ -150,6 +151,8 @@ interface Entry {
   role: "Input" | "Output";
   exportName: string;
   engine: Engine;
+  /** `$id` of the compiled schema (shared by tools whose schemas are identical). */
+  id: string;
 }
 
 export interface ManifestValidatorsOptions {
@@ -161,7 +164,11 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
   const width = options.printWidth ?? PRINT_WIDTH;
   const problems: Problem[] = [];
   const entries: Entry[] = [];
-  const groups = new Map<Engine, { schemas: { id: string; schema: JSONSchema }[]; exports: { name: string; id: string }[] }>();
+  const groups = new Map<
+    Engine,
+    { schemas: { id: string; schema: JSONSchema }[]; exports: { name: string; id: string }[]; aliases: { name: string; of: string }[] }
+  >();
+  const shared = new Map<string, { id: string; exportName: string }>();
 
   for (const tool of model.tools) {
     const roles: ["Input" | "Output", JSONSchema | null, boolean][] = [
@@ -174,12 +181,20 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
       const engine = engineOf(schema);
       const usable: JSONSchema = fallback ? { type: "object" } : sanitise(schema, pointer, problems, engine);
       const exportName = `${tool.ids.member}${role}`; // suffixed, so never one of ajv's own names
-      const id = `mcpgen://tools/${encodeURIComponent(tool.name)}/${role.toLowerCase()}`;
-      const group = groups.get(engine) ?? { schemas: [], exports: [] };
+      const group = groups.get(engine) ?? { schemas: [], exports: [], aliases: [] };
       groups.set(engine, group);
-      group.schemas.push({ id, schema: usable });
-      group.exports.push({ name: exportName, id });
-      entries.push({ tool, role, exportName, engine });
+      // Tools with identical (sanitised) schemas share one compiled function: errors carry no
+      // trace of the schema's $id, so every export reports exactly what it would alone.
+      // (ajv's standalone code repeats a function for every export naming it, hence aliases.)
+      const key = `${engine}\n${JSON.stringify(usable)}`;
+      const first = shared.get(key);
+      const id = first?.id ?? `mcpgen://tools/${encodeURIComponent(tool.name)}/${role.toLowerCase()}`;
+      if (first === undefined) {
+        shared.set(key, { id, exportName });
+        group.schemas.push({ id, schema: usable });
+        group.exports.push({ name: exportName, id });
+      } else group.aliases.push({ name: exportName, of: first.exportName });
+      entries.push({ tool, role, exportName, engine, id });
     }
   }
 
@@ -198,17 +213,19 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
         try {
           new Engine({ ...OPTIONS }).compile(typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id });
         } catch (error) {
-          const entry = entries.find((e) => `mcpgen://tools/${encodeURIComponent(e.tool.name)}/${e.role.toLowerCase()}` === item.id)!;
-          problems.push({
-            severity: "warning",
-            pointer: `${entry.tool.pointer}/${entry.role === "Input" ? "inputSchema" : "outputSchema"}`,
-            message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}`,
-          });
+          for (const entry of entries.filter((e) => e.id === item.id)) {
+            problems.push({
+              severity: "warning",
+              pointer: `${entry.tool.pointer}/${entry.role === "Input" ? "inputSchema" : "outputSchema"}`,
+              message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}`,
+            });
+          }
           item.schema = { type: "object" };
         }
       }
       contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
     }
+    for (const a of group.aliases) contents += `export const ${a.name}: abi.Validator = ${a.of};\n`;
     files.push({ path: MODULES[engine], contents });
   }
 

@@ -8,7 +8,23 @@ export type {
   McpDefinition, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
   Completer,
 } from "./server/types.js";
-export { createMcpClient, type McpClientBase, type TaskTool } from "./client/manifest-client.js";
+export type { McpClientBase, TaskTool } from "./client/manifest-client.js";
+import type { McpDefinition } from "./server/types.js";
+import type { McpClientOptions } from "./client/types.js";
+import type { Transport } from "./transport.js";
+
+/**
+ * The client side (sessions of both eras, task polling, list caches) loads on the first
+ * `createMcpClient`: a generated server imports this entry too and never needs it, and stdio
+ * start-up pays for every module it evaluates. Bundlers still see it (a dynamic import).
+ */
+export async function createMcpClient(
+  definition: McpDefinition,
+  transport: Transport,
+  options: McpClientOptions,
+): ReturnType<typeof import("./client/manifest-client.js").createMcpClient> {
+  return (await import("./client/manifest-client.js")).createMcpClient(definition, transport, options);
+}
 export type { TaskHandle } from "./tasks/handle.js";
 export type { CallOptions, CompletionArguments, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
 export type { CompleteResult, GetPromptResult, ReadResourceResult } from "./mcp-types.js";

@@ -57,6 +57,12 @@ export interface Transport {
    */
   readonly era?: "legacy" | "modern" | undefined;
   /**
+   * Set by a transport serving one stateless Streamable HTTP POST (a legacy revision, no
+   * handshake): `McpServer.connect` serves it as `connect(t, { stateless })` with this value
+   * unless told otherwise, so a stateless server needs nothing in `onsession` but `connect`.
+   */
+  readonly statelessRequest?: { protocolVersion?: string } | undefined;
+  /**
    * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
    * reply to `requestId` without ending the logical stream; the client resumes it with GET +
    * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).

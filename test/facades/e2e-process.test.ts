@@ -119,4 +119,21 @@ test("stateless Streamable HTTP: one server definition answers a fresh connectio
   }
 });
 
+test("stateless Streamable HTTP: a plain connect(t) serves each POST without a handshake", async () => {
+  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), { bindings, onerror: () => {} });
+  const http = createStreamableHttpServer({ stateless: true, onsession: async (t) => void (await server.connect(t)) });
+  const url = await http.listen();
+  const client = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url, openGetStream: false }), clientOptions);
+  try {
+    // each call is a POST to a fresh connection that never saw initialize
+    const added = await client.tools.addNote({ title: "plain" });
+    assert.is(added.structured.title, "plain");
+    assert.is((await client.listTools()).length, 5);
+  } finally {
+    await client.close();
+    await http.close();
+    await server.close();
+  }
+});
+
 test.run();

@@ -9,7 +9,8 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { loadManifest, parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
-import { emitManifestValidators } from "../../generator/emit/manifest-validators.js";
+import { emitManifestValidators, OPTIONS } from "../../generator/emit/manifest-validators.js";
+import { Ajv } from "ajv";
 import type { ServerModel } from "../../generator/model/server-ir.js";
 import { removeDir, tempDir, writeTranspiled } from "../generator/validators-fixture.js";
 import { fixture, root, tscStrict } from "./helpers.js";
@@ -203,6 +204,76 @@ test("validators: a schema ajv refuses is validated as an object, with a warning
   assert.equal(problems.map((p) => p.pointer).sort(), ["/tools/0/inputSchema", "/tools/1/inputSchema"]);
   assert.match(problems[0]!.message, /^ajv cannot compile this schema \(.+\); validated as \{"type": "object"\}$/);
   assert.ok(files.some((f) => f.path === "tools.ajv.ts" && f.contents.includes("fineInput")));
+});
+
+test("validators: the compacted module reports exactly ajv's errors (paths, keywords, params, messages)", () => {
+  const model = buildServerModel(loadManifest(join(root, "examples/weather/mcp.manifest.json")));
+  const corpus: unknown[] = [
+    {},
+    null,
+    { location: { city: "" } },
+    { location: { city: "a", country: "usa" }, days: 9 },
+    { location: { city: "a" }, units: "kelvin" },
+    { city: "x", units: "metric", days: [{ date: "d", summary: "s", high: 1, low: 0, hours: [{ hour: 24, temperature: 1 }] }] },
+    { city: "x", units: "metric", days: [{ date: "d", summary: "s", high: 1, low: 0, hours: [{ hour: 1, temperature: 1, wind: { speed: 1, direction: "Q" } }] }] },
+    { near: { lat: 91, lon: 0 } },
+    { stations: [{ id: "a", name: "b", elevation: "high", sensors: [] }] },
+    { city: "x", condition: { kind: "rain" } },
+    { city: "x", condition: { kind: "wind", speedAbove: 3 }, labels: { a: 1 } },
+  ];
+  const schemas: [string, string, object][] = [];
+  for (const t of model.tools) {
+    schemas.push([t.name, "input", t.inputSchema as object]);
+    if (t.outputSchema) schemas.push([t.name, "output", t.outputSchema as object]);
+  }
+  const expected = schemas.map(([, , schema]) => {
+    const v = new Ajv({ ...OPTIONS }).compile(schema);
+    return corpus.map((c) => [v(c), v.errors ?? null]);
+  });
+  const dir = tempDir("manifest-validators-errors-");
+  try {
+    writeTranspiled(dir, emitAll(model).files);
+    const out = run(
+      dir,
+      `import { toolValidators } from "./validators.js";\nconst corpus = ${JSON.stringify(corpus)};\n` +
+        `console.log(JSON.stringify(${JSON.stringify(schemas.map(([n, r]) => [n, r]))}.map(([n, r]) => corpus.map((c) => { const v = toolValidators[n][r]; return [v(c), v.errors ?? null]; }))));`,
+    );
+    assert.equal(out, expected);
+    assert.ok(expected.flat().some(([ok]) => ok === false));
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test("validators: tools with identical schemas share one function, with the same results and errors", () => {
+  const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"], additionalProperties: false };
+  const manifest = {
+    name: "x",
+    version: "1",
+    revisions: ["2026-07-28"],
+    tools: [
+      { name: "one", inputSchema: schema },
+      { name: "two", description: "same schema, another annotation", inputSchema: { ...schema, description: "differs only here" } },
+      { name: "three", inputSchema: { ...schema, required: [] } },
+    ],
+  };
+  const { files } = emitAll(buildServerModel(parseManifest(JSON.stringify(manifest), "m.json")));
+  const module = files.find((f) => f.path === "tools.ajv.ts")!.contents;
+  assert.is(module.match(/^function validate\d+\(|[;}]function validate\d+\(/gm)?.length, 2);
+  const dir = tempDir("manifest-validators-shared-");
+  try {
+    writeTranspiled(dir, files);
+    const corpus = [{ n: 1 }, { n: 0 }, {}, { n: 1, m: 2 }, null];
+    const out = run(
+      dir,
+      `import { toolValidators as t } from "./validators.js";\n` +
+        `console.log(JSON.stringify(["one", "two", "three"].map((n) => ${JSON.stringify(corpus)}.map((c) => [t[n].input(c), t[n].input.errors]))));`,
+    ) as unknown[][];
+    assert.equal(out[0], out[1]);
+    assert.not.equal(out[0], out[2]);
+  } finally {
+    removeDir(dir);
+  }
 });
 
 test.run();

@@ -264,6 +264,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       if (!initialize && !versionOk(req, res)) return;
       if (batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26")) return refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
       transport = newTransport(undefined);
+      const version = headerValue(req, "mcp-protocol-version");
+      transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
       await options.onsession(transport, req);
     } else if (initialize) {
       if (sessions.size >= maxSessions) {

@@ -79,6 +79,8 @@ export class StreamableHttpServerTransport implements Transport {
   readonly sessionId: string | undefined;
   /** Protocol revision set by the session after negotiation. */
   protocolVersion: string | undefined;
+  /** Stateless legacy POST: its MCP-Protocol-Version header (see Transport.statelessRequest). */
+  statelessRequest: { protocolVersion?: string } | undefined;
 
   private readonly cfg: SessionTransportConfig;
   /** Prefix of every stream id of this session, so a Last-Event-ID from another session is refused. */

@@ -256,6 +256,8 @@ export class McpServer implements ServerCore {
    * that era's session; otherwise each era the manifest offers is served, chosen per message.
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
+    // A stateless HTTP POST serves without a handshake unless the caller said how.
+    if (options.stateless === undefined && transport.statelessRequest !== undefined) options = { ...options, stateless: transport.statelessRequest };
     const era = transport.era;
     // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
     const legacy = this.bindings.length > 0 && (era !== "modern" || this.modern.length === 0);
