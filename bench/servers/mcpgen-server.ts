@@ -4,7 +4,7 @@
  * structured handler answers through `toolResult` with the same text block the raw server sends,
  * so every implementation puts the same result on the wire.
  */
-import { toolResult } from "@mcpgen/runtime";
+import { toolResult } from "@mcpgen/runtime/facades";
 import type { McpServer } from "@mcpgen/runtime/facades";
 import { createBenchAddServer as createTextServer } from "../add/text/server.js";
 import { createBenchAddServer as createStructuredServer } from "../add/structured/server.js";

@@ -3,8 +3,7 @@
  * mcp.manifest.json. Texts, URIs and shapes follow the MCP reference everything server, so clients
  * (and the conformance suite) see the same fixtures from either.
  */
-import type { HandlerContext } from "@mcpgen/runtime";
-import { toolError } from "@mcpgen/runtime";
+import { toolError, type HandlerContext } from "@mcpgen/runtime/facades";
 import type { EverythingHandlers } from "./mcp/server.js";
 import { PNG_1X1, WAV_SILENCE } from "./fixtures.js";
 import { taskTools } from "./task-fixtures.js";

@@ -6,7 +6,7 @@
  * `runAsTask()` resolves at once; input a task asks for travels on the client's `tasks/result`.
  * Older revisions run every call to its end on the request.
  */
-import { McpError, toolError, type HandlerContext } from "@mcpgen/runtime";
+import { McpError, toolError, type HandlerContext } from "@mcpgen/runtime/facades";
 import type { EverythingHandlers } from "./mcp/server.js";
 
 /** Sleep `ms`, or reject as soon as the call is cancelled (a cancelled task stops its work). */

@@ -1,7 +1,7 @@
 // Handlers of the weather example: one per tool, prompt, resource and template of
 // ../mcp.manifest.json. Inputs are typed from the manifest's inputSchemas; returns are checked
 // against the outputSchemas at compile time (and again by the runtime before anything is sent).
-import { toolError } from "@mcpgen/runtime";
+import { toolError } from "@mcpgen/runtime/facades";
 import type { WeatherExampleHandlers } from "./mcp/server.js";
 import type { GetForecastOutput, SearchStationsOutputStationsItem } from "./mcp/types.js";
 
