@@ -10,6 +10,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import { InvalidResultError, McpError } from "../errors.js";
 import type { Result } from "../session/types.js";
 import { readInputRequired, type InputRequired } from "../lifecycle/modern/client-result.js";
+import { describe } from "../describe.js";
 
 /** Polling never runs faster than this nor waits longer than MAX_POLL_MS between polls. */
 export const MIN_POLL_MS = 20;
@@ -106,7 +107,7 @@ export async function awaitTask(created: Result, io: TaskIo): Promise<Result> {
         case "working":
           break;
         default:
-          throw new InvalidResultError("tasks/get", [{ instancePath: "/status", schemaPath: "", keyword: "enum", params: {}, message: `unknown task status ${JSON.stringify(t.status)}` }], t);
+          throw new InvalidResultError("tasks/get", [{ instancePath: "/status", schemaPath: "", keyword: "enum", params: {}, message: `unknown task status ${describe(t.status)}` }], t);
       }
       if (Date.now() + wait > deadline) throw new McpError(ErrorCode.InternalError, `Task ${taskId} did not finish within its ttlMs`, { taskId });
       await sleep(wait, signal);

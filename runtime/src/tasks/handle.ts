@@ -3,11 +3,9 @@
  * callers who detach from a long-running tool call and resume later, maybe in another process.
  * The era-specific wire work sits behind TaskBackend; the handle adds the typed result mapping.
  */
-import { InvalidResultError } from "../errors.js";
 import type { RequestOptions, Result } from "../session/types.js";
 import { TaskCancelledError } from "./client.js";
-import { legacyTaskInfo, statusChanges, type StatusSource, type TaskInfo } from "./legacy-client.js";
-import type { TaskStatus } from "./store.js";
+import { legacyTaskInfo, statusChanges, taskInfo, type StatusSource, type TaskInfo } from "./legacy-client.js";
 
 export type TaskWaitOptions = Pick<RequestOptions, "signal" | "timeout">;
 
@@ -41,22 +39,9 @@ export interface TaskBackend {
   source(): StatusSource;
 }
 
-const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
-
 /** A 2026-07-28 DetailedTask (`ttlMs`, `pollIntervalMs`) as TaskInfo. */
 export function modernTaskInfo(method: string, t: Result): TaskInfo {
-  if (typeof t.taskId !== "string" || t.taskId === "" || typeof t.status !== "string" || !STATUSES.has(t.status)) {
-    throw new InvalidResultError(method, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "a task needs a taskId string and a known status" }], t);
-  }
-  return {
-    taskId: t.taskId,
-    status: t.status as TaskStatus,
-    ...(typeof t.statusMessage === "string" ? { statusMessage: t.statusMessage } : {}),
-    ...(typeof t.createdAt === "string" ? { createdAt: t.createdAt } : {}),
-    ...(typeof t.lastUpdatedAt === "string" ? { lastUpdatedAt: t.lastUpdatedAt } : {}),
-    ...(t.ttlMs === null || typeof t.ttlMs === "number" ? { ttlMs: t.ttlMs as number | null } : {}),
-    ...(typeof t.pollIntervalMs === "number" ? { pollIntervalMs: t.pollIntervalMs } : {}),
-  };
+  return taskInfo(method, t, "modern");
 }
 
 export { legacyTaskInfo };

@@ -11,7 +11,8 @@ import { ErrorCode } from "../jsonrpc.js";
 import { InvalidResultError, McpError } from "../errors.js";
 import type { Result } from "../session/types.js";
 import { MAX_WAIT_MS, TaskCancelledError, pollDelay, type PollOptions } from "./client.js";
-import { TERMINAL, type TaskStatus } from "./store.js";
+import { STATUSES, TERMINAL, type TaskStatus } from "./store.js";
+import { describe } from "../describe.js";
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
@@ -26,27 +27,38 @@ export interface TaskInfo {
   readonly pollIntervalMs?: number;
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["working", "input_required", "completed", "failed", "cancelled"]);
-
 function bad(method: string, path: string, message: string, value: unknown): InvalidResultError {
   return new InvalidResultError(method, [{ instancePath: path, schemaPath: "", keyword: "type", params: {}, message }], value);
 }
 
-/** A legacy wire Task (flat, `ttl`, `pollInterval`) as TaskInfo; throws InvalidResultError when malformed. */
-export function legacyTaskInfo(method: string, t: unknown): TaskInfo {
+/** Where each era keeps a Task's retention and poll interval. */
+const FIELDS = { legacy: { ttl: "ttl", poll: "pollInterval" }, modern: { ttl: "ttlMs", poll: "pollIntervalMs" } } as const;
+
+/**
+ * A wire Task as TaskInfo: flat in both eras, `ttl` / `pollInterval` in 2025-11-25 and `ttlMs` /
+ * `pollIntervalMs` in 2026-07-28 (DetailedTask); throws InvalidResultError when malformed.
+ */
+export function taskInfo(method: string, t: unknown, era: keyof typeof FIELDS): TaskInfo {
   if (typeof t !== "object" || t === null) throw bad(method, "", "a Task must be an object", t);
   const o = t as { [key: string]: unknown };
   if (typeof o.taskId !== "string" || o.taskId === "") throw bad(method, "/taskId", "a Task must carry a taskId string", t);
-  if (typeof o.status !== "string" || !STATUSES.has(o.status)) throw bad(method, "/status", `unknown task status ${JSON.stringify(o.status)}`, t);
+  if (typeof o.status !== "string" || !STATUSES.has(o.status)) throw bad(method, "/status", `unknown task status ${describe(o.status)}`, t);
+  const ttl = o[FIELDS[era].ttl];
+  const poll = o[FIELDS[era].poll];
   return {
     taskId: o.taskId,
     status: o.status as TaskStatus,
     ...(typeof o.statusMessage === "string" ? { statusMessage: o.statusMessage } : {}),
     ...(typeof o.createdAt === "string" ? { createdAt: o.createdAt } : {}),
     ...(typeof o.lastUpdatedAt === "string" ? { lastUpdatedAt: o.lastUpdatedAt } : {}),
-    ...(o.ttl === null || typeof o.ttl === "number" ? { ttlMs: o.ttl as number | null } : {}),
-    ...(typeof o.pollInterval === "number" ? { pollIntervalMs: o.pollInterval } : {}),
+    ...(ttl === null || typeof ttl === "number" ? { ttlMs: ttl } : {}),
+    ...(typeof poll === "number" ? { pollIntervalMs: poll } : {}),
   };
+}
+
+/** A 2025-11-25 wire Task as TaskInfo. */
+export function legacyTaskInfo(method: string, t: unknown): TaskInfo {
+  return taskInfo(method, t, "legacy");
 }
 
 /** Where status changes come from: a poll, and (legacy) status notifications that end a wait early. */

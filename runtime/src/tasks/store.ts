@@ -10,6 +10,9 @@ import type * as Wire from "../wire/legacy.js";
 /** The task status machine's states, as 2025-11-25 defines them (the 2026 tasks extension reuses them). */
 export type TaskStatus = Wire.TaskStatus;
 
+/** Every status a task can have; what a peer sends is checked against it. */
+export const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
+
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 
 export interface TaskRecord {
