@@ -9,8 +9,9 @@ import { fileURLToPath } from "node:url";
 import { median } from "./stats.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const rt = (p: string) => JSON.stringify(new URL(`../../runtime/dist/${p}`, import.meta.url).href);
-const gen = rt("protocol/2025-11-25/index.js");
+/** tsc's unbundled output of the runtime (runtime/build, not shipped): the same code, one module per source file. */
+const tsc = (p: string) => JSON.stringify(new URL(`../../runtime/build/${p}`, import.meta.url).href);
+const gen = JSON.stringify("@mcpgen/runtime/protocol/2025-11-25");
 const lazy = JSON.stringify(new URL("../examples/weather/src/mcp/bindings.js", import.meta.url).href);
 const weatherServer = JSON.stringify(new URL("../examples/weather/src/mcp/server.js", import.meta.url).href);
 
@@ -18,11 +19,10 @@ const SETS: [string, string][] = [
   ["bare node", ""],
   ['import "node:http" (ESM)', 'await import("node:http");'],
   ['node:http via createRequire', 'const { createRequire } = await import("node:module"); createRequire(import.meta.url)("node:http");'],
-  ["@mcpgen/runtime (package root)", 'await import("@mcpgen/runtime");'],
-  ["runtime legacy server + stdio server modules only", `await import(${rt("lifecycle/legacy/server.js")}); await import(${rt("transports/stdio-server.js")});`],
+  ["@mcpgen/runtime (package root, bundled)", 'await import("@mcpgen/runtime");'],
+  ["runtime stdio + facades (bundled, as shipped)", 'await import("@mcpgen/runtime/stdio"); await import("@mcpgen/runtime/facades");'],
+  ["runtime stdio + facades (tsc output, unbundled)", `await import(${tsc("stdio.js")}); await import(${tsc("facades.js")});`],
   ["generated 2025-11-25 binding", `await import(${gen});`],
-  ["package root + binding (today's stdio server)", `await import("@mcpgen/runtime"); await import(${gen});`],
-  ["stdio modules + binding (with a stdio-only entry)", `await import(${rt("lifecycle/legacy/server.js")}); await import(${rt("transports/stdio-server.js")}); await import(${gen});`],
   ["generated bindings.ts (5 lazy revisions, none loaded)", `await import(${lazy});`],
   ["generated bindings.ts + first use of 2025-11-25", `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`],
   ["generated server.ts + stdio (a stdio server project)", `await import(${weatherServer}); await import("@mcpgen/runtime/stdio");`],

@@ -56,7 +56,7 @@ async function connectStdio(variant: Variant): Promise<{ client: Client; transpo
 export const mcpgen: Implementation = {
   async inproc({ variant }) {
     const [clientSide, serverSide] = createMemoryTransportPair();
-    const connection = await createMcpgenServer(variant).connect(serverSide);
+    const connection = await (await createMcpgenServer(variant)).connect(serverSide);
     const client = await connect(clientSide, variant);
     return harnessOver(client, variant, async () => {
       await client.close();

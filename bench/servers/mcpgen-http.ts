@@ -8,7 +8,7 @@ import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { parseVariant } from "../workload.js";
 import { createMcpgenServer } from "./mcpgen-server.js";
 
-const server = createMcpgenServer(parseVariant(process.argv[2]));
+const server = await createMcpgenServer(parseVariant(process.argv[2]));
 const http = createStreamableHttpServer({
   host: "127.0.0.1",
   port: 0,

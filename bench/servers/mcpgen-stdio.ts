@@ -3,5 +3,5 @@ import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { parseVariant } from "../workload.js";
 import { createMcpgenServer } from "./mcpgen-server.js";
 
-const session = await createMcpgenServer(parseVariant(process.argv[2])).connect(new StdioServerTransport());
+const session = await (await createMcpgenServer(parseVariant(process.argv[2]))).connect(new StdioServerTransport());
 session.onclose = () => process.exit(0);

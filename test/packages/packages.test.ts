@@ -62,10 +62,15 @@ test("mcpgen ships dist, templates, schemas and bundled bindings, with README an
   assert.not.ok(list.some((f) => f.startsWith("dist/test/") || f.startsWith("bin/") || f.includes("examples/")));
 });
 
-test("@mcpgen/runtime ships dist (JS and types), README and LICENSE only", () => {
+test("@mcpgen/runtime ships dist (bundled JS with its source maps, and types), README and LICENSE only", () => {
   const list = files.get(join(repoRoot, "runtime"))!;
   for (const f of ["LICENSE", "README.md", "package.json"]) assert.ok(list.includes(f), f);
-  assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/.+\.(js|d\.ts))$/.test(f)), []);
+  assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f)), []);
+  // every JS file has its map beside it, and no map outlives its file
+  const js = list.filter((f) => f.endsWith(".js"));
+  assert.equal(list.filter((f) => f.endsWith(".js.map")).sort(), js.map((f) => f + ".map").sort());
+  // tsc's unbundled output (runtime/build) never ships
+  assert.not.ok(list.some((f) => f.startsWith("build/")));
 });
 
 test("every exports / bin target of both packages is in the tarball, with types for each JS entry", () => {
