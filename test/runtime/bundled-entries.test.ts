@@ -3,7 +3,7 @@
 // class, or `instanceof` fails across them; a dynamic import inside the runtime must stay lazy.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as root from "@mcpgen/runtime";
 import * as facades from "@mcpgen/runtime/facades";
@@ -42,9 +42,15 @@ test("each exports entry is a single bundled file importing only chunks, depende
   }
 });
 
-test("the client behind facades' createMcpClient stays a lazy chunk", () => {
+test("the client behind facades' createMcpClient, the 2026-07-28 server path and tasks stay lazy chunks", () => {
   const code = readFileSync(join(repoRoot, "runtime", "dist", "facades.js"), "utf8");
   assert.match(code, /import\("\.\/chunks\/manifest-client-[\w]+\.js"\)/);
+  const chunks = join(repoRoot, "runtime", "dist", "chunks");
+  const all = readdirSync(chunks).filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(chunks, f), "utf8")).join("\n");
+  for (const name of ["modern-path", "task-path"]) {
+    assert.ok(readdirSync(chunks).some((f) => f.startsWith(`${name}-`) && f.endsWith(".js")), `${name} is a chunk of its own`);
+    assert.match(all, new RegExp(`import\\("\\./${name}-\\w+\\.js"\\)`), `${name} is loaded by a dynamic import`);
+  }
 });
 
 test.run();

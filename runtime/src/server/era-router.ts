@@ -9,6 +9,9 @@
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { declaresModern } from "../lifecycle/modern/meta.js";
+import { ErrorCode } from "../jsonrpc.js";
+import { MAX_RUNNING_REQUESTS } from "../limits.js";
+import { LoadGate } from "../session/load-gate.js";
 
 type Era = "legacy" | "modern";
 
@@ -50,12 +53,28 @@ export class EraRouter {
   private legacyOpened = false;
   /** Creates the modern session on first use (most stdio clients speak one era only). */
   onmodern?: () => void;
+  private readonly gate: LoadGate;
 
-  constructor(readonly base: Transport) {
+  constructor(
+    readonly base: Transport,
+    /**
+     * What must load before the first modern message can be routed (the server's 2026-07-28
+     * path); undefined once loaded. Messages wait for it in order, as for a revision's validators.
+     */
+    prepareModern?: () => Promise<void> | undefined,
+    maxHeld: number = MAX_RUNNING_REQUESTS,
+  ) {
     this.legacy = new EraTransport(this);
     this.modern = new EraTransport(this);
-    base.onmessage = (message, context) => this.route(message, context);
+    this.gate = new LoadGate(
+      (m) => (prepareModern === undefined || this.modern.onmessage !== undefined || this.peekEra(m) !== "modern" ? undefined : prepareModern()),
+      (m, context) => this.route(m as JSONRPCMessage | JSONRPCMessage[], context),
+      (m, _context, e) => this.refuse(m, e),
+      maxHeld,
+    );
+    base.onmessage = (message, context) => this.gate.receive(message, context);
     base.onclose = () => {
+      this.gate.clear();
       this.legacy.onclose?.();
       this.modern.onclose?.();
     };
@@ -78,6 +97,23 @@ export class EraRouter {
       return "legacy";
     }
     return this.legacyOpened || m.method === "ping" ? "legacy" : "modern";
+  }
+
+  /** eraOf without its side effect (routing marks the legacy session opened). */
+  private peekEra(message: unknown): Era | "both" {
+    const opened = this.legacyOpened;
+    const era = this.eraOf(message);
+    this.legacyOpened = opened;
+    return era;
+  }
+
+  /** A message that needed the modern path, which failed to load (or too many waited for it). */
+  private refuse(message: unknown, e: Error): void {
+    (this.legacy.onerror ?? this.modern.onerror)?.(e);
+    const m = (typeof message === "object" && message !== null && !Array.isArray(message) ? message : {}) as { method?: unknown; id?: unknown };
+    if (typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) {
+      this.base.send({ jsonrpc: "2.0", id: m.id, error: { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` } }).catch(() => {});
+    }
   }
 
   private route(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext | undefined): void {

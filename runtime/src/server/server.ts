@@ -15,18 +15,16 @@ import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
-import { ModernServerCore, ModernServerSession, type Description } from "../lifecycle/modern/server.js";
+import type { ModernServerCore, ModernServerSession, Description } from "../lifecycle/modern/server.js";
 import { ListenHub } from "../lifecycle/modern/listen.js";
 import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
 import { headerParams } from "../lifecycle/modern/wire.js";
 import { EraRouter } from "./era-router.js";
 import type { ToolHeaders } from "./header-params.js";
-import { modernHandlers, type ServerCore } from "./modern.js";
-import { ModernTasks, TASKS_EXTENSION, withTaskMethods, type TaskSupport } from "../tasks/modern.js";
-import { MemoryTaskStore } from "../tasks/store.js";
-import { LegacyTasks } from "../tasks/legacy.js";
-import { callMaybeTask, hasCoreTasks, taskHandlers, withTaskCapabilities } from "./legacy-tasks.js";
+import type { ServerCore } from "./modern.js";
+import type { ModernTasks, TaskSupport } from "../tasks/modern.js";
+import type { LegacyTasks } from "../tasks/legacy.js";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
 import { page } from "./pagination.js";
@@ -59,6 +57,36 @@ export interface ConnectOptions {
 export type ServerConnection = ServerSession | ModernServerSession;
 
 const MAX_COMPLETIONS = 100;
+
+// The 2026-07-28 path and tasks load on first use (a dynamic import, cached per process): a server
+// whose peers speak the legacy era and whose tools declare no task support never evaluates them.
+type ModernPath = typeof import("./modern-path.js");
+type TaskPath = typeof import("./task-path.js");
+let modernPath: ModernPath | undefined;
+let modernLoading: Promise<ModernPath> | undefined;
+let taskPath: TaskPath | undefined;
+let taskLoading: Promise<TaskPath> | undefined;
+
+/** Loads once; a failed load is tried again by the next connection that needs it. */
+function loadOnce<T>(get: () => Promise<T> | undefined, set: (p: Promise<T> | undefined) => void, load: () => Promise<T>, done: (m: T) => void): Promise<T> {
+  let p = get();
+  if (p === undefined) {
+    p = load().then(
+      (m) => (done(m), m),
+      (e: unknown) => {
+        set(undefined);
+        throw e;
+      },
+    );
+    set(p);
+  }
+  return p;
+}
+const loadModernPath = () => loadOnce(() => modernLoading, (p) => (modernLoading = p), () => import("./modern-path.js"), (m) => (modernPath = m));
+const loadTaskPath = () => loadOnce(() => taskLoading, (p) => (taskLoading = p), () => import("./task-path.js"), (m) => (taskPath = m));
+
+/** A legacy revision whose schema has core tasks (2025-11-25). */
+const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
 const LIST_TTL_MS = 60_000;
 
 export class McpServer implements ServerCore {
@@ -80,7 +108,7 @@ export class McpServer implements ServerCore {
   /** Open `subscriptions/listen` requests of every connection. */
   readonly listens: ListenHub;
   private readonly headerCache = new Map<string, ToolHeaders>();
-  private readonly modernTable: RequestHandlers;
+  private modernTable: RequestHandlers | undefined;
   /** @internal */
   readonly report: (e: Error) => void;
   /** What `initialize` answers with: the newest legacy revision's view of the manifest. */
@@ -114,9 +142,34 @@ export class McpServer implements ServerCore {
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
     this.listens = new ListenHub(this.report);
+    this.coreTaskRevisions = new Set(this.bindings.filter((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision)).map((b) => b.revision));
+    this.modernTaskTools = this.modern.some((b) => this.declaresTaskTools(b.revision));
+  }
+
+  /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
+  private readonly modernTaskTools: boolean;
+  private tasksStarted = false;
+
+  /**
+   * What must load before a connection (modern: one that serves 2026-07-28) can start; undefined
+   * once everything is loaded, so a connection per stateless HTTP request pays nothing.
+   */
+  private prepare(modern: boolean): Promise<void> | undefined {
+    const tasks = !this.tasksStarted && (this.coreTaskRevisions.size > 0 || this.modernTaskTools);
+    if (tasks && taskPath !== undefined) this.startTasks(taskPath);
+    const needTasks = tasks && !this.tasksStarted;
+    const needModern = modern && modernPath === undefined;
+    if (!needTasks && !needModern) return undefined;
+    return Promise.all([needTasks ? loadTaskPath().then((m) => this.startTasks(m)) : undefined, needModern ? loadModernPath() : undefined]).then(() => {});
+  }
+
+  private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: TaskPath): void {
+    if (this.tasksStarted) return;
+    this.tasksStarted = true;
+    const options = this.options;
+    const definition = this.definition;
     // One store for both eras: a task is found by its id whichever flow made it.
     const store = options.tasks?.store ?? new MemoryTaskStore();
-    this.coreTaskRevisions = new Set(this.bindings.filter((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision)).map((b) => b.revision));
     this.legacyTasks = this.coreTaskRevisions.size > 0
       ? new LegacyTasks({
           store,
@@ -126,7 +179,7 @@ export class McpServer implements ServerCore {
           report: this.report,
         })
       : undefined;
-    this.tasks = this.modern.some((b) => this.declaresTaskTools(b.revision))
+    this.tasks = this.modernTaskTools
       ? new ModernTasks(this.codec, {
           store,
           ...(options.tasks?.graceMs !== undefined ? { graceMs: options.tasks.graceMs } : {}),
@@ -136,14 +189,13 @@ export class McpServer implements ServerCore {
           report: this.report,
         })
       : undefined;
-    this.modernTable = this.modern.length > 0 ? modernHandlers(this) : {};
   }
 
-  /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport`. */
-  readonly tasks: ModernTasks | undefined;
+  /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport` (set before the first connection starts). */
+  tasks: ModernTasks | undefined;
 
-  /** @internal 2025-11-25 core tasks; undefined when no tool of a revision that has them declares `execution.taskSupport`. */
-  readonly legacyTasks: LegacyTasks | undefined;
+  /** @internal 2025-11-25 core tasks; undefined when no tool of a revision that has them declares `execution.taskSupport` (set before the first connection starts). */
+  legacyTasks: LegacyTasks | undefined;
 
   /** Legacy revisions whose sessions serve core tasks (their schema has them and a tool declares support). */
   private readonly coreTaskRevisions: ReadonlySet<string>;
@@ -262,23 +314,31 @@ export class McpServer implements ServerCore {
     // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
     const legacy = this.bindings.length > 0 && (era !== "modern" || this.modern.length === 0);
     const modern = this.modern.length > 0 && era !== "legacy";
+    // Loaded before the transport starts: the first message finds the tasks (and, for a modern
+    // connection, the 2026-07-28 path) in place.
+    const loading = this.prepare(!legacy);
+    if (loading !== undefined) await loading;
     if (!legacy) {
       const session = this.modernSession(transport);
       await transport.start();
       return session;
     }
     if (!modern) return this.legacySession(transport, options);
-    const router = new EraRouter(transport);
+    // Both eras on one connection: the 2026-07-28 path loads when the first modern message
+    // arrives, which waits for it (and what follows queues behind it, in order).
+    const router = new EraRouter(transport, () => this.prepare(true));
     router.onmodern = () => void this.modernSession(router.modern);
     return this.legacySession(router.legacy, options);
   }
 
   private modernCore: ModernServerCore | undefined;
 
+  /** Only once prepare(true) has loaded the 2026-07-28 path. */
   private modernSession(transport: Transport): ModernServerSession {
+    const { ModernServerCore, ModernServerSession, modernHandlers } = modernPath!;
     const described = new Map<string, Description>();
     const core = (this.modernCore ??= new ModernServerCore({
-      bindings: this.tasks === undefined ? this.modern : this.modern.map(withTaskMethods),
+      bindings: this.tasks === undefined ? this.modern : this.modern.map(taskPath!.withTaskMethods),
       supportedVersions: this.supportedVersions,
       // Every result names the server: look its description up once per revision.
       describe: (revision) => {
@@ -288,14 +348,14 @@ export class McpServer implements ServerCore {
           let capabilities = lists.capabilities as Capabilities;
           if (this.tasks !== undefined && this.declaresTaskTools(revision)) {
             const extensions = (capabilities as { extensions?: object }).extensions;
-            capabilities = { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+            capabilities = { ...capabilities, extensions: { ...extensions, [taskPath!.TASKS_EXTENSION]: {} } };
           }
           d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
           described.set(revision, d);
         }
         return d;
       },
-      handlers: this.modernTable,
+      handlers: (this.modernTable ??= modernHandlers(this)),
       cache: (method, params) => this.cacheHint(method, params),
       listens: this.listens,
       timeout: this.options.timeout,
@@ -318,13 +378,13 @@ export class McpServer implements ServerCore {
       transport,
       bindings: this.bindings,
       serverInfo: this.serverInfo,
-      capabilities: tasks ? withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
+      capabilities: tasks ? taskPath!.withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
       // initialize answers with the negotiated revision's view of the manifest.
       describe: (revision) => {
         const lists = this.lists(revision);
         const caps = lists.capabilities as Capabilities;
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? taskPath!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
       handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
@@ -363,11 +423,11 @@ export class McpServer implements ServerCore {
         const revision = revisionOf();
         // Revisions without core tasks ignore params.task and run every tool on the request.
         if (this.legacyTasks === undefined || !this.coreTaskRevisions.has(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
-        return callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
+        return taskPath!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
       };
     }
-    if (this.legacyTasks !== undefined) Object.assign(h, taskHandlers(this.legacyTasks, conn, stateless));
+    if (this.legacyTasks !== undefined) Object.assign(h, taskPath!.taskHandlers(this.legacyTasks, conn, stateless));
     if (hasCapability(caps, "prompts")) {
       h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
       h["prompts/get"] = async (p: Params, rc: RequestContext) => {
