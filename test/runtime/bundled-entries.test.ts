@@ -33,7 +33,7 @@ test("each exports entry is a single bundled file importing only chunks, depende
   for (const [key, t] of Object.entries(pkg.exports)) {
     if (typeof t === "string") continue;
     const code = readFileSync(join(repoRoot, "runtime", t.default), "utf8");
-    for (const m of code.matchAll(/^(?:import|export)\b[^"'`;]*?(?:\bfrom\s*)?"([^"]+)";/gm)) {
+    for (const m of code.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w$*{},\s]*?\bfrom\s*)?"([^"]+)"/gm)) {
       const spec = m[1]!;
       if (spec.startsWith(".")) assert.match(spec, /(^|\/)chunks\/[\w-]+\.js$/, `${key} imports ${spec}, not a shared chunk`);
       else assert.not.ok(spec.startsWith("@mcpgen/runtime"), `${key} imports ${spec}: the bundle must not load itself by name`);

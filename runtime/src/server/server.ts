@@ -21,6 +21,9 @@ import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
 import { headerParams } from "../lifecycle/modern/wire.js";
 import { EraRouter } from "./era-router.js";
+import { LoadGate } from "../session/load-gate.js";
+import { MAX_RUNNING_REQUESTS } from "../limits.js";
+import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { ToolHeaders } from "./header-params.js";
 import type { ServerCore } from "./modern.js";
 import type { ModernTasks, TaskSupport } from "../tasks/modern.js";
@@ -314,10 +317,38 @@ export class McpServer implements ServerCore {
     // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
     const legacy = this.bindings.length > 0 && (era !== "modern" || this.modern.length === 0);
     const modern = this.modern.length > 0 && era !== "legacy";
-    // Loaded before the transport starts: the first message finds the tasks (and, for a modern
+    // Loaded before the session is built: the first message finds the tasks (and, for a modern
     // connection, the 2026-07-28 path) in place.
     const loading = this.prepare(!legacy);
-    if (loading !== undefined) await loading;
+    if (loading === undefined) return this.serve(transport, options, legacy, modern);
+    // A transport may deliver before connect() resolves (the HTTP server hands the request over
+    // right after onsession, which need not wait for connect): its messages wait, in order.
+    let ready!: { resolve: () => void; reject: (e: unknown) => void };
+    const built = new Promise<void>((resolve, reject) => (ready = { resolve, reject }));
+    let holding = true;
+    const gate = new LoadGate(
+      () => (holding ? built : undefined),
+      (m, context) => transport.onmessage?.(m as JSONRPCMessage | JSONRPCMessage[], context),
+      (_m, _context, e) => this.report(e),
+      MAX_RUNNING_REQUESTS,
+    );
+    transport.onmessage = (m, context) => gate.receive(m, context);
+    try {
+      await loading;
+    } catch (e) {
+      transport.onmessage = undefined;
+      gate.clear();
+      ready.reject(e);
+      throw e;
+    }
+    // Building the session replaces transport.onmessage; held messages then go to it.
+    const session = this.serve(transport, options, legacy, modern);
+    holding = false;
+    ready.resolve();
+    return session;
+  }
+
+  private async serve(transport: Transport, options: ConnectOptions, legacy: boolean, modern: boolean): Promise<ServerConnection> {
     if (!legacy) {
       const session = this.modernSession(transport);
       await transport.start();
