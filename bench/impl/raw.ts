@@ -165,54 +165,61 @@ export const raw: Implementation = {
   },
 
   async http({ variant }) {
-    const { child, url } = await startHttpServer("raw-http", [variant]);
-    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-    const target = new URL(url);
-    let sessionId: string | undefined;
-    let nextId = 1;
-    const post = (message: object) =>
-      new Promise<{ status: number; body: string; sid?: string }>((resolve, reject) => {
-        const body = JSON.stringify(message);
-        const headers: Record<string, string | number> = {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "content-length": Buffer.byteLength(body),
-        };
-        if (sessionId) headers["mcp-session-id"] = sessionId;
-        const req = httpRequest(
-          { agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers },
-          (res) => {
-            let text = "";
-            res.setEncoding("utf8");
-            res.on("data", (c: string) => (text += c));
-            res.on("end", () => resolve({ status: res.statusCode!, body: text, sid: res.headers["mcp-session-id"] as string | undefined }));
-            res.on("error", reject);
-          },
-        );
-        req.on("error", reject);
-        req.end(body);
-      });
-    const rpc = async (method: string, params?: object) => {
-      const id = nextId++;
-      const res = await post({ jsonrpc: "2.0", id, method, params });
-      const msg = JSON.parse(res.body);
-      if (msg.id !== id) throw new Error(`raw http: response id ${msg.id} for request ${id}`);
-      if (msg.error) throw new Error(msg.error.message);
-      if (res.sid) sessionId = res.sid;
-      return msg.result;
-    };
-    await rpc("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
-    await post({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await rpc("tools/list");
-    return {
-      serverPid: child.pid,
-      async call(a, b) {
-        return sumOf(await rpc("tools/call", { name: "add", arguments: { a, b } }), variant);
-      },
-      async close() {
-        agent.destroy();
-        await stopChild(child);
-      },
-    };
+    return rawHttpClient(await startHttpServer("raw-http", [variant]), variant);
   },
 };
+
+/**
+ * The raw node:http client (keep-alive agent, JSON-RPC by hand) against an HTTP server child
+ * speaking 2025-11-25 sessions: the raw baseline's own, or another one (bench/http-layers.ts).
+ */
+export async function rawHttpClient({ child, url }: { child: ChildProcess; url: string }, variant: Variant): Promise<Harness> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+  const target = new URL(url);
+  let sessionId: string | undefined;
+  let nextId = 1;
+  const post = (message: object) =>
+    new Promise<{ status: number; body: string; sid?: string }>((resolve, reject) => {
+      const body = JSON.stringify(message);
+      const headers: Record<string, string | number> = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": Buffer.byteLength(body),
+      };
+      if (sessionId) headers["mcp-session-id"] = sessionId;
+      const req = httpRequest(
+        { agent, host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode!, body: text, sid: res.headers["mcp-session-id"] as string | undefined }));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  const rpc = async (method: string, params?: object) => {
+    const id = nextId++;
+    const res = await post({ jsonrpc: "2.0", id, method, params });
+    const msg = JSON.parse(res.body);
+    if (msg.id !== id) throw new Error(`raw http: response id ${msg.id} for request ${id}`);
+    if (msg.error) throw new Error(msg.error.message);
+    if (res.sid) sessionId = res.sid;
+    return msg.result;
+  };
+  await rpc("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
+  await post({ jsonrpc: "2.0", method: "notifications/initialized" });
+  await rpc("tools/list");
+  return {
+    serverPid: child.pid,
+    async call(a, b) {
+      return sumOf(await rpc("tools/call", { name: "add", arguments: { a, b } }), variant);
+    },
+    async close() {
+      agent.destroy();
+      await stopChild(child);
+    },
+  };
+}

@@ -1,7 +1,6 @@
 import type * as http from "node:http";
 import type * as https from "node:https";
 import { nodeHttp, nodeHttps } from "../node-http.js";
-import { ownCopy } from "../session/own-copy.js";
 import { sendAuthorized, type HttpAuthorizer } from "../auth/hook.js";
 
 /** A non-2xx HTTP answer; the probe and the session read `status`. */
@@ -29,7 +28,7 @@ export class HttpRequester {
   /** Consulted for the Authorization header and on 401/403 (see auth/hook.ts). */
   private readonly auth: HttpAuthorizer | undefined;
 
-  /** The endpoint as request options, worked out once: node would re-read the URL on every request. */
+  /** The endpoint as request options, worked out once (node would re-read the URL on every request); refilled per request. */
   private readonly target: http.RequestOptions;
 
   constructor(url: URL, agent?: http.Agent, auth?: HttpAuthorizer) {
@@ -61,26 +60,32 @@ export class HttpRequester {
     onrequest: ((req: http.ClientRequest) => void) | undefined,
   ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
-      const options = ownCopy(url === this.url ? this.target : targetOf(url));
+      // node copies the options into the ClientRequest before `request` returns, so the options
+      // of our own endpoint are one object refilled per request, not a fresh copy.
+      const options = url === this.url ? this.target : targetOf(url);
       options.method = method;
       options.headers = headers;
       options.agent = this.agent;
       const req = this.mod.request(options);
+      options.headers = undefined;
       this.inflight.add(req);
       onrequest?.(req);
+      // `on`, not `once`: each of these fires at most once per request, and `once` adds a wrapper
+      // closure per listener on a path taken for every message.
       let answered = false;
-      req.once("response", (res) => {
+      const forget = (): void => void this.inflight.delete(req);
+      req.on("response", (res) => {
         answered = true;
         // The request stays tracked until its response is fully read or torn down.
-        res.once("close", () => this.inflight.delete(req));
+        res.on("close", forget);
         resolve(res);
       });
-      req.once("error", (e) => {
-        this.inflight.delete(req);
+      req.on("error", (e) => {
+        forget();
         reject(e);
       });
-      req.once("close", () => {
-        if (!answered) this.inflight.delete(req);
+      req.on("close", () => {
+        if (!answered) forget();
       });
       if (body !== undefined) req.end(body);
       else req.end();
@@ -121,8 +126,9 @@ export function readText(res: http.IncomingMessage, limit = 16 * 1024 * 1024): P
       }
       chunks.push(c);
     });
-    res.once("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
-    res.once("error", reject);
-    res.once("aborted", () => reject(new Error("response aborted")));
+    // Settling twice is a no-op, so plain `on` listeners do (see send above).
+    res.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    res.on("error", reject);
+    res.on("aborted", () => reject(new Error("response aborted")));
   });
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 
 import type { RequestId } from "../jsonrpc.js";
 import { BODY_TIMEOUT_MS, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
+import { ownCopy } from "../session/own-copy.js";
 
 /** Default cap on a POST body. */
 export const DEFAULT_MAX_BODY_BYTES = SERVER_MAX_MESSAGE_BYTES;
@@ -92,7 +93,10 @@ export function sendJsonRpcError(res: ServerResponse, status: number, id: Reques
  */
 export function sendJson(res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>): void {
   const body = JSON.stringify(value);
-  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  const h: Record<string, string | number> = ownCopy(headers);
+  h["content-type"] = "application/json";
+  h["content-length"] = Buffer.byteLength(body);
+  res.writeHead(status, h);
   res.end(body);
 }
 

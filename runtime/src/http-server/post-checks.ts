@@ -48,13 +48,15 @@ export function parseBody(text: string, maxDepth: number): { value: unknown } | 
  * repeated inside the same batch.
  */
 export function badRequestId(list: readonly unknown[]): PostRefusal | undefined {
-  const seen = new Set<RequestId>();
+  // Nearly every POST carries one message: no id can repeat, and no set is needed.
+  const seen = list.length > 1 ? new Set<RequestId>() : undefined;
   for (const m of list) {
     if (typeof m !== "object" || m === null || Array.isArray(m) || !("method" in m) || !("id" in m)) continue;
     const id = asRequestId((m as { id: unknown }).id);
     if (id === undefined) {
       return { status: 400, id: null, code: -32600, message: "Invalid Request: id must be a string or an integer within ±2^53" };
     }
+    if (seen === undefined) continue;
     if (seen.has(id)) return { status: 400, id: null, code: -32600, message: "Invalid Request: the same id is used twice in one batch" };
     seen.add(id);
   }

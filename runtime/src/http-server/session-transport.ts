@@ -349,6 +349,14 @@ export class StreamableHttpServerTransport implements Transport {
     this.write(s, m, response);
   }
 
+  /** Headers of a JSON reply; a literal plus one assignment, not a spread, as this runs once per POST. */
+  private jsonHeaders(body: string): Record<string, string | number> {
+    const h: Record<string, string | number> = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+    const sid = this.sessionHeader["mcp-session-id"];
+    if (sid !== undefined) h["mcp-session-id"] = sid;
+    return h;
+  }
+
   private createDetachedStandalone(): Stream {
     const s: Stream = {
       id: this.newStreamId(),
@@ -379,7 +387,7 @@ export class StreamableHttpServerTransport implements Transport {
           const body = JSON.stringify(m);
           const error = (m as { error?: { code?: unknown } }).error;
           const status = this.cfg.modern && error !== undefined && typeof error.code === "number" ? modernErrorStatus(error.code) : 200;
-          res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...this.sessionHeader });
+          res.writeHead(status, this.jsonHeaders(body));
           res.end(body);
         }
         return;
@@ -395,7 +403,7 @@ export class StreamableHttpServerTransport implements Transport {
           const res = s.res;
           if (res && !res.writableEnded) {
             const body = JSON.stringify(s.batch ? s.jsonReplies : s.jsonReplies[0]);
-            res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body), ...this.sessionHeader });
+            res.writeHead(200, this.jsonHeaders(body));
             res.end(body);
           }
         }

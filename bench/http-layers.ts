@@ -1,0 +1,125 @@
+/**
+ * Where the CPU of one Streamable HTTP `tools/call` goes, layer by layer (16 in flight, the `text`
+ * variant, 2025-11-25 sessions). Each row is one client stack against one server child; rounds
+ * rotate the rows; medians of CPU µs per call for this process (client) and the child (server):
+ *   raw → raw          the baseline pair of `npm run bench` (node:http both ends)
+ *   raw → mcpgen       the raw client against the generated server on createStreamableHttpServer:
+ *                      the server's cost with the client held fixed
+ *   transport → mcpgen StreamableHttpClientTransport with a bare id map (no session, no validation):
+ *                      the HTTP client transport's cost
+ *   typed → mcpgen     the generated typed client (what users run): the client session, lifecycle,
+ *                      result/output validation and typed facade on top of the transport
+ * Usage: node dist/bench/http-layers.js [callsPerPhase=20000] [rounds=3]
+ */
+import type { ChildProcess } from "node:child_process";
+import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
+import type { JSONRPCMessage } from "@mcpgen/runtime";
+import { raw, rawHttpClient } from "./impl/raw.js";
+import { mcpgen } from "./impl/mcpgen.js";
+import { cpuMicros } from "./proc.js";
+import { killAllChildrenOnExit, startHttpServer, stopChild } from "./children.js";
+import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
+import type { Harness } from "./harness.js";
+
+killAllChildrenOnExit();
+const CALLS = Number(process.argv[2] ?? 20_000);
+const ROUNDS = Number(process.argv[3] ?? 3);
+const IN_FLIGHT = 16;
+
+/** The raw bench client pointed at any server child (the raw implementation owns its child). */
+async function rawAgainst(server: "raw-http" | "mcpgen-http"): Promise<Harness> {
+  if (server === "raw-http") return raw.http!({ variant: "text" });
+  return rawHttpClient(await startHttpServer(server, ["text"]), "text");
+}
+
+/** Our client transport with a bare id map: no session layer, no validation. */
+async function transportAgainstMcpgen(): Promise<Harness> {
+  const server = await startHttpServer("mcpgen-http", ["text"]);
+  const t = new StreamableHttpClientTransport({ url: server.url });
+  const waiting = new Map<number, (m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void>();
+  t.onmessage = (m) => {
+    const msg = m as JSONRPCMessage & { id: number };
+    const w = waiting.get(msg.id);
+    waiting.delete(msg.id);
+    w?.(msg as never);
+  };
+  await t.start();
+  let nextId = 0;
+  const rpc = (method: string, params: Record<string, unknown>) =>
+    new Promise<{ result?: { content?: { text?: string }[] }; error?: unknown }>((resolve, reject) => {
+      const id = ++nextId;
+      waiting.set(id, resolve);
+      t.send({ jsonrpc: "2.0", id, method, params }).catch(reject);
+    });
+  await rpc("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
+  t.setProtocolVersion(PROTOCOL_VERSION);
+  await t.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  return {
+    serverPid: server.child.pid,
+    async call(a, b) {
+      const r = await rpc("tools/call", { name: "add", arguments: { a, b } });
+      const text = r.result?.content?.[0]?.text;
+      if (text === undefined) throw new Error(`bad result ${JSON.stringify(r)}`);
+      return Number(text);
+    },
+    async close() {
+      await t.close();
+      await stopChild(server.child as ChildProcess);
+    },
+  };
+}
+
+const ALL_ROWS: [string, () => Promise<Harness>][] = [
+  ["raw → raw", () => rawAgainst("raw-http")],
+  ["raw → mcpgen", () => rawAgainst("mcpgen-http")],
+  ["transport → mcpgen", transportAgainstMcpgen],
+  ["typed → mcpgen", () => mcpgen.http!({ variant: "text" })],
+];
+// HTTP_LAYERS_ROWS=0,3 keeps some rows (by index), e.g. to see whether one row's figures depend on the others.
+const pick = process.env.HTTP_LAYERS_ROWS?.split(",").map(Number);
+const ROWS = pick ? ALL_ROWS.filter((_, i) => pick.includes(i)) : ALL_ROWS;
+
+async function phase(h: Harness, calls: number): Promise<{ client: number; server: number; rate: number }> {
+  let left = calls;
+  const s0 = cpuMicros(h.serverPid!);
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (left-- > 0) if ((await h.call(1, 2)) !== 3) throw new Error("wrong sum");
+    }),
+  );
+  const ns = Number(process.hrtime.bigint() - t0);
+  const c = process.cpuUsage(c0);
+  return { client: (c.user + c.system) / calls, server: (cpuMicros(h.serverPid!) - s0) / calls, rate: (calls / ns) * 1e9 };
+}
+
+const results = new Map<string, { client: number[]; server: number[]; rate: number[] }>();
+for (let r = 0; r < ROUNDS; r++) {
+  for (let i = 0; i < ROWS.length; i++) {
+    const [name, open] = ROWS[(i + r) % ROWS.length]!;
+    const h = await open();
+    try {
+      // node:http needs seconds of calls before CPU per call settles (see README).
+      await phase(h, CALLS);
+      const m = await phase(h, CALLS);
+      const acc = results.get(name) ?? { client: [], server: [], rate: [] };
+      acc.client.push(m.client);
+      acc.server.push(m.server);
+      acc.rate.push(m.rate);
+      results.set(name, acc);
+    } finally {
+      await h.close();
+    }
+  }
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+console.log(`Streamable HTTP tools/call, ${IN_FLIGHT} in flight, ${CALLS} calls per phase, medians of ${ROUNDS} rounds`);
+console.log("client → server".padEnd(22), "client µs".padStart(10), "server µs".padStart(10), "calls/s".padStart(9), "  (per round: client/server)");
+for (const [name] of ROWS) {
+  const m = results.get(name)!;
+  const rounds = m.client.map((c, i) => `${c.toFixed(1)}/${m.server[i]!.toFixed(1)}`).join(" ");
+  console.log(name.padEnd(22), median(m.client).toFixed(1).padStart(10), median(m.server).toFixed(1).padStart(10), median(m.rate).toFixed(0).padStart(9), `  ${rounds}`);
+}
+process.exit(0);
