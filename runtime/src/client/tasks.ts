@@ -92,7 +92,7 @@ export class ClientTasks {
     return result;
   }
 
-  /** `tools/call`, waiting for the task if it becomes one; otherwise exactly the plain call (its promise as is). */
+  /** `tools/call`, waiting for the task if it becomes one; otherwise exactly the plain call. */
   call(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean): Promise<Result> {
     const task = options?.task;
     const s = this.session;

@@ -10,7 +10,7 @@ import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { identityOf } from "../lifecycle/modern/meta.js";
-import { INPUT_METHODS, InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
+import { INPUT_METHODS, InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { MetaKey } from "../lifecycle/modern/wire.js";
 import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
@@ -45,65 +45,60 @@ export interface ServerCore {
 
 const revisionOf = (p: Params | undefined): string => String((p?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
 
-/** Neither a retry nor allowed input: nothing answered, nothing claimed. */
-const NO_INPUT = Object.freeze({ answers: Object.freeze({}), opened: undefined });
+/** Not a retry, no input allowed: nothing answered. */
+const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
+
+/** A cancelled retry gives its requestState back, so the client may send it again. */
+function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
+  if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+}
 
 /**
  * Run `body` with a context whose client calls are input requests: the complete result, or the
- * InputRequiredResult of a run that asked for input it was not given. A body that returns a
- * value without asking (e.g. a synchronous tool) is answered synchronously, without a promise.
+ * InputRequiredResult of a run that asked for input it was not given; synchronous if `body` is.
  */
 function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Result | Promise<Result>): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
   const identity = identityOf(rc.meta);
-  let settled = false;
-  let resolve: ((r: Result) => void) | undefined;
-  let reject!: (e: unknown) => void;
-  const fail = (e: unknown) => {
-    if (settled) return;
-    settled = true;
-    // A cancelled retry gives its requestState back, so the client may send it again.
-    if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
-    reject(e);
-  };
-  const blocked = () => {
-    if (settled || resolve === undefined) return;
-    settled = true;
-    ctx.abandon();
-    try {
-      resolve(inputRequired(core.codec, method, params, round));
-    } catch (e) {
-      reject(e);
-    }
-  };
-  const round = new InputRound(retry.answers, identity.capabilities, allowed, method, blocked);
+  const round = new InputRound(retry.answers, identity.capabilities, allowed, method, undefined);
   const ctx = new ModernContext(rc, identity, round);
   let run: Result | Promise<Result>;
   try {
     run = body(ctx);
   } catch (e) {
-    settled = true;
-    if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+    release(core, retry, rc);
     throw e;
   }
   if (run === null || typeof run !== "object" || typeof run.then !== "function") {
-    if (!round.isBlocked) {
-      settled = true;
-      return run;
-    }
+    if (!round.isBlocked) return run;
     run = Promise.resolve(run);
   }
   const running = run as Promise<Result>;
-  return new Promise<Result>((res, rej) => {
-    resolve = res;
-    reject = rej;
+  return new Promise<Result>((resolve, reject) => {
+    let settled = false;
+    const fail = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      release(core, retry, rc);
+      reject(e);
+    };
+    const blocked = (round.onblocked = () => {
+      if (settled) return;
+      settled = true;
+      ctx.abandon();
+      try {
+        resolve(inputRequired(core.codec, method, params, round));
+      } catch (e) {
+        reject(e);
+      }
+    });
     running.then(
       (result) => {
         if (round.isBlocked) return blocked();
         if (!settled) {
           settled = true;
-          res(result);
+          resolve(result);
         }
       },
       // An error the run raised itself (e.g. -32021, a bad answer) wins over a pending round.
