@@ -24,6 +24,11 @@ export type TaskRequest = boolean | { ttlMs?: number };
 
 const STATUS = "notifications/tasks/status";
 
+function withoutTask(options: RequestOptions & { task?: TaskRequest }): RequestOptions {
+  const { task: _, ...rest } = options;
+  return rest;
+}
+
 export class ClientTasks {
   /** `execution.taskSupport` per tool name, from the definition and from every tools/list. */
   readonly support = new Map<string, TaskSupport>();
@@ -88,20 +93,23 @@ export class ClientTasks {
   }
 
   /** `tools/call`, waiting for the task if it becomes one; otherwise exactly the plain call. */
-  async call(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean): Promise<Result> {
-    const { task, ...rest } = options ?? {};
+  call(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean): Promise<Result> {
+    const task = options?.task;
     const s = this.session;
-    if (s.era === "legacy" && this.augment(name, task)) {
-      const { params: sent, options: plain, release } = followProgress(s, params, rest);
-      try {
-        const created = await s.request("tools/call", { ...sent, task: taskParam(task) }, { ...plain, skipValidation: true });
-        const result = created.task === undefined ? created : await awaitLegacyTask(created, this.legacyIo(s, plain));
-        return trustPeer ? result : this.checked(s, result);
-      } finally {
-        release();
-      }
-    }
+    const rest = task === undefined ? options : withoutTask(options!);
+    if (s.era === "legacy" && this.augment(name, task)) return this.legacyCall(s, params, rest ?? {}, task, trustPeer);
     return s.request("tools/call", params, rest);
+  }
+
+  private async legacyCall(s: ClientSession, params: Params, rest: RequestOptions, task: TaskRequest | undefined, trustPeer: boolean): Promise<Result> {
+    const { params: sent, options: plain, release } = followProgress(s, params, rest);
+    try {
+      const created = await s.request("tools/call", { ...sent, task: taskParam(task) }, { ...plain, skipValidation: true });
+      const result = created.task === undefined ? created : await awaitLegacyTask(created, this.legacyIo(s, plain));
+      return trustPeer ? result : this.checked(s, result);
+    } finally {
+      release();
+    }
   }
 
   /** Start `tools/call` as a task and return its backend (the call's raw result comes from `result()`). */

@@ -10,7 +10,7 @@ import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { identityOf } from "../lifecycle/modern/meta.js";
-import { INPUT_METHODS, InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
+import { INPUT_METHODS, InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { MetaKey } from "../lifecycle/modern/wire.js";
 import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
@@ -18,7 +18,7 @@ import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import type { ResourceRouter } from "./resources.js";
-import { callTool, type ToolEntry } from "./tools.js";
+import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
 import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists } from "./types.js";
 import { declaresTasks, missingExtension, type ModernTasks, type TaskSupport } from "../tasks/modern.js";
@@ -45,24 +45,45 @@ export interface ServerCore {
 
 const revisionOf = (p: Params | undefined): string => String((p?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
 
+/** Not a retry, no input allowed: nothing answered. */
+const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
+
+/** A cancelled retry gives its requestState back, so the client may send it again. */
+function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
+  if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+}
+
 /**
  * Run `body` with a context whose client calls are input requests: the complete result, or the
- * InputRequiredResult of a run that asked for input it was not given.
+ * InputRequiredResult of a run that asked for input it was not given; synchronous if `body` is.
  */
-function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Promise<Result>): Promise<Result> {
+function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Result | Promise<Result>): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
-  const retry = allowed ? retryInput(core.codec, method, params) : { answers: {}, opened: undefined };
+  const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
   const identity = identityOf(rc.meta);
+  const round = new InputRound(retry.answers, identity.capabilities, allowed, method, undefined);
+  const ctx = new ModernContext(rc, identity, round);
+  let run: Result | Promise<Result>;
+  try {
+    run = body(ctx);
+  } catch (e) {
+    release(core, retry, rc);
+    throw e;
+  }
+  if (run === null || typeof run !== "object" || typeof run.then !== "function") {
+    if (!round.isBlocked) return run;
+    run = Promise.resolve(run);
+  }
+  const running = run as Promise<Result>;
   return new Promise<Result>((resolve, reject) => {
     let settled = false;
     const fail = (e: unknown) => {
       if (settled) return;
       settled = true;
-      // A cancelled retry gives its requestState back, so the client may send it again.
-      if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+      release(core, retry, rc);
       reject(e);
     };
-    const blocked = () => {
+    const blocked = (round.onblocked = () => {
       if (settled) return;
       settled = true;
       ctx.abandon();
@@ -71,16 +92,8 @@ function withInput(core: ServerCore, method: string, params: Params | undefined,
       } catch (e) {
         reject(e);
       }
-    };
-    const round = new InputRound(retry.answers, identity.capabilities, allowed, method, blocked);
-    const ctx = new ModernContext(rc, identity, round);
-    let run: Promise<Result>;
-    try {
-      run = body(ctx);
-    } catch (e) {
-      return fail(e);
-    }
-    run.then(
+    });
+    running.then(
       (result) => {
         if (round.isBlocked) return blocked();
         if (!settled) {
@@ -98,6 +111,7 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
   const caps = core.capabilities;
   const h: RequestHandlers = {};
   const size = core.pageSize;
+  const report = (e: Error) => core.report(e);
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
     h["tools/call"] = (p: Params, rc: RequestContext) => {
@@ -106,15 +120,17 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
       const headers = rc.transportContext?.headers;
       if (headers !== undefined) checkHeaderParams(core.toolHeaders(revisionOf(p), tool.name), p.arguments, headers);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], rc.transportContext?.auth);
-      const run = (ctx: ModernContext) => callTool(tool, p.arguments ?? {}, ctx, (e) => core.report(e)) as Promise<Result>;
+      const args = p.arguments ?? {};
       const tasks = core.tasks;
-      const support = core.taskSupport(revisionOf(p), tool.name);
-      if (tasks !== undefined && support !== "forbidden") {
-        // The server, not the client, decides whether a call becomes a task; the client only says it can take one.
-        if (declaresTasks(identityOf(rc.meta).capabilities)) return tasks.call(p, rc, run);
-        if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
+      if (tasks !== undefined) {
+        const support = core.taskSupport(revisionOf(p), tool.name);
+        if (support !== "forbidden") {
+          // The server, not the client, decides whether a call becomes a task; the client only says it can take one.
+          if (declaresTasks(identityOf(rc.meta).capabilities)) return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
+          if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
+        }
       }
-      return withInput(core, "tools/call", p, rc, run);
+      return withInput(core, "tools/call", p, rc, (ctx) => runTool(tool, args, ctx, report) as Result | Promise<Result>);
     };
   }
   const tasks = core.tasks;

@@ -51,6 +51,16 @@ export async function callTool(
   ctx: HandlerContext,
   report: (e: Error) => void,
 ): Promise<CallToolResult> {
+  return runTool(tool, args, ctx, report);
+}
+
+/** callTool, synchronous when the handler is (a bad output throws). */
+export function runTool(
+  tool: ToolEntry,
+  args: unknown,
+  ctx: HandlerContext,
+  report: (e: Error) => void,
+): CallToolResult | Promise<CallToolResult> {
   if (!tool.input(args)) {
     const message = `Invalid arguments for tool ${JSON.stringify(tool.name)}: ${describeIssues(tool.input.errors)}`;
     if (argumentErrorsAsResults(ctx.revision)) return { content: [{ type: "text", text: message }], isError: true };
@@ -60,14 +70,25 @@ export async function callTool(
   }
   let returned: unknown;
   try {
-    returned = await (tool.handler as (input: unknown, ctx: HandlerContext) => unknown)(args, ctx);
+    returned = (tool.handler as (input: unknown, ctx: HandlerContext) => unknown)(args, ctx);
   } catch (e) {
-    if (e instanceof McpError || ctx.signal.aborted) throw e;
-    // A tool's own failure is a tool execution error (the model sees it), and a server problem to log.
-    report(e instanceof Error ? e : new Error(String(e)));
-    return { content: [{ type: "text", text: e instanceof Error && e.message ? e.message : "Tool failed" }], isError: true };
+    return toolFailure(e, ctx, report);
+  }
+  if (returned !== null && typeof returned === "object" && typeof (returned as PromiseLike<unknown>).then === "function") {
+    return Promise.resolve(returned).then(
+      (r) => toolCallResult(tool, r, ctx.revision),
+      (e: unknown) => toolFailure(e, ctx, report),
+    );
   }
   return toolCallResult(tool, returned, ctx.revision);
+}
+
+/** A handler that threw or rejected. */
+function toolFailure(e: unknown, ctx: HandlerContext, report: (e: Error) => void): CallToolResult {
+  if (e instanceof McpError || ctx.signal.aborted) throw e;
+  // A tool's own failure is a tool execution error (the model sees it), and a server problem to log.
+  report(e instanceof Error ? e : new Error(String(e)));
+  return { content: [{ type: "text", text: e instanceof Error && e.message ? e.message : "Tool failed" }], isError: true };
 }
 
 /**

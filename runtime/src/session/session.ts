@@ -64,6 +64,8 @@ export class Session implements PendingOwner, InboundOwner {
   private lastSent: Promise<void> | undefined;
   private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e));
   private readonly gate: LoadGate;
+  private chosenFor: Msg | undefined;
+  private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
 
   constructor(options: SessionOptions) {
     this.transport = options.transport;
@@ -270,6 +272,7 @@ export class Session implements PendingOwner, InboundOwner {
    * against (a request's per-request revision, else the current one), when it will be checked.
    */
   private loadFor(m: unknown): Promise<void> | undefined {
+    this.chosenFor = undefined;
     if (this.trustPeer) return undefined;
     if (typeof m !== "object" || m === null || Array.isArray(m)) return bindingReady(this.current);
     const msg = m as Msg;
@@ -283,9 +286,19 @@ export class Session implements PendingOwner, InboundOwner {
     if (params === undefined || !isObject(params)) return undefined;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.policy.bindingFor(method, params);
+      this.chosenFor = msg;
+      this.chosen = chosen;
       return "code" in chosen ? undefined : bindingReady(chosen);
     }
     return bindingReady(this.current);
+  }
+
+  /** The policy's binding for `m`: loadFor's answer when `m` is what it just looked at. */
+  private bindingOf(m: Msg, method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject {
+    const chosen = this.chosenFor === m ? this.chosen! : this.policy!.bindingFor!(method, params);
+    this.chosenFor = undefined;
+    this.chosen = undefined;
+    return chosen;
   }
 
   /** A message whose revision could not be loaded: requests get an internal error, the rest is reported. */
@@ -340,7 +353,7 @@ export class Session implements PendingOwner, InboundOwner {
     if (params !== undefined && !isObject(params)) return this.replyError(id, invalidParams(method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }]), batch);
     let binding = this.current;
     if (this.policy?.bindingFor !== undefined) {
-      const chosen = this.policy.bindingFor(method, params);
+      const chosen = this.bindingOf(m, method, params);
       if ("code" in chosen) return this.replyError(id, chosen, batch);
       binding = chosen;
     }

@@ -24,6 +24,9 @@ import { ModernClientPolicy } from "./client-policy.js";
 import { readResult } from "./client-result.js";
 import { TASKS_EXTENSION, hasExtension, headerParams, MetaKey, type HeaderParam } from "./wire.js";
 
+/** Send options of a request without options (the session only reads them). */
+const SKIP_VALIDATION: RequestOptions = Object.freeze({ skipValidation: true });
+
 /** Rounds of input a request may go through before the client gives up (the server may re-prompt). */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;
 
@@ -233,8 +236,11 @@ export class ModernClientSession {
       const hit = this.cache!.get(key);
       if (hit !== undefined) return hit as R;
     }
-    const sendOptions: RequestOptions = ownCopy(options);
-    sendOptions.skipValidation = true;
+    let sendOptions: RequestOptions = SKIP_VALIDATION;
+    if (options !== undefined) {
+      sendOptions = ownCopy(options);
+      sendOptions.skipValidation = true;
+    }
     let versionRetried = false;
     let headersRetried = false;
     let extra: { inputResponses?: Record<string, Result>; requestState?: string } | undefined;

@@ -56,8 +56,8 @@ export function checkRequestMeta(
       data: { pointer: "/params/_meta", missing: [...REQUIRED] },
     };
   }
-  const missing = REQUIRED.filter((k) => meta[k] === undefined);
-  if (missing.length > 0) {
+  if (meta[MetaKey.protocolVersion] === undefined || meta[MetaKey.clientCapabilities] === undefined) {
+    const missing = REQUIRED.filter((k) => meta[k] === undefined);
     return {
       code: ErrorCode.InvalidParams,
       message: `Invalid params: params._meta lacks ${missing.join(" and ")}`,

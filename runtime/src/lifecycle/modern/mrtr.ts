@@ -72,6 +72,10 @@ function answerProblem(method: InputMethod, answer: unknown): string | undefined
   return undefined;
 }
 
+function blockedNow(round: InputRound): void {
+  round.onblocked?.();
+}
+
 /** The input bookkeeping of one run of a handler. */
 export class InputRound {
   // Most runs never ask for input: the maps and the key set exist only once a call asks.
@@ -85,8 +89,8 @@ export class InputRound {
     /** Whether this request may answer input_required at all. */
     private readonly allowed: boolean,
     private readonly method: string,
-    /** Called one macrotask after the first unanswered call (calls made meanwhile join the round). */
-    private readonly onblocked: () => void,
+    /** Called one macrotask after the first unanswered call (calls made meanwhile join the round); set by then. */
+    public onblocked: (() => void) | undefined,
   ) {}
 
   /** Unanswered calls of this run, by key, in call order. */
@@ -142,7 +146,7 @@ export class InputRound {
       this.used.set(k, answer);
       return Promise.resolve(answer);
     }
-    if (this.missing.size === 0) setImmediate(this.onblocked);
+    if (this.missing.size === 0) setImmediate(blockedNow, this);
     this.missing.set(k, params === undefined ? { method } : { method, params });
     return new Promise<never>(() => {});
   }
