@@ -20,22 +20,17 @@ if (runtime.ABI_VERSION !== abiVersion) {
 export const bindings: readonly ProtocolBinding[] = [
   runtime.lazyBinding(
     await import("@mcpgen/runtime/protocol/2026-07-28/methods"),
-    () => import("@mcpgen/runtime/protocol/2026-07-28/binding"),
   ),
   runtime.lazyBinding(
     await import("@mcpgen/runtime/protocol/2025-11-25/methods"),
-    () => import("@mcpgen/runtime/protocol/2025-11-25/binding"),
   ),
   runtime.lazyBinding(
     await import("@mcpgen/runtime/protocol/2025-06-18/methods"),
-    () => import("@mcpgen/runtime/protocol/2025-06-18/binding"),
   ),
   runtime.lazyBinding(
     await import("@mcpgen/runtime/protocol/2025-03-26/methods"),
-    () => import("@mcpgen/runtime/protocol/2025-03-26/binding"),
   ),
   runtime.lazyBinding(
     await import("@mcpgen/runtime/protocol/2024-11-05/methods"),
-    () => import("@mcpgen/runtime/protocol/2024-11-05/binding"),
   ),
 ];
