@@ -21,9 +21,12 @@ const runtimeDir = join(root, "runtime");
  * task handles: about 25 KiB) and 2025-11-25 core tasks on the server (tasks/legacy.js,
  * tasks/shared.js, server/legacy-tasks.js: about 21 KiB), and lazy bindings (lazy-binding.ts and
  * the session's load gate, about 4 KiB: a server no longer loads the validators of revisions
- * nobody speaks, hundreds of KiB each); measured together after the merge: about 484 KiB.
+ * nobody speaks, hundreds of KiB each); measured together after the merge: about 484 KiB; and to
+ * 500 KiB when validators became per method (lazy-binding.ts, about 3.5 KiB more: per-method
+ * records, loads and derived bindings; a connection loads only the validators of the methods it
+ * sees): about 495 KiB.
  */
-const RUNTIME_JS_BUDGET = 492 * 1024;
+const RUNTIME_JS_BUDGET = 500 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
