@@ -24,8 +24,10 @@ type Loaders = Readonly<Record<string, () => Promise<Validator>>>;
 const KIND_NAME: Record<ValidatorKind, string> = { params: "params", results: "result" };
 
 /**
- * A binding whose `params` / `results` records hold, per method, the validator once loaded; reading
- * one earlier throws (a runtime bug: the session loads what a message needs before handling it).
+ * A binding whose `params` / `results` records hold, per method, the validator once loaded and
+ * before that a stand-in that throws when called (a runtime bug: the session loads what a message
+ * needs before handling it). The records stay plain objects with one data property per method,
+ * so the per-message lookups stay as fast as with an eager binding.
  */
 class LazyBinding implements ProtocolBinding {
   readonly revision: string;
@@ -35,6 +37,7 @@ class LazyBinding implements ProtocolBinding {
   readonly params: Validators;
   readonly results: Validators;
   readonly #loaders: Record<ValidatorKind, Loaders>;
+  readonly #pending: Record<ValidatorKind, Set<string>>;
   readonly #loading = new Map<string, Promise<Validator>>();
 
   constructor(info: Omit<RevisionInfo, "validators">, loaders: Record<ValidatorKind, Loaders>) {
@@ -43,28 +46,24 @@ class LazyBinding implements ProtocolBinding {
     this.batching = info.batching;
     this.methods = info.methods;
     this.#loaders = loaders;
+    this.#pending = { params: new Set(Object.keys(loaders.params)), results: new Set(Object.keys(loaders.results)) };
     this.params = this.record("params");
     this.results = this.record("results");
   }
 
   private record(kind: ValidatorKind): Validators {
-    const out = Object.create(null) as Record<string, Validator>;
-    for (const method of Object.keys(this.#loaders[kind])) {
-      Object.defineProperty(out, method, {
-        configurable: true,
-        enumerable: true,
-        get: () => {
-          throw new Error(`mcpgen runtime: the ${KIND_NAME[kind]} validator of ${method} (protocol revision ${this.revision}) was used before it was loaded`);
-        },
-      });
+    const out: Record<string, Validator> = {};
+    for (const method of this.#pending[kind]) {
+      out[method] = (() => {
+        throw new Error(`mcpgen runtime: the ${KIND_NAME[kind]} validator of ${method} (protocol revision ${this.revision}) was used before it was loaded`);
+      }) as unknown as Validator;
     }
     return out;
   }
 
   /** Whether `method` has a `kind` validator that is not loaded yet. */
   pending(kind: ValidatorKind, method: string): boolean {
-    const d = Object.getOwnPropertyDescriptor(this[kind], method);
-    return d !== undefined && d.get !== undefined;
+    return this.#pending[kind].has(method);
   }
 
   /** Loads `method`'s `kind` validator once (undefined when it has none); a failed load is retried by the next caller. */
@@ -77,7 +76,7 @@ class LazyBinding implements ProtocolBinding {
     if (loading === undefined) {
       loading = loader().then(
         (validate) => {
-          if (this.pending(kind, method)) Object.defineProperty(this[kind], method, { value: validate, enumerable: true, writable: false, configurable: false });
+          if (this.#pending[kind].delete(method)) (this[kind] as Record<string, Validator>)[method] = validate;
           this.#loading.delete(key);
           return validate;
         },

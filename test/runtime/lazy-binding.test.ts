@@ -51,7 +51,7 @@ const none = () => Object.fromEntries(ALL.map((r) => [r, 0]));
 
 test("a validator read before it is loaded is a clear error", async () => {
   const { bindings } = await counted(["2025-11-25"]);
-  assert.throws(() => bindings[0]!.params["tools/call"], /params validator of tools\/call \(protocol revision 2025-11-25\) was used before it was loaded/);
+  assert.throws(() => bindings[0]!.params["tools/call"]!({}), /params validator of tools\/call \(protocol revision 2025-11-25\) was used before it was loaded/);
   assert.is(bindings[0]!.revision, "2025-11-25");
   assert.ok(Object.keys(bindings[0]!.methods).length > 0, "the method table is there at once");
 });
