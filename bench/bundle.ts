@@ -4,9 +4,11 @@
  *   npm run build && node dist/bench/bundle.js
  * mcpgen's server is generated here from a one-tool manifest, once with every bundled revision
  * (the default) and once with a single revision (how a project drops revisions from a bundle).
- * With code splitting, each revision's validators are a chunk of their own, loaded when a
- * connection first speaks that revision: "start" is what loads before any connection (entry chunk
- * and what it imports statically), "total" every chunk.
+ * With code splitting, each method validator (and each group of definitions several methods share)
+ * is a chunk of its own, loaded when a connection first needs it: "start" is what loads before any
+ * connection (entry chunk and what it imports statically), "session" that plus what a 2025-11-25
+ * session of initialize, notifications/initialized, tools/list and tools/call loads (the server
+ * validates what it receives: those methods' params), "total" every chunk.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
+import type { ValidatorLoaders } from "@mcpgen/runtime/abi";
 import { generate } from "../generator/generate.js";
 import { bundledRevisions } from "../generator/load/schema-manifest.js";
 
@@ -52,6 +55,8 @@ export interface Size {
   single: number;
   /** With splitting: gzipped bytes of the chunks loaded before any connection (all but the validator chunks). */
   start: number;
+  /** With splitting: `start` plus the chunks a 2025-11-25 session of initialize, tools/list and tools/call loads. */
+  session: number;
   /** With splitting: gzipped bytes of every chunk. */
   total: number;
   chunks: number;
@@ -84,17 +89,29 @@ async function bundle(dir: string, entry: string): Promise<Size> {
   const outputs = split.outputs;
   // Loaded before any connection: the entry chunk and what it imports, statically or at top level
   // (the revisions' method tables), but not the validator chunks a connection loads on first use.
-  const lazy = (k: string) => Object.keys(outputs[k]!.inputs).some((i) => i.endsWith("validators.ajv.js"));
-  const start = new Set<string>();
-  const visit = (k: string) => {
-    if (start.has(k) || (k !== split.entry && lazy(k))) return;
-    start.add(k);
-    for (const i of outputs[k]!.imports) if (outputs[i.path] !== undefined) visit(i.path);
+  const lazy = (k: string) => Object.keys(outputs[k]!.inputs).some((i) => /\/protocol\/[^/]+\/validators\//.test(i));
+  const closure = (roots: string[], into: Set<string>) => {
+    const visit = (k: string, root: boolean) => {
+      if (into.has(k) || (!root && lazy(k))) return;
+      into.add(k);
+      for (const i of outputs[k]!.imports) if (i.kind !== "dynamic-import" && outputs[i.path] !== undefined) visit(i.path, false);
+    };
+    for (const r of roots) visit(r, true);
+    return into;
   };
-  visit(split.entry);
+  const start = closure([split.entry], new Set());
+  // The modules a server's session loads: the params validators of what it receives.
+  const { validators } = (await import(`@mcpgen/runtime/protocol/${SESSION_REVISION}/methods`)) as { validators: ValidatorLoaders };
+  const modules = SESSION_METHODS.map((m) => {
+    const found = /import\("\.\/(validators\/[^"]+)"\)/.exec(String(validators.params[m]));
+    if (found === null) throw new Error(`no params loader of ${m} in ${SESSION_REVISION}'s loaders`);
+    return `/protocol/${SESSION_REVISION}/${found[1]}`;
+  });
+  const sessionRoots = Object.keys(outputs).filter((k) => Object.keys(outputs[k]!.inputs).some((i) => modules.some((m) => i.endsWith(m))));
+  const session = closure(sessionRoots, new Set(start));
   const js = Object.keys(outputs).filter((k) => k.endsWith(".js"));
   const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(join(dir, f)), 0);
-  return { single: gz(join(dir, single.entry)), start: sum(start), total: sum(js), chunks: js.length };
+  return { single: gz(join(dir, single.entry)), start: sum(start), session: sum(session), total: sum(js), chunks: js.length };
 }
 
 async function mcpgenServer(name: string, revisions: string[]): Promise<Size> {
@@ -112,6 +129,9 @@ async function sdk1Server(): Promise<Size> {
   writeFileSync(join(dir, "main.ts"), SDK1_ENTRY);
   return bundle(dir, "main.ts");
 }
+
+const SESSION_REVISION = "2025-11-25";
+const SESSION_METHODS = ["initialize", "notifications/initialized", "tools/list", "tools/call"];
 
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
@@ -143,12 +163,13 @@ export function printBundles(b: BundleSizes): void {
   const sdk = b.sdk1.single;
   const ratio = (n: number) => `1/${(sdk / n).toFixed(1)}`;
   console.log("minimal one-tool stdio server, esbuild (ESM, minified, node20) + gzip -9; ratios to SDK v1's one file");
-  console.log(`${"server".padEnd(36)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
+  console.log(`${"server".padEnd(36)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"+ session".padStart(9)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
   for (const [label, s] of rows) {
     console.log(
-      `${label.padEnd(36)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
+      `${label.padEnd(36)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.session).padStart(9)}  ${ratio(s.session).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
     );
   }
+  console.log(`"+ session": start plus the validator chunks a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} loads`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) printBundles(await measureBundles());

@@ -24,7 +24,9 @@ const SETS: [string, string][] = [
   ["runtime stdio + facades (tsc output, unbundled)", `await import(${tsc("stdio.js")}); await import(${tsc("facades.js")});`],
   ["generated 2025-11-25 binding", `await import(${gen});`],
   ["generated bindings.ts (5 lazy revisions, none loaded)", `await import(${lazy});`],
-  ["generated bindings.ts + first use of 2025-11-25", `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`],
+  ["generated bindings.ts + all 2025-11-25 validators", `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`],
+  // What a server's 2025-11-25 session loads: the params validators of what it receives.
+  ["generated bindings.ts + a session's validators", `await import(${lazy}); const { validators } = await import("@mcpgen/runtime/protocol/2025-11-25/methods"); await Promise.all(["initialize", "notifications/initialized", "tools/list", "tools/call"].map((m) => validators.params[m]()));`],
   ["generated server.ts + stdio (a stdio server project)", `await import(${weatherServer}); await import("@mcpgen/runtime/stdio");`],
 ];
 

@@ -31,7 +31,7 @@ export function servedRevisions(revisions: readonly string[], manifest: string):
  * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
  * keeps it equal to the runtime's.
  */
-export const RUNTIME_ABI = 2;
+export const RUNTIME_ABI = 3;
 
 /** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
 export function bindingsModule(spoken: readonly string[]): EmittedFile {

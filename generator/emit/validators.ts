@@ -1,8 +1,10 @@
 /**
- * Emits the validators of one protocol revision as two files:
- * - `validators.ajv.ts`: ajv standalone code (draft-07 engine), one function per definition, every
- *   `$ref` a call to the shared function; plain JavaScript under `// @ts-nocheck`, whose exports are
- *   typed as the ABI's `Validator`.
+ * Emits the validators of one protocol revision:
+ * - `validators/*.ts`: ajv standalone code (draft-07 engine), one function per definition, every
+ *   `$ref` a call to the shared function; plain JavaScript under `// @ts-nocheck`, split into one
+ *   module per method validator plus shared-definition modules (validators/split.ts) so that a
+ *   connection loads only the methods it sees.
+ * - `loaders.ts`: per method, the import thunk of its validator module (what the runtime loads).
  * - `validators.ts`: the typed, type-checked surface: `validate<Definition>` as
  *   `Validator<Definition>` for every definition, `paramsValidators` and `resultValidators` per
  *   method, and `validateJSONRPCMessage`.
@@ -14,7 +16,8 @@
  */
 import { McpgenError } from "../errors.js";
 import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../model/ir.js";
-import { standaloneModule } from "./validators/ajv-code.js";
+import { STANDALONE_NAMES, standaloneCode } from "./validators/ajv-code.js";
+import { splitStandalone, type SplitOutput } from "./validators/split.js";
 import {
   DEF_ID_PREFIX,
   inlineLeafRefs,
@@ -35,7 +38,10 @@ const RESERVED = /^(?:(?:validate|schema|func|formats|pattern|wrapper|root)\d+|a
 const ENVELOPE = /^JSONRPC/;
 
 export const VALIDATORS_FILE = "validators.ts";
-export const AJV_FILE = "validators.ajv.ts";
+/** Folder of the ajv modules (one per method validator, plus shared definitions). */
+export const AJV_DIR = "validators";
+/** The per-method import thunks the runtime loads validators through. */
+export const LOADERS_FILE = "loaders.ts";
 
 /** An input the validators cannot be generated from, named by file and JSON pointer. */
 function inputError(model: ProtocolModel, message: string, pointer?: string): McpgenError {
@@ -206,49 +212,88 @@ function withBaseMeta(schema: JSONSchema, method: MethodDef, model: ProtocolMode
   };
 }
 
-function facade(model: ProtocolModel, p: Plan): string {
+/** Export name of the ajv function validating `method`'s params / result, if any. */
+function paramsExport(p: Plan, method: string): string | undefined {
+  const def = p.paramsByDef.get(method);
+  if (def !== undefined) return p.target.get(def)!;
+  return p.params.has(method) ? paramsExportName(method) : undefined;
+}
+
+function resultExport(p: Plan, method: string): string | undefined {
+  const def = p.resultsByDef.get(method);
+  if (def !== undefined) return p.target.get(def)!;
+  return p.results.has(method) ? resultExportName(method) : undefined;
+}
+
+/** Import specifier of one ajv module from the revision's folder. */
+const moduleSpecifier = (module: string): string => `./${AJV_DIR}/${module}.js`;
+/** File name (no extension) of the module of a method validator: its export name, `$` spelled `.`. */
+const entryModule = (exportName: string): string => exportName.replaceAll("$", ".");
+
+function facade(model: ProtocolModel, p: Plan, split: SplitOutput): string {
+  const modules = [...new Set([...split.located.values()].map(([m]) => m))].sort();
+  const alias = new Map(modules.map((m, i) => [m, `m${i}`]));
+  const ref = (exportName: string): string => {
+    const [module, local] = split.located.get(exportName)!;
+    return `${alias.get(module)}.${local}`;
+  };
   const lines: string[] = [
     'import type { Validator } from "@mcpgen/runtime/abi";',
     'import type * as T from "./types.js";',
-    `import * as compiled from "./${AJV_FILE.replace(/\.ts$/, ".js")}";`,
+    ...modules.map((m) => `import * as ${alias.get(m)} from "${moduleSpecifier(m)}";`),
     "",
   ];
   for (const type of model.types) {
     lines.push(
       `/** Checks that a value is a valid \`${type.name}\`; on failure \`errors\` holds the first problem. */`,
-      `export const validate${type.name} = compiled.${p.target.get(type.name)} as Validator<T.${type.name}>;`,
+      `export const validate${type.name} = ${ref(p.target.get(type.name)!)} as Validator<T.${type.name}>;`,
     );
   }
-  const paramsEntries: string[] = [];
-  for (const method of model.methods) {
-    const def = p.paramsByDef.get(method.method);
-    if (def !== undefined) paramsEntries.push(`  ${JSON.stringify(method.method)}: validate${def},`);
-    else if (p.params.has(method.method)) {
-      paramsEntries.push(`  ${JSON.stringify(method.method)}: compiled.${paramsExportName(method.method)},`);
-    }
-  }
-  const resultEntries: string[] = [];
-  for (const method of model.methods) {
-    const def = p.resultsByDef.get(method.method);
-    if (def !== undefined) resultEntries.push(`  ${JSON.stringify(method.method)}: validate${def},`);
-    else if (p.results.has(method.method)) {
-      resultEntries.push(`  ${JSON.stringify(method.method)}: compiled.${resultExportName(method.method)},`);
-    }
-  }
+  const entries = (pick: (p: Plan, method: string) => string | undefined): string[] =>
+    model.methods.flatMap((method) => {
+      const name = pick(p, method.method);
+      return name === undefined ? [] : [`  ${JSON.stringify(method.method)}: ${ref(name)},`];
+    });
   lines.push(
     "",
     "/** Validator of the `params` value of each method, by method name. */",
     "export const paramsValidators: Readonly<Record<string, Validator>> = {",
-    ...paramsEntries,
+    ...entries(paramsExport),
     "};",
     "",
     "/** Validator of the `result` value of each request, by method name. */",
     "export const resultValidators: Readonly<Record<string, Validator>> = {",
-    ...resultEntries,
+    ...entries(resultExport),
     "};",
     "",
   );
   return lines.join("\n");
+}
+
+/** `loaders.ts`: per method, a thunk importing the module of its validator. */
+function loaders(model: ProtocolModel, p: Plan): string {
+  const entries = (pick: (p: Plan, method: string) => string | undefined): string[] =>
+    model.methods.flatMap((method) => {
+      const name = pick(p, method.method);
+      return name === undefined ? [] : [`    ${JSON.stringify(method.method)}: () => import("${moduleSpecifier(entryModule(name))}"),`];
+    });
+  return [
+    'import type { ValidatorLoaders } from "@mcpgen/runtime/abi";',
+    "",
+    "/**",
+    " * Each method's validators, imported the first time a connection needs them; a bundler with",
+    " * code splitting makes each module (and the definitions several share) a chunk of its own.",
+    " */",
+    "export const validators: ValidatorLoaders = {",
+    "  params: {",
+    ...entries(paramsExport),
+    "  },",
+    "  results: {",
+    ...entries(resultExport),
+    "  },",
+    "};",
+    "",
+  ].join("\n");
 }
 
 export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[]> {
@@ -294,14 +339,29 @@ export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[
   }
   let code: string;
   try {
-    code = standaloneModule({ schemas, exports });
+    code = standaloneCode({ schemas, exports });
   } catch (error) {
     // ajv's strict mode refusing a schema construct; its message names the definition by $id.
     const message = (error as Error).message.replaceAll(DEF_ID_PREFIX, `/${model.defsKey}/`);
     throw inputError(model, `cannot generate validators: ${message}`);
   }
+  const entryNames = new Set<string>();
+  for (const method of model.methods) {
+    for (const name of [paramsExport(p, method.method), resultExport(p, method.method)]) if (name !== undefined) entryNames.add(name);
+  }
+  const modules = new Map<string, string>();
+  for (const name of entryNames) {
+    const other = modules.get(entryModule(name));
+    if (other !== undefined) throw inputError(model, `the validators ${other} and ${name} would share the module ${entryModule(name)}`);
+    modules.set(entryModule(name), name);
+  }
+  const split = splitStandalone({ code, ...STANDALONE_NAMES, entries: [...modules].map(([module, exportName]) => ({ module, exportName })) });
   return [
-    { path: AJV_FILE, contents: code },
-    { path: VALIDATORS_FILE, contents: facade(model, p) },
+    ...split.modules.map((m) => ({
+      path: `${AJV_DIR}/${m.name}.ts`,
+      contents: `// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.\n${m.contents}`,
+    })),
+    { path: LOADERS_FILE, contents: loaders(model, p) },
+    { path: VALIDATORS_FILE, contents: facade(model, p, split) },
   ];
 }

@@ -7,8 +7,10 @@
 /**
  * Bumped whenever generated code must be regenerated to keep working with this runtime.
  * 2: bindings are lazy (`lazyBinding` with a revision's method table and an import thunk).
+ * 3: validators load per method (`lazyBinding` with a revision's method table and its
+ *    `ValidatorLoaders`, one import thunk per method validator).
  */
-export const ABI_VERSION = 2;
+export const ABI_VERSION = 3;
 
 export { lazyBinding, type RevisionInfo } from "./lazy-binding.js";
 
@@ -69,6 +71,20 @@ export interface ProtocolBinding {
   readonly params: Readonly<Record<string, Validator>>;
   /** Validator of the result per request method. */
   readonly results: Readonly<Record<string, Validator>>;
+}
+
+/** A module of one method's validator, as `generated/<rev>/validators/*.ts` export it. */
+export interface ValidatorModule {
+  readonly validate: Validator;
+}
+
+/**
+ * Per method, a thunk importing the module of its params / result validator
+ * (`generated/<rev>/loaders.ts`); the runtime calls each the first time a connection needs it.
+ */
+export interface ValidatorLoaders {
+  readonly params: Readonly<Record<string, () => Promise<ValidatorModule>>>;
+  readonly results: Readonly<Record<string, () => Promise<ValidatorModule>>>;
 }
 
 // ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)

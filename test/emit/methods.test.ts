@@ -28,6 +28,8 @@ test("methods.ts holds exactly the model's method table as data", async () => {
       const js = ts.transpileModule(file!.contents, { compilerOptions: { module: 99, target: 9 } }).outputText;
       const path = join(dir, `methods-${rev}.mjs`);
       writeFileSync(path, js);
+      // methods.ts re-exports the revision's per-method loaders (emitted by the validators emitter).
+      writeFileSync(join(dir, "loaders.js"), "export const validators = { params: {}, results: {} };\n");
       const mod = (await import(pathToFileURL(path).href)) as {
         revision: string;
         era: string;
@@ -37,6 +39,7 @@ test("methods.ts holds exactly the model's method table as data", async () => {
       assert.is(mod.revision, rev);
       assert.is(mod.era, model.era);
       assert.is(mod.batching, model.batching);
+      assert.equal((mod as unknown as { validators: unknown }).validators, { params: {}, results: {} });
       assert.equal(Object.keys(mod.methods), model.methods.map((m) => m.method));
       for (const m of model.methods) {
         assert.equal(

@@ -3,8 +3,8 @@
 // exports narrow `unknown` to the definition's type, and the typed surface is really checked
 // (only the ajv file is @ts-nocheck).
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { emitValidators } from "../../generator/emit/validators.js";
@@ -52,7 +52,7 @@ function tsconfig(resolution: "NodeNext" | "Bundler"): string {
       noEmit: true,
       types: [],
     },
-    include: ["*.ts"],
+    include: ["*.ts", "validators/*.ts"],
   });
 }
 
@@ -69,7 +69,10 @@ function compile(dir: string, tsc: string): { status: number | null; output: str
 async function writeProject(dir: string, edit: (files: EmittedFile[]) => EmittedFile[] = (f) => f): Promise<void> {
   const model = modelOf(REVISION);
   const files = edit(await emitValidators(model));
-  for (const file of files) writeFileSync(join(dir, file.path), banner + file.contents);
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), banner + file.contents);
+  }
   writeFileSync(join(dir, "types.ts"), banner + stubTypes(model.types.map((t) => t.name)));
   writeFileSync(join(dir, "consumer.ts"), consumer);
 }
@@ -100,7 +103,7 @@ test("the ajv code needs its @ts-nocheck (so the previous tests exercise it afte
     writeFileSync(join(dir, "tsconfig.json"), tsconfig("NodeNext"));
     const { status, output } = compile(dir, compilers[0]![1]);
     assert.is.not(status, 0);
-    assert.match(output, "validators.ajv.ts");
+    assert.match(output, /validators\/\w+\.ts/);
   } finally {
     removeDir(dir);
   }

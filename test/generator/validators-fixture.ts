@@ -4,12 +4,12 @@
  * `@mcpgen/runtime/abi` resolves as it does for users).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript-5";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { formats, type Validator } from "@mcpgen/runtime/abi";
+import { formats, type Validator, type ValidatorLoaders } from "@mcpgen/runtime/abi";
 import { validatorOptions } from "../../generator/emit/validators/ajv-code.js";
 import { emitValidators } from "../../generator/emit/validators.js";
 import { loadSchema } from "../../generator/load/index.js";
@@ -51,6 +51,7 @@ export function removeDir(dir: string): void {
 /** Writes emitted files as .ts and their transpiled .js (ESM) side by side. */
 export function writeTranspiled(dir: string, files: EmittedFile[]): void {
   for (const file of files) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.contents);
     const js = ts.transpileModule(file.contents, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
@@ -65,6 +66,8 @@ export interface LoadedValidators {
   validator(name: string): Validator;
   paramsValidators: Record<string, Validator>;
   resultValidators: Record<string, Validator>;
+  /** What each per-method loader of `loaders.ts` resolved to (all of them called once). */
+  loaded: { params: Record<string, Validator>; results: Record<string, Validator> };
   files: EmittedFile[];
 }
 
@@ -80,7 +83,12 @@ export function loadValidators(revision: string): Promise<LoadedValidators> {
       try {
         writeTranspiled(dir, files);
         const module = (await import(pathToFileURL(join(dir, "validators.js")).href)) as Record<string, unknown>;
+        const { validators: loaders } = (await import(pathToFileURL(join(dir, "loaders.js")).href)) as { validators: ValidatorLoaders };
+        const resolve = async (thunks: ValidatorLoaders["params"]) =>
+          Object.fromEntries(await Promise.all(Object.entries(thunks).map(async ([m, load]) => [m, (await load()).validate] as const)));
+        const loaded = { params: await resolve(loaders.params), results: await resolve(loaders.results) };
         return {
+          loaded,
           module,
           files,
           validator(name: string): Validator {

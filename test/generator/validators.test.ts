@@ -14,27 +14,49 @@ const importSpecifiers = (source: string): string[] =>
   [...source.matchAll(/^\s*import\s[^;]*?from\s+"([^"]+)";/gm)].map((m) => m[1]!).sort();
 
 for (const revision of REVISIONS) {
-  test(`${revision}: real ESM importing only the runtime ABI, one export per definition`, async () => {
+  test(`${revision}: real ESM importing only the runtime ABI and each other, one export per definition`, async () => {
     const model = modelOf(revision);
     const files = await emitValidators(model);
-    assert.equal(files.map((f) => f.path), ["validators.ajv.ts", "validators.ts"]);
-    const [code, facade] = [files[0]!.contents, files[1]!.contents];
-    assert.not.match(code, /\brequire\s*\(/);
-    assert.not.match(code, /module\.exports|exports\./);
-    assert.not.match(code, /ajv\//);
-    assert.equal(importSpecifiers(code), ["@mcpgen/runtime/abi"]);
-    assert.equal(importSpecifiers(facade), ["./types.js", "./validators.ajv.js", "@mcpgen/runtime/abi"]);
-    for (const type of model.types) {
-      assert.ok(
-        facade.includes(`export const validate${type.name} = compiled.`) &&
-          facade.includes(`as Validator<T.${type.name}>;`),
-        `no typed validate${type.name}`,
-      );
+    const ajv = files.filter((f) => f.path.startsWith("validators/"));
+    assert.equal(files.map((f) => f.path).filter((p) => !p.startsWith("validators/")), ["loaders.ts", "validators.ts"]);
+    assert.ok(ajv.length > 10, `${ajv.length} validator modules`);
+    const facade = files.find((f) => f.path === "validators.ts")!.contents;
+    const siblings = new Set(ajv.map((f) => `./${f.path.slice("validators/".length).replace(/\.ts$/, ".js")}`));
+    const edges = new Map<string, string[]>();
+    for (const { path, contents: code } of ajv) {
+      assert.not.match(code, /\brequire\s*\(/);
+      assert.not.match(code, /module\.exports|exports\./);
+      assert.not.match(code, /ajv\//);
+      const imported = importSpecifiers(code);
+      for (const s of imported) assert.ok(s === "@mcpgen/runtime/abi" || siblings.has(s), `${path} imports ${s}`);
+      edges.set(`./${path.slice("validators/".length).replace(/\.ts$/, ".js")}`, imported.filter((s) => siblings.has(s)));
     }
+    // Shared modules are grouped by which methods reach them, so their imports never form a cycle.
+    const done = new Set<string>();
+    const visit = (m: string, stack: string[]): void => {
+      assert.not.ok(stack.includes(m), `import cycle ${[...stack, m].join(" -> ")}`);
+      if (done.has(m)) return;
+      for (const next of edges.get(m)!) visit(next, [...stack, m]);
+      done.add(m);
+    };
+    for (const m of edges.keys()) visit(m, []);
+    for (const s of importSpecifiers(facade)) assert.ok(s === "./types.js" || s === "@mcpgen/runtime/abi" || siblings.has(`./${s.slice("./validators/".length)}`), s);
+    for (const type of model.types) {
+      assert.match(facade, new RegExp(`export const validate${type.name} =\\s+m\\d+\\.\\w+ as Validator<T\\.${type.name}>;`), `no typed validate${type.name}`);
+    }
+    const code = ajv.map((f) => f.contents).join("\n");
     // The ABI helpers are reached through the runtime, never through ajv.
     assert.match(code, /abi\.formats\.uri\b/);
-    // Error sites go through the module's one helper (the corpus tests check the errors are ajv's).
-    assert.match(code, /return fail\(validate\d+,instancePath/);
+    // Error sites go through each module's one helper (the corpus tests check the errors are ajv's).
+    assert.match(code, /return fail\(\s*validate\d+,\s*instancePath/);
+  });
+
+  test(`${revision}: each method's loader imports exactly the validator the binding uses`, async () => {
+    const loaded = await loadValidators(revision);
+    assert.equal(Object.keys(loaded.loaded.params).sort(), Object.keys(loaded.paramsValidators).sort());
+    assert.equal(Object.keys(loaded.loaded.results).sort(), Object.keys(loaded.resultValidators).sort());
+    for (const [m, v] of Object.entries(loaded.paramsValidators)) assert.is(loaded.loaded.params[m], v, `params of ${m}`);
+    for (const [m, v] of Object.entries(loaded.resultValidators)) assert.is(loaded.loaded.results[m], v, `result of ${m}`);
   });
 
   test(`${revision}: params and result validators cover the method table`, async () => {

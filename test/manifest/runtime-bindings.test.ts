@@ -39,17 +39,17 @@ test("a generated project resolves its bindings from the installed runtime, and 
     const files = readFileSync(join(out, "bindings.ts"), "utf8");
     const specifiers = [...files.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
     assert.equal(specifiers.filter((s) => s.startsWith(".")), [], "nothing imported from inside the output folder");
-    const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/") && !s.endsWith("/methods"));
-    assert.ok(protocol.every((s) => s.endsWith("/binding")), "validators are imported through the binding-only entries");
+    const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
+    assert.ok(protocol.every((s) => s.endsWith("/methods")), "validators are reached through each revision's method table (its per-method loaders)");
     assert.ok(protocol.length > 0);
     // as installed: node_modules/@mcpgen/runtime in the user's project
     mkdirSync(join(dir, "node_modules", "@mcpgen"), { recursive: true });
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
     const require = createRequire(join(out, "bindings.js"));
     for (const s of protocol) {
-      const rev = s.slice("@mcpgen/runtime/protocol/".length, -"/binding".length);
+      const rev = s.slice("@mcpgen/runtime/protocol/".length, -"/methods".length);
       const resolved = require.resolve(s).split("\\").join("/");
-      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/binding.js`), resolved);
+      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/methods.js`), resolved);
     }
     const listed = readFileSync(join(out, "README.md"), "utf8");
     assert.not.match(listed, /protocol\/<revision>\/`/);

@@ -179,8 +179,31 @@ export interface StandaloneEngine {
   options?: Options;
 }
 
+/** Local name of the runtime ABI namespace and of the error helper in `standaloneCode`'s output. */
+export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
+
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
+  const code = standaloneCode(input, engine);
+  const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
+  const importLine = usesHelpers
+    ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
+    : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
+  return [
+    "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
+    importLine,
+    "",
+    code.trim(),
+    "",
+  ].join("\n");
+}
+
+/**
+ * ajv's standalone code for `input`, cleaned (no `require`, unused schema constants and dead
+ * code dropped, error sites compacted through one helper), each export typed `abi.Validator`;
+ * without imports: it refers to the runtime ABI as `abi`.
+ */
+export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const Engine = engine.ajv ?? Ajv;
   const options = engine.options ?? validatorOptions();
   const ajv = new Engine({ ...options, code: { ...options.code, source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
@@ -215,15 +238,5 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
   if (new RegExp(`\\b(?:const|let|var|function)\\s+${ABI}\\b`).test(code)) {
     throw new Error(`ajv's standalone code declares "${ABI}", the name the runtime ABI is imported under`);
   }
-  const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
-  const importLine = usesHelpers
-    ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
-    : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
-  return [
-    "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
-    importLine,
-    "",
-    code.trim(),
-    "",
-  ].join("\n");
+  return code;
 }

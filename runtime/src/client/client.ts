@@ -23,6 +23,7 @@ import type { PollOptions } from "../tasks/client.js";
 import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
 import type { TaskSupport } from "../tasks/modern.js";
 import { ClientTasks, type TaskRequest } from "./tasks.js";
+import { loadValidator } from "../lazy-binding.js";
 
 /** Options of a tool call: a request's, plus whether to ask for a task (see ClientTasks). */
 export type ToolCallOptions = RequestOptions & { task?: TaskRequest };
@@ -105,7 +106,7 @@ export class McpClient {
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const params = cursor === undefined ? undefined : { cursor };
       const r = lenient
-        ? this.keepValid(method, key, await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true }))
+        ? await this.keepValid(method, key, await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true }))
         : await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, params, options);
       out.push(...((r[key] as T[] | undefined) ?? []));
       // 2026-07-28: only an absent (or null) cursor ends a listing; "" is a valid cursor there.
@@ -122,8 +123,8 @@ export class McpClient {
    * dropped and reported, and the valid ones are kept; a malformed envelope still fails whole.
    * Each entry is checked with the revision's own result validator, as a one-entry list.
    */
-  private keepValid(method: string, key: string, r: { [k: string]: unknown }): { nextCursor?: string; [k: string]: unknown } {
-    const validate = this.session.binding.results[method];
+  private async keepValid(method: string, key: string, r: { [k: string]: unknown }): Promise<{ nextCursor?: string; [k: string]: unknown }> {
+    const validate = await loadValidator(this.session.binding, "results", method);
     if (validate === undefined) return r;
     // Called as a plain predicate: the type guard would narrow `r` to never on failure.
     const valid = (v: unknown): boolean => validate(v);

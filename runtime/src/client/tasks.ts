@@ -7,6 +7,7 @@
  * Both eras give explicit handles (`start`, `resume`) for callers who detach.
  */
 import { CapabilityError, InvalidResultError, McpError } from "../errors.js";
+import { loadValidator } from "../lazy-binding.js";
 import type { Params, RequestOptions, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { ClientSession } from "../lifecycle/legacy/client.js";
@@ -86,8 +87,8 @@ export class ClientTasks {
   }
 
   /** The tool call's result, validated as the revision's CallToolResult. */
-  private checked(session: AnyClientSession, result: Result): Result {
-    const validate = session.binding.results["tools/call"];
+  private async checked(session: AnyClientSession, result: Result): Promise<Result> {
+    const validate = await loadValidator(session.binding, "results", "tools/call");
     if (validate !== undefined && !validate(result)) throw new InvalidResultError("tools/call", validate.errors ?? [], result);
     return result;
   }
@@ -129,7 +130,7 @@ export class ClientTasks {
       const created = await s.request("tools/call", { ...sent, task: taskParam(task ?? true) }, { ...plain, skipValidation: true });
       if (created.task === undefined) {
         release();
-        return answeredBackend(trustPeer ? created : this.checked(s, created));
+        return answeredBackend(trustPeer ? created : await this.checked(s, created));
       }
       return this.legacyBackend(s, legacyTaskInfo("tools/call", created.task), trustPeer, release);
     } catch (e) {

@@ -17,7 +17,7 @@ import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
 import { LoadGate } from "./load-gate.js";
-import { bindingReady } from "../lazy-binding.js";
+import { validatorReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
   NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result, SessionOptions, SessionPolicy,
@@ -268,29 +268,40 @@ export class Session implements PendingOwner, InboundOwner {
   // ---- incoming
 
   /**
-   * What must load before `m` can be handled: the validators of the revision it is checked
-   * against (a request's per-request revision, else the current one), when it will be checked.
+   * What must load before `m` can be handled: the validator it will be checked with (a request's
+   * params in its per-request revision, else the current one; a notification's params when a
+   * handler wants it; a response's result), loaded per method on first use.
    */
   private loadFor(m: unknown): Promise<void> | undefined {
     this.chosenFor = undefined;
-    if (this.trustPeer) return undefined;
-    if (typeof m !== "object" || m === null || Array.isArray(m)) return bindingReady(this.current);
+    if (this.trustPeer || typeof m !== "object" || m === null) return undefined;
+    if (Array.isArray(m)) {
+      // A batch (2025-03-26): what its members need, all of it before any of them runs.
+      if (!this.current.batching) return undefined;
+      const needs = m.map((item) => (Array.isArray(item) ? undefined : this.loadFor(item))).filter((p) => p !== undefined);
+      return needs.length === 0 ? undefined : Promise.all(needs).then(() => undefined);
+    }
     const msg = m as Msg;
     const method = msg.method;
-    if (typeof method !== "string") return "id" in msg ? bindingReady(this.current) : undefined;
+    if (typeof method !== "string") {
+      // A response: the result validator of the request it answers (used even when that request
+      // skips session validation: clients check list entries and task results with it).
+      const entry = isId(msg.id) ? this.pending.get(msg.id) : undefined;
+      return entry === undefined ? undefined : validatorReady(this.current, "results", entry.method);
+    }
     const params = msg.params;
     if (!("id" in msg)) {
       // Notifications are only validated on their way to a handler.
-      return params !== undefined && this.notificationHandlers.has(method) ? bindingReady(this.current) : undefined;
+      return params !== undefined && this.notificationHandlers.has(method) ? validatorReady(this.current, "params", method) : undefined;
     }
     if (params === undefined || !isObject(params)) return undefined;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.policy.bindingFor(method, params);
       this.chosenFor = msg;
       this.chosen = chosen;
-      return "code" in chosen ? undefined : bindingReady(chosen);
+      return "code" in chosen ? undefined : validatorReady(chosen, "params", method);
     }
-    return bindingReady(this.current);
+    return validatorReady(this.current, "params", method);
   }
 
   /** The policy's binding for `m`: loadFor's answer when `m` is what it just looked at. */
@@ -301,7 +312,7 @@ export class Session implements PendingOwner, InboundOwner {
     return chosen;
   }
 
-  /** A message whose revision could not be loaded: requests get an internal error, the rest is reported. */
+  /** A message whose validator could not be loaded: requests get an internal error, the rest is reported. */
   private refuse(m: unknown, _context: MessageContext | undefined, e: Error): void {
     this.report(e);
     const msg = (typeof m === "object" && m !== null && !Array.isArray(m) ? m : {}) as Msg;

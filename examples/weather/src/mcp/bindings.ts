@@ -3,7 +3,7 @@ import * as runtime from "@mcpgen/runtime/abi";
 import type { ProtocolBinding } from "@mcpgen/runtime/abi";
 
 /** The @mcpgen/runtime ABI this output was generated for. */
-export const abiVersion: number = 2;
+export const abiVersion: number = 3;
 // Checked before anything else of the runtime is loaded, so a mismatch is this error, not a crash.
 if (runtime.ABI_VERSION !== abiVersion) {
   throw new Error(
@@ -14,28 +14,13 @@ if (runtime.ABI_VERSION !== abiVersion) {
 
 /**
  * The protocol revisions this server and client speak, preferred first. A revision's method table
- * loads now; its validators load when a connection first uses it. A bundler includes every
+ * loads now; each method's validators load when a connection first needs them. A bundler includes every
  * revision named here: list fewer `revisions` in the manifest to ship fewer.
  */
 export const bindings: readonly ProtocolBinding[] = [
-  runtime.lazyBinding(
-    await import("@mcpgen/runtime/protocol/2026-07-28/methods"),
-    () => import("@mcpgen/runtime/protocol/2026-07-28/binding"),
-  ),
-  runtime.lazyBinding(
-    await import("@mcpgen/runtime/protocol/2025-11-25/methods"),
-    () => import("@mcpgen/runtime/protocol/2025-11-25/binding"),
-  ),
-  runtime.lazyBinding(
-    await import("@mcpgen/runtime/protocol/2025-06-18/methods"),
-    () => import("@mcpgen/runtime/protocol/2025-06-18/binding"),
-  ),
-  runtime.lazyBinding(
-    await import("@mcpgen/runtime/protocol/2025-03-26/methods"),
-    () => import("@mcpgen/runtime/protocol/2025-03-26/binding"),
-  ),
-  runtime.lazyBinding(
-    await import("@mcpgen/runtime/protocol/2024-11-05/methods"),
-    () => import("@mcpgen/runtime/protocol/2024-11-05/binding"),
-  ),
+  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2026-07-28/methods")),
+  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2025-11-25/methods")),
+  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2025-06-18/methods")),
+  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2025-03-26/methods")),
+  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2024-11-05/methods")),
 ];

@@ -7,6 +7,7 @@ import { ErrorCode } from "../../jsonrpc.js";
 import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
 import { describe, describeText } from "../../describe.js";
 import { Session } from "../../session/session.js";
+import { loadValidator } from "../../lazy-binding.js";
 import type { NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
@@ -171,7 +172,7 @@ export async function handshake(session: Session, policy: LegacyPolicy, options:
     }
     const negotiated = findBinding(bindings, result.protocolVersion);
     if (!negotiated) throw new ProtocolVersionError(requested, describeText(result.protocolVersion, 100), supported);
-    const validate = negotiated.results.initialize;
+    const validate = options.trustPeer ? undefined : await loadValidator(negotiated, "results", "initialize");
     if (!options.trustPeer && validate !== undefined && !validate(result)) {
       throw new InvalidResultError("initialize", validate.errors ?? [], result);
     }

@@ -5,6 +5,7 @@
  */
 import { isObject } from "../../jsonrpc.js";
 import type { ProtocolBinding, ValidationIssue } from "../../abi.js";
+import { validatorReady } from "../../lazy-binding.js";
 import { InvalidResultError } from "../../errors.js";
 import type { Params, Result } from "../../session/types.js";
 
@@ -54,6 +55,11 @@ function issue(instancePath: string, keyword: string, message: string): Validati
  * cacheable results, absent hints as "stale now"); `trust` skips schema validation but never
  * the `resultType` rules.
  */
+/** What must load before `readResult(method, …, binding, trust)` can run; undefined when nothing. */
+export function resultReady(method: string, binding: ProtocolBinding, trust: boolean): Promise<void> | undefined {
+  return trust ? undefined : validatorReady(binding, "results", method);
+}
+
 export function readResult(method: string, result: Result, binding: ProtocolBinding, trust: boolean): ReadResult {
   const type = result.resultType;
   if (type === undefined || type === "complete") {

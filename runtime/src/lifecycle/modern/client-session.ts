@@ -21,7 +21,7 @@ import { ResultCache } from "./client-cache.js";
 import { Subscription, type ListenOptions, type SubscriptionFilter } from "./client-listen.js";
 import { answerInputRequests, InputRoundsExceededError } from "./client-mrtr.js";
 import { ModernClientPolicy } from "./client-policy.js";
-import { readResult } from "./client-result.js";
+import { readResult, resultReady } from "./client-result.js";
 import { TASKS_EXTENSION, hasExtension, headerParams, MetaKey, type HeaderParam } from "./wire.js";
 
 /** Send options of a request without options (the session only reads them). */
@@ -223,7 +223,8 @@ export class ModernClientSession {
   /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see tasks/client.ts. */
   waitForTask(created: Result, options?: RequestOptions): Promise<Result> {
     const raw = this.awaitTask(created, options).then((r) => ({ ...r, resultType: "complete" }));
-    return raw.then((r) => {
+    return raw.then(async (r) => {
+      await resultReady("tools/call", this.version, this.trust);
       const read = readResult("tools/call", r, this.version, this.trust);
       if (read.kind !== "complete") throw new InvalidResultError("tasks/get", [{ instancePath: "/result/resultType", schemaPath: "", keyword: "enum", params: {}, message: "a task's result must be complete" }], r);
       return read.result;
@@ -269,6 +270,8 @@ export class ModernClientSession {
         // A client that declared the tasks extension waits for the task's result here.
         raw = { ...(await this.awaitTask(raw, options)), resultType: "complete" };
       }
+      const ready = resultReady(method, this.version, this.trust);
+      if (ready !== undefined) await ready;
       const read = readResult(method, raw, this.version, this.trust);
       if (read.kind === "complete") {
         const result = read.result;
@@ -355,8 +358,9 @@ export class ModernClientSession {
     const sub = new Subscription(id, filter, options, controller, this.report);
     this.policy.subscriptions.set(id, sub);
     this.session.request("subscriptions/listen", this.params({ notifications: filter }), { signal: controller.signal, timeout: 0, skipValidation: true }).then(
-      (r) => {
+      async (r) => {
         try {
+          await resultReady("subscriptions/listen", this.version, this.trust);
           readResult("subscriptions/listen", r, this.version, this.trust);
           this.end(sub, undefined);
         } catch (e) {
@@ -435,6 +439,7 @@ export async function discover(
     options.transport.setProtocolVersion?.(binding.revision);
     raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
   }
+  await resultReady("server/discover", binding, options.trustPeer === true);
   const read = readResult("server/discover", raw, binding, options.trustPeer === true);
   if (read.kind !== "complete") throw new InvalidResultError("server/discover", [], raw);
   const result = read.result as unknown as DiscoverResult;

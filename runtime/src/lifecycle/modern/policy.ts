@@ -42,14 +42,7 @@ function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
   let out = derived.get(b);
   if (out === undefined) {
     out = deriveBinding(b, {
-      params: (given) => {
-        const params = { ...given };
-        for (const m of INPUT_METHODS) {
-          const v = withoutInputResponses(params[m]);
-          if (v !== undefined) params[m] = v;
-        }
-        return params;
-      },
+      params: (method, validate) => (INPUT_METHODS.has(method) ? withoutInputResponses(validate)! : validate),
     });
     derived.set(b, out);
   }
