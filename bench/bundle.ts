@@ -103,9 +103,11 @@ async function bundle(dir: string, entry: string): Promise<Size> {
   // The modules a server's session loads: the params validators of what it receives.
   const { validators } = (await import(`@mcpgen/runtime/protocol/${SESSION_REVISION}/methods`)) as { validators: ValidatorLoaders };
   const modules = SESSION_METHODS.map((m) => {
-    const found = /import\("\.\/(validators\/[^"]+)"\)/.exec(String(validators.params[m]));
+    // The shipped runtime is bundled: a loader imports a chunk file beside it (its path relative to
+    // the importing chunk, so only the file name is compared).
+    const found = /import\("\.\/(?:[^"]*\/)?([^"/]+\.js)"\)/.exec(String(validators.params[m]));
     if (found === null) throw new Error(`no params loader of ${m} in ${SESSION_REVISION}'s loaders`);
-    return `/protocol/${SESSION_REVISION}/${found[1]}`;
+    return `/${found[1]}`;
   });
   const sessionRoots = Object.keys(outputs).filter((k) => Object.keys(outputs[k]!.inputs).some((i) => modules.some((m) => i.endsWith(m))));
   const session = closure(sessionRoots, new Set(start));
