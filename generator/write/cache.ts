@@ -18,33 +18,53 @@ export interface CacheEntry {
 
 let fingerprint: string | undefined;
 
-/** Hash of the generator's compiled code, the reviewed overlays and the formatter version. */
+/** Hash of the generator's compiled code, its templates, the reviewed overlays and the formatter version. */
 export function generatorFingerprint(): string {
-  if (fingerprint) return fingerprint;
+  fingerprint ??= fingerprintOf({
+    generator: dirname(dirname(fileURLToPath(import.meta.url))),
+    // join, not templates.ts (importing it loads handlebars, which a cache hit never needs).
+    templates: join(packageRoot, "templates"),
+    schema: join(packageRoot, "schema"),
+    nodeModules: join(packageRoot, "node_modules"),
+  });
+  return fingerprint;
+}
+
+/** Where the inputs of generatorFingerprint live (separate so a test can point them elsewhere). */
+export interface FingerprintInputs {
+  readonly generator: string;
+  readonly templates: string;
+  readonly schema: string;
+  readonly nodeModules: string;
+}
+
+/**
+ * The templates are part of it: they shape every emitted file, and a template edited without a
+ * version change (a maintainer's working copy, a patched install) must not be served stale output.
+ */
+export function fingerprintOf(inputs: FingerprintInputs): string {
   const hash = createHash("sha256").update(`mcpgen ${mcpgenVersion}\n`);
-  const generatorDir = dirname(dirname(fileURLToPath(import.meta.url)));
-  const walk = (dir: string, rel: string) => {
+  const walk = (dir: string, rel: string, keep: RegExp) => {
     for (const name of readdirSync(dir).sort()) {
       const abs = join(dir, name);
-      if (statSync(abs).isDirectory()) walk(abs, `${rel}${name}/`);
-      else if (/\.(js|json)$/.test(name)) hash.update(`${rel}${name}\n`).update(readFileSync(abs));
+      if (statSync(abs).isDirectory()) walk(abs, `${rel}${name}/`, keep);
+      else if (keep.test(name)) hash.update(`${rel}${name}\n`).update(readFileSync(abs));
     }
   };
-  walk(generatorDir, "generator/");
-  const schemaDir = join(packageRoot, "schema");
-  for (const name of readdirSync(schemaDir).sort()) {
-    if (/^methods\..+\.json$/.test(name)) hash.update(`schema/${name}\n`).update(readFileSync(join(schemaDir, name)));
+  walk(inputs.generator, "generator/", /\.(js|json)$/);
+  walk(inputs.templates, "templates/", /\.hbs$/);
+  for (const name of readdirSync(inputs.schema).sort()) {
+    if (/^methods\..+\.json$/.test(name)) hash.update(`schema/${name}\n`).update(readFileSync(join(inputs.schema, name)));
   }
   for (const dep of ["prettier", "ajv", "json-schema-to-typescript"]) {
     try {
-      const pkg = readFileSync(join(packageRoot, "node_modules", dep, "package.json"), "utf8");
+      const pkg = readFileSync(join(inputs.nodeModules, dep, "package.json"), "utf8");
       hash.update(`${dep} ${(JSON.parse(pkg) as { version: string }).version}\n`);
     } catch {
       hash.update(`${dep} ?\n`);
     }
   }
-  fingerprint = hash.digest("hex");
-  return fingerprint;
+  return hash.digest("hex");
 }
 
 export function cacheKey(parts: { sha256: string; display: string; revision: string | undefined }): string {

@@ -1,8 +1,8 @@
-import { readdirSync, statSync, utimesSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readCache, writeCache, type CacheEntry } from "../../generator/write/cache.js";
+import { fingerprintOf, readCache, writeCache, type CacheEntry } from "../../generator/write/cache.js";
 import { tempDir } from "../helpers.js";
 
 const key = (n: number) => n.toString(16).padStart(64, "0");
@@ -13,6 +13,25 @@ const age = (dir: string, n: number, secondsAgo: number) => {
   const t = new Date(Date.now() - secondsAgo * 1000);
   utimesSync(join(dir, `${key(n)}.json`), t, t);
 };
+
+test("cache: the fingerprint changes when a template or the generator's code changes", () => {
+  const { dir, cleanup } = tempDir("mcpgen-fingerprint-");
+  try {
+    const inputs = { generator: join(dir, "generator"), templates: join(dir, "templates"), schema: join(dir, "schema"), nodeModules: join(dir, "node_modules") };
+    for (const d of [inputs.generator, join(inputs.templates, "facades"), inputs.schema]) mkdirSync(d, { recursive: true });
+    writeFileSync(join(inputs.generator, "emit.js"), "export const a = 1;");
+    writeFileSync(join(inputs.templates, "facades", "server.ts.hbs"), "export const x = {{x}};");
+    const first = fingerprintOf(inputs);
+    assert.is(fingerprintOf(inputs), first, "stable");
+    writeFileSync(join(inputs.templates, "facades", "server.ts.hbs"), "export const y = {{x}};");
+    const second = fingerprintOf(inputs);
+    assert.is.not(second, first, "a template edit");
+    writeFileSync(join(inputs.generator, "emit.js"), "export const a = 2;");
+    assert.is.not(fingerprintOf(inputs), second, "a generator edit");
+  } finally {
+    cleanup();
+  }
+});
 
 test("cache: bounded by entries, least recently used evicted first, a read refreshes recency", () => {
   const { dir, cleanup } = tempDir("mcpgen-cache-");
