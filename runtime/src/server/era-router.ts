@@ -67,7 +67,7 @@ export class EraRouter {
     this.legacy = new EraTransport(this);
     this.modern = new EraTransport(this);
     this.gate = new LoadGate(
-      (m) => (prepareModern === undefined || this.modern.onmessage !== undefined || this.peekEra(m) !== "modern" ? undefined : prepareModern()),
+      (m) => (prepareModern === undefined || this.modern.onmessage !== undefined || this.eraOf(m) !== "modern" ? undefined : prepareModern()),
       (m, context) => this.route(m as JSONRPCMessage | JSONRPCMessage[], context),
       (m, _context, e) => this.refuse(m, e),
       maxHeld,
@@ -92,19 +92,7 @@ export class EraRouter {
     if (typeof m.method !== "string") return "legacy";
     if (m.id === undefined) return m.method === "notifications/cancelled" ? "both" : "legacy";
     if (declaresModern(m.params)) return "modern";
-    if (m.method === "initialize") {
-      this.legacyOpened = true;
-      return "legacy";
-    }
-    return this.legacyOpened || m.method === "ping" ? "legacy" : "modern";
-  }
-
-  /** eraOf without its side effect (routing marks the legacy session opened). */
-  private peekEra(message: unknown): Era | "both" {
-    const opened = this.legacyOpened;
-    const era = this.eraOf(message);
-    this.legacyOpened = opened;
-    return era;
+    return this.legacyOpened || m.method === "initialize" || m.method === "ping" ? "legacy" : "modern";
   }
 
   /** A message that needed the modern path, which failed to load (or too many waited for it). */
@@ -118,8 +106,14 @@ export class EraRouter {
 
   private route(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext | undefined): void {
     const era = this.eraOf(message);
+    // A legacy initialize opens the legacy session: from then on its requests are legacy ones.
+    if (era === "legacy" && !this.legacyOpened && isInitializeRequest(message)) this.legacyOpened = true;
     if (era === "modern" && this.modern.onmessage === undefined) this.onmodern?.();
     if (era === "modern" || era === "both") this.modern.onmessage?.(message, context);
     if (era === "legacy" || era === "both") this.legacy.onmessage?.(message, context);
   }
+}
+
+function isInitializeRequest(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
+  return !Array.isArray(message) && "method" in message && message.method === "initialize" && "id" in message && message.id !== undefined;
 }

@@ -3,7 +3,6 @@
  * `tools/call` does with `params.task` against the tool's `execution.taskSupport`, and the
  * `tasks/*` handlers, each bound to the caller (its authorization principal, else its connection).
  */
-import type { ProtocolBinding } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../session/types.js";
@@ -12,11 +11,6 @@ import { legacyTaskCapabilities, type LegacyTasks, type TaskBody } from "../task
 import type { TaskSupport } from "../tasks/modern.js";
 import { principalOf } from "../tasks/shared.js";
 import type { Connection } from "./context.js";
-
-/** Whether a legacy revision's schema has core tasks (2025-11-25). */
-export function hasCoreTasks(binding: ProtocolBinding | undefined): boolean {
-  return binding?.methods["tasks/result"] !== undefined;
-}
 
 /** `capabilities` plus `tasks`; a stateless connection cannot tell requestors apart, so it offers no `tasks.list`. */
 export function withTaskCapabilities(caps: Capabilities, stateless: boolean): Capabilities {

@@ -65,28 +65,23 @@ const MAX_COMPLETIONS = 100;
 // whose peers speak the legacy era and whose tools declare no task support never evaluates them.
 type ModernPath = typeof import("./modern-path.js");
 type TaskPath = typeof import("./task-path.js");
-let modernPath: ModernPath | undefined;
-let modernLoading: Promise<ModernPath> | undefined;
-let taskPath: TaskPath | undefined;
-let taskLoading: Promise<TaskPath> | undefined;
-
-/** Loads once; a failed load is tried again by the next connection that needs it. */
-function loadOnce<T>(get: () => Promise<T> | undefined, set: (p: Promise<T> | undefined) => void, load: () => Promise<T>, done: (m: T) => void): Promise<T> {
-  let p = get();
-  if (p === undefined) {
-    p = load().then(
-      (m) => (done(m), m),
+/** A module imported on first use; `value` once loaded. A failed import is tried again by the next `get`. */
+class LazyModule<T> {
+  value: T | undefined;
+  #loading: Promise<T> | undefined;
+  constructor(private readonly load: () => Promise<T>) {}
+  get(): Promise<T> {
+    return (this.#loading ??= this.load().then(
+      (m) => (this.value = m),
       (e: unknown) => {
-        set(undefined);
+        this.#loading = undefined;
         throw e;
       },
-    );
-    set(p);
+    ));
   }
-  return p;
 }
-const loadModernPath = () => loadOnce(() => modernLoading, (p) => (modernLoading = p), () => import("./modern-path.js"), (m) => (modernPath = m));
-const loadTaskPath = () => loadOnce(() => taskLoading, (p) => (taskLoading = p), () => import("./task-path.js"), (m) => (taskPath = m));
+const modernPathModule = new LazyModule<ModernPath>(() => import("./modern-path.js"));
+const taskPathModule = new LazyModule<TaskPath>(() => import("./task-path.js"));
 
 /** A legacy revision whose schema has core tasks (2025-11-25). */
 const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
@@ -159,11 +154,11 @@ export class McpServer implements ServerCore {
    */
   private prepare(modern: boolean): Promise<void> | undefined {
     const tasks = !this.tasksStarted && (this.coreTaskRevisions.size > 0 || this.modernTaskTools);
-    if (tasks && taskPath !== undefined) this.startTasks(taskPath);
+    if (tasks && taskPathModule.value !== undefined) this.startTasks(taskPathModule.value);
     const needTasks = tasks && !this.tasksStarted;
-    const needModern = modern && modernPath === undefined;
+    const needModern = modern && modernPathModule.value === undefined;
     if (!needTasks && !needModern) return undefined;
-    return Promise.all([needTasks ? loadTaskPath().then((m) => this.startTasks(m)) : undefined, needModern ? loadModernPath() : undefined]).then(() => {});
+    return Promise.all([needTasks ? taskPathModule.get().then((m) => this.startTasks(m)) : undefined, needModern ? modernPathModule.get() : undefined]).then(() => {});
   }
 
   private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: TaskPath): void {
@@ -366,10 +361,10 @@ export class McpServer implements ServerCore {
 
   /** Only once prepare(true) has loaded the 2026-07-28 path. */
   private modernSession(transport: Transport): ModernServerSession {
-    const { ModernServerCore, ModernServerSession, modernHandlers } = modernPath!;
+    const { ModernServerCore, ModernServerSession, modernHandlers } = modernPathModule.value!;
     const described = new Map<string, Description>();
     const core = (this.modernCore ??= new ModernServerCore({
-      bindings: this.tasks === undefined ? this.modern : this.modern.map(taskPath!.withTaskMethods),
+      bindings: this.tasks === undefined ? this.modern : this.modern.map(taskPathModule.value!.withTaskMethods),
       supportedVersions: this.supportedVersions,
       // Every result names the server: look its description up once per revision.
       describe: (revision) => {
@@ -379,7 +374,7 @@ export class McpServer implements ServerCore {
           let capabilities = lists.capabilities as Capabilities;
           if (this.tasks !== undefined && this.declaresTaskTools(revision)) {
             const extensions = (capabilities as { extensions?: object }).extensions;
-            capabilities = { ...capabilities, extensions: { ...extensions, [taskPath!.TASKS_EXTENSION]: {} } };
+            capabilities = { ...capabilities, extensions: { ...extensions, [taskPathModule.value!.TASKS_EXTENSION]: {} } };
           }
           d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
           described.set(revision, d);
@@ -409,13 +404,13 @@ export class McpServer implements ServerCore {
       transport,
       bindings: this.bindings,
       serverInfo: this.serverInfo,
-      capabilities: tasks ? taskPath!.withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
+      capabilities: tasks ? taskPathModule.value!.withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
       // initialize answers with the negotiated revision's view of the manifest.
       describe: (revision) => {
         const lists = this.lists(revision);
         const caps = lists.capabilities as Capabilities;
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? taskPath!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? taskPathModule.value!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
       handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
@@ -454,11 +449,11 @@ export class McpServer implements ServerCore {
         const revision = revisionOf();
         // Revisions without core tasks ignore params.task and run every tool on the request.
         if (this.legacyTasks === undefined || !this.coreTaskRevisions.has(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
-        return taskPath!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
+        return taskPathModule.value!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
       };
     }
-    if (this.legacyTasks !== undefined) Object.assign(h, taskPath!.taskHandlers(this.legacyTasks, conn, stateless));
+    if (this.legacyTasks !== undefined) Object.assign(h, taskPathModule.value!.taskHandlers(this.legacyTasks, conn, stateless));
     if (hasCapability(caps, "prompts")) {
       h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
       h["prompts/get"] = async (p: Params, rc: RequestContext) => {
