@@ -1,20 +1,5 @@
-// Build step after `tsc -b`: bundles @mcpgen/runtime's JavaScript into what the package ships.
-//
-// tsc writes the runtime's JavaScript to runtime/build/ (not shipped) and its declarations to
-// runtime/dist/. This script bundles every entry point of runtime/package.json "exports" (read
-// from the file, so a new entry needs no change here) in ONE esbuild invocation with code
-// splitting: each entry becomes runtime/dist/<same path>.js and the code entries share lands in
-// runtime/dist/chunks/, so a class has one identity whichever entry a program imports it through,
-// and a dynamic import() inside the runtime stays a lazy chunk. On Node 20 loading a module costs
-// about as much as evaluating it, so a server that starts from a few files starts measurably
-// faster than one that loads seventy (bench/README.md, "stdio start").
-//
-// Minified in whitespace and syntax only: identifiers stay, so a stack trace still names the
-// runtime's functions and classes (and --enable-source-maps gives src/ file:line from the maps
-// beside each file). Against no minification that ships 1.6 MB instead of 2.6 MB, and a stdio
-// server holds about 0.6 MiB less at idle; renaming identifiers too would save 0.3 MiB more and
-// unreadable traces (docs/bundling.md has the measurement).
-import { build } from "esbuild";
+import { rollup } from "rollup";
+import { transform } from "esbuild";
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -40,20 +25,18 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (typeof js !== "string" || !/^\.\/dist\/.+\.js$/.test(js)) fail(`runtime/package.json exports["${key}"].default must be "./dist/<path>.js" (got ${JSON.stringify(js)})`);
   entries.set(key, js.slice("./dist/".length));
 }
+for (const rel of entries.values()) {
+  try {
+    statSync(join(tscOut, rel));
+  } catch {
+    fail(`runtime/build/${rel} is missing: run tsc -b first`);
+  }
+}
 
-// The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi`): resolve
-// that to tsc's output so it joins the shared chunks instead of pointing at the bundle itself.
-const selfReference = {
-  name: "mcpgen-runtime-self",
-  setup(b) {
-    b.onResolve({ filter: /^@mcpgen\/runtime(\/|$)/ }, (args) => {
-      const key = "." + args.path.slice("@mcpgen/runtime".length);
-      const rel = entries.get(key);
-      if (!rel) return { errors: [{ text: `${args.path} is not an entry of runtime/package.json "exports"` }] };
-      return { path: join(tscOut, rel) };
-    });
-  },
-};
+/** The entries a stdio server or client imports before its first message; their static closure is the core chunk. */
+const CORE_ENTRIES = ["./stdio", "./facades", "./abi"];
+for (const key of CORE_ENTRIES) if (!entries.has(key)) fail(`runtime/package.json has no exports["${key}"] (bin/bundle-runtime.mjs CORE_ENTRIES)`);
+const methodsEntry = /^\.\/protocol\/([^/]+)\/methods$/;
 
 /** Every file below dir whose name passes keep. */
 function walk(dir, keep, out = []) {
@@ -71,46 +54,100 @@ function walk(dir, keep, out = []) {
   return out;
 }
 
-for (const rel of entries.values()) {
-  try {
-    statSync(join(tscOut, rel));
-  } catch {
-    fail(`runtime/build/${rel} is missing: run tsc -b first`);
+const external = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+const isExternal = (id) => id.startsWith("node:") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
+
+const plugin = {
+  name: "mcpgen-runtime",
+  // The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi`): resolve
+  // that to tsc's output so it joins the bundle instead of pointing at the package itself.
+  resolveId(source) {
+    if (!/^@mcpgen\/runtime(\/|$)/.test(source)) return null;
+    const rel = entries.get("." + source.slice("@mcpgen/runtime".length));
+    if (!rel) this.error(`${source} is not an entry of runtime/package.json "exports"`);
+    return join(tscOut, rel);
+  },
+  // tsc's source map comes with each module, so the bundle's maps point into runtime/src.
+  load(id) {
+    if (!id.startsWith(tscOut)) return null;
+    const code = readFileSync(id, "utf8").replace(/\n\/\/# sourceMappingURL=\S+\s*$/, "\n");
+    let map = null;
+    try {
+      map = JSON.parse(readFileSync(`${id}.map`, "utf8"));
+    } catch {}
+    return { code, map };
+  },
+  async renderChunk(code, chunk) {
+    const out = await transform(code, {
+      loader: "js",
+      format: "esm",
+      target: "node20",
+      minifyWhitespace: true,
+      minifySyntax: true,
+      minifyIdentifiers: false,
+      legalComments: "none",
+      sourcemap: "external",
+      sourcefile: chunk.fileName,
+    });
+    return { code: out.code, map: JSON.parse(out.map) };
+  },
+};
+
+/** module id -> manual chunk name, for the core and each revision's method table. */
+let groups;
+function groupModules(getModuleInfo) {
+  const closure = (roots, skip = new Set()) => {
+    const seen = new Set();
+    const todo = [...roots];
+    while (todo.length) {
+      const id = todo.pop();
+      if (seen.has(id) || skip.has(id)) continue;
+      const info = getModuleInfo(id);
+      if (!info || info.isExternal) continue;
+      seen.add(id);
+      todo.push(...info.importedIds);
+    }
+    return seen;
+  };
+  const core = closure(CORE_ENTRIES.map((k) => join(tscOut, entries.get(k))));
+  const out = new Map([...core].map((id) => [id, "core"]));
+  for (const [key, rel] of entries) {
+    const rev = methodsEntry.exec(key)?.[1];
+    if (rev) for (const id of closure([join(tscOut, rel)], core)) out.set(id, `protocol-${rev}-methods`);
+    const eager = /^\.\/protocol\/([^/]+)$/.exec(key)?.[1];
+    if (eager) out.set(join(tscOut, dirname(rel), "validators.js"), `protocol-${eager}-validators`);
   }
+  return out;
 }
 
-// The previous bundle's files go first: chunk names carry content hashes, so stale ones would
-// otherwise pile up in the tarball. Declarations (tsc's) stay.
 for (const f of walk(outDir, (n) => n.endsWith(".js") || n.endsWith(".js.map"))) rmSync(f);
 
 const started = Date.now();
-const result = await build({
-  absWorkingDir: runtimeDir,
-  entryPoints: [...entries.values()].map((rel) => ({ in: join(tscOut, rel), out: rel.replace(/\.js$/, "") })),
-  outdir: outDir,
-  bundle: true,
-  splitting: true,
-  format: "esm",
-  platform: "node",
-  target: "node20",
-  chunkNames: "chunks/[name]-[hash]",
-  // Production dependencies stay imports of their packages (npm installs and dedupes them); the
-  // optional SQLite driver is a peer loaded by the durable task store only.
-  external: [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})],
-  plugins: [selfReference],
-  sourcemap: "linked",
-  // Maps carry positions into runtime/src (not shipped), not the sources themselves: stack traces
-  // under --enable-source-maps name src files and lines; the tarball stays small.
-  sourcesContent: false,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  minifyIdentifiers: false,
-  legalComments: "none",
-  logLevel: "warning",
-  metafile: true,
+const bundle = await rollup({
+  input: Object.fromEntries([...entries.values()].map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
+  external: isExternal,
+  plugins: [plugin],
+  treeshake: { moduleSideEffects: false },
+  preserveEntrySignatures: "strict",
+  onwarn(warning, warn) {
+    if (warning.code === "CIRCULAR_DEPENDENCY") return;
+    warn(warning);
+  },
 });
-if (result.errors.length) process.exit(1);
-
-const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith(".js"));
-const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
-console.log(`bundle-runtime: ${entries.size} entries, ${outputs.length - entries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`);
+const { output } = await bundle.write({
+  dir: outDir,
+  format: "es",
+  entryFileNames: "[name].js",
+  chunkFileNames: "chunks/[name]-[hash].js",
+  manualChunks(id, { getModuleInfo }) {
+    groups ??= groupModules(getModuleInfo);
+    return groups.get(id);
+  },
+  sourcemap: true,
+  sourcemapExcludeSources: true,
+  onlyExplicitManualChunks: true,
+});
+await bundle.close();
+const chunks = output.filter((o) => o.type === "chunk");
+const bytes = chunks.reduce((n, c) => n + Buffer.byteLength(c.code), 0);
+console.log(`bundle-runtime: ${entries.size} entries, ${chunks.length - entries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`);

@@ -1,10 +1,11 @@
 // The runtime ships bundled (bin/bundle-runtime.mjs): every "exports" entry is one file and the
 // code entries share lives in shared chunks. A class reached through two entries must be one
-// class, or `instanceof` fails across them; a dynamic import inside the runtime must stay lazy.
+// class, or `instanceof` fails across them; a dynamic import inside the runtime must stay lazy;
+// what a stdio server imports at start is its entries and one core chunk.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import * as root from "@mcpgen/runtime";
 import * as facades from "@mcpgen/runtime/facades";
 import * as abi from "@mcpgen/runtime/abi";
@@ -28,28 +29,50 @@ test("a protocol binding links the same ABI module the program imports", async (
   assert.is(abi.ABI_VERSION, (await import("@mcpgen/runtime/abi")).ABI_VERSION);
 });
 
-test("each exports entry is a single bundled file importing only chunks, dependencies and builtins", () => {
-  const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, string | { default: string }> };
-  for (const [key, t] of Object.entries(pkg.exports)) {
-    if (typeof t === "string") continue;
-    const code = readFileSync(join(repoRoot, "runtime", t.default), "utf8");
-    for (const m of code.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w$*{},\s]*?\bfrom\s*)?"([^"]+)"/gm)) {
-      const spec = m[1]!;
-      if (spec.startsWith(".")) assert.match(spec, /(^|\/)chunks\/[\w-]+\.js$/, `${key} imports ${spec}, not a shared chunk`);
-      else assert.not.ok(spec.startsWith("@mcpgen/runtime"), `${key} imports ${spec}: the bundle must not load itself by name`);
+const runtimeDir = join(repoRoot, "runtime");
+const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { exports: Record<string, string | { default: string }> };
+/** exports key -> absolute path of its bundled JavaScript */
+const entryFiles = new Map(Object.entries(pkg.exports).flatMap(([key, t]) => (typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const])));
+
+/** Specifiers a bundled file imports statically (`import ... from`, `export ... from`, bare `import "x"`). */
+function staticImports(file: string): string[] {
+  const code = readFileSync(file, "utf8");
+  return [...code.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w$*{},\s]*?\bfrom\s*)?"([^"]+)"/gm)].map((m) => m[1]!);
+}
+
+test("each exports entry is a single bundled file importing only chunks, other entries, dependencies and builtins", () => {
+  const entries = new Set(entryFiles.values());
+  for (const [key, file] of entryFiles) {
+    for (const spec of staticImports(file)) {
+      if (spec.startsWith(".")) {
+        const target = join(dirname(file), spec);
+        const chunk = /^chunks\/[\w.-]+\.js$/.test(relative(join(runtimeDir, "dist"), target));
+        assert.ok(chunk || entries.has(target), `${key} imports ${spec}, neither a shared chunk nor an exports entry`);
+      } else assert.not.ok(spec.startsWith("@mcpgen/runtime"), `${key} imports ${spec}: the bundle must not load itself by name`);
     }
-    assert.match(code, /\/\/# sourceMappingURL=[\w.-]+\.js\.map\s*$/, `${key} links its source map`);
+    assert.match(readFileSync(file, "utf8"), /\/\/# sourceMappingURL=[\w.-]+\.js\.map\s*$/, `${key} links its source map`);
   }
 });
 
+test("a stdio server's entries (stdio, facades, abi) load one core chunk and nothing else of the runtime", () => {
+  const loaded = new Set<string>();
+  for (const key of ["./stdio", "./facades", "./abi"]) {
+    const file = entryFiles.get(key)!;
+    for (const spec of staticImports(file)) if (spec.startsWith(".")) loaded.add(join(dirname(file), spec));
+  }
+  assert.is(loaded.size, 1, `the stdio entries import ${[...loaded].map((f) => relative(runtimeDir, f)).join(", ")}`);
+  const [core] = loaded;
+  assert.match(relative(runtimeDir, core!), /^dist\/chunks\/core-[\w-]+\.js$/);
+  assert.equal(staticImports(core!).filter((s) => s.startsWith(".")), [], "the core chunk imports no other runtime file at load");
+  assert.not.ok(staticImports(core!).includes("url-template"), "a server only matches URI templates; url-template loads with the client");
+});
+
 test("the client behind facades' createMcpClient, the 2026-07-28 server path and tasks stay lazy chunks", () => {
-  const code = readFileSync(join(repoRoot, "runtime", "dist", "facades.js"), "utf8");
-  assert.match(code, /import\("\.\/chunks\/manifest-client-[\w]+\.js"\)/);
   const chunks = join(repoRoot, "runtime", "dist", "chunks");
   const all = readdirSync(chunks).filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(chunks, f), "utf8")).join("\n");
-  for (const name of ["modern-path", "task-path"]) {
+  for (const name of ["manifest-client", "modern-path", "task-path"]) {
     assert.ok(readdirSync(chunks).some((f) => f.startsWith(`${name}-`) && f.endsWith(".js")), `${name} is a chunk of its own`);
-    assert.match(all, new RegExp(`import\\("\\./${name}-\\w+\\.js"\\)`), `${name} is loaded by a dynamic import`);
+    assert.match(all, new RegExp(`import\\("\\./${name}-[\\w-]+\\.js"\\)`), `${name} is loaded by a dynamic import`);
   }
 });
 

@@ -1,7 +1,7 @@
 /** `resources/read` routing: exact static URIs first, then templates in declaration order (RFC 6570 match). */
 import { McpError } from "../errors.js";
 import type { ReadResourceResult } from "../mcp-types.js";
-import { compileUriTemplate, type UriTemplate } from "../uri-template.js";
+import { compileUriMatcher, type UriMatcher } from "../uri-match.js";
 import { resourceResult } from "./results.js";
 import type { HandlerContext, ResourceHandler, TemplateHandler } from "./types.js";
 
@@ -12,7 +12,7 @@ interface StaticRoute {
 export interface TemplateRoute {
   readonly name: string;
   readonly member: string;
-  readonly template: UriTemplate;
+  readonly template: UriMatcher;
   readonly handler: TemplateHandler;
   readonly mimeType: unknown;
 }
@@ -26,7 +26,7 @@ export class ResourceRouter {
   }
 
   addTemplate(name: string, member: string, uriTemplate: string, handler: TemplateHandler, mimeType: unknown): void {
-    this.templates.push({ name, member, template: compileUriTemplate(uriTemplate), handler, mimeType });
+    this.templates.push({ name, member, template: compileUriMatcher(uriTemplate), handler, mimeType });
   }
 
   templateFor(uriTemplate: string): TemplateRoute | undefined {
