@@ -146,6 +146,7 @@ const { output } = await bundle.write({
   sourcemap: true,
   sourcemapExcludeSources: true,
   onlyExplicitManualChunks: true,
+  hoistTransitiveImports: false,
 });
 await bundle.close();
 const chunks = output.filter((o) => o.type === "chunk");
