@@ -103,9 +103,9 @@ async function bundle(dir: string, entry: string): Promise<Size> {
   // The modules a server's session loads: the params validators of what it receives.
   const { validators } = (await import(`@mcpgen/runtime/protocol/${SESSION_REVISION}/methods`)) as { validators: ValidatorLoaders };
   const modules = SESSION_METHODS.map((m) => {
-    // The shipped runtime is bundled: a loader imports a chunk file beside it (its path relative to
+    // The shipped runtime is bundled: a loader imports a chunk file (its path relative to
     // the importing chunk, so only the file name is compared).
-    const found = /import\("\.\/(?:[^"]*\/)?([^"/]+\.js)"\)/.exec(String(validators.params[m]));
+    const found = /import\("\.\.?\/(?:[^"]*\/)?([^"/]+\.js)"\)/.exec(String(validators.params[m]));
     if (found === null) throw new Error(`no params loader of ${m} in ${SESSION_REVISION}'s loaders`);
     return `/${found[1]}`;
   });

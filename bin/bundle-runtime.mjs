@@ -1,3 +1,28 @@
+// Build step after `tsc -b`: bundles @mcpgen/runtime's JavaScript into what the package ships.
+//
+// tsc writes the runtime's JavaScript to runtime/build/ (not shipped) and its declarations to
+// runtime/dist/. This script bundles every entry point of runtime/package.json "exports" (read
+// from the file, so a new entry needs no change here) in ONE Rollup build with code splitting:
+// each entry becomes runtime/dist/<same path>.js and shared code lands in runtime/dist/chunks/,
+// so a class has one identity whichever entry a program imports it through, and a dynamic
+// import() inside the runtime stays a lazy chunk.
+//
+// Why Rollup: on Node 20 every module file a program loads costs time and, past a dozen or so
+// long-path resolutions, TurboFan compiles Node's own loader helpers, whose code pages stay in
+// RSS (docs/bundling.md). Splitting by "which entries reach this code" (esbuild's only rule)
+// left a stdio server loading 17 runtime files for stdio + facades + abi; Rollup's manualChunks
+// puts their whole static closure into ONE core chunk, so those entries are three small
+// re-export files and `chunks/core-<hash>.js`. Each revision's method table (methods.ts and its
+// loaders) is its entry file itself, importing nothing; each revision's eager validators module
+// gets a chunk of its own so `protocol/<rev>/binding` exports only `binding`. Everything else
+// (http, auth, sqlite tasks, the 2026-07-28 server path, tasks, the client, every validator) is
+// split as usual and loads only when something imports it.
+//
+// esbuild still does the minifying, per chunk in renderChunk: whitespace and syntax only;
+// identifiers stay, so a stack trace still names the runtime's functions and classes (and
+// --enable-source-maps gives src/ file:line: tsc's maps are loaded with each module and Rollup
+// chains them through esbuild's). Against no minification that ships 1.6 MB instead of 2.6 MB;
+// renaming identifiers too would save 0.3 MiB of idle RSS and make traces unreadable.
 import { rollup } from "rollup";
 import { transform } from "esbuild";
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -33,7 +58,10 @@ for (const rel of entries.values()) {
   }
 }
 
-/** The entries a stdio server or client imports before its first message; their static closure is the core chunk. */
+/**
+ * The entries a stdio server or client imports before its first message; their static closure is
+ * the core chunk. Other entries (the package root, http, ...) import from it too.
+ */
 const CORE_ENTRIES = ["./stdio", "./facades", "./abi"];
 for (const key of CORE_ENTRIES) if (!entries.has(key)) fail(`runtime/package.json has no exports["${key}"] (bin/bundle-runtime.mjs CORE_ENTRIES)`);
 const methodsEntry = /^\.\/protocol\/([^/]+)\/methods$/;
@@ -54,6 +82,8 @@ function walk(dir, keep, out = []) {
   return out;
 }
 
+// Production dependencies stay imports of their packages (npm installs and dedupes them); the
+// optional SQLite driver is a peer loaded by the durable task store only.
 const external = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
 const isExternal = (id) => id.startsWith("node:") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
 
@@ -74,7 +104,9 @@ const plugin = {
     let map = null;
     try {
       map = JSON.parse(readFileSync(`${id}.map`, "utf8"));
-    } catch {}
+    } catch {
+      // no map beside it: that module's positions are the bundle's own
+    }
     return { code, map };
   },
   async renderChunk(code, chunk) {
@@ -93,7 +125,7 @@ const plugin = {
   },
 };
 
-/** module id -> manual chunk name, for the core and each revision's method table. */
+/** module id -> manual chunk name: the core, each revision's method table, each revision's validators module. */
 let groups;
 function groupModules(getModuleInfo) {
   const closure = (roots, skip = new Set()) => {
@@ -120,6 +152,8 @@ function groupModules(getModuleInfo) {
   return out;
 }
 
+// The previous bundle's files go first: chunk names carry content hashes, so stale ones would
+// otherwise pile up in the tarball. Declarations (tsc's) stay.
 for (const f of walk(outDir, (n) => n.endsWith(".js") || n.endsWith(".js.map"))) rmSync(f);
 
 const started = Date.now();
@@ -127,18 +161,19 @@ const bundle = await rollup({
   input: Object.fromEntries([...entries.values()].map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
   external: isExternal,
   plugins: [plugin],
+  // runtime/package.json says "sideEffects": false; an unused import of a dependency is dropped too.
   treeshake: { moduleSideEffects: false },
+  // An entry file exports what its module exports, nothing more (else Rollup may hang internal
+  // exports for other chunks on it and make it the chunk itself).
   preserveEntrySignatures: "strict",
-  onwarn(warning, warn) {
-    if (warning.code === "CIRCULAR_DEPENDENCY") return;
-    warn(warning);
-  },
 });
 const { output } = await bundle.write({
   dir: outDir,
   format: "es",
   entryFileNames: "[name].js",
   chunkFileNames: "chunks/[name]-[hash].js",
+  // Only the modules groupModules names go into its chunks: by default Rollup would also pull every
+  // static dependency of a revision's validators module (all its per-method validators) into it.
   manualChunks(id, { getModuleInfo }) {
     groups ??= groupModules(getModuleInfo);
     return groups.get(id);
@@ -146,6 +181,8 @@ const { output } = await bundle.write({
   sourcemap: true,
   sourcemapExcludeSources: true,
   onlyExplicitManualChunks: true,
+  // Rollup would repeat the core chunk's own imports (node:module, ...) in every entry: each is a
+  // module resolution more at start for nothing.
   hoistTransitiveImports: false,
 });
 await bundle.close();
