@@ -58,8 +58,10 @@ const SQLITE_STORE_BUDGET = 16 * 1024;
 /**
  * What a stdio server evaluates of the runtime before its first message (`./stdio`, `./facades`,
  * `./abi` and their static chunks; the protocol validators and the client load later). Start-up
- * time and idle memory follow it (bench/README.md, stdio start). About 95 KiB today: the
- * 2026-07-28 server path and tasks are lazy chunks (server/modern-path.ts, server/task-path.ts).
+ * time and idle memory follow it (bench/README.md, stdio start). About 95 KiB: the 2026-07-28
+ * server path and tasks are lazy chunks (server/modern-path.ts, server/task-path.ts). Since the
+ * three entries share one core chunk (docs/bundling.md) that is 4 files instead of 17, and about
+ * the same bytes (the bytes were not the lever; the file count was), so the budget stays.
  */
 const STDIO_SERVER_START_BUDGET = 112 * 1024;
 
