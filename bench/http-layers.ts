@@ -36,11 +36,14 @@ async function rawAgainst(server: "raw-http" | "mcpgen-http"): Promise<Harness> 
 async function transportAgainstMcpgen(): Promise<Harness> {
   const server = await startHttpServer("mcpgen-http", ["text"]);
   const t = new StreamableHttpClientTransport({ url: server.url });
-  const waiting = new Map<number, (m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void>();
+  // Slots by id, not a Map: a long-lived Map churned once per call promotes what it holds (see
+  // InflightList in runtime/src/http-client/request.ts), which would charge the harness's garbage
+  // to the transport. Ids are sequential and at most IN_FLIGHT are awaited at once.
+  const waiting: (((m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void) | undefined)[] = new Array(1024).fill(undefined);
   t.onmessage = (m) => {
     const msg = m as JSONRPCMessage & { id: number };
-    const w = waiting.get(msg.id);
-    waiting.delete(msg.id);
+    const w = waiting[msg.id % 1024];
+    waiting[msg.id % 1024] = undefined;
     w?.(msg as never);
   };
   await t.start();
@@ -48,7 +51,7 @@ async function transportAgainstMcpgen(): Promise<Harness> {
   const rpc = (method: string, params: Record<string, unknown>) =>
     new Promise<{ result?: { content?: { text?: string }[] }; error?: unknown }>((resolve, reject) => {
       const id = ++nextId;
-      waiting.set(id, resolve);
+      waiting[id % 1024] = resolve;
       t.send({ jsonrpc: "2.0", id, method, params }).catch(reject);
     });
   await rpc("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
