@@ -9,9 +9,12 @@
  *                      the HTTP client transport's cost
  *   typed → mcpgen     the generated typed client (what users run): the client session, lifecycle,
  *                      result/output validation and typed facade on top of the transport
+ * The client's garbage collection per phase is printed beside: scavenge time per call and
+ * mark-compacts (a client that promotes short-lived objects shows both; see README).
  * Usage: node dist/bench/http-layers.js [callsPerPhase=20000] [rounds=3]
  */
 import type { ChildProcess } from "node:child_process";
+import { PerformanceObserver, constants, type PerformanceEntry } from "node:perf_hooks";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { raw, rawHttpClient } from "./impl/raw.js";
@@ -82,9 +85,22 @@ const ALL_ROWS: [string, () => Promise<Harness>][] = [
 const pick = process.env.HTTP_LAYERS_ROWS?.split(",").map(Number);
 const ROWS = pick ? ALL_ROWS.filter((_, i) => pick.includes(i)) : ALL_ROWS;
 
-async function phase(h: Harness, calls: number): Promise<{ client: number; server: number; rate: number }> {
+/** This process's collections since the last `take()`: scavenge milliseconds and mark-compact count. */
+const gc = { scavengeMs: 0, markCompacts: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.scavengeMs += e.duration;
+    else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.markCompacts++;
+  }
+}).observe({ entryTypes: ["gc"] });
+
+async function phase(h: Harness, calls: number): Promise<{ client: number; server: number; rate: number; gcUs: number; mc: number }> {
   let left = calls;
   const s0 = cpuMicros(h.serverPid!);
+  await new Promise((r) => setImmediate(r));
+  gc.scavengeMs = 0;
+  gc.markCompacts = 0;
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   await Promise.all(
@@ -94,10 +110,13 @@ async function phase(h: Harness, calls: number): Promise<{ client: number; serve
   );
   const ns = Number(process.hrtime.bigint() - t0);
   const c = process.cpuUsage(c0);
-  return { client: (c.user + c.system) / calls, server: (cpuMicros(h.serverPid!) - s0) / calls, rate: (calls / ns) * 1e9 };
+  const server = (cpuMicros(h.serverPid!) - s0) / calls;
+  // GC entries arrive after the collection, in a later turn of the loop.
+  await new Promise((r) => setImmediate(r));
+  return { client: (c.user + c.system) / calls, server, rate: (calls / ns) * 1e9, gcUs: (gc.scavengeMs * 1000) / calls, mc: gc.markCompacts };
 }
 
-const results = new Map<string, { client: number[]; server: number[]; rate: number[] }>();
+const results = new Map<string, { client: number[]; server: number[]; rate: number[]; gcUs: number[]; mc: number[] }>();
 for (let r = 0; r < ROUNDS; r++) {
   for (let i = 0; i < ROWS.length; i++) {
     const [name, open] = ROWS[(i + r) % ROWS.length]!;
@@ -106,7 +125,9 @@ for (let r = 0; r < ROUNDS; r++) {
       // node:http needs seconds of calls before CPU per call settles (see README).
       await phase(h, CALLS);
       const m = await phase(h, CALLS);
-      const acc = results.get(name) ?? { client: [], server: [], rate: [] };
+      const acc = results.get(name) ?? { client: [], server: [], rate: [], gcUs: [], mc: [] };
+      acc.gcUs.push(m.gcUs);
+      acc.mc.push(m.mc);
       acc.client.push(m.client);
       acc.server.push(m.server);
       acc.rate.push(m.rate);
@@ -119,10 +140,26 @@ for (let r = 0; r < ROUNDS; r++) {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`Streamable HTTP tools/call, ${IN_FLIGHT} in flight, ${CALLS} calls per phase, medians of ${ROUNDS} rounds`);
-console.log("client → server".padEnd(22), "client µs".padStart(10), "server µs".padStart(10), "calls/s".padStart(9), "  (per round: client/server)");
+console.log(
+  "client → server".padEnd(22),
+  "client µs".padStart(10),
+  "server µs".padStart(10),
+  "calls/s".padStart(9),
+  "client scavenge µs".padStart(19),
+  "mark-compacts".padStart(14),
+  "  (per round: client/server)",
+);
 for (const [name] of ROWS) {
   const m = results.get(name)!;
   const rounds = m.client.map((c, i) => `${c.toFixed(1)}/${m.server[i]!.toFixed(1)}`).join(" ");
-  console.log(name.padEnd(22), median(m.client).toFixed(1).padStart(10), median(m.server).toFixed(1).padStart(10), median(m.rate).toFixed(0).padStart(9), `  ${rounds}`);
+  console.log(
+    name.padEnd(22),
+    median(m.client).toFixed(1).padStart(10),
+    median(m.server).toFixed(1).padStart(10),
+    median(m.rate).toFixed(0).padStart(9),
+    median(m.gcUs).toFixed(2).padStart(19),
+    String(median(m.mc)).padStart(14),
+    `  ${rounds}`,
+  );
 }
 process.exit(0);
