@@ -115,9 +115,9 @@ interface Link {
  * once the collection is in the old generation those tables are allocated there too: every
  * discarded table still points at the requests it held, the scavenger treats those pointers as
  * roots until the next mark-compact, so nearly every ClientRequest (with its headers, parser
- * state and response) was promoted. Measured at 16 in flight: scavenges 8–9x as long and a
- * mark-compact every ~0.5 s, the client's CPU per call 1.6x raw node:http's. Nodes of this list
- * live and die young; unlinking only rewrites the neighbours.
+ * state and response) was promoted. Measured at 16 in flight: 127 MB promoted and 6 mark-compacts
+ * per 30 000 calls (raw node:http: 0.25 MB, none), scavenges 8–9x as long, the client's CPU per
+ * call 1.6x raw's. Nodes of this list live and die young; unlinking only rewrites the neighbours.
  */
 class InflightList {
   private readonly head: Link = { req: undefined, prev: undefined, next: undefined };
