@@ -15,6 +15,8 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { PerformanceObserver, constants, type PerformanceEntry } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { raw, rawHttpClient } from "./impl/raw.js";
@@ -85,7 +87,14 @@ const ALL_ROWS: [string, () => Promise<Harness>][] = [
 const pick = process.env.HTTP_LAYERS_ROWS?.split(",").map(Number);
 const ROWS = pick ? ALL_ROWS.filter((_, i) => pick.includes(i)) : ALL_ROWS;
 
-/** This process's collections since the last `take()`: scavenge milliseconds and mark-compact count. */
+// A full collection right after each row connects, as a long-running process has had by then: it
+// moves everything live (the transport's and session's own collections included) to the old
+// generation, where a collection churned per call behaves differently (see README, httpgc). Without
+// it a row's figures depend on whether a mark-compact happened to run while it was connecting.
+setFlagsFromString("--expose-gc");
+const fullGc = runInNewContext("gc") as () => void;
+
+/** This process's collections in the current phase: scavenge milliseconds and mark-compact count. */
 const gc = { scavengeMs: 0, markCompacts: 0 };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
@@ -121,6 +130,7 @@ for (let r = 0; r < ROUNDS; r++) {
   for (let i = 0; i < ROWS.length; i++) {
     const [name, open] = ROWS[(i + r) % ROWS.length]!;
     const h = await open();
+    fullGc();
     try {
       // node:http needs seconds of calls before CPU per call settles (see README).
       await phase(h, CALLS);
