@@ -9,9 +9,14 @@
  *                      the HTTP client transport's cost
  *   typed → mcpgen     the generated typed client (what users run): the client session, lifecycle,
  *                      result/output validation and typed facade on top of the transport
+ * The client's garbage collection per phase is printed beside: scavenge time per call and
+ * mark-compacts (a client that promotes short-lived objects shows both; see README).
  * Usage: node dist/bench/http-layers.js [callsPerPhase=20000] [rounds=3]
  */
 import type { ChildProcess } from "node:child_process";
+import { PerformanceObserver, constants, type PerformanceEntry } from "node:perf_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { raw, rawHttpClient } from "./impl/raw.js";
@@ -36,11 +41,14 @@ async function rawAgainst(server: "raw-http" | "mcpgen-http"): Promise<Harness> 
 async function transportAgainstMcpgen(): Promise<Harness> {
   const server = await startHttpServer("mcpgen-http", ["text"]);
   const t = new StreamableHttpClientTransport({ url: server.url });
-  const waiting = new Map<number, (m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void>();
+  // Slots by id, not a Map: a long-lived Map churned once per call promotes what it holds (see
+  // InflightList in runtime/src/http-client/request.ts), which would charge the harness's garbage
+  // to the transport. Ids are sequential and at most IN_FLIGHT are awaited at once.
+  const waiting: (((m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void) | undefined)[] = new Array(1024).fill(undefined);
   t.onmessage = (m) => {
     const msg = m as JSONRPCMessage & { id: number };
-    const w = waiting.get(msg.id);
-    waiting.delete(msg.id);
+    const w = waiting[msg.id % 1024];
+    waiting[msg.id % 1024] = undefined;
     w?.(msg as never);
   };
   await t.start();
@@ -48,7 +56,7 @@ async function transportAgainstMcpgen(): Promise<Harness> {
   const rpc = (method: string, params: Record<string, unknown>) =>
     new Promise<{ result?: { content?: { text?: string }[] }; error?: unknown }>((resolve, reject) => {
       const id = ++nextId;
-      waiting.set(id, resolve);
+      waiting[id % 1024] = resolve;
       t.send({ jsonrpc: "2.0", id, method, params }).catch(reject);
     });
   await rpc("initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO });
@@ -79,9 +87,29 @@ const ALL_ROWS: [string, () => Promise<Harness>][] = [
 const pick = process.env.HTTP_LAYERS_ROWS?.split(",").map(Number);
 const ROWS = pick ? ALL_ROWS.filter((_, i) => pick.includes(i)) : ALL_ROWS;
 
-async function phase(h: Harness, calls: number): Promise<{ client: number; server: number; rate: number }> {
+// A full collection right after each row connects, as a long-running process has had by then: it
+// moves everything live (the transport's and session's own collections included) to the old
+// generation, where a collection churned per call behaves differently (see README, httpgc). Without
+// it a row's figures depend on whether a mark-compact happened to run while it was connecting.
+setFlagsFromString("--expose-gc");
+const fullGc = runInNewContext("gc") as () => void;
+
+/** This process's collections in the current phase: scavenge milliseconds and mark-compact count. */
+const gc = { scavengeMs: 0, markCompacts: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+    if (kind === constants.NODE_PERFORMANCE_GC_MINOR) gc.scavengeMs += e.duration;
+    else if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) gc.markCompacts++;
+  }
+}).observe({ entryTypes: ["gc"] });
+
+async function phase(h: Harness, calls: number): Promise<{ client: number; server: number; rate: number; gcUs: number; mc: number }> {
   let left = calls;
   const s0 = cpuMicros(h.serverPid!);
+  await new Promise((r) => setImmediate(r));
+  gc.scavengeMs = 0;
+  gc.markCompacts = 0;
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   await Promise.all(
@@ -91,19 +119,25 @@ async function phase(h: Harness, calls: number): Promise<{ client: number; serve
   );
   const ns = Number(process.hrtime.bigint() - t0);
   const c = process.cpuUsage(c0);
-  return { client: (c.user + c.system) / calls, server: (cpuMicros(h.serverPid!) - s0) / calls, rate: (calls / ns) * 1e9 };
+  const server = (cpuMicros(h.serverPid!) - s0) / calls;
+  // GC entries arrive after the collection, in a later turn of the loop.
+  await new Promise((r) => setImmediate(r));
+  return { client: (c.user + c.system) / calls, server, rate: (calls / ns) * 1e9, gcUs: (gc.scavengeMs * 1000) / calls, mc: gc.markCompacts };
 }
 
-const results = new Map<string, { client: number[]; server: number[]; rate: number[] }>();
+const results = new Map<string, { client: number[]; server: number[]; rate: number[]; gcUs: number[]; mc: number[] }>();
 for (let r = 0; r < ROUNDS; r++) {
   for (let i = 0; i < ROWS.length; i++) {
     const [name, open] = ROWS[(i + r) % ROWS.length]!;
     const h = await open();
+    fullGc();
     try {
       // node:http needs seconds of calls before CPU per call settles (see README).
       await phase(h, CALLS);
       const m = await phase(h, CALLS);
-      const acc = results.get(name) ?? { client: [], server: [], rate: [] };
+      const acc = results.get(name) ?? { client: [], server: [], rate: [], gcUs: [], mc: [] };
+      acc.gcUs.push(m.gcUs);
+      acc.mc.push(m.mc);
       acc.client.push(m.client);
       acc.server.push(m.server);
       acc.rate.push(m.rate);
@@ -116,10 +150,26 @@ for (let r = 0; r < ROUNDS; r++) {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`Streamable HTTP tools/call, ${IN_FLIGHT} in flight, ${CALLS} calls per phase, medians of ${ROUNDS} rounds`);
-console.log("client → server".padEnd(22), "client µs".padStart(10), "server µs".padStart(10), "calls/s".padStart(9), "  (per round: client/server)");
+console.log(
+  "client → server".padEnd(22),
+  "client µs".padStart(10),
+  "server µs".padStart(10),
+  "calls/s".padStart(9),
+  "client scavenge µs".padStart(19),
+  "mark-compacts".padStart(14),
+  "  (per round: client/server)",
+);
 for (const [name] of ROWS) {
   const m = results.get(name)!;
   const rounds = m.client.map((c, i) => `${c.toFixed(1)}/${m.server[i]!.toFixed(1)}`).join(" ");
-  console.log(name.padEnd(22), median(m.client).toFixed(1).padStart(10), median(m.server).toFixed(1).padStart(10), median(m.rate).toFixed(0).padStart(9), `  ${rounds}`);
+  console.log(
+    name.padEnd(22),
+    median(m.client).toFixed(1).padStart(10),
+    median(m.server).toFixed(1).padStart(10),
+    median(m.rate).toFixed(0).padStart(9),
+    median(m.gcUs).toFixed(2).padStart(19),
+    String(median(m.mc)).padStart(14),
+    `  ${rounds}`,
+  );
 }
 process.exit(0);

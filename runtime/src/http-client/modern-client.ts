@@ -142,6 +142,10 @@ export class ModernHttpClientTransport implements Transport {
       throw e;
     } finally {
       if (id !== undefined && this.exchanges.get(id) === ex) this.exchanges.delete(id);
+      // The map churns once per request, and a table V8 discards from a long-lived Map keeps its
+      // entries reachable until the next mark-compact: a finished exchange must not hold its
+      // ClientRequest (and through it the response), or each one is promoted (see InflightList).
+      ex.req = undefined;
     }
   }
 

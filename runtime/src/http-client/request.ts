@@ -23,7 +23,7 @@ export class HttpRequester {
   readonly url: URL;
   private readonly agent: http.Agent;
   private readonly ownAgent: boolean;
-  private readonly inflight = new Set<http.ClientRequest>();
+  private readonly inflight = new InflightList();
   private readonly mod: typeof http | typeof https;
   /** Consulted for the Authorization header and on 401/403 (see auth/hook.ts). */
   private readonly auth: HttpAuthorizer | undefined;
@@ -68,12 +68,12 @@ export class HttpRequester {
       options.agent = this.agent;
       const req = this.mod.request(options);
       options.headers = undefined;
-      this.inflight.add(req);
+      const link = this.inflight.add(req);
       onrequest?.(req);
       // `on`, not `once`: each of these fires at most once per request, and `once` adds a wrapper
       // closure per listener on a path taken for every message.
       let answered = false;
-      const forget = (): void => void this.inflight.delete(req);
+      const forget = (): void => this.inflight.remove(link);
       req.on("response", (res) => {
         answered = true;
         // The request stays tracked until its response is fully read or torn down.
@@ -93,13 +93,67 @@ export class HttpRequester {
   }
 
   abortAll(): void {
-    for (const req of this.inflight) req.destroy();
-    this.inflight.clear();
+    this.inflight.destroyAll();
   }
 
   destroy(): void {
     this.abortAll();
     if (this.ownAgent) this.agent.destroy();
+  }
+}
+
+/** A request in flight: a node of InflightList, `req` cleared once it is removed. */
+interface Link {
+  req: http.ClientRequest | undefined;
+  prev: Link | undefined;
+  next: Link | undefined;
+}
+
+/**
+ * The requests in flight, as a doubly linked list of small nodes rather than a Set. A long-lived
+ * Set (or Map) with one add and one delete per request keeps reallocating its hash table, and
+ * once the collection is in the old generation those tables are allocated there too: every
+ * discarded table still points at the requests it held, the scavenger treats those pointers as
+ * roots until the next mark-compact, so nearly every ClientRequest (with its headers, parser
+ * state and response) was promoted. Measured at 16 in flight: 127 MB promoted and 6 mark-compacts
+ * per 30 000 calls (raw node:http: 0.25 MB, none), scavenges 8–9x as long, the client's CPU per
+ * call 1.6x raw's. Nodes of this list live and die young; unlinking only rewrites the neighbours.
+ */
+class InflightList {
+  private readonly head: Link = { req: undefined, prev: undefined, next: undefined };
+
+  constructor() {
+    this.head.prev = this.head.next = this.head;
+  }
+
+  add(req: http.ClientRequest): Link {
+    const last = this.head.prev!;
+    const link: Link = { req, prev: last, next: this.head };
+    last.next = link;
+    this.head.prev = link;
+    return link;
+  }
+
+  /** Idempotent: a request can report its end more than once (error, then close). */
+  remove(link: Link): void {
+    if (link.req === undefined) return;
+    link.req = undefined;
+    link.prev!.next = link.next;
+    link.next!.prev = link.prev;
+    link.prev = link.next = undefined;
+  }
+
+  /** Destroys every request still tracked; the list is emptied first, so their events find nothing to remove. */
+  destroyAll(): void {
+    let link = this.head.next!;
+    this.head.prev = this.head.next = this.head;
+    while (link !== this.head) {
+      const next = link.next!;
+      const req = link.req!;
+      link.req = link.prev = link.next = undefined;
+      req.destroy();
+      link = next;
+    }
   }
 }
 

@@ -381,8 +381,7 @@ export class StreamableHttpServerTransport implements Transport {
     if (s.mode === "pending" || s.mode === "json") {
       if (response && !s.batch && done && s.mode === "pending") {
         // The common case: one request, answered without side messages: a plain JSON reply.
-        this.finish(s);
-        const res = s.res;
+        const res = this.finish(s);
         if (res && !res.writableEnded) {
           const body = JSON.stringify(m);
           const error = (m as { error?: { code?: unknown } }).error;
@@ -399,10 +398,11 @@ export class StreamableHttpServerTransport implements Transport {
         s.mode = "json";
         (s.jsonReplies ??= []).push(m);
         if (done) {
-          this.finish(s);
-          const res = s.res;
+          const res = this.finish(s);
+          const replies = s.jsonReplies;
+          s.jsonReplies = undefined;
           if (res && !res.writableEnded) {
-            const body = JSON.stringify(s.batch ? s.jsonReplies : s.jsonReplies[0]);
+            const body = JSON.stringify(s.batch ? replies : replies[0]);
             res.writeHead(200, this.jsonHeaders(body));
             res.end(body);
           }
@@ -475,16 +475,24 @@ export class StreamableHttpServerTransport implements Transport {
   /** All responses of a POST stream are out: end it. */
   private endStream(s: Stream): void {
     this.stopKeepAlive(s);
-    this.finish(s);
-    const res = s.res;
-    s.res = undefined;
+    const res = this.finish(s);
     if (res && !res.writableEnded) res.end();
   }
 
-  private finish(s: Stream): void {
+  /**
+   * The stream is done: out of both maps, and its response handed to the caller and no longer
+   * referenced by the stream. The maps churn once per POST and V8 reallocates a long-lived Map's
+   * table in the old generation; a discarded table keeps its entries reachable for the scavenger
+   * until the next mark-compact, so a stream that still held its response would get the response,
+   * its request and their headers promoted with it (see HttpRequester's InflightList).
+   */
+  private finish(s: Stream): ServerResponse | undefined {
     this.streams.delete(s.id);
     for (const id of s.open) this.byRequest.delete(id);
+    const res = s.res;
+    s.res = undefined;
     if (this.cfg.closeWhenIdle && this.streams.size === 0) queueMicrotask(() => void this.close());
+    return res;
   }
 
   /** The client went away from a stream (not a cancellation). */

@@ -181,6 +181,38 @@ test("keep-alive: sequential POSTs reuse one connection; concurrent requests get
   assert.is(received.length, 29);
 });
 
+test("close() tears down every request still in flight, whichever completed before it", async () => {
+  const { url, held } = await start();
+  const { c, received } = client(url, { openGetStream: false });
+  await c.start();
+  await within(c.send(initialize), 3000, "send");
+  const outcomes = new Map<number, string>();
+  const sends = [1, 2, 3, 4, 5].map((id) =>
+    c.send({ jsonrpc: "2.0", id, method: "hold" }).then(
+      () => void outcomes.set(id, "answered"),
+      // Torn down by the client, not answered 404 when the DELETE ends the session on the server.
+      (e: unknown) => void outcomes.set(id, e instanceof HttpStatusError ? `HTTP ${e.status}` : "aborted"),
+    ),
+  );
+  await waitFor(() => held.size === 5, 3000, "five held requests");
+  // Requests completing in the middle and at both ends of what is in flight, and new ones after.
+  held.get(2)!();
+  held.get(4)!();
+  await within(c.send({ jsonrpc: "2.0", id: 6, method: "echo" }), 3000, "send");
+  held.get(1)!();
+  await waitFor(() => outcomes.size === 3, 3000, "three answers");
+  await within(c.close(), 3000, "close");
+  await within(Promise.all(sends), 3000, "every send settled");
+  assert.equal([...outcomes].sort(([a], [b]) => a - b), [
+    [1, "answered"],
+    [2, "answered"],
+    [3, "aborted"],
+    [4, "answered"],
+    [5, "aborted"],
+  ]);
+  assert.equal(received.map((m) => (m as { id?: number }).id).sort(), [0, 1, 2, 4, 6]);
+});
+
 test("send after close rejects; close is idempotent", async () => {
   const { url } = await start();
   const { c } = client(url, { openGetStream: false });
