@@ -1,9 +1,10 @@
 /**
  * One request this side sent and awaits. It is its own abort listener and records only a
  * deadline (the session's single timer enforces it), so a request costs no closures or timers
- * beyond its promise.
+ * beyond its promise. A caller's ResponseReader runs where the response is handled, so reading
+ * the result costs no further promise or microtask.
  */
-import type { Progress, RequestOptions, Result } from "./types.js";
+import type { Progress, RequestOptions, ResponseReader, Result } from "./types.js";
 
 export interface PendingOwner {
   abort(request: PendingRequest): void;
@@ -26,10 +27,11 @@ export class PendingRequest {
     readonly owner: PendingOwner,
     readonly id: number,
     readonly method: string,
-    readonly resolve: (result: Result) => void,
-    readonly reject: (error: unknown) => void,
+    private readonly resolve: (result: unknown) => void,
+    private readonly reject: (error: unknown) => void,
     options: RequestOptions | undefined,
     defaultTimeout: number,
+    private readonly reader: ResponseReader<unknown> | undefined,
   ) {
     this.onprogress = options?.onprogress;
     this.signal = options?.signal;
@@ -64,6 +66,28 @@ export class PendingRequest {
   /** Whether the maximum total (rather than the per-request timeout) ended the request. */
   hitTotal(now: number): boolean {
     return this.maxTotal > 0 && now >= this.totalDeadline;
+  }
+
+  /** The request's outcome: a result (read by the reader, if any). */
+  succeed(result: Result): void {
+    const reader = this.reader;
+    if (reader === undefined) return this.resolve(result);
+    try {
+      this.resolve(reader.ok(result));
+    } catch (e) {
+      this.reject(e);
+    }
+  }
+
+  /** The request's outcome: a failure (which the reader may turn into a value). */
+  fail(error: unknown): void {
+    const reader = this.reader;
+    if (reader?.fail === undefined) return this.reject(error);
+    try {
+      this.resolve(reader.fail(error));
+    } catch (e) {
+      this.reject(e);
+    }
   }
 
   /** Release the abort listener; the request is finished either way. */

@@ -20,7 +20,7 @@ import { LoadGate } from "./load-gate.js";
 import { validatorReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
-  NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result, SessionOptions, SessionPolicy,
+  NotificationHandler, Params, Progress, RequestHandler, RequestOptions, ResponseReader, Result, SessionOptions, SessionPolicy,
 } from "./types.js";
 
 type Msg = Record<string, unknown>;
@@ -30,8 +30,8 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 const ABANDONED_LIMIT = 1024;
 
 /** A shared promise executor (no closure per request): it hands resolve/reject over through `captured`. */
-const captured: { resolve?: (r: Result) => void; reject?: (e: unknown) => void } = {};
-function capture(resolve: (r: Result) => void, reject: (e: unknown) => void): void {
+const captured: { resolve?: (r: unknown) => void; reject?: (e: unknown) => void } = {};
+function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): void {
   captured.resolve = resolve;
   captured.reject = reject;
 }
@@ -62,7 +62,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
-  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e));
+  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e), () => this.pending.size === 0);
   private readonly gate: LoadGate;
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
@@ -138,6 +138,14 @@ export class Session implements PendingOwner, InboundOwner {
   // ---- outgoing
 
   request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
+    return this.requestWith<R>(method, params, options, undefined);
+  }
+
+  /**
+   * `request` whose outcome `reader` reads as the response is handled (see ResponseReader): the
+   * promise settles with what the reader makes of it, one promise and no extra microtask.
+   */
+  requestWith<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, reader: ResponseReader<T> | undefined): Promise<T> {
     if (this.isClosed) return Promise.reject(new ConnectionClosedError());
     try {
       this.policy?.checkOutgoing(method, params, "request");
@@ -155,15 +163,15 @@ export class Session implements PendingOwner, InboundOwner {
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
     const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
-    const promise = new Promise<Result>(capture);
-    const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout);
+    const promise = new Promise<T>(capture as never);
+    const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout, reader);
     this.pending.set(id, entry);
     const deadline = entry.arm();
     if (deadline !== Infinity) this.deadlines.add(deadline);
     const related = options?.relatedRequestId;
     const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
     if (this.fresh(sent)) sent.then(undefined, (e) => this.sendFailed(id, e));
-    return promise as Promise<R>;
+    return promise;
   }
 
   notify(method: string, params?: Params, options?: { relatedRequestId?: RequestId }): Promise<void> {
@@ -226,7 +234,7 @@ export class Session implements PendingOwner, InboundOwner {
     const entry = this.pending.get(id);
     if (entry === undefined) return this.report(error);
     this.settle(entry);
-    entry.reject(error);
+    entry.fail(error);
   }
 
   /** Take a request out of the pending map (its outcome is decided by the caller). */
@@ -240,7 +248,7 @@ export class Session implements PendingOwner, InboundOwner {
     if (!this.abandon(entry)) return;
     const total = entry.hitTotal(Date.now());
     this.sendCancel(entry, "Request timed out");
-    entry.reject(new RequestTimeoutError(entry.method, total ? entry.maxTotal : entry.timeoutMs, total));
+    entry.fail(new RequestTimeoutError(entry.method, total ? entry.maxTotal : entry.timeoutMs, total));
   }
 
   /** @internal Caller's signal aborted (PendingOwner). */
@@ -248,7 +256,7 @@ export class Session implements PendingOwner, InboundOwner {
     if (!this.abandon(entry)) return;
     const reason = entry.signal?.reason;
     this.sendCancel(entry, reason instanceof Error ? reason.message : reason === undefined ? undefined : String(reason));
-    entry.reject(reason);
+    entry.fail(reason);
   }
 
   private abandon(entry: PendingRequest): boolean {
@@ -426,7 +434,7 @@ export class Session implements PendingOwner, InboundOwner {
     inbound.done = true;
     if (this.running.get(inbound.requestId) === inbound) this.running.delete(inbound.requestId);
     const id = inbound.requestId;
-    this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, id);
+    this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, inbound);
   }
 
   private onNotification(m: Msg): void {
@@ -521,17 +529,17 @@ export class Session implements PendingOwner, InboundOwner {
     if ("result" in m) {
       const result = m.result;
       if (!isObject(result)) {
-        return entry.reject(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }], result));
+        return entry.fail(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }], result));
       }
       if (!this.trustPeer && !entry.skipValidation) {
         const validate = this.current.results[entry.method];
-        if (validate !== undefined && !validate(result)) return entry.reject(new InvalidResultError(entry.method, validate.errors ?? [], result));
+        if (validate !== undefined && !validate(result)) return entry.fail(new InvalidResultError(entry.method, validate.errors ?? [], result));
       }
-      entry.resolve(result);
+      entry.succeed(result);
     } else if (isObject(m.error)) {
-      entry.reject(McpError.fromObject(m.error as unknown as JSONRPCErrorObject));
+      entry.fail(McpError.fromObject(m.error as unknown as JSONRPCErrorObject));
     } else {
-      entry.reject(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "response has neither result nor error" }], undefined));
+      entry.fail(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "response has neither result nor error" }], undefined));
     }
   }
 
@@ -543,7 +551,7 @@ export class Session implements PendingOwner, InboundOwner {
       const entry = id === undefined ? undefined : this.pending.get(id);
       if (entry !== undefined) {
         this.settle(entry);
-        entry.reject(new UnreadableResponseError(entry.method, e.message));
+        entry.fail(new UnreadableResponseError(entry.method, e.message));
       }
       return;
     }
@@ -554,17 +562,18 @@ export class Session implements PendingOwner, InboundOwner {
   // ---- replies
 
   private replyError(id: RequestId | null, error: JSONRPCErrorObject, batch: BatchReply | undefined): void {
-    this.reply({ jsonrpc: "2.0", id, error }, batch, id ?? undefined);
+    this.reply({ jsonrpc: "2.0", id, error }, batch, id === null ? undefined : { relatedRequestId: id });
   }
 
-  private reply(message: Msg, batch: BatchReply | undefined, related: RequestId | undefined): void {
+  /** `related` names the request answered (an InboundRequest is its own SendOptions). */
+  private reply(message: Msg, batch: BatchReply | undefined, related: SendOptions | undefined): void {
     if (this.isClosed) return;
     if (batch !== undefined) {
       batch.responses.push(message);
-      if (--batch.waiting === 0) this.flushBatch(batch, related);
+      if (--batch.waiting === 0) this.flushBatch(batch, related?.relatedRequestId);
       return;
     }
-    const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    const sent = this.send(message, related);
     if (this.fresh(sent)) sent.then(undefined, this.reportBound);
   }
 
@@ -587,7 +596,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.deadlines.stop();
     for (const entry of pending) {
       entry.dispose();
-      entry.reject(closed!);
+      entry.fail(closed!);
     }
     const running = [...this.running.values()];
     this.running.clear();

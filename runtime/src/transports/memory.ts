@@ -1,9 +1,11 @@
 /**
  * In-process transport pair, for tests and for running a client and server in one process.
- * Messages are passed by reference (no serialisation) and delivered asynchronously from a
- * per-side queue drained in one microtask, so a handler that answers synchronously never
- * recurses into the peer. Closing either side closes the other after the messages already
- * queued to it have been delivered, as a socket would.
+ * Messages are passed by reference (no serialisation) and delivered asynchronously: a send only
+ * queues, and one drain (a microtask) delivers what both sides queued, in order per direction.
+ * A handler that answers synchronously never recurses into the peer: its answer is queued and
+ * delivered by the same drain after the handler returned, so a request and its synchronous
+ * answer cost one microtask, not one per direction. Closing either side closes the other after
+ * the messages already queued to it have been delivered, as a socket would.
  */
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
@@ -14,6 +16,40 @@ const CLOSE: unique symbol = Symbol("close");
 /** A settled promise is immutable, so every successful send can return the same one. */
 const SENT: Promise<void> = Promise.resolve();
 
+/**
+ * The drain both ends of a pair share. Scheduled with a settled promise's `then` rather than
+ * `queueMicrotask`, which on Node builds an AsyncResource and a bound function per call; both
+ * are one V8 microtask in the same FIFO queue.
+ */
+class Wire {
+  private scheduled = false;
+  private draining = false;
+  private readonly drainBound = () => this.drain();
+
+  constructor(
+    private readonly a: MemoryTransport,
+    private readonly b: MemoryTransport,
+  ) {}
+
+  /** Something became deliverable: drain soon (or in the drain already running). */
+  schedule(): void {
+    if (this.scheduled || this.draining) return;
+    this.scheduled = true;
+    void SENT.then(this.drainBound);
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    this.draining = true;
+    try {
+      // Messages queued while delivering (a synchronous answer) are delivered by this loop.
+      while (this.a.deliver() + this.b.deliver() > 0);
+    } finally {
+      this.draining = false;
+    }
+  }
+}
+
 export class MemoryTransport implements Transport {
   onmessage?: (message: Item, context?: MessageContext) => void;
   onclose?: () => void;
@@ -22,22 +58,22 @@ export class MemoryTransport implements Transport {
   protocolVersion: string | undefined;
 
   private peer: MemoryTransport | undefined;
+  private wire: Wire | undefined;
   private queue: (Item | typeof CLOSE)[] = [];
   private started = false;
-  private scheduled = false;
   private closed = false;
-  private readonly drainBound = () => this.drain();
 
   /** @internal */
   static link(a: MemoryTransport, b: MemoryTransport): void {
     a.peer = b;
     b.peer = a;
+    a.wire = b.wire = new Wire(a, b);
   }
 
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.schedule();
+    if (this.queue.length > 0) this.wire?.schedule();
   }
 
   send(message: Item, _options?: SendOptions): Promise<void> {
@@ -60,33 +96,40 @@ export class MemoryTransport implements Transport {
   private enqueue(item: Item | typeof CLOSE): void {
     if (this.closed) return;
     this.queue.push(item);
-    this.schedule();
+    if (this.started) this.wire!.schedule();
   }
 
-  private schedule(): void {
-    if (this.scheduled || !this.started || this.queue.length === 0) return;
-    this.scheduled = true;
-    queueMicrotask(this.drainBound);
-  }
-
-  private drain(): void {
+  /** @internal Deliver what is queued to this side (Wire's drain); how many items were taken. */
+  deliver(): number {
+    if (!this.started || this.closed) return 0;
     const q = this.queue;
-    // Messages enqueued while draining are appended to `q` and handled in this same loop.
-    for (let i = 0; i < q.length; i++) {
-      if (this.closed) break;
+    const n = q.length;
+    if (n === 0) return 0;
+    // Messages queued meanwhile are appended to `q` and handled in this same loop.
+    let i = 0;
+    for (; i < q.length; i++) {
       const item = q[i];
       if (item === CLOSE) {
         this.finish();
-        break;
+        return i + 1;
       }
       try {
-        this.onmessage?.(item);
+        this.onmessage?.(item!);
       } catch (e) {
-        this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        this.reportError(e);
       }
+      if (this.closed) return i + 1;
     }
-    if (!this.closed) q.length = 0;
-    this.scheduled = false;
+    q.length = 0;
+    return i;
+  }
+
+  private reportError(e: unknown): void {
+    try {
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+    } catch {
+      // An error hook that throws must not stop delivery to either side.
+    }
   }
 
   private finish(): void {
