@@ -57,8 +57,8 @@ class FirstResponse<T> implements ResponseReader<T> {
   ok(raw: Result): T | Promise<T> {
     const client = this.client;
     const method = this.method;
-    // The revision may have changed since the request went out (another request's -32022 retry):
-    // its validator may still have to load, which `run` waits for.
+    // The result validator may have to load first (the method's first call, or a revision
+    // changed since the request went out): `run` waits for it.
     if (
       !(method === "tools/call" && raw.resultType === "task" && client.waitsForTasks) &&
       resultReady(method, client.binding, client.trusted) === undefined &&
@@ -164,6 +164,8 @@ export class ModernClientSession {
   readonly capabilities: Capabilities;
   private version: ProtocolBinding;
   private level: LoggingLevel | undefined;
+  /** The `_meta` of a request that brings none of its own, shared (frozen) until the version or level changes. */
+  private metaShared: Params | undefined;
   private readonly session: Session;
   private readonly policy: ModernClientPolicy;
   private readonly bindings: readonly ProtocolBinding[];
@@ -234,16 +236,15 @@ export class ModernClientSession {
 
   setLoggingLevel(level: LoggingLevel | undefined): void {
     this.level = level;
+    this.metaShared = undefined;
   }
 
   /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
   private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }): Params {
-    // Literal keys (checked against MetaKey) and ownCopy, not spreads: this runs for every request.
-    const meta: Params = ownCopy(params?._meta as Params | undefined);
-    meta["io.modelcontextprotocol/protocolVersion" satisfies typeof MetaKey.protocolVersion] = this.version.revision;
-    meta["io.modelcontextprotocol/clientCapabilities" satisfies typeof MetaKey.clientCapabilities] = this.capabilities;
-    meta["io.modelcontextprotocol/clientInfo" satisfies typeof MetaKey.clientInfo] = this.clientInfo;
-    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
+    const own = params?._meta as Params | undefined;
+    // Most requests bring no `_meta`: theirs is one shared object, frozen so that no receiver in
+    // the same process (the memory transport passes objects by reference) can change the next one.
+    const meta = own === undefined ? (this.metaShared ??= Object.freeze(this.meta(undefined))) : this.meta(own);
     const out: Params = ownCopy(params);
     out._meta = meta;
     if (extra !== undefined) {
@@ -251,6 +252,16 @@ export class ModernClientSession {
       if (extra.requestState !== undefined) out.requestState = extra.requestState;
     }
     return out;
+  }
+
+  private meta(own: Params | undefined): Params {
+    // Literal keys (checked against MetaKey) and ownCopy, not spreads: this runs for every request.
+    const meta: Params = ownCopy(own);
+    meta["io.modelcontextprotocol/protocolVersion" satisfies typeof MetaKey.protocolVersion] = this.version.revision;
+    meta["io.modelcontextprotocol/clientCapabilities" satisfies typeof MetaKey.clientCapabilities] = this.capabilities;
+    meta["io.modelcontextprotocol/clientInfo" satisfies typeof MetaKey.clientInfo] = this.clientInfo;
+    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
+    return meta;
   }
 
   /**
@@ -267,8 +278,8 @@ export class ModernClientSession {
    * with, in the step that reads the response (the typed client's tool calls).
    */
   requestAs<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, map: ((result: Result) => T) | undefined): Promise<T> {
-    // Cacheable requests, and results whose validator has yet to load, take the full loop.
-    if ((this.cache !== undefined && CACHEABLE_METHODS.has(method)) || resultReady(method, this.version, this.trust) !== undefined) {
+    // Cacheable requests take the full loop (so does a first response whose validator has yet to load).
+    if (this.cache !== undefined && CACHEABLE_METHODS.has(method)) {
       const full = this.run(method, params, options, false, undefined);
       return map === undefined ? (full as Promise<T>) : full.then(map);
     }
@@ -390,6 +401,7 @@ export class ModernClientSession {
 
   private useBinding(b: ProtocolBinding): void {
     this.version = b;
+    this.metaShared = undefined;
     this.session.setBinding(b);
     this.transport.setProtocolVersion?.(b.revision);
   }
