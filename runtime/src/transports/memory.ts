@@ -59,7 +59,13 @@ export class MemoryTransport implements Transport {
 
   private peer: MemoryTransport | undefined;
   private wire: Wire | undefined;
-  private queue: (Item | typeof CLOSE)[] = [];
+  /**
+   * What was sent to this side and not yet delivered: a ring of slots (`head` to `tail`), so
+   * neither queueing nor delivering resizes an array (setting an array's length is a runtime call).
+   */
+  private slots: (Item | typeof CLOSE | undefined)[] = new Array(8);
+  private head = 0;
+  private tail = 0;
   private started = false;
   private closed = false;
 
@@ -73,7 +79,7 @@ export class MemoryTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    if (this.queue.length > 0) this.wire?.schedule();
+    if (this.tail !== this.head) this.wire?.schedule();
   }
 
   send(message: Item, _options?: SendOptions): Promise<void> {
@@ -95,33 +101,42 @@ export class MemoryTransport implements Transport {
 
   private enqueue(item: Item | typeof CLOSE): void {
     if (this.closed) return;
-    this.queue.push(item);
+    const size = this.slots.length;
+    if (this.tail - this.head === size) {
+      // Full: twice the room, the queued items first in order.
+      const grown: (Item | typeof CLOSE | undefined)[] = new Array(size * 2);
+      for (let i = 0; i < size; i++) grown[i] = this.slots[(this.head + i) % size];
+      this.slots = grown;
+      this.head = 0;
+      this.tail = size;
+    }
+    this.slots[this.tail++ % this.slots.length] = item;
     if (this.started) this.wire!.schedule();
   }
 
   /** @internal Deliver what is queued to this side (Wire's drain); how many items were taken. */
   deliver(): number {
     if (!this.started || this.closed) return 0;
-    const q = this.queue;
-    const n = q.length;
-    if (n === 0) return 0;
-    // Messages queued meanwhile are appended to `q` and handled in this same loop.
-    let i = 0;
-    for (; i < q.length; i++) {
-      const item = q[i];
+    let taken = 0;
+    // Messages queued meanwhile (a synchronous answer to this side) are delivered in this loop too.
+    while (this.head !== this.tail && !this.closed) {
+      const slots = this.slots;
+      const at = this.head++ % slots.length;
+      const item = slots[at];
+      slots[at] = undefined;
+      taken++;
       if (item === CLOSE) {
         this.finish();
-        return i + 1;
+        break;
       }
       try {
         this.onmessage?.(item!);
       } catch (e) {
         this.reportError(e);
       }
-      if (this.closed) return i + 1;
     }
-    q.length = 0;
-    return i;
+    if (this.head === this.tail) this.head = this.tail = 0;
+    return taken;
   }
 
   private reportError(e: unknown): void {
@@ -134,7 +149,8 @@ export class MemoryTransport implements Transport {
 
   private finish(): void {
     this.closed = true;
-    this.queue = [];
+    this.slots = [];
+    this.head = this.tail = 0;
     this.onclose?.();
   }
 }
