@@ -102,7 +102,8 @@ export class ClientTasks {
     const task = options?.task;
     const s = this.session;
     const rest = task === undefined ? options : withoutTask(options!);
-    if (s.era === "modern") return s.requestAs("tools/call", params, rest, map);
+    // `params` is always the object callTool built for this call: completed in place.
+    if (s.era === "modern") return s.requestAs("tools/call", params, rest, map, true);
     const plain = this.augment(name, task) ? this.legacyCall(s, params, rest ?? {}, task, trustPeer) : s.request("tools/call", params, rest);
     return map === undefined ? (plain as Promise<T>) : plain.then(map);
   }

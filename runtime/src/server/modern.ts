@@ -10,7 +10,7 @@ import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { identityOf } from "../lifecycle/modern/meta.js";
-import { INPUT_METHODS, InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
+import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { MetaKey } from "../lifecycle/modern/wire.js";
 import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
@@ -60,9 +60,8 @@ function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void 
 function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Result | Promise<Result>): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
-  const identity = identityOf(rc.meta);
-  const round = new InputRound(retry.answers, identity.capabilities, allowed, method, undefined);
-  const ctx = new ModernContext(rc, identity, round);
+  // The identity and the input round are made only if the run reads them.
+  const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
   let run: Result | Promise<Result>;
   try {
     run = body(ctx);
@@ -71,10 +70,11 @@ function withInput(core: ServerCore, method: string, params: Params | undefined,
     throw e;
   }
   if (run === null || typeof run !== "object" || typeof run.then !== "function") {
-    if (!round.isBlocked) return run;
+    if (!ctx.isBlocked) return run;
     run = Promise.resolve(run);
   }
   const running = run as Promise<Result>;
+  const round = ctx.round;
   return new Promise<Result>((resolve, reject) => {
     let settled = false;
     const fail = (e: unknown) => {

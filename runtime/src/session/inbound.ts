@@ -25,7 +25,8 @@ export class InboundRequest implements RequestContext, SendOptions {
   readonly relatedRequestId: RequestId;
   cancelled = false;
   private controller: AbortController | undefined;
-  private lastProgress = -Infinity;
+  /** Undefined until the first progress (a number field would hold a boxed double per request). */
+  private lastProgress: number | undefined = undefined;
 
   constructor(
     private readonly owner: InboundOwner,
@@ -61,9 +62,9 @@ export class InboundRequest implements RequestContext, SendOptions {
     if (this.done || this.cancelled || (typeof token !== "string" && typeof token !== "number")) {
       return Promise.resolve();
     }
-    if (!(progress > this.lastProgress)) {
+    if (!(progress > (this.lastProgress ?? -Infinity))) {
       return Promise.reject(
-        new RangeError(`Progress must increase: ${progress} after ${this.lastProgress} (request ${this.method})`),
+        new RangeError(`Progress must increase: ${progress} after ${this.lastProgress ?? -Infinity} (request ${this.method})`),
       );
     }
     this.lastProgress = progress;

@@ -19,9 +19,11 @@ export class PendingRequest {
   readonly skipValidation: boolean;
   /** When the request fails if unanswered (ms since epoch); Infinity without a timeout. */
   deadline = Infinity;
-  private totalDeadline = Infinity;
+  // Undefined rather than ±Infinity until used: a number field holds a boxed double, one more
+  // allocation per request, and most requests have neither a maximum total nor progress.
+  private totalDeadline: number | undefined = undefined;
   /** Highest progress value seen, to drop out-of-order or repeated notifications. */
-  lastProgress = -Infinity;
+  lastProgress: number | undefined = undefined;
 
   constructor(
     readonly owner: PendingOwner,
@@ -47,8 +49,8 @@ export class PendingRequest {
   arm(): number {
     if (this.timeoutMs || this.maxTotal) {
       const now = Date.now();
-      if (this.maxTotal) this.totalDeadline = now + this.maxTotal;
-      this.deadline = this.timeoutMs ? Math.min(now + this.timeoutMs, this.totalDeadline) : this.totalDeadline;
+      const total = this.maxTotal ? (this.totalDeadline = now + this.maxTotal) : Infinity;
+      this.deadline = this.timeoutMs ? Math.min(now + this.timeoutMs, total) : total;
     }
     this.signal?.addEventListener("abort", this, { once: true });
     return this.deadline;
@@ -58,14 +60,15 @@ export class PendingRequest {
   touch(): boolean {
     if (!this.resetOnProgress || !this.timeoutMs) return true;
     const now = Date.now();
-    if (now >= this.totalDeadline) return false;
-    this.deadline = Math.min(now + this.timeoutMs, this.totalDeadline);
+    const total = this.totalDeadline ?? Infinity;
+    if (now >= total) return false;
+    this.deadline = Math.min(now + this.timeoutMs, total);
     return true;
   }
 
   /** Whether the maximum total (rather than the per-request timeout) ended the request. */
   hitTotal(now: number): boolean {
-    return this.maxTotal > 0 && now >= this.totalDeadline;
+    return this.maxTotal > 0 && now >= (this.totalDeadline ?? Infinity);
   }
 
   /** The request's outcome: a result (read by the reader, if any). */

@@ -533,7 +533,7 @@ export class Session implements PendingOwner, InboundOwner {
     }
     if (entry.onprogress === undefined) return;
     const progress = params!.progress;
-    if (typeof progress !== "number" || !(progress > entry.lastProgress)) return;
+    if (typeof progress !== "number" || !(progress > (entry.lastProgress ?? -Infinity))) return;
     entry.lastProgress = progress;
     if (!entry.touch()) return this.expire(entry);
     try {

@@ -240,12 +240,13 @@ export class ModernClientSession {
   }
 
   /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
-  private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }): Params {
+  /** `fresh`: `params` is a new object the caller made for this request, completed in place instead of copied. */
+  private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }, fresh = false): Params {
     const own = params?._meta as Params | undefined;
     // Most requests bring no `_meta`: theirs is one shared object, frozen so that no receiver in
     // the same process (the memory transport passes objects by reference) can change the next one.
     const meta = own === undefined ? (this.metaShared ??= Object.freeze(this.meta(undefined))) : this.meta(own);
-    const out: Params = ownCopy(params);
+    const out: Params = fresh && params !== undefined ? params : ownCopy(params);
     out._meta = meta;
     if (extra !== undefined) {
       if (extra.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
@@ -277,13 +278,13 @@ export class ModernClientSession {
    * @internal `request` whose complete result `map` turns into the value the promise settles
    * with, in the step that reads the response (the typed client's tool calls).
    */
-  requestAs<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, map: ((result: Result) => T) | undefined): Promise<T> {
+  requestAs<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, map: ((result: Result) => T) | undefined, fresh = false): Promise<T> {
     // Cacheable requests take the full loop (so does a first response whose validator has yet to load).
     if (this.cache !== undefined && CACHEABLE_METHODS.has(method)) {
       const full = this.run(method, params, options, false, undefined);
       return map === undefined ? (full as Promise<T>) : full.then(map);
     }
-    return this.session.requestWith(method, this.params(params, undefined), sendOptionsOf(options), new FirstResponse(this, method, params, options, map));
+    return this.session.requestWith(method, this.params(params, undefined, fresh), sendOptionsOf(options), new FirstResponse(this, method, params, options, map));
   }
 
   /** @internal Whether tools/call results of resultType "task" are waited for (the tasks extension is declared). */
