@@ -107,6 +107,13 @@ function withInput(core: ServerCore, method: string, params: Params | undefined,
   });
 }
 
+/**
+ * Methods of this table whose every result is a new object made for that response alone:
+ * tools/call answers runTool's result (built per call, see tools.ts), an InputRequiredResult or
+ * a CreateTaskResult, each made per call.
+ */
+export const FRESH_RESULTS: ReadonlySet<string> = new Set(["tools/call"]);
+
 export function modernHandlers(core: ServerCore): RequestHandlers {
   const caps = core.capabilities;
   const h: RequestHandlers = {};
