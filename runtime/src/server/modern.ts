@@ -57,14 +57,23 @@ function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void 
  * Run `body` with a context whose client calls are input requests: the complete result, or the
  * InputRequiredResult of a run that asked for input it was not given; synchronous if `body` is.
  */
-function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Result | Promise<Result>): Result | Promise<Result> {
+function withInput<A = undefined, B = undefined>(
+  core: ServerCore,
+  method: string,
+  params: Params | undefined,
+  rc: RequestContext,
+  // `a` and `b` are handed to `body`, so a hot caller needs no closure per call.
+  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
+  a?: A,
+  b?: B,
+): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
   // The identity and the input round are made only if the run reads them.
   const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
   let run: Result | Promise<Result>;
   try {
-    run = body(ctx);
+    run = body(ctx, a as A, b as B);
   } catch (e) {
     release(core, retry, rc);
     throw e;
@@ -119,6 +128,7 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
   const h: RequestHandlers = {};
   const size = core.pageSize;
   const report = (e: Error) => core.report(e);
+  const runToolIn = (ctx: ModernContext, tool: ToolEntry, args: unknown) => runTool(tool, args, ctx, report) as Result | Promise<Result>;
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
     h["tools/call"] = (p: Params, rc: RequestContext) => {
@@ -137,7 +147,7 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
           if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
         }
       }
-      return withInput(core, "tools/call", p, rc, (ctx) => runTool(tool, args, ctx, report) as Result | Promise<Result>);
+      return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
     };
   }
   const tasks = core.tasks;
