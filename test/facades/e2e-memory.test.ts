@@ -109,17 +109,22 @@ test("a handler's invalid structured output is never sent: -32603 and reported",
 });
 
 test("client rejects a structured result that fails the outputSchema (typed error)", async () => {
-  const c = await connect();
+  const [ct, st] = createMemoryTransportPair();
+  await server.connect(st);
+  const c = await mod.client.createNotesClient(ct, { bindings, clientInfo: { name: "e2e", version: "1" }, timeout: 10_000 });
+  // A lying server: its tools/call results are replaced on their way to the client.
+  let lie: object | undefined;
+  const deliver = ct.onmessage!;
+  ct.onmessage = (m: any, context) => deliver(lie !== undefined && Array.isArray(m.result?.content) ? { ...m, result: lie } : m, context);
   try {
-    // Simulate a lying server by swapping the raw call underneath the stub.
-    const raw = c.callTool.bind(c);
-    c.callTool = async () => ({ content: [], structuredContent: { notes: [{ id: "x" }] } });
+    lie = { content: [], structuredContent: { notes: [{ id: "x" }] } };
     const e = await c.tools.listNotes().catch((x: unknown) => x);
     assert.instance(e, ToolOutputError);
     assert.is(e.tool, "list_notes");
-    c.callTool = async () => ({ content: [{ type: "text", text: "boom" }], isError: true });
+    lie = { content: [{ type: "text", text: "boom" }], isError: true };
     assert.equal(await c.tools.listNotes(), { isError: true, structured: undefined, content: [{ type: "text", text: "boom" }] });
-    c.callTool = raw;
+    lie = undefined;
+    assert.is((await c.tools.listNotes()).isError, false);
   } finally {
     await c.close();
   }

@@ -100,4 +100,51 @@ test("two sessions over a pair: thousands of concurrent requests all resolve", a
   await client.close();
 });
 
+test("a synchronous answer is delivered by the drain that delivered its request (one microtask per exchange)", async () => {
+  const [a, b] = createMemoryTransportPair();
+  const got: string[] = [];
+  b.onmessage = (m: any) => {
+    got.push(`b got ${m.method}`);
+    void b.send({ jsonrpc: "2.0", method: `re:${m.method}` });
+    got.push("b answered");
+  };
+  a.onmessage = (m: any) => void got.push(`a got ${m.method}`);
+  await a.start();
+  await b.start();
+  void a.send({ jsonrpc: "2.0", method: "ping" });
+  assert.equal(got, [], "nothing is delivered inside send");
+  await Promise.resolve();
+  assert.equal(got, ["b got ping", "b answered", "a got re:ping"], "the answer follows after the handler returned, in the same drain");
+});
+
+test("order is kept while a side's queue grows and wraps around during delivery", async () => {
+  const [a, b] = createMemoryTransportPair();
+  const got: number[] = [];
+  let next = 100;
+  b.onmessage = (m: any) => {
+    got.push(m.params.n);
+    // Messages queued to b while b is being drained land behind what is already queued.
+    if (m.params.n % 3 === 0 && next < 140) {
+      void a.send({ jsonrpc: "2.0", method: "n", params: { n: next++ } });
+      void a.send({ jsonrpc: "2.0", method: "n", params: { n: next++ } });
+    }
+  };
+  await a.start();
+  for (let n = 0; n < 21; n++) void a.send({ jsonrpc: "2.0", method: "n", params: { n } });
+  await settle();
+  assert.equal(got, [], "queued until b starts");
+  await b.start();
+  await settle();
+  const first = got.filter((n) => n < 100);
+  const later = got.filter((n) => n >= 100);
+  assert.equal(first, Array.from({ length: 21 }, (_, i) => i));
+  assert.equal(later, Array.from({ length: later.length }, (_, i) => 100 + i));
+  assert.ok(later.length >= 20);
+  // Each side's queue starts empty again: more traffic still flows in order.
+  got.length = 0;
+  for (let n = 0; n < 3; n++) void a.send({ jsonrpc: "2.0", method: "n", params: { n: 1 + 3 * n } });
+  await settle();
+  assert.equal(got, [1, 4, 7]);
+});
+
 test.run();

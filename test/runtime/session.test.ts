@@ -322,4 +322,42 @@ test("a handler returning a non-object result answers -32603 and is reported", a
   assert.is(errors.length, 2);
 });
 
+test("requestWith: the reader's value settles the request, a throw rejects it, fail sees every failure and may recover", async () => {
+  const { session, peer } = serverSession();
+  const counted = session.requestWith("roots/list", undefined, undefined, { ok: (r) => (r.roots as unknown[]).length });
+  const m1 = await peer.next();
+  await peer.send({ jsonrpc: "2.0", id: m1.id, result: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } });
+  assert.is(await counted, 2);
+
+  const thrown = session.requestWith("roots/list", undefined, undefined, {
+    ok: () => {
+      throw new RangeError("reader refused");
+    },
+  });
+  const m2 = await peer.next();
+  await peer.send({ jsonrpc: "2.0", id: m2.id, result: { roots: [] } });
+  assert.is((await rejection(thrown)).message, "reader refused");
+
+  const seen: unknown[] = [];
+  const reader = {
+    ok: () => "ok",
+    fail: (e: unknown) => {
+      seen.push(e);
+      if (e instanceof McpError) return "recovered";
+      throw e;
+    },
+  };
+  const recovered = session.requestWith("roots/list", undefined, undefined, reader);
+  const m3 = await peer.next();
+  await peer.send({ jsonrpc: "2.0", id: m3.id, error: { code: -32601, message: "nope" } });
+  assert.is(await recovered, "recovered");
+  // An invalid result reaches fail (validated before ok), and rejects when fail rethrows.
+  const invalid = session.requestWith("roots/list", undefined, undefined, reader);
+  const m4 = await peer.next();
+  await peer.send({ jsonrpc: "2.0", id: m4.id, result: { roots: "not a list" } });
+  assert.instance(await rejection(invalid), InvalidResultError);
+  assert.instance(seen[1], InvalidResultError);
+  assert.is(session.pendingCount, 0);
+});
+
 test.run();

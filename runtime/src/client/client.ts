@@ -7,7 +7,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } from "../errors.js";
 import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
-import type { NotificationHandler, Params, RequestContext, RequestOptions } from "../session/types.js";
+import type { NotificationHandler, Params, RequestContext, RequestOptions, Result } from "../session/types.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
@@ -160,6 +160,10 @@ export class McpClient {
    */
   callTool(name: string, args?: { [key: string]: unknown }, options?: ToolCallOptions): Promise<CallToolResult> {
     return this.tasks.call(name, args === undefined ? { name } : { name, arguments: args }, options, this.lists.trustPeer) as Promise<CallToolResult>;
+  }
+  /** @internal callTool with the result turned into `map`'s value as it is read (typed facades). */
+  callToolAs<T>(name: string, args: { [key: string]: unknown }, options: ToolCallOptions | undefined, map: (result: CallToolResult) => T): Promise<T> {
+    return this.tasks.call(name, { name, arguments: args }, options, this.lists.trustPeer, map as (result: Result) => T);
   }
   /** Starts `tools/call` as a task and returns a handle on it (see TaskHandle). */
   async startToolTask(name: string, args?: { [key: string]: unknown }, options?: ToolCallOptions): Promise<TaskHandle<CallToolResult>> {

@@ -73,7 +73,7 @@ function lists(definition: McpDefinition): PublishedLists {
 }
 
 /** What a generated `<Name>Client` interface extends (it adds typed `tools`, `prompts`, ...). */
-export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions" | "learnTaskSupport" | "startTask" | "reattach">;
+export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions" | "learnTaskSupport" | "startTask" | "reattach" | "callToolAs">;
 
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
@@ -92,7 +92,14 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
         ? { isError, structured, content: result.content }
         : { isError, structured, content: result.content, _meta: result._meta };
     };
-    const call = async (input?: { [key: string]: unknown }, opts?: CallOptions) => typed(await client.callTool(name, input ?? {}, opts));
+    // No async frame: the typed result is made as the response is read (one promise per call).
+    const call = (input?: { [key: string]: unknown }, opts?: CallOptions) => {
+      try {
+        return client.callToolAs(name, input ?? {}, opts, typed);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    };
     if (tasked[name] !== undefined) {
       Object.assign(call, {
         start: async (input?: { [key: string]: unknown }, opts?: ToolCallOptions) =>

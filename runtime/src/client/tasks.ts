@@ -93,13 +93,19 @@ export class ClientTasks {
     return result;
   }
 
-  /** `tools/call`, waiting for the task if it becomes one; otherwise exactly the plain call. */
-  call(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean): Promise<Result> {
+  /**
+   * `tools/call`, waiting for the task if it becomes one; otherwise exactly the plain call.
+   * `map` turns the complete result into what the promise settles with (2026-07-28: in the same
+   * step as reading the response).
+   */
+  call<T = Result>(name: string, params: Params, options: (RequestOptions & { task?: TaskRequest }) | undefined, trustPeer: boolean, map?: (result: Result) => T): Promise<T> {
     const task = options?.task;
     const s = this.session;
     const rest = task === undefined ? options : withoutTask(options!);
-    if (s.era === "legacy" && this.augment(name, task)) return this.legacyCall(s, params, rest ?? {}, task, trustPeer);
-    return s.request("tools/call", params, rest);
+    // `params` is always the object callTool built for this call: completed in place.
+    if (s.era === "modern") return s.requestAs("tools/call", params, rest, map, true);
+    const plain = this.augment(name, task) ? this.legacyCall(s, params, rest ?? {}, task, trustPeer) : s.request("tools/call", params, rest);
+    return map === undefined ? (plain as Promise<T>) : plain.then(map);
   }
 
   private async legacyCall(s: ClientSession, params: Params, rest: RequestOptions, task: TaskRequest | undefined, trustPeer: boolean): Promise<Result> {

@@ -9,11 +9,14 @@ import type {
   CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult, ElicitSchema, ElicitUrlParams, LoggingLevel, Root,
 } from "../mcp-types.js";
 import type { ProgressOptions, RequestContext } from "../session/types.js";
-import type { RequestIdentity } from "../lifecycle/modern/meta.js";
-import type { InputRound } from "../lifecycle/modern/mrtr.js";
+import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
+import { InputRound } from "../lifecycle/modern/mrtr.js";
+import { MetaKey } from "../lifecycle/modern/wire.js";
 import { checkElicitContent } from "./elicit-check.js";
 import { levelIndex } from "./context.js";
 import type { ClientRequestOptions, ClientRequests, HandlerContext } from "./types.js";
+
+const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export class ModernContext implements HandlerContext {
   private run: AbortController | undefined;
@@ -22,12 +25,43 @@ export class ModernContext implements HandlerContext {
   onRunAsTask: (() => Promise<void>) | undefined;
   /** Set by the tasks extension once this call is a task (see setStatusMessage). */
   onStatus: ((message: string) => Promise<void>) | undefined;
+  private who: RequestIdentity | undefined;
+  private current: InputRound | undefined;
 
+  /**
+   * `identity` and `round` may be left out: they are then made when first needed (from the
+   * request's `_meta`, and from `answers`, `allowed` and `method`). Most calls read neither, and
+   * a call's objects are most of what the per-request path allocates.
+   */
   constructor(
     private rc: RequestContext,
-    private readonly identity: RequestIdentity,
-    public round: InputRound,
-  ) {}
+    identity: RequestIdentity | undefined,
+    round: InputRound | undefined,
+    private readonly answers: Readonly<Record<string, unknown>> = NO_ANSWERS,
+    private readonly allowed = false,
+    private readonly method = "",
+  ) {
+    this.who = identity;
+    this.current = round;
+  }
+
+  private get identity(): RequestIdentity {
+    return (this.who ??= identityOf(this.rc.meta));
+  }
+
+  /** The input bookkeeping of this run (made on first use). */
+  get round(): InputRound {
+    return (this.current ??= new InputRound(this.answers, this.identity.capabilities, this.allowed, this.method, undefined));
+  }
+
+  set round(round: InputRound) {
+    this.current = round;
+  }
+
+  /** Whether the run made input requests it was not given answers to (false when it made none). */
+  get isBlocked(): boolean {
+    return this.current !== undefined && this.current.isBlocked;
+  }
 
   runAsTask(): Promise<void> {
     return this.onRunAsTask?.() ?? Promise.resolve();
@@ -70,7 +104,8 @@ export class ModernContext implements HandlerContext {
     return this.run.signal;
   }
   get revision() {
-    return this.identity.protocolVersion;
+    // What identityOf reads, without making the identity: every tool call asks.
+    return this.who?.protocolVersion ?? String(this.rc.meta?.[MetaKey.protocolVersion] ?? "");
   }
   get meta() {
     return this.rc.meta;

@@ -4,4 +4,4 @@
  * evaluates it (start-up time and idle memory, bench/README.md).
  */
 export { ModernServerCore, ModernServerSession } from "../lifecycle/modern/server.js";
-export { modernHandlers } from "./modern.js";
+export { FRESH_RESULTS, modernHandlers } from "./modern.js";

@@ -10,7 +10,7 @@ import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { identityOf } from "../lifecycle/modern/meta.js";
-import { INPUT_METHODS, InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
+import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { MetaKey } from "../lifecycle/modern/wire.js";
 import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
@@ -57,24 +57,33 @@ function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void 
  * Run `body` with a context whose client calls are input requests: the complete result, or the
  * InputRequiredResult of a run that asked for input it was not given; synchronous if `body` is.
  */
-function withInput(core: ServerCore, method: string, params: Params | undefined, rc: RequestContext, body: (ctx: ModernContext) => Result | Promise<Result>): Result | Promise<Result> {
+function withInput<A = undefined, B = undefined>(
+  core: ServerCore,
+  method: string,
+  params: Params | undefined,
+  rc: RequestContext,
+  // `a` and `b` are handed to `body`, so a hot caller needs no closure per call.
+  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
+  a?: A,
+  b?: B,
+): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
-  const identity = identityOf(rc.meta);
-  const round = new InputRound(retry.answers, identity.capabilities, allowed, method, undefined);
-  const ctx = new ModernContext(rc, identity, round);
+  // The identity and the input round are made only if the run reads them.
+  const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
   let run: Result | Promise<Result>;
   try {
-    run = body(ctx);
+    run = body(ctx, a as A, b as B);
   } catch (e) {
     release(core, retry, rc);
     throw e;
   }
   if (run === null || typeof run !== "object" || typeof run.then !== "function") {
-    if (!round.isBlocked) return run;
+    if (!ctx.isBlocked) return run;
     run = Promise.resolve(run);
   }
   const running = run as Promise<Result>;
+  const round = ctx.round;
   return new Promise<Result>((resolve, reject) => {
     let settled = false;
     const fail = (e: unknown) => {
@@ -107,11 +116,19 @@ function withInput(core: ServerCore, method: string, params: Params | undefined,
   });
 }
 
+/**
+ * Methods of this table whose every result is a new object made for that response alone:
+ * tools/call answers runTool's result (built per call, see tools.ts), an InputRequiredResult or
+ * a CreateTaskResult, each made per call.
+ */
+export const FRESH_RESULTS: ReadonlySet<string> = new Set(["tools/call"]);
+
 export function modernHandlers(core: ServerCore): RequestHandlers {
   const caps = core.capabilities;
   const h: RequestHandlers = {};
   const size = core.pageSize;
   const report = (e: Error) => core.report(e);
+  const runToolIn = (ctx: ModernContext, tool: ToolEntry, args: unknown) => runTool(tool, args, ctx, report) as Result | Promise<Result>;
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
     h["tools/call"] = (p: Params, rc: RequestContext) => {
@@ -130,7 +147,7 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
           if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
         }
       }
-      return withInput(core, "tools/call", p, rc, (ctx) => runTool(tool, args, ctx, report) as Result | Promise<Result>);
+      return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
     };
   }
   const tasks = core.tasks;

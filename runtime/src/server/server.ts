@@ -361,7 +361,7 @@ export class McpServer implements ServerCore {
 
   /** Only once prepare(true) has loaded the 2026-07-28 path. */
   private modernSession(transport: Transport): ModernServerSession {
-    const { ModernServerCore, ModernServerSession, modernHandlers } = modernPathModule.value!;
+    const { FRESH_RESULTS, ModernServerCore, ModernServerSession, modernHandlers } = modernPathModule.value!;
     const described = new Map<string, Description>();
     const core = (this.modernCore ??= new ModernServerCore({
       bindings: this.tasks === undefined ? this.modern : this.modern.map(taskPathModule.value!.withTaskMethods),
@@ -382,6 +382,7 @@ export class McpServer implements ServerCore {
         return d;
       },
       handlers: (this.modernTable ??= modernHandlers(this)),
+      freshResults: FRESH_RESULTS,
       cache: (method, params) => this.cacheHint(method, params),
       listens: this.listens,
       timeout: this.options.timeout,

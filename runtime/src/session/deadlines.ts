@@ -2,8 +2,10 @@
  * One timer per session for every request deadline, instead of a timer per request: requests
  * only record a deadline; the timer is armed for the earliest one and, when it fires, expires
  * what is due and re-arms for the next. It keeps the event loop alive only while requests are
- * pending (it is unref'd, not cleared, when the session goes idle, so a sequence of calls does
- * not create and destroy a timer each).
+ * pending. Going idle does not unref it at once: the check runs once the current run of
+ * callbacks and microtasks is over (process.nextTick), so a burst of calls made back to back
+ * (each one idle for an instant between its response and the next request) toggles the timer
+ * once, not twice per call; the loop never waits on it while nothing is pending.
  */
 export interface Expiring {
   readonly deadline: number;
@@ -13,11 +15,15 @@ export class Deadlines<T extends Expiring> {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private armedFor = Infinity;
   private refed = false;
+  private checking = false;
   private readonly fireBound = () => this.fire();
+  private readonly checkBound = () => this.check();
 
   constructor(
     private readonly items: () => Iterable<T>,
     private readonly expire: (item: T) => void,
+    /** Whether nothing is pending now (checked before the timer stops holding the loop). */
+    private readonly isIdle: () => boolean,
   ) {}
 
   /** A request with this deadline is now pending. */
@@ -29,9 +35,16 @@ export class Deadlines<T extends Expiring> {
     }
   }
 
-  /** Nothing is pending any more. */
+  /** Nothing is pending any more: let the loop go, unless a request is pending again by then. */
   idle(): void {
-    if (this.timer !== undefined && this.refed) {
+    if (this.checking || !this.refed || this.timer === undefined) return;
+    this.checking = true;
+    later(this.checkBound);
+  }
+
+  private check(): void {
+    this.checking = false;
+    if (this.timer !== undefined && this.refed && this.isIdle()) {
       this.timer.unref?.();
       this.refed = false;
     }
@@ -65,3 +78,7 @@ export class Deadlines<T extends Expiring> {
     if (next !== Infinity) this.arm(next);
   }
 }
+
+/** After the current callback and its microtasks (Node, Deno, Bun); at once where there is no such queue. */
+const later: (f: () => void) => void =
+  typeof process === "object" && typeof process?.nextTick === "function" ? (f) => process.nextTick(f) : (f) => f();

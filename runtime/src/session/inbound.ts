@@ -4,7 +4,7 @@
  * handler reads `signal`.
  */
 import type { RequestId } from "../jsonrpc.js";
-import type { MessageContext } from "../transport.js";
+import type { MessageContext, SendOptions } from "../transport.js";
 import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "./types.js";
 
 export interface InboundOwner {
@@ -18,12 +18,15 @@ export class BatchReply {
   constructor(public waiting: number) {}
 }
 
-export class InboundRequest implements RequestContext {
+export class InboundRequest implements RequestContext, SendOptions {
   /** The response went out (or was suppressed); nothing more may be sent for this request. */
   done = false;
+  /** The request is also the send options of its response: no options object per reply. */
+  readonly relatedRequestId: RequestId;
   cancelled = false;
   private controller: AbortController | undefined;
-  private lastProgress = -Infinity;
+  /** Undefined until the first progress (a number field would hold a boxed double per request). */
+  private lastProgress: number | undefined = undefined;
 
   constructor(
     private readonly owner: InboundOwner,
@@ -32,7 +35,9 @@ export class InboundRequest implements RequestContext {
     readonly meta: Params | undefined,
     readonly batch: BatchReply | undefined,
     readonly transportContext: MessageContext | undefined,
-  ) {}
+  ) {
+    this.relatedRequestId = requestId;
+  }
 
   get signal(): AbortSignal {
     if (!this.controller) {
@@ -57,9 +62,9 @@ export class InboundRequest implements RequestContext {
     if (this.done || this.cancelled || (typeof token !== "string" && typeof token !== "number")) {
       return Promise.resolve();
     }
-    if (!(progress > this.lastProgress)) {
+    if (!(progress > (this.lastProgress ?? -Infinity))) {
       return Promise.reject(
-        new RangeError(`Progress must increase: ${progress} after ${this.lastProgress} (request ${this.method})`),
+        new RangeError(`Progress must increase: ${progress} after ${this.lastProgress ?? -Infinity} (request ${this.method})`),
       );
     }
     this.lastProgress = progress;

@@ -1,9 +1,10 @@
 /**
  * One request this side sent and awaits. It is its own abort listener and records only a
  * deadline (the session's single timer enforces it), so a request costs no closures or timers
- * beyond its promise.
+ * beyond its promise. A caller's ResponseReader runs where the response is handled, so reading
+ * the result costs no further promise or microtask.
  */
-import type { Progress, RequestOptions, Result } from "./types.js";
+import type { Progress, RequestOptions, ResponseReader, Result } from "./types.js";
 
 export interface PendingOwner {
   abort(request: PendingRequest): void;
@@ -18,18 +19,21 @@ export class PendingRequest {
   readonly skipValidation: boolean;
   /** When the request fails if unanswered (ms since epoch); Infinity without a timeout. */
   deadline = Infinity;
-  private totalDeadline = Infinity;
+  // Undefined rather than ±Infinity until used: a number field holds a boxed double, one more
+  // allocation per request, and most requests have neither a maximum total nor progress.
+  private totalDeadline: number | undefined = undefined;
   /** Highest progress value seen, to drop out-of-order or repeated notifications. */
-  lastProgress = -Infinity;
+  lastProgress: number | undefined = undefined;
 
   constructor(
     readonly owner: PendingOwner,
     readonly id: number,
     readonly method: string,
-    readonly resolve: (result: Result) => void,
-    readonly reject: (error: unknown) => void,
+    private readonly resolve: (result: unknown) => void,
+    private readonly reject: (error: unknown) => void,
     options: RequestOptions | undefined,
     defaultTimeout: number,
+    private readonly reader: ResponseReader<unknown> | undefined,
   ) {
     this.onprogress = options?.onprogress;
     this.signal = options?.signal;
@@ -45,8 +49,8 @@ export class PendingRequest {
   arm(): number {
     if (this.timeoutMs || this.maxTotal) {
       const now = Date.now();
-      if (this.maxTotal) this.totalDeadline = now + this.maxTotal;
-      this.deadline = this.timeoutMs ? Math.min(now + this.timeoutMs, this.totalDeadline) : this.totalDeadline;
+      const total = this.maxTotal ? (this.totalDeadline = now + this.maxTotal) : Infinity;
+      this.deadline = this.timeoutMs ? Math.min(now + this.timeoutMs, total) : total;
     }
     this.signal?.addEventListener("abort", this, { once: true });
     return this.deadline;
@@ -56,14 +60,37 @@ export class PendingRequest {
   touch(): boolean {
     if (!this.resetOnProgress || !this.timeoutMs) return true;
     const now = Date.now();
-    if (now >= this.totalDeadline) return false;
-    this.deadline = Math.min(now + this.timeoutMs, this.totalDeadline);
+    const total = this.totalDeadline ?? Infinity;
+    if (now >= total) return false;
+    this.deadline = Math.min(now + this.timeoutMs, total);
     return true;
   }
 
   /** Whether the maximum total (rather than the per-request timeout) ended the request. */
   hitTotal(now: number): boolean {
-    return this.maxTotal > 0 && now >= this.totalDeadline;
+    return this.maxTotal > 0 && now >= (this.totalDeadline ?? Infinity);
+  }
+
+  /** The request's outcome: a result (read by the reader, if any). */
+  succeed(result: Result): void {
+    const reader = this.reader;
+    if (reader === undefined) return this.resolve(result);
+    try {
+      this.resolve(reader.ok(result));
+    } catch (e) {
+      this.reject(e);
+    }
+  }
+
+  /** The request's outcome: a failure (which the reader may turn into a value). */
+  fail(error: unknown): void {
+    const reader = this.reader;
+    if (reader?.fail === undefined) return this.reject(error);
+    try {
+      this.resolve(reader.fail(error));
+    } catch (e) {
+      this.reject(e);
+    }
   }
 
   /** Release the abort listener; the request is finished either way. */

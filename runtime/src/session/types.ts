@@ -30,6 +30,20 @@ export interface RequestOptions {
   relatedRequestId?: RequestId;
 }
 
+/**
+ * Reads a request's outcome where the response is handled, before its promise settles: the
+ * promise settles with what `ok` returns (a value, or a promise it then follows) or rejects with
+ * what it throws, so a caller's post-processing costs no extra promise and microtask. `fail`,
+ * when given, sees every failure (error response, invalid result, timeout, abort, close) in the
+ * same way; without it the promise rejects with the failure. Both run inside message dispatch:
+ * they must not block, and work that may call back into the session belongs in a promise they
+ * return.
+ */
+export interface ResponseReader<R> {
+  ok(result: Result): R | PromiseLike<R>;
+  fail?(error: unknown): R | PromiseLike<R>;
+}
+
 export interface ProgressOptions {
   total?: number;
   message?: string;

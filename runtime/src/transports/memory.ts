@@ -1,9 +1,11 @@
 /**
  * In-process transport pair, for tests and for running a client and server in one process.
- * Messages are passed by reference (no serialisation) and delivered asynchronously from a
- * per-side queue drained in one microtask, so a handler that answers synchronously never
- * recurses into the peer. Closing either side closes the other after the messages already
- * queued to it have been delivered, as a socket would.
+ * Messages are passed by reference (no serialisation) and delivered asynchronously: a send only
+ * queues, and one drain (a microtask) delivers what both sides queued, in order per direction.
+ * A handler that answers synchronously never recurses into the peer: its answer is queued and
+ * delivered by the same drain after the handler returned, so a request and its synchronous
+ * answer cost one microtask, not one per direction. Closing either side closes the other after
+ * the messages already queued to it have been delivered, as a socket would.
  */
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
@@ -14,6 +16,40 @@ const CLOSE: unique symbol = Symbol("close");
 /** A settled promise is immutable, so every successful send can return the same one. */
 const SENT: Promise<void> = Promise.resolve();
 
+/**
+ * The drain both ends of a pair share. Scheduled with a settled promise's `then` rather than
+ * `queueMicrotask`, which on Node builds an AsyncResource and a bound function per call; both
+ * are one V8 microtask in the same FIFO queue.
+ */
+class Wire {
+  private scheduled = false;
+  private draining = false;
+  private readonly drainBound = () => this.drain();
+
+  constructor(
+    private readonly a: MemoryTransport,
+    private readonly b: MemoryTransport,
+  ) {}
+
+  /** Something became deliverable: drain soon (or in the drain already running). */
+  schedule(): void {
+    if (this.scheduled || this.draining) return;
+    this.scheduled = true;
+    void SENT.then(this.drainBound);
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    this.draining = true;
+    try {
+      // Messages queued while delivering (a synchronous answer) are delivered by this loop.
+      while (this.a.deliver() + this.b.deliver() > 0);
+    } finally {
+      this.draining = false;
+    }
+  }
+}
+
 export class MemoryTransport implements Transport {
   onmessage?: (message: Item, context?: MessageContext) => void;
   onclose?: () => void;
@@ -22,22 +58,28 @@ export class MemoryTransport implements Transport {
   protocolVersion: string | undefined;
 
   private peer: MemoryTransport | undefined;
-  private queue: (Item | typeof CLOSE)[] = [];
+  private wire: Wire | undefined;
+  /**
+   * What was sent to this side and not yet delivered: a ring of slots (`head` to `tail`), so
+   * neither queueing nor delivering resizes an array (setting an array's length is a runtime call).
+   */
+  private slots: (Item | typeof CLOSE | undefined)[] = new Array(8);
+  private head = 0;
+  private tail = 0;
   private started = false;
-  private scheduled = false;
   private closed = false;
-  private readonly drainBound = () => this.drain();
 
   /** @internal */
   static link(a: MemoryTransport, b: MemoryTransport): void {
     a.peer = b;
     b.peer = a;
+    a.wire = b.wire = new Wire(a, b);
   }
 
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    this.schedule();
+    if (this.tail !== this.head) this.wire?.schedule();
   }
 
   send(message: Item, _options?: SendOptions): Promise<void> {
@@ -59,39 +101,56 @@ export class MemoryTransport implements Transport {
 
   private enqueue(item: Item | typeof CLOSE): void {
     if (this.closed) return;
-    this.queue.push(item);
-    this.schedule();
+    const size = this.slots.length;
+    if (this.tail - this.head === size) {
+      // Full: twice the room, the queued items first in order.
+      const grown: (Item | typeof CLOSE | undefined)[] = new Array(size * 2);
+      for (let i = 0; i < size; i++) grown[i] = this.slots[(this.head + i) % size];
+      this.slots = grown;
+      this.head = 0;
+      this.tail = size;
+    }
+    this.slots[this.tail++ % this.slots.length] = item;
+    if (this.started) this.wire!.schedule();
   }
 
-  private schedule(): void {
-    if (this.scheduled || !this.started || this.queue.length === 0) return;
-    this.scheduled = true;
-    queueMicrotask(this.drainBound);
-  }
-
-  private drain(): void {
-    const q = this.queue;
-    // Messages enqueued while draining are appended to `q` and handled in this same loop.
-    for (let i = 0; i < q.length; i++) {
-      if (this.closed) break;
-      const item = q[i];
+  /** @internal Deliver what is queued to this side (Wire's drain); how many items were taken. */
+  deliver(): number {
+    if (!this.started || this.closed) return 0;
+    let taken = 0;
+    // Messages queued meanwhile (a synchronous answer to this side) are delivered in this loop too.
+    while (this.head !== this.tail && !this.closed) {
+      const slots = this.slots;
+      const at = this.head++ % slots.length;
+      const item = slots[at];
+      slots[at] = undefined;
+      taken++;
       if (item === CLOSE) {
         this.finish();
         break;
       }
       try {
-        this.onmessage?.(item);
+        this.onmessage?.(item!);
       } catch (e) {
-        this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        this.reportError(e);
       }
     }
-    if (!this.closed) q.length = 0;
-    this.scheduled = false;
+    if (this.head === this.tail) this.head = this.tail = 0;
+    return taken;
+  }
+
+  private reportError(e: unknown): void {
+    try {
+      this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+    } catch {
+      // An error hook that throws must not stop delivery to either side.
+    }
   }
 
   private finish(): void {
     this.closed = true;
-    this.queue = [];
+    this.slots = [];
+    this.head = this.tail = 0;
     this.onclose?.();
   }
 }

@@ -314,4 +314,22 @@ test("connectModernClient needs a modern binding; a discover result without supp
   assert.instance(e, InvalidResultError);
 });
 
+test("requests without their own _meta share one frozen _meta until the log level changes", async () => {
+  const { peer, client } = await connect((m) => (m.method === "tools/call" ? TEXT("ok") : undefined), { logLevel: "info" });
+  const params = { name: "t", arguments: { a: 1 } };
+  await client.request("tools/call", params);
+  await client.request("tools/call", { name: "t" });
+  const [first, second] = peer.requests("tools/call");
+  assert.not.ok("_meta" in params, "the caller's params are not written to");
+  assert.is(first!.params!._meta, second!.params!._meta, "one object (the memory transport passes it by reference)");
+  assert.ok(Object.isFrozen(first!.params!._meta), "a receiver in this process cannot change the next request's");
+  assert.is(first!.params!._meta[MetaKey.logLevel], "info");
+  client.setLoggingLevel("error");
+  await client.request("tools/call", { name: "t" });
+  const third = peer.requests("tools/call")[2]!;
+  assert.is(third.params!._meta[MetaKey.logLevel], "error");
+  assert.is(first!.params!._meta[MetaKey.logLevel], "info", "the earlier object is unchanged");
+  await client.close();
+});
+
 test.run();

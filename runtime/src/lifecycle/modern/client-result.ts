@@ -42,25 +42,24 @@ export interface InputRequired {
   readonly requestState: string | undefined;
 }
 
-export type ReadResult = { kind: "complete"; result: Result } | { kind: "input_required"; input: InputRequired };
-
 function issue(instancePath: string, keyword: string, message: string): ValidationIssue {
   return { instancePath, schemaPath: "", keyword, params: {}, message };
 }
 
 
-/**
- * Classify and check one result of `method`. A complete result is validated against the
- * revision's result schema (after treating an absent `resultType` as `complete` and, for
- * cacheable results, absent hints as "stale now"); `trust` skips schema validation but never
- * the `resultType` rules.
- */
 /** What must load before `readResult(method, …, binding, trust)` can run; undefined when nothing. */
 export function resultReady(method: string, binding: ProtocolBinding, trust: boolean): Promise<void> | undefined {
   return trust ? undefined : validatorReady(binding, "results", method);
 }
 
-export function readResult(method: string, result: Result, binding: ProtocolBinding, trust: boolean): ReadResult {
+/**
+ * Classify and check one result of `method`: undefined when it is complete (then `result` is the
+ * answer, with `resultType` filled in), the input it asks for when it is `input_required`; throws
+ * InvalidResultError otherwise. A complete result is validated against the revision's result
+ * schema (after treating an absent `resultType` as `complete` and, for cacheable results, absent
+ * hints as "stale now"); `trust` skips schema validation but never the `resultType` rules.
+ */
+export function readResult(method: string, result: Result, binding: ProtocolBinding, trust: boolean): InputRequired | undefined {
   const type = result.resultType;
   if (type === undefined || type === "complete") {
     if (type === undefined) result.resultType = "complete";
@@ -77,7 +76,7 @@ export function readResult(method: string, result: Result, binding: ProtocolBind
         if (!validate(checked)) throw new InvalidResultError(method, validate.errors ?? [], result);
       }
     }
-    return { kind: "complete", result };
+    return undefined;
   }
   if (type !== "input_required") {
     throw new InvalidResultError(method, [issue("/resultType", "enum", `unknown resultType ${JSON.stringify(type)}`)], result);
@@ -85,7 +84,7 @@ export function readResult(method: string, result: Result, binding: ProtocolBind
   if (!INPUT_METHODS.has(method)) {
     throw new InvalidResultError(method, [issue("/resultType", "enum", `${method} may not answer input_required`)], result);
   }
-  return { kind: "input_required", input: readInputRequired(method, result) };
+  return readInputRequired(method, result);
 }
 
 export function readInputRequired(method: string, result: Result): InputRequired {

@@ -13,7 +13,7 @@ import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
 import { ownCopy } from "../../session/own-copy.js";
-import type { NotificationHandler, Params, RequestHandler, RequestOptions, Result } from "../../session/types.js";
+import type { NotificationHandler, Params, RequestHandler, RequestOptions, ResponseReader, Result } from "../../session/types.js";
 import type { LoggingLevel } from "../../mcp-types.js";
 import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../legacy/types.js";
 import type * as Modern from "../../wire/modern.js";
@@ -21,11 +21,66 @@ import { ResultCache } from "./client-cache.js";
 import { Subscription, type ListenOptions, type SubscriptionFilter } from "./client-listen.js";
 import { answerInputRequests, InputRoundsExceededError } from "./client-mrtr.js";
 import { ModernClientPolicy } from "./client-policy.js";
-import { readResult, resultReady } from "./client-result.js";
+import { CACHEABLE_METHODS, readResult, resultReady } from "./client-result.js";
 import { TASKS_EXTENSION, hasExtension, headerParams, MetaKey, type HeaderParam } from "./wire.js";
 
 /** Send options of a request without options (the session only reads them). */
 const SKIP_VALIDATION: RequestOptions = Object.freeze({ skipValidation: true });
+
+/** The caller's options as the session gets them: results are validated here, by resultType. */
+function sendOptionsOf(options: RequestOptions | undefined): RequestOptions {
+  if (options === undefined) return SKIP_VALIDATION;
+  const out = ownCopy(options);
+  out.skipValidation = true;
+  return out;
+}
+
+const SETTLED: Promise<void> = Promise.resolve();
+
+/** A request's first response, handed to the full loop (`run`) when reading it takes more than one step. */
+type Outcome = { readonly ok: true; readonly result: Result } | { readonly ok: false; readonly error: unknown };
+
+/**
+ * Reads the first response of a request as it arrives (see ResponseReader): a complete result is
+ * checked and mapped in the same step, so the common call costs one promise and no async frame;
+ * a task, an input round or a retry continues in `run`, exactly as if `run` had sent the request.
+ */
+class FirstResponse<T> implements ResponseReader<T> {
+  constructor(
+    private readonly client: ModernClientSession,
+    private readonly method: string,
+    private readonly params: Params | undefined,
+    private readonly options: RequestOptions | undefined,
+    private readonly map: ((result: Result) => T) | undefined,
+  ) {}
+
+  ok(raw: Result): T | Promise<T> {
+    const client = this.client;
+    const method = this.method;
+    // The result validator may have to load first (the method's first call, or a revision
+    // changed since the request went out): `run` waits for it.
+    if (
+      !(method === "tools/call" && raw.resultType === "task" && client.waitsForTasks) &&
+      resultReady(method, client.binding, client.trusted) === undefined &&
+      readResult(method, raw, client.binding, client.trusted) === undefined
+    ) {
+      if (method === "tools/list") client.toolsView(raw);
+      return this.map === undefined ? (raw as T) : this.map(raw);
+    }
+    return this.more({ ok: true, result: raw });
+  }
+
+  fail(error: unknown): T | Promise<T> {
+    if (!this.client.retries(this.method, error)) throw error;
+    return this.more({ ok: false, error });
+  }
+
+  /** The rest in `run`, started after this dispatch (it may call handlers and send requests). */
+  private more(first: Outcome): Promise<T> {
+    const rest = SETTLED.then(() => this.client.run(this.method, this.params, this.options, false, first));
+    return this.map === undefined ? (rest as Promise<T>) : rest.then(this.map);
+  }
+}
 
 /** Rounds of input a request may go through before the client gives up (the server may re-prompt). */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;
@@ -109,6 +164,8 @@ export class ModernClientSession {
   readonly capabilities: Capabilities;
   private version: ProtocolBinding;
   private level: LoggingLevel | undefined;
+  /** The `_meta` of a request that brings none of its own, shared (frozen) until the version or level changes. */
+  private metaShared: Params | undefined;
   private readonly session: Session;
   private readonly policy: ModernClientPolicy;
   private readonly bindings: readonly ProtocolBinding[];
@@ -179,17 +236,17 @@ export class ModernClientSession {
 
   setLoggingLevel(level: LoggingLevel | undefined): void {
     this.level = level;
+    this.metaShared = undefined;
   }
 
   /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
-  private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }): Params {
-    // Literal keys (checked against MetaKey) and ownCopy, not spreads: this runs for every request.
-    const meta: Params = ownCopy(params?._meta as Params | undefined);
-    meta["io.modelcontextprotocol/protocolVersion" satisfies typeof MetaKey.protocolVersion] = this.version.revision;
-    meta["io.modelcontextprotocol/clientCapabilities" satisfies typeof MetaKey.clientCapabilities] = this.capabilities;
-    meta["io.modelcontextprotocol/clientInfo" satisfies typeof MetaKey.clientInfo] = this.clientInfo;
-    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
-    const out: Params = ownCopy(params);
+  /** `fresh`: `params` is a new object the caller made for this request, completed in place instead of copied. */
+  private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }, fresh = false): Params {
+    const own = params?._meta as Params | undefined;
+    // Most requests bring no `_meta`: theirs is one shared object, frozen so that no receiver in
+    // the same process (the memory transport passes objects by reference) can change the next one.
+    const meta = own === undefined ? (this.metaShared ??= Object.freeze(this.meta(undefined))) : this.meta(own);
+    const out: Params = fresh && params !== undefined ? params : ownCopy(params);
     out._meta = meta;
     if (extra !== undefined) {
       if (extra.inputResponses !== undefined) out.inputResponses = extra.inputResponses;
@@ -198,13 +255,51 @@ export class ModernClientSession {
     return out;
   }
 
+  private meta(own: Params | undefined): Params {
+    // Literal keys (checked against MetaKey) and ownCopy, not spreads: this runs for every request.
+    const meta: Params = ownCopy(own);
+    meta["io.modelcontextprotocol/protocolVersion" satisfies typeof MetaKey.protocolVersion] = this.version.revision;
+    meta["io.modelcontextprotocol/clientCapabilities" satisfies typeof MetaKey.clientCapabilities] = this.capabilities;
+    meta["io.modelcontextprotocol/clientInfo" satisfies typeof MetaKey.clientInfo] = this.clientInfo;
+    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
+    return meta;
+  }
+
   /**
    * One request, whatever number of round trips it takes: answers input-required results through
    * the handlers (all responses built before the retry), retries once with a version the server
    * lists after -32022, and once with fresh tool headers after -32020 on tools/call.
    */
   request<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
-    return this.run(method, params, options, false);
+    return this.requestAs<R>(method, params, options, undefined);
+  }
+
+  /**
+   * @internal `request` whose complete result `map` turns into the value the promise settles
+   * with, in the step that reads the response (the typed client's tool calls).
+   */
+  requestAs<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, map: ((result: Result) => T) | undefined, fresh = false): Promise<T> {
+    // Cacheable requests take the full loop (so does a first response whose validator has yet to load).
+    if (this.cache !== undefined && CACHEABLE_METHODS.has(method)) {
+      const full = this.run(method, params, options, false, undefined);
+      return map === undefined ? (full as Promise<T>) : full.then(map);
+    }
+    return this.session.requestWith(method, this.params(params, undefined, fresh), sendOptionsOf(options), new FirstResponse(this, method, params, options, map));
+  }
+
+  /** @internal Whether tools/call results of resultType "task" are waited for (the tasks extension is declared). */
+  get waitsForTasks(): boolean {
+    return hasExtension(this.capabilities, TASKS_EXTENSION);
+  }
+
+  /** @internal Whether results are taken without schema validation (trustPeer). */
+  get trusted(): boolean {
+    return this.trust;
+  }
+
+  /** @internal Whether `run` answers this failure of a first attempt with a retry. */
+  retries(method: string, e: unknown): boolean {
+    return isError(e, ErrorCode.UnsupportedProtocolVersion) || (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && this.transport.setToolHeaders !== undefined);
   }
 
   /**
@@ -212,7 +307,7 @@ export class ModernClientSession {
    * waiting for the task; a call the server answered at once resolves to its complete result.
    */
   startToolTask(params: Params, options?: RequestOptions): Promise<Result> {
-    return this.run("tools/call", params, options, true);
+    return this.run("tools/call", params, options, true, undefined);
   }
 
   /** One raw `tasks/get` / `tasks/cancel` (the result is read by the caller). */
@@ -225,30 +320,37 @@ export class ModernClientSession {
     const raw = this.awaitTask(created, options).then((r) => ({ ...r, resultType: "complete" }));
     return raw.then(async (r) => {
       await resultReady("tools/call", this.version, this.trust);
-      const read = readResult("tools/call", r, this.version, this.trust);
-      if (read.kind !== "complete") throw new InvalidResultError("tasks/get", [{ instancePath: "/result/resultType", schemaPath: "", keyword: "enum", params: {}, message: "a task's result must be complete" }], r);
-      return read.result;
+      if (readResult("tools/call", r, this.version, this.trust) !== undefined) throw new InvalidResultError("tasks/get", [{ instancePath: "/result/resultType", schemaPath: "", keyword: "enum", params: {}, message: "a task's result must be complete" }], r);
+      return r;
     });
   }
 
-  private async run<R extends Result = Result>(method: string, params: Params | undefined, options: RequestOptions | undefined, keepTask: boolean): Promise<R> {
-    const key = this.cache?.key(method, params);
+  /**
+   * @internal Every round of one request: the cache, retries, tasks and input rounds. `first` is
+   * the outcome of a first attempt FirstResponse already sent (then nothing is looked up in the
+   * cache: that request was not cacheable).
+   */
+  async run<R extends Result = Result>(method: string, params: Params | undefined, options: RequestOptions | undefined, keepTask: boolean, first: Outcome | undefined): Promise<R> {
+    const key = first === undefined ? this.cache?.key(method, params) : undefined;
     if (key !== undefined) {
       const hit = this.cache!.get(key);
       if (hit !== undefined) return hit as R;
     }
-    let sendOptions: RequestOptions = SKIP_VALIDATION;
-    if (options !== undefined) {
-      sendOptions = ownCopy(options);
-      sendOptions.skipValidation = true;
-    }
+    const sendOptions = sendOptionsOf(options);
     let versionRetried = false;
     let headersRetried = false;
     let extra: { inputResponses?: Record<string, Result>; requestState?: string } | undefined;
     for (let round = 0; ; ) {
       let raw: Result;
       try {
-        raw = await this.session.request(method, this.params(params, extra), sendOptions);
+        if (first !== undefined) {
+          const outcome = first;
+          first = undefined;
+          if (!outcome.ok) throw outcome.error;
+          raw = outcome.result;
+        } else {
+          raw = await this.session.request(method, this.params(params, extra), sendOptions);
+        }
       } catch (e) {
         if (isError(e, ErrorCode.UnsupportedProtocolVersion) && !versionRetried) {
           versionRetried = true;
@@ -272,15 +374,13 @@ export class ModernClientSession {
       }
       const ready = resultReady(method, this.version, this.trust);
       if (ready !== undefined) await ready;
-      const read = readResult(method, raw, this.version, this.trust);
-      if (read.kind === "complete") {
-        const result = read.result;
-        if (method === "tools/list") this.toolsView(result);
-        if (key !== undefined && extra === undefined) this.cache!.put(key, method, params, result);
-        return result as R;
+      const input = readResult(method, raw, this.version, this.trust);
+      if (input === undefined) {
+        if (method === "tools/list") this.toolsView(raw);
+        if (key !== undefined && extra === undefined) this.cache!.put(key, method, params, raw);
+        return raw as R;
       }
       if (++round > this.maxRounds) throw new InputRoundsExceededError(method, this.maxRounds);
-      const input = read.input;
       extra = {};
       if (input.inputRequests.size > 0) extra.inputResponses = await answerInputRequests(input, this.handlers, options?.signal);
       if (input.requestState !== undefined) extra.requestState = input.requestState;
@@ -302,6 +402,7 @@ export class ModernClientSession {
 
   private useBinding(b: ProtocolBinding): void {
     this.version = b;
+    this.metaShared = undefined;
     this.session.setBinding(b);
     this.transport.setProtocolVersion?.(b.revision);
   }
@@ -321,7 +422,8 @@ export class ModernClientSession {
    * Tools whose `x-mcp-header` annotations are invalid leave the client's view (with a warning);
    * the valid annotations go to the transport, which mirrors them into Mcp-Param-* headers.
    */
-  private toolsView(result: Result): void {
+  /** @internal */
+  toolsView(result: Result): void {
     const tools = result.tools;
     if (!Array.isArray(tools)) return;
     const kept: unknown[] = [];
@@ -440,9 +542,8 @@ export async function discover(
     raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
   }
   await resultReady("server/discover", binding, options.trustPeer === true);
-  const read = readResult("server/discover", raw, binding, options.trustPeer === true);
-  if (read.kind !== "complete") throw new InvalidResultError("server/discover", [], raw);
-  const result = read.result as unknown as DiscoverResult;
+  if (readResult("server/discover", raw, binding, options.trustPeer === true) !== undefined) throw new InvalidResultError("server/discover", [], raw);
+  const result = raw as unknown as DiscoverResult;
   if (!Array.isArray(result.supportedVersions)) {
     throw new InvalidResultError("server/discover", [{ instancePath: "/supportedVersions", schemaPath: "", keyword: "type", params: {}, message: "must be an array" }], result);
   }

@@ -25,10 +25,11 @@ export function isRetry(params: Params | undefined): boolean {
 /**
  * The wire result: `result` with `resultType`, `_meta.serverInfo` and, when complete and cacheable, the hint.
  * On every response's path: copies by `ownCopy` (a spread then new keys is slow on Node 20), keys
- * written as literals, and `delete` only on the rare input_required path.
+ * written as literals, and `delete` only on the rare input_required path. `fresh`: `result` is a
+ * new object made for this response alone (nobody else holds it), completed in place.
  */
-export function modernResult(result: Result, serverInfo: Implementation, hint: CacheHint | undefined): Result {
-  const out: Result = ownCopy(result);
+export function modernResult(result: Result, serverInfo: Implementation, hint: CacheHint | undefined, fresh = false): Result {
+  const out: Result = fresh ? result : ownCopy(result);
   out.resultType ??= "complete";
   const meta = out._meta;
   if (typeof meta === "object" && meta !== null) {

@@ -35,6 +35,11 @@ export interface ModernServerOptions {
   handlers: RequestHandlers;
   /** Caching hint of a cacheable method's complete result. */
   cache: (method: string, params: Params | undefined) => CacheHint;
+  /**
+   * Methods whose handler returns a new object per call that nothing else holds (McpServer's
+   * tools/call builds each result): completed in place instead of copied.
+   */
+  freshResults?: ReadonlySet<string>;
   /** Open listens of the whole server; without it `subscriptions/listen` is not offered. */
   listens?: ListenHub;
   timeout?: number;
@@ -76,9 +81,10 @@ export class ModernServerCore {
   private register(method: string, handler: RequestHandler<any, any>): void {
     const { describe, cache } = this.options;
     const cacheable = CACHEABLE.has(method);
+    const fresh = this.options.freshResults?.has(method) === true;
     const finish = (params: Params | undefined, result: Result): Result => {
       const hint = cacheable ? (isRetry(params) ? { ...cache(method, params), ttlMs: 0 } : cache(method, params)) : undefined;
-      return modernResult(result, describe(revisionOf(params)).serverInfo, hint);
+      return modernResult(result, describe(revisionOf(params)).serverInfo, hint, fresh);
     };
     this.handlers.set(method, (params: Params | undefined, rc: RequestContext) => {
       const r = handler(params, rc);
