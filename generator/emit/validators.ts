@@ -42,6 +42,22 @@ export const VALIDATORS_FILE = "validators.ts";
 export const AJV_DIR = "validators";
 /** The per-method import thunks the runtime loads validators through. */
 export const LOADERS_FILE = "loaders.ts";
+/**
+ * Per role, the revision's method table with the loaders of what that role receives
+ * (`@mcpgen/runtime/protocol/<rev>/server-side`, `/client-side`): a bundle that imports the
+ * server's never reaches a validator only a client uses.
+ */
+export const ROLE_FILES = { server: "server-side.ts", client: "client-side.ts" } as const;
+export type Role = keyof typeof ROLE_FILES;
+
+/**
+ * Whether a `role` endpoint receives (and so validates) `method`'s params / its result: the
+ * params of what the peer sends, the results of what it sends itself.
+ */
+export function receives(role: Role, method: Pick<MethodDef, "from">, what: "params" | "results"): boolean {
+  const peer = role === "server" ? "client" : "server";
+  return method.from === "both" || method.from === (what === "params" ? peer : role);
+}
 
 /** An input the validators cannot be generated from, named by file and JSON pointer. */
 function inputError(model: ProtocolModel, message: string, pointer?: string): McpgenError {
@@ -270,6 +286,40 @@ function facade(model: ProtocolModel, p: Plan, split: SplitOutput): string {
   return lines.join("\n");
 }
 
+/** Per method kept by `keep`, the import thunk of its validator, as lines of an object literal. */
+function thunks(model: ProtocolModel, p: Plan, what: "params" | "results", keep: (method: MethodDef) => boolean): string[] {
+  const pick = what === "params" ? paramsExport : resultExport;
+  return model.methods.flatMap((method) => {
+    const name = keep(method) ? pick(p, method.method) : undefined;
+    return name === undefined ? [] : [`    ${JSON.stringify(method.method)}: () => import("${moduleSpecifier(entryModule(name))}"),`];
+  });
+}
+
+/** `server-side.ts` / `client-side.ts`: the method table and the loaders of what `role` receives. */
+function roleLoaders(model: ProtocolModel, p: Plan, role: Role): string {
+  const peer = role === "server" ? "client" : "server";
+  return [
+    'import type { ValidatorLoaders } from "@mcpgen/runtime/abi";',
+    "",
+    'export { batching, era, methods, revision } from "./table.js";',
+    "",
+    "/**",
+    ` * The validators a ${role} of this revision uses: the params of what a ${peer} sends it and the`,
+    ` * results of its own requests, each imported the first time a connection needs it. The same`,
+    ` * shape as the \`methods.ts\` entry, without the ${peer}'s loaders, which a bundle of a ${role} never needs.`,
+    " */",
+    "export const validators: ValidatorLoaders = {",
+    "  params: {",
+    ...thunks(model, p, "params", (m) => receives(role, m, "params")),
+    "  },",
+    "  results: {",
+    ...thunks(model, p, "results", (m) => receives(role, m, "results")),
+    "  },",
+    "};",
+    "",
+  ].join("\n");
+}
+
 /** `loaders.ts`: per method, a thunk importing the module of its validator. */
 function loaders(model: ProtocolModel, p: Plan): string {
   const entries = (pick: (p: Plan, method: string) => string | undefined): string[] =>
@@ -362,6 +412,8 @@ export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[
       contents: `// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.\n${m.contents}`,
     })),
     { path: LOADERS_FILE, contents: loaders(model, p) },
+    { path: ROLE_FILES.server, contents: roleLoaders(model, p, "server") },
+    { path: ROLE_FILES.client, contents: roleLoaders(model, p, "client") },
     { path: VALIDATORS_FILE, contents: facade(model, p, split) },
   ];
 }
