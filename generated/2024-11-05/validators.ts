@@ -12,250 +12,244 @@ import * as m7 from "./validators/ListResourcesResult.js";
 import * as m8 from "./validators/ListRootsResult.js";
 import * as m9 from "./validators/ListToolsResult.js";
 import * as m10 from "./validators/ReadResourceResult.js";
-import * as m11 from "./validators/Result.js";
-import * as m12 from "./validators/definitions.js";
-import * as m13 from "./validators/params.completion.complete.js";
-import * as m14 from "./validators/params.initialize.js";
-import * as m15 from "./validators/params.logging.setLevel.js";
-import * as m16 from "./validators/params.notifications.cancelled.js";
-import * as m17 from "./validators/params.notifications.initialized.js";
-import * as m18 from "./validators/params.notifications.message.js";
-import * as m19 from "./validators/params.notifications.progress.js";
-import * as m20 from "./validators/params.notifications.prompts.list_changed.js";
-import * as m21 from "./validators/params.notifications.resources.list_changed.js";
-import * as m22 from "./validators/params.notifications.resources.updated.js";
-import * as m23 from "./validators/params.notifications.roots.list_changed.js";
-import * as m24 from "./validators/params.notifications.tools.list_changed.js";
-import * as m25 from "./validators/params.ping.js";
-import * as m26 from "./validators/params.prompts.get.js";
-import * as m27 from "./validators/params.prompts.list.js";
-import * as m28 from "./validators/params.resources.list.js";
-import * as m29 from "./validators/params.resources.read.js";
-import * as m30 from "./validators/params.resources.subscribe.js";
-import * as m31 from "./validators/params.resources.templates.list.js";
-import * as m32 from "./validators/params.resources.unsubscribe.js";
-import * as m33 from "./validators/params.roots.list.js";
-import * as m34 from "./validators/params.sampling.createMessage.js";
-import * as m35 from "./validators/params.tools.call.js";
-import * as m36 from "./validators/params.tools.list.js";
-import * as m37 from "./validators/shared-520b75f826.js";
-import * as m38 from "./validators/shared-68787d87ca.js";
-import * as m39 from "./validators/shared-8b9880e7c9.js";
-import * as m40 from "./validators/shared-8bfc2d1a27.js";
-import * as m41 from "./validators/shared-b90b7cfed1.js";
-import * as m42 from "./validators/shared-bdc3994cd8.js";
-import * as m43 from "./validators/shared-ef5c4cedf3.js";
+import * as m11 from "./validators/definitions.js";
+import * as m12 from "./validators/params.completion.complete.js";
+import * as m13 from "./validators/params.initialize.js";
+import * as m14 from "./validators/params.logging.setLevel.js";
+import * as m15 from "./validators/params.notifications.cancelled.js";
+import * as m16 from "./validators/params.notifications.initialized.js";
+import * as m17 from "./validators/params.notifications.message.js";
+import * as m18 from "./validators/params.notifications.progress.js";
+import * as m19 from "./validators/params.notifications.prompts.list_changed.js";
+import * as m20 from "./validators/params.notifications.resources.list_changed.js";
+import * as m21 from "./validators/params.notifications.resources.updated.js";
+import * as m22 from "./validators/params.notifications.roots.list_changed.js";
+import * as m23 from "./validators/params.notifications.tools.list_changed.js";
+import * as m24 from "./validators/params.ping.js";
+import * as m25 from "./validators/params.prompts.get.js";
+import * as m26 from "./validators/params.prompts.list.js";
+import * as m27 from "./validators/params.resources.list.js";
+import * as m28 from "./validators/params.resources.read.js";
+import * as m29 from "./validators/params.resources.subscribe.js";
+import * as m30 from "./validators/params.resources.templates.list.js";
+import * as m31 from "./validators/params.resources.unsubscribe.js";
+import * as m32 from "./validators/params.roots.list.js";
+import * as m33 from "./validators/params.sampling.createMessage.js";
+import * as m34 from "./validators/params.tools.call.js";
+import * as m35 from "./validators/params.tools.list.js";
+import * as m36 from "./validators/shared-11f88426a6.js";
+import * as m37 from "./validators/shared-1ce962eb22.js";
+import * as m38 from "./validators/shared-279105a22e.js";
+import * as m39 from "./validators/shared-71bff52a2a.js";
+import * as m40 from "./validators/shared-8338840bd3.js";
+import * as m41 from "./validators/shared-e1f44dd6cc.js";
+import * as m42 from "./validators/shared-e2ed2ee9ca.js";
+import * as m43 from "./validators/shared-e55d664bff.js";
+import * as m44 from "./validators/shared-f0fd0a9995.js";
 
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
-export const validateAnnotated = m12.Annotated as Validator<T.Annotated>;
+export const validateAnnotated = m11.ve55d68606001 as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m41.BlobResourceContents as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m43.va5de04d4cda4 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m12.CallToolRequest as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m11.v0bdf7e772313 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m0.CallToolResult as Validator<T.CallToolResult>;
+export const validateCallToolResult = m0.vf3808d1780fd as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m12.CancelledNotification as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m11.va235fdb3909a as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m14.ClientCapabilities as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m13.v248cb48fda18 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m12.ClientNotification as Validator<T.ClientNotification>;
+export const validateClientNotification = m11.vaaf97b878e62 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m12.ClientRequest as Validator<T.ClientRequest>;
+export const validateClientRequest = m11.v4f7385618045 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m12.ClientResult as Validator<T.ClientResult>;
+export const validateClientResult = m11.vd145c0740360 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m12.CompleteRequest as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m11.v5f6a81a939fd as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m1.CompleteResult as Validator<T.CompleteResult>;
+export const validateCompleteResult = m1.v93479538f033 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m12.CreateMessageRequest as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m11.v9765df4263d9 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m2.CreateMessageResult as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m2.v07a0708b37d1 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m12.Cursor as Validator<T.Cursor>;
+export const validateCursor = m11.v99dcc5e15e52 as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m38.EmbeddedResource as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m36.v5b6fb3726d67 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m11.Result as Validator<T.EmptyResult>;
+export const validateEmptyResult = m40.vc7a89c6abee5 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m12.GetPromptRequest as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m11.vbfc8eaf4b641 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m3.GetPromptResult as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m3.v1d2178e8ac12 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m39.ImageContent as Validator<T.ImageContent>;
+export const validateImageContent = m39.v5c22831744c7 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m43.Implementation as Validator<T.Implementation>;
+export const validateImplementation = m37.v9334e3cda5c7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m12.InitializeRequest as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m11.vbdb6b3f8ed4f as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m4.InitializeResult as Validator<T.InitializeResult>;
+export const validateInitializeResult = m4.v3fb76dabd82f as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m12.InitializedNotification as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m11.v4736edaba16e as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m12.JSONRPCError as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m11.v53e15615bbff as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m12.JSONRPCMessage as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m11.vc26b8e4c53c8 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m12.JSONRPCNotification as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m11.va87c8351ba9f as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m12.JSONRPCRequest as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m11.vb4d224fd0dca as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m12.JSONRPCResponse as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m11.v2d449d790125 as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m12.ListPromptsRequest as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m11.v7bce8183721f as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m5.ListPromptsResult as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m5.v8483fa93e117 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest =
-  m12.ListResourceTemplatesRequest as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m11.v7e1fc53d37d6 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult =
-  m6.ListResourceTemplatesResult as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m6.v249027929d58 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m12.ListResourcesRequest as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m11.v3191fd36e916 as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m7.ListResourcesResult as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m7.v41b00c8b8b0b as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m12.ListRootsRequest as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m11.vb22e93785abb as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m8.ListRootsResult as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m8.v3af61eed0b31 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m12.ListToolsRequest as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m11.v95cca8adb9f5 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m9.ListToolsResult as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m9.v208ce923d47f as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m37.LoggingLevel as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m38.vd3b6f563c4d4 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification =
-  m12.LoggingMessageNotification as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m11.v04c76ac3823d as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m34.ModelHint as Validator<T.ModelHint>;
+export const validateModelHint = m41.v1d08d9c5a452 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m34.ModelPreferences as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m41.vd940993e8505 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m12.Notification as Validator<T.Notification>;
+export const validateNotification = m11.v2fa1c7d9903b as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m12.PaginatedRequest as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m11.vf609ce658a44 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m12.PaginatedResult as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m11.ve9346c302a1c as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m12.PingRequest as Validator<T.PingRequest>;
+export const validatePingRequest = m11.v0a76b449fc35 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m12.ProgressNotification as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m11.v58ab7cdc4562 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m42.ProgressToken as Validator<T.ProgressToken>;
+export const validateProgressToken = m44.v6c2a26c7c217 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m5.Prompt as Validator<T.Prompt>;
+export const validatePrompt = m5.vaa2f797f4f30 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m5.PromptArgument as Validator<T.PromptArgument>;
+export const validatePromptArgument = m5.vdf14e511f321 as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification =
-  m12.PromptListChangedNotification as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m11.vfaca8eb4b2cc as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m3.PromptMessage as Validator<T.PromptMessage>;
+export const validatePromptMessage = m3.vebd7bf2c0899 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m13.PromptReference as Validator<T.PromptReference>;
+export const validatePromptReference = m12.vd0a5e1bd0d5f as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m12.ReadResourceRequest as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m11.v4e552320fefe as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m10.ReadResourceResult as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m10.va8db1fb8e53f as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m12.Request as Validator<T.Request>;
+export const validateRequest = m11.v3cb049abbeaf as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m42.ProgressToken as Validator<T.RequestId>;
+export const validateRequestId = m44.v6c2a26c7c217 as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m7.Resource as Validator<T.Resource>;
+export const validateResource = m7.v08a7829a6dfb as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m12.ResourceContents as Validator<T.ResourceContents>;
+export const validateResourceContents = m11.vacbc453d3362 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
-  m12.ResourceListChangedNotification as Validator<T.ResourceListChangedNotification>;
+  m11.v72f32350d0c9 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m13.ResourceReference as Validator<T.ResourceReference>;
+export const validateResourceReference = m12.v024e44492f00 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m6.ResourceTemplate as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m6.v45c79ee7a305 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification =
-  m12.ResourceUpdatedNotification as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m11.v1a7ebe89a03a as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m11.Result as Validator<T.Result>;
+export const validateResult = m40.vc7a89c6abee5 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m40.Role as Validator<T.Role>;
+export const validateRole = m42.v611df913745b as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m8.Root as Validator<T.Root>;
+export const validateRoot = m8.vce999bc0cc39 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification =
-  m12.RootsListChangedNotification as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m11.vd6d61ff19100 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m34.SamplingMessage as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m33.vecf26bdc3d5e as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m4.ServerCapabilities as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m4.v0c1d61ccfc04 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m12.ServerNotification as Validator<T.ServerNotification>;
+export const validateServerNotification = m11.v79ac44f6dfd2 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m12.ServerRequest as Validator<T.ServerRequest>;
+export const validateServerRequest = m11.v479aead64ab1 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m12.ServerResult as Validator<T.ServerResult>;
+export const validateServerResult = m11.v97f8b34125d0 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m12.SetLevelRequest as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m11.vcc99c1679874 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m12.SubscribeRequest as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m11.vc71d5a19bcee as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m39.TextContent as Validator<T.TextContent>;
+export const validateTextContent = m39.v64b659e46ca5 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m41.TextResourceContents as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m43.vc781c4944534 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m9.Tool as Validator<T.Tool>;
+export const validateTool = m9.vf3f1944651b5 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification =
-  m12.ToolListChangedNotification as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m11.va3adb585f123 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m12.UnsubscribeRequest as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m11.v12eec51cf6b7 as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m13.params$completion$complete,
-  initialize: m14.params$initialize,
-  "logging/setLevel": m15.params$logging$setLevel,
-  "notifications/cancelled": m16.params$notifications$cancelled,
-  "notifications/initialized": m17.params$notifications$initialized,
-  "notifications/message": m18.params$notifications$message,
-  "notifications/progress": m19.params$notifications$progress,
-  "notifications/prompts/list_changed": m20.params$notifications$prompts$list_changed,
-  "notifications/resources/list_changed": m21.params$notifications$resources$list_changed,
-  "notifications/resources/updated": m22.params$notifications$resources$updated,
-  "notifications/roots/list_changed": m23.params$notifications$roots$list_changed,
-  "notifications/tools/list_changed": m24.params$notifications$tools$list_changed,
-  ping: m25.params$ping,
-  "prompts/get": m26.params$prompts$get,
-  "prompts/list": m27.params$prompts$list,
-  "resources/list": m28.params$resources$list,
-  "resources/read": m29.params$resources$read,
-  "resources/subscribe": m30.params$resources$subscribe,
-  "resources/templates/list": m31.params$resources$templates$list,
-  "resources/unsubscribe": m32.params$resources$unsubscribe,
-  "roots/list": m33.params$roots$list,
-  "sampling/createMessage": m34.params$sampling$createMessage,
-  "tools/call": m35.params$tools$call,
-  "tools/list": m36.params$tools$list,
+  "completion/complete": m12.v06eec59dace1,
+  initialize: m13.v6c17c2c702e8,
+  "logging/setLevel": m14.v791eccb82ea9,
+  "notifications/cancelled": m15.vfc36de4d9543,
+  "notifications/initialized": m16.vb396ed232058,
+  "notifications/message": m17.v3caf34d7a96d,
+  "notifications/progress": m18.vd28dad766a47,
+  "notifications/prompts/list_changed": m19.vaf78dfc9425c,
+  "notifications/resources/list_changed": m20.v332121758c16,
+  "notifications/resources/updated": m21.v092b56e962a4,
+  "notifications/roots/list_changed": m22.vd471d0bd0dfd,
+  "notifications/tools/list_changed": m23.vb3b69052ca48,
+  ping: m24.vddb8f45036d8,
+  "prompts/get": m25.vfcfdb979307e,
+  "prompts/list": m26.vc83b6e043256,
+  "resources/list": m27.ve67316154c74,
+  "resources/read": m28.v3214ff182b14,
+  "resources/subscribe": m29.v6b53a6bc4dc1,
+  "resources/templates/list": m30.v47e7e57261c4,
+  "resources/unsubscribe": m31.vbd3832e2052b,
+  "roots/list": m32.v175cfdbf632b,
+  "sampling/createMessage": m33.v622eb3313d2b,
+  "tools/call": m34.v9695c0a1c57f,
+  "tools/list": m35.v94c76ecd149f,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m1.CompleteResult,
-  initialize: m4.InitializeResult,
-  "logging/setLevel": m11.Result,
-  ping: m11.Result,
-  "prompts/get": m3.GetPromptResult,
-  "prompts/list": m5.ListPromptsResult,
-  "resources/list": m7.ListResourcesResult,
-  "resources/read": m10.ReadResourceResult,
-  "resources/subscribe": m11.Result,
-  "resources/templates/list": m6.ListResourceTemplatesResult,
-  "resources/unsubscribe": m11.Result,
-  "roots/list": m8.ListRootsResult,
-  "sampling/createMessage": m2.CreateMessageResult,
-  "tools/call": m0.CallToolResult,
-  "tools/list": m9.ListToolsResult,
+  "completion/complete": m1.v93479538f033,
+  initialize: m4.v3fb76dabd82f,
+  "logging/setLevel": m40.vc7a89c6abee5,
+  ping: m40.vc7a89c6abee5,
+  "prompts/get": m3.v1d2178e8ac12,
+  "prompts/list": m5.v8483fa93e117,
+  "resources/list": m7.v41b00c8b8b0b,
+  "resources/read": m10.va8db1fb8e53f,
+  "resources/subscribe": m40.vc7a89c6abee5,
+  "resources/templates/list": m6.v249027929d58,
+  "resources/unsubscribe": m40.vc7a89c6abee5,
+  "roots/list": m8.v3af61eed0b31,
+  "sampling/createMessage": m2.v07a0708b37d1,
+  "tools/call": m0.vf3808d1780fd,
+  "tools/list": m9.v208ce923d47f,
 };

@@ -10,29 +10,33 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "notifications/cancelled": () => import("./validators/params.notifications.cancelled.js"),
-    "notifications/message": () => import("./validators/params.notifications.message.js"),
+    "notifications/cancelled": () => import("../2024-11-05/validators/params.notifications.cancelled.js"),
+    "notifications/message": () => import("../2024-11-05/validators/params.notifications.message.js"),
     "notifications/progress": () => import("./validators/params.notifications.progress.js"),
-    "notifications/prompts/list_changed": () => import("./validators/params.notifications.prompts.list_changed.js"),
-    "notifications/resources/list_changed": () => import("./validators/params.notifications.resources.list_changed.js"),
-    "notifications/resources/updated": () => import("./validators/params.notifications.resources.updated.js"),
-    "notifications/tools/list_changed": () => import("./validators/params.notifications.tools.list_changed.js"),
-    ping: () => import("./validators/params.ping.js"),
-    "roots/list": () => import("./validators/params.roots.list.js"),
+    "notifications/prompts/list_changed": () =>
+      import("../2024-11-05/validators/params.notifications.prompts.list_changed.js"),
+    "notifications/resources/list_changed": () =>
+      import("../2024-11-05/validators/params.notifications.resources.list_changed.js"),
+    "notifications/resources/updated": () =>
+      import("../2024-11-05/validators/params.notifications.resources.updated.js"),
+    "notifications/tools/list_changed": () =>
+      import("../2024-11-05/validators/params.notifications.tools.list_changed.js"),
+    ping: () => import("../2024-11-05/validators/params.ping.js"),
+    "roots/list": () => import("../2024-11-05/validators/params.roots.list.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
   },
   results: {
-    "completion/complete": () => import("./validators/CompleteResult.js"),
+    "completion/complete": () => import("../2024-11-05/validators/CompleteResult.js"),
     initialize: () => import("./validators/InitializeResult.js"),
-    "logging/setLevel": () => import("./validators/Result.js"),
-    ping: () => import("./validators/Result.js"),
+    "logging/setLevel": () => import("../2024-11-05/validators/Result.js"),
+    ping: () => import("../2024-11-05/validators/Result.js"),
     "prompts/get": () => import("./validators/GetPromptResult.js"),
-    "prompts/list": () => import("./validators/ListPromptsResult.js"),
+    "prompts/list": () => import("../2024-11-05/validators/ListPromptsResult.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("./validators/ReadResourceResult.js"),
-    "resources/subscribe": () => import("./validators/Result.js"),
+    "resources/read": () => import("../2024-11-05/validators/ReadResourceResult.js"),
+    "resources/subscribe": () => import("../2024-11-05/validators/Result.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
-    "resources/unsubscribe": () => import("./validators/Result.js"),
+    "resources/unsubscribe": () => import("../2024-11-05/validators/Result.js"),
     "tools/call": () => import("./validators/CallToolResult.js"),
     "tools/list": () => import("./validators/ListToolsResult.js"),
   },

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate100(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f93479538f033(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://defs/CompleteResult" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.completion === undefined && (missing0 = "completion")) {
         return fail(
-          validate100,
+          f93479538f033,
           instancePath,
           "#/required",
           "required",
@@ -28,7 +28,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                validate100,
+                f93479538f033,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -50,7 +50,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                 let missing1;
                 if (data1.values === undefined && (missing1 = "values")) {
                   return fail(
-                    validate100,
+                    f93479538f033,
                     instancePath + "/completion",
                     "#/properties/completion/required",
                     "required",
@@ -62,7 +62,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                     const _errs6 = errors;
                     if (typeof data1.hasMore !== "boolean") {
                       return fail(
-                        validate100,
+                        f93479538f033,
                         instancePath + "/completion/hasMore",
                         "#/properties/completion/properties/hasMore/type",
                         "type",
@@ -80,7 +80,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                       const _errs8 = errors;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
                         return fail(
-                          validate100,
+                          f93479538f033,
                           instancePath + "/completion/total",
                           "#/properties/completion/properties/total/type",
                           "type",
@@ -104,7 +104,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                               const _errs12 = errors;
                               if (typeof data4[i0] !== "string") {
                                 return fail(
-                                  validate100,
+                                  f93479538f033,
                                   instancePath + "/completion/values/" + i0,
                                   "#/properties/completion/properties/values/items/type",
                                   "type",
@@ -119,7 +119,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                             }
                           } else {
                             return fail(
-                              validate100,
+                              f93479538f033,
                               instancePath + "/completion/values",
                               "#/properties/completion/properties/values/type",
                               "type",
@@ -137,7 +137,7 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               } else {
                 return fail(
-                  validate100,
+                  f93479538f033,
                   instancePath + "/completion",
                   "#/properties/completion/type",
                   "type",
@@ -153,13 +153,13 @@ function validate100(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate100, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f93479538f033, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate100.errors = vErrors;
+  f93479538f033.errors = vErrors;
   return errors === 0;
 }
-export { validate100 };
-export const CompleteResult: abi.Validator = validate100;
+export { f93479538f033 };
+export const v93479538f033: abi.Validator = f93479538f033;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate100;
+export const validate: abi.Validator = f93479538f033;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fdf14e511f321(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://defs/PromptArgument" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          validate132,
+          fdf14e511f321,
           instancePath,
           "#/required",
           "required",
@@ -25,7 +25,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs1 = errors;
           if (typeof data.description !== "string") {
             return fail(
-              validate132,
+              fdf14e511f321,
               instancePath + "/description",
               "#/properties/description/type",
               "type",
@@ -42,7 +42,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (typeof data.name !== "string") {
               return fail(
-                validate132,
+                fdf14e511f321,
                 instancePath + "/name",
                 "#/properties/name/type",
                 "type",
@@ -59,7 +59,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs5 = errors;
               if (typeof data.required !== "boolean") {
                 return fail(
-                  validate132,
+                  fdf14e511f321,
                   instancePath + "/required",
                   "#/properties/required/type",
                   "type",
@@ -75,13 +75,13 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate132, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fdf14e511f321, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate132.errors = vErrors;
+  fdf14e511f321.errors = vErrors;
   return errors === 0;
 }
-function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function faa2f797f4f30(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://defs/Prompt" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -89,7 +89,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          validate131,
+          faa2f797f4f30,
           instancePath,
           "#/required",
           "required",
@@ -107,14 +107,14 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs3 = errors;
                 if (
-                  !validate132(data0[i0], {
+                  !fdf14e511f321(data0[i0], {
                     instancePath: instancePath + "/arguments/" + i0,
                     parentData: data0,
                     parentDataProperty: i0,
                     rootData,
                   })
                 ) {
-                  vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+                  vErrors = vErrors === null ? fdf14e511f321.errors : vErrors.concat(fdf14e511f321.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -124,7 +124,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
               }
             } else {
               return fail(
-                validate131,
+                faa2f797f4f30,
                 instancePath + "/arguments",
                 "#/properties/arguments/type",
                 "type",
@@ -142,7 +142,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data.description !== "string") {
               return fail(
-                validate131,
+                faa2f797f4f30,
                 instancePath + "/description",
                 "#/properties/description/type",
                 "type",
@@ -159,7 +159,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (typeof data.name !== "string") {
                 return fail(
-                  validate131,
+                  faa2f797f4f30,
                   instancePath + "/name",
                   "#/properties/name/type",
                   "type",
@@ -175,13 +175,13 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate131, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(faa2f797f4f30, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate131.errors = vErrors;
+  faa2f797f4f30.errors = vErrors;
   return errors === 0;
 }
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f8483fa93e117(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://defs/ListPromptsResult" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -189,7 +189,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.prompts === undefined && (missing0 = "prompts")) {
         return fail(
-          validate130,
+          f8483fa93e117,
           instancePath,
           "#/required",
           "required",
@@ -204,7 +204,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                validate130,
+                f8483fa93e117,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -222,7 +222,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data.nextCursor !== "string") {
               return fail(
-                validate130,
+                f8483fa93e117,
                 instancePath + "/nextCursor",
                 "#/properties/nextCursor/type",
                 "type",
@@ -245,14 +245,14 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
                     if (
-                      !validate131(data2[i0], {
+                      !faa2f797f4f30(data2[i0], {
                         instancePath: instancePath + "/prompts/" + i0,
                         parentData: data2,
                         parentDataProperty: i0,
                         rootData,
                       })
                     ) {
-                      vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+                      vErrors = vErrors === null ? faa2f797f4f30.errors : vErrors.concat(faa2f797f4f30.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -262,7 +262,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 } else {
                   return fail(
-                    validate130,
+                    f8483fa93e117,
                     instancePath + "/prompts",
                     "#/properties/prompts/type",
                     "type",
@@ -279,15 +279,15 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate130, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f8483fa93e117, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate130.errors = vErrors;
+  f8483fa93e117.errors = vErrors;
   return errors === 0;
 }
-export { validate130 };
-export const ListPromptsResult: abi.Validator = validate130;
-export const Prompt: abi.Validator = validate131;
-export const PromptArgument: abi.Validator = validate132;
+export { f8483fa93e117 };
+export const v8483fa93e117: abi.Validator = f8483fa93e117;
+export const vaa2f797f4f30: abi.Validator = faa2f797f4f30;
+export const vdf14e511f321: abi.Validator = fdf14e511f321;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate130;
+export const validate: abi.Validator = f8483fa93e117;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate199(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fb396ed232058(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/notifications/initialized" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -17,7 +17,7 @@ function validate199(data, { instancePath = "", parentData, parentDataProperty, 
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              validate199,
+              fb396ed232058,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -28,12 +28,12 @@ function validate199(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate199, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fb396ed232058, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate199.errors = vErrors;
+  fb396ed232058.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$initialized: abi.Validator = validate199;
+export const vb396ed232058: abi.Validator = fb396ed232058;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate199;
+export const validate: abi.Validator = fb396ed232058;

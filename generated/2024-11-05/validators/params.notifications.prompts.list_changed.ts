@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate204(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function faf78dfc9425c(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/notifications/prompts/list_changed" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -17,7 +17,7 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              validate204,
+              faf78dfc9425c,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -28,12 +28,12 @@ function validate204(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate204, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(faf78dfc9425c, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate204.errors = vErrors;
+  faf78dfc9425c.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$prompts$list_changed: abi.Validator = validate204;
+export const vaf78dfc9425c: abi.Validator = faf78dfc9425c;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate204;
+export const validate: abi.Validator = faf78dfc9425c;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate205(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f332121758c16(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/notifications/resources/list_changed" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -17,7 +17,7 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              validate205,
+              f332121758c16,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -28,12 +28,12 @@ function validate205(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate205, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f332121758c16, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate205.errors = vErrors;
+  f332121758c16.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$resources$list_changed: abi.Validator = validate205;
+export const v332121758c16: abi.Validator = f332121758c16;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate205;
+export const validate: abi.Validator = f332121758c16;

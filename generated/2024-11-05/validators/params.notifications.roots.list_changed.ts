@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate207(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fd471d0bd0dfd(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/notifications/roots/list_changed" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -17,7 +17,7 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              validate207,
+              fd471d0bd0dfd,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -28,12 +28,12 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate207, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fd471d0bd0dfd, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate207.errors = vErrors;
+  fd471d0bd0dfd.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$roots$list_changed: abi.Validator = validate207;
+export const vd471d0bd0dfd: abi.Validator = fd471d0bd0dfd;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate207;
+export const validate: abi.Validator = fd471d0bd0dfd;

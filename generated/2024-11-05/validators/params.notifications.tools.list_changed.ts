@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate208(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fb3b69052ca48(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/notifications/tools/list_changed" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -17,7 +17,7 @@ function validate208(data, { instancePath = "", parentData, parentDataProperty, 
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              validate208,
+              fb3b69052ca48,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -28,12 +28,12 @@ function validate208(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate208, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fb3b69052ca48, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate208.errors = vErrors;
+  fb3b69052ca48.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$tools$list_changed: abi.Validator = validate208;
+export const vb3b69052ca48: abi.Validator = fb3b69052ca48;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate208;
+export const validate: abi.Validator = fb3b69052ca48;

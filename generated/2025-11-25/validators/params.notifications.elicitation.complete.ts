@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f0495465ec044(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/notifications/elicitation/complete" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.elicitationId === undefined && (missing0 = "elicitationId")) {
         return fail(
-          validate389,
+          f0495465ec044,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
         if (data.elicitationId !== undefined) {
           if (typeof data.elicitationId !== "string") {
             return fail(
-              validate389,
+              f0495465ec044,
               instancePath + "/elicitationId",
               "#/properties/elicitationId/type",
               "type",
@@ -35,12 +35,12 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate389, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f0495465ec044, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate389.errors = vErrors;
+  f0495465ec044.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$elicitation$complete: abi.Validator = validate389;
+export const v0495465ec044: abi.Validator = f0495465ec044;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate389;
+export const validate: abi.Validator = f0495465ec044;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate390(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f95e7fa4d182f(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/tasks/cancel" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function validate390(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.taskId === undefined && (missing0 = "taskId")) {
         return fail(
-          validate390,
+          f95e7fa4d182f,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function validate390(data, { instancePath = "", parentData, parentDataProperty, 
         if (data.taskId !== undefined) {
           if (typeof data.taskId !== "string") {
             return fail(
-              validate390,
+              f95e7fa4d182f,
               instancePath + "/taskId",
               "#/properties/taskId/type",
               "type",
@@ -35,12 +35,12 @@ function validate390(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate390, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f95e7fa4d182f, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate390.errors = vErrors;
+  f95e7fa4d182f.errors = vErrors;
   return errors === 0;
 }
-export const params$tasks$cancel: abi.Validator = validate390;
+export const v95e7fa4d182f: abi.Validator = f95e7fa4d182f;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate390;
+export const validate: abi.Validator = f95e7fa4d182f;

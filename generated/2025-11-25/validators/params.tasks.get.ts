@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate391(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fdc7cf062dc9f(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/tasks/get" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.taskId === undefined && (missing0 = "taskId")) {
         return fail(
-          validate391,
+          fdc7cf062dc9f,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
         if (data.taskId !== undefined) {
           if (typeof data.taskId !== "string") {
             return fail(
-              validate391,
+              fdc7cf062dc9f,
               instancePath + "/taskId",
               "#/properties/taskId/type",
               "type",
@@ -35,12 +35,12 @@ function validate391(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate391, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fdc7cf062dc9f, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate391.errors = vErrors;
+  fdc7cf062dc9f.errors = vErrors;
   return errors === 0;
 }
-export const params$tasks$get: abi.Validator = validate391;
+export const vdc7cf062dc9f: abi.Validator = fdc7cf062dc9f;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate391;
+export const validate: abi.Validator = fdc7cf062dc9f;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate392(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f160131e4106f(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://params/tasks/result" */ let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function validate392(data, { instancePath = "", parentData, parentDataProperty, 
       let missing0;
       if (data.taskId === undefined && (missing0 = "taskId")) {
         return fail(
-          validate392,
+          f160131e4106f,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function validate392(data, { instancePath = "", parentData, parentDataProperty, 
         if (data.taskId !== undefined) {
           if (typeof data.taskId !== "string") {
             return fail(
-              validate392,
+              f160131e4106f,
               instancePath + "/taskId",
               "#/properties/taskId/type",
               "type",
@@ -35,12 +35,12 @@ function validate392(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate392, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f160131e4106f, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate392.errors = vErrors;
+  f160131e4106f.errors = vErrors;
   return errors === 0;
 }
-export const params$tasks$result: abi.Validator = validate392;
+export const v160131e4106f: abi.Validator = f160131e4106f;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate392;
+export const validate: abi.Validator = f160131e4106f;
