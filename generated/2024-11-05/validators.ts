@@ -12,45 +12,49 @@ import * as m7 from "./validators/ListResourcesResult.js";
 import * as m8 from "./validators/ListRootsResult.js";
 import * as m9 from "./validators/ListToolsResult.js";
 import * as m10 from "./validators/ReadResourceResult.js";
-import * as m11 from "./validators/definitions.js";
-import * as m12 from "./validators/params.completion.complete.js";
-import * as m13 from "./validators/params.initialize.js";
-import * as m14 from "./validators/params.logging.setLevel.js";
-import * as m15 from "./validators/params.notifications.cancelled.js";
-import * as m16 from "./validators/params.notifications.initialized.js";
-import * as m17 from "./validators/params.notifications.message.js";
-import * as m18 from "./validators/params.notifications.progress.js";
-import * as m19 from "./validators/params.notifications.prompts.list_changed.js";
-import * as m20 from "./validators/params.notifications.resources.list_changed.js";
-import * as m21 from "./validators/params.notifications.resources.updated.js";
-import * as m22 from "./validators/params.notifications.roots.list_changed.js";
-import * as m23 from "./validators/params.notifications.tools.list_changed.js";
-import * as m24 from "./validators/params.ping.js";
-import * as m25 from "./validators/params.prompts.get.js";
-import * as m26 from "./validators/params.prompts.list.js";
-import * as m27 from "./validators/params.resources.list.js";
-import * as m28 from "./validators/params.resources.read.js";
-import * as m29 from "./validators/params.resources.subscribe.js";
-import * as m30 from "./validators/params.resources.templates.list.js";
-import * as m31 from "./validators/params.resources.unsubscribe.js";
-import * as m32 from "./validators/params.roots.list.js";
-import * as m33 from "./validators/params.sampling.createMessage.js";
-import * as m34 from "./validators/params.tools.call.js";
-import * as m35 from "./validators/params.tools.list.js";
-import * as m36 from "./validators/shared-11f88426a6.js";
-import * as m37 from "./validators/shared-1ce962eb22.js";
-import * as m38 from "./validators/shared-279105a22e.js";
-import * as m39 from "./validators/shared-71bff52a2a.js";
-import * as m40 from "./validators/shared-8338840bd3.js";
-import * as m41 from "./validators/shared-e1f44dd6cc.js";
-import * as m42 from "./validators/shared-e2ed2ee9ca.js";
-import * as m43 from "./validators/shared-e55d664bff.js";
-import * as m44 from "./validators/shared-f0fd0a9995.js";
+import * as m11 from "./validators/definitions-16e3ac04b3.js";
+import * as m12 from "./validators/definitions-a77d6b6ebb.js";
+import * as m13 from "./validators/definitions-b5c95eaa5e.js";
+import * as m14 from "./validators/definitions-f5053d3a3d.js";
+import * as m15 from "./validators/definitions.js";
+import * as m16 from "./validators/params.completion.complete.js";
+import * as m17 from "./validators/params.initialize.js";
+import * as m18 from "./validators/params.logging.setLevel.js";
+import * as m19 from "./validators/params.notifications.cancelled.js";
+import * as m20 from "./validators/params.notifications.initialized.js";
+import * as m21 from "./validators/params.notifications.message.js";
+import * as m22 from "./validators/params.notifications.progress.js";
+import * as m23 from "./validators/params.notifications.prompts.list_changed.js";
+import * as m24 from "./validators/params.notifications.resources.list_changed.js";
+import * as m25 from "./validators/params.notifications.resources.updated.js";
+import * as m26 from "./validators/params.notifications.roots.list_changed.js";
+import * as m27 from "./validators/params.notifications.tools.list_changed.js";
+import * as m28 from "./validators/params.ping.js";
+import * as m29 from "./validators/params.prompts.get.js";
+import * as m30 from "./validators/params.prompts.list.js";
+import * as m31 from "./validators/params.resources.list.js";
+import * as m32 from "./validators/params.resources.read.js";
+import * as m33 from "./validators/params.resources.subscribe.js";
+import * as m34 from "./validators/params.resources.templates.list.js";
+import * as m35 from "./validators/params.resources.unsubscribe.js";
+import * as m36 from "./validators/params.roots.list.js";
+import * as m37 from "./validators/params.sampling.createMessage.js";
+import * as m38 from "./validators/params.tools.call.js";
+import * as m39 from "./validators/params.tools.list.js";
+import * as m40 from "./validators/shared-11f88426a6.js";
+import * as m41 from "./validators/shared-1ce962eb22.js";
+import * as m42 from "./validators/shared-279105a22e.js";
+import * as m43 from "./validators/shared-71bff52a2a.js";
+import * as m44 from "./validators/shared-8338840bd3.js";
+import * as m45 from "./validators/shared-e1f44dd6cc.js";
+import * as m46 from "./validators/shared-e2ed2ee9ca.js";
+import * as m47 from "./validators/shared-e55d664bff.js";
+import * as m48 from "./validators/shared-f0fd0a9995.js";
 
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
-export const validateAnnotated = m11.ve55d68606001 as Validator<T.Annotated>;
+export const validateAnnotated = m15.ve55d68606001 as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m43.va5de04d4cda4 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m47.va5de04d4cda4 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m11.v0bdf7e772313 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
@@ -58,37 +62,37 @@ export const validateCallToolResult = m0.vf3808d1780fd as Validator<T.CallToolRe
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m11.va235fdb3909a as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m13.v248cb48fda18 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m17.v248cb48fda18 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m11.vaaf97b878e62 as Validator<T.ClientNotification>;
+export const validateClientNotification = m15.vaaf97b878e62 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m11.v4f7385618045 as Validator<T.ClientRequest>;
+export const validateClientRequest = m13.v4f7385618045 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m11.vd145c0740360 as Validator<T.ClientResult>;
+export const validateClientResult = m15.vd145c0740360 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m11.v5f6a81a939fd as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m13.v5f6a81a939fd as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m1.v93479538f033 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m11.v9765df4263d9 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m15.v9765df4263d9 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
 export const validateCreateMessageResult = m2.v07a0708b37d1 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m11.v99dcc5e15e52 as Validator<T.Cursor>;
+export const validateCursor = m12.v99dcc5e15e52 as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m36.v5b6fb3726d67 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m40.v5b6fb3726d67 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m40.vc7a89c6abee5 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m44.vc7a89c6abee5 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m11.vbfc8eaf4b641 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
 export const validateGetPromptResult = m3.v1d2178e8ac12 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m39.v5c22831744c7 as Validator<T.ImageContent>;
+export const validateImageContent = m43.v5c22831744c7 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m37.v9334e3cda5c7 as Validator<T.Implementation>;
+export const validateImplementation = m41.v9334e3cda5c7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m11.vbdb6b3f8ed4f as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m13.vbdb6b3f8ed4f as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
 export const validateInitializeResult = m4.v3fb76dabd82f as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
@@ -96,11 +100,11 @@ export const validateInitializedNotification = m11.v4736edaba16e as Validator<T.
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
 export const validateJSONRPCError = m11.v53e15615bbff as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m11.vc26b8e4c53c8 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m15.vc26b8e4c53c8 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m11.va87c8351ba9f as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m11.vb4d224fd0dca as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m13.vb4d224fd0dca as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResponse = m11.v2d449d790125 as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
@@ -124,25 +128,25 @@ export const validateListToolsRequest = m11.v95cca8adb9f5 as Validator<T.ListToo
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m9.v208ce923d47f as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m38.vd3b6f563c4d4 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m42.vd3b6f563c4d4 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m11.v04c76ac3823d as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m41.v1d08d9c5a452 as Validator<T.ModelHint>;
+export const validateModelHint = m45.v1d08d9c5a452 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m41.vd940993e8505 as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m45.vd940993e8505 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m11.v2fa1c7d9903b as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m11.vf609ce658a44 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m11.ve9346c302a1c as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m14.ve9346c302a1c as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
 export const validatePingRequest = m11.v0a76b449fc35 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m11.v58ab7cdc4562 as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m15.v58ab7cdc4562 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m44.v6c2a26c7c217 as Validator<T.ProgressToken>;
+export const validateProgressToken = m48.v6c2a26c7c217 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m5.vaa2f797f4f30 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -152,7 +156,7 @@ export const validatePromptListChangedNotification = m11.vfaca8eb4b2cc as Valida
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
 export const validatePromptMessage = m3.vebd7bf2c0899 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m12.vd0a5e1bd0d5f as Validator<T.PromptReference>;
+export const validatePromptReference = m16.vd0a5e1bd0d5f as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m11.v4e552320fefe as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
@@ -160,46 +164,46 @@ export const validateReadResourceResult = m10.va8db1fb8e53f as Validator<T.ReadR
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m11.v3cb049abbeaf as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m44.v6c2a26c7c217 as Validator<T.RequestId>;
+export const validateRequestId = m48.v6c2a26c7c217 as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m7.v08a7829a6dfb as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m11.vacbc453d3362 as Validator<T.ResourceContents>;
+export const validateResourceContents = m13.vacbc453d3362 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
   m11.v72f32350d0c9 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m12.v024e44492f00 as Validator<T.ResourceReference>;
+export const validateResourceReference = m16.v024e44492f00 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m6.v45c79ee7a305 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m11.v1a7ebe89a03a as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m40.vc7a89c6abee5 as Validator<T.Result>;
+export const validateResult = m44.vc7a89c6abee5 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m42.v611df913745b as Validator<T.Role>;
+export const validateRole = m46.v611df913745b as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m8.vce999bc0cc39 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m11.vd6d61ff19100 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m33.vecf26bdc3d5e as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m37.vecf26bdc3d5e as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
 export const validateServerCapabilities = m4.v0c1d61ccfc04 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m11.v79ac44f6dfd2 as Validator<T.ServerNotification>;
+export const validateServerNotification = m15.v79ac44f6dfd2 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m11.v479aead64ab1 as Validator<T.ServerRequest>;
+export const validateServerRequest = m15.v479aead64ab1 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m11.v97f8b34125d0 as Validator<T.ServerResult>;
+export const validateServerResult = m15.v97f8b34125d0 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m11.vcc99c1679874 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m11.vc71d5a19bcee as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m39.v64b659e46ca5 as Validator<T.TextContent>;
+export const validateTextContent = m43.v64b659e46ca5 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m43.vc781c4944534 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m47.vc781c4944534 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m9.vf3f1944651b5 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
@@ -209,45 +213,45 @@ export const validateUnsubscribeRequest = m11.v12eec51cf6b7 as Validator<T.Unsub
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m12.v06eec59dace1,
-  initialize: m13.v6c17c2c702e8,
-  "logging/setLevel": m14.v791eccb82ea9,
-  "notifications/cancelled": m15.vfc36de4d9543,
-  "notifications/initialized": m16.vb396ed232058,
-  "notifications/message": m17.v3caf34d7a96d,
-  "notifications/progress": m18.vd28dad766a47,
-  "notifications/prompts/list_changed": m19.vaf78dfc9425c,
-  "notifications/resources/list_changed": m20.v332121758c16,
-  "notifications/resources/updated": m21.v092b56e962a4,
-  "notifications/roots/list_changed": m22.vd471d0bd0dfd,
-  "notifications/tools/list_changed": m23.vb3b69052ca48,
-  ping: m24.vddb8f45036d8,
-  "prompts/get": m25.vfcfdb979307e,
-  "prompts/list": m26.vc83b6e043256,
-  "resources/list": m27.ve67316154c74,
-  "resources/read": m28.v3214ff182b14,
-  "resources/subscribe": m29.v6b53a6bc4dc1,
-  "resources/templates/list": m30.v47e7e57261c4,
-  "resources/unsubscribe": m31.vbd3832e2052b,
-  "roots/list": m32.v175cfdbf632b,
-  "sampling/createMessage": m33.v622eb3313d2b,
-  "tools/call": m34.v9695c0a1c57f,
-  "tools/list": m35.v94c76ecd149f,
+  "completion/complete": m16.v06eec59dace1,
+  initialize: m17.v6c17c2c702e8,
+  "logging/setLevel": m18.v791eccb82ea9,
+  "notifications/cancelled": m19.vfc36de4d9543,
+  "notifications/initialized": m20.vb396ed232058,
+  "notifications/message": m21.v3caf34d7a96d,
+  "notifications/progress": m22.vd28dad766a47,
+  "notifications/prompts/list_changed": m23.vaf78dfc9425c,
+  "notifications/resources/list_changed": m24.v332121758c16,
+  "notifications/resources/updated": m25.v092b56e962a4,
+  "notifications/roots/list_changed": m26.vd471d0bd0dfd,
+  "notifications/tools/list_changed": m27.vb3b69052ca48,
+  ping: m28.vddb8f45036d8,
+  "prompts/get": m29.vfcfdb979307e,
+  "prompts/list": m30.vc83b6e043256,
+  "resources/list": m31.ve67316154c74,
+  "resources/read": m32.v3214ff182b14,
+  "resources/subscribe": m33.v6b53a6bc4dc1,
+  "resources/templates/list": m34.v47e7e57261c4,
+  "resources/unsubscribe": m35.vbd3832e2052b,
+  "roots/list": m36.v175cfdbf632b,
+  "sampling/createMessage": m37.v622eb3313d2b,
+  "tools/call": m38.v9695c0a1c57f,
+  "tools/list": m39.v94c76ecd149f,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m1.v93479538f033,
   initialize: m4.v3fb76dabd82f,
-  "logging/setLevel": m40.vc7a89c6abee5,
-  ping: m40.vc7a89c6abee5,
+  "logging/setLevel": m44.vc7a89c6abee5,
+  ping: m44.vc7a89c6abee5,
   "prompts/get": m3.v1d2178e8ac12,
   "prompts/list": m5.v8483fa93e117,
   "resources/list": m7.v41b00c8b8b0b,
   "resources/read": m10.va8db1fb8e53f,
-  "resources/subscribe": m40.vc7a89c6abee5,
+  "resources/subscribe": m44.vc7a89c6abee5,
   "resources/templates/list": m6.v249027929d58,
-  "resources/unsubscribe": m40.vc7a89c6abee5,
+  "resources/unsubscribe": m44.vc7a89c6abee5,
   "roots/list": m8.v3af61eed0b31,
   "sampling/createMessage": m2.v07a0708b37d1,
   "tools/call": m0.vf3808d1780fd,

@@ -2,6 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi";
 import { f93479538f033 } from "../../2024-11-05/validators/CompleteResult.js";
+import { ffd6bdf79d116 } from "../../2024-11-05/validators/definitions-0a64a23e7b.js";
 import {
   f0a76b449fc35,
   f0bdf7e772313,
@@ -17,9 +18,7 @@ import {
   fc71d5a19bcee,
   fcc99c1679874,
   feac80bdb9b94,
-  ffd6bdf79d116,
-} from "../../2024-11-05/validators/definitions.js";
-import { f4cd02670b09a } from "../../2024-11-05/validators/shared-4b3c61dbc1.js";
+} from "../../2024-11-05/validators/definitions-16e3ac04b3.js";
 import { fc7a89c6abee5 } from "../../2024-11-05/validators/shared-8338840bd3.js";
 import { fd940993e8505 } from "../../2024-11-05/validators/shared-e1f44dd6cc.js";
 import { f096ddaaf9e26 } from "./CallToolResult.js";
@@ -41,64 +40,6 @@ import { ff845a43990fc } from "./shared-1f7abe9195.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
-}
-function fe2ea4d159835(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/BaseMetadata" */ let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.name === undefined && (missing0 = "name")) {
-        return fail(
-          fe2ea4d159835,
-          instancePath,
-          "#/required",
-          "required",
-          { missingProperty: missing0 },
-          "must have required property '" + missing0 + "'",
-        );
-      } else {
-        if (data.name !== undefined) {
-          const _errs1 = errors;
-          if (typeof data.name !== "string") {
-            return fail(
-              fe2ea4d159835,
-              instancePath + "/name",
-              "#/properties/name/type",
-              "type",
-              { type: "string" },
-              "must be string",
-            );
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.title !== undefined) {
-            const _errs3 = errors;
-            if (typeof data.title !== "string") {
-              return fail(
-                fe2ea4d159835,
-                instancePath + "/title",
-                "#/properties/title/type",
-                "type",
-                { type: "string" },
-                "must be string",
-              );
-            }
-            var valid0 = _errs3 === errors;
-          } else {
-            var valid0 = true;
-          }
-        }
-      }
-    } else {
-      return fail(fe2ea4d159835, instancePath, "#/type", "type", { type: "object" }, "must be object");
-    }
-  }
-  fe2ea4d159835.errors = vErrors;
-  return errors === 0;
 }
 function f53d8801dc013(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://defs/InitializeRequest" */ let vErrors = null;
@@ -1882,102 +1823,6 @@ function f111655302603(data, { instancePath = "", parentData, parentDataProperty
   f111655302603.errors = vErrors;
   return errors === 0;
 }
-function fe11973585d32(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ResourceContents" */ let vErrors = null;
-  let errors = 0;
-  if (errors === 0) {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (data.uri === undefined && (missing0 = "uri")) {
-        return fail(
-          fe11973585d32,
-          instancePath,
-          "#/required",
-          "required",
-          { missingProperty: missing0 },
-          "must have required property '" + missing0 + "'",
-        );
-      } else {
-        if (data._meta !== undefined) {
-          let data0 = data._meta;
-          const _errs1 = errors;
-          if (errors === _errs1) {
-            if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
-            } else {
-              return fail(
-                fe11973585d32,
-                instancePath + "/_meta",
-                "#/properties/_meta/type",
-                "type",
-                { type: "object" },
-                "must be object",
-              );
-            }
-          }
-          var valid0 = _errs1 === errors;
-        } else {
-          var valid0 = true;
-        }
-        if (valid0) {
-          if (data.mimeType !== undefined) {
-            const _errs4 = errors;
-            if (typeof data.mimeType !== "string") {
-              return fail(
-                fe11973585d32,
-                instancePath + "/mimeType",
-                "#/properties/mimeType/type",
-                "type",
-                { type: "string" },
-                "must be string",
-              );
-            }
-            var valid0 = _errs4 === errors;
-          } else {
-            var valid0 = true;
-          }
-          if (valid0) {
-            if (data.uri !== undefined) {
-              let data2 = data.uri;
-              const _errs6 = errors;
-              if (errors === _errs6) {
-                if (errors === _errs6) {
-                  if (typeof data2 === "string") {
-                    if (!f4cd02670b09a(data2)) {
-                      return fail(
-                        fe11973585d32,
-                        instancePath + "/uri",
-                        "#/properties/uri/format",
-                        "format",
-                        { format: "uri" },
-                        'must match format "' + "uri" + '"',
-                      );
-                    }
-                  } else {
-                    return fail(
-                      fe11973585d32,
-                      instancePath + "/uri",
-                      "#/properties/uri/type",
-                      "type",
-                      { type: "string" },
-                      "must be string",
-                    );
-                  }
-                }
-              }
-              var valid0 = _errs6 === errors;
-            } else {
-              var valid0 = true;
-            }
-          }
-        }
-      }
-    } else {
-      return fail(fe11973585d32, instancePath, "#/type", "type", { type: "object" }, "must be object");
-    }
-  }
-  fe11973585d32.errors = vErrors;
-  return errors === 0;
-}
 function f5c4ece61eae2(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
   /*# sourceURL="mcpgen://defs/ServerRequest" */ let vErrors = null;
   let errors = 0;
@@ -2177,6 +2022,4 @@ export const v5c4ece61eae2: abi.Validator = f5c4ece61eae2;
 export const v718e511bede7: abi.Validator = f718e511bede7;
 export const v8212a8ee55b3: abi.Validator = f8212a8ee55b3;
 export const vcc1b7e655d61: abi.Validator = fcc1b7e655d61;
-export const ve11973585d32: abi.Validator = fe11973585d32;
-export const ve2ea4d159835: abi.Validator = fe2ea4d159835;
 export const vee6ca169e9c2: abi.Validator = fee6ca169e9c2;

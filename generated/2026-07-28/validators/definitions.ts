@@ -3,7 +3,12 @@
 import type * as abi from "@mcpgen/runtime/abi";
 import { f4cd02670b09a } from "../../2024-11-05/validators/shared-4b3c61dbc1.js";
 import { f6c2a26c7c217 } from "../../2024-11-05/validators/shared-f0fd0a9995.js";
-import { f56108401ceaa, f90e912734c5f, f940ac12eaacc, feb0ebb515ff2 } from "../../2025-11-25/validators/definitions.js";
+import {
+  f56108401ceaa,
+  f90e912734c5f,
+  f940ac12eaacc,
+  feb0ebb515ff2,
+} from "../../2025-11-25/validators/definitions-b4ff771a19.js";
 import { fca385f1ab2f2 } from "./CallToolRequestParams.js";
 import { f4b190671e1d6 } from "./CancelledNotificationParams.js";
 import { f14b80e2278d4 } from "./CompleteRequestParams.js";

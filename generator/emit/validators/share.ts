@@ -7,8 +7,9 @@
  * Declarations are then grouped as split.ts groups one revision's, by exactly which entries (now:
  * distinct entry validators, whatever revision uses them) reach them; imports still go from a
  * module to one reached by strictly more entries, so the module graph has no cycles. Declarations
- * no entry reaches (the typed facade's definitions) go to a `definitions` module of the earliest
- * revision declaring them, and those only import earlier revisions' or reached modules.
+ * no entry reaches (the typed facade's definitions) are grouped by which revisions declare them
+ * (`definitions` of one revision, `definitions-<hash>` of several), so the eager binding of one
+ * revision loads none of another's.
  *
  * A module lives in the folder of the earliest revision (in the order given) that uses it; later
  * revisions import it from there (`../<revision>/validators/<name>.js`).
@@ -132,6 +133,8 @@ interface Node {
   uses: string[];
   /** Index of the first revision declaring it, then its position in that revision's code. */
   first: [revision: number, position: number];
+  /** Indexes of the revisions declaring it. */
+  declaredIn: number[];
 }
 
 export function shareStandalone(input: ShareInput): Map<string, SharedRevision> {
@@ -154,8 +157,9 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
       shortOf.set(short, h);
       const code = renameOutsideStrings(p.declarations.get(name)!.code, (id) => (p.declarations.has(id) ? local(hash.get(id)!) : undefined));
       const known = nodes.get(h);
-      if (known === undefined) nodes.set(h, { code, uses: [...new Set(p.declarations.get(name)!.uses.map((u) => hash.get(u)!))], first: [r, position] });
+      if (known === undefined) nodes.set(h, { code, uses: [...new Set(p.declarations.get(name)!.uses.map((u) => hash.get(u)!))], first: [r, position], declaredIn: [r] });
       else if (known.code !== code) throw new Error(`${revisions[r]!.revision}: ${name} hashes like an earlier validator with other code`);
+      else if (!known.declaredIn.includes(r)) known.declaredIn.push(r);
     });
     return hash;
   });
@@ -198,7 +202,12 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
   const moduleOf = new Map<string, [number, string]>();
   for (const [h, node] of nodes) {
     const set = reach.get(h);
-    if (set === undefined || set.size === 0) moduleOf.set(h, [node.first[0], UNREACHED_MODULE]);
+    if (set === undefined || set.size === 0) {
+      // Grouped by which revisions declare them, so a revision's facade loads no other's: a
+      // callee is declared wherever its caller is, so imports go to strictly larger sets.
+      const by = node.declaredIn;
+      moduleOf.set(h, [by[0]!, by.length === 1 ? UNREACHED_MODULE : `${UNREACHED_MODULE}-${sha(by.map((r) => revisions[r]!.revision).join("\n")).slice(0, 10)}`]);
+    }
     else {
       const owner = Math.min(...[...set].flatMap((root) => rootUsers.get(root)!));
       const name = set.size === 1 ? rootName.get([...set][0]!)! : `shared-${sha([...set].sort().join("\n")).slice(0, 10)}`;
@@ -217,7 +226,7 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
   for (const root of roots) {
     const owner = Math.min(...rootUsers.get(root)!);
     const m = moduleAt([owner, rootName.get(root)!]);
-    if (m.root !== undefined || m.name === UNREACHED_MODULE || m.name.startsWith("shared-")) {
+    if (m.root !== undefined || m.name.startsWith(UNREACHED_MODULE) || m.name.startsWith("shared-")) {
       throw new Error(`the validator module ${m.name} of ${revisions[owner]!.revision} would hold two entries`);
     }
     m.root = root;
