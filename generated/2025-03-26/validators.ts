@@ -13,258 +13,248 @@ import * as m8 from "../2024-11-05/validators/params.completion.complete.js";
 import * as m9 from "../2024-11-05/validators/params.initialize.js";
 import * as m10 from "../2024-11-05/validators/params.logging.setLevel.js";
 import * as m11 from "../2024-11-05/validators/params.notifications.cancelled.js";
-import * as m12 from "../2024-11-05/validators/params.notifications.initialized.js";
-import * as m13 from "../2024-11-05/validators/params.notifications.message.js";
-import * as m14 from "../2024-11-05/validators/params.notifications.prompts.list_changed.js";
-import * as m15 from "../2024-11-05/validators/params.notifications.resources.list_changed.js";
-import * as m16 from "../2024-11-05/validators/params.notifications.resources.updated.js";
-import * as m17 from "../2024-11-05/validators/params.notifications.roots.list_changed.js";
-import * as m18 from "../2024-11-05/validators/params.notifications.tools.list_changed.js";
-import * as m19 from "../2024-11-05/validators/params.ping.js";
-import * as m20 from "../2024-11-05/validators/params.prompts.get.js";
-import * as m21 from "../2024-11-05/validators/params.prompts.list.js";
-import * as m22 from "../2024-11-05/validators/params.resources.list.js";
-import * as m23 from "../2024-11-05/validators/params.resources.read.js";
-import * as m24 from "../2024-11-05/validators/params.resources.subscribe.js";
-import * as m25 from "../2024-11-05/validators/params.resources.templates.list.js";
-import * as m26 from "../2024-11-05/validators/params.resources.unsubscribe.js";
-import * as m27 from "../2024-11-05/validators/params.roots.list.js";
-import * as m28 from "../2024-11-05/validators/params.tools.call.js";
-import * as m29 from "../2024-11-05/validators/params.tools.list.js";
-import * as m30 from "../2024-11-05/validators/shared-1ce962eb22.js";
-import * as m31 from "../2024-11-05/validators/shared-279105a22e.js";
-import * as m32 from "../2024-11-05/validators/shared-8338840bd3.js";
-import * as m33 from "../2024-11-05/validators/shared-e1f44dd6cc.js";
-import * as m34 from "../2024-11-05/validators/shared-e2ed2ee9ca.js";
-import * as m35 from "../2024-11-05/validators/shared-e55d664bff.js";
-import * as m36 from "../2024-11-05/validators/shared-f0fd0a9995.js";
-import * as m37 from "./validators/CallToolResult.js";
-import * as m38 from "./validators/CreateMessageResult.js";
-import * as m39 from "./validators/GetPromptResult.js";
-import * as m40 from "./validators/InitializeResult.js";
-import * as m41 from "./validators/ListResourceTemplatesResult.js";
-import * as m42 from "./validators/ListResourcesResult.js";
-import * as m43 from "./validators/ListToolsResult.js";
-import * as m44 from "./validators/definitions-8a37e59d72.js";
-import * as m45 from "./validators/definitions.js";
-import * as m46 from "./validators/params.notifications.progress.js";
-import * as m47 from "./validators/params.sampling.createMessage.js";
-import * as m48 from "./validators/shared-70b97dc017.js";
-import * as m49 from "./validators/shared-e064c12839.js";
-import * as m50 from "./validators/shared-f0518ae4ed.js";
-import * as m51 from "./validators/shared-f2ecbced16.js";
-import * as m52 from "./validators/shared-fff954a471.js";
+import * as m12 from "../2024-11-05/validators/params.notifications.message.js";
+import * as m13 from "../2024-11-05/validators/params.notifications.resources.updated.js";
+import * as m14 from "../2024-11-05/validators/params.ping.js";
+import * as m15 from "../2024-11-05/validators/params.prompts.get.js";
+import * as m16 from "../2024-11-05/validators/params.prompts.list.js";
+import * as m17 from "../2024-11-05/validators/params.resources.read.js";
+import * as m18 from "../2024-11-05/validators/params.tools.call.js";
+import * as m19 from "../2024-11-05/validators/shared-095c40853b.js";
+import * as m20 from "../2024-11-05/validators/shared-192d0b9be0.js";
+import * as m21 from "../2024-11-05/validators/shared-33fe24af5d.js";
+import * as m22 from "../2024-11-05/validators/shared-5b41791c17.js";
+import * as m23 from "../2024-11-05/validators/shared-642a74e5de.js";
+import * as m24 from "../2024-11-05/validators/shared-a16b84a6ad.js";
+import * as m25 from "../2024-11-05/validators/shared-b5cfe899f1.js";
+import * as m26 from "../2024-11-05/validators/shared-b8e0aee4a8.js";
+import * as m27 from "./validators/CallToolResult.js";
+import * as m28 from "./validators/CreateMessageResult.js";
+import * as m29 from "./validators/GetPromptResult.js";
+import * as m30 from "./validators/InitializeResult.js";
+import * as m31 from "./validators/ListResourceTemplatesResult.js";
+import * as m32 from "./validators/ListResourcesResult.js";
+import * as m33 from "./validators/ListToolsResult.js";
+import * as m34 from "./validators/definitions-8a37e59d72.js";
+import * as m35 from "./validators/definitions.js";
+import * as m36 from "./validators/params.notifications.progress.js";
+import * as m37 from "./validators/params.sampling.createMessage.js";
+import * as m38 from "./validators/shared-4360a77dbe.js";
+import * as m39 from "./validators/shared-7b6f3132d2.js";
+import * as m40 from "./validators/shared-85441adf70.js";
+import * as m41 from "./validators/shared-983395e2bd.js";
+import * as m42 from "./validators/shared-c2663d1b12.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m49.v5a813c597334 as Validator<T.Annotations>;
+export const validateAnnotations = m41.v11c664a45a34 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m48.v0493c88727a7 as Validator<T.AudioContent>;
+export const validateAudioContent = m42.v9e420bdb9010 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m35.va5de04d4cda4 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m24.va00b669abf37 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m4.v0bdf7e772313 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m4.v44a7f57606c9 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m37.v4a15393f2c58 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m27.vadb50924896e as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m4.va235fdb3909a as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m4.vbf159017f0cf as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m9.v248cb48fda18 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m9.v2657525ca419 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m44.ve1d4006d6acf as Validator<T.ClientNotification>;
+export const validateClientNotification = m34.vae4df018ee49 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m6.v4f7385618045 as Validator<T.ClientRequest>;
+export const validateClientRequest = m6.v02720649eee9 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m45.v07b724151ceb as Validator<T.ClientResult>;
+export const validateClientResult = m35.v405c259918b6 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m6.v5f6a81a939fd as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m6.vd05a33f7bdf9 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m0.v93479538f033 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m0.v4bca272862f9 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m45.v7f7aaadf6439 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m35.v74993984799f as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m38.vbf4edf7abf08 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m28.v5a9d18ffd753 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m5.v99dcc5e15e52 as Validator<T.Cursor>;
+export const validateCursor = m5.vab28eb21c5c3 as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m52.vcb253ccc5b1f as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m39.vc9029af9b7e5 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m32.vc7a89c6abee5 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m19.vf3fae443c34f as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m4.vbfc8eaf4b641 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m4.v5017df0f119e as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m39.vd6d77881d8ff as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m29.v79df088f755b as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m48.v039848162d3d as Validator<T.ImageContent>;
+export const validateImageContent = m42.v16d6cd2d4839 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m30.v9334e3cda5c7 as Validator<T.Implementation>;
+export const validateImplementation = m23.v70aa2e41ec1b as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m6.vbdb6b3f8ed4f as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m6.va1849f5cc7d0 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m40.v775dc4b8aaa5 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m30.vd7b8cebc0a52 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m4.v4736edaba16e as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m4.v26b3b826a4b5 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCBatchRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCBatchRequest = m45.v6c3b297ed2ca as Validator<T.JSONRPCBatchRequest>;
+export const validateJSONRPCBatchRequest = m35.v6b8feb6f044b as Validator<T.JSONRPCBatchRequest>;
 /** Checks that a value is a valid `JSONRPCBatchResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCBatchResponse = m45.v8d126ef29762 as Validator<T.JSONRPCBatchResponse>;
+export const validateJSONRPCBatchResponse = m35.vce05c7e91daa as Validator<T.JSONRPCBatchResponse>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m4.v53e15615bbff as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m4.v6394c8d44bdd as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m45.v26fbcc93d73d as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m35.vc992c13c7afa as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m4.va87c8351ba9f as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m4.vcb94a3e85952 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m6.vb4d224fd0dca as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m6.v934667471c42 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m4.v2d449d790125 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m4.v290f7910574d as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m4.v7bce8183721f as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m4.v49573550203b as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m1.v8483fa93e117 as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m1.vd22127e9626d as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m4.v7e1fc53d37d6 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m4.vb28cde2a3f61 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m41.v728bb1d2409d as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m31.v18dfc29d2d52 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m4.v3191fd36e916 as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m4.v313c6d69c87f as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m42.v92df15916d63 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m32.vddda739a422e as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m4.vb22e93785abb as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m4.v8df0581c5902 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m2.v3af61eed0b31 as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m2.v046b118377fb as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m4.v95cca8adb9f5 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m4.v454e34a86650 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m43.v6d351ca00f20 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m33.v34c238d6cde6 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m31.vd3b6f563c4d4 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m25.v7588dae6046b as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m4.v04c76ac3823d as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m4.v5cc8aad65648 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m33.v1d08d9c5a452 as Validator<T.ModelHint>;
+export const validateModelHint = m22.ve1ee6e1691d6 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m33.vd940993e8505 as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m22.v6cedb92af2ca as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m4.v2fa1c7d9903b as Validator<T.Notification>;
+export const validateNotification = m4.v8b6a66d19f49 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m4.vf609ce658a44 as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m4.va002758d0968 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m7.ve9346c302a1c as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m7.v43b903721203 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m4.v0a76b449fc35 as Validator<T.PingRequest>;
+export const validatePingRequest = m4.v17fa44360b32 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m44.ved2258b2999e as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m34.v0f0939a860bf as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m36.v6c2a26c7c217 as Validator<T.ProgressToken>;
+export const validateProgressToken = m26.vbcfa8106f9bb as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m1.vaa2f797f4f30 as Validator<T.Prompt>;
+export const validatePrompt = m1.v62b572c7ff9b as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m1.vdf14e511f321 as Validator<T.PromptArgument>;
+export const validatePromptArgument = m1.v601b8953831c as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m4.vfaca8eb4b2cc as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m4.v953fd7db9cd5 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m39.vc49d46bbe8ee as Validator<T.PromptMessage>;
+export const validatePromptMessage = m29.v86e21f846494 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m8.vd0a5e1bd0d5f as Validator<T.PromptReference>;
+export const validatePromptReference = m8.v7a50cde7d767 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m4.v4e552320fefe as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m4.v3806902efc83 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m3.va8db1fb8e53f as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m3.v0d89eb379e3d as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m4.v3cb049abbeaf as Validator<T.Request>;
+export const validateRequest = m4.v3c21c5d20e3d as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m36.v6c2a26c7c217 as Validator<T.RequestId>;
+export const validateRequestId = m26.vbcfa8106f9bb as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m42.ve9877ef5671d as Validator<T.Resource>;
+export const validateResource = m32.v27d13c99f1c0 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m6.vacbc453d3362 as Validator<T.ResourceContents>;
+export const validateResourceContents = m6.vede2cb904f5b as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceListChangedNotification = m4.v72f32350d0c9 as Validator<T.ResourceListChangedNotification>;
+export const validateResourceListChangedNotification = m4.vff7074db3118 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m8.v024e44492f00 as Validator<T.ResourceReference>;
+export const validateResourceReference = m21.v3d3ada8b5729 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m41.ve6b8adc33fb2 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m31.v96c97f9420f0 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m4.v1a7ebe89a03a as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m4.v011f4f4bd06d as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m32.vc7a89c6abee5 as Validator<T.Result>;
+export const validateResult = m19.vf3fae443c34f as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m34.v611df913745b as Validator<T.Role>;
+export const validateRole = m20.v6c1b20ac38e5 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m2.vce999bc0cc39 as Validator<T.Root>;
+export const validateRoot = m2.v29e3bef54e78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification = m4.vd6d61ff19100 as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m4.v001dbfaf2ccd as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m47.vf3f5049b8808 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m37.ve4d10af71701 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m51.v0f8dd2e8f45f as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m38.v0ad4809c49a8 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m44.vb313da194962 as Validator<T.ServerNotification>;
+export const validateServerNotification = m34.v2663d203490c as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m45.v5e1174b6afd5 as Validator<T.ServerRequest>;
+export const validateServerRequest = m35.v3207778a89b6 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m45.v6f45929811b2 as Validator<T.ServerResult>;
+export const validateServerResult = m35.v013edefee6a3 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m4.vcc99c1679874 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m4.v5df32d322816 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m4.vc71d5a19bcee as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m4.vedc8e0d41f23 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m48.vfaffbd2acdb3 as Validator<T.TextContent>;
+export const validateTextContent = m42.v8b02dc3cfe05 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m35.vc781c4944534 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m24.v31ffa122ba71 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m43.v29d8334e977a as Validator<T.Tool>;
+export const validateTool = m33.v59da23584322 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m50.vec380ad876fc as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m40.v6e9ab183952a as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m4.va3adb585f123 as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m4.v10f0042665b0 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m4.v12eec51cf6b7 as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m4.v081c123073cc as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m8.v06eec59dace1,
-  initialize: m9.v6c17c2c702e8,
-  "logging/setLevel": m10.v791eccb82ea9,
-  "notifications/cancelled": m11.vfc36de4d9543,
-  "notifications/initialized": m12.vb396ed232058,
-  "notifications/message": m13.v3caf34d7a96d,
-  "notifications/progress": m46.vf445f1fc1898,
-  "notifications/prompts/list_changed": m14.vaf78dfc9425c,
-  "notifications/resources/list_changed": m15.v332121758c16,
-  "notifications/resources/updated": m16.v092b56e962a4,
-  "notifications/roots/list_changed": m17.vd471d0bd0dfd,
-  "notifications/tools/list_changed": m18.vb3b69052ca48,
-  ping: m19.vddb8f45036d8,
-  "prompts/get": m20.vfcfdb979307e,
-  "prompts/list": m21.vc83b6e043256,
-  "resources/list": m22.ve67316154c74,
-  "resources/read": m23.v3214ff182b14,
-  "resources/subscribe": m24.v6b53a6bc4dc1,
-  "resources/templates/list": m25.v47e7e57261c4,
-  "resources/unsubscribe": m26.vbd3832e2052b,
-  "roots/list": m27.v175cfdbf632b,
-  "sampling/createMessage": m47.v8df77a7bd1cb,
-  "tools/call": m28.v9695c0a1c57f,
-  "tools/list": m29.v94c76ecd149f,
+  "completion/complete": m8.v008aae9927ae,
+  initialize: m9.v89b657dcde52,
+  "logging/setLevel": m10.v4dd3c6b08756,
+  "notifications/cancelled": m11.vb3a037ea78f8,
+  "notifications/initialized": m19.vf3fae443c34f,
+  "notifications/message": m12.vdf5c9f19458b,
+  "notifications/progress": m36.v3b6b44f341f1,
+  "notifications/prompts/list_changed": m19.vf3fae443c34f,
+  "notifications/resources/list_changed": m19.vf3fae443c34f,
+  "notifications/resources/updated": m13.v89b9282673a5,
+  "notifications/roots/list_changed": m19.vf3fae443c34f,
+  "notifications/tools/list_changed": m19.vf3fae443c34f,
+  ping: m14.v68f2153ff814,
+  "prompts/get": m15.vf293c615624e,
+  "prompts/list": m16.vcd996af599d7,
+  "resources/list": m16.vcd996af599d7,
+  "resources/read": m17.vfe5040f5beb7,
+  "resources/subscribe": m17.vfe5040f5beb7,
+  "resources/templates/list": m16.vcd996af599d7,
+  "resources/unsubscribe": m17.vfe5040f5beb7,
+  "roots/list": m14.v68f2153ff814,
+  "sampling/createMessage": m37.v1b5a5def6bfb,
+  "tools/call": m18.v2d8770133ede,
+  "tools/list": m16.vcd996af599d7,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m0.v93479538f033,
-  initialize: m40.v775dc4b8aaa5,
-  "logging/setLevel": m32.vc7a89c6abee5,
-  ping: m32.vc7a89c6abee5,
-  "prompts/get": m39.vd6d77881d8ff,
-  "prompts/list": m1.v8483fa93e117,
-  "resources/list": m42.v92df15916d63,
-  "resources/read": m3.va8db1fb8e53f,
-  "resources/subscribe": m32.vc7a89c6abee5,
-  "resources/templates/list": m41.v728bb1d2409d,
-  "resources/unsubscribe": m32.vc7a89c6abee5,
-  "roots/list": m2.v3af61eed0b31,
-  "sampling/createMessage": m38.vbf4edf7abf08,
-  "tools/call": m37.v4a15393f2c58,
-  "tools/list": m43.v6d351ca00f20,
+  "completion/complete": m0.v4bca272862f9,
+  initialize: m30.vd7b8cebc0a52,
+  "logging/setLevel": m19.vf3fae443c34f,
+  ping: m19.vf3fae443c34f,
+  "prompts/get": m29.v79df088f755b,
+  "prompts/list": m1.vd22127e9626d,
+  "resources/list": m32.vddda739a422e,
+  "resources/read": m3.v0d89eb379e3d,
+  "resources/subscribe": m19.vf3fae443c34f,
+  "resources/templates/list": m31.v18dfc29d2d52,
+  "resources/unsubscribe": m19.vf3fae443c34f,
+  "roots/list": m2.v046b118377fb,
+  "sampling/createMessage": m28.v5a9d18ffd753,
+  "tools/call": m27.vadb50924896e,
+  "tools/list": m33.v34c238d6cde6,
 };

@@ -14,16 +14,13 @@ export const validators: ValidatorLoaders = {
     "notifications/cancelled": () => import("../2024-11-05/validators/params.notifications.cancelled.js"),
     "notifications/message": () => import("../2024-11-05/validators/params.notifications.message.js"),
     "notifications/progress": () => import("../2025-03-26/validators/params.notifications.progress.js"),
-    "notifications/prompts/list_changed": () =>
-      import("../2024-11-05/validators/params.notifications.prompts.list_changed.js"),
-    "notifications/resources/list_changed": () =>
-      import("../2024-11-05/validators/params.notifications.resources.list_changed.js"),
+    "notifications/prompts/list_changed": () => import("../2024-11-05/validators/Result.js"),
+    "notifications/resources/list_changed": () => import("../2024-11-05/validators/Result.js"),
     "notifications/resources/updated": () =>
       import("../2024-11-05/validators/params.notifications.resources.updated.js"),
-    "notifications/tools/list_changed": () =>
-      import("../2024-11-05/validators/params.notifications.tools.list_changed.js"),
+    "notifications/tools/list_changed": () => import("../2024-11-05/validators/Result.js"),
     ping: () => import("../2024-11-05/validators/params.ping.js"),
-    "roots/list": () => import("../2024-11-05/validators/params.roots.list.js"),
+    "roots/list": () => import("../2024-11-05/validators/params.ping.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
   },
   results: {

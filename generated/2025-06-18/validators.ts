@@ -7,289 +7,279 @@ import * as m2 from "../2024-11-05/validators/definitions-a77d6b6ebb.js";
 import * as m3 from "../2024-11-05/validators/definitions-f5053d3a3d.js";
 import * as m4 from "../2024-11-05/validators/params.logging.setLevel.js";
 import * as m5 from "../2024-11-05/validators/params.notifications.cancelled.js";
-import * as m6 from "../2024-11-05/validators/params.notifications.initialized.js";
-import * as m7 from "../2024-11-05/validators/params.notifications.message.js";
-import * as m8 from "../2024-11-05/validators/params.notifications.prompts.list_changed.js";
-import * as m9 from "../2024-11-05/validators/params.notifications.resources.list_changed.js";
-import * as m10 from "../2024-11-05/validators/params.notifications.resources.updated.js";
-import * as m11 from "../2024-11-05/validators/params.notifications.roots.list_changed.js";
-import * as m12 from "../2024-11-05/validators/params.notifications.tools.list_changed.js";
-import * as m13 from "../2024-11-05/validators/params.ping.js";
-import * as m14 from "../2024-11-05/validators/params.prompts.get.js";
-import * as m15 from "../2024-11-05/validators/params.prompts.list.js";
-import * as m16 from "../2024-11-05/validators/params.resources.list.js";
-import * as m17 from "../2024-11-05/validators/params.resources.read.js";
-import * as m18 from "../2024-11-05/validators/params.resources.subscribe.js";
-import * as m19 from "../2024-11-05/validators/params.resources.templates.list.js";
-import * as m20 from "../2024-11-05/validators/params.resources.unsubscribe.js";
-import * as m21 from "../2024-11-05/validators/params.roots.list.js";
-import * as m22 from "../2024-11-05/validators/params.tools.call.js";
-import * as m23 from "../2024-11-05/validators/params.tools.list.js";
-import * as m24 from "../2024-11-05/validators/shared-279105a22e.js";
-import * as m25 from "../2024-11-05/validators/shared-8338840bd3.js";
-import * as m26 from "../2024-11-05/validators/shared-e1f44dd6cc.js";
-import * as m27 from "../2024-11-05/validators/shared-e2ed2ee9ca.js";
-import * as m28 from "../2024-11-05/validators/shared-f0fd0a9995.js";
-import * as m29 from "../2025-03-26/validators/definitions-8a37e59d72.js";
-import * as m30 from "../2025-03-26/validators/params.notifications.progress.js";
-import * as m31 from "../2025-03-26/validators/shared-f0518ae4ed.js";
-import * as m32 from "../2025-03-26/validators/shared-f2ecbced16.js";
-import * as m33 from "./validators/CallToolResult.js";
-import * as m34 from "./validators/CreateMessageResult.js";
-import * as m35 from "./validators/ElicitResult.js";
-import * as m36 from "./validators/GetPromptResult.js";
-import * as m37 from "./validators/InitializeResult.js";
-import * as m38 from "./validators/ListPromptsResult.js";
-import * as m39 from "./validators/ListResourceTemplatesResult.js";
-import * as m40 from "./validators/ListResourcesResult.js";
-import * as m41 from "./validators/ListRootsResult.js";
-import * as m42 from "./validators/ListToolsResult.js";
-import * as m43 from "./validators/ReadResourceResult.js";
-import * as m44 from "./validators/definitions-d7cc59ed39.js";
-import * as m45 from "./validators/definitions-fb09a1a041.js";
-import * as m46 from "./validators/definitions.js";
-import * as m47 from "./validators/params.completion.complete.js";
-import * as m48 from "./validators/params.elicitation.create.js";
-import * as m49 from "./validators/params.initialize.js";
-import * as m50 from "./validators/params.sampling.createMessage.js";
-import * as m51 from "./validators/shared-066c6ca111.js";
-import * as m52 from "./validators/shared-1f7abe9195.js";
-import * as m53 from "./validators/shared-35699c8138.js";
-import * as m54 from "./validators/shared-507abbcb20.js";
-import * as m55 from "./validators/shared-5ec2572492.js";
-import * as m56 from "./validators/shared-65e8147518.js";
-import * as m57 from "./validators/shared-8929e4bccb.js";
-import * as m58 from "./validators/shared-c2641365c0.js";
-import * as m59 from "./validators/shared-cbdbb9aeb1.js";
+import * as m6 from "../2024-11-05/validators/params.notifications.message.js";
+import * as m7 from "../2024-11-05/validators/params.notifications.resources.updated.js";
+import * as m8 from "../2024-11-05/validators/params.ping.js";
+import * as m9 from "../2024-11-05/validators/params.prompts.get.js";
+import * as m10 from "../2024-11-05/validators/params.prompts.list.js";
+import * as m11 from "../2024-11-05/validators/params.resources.read.js";
+import * as m12 from "../2024-11-05/validators/params.tools.call.js";
+import * as m13 from "../2024-11-05/validators/shared-095c40853b.js";
+import * as m14 from "../2024-11-05/validators/shared-192d0b9be0.js";
+import * as m15 from "../2024-11-05/validators/shared-33fe24af5d.js";
+import * as m16 from "../2024-11-05/validators/shared-5b41791c17.js";
+import * as m17 from "../2024-11-05/validators/shared-b5cfe899f1.js";
+import * as m18 from "../2024-11-05/validators/shared-b8e0aee4a8.js";
+import * as m19 from "../2025-03-26/validators/definitions-8a37e59d72.js";
+import * as m20 from "../2025-03-26/validators/params.notifications.progress.js";
+import * as m21 from "../2025-03-26/validators/shared-4360a77dbe.js";
+import * as m22 from "../2025-03-26/validators/shared-85441adf70.js";
+import * as m23 from "./validators/CallToolResult.js";
+import * as m24 from "./validators/CreateMessageResult.js";
+import * as m25 from "./validators/ElicitResult.js";
+import * as m26 from "./validators/GetPromptResult.js";
+import * as m27 from "./validators/InitializeResult.js";
+import * as m28 from "./validators/ListPromptsResult.js";
+import * as m29 from "./validators/ListResourceTemplatesResult.js";
+import * as m30 from "./validators/ListResourcesResult.js";
+import * as m31 from "./validators/ListRootsResult.js";
+import * as m32 from "./validators/ListToolsResult.js";
+import * as m33 from "./validators/ReadResourceResult.js";
+import * as m34 from "./validators/definitions-d7cc59ed39.js";
+import * as m35 from "./validators/definitions-fb09a1a041.js";
+import * as m36 from "./validators/definitions.js";
+import * as m37 from "./validators/params.completion.complete.js";
+import * as m38 from "./validators/params.elicitation.create.js";
+import * as m39 from "./validators/params.initialize.js";
+import * as m40 from "./validators/params.sampling.createMessage.js";
+import * as m41 from "./validators/shared-114bca44b2.js";
+import * as m42 from "./validators/shared-1fe3606d4b.js";
+import * as m43 from "./validators/shared-22621ece26.js";
+import * as m44 from "./validators/shared-313f1bd2e8.js";
+import * as m45 from "./validators/shared-57ac7a3489.js";
+import * as m46 from "./validators/shared-66ff670d82.js";
+import * as m47 from "./validators/shared-e088255fac.js";
+import * as m48 from "./validators/shared-e18da10776.js";
+import * as m49 from "./validators/shared-f71bfa17c8.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m56.vaa27535f9ef5 as Validator<T.Annotations>;
+export const validateAnnotations = m43.vce8aa63d0606 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m55.v2d03a357f36f as Validator<T.AudioContent>;
+export const validateAudioContent = m42.va580c579d8d7 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
-export const validateBaseMetadata = m45.ve2ea4d159835 as Validator<T.BaseMetadata>;
+export const validateBaseMetadata = m35.v5e567b18e798 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m54.v1d0de5e9948f as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m48.v231e88a86262 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m59.v56b09f425cb8 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m41.v61011ad293a4 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m1.v0bdf7e772313 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m1.v44a7f57606c9 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m33.v096ddaaf9e26 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m23.vd4400625f18f as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m1.va235fdb3909a as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m1.vbf159017f0cf as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m49.vc27b1833adbb as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m39.va3a6ceaf0cf8 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m29.ve1d4006d6acf as Validator<T.ClientNotification>;
+export const validateClientNotification = m19.vae4df018ee49 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m46.vee6ca169e9c2 as Validator<T.ClientRequest>;
+export const validateClientRequest = m36.v23a6e2c50568 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m46.vcc1b7e655d61 as Validator<T.ClientResult>;
+export const validateClientResult = m36.vbb2adb15e11d as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m46.v8212a8ee55b3 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m36.vf16c908505d8 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m0.v93479538f033 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m0.v4bca272862f9 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m58.v054b187b5150 as Validator<T.ContentBlock>;
+export const validateContentBlock = m47.v62a11a542a26 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m46.v4d1e007647f1 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m36.v1e49038836fc as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m34.v98f68f043fde as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m24.v371dae367cfa as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m2.v99dcc5e15e52 as Validator<T.Cursor>;
+export const validateCursor = m2.vab28eb21c5c3 as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m46.v1e97ecc3a1d1 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m36.v0c331119f908 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m35.v65833230fab5 as Validator<T.ElicitResult>;
+export const validateElicitResult = m25.vc471b2c9ed7e as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m53.v5a716f95653b as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m46.v9992cdbc22ce as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m25.vc7a89c6abee5 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m13.vf3fae443c34f as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
-export const validateEnumSchema = m48.vf16e5e6930fb as Validator<T.EnumSchema>;
+export const validateEnumSchema = m38.v7e87412df0f5 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m1.vbfc8eaf4b641 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m1.v5017df0f119e as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m36.v0e2fb935e896 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m26.v28944944a18a as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m55.v647f5e090f80 as Validator<T.ImageContent>;
+export const validateImageContent = m42.vf49c2c6b70ee as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m52.vf845a43990fc as Validator<T.Implementation>;
+export const validateImplementation = m49.v708b826bc4c2 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m46.v53d8801dc013 as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m36.v092971d27fb2 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m37.v9dd504004f6d as Validator<T.InitializeResult>;
+export const validateInitializeResult = m27.v807d248d2def as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m1.v4736edaba16e as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m1.v26b3b826a4b5 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m1.v53e15615bbff as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m1.v6394c8d44bdd as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m46.v111655302603 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m36.v9a16bcfe0263 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m1.va87c8351ba9f as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m1.vcb94a3e85952 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m46.v3eab479cc833 as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m36.vbb61758952c9 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m1.v2d449d790125 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m1.v290f7910574d as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m1.v7bce8183721f as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m1.v49573550203b as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m38.v4a2b02a5eb11 as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m28.v25cbaa3ca895 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m1.v7e1fc53d37d6 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m1.vb28cde2a3f61 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m39.ve6741ffd5bb4 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m29.vbaafffc10e7f as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m1.v3191fd36e916 as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m1.v313c6d69c87f as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m40.v1435f551d744 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m30.v5017edd41f47 as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m1.vb22e93785abb as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m1.v8df0581c5902 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m41.vdc033a9dd606 as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m31.vc597b0f133a7 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m1.v95cca8adb9f5 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m1.v454e34a86650 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m42.vbab96242fefe as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m32.v0bed9c65b927 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m24.vd3b6f563c4d4 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m17.v7588dae6046b as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m1.v04c76ac3823d as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m1.v5cc8aad65648 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m26.v1d08d9c5a452 as Validator<T.ModelHint>;
+export const validateModelHint = m16.ve1ee6e1691d6 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m26.vd940993e8505 as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m16.v6cedb92af2ca as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m1.v2fa1c7d9903b as Validator<T.Notification>;
+export const validateNotification = m1.v8b6a66d19f49 as Validator<T.Notification>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m48.v6df764ef43f3 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m38.v7179ce357f32 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m1.vf609ce658a44 as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m1.va002758d0968 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m3.ve9346c302a1c as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m3.v43b903721203 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m1.v0a76b449fc35 as Validator<T.PingRequest>;
+export const validatePingRequest = m1.v17fa44360b32 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m48.vbec53601c377 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m38.v51625b451b8f as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m29.ved2258b2999e as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m19.v0f0939a860bf as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m28.v6c2a26c7c217 as Validator<T.ProgressToken>;
+export const validateProgressToken = m18.vbcfa8106f9bb as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m38.v0b44c9078cbe as Validator<T.Prompt>;
+export const validatePrompt = m28.v7f886f500ebf as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m57.vf9233881da48 as Validator<T.PromptArgument>;
+export const validatePromptArgument = m45.vf8911048c0fe as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m1.vfaca8eb4b2cc as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m1.v953fd7db9cd5 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m36.vaac3d3dddb39 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m26.ve80e39527068 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m51.v9d031e3ff856 as Validator<T.PromptReference>;
+export const validatePromptReference = m44.ve4922d0a6871 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m1.v4e552320fefe as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m1.v3806902efc83 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m43.vcd8489e246fe as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m33.v07e380738f56 as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m1.v3cb049abbeaf as Validator<T.Request>;
+export const validateRequest = m1.v3c21c5d20e3d as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m28.v6c2a26c7c217 as Validator<T.RequestId>;
+export const validateRequestId = m18.vbcfa8106f9bb as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m40.v5a06a4692c34 as Validator<T.Resource>;
+export const validateResource = m30.vf8ac42c3a008 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m44.ve11973585d32 as Validator<T.ResourceContents>;
+export const validateResourceContents = m34.v0966e21273a0 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m58.v188592ad3155 as Validator<T.ResourceLink>;
+export const validateResourceLink = m47.v35ad0d213bc7 as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceListChangedNotification = m1.v72f32350d0c9 as Validator<T.ResourceListChangedNotification>;
+export const validateResourceListChangedNotification = m1.vff7074db3118 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m39.v21b3b549a257 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m29.v55ae06133e1b as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m51.v67b9b4c099ca as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m15.v3d3ada8b5729 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m1.v1a7ebe89a03a as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m1.v011f4f4bd06d as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m25.vc7a89c6abee5 as Validator<T.Result>;
+export const validateResult = m13.vf3fae443c34f as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m27.v611df913745b as Validator<T.Role>;
+export const validateRole = m14.v6c1b20ac38e5 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m41.v164fbc8a87b0 as Validator<T.Root>;
+export const validateRoot = m31.v57b8130dd3d7 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification = m1.vd6d61ff19100 as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m1.v001dbfaf2ccd as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m50.v41e5ba816ac1 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m40.vaa7e83e11beb as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m32.v0f8dd2e8f45f as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m21.v0ad4809c49a8 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m29.vb313da194962 as Validator<T.ServerNotification>;
+export const validateServerNotification = m19.v2663d203490c as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m46.v5c4ece61eae2 as Validator<T.ServerRequest>;
+export const validateServerRequest = m36.v233fff0a8242 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m46.v718e511bede7 as Validator<T.ServerResult>;
+export const validateServerResult = m36.vbad4b002bf11 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m1.vcc99c1679874 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m1.v5df32d322816 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m48.vf254cb5388cd as Validator<T.StringSchema>;
+export const validateStringSchema = m38.v37efed9a14e4 as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m1.vc71d5a19bcee as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m1.vedc8e0d41f23 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m55.v885a923fe162 as Validator<T.TextContent>;
+export const validateTextContent = m42.v07f67c44a844 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m54.v04c1528c70e6 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m48.v264d1b92f3a7 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m42.v61af37480c14 as Validator<T.Tool>;
+export const validateTool = m32.v3aa0ccc78d1e as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m31.vec380ad876fc as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m22.v6e9ab183952a as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m1.va3adb585f123 as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m1.v10f0042665b0 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m1.v12eec51cf6b7 as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m1.v081c123073cc as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m47.v5073bc587e8c,
-  "elicitation/create": m48.vac7dfa146fe9,
-  initialize: m49.v2e2868fc0900,
-  "logging/setLevel": m4.v791eccb82ea9,
-  "notifications/cancelled": m5.vfc36de4d9543,
-  "notifications/initialized": m6.vb396ed232058,
-  "notifications/message": m7.v3caf34d7a96d,
-  "notifications/progress": m30.vf445f1fc1898,
-  "notifications/prompts/list_changed": m8.vaf78dfc9425c,
-  "notifications/resources/list_changed": m9.v332121758c16,
-  "notifications/resources/updated": m10.v092b56e962a4,
-  "notifications/roots/list_changed": m11.vd471d0bd0dfd,
-  "notifications/tools/list_changed": m12.vb3b69052ca48,
-  ping: m13.vddb8f45036d8,
-  "prompts/get": m14.vfcfdb979307e,
-  "prompts/list": m15.vc83b6e043256,
-  "resources/list": m16.ve67316154c74,
-  "resources/read": m17.v3214ff182b14,
-  "resources/subscribe": m18.v6b53a6bc4dc1,
-  "resources/templates/list": m19.v47e7e57261c4,
-  "resources/unsubscribe": m20.vbd3832e2052b,
-  "roots/list": m21.v175cfdbf632b,
-  "sampling/createMessage": m50.v539b441a28d3,
-  "tools/call": m22.v9695c0a1c57f,
-  "tools/list": m23.v94c76ecd149f,
+  "completion/complete": m37.vf96912f51966,
+  "elicitation/create": m38.v105ea950d439,
+  initialize: m39.vc49a1f8c7c8b,
+  "logging/setLevel": m4.v4dd3c6b08756,
+  "notifications/cancelled": m5.vb3a037ea78f8,
+  "notifications/initialized": m13.vf3fae443c34f,
+  "notifications/message": m6.vdf5c9f19458b,
+  "notifications/progress": m20.v3b6b44f341f1,
+  "notifications/prompts/list_changed": m13.vf3fae443c34f,
+  "notifications/resources/list_changed": m13.vf3fae443c34f,
+  "notifications/resources/updated": m7.v89b9282673a5,
+  "notifications/roots/list_changed": m13.vf3fae443c34f,
+  "notifications/tools/list_changed": m13.vf3fae443c34f,
+  ping: m8.v68f2153ff814,
+  "prompts/get": m9.vf293c615624e,
+  "prompts/list": m10.vcd996af599d7,
+  "resources/list": m10.vcd996af599d7,
+  "resources/read": m11.vfe5040f5beb7,
+  "resources/subscribe": m11.vfe5040f5beb7,
+  "resources/templates/list": m10.vcd996af599d7,
+  "resources/unsubscribe": m11.vfe5040f5beb7,
+  "roots/list": m8.v68f2153ff814,
+  "sampling/createMessage": m40.vb12b89f95be8,
+  "tools/call": m12.v2d8770133ede,
+  "tools/list": m10.vcd996af599d7,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m0.v93479538f033,
-  "elicitation/create": m35.v65833230fab5,
-  initialize: m37.v9dd504004f6d,
-  "logging/setLevel": m25.vc7a89c6abee5,
-  ping: m25.vc7a89c6abee5,
-  "prompts/get": m36.v0e2fb935e896,
-  "prompts/list": m38.v4a2b02a5eb11,
-  "resources/list": m40.v1435f551d744,
-  "resources/read": m43.vcd8489e246fe,
-  "resources/subscribe": m25.vc7a89c6abee5,
-  "resources/templates/list": m39.ve6741ffd5bb4,
-  "resources/unsubscribe": m25.vc7a89c6abee5,
-  "roots/list": m41.vdc033a9dd606,
-  "sampling/createMessage": m34.v98f68f043fde,
-  "tools/call": m33.v096ddaaf9e26,
-  "tools/list": m42.vbab96242fefe,
+  "completion/complete": m0.v4bca272862f9,
+  "elicitation/create": m25.vc471b2c9ed7e,
+  initialize: m27.v807d248d2def,
+  "logging/setLevel": m13.vf3fae443c34f,
+  ping: m13.vf3fae443c34f,
+  "prompts/get": m26.v28944944a18a,
+  "prompts/list": m28.v25cbaa3ca895,
+  "resources/list": m30.v5017edd41f47,
+  "resources/read": m33.v07e380738f56,
+  "resources/subscribe": m13.vf3fae443c34f,
+  "resources/templates/list": m29.vbaafffc10e7f,
+  "resources/unsubscribe": m13.vf3fae443c34f,
+  "roots/list": m31.vc597b0f133a7,
+  "sampling/createMessage": m24.v371dae367cfa,
+  "tools/call": m23.vd4400625f18f,
+  "tools/list": m32.v0bed9c65b927,
 };

@@ -24,9 +24,9 @@ export const validators: ValidatorLoaders = {
     "roots/list": () => import("./validators/RequestParams.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageRequestParams.js"),
     "tasks/cancel": () => import("./validators/params.tasks.cancel.js"),
-    "tasks/get": () => import("./validators/params.tasks.get.js"),
+    "tasks/get": () => import("./validators/params.tasks.cancel.js"),
     "tasks/list": () => import("./validators/PaginatedRequestParams.js"),
-    "tasks/result": () => import("./validators/params.tasks.result.js"),
+    "tasks/result": () => import("./validators/params.tasks.cancel.js"),
   },
   results: {
     "completion/complete": () => import("../2024-11-05/validators/CompleteResult.js"),

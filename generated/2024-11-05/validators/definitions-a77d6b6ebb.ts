@@ -5,13 +5,13 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function f99dcc5e15e52(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/Cursor" */ let vErrors = null;
+function fab28eb21c5c3(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    return fail(f99dcc5e15e52, instancePath, "#/type", "type", { type: "string" }, "must be string");
+    return fail(fab28eb21c5c3, instancePath, "#/type", "type", { type: "string" }, "must be string");
   }
-  f99dcc5e15e52.errors = vErrors;
+  fab28eb21c5c3.errors = vErrors;
   return errors === 0;
 }
-export const v99dcc5e15e52: abi.Validator = f99dcc5e15e52;
+export const vab28eb21c5c3: abi.Validator = fab28eb21c5c3;

@@ -2,28 +2,29 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi";
 import {
-  f0a76b449fc35,
-  f0bdf7e772313,
-  f12eec51cf6b7,
-  f3191fd36e916,
-  f4e552320fefe,
-  f7bce8183721f,
-  f7e1fc53d37d6,
-  f95cca8adb9f5,
-  fbfc8eaf4b641,
-  fc71d5a19bcee,
-  fcc99c1679874,
+  f081c123073cc,
+  f17fa44360b32,
+  f313c6d69c87f,
+  f3806902efc83,
+  f44a7f57606c9,
+  f454e34a86650,
+  f49573550203b,
+  f5017df0f119e,
+  f5df32d322816,
+  fb28cde2a3f61,
+  fedc8e0d41f23,
 } from "./definitions-16e3ac04b3.js";
-import { f024e44492f00, fd0a5e1bd0d5f } from "./params.completion.complete.js";
-import { f248cb48fda18 } from "./params.initialize.js";
-import { f9334e3cda5c7 } from "./shared-1ce962eb22.js";
-import { f4cd02670b09a } from "./shared-4b3c61dbc1.js";
+import { f7a50cde7d767 } from "./params.completion.complete.js";
+import { f2657525ca419 } from "./params.initialize.js";
+import { f3d3ada8b5729 } from "./shared-33fe24af5d.js";
+import { f4cd02670b09a } from "./shared-4df2c9021a.js";
+import { f70aa2e41ec1b } from "./shared-642a74e5de.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/InitializeRequest" */ let vErrors = null;
+function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -33,7 +34,7 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
         (data.params === undefined && (missing0 = "params"))
       ) {
         return fail(
-          fbdb6b3f8ed4f,
+          fa1849f5cc7d0,
           instancePath,
           "#/required",
           "required",
@@ -46,7 +47,7 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data0 !== "string") {
             return fail(
-              fbdb6b3f8ed4f,
+              fa1849f5cc7d0,
               instancePath + "/method",
               "#/properties/method/type",
               "type",
@@ -56,7 +57,7 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
           }
           if ("initialize" !== data0) {
             return fail(
-              fbdb6b3f8ed4f,
+              fa1849f5cc7d0,
               instancePath + "/method",
               "#/properties/method/const",
               "const",
@@ -81,7 +82,7 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
                   return fail(
-                    fbdb6b3f8ed4f,
+                    fa1849f5cc7d0,
                     instancePath + "/params",
                     "#/properties/params/required",
                     "required",
@@ -92,14 +93,14 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
                   if (data1.capabilities !== undefined) {
                     const _errs5 = errors;
                     if (
-                      !f248cb48fda18(data1.capabilities, {
+                      !f2657525ca419(data1.capabilities, {
                         instancePath: instancePath + "/params/capabilities",
                         parentData: data1,
                         parentDataProperty: "capabilities",
                         rootData,
                       })
                     ) {
-                      vErrors = vErrors === null ? f248cb48fda18.errors : vErrors.concat(f248cb48fda18.errors);
+                      vErrors = vErrors === null ? f2657525ca419.errors : vErrors.concat(f2657525ca419.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
@@ -110,14 +111,14 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
                     if (data1.clientInfo !== undefined) {
                       const _errs6 = errors;
                       if (
-                        !f9334e3cda5c7(data1.clientInfo, {
+                        !f70aa2e41ec1b(data1.clientInfo, {
                           instancePath: instancePath + "/params/clientInfo",
                           parentData: data1,
                           parentDataProperty: "clientInfo",
                           rootData,
                         })
                       ) {
-                        vErrors = vErrors === null ? f9334e3cda5c7.errors : vErrors.concat(f9334e3cda5c7.errors);
+                        vErrors = vErrors === null ? f70aa2e41ec1b.errors : vErrors.concat(f70aa2e41ec1b.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs6 === errors;
@@ -129,7 +130,7 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
                         const _errs7 = errors;
                         if (typeof data1.protocolVersion !== "string") {
                           return fail(
-                            fbdb6b3f8ed4f,
+                            fa1849f5cc7d0,
                             instancePath + "/params/protocolVersion",
                             "#/properties/params/properties/protocolVersion/type",
                             "type",
@@ -146,7 +147,7 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  fbdb6b3f8ed4f,
+                  fa1849f5cc7d0,
                   instancePath + "/params",
                   "#/properties/params/type",
                   "type",
@@ -162,14 +163,14 @@ function fbdb6b3f8ed4f(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fbdb6b3f8ed4f, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fa1849f5cc7d0, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fbdb6b3f8ed4f.errors = vErrors;
+  fa1849f5cc7d0.errors = vErrors;
   return errors === 0;
 }
-function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/CompleteRequest" */ let vErrors = null;
+function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -179,7 +180,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
         (data.params === undefined && (missing0 = "params"))
       ) {
         return fail(
-          f5f6a81a939fd,
+          fd05a33f7bdf9,
           instancePath,
           "#/required",
           "required",
@@ -192,7 +193,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data0 !== "string") {
             return fail(
-              f5f6a81a939fd,
+              fd05a33f7bdf9,
               instancePath + "/method",
               "#/properties/method/type",
               "type",
@@ -202,7 +203,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
           }
           if ("completion/complete" !== data0) {
             return fail(
-              f5f6a81a939fd,
+              fd05a33f7bdf9,
               instancePath + "/method",
               "#/properties/method/const",
               "const",
@@ -226,7 +227,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
                   return fail(
-                    f5f6a81a939fd,
+                    fd05a33f7bdf9,
                     instancePath + "/params",
                     "#/properties/params/required",
                     "required",
@@ -245,7 +246,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
                           return fail(
-                            f5f6a81a939fd,
+                            fd05a33f7bdf9,
                             instancePath + "/params/argument",
                             "#/properties/params/properties/argument/required",
                             "required",
@@ -257,7 +258,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
                               return fail(
-                                f5f6a81a939fd,
+                                fd05a33f7bdf9,
                                 instancePath + "/params/argument/name",
                                 "#/properties/params/properties/argument/properties/name/type",
                                 "type",
@@ -274,7 +275,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
                                 return fail(
-                                  f5f6a81a939fd,
+                                  fd05a33f7bdf9,
                                   instancePath + "/params/argument/value",
                                   "#/properties/params/properties/argument/properties/value/type",
                                   "type",
@@ -290,7 +291,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                         }
                       } else {
                         return fail(
-                          f5f6a81a939fd,
+                          fd05a33f7bdf9,
                           instancePath + "/params/argument",
                           "#/properties/params/properties/argument/type",
                           "type",
@@ -311,14 +312,14 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                       let valid3 = false;
                       const _errs13 = errors;
                       if (
-                        !fd0a5e1bd0d5f(data5, {
+                        !f7a50cde7d767(data5, {
                           instancePath: instancePath + "/params/ref",
                           parentData: data1,
                           parentDataProperty: "ref",
                           rootData,
                         })
                       ) {
-                        vErrors = vErrors === null ? fd0a5e1bd0d5f.errors : vErrors.concat(fd0a5e1bd0d5f.errors);
+                        vErrors = vErrors === null ? f7a50cde7d767.errors : vErrors.concat(f7a50cde7d767.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs13 === errors;
@@ -326,14 +327,14 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                       if (!valid3) {
                         const _errs14 = errors;
                         if (
-                          !f024e44492f00(data5, {
+                          !f3d3ada8b5729(data5, {
                             instancePath: instancePath + "/params/ref",
                             parentData: data1,
                             parentDataProperty: "ref",
                             rootData,
                           })
                         ) {
-                          vErrors = vErrors === null ? f024e44492f00.errors : vErrors.concat(f024e44492f00.errors);
+                          vErrors = vErrors === null ? f3d3ada8b5729.errors : vErrors.concat(f3d3ada8b5729.errors);
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs14 === errors;
@@ -353,7 +354,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                           vErrors.push(err0);
                         }
                         errors++;
-                        f5f6a81a939fd.errors = vErrors;
+                        fd05a33f7bdf9.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -373,7 +374,7 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  f5f6a81a939fd,
+                  fd05a33f7bdf9,
                   instancePath + "/params",
                   "#/properties/params/type",
                   "type",
@@ -389,116 +390,116 @@ function f5f6a81a939fd(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f5f6a81a939fd, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fd05a33f7bdf9, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f5f6a81a939fd.errors = vErrors;
+  fd05a33f7bdf9.errors = vErrors;
   return errors === 0;
 }
-function f4f7385618045(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ClientRequest" */ let vErrors = null;
+function f02720649eee9(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fbdb6b3f8ed4f(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? fbdb6b3f8ed4f.errors : vErrors.concat(fbdb6b3f8ed4f.errors);
+  if (!fa1849f5cc7d0(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? fa1849f5cc7d0.errors : vErrors.concat(fa1849f5cc7d0.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0a76b449fc35(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? f0a76b449fc35.errors : vErrors.concat(f0a76b449fc35.errors);
+    if (!f17fa44360b32(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? f17fa44360b32.errors : vErrors.concat(f17fa44360b32.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f3191fd36e916(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? f3191fd36e916.errors : vErrors.concat(f3191fd36e916.errors);
+      if (!f313c6d69c87f(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? f313c6d69c87f.errors : vErrors.concat(f313c6d69c87f.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f7e1fc53d37d6(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? f7e1fc53d37d6.errors : vErrors.concat(f7e1fc53d37d6.errors);
+        if (!fb28cde2a3f61(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? fb28cde2a3f61.errors : vErrors.concat(fb28cde2a3f61.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f4e552320fefe(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? f4e552320fefe.errors : vErrors.concat(f4e552320fefe.errors);
+          if (!f3806902efc83(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? f3806902efc83.errors : vErrors.concat(f3806902efc83.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fc71d5a19bcee(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? fc71d5a19bcee.errors : vErrors.concat(fc71d5a19bcee.errors);
+            if (!fedc8e0d41f23(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? fedc8e0d41f23.errors : vErrors.concat(fedc8e0d41f23.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f12eec51cf6b7(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? f12eec51cf6b7.errors : vErrors.concat(f12eec51cf6b7.errors);
+              if (!f081c123073cc(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? f081c123073cc.errors : vErrors.concat(f081c123073cc.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f7bce8183721f(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                  vErrors = vErrors === null ? f7bce8183721f.errors : vErrors.concat(f7bce8183721f.errors);
+                if (!f49573550203b(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                  vErrors = vErrors === null ? f49573550203b.errors : vErrors.concat(f49573550203b.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fbfc8eaf4b641(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                    vErrors = vErrors === null ? fbfc8eaf4b641.errors : vErrors.concat(fbfc8eaf4b641.errors);
+                  if (!f5017df0f119e(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                    vErrors = vErrors === null ? f5017df0f119e.errors : vErrors.concat(f5017df0f119e.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f95cca8adb9f5(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                      vErrors = vErrors === null ? f95cca8adb9f5.errors : vErrors.concat(f95cca8adb9f5.errors);
+                    if (!f454e34a86650(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                      vErrors = vErrors === null ? f454e34a86650.errors : vErrors.concat(f454e34a86650.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f0bdf7e772313(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                        vErrors = vErrors === null ? f0bdf7e772313.errors : vErrors.concat(f0bdf7e772313.errors);
+                      if (!f44a7f57606c9(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                        vErrors = vErrors === null ? f44a7f57606c9.errors : vErrors.concat(f44a7f57606c9.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!fcc99c1679874(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                          vErrors = vErrors === null ? fcc99c1679874.errors : vErrors.concat(fcc99c1679874.errors);
+                        if (!f5df32d322816(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                          vErrors = vErrors === null ? f5df32d322816.errors : vErrors.concat(f5df32d322816.errors);
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!f5f6a81a939fd(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                            vErrors = vErrors === null ? f5f6a81a939fd.errors : vErrors.concat(f5f6a81a939fd.errors);
+                          if (!fd05a33f7bdf9(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                            vErrors = vErrors === null ? fd05a33f7bdf9.errors : vErrors.concat(fd05a33f7bdf9.errors);
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -529,7 +530,7 @@ function f4f7385618045(data, { instancePath = "", parentData, parentDataProperty
       vErrors.push(err0);
     }
     errors++;
-    f4f7385618045.errors = vErrors;
+    f02720649eee9.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -541,7 +542,7 @@ function f4f7385618045(data, { instancePath = "", parentData, parentDataProperty
       }
     }
   }
-  f4f7385618045.errors = vErrors;
+  f02720649eee9.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -559,8 +560,8 @@ const fee674cbc5ad1 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCRequest",
 };
-function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/JSONRPCRequest" */ let vErrors = null;
+function f934667471c42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -571,7 +572,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
         (data.method === undefined && (missing0 = "method"))
       ) {
         return fail(
-          fb4d224fd0dca,
+          f934667471c42,
           instancePath,
           "#/required",
           "required",
@@ -587,7 +588,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return fail(
-              fb4d224fd0dca,
+              f934667471c42,
               instancePath + "/id",
               "#/properties/id/type",
               "type",
@@ -605,7 +606,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
             const _errs3 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                fb4d224fd0dca,
+                f934667471c42,
                 instancePath + "/jsonrpc",
                 "#/properties/jsonrpc/type",
                 "type",
@@ -615,7 +616,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
             }
             if ("2.0" !== data1) {
               return fail(
-                fb4d224fd0dca,
+                f934667471c42,
                 instancePath + "/jsonrpc",
                 "#/properties/jsonrpc/const",
                 "const",
@@ -632,7 +633,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
               const _errs5 = errors;
               if (typeof data.method !== "string") {
                 return fail(
-                  fb4d224fd0dca,
+                  f934667471c42,
                   instancePath + "/method",
                   "#/properties/method/type",
                   "type",
@@ -662,7 +663,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
                               !(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))
                             ) {
                               return fail(
-                                fb4d224fd0dca,
+                                f934667471c42,
                                 instancePath + "/params/_meta/progressToken",
                                 "#/properties/params/properties/_meta/properties/progressToken/type",
                                 "type",
@@ -675,7 +676,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
                           }
                         } else {
                           return fail(
-                            fb4d224fd0dca,
+                            f934667471c42,
                             instancePath + "/params/_meta",
                             "#/properties/params/properties/_meta/type",
                             "type",
@@ -687,7 +688,7 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
                     }
                   } else {
                     return fail(
-                      fb4d224fd0dca,
+                      f934667471c42,
                       instancePath + "/params",
                       "#/properties/params/type",
                       "type",
@@ -705,21 +706,21 @@ function fb4d224fd0dca(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fb4d224fd0dca, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f934667471c42, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fb4d224fd0dca.errors = vErrors;
+  f934667471c42.errors = vErrors;
   return errors === 0;
 }
-function facbc453d3362(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ResourceContents" */ let vErrors = null;
+function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.uri === undefined && (missing0 = "uri")) {
         return fail(
-          facbc453d3362,
+          fede2cb904f5b,
           instancePath,
           "#/required",
           "required",
@@ -731,7 +732,7 @@ function facbc453d3362(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data.mimeType !== "string") {
             return fail(
-              facbc453d3362,
+              fede2cb904f5b,
               instancePath + "/mimeType",
               "#/properties/mimeType/type",
               "type",
@@ -752,7 +753,7 @@ function facbc453d3362(data, { instancePath = "", parentData, parentDataProperty
                 if (typeof data1 === "string") {
                   if (!f4cd02670b09a(data1)) {
                     return fail(
-                      facbc453d3362,
+                      fede2cb904f5b,
                       instancePath + "/uri",
                       "#/properties/uri/format",
                       "format",
@@ -762,7 +763,7 @@ function facbc453d3362(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    facbc453d3362,
+                    fede2cb904f5b,
                     instancePath + "/uri",
                     "#/properties/uri/type",
                     "type",
@@ -779,15 +780,15 @@ function facbc453d3362(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(facbc453d3362, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fede2cb904f5b, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  facbc453d3362.errors = vErrors;
+  fede2cb904f5b.errors = vErrors;
   return errors === 0;
 }
-export { fb4d224fd0dca };
-export const v4f7385618045: abi.Validator = f4f7385618045;
-export const v5f6a81a939fd: abi.Validator = f5f6a81a939fd;
-export const vacbc453d3362: abi.Validator = facbc453d3362;
-export const vb4d224fd0dca: abi.Validator = fb4d224fd0dca;
-export const vbdb6b3f8ed4f: abi.Validator = fbdb6b3f8ed4f;
+export { f934667471c42 };
+export const v02720649eee9: abi.Validator = f02720649eee9;
+export const v934667471c42: abi.Validator = f934667471c42;
+export const va1849f5cc7d0: abi.Validator = fa1849f5cc7d0;
+export const vd05a33f7bdf9: abi.Validator = fd05a33f7bdf9;
+export const vede2cb904f5b: abi.Validator = fede2cb904f5b;

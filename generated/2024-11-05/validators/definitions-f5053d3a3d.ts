@@ -5,8 +5,8 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fe9346c302a1c(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/PaginatedResult" */ let vErrors = null;
+function f43b903721203(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -17,7 +17,7 @@ function fe9346c302a1c(data, { instancePath = "", parentData, parentDataProperty
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              fe9346c302a1c,
+              f43b903721203,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -35,7 +35,7 @@ function fe9346c302a1c(data, { instancePath = "", parentData, parentDataProperty
           const _errs4 = errors;
           if (typeof data.nextCursor !== "string") {
             return fail(
-              fe9346c302a1c,
+              f43b903721203,
               instancePath + "/nextCursor",
               "#/properties/nextCursor/type",
               "type",
@@ -49,10 +49,10 @@ function fe9346c302a1c(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fe9346c302a1c, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f43b903721203, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fe9346c302a1c.errors = vErrors;
+  f43b903721203.errors = vErrors;
   return errors === 0;
 }
-export const ve9346c302a1c: abi.Validator = fe9346c302a1c;
+export const v43b903721203: abi.Validator = f43b903721203;

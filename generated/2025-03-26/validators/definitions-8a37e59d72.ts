@@ -2,22 +2,22 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi";
 import {
-  f04c76ac3823d,
-  f1a7ebe89a03a,
-  f4736edaba16e,
-  f72f32350d0c9,
-  fa235fdb3909a,
-  fa3adb585f123,
-  fd6d61ff19100,
-  ffaca8eb4b2cc,
+  f001dbfaf2ccd,
+  f011f4f4bd06d,
+  f10f0042665b0,
+  f26b3b826a4b5,
+  f5cc8aad65648,
+  f953fd7db9cd5,
+  fbf159017f0cf,
+  fff7074db3118,
 } from "../../2024-11-05/validators/definitions-16e3ac04b3.js";
-import { f6c2a26c7c217 } from "../../2024-11-05/validators/shared-f0fd0a9995.js";
+import { fbcfa8106f9bb } from "../../2024-11-05/validators/shared-b8e0aee4a8.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ProgressNotification" */ let vErrors = null;
+function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -27,7 +27,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
         (data.params === undefined && (missing0 = "params"))
       ) {
         return fail(
-          fed2258b2999e,
+          f0f0939a860bf,
           instancePath,
           "#/required",
           "required",
@@ -40,7 +40,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data0 !== "string") {
             return fail(
-              fed2258b2999e,
+              f0f0939a860bf,
               instancePath + "/method",
               "#/properties/method/type",
               "type",
@@ -50,7 +50,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
           }
           if ("notifications/progress" !== data0) {
             return fail(
-              fed2258b2999e,
+              f0f0939a860bf,
               instancePath + "/method",
               "#/properties/method/const",
               "const",
@@ -74,7 +74,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
                   (data1.progressToken === undefined && (missing1 = "progressToken"))
                 ) {
                   return fail(
-                    fed2258b2999e,
+                    f0f0939a860bf,
                     instancePath + "/params",
                     "#/properties/params/required",
                     "required",
@@ -86,7 +86,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
                     const _errs5 = errors;
                     if (typeof data1.message !== "string") {
                       return fail(
-                        fed2258b2999e,
+                        f0f0939a860bf,
                         instancePath + "/params/message",
                         "#/properties/params/properties/message/type",
                         "type",
@@ -104,7 +104,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
                       const _errs7 = errors;
                       if (!(typeof data3 == "number" && isFinite(data3))) {
                         return fail(
-                          fed2258b2999e,
+                          f0f0939a860bf,
                           instancePath + "/params/progress",
                           "#/properties/params/properties/progress/type",
                           "type",
@@ -120,14 +120,14 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
                       if (data1.progressToken !== undefined) {
                         const _errs9 = errors;
                         if (
-                          !f6c2a26c7c217(data1.progressToken, {
+                          !fbcfa8106f9bb(data1.progressToken, {
                             instancePath: instancePath + "/params/progressToken",
                             parentData: data1,
                             parentDataProperty: "progressToken",
                             rootData,
                           })
                         ) {
-                          vErrors = vErrors === null ? f6c2a26c7c217.errors : vErrors.concat(f6c2a26c7c217.errors);
+                          vErrors = vErrors === null ? fbcfa8106f9bb.errors : vErrors.concat(fbcfa8106f9bb.errors);
                           errors = vErrors.length;
                         }
                         var valid1 = _errs9 === errors;
@@ -140,7 +140,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
                           const _errs10 = errors;
                           if (!(typeof data5 == "number" && isFinite(data5))) {
                             return fail(
-                              fed2258b2999e,
+                              f0f0939a860bf,
                               instancePath + "/params/total",
                               "#/properties/params/properties/total/type",
                               "type",
@@ -158,7 +158,7 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  fed2258b2999e,
+                  f0f0939a860bf,
                   instancePath + "/params",
                   "#/properties/params/type",
                   "type",
@@ -174,44 +174,44 @@ function fed2258b2999e(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fed2258b2999e, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f0f0939a860bf, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fed2258b2999e.errors = vErrors;
+  f0f0939a860bf.errors = vErrors;
   return errors === 0;
 }
-function fe1d4006d6acf(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ClientNotification" */ let vErrors = null;
+function fae4df018ee49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fa235fdb3909a(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? fa235fdb3909a.errors : vErrors.concat(fa235fdb3909a.errors);
+  if (!fbf159017f0cf(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? fbf159017f0cf.errors : vErrors.concat(fbf159017f0cf.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f4736edaba16e(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? f4736edaba16e.errors : vErrors.concat(f4736edaba16e.errors);
+    if (!f26b3b826a4b5(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? f26b3b826a4b5.errors : vErrors.concat(f26b3b826a4b5.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fed2258b2999e(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? fed2258b2999e.errors : vErrors.concat(fed2258b2999e.errors);
+      if (!f0f0939a860bf(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? f0f0939a860bf.errors : vErrors.concat(f0f0939a860bf.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd6d61ff19100(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? fd6d61ff19100.errors : vErrors.concat(fd6d61ff19100.errors);
+        if (!f001dbfaf2ccd(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? f001dbfaf2ccd.errors : vErrors.concat(f001dbfaf2ccd.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -233,7 +233,7 @@ function fe1d4006d6acf(data, { instancePath = "", parentData, parentDataProperty
       vErrors.push(err0);
     }
     errors++;
-    fe1d4006d6acf.errors = vErrors;
+    fae4df018ee49.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -245,65 +245,65 @@ function fe1d4006d6acf(data, { instancePath = "", parentData, parentDataProperty
       }
     }
   }
-  fe1d4006d6acf.errors = vErrors;
+  fae4df018ee49.errors = vErrors;
   return errors === 0;
 }
-function fb313da194962(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ServerNotification" */ let vErrors = null;
+function f2663d203490c(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fa235fdb3909a(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? fa235fdb3909a.errors : vErrors.concat(fa235fdb3909a.errors);
+  if (!fbf159017f0cf(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? fbf159017f0cf.errors : vErrors.concat(fbf159017f0cf.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fed2258b2999e(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? fed2258b2999e.errors : vErrors.concat(fed2258b2999e.errors);
+    if (!f0f0939a860bf(data, { instancePath, parentData, parentDataProperty, rootData })) {
+      vErrors = vErrors === null ? f0f0939a860bf.errors : vErrors.concat(f0f0939a860bf.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f72f32350d0c9(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? f72f32350d0c9.errors : vErrors.concat(f72f32350d0c9.errors);
+      if (!fff7074db3118(data, { instancePath, parentData, parentDataProperty, rootData })) {
+        vErrors = vErrors === null ? fff7074db3118.errors : vErrors.concat(fff7074db3118.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f1a7ebe89a03a(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? f1a7ebe89a03a.errors : vErrors.concat(f1a7ebe89a03a.errors);
+        if (!f011f4f4bd06d(data, { instancePath, parentData, parentDataProperty, rootData })) {
+          vErrors = vErrors === null ? f011f4f4bd06d.errors : vErrors.concat(f011f4f4bd06d.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!ffaca8eb4b2cc(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? ffaca8eb4b2cc.errors : vErrors.concat(ffaca8eb4b2cc.errors);
+          if (!f953fd7db9cd5(data, { instancePath, parentData, parentDataProperty, rootData })) {
+            vErrors = vErrors === null ? f953fd7db9cd5.errors : vErrors.concat(f953fd7db9cd5.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fa3adb585f123(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? fa3adb585f123.errors : vErrors.concat(fa3adb585f123.errors);
+            if (!f10f0042665b0(data, { instancePath, parentData, parentDataProperty, rootData })) {
+              vErrors = vErrors === null ? f10f0042665b0.errors : vErrors.concat(f10f0042665b0.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f04c76ac3823d(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? f04c76ac3823d.errors : vErrors.concat(f04c76ac3823d.errors);
+              if (!f5cc8aad65648(data, { instancePath, parentData, parentDataProperty, rootData })) {
+                vErrors = vErrors === null ? f5cc8aad65648.errors : vErrors.concat(f5cc8aad65648.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -328,7 +328,7 @@ function fb313da194962(data, { instancePath = "", parentData, parentDataProperty
       vErrors.push(err0);
     }
     errors++;
-    fb313da194962.errors = vErrors;
+    f2663d203490c.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -340,9 +340,9 @@ function fb313da194962(data, { instancePath = "", parentData, parentDataProperty
       }
     }
   }
-  fb313da194962.errors = vErrors;
+  f2663d203490c.errors = vErrors;
   return errors === 0;
 }
-export const vb313da194962: abi.Validator = fb313da194962;
-export const ve1d4006d6acf: abi.Validator = fe1d4006d6acf;
-export const ved2258b2999e: abi.Validator = fed2258b2999e;
+export const v0f0939a860bf: abi.Validator = f0f0939a860bf;
+export const v2663d203490c: abi.Validator = f2663d203490c;
+export const vae4df018ee49: abi.Validator = fae4df018ee49;

@@ -15,15 +15,15 @@ const f9e9df432cec9 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ElicitResult" */ let vErrors = null;
+function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return fail(
-          f65833230fab5,
+          fc471b2c9ed7e,
           instancePath,
           "#/required",
           "required",
@@ -38,7 +38,7 @@ function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                f65833230fab5,
+                fc471b2c9ed7e,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -57,7 +57,7 @@ function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                f65833230fab5,
+                fc471b2c9ed7e,
                 instancePath + "/action",
                 "#/properties/action/type",
                 "type",
@@ -67,7 +67,7 @@ function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return fail(
-                f65833230fab5,
+                fc471b2c9ed7e,
                 instancePath + "/action",
                 "#/properties/action/enum",
                 "enum",
@@ -93,7 +93,7 @@ function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty
                       !(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
                       typeof data3 !== "boolean"
                     ) {
-                      f65833230fab5.errors = [
+                      fc471b2c9ed7e.errors = [
                         {
                           instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                           schemaPath: "#/properties/content/additionalProperties/type",
@@ -111,7 +111,7 @@ function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    f65833230fab5,
+                    fc471b2c9ed7e,
                     instancePath + "/content",
                     "#/properties/content/type",
                     "type",
@@ -128,13 +128,13 @@ function f65833230fab5(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f65833230fab5, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fc471b2c9ed7e, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f65833230fab5.errors = vErrors;
+  fc471b2c9ed7e.errors = vErrors;
   return errors === 0;
 }
-export { f65833230fab5 };
-export const v65833230fab5: abi.Validator = f65833230fab5;
+export { fc471b2c9ed7e };
+export const vc471b2c9ed7e: abi.Validator = fc471b2c9ed7e;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f65833230fab5;
+export const validate: abi.Validator = fc471b2c9ed7e;

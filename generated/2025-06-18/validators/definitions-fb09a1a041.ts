@@ -5,15 +5,15 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fe2ea4d159835(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/BaseMetadata" */ let vErrors = null;
+function f5e567b18e798(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          fe2ea4d159835,
+          f5e567b18e798,
           instancePath,
           "#/required",
           "required",
@@ -25,7 +25,7 @@ function fe2ea4d159835(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data.name !== "string") {
             return fail(
-              fe2ea4d159835,
+              f5e567b18e798,
               instancePath + "/name",
               "#/properties/name/type",
               "type",
@@ -42,7 +42,7 @@ function fe2ea4d159835(data, { instancePath = "", parentData, parentDataProperty
             const _errs3 = errors;
             if (typeof data.title !== "string") {
               return fail(
-                fe2ea4d159835,
+                f5e567b18e798,
                 instancePath + "/title",
                 "#/properties/title/type",
                 "type",
@@ -57,10 +57,10 @@ function fe2ea4d159835(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fe2ea4d159835, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f5e567b18e798, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fe2ea4d159835.errors = vErrors;
+  f5e567b18e798.errors = vErrors;
   return errors === 0;
 }
-export const ve2ea4d159835: abi.Validator = fe2ea4d159835;
+export const v5e567b18e798: abi.Validator = f5e567b18e798;

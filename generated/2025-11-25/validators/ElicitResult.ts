@@ -20,15 +20,15 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ElicitResult" */ let vErrors = null;
+function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return fail(
-          f9080a40a551b,
+          fcbc4bdb182c8,
           instancePath,
           "#/required",
           "required",
@@ -43,7 +43,7 @@ function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                f9080a40a551b,
+                fcbc4bdb182c8,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -62,7 +62,7 @@ function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                f9080a40a551b,
+                fcbc4bdb182c8,
                 instancePath + "/action",
                 "#/properties/action/type",
                 "type",
@@ -72,7 +72,7 @@ function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return fail(
-                f9080a40a551b,
+                fcbc4bdb182c8,
                 instancePath + "/action",
                 "#/properties/action/enum",
                 "enum",
@@ -179,7 +179,7 @@ function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty
                         vErrors.push(err3);
                       }
                       errors++;
-                      f9080a40a551b.errors = vErrors;
+                      fcbc4bdb182c8.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -198,7 +198,7 @@ function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    f9080a40a551b,
+                    fcbc4bdb182c8,
                     instancePath + "/content",
                     "#/properties/content/type",
                     "type",
@@ -215,13 +215,13 @@ function f9080a40a551b(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f9080a40a551b, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fcbc4bdb182c8, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f9080a40a551b.errors = vErrors;
+  fcbc4bdb182c8.errors = vErrors;
   return errors === 0;
 }
-export { f9080a40a551b };
-export const v9080a40a551b: abi.Validator = f9080a40a551b;
+export { fcbc4bdb182c8 };
+export const vcbc4bdb182c8: abi.Validator = fcbc4bdb182c8;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f9080a40a551b;
+export const validate: abi.Validator = fcbc4bdb182c8;
