@@ -3,20 +3,24 @@
  * minified, node platform) and gzipped, as mcpgen generates it and as SDK v1 writes it.
  *   npm run build && node dist/bench/bundle.js
  * mcpgen's server is generated here from a one-tool manifest, once with every bundled revision
- * (the default) and once with a single revision (how a project drops revisions from a bundle).
+ * (the default) and once with a single revision (how a project drops revisions from a bundle),
+ * and once more with every revision and bindings that import each revision's server-side entry
+ * (`@mcpgen/runtime/protocol/<rev>/server-side`: the loaders of what a server receives) instead
+ * of the shared `/methods` entry, which is what a server-only bindings file would ship.
  * With code splitting, each method validator (and each group of definitions several methods share)
- * is a chunk of its own, loaded when a connection first needs it: "start" is what loads before any
- * connection (entry chunk and what it imports statically), "session" that plus what a 2025-11-25
- * session of initialize, notifications/initialized, tools/list and tools/call loads (the server
- * validates what it receives: those methods' params), "total" every chunk.
+ * is a chunk of its own, loaded when a connection first needs it. "start" and "session" are
+ * measured by running the split bundle (a module hook records every file Node loads): "start" is
+ * what a server loads with no connection (its stdin closed at once), "session" what it loads over
+ * a 2025-11-25 session of initialize, notifications/initialized, tools/list and tools/call;
+ * "total" is every chunk.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
-import type { ValidatorLoaders } from "@mcpgen/runtime/abi";
 import { generate } from "../generator/generate.js";
 import { bundledRevisions } from "../generator/load/schema-manifest.js";
 
@@ -53,9 +57,9 @@ await server.connect(new StdioServerTransport());
 export interface Size {
   /** One file, no splitting: gzipped bytes (dynamic imports are inlined, evaluated on first use). */
   single: number;
-  /** With splitting: gzipped bytes of the chunks loaded before any connection (all but the validator chunks). */
+  /** With splitting: gzipped bytes of the chunks a server loads with no connection. */
   start: number;
-  /** With splitting: `start` plus the chunks a 2025-11-25 session of initialize, tools/list and tools/call loads. */
+  /** With splitting: gzipped bytes of the chunks loaded over a 2025-11-25 session of initialize, tools/list and tools/call. */
   session: number;
   /** With splitting: gzipped bytes of every chunk. */
   total: number;
@@ -83,44 +87,96 @@ async function esbuild(dir: string, entry: string, splitting: boolean): Promise<
   return { outputs, entry: Object.keys(outputs).find((k) => outputs[k]!.entryPoint === entry)! };
 }
 
+/**
+ * Registered with `--import` in the measured process: a module hook that appends the URL of every
+ * file Node loads to the file named by MCPGEN_BUNDLE_LOG (hooks run off the main thread).
+ */
+const HOOKS = `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  if (url.startsWith("file:")) appendFileSync(process.env.MCPGEN_BUNDLE_LOG, url + "\\n");
+  return next(url, context);
+}`;
+const REGISTER = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+
+const SESSION_REVISION = "2025-11-25";
+const SESSION_METHODS = ["initialize", "notifications/initialized", "tools/list", "tools/call"];
+const SESSION: unknown[] = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: SESSION_REVISION, capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+  { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } },
+];
+
+/**
+ * Runs `main` (a split bundle's entry), sends `messages` over stdin (the next one once every
+ * request so far is answered), closes stdin and returns the files Node loaded. Bounded: killed
+ * after 20 s.
+ */
+async function loadedFiles(main: string, log: string, messages: unknown[]): Promise<Set<string>> {
+  rmSync(log, { force: true });
+  const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(REGISTER)}`, main], {
+    env: { ...process.env, MCPGEN_BUNDLE_LOG: log },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const answered = new Set<unknown>();
+  let waiting: (() => void) | undefined;
+  let buffered = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString("utf8");
+    for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      const id = (JSON.parse(line) as { id?: unknown }).id;
+      if (id !== undefined) answered.add(id);
+      waiting?.();
+    }
+  });
+  const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
+  for (const m of messages) {
+    child.stdin!.write(`${JSON.stringify(m)}\n`);
+    const id = (m as { id?: unknown }).id;
+    if (id === undefined) continue;
+    while (!answered.has(id)) {
+      const woken = new Promise<void>((wake) => (waiting = wake));
+      if ((await Promise.race([woken.then(() => "data"), exited.then(() => "exit")])) === "exit") break;
+    }
+    if (!answered.has(id)) throw new Error(`${main}: no answer to ${JSON.stringify(m)}`);
+  }
+  child.stdin!.end();
+  const code = await exited;
+  clearTimeout(timer);
+  if (code !== 0) throw new Error(`${main} exited with ${code}`);
+  if (!existsSync(log)) throw new Error(`${main}: the module hook logged nothing`);
+  return new Set(readFileSync(log, "utf8").split("\n").filter((l) => l !== "").map((u) => fileURLToPath(u)));
+}
+
 async function bundle(dir: string, entry: string): Promise<Size> {
   const single = await esbuild(dir, entry, false);
   const split = await esbuild(dir, entry, true);
-  const outputs = split.outputs;
-  // Loaded before any connection: the entry chunk and what it imports, statically or at top level
-  // (the revisions' method tables), but not the validator chunks a connection loads on first use.
-  const lazy = (k: string) => Object.keys(outputs[k]!.inputs).some((i) => /\/protocol\/[^/]+\/validators\//.test(i));
-  const closure = (roots: string[], into: Set<string>) => {
-    const visit = (k: string, root: boolean) => {
-      if (into.has(k) || (!root && lazy(k))) return;
-      into.add(k);
-      for (const i of outputs[k]!.imports) if (i.kind !== "dynamic-import" && outputs[i.path] !== undefined) visit(i.path, false);
-    };
-    for (const r of roots) visit(r, true);
-    return into;
-  };
-  const start = closure([split.entry], new Set());
-  // The modules a server's session loads: the params validators of what it receives.
-  const { validators } = (await import(`@mcpgen/runtime/protocol/${SESSION_REVISION}/methods`)) as { validators: ValidatorLoaders };
-  const modules = SESSION_METHODS.map((m) => {
-    // The shipped runtime is bundled: a loader imports a chunk file (its path relative to
-    // the importing chunk, so only the file name is compared).
-    const found = /import\("\.\.?\/(?:[^"]*\/)?([^"/]+\.js)"\)/.exec(String(validators.params[m]));
-    if (found === null) throw new Error(`no params loader of ${m} in ${SESSION_REVISION}'s loaders`);
-    return `/${found[1]}`;
-  });
-  const sessionRoots = Object.keys(outputs).filter((k) => Object.keys(outputs[k]!.inputs).some((i) => modules.some((m) => i.endsWith(m))));
-  const session = closure(sessionRoots, new Set(start));
-  const js = Object.keys(outputs).filter((k) => k.endsWith(".js"));
+  const js = Object.keys(split.outputs).filter((k) => k.endsWith(".js"));
+  const main = join(dir, split.entry);
+  const chunksOf = (loaded: Set<string>) => js.filter((k) => loaded.has(join(dir, k)));
+  const start = chunksOf(await loadedFiles(main, join(dir, "start.log"), []));
+  const session = chunksOf(await loadedFiles(main, join(dir, "session.log"), SESSION));
+  if (!start.includes(split.entry)) throw new Error(`${main} was not seen loading`);
   const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(join(dir, f)), 0);
   return { single: gz(join(dir, single.entry)), start: sum(start), session: sum(session), total: sum(js), chunks: js.length };
 }
 
-async function mcpgenServer(name: string, revisions: string[]): Promise<Size> {
+/** `entry`: which entry of each revision the bindings import (generated code imports `methods`). */
+async function mcpgenServer(name: string, revisions: string[], entry: "methods" | "server-side" = "methods"): Promise<Size> {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest(revisions), null, 2));
   await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
+  if (entry !== "methods") {
+    const bindings = join(dir, "mcp", "bindings.ts");
+    const source = readFileSync(bindings, "utf8");
+    const edited = source.replace(/(import\("@mcpgen\/runtime\/protocol\/[^/"]+\/)methods"\)/g, `$1${entry}")`);
+    if (edited === source) throw new Error(`${bindings} imports no @mcpgen/runtime/protocol/<rev>/methods entry`);
+    writeFileSync(bindings, edited);
+  }
   writeFileSync(join(dir, "main.ts"), MCPGEN_ENTRY);
   return bundle(dir, "main.ts");
 }
@@ -132,9 +188,6 @@ async function sdk1Server(): Promise<Size> {
   return bundle(dir, "main.ts");
 }
 
-const SESSION_REVISION = "2025-11-25";
-const SESSION_METHODS = ["initialize", "notifications/initialized", "tools/list", "tools/call"];
-
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
 export interface BundleSizes {
@@ -144,13 +197,21 @@ export interface BundleSizes {
   revisions: number;
   /** mcpgen with 2025-11-25 only. */
   one: Size;
+  /** mcpgen with every bundled revision, its bindings importing each revision's server-side entry. */
+  serverSide: Size;
 }
 
 /** Bundles the three servers in a scratch folder (removed afterwards); a few seconds. */
 export async function measureBundles(): Promise<BundleSizes> {
   try {
     const all = bundledRevisions();
-    return { sdk1: await sdk1Server(), all: await mcpgenServer("all", all), revisions: all.length, one: await mcpgenServer("one", ["2025-11-25"]) };
+    return {
+      sdk1: await sdk1Server(),
+      all: await mcpgenServer("all", all),
+      revisions: all.length,
+      one: await mcpgenServer("one", ["2025-11-25"]),
+      serverSide: await mcpgenServer("server-side", all, "server-side"),
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -161,17 +222,19 @@ export function printBundles(b: BundleSizes): void {
     ["SDK v1 (@modelcontextprotocol/sdk)", b.sdk1],
     [`mcpgen, ${b.revisions} revisions (default)`, b.all],
     ["mcpgen, 2025-11-25 only", b.one],
+    [`mcpgen, ${b.revisions} revisions, server-side entries`, b.serverSide],
   ];
   const sdk = b.sdk1.single;
   const ratio = (n: number) => `1/${(sdk / n).toFixed(1)}`;
   console.log("minimal one-tool stdio server, esbuild (ESM, minified, node20) + gzip -9; ratios to SDK v1's one file");
-  console.log(`${"server".padEnd(36)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"+ session".padStart(9)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
+  console.log(`${"server".padEnd(44)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"session".padStart(9)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
   for (const [label, s] of rows) {
     console.log(
-      `${label.padEnd(36)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.session).padStart(9)}  ${ratio(s.session).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
+      `${label.padEnd(44)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.session).padStart(9)}  ${ratio(s.session).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
     );
   }
-  console.log(`"+ session": start plus the validator chunks a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} loads`);
+  console.log(`"start": chunks a server loads with no connection; "session": chunks it loads over a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} (measured by running the split bundle)`);
+  console.log(`"server-side entries": the generated bindings.ts edited to import @mcpgen/runtime/protocol/<rev>/server-side instead of /methods (what a server-only bindings file would ship)`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) printBundles(await measureBundles());

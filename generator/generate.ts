@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
-import { sha256 } from "./load/schema-manifest.js";
+import { bundledRevisions, sha256 } from "./load/schema-manifest.js";
 import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
@@ -135,14 +135,33 @@ function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string,
   ];
 }
 
-async function produce(target: Target, cwd: string, options: GenerateOptions): Promise<Produced> {
+/**
+ * mcpgen's bundled revisions are generated together: a validator several of them share is one
+ * module (emit/validators/share.ts), so each revision's output depends on every bundled schema.
+ */
+interface BundledRun {
+  /** Digest of every bundled schema, part of each bundled target's cache key. */
+  digest: string;
+  context(): Promise<import("./emit/registry.js").EmitContext>;
+}
+
+function bundledRun(): BundledRun {
+  // Oldest first: a shared module lives in the folder of the first revision that uses it.
+  const revisions = [...bundledRevisions()].sort();
+  const digest = sha256(Buffer.from(revisions.map((r) => `${r} ${loadSchema(r).source.sha256}`).join("\n")));
+  let context: Promise<import("./emit/registry.js").EmitContext> | undefined;
+  return { digest, context: () => (context ??= import("./pipeline.js").then((m) => m.bundledSharing(revisions))) };
+}
+
+async function produce(target: Target, cwd: string, options: GenerateOptions, bundled?: BundledRun): Promise<Produced> {
   if (target.manifest !== undefined) return produceManifest({ ...target, manifest: target.manifest }, cwd, options);
   const loaded = loadSchema(target.schema, { cwd, ...(target.revision ? { revision: target.revision } : {}) });
   // A schema given by path is named in banners relative to the output folder (a bundled one by its id).
   const named =
     loaded.bundled === target.schema || target.out === "" ? loaded.source.display : fromOut(target.out, resolve(cwd, target.schema));
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
-  const key = cacheKey({ sha256: loaded.source.sha256, display: `${named}\n${loaded.source.display}`, revision: target.revision });
+  const shared = bundled !== undefined && loaded.bundled === target.schema ? bundled : undefined;
+  const key = cacheKey({ sha256: loaded.source.sha256, display: `${named}\n${loaded.source.display}${shared ? `\nshared with ${shared.digest}` : ""}`, revision: target.revision });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
@@ -157,6 +176,7 @@ async function produce(target: Target, cwd: string, options: GenerateOptions): P
       options.warn?.(w);
     },
     { display: named, sha256: loaded.source.sha256 },
+    shared ? await shared.context() : {},
   );
   if (cacheDir) writeCache(cacheDir, key, { revision: rendered.revision, warnings, files: rendered.files });
   return { schema: loaded.source.display, revision: rendered.revision, files: rendered.files, cached: false, warnings };
@@ -167,7 +187,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const targets = await targetsOf(options, cwd);
   // Everything is produced before anything is written, so bad input never leaves a partial set.
   // Targets are produced concurrently so one target's emitters overlap another's formatting.
-  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
+  const bundled = options.bundled ? bundledRun() : undefined;
+  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options, bundled)));
   const results: GenerateResult["targets"] = [];
   targets.forEach((t, i) => {
     const p = produced[i]!;
@@ -183,7 +204,8 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
   const results: CheckResult["targets"] = [];
   const problems: string[] = [];
   const targets = await targetsOf(options, cwd);
-  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options)));
+  const bundled = options.bundled ? bundledRun() : undefined;
+  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options, bundled)));
   targets.forEach((t, i) => {
     const p = produced[i]!;
     const out = displayPath(cwd, t.out);

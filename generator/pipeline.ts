@@ -4,8 +4,9 @@
  * never needs to load.
  */
 import { McpgenError } from "./errors.js";
-import { emitters } from "./emit/registry.js";
-import type { LoadedSchema } from "./load/load.js";
+import { type EmitContext, emitters } from "./emit/registry.js";
+import { loadSchema, type LoadedSchema } from "./load/load.js";
+import { validatorSharing } from "./emit/validators.js";
 import { buildModel } from "./model/build.js";
 import type { EmittedFile, SchemaSource } from "./model/ir.js";
 import { printFiles, warmFormatPool } from "./print/index.js";
@@ -16,13 +17,13 @@ export interface Rendered {
 }
 
 /** `banner` names the input in banners when that differs from how diagnostics name it. */
-export async function render(loaded: LoadedSchema, warn: (message: string) => void, banner: SchemaSource = loaded.source): Promise<Rendered> {
+export async function render(loaded: LoadedSchema, warn: (message: string) => void, banner: SchemaSource = loaded.source, context: EmitContext = {}): Promise<Rendered> {
   warmFormatPool();
   const model = buildModel(loaded, { warn });
   const files: EmittedFile[] = [];
   const owner = new Map<string, string>();
   for (const emitter of emitters) {
-    for (const file of await emitter.emit(model)) {
+    for (const file of await emitter.emit(model, context)) {
       const prev = owner.get(file.path);
       if (prev) throw new McpgenError(`emitters ${prev} and ${emitter.name} both produce ${file.path}`);
       if (!/^[\w.-]+(\/[\w.-]+)*$/.test(file.path) || file.path.split("/").includes("..")) {
@@ -34,4 +35,12 @@ export async function render(loaded: LoadedSchema, warn: (message: string) => vo
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { revision: model.revision, files: await printFiles(files, banner) };
+}
+
+/**
+ * The validators of mcpgen's bundled revisions, emitted together so that a validator several
+ * revisions share is one module (emit/validators/share.ts).
+ */
+export function bundledSharing(revisions: readonly string[]): EmitContext {
+  return { sharing: validatorSharing(revisions, () => revisions.map((r) => buildModel(loadSchema(r)))) };
 }

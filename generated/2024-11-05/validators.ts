@@ -12,250 +12,238 @@ import * as m7 from "./validators/ListResourcesResult.js";
 import * as m8 from "./validators/ListRootsResult.js";
 import * as m9 from "./validators/ListToolsResult.js";
 import * as m10 from "./validators/ReadResourceResult.js";
-import * as m11 from "./validators/Result.js";
-import * as m12 from "./validators/definitions.js";
-import * as m13 from "./validators/params.completion.complete.js";
-import * as m14 from "./validators/params.initialize.js";
-import * as m15 from "./validators/params.logging.setLevel.js";
-import * as m16 from "./validators/params.notifications.cancelled.js";
-import * as m17 from "./validators/params.notifications.initialized.js";
-import * as m18 from "./validators/params.notifications.message.js";
-import * as m19 from "./validators/params.notifications.progress.js";
-import * as m20 from "./validators/params.notifications.prompts.list_changed.js";
-import * as m21 from "./validators/params.notifications.resources.list_changed.js";
+import * as m11 from "./validators/definitions-16e3ac04b3.js";
+import * as m12 from "./validators/definitions-a77d6b6ebb.js";
+import * as m13 from "./validators/definitions-b5c95eaa5e.js";
+import * as m14 from "./validators/definitions-f5053d3a3d.js";
+import * as m15 from "./validators/definitions.js";
+import * as m16 from "./validators/params.completion.complete.js";
+import * as m17 from "./validators/params.initialize.js";
+import * as m18 from "./validators/params.logging.setLevel.js";
+import * as m19 from "./validators/params.notifications.cancelled.js";
+import * as m20 from "./validators/params.notifications.message.js";
+import * as m21 from "./validators/params.notifications.progress.js";
 import * as m22 from "./validators/params.notifications.resources.updated.js";
-import * as m23 from "./validators/params.notifications.roots.list_changed.js";
-import * as m24 from "./validators/params.notifications.tools.list_changed.js";
-import * as m25 from "./validators/params.ping.js";
-import * as m26 from "./validators/params.prompts.get.js";
-import * as m27 from "./validators/params.prompts.list.js";
-import * as m28 from "./validators/params.resources.list.js";
-import * as m29 from "./validators/params.resources.read.js";
-import * as m30 from "./validators/params.resources.subscribe.js";
-import * as m31 from "./validators/params.resources.templates.list.js";
-import * as m32 from "./validators/params.resources.unsubscribe.js";
-import * as m33 from "./validators/params.roots.list.js";
-import * as m34 from "./validators/params.sampling.createMessage.js";
-import * as m35 from "./validators/params.tools.call.js";
-import * as m36 from "./validators/params.tools.list.js";
-import * as m37 from "./validators/shared-520b75f826.js";
-import * as m38 from "./validators/shared-68787d87ca.js";
-import * as m39 from "./validators/shared-8b9880e7c9.js";
-import * as m40 from "./validators/shared-8bfc2d1a27.js";
-import * as m41 from "./validators/shared-b90b7cfed1.js";
-import * as m42 from "./validators/shared-bdc3994cd8.js";
-import * as m43 from "./validators/shared-ef5c4cedf3.js";
+import * as m23 from "./validators/params.ping.js";
+import * as m24 from "./validators/params.prompts.get.js";
+import * as m25 from "./validators/params.prompts.list.js";
+import * as m26 from "./validators/params.resources.read.js";
+import * as m27 from "./validators/params.sampling.createMessage.js";
+import * as m28 from "./validators/params.tools.call.js";
+import * as m29 from "./validators/shared-095c40853b.js";
+import * as m30 from "./validators/shared-192d0b9be0.js";
+import * as m31 from "./validators/shared-33fe24af5d.js";
+import * as m32 from "./validators/shared-5b41791c17.js";
+import * as m33 from "./validators/shared-642a74e5de.js";
+import * as m34 from "./validators/shared-75d0a0790f.js";
+import * as m35 from "./validators/shared-9792a8c1d6.js";
+import * as m36 from "./validators/shared-a16b84a6ad.js";
+import * as m37 from "./validators/shared-b5cfe899f1.js";
+import * as m38 from "./validators/shared-b8e0aee4a8.js";
 
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
-export const validateAnnotated = m12.Annotated as Validator<T.Annotated>;
+export const validateAnnotated = m15.vf0a95b9be07a as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m41.BlobResourceContents as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m36.va00b669abf37 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m12.CallToolRequest as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m11.v44a7f57606c9 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m0.CallToolResult as Validator<T.CallToolResult>;
+export const validateCallToolResult = m0.v5ee7e68699ac as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m12.CancelledNotification as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m11.vbf159017f0cf as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m14.ClientCapabilities as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m17.v2657525ca419 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m12.ClientNotification as Validator<T.ClientNotification>;
+export const validateClientNotification = m15.vcaab08089b9c as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m12.ClientRequest as Validator<T.ClientRequest>;
+export const validateClientRequest = m13.v02720649eee9 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m12.ClientResult as Validator<T.ClientResult>;
+export const validateClientResult = m15.v7feda7e70e54 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m12.CompleteRequest as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m13.vd05a33f7bdf9 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m1.CompleteResult as Validator<T.CompleteResult>;
+export const validateCompleteResult = m1.v4bca272862f9 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m12.CreateMessageRequest as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m15.v76a42b99bce2 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m2.CreateMessageResult as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m2.v98089776f5f9 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m12.Cursor as Validator<T.Cursor>;
+export const validateCursor = m12.vab28eb21c5c3 as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m38.EmbeddedResource as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m34.v91f07f18f06f as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m11.Result as Validator<T.EmptyResult>;
+export const validateEmptyResult = m29.vf3fae443c34f as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m12.GetPromptRequest as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m11.v5017df0f119e as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m3.GetPromptResult as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m3.ve2834a1c7d67 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m39.ImageContent as Validator<T.ImageContent>;
+export const validateImageContent = m35.v8eb7f72eca43 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m43.Implementation as Validator<T.Implementation>;
+export const validateImplementation = m33.v70aa2e41ec1b as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m12.InitializeRequest as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m13.va1849f5cc7d0 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m4.InitializeResult as Validator<T.InitializeResult>;
+export const validateInitializeResult = m4.vb17b6e7285c4 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m12.InitializedNotification as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m11.v26b3b826a4b5 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m12.JSONRPCError as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m11.v6394c8d44bdd as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m12.JSONRPCMessage as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m15.ve03adc11ffa2 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m12.JSONRPCNotification as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m11.vcb94a3e85952 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m12.JSONRPCRequest as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m13.v934667471c42 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m12.JSONRPCResponse as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m11.v290f7910574d as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m12.ListPromptsRequest as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m11.v49573550203b as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m5.ListPromptsResult as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m5.vd22127e9626d as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest =
-  m12.ListResourceTemplatesRequest as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m11.vb28cde2a3f61 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult =
-  m6.ListResourceTemplatesResult as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m6.v4da6f63bd4ca as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m12.ListResourcesRequest as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m11.v313c6d69c87f as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m7.ListResourcesResult as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m7.v23e67201d117 as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m12.ListRootsRequest as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m11.v8df0581c5902 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m8.ListRootsResult as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m8.v046b118377fb as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m12.ListToolsRequest as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m11.v454e34a86650 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m9.ListToolsResult as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m9.vaf1935b82a3e as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m37.LoggingLevel as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m37.v7588dae6046b as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification =
-  m12.LoggingMessageNotification as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m11.v5cc8aad65648 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m34.ModelHint as Validator<T.ModelHint>;
+export const validateModelHint = m32.ve1ee6e1691d6 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m34.ModelPreferences as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m32.v6cedb92af2ca as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m12.Notification as Validator<T.Notification>;
+export const validateNotification = m11.v8b6a66d19f49 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m12.PaginatedRequest as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m11.va002758d0968 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m12.PaginatedResult as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m14.v43b903721203 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m12.PingRequest as Validator<T.PingRequest>;
+export const validatePingRequest = m11.v17fa44360b32 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m12.ProgressNotification as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m15.vf60a5895742d as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m42.ProgressToken as Validator<T.ProgressToken>;
+export const validateProgressToken = m38.vbcfa8106f9bb as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m5.Prompt as Validator<T.Prompt>;
+export const validatePrompt = m5.v62b572c7ff9b as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m5.PromptArgument as Validator<T.PromptArgument>;
+export const validatePromptArgument = m5.v601b8953831c as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification =
-  m12.PromptListChangedNotification as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m11.v953fd7db9cd5 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m3.PromptMessage as Validator<T.PromptMessage>;
+export const validatePromptMessage = m3.v81633dfbb3c9 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m13.PromptReference as Validator<T.PromptReference>;
+export const validatePromptReference = m16.v7a50cde7d767 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m12.ReadResourceRequest as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m11.v3806902efc83 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m10.ReadResourceResult as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m10.v0d89eb379e3d as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m12.Request as Validator<T.Request>;
+export const validateRequest = m11.v3c21c5d20e3d as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m42.ProgressToken as Validator<T.RequestId>;
+export const validateRequestId = m38.vbcfa8106f9bb as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m7.Resource as Validator<T.Resource>;
+export const validateResource = m7.vd503c4c35f52 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m12.ResourceContents as Validator<T.ResourceContents>;
+export const validateResourceContents = m13.vede2cb904f5b as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
-  m12.ResourceListChangedNotification as Validator<T.ResourceListChangedNotification>;
+  m11.vff7074db3118 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m13.ResourceReference as Validator<T.ResourceReference>;
+export const validateResourceReference = m31.v3d3ada8b5729 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m6.ResourceTemplate as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m6.vefb325ac62a6 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification =
-  m12.ResourceUpdatedNotification as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m11.v011f4f4bd06d as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m11.Result as Validator<T.Result>;
+export const validateResult = m29.vf3fae443c34f as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m40.Role as Validator<T.Role>;
+export const validateRole = m30.v6c1b20ac38e5 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m8.Root as Validator<T.Root>;
+export const validateRoot = m8.v29e3bef54e78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification =
-  m12.RootsListChangedNotification as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m11.v001dbfaf2ccd as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m34.SamplingMessage as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m27.v7b55e3091a30 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m4.ServerCapabilities as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m4.v7f9e50bbdc7a as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m12.ServerNotification as Validator<T.ServerNotification>;
+export const validateServerNotification = m15.v3ea9e7bcd7a7 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m12.ServerRequest as Validator<T.ServerRequest>;
+export const validateServerRequest = m15.v17309354baa4 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m12.ServerResult as Validator<T.ServerResult>;
+export const validateServerResult = m15.v51b0a49de064 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m12.SetLevelRequest as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m11.v5df32d322816 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m12.SubscribeRequest as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m11.vedc8e0d41f23 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m39.TextContent as Validator<T.TextContent>;
+export const validateTextContent = m35.v2af89a8f39de as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m41.TextResourceContents as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m36.v31ffa122ba71 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m9.Tool as Validator<T.Tool>;
+export const validateTool = m9.vf79ce9db066b as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification =
-  m12.ToolListChangedNotification as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m11.v10f0042665b0 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m12.UnsubscribeRequest as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m11.v081c123073cc as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m13.params$completion$complete,
-  initialize: m14.params$initialize,
-  "logging/setLevel": m15.params$logging$setLevel,
-  "notifications/cancelled": m16.params$notifications$cancelled,
-  "notifications/initialized": m17.params$notifications$initialized,
-  "notifications/message": m18.params$notifications$message,
-  "notifications/progress": m19.params$notifications$progress,
-  "notifications/prompts/list_changed": m20.params$notifications$prompts$list_changed,
-  "notifications/resources/list_changed": m21.params$notifications$resources$list_changed,
-  "notifications/resources/updated": m22.params$notifications$resources$updated,
-  "notifications/roots/list_changed": m23.params$notifications$roots$list_changed,
-  "notifications/tools/list_changed": m24.params$notifications$tools$list_changed,
-  ping: m25.params$ping,
-  "prompts/get": m26.params$prompts$get,
-  "prompts/list": m27.params$prompts$list,
-  "resources/list": m28.params$resources$list,
-  "resources/read": m29.params$resources$read,
-  "resources/subscribe": m30.params$resources$subscribe,
-  "resources/templates/list": m31.params$resources$templates$list,
-  "resources/unsubscribe": m32.params$resources$unsubscribe,
-  "roots/list": m33.params$roots$list,
-  "sampling/createMessage": m34.params$sampling$createMessage,
-  "tools/call": m35.params$tools$call,
-  "tools/list": m36.params$tools$list,
+  "completion/complete": m16.v008aae9927ae,
+  initialize: m17.v89b657dcde52,
+  "logging/setLevel": m18.v4dd3c6b08756,
+  "notifications/cancelled": m19.vb3a037ea78f8,
+  "notifications/initialized": m29.vf3fae443c34f,
+  "notifications/message": m20.vdf5c9f19458b,
+  "notifications/progress": m21.v986da1f37fca,
+  "notifications/prompts/list_changed": m29.vf3fae443c34f,
+  "notifications/resources/list_changed": m29.vf3fae443c34f,
+  "notifications/resources/updated": m22.v89b9282673a5,
+  "notifications/roots/list_changed": m29.vf3fae443c34f,
+  "notifications/tools/list_changed": m29.vf3fae443c34f,
+  ping: m23.v68f2153ff814,
+  "prompts/get": m24.vf293c615624e,
+  "prompts/list": m25.vcd996af599d7,
+  "resources/list": m25.vcd996af599d7,
+  "resources/read": m26.vfe5040f5beb7,
+  "resources/subscribe": m26.vfe5040f5beb7,
+  "resources/templates/list": m25.vcd996af599d7,
+  "resources/unsubscribe": m26.vfe5040f5beb7,
+  "roots/list": m23.v68f2153ff814,
+  "sampling/createMessage": m27.ve46fe87ce06a,
+  "tools/call": m28.v2d8770133ede,
+  "tools/list": m25.vcd996af599d7,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m1.CompleteResult,
-  initialize: m4.InitializeResult,
-  "logging/setLevel": m11.Result,
-  ping: m11.Result,
-  "prompts/get": m3.GetPromptResult,
-  "prompts/list": m5.ListPromptsResult,
-  "resources/list": m7.ListResourcesResult,
-  "resources/read": m10.ReadResourceResult,
-  "resources/subscribe": m11.Result,
-  "resources/templates/list": m6.ListResourceTemplatesResult,
-  "resources/unsubscribe": m11.Result,
-  "roots/list": m8.ListRootsResult,
-  "sampling/createMessage": m2.CreateMessageResult,
-  "tools/call": m0.CallToolResult,
-  "tools/list": m9.ListToolsResult,
+  "completion/complete": m1.v4bca272862f9,
+  initialize: m4.vb17b6e7285c4,
+  "logging/setLevel": m29.vf3fae443c34f,
+  ping: m29.vf3fae443c34f,
+  "prompts/get": m3.ve2834a1c7d67,
+  "prompts/list": m5.vd22127e9626d,
+  "resources/list": m7.v23e67201d117,
+  "resources/read": m10.v0d89eb379e3d,
+  "resources/subscribe": m29.vf3fae443c34f,
+  "resources/templates/list": m6.v4da6f63bd4ca,
+  "resources/unsubscribe": m29.vf3fae443c34f,
+  "roots/list": m8.v046b118377fb,
+  "sampling/createMessage": m2.v98089776f5f9,
+  "tools/call": m0.v5ee7e68699ac,
+  "tools/list": m9.vaf1935b82a3e,
 };

@@ -1,7 +1,10 @@
 /**
- * Emits `methods.ts`: the dispatch table of one revision as data (`MethodInfo` per JSON-RPC
+ * Emits `table.ts`: the dispatch table of one revision as data (`MethodInfo` per JSON-RPC
  * method), plus the revision facts the runtime keys on. Behaviour stays in the runtime. The
- * file's skeleton is `templates/protocol/methods.ts.hbs`; every value is JSON-encoded here.
+ * file's skeleton is `templates/protocol/table.ts.hbs`; every value is JSON-encoded here. And
+ * `methods.ts`, the `@mcpgen/runtime/protocol/<rev>/methods` entry: the table with every loader of
+ * `loaders.ts`. The table is a module of its own so that the per-role entries (`server-side.ts`,
+ * `client-side.ts`) share it without reaching the other role's loaders.
  */
 import type { EmittedFile, MethodDef, ProtocolModel } from "../model/ir.js";
 import { renderTemplate } from "../templates.js";
@@ -20,7 +23,10 @@ export function methodsView(model: ProtocolModel) {
 }
 
 export function emitMethods(model: ProtocolModel): EmittedFile[] {
-  return [{ path: "methods.ts", contents: renderTemplate("protocol/methods.ts", methodsView(model)) }];
+  return [
+    { path: "methods.ts", contents: renderTemplate("protocol/methods.ts", { revision: model.revision }) },
+    { path: "table.ts", contents: renderTemplate("protocol/table.ts", methodsView(model)) },
+  ];
 }
 
 function methodInfo(m: MethodDef) {

@@ -6,11 +6,16 @@ import type { EmittedFile, ProtocolModel } from "../model/ir.js";
 import { emitIndex } from "./index.js";
 import { emitMethods } from "./methods.js";
 import { emitTypes } from "./types.js";
-import { emitValidators } from "./validators.js";
+import { emitValidators, type ValidatorSharing } from "./validators.js";
+
+/** What an emitter may know beyond its model: the revisions generated with it (mcpgen's bundled ones). */
+export interface EmitContext {
+  sharing?: ValidatorSharing;
+}
 
 export interface Emitter {
   name: string;
-  emit(model: ProtocolModel): EmittedFile[] | Promise<EmittedFile[]>;
+  emit(model: ProtocolModel, context: EmitContext): EmittedFile[] | Promise<EmittedFile[]>;
 }
 
 export const emitters: readonly Emitter[] = [

@@ -17,7 +17,8 @@
 import { McpgenError } from "../errors.js";
 import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../model/ir.js";
 import { STANDALONE_NAMES, standaloneCode } from "./validators/ajv-code.js";
-import { splitStandalone, type SplitOutput } from "./validators/split.js";
+import { shareStandalone, type SharedRevision } from "./validators/share.js";
+import { splitStandalone, type SplitModule } from "./validators/split.js";
 import {
   DEF_ID_PREFIX,
   inlineLeafRefs,
@@ -42,6 +43,22 @@ export const VALIDATORS_FILE = "validators.ts";
 export const AJV_DIR = "validators";
 /** The per-method import thunks the runtime loads validators through. */
 export const LOADERS_FILE = "loaders.ts";
+/**
+ * Per role, the revision's method table with the loaders of what that role receives
+ * (`@mcpgen/runtime/protocol/<rev>/server-side`, `/client-side`): a bundle that imports the
+ * server's never reaches a validator only a client uses.
+ */
+export const ROLE_FILES = { server: "server-side.ts", client: "client-side.ts" } as const;
+export type Role = keyof typeof ROLE_FILES;
+
+/**
+ * Whether a `role` endpoint receives (and so validates) `method`'s params / its result: the
+ * params of what the peer sends, the results of what it sends itself.
+ */
+export function receives(role: Role, method: Pick<MethodDef, "from">, what: "params" | "results"): boolean {
+  const peer = role === "server" ? "client" : "server";
+  return method.from === "both" || method.from === (what === "params" ? peer : role);
+}
 
 /** An input the validators cannot be generated from, named by file and JSON pointer. */
 function inputError(model: ProtocolModel, message: string, pointer?: string): McpgenError {
@@ -230,17 +247,23 @@ const moduleSpecifier = (module: string): string => `./${AJV_DIR}/${module}.js`;
 /** File name (no extension) of the module of a method validator: its export name, `$` spelled `.`. */
 const entryModule = (exportName: string): string => exportName.replaceAll("$", ".");
 
-function facade(model: ProtocolModel, p: Plan, split: SplitOutput): string {
-  const modules = [...new Set([...split.located.values()].map(([m]) => m))].sort();
+/** Where the validators of a revision live: export name -> [import specifier, exported name], entry module -> specifier. */
+interface Layout {
+  located: Map<string, [specifier: string, local: string]>;
+  entry: (module: string) => string;
+}
+
+function facade(model: ProtocolModel, p: Plan, layout: Layout): string {
+  const modules = [...new Set([...layout.located.values()].map(([m]) => m))].sort();
   const alias = new Map(modules.map((m, i) => [m, `m${i}`]));
   const ref = (exportName: string): string => {
-    const [module, local] = split.located.get(exportName)!;
+    const [module, local] = layout.located.get(exportName)!;
     return `${alias.get(module)}.${local}`;
   };
   const lines: string[] = [
     'import type { Validator } from "@mcpgen/runtime/abi";',
     'import type * as T from "./types.js";',
-    ...modules.map((m) => `import * as ${alias.get(m)} from "${moduleSpecifier(m)}";`),
+    ...modules.map((m) => `import * as ${alias.get(m)} from "${m}";`),
     "",
   ];
   for (const type of model.types) {
@@ -270,13 +293,42 @@ function facade(model: ProtocolModel, p: Plan, split: SplitOutput): string {
   return lines.join("\n");
 }
 
+/** Per method kept by `keep`, the import thunk of its validator, as lines of an object literal. */
+function thunks(model: ProtocolModel, p: Plan, layout: Layout, what: "params" | "results", keep: (method: MethodDef) => boolean = () => true): string[] {
+  const pick = what === "params" ? paramsExport : resultExport;
+  return model.methods.flatMap((method) => {
+    const name = keep(method) ? pick(p, method.method) : undefined;
+    return name === undefined ? [] : [`    ${JSON.stringify(method.method)}: () => import("${layout.entry(entryModule(name))}"),`];
+  });
+}
+
+/** `server-side.ts` / `client-side.ts`: the method table and the loaders of what `role` receives. */
+function roleLoaders(model: ProtocolModel, p: Plan, layout: Layout, role: Role): string {
+  const peer = role === "server" ? "client" : "server";
+  return [
+    'import type { ValidatorLoaders } from "@mcpgen/runtime/abi";',
+    "",
+    'export { batching, era, methods, revision } from "./table.js";',
+    "",
+    "/**",
+    ` * The validators a ${role} of this revision uses: the params of what a ${peer} sends it and the`,
+    ` * results of its own requests, each imported the first time a connection needs it. The same`,
+    ` * shape as the \`methods.ts\` entry, without the ${peer}'s loaders, which a bundle of a ${role} never needs.`,
+    " */",
+    "export const validators: ValidatorLoaders = {",
+    "  params: {",
+    ...thunks(model, p, layout, "params", (m) => receives(role, m, "params")),
+    "  },",
+    "  results: {",
+    ...thunks(model, p, layout, "results", (m) => receives(role, m, "results")),
+    "  },",
+    "};",
+    "",
+  ].join("\n");
+}
+
 /** `loaders.ts`: per method, a thunk importing the module of its validator. */
-function loaders(model: ProtocolModel, p: Plan): string {
-  const entries = (pick: (p: Plan, method: string) => string | undefined): string[] =>
-    model.methods.flatMap((method) => {
-      const name = pick(p, method.method);
-      return name === undefined ? [] : [`    ${JSON.stringify(method.method)}: () => import("${moduleSpecifier(entryModule(name))}"),`];
-    });
+function loaders(model: ProtocolModel, p: Plan, layout: Layout): string {
   return [
     'import type { ValidatorLoaders } from "@mcpgen/runtime/abi";',
     "",
@@ -286,17 +338,90 @@ function loaders(model: ProtocolModel, p: Plan): string {
     " */",
     "export const validators: ValidatorLoaders = {",
     "  params: {",
-    ...entries(paramsExport),
+    ...thunks(model, p, layout, "params"),
     "  },",
     "  results: {",
-    ...entries(resultExport),
+    ...thunks(model, p, layout, "results"),
     "  },",
     "};",
     "",
   ].join("\n");
 }
 
-export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[]> {
+/** One revision's validators before they are cut into modules. */
+export interface PreparedValidators {
+  model: ProtocolModel;
+  plan: Plan;
+  /** ajv's standalone code of every definition and method validator. */
+  code: string;
+  /** Entry module name -> the export its `validate` is. */
+  entries: Map<string, string>;
+}
+
+/**
+ * Validators of several revisions emitted together (`shareStandalone`): a validator identical in
+ * two of them is one module. Made once per generation run for mcpgen's bundled revisions.
+ */
+export interface ValidatorSharing {
+  readonly revisions: readonly string[];
+  /** Each revision's modules and layout, computed on first use. */
+  shared(): Promise<Map<string, { prepared: PreparedValidators; shared: SharedRevision }>>;
+}
+
+/** A sharing of `revisions` (oldest first), whose models `models` builds when first needed. */
+export function validatorSharing(revisions: readonly string[], models: () => ProtocolModel[]): ValidatorSharing {
+  let done: Promise<Map<string, { prepared: PreparedValidators; shared: SharedRevision }>> | undefined;
+  return {
+    revisions,
+    shared() {
+      done ??= (async () => {
+        const prepared = models().map(prepareValidators);
+        const shared = shareStandalone({
+          ...STANDALONE_NAMES,
+          revisions: prepared.map((v) => ({ revision: v.model.revision, code: v.code, entries: [...v.entries].map(([module, exportName]) => ({ module, exportName })) })),
+        });
+        return new Map(prepared.map((v) => [v.model.revision, { prepared: v, shared: shared.get(v.model.revision)! }]));
+      })();
+      return done;
+    },
+  };
+}
+
+const AJV_BANNER = "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.\n";
+
+/**
+ * The validators of `model`'s revision: split per method within the revision, or, when `sharing`
+ * covers the revision, laid out with the other revisions it names.
+ */
+export async function emitValidators(model: ProtocolModel, context: { sharing?: ValidatorSharing } = {}): Promise<EmittedFile[]> {
+  const sharing = context.sharing;
+  if (sharing !== undefined && sharing.revisions.includes(model.revision)) {
+    const { prepared, shared } = (await sharing.shared()).get(model.revision)!;
+    if (prepared.model.source.sha256 !== model.source.sha256) {
+      throw inputError(model, `the shared validators were built from other bytes of ${model.revision}`);
+    }
+    const layout: Layout = { located: shared.located, entry: (module) => shared.entries.get(module)! };
+    return finishValidators(prepared, shared.modules, layout);
+  }
+  const prepared = prepareValidators(model);
+  const split = splitStandalone({ code: prepared.code, ...STANDALONE_NAMES, entries: [...prepared.entries].map(([module, exportName]) => ({ module, exportName })) });
+  const located = new Map([...split.located].map(([name, [module, local]]) => [name, [moduleSpecifier(module), local] as [string, string]]));
+  return finishValidators(prepared, split.modules, { located, entry: moduleSpecifier });
+}
+
+function finishValidators(prepared: PreparedValidators, modules: readonly SplitModule[], layout: Layout): EmittedFile[] {
+  const { model, plan: p } = prepared;
+  return [
+    ...modules.map((m) => ({ path: `${AJV_DIR}/${m.name}.ts`, contents: `${AJV_BANNER}${m.contents}` })),
+    { path: LOADERS_FILE, contents: loaders(model, p, layout) },
+    { path: ROLE_FILES.server, contents: roleLoaders(model, p, layout, "server") },
+    { path: ROLE_FILES.client, contents: roleLoaders(model, p, layout, "client") },
+    { path: VALIDATORS_FILE, contents: facade(model, p, layout) },
+  ];
+}
+
+/** Plans `model`'s validators and runs ajv's standalone code generation. */
+export function prepareValidators(model: ProtocolModel): PreparedValidators {
   let p: Plan;
   try {
     p = plan(model);
@@ -355,13 +480,5 @@ export async function emitValidators(model: ProtocolModel): Promise<EmittedFile[
     if (other !== undefined) throw inputError(model, `the validators ${other} and ${name} would share the module ${entryModule(name)}`);
     modules.set(entryModule(name), name);
   }
-  const split = splitStandalone({ code, ...STANDALONE_NAMES, entries: [...modules].map(([module, exportName]) => ({ module, exportName })) });
-  return [
-    ...split.modules.map((m) => ({
-      path: `${AJV_DIR}/${m.name}.ts`,
-      contents: `// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.\n${m.contents}`,
-    })),
-    { path: LOADERS_FILE, contents: loaders(model, p) },
-    { path: VALIDATORS_FILE, contents: facade(model, p, split) },
-  ];
+  return { model, plan: p, code, entries: modules };
 }

@@ -146,9 +146,9 @@ test("mcpgen.config.json is read; flags override it", () => {
   writeFileSync(join(dir, "mcpgen.config.json"), JSON.stringify({ schema: "2025-06-18", out: "from-config" }));
   const r = runCli(["generate"], dir);
   assert.is(r.status, 0, r.stderr);
-  assert.match(readFileSync(join(dir, "from-config", "methods.ts"), "utf8"), /revision = "2025-06-18"/);
+  assert.match(readFileSync(join(dir, "from-config", "table.ts"), "utf8"), /revision = "2025-06-18"/);
   assert.is(runCli(["generate", "--schema", "2024-11-05"], dir).status, 0);
-  assert.match(readFileSync(join(dir, "from-config", "methods.ts"), "utf8"), /revision = "2024-11-05"/);
+  assert.match(readFileSync(join(dir, "from-config", "table.ts"), "utf8"), /revision = "2024-11-05"/);
   writeFileSync(join(dir, "mcpgen.config.json"), JSON.stringify({ schema: "2025-06-18", output: "x" }));
   expectFailure(["generate"], 1, /mcpgen\.config\.json at \/output: invalid config/);
 });
@@ -174,7 +174,7 @@ test("an unbundled schema prints what was inferred as warnings", () => {
   const r = runCli(["generate", "--schema", "2027-01-01/schema.json", "--out", "gen"], dir);
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stderr, /warning: 2027-01-01\/schema\.json: revision 2027-01-01 is not bundled/);
-  assert.match(readFileSync(join(dir, "gen", "methods.ts"), "utf8"), /revision = "2027-01-01"/);
+  assert.match(readFileSync(join(dir, "gen", "table.ts"), "utf8"), /revision = "2027-01-01"/);
 });
 
 test.run();

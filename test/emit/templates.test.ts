@@ -27,7 +27,8 @@ const views: Record<string, ViewModel> = {
   "facades/client.ts": clientView(model),
   "facades/definition.ts": definitionView(model),
   "facades/lists.ts": listsView(model),
-  "protocol/methods.ts": methodsView(protocol),
+  "protocol/methods.ts": { revision: protocol.revision },
+  "protocol/table.ts": methodsView(protocol),
   "protocol/binding.ts": { revision: protocol.revision },
   "protocol/index.ts": {},
 };

@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { emitMethods } from "../../generator/emit/methods.js";
 import { emitValidators } from "../../generator/emit/validators.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import { modelOf, removeDir, root, tempDir } from "./validators-fixture.js";
@@ -68,7 +69,8 @@ function compile(dir: string, tsc: string): { status: number | null; output: str
 
 async function writeProject(dir: string, edit: (files: EmittedFile[]) => EmittedFile[] = (f) => f): Promise<void> {
   const model = modelOf(REVISION);
-  const files = edit(await emitValidators(model));
+  // The per-role loaders (server-side.ts, client-side.ts) share the methods emitter's table.ts.
+  const files = edit([...(await emitValidators(model)), ...emitMethods(model)]);
   for (const file of files) {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), banner + file.contents);

@@ -18,7 +18,7 @@ for (const revision of REVISIONS) {
     const model = modelOf(revision);
     const files = await emitValidators(model);
     const ajv = files.filter((f) => f.path.startsWith("validators/"));
-    assert.equal(files.map((f) => f.path).filter((p) => !p.startsWith("validators/")), ["loaders.ts", "validators.ts"]);
+    assert.equal(files.map((f) => f.path).filter((p) => !p.startsWith("validators/")).sort(), ["client-side.ts", "loaders.ts", "server-side.ts", "validators.ts"]);
     assert.ok(ajv.length > 10, `${ajv.length} validator modules`);
     const facade = files.find((f) => f.path === "validators.ts")!.contents;
     const siblings = new Set(ajv.map((f) => `./${f.path.slice("validators/".length).replace(/\.ts$/, ".js")}`));

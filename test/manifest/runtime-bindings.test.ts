@@ -17,7 +17,7 @@ test("the generator emits for the runtime's ABI, and the runtime exports every b
   assert.is(RUNTIME_ABI, ABI_VERSION);
   const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, unknown> };
   const protocolEntries = Object.keys(pkg.exports).filter((k) => k.startsWith("./protocol/")).sort();
-  assert.equal(protocolEntries, bundledRevisions().flatMap((r) => [`./protocol/${r}`, `./protocol/${r}/binding`, `./protocol/${r}/methods`]).sort());
+  assert.equal(protocolEntries, bundledRevisions().flatMap((r) => [`./protocol/${r}`, `./protocol/${r}/binding`, `./protocol/${r}/methods`, `./protocol/${r}/server-side`, `./protocol/${r}/client-side`]).sort());
 });
 
 test("each @mcpgen/runtime/protocol/<rev> entry is that revision's binding, and <rev>/methods its method table", async () => {

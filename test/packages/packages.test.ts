@@ -57,7 +57,7 @@ test("mcpgen ships dist, templates, schemas and bundled bindings, with README an
   for (const f of ["LICENSE", "README.md", "package.json", "dist/bin/mcpgen.js", "dist/generator/index.js", "dist/generator/index.d.ts", "schema/manifest.schema.json", "templates/init/mcp.manifest.json.hbs", "templates/output/README.md.hbs", "generated/2025-11-25/index.ts"]) {
     assert.ok(list.includes(f), `${f} is shipped`);
   }
-  const unexpected = list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|generated\/[\d-]+\/[\w.]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(f));
+  const unexpected = list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|generated\/[\d-]+\/[\w.-]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(f));
   assert.equal(unexpected, []);
   assert.not.ok(list.some((f) => f.startsWith("dist/test/") || f.startsWith("bin/") || f.includes("examples/")));
 });

@@ -5,15 +5,15 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate132(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/PromptArgument" */ let vErrors = null;
+function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          validate132,
+          f601b8953831c,
           instancePath,
           "#/required",
           "required",
@@ -25,7 +25,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs1 = errors;
           if (typeof data.description !== "string") {
             return fail(
-              validate132,
+              f601b8953831c,
               instancePath + "/description",
               "#/properties/description/type",
               "type",
@@ -42,7 +42,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs3 = errors;
             if (typeof data.name !== "string") {
               return fail(
-                validate132,
+                f601b8953831c,
                 instancePath + "/name",
                 "#/properties/name/type",
                 "type",
@@ -59,7 +59,7 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs5 = errors;
               if (typeof data.required !== "boolean") {
                 return fail(
-                  validate132,
+                  f601b8953831c,
                   instancePath + "/required",
                   "#/properties/required/type",
                   "type",
@@ -75,21 +75,21 @@ function validate132(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate132, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f601b8953831c, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate132.errors = vErrors;
+  f601b8953831c.errors = vErrors;
   return errors === 0;
 }
-function validate131(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/Prompt" */ let vErrors = null;
+function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          validate131,
+          f62b572c7ff9b,
           instancePath,
           "#/required",
           "required",
@@ -107,14 +107,14 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs3 = errors;
                 if (
-                  !validate132(data0[i0], {
+                  !f601b8953831c(data0[i0], {
                     instancePath: instancePath + "/arguments/" + i0,
                     parentData: data0,
                     parentDataProperty: i0,
                     rootData,
                   })
                 ) {
-                  vErrors = vErrors === null ? validate132.errors : vErrors.concat(validate132.errors);
+                  vErrors = vErrors === null ? f601b8953831c.errors : vErrors.concat(f601b8953831c.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -124,7 +124,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
               }
             } else {
               return fail(
-                validate131,
+                f62b572c7ff9b,
                 instancePath + "/arguments",
                 "#/properties/arguments/type",
                 "type",
@@ -142,7 +142,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data.description !== "string") {
               return fail(
-                validate131,
+                f62b572c7ff9b,
                 instancePath + "/description",
                 "#/properties/description/type",
                 "type",
@@ -159,7 +159,7 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs6 = errors;
               if (typeof data.name !== "string") {
                 return fail(
-                  validate131,
+                  f62b572c7ff9b,
                   instancePath + "/name",
                   "#/properties/name/type",
                   "type",
@@ -175,21 +175,21 @@ function validate131(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate131, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f62b572c7ff9b, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate131.errors = vErrors;
+  f62b572c7ff9b.errors = vErrors;
   return errors === 0;
 }
-function validate130(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ListPromptsResult" */ let vErrors = null;
+function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.prompts === undefined && (missing0 = "prompts")) {
         return fail(
-          validate130,
+          fd22127e9626d,
           instancePath,
           "#/required",
           "required",
@@ -204,7 +204,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                validate130,
+                fd22127e9626d,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -222,7 +222,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data.nextCursor !== "string") {
               return fail(
-                validate130,
+                fd22127e9626d,
                 instancePath + "/nextCursor",
                 "#/properties/nextCursor/type",
                 "type",
@@ -245,14 +245,14 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
                     if (
-                      !validate131(data2[i0], {
+                      !f62b572c7ff9b(data2[i0], {
                         instancePath: instancePath + "/prompts/" + i0,
                         parentData: data2,
                         parentDataProperty: i0,
                         rootData,
                       })
                     ) {
-                      vErrors = vErrors === null ? validate131.errors : vErrors.concat(validate131.errors);
+                      vErrors = vErrors === null ? f62b572c7ff9b.errors : vErrors.concat(f62b572c7ff9b.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -262,7 +262,7 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 } else {
                   return fail(
-                    validate130,
+                    fd22127e9626d,
                     instancePath + "/prompts",
                     "#/properties/prompts/type",
                     "type",
@@ -279,15 +279,15 @@ function validate130(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate130, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fd22127e9626d, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate130.errors = vErrors;
+  fd22127e9626d.errors = vErrors;
   return errors === 0;
 }
-export { validate130 };
-export const ListPromptsResult: abi.Validator = validate130;
-export const Prompt: abi.Validator = validate131;
-export const PromptArgument: abi.Validator = validate132;
+export { fd22127e9626d };
+export const v601b8953831c: abi.Validator = f601b8953831c;
+export const v62b572c7ff9b: abi.Validator = f62b572c7ff9b;
+export const vd22127e9626d: abi.Validator = fd22127e9626d;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate130;
+export const validate: abi.Validator = fd22127e9626d;

@@ -5,8 +5,8 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate146(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/Tool" */ let vErrors = null;
+function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -16,7 +16,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
         (data.name === undefined && (missing0 = "name"))
       ) {
         return fail(
-          validate146,
+          ff79ce9db066b,
           instancePath,
           "#/required",
           "required",
@@ -28,7 +28,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
           const _errs1 = errors;
           if (typeof data.description !== "string") {
             return fail(
-              validate146,
+              ff79ce9db066b,
               instancePath + "/description",
               "#/properties/description/type",
               "type",
@@ -49,7 +49,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                 let missing1;
                 if (data1.type === undefined && (missing1 = "type")) {
                   return fail(
-                    validate146,
+                    ff79ce9db066b,
                     instancePath + "/inputSchema",
                     "#/properties/inputSchema/required",
                     "required",
@@ -68,7 +68,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                           if (errors === _errs8) {
                             if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                             } else {
-                              validate146.errors = [
+                              ff79ce9db066b.errors = [
                                 {
                                   instancePath:
                                     instancePath +
@@ -91,7 +91,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                         }
                       } else {
                         return fail(
-                          validate146,
+                          ff79ce9db066b,
                           instancePath + "/inputSchema/properties",
                           "#/properties/inputSchema/properties/properties/type",
                           "type",
@@ -116,7 +116,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                             const _errs13 = errors;
                             if (typeof data4[i0] !== "string") {
                               return fail(
-                                validate146,
+                                ff79ce9db066b,
                                 instancePath + "/inputSchema/required/" + i0,
                                 "#/properties/inputSchema/properties/required/items/type",
                                 "type",
@@ -131,7 +131,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                           }
                         } else {
                           return fail(
-                            validate146,
+                            ff79ce9db066b,
                             instancePath + "/inputSchema/required",
                             "#/properties/inputSchema/properties/required/type",
                             "type",
@@ -150,7 +150,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                         const _errs15 = errors;
                         if (typeof data6 !== "string") {
                           return fail(
-                            validate146,
+                            ff79ce9db066b,
                             instancePath + "/inputSchema/type",
                             "#/properties/inputSchema/properties/type/type",
                             "type",
@@ -160,7 +160,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                         }
                         if ("object" !== data6) {
                           return fail(
-                            validate146,
+                            ff79ce9db066b,
                             instancePath + "/inputSchema/type",
                             "#/properties/inputSchema/properties/type/const",
                             "const",
@@ -177,7 +177,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
                 }
               } else {
                 return fail(
-                  validate146,
+                  ff79ce9db066b,
                   instancePath + "/inputSchema",
                   "#/properties/inputSchema/type",
                   "type",
@@ -195,7 +195,7 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
               const _errs17 = errors;
               if (typeof data.name !== "string") {
                 return fail(
-                  validate146,
+                  ff79ce9db066b,
                   instancePath + "/name",
                   "#/properties/name/type",
                   "type",
@@ -211,21 +211,21 @@ function validate146(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate146, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(ff79ce9db066b, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate146.errors = vErrors;
+  ff79ce9db066b.errors = vErrors;
   return errors === 0;
 }
-function validate145(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ListToolsResult" */ let vErrors = null;
+function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === undefined && (missing0 = "tools")) {
         return fail(
-          validate145,
+          faf1935b82a3e,
           instancePath,
           "#/required",
           "required",
@@ -240,7 +240,7 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                validate145,
+                faf1935b82a3e,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -258,7 +258,7 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data.nextCursor !== "string") {
               return fail(
-                validate145,
+                faf1935b82a3e,
                 instancePath + "/nextCursor",
                 "#/properties/nextCursor/type",
                 "type",
@@ -281,14 +281,14 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
                     if (
-                      !validate146(data2[i0], {
+                      !ff79ce9db066b(data2[i0], {
                         instancePath: instancePath + "/tools/" + i0,
                         parentData: data2,
                         parentDataProperty: i0,
                         rootData,
                       })
                     ) {
-                      vErrors = vErrors === null ? validate146.errors : vErrors.concat(validate146.errors);
+                      vErrors = vErrors === null ? ff79ce9db066b.errors : vErrors.concat(ff79ce9db066b.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -298,7 +298,7 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 } else {
                   return fail(
-                    validate145,
+                    faf1935b82a3e,
                     instancePath + "/tools",
                     "#/properties/tools/type",
                     "type",
@@ -315,14 +315,14 @@ function validate145(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate145, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(faf1935b82a3e, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate145.errors = vErrors;
+  faf1935b82a3e.errors = vErrors;
   return errors === 0;
 }
-export { validate145 };
-export const ListToolsResult: abi.Validator = validate145;
-export const Tool: abi.Validator = validate146;
+export { faf1935b82a3e };
+export const vaf1935b82a3e: abi.Validator = faf1935b82a3e;
+export const vf79ce9db066b: abi.Validator = ff79ce9db066b;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate145;
+export const validate: abi.Validator = faf1935b82a3e;

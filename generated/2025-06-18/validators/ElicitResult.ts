@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-const schema49 = {
+const f9e9df432cec9 = {
   properties: {
     _meta: { additionalProperties: {}, type: "object" },
     action: { enum: ["accept", "cancel", "decline"], type: "string" },
@@ -15,15 +15,15 @@ const schema49 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function validate111(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ElicitResult" */ let vErrors = null;
+function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return fail(
-          validate111,
+          fc471b2c9ed7e,
           instancePath,
           "#/required",
           "required",
@@ -38,7 +38,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                validate111,
+                fc471b2c9ed7e,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -57,7 +57,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                validate111,
+                fc471b2c9ed7e,
                 instancePath + "/action",
                 "#/properties/action/type",
                 "type",
@@ -67,11 +67,11 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return fail(
-                validate111,
+                fc471b2c9ed7e,
                 instancePath + "/action",
                 "#/properties/action/enum",
                 "enum",
-                { allowedValues: schema49.properties.action.enum },
+                { allowedValues: f9e9df432cec9.properties.action.enum },
                 "must be equal to one of the allowed values",
               );
             }
@@ -93,12 +93,12 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
                       !(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
                       typeof data3 !== "boolean"
                     ) {
-                      validate111.errors = [
+                      fc471b2c9ed7e.errors = [
                         {
                           instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                           schemaPath: "#/properties/content/additionalProperties/type",
                           keyword: "type",
-                          params: { type: schema49.properties.content.additionalProperties.type },
+                          params: { type: f9e9df432cec9.properties.content.additionalProperties.type },
                           message: "must be string,integer,boolean",
                         },
                       ];
@@ -111,7 +111,7 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 } else {
                   return fail(
-                    validate111,
+                    fc471b2c9ed7e,
                     instancePath + "/content",
                     "#/properties/content/type",
                     "type",
@@ -128,13 +128,13 @@ function validate111(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate111, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fc471b2c9ed7e, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate111.errors = vErrors;
+  fc471b2c9ed7e.errors = vErrors;
   return errors === 0;
 }
-export { validate111 };
-export const ElicitResult: abi.Validator = validate111;
+export { fc471b2c9ed7e };
+export const vc471b2c9ed7e: abi.Validator = fc471b2c9ed7e;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate111;
+export const validate: abi.Validator = fc471b2c9ed7e;

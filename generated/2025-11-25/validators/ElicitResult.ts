@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-const schema75 = {
+const ffbd84b3d933b = {
   properties: {
     _meta: { additionalProperties: {}, type: "object" },
     action: { enum: ["accept", "cancel", "decline"], type: "string" },
@@ -20,15 +20,15 @@ const schema75 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function validate207(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://defs/ElicitResult" */ let vErrors = null;
+function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return fail(
-          validate207,
+          fcbc4bdb182c8,
           instancePath,
           "#/required",
           "required",
@@ -43,7 +43,7 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                validate207,
+                fcbc4bdb182c8,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -62,7 +62,7 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
             const _errs4 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                validate207,
+                fcbc4bdb182c8,
                 instancePath + "/action",
                 "#/properties/action/type",
                 "type",
@@ -72,11 +72,11 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return fail(
-                validate207,
+                fcbc4bdb182c8,
                 instancePath + "/action",
                 "#/properties/action/enum",
                 "enum",
-                { allowedValues: schema75.properties.action.enum },
+                { allowedValues: ffbd84b3d933b.properties.action.enum },
                 "must be equal to one of the allowed values",
               );
             }
@@ -152,7 +152,7 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
                           instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                           schemaPath: "#/properties/content/additionalProperties/anyOf/1/type",
                           keyword: "type",
-                          params: { type: schema75.properties.content.additionalProperties.anyOf[1].type },
+                          params: { type: ffbd84b3d933b.properties.content.additionalProperties.anyOf[1].type },
                           message: "must be string,integer,boolean",
                         };
                         if (vErrors === null) {
@@ -179,7 +179,7 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
                         vErrors.push(err3);
                       }
                       errors++;
-                      validate207.errors = vErrors;
+                      fcbc4bdb182c8.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -198,7 +198,7 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
                   }
                 } else {
                   return fail(
-                    validate207,
+                    fcbc4bdb182c8,
                     instancePath + "/content",
                     "#/properties/content/type",
                     "type",
@@ -215,13 +215,13 @@ function validate207(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate207, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fcbc4bdb182c8, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate207.errors = vErrors;
+  fcbc4bdb182c8.errors = vErrors;
   return errors === 0;
 }
-export { validate207 };
-export const ElicitResult: abi.Validator = validate207;
+export { fcbc4bdb182c8 };
+export const vcbc4bdb182c8: abi.Validator = fcbc4bdb182c8;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate207;
+export const validate: abi.Validator = fcbc4bdb182c8;

@@ -5,15 +5,15 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate389(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://params/notifications/elicitation/complete" */ let vErrors = null;
+function fe31d024d3923(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.elicitationId === undefined && (missing0 = "elicitationId")) {
         return fail(
-          validate389,
+          fe31d024d3923,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
         if (data.elicitationId !== undefined) {
           if (typeof data.elicitationId !== "string") {
             return fail(
-              validate389,
+              fe31d024d3923,
               instancePath + "/elicitationId",
               "#/properties/elicitationId/type",
               "type",
@@ -35,12 +35,12 @@ function validate389(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate389, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fe31d024d3923, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate389.errors = vErrors;
+  fe31d024d3923.errors = vErrors;
   return errors === 0;
 }
-export const params$notifications$elicitation$complete: abi.Validator = validate389;
+export const ve31d024d3923: abi.Validator = fe31d024d3923;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate389;
+export const validate: abi.Validator = fe31d024d3923;

@@ -5,15 +5,15 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function validate390(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="mcpgen://params/tasks/cancel" */ let vErrors = null;
+function fdd40ec0cfe24(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.taskId === undefined && (missing0 = "taskId")) {
         return fail(
-          validate390,
+          fdd40ec0cfe24,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function validate390(data, { instancePath = "", parentData, parentDataProperty, 
         if (data.taskId !== undefined) {
           if (typeof data.taskId !== "string") {
             return fail(
-              validate390,
+              fdd40ec0cfe24,
               instancePath + "/taskId",
               "#/properties/taskId/type",
               "type",
@@ -35,12 +35,12 @@ function validate390(data, { instancePath = "", parentData, parentDataProperty, 
         }
       }
     } else {
-      return fail(validate390, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fdd40ec0cfe24, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  validate390.errors = vErrors;
+  fdd40ec0cfe24.errors = vErrors;
   return errors === 0;
 }
-export const params$tasks$cancel: abi.Validator = validate390;
+export const vdd40ec0cfe24: abi.Validator = fdd40ec0cfe24;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = validate390;
+export const validate: abi.Validator = fdd40ec0cfe24;

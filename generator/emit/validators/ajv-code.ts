@@ -221,6 +221,10 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
     throw new Error(`ajv emitted ${leftover[0]}, which has no @mcpgen/runtime/abi equivalent; add one before generating`);
   }
 
+  // ajv opens each function with `/*# sourceURL="<schema $id>" */`, which only names the function
+  // for a debugger evaluating the code as a string; in a module it is dead text, and it would keep
+  // two identical validators of different schemas apart (emit/validators/share.ts).
+  code = code.replace(/\/\*# sourceURL="[^"\n]*" \*\//g, "");
   code = dropUnusedSchemas(code);
   code = compactErrors(code);
   code = dropDeadCode(code);

@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 
 /** A top-level declaration of ajv's code: `function validateN(…){…}` or `const schemaN = …;`. */
-interface Declaration {
+export interface Declaration {
   name: string;
   code: string;
   /** Other declarations it names. */
@@ -48,7 +48,7 @@ const IDENT = /[A-Za-z_$][\w$]*/g;
 export const UNREACHED_MODULE = "definitions";
 
 /** Top-level statements of `code`, cut at `;` or a function body's closing brace at depth 0. */
-function statements(code: string): string[] {
+export function statements(code: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
@@ -76,11 +76,23 @@ function statements(code: string): string[] {
   return out.filter((s) => s !== "" && s !== ";");
 }
 
-function identifiers(code: string): Set<string> {
+/** Identifiers `code` names outside string literals. */
+export function identifiers(code: string): Set<string> {
   return new Set(code.replace(STRING, '""').match(IDENT) ?? []);
 }
 
-export function splitStandalone(input: SplitInput): SplitOutput {
+/** ajv's standalone code taken apart: its declarations, exports and error helper. */
+export interface ParsedStandalone {
+  declarations: Map<string, Declaration>;
+  /** Export name -> name of the declaration it exports. */
+  exported: Map<string, string>;
+  /** Declaration names in ajv's order. */
+  order: string[];
+  helperCode: string | undefined;
+}
+
+/** Parses `standaloneCode`'s output; refuses any top-level statement it does not recognise. */
+export function parseStandalone(input: Pick<SplitInput, "code" | "abi" | "helper">): ParsedStandalone {
   const declarations = new Map<string, Declaration>();
   const exported = new Map<string, string>();
   const order: string[] = [];
@@ -105,6 +117,11 @@ export function splitStandalone(input: SplitInput): SplitOutput {
     if (!declarations.has(fn)) throw new Error(`export ${name} names ${fn}, which ajv's code does not declare`);
     if (name === "validate" || declarations.has(name)) throw new Error(`export ${name} clashes with a name of the split modules`);
   }
+  return { declarations, exported, order, helperCode };
+}
+
+export function splitStandalone(input: SplitInput): SplitOutput {
+  const { declarations, exported, order, helperCode } = parseStandalone(input);
 
   // Which entries reach each declaration.
   const reach = new Map<string, Set<string>>();

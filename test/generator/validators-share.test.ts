@@ -1,0 +1,90 @@
+// mcpgen's bundled revisions share their validators (emit/validators/share.ts): the emitted tree
+// of all five imports only files it holds, has no import cycle, is the same on every run, and each
+// revision's loaders give exactly the validators its facade exports.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import type { Validator, ValidatorLoaders } from "@mcpgen/runtime/abi";
+import { emitValidators, validatorSharing } from "../../generator/emit/validators.js";
+import type { EmittedFile } from "../../generator/model/ir.js";
+import { modelOf, removeDir, REVISIONS, tempDir, writeTranspiled } from "./validators-fixture.js";
+
+async function emitAll(): Promise<Map<string, EmittedFile[]>> {
+  const sharing = validatorSharing(REVISIONS, () => REVISIONS.map(modelOf));
+  const out = new Map<string, EmittedFile[]>();
+  for (const r of REVISIONS) out.set(r, await emitValidators(modelOf(r), { sharing }));
+  return out;
+}
+
+const specifiers = (source: string): string[] => [...source.matchAll(/(?:from |import\()"(\.[^"]+)"/g)].map((m) => m[1]!);
+const normalise = (path: string): string => {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "..") out.pop();
+    else if (part !== ".") out.push(part);
+  }
+  return out.join("/");
+};
+
+test("the five revisions' tree: every relative import is a file of it, no cycles, fewer bytes than one split per revision", async () => {
+  const all = await emitAll();
+  const files = new Map<string, string>();
+  for (const [r, list] of all) for (const f of list) files.set(`${r}/${f.path}`, f.contents);
+  const edges = new Map<string, string[]>();
+  for (const [path, contents] of files) {
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    const targets = specifiers(contents).map((s) => normalise(`${dir}/${s}`).replace(/\.js$/, ".ts"));
+    for (const t of targets) assert.ok(files.has(t) || /^[^/]+\/(?:types|table|methods)\.ts$/.test(t), `${path} imports ${t}, which is not emitted`);
+    edges.set(path, targets.filter((t) => files.has(t)));
+  }
+  const done = new Set<string>();
+  const visit = (m: string, stack: string[]): void => {
+    assert.not.ok(stack.includes(m), `import cycle ${[...stack, m].join(" -> ")}`);
+    if (done.has(m)) return;
+    for (const next of edges.get(m) ?? []) visit(next, [...stack, m]);
+    done.add(m);
+  };
+  for (const m of edges.keys()) visit(m, []);
+  // Some module serves several revisions.
+  const crossRevision = [...files].filter(([path, c]) => path.split("/")[1] === "loaders.ts" && /import\("\.\.\//.test(c));
+  assert.ok(crossRevision.length > 0, "a later revision's loaders import an earlier revision's module");
+  let separate = 0;
+  for (const r of REVISIONS) for (const f of await emitValidators(modelOf(r))) if (f.path.startsWith("validators/")) separate += f.contents.length;
+  let shared = 0;
+  for (const [path, c] of files) if (path.includes("/validators/")) shared += c.length;
+  assert.ok(shared < separate * 0.9, `shared ${shared} bytes against ${separate} split per revision`);
+});
+
+test("deterministic: the same tree on every run", async () => {
+  assert.equal(await emitAll(), await emitAll());
+});
+
+test("each revision's loaders give exactly the validators its facade exports, one function per shared validator", async () => {
+  const all = await emitAll();
+  const dir = tempDir("validators-share-");
+  try {
+    for (const [r, list] of all) writeTranspiled(join(dir, r), list);
+    const seen = new Map<Validator, string>();
+    for (const r of REVISIONS) {
+      const facade = (await import(pathToFileURL(join(dir, r, "validators.js")).href)) as { paramsValidators: Record<string, Validator>; resultValidators: Record<string, Validator> };
+      const { validators } = (await import(pathToFileURL(join(dir, r, "loaders.js")).href)) as { validators: ValidatorLoaders };
+      for (const [kind, expected] of [["params", facade.paramsValidators], ["results", facade.resultValidators]] as const) {
+        assert.equal(Object.keys(validators[kind]).sort(), Object.keys(expected).sort(), `${r} ${kind}`);
+        for (const [method, load] of Object.entries(validators[kind])) {
+          const v = (await load()).validate;
+          assert.is(v, expected[method], `${r} ${kind} of ${method}`);
+          seen.set(v, `${r} ${method}`);
+        }
+      }
+    }
+    // ping's params are the same in the first two revisions: one function.
+    const ping = async (r: string) => (await ((await import(pathToFileURL(join(dir, r, "loaders.js")).href)) as { validators: ValidatorLoaders }).validators.params.ping!()).validate;
+    assert.is(await ping("2024-11-05"), await ping("2025-03-26"));
+    assert.ok(seen.size > 0);
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test.run();
