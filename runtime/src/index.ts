@@ -15,7 +15,7 @@ export type * from "./jsonrpc.js";
 export { ErrorCode } from "./jsonrpc.js";
 export type * from "./transport.js";
 export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIssue, Era, Side } from "./abi.js";
-export { lazyBinding, loadBindings, type RevisionInfo } from "./lazy-binding.js";
+export { lazyBinding, lazyRevision, loadBindings, loadTables, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 
 export {
   McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,

@@ -140,7 +140,9 @@ export class McpServer implements ServerCore {
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
     this.listens = new ListenHub(this.report);
-    this.coreTaskRevisions = new Set(this.bindings.filter((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision)).map((b) => b.revision));
+    // Whether a revision's schema has core tasks is in its method table, which loads when a
+    // connection first uses the revision: here only which revisions' tools declare task support.
+    this.taskToolRevisions = new Set(this.bindings.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
     this.modernTaskTools = this.modern.some((b) => this.declaresTaskTools(b.revision));
   }
 
@@ -153,7 +155,7 @@ export class McpServer implements ServerCore {
    * once everything is loaded, so a connection per stateless HTTP request pays nothing.
    */
   private prepare(modern: boolean): Promise<void> | undefined {
-    const tasks = !this.tasksStarted && (this.coreTaskRevisions.size > 0 || this.modernTaskTools);
+    const tasks = !this.tasksStarted && (this.taskToolRevisions.size > 0 || this.modernTaskTools);
     if (tasks && taskPathModule.value !== undefined) this.startTasks(taskPathModule.value);
     const needTasks = tasks && !this.tasksStarted;
     const needModern = modern && modernPathModule.value === undefined;
@@ -168,7 +170,7 @@ export class McpServer implements ServerCore {
     const definition = this.definition;
     // One store for both eras: a task is found by its id whichever flow made it.
     const store = options.tasks?.store ?? new MemoryTaskStore();
-    this.legacyTasks = this.coreTaskRevisions.size > 0
+    this.legacyTasks = this.taskToolRevisions.size > 0
       ? new LegacyTasks({
           store,
           ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
@@ -192,11 +194,27 @@ export class McpServer implements ServerCore {
   /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport` (set before the first connection starts). */
   tasks: ModernTasks | undefined;
 
-  /** @internal 2025-11-25 core tasks; undefined when no tool of a revision that has them declares `execution.taskSupport` (set before the first connection starts). */
+  /** @internal 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
   legacyTasks: LegacyTasks | undefined;
 
-  /** Legacy revisions whose sessions serve core tasks (their schema has them and a tool declares support). */
-  private readonly coreTaskRevisions: ReadonlySet<string>;
+  /** Legacy revisions in which some tool declares `execution.taskSupport`. */
+  private readonly taskToolRevisions: ReadonlySet<string>;
+
+  /**
+   * Whether sessions of legacy `revision` serve core tasks: its schema has them and a tool declares
+   * support. Asked once a connection negotiated `revision`, whose table is loaded by then.
+   */
+  private coreTasks(revision: string): boolean {
+    if (!this.taskToolRevisions.has(revision)) return false;
+    let has = this.coreTaskCache.get(revision);
+    if (has === undefined) {
+      const binding = this.bindings.find((b) => b.revision === revision);
+      has = binding !== undefined && hasCoreTasks(binding);
+      this.coreTaskCache.set(revision, has);
+    }
+    return has;
+  }
+  private readonly coreTaskCache = new Map<string, boolean>();
 
   /** @internal A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
   taskSupport(_revision: string, tool: string): TaskSupport {
@@ -410,13 +428,14 @@ export class McpServer implements ServerCore {
       describe: (revision) => {
         const lists = this.lists(revision);
         const caps = lists.capabilities as Capabilities;
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? taskPathModule.value!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTasks(revision) ? taskPathModule.value!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
       handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
       trustPeer: this.options.trustPeer,
       onerror: this.report,
       ...(options.stateless ? { stateless: options.stateless } : {}),
+      handlersChecked: true,
     });
     conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.peerIdentity ?? `session:${nodeCrypto().randomUUID()}` }) };
     this.connections.add(conn);
@@ -448,7 +467,7 @@ export class McpServer implements ServerCore {
         checkScopes(tool.name, this.definition.toolScopes?.[tool.name], c.auth);
         const revision = revisionOf();
         // Revisions without core tasks ignore params.task and run every tool on the request.
-        if (this.legacyTasks === undefined || !this.coreTaskRevisions.has(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
+        if (this.legacyTasks === undefined || !this.coreTasks(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
         return taskPathModule.value!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
       };
