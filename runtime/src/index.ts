@@ -57,7 +57,7 @@ export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";
 export type {
-  McpDefinition, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
+  McpDefinition, ToolValidators, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
   ClientRequests, ClientRequestOptions, CacheSettings, CacheDefinition, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
   ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
 } from "./server/types.js";

@@ -34,7 +34,8 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ToolValidators } from "./types.js";
+import type { Validator } from "../abi.js";
 import { checkScopes } from "./scopes.js";
 
 interface PromptEntry {
@@ -87,6 +88,12 @@ const taskPathModule = new LazyModule<TaskPath>(() => import("./task-path.js"));
 const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
 const LIST_TTL_MS = 60_000;
 
+/** A tool's input validator until the definition's are imported (toolsReady runs before any call). */
+const validatorNotLoaded = (tool: string): Validator =>
+  (() => {
+    throw new Error(`mcpgen runtime: the input validator of tool ${JSON.stringify(tool)} was used before the tool validators were loaded`);
+  }) as unknown as Validator;
+
 export class McpServer implements ServerCore {
   private readonly connections = new Set<Connection>();
   private readonly modernConnections = new Set<ModernServerSession>();
@@ -121,6 +128,7 @@ export class McpServer implements ServerCore {
     private readonly options: McpServerOptions,
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
+    this.toolsValidated = typeof definition.toolValidators !== "function";
     const spoken = new Set(definition.revisions);
     const given = options.bindings ?? definition.bindings ?? [];
     this.bindings = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
@@ -271,11 +279,13 @@ export class McpServer implements ServerCore {
   /** Pair every declared entry with its handler; a missing handler is a programming error, found now. */
   private index(lists: PublishedLists): void {
     const { members, toolValidators } = this.definition;
+    // Imported tool validators are put in place on the first tools/call (toolsReady).
+    const given = typeof toolValidators === "function" ? undefined : toolValidators;
     const missing: string[] = [];
     for (const tool of lists.tools) {
       const name = tool.name as string;
       const handler = this.handlers.tools?.[members.tools[name] ?? ""];
-      const validators = toolValidators[name];
+      const validators = given === undefined ? { input: validatorNotLoaded(name), output: null } : given[name];
       if (handler === undefined || validators === undefined) missing.push(`tools.${members.tools[name] ?? name}`);
       else this.tools.set(name, { name, handler, input: validators.input, output: validators.output });
     }
@@ -301,6 +311,35 @@ export class McpServer implements ServerCore {
       else this.router.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
     }
     if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
+  }
+
+  private toolsValidated: boolean;
+  private toolsLoading: Promise<void> | undefined;
+
+  /**
+   * @internal What must load before a `tools/call` runs: the tool validators when the definition
+   * imports them (once per process; a failed import is tried again by the next call); undefined
+   * once they are in place.
+   */
+  toolsReady(): Promise<void> | undefined {
+    if (this.toolsValidated) return undefined;
+    const load = this.definition.toolValidators as () => Promise<ToolValidators>;
+    return (this.toolsLoading ??= load().then(
+      (loaded) => {
+        for (const [name, entry] of this.tools) {
+          const v = typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
+          if (v === undefined) throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
+          this.tools.set(name, { ...entry, input: v.input, output: v.output });
+        }
+        this.toolsValidated = true;
+        this.toolsLoading = undefined;
+      },
+    ).catch((e: unknown) => {
+      this.toolsLoading = undefined;
+      const error = new McpError(ErrorCode.InternalError, `Internal error: the tool validators could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+      this.report(error);
+      throw error;
+    }));
   }
 
   /** Open connections (initialized or not). */
@@ -460,7 +499,7 @@ export class McpServer implements ServerCore {
     const size = this.definition.pageSize;
     if (hasCapability(caps, "tools")) {
       h["tools/list"] = (p: Params | undefined) => page("tools", this.lists(revisionOf()).tools, p?.cursor, size);
-      h["tools/call"] = (p: Params, rc: RequestContext) => {
+      const call = (p: Params, rc: RequestContext) => {
         const tool = this.tools.get(p.name as string);
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
         const c = ctx(rc);
@@ -470,6 +509,10 @@ export class McpServer implements ServerCore {
         if (this.legacyTasks === undefined || !this.coreTasks(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
         return taskPathModule.value!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
+      };
+      h["tools/call"] = (p: Params, rc: RequestContext) => {
+        const ready = this.toolsReady();
+        return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
       };
     }
     if (this.legacyTasks !== undefined) Object.assign(h, taskPathModule.value!.taskHandlers(this.legacyTasks, conn, stateless));
