@@ -1,10 +1,12 @@
 /**
- * Protocol bindings whose validators load per method, when a connection first needs them. A
- * revision's method table is small and known at start (version negotiation, handler checks and
- * method lookup need it); its validators are most of the runtime's size, split by the generator
- * into one module per method validator (plus shared definitions), each behind an import thunk in
- * the revision's `loaders.ts`. A server that has seen `initialize` and `tools/call` has loaded
- * those two validators and nothing else; a bundler still sees every module, one chunk each.
+ * Protocol bindings that load on first use. A revision's head (version string, era, batching) is
+ * all version negotiation and era routing need, so generated code gives only that plus an import
+ * thunk of the revision's methods module (`lazyRevision`): its method table loads when a
+ * connection first uses the revision. Its validators are most of the runtime's size, split by the
+ * generator into one module per method validator (plus shared definitions), each behind an import
+ * thunk in the revision's `loaders.ts`. A server that negotiated 2025-11-25 and has seen
+ * `initialize` and `tools/call` has loaded that revision's table and those two validators and
+ * nothing else; a bundler still sees every module, one chunk each.
  */
 import type { Era, MethodTable, ProtocolBinding, Validator, ValidatorLoaders, ValidatorModule } from "./abi.js";
 
