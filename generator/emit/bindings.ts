@@ -2,7 +2,9 @@
  * `bindings.ts` of a manifest's output: the protocol bindings its server and client speak,
  * imported from the installed runtime (`@mcpgen/runtime/protocol/<rev>`, built from mcpgen's
  * `generated/<rev>/`), so they ship once instead of being copied into every project. Each
- * revision's validators are behind an `import()` thunk: loaded when a connection first uses it. Every
+ * revision's method table is behind an `import()` thunk, loaded when a connection first uses the
+ * revision (its head, version string, era and batching, is written here); its validators load
+ * per method after that. Every
  * bundled revision can be spoken: the runtime serves the legacy era (initialize, sessions) and
  * 2026-07-28 (per-request `_meta`). The module states the runtime ABI it was generated for and
  * fails at start, with a message saying what to do, when the installed runtime has another one.
@@ -31,9 +33,15 @@ export function servedRevisions(revisions: readonly string[], manifest: string):
  * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
  * keeps it equal to the runtime's.
  */
-export const RUNTIME_ABI = 3;
+export const RUNTIME_ABI = 4;
 
 /** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
 export function bindingsModule(spoken: readonly string[]): EmittedFile {
-  return { path: "bindings.ts", contents: renderTemplate("output/bindings.ts", { abiVersion: String(RUNTIME_ABI), revisions: spoken }) };
+  // Each revision's head (what negotiation and era routing need) is written out, so nothing of
+  // a revision loads before a connection uses it.
+  const revisions = spoken.map((revision) => {
+    const { era, batching } = readOverlay(revision);
+    return { revision, era, batching: String(batching) };
+  });
+  return { path: "bindings.ts", contents: renderTemplate("output/bindings.ts", { abiVersion: String(RUNTIME_ABI), revisions }) };
 }

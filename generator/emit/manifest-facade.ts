@@ -1,7 +1,7 @@
 /**
  * Shared by the server and client emitters: the module's base name, view-model helpers, and the
- * `definition.ts` data module both import (identifier tables + lists + validators: the runtime's
- * `McpDefinition`). The files' skeletons are templates in `templates/facades/`; these emitters
+ * `definition.ts` data module both import (identifier tables + lists + an import thunk of the tool
+ * validators, so a server starts without them: the runtime's `McpDefinition`). The files' skeletons are templates in `templates/facades/`; these emitters
  * only compute what goes into them, and the print stage runs prettier over the result.
  */
 import type { EmittedFile } from "../model/ir.js";

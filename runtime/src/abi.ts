@@ -9,10 +9,12 @@
  * 2: bindings are lazy (`lazyBinding` with a revision's method table and an import thunk).
  * 3: validators load per method (`lazyBinding` with a revision's method table and its
  *    `ValidatorLoaders`, one import thunk per method validator).
+ * 4: method tables load per revision (`lazyRevision` with the revision's head and an import thunk
+ *    of its methods module, loaded when a connection first uses the revision).
  */
-export const ABI_VERSION = 3;
+export const ABI_VERSION = 4;
 
-export { lazyBinding, type RevisionInfo } from "./lazy-binding.js";
+export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 
 /** One validation failure, shaped like ajv's `ErrorObject` so emitted ajv code fills it directly. */
 export interface ValidationIssue {

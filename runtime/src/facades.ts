@@ -9,7 +9,7 @@ export { createMcpServer, type McpServer } from "./server/server.js";
 export { toolResult, toolError } from "./server/results.js";
 export { McpError } from "./errors.js";
 export type {
-  McpDefinition, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
+  McpDefinition, ToolValidators, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
   Completer,
 } from "./server/types.js";
 export type { McpClientBase, TaskTool } from "./client/manifest-client.js";

@@ -15,7 +15,7 @@ export type * from "./jsonrpc.js";
 export { ErrorCode } from "./jsonrpc.js";
 export type * from "./transport.js";
 export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIssue, Era, Side } from "./abi.js";
-export { lazyBinding, loadBindings, type RevisionInfo } from "./lazy-binding.js";
+export { lazyBinding, lazyRevision, loadBindings, loadTables, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 
 export {
   McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
@@ -57,7 +57,7 @@ export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";
 export type {
-  McpDefinition, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
+  McpDefinition, ToolValidators, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
   ClientRequests, ClientRequestOptions, CacheSettings, CacheDefinition, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
   ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
 } from "./server/types.js";

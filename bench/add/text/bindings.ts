@@ -3,7 +3,7 @@ import * as runtime from "@mcpgen/runtime/abi";
 import type { ProtocolBinding } from "@mcpgen/runtime/abi";
 
 /** The @mcpgen/runtime ABI this output was generated for. */
-export const abiVersion: number = 3;
+export const abiVersion: number = 4;
 // Checked before anything else of the runtime is loaded, so a mismatch is this error, not a crash.
 if (runtime.ABI_VERSION !== abiVersion) {
   throw new Error(
@@ -14,13 +14,29 @@ if (runtime.ABI_VERSION !== abiVersion) {
 
 /**
  * The protocol revisions this server and client speak, preferred first. A revision's method table
- * loads now; each method's validators load when a connection first needs them. A bundler includes every
- * revision named here: list fewer `revisions` in the manifest to ship fewer.
+ * loads when a connection first uses the revision (a client loads those it offers when it
+ * connects); each method's validators load when a connection first needs them. A bundler includes
+ * every revision named here: list fewer `revisions` in the manifest to ship fewer.
  */
 export const bindings: readonly ProtocolBinding[] = [
-  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2026-07-28/methods")),
-  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2025-11-25/methods")),
-  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2025-06-18/methods")),
-  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2025-03-26/methods")),
-  runtime.lazyBinding(await import("@mcpgen/runtime/protocol/2024-11-05/methods")),
+  runtime.lazyRevision(
+    { revision: "2026-07-28", era: "modern", batching: false },
+    () => import("@mcpgen/runtime/protocol/2026-07-28/methods"),
+  ),
+  runtime.lazyRevision(
+    { revision: "2025-11-25", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2025-11-25/methods"),
+  ),
+  runtime.lazyRevision(
+    { revision: "2025-06-18", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2025-06-18/methods"),
+  ),
+  runtime.lazyRevision(
+    { revision: "2025-03-26", era: "legacy", batching: true },
+    () => import("@mcpgen/runtime/protocol/2025-03-26/methods"),
+  ),
+  runtime.lazyRevision(
+    { revision: "2024-11-05", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2024-11-05/methods"),
+  ),
 ];

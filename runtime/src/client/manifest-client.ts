@@ -77,8 +77,10 @@ export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resour
 
 export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
+  // A generated definition imports its tool validators: a client checks outputs from the first call.
+  const toolValidators = typeof definition.toolValidators === "function" ? await definition.toolValidators() : definition.toolValidators;
   const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), listPolicy(options), pollOptions(options));
-  const { members, toolValidators } = definition;
+  const { members } = definition;
   const tasked = definition.toolTasks ?? {};
   const published = lists(definition);
   client.learnTaskSupport(Object.fromEntries(published.tools.map((t) => [t.name as string, tasked[t.name as string] ?? "forbidden"])));

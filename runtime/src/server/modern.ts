@@ -28,6 +28,8 @@ export interface ServerCore {
   readonly capabilities: Capabilities;
   readonly pageSize: number;
   readonly tools: ReadonlyMap<string, ToolEntry>;
+  /** What must load before a tools/call runs (the tool validators); undefined once loaded. */
+  toolsReady(): Promise<void> | undefined;
   readonly prompts: ReadonlyMap<string, { readonly handler: PromptHandler; readonly required: readonly string[] }>;
   readonly router: ResourceRouter;
   readonly codec: RequestStateCodec;
@@ -131,7 +133,7 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
   const runToolIn = (ctx: ModernContext, tool: ToolEntry, args: unknown) => runTool(tool, args, ctx, report) as Result | Promise<Result>;
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
-    h["tools/call"] = (p: Params, rc: RequestContext) => {
+    const call = (p: Params, rc: RequestContext): Result | Promise<Result> => {
       const tool = core.tools.get(p.name as string);
       if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
       const headers = rc.transportContext?.headers;
@@ -148,6 +150,10 @@ export function modernHandlers(core: ServerCore): RequestHandlers {
         }
       }
       return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
+    };
+    h["tools/call"] = (p: Params, rc: RequestContext) => {
+      const ready = core.toolsReady();
+      return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
     };
   }
   const tasks = core.tasks;

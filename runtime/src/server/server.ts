@@ -34,7 +34,8 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ToolValidators } from "./types.js";
+import type { Validator } from "../abi.js";
 import { checkScopes } from "./scopes.js";
 
 interface PromptEntry {
@@ -87,6 +88,12 @@ const taskPathModule = new LazyModule<TaskPath>(() => import("./task-path.js"));
 const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
 const LIST_TTL_MS = 60_000;
 
+/** A tool's input validator until the definition's are imported (toolsReady runs before any call). */
+const validatorNotLoaded = (tool: string): Validator =>
+  (() => {
+    throw new Error(`mcpgen runtime: the input validator of tool ${JSON.stringify(tool)} was used before the tool validators were loaded`);
+  }) as unknown as Validator;
+
 export class McpServer implements ServerCore {
   private readonly connections = new Set<Connection>();
   private readonly modernConnections = new Set<ModernServerSession>();
@@ -121,6 +128,7 @@ export class McpServer implements ServerCore {
     private readonly options: McpServerOptions,
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
+    this.toolsValidated = typeof definition.toolValidators !== "function";
     const spoken = new Set(definition.revisions);
     const given = options.bindings ?? definition.bindings ?? [];
     this.bindings = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
@@ -140,7 +148,9 @@ export class McpServer implements ServerCore {
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
     this.listens = new ListenHub(this.report);
-    this.coreTaskRevisions = new Set(this.bindings.filter((b) => hasCoreTasks(b) && this.declaresTaskTools(b.revision)).map((b) => b.revision));
+    // Whether a revision's schema has core tasks is in its method table, which loads when a
+    // connection first uses the revision: here only which revisions' tools declare task support.
+    this.taskToolRevisions = new Set(this.bindings.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
     this.modernTaskTools = this.modern.some((b) => this.declaresTaskTools(b.revision));
   }
 
@@ -153,7 +163,7 @@ export class McpServer implements ServerCore {
    * once everything is loaded, so a connection per stateless HTTP request pays nothing.
    */
   private prepare(modern: boolean): Promise<void> | undefined {
-    const tasks = !this.tasksStarted && (this.coreTaskRevisions.size > 0 || this.modernTaskTools);
+    const tasks = !this.tasksStarted && (this.taskToolRevisions.size > 0 || this.modernTaskTools);
     if (tasks && taskPathModule.value !== undefined) this.startTasks(taskPathModule.value);
     const needTasks = tasks && !this.tasksStarted;
     const needModern = modern && modernPathModule.value === undefined;
@@ -168,7 +178,7 @@ export class McpServer implements ServerCore {
     const definition = this.definition;
     // One store for both eras: a task is found by its id whichever flow made it.
     const store = options.tasks?.store ?? new MemoryTaskStore();
-    this.legacyTasks = this.coreTaskRevisions.size > 0
+    this.legacyTasks = this.taskToolRevisions.size > 0
       ? new LegacyTasks({
           store,
           ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
@@ -192,11 +202,27 @@ export class McpServer implements ServerCore {
   /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport` (set before the first connection starts). */
   tasks: ModernTasks | undefined;
 
-  /** @internal 2025-11-25 core tasks; undefined when no tool of a revision that has them declares `execution.taskSupport` (set before the first connection starts). */
+  /** @internal 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
   legacyTasks: LegacyTasks | undefined;
 
-  /** Legacy revisions whose sessions serve core tasks (their schema has them and a tool declares support). */
-  private readonly coreTaskRevisions: ReadonlySet<string>;
+  /** Legacy revisions in which some tool declares `execution.taskSupport`. */
+  private readonly taskToolRevisions: ReadonlySet<string>;
+
+  /**
+   * Whether sessions of legacy `revision` serve core tasks: its schema has them and a tool declares
+   * support. Asked once a connection negotiated `revision`, whose table is loaded by then.
+   */
+  private coreTasks(revision: string): boolean {
+    if (!this.taskToolRevisions.has(revision)) return false;
+    let has = this.coreTaskCache.get(revision);
+    if (has === undefined) {
+      const binding = this.bindings.find((b) => b.revision === revision);
+      has = binding !== undefined && hasCoreTasks(binding);
+      this.coreTaskCache.set(revision, has);
+    }
+    return has;
+  }
+  private readonly coreTaskCache = new Map<string, boolean>();
 
   /** @internal A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
   taskSupport(_revision: string, tool: string): TaskSupport {
@@ -253,11 +279,13 @@ export class McpServer implements ServerCore {
   /** Pair every declared entry with its handler; a missing handler is a programming error, found now. */
   private index(lists: PublishedLists): void {
     const { members, toolValidators } = this.definition;
+    // Imported tool validators are put in place on the first tools/call (toolsReady).
+    const given = typeof toolValidators === "function" ? undefined : toolValidators;
     const missing: string[] = [];
     for (const tool of lists.tools) {
       const name = tool.name as string;
       const handler = this.handlers.tools?.[members.tools[name] ?? ""];
-      const validators = toolValidators[name];
+      const validators = given === undefined ? { input: validatorNotLoaded(name), output: null } : given[name];
       if (handler === undefined || validators === undefined) missing.push(`tools.${members.tools[name] ?? name}`);
       else this.tools.set(name, { name, handler, input: validators.input, output: validators.output });
     }
@@ -283,6 +311,35 @@ export class McpServer implements ServerCore {
       else this.router.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
     }
     if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
+  }
+
+  private toolsValidated: boolean;
+  private toolsLoading: Promise<void> | undefined;
+
+  /**
+   * @internal What must load before a `tools/call` runs: the tool validators when the definition
+   * imports them (once per process; a failed import is tried again by the next call); undefined
+   * once they are in place.
+   */
+  toolsReady(): Promise<void> | undefined {
+    if (this.toolsValidated) return undefined;
+    const load = this.definition.toolValidators as () => Promise<ToolValidators>;
+    return (this.toolsLoading ??= load().then(
+      (loaded) => {
+        for (const [name, entry] of this.tools) {
+          const v = typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
+          if (v === undefined) throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
+          this.tools.set(name, { ...entry, input: v.input, output: v.output });
+        }
+        this.toolsValidated = true;
+        this.toolsLoading = undefined;
+      },
+    ).catch((e: unknown) => {
+      this.toolsLoading = undefined;
+      const error = new McpError(ErrorCode.InternalError, `Internal error: the tool validators could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+      this.report(error);
+      throw error;
+    }));
   }
 
   /** Open connections (initialized or not). */
@@ -411,13 +468,14 @@ export class McpServer implements ServerCore {
       describe: (revision) => {
         const lists = this.lists(revision);
         const caps = lists.capabilities as Capabilities;
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTaskRevisions.has(revision) ? taskPathModule.value!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTasks(revision) ? taskPathModule.value!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
       handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
       trustPeer: this.options.trustPeer,
       onerror: this.report,
       ...(options.stateless ? { stateless: options.stateless } : {}),
+      handlersChecked: true,
     });
     conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.peerIdentity ?? `session:${nodeCrypto().randomUUID()}` }) };
     this.connections.add(conn);
@@ -442,16 +500,20 @@ export class McpServer implements ServerCore {
     const size = this.definition.pageSize;
     if (hasCapability(caps, "tools")) {
       h["tools/list"] = (p: Params | undefined) => page("tools", this.lists(revisionOf()).tools, p?.cursor, size);
-      h["tools/call"] = (p: Params, rc: RequestContext) => {
+      const call = (p: Params, rc: RequestContext) => {
         const tool = this.tools.get(p.name as string);
         if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
         const c = ctx(rc);
         checkScopes(tool.name, this.definition.toolScopes?.[tool.name], c.auth);
         const revision = revisionOf();
         // Revisions without core tasks ignore params.task and run every tool on the request.
-        if (this.legacyTasks === undefined || !this.coreTaskRevisions.has(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
+        if (this.legacyTasks === undefined || !this.coreTasks(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
         return taskPathModule.value!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
+      };
+      h["tools/call"] = (p: Params, rc: RequestContext) => {
+        const ready = this.toolsReady();
+        return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
       };
     }
     if (this.legacyTasks !== undefined) Object.assign(h, taskPathModule.value!.taskHandlers(this.legacyTasks, conn, stateless));

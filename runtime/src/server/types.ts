@@ -53,12 +53,19 @@ export interface CacheDefinition extends CacheSettings {
 }
 
 /** The data a generated module passes to the facades (ABI: generated code builds this object). */
+/** The validators of every tool by MCP name (`output` is null without an outputSchema). */
+export type ToolValidators = { readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null } };
+
 export interface McpDefinition {
   /** Revisions the manifest speaks, preferred first. */
   readonly revisions: readonly string[];
   readonly pageSize: number;
   readonly published: { readonly [revision: string]: PublishedLists };
-  readonly toolValidators: { readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null } };
+  /**
+   * The validators of every tool, or (generated code) a thunk importing them: a server calls it on
+   * its first `tools/call` (nothing before that needs them), a client when it connects.
+   */
+  readonly toolValidators: ToolValidators | (() => Promise<ToolValidators>);
   readonly members: MemberTables;
   /** The protocol bindings generated next to the definition (`bindings.ts`), used when options give none. */
   readonly bindings?: readonly ProtocolBinding[];

@@ -17,7 +17,7 @@ import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
 import { LoadGate } from "./load-gate.js";
-import { validatorReady } from "../lazy-binding.js";
+import { tableReady, validatorReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
   NotificationHandler, Params, Progress, RequestHandler, RequestOptions, ResponseReader, Result, SessionOptions, SessionPolicy,
@@ -176,6 +176,9 @@ export class Session implements PendingOwner, InboundOwner {
     try {
       this.policy?.checkOutgoing(method, params, "request");
     } catch (e) {
+      // Checked against a revision whose table is not loaded yet (tables load on first use).
+      const table = tableReady(this.current);
+      if (table !== undefined) return table.then(() => this.request<R>(method, params, options));
       return Promise.reject(e);
     }
     const signal = options?.signal;
@@ -205,6 +208,8 @@ export class Session implements PendingOwner, InboundOwner {
     try {
       this.policy?.checkOutgoing(method, params, "notification");
     } catch (e) {
+      const table = tableReady(this.current);
+      if (table !== undefined) return table.then(() => this.notify(method, params, options));
       return Promise.reject(e);
     }
     const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
@@ -302,13 +307,14 @@ export class Session implements PendingOwner, InboundOwner {
   // ---- incoming
 
   /**
-   * What must load before `m` can be handled: the validator it will be checked with (a request's
-   * params in its per-request revision, else the current one; a notification's params when a
-   * handler wants it; a response's result), loaded per method on first use.
+   * What must load before `m` can be handled: the method table of the revision it is handled in
+   * (a request's per-request revision, else the current one; tables load per revision on first
+   * use) and the validator it will be checked with (a request's params, a notification's params
+   * when a handler wants it, a response's result), loaded per method on first use.
    */
   private loadFor(m: unknown): Promise<void> | undefined {
     this.chosenFor = undefined;
-    if (this.trustPeer || typeof m !== "object" || m === null) return undefined;
+    if (typeof m !== "object" || m === null) return undefined;
     if (Array.isArray(m)) {
       // A batch (2025-03-26): what its members need, all of it before any of them runs.
       if (!this.current.batching) return undefined;
@@ -317,25 +323,31 @@ export class Session implements PendingOwner, InboundOwner {
     }
     const msg = m as Msg;
     const method = msg.method;
+    const trust = this.trustPeer;
     if (typeof method !== "string") {
       // A response: the result validator of the request it answers, when the session checks it
       // (a caller that skips session validation loads what it checks itself).
       const entry = isId(msg.id) ? this.pending.get(msg.id) : undefined;
-      return entry === undefined || entry.skipValidation ? undefined : validatorReady(this.current, "results", entry.method);
+      if (entry === undefined) return undefined;
+      return trust || entry.skipValidation ? tableReady(this.current) : validatorReady(this.current, "results", entry.method);
     }
     const params = msg.params;
     if (!("id" in msg)) {
-      // Notifications are only validated on their way to a handler.
-      return params !== undefined && this.notificationHandlers.has(method) ? validatorReady(this.current, "params", method) : undefined;
+      // Notifications are only validated on their way to a handler (no table is read otherwise).
+      return params !== undefined && !trust && this.notificationHandlers.has(method) ? validatorReady(this.current, "params", method) : undefined;
     }
-    if (params === undefined || !isObject(params)) return undefined;
+    // Params that are not an object are refused before any table is read.
+    if (params !== undefined && !isObject(params)) return undefined;
+    let binding = this.current;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.policy.bindingFor(method, params);
       this.chosenFor = msg;
       this.chosen = chosen;
-      return "code" in chosen ? undefined : validatorReady(chosen, "params", method);
+      if ("code" in chosen) return undefined;
+      binding = chosen;
     }
-    return validatorReady(this.current, "params", method);
+    if (trust || params === undefined) return tableReady(binding);
+    return validatorReady(binding, "params", method);
   }
 
   /** The policy's binding for `m`: loadFor's answer when `m` is what it just looked at. */

@@ -7,7 +7,7 @@ import { ErrorCode } from "../../jsonrpc.js";
 import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
 import { describe, describeText } from "../../describe.js";
 import { Session } from "../../session/session.js";
-import { loadValidator } from "../../lazy-binding.js";
+import { loadTables, loadValidator } from "../../lazy-binding.js";
 import type { NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
@@ -115,6 +115,8 @@ function isUnsupportedVersion(e: unknown): e is McpError {
 
 /** Start the transport, run the handshake, and resolve once the session is in operation. */
 export async function connectClient(options: ClientOptions): Promise<ClientSession> {
+  // A client may fall back to any revision it was given: their tables load now (validators per method).
+  await loadTables(options.bindings);
   const bindings = legacyBindings(options.bindings, "connectClient");
   const first = firstBinding(bindings, options.protocolVersion, "connectClient");
   const session = new Session({ transport: options.transport, side: "client", binding: first, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });

@@ -6,6 +6,7 @@ import type { NotificationHandler, RequestHandler } from "../../session/types.js
 import { hasCapability } from "./capabilities.js";
 import type { Capabilities, NotificationHandlers, RequestHandlers } from "./types.js";
 import { methodInfoAnyRevision } from "./versions.js";
+import { tableLoaded } from "../../lazy-binding.js";
 
 /**
  * Refuse a request handler this side could never legitimately run: a method unknown to every
@@ -14,6 +15,10 @@ import { methodInfoAnyRevision } from "./versions.js";
 export function checkHandler(bindings: readonly ProtocolBinding[], side: Side, own: Capabilities, method: string): void {
   const info = methodInfoAnyRevision(bindings, method);
   if (info === undefined) {
+    const unloaded = bindings.filter((b) => !tableLoaded(b)).map((b) => b.revision);
+    if (unloaded.length > 0) {
+      throw new CapabilityError(method, null, `Cannot check a handler for ${method}: no loaded protocol revision defines it and the method tables of ${unloaded.join(", ")} are not loaded yet (loadTables)`);
+    }
     throw new CapabilityError(method, null, `Cannot handle ${method}: no given protocol revision defines it`);
   }
   if (info.kind !== "request") throw new CapabilityError(method, null, `Cannot handle ${method} as a request: it is a notification`);

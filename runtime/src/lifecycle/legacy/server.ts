@@ -4,6 +4,11 @@
  * ping and logging until `notifications/initialized`, and tracks resource subscriptions.
  */
 import type { ProtocolBinding } from "../../abi.js";
+import { tablesReady } from "../../lazy-binding.js";
+import { LoadGate } from "../../session/load-gate.js";
+import { MAX_RUNNING_REQUESTS } from "../../limits.js";
+import type { JSONRPCMessage } from "../../jsonrpc.js";
+import type { Transport } from "../../transport.js";
 import type { RequestId } from "../../jsonrpc.js";
 import { ConnectionClosedError, LifecycleError } from "../../errors.js";
 import { Session } from "../../session/session.js";
@@ -67,7 +72,7 @@ export class ServerSession {
       session.setRequestHandler("resources/subscribe", this.tracking(undefined, true));
       session.setRequestHandler("resources/unsubscribe", this.tracking(undefined, false));
     }
-    registerAll(session, (m, h) => this.setRequestHandler(m, h), options.handlers, options.notificationHandlers);
+    registerAll(session, (m, h) => this.register(m, h, options.handlersChecked !== true), options.handlers, options.notificationHandlers);
     if (options.stateless) this.startStateless(options.stateless.protocolVersion);
   }
 
@@ -123,8 +128,12 @@ export class ServerSession {
   }
 
   setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
+    this.register(method, handler as RequestHandler<any, any>, true);
+  }
+
+  private register(method: string, handler: RequestHandler<any, any>, check: boolean): void {
     if (method === "initialize") throw new LifecycleError("initialize is answered by the lifecycle; pass serverInfo, capabilities and instructions instead");
-    checkHandler(this.bindings, "server", this.capabilities, method);
+    if (check) checkHandler(this.bindings, "server", this.capabilities, method);
     if (method === "resources/subscribe" || method === "resources/unsubscribe") {
       this.session.setRequestHandler(method, this.tracking(handler as RequestHandler<any, any>, method === "resources/subscribe"));
     } else {
@@ -181,7 +190,40 @@ export class ServerSession {
 
 /** Attach a legacy-era server to a transport and start it; the client drives the handshake. */
 export async function createServerSession(options: ServerOptions): Promise<ServerSession> {
+  // Handlers are checked against every given revision at registration, so lazy tables load first;
+  // a transport may deliver meanwhile (HTTP hands the request over right after onsession): held, in order.
+  const loading = options.handlersChecked === true ? undefined : tablesReady(options.bindings.filter((b) => b.era === "legacy"));
+  const release = loading === undefined ? undefined : await holdWhile(options.transport, loading, options.onerror);
   const server = new ServerSession(options);
+  release?.();
   await options.transport.start();
   return server;
+}
+
+/**
+ * Holds what `transport` delivers while `loading` runs and until the returned release is called;
+ * the held messages then go, in order, to `transport.onmessage` as the caller's session set it.
+ */
+async function holdWhile(transport: Transport, loading: Promise<void>, report: ((e: Error) => void) | undefined): Promise<() => void> {
+  let ready!: () => void;
+  const built = new Promise<void>((resolve) => (ready = resolve));
+  let holding = true;
+  const gate = new LoadGate(
+    () => (holding ? built : undefined),
+    (m, context) => transport.onmessage?.(m as JSONRPCMessage | JSONRPCMessage[], context),
+    (_m, _context, e) => report?.(e),
+    MAX_RUNNING_REQUESTS,
+  );
+  transport.onmessage = (m, context) => gate.receive(m, context);
+  try {
+    await loading;
+  } catch (e) {
+    transport.onmessage = undefined;
+    gate.clear();
+    throw e;
+  }
+  return () => {
+    holding = false;
+    ready();
+  };
 }

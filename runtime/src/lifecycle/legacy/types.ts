@@ -51,4 +51,10 @@ export interface ServerOptions extends CommonOptions {
    * assumed, as the transport spec says (or the newest revision given, if that one is not).
    */
   stateless?: { protocolVersion?: string };
+  /**
+   * @internal The handlers given are consistent with the capabilities by construction (the
+   * manifest server derives them from its capabilities), so registering them reads no method
+   * table: tables load per revision when a connection first uses one.
+   */
+  handlersChecked?: boolean;
 }

@@ -1,5 +1,6 @@
 /** Choosing among the legacy revisions a side was given. */
 import type { ProtocolBinding } from "../../abi.js";
+import { tableLoaded } from "../../lazy-binding.js";
 
 /** Legacy bindings, newest first (revision ids are ISO dates, so they sort as strings). */
 export function legacyBindings(bindings: readonly ProtocolBinding[], who: string): ProtocolBinding[] {
@@ -15,9 +16,13 @@ export function findBinding(bindings: readonly ProtocolBinding[], revision: unkn
   return undefined;
 }
 
-/** The method's metadata from the newest revision that defines it (for checks made before negotiation). */
+/**
+ * The method's metadata from the newest revision that defines it (for checks made before
+ * negotiation), among those whose method table is loaded (tables load on first use).
+ */
 export function methodInfoAnyRevision(bindings: readonly ProtocolBinding[], method: string) {
   for (const b of bindings) {
+    if (!tableLoaded(b)) continue;
     const info = b.methods[method];
     if (info !== undefined && typeof info === "object") return info;
   }

@@ -5,6 +5,7 @@
  * gets the `initialize` handshake on the same session. The outcome is remembered per server.
  */
 import type { ProtocolBinding } from "../../abi.js";
+import { loadTables } from "../../lazy-binding.js";
 import { ErrorCode } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Transport } from "../../transport.js";
@@ -76,6 +77,8 @@ export function isModernRefusal(e: unknown): e is McpError {
  * Without a modern binding this is the legacy handshake; without a legacy one, the modern era.
  */
 export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSession> {
+  // A client may fall back to any revision it was given: their tables load now (validators per method).
+  await loadTables(options.bindings);
   const modern = modernBindings(options.bindings);
   const hasLegacy = options.bindings.some((b) => b.era === "legacy");
   const pinned = options.era ?? "auto";

@@ -7,6 +7,7 @@
  */
 import { awaitTask, type PollOptions } from "../../tasks/client.js";
 import type { ProtocolBinding } from "../../abi.js";
+import { loadTables } from "../../lazy-binding.js";
 import type { RequestId } from "../../jsonrpc.js";
 import { ErrorCode } from "../../jsonrpc.js";
 import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors.js";
@@ -559,6 +560,8 @@ export async function discover(
 
 /** Connect in the 2026-07-28 era only (no fallback): start the transport and run `server/discover`. */
 export async function connectModernClient(options: ModernClientOptions): Promise<ModernClientSession> {
+  // A client may fall back to any revision it was given: their tables load now (validators per method).
+  await loadTables(options.bindings);
   const modern = modernBindings(options.bindings);
   if (modern.length === 0) throw new TypeError(`connectModernClient: no 2026-era protocol binding given (bindings: ${options.bindings.map((b) => b.revision).join(", ") || "none"})`);
   let first = modern[0]!;

@@ -2,16 +2,16 @@
 import type { McpDefinition } from "@mcpgen/runtime/facades";
 import { bindings } from "./bindings.js";
 import { pageSize, published, revisions } from "./lists.js";
-import { toolValidators } from "./validators.js";
 
 /**
  * What the generated server and client of "notes" hand to the runtime: the published lists, the tool validators, the protocol bindings, and the identifier of every entry by MCP name.
+ * The tool validators are imported when first needed (a server's first `tools/call`, a client's connect), so a server starts without them.
  */
 export const definition: McpDefinition = {
   revisions,
   pageSize,
   published,
-  toolValidators,
+  toolValidators: () => import("./validators.js").then((m) => m.toolValidators),
   bindings,
   members: {
     tools: {
