@@ -178,7 +178,7 @@ export class Session implements PendingOwner, InboundOwner {
     } catch (e) {
       // Checked against a revision whose table is not loaded yet (tables load on first use).
       const table = tableReady(this.current);
-      if (table !== undefined) return table.then(() => this.request<R>(method, params, options));
+      if (table !== undefined) return table.then(() => this.requestWith<T>(method, params, options, reader));
       return Promise.reject(e);
     }
     const signal = options?.signal;
