@@ -12,9 +12,10 @@
 // RSS (docs/bundling.md). Splitting by "which entries reach this code" (esbuild's only rule)
 // left a stdio server loading 17 runtime files for stdio + facades + abi; Rollup's manualChunks
 // puts their whole static closure into ONE core chunk, so those entries are three small
-// re-export files and `chunks/core-<hash>.js`. Each revision's method table (methods.ts and its
-// loaders) is its entry file itself, importing nothing; each revision's eager validators module
-// gets a chunk of its own so `protocol/<rev>/binding` exports only `binding`. Everything else
+// re-export files and `chunks/core-<hash>.js`. Each revision's method table (table.ts) is a chunk
+// of its own that its methods, server-side and client-side entries (each with its loaders)
+// import; each revision's eager validators module gets a chunk of its own so
+// `protocol/<rev>/binding` exports only `binding`. Everything else
 // (http, auth, sqlite tasks, the 2026-07-28 server path, tasks, the client, every validator) is
 // split as usual and loads only when something imports it.
 //
@@ -145,7 +146,12 @@ function groupModules(getModuleInfo) {
   const out = new Map([...core].map((id) => [id, "core"]));
   for (const [key, rel] of entries) {
     const rev = methodsEntry.exec(key)?.[1];
-    if (rev) for (const id of closure([join(tscOut, rel)], core)) out.set(id, `protocol-${rev}-methods`);
+    if (rev) {
+      // The table is shared with the revision's server-side and client-side entries: a chunk of its
+      // own, so importing one role's entry never reaches the other role's loaders.
+      const table = join(tscOut, dirname(rel), "table.js");
+      for (const id of closure([join(tscOut, rel)], core)) out.set(id, id === table ? `protocol-${rev}-table` : `protocol-${rev}-methods`);
+    }
     const eager = /^\.\/protocol\/([^/]+)$/.exec(key)?.[1];
     if (eager) out.set(join(tscOut, dirname(rel), "validators.js"), `protocol-${eager}-validators`);
   }
