@@ -24,7 +24,7 @@
 // --enable-source-maps gives src/ file:line: tsc's maps are loaded with each module and Rollup
 // chains them through esbuild's). Against no minification that ships 1.6 MB instead of 2.6 MB;
 // renaming identifiers too would save 0.3 MiB of idle RSS and make traces unreadable.
-import { rollup } from "rollup";
+import { rollup } from "@rollup/wasm-node";
 import { transform } from "esbuild";
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";

@@ -40,16 +40,24 @@ test("a generated project resolves its bindings from the installed runtime, and 
     const specifiers = [...files.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
     assert.equal(specifiers.filter((s) => s.startsWith(".")), [], "nothing imported from inside the output folder");
     const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
-    assert.ok(protocol.every((s) => s.endsWith("/methods")), "validators are reached through each revision's method table (its per-method loaders)");
-    assert.ok(protocol.length > 0);
+    const entry = /^@mcpgen\/runtime\/protocol\/([^/]+)\/(server-side|client-side|methods)$/;
+    assert.ok(protocol.every((s) => entry.test(s)), "validators are reached through each revision's method table (a role's loaders, or both)");
+    // One entry per revision and role: the server's bindings never name a client-side entry.
+    const spoken = [...new Set(protocol.map((s) => entry.exec(s)![1]!))];
+    assert.ok(spoken.length > 0);
+    for (const role of ["server-side", "client-side", "methods"]) {
+      assert.equal(protocol.filter((s) => s.endsWith(`/${role}`)).map((s) => entry.exec(s)![1]), spoken, role);
+    }
+    const serverPart = files.slice(files.indexOf("export const serverBindings"), files.indexOf("export const clientBindings"));
+    assert.not.match(serverPart, /import\("[^"]*(?:client-side|\/methods)"\)/, "serverBindings reach only server-side entries");
     // as installed: node_modules/@mcpgen/runtime in the user's project
     mkdirSync(join(dir, "node_modules", "@mcpgen"), { recursive: true });
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
     const require = createRequire(join(out, "bindings.js"));
     for (const s of protocol) {
-      const rev = s.slice("@mcpgen/runtime/protocol/".length, -"/methods".length);
+      const [, rev, role] = entry.exec(s)!;
       const resolved = require.resolve(s).split("\\").join("/");
-      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/methods.js`), resolved);
+      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/${role}.js`), resolved);
     }
     const listed = readFileSync(join(out, "README.md"), "utf8");
     assert.not.match(listed, /protocol\/<revision>\/`/);

@@ -13,29 +13,84 @@ if (runtime.ABI_VERSION !== abiVersion) {
 }
 
 /**
- * The protocol revisions this server and client speak, preferred first. A revision's method table
- * loads when a connection first uses the revision (a client loads those it offers when it
- * connects); each method's validators load when a connection first needs them. A bundler includes
- * every revision named here: list fewer `revisions` in the manifest to ship fewer.
+ * The protocol revisions the server speaks, preferred first. A revision's method table loads when a
+ * connection first uses the revision; each method's validators load when a connection first needs
+ * them. A server's entry (`/server-side`) reaches only the validators of what a server receives, so
+ * a bundle of the server never carries the client's. A bundler includes every revision named here:
+ * list fewer `revisions` in the manifest to ship fewer.
+ */
+export const serverBindings: readonly ProtocolBinding[] = [
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2026-07-28", era: "modern", batching: false },
+    () => import("@mcpgen/runtime/protocol/2026-07-28/server-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2025-11-25", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2025-11-25/server-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2025-06-18", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2025-06-18/server-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2025-03-26", era: "legacy", batching: true },
+    () => import("@mcpgen/runtime/protocol/2025-03-26/server-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2024-11-05", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2024-11-05/server-side"),
+  ),
+];
+
+/**
+ * The same revisions for the client, whose entry (`/client-side`) reaches only the validators of what
+ * a client receives. A client loads the tables of the revisions it offers when it connects.
+ */
+export const clientBindings: readonly ProtocolBinding[] = [
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2026-07-28", era: "modern", batching: false },
+    () => import("@mcpgen/runtime/protocol/2026-07-28/client-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2025-11-25", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2025-11-25/client-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2025-06-18", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2025-06-18/client-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2025-03-26", era: "legacy", batching: true },
+    () => import("@mcpgen/runtime/protocol/2025-03-26/client-side"),
+  ),
+  /* @__PURE__ */ runtime.lazyRevision(
+    { revision: "2024-11-05", era: "legacy", batching: false },
+    () => import("@mcpgen/runtime/protocol/2024-11-05/client-side"),
+  ),
+];
+
+/**
+ * Both roles' validators in one list, for the low-level API (`createServerSession`,
+ * `connectClient`) when one program acts as both; unused, a bundler drops it.
  */
 export const bindings: readonly ProtocolBinding[] = [
-  runtime.lazyRevision(
+  /* @__PURE__ */ runtime.lazyRevision(
     { revision: "2026-07-28", era: "modern", batching: false },
     () => import("@mcpgen/runtime/protocol/2026-07-28/methods"),
   ),
-  runtime.lazyRevision(
+  /* @__PURE__ */ runtime.lazyRevision(
     { revision: "2025-11-25", era: "legacy", batching: false },
     () => import("@mcpgen/runtime/protocol/2025-11-25/methods"),
   ),
-  runtime.lazyRevision(
+  /* @__PURE__ */ runtime.lazyRevision(
     { revision: "2025-06-18", era: "legacy", batching: false },
     () => import("@mcpgen/runtime/protocol/2025-06-18/methods"),
   ),
-  runtime.lazyRevision(
+  /* @__PURE__ */ runtime.lazyRevision(
     { revision: "2025-03-26", era: "legacy", batching: true },
     () => import("@mcpgen/runtime/protocol/2025-03-26/methods"),
   ),
-  runtime.lazyRevision(
+  /* @__PURE__ */ runtime.lazyRevision(
     { revision: "2024-11-05", era: "legacy", batching: false },
     () => import("@mcpgen/runtime/protocol/2024-11-05/methods"),
   ),
