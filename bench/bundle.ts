@@ -3,10 +3,9 @@
  * minified, node platform) and gzipped, as mcpgen generates it and as SDK v1 writes it.
  *   npm run build && node dist/bench/bundle.js
  * mcpgen's server is generated here from a one-tool manifest, once with every bundled revision
- * (the default) and once with a single revision (how a project drops revisions from a bundle),
- * and once more with every revision and bindings that import each revision's server-side entry
- * (`@mcpgen/runtime/protocol/<rev>/server-side`: the loaders of what a server receives) instead
- * of the shared `/methods` entry, which is what a server-only bindings file would ship.
+ * (the default) and once with a single revision (how a project drops revisions from a bundle).
+ * The generated server's bindings import each revision's `/server-side` entry (the loaders of what
+ * a server receives), so the bundle carries none of the client's validators.
  * With code splitting, each method validator (and each group of definitions several methods share)
  * is a chunk of its own, loaded when a connection first needs it. "start" and "session" are
  * measured by running the split bundle (a module hook records every file Node loads): "start" is
@@ -164,19 +163,11 @@ async function bundle(dir: string, entry: string): Promise<Size> {
   return { single: gz(join(dir, single.entry)), start: sum(start), session: sum(session), total: sum(js), chunks: js.length };
 }
 
-/** `entry`: which entry of each revision the bindings import (generated code imports `methods`). */
-async function mcpgenServer(name: string, revisions: string[], entry: "methods" | "server-side" = "methods"): Promise<Size> {
+async function mcpgenServer(name: string, revisions: string[]): Promise<Size> {
   const dir = join(work, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest(revisions), null, 2));
   await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
-  if (entry !== "methods") {
-    const bindings = join(dir, "mcp", "bindings.ts");
-    const source = readFileSync(bindings, "utf8");
-    const edited = source.replace(/(import\("@mcpgen\/runtime\/protocol\/[^/"]+\/)methods"\)/g, `$1${entry}")`);
-    if (edited === source) throw new Error(`${bindings} imports no @mcpgen/runtime/protocol/<rev>/methods entry`);
-    writeFileSync(bindings, edited);
-  }
   writeFileSync(join(dir, "main.ts"), MCPGEN_ENTRY);
   return bundle(dir, "main.ts");
 }
@@ -197,8 +188,6 @@ export interface BundleSizes {
   revisions: number;
   /** mcpgen with 2025-11-25 only. */
   one: Size;
-  /** mcpgen with every bundled revision, its bindings importing each revision's server-side entry. */
-  serverSide: Size;
 }
 
 /** Bundles the three servers in a scratch folder (removed afterwards); a few seconds. */
@@ -210,7 +199,6 @@ export async function measureBundles(): Promise<BundleSizes> {
       all: await mcpgenServer("all", all),
       revisions: all.length,
       one: await mcpgenServer("one", ["2025-11-25"]),
-      serverSide: await mcpgenServer("server-side", all, "server-side"),
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -222,7 +210,6 @@ export function printBundles(b: BundleSizes): void {
     ["SDK v1 (@modelcontextprotocol/sdk)", b.sdk1],
     [`mcpgen, ${b.revisions} revisions (default)`, b.all],
     ["mcpgen, 2025-11-25 only", b.one],
-    [`mcpgen, ${b.revisions} revisions, server-side entries`, b.serverSide],
   ];
   const sdk = b.sdk1.single;
   const ratio = (n: number) => `1/${(sdk / n).toFixed(1)}`;
@@ -234,7 +221,6 @@ export function printBundles(b: BundleSizes): void {
     );
   }
   console.log(`"start": chunks a server loads with no connection; "session": chunks it loads over a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} (measured by running the split bundle)`);
-  console.log(`"server-side entries": the generated bindings.ts edited to import @mcpgen/runtime/protocol/<rev>/server-side instead of /methods (what a server-only bindings file would ship)`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) printBundles(await measureBundles());
