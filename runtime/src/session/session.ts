@@ -14,6 +14,7 @@ import { describe, describeText } from "../describe.js";
 import { isRequestId } from "./ids.js";
 import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
+import { PendingSlots } from "./pending-slots.js";
 import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
 import { LoadGate } from "./load-gate.js";
@@ -40,12 +41,12 @@ function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): v
 const isId = isRequestId;
 
 /**
- * The pending and running maps are never empty inside: V8 shrinks a Map's table (a runtime call
- * and a fresh table) whenever a delete leaves fewer entries than half its buckets, which for a
- * small map is every time its last entry goes, so a session with one request at a time paid for
- * it on every request, on both sides of a pair. One permanent entry under a key no request id
- * can be keeps the smallest table (measured in process: ~800 instructions and ~0.1 µs of CPU
- * less per call). Sizes are `size - 1`; iteration skips it.
+ * The running map is never empty inside: V8 shrinks a Map's table (a runtime call and a fresh
+ * table) whenever a delete leaves fewer entries than half its buckets, which for a small map is
+ * every time its last entry goes, so a session with one request at a time paid for it on every
+ * request. One permanent entry under a key no request id can be keeps the smallest table
+ * (measured in process: ~800 instructions and ~0.1 µs of CPU less per call). Sizes are
+ * `size - 1`; iteration skips it. (Outgoing requests are in PendingSlots, not a Map.)
  */
 const HOLD: unique symbol = Symbol("hold");
 type IdMap<V> = Map<RequestId | typeof HOLD, V | undefined>;
@@ -79,7 +80,7 @@ export class Session implements PendingOwner, InboundOwner {
   private current: ProtocolBinding;
   private nextId = 0;
   private isClosed = false;
-  private readonly pending = idMap<PendingRequest>();
+  private readonly pending = new PendingSlots<PendingRequest>();
   private readonly running = idMap<InboundRequest>();
   private readonly abandoned = new Set<RequestId>();
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
@@ -88,7 +89,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
-  private readonly deadlines = new Deadlines<PendingRequest>(() => valuesOf(this.pending), (e) => this.expire(e), () => this.pending.size === 1);
+  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e), () => this.pending.size === 0);
   private readonly gate: LoadGate;
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
@@ -134,7 +135,7 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   get pendingCount(): number {
-    return this.pending.size - 1;
+    return this.pending.size;
   }
 
   get runningCount(): number {
@@ -183,18 +184,20 @@ export class Session implements PendingOwner, InboundOwner {
     }
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.pending.size - 1 >= this.maxPending) {
+    if (this.pending.size >= this.maxPending) {
       const e = new LimitError(`Request ${method} refused: ${this.maxPending} requests are already awaiting a response on this session (maxPendingRequests)`);
       this.report(e);
       return Promise.reject(e);
     }
-    const id = this.nextId++;
+    const id = this.nextId;
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
     const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
     const promise = new Promise<T>(capture as never);
     const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout, reader);
-    this.pending.set(id, entry);
+    this.pending.add(entry);
+    // The next id is one whose slot is free (ids stay increasing; see PendingSlots).
+    this.nextId = this.pending.freeFrom(id + 1);
     const deadline = entry.arm();
     if (deadline !== Infinity) this.deadlines.add(deadline);
     const related = options?.relatedRequestId;
@@ -270,9 +273,9 @@ export class Session implements PendingOwner, InboundOwner {
 
   /** Take a request out of the pending map (its outcome is decided by the caller). */
   private settle(entry: PendingRequest): void {
-    this.pending.delete(entry.id);
+    this.pending.delete(entry);
     entry.dispose();
-    if (this.pending.size === 1) this.deadlines.idle();
+    if (this.pending.size === 0) this.deadlines.idle();
   }
 
   private expire(entry: PendingRequest): void {
@@ -628,9 +631,9 @@ export class Session implements PendingOwner, InboundOwner {
     this.gate.clear();
     // Built only when someone is told: a stateless HTTP connection closes after every POST, and
     // capturing a stack per close is measurable there.
-    const closed = this.pending.size > 1 || this.running.size > 1 ? new ConnectionClosedError() : undefined;
-    const pending = valuesOf(this.pending);
-    clearIds(this.pending);
+    const closed = this.pending.size > 0 || this.running.size > 1 ? new ConnectionClosedError() : undefined;
+    const pending = this.pending.values();
+    this.pending.clear();
     this.deadlines.stop();
     for (const entry of pending) {
       entry.dispose();
