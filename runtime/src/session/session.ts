@@ -14,6 +14,8 @@ import { describe, describeText } from "../describe.js";
 import { isRequestId } from "./ids.js";
 import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
+import { PendingSlots } from "./pending-slots.js";
+import { RunningTable } from "./running-table.js";
 import { Deadlines } from "./deadlines.js";
 import { BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
 import { LoadGate } from "./load-gate.js";
@@ -39,32 +41,6 @@ function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): v
 
 const isId = isRequestId;
 
-/**
- * The pending and running maps are never empty inside: V8 shrinks a Map's table (a runtime call
- * and a fresh table) whenever a delete leaves fewer entries than half its buckets, which for a
- * small map is every time its last entry goes, so a session with one request at a time paid for
- * it on every request, on both sides of a pair. One permanent entry under a key no request id
- * can be keeps the smallest table (measured in process: ~800 instructions and ~0.1 µs of CPU
- * less per call). Sizes are `size - 1`; iteration skips it.
- */
-const HOLD: unique symbol = Symbol("hold");
-type IdMap<V> = Map<RequestId | typeof HOLD, V | undefined>;
-
-function idMap<V>(): IdMap<V> {
-  return new Map([[HOLD, undefined]]);
-}
-
-function valuesOf<V>(map: IdMap<V>): V[] {
-  const out: V[] = [];
-  for (const [id, value] of map) if (id !== HOLD) out.push(value!);
-  return out;
-}
-
-function clearIds(map: IdMap<unknown>): void {
-  map.clear();
-  map.set(HOLD, undefined);
-}
-
 export class Session implements PendingOwner, InboundOwner {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -79,8 +55,8 @@ export class Session implements PendingOwner, InboundOwner {
   private current: ProtocolBinding;
   private nextId = 0;
   private isClosed = false;
-  private readonly pending = idMap<PendingRequest>();
-  private readonly running = idMap<InboundRequest>();
+  private readonly pending = new PendingSlots<PendingRequest>();
+  private readonly running = new RunningTable<InboundRequest>();
   private readonly abandoned = new Set<RequestId>();
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
   private readonly followed = new Map<string, (progress: Progress) => void>();
@@ -88,7 +64,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
-  private readonly deadlines = new Deadlines<PendingRequest>(() => valuesOf(this.pending), (e) => this.expire(e), () => this.pending.size === 1);
+  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e), () => this.pending.size === 0);
   private readonly gate: LoadGate;
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
@@ -134,11 +110,11 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   get pendingCount(): number {
-    return this.pending.size - 1;
+    return this.pending.size;
   }
 
   get runningCount(): number {
-    return this.running.size - 1;
+    return this.running.size;
   }
 
   setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
@@ -183,18 +159,20 @@ export class Session implements PendingOwner, InboundOwner {
     }
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    if (this.pending.size - 1 >= this.maxPending) {
+    if (this.pending.size >= this.maxPending) {
       const e = new LimitError(`Request ${method} refused: ${this.maxPending} requests are already awaiting a response on this session (maxPendingRequests)`);
       this.report(e);
       return Promise.reject(e);
     }
-    const id = this.nextId++;
+    const id = this.nextId;
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
     const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
     const promise = new Promise<T>(capture as never);
     const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout, reader);
-    this.pending.set(id, entry);
+    this.pending.add(entry);
+    // The next id is one whose slot is free (ids stay increasing; see PendingSlots).
+    this.nextId = this.pending.freeFrom(id + 1);
     const deadline = entry.arm();
     if (deadline !== Infinity) this.deadlines.add(deadline);
     const related = options?.relatedRequestId;
@@ -270,9 +248,9 @@ export class Session implements PendingOwner, InboundOwner {
 
   /** Take a request out of the pending map (its outcome is decided by the caller). */
   private settle(entry: PendingRequest): void {
-    this.pending.delete(entry.id);
+    this.pending.delete(entry);
     entry.dispose();
-    if (this.pending.size === 1) this.deadlines.idle();
+    if (this.pending.size === 0) this.deadlines.idle();
   }
 
   private expire(entry: PendingRequest): void {
@@ -419,7 +397,7 @@ export class Session implements PendingOwner, InboundOwner {
       return this.replyError(id, methodNotFound(method), batch);
     }
     if (this.running.has(id)) return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
-    if (this.running.size - 1 >= this.maxRunning) {
+    if (this.running.size >= this.maxRunning) {
       this.report(new LimitError(`Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`));
       return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
     }
@@ -439,7 +417,7 @@ export class Session implements PendingOwner, InboundOwner {
     }
     const meta = params?._meta;
     const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context);
-    this.running.set(id, inbound);
+    this.running.add(inbound);
     let result: unknown;
     try {
       result = handler(params, inbound);
@@ -470,7 +448,7 @@ export class Session implements PendingOwner, InboundOwner {
       error = { code: ErrorCode.InternalError, message: `Internal error: invalid result from the ${inbound.method} handler` };
     }
     inbound.done = true;
-    if (this.running.get(inbound.requestId) === inbound) this.running.delete(inbound.requestId);
+    this.running.delete(inbound);
     const id = inbound.requestId;
     this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, inbound);
   }
@@ -506,7 +484,7 @@ export class Session implements PendingOwner, InboundOwner {
     if (!isId(id)) return;
     const inbound = this.running.get(id);
     if (inbound === undefined) return; // already answered, or never ours: the race the spec allows
-    this.running.delete(id);
+    this.running.delete(inbound);
     inbound.done = true;
     inbound.cancel(typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
     const batch = inbound.batch;
@@ -628,16 +606,16 @@ export class Session implements PendingOwner, InboundOwner {
     this.gate.clear();
     // Built only when someone is told: a stateless HTTP connection closes after every POST, and
     // capturing a stack per close is measurable there.
-    const closed = this.pending.size > 1 || this.running.size > 1 ? new ConnectionClosedError() : undefined;
-    const pending = valuesOf(this.pending);
-    clearIds(this.pending);
+    const closed = this.pending.size > 0 || this.running.size > 0 ? new ConnectionClosedError() : undefined;
+    const pending = this.pending.values();
+    this.pending.clear();
     this.deadlines.stop();
     for (const entry of pending) {
       entry.dispose();
       entry.fail(closed!);
     }
-    const running = valuesOf(this.running);
-    clearIds(this.running);
+    const running = this.running.values();
+    this.running.clear();
     for (const inbound of running) {
       inbound.done = true;
       inbound.cancel(closed!);
