@@ -15,9 +15,10 @@
 // re-export files and `chunks/core-<hash>.js`. Each revision's method table (table.ts) is a chunk
 // of its own that its methods, server-side and client-side entries (each with its loaders)
 // import; each revision's eager validators module gets a chunk of its own so
-// `protocol/<rev>/binding` exports only `binding`. Everything else
-// (http, auth, sqlite tasks, the 2026-07-28 server path, tasks, the client, every validator) is
-// split as usual and loads only when something imports it.
+// `protocol/<rev>/binding` exports only `binding`; every legacy revision's `initialize` params
+// validator and what it calls are one chunk (every legacy session loads it first). Everything
+// else (http, auth, sqlite tasks, the 2026-07-28 server path, tasks, the client, every other
+// validator) is split as usual and loads only when something imports it.
 //
 // esbuild still does the minifying, per chunk in renderChunk: whitespace and syntax only;
 // identifiers stay, so a stack trace still names the runtime's functions and classes (and
@@ -26,7 +27,7 @@
 // renaming identifiers too would save 0.3 MiB of idle RSS and make traces unreadable.
 import { rollup } from "@rollup/wasm-node";
 import { transform } from "esbuild";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -144,6 +145,15 @@ function groupModules(getModuleInfo) {
   };
   const core = closure(CORE_ENTRIES.map((k) => join(tscOut, entries.get(k))));
   const out = new Map([...core].map((id) => [id, "core"]));
+  // Every legacy session starts with initialize: its params validators (each revision's) and the
+  // definition modules they import go in one chunk, one file to load instead of five.
+  // (The module a revision's server-side loaders import for `initialize`, read from tsc's output.)
+  const initialize = [...entries.values()].flatMap((rel) => {
+    if (!/^protocol\/[^/]+\/server-side\.js$/.test(rel)) return [];
+    const found = /\binitialize: \(\) => import\("([^"]+)"\)/.exec(readFileSync(join(tscOut, rel), "utf8"));
+    return found ? [join(tscOut, dirname(rel), found[1])] : [];
+  });
+  for (const id of closure(initialize, core)) out.set(id, "protocol-initialize");
   for (const [key, rel] of entries) {
     const rev = methodsEntry.exec(key)?.[1];
     if (rev) {
@@ -192,6 +202,12 @@ const { output } = await bundle.write({
   hoistTransitiveImports: false,
 });
 await bundle.close();
+// A package.json beside the files (dist/ and dist/chunks/) ends Node's package-scope walk for each
+// module it loads one or two folders earlier. That walk runs per module load, path by path, and is
+// what makes Node's loader helpers hot enough for TurboFan at start (docs/bundling.md). Same type and
+// sideEffects as the package's own, so Node and bundlers read the files exactly as before.
+const scope = JSON.stringify({ type: pkg.type, sideEffects: pkg.sideEffects }) + "\n";
+for (const dir of [outDir, join(outDir, "chunks")]) writeFileSync(join(dir, "package.json"), scope);
 const chunks = output.filter((o) => o.type === "chunk");
 const bytes = chunks.reduce((n, c) => n + Buffer.byteLength(c.code), 0);
 console.log(`bundle-runtime: ${entries.size} entries, ${chunks.length - entries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`);

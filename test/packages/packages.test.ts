@@ -19,6 +19,8 @@ interface Pkg {
   peerDependencies?: Record<string, string>;
   exports?: Record<string, string | Record<string, string>>;
   bin?: Record<string, string>;
+  type?: string;
+  sideEffects?: boolean;
 }
 
 const readPkg = (dir: string): Pkg => JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
@@ -65,7 +67,13 @@ test("mcpgen ships dist, templates, schemas and bundled bindings, with README an
 test("@mcpgen/runtime ships dist (bundled JS with its source maps, and types), README and LICENSE only", () => {
   const list = files.get(join(repoRoot, "runtime"))!;
   for (const f of ["LICENSE", "README.md", "package.json"]) assert.ok(list.includes(f), f);
-  assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f)), []);
+  assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f)), []);
+  // the package-scope files beside the bundle say what the package's own says
+  const own = readPkg(join(repoRoot, "runtime"));
+  for (const f of ["dist/package.json", "dist/chunks/package.json"]) {
+    assert.ok(list.includes(f), f);
+    assert.equal(JSON.parse(readFileSync(join(repoRoot, "runtime", f), "utf8")), { type: own.type, sideEffects: own.sideEffects }, f);
+  }
   // every JS file has its map beside it, and no map outlives its file
   const js = list.filter((f) => f.endsWith(".js"));
   assert.equal(list.filter((f) => f.endsWith(".js.map")).sort(), js.map((f) => f + ".map").sort());
