@@ -15,10 +15,10 @@
 // re-export files and `chunks/core-<hash>.js`. Each revision's method table (table.ts) is a chunk
 // of its own that its methods, server-side and client-side entries (each with its loaders)
 // import; each revision's eager validators module gets a chunk of its own so
-// `protocol/<rev>/binding` exports only `binding`; every legacy revision's `initialize` params
-// validator and what it calls are one chunk (every legacy session loads it first). Everything
-// else (http, auth, sqlite tasks, the 2026-07-28 server path, tasks, the client, every other
-// validator) is split as usual and loads only when something imports it.
+// `protocol/<rev>/binding` exports only `binding`; the validators of a session's first message
+// (`initialize`, 2026-07-28's `server/discover`) are one chunk, the server's 2026-07-28 path
+// another. Everything else (http, auth, sqlite tasks, tasks, the client, every other validator)
+// is split as usual and loads only when something imports it.
 //
 // esbuild still does the minifying, per chunk in renderChunk: whitespace and syntax only;
 // identifiers stay, so a stack trace still names the runtime's functions and classes (and
@@ -145,15 +145,19 @@ function groupModules(getModuleInfo) {
   };
   const core = closure(CORE_ENTRIES.map((k) => join(tscOut, entries.get(k))));
   const out = new Map([...core].map((id) => [id, "core"]));
-  // Every legacy session starts with initialize: its params validators (each revision's) and the
-  // definition modules they import go in one chunk, one file to load instead of five.
-  // (The module a revision's server-side loaders import for `initialize`, read from tsc's output.)
-  const initialize = [...entries.values()].flatMap((rel) => {
+  // Every session starts the same way: a legacy one with `initialize`, a 2026-07-28 one with
+  // `server/discover`. Those params validators (each revision's, as its server-side loaders
+  // import them) and the definition modules they call go in one chunk: one file, not five.
+  const first = [...entries.values()].flatMap((rel) => {
     if (!/^protocol\/[^/]+\/server-side\.js$/.test(rel)) return [];
-    const found = /\binitialize: \(\) => import\("([^"]+)"\)/.exec(readFileSync(join(tscOut, rel), "utf8"));
+    const loaders = readFileSync(join(tscOut, rel), "utf8");
+    const found = /(?:\binitialize|"server\/discover"): \(\) => import\("([^"]+)"\)/.exec(loaders);
     return found ? [join(tscOut, dirname(rel), found[1])] : [];
   });
-  for (const id of closure(initialize, core)) out.set(id, "protocol-initialize");
+  for (const id of closure(first, core)) out.set(id, "protocol-session-start");
+  // The server's 2026-07-28 path is one lazy chunk; the client and tasks import what they share
+  // with it from there (the 2026-07-28 lifecycle they speak too).
+  for (const id of closure([join(tscOut, "server", "modern-path.js")], core)) out.set(id, "modern-path");
   for (const [key, rel] of entries) {
     const rev = methodsEntry.exec(key)?.[1];
     if (rev) {

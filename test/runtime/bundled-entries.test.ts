@@ -77,19 +77,19 @@ test("the client behind facades' createMcpClient, the 2026-07-28 server path and
 });
 
 
-test("a legacy revision's initialize validator is one chunk, and every server-side entry shares it", () => {
+test("the validator a session starts with (initialize, or 2026-07-28's server/discover) is one chunk every server-side entry shares", () => {
   const chunks = new Set<string>();
   for (const [key, file] of entryFiles) {
     if (!/^\.\/protocol\/[^/]+\/server-side$/.test(key)) continue;
-    const found = /\binitialize:\s*\(\)\s*=>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"));
-    if (found === null) continue; // 2026-07-28 has no initialize
-    const chunk = join(dirname(file), found[1]!);
+    const found = /(?:\binitialize|"server\/discover"):\s*\(\)\s*=>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"));
+    assert.ok(found, `${key} loads a validator for the first message of a session`);
+    const chunk = join(dirname(file), found![1]!);
     // The core chunk is loaded already (a server's entries import it).
     const runtimeImports = staticImports(chunk).filter((s) => s.startsWith(".") && !/^\.\/core-[\w-]+\.js$/.test(s));
     assert.equal(runtimeImports, [], `${relative(runtimeDir, chunk)} imports nothing of the runtime but the core chunk`);
     chunks.add(chunk);
   }
-  assert.is(chunks.size, 1, "one chunk for every legacy revision's initialize");
+  assert.is(chunks.size, 1, "one chunk for every revision's first message");
   // the folder's package scope says what the package says (Node stops its walk there)
   for (const dir of [join(runtimeDir, "dist"), join(runtimeDir, "dist", "chunks")]) {
     assert.equal(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")), { type: "module", sideEffects: false });
