@@ -61,11 +61,14 @@ for (const rel of entries.values()) {
 }
 
 /**
- * The entries a stdio server or client imports before its first message; their static closure is
- * the core chunk. Other entries (the package root, http, ...) import from it too.
+ * The entries a stdio server or client imports before its first message. runtime/package.json
+ * points them at ONE file (src/core.ts re-exports the three): their static closure is that file,
+ * which the other entries (the package root, http, ...) and the lazy chunks import from too.
  */
 const CORE_ENTRIES = ["./stdio", "./facades", "./abi"];
 for (const key of CORE_ENTRIES) if (!entries.has(key)) fail(`runtime/package.json has no exports["${key}"] (bin/bundle-runtime.mjs CORE_ENTRIES)`);
+const coreRel = entries.get(CORE_ENTRIES[0]);
+for (const key of CORE_ENTRIES) if (entries.get(key) !== coreRel) fail(`runtime/package.json exports["${key}"] must name the same file as exports["${CORE_ENTRIES[0]}"] (${coreRel})`);
 const methodsEntry = /^\.\/protocol\/([^/]+)\/methods$/;
 
 /** Every file below dir whose name passes keep. */
@@ -91,6 +94,11 @@ const isExternal = (id) => id.startsWith("node:") || [...external].some((d) => i
 
 const plugin = {
   name: "mcpgen-runtime",
+  // The core entry is also the chunk every other file imports the core from, so it may export
+  // more than src/core.ts does (internal names for those chunks; its declarations show none).
+  buildStart() {
+    this.emitFile({ type: "chunk", id: join(tscOut, coreRel), fileName: coreRel, preserveSignature: "allow-extension" });
+  },
   // The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi`): resolve
   // that to tsc's output so it joins the bundle instead of pointing at the package itself.
   resolveId(source) {
@@ -143,21 +151,27 @@ function groupModules(getModuleInfo) {
     }
     return seen;
   };
-  const core = closure(CORE_ENTRIES.map((k) => join(tscOut, entries.get(k))));
+  const core = closure([join(tscOut, coreRel)]);
   const out = new Map([...core].map((id) => [id, "core"]));
   // Every session starts the same way: a legacy one with `initialize`, a 2026-07-28 one with
-  // `server/discover`. Those params validators (each revision's, as its server-side loaders
-  // import them) and the definition modules they call go in one chunk: one file, not five.
-  const first = [...entries.values()].flatMap((rel) => {
-    if (!/^protocol\/[^/]+\/server-side\.js$/.test(rel)) return [];
+  // `server/discover`. The validators of those first messages (each revision's, as its server-side
+  // loaders import them) load with the era's own path: 2026-07-28's with the server's 2026-07-28
+  // path (one chunk, which the client and tasks import what they share with it from), every legacy
+  // revision's `initialize` with the definitions they call in one more chunk. A session of either
+  // era thus reads one file for its lifecycle and first message, not two or five.
+  const first = { legacy: [], modern: [] };
+  for (const rel of entries.values()) {
+    if (!/^protocol\/[^/]+\/server-side\.js$/.test(rel)) continue;
     const loaders = readFileSync(join(tscOut, rel), "utf8");
-    const found = /(?:\binitialize|"server\/discover"): \(\) => import\("([^"]+)"\)/.exec(loaders);
-    return found ? [join(tscOut, dirname(rel), found[1])] : [];
-  });
-  for (const id of closure(first, core)) out.set(id, "protocol-session-start");
-  // The server's 2026-07-28 path is one lazy chunk; the client and tasks import what they share
-  // with it from there (the 2026-07-28 lifecycle they speak too).
-  for (const id of closure([join(tscOut, "server", "modern-path.js")], core)) out.set(id, "modern-path");
+    const found = /(\binitialize|"server\/discover"): \(\) => import\("([^"]+)"\)/.exec(loaders);
+    if (found) first[found[1] === "initialize" ? "legacy" : "modern"].push(join(tscOut, dirname(rel), found[2]));
+  }
+  const modern = closure([join(tscOut, "server", "modern-path.js"), ...first.modern], core);
+  const legacyStart = closure(first.legacy, core);
+  // Definitions both eras' first messages validate (Implementation, ...; shared across revisions by
+  // generate-bundled) join the core: in either chunk they would make the other era load it too.
+  for (const id of legacyStart) out.set(id, modern.has(id) ? "core" : "protocol-session-start");
+  for (const id of modern) if (!legacyStart.has(id)) out.set(id, "modern-path");
   for (const [key, rel] of entries) {
     const rev = methodsEntry.exec(key)?.[1];
     if (rev) {
@@ -178,7 +192,7 @@ for (const f of walk(outDir, (n) => n.endsWith(".js") || n.endsWith(".js.map")))
 
 const started = Date.now();
 const bundle = await rollup({
-  input: Object.fromEntries([...entries.values()].map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
+  input: Object.fromEntries([...new Set(entries.values())].filter((rel) => rel !== coreRel).map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
   external: isExternal,
   plugins: [plugin],
   // runtime/package.json says "sideEffects": false; an unused import of a dependency is dropped too.

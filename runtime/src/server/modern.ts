@@ -21,7 +21,8 @@ import type { ResourceRouter } from "./resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
 import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists } from "./types.js";
-import { declaresTasks, missingExtension, type ModernTasks, type TaskSupport } from "../tasks/modern.js";
+import type { ModernTasks, TaskSupport } from "../tasks/modern.js";
+import { declaresTasks, missingExtension } from "../tasks/extension.js";
 
 /** What the modern table needs from its McpServer. */
 export interface ServerCore {

@@ -17,26 +17,16 @@ import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import { InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { ModernContext } from "../server/modern-context.js";
-import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
+import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
+import { declaresTasks, missingExtension } from "./extension.js";
 import { TERMINAL, type TaskRecord, type TaskStore } from "./store.js";
 import type * as Wire from "../wire/legacy.js";
 import { afterRetention, creationError, failureOf, principalOf as ownerOf, taskIdParam as taskId, tooManyRunning, unknownTask } from "./shared.js";
 
-export { TASKS_EXTENSION };
+export { TASKS_EXTENSION, declaresTasks, missingExtension };
 
 /** A tool's `execution.taskSupport`, as 2025-11-25 defines it (the 2026 tasks extension reuses it). */
 export type TaskSupport = NonNullable<NonNullable<Wire.Tool["execution"]>["taskSupport"]>;
-
-/** Whether these client capabilities declare the tasks extension. */
-export function declaresTasks(caps: Capabilities | undefined): boolean {
-  return hasExtension(caps, TASKS_EXTENSION);
-}
-
-export function missingExtension(what: string): McpError {
-  return new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
-}
 
 export interface ModernTasksOptions {
   store: TaskStore;
