@@ -47,7 +47,7 @@ async function harnessOver(client: Client, variant: Variant, close: () => Promis
 async function connectStdio(variant: Variant): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...serverNodeFlags(), serverScript("mcpgen-stdio"), variant],
+    args: [...serverNodeFlags(), serverScript(`mcpgen-stdio-${variant}`)],
     stderr: "inherit",
   });
   return { client: await connect(transport, variant), transport };

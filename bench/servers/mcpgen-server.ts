@@ -5,8 +5,10 @@
  * so every implementation puts the same result on the wire.
  *
  * Only the chosen variant's generated server is imported: a user's program has one generated
- * server, and loading both would charge the stdio start and idle RSS for modules it never runs
- * (the SDK servers build their variant from code already loaded, so they pay nothing extra).
+ * server, and loading both would charge idle RSS for modules it never runs (the SDK servers build
+ * their variant from code already loaded, so they pay nothing extra). The stdio children import
+ * theirs statically instead (mcpgen-stdio-<variant>.ts), as a program does, since their start is
+ * timed. In process and over HTTP the same handlers come from here.
  */
 import { toolResult } from "@mcpgen/runtime/facades";
 import type { McpServer } from "@mcpgen/runtime/facades";

@@ -12,7 +12,7 @@ import { tempDir } from "../helpers.js";
 import { root } from "../manifest/helpers.js";
 import { META } from "./modern/fixture.js";
 
-const SERVER = join(root, "dist", "bench", "servers", "mcpgen-stdio.js");
+const SERVER = join(root, "dist", "bench", "servers", "mcpgen-stdio-text.js");
 const tmp = tempDir("mcpgen-revload-");
 const hook = join(tmp.dir, "hook.mjs");
 const register = join(tmp.dir, "register.mjs");
@@ -31,7 +31,7 @@ writeFileSync(register, `import { register } from "node:module";\nregister(${JSO
 /** Runs the server, sends `messages` and waits for `answers` responses; what it loaded, and the responses. */
 function run(messages: unknown[], answers: number): Promise<{ loaded: string[]; responses: any[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, SERVER, "text"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, SERVER], { stdio: ["pipe", "pipe", "pipe"] });
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`timed out; stderr: ${stderr}`));
