@@ -52,9 +52,10 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model);
   // rendered from templates/facades/ and laid out by prettier in the print stage
-  const facades = [emitDefinition(model), emitServer(model), emitClient(model)];
-  // bindings.ts imports the bundled revisions from @mcpgen/runtime/protocol/<rev>.
-  const bindings = bindingsModule(servedRevisions(model.revisions, display));
+  // server.ts, client.ts and bindings.ts import the bundled revisions from @mcpgen/runtime/protocol/<rev>.
+  const spoken = servedRevisions(model.revisions, display);
+  const facades = [emitDefinition(model), emitServer(model, spoken), emitClient(model, spoken)];
+  const bindings = bindingsModule(spoken);
   const preformatted = new Set([types.file, lists, ...validators.files].map((f) => f.path));
   return { model, files: [types.file, lists, bindings, ...validators.files, ...facades], warnings, preformatted };
 }

@@ -1,5 +1,6 @@
 /**
- * `bindings.ts` of a manifest's output: the protocol bindings its server and client speak,
+ * `bindings.ts` of a manifest's output: the protocol bindings of both roles, for the low-level API
+ * (the generated server.ts and client.ts write their own role's list with the same heads),
  * imported from the installed runtime (`@mcpgen/runtime/protocol/<rev>`, built from mcpgen's
  * `generated/<rev>/`), so they ship once instead of being copied into every project. Each
  * revision's method table is behind an `import()` thunk, loaded when a connection first uses the
@@ -33,15 +34,22 @@ export function servedRevisions(revisions: readonly string[], manifest: string):
  * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
  * keeps it equal to the runtime's.
  */
-export const RUNTIME_ABI = 4;
+export const RUNTIME_ABI = 5;
 
-/** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
-export function bindingsModule(spoken: readonly string[]): EmittedFile {
-  // Each revision's head (what negotiation and era routing need) is written out, so nothing of
-  // a revision loads before a connection uses it.
+/**
+ * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI it checks and
+ * each revision's head (what negotiation and era routing need), so nothing of a revision loads
+ * before a connection uses it.
+ */
+export function runtimeLink(spoken: readonly string[]) {
   const revisions = spoken.map((revision) => {
     const { era, batching } = readOverlay(revision);
     return { revision, era, batching: String(batching) };
   });
-  return { path: "bindings.ts", contents: renderTemplate("output/bindings.ts", { abiVersion: String(RUNTIME_ABI), revisions }) };
+  return { abiVersion: String(RUNTIME_ABI), revisions };
+}
+
+/** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
+export function bindingsModule(spoken: readonly string[]): EmittedFile {
+  return { path: "bindings.ts", contents: renderTemplate("output/bindings.ts", runtimeLink(spoken)) };
 }

@@ -8,9 +8,11 @@
 import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { renderTemplate } from "../templates.js";
+import { runtimeLink, servedRevisions } from "./bindings.js";
 import { byName, describe, doc, inputOptional, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
 
-export function clientView(model: ServerModel) {
+/** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
+export function clientView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
   // A task-capable tool is a TaskTool: the same call plus `.start` / `.resume` (task handles).
   const tools = model.tools.map((t) => {
     const task = t.taskSupport !== "forbidden";
@@ -26,17 +28,18 @@ export function clientView(model: ServerModel) {
     varsType: t.varsType,
   }));
   const withCompletions = model.capabilities.completions !== undefined;
-  const runtime = ["type CallOptions", "type McpClientBase", "type McpClientOptions", "type Transport"];
-  if (model.tools.some((t) => t.outputType)) runtime.push("type ToolCallResult");
-  if (model.tools.some((t) => !t.outputType)) runtime.push("type ContentCallResult");
-  if (model.tools.some((t) => t.taskSupport !== "forbidden")) runtime.push("type TaskTool");
-  if (prompts.length > 0) runtime.push("type GetPromptResult");
-  if (resources.length + resourceTemplates.length > 0) runtime.push("type ReadResourceResult");
-  if (withCompletions) runtime.push("type CompleteResult", "type CompletionArguments");
+  const types = ["CallOptions", "McpClientBase", "McpClientOptions", "Transport"];
+  if (model.tools.some((t) => t.outputType)) types.push("ToolCallResult");
+  if (model.tools.some((t) => !t.outputType)) types.push("ContentCallResult");
+  if (model.tools.some((t) => t.taskSupport !== "forbidden")) types.push("TaskTool");
+  if (prompts.length > 0) types.push("GetPromptResult");
+  if (resources.length + resourceTemplates.length > 0) types.push("ReadResourceResult");
+  if (withCompletions) types.push("CompleteResult", "CompletionArguments");
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),
-    imports: ["createMcpClient", ...runtime.sort(byName)],
+    imports: types.sort(byName),
+    ...runtimeLink(spoken),
     needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
     tools,
     prompts,
@@ -49,6 +52,6 @@ export function clientView(model: ServerModel) {
   };
 }
 
-export function emitClient(model: ServerModel): EmittedFile {
-  return { path: "client.ts", contents: renderTemplate("facades/client.ts", clientView(model)) };
+export function emitClient(model: ServerModel, spoken?: readonly string[]): EmittedFile {
+  return { path: "client.ts", contents: renderTemplate("facades/client.ts", clientView(model, spoken)) };
 }

@@ -9,9 +9,11 @@ import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { propertyKey } from "../names/index.js";
 import { renderTemplate } from "../templates.js";
+import { runtimeLink, servedRevisions } from "./bindings.js";
 import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
 
-export function serverView(model: ServerModel) {
+/** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
+export function serverView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
   const tools = model.tools.map((t) => {
     const scopes = t.scopes.length > 0 ? `Requires OAuth scope ${t.scopes.map((s) => `\`${s}\``).join(", ")} on a protected HTTP endpoint (\`ctx.auth.scopes\`).` : undefined;
     return { doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes), member: t.ids.member, inputType: t.inputType, outputType: t.outputType ?? false };
@@ -30,8 +32,8 @@ export function serverView(model: ServerModel) {
   };
   const completions = model.capabilities.completions && completers.prompts.length + completers.resources.length > 0 ? completers : false;
   const hasResources = resources.length + resourceTemplates.length > 0;
-  const runtime = ["type McpServer", "type McpServerHandlers", "type McpServerOptions"];
-  const use = (n: string, when: boolean) => when && runtime.push(`type ${n}`);
+  const types = ["McpServer", "McpServerHandlers", "McpServerOptions"];
+  const use = (n: string, when: boolean) => when && types.push(n);
   use("HandlerContext", tools.length + prompts.length > 0 || hasResources);
   use("ToolReturn", model.tools.some((t) => t.outputType));
   use("ContentReturn", model.tools.some((t) => !t.outputType));
@@ -41,7 +43,8 @@ export function serverView(model: ServerModel) {
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),
-    imports: ["createMcpServer", ...runtime.sort(byName)],
+    imports: types.sort(byName),
+    ...runtimeLink(spoken),
     needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
     tools,
     prompts,
@@ -53,6 +56,6 @@ export function serverView(model: ServerModel) {
   };
 }
 
-export function emitServer(model: ServerModel): EmittedFile {
-  return { path: "server.ts", contents: renderTemplate("facades/server.ts", serverView(model)) };
+export function emitServer(model: ServerModel, spoken?: readonly string[]): EmittedFile {
+  return { path: "server.ts", contents: renderTemplate("facades/server.ts", serverView(model, spoken)) };
 }

@@ -11,8 +11,11 @@
  *    `ValidatorLoaders`, one import thunk per method validator).
  * 4: method tables load per revision (`lazyRevision` with the revision's head and an import thunk
  *    of its methods module, loaded when a connection first uses the revision).
+ * 5: the generated server and client check the ABI and link their own role's bindings through
+ *    `@mcpgen/runtime/facades` (which re-exports `ABI_VERSION`, `lazyRevision` and `ProtocolBinding`),
+ *    so a server's start resolves one runtime specifier for its generated code, not two.
  */
-export const ABI_VERSION = 4;
+export const ABI_VERSION = 5;
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 

@@ -4,7 +4,11 @@
  * changing it means regenerating. Users import the same names from `@mcpgen/runtime`.
  * Handler modules import their helpers (`toolResult`, `toolError`, `McpError`) from here too: the
  * root entry evaluates the whole runtime, client included (about 1.7 MiB of RSS and 5 ms at start).
+ * The generated server and client check the ABI and build their role's bindings through this entry
+ * too (one runtime specifier to resolve at start, docs/bundling.md); `/abi` stays the versioned
+ * entry of the protocol bindings, validators and `bindings.ts`.
  */
+export { ABI_VERSION, lazyRevision, type ProtocolBinding } from "./abi.js";
 export { createMcpServer, type McpServer } from "./server/server.js";
 export { toolResult, toolError } from "./server/results.js";
 export { McpError } from "./errors.js";

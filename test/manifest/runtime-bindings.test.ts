@@ -8,7 +8,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import ts from "typescript-5";
 import { ABI_VERSION } from "@mcpgen/runtime/abi";
-import { bindingsModule, RUNTIME_ABI } from "../../generator/emit/bindings.js";
+import { RUNTIME_ABI } from "../../generator/emit/bindings.js";
 import { generate } from "../../generator/generate.js";
 import { bundledRevisions } from "../../generator/load/schema-manifest.js";
 import { repoRoot, tempDir } from "../helpers.js";
@@ -36,20 +36,25 @@ test("a generated project resolves its bindings from the installed runtime, and 
   try {
     const out = join(dir, "src", "mcp");
     await generate({ cwd: dir, manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"), out, cache: false });
-    const files = readFileSync(join(out, "bindings.ts"), "utf8");
-    const specifiers = [...files.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
-    assert.equal(specifiers.filter((s) => s.startsWith(".")), [], "nothing imported from inside the output folder");
-    const protocol = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
+    // Each role's list is in its own facade (server.ts, client.ts); bindings.ts has both roles'.
+    const roleOf = { "server.ts": "server-side", "client.ts": "client-side", "bindings.ts": "methods" } as const;
+    const protocol: string[] = [];
     const entry = /^@mcpgen\/runtime\/protocol\/([^/]+)\/(server-side|client-side|methods)$/;
-    assert.ok(protocol.every((s) => entry.test(s)), "validators are reached through each revision's method table (a role's loaders, or both)");
-    // One entry per revision and role: the server's bindings never name a client-side entry.
-    const spoken = [...new Set(protocol.map((s) => entry.exec(s)![1]!))];
-    assert.ok(spoken.length > 0);
-    for (const role of ["server-side", "client-side", "methods"]) {
-      assert.equal(protocol.filter((s) => s.endsWith(`/${role}`)).map((s) => entry.exec(s)![1]), spoken, role);
+    const lists = new Map<string, string[]>();
+    for (const [file, role] of Object.entries(roleOf)) {
+      const text = readFileSync(join(out, file), "utf8");
+      const specifiers = [...text.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
+      assert.ok(specifiers.filter((s) => s.startsWith(".")).every((s) => ["./definition.js", "./types.js"].includes(s)), `${file} imports from the output folder only its definition and types`);
+      const found = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
+      assert.ok(found.every((s) => entry.test(s) && entry.exec(s)![2] === role), `${file} reaches each revision only through its ${role} entry`);
+      lists.set(file, found.map((s) => entry.exec(s)![1]!));
+      protocol.push(...found);
     }
-    const serverPart = files.slice(files.indexOf("export const serverBindings"), files.indexOf("export const clientBindings"));
-    assert.not.match(serverPart, /import\("[^"]*(?:client-side|\/methods)"\)/, "serverBindings reach only server-side entries");
+    // One entry per revision and role, the same revisions in the same order in every list.
+    const spoken = lists.get("bindings.ts")!;
+    assert.ok(spoken.length > 0);
+    assert.equal(lists.get("server.ts"), spoken);
+    assert.equal(lists.get("client.ts"), spoken);
     // as installed: node_modules/@mcpgen/runtime in the user's project
     mkdirSync(join(dir, "node_modules", "@mcpgen"), { recursive: true });
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
@@ -66,35 +71,55 @@ test("a generated project resolves its bindings from the installed runtime, and 
   }
 });
 
-test("an output started against a runtime of another ABI fails at start with a message saying what to do", async () => {
-  const { dir, cleanup } = tempDir("mcpgen-abi-");
+/** Generates the weather example into `dir`/gen and transpiles its facades and bindings to JavaScript there. */
+async function generatedJs(dir: string): Promise<string> {
+  const out = join(dir, "gen");
+  await generate({ cwd: dir, manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"), out, cache: false });
+  for (const file of ["server.ts", "client.ts", "bindings.ts", "definition.ts", "lists.ts"]) {
+    const js = ts.transpileModule(readFileSync(join(out, file), "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
+    writeFileSync(join(out, file.replace(/\.ts$/, ".js")), js);
+  }
+  return out;
+}
+
+/** A fake installed runtime: `files` below node_modules/@mcpgen/runtime, "./abi" and "./facades" exported. */
+function fakeRuntime(dir: string, files: { "abi.js": string; "facades.js": string }): void {
+  const runtime = join(dir, "node_modules", "@mcpgen", "runtime");
+  mkdirSync(runtime, { recursive: true });
+  writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { "./abi": "./abi.js", "./facades": "./facades.js" } }));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(runtime, name), text);
+}
+
+async function startError(file: string): Promise<Error> {
   try {
-    const runtime = join(dir, "node_modules", "@mcpgen", "runtime");
-    mkdirSync(runtime, { recursive: true });
-    const revs = ["2025-06-18"];
-    writeFileSync(
-      join(runtime, "package.json"),
-      JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { "./abi": "./abi.js", "./protocol/2025-06-18": "./binding.js" } }),
-    );
-    writeFileSync(join(runtime, "abi.js"), `export const ABI_VERSION = ${RUNTIME_ABI + 1};\n`);
-    writeFileSync(join(runtime, "binding.js"), `export const binding = { revision: "2025-06-18" };\n`);
-    const source = bindingsModule(revs).contents;
-    const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
-    writeFileSync(join(dir, "bindings.mjs"), js);
-    let error: unknown;
+    await import(pathToFileURL(file).href);
+  } catch (e) {
+    assert.instance(e, Error, file);
+    return e as Error;
+  }
+  throw new Error(`${file} started against a runtime of another ABI`);
+}
+
+test("an output started against a runtime of another ABI fails at start with a message saying what to do", async () => {
+  for (const [installed, files] of [
+    // the runtime before ABI 5: its facades entry names no ABI (the generated server and client took only createMcpServer / createMcpClient from it)
+    ["4 or older", { "abi.js": "export const ABI_VERSION = 4;\nexport function lazyRevision() { return {}; }\n", "facades.js": "export function createMcpServer() {}\nexport function createMcpClient() {}\n" }],
+    // a newer one
+    [String(RUNTIME_ABI + 1), { "abi.js": `export const ABI_VERSION = ${RUNTIME_ABI + 1};\nexport function lazyRevision() { return {}; }\n`, "facades.js": `export { ABI_VERSION, lazyRevision } from "./abi.js";\n` }],
+  ] as const) {
+    const { dir, cleanup } = tempDir("mcpgen-abi-");
     try {
-      await import(pathToFileURL(join(dir, "bindings.mjs")).href);
-    } catch (e) {
-      error = e;
+      fakeRuntime(dir, files);
+      const out = await generatedJs(dir);
+      for (const file of ["server.js", "client.js", "bindings.js"]) {
+        const error = await startError(join(out, file));
+        const says = file === "bindings.js" && installed === "4 or older" ? "4" : installed;
+        assert.match(error.message, `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${says}:`, file);
+        assert.match(error.message, /regenerate/);
+      }
+    } finally {
+      cleanup();
     }
-    assert.instance(error, Error);
-    assert.match(
-      (error as Error).message,
-      `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${RUNTIME_ABI + 1}`,
-    );
-    assert.match((error as Error).message, /regenerate/);
-  } finally {
-    cleanup();
   }
 });
 

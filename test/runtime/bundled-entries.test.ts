@@ -54,42 +54,50 @@ test("each exports entry is a single bundled file importing only chunks, other e
   }
 });
 
-test("a stdio server's entries (stdio, facades, abi) load one core chunk and nothing else of the runtime", () => {
-  const loaded = new Set<string>();
-  for (const key of ["./stdio", "./facades", "./abi"]) {
-    const file = entryFiles.get(key)!;
-    for (const spec of staticImports(file)) if (spec.startsWith(".")) loaded.add(join(dirname(file), spec));
-  }
-  assert.is(loaded.size, 1, `the stdio entries import ${[...loaded].map((f) => relative(runtimeDir, f)).join(", ")}`);
-  const [core] = loaded;
-  assert.match(relative(runtimeDir, core!), /^dist\/chunks\/core-[\w-]+\.js$/);
-  assert.equal(staticImports(core!).filter((s) => s.startsWith(".")), [], "the core chunk imports no other runtime file at load");
+test("a stdio server's entries (stdio, facades, abi) are one file that loads nothing else of the runtime", () => {
+  const files = new Set(["./stdio", "./facades", "./abi"].map((key) => entryFiles.get(key)!));
+  assert.is(files.size, 1, `the stdio entries are ${[...files].map((f) => relative(runtimeDir, f)).join(", ")}`);
+  const [core] = files;
+  assert.is(relative(runtimeDir, core!), join("dist", "core.js"));
+  assert.equal(staticImports(core!).filter((s) => s.startsWith(".")), [], "the core imports no other runtime file at load");
   assert.not.ok(staticImports(core!).includes("url-template"), "a server only matches URI templates; url-template loads with the client");
+  // every name each entry declares is there (the file may export more: internal names for the chunks)
+  for (const [key, mod] of [["./facades", facades], ["./abi", abi]] as const) {
+    for (const name of Object.keys(mod)) assert.ok(name in root || name in abi || name in facades, `${key} exports ${name}`);
+  }
 });
 
 test("the client behind facades' createMcpClient, the 2026-07-28 server path and tasks stay lazy chunks", () => {
   const chunks = join(repoRoot, "runtime", "dist", "chunks");
-  const all = readdirSync(chunks).filter((f) => f.endsWith(".js")).map((f) => readFileSync(join(chunks, f), "utf8")).join("\n");
+  const all = [...readdirSync(chunks).filter((f) => f.endsWith(".js")).map((f) => join(chunks, f)), entryFiles.get("./facades")!].map((f) => readFileSync(f, "utf8")).join("\n");
   for (const name of ["manifest-client", "modern-path", "task-path"]) {
     assert.ok(readdirSync(chunks).some((f) => f.startsWith(`${name}-`) && f.endsWith(".js")), `${name} is a chunk of its own`);
-    assert.match(all, new RegExp(`import\\("\\./${name}-[\\w-]+\\.js"\\)`), `${name} is loaded by a dynamic import`);
+    assert.match(all, new RegExp(`import\\("\\./(?:chunks/)?${name}-[\\w-]+\\.js"\\)`), `${name} is loaded by a dynamic import`);
   }
 });
 
 
-test("the validator a session starts with (initialize, or 2026-07-28's server/discover) is one chunk every server-side entry shares", () => {
-  const chunks = new Set<string>();
+test("a session's first message loads its validator with its era's path: legacy initialize from one chunk, 2026-07-28's server/discover from the 2026-07-28 path", () => {
+  const legacy = new Set<string>();
+  const chunkFiles = readdirSync(join(runtimeDir, "dist", "chunks"));
+  const modernPath = chunkFiles.find((f) => /^modern-path-[\w-]+\.js$/.test(f));
+  assert.ok(modernPath, "the 2026-07-28 path is a chunk");
   for (const [key, file] of entryFiles) {
     if (!/^\.\/protocol\/[^/]+\/server-side$/.test(key)) continue;
-    const found = /(?:\binitialize|"server\/discover"):\s*\(\)\s*=>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"));
+    const found = /(\binitialize|"server\/discover"):\s*\(\)\s*=>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"));
     assert.ok(found, `${key} loads a validator for the first message of a session`);
-    const chunk = join(dirname(file), found![1]!);
-    // The core chunk is loaded already (a server's entries import it).
-    const runtimeImports = staticImports(chunk).filter((s) => s.startsWith(".") && !/^\.\/core-[\w-]+\.js$/.test(s));
-    assert.equal(runtimeImports, [], `${relative(runtimeDir, chunk)} imports nothing of the runtime but the core chunk`);
-    chunks.add(chunk);
+    const chunk = join(dirname(file), found![2]!);
+    if (found![1] === "initialize") {
+      // The core is loaded already (a server's entries are it).
+      const runtimeImports = staticImports(chunk).filter((s) => s.startsWith(".") && s !== "../core.js");
+      assert.equal(runtimeImports, [], `${relative(runtimeDir, chunk)} imports nothing of the runtime but the core`);
+      legacy.add(chunk);
+    } else {
+      assert.is(relative(join(runtimeDir, "dist", "chunks"), chunk), modernPath, `${key}'s server/discover validator is in the 2026-07-28 path`);
+    }
   }
-  assert.is(chunks.size, 1, "one chunk for every revision's first message");
+  assert.is(legacy.size, 1, "one chunk for every legacy revision's initialize");
+  assert.not.ok([...legacy].some((f) => f.includes("modern-path")), "a legacy session never loads the 2026-07-28 path");
   // the folder's package scope says what the package says (Node stops its walk there)
   for (const dir of [join(runtimeDir, "dist"), join(runtimeDir, "dist", "chunks")]) {
     assert.equal(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")), { type: "module", sideEffects: false });
