@@ -160,11 +160,15 @@ function groupModules(getModuleInfo) {
   // revision's `initialize` with the definitions they call in one more chunk. A session of either
   // era thus reads one file for its lifecycle and first message, not two or five.
   const first = { legacy: [], modern: [] };
+  /** Revisions of the 2026-07-28 era (their sessions start with server/discover). */
+  const modernRevisions = new Set();
   for (const rel of entries.values()) {
     if (!/^protocol\/[^/]+\/server-side\.js$/.test(rel)) continue;
     const loaders = readFileSync(join(tscOut, rel), "utf8");
     const found = /(\binitialize|"server\/discover"): \(\) => import\("([^"]+)"\)/.exec(loaders);
-    if (found) first[found[1] === "initialize" ? "legacy" : "modern"].push(join(tscOut, dirname(rel), found[2]));
+    if (!found) continue;
+    first[found[1] === "initialize" ? "legacy" : "modern"].push(join(tscOut, dirname(rel), found[2]));
+    if (found[1] !== "initialize") modernRevisions.add(rel.split("/")[1]);
   }
   const modern = closure([join(tscOut, "server", "modern-path.js"), ...first.modern], core);
   const legacyStart = closure(first.legacy, core);
@@ -175,10 +179,13 @@ function groupModules(getModuleInfo) {
   for (const [key, rel] of entries) {
     const rev = methodsEntry.exec(key)?.[1];
     if (rev) {
-      // The table is shared with the revision's server-side and client-side entries: a chunk of its
-      // own, so importing one role's entry never reaches the other role's loaders.
+      // The table is shared with the revision's server-side and client-side entries: not in either
+      // entry, so importing one role's entry never reaches the other role's loaders. A legacy
+      // revision's table is a chunk of its own; a 2026-07-28-era table joins that era's path, which
+      // every session of the era loads anyway (one file less at its start).
       const table = join(tscOut, dirname(rel), "table.js");
-      for (const id of closure([join(tscOut, rel)], core)) out.set(id, id === table ? `protocol-${rev}-table` : `protocol-${rev}-methods`);
+      const tableChunk = modernRevisions.has(rev) ? "modern-path" : `protocol-${rev}-table`;
+      for (const id of closure([join(tscOut, rel)], core)) out.set(id, id === table ? tableChunk : `protocol-${rev}-methods`);
     }
     const eager = /^\.\/protocol\/([^/]+)$/.exec(key)?.[1];
     if (eager) out.set(join(tscOut, dirname(rel), "validators.js"), `protocol-${eager}-validators`);
