@@ -11,14 +11,15 @@
 // long-path resolutions, TurboFan compiles Node's own loader helpers, whose code pages stay in
 // RSS (docs/bundling.md). Splitting by "which entries reach this code" (esbuild's only rule)
 // left a stdio server loading 17 runtime files for stdio + facades + abi; Rollup's manualChunks
-// puts their whole static closure into ONE core chunk, so those entries are three small
-// re-export files and `chunks/core-<hash>.js`. Each revision's method table (table.ts) is a chunk
-// of its own that its methods, server-side and client-side entries (each with its loaders)
-// import; each revision's eager validators module gets a chunk of its own so
-// `protocol/<rev>/binding` exports only `binding`; the validators of a session's first message
-// (`initialize`, 2026-07-28's `server/discover`) are one chunk, the server's 2026-07-28 path
-// another. Everything else (http, auth, sqlite tasks, tasks, the client, every other validator)
-// is split as usual and loads only when something imports it.
+// puts their whole static closure into ONE file: runtime/package.json points the three entries at
+// dist/core.js, which also carries the internal exports the other chunks import. Each legacy
+// revision's method table (table.ts) is a chunk of its own that its methods, server-side and
+// client-side entries (each with its loaders) import; each revision's eager validators module
+// gets a chunk of its own so `protocol/<rev>/binding` exports only `binding`; the server's
+// 2026-07-28 path, that era's tables and its `server/discover` validator are one chunk, every
+// legacy revision's `initialize` validator another. Everything else (http, auth, sqlite tasks,
+// tasks, the client, every other validator) is split as usual and loads only when something
+// imports it.
 //
 // esbuild still does the minifying, per chunk in renderChunk: whitespace and syntax only;
 // identifiers stay, so a stack trace still names the runtime's functions and classes (and
