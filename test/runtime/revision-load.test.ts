@@ -94,6 +94,40 @@ test("dual-era server, 2026-07-28 request: only 2026-07-28's table is loaded", a
   await mcp.close();
 });
 
+test("a dual-era client loads the tables of the era it speaks: none of the legacy ones when it stays in 2026-07-28", async () => {
+  const mcp = createMcpServer(definition([...ALL]), handlers(), { bindings: tabled(ALL).bindings, onerror: () => {} });
+  const [ct, st] = createMemoryTransportPair();
+  await mcp.connect(st);
+  const client = tabled(ALL);
+  const session = await connectAnyEra({ transport: ct, bindings: client.bindings, clientInfo: { name: "c", version: "1" } });
+  assert.is(session.era, "modern");
+  await session.request("tools/list", {});
+  assert.equal(client.tables, ["2026-07-28"]);
+  await session.close();
+  await mcp.close();
+});
+
+test("a dual-era client that falls back to the legacy handshake loads the legacy tables then, and a table that fails to load fails the connect", async () => {
+  const legacyOnly = [...REVISIONS];
+  const mcp = createMcpServer(definition(legacyOnly), handlers(), { bindings: tabled(legacyOnly).bindings, onerror: () => {} });
+  const [ct, st] = createMemoryTransportPair();
+  await mcp.connect(st);
+  const client = tabled(ALL);
+  const session = await connectAnyEra({ transport: ct, bindings: client.bindings, clientInfo: { name: "c", version: "1" }, onerror: () => {} });
+  assert.is(session.era, "legacy");
+  assert.is(session.protocolVersion, "2025-11-25");
+  await session.request("tools/list", {});
+  assert.equal(client.tables, ["2026-07-28", ...REVISIONS], "the 2026-07-28 table for the probe, then every legacy revision the handshake may settle on");
+  await session.close();
+
+  const [ct2, st2] = createMemoryTransportPair();
+  await mcp.connect(st2);
+  const failing = tabled(ALL, { fail: [REVISIONS[1]!] });
+  const e = await rejection(connectAnyEra({ transport: ct2, bindings: failing.bindings, clientInfo: { name: "c", version: "1" }, onerror: () => {} }));
+  assert.match(String(e.message), new RegExp(`protocol revision ${REVISIONS[1]}: its method table could not be loaded`));
+  await mcp.close();
+});
+
 test("messages that arrive while the negotiated table loads are held and handled in order", async () => {
   const server = tabled(ALL, { delayMs: 20 });
   const mcp = createMcpServer(definition([...ALL]), handlers(), { bindings: server.bindings, onerror: () => {} });

@@ -115,9 +115,10 @@ function isUnsupportedVersion(e: unknown): e is McpError {
 
 /** Start the transport, run the handshake, and resolve once the session is in operation. */
 export async function connectClient(options: ClientOptions): Promise<ClientSession> {
-  // A client may fall back to any revision it was given: their tables load now (validators per method).
-  await loadTables(options.bindings);
+  // The handshake may settle on any legacy revision it was given: their tables load now
+  // (validators per method); 2026-era ones it never speaks do not.
   const bindings = legacyBindings(options.bindings, "connectClient");
+  await loadTables(bindings);
   const first = firstBinding(bindings, options.protocolVersion, "connectClient");
   const session = new Session({ transport: options.transport, side: "client", binding: first, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });
   const policy = prepareLegacyClient(session, options);

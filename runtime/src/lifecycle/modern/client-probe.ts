@@ -77,8 +77,8 @@ export function isModernRefusal(e: unknown): e is McpError {
  * Without a modern binding this is the legacy handshake; without a legacy one, the modern era.
  */
 export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSession> {
-  // A client may fall back to any revision it was given: their tables load now (validators per method).
-  await loadTables(options.bindings);
+  // Each path loads the tables of its own era's revisions (validators per method): a client that
+  // stays in 2026-07-28 never loads a legacy table, and one that falls back loads them then.
   const modern = modernBindings(options.bindings);
   const hasLegacy = options.bindings.some((b) => b.era === "legacy");
   const pinned = options.era ?? "auto";
@@ -95,6 +95,7 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
 
   let first: ProtocolBinding = modern[0]!;
   if (options.protocolVersion !== undefined) first = modern.find((b) => b.revision === options.protocolVersion) ?? first;
+  await loadTables(modern);
   const core = createModernCore(options, modern, first);
   await options.transport.start();
   let probe: Awaited<ReturnType<typeof discover>> | undefined;
@@ -121,6 +122,7 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   }
   let policy;
   try {
+    await loadTables(options.bindings.filter((b) => b.era === "legacy"));
     policy = prepareLegacyClient(core.session, fallback);
   } catch (e) {
     await core.session.close();

@@ -560,8 +560,7 @@ export async function discover(
 
 /** Connect in the 2026-07-28 era only (no fallback): start the transport and run `server/discover`. */
 export async function connectModernClient(options: ModernClientOptions): Promise<ModernClientSession> {
-  // A client may fall back to any revision it was given: their tables load now (validators per method).
-  await loadTables(options.bindings);
+  // No fallback here: only the 2026-era tables load (validators per method).
   const modern = modernBindings(options.bindings);
   if (modern.length === 0) throw new TypeError(`connectModernClient: no 2026-era protocol binding given (bindings: ${options.bindings.map((b) => b.revision).join(", ") || "none"})`);
   let first = modern[0]!;
@@ -570,6 +569,7 @@ export async function connectModernClient(options: ModernClientOptions): Promise
     if (!b) throw new TypeError(`connectModernClient: protocolVersion ${options.protocolVersion} is not among the given modern bindings (${modern.map((x) => x.revision).join(", ")})`);
     first = b;
   }
+  await loadTables(modern);
   const core = createModernCore(options, modern, first);
   await options.transport.start();
   try {
