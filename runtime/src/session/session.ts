@@ -402,7 +402,7 @@ export class Session implements PendingOwner, InboundOwner {
       return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
     }
     if (this.policy) {
-      const refused = this.policy.checkInbound(method, params);
+      const refused = this.policy.checkInbound(method, params, info);
       if (refused !== undefined) return this.replyError(id, refused, batch);
     }
     const handler = this.requestHandlers.get(method);

@@ -3,7 +3,7 @@
  * (no handshake, no phase), the server's capabilities gate methods (-32601), and the server never
  * sends requests (lifecycle.md §12.1; input comes back through InputRequiredResult instead).
  */
-import type { ProtocolBinding, Validator } from "../../abi.js";
+import type { MethodInfo, ProtocolBinding, Validator } from "../../abi.js";
 import { deriveBinding } from "../../lazy-binding.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
@@ -66,12 +66,18 @@ export class ModernServerPolicy implements SessionPolicy {
     return checkRequestMeta(params, this.modern, this.supported);
   }
 
-  checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined {
-    // bindingFor ran first and accepted the version; the lookup is all that is left of it.
-    const version = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
-    const binding = (typeof version === "string" ? this.modern.get(version) : undefined) ?? checkRequestMeta(params, this.modern, this.supported);
-    if ("code" in binding) return binding;
-    const cap = binding.methods[method]?.capability;
+  checkInbound(method: string, params: Params | undefined, info?: MethodInfo): JSONRPCErrorObject | undefined {
+    let cap: string | null | undefined;
+    if (info !== undefined) {
+      // The session's lookup in the binding bindingFor chose: nothing left to look up.
+      cap = info.capability;
+    } else {
+      // bindingFor ran first and accepted the version; the lookup is all that is left of it.
+      const version = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
+      const binding = (typeof version === "string" ? this.modern.get(version) : undefined) ?? checkRequestMeta(params, this.modern, this.supported);
+      if ("code" in binding) return binding;
+      cap = binding.methods[method]?.capability;
+    }
     if (cap && !hasCapability(this.own, cap)) {
       return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} (this server does not declare the '${cap}' capability)` };
     }
