@@ -9,7 +9,10 @@ interface MethodSetLike {
   has(method: string): boolean;
 }
 const build = (path: string) => new URL(`../../../runtime/build/${path}`, import.meta.url).href;
-const { MethodSet } = (await import(build("session/method-set.js"))) as { MethodSet: new (members: Iterable<string>) => MethodSetLike };
+const { MethodSet, FixedMap } = (await import(build("session/method-set.js"))) as {
+  MethodSet: new (members: Iterable<string>) => MethodSetLike;
+  FixedMap: new <V>(entries: Iterable<readonly [string, V]>) => { get(key: string): V | undefined; has(key: string): boolean };
+};
 const lazy = (await import(build("lazy-binding.js"))) as {
   lazyBinding(info: RevisionInfo): ProtocolBinding;
   validatorReady(binding: ProtocolBinding, kind: "params" | "results", method: string): Promise<void> | undefined;
@@ -24,6 +27,17 @@ test("MethodSet answers like a Set whatever the order of questions", () => {
   asked.push(["tools", "call"].join("/"), ["tools", "list"].join("/"));
   for (const method of asked) assert.is(set.has(method), reference.has(method), method);
   assert.is(new MethodSet([]).has("tools/call"), false);
+});
+
+test("FixedMap answers like a Map whatever the order of lookups", () => {
+  const entries = [["2026-07-28", 1], ["2027-01-01", 2]] as const;
+  const map = new FixedMap<number>(entries);
+  const reference = new Map<string, number>(entries);
+  const asked = ["2026-07-28", "2026-07-28", "2025-11-25", "2027-01-01", "2027-01-01", "", "2026-07-28", ["2026", "07", "28"].join("-")];
+  for (const key of asked) {
+    assert.is(map.get(key), reference.get(key), key);
+    assert.is(map.has(key), reference.has(key), key);
+  }
 });
 
 test("a lazy binding's readiness: only the method found loaded is answered from the kept one, per kind", async () => {

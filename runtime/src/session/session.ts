@@ -61,6 +61,9 @@ export class Session implements PendingOwner, InboundOwner {
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
   private readonly followed = new Map<string, (progress: Progress) => void>();
   private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
+  /** The handler last looked up, by method: every call of a connection asks for the same one. */
+  private lastHandlerMethod: string | undefined;
+  private lastHandler: RequestHandler<any, any> | undefined;
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
@@ -119,10 +122,20 @@ export class Session implements PendingOwner, InboundOwner {
 
   setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
     this.requestHandlers.set(method, handler);
+    this.lastHandlerMethod = undefined;
   }
 
   removeRequestHandler(method: string): void {
     this.requestHandlers.delete(method);
+    this.lastHandlerMethod = undefined;
+  }
+
+  private handlerFor(method: string): RequestHandler<any, any> | undefined {
+    if (method === this.lastHandlerMethod) return this.lastHandler;
+    const handler = this.requestHandlers.get(method);
+    this.lastHandlerMethod = method;
+    this.lastHandler = handler;
+    return handler;
   }
 
   hasRequestHandler(method: string): boolean {
@@ -405,7 +418,7 @@ export class Session implements PendingOwner, InboundOwner {
       const refused = this.policy.checkInbound(method, params, info);
       if (refused !== undefined) return this.replyError(id, refused, batch);
     }
-    const handler = this.requestHandlers.get(method);
+    const handler = this.handlerFor(method);
     if (handler === undefined) return this.replyError(id, methodNotFound(method), batch);
     if (!this.trustPeer) {
       if (params === undefined) {

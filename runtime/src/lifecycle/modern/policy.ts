@@ -13,6 +13,7 @@ import type { Capabilities } from "../legacy/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
 import { INPUT_METHODS } from "./mrtr.js";
 import { MetaKey } from "./wire.js";
+import { FixedMap } from "../../session/method-set.js";
 
 /**
  * `inputResponses` is validated by the MRTR layer, key by key, for the keys a handler asks for:
@@ -50,14 +51,14 @@ function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
 }
 
 export class ModernServerPolicy implements SessionPolicy {
-  private readonly modern: ReadonlyMap<string, ProtocolBinding>;
+  private readonly modern: FixedMap<ProtocolBinding>;
 
   constructor(
     modern: ReadonlyMap<string, ProtocolBinding>,
     private readonly supported: readonly string[],
     private readonly own: Capabilities,
   ) {
-    this.modern = new Map([...modern].map(([rev, b]) => [rev, mrtrBinding(b)]));
+    this.modern = new FixedMap([...modern].map(([rev, b]) => [rev, mrtrBinding(b)] as const));
   }
 
   bindingFor(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject {
