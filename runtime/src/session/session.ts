@@ -31,11 +31,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** How many cancelled or timed-out ids to remember, so their late responses are dropped quietly. */
 const ABANDONED_LIMIT = 1024;
 
-/** A shared promise executor (no closure per request): it hands resolve/reject over through `captured`. */
-const captured: { resolve?: (r: unknown) => void; reject?: (e: unknown) => void } = {};
+/**
+ * A shared promise executor (no closure per request): it hands resolve/reject to the request
+ * being made (`capturing`), a new object, so storing them costs no write barrier (a long-lived
+ * holder would take two per request) and nothing keeps the last request's functions alive.
+ */
+let capturing: PendingRequest | undefined;
 function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): void {
-  captured.resolve = resolve;
-  captured.reject = reject;
+  capturing!.settleWith(resolve, reject);
 }
 
 
@@ -181,8 +184,10 @@ export class Session implements PendingOwner, InboundOwner {
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
     const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
+    const entry = new PendingRequest(this, id, method, options, this.defaultTimeout, reader);
+    capturing = entry;
     const promise = new Promise<T>(capture as never);
-    const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout, reader);
+    capturing = undefined;
     this.pending.add(entry);
     // The next id is one whose slot is free (ids stay increasing; see PendingSlots).
     this.nextId = this.pending.freeFrom(id + 1);
