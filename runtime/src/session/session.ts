@@ -86,7 +86,13 @@ export class Session implements PendingOwner, InboundOwner {
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.onerror = options.onerror;
     this.gate = new LoadGate((m) => this.loadFor(m), (m, c) => this.receive(m, c), (m, c, e) => this.refuse(m, c, e), this.maxRunning);
-    this.transport.onmessage = (message, context) => this.gate.receive(message, context);
+    this.transport.onmessage = (message, context) => {
+      // LoadGate.receive, with the session's own methods called directly.
+      if (!this.gate.open) return this.gate.receive(message, context);
+      const loading = this.loadFor(message);
+      if (loading === undefined) return this.receive(message, context);
+      this.gate.hold(message, context, loading);
+    };
     this.transport.onframeerror = (e) => this.onFrameError(e);
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
