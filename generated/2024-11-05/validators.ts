@@ -30,220 +30,220 @@ import * as m25 from "./validators/params.prompts.list.js";
 import * as m26 from "./validators/params.resources.read.js";
 import * as m27 from "./validators/params.sampling.createMessage.js";
 import * as m28 from "./validators/params.tools.call.js";
-import * as m29 from "./validators/shared-095c40853b.js";
-import * as m30 from "./validators/shared-192d0b9be0.js";
-import * as m31 from "./validators/shared-33fe24af5d.js";
-import * as m32 from "./validators/shared-5b41791c17.js";
-import * as m33 from "./validators/shared-642a74e5de.js";
-import * as m34 from "./validators/shared-75d0a0790f.js";
-import * as m35 from "./validators/shared-9792a8c1d6.js";
-import * as m36 from "./validators/shared-a16b84a6ad.js";
-import * as m37 from "./validators/shared-b5cfe899f1.js";
-import * as m38 from "./validators/shared-b8e0aee4a8.js";
+import * as m29 from "./validators/shared-03d61bfbd5.js";
+import * as m30 from "./validators/shared-259513802e.js";
+import * as m31 from "./validators/shared-3455e2ed40.js";
+import * as m32 from "./validators/shared-36739e7fde.js";
+import * as m33 from "./validators/shared-379c1dbad8.js";
+import * as m34 from "./validators/shared-3e2868e3e1.js";
+import * as m35 from "./validators/shared-4106411d8a.js";
+import * as m36 from "./validators/shared-8f29022869.js";
+import * as m37 from "./validators/shared-90464d71d5.js";
+import * as m38 from "./validators/shared-dc30415c63.js";
 
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
-export const validateAnnotated = m15.vf0a95b9be07a as Validator<T.Annotated>;
+export const validateAnnotated = m15.vbf4b4188accd as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m36.va00b669abf37 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m30.v8717c6111341 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m11.v44a7f57606c9 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m11.vc0452f9b2654 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m0.v5ee7e68699ac as Validator<T.CallToolResult>;
+export const validateCallToolResult = m0.v47200e468f82 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m11.vbf159017f0cf as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m11.ve97873ded4b8 as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m17.v2657525ca419 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m17.v7cd8b6a0cbc2 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m15.vcaab08089b9c as Validator<T.ClientNotification>;
+export const validateClientNotification = m15.v1c1dd118816e as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m13.v02720649eee9 as Validator<T.ClientRequest>;
+export const validateClientRequest = m13.v20eae81d09fd as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m15.v7feda7e70e54 as Validator<T.ClientResult>;
+export const validateClientResult = m15.v09dc96a7889c as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m13.vd05a33f7bdf9 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m13.ve324801966d5 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m1.v4bca272862f9 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m1.vbb51310aa357 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m15.v76a42b99bce2 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m15.v43f51afd8e2e as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m2.v98089776f5f9 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m2.v2998ead90be0 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m12.vab28eb21c5c3 as Validator<T.Cursor>;
+export const validateCursor = m12.ve68232b8538f as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m34.v91f07f18f06f as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m29.v2f43b0a931a7 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m29.vf3fae443c34f as Validator<T.EmptyResult>;
+export const validateEmptyResult = m32.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m11.v5017df0f119e as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m11.v37433f87bd73 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m3.ve2834a1c7d67 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m3.vff82e88fc76a as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m35.v8eb7f72eca43 as Validator<T.ImageContent>;
+export const validateImageContent = m37.v9d6b79d92483 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m33.v70aa2e41ec1b as Validator<T.Implementation>;
+export const validateImplementation = m36.v3412c940cb09 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m13.va1849f5cc7d0 as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m13.vef726eb6acb6 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m4.vb17b6e7285c4 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m4.v72282c7a4c3b as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m11.v26b3b826a4b5 as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m11.veb11488253f8 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m11.v6394c8d44bdd as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m11.v0232a737ba08 as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m15.ve03adc11ffa2 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m15.v9ed8e0b9ffa1 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m11.vcb94a3e85952 as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m11.vd6b6baac2bdd as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m13.v934667471c42 as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m13.vbd80c1b0b884 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m11.v290f7910574d as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m11.vbf98f6e6753e as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m11.v49573550203b as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m11.v1212accd80bb as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m5.vd22127e9626d as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m5.v99fddf245618 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m11.vb28cde2a3f61 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m11.v6f22d05a57d8 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m6.v4da6f63bd4ca as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m6.v002140dd137f as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m11.v313c6d69c87f as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m11.vb56ff085c7a3 as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m7.v23e67201d117 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m7.v06d41e04bf6f as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m11.v8df0581c5902 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m11.v04881ef4f861 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m8.v046b118377fb as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m8.v7a9af519aa40 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m11.v454e34a86650 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m11.v024b181f35e7 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m9.vaf1935b82a3e as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m9.v3b22d7f85ebd as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m37.v7588dae6046b as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m31.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m11.v5cc8aad65648 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m11.vdab070d63846 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m32.ve1ee6e1691d6 as Validator<T.ModelHint>;
+export const validateModelHint = m38.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m32.v6cedb92af2ca as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m38.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m11.v8b6a66d19f49 as Validator<T.Notification>;
+export const validateNotification = m11.vd06b76977010 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m11.va002758d0968 as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m11.v780bf504c7a5 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m14.v43b903721203 as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m14.v4b258bba6523 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m11.v17fa44360b32 as Validator<T.PingRequest>;
+export const validatePingRequest = m11.v0c5af6cc6e72 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m15.vf60a5895742d as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m15.v08248f2848b5 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m38.vbcfa8106f9bb as Validator<T.ProgressToken>;
+export const validateProgressToken = m34.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m5.v62b572c7ff9b as Validator<T.Prompt>;
+export const validatePrompt = m5.vd7fabbba9470 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m5.v601b8953831c as Validator<T.PromptArgument>;
+export const validatePromptArgument = m5.v3bd235bbcde7 as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m11.v953fd7db9cd5 as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m11.v62089009022a as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m3.v81633dfbb3c9 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m3.v70565da1a28f as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m16.v7a50cde7d767 as Validator<T.PromptReference>;
+export const validatePromptReference = m16.v2d30263ff6d0 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m11.v3806902efc83 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m11.vd30dc08fc974 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m10.v0d89eb379e3d as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m10.v42b139372097 as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m11.v3c21c5d20e3d as Validator<T.Request>;
+export const validateRequest = m11.v8d812ee3a67c as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m38.vbcfa8106f9bb as Validator<T.RequestId>;
+export const validateRequestId = m34.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m7.vd503c4c35f52 as Validator<T.Resource>;
+export const validateResource = m7.v0f6a7263ae98 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m13.vede2cb904f5b as Validator<T.ResourceContents>;
+export const validateResourceContents = m13.v2e5adab8d77f as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
-  m11.vff7074db3118 as Validator<T.ResourceListChangedNotification>;
+  m11.vfe210af1d2ec as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m31.v3d3ada8b5729 as Validator<T.ResourceReference>;
+export const validateResourceReference = m35.v32890cc36f1a as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m6.vefb325ac62a6 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m6.v62d754483f09 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m11.v011f4f4bd06d as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m11.v36fd6475bf81 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m29.vf3fae443c34f as Validator<T.Result>;
+export const validateResult = m32.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m30.v6c1b20ac38e5 as Validator<T.Role>;
+export const validateRole = m33.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m8.v29e3bef54e78 as Validator<T.Root>;
+export const validateRoot = m8.vc9cab5ce7365 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification = m11.v001dbfaf2ccd as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m11.v5a45659ae9f7 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m27.v7b55e3091a30 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m27.v609986d8ff7e as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m4.v7f9e50bbdc7a as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m4.v3e0add0b691c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m15.v3ea9e7bcd7a7 as Validator<T.ServerNotification>;
+export const validateServerNotification = m15.v6465fde85434 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m15.v17309354baa4 as Validator<T.ServerRequest>;
+export const validateServerRequest = m15.vb38d071fa905 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m15.v51b0a49de064 as Validator<T.ServerResult>;
+export const validateServerResult = m15.v30e0a5d2369e as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m11.v5df32d322816 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m11.vc5a5e386342e as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m11.vedc8e0d41f23 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m11.v9048a4bf9ff6 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m35.v2af89a8f39de as Validator<T.TextContent>;
+export const validateTextContent = m37.v400eb8cd621f as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m36.v31ffa122ba71 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m30.va1f5714e9640 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m9.vf79ce9db066b as Validator<T.Tool>;
+export const validateTool = m9.vde16c09bb1fc as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m11.v10f0042665b0 as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m11.v39aba23973e9 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m11.v081c123073cc as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m11.v93211027091e as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m16.v008aae9927ae,
-  initialize: m17.v89b657dcde52,
-  "logging/setLevel": m18.v4dd3c6b08756,
-  "notifications/cancelled": m19.vb3a037ea78f8,
-  "notifications/initialized": m29.vf3fae443c34f,
-  "notifications/message": m20.vdf5c9f19458b,
-  "notifications/progress": m21.v986da1f37fca,
-  "notifications/prompts/list_changed": m29.vf3fae443c34f,
-  "notifications/resources/list_changed": m29.vf3fae443c34f,
-  "notifications/resources/updated": m22.v89b9282673a5,
-  "notifications/roots/list_changed": m29.vf3fae443c34f,
-  "notifications/tools/list_changed": m29.vf3fae443c34f,
-  ping: m23.v68f2153ff814,
-  "prompts/get": m24.vf293c615624e,
-  "prompts/list": m25.vcd996af599d7,
-  "resources/list": m25.vcd996af599d7,
-  "resources/read": m26.vfe5040f5beb7,
-  "resources/subscribe": m26.vfe5040f5beb7,
-  "resources/templates/list": m25.vcd996af599d7,
-  "resources/unsubscribe": m26.vfe5040f5beb7,
-  "roots/list": m23.v68f2153ff814,
-  "sampling/createMessage": m27.ve46fe87ce06a,
-  "tools/call": m28.v2d8770133ede,
-  "tools/list": m25.vcd996af599d7,
+  "completion/complete": m16.vd0494474321a,
+  initialize: m17.vbd4c9c7e882f,
+  "logging/setLevel": m18.vf380785a2003,
+  "notifications/cancelled": m19.vc505fda8aad2,
+  "notifications/initialized": m32.vc5b79bd50177,
+  "notifications/message": m20.v8a735e4879b5,
+  "notifications/progress": m21.vb803a067b6fa,
+  "notifications/prompts/list_changed": m32.vc5b79bd50177,
+  "notifications/resources/list_changed": m32.vc5b79bd50177,
+  "notifications/resources/updated": m22.va07af1e36719,
+  "notifications/roots/list_changed": m32.vc5b79bd50177,
+  "notifications/tools/list_changed": m32.vc5b79bd50177,
+  ping: m23.v0c0d70a876dd,
+  "prompts/get": m24.ve3d2315c1cb7,
+  "prompts/list": m25.vbd549e75a15d,
+  "resources/list": m25.vbd549e75a15d,
+  "resources/read": m26.ve856436f9a8a,
+  "resources/subscribe": m26.ve856436f9a8a,
+  "resources/templates/list": m25.vbd549e75a15d,
+  "resources/unsubscribe": m26.ve856436f9a8a,
+  "roots/list": m23.v0c0d70a876dd,
+  "sampling/createMessage": m27.v2292a7347d32,
+  "tools/call": m28.vab1f7f7a6a26,
+  "tools/list": m25.vbd549e75a15d,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m1.v4bca272862f9,
-  initialize: m4.vb17b6e7285c4,
-  "logging/setLevel": m29.vf3fae443c34f,
-  ping: m29.vf3fae443c34f,
-  "prompts/get": m3.ve2834a1c7d67,
-  "prompts/list": m5.vd22127e9626d,
-  "resources/list": m7.v23e67201d117,
-  "resources/read": m10.v0d89eb379e3d,
-  "resources/subscribe": m29.vf3fae443c34f,
-  "resources/templates/list": m6.v4da6f63bd4ca,
-  "resources/unsubscribe": m29.vf3fae443c34f,
-  "roots/list": m8.v046b118377fb,
-  "sampling/createMessage": m2.v98089776f5f9,
-  "tools/call": m0.v5ee7e68699ac,
-  "tools/list": m9.vaf1935b82a3e,
+  "completion/complete": m1.vbb51310aa357,
+  initialize: m4.v72282c7a4c3b,
+  "logging/setLevel": m32.vc5b79bd50177,
+  ping: m32.vc5b79bd50177,
+  "prompts/get": m3.vff82e88fc76a,
+  "prompts/list": m5.v99fddf245618,
+  "resources/list": m7.v06d41e04bf6f,
+  "resources/read": m10.v42b139372097,
+  "resources/subscribe": m32.vc5b79bd50177,
+  "resources/templates/list": m6.v002140dd137f,
+  "resources/unsubscribe": m32.vc5b79bd50177,
+  "roots/list": m8.v7a9af519aa40,
+  "sampling/createMessage": m2.v2998ead90be0,
+  "tools/call": m0.v47200e468f82,
+  "tools/list": m9.v3b22d7f85ebd,
 };

@@ -20,14 +20,14 @@ import * as m15 from "../2024-11-05/validators/params.prompts.get.js";
 import * as m16 from "../2024-11-05/validators/params.prompts.list.js";
 import * as m17 from "../2024-11-05/validators/params.resources.read.js";
 import * as m18 from "../2024-11-05/validators/params.tools.call.js";
-import * as m19 from "../2024-11-05/validators/shared-095c40853b.js";
-import * as m20 from "../2024-11-05/validators/shared-192d0b9be0.js";
-import * as m21 from "../2024-11-05/validators/shared-33fe24af5d.js";
-import * as m22 from "../2024-11-05/validators/shared-5b41791c17.js";
-import * as m23 from "../2024-11-05/validators/shared-642a74e5de.js";
-import * as m24 from "../2024-11-05/validators/shared-a16b84a6ad.js";
-import * as m25 from "../2024-11-05/validators/shared-b5cfe899f1.js";
-import * as m26 from "../2024-11-05/validators/shared-b8e0aee4a8.js";
+import * as m19 from "../2024-11-05/validators/shared-259513802e.js";
+import * as m20 from "../2024-11-05/validators/shared-3455e2ed40.js";
+import * as m21 from "../2024-11-05/validators/shared-36739e7fde.js";
+import * as m22 from "../2024-11-05/validators/shared-379c1dbad8.js";
+import * as m23 from "../2024-11-05/validators/shared-3e2868e3e1.js";
+import * as m24 from "../2024-11-05/validators/shared-4106411d8a.js";
+import * as m25 from "../2024-11-05/validators/shared-8f29022869.js";
+import * as m26 from "../2024-11-05/validators/shared-dc30415c63.js";
 import * as m27 from "./validators/CallToolResult.js";
 import * as m28 from "./validators/CreateMessageResult.js";
 import * as m29 from "./validators/GetPromptResult.js";
@@ -39,222 +39,222 @@ import * as m34 from "./validators/definitions-8a37e59d72.js";
 import * as m35 from "./validators/definitions.js";
 import * as m36 from "./validators/params.notifications.progress.js";
 import * as m37 from "./validators/params.sampling.createMessage.js";
-import * as m38 from "./validators/shared-4360a77dbe.js";
-import * as m39 from "./validators/shared-7b6f3132d2.js";
-import * as m40 from "./validators/shared-85441adf70.js";
-import * as m41 from "./validators/shared-983395e2bd.js";
-import * as m42 from "./validators/shared-c2663d1b12.js";
+import * as m38 from "./validators/shared-04de37426d.js";
+import * as m39 from "./validators/shared-2ae3091789.js";
+import * as m40 from "./validators/shared-2b03a212ac.js";
+import * as m41 from "./validators/shared-56cbc19ab3.js";
+import * as m42 from "./validators/shared-c13ddbb648.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m41.v11c664a45a34 as Validator<T.Annotations>;
+export const validateAnnotations = m40.v5bc4ef4b526c as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m42.v9e420bdb9010 as Validator<T.AudioContent>;
+export const validateAudioContent = m38.v6f0c8d209260 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m24.va00b669abf37 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m19.v8717c6111341 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m4.v44a7f57606c9 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m4.vc0452f9b2654 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m27.vadb50924896e as Validator<T.CallToolResult>;
+export const validateCallToolResult = m27.vb6901af92848 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m4.vbf159017f0cf as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m4.ve97873ded4b8 as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m9.v2657525ca419 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m9.v7cd8b6a0cbc2 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m34.vae4df018ee49 as Validator<T.ClientNotification>;
+export const validateClientNotification = m34.v36bd6a25a3be as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m6.v02720649eee9 as Validator<T.ClientRequest>;
+export const validateClientRequest = m6.v20eae81d09fd as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m35.v405c259918b6 as Validator<T.ClientResult>;
+export const validateClientResult = m35.v2ffb410bae9b as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m6.vd05a33f7bdf9 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m6.ve324801966d5 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m0.v4bca272862f9 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m0.vbb51310aa357 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m35.v74993984799f as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m35.v850cdb300f3e as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m28.v5a9d18ffd753 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m28.v4a3cbdff2e8e as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m5.vab28eb21c5c3 as Validator<T.Cursor>;
+export const validateCursor = m5.ve68232b8538f as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m39.vc9029af9b7e5 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m41.v80c51ffee43d as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m19.vf3fae443c34f as Validator<T.EmptyResult>;
+export const validateEmptyResult = m21.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m4.v5017df0f119e as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m4.v37433f87bd73 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m29.v79df088f755b as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m29.vf21baf465441 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m42.v16d6cd2d4839 as Validator<T.ImageContent>;
+export const validateImageContent = m38.v4330a03f58f8 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m23.v70aa2e41ec1b as Validator<T.Implementation>;
+export const validateImplementation = m25.v3412c940cb09 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m6.va1849f5cc7d0 as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m6.vef726eb6acb6 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m30.vd7b8cebc0a52 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m30.v7239180826ef as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m4.v26b3b826a4b5 as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m4.veb11488253f8 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCBatchRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCBatchRequest = m35.v6b8feb6f044b as Validator<T.JSONRPCBatchRequest>;
+export const validateJSONRPCBatchRequest = m35.v3ed5afe578df as Validator<T.JSONRPCBatchRequest>;
 /** Checks that a value is a valid `JSONRPCBatchResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCBatchResponse = m35.vce05c7e91daa as Validator<T.JSONRPCBatchResponse>;
+export const validateJSONRPCBatchResponse = m35.vc41006b9a1a8 as Validator<T.JSONRPCBatchResponse>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m4.v6394c8d44bdd as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m4.v0232a737ba08 as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m35.vc992c13c7afa as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m35.vf7fc4e88008b as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m4.vcb94a3e85952 as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m4.vd6b6baac2bdd as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m6.v934667471c42 as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m6.vbd80c1b0b884 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m4.v290f7910574d as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m4.vbf98f6e6753e as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m4.v49573550203b as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m4.v1212accd80bb as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m1.vd22127e9626d as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m1.v99fddf245618 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m4.vb28cde2a3f61 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m4.v6f22d05a57d8 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m31.v18dfc29d2d52 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m31.vf083eee049de as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m4.v313c6d69c87f as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m4.vb56ff085c7a3 as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m32.vddda739a422e as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m32.ve1db58de43f0 as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m4.v8df0581c5902 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m4.v04881ef4f861 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m2.v046b118377fb as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m2.v7a9af519aa40 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m4.v454e34a86650 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m4.v024b181f35e7 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m33.v34c238d6cde6 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m33.v4db1e613cfae as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m25.v7588dae6046b as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m20.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m4.v5cc8aad65648 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m4.vdab070d63846 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m22.ve1ee6e1691d6 as Validator<T.ModelHint>;
+export const validateModelHint = m26.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m22.v6cedb92af2ca as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m26.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m4.v8b6a66d19f49 as Validator<T.Notification>;
+export const validateNotification = m4.vd06b76977010 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m4.va002758d0968 as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m4.v780bf504c7a5 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m7.v43b903721203 as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m7.v4b258bba6523 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m4.v17fa44360b32 as Validator<T.PingRequest>;
+export const validatePingRequest = m4.v0c5af6cc6e72 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m34.v0f0939a860bf as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m34.v671fd0973fbf as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m26.vbcfa8106f9bb as Validator<T.ProgressToken>;
+export const validateProgressToken = m23.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m1.v62b572c7ff9b as Validator<T.Prompt>;
+export const validatePrompt = m1.vd7fabbba9470 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m1.v601b8953831c as Validator<T.PromptArgument>;
+export const validatePromptArgument = m1.v3bd235bbcde7 as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m4.v953fd7db9cd5 as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m4.v62089009022a as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m29.v86e21f846494 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m29.va88f846a941f as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m8.v7a50cde7d767 as Validator<T.PromptReference>;
+export const validatePromptReference = m8.v2d30263ff6d0 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m4.v3806902efc83 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m4.vd30dc08fc974 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m3.v0d89eb379e3d as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m3.v42b139372097 as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m4.v3c21c5d20e3d as Validator<T.Request>;
+export const validateRequest = m4.v8d812ee3a67c as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m26.vbcfa8106f9bb as Validator<T.RequestId>;
+export const validateRequestId = m23.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m32.v27d13c99f1c0 as Validator<T.Resource>;
+export const validateResource = m32.v3ff2910daca6 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m6.vede2cb904f5b as Validator<T.ResourceContents>;
+export const validateResourceContents = m6.v2e5adab8d77f as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceListChangedNotification = m4.vff7074db3118 as Validator<T.ResourceListChangedNotification>;
+export const validateResourceListChangedNotification = m4.vfe210af1d2ec as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m21.v3d3ada8b5729 as Validator<T.ResourceReference>;
+export const validateResourceReference = m24.v32890cc36f1a as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m31.v96c97f9420f0 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m31.v147346ccd9f9 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m4.v011f4f4bd06d as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m4.v36fd6475bf81 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m19.vf3fae443c34f as Validator<T.Result>;
+export const validateResult = m21.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m20.v6c1b20ac38e5 as Validator<T.Role>;
+export const validateRole = m22.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m2.v29e3bef54e78 as Validator<T.Root>;
+export const validateRoot = m2.vc9cab5ce7365 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification = m4.v001dbfaf2ccd as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m4.v5a45659ae9f7 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m37.ve4d10af71701 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m37.v1c5b39c3981c as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m38.v0ad4809c49a8 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m39.v8769688784b1 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m34.v2663d203490c as Validator<T.ServerNotification>;
+export const validateServerNotification = m34.v8dc12d7e4fc7 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m35.v3207778a89b6 as Validator<T.ServerRequest>;
+export const validateServerRequest = m35.v5d49e17754a8 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m35.v013edefee6a3 as Validator<T.ServerResult>;
+export const validateServerResult = m35.v55560d03aaa0 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m4.v5df32d322816 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m4.vc5a5e386342e as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m4.vedc8e0d41f23 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m4.v9048a4bf9ff6 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m42.v8b02dc3cfe05 as Validator<T.TextContent>;
+export const validateTextContent = m38.v178b91c48649 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m24.v31ffa122ba71 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m19.va1f5714e9640 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m33.v59da23584322 as Validator<T.Tool>;
+export const validateTool = m33.v4711529311c6 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m40.v6e9ab183952a as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m42.vcc206bfeaaee as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m4.v10f0042665b0 as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m4.v39aba23973e9 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m4.v081c123073cc as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m4.v93211027091e as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m8.v008aae9927ae,
-  initialize: m9.v89b657dcde52,
-  "logging/setLevel": m10.v4dd3c6b08756,
-  "notifications/cancelled": m11.vb3a037ea78f8,
-  "notifications/initialized": m19.vf3fae443c34f,
-  "notifications/message": m12.vdf5c9f19458b,
-  "notifications/progress": m36.v3b6b44f341f1,
-  "notifications/prompts/list_changed": m19.vf3fae443c34f,
-  "notifications/resources/list_changed": m19.vf3fae443c34f,
-  "notifications/resources/updated": m13.v89b9282673a5,
-  "notifications/roots/list_changed": m19.vf3fae443c34f,
-  "notifications/tools/list_changed": m19.vf3fae443c34f,
-  ping: m14.v68f2153ff814,
-  "prompts/get": m15.vf293c615624e,
-  "prompts/list": m16.vcd996af599d7,
-  "resources/list": m16.vcd996af599d7,
-  "resources/read": m17.vfe5040f5beb7,
-  "resources/subscribe": m17.vfe5040f5beb7,
-  "resources/templates/list": m16.vcd996af599d7,
-  "resources/unsubscribe": m17.vfe5040f5beb7,
-  "roots/list": m14.v68f2153ff814,
-  "sampling/createMessage": m37.v1b5a5def6bfb,
-  "tools/call": m18.v2d8770133ede,
-  "tools/list": m16.vcd996af599d7,
+  "completion/complete": m8.vd0494474321a,
+  initialize: m9.vbd4c9c7e882f,
+  "logging/setLevel": m10.vf380785a2003,
+  "notifications/cancelled": m11.vc505fda8aad2,
+  "notifications/initialized": m21.vc5b79bd50177,
+  "notifications/message": m12.v8a735e4879b5,
+  "notifications/progress": m36.vbecfb8ab339b,
+  "notifications/prompts/list_changed": m21.vc5b79bd50177,
+  "notifications/resources/list_changed": m21.vc5b79bd50177,
+  "notifications/resources/updated": m13.va07af1e36719,
+  "notifications/roots/list_changed": m21.vc5b79bd50177,
+  "notifications/tools/list_changed": m21.vc5b79bd50177,
+  ping: m14.v0c0d70a876dd,
+  "prompts/get": m15.ve3d2315c1cb7,
+  "prompts/list": m16.vbd549e75a15d,
+  "resources/list": m16.vbd549e75a15d,
+  "resources/read": m17.ve856436f9a8a,
+  "resources/subscribe": m17.ve856436f9a8a,
+  "resources/templates/list": m16.vbd549e75a15d,
+  "resources/unsubscribe": m17.ve856436f9a8a,
+  "roots/list": m14.v0c0d70a876dd,
+  "sampling/createMessage": m37.v4847ae0da226,
+  "tools/call": m18.vab1f7f7a6a26,
+  "tools/list": m16.vbd549e75a15d,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m0.v4bca272862f9,
-  initialize: m30.vd7b8cebc0a52,
-  "logging/setLevel": m19.vf3fae443c34f,
-  ping: m19.vf3fae443c34f,
-  "prompts/get": m29.v79df088f755b,
-  "prompts/list": m1.vd22127e9626d,
-  "resources/list": m32.vddda739a422e,
-  "resources/read": m3.v0d89eb379e3d,
-  "resources/subscribe": m19.vf3fae443c34f,
-  "resources/templates/list": m31.v18dfc29d2d52,
-  "resources/unsubscribe": m19.vf3fae443c34f,
-  "roots/list": m2.v046b118377fb,
-  "sampling/createMessage": m28.v5a9d18ffd753,
-  "tools/call": m27.vadb50924896e,
-  "tools/list": m33.v34c238d6cde6,
+  "completion/complete": m0.vbb51310aa357,
+  initialize: m30.v7239180826ef,
+  "logging/setLevel": m21.vc5b79bd50177,
+  ping: m21.vc5b79bd50177,
+  "prompts/get": m29.vf21baf465441,
+  "prompts/list": m1.v99fddf245618,
+  "resources/list": m32.ve1db58de43f0,
+  "resources/read": m3.v42b139372097,
+  "resources/subscribe": m21.vc5b79bd50177,
+  "resources/templates/list": m31.vf083eee049de,
+  "resources/unsubscribe": m21.vc5b79bd50177,
+  "roots/list": m2.v7a9af519aa40,
+  "sampling/createMessage": m28.v4a3cbdff2e8e,
+  "tools/call": m27.vb6901af92848,
+  "tools/list": m33.v4db1e613cfae,
 };

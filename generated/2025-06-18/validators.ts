@@ -14,16 +14,16 @@ import * as m9 from "../2024-11-05/validators/params.prompts.get.js";
 import * as m10 from "../2024-11-05/validators/params.prompts.list.js";
 import * as m11 from "../2024-11-05/validators/params.resources.read.js";
 import * as m12 from "../2024-11-05/validators/params.tools.call.js";
-import * as m13 from "../2024-11-05/validators/shared-095c40853b.js";
-import * as m14 from "../2024-11-05/validators/shared-192d0b9be0.js";
-import * as m15 from "../2024-11-05/validators/shared-33fe24af5d.js";
-import * as m16 from "../2024-11-05/validators/shared-5b41791c17.js";
-import * as m17 from "../2024-11-05/validators/shared-b5cfe899f1.js";
-import * as m18 from "../2024-11-05/validators/shared-b8e0aee4a8.js";
+import * as m13 from "../2024-11-05/validators/shared-3455e2ed40.js";
+import * as m14 from "../2024-11-05/validators/shared-36739e7fde.js";
+import * as m15 from "../2024-11-05/validators/shared-379c1dbad8.js";
+import * as m16 from "../2024-11-05/validators/shared-3e2868e3e1.js";
+import * as m17 from "../2024-11-05/validators/shared-4106411d8a.js";
+import * as m18 from "../2024-11-05/validators/shared-dc30415c63.js";
 import * as m19 from "../2025-03-26/validators/definitions-8a37e59d72.js";
 import * as m20 from "../2025-03-26/validators/params.notifications.progress.js";
-import * as m21 from "../2025-03-26/validators/shared-4360a77dbe.js";
-import * as m22 from "../2025-03-26/validators/shared-85441adf70.js";
+import * as m21 from "../2025-03-26/validators/shared-2ae3091789.js";
+import * as m22 from "../2025-03-26/validators/shared-c13ddbb648.js";
 import * as m23 from "./validators/CallToolResult.js";
 import * as m24 from "./validators/CreateMessageResult.js";
 import * as m25 from "./validators/ElicitResult.js";
@@ -42,244 +42,244 @@ import * as m37 from "./validators/params.completion.complete.js";
 import * as m38 from "./validators/params.elicitation.create.js";
 import * as m39 from "./validators/params.initialize.js";
 import * as m40 from "./validators/params.sampling.createMessage.js";
-import * as m41 from "./validators/shared-114bca44b2.js";
-import * as m42 from "./validators/shared-1fe3606d4b.js";
-import * as m43 from "./validators/shared-22621ece26.js";
-import * as m44 from "./validators/shared-313f1bd2e8.js";
-import * as m45 from "./validators/shared-57ac7a3489.js";
-import * as m46 from "./validators/shared-66ff670d82.js";
-import * as m47 from "./validators/shared-e088255fac.js";
-import * as m48 from "./validators/shared-e18da10776.js";
-import * as m49 from "./validators/shared-f71bfa17c8.js";
+import * as m41 from "./validators/shared-0c962fe83a.js";
+import * as m42 from "./validators/shared-14dc5d7704.js";
+import * as m43 from "./validators/shared-27a1989a6e.js";
+import * as m44 from "./validators/shared-27eb0fcd11.js";
+import * as m45 from "./validators/shared-35d138f0d0.js";
+import * as m46 from "./validators/shared-39e6dd84b4.js";
+import * as m47 from "./validators/shared-9f9d24c502.js";
+import * as m48 from "./validators/shared-c30e710f65.js";
+import * as m49 from "./validators/shared-f49235970c.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m43.vce8aa63d0606 as Validator<T.Annotations>;
+export const validateAnnotations = m49.vf88602c10b3a as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m42.va580c579d8d7 as Validator<T.AudioContent>;
+export const validateAudioContent = m48.v50efba672d6c as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
-export const validateBaseMetadata = m35.v5e567b18e798 as Validator<T.BaseMetadata>;
+export const validateBaseMetadata = m35.v60d0dc0d911d as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m48.v231e88a86262 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m42.v803285b50aa9 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m41.v61011ad293a4 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m46.v14a423ffab1c as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m1.v44a7f57606c9 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m1.vc0452f9b2654 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m23.vd4400625f18f as Validator<T.CallToolResult>;
+export const validateCallToolResult = m23.v94024ff0bae7 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m1.vbf159017f0cf as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m1.ve97873ded4b8 as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m39.va3a6ceaf0cf8 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m39.v3b7ac2121e0f as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m19.vae4df018ee49 as Validator<T.ClientNotification>;
+export const validateClientNotification = m19.v36bd6a25a3be as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m36.v23a6e2c50568 as Validator<T.ClientRequest>;
+export const validateClientRequest = m36.v34e8442dfbf5 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m36.vbb2adb15e11d as Validator<T.ClientResult>;
+export const validateClientResult = m36.ve4717dfdee4c as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m36.vf16c908505d8 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m36.vcbcdaa8334fd as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m0.v4bca272862f9 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m0.vbb51310aa357 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m47.v62a11a542a26 as Validator<T.ContentBlock>;
+export const validateContentBlock = m45.vb2ae791b8bd6 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m36.v1e49038836fc as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m36.v386bdcfec6dd as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m24.v371dae367cfa as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m24.vedf75c8fd6ba as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m2.vab28eb21c5c3 as Validator<T.Cursor>;
+export const validateCursor = m2.ve68232b8538f as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m36.v0c331119f908 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m36.v3e996c473ef9 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m25.vc471b2c9ed7e as Validator<T.ElicitResult>;
+export const validateElicitResult = m25.v270b90b4e35e as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m46.v9992cdbc22ce as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m41.v405b9f8b8b71 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m13.vf3fae443c34f as Validator<T.EmptyResult>;
+export const validateEmptyResult = m14.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
-export const validateEnumSchema = m38.v7e87412df0f5 as Validator<T.EnumSchema>;
+export const validateEnumSchema = m38.vacd129cef8b3 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m1.v5017df0f119e as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m1.v37433f87bd73 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m26.v28944944a18a as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m26.vc4b27e1b5ea3 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m42.vf49c2c6b70ee as Validator<T.ImageContent>;
+export const validateImageContent = m48.v907b7dab76b0 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m49.v708b826bc4c2 as Validator<T.Implementation>;
+export const validateImplementation = m44.v53243d7a7e7d as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m36.v092971d27fb2 as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m36.v480f3614eb2d as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m27.v807d248d2def as Validator<T.InitializeResult>;
+export const validateInitializeResult = m27.vf1ce90368167 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m1.v26b3b826a4b5 as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m1.veb11488253f8 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m1.v6394c8d44bdd as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m1.v0232a737ba08 as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m36.v9a16bcfe0263 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m36.vea94e075798c as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m1.vcb94a3e85952 as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m1.vd6b6baac2bdd as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m36.vbb61758952c9 as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m36.v086e4853542f as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m1.v290f7910574d as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m1.vbf98f6e6753e as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m1.v49573550203b as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m1.v1212accd80bb as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m28.v25cbaa3ca895 as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m28.v5754e40ace51 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m1.vb28cde2a3f61 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m1.v6f22d05a57d8 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m29.vbaafffc10e7f as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m29.v4d4b43954509 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m1.v313c6d69c87f as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m1.vb56ff085c7a3 as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m30.v5017edd41f47 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m30.v6d94d6c74efd as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m1.v8df0581c5902 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m1.v04881ef4f861 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m31.vc597b0f133a7 as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m31.ve309a6d1caa6 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m1.v454e34a86650 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m1.v024b181f35e7 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m32.v0bed9c65b927 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m32.vabb5c2c5aff9 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m17.v7588dae6046b as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m13.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m1.v5cc8aad65648 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m1.vdab070d63846 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m16.ve1ee6e1691d6 as Validator<T.ModelHint>;
+export const validateModelHint = m18.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m16.v6cedb92af2ca as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m18.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m1.v8b6a66d19f49 as Validator<T.Notification>;
+export const validateNotification = m1.vd06b76977010 as Validator<T.Notification>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m38.v7179ce357f32 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m38.v7fceb0905640 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m1.va002758d0968 as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m1.v780bf504c7a5 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m3.v43b903721203 as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m3.v4b258bba6523 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m1.v17fa44360b32 as Validator<T.PingRequest>;
+export const validatePingRequest = m1.v0c5af6cc6e72 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m38.v51625b451b8f as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m38.v94d1478d0c05 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m19.v0f0939a860bf as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m19.v671fd0973fbf as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m18.vbcfa8106f9bb as Validator<T.ProgressToken>;
+export const validateProgressToken = m16.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m28.v7f886f500ebf as Validator<T.Prompt>;
+export const validatePrompt = m28.v8bccb3f53b72 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m45.vf8911048c0fe as Validator<T.PromptArgument>;
+export const validatePromptArgument = m47.v13fd020ea72c as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m1.v953fd7db9cd5 as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m1.v62089009022a as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m26.ve80e39527068 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m26.v38323e0ee469 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m44.ve4922d0a6871 as Validator<T.PromptReference>;
+export const validatePromptReference = m43.v91e5ac6ea6c9 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m1.v3806902efc83 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m1.vd30dc08fc974 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m33.v07e380738f56 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m33.v0dba576b751c as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m1.v3c21c5d20e3d as Validator<T.Request>;
+export const validateRequest = m1.v8d812ee3a67c as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m18.vbcfa8106f9bb as Validator<T.RequestId>;
+export const validateRequestId = m16.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m30.vf8ac42c3a008 as Validator<T.Resource>;
+export const validateResource = m30.vfe9d0b4c696b as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m34.v0966e21273a0 as Validator<T.ResourceContents>;
+export const validateResourceContents = m34.v4e24d8f0a10a as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m47.v35ad0d213bc7 as Validator<T.ResourceLink>;
+export const validateResourceLink = m45.v756144442fe7 as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceListChangedNotification = m1.vff7074db3118 as Validator<T.ResourceListChangedNotification>;
+export const validateResourceListChangedNotification = m1.vfe210af1d2ec as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m29.v55ae06133e1b as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m29.v7a4f047ce67c as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m15.v3d3ada8b5729 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m17.v32890cc36f1a as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m1.v011f4f4bd06d as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m1.v36fd6475bf81 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m13.vf3fae443c34f as Validator<T.Result>;
+export const validateResult = m14.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m14.v6c1b20ac38e5 as Validator<T.Role>;
+export const validateRole = m15.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m31.v57b8130dd3d7 as Validator<T.Root>;
+export const validateRoot = m31.v2fc3f4de5750 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification = m1.v001dbfaf2ccd as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m1.v5a45659ae9f7 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m40.vaa7e83e11beb as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m40.va30266a60ee1 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m21.v0ad4809c49a8 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m21.v8769688784b1 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m19.v2663d203490c as Validator<T.ServerNotification>;
+export const validateServerNotification = m19.v8dc12d7e4fc7 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m36.v233fff0a8242 as Validator<T.ServerRequest>;
+export const validateServerRequest = m36.vb80ae1f78950 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m36.vbad4b002bf11 as Validator<T.ServerResult>;
+export const validateServerResult = m36.vb0374c3c7cb5 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m1.v5df32d322816 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m1.vc5a5e386342e as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m38.v37efed9a14e4 as Validator<T.StringSchema>;
+export const validateStringSchema = m38.v2eb8ae0fed48 as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m1.vedc8e0d41f23 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m1.v9048a4bf9ff6 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m42.v07f67c44a844 as Validator<T.TextContent>;
+export const validateTextContent = m48.v3bb70aafadf2 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m48.v264d1b92f3a7 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m42.v39182b8e8f69 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m32.v3aa0ccc78d1e as Validator<T.Tool>;
+export const validateTool = m32.v40edc994485c as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m22.v6e9ab183952a as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m22.vcc206bfeaaee as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m1.v10f0042665b0 as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m1.v39aba23973e9 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m1.v081c123073cc as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m1.v93211027091e as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m37.vf96912f51966,
-  "elicitation/create": m38.v105ea950d439,
-  initialize: m39.vc49a1f8c7c8b,
-  "logging/setLevel": m4.v4dd3c6b08756,
-  "notifications/cancelled": m5.vb3a037ea78f8,
-  "notifications/initialized": m13.vf3fae443c34f,
-  "notifications/message": m6.vdf5c9f19458b,
-  "notifications/progress": m20.v3b6b44f341f1,
-  "notifications/prompts/list_changed": m13.vf3fae443c34f,
-  "notifications/resources/list_changed": m13.vf3fae443c34f,
-  "notifications/resources/updated": m7.v89b9282673a5,
-  "notifications/roots/list_changed": m13.vf3fae443c34f,
-  "notifications/tools/list_changed": m13.vf3fae443c34f,
-  ping: m8.v68f2153ff814,
-  "prompts/get": m9.vf293c615624e,
-  "prompts/list": m10.vcd996af599d7,
-  "resources/list": m10.vcd996af599d7,
-  "resources/read": m11.vfe5040f5beb7,
-  "resources/subscribe": m11.vfe5040f5beb7,
-  "resources/templates/list": m10.vcd996af599d7,
-  "resources/unsubscribe": m11.vfe5040f5beb7,
-  "roots/list": m8.v68f2153ff814,
-  "sampling/createMessage": m40.vb12b89f95be8,
-  "tools/call": m12.v2d8770133ede,
-  "tools/list": m10.vcd996af599d7,
+  "completion/complete": m37.vb43c6da894c7,
+  "elicitation/create": m38.vcf53f877d9d2,
+  initialize: m39.v2b45790010bc,
+  "logging/setLevel": m4.vf380785a2003,
+  "notifications/cancelled": m5.vc505fda8aad2,
+  "notifications/initialized": m14.vc5b79bd50177,
+  "notifications/message": m6.v8a735e4879b5,
+  "notifications/progress": m20.vbecfb8ab339b,
+  "notifications/prompts/list_changed": m14.vc5b79bd50177,
+  "notifications/resources/list_changed": m14.vc5b79bd50177,
+  "notifications/resources/updated": m7.va07af1e36719,
+  "notifications/roots/list_changed": m14.vc5b79bd50177,
+  "notifications/tools/list_changed": m14.vc5b79bd50177,
+  ping: m8.v0c0d70a876dd,
+  "prompts/get": m9.ve3d2315c1cb7,
+  "prompts/list": m10.vbd549e75a15d,
+  "resources/list": m10.vbd549e75a15d,
+  "resources/read": m11.ve856436f9a8a,
+  "resources/subscribe": m11.ve856436f9a8a,
+  "resources/templates/list": m10.vbd549e75a15d,
+  "resources/unsubscribe": m11.ve856436f9a8a,
+  "roots/list": m8.v0c0d70a876dd,
+  "sampling/createMessage": m40.v5cbdb855b829,
+  "tools/call": m12.vab1f7f7a6a26,
+  "tools/list": m10.vbd549e75a15d,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m0.v4bca272862f9,
-  "elicitation/create": m25.vc471b2c9ed7e,
-  initialize: m27.v807d248d2def,
-  "logging/setLevel": m13.vf3fae443c34f,
-  ping: m13.vf3fae443c34f,
-  "prompts/get": m26.v28944944a18a,
-  "prompts/list": m28.v25cbaa3ca895,
-  "resources/list": m30.v5017edd41f47,
-  "resources/read": m33.v07e380738f56,
-  "resources/subscribe": m13.vf3fae443c34f,
-  "resources/templates/list": m29.vbaafffc10e7f,
-  "resources/unsubscribe": m13.vf3fae443c34f,
-  "roots/list": m31.vc597b0f133a7,
-  "sampling/createMessage": m24.v371dae367cfa,
-  "tools/call": m23.vd4400625f18f,
-  "tools/list": m32.v0bed9c65b927,
+  "completion/complete": m0.vbb51310aa357,
+  "elicitation/create": m25.v270b90b4e35e,
+  initialize: m27.vf1ce90368167,
+  "logging/setLevel": m14.vc5b79bd50177,
+  ping: m14.vc5b79bd50177,
+  "prompts/get": m26.vc4b27e1b5ea3,
+  "prompts/list": m28.v5754e40ace51,
+  "resources/list": m30.v6d94d6c74efd,
+  "resources/read": m33.v0dba576b751c,
+  "resources/subscribe": m14.vc5b79bd50177,
+  "resources/templates/list": m29.v4d4b43954509,
+  "resources/unsubscribe": m14.vc5b79bd50177,
+  "roots/list": m31.ve309a6d1caa6,
+  "sampling/createMessage": m24.vedf75c8fd6ba,
+  "tools/call": m23.v94024ff0bae7,
+  "tools/list": m32.vabb5c2c5aff9,
 };

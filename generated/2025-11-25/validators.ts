@@ -4,24 +4,24 @@ import type * as T from "./types.js";
 import * as m0 from "../2024-11-05/validators/CompleteResult.js";
 import * as m1 from "../2024-11-05/validators/definitions-a77d6b6ebb.js";
 import * as m2 from "../2024-11-05/validators/definitions-f5053d3a3d.js";
-import * as m3 from "../2024-11-05/validators/shared-095c40853b.js";
-import * as m4 from "../2024-11-05/validators/shared-192d0b9be0.js";
-import * as m5 from "../2024-11-05/validators/shared-33fe24af5d.js";
-import * as m6 from "../2024-11-05/validators/shared-5b41791c17.js";
-import * as m7 from "../2024-11-05/validators/shared-b5cfe899f1.js";
-import * as m8 from "../2024-11-05/validators/shared-b8e0aee4a8.js";
-import * as m9 from "../2025-03-26/validators/shared-85441adf70.js";
+import * as m3 from "../2024-11-05/validators/shared-3455e2ed40.js";
+import * as m4 from "../2024-11-05/validators/shared-36739e7fde.js";
+import * as m5 from "../2024-11-05/validators/shared-379c1dbad8.js";
+import * as m6 from "../2024-11-05/validators/shared-3e2868e3e1.js";
+import * as m7 from "../2024-11-05/validators/shared-4106411d8a.js";
+import * as m8 from "../2024-11-05/validators/shared-dc30415c63.js";
+import * as m9 from "../2025-03-26/validators/shared-c13ddbb648.js";
 import * as m10 from "../2025-06-18/validators/ListRootsResult.js";
 import * as m11 from "../2025-06-18/validators/ReadResourceResult.js";
 import * as m12 from "../2025-06-18/validators/definitions-d7cc59ed39.js";
 import * as m13 from "../2025-06-18/validators/definitions-fb09a1a041.js";
-import * as m14 from "../2025-06-18/validators/shared-114bca44b2.js";
-import * as m15 from "../2025-06-18/validators/shared-1fe3606d4b.js";
-import * as m16 from "../2025-06-18/validators/shared-22621ece26.js";
-import * as m17 from "../2025-06-18/validators/shared-313f1bd2e8.js";
-import * as m18 from "../2025-06-18/validators/shared-57ac7a3489.js";
-import * as m19 from "../2025-06-18/validators/shared-66ff670d82.js";
-import * as m20 from "../2025-06-18/validators/shared-e18da10776.js";
+import * as m14 from "../2025-06-18/validators/shared-0c962fe83a.js";
+import * as m15 from "../2025-06-18/validators/shared-14dc5d7704.js";
+import * as m16 from "../2025-06-18/validators/shared-27a1989a6e.js";
+import * as m17 from "../2025-06-18/validators/shared-39e6dd84b4.js";
+import * as m18 from "../2025-06-18/validators/shared-9f9d24c502.js";
+import * as m19 from "../2025-06-18/validators/shared-c30e710f65.js";
+import * as m20 from "../2025-06-18/validators/shared-f49235970c.js";
 import * as m21 from "./validators/CallToolRequestParams.js";
 import * as m22 from "./validators/CallToolResult.js";
 import * as m23 from "./validators/CancelTaskResult.js";
@@ -52,367 +52,367 @@ import * as m47 from "./validators/definitions-b4ff771a19.js";
 import * as m48 from "./validators/definitions.js";
 import * as m49 from "./validators/params.notifications.elicitation.complete.js";
 import * as m50 from "./validators/params.tasks.cancel.js";
-import * as m51 from "./validators/shared-59fa77fcbd.js";
-import * as m52 from "./validators/shared-624b1e4790.js";
-import * as m53 from "./validators/shared-629e28688d.js";
-import * as m54 from "./validators/shared-687a120c54.js";
-import * as m55 from "./validators/shared-6f068ce9fd.js";
-import * as m56 from "./validators/shared-6f33a93484.js";
-import * as m57 from "./validators/shared-8715a8ee03.js";
-import * as m58 from "./validators/shared-e9e428bf3b.js";
-import * as m59 from "./validators/shared-ed58ce237a.js";
-import * as m60 from "./validators/shared-ef8584b9e1.js";
+import * as m51 from "./validators/shared-22e94b9415.js";
+import * as m52 from "./validators/shared-3214996fea.js";
+import * as m53 from "./validators/shared-38b31fe37d.js";
+import * as m54 from "./validators/shared-5b79a4fa10.js";
+import * as m55 from "./validators/shared-766c94e6e3.js";
+import * as m56 from "./validators/shared-83c4981d62.js";
+import * as m57 from "./validators/shared-8e2778f2a2.js";
+import * as m58 from "./validators/shared-9c8246f227.js";
+import * as m59 from "./validators/shared-a57137871f.js";
+import * as m60 from "./validators/shared-a954b6a224.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m16.vce8aa63d0606 as Validator<T.Annotations>;
+export const validateAnnotations = m20.vf88602c10b3a as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m15.va580c579d8d7 as Validator<T.AudioContent>;
+export const validateAudioContent = m19.v50efba672d6c as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
-export const validateBaseMetadata = m13.v5e567b18e798 as Validator<T.BaseMetadata>;
+export const validateBaseMetadata = m13.v60d0dc0d911d as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m20.v231e88a86262 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m15.v803285b50aa9 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m14.v61011ad293a4 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m17.v14a423ffab1c as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m48.v676bec9abe78 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m48.vb3c489b184d0 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
-export const validateCallToolRequestParams = m21.v8f2124927899 as Validator<T.CallToolRequestParams>;
+export const validateCallToolRequestParams = m21.v36bbd63dc7e1 as Validator<T.CallToolRequestParams>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m22.vc5e4ce092e9a as Validator<T.CallToolResult>;
+export const validateCallToolResult = m22.vb0368eb7a072 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelTaskRequest`; on failure `errors` holds the first problem. */
-export const validateCancelTaskRequest = m48.v27825f926b73 as Validator<T.CancelTaskRequest>;
+export const validateCancelTaskRequest = m48.v6ea3a7d2ff0b as Validator<T.CancelTaskRequest>;
 /** Checks that a value is a valid `CancelTaskResult`; on failure `errors` holds the first problem. */
-export const validateCancelTaskResult = m23.v87df9e8fd9b9 as Validator<T.CancelTaskResult>;
+export const validateCancelTaskResult = m23.v105ce0562dd6 as Validator<T.CancelTaskResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m48.v950892643f39 as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m48.vfbab7326007c as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `CancelledNotificationParams`; on failure `errors` holds the first problem. */
-export const validateCancelledNotificationParams = m24.v6f85508343e2 as Validator<T.CancelledNotificationParams>;
+export const validateCancelledNotificationParams = m24.vc29a0bbe210e as Validator<T.CancelledNotificationParams>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m32.vd4e6b6d29cf6 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m32.vb0453820249c as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m48.v7d2cb8ca2974 as Validator<T.ClientNotification>;
+export const validateClientNotification = m48.vb6f85f79c10c as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m48.v598f67571b0d as Validator<T.ClientRequest>;
+export const validateClientRequest = m48.v7cd4d0ff2dfe as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m48.v26e1bd4a7e4d as Validator<T.ClientResult>;
+export const validateClientResult = m48.vb28932b2bb3e as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m48.v0ce858f86555 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m48.v86e7a664e659 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteRequestParams`; on failure `errors` holds the first problem. */
-export const validateCompleteRequestParams = m25.vddb0b61b1c98 as Validator<T.CompleteRequestParams>;
+export const validateCompleteRequestParams = m25.v72db3ef65cc5 as Validator<T.CompleteRequestParams>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m0.v4bca272862f9 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m0.vbb51310aa357 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m52.vd45362b4e5c1 as Validator<T.ContentBlock>;
+export const validateContentBlock = m51.vbbdbe3630efb as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m48.vdc551e06026c as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m48.vd8de30f5f33a as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m26.v81295df119d7 as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m26.vaebe22cbce97 as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m27.v0bf70298628f as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m27.vd9b1ab463585 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `CreateTaskResult`; on failure `errors` holds the first problem. */
-export const validateCreateTaskResult = m48.va302198288cd as Validator<T.CreateTaskResult>;
+export const validateCreateTaskResult = m48.v59a93036ef45 as Validator<T.CreateTaskResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
-export const validateCursor = m1.vab28eb21c5c3 as Validator<T.Cursor>;
+export const validateCursor = m1.ve68232b8538f as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m48.v5642caba3928 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m48.vb782cb8dff96 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m28.vb1137abed538 as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m28.vb4d0260201e2 as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m28.vd98f03943cc2 as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m28.v1de3cc62583c as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestURLParams = m28.vddf6c8e24cb6 as Validator<T.ElicitRequestURLParams>;
+export const validateElicitRequestURLParams = m28.v7c063bb2803d as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m29.vcbc4bdb182c8 as Validator<T.ElicitResult>;
+export const validateElicitResult = m29.v165b5af02f12 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `ElicitationCompleteNotification`; on failure `errors` holds the first problem. */
 export const validateElicitationCompleteNotification =
-  m48.ve764617954db as Validator<T.ElicitationCompleteNotification>;
+  m48.vb7e707ad1722 as Validator<T.ElicitationCompleteNotification>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m19.v9992cdbc22ce as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m14.v405b9f8b8b71 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m3.vf3fae443c34f as Validator<T.EmptyResult>;
+export const validateEmptyResult = m4.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
-export const validateEnumSchema = m47.vc54014052035 as Validator<T.EnumSchema>;
+export const validateEnumSchema = m47.v1e80153c1cbf as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
-export const validateError = m47.v48fe92e7a6ab as Validator<T.Error>;
+export const validateError = m47.v1a250c39df4b as Validator<T.Error>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m48.v820e76cd6905 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m48.vc335df610a74 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptRequestParams`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequestParams = m30.v943001f69e8f as Validator<T.GetPromptRequestParams>;
+export const validateGetPromptRequestParams = m30.v34ee695c2db0 as Validator<T.GetPromptRequestParams>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m31.v9cf347af1aa3 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m31.vf2bdbdfd7bb3 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `GetTaskPayloadRequest`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadRequest = m48.v1514c10743f2 as Validator<T.GetTaskPayloadRequest>;
+export const validateGetTaskPayloadRequest = m48.v137e8ace3523 as Validator<T.GetTaskPayloadRequest>;
 /** Checks that a value is a valid `GetTaskPayloadResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadResult = m3.vf3fae443c34f as Validator<T.GetTaskPayloadResult>;
+export const validateGetTaskPayloadResult = m4.vc5b79bd50177 as Validator<T.GetTaskPayloadResult>;
 /** Checks that a value is a valid `GetTaskRequest`; on failure `errors` holds the first problem. */
-export const validateGetTaskRequest = m48.vd9317f13921e as Validator<T.GetTaskRequest>;
+export const validateGetTaskRequest = m48.vafa62e0cfe7a as Validator<T.GetTaskRequest>;
 /** Checks that a value is a valid `GetTaskResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskResult = m23.v87df9e8fd9b9 as Validator<T.GetTaskResult>;
+export const validateGetTaskResult = m23.v105ce0562dd6 as Validator<T.GetTaskResult>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m56.v5ed703460812 as Validator<T.Icon>;
+export const validateIcon = m56.vcb6dfa76ff52 as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
-export const validateIcons = m47.vaf042d805c01 as Validator<T.Icons>;
+export const validateIcons = m47.v8843a97fd2b0 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m15.vf49c2c6b70ee as Validator<T.ImageContent>;
+export const validateImageContent = m19.v907b7dab76b0 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m59.v41a195fa1639 as Validator<T.Implementation>;
+export const validateImplementation = m53.v69e1454eff9b as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m48.v5120ce5f392d as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m48.v59181261b30e as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeRequestParams`; on failure `errors` holds the first problem. */
-export const validateInitializeRequestParams = m32.va1657269c7ec as Validator<T.InitializeRequestParams>;
+export const validateInitializeRequestParams = m32.vbae62b702057 as Validator<T.InitializeRequestParams>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m33.vdf3a45156641 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m33.v92a29b1c4bd0 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
-export const validateInitializedNotification = m48.v67296d3b3fbe as Validator<T.InitializedNotification>;
+export const validateInitializedNotification = m48.vd2b52a8d897f as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCErrorResponse = m47.vf3c2bdd9e07f as Validator<T.JSONRPCErrorResponse>;
+export const validateJSONRPCErrorResponse = m47.v11431c220756 as Validator<T.JSONRPCErrorResponse>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m48.v81d9f1fbaa77 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m48.v93bb7ea72405 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
-export const validateJSONRPCNotification = m47.v163e1c975bfb as Validator<T.JSONRPCNotification>;
+export const validateJSONRPCNotification = m47.vad2f281acd4e as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m47.va7abc370d8be as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m47.v0986d535b147 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m48.v44690b0e8051 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m48.v40d197392919 as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResultResponse = m48.va8d89df0a50b as Validator<T.JSONRPCResultResponse>;
+export const validateJSONRPCResultResponse = m48.v8a93f23ee4b0 as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m51.v9870cf0c5dec as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m59.v791da500f0c2 as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m48.v47e4fb939b61 as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m48.v096537b3174a as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m34.v7e88323f313f as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m34.v370b7e0dd3bf as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m48.vad3602ca7f18 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m48.vfcd7807c554f as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m35.v3561de808a66 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m35.vfc4b5f8cfed7 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m48.v82b32533da35 as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m48.v94fac1ec0d9d as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m36.v3a9af711edd9 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m36.v3bf52a96cc7b as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m48.vbbdbb7716d6e as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m48.v9b7b0cb7df29 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m10.vc597b0f133a7 as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m10.ve309a6d1caa6 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListTasksRequest`; on failure `errors` holds the first problem. */
-export const validateListTasksRequest = m48.v7ea2b86bed0c as Validator<T.ListTasksRequest>;
+export const validateListTasksRequest = m48.v5edf47c739e8 as Validator<T.ListTasksRequest>;
 /** Checks that a value is a valid `ListTasksResult`; on failure `errors` holds the first problem. */
-export const validateListTasksResult = m37.v30c63d066f51 as Validator<T.ListTasksResult>;
+export const validateListTasksResult = m37.vf815687767dc as Validator<T.ListTasksResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m48.v10a29cc1af37 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m48.vde26dd792b50 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m38.v44759847e8ed as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m38.vdb7fe2a4d69a as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m7.v7588dae6046b as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m3.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m48.v0f8d76beed9b as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m48.vad0ac4eb3cdc as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
-  m39.vd79c6818a118 as Validator<T.LoggingMessageNotificationParams>;
+  m39.v2ee984a07922 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m6.ve1ee6e1691d6 as Validator<T.ModelHint>;
+export const validateModelHint = m8.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m6.v6cedb92af2ca as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m8.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateMultiSelectEnumSchema = m47.v47bb92ee83a3 as Validator<T.MultiSelectEnumSchema>;
+export const validateMultiSelectEnumSchema = m47.v54333e828b6b as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
-export const validateNotification = m47.v661bc588981b as Validator<T.Notification>;
+export const validateNotification = m47.v7dd07cddad95 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
-export const validateNotificationParams = m54.v9d5d607753c2 as Validator<T.NotificationParams>;
+export const validateNotificationParams = m52.v7b1358a1eb9f as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m51.vee0126c7020a as Validator<T.NumberSchema>;
+export const validateNumberSchema = m59.v789e69e67fd8 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m48.v9f18d42846bd as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m48.v4368032a3188 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequestParams = m40.v78552bc0c582 as Validator<T.PaginatedRequestParams>;
+export const validatePaginatedRequestParams = m40.vab015975bceb as Validator<T.PaginatedRequestParams>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
-export const validatePaginatedResult = m2.v43b903721203 as Validator<T.PaginatedResult>;
+export const validatePaginatedResult = m2.v4b258bba6523 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m48.vd6700d2a8324 as Validator<T.PingRequest>;
+export const validatePingRequest = m48.vc098e0f3721e as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m51.ve5957acef193 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m59.v39e8a2e06d0d as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m48.vc9b5adc9b183 as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m48.vcfb216f7712a as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
-export const validateProgressNotificationParams = m41.v8657a2f81c65 as Validator<T.ProgressNotificationParams>;
+export const validateProgressNotificationParams = m41.ve708d6f74afd as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m8.vbcfa8106f9bb as Validator<T.ProgressToken>;
+export const validateProgressToken = m6.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m34.vf95d7b53b312 as Validator<T.Prompt>;
+export const validatePrompt = m34.v9df19fbbe48e as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m18.vf8911048c0fe as Validator<T.PromptArgument>;
+export const validatePromptArgument = m18.v13fd020ea72c as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m48.v8eb07b362fa9 as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m48.vc0723b236aa2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m31.vc20ea334a0e9 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m31.vaa69f1805e17 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m17.ve4922d0a6871 as Validator<T.PromptReference>;
+export const validatePromptReference = m16.v91e5ac6ea6c9 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m48.vb2af75722e6f as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m48.v4c7b6769cdf7 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequestParams = m42.v50e449177db3 as Validator<T.ReadResourceRequestParams>;
+export const validateReadResourceRequestParams = m42.vd1a5ff7418f2 as Validator<T.ReadResourceRequestParams>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m11.v07e380738f56 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m11.v0dba576b751c as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `RelatedTaskMetadata`; on failure `errors` holds the first problem. */
-export const validateRelatedTaskMetadata = m50.vdd40ec0cfe24 as Validator<T.RelatedTaskMetadata>;
+export const validateRelatedTaskMetadata = m50.vc05986fc6a71 as Validator<T.RelatedTaskMetadata>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m47.v661bc588981b as Validator<T.Request>;
+export const validateRequest = m47.v7dd07cddad95 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m8.vbcfa8106f9bb as Validator<T.RequestId>;
+export const validateRequestId = m6.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
-export const validateRequestParams = m43.v84d1f1a1bfc6 as Validator<T.RequestParams>;
+export const validateRequestParams = m43.vbf97acaf1896 as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m36.vd6b122e0a541 as Validator<T.Resource>;
+export const validateResource = m36.v011890eb103b as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m12.v0966e21273a0 as Validator<T.ResourceContents>;
+export const validateResourceContents = m12.v4e24d8f0a10a as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m52.v09138eee1bad as Validator<T.ResourceLink>;
+export const validateResourceLink = m51.v4a485906573c as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
-  m48.vf41f639c9d9a as Validator<T.ResourceListChangedNotification>;
+  m48.ve823a5390ac3 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateResourceRequestParams = m42.v50e449177db3 as Validator<T.ResourceRequestParams>;
+export const validateResourceRequestParams = m42.vd1a5ff7418f2 as Validator<T.ResourceRequestParams>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m35.v81a676fbfbc7 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m35.v4a7e452af569 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m5.v3d3ada8b5729 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m7.v32890cc36f1a as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m48.v804214d3bee0 as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m48.v1ca326fdb7dc as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
-  m44.vdab3558a203d as Validator<T.ResourceUpdatedNotificationParams>;
+  m44.v81a200a248a8 as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m3.vf3fae443c34f as Validator<T.Result>;
+export const validateResult = m4.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m4.v6c1b20ac38e5 as Validator<T.Role>;
+export const validateRole = m5.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m10.v57b8130dd3d7 as Validator<T.Root>;
+export const validateRoot = m10.v2fc3f4de5750 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateRootsListChangedNotification = m48.v4cbbb0a04f2e as Validator<T.RootsListChangedNotification>;
+export const validateRootsListChangedNotification = m48.v6d9353e84a48 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m26.v33947a4c368c as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m26.vb3632aa87528 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m53.v851ec80d97e7 as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m55.v513e267892cb as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m33.v7ec15d4fe337 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m33.v044602757700 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m48.vb3dff54c2db3 as Validator<T.ServerNotification>;
+export const validateServerNotification = m48.v24f3e3978fc3 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m48.vb7e1c4992916 as Validator<T.ServerRequest>;
+export const validateServerRequest = m48.vee0508bf882b as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m48.v0ee30e2b2cf3 as Validator<T.ServerResult>;
+export const validateServerResult = m48.v9a1f30fc22d3 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m48.vadbdd85e549f as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m48.v0c852af984b7 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SetLevelRequestParams`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequestParams = m45.v0b40c07de910 as Validator<T.SetLevelRequestParams>;
+export const validateSetLevelRequestParams = m45.v492337d5a69e as Validator<T.SetLevelRequestParams>;
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateSingleSelectEnumSchema = m47.vc17ad5c627e2 as Validator<T.SingleSelectEnumSchema>;
+export const validateSingleSelectEnumSchema = m47.v6ca99d7c88d9 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m51.v9982adb0d0af as Validator<T.StringSchema>;
+export const validateStringSchema = m59.vbc1e33393f3a as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m48.vdb39ecde8d56 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m48.v56afa575b49c as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `SubscribeRequestParams`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequestParams = m42.v50e449177db3 as Validator<T.SubscribeRequestParams>;
+export const validateSubscribeRequestParams = m42.vd1a5ff7418f2 as Validator<T.SubscribeRequestParams>;
 /** Checks that a value is a valid `Task`; on failure `errors` holds the first problem. */
-export const validateTask = m58.v280327be4fe4 as Validator<T.Task>;
+export const validateTask = m54.v289c5dfcd50d as Validator<T.Task>;
 /** Checks that a value is a valid `TaskAugmentedRequestParams`; on failure `errors` holds the first problem. */
-export const validateTaskAugmentedRequestParams = m48.vc071ef763772 as Validator<T.TaskAugmentedRequestParams>;
+export const validateTaskAugmentedRequestParams = m48.v284e43c93f59 as Validator<T.TaskAugmentedRequestParams>;
 /** Checks that a value is a valid `TaskMetadata`; on failure `errors` holds the first problem. */
-export const validateTaskMetadata = m57.v1ca926d161c0 as Validator<T.TaskMetadata>;
+export const validateTaskMetadata = m60.v27e88f40cdd0 as Validator<T.TaskMetadata>;
 /** Checks that a value is a valid `TaskStatus`; on failure `errors` holds the first problem. */
-export const validateTaskStatus = m58.v921ce7acc9b2 as Validator<T.TaskStatus>;
+export const validateTaskStatus = m54.v23e448992ab9 as Validator<T.TaskStatus>;
 /** Checks that a value is a valid `TaskStatusNotification`; on failure `errors` holds the first problem. */
-export const validateTaskStatusNotification = m48.v98f5af566f23 as Validator<T.TaskStatusNotification>;
+export const validateTaskStatusNotification = m48.v1e9f8a092c31 as Validator<T.TaskStatusNotification>;
 /** Checks that a value is a valid `TaskStatusNotificationParams`; on failure `errors` holds the first problem. */
-export const validateTaskStatusNotificationParams = m46.ve0e6472423a9 as Validator<T.TaskStatusNotificationParams>;
+export const validateTaskStatusNotificationParams = m46.v7eaa5f666a6f as Validator<T.TaskStatusNotificationParams>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m15.v07f67c44a844 as Validator<T.TextContent>;
+export const validateTextContent = m19.v3bb70aafadf2 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m20.v264d1b92f3a7 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m15.v39182b8e8f69 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m51.vf81f8159363f as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m59.v2cbb15b28de6 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m51.v6431801c3582 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m59.v7525653a3e0b as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m60.v61cb25187c5b as Validator<T.Tool>;
+export const validateTool = m57.vf3ca0aa89525 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m9.v6e9ab183952a as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m9.vcc206bfeaaee as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m55.v50735bbd4b1a as Validator<T.ToolChoice>;
+export const validateToolChoice = m58.v7e85ae5682ac as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolExecution`; on failure `errors` holds the first problem. */
-export const validateToolExecution = m60.ve8609cab7b15 as Validator<T.ToolExecution>;
+export const validateToolExecution = m57.v410311129704 as Validator<T.ToolExecution>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m48.vab750bfb191f as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m48.v960100e91387 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m53.vd0f55c23c647 as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m55.v833a77dc576c as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
-export const validateToolUseContent = m53.v4368ae55c6c7 as Validator<T.ToolUseContent>;
+export const validateToolUseContent = m55.v501ee0f466ed as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `URLElicitationRequiredError`; on failure `errors` holds the first problem. */
-export const validateURLElicitationRequiredError = m48.v0886e655480d as Validator<T.URLElicitationRequiredError>;
+export const validateURLElicitationRequiredError = m48.v344f33e93344 as Validator<T.URLElicitationRequiredError>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m48.v9f9370739e5b as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m48.vf2ef1cd191ba as Validator<T.UnsubscribeRequest>;
 /** Checks that a value is a valid `UnsubscribeRequestParams`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequestParams = m42.v50e449177db3 as Validator<T.UnsubscribeRequestParams>;
+export const validateUnsubscribeRequestParams = m42.vd1a5ff7418f2 as Validator<T.UnsubscribeRequestParams>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m51.vce5c4cf9832f as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m59.v7c5aa0ad2c1d as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m51.v926133acded0 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m59.ve10d665b3d18 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m25.vddb0b61b1c98,
-  "elicitation/create": m28.vd98f03943cc2,
-  initialize: m32.va1657269c7ec,
-  "logging/setLevel": m45.v0b40c07de910,
-  "notifications/cancelled": m24.v6f85508343e2,
-  "notifications/elicitation/complete": m49.ve31d024d3923,
-  "notifications/initialized": m54.v9d5d607753c2,
-  "notifications/message": m39.vd79c6818a118,
-  "notifications/progress": m41.v8657a2f81c65,
-  "notifications/prompts/list_changed": m54.v9d5d607753c2,
-  "notifications/resources/list_changed": m54.v9d5d607753c2,
-  "notifications/resources/updated": m44.vdab3558a203d,
-  "notifications/roots/list_changed": m54.v9d5d607753c2,
-  "notifications/tasks/status": m46.ve0e6472423a9,
-  "notifications/tools/list_changed": m54.v9d5d607753c2,
-  ping: m43.v84d1f1a1bfc6,
-  "prompts/get": m30.v943001f69e8f,
-  "prompts/list": m40.v78552bc0c582,
-  "resources/list": m40.v78552bc0c582,
-  "resources/read": m42.v50e449177db3,
-  "resources/subscribe": m42.v50e449177db3,
-  "resources/templates/list": m40.v78552bc0c582,
-  "resources/unsubscribe": m42.v50e449177db3,
-  "roots/list": m43.v84d1f1a1bfc6,
-  "sampling/createMessage": m26.v81295df119d7,
-  "tasks/cancel": m50.vdd40ec0cfe24,
-  "tasks/get": m50.vdd40ec0cfe24,
-  "tasks/list": m40.v78552bc0c582,
-  "tasks/result": m50.vdd40ec0cfe24,
-  "tools/call": m21.v8f2124927899,
-  "tools/list": m40.v78552bc0c582,
+  "completion/complete": m25.v72db3ef65cc5,
+  "elicitation/create": m28.v1de3cc62583c,
+  initialize: m32.vbae62b702057,
+  "logging/setLevel": m45.v492337d5a69e,
+  "notifications/cancelled": m24.vc29a0bbe210e,
+  "notifications/elicitation/complete": m49.vcac0c5982601,
+  "notifications/initialized": m52.v7b1358a1eb9f,
+  "notifications/message": m39.v2ee984a07922,
+  "notifications/progress": m41.ve708d6f74afd,
+  "notifications/prompts/list_changed": m52.v7b1358a1eb9f,
+  "notifications/resources/list_changed": m52.v7b1358a1eb9f,
+  "notifications/resources/updated": m44.v81a200a248a8,
+  "notifications/roots/list_changed": m52.v7b1358a1eb9f,
+  "notifications/tasks/status": m46.v7eaa5f666a6f,
+  "notifications/tools/list_changed": m52.v7b1358a1eb9f,
+  ping: m43.vbf97acaf1896,
+  "prompts/get": m30.v34ee695c2db0,
+  "prompts/list": m40.vab015975bceb,
+  "resources/list": m40.vab015975bceb,
+  "resources/read": m42.vd1a5ff7418f2,
+  "resources/subscribe": m42.vd1a5ff7418f2,
+  "resources/templates/list": m40.vab015975bceb,
+  "resources/unsubscribe": m42.vd1a5ff7418f2,
+  "roots/list": m43.vbf97acaf1896,
+  "sampling/createMessage": m26.vaebe22cbce97,
+  "tasks/cancel": m50.vc05986fc6a71,
+  "tasks/get": m50.vc05986fc6a71,
+  "tasks/list": m40.vab015975bceb,
+  "tasks/result": m50.vc05986fc6a71,
+  "tools/call": m21.v36bbd63dc7e1,
+  "tools/list": m40.vab015975bceb,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m0.v4bca272862f9,
-  "elicitation/create": m29.vcbc4bdb182c8,
-  initialize: m33.vdf3a45156641,
-  "logging/setLevel": m3.vf3fae443c34f,
-  ping: m3.vf3fae443c34f,
-  "prompts/get": m31.v9cf347af1aa3,
-  "prompts/list": m34.v7e88323f313f,
-  "resources/list": m36.v3a9af711edd9,
-  "resources/read": m11.v07e380738f56,
-  "resources/subscribe": m3.vf3fae443c34f,
-  "resources/templates/list": m35.v3561de808a66,
-  "resources/unsubscribe": m3.vf3fae443c34f,
-  "roots/list": m10.vc597b0f133a7,
-  "sampling/createMessage": m27.v0bf70298628f,
-  "tasks/cancel": m23.v87df9e8fd9b9,
-  "tasks/get": m23.v87df9e8fd9b9,
-  "tasks/list": m37.v30c63d066f51,
-  "tasks/result": m3.vf3fae443c34f,
-  "tools/call": m22.vc5e4ce092e9a,
-  "tools/list": m38.v44759847e8ed,
+  "completion/complete": m0.vbb51310aa357,
+  "elicitation/create": m29.v165b5af02f12,
+  initialize: m33.v92a29b1c4bd0,
+  "logging/setLevel": m4.vc5b79bd50177,
+  ping: m4.vc5b79bd50177,
+  "prompts/get": m31.vf2bdbdfd7bb3,
+  "prompts/list": m34.v370b7e0dd3bf,
+  "resources/list": m36.v3bf52a96cc7b,
+  "resources/read": m11.v0dba576b751c,
+  "resources/subscribe": m4.vc5b79bd50177,
+  "resources/templates/list": m35.vfc4b5f8cfed7,
+  "resources/unsubscribe": m4.vc5b79bd50177,
+  "roots/list": m10.ve309a6d1caa6,
+  "sampling/createMessage": m27.vd9b1ab463585,
+  "tasks/cancel": m23.v105ce0562dd6,
+  "tasks/get": m23.v105ce0562dd6,
+  "tasks/list": m37.vf815687767dc,
+  "tasks/result": m4.vc5b79bd50177,
+  "tools/call": m22.vb0368eb7a072,
+  "tools/list": m38.vdb7fe2a4d69a,
 };

@@ -66,6 +66,11 @@ class LazyBinding implements ProtocolBinding {
   results: Validators;
   #loaders: Record<ValidatorKind, Loaders> | undefined;
   #pending: Record<ValidatorKind, Set<string>> | undefined;
+  // The last method whose params / result validator was found loaded: a connection asks about
+  // the same method for every call it makes, and a string comparison is cheaper than a Set
+  // lookup. Only ever a loaded one (validators are never unloaded), so it cannot go stale.
+  #readyParams: string | undefined;
+  #readyResults: string | undefined;
   readonly #loading = new Map<string, Promise<Validator>>();
   readonly #source: (() => Promise<Table>) | undefined;
   #tableLoading: Promise<void> | undefined;
@@ -127,7 +132,11 @@ class LazyBinding implements ProtocolBinding {
 
   /** Whether `method`'s `kind` validator (or the table saying whether there is one) is not loaded yet. */
   pending(kind: ValidatorKind, method: string): boolean {
-    return this.#pending === undefined || this.#pending[kind].has(method);
+    if (method === (kind === "params" ? this.#readyParams : this.#readyResults)) return false;
+    if (this.#pending === undefined || this.#pending[kind].has(method)) return true;
+    if (kind === "params") this.#readyParams = method;
+    else this.#readyResults = method;
+    return false;
   }
 
   /** Loads `method`'s `kind` validator once (undefined when it has none); a failed load is retried by the next caller. */

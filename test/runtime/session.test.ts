@@ -22,6 +22,23 @@ test("inbound request is dispatched to its handler and answered with the same id
   assert.is(r.id, 7);
 });
 
+test("a handler replaced or removed after use is the one a later request gets", async () => {
+  const { session, peer } = serverSession();
+  const call = async (id: number) => {
+    await peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x" } });
+    return peer.next();
+  };
+  session.setRequestHandler("tools/call", () => ({ content: [{ type: "text", text: "first" }] }));
+  assert.is((await call(1)).result.content[0].text, "first");
+  assert.is((await call(2)).result.content[0].text, "first");
+  session.setRequestHandler("tools/call", () => ({ content: [{ type: "text", text: "second" }] }));
+  assert.is((await call(3)).result.content[0].text, "second");
+  session.removeRequestHandler("tools/call");
+  assert.is((await call(4)).error.code, -32601);
+  session.setRequestHandler("tools/call", () => ({ content: [{ type: "text", text: "third" }] }));
+  assert.is((await call(5)).result.content[0].text, "third");
+});
+
 test("outgoing request resolves with the result; ids are unique and increasing", async () => {
   const { session, peer } = serverSession();
   const p1 = session.request("ping");

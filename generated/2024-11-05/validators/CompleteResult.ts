@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fbb51310aa357(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.completion === undefined && (missing0 = "completion")) {
         return fail(
-          f4bca272862f9,
+          fbb51310aa357,
           instancePath,
           "#/required",
           "required",
@@ -28,7 +28,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                f4bca272862f9,
+                fbb51310aa357,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -50,7 +50,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
                 let missing1;
                 if (data1.values === undefined && (missing1 = "values")) {
                   return fail(
-                    f4bca272862f9,
+                    fbb51310aa357,
                     instancePath + "/completion",
                     "#/properties/completion/required",
                     "required",
@@ -62,7 +62,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
                     const _errs6 = errors;
                     if (typeof data1.hasMore !== "boolean") {
                       return fail(
-                        f4bca272862f9,
+                        fbb51310aa357,
                         instancePath + "/completion/hasMore",
                         "#/properties/completion/properties/hasMore/type",
                         "type",
@@ -80,7 +80,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
                       const _errs8 = errors;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
                         return fail(
-                          f4bca272862f9,
+                          fbb51310aa357,
                           instancePath + "/completion/total",
                           "#/properties/completion/properties/total/type",
                           "type",
@@ -104,7 +104,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
                               const _errs12 = errors;
                               if (typeof data4[i0] !== "string") {
                                 return fail(
-                                  f4bca272862f9,
+                                  fbb51310aa357,
                                   instancePath + "/completion/values/" + i0,
                                   "#/properties/completion/properties/values/items/type",
                                   "type",
@@ -119,7 +119,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
                             }
                           } else {
                             return fail(
-                              f4bca272862f9,
+                              fbb51310aa357,
                               instancePath + "/completion/values",
                               "#/properties/completion/properties/values/type",
                               "type",
@@ -137,7 +137,7 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  f4bca272862f9,
+                  fbb51310aa357,
                   instancePath + "/completion",
                   "#/properties/completion/type",
                   "type",
@@ -153,13 +153,13 @@ function f4bca272862f9(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f4bca272862f9, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fbb51310aa357, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f4bca272862f9.errors = vErrors;
+  fbb51310aa357.errors = vErrors;
   return errors === 0;
 }
-export { f4bca272862f9 };
-export const v4bca272862f9: abi.Validator = f4bca272862f9;
+export { fbb51310aa357 };
+export const vbb51310aa357: abi.Validator = fbb51310aa357;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f4bca272862f9;
+export const validate: abi.Validator = fbb51310aa357;

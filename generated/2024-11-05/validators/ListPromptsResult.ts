@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f3bd235bbcde7(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          f601b8953831c,
+          f3bd235bbcde7,
           instancePath,
           "#/required",
           "required",
@@ -25,7 +25,7 @@ function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data.description !== "string") {
             return fail(
-              f601b8953831c,
+              f3bd235bbcde7,
               instancePath + "/description",
               "#/properties/description/type",
               "type",
@@ -42,7 +42,7 @@ function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty
             const _errs3 = errors;
             if (typeof data.name !== "string") {
               return fail(
-                f601b8953831c,
+                f3bd235bbcde7,
                 instancePath + "/name",
                 "#/properties/name/type",
                 "type",
@@ -59,7 +59,7 @@ function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty
               const _errs5 = errors;
               if (typeof data.required !== "boolean") {
                 return fail(
-                  f601b8953831c,
+                  f3bd235bbcde7,
                   instancePath + "/required",
                   "#/properties/required/type",
                   "type",
@@ -75,13 +75,13 @@ function f601b8953831c(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f601b8953831c, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f3bd235bbcde7, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f601b8953831c.errors = vErrors;
+  f3bd235bbcde7.errors = vErrors;
   return errors === 0;
 }
-function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fd7fabbba9470(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -89,7 +89,7 @@ function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          f62b572c7ff9b,
+          fd7fabbba9470,
           instancePath,
           "#/required",
           "required",
@@ -106,15 +106,8 @@ function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
                 const _errs3 = errors;
-                if (
-                  !f601b8953831c(data0[i0], {
-                    instancePath: instancePath + "/arguments/" + i0,
-                    parentData: data0,
-                    parentDataProperty: i0,
-                    rootData,
-                  })
-                ) {
-                  vErrors = vErrors === null ? f601b8953831c.errors : vErrors.concat(f601b8953831c.errors);
+                if (!f3bd235bbcde7(data0[i0], instancePath + "/arguments/" + i0)) {
+                  vErrors = vErrors === null ? f3bd235bbcde7.errors : vErrors.concat(f3bd235bbcde7.errors);
                   errors = vErrors.length;
                 }
                 var valid1 = _errs3 === errors;
@@ -124,7 +117,7 @@ function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty
               }
             } else {
               return fail(
-                f62b572c7ff9b,
+                fd7fabbba9470,
                 instancePath + "/arguments",
                 "#/properties/arguments/type",
                 "type",
@@ -142,7 +135,7 @@ function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data.description !== "string") {
               return fail(
-                f62b572c7ff9b,
+                fd7fabbba9470,
                 instancePath + "/description",
                 "#/properties/description/type",
                 "type",
@@ -159,7 +152,7 @@ function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty
               const _errs6 = errors;
               if (typeof data.name !== "string") {
                 return fail(
-                  f62b572c7ff9b,
+                  fd7fabbba9470,
                   instancePath + "/name",
                   "#/properties/name/type",
                   "type",
@@ -175,13 +168,13 @@ function f62b572c7ff9b(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f62b572c7ff9b, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fd7fabbba9470, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f62b572c7ff9b.errors = vErrors;
+  fd7fabbba9470.errors = vErrors;
   return errors === 0;
 }
-function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f99fddf245618(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -189,7 +182,7 @@ function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.prompts === undefined && (missing0 = "prompts")) {
         return fail(
-          fd22127e9626d,
+          f99fddf245618,
           instancePath,
           "#/required",
           "required",
@@ -204,7 +197,7 @@ function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                fd22127e9626d,
+                f99fddf245618,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -222,7 +215,7 @@ function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data.nextCursor !== "string") {
               return fail(
-                fd22127e9626d,
+                f99fddf245618,
                 instancePath + "/nextCursor",
                 "#/properties/nextCursor/type",
                 "type",
@@ -244,15 +237,8 @@ function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty
                   const len0 = data2.length;
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
-                    if (
-                      !f62b572c7ff9b(data2[i0], {
-                        instancePath: instancePath + "/prompts/" + i0,
-                        parentData: data2,
-                        parentDataProperty: i0,
-                        rootData,
-                      })
-                    ) {
-                      vErrors = vErrors === null ? f62b572c7ff9b.errors : vErrors.concat(f62b572c7ff9b.errors);
+                    if (!fd7fabbba9470(data2[i0], instancePath + "/prompts/" + i0)) {
+                      vErrors = vErrors === null ? fd7fabbba9470.errors : vErrors.concat(fd7fabbba9470.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -262,7 +248,7 @@ function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    fd22127e9626d,
+                    f99fddf245618,
                     instancePath + "/prompts",
                     "#/properties/prompts/type",
                     "type",
@@ -279,15 +265,15 @@ function fd22127e9626d(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fd22127e9626d, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f99fddf245618, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fd22127e9626d.errors = vErrors;
+  f99fddf245618.errors = vErrors;
   return errors === 0;
 }
-export { fd22127e9626d };
-export const v601b8953831c: abi.Validator = f601b8953831c;
-export const v62b572c7ff9b: abi.Validator = f62b572c7ff9b;
-export const vd22127e9626d: abi.Validator = fd22127e9626d;
+export { f99fddf245618 };
+export const v3bd235bbcde7: abi.Validator = f3bd235bbcde7;
+export const v99fddf245618: abi.Validator = f99fddf245618;
+export const vd7fabbba9470: abi.Validator = fd7fabbba9470;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fd22127e9626d;
+export const validate: abi.Validator = f99fddf245618;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fde16c09bb1fc(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -16,7 +16,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
         (data.name === undefined && (missing0 = "name"))
       ) {
         return fail(
-          ff79ce9db066b,
+          fde16c09bb1fc,
           instancePath,
           "#/required",
           "required",
@@ -28,7 +28,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data.description !== "string") {
             return fail(
-              ff79ce9db066b,
+              fde16c09bb1fc,
               instancePath + "/description",
               "#/properties/description/type",
               "type",
@@ -49,7 +49,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                 let missing1;
                 if (data1.type === undefined && (missing1 = "type")) {
                   return fail(
-                    ff79ce9db066b,
+                    fde16c09bb1fc,
                     instancePath + "/inputSchema",
                     "#/properties/inputSchema/required",
                     "required",
@@ -68,7 +68,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                           if (errors === _errs8) {
                             if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                             } else {
-                              ff79ce9db066b.errors = [
+                              fde16c09bb1fc.errors = [
                                 {
                                   instancePath:
                                     instancePath +
@@ -91,7 +91,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                         }
                       } else {
                         return fail(
-                          ff79ce9db066b,
+                          fde16c09bb1fc,
                           instancePath + "/inputSchema/properties",
                           "#/properties/inputSchema/properties/properties/type",
                           "type",
@@ -116,7 +116,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                             const _errs13 = errors;
                             if (typeof data4[i0] !== "string") {
                               return fail(
-                                ff79ce9db066b,
+                                fde16c09bb1fc,
                                 instancePath + "/inputSchema/required/" + i0,
                                 "#/properties/inputSchema/properties/required/items/type",
                                 "type",
@@ -131,7 +131,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                           }
                         } else {
                           return fail(
-                            ff79ce9db066b,
+                            fde16c09bb1fc,
                             instancePath + "/inputSchema/required",
                             "#/properties/inputSchema/properties/required/type",
                             "type",
@@ -150,7 +150,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                         const _errs15 = errors;
                         if (typeof data6 !== "string") {
                           return fail(
-                            ff79ce9db066b,
+                            fde16c09bb1fc,
                             instancePath + "/inputSchema/type",
                             "#/properties/inputSchema/properties/type/type",
                             "type",
@@ -160,7 +160,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                         }
                         if ("object" !== data6) {
                           return fail(
-                            ff79ce9db066b,
+                            fde16c09bb1fc,
                             instancePath + "/inputSchema/type",
                             "#/properties/inputSchema/properties/type/const",
                             "const",
@@ -177,7 +177,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  ff79ce9db066b,
+                  fde16c09bb1fc,
                   instancePath + "/inputSchema",
                   "#/properties/inputSchema/type",
                   "type",
@@ -195,7 +195,7 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
               const _errs17 = errors;
               if (typeof data.name !== "string") {
                 return fail(
-                  ff79ce9db066b,
+                  fde16c09bb1fc,
                   instancePath + "/name",
                   "#/properties/name/type",
                   "type",
@@ -211,13 +211,13 @@ function ff79ce9db066b(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(ff79ce9db066b, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fde16c09bb1fc, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  ff79ce9db066b.errors = vErrors;
+  fde16c09bb1fc.errors = vErrors;
   return errors === 0;
 }
-function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f3b22d7f85ebd(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -225,7 +225,7 @@ function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.tools === undefined && (missing0 = "tools")) {
         return fail(
-          faf1935b82a3e,
+          f3b22d7f85ebd,
           instancePath,
           "#/required",
           "required",
@@ -240,7 +240,7 @@ function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                faf1935b82a3e,
+                f3b22d7f85ebd,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -258,7 +258,7 @@ function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data.nextCursor !== "string") {
               return fail(
-                faf1935b82a3e,
+                f3b22d7f85ebd,
                 instancePath + "/nextCursor",
                 "#/properties/nextCursor/type",
                 "type",
@@ -280,15 +280,8 @@ function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty
                   const len0 = data2.length;
                   for (let i0 = 0; i0 < len0; i0++) {
                     const _errs8 = errors;
-                    if (
-                      !ff79ce9db066b(data2[i0], {
-                        instancePath: instancePath + "/tools/" + i0,
-                        parentData: data2,
-                        parentDataProperty: i0,
-                        rootData,
-                      })
-                    ) {
-                      vErrors = vErrors === null ? ff79ce9db066b.errors : vErrors.concat(ff79ce9db066b.errors);
+                    if (!fde16c09bb1fc(data2[i0], instancePath + "/tools/" + i0)) {
+                      vErrors = vErrors === null ? fde16c09bb1fc.errors : vErrors.concat(fde16c09bb1fc.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs8 === errors;
@@ -298,7 +291,7 @@ function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    faf1935b82a3e,
+                    f3b22d7f85ebd,
                     instancePath + "/tools",
                     "#/properties/tools/type",
                     "type",
@@ -315,14 +308,14 @@ function faf1935b82a3e(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(faf1935b82a3e, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f3b22d7f85ebd, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  faf1935b82a3e.errors = vErrors;
+  f3b22d7f85ebd.errors = vErrors;
   return errors === 0;
 }
-export { faf1935b82a3e };
-export const vaf1935b82a3e: abi.Validator = faf1935b82a3e;
-export const vf79ce9db066b: abi.Validator = ff79ce9db066b;
+export { f3b22d7f85ebd };
+export const v3b22d7f85ebd: abi.Validator = f3b22d7f85ebd;
+export const vde16c09bb1fc: abi.Validator = fde16c09bb1fc;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = faf1935b82a3e;
+export const validate: abi.Validator = f3b22d7f85ebd;

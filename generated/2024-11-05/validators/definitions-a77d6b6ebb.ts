@@ -5,13 +5,13 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fab28eb21c5c3(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fe68232b8538f(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (typeof data !== "string") {
-    return fail(fab28eb21c5c3, instancePath, "#/type", "type", { type: "string" }, "must be string");
+    return fail(fe68232b8538f, instancePath, "#/type", "type", { type: "string" }, "must be string");
   }
-  fab28eb21c5c3.errors = vErrors;
+  fe68232b8538f.errors = vErrors;
   return errors === 0;
 }
-export const vab28eb21c5c3: abi.Validator = fab28eb21c5c3;
+export const ve68232b8538f: abi.Validator = fe68232b8538f;

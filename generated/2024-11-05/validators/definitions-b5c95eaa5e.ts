@@ -2,28 +2,28 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi";
 import {
-  f081c123073cc,
-  f17fa44360b32,
-  f313c6d69c87f,
-  f3806902efc83,
-  f44a7f57606c9,
-  f454e34a86650,
-  f49573550203b,
-  f5017df0f119e,
-  f5df32d322816,
-  fb28cde2a3f61,
-  fedc8e0d41f23,
+  f024b181f35e7,
+  f0c5af6cc6e72,
+  f1212accd80bb,
+  f37433f87bd73,
+  f6f22d05a57d8,
+  f9048a4bf9ff6,
+  f93211027091e,
+  fb56ff085c7a3,
+  fc0452f9b2654,
+  fc5a5e386342e,
+  fd30dc08fc974,
 } from "./definitions-16e3ac04b3.js";
-import { f7a50cde7d767 } from "./params.completion.complete.js";
-import { f2657525ca419 } from "./params.initialize.js";
-import { f3d3ada8b5729 } from "./shared-33fe24af5d.js";
-import { f4cd02670b09a } from "./shared-4df2c9021a.js";
-import { f70aa2e41ec1b } from "./shared-642a74e5de.js";
+import { f2d30263ff6d0 } from "./params.completion.complete.js";
+import { f7cd8b6a0cbc2 } from "./params.initialize.js";
+import { f32890cc36f1a } from "./shared-4106411d8a.js";
+import { f3412c940cb09 } from "./shared-8f29022869.js";
+import { f4cd02670b09a } from "./shared-b2ab255193.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fef726eb6acb6(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -34,7 +34,7 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
         (data.params === undefined && (missing0 = "params"))
       ) {
         return fail(
-          fa1849f5cc7d0,
+          fef726eb6acb6,
           instancePath,
           "#/required",
           "required",
@@ -47,7 +47,7 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data0 !== "string") {
             return fail(
-              fa1849f5cc7d0,
+              fef726eb6acb6,
               instancePath + "/method",
               "#/properties/method/type",
               "type",
@@ -57,7 +57,7 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
           }
           if ("initialize" !== data0) {
             return fail(
-              fa1849f5cc7d0,
+              fef726eb6acb6,
               instancePath + "/method",
               "#/properties/method/const",
               "const",
@@ -82,7 +82,7 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
                   return fail(
-                    fa1849f5cc7d0,
+                    fef726eb6acb6,
                     instancePath + "/params",
                     "#/properties/params/required",
                     "required",
@@ -92,15 +92,8 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
                 } else {
                   if (data1.capabilities !== undefined) {
                     const _errs5 = errors;
-                    if (
-                      !f2657525ca419(data1.capabilities, {
-                        instancePath: instancePath + "/params/capabilities",
-                        parentData: data1,
-                        parentDataProperty: "capabilities",
-                        rootData,
-                      })
-                    ) {
-                      vErrors = vErrors === null ? f2657525ca419.errors : vErrors.concat(f2657525ca419.errors);
+                    if (!f7cd8b6a0cbc2(data1.capabilities, instancePath + "/params/capabilities")) {
+                      vErrors = vErrors === null ? f7cd8b6a0cbc2.errors : vErrors.concat(f7cd8b6a0cbc2.errors);
                       errors = vErrors.length;
                     }
                     var valid1 = _errs5 === errors;
@@ -110,15 +103,8 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
                   if (valid1) {
                     if (data1.clientInfo !== undefined) {
                       const _errs6 = errors;
-                      if (
-                        !f70aa2e41ec1b(data1.clientInfo, {
-                          instancePath: instancePath + "/params/clientInfo",
-                          parentData: data1,
-                          parentDataProperty: "clientInfo",
-                          rootData,
-                        })
-                      ) {
-                        vErrors = vErrors === null ? f70aa2e41ec1b.errors : vErrors.concat(f70aa2e41ec1b.errors);
+                      if (!f3412c940cb09(data1.clientInfo, instancePath + "/params/clientInfo")) {
+                        vErrors = vErrors === null ? f3412c940cb09.errors : vErrors.concat(f3412c940cb09.errors);
                         errors = vErrors.length;
                       }
                       var valid1 = _errs6 === errors;
@@ -130,7 +116,7 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
                         const _errs7 = errors;
                         if (typeof data1.protocolVersion !== "string") {
                           return fail(
-                            fa1849f5cc7d0,
+                            fef726eb6acb6,
                             instancePath + "/params/protocolVersion",
                             "#/properties/params/properties/protocolVersion/type",
                             "type",
@@ -147,7 +133,7 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  fa1849f5cc7d0,
+                  fef726eb6acb6,
                   instancePath + "/params",
                   "#/properties/params/type",
                   "type",
@@ -163,13 +149,13 @@ function fa1849f5cc7d0(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fa1849f5cc7d0, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fef726eb6acb6, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fa1849f5cc7d0.errors = vErrors;
+  fef726eb6acb6.errors = vErrors;
   return errors === 0;
 }
-function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fe324801966d5(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -180,7 +166,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
         (data.params === undefined && (missing0 = "params"))
       ) {
         return fail(
-          fd05a33f7bdf9,
+          fe324801966d5,
           instancePath,
           "#/required",
           "required",
@@ -193,7 +179,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data0 !== "string") {
             return fail(
-              fd05a33f7bdf9,
+              fe324801966d5,
               instancePath + "/method",
               "#/properties/method/type",
               "type",
@@ -203,7 +189,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
           }
           if ("completion/complete" !== data0) {
             return fail(
-              fd05a33f7bdf9,
+              fe324801966d5,
               instancePath + "/method",
               "#/properties/method/const",
               "const",
@@ -227,7 +213,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
                   return fail(
-                    fd05a33f7bdf9,
+                    fe324801966d5,
                     instancePath + "/params",
                     "#/properties/params/required",
                     "required",
@@ -246,7 +232,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
                           return fail(
-                            fd05a33f7bdf9,
+                            fe324801966d5,
                             instancePath + "/params/argument",
                             "#/properties/params/properties/argument/required",
                             "required",
@@ -258,7 +244,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
                               return fail(
-                                fd05a33f7bdf9,
+                                fe324801966d5,
                                 instancePath + "/params/argument/name",
                                 "#/properties/params/properties/argument/properties/name/type",
                                 "type",
@@ -275,7 +261,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
                                 return fail(
-                                  fd05a33f7bdf9,
+                                  fe324801966d5,
                                   instancePath + "/params/argument/value",
                                   "#/properties/params/properties/argument/properties/value/type",
                                   "type",
@@ -291,7 +277,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                         }
                       } else {
                         return fail(
-                          fd05a33f7bdf9,
+                          fe324801966d5,
                           instancePath + "/params/argument",
                           "#/properties/params/properties/argument/type",
                           "type",
@@ -311,30 +297,16 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                       const _errs12 = errors;
                       let valid3 = false;
                       const _errs13 = errors;
-                      if (
-                        !f7a50cde7d767(data5, {
-                          instancePath: instancePath + "/params/ref",
-                          parentData: data1,
-                          parentDataProperty: "ref",
-                          rootData,
-                        })
-                      ) {
-                        vErrors = vErrors === null ? f7a50cde7d767.errors : vErrors.concat(f7a50cde7d767.errors);
+                      if (!f2d30263ff6d0(data5, instancePath + "/params/ref")) {
+                        vErrors = vErrors === null ? f2d30263ff6d0.errors : vErrors.concat(f2d30263ff6d0.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs13 === errors;
                       valid3 = valid3 || _valid0;
                       if (!valid3) {
                         const _errs14 = errors;
-                        if (
-                          !f3d3ada8b5729(data5, {
-                            instancePath: instancePath + "/params/ref",
-                            parentData: data1,
-                            parentDataProperty: "ref",
-                            rootData,
-                          })
-                        ) {
-                          vErrors = vErrors === null ? f3d3ada8b5729.errors : vErrors.concat(f3d3ada8b5729.errors);
+                        if (!f32890cc36f1a(data5, instancePath + "/params/ref")) {
+                          vErrors = vErrors === null ? f32890cc36f1a.errors : vErrors.concat(f32890cc36f1a.errors);
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs14 === errors;
@@ -354,7 +326,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                           vErrors.push(err0);
                         }
                         errors++;
-                        fd05a33f7bdf9.errors = vErrors;
+                        fe324801966d5.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -374,7 +346,7 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  fd05a33f7bdf9,
+                  fe324801966d5,
                   instancePath + "/params",
                   "#/properties/params/type",
                   "type",
@@ -390,116 +362,116 @@ function fd05a33f7bdf9(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fd05a33f7bdf9, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fe324801966d5, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fd05a33f7bdf9.errors = vErrors;
+  fe324801966d5.errors = vErrors;
   return errors === 0;
 }
-function f02720649eee9(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f20eae81d09fd(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fa1849f5cc7d0(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? fa1849f5cc7d0.errors : vErrors.concat(fa1849f5cc7d0.errors);
+  if (!fef726eb6acb6(data, instancePath)) {
+    vErrors = vErrors === null ? fef726eb6acb6.errors : vErrors.concat(fef726eb6acb6.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f17fa44360b32(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? f17fa44360b32.errors : vErrors.concat(f17fa44360b32.errors);
+    if (!f0c5af6cc6e72(data, instancePath)) {
+      vErrors = vErrors === null ? f0c5af6cc6e72.errors : vErrors.concat(f0c5af6cc6e72.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f313c6d69c87f(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? f313c6d69c87f.errors : vErrors.concat(f313c6d69c87f.errors);
+      if (!fb56ff085c7a3(data, instancePath)) {
+        vErrors = vErrors === null ? fb56ff085c7a3.errors : vErrors.concat(fb56ff085c7a3.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fb28cde2a3f61(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? fb28cde2a3f61.errors : vErrors.concat(fb28cde2a3f61.errors);
+        if (!f6f22d05a57d8(data, instancePath)) {
+          vErrors = vErrors === null ? f6f22d05a57d8.errors : vErrors.concat(f6f22d05a57d8.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f3806902efc83(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? f3806902efc83.errors : vErrors.concat(f3806902efc83.errors);
+          if (!fd30dc08fc974(data, instancePath)) {
+            vErrors = vErrors === null ? fd30dc08fc974.errors : vErrors.concat(fd30dc08fc974.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fedc8e0d41f23(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? fedc8e0d41f23.errors : vErrors.concat(fedc8e0d41f23.errors);
+            if (!f9048a4bf9ff6(data, instancePath)) {
+              vErrors = vErrors === null ? f9048a4bf9ff6.errors : vErrors.concat(f9048a4bf9ff6.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f081c123073cc(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? f081c123073cc.errors : vErrors.concat(f081c123073cc.errors);
+              if (!f93211027091e(data, instancePath)) {
+                vErrors = vErrors === null ? f93211027091e.errors : vErrors.concat(f93211027091e.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f49573550203b(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                  vErrors = vErrors === null ? f49573550203b.errors : vErrors.concat(f49573550203b.errors);
+                if (!f1212accd80bb(data, instancePath)) {
+                  vErrors = vErrors === null ? f1212accd80bb.errors : vErrors.concat(f1212accd80bb.errors);
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5017df0f119e(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                    vErrors = vErrors === null ? f5017df0f119e.errors : vErrors.concat(f5017df0f119e.errors);
+                  if (!f37433f87bd73(data, instancePath)) {
+                    vErrors = vErrors === null ? f37433f87bd73.errors : vErrors.concat(f37433f87bd73.errors);
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f454e34a86650(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                      vErrors = vErrors === null ? f454e34a86650.errors : vErrors.concat(f454e34a86650.errors);
+                    if (!f024b181f35e7(data, instancePath)) {
+                      vErrors = vErrors === null ? f024b181f35e7.errors : vErrors.concat(f024b181f35e7.errors);
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f44a7f57606c9(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                        vErrors = vErrors === null ? f44a7f57606c9.errors : vErrors.concat(f44a7f57606c9.errors);
+                      if (!fc0452f9b2654(data, instancePath)) {
+                        vErrors = vErrors === null ? fc0452f9b2654.errors : vErrors.concat(fc0452f9b2654.errors);
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f5df32d322816(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                          vErrors = vErrors === null ? f5df32d322816.errors : vErrors.concat(f5df32d322816.errors);
+                        if (!fc5a5e386342e(data, instancePath)) {
+                          vErrors = vErrors === null ? fc5a5e386342e.errors : vErrors.concat(fc5a5e386342e.errors);
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fd05a33f7bdf9(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                            vErrors = vErrors === null ? fd05a33f7bdf9.errors : vErrors.concat(fd05a33f7bdf9.errors);
+                          if (!fe324801966d5(data, instancePath)) {
+                            vErrors = vErrors === null ? fe324801966d5.errors : vErrors.concat(fe324801966d5.errors);
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -530,7 +502,7 @@ function f02720649eee9(data, { instancePath = "", parentData, parentDataProperty
       vErrors.push(err0);
     }
     errors++;
-    f02720649eee9.errors = vErrors;
+    f20eae81d09fd.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -542,7 +514,7 @@ function f02720649eee9(data, { instancePath = "", parentData, parentDataProperty
       }
     }
   }
-  f02720649eee9.errors = vErrors;
+  f20eae81d09fd.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -560,7 +532,7 @@ const fee674cbc5ad1 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCRequest",
 };
-function f934667471c42(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fbd80c1b0b884(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -572,7 +544,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
         (data.method === undefined && (missing0 = "method"))
       ) {
         return fail(
-          f934667471c42,
+          fbd80c1b0b884,
           instancePath,
           "#/required",
           "required",
@@ -588,7 +560,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return fail(
-              f934667471c42,
+              fbd80c1b0b884,
               instancePath + "/id",
               "#/properties/id/type",
               "type",
@@ -606,7 +578,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
             const _errs3 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                f934667471c42,
+                fbd80c1b0b884,
                 instancePath + "/jsonrpc",
                 "#/properties/jsonrpc/type",
                 "type",
@@ -616,7 +588,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
             }
             if ("2.0" !== data1) {
               return fail(
-                f934667471c42,
+                fbd80c1b0b884,
                 instancePath + "/jsonrpc",
                 "#/properties/jsonrpc/const",
                 "const",
@@ -633,7 +605,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
               const _errs5 = errors;
               if (typeof data.method !== "string") {
                 return fail(
-                  f934667471c42,
+                  fbd80c1b0b884,
                   instancePath + "/method",
                   "#/properties/method/type",
                   "type",
@@ -663,7 +635,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
                               !(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))
                             ) {
                               return fail(
-                                f934667471c42,
+                                fbd80c1b0b884,
                                 instancePath + "/params/_meta/progressToken",
                                 "#/properties/params/properties/_meta/properties/progressToken/type",
                                 "type",
@@ -676,7 +648,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
                           }
                         } else {
                           return fail(
-                            f934667471c42,
+                            fbd80c1b0b884,
                             instancePath + "/params/_meta",
                             "#/properties/params/properties/_meta/type",
                             "type",
@@ -688,7 +660,7 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
                     }
                   } else {
                     return fail(
-                      f934667471c42,
+                      fbd80c1b0b884,
                       instancePath + "/params",
                       "#/properties/params/type",
                       "type",
@@ -706,13 +678,13 @@ function f934667471c42(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f934667471c42, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fbd80c1b0b884, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f934667471c42.errors = vErrors;
+  fbd80c1b0b884.errors = vErrors;
   return errors === 0;
 }
-function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f2e5adab8d77f(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -720,7 +692,7 @@ function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.uri === undefined && (missing0 = "uri")) {
         return fail(
-          fede2cb904f5b,
+          f2e5adab8d77f,
           instancePath,
           "#/required",
           "required",
@@ -732,7 +704,7 @@ function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data.mimeType !== "string") {
             return fail(
-              fede2cb904f5b,
+              f2e5adab8d77f,
               instancePath + "/mimeType",
               "#/properties/mimeType/type",
               "type",
@@ -753,7 +725,7 @@ function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty
                 if (typeof data1 === "string") {
                   if (!f4cd02670b09a(data1)) {
                     return fail(
-                      fede2cb904f5b,
+                      f2e5adab8d77f,
                       instancePath + "/uri",
                       "#/properties/uri/format",
                       "format",
@@ -763,7 +735,7 @@ function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    fede2cb904f5b,
+                    f2e5adab8d77f,
                     instancePath + "/uri",
                     "#/properties/uri/type",
                     "type",
@@ -780,15 +752,15 @@ function fede2cb904f5b(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fede2cb904f5b, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f2e5adab8d77f, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fede2cb904f5b.errors = vErrors;
+  f2e5adab8d77f.errors = vErrors;
   return errors === 0;
 }
-export { f934667471c42 };
-export const v02720649eee9: abi.Validator = f02720649eee9;
-export const v934667471c42: abi.Validator = f934667471c42;
-export const va1849f5cc7d0: abi.Validator = fa1849f5cc7d0;
-export const vd05a33f7bdf9: abi.Validator = fd05a33f7bdf9;
-export const vede2cb904f5b: abi.Validator = fede2cb904f5b;
+export { fbd80c1b0b884 };
+export const v20eae81d09fd: abi.Validator = f20eae81d09fd;
+export const v2e5adab8d77f: abi.Validator = f2e5adab8d77f;
+export const vbd80c1b0b884: abi.Validator = fbd80c1b0b884;
+export const ve324801966d5: abi.Validator = fe324801966d5;
+export const vef726eb6acb6: abi.Validator = fef726eb6acb6;

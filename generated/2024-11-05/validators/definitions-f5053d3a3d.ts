@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function f43b903721203(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f4b258bba6523(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -17,7 +17,7 @@ function f43b903721203(data, { instancePath = "", parentData, parentDataProperty
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
           } else {
             return fail(
-              f43b903721203,
+              f4b258bba6523,
               instancePath + "/_meta",
               "#/properties/_meta/type",
               "type",
@@ -35,7 +35,7 @@ function f43b903721203(data, { instancePath = "", parentData, parentDataProperty
           const _errs4 = errors;
           if (typeof data.nextCursor !== "string") {
             return fail(
-              f43b903721203,
+              f4b258bba6523,
               instancePath + "/nextCursor",
               "#/properties/nextCursor/type",
               "type",
@@ -49,10 +49,10 @@ function f43b903721203(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f43b903721203, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f4b258bba6523, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f43b903721203.errors = vErrors;
+  f4b258bba6523.errors = vErrors;
   return errors === 0;
 }
-export const v43b903721203: abi.Validator = f43b903721203;
+export const v4b258bba6523: abi.Validator = f4b258bba6523;

@@ -2,21 +2,21 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi";
 import {
-  f001dbfaf2ccd,
-  f011f4f4bd06d,
-  f10f0042665b0,
-  f26b3b826a4b5,
-  f5cc8aad65648,
-  f953fd7db9cd5,
-  fbf159017f0cf,
-  fff7074db3118,
+  f36fd6475bf81,
+  f39aba23973e9,
+  f5a45659ae9f7,
+  f62089009022a,
+  fdab070d63846,
+  fe97873ded4b8,
+  feb11488253f8,
+  ffe210af1d2ec,
 } from "../../2024-11-05/validators/definitions-16e3ac04b3.js";
-import { fbcfa8106f9bb } from "../../2024-11-05/validators/shared-b8e0aee4a8.js";
+import { f1d581fdb229a } from "../../2024-11-05/validators/shared-3e2868e3e1.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f671fd0973fbf(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -27,7 +27,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
         (data.params === undefined && (missing0 = "params"))
       ) {
         return fail(
-          f0f0939a860bf,
+          f671fd0973fbf,
           instancePath,
           "#/required",
           "required",
@@ -40,7 +40,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data0 !== "string") {
             return fail(
-              f0f0939a860bf,
+              f671fd0973fbf,
               instancePath + "/method",
               "#/properties/method/type",
               "type",
@@ -50,7 +50,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
           }
           if ("notifications/progress" !== data0) {
             return fail(
-              f0f0939a860bf,
+              f671fd0973fbf,
               instancePath + "/method",
               "#/properties/method/const",
               "const",
@@ -74,7 +74,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
                   (data1.progressToken === undefined && (missing1 = "progressToken"))
                 ) {
                   return fail(
-                    f0f0939a860bf,
+                    f671fd0973fbf,
                     instancePath + "/params",
                     "#/properties/params/required",
                     "required",
@@ -86,7 +86,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
                     const _errs5 = errors;
                     if (typeof data1.message !== "string") {
                       return fail(
-                        f0f0939a860bf,
+                        f671fd0973fbf,
                         instancePath + "/params/message",
                         "#/properties/params/properties/message/type",
                         "type",
@@ -104,7 +104,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
                       const _errs7 = errors;
                       if (!(typeof data3 == "number" && isFinite(data3))) {
                         return fail(
-                          f0f0939a860bf,
+                          f671fd0973fbf,
                           instancePath + "/params/progress",
                           "#/properties/params/properties/progress/type",
                           "type",
@@ -119,15 +119,8 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
                     if (valid1) {
                       if (data1.progressToken !== undefined) {
                         const _errs9 = errors;
-                        if (
-                          !fbcfa8106f9bb(data1.progressToken, {
-                            instancePath: instancePath + "/params/progressToken",
-                            parentData: data1,
-                            parentDataProperty: "progressToken",
-                            rootData,
-                          })
-                        ) {
-                          vErrors = vErrors === null ? fbcfa8106f9bb.errors : vErrors.concat(fbcfa8106f9bb.errors);
+                        if (!f1d581fdb229a(data1.progressToken, instancePath + "/params/progressToken")) {
+                          vErrors = vErrors === null ? f1d581fdb229a.errors : vErrors.concat(f1d581fdb229a.errors);
                           errors = vErrors.length;
                         }
                         var valid1 = _errs9 === errors;
@@ -140,7 +133,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
                           const _errs10 = errors;
                           if (!(typeof data5 == "number" && isFinite(data5))) {
                             return fail(
-                              f0f0939a860bf,
+                              f671fd0973fbf,
                               instancePath + "/params/total",
                               "#/properties/params/properties/total/type",
                               "type",
@@ -158,7 +151,7 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
                 }
               } else {
                 return fail(
-                  f0f0939a860bf,
+                  f671fd0973fbf,
                   instancePath + "/params",
                   "#/properties/params/type",
                   "type",
@@ -174,44 +167,44 @@ function f0f0939a860bf(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f0f0939a860bf, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f671fd0973fbf, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f0f0939a860bf.errors = vErrors;
+  f671fd0973fbf.errors = vErrors;
   return errors === 0;
 }
-function fae4df018ee49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f36bd6a25a3be(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fbf159017f0cf(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? fbf159017f0cf.errors : vErrors.concat(fbf159017f0cf.errors);
+  if (!fe97873ded4b8(data, instancePath)) {
+    vErrors = vErrors === null ? fe97873ded4b8.errors : vErrors.concat(fe97873ded4b8.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f26b3b826a4b5(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? f26b3b826a4b5.errors : vErrors.concat(f26b3b826a4b5.errors);
+    if (!feb11488253f8(data, instancePath)) {
+      vErrors = vErrors === null ? feb11488253f8.errors : vErrors.concat(feb11488253f8.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f0f0939a860bf(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? f0f0939a860bf.errors : vErrors.concat(f0f0939a860bf.errors);
+      if (!f671fd0973fbf(data, instancePath)) {
+        vErrors = vErrors === null ? f671fd0973fbf.errors : vErrors.concat(f671fd0973fbf.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f001dbfaf2ccd(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? f001dbfaf2ccd.errors : vErrors.concat(f001dbfaf2ccd.errors);
+        if (!f5a45659ae9f7(data, instancePath)) {
+          vErrors = vErrors === null ? f5a45659ae9f7.errors : vErrors.concat(f5a45659ae9f7.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -233,7 +226,7 @@ function fae4df018ee49(data, { instancePath = "", parentData, parentDataProperty
       vErrors.push(err0);
     }
     errors++;
-    fae4df018ee49.errors = vErrors;
+    f36bd6a25a3be.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -245,65 +238,65 @@ function fae4df018ee49(data, { instancePath = "", parentData, parentDataProperty
       }
     }
   }
-  fae4df018ee49.errors = vErrors;
+  f36bd6a25a3be.errors = vErrors;
   return errors === 0;
 }
-function f2663d203490c(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f8dc12d7e4fc7(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fbf159017f0cf(data, { instancePath, parentData, parentDataProperty, rootData })) {
-    vErrors = vErrors === null ? fbf159017f0cf.errors : vErrors.concat(fbf159017f0cf.errors);
+  if (!fe97873ded4b8(data, instancePath)) {
+    vErrors = vErrors === null ? fe97873ded4b8.errors : vErrors.concat(fe97873ded4b8.errors);
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0f0939a860bf(data, { instancePath, parentData, parentDataProperty, rootData })) {
-      vErrors = vErrors === null ? f0f0939a860bf.errors : vErrors.concat(f0f0939a860bf.errors);
+    if (!f671fd0973fbf(data, instancePath)) {
+      vErrors = vErrors === null ? f671fd0973fbf.errors : vErrors.concat(f671fd0973fbf.errors);
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fff7074db3118(data, { instancePath, parentData, parentDataProperty, rootData })) {
-        vErrors = vErrors === null ? fff7074db3118.errors : vErrors.concat(fff7074db3118.errors);
+      if (!ffe210af1d2ec(data, instancePath)) {
+        vErrors = vErrors === null ? ffe210af1d2ec.errors : vErrors.concat(ffe210af1d2ec.errors);
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f011f4f4bd06d(data, { instancePath, parentData, parentDataProperty, rootData })) {
-          vErrors = vErrors === null ? f011f4f4bd06d.errors : vErrors.concat(f011f4f4bd06d.errors);
+        if (!f36fd6475bf81(data, instancePath)) {
+          vErrors = vErrors === null ? f36fd6475bf81.errors : vErrors.concat(f36fd6475bf81.errors);
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f953fd7db9cd5(data, { instancePath, parentData, parentDataProperty, rootData })) {
-            vErrors = vErrors === null ? f953fd7db9cd5.errors : vErrors.concat(f953fd7db9cd5.errors);
+          if (!f62089009022a(data, instancePath)) {
+            vErrors = vErrors === null ? f62089009022a.errors : vErrors.concat(f62089009022a.errors);
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f10f0042665b0(data, { instancePath, parentData, parentDataProperty, rootData })) {
-              vErrors = vErrors === null ? f10f0042665b0.errors : vErrors.concat(f10f0042665b0.errors);
+            if (!f39aba23973e9(data, instancePath)) {
+              vErrors = vErrors === null ? f39aba23973e9.errors : vErrors.concat(f39aba23973e9.errors);
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f5cc8aad65648(data, { instancePath, parentData, parentDataProperty, rootData })) {
-                vErrors = vErrors === null ? f5cc8aad65648.errors : vErrors.concat(f5cc8aad65648.errors);
+              if (!fdab070d63846(data, instancePath)) {
+                vErrors = vErrors === null ? fdab070d63846.errors : vErrors.concat(fdab070d63846.errors);
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -328,7 +321,7 @@ function f2663d203490c(data, { instancePath = "", parentData, parentDataProperty
       vErrors.push(err0);
     }
     errors++;
-    f2663d203490c.errors = vErrors;
+    f8dc12d7e4fc7.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -340,9 +333,9 @@ function f2663d203490c(data, { instancePath = "", parentData, parentDataProperty
       }
     }
   }
-  f2663d203490c.errors = vErrors;
+  f8dc12d7e4fc7.errors = vErrors;
   return errors === 0;
 }
-export const v0f0939a860bf: abi.Validator = f0f0939a860bf;
-export const v2663d203490c: abi.Validator = f2663d203490c;
-export const vae4df018ee49: abi.Validator = fae4df018ee49;
+export const v36bd6a25a3be: abi.Validator = f36bd6a25a3be;
+export const v671fd0973fbf: abi.Validator = f671fd0973fbf;
+export const v8dc12d7e4fc7: abi.Validator = f8dc12d7e4fc7;

@@ -15,7 +15,7 @@ const f9e9df432cec9 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f270b90b4e35e(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -23,7 +23,7 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return fail(
-          fc471b2c9ed7e,
+          f270b90b4e35e,
           instancePath,
           "#/required",
           "required",
@@ -38,7 +38,7 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                fc471b2c9ed7e,
+                f270b90b4e35e,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -57,7 +57,7 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                fc471b2c9ed7e,
+                f270b90b4e35e,
                 instancePath + "/action",
                 "#/properties/action/type",
                 "type",
@@ -67,7 +67,7 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return fail(
-                fc471b2c9ed7e,
+                f270b90b4e35e,
                 instancePath + "/action",
                 "#/properties/action/enum",
                 "enum",
@@ -93,7 +93,7 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
                       !(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3)) &&
                       typeof data3 !== "boolean"
                     ) {
-                      fc471b2c9ed7e.errors = [
+                      f270b90b4e35e.errors = [
                         {
                           instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                           schemaPath: "#/properties/content/additionalProperties/type",
@@ -111,7 +111,7 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    fc471b2c9ed7e,
+                    f270b90b4e35e,
                     instancePath + "/content",
                     "#/properties/content/type",
                     "type",
@@ -128,13 +128,13 @@ function fc471b2c9ed7e(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fc471b2c9ed7e, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f270b90b4e35e, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fc471b2c9ed7e.errors = vErrors;
+  f270b90b4e35e.errors = vErrors;
   return errors === 0;
 }
-export { fc471b2c9ed7e };
-export const vc471b2c9ed7e: abi.Validator = fc471b2c9ed7e;
+export { f270b90b4e35e };
+export const v270b90b4e35e: abi.Validator = f270b90b4e35e;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fc471b2c9ed7e;
+export const validate: abi.Validator = f270b90b4e35e;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function f5e567b18e798(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f60d0dc0d911d(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function f5e567b18e798(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.name === undefined && (missing0 = "name")) {
         return fail(
-          f5e567b18e798,
+          f60d0dc0d911d,
           instancePath,
           "#/required",
           "required",
@@ -25,7 +25,7 @@ function f5e567b18e798(data, { instancePath = "", parentData, parentDataProperty
           const _errs1 = errors;
           if (typeof data.name !== "string") {
             return fail(
-              f5e567b18e798,
+              f60d0dc0d911d,
               instancePath + "/name",
               "#/properties/name/type",
               "type",
@@ -42,7 +42,7 @@ function f5e567b18e798(data, { instancePath = "", parentData, parentDataProperty
             const _errs3 = errors;
             if (typeof data.title !== "string") {
               return fail(
-                f5e567b18e798,
+                f60d0dc0d911d,
                 instancePath + "/title",
                 "#/properties/title/type",
                 "type",
@@ -57,10 +57,10 @@ function f5e567b18e798(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(f5e567b18e798, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f60d0dc0d911d, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  f5e567b18e798.errors = vErrors;
+  f60d0dc0d911d.errors = vErrors;
   return errors === 0;
 }
-export const v5e567b18e798: abi.Validator = f5e567b18e798;
+export const v60d0dc0d911d: abi.Validator = f60d0dc0d911d;

@@ -20,7 +20,7 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function f165b5af02f12(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -28,7 +28,7 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return fail(
-          fcbc4bdb182c8,
+          f165b5af02f12,
           instancePath,
           "#/required",
           "required",
@@ -43,7 +43,7 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
               return fail(
-                fcbc4bdb182c8,
+                f165b5af02f12,
                 instancePath + "/_meta",
                 "#/properties/_meta/type",
                 "type",
@@ -62,7 +62,7 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
             const _errs4 = errors;
             if (typeof data1 !== "string") {
               return fail(
-                fcbc4bdb182c8,
+                f165b5af02f12,
                 instancePath + "/action",
                 "#/properties/action/type",
                 "type",
@@ -72,7 +72,7 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return fail(
-                fcbc4bdb182c8,
+                f165b5af02f12,
                 instancePath + "/action",
                 "#/properties/action/enum",
                 "enum",
@@ -179,7 +179,7 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
                         vErrors.push(err3);
                       }
                       errors++;
-                      fcbc4bdb182c8.errors = vErrors;
+                      f165b5af02f12.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -198,7 +198,7 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
                   }
                 } else {
                   return fail(
-                    fcbc4bdb182c8,
+                    f165b5af02f12,
                     instancePath + "/content",
                     "#/properties/content/type",
                     "type",
@@ -215,13 +215,13 @@ function fcbc4bdb182c8(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fcbc4bdb182c8, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(f165b5af02f12, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fcbc4bdb182c8.errors = vErrors;
+  f165b5af02f12.errors = vErrors;
   return errors === 0;
 }
-export { fcbc4bdb182c8 };
-export const vcbc4bdb182c8: abi.Validator = fcbc4bdb182c8;
+export { f165b5af02f12 };
+export const v165b5af02f12: abi.Validator = f165b5af02f12;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fcbc4bdb182c8;
+export const validate: abi.Validator = f165b5af02f12;

@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fe31d024d3923(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fcac0c5982601(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function fe31d024d3923(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.elicitationId === undefined && (missing0 = "elicitationId")) {
         return fail(
-          fe31d024d3923,
+          fcac0c5982601,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function fe31d024d3923(data, { instancePath = "", parentData, parentDataProperty
         if (data.elicitationId !== undefined) {
           if (typeof data.elicitationId !== "string") {
             return fail(
-              fe31d024d3923,
+              fcac0c5982601,
               instancePath + "/elicitationId",
               "#/properties/elicitationId/type",
               "type",
@@ -35,12 +35,12 @@ function fe31d024d3923(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fe31d024d3923, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fcac0c5982601, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fe31d024d3923.errors = vErrors;
+  fcac0c5982601.errors = vErrors;
   return errors === 0;
 }
-export const ve31d024d3923: abi.Validator = fe31d024d3923;
+export const vcac0c5982601: abi.Validator = fcac0c5982601;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fe31d024d3923;
+export const validate: abi.Validator = fcac0c5982601;

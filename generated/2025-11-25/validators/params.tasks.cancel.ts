@@ -5,7 +5,7 @@ function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
 }
-function fdd40ec0cfe24(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
+function fc05986fc6a71(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -13,7 +13,7 @@ function fdd40ec0cfe24(data, { instancePath = "", parentData, parentDataProperty
       let missing0;
       if (data.taskId === undefined && (missing0 = "taskId")) {
         return fail(
-          fdd40ec0cfe24,
+          fc05986fc6a71,
           instancePath,
           "#/required",
           "required",
@@ -24,7 +24,7 @@ function fdd40ec0cfe24(data, { instancePath = "", parentData, parentDataProperty
         if (data.taskId !== undefined) {
           if (typeof data.taskId !== "string") {
             return fail(
-              fdd40ec0cfe24,
+              fc05986fc6a71,
               instancePath + "/taskId",
               "#/properties/taskId/type",
               "type",
@@ -35,12 +35,12 @@ function fdd40ec0cfe24(data, { instancePath = "", parentData, parentDataProperty
         }
       }
     } else {
-      return fail(fdd40ec0cfe24, instancePath, "#/type", "type", { type: "object" }, "must be object");
+      return fail(fc05986fc6a71, instancePath, "#/type", "type", { type: "object" }, "must be object");
     }
   }
-  fdd40ec0cfe24.errors = vErrors;
+  fc05986fc6a71.errors = vErrors;
   return errors === 0;
 }
-export const vdd40ec0cfe24: abi.Validator = fdd40ec0cfe24;
+export const vc05986fc6a71: abi.Validator = fc05986fc6a71;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fdd40ec0cfe24;
+export const validate: abi.Validator = fc05986fc6a71;

@@ -66,13 +66,16 @@ export class EraRouter {
   ) {
     this.legacy = new EraTransport(this);
     this.modern = new EraTransport(this);
-    this.gate = new LoadGate(
-      (m) => (prepareModern === undefined || this.modern.onmessage !== undefined || this.eraOf(m) !== "modern" ? undefined : prepareModern()),
-      (m, context) => this.route(m as JSONRPCMessage | JSONRPCMessage[], context),
-      (m, _context, e) => this.refuse(m, e),
-      maxHeld,
-    );
-    base.onmessage = (message, context) => this.gate.receive(message, context);
+    const need = (m: unknown) => (prepareModern === undefined || this.modern.onmessage !== undefined || this.eraOf(m) !== "modern" ? undefined : prepareModern());
+    this.gate = new LoadGate(need, (m, context) => this.route(m as JSONRPCMessage | JSONRPCMessage[], context), (m, _context, e) => this.refuse(m, e), maxHeld);
+    base.onmessage = (message, context) => {
+      // LoadGate.receive, with the router's own functions called directly; once the modern
+      // path is there (or never needed) nothing has to load.
+      if (!this.gate.open) return this.gate.receive(message, context);
+      const loading = this.modern.onmessage !== undefined ? undefined : need(message);
+      if (loading === undefined) return this.route(message, context);
+      this.gate.hold(message, context, loading);
+    };
     base.onclose = () => {
       this.gate.clear();
       this.legacy.onclose?.();

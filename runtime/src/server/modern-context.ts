@@ -105,7 +105,9 @@ export class ModernContext implements HandlerContext {
   }
   get revision() {
     // What identityOf reads, without making the identity: every tool call asks.
-    return this.who?.protocolVersion ?? String(this.rc.meta?.[MetaKey.protocolVersion] ?? "");
+    if (this.who !== undefined) return this.who.protocolVersion;
+    const v = this.rc.meta?.[MetaKey.protocolVersion];
+    return typeof v === "string" ? v : String(v ?? "");
   }
   get meta() {
     return this.rc.meta;

@@ -46,7 +46,10 @@ export interface ServerCore {
   report(e: Error): void;
 }
 
-const revisionOf = (p: Params | undefined): string => String((p?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
+const revisionOf = (p: Params | undefined): string => {
+  const v = (p?._meta as Result | undefined)?.[MetaKey.protocolVersion];
+  return typeof v === "string" ? v : String(v);
+};
 
 /** Not a retry, no input allowed: nothing answered. */
 const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });

@@ -420,11 +420,15 @@ export class McpServer implements ServerCore {
   private modernSession(transport: Transport): ModernServerSession {
     const { FRESH_RESULTS, ModernServerCore, ModernServerSession, modernHandlers } = modernPathModule.value!;
     const described = new Map<string, Description>();
+    // Every result asks, nearly always for the revision the last one asked for.
+    let lastRevision: string | undefined;
+    let lastDescription: Description | undefined;
     const core = (this.modernCore ??= new ModernServerCore({
       bindings: this.tasks === undefined ? this.modern : this.modern.map(taskPathModule.value!.withTaskMethods),
       supportedVersions: this.supportedVersions,
       // Every result names the server: look its description up once per revision.
       describe: (revision) => {
+        if (revision === lastRevision) return lastDescription!;
         let d = described.get(revision);
         if (d === undefined) {
           const lists = this.lists(revision);
@@ -436,6 +440,8 @@ export class McpServer implements ServerCore {
           d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
           described.set(revision, d);
         }
+        lastRevision = revision;
+        lastDescription = d;
         return d;
       },
       handlers: (this.modernTable ??= modernHandlers(this)),

@@ -20,15 +20,30 @@ export class LoadGate {
   ) {}
 
   receive(message: unknown, context: MessageContext | undefined): void {
-    if (this.queue !== undefined) {
-      if (this.queue.length >= this.limit) return this.refuse(message, context, new Error(`more than ${this.limit} messages arrived while a protocol revision was loading`));
-      this.queue.push([message, context]);
-      return;
-    }
+    if (this.queue !== undefined) return this.enqueue(message, context);
     const loading = this.need(message);
     if (loading === undefined) return this.deliver(message, context);
+    this.hold(message, context, loading);
+  }
+
+  /**
+   * Nothing is held: the owner may ask `need` and deliver itself (direct calls, which the
+   * compiler can inline, instead of calls through the closures), then `hold` what must wait.
+   */
+  get open(): boolean {
+    return this.queue === undefined;
+  }
+
+  /** Hold back `message` (and what follows) until `loading` settles; `need(message)` returned it. */
+  hold(message: unknown, context: MessageContext | undefined, loading: Promise<void>): void {
+    if (this.queue !== undefined) return this.enqueue(message, context);
     this.queue = [[message, context]];
     this.wait(loading);
+  }
+
+  private enqueue(message: unknown, context: MessageContext | undefined): void {
+    if (this.queue!.length >= this.limit) return this.refuse(message, context, new Error(`more than ${this.limit} messages arrived while a protocol revision was loading`));
+    this.queue!.push([message, context]);
   }
 
   /** Drop whatever is held (the connection closed). */

@@ -10,6 +10,10 @@ export interface PendingOwner {
   abort(request: PendingRequest): void;
 }
 
+function unset(): void {
+  throw new Error("internal: a request's promise was settled before it was made");
+}
+
 export class PendingRequest {
   readonly onprogress: ((progress: Progress) => void) | undefined;
   readonly signal: AbortSignal | undefined;
@@ -24,13 +28,14 @@ export class PendingRequest {
   private totalDeadline: number | undefined = undefined;
   /** Highest progress value seen, to drop out-of-order or repeated notifications. */
   lastProgress: number | undefined = undefined;
+  /** The request's promise, handed over by its executor (settleWith) right after construction. */
+  private resolve: (result: unknown) => void = unset;
+  private reject: (error: unknown) => void = unset;
 
   constructor(
     readonly owner: PendingOwner,
     readonly id: number,
     readonly method: string,
-    private readonly resolve: (result: unknown) => void,
-    private readonly reject: (error: unknown) => void,
     options: RequestOptions | undefined,
     defaultTimeout: number,
     private readonly reader: ResponseReader<unknown> | undefined,
@@ -43,6 +48,12 @@ export class PendingRequest {
     this.maxTotal = max > 0 && max !== Infinity ? max : 0;
     this.resetOnProgress = options?.resetTimeoutOnProgress === true;
     this.skipValidation = options?.skipValidation === true;
+  }
+
+  /** @internal The settling functions of this request's promise (its executor calls this). */
+  settleWith(resolve: (result: unknown) => void, reject: (error: unknown) => void): void {
+    this.resolve = resolve;
+    this.reject = reject;
   }
 
   /** Start the clock (and listen to the signal); returns the deadline. */

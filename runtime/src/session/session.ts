@@ -31,11 +31,14 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 /** How many cancelled or timed-out ids to remember, so their late responses are dropped quietly. */
 const ABANDONED_LIMIT = 1024;
 
-/** A shared promise executor (no closure per request): it hands resolve/reject over through `captured`. */
-const captured: { resolve?: (r: unknown) => void; reject?: (e: unknown) => void } = {};
+/**
+ * A shared promise executor (no closure per request): it hands resolve/reject to the request
+ * being made (`capturing`), a new object, so storing them costs no write barrier (a long-lived
+ * holder would take two per request) and nothing keeps the last request's functions alive.
+ */
+let capturing: PendingRequest | undefined;
 function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): void {
-  captured.resolve = resolve;
-  captured.reject = reject;
+  capturing!.settleWith(resolve, reject);
 }
 
 
@@ -61,6 +64,9 @@ export class Session implements PendingOwner, InboundOwner {
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
   private readonly followed = new Map<string, (progress: Progress) => void>();
   private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
+  /** The handler last looked up, by method: every call of a connection asks for the same one. */
+  private lastHandlerMethod: string | undefined;
+  private lastHandler: RequestHandler<any, any> | undefined;
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
@@ -80,7 +86,13 @@ export class Session implements PendingOwner, InboundOwner {
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.onerror = options.onerror;
     this.gate = new LoadGate((m) => this.loadFor(m), (m, c) => this.receive(m, c), (m, c, e) => this.refuse(m, c, e), this.maxRunning);
-    this.transport.onmessage = (message, context) => this.gate.receive(message, context);
+    this.transport.onmessage = (message, context) => {
+      // LoadGate.receive, with the session's own methods called directly.
+      if (!this.gate.open) return this.gate.receive(message, context);
+      const loading = this.loadFor(message);
+      if (loading === undefined) return this.receive(message, context);
+      this.gate.hold(message, context, loading);
+    };
     this.transport.onframeerror = (e) => this.onFrameError(e);
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
@@ -119,10 +131,20 @@ export class Session implements PendingOwner, InboundOwner {
 
   setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
     this.requestHandlers.set(method, handler);
+    this.lastHandlerMethod = undefined;
   }
 
   removeRequestHandler(method: string): void {
     this.requestHandlers.delete(method);
+    this.lastHandlerMethod = undefined;
+  }
+
+  private handlerFor(method: string): RequestHandler<any, any> | undefined {
+    if (method === this.lastHandlerMethod) return this.lastHandler;
+    const handler = this.requestHandlers.get(method);
+    this.lastHandlerMethod = method;
+    this.lastHandler = handler;
+    return handler;
   }
 
   hasRequestHandler(method: string): boolean {
@@ -168,8 +190,10 @@ export class Session implements PendingOwner, InboundOwner {
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
     const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
+    const entry = new PendingRequest(this, id, method, options, this.defaultTimeout, reader);
+    capturing = entry;
     const promise = new Promise<T>(capture as never);
-    const entry = new PendingRequest(this, id, method, captured.resolve!, captured.reject!, options, this.defaultTimeout, reader);
+    capturing = undefined;
     this.pending.add(entry);
     // The next id is one whose slot is free (ids stay increasing; see PendingSlots).
     this.nextId = this.pending.freeFrom(id + 1);
@@ -402,10 +426,10 @@ export class Session implements PendingOwner, InboundOwner {
       return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
     }
     if (this.policy) {
-      const refused = this.policy.checkInbound(method, params);
+      const refused = this.policy.checkInbound(method, params, info);
       if (refused !== undefined) return this.replyError(id, refused, batch);
     }
-    const handler = this.requestHandlers.get(method);
+    const handler = this.handlerFor(method);
     if (handler === undefined) return this.replyError(id, methodNotFound(method), batch);
     if (!this.trustPeer) {
       if (params === undefined) {

@@ -1,5 +1,5 @@
 import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
-import type { ProtocolBinding, Side } from "../abi.js";
+import type { MethodInfo, ProtocolBinding, Side } from "../abi.js";
 import type { MessageContext, Transport } from "../transport.js";
 
 export type Params = Record<string, unknown>;
@@ -82,8 +82,12 @@ export type NotificationHandler<P = Params | undefined> = (params: P) => void | 
 export interface SessionPolicy {
   /** Throw (CapabilityError, LifecycleError) to refuse an outgoing request or notification. */
   checkOutgoing(method: string, params: Params | undefined, kind: "request" | "notification"): void;
-  /** An error to answer an inbound request with instead of dispatching it. */
-  checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined;
+  /**
+   * An error to answer an inbound request with instead of dispatching it. `info` is the method's
+   * entry in the table of the binding the request is dispatched with (the session has looked it
+   * up already; bindingFor's binding when the policy has that hook).
+   */
+  checkInbound(method: string, params: Params | undefined, info?: MethodInfo): JSONRPCErrorObject | undefined;
   /** Whether to forward an inbound notification to its handler. */
   acceptNotification(method: string, params: Params | undefined): boolean;
   /** Whether an outgoing request may be cancelled on the wire (abort or timeout). */

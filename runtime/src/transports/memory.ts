@@ -62,8 +62,11 @@ export class MemoryTransport implements Transport {
   /**
    * What was sent to this side and not yet delivered: a ring of slots (`head` to `tail`), so
    * neither queueing nor delivering resizes an array (setting an array's length is a runtime call).
+   * Its size is a power of two, so a position is `index & mask` (an integer division per
+   * message costs more than the rest of queueing it).
    */
   private slots: (Item | typeof CLOSE | undefined)[] = new Array(8);
+  private mask = 7;
   private head = 0;
   private tail = 0;
   private started = false;
@@ -105,12 +108,13 @@ export class MemoryTransport implements Transport {
     if (this.tail - this.head === size) {
       // Full: twice the room, the queued items first in order.
       const grown: (Item | typeof CLOSE | undefined)[] = new Array(size * 2);
-      for (let i = 0; i < size; i++) grown[i] = this.slots[(this.head + i) % size];
+      for (let i = 0; i < size; i++) grown[i] = this.slots[(this.head + i) & this.mask];
       this.slots = grown;
+      this.mask = size * 2 - 1;
       this.head = 0;
       this.tail = size;
     }
-    this.slots[this.tail++ % this.slots.length] = item;
+    this.slots[this.tail++ & this.mask] = item;
     if (this.started) this.wire!.schedule();
   }
 
@@ -121,7 +125,7 @@ export class MemoryTransport implements Transport {
     // Messages queued meanwhile (a synchronous answer to this side) are delivered in this loop too.
     while (this.head !== this.tail && !this.closed) {
       const slots = this.slots;
-      const at = this.head++ % slots.length;
+      const at = this.head++ & this.mask;
       const item = slots[at];
       slots[at] = undefined;
       taken++;

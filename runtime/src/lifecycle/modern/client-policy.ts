@@ -8,13 +8,14 @@ import type { JSONRPCErrorObject } from "../../jsonrpc.js";
 import type { ProtocolBinding } from "../../abi.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
+import { MethodSet } from "../../session/method-set.js";
 import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import type { ResultCache } from "./client-cache.js";
 import { subscriptionIdOf, type Subscription } from "./client-listen.js";
 
 /** Requests of the 2026-07-28 tasks extension (io.modelcontextprotocol/tasks). */
-const TASK_REQUESTS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+const TASK_REQUESTS = new MethodSet(["tasks/get", "tasks/update", "tasks/cancel"]);
 
 export class ModernClientPolicy implements SessionPolicy {
   /** The server's capabilities from `server/discover` (unknown until then: nothing is gated). */

@@ -8,12 +8,13 @@ import type { ProtocolBinding, ValidationIssue } from "../../abi.js";
 import { validatorReady } from "../../lazy-binding.js";
 import { InvalidResultError } from "../../errors.js";
 import type { Params, Result } from "../../session/types.js";
+import { MethodSet } from "../../session/method-set.js";
 
 /** Methods whose results may be `input_required` (multi round-trip requests). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+export const INPUT_METHODS = new MethodSet(["tools/call", "prompts/get", "resources/read"]);
 
 /** Methods whose complete results carry `ttlMs` / `cacheScope`. */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+export const CACHEABLE_METHODS = new MethodSet([
   "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
 ]);
 

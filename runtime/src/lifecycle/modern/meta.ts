@@ -45,7 +45,7 @@ export function unsupportedVersion(requested: unknown, supported: readonly strin
  */
 export function checkRequestMeta(
   params: Params | undefined,
-  modern: ReadonlyMap<string, ProtocolBinding>,
+  modern: Pick<ReadonlyMap<string, ProtocolBinding>, "get" | "has">,
   supported: readonly string[],
 ): ProtocolBinding | JSONRPCErrorObject {
   const meta = params?._meta;

@@ -12,6 +12,7 @@
 import { ErrorCode, isObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
+import { MethodSet } from "../../session/method-set.js";
 import { elicitationModeAllowed, hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
@@ -19,7 +20,7 @@ import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-sta
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
 /** Methods that may answer InputRequiredResult (§12.5). */
-export const INPUT_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+export const INPUT_METHODS = new MethodSet(["tools/call", "prompts/get", "resources/read"]);
 
 export interface InputRequest {
   readonly method: InputMethod;

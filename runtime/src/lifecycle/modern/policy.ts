@@ -3,7 +3,7 @@
  * (no handshake, no phase), the server's capabilities gate methods (-32601), and the server never
  * sends requests (lifecycle.md §12.1; input comes back through InputRequiredResult instead).
  */
-import type { ProtocolBinding, Validator } from "../../abi.js";
+import type { MethodInfo, ProtocolBinding, Validator } from "../../abi.js";
 import { deriveBinding } from "../../lazy-binding.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
@@ -13,6 +13,7 @@ import type { Capabilities } from "../legacy/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
 import { INPUT_METHODS } from "./mrtr.js";
 import { MetaKey } from "./wire.js";
+import { FixedMap } from "../../session/method-set.js";
 
 /**
  * `inputResponses` is validated by the MRTR layer, key by key, for the keys a handler asks for:
@@ -50,14 +51,14 @@ function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
 }
 
 export class ModernServerPolicy implements SessionPolicy {
-  private readonly modern: ReadonlyMap<string, ProtocolBinding>;
+  private readonly modern: FixedMap<ProtocolBinding>;
 
   constructor(
     modern: ReadonlyMap<string, ProtocolBinding>,
     private readonly supported: readonly string[],
     private readonly own: Capabilities,
   ) {
-    this.modern = new Map([...modern].map(([rev, b]) => [rev, mrtrBinding(b)]));
+    this.modern = new FixedMap([...modern].map(([rev, b]) => [rev, mrtrBinding(b)] as const));
   }
 
   bindingFor(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject {
@@ -66,12 +67,18 @@ export class ModernServerPolicy implements SessionPolicy {
     return checkRequestMeta(params, this.modern, this.supported);
   }
 
-  checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined {
-    // bindingFor ran first and accepted the version; the lookup is all that is left of it.
-    const version = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
-    const binding = (typeof version === "string" ? this.modern.get(version) : undefined) ?? checkRequestMeta(params, this.modern, this.supported);
-    if ("code" in binding) return binding;
-    const cap = binding.methods[method]?.capability;
+  checkInbound(method: string, params: Params | undefined, info?: MethodInfo): JSONRPCErrorObject | undefined {
+    let cap: string | null | undefined;
+    if (info !== undefined) {
+      // The session's lookup in the binding bindingFor chose: nothing left to look up.
+      cap = info.capability;
+    } else {
+      // bindingFor ran first and accepted the version; the lookup is all that is left of it.
+      const version = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
+      const binding = (typeof version === "string" ? this.modern.get(version) : undefined) ?? checkRequestMeta(params, this.modern, this.supported);
+      if ("code" in binding) return binding;
+      cap = binding.methods[method]?.capability;
+    }
     if (cap && !hasCapability(this.own, cap)) {
       return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} (this server does not declare the '${cap}' capability)` };
     }

@@ -48,7 +48,8 @@ export interface ModernServerOptions {
 }
 
 function revisionOf(params: Params | undefined): string {
-  return String((params?._meta as Result | undefined)?.[MetaKey.protocolVersion]);
+  const v = (params?._meta as Result | undefined)?.[MetaKey.protocolVersion];
+  return typeof v === "string" ? v : String(v);
 }
 
 /**
