@@ -28,6 +28,7 @@ export class MethodSet {
 /**
  * A fixed map (the revisions a server serves) read by the key every request names, which is
  * nearly always the key the last request named: the last lookup is kept, as in MethodSet.
+ * Its values are never undefined (`has` is `get` finding one).
  */
 export class FixedMap<V> {
   private readonly entries: ReadonlyMap<string, V>;
