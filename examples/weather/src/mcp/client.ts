@@ -27,8 +27,9 @@ if (runtime.ABI_VERSION !== abiVersion) {
 
 /**
  * The protocol revisions the client offers, preferred first; the client loads the method tables of
- * the era it speaks when it connects (the legacy ones only if it falls back to the legacy handshake). Each revision's client entry (`/client-side`) reaches only the
- * validators of what a client receives, so a bundle of the client never carries the server's.
+ * the era it speaks when it connects (the legacy ones only if it falls back to the legacy
+ * handshake). Each revision's client entry (`/client-side`) reaches only the validators of what a
+ * client receives, so a bundle of the client never carries the server's.
  */
 export const clientBindings: readonly runtime.ProtocolBinding[] = [
   /* @__PURE__ */ runtime.lazyRevision(
