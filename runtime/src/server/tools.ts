@@ -23,16 +23,8 @@ export function argumentErrorsAsResults(revision: string): boolean {
 
 /** `structuredContent` exists on the wire from 2025-06-18. */
 function hasStructuredContent(revision: string): boolean {
-  // Asked for every result, nearly always about the revision asked last: kept, the answer costs
-  // a comparison by identity instead of comparing the strings' characters.
-  if (revision !== structuredFor) {
-    structuredFor = revision;
-    structuredIn = revision >= "2025-06-18";
-  }
-  return structuredIn;
+  return revision >= "2025-06-18";
 }
-let structuredFor = "";
-let structuredIn = false;
 
 export function describeIssues(issues: readonly ValidationIssue[] | null | undefined): string {
   if (!issues || issues.length === 0) return "invalid";

@@ -6,15 +6,9 @@ function present(v: unknown): boolean {
   return v !== undefined && v !== null && v !== false;
 }
 
-/** The last dot-free path hasCapability was asked about. */
-let lastTopLevel = "";
-
 /** Whether `caps` has the dotted `path` (e.g. "resources.subscribe") set to something other than false. */
 export function hasCapability(caps: Capabilities | undefined, path: string): boolean {
-  // Every request of a connection asks about the same top-level path ("tools"): remembered, it
-  // costs a comparison instead of a scan for a dot.
-  if (path === lastTopLevel || path.indexOf(".") < 0) {
-    lastTopLevel = path;
+  if (path.indexOf(".") < 0) {
     return caps !== undefined && caps !== null && present(caps[path]);
   }
   let cur: unknown = caps;
