@@ -23,7 +23,7 @@ export interface Summary {
 
 import type { BundleSizes } from "./bundle.js";
 
-const LABEL: Record<ImplName, string> = { raw: "raw", rawobj: "raw no-JSON", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen" };
+const LABEL: Record<ImplName, string> = { raw: "raw", rawobj: "raw no-JSON", rawval: "raw no-JSON + validation", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen" };
 const TRANSPORT_LABEL: Record<TransportKind, string> = { inproc: "in-process", stdio: "stdio", http: "Streamable HTTP" };
 
 function fmt(x: number | undefined, digits = 0): string {
@@ -39,7 +39,7 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
-const BASELINES: ImplName[] = ["raw", "rawobj", "sdk1", "sdk2"];
+const BASELINES: ImplName[] = ["raw", "rawobj", "rawval", "sdk1", "sdk2"];
 /** The baselines that exist over a transport (the no-JSON pair only in process). */
 const baselinesOf = (t: TransportKind | "spawn") => BASELINES.filter((b) => implRuns(b, t));
 
@@ -139,6 +139,8 @@ export function printReport(s: Summary): void {
   out.push("");
   out.push("== targets for mcpgen (issue #13; validation ON; a throughput row is the worst variant; the stdio throughput rows are the project's own floor)");
   out.push(table(["target", "measured", "goal", "status"], targetRows(s)));
+  const floor = validationFloor(s);
+  if (floor !== undefined) out.push(floor);
 
   if (Object.keys(s.problems).length > 0) {
     out.push("");
@@ -204,6 +206,23 @@ function targetRows(s: Summary): string[][] {
     through("stdio", "concurrent", "raw", `stdio ${s.settings.inFlight.stdio} in flight`, 0.6);
   }
   return rows;
+}
+
+/**
+ * What validation alone allows in process: the `rawval` pair (raw no-JSON plus mcpgen's per-call
+ * validators) against raw no-JSON, the best sequential ratio any runtime validating as mcpgen does
+ * can reach; and mcpgen against `rawval`, what its runtime costs beyond validation.
+ */
+function validationFloor(s: Summary): string | undefined {
+  if (!s.transports.includes("inproc")) return undefined;
+  const seq = (impl: ImplName, v: Variant) => s.throughput[`${impl}/inproc/${v}`]?.sequential.callsPerSec;
+  const parts = s.variants.flatMap((v) => {
+    const val = seq("rawval", v);
+    const obj = seq("rawobj", v);
+    const m = seq("mcpgen", v);
+    return val === undefined || obj === undefined ? [] : [`${v}: raw no-JSON + validation / raw no-JSON ${ratio(val, obj)}, mcpgen / raw no-JSON + validation ${ratio(m, val)}`];
+  });
+  return parts.length === 0 ? undefined : `in-process sequential, validation floor (not a target): ${parts.join("; ")}`;
 }
 
 const status = (x: number, ok: (x: number) => boolean) => (!Number.isFinite(x) ? "MISSING" : ok(x) ? "met" : "NOT met");

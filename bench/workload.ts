@@ -10,13 +10,16 @@ export const VARIANTS: readonly Variant[] = ["text", "structured"];
 export type TransportKind = "inproc" | "stdio" | "http";
 export const TRANSPORTS: readonly TransportKind[] = ["inproc", "stdio", "http"];
 
-/** `rawobj`: the raw pair without JSON (objects by reference), in process only. */
-export type ImplName = "raw" | "rawobj" | "sdk1" | "sdk2" | "mcpgen";
-export const IMPLS: readonly ImplName[] = ["raw", "rawobj", "sdk1", "sdk2", "mcpgen"];
+/**
+ * `rawobj`: the raw pair without JSON (objects by reference); `rawval`: the same pair running the
+ * validators mcpgen's pair runs per call. Both in process only.
+ */
+export type ImplName = "raw" | "rawobj" | "rawval" | "sdk1" | "sdk2" | "mcpgen";
+export const IMPLS: readonly ImplName[] = ["raw", "rawobj", "rawval", "sdk1", "sdk2", "mcpgen"];
 
-/** Whether an implementation runs over a transport (rawobj has no wire to run over). */
+/** Whether an implementation runs over a transport (the object pairs have no wire to run over). */
 export function implRuns(impl: ImplName, transport: TransportKind | "spawn"): boolean {
-  return impl !== "rawobj" || transport === "inproc";
+  return (impl !== "rawobj" && impl !== "rawval") || transport === "inproc";
 }
 
 export const PROTOCOL_VERSION = "2025-11-25";

@@ -11,6 +11,8 @@ export async function loadImplementation(name: ImplName): Promise<Implementation
       return (await import("./raw.js")).raw;
     case "rawobj":
       return (await import("./raw.js")).rawObjects;
+    case "rawval":
+      return (await import("./raw-validated.js")).rawValidated;
     case "sdk1":
       return (await import("./sdk1.js")).sdk1;
     case "sdk2":

@@ -6,7 +6,7 @@ import { Agent, request as httpRequest } from "node:http";
 import type { ChildProcess } from "node:child_process";
 import type { Harness, HarnessOptions, Implementation, SpawnedSession } from "../harness.js";
 import { CLIENT_INFO, PROTOCOL_VERSION, sumOf, type Variant } from "../workload.js";
-import { createRawHandler } from "../servers/raw-handler.js";
+import { createRawHandler, type Incoming } from "../servers/raw-handler.js";
 import { serverScript, spawnNode, startHttpServer, stopChild } from "../children.js";
 
 interface Pending {
@@ -24,7 +24,7 @@ interface Message {
  * Client-side correlation over any pipe of messages. `RawClient` writes and reads JSON text;
  * `RawObjectClient` hands the message objects over by reference, as mcpgen's memory transport does.
  */
-class RawObjectClient<W = object> {
+export class RawObjectClient<W = object> {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   constructor(private readonly write: (message: W) => void) {}
@@ -117,25 +117,31 @@ async function spawnRawStdio(variant: Variant): Promise<{ child: ChildProcess; c
 }
 
 /**
+ * A raw client wired to `handle` in process without JSON, handshake and tools/list done: messages
+ * pass as objects, each direction delivered in a microtask, as the memory transport does (a peer
+ * answering synchronously must not recurse into the sender); no copies, no checks.
+ */
+export async function objectPair(handle: (message: Incoming) => object | undefined): Promise<RawObjectClient> {
+  // eslint-disable-next-line prefer-const
+  let client: RawObjectClient;
+  client = new RawObjectClient((message) =>
+    queueMicrotask(() => {
+      const response = handle(message as Incoming);
+      if (response) queueMicrotask(() => client.receive(response));
+    }),
+  );
+  await handshake(client);
+  await client.request("tools/list");
+  return client;
+}
+
+/**
  * The in-process raw pair without JSON: the same client and handler, messages passed as objects
  * (what mcpgen's memory transport does), so the ratio isolates what the runtime itself costs.
  */
 export const rawObjects: Implementation = {
   async inproc({ variant }: HarnessOptions) {
-    const handle = createRawHandler(variant);
-    // eslint-disable-next-line prefer-const
-    let client: RawObjectClient;
-    // Each direction delivers in a microtask, as the memory transport does (a peer answering
-    // synchronously must not recurse into the sender); no copies, no checks.
-    client = new RawObjectClient((message) =>
-      queueMicrotask(() => {
-        const response = handle(message as Parameters<typeof handle>[0]);
-        if (response) queueMicrotask(() => client.receive(response));
-      }),
-    );
-    await handshake(client);
-    await client.request("tools/list");
-    return harnessOver(client, variant, async () => {});
+    return harnessOver(await objectPair(createRawHandler(variant)), variant, async () => {});
   },
 };
 

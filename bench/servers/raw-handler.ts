@@ -4,7 +4,7 @@
  */
 import { PROTOCOL_VERSION, SERVER_INFO, addResult, addToolDefinition, type Variant } from "../workload.js";
 
-interface Incoming {
+export interface Incoming {
   id?: string | number;
   method?: string;
   params?: { name?: string; arguments?: { a: number; b: number } };
