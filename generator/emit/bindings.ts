@@ -34,7 +34,7 @@ export function servedRevisions(revisions: readonly string[], manifest: string):
  * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
  * keeps it equal to the runtime's.
  */
-export const RUNTIME_ABI = 5;
+export const RUNTIME_ABI = 6;
 
 /**
  * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI it checks and

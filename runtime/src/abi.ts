@@ -14,8 +14,11 @@
  * 5: the generated server and client check the ABI and link their own role's bindings through
  *    `@mcpgen/runtime/facades` (which re-exports `ABI_VERSION`, `lazyRevision` and `ProtocolBinding`),
  *    so a server's start resolves one runtime specifier for its generated code, not two.
+ * 6: a definition whose tools may run as tasks imports the task machinery itself
+ *    (`tasks: () => import("@mcpgen/runtime/tasks/server")`), so the runtime never reaches it on its
+ *    own and the bundle of a server without task tools leaves it out.
  */
-export const ABI_VERSION = 5;
+export const ABI_VERSION = 6;
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 

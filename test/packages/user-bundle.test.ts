@@ -1,12 +1,13 @@
 // A user who bundles their server (docs/bundling.md): a generated one-tool stdio server bundled
 // with esbuild, as one file and code-split, runs from its bundle alone and answers a legacy
 // session and 2026-07-28 requests; the split bundle loads the revisions' chunks only when used.
+// The task machinery is in a bundle only when some tool of the manifest may run as a task.
 import { spawn } from "node:child_process";
-import { readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { build } from "esbuild";
+import { build, type Metafile } from "esbuild";
 import { generate } from "../../generator/generate.js";
 import { repoRoot, tempDir } from "../helpers.js";
 
@@ -87,12 +88,41 @@ function converse(main: string, messages: object[]): Promise<Answer[]> {
 }
 
 const { dir, cleanup } = tempDir("mcpgen-user-bundle-");
+/** The same server with its tool declaring `execution.taskSupport`. */
+const taskDir = join(dir, "task-tool");
+
+async function project(at: string, manifest: object): Promise<void> {
+  mkdirSync(at, { recursive: true });
+  writeFileSync(join(at, "mcp.manifest.json"), JSON.stringify(manifest));
+  await generate({ cwd: at, manifest: join(at, "mcp.manifest.json"), out: join(at, "mcp"), cache: false });
+  writeFileSync(join(at, "main.ts"), MAIN);
+}
 
 test.before(async () => {
-  writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(MANIFEST));
-  await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
-  writeFileSync(join(dir, "main.ts"), MAIN);
+  await project(dir, MANIFEST);
+  await project(taskDir, { ...MANIFEST, tools: MANIFEST.tools.map((t) => ({ ...t, execution: { taskSupport: "optional" } })) });
 });
+
+/** Bundles `at`/main.ts with esbuild as a user would; the metafile says which modules went in. */
+async function bundle(at: string, outdir: string, splitting: boolean): Promise<Metafile> {
+  const result = await build({
+    entryPoints: [join(at, "main.ts")],
+    bundle: true,
+    minify: true,
+    splitting,
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    outdir,
+    logLevel: "error",
+    absWorkingDir: at,
+    nodePaths: [join(repoRoot, "node_modules")],
+    metafile: true,
+  });
+  return result.metafile!;
+}
+
+const TASK_MACHINERY = /runtime\/dist\/tasks\/server\.js$/;
 
 test.after(() => cleanup());
 
@@ -100,19 +130,8 @@ for (const splitting of [false, true]) {
   const kind = splitting ? "code-split" : "one-file";
   test(`a generated server bundled ${kind} (esbuild, minified) serves a legacy session and 2026-07-28 requests`, async () => {
     const outdir = join(dir, kind);
-    await build({
-      entryPoints: [join(dir, "main.ts")],
-      bundle: true,
-      minify: true,
-      splitting,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      outdir,
-      logLevel: "error",
-      absWorkingDir: dir,
-      nodePaths: [join(repoRoot, "node_modules")],
-    });
+    const meta = await bundle(dir, outdir, splitting);
+    assert.equal(Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)), [], "no tool may run as a task: the bundle has no task machinery");
     const main = join(outdir, "main.js");
     const files = readdirSync(outdir).filter((f) => f.endsWith(".js"));
     if (splitting) assert.ok(files.length > 10, `split into ${files.length} files: each revision's validators stay lazy chunks`);
@@ -130,5 +149,13 @@ for (const splitting of [false, true]) {
     assert.equal(modern.find((a) => a.id === 2)?.result?.content, [{ type: "text", text: "42" }]);
   });
 }
+
+test("a server whose tool may run as a task bundles the task machinery and serves from the bundle", async () => {
+  const outdir = join(taskDir, "one-file");
+  const meta = await bundle(taskDir, outdir, false);
+  assert.equal(Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)).length, 1, "the definition's tasks loader brings the task machinery in");
+  const legacy = await converse(join(outdir, "main.js"), LEGACY);
+  assert.equal(legacy.find((a) => a.id === 2)?.result?.content, [{ type: "text", text: "3" }]);
+});
 
 test.run();

@@ -67,12 +67,24 @@ test("a stdio server's entries (stdio, facades, abi) are one file that loads not
   }
 });
 
-test("the client behind facades' createMcpClient, the 2026-07-28 server path and tasks stay lazy chunks", () => {
+test("the client behind facades' createMcpClient and the 2026-07-28 server path stay lazy chunks", () => {
   const chunks = join(repoRoot, "runtime", "dist", "chunks");
   const all = [...readdirSync(chunks).filter((f) => f.endsWith(".js")).map((f) => join(chunks, f)), entryFiles.get("./facades")!].map((f) => readFileSync(f, "utf8")).join("\n");
-  for (const name of ["manifest-client", "modern-path", "task-path"]) {
+  for (const name of ["manifest-client", "modern-path"]) {
     assert.ok(readdirSync(chunks).some((f) => f.startsWith(`${name}-`) && f.endsWith(".js")), `${name} is a chunk of its own`);
     assert.match(all, new RegExp(`import\\("\\./(?:chunks/)?${name}-[\\w-]+\\.js"\\)`), `${name} is loaded by a dynamic import`);
+  }
+});
+
+test("no runtime file reaches the server's task machinery: only a definition with task tools imports it", () => {
+  const tasks = entryFiles.get("./tasks/server");
+  assert.ok(tasks, "runtime/package.json exports ./tasks/server");
+  const dist = join(runtimeDir, "dist");
+  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith(".js") ? [join(dir, d.name)] : []));
+  for (const file of files(dist)) {
+    if (file === tasks) continue;
+    const code = readFileSync(file, "utf8");
+    assert.not.match(code, /["']\.{1,2}\/(?:[\w.-]+\/)*tasks\/server\.js["']/, `${relative(dist, file)} imports the task machinery`);
   }
 });
 

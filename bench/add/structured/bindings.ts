@@ -2,7 +2,7 @@
 import * as runtime from "@mcpgen/runtime/abi";
 
 /** The @mcpgen/runtime ABI this output was generated for. */
-export const abiVersion: number = 5;
+export const abiVersion: number = 6;
 // Checked before anything of the runtime is called, so a mismatch is this error, not a crash.
 if (runtime.ABI_VERSION !== abiVersion) {
   throw new Error(

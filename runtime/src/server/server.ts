@@ -34,7 +34,7 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ToolValidators } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerTasksModule, ToolValidators } from "./types.js";
 import type { Validator } from "../abi.js";
 import { checkScopes } from "./scopes.js";
 
@@ -62,10 +62,10 @@ export type ServerConnection = ServerSession | ModernServerSession;
 
 const MAX_COMPLETIONS = 100;
 
-// The 2026-07-28 path and tasks load on first use (a dynamic import, cached per process): a server
-// whose peers speak the legacy era and whose tools declare no task support never evaluates them.
+// The 2026-07-28 path loads on first use (a dynamic import, cached per process): a server whose
+// peers speak the legacy era never evaluates it. Tasks load from the definition's `tasks`, which
+// only definitions with task tools carry.
 type ModernPath = typeof import("./modern-path.js");
-type TaskPath = typeof import("./task-path.js");
 /** A module imported on first use; `value` once loaded. A failed import is tried again by the next `get`. */
 class LazyModule<T> {
   value: T | undefined;
@@ -82,7 +82,6 @@ class LazyModule<T> {
   }
 }
 const modernPathModule = new LazyModule<ModernPath>(() => import("./modern-path.js"));
-const taskPathModule = new LazyModule<TaskPath>(() => import("./task-path.js"));
 
 /** A legacy revision whose schema has core tasks (2025-11-25). */
 const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
@@ -152,6 +151,23 @@ export class McpServer implements ServerCore {
     // connection first uses the revision: here only which revisions' tools declare task support.
     this.taskToolRevisions = new Set(this.bindings.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
     this.modernTaskTools = this.modern.some((b) => this.declaresTaskTools(b.revision));
+    if (this.taskToolRevisions.size > 0 || this.modernTaskTools) {
+      if (definition.tasks === undefined) {
+        const tools = Object.keys(definition.toolTasks ?? {});
+        throw new TypeError(
+          `createMcpServer: ${tools.length === 1 ? "tool" : "tools"} ${tools.map((t) => JSON.stringify(t)).join(", ")} may run as tasks, but the definition has no ` +
+            '`tasks` (() => import("@mcpgen/runtime/tasks/server")): regenerate it with the mcpgen that matches your runtime',
+        );
+      }
+      this.taskPath = new LazyModule(definition.tasks);
+    }
+  }
+
+  /** The task machinery; undefined when no tool may run as a task. */
+  private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
+  /** The task machinery, once prepare() has loaded it (only servers with task tools call this). */
+  private get taskModule(): ServerTasksModule {
+    return this.taskPath!.value!;
   }
 
   /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
@@ -163,15 +179,15 @@ export class McpServer implements ServerCore {
    * once everything is loaded, so a connection per stateless HTTP request pays nothing.
    */
   private prepare(modern: boolean): Promise<void> | undefined {
-    const tasks = !this.tasksStarted && (this.taskToolRevisions.size > 0 || this.modernTaskTools);
-    if (tasks && taskPathModule.value !== undefined) this.startTasks(taskPathModule.value);
-    const needTasks = tasks && !this.tasksStarted;
+    const taskPath = this.tasksStarted ? undefined : this.taskPath;
+    if (taskPath?.value !== undefined) this.startTasks(taskPath.value);
+    const needTasks = taskPath !== undefined && !this.tasksStarted;
     const needModern = modern && modernPathModule.value === undefined;
     if (!needTasks && !needModern) return undefined;
-    return Promise.all([needTasks ? taskPathModule.get().then((m) => this.startTasks(m)) : undefined, needModern ? modernPathModule.get() : undefined]).then(() => {});
+    return Promise.all([needTasks ? taskPath.get().then((m) => this.startTasks(m)) : undefined, needModern ? modernPathModule.get() : undefined]).then(() => {});
   }
 
-  private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: TaskPath): void {
+  private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: ServerTasksModule): void {
     if (this.tasksStarted) return;
     this.tasksStarted = true;
     const options = this.options;
@@ -424,7 +440,7 @@ export class McpServer implements ServerCore {
     let lastRevision: string | undefined;
     let lastDescription: Description | undefined;
     const core = (this.modernCore ??= new ModernServerCore({
-      bindings: this.tasks === undefined ? this.modern : this.modern.map(taskPathModule.value!.withTaskMethods),
+      bindings: this.tasks === undefined ? this.modern : this.modern.map(this.taskModule.withTaskMethods),
       supportedVersions: this.supportedVersions,
       // Every result names the server: look its description up once per revision.
       describe: (revision) => {
@@ -435,7 +451,7 @@ export class McpServer implements ServerCore {
           let capabilities = lists.capabilities as Capabilities;
           if (this.tasks !== undefined && this.declaresTaskTools(revision)) {
             const extensions = (capabilities as { extensions?: object }).extensions;
-            capabilities = { ...capabilities, extensions: { ...extensions, [taskPathModule.value!.TASKS_EXTENSION]: {} } };
+            capabilities = { ...capabilities, extensions: { ...extensions, [this.taskModule.TASKS_EXTENSION]: {} } };
           }
           d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
           described.set(revision, d);
@@ -468,13 +484,13 @@ export class McpServer implements ServerCore {
       transport,
       bindings: this.bindings,
       serverInfo: this.serverInfo,
-      capabilities: tasks ? taskPathModule.value!.withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
+      capabilities: tasks ? this.taskModule.withTaskCapabilities(this.capabilities, stateless) : this.capabilities,
       ...(this.instructions === undefined ? {} : { instructions: this.instructions }),
       // initialize answers with the negotiated revision's view of the manifest.
       describe: (revision) => {
         const lists = this.lists(revision);
         const caps = lists.capabilities as Capabilities;
-        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTasks(revision) ? taskPathModule.value!.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
+        return { serverInfo: lists.serverInfo as Implementation, capabilities: this.coreTasks(revision) ? this.taskModule.withTaskCapabilities(caps, stateless) : caps, instructions: lists.instructions };
       },
       handlers: this.requestHandlers(() => conn, stateless),
       timeout: this.options.timeout,
@@ -514,7 +530,7 @@ export class McpServer implements ServerCore {
         const revision = revisionOf();
         // Revisions without core tasks ignore params.task and run every tool on the request.
         if (this.legacyTasks === undefined || !this.coreTasks(revision)) return callTool(tool, p.arguments ?? {}, c, this.report);
-        return taskPathModule.value!.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
+        return this.taskModule.callMaybeTask(this.legacyTasks, this.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, this.report),
           (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), this.report));
       };
       h["tools/call"] = (p: Params, rc: RequestContext) => {
@@ -522,7 +538,7 @@ export class McpServer implements ServerCore {
         return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
       };
     }
-    if (this.legacyTasks !== undefined) Object.assign(h, taskPathModule.value!.taskHandlers(this.legacyTasks, conn, stateless));
+    if (this.legacyTasks !== undefined) Object.assign(h, this.taskModule.taskHandlers(this.legacyTasks, conn, stateless));
     if (hasCapability(caps, "prompts")) {
       h["prompts/list"] = (p: Params | undefined) => page("prompts", this.lists(revisionOf()).prompts, p?.cursor, size);
       h["prompts/get"] = async (p: Params, rc: RequestContext) => {

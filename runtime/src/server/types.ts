@@ -75,7 +75,16 @@ export interface McpDefinition {
   readonly toolScopes?: { readonly [tool: string]: readonly string[] };
   /** Tools that may run as tasks (manifest `execution.taskSupport`; absent = "forbidden"). */
   readonly toolTasks?: { readonly [tool: string]: "optional" | "required" };
+  /**
+   * Imports the server's task machinery (`() => import("@mcpgen/runtime/tasks/server")`); required
+   * when some tool may run as a task. Generated definitions carry it only then, so a server
+   * without task tools never reaches the module and a bundler leaves it out.
+   */
+  readonly tasks?: () => Promise<ServerTasksModule>;
 }
+
+/** What `@mcpgen/runtime/tasks/server` exports. */
+export type ServerTasksModule = typeof import("../tasks/server.js");
 
 // ---- handler results
 

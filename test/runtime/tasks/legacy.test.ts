@@ -25,6 +25,7 @@ function definition(revisions = [REV, "2025-06-18"], pageSize = 100): McpDefinit
     toolValidators: Object.fromEntries(names.map((n) => [n, { input: anyObject, output: null }])),
     members: { tools: Object.fromEntries(names.map((n) => [n, n])), prompts: {}, resources: {}, resourceTemplates: {} },
     toolTasks: { job: "optional", must: "required", ask: "optional", boom: "optional", bad: "optional" },
+    tasks: () => import("@mcpgen/runtime/tasks/server"),
   };
 }
 
@@ -97,6 +98,18 @@ const rq = (client: ClientSession, method: string, params: object): Promise<any>
 const code = (e: unknown) => (e instanceof McpError ? e.code : e);
 const call = (client: ClientSession, name: string, task?: object, meta?: object) =>
   rq(client, "tools/call", { name, arguments: {}, ...(task ? { task } : {}), ...(meta ? { _meta: meta } : {}) });
+
+test("a definition whose tools may run as tasks but which has no tasks loader is refused at createMcpServer, naming the tools", () => {
+  const { tasks: _tasks, ...withoutLoader } = definition();
+  const handlers = { tools: Object.fromEntries(["job", "must", "plain", "ask", "boom", "bad"].map((n) => [n, () => "ok"])) };
+  assert.throws(
+    () => createMcpServer(withoutLoader, handlers as never, { bindings }),
+    (e: Error) => e instanceof TypeError && /tools "job", "must", "ask", "boom", "bad" may run as tasks/.test(e.message) && /@mcpgen\/runtime\/tasks\/server/.test(e.message) && /regenerate/.test(e.message),
+  );
+  // without task tools the loader is not needed
+  const plain = { ...withoutLoader, toolTasks: {} };
+  createMcpServer(plain, handlers as never, { bindings });
+});
 
 test("initialize advertises tasks in 2025-11-25 only; tools/call with params.task answers CreateTaskResult and tasks/result the call's result", async () => {
   newGate();
