@@ -76,7 +76,7 @@ export interface McpDefinition {
   /** Tools that may run as tasks (manifest `execution.taskSupport`; absent = "forbidden"). */
   readonly toolTasks?: { readonly [tool: string]: "optional" | "required" };
   /**
-   * Imports the server's task machinery (`() => import("@mcpgen/runtime/tasks/server")`); required
+   * Imports the server's task machinery (a thunk importing `@mcpgen/runtime/tasks/server`); required
    * when some tool may run as a task. Generated definitions carry it only then, so a server
    * without task tools never reaches the module and a bundler leaves it out.
    */
