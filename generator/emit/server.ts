@@ -40,6 +40,8 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
   use("PromptReturn", prompts.length > 0);
   use("ResourceReturn", hasResources);
   use("Completer", completions !== false);
+  const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
+  use("McpDefinition", taskTools);
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),
@@ -53,6 +55,7 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
     resources,
     resourceTemplates,
     completions,
+    taskTools,
   };
 }
 

@@ -14,9 +14,9 @@
  * 5: the generated server and client check the ABI and link their own role's bindings through
  *    `@mcpgen/runtime/facades` (which re-exports `ABI_VERSION`, `lazyRevision` and `ProtocolBinding`),
  *    so a server's start resolves one runtime specifier for its generated code, not two.
- * 6: a definition whose tools may run as tasks imports the task machinery itself
- *    (`tasks`, a thunk importing `@mcpgen/runtime/tasks/server`), so the runtime never reaches it on its
- *    own and the bundle of a server without task tools leaves it out.
+ * 6: the generated server of a manifest whose tools may run as tasks hands the runtime the task
+ *    machinery (`definition.tasks`, a thunk importing `@mcpgen/runtime/tasks/server`), so the
+ *    runtime never reaches it on its own and the bundle of a server without task tools leaves it out.
  */
 export const ABI_VERSION = 6;
 

@@ -7,6 +7,7 @@ import { parseManifest } from "../../generator/load/manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitDefinition } from "../../generator/emit/manifest-facade.js";
+import { emitServer } from "../../generator/emit/server.js";
 
 const manifest = (execution: unknown): string =>
   JSON.stringify({
@@ -30,6 +31,19 @@ test("definition.toolTasks lists only tools that may run as tasks", () => {
 test("no task tools: no toolTasks", () => {
   const model = buildServerModel(parseManifest(manifest({}), "m.json"));
   assert.not.match(emitDefinition(model).contents, /toolTasks/);
+});
+
+const TASKS_IMPORT = /import\("@mcpgen\/runtime\/tasks\/server"\)/;
+
+test("only the server of a manifest with task tools imports the task machinery; the shared definition never does", () => {
+  const tasks = buildServerModel(parseManifest(manifest({ taskSupport: "optional" }), "m.json"));
+  const server = emitServer(tasks).contents;
+  assert.match(server, TASKS_IMPORT);
+  assert.match(server, /createMcpServer\(serverDefinition,/);
+  assert.not.match(emitDefinition(tasks).contents, TASKS_IMPORT);
+  const none = buildServerModel(parseManifest(manifest({}), "m.json"));
+  assert.not.match(emitServer(none).contents, TASKS_IMPORT);
+  assert.match(emitServer(none).contents, /createMcpServer\(definition,/);
 });
 
 test("an unknown taskSupport is an error at its pointer", () => {

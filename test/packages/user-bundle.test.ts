@@ -103,10 +103,10 @@ test.before(async () => {
   await project(taskDir, { ...MANIFEST, tools: MANIFEST.tools.map((t) => ({ ...t, execution: { taskSupport: "optional" } })) });
 });
 
-/** Bundles `at`/main.ts with esbuild as a user would; the metafile says which modules went in. */
-async function bundle(at: string, outdir: string, splitting: boolean): Promise<Metafile> {
+/** Bundles `at`/`entry` with esbuild as a user would; the metafile says which modules went in. */
+async function bundle(at: string, outdir: string, splitting: boolean, entry = "main.ts"): Promise<Metafile> {
   const result = await build({
-    entryPoints: [join(at, "main.ts")],
+    entryPoints: [join(at, entry)],
     bundle: true,
     minify: true,
     splitting,
@@ -156,6 +156,21 @@ test("a server whose tool may run as a task bundles the task machinery and serve
   assert.equal(Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)).length, 1, "the definition's tasks loader brings the task machinery in");
   const legacy = await converse(join(outdir, "main.js"), LEGACY);
   assert.equal(legacy.find((a) => a.id === 2)?.result?.content, [{ type: "text", text: "3" }]);
+});
+
+test("the client of that manifest bundles without the server's task machinery", async () => {
+  writeFileSync(
+    join(taskDir, "client-main.ts"),
+    `import { StdioClientTransport } from "@mcpgen/runtime/stdio";
+import { createAddClient } from "./mcp/client.js";
+const client = await createAddClient(new StdioClientTransport({ command: process.execPath, args: ["server.js"] }), { clientInfo: { name: "c", version: "1" } });
+console.log(await client.tools.add({ a: 1, b: 2 }));
+`,
+  );
+  const meta = await bundle(taskDir, join(taskDir, "client"), false, "client-main.ts");
+  const inputs = Object.keys(meta.inputs);
+  assert.ok(inputs.some((f) => f.endsWith("mcp/client.ts")), "the client is in its bundle");
+  assert.equal(inputs.filter((f) => TASK_MACHINERY.test(f)), [], "a client never carries the server's task machinery");
 });
 
 test.run();

@@ -64,7 +64,7 @@ const MAX_COMPLETIONS = 100;
 
 // The 2026-07-28 path loads on first use (a dynamic import, cached per process): a server whose
 // peers speak the legacy era never evaluates it. Tasks load from the definition's `tasks`, which
-// only definitions with task tools carry.
+// the generated server adds only when some tool may run as a task.
 type ModernPath = typeof import("./modern-path.js");
 /** A module imported on first use; `value` once loaded. A failed import is tried again by the next `get`. */
 class LazyModule<T> {

@@ -77,7 +77,7 @@ export interface McpDefinition {
   readonly toolTasks?: { readonly [tool: string]: "optional" | "required" };
   /**
    * Imports the server's task machinery (a thunk importing `@mcpgen/runtime/tasks/server`); required
-   * when some tool may run as a task. Generated definitions carry it only then, so a server
+   * when some tool may run as a task. The generated server adds it only then, so a server
    * without task tools never reaches the module and a bundler leaves it out.
    */
   readonly tasks?: () => Promise<ServerTasksModule>;

@@ -78,6 +78,4 @@ export const definition: McpDefinition = {
     slow_compute: "optional",
     test_tool_with_task: "required",
   },
-  // The task machinery, which only a manifest with task tools imports (a bundle without them leaves it out).
-  tasks: () => import("@mcpgen/runtime/tasks/server"),
 };

@@ -4,6 +4,7 @@ import type {
   Completer,
   ContentReturn,
   HandlerContext,
+  McpDefinition,
   McpServer,
   McpServerHandlers,
   McpServerOptions,
@@ -52,6 +53,12 @@ export const serverBindings: readonly runtime.ProtocolBinding[] = [
     () => import("@mcpgen/runtime/protocol/2024-11-05/server-side"),
   ),
 ];
+
+/**
+ * The definition as the server links it: tools of the manifest may run as tasks, so the server imports the task machinery (`@mcpgen/runtime/tasks/server`) before its first connection starts.
+ * The shared definition does not name it, so a bundle of the client never carries it.
+ */
+const serverDefinition: McpDefinition = { ...definition, tasks: () => import("@mcpgen/runtime/tasks/server") };
 
 /**
  * Handlers of the MCP server "everything", one per manifest entry.
@@ -336,7 +343,7 @@ export interface EverythingHandlers {
  * The MCP server "everything": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  */
 export function createEverythingServer(handlers: EverythingHandlers, options: McpServerOptions = {}): McpServer {
-  return runtime.createMcpServer(definition, handlers as McpServerHandlers, {
+  return runtime.createMcpServer(serverDefinition, handlers as McpServerHandlers, {
     ...options,
     bindings: options.bindings ?? serverBindings,
   });
