@@ -156,7 +156,7 @@ export class McpServer implements ServerCore {
         const tools = Object.keys(definition.toolTasks ?? {});
         throw new TypeError(
           `createMcpServer: ${tools.length === 1 ? "tool" : "tools"} ${tools.map((t) => JSON.stringify(t)).join(", ")} may run as tasks, but the definition has no ` +
-            "`tasks` (the thunk importing @mcpgen/runtime/tasks/server): regenerate it with the mcpgen that matches your runtime",
+            "`tasks` (the thunk importing @mcpgen/runtime/tasks/server, which the generated create...Server adds): call the generated factory, or regenerate with the mcpgen that matches your runtime",
         );
       }
       this.taskPath = new LazyModule(definition.tasks);
