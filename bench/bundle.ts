@@ -67,7 +67,11 @@ export interface Size {
 
 const gz = (file: string) => gzipSync(readFileSync(file), { level: 9 }).length;
 
-async function esbuild(dir: string, entry: string, splitting: boolean): Promise<{ outputs: Metafile["outputs"]; entry: string }> {
+/**
+ * Bundles `dir`/`entry` into `outdir` as a user would (esbuild, ESM, minified, node20, packages
+ * from this repository's node_modules); the metafile says which modules went in.
+ */
+export async function bundleAsUser(dir: string, entry: string, outdir: string, splitting: boolean): Promise<Metafile> {
   const result = await build({
     entryPoints: [join(dir, entry)],
     bundle: true,
@@ -76,13 +80,17 @@ async function esbuild(dir: string, entry: string, splitting: boolean): Promise<
     format: "esm",
     platform: "node",
     target: "node20",
-    outdir: join(dir, splitting ? "split" : "single"),
+    outdir,
     metafile: true,
     logLevel: "error",
     absWorkingDir: dir,
     nodePaths: [join(root, "node_modules")],
   });
-  const outputs = (result.metafile as Metafile).outputs;
+  return result.metafile as Metafile;
+}
+
+async function esbuild(dir: string, entry: string, splitting: boolean): Promise<{ outputs: Metafile["outputs"]; entry: string }> {
+  const { outputs } = await bundleAsUser(dir, entry, join(dir, splitting ? "split" : "single"), splitting);
   return { outputs, entry: Object.keys(outputs).find((k) => outputs[k]!.entryPoint === entry)! };
 }
 

@@ -7,9 +7,10 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { build, type Metafile } from "esbuild";
+import type { Metafile } from "esbuild";
+import { bundleAsUser } from "../../bench/bundle.js";
 import { generate } from "../../generator/generate.js";
-import { repoRoot, tempDir } from "../helpers.js";
+import { tempDir } from "../helpers.js";
 
 const MANIFEST = {
   name: "add",
@@ -103,24 +104,7 @@ test.before(async () => {
   await project(taskDir, { ...MANIFEST, tools: MANIFEST.tools.map((t) => ({ ...t, execution: { taskSupport: "optional" } })) });
 });
 
-/** Bundles `at`/`entry` with esbuild as a user would; the metafile says which modules went in. */
-async function bundle(at: string, outdir: string, splitting: boolean, entry = "main.ts"): Promise<Metafile> {
-  const result = await build({
-    entryPoints: [join(at, entry)],
-    bundle: true,
-    minify: true,
-    splitting,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    outdir,
-    logLevel: "error",
-    absWorkingDir: at,
-    nodePaths: [join(repoRoot, "node_modules")],
-    metafile: true,
-  });
-  return result.metafile!;
-}
+const bundle = (at: string, outdir: string, splitting: boolean, entry = "main.ts"): Promise<Metafile> => bundleAsUser(at, entry, outdir, splitting);
 
 const TASK_MACHINERY = /runtime\/dist\/tasks\/server\.js$/;
 
