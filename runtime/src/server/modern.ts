@@ -9,10 +9,9 @@ import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/legacy/capabilities.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
-import { identityOf } from "../lifecycle/modern/meta.js";
+import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
-import { MetaKey } from "../lifecycle/modern/wire.js";
 import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
@@ -45,11 +44,6 @@ export interface ServerCore {
   taskSupport(revision: string, tool: string): TaskSupport;
   report(e: Error): void;
 }
-
-const revisionOf = (p: Params | undefined): string => {
-  const v = (p?._meta as Result | undefined)?.[MetaKey.protocolVersion];
-  return typeof v === "string" ? v : String(v);
-};
 
 /** Not a retry, no input allowed: nothing answered. */
 const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });

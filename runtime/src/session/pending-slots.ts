@@ -75,14 +75,20 @@ export class PendingSlots<T extends Slotted> {
   }
 
   private grow(): void {
-    const old = this.slots;
-    const slots = emptySlots<T>(old.length * 2);
-    const mask = slots.length - 1;
-    // Pending ids sit in distinct slots, so they differ modulo the old size and so modulo the new one.
-    for (const entry of old) if (entry !== undefined) slots[entry.id & mask] = entry;
-    this.slots = slots;
-    this.mask = mask;
+    this.slots = grownSlots(this.slots, (entry) => entry.id);
+    this.mask = this.slots.length - 1;
   }
+}
+
+/**
+ * `old`'s entries in a slot array twice its size, each at `slotOf(entry) & mask`. Entries sit in
+ * distinct slots, so their numbers differ modulo the old size and so modulo the new one.
+ */
+export function grownSlots<T>(old: readonly (T | undefined)[], slotOf: (entry: T) => number): (T | undefined)[] {
+  const slots = emptySlots<T>(old.length * 2);
+  const mask = slots.length - 1;
+  for (const entry of old) if (entry !== undefined) slots[slotOf(entry) & mask] = entry;
+  return slots;
 }
 
 function byId(a: Slotted, b: Slotted): number {
@@ -90,7 +96,7 @@ function byId(a: Slotted, b: Slotted): number {
 }
 
 /** A packed array of `undefined` (one elements kind for every slot array, so access stays monomorphic). */
-function emptySlots<T>(n: number): (T | undefined)[] {
+export function emptySlots<T>(n: number): (T | undefined)[] {
   const a: (T | undefined)[] = [];
   for (let i = 0; i < n; i++) a.push(undefined);
   return a;

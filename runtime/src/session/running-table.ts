@@ -10,6 +10,7 @@
  * when it grows (at most half full, so its size follows how many requests are running).
  */
 import type { RequestId } from "../jsonrpc.js";
+import { emptySlots, grownSlots } from "./pending-slots.js";
 
 export interface Running {
   readonly requestId: RequestId;
@@ -84,18 +85,8 @@ export class RunningTable<T extends Running> {
   }
 
   private grow(): void {
-    const old = this.slots;
-    const slots = emptySlots<T>(old.length * 2);
-    const mask = slots.length - 1;
-    // Entries in slots have distinct ids modulo the old size, so modulo the new one too.
-    for (const entry of old) if (entry !== undefined) slots[(entry.requestId as number) & mask] = entry;
-    this.slots = slots;
-    this.mask = mask;
+    // only numeric ids are in slots
+    this.slots = grownSlots(this.slots, (entry) => entry.requestId as number);
+    this.mask = this.slots.length - 1;
   }
-}
-
-function emptySlots<T>(n: number): (T | undefined)[] {
-  const a: (T | undefined)[] = [];
-  for (let i = 0; i < n; i++) a.push(undefined);
-  return a;
 }

@@ -87,7 +87,7 @@ export interface SessionPolicy {
    * entry in the table of the binding the request is dispatched with (the session has looked it
    * up already; bindingFor's binding when the policy has that hook).
    */
-  checkInbound(method: string, params: Params | undefined, info?: MethodInfo): JSONRPCErrorObject | undefined;
+  checkInbound(method: string, params: Params | undefined, info: MethodInfo): JSONRPCErrorObject | undefined;
   /** Whether to forward an inbound notification to its handler. */
   acceptNotification(method: string, params: Params | undefined): boolean;
   /** Whether an outgoing request may be cancelled on the wire (abort or timeout). */

@@ -8,9 +8,7 @@ function present(v: unknown): boolean {
 
 /** Whether `caps` has the dotted `path` (e.g. "resources.subscribe") set to something other than false. */
 export function hasCapability(caps: Capabilities | undefined, path: string): boolean {
-  if (path.indexOf(".") < 0) {
-    return caps !== undefined && caps !== null && present(caps[path]);
-  }
+  if (path.indexOf(".") < 0) return caps !== undefined && caps !== null && present(caps[path]);
   let cur: unknown = caps;
   let start = 0;
   for (;;) {

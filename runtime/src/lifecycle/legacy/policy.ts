@@ -4,7 +4,7 @@
  */
 import type { JSONRPCErrorObject } from "../../jsonrpc.js";
 import { ErrorCode } from "../../jsonrpc.js";
-import type { ProtocolBinding, Side } from "../../abi.js";
+import type { MethodInfo, ProtocolBinding, Side } from "../../abi.js";
 import { CapabilityError, LifecycleError } from "../../errors.js";
 import { describe } from "../../describe.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
@@ -90,7 +90,7 @@ export class LegacyPolicy implements SessionPolicy {
     }
   }
 
-  checkInbound(method: string, params: Params | undefined): JSONRPCErrorObject | undefined {
+  checkInbound(method: string, params: Params | undefined, info: MethodInfo): JSONRPCErrorObject | undefined {
     if (this.side === "server") {
       if (method === "initialize") {
         return this.phase === "new" || this.stateless ? undefined : { code: ErrorCode.InvalidRequest, message: "Invalid request: initialize was already received" };
@@ -99,7 +99,8 @@ export class LegacyPolicy implements SessionPolicy {
         return { code: ErrorCode.InvalidRequest, message: `Invalid request: ${describe(method)} received before initialize` };
       }
     }
-    const cap = this.binding().methods[method]?.capability;
+    // info is the method's entry in the table the session dispatches with (it looked it up).
+    const cap = info.capability;
     if (cap && !hasCapability(this.own, cap)) {
       return { code: ErrorCode.MethodNotFound, message: `Method not found: ${describe(method)} (this ${this.side} does not declare the '${cap}' capability)` };
     }

@@ -9,9 +9,10 @@ import { validatorReady } from "../../lazy-binding.js";
 import { InvalidResultError } from "../../errors.js";
 import type { Params, Result } from "../../session/types.js";
 import { MethodSet } from "../../session/method-set.js";
+import { INPUT_REQUIRED_METHODS } from "./wire.js";
 
-/** Methods whose results may be `input_required` (multi round-trip requests). */
-export const INPUT_METHODS = new MethodSet(["tools/call", "prompts/get", "resources/read"]);
+/** Methods whose results may be `input_required` (the client's own set: its last answer is its own). */
+export const INPUT_METHODS = new MethodSet(INPUT_REQUIRED_METHODS);
 
 /** Methods whose complete results carry `ttlMs` / `cacheScope`. */
 export const CACHEABLE_METHODS = new MethodSet([

@@ -94,6 +94,12 @@ export interface RequestIdentity {
   readonly logLevel: LoggingLevel | undefined;
 }
 
+/** The revision an accepted request names (checkRequestMeta made it a supported string). */
+export function requestRevision(params: Params | undefined): string {
+  const v = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
+  return typeof v === "string" ? v : String(v);
+}
+
 /** Read after checkRequestMeta accepted the request. */
 export function identityOf(meta: Record<string, unknown> | undefined): RequestIdentity {
   return {

@@ -13,14 +13,15 @@ import { ErrorCode, isObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
 import { MethodSet } from "../../session/method-set.js";
+import { INPUT_REQUIRED_METHODS } from "./wire.js";
 import { elicitationModeAllowed, hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
-/** Methods that may answer InputRequiredResult (§12.5). */
-export const INPUT_METHODS = new MethodSet(["tools/call", "prompts/get", "resources/read"]);
+/** Methods that may answer InputRequiredResult (the server's own set: its last answer is its own). */
+export const INPUT_METHODS = new MethodSet(INPUT_REQUIRED_METHODS);
 
 export interface InputRequest {
   readonly method: InputMethod;

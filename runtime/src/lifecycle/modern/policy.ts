@@ -12,7 +12,6 @@ import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
 import { INPUT_METHODS } from "./mrtr.js";
-import { MetaKey } from "./wire.js";
 import { FixedMap } from "../../session/method-set.js";
 
 /**
@@ -67,18 +66,9 @@ export class ModernServerPolicy implements SessionPolicy {
     return checkRequestMeta(params, this.modern, this.supported);
   }
 
-  checkInbound(method: string, params: Params | undefined, info?: MethodInfo): JSONRPCErrorObject | undefined {
-    let cap: string | null | undefined;
-    if (info !== undefined) {
-      // The session's lookup in the binding bindingFor chose: nothing left to look up.
-      cap = info.capability;
-    } else {
-      // bindingFor ran first and accepted the version; the lookup is all that is left of it.
-      const version = (params?._meta as Params | undefined)?.[MetaKey.protocolVersion];
-      const binding = (typeof version === "string" ? this.modern.get(version) : undefined) ?? checkRequestMeta(params, this.modern, this.supported);
-      if ("code" in binding) return binding;
-      cap = binding.methods[method]?.capability;
-    }
+  checkInbound(method: string, _params: Params | undefined, info: MethodInfo): JSONRPCErrorObject | undefined {
+    // info is the method's entry in the binding bindingFor chose (the session looked it up).
+    const cap = info.capability;
     if (cap && !hasCapability(this.own, cap)) {
       return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} (this server does not declare the '${cap}' capability)` };
     }

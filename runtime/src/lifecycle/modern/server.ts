@@ -15,7 +15,7 @@ import { ModernServerPolicy } from "./policy.js";
 import { CACHEABLE, isRetry, modernResult, type CacheHint } from "./results.js";
 import { honouredFilter, type Listen, type ListenHub } from "./listen.js";
 import { MetaKey } from "./wire.js";
-import { identityOf } from "./meta.js";
+import { identityOf, requestRevision as revisionOf } from "./meta.js";
 
 export interface Description {
   serverInfo: Implementation;
@@ -45,11 +45,6 @@ export interface ModernServerOptions {
   timeout?: number;
   trustPeer?: boolean;
   onerror?: (error: Error) => void;
-}
-
-function revisionOf(params: Params | undefined): string {
-  const v = (params?._meta as Result | undefined)?.[MetaKey.protocolVersion];
-  return typeof v === "string" ? v : String(v);
 }
 
 /**

@@ -27,6 +27,9 @@ export interface SubscriptionFilter {
   [key: string]: unknown;
 }
 
+/** Methods that may answer InputRequiredResult (multi round-trip requests, lifecycle.md §12.5). */
+export const INPUT_REQUIRED_METHODS: readonly string[] = ["tools/call", "prompts/get", "resources/read"];
+
 /** The 2026-07-28 tasks extension's identifier (capabilities `extensions` key). */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 
