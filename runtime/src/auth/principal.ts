@@ -15,3 +15,14 @@ export interface AuthInfo {
   /** Every claim the verifier exposes (JWT claims for the JWT verifier). */
   claims?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * The identity a server binds state to (sessions, listens, tasks, quotas): the token's client and
+ * subject. Two tokens of the same client for the same subject are one principal; `undefined`
+ * without a verified principal (stdio, an unguarded endpoint). The format is persisted by durable
+ * task stores as a task's owner, so it must not change.
+ */
+export function principalKey(auth: Pick<AuthInfo, "clientId" | "subject"> | undefined): string | undefined {
+  if (auth === undefined) return undefined;
+  return `${auth.clientId ?? ""}\u0000${auth.subject ?? ""}`;
+}

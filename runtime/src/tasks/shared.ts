@@ -7,6 +7,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext } from "../session/types.js";
 import { TaskLimitError } from "./store.js";
+import { principalKey, type AuthInfo } from "../auth/principal.js";
 
 /** Longest task id accepted from a peer (ids this runtime makes are 22 characters). */
 export const MAX_TASK_ID_LENGTH = 256;
@@ -21,9 +22,7 @@ export function taskIdParam(params: Params | undefined): string {
 
 /** The authorization principal of a request (OAuth client and subject), when an auth guard admitted it. */
 export function principalOf(rc: RequestContext): string | undefined {
-  const auth = rc.transportContext?.auth as { subject?: string; clientId?: string } | undefined;
-  if (auth === undefined) return undefined;
-  return `${auth.clientId ?? ""}\u0000${auth.subject ?? ""}`;
+  return principalKey(rc.transportContext?.auth as AuthInfo | undefined);
 }
 
 /** Unknown, expired and someone else's tasks look the same to the caller (features.md §9-10). */
