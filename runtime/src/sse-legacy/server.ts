@@ -152,9 +152,13 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       sendJsonError(res, refusal.status, -32000, refusal.message);
       return;
     }
-    const url = new URL(req.url ?? "/", "http://x");
-    if (own?.serveMetadata(req, res, url.pathname)) return;
-    if (url.pathname === ssePath && req.method === "GET") {
+    // The path as sent, as the Streamable HTTP handler reads it: `new URL` would take "//host/sse"
+    // for "/sse" and throw on a target such as "//[".
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    const pathname = q === -1 ? target : target.slice(0, q);
+    if (own?.serveMetadata(req, res, pathname)) return;
+    if (pathname === ssePath && req.method === "GET") {
       const auth = await admit(req, res, mount, []);
       if (auth === false) return;
       if (sessions.size >= (options.maxSessions ?? MAX_HTTP_SESSIONS)) {
@@ -169,7 +173,7 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       await options.onsession(t, req);
       return;
     }
-    if (url.pathname === messagesPath && req.method === "POST") {
+    if (pathname === messagesPath && req.method === "POST") {
       const ctype = headerValue(req, "content-type");
       if (!isJsonMediaType(ctype)) {
         sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
@@ -196,7 +200,7 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       // Admitted per message, as a Streamable HTTP POST is: a tools/call needs its tool's scopes.
       const auth = await admit(req, res, mount, Array.isArray(message) ? message : [message]);
       if (auth === false) return;
-      const id = url.searchParams.get("sessionId");
+      const id = q === -1 ? null : new URLSearchParams(target.slice(q + 1)).get("sessionId");
       if (!id) {
         sendJsonError(res, 400, -32000, "Bad Request: sessionId query parameter is required");
         return;
@@ -213,7 +217,7 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
     }
     // Nothing else is answered before the guard has admitted the request.
     if ((await admit(req, res, mount, [])) === false) return;
-    res.writeHead(url.pathname === ssePath || url.pathname === messagesPath ? 405 : 404).end();
+    res.writeHead(pathname === ssePath || pathname === messagesPath ? 405 : 404).end();
   }
 
   return {

@@ -6,6 +6,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { randomUUID } from "node:crypto";
+import fc from "fast-check";
 import { startIssuer, type LocalIssuer } from "./jwt-issuer.js";
 import { startGuarded, send, bearer, openSse, rpc, JSON_POST, INITIALIZE, type Guarded, type GuardedOptions } from "./guarded-weather.js";
 
@@ -129,6 +130,32 @@ test("a legacy SSE handler with a guard of its own mounted under a guarded Strea
   assert.match(String(outerOnly.headers["www-authenticate"]), /scope="weather:read weather:sse"/);
   assert.is((await send(sse, "GET", { ...SSE, ...bearer(as("alice", "weather:sse")) })).status, 403, "the Streamable handler's guard applies");
   assert.is((await send(sse, "GET", { ...SSE, ...bearer(as("alice", "weather:read weather:sse")) })).status, 200);
+});
+
+test("property: whatever the method, path, headers and JSON-RPC message, a request without a token gets 401, only the metadata path answers", async () => {
+  for (const shape of ["streamable", "legacy"] as const) {
+    const { g } = await setup({ shape });
+    const metadataPath = new URL(g.metadataUrl).pathname;
+    const segment = fc.oneof(fc.constantFrom("mcp", "sse", "messages", ".well-known", "oauth-protected-resource", "oauth-authorization-server", ""), fc.webSegment());
+    const path = fc.tuple(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.option(fc.webQueryParameters(), { nil: undefined })).map(([segs, q]) => `/${segs.join("/")}${q === undefined ? "" : `?${q}`}`);
+    const message = fc.record({
+      jsonrpc: fc.constant("2.0"),
+      id: fc.integer({ min: 0, max: 1000 }),
+      method: fc.oneof(fc.constantFrom("initialize", "tools/call", "ping", "server/discover", "tasks/get"), fc.string({ maxLength: 20 })),
+      params: fc.oneof(fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), fc.constant({ name: "set_alert", arguments: {} })),
+    });
+    const headers = fc.record({ "mcp-session-id": fc.constantFrom(randomUUID()), "mcp-protocol-version": fc.constantFrom("2025-11-25", "2026-07-28"), "last-event-id": fc.string({ maxLength: 10 }).filter((v) => /^[\x21-\x7e]*$/.test(v)) }, { requiredKeys: [] });
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "HEAD"), path, headers, message, async (method, p, extra, m) => {
+        const withBody = method !== "GET" && method !== "HEAD";
+        const res = await send(`${g.origin}${p}`, method, { ...JSON_POST, ...extra }, withBody ? JSON.stringify(m) : undefined);
+        if (p.split("?")[0] === metadataPath) assert.ok(res.status === 200 || res.status === 405, `${method} ${p}: ${res.status}`);
+        else assert.is(res.status, 401, `${method} ${p}`);
+      }),
+      { numRuns: 150 },
+    );
+    assert.equal(g.seen, []);
+  }
 });
 
 /** A legacy SSE session of `token`'s principal, initialized. */
