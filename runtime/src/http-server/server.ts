@@ -186,7 +186,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
 
   /**
    * The live session `sid` names, if `auth`'s principal owns it. Another principal's session is
-   * no session to this request: it is neither joined nor confirmed to exist (404 like an unknown id).
+   * no session to this request: it is neither joined nor confirmed to exist (404 like an unknown
+   * id). A session id is not a credential:
+   * https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices#session-hijacking
    */
   const owned = (sid: string | undefined, auth: AuthInfo | undefined): StreamableHttpServerTransport | undefined => {
     const t = sid === undefined ? undefined : sessions.get(sid);
@@ -378,6 +380,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
     const t = lookup(req, res, auth);
     if (!t || !versionOk(req, res)) return;
+    // A client gone while its token was verified: a stream attached to its closed response would
+    // never be detached, and every later GET of the session would be refused 409.
+    if (res.destroyed) return;
     const lastEventId = headerValue(req, "last-event-id");
     if (lastEventId !== undefined && store) {
       const refused = await t.resumeStream(res, lastEventId);

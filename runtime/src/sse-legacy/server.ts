@@ -160,7 +160,8 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
     if (own?.serveMetadata(req, res, pathname)) return;
     if (pathname === ssePath && req.method === "GET") {
       const auth = await admit(req, res, mount, []);
-      if (auth === false) return;
+      // A client gone while its token was verified would leave a session nothing ever closes.
+      if (auth === false || res.destroyed) return;
       if (sessions.size >= (options.maxSessions ?? MAX_HTTP_SESSIONS)) {
         sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
         return;

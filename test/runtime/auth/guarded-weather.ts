@@ -7,7 +7,7 @@
 import { createServer, request, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createLegacySseHandler, createStreamableHttpHandler, type LegacySseHandler, type StreamableHttpHandler } from "@mcpgen/runtime/http";
-import { createResourceServer, jwtVerifier, type AuthInfo, type JwtVerifierOptions, type ResourceServerGuard } from "@mcpgen/runtime/auth";
+import { createResourceServer, jwtVerifier, type AuthInfo, type JwtVerifierOptions, type ResourceServerGuard, type TokenVerifier } from "@mcpgen/runtime/auth";
 import { handlers } from "../../../examples/weather/src/handlers.js";
 import { createWeatherExampleServer } from "../../../examples/weather/src/mcp/server.js";
 import { definition } from "../../../examples/weather/src/mcp/definition.js";
@@ -24,6 +24,8 @@ export interface GuardedOptions {
   toolScopes?: boolean;
   /** jwtVerifier options beyond issuer, JWKS and audience. */
   verifier?: Partial<JwtVerifierOptions>;
+  /** Each verification first waits this many ms (read per request), as a remote introspection would. */
+  verifyDelay?: { ms: number };
 }
 
 export interface Guarded {
@@ -54,11 +56,18 @@ export async function startGuarded(issuer: LocalIssuer, o: GuardedOptions = {}):
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const shape = o.shape ?? "streamable";
   const resource = `${origin}${shape === "legacy" ? "/sse" : "/mcp"}`;
+  const jwt = jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: resource, ...o.verifier });
+  const verifier: TokenVerifier = {
+    async verify(token, req) {
+      if (o.verifyDelay && o.verifyDelay.ms > 0) await new Promise((r) => setTimeout(r, o.verifyDelay!.ms));
+      return jwt.verify(token, req);
+    },
+  };
   const guard = (requiredScopes: string[]): ResourceServerGuard =>
     createResourceServer({
       resource,
       authorizationServers: [issuer.issuer],
-      verifier: jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: resource, ...o.verifier }),
+      verifier,
       requiredScopes,
       toolScopes: o.toolScopes === false ? undefined : definition.toolScopes,
     });

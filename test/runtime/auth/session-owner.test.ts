@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { randomUUID } from "node:crypto";
 import { startIssuer } from "./jwt-issuer.js";
 import { startGuarded, send, bearer, openSse, rpc, JSON_POST, INITIALIZE, type Answer } from "./guarded-weather.js";
+import { OpenStream } from "../transports/helpers.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 test.after.each(async () => {
@@ -100,6 +101,31 @@ test("legacy HTTP+SSE: another principal's POST to the owner's /messages endpoin
   assert.is((await sse.post(forecast(2), as("alice", "c1", "weather:read weather:alerts"))).status, 202, "the owner with another token of its own");
   assert.ok("result" in (await sse.reply(2)));
   assert.equal(g.seen.map((a) => a?.subject), ["alice"]);
+});
+
+test("a client gone while its token is verified leaves no legacy session and no standalone stream behind", async () => {
+  const iss = await startIssuer();
+  cleanup.push(() => iss.close());
+  const delay = { ms: 0 };
+  const g = await startGuarded(iss, { verifyDelay: delay });
+  cleanup.push(() => g.close());
+  const alice = iss.token({ sub: "alice", client_id: "c1", aud: g.resource, scope: "weather:read" });
+  const mcp = new URL("/mcp", g.origin);
+  const init = await send(mcp, "POST", { ...JSON_POST, ...bearer(alice) }, rpc(1, "initialize", INITIALIZE));
+  const sid = String(init.headers["mcp-session-id"]);
+  const get = { accept: "text/event-stream", ...bearer(alice), "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
+  delay.ms = 150;
+  for (const [url, headers] of [[new URL("/sse", g.origin), { accept: "text/event-stream", ...bearer(alice) }], [mcp, get]] as const) {
+    const gone = await OpenStream.open(url, { headers, waitHeaders: false });
+    await new Promise((r) => setTimeout(r, 30));
+    gone.close();
+  }
+  await new Promise((r) => setTimeout(r, 300));
+  delay.ms = 0;
+  assert.is(g.legacy.sessions.size, 0, "no legacy session for a client that left");
+  const stream = await OpenStream.open(mcp, { headers: get });
+  cleanup.push(() => stream.close());
+  assert.is(stream.status, 200, "the owner's standalone stream is free");
 });
 
 test.run();
