@@ -359,6 +359,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
       return;
     }
+    // Closing the stream cancels the request in 2026-07-28: a client gone while its token was
+    // verified cancelled it before it started (and a listen on a closed response would never end).
+    if (res.destroyed) return;
     const transport = newTransport(undefined, true);
     await options.onsession(transport, req);
     transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });

@@ -103,7 +103,7 @@ test("legacy HTTP+SSE: another principal's POST to the owner's /messages endpoin
   assert.equal(g.seen.map((a) => a?.subject), ["alice"]);
 });
 
-test("a client gone while its token is verified leaves no legacy session and no standalone stream behind", async () => {
+test("a client gone while its token is verified leaves nothing behind: no legacy session, no standalone stream, no 2026-07-28 request run", async () => {
   const iss = await startIssuer();
   cleanup.push(() => iss.close());
   const delay = { ms: 0 };
@@ -114,15 +114,23 @@ test("a client gone while its token is verified leaves no legacy session and no 
   const init = await send(mcp, "POST", { ...JSON_POST, ...bearer(alice) }, rpc(1, "initialize", INITIALIZE));
   const sid = String(init.headers["mcp-session-id"]);
   const get = { accept: "text/event-stream", ...bearer(alice), "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
+  const modern = { ...JSON_POST, ...bearer(alice), "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "get_forecast" };
+  const call = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "get_forecast", arguments: { location: { city: "Paris" }, days: 1 }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
   delay.ms = 150;
-  for (const [url, headers] of [[new URL("/sse", g.origin), { accept: "text/event-stream", ...bearer(alice) }], [mcp, get]] as const) {
-    const gone = await OpenStream.open(url, { headers, waitHeaders: false });
+  const gets = [
+    [new URL("/sse", g.origin), "GET", { accept: "text/event-stream", ...bearer(alice) }, undefined],
+    [mcp, "GET", get, undefined],
+    [mcp, "POST", modern, call],
+  ] as const;
+  for (const [url, method, headers, body] of gets) {
+    const gone = await OpenStream.open(url, { method, headers, body, waitHeaders: false });
     await new Promise((r) => setTimeout(r, 30));
     gone.close();
   }
   await new Promise((r) => setTimeout(r, 300));
   delay.ms = 0;
   assert.is(g.legacy.sessions.size, 0, "no legacy session for a client that left");
+  assert.equal(g.seen, [], "the cancelled 2026-07-28 tools/call did not run");
   const stream = await OpenStream.open(mcp, { headers: get });
   cleanup.push(() => stream.close());
   assert.is(stream.status, 200, "the owner's standalone stream is free");
