@@ -42,6 +42,8 @@ const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 export interface SessionTransportConfig {
   sessionId: string | undefined;
+  /** `principalKey` of the principal that initialized the session (a guarded endpoint); undefined otherwise. */
+  owner?: string;
   eventStore: EventStore | undefined;
   /** `retry` (ms) sent with each priming event; undefined sends none. */
   retryMs: number | undefined;
@@ -110,6 +112,11 @@ export class StreamableHttpServerTransport implements Transport {
   /** The era of every message here, when known: a 2026-07-28 POST is modern (see Transport.era). */
   get era(): "modern" | undefined {
     return this.cfg.modern ? "modern" : undefined;
+  }
+
+  /** `principalKey` of the principal this session belongs to: the server serves its id to that principal only. */
+  get owner(): string | undefined {
+    return this.cfg.owner;
   }
 
   /** Stateless mode: this transport serves one POST; there is no session and no handshake state to keep. */
