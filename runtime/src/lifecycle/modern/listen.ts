@@ -100,32 +100,33 @@ export interface ListenOwner {
   readonly principal?: string | undefined;
 }
 
-function positive(name: string, v: number | undefined, fallback: number): number {
-  if (v === undefined) return fallback;
-  if (!Number.isInteger(v) || v < 1) throw new TypeError(`ListenHub: ${name} must be a positive integer, got ${String(v)}`);
-  return v;
-}
-
-/** Count `key` up in `counts`, or down (deleted at zero so the map holds only live owners). */
-function bump(counts: Map<unknown, number>, key: unknown, by: 1 | -1): void {
+/** Count `key` up or down in `counts` (gone at zero, so the map holds only owners with listens). */
+function count(counts: Map<unknown, number>, key: unknown, by: 1 | -1): void {
+  if (key === undefined) return;
   const n = (counts.get(key) ?? 0) + by;
   if (n > 0) counts.set(key, n);
   else counts.delete(key);
 }
 
+/** Who holds the listens each limit counts, for the refusal's message. */
+const HOLDER = { perSession: "this session", perPrincipal: "this principal", max: "this server" } as const;
+
 export class ListenHub {
   /** Each open listen with the keys it is counted under. */
   private readonly listens = new Map<Listen, { session: unknown; principal: unknown }>();
+  /** Open listens per session, and per principal (the session when there is none); owners with none are absent. */
   private readonly bySession = new Map<unknown, number>();
   private readonly byPrincipal = new Map<unknown, number>();
-  private readonly max: number;
-  private readonly perSession: number;
-  private readonly perPrincipal: number;
+  private readonly limits: Required<ListenLimits>;
 
   constructor(private readonly report: (e: Error) => void, limits: ListenLimits = {}) {
-    this.max = positive("max", limits.max, DEFAULT_MAX_LISTENS);
-    this.perSession = positive("perSession", limits.perSession, MAX_LISTENS_PER_SESSION);
-    this.perPrincipal = positive("perPrincipal", limits.perPrincipal, MAX_LISTENS_PER_PRINCIPAL);
+    this.limits = { max: MAX_LISTENS, perSession: MAX_LISTENS_PER_SESSION, perPrincipal: MAX_LISTENS_PER_PRINCIPAL };
+    for (const k of ["max", "perSession", "perPrincipal"] as const) {
+      const v = limits[k];
+      if (v === undefined) continue;
+      if (!Number.isInteger(v) || v < 1) throw new TypeError(`ListenHub: ${k} must be a positive integer, got ${String(v)}`);
+      this.limits[k] = v;
+    }
   }
 
   get size(): number {
@@ -134,7 +135,7 @@ export class ListenHub {
 
   /** No room for another listen on the server. */
   get full(): boolean {
-    return this.listens.size >= this.max;
+    return this.listens.size >= this.limits.max;
   }
 
   /**
@@ -143,31 +144,28 @@ export class ListenHub {
    * checked first, so a client that floods is told about its own limit.
    */
   add(listen: Listen, owner: ListenOwner = {}): void {
-    const session = owner.session;
+    const { session } = owner;
     const principal = owner.principal ?? session;
-    if (session !== undefined && (this.bySession.get(session) ?? 0) >= this.perSession) {
-      throw this.refuse("listens.perSession", this.perSession, `this session already holds ${this.perSession} open listens`);
+    const l = this.limits;
+    const over = session !== undefined && (this.bySession.get(session) ?? 0) >= l.perSession ? "perSession"
+      : principal !== undefined && (this.byPrincipal.get(principal) ?? 0) >= l.perPrincipal ? "perPrincipal"
+      : this.listens.size >= l.max ? "max" : undefined;
+    if (over !== undefined) {
+      const what = `${HOLDER[over]} already holds ${l[over]} open listens`;
+      this.report(new Error(`subscriptions/listen refused: ${what} (listens.${over})`));
+      throw new McpError(LIMIT_EXCEEDED_CODE, `Too many listens: ${what}`, { limit: `listens.${over}`, max: l[over] });
     }
-    if (principal !== undefined && (this.byPrincipal.get(principal) ?? 0) >= this.perPrincipal) {
-      throw this.refuse("listens.perPrincipal", this.perPrincipal, `this principal already holds ${this.perPrincipal} open listens`);
-    }
-    if (this.listens.size >= this.max) throw this.refuse("listens.max", this.max, `this server already holds ${this.max} open listens`);
     this.listens.set(listen, { session, principal });
-    if (session !== undefined) bump(this.bySession, session, 1);
-    if (principal !== undefined) bump(this.byPrincipal, principal, 1);
-  }
-
-  private refuse(limit: string, max: number, what: string): McpError {
-    this.report(new Error(`subscriptions/listen refused: ${what} (${limit})`));
-    return new McpError(LIMIT_EXCEEDED_CODE, `Too many listens: ${what}`, { limit, max });
+    count(this.bySession, session, 1);
+    count(this.byPrincipal, principal, 1);
   }
 
   remove(listen: Listen): void {
-    const keys = this.listens.get(listen);
-    if (keys === undefined) return;
+    const owner = this.listens.get(listen);
+    if (owner === undefined) return;
     this.listens.delete(listen);
-    if (keys.session !== undefined) bump(this.bySession, keys.session, -1);
-    if (keys.principal !== undefined) bump(this.byPrincipal, keys.principal, -1);
+    count(this.bySession, owner.session, -1);
+    count(this.byPrincipal, owner.principal, -1);
   }
 
   /** `notifications/<kind>/list_changed` to every listen that asked for it; resolves to how many. */
