@@ -6,6 +6,7 @@ import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import { checkHostOrigin, type HostOriginOptions } from "../http-server/security.js";
 import { isJsonMediaType, parseBody } from "../http-server/post-checks.js";
 import { MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH } from "../limits.js";
+import { unreadableAnswers, type FrameError } from "../framing/frame-error.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY_BYTES,
@@ -27,6 +28,7 @@ export class LegacySseServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
   readonly sessionId: string;
   private res: ServerResponse | undefined;
   private closed = false;
@@ -54,6 +56,15 @@ export class LegacySseServerTransport implements Transport {
       this.onmessage?.(message, context);
     } catch (e) {
       this.onerror?.(e as Error);
+    }
+  }
+
+  /** Responses POSTed too large or too deep to deliver: the requests they answer fail now rather than at their timeout. */
+  receiveUnreadable(errors: readonly FrameError[]): void {
+    if (this.closed) return;
+    for (const e of errors) {
+      if (this.onframeerror) this.onframeerror(e);
+      else this.onerror?.(e);
     }
   }
 
@@ -146,14 +157,17 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       }
       let body: Buffer;
       try {
-        body = await readBody(req, maxBody);
+        body = await readBody(req, maxBody, undefined, true);
       } catch (e) {
-        if (e instanceof BodyTooLargeError) sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
-        else res.destroy();
+        if (e instanceof BodyTooLargeError) {
+          if (e.outline !== undefined) t.receiveUnreadable(unreadableAnswers([e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`));
+          sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
+        } else res.destroy();
         return;
       }
       const read = parseBody(body.toString("utf8"), MAX_NESTING_DEPTH);
       if (!("value" in read)) {
+        if (read.outlines !== undefined) t.receiveUnreadable(unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`));
         sendJsonError(res, read.status, read.code, read.message);
         return;
       }

@@ -1,0 +1,228 @@
+// A client's answer to a request the server sent (here sampling/createMessage, asked by the
+// "everything" example's test_sampling tool) that is over the size or nesting limit must fail that
+// request at once, on every transport the server side speaks: stdio NDJSON (the example as a child
+// process), a Streamable HTTP session and the 2024-11-05 HTTP+SSE transport (real HTTP on
+// 127.0.0.1). The tool then answers its error well before the 60 s request timeout, and the
+// connection goes on serving.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { createLegacySseHandler, createStreamableHttpServer } from "@mcpgen/runtime/http";
+import { createServer } from "../../examples/everything/src/server.js";
+import { mainJs, waitExit } from "../examples/helpers/everything-process.js";
+import { OpenStream, raw, waitFor } from "../runtime/transports/helpers.js";
+
+/** The request timeout the server applies to sampling/createMessage (the session default). */
+const REQUEST_TIMEOUT_MS = 60_000;
+/** "Promptly": far below that timeout, with room for a slow, shared machine. */
+const PROMPT_MS = 10_000;
+const MAX_BYTES = 4 * 1024 * 1024;
+
+/** A sampling answer of more than 5 MiB; its id last when `idLast` (the id is read from the raw text either way). */
+function bigAnswer(id: unknown, idLast = false): string {
+  const result = `{"role":"assistant","model":"m","content":{"type":"text","text":"${"x".repeat(5 * 1024 * 1024)}"}}`;
+  return idLast ? `{"jsonrpc":"2.0","result":${result},"id":${JSON.stringify(id)}}` : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+}
+
+/** A sampling answer nested 5,000 deep (well-formed JSON, small). */
+function deepAnswer(id: unknown): string {
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"role":"assistant","model":"m","content":{"type":"text","text":"x"},"pad":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
+}
+
+const okAnswer = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: { role: "assistant", model: "m", content: { type: "text", text: "fine" } } });
+const sampling = (m: any) => m.method === "sampling/createMessage" && "id" in m;
+const callSampling = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "hi" } } });
+
+/** The tool's answer: a tool error naming why the client's answer could not be read. */
+function assertUnreadable(reply: any, why: RegExp): void {
+  assert.ok(reply.result, JSON.stringify(reply).slice(0, 300));
+  assert.is(reply.result.isError, true);
+  const text = reply.result.content[0].text as string;
+  assert.match(text, /The response to sampling\/createMessage could not be read/);
+  assert.match(text, why);
+}
+
+// ---- stdio ---------------------------------------------------------------------------------------
+
+function stdioChild() {
+  const child = spawn(process.execPath, [mainJs, "--stdio"], { stdio: ["pipe", "pipe", "pipe"] });
+  child.stderr.resume();
+  const inbox: any[] = [];
+  createInterface({ input: child.stdout }).on("line", (l) => inbox.push(JSON.parse(l)));
+  const next = async (pred: (m: any) => boolean, ms: number, what: string): Promise<any> => {
+    const until = Date.now() + ms;
+    for (;;) {
+      const i = inbox.findIndex(pred);
+      if (i !== -1) return inbox.splice(i, 1)[0];
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before ${what}`);
+      if (Date.now() > until) throw new Error(`no ${what} within ${ms} ms; have ${JSON.stringify(inbox).slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { child, inbox, next, send: (line: string) => void child.stdin.write(line + "\n") };
+}
+
+test("stdio: a 5 MiB sampling answer fails the tool's request at once (id before or after the payload); the session goes on", async () => {
+  const c = stdioChild();
+  try {
+    c.send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
+    await c.next((m) => m.id === "init", 5000, "initialize reply");
+    c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
+    for (const idLast of [false, true]) {
+      const call = `big-${idLast}`;
+      c.send(callSampling(call));
+      const ask = await c.next(sampling, 5000, "sampling request");
+      const started = Date.now();
+      c.send(bigAnswer(ask.id, idLast));
+      assertUnreadable(await c.next((m) => m.id === call, PROMPT_MS, "tool reply"), new RegExp(`exceeds ${MAX_BYTES} bytes`));
+      assert.ok(Date.now() - started < REQUEST_TIMEOUT_MS / 2);
+    }
+    // The same tool with a normal answer still works: nothing was left waiting.
+    c.send(callSampling("ok"));
+    const ask = await c.next(sampling, 5000, "sampling request");
+    c.send(okAnswer(ask.id));
+    assert.is((await c.next((m) => m.id === "ok", 5000, "tool reply")).result.content[0].text, "LLM response: fine");
+    assert.equal(c.inbox.filter((m) => m.id === null), [], "the client's answer is not answered back");
+  } finally {
+    c.child.stdin.end();
+    await waitExit(c.child, 3000);
+  }
+});
+
+test("stdio: a sampling answer nested 5,000 deep fails the tool's request at once", async () => {
+  const c = stdioChild();
+  try {
+    c.send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
+    await c.next((m) => m.id === "init", 5000, "initialize reply");
+    c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
+    c.send(callSampling("deep"));
+    const ask = await c.next(sampling, 5000, "sampling request");
+    c.send(deepAnswer(ask.id));
+    assertUnreadable(await c.next((m) => m.id === "deep", PROMPT_MS, "tool reply"), /nests deeper than 128 levels/);
+    c.send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`);
+    assert.equal((await c.next((m) => m.id === "p", 5000, "ping reply")).result, {});
+  } finally {
+    c.child.stdin.end();
+    await waitExit(c.child, 3000);
+  }
+});
+
+// ---- Streamable HTTP ---------------------------------------------------------------------------------
+
+const cleanup: (() => Promise<void> | void)[] = [];
+test.after.each(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+const ACCEPT = "application/json, text/event-stream";
+
+async function httpSession() {
+  const mcp = createServer({ onerror: () => {} });
+  const refusals: Error[] = [];
+  const server = createStreamableHttpServer({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0, onerror: (e) => refusals.push(e) });
+  cleanup.push(() => server.close());
+  const url = await server.listen();
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    raw(url, { method: "POST", body, headers: { "content-type": "application/json", accept: ACCEPT, ...headers } });
+  const init = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
+  assert.is(init.status, 200, init.body);
+  const h = { "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
+  assert.is((await post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)).status, 202);
+  /** A tools/call whose reply streams as SSE (the sampling request comes first on it). */
+  const call = async (id: number) => {
+    const s = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...h }, body: callSampling(id) });
+    cleanup.push(() => s.close());
+    await waitFor(() => s.messages().some(sampling), 5000, "sampling request on the POST stream");
+    return { stream: s, ask: s.messages().find(sampling) as any };
+  };
+  const replyOn = async (s: OpenStream, id: number) => {
+    await waitFor(() => s.messages().some((m) => "id" in m && m.id === id && !("method" in m)), PROMPT_MS, `reply to ${id}`);
+    return s.messages().find((m) => "id" in m && m.id === id && !("method" in m));
+  };
+  return { server, post, h, call, replyOn, refusals };
+}
+
+test("Streamable HTTP: a 5 MiB sampling answer is 413 and fails the tool's request at once", async () => {
+  const { post, h, call, replyOn } = await httpSession();
+  for (const [n, idLast] of [[10, false], [11, true]] as const) {
+    const { stream, ask } = await call(n);
+    const started = Date.now();
+    const r = await post(bigAnswer(ask.id, idLast), h);
+    assert.is(r.status, 413);
+    assertUnreadable(await replyOn(stream, n), new RegExp(`exceeds ${MAX_BYTES} bytes`));
+    assert.ok(Date.now() - started < REQUEST_TIMEOUT_MS / 2);
+  }
+  assert.equal(JSON.parse((await post(`{"jsonrpc":"2.0","id":"p","method":"ping"}`, h)).body).result, {});
+});
+
+test("Streamable HTTP: a sampling answer nested 5,000 deep is 400 and fails the tool's request at once", async () => {
+  const { post, h, call, replyOn } = await httpSession();
+  const { stream, ask } = await call(20);
+  const r = await post(deepAnswer(ask.id), h);
+  assert.is(r.status, 400);
+  assertUnreadable(await replyOn(stream, 20), /nests deeper than 128 levels/);
+  // A normal answer on the same session still completes the next call.
+  const next = await call(21);
+  assert.is((await post(okAnswer(next.ask.id), h)).status, 202);
+  assert.is(((await replyOn(next.stream, 21)) as any).result.content[0].text, "LLM response: fine");
+});
+
+test("Streamable HTTP: an oversized answer without a live session is refused 413 and reaches no session", async () => {
+  const { post, h, call, refusals } = await httpSession();
+  const { stream, ask } = await call(30);
+  const r = await post(bigAnswer(ask.id), { ...h, "mcp-session-id": "not-a-session" });
+  assert.is(r.status, 413);
+  assert.ok(refusals.some((e) => /413/.test(e.message)));
+  await new Promise((r) => setTimeout(r, 100));
+  assert.not.ok(stream.messages().some((m) => "id" in m && m.id === 30 && !("method" in m)), "the tool is still waiting for its answer");
+});
+
+// ---- 2024-11-05 HTTP+SSE ---------------------------------------------------------------------------
+
+async function legacySseSession() {
+  const mcp = createServer({ onerror: () => {} });
+  const handler = createLegacySseHandler({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0 });
+  const server = http.createServer((req, res) => void handler.handle(req, res));
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  cleanup.push(async () => {
+    await handler.close();
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+  });
+  const sse = new URL("/sse", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const s = await OpenStream.open(sse, { headers: { accept: "text/event-stream" } });
+  cleanup.push(() => s.close());
+  await waitFor(() => s.events().length >= 1, 2000, "endpoint event");
+  const endpoint = new URL(s.events()[0]!.data, sse);
+  const post = (body: string) => raw(endpoint, { method: "POST", body, headers: { "content-type": "application/json" } });
+  const messages = () => s.events().filter((e) => e.event === "message").map((e) => JSON.parse(e.data));
+  const waitMsg = async (pred: (m: any) => boolean, ms: number, what: string) => {
+    await waitFor(() => messages().some(pred), ms, what);
+    return messages().find(pred);
+  };
+  assert.is((await post(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }))).status, 202);
+  await waitMsg((m) => m.id === "init", 5000, "initialize reply");
+  assert.is((await post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)).status, 202);
+  return { post, waitMsg };
+}
+
+test("HTTP+SSE (2024-11-05): a 5 MiB or 5,000-deep sampling answer is refused and fails the tool's request at once", async () => {
+  const { post, waitMsg } = await legacySseSession();
+  const asked = new Set<unknown>();
+  for (const [call, answer, status, why] of [
+    ["big", bigAnswer, 413, new RegExp(`exceeds ${MAX_BYTES} bytes`)],
+    ["deep", deepAnswer, 400, /nests deeper than 128 levels/],
+  ] as const) {
+    assert.is((await post(callSampling(call))).status, 202);
+    const ask = await waitMsg((m) => sampling(m) && !asked.has(m.id), 5000, "sampling request");
+    asked.add(ask.id);
+    const r = await post(answer(ask.id));
+    assert.is(r.status, status);
+    assertUnreadable(await waitMsg((m) => m.id === call, PROMPT_MS, `reply to ${call}`), why);
+  }
+});
+
+test.run();
