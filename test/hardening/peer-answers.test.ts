@@ -10,7 +10,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { createLegacySseHandler, createStreamableHttpServer } from "@mcpgen/runtime/http";
+import { createLegacySseHandler, createStreamableHttpServer, type StreamableHttpServerOptions } from "@mcpgen/runtime/http";
+import { createResourceServer, InvalidTokenError } from "@mcpgen/runtime/auth";
 import { createServer } from "../../examples/everything/src/server.js";
 import { mainJs, waitExit } from "../examples/helpers/everything-process.js";
 import { OpenStream, raw, waitFor } from "../runtime/transports/helpers.js";
@@ -119,17 +120,17 @@ test.after.each(async () => {
 
 const ACCEPT = "application/json, text/event-stream";
 
-async function httpSession() {
+async function httpSession(o: Partial<StreamableHttpServerOptions> = {}, credentials: Record<string, string> = {}) {
   const mcp = createServer({ onerror: () => {} });
   const refusals: Error[] = [];
-  const server = createStreamableHttpServer({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0, onerror: (e) => refusals.push(e) });
+  const server = createStreamableHttpServer({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0, onerror: (e) => refusals.push(e), ...o });
   cleanup.push(() => server.close());
   const url = await server.listen();
-  const post = (body: string, headers: Record<string, string> = {}) =>
+  const post = (body: string, headers: Record<string, string> = credentials) =>
     raw(url, { method: "POST", body, headers: { "content-type": "application/json", accept: ACCEPT, ...headers } });
   const init = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
   assert.is(init.status, 200, init.body);
-  const h = { "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
+  const h = { ...credentials, "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
   assert.is((await post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)).status, 202);
   /** A tools/call whose reply streams as SSE (the sampling request comes first on it). */
   const call = async (id: number) => {
@@ -173,6 +174,25 @@ test("Streamable HTTP: a sampling answer nested 5,000 deep is 400 and fails the 
   const next = await call(21);
   assert.is((await post(okAnswer(next.ask.id), h)).status, 202);
   assert.is(((await replyOn(next.stream, 21)) as any).result.content[0].text, "LLM response: fine");
+});
+
+test("Streamable HTTP behind a resource server: the oversized answer is admitted like any POST first (401 without a token, settling nothing)", async () => {
+  const verifier = {
+    async verify(token: string) {
+      if (token !== "alice-token") throw new InvalidTokenError("unknown token");
+      return { clientId: "c", subject: "alice", scopes: [] };
+    },
+  };
+  const auth = createResourceServer({ resource: "http://127.0.0.1/mcp", authorizationServers: ["https://issuer.example"], verifier });
+  const { post, h, call, replyOn } = await httpSession({ auth }, { authorization: "Bearer alice-token" });
+  const { stream, ask } = await call(40);
+  const anonymous = { "mcp-session-id": h["mcp-session-id"], "mcp-protocol-version": h["mcp-protocol-version"] };
+  assert.is((await post(bigAnswer(ask.id), anonymous)).status, 401);
+  assert.is((await post(deepAnswer(ask.id), anonymous)).status, 401);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.not.ok(stream.messages().some((m) => "id" in m && m.id === 40 && !("method" in m)), "the tool still waits for its answer");
+  assert.is((await post(bigAnswer(ask.id), h)).status, 413);
+  assertUnreadable(await replyOn(stream, 40), new RegExp(`exceeds ${MAX_BYTES} bytes`));
 });
 
 // ---- 2024-11-05 HTTP+SSE ---------------------------------------------------------------------------

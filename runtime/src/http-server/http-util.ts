@@ -30,18 +30,17 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
   const declared = req.headers["content-length"];
   const tooLong = declared !== undefined && Number(declared) > limit;
   if (tooLong && !outline) {
-    return Promise.reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+    return Promise.reject(tooLarge(limit, undefined));
   }
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     /** Reading an oversized body for its outline. */
     let scanner: OutlineScanner | undefined = tooLong ? new OutlineScanner() : undefined;
-    const tooLarge = (): BodyTooLargeError => new BodyTooLargeError(`request body exceeds ${limit} bytes`, scanner?.outline());
     const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
       ? setTimeout(() => {
         cleanup();
-        reject(scanner !== undefined ? tooLarge() : new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
+        reject(scanner !== undefined ? tooLarge(limit, scanner) : new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
       }, timeoutMs)
       : undefined;
     const ondata = (chunk: Buffer): void => {
@@ -50,7 +49,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
       if (size > limit) {
         if (!outline) {
           cleanup();
-          reject(tooLarge());
+          reject(tooLarge(limit, undefined));
           return;
         }
         scanner = new OutlineScanner();
@@ -63,7 +62,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     };
     const onend = (): void => {
       cleanup();
-      if (scanner !== undefined) reject(tooLarge());
+      if (scanner !== undefined) reject(tooLarge(limit, scanner));
       else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     const onerror = (e: Error): void => {
@@ -73,7 +72,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     const onaborted = (): void => {
       cleanup();
       // Cut short while being scanned: what was read of it still names the request it answers.
-      reject(scanner !== undefined ? tooLarge() : new Error("request aborted"));
+      reject(scanner !== undefined ? tooLarge(limit, scanner) : new Error("request aborted"));
     };
     const cleanup = (): void => {
       if (timer !== undefined) clearTimeout(timer);
@@ -87,6 +86,10 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     req.on("error", onerror);
     req.on("close", onaborted);
   });
+}
+
+function tooLarge(limit: number, scanner: OutlineScanner | undefined): BodyTooLargeError {
+  return new BodyTooLargeError(`request body exceeds ${limit} bytes`, scanner?.outline());
 }
 
 /** An HTTP error with an id-less JSON-RPC error body. */

@@ -218,12 +218,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
    * timeout. Admitted as any POST to the session first; false once the guard has answered (401/403).
    */
   const unreadable = async (req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> => {
-    const sid = headerValue(req, "mcp-session-id");
-    const t = sid === undefined ? undefined : sessions.get(sid);
-    const errors = t === undefined ? [] : unreadableAnswers(outlines, code, why);
+    const errors = unreadableAnswers(outlines, code, why);
     if (errors.length === 0) return true;
     if ((await admit(req, res, [])) === false) return false;
-    t!.receiveUnreadable(errors);
+    const sid = headerValue(req, "mcp-session-id");
+    const t = sid === undefined ? undefined : sessions.get(sid);
+    t?.receiveUnreadable(errors);
     return true;
   };
 
