@@ -30,5 +30,19 @@ export const EVENT_STORE_MAX_BYTES = 64 * 1024 * 1024;
 /** Longest 2026-07-28 `requestState` a server accepts, in characters; it never mints a longer one. */
 export const REQUEST_STATE_MAX_CHARS = 256 * 1024;
 
+/** Open 2026-07-28 `subscriptions/listen` requests per server (each holds a request, and on HTTP a stream). */
+export const MAX_LISTENS = 10_000;
+/** Open listens per session (a Streamable HTTP session, a stdio connection, a stateless POST). */
+export const MAX_LISTENS_PER_SESSION = 100;
+/**
+ * Open listens per principal (`principalKey`: OAuth client + subject) across all its sessions, so
+ * one client cannot take the whole server's share; without a principal the session is the owner.
+ */
+export const MAX_LISTENS_PER_PRINCIPAL = 1_000;
+/** Resource URIs one listen may subscribe to (and, separately, task ids it may follow). */
+export const MAX_LISTEN_SUBSCRIPTIONS = 1_024;
+/** Characters of the resource URIs of one listen, together. */
+export const MAX_LISTEN_URI_CHARS = 256 * 1024;
+
 /** JSON-RPC code of a tripped limit the peer caused (implementation-defined server error range). */
 export const LIMIT_EXCEEDED_CODE = -32000;

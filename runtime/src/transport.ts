@@ -70,6 +70,17 @@ export interface Transport {
    */
   closeStream?(requestId: RequestId): boolean;
   /**
+   * Streamable HTTP: run `ongone` (once) if the client closes the HTTP response that carries the
+   * reply to `requestId` before the reply is out, at once if it already has. Absent on transports
+   * without per-request streams.
+   */
+  onReplyStreamClosed?(requestId: RequestId, ongone: () => void): void;
+  /**
+   * No reply will be sent for `requestId` (it was cancelled): the transport stops awaiting it and
+   * ends the stream that carried it once that stream awaits nothing else.
+   */
+  abandonReply?(requestId: RequestId): void;
+  /**
    * 2026-07-28 Streamable HTTP: the `x-mcp-header` annotations of a tool, as the client learned
    * them from tools/list; the transport mirrors those arguments of its tools/call requests into
    * `Mcp-Param-*` headers. Undefined forgets the tool. Absent on transports without headers.

@@ -9,6 +9,8 @@ export interface Stats {
   httpSessions: number;
   running: number;
   pending: number;
+  /** Open 2026-07-28 listens on the whole server. */
+  listens: number;
   errors: number;
 }
 

@@ -1,9 +1,10 @@
 /**
  * Hostile client against our Streamable HTTP server (a real child on 127.0.0.1): mutated bodies,
  * damaged bytes, wrong and missing headers, unknown session ids, bodies cut short (resets), and
- * stray GET/DELETE. Every request must get a complete HTTP answer with the right status and
- * JSON-RPC code; after each batch the sessions the fuzzer opened are deleted and none may remain,
- * a valid call must still be answered, and the child's memory must return near idle.
+ * stray GET/DELETE, and a flood of listens whose connections are dropped. Every request must get a
+ * complete HTTP answer with the right status and JSON-RPC code; after each batch the sessions the
+ * fuzzer opened are deleted and none may remain, no listen may remain open, a valid call must
+ * still be answered, and the child's memory must return near idle.
  */
 import * as http from "node:http";
 import { Target, type Stats } from "./child.js";
@@ -15,6 +16,9 @@ import { mib, newReport, sample, type Report } from "./report.js";
 
 const MAX_BYTES = 4 * 1024 * 1024;
 const MAX_DEPTH = 128;
+/** Listens the flood step opens (and drops) per batch. */
+const LISTENS_PER_BATCH = 16;
+const LISTEN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
 const isId = (v: unknown) => typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 
 interface Reply {
@@ -119,12 +123,14 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
   report.heapIdleMiB = mib(idle?.heap ?? 0);
   let n = 0;
   let leakedSessions = 0;
+  let leakedListens = 0;
   while (report.messages < o.count && Date.now() < o.deadline) {
     if (!target.alive) {
       report.crashes++;
       await target.start();
       opened.clear();
       leakedSessions = 0;
+      leakedListens = 0;
       sid = await open();
     }
     const jobs: Promise<void>[] = [];
@@ -195,6 +201,13 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
       if (jobs.length >= 32) await Promise.all(jobs.splice(0));
     }
     await Promise.all(jobs);
+    // Listen flood: valid 2026-07-28 listens POSTed into the main legacy session, each connection
+    // dropped once acknowledged (send does that); none may outlive its connection.
+    if (sid) {
+      const headers = { "content-type": "application/json", accept: ACCEPT, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
+      const listen = (k: number) => Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: `listen${n}-${k}`, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: LISTEN_META } }));
+      await Promise.all(Array.from({ length: LISTENS_PER_BATCH }, (_, k) => send(agent, target.url!, "POST", headers, listen(k), false)));
+    }
     // Probe: a valid call on the main session.
     const probe = sid ? await send(agent, target.url!, "POST", { "content-type": "application/json", accept: ACCEPT, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" }, Buffer.from(`{"jsonrpc":"2.0","id":"probe${n}","method":"tools/call","params":{"name":"test_simple_text","arguments":{}}}`), false) : "reset";
     if (typeof probe === "string" || probe.status !== 200 || !messages(probe).some((m) => m.id === `probe${n}` && m.result)) {
@@ -215,6 +228,16 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
       report.leaks += st.httpSessions - 1 - leakedSessions;
       sample(report, `${st.httpSessions - 1 - leakedSessions} sessions nobody was told about remain open after batch ending at message ${n}`);
       leakedSessions = st.httpSessions - 1;
+    }
+    if (st && st.listens > leakedListens) {
+      await waitFor(() => false, 500);
+      const again = await target.stats();
+      // Counted once each, as sessions are.
+      if (again && again.listens > leakedListens) {
+        report.leaks += again.listens - leakedListens;
+        sample(report, `${again.listens} listens remain open after their connections were dropped (batch ending at message ${n})`);
+        leakedListens = again.listens;
+      }
     }
     if (st && st.running + st.pending > 0) {
       await waitFor(() => false, 500);

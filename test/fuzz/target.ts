@@ -1,7 +1,8 @@
 /**
  * The server under fuzz, as its own process: the "everything" example on stdio or Streamable HTTP
  * (127.0.0.1). On SIGUSR2 it collects garbage and writes one `STATS {...}` line to stderr (stdout
- * is the protocol on stdio): memory, open sessions, running and pending requests, errors logged.
+ * is the protocol on stdio): memory, open sessions, running and pending requests, open listens,
+ * errors logged.
  * Run with --expose-gc.
  */
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
@@ -27,6 +28,7 @@ process.on("SIGUSR2", () => {
     httpSessions: http?.sessions.size ?? 0,
     running: sessions.reduce((n, s) => n + s.runningCount, 0),
     pending: sessions.reduce((n, s) => n + s.pendingCount, 0),
+    listens: mcp.listens.size,
     errors,
   };
   process.stderr.write(`STATS ${JSON.stringify(stats)}\n`);

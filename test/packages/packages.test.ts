@@ -27,11 +27,11 @@ const readPkg = (dir: string): Pkg => JSON.parse(readFileSync(join(dir, "package
 const packages = [repoRoot, join(repoRoot, "runtime")];
 
 /**
- * Declared but not imported yet, on purpose: `typescript` stays a dependency of mcpgen for the
- * code-first `mcpgen extract` being built in parallel. The test fails once it is imported, so the
- * exception cannot outlive its reason.
+ * Peers that no shipped file imports, on purpose: the generated code is compiled by the user's own
+ * TypeScript (an optional peer giving the versions it is written for), so `npm i -D mcpgen` brings
+ * no compiler of its own. Anything else declared must be imported.
  */
-const NOT_YET_IMPORTED: Record<string, string[]> = { mcpgen: ["typescript"] };
+const TOOLCHAIN_PEERS: Record<string, string[]> = { mcpgen: ["typescript"] };
 
 /** `npm pack --dry-run`: the files the tarball would hold. */
 function packedFiles(dir: string): string[] {
@@ -99,9 +99,9 @@ test("every declared dependency is imported by shipped code, and shipped code im
     const used = new Set<string>();
     for (const f of files.get(dir)!.filter((f) => f.endsWith(".js"))) for (const n of importedPackages(readFileSync(join(dir, f), "utf8"))) used.add(n);
     const declared = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
-    const exempt = NOT_YET_IMPORTED[pkg.name] ?? [];
+    const exempt = TOOLCHAIN_PEERS[pkg.name] ?? [];
     assert.equal(declared.filter((d) => !used.has(d) && !exempt.includes(d)), [], `${pkg.name}: declared but imported by no shipped file`);
-    assert.equal(exempt.filter((d) => used.has(d)), [], `${pkg.name}: now imported; drop it from NOT_YET_IMPORTED`);
+    for (const d of exempt) assert.not.ok(pkg.dependencies?.[d], `${pkg.name}: ${d} is the user's toolchain, a peer, never a dependency`);
     // a package importing its own name (the runtime's protocol/<rev> entries import @mcpgen/runtime/abi) is a self-reference
     assert.equal([...used].filter((u) => !declared.includes(u) && u !== pkg.name).sort(), [], `${pkg.name}: imported but not declared`);
   }
@@ -115,6 +115,29 @@ function installed(from: string, name: string): string {
     if (dirname(dir) === dir) throw new Error(`${name} is not installed (from ${from})`);
   }
 }
+
+/** Every package a production install of `dir`'s package brings, transitively (name → directory). */
+function productionClosure(dir: string): Map<string, string> {
+  const seen = new Map<string, string>();
+  const walk = (from: string, deps: Record<string, string> | undefined) => {
+    for (const name of Object.keys(deps ?? {})) {
+      const at = installed(from, name);
+      if ([...seen.values()].includes(at)) continue;
+      seen.set(name, at);
+      walk(at, readPkg(at).dependencies);
+    }
+  };
+  walk(dir, readPkg(dir).dependencies);
+  return seen;
+}
+
+test("`npm i -D mcpgen` installs no TypeScript compiler of its own (the user compiles with theirs)", () => {
+  for (const dir of packages) {
+    const closure = productionClosure(dir);
+    assert.ok(closure.size > 0 || dir !== repoRoot);
+    assert.not.ok(closure.has("typescript"), `${readPkg(dir).name}: a production dependency brings typescript`);
+  }
+});
 
 test("engines: every production dependency, transitively, supports every Node.js line the packages claim", () => {
   for (const dir of packages) {

@@ -17,7 +17,7 @@ export interface EventStore {
     lastEventId: string,
     send: (eventId: string, message: JSONRPCMessage) => void,
   ): void | Promise<void>;
-  /** The stream's session is gone: its events may be dropped. */
+  /** The stream's session is gone, or its requests were cancelled: its events may be dropped. */
   removeStream?(streamId: string): void | Promise<void>;
 }
 

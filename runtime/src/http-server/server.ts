@@ -26,7 +26,7 @@ import { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseHandler } from "../sse-legacy/server.js";
 import { checkStandardHeaders, isModernPost } from "./modern.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
-import type { AuthInfo } from "../auth/principal.js";
+import { principalKey, type AuthInfo } from "../auth/principal.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -75,7 +75,10 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   onerror?: (error: Error) => void;
   /** Accepted `MCP-Protocol-Version` values; others get 400 (absent means 2025-03-26). */
   supportedProtocolVersions?: readonly string[];
-  /** Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths. */
+  /**
+   * Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths;
+   * `auth` guards them too, whatever guard the legacy handler was created with.
+   */
   legacySse?: LegacySseHandler;
   /**
    * Serve 2026-07-28 POSTs (a modern MCP-Protocol-Version header or `_meta` protocol version) on
@@ -87,14 +90,15 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   legacy?: boolean;
   /**
    * OAuth resource server (`createResourceServer` from `@mcpgen/runtime/auth`): serves the
-   * protected-resource metadata and admits each request to the endpoint only with an acceptable
-   * bearer token; handlers see the principal as `ctx.auth`.
+   * protected-resource metadata (the one public path) and answers every other request, on any
+   * path and in either era, only with an acceptable bearer token; each session belongs to the
+   * principal that initialized it; handlers see the principal as `ctx.auth`.
    */
   auth?: ResourceServerGuard;
 }
 
 export interface StreamableHttpHandler {
-  /** Handle one request; answers 404 for other paths. */
+  /** Handle one request; answers 404 for other paths (once admitted, under `auth`). */
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Live sessions by id (stateful mode). */
   readonly sessions: ReadonlyMap<string, StreamableHttpServerTransport>;
@@ -168,9 +172,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   };
 
-  const newTransport = (sessionId: string | undefined, modern = false): StreamableHttpServerTransport =>
+  const newTransport = (sessionId: string | undefined, modern = false, owner?: string): StreamableHttpServerTransport =>
     new StreamableHttpServerTransport({
       sessionId,
+      owner,
       eventStore: modern ? undefined : store,
       retryMs,
       keepAliveMs,
@@ -181,14 +186,24 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       },
     });
 
+  /**
+   * The live session `sid` names, if `auth`'s principal owns it. Another principal's session is
+   * no session to this request: it is neither joined nor confirmed to exist (404 like an unknown
+   * id). A session id is not a credential:
+   * https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices#session-hijacking
+   */
+  const owned = (sid: string | undefined, auth: AuthInfo | undefined): StreamableHttpServerTransport | undefined => {
+    const t = sid === undefined ? undefined : sessions.get(sid);
+    return t !== undefined && t.owner === principalKey(auth) ? t : undefined;
+  };
+
   /** Session lookup shared by POST (non-initialize), GET and DELETE; answers the error itself. */
-  const lookup = (req: IncomingMessage, res: ServerResponse): StreamableHttpServerTransport | undefined => {
-    const sid = headerValue(req, "mcp-session-id");
+  const lookup = (req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined, sid = headerValue(req, "mcp-session-id")): StreamableHttpServerTransport | undefined => {
     if (sid === undefined) {
       sendJsonError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
       return undefined;
     }
-    const t = sessions.get(sid);
+    const t = owned(sid, auth);
     if (!t) {
       sendJsonError(res, 404, -32001, "Session not found");
       return undefined;
@@ -215,15 +230,15 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   /**
    * Responses in a POST too large or too deep to deliver, answering requests this server sent on
    * the POST's session (sampling, elicitation, roots): those requests fail now rather than at their
-   * timeout. Admitted as any POST to the session first; false once the guard has answered (401/403).
+   * timeout. Admitted as any POST to the session first, and delivered only to a session of the
+   * principal it admits; false once the guard has answered (401/403).
    */
   const unreadable = async (req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> => {
     const errors = unreadableAnswers(outlines, code, why);
     if (errors.length === 0) return true;
-    if ((await admit(req, res, [])) === false) return false;
-    const sid = headerValue(req, "mcp-session-id");
-    const t = sid === undefined ? undefined : sessions.get(sid);
-    t?.receiveUnreadable(errors);
+    const auth = await admit(req, res, []);
+    if (auth === false) return false;
+    owned(headerValue(req, "mcp-session-id"), auth)?.receiveUnreadable(errors);
     return true;
   };
 
@@ -275,13 +290,15 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
     const badId = badRequestId(list);
     if (badId) return refuse(res, badId.status, badId.id, badId.code, badId.message);
-    const live = headerValue(req, "mcp-session-id");
-    if (serveModern && !batch && !(live !== undefined && sessions.has(live)) && isModernPost(req, parsed, versions)) {
-      await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse);
-      return;
-    }
+    // Admitted before routing: whether the session header names a session depends on who asks.
     const auth = await admit(req, res, list);
     if (auth === false) return;
+    const live = headerValue(req, "mcp-session-id");
+    const session = owned(live, auth);
+    if (serveModern && !batch && session === undefined && isModernPost(req, parsed, versions)) {
+      await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse, auth);
+      return;
+    }
     let transport: StreamableHttpServerTransport;
     if (stateless) {
       if (!initialize && !versionOk(req, res)) return;
@@ -299,7 +316,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       const sid = genId();
       // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
       if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
-      transport = newTransport(sid);
+      transport = newTransport(sid, false, principalKey(auth));
       // The session exists only if initialize succeeds: an error answer closes it.
       transport.expectInitialize(requestIds[0]!);
       sessions.set(sid, transport);
@@ -314,7 +331,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
         throw e;
       }
     } else {
-      const t = lookup(req, res);
+      const t = session ?? lookup(req, res, auth, live);
       if (!t || !versionOk(req, res)) return;
       if (batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return refuseBatch(res, t.protocolVersion);
       // A reply is routed by id: a second request with an id still in flight would steal the first one's.
@@ -346,6 +363,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     requestIds: RequestId[],
     allowJson: boolean,
     allowSse: boolean,
+    auth: AuthInfo | undefined,
   ): Promise<void> {
     const m = message as { id?: RequestId; method?: unknown; params?: unknown };
     if (typeof m.method !== "string") {
@@ -354,9 +372,6 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJson(res, 400, { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } });
       return;
     }
-    // Every 2026-07-28 POST is authorized like a legacy one; the principal reaches handlers as ctx.auth.
-    const auth = await admit(req, res, [message]);
-    if (auth === false) return;
     if (requestIds.length === 0) {
       // No client notification is defined over HTTP in 2026-07-28 (cancellation is closing the stream).
       res.writeHead(202, { "content-length": 0 }).end();
@@ -367,6 +382,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
       return;
     }
+    // Closing the stream cancels the request in 2026-07-28: a client gone while its token was
+    // verified cancelled it before it started (and a listen on a closed response would never end).
+    if (res.destroyed) return;
     const transport = newTransport(undefined, true);
     await options.onsession(transport, req);
     transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });
@@ -377,7 +395,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     refuse(res, 400, null, -32600, `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`);
   }
 
-  async function get(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function get(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
     if (stateless || !serveLegacy) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
@@ -386,9 +404,11 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
-    if ((await admit(req, res, [])) === false) return;
-    const t = lookup(req, res);
+    const t = lookup(req, res, auth);
     if (!t || !versionOk(req, res)) return;
+    // A client gone while its token was verified: a stream attached to its closed response would
+    // never be detached, and every later GET of the session would be refused 409.
+    if (res.destroyed) return;
     const lastEventId = headerValue(req, "last-event-id");
     if (lastEventId !== undefined && store) {
       const refused = await t.resumeStream(res, lastEventId);
@@ -400,13 +420,12 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  async function del(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function del(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
     if (stateless || !serveLegacy) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    if ((await admit(req, res, [])) === false) return;
-    const t = lookup(req, res);
+    const t = lookup(req, res, auth);
     if (!t || !versionOk(req, res)) return;
     await t.close();
     res.writeHead(200).end();
@@ -423,20 +442,31 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
     if (options.auth?.serveMetadata(req, res, p)) return;
     if (p === path) {
-      switch (req.method) {
-        case "POST":
-          return post(req, res);
-        case "GET":
-          return get(req, res);
-        case "DELETE":
-          return del(req, res);
-        default:
-          res.writeHead(405, { allow: stateless ? "POST" : "GET, POST, DELETE" }).end();
-          return;
-      }
+      // A POST is admitted once its body is read (a tools/call needs its tool's scopes).
+      if (req.method === "POST") return post(req, res);
+    } else if (legacy && legacy.handles(p)) {
+      // The legacy transport is guarded by this handler's guard too, whatever it was created with.
+      return legacy.handle(req, res, options.auth);
     }
-    if (legacy && legacy.handles(p)) return legacy.handle(req, res);
-    res.writeHead(404).end();
+    // Every other answer, a 404 or 405 included, is given only to an admitted request.
+    if (options.auth === undefined) return answer(req, res, p, undefined);
+    return options.auth.admit(req, res, []).then((auth) => (auth === undefined ? undefined : answer(req, res, p, auth)));
+  }
+
+  /** A request other than a POST to the endpoint, admitted. */
+  function answer(req: IncomingMessage, res: ServerResponse, p: string, auth: AuthInfo | undefined): Promise<void> | void {
+    if (p !== path) {
+      res.writeHead(404).end();
+      return;
+    }
+    switch (req.method) {
+      case "GET":
+        return get(req, res, auth);
+      case "DELETE":
+        return del(req, res, auth);
+      default:
+        res.writeHead(405, { allow: stateless ? "POST" : "GET, POST, DELETE" }).end();
+    }
   }
 
   return {

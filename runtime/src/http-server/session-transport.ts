@@ -43,6 +43,8 @@ const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 export interface SessionTransportConfig {
   sessionId: string | undefined;
+  /** `principalKey` of the principal that initialized the session (a guarded endpoint); undefined otherwise. */
+  owner?: string;
   eventStore: EventStore | undefined;
   /** `retry` (ms) sent with each priming event; undefined sends none. */
   retryMs: number | undefined;
@@ -95,6 +97,8 @@ export class StreamableHttpServerTransport implements Transport {
   private sessionHeader: Record<string, string>;
   /** The initialize request that decides whether this session is born (see expectInitialize). */
   private initializeId: RequestId | undefined;
+  /** Requests that end when the client closes their reply's stream (onReplyStreamClosed); made on first use. */
+  private endsWithStream: Map<RequestId, () => void> | undefined;
 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
@@ -112,6 +116,11 @@ export class StreamableHttpServerTransport implements Transport {
   /** The era of every message here, when known: a 2026-07-28 POST is modern (see Transport.era). */
   get era(): "modern" | undefined {
     return this.cfg.modern ? "modern" : undefined;
+  }
+
+  /** `principalKey` of the principal this session belongs to: the server serves its id to that principal only. */
+  get owner(): string | undefined {
+    return this.cfg.owner;
   }
 
   /** Stateless mode: this transport serves one POST; there is no session and no handshake state to keep. */
@@ -134,7 +143,10 @@ export class StreamableHttpServerTransport implements Transport {
   /** Last time (ms since epoch) the client sent anything on this session. */
   lastActivity = Date.now();
 
-  /** Whether any reply or GET stream is still connected or awaited. */
+  /**
+   * Whether any reply or GET stream is still connected or awaited. A cancelled request is no
+   * longer awaited (abandonReply), so a listen whose client went away keeps nothing busy.
+   */
   get busy(): boolean {
     if (this.byRequest.size > 0) return true;
     for (const s of this.streams.values()) if (s.res) return true;
@@ -277,6 +289,7 @@ export class StreamableHttpServerTransport implements Transport {
     }
     this.streams.clear();
     this.byRequest.clear();
+    this.endsWithStream = undefined;
     this.standalone = undefined;
     this.cfg.onclosed(this);
     this.onclose?.();
@@ -299,6 +312,38 @@ export class StreamableHttpServerTransport implements Transport {
     const s = this.standalone;
     if (!s || !this.cfg.eventStore) return false;
     return this.pollClose(s);
+  }
+
+  /** See Transport.onReplyStreamClosed. */
+  onReplyStreamClosed(requestId: RequestId, ongone: () => void): void {
+    const s = this.byRequest.get(requestId);
+    if (s === undefined) return;
+    if (s.res === undefined) return ongone();
+    (this.endsWithStream ??= new Map()).set(requestId, ongone);
+  }
+
+  /** See Transport.abandonReply. */
+  abandonReply(requestId: RequestId): void {
+    this.endsWithStream?.delete(requestId);
+    const s = this.byRequest.get(requestId);
+    if (s === undefined) return;
+    this.byRequest.delete(requestId);
+    s.open.delete(requestId);
+    if (s.open.size > 0 || s.standalone) return;
+    // Nothing more is owed on this stream: end it like one whose last reply went out.
+    if (s.mode === "json") return this.sendJsonReplies(s);
+    if (s.mode === "pending") {
+      const res = this.finish(s);
+      if (res && !res.headersSent) res.writeHead(202, { ...this.sessionHeader, "content-length": 0 }).end();
+      return;
+    }
+    // Nobody resumes a cancelled request's stream: its stored events go too.
+    const drop = (): void => {
+      this.endStream(s);
+      void this.cfg.eventStore?.removeStream?.(s.id);
+    };
+    if (s.tail) void s.tail.then(drop);
+    else drop();
   }
 
   // ---- internals -----------------------------------------------------------------------------
@@ -337,6 +382,7 @@ export class StreamableHttpServerTransport implements Transport {
       }
       this.byRequest.delete(rid!);
       s.open.delete(rid!);
+      this.endsWithStream?.delete(rid!);
       if (rid === this.initializeId) {
         this.initializeId = undefined;
         if ("error" in m) {
@@ -409,16 +455,7 @@ export class StreamableHttpServerTransport implements Transport {
       } else {
         s.mode = "json";
         (s.jsonReplies ??= []).push(m);
-        if (done) {
-          const res = this.finish(s);
-          const replies = s.jsonReplies;
-          s.jsonReplies = undefined;
-          if (res && !res.writableEnded) {
-            const body = JSON.stringify(s.batch ? replies : replies[0]);
-            res.writeHead(200, this.jsonHeaders(body));
-            res.end(body);
-          }
-        }
+        if (done) this.sendJsonReplies(s);
         return;
       }
     }
@@ -484,6 +521,18 @@ export class StreamableHttpServerTransport implements Transport {
     }
   }
 
+  /** The collected JSON replies of a POST, as its one HTTP response. */
+  private sendJsonReplies(s: Stream): void {
+    const res = this.finish(s);
+    const replies = s.jsonReplies ?? [];
+    s.jsonReplies = undefined;
+    if (res && !res.writableEnded) {
+      const body = JSON.stringify(s.batch ? replies : replies[0]);
+      res.writeHead(200, this.jsonHeaders(body));
+      res.end(body);
+    }
+  }
+
   /** All responses of a POST stream are out: end it. */
   private endStream(s: Stream): void {
     this.stopKeepAlive(s);
@@ -507,11 +556,23 @@ export class StreamableHttpServerTransport implements Transport {
     return res;
   }
 
-  /** The client went away from a stream (not a cancellation). */
+  /**
+   * The client went away from a stream: not a cancellation in the legacy eras (it may resume),
+   * except for the requests that end with their stream (onReplyStreamClosed).
+   */
   private detach(s: Stream, res: ServerResponse): void {
     if (s.res === res) {
       s.res = undefined;
       this.stopKeepAlive(s);
+      const watched = this.endsWithStream;
+      if (watched !== undefined && watched.size > 0) {
+        for (const id of [...s.open]) {
+          const ongone = watched.get(id);
+          if (ongone === undefined) continue;
+          watched.delete(id);
+          ongone();
+        }
+      }
       // Stateless: nobody can resume, so a dropped reply ends the work (and its handlers).
       if (this.cfg.closeWhenIdle && s.open.size > 0) void this.close();
     }

@@ -46,6 +46,12 @@ class EraTransport implements Transport {
   closeStream(requestId: RequestId): boolean {
     return this.router.base.closeStream?.(requestId) ?? false;
   }
+  onReplyStreamClosed(requestId: RequestId, ongone: () => void): void {
+    this.router.base.onReplyStreamClosed?.(requestId, ongone);
+  }
+  abandonReply(requestId: RequestId): void {
+    this.router.base.abandonReply?.(requestId);
+  }
 }
 
 export class EraRouter {

@@ -146,7 +146,7 @@ export class McpServer implements ServerCore {
     this.instructions = lists.instructions;
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
-    this.listens = new ListenHub(this.report);
+    this.listens = new ListenHub(this.report, options.listens);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
     // connection first uses the revision: here only which revisions' tools declare task support.
     this.taskToolRevisions = new Set(this.bindings.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));

@@ -11,6 +11,7 @@ import type { AuthInfo } from "../auth/principal.js";
 import type { ProgressOptions, RequestOptions } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
 import type { RequestStateOptions } from "../lifecycle/modern/request-state.js";
+import type { ListenLimits } from "../lifecycle/modern/listen.js";
 import type {
   CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
   ElicitSchema, ElicitUrlParams, GetPromptResult, LoggingLevel, Meta, PromptMessage, ReadResourceResult, ResourceContents, Root,
@@ -229,6 +230,13 @@ export interface McpServerOptions {
    * belong to the store: `new MemoryTaskStore({ maxTtlMs, maxTasks })`.
    */
   tasks?: { store?: TaskStore; graceMs?: number; pollIntervalMs?: number; maxRunning?: number };
+  /**
+   * How many 2026-07-28 `subscriptions/listen` requests may be open at once: on the server
+   * (default 10 000), per session (default 100) and per principal across its sessions (default
+   * 1 000; the principal is `principalKey(ctx.auth)`, else the session). More are refused with
+   * -32000, `data.limit` naming the option ("listens.perSession", ...).
+   */
+  listens?: ListenLimits;
 }
 
 export type { CallToolResult };

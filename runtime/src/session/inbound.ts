@@ -10,6 +10,10 @@ import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } 
 export interface InboundOwner {
   request<R extends Result>(method: string, params: Params | undefined, options: RequestOptions | undefined): Promise<R>;
   notifyRelated(method: string, params: Params | undefined, relatedRequestId: RequestId): Promise<void>;
+  /** One opaque key per connection (RequestContext.connection). */
+  readonly connectionKey: object;
+  /** See RequestContext.cancelWithStream. */
+  cancelWithStream(inbound: InboundRequest): void;
 }
 
 /** Collects the responses to the requests of one inbound batch, sent together as one array. */
@@ -81,5 +85,13 @@ export class InboundRequest implements RequestContext, SendOptions {
 
   sendNotification(method: string, params?: Params): Promise<void> {
     return this.owner.notifyRelated(method, params, this.requestId);
+  }
+
+  get connection(): object {
+    return this.owner.connectionKey;
+  }
+
+  cancelWithStream(): void {
+    if (!this.done) this.owner.cancelWithStream(this);
   }
 }

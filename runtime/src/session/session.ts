@@ -74,6 +74,7 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly gate: LoadGate;
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
+  private connectionKeyObject: object | undefined;
 
   constructor(options: SessionOptions) {
     this.transport = options.transport;
@@ -508,11 +509,28 @@ export class Session implements PendingOwner, InboundOwner {
     if (!isId(id)) return;
     const inbound = this.running.get(id);
     if (inbound === undefined) return; // already answered, or never ours: the race the spec allows
+    this.cancelInbound(inbound, typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
+  }
+
+  /** A running request ends without a response: its handler is aborted and the transport stops awaiting its reply. */
+  private cancelInbound(inbound: InboundRequest, reason: string): void {
+    if (this.running.get(inbound.requestId) !== inbound) return;
     this.running.delete(inbound);
     inbound.done = true;
-    inbound.cancel(typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
+    inbound.cancel(reason);
+    this.transport.abandonReply?.(inbound.requestId);
     const batch = inbound.batch;
-    if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, id);
+    if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, inbound.requestId);
+  }
+
+  /** @internal (InboundOwner) One opaque object per connection, made when first asked for. */
+  get connectionKey(): object {
+    return (this.connectionKeyObject ??= Object.freeze({}));
+  }
+
+  /** @internal (InboundOwner) See RequestContext.cancelWithStream. */
+  cancelWithStream(inbound: InboundRequest): void {
+    this.transport.onReplyStreamClosed?.(inbound.requestId, () => this.cancelInbound(inbound, "The client closed the stream carrying the reply"));
   }
 
   /**

@@ -70,6 +70,19 @@ export interface RequestContext {
   sendRequest<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R>;
   /** Send a notification to the peer on behalf of this request. */
   sendNotification(method: string, params?: Params): Promise<void>;
+  /**
+   * The connection (session) the request arrived on, as an opaque key that is the same for all its
+   * requests: for per-session bookkeeping such as the listen limits.
+   */
+  readonly connection?: object;
+  /**
+   * Cancel this request, as a peer's cancellation would, as soon as the client closes the transport
+   * stream that carries its reply (Streamable HTTP). A 2026-07-28 request is cancelled that way
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports), also inside a
+   * legacy session whose streams otherwise outlive a dropped connection. No-op on transports
+   * without per-request streams (stdio: `notifications/cancelled` or the connection's end).
+   */
+  cancelWithStream?(): void;
 }
 
 export type RequestHandler<P = Params | undefined, R = Result> = (params: P, ctx: RequestContext) => R | Promise<R>;

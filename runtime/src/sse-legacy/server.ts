@@ -15,6 +15,8 @@ import {
   readBody,
   sendJsonError,
 } from "../http-server/http-util.js";
+import type { ResourceServerGuard } from "../auth/server/guard.js";
+import { principalKey, type AuthInfo } from "../auth/principal.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -30,13 +32,16 @@ export class LegacySseServerTransport implements Transport {
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
   readonly sessionId: string;
+  /** `principalKey` of the principal that opened the stream (a guarded handler); only it may POST to this session. */
+  readonly owner: string | undefined;
   private res: ServerResponse | undefined;
   private closed = false;
   private keepAlive: NodeJS.Timeout | undefined;
   private readonly onclosed: (t: LegacySseServerTransport) => void;
 
-  constructor(sessionId: string, res: ServerResponse, endpoint: string, keepAliveMs: number, onclosed: (t: LegacySseServerTransport) => void) {
+  constructor(sessionId: string, res: ServerResponse, endpoint: string, keepAliveMs: number, onclosed: (t: LegacySseServerTransport) => void, owner?: string) {
     this.sessionId = sessionId;
+    this.owner = owner;
     this.res = res;
     this.onclosed = onclosed;
     res.writeHead(200, SSE_HEADERS);
@@ -103,11 +108,24 @@ export interface LegacySseOptions extends HostOriginOptions {
   keepAliveMs?: number;
   /** Open SSE connections at once (default 10 000); more get 503. */
   maxSessions?: number;
+  /**
+   * OAuth resource server (`createResourceServer` from `@mcpgen/runtime/auth`), as on the
+   * Streamable HTTP handler: serves the protected-resource metadata, admits the GET with the
+   * required scopes and each POSTed message with the scopes it needs, binds each session to the
+   * principal that opened it, and hands handlers that principal as `ctx.auth`.
+   */
+  auth?: ResourceServerGuard;
 }
 
 export interface LegacySseHandler {
+  /** Whether `path` is one of this handler's (its SSE and messages paths, and its guard's metadata path). */
   handles(path: string): boolean;
-  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * Handle one request. `guard`: the guard of the handler this one is mounted under (the
+   * Streamable HTTP handler passes its `auth`); it admits every request, and so does this
+   * handler's own `auth` when that is another guard.
+   */
+  handle(req: IncomingMessage, res: ServerResponse, guard?: ResourceServerGuard): Promise<void>;
   readonly sessions: ReadonlyMap<string, LegacySseServerTransport>;
   close(): Promise<void>;
 }
@@ -117,16 +135,58 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
   const messagesPath = options.messagesPath ?? "/messages";
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 25_000;
+  const own = options.auth;
   const sessions = new Map<string, LegacySseServerTransport>();
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /**
+   * The principal, admitted by the mounting guard and by this handler's own (each answers its
+   * 401/403 itself: false then); undefined when neither exists. With two guards the mounting
+   * one's principal is the session's, as on the endpoint it is mounted beside.
+   */
+  async function admit(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+    let auth: AuthInfo | undefined;
+    if (mount !== undefined) {
+      auth = await mount.admit(req, res, messages);
+      if (auth === undefined) return false;
+    }
+    if (own !== undefined && own !== mount) {
+      const mine = await own.admit(req, res, messages);
+      if (mine === undefined) return false;
+      auth ??= mine;
+    }
+    return auth;
+  }
+
+  /**
+   * Responses POSTed too large or too deep to deliver (`errors`) to the session `id` names: admitted
+   * as any POST and delivered only to a session of the principal admitted, where the requests they
+   * answer fail now rather than at their timeout. False once a guard has answered (401/403).
+   */
+  async function unreadable(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, id: string | null, errors: readonly FrameError[]): Promise<boolean> {
+    if (errors.length === 0) return true;
+    const auth = await admit(req, res, mount, []);
+    if (auth === false) return false;
+    const t = id === null ? undefined : sessions.get(id);
+    if (t !== undefined && t.owner === principalKey(auth)) t.receiveUnreadable(errors);
+    return true;
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, mount?: ResourceServerGuard): Promise<void> {
     const refusal = checkHostOrigin(req, options);
     if (refusal) {
       sendJsonError(res, refusal.status, -32000, refusal.message);
       return;
     }
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname === ssePath && req.method === "GET") {
+    // The path as sent, as the Streamable HTTP handler reads it: `new URL` would take "//host/sse"
+    // for "/sse" and throw on a target such as "//[".
+    const target = req.url ?? "/";
+    const q = target.indexOf("?");
+    const pathname = q === -1 ? target : target.slice(0, q);
+    if (own?.serveMetadata(req, res, pathname)) return;
+    if (pathname === ssePath && req.method === "GET") {
+      const auth = await admit(req, res, mount, []);
+      // A client gone while its token was verified would leave a session nothing ever closes.
+      if (auth === false || res.destroyed) return;
       if (sessions.size >= (options.maxSessions ?? MAX_HTTP_SESSIONS)) {
         sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
         return;
@@ -134,40 +194,32 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       const id = randomUUID();
       const t = new LegacySseServerTransport(id, res, `${messagesPath}?sessionId=${id}`, keepAliveMs, (x) => {
         if (sessions.get(x.sessionId) === x) sessions.delete(x.sessionId);
-      });
+      }, principalKey(auth));
       sessions.set(id, t);
       await options.onsession(t, req);
       return;
     }
-    if (url.pathname === messagesPath && req.method === "POST") {
-      const id = url.searchParams.get("sessionId");
-      if (!id) {
-        sendJsonError(res, 400, -32000, "Bad Request: sessionId query parameter is required");
-        return;
-      }
-      const t = sessions.get(id);
-      if (!t) {
-        sendJsonError(res, 404, -32001, "Session not found");
-        return;
-      }
+    if (pathname === messagesPath && req.method === "POST") {
       const ctype = headerValue(req, "content-type");
       if (!isJsonMediaType(ctype)) {
         sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
         return;
       }
+      const id = q === -1 ? null : new URLSearchParams(target.slice(q + 1)).get("sessionId");
       let body: Buffer;
       try {
-        body = await readBody(req, maxBody, undefined, true);
+        // Only a live session has requests awaiting answers: only there is an oversized body read on for its id.
+        body = await readBody(req, maxBody, undefined, id !== null && sessions.has(id));
       } catch (e) {
         if (e instanceof BodyTooLargeError) {
-          if (e.outline !== undefined) t.receiveUnreadable(unreadableAnswers([e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`));
+          if (e.outline !== undefined && !(await unreadable(req, res, mount, id, unreadableAnswers([e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`)))) return;
           sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
         } else res.destroy();
         return;
       }
       const read = parseBody(body.toString("utf8"), MAX_NESTING_DEPTH);
       if (!("value" in read)) {
-        if (read.outlines !== undefined) t.receiveUnreadable(unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`));
+        if (read.outlines !== undefined && !(await unreadable(req, res, mount, id, unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`)))) return;
         sendJsonError(res, read.status, read.code, read.message);
         return;
       }
@@ -176,16 +228,31 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
         sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message");
         return;
       }
+      // Admitted per message, as a Streamable HTTP POST is: a tools/call needs its tool's scopes.
+      const auth = await admit(req, res, mount, Array.isArray(message) ? message : [message]);
+      if (auth === false) return;
+      if (!id) {
+        sendJsonError(res, 400, -32000, "Bad Request: sessionId query parameter is required");
+        return;
+      }
+      const t = sessions.get(id);
+      // Another principal's session is answered as no session: its existence is not confirmed.
+      if (!t || t.owner !== principalKey(auth)) {
+        sendJsonError(res, 404, -32001, "Session not found");
+        return;
+      }
       res.writeHead(202).end("Accepted");
-      t.receive(message as JSONRPCMessage, { sessionId: id, headers: req.headers });
+      t.receive(message as JSONRPCMessage, { sessionId: id, headers: req.headers, auth });
       return;
     }
-    res.writeHead(url.pathname === ssePath || url.pathname === messagesPath ? 405 : 404).end();
+    // Nothing else is answered before the guard has admitted the request.
+    if ((await admit(req, res, mount, [])) === false) return;
+    res.writeHead(pathname === ssePath || pathname === messagesPath ? 405 : 404).end();
   }
 
   return {
     sessions,
-    handles: (p) => p === ssePath || p === messagesPath,
+    handles: (p) => p === ssePath || p === messagesPath || p === own?.metadataPath,
     handle,
     async close() {
       await Promise.all([...sessions.values()].map((t) => t.close()));

@@ -124,14 +124,21 @@ test("a later run with the same store refreshes the kept token instead of author
 
 test("the PRM switching authorization servers: tokens dropped, a new registration at the new server, old client id never sent there", async () => {
   const { as, mcp, box } = await setup();
-  const { session } = await connect(mcp);
+  const { session, oauth } = await connect(mcp);
   await session.request("tools/call", { name: "read", arguments: {} });
   const as2 = await startAs();
   cleanup.push(() => as2.close());
   box.as = as2;
-  await session.request("tools/call", { name: "read", arguments: {} });
+  // Registered anew at the new server, the client is another principal (another client id): the
+  // session it opened as the old one is not its own any more (404), a new session is.
+  assert.match((await rejected(session.request("tools/call", { name: "read", arguments: {} }))).message, /HTTP 404/);
   assert.is(as2.registrations.length, 1);
   assert.not.ok(as2.log.some((l) => l.params.client_id === as.registrations[0]));
+  const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
+  const again = await connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} });
+  cleanup.push(() => again.close());
+  await again.request("tools/call", { name: "read", arguments: {} });
+  assert.is(as2.registrations.length, 1, "the new session uses the new server's token");
 });
 
 async function flowError(b: Parameters<typeof startAs>[0], guard: Parameters<typeof startProtected>[1] = {}): Promise<{ e: OAuthFlowError; as: FakeAs }> {

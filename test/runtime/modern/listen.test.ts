@@ -65,8 +65,34 @@ test("a filter that is not an object is -32602; too many resource subscriptions 
   assert.is(r.error.code, -32602);
   r = await peer.call("subscriptions/listen", { notifications: { resourceSubscriptions: Array.from({ length: 2000 }, (_, i) => `u://${i}`) } });
   assert.is(r.error.code, -32602);
+  // Few URIs, but long ones: what one listen holds is bounded in characters too (256 Ki).
+  r = await peer.call("subscriptions/listen", { notifications: { resourceSubscriptions: Array.from({ length: 3 }, (_, i) => `u://${i}/${"x".repeat(100_000)}`) } });
+  assert.equal([r.error.code, r.error.data.pointer], [-32602, "/params/notifications/resourceSubscriptions"]);
   assert.is(s.listens.size, 0);
   await s.close();
+});
+
+test("one connection's listens are capped (listens.perSession, -32000 naming the limit); another connection still listens; the server cap is listens.max", async () => {
+  const s = server({ listens: { perSession: 2, max: 3 } });
+  const a = await connect(s);
+  assert.is((await listen(a, 1, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
+  assert.is((await listen(a, 2, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
+  const refused = await listen(a, 3, { toolsListChanged: true });
+  assert.equal([refused.id, refused.error.code, refused.error.data], [3, -32000, { limit: "listens.perSession", max: 2 }]);
+  const b = await connect(s);
+  assert.is((await listen(b, 1, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
+  const full = await listen(b, 2, { toolsListChanged: true });
+  assert.equal([full.error.code, full.error.data], [-32000, { limit: "listens.max", max: 3 }]);
+  // Cancelling one frees its slot on its connection and on the server.
+  await a.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+  await settle();
+  assert.is((await listen(a, 4, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
+  assert.is(s.listens.size, 3);
+  await s.close();
+});
+
+test("listen limits must be positive integers", () => {
+  for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => server({ listens: { perPrincipal: bad } }), /perPrincipal must be a positive integer/);
 });
 
 test.run();

@@ -274,6 +274,26 @@ test("idle sessions are closed after sessionIdleTimeoutMs, busy ones are kept", 
   assert.ok(server.sessions.has(busy["mcp-session-id"]!));
 });
 
+test("an abandoned reply (its request was cancelled) is not awaited: an unstarted JSON reply ends 202, an SSE stream ends, the session idles out", async () => {
+  const { url, log, server, held } = await start({ sessionIdleTimeoutMs: 40 });
+  const h = await session(url);
+  const hold = (id: number, accept: string) =>
+    OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept, ...h }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "hold" }), waitHeaders: false });
+  const json = await hold(1, ACCEPT);
+  const sse = await hold(2, "text/event-stream");
+  streams.push(json, sse);
+  await waitFor(() => held.has(1) && held.has(2), 2000, "held");
+  const t = log.transports[0] as StreamableHttpServerTransport;
+  assert.ok(t.busy);
+  t.abandonReply(1);
+  t.abandonReply(2);
+  await waitFor(() => json.ended && sse.ended, 2000, "both replies to end");
+  assert.equal([json.status, json.text], [202, ""]);
+  assert.equal([sse.status, sse.messages()], [200, []]);
+  assert.not.ok(t.busy);
+  await waitFor(() => server.sessions.size === 0, 3000, "the idle session to close");
+});
+
 test("custom event store is used", async () => {
   const store = new InMemoryEventStore({ maxEvents: 3 });
   const { url } = await start({ eventStore: store });

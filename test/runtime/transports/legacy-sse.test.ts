@@ -55,6 +55,28 @@ test("legacy server: endpoint event first, POST → 202, replies on the stream",
   await waitFor(() => log.closed === 1, 2000, "closing the SSE GET ends the session");
 });
 
+test("legacy server reads the request target as a path: \"//host/sse\" is not /sse, and a target URL parsing rejects is a 404, not a crash", async () => {
+  const { sse, log } = await legacyOnly();
+  const target = (path: string, method = "GET") =>
+    within(
+      new Promise<number>((resolve, reject) => {
+        const req = http.request({ host: sse.hostname, port: sse.port, path, method, headers: { accept: "text/event-stream", "content-type": "application/json" } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on("error", reject);
+        req.end(method === "POST" ? "{}" : undefined);
+      }),
+      3000,
+      path,
+    );
+  for (const path of ["//evil.example/sse", "//[", "//[/sse", "//evil.example/messages?sessionId=x"]) {
+    assert.is(await target(path, path.includes("messages") ? "POST" : "GET"), 404, path);
+  }
+  assert.is(log.transports.length, 0, "no session opened");
+  assert.is(await target("/messages?sessionId=nope", "POST"), 404, "still serving");
+});
+
 test("legacy server refuses a bad Origin", async () => {
   const { sse } = await legacyOnly();
   const r = await raw(sse, { headers: { accept: "text/event-stream", origin: "http://evil.example.com" } });

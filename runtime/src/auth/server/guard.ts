@@ -1,6 +1,7 @@
 /**
  * The resource-server half of MCP authorization: serves this server's protected-resource
- * metadata (RFC 9728), and admits a request to the MCP endpoint only with a bearer token the
+ * metadata (RFC 9728), and admits a request to any other path of the server (the MCP endpoint,
+ * the legacy HTTP+SSE paths, anything else it answers) only with a bearer token the
  * verifier accepts (`401` with `WWW-Authenticate: Bearer resource_metadata=…, scope=…`
  * otherwise) that holds the scopes the request needs (`403 insufficient_scope`). Every request
  * is checked on its own, so the same guard serves the stateful 2025 eras and stateless 2026-07-28.
@@ -47,8 +48,9 @@ export interface ResourceServerGuard {
   /** Answers a GET of the metadata path; false for any other request. */
   serveMetadata(req: IncomingMessage, res: ServerResponse, path: string): boolean;
   /**
-   * Authenticates a request to the MCP endpoint and checks the scopes its messages need. Resolves
-   * to the principal, or to undefined after answering 401/403 itself.
+   * Authenticates a request and checks the scopes its messages need (none for a request that
+   * carries no message: the required scopes only). Resolves to the principal, or to undefined
+   * after answering 400/401/403 itself.
    */
   admit(req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
 }

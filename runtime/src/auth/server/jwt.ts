@@ -1,7 +1,9 @@
 /**
  * A ready TokenVerifier for JWT access tokens (RFC 9068) signed by an authorization server whose
- * keys are published at its JWKS URL: signature, `iss`, `exp`, `aud` = this resource, `typ`
- * at+jwt — all checked by oauth4webapi's `validateJwtAccessToken`, with the JWKS cached.
+ * keys are published at its JWKS URL: signature, `iss`, `exp`, `nbf`, `aud` = this resource, `typ`
+ * at+jwt — checked by oauth4webapi's `validateJwtAccessToken`, with the JWKS cached — and `iat`
+ * not in the future, which oauth4webapi only type-checks. All three time claims allow the same
+ * bounded clock tolerance.
  */
 import type { IncomingMessage } from "node:http";
 import * as oauth from "oauth4webapi";
@@ -21,9 +23,24 @@ export interface JwtVerifierOptions extends AuthHttpLimits {
   algorithms?: string[];
   /** Plain-http issuer/JWKS allowed (default: only for loopback hosts). */
   allowHttp?: boolean;
+  /**
+   * Clock difference tolerated between this server and the issuer, in seconds (default 60, at
+   * most 300): a token is refused when its `iat` or `nbf` is further in the future, or its `exp`
+   * further in the past.
+   */
+  clockToleranceSeconds?: number;
 }
 
+/** Default of `clockToleranceSeconds`: ordinary drift between two hosts' clocks. */
+const DEFAULT_CLOCK_TOLERANCE_S = 60;
+/** Its bound: more than a few minutes is no longer tolerance of drift but acceptance of expired tokens. */
+const MAX_CLOCK_TOLERANCE_S = 300;
+
 export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
+  const tolerance = o.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_S;
+  if (!(tolerance >= 0 && tolerance <= MAX_CLOCK_TOLERANCE_S)) {
+    throw new RangeError(`jwtVerifier: clockToleranceSeconds must be between 0 and ${MAX_CLOCK_TOLERANCE_S} (got ${tolerance})`);
+  }
   const fetchFn = boundedFetch(o);
   const cache: oauth.JWKSCacheInput = {};
   let as: Promise<oauth.AuthorizationServer> | undefined;
@@ -54,11 +71,15 @@ export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
           [oauth.customFetch]: fetchFn,
           [oauth.allowInsecureRequests]: insecure(meta.jwks_uri),
           [oauth.jwksCache]: cache,
+          [oauth.clockTolerance]: tolerance,
           ...(o.algorithms ? { signingAlgorithms: o.algorithms } : {}),
         });
       } catch (e) {
         throw new InvalidTokenError(describe(e), { cause: e });
       }
+      // RFC 9068 §2.2 makes `iat` required (oauth4webapi checks it is a number); one ahead of our
+      // clock is a token from a skewed or compromised issuer, valid for longer than it says.
+      if (claims.iat > Math.floor(Date.now() / 1000) + tolerance) throw new InvalidTokenError("token issued in the future");
       const info: AuthInfo = { scopes: typeof claims.scope === "string" ? claims.scope.split(" ").filter((s) => s !== "") : [], claims };
       if (typeof claims.sub === "string") info.subject = claims.sub;
       if (typeof claims.client_id === "string") info.clientId = claims.client_id;
@@ -72,6 +93,7 @@ export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
 function describe(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   if (/"aud"/.test(msg)) return "token audience is not this resource";
+  if (/"nbf"/.test(msg)) return "token is not valid yet";
   if (/"exp"|expired|timestamp/i.test(msg)) return "token expired";
   if (/"iss"/.test(msg)) return "token issuer is not accepted";
   if (/signature/i.test(msg)) return "token signature is invalid";

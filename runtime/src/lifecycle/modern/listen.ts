@@ -2,11 +2,13 @@
  * `subscriptions/listen` (lifecycle.md §12.6): the open listens of a server, each with the subset
  * of its filter the server honours, fed by the server's change notifications. A listen lives as
  * long as its request: cancelling it (stdio `notifications/cancelled`, HTTP stream close) or
- * closing the connection removes it, and with it everything it held.
+ * closing the connection removes it, and with it everything it held. Listens are counted per
+ * session and per principal as well as per server, so one client cannot take every slot.
  */
 import { ErrorCode } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
+import { LIMIT_EXCEEDED_CODE, MAX_LISTENS as DEFAULT_MAX_LISTENS, MAX_LISTENS_PER_PRINCIPAL, MAX_LISTENS_PER_SESSION, MAX_LISTEN_SUBSCRIPTIONS, MAX_LISTEN_URI_CHARS } from "../../limits.js";
 import { hasCapability } from "../legacy/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 
@@ -14,9 +16,9 @@ import { TASKS_EXTENSION, hasExtension, type SubscriptionFilter } from "./wire.j
 export type { SubscriptionFilter };
 
 /** Most resource URIs one listen may subscribe to. */
-export const MAX_RESOURCE_SUBSCRIPTIONS = 1024;
-/** Most listens open at once on one server (each holds a request, and on HTTP a connection). */
-export const MAX_LISTENS = 10_000;
+export const MAX_RESOURCE_SUBSCRIPTIONS = MAX_LISTEN_SUBSCRIPTIONS;
+/** Most listens open at once on one server by default (see ListenLimits.max). */
+export const MAX_LISTENS = DEFAULT_MAX_LISTENS;
 
 const LIST_FLAGS = [
   ["toolsListChanged", "tools.listChanged", "notifications/tools/list_changed"],
@@ -25,7 +27,7 @@ const LIST_FLAGS = [
 ] as const;
 
 /** Most task ids one listen may follow. */
-export const MAX_TASK_IDS = 1024;
+export const MAX_TASK_IDS = MAX_LISTEN_SUBSCRIPTIONS;
 
 /**
  * The part of a requested filter this server honours (only what its capabilities declare);
@@ -45,6 +47,12 @@ export function honouredFilter(requested: unknown, caps: Capabilities, clientCap
     }
     if (uris.length > MAX_RESOURCE_SUBSCRIPTIONS) {
       throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`, { pointer: "/params/notifications/resourceSubscriptions" });
+    }
+    // The URIs are held as long as the listen is open: their size is bounded, not only their count.
+    let chars = 0;
+    for (const u of uris as string[]) chars += u.length;
+    if (chars > MAX_LISTEN_URI_CHARS) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: the resourceSubscriptions of one listen may hold at most ${MAX_LISTEN_URI_CHARS} characters`, { pointer: "/params/notifications/resourceSubscriptions" });
     }
     if (hasCapability(caps, "resources.subscribe")) out.resourceSubscriptions = [...new Set(uris as string[])];
   }
@@ -72,28 +80,92 @@ export interface Listen {
   readonly end: () => void;
 }
 
-export class ListenHub {
-  private readonly listens = new Set<Listen>();
+/** How many listens may be open at once: on the server, per session, per principal. */
+export interface ListenLimits {
+  /** On the whole server (default 10 000). */
+  max?: number;
+  /** Per session: a Streamable HTTP session, a stdio connection, a stateless POST (default 100). */
+  perSession?: number;
+  /** Per principal (`principalKey` of the request's `ctx.auth`), across its sessions (default 1 000). */
+  perPrincipal?: number;
+}
 
-  constructor(private readonly report: (e: Error) => void) {}
+/**
+ * Whom a listen is counted against. `session` is one object per connection (RequestContext's
+ * `connection`); `principal` the `principalKey` of the principal an auth guard admitted. Without a
+ * principal the session is its own principal.
+ */
+export interface ListenOwner {
+  readonly session?: object | undefined;
+  readonly principal?: string | undefined;
+}
+
+/** Count `key` up or down in `counts` (gone at zero, so the map holds only owners with listens). */
+function count(counts: Map<unknown, number>, key: unknown, by: 1 | -1): void {
+  if (key === undefined) return;
+  const n = (counts.get(key) ?? 0) + by;
+  if (n > 0) counts.set(key, n);
+  else counts.delete(key);
+}
+
+/** Who holds the listens each limit counts, for the refusal's message. */
+const HOLDER = { perSession: "this session", perPrincipal: "this principal", max: "this server" } as const;
+
+export class ListenHub {
+  /** Each open listen with the keys it is counted under. */
+  private readonly listens = new Map<Listen, { session: unknown; principal: unknown }>();
+  /** Open listens per session, and per principal (the session when there is none); owners with none are absent. */
+  private readonly bySession = new Map<unknown, number>();
+  private readonly byPrincipal = new Map<unknown, number>();
+  private readonly limits: Required<ListenLimits>;
+
+  constructor(private readonly report: (e: Error) => void, limits: ListenLimits = {}) {
+    this.limits = { max: MAX_LISTENS, perSession: MAX_LISTENS_PER_SESSION, perPrincipal: MAX_LISTENS_PER_PRINCIPAL };
+    for (const k of ["max", "perSession", "perPrincipal"] as const) {
+      const v = limits[k];
+      if (v === undefined) continue;
+      if (!Number.isInteger(v) || v < 1) throw new TypeError(`ListenHub: ${k} must be a positive integer, got ${String(v)}`);
+      this.limits[k] = v;
+    }
+  }
 
   get size(): number {
     return this.listens.size;
   }
 
-  /** No room for another listen. */
+  /** No room for another listen on the server. */
   get full(): boolean {
-    return this.listens.size >= MAX_LISTENS;
+    return this.listens.size >= this.limits.max;
   }
 
-  /** Register a listen; refused (-32600) when the server already holds MAX_LISTENS. */
-  add(listen: Listen): void {
-    if (this.listens.size >= MAX_LISTENS) throw new McpError(ErrorCode.InvalidRequest, `Invalid request: this server already holds ${MAX_LISTENS} open listens`);
-    this.listens.add(listen);
+  /**
+   * Register a listen of `owner`; refused with -32000 (data.limit naming the option) when its
+   * session, its principal or the server already holds its share. The owner's own shares are
+   * checked first, so a client that floods is told about its own limit.
+   */
+  add(listen: Listen, owner: ListenOwner = {}): void {
+    const { session } = owner;
+    const principal = owner.principal ?? session;
+    const l = this.limits;
+    const over = session !== undefined && (this.bySession.get(session) ?? 0) >= l.perSession ? "perSession"
+      : principal !== undefined && (this.byPrincipal.get(principal) ?? 0) >= l.perPrincipal ? "perPrincipal"
+      : this.listens.size >= l.max ? "max" : undefined;
+    if (over !== undefined) {
+      const what = `${HOLDER[over]} already holds ${l[over]} open listens`;
+      this.report(new Error(`subscriptions/listen refused: ${what} (listens.${over})`));
+      throw new McpError(LIMIT_EXCEEDED_CODE, `Too many listens: ${what}`, { limit: `listens.${over}`, max: l[over] });
+    }
+    this.listens.set(listen, { session, principal });
+    count(this.bySession, session, 1);
+    count(this.byPrincipal, principal, 1);
   }
 
   remove(listen: Listen): void {
+    const owner = this.listens.get(listen);
+    if (owner === undefined) return;
     this.listens.delete(listen);
+    count(this.bySession, owner.session, -1);
+    count(this.byPrincipal, owner.principal, -1);
   }
 
   /** `notifications/<kind>/list_changed` to every listen that asked for it; resolves to how many. */
@@ -108,7 +180,7 @@ export class ListenHub {
   }
 
   private async deliver(match: (l: Listen) => boolean, method: string, params: Params | undefined): Promise<number> {
-    const targets = [...this.listens].filter(match);
+    const targets = [...this.listens.keys()].filter(match);
     await Promise.all(targets.map((l) => l.send(method, params).catch((e: Error) => this.report(e))));
     return targets.length;
   }
@@ -120,7 +192,9 @@ export class ListenHub {
 
   /** End every listen (the server is closing): each answers its listen request and is removed. */
   endAll(): void {
-    for (const l of [...this.listens]) l.end();
+    for (const l of [...this.listens.keys()]) l.end();
     this.listens.clear();
+    this.bySession.clear();
+    this.byPrincipal.clear();
   }
 }

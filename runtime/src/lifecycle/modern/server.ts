@@ -4,8 +4,6 @@
  * caching hints; `server/discover` and `subscriptions/listen` are served here.
  */
 import type { ProtocolBinding } from "../../abi.js";
-import { ErrorCode } from "../../jsonrpc.js";
-import { McpError } from "../../errors.js";
 import type { RequestId } from "../../jsonrpc.js";
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
@@ -13,9 +11,10 @@ import type { Params, RequestContext, RequestHandler, Result } from "../../sessi
 import type { Capabilities, Implementation, RequestHandlers } from "../legacy/types.js";
 import { ModernServerPolicy } from "./policy.js";
 import { CACHEABLE, isRetry, modernResult, type CacheHint } from "./results.js";
-import { honouredFilter, type Listen, type ListenHub } from "./listen.js";
+import { honouredFilter, type Listen, type ListenHub, type SubscriptionFilter } from "./listen.js";
 import { MetaKey } from "./wire.js";
 import { identityOf, requestRevision as revisionOf } from "./meta.js";
+import { principalKey } from "../../auth/principal.js";
 
 export interface Description {
   serverInfo: Implementation;
@@ -70,7 +69,8 @@ export class ModernServerCore {
       return result;
     });
     const hub = options.listens;
-    if (hub !== undefined) this.register("subscriptions/listen", (params: Params, rc: RequestContext) => this.listen(hub, params, rc));
+    // Not through register: its completion would hold the listen's params for as long as it is open.
+    if (hub !== undefined) this.handlers.set("subscriptions/listen", (params: Params, rc: RequestContext) => this.listen(hub, params, rc));
     for (const method of Object.keys(options.handlers)) this.register(method, options.handlers[method]!);
   }
 
@@ -93,15 +93,18 @@ export class ModernServerCore {
 
   /**
    * The acknowledgement first, then change notifications until the client cancels the listen
-   * (or the connection closes); a server-side end answers the listen request.
+   * (`notifications/cancelled`, or on HTTP closing the stream, in every era's session) or the
+   * connection closes; a server-side end answers the listen request. What stays while the listen is
+   * open is its honoured filter, not the request's params.
    */
-  private async listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
-    const own = this.options.describe(revisionOf(params)).capabilities;
-    const filter = honouredFilter(params.notifications, own, identityOf(params._meta as Params | undefined).capabilities);
-    if (hub.full) throw new McpError(ErrorCode.InvalidRequest, "Invalid request: too many open listens on this server");
-    const id = rc.requestId;
-    const meta = { [MetaKey.subscriptionId]: id };
-    await rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
+  private listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
+    const revision = revisionOf(params);
+    const filter = honouredFilter(params.notifications, this.options.describe(revision).capabilities, identityOf(params._meta as Params | undefined).capabilities);
+    return this.hold(hub, filter, revision, rc);
+  }
+
+  private async hold(hub: ListenHub, filter: SubscriptionFilter, revision: string, rc: RequestContext): Promise<Result> {
+    const meta = { [MetaKey.subscriptionId]: rc.requestId };
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
     const listen: Listen = {
@@ -110,17 +113,27 @@ export class ModernServerCore {
       send: (method, p) => (rc.cancelled ? Promise.resolve() : rc.sendNotification(method, { ...p, _meta: meta })),
       end,
     };
-    if (rc.cancelled) return { _meta: meta };
-    hub.add(listen);
-    const signal = rc.signal;
-    signal.addEventListener("abort", end, { once: true });
+    // Counted (or refused) before anything is sent; the ack is queued before any notification can be.
+    hub.add(listen, { session: rc.connection, principal: principalKey(rc.transportContext?.auth) });
     try {
-      await ended;
+      const acked = rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
+      rc.cancelWithStream?.();
+      if (rc.cancelled) {
+        acked.catch(() => {});
+      } else {
+        const signal = rc.signal;
+        signal.addEventListener("abort", end, { once: true });
+        try {
+          await acked;
+          await ended;
+        } finally {
+          signal.removeEventListener("abort", end);
+        }
+      }
     } finally {
-      signal.removeEventListener("abort", end);
       hub.remove(listen);
     }
-    return { _meta: meta };
+    return modernResult({ _meta: meta }, this.options.describe(revision).serverInfo, undefined);
   }
 }
 
