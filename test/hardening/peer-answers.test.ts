@@ -10,7 +10,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { createLegacySseHandler, createStreamableHttpServer, type StreamableHttpServerOptions } from "@mcpgen/runtime/http";
+import { createLegacySseHandler, createStreamableHttpServer, type LegacySseOptions, type StreamableHttpServerOptions } from "@mcpgen/runtime/http";
 import { createResourceServer, InvalidTokenError } from "@mcpgen/runtime/auth";
 import { createServer } from "../../examples/everything/src/server.js";
 import { mainJs, waitExit } from "../examples/helpers/everything-process.js";
@@ -176,19 +176,27 @@ test("Streamable HTTP: a sampling answer nested 5,000 deep is 400 and fails the 
   assert.is(((await replyOn(next.stream, 21)) as any).result.content[0].text, "LLM response: fine");
 });
 
-test("Streamable HTTP behind a resource server: the oversized answer is admitted like any POST first (401 without a token, settling nothing)", async () => {
+/** A guard that knows two principals, alice and bob, by their tokens. */
+function twoPrincipals(resource: string) {
   const verifier = {
     async verify(token: string) {
-      if (token !== "alice-token") throw new InvalidTokenError("unknown token");
-      return { clientId: "c", subject: "alice", scopes: [] };
+      if (token !== "alice-token" && token !== "bob-token") throw new InvalidTokenError("unknown token");
+      return { clientId: "c", subject: token.slice(0, -"-token".length), scopes: [] };
     },
   };
-  const auth = createResourceServer({ resource: "http://127.0.0.1/mcp", authorizationServers: ["https://issuer.example"], verifier });
+  return createResourceServer({ resource, authorizationServers: ["https://issuer.example"], verifier });
+}
+
+test("Streamable HTTP behind a resource server: the oversized answer is admitted like any POST first (401 without a token) and reaches only its principal's session", async () => {
+  const auth = twoPrincipals("http://127.0.0.1/mcp");
   const { post, h, call, replyOn } = await httpSession({ auth }, { authorization: "Bearer alice-token" });
   const { stream, ask } = await call(40);
   const anonymous = { "mcp-session-id": h["mcp-session-id"], "mcp-protocol-version": h["mcp-protocol-version"] };
   assert.is((await post(bigAnswer(ask.id), anonymous)).status, 401);
   assert.is((await post(deepAnswer(ask.id), anonymous)).status, 401);
+  // Another principal naming the session: its POST is refused as for no session, and settles nothing.
+  assert.is((await post(bigAnswer(ask.id), { ...anonymous, authorization: "Bearer bob-token" })).status, 413);
+  assert.is((await post(deepAnswer(ask.id), { ...anonymous, authorization: "Bearer bob-token" })).status, 400);
   await new Promise((r) => setTimeout(r, 50));
   assert.not.ok(stream.messages().some((m) => "id" in m && m.id === 40 && !("method" in m)), "the tool still waits for its answer");
   assert.is((await post(bigAnswer(ask.id), h)).status, 413);
@@ -197,9 +205,9 @@ test("Streamable HTTP behind a resource server: the oversized answer is admitted
 
 // ---- 2024-11-05 HTTP+SSE ---------------------------------------------------------------------------
 
-async function legacySseSession() {
+async function legacySseSession(o: Partial<LegacySseOptions> = {}, credentials: Record<string, string> = {}) {
   const mcp = createServer({ onerror: () => {} });
-  const handler = createLegacySseHandler({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0 });
+  const handler = createLegacySseHandler({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0, ...o });
   const server = http.createServer((req, res) => void handler.handle(req, res));
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   cleanup.push(async () => {
@@ -208,11 +216,11 @@ async function legacySseSession() {
     await new Promise<void>((r) => server.close(() => r()));
   });
   const sse = new URL("/sse", `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-  const s = await OpenStream.open(sse, { headers: { accept: "text/event-stream" } });
+  const s = await OpenStream.open(sse, { headers: { accept: "text/event-stream", ...credentials } });
   cleanup.push(() => s.close());
   await waitFor(() => s.events().length >= 1, 2000, "endpoint event");
   const endpoint = new URL(s.events()[0]!.data, sse);
-  const post = (body: string) => raw(endpoint, { method: "POST", body, headers: { "content-type": "application/json" } });
+  const post = (body: string, headers: Record<string, string> = credentials) => raw(endpoint, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
   const messages = () => s.events().filter((e) => e.event === "message").map((e) => JSON.parse(e.data));
   const waitMsg = async (pred: (m: any) => boolean, ms: number, what: string) => {
     await waitFor(() => messages().some(pred), ms, what);
@@ -221,7 +229,7 @@ async function legacySseSession() {
   assert.is((await post(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }))).status, 202);
   await waitMsg((m) => m.id === "init", 5000, "initialize reply");
   assert.is((await post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)).status, 202);
-  return { post, waitMsg };
+  return { post, waitMsg, messages };
 }
 
 test("HTTP+SSE (2024-11-05): a 5 MiB or 5,000-deep sampling answer is refused and fails the tool's request at once", async () => {
@@ -238,6 +246,20 @@ test("HTTP+SSE (2024-11-05): a 5 MiB or 5,000-deep sampling answer is refused an
     assert.is(r.status, status);
     assertUnreadable(await waitMsg((m) => m.id === call, PROMPT_MS, `reply to ${call}`), why);
   }
+});
+
+test("HTTP+SSE behind a resource server: the oversized answer reaches only its principal's session, after admission", async () => {
+  const auth = twoPrincipals("http://127.0.0.1/sse");
+  const { post, waitMsg, messages } = await legacySseSession({ auth }, { authorization: "Bearer alice-token" });
+  assert.is((await post(callSampling("guarded"))).status, 202);
+  const ask = await waitMsg(sampling, 5000, "sampling request");
+  assert.is((await post(bigAnswer(ask.id), {})).status, 401);
+  assert.is((await post(bigAnswer(ask.id), { authorization: "Bearer bob-token" })).status, 413);
+  assert.is((await post(deepAnswer(ask.id), { authorization: "Bearer bob-token" })).status, 400);
+  await new Promise((r) => setTimeout(r, 50));
+  assert.not.ok(messages().some((m) => m.id === "guarded"), "the tool still waits for its answer");
+  assert.is((await post(deepAnswer(ask.id))).status, 400);
+  assertUnreadable(await waitMsg((m) => m.id === "guarded", PROMPT_MS, "reply to guarded"), /nests deeper than 128 levels/);
 });
 
 test.run();
