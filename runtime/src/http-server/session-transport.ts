@@ -167,10 +167,7 @@ export class StreamableHttpServerTransport implements Transport {
   receiveUnreadable(errors: readonly FrameError[]): void {
     if (this.closed) return;
     this.lastActivity = Date.now();
-    for (const e of errors) {
-      if (this.onframeerror) this.onframeerror(e);
-      else this.onerror?.(e);
-    }
+    for (const e of errors) (this.onframeerror ?? this.onerror)?.(e);
   }
 
   /** A POST carrying requests: its reply waits for their responses. */

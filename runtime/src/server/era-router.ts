@@ -90,20 +90,11 @@ export class EraRouter {
       this.modern.onclose?.();
     };
     base.onerror = (e) => (this.legacy.onerror ?? this.modern.onerror)?.(e);
-    base.onframeerror = (e) => this.frameError(e);
-  }
-
-  /**
-   * A message too large or too deep to deliver goes to the legacy session: a response can only
-   * answer one of its requests (which then fails at once instead of timing out), and a request's
-   * era cannot be read from its outline, while both sessions answer one alike (-32600 by its id).
-   */
-  private frameError(e: FrameError): void {
-    const to = this.legacy.onframeerror ?? this.modern.onframeerror;
-    if (to !== undefined) return to(e);
-    // No session yet: reported, and a request (or what cannot be told apart from one) answered as a session would.
-    (this.legacy.onerror ?? this.modern.onerror)?.(e);
-    if (e.outline.kind !== "response" && e.outline.kind !== "notification") this.base.send(e.reply).catch(() => {});
+    // A message too large or too deep to deliver goes to the legacy session (built with the
+    // router): a response can only answer one of its requests, which then fails at once instead
+    // of timing out, and a request's era cannot be read from its outline while both sessions
+    // answer one alike (-32600 by its id).
+    base.onframeerror = (e) => (this.legacy.onframeerror ?? this.legacy.onerror)?.(e);
   }
 
   start(): Promise<void> {

@@ -67,10 +67,7 @@ export class LegacySseServerTransport implements Transport {
   /** Responses POSTed too large or too deep to deliver: the requests they answer fail now rather than at their timeout. */
   receiveUnreadable(errors: readonly FrameError[]): void {
     if (this.closed) return;
-    for (const e of errors) {
-      if (this.onframeerror) this.onframeerror(e);
-      else this.onerror?.(e);
-    }
+    for (const e of errors) (this.onframeerror ?? this.onerror)?.(e);
   }
 
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {

@@ -115,7 +115,7 @@ export class RequestStateCodec {
     if (size > this.maxBytes) {
       throw new McpError(
         ErrorCode.InvalidParams,
-        `Invalid params: inputResponses are too large to carry to the next round: the requestState would be ${size} characters, over this server's limit of ${this.maxBytes} (requestState.maxBytes)`,
+        `Invalid params: inputResponses would make requestState ${size} characters, over this server's limit of ${this.maxBytes} (requestState.maxBytes)`,
         { pointer: "/params/inputResponses", limit: "requestState.maxBytes", max: this.maxBytes, size },
       );
     }
