@@ -16,6 +16,7 @@ export { StreamableHttpServerTransport } from "./http-server/session-transport.j
 export { InMemoryEventStore, type EventStore } from "./http-server/event-store.js";
 export type { HostOriginOptions } from "./http-server/security.js";
 export { parseBody, badRequestId, isJsonMediaType, type PostRefusal } from "./http-server/post-checks.js";
+export { readBody, BodyTooLargeError, BodyTimeoutError } from "./http-server/http-util.js";
 export {
   StreamableHttpClientTransport,
   type StreamableHttpClientOptions,

@@ -27,6 +27,8 @@ export const BODY_TIMEOUT_MS = 30_000;
 export const EVENT_STORE_MAX_EVENTS = 10_000;
 /** Bytes of serialised events kept by the default in-memory event store. */
 export const EVENT_STORE_MAX_BYTES = 64 * 1024 * 1024;
+/** Longest 2026-07-28 `requestState` a server accepts, in characters; it never mints a longer one. */
+export const REQUEST_STATE_MAX_CHARS = 256 * 1024;
 
 /** Open 2026-07-28 `subscriptions/listen` requests per server (each holds a request, and on HTTP a stream). */
 export const MAX_LISTENS = 10_000;

@@ -6,7 +6,9 @@ import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { createMemoryTransportPair, FrameError, Session, type Transport } from "@mcpgen/runtime";
 import { NdjsonDecoder, encodeNdjson, OutlineScanner, outlineOf } from "@mcpgen/runtime/stdio";
-import { SseDecoder, encodeSseEvent, badRequestId, parseBody } from "@mcpgen/runtime/http";
+import { EventEmitter } from "node:events";
+import type { IncomingMessage } from "node:http";
+import { SseDecoder, encodeSseEvent, badRequestId, parseBody, readBody, BodyTooLargeError } from "@mcpgen/runtime/http";
 import { latest } from "../runtime/helpers/binding.js";
 import { expectLine } from "../fuzz/oracle.js";
 import { mutateMessage, rng } from "../fuzz/mutate.js";
@@ -97,6 +99,40 @@ test("HTTP POST checks: any body text never throws; refusals carry an id only wh
         const bad = badRequestId(list);
         if (bad) assert.is(bad.id, null);
       } else assert.ok(r.id === null || typeof r.id === "string" || Number.isSafeInteger(r.id));
+    }),
+    RUNS,
+  );
+});
+
+test("HTTP body over the limit, read for its outline: any chunking, declared length or not, gives the kind and id a parse gives", async () => {
+  const id = fc.oneof(fc.string({ maxLength: 30 }), fc.integer(), fc.constant(null), fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }));
+  const limit = 64;
+  // Bodies from a few bytes to a few times the limit, so that chunks end before it as often as after.
+  const payload = fc.tuple(fc.jsonValue({ maxDepth: 2 }), fc.string({ maxLength: 120 })).map(([v, pad]) => ({ v, pad }));
+  await fc.assert(
+    fc.asyncProperty(id, fc.constantFrom("method", "result", "error", "other"), payload, fc.boolean(), fc.boolean(), fc.array(fc.nat({ max: 4 * limit }), { maxLength: 6 }), async (idv, key, body, idFirst, declare, at) => {
+      const m = idFirst ? { jsonrpc: "2.0", id: idv, [key]: body } : { jsonrpc: "2.0", [key]: body, id: idv };
+      const bytes = Buffer.from(JSON.stringify(m));
+      // Cut at byte offsets: chunks that end before the limit are the ones a scan must not lose.
+      const cuts = at.map((n) => Math.min(n, bytes.length) / bytes.length);
+      const outcome = (outline: boolean) => {
+        const req = Object.assign(new EventEmitter(), { headers: declare ? { "content-length": String(bytes.length) } : {} });
+        const read = readBody(req as unknown as IncomingMessage, limit, 0, outline).then((b) => b, (e: unknown) => e);
+        for (const chunk of split(bytes, cuts)) if (chunk.length > 0) req.emit("data", chunk);
+        req.emit("end");
+        return read;
+      };
+      const scanned = await outcome(true);
+      const plain = await outcome(false);
+      if (bytes.length <= limit) {
+        assert.equal(scanned, bytes);
+        assert.equal(plain, bytes);
+      } else {
+        assert.instance(scanned, BodyTooLargeError);
+        assert.equal((scanned as BodyTooLargeError).outline, outlineOf(m));
+        assert.instance(plain, BodyTooLargeError);
+        assert.is((plain as BodyTooLargeError).outline, undefined, "without `outline` the body is not read on");
+      }
     }),
     RUNS,
   );

@@ -3,43 +3,67 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestId } from "../jsonrpc.js";
 import { BODY_TIMEOUT_MS, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
 import { ownCopy } from "../session/own-copy.js";
+import { OutlineScanner, type MessageOutline } from "../framing/scan.js";
 
 /** Default cap on a POST body. */
 export const DEFAULT_MAX_BODY_BYTES = SERVER_MAX_MESSAGE_BYTES;
 
-export class BodyTooLargeError extends Error {}
+export class BodyTooLargeError extends Error {
+  constructor(
+    message: string,
+    /** What could be read of the message when the body was scanned for it (readBody's `outline`). */
+    readonly outline?: MessageOutline,
+  ) {
+    super(message);
+  }
+}
 export class BodyTimeoutError extends Error {}
 
 /**
  * Reads the whole request body, refusing more than `limit` bytes without buffering past it, and
  * giving up after `timeoutMs` (slow senders must not hold a handler, whatever server hosts it).
+ * With `outline`, a body over the limit is still read to its end (within the same time), scanned
+ * rather than kept, and the BodyTooLargeError carries its kind and id: a response in it can then
+ * fail the request it answers at once instead of leaving it to time out.
  */
-export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS, outline = false): Promise<Buffer> {
   const declared = req.headers["content-length"];
-  if (declared !== undefined && Number(declared) > limit) {
-    return Promise.reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+  const tooLong = declared !== undefined && Number(declared) > limit;
+  if (tooLong && !outline) {
+    return Promise.reject(tooLarge(limit, undefined));
   }
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    /** Reading an oversized body for its outline. */
+    let scanner: OutlineScanner | undefined = tooLong ? new OutlineScanner() : undefined;
     const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
       ? setTimeout(() => {
         cleanup();
-        reject(new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
+        reject(scanner !== undefined ? tooLarge(limit, scanner) : new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
       }, timeoutMs)
       : undefined;
     const ondata = (chunk: Buffer): void => {
+      if (scanner !== undefined) return scanner.push(chunk);
       size += chunk.length;
       if (size > limit) {
-        cleanup();
-        reject(new BodyTooLargeError(`request body exceeds ${limit} bytes`));
+        if (!outline) {
+          cleanup();
+          reject(tooLarge(limit, undefined));
+          return;
+        }
+        scanner = new OutlineScanner();
+        for (const c of chunks) scanner.push(c);
+        scanner.push(chunk);
+        chunks.length = 0;
         return;
       }
       chunks.push(chunk);
     };
     const onend = (): void => {
       cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      if (scanner !== undefined) reject(tooLarge(limit, scanner));
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
     };
     const onerror = (e: Error): void => {
       cleanup();
@@ -47,7 +71,8 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     };
     const onaborted = (): void => {
       cleanup();
-      reject(new Error("request aborted"));
+      // Cut short while being scanned: what was read of it still names the request it answers.
+      reject(scanner !== undefined ? tooLarge(limit, scanner) : new Error("request aborted"));
     };
     const cleanup = (): void => {
       if (timer !== undefined) clearTimeout(timer);
@@ -61,6 +86,10 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     req.on("error", onerror);
     req.on("close", onaborted);
   });
+}
+
+function tooLarge(limit: number, scanner: OutlineScanner | undefined): BodyTooLargeError {
+  return new BodyTooLargeError(`request body exceeds ${limit} bytes`, scanner?.outline());
 }
 
 /** An HTTP error with an id-less JSON-RPC error body. */

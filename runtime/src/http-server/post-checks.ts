@@ -5,7 +5,7 @@
  * could be read, `null` otherwise).
  */
 import type { RequestId } from "../jsonrpc.js";
-import { textExceedsDepth, outlineOf } from "../framing/scan.js";
+import { textExceedsDepth, outlineOf, type MessageOutline } from "../framing/scan.js";
 import { asRequestId } from "../session/ids.js";
 
 export interface PostRefusal {
@@ -13,6 +13,8 @@ export interface PostRefusal {
   id: RequestId | null;
   code: number;
   message: string;
+  /** What could be read of the refused messages (a body too deep): a response among them still settles the request it answers. */
+  outlines?: readonly MessageOutline[];
 }
 
 /** `application/json`, matched as a media type (parameters such as charset allowed), not as a substring. */
@@ -31,12 +33,14 @@ export function parseBody(text: string, maxDepth: number): { value: unknown } | 
     return { status: 400, id: null, code: -32700, message: "Parse error: body is not valid JSON" };
   }
   if (textExceedsDepth(text, maxDepth)) {
+    // JSON.parse is iterative, so reading the top level of a deep value is safe; nothing else may touch it.
     const o = outlineOf(value);
     return {
       status: 400,
       id: o.kind === "request" && o.id !== undefined ? o.id : null,
       code: -32600,
       message: `Invalid Request: message nests deeper than ${maxDepth} levels`,
+      outlines: Array.isArray(value) ? value.map(outlineOf) : [o],
     };
   }
   return { value };

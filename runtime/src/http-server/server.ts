@@ -4,6 +4,8 @@ import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { Transport } from "../transport.js";
+import { unreadableAnswers } from "../framing/frame-error.js";
+import type { MessageOutline } from "../framing/scan.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import {
@@ -225,6 +227,21 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const admit = async (req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> =>
     options.auth === undefined ? undefined : ((await options.auth.admit(req, res, messages)) ?? false);
 
+  /**
+   * Responses in a POST too large or too deep to deliver, answering requests this server sent on
+   * the POST's session (sampling, elicitation, roots): those requests fail now rather than at their
+   * timeout. Admitted as any POST to the session first, and delivered only to a session of the
+   * principal it admits; false once the guard has answered (401/403).
+   */
+  const unreadable = async (req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> => {
+    const errors = unreadableAnswers(outlines, code, why);
+    if (errors.length === 0) return true;
+    const auth = await admit(req, res, []);
+    if (auth === false) return false;
+    owned(headerValue(req, "mcp-session-id"), auth)?.receiveUnreadable(errors);
+    return true;
+  };
+
   async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const ctype = headerValue(req, "content-type");
     if (!isJsonMediaType(ctype)) {
@@ -238,11 +255,14 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
       return;
     }
+    // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
+    const sid = headerValue(req, "mcp-session-id");
     let body: Buffer;
     try {
-      body = await readBody(req, maxBody, bodyTimeoutMs);
+      body = await readBody(req, maxBody, bodyTimeoutMs, sid !== undefined && sessions.has(sid));
     } catch (e) {
       if (e instanceof BodyTooLargeError) {
+        if (e.outline !== undefined && !(await unreadable(req, res, [e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`))) return;
         report(new Error(`POST refused (413): ${e.message}`));
         sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
       } else if (e instanceof BodyTimeoutError) {
@@ -252,7 +272,10 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       return;
     }
     const read = parseBody(body.toString("utf8"), maxDepth);
-    if (!("value" in read)) return refuse(res, read.status, read.id, read.code, read.message);
+    if (!("value" in read)) {
+      if (read.outlines !== undefined && !(await unreadable(req, res, read.outlines, read.code, `nests deeper than ${maxDepth} levels (maxDepth)`))) return;
+      return refuse(res, read.status, read.id, read.code, read.message);
+    }
     const parsed = read.value;
     const batch = Array.isArray(parsed);
     const list = (batch ? parsed : [parsed]) as JSONRPCMessage[];

@@ -5,6 +5,7 @@ import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
+import type { FrameError } from "../framing/frame-error.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -77,6 +78,7 @@ export class StreamableHttpServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
 
   readonly sessionId: string | undefined;
   /** Protocol revision set by the session after negotiation. */
@@ -159,6 +161,13 @@ export class StreamableHttpServerTransport implements Transport {
     } catch (e) {
       this.onerror?.(e as Error);
     }
+  }
+
+  /** Responses POSTed to this session too large or too deep to deliver: the requests they answer fail now rather than at their timeout. */
+  receiveUnreadable(errors: readonly FrameError[]): void {
+    if (this.closed) return;
+    this.lastActivity = Date.now();
+    for (const e of errors) (this.onframeerror ?? this.onerror)?.(e);
   }
 
   /** A POST carrying requests: its reply waits for their responses. */

@@ -8,6 +8,7 @@
  */
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { FrameError } from "../framing/frame-error.js";
 import { declaresModern } from "../lifecycle/modern/meta.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { MAX_RUNNING_REQUESTS } from "../limits.js";
@@ -20,6 +21,7 @@ class EraTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
 
   constructor(private readonly router: EraRouter) {}
 
@@ -88,6 +90,11 @@ export class EraRouter {
       this.modern.onclose?.();
     };
     base.onerror = (e) => (this.legacy.onerror ?? this.modern.onerror)?.(e);
+    // A message too large or too deep to deliver goes to the legacy session (built with the
+    // router): a response can only answer one of its requests, which then fails at once instead
+    // of timing out, and a request's era cannot be read from its outline while both sessions
+    // answer one alike (-32600 by its id).
+    base.onframeerror = (e) => (this.legacy.onframeerror ?? this.legacy.onerror)?.(e);
   }
 
   start(): Promise<void> {

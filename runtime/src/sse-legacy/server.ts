@@ -6,6 +6,7 @@ import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import { checkHostOrigin, type HostOriginOptions } from "../http-server/security.js";
 import { isJsonMediaType, parseBody } from "../http-server/post-checks.js";
 import { MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH } from "../limits.js";
+import { unreadableAnswers, type FrameError } from "../framing/frame-error.js";
 import {
   BodyTooLargeError,
   DEFAULT_MAX_BODY_BYTES,
@@ -29,6 +30,7 @@ export class LegacySseServerTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  onframeerror?: (error: FrameError) => void;
   readonly sessionId: string;
   /** `principalKey` of the principal that opened the stream (a guarded handler); only it may POST to this session. */
   readonly owner: string | undefined;
@@ -60,6 +62,12 @@ export class LegacySseServerTransport implements Transport {
     } catch (e) {
       this.onerror?.(e as Error);
     }
+  }
+
+  /** Responses POSTed too large or too deep to deliver: the requests they answer fail now rather than at their timeout. */
+  receiveUnreadable(errors: readonly FrameError[]): void {
+    if (this.closed) return;
+    for (const e of errors) (this.onframeerror ?? this.onerror)?.(e);
   }
 
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
@@ -146,6 +154,20 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
     return auth;
   }
 
+  /**
+   * Responses POSTed too large or too deep to deliver (`errors`) to the session `id` names: admitted
+   * as any POST and delivered only to a session of the principal admitted, where the requests they
+   * answer fail now rather than at their timeout. False once a guard has answered (401/403).
+   */
+  async function unreadable(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, id: string | null, errors: readonly FrameError[]): Promise<boolean> {
+    if (errors.length === 0) return true;
+    const auth = await admit(req, res, mount, []);
+    if (auth === false) return false;
+    const t = id === null ? undefined : sessions.get(id);
+    if (t !== undefined && t.owner === principalKey(auth)) t.receiveUnreadable(errors);
+    return true;
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse, mount?: ResourceServerGuard): Promise<void> {
     const refusal = checkHostOrigin(req, options);
     if (refusal) {
@@ -180,16 +202,21 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
         sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
         return;
       }
+      const id = q === -1 ? null : new URLSearchParams(target.slice(q + 1)).get("sessionId");
       let body: Buffer;
       try {
-        body = await readBody(req, maxBody);
+        // Only a live session has requests awaiting answers: only there is an oversized body read on for its id.
+        body = await readBody(req, maxBody, undefined, id !== null && sessions.has(id));
       } catch (e) {
-        if (e instanceof BodyTooLargeError) sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
-        else res.destroy();
+        if (e instanceof BodyTooLargeError) {
+          if (e.outline !== undefined && !(await unreadable(req, res, mount, id, unreadableAnswers([e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`)))) return;
+          sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
+        } else res.destroy();
         return;
       }
       const read = parseBody(body.toString("utf8"), MAX_NESTING_DEPTH);
       if (!("value" in read)) {
+        if (read.outlines !== undefined && !(await unreadable(req, res, mount, id, unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`)))) return;
         sendJsonError(res, read.status, read.code, read.message);
         return;
       }
@@ -201,7 +228,6 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       // Admitted per message, as a Streamable HTTP POST is: a tools/call needs its tool's scopes.
       const auth = await admit(req, res, mount, Array.isArray(message) ? message : [message]);
       if (auth === false) return;
-      const id = q === -1 ? null : new URLSearchParams(target.slice(q + 1)).get("sessionId");
       if (!id) {
         sendJsonError(res, 400, -32000, "Bad Request: sessionId query parameter is required");
         return;

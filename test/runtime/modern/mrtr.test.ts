@@ -105,6 +105,39 @@ test("the codec binds to method and salient params only (_meta, inputResponses, 
   assert.throws(() => new RequestStateCodec({ key: "short" }), /32 bytes/);
 });
 
+test("requestState.maxBytes bounds what is minted as well as what is accepted: a state at the limit completes the next round, answers past it are -32602 in their round", async () => {
+  const maxBytes = 2048;
+  const s = server({ requestState: { maxBytes } });
+  const peer = await connect(s);
+  const round2 = async (name: string) => {
+    const r1 = (await peer.call("tools/call", { name: "ask", arguments: {} })).result;
+    return peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: accept({ name }) }, requestState: r1.requestState });
+  };
+  // Every name length from short to well past the limit: a state is minted up to some length,
+  // never longer than the limit, and from there on the answer is refused.
+  let longest: { n: number; state: string } | undefined;
+  let refusedFrom: number | undefined;
+  for (let n = 1; n <= maxBytes; n++) {
+    const r = await round2("a".repeat(n));
+    if (r.result !== undefined) {
+      assert.is(refusedFrom, undefined, `accepted at ${n} after a refusal at ${refusedFrom}`);
+      assert.ok(r.result.requestState.length <= maxBytes, `state of ${r.result.requestState.length} characters minted`);
+      longest = { n, state: r.result.requestState };
+    } else {
+      assert.is(r.error.code, -32602);
+      assert.match(r.error.message, new RegExp(`limit of ${maxBytes} \\(requestState\\.maxBytes\\)`));
+      assert.is(r.error.data.pointer, "/params/inputResponses");
+      assert.ok(r.error.data.size > maxBytes);
+      refusedFrom ??= n;
+    }
+  }
+  assert.ok(longest !== undefined && refusedFrom === longest.n + 1);
+  assert.ok(longest.state.length > maxBytes - 2, `tight: ${longest.state.length}`);
+  const done = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { "elicitation-2": accept({ color: "red" }) }, requestState: longest.state });
+  assert.is(done.result.content[0].text, `${"a".repeat(longest.n)} likes red`);
+  await s.close();
+});
+
 test("a prompt and a resource can ask too; other methods cannot return input_required", async () => {
   const s = server();
   const peer = await connect(s);

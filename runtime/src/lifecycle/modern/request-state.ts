@@ -5,6 +5,11 @@
  * the input answers of earlier rounds so a re-run handler finds them again. Signed, not encrypted:
  * it holds only what the client itself answered.
  *
+ * Size: a state the server mints is one it accepts back. It is "v1." + base64url of the JSON
+ * envelope + "." + the 43-character tag, so answers whose JSON is N bytes make it about 4/3·N + 200
+ * characters; answers that would take it past `maxBytes` are refused in the round they arrive
+ * (-32602: the request's params cannot be carried), and the same `maxBytes` bounds what is accepted.
+ *
  * Replay: each state carries a random nonce. With `singleUse` (default) a nonce is claimed when a
  * retry starts and stays claimed until the state expires, unless that retry is cancelled (then
  * the client may send the same state again). Claims live in this process only; servers behind a
@@ -12,6 +17,8 @@
  */
 import { nodeCrypto } from "../../node-crypto.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
+import { McpError } from "../../errors.js";
+import { REQUEST_STATE_MAX_CHARS } from "../../limits.js";
 import type { Params } from "../../session/types.js";
 
 export interface RequestStateOptions {
@@ -21,7 +28,7 @@ export interface RequestStateOptions {
   ttlMs?: number;
   /** Refuse a state a second time (default true). */
   singleUse?: boolean;
-  /** Largest accepted state, in characters (default 256 KiB). */
+  /** Largest state accepted, in characters (default 256 KiB); no longer one is minted (answers that would need one are refused). */
   maxBytes?: number;
 }
 
@@ -36,7 +43,8 @@ export interface OpenedState {
 const PREFIX = "v1.";
 const LABEL = "mcpgen.requestState.v1.";
 const DEFAULT_TTL_MS = 10 * 60_000;
-const DEFAULT_MAX = 256 * 1024;
+/** base64url of an HMAC-SHA256 tag (32 bytes). */
+const TAG_CHARS = 43;
 /** Cap on remembered nonces; the oldest claims are forgotten first beyond it. */
 const MAX_CLAIMS = 65_536;
 const MAX_DIGEST_DEPTH = 64;
@@ -88,7 +96,7 @@ export class RequestStateCodec {
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
     this.singleUse = options.singleUse ?? true;
-    this.maxBytes = options.maxBytes ?? DEFAULT_MAX;
+    this.maxBytes = options.maxBytes ?? REQUEST_STATE_MAX_CHARS;
   }
 
   private mac(body: string): Buffer {
@@ -96,10 +104,21 @@ export class RequestStateCodec {
     return nodeCrypto().createHmac("sha256", key).update(LABEL + body).digest();
   }
 
-  /** A fresh state for `method` + `digest` carrying `answers`. */
+  /**
+   * A fresh state for `method` + `digest` carrying `answers`. Throws McpError(-32602) when it would
+   * be longer than this codec accepts: the answers of the current round are too large to carry.
+   */
   mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): string {
     const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(nodeCrypto().randomBytes(12)), a: answers };
     const body = b64url(Buffer.from(JSON.stringify(envelope), "utf8"));
+    const size = PREFIX.length + body.length + 1 + TAG_CHARS;
+    if (size > this.maxBytes) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: inputResponses would make requestState ${size} characters, over this server's limit of ${this.maxBytes} (requestState.maxBytes)`,
+        { pointer: "/params/inputResponses", limit: "requestState.maxBytes", max: this.maxBytes, size },
+      );
+    }
     return `${PREFIX}${body}.${b64url(this.mac(body))}`;
   }
 
