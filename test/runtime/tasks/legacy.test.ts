@@ -66,11 +66,11 @@ interface Setup {
   connect(caps?: object, revision?: string): Promise<{ client: ClientSession; notes: any[]; elicited: any[] }>;
 }
 
-function setup(options: { maxRunning?: number; store?: MemoryTaskStore; pageSize?: number } = {}): Setup {
+function setup(options: { maxRunning?: number; maxRunningPerOwner?: number; store?: MemoryTaskStore; pageSize?: number } = {}): Setup {
   const errors: Error[] = [];
   const store = options.store ?? new MemoryTaskStore();
   const server = createMcpServer(definition(undefined, options.pageSize), handlers() as never, {
-    bindings, onerror: (e) => errors.push(e), tasks: { store, pollIntervalMs: 20, ...(options.maxRunning !== undefined ? { maxRunning: options.maxRunning } : {}) },
+    bindings, onerror: (e) => errors.push(e), tasks: { store, pollIntervalMs: 20, ...(options.maxRunning !== undefined ? { maxRunning: options.maxRunning } : {}), ...(options.maxRunningPerOwner !== undefined ? { maxRunningPerOwner: options.maxRunningPerOwner } : {}) },
   });
   return {
     server, store, errors,
@@ -226,8 +226,10 @@ test("tasks/cancel: working -> cancelled for good; terminal, unknown and foreign
 
 test("limits: running tasks and stored tasks are capped with -32603; the TTL is clamped to the store's maximum; expired tasks are gone", async () => {
   newGate();
-  const s = setup({ maxRunning: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTtlMs: 200, defaultTtlMs: 100 }) });
+  // Per-owner quotas as large as they may be, so the whole server's bounds are what trips.
+  const s = setup({ maxRunning: 2, maxRunningPerOwner: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTasksPerOwner: 2, maxTtlMs: 200, defaultTtlMs: 100 }) });
   const { client } = await s.connect();
+  const other = (await s.connect()).client;
   const t1 = (await call(client, "job", { ttl: 10_000_000 })).task as any;
   assert.is(t1.ttl, 200, "the store's maximum TTL wins and tasks/get reports it");
   await call(client, "job", {});
@@ -236,9 +238,9 @@ test("limits: running tasks and stored tasks are capped with -32603; the TTL is 
   assert.match(refused.message, /at most 2 tasks at once/);
   gate.release();
   await new Promise((r) => setTimeout(r, 20));
-  await call(client, "must", {});
-  const full = await call(client, "must", {}).catch((e) => e);
-  assert.equal([full.code, full.data], [-32603, { limit: "maxTasks" }]);
+  await call(other, "must", {});
+  const full = await call(other, "must", {}).catch((e) => e);
+  assert.equal([full.code, full.data], [-32603, { limit: "maxTasks", max: 3 }]);
   await new Promise((r) => setTimeout(r, 260));
   assert.is(s.store.size, 0, "expired tasks leave the store");
   assert.is(code(await rq(client, "tasks/get", { taskId: t1.taskId }).catch((e) => e)), -32602);

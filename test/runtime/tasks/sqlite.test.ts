@@ -92,7 +92,7 @@ test("sqlite: an oversized result fails the task with a message instead of growi
 
 test("sqlite: expired rows are deleted from the file, so it stays bounded", async () => {
   let now = Date.UTC(2026, 0, 1);
-  const store = await openSqliteTaskStore(fresh(), { now: () => now, maxTasks: 3, defaultTtlMs: 10, maxTtlMs: 10 });
+  const store = await openSqliteTaskStore(fresh(), { now: () => now, maxTasks: 3, maxTasksPerOwner: 3, defaultTtlMs: 10, maxTtlMs: 10 });
   for (let i = 0; i < 3; i++) await store.create({});
   assert.is(store.size, 3);
   now += 10;

@@ -14,7 +14,7 @@ export function clock(start = Date.UTC(2026, 0, 1)): Clock {
   return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
-type Make = (o: { now: () => number; maxTasks?: number; defaultTtlMs?: number; maxTtlMs?: number }) => Promise<TaskStore & { close?(): void }>;
+type Make = (o: { now: () => number; maxTasks?: number; maxTasksPerOwner?: number; defaultTtlMs?: number; maxTtlMs?: number }) => Promise<TaskStore & { close?(): void }>;
 
 export function storeContract(name: string, make: Make): void {
   const test = (title: string, body: () => Promise<void>) => uvuTest(`${name}: ${title}`, body);
@@ -56,7 +56,7 @@ export function storeContract(name: string, make: Make): void {
 
   test("tasks expire after their ttl, free their slot, and a full store refuses", async () => {
     const c = clock();
-    const store = await make({ now: c.now, maxTasks: 2, defaultTtlMs: 100, maxTtlMs: 100 });
+    const store = await make({ now: c.now, maxTasks: 2, maxTasksPerOwner: 2, defaultTtlMs: 100, maxTtlMs: 100 });
     const a = await store.create({});
     await store.create({});
     await store.create({}).then(

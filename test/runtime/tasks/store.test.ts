@@ -16,7 +16,7 @@ function collect(): void {
 
 test("memory: memory returns to idle once tasks expire (heap measured, no timing)", async () => {
   const c = clock();
-  const store = new MemoryTaskStore({ now: c.now, maxTasks: 2000, defaultTtlMs: 1000, maxTtlMs: 1000 });
+  const store = new MemoryTaskStore({ now: c.now, maxTasks: 2000, maxTasksPerOwner: 2000, defaultTtlMs: 1000, maxTtlMs: 1000 });
   collect();
   const idle = process.memoryUsage().heapUsed;
   for (let i = 0; i < 2000; i++) {
