@@ -138,7 +138,7 @@ test("sqlite: another application's database is refused untouched: no switch to 
   db.close();
   const before = snapshot();
   assert.is(before.get(app.slice(dir.length + 1))!.bytes[18], 1, "the file starts in rollback-journal mode (header byte 18)");
-  await refusedWith(app, /is an SQLite database but not an mcpgen task store \(application_id 0\); it was left untouched/);
+  await refusedWith(app, /is an SQLite database but not an mcpgen task store \(application_id 0\)/);
   assertUntouched(before, "a rollback-journal database");
 
   // One already in WAL mode, cleanly closed: reading its header creates no -wal or -shm beside it.
