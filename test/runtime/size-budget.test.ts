@@ -25,9 +25,11 @@ const runtimeDir = join(root, "runtime");
  * about 495 KiB once validators loaded per method (lazy-binding.ts: per-method records, loads and
  * derived bindings). Since the runtime ships bundled (bin/bundle-runtime.mjs: one copy of each
  * module, minified in whitespace and syntax, identifiers kept) it is what the entries load, lazy
- * chunks included: about 248 KiB; budget lowered to 288 KiB.
+ * chunks included: about 248 KiB; budget lowered to 288 KiB. Raised to 292 KiB with per-owner
+ * task quotas (tasks/owner-counts.ts, the quota and retention checks of both eras, the memory
+ * store's per-owner counts and release, a closed session's tasks released: 4.4 KiB, 289.5 KiB in all).
  */
-const RUNTIME_JS_BUDGET = 288 * 1024;
+const RUNTIME_JS_BUDGET = 292 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
