@@ -64,6 +64,8 @@ interface Run {
   readonly waiting: (() => void)[];
   /** Input requests sent or waiting, not yet answered. */
   asking: number;
+  /** Cancels the timer that stops the run when its task's retention ends. */
+  expiry?: () => void;
 }
 
 /** The 2025-11-25 wire Task: `ttl` and `pollInterval` (the 2026 extension says `ttlMs`, `pollIntervalMs`). */
@@ -138,8 +140,10 @@ export class LegacyTasks {
     this.running.set(id, run);
     if (t.ttlMs !== null) {
       // Past its retention the task is gone: stop its handler, and let the store drop the record
-      // (a get on an expired task deletes it in the memory store), so memory returns to idle.
-      afterRetention(t.ttlMs + 1, () => {
+      // (a get on an expired task deletes it in the memory store). A run that ends first cancels
+      // the timer, which holds its connection: a day-long retention must not keep a closed
+      // session in memory, and the store's own expiry drops a finished task's record.
+      run.expiry = afterRetention(t.ttlMs + 1, () => {
         this.stop(id, new Error("task expired"));
         void this.options.store.get(id, origin.owner).catch((e: Error) => this.options.report(e));
       });
@@ -247,6 +251,7 @@ export class LegacyTasks {
   private forget(id: string, run: Run): void {
     this.running.delete(id);
     this.owners.remove(run.origin.owner);
+    run.expiry?.();
   }
 
   /** A tasks/result waits here, lending its request to the task's input requests meanwhile. */

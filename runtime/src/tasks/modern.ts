@@ -66,6 +66,8 @@ interface Running {
   readonly answers: Record<string, unknown>;
   /** Input requests of the current round still unanswered. */
   outstanding: Map<string, unknown>;
+  /** Cancels the timer that stops the run when its task's retention ends. */
+  expiry?: () => void;
 }
 
 function wire(t: TaskRecord): Result {
@@ -169,7 +171,7 @@ export class ModernTasks {
             id = t.taskId;
             this.running.set(t.taskId, entry);
             // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
-            if (t.ttlMs !== null) afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
+            if (t.ttlMs !== null) entry.expiry = afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {
@@ -278,6 +280,7 @@ export class ModernTasks {
   private forget(id: string, entry: Running): void {
     this.running.delete(id);
     this.owners.remove(entry.owner);
+    entry.expiry?.();
   }
 
   private async change(id: string, change: Parameters<TaskStore["update"]>[1]): Promise<void> {

@@ -87,8 +87,16 @@ export function failureOf(e: unknown, report: (e: Error) => void): { code: numbe
 /** Longest delay setTimeout honours (a longer one fires at once). */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Run `f` once `ms` have passed, however long that is (chained timers), without keeping the process alive. */
-export function afterRetention(ms: number, f: () => void): void {
-  if (ms > MAX_TIMER_MS) setTimeout(() => afterRetention(ms - MAX_TIMER_MS, f), MAX_TIMER_MS).unref();
-  else setTimeout(f, ms).unref();
+/**
+ * Run `f` once `ms` have passed, however long that is (chained timers), without keeping the
+ * process alive; the returned function cancels it (a timer left for a day holds what `f` holds).
+ */
+export function afterRetention(ms: number, f: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = (left: number) => {
+    timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(f, left);
+    timer.unref();
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
 }

@@ -8,6 +8,8 @@ import {
   connectClient, createMcpServer, createMemoryTransportPair, McpError, MemoryTaskStore, toolError,
   type ClientSession, type ConnectOptions, type HandlerContext, type McpDefinition, type McpServer, type Validator,
 } from "@mcpgen/runtime";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { bindings } from "../helpers/binding.js";
 import { rawPeer } from "../helpers/peer.js";
 
@@ -228,7 +230,7 @@ test("tasks/cancel: working -> cancelled for good; terminal, unknown and foreign
 test("limits: running tasks and stored tasks are capped with -32603; the TTL is clamped to the store's maximum; expired tasks are gone", async () => {
   newGate();
   // Per-owner quotas as large as they may be, so the whole server's bounds are what trips.
-  const s = setup({ maxRunning: 2, maxRunningPerOwner: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTasksPerOwner: 2, maxTtlMs: 200, defaultTtlMs: 100 }) });
+  const s = setup({ maxRunning: 2, maxRunningPerOwner: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTasksPerOwner: 2, maxTtlMs: 200, defaultTtlMs: 100, sweepIntervalMs: 20 }) });
   const { client } = await s.connect();
   const other = (await s.connect()).client;
   const t1 = (await call(client, "job", { ttl: 10_000_000 })).task as any;
@@ -271,6 +273,32 @@ test("a closed connection's tasks are released (handlers stopped, records droppe
   gate.release();
   await s.server.close();
   assert.equal(s.errors, []);
+});
+
+test("a closed connection is not held in memory by its tasks' day-long retention (heap: a WeakRef after GC)", async () => {
+  newGate();
+  const s = setup();
+  // In a function of its own, so that nothing of the connection stays in this test's scope.
+  const session = await (async () => {
+    const [ct, st] = createMemoryTransportPair();
+    const ref = new WeakRef(await s.server.connect(st));
+    const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: { tasks: {} } as never, protocolVersion: REV, transport: ct, trustPeer: true });
+    await call(client, "must", { ttl: 86_400_000 });
+    await call(client, "job", { ttl: 86_400_000 });
+    await new Promise((r) => setTimeout(r, 10));
+    await client.close();
+    return ref;
+  })();
+  // The aborted "job" handler ended; the test's own gate would otherwise hold its abort reason.
+  gate.release();
+  for (let i = 0; i < 20 && session.deref() !== undefined; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+  }
+  assert.is(session.deref(), undefined, "the session was collected");
+  assert.is(s.store.size, 0);
+  await s.server.close();
 });
 
 test("the stored-task bounds configure the default store; beside a store of one's own they are refused", async () => {
