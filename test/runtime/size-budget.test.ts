@@ -31,9 +31,11 @@ const runtimeDir = join(root, "runtime");
  * total about 289 KiB. Raised to 296 KiB for a client's answer over the size or nesting limit
  * failing the server's request at once on every transport (an oversized POST body scanned for its
  * id, frame errors through the era router, unreadableAnswers) and requestState's mint-side bound:
- * about 3 KiB, total about 293 KiB.
+ * about 3 KiB, total about 293 KiB. Raised to 300 KiB with per-owner task quotas
+ * (tasks/owner-counts.ts, the quota and retention checks of both eras, the memory store's
+ * per-owner counts and release, a closed session's tasks released): 4.4 KiB.
  */
-const RUNTIME_JS_BUDGET = 296 * 1024;
+const RUNTIME_JS_BUDGET = 300 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
