@@ -91,7 +91,13 @@ interface Node {
 
 class Comparison {
   private steps = 0;
+  /** Pairs being compared (on the stack). */
   private readonly open = new Map<unknown, Set<unknown>>();
+  /** Pairs found equal, so a definition used many times is compared once per partner; `log` in the order proven. */
+  private readonly proven = new Map<unknown, Set<unknown>>();
+  private readonly log: [unknown, unknown][] = [];
+  /** Pairs found different (assuming open pairs equal only hides differences, so these hold). */
+  private readonly failed = new Map<unknown, Map<unknown, SchemaDifference>>();
   notes: string[] = [];
 
   constructor(
@@ -126,24 +132,40 @@ class Comparison {
     if (!isPlainObject(sa) || !isPlainObject(sb)) {
       return canonicalJson(sa) === canonicalJson(sb) ? null : { pointer: a.pointer, first: a.schema, second: b.schema };
     }
+    if (this.proven.get(sa)?.has(sb)) return null;
+    const known = this.failed.get(sa)?.get(sb);
+    if (known) return known;
     // a pair met again while it is being compared (a recursive schema): equal unless shown otherwise elsewhere
-    let seen = this.open.get(sa);
-    if (seen?.has(sb)) return null;
-    if (!seen) this.open.set(sa, (seen = new Set()));
-    seen.add(sb);
+    if (this.open.get(sa)?.has(sb)) return null;
+    addPair(this.open, sa, sb);
+    const mark = this.log.length;
+    let d: SchemaDifference | null;
     try {
       this.annotations(a, b, sa, sb);
-      return this.keywords(sa, sb, a.pointer, depth);
+      d = this.keywords(sa, sb, a.pointer, depth);
     } finally {
-      seen.delete(sb);
-      if (seen.size === 0) this.open.delete(sa);
+      deletePair(this.open, sa, sb);
     }
+    if (d) {
+      // what was proven inside may rest on this pair being equal; a difference is one under any assumption
+      for (const [x, y] of this.log.splice(mark)) deletePair(this.proven, x, y);
+      let row = this.failed.get(sa);
+      if (!row) this.failed.set(sa, (row = new Map()));
+      row.set(sb, d);
+    } else {
+      addPair(this.proven, sa, sb);
+      this.log.push([sa, sb]);
+    }
+    return d;
   }
 
   private annotations(a: Node, b: Node, sa: SchemaObject, sb: SchemaObject): void {
     const value = (n: Node, s: SchemaObject, k: string) => (n.wrapper && Object.hasOwn(n.wrapper, k) ? n.wrapper[k]!.value : Object.hasOwn(s, k) ? s[k] : undefined);
     for (const k of ANNOTATION_KEYWORDS) {
-      if (SILENT.has(k) || canonicalJson(value(a, sa, k)) === canonicalJson(value(b, sb, k))) continue;
+      if (SILENT.has(k)) continue;
+      const va = value(a, sa, k);
+      const vb = value(b, sb, k);
+      if (va === vb || canonicalJson(va) === canonicalJson(vb)) continue;
       this.notes.push(a.wrapper && Object.hasOwn(a.wrapper, k) ? a.wrapper[k]!.pointer : `${a.pointer}/${k}`);
     }
   }
@@ -177,8 +199,11 @@ class Comparison {
       const here = `${at}/${escapePointerToken(k)}`;
       const va = ka.get(k);
       const vb = kb.get(k);
-      if (va === undefined || vb === undefined) return { pointer: here, first: va, second: vb };
-      const d = this.keyword(k, va, vb, here, depth);
+      if (va === undefined || vb === undefined) {
+        // an absent map is an empty one: name the entry that only one side has
+        if (!isMapKeyword(k)) return { pointer: here, first: va, second: vb };
+      }
+      const d = isMapKeyword(k) ? this.map(k, va ?? {}, vb ?? {}, here, depth) : this.keyword(k, va, vb, here, depth);
       if (d) return d;
     }
     return null;
@@ -190,7 +215,6 @@ class Comparison {
     if (ORDERED_LISTS.has(k) && (Array.isArray(va) || Array.isArray(vb))) return this.orderedList(va, vb, at, depth);
     if (SINGLE.has(k)) return this.schema(va, vb, at, depth + 1);
     if (UNORDERED_LISTS.has(k)) return this.unorderedList(va, vb, at, depth);
-    if (MAPS.has(k) || k === "dependentRequired" || k === "dependencies") return this.map(k, va, vb, at, depth);
     return canonicalJson(va) === canonicalJson(vb) ? null : { pointer: at, first: va, second: vb };
   }
 
@@ -253,6 +277,23 @@ class Comparison {
     }
     return null;
   }
+}
+
+function addPair(pairs: Map<unknown, Set<unknown>>, x: unknown, y: unknown): void {
+  let set = pairs.get(x);
+  if (!set) pairs.set(x, (set = new Set()));
+  set.add(y);
+}
+
+function deletePair(pairs: Map<unknown, Set<unknown>>, x: unknown, y: unknown): void {
+  const set = pairs.get(x);
+  if (!set) return;
+  set.delete(y);
+  if (set.size === 0) pairs.delete(x);
+}
+
+function isMapKeyword(k: string): boolean {
+  return MAPS.has(k) || k === "dependentRequired" || k === "dependencies";
 }
 
 function asList(v: unknown): unknown[] {
