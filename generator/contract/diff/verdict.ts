@@ -9,16 +9,15 @@
  * - result fields it fills in itself (RUNTIME_RESULT_FIELDS), and every field of the results it
  *   builds from the manifest (lists, discovery, the lifecycle): all but HANDLER_RESULTS;
  * - entry fields and capabilities a revision does not define: the generated lists keep only the
- *   fields each revision defines (generator/model/wire-fields.ts).
- *
+ *   fields each revision defines (generator/model/wire-fields.ts);
  * - once the manifest lists the revision, the results its handlers return: the generated code
  *   already serves them in that revision (typed, and checked against outputSchema).
  *
  * Left to the author: listing the revision (`revisions`), entry fields a revision requires (data
  * only the manifest can give), and, before the revision is listed, fields of the results handlers
  * return that the revision requires or narrows. For a revision this mcpgen does not serve,
- * nothing is handled. Impacts that differ only in the entry they concern
- * are one item listing the entries.
+ * nothing is handled. Impacts that differ only in the entry they concern are one item listing
+ * the entries.
  */
 import { KNOWN_REVISIONS } from "../../load/manifest-format.js";
 import type { ServerModel } from "../../model/server-ir.js";
@@ -159,12 +158,13 @@ export function verdictFor(diff: ProtocolDiff, impact: Impact[], model: ServerMo
   const served = (KNOWN_REVISIONS as readonly string[]).includes(diff.to);
   const listed = model.revisions.includes(diff.to);
   const handledImpacts = served ? impact.filter((i) => handledByRuntime(i, listed)) : [];
+  const isHandled = new Set(handledImpacts);
   const rank = (k: Impact["kind"]) => ORDER.indexOf(k);
   const items = (impacts: Impact[], handled: boolean): VerdictItem[] =>
     grouped(impacts)
       .map((g) => ({ kind: g[0]!.kind, ...describe(g, diff, model, manifest, handled), entries: g.flatMap((x) => (x.entry ? [x.entry] : [])), pointers: g.map((x) => x.pointer) }))
       .sort((a, b) => rank(a.kind) - rank(b.kind) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
-  const changes = items(impact.filter((i) => !handledImpacts.includes(i)), false);
+  const changes = items(impact.filter((i) => !isHandled.has(i)), false);
   const handled = items(handledImpacts, true);
   const handledSummary = handledLine(handledImpacts, diff, listed);
 
@@ -173,7 +173,8 @@ export function verdictFor(diff: ProtocolDiff, impact: Impact[], model: ServerMo
   if (!served) {
     summary = `${diff.to} is not a revision this mcpgen serves (it serves ${KNOWN_REVISIONS.join(", ")}), so nothing is handled for you: ${plural(changes.length, "change")}${changes.length ? `: ${titles}` : ""}`;
   } else if (changes.length === 0) {
-    const touch = handledImpacts.length ? `; the mcpgen runtime handles the ${plural(handledImpacts.length, "protocol change")} that touch it` : ", and no protocol change touches it";
+    const n = handledImpacts.length;
+    const touch = n ? `; the mcpgen runtime handles the ${plural(n, "protocol change")} that ${n === 1 ? "touches" : "touch"} it` : ", and no protocol change touches it";
     summary = `Nothing to do: ${manifest} already serves ${diff.to}${touch}`;
   } else {
     const rest = handledImpacts.length ? ` (the mcpgen runtime handles the rest: ${plural(handledImpacts.length, "protocol change")})` : "";
