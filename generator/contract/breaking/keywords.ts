@@ -28,9 +28,9 @@ interface Bound {
 const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
 
 /** The tighter of an inclusive and an exclusive bound; `sign` 1 for lower bounds, -1 for upper. */
-function bound(s: Schema, inclusive: string, exclusive: string, sign: 1 | -1): Bound | null {
+function bound(s: Schema, inclusive: string, exclusive: string | undefined, sign: 1 | -1): Bound | null {
   const i = num(s[inclusive]);
-  const e = num(s[exclusive]);
+  const e = exclusive === undefined ? null : num(s[exclusive]);
   if (i === null) return e === null ? null : { value: e, exclusive: true };
   if (e === null) return { value: i, exclusive: false };
   return sign * e >= sign * i ? { value: e, exclusive: true } : { value: i, exclusive: false };
@@ -65,7 +65,7 @@ interface Family {
   asWritten?: true;
 }
 
-const lowerUpper = (min: string, exclusiveMin: string, max: string, exclusiveMax: string) => (from: Schema, to: Schema) =>
+const lowerUpper = (min: string, exclusiveMin: string | undefined, max: string, exclusiveMax: string | undefined) => (from: Schema, to: Schema) =>
   tighter(bound(from, min, exclusiveMin, 1), bound(to, min, exclusiveMin, 1), 1) || tighter(bound(from, max, exclusiveMax, -1), bound(to, max, exclusiveMax, -1), -1);
 
 const FAMILIES: Family[] = [
@@ -80,7 +80,7 @@ const FAMILIES: Family[] = [
   },
   {
     keywords: ["minLength", "maxLength"],
-    narrowed: lowerUpper("minLength", "", "maxLength", ""),
+    narrowed: lowerUpper("minLength", undefined, "maxLength", undefined),
     rules: { input: "TOOL_INPUT_LENGTH_NARROWED", output: "TOOL_OUTPUT_LENGTH_WIDENED" },
   },
   {
@@ -97,13 +97,13 @@ const FAMILIES: Family[] = [
   },
   {
     keywords: ["minItems", "maxItems", "uniqueItems"],
-    narrowed: (from, to) => lowerUpper("minItems", "", "maxItems", "")(from, to) || (to.uniqueItems === true && from.uniqueItems !== true),
+    narrowed: (from, to) => lowerUpper("minItems", undefined, "maxItems", undefined)(from, to) || (to.uniqueItems === true && from.uniqueItems !== true),
     rules: { input: "TOOL_INPUT_ITEMS_NARROWED", output: "TOOL_OUTPUT_ITEMS_WIDENED" },
   },
   {
     keywords: ["minProperties", "maxProperties", "propertyNames"],
     // two propertyNames schemas are walked like any other pair (structural.ts); here only one appearing
-    narrowed: (from, to) => lowerUpper("minProperties", "", "maxProperties", "")(from, to) || (isRestriction(to.propertyNames) && !isRestriction(from.propertyNames)),
+    narrowed: (from, to) => lowerUpper("minProperties", undefined, "maxProperties", undefined)(from, to) || (isRestriction(to.propertyNames) && !isRestriction(from.propertyNames)),
     rules: { input: "TOOL_INPUT_OBJECT_NARROWED", output: "TOOL_OUTPUT_OBJECT_WIDENED" },
   },
 ];
