@@ -44,28 +44,15 @@ export function exceedsDepth(buf: Uint8Array, start: number, end: number, max: n
   return false;
 }
 
-/** The same for a JSON string (SSE event data, POST bodies): a twin loop, so each stays monomorphic and copy-free. */
+/** The same for a JSON string (SSE event data, POST bodies): textFootprint's pass, so it stays copy-free. */
 export function textExceedsDepth(text: string, max: number): boolean {
-  if (text.length <= 2 * max) return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > max) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
-  }
-  return false;
+  return textFootprint(text, max) < 0;
 }
 
 /**
- * textExceedsDepth and an estimate in the same pass: about how many bytes of heap the value of
- * `text` takes once parsed, or -1 when it nests deeper than `max`. What a request is charged
- * against its session's byte budget while it runs (MessageContext.bytes).
+ * About how many bytes of heap the value of the JSON text `text` takes once parsed, or -1 when it
+ * nests deeper than `max`: what a request is charged against its session's byte budget while it
+ * runs (MessageContext.bytes).
  */
 export function textFootprint(text: string, max: number): number {
   // Too short to nest too deep, and too short for what it holds to matter.

@@ -540,10 +540,10 @@ export class Session implements PendingOwner, InboundOwner {
 
   /** A request over the byte budget: `over` names the share it would overdraw. */
   private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit, batch: BatchReply | undefined): void {
-    const max = over === "perSession" ? this.bytes!.server.perSession : this.bytes!.server.max;
-    const holder = over === "perSession" ? "this session" : "this server";
-    this.report(new LimitError(`Request ${describe(method)} refused: the requests running on ${holder} would hold more than ${max} bytes (runningBytes.${over})`));
-    this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: requests in progress on ${holder} would hold more than ${max} bytes`, data: { limit: `runningBytes.${over}`, max } }, batch);
+    const max = this.bytes!.server[over];
+    const why = `requests in progress on this ${over === "max" ? "server" : "session"} would hold more than ${max} bytes`;
+    this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
+    this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } }, batch);
   }
 
   /** A running request ends without a response: its handler is aborted and the transport stops awaiting its reply. */
