@@ -16,6 +16,7 @@ import { emitServer } from "./emit/server.js";
 import { emitClient } from "./emit/client.js";
 import { bindingsModule, servedRevisions } from "./emit/bindings.js";
 import { checkToolExamples } from "./emit/tool-examples.js";
+import { checkToolDefaults } from "./emit/tool-defaults.js";
 
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
@@ -47,7 +48,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const model = buildServerModel(loaded);
   const types = emitManifestTypes(model, { printWidth: options.printWidth });
   const validators = emitManifestValidators(model, { printWidth: options.printWidth });
-  const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model)].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
+  const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model), ...checkToolDefaults(model, options.lenient ?? false)].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model);

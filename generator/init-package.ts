@@ -1,10 +1,13 @@
 /**
  * What `mcpgen init` adds to files the project may already have: package.json (`"type":
  * "module"`, npm scripts) and .gitignore (entries). Planned before anything is written, so a
- * conflict (a CommonJS package, unparsable JSON) leaves the directory untouched. Existing values
- * are never replaced: a script the project already defines differently is kept, with a note.
+ * conflict (a CommonJS package with code of its own, unparsable JSON) leaves the directory
+ * untouched. Existing values are never replaced, with one exception: `"type": "commonjs"` in a
+ * project without JavaScript of its own yet (what `npm init -y` writes since npm 11) becomes
+ * "module", since nothing can depend on it. A script the project already defines differently is
+ * kept, with a note.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "./load/diagnostics.js";
 import { renderTemplate } from "./templates.js";
@@ -62,16 +65,31 @@ export function planPackageJson(dir: string, fallbackName: string): PackagePlan 
     return conflict("", `invalid JSON: ${(e as Error).message}`);
   }
   if (!isObject(pkg)) return conflict("", "expected a JSON object");
-  if (pkg.type !== undefined && pkg.type !== "module") {
-    return conflict("/type", `is ${JSON.stringify(pkg.type)}; the starter is an ES module (top-level await), so mcpgen init needs "type": "module"`);
-  }
-  if (pkg.scripts !== undefined && !isObject(pkg.scripts)) return conflict("/scripts", "expected an object");
   const added: string[] = [];
   const notes: string[] = [];
+  if (pkg.type === "commonjs") {
+    const own = findOwnModuleCode(dir);
+    if (own !== null) {
+      return conflict(
+        "/type",
+        `is "commonjs" and ${own === CANNOT_TELL ? "mcpgen init cannot tell whether the project has code of its own" : `the project has code of its own (${own})`}; ` +
+          'the starter is an ES module (top-level await), so mcpgen init needs "type": "module": run `npm pkg set type=module` ' +
+          "(rename files that use require() or module.exports to .cjs first), then mcpgen init again",
+      );
+    }
+    notes.push('package.json said "type": "commonjs" (`npm init -y` writes it) and the project has no JavaScript or TypeScript yet, so init made it "module" (the starter is an ES module)');
+  } else if (pkg.type !== undefined && pkg.type !== "module") {
+    return conflict("/type", `is ${JSON.stringify(pkg.type)}; expected "module" (the starter is an ES module with top-level await): run \`npm pkg set type=module\`, then mcpgen init again`);
+  }
+  if (pkg.scripts !== undefined && !isObject(pkg.scripts)) return conflict("/scripts", "expected an object");
   const next: Json = { ...pkg };
+  const changed: string[] = [];
   if (pkg.type === undefined) {
     next.type = "module";
     added.push('"type": "module"');
+  } else if (pkg.type === "commonjs") {
+    next.type = "module";
+    changed.push('set "type": "module" (was "commonjs")');
   }
   const scripts: Json = { ...(pkg.scripts ?? {}) };
   for (const [key, command] of Object.entries(STARTER_SCRIPTS)) {
@@ -88,14 +106,50 @@ export function planPackageJson(dir: string, fallbackName: string): PackagePlan 
   const name = typeof pkg.name === "string" ? pkg.name.replace(/^@[^/]+\//, "") : "";
   return {
     file: PACKAGE_FILE,
-    text: added.length ? JSON.stringify(next, null, indent) + (raw.endsWith("\n") ? "\n" : "") : undefined,
+    text: added.length + changed.length ? JSON.stringify(next, null, indent) + (raw.endsWith("\n") ? "\n" : "") : undefined,
     created: false,
-    summary: `added ${added.join(", ")}`,
+    summary: [...changed, ...(added.length ? [`added ${added.join(", ")}`] : [])].join("; "),
     conflicts: [],
     notes,
     serverName: /^[a-z0-9][a-z0-9._-]*$/i.test(name) ? name : fallbackName,
     has: (dep) => deps.some((d) => d[dep] !== undefined),
   };
+}
+
+/** Files and folders findOwnModuleCode looks at before it gives up (a project that large is not new). */
+const MAX_ENTRIES_SCANNED = 10_000;
+const MAX_DEPTH = 16;
+const CANNOT_TELL = Symbol("too many files, or one unreadable");
+/** Files whose module system follows package.json's `type` (.cjs/.mjs/.cts/.mts say theirs; declarations hold no code). */
+const TYPE_DEPENDENT = /(?<!\.d)\.(js|jsx|ts|tsx)$/;
+
+/**
+ * The first file (relative path) below `dir` whose meaning changes with package.json's `type`,
+ * skipping node_modules and dot folders; null when there is none, CANNOT_TELL when the tree is too
+ * large or a folder unreadable.
+ */
+function findOwnModuleCode(dir: string): string | typeof CANNOT_TELL | null {
+  let seen = 0;
+  const walk = (rel: string, depth: number): string | typeof CANNOT_TELL | null => {
+    if (depth > MAX_DEPTH) return CANNOT_TELL;
+    let entries;
+    try {
+      entries = readdirSync(join(dir, rel), { withFileTypes: true });
+    } catch {
+      return CANNOT_TELL;
+    }
+    for (const entry of entries) {
+      if (++seen > MAX_ENTRIES_SCANNED) return CANNOT_TELL;
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
+        if (entry.name === "node_modules" || entry.name.startsWith(".")) continue;
+        const found = walk(path, depth + 1);
+        if (found !== null) return found;
+      } else if (entry.isFile() && TYPE_DEPENDENT.test(entry.name)) return path;
+    }
+    return null;
+  };
+  return walk("", 0);
 }
 
 export function planGitignore(dir: string): FilePlan {

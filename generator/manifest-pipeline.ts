@@ -7,7 +7,7 @@
  * the small facades rendered from templates go through prettier, in this thread (the worker pool
  * is only started for files over its in-thread limit).
  */
-import { formatDiagnostic } from "./load/diagnostics.js";
+import { formatWarning } from "./load/diagnostics.js";
 import { generateManifest } from "./generate-manifest.js";
 import type { EmittedFile } from "./model/ir.js";
 import { banner } from "./print/banner.js";
@@ -31,7 +31,7 @@ export async function renderManifest(
   lenient = false,
 ): Promise<RenderedManifest> {
   const r = generateManifest(path, { display, printWidth: MANIFEST_PRINT_WIDTH, lenient });
-  for (const w of r.warnings) warn(formatDiagnostic(w));
+  for (const w of r.warnings) warn(formatWarning(w));
   const files = [...r.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.some((f) => !r.preformatted.has(f.path))) {
     const { printFiles } = await import("./print/index.js");

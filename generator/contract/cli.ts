@@ -80,6 +80,7 @@ export function registerContractCommands(cli: CAC, io: CliIo): void {
     .option("--against <file|git-ref:path>", "The earlier manifest: a file, or a git revision and path (main:mcp.manifest.json)")
     .option("--manifest <file>", "The current manifest (default: mcp.manifest.json, or the config's)")
     .option("--config <file>", "Config with breaking.ignore entries (default: mcpgen.config.json if present)")
+    .option("--strict", "Warnings (a changed default or description, a tool turning destructive, ...) fail too")
     .option("--json", "Print the findings as JSON")
     .action(async (flags: Flags) => {
       const { runBreaking } = await import("./breaking/index.js");
@@ -87,7 +88,7 @@ export function registerContractCommands(cli: CAC, io: CliIo): void {
       if (against === undefined) throw usageError("--against <file | git-ref:path> is required");
       const manifest = str(flags, "manifest");
       const config = str(flags, "config");
-      const r = await runBreaking({ against, ...(manifest === undefined ? {} : { manifest }), ...(config === undefined ? {} : { config }) });
+      const r = await runBreaking({ against, ...(manifest === undefined ? {} : { manifest }), ...(config === undefined ? {} : { config }), ...(flags.strict === true ? { strict: true } : {}) });
       process.stdout.write(flags.json ? r.json : r.text);
       if (r.breaking) io.fail(1);
     });

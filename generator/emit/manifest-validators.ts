@@ -13,7 +13,7 @@
  * the `$ref`s); schemas typed as fallbacks validate as `{"type": "object"}`.
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { Ajv, type Options } from "ajv";
+import { Ajv, type ErrorObject, type Options } from "ajv";
 import type { EmittedFile, JSONSchema } from "../model/ir.js";
 import type { ServerModel, ToolModel } from "../model/server-ir.js";
 import { escapePointerToken } from "../load/json-positions.js";
@@ -280,4 +280,43 @@ export function compileToolSchema(schema: JSONSchema, pointer: string): { valida
     errors: () => (fn.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? e.keyword}`).join("; "),
     problems,
   };
+}
+
+/**
+ * One tool schema prepared like compileToolSchema, validating against the subschema at a JSON
+ * pointer below it (`/properties/days`), with `$ref`s resolved against the whole schema;
+ * undefined where ajv cannot reach or compile it (a subschema sanitising removed or moved).
+ */
+export function toolSubschemas(schema: JSONSchema, pointer: string): (at: string) => { validate: (data: unknown) => boolean; errors: () => string } | undefined {
+  const engine = engineOf(schema);
+  const usable = sanitise(schema, pointer, [], engine);
+  if (!isPlainObject(usable)) return () => undefined;
+  const Engine = engine === "draft-07" ? Ajv : Ajv2020;
+  const ajv = new Engine({ ...OPTIONS, allErrors: true });
+  const id = "mcpgen://tool-schema";
+  try {
+    ajv.addSchema({ ...usable, $id: id });
+  } catch {
+    return () => undefined;
+  }
+  return (at) => {
+    let fn: ReturnType<Ajv["compile"]> | undefined;
+    try {
+      fn = ajv.getSchema(`${id}#${at.split("/").map(encodeURIComponent).join("/")}`);
+    } catch {
+      return undefined;
+    }
+    if (!fn) return undefined;
+    const compiled = fn;
+    return { validate: (data) => compiled(data) as boolean, errors: () => (compiled.errors ?? []).map(expectation).join("; ") };
+  };
+}
+
+/** An ajv error as what was expected, listing the values of an `enum` or `const`. */
+function expectation(e: ErrorObject): string {
+  const where = e.instancePath ? `${e.instancePath} ` : "";
+  const p = e.params as { allowedValues?: unknown[]; allowedValue?: unknown };
+  if (e.keyword === "enum" && Array.isArray(p.allowedValues)) return `${where}must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "const") return `${where}must be ${JSON.stringify(p.allowedValue)}`;
+  return `${where}${e.message ?? e.keyword}`;
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
-import { formatDiagnostic } from "../load/diagnostics.js";
+import { formatWarning } from "../load/diagnostics.js";
 import { extractManifest, writeManifest } from "./index.js";
 
 export interface ExtractCommandOptions {
@@ -20,7 +20,7 @@ export interface ExtractCommandOptions {
 export async function extractCommand(options: ExtractCommandOptions): Promise<{ manifest: string; written: boolean; tools: number; sources: string[] }> {
   const cwd = options.cwd ?? process.cwd();
   const result = await extractManifest(options.from, { cwd, ...(options.name === undefined ? {} : { name: options.name }) });
-  for (const w of result.warnings) options.warn?.(formatDiagnostic(w));
+  for (const w of result.warnings) options.warn?.(formatWarning(w));
   const out = resolve(cwd, options.out ?? "mcp.manifest.json");
   const written = writeManifest(out, result.text);
   const tools = Array.isArray(result.manifest.tools) ? result.manifest.tools.length : 0;
@@ -34,7 +34,7 @@ export async function extractCommand(options: ExtractCommandOptions): Promise<{ 
 export async function checkExtracted(options: ExtractCommandOptions): Promise<{ manifest: string; problem?: "missing" | "stale" }> {
   const cwd = options.cwd ?? process.cwd();
   const result = await extractManifest(options.from, { cwd, ...(options.name === undefined ? {} : { name: options.name }) });
-  for (const w of result.warnings) options.warn?.(formatDiagnostic(w));
+  for (const w of result.warnings) options.warn?.(formatWarning(w));
   const out = resolve(cwd, options.out ?? "mcp.manifest.json");
   const manifest = relative(cwd, out).split("\\").join("/");
   if (!existsSync(out)) return { manifest, problem: "missing" };

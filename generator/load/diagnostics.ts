@@ -20,8 +20,20 @@ export interface Diagnostic {
 }
 
 export function formatDiagnostic(d: Diagnostic): string {
+  return formatAt(d, `${d.severity}: `);
+}
+
+/**
+ * A warning as the `warn` callbacks of the API take it: without the severity, which the caller
+ * adds once (the CLI prints `warning: <this>`), like the protocol schema's warnings.
+ */
+export function formatWarning(d: Diagnostic): string {
+  return formatAt(d, "");
+}
+
+function formatAt(d: Diagnostic, label: string): string {
   const where = d.line !== undefined ? `${d.file}:${d.line}:${d.column ?? 1}` : d.file;
-  return `${where}: ${d.severity}: ${d.pointer === "" ? "(root)" : d.pointer}: ${d.message}`;
+  return `${where}: ${label}${d.pointer === "" ? "(root)" : d.pointer}: ${d.message}`;
 }
 
 /**

@@ -14,6 +14,9 @@ import { checkManifestSemantics } from "./manifest-checks.js";
 import { checkToolSchema } from "./tool-schema-check.js";
 import { isPlainObject } from "./schema-walk.js";
 import { didYouMean } from "./did-you-mean.js";
+import { mcpDefinitions } from "./mcp-definitions.js";
+import { bundledRevisions } from "./schema-manifest.js";
+import { checkWireKeys } from "./wire-keys.js";
 import type { ManifestNames } from "../names/index.js";
 import { schemaDir } from "../paths.js";
 
@@ -38,6 +41,8 @@ export function manifestSchemaPath(): string {
 interface Validators {
   manifest: ValidateFunction;
   meta: ValidateFunction;
+  /** The manifest schema itself (the wire-key check reads which keys mcpgen's format lists). */
+  schema: { [key: string]: unknown };
 }
 let compiled: Validators | undefined; // compiled once per process: the schema is a package file
 
@@ -51,7 +56,7 @@ function validators(): Validators {
   const manifest = ajv.compile(schema);
   const meta = ajv.getSchema("http://json-schema.org/draft-07/schema");
   if (!meta) throw new Error("ajv draft-07 meta-schema missing");
-  compiled = { manifest, meta };
+  compiled = { manifest, meta, schema };
   return compiled;
 }
 
@@ -73,15 +78,9 @@ function describeAjvError(e: ErrorObject): { pointer: string; message: string } 
   }
 }
 
+/** mcpgen's own objects are closed (the MCP wire objects are open: wire-keys.ts). */
 function unknownKeyMessage(e: ErrorObject): string {
   const key = String((e.params as { additionalProperty: unknown }).additionalProperty);
-  // the two kinds of resource entries are easy to mix up: say where the entry belongs
-  if (key === "uriTemplate" && /^\/resources\/\d+$/.test(e.instancePath)) {
-    return 'unknown property "uriTemplate" in a resource; a template belongs under "resourceTemplates" (static resources have "uri")';
-  }
-  if (key === "uri" && /^\/resourceTemplates\/\d+$/.test(e.instancePath)) {
-    return 'unknown property "uri" in a resource template; templates have "uriTemplate", a static resource belongs under "resources"';
-  }
   const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
   const near = didYouMean(key, known);
   return `unknown property ${JSON.stringify(key)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : " (not allowed here)"}`;
@@ -133,6 +132,8 @@ export function parseManifest(text: string, file: string, options: ParseManifest
   problems.forEach(add);
 
   const revisions = Array.isArray(manifest.revisions) ? manifest.revisions : [...KNOWN_REVISIONS];
+  const bundled = bundledRevisions();
+  checkWireKeys({ manifest: parsed.value, manifestSchema: v.schema, spoken: bundled.filter((r) => (revisions as string[]).includes(r)), bundled, definitionsOf: mcpDefinitions }).forEach(add);
   const legacyStructured = revisions.some((r) => r === "2025-06-18" || r === "2025-11-25");
   const fallbackSchemas = new Set<string>();
   (Array.isArray(manifest.tools) ? manifest.tools : []).forEach((tool, i) => {

@@ -2,7 +2,7 @@
  * Builds the server model from a loaded (already validated) manifest.
  */
 import type { LoadedManifest } from "../load/manifest.js";
-import { KNOWN_REVISIONS, type ManifestTool } from "../load/manifest-format.js";
+import { KNOWN_REVISIONS } from "../load/manifest-format.js";
 import { parseUriTemplate } from "../load/uri-template.js";
 import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
 import type { JSONSchema } from "./ir.js";
@@ -34,12 +34,19 @@ function plain(v: unknown): { [key: string]: unknown } {
   return v as { [key: string]: unknown };
 }
 
-/** A tool as published: `examples` (for `mcpgen verify`) and `auth` (OAuth scopes) are mcpgen's, not part of MCP's Tool. */
-function publishedTool(t: ManifestTool): { [key: string]: unknown } {
-  if (!("examples" in t) && !("auth" in t)) return plain(t);
-  const { examples: _examples, auth: _auth, ...rest } = t;
-  return rest;
+/**
+ * An entry as published, without mcpgen's own keys: a tool's `examples` (for `mcpgen verify`) and
+ * `auth` (OAuth scopes), a resource's or template's `cache` (caching hints, sent as `ttlMs` and
+ * `cacheScope` of its results). Every other key is the server's, published as given.
+ */
+function published(entry: object, own: readonly string[]): { [key: string]: unknown } {
+  if (!own.some((k) => k in entry)) return plain(entry);
+  const out = { ...plain(entry) };
+  for (const k of own) delete out[k];
+  return out;
 }
+const TOOL_OWN = ["examples", "auth"] as const;
+const RESOURCE_OWN = ["cache"] as const;
 
 export function buildServerModel(loaded: LoadedManifest): ServerModel {
   const m = loaded.manifest;
@@ -53,7 +60,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       index,
       pointer,
       ids: id,
-      definition: publishedTool(t),
+      definition: published(t, TOOL_OWN),
       inputSchema: t.inputSchema as JSONSchema,
       outputSchema: (t.outputSchema as JSONSchema | undefined) ?? null,
       inputType: id.type + TYPE_SUFFIX.toolInput,
@@ -71,7 +78,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
     index,
     pointer: `/resources/${index}`,
     ids: ids(names.resources[index]),
-    definition: plain(r),
+    definition: published(r, RESOURCE_OWN),
     uri: r.uri,
     mimeType: r.mimeType ?? null,
   }));
@@ -93,7 +100,7 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       index,
       pointer: `/resourceTemplates/${index}`,
       ids: id,
-      definition: plain(t),
+      definition: published(t, RESOURCE_OWN),
       uriTemplate: t.uriTemplate,
       mimeType: t.mimeType ?? null,
       variables,

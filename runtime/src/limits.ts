@@ -52,5 +52,20 @@ export const MAX_LISTEN_SUBSCRIPTIONS = 1_024;
 /** Characters of the resource URIs of one listen, together. */
 export const MAX_LISTEN_URI_CHARS = 256 * 1024;
 
+/** Tasks a built-in task store holds at once, any status, every owner together (`maxTasks`). */
+export const MAX_TASKS = 1_000;
+/** Task handlers running at once, per era (server option `tasks.maxRunning`). */
+export const MAX_RUNNING_TASKS = 1_000;
+/**
+ * One owner's share of a task bound: `maxTasksPerOwner` and `maxRunningPerOwner` default to this
+ * fraction of `maxTasks` and `maxRunning`, so a single caller's flood trips its own quota and
+ * leaves the rest of the pool to everyone else.
+ */
+export const TASK_OWNER_SHARE = 0.1;
+/** Retention of a task whose creator asked for none. */
+export const TASK_DEFAULT_TTL_MS = 60 * 60 * 1000;
+/** Longest retention a creator may ask for; longer (or unlimited) requests get this. */
+export const TASK_MAX_TTL_MS = 24 * 60 * 60 * 1000;
+
 /** JSON-RPC code of a tripped limit the peer caused (implementation-defined server error range). */
 export const LIMIT_EXCEEDED_CODE = -32000;

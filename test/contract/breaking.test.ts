@@ -1,6 +1,7 @@
 // `mcpgen breaking`: one fixture pair per rule under test/fixtures/breaking/<rule>/ (old.json ->
 // new.json) reports exactly that rule with both pointers, and its `<rule>-compatible`
-// counterpart reports nothing. Plus the config's ignore list, git refs, and the CLI's exit codes.
+// counterpart reports nothing; warning rules fail only under --strict. Plus the config's ignore
+// list, git refs, and the CLI's exit codes.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,13 +23,16 @@ test("there is a fixture pair and a compatible counterpart for every rule", () =
 });
 
 for (const c of cases) {
-  test(`${c}: reports ${ruleOf(c)} with pointers into both manifests; exit status breaking`, async () => {
+  const severity = RULES[ruleOf(c) as keyof typeof RULES].severity;
+  test(`${c}: reports ${ruleOf(c)} with pointers into both manifests; exit status breaking${severity === "warning" ? " only under --strict" : ""}`, async () => {
     const dir = join(fixtures, c);
     const r = await runBreaking({ against: join(dir, "old.json"), manifest: join(dir, "new.json"), cwd: dir });
-    assert.ok(r.breaking);
+    assert.is(r.breaking, severity === "breaking");
+    if (severity === "warning") assert.ok((await runBreaking({ against: join(dir, "old.json"), manifest: join(dir, "new.json"), cwd: dir, strict: true })).breaking);
     assert.ok(r.findings.length > 0);
     for (const f of r.findings) {
       assert.is(f.rule, ruleOf(c), f.message);
+      assert.is(f.severity, severity);
       // Every pointer resolves in its manifest.
       if (f.old !== null) assert.ok(resolvePointer(read(join(dir, "old.json")), f.old) !== undefined, `old ${f.old}`);
       if (f.new !== null) assert.ok(resolvePointer(read(join(dir, "new.json")), f.new) !== undefined, `new ${f.new}`);
@@ -125,6 +129,25 @@ test("an invalid earlier manifest fails like generate, naming the file and point
   } finally {
     cleanup();
   }
+});
+
+test("warnings: exit 0 without --strict and 1 with it; the text and the JSON say which findings warn", () => {
+  const dir = join(fixtures, "tool-default-changed");
+  const plain = runCli(["breaking", "--against", "old.json", "--manifest", "new.json"], dir);
+  assert.is(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /^warning  TOOL_DEFAULT_CHANGED: tools\/find_items input limit: default 10 -> 20\n  old old\.json#\/tools\/0\/inputSchema\/properties\/limit\/default\n/);
+  assert.match(plain.stdout, /\nno breaking changes against old\.json \(1 warning\(s\); --strict fails on them\)\n$/);
+  const strict = runCli(["breaking", "--against", "old.json", "--manifest", "new.json", "--strict", "--json"], dir);
+  assert.is(strict.status, 1, strict.stderr);
+  const json = JSON.parse(strict.stdout) as { strict: boolean; breaking: boolean; findings: { rule: string; severity: string }[] };
+  assert.equal([json.strict, json.breaking, json.findings.map((f) => [f.rule, f.severity])], [true, true, [["TOOL_DEFAULT_CHANGED", "warning"]]]);
+  // a breaking finding next to a warning: both listed, the count says which is which
+  const both = runCli(["breaking", "--against", join(fixtures, "tool-became-destructive", "old.json"), "--manifest", join(fixtures, "tool-input-range-narrowed", "new.json")], dir);
+  assert.is(both.status, 1);
+  assert.match(both.stdout, /^BREAKING TOOL_INPUT_RANGE_NARROWED: tools\/find_items input limit: maximum \(none\) -> 20 \(accepts less\)$/m);
+  // annotations dropped: destructiveHint falls back to MCP's default, true
+  assert.match(both.stdout, /^warning  TOOL_BECAME_DESTRUCTIVE: tools\/find_items: annotations now say it may destroy data \(destructiveHint\)$/m);
+  assert.match(both.stdout, /\n1 breaking change\(s\) against \S+ \(1 warning\(s\); --strict fails on them\)\n$/);
 });
 
 test.run();

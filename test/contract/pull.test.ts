@@ -79,9 +79,12 @@ test("examples/everything over HTTP: the pulled manifest is the declared one, as
 test("a paged listing is followed; a broken published schema is reported and typed leniently", async () => {
   const out = join(tmp.dir, "scripted.json");
   const client = join(tmp.dir, "scripted-client");
-  const r = await runPull({ stdio: scripted("good"), out, client, cwd: tmp.dir });
+  const logged: string[] = [];
+  const r = await runPull({ stdio: scripted("good"), out, client, cwd: tmp.dir, log: (l) => logged.push(l) });
   assert.equal(r.counts, { tools: 3, prompts: 1, resources: 1, resourceTemplates: 1 });
   assert.equal(r.problems.length, 1, r.problems.join("\n"));
+  // reported once, though generating the client loads the same manifest again
+  assert.equal(logged.filter((l) => l.includes("/tools/2/inputSchema/properties/n/type")).map((l) => l.split(":")[0]), ["problem"], logged.join("\n"));
   assert.match(r.problems[0]!, /^\/tools\/2\/inputSchema\/properties\/n\/type: not a valid JSON Schema.*typed as Record<string, unknown>/);
   const zeta = (JSON.parse(r.text) as { tools: { name: string; inputSchema: unknown }[] }).tools[2]!;
   assert.equal(zeta.inputSchema, { type: "object", properties: { n: { type: "integr" } } }, "kept verbatim");

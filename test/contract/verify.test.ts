@@ -1,6 +1,8 @@
 // `mcpgen verify` against real child processes: the weather example over stdio (with the tool
-// examples its manifest carries) and examples/everything over HTTP pass; a server whose output
-// drifts from its manifest, and one that serves other entries, fail with precise messages.
+// examples its manifest carries), examples/everything over HTTP and a server written with the
+// official SDK v1 from the same manifest pass; a server whose output drifts from its manifest,
+// one that serves other entries or other schemas, and one that answers an unknown tool with
+// anything but the JSON-RPC error -32602, fail with precise messages.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
@@ -17,6 +19,8 @@ const weather = `${node} ${join(repoRoot, "dist/examples/weather/src/server.js")
 const weatherManifest = join(repoRoot, "examples/weather/mcp.manifest.json");
 const scripted = (mode: string) => `${node} ${join(repoRoot, "test/fixtures/contract/scripted-server.mjs")} ${mode}`;
 const scriptedManifest = join(repoRoot, "test/fixtures/contract/scripted.manifest.json");
+const sdkV1 = (mode: "stock" | "jsonrpc") => `${node} ${join(repoRoot, "test/fixtures/contract/sdk-v1-server.mjs")} ${mode}`;
+const sdkV1Manifest = join(repoRoot, "test/fixtures/contract/sdk-v1.manifest.json");
 
 test("the weather example over stdio passes, calling every example", async () => {
   const r = await runVerify({ stdio: weather, manifest: weatherManifest });
@@ -69,7 +73,7 @@ test("a server whose output drifts fails, naming the example, the schema and the
   const failed = report.checks.filter((c) => c.status === "fail");
   assert.equal(failed.map((c) => c.check), ["protocol/unknown-tool", "tools/add example 0 (small numbers)"]);
   assert.is(failed[1]!.message, "structuredContent does not satisfy /tools/0/outputSchema: / must have required property 'sum'");
-  assert.match(failed[0]!.message, /succeeded; expected a JSON-RPC error \(-32602\)/);
+  assert.match(failed[0]!.message, /^tools\/call of unknown tool "mcpgen-verify-no-such-tool-[0-9a-f]{8}" succeeded; 2025-11-25 requires the JSON-RPC error -32602 \(Invalid params\) for an unknown tool$/);
   const good = runCli(["verify", "--stdio", scripted("good"), "--manifest", scriptedManifest, "--lenient"], repoRoot);
   assert.is(good.status, 0, good.stdout + good.stderr);
   assert.match(good.stdout, /ok {3}tools\/list: 3 listed/);
@@ -136,6 +140,71 @@ test("an official SDK v2 server: pulled, given an example, verified", async () =
     const r = await runVerify({ stdio: sdk, manifest: file });
     assert.ok(r.ok, r.text);
     assert.ok(r.checks.some((c) => c.check === "tools/add example 0" && c.message === "structuredContent satisfies outputSchema"), r.text);
+  } finally {
+    cleanup();
+  }
+});
+
+test("a server written with the official SDK v1 and zod from the same manifest passes: $schema, key order, $ref and annotations do not count", async () => {
+  const r = await runVerify({ stdio: sdkV1("jsonrpc"), manifest: sdkV1Manifest });
+  assert.ok(r.ok, r.text);
+  const byName = Object.fromEntries(r.checks.map((c) => [c.check, c]));
+  for (const tool of ["add", "distance", "hello"]) assert.is(byName[`tools/${tool}`]?.status, "pass", r.text);
+  // the manifest's $ref to a $defs entry is zod's inline object; only prose differs, and it is noted where the manifest has it
+  assert.is(
+    byName["tools/distance"]!.message,
+    "matches (note: inputSchema annotations (/tools/1/inputSchema/properties/from/description, /tools/1/inputSchema/properties/unit/default, /tools/1/inputSchema/properties/unit/description) differ)",
+  );
+  assert.is(byName["tools/add"]!.message, "matches");
+  assert.match(byName["protocol/unknown-tool"]!.message, /^rejected \(JSON-RPC error -32602: /);
+  assert.is(r.checks.filter((c) => c.check.includes(" example ")).length, 3);
+});
+
+test("the stock SDK v1 McpServer answers an unknown tool with isError: that check fails, saying what the revision requires (exit 1)", () => {
+  const r = runCli(["verify", "--stdio", sdkV1("stock"), "--manifest", sdkV1Manifest, "--json"], repoRoot);
+  assert.is(r.status, 1, r.stderr);
+  const report = JSON.parse(r.stdout) as { ok: boolean; checks: { check: string; status: string; message: string }[] };
+  const failed = report.checks.filter((c) => c.status === "fail");
+  assert.equal(failed.map((c) => c.check), ["protocol/unknown-tool"]);
+  assert.match(
+    failed[0]!.message,
+    /^tools\/call of unknown tool "(mcpgen-verify-no-such-tool-[0-9a-f]{8})" was answered with a tool result \(isError: true, "MCP error -32602: Tool \1 not found"\); 2025-11-25 requires the JSON-RPC error -32602 \(Invalid params\) for an unknown tool: isError is for errors the tool itself reports$/,
+  );
+});
+
+test("another JSON-RPC error code for an unknown tool fails too", async () => {
+  const r = await runVerify({ stdio: scripted("wrong-code"), manifest: scriptedManifest, lenient: true });
+  const failed = r.checks.filter((c) => c.status === "fail");
+  assert.equal(failed.map((c) => c.check), ["protocol/unknown-tool"]);
+  assert.match(failed[0]!.message, /was answered with JSON-RPC error -32601: No such tool: .*; 2025-11-25 requires the JSON-RPC error -32602 \(Invalid params\) for an unknown tool$/);
+});
+
+test("a real schema difference still fails against the SDK v1 server, at the manifest's pointer (through its $ref)", async () => {
+  const { dir, cleanup } = tempDir("mcpgen-verify-sdk-v1-");
+  try {
+    type Schema = { [key: string]: any };
+    const m = JSON.parse(readFileSync(sdkV1Manifest, "utf8")) as { tools: { inputSchema: Schema; outputSchema?: Schema }[] };
+    const file = join(dir, "m.json");
+    const verify = async (edit: (tools: typeof m.tools) => void) => {
+      const copy = structuredClone(m);
+      edit(copy.tools);
+      writeFileSync(file, JSON.stringify(copy, null, 2));
+      const r = await runVerify({ stdio: sdkV1("jsonrpc"), manifest: file });
+      assert.not.ok(r.ok, r.text);
+      return Object.fromEntries(r.checks.filter((c) => c.status === "fail").map((c) => [c.check, c.message]));
+    };
+    assert.equal(await verify((t) => (t[1]!.inputSchema.$defs.point.properties.lat.maximum = 80)), {
+      "tools/distance": "inputSchema differs at /tools/1/inputSchema/$defs/point/properties/lat/maximum (manifest 80, served 90)",
+    });
+    assert.equal(await verify((t) => delete t[0]!.outputSchema!.additionalProperties), {
+      "tools/add": "outputSchema differs at /tools/0/outputSchema/additionalProperties (manifest absent, served false)",
+    });
+    assert.equal(await verify((t) => (t[1]!.inputSchema.properties.unit.enum = ["km"])), {
+      "tools/distance": 'inputSchema differs at /tools/1/inputSchema/properties/unit/enum (manifest ["km"], served ["km","mi"])',
+    });
+    assert.equal(await verify((t) => (t[2]!.inputSchema.properties = { name: { type: "string" } })), {
+      "tools/hello": 'inputSchema differs at /tools/2/inputSchema/properties/name (manifest {"type":"string"}, served absent)',
+    });
   } finally {
     cleanup();
   }

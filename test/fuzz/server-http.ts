@@ -7,6 +7,7 @@
  * still be answered, and the child's memory must return near idle.
  */
 import * as http from "node:http";
+import { limits } from "@mcpgen/runtime";
 import { Target, type Stats } from "./child.js";
 import { damage, pick, rng, type Rng } from "./mutate.js";
 import { hostileLine, waitFor, type CampaignOptions } from "./server-stdio.js";
@@ -15,6 +16,8 @@ import { depth } from "./oracle.js";
 import { mib, newReport, sample, type Report } from "./report.js";
 
 const MAX_BYTES = 4 * 1024 * 1024;
+/** One session's share of the example's default task store (docs/task-stores.md, Quotas). */
+const TASK_QUOTA = Math.floor(limits.MAX_TASKS * limits.TASK_OWNER_SHARE);
 const MAX_DEPTH = 128;
 /** Listens the flood step opens (and drops) per batch. */
 const LISTENS_PER_BATCH = 16;
@@ -214,6 +217,36 @@ export async function fuzzHttpServer(o: CampaignOptions): Promise<Report> {
       report.probeFailures++;
       sample(report, `probe failed: ${typeof probe === "string" ? probe : `${probe.status} ${probe.body.slice(0, 150)}`}`);
       sid = await open();
+    }
+    // Task flood: a session asks for more day-long tasks than its quota. Past the quota it gets
+    // -32603 naming the quota, and a fresh session still gets a task; both sessions are deleted
+    // below, which releases their tasks (the heap check at the end would see them otherwise).
+    const flooder = await open();
+    const bystander = await open();
+    if (flooder !== undefined && bystander !== undefined) {
+      const taskCall = (session: string, i: number) => {
+        const body = { jsonrpc: "2.0", id: `flood${n}-${i}`, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 3600 }, task: { ttl: 86_400_000 } } };
+        return send(agent, target.url!, "POST", { "content-type": "application/json", accept: ACCEPT, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" }, Buffer.from(JSON.stringify(body)), false);
+      };
+      const replies = await Promise.all(Array.from({ length: TASK_QUOTA + 10 }, (_, i) => taskCall(flooder, i)));
+      let created = 0;
+      for (const res of replies) {
+        const m = typeof res === "string" ? undefined : messages(res).find((x) => x && "id" in x && ("result" in x || "error" in x));
+        if (m?.result?.task !== undefined) created++;
+        else if (m?.error?.code !== -32603 || !["maxTasksPerOwner", "maxRunningPerOwner"].includes(m.error.data?.limit)) {
+          report.wrongCodes++;
+          sample(report, `task flood: ${typeof res === "string" ? res : `${res.status} ${res.body.slice(0, 150)}`} (want a task or -32603 naming a per-owner quota)`);
+        }
+      }
+      if (created > TASK_QUOTA) {
+        report.wrongCodes++;
+        sample(report, `task flood: one session got ${created} tasks, more than its quota of ${TASK_QUOTA}`);
+      }
+      const other = await taskCall(bystander, -1);
+      if (typeof other === "string" || !messages(other).some((x) => x?.result?.task !== undefined)) {
+        report.probeFailures++;
+        sample(report, `task flood: another session got no task: ${typeof other === "string" ? other : `${other.status} ${other.body.slice(0, 150)}`}`);
+      }
     }
     // Close every session the fuzzer saw but the main one; none may be left beyond it.
     for (const s of opened) {

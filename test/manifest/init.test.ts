@@ -10,6 +10,7 @@ import { McpgenError } from "../../generator/errors.js";
 import { generate } from "../../generator/generate.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
 import { root, withTempDir, writeFiles } from "./helpers.js";
+import { hasStack, runCli } from "../cli/run-cli.js";
 
 /** tsconfig text with comments and trailing commas, as `tsc --init` writes it. */
 function parseJsonc(text: string): { compilerOptions: Record<string, unknown> } {
@@ -159,12 +160,14 @@ test("init refuses, writing nothing, when a file exists or package.json cannot t
     assert.is(readFileSync(join(dir, STDIO_ENTRY), "utf8"), "// mine\n");
   });
   withTempDir((dir) => {
-    writeFiles(dir, { "package.json": '{ "name": "x", "type": "commonjs" }' });
-    assert.match(refusal(dir).message, /package\.json.*\/type.*"commonjs"; the starter is an ES module/);
-    assert.equal(readdirSync(dir), ["package.json"]);
+    writeFiles(dir, { "package.json": '{ "name": "x", "type": "commonjs" }', "index.js": "module.exports = 1;\n" });
+    assert.match(refusal(dir).message, /package\.json.*\/type: is "commonjs" and the project has code of its own \(index\.js\); the starter is an ES module/);
+    assert.equal(readdirSync(dir).sort(), ["index.js", "package.json"]);
+    writeFiles(dir, { "package.json": '{ "name": "x", "type": "esm" }' });
+    assert.match(refusal(dir).message, /\/type: is "esm"; expected "module".*npm pkg set type=module/);
     writeFiles(dir, { "package.json": "{ nope" });
     assert.match(refusal(dir).message, /package\.json.*invalid JSON/);
-    assert.equal(readdirSync(dir), ["package.json"]);
+    assert.equal(readdirSync(dir).sort(), ["index.js", "package.json"]);
   });
   withTempDir((dir) => {
     const name = refusal(dir, { name: "bad name`" });
@@ -173,6 +176,55 @@ test("init refuses, writing nothing, when a file exists or package.json cannot t
     assert.match(refusal(dir, { out: "../elsewhere" }).message, /--out must be a directory under src\//);
     assert.equal(readdirSync(dir), []);
   });
+});
+
+/** package.json as `npm init -y` writes it since npm 11 (11.19.1 here), in a folder named "npminit". */
+const NPM_INIT_Y = `{
+  "name": "npminit",
+  "version": "1.0.0",
+  "description": "",
+  "main": "index.js",
+  "scripts": {
+    "test": "echo \\"Error: no test specified\\" && exit 1"
+  },
+  "keywords": [],
+  "author": "",
+  "license": "ISC",
+  "type": "commonjs"
+}
+`;
+
+test("`npm init -y` then `mcpgen init` (CLI): a commonjs package with no code of its own becomes a module, and init says so", () => {
+  withTempDir((dir) => {
+    // what does not count as the project's own code: dependencies, dot folders, files that name their module system, declarations
+    writeFiles(dir, { "package.json": NPM_INIT_Y, "node_modules/dep/index.js": "module.exports = 1;\n", ".husky/hook.js": "", "tools/gen.cjs": "", "types/env.d.ts": "" });
+    const r = runCli(["init"], dir);
+    assert.is(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^updated package\.json \(set "type": "module" \(was "commonjs"\); added scripts\.generate, scripts\.build, scripts\.start, scripts\.start:http, scripts\.dev\)$/m);
+    assert.match(r.stdout, /^note: package\.json said "type": "commonjs" \(`npm init -y` writes it\) and the project has no JavaScript or TypeScript yet, so init made it "module"/m);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    assert.is(pkg.type, "module");
+    const before = JSON.parse(NPM_INIT_Y);
+    assert.equal({ ...pkg, type: before.type, scripts: before.scripts }, before, "nothing else changed");
+    assert.is(pkg.scripts.test, before.scripts.test);
+    assert.ok(existsSync(join(dir, MANIFEST_FILE)));
+    assert.is(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")).name, "npminit");
+  });
+});
+
+test("a commonjs package with code of its own: init prints the command that fixes it and writes nothing", () => {
+  for (const own of ["index.js", "src/app.ts", "lib/deep/er/util.jsx"]) {
+    withTempDir((dir) => {
+      writeFiles(dir, { "package.json": NPM_INIT_Y, [own]: "module.exports = {};\n" });
+      const r = runCli(["init"], dir);
+      assert.is(r.status, 1, r.stdout);
+      assert.match(r.stderr, new RegExp(`package\\.json.*/type: is "commonjs" and the project has code of its own \\(${own.replaceAll(".", "\\.")}\\)`));
+      assert.match(r.stderr, /run `npm pkg set type=module` \(rename files that use require\(\) or module\.exports to \.cjs first\), then mcpgen init again/);
+      assert.not.ok(hasStack(r.stderr), r.stderr);
+      assert.is(readFileSync(join(dir, "package.json"), "utf8"), NPM_INIT_Y);
+      assert.not.ok(existsSync(join(dir, MANIFEST_FILE)));
+    });
+  }
 });
 
 test.run();

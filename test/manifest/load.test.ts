@@ -117,48 +117,65 @@ test("load: a root that only $refs an object definition is typed as that object 
   assert.equal([...loaded.fallbackSchemas], []);
 });
 
-test("load: unknown keys anywhere in the manifest format are errors with a suggestion", () => {
+test("load: unknown keys of mcpgen's own objects are errors with a suggestion", () => {
   const manifest = {
     name: "x",
     version: "1",
     descripton: "typo at the top",
     capabilities: { tools: { listchanged: true } },
-    tools: [{ name: "t", inputSchema: { type: "object" }, outputschema: {}, annotations: { readOnly: true }, execution: { tasksupport: "optional" } }],
-    resources: [{ uri: "x://a", name: "a", mimetype: "text/plain", annotations: { priorty: 1 }, icons: [{ src: "https://x/i.png", size: ["48x48"] }] }],
-    prompts: [{ name: "p", arguments: [{ name: "who", requried: true }] }],
+    tools: [{ name: "t", inputSchema: { type: "object" }, auth: { scope: ["a"] }, examples: [{ arguments: {}, iserror: true }] }],
+    resources: [{ uri: "x://a", name: "a", cache: { ttlms: 5 } }],
   };
   const errors = errorsOf(() => parseManifest(JSON.stringify(manifest), "m.json"));
   assert.equal(errors.map((d) => `${d.pointer}: ${d.message}`), [
     '/descripton: unknown property "descripton" (did you mean "description"?)',
     '/capabilities/tools/listchanged: unknown property "listchanged" (did you mean "listChanged"?)',
-    '/tools/0/outputschema: unknown property "outputschema" (did you mean "outputSchema"?)',
-    '/tools/0/annotations/readOnly: unknown property "readOnly" (did you mean "readOnlyHint"?)',
-    '/tools/0/execution/tasksupport: unknown property "tasksupport" (did you mean "taskSupport"?)',
-    '/resources/0/mimetype: unknown property "mimetype" (did you mean "mimeType"?)',
-    '/resources/0/annotations/priorty: unknown property "priorty" (did you mean "priority"?)',
-    '/resources/0/icons/0/size: unknown property "size" (did you mean "sizes"?)',
-    '/prompts/0/arguments/0/requried: unknown property "requried" (did you mean "required"?)',
+    '/tools/0/auth/scope: unknown property "scope" (did you mean "scopes"?)',
+    '/tools/0/examples/0/iserror: unknown property "iserror" (did you mean "isError"?)',
+    '/resources/0/cache/ttlms: unknown property "ttlms" (did you mean "ttlMs"?)',
   ]);
   const far = errorsOf(() => parseManifest(JSON.stringify({ name: "x", version: "1", zzz: 1 }), "m.json"));
   assert.equal(far.map((d) => d.message), ['unknown property "zzz" (not allowed here)']);
 });
 
+test("load: unknown keys of MCP wire objects are accepted (MCP admits them); a near miss of a known key is a warning", () => {
+  const manifest = {
+    name: "x",
+    version: "1",
+    tools: [{ name: "t", inputSchema: { type: "object" }, outputschema: {}, annotations: { readOnly: true, category: "fs", conditions: ["a"] }, execution: { tasksupport: "optional" }, "x-vendor": 1 }],
+    resources: [{ uri: "x://a", name: "a", mimetype: "text/plain", annotations: { priorty: 1 }, icons: [{ src: "https://x/i.png", size: ["48x48"] }] }],
+    prompts: [{ name: "p", arguments: [{ name: "who", requried: true, default: "me" }] }],
+  };
+  const loaded = parseManifest(JSON.stringify(manifest), "m.json");
+  assert.equal(loaded.diagnostics.map((d) => `${d.severity} ${d.pointer}: ${d.message}`), [
+    `warning /tools/0/outputschema: "outputschema" is not a field of MCP's Tool (did you mean "outputSchema"?); MCP admits other properties, so it is published as given`,
+    `warning /tools/0/annotations/readOnly: "readOnly" is not a field of MCP's ToolAnnotations (did you mean "readOnlyHint"?); MCP admits other properties, so it is published as given`,
+    `warning /tools/0/execution/tasksupport: "tasksupport" is not a field of MCP's ToolExecution (did you mean "taskSupport"?); MCP admits other properties, so it is published as given`,
+    `warning /resources/0/mimetype: "mimetype" is not a field of MCP's Resource (did you mean "mimeType"?); MCP admits other properties, so it is published as given`,
+    `warning /resources/0/annotations/priorty: "priorty" is not a field of MCP's Annotations (did you mean "priority"?); MCP admits other properties, so it is published as given`,
+    `warning /resources/0/icons/0/size: "size" is not a field of MCP's Icon (did you mean "sizes"?); MCP admits other properties, so it is published as given`,
+    `warning /prompts/0/arguments/0/requried: "requried" is not a field of MCP's PromptArgument (did you mean "required"?); MCP admits other properties, so it is published as given`,
+  ]);
+  // kept as given: nothing is dropped or renamed
+  assert.equal(loaded.manifest, manifest);
+  // --lenient changes nothing here (it is about tool schemas)
+  assert.equal(parseManifest(JSON.stringify(manifest), "m.json", { lenient: true }).diagnostics.length, 7);
+});
+
 test("load: a template written under resources (or a uri under resourceTemplates) says where it belongs", () => {
-  const errors = errorsOf(() =>
-    parseManifest(
-      JSON.stringify({
-        name: "x",
-        version: "1",
-        resources: [{ uri: "weather://forecast/{city}", name: "forecast" }, { uriTemplate: "x://{a}", uri: "x://a", name: "b" }],
-        resourceTemplates: [{ uri: "x://c", uriTemplate: "x://{c}", name: "c" }],
-      }),
-      "m.json",
-    ),
-  );
-  assert.equal(errors.map((d) => `${d.pointer}: ${d.message}`), [
+  const text = JSON.stringify({
+    name: "x",
+    version: "1",
+    resources: [{ uri: "weather://forecast/{city}", name: "forecast" }, { uriTemplate: "x://{a}", uri: "x://a", name: "b" }],
+    resourceTemplates: [{ uri: "x://c", uriTemplate: "x://{c}", name: "c" }],
+  });
+  assert.equal(errorsOf(() => parseManifest(text, "m.json")).map((d) => `${d.pointer}: ${d.message}`), [
     '/resources/0/uri: "weather://forecast/{city}" is a URI template; declare it under "resourceTemplates" as "uriTemplate" (its variables become typed handler arguments)',
-    '/resources/1/uriTemplate: unknown property "uriTemplate" in a resource; a template belongs under "resourceTemplates" (static resources have "uri")',
-    '/resourceTemplates/0/uri: unknown property "uri" in a resource template; templates have "uriTemplate", a static resource belongs under "resources"',
+  ]);
+  const valid = text.replace("{city}", "paris");
+  assert.equal(parseManifest(valid, "m.json").diagnostics.map((d) => `${d.severity} ${d.pointer}: ${d.message}`), [
+    'warning /resources/1/uriTemplate: unknown property "uriTemplate" in a resource; a template belongs under "resourceTemplates" (static resources have "uri") (published as given)',
+    'warning /resourceTemplates/0/uri: unknown property "uri" in a resource template; templates have "uriTemplate", a static resource belongs under "resources" (published as given)',
   ]);
 });
 

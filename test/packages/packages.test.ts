@@ -3,7 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import semver from "semver";
@@ -21,6 +21,9 @@ interface Pkg {
   bin?: Record<string, string>;
   type?: string;
   sideEffects?: boolean;
+  repository?: { type?: string; url?: string; directory?: string };
+  homepage?: string;
+  bugs?: { url?: string };
 }
 
 const readPkg = (dir: string): Pkg => JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
@@ -162,6 +165,26 @@ test("engines: every production dependency, transitively, supports every Node.js
     walk(dir, pkg.dependencies, pkg.name);
     assert.equal(problems, []);
     assert.ok(seen.size >= Object.keys(pkg.dependencies ?? {}).length);
+  }
+});
+
+const REPOSITORY = "https://github.com/mcpgen/mcpgen";
+
+test("both packages point at the repository, their docs and the issue tracker; README links work from the npm page", () => {
+  for (const dir of packages) {
+    const pkg = readPkg(dir);
+    const sub = relative(repoRoot, dir) || undefined;
+    assert.equal(pkg.repository, { type: "git", url: `git+${REPOSITORY}.git`, ...(sub === undefined ? {} : { directory: sub }) }, pkg.name);
+    assert.is(pkg.homepage, sub === undefined ? `${REPOSITORY}#readme` : `${REPOSITORY}/tree/main/${sub}#readme`, pkg.name);
+    assert.equal(pkg.bugs, { url: `${REPOSITORY}/issues` }, pkg.name);
+    // npm renders the README away from the repository: a relative link there leads nowhere, and
+    // an absolute one into the repository must name a file that exists
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
+      assert.ok(/^(https?:|mailto:|#)/.test(target!), `${pkg.name} README: relative link ${target}`);
+      const inRepo = target!.startsWith(`${REPOSITORY}/blob/main/`) ? target!.slice(`${REPOSITORY}/blob/main/`.length).replace(/#.*$/, "") : undefined;
+      if (inRepo !== undefined) assert.ok(existsSync(join(repoRoot, inRepo)), `${pkg.name} README links to ${inRepo}, which does not exist`);
+    }
   }
 });
 

@@ -16,6 +16,8 @@ export { RULES, type Finding } from "./rules.js";
 
 export interface BreakingOptions {
   against: string;
+  /** Warnings (a changed default, a tool turning destructive, ...) fail too. */
+  strict?: boolean;
   /** Current manifest (default: the config's `manifest`, else mcp.manifest.json). */
   manifest?: string;
   config?: string;
@@ -23,7 +25,7 @@ export interface BreakingOptions {
 }
 
 export interface BreakingResult {
-  /** Findings not ignored. */
+  /** A finding that is not ignored and breaks (under `strict`, any finding not ignored). */
   breaking: boolean;
   findings: Finding[];
   /** Ignore entries that matched nothing (stale config). */
@@ -54,7 +56,7 @@ export async function runBreaking(options: BreakingOptions): Promise<BreakingRes
       // The structural reading saw a change the types do not: the checker decides.
       if (v?.assignable) continue;
     }
-    findings.push(finding);
+    findings.push({ ...finding, severity: RULES[f.rule].severity });
   }
   for (const v of verdicts) {
     if (v.assignable || v.direction === "args") continue;
@@ -64,6 +66,7 @@ export async function runBreaking(options: BreakingOptions): Promise<BreakingRes
     const role = v.direction === "input" ? "inputSchema" : "outputSchema";
     findings.push({
       rule: v.direction === "input" ? "TOOL_INPUT_INCOMPATIBLE" : "TOOL_OUTPUT_INCOMPATIBLE",
+      severity: "breaking",
       entry: v.entry,
       message: `${v.entry} ${v.direction}: ${v.direction === "input" ? "old input not assignable to the new input" : "new output not assignable to the old output"}: ${v.why}`,
       old: `${ta.pointer}/${role}`,
@@ -81,26 +84,31 @@ export async function runBreaking(options: BreakingOptions): Promise<BreakingRes
   }
   findings.sort((x, y) => (x.entry < y.entry ? -1 : x.entry > y.entry ? 1 : x.rule < y.rule ? -1 : x.rule > y.rule ? 1 : 0));
   const unusedIgnores = config.ignore.filter((i) => !used.has(i));
-  const breaking = findings.some((f) => f.ignored === undefined);
-  const summary = { against: old.display, manifest: current, breaking, findings, unusedIgnores };
+  const strict = options.strict === true;
+  const breaking = findings.some((f) => f.ignored === undefined && (strict || f.severity === "breaking"));
+  const summary = { against: old.display, manifest: current, strict, breaking, findings, unusedIgnores };
   return { breaking, findings, unusedIgnores, text: render(summary), json: JSON.stringify(summary, null, 2) + "\n" };
 }
 
-function render(s: { against: string; manifest: string; breaking: boolean; findings: Finding[]; unusedIgnores: IgnoreEntry[] }): string {
+function render(s: { against: string; manifest: string; strict: boolean; breaking: boolean; findings: Finding[]; unusedIgnores: IgnoreEntry[] }): string {
   const lines: string[] = [];
-  const live = s.findings.filter((f) => f.ignored === undefined);
+  const live = s.findings.filter((f) => f.ignored === undefined && f.severity === "breaking");
+  const warnings = s.findings.filter((f) => f.ignored === undefined && f.severity === "warning");
   for (const f of s.findings) {
-    lines.push(`${f.ignored === undefined ? "BREAKING" : "ignored "} ${f.rule}: ${f.message}`);
+    const label = f.ignored !== undefined ? "ignored " : f.severity === "breaking" ? "BREAKING" : s.strict ? "WARNING " : "warning ";
+    lines.push(`${label} ${f.rule}: ${f.message}`);
     lines.push(`  old ${s.against}${f.old === null ? " (absent)" : `#${f.old}`}`);
     lines.push(`  new ${s.manifest}${f.new === null ? " (absent)" : `#${f.new}`}`);
     if (f.ignored !== undefined) lines.push(`  ignored: ${f.ignored}`);
   }
   for (const i of s.unusedIgnores) lines.push(`note: breaking.ignore entry ${i.rule} ${i.entry} matched nothing`);
-  const ignored = s.findings.length - live.length;
+  const ignored = s.findings.length - live.length - warnings.length;
+  const notes = [
+    ...(warnings.length ? [`${warnings.length} warning(s)${s.strict ? ", failing under --strict" : "; --strict fails on them"}`] : []),
+    ...(ignored ? [`${ignored} ignored`] : []),
+  ];
   lines.push(
-    live.length === 0
-      ? `no breaking changes against ${s.against}${ignored ? ` (${ignored} ignored)` : ""}`
-      : `${live.length} breaking change(s) against ${s.against}${ignored ? ` (${ignored} ignored)` : ""}`,
+    (live.length === 0 ? `no breaking changes against ${s.against}` : `${live.length} breaking change(s) against ${s.against}`) + (notes.length ? ` (${notes.join("; ")})` : ""),
   );
   return lines.join("\n") + "\n";
 }

@@ -8,9 +8,11 @@ import { escapePointerToken } from "../../load/json-positions.js";
 import { isPlainObject, resolveLocalRef } from "../../load/schema-walk.js";
 import type { ServerModel, ToolModel } from "../../model/server-ir.js";
 import { compareShapes, describeShape, valueShape } from "../schema-shape.js";
+import { keywordChanges } from "./keywords.js";
 import type { Finding, RuleId } from "./rules.js";
+import { entryWarnings, schemaWarnings, toolWarnings } from "./warnings.js";
 
-export interface Located extends Finding {
+export interface Located extends Omit<Finding, "severity"> {
   /** For type-level rules: which checker verdict decides it. */
   check?: "input" | "output" | "args";
 }
@@ -19,7 +21,7 @@ const MAX_DEPTH = 64;
 const esc = escapePointerToken;
 const canon = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isPlainObject(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
 
-interface Side {
+export interface Side {
   root: unknown;
   schema: unknown;
   pointer: string;
@@ -56,19 +58,27 @@ function walkSchemas(
   const ob = deref(b, roots.b);
   const add = (rule: RuleId, message: string, oldPtr: string, newPtr: string) =>
     out.push({ rule, entry, message: `${entry} ${mode}${path ? ` ${path}` : ""}: ${message}`, old: oldPtr, new: newPtr, check: mode });
+  const walk = (sa: unknown, pa: string, sb: unknown, pb: string, sub: string) =>
+    walkSchemas(entry, mode, { root: oa.root, schema: sa, pointer: pa }, { root: ob.root, schema: sb, pointer: pb }, roots, sub, out, depth + 1);
 
   const sa = valueShape(oa.schema, oa.root, true);
   const sb = valueShape(ob.schema, ob.root, true);
   const c = compareShapes(sa, sb);
   const what = `${describeShape(sa)} -> ${describeShape(sb)}`;
+  // number and integer are one TypeScript type: the checker cannot see this one either way
+  const integerOnly = (x: typeof sa, y: typeof sa) => x.types.has("number") && !y.types.has("number") && y.types.has("integer") && [...x.types].every((t) => t === "number" || y.types.has(t));
   if (mode === "input" && (c === "narrowed" || c === "changed")) {
     const lostValues = sa.values !== null && sb.values !== null && [...sa.values].some((v) => !sb.values!.has(v));
-    const integerOnly = sa.types.has("number") && !sb.types.has("number") && sb.types.has("integer") && [...sa.types].every((t) => t === "number" || sb.types.has(t));
     if (lostValues) add("TOOL_INPUT_ENUM_VALUE_REMOVED", `enum lost ${[...sa.values!].filter((v) => !sb.values!.has(v)).join(", ")}`, oa.pointer, ob.pointer);
-    else if (integerOnly) out.push({ rule: "TOOL_INPUT_INTEGER_NARROWED", entry, message: `${entry} input${path ? ` ${path}` : ""}: number -> integer`, old: oa.pointer, new: ob.pointer });
+    else if (integerOnly(sa, sb)) add("TOOL_INPUT_INTEGER_NARROWED", "number -> integer", oa.pointer, ob.pointer);
     else add("TOOL_INPUT_TYPE_NARROWED", `accepts less (${what})`, oa.pointer, ob.pointer);
   }
-  if (mode === "output" && (c === "widened" || c === "changed")) add("TOOL_OUTPUT_TYPE_WIDENED", `may hold more (${what})`, oa.pointer, ob.pointer);
+  if (mode === "output" && (c === "widened" || c === "changed")) {
+    if (integerOnly(sb, sa)) add("TOOL_OUTPUT_INTEGER_WIDENED", "integer -> number", oa.pointer, ob.pointer);
+    else add("TOOL_OUTPUT_TYPE_WIDENED", `may hold more (${what})`, oa.pointer, ob.pointer);
+  }
+  for (const k of keywordChanges(mode, oa.schema, ob.schema)) add(k.rule, k.message, at(oa, k.keywords), at(ob, k.keywords));
+  schemaWarnings(entry, mode, path, oa, ob, out);
 
   const pa = propsOf(oa.schema);
   const pb = propsOf(ob.schema);
@@ -77,35 +87,76 @@ function walkSchemas(
   const isObjA = isPlainObject(oa.schema) && (oa.schema.type === "object" || "properties" in oa.schema);
   const isObjB = isPlainObject(ob.schema) && (ob.schema.type === "object" || "properties" in ob.schema);
   if (isObjA && isObjB) {
+    const apA = (oa.schema as { additionalProperties?: unknown }).additionalProperties;
+    const apB = (ob.schema as { additionalProperties?: unknown }).additionalProperties;
     if (mode === "input") {
       for (const p of [...rb].filter((x) => !ra.has(x))) {
         const was = p in pa ? "an optional property became required" : "new required property";
         add("TOOL_INPUT_PROPERTY_REQUIRED", `${was}: ${p}`, p in pa ? `${oa.pointer}/properties/${esc(p)}` : `${oa.pointer}/required`, `${ob.pointer}/required`);
       }
-      const ap = (s: unknown) => (isPlainObject(s) ? s.additionalProperties : undefined);
-      if (ap(oa.schema) !== false && ap(ob.schema) === false) {
-        out.push({
-          rule: "TOOL_INPUT_ADDITIONAL_PROPERTIES_CLOSED",
-          entry,
-          message: `${entry} input${path ? ` ${path}` : ""}: additionalProperties closed (extra arguments are now rejected)`,
-          old: oa.pointer,
-          new: `${ob.pointer}/additionalProperties`,
-        });
+      // a closed object refuses what it no longer declares (unless a patternProperties entry takes it)
+      if (apB === false) {
+        for (const p of Object.keys(pa).filter((x) => !Object.hasOwn(pb, x) && !matchesPattern(ob.schema, x))) {
+          add("TOOL_INPUT_PROPERTY_REMOVED", `property removed from an object that rejects unknown properties: ${p} (calls sending it now fail)`, `${oa.pointer}/properties/${esc(p)}`, `${ob.pointer}/additionalProperties`);
+        }
+      }
+      if (apA !== false && apB === false) {
+        add("TOOL_INPUT_ADDITIONAL_PROPERTIES_CLOSED", "additionalProperties closed (extra arguments are now rejected)", oa.pointer, `${ob.pointer}/additionalProperties`);
+      } else if (!isRestriction(apA) && isRestriction(apB)) {
+        add("TOOL_INPUT_ADDITIONAL_PROPERTIES_CLOSED", "additionalProperties restricted by a schema (extra arguments must now match it)", oa.pointer, `${ob.pointer}/additionalProperties`);
       }
     } else {
       for (const p of [...ra]) {
         if (!(p in pb) && !rb.has(p)) add("TOOL_OUTPUT_PROPERTY_REMOVED", `property removed: ${p}`, `${oa.pointer}/properties/${esc(p)}`, ob.pointer);
         else if (!rb.has(p)) add("TOOL_OUTPUT_PROPERTY_OPTIONAL", `property became optional: ${p}`, `${oa.pointer}/required`, `${ob.pointer}/properties/${esc(p)}`);
       }
+      if (isRestriction(apA) && !isRestriction(apB)) {
+        add("TOOL_OUTPUT_ADDITIONAL_PROPERTIES_OPENED", `additionalProperties ${apA === false ? "no longer false" : "no longer restricted"} (results may carry properties they could not before)`, `${oa.pointer}/additionalProperties`, ob.pointer);
+      }
     }
     for (const p of Object.keys(pa).filter((x) => x in pb)) {
-      walkSchemas(entry, mode, { root: oa.root, schema: pa[p], pointer: `${oa.pointer}/properties/${esc(p)}` }, { root: ob.root, schema: pb[p], pointer: `${ob.pointer}/properties/${esc(p)}` }, roots, `${path}.${p}`.replace(/^\./, ""), out, depth + 1);
+      walk(pa[p], `${oa.pointer}/properties/${esc(p)}`, pb[p], `${ob.pointer}/properties/${esc(p)}`, `${path}.${p}`.replace(/^\./, ""));
     }
+    if (isPlainObject(apA) && isPlainObject(apB)) walk(apA, `${oa.pointer}/additionalProperties`, apB, `${ob.pointer}/additionalProperties`, `${path}.*`.replace(/^\./, ""));
   }
-  const items = (s: unknown) => (isPlainObject(s) && isPlainObject(s.items) ? s.items : undefined);
-  if (items(oa.schema) && items(ob.schema)) {
-    walkSchemas(entry, mode, { root: oa.root, schema: items(oa.schema), pointer: `${oa.pointer}/items` }, { root: ob.root, schema: items(ob.schema), pointer: `${ob.pointer}/items` }, roots, `${path}[]`, out, depth + 1);
+  const sub = (s: unknown, key: string): unknown => (isPlainObject(s) ? s[key] : undefined);
+  for (const [key, label] of [["items", "[]"], ["propertyNames", " (property names)"], ["contains", " (contains)"]] as const) {
+    const x = sub(oa.schema, key);
+    const y = sub(ob.schema, key);
+    if (isPlainObject(x) && isPlainObject(y)) walk(x, `${oa.pointer}/${key}`, y, `${ob.pointer}/${key}`, `${path}${label}`);
   }
+  // tuples (2020-12 prefixItems, draft-07 items arrays) and patternProperties: position by position, pattern by pattern
+  for (const key of ["prefixItems", "items"] as const) {
+    const x = sub(oa.schema, key);
+    const y = sub(ob.schema, key);
+    if (Array.isArray(x) && Array.isArray(y)) for (let i = 0; i < Math.min(x.length, y.length); i++) walk(x[i], `${oa.pointer}/${key}/${i}`, y[i], `${ob.pointer}/${key}/${i}`, `${path}[${i}]`);
+  }
+  const ppA = sub(oa.schema, "patternProperties");
+  const ppB = sub(ob.schema, "patternProperties");
+  if (isPlainObject(ppA) && isPlainObject(ppB)) {
+    for (const k of Object.keys(ppA).filter((x) => Object.hasOwn(ppB, x))) walk(ppA[k], `${oa.pointer}/patternProperties/${esc(k)}`, ppB[k], `${ob.pointer}/patternProperties/${esc(k)}`, `${path}.${k}`);
+  }
+}
+
+/** The pointer of the first of `keywords` the schema has, else of the schema. */
+function at(side: Side, keywords: string[]): string {
+  const k = isPlainObject(side.schema) ? keywords.find((x) => Object.hasOwn(side.schema as object, x)) : undefined;
+  return k === undefined ? side.pointer : `${side.pointer}/${esc(k)}`;
+}
+
+/** A subschema that rejects something (`true`, `{}` and absence accept everything). */
+const isRestriction = (s: unknown) => s === false || (isPlainObject(s) && Object.keys(s).length > 0);
+
+/** Whether a `patternProperties` entry of `schema` covers the property name (an invalid pattern covers nothing). */
+function matchesPattern(schema: unknown, name: string): boolean {
+  const pp = isPlainObject(schema) && isPlainObject(schema.patternProperties) ? Object.keys(schema.patternProperties) : [];
+  return pp.some((p) => {
+    try {
+      return new RegExp(p, "u").test(name);
+    } catch {
+      return false;
+    }
+  });
 }
 
 function compareTool(a: ToolModel, b: ToolModel, out: Located[]): void {
@@ -153,12 +204,18 @@ export function structuralFindings(a: ServerModel, b: ServerModel): Located[] {
   const out: Located[] = [];
   const tool = (t: ToolModel): Keyed => ({ key: t.name, name: t.name, pointer: t.pointer, identity: canon([t.inputSchema, t.outputSchema]) });
   const toolsB = new Map(b.tools.map((t) => [t.name, t]));
-  for (const [x] of matchEntries("tools", a.tools.map(tool), b.tools.map(tool), out)) compareTool(a.tools.find((t) => t.name === x.key)!, toolsB.get(x.key)!, out);
+  for (const [x] of matchEntries("tools", a.tools.map(tool), b.tools.map(tool), out)) {
+    const ta = a.tools.find((t) => t.name === x.key)!;
+    const tb = toolsB.get(x.key)!;
+    compareTool(ta, tb, out);
+    toolWarnings(ta, tb, out);
+  }
 
   const prompt = (p: ServerModel["prompts"][number]): Keyed => ({ key: p.name, name: p.name, pointer: p.pointer, identity: canon(p.arguments) });
   for (const [x, y] of matchEntries("prompts", a.prompts.map(prompt), b.prompts.map(prompt), out)) {
     const pa = a.prompts.find((p) => p.name === x.key)!;
     const pb = b.prompts.find((p) => p.name === y.key)!;
+    entryWarnings("prompts", pa.name, pa, pb, out);
     pb.arguments.forEach((arg, i) => {
       if (!arg.required) return;
       const before = pa.arguments.findIndex((o) => o.name === arg.name);
@@ -176,12 +233,15 @@ export function structuralFindings(a: ServerModel, b: ServerModel): Located[] {
   }
 
   const resource = (r: ServerModel["resources"][number]): Keyed => ({ key: r.uri, name: r.name, pointer: r.pointer, identity: r.name });
-  matchEntries("resources", a.resources.map(resource), b.resources.map(resource), out);
+  for (const [x, y] of matchEntries("resources", a.resources.map(resource), b.resources.map(resource), out)) {
+    entryWarnings("resources", x.key, a.resources.find((r) => r.uri === x.key)!, b.resources.find((r) => r.uri === y.key)!, out);
+  }
 
   const template = (t: ServerModel["resourceTemplates"][number]): Keyed => ({ key: t.name, name: t.name, pointer: t.pointer, identity: t.uriTemplate });
   for (const [x, y] of matchEntries("resourceTemplates", a.resourceTemplates.map(template), b.resourceTemplates.map(template), out)) {
     const ta = a.resourceTemplates.find((t) => t.name === x.key)!;
     const tb = b.resourceTemplates.find((t) => t.name === y.key)!;
+    entryWarnings("resourceTemplates", ta.name, ta, tb, out);
     const sig = (t: typeof ta) => t.variables.map((v) => `${v.name}${v.optional ? "?" : ""}${v.explode ? "*" : ""}`).join(",");
     if (sig(ta) !== sig(tb)) {
       const entry = `resourceTemplates/${ta.name}`;

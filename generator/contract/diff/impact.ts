@@ -13,6 +13,12 @@ export interface Impact {
   /** Where in the manifest this comes from (JSON pointer), "" for the server as a whole. */
   pointer: string;
   message: string;
+  /** The method (method-*, result-*), wire type (entry-*) or capability path it is about. */
+  subject?: string;
+  /** The field of that result or wire type. */
+  field?: string;
+  /** The entry it is about (`tools/echo`), for entry-* impacts. */
+  entry?: string;
 }
 
 /** Methods a server built from this manifest answers or sends, with why. */
@@ -59,17 +65,17 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
 
   for (const m of diff.methods.removed) {
     const why = used.get(m.method);
-    if (why) out.push({ kind: "method-removed", pointer: "", message: `uses ${m.method} (${why}), removed in ${diff.to}` });
+    if (why) out.push({ kind: "method-removed", pointer: "", message: `uses ${m.method} (${why}), removed in ${diff.to}`, subject: m.method });
   }
   for (const r of diff.methods.renamed) {
     const why = used.get(r.from);
-    if (why) out.push({ kind: "method-removed", pointer: "", message: `uses ${r.from} (${why}), renamed to ${r.to} in ${diff.to}` });
+    if (why) out.push({ kind: "method-removed", pointer: "", message: `uses ${r.from} (${why}), renamed to ${r.to} in ${diff.to}`, subject: r.from });
   }
   for (const c of diff.methods.changed) {
     const why = used.get(c.method);
     if (!why || c.what === "messageType") continue;
     const show = (v: string | null) => (v === null ? "none" : c.what !== "direction" ? v : v === "client" ? "C->S" : v === "server" ? "S->C" : "both");
-    out.push({ kind: "method-changed", pointer: "", message: `uses ${c.method} (${why}): ${c.what} ${show(c.before)} -> ${show(c.after)} in ${diff.to}` });
+    out.push({ kind: "method-changed", pointer: "", message: `uses ${c.method} (${why}): ${c.what} ${show(c.before)} -> ${show(c.after)} in ${diff.to}`, subject: c.method, field: c.what });
   }
   // Results this server sends: fields they must now carry.
   const inA = new Set(diff.methods.removed.map((m) => m.method));
@@ -80,9 +86,9 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
     const result = to.resultType;
     for (const f of typeChanges.get(result) ?? []) {
       if ((f.change === "added" && f.required) || f.change === "required") {
-        out.push({ kind: "result-needs-field", pointer: "", message: `its ${method} results (${result}) need ${f.field} in ${diff.to}` });
+        out.push({ kind: "result-needs-field", pointer: "", message: `its ${method} results (${result}) need ${f.field} in ${diff.to}`, subject: method, field: f.field });
       } else if (f.change === "narrowed" || f.change === "changed") {
-        out.push({ kind: "result-field-changed", pointer: "", message: `its ${method} results (${result}): ${f.field} ${f.change} (${f.before} -> ${f.after}) in ${diff.to}` });
+        out.push({ kind: "result-field-changed", pointer: "", message: `its ${method} results (${result}): ${f.field} ${f.change} (${f.before} -> ${f.after}) in ${diff.to}`, subject: method, field: f.field });
       }
     }
   }
@@ -93,18 +99,18 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
     for (const e of entries) {
       for (const f of fields) {
         if (f.change === "removed" && f.field in e.definition) {
-          out.push({ kind: "entry-field-removed", pointer: `${e.pointer}/${f.field}`, message: `${type} ${JSON.stringify(e.name)} sets ${f.field}, removed from ${type} in ${diff.to} (not published there)` });
+          out.push({ kind: "entry-field-removed", pointer: `${e.pointer}/${f.field}`, message: `${type} ${JSON.stringify(e.name)} sets ${f.field}, removed from ${type} in ${diff.to} (not published there)`, subject: type, field: f.field, entry: `${section}/${e.name}` });
         }
         if (((f.change === "added" && f.required) || f.change === "required") && !(f.field in e.definition)) {
-          out.push({ kind: "entry-field-required", pointer: e.pointer, message: `${type} ${JSON.stringify(e.name)} lacks ${f.field}, required in ${diff.to}` });
+          out.push({ kind: "entry-field-required", pointer: e.pointer, message: `${type} ${JSON.stringify(e.name)} lacks ${f.field}, required in ${diff.to}`, subject: type, field: f.field, entry: `${section}/${e.name}` });
         }
       }
     }
-    if (removedTypes.has(type) && entries.length) out.push({ kind: "entry-field-removed", pointer: `/${section}`, message: `${type} no longer exists in ${diff.to}` });
+    if (removedTypes.has(type) && entries.length) out.push({ kind: "entry-field-removed", pointer: `/${section}`, message: `${type} no longer exists in ${diff.to}`, subject: type });
   }
   const removedCaps = new Set(diff.capabilities.fields.filter((c) => c.side === "server" && c.change === "removed").map((c) => c.path));
   for (const p of capabilityPaths(model)) {
-    if (removedCaps.has(p)) out.push({ kind: "capability-removed", pointer: `/capabilities/${p.replace(".", "/")}`, message: `declares capability ${p}, removed from ServerCapabilities in ${diff.to}` });
+    if (removedCaps.has(p)) out.push({ kind: "capability-removed", pointer: `/capabilities/${p.replace(".", "/")}`, message: `declares capability ${p}, removed from ServerCapabilities in ${diff.to}`, subject: p });
   }
   if (!model.revisions.includes(diff.to)) {
     out.push({ kind: "revision-not-served", pointer: "/revisions", message: `does not list ${diff.to} in revisions (speaks ${model.revisions.join(", ")})` });

@@ -1,6 +1,9 @@
-/** The readable report of `mcpgen diff` (the `--json` form is the ProtocolDiff object itself). */
-import type { Impact } from "./impact.js";
+/**
+ * The readable reports of `mcpgen diff` (the `--json` form is the ProtocolDiff object itself):
+ * the protocol changes, or with `--manifest` the answer for one server.
+ */
 import type { FieldChange, MethodFacts, ProtocolDiff } from "./protocol.js";
+import type { Verdict } from "./verdict.js";
 
 const arrow = (from: string) => (from === "client" ? "C->S" : from === "server" ? "S->C" : "both");
 
@@ -25,7 +28,7 @@ function field(f: FieldChange): string {
   }
 }
 
-export function renderDiff(diff: ProtocolDiff, impact?: Impact[]): string {
+export function renderDiff(diff: ProtocolDiff): string {
   const lines: string[] = [`Protocol changes ${diff.from} -> ${diff.to}`, ""];
   const section = (title: string, rows: string[]) => {
     lines.push(`${title} (${rows.length})`);
@@ -55,9 +58,13 @@ export function renderDiff(diff: ProtocolDiff, impact?: Impact[]): string {
     for (const r of t.members?.removed ?? []) lines.push(`    - | ${r}`);
   }
   if (diff.types.changed.length === 0) lines.push("  none");
-  if (impact) {
-    lines.push("");
-    section("Impact on this server", impact.map((i) => `${i.pointer ? `${i.pointer}: ` : ""}${i.message}`));
-  }
   return lines.join("\n").trimEnd() + "\n";
+}
+
+/** `diff --manifest`: the verdict first, one line per distinct change, what the runtime handles last. */
+export function renderVerdict(v: Verdict): string {
+  const lines = [v.summary];
+  if (v.changes.length) lines.push("", `To change (${v.changes.length}):`, ...v.changes.map((c) => `  ${c.message}`));
+  if (v.handledSummary) lines.push("", v.handledSummary);
+  return lines.join("\n") + "\n";
 }

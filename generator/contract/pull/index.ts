@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { McpgenError } from "../../errors.js";
+import { formatWarning } from "../../load/diagnostics.js";
 import type { ConnectOptions } from "../connect.js";
 import { snapshotToManifest } from "./manifest.js";
 import { takeSnapshot } from "./snapshot.js";
@@ -60,8 +61,11 @@ export async function runPull(options: PullOptions): Promise<PullResult> {
     (pulled.problems.length ? `; ${pulled.problems.length} problem(s) reported` : "");
   if (options.client !== undefined) {
     const { generate } = await import("../../generate.js");
-    // lenient like the load above: the schemas are the server's, reported already
-    const r = await generate({ manifest: outPath, out: resolve(cwd, options.client), cwd, config: false, lenient: true, warn: (w) => log(`warning: ${w}`) });
+    // lenient like the load above: the schemas are the server's, reported already, as are the
+    // loader's warnings (generate finds them again in the same text: printed once)
+    const reported = new Set(pulled.loaded.diagnostics.map(formatWarning));
+    const warn = (w: string) => void (reported.has(w) || log(`warning: ${w}`));
+    const r = await generate({ manifest: outPath, out: resolve(cwd, options.client), cwd, config: false, lenient: true, warn });
     summary += `\n${r.targets.map((t) => `${t.out}: ${t.written ? `wrote ${t.files.length} files` : "up to date"}`).join("\n")}`;
   }
   return { out: display, text: pulled.text, problems: pulled.problems, revisions: snapshot.revisions, counts, summary };

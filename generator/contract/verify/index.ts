@@ -5,9 +5,9 @@
  * Checks: protocol basics (the negotiated revision, and the era: a server whose manifest lists
  * 2026-07-28 must answer the `server/discover` probe, and one that also lists legacy revisions
  * must still accept `initialize`; liveness by ping in the legacy era, by an uncached
- * `server/discover` in 2026-07-28, which has no ping; an unknown tool answered with an error),
- * every list against the manifest, and every tool example's result against the tool's
- * outputSchema.
+ * `server/discover` in 2026-07-28, which has no ping; an unknown tool answered with the JSON-RPC
+ * error -32602), every list against the manifest (tool schemas compared by what they accept),
+ * and every tool example's result against the tool's outputSchema.
  */
 import { randomBytes } from "node:crypto";
 import { McpError, type McpClient } from "@mcpgen/runtime";
@@ -64,19 +64,38 @@ async function protocolBasics(client: McpClient, manifest: Manifest, options: Ve
     );
   }
   if (!(client.serverCapabilities as { tools?: unknown }).tools) return;
+  await unknownTool(client, checks);
+}
+
+/**
+ * Every revision makes "unknown tool" a protocol error, not a tool execution error: the tools
+ * page's error handling lists it under JSON-RPC errors with -32602 in each revision (e.g.
+ * https://modelcontextprotocol.io/specification/2025-11-25/server/tools#error-handling, and the
+ * CallToolResult.isError text from 2025-06-18: errors in finding the tool are MCP error
+ * responses); 2026-07-28's schema names it in InvalidParamsError (-32602). A tool result with
+ * `isError: true` is for errors the tool itself raised, so it fails the check.
+ */
+const INVALID_PARAMS = -32602;
+
+async function unknownTool(client: McpClient, checks: Check[]): Promise<void> {
+  const check = "protocol/unknown-tool";
+  const v = client.protocolVersion;
+  const rule = `${v} requires the JSON-RPC error ${INVALID_PARAMS} (Invalid params) for an unknown tool`;
   const name = `mcpgen-verify-no-such-tool-${randomBytes(4).toString("hex")}`;
+  const call = `tools/call of unknown tool ${JSON.stringify(name)}`;
   await client.callTool(name, {}).then(
-    (r) =>
-      checks.push(
-        r.isError === true
-          ? { check: "protocol/unknown-tool", status: "pass", message: "answered with a tool error (isError); MCP asks for a JSON-RPC error (-32602)" }
-          : { check: "protocol/unknown-tool", status: "fail", message: `tools/call of unknown tool ${JSON.stringify(name)} succeeded; expected a JSON-RPC error (-32602)` },
-      ),
+    (r) => {
+      if (r.isError !== true) return checks.push({ check, status: "fail", message: `${call} succeeded; ${rule}` });
+      const said = r.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ").slice(0, 120);
+      return checks.push({ check, status: "fail", message: `${call} was answered with a tool result (isError: true${said ? `, ${JSON.stringify(said)}` : ""}); ${rule}: isError is for errors the tool itself reports` });
+    },
     (e: unknown) =>
       checks.push(
-        e instanceof McpError
-          ? { check: "protocol/unknown-tool", status: "pass", message: `rejected (${errorText(e)})` }
-          : { check: "protocol/unknown-tool", status: "fail", message: `no JSON-RPC error: ${errorText(e)}` },
+        !(e instanceof McpError)
+          ? { check, status: "fail", message: `${call}: no JSON-RPC error: ${errorText(e)}` }
+          : e.code === INVALID_PARAMS
+            ? { check, status: "pass", message: `rejected (${errorText(e)})` }
+            : { check, status: "fail", message: `${call} was answered with ${errorText(e)}; ${rule}` },
       ),
   );
 }

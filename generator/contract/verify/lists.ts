@@ -1,21 +1,21 @@
 /**
  * `verify`: the served lists against the manifest's. Entries are matched by what clients
  * address them by (tool, prompt and template names, resource URIs); for matched entries the
- * fields clients compile against (schemas, prompt arguments, URI templates) must be equal, the
- * prose (titles, descriptions) only noted.
+ * fields clients compile against must agree: tool schemas accept the same values (compared
+ * semantically, schema-equivalence.ts), prompt arguments, resource MIME types and URI templates are
+ * equal. Prose (titles, descriptions, schema annotations) is only noted.
  */
 import type { McpClient } from "@mcpgen/runtime";
 import type { Manifest } from "../../load/manifest-format.js";
 import { isPlainObject } from "../../load/schema-walk.js";
+import { canonicalJson, compareSchemas } from "../schema-equivalence.js";
 import type { Check } from "./report.js";
 
 type Entry = { [key: string]: unknown };
 
-const canon = (v: unknown): string => JSON.stringify(v, (_k, x: unknown) => (isPlainObject(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
-
 /** First JSON pointer where two JSON values differ ("" = the values themselves). */
 export function firstDifference(a: unknown, b: unknown, at = ""): string | null {
-  if (canon(a) === canon(b)) return null;
+  if (canonicalJson(a) === canonicalJson(b)) return null;
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
       const d = firstDifference(a[k], b[k], `${at}/${k.replaceAll("~", "~0").replaceAll("/", "~1")}`);
@@ -36,11 +36,13 @@ interface Section {
   key: string;
   /** Fields that must be equal (wire contract); other differences are notes. */
   strict: string[];
+  /** Of those, the JSON Schemas (equal when they accept the same values). */
+  schemas?: string[];
   list(client: McpClient): Promise<unknown[]>;
 }
 
 const SECTIONS: Section[] = [
-  { kind: "tools", key: "name", strict: ["inputSchema", "outputSchema"], list: (c) => c.listTools() },
+  { kind: "tools", key: "name", strict: ["inputSchema", "outputSchema"], schemas: ["inputSchema", "outputSchema"], list: (c) => c.listTools() },
   { kind: "prompts", key: "name", strict: ["arguments"], list: (c) => c.listPrompts() },
   { kind: "resources", key: "uri", strict: ["mimeType"], list: (c) => c.listResources() },
   { kind: "resourceTemplates", key: "name", strict: ["uriTemplate"], list: (c) => c.listResourceTemplates() },
@@ -83,19 +85,41 @@ export async function checkLists(client: McpClient, manifest: Manifest, checks: 
         checks.push({ check: what, status: "fail", message: `declared at ${pointer} but not served` });
         continue;
       }
-      const problems = s.strict.flatMap((f) => {
+      const problems: string[] = [];
+      const prose = ["title", "description"].filter((f) => firstDifference(e[f], live[f]) !== null);
+      for (const f of s.strict) {
+        if (s.schemas?.includes(f)) {
+          const r = schemaAgreement(e[f], live[f], `${pointer}/${f}`);
+          if (r.problem) problems.push(`${f} ${r.problem}`);
+          prose.push(...r.notes.map((n) => `${f} ${n}`));
+          continue;
+        }
         const d = firstDifference(e[f], live[f]);
-        return d === null ? [] : [`${f} differs at ${pointer}/${f}${d} (manifest ${clip(atPointer(e[f], d))}, served ${clip(atPointer(live[f], d))})`];
-      });
-      if (problems.length) checks.push({ check: what, status: "fail", message: problems.join("; ") });
-      else {
-        const prose = ["title", "description"].filter((f) => firstDifference(e[f], live[f]) !== null);
-        checks.push({ check: what, status: "pass", message: prose.length ? `matches (note: ${prose.join(", ")} differ)` : "matches" });
+        if (d !== null) problems.push(`${f} differs at ${pointer}/${f}${d} (manifest ${clip(atPointer(e[f], d))}, served ${clip(atPointer(live[f], d))})`);
       }
+      if (problems.length) checks.push({ check: what, status: "fail", message: problems.join("; ") });
+      else checks.push({ check: what, status: "pass", message: prose.length ? `matches (note: ${prose.join(", ")} differ)` : "matches" });
     }
     for (const k of byKey.keys()) if (!declaredKeys.has(k)) checks.push({ check: `${s.kind}/${k}`, status: "fail", message: "served but not in the manifest" });
   }
   return servedTools;
+}
+
+/** A declared schema against the served one: a problem when they accept different values; annotation differences as notes. */
+function schemaAgreement(declared: unknown, served: unknown, at: string): { problem?: string; notes: string[] } {
+  if (declared === undefined || served === undefined) {
+    return declared === served ? { notes: [] } : { problem: `differs at ${at} (manifest ${clip(declared)}, served ${clip(served)})`, notes: [] };
+  }
+  const c = compareSchemas(declared, served);
+  const notes = c.annotations.length ? [`annotations (${shortList(c.annotations.map((p) => at + p))})`] : [];
+  if (c.difference === null) return { notes };
+  const d = c.difference;
+  const undecided = c.undecided ? ` (not compared by meaning: ${c.undecided}; the texts differ)` : "";
+  return { problem: `differs at ${at}${d.pointer} (manifest ${clip(d.first)}, served ${clip(d.second)})${undecided}`, notes };
+}
+
+function shortList(items: string[], shown = 3): string {
+  return items.length <= shown ? items.join(", ") : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
 }
 
 function atPointer(v: unknown, pointer: string): unknown {

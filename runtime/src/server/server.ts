@@ -165,6 +165,11 @@ export class McpServer implements ServerCore {
       }
       this.taskPath = new LazyModule(definition.tasks);
     }
+    const t = options.tasks;
+    // The store counts what it holds: a given store has its own bounds, which these would silently not change.
+    if (t?.store !== undefined && (t.maxTasks !== undefined || t.maxTasksPerOwner !== undefined)) {
+      throw new TypeError("createMcpServer: tasks.maxTasks and tasks.maxTasksPerOwner configure the default store; give them to your tasks.store instead");
+    }
   }
 
   /** The task machinery; undefined when no tool may run as a task. */
@@ -196,23 +201,15 @@ export class McpServer implements ServerCore {
     this.tasksStarted = true;
     const options = this.options;
     const definition = this.definition;
+    const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = options.tasks ?? {};
     // One store for both eras: a task is found by its id whichever flow made it.
-    const store = options.tasks?.store ?? new MemoryTaskStore();
-    this.legacyTasks = this.taskToolRevisions.size > 0
-      ? new LegacyTasks({
-          store,
-          ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
-          ...(options.tasks?.maxRunning !== undefined ? { maxRunning: options.tasks.maxRunning } : {}),
-          pageSize: definition.pageSize,
-          report: this.report,
-        })
-      : undefined;
+    const store = given ?? new MemoryTaskStore({ ...(maxTasks !== undefined ? { maxTasks } : {}), ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}) });
+    this.legacyTasks = this.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize: definition.pageSize, report: this.report }) : undefined;
     this.tasks = this.modernTaskTools
       ? new ModernTasks(this.codec, {
           store,
-          ...(options.tasks?.graceMs !== undefined ? { graceMs: options.tasks.graceMs } : {}),
-          ...(options.tasks?.pollIntervalMs !== undefined ? { pollIntervalMs: options.tasks.pollIntervalMs } : {}),
-          ...(options.tasks?.maxRunning !== undefined ? { maxRunning: options.tasks.maxRunning } : {}),
+          ...(graceMs !== undefined ? { graceMs } : {}),
+          ...bounds,
           onchange: (task) => void this.listens.taskChanged(task),
           report: this.report,
         })
@@ -511,11 +508,15 @@ export class McpServer implements ServerCore {
       handlersChecked: true,
       runningBytes,
     });
-    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.peerIdentity ?? `session:${nodeCrypto().randomUUID()}` }) };
+    // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
+    const ownOwner = stateless || options.taskOwner !== undefined || transport.peerIdentity !== undefined ? undefined : `session:${nodeCrypto().randomUUID()}`;
+    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.peerIdentity ?? ownOwner }) };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
     session.onclose = () => {
       this.connections.delete(conn);
+      // Its tasks stop counting against the store (tasks of a principal stay: it can come back).
+      if (ownOwner !== undefined) this.legacyTasks?.release(ownOwner).catch(this.report);
     };
     try {
       await transport.start();

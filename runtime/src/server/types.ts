@@ -224,13 +224,31 @@ export interface McpServerOptions {
   /**
    * Tasks for tools declaring `execution.taskSupport`, in both eras: 2025-11-25 task-augmented
    * calls (`params.task`, `tasks/result`) and the 2026-07-28 `io.modelcontextprotocol/tasks`
-   * extension. Where tasks live (default: a MemoryTaskStore, shared by both eras), how long a 2026
-   * call may run before it becomes a task (`graceMs`, default 100), the polling interval suggested
-   * to clients (default 500 ms) and the most task handlers running at once per era (default 1000;
-   * more are refused with -32603). Retention limits (default and maximum TTL, most tasks held)
-   * belong to the store: `new MemoryTaskStore({ maxTtlMs, maxTasks })`.
+   * extension, and the bounds on what callers can make the server hold (docs/task-stores.md). An
+   * owner is the caller's authorization principal, else its connection (a Streamable HTTP
+   * session); 2026-07-28 calls without authorization share one owner. A refusal is -32603 whose
+   * `data.limit` names the bound.
    */
-  tasks?: { store?: TaskStore; graceMs?: number; pollIntervalMs?: number; maxRunning?: number };
+  tasks?: {
+    /** Where tasks live; default a MemoryTaskStore built from `maxTasks`, `maxTasksPerOwner`, shared by both eras. */
+    store?: TaskStore;
+    /** How long a 2026-07-28 call may run before it becomes a task, ms (default 100). */
+    graceMs?: number;
+    /** Polling interval suggested to clients, ms (default 500). */
+    pollIntervalMs?: number;
+    /** Most task handlers running at once, per era (default 1000): `maxRunning`. */
+    maxRunning?: number;
+    /** Most of them one owner runs at once (default a tenth of maxRunning): `maxRunningPerOwner`. */
+    maxRunningPerOwner?: number;
+    /** Retention of a task whose caller asks for none, ms; holds with any store (default: the store's, 1 h for the built-in ones). */
+    defaultTtlMs?: number;
+    /** Longest retention granted, whatever a caller asks (2025-11-25 `task.ttl`), ms; holds with any store (default: the store's, 24 h). */
+    maxTtlMs?: number;
+    /** Most tasks the default store holds, any status (default 1000): `maxTasks`. With `store`, give it to the store instead. */
+    maxTasks?: number;
+    /** Most of them one owner holds (default a tenth of maxTasks): `maxTasksPerOwner`. With `store`, give it to the store instead. */
+    maxTasksPerOwner?: number;
+  };
   /**
    * How many 2026-07-28 `subscriptions/listen` requests may be open at once: on the server
    * (default 10 000), per session (default 100) and per principal across its sessions (default

@@ -12,7 +12,9 @@ import { ErrorCode } from "../jsonrpc.js";
 import { ConnectionClosedError, McpError } from "../errors.js";
 import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "../session/types.js";
 import { TERMINAL, type TaskChange, type TaskRecord, type TaskStore } from "./store.js";
-import { afterRetention, creationError, failureOf, taskIdParam, tooManyRunning, unknownTask } from "./shared.js";
+import { afterRetention, creationError, failureOf, ownerQuota, retentionBounds, serverTtl, taskIdParam, tooManyRunning, unknownTask, type Retention } from "./shared.js";
+import { OwnerCounts } from "./owner-counts.js";
+import { MAX_RUNNING_TASKS } from "../limits.js";
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
@@ -27,6 +29,12 @@ export interface LegacyTasksOptions {
   pollIntervalMs?: number;
   /** Most tasks whose handlers run at once (default 1000); more are refused with -32603. */
   maxRunning?: number;
+  /** Most of them one owner runs at once (default a tenth of maxRunning); more are refused with -32603. */
+  maxRunningPerOwner?: number;
+  /** Retention of a task whose caller asks for none, ms (default: the store's). */
+  defaultTtlMs?: number;
+  /** Longest retention granted, whatever the caller asks, ms (default: the store's); the store may shorten it further. */
+  maxTtlMs?: number;
   /** Page size of `tasks/list` (default 50). */
   pageSize?: number;
   report: (e: Error) => void;
@@ -56,6 +64,8 @@ interface Run {
   readonly waiting: (() => void)[];
   /** Input requests sent or waiting, not yet answered. */
   asking: number;
+  /** Cancels the timer that stops the run when its task's retention ends. */
+  expiry?: () => void;
 }
 
 /** The 2025-11-25 wire Task: `ttl` and `pollInterval` (the 2026 extension says `ttlMs`, `pollIntervalMs`). */
@@ -80,13 +90,19 @@ function errorSummary(result: Result): string {
 
 export class LegacyTasks {
   private readonly running = new Map<string, Run>();
+  /** Runs per owner, those being created included. */
+  private readonly owners = new OwnerCounts();
   private readonly pollIntervalMs: number;
   private readonly maxRunning: number;
+  private readonly maxRunningPerOwner: number;
+  private readonly retention: Retention | undefined;
   private readonly pageSize: number;
 
   constructor(private readonly options: LegacyTasksOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.maxRunning = options.maxRunning ?? 1000;
+    this.maxRunning = options.maxRunning ?? MAX_RUNNING_TASKS;
+    this.maxRunningPerOwner = ownerQuota("LegacyTasks", "maxRunningPerOwner", this.maxRunning, options.maxRunningPerOwner);
+    this.retention = retentionBounds("LegacyTasks", options);
     this.pageSize = options.pageSize ?? 50;
   }
 
@@ -105,10 +121,16 @@ export class LegacyTasks {
       throw new McpError(ErrorCode.InvalidParams, "Invalid params: task.ttl must be a non-negative integer (milliseconds)", { pointer: "/params/task/ttl" });
     }
     if (this.running.size >= this.maxRunning) throw tooManyRunning(this.maxRunning);
+    const owner = origin.owner;
+    if (this.owners.get(owner) >= this.maxRunningPerOwner) throw tooManyRunning(this.maxRunningPerOwner, "maxRunningPerOwner");
+    const ttlMs = serverTtl(ttl as number | undefined, this.retention);
+    // Counted before the store answers, so concurrent calls of one owner cannot all pass the check.
+    this.owners.add(owner);
     let t: TaskRecord;
     try {
-      t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ttl !== undefined ? { ttlMs: ttl as number } : {}), ...(origin.owner !== undefined ? { owner: origin.owner } : {}) });
+      t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ttlMs !== undefined ? { ttlMs } : {}), ...(owner !== undefined ? { owner } : {}) });
     } catch (e) {
+      this.owners.remove(owner);
       throw creationError(e);
     }
     let end!: () => void;
@@ -118,8 +140,10 @@ export class LegacyTasks {
     this.running.set(id, run);
     if (t.ttlMs !== null) {
       // Past its retention the task is gone: stop its handler, and let the store drop the record
-      // (a get on an expired task deletes it in the memory store), so memory returns to idle.
-      afterRetention(t.ttlMs + 1, () => {
+      // (a get on an expired task deletes it in the memory store). A run that ends first cancels
+      // the timer, which holds its connection: a day-long retention must not keep a closed
+      // session in memory, and the store's own expiry drops a finished task's record.
+      run.expiry = afterRetention(t.ttlMs + 1, () => {
         this.stop(id, new Error("task expired"));
         void this.options.store.get(id, origin.owner).catch((e: Error) => this.options.report(e));
       });
@@ -197,6 +221,15 @@ export class LegacyTasks {
   }
 
   /**
+   * `owner` is gone for good (the connection it names closed): stop its handlers and drop its
+   * tasks from the store, so nothing keeps counting them against anyone.
+   */
+  async release(owner: string): Promise<void> {
+    for (const [id, run] of this.running) if (run.origin.owner === owner) this.stop(id, new Error("the task's connection closed"));
+    await this.options.store.release?.(owner);
+  }
+
+  /**
    * The caller's task. A requestor that has an owner sees only its own tasks: an owner-less task
    * (a 2026-07-28 one without authorization) is not listed for it, so tasks/get must not find it either.
    */
@@ -209,10 +242,16 @@ export class LegacyTasks {
   private stop(id: string, reason: Error): void {
     const run = this.running.get(id);
     if (run === undefined) return;
-    this.running.delete(id);
+    this.forget(id, run);
     run.controller.abort(reason);
     for (const w of run.waiting.splice(0)) w();
     run.end();
+  }
+
+  private forget(id: string, run: Run): void {
+    this.running.delete(id);
+    this.owners.remove(run.origin.owner);
+    run.expiry?.();
   }
 
   /** A tasks/result waits here, lending its request to the task's input requests meanwhile. */
@@ -274,7 +313,7 @@ export class LegacyTasks {
     }
     // Cancelled, expired or shut down: the task already says so, or is gone.
     if (run.controller.signal.aborted) return;
-    this.running.delete(id);
+    this.forget(id, run);
     try {
       if ("result" in outcome) {
         const failed = outcome.result.isError === true;

@@ -21,7 +21,9 @@ import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
 import { declaresTasks, missingExtension } from "./extension.js";
 import { TERMINAL, type TaskRecord, type TaskStore } from "./store.js";
 import type * as Wire from "../wire/legacy.js";
-import { afterRetention, creationError, failureOf, principalOf as ownerOf, taskIdParam as taskId, tooManyRunning, unknownTask } from "./shared.js";
+import { afterRetention, creationError, failureOf, ownerQuota, principalOf as ownerOf, retentionBounds, serverTtl, taskIdParam as taskId, tooManyRunning, unknownTask, type Retention } from "./shared.js";
+import { OwnerCounts } from "./owner-counts.js";
+import { MAX_RUNNING_TASKS } from "../limits.js";
 
 export { TASKS_EXTENSION, declaresTasks, missingExtension };
 
@@ -36,6 +38,15 @@ export interface ModernTasksOptions {
   pollIntervalMs?: number;
   /** Most task-phase runs in progress at once (default 1000); more are refused with -32603. */
   maxRunning?: number;
+  /**
+   * Most of them one owner has at once (default a tenth of maxRunning; calls without
+   * authorization share one owner); more are refused with -32603.
+   */
+  maxRunningPerOwner?: number;
+  /** Retention of a new task, ms (default: the store's). */
+  defaultTtlMs?: number;
+  /** Longest retention granted, ms (default: the store's). */
+  maxTtlMs?: number;
   /** A task changed (for `notifications/tasks` on listens). */
   onchange?: (task: Result) => void;
   report: (e: Error) => void;
@@ -46,6 +57,8 @@ type Body = (ctx: ModernContext) => Promise<Result>;
 /** What the server keeps of a task whose handler may still run (never persisted). */
 interface Running {
   readonly controller: AbortController;
+  /** Whose task it is: the principal, or undefined for a call without authorization. */
+  readonly owner: string | undefined;
   readonly identity: RequestIdentity;
   readonly rc: RequestContext;
   readonly body: Body;
@@ -53,6 +66,8 @@ interface Running {
   readonly answers: Record<string, unknown>;
   /** Input requests of the current round still unanswered. */
   outstanding: Map<string, unknown>;
+  /** Cancels the timer that stops the run when its task's retention ends. */
+  expiry?: () => void;
 }
 
 function wire(t: TaskRecord): Result {
@@ -73,9 +88,13 @@ export function detailed(t: TaskRecord): Result {
 
 export class ModernTasks {
   private readonly running = new Map<string, Running>();
+  /** Runs per owner, those being created included. */
+  private readonly owners = new OwnerCounts();
   private readonly graceMs: number;
   private readonly pollIntervalMs: number;
   private readonly maxRunning: number;
+  private readonly maxRunningPerOwner: number;
+  private readonly retention: Retention | undefined;
 
   constructor(
     private readonly codec: RequestStateCodec,
@@ -83,7 +102,9 @@ export class ModernTasks {
   ) {
     this.graceMs = options.graceMs ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
-    this.maxRunning = options.maxRunning ?? 1000;
+    this.maxRunning = options.maxRunning ?? MAX_RUNNING_TASKS;
+    this.maxRunningPerOwner = ownerQuota("ModernTasks", "maxRunningPerOwner", this.maxRunning, options.maxRunningPerOwner);
+    this.retention = retentionBounds("ModernTasks", options);
   }
 
   /** Task runs in progress (for tests and metrics). */
@@ -127,27 +148,34 @@ export class ModernTasks {
         (detaching ??= (async () => {
           // A run already waiting for request-phase input answers InputRequiredResult instead.
           if (settled || round.isBlocked) return undefined;
-          if (this.running.size >= this.maxRunning) {
+          const owner = ownerOf(rc);
+          const refusal = this.running.size >= this.maxRunning ? tooManyRunning(this.maxRunning)
+            : this.owners.get(owner) >= this.maxRunningPerOwner ? tooManyRunning(this.maxRunningPerOwner, "maxRunningPerOwner") : undefined;
+          if (refusal !== undefined) {
             ctx.abandon();
-            settle(() => reject(tooManyRunning(this.maxRunning)));
+            settle(() => reject(refusal));
             return undefined;
           }
           detached = true;
           const answers = { ...retry.answers, ...Object.fromEntries(round.used) };
           const controller = new AbortController();
-          const entry: Running = { controller, identity, rc, body, answers, outstanding: new Map() };
+          const entry: Running = { controller, owner, identity, rc, body, answers, outstanding: new Map() };
+          // Counted before the store answers, so concurrent calls of one owner cannot all pass the check.
+          this.owners.add(owner);
           let id: string | undefined;
           ctx.detach(this.taskContext(rc, controller.signal), this.round(entry, () => id, ctx).continueFrom(round));
           ctx.onStatus = (m) => this.statusMessage(id, controller.signal, m);
           try {
-            const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ownerOf(rc) !== undefined ? { owner: ownerOf(rc)! } : {}) });
+            const ttlMs = serverTtl(undefined, this.retention);
+            const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ttlMs !== undefined ? { ttlMs } : {}), ...(owner !== undefined ? { owner } : {}) });
             id = t.taskId;
             this.running.set(t.taskId, entry);
             // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
-            if (t.ttlMs !== null) afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
+            if (t.ttlMs !== null) entry.expiry = afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {
+            this.owners.remove(owner);
             controller.abort(e);
             const error = creationError(e);
             settle(() => reject(error));
@@ -245,8 +273,14 @@ export class ModernTasks {
   private stop(id: string, reason: Error): void {
     const entry = this.running.get(id);
     if (entry === undefined) return;
-    this.running.delete(id);
+    this.forget(id, entry);
     entry.controller.abort(reason);
+  }
+
+  private forget(id: string, entry: Running): void {
+    this.running.delete(id);
+    this.owners.remove(entry.owner);
+    entry.expiry?.();
   }
 
   private async change(id: string, change: Parameters<TaskStore["update"]>[1]): Promise<void> {
@@ -267,7 +301,7 @@ export class ModernTasks {
     const entry = this.running.get(id);
     // A cancelled (or shut down) task's run may still end, by its abort or otherwise: nothing to record.
     if (entry === undefined || entry.controller.signal.aborted) return;
-    this.running.delete(id);
+    this.forget(id, entry);
     try {
       if ("result" in outcome) {
         await this.change(id, { status: "completed", result: outcome.result });

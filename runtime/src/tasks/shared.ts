@@ -6,7 +6,9 @@
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext } from "../session/types.js";
-import { TaskLimitError } from "./store.js";
+import { TaskLimitError, grantTtl } from "./store.js";
+import { ownerShare } from "./owner-counts.js";
+import { TASK_DEFAULT_TTL_MS, TASK_MAX_TTL_MS } from "../limits.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 
 /** Longest task id accepted from a peer (ids this runtime makes are 22 characters). */
@@ -30,14 +32,49 @@ export function unknownTask(id: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${JSON.stringify(id)}`, { taskId: id });
 }
 
-/** Too many task runs at once: -32603, because nothing in the request is wrong (features.md §9 Errors). */
-export function tooManyRunning(max: number): McpError {
-  return new McpError(ErrorCode.InternalError, `Internal error: this server runs at most ${max} tasks at once; retry later`, { limit: "maxRunning", max });
+/**
+ * Too many task runs at once, on the whole server or for one caller: -32603, because nothing in
+ * the request is wrong (features.md §9 Errors); `data.limit` names the bound.
+ */
+export function tooManyRunning(max: number, limit: "maxRunning" | "maxRunningPerOwner" = "maxRunning"): McpError {
+  const whose = limit === "maxRunning" ? "" : " for one caller";
+  return new McpError(ErrorCode.InternalError, `Internal error: this server runs at most ${max} tasks at once${whose}; retry later`, { limit, max });
 }
 
-/** A store refusing a creation (TaskLimitError) becomes the same -32603; anything else passes through. */
+/** A store refusing a creation (TaskLimitError) becomes the same -32603, naming the store's bound; anything else passes through. */
 export function creationError(e: unknown): unknown {
-  return e instanceof TaskLimitError ? new McpError(ErrorCode.InternalError, `Internal error: ${e.message}`, { limit: "maxTasks" }) : e;
+  if (!(e instanceof TaskLimitError)) return e;
+  return new McpError(ErrorCode.InternalError, `Internal error: ${e.message}`, e.max === undefined ? { limit: e.limit } : { limit: e.limit, max: e.max });
+}
+
+/** The server operator's retention bounds, which hold whatever store is used. */
+export interface Retention {
+  readonly defaultTtlMs: number;
+  readonly maxTtlMs: number;
+}
+
+/**
+ * The server's retention bounds from its task options: undefined when it sets neither (the
+ * store's own apply alone), else both, the missing one from runtime/src/limits.ts.
+ */
+export function retentionBounds(who: string, o: { defaultTtlMs?: number | undefined; maxTtlMs?: number | undefined }): Retention | undefined {
+  if (o.defaultTtlMs === undefined && o.maxTtlMs === undefined) return undefined;
+  const maxTtlMs = o.maxTtlMs ?? TASK_MAX_TTL_MS;
+  const defaultTtlMs = o.defaultTtlMs ?? Math.min(TASK_DEFAULT_TTL_MS, maxTtlMs);
+  if (!(defaultTtlMs >= 1 && maxTtlMs >= defaultTtlMs)) throw new RangeError(`${who}: maxTtlMs >= defaultTtlMs >= 1 are required`);
+  return { defaultTtlMs, maxTtlMs };
+}
+
+/** The retention to ask the store for: the caller's request clamped into the server's bounds (the store then applies its own). */
+export function serverTtl(requested: number | undefined, bounds: Retention | undefined): number | undefined {
+  return bounds === undefined ? requested : grantTtl(requested, bounds.defaultTtlMs, bounds.maxTtlMs);
+}
+
+/** A per-owner quota from the options, by default a share of the whole (runtime/src/limits.ts). */
+export function ownerQuota(who: string, name: string, total: number, perOwner: number | undefined): number {
+  const quota = perOwner ?? ownerShare(total);
+  if (!(total >= 1) || !(quota >= 1 && quota <= total)) throw new RangeError(`${who}: ${name.replace("PerOwner", "")} >= ${name} >= 1 is required`);
+  return quota;
 }
 
 /** A handler's failure as the JSON-RPC error its task records: McpErrors as they are, anything else -32603 (and reported). */
@@ -50,8 +87,16 @@ export function failureOf(e: unknown, report: (e: Error) => void): { code: numbe
 /** Longest delay setTimeout honours (a longer one fires at once). */
 const MAX_TIMER_MS = 2_147_483_647;
 
-/** Run `f` once `ms` have passed, however long that is (chained timers), without keeping the process alive. */
-export function afterRetention(ms: number, f: () => void): void {
-  if (ms > MAX_TIMER_MS) setTimeout(() => afterRetention(ms - MAX_TIMER_MS, f), MAX_TIMER_MS).unref();
-  else setTimeout(f, ms).unref();
+/**
+ * Run `f` once `ms` have passed, however long that is (chained timers), without keeping the
+ * process alive; the returned function cancels it (a timer left for a day holds what `f` holds).
+ */
+export function afterRetention(ms: number, f: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = (left: number) => {
+    timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(f, left);
+    timer.unref();
+  };
+  arm(ms);
+  return () => clearTimeout(timer);
 }

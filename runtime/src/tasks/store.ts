@@ -5,7 +5,9 @@
  * never changes again, whatever a racing handler or a late cancel tries.
  */
 import { nodeCrypto } from "../node-crypto.js";
+import { MAX_TASKS, TASK_DEFAULT_TTL_MS, TASK_MAX_TTL_MS } from "../limits.js";
 import type * as Wire from "../wire/legacy.js";
+import { OwnerCounts, ownerShare } from "./owner-counts.js";
 
 /** The task status machine's states, as 2025-11-25 defines them (the 2026 tasks extension reuses them). */
 export type TaskStatus = Wire.TaskStatus;
@@ -38,7 +40,10 @@ export interface TaskRecord {
 export type TaskChange = Partial<Pick<TaskRecord, "status" | "statusMessage" | "result" | "error" | "inputRequests">>;
 
 export interface TaskStore {
-  /** A new `working` task with an unguessable id; throws TaskLimitError when the store is full. */
+  /**
+   * A new `working` task with an unguessable id; throws TaskLimitError when the store, or the
+   * owner's share of it, is full (owner-less tasks share one such share).
+   */
   create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord>;
   /** The task, or undefined when unknown, expired, or owned by someone else. */
   get(taskId: string, owner?: string): Promise<TaskRecord | undefined>;
@@ -53,6 +58,13 @@ export interface TaskStore {
   cancel(taskId: string, owner?: string, statusMessage?: string): Promise<TaskRecord | undefined>;
   /** Drop every task past its retention now (stores also do it lazily); how many were dropped. */
   expire(): number | Promise<number>;
+  /**
+   * Drop every task of `owner` at once, whatever its status; how many were dropped. The server
+   * calls it when a connection whose tasks nobody else can reach closes (a Streamable HTTP
+   * session without authorization), so they stop counting against the store. Optional: a store
+   * without it keeps such tasks until their retention ends.
+   */
+  release?(owner: string): number | Promise<number>;
 }
 
 /**
@@ -69,13 +81,50 @@ export function newTaskId(): string {
   return nodeCrypto().randomBytes(16).toString("base64url");
 }
 
+/** Which bound refused a creation: the whole store's, or one owner's share of it. */
+export type TaskLimit = "maxTasks" | "maxTasksPerOwner";
+
 export class TaskLimitError extends Error {
   override name = "TaskLimitError";
+
+  constructor(
+    message: string,
+    /** The bound that tripped (the client sees it as `data.limit` of the -32603). */
+    readonly limit: TaskLimit = "maxTasks",
+    /** Its value, when the store says. */
+    readonly max?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The refusals both built-in stores give, worded alike. */
+export function storeFull(max: number): TaskLimitError {
+  return new TaskLimitError(`too many tasks: this server holds at most ${max} at once; retry after some finish and expire`, "maxTasks", max);
+}
+
+export function ownerFull(max: number): TaskLimitError {
+  return new TaskLimitError(`too many tasks for one caller: this server holds at most ${max} of one caller's tasks at once; retry after some of them expire`, "maxTasksPerOwner", max);
+}
+
+/** The store bounds both built-in stores take, checked alike; `who` names the store in the error. */
+export function storeBounds(who: string, o: Pick<MemoryTaskStoreOptions, "maxTasks" | "maxTasksPerOwner" | "defaultTtlMs" | "maxTtlMs">) {
+  const maxTasks = o.maxTasks ?? MAX_TASKS;
+  const bounds = { maxTasks, maxTasksPerOwner: o.maxTasksPerOwner ?? ownerShare(maxTasks), defaultTtlMs: o.defaultTtlMs ?? TASK_DEFAULT_TTL_MS, maxTtlMs: o.maxTtlMs ?? TASK_MAX_TTL_MS };
+  if (!(bounds.maxTasks >= 1) || !(bounds.maxTasksPerOwner >= 1 && bounds.maxTasksPerOwner <= bounds.maxTasks) || !(bounds.defaultTtlMs >= 1) || !(bounds.maxTtlMs >= bounds.defaultTtlMs)) {
+    throw new RangeError(`${who}: maxTasks >= maxTasksPerOwner >= 1 and maxTtlMs >= defaultTtlMs >= 1 are required`);
+  }
+  return bounds;
 }
 
 export interface MemoryTaskStoreOptions {
   /** Most tasks held at once (any status) before creation is refused; default 1000. */
   maxTasks?: number;
+  /**
+   * Most tasks one owner (an authorization principal, a session; owner-less tasks together)
+   * holds at once; default a tenth of maxTasks, so one caller's flood leaves the rest to others.
+   */
+  maxTasksPerOwner?: number;
   /** Retention when the creator asks for none; default 1 hour. */
   defaultTtlMs?: number;
   /** Upper bound on any requested retention (null/unlimited requests get this too); default 24 hours. */
@@ -89,7 +138,10 @@ export interface MemoryTaskStoreOptions {
 /** Lists order by creation; a Map keeps insertion order, so pagination is a walk from the cursor. */
 export class MemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, TaskRecord & { readonly expiresAt: number }>();
+  /** Tasks held per owner, expired ones not yet dropped included (like `tasks`). */
+  private readonly owners = new OwnerCounts();
   private readonly maxTasks: number;
+  private readonly maxTasksPerOwner: number;
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
   private readonly now: () => number;
@@ -97,14 +149,10 @@ export class MemoryTaskStore implements TaskStore {
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    this.maxTasks = options.maxTasks ?? 1000;
-    this.defaultTtlMs = options.defaultTtlMs ?? 3_600_000;
-    this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
+    ({ maxTasks: this.maxTasks, maxTasksPerOwner: this.maxTasksPerOwner, defaultTtlMs: this.defaultTtlMs, maxTtlMs: this.maxTtlMs } = storeBounds("MemoryTaskStore", options));
     this.now = options.now ?? Date.now;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
-    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs) || !(this.sweepIntervalMs >= 1)) {
-      throw new RangeError("MemoryTaskStore: maxTasks >= 1 and maxTtlMs >= defaultTtlMs >= 1 are required");
-    }
+    if (!(this.sweepIntervalMs >= 1)) throw new RangeError("MemoryTaskStore: sweepIntervalMs >= 1 is required");
   }
 
   get size(): number {
@@ -117,7 +165,18 @@ export class MemoryTaskStore implements TaskStore {
     let dropped = 0;
     for (const [id, t] of this.tasks) {
       if (t.expiresAt <= now) {
-        this.tasks.delete(id);
+        this.drop(id, t);
+        dropped++;
+      }
+    }
+    return dropped;
+  }
+
+  release(owner: string): number {
+    let dropped = 0;
+    for (const [id, t] of this.tasks) {
+      if (t.owner === owner) {
+        this.drop(id, t);
         dropped++;
       }
     }
@@ -125,8 +184,10 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
-    if (this.tasks.size >= this.maxTasks) this.expire();
-    if (this.tasks.size >= this.maxTasks) throw new TaskLimitError(`too many tasks: this server holds at most ${this.maxTasks} at once; retry after some finish and expire`);
+    if (this.owners.get(init.owner) >= this.maxTasksPerOwner || this.tasks.size >= this.maxTasks) this.expire();
+    // The owner's own quota first: a caller that filled it is told so, whatever the pool holds.
+    if (this.owners.get(init.owner) >= this.maxTasksPerOwner) throw ownerFull(this.maxTasksPerOwner);
+    if (this.tasks.size >= this.maxTasks) throw storeFull(this.maxTasks);
     const ttlMs = grantTtl(init.ttlMs, this.defaultTtlMs, this.maxTtlMs);
     const now = this.now();
     const stamp = new Date(now).toISOString();
@@ -137,6 +198,7 @@ export class MemoryTaskStore implements TaskStore {
       ...(init.owner !== undefined ? { owner: init.owner } : {}),
     };
     this.tasks.set(taskId, record);
+    this.owners.add(init.owner);
     // Runs only while tasks are held and never keeps the process alive.
     this.sweeper ??= setInterval(() => {
       this.expire();
@@ -194,10 +256,15 @@ export class MemoryTaskStore implements TaskStore {
   private live(taskId: string): (TaskRecord & { readonly expiresAt: number }) | undefined {
     const t = this.tasks.get(taskId);
     if (t !== undefined && t.expiresAt <= this.now()) {
-      this.tasks.delete(taskId);
+      this.drop(taskId, t);
       return undefined;
     }
     return t;
+  }
+
+  private drop(taskId: string, t: TaskRecord): void {
+    this.tasks.delete(taskId);
+    this.owners.remove(t.owner);
   }
 }
 

@@ -6,8 +6,10 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
   connectClient, createMcpServer, createMemoryTransportPair, McpError, MemoryTaskStore, toolError,
-  type ClientSession, type HandlerContext, type McpDefinition, type McpServer, type Validator,
+  type ClientSession, type ConnectOptions, type HandlerContext, type McpDefinition, type McpServer, type Validator,
 } from "@mcpgen/runtime";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { bindings } from "../helpers/binding.js";
 import { rawPeer } from "../helpers/peer.js";
 
@@ -63,20 +65,21 @@ interface Setup {
   server: McpServer;
   store: MemoryTaskStore;
   errors: Error[];
-  connect(caps?: object, revision?: string): Promise<{ client: ClientSession; notes: any[]; elicited: any[] }>;
+  connect(caps?: object, revision?: string, options?: ConnectOptions): Promise<{ client: ClientSession; notes: any[]; elicited: any[] }>;
 }
 
-function setup(options: { maxRunning?: number; store?: MemoryTaskStore; pageSize?: number } = {}): Setup {
+function setup(options: { maxRunning?: number; maxRunningPerOwner?: number; defaultTtlMs?: number; store?: MemoryTaskStore; pageSize?: number } = {}): Setup {
   const errors: Error[] = [];
-  const store = options.store ?? new MemoryTaskStore();
-  const server = createMcpServer(definition(undefined, options.pageSize), handlers() as never, {
-    bindings, onerror: (e) => errors.push(e), tasks: { store, pollIntervalMs: 20, ...(options.maxRunning !== undefined ? { maxRunning: options.maxRunning } : {}) },
+  const { store: given, pageSize, ...bounds } = options;
+  const store = given ?? new MemoryTaskStore();
+  const server = createMcpServer(definition(undefined, pageSize), handlers() as never, {
+    bindings, onerror: (e) => errors.push(e), tasks: { store, pollIntervalMs: 20, ...bounds },
   });
   return {
     server, store, errors,
-    async connect(caps = { elicitation: {}, tasks: {} }, revision = REV) {
+    async connect(caps = { elicitation: {}, tasks: {} }, revision = REV, options = {}) {
       const [ct, st] = createMemoryTransportPair();
-      await server.connect(st);
+      await server.connect(st, options);
       // trustPeer: this test client reads CreateTaskResult from tools/call without a typed task API.
       const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: caps as never, protocolVersion: revision, transport: ct, trustPeer: true });
       const notes: any[] = [];
@@ -226,8 +229,10 @@ test("tasks/cancel: working -> cancelled for good; terminal, unknown and foreign
 
 test("limits: running tasks and stored tasks are capped with -32603; the TTL is clamped to the store's maximum; expired tasks are gone", async () => {
   newGate();
-  const s = setup({ maxRunning: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTtlMs: 200, defaultTtlMs: 100 }) });
+  // Per-owner quotas as large as they may be, so the whole server's bounds are what trips.
+  const s = setup({ maxRunning: 2, maxRunningPerOwner: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTasksPerOwner: 2, maxTtlMs: 200, defaultTtlMs: 100, sweepIntervalMs: 20 }) });
   const { client } = await s.connect();
+  const other = (await s.connect()).client;
   const t1 = (await call(client, "job", { ttl: 10_000_000 })).task as any;
   assert.is(t1.ttl, 200, "the store's maximum TTL wins and tasks/get reports it");
   await call(client, "job", {});
@@ -236,14 +241,79 @@ test("limits: running tasks and stored tasks are capped with -32603; the TTL is 
   assert.match(refused.message, /at most 2 tasks at once/);
   gate.release();
   await new Promise((r) => setTimeout(r, 20));
-  await call(client, "must", {});
-  const full = await call(client, "must", {}).catch((e) => e);
-  assert.equal([full.code, full.data], [-32603, { limit: "maxTasks" }]);
+  await call(other, "must", {});
+  const full = await call(other, "must", {}).catch((e) => e);
+  assert.equal([full.code, full.data], [-32603, { limit: "maxTasks", max: 3 }]);
   await new Promise((r) => setTimeout(r, 260));
   assert.is(s.store.size, 0, "expired tasks leave the store");
   assert.is(code(await rq(client, "tasks/get", { taskId: t1.taskId }).catch((e) => e)), -32602);
   assert.is(s.server.legacyTasks!.size, 0);
   await s.server.close();
+});
+
+test("a closed connection's tasks are released (handlers stopped, records dropped); a named owner's and other connections' stay", async () => {
+  newGate();
+  const s = setup({ defaultTtlMs: 45_000 });
+  const a = await s.connect();
+  const b = await s.connect();
+  const named = await s.connect(undefined, undefined, { taskOwner: "the-one-client" });
+  const mine = [(await call(a.client, "job", {})).task as any, (await call(a.client, "must", {})).task as any];
+  assert.is(mine[0].ttl, 45_000, "the server's defaultTtlMs applies when the caller asks none");
+  const theirs = (await call(b.client, "job", { ttl: 60_000 })).task as any;
+  const kept = (await call(named.client, "job", {})).task as any;
+  for (let i = 0; i < 100 && s.server.legacyTasks!.size > 3; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal([s.store.size, s.server.legacyTasks!.size], [4, 3], "the \"must\" task finished");
+  await a.client.close();
+  await named.client.close();
+  for (let i = 0; i < 100 && s.store.size > 2; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.equal([s.store.size, s.server.legacyTasks!.size], [2, 2], "only the closed anonymous connection's tasks (one running, one finished) left");
+  assert.is((await rq(b.client, "tasks/get", { taskId: theirs.taskId })).status, "working");
+  assert.ok(await s.store.get(kept.taskId, "the-one-client"), "an owner given to connect() may come back (stdio, a durable store)");
+  assert.is(await s.store.get(mine[0].taskId), undefined);
+  gate.release();
+  await s.server.close();
+  assert.equal(s.errors, []);
+});
+
+test("a closed connection is not held in memory by its tasks' day-long retention (heap: a WeakRef after GC)", async () => {
+  newGate();
+  const s = setup();
+  // In a function of its own, so that nothing of the connection stays in this test's scope.
+  const session = await (async () => {
+    const [ct, st] = createMemoryTransportPair();
+    const ref = new WeakRef(await s.server.connect(st));
+    const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: { tasks: {} } as never, protocolVersion: REV, transport: ct, trustPeer: true });
+    await call(client, "must", { ttl: 86_400_000 });
+    await call(client, "job", { ttl: 86_400_000 });
+    await new Promise((r) => setTimeout(r, 10));
+    await client.close();
+    return ref;
+  })();
+  // The aborted "job" handler ended; the test's own gate would otherwise hold its abort reason.
+  gate.release();
+  for (let i = 0; i < 20 && session.deref() !== undefined; i++) {
+    await new Promise((r) => setTimeout(r, 10));
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+  }
+  assert.is(session.deref(), undefined, "the session was collected");
+  assert.is(s.store.size, 0);
+  await s.server.close();
+});
+
+test("the stored-task bounds configure the default store; beside a store of one's own they are refused", async () => {
+  const plain = () => createMcpServer(definition(), handlers() as never, { bindings, tasks: { maxTasks: 20, maxTasksPerOwner: 2 } });
+  newGate();
+  const server = plain();
+  const [ct, st] = createMemoryTransportPair();
+  await server.connect(st);
+  const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: { tasks: {} } as never, protocolVersion: REV, transport: ct, trustPeer: true });
+  await call(client, "must", {});
+  await call(client, "must", {});
+  const e = await call(client, "must", {}).catch((x) => x);
+  assert.equal([e.code, e.data], [-32603, { limit: "maxTasksPerOwner", max: 2 }]);
+  await server.close();
+  assert.throws(() => createMcpServer(definition(), handlers() as never, { bindings, tasks: { store: new MemoryTaskStore(), maxTasksPerOwner: 2 } }), /give them to your tasks.store/);
 });
 
 test("an expiring task stops its handler; tasks/result waiting on it gets -32602", async () => {

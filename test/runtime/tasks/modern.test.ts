@@ -3,7 +3,7 @@
 // status machine as tasks/get shows it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryTaskStore, McpError, ModernTasks, RequestStateCodec, TASKS_EXTENSION, type HandlerContext } from "@mcpgen/runtime";
+import { MemoryTaskStore, McpError, ModernTasks, RequestStateCodec, TASKS_EXTENSION, type HandlerContext, type ModernTasksOptions } from "@mcpgen/runtime";
 
 const form = { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } as const;
 
@@ -16,9 +16,9 @@ function rc(auth?: { subject: string }, caps: object = { elicitation: {}, extens
   };
 }
 
-function setup() {
+function setup(options: Partial<ModernTasksOptions> = {}) {
   const errors: Error[] = [];
-  const tasks = new ModernTasks(new RequestStateCodec(), { store: new MemoryTaskStore(), graceMs: 1000, pollIntervalMs: 50, report: (e) => errors.push(e) });
+  const tasks = new ModernTasks(new RequestStateCodec(), { store: new MemoryTaskStore(), graceMs: 1000, pollIntervalMs: 50, report: (e) => errors.push(e), ...options });
   return { tasks, errors };
 }
 
@@ -88,6 +88,29 @@ test("a cancelled task stays cancelled although its run then finishes", async ()
   const t = await tasks.get({ taskId: created.taskId }, rc());
   assert.equal([t.status, "result" in t], ["cancelled", false]);
   assert.equal(errors, []);
+});
+
+test("quotas: one principal's running tasks trip maxRunningPerOwner, the callers without authorization share one; the server's retention holds", async () => {
+  const { tasks, errors } = setup({ maxRunning: 5, maxRunningPerOwner: 2, defaultTtlMs: 30_000, maxTtlMs: 60_000 });
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  const body = async (ctx: HandlerContext) => {
+    await ctx.runAsTask();
+    await held;
+    return { content: [] };
+  };
+  const outcome = (r: ReturnType<typeof rc>) => tasks.call({ name: "t" }, r, body as never).then((t) => t.ttlMs, (e: McpError) => [e.code, e.data]);
+  const refused = [-32603, { limit: "maxRunningPerOwner", max: 2 }];
+  assert.equal([await outcome(rc({ subject: "alice" })), await outcome(rc({ subject: "alice" })), await outcome(rc({ subject: "alice" }))], [30_000, 30_000, refused]);
+  assert.equal([await outcome(rc()), await outcome(rc()), await outcome(rc()), await outcome(rc({ subject: "bob" }))], [30_000, 30_000, refused, 30_000]);
+  const e = await tasks.call({ name: "t" }, rc({ subject: "carol" }), body as never).catch((x: McpError) => x);
+  assert.equal([(e as McpError).data, (e as McpError).message], [{ limit: "maxRunning", max: 5 }, "Internal error: this server runs at most 5 tasks at once; retry later"]);
+  release();
+  for (let i = 0; i < 100 && tasks.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.is(await outcome(rc({ subject: "alice" })), 30_000, "finished runs free their owner's quota");
+  assert.equal(errors, []);
+  assert.throws(() => setup({ maxRunning: 2, maxRunningPerOwner: 3 }), /maxRunning >= maxRunningPerOwner >= 1/);
+  assert.throws(() => setup({ defaultTtlMs: 10, maxTtlMs: 5 }), /maxTtlMs >= defaultTtlMs/);
 });
 
 test.run();

@@ -14,7 +14,7 @@ export function clock(start = Date.UTC(2026, 0, 1)): Clock {
   return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
-type Make = (o: { now: () => number; maxTasks?: number; defaultTtlMs?: number; maxTtlMs?: number }) => Promise<TaskStore & { close?(): void }>;
+type Make = (o: { now: () => number; maxTasks?: number; maxTasksPerOwner?: number; defaultTtlMs?: number; maxTtlMs?: number }) => Promise<TaskStore & { close?(): void }>;
 
 export function storeContract(name: string, make: Make): void {
   const test = (title: string, body: () => Promise<void>) => uvuTest(`${name}: ${title}`, body);
@@ -56,7 +56,7 @@ export function storeContract(name: string, make: Make): void {
 
   test("tasks expire after their ttl, free their slot, and a full store refuses", async () => {
     const c = clock();
-    const store = await make({ now: c.now, maxTasks: 2, defaultTtlMs: 100, maxTtlMs: 100 });
+    const store = await make({ now: c.now, maxTasks: 2, maxTasksPerOwner: 2, defaultTtlMs: 100, maxTtlMs: 100 });
     const a = await store.create({});
     await store.create({});
     await store.create({}).then(
@@ -76,6 +76,35 @@ export function storeContract(name: string, make: Make): void {
     c.advance(100);
     assert.is(await store.expire(), 2, "both new tasks are swept at once");
     assert.is(await store.expire(), 0);
+    store.close?.();
+  });
+
+  test("each owner holds at most maxTasksPerOwner, owner-less tasks share one quota, and release drops one owner's tasks", async () => {
+    const c = clock();
+    const store = await make({ now: c.now, maxTasks: 10, maxTasksPerOwner: 3, defaultTtlMs: 100, maxTtlMs: 100 });
+    const refusal = (p: Promise<unknown>) => p.then(() => assert.unreachable("the create must be refused"), (e: TaskLimitError) => (assert.instance(e, TaskLimitError), [e.limit, e.max]));
+    const alice = [];
+    for (let i = 0; i < 3; i++) alice.push(await store.create({ owner: "alice" }));
+    // Finished and cancelled tasks are still held, so they still count.
+    await store.update(alice[0]!.taskId, { status: "completed", result: {} });
+    await store.cancel(alice[1]!.taskId, "alice");
+    assert.equal(await refusal(store.create({ owner: "alice" })), ["maxTasksPerOwner", 3]);
+    await store.create({ owner: "alice" }).catch((e: Error) => assert.match(e.message, /at most 3 of one caller's tasks/));
+    await store.create({ owner: "bob" });
+    for (let i = 0; i < 3; i++) await store.create({});
+    assert.equal(await refusal(store.create({})), ["maxTasksPerOwner", 3], "owner-less tasks are one owner");
+    await store.create({ owner: "carol" });
+    await store.create({ owner: "carol" });
+    await store.create({ owner: "dave" });
+    assert.equal(await refusal(store.create({ owner: "erin" })), ["maxTasks", 10], "the whole store is still bounded");
+    assert.is(await store.release!("alice"), 3);
+    assert.is(await store.release!("nobody"), 0);
+    assert.is(await store.get(alice[2]!.taskId, "alice"), undefined, "a released task is gone");
+    assert.ok(await store.create({ owner: "erin" }), "released tasks free the store");
+    for (let i = 0; i < 2; i++) await store.create({ owner: "alice" });
+    c.advance(100);
+    for (let i = 0; i < 3; i++) await store.create({ owner: "bob" });
+    assert.equal(await refusal(store.create({ owner: "bob" })), ["maxTasksPerOwner", 3], "expired tasks free their owner's quota");
     store.close?.();
   });
 

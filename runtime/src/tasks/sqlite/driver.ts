@@ -19,14 +19,15 @@ export type SqlValue = string | number | null;
 
 export type SqliteDriver = "node:sqlite" | "better-sqlite3";
 
-type Opener = (file: string) => SqlDatabase;
+/** Opens `file`, creating it when absent; `readonly` opens an existing file for reading only (nothing is created or written). */
+type Opener = (file: string, readonly?: boolean) => SqlDatabase;
 
 async function nodeSqlite(): Promise<Opener | undefined> {
   try {
     // A variable specifier keeps bundlers and TypeScript (whose Node 20 types lack it) out of it.
     const specifier = "node:sqlite";
-    const m = (await import(specifier)) as { DatabaseSync: new (file: string) => SqlDatabase };
-    return (file) => new m.DatabaseSync(file);
+    const m = (await import(specifier)) as { DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => SqlDatabase };
+    return (file, readonly) => (readonly ? new m.DatabaseSync(file, { readOnly: true }) : new m.DatabaseSync(file));
   } catch {
     return undefined;
   }
@@ -35,7 +36,7 @@ async function nodeSqlite(): Promise<Opener | undefined> {
 async function betterSqlite3(): Promise<Opener | undefined> {
   try {
     const { default: Database } = await import("better-sqlite3");
-    return (file) => new Database(file);
+    return (file, readonly) => (readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file));
   } catch (e) {
     if ((e as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return undefined;
     // Installed but its native addon failed to load (wrong ABI, missing build): say so.

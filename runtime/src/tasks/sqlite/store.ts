@@ -5,12 +5,15 @@
  * handler ran in the dead process and cannot finish, and it is failed at once with an error that
  * says so. Finished tasks keep their results until their retention ends.
  */
-import { TERMINAL, TaskLimitError, grantTtl, newTaskId, type TaskChange, type TaskRecord, type TaskStatus, type TaskStore } from "../store.js";
+import { TERMINAL, grantTtl, newTaskId, ownerFull, storeBounds, storeFull, type TaskChange, type TaskRecord, type TaskStatus, type TaskStore } from "../store.js";
 import { loadDriver, type SqlDatabase, type SqlStatement, type SqlValue, type SqliteDriver } from "./driver.js";
+import { APPLICATION_ID, SCHEMA_VERSION, headerIdentity, refusal, sqlIdentity } from "./inspect.js";
 
 export interface SqliteTaskStoreOptions {
   /** Most tasks held at once (any status) before creation is refused; default 1000. */
   maxTasks?: number;
+  /** Most tasks one owner holds at once (owner-less tasks together); default a tenth of maxTasks. */
+  maxTasksPerOwner?: number;
   /** Retention when the creator asks for none; default 1 hour. */
   defaultTtlMs?: number;
   /** Upper bound on any requested retention; default 24 hours. */
@@ -34,9 +37,6 @@ export class TaskStoreError extends Error {
   override name = "TaskStoreError";
 }
 
-// 'mcpg': tells our file from someone else's SQLite database.
-const APPLICATION_ID = 0x6d637067;
-const SCHEMA_VERSION = 1;
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS mcpgen_tasks (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -54,13 +54,18 @@ CREATE TABLE IF NOT EXISTS mcpgen_tasks (
   input_requests TEXT
 );
 CREATE INDEX IF NOT EXISTS mcpgen_tasks_expiry ON mcpgen_tasks (expires_at);
+CREATE INDEX IF NOT EXISTS mcpgen_tasks_owner ON mcpgen_tasks (owner, expires_at);
 `;
 const LIVE = "task_id = ? AND expires_at > ?";
 const NOT_TERMINAL = `status NOT IN (${[...TERMINAL].map((s) => `'${s}'`).join(", ")})`;
 
 type Row = Record<string, unknown>;
 
-/** Open (creating if needed) the task database at `file`. */
+/**
+ * Open (creating if needed) the task database at `file`. An existing file is read before anything
+ * writes to it: another application's database, a corrupt file or another schema is refused as
+ * it was found.
+ */
 export async function openSqliteTaskStore(file: string, options: SqliteTaskStoreOptions = {}): Promise<SqliteTaskStore> {
   let driver: Awaited<ReturnType<typeof loadDriver>>;
   try {
@@ -68,8 +73,10 @@ export async function openSqliteTaskStore(file: string, options: SqliteTaskStore
   } catch (e) {
     throw new TaskStoreError(`cannot open task database ${file}: ${(e as Error).message}`);
   }
+  storeBounds("SqliteTaskStore", options);
   let db: SqlDatabase | undefined;
   try {
+    inspect(file, driver.open);
     db = driver.open(file);
     return new SqliteTaskStore(db, file, driver.driver, options);
   } catch (e) {
@@ -82,6 +89,23 @@ export async function openSqliteTaskStore(file: string, options: SqliteTaskStore
   }
 }
 
+/** Refuses `file` unless it is absent, empty or the store's own, without writing to it. */
+function inspect(file: string, open: (file: string, readonly: boolean) => SqlDatabase): void {
+  let id = headerIdentity(file);
+  if (id === "absent") return;
+  if (id === "not sqlite") throw new TaskStoreError(`cannot open task database ${file}: it has no SQLite header: the file is not an intact SQLite database; move it away to start with an empty store (it was left untouched)`);
+  if (id === "ask sqlite") {
+    const reader = open(file, true);
+    try {
+      id = sqlIdentity(reader);
+    } finally {
+      reader.close();
+    }
+  }
+  const why = refusal(file, id);
+  if (why !== undefined) throw new TaskStoreError(why);
+}
+
 function explain(e: Error): string {
   const m = e.message;
   if (/database is locked|SQLITE_BUSY/i.test(m)) return `${m}: another process holds it (one server process per file; several instances need a shared store such as Redis or PostgreSQL)`;
@@ -91,6 +115,7 @@ function explain(e: Error): string {
 
 export class SqliteTaskStore implements TaskStore {
   private readonly maxTasks: number;
+  private readonly maxTasksPerOwner: number;
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
   private readonly maxValueBytes: number;
@@ -107,26 +132,22 @@ export class SqliteTaskStore implements TaskStore {
     readonly driver: SqliteDriver,
     options: SqliteTaskStoreOptions = {},
   ) {
-    this.maxTasks = options.maxTasks ?? 1000;
-    this.defaultTtlMs = options.defaultTtlMs ?? 3_600_000;
-    this.maxTtlMs = options.maxTtlMs ?? 86_400_000;
+    ({ maxTasks: this.maxTasks, maxTasksPerOwner: this.maxTasksPerOwner, defaultTtlMs: this.defaultTtlMs, maxTtlMs: this.maxTtlMs } = storeBounds("SqliteTaskStore", options));
     this.maxValueBytes = options.maxValueBytes ?? 1 << 20;
     this.now = options.now ?? Date.now;
-    if (!(this.maxTasks >= 1) || !(this.defaultTtlMs >= 1) || !(this.maxTtlMs >= this.defaultTtlMs) || !(this.maxValueBytes >= 1024)) {
-      throw new RangeError("SqliteTaskStore: maxTasks >= 1, maxTtlMs >= defaultTtlMs >= 1 and maxValueBytes >= 1024 are required");
-    }
+    if (!(this.maxValueBytes >= 1024)) throw new RangeError("SqliteTaskStore: maxValueBytes >= 1024 is required");
     // Held until close: a second server on the same file fails here instead of corrupting the
     // first one's view of which tasks are running.
-    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA locking_mode = EXCLUSIVE; PRAGMA busy_timeout = 0");
+    // Read before anything is written (the switch to WAL rewrites the header): a database that
+    // is not ours is refused as it was found, also when the constructor is given it directly.
+    const why = refusal(file, sqlIdentity(db));
+    if (why !== undefined) throw new TaskStoreError(why);
+    const check = this.one("PRAGMA quick_check").quick_check;
+    if (check !== "ok") throw new TaskStoreError(`${file} is corrupt (${String(check)}); move it away to start with an empty store`);
+    db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
     db.exec("BEGIN IMMEDIATE");
     try {
-      const appId = this.one("PRAGMA application_id").application_id;
-      const version = this.one("PRAGMA user_version").user_version;
-      const tables = this.one("SELECT count(*) AS n FROM sqlite_schema WHERE type = 'table'").n as number;
-      if (appId !== APPLICATION_ID && (appId !== 0 || tables > 0)) throw new TaskStoreError(`${file} is an SQLite database but not an mcpgen task store (application_id ${String(appId)})`);
-      if (appId === APPLICATION_ID && version !== SCHEMA_VERSION) throw new TaskStoreError(`${file} has task store schema ${String(version)}; this runtime reads ${SCHEMA_VERSION}`);
-      const check = this.one("PRAGMA quick_check").quick_check;
-      if (check !== "ok") throw new TaskStoreError(`${file} is corrupt (${String(check)}); move it away to start with an empty store`);
       db.exec(`${SCHEMA} PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${SCHEMA_VERSION};`);
       const stamp = new Date(this.now()).toISOString();
       this.interrupted = Number(
@@ -154,9 +175,18 @@ export class SqliteTaskStore implements TaskStore {
     return dropped;
   }
 
+  async release(owner: string): Promise<number> {
+    const dropped = Number(this.sql("DELETE FROM mcpgen_tasks WHERE owner = ?").run(owner).changes);
+    this.rows -= dropped;
+    return dropped;
+  }
+
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
+    // Live tasks only (the owner index makes it a range count), so no sweep is needed first.
+    const owned = this.sql("SELECT count(*) AS n FROM mcpgen_tasks WHERE owner IS ? AND expires_at > ?").get(init.owner ?? null, this.now())!.n as number;
+    if (owned >= this.maxTasksPerOwner) throw ownerFull(this.maxTasksPerOwner);
     if (this.size >= this.maxTasks) await this.expire();
-    if (this.size >= this.maxTasks) throw new TaskLimitError(`too many tasks: this server holds at most ${this.maxTasks} at once; retry after some finish and expire`);
+    if (this.size >= this.maxTasks) throw storeFull(this.maxTasks);
     const now = this.now();
     const ttlMs = grantTtl(init.ttlMs, this.defaultTtlMs, this.maxTtlMs);
     const stamp = new Date(now).toISOString();
