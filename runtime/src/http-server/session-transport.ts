@@ -191,6 +191,8 @@ export class StreamableHttpServerTransport implements Transport {
     };
     this.streams.set(stream.id, stream);
     for (const id of requestIds) this.byRequest.set(id, stream);
+    // A client gone before its reply stream opened (while its token was verified) has closed it.
+    if (res.destroyed) return this.detach(stream, res);
     if (stream.mode === "sse") this.beginSse(stream);
     res.on("close", () => this.detach(stream, res));
   }

@@ -7,6 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { createMcpServer, type HandlerContext } from "@mcpgen/runtime";
+import { createResourceServer, InvalidTokenError, type ResourceServerGuard } from "@mcpgen/runtime/auth";
 import { OpenStream, raw, waitFor } from "../transports/helpers.js";
 import { bindings, modern } from "../helpers/binding.js";
 import { META, definition, handlers } from "./fixture.js";
@@ -17,8 +18,11 @@ test.after.each(async () => {
   for (const f of stops.splice(0).reverse()) await f();
 });
 
-/** The fixture's server, whose `log` tool runs until its call is aborted or the test releases it. */
-async function start() {
+/**
+ * The fixture's server, whose `log` tool runs until its call is aborted or the test releases it;
+ * given a guard, behind it.
+ */
+async function start(auth?: ResourceServerGuard) {
   const started: string[] = [];
   const aborted = new Map<string, number>();
   const release = new Map<string, () => void>();
@@ -34,7 +38,7 @@ async function start() {
       }, { once: true });
     });
   const s = createMcpServer(definition(), { ...h, tools: { ...h.tools, log: slow } }, { bindings: [modern, ...bindings], onerror: () => {} });
-  const http = createStreamableHttpServer({ onsession: (t) => s.connect(t).then(() => {}), keepAliveMs: 0, onerror: () => {} });
+  const http = createStreamableHttpServer({ onsession: (t) => s.connect(t).then(() => {}), keepAliveMs: 0, onerror: () => {}, ...(auth ? { auth } : {}) });
   stops.push(async () => {
     for (const r of release.values()) r();
     await s.close();
@@ -77,6 +81,43 @@ test("a slow 2026-07-28 tools/call in a legacy session is cancelled when its cli
   assert.equal(JSON.parse(ping.body), { jsonrpc: "2.0", id: 7, result: {} });
   const list = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: META } }) });
   assert.ok(JSON.parse(list.body).result.tools.length > 0, list.body);
+});
+
+test("a 2026-07-28 request whose client went away while its token was verified does not run in the legacy session", async () => {
+  let verifying = false;
+  let verified = false;
+  // Two tokens of one principal; "slow" is verified only once its client has gone.
+  const auth = createResourceServer({
+    resource: "https://mcp.test/mcp",
+    authorizationServers: ["https://as.test"],
+    verifier: {
+      verify: async (token, req) => {
+        if (token !== "fast" && token !== "slow") throw new InvalidTokenError("unknown token");
+        if (token === "slow") {
+          verifying = true;
+          await new Promise((resolve) => (req.socket.destroyed ? resolve(undefined) : req.socket.once("close", resolve)));
+          verified = true;
+        }
+        return { clientId: "app", subject: "alice", scopes: [] };
+      },
+    },
+  });
+  const { s, url, started } = await start(auth);
+  const h = await legacySession(url, "Bearer fast");
+  // The session's 2026-07-28 side is there before the request under test arrives.
+  const list = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } }) });
+  assert.is(list.status, 200);
+  const gone = await OpenStream.open(url, { method: "POST", headers: { ...h, authorization: "Bearer slow" }, body: call(9, META), waitHeaders: false });
+  await waitFor(() => verifying, 2000, "the slow token's verification to start");
+  gone.close();
+  await waitFor(() => verified, 2000, "the verification to end after the client left");
+  // A later request of the session is answered after the gone one was dispatched.
+  const ping = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }) });
+  assert.equal(JSON.parse(ping.body), { jsonrpc: "2.0", id: 10, result: {} });
+  assert.not.ok(started.includes("9"), "the request of a client that went away never ran");
+  const [modernSession] = s.modernSessions;
+  assert.is(modernSession!.runningCount, 0);
+  assert.is(s.runningBytes.used, 0);
 });
 
 test.run();
