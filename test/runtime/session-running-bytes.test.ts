@@ -4,6 +4,7 @@
 // it is answered -32000 at once with `data.limit` naming the share, the session's first.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import fc from "fast-check";
 import { LimitError, RunningBytes, Session, limits, type MemoryTransport, type SessionBytes } from "@mcpgen/runtime";
 import { byRevision, latest } from "./helpers/binding.js";
 import { settle, withRawPeer } from "./helpers/peer.js";
@@ -113,6 +114,47 @@ test("a 2025-03-26 batch's requests are charged a share of its size each; one re
   const batch = await peer.next();
   assert.equal(batch.map((r: any) => [r.id, r.error?.data?.limit]), [[4, "runningBytes.perSession"], [1, undefined], [2, undefined], [3, undefined]]);
   assert.is(budget.used, 0);
+});
+
+test("property: any mix of sized requests started, answered, cancelled and refused keeps the charge equal to what runs, within both shares", async () => {
+  const opArb = fc.oneof(
+    fc.record({ kind: fc.constant("start" as const), size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 700 })) }),
+    fc.record({ kind: fc.constantFrom("finish" as const, "cancel" as const), pick: fc.nat() }),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(fc.boolean(), opArb), { maxLength: 60 }), async (ops) => {
+      const budget = new RunningBytes({ perSession: 1000, max: 1500 });
+      const sides = [heldServer(budget.session()), heldServer(budget.session())];
+      const running: { side: number; id: number; size: number }[][] = [[], []];
+      const held = (side: number) => running[side]!.reduce((n, r) => n + r.size, 0);
+      let id = 0;
+      for (const [second, o] of ops) {
+        const side = second ? 1 : 0;
+        const { peer, release, call } = sides[side]!;
+        if (o.kind === "start") {
+          const fits = held(side) + o.size <= 1000 && held(0) + held(1) + o.size <= 1500;
+          await call(++id, o.size);
+          if (fits) running[side]!.push({ side, id, size: o.size });
+          else {
+            const m = await peer.next();
+            assert.is(m.id, id);
+            assert.is(m.error.data.limit, held(side) + o.size > 1000 ? "runningBytes.perSession" : "runningBytes.max");
+          }
+        } else if (running[side]!.length > 0) {
+          const [r] = running[side]!.splice(o.pick % running[side]!.length, 1);
+          if (o.kind === "finish") {
+            release.get(r!.id)!();
+            assert.is((await peer.next()).id, r!.id);
+          } else await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: r!.id } });
+        }
+        await settle();
+        assert.is(budget.used, held(0) + held(1));
+      }
+      for (const { session } of sides) await session.close();
+      assert.is(budget.used, 0);
+    }),
+    { numRuns: 100, seed: 20261127 },
+  );
 });
 
 test("RunningBytes refuses limits that are not positive integers", () => {

@@ -117,8 +117,8 @@ export class ModernServerCore {
     // Counted (or refused) before anything is sent; the ack is queued before any notification can be.
     hub.add(listen, { session: rc.connection, principal: principalKey(rc.transportContext?.auth) });
     try {
+      // The session cancels it when its HTTP stream closes (cancelWithStream, every request here).
       const acked = rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
-      rc.cancelWithStream?.();
       if (rc.cancelled) {
         acked.catch(() => {});
       } else {
