@@ -26,6 +26,7 @@ export * as limits from "./limits.js";
 export { describe as describeValue } from "./describe.js";
 
 export { Session } from "./session/session.js";
+export { RunningBytes, SessionBytes, type RunningBytesLimits, type RunningBytesLimit } from "./session/running-bytes.js";
 export type {
   Params, Result, Progress, ProgressOptions, RequestOptions, RequestContext, RequestHandler, NotificationHandler,
   SessionPolicy, SessionOptions,

@@ -15,6 +15,14 @@ export const MAX_NESTING_DEPTH = 128;
 export const MAX_PENDING_REQUESTS = 10_000;
 /** Requests from the peer that may be running at once on one session; more get -32000 at once. */
 export const MAX_RUNNING_REQUESTS = 1_000;
+/**
+ * Memory the requests running on one session may hold, in bytes: each is charged about what its
+ * message takes once parsed (MessageContext.bytes) until it is answered or cancelled; more are
+ * answered -32000 at once. A session is one connection (a Streamable HTTP session, a stateless POST).
+ */
+export const MAX_RUNNING_BYTES_PER_SESSION = 64 * 1024 * 1024;
+/** The same, for the requests running on every session of one server together. */
+export const MAX_RUNNING_BYTES = 512 * 1024 * 1024;
 /** Live Streamable HTTP sessions per server; an `initialize` beyond gets 503. */
 export const MAX_HTTP_SESSIONS = 10_000;
 /** A Streamable HTTP session idle this long (no message, no open stream, nothing running) is closed. */

@@ -17,6 +17,13 @@ export interface MessageContext {
   headers?: Readonly<Record<string, string | string[] | undefined>>;
   /** The verified principal of the request's bearer token (HTTP endpoints with an auth guard). */
   auth?: AuthInfo;
+  /**
+   * About how many bytes of memory the message takes once parsed, when the transport estimated it
+   * while reading the message (the HTTP server transports do, see textFootprint). A request it
+   * carries is charged that much (a batch's requests a share each) against its session's byte
+   * budget while it runs (SessionOptions.runningBytes).
+   */
+  bytes?: number;
 }
 
 /**
@@ -70,11 +77,11 @@ export interface Transport {
    */
   closeStream?(requestId: RequestId): boolean;
   /**
-   * Streamable HTTP: run `ongone` (once) if the client closes the HTTP response that carries the
-   * reply to `requestId` before the reply is out, at once if it already has. Absent on transports
-   * without per-request streams.
+   * Streamable HTTP: run `ongone(requestId)` (once) if the client closes the HTTP response that
+   * carries the reply to `requestId` before the reply is out, at once if it already has. Absent on
+   * transports without per-request streams; a no-op where a dropped reply closes the transport.
    */
-  onReplyStreamClosed?(requestId: RequestId, ongone: () => void): void;
+  onReplyStreamClosed?(requestId: RequestId, ongone: (requestId: RequestId) => void): void;
   /**
    * No reply will be sent for `requestId` (it was cancelled): the transport stops awaiting it and
    * ends the stream that carried it once that stream awaits nothing else.

@@ -5,7 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { createMemoryTransportPair, FrameError, Session, type Transport } from "@mcpgen/runtime";
-import { NdjsonDecoder, encodeNdjson, OutlineScanner, outlineOf } from "@mcpgen/runtime/stdio";
+import { NdjsonDecoder, encodeNdjson, OutlineScanner, outlineOf, textExceedsDepth } from "@mcpgen/runtime/stdio";
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import { SseDecoder, encodeSseEvent, badRequestId, parseBody, readBody, BodyTooLargeError } from "@mcpgen/runtime/http";
@@ -102,6 +102,23 @@ test("HTTP POST checks: any body text never throws; refusals carry an id only wh
     }),
     RUNS,
   );
+});
+
+test("HTTP POST bodies: refused for depth exactly when textExceedsDepth says; a parsed body is charged at least its length", () => {
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 8 }), fc.integer({ min: 1, max: 6 }), (text, max) => {
+      const r = parseBody(text, max);
+      assert.is("value" in r, !textExceedsDepth(text, max));
+      if ("value" in r) assert.ok(r.bytes >= text.length);
+    }),
+    RUNS,
+  );
+  // What a body is charged follows what it parses into, not only its length.
+  const objects = JSON.stringify(Array.from({ length: 10_000 }, () => ({})));
+  const text = JSON.stringify({ text: "x".repeat(30_000) });
+  const charged = (body: string) => (parseBody(body, 128) as { bytes: number }).bytes;
+  assert.ok(charged(objects) > 15 * objects.length, `${charged(objects)} bytes for ${objects.length} characters of empty objects`);
+  assert.ok(charged(text) < 1.01 * text.length, `${charged(text)} bytes for ${text.length} characters of one string`);
 });
 
 test("HTTP body over the limit, read for its outline: any chunking, declared length or not, gives the kind and id a parse gives", async () => {

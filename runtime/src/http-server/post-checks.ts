@@ -5,7 +5,7 @@
  * could be read, `null` otherwise).
  */
 import type { RequestId } from "../jsonrpc.js";
-import { textExceedsDepth, outlineOf, type MessageOutline } from "../framing/scan.js";
+import { textFootprint, outlineOf, type MessageOutline } from "../framing/scan.js";
 import { asRequestId } from "../session/ids.js";
 
 export interface PostRefusal {
@@ -24,15 +24,19 @@ export function isJsonMediaType(contentType: string | undefined): boolean {
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === "application/json";
 }
 
-/** Parse a POST body; refuses invalid JSON (-32700) and values nesting deeper than `maxDepth` (-32600). */
-export function parseBody(text: string, maxDepth: number): { value: unknown } | PostRefusal {
+/**
+ * Parse a POST body; refuses invalid JSON (-32700) and values nesting deeper than `maxDepth`
+ * (-32600). `bytes`: about the heap the value takes (MessageContext.bytes).
+ */
+export function parseBody(text: string, maxDepth: number): { value: unknown; bytes: number } | PostRefusal {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { status: 400, id: null, code: -32700, message: "Parse error: body is not valid JSON" };
   }
-  if (textExceedsDepth(text, maxDepth)) {
+  const bytes = textFootprint(text, maxDepth);
+  if (bytes < 0) {
     // JSON.parse is iterative, so reading the top level of a deep value is safe; nothing else may touch it.
     const o = outlineOf(value);
     return {
@@ -43,7 +47,7 @@ export function parseBody(text: string, maxDepth: number): { value: unknown } | 
       outlines: Array.isArray(value) ? value.map(outlineOf) : [o],
     };
   }
-  return { value };
+  return { value, bytes };
 }
 
 /**

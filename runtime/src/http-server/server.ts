@@ -296,7 +296,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     const live = headerValue(req, "mcp-session-id");
     const session = owned(live, auth);
     if (serveModern && !batch && session === undefined && isModernPost(req, parsed, versions)) {
-      await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse, auth);
+      await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse, auth, read.bytes);
       return;
     }
     let transport: StreamableHttpServerTransport;
@@ -340,8 +340,8 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       transport = t;
     }
     const context = transport.sessionId !== undefined
-      ? { sessionId: transport.sessionId, headers: req.headers, auth }
-      : { headers: req.headers, auth };
+      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: read.bytes }
+      : { headers: req.headers, auth, bytes: read.bytes };
     const message = batch ? list : list[0]!;
     if (requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
@@ -364,6 +364,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     allowJson: boolean,
     allowSse: boolean,
     auth: AuthInfo | undefined,
+    bytes: number,
   ): Promise<void> {
     const m = message as { id?: RequestId; method?: unknown; params?: unknown };
     if (typeof m.method !== "string") {
@@ -388,7 +389,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     const transport = newTransport(undefined, true);
     await options.onsession(transport, req);
     transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });
-    transport.receive(message, { headers: req.headers, auth });
+    transport.receive(message, { headers: req.headers, auth, bytes });
   }
 
   function refuseBatch(res: ServerResponse, version: string): void {

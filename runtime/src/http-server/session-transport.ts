@@ -98,7 +98,7 @@ export class StreamableHttpServerTransport implements Transport {
   /** The initialize request that decides whether this session is born (see expectInitialize). */
   private initializeId: RequestId | undefined;
   /** Requests that end when the client closes their reply's stream (onReplyStreamClosed); made on first use. */
-  private endsWithStream: Map<RequestId, () => void> | undefined;
+  private endsWithStream: Map<RequestId, (requestId: RequestId) => void> | undefined;
 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
@@ -191,6 +191,8 @@ export class StreamableHttpServerTransport implements Transport {
     };
     this.streams.set(stream.id, stream);
     for (const id of requestIds) this.byRequest.set(id, stream);
+    // A client gone before its reply stream opened (while its token was verified) has closed it.
+    if (res.destroyed) return this.detach(stream, res);
     if (stream.mode === "sse") this.beginSse(stream);
     res.on("close", () => this.detach(stream, res));
   }
@@ -312,10 +314,12 @@ export class StreamableHttpServerTransport implements Transport {
   }
 
   /** See Transport.onReplyStreamClosed. */
-  onReplyStreamClosed(requestId: RequestId, ongone: () => void): void {
+  onReplyStreamClosed(requestId: RequestId, ongone: (requestId: RequestId) => void): void {
+    // Stateless: a dropped reply closes the transport (detach), which ends every request anyway.
+    if (this.cfg.closeWhenIdle) return;
     const s = this.byRequest.get(requestId);
     if (s === undefined) return;
-    if (s.res === undefined) return ongone();
+    if (s.res === undefined) return ongone(requestId);
     (this.endsWithStream ??= new Map()).set(requestId, ongone);
   }
 
@@ -567,7 +571,7 @@ export class StreamableHttpServerTransport implements Transport {
           const ongone = watched.get(id);
           if (ongone === undefined) continue;
           watched.delete(id);
-          ongone();
+          ongone(id);
         }
       }
       // Stateless: nobody can resume, so a dropped reply ends the work (and its handlers).

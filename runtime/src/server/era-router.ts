@@ -46,7 +46,7 @@ class EraTransport implements Transport {
   closeStream(requestId: RequestId): boolean {
     return this.router.base.closeStream?.(requestId) ?? false;
   }
-  onReplyStreamClosed(requestId: RequestId, ongone: () => void): void {
+  onReplyStreamClosed(requestId: RequestId, ongone: (requestId: RequestId) => void): void {
     this.router.base.onReplyStreamClosed?.(requestId, ongone);
   }
   abandonReply(requestId: RequestId): void {

@@ -22,6 +22,7 @@ import type { CacheHint } from "../lifecycle/modern/results.js";
 import { headerParams } from "../lifecycle/modern/wire.js";
 import { EraRouter } from "./era-router.js";
 import { LoadGate } from "../session/load-gate.js";
+import { RunningBytes, type SessionBytes } from "../session/running-bytes.js";
 import { MAX_RUNNING_REQUESTS } from "../limits.js";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { ToolHeaders } from "./header-params.js";
@@ -111,6 +112,8 @@ export class McpServer implements ServerCore {
   readonly codec: RequestStateCodec;
   /** Open `subscriptions/listen` requests of every connection. */
   readonly listens: ListenHub;
+  /** The byte budget of the requests running on every connection (`used`: bytes charged now). */
+  readonly runningBytes: RunningBytes;
   private readonly headerCache = new Map<string, ToolHeaders>();
   private modernTable: RequestHandlers | undefined;
   /** @internal */
@@ -147,6 +150,7 @@ export class McpServer implements ServerCore {
     this.index(lists);
     this.codec = new RequestStateCodec(options.requestState);
     this.listens = new ListenHub(this.report, options.listens);
+    this.runningBytes = new RunningBytes(options.runningBytes);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
     // connection first uses the revision: here only which revisions' tools declare task support.
     this.taskToolRevisions = new Set(this.bindings.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
@@ -360,6 +364,11 @@ export class McpServer implements ServerCore {
     return this.open().map((c) => c.session);
   }
 
+  /** Open 2026-07-28 connections: one per stateless POST, one beside each legacy session its client sent 2026-07-28 requests into. */
+  get modernSessions(): ModernServerSession[] {
+    return [...this.modernConnections];
+  }
+
   /** Live connections; closed ones are dropped here too, in case a user replaced `session.onclose`. */
   private open(): Connection[] {
     const out: Connection[] = [];
@@ -414,23 +423,25 @@ export class McpServer implements ServerCore {
   }
 
   private async serve(transport: Transport, options: ConnectOptions, legacy: boolean, modern: boolean): Promise<ServerConnection> {
+    // One share of the byte budget per connection, whichever eras it is served in.
+    const bytes = this.runningBytes.session();
     if (!legacy) {
-      const session = this.modernSession(transport);
+      const session = this.modernSession(transport, bytes);
       await transport.start();
       return session;
     }
-    if (!modern) return this.legacySession(transport, options);
+    if (!modern) return this.legacySession(transport, options, bytes);
     // Both eras on one connection: the 2026-07-28 path loads when the first modern message
     // arrives, which waits for it (and what follows queues behind it, in order).
     const router = new EraRouter(transport, () => this.prepare(true));
-    router.onmodern = () => void this.modernSession(router.modern);
-    return this.legacySession(router.legacy, options);
+    router.onmodern = () => void this.modernSession(router.modern, bytes);
+    return this.legacySession(router.legacy, options, bytes);
   }
 
   private modernCore: ModernServerCore | undefined;
 
   /** Only once prepare(true) has loaded the 2026-07-28 path. */
-  private modernSession(transport: Transport): ModernServerSession {
+  private modernSession(transport: Transport, runningBytes: SessionBytes): ModernServerSession {
     const { FRESH_RESULTS, ModernServerCore, ModernServerSession, modernHandlers } = modernPathModule.value!;
     const described = new Map<string, Description>();
     // Every result asks, nearly always for the revision the last one asked for.
@@ -465,13 +476,13 @@ export class McpServer implements ServerCore {
       trustPeer: this.options.trustPeer,
       onerror: this.report,
     }));
-    const session = new ModernServerSession({ transport, core });
+    const session = new ModernServerSession({ transport, core, runningBytes });
     this.modernConnections.add(session);
     session.onclose = () => void this.modernConnections.delete(session);
     return session;
   }
 
-  private async legacySession(transport: Transport, options: ConnectOptions): Promise<ServerSession> {
+  private async legacySession(transport: Transport, options: ConnectOptions, runningBytes: SessionBytes): Promise<ServerSession> {
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // The session's own capabilities gate inbound methods: tasks/* exist when some revision has them.
@@ -495,6 +506,7 @@ export class McpServer implements ServerCore {
       onerror: this.report,
       ...(options.stateless ? { stateless: options.stateless } : {}),
       handlersChecked: true,
+      runningBytes,
     });
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
     const ownOwner = stateless || options.taskOwner !== undefined || transport.peerIdentity !== undefined ? undefined : `session:${nodeCrypto().randomUUID()}`;

@@ -12,6 +12,7 @@ import type { ProgressOptions, RequestOptions } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
 import type { RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
+import type { RunningBytesLimits } from "../session/running-bytes.js";
 import type {
   CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
   ElicitSchema, ElicitUrlParams, GetPromptResult, LoggingLevel, Meta, PromptMessage, ReadResourceResult, ResourceContents, Root,
@@ -255,6 +256,13 @@ export interface McpServerOptions {
    * -32000, `data.limit` naming the option ("listens.perSession", ...).
    */
   listens?: ListenLimits;
+  /**
+   * Memory the requests running at once may hold, in bytes: each request is charged about what
+   * its message takes once parsed (estimated by the HTTP transports as they read it) until it is
+   * answered or cancelled, per session (default 64 MiB) and on the whole server (default 512 MiB).
+   * More are refused with -32000, `data.limit` "runningBytes.perSession" or "runningBytes.max".
+   */
+  runningBytes?: RunningBytesLimits;
 }
 
 export type { CallToolResult };

@@ -39,6 +39,8 @@ export class InboundRequest implements RequestContext, SendOptions {
     readonly meta: Params | undefined,
     readonly batch: BatchReply | undefined,
     readonly transportContext: MessageContext | undefined,
+    /** What the request is charged against its session's byte budget while it runs (0: nothing). */
+    readonly bytes: number,
   ) {
     this.relatedRequestId = requestId;
   }

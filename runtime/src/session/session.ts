@@ -13,6 +13,7 @@ import type { FrameError } from "../framing/frame-error.js";
 import { describe, describeText } from "../describe.js";
 import { isRequestId } from "./ids.js";
 import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
+import { RunningBytes, type RunningBytesLimit, type SessionBytes } from "./running-bytes.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { PendingSlots } from "./pending-slots.js";
 import { RunningTable } from "./running-table.js";
@@ -54,6 +55,11 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly trustPeer: boolean;
   private readonly maxPending: number;
   private readonly maxRunning: number;
+  /** The byte budget of running requests; made on the first charge when not given. */
+  private bytes: SessionBytes | undefined;
+  private readonly endWithStream: boolean;
+  /** Cancels the running request whose reply stream closed (one function per session, made on first use). */
+  private streamGoneFn: ((requestId: RequestId) => void) | undefined;
   private policy: SessionPolicy | undefined;
   private current: ProtocolBinding;
   private nextId = 0;
@@ -85,6 +91,8 @@ export class Session implements PendingOwner, InboundOwner {
     this.trustPeer = options.trustPeer === true;
     this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
+    this.bytes = options.runningBytes;
+    this.endWithStream = options.cancelWithStream === true;
     this.onerror = options.onerror;
     this.gate = new LoadGate((m) => this.loadFor(m), (m, c) => this.receive(m, c), (m, c, e) => this.refuse(m, c, e), this.maxRunning);
     this.transport.onmessage = (message, context) => {
@@ -370,14 +378,15 @@ export class Session implements PendingOwner, InboundOwner {
 
   private receive(message: unknown, context: MessageContext | undefined): void {
     if (Array.isArray(message)) this.receiveBatch(message, context);
-    else this.receiveOne(message, undefined, context);
+    else this.receiveOne(message, undefined, context, context?.bytes ?? 0);
   }
 
-  private receiveOne(m: unknown, batch: BatchReply | undefined, context: MessageContext | undefined): void {
+  /** `bytes`: what a request `m` is charged while it runs (MessageContext.bytes, a batch member's share of it). */
+  private receiveOne(m: unknown, batch: BatchReply | undefined, context: MessageContext | undefined, bytes: number): void {
     if (typeof m !== "object" || m === null || Array.isArray(m)) {
       this.replyError(null, invalidRequest("not a JSON-RPC object"), batch);
     } else if ("method" in m) {
-      if ("id" in m) this.onRequest(m as Msg, batch, context);
+      if ("id" in m) this.onRequest(m as Msg, batch, context, bytes);
       else this.onNotification(m as Msg);
     } else if ("id" in m) {
       this.onResponse(m as Msg);
@@ -400,10 +409,11 @@ export class Session implements PendingOwner, InboundOwner {
       if (typeof m !== "object" || m === null || Array.isArray(m) || ("method" in m ? "id" in m : !("id" in m))) waiting++;
     }
     const batch = waiting > 0 ? new BatchReply(waiting) : undefined;
-    for (const m of items) this.receiveOne(m, batch, context);
+    const share = Math.ceil((context?.bytes ?? 0) / items.length);
+    for (const m of items) this.receiveOne(m, batch, context, share);
   }
 
-  private onRequest(m: Msg, batch: BatchReply | undefined, context: MessageContext | undefined): void {
+  private onRequest(m: Msg, batch: BatchReply | undefined, context: MessageContext | undefined, bytes: number): void {
     const id = m.id;
     if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"), batch);
     const method = m.method;
@@ -426,6 +436,10 @@ export class Session implements PendingOwner, InboundOwner {
       this.report(new LimitError(`Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`));
       return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
     }
+    if (bytes > 0) {
+      const over = (this.bytes ??= new RunningBytes().session()).over(bytes);
+      if (over !== undefined) return this.refuseBytes(id, method, over, batch);
+    }
     if (this.policy) {
       const refused = this.policy.checkInbound(method, params, info);
       if (refused !== undefined) return this.replyError(id, refused, batch);
@@ -441,8 +455,14 @@ export class Session implements PendingOwner, InboundOwner {
       }
     }
     const meta = params?._meta;
-    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context);
+    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context, bytes);
     this.running.add(inbound);
+    if (bytes > 0) this.bytes!.charge(bytes);
+    if (this.endWithStream) {
+      this.transport.onReplyStreamClosed?.(id, this.streamGone());
+      // Its stream was gone before it started: cancelled, nothing to run.
+      if (inbound.done) return;
+    }
     let result: unknown;
     try {
       result = handler(params, inbound);
@@ -473,7 +493,7 @@ export class Session implements PendingOwner, InboundOwner {
       error = { code: ErrorCode.InternalError, message: `Internal error: invalid result from the ${inbound.method} handler` };
     }
     inbound.done = true;
-    this.running.delete(inbound);
+    this.stopRunning(inbound);
     const id = inbound.requestId;
     this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, inbound);
   }
@@ -512,10 +532,24 @@ export class Session implements PendingOwner, InboundOwner {
     this.cancelInbound(inbound, typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
   }
 
+  /** Out of the running table, its bytes released. */
+  private stopRunning(inbound: InboundRequest): void {
+    this.running.delete(inbound);
+    if (inbound.bytes > 0) this.bytes!.release(inbound.bytes);
+  }
+
+  /** A request over the byte budget: `over` names the share it would overdraw. */
+  private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit, batch: BatchReply | undefined): void {
+    const max = this.bytes!.server[over];
+    const why = `requests in progress on this ${over === "max" ? "server" : "session"} would hold more than ${max} bytes`;
+    this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
+    this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } }, batch);
+  }
+
   /** A running request ends without a response: its handler is aborted and the transport stops awaiting its reply. */
   private cancelInbound(inbound: InboundRequest, reason: string): void {
     if (this.running.get(inbound.requestId) !== inbound) return;
-    this.running.delete(inbound);
+    this.stopRunning(inbound);
     inbound.done = true;
     inbound.cancel(reason);
     this.transport.abandonReply?.(inbound.requestId);
@@ -530,7 +564,14 @@ export class Session implements PendingOwner, InboundOwner {
 
   /** @internal (InboundOwner) See RequestContext.cancelWithStream. */
   cancelWithStream(inbound: InboundRequest): void {
-    this.transport.onReplyStreamClosed?.(inbound.requestId, () => this.cancelInbound(inbound, "The client closed the stream carrying the reply"));
+    this.transport.onReplyStreamClosed?.(inbound.requestId, this.streamGone());
+  }
+
+  private streamGone(): (requestId: RequestId) => void {
+    return (this.streamGoneFn ??= (requestId) => {
+      const inbound = this.running.get(requestId);
+      if (inbound !== undefined) this.cancelInbound(inbound, "The client closed the stream carrying the reply");
+    });
   }
 
   /**
@@ -660,6 +701,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.running.clear();
     for (const inbound of running) {
       inbound.done = true;
+      if (inbound.bytes > 0) this.bytes!.release(inbound.bytes);
       inbound.cancel(closed!);
     }
     this.abandoned.clear();

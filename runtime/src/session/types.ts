@@ -1,6 +1,7 @@
 import type { JSONRPCErrorObject, RequestId } from "../jsonrpc.js";
 import type { MethodInfo, ProtocolBinding, Side } from "../abi.js";
 import type { MessageContext, Transport } from "../transport.js";
+import type { SessionBytes } from "./running-bytes.js";
 
 export type Params = Record<string, unknown>;
 export type Result = Record<string, unknown>;
@@ -128,6 +129,19 @@ export interface SessionOptions {
   maxPendingRequests?: number;
   /** Inbound requests running at once (default 1 000); more are answered -32000 at once. */
   maxRunningRequests?: number;
+  /**
+   * The byte budget inbound requests are charged against while they run, each about what its
+   * message takes once parsed (MessageContext.bytes; requests whose transport gives no size are
+   * not charged): a share of a server's RunningBytes, which the sessions of one connection may
+   * share. More are answered -32000 at once. Default: a share of 64 MiB of the session's own.
+   */
+  runningBytes?: SessionBytes;
+  /**
+   * Cancel every inbound request, as its own RequestContext.cancelWithStream would, when the
+   * client closes the transport stream carrying its reply (the 2026-07-28 rule, also inside a
+   * legacy Streamable HTTP session). No-op on transports without per-request streams.
+   */
+  cancelWithStream?: boolean;
   /** Problems that are not any caller's to handle: unknown-id responses, bad notifications, send failures. */
   onerror?: (error: Error) => void;
 }

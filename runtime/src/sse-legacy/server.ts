@@ -239,7 +239,7 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
         return;
       }
       res.writeHead(202).end("Accepted");
-      t.receive(message as JSONRPCMessage, { sessionId: id, headers: req.headers, auth });
+      t.receive(message as JSONRPCMessage, { sessionId: id, headers: req.headers, auth, bytes: read.bytes });
       return;
     }
     // Nothing else is answered before the guard has admitted the request.

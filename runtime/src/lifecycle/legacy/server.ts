@@ -41,7 +41,7 @@ export class ServerSession {
     this.capabilities = options.capabilities ?? {};
     const session = new Session({
       transport: options.transport, side: "server", binding: this.bindings[0]!, timeout: options.timeout,
-      trustPeer: options.trustPeer, onerror: options.onerror,
+      trustPeer: options.trustPeer, onerror: options.onerror, runningBytes: options.runningBytes,
     });
     this.session = session;
     this.policy = new LegacyPolicy("server", this.capabilities, () => session.binding, (e) => session.onerror?.(e));

@@ -2,6 +2,7 @@ import type { Transport } from "../../transport.js";
 import type * as Wire from "../../wire/legacy.js";
 import type { ProtocolBinding } from "../../abi.js";
 import type { NotificationHandler, RequestHandler } from "../../session/types.js";
+import type { SessionBytes } from "../../session/running-bytes.js";
 
 /** `Implementation` (clientInfo / serverInfo) of the newest legacy revision, open to newer fields. */
 export type Implementation = Wire.Implementation & { [key: string]: unknown };
@@ -57,4 +58,6 @@ export interface ServerOptions extends CommonOptions {
    * table: tables load per revision when a connection first uses one.
    */
   handlersChecked?: boolean;
+  /** The byte budget the client's running requests are charged against (see SessionOptions.runningBytes). */
+  runningBytes?: SessionBytes;
 }

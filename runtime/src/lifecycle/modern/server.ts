@@ -7,6 +7,7 @@ import type { ProtocolBinding } from "../../abi.js";
 import type { RequestId } from "../../jsonrpc.js";
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
+import type { SessionBytes } from "../../session/running-bytes.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../../session/types.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../legacy/types.js";
 import { ModernServerPolicy } from "./policy.js";
@@ -116,8 +117,8 @@ export class ModernServerCore {
     // Counted (or refused) before anything is sent; the ack is queued before any notification can be.
     hub.add(listen, { session: rc.connection, principal: principalKey(rc.transportContext?.auth) });
     try {
+      // The session cancels it when its HTTP stream closes (cancelWithStream, every request here).
       const acked = rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
-      rc.cancelWithStream?.();
       if (rc.cancelled) {
         acked.catch(() => {});
       } else {
@@ -142,13 +143,17 @@ export class ModernServerSession {
   onclose?: () => void;
   private readonly session: Session;
 
-  /** A connection of `core`'s server, or (given options) of a server of its own. */
-  constructor(options: ModernServerOptions | { transport: Transport; core: ModernServerCore }) {
+  /**
+   * A connection of `core`'s server, or (given options) of a server of its own. Every request ends
+   * when the client closes the stream carrying its reply, also inside a legacy Streamable HTTP
+   * session: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports
+   */
+  constructor(options: (ModernServerOptions | { transport: Transport; core: ModernServerCore }) & { runningBytes?: SessionBytes }) {
     const core = "core" in options ? options.core : new ModernServerCore(options);
     const o = core.options;
     this.session = new Session({
       transport: options.transport, side: "server", binding: core.binding, timeout: o.timeout, trustPeer: o.trustPeer,
-      onerror: o.onerror, policy: core.policy,
+      onerror: o.onerror, policy: core.policy, runningBytes: options.runningBytes, cancelWithStream: true,
     });
     this.session.onclose = () => this.onclose?.();
     for (const [method, handler] of core.handlers) this.session.setRequestHandler(method, handler);
@@ -156,6 +161,11 @@ export class ModernServerSession {
 
   get closed(): boolean {
     return this.session.closed;
+  }
+
+  /** Requests of the client being handled now. */
+  get runningCount(): number {
+    return this.session.runningCount;
   }
 
   get binding(): ProtocolBinding {
