@@ -15,6 +15,13 @@ export const MAX_NESTING_DEPTH = 128;
 export const MAX_PENDING_REQUESTS = 10_000;
 /** Requests from the peer that may be running at once on one session; more get -32000 at once. */
 export const MAX_RUNNING_REQUESTS = 1_000;
+/**
+ * After a stdio peer ends its input (EOF), how long the requests it already sent may take to be
+ * answered and flushed before the transport closes without them. Input ending is how a batch
+ * (`server < requests.jsonl`) ends and how a client asks a server to exit: long enough for
+ * ordinary tool calls, short enough that a server whose handler hangs still exits on its own.
+ */
+export const STDIO_DRAIN_TIMEOUT_MS = 10_000;
 /** Live Streamable HTTP sessions per server; an `initialize` beyond gets 503. */
 export const MAX_HTTP_SESSIONS = 10_000;
 /** A Streamable HTTP session idle this long (no message, no open stream, nothing running) is closed. */

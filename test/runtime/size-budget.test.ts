@@ -28,9 +28,11 @@ const runtimeDir = join(root, "runtime");
  * chunks included: about 248 KiB; budget lowered to 288 KiB. Raised to 292 KiB for the listen
  * limits (per session and per principal shares, the URI-size bound) and requests that end with
  * their HTTP stream inside a legacy session (onReplyStreamClosed, abandonReply): about 3 KiB,
- * total about 289 KiB.
+ * total about 289 KiB. Raised to 296 KiB for stdio input that ends without ending the answers
+ * (oninputend: the session drains what arrived, the transport flushes within drainTimeoutMs, the
+ * client reads what its child wrote before exiting): about 2.5 KiB, total about 292.5 KiB.
  */
-const RUNTIME_JS_BUDGET = 292 * 1024;
+const RUNTIME_JS_BUDGET = 296 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
@@ -65,9 +67,11 @@ const SQLITE_STORE_BUDGET = 16 * 1024;
  * server path is a lazy chunk (server/modern-path.ts) and tasks an entry that only definitions
  * with task tools import (tasks/server.ts). Since the three entries share one core chunk
  * (docs/bundling.md) that is 4 files instead of 17, and about the same bytes (the bytes were not
- * the lever; the file count was), so the budget stays.
+ * the lever; the file count was), so the budget stays. Raised to 120 KiB when stdio's end of
+ * input stopped dropping the answers still owed (the drain is in the core chunk every stdio
+ * server loads): about 117.3 KiB before, 2.5 KiB more.
  */
-const STDIO_SERVER_START_BUDGET = 116 * 1024;
+const STDIO_SERVER_START_BUDGET = 120 * 1024;
 
 /** Bytes of ESM JavaScript below `dir` (CommonJS twins and nested node_modules left out). */
 function jsBytes(dir: string): number {

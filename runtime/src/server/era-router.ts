@@ -20,6 +20,7 @@ class EraTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  oninputend?: () => Promise<void>;
 
   constructor(private readonly router: EraRouter) {}
 
@@ -40,6 +41,9 @@ class EraTransport implements Transport {
   }
   get peerIdentity(): string | undefined {
     return this.router.base.peerIdentity;
+  }
+  get inputEnds(): boolean | undefined {
+    return this.router.base.inputEnds;
   }
   closeStream(requestId: RequestId): boolean {
     return this.router.base.closeStream?.(requestId) ?? false;
@@ -88,6 +92,13 @@ export class EraRouter {
       this.modern.onclose?.();
     };
     base.onerror = (e) => (this.legacy.onerror ?? this.modern.onerror)?.(e);
+    if (base.inputEnds === true) {
+      base.oninputend = async () => {
+        // What waits for the 2026-07-28 path is routed first (it may start the modern session).
+        await this.gate.whenOpen();
+        await Promise.all([this.legacy.oninputend?.(), this.modern.oninputend?.()]);
+      };
+    }
   }
 
   start(): Promise<void> {
