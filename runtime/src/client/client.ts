@@ -3,7 +3,7 @@
  * plus one method per server feature. Results are validated by the session against the
  * negotiated revision's generated validators.
  */
-import { ErrorCode } from "../jsonrpc.js";
+import { ErrorCode, isObject } from "../jsonrpc.js";
 import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } from "../errors.js";
 import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
@@ -31,6 +31,9 @@ export type ToolCallOptions = RequestOptions & { task?: TaskRequest };
 /** Stop following `nextCursor` after this many pages (a server that loops its cursors must not hang us). */
 const MAX_PAGES = 10_000;
 
+/** What an entry of each list cannot be used without: what it is addressed by. */
+const ADDRESS: { readonly [key: string]: string } = { tools: "name", prompts: "name", resources: "uri", resourceTemplates: "uriTemplate" };
+
 /** How list results are checked (see McpClientOptions.strictLists). */
 export interface ListPolicy {
   strict: boolean;
@@ -42,7 +45,10 @@ export interface ListPolicy {
 const CHANGE_METHODS = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated"];
 
 export class McpClient {
-  /** Malformed entries dropped from the most recent list*() call (empty when all were valid). */
+  /**
+   * Malformed entries of the most recent list*() call (empty when all were valid): those kept
+   * with their defect (`kept`), and those dropped for lacking what they are addressed by.
+   */
   listProblems: InvalidListEntryError[] = [];
   private readonly changeListeners = new Set<ChangeListener>();
   private readonly userHandlers = new Map<string, (params: any) => void | Promise<void>>();
@@ -119,9 +125,11 @@ export class McpClient {
   }
 
   /**
-   * Lenient list checking: one malformed entry (a tool whose inputSchema lacks `type`, say) is
-   * dropped and reported, and the valid ones are kept; a malformed envelope still fails whole.
-   * Each entry is checked with the revision's own result validator, as a one-entry list.
+   * Lenient list checking: servers publish malformed entries (a tool whose inputSchema lacks
+   * `type`, say) that still work when called. Such an entry is kept, as sent, and its defect
+   * reported; only one that lacks what it is addressed by (a tool's name, a resource's uri) is
+   * dropped. A malformed envelope still fails whole. Each entry is checked with the revision's
+   * own result validator, as a one-entry list.
    */
   private async keepValid(method: string, key: string, r: { [k: string]: unknown }): Promise<{ nextCursor?: string; [k: string]: unknown }> {
     const validate = await loadValidator(this.session.binding, "results", method);
@@ -130,19 +138,21 @@ export class McpClient {
     const valid = (v: unknown): boolean => validate(v);
     if (valid(r)) return r;
     const entries = r[key];
-    if (!Array.isArray(entries)) throw new InvalidResultError(method, validate.errors ?? [], r);
-    const good: unknown[] = [];
+    if (!Array.isArray(entries) || !valid({ ...r, [key]: [] })) throw new InvalidResultError(method, validate.errors ?? [], r);
+    const usable: unknown[] = [];
+    const address = ADDRESS[key]!;
     entries.forEach((entry, index) => {
-      if (valid({ [key]: [entry] })) return void good.push(entry);
-      const name = typeof entry === "object" && entry !== null && typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
+      if (valid({ ...r, [key]: [entry] })) return void usable.push(entry);
+      const name = isObject(entry) && typeof entry.name === "string" ? entry.name : undefined;
       const issues = (validate.errors ?? []).map((i) => ({ ...i, instancePath: i.instancePath.replace(/^\/[^/]+\/0/, `/${key}/${index}`) }));
-      const problem = new InvalidListEntryError(method, index, name, issues);
+      const kept = isObject(entry) && typeof entry[address] === "string";
+      if (kept) usable.push(entry);
+      else issues.unshift({ instancePath: `/${key}/${index}/${address}`, schemaPath: "", keyword: "type", params: {}, message: "must be a string: the entry cannot be used without it" });
+      const problem = new InvalidListEntryError(method, index, name, issues, kept);
       this.listProblems.push(problem);
       this.lists.report(problem);
     });
-    const kept = { ...r, [key]: good };
-    if (!valid(kept)) throw new InvalidResultError(method, validate.errors ?? [], r);
-    return kept;
+    return { ...r, [key]: usable };
   }
 
   /** Every tool, following pagination (each tool's `execution.taskSupport` is remembered for callTool). */
