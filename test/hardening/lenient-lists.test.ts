@@ -43,7 +43,9 @@ test("generic client: a tool with a defective schema is kept as sent and reporte
   assert.match(client.listProblems[0]!.message, /tools\/list: "gitlab_like" \(entry 1\) kept despite a defect: \/tools\/1\/inputSchema/);
   assert.is(client.listProblems[1]!.entryName, undefined);
   assert.is(client.listProblems[1]!.kept, false);
-  assert.match(client.listProblems[1]!.message, /tools\/list: entry 1 dropped: \/tools\/1\/name/);
+  // Named by its place in the whole list (second entry of the second page).
+  assert.is(client.listProblems[1]!.index, 3);
+  assert.match(client.listProblems[1]!.message, /tools\/list: entry 3 dropped: \/tools\/3\/name must be a string: the entry cannot be used without it/);
   assert.equal(errors.filter((e) => e instanceof InvalidListEntryError).length, 2);
   await client.close();
 });

@@ -109,11 +109,17 @@ export class McpClient {
     const seen = new Set<string>();
     const lenient = !this.lists.strict && !this.lists.trustPeer;
     this.listProblems = [];
+    /** Entries the server sent on earlier pages: a problem names an entry by its place in the whole list. */
+    let before = 0;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const params = cursor === undefined ? undefined : { cursor };
-      const r = lenient
-        ? await this.keepValid(method, key, await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true }))
-        : await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, params, options);
+      let r: { nextCursor?: string; [k: string]: unknown };
+      if (lenient) {
+        const sent = await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true });
+        r = await this.keepValid(method, key, sent, before);
+        const entries = sent[key];
+        if (Array.isArray(entries)) before += entries.length;
+      } else r = await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, params, options);
       out.push(...((r[key] as T[] | undefined) ?? []));
       // 2026-07-28: only an absent (or null) cursor ends a listing; "" is a valid cursor there.
       if (typeof r.nextCursor !== "string" || (r.nextCursor === "" && this.session.era === "legacy")) return out;
@@ -131,7 +137,7 @@ export class McpClient {
    * dropped. A malformed envelope still fails whole. Each entry is checked with the revision's
    * own result validator, as a one-entry list.
    */
-  private async keepValid(method: string, key: string, r: { [k: string]: unknown }): Promise<{ nextCursor?: string; [k: string]: unknown }> {
+  private async keepValid(method: string, key: string, r: { [k: string]: unknown }, before: number): Promise<{ nextCursor?: string; [k: string]: unknown }> {
     const validate = await loadValidator(this.session.binding, "results", method);
     if (validate === undefined) return r;
     // Called as a plain predicate: the type guard would narrow `r` to never on failure.
@@ -141,8 +147,9 @@ export class McpClient {
     if (!Array.isArray(entries) || !valid({ ...r, [key]: [] })) throw new InvalidResultError(method, validate.errors ?? [], r);
     const usable: unknown[] = [];
     const address = ADDRESS[key]!;
-    entries.forEach((entry, index) => {
+    entries.forEach((entry, i) => {
       if (valid({ ...r, [key]: [entry] })) return void usable.push(entry);
+      const index = before + i;
       const name = isObject(entry) && typeof entry.name === "string" ? entry.name : undefined;
       const issues = (validate.errors ?? []).map((i) => ({ ...i, instancePath: i.instancePath.replace(/^\/[^/]+\/0/, `/${key}/${index}`) }));
       const kept = isObject(entry) && typeof entry[address] === "string";
