@@ -134,4 +134,29 @@ test("client: the server exits with answers still in the pipe (more than its buf
   assert.equal(transport.exit, { code: 0, signal: null });
 });
 
+test("client: a child that exits while a grandchild holds its stdout open closes the transport after drainTimeoutMs", async () => {
+  // The grandchild inherits stdout and outlives its parent by far; it is told its pid to stop.
+  const script = `const { spawn } = require("node:child_process");
+    const g = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"], { stdio: ["ignore", "inherit", "ignore"] });
+    process.stderr.write(g.pid + "\\n");
+    g.unref();
+    process.exit(0);`;
+  const transport = new StdioClientTransport({ command: process.execPath, args: ["-e", script], stderr: "pipe", drainTimeoutMs: 200 });
+  let grandchild = "";
+  transport.stderr!.setEncoding("utf8").on("data", (d: string) => (grandchild += d));
+  let closed = false;
+  transport.onclose = () => (closed = true);
+  try {
+    await within(transport.start(), 5000, "spawn");
+    await waitFor(() => transport.exit !== undefined, 5000, "child exit");
+    const exited = Date.now();
+    await waitFor(() => closed, 5000, "close though stdout stays open");
+    assert.ok(Date.now() - exited >= 150, "waited for stdout first");
+  } finally {
+    await transport.close();
+    const pid = Number(grandchild.trim());
+    if (pid > 0) process.kill(pid, "SIGKILL");
+  }
+});
+
 test.run();
