@@ -421,8 +421,9 @@ export class McpServer implements ServerCore {
   }
 
   /**
-   * A stateless connection at a legacy revision (none given is 2025-03-26, as the transport spec
-   * says) is legacy: its requests carry no 2026-07-28 `_meta`, whatever else the manifest offers.
+   * A stateless connection at a legacy revision (none given is 2025-03-26, see
+   * https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#protocol-version-header)
+   * is legacy: its requests carry no 2026-07-28 `_meta`, whatever else the manifest offers.
    */
   private statelessEra(revision: string | undefined): "legacy" | undefined {
     for (const b of this.modern) if (b.revision === revision) return undefined;
