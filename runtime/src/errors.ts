@@ -134,7 +134,10 @@ export class PeerRequestError extends Error {
   }
 }
 
-/** One entry of a list result (a tool, prompt, resource...) is malformed; the others were kept. */
+/**
+ * One entry of a list result (a tool, prompt, resource...) is malformed: kept as the server sent
+ * it when it can still be used (`kept`), else dropped (it lacks its name, or a resource its uri).
+ */
 export class InvalidListEntryError extends Error {
   override name = "InvalidListEntryError";
   readonly method: string;
@@ -142,13 +145,16 @@ export class InvalidListEntryError extends Error {
   /** The entry's `name` when it has a string one. */
   readonly entryName: string | undefined;
   readonly issues: readonly ValidationIssue[];
-  constructor(method: string, index: number, entryName: string | undefined, issues: readonly ValidationIssue[]) {
+  /** The entry is in the list despite its defect. */
+  readonly kept: boolean;
+  constructor(method: string, index: number, entryName: string | undefined, issues: readonly ValidationIssue[], kept = false) {
     const first = issues[0];
     const label = entryName === undefined ? `entry ${index}` : `${JSON.stringify(entryName.length > 100 ? entryName.slice(0, 99) + "…" : entryName)} (entry ${index})`;
-    super(`${method}: ${label} dropped: ${first ? `${first.instancePath || "/"} ${first.message ?? first.keyword}` : "invalid"}`);
+    super(`${method}: ${label} ${kept ? "kept despite a defect" : "dropped"}: ${first ? `${first.instancePath || "/"} ${first.message ?? first.keyword}` : "invalid"}`);
     this.method = method;
     this.index = index;
     this.entryName = entryName;
     this.issues = issues;
+    this.kept = kept;
   }
 }

@@ -23,6 +23,14 @@ export const MAX_RUNNING_REQUESTS = 1_000;
 export const MAX_RUNNING_BYTES_PER_SESSION = 64 * 1024 * 1024;
 /** The same, for the requests running on every session of one server together. */
 export const MAX_RUNNING_BYTES = 512 * 1024 * 1024;
+/**
+ * After a stdio peer ends its input (EOF), how long the requests it already sent may take to be
+ * answered and flushed before the transport closes without them. Input ending is how a batch
+ * (`server < requests.jsonl`) ends and how a client asks a server to exit
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#stdio): long enough
+ * for ordinary tool calls, short enough that a server whose handler hangs still exits on its own.
+ */
+export const STDIO_DRAIN_TIMEOUT_MS = 10_000;
 /** Live Streamable HTTP sessions per server; an `initialize` beyond gets 503. */
 export const MAX_HTTP_SESSIONS = 10_000;
 /** A Streamable HTTP session idle this long (no message, no open stream, nothing running) is closed. */

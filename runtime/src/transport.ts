@@ -42,6 +42,16 @@ export interface Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   /** Called exactly once, when the connection is gone for whatever reason. */
   onclose?: () => void;
+  /**
+   * The peer will send nothing more, but this side can still write (stdio: the server's stdin
+   * reached EOF, or the client's child closed its stdout). Set by whoever reads the transport
+   * (the session) when `inputEnds` says it may be called: it handles what already arrived and
+   * resolves once nothing is left to answer; the transport then flushes its output and closes,
+   * or closes anyway after its drain timeout. Unset, the transport closes at once.
+   */
+  oninputend?: () => Promise<void>;
+  /** The input can end while the output stays open, and `oninputend` is then called (stdio). */
+  readonly inputEnds?: boolean | undefined;
   onerror?: (error: Error) => void;
   /**
    * A message that could not be delivered (too large, too deep, its stream cut): set by the

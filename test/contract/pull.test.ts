@@ -1,6 +1,8 @@
 // `mcpgen pull` against real child processes: the official server-everything over stdio, the
 // project's own examples/everything over Streamable HTTP, and a scripted server that pages its
-// lists, publishes a broken schema, stays silent, talks garbage, dies mid-listing or loops.
+// lists, publishes a broken schema, stays silent, talks garbage, dies mid-listing or loops, or
+// publishes what real servers do: lists it announces but does not serve (-32601), tools without
+// `"type": "object"` or any inputSchema, an invalid keyword, an entry without a name.
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
@@ -12,10 +14,32 @@ import { loadManifest } from "../../generator/load/manifest.js";
 import { repoRoot, tempDir } from "../helpers.js";
 import { runCli } from "../cli/run-cli.js";
 import { startEverything, type EverythingProcess } from "../examples/helpers/everything-process.js";
+import { connectMcpClient, type McpClient } from "@mcpgen/runtime";
+import { StdioClientTransport } from "@mcpgen/runtime/stdio";
+import { createEverythingClient } from "../../examples/everything/src/mcp/client.js";
+import { bindings } from "../runtime/helpers/binding.js";
 
 const node = JSON.stringify(process.execPath);
 const serverEverything = `${node} ${join(repoRoot, "node_modules/@modelcontextprotocol/server-everything/dist/index.js")} stdio`;
-const scripted = (mode: string) => `${node} ${join(repoRoot, "test/fixtures/contract/scripted-server.mjs")} ${mode}`;
+const scriptedJs = join(repoRoot, "test/fixtures/contract/scripted-server.mjs");
+const scripted = (mode: string) => `${node} ${scriptedJs} ${mode}`;
+
+/** `pull --stdio` of the scripted server in `mode` through the CLI; the manifest it wrote. */
+function pullCli(mode: string) {
+  const out = join(tmp.dir, `${mode}.manifest.json`);
+  const r = runCli(["pull", "--stdio", scripted(mode), "--out", out], tmp.dir);
+  const manifest = r.status === 0 ? (JSON.parse(readFileSync(out, "utf8")) as { tools?: { name: string; inputSchema: unknown }[]; prompts?: unknown[]; resources?: unknown[]; resourceTemplates?: unknown[] }) : undefined;
+  return { ...r, manifest, problems: r.stderr.split("\n").filter((l) => l.startsWith("problem: ")) };
+}
+
+/** The scripted server in `mode` as a child of a client (generic, or the generated everything client). */
+async function listedBy(mode: string, typed = false): Promise<{ client: Pick<McpClient, "listProblems" | "callTool" | "close">; names: string[] }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [scriptedJs, mode] });
+  const client = typed
+    ? await createEverythingClient(transport, { clientInfo: { name: "t", version: "1" }, era: "legacy" })
+    : await connectMcpClient(transport, { bindings, clientInfo: { name: "t", version: "1" } });
+  return { client, names: (await client.listTools()).map((t) => t.name) };
+}
 
 let tmp: { dir: string; cleanup: () => void };
 let everything: EverythingProcess | undefined;
@@ -113,6 +137,74 @@ for (const [mode, pattern] of [
     assert.equal(readdirSync(tmp.dir).filter((f) => f.endsWith(".mcpgen-tmp")), []);
   });
 }
+
+test("a list the server announces but answers -32601 is empty, with a warning; exit 0", async () => {
+  const r = pullCli("unlisted");
+  assert.is(r.status, 0, r.stderr);
+  assert.match(r.stdout, /; 3 tools, 0 prompts, 0 resources, 0 templates; 4 problem\(s\) reported\n$/);
+  for (const method of ["prompts/list", "resources/list", "resources/templates/list"]) {
+    assert.ok(r.problems.some((l) => l.includes(`${method}: the server announces`) && l.includes("answered -32601")), `${method}: ${r.stderr}`);
+  }
+  assert.equal(r.manifest!.tools!.map((t) => t.name), ["add", "echo", "zeta"]);
+  assert.is(r.manifest!.prompts, undefined);
+  assert.is(r.manifest!.resources, undefined);
+});
+
+test("tools without \"type\": \"object\" (or any inputSchema) are all written, each repair reported; the clients keep them", async () => {
+  const r = pullCli("untyped");
+  assert.is(r.status, 0, r.stderr);
+  assert.not.match(r.stdout, /left out/);
+  const byName = new Map(r.manifest!.tools!.map((t) => [t.name, t.inputSchema]));
+  assert.equal([...byName.keys()], ["ping_host", "search", "status"]);
+  assert.equal(byName.get("search"), { properties: { q: { type: "string" } }, required: ["q"] }, "kept verbatim; the loader publishes it with type object");
+  assert.equal(byName.get("status"), {});
+  assert.equal(byName.get("ping_host"), { type: "object" });
+  assert.ok(r.problems.some((l) => /inputSchema: missing; tool "ping_host" published with \{"type":"object"\}/.test(l)), r.stderr);
+  assert.ok(r.problems.some((l) => /\/tools\/1\/inputSchema: root "type" is missing/.test(l)), r.stderr);
+  assert.ok(r.problems.some((l) => /\/tools\/2\/inputSchema: empty inputSchema/.test(l)), r.stderr);
+  // The written manifest generates (leniently) and loads.
+  assert.is(loadManifest(join(tmp.dir, "untyped.manifest.json"), "m.json", { lenient: true }).manifest.tools!.length, 3);
+  for (const typed of [false, true]) {
+    const { client, names } = await listedBy("untyped", typed);
+    try {
+      assert.equal(names, ["search", "status", "ping_host"], typed ? "typed client" : "generic client");
+      assert.equal(client.listProblems.map((p) => [p.entryName, p.kept]), [["search", true], ["status", true], ["ping_host", true]]);
+      assert.equal((await client.callTool("ping_host", {})).content, [{ type: "text", text: "ok" }]);
+    } finally {
+      await client.close();
+    }
+  }
+});
+
+test("a tool with an invalid JSON Schema keyword is written verbatim, reported, typed loosely; the client keeps it", async () => {
+  const r = pullCli("badkeyword");
+  assert.is(r.status, 0, r.stderr);
+  const lookup = r.manifest!.tools!.find((t) => t.name === "lookup");
+  assert.equal(lookup?.inputSchema, { type: "object", properties: { id: { type: "string" } }, required: "id" });
+  assert.ok(r.problems.some((l) => /\/tools\/\d\/inputSchema\/required: not a valid JSON Schema.*Record<string, unknown>/.test(l)), r.stderr);
+  const { client, names } = await listedBy("badkeyword");
+  try {
+    assert.equal(names, ["add", "echo", "zeta", "lookup"]);
+    assert.equal(client.listProblems.map((p) => [p.entryName, p.kept]), [["lookup", true]]);
+  } finally {
+    await client.close();
+  }
+});
+
+test("an entry without a name is left out, and pull says so: the reason, and fewer tools than listed", async () => {
+  const r = pullCli("noname");
+  assert.is(r.status, 0, r.stderr);
+  assert.equal(r.manifest!.tools!.map((t) => t.name), ["add", "echo", "zeta"]);
+  assert.match(r.stdout, /; 3 tools, 1 prompts, 1 resources, 1 templates; left out: 1 of the 4 tools listed; 2 problem\(s\) reported\n$/);
+  assert.ok(r.problems.includes("problem: tools/list: entry 3 dropped: /tools/3/name must be a string: the entry cannot be used without it"), r.stderr);
+  const { client, names } = await listedBy("noname");
+  try {
+    assert.equal(names, ["add", "echo", "zeta"]);
+    assert.equal(client.listProblems.map((p) => [p.index, p.kept]), [[3, false]]);
+  } finally {
+    await client.close();
+  }
+});
 
 test("--env reaches the child; the CLI prints the summary", () => {
   const r = runCli(["pull", "--stdio", scripted("good"), "--env", "SCRIPTED_VERSION=9.9.9", "--out", "env.json"], tmp.dir);

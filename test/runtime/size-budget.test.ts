@@ -36,9 +36,12 @@ const runtimeDir = join(root, "runtime");
  * per-owner counts and release, a closed session's tasks released): 4.4 KiB. Raised to 304 KiB
  * with the running requests' byte budget (session/running-bytes.ts, the charge and release in the
  * session, the POST body's footprint counted in its depth scan) and every 2026-07-28 request
- * ending with its reply stream in a legacy session: about 2.9 KiB, total about 300.2 KiB.
+ * ending with its reply stream in a legacy session: about 2.9 KiB, total about 300.2 KiB. Raised
+ * to 308 KiB for stdio input that ends without ending the answers (oninputend: the session drains
+ * what arrived, the transport flushes within drainTimeoutMs, the client reads what its child wrote
+ * before exiting): about 2.5 KiB.
  */
-const RUNTIME_JS_BUDGET = 304 * 1024;
+const RUNTIME_JS_BUDGET = 308 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
@@ -75,9 +78,10 @@ const SQLITE_STORE_BUDGET = 16 * 1024;
  * (docs/bundling.md) that is 4 files instead of 17, and about the same bytes (the bytes were not
  * the lever; the file count was), so the budget stays. Raised to 120 KiB with the security work
  * (sessions bound to principals, listen shares, peer answers over the limit failing their request,
- * per-owner task release on close): about 116 KiB at start.
+ * per-owner task release on close), then to 124 KiB when stdio's end of input stopped dropping the
+ * answers still owed (the drain is in the core chunk every stdio server loads, 2.5 KiB).
  */
-const STDIO_SERVER_START_BUDGET = 120 * 1024;
+const STDIO_SERVER_START_BUDGET = 124 * 1024;
 
 /** Bytes of ESM JavaScript below `dir` (CommonJS twins and nested node_modules left out). */
 function jsBytes(dir: string): number {

@@ -2,7 +2,9 @@
  * The "everything" server over Streamable HTTP: `npm run everything -- --port 3000` serves
  * http://127.0.0.1:3000/mcp (stateful sessions, SSE replies, resumable streams, DNS-rebinding
  * protection) and prints `listening on <url>` once it accepts connections; `--stdio` serves one
- * connection on stdin/stdout instead. SIGTERM/SIGINT close every session and exit 0.
+ * connection on stdin/stdout instead: closing stdin stops it once the requests already read are
+ * answered (`--drain-timeout <ms>` bounds that wait, default 10 s). SIGTERM/SIGINT close every
+ * session and exit 0.
  * `--task-store <file>` keeps tasks in an SQLite file (`@mcpgen/runtime/tasks/sqlite`), so a client
  * can still fetch a finished task's result after the server restarted.
  */
@@ -13,14 +15,14 @@ import { openSqliteTaskStore, type SqliteTaskStore } from "@mcpgen/runtime/tasks
 import { createServer } from "./server.js";
 
 function usage(message: string): never {
-  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio [--task-store <file>]\n`);
+  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
   process.exit(2);
 }
 
-function options(argv: string[]): { port: number; host: string; stdio: boolean; taskStore: string | undefined } {
-  let values: { port?: string; host?: string; stdio?: boolean; "task-store"?: string };
+function options(argv: string[]): { port: number; host: string; stdio: boolean; drainTimeoutMs: number | undefined; taskStore: string | undefined } {
+  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "task-store": { type: "string" } }, strict: true }));
+    ({ values } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "drain-timeout": { type: "string" }, "task-store": { type: "string" } }, strict: true }));
   } catch (e) {
     usage((e as Error).message);
   }
@@ -28,10 +30,15 @@ function options(argv: string[]): { port: number; host: string; stdio: boolean; 
   if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0-65535, got ${JSON.stringify(values.port)}`);
   if (values.stdio && (values.port !== undefined || values.host !== undefined)) usage("--stdio takes no --port or --host");
   if (values["task-store"] === "") usage("--task-store needs a file name");
-  return { port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, taskStore: values["task-store"] };
+  const drain = values["drain-timeout"];
+  const drainTimeoutMs = drain === undefined ? undefined : Number(drain);
+  if (drainTimeoutMs !== undefined && (!values.stdio || !Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0 || drainTimeoutMs > 0x7fffffff)) {
+    usage(`--drain-timeout takes --stdio and a number of ms from 0 to 2147483647, got ${JSON.stringify(drain)}`);
+  }
+  return { port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, drainTimeoutMs, taskStore: values["task-store"] };
 }
 
-const { port, host, stdio, taskStore } = options(process.argv.slice(2));
+const { port, host, stdio, drainTimeoutMs, taskStore } = options(process.argv.slice(2));
 let store: SqliteTaskStore | undefined;
 if (taskStore !== undefined) {
   try {
@@ -47,8 +54,9 @@ const server = createServer(store !== undefined ? { taskStore: store } : {});
 
 if (stdio) {
   // One client for the process's life: its 2025-11-25 tasks stay its own across a restart (--task-store).
-  const session = await server.connect(new StdioServerTransport());
-  // stdin EOF closes the session; exit then rather than wait for stray timers.
+  const session = await server.connect(new StdioServerTransport(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }));
+  // The session closes once stdin has ended and what it brought is answered (or the drain timed
+  // out); exit then rather than wait for stray timers.
   const closed = session.onclose;
   session.onclose = () => {
     closed?.();

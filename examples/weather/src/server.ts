@@ -12,5 +12,6 @@ if (process.argv[2] === "--http") {
   console.error(`weather example listening on ${(await http.listen()).href}`);
 } else {
   const session = await server.connect(new StdioServerTransport());
+  // Closes once stdin has ended and the requests read are answered (at most drainTimeoutMs later).
   session.onclose = () => process.exit(0);
 }

@@ -29,6 +29,8 @@ export interface PullResult {
   problems: string[];
   revisions: string[];
   counts: { tools: number; prompts: number; resources: number; resourceTemplates: number };
+  /** How many entries the server listed, per section (more than `counts` when some were left out). */
+  listed: { tools: number; prompts: number; resources: number; resourceTemplates: number };
   summary: string;
 }
 
@@ -55,9 +57,13 @@ export async function runPull(options: PullOptions): Promise<PullResult> {
   writeAtomically(outPath, pulled.text);
   const m = pulled.loaded.manifest;
   const counts = { tools: m.tools?.length ?? 0, prompts: m.prompts?.length ?? 0, resources: m.resources?.length ?? 0, resourceTemplates: m.resourceTemplates?.length ?? 0 };
+  const listed = snapshot.listed ?? counts;
+  // Fewer entries written than the server listed is never silent.
+  const leftOut = (["tools", "prompts", "resources", "resourceTemplates"] as const).flatMap((k) => (listed[k] > counts[k] ? [`${listed[k] - counts[k]} of the ${listed[k]} ${k} listed`] : []));
   let summary =
     `wrote ${display}: ${m.name} ${m.version}, revisions ${snapshot.revisions.join(", ")}; ` +
     `${counts.tools} tools, ${counts.prompts} prompts, ${counts.resources} resources, ${counts.resourceTemplates} templates` +
+    (leftOut.length ? `; left out: ${leftOut.join(", ")}` : "") +
     (pulled.problems.length ? `; ${pulled.problems.length} problem(s) reported` : "");
   if (options.client !== undefined) {
     const { generate } = await import("../../generate.js");
@@ -68,5 +74,5 @@ export async function runPull(options: PullOptions): Promise<PullResult> {
     const r = await generate({ manifest: outPath, out: resolve(cwd, options.client), cwd, config: false, lenient: true, warn });
     summary += `\n${r.targets.map((t) => `${t.out}: ${t.written ? `wrote ${t.files.length} files` : "up to date"}`).join("\n")}`;
   }
-  return { out: display, text: pulled.text, problems: pulled.problems, revisions: snapshot.revisions, counts, summary };
+  return { out: display, text: pulled.text, problems: pulled.problems, revisions: snapshot.revisions, counts, listed, summary };
 }

@@ -4,14 +4,16 @@
  * pulls of the same server give the same bytes. The text then goes through the manifest loader,
  * the same checks `generate` runs, in lenient mode (schemas captured from a server are what
  * `--lenient` exists for): schemas that are broken are kept verbatim, reported, and typed
- * `Record<string, unknown>` (the loader's fallback); an entry the loader rejects outright is
- * left out and reported, so what is written always generates with `--lenient` (and without it
- * when nothing was reported).
+ * `Record<string, unknown>` (the loader's fallback); a tool whose inputSchema is missing or not an
+ * object is published with `{"type": "object"}` (any arguments) and reported; an entry the loader
+ * still rejects outright is left out and reported, so what is written always generates with
+ * `--lenient` (and without it when nothing was reported). What the listing noted (a list answered
+ * -32601, an entry the client dropped, a defect the loader does not see) is reported too.
  */
 import { InputError, type Diagnostic } from "../../load/diagnostics.js";
 import { parseManifest, type LoadedManifest } from "../../load/manifest.js";
 import { KNOWN_REVISIONS } from "../../load/manifest-format.js";
-import type { ServerSnapshot } from "./snapshot.js";
+import type { ListNote, ServerSnapshot } from "./snapshot.js";
 
 const IDENTITY_KEYS = ["title", "description", "websiteUrl", "icons"] as const;
 const SECTIONS = ["tools", "resources", "resourceTemplates", "prompts"] as const;
@@ -64,22 +66,57 @@ export function snapshotToManifest(s: ServerSnapshot, display: string): PulledMa
   if (Object.keys(caps).length) manifest.capabilities = caps;
   for (const section of SECTIONS) if (s[section].length) manifest[section] = sortedBy(s[section], KEY[section]);
 
-  const problems: string[] = [];
+  const notes = s.listNotes ?? [];
+  // Lists the server did not answer and entries the client could not use: nothing else says so.
+  const problems: string[] = notes.filter((n) => n.kept !== true).map((n) => n.message);
+  /** Entries (section/name) that something below reports on its own. */
+  const told = new Set<string>();
+  repairInputSchemas(manifest, problems, told);
   for (let attempt = 0; ; attempt++) {
     const text = JSON.stringify(manifest, null, 2) + "\n";
     try {
       const loaded = parseManifest(text, display, { lenient: true });
       problems.push(...loaded.diagnostics.map((d) => `${d.pointer || "/"}: ${d.message}`));
+      for (const d of loaded.diagnostics) told.add(entryKey(manifest, d.pointer));
+      problems.push(...untold(notes, told));
       return { text, loaded, problems };
     } catch (e) {
       if (!(e instanceof InputError) || attempt >= MAX_REPAIRS) throw e;
-      if (!dropRejected(manifest, e.diagnostics, problems)) throw e;
+      if (!dropRejected(manifest, e.diagnostics, problems, told)) throw e;
     }
   }
 }
 
+/** `section/name` of the entry a diagnostic points into ("" when none). */
+function entryKey(manifest: { [key: string]: unknown }, pointer: string): string {
+  const m = /^\/(tools|resources|resourceTemplates|prompts)\/(\d+)(\/|$)/.exec(pointer);
+  const entry = m ? (manifest[m[1]!] as { [key: string]: unknown }[] | undefined)?.[Number(m[2])] : undefined;
+  return entry === undefined ? "" : `${m![1]}/${String(entry.name)}`;
+}
+
+/** Defects the client kept an entry despite, for entries nothing else reported (the loader checks schemas, not every field). */
+function untold(notes: ListNote[], told: Set<string>): string[] {
+  return notes.filter((n) => n.kept === true && !(n.entryName !== undefined && told.has(`${n.section}/${n.entryName}`))).map((n) => n.message);
+}
+
+/**
+ * A tool without an inputSchema object is still callable by name: published as accepting any
+ * arguments (`{"type": "object"}`, as the loader does for `{}`) rather than left out.
+ */
+function repairInputSchemas(manifest: { [key: string]: unknown }, problems: string[], told: Set<string>): void {
+  const tools = manifest.tools as { [key: string]: unknown }[] | undefined;
+  tools?.forEach((tool, i) => {
+    const schema = tool.inputSchema;
+    if (isObj(schema)) return;
+    const what = schema === undefined ? "missing" : `not an object (${String(JSON.stringify(schema)).slice(0, 60)})`;
+    tools[i] = { ...tool, inputSchema: { type: "object" } };
+    problems.push(`/tools/${i}/inputSchema: ${what}; tool ${JSON.stringify(tool.name)} published with {"type":"object"} (any arguments)`);
+    told.add(`tools/${String(tool.name)}`);
+  });
+}
+
 /** Leaves out every entry an error points into; false when an error is outside any entry. */
-function dropRejected(manifest: { [key: string]: unknown }, diagnostics: Diagnostic[], problems: string[]): boolean {
+function dropRejected(manifest: { [key: string]: unknown }, diagnostics: Diagnostic[], problems: string[], told: Set<string>): boolean {
   const doomed = new Map<Section, Set<number>>();
   for (const d of diagnostics) {
     if (d.severity !== "error") continue;
@@ -90,6 +127,7 @@ function dropRejected(manifest: { [key: string]: unknown }, diagnostics: Diagnos
     const entry = (manifest[section] as { [key: string]: unknown }[])[index];
     const label = `${section} ${JSON.stringify(entry?.[KEY[section]] ?? index)}`;
     problems.push(`${d.pointer}: ${d.message}; ${label} left out of the manifest`);
+    told.add(`${section}/${String(entry?.name)}`);
     if (!doomed.has(section)) doomed.set(section, new Set());
     doomed.get(section)!.add(index);
   }

@@ -2,7 +2,8 @@
  * What `pull` reads from a live server: identity, the revisions it accepts, capabilities, and
  * every tool, prompt, resource and template (the runtime's client follows pagination and
  * refuses a server that repeats cursors). Only lists the server's capabilities announce are
- * asked for.
+ * asked for; one of those answered -32601 (Method not found) is taken as empty and noted. The
+ * client keeps entries with schema defects (noted) and drops those it cannot use (noted).
  */
 import type { McpClient } from "@mcpgen/runtime";
 import { McpgenError } from "../../errors.js";
@@ -21,19 +22,52 @@ export interface ServerSnapshot {
   prompts: { [key: string]: unknown }[];
   resources: { [key: string]: unknown }[];
   resourceTemplates: { [key: string]: unknown }[];
+  /** How many entries each list had as the server sent them, dropped ones included (absent: as many as held). */
+  listed?: { [S in Section]: number };
+  /** What a list gave that the snapshot does not hold as sent: an unanswered list, a dropped or defective entry. */
+  listNotes?: ListNote[];
 }
 
+export type Section = "tools" | "prompts" | "resources" | "resourceTemplates";
+
+export interface ListNote {
+  section: Section;
+  message: string;
+  /** The entry's name, when the note is about one entry that has one. */
+  entryName?: string;
+  /** The entry is in the list despite its defect. */
+  kept?: boolean;
+}
+
+/** JSON-RPC Method not found. */
+const METHOD_NOT_FOUND = -32601;
+
 async function listAll(client: McpClient, caps: { [key: string]: unknown }) {
-  const bounded = <T>(what: string, list: T[]): T[] => {
-    if (list.length > MAX_ENTRIES) throw new Error(`${what}: more than ${MAX_ENTRIES} entries`);
-    return list;
+  const listed = { tools: 0, prompts: 0, resources: 0, resourceTemplates: 0 };
+  const listNotes: ListNote[] = [];
+  const list = async (section: Section, method: string, capability: string, read: () => Promise<unknown[]>) => {
+    if (!caps[capability]) return [];
+    let entries: unknown[];
+    try {
+      entries = await read();
+    } catch (e) {
+      // Servers announce a capability for one of its lists and leave the other unimplemented.
+      if ((e as { code?: unknown }).code !== METHOD_NOT_FOUND) throw e;
+      listNotes.push({ section, message: `${method}: the server announces ${capability} but answered -32601 (${(e as Error).message}); no ${section} pulled` });
+      return [];
+    }
+    if (entries.length > MAX_ENTRIES) throw new Error(`${method}: more than ${MAX_ENTRIES} entries`);
+    for (const p of client.listProblems) listNotes.push({ section, message: p.message, kept: p.kept, ...(p.entryName === undefined ? {} : { entryName: p.entryName }) });
+    listed[section] = entries.length + client.listProblems.filter((p) => !p.kept).length;
+    return entries as { [key: string]: unknown }[];
   };
-  const asRecords = (l: unknown[]) => l as { [key: string]: unknown }[];
   return {
-    tools: caps.tools ? asRecords(bounded("tools/list", await client.listTools())) : [],
-    prompts: caps.prompts ? asRecords(bounded("prompts/list", await client.listPrompts())) : [],
-    resources: caps.resources ? asRecords(bounded("resources/list", await client.listResources())) : [],
-    resourceTemplates: caps.resources ? asRecords(bounded("resources/templates/list", await client.listResourceTemplates())) : [],
+    tools: await list("tools", "tools/list", "tools", () => client.listTools()),
+    prompts: await list("prompts", "prompts/list", "prompts", () => client.listPrompts()),
+    resources: await list("resources", "resources/list", "resources", () => client.listResources()),
+    resourceTemplates: await list("resourceTemplates", "resources/templates/list", "resources", () => client.listResourceTemplates()),
+    listed,
+    listNotes,
   };
 }
 

@@ -3,7 +3,7 @@
  * plus one method per server feature. Results are validated by the session against the
  * negotiated revision's generated validators.
  */
-import { ErrorCode } from "../jsonrpc.js";
+import { ErrorCode, isObject } from "../jsonrpc.js";
 import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } from "../errors.js";
 import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
@@ -31,6 +31,9 @@ export type ToolCallOptions = RequestOptions & { task?: TaskRequest };
 /** Stop following `nextCursor` after this many pages (a server that loops its cursors must not hang us). */
 const MAX_PAGES = 10_000;
 
+/** What an entry of each list cannot be used without: what it is addressed by. */
+const ADDRESS: { readonly [key: string]: string } = { tools: "name", prompts: "name", resources: "uri", resourceTemplates: "uriTemplate" };
+
 /** How list results are checked (see McpClientOptions.strictLists). */
 export interface ListPolicy {
   strict: boolean;
@@ -42,7 +45,10 @@ export interface ListPolicy {
 const CHANGE_METHODS = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated"];
 
 export class McpClient {
-  /** Malformed entries dropped from the most recent list*() call (empty when all were valid). */
+  /**
+   * Malformed entries of the most recent list*() call (empty when all were valid): those kept
+   * with their defect (`kept`), and those dropped for lacking what they are addressed by.
+   */
   listProblems: InvalidListEntryError[] = [];
   private readonly changeListeners = new Set<ChangeListener>();
   private readonly userHandlers = new Map<string, (params: any) => void | Promise<void>>();
@@ -103,11 +109,17 @@ export class McpClient {
     const seen = new Set<string>();
     const lenient = !this.lists.strict && !this.lists.trustPeer;
     this.listProblems = [];
+    /** Entries the server sent on earlier pages: a problem names an entry by its place in the whole list. */
+    let before = 0;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
       const params = cursor === undefined ? undefined : { cursor };
-      const r = lenient
-        ? await this.keepValid(method, key, await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true }))
-        : await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, params, options);
+      let r: { nextCursor?: string; [k: string]: unknown };
+      if (lenient) {
+        const sent = await this.request<{ [k: string]: unknown }>(method, params, { ...options, skipValidation: true });
+        r = await this.keepValid(method, key, sent, before);
+        const entries = sent[key];
+        if (Array.isArray(entries)) before += entries.length;
+      } else r = await this.request<{ nextCursor?: string } & { [k: string]: unknown }>(method, params, options);
       out.push(...((r[key] as T[] | undefined) ?? []));
       // 2026-07-28: only an absent (or null) cursor ends a listing; "" is a valid cursor there.
       if (typeof r.nextCursor !== "string" || (r.nextCursor === "" && this.session.era === "legacy")) return out;
@@ -119,30 +131,35 @@ export class McpClient {
   }
 
   /**
-   * Lenient list checking: one malformed entry (a tool whose inputSchema lacks `type`, say) is
-   * dropped and reported, and the valid ones are kept; a malformed envelope still fails whole.
-   * Each entry is checked with the revision's own result validator, as a one-entry list.
+   * Lenient list checking: servers publish malformed entries (a tool whose inputSchema lacks
+   * `type`, say) that still work when called. Such an entry is kept, as sent, and its defect
+   * reported; only one that lacks what it is addressed by (a tool's name, a resource's uri) is
+   * dropped. A malformed envelope still fails whole. Each entry is checked with the revision's
+   * own result validator, as a one-entry list.
    */
-  private async keepValid(method: string, key: string, r: { [k: string]: unknown }): Promise<{ nextCursor?: string; [k: string]: unknown }> {
+  private async keepValid(method: string, key: string, r: { [k: string]: unknown }, before: number): Promise<{ nextCursor?: string; [k: string]: unknown }> {
     const validate = await loadValidator(this.session.binding, "results", method);
     if (validate === undefined) return r;
     // Called as a plain predicate: the type guard would narrow `r` to never on failure.
     const valid = (v: unknown): boolean => validate(v);
     if (valid(r)) return r;
     const entries = r[key];
-    if (!Array.isArray(entries)) throw new InvalidResultError(method, validate.errors ?? [], r);
-    const good: unknown[] = [];
-    entries.forEach((entry, index) => {
-      if (valid({ [key]: [entry] })) return void good.push(entry);
-      const name = typeof entry === "object" && entry !== null && typeof (entry as { name?: unknown }).name === "string" ? (entry as { name: string }).name : undefined;
+    if (!Array.isArray(entries) || !valid({ ...r, [key]: [] })) throw new InvalidResultError(method, validate.errors ?? [], r);
+    const usable: unknown[] = [];
+    const address = ADDRESS[key]!;
+    entries.forEach((entry, i) => {
+      if (valid({ ...r, [key]: [entry] })) return void usable.push(entry);
+      const index = before + i;
+      const name = isObject(entry) && typeof entry.name === "string" ? entry.name : undefined;
       const issues = (validate.errors ?? []).map((i) => ({ ...i, instancePath: i.instancePath.replace(/^\/[^/]+\/0/, `/${key}/${index}`) }));
-      const problem = new InvalidListEntryError(method, index, name, issues);
+      const kept = isObject(entry) && typeof entry[address] === "string";
+      if (kept) usable.push(entry);
+      else issues.unshift({ instancePath: `/${key}/${index}/${address}`, schemaPath: "", keyword: "type", params: {}, message: "must be a string: the entry cannot be used without it" });
+      const problem = new InvalidListEntryError(method, index, name, issues, kept);
       this.listProblems.push(problem);
       this.lists.report(problem);
     });
-    const kept = { ...r, [key]: good };
-    if (!valid(kept)) throw new InvalidResultError(method, validate.errors ?? [], r);
-    return kept;
+    return { ...r, [key]: usable };
   }
 
   /** Every tool, following pagination (each tool's `execution.taskSupport` is remembered for callTool). */

@@ -42,8 +42,9 @@ export interface McpClientOptions {
   timeout?: number;
   trustPeer?: boolean;
   /**
-   * list*() fail whole on one malformed entry (default false: the entry is dropped, reported
-   * through `onerror` as an InvalidListEntryError and kept in `client.listProblems`).
+   * list*() fail whole on one malformed entry (default false: the entry is kept as sent, or
+   * dropped when it lacks its name (a resource its uri, a template its uriTemplate), and reported
+   * through `onerror` as an InvalidListEntryError, also kept in `client.listProblems`).
    */
   strictLists?: boolean;
   onerror?: (error: Error) => void;

@@ -22,6 +22,7 @@ class EraTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
+  oninputend?: () => Promise<void>;
 
   constructor(private readonly router: EraRouter) {}
 
@@ -42,6 +43,9 @@ class EraTransport implements Transport {
   }
   get peerIdentity(): string | undefined {
     return this.router.base.peerIdentity;
+  }
+  get inputEnds(): boolean | undefined {
+    return this.router.base.inputEnds;
   }
   closeStream(requestId: RequestId): boolean {
     return this.router.base.closeStream?.(requestId) ?? false;
@@ -95,6 +99,13 @@ export class EraRouter {
     // of timing out, and a request's era cannot be read from its outline while both sessions
     // answer one alike (-32600 by its id).
     base.onframeerror = (e) => (this.legacy.onframeerror ?? this.legacy.onerror)?.(e);
+    if (base.inputEnds === true) {
+      base.oninputend = async () => {
+        // What waits for the 2026-07-28 path is routed first (it may start the modern session).
+        await this.gate.whenOpen();
+        await Promise.all([this.legacy.oninputend?.(), this.modern.oninputend?.()]);
+      };
+    }
   }
 
   start(): Promise<void> {

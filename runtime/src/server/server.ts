@@ -46,7 +46,11 @@ interface PromptEntry {
 }
 
 export interface ConnectOptions {
-  /** Serve without a handshake (stateless Streamable HTTP); see ServerOptions.stateless. */
+  /**
+   * Serve without a handshake (stateless Streamable HTTP); see ServerOptions.stateless. At a
+   * legacy revision, or none (2025-03-26), the connection is legacy even when the manifest also
+   * offers 2026-07-28.
+   */
   stateless?: { protocolVersion?: string };
   /**
    * Who owns the 2025-11-25 tasks this connection creates when a request carries no OAuth
@@ -387,7 +391,7 @@ export class McpServer implements ServerCore {
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     // A stateless HTTP POST serves without a handshake unless the caller said how.
     if (options.stateless === undefined && transport.statelessRequest !== undefined) options = { ...options, stateless: transport.statelessRequest };
-    const era = transport.era;
+    const era = transport.era ?? (options.stateless !== undefined ? this.statelessEra(options.stateless.protocolVersion) : undefined);
     // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
     const legacy = this.bindings.length > 0 && (era !== "modern" || this.modern.length === 0);
     const modern = this.modern.length > 0 && era !== "legacy";
@@ -420,6 +424,16 @@ export class McpServer implements ServerCore {
     holding = false;
     ready.resolve();
     return session;
+  }
+
+  /**
+   * A stateless connection at a legacy revision (none given is 2025-03-26, see
+   * https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#protocol-version-header)
+   * is legacy: its requests carry no 2026-07-28 `_meta`, whatever else the manifest offers.
+   */
+  private statelessEra(revision: string | undefined): "legacy" | undefined {
+    for (const b of this.modern) if (b.revision === revision) return undefined;
+    return "legacy";
   }
 
   private async serve(transport: Transport, options: ConnectOptions, legacy: boolean, modern: boolean): Promise<ServerConnection> {

@@ -9,6 +9,8 @@ type Held = [message: unknown, context: MessageContext | undefined];
 
 export class LoadGate {
   private queue: Held[] | undefined;
+  /** Waiting for the queue to empty (whenOpen); made on first need. */
+  private opening: (() => void)[] | undefined;
 
   constructor(
     /** What must load before `message` can be handled; undefined when nothing. */
@@ -46,6 +48,12 @@ export class LoadGate {
     this.queue!.push([message, context]);
   }
 
+  /** Resolves once nothing is held any more (at once when nothing is). */
+  whenOpen(): Promise<void> {
+    if (this.queue === undefined) return Promise.resolve();
+    return new Promise<void>((resolve) => (this.opening ??= []).push(resolve));
+  }
+
   /** Drop whatever is held (the connection closed). */
   clear(): void {
     if (this.queue !== undefined) this.queue.length = 0;
@@ -76,5 +84,10 @@ export class LoadGate {
       this.deliver(message, context);
     }
     this.queue = undefined;
+    const opening = this.opening;
+    if (opening !== undefined) {
+      this.opening = undefined;
+      for (const resolve of opening) resolve();
+    }
   }
 }

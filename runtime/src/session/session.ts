@@ -48,6 +48,8 @@ const isId = isRequestId;
 export class Session implements PendingOwner, InboundOwner {
   onclose?: () => void;
   onerror?: (error: Error) => void;
+  /** The peer ended its input (Transport.oninputend): what it sent is handled, nothing more will come. */
+  oninputend?: () => void;
 
   private readonly transport: Transport;
   private readonly peerSide: Side;
@@ -81,6 +83,10 @@ export class Session implements PendingOwner, InboundOwner {
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
   private connectionKeyObject: object | undefined;
+  /** The peer ended its input: this side's requests can get no answer. */
+  private inputEnded = false;
+  /** Set while waiting, after the input ended, for the peer's last requests to be answered. */
+  private idle: (() => void) | undefined;
 
   constructor(options: SessionOptions) {
     this.transport = options.transport;
@@ -105,6 +111,8 @@ export class Session implements PendingOwner, InboundOwner {
     this.transport.onframeerror = (e) => this.onFrameError(e);
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
+    // Only where the input can end alone: a stateless HTTP POST makes a session per message.
+    if (this.transport.inputEnds === true) this.transport.oninputend = () => this.drainInput();
   }
 
   /** The revision whose method table and validators apply now. */
@@ -180,6 +188,7 @@ export class Session implements PendingOwner, InboundOwner {
    */
   requestWith<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, reader: ResponseReader<T> | undefined): Promise<T> {
     if (this.isClosed) return Promise.reject(new ConnectionClosedError());
+    if (this.inputEnded) return Promise.reject(this.unanswerable(method));
     try {
       this.policy?.checkOutgoing(method, params, "request");
     } catch (e) {
@@ -496,6 +505,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.stopRunning(inbound);
     const id = inbound.requestId;
     this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, inbound);
+    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   private onNotification(m: Msg): void {
@@ -555,6 +565,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.transport.abandonReply?.(inbound.requestId);
     const batch = inbound.batch;
     if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, inbound.requestId);
+    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   /** @internal (InboundOwner) One opaque object per connection, made when first asked for. */
@@ -683,6 +694,37 @@ export class Session implements PendingOwner, InboundOwner {
 
   // ---- teardown
 
+  /**
+   * The peer will send nothing more (its output ended) but can still read: what it sent is
+   * handled (messages held while a revision loads included), this side's requests it never
+   * answered fail, and the returned promise resolves once every request it sent is answered.
+   */
+  private async drainInput(): Promise<void> {
+    await this.gate.whenOpen();
+    if (this.isClosed) return;
+    this.inputEnded = true;
+    for (const entry of this.pending.values()) {
+      this.settle(entry);
+      entry.fail(this.unanswerable(entry.method));
+    }
+    try {
+      this.oninputend?.();
+    } catch (e) {
+      this.report(e);
+    }
+    if (this.running.size > 0 && !this.isClosed) await new Promise<void>((resolve) => (this.idle = resolve));
+  }
+
+  private unanswerable(method: string): ConnectionClosedError {
+    return new ConnectionClosedError(`Connection closed: the ${this.peerSide} ended its output; ${method} gets no answer`);
+  }
+
+  private wake(): void {
+    const idle = this.idle;
+    this.idle = undefined;
+    idle?.();
+  }
+
   private handleClose(): void {
     if (this.isClosed) return;
     this.isClosed = true;
@@ -706,6 +748,7 @@ export class Session implements PendingOwner, InboundOwner {
     }
     this.abandoned.clear();
     this.followed.clear();
+    this.wake();
     this.onclose?.();
   }
 

@@ -3,6 +3,7 @@ import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { NdjsonDecoder } from "../framing/ndjson.js";
 import { FrameError } from "../framing/frame-error.js";
+import { STDIO_DRAIN_TIMEOUT_MS } from "../limits.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -12,18 +13,27 @@ export interface NdjsonStreamOptions {
   maxMessageBytes?: number;
   /** Deepest array/object nesting accepted in an inbound message (default 128). */
   maxDepth?: number;
+  /**
+   * Once the input has ended, how long the requests already received may take to be answered
+   * and flushed before the transport closes without them (default 10 000 ms).
+   */
+  drainTimeoutMs?: number;
 }
 
 /**
  * A Transport over a pair of byte streams carrying NDJSON (stdio both ways, or any socket).
  * Bad lines are answered with a JSON-RPC error (id null) and reported through `onerror`; the
- * stream goes on.
+ * stream goes on. The input ending stops reading, not answering: the session answers what
+ * arrived (`oninputend`), then the output is flushed and the transport closes, within
+ * `drainTimeoutMs`.
  */
 export class NdjsonStreamTransport implements Transport {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
+  oninputend?: () => Promise<void>;
+  readonly inputEnds = true;
 
   protected input: Readable | undefined;
   protected output: Writable | undefined;
@@ -31,19 +41,44 @@ export class NdjsonStreamTransport implements Transport {
   private closed = false;
   private started = false;
   private waitingDrain: Promise<void> | undefined;
+  /** The input ended; what arrived is still being answered. */
+  private inputEnded = false;
+  protected readonly drainTimeoutMs: number;
 
   private readonly ondata = (chunk: Buffer | string): void => {
     this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
   };
   private readonly onend = (): void => {
+    if (this.inputEnded || this.closed) return;
+    this.inputEnded = true;
+    // A last line without its newline is a message too.
     this.decoder.end();
-    this.closeNow();
+    const answering = this.oninputend?.();
+    if (answering === undefined) return this.endInput();
+    // Unref'd: it bounds the wait, it must not be what keeps a process alive.
+    const timer = setTimeout(() => {
+      this.onerror?.(new Error(`the input ended and requests were still unanswered after ${this.drainTimeoutMs} ms (drainTimeoutMs); closing without them`));
+      this.endInput();
+    }, this.drainTimeoutMs);
+    timer.unref?.();
+    const done = (): void => {
+      clearTimeout(timer);
+      this.endInput();
+    };
+    answering.then(() => this.flushed()).then(done, (e: Error) => {
+      this.onerror?.(e);
+      done();
+    });
   };
   private readonly onstreamerror = (error: Error): void => {
     this.onerror?.(error);
   };
 
   constructor(options: NdjsonStreamOptions = {}) {
+    const drain = options.drainTimeoutMs ?? STDIO_DRAIN_TIMEOUT_MS;
+    // setTimeout takes at most 2^31-1 ms (and turns more, or NaN, into 1).
+    if (!(drain >= 0 && drain <= 0x7fffffff)) throw new RangeError(`drainTimeoutMs must be 0 to 2147483647 ms, got ${drain}`);
+    this.drainTimeoutMs = drain;
     this.decoder = new NdjsonDecoder({
       maxMessageBytes: options.maxMessageBytes,
       maxDepth: options.maxDepth,
@@ -109,6 +144,21 @@ export class NdjsonStreamTransport implements Transport {
 
   protected get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** What the input brought is answered and flushed, or the drain timed out: close (the stdio client also reaps its child). */
+  protected endInput(): void {
+    this.closeNow();
+  }
+
+  /** Resolves once what was written has been handed to the OS (process.stdout on a pipe may buffer). */
+  private flushed(): Promise<void> {
+    const out = this.output;
+    if (this.closed || out === undefined || out.writableLength === 0 || out.destroyed) return Promise.resolve();
+    // An empty write's callback runs once every earlier write is through.
+    return new Promise<void>((resolve) => {
+      out.write("", () => resolve());
+    });
   }
 
   /** Detach from the streams and fire onclose exactly once. */

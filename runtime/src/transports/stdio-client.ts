@@ -25,8 +25,9 @@ export interface ChildExit {
 
 /**
  * Client side of stdio: spawns the server and speaks NDJSON over its stdin/stdout.
- * close(): end stdin, wait; SIGTERM, wait; SIGKILL. The child exiting on its own closes the
- * transport (and the session fails its pending calls).
+ * close(): end stdin, wait; SIGTERM, wait; SIGKILL. The child closing its stdout (or exiting)
+ * ends the input: every answer it wrote is read and handled first, then the calls still pending
+ * fail with ConnectionClosedError and the child is reaped.
  */
 export class StdioClientTransport extends NdjsonStreamTransport {
   private readonly options: StdioClientTransportOptions;
@@ -35,6 +36,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   private exited: Promise<ChildExit> | undefined;
   private closing: Promise<void> | undefined;
   private readonly stderrOut: PassThrough | undefined;
+  private exitWait: ReturnType<typeof setTimeout> | undefined;
 
   constructor(options: StdioClientTransportOptions) {
     // A client reads what servers return (resources, images): its frame cap is larger than a server's.
@@ -82,13 +84,15 @@ export class StdioClientTransport extends NdjsonStreamTransport {
     child.stdin!.on("error", () => {});
     return new Promise<void>((resolve, reject) => {
       child.once("spawn", () => {
+        // stdout's end ends the input (see endInput: the child is reaped then).
         this.attach(child.stdout!, child.stdin!);
-        // The server closing stdout means it is shutting down: reap it (bounded escalation).
-        child.stdout!.once("end", () => void this.close());
-        // stdout EOF alone is not death; the exit event is what closes the transport.
         child.once("exit", () => {
-          // Let already-buffered stdout drain into the decoder first.
-          setImmediate(() => this.closeNow());
+          // What the child wrote before it exited may still be in the pipe: stdout's end closes
+          // the transport once that is read. A grandchild holding stdout open must not keep it
+          // open forever.
+          if (this.isClosed) return;
+          this.exitWait = setTimeout(() => this.endInput(), this.drainTimeoutMs);
+          this.exitWait.unref?.();
         });
         resolve();
       });
@@ -106,6 +110,17 @@ export class StdioClientTransport extends NdjsonStreamTransport {
   override close(): Promise<void> {
     if (!this.closing) this.closing = this.shutdown();
     return this.closing;
+  }
+
+  /** The server closed its stdout and its answers are handled: it is shutting down, reap it (bounded escalation). */
+  protected override endInput(): void {
+    this.closeNow();
+    void this.close();
+  }
+
+  protected override closeNow(): void {
+    clearTimeout(this.exitWait);
+    super.closeNow();
   }
 
   private async shutdown(): Promise<void> {

@@ -8,7 +8,11 @@ export interface StdioServerTransportOptions extends NdjsonStreamOptions {
   stdout?: Writable;
 }
 
-/** Server side of stdio: reads NDJSON from stdin, writes to stdout; stdin EOF closes the transport. */
+/**
+ * Server side of stdio: reads NDJSON from stdin, writes to stdout. stdin EOF stops reading; the
+ * requests already received are answered and flushed, then the transport closes (at the latest
+ * after `drainTimeoutMs`), so `server < requests.jsonl` gets every answer.
+ */
 export class StdioServerTransport extends NdjsonStreamTransport {
   private readonly stdinStream: Readable;
   private readonly stdoutStream: Writable;

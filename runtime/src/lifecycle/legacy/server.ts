@@ -46,9 +46,10 @@ export class ServerSession {
     this.session = session;
     this.policy = new LegacyPolicy("server", this.capabilities, () => session.binding, (e) => session.onerror?.(e));
     session.setPolicy(this.policy);
-    // initialize is checked against the revision it will negotiate, so only that one is loaded.
+    // initialize is checked against the revision it will negotiate, so only that one is loaded
+    // (a stateless connection answers initialize at any time: it negotiates there too).
     this.policy.bindingFor = (method, params) =>
-      method === "initialize" && this.policy.phase === "new" ? this.negotiate(params?.protocolVersion) : session.binding;
+      method === "initialize" && (this.policy.phase === "new" || this.policy.stateless) ? this.negotiate(params?.protocolVersion) : session.binding;
     let resolve!: () => void;
     let reject!: (e: unknown) => void;
     this.initialized = new Promise<void>((res, rej) => { resolve = res; reject = rej; });

@@ -190,6 +190,14 @@ export class ListenHub {
     return this.deliver((l) => l.filter.taskIds?.includes(task.taskId as string) === true, "notifications/tasks", task);
   }
 
+  /**
+   * End the listens of one session (`ListenOwner.session`): its client will send nothing more,
+   * so none of them could ever be cancelled. Each answers its listen request.
+   */
+  endSession(session: object): void {
+    for (const [listen, owner] of this.listens) if (owner.session === session) listen.end();
+  }
+
   /** End every listen (the server is closing): each answers its listen request and is removed. */
   endAll(): void {
     for (const l of [...this.listens.keys()]) l.end();

@@ -156,6 +156,9 @@ export class ModernServerSession {
       onerror: o.onerror, policy: core.policy, runningBytes: options.runningBytes, cancelWithStream: true,
     });
     this.session.onclose = () => this.onclose?.();
+    // A stdio client that ended its input can cancel nothing: its listens end, answered, like at shutdown.
+    const hub = o.listens;
+    if (hub !== undefined && options.transport.inputEnds === true) this.session.oninputend = () => hub.endSession(this.session.connectionKey);
     for (const [method, handler] of core.handlers) this.session.setRequestHandler(method, handler);
   }
 
