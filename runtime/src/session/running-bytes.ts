@@ -31,8 +31,8 @@ export class RunningBytes {
   readonly max: number;
   readonly perSession: number;
   readonly perPrincipal: number;
-  /** Bytes charged now per principal; a principal with nothing running is absent, so this holds only what runs. */
-  private readonly principals = new Map<string, number>();
+  /** @internal Bytes charged now per principal (`principalKey`); one with nothing running is absent, so this holds only what runs. */
+  readonly principals = new Map<string, number>();
 
   constructor(limits: RunningBytesLimits = {}) {
     this.max = positive("max", limits.max, MAX_RUNNING_BYTES);
@@ -51,17 +51,6 @@ export class RunningBytes {
     return this.principals.get(principalKey(auth)!) ?? 0;
   }
 
-  /** @internal Bytes charged now to a `principalKey`. */
-  charged(principal: string): number {
-    return this.principals.get(principal) ?? 0;
-  }
-
-  /** @internal */
-  chargePrincipal(principal: string, bytes: number): void {
-    const n = (this.principals.get(principal) ?? 0) + bytes;
-    if (n > 0) this.principals.set(principal, n);
-    else this.principals.delete(principal);
-  }
 }
 
 export class SessionBytes {
@@ -78,22 +67,24 @@ export class SessionBytes {
   over(bytes: number, principal?: string): RunningBytesLimit | undefined {
     const s = this.server;
     if (this.used + bytes > s.perSession) return "perSession";
-    if ((principal === undefined ? this.used : s.charged(principal)) + bytes > s.perPrincipal) return "perPrincipal";
+    if ((principal === undefined ? this.used : s.principals.get(principal) ?? 0) + bytes > s.perPrincipal) return "perPrincipal";
     if (s.used + bytes > s.max) return "max";
     return undefined;
   }
 
-  /** `principal`: the one `over` was asked about; `release` must be given the same. */
+  /** `principal`: the one `over` was asked about; `release` (a negative charge) must be given the same. */
   charge(bytes: number, principal?: string): void {
+    const s = this.server;
     this.used += bytes;
-    this.server.used += bytes;
-    if (principal !== undefined) this.server.chargePrincipal(principal, bytes);
+    s.used += bytes;
+    if (principal === undefined) return;
+    const n = (s.principals.get(principal) ?? 0) + bytes;
+    if (n > 0) s.principals.set(principal, n);
+    else s.principals.delete(principal);
   }
 
   release(bytes: number, principal?: string): void {
-    this.used -= bytes;
-    this.server.used -= bytes;
-    if (principal !== undefined) this.server.chargePrincipal(principal, -bytes);
+    this.charge(-bytes, principal);
   }
 }
 
