@@ -50,7 +50,6 @@ export class RunningBytes {
   principalUsed(auth: Pick<AuthInfo, "clientId" | "subject">): number {
     return this.principals.get(principalKey(auth)!) ?? 0;
   }
-
 }
 
 export class SessionBytes {
