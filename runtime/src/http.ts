@@ -17,6 +17,7 @@ export { InMemoryEventStore, type EventStore } from "./http-server/event-store.j
 export type { HostOriginOptions } from "./http-server/security.js";
 export { parseBody, badRequestId, isJsonMediaType, type PostRefusal } from "./http-server/post-checks.js";
 export { readBody, BodyTooLargeError, BodyTimeoutError } from "./http-server/http-util.js";
+export { BufferedBodies, BodyBufferFullError } from "./http-server/buffered-bodies.js";
 export {
   StreamableHttpClientTransport,
   type StreamableHttpClientOptions,

@@ -24,6 +24,15 @@ export const MAX_RUNNING_BYTES_PER_SESSION = 64 * 1024 * 1024;
 /** The same, for the requests running on every session of one server together. */
 export const MAX_RUNNING_BYTES = 512 * 1024 * 1024;
 /**
+ * One principal's share of that (`principalKey`: OAuth client + subject, across all its sessions;
+ * without a principal the session is the owner): `runningBytes.perPrincipal` defaults to this
+ * fraction of `runningBytes.max` (but at least `perSession`), so one client opening many sessions
+ * leaves most of the pool to the others.
+ */
+export const RUNNING_BYTES_PRINCIPAL_SHARE = 0.25;
+/** The per-principal share with the default pool: 128 MiB. */
+export const MAX_RUNNING_BYTES_PER_PRINCIPAL = MAX_RUNNING_BYTES * RUNNING_BYTES_PRINCIPAL_SHARE;
+/**
  * After a stdio peer ends its input (EOF), how long the requests it already sent may take to be
  * answered and flushed before the transport closes without them. Input ending is how a batch
  * (`server < requests.jsonl`) ends and how a client asks a server to exit
@@ -39,6 +48,13 @@ export const SESSION_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** Time a client has to send a whole request body (node:http `requestTimeout`, and readBody's own timer). */
 export const BODY_TIMEOUT_MS = 30_000;
+/**
+ * Bytes of POST bodies one HTTP handler (Streamable HTTP, legacy SSE) holds while reading them,
+ * every request together: each body may take 4 MiB and 30 s, so a crowd of slow senders could
+ * otherwise make it buffer gigabytes. A body that would pass it gets 503 at once. Server-wide on
+ * purpose, with no per-address share: behind a proxy every client has the proxy's address.
+ */
+export const MAX_BUFFERED_BODY_BYTES = 256 * 1024 * 1024;
 /** Events kept by the default in-memory event store, in total across streams. */
 export const EVENT_STORE_MAX_EVENTS = 10_000;
 /** Bytes of serialised events kept by the default in-memory event store. */

@@ -4,7 +4,9 @@
 // (a mebibyte of small objects) inside its legacy session is refused at its session's share
 // (-32000, runningBytes.perSession) after a few, while the heap grows by about that share only;
 // another principal's session is still served, and the share comes back when the listens' streams
-// close.
+// close. One principal spreading such listens over many sessions (legacy sessions and stateless
+// 2026-07-28 POSTs alike) is refused at its principal's share (runningBytes.perPrincipal, a
+// quarter of the server's pool), while another principal is still served.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer as createHttpServer } from "node:http";
@@ -15,7 +17,7 @@ import { limits } from "@mcpgen/runtime";
 import { createServer } from "../../examples/everything/src/server.js";
 import { startIssuer } from "../runtime/auth/jwt-issuer.js";
 import { waitFor } from "../runtime/transports/helpers.js";
-import { acknowledged, fullGc, legacySession, openListen, refusal } from "../runtime/modern/listen-http.js";
+import { acknowledged, fullGc, legacySession, modernHeaders, openListen, refusal } from "../runtime/modern/listen-http.js";
 
 const stops: (() => Promise<void>)[] = [];
 test.after.each(async () => {
@@ -24,6 +26,7 @@ test.after.each(async () => {
 
 const MiB = 1024 * 1024;
 const PER_SESSION = limits.MAX_RUNNING_BYTES_PER_SESSION;
+const PER_PRINCIPAL = limits.MAX_RUNNING_BYTES_PER_PRINCIPAL;
 
 async function start() {
   const issuer = await startIssuer();
@@ -94,6 +97,55 @@ test("listens with a large _meta are refused at the session's byte share (runnin
   assert.ok(acknowledged(again), "the session's share is free again");
   again.close();
   other.close();
+  await waitFor(() => everything.listens.size === 0 && everything.runningBytes.used === 0, 2000, "every listen to end and its charge to go");
+});
+
+test("one principal's listens over many sessions are refused at its share (runningBytes.perPrincipal), memory stays near it, another principal is served, the share returns when they close", async () => {
+  const { everything, url, bearer } = await start();
+  const alice = { clientId: "app", subject: "alice" };
+  // Eight sessions, none holding more than two listens of about 20 MiB: each stays within its own share.
+  const sessions = [];
+  for (let i = 0; i < 8; i++) sessions.push(await legacySession(url, bearer("alice")));
+  const junk = Array.from({ length: MiB / 3 }, () => ({}));
+  fullGc();
+  const base = process.memoryUsage().heapUsed;
+  const open = [];
+  let refused;
+  for (let i = 0; i < 16 && refused === undefined; i++) {
+    const st = await openListen(url, sessions[i % sessions.length]!, 100 + i, { toolsListChanged: true }, { junk });
+    if (acknowledged(st)) open.push(st);
+    else refused = st;
+  }
+  assert.ok(refused !== undefined, `a listen of the flood is refused (${open.length} open)`);
+  assert.equal(refusal(refused)?.data, { limit: "runningBytes.perPrincipal", max: PER_PRINCIPAL });
+  assert.is(refusal(refused)?.code, -32000);
+  assert.ok(open.length >= 4 && open.length <= 8, `${open.length} listens open before the refusal`);
+  const alices = everything.runningBytes.principalUsed(alice);
+  assert.ok(alices > PER_PRINCIPAL / 2 && alices <= PER_PRINCIPAL, `alice's listens are charged up to her share (${alices} bytes)`);
+  assert.is(everything.runningBytes.used, alices);
+  fullGc();
+  const held = process.memoryUsage().heapUsed - base;
+  assert.ok(held < 1.5 * PER_PRINCIPAL, `memory stays near the principal's share: ${(held / MiB).toFixed(1)} MiB held`);
+  // A stateless 2026-07-28 POST is a session of its own, and still alice's.
+  const stateless = await openListen(url, modernHeaders(bearer("alice")), 1, { toolsListChanged: true }, { junk });
+  assert.equal(refusal(stateless)?.data, { limit: "runningBytes.perPrincipal", max: PER_PRINCIPAL });
+
+  // Another principal is served, a large listen included, in a legacy session and statelessly.
+  const bob = await legacySession(url, bearer("bob"));
+  const others = [await openListen(url, bob, 1, { toolsListChanged: true }, { junk }), await openListen(url, modernHeaders(bearer("bob")), 2, { toolsListChanged: true }, { junk })];
+  assert.ok(others.every(acknowledged), "another principal's listens open");
+  const bobs = everything.runningBytes.principalUsed({ clientId: "app", subject: "bob" });
+  assert.ok(bobs > 0 && everything.runningBytes.used === alices + bobs);
+
+  for (const st of open) st.close();
+  open.length = 0;
+  await waitFor(() => everything.listens.size === 2, 2000, "alice's dropped listens to end");
+  assert.equal([everything.runningBytes.principalUsed(alice), everything.runningBytes.used], [0, bobs]);
+  // Alice's share is hers again.
+  const again = await openListen(url, sessions[0]!, 200, { toolsListChanged: true }, { junk });
+  assert.ok(acknowledged(again), "the principal's share is free again");
+  again.close();
+  for (const st of others) st.close();
   await waitFor(() => everything.listens.size === 0 && everything.runningBytes.used === 0, 2000, "every listen to end and its charge to go");
 });
 

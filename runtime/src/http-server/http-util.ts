@@ -4,6 +4,7 @@ import type { RequestId } from "../jsonrpc.js";
 import { BODY_TIMEOUT_MS, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
 import { ownCopy } from "../session/own-copy.js";
 import { OutlineScanner, type MessageOutline } from "../framing/scan.js";
+import { BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
 
 /** Default cap on a POST body. */
 export const DEFAULT_MAX_BODY_BYTES = SERVER_MAX_MESSAGE_BYTES;
@@ -25,16 +26,25 @@ export class BodyTimeoutError extends Error {}
  * With `outline`, a body over the limit is still read to its end (within the same time), scanned
  * rather than kept, and the BodyTooLargeError carries its kind and id: a response in it can then
  * fail the request it answers at once instead of leaving it to time out.
+ * With `buffered`, what is kept of the body is charged to it as it arrives, until the promise
+ * settles; a body that would take it past its `max` is refused with BodyBufferFullError, before
+ * anything is read when its declared length would, else at the chunk that would. A scanned body
+ * keeps nothing and is not charged.
  */
-export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS, outline = false): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS, outline = false, buffered?: BufferedBodies): Promise<Buffer> {
   const declared = req.headers["content-length"];
   const tooLong = declared !== undefined && Number(declared) > limit;
   if (tooLong && !outline) {
     return Promise.reject(tooLarge(limit, undefined));
   }
+  if (buffered !== undefined && !tooLong && declared !== undefined && buffered.used + Number(declared) > buffered.max) {
+    return Promise.reject(bufferFull(buffered));
+  }
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    /** Bytes of `chunks`, charged to `buffered`. */
+    let charged = 0;
     /** Reading an oversized body for its outline. */
     let scanner: OutlineScanner | undefined = tooLong ? new OutlineScanner() : undefined;
     const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
@@ -56,9 +66,24 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
         for (const c of chunks) scanner.push(c);
         scanner.push(chunk);
         chunks.length = 0;
+        uncharge();
         return;
       }
+      if (buffered !== undefined) {
+        if (buffered.used + chunk.length > buffered.max) {
+          cleanup();
+          reject(bufferFull(buffered));
+          return;
+        }
+        buffered.used += chunk.length;
+        charged += chunk.length;
+      }
       chunks.push(chunk);
+    };
+    const uncharge = (): void => {
+      if (charged === 0) return;
+      buffered!.used -= charged;
+      charged = 0;
     };
     const onend = (): void => {
       cleanup();
@@ -75,6 +100,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
       reject(scanner !== undefined ? tooLarge(limit, scanner) : new Error("request aborted"));
     };
     const cleanup = (): void => {
+      uncharge();
       if (timer !== undefined) clearTimeout(timer);
       req.off("data", ondata);
       req.off("end", onend);
@@ -90,6 +116,10 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
 
 function tooLarge(limit: number, scanner: OutlineScanner | undefined): BodyTooLargeError {
   return new BodyTooLargeError(`request body exceeds ${limit} bytes`, scanner?.outline());
+}
+
+function bufferFull(buffered: BufferedBodies): BodyBufferFullError {
+  return new BodyBufferFullError(`request bodies being read hold ${buffered.used} bytes, ${buffered.max} at most (maxBufferedBodyBytes)`);
 }
 
 /** An HTTP error with an id-less JSON-RPC error body. */

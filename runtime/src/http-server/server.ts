@@ -7,6 +7,7 @@ import type { Transport } from "../transport.js";
 import { unreadableAnswers } from "../framing/frame-error.js";
 import type { MessageOutline } from "../framing/scan.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import {
   BodyTimeoutError,
@@ -71,6 +72,12 @@ export interface StreamableHttpOptions extends HostOriginOptions {
   maxSessions?: number;
   /** Time a client has to send a POST body (default 30 s); slower gets 408. */
   bodyTimeoutMs?: number;
+  /**
+   * Bytes of POST bodies this handler buffers while reading them, all requests together (default
+   * 256 MiB); a body that would pass it gets 503 with Retry-After at once. The legacy SSE handler
+   * mounted with `legacySse` has its own.
+   */
+  maxBufferedBodyBytes?: number;
   /** Refusals that are not any session's (limits tripped, bad POSTs, handler failures); default console.error. */
   onerror?: (error: Error) => void;
   /** Accepted `MCP-Protocol-Version` values; others get 400 (absent means 2025-03-26). */
@@ -102,6 +109,8 @@ export interface StreamableHttpHandler {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** Live sessions by id (stateful mode). */
   readonly sessions: ReadonlyMap<string, StreamableHttpServerTransport>;
+  /** Bytes of POST bodies being read now (bounded by `maxBufferedBodyBytes`). */
+  readonly bufferedBodyBytes: number;
   /** Close every session. */
   close(): Promise<void>;
 }
@@ -151,6 +160,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
   const maxSessions = options.maxSessions ?? MAX_HTTP_SESSIONS;
   const maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
   const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+  const buffered = new BufferedBodies(options.maxBufferedBodyBytes);
   const report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
   /** Answer a refused POST and log why. */
   const refuse = (res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void => {
@@ -259,7 +269,7 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     const sid = headerValue(req, "mcp-session-id");
     let body: Buffer;
     try {
-      body = await readBody(req, maxBody, bodyTimeoutMs, sid !== undefined && sessions.has(sid));
+      body = await readBody(req, maxBody, bodyTimeoutMs, sid !== undefined && sessions.has(sid), buffered);
     } catch (e) {
       if (e instanceof BodyTooLargeError) {
         if (e.outline !== undefined && !(await unreadable(req, res, [e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`))) return;
@@ -268,6 +278,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       } else if (e instanceof BodyTimeoutError) {
         report(new Error(`POST refused (408): ${e.message}`));
         sendJsonError(res, 408, -32000, `Request Timeout: ${e.message}`, { connection: "close" });
+      } else if (e instanceof BodyBufferFullError) {
+        report(new Error(`POST refused (503): ${e.message}`));
+        sendJsonError(res, 503, -32000, `Service Unavailable: ${e.message}`, BUFFER_FULL_HEADERS);
       } else if (!res.headersSent) res.destroy();
       return;
     }
@@ -472,6 +485,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
 
   return {
     sessions,
+    get bufferedBodyBytes() {
+      return buffered.used;
+    },
     handle(req, res) {
       let r: Promise<void> | void;
       try {
@@ -534,6 +550,9 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   return {
     server,
     sessions: handler.sessions,
+    get bufferedBodyBytes() {
+      return handler.bufferedBodyBytes;
+    },
     handle: handler.handle,
     get url() {
       return url ?? computeUrl();

@@ -259,8 +259,11 @@ export interface McpServerOptions {
   /**
    * Memory the requests running at once may hold, in bytes: each request is charged about what
    * its message takes once parsed (estimated by the HTTP transports as they read it) until it is
-   * answered or cancelled, per session (default 64 MiB) and on the whole server (default 512 MiB).
-   * More are refused with -32000, `data.limit` "runningBytes.perSession" or "runningBytes.max".
+   * answered or cancelled, per session (default 64 MiB), per principal across its sessions
+   * (default a quarter of `max` but at least `perSession`: 128 MiB; the principal is
+   * `principalKey(ctx.auth)`, else the session) and on the whole server (default 512 MiB). More
+   * are refused with -32000, `data.limit` "runningBytes.perSession", "runningBytes.perPrincipal"
+   * or "runningBytes.max".
    */
   runningBytes?: RunningBytesLimits;
 }

@@ -41,6 +41,8 @@ export class InboundRequest implements RequestContext, SendOptions {
     readonly transportContext: MessageContext | undefined,
     /** What the request is charged against its session's byte budget while it runs (0: nothing). */
     readonly bytes: number,
+    /** The principal (`principalKey`) those bytes are also charged to; undefined: the session alone. */
+    readonly principal: string | undefined = undefined,
   ) {
     this.relatedRequestId = requestId;
   }

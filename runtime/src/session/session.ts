@@ -14,6 +14,7 @@ import { describe, describeText } from "../describe.js";
 import { isRequestId } from "./ids.js";
 import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
 import { RunningBytes, type RunningBytesLimit, type SessionBytes } from "./running-bytes.js";
+import { principalKey } from "../auth/principal.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { PendingSlots } from "./pending-slots.js";
 import { RunningTable } from "./running-table.js";
@@ -29,6 +30,8 @@ import type {
 type Msg = Record<string, unknown>;
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** Whose running requests a byte-budget refusal counts, by the share it names. */
+const HOLDER = { perSession: "on this session", perPrincipal: "of this principal", max: "on this server" } as const;
 /** How many cancelled or timed-out ids to remember, so their late responses are dropped quietly. */
 const ABANDONED_LIMIT = 1024;
 
@@ -445,8 +448,11 @@ export class Session implements PendingOwner, InboundOwner {
       this.report(new LimitError(`Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`));
       return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
     }
+    // Whom the bytes are charged to besides the session: only a sized request pays for the key.
+    let principal: string | undefined;
     if (bytes > 0) {
-      const over = (this.bytes ??= new RunningBytes().session()).over(bytes);
+      principal = principalKey(context?.auth);
+      const over = (this.bytes ??= new RunningBytes().session()).over(bytes, principal);
       if (over !== undefined) return this.refuseBytes(id, method, over, batch);
     }
     if (this.policy) {
@@ -464,9 +470,9 @@ export class Session implements PendingOwner, InboundOwner {
       }
     }
     const meta = params?._meta;
-    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context, bytes);
+    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context, bytes, principal);
     this.running.add(inbound);
-    if (bytes > 0) this.bytes!.charge(bytes);
+    if (bytes > 0) this.bytes!.charge(bytes, principal);
     if (this.endWithStream) {
       this.transport.onReplyStreamClosed?.(id, this.streamGone());
       // Its stream was gone before it started: cancelled, nothing to run.
@@ -545,13 +551,13 @@ export class Session implements PendingOwner, InboundOwner {
   /** Out of the running table, its bytes released. */
   private stopRunning(inbound: InboundRequest): void {
     this.running.delete(inbound);
-    if (inbound.bytes > 0) this.bytes!.release(inbound.bytes);
+    if (inbound.bytes > 0) this.bytes!.release(inbound.bytes, inbound.principal);
   }
 
   /** A request over the byte budget: `over` names the share it would overdraw. */
   private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit, batch: BatchReply | undefined): void {
     const max = this.bytes!.server[over];
-    const why = `requests in progress on this ${over === "max" ? "server" : "session"} would hold more than ${max} bytes`;
+    const why = `requests in progress ${HOLDER[over]} would hold more than ${max} bytes`;
     this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
     this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } }, batch);
   }
@@ -743,7 +749,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.running.clear();
     for (const inbound of running) {
       inbound.done = true;
-      if (inbound.bytes > 0) this.bytes!.release(inbound.bytes);
+      if (inbound.bytes > 0) this.bytes!.release(inbound.bytes, inbound.principal);
       inbound.cancel(closed!);
     }
     this.abandoned.clear();

@@ -133,7 +133,8 @@ export interface SessionOptions {
    * The byte budget inbound requests are charged against while they run, each about what its
    * message takes once parsed (MessageContext.bytes; requests whose transport gives no size are
    * not charged): a share of a server's RunningBytes, which the sessions of one connection may
-   * share. More are answered -32000 at once. Default: a share of 64 MiB of the session's own.
+   * share; a request whose MessageContext.auth names a principal is charged to that principal's
+   * share too. More are answered -32000 at once. Default: a share of 64 MiB of the session's own.
    */
   runningBytes?: SessionBytes;
   /**

@@ -15,6 +15,7 @@ import {
   readBody,
   sendJsonError,
 } from "../http-server/http-util.js";
+import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "../http-server/buffered-bodies.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 
@@ -101,6 +102,14 @@ export interface LegacySseOptions extends HostOriginOptions {
   messagesPath?: string;
   onsession: (transport: LegacySseServerTransport, request: IncomingMessage) => void | Promise<void>;
   maxBodyBytes?: number;
+  /**
+   * Bytes of POST bodies this handler buffers while reading them, all requests together (default
+   * 256 MiB, this handler's own also when mounted with `legacySse`); a body that would pass it
+   * gets 503 with Retry-After at once.
+   */
+  maxBufferedBodyBytes?: number;
+  /** Refusals that are not any session's (the buffered bodies' bound tripped); default console.error. */
+  onerror?: (error: Error) => void;
   /** Keep-alive comment interval (default 25000 ms; 0 disables). */
   keepAliveMs?: number;
   /** Open SSE connections at once (default 10 000); more get 503. */
@@ -124,6 +133,8 @@ export interface LegacySseHandler {
    */
   handle(req: IncomingMessage, res: ServerResponse, guard?: ResourceServerGuard): Promise<void>;
   readonly sessions: ReadonlyMap<string, LegacySseServerTransport>;
+  /** Bytes of POST bodies being read now (bounded by `maxBufferedBodyBytes`). */
+  readonly bufferedBodyBytes: number;
   close(): Promise<void>;
 }
 
@@ -132,6 +143,8 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
   const messagesPath = options.messagesPath ?? "/messages";
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const keepAliveMs = options.keepAliveMs ?? 25_000;
+  const buffered = new BufferedBodies(options.maxBufferedBodyBytes);
+  const report = options.onerror ?? ((e: Error) => console.error(`[mcpgen sse] ${e.message}`));
   const own = options.auth;
   const sessions = new Map<string, LegacySseServerTransport>();
 
@@ -206,11 +219,14 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
       let body: Buffer;
       try {
         // Only a live session has requests awaiting answers: only there is an oversized body read on for its id.
-        body = await readBody(req, maxBody, undefined, id !== null && sessions.has(id));
+        body = await readBody(req, maxBody, undefined, id !== null && sessions.has(id), buffered);
       } catch (e) {
         if (e instanceof BodyTooLargeError) {
           if (e.outline !== undefined && !(await unreadable(req, res, mount, id, unreadableAnswers([e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`)))) return;
           sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
+        } else if (e instanceof BodyBufferFullError) {
+          report(new Error(`POST refused (503): ${e.message}`));
+          sendJsonError(res, 503, -32000, `Service Unavailable: ${e.message}`, BUFFER_FULL_HEADERS);
         } else res.destroy();
         return;
       }
@@ -249,6 +265,9 @@ export function createLegacySseHandler(options: LegacySseOptions): LegacySseHand
 
   return {
     sessions,
+    get bufferedBodyBytes() {
+      return buffered.used;
+    },
     handles: (p) => p === ssePath || p === messagesPath || p === own?.metadataPath,
     handle,
     async close() {
