@@ -8,9 +8,12 @@ import { measureBundles } from "../../bench/bundle.js";
 
 /**
  * gzip bytes of the one-tool stdio server in one file, every bundled revision: 52.9 kB when this
- * was written (57.7 kB while the task machinery was a runtime chunk every bundle carried).
+ * was written (57.7 kB while the task machinery was a runtime chunk every bundle carried). 55.5 kB
+ * after the security work (sessions bound to principals, listen shares, running-request and
+ * body-buffer byte budgets, peer answers over the limit failing their request) and stdio's drain
+ * on end of input: the budget is 58 kB.
  */
-const ONE_FILE_BUDGET = 55_000;
+const ONE_FILE_BUDGET = 58_000;
 
 test("the one-tool server bundles within its budget, smaller than SDK v1's, and its split start holds no validator chunk", async () => {
   const b = await measureBundles();
