@@ -1,10 +1,9 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { McpgenError } from "../errors.js";
 import type { EmittedFile } from "../model/ir.js";
-import { hasBanner } from "../print/banner.js";
 import { compareOutput, isClean } from "./compare.js";
-import { compilerOutputSuffix, describeStrayFiles } from "./stray.js";
+import { compilerOutputSuffix, describeStrayFiles, isGeneratedFile } from "./stray.js";
 
 export interface CommitResult {
   /** False when the directory already held exactly these files (nothing was touched). */
@@ -35,7 +34,7 @@ export function commitOutput(outDir: string, files: readonly EmittedFile[], disp
   if (exists) {
     const diff = compareOutput(outDir, files);
     if (isClean(diff)) return { written: false };
-    const foreign = new Set(diff.extra.filter((extra) => !hasBanner(readOrEmpty(join(outDir, extra)))));
+    const foreign = new Set(diff.extra.filter((extra) => !isGeneratedFile(join(outDir, extra))));
     if (foreign.size) {
       // a file with the banner is output of an earlier run (a tool since removed) and would go;
       // tsc's copies keep the banner too, but are named with the rest so that one command deletes them
@@ -84,21 +83,4 @@ export function commitOutput(outDir: string, files: readonly EmittedFile[], disp
     fail("cannot write output directory", e);
   }
   return { written: true };
-}
-
-/** Bytes read to find a file's banner line: more than the line can take (its one path is relative), while a stray file may be large. */
-const BANNER_READ_BYTES = 8192;
-
-/** The start of a file's text; "" when it cannot be read, which then counts as not generated. */
-function readOrEmpty(path: string): string {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const buf = Buffer.alloc(BANNER_READ_BYTES);
-    return buf.toString("utf8", 0, readSync(fd, buf, 0, BANNER_READ_BYTES, 0));
-  } catch {
-    return "";
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
 }

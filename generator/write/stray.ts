@@ -7,6 +7,9 @@
  * deletes it.
  */
 
+import { closeSync, openSync, readSync } from "node:fs";
+import { hasBanner } from "../print/banner.js";
+
 /** Files named in the message; a folder full of compiler output holds far more than a screenful. */
 export const MAX_STRAY_LISTED = 50;
 
@@ -102,4 +105,21 @@ function shellPath(folder: string, rel: string, glob: boolean): string {
   if (!glob) return quote(path);
   const star = path.lastIndexOf("*");
   return quote(path.slice(0, star)) + "*" + quote(path.slice(star + 1));
+}
+
+/** Bytes read to find a file's banner line: more than the line can take (its one path is relative), while a stray file may be large. */
+const BANNER_READ_BYTES = 8192;
+
+/** Whether the file starts with mcpgen's banner; one that cannot be read does not. */
+export function isGeneratedFile(path: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const buf = Buffer.alloc(BANNER_READ_BYTES);
+    return hasBanner(buf.toString("utf8", 0, readSync(fd, buf, 0, BANNER_READ_BYTES, 0)));
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
