@@ -91,7 +91,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   const set: string[] = [];
   const removed: string[] = [];
   const own = (key: string) => (co ? edit.property(co, key) : undefined);
-  const at = (key: string) => edit.position(own(key) ?? edit.property(root, "compilerOptions"));
+  const at = (key: string) => (co && edit.locate(co, key)) || edit.position(edit.property(root, "compilerOptions"));
   const textOf = (node: Ts.Node) => node.getText(file).replace(/\s+/g, " ");
   /** How the message names the current value: as written, else as the extended config sets it (JSON text). */
   const was = (key: string, value: string | undefined) => {

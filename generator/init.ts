@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { toTypeName } from "./names/index.js";
-import { InputError, type Diagnostic } from "./load/diagnostics.js";
+import { formatDiagnostic, InputError, type Diagnostic } from "./load/diagnostics.js";
 import { usageError } from "./errors.js";
 import { mcpgenVersion } from "./paths.js";
 import { renderTemplate } from "./templates.js";
@@ -54,13 +54,17 @@ export interface InitResult {
 export class InitRefusal extends InputError {
   override name = "InitRefusal";
   constructor(conflicts: Diagnostic[], changes: Diagnostic[]) {
-    super(conflicts[0]?.file ?? changes[0]!.file, [...changes, ...conflicts]);
+    const all = [...changes, ...conflicts];
+    super(all[0]!.file, all);
+    const lines = [`init: nothing was written (${all.length} problem${all.length === 1 ? "" : "s"}):`, ...all.map((d) => `  ${formatDiagnostic(d)}`)];
     if (changes.length) {
       const files = [...new Set(changes.map((d) => d.file))].join(" and ");
-      this.message +=
-        `\n\`mcpgen init --yes\` makes the change${changes.length === 1 ? "" : "s"} to ${files} itself${files.includes(TSCONFIG_FILE) ? ` (${TSCONFIG_FILE} keeps its comments)` : ""}` +
-        `${conflicts.length ? ", not the rest" : ""}; or make ${changes.length === 1 ? "it" : "them"} yourself, then mcpgen init again`;
+      lines.push(
+        `\`mcpgen init --yes\` makes the change${changes.length === 1 ? "" : "s"} to ${files} itself${files.includes(TSCONFIG_FILE) ? ` (${TSCONFIG_FILE} keeps its comments)` : ""}` +
+          `${conflicts.length ? ", not the rest" : ""}; or make ${changes.length === 1 ? "it" : "them"} yourself, then mcpgen init again`,
+      );
     }
+    this.message = lines.join("\n");
   }
 }
 

@@ -52,6 +52,16 @@ export class TsconfigEditor {
     return { line: at.line + 1, column: at.character + 1 };
   }
 
+  /** Where `key` is in `object`: the property, else its commented-out line; undefined when neither is there. */
+  locate(object: Ts.ObjectLiteralExpression, key: string): { line: number; column: number } | undefined {
+    const p = this.property(object, key);
+    if (p) return this.position(p);
+    const commented = this.commentedLine(object, key);
+    if (commented === undefined) return undefined;
+    const at = this.file.getLineAndCharacterOfPosition(commented.start);
+    return { line: at.line + 1, column: at.character + 1 };
+  }
+
   /** Sets `key` in `object` (compilerOptions when undefined and the file has none). */
   set(object: Ts.ObjectLiteralExpression | undefined, key: string, value: Json): void {
     if (object === undefined) {

@@ -56,7 +56,7 @@ export function describeStrayFiles({ display, stray, onDisk, sources }: StrayFil
   const other = stray.length - compiled.length;
   if (compiled.length) {
     lines.push(
-      `  ${compiled.length === stray.length ? (stray.length === 1 ? "It is" : "They are") : `${compiled.length} of them are`} TypeScript compiler output, ` +
+      `  ${compiled.length === stray.length ? (stray.length === 1 ? "It is" : "They are") : `${compiled.length} of them ${compiled.length === 1 ? "is" : "are"}`} TypeScript compiler output, ` +
         `written next to the generated .ts because tsconfig.json has no "outDir" (or one inside ${display}): ` +
         `set "outDir": "./dist" and "rootDir": "./src" in its compilerOptions, then delete them: ${deleteCommand(display, compiled, onDisk, sources)}`,
     );
