@@ -17,7 +17,7 @@ import { isAbsolute, join, relative, resolve } from "node:path";
 import type { ts as Ts } from "ts-morph";
 import type { Diagnostic } from "./load/diagnostics.js";
 import { CANNOT_TELL, findFirstFile } from "./init-scan.js";
-import { TsconfigEditor } from "./tsconfig-edit.js";
+import { json, TsconfigEditor } from "./tsconfig-edit.js";
 import { matchesAny } from "./tsconfig-include.js";
 
 type Typescript = typeof Ts;
@@ -105,7 +105,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   const change = (key: string, message: string, value: string | boolean | string[]) => {
     note(`/compilerOptions/${key}`, message, at(key));
     edit.set(co, key, value);
-    set.push(`${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+    set.push(`${JSON.stringify(key)}: ${json(value)}`);
   };
   /** Removes an option the file sets; one set by the config it extends is overridden with `instead`. */
   const drop = (key: string, message: string, instead: string | boolean) => {
@@ -159,10 +159,12 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   const bundler = (o.module === M.ES2022 || o.module === M.ESNext || o.module === M.Preserve) && o.moduleResolution === ts.ModuleResolutionKind.Bundler;
   if (!nodeModule && !bundler) {
     change("module", `${was("module", o.module === undefined ? undefined : quoted(M[o.module]?.toLowerCase()))}: the starter is an ES module that awaits at top level and imports @mcpgen/runtime's package exports, which takes "module": "nodenext" (what tsc --init sets)`, "nodenext");
-    const R = ts.ModuleResolutionKind;
-    if (o.moduleResolution !== undefined && o.moduleResolution !== R.Node16 && o.moduleResolution !== R.NodeNext) {
-      drop("moduleResolution", `${was("moduleResolution", quoted(R[o.moduleResolution]?.toLowerCase()))}, which "module": "nodenext" does not allow: remove it (nodenext is then implied)`, "nodenext");
-    }
+  }
+  // TS5110: a node16/nodenext module resolves imports its own way and takes no other moduleResolution
+  const R = ts.ModuleResolutionKind;
+  if (!bundler && o.moduleResolution !== undefined && o.moduleResolution !== R.Node16 && o.moduleResolution !== R.NodeNext) {
+    const module = nodeModule ? (own("module") ? textOf(own("module")!.initializer) : quoted(M[o.module!]?.toLowerCase())) : '"nodenext"';
+    drop("moduleResolution", `${was("moduleResolution", quoted(R[o.moduleResolution]?.toLowerCase()))}, which "module": ${module} does not allow (TS5110): remove it`, "nodenext");
   }
   const T = ts.ScriptTarget;
   if (o.target !== undefined && o.target < T.ES2017) {
@@ -181,7 +183,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     if (p && ts.isArrayLiteralExpression(p.initializer)) {
       note("/compilerOptions/types", message, at("types"));
       edit.append(p.initializer, "node");
-      set.push(`"types": ${JSON.stringify([...o.types, "node"])}`);
+      set.push(`"types": ${json([...o.types, "node"])}`);
     } else change("types", message, [...o.types, "node"]);
   }
 
@@ -198,7 +200,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     note("/include", `${current}, which leaves out ${left.join(", ")}: add "src"`, edit.position(p));
     if (p && ts.isArrayLiteralExpression(p.initializer)) edit.append(p.initializer, "src");
     else edit.set(root, "include", [...(include ?? []), "src"]);
-    set.push(`"include": ${JSON.stringify([...(include ?? []), "src"])}`);
+    set.push(`"include": ${json([...(include ?? []), "src"])}`);
   }
   const exclude = Array.isArray(raw.exclude) ? raw.exclude.filter((s): s is string => typeof s === "string") : [];
   const excluded = sources.filter((f) => matchesAny(exclude, "exclude", f));

@@ -97,9 +97,11 @@ export class TsconfigEditor {
     if (text[end] === ",") end++;
     const lineStart = text.lastIndexOf("\n", start - 1) + 1;
     const rest = /^[ \t]*(?:\r?\n|$)/.exec(text.slice(end));
-    if (/^[ \t]*$/.test(text.slice(lineStart, start)) && rest) {
-      start = lineStart;
-      end += rest[0].length;
+    if (/^[ \t]*$/.test(text.slice(lineStart, start))) {
+      if (rest) {
+        start = lineStart;
+        end += rest[0].length;
+      } else end += /^[ \t]*/.exec(text.slice(end))![0].length; // a comment after it takes its place on the line
     }
     this.splices.push({ start, end, text: "" });
   }
@@ -172,5 +174,5 @@ export class TsconfigEditor {
 }
 
 /** JSON on one line, arrays spaced as `tsc --init` writes them (`["node", "jest"]`). */
-const json = (value: Json): string => (Array.isArray(value) ? `[${value.map(json).join(", ")}]` : JSON.stringify(value));
+export const json = (value: Json): string => (Array.isArray(value) ? `[${value.map(json).join(", ")}]` : JSON.stringify(value));
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

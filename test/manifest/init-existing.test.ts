@@ -172,7 +172,7 @@ test("an existing project's tsconfig: extends followed, every problem listed wit
     assert.match(listed.stderr, /package\.json: error: \/type: is "commonjs" and the project has code of its own \(lib\/util\.ts\).*npm pkg set type=module/);
     assert.match(listed.stderr, /tsconfig\.json:4:3: error: \/compilerOptions\/rootDir: is not set: .*set "rootDir": "\." \(lib\/util\.ts is outside src\/\)/);
     assert.match(listed.stderr, /tsconfig\.json:5:5: error: \/compilerOptions\/module: is "commonjs": .*"module": "nodenext"/);
-    assert.match(listed.stderr, /tsconfig\.json:6:5: error: \/compilerOptions\/moduleResolution: is "node", which "module": "nodenext" does not allow: remove it/);
+    assert.match(listed.stderr, /tsconfig\.json:6:5: error: \/compilerOptions\/moduleResolution: is "node", which "module": "nodenext" does not allow \(TS5110\): remove it/);
     assert.match(listed.stderr, /tsconfig\.json:4:3: error: \/compilerOptions\/target: is "es2016" \(from the config it extends\): top-level await needs es2017 or later/);
     assert.match(listed.stderr, /tsconfig\.json:7:5: error: \/compilerOptions\/types: is \["semver"\], without "node"/);
     assert.match(listed.stderr, /tsconfig\.json:10:3: error: \/include: is \["lib"\], which leaves out src\/handlers\.ts, src\/server\.ts, src\/http\.ts, src\/mcp\/server\.ts: add "src"/);
