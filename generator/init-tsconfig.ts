@@ -61,10 +61,15 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     text: undefined, changes: [], summary: "", notes: [], emitDir: "dist", outDir: "dist",
     conflicts: [{ severity: "error", file: TSCONFIG_FILE, pointer, message, ...at }],
   });
-  const size = statSync(path).size;
-  if (size > MAX_TSCONFIG_BYTES) return fail(`is ${size} bytes; mcpgen init reads at most ${MAX_TSCONFIG_BYTES}`);
+  let text: string;
+  try {
+    const size = statSync(path).size;
+    if (size > MAX_TSCONFIG_BYTES) return fail(`is ${size} bytes; mcpgen init reads at most ${MAX_TSCONFIG_BYTES}`);
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    return fail(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
   const ts = loadTypescript();
-  const text = readFileSync(path, "utf8");
   const syntax = ts.parseConfigFileTextToJson(TSCONFIG_FILE, text).error;
   const file = ts.parseJsonText(TSCONFIG_FILE, text);
   if (syntax) {
@@ -100,10 +105,10 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     return value === undefined ? "is not set" : `is ${value} (from the config it extends)`;
   };
   const quoted = (name: string | undefined) => (name === undefined ? undefined : JSON.stringify(name));
-  const note = (pointer: string, message: string, position: { line: number; column: number }) =>
+  const needs = (pointer: string, message: string, position: { line: number; column: number }) =>
     changes.push({ severity: "error", file: TSCONFIG_FILE, pointer, message, ...position });
   const change = (key: string, message: string, value: string | boolean | string[]) => {
-    note(`/compilerOptions/${key}`, message, at(key));
+    needs(`/compilerOptions/${key}`, message, at(key));
     edit.set(co, key, value);
     set.push(`${JSON.stringify(key)}: ${json(value)}`);
   };
@@ -111,7 +116,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   const drop = (key: string, message: string, instead: string | boolean) => {
     const p = own(key);
     if (p === undefined) return change(key, message, instead);
-    note(`/compilerOptions/${key}`, message, at(key));
+    needs(`/compilerOptions/${key}`, message, at(key));
     edit.remove(p);
     removed.push(JSON.stringify(key));
   };
@@ -121,15 +126,18 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     return r === "" || (!r.startsWith("..") && !isAbsolute(r));
   };
   const src = join(dir, "src");
+  const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : undefined);
+  const include = strings(raw.include);
+  const exclude = strings(raw.exclude) ?? [];
 
   // rootDir and outDir: compiled src/ goes to <outDir>/<src relative to rootDir>, never into src/
   let outDir = o.outDir === undefined ? undefined : resolve(o.outDir);
   let rootDir = o.rootDir === undefined ? undefined : resolve(o.rootDir);
   const emitOf = (out: string, root: string) => join(out, relative(root, src));
+  /** Why init sets "rootDir" to the project folder, when it does. */
+  let projectRoot: string | undefined;
   if (rootDir === undefined) {
     const skipOut = outDir ?? join(dir, "dist");
-    const include = Array.isArray(raw.include) ? raw.include.filter((s): s is string => typeof s === "string") : undefined;
-    const exclude = Array.isArray(raw.exclude) ? raw.exclude.filter((s): s is string => typeof s === "string") : [];
     const compiled = o.allowJs ? /(?<!\.d)\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/ : /(?<!\.d)\.(ts|tsx|mts|cts)$/;
     const outside = findFirstFile(
       dir,
@@ -140,7 +148,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     rootDir = resolve(dir, value);
     const why = outside === null ? "" : outside === CANNOT_TELL ? " (the project is too large to tell whether all its code is in src/)" : ` (${outside} is outside src/)`;
     change("rootDir", `is not set: with "outDir", TypeScript 7 requires it (TS5011) and 5.9 guesses it from the files it compiles: set "rootDir": ${JSON.stringify(value)}${why}`, value);
-    if (value === ".") notes.push(`${TSCONFIG_FILE}: "rootDir" is "."${why}, so tsc writes src/server.ts to ${rel(emitOf(outDir ?? join(dir, "dist"), rootDir))}/server.js and the npm scripts run it from there`);
+    if (value === ".") projectRoot = why;
   } else if (!within(src, rootDir)) {
     conflicts.push({
       severity: "error", file: TSCONFIG_FILE, pointer: "/compilerOptions/rootDir", ...at("rootDir"),
@@ -152,6 +160,8 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     change("outDir", `${problem}, also into src/mcp/, which mcpgen generate owns (the next generate refuses to run): set "outDir": "./dist"`, "./dist");
     outDir = join(dir, "dist");
   }
+  const emitDir = rel(emitOf(outDir, rootDir));
+  if (projectRoot !== undefined) notes.push(`${TSCONFIG_FILE}: "rootDir" is "."${projectRoot}, so tsc writes src/server.ts to ${emitDir}/server.js and the npm scripts run it from there`);
 
   // module: the starter is an ES module with top-level await importing @mcpgen/runtime's subpath exports
   const M = ts.ModuleKind;
@@ -181,7 +191,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     const p = own("types");
     const message = `${was("types", JSON.stringify(o.types))}, without "node": the starter uses Node.js's \`process\` (TS2591): add "node"`;
     if (p && ts.isArrayLiteralExpression(p.initializer)) {
-      note("/compilerOptions/types", message, at("types"));
+      needs("/compilerOptions/types", message, at("types"));
       edit.append(p.initializer, "node");
       set.push(`"types": ${json([...o.types, "node"])}`);
     } else change("types", message, [...o.types, "node"]);
@@ -192,17 +202,15 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   }
 
   // the starter's files must be compiled: "include" (or "files" alone) may leave src/ out
-  const include = Array.isArray(raw.include) ? raw.include.filter((s): s is string => typeof s === "string") : undefined;
   const left = sources.filter((f) => (include === undefined ? raw.files !== undefined : !matchesAny(include, "include", f)));
   if (left.length) {
     const p = edit.property(root, "include");
     const current = include === undefined ? 'is not set, and "files" lists only some files' : p ? `is ${textOf(p.initializer)}` : `is ${JSON.stringify(include)} (from the config it extends)`;
-    note("/include", `${current}, which leaves out ${left.join(", ")}: add "src"`, edit.position(p));
+    needs("/include", `${current}, which leaves out ${left.join(", ")}: add "src"`, edit.position(p));
     if (p && ts.isArrayLiteralExpression(p.initializer)) edit.append(p.initializer, "src");
     else edit.set(root, "include", [...(include ?? []), "src"]);
     set.push(`"include": ${json([...(include ?? []), "src"])}`);
   }
-  const exclude = Array.isArray(raw.exclude) ? raw.exclude.filter((s): s is string => typeof s === "string") : [];
   const excluded = sources.filter((f) => matchesAny(exclude, "exclude", f));
   if (excluded.length) {
     conflicts.push({
@@ -217,7 +225,7 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     summary: [...(set.length ? [`set ${set.join(", ")}`] : []), ...(removed.length ? [`removed ${removed.join(", ")}`] : [])].join("; "),
     conflicts,
     notes,
-    emitDir: rel(emitOf(outDir, rootDir)),
+    emitDir,
     outDir: within(outDir, dir) && outDir !== dir ? rel(outDir) : undefined,
   };
 }

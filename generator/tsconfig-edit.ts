@@ -16,11 +16,11 @@ interface Splice {
   text: string;
 }
 
-/** One object of the file (the root, or compilerOptions) and the edits planned for it. */
+/** A tsconfig.json as TypeScript parsed it, and the edits planned for it (made by `apply`). */
 export class TsconfigEditor {
   private readonly splices: Splice[] = [];
-  /** Properties new to an object (no property and no commented line of that name), in the order set. */
-  private readonly added = new Map<Ts.ObjectLiteralExpression, [string, Json][]>();
+  /** Properties new to an object (no property and no commented line of that name), `"key": value`, in the order set. */
+  private readonly added = new Map<Ts.ObjectLiteralExpression, string[]>();
   /** compilerOptions to create when the file has none. */
   private readonly newCompilerOptions: [string, Json][] = [];
 
@@ -78,7 +78,7 @@ export class TsconfigEditor {
       this.splices.push({ start: commented.start, end: commented.end, text: `${JSON.stringify(key)}: ${json(value)},` });
       return;
     }
-    this.added.set(object, [...(this.added.get(object) ?? []), [key, value]]);
+    this.added.set(object, [...(this.added.get(object) ?? []), `${JSON.stringify(key)}: ${json(value)}`]);
   }
 
   /** Appends `value` to the array `key` of `object` (which must be an array literal). */
@@ -108,13 +108,14 @@ export class TsconfigEditor {
 
   /** The file with every planned edit applied, or undefined when none is planned. */
   apply(): string | undefined {
-    const splices = [...this.splices];
-    for (const [object, props] of this.added) splices.push(this.insertion(object, props.map(([k, v]) => `${JSON.stringify(k)}: ${json(v)}`)));
+    const added = new Map(this.added);
     if (this.newCompilerOptions.length) {
       const indent = this.indentOf(this.root);
       const inner = this.newCompilerOptions.map(([k, v]) => `${indent}${indent}${JSON.stringify(k)}: ${json(v)}`);
-      splices.push(this.insertion(this.root, [`"compilerOptions": {\n${inner.join(",\n")}\n${indent}}`]));
+      added.set(this.root, [`"compilerOptions": {\n${inner.join(",\n")}\n${indent}}`, ...(added.get(this.root) ?? [])]);
     }
+    // one insertion per object, so no two edits touch the same text
+    const splices = [...this.splices, ...[...added].map(([object, entries]) => this.insertion(object, entries))];
     if (splices.length === 0) return undefined;
     splices.sort((a, b) => b.start - a.start);
     let text = this.file.text;
