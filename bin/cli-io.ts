@@ -19,6 +19,7 @@ export interface Flags {
   debounce?: unknown;
   with?: unknown;
   lenient?: unknown;
+  yes?: unknown;
 }
 
 export function stringFlag(flags: Flags, name: keyof Flags): string | undefined {

@@ -16,7 +16,7 @@ export { KNOWN_REVISIONS } from "./load/manifest-format.js";
 export { bundledRevisions } from "./load/schema-manifest.js";
 export { McpgenError, type McpgenErrorDetails, type ExitCode } from "./errors.js";
 export { InputError, formatDiagnostic, formatWarning, type Diagnostic, type Severity } from "./load/diagnostics.js";
-export { initProject, type InitOptions, type InitResult } from "./init.js";
+export { initProject, InitRefusal, type InitOptions, type InitResult } from "./init.js";
 export { watchGenerate, type WatchOptions, type WatchEvent } from "./watch.js";
 export { mcpgenVersion } from "./paths.js";
 

@@ -7,11 +7,12 @@ export function registerInit(cli: CAC): void {
     .command("init", "Scaffold an MCP server here: manifest, handlers, stdio and HTTP entry points, config, tsconfig, npm scripts (never overwrites)")
     .option("--name <name>", "Server name in the manifest (default: package.json's name or the directory's)")
     .option("--out <dir>", "Where `mcpgen generate` writes, under src/ (default: src/mcp)")
+    .option("-y, --yes", "In an existing project, make the changes it needs (package.json \"type\", tsconfig.json outDir, rootDir, types, module) instead of listing them")
     .action(async (flags: Flags) => {
       const { initProject } = await import("../../generator/init.js");
       const name = stringFlag(flags, "name");
       const out = stringFlag(flags, "out");
-      const result = initProject({ dir: process.cwd(), ...(name === undefined ? {} : { name }), ...(out === undefined ? {} : { out }) });
+      const result = initProject({ dir: process.cwd(), yes: flags.yes === true, ...(name === undefined ? {} : { name }), ...(out === undefined ? {} : { out }) });
       for (const file of result.written) stdout(`created ${file}`);
       for (const file of result.updated) stdout(`updated ${file}`);
       for (const note of result.notes) stdout(`note: ${note}`);

@@ -115,15 +115,16 @@ test("the starter handler's return type is really checked against outputSchema",
 test("init in an existing npm project adds what is missing and keeps everything it finds", () => {
   withTempDir((dir) => {
     const pkg = { name: "@acme/weather-bot", version: "2.0.0", scripts: { build: "make", test: "uvu" }, dependencies: { "@mcpgen/runtime": "^0.1.0" } };
+    // a tsconfig init has nothing to change in (init-existing.test.ts has those that need changes)
+    const tsconfig = '{ "compilerOptions": { "strict": true, "module": "node20", "rootDir": "src", "outDir": "dist", "types": ["node"] } }\n';
     writeFiles(dir, {
       "package.json": JSON.stringify(pkg, null, 4) + "\n",
       ".gitignore": "/node_modules\ncoverage",
-      [TSCONFIG_FILE]: '{ "compilerOptions": { "strict": true } }\n',
+      [TSCONFIG_FILE]: tsconfig,
     });
     const r = initProject({ dir });
     assert.equal(r.written, [MANIFEST_FILE, CONFIG_FILE, HANDLERS_FILE, STDIO_ENTRY, HTTP_ENTRY]);
     assert.equal(r.updated, ['package.json (added "type": "module", scripts.generate, scripts.start, scripts.start:http, scripts.dev)', ".gitignore (added dist/ .mcpgen-cache/)"]);
-    assert.match(r.notes.join("\n"), /kept your tsconfig\.json/);
     assert.match(r.notes.join("\n"), /kept your scripts\.build \("make"\); the starter's is "mcpgen generate && tsc"/);
     const text = readFileSync(join(dir, "package.json"), "utf8");
     assert.match(text, /^{\n    "name"/, "indentation kept");
@@ -132,13 +133,13 @@ test("init in an existing npm project adds what is missing and keeps everything 
     assert.equal(after.dependencies, pkg.dependencies);
     assert.is(after.type, "module");
     assert.is(readFileSync(join(dir, ".gitignore"), "utf8"), "/node_modules\ncoverage\n# mcpgen init\ndist/\n.mcpgen-cache/\n");
-    assert.is(readFileSync(join(dir, TSCONFIG_FILE), "utf8"), '{ "compilerOptions": { "strict": true } }\n');
+    assert.is(readFileSync(join(dir, TSCONFIG_FILE), "utf8"), tsconfig);
     assert.is(JSON.parse(readFileSync(join(dir, MANIFEST_FILE), "utf8")).name, "weather-bot", "named after the package");
     assert.not.ok(r.next.some((c) => c.includes("@mcpgen/runtime")), "the runtime is already a dependency");
   });
 });
 
-function refusal(dir: string, options: { name?: string; out?: string } = {}): Error {
+function refusal(dir: string, options: { name?: string; out?: string; yes?: boolean } = {}): Error {
   try {
     initProject({ dir, ...options });
   } catch (e) {
@@ -225,6 +226,49 @@ test("a commonjs package with code of its own: init prints the command that fixe
       assert.not.ok(existsSync(join(dir, MANIFEST_FILE)));
     });
   }
+});
+
+test("--yes in a commonjs package with code of its own: it becomes a module, and init names a file to look at", () => {
+  withTempDir((dir) => {
+    writeFiles(dir, { "package.json": NPM_INIT_Y, "lib/index.js": "module.exports = {};\n" });
+    const r = runCli(["init", "--yes"], dir);
+    assert.is(r.status, 0, r.stderr);
+    assert.match(r.stdout, /^updated package\.json \(set "type": "module" \(was "commonjs"\); added scripts\./m);
+    assert.match(r.stdout, /^note: package\.json's "type" is "module" now \(was "commonjs"\); your own \.js and \.ts files \(lib\/index\.js among them\) are ES modules from now on: rename those that use require\(\) or module\.exports to \.cjs \(\.cts\)$/m);
+    assert.is(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).type, "module");
+    assert.is(readFileSync(join(dir, "lib/index.js"), "utf8"), "module.exports = {};\n", "init renames nothing");
+  });
+  withTempDir((dir) => {
+    writeFiles(dir, { "package.json": '{ "name": "x", "type": "esm" }' });
+    assert.is(initProject({ dir, yes: true }).updated[0], 'package.json (set "type": "module" (was "esm"); added scripts.generate, scripts.build, scripts.start, scripts.start:http, scripts.dev)');
+  });
+});
+
+test("what --yes does not change: an unreadable tsconfig, src/ outside rootDir or excluded, files in the output folder; all listed in one run", () => {
+  const cases: [Record<string, string>, RegExp][] = [
+    [{ [TSCONFIG_FILE]: '{\n  "compilerOptions": { "strict": true\n}\n' }, /tsconfig\.json:4:1: error: \(root\): is not valid JSON with comments: '\}' expected/],
+    [{ [TSCONFIG_FILE]: '{ "compilerOptions": [] }' }, /tsconfig\.json:1:3: error: \/compilerOptions: expected an object/],
+    [{ [TSCONFIG_FILE]: " ".repeat(1024 * 1024 + 1) }, /tsconfig\.json: error: \(root\): is 1048577 bytes; mcpgen init reads at most 1048576/],
+    [{ [TSCONFIG_FILE]: '{ "compilerOptions": { "rootDir": "./lib", "outDir": "dist", "module": "nodenext", "types": ["node"] } }' }, /\/compilerOptions\/rootDir: is "\.\/lib", which does not hold src\//],
+    [{ [TSCONFIG_FILE]: '{ "compilerOptions": { "rootDir": "src", "outDir": "dist", "module": "nodenext", "types": ["node"] }, "exclude": ["src/mcp"] }' }, /\/exclude: leaves out src\/mcp\/server\.ts, which the starter needs compiled/],
+    [{ "src/mcp/server.ts": "// mine\n", "src/mcp/server.js": "" }, /src\/mcp: error: \(root\): mcpgen generate would refuse to replace this folder: 2 files in it are not written by mcpgen generate:\n {4}server\.js\n {4}server\.ts\n {2}1 of them is TypeScript compiler output, .* rm src\/mcp\/\*\.js\n {2}Move the other 1 out of src\/mcp/],
+  ];
+  for (const [files, pattern] of cases) {
+    withTempDir((dir) => {
+      writeFiles(dir, { "package.json": '{ "name": "x", "type": "module" }', ...files });
+      const e = refusal(dir, { yes: true });
+      assert.instance(e, InputError);
+      assert.match(e.message, pattern);
+      assert.not.match(e.message, /--yes/, "nothing --yes would do");
+      assert.not.ok(existsSync(join(dir, MANIFEST_FILE)));
+    });
+  }
+  // one run names all of them, the changes --yes would make among them
+  withTempDir((dir) => {
+    writeFiles(dir, { "package.json": NPM_INIT_Y, "index.ts": "", [STDIO_ENTRY]: "", [TSCONFIG_FILE]: '{ "compilerOptions": { "rootDir": "./lib" } }' });
+    const e = refusal(dir);
+    assert.match(e.message, /^init: nothing was written \(6 problems\):\n  package\.json: error: \/type: .*\n  tsconfig\.json:1:3: error: \/compilerOptions\/outDir: .*\n  tsconfig\.json:1:3: error: \/compilerOptions\/module: .*\n  tsconfig\.json:1:3: error: \/compilerOptions\/types: .*\n  src\/server\.ts: error: \(root\): already exists.*\n  tsconfig\.json:1:24: error: \/compilerOptions\/rootDir: .*\n`mcpgen init --yes` makes the changes to package\.json and tsconfig\.json itself \(tsconfig\.json keeps its comments\), not the rest; or make them yourself, then mcpgen init again$/);
+  });
 });
 
 test.run();

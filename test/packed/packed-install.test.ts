@@ -2,7 +2,9 @@
 // tarballs (and the local npm cache) into a directory outside the repository, `mcpgen init`,
 // `npm run build` (generate + TypeScript 7 under `tsc --init` defaults), the same sources built
 // with TypeScript 5.9, then the starter served over stdio and over Streamable HTTP and driven by
-// the official SDK client. Skipped only where `npm pack` cannot run; CI always runs it.
+// the official SDK client. A second project takes the path of someone with a TypeScript project
+// already: `npm init -y`, `npx tsc --init`, then `mcpgen init --yes`, build, serve. Skipped only
+// where `npm pack` cannot run; CI always runs it.
 // MCPGEN_PACKED_TRANSCRIPT=<file> writes every command with its output there.
 import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -39,11 +41,11 @@ const npmWorks = spawnSync("npm", ["--version"], { encoding: "utf8", env }).stat
 const version = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 
 /** Connects the SDK client, then checks the starter's tool and prompt. */
-async function driveStarter(label: string, client: Client, transport: Parameters<Client["connect"]>[0]): Promise<void> {
+async function driveStarter(label: string, client: Client, transport: Parameters<Client["connect"]>[0], name = "app"): Promise<void> {
   await client.connect(transport);
   log(`# SDK client over ${label}: connected to ${JSON.stringify(client.getServerVersion())}`);
   try {
-    assert.is(client.getServerVersion()?.name, "app");
+    assert.is(client.getServerVersion()?.name, name);
     const tools = await client.listTools();
     assert.equal(tools.tools.map((t) => t.name), ["echo"]);
     const called = await client.callTool({ name: "echo", arguments: { message: "hi", times: 2 } });
@@ -58,24 +60,37 @@ async function driveStarter(label: string, client: Client, transport: Parameters
   }
 }
 
+/** Both packages packed once, into `packs` under `base`, for every test. */
+let base = "";
+let packs = "";
+let tarballs: string[] = [];
+const install = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn"];
+const tsVersion = version(join(repoRoot, "node_modules", "typescript"));
+const typesNode = version(join(repoRoot, "node_modules", "@types", "node"));
+
+test.before(() => {
+  if (!npmWorks) return;
+  base = realpathSync(mkdtempSync(join(tmpdir(), "mcpgen-packed-")));
+  packs = join(base, "packs");
+  mkdirSync(packs);
+  for (const dir of [repoRoot, join(repoRoot, "runtime")]) ok(run(dir, "npm", ["pack", "--ignore-scripts", "--loglevel=warn", "--pack-destination", packs]), `npm pack in ${dir}`);
+  tarballs = readdirSync(packs).sort();
+  assert.equal(tarballs, [`mcpgen-${version(repoRoot)}.tgz`, `mcpgen-runtime-${version(join(repoRoot, "runtime"))}.tgz`]);
+});
+
+test.after(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
 test("packed install: npm pack, install outside the repo, init, build on TypeScript 7 and 5.9, serve stdio and HTTP to the SDK client", async () => {
   if (!npmWorks) {
     console.log("skipped: npm is not available, so the packages cannot be packed");
     return;
   }
-  const base = realpathSync(mkdtempSync(join(tmpdir(), "mcpgen-packed-")));
   let http: ReturnType<typeof spawn> | undefined;
   try {
     const started = Date.now();
-    const packs = join(base, "packs");
-    mkdirSync(packs);
-    for (const dir of [repoRoot, join(repoRoot, "runtime")]) ok(run(dir, "npm", ["pack", "--ignore-scripts", "--loglevel=warn", "--pack-destination", packs]), `npm pack in ${dir}`);
-    const tarballs = readdirSync(packs).sort();
-    assert.equal(tarballs, [`mcpgen-${version(repoRoot)}.tgz`, `mcpgen-runtime-${version(join(repoRoot, "runtime"))}.tgz`]);
     const app = join(base, "app");
-    const install = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn"];
-    const tsVersion = version(join(repoRoot, "node_modules", "typescript"));
-    const typesNode = version(join(repoRoot, "node_modules", "@types", "node"));
 
     // the README's path: install mcpgen, init, install what init names, build, start
     mkdirSync(app);
@@ -128,8 +143,34 @@ test("packed install: npm pack, install outside the repo, init, build on TypeScr
     log(`# packed-install test: ${((Date.now() - started) / 1000).toFixed(1)} s in ${relative(tmpdir(), base)} (under ${tmpdir()})`);
   } finally {
     if (http && http.exitCode === null) http.kill("SIGKILL");
-    rmSync(base, { recursive: true, force: true });
   }
+});
+
+test("packed install in a TypeScript project: npm init -y, npx tsc --init, mcpgen init lists the tsconfig changes, --yes makes them, build, serve stdio to the SDK client", async () => {
+  if (!npmWorks) {
+    console.log("skipped: npm is not available, so the packages cannot be packed");
+    return;
+  }
+  const started = Date.now();
+  const app = join(base, "existing");
+  mkdirSync(app);
+  ok(run(app, "npm", ["init", "-y"]), "npm init -y");
+  ok(run(app, "npm", ["i", "-D", ...install, join(packs, tarballs[0]!), `typescript@${tsVersion}`, `@types/node@${typesNode}`]), "npm i -D mcpgen typescript @types/node");
+  ok(run(app, "npx", ["tsc", "--init"]), "npx tsc --init");
+  const tsconfig = readFileSync(join(app, "tsconfig.json"), "utf8");
+  const mcpgen = join(app, "node_modules", ".bin", "mcpgen");
+  const listed = run(app, mcpgen, ["init"]);
+  assert.is(listed.status, 1, `mcpgen init lists what it would change\n${listed.stdout}${listed.stderr}`);
+  for (const option of ["rootDir", "outDir", "types"]) assert.match(listed.stderr, new RegExp(`tsconfig\\.json:\\d+:\\d+: error: /compilerOptions/${option}: `));
+  assert.is(readFileSync(join(app, "tsconfig.json"), "utf8"), tsconfig, "and changes nothing");
+  const init = ok(run(app, mcpgen, ["init", "--yes"]), "mcpgen init --yes");
+  assert.match(init, /^updated tsconfig\.json \(set "rootDir": "\.\/src", "outDir": "\.\/dist", "types": \["node"\]\)$/m);
+  ok(run(app, "npm", ["i", ...install, join(packs, tarballs[1]!)]), "npm i @mcpgen/runtime");
+  ok(run(app, "npm", ["run", "build"]), "npm run build");
+  assert.equal(readdirSync(join(app, "src", "mcp")).filter((f) => /\.(js|map)$|\.d\.ts$/.test(f)), [], "no compiler output in src/mcp");
+  ok(run(app, mcpgen, ["generate"]), "mcpgen generate after the build");
+  await driveStarter("stdio", new Client({ name: "packed-test", version: "1.0.0" }), new StdioClientTransport({ command: process.execPath, args: ["dist/server.js"], cwd: app, stderr: "pipe" }), "existing");
+  log(`# packed-install test, existing TypeScript project: ${((Date.now() - started) / 1000).toFixed(1)} s`);
 });
 
 test.run();
