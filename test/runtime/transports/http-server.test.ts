@@ -275,7 +275,8 @@ test("idle sessions are closed after sessionIdleTimeoutMs, busy ones are kept", 
 });
 
 test("an abandoned reply (its request was cancelled) is not awaited: an unstarted JSON reply ends 202, an SSE stream ends, the session idles out", async () => {
-  const { url, log, server, held } = await start({ sessionIdleTimeoutMs: 40 });
+  // Long enough that the session cannot idle out before its two requests arrive on a loaded machine.
+  const { url, log, server, held } = await start({ sessionIdleTimeoutMs: 500 });
   const h = await session(url);
   const hold = (id: number, accept: string) =>
     OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept, ...h }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "hold" }), waitHeaders: false });
@@ -291,7 +292,7 @@ test("an abandoned reply (its request was cancelled) is not awaited: an unstarte
   assert.equal([json.status, json.text], [202, ""]);
   assert.equal([sse.status, sse.messages()], [200, []]);
   assert.not.ok(t.busy);
-  await waitFor(() => server.sessions.size === 0, 3000, "the idle session to close");
+  await waitFor(() => server.sessions.size === 0, 5000, "the idle session to close");
 });
 
 test("custom event store is used", async () => {
