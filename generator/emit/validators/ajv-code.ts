@@ -202,6 +202,24 @@ export function positionalPaths(code: string): string {
 }
 
 /**
+ * ajv's `allErrors` code collects every failure, as many as the value has: a hostile value of a few
+ * megabytes would make millions of error objects. Wherever it counts one (`errors++`, and after
+ * taking a called function's failures) the emitted code asks `abi.counted`, which throws with what
+ * was collected past the runtime's MAX_COLLECTED_ISSUES; nothing else changes.
+ */
+export function boundedErrors(code: string): string {
+  let sites = 0;
+  const out = outsideStrings(code, (part) =>
+    part.replace(/\berrors\+\+;|\berrors = vErrors\.length;/g, (site) => {
+      sites++;
+      return site === "errors++;" ? `errors = ${ABI}.counted(errors + 1, vErrors);` : `errors = ${ABI}.counted(vErrors.length, vErrors);`;
+    }),
+  );
+  if (sites === 0 && code.includes("vErrors.push(")) throw new Error("ajv's allErrors code counts its errors in a way boundedErrors does not recognise");
+  return out;
+}
+
+/**
  * Which ajv engine compiles the module and with which options (default: the protocol
  * validators' draft-07 engine and `validatorOptions()`). Server manifests use it for tool schemas,
  * which are 2020-12 by default and may carry any keyword or format.
@@ -217,7 +235,7 @@ export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const code = standaloneCode(input, engine);
-  const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
+  const usesHelpers = code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
   const importLine = usesHelpers
     ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
     : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
@@ -261,6 +279,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   code = compactErrors(code);
   code = dropDeadCode(code);
   code = positionalPaths(code);
+  if (options.allErrors === true) code = boundedErrors(code);
 
   // Type each export as the ABI's Validator so that the facade only has to narrow it.
   let typed = 0;
