@@ -33,9 +33,11 @@ const runtimeDir = join(root, "runtime");
  * id, frame errors through the era router, unreadableAnswers) and requestState's mint-side bound:
  * about 3 KiB, total about 293 KiB. Raised to 300 KiB with per-owner task quotas
  * (tasks/owner-counts.ts, the quota and retention checks of both eras, the memory store's
- * per-owner counts and release, a closed session's tasks released): 4.4 KiB.
+ * per-owner counts and release, a closed session's tasks released): 4.4 KiB. Raised to 304 KiB for
+ * tool input defaults and every validation failure reported (issues.ts, the all-errors paths of the
+ * server and the typed client, abi.counted and TooManyIssues): 3.5 KiB, total about 301 KiB.
  */
-const RUNTIME_JS_BUDGET = 300 * 1024;
+const RUNTIME_JS_BUDGET = 304 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
