@@ -275,7 +275,7 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
     lines.push(`${jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`])}${decl}`, "");
   }
   if (withDefaults.length > 0) {
-    const doc = "`apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, a copy of valid arguments with the inputSchema's defaults filled in where a property is absent.";
+    const doc = "`apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, valid arguments with the inputSchema's defaults filled in where a property is absent (on a copy: the arguments are never written).";
     lines.push(`${jsDoc([doc])}export * from "./${DEFAULTS_MODULE.replace(/\.ts$/, ".js")}";`, "");
   }
   const key = (tool: ToolModel) => (isIdentifierName(tool.name) ? tool.name : printString(tool.name));

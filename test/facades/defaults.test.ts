@@ -90,7 +90,7 @@ test("typed client, every revision: the handler gets the defaults filled in, nes
       assert.equal(seen[0], expected, era.revision);
       assert.equal(r.structured.seen, expected, `${era.revision}: what the handler got travels back`);
       assert.equal(args, sent, `${era.revision}: the caller's object is not written`);
-      // in process the arguments arrive by reference: the handler's copy is its own
+      // in process the arguments arrive by reference: what was filled in is the handler's own copy
       assert.ok(seen[0] !== args && seen[0].options !== args.options && seen[0].stops[0] !== args.stops[0]);
       assert.equal(args.mode, {}, "no default is filled inside an anyOf member");
 

@@ -93,6 +93,13 @@ test("the applier: fills absent and undefined properties on a copy, nested where
   again.o.a = "changed";
   assert.equal(t!({}), { n: 3, o: { a: "x" }, arr: [1, { k: [2] }], s: "all" }, "every call gets fresh default values");
   assert.equal(t!({ o: { b: true }, arr: [] }), { o: { b: true, a: "x" }, arr: [], n: 3, s: "all" }, "given values win");
+  // copy on write: only what is on the way to a filled-in default is copied
+  const complete = { n: 1, o: { a: "y" }, arr: [], s: "z", list: [{ m: 2 }] };
+  assert.is(t!(complete), complete, "nothing to fill in: the arguments as they are");
+  const partly = { n: 1, o: { a: "y" }, arr: [], s: "z", list: [{ m: 2 }, {}] };
+  const got = t!(partly);
+  assert.ok(got !== partly && got.list !== partly.list && got.list[1] !== partly.list[1], "copied on the way to the filled-in default");
+  assert.ok(got.list[0] === partly.list[0] && got.o === partly.o && got.arr === partly.arr, "the rest is shared");
 });
 
 test("the applier: keys that are Object.prototype's names are filled as own properties; the prototype is never touched", async () => {

@@ -64,8 +64,8 @@ export function runTool(
   report: (e: Error) => void,
 ): CallToolResult | Promise<CallToolResult> {
   if (!tool.input(args)) return invalidArguments(tool, args, ctx.revision);
-  // Filled after validation, on a copy: the defaults are annotations the peer's arguments were
-  // checked without, and the arguments stay as sent (2026-07-28 requestState digests them).
+  // Filled after validation, copied on write: the defaults are annotations the peer's arguments
+  // were checked without, and the arguments stay as sent (2026-07-28 requestState digests them).
   const input = tool.defaults === undefined ? args : tool.defaults(args);
   let returned: unknown;
   try {

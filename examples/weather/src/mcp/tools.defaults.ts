@@ -3,7 +3,10 @@
 import type * as T from "./types.js";
 
 const own = Object.prototype.hasOwnProperty;
-function d0(v){if(v===null||typeof v!=="object"||Array.isArray(v))return v;const o={...v};if(!own.call(o,"days")||o["days"]===undefined)o["days"]=3;if(!own.call(o,"units")||o["units"]===undefined)o["units"]="metric";if(!own.call(o,"hourly")||o["hourly"]===undefined)o["hourly"]=false;return o;}
+function define(o,k,x){Object.defineProperty(o,k,{value:x,writable:true,enumerable:true,configurable:true});}
+function copy(v){const o={};for(const k of Object.keys(v)){if(k==="__proto__")define(o,k,v[k]);else o[k]=v[k];}return o;}
+function items(a,f){let out=a;for(let i=0;i<a.length;i++){const x=f(a[i]);if(x!==a[i]){if(out===a)out=a.slice();out[i]=x;}}return out;}
+function d0(v){if(v===null||typeof v!=="object"||Array.isArray(v))return v;let o=v;if(!own.call(o,"days")||o["days"]===undefined){if(o===v)o=copy(v);o["days"]=3;}if(!own.call(o,"units")||o["units"]===undefined){if(o===v)o=copy(v);o["units"]="metric";}if(!own.call(o,"hourly")||o["hourly"]===undefined){if(o===v)o=copy(v);o["hourly"]=false;}return o;}
 export const applyGetForecastInputDefaults: (input: T.GetForecastInput) => T.GetForecastInputWithDefaults = d0;
-function d1(v){if(v===null||typeof v!=="object"||Array.isArray(v))return v;const o={...v};if(!own.call(o,"limit")||o["limit"]===undefined)o["limit"]=10;return o;}
+function d1(v){if(v===null||typeof v!=="object"||Array.isArray(v))return v;let o=v;if(!own.call(o,"limit")||o["limit"]===undefined){if(o===v)o=copy(v);o["limit"]=10;}return o;}
 export const applySearchStationsInputDefaults: (input: T.SearchStationsInput) => T.SearchStationsInputWithDefaults = d1;

@@ -30,7 +30,7 @@ export const validateSearchStationsOutput = tools.searchStationsOutput as Valida
 export const validateSetAlertInput = tools.setAlertInput as Validator<T.SetAlertInput>;
 
 /**
- * `apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, a copy of valid arguments with the inputSchema's defaults filled in where a property is absent.
+ * `apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, valid arguments with the inputSchema's defaults filled in where a property is absent (on a copy: the arguments are never written).
  */
 export * from "./tools.defaults.js";
 

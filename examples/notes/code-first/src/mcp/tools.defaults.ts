@@ -3,5 +3,8 @@
 import type * as T from "./types.js";
 
 const own = Object.prototype.hasOwnProperty;
-function d0(v){if(v===null||typeof v!=="object"||Array.isArray(v))return v;const o={...v};if(!own.call(o,"limit")||o["limit"]===undefined)o["limit"]=10;return o;}
+function define(o,k,x){Object.defineProperty(o,k,{value:x,writable:true,enumerable:true,configurable:true});}
+function copy(v){const o={};for(const k of Object.keys(v)){if(k==="__proto__")define(o,k,v[k]);else o[k]=v[k];}return o;}
+function items(a,f){let out=a;for(let i=0;i<a.length;i++){const x=f(a[i]);if(x!==a[i]){if(out===a)out=a.slice();out[i]=x;}}return out;}
+function d0(v){if(v===null||typeof v!=="object"||Array.isArray(v))return v;let o=v;if(!own.call(o,"limit")||o["limit"]===undefined){if(o===v)o=copy(v);o["limit"]=10;}return o;}
 export const applySearchNotesInputDefaults: (input: T.SearchNotesInput) => T.SearchNotesInputWithDefaults = d0;

@@ -25,7 +25,7 @@ export const validateSearchNotesInput = tools.searchNotesInput as Validator<T.Se
 export const validateSearchNotesOutput = tools.searchNotesOutput as Validator<T.SearchNotesOutput>;
 
 /**
- * `apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, a copy of valid arguments with the inputSchema's defaults filled in where a property is absent.
+ * `apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, valid arguments with the inputSchema's defaults filled in where a property is absent (on a copy: the arguments are never written).
  */
 export * from "./tools.defaults.js";
 
