@@ -1,6 +1,6 @@
-// The all-errors tool validators: ajv's `allErrors` code with every counting site bounded by
-// `abi.counted`, so the same failures as ajv's own all-errors validator up to the runtime's
-// MAX_COLLECTED_ISSUES, then TooManyIssues with what was collected.
+// The all-errors tool validators: ajv's `allErrors` code with its error sites compacted and every
+// counting site bounded by `abi.counted`, so the same failures as ajv's own all-errors validator
+// up to the runtime's MAX_COLLECTED_ISSUES, then TooManyIssues with what was collected.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Ajv } from "ajv";
@@ -32,7 +32,9 @@ function load(code: string): ((data: unknown) => boolean) & { errors?: abi.Valid
 
 const code = standaloneCode({ schemas: [{ id: "mcpgen://t", schema }], exports: [{ name: "validateT", id: "mcpgen://t" }] }, { ajv: Ajv, options: { ...OPTIONS, allErrors: true } });
 
-test("every place ajv counts a failure goes through abi.counted; nothing else counts", () => {
+test("every error site appends through the module's one helper (the same error objects: next test), and every count goes through abi.counted", () => {
+  assert.not.match(code, /const err\d+ = /);
+  assert.match(code, /vErrors = issue\(vErrors,/);
   assert.not.match(code, /errors\+\+|errors = vErrors\.length;/);
   assert.ok((code.match(/abi\.counted\(/g) ?? []).length >= 8);
   assert.throws(() => boundedErrors("if(vErrors === null){vErrors = [e];}else {vErrors.push(e);}errors += 1;"), /does not recognise/);

@@ -201,6 +201,30 @@ export function positionalPaths(code: string): string {
   return leftover ? code : out;
 }
 
+/** Local helper of an all-errors module that its compacted error sites call. */
+const ADD = "issue";
+const ADD_HELPER =
+  `function ${ADD}(list, instancePath, schemaPath, keyword, params, message) {` +
+  `const e = {instancePath, schemaPath, keyword, params, message};if (list === null) return [e];list.push(e);return list;}`;
+/** One error site of ajv's `allErrors: true` code, as ajv writes it (parts matched as in ERROR_SITE). */
+const ALL_ERRORS_SITE = new RegExp(
+  String.raw`const (err\d+) = \{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
+    String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
+    String.raw`message:(${JOINED(STRING, String.raw`${STRING}|[\w$.]+`)})\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}`,
+  "g",
+);
+
+/** compactErrors for all-errors code: each site appends through one local helper, the same error objects. */
+function compactAllErrors(code: string): string {
+  if (new RegExp(String.raw`\b${ADD}\b`).test(code)) throw new Error(`ajv's standalone code already uses the name "${ADD}"`);
+  let sites = 0;
+  const out = code.replace(ALL_ERRORS_SITE, (_m, _err: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
+    sites++;
+    return `vErrors = ${ADD}(vErrors,${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
+  });
+  return sites === 0 ? out : `${ADD_HELPER}\n${out}`;
+}
+
 /**
  * ajv's `allErrors` code collects every failure, as many as the value has: a hostile value of a few
  * megabytes would make millions of error objects. Wherever it counts one (`errors++`, and after
@@ -279,7 +303,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   code = compactErrors(code);
   code = dropDeadCode(code);
   code = positionalPaths(code);
-  if (options.allErrors === true) code = boundedErrors(code);
+  if (options.allErrors === true) code = boundedErrors(compactAllErrors(code));
 
   // Type each export as the ABI's Validator so that the facade only has to narrow it.
   let typed = 0;
