@@ -12,7 +12,7 @@
  */
 import { escapePointerToken } from "../load/json-positions.js";
 import { isPlainObject, resolveLocalRef, type SchemaObject } from "../load/schema-walk.js";
-import type { JSONSchema } from "../model/ir.js";
+import type { JSONSchema } from "./ir.js";
 
 /** Suffix of the declarations of a handler's input type, which differ where defaults are filled in (`GetForecastInputWithDefaults`). */
 export const WITH_DEFAULTS = "WithDefaults";

@@ -74,4 +74,20 @@ test(`past the cap: TooManyIssues with what was collected (just over ${limits.MA
   }
 });
 
+test("property names and values that are the helpers' names ('fail', 'issue') are no clash: both modules compile and validate as ajv does", () => {
+  const named = {
+    type: "object",
+    properties: { fail: { enum: ["fail", "pass"] }, issue: { const: "issue" }, k: { enum: ["issue", "fail", "a", "b", "c", "d", "e", "f", "g"] } },
+    required: ["fail"],
+  };
+  for (const allErrors of [false, true]) {
+    const emitted = load(standaloneCode({ schemas: [{ id: "mcpgen://t", schema: named }], exports: [{ name: "validateT", id: "mcpgen://t" }] }, { ajv: Ajv, options: { ...OPTIONS, allErrors } }));
+    const reference = new Ajv({ ...OPTIONS, allErrors }).compile(named);
+    for (const data of [{ fail: "pass", issue: "issue", k: "fail" }, { fail: "x", issue: "y", k: "z" }, {}]) {
+      assert.is(emitted(data), reference(data), JSON.stringify(data));
+      assert.equal(JSON.stringify(emitted.errors ?? null), JSON.stringify(reference.errors ?? null), JSON.stringify(data));
+    }
+  }
+});
+
 test.run();

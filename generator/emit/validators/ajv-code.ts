@@ -153,14 +153,26 @@ const ERROR_SITE = new RegExp(
 );
 
 /**
+ * Whether the code names `name` as a variable: string literals (a schema's `enum: ["fail"]`) and
+ * property accesses (`data.fail`, a property called "fail") are no clash.
+ */
+function usesName(code: string, name: string): boolean {
+  const word = new RegExp(String.raw`(?<![.\w$])${name}(?![\w$])`);
+  let found = false;
+  outsideStrings(code, (part) => {
+    found ||= word.test(part);
+    return part;
+  });
+  return found;
+}
+
+/**
  * ajv spells out every error object literal at every site; calling one local helper instead
  * produces the same object, and the module gets much cheaper to format (prettier breaks each
  * literal over eight lines) and to parse.
  */
 function compactErrors(code: string): string {
-  if (new RegExp(String.raw`\b${FAIL}\b`).test(code)) {
-    throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
-  }
+  if (usesName(code, FAIL)) throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
   let sites = 0;
   const out = code.replace(ERROR_SITE, (_m, fn: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
     sites++;
@@ -216,7 +228,7 @@ const ALL_ERRORS_SITE = new RegExp(
 
 /** compactErrors for all-errors code: each site appends through one local helper, the same error objects. */
 function compactAllErrors(code: string): string {
-  if (new RegExp(String.raw`\b${ADD}\b`).test(code)) throw new Error(`ajv's standalone code already uses the name "${ADD}"`);
+  if (usesName(code, ADD)) throw new Error(`ajv's standalone code already uses the name "${ADD}"`);
   let sites = 0;
   const out = code.replace(ALL_ERRORS_SITE, (_m, _err: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
     sites++;
