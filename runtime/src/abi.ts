@@ -3,6 +3,7 @@
  * (`@mcpgen/runtime/abi`). Changing anything here is a breaking change for generated code, so
  * it stays small and versioned by `ABI_VERSION`.
  */
+import { MAX_COLLECTED_ISSUES } from "./limits.js";
 
 /**
  * Bumped whenever generated code must be regenerated to keep working with this runtime.
@@ -19,8 +20,6 @@
  *    runtime never reaches it on its own and the bundle of a server without task tools leaves it out.
  */
 export const ABI_VERSION = 6;
-
-import { MAX_COLLECTED_ISSUES } from "./limits.js";
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 
