@@ -1,6 +1,6 @@
 /**
  * The manifest half of `generate()`: load and check `mcp.manifest.json`, build the server
- * model, run the manifest emitters (types.ts, lists.ts, validators.ts + tools*.ajv.ts, definition.ts, server.ts, client.ts, bindings.ts). Returns unformatted, unbannered files for the print/write
+ * model, run the manifest emitters (types.ts, lists.ts, validators.ts + tools*.ajv.ts + tools.defaults.ts, definition.ts, server.ts, client.ts, bindings.ts). Returns unformatted, unbannered files for the print/write
  * stages; throws `InputError` (every error, with file, pointer, line) when anything is wrong.
  */
 import { InputError, type Diagnostic } from "./load/diagnostics.js";
@@ -16,7 +16,7 @@ import { emitServer } from "./emit/server.js";
 import { emitClient } from "./emit/client.js";
 import { bindingsModule, servedRevisions } from "./emit/bindings.js";
 import { checkToolExamples } from "./emit/tool-examples.js";
-import { checkToolDefaults } from "./emit/tool-defaults.js";
+import { toolDefaultsCheck } from "./emit/tool-defaults.js";
 
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
@@ -45,10 +45,13 @@ export interface ManifestGenerateResult {
 export function generateManifest(path: string, options: ManifestGenerateOptions = {}): ManifestGenerateResult {
   const display = options.display ?? path;
   const loaded = loadManifest(path, display, { lenient: options.lenient ?? false });
-  const model = buildServerModel(loaded);
+  const built = buildServerModel(loaded);
+  const defaults = toolDefaultsCheck(built, options.lenient ?? false);
+  // A default its schema rejects is an error, or under --lenient a warning and not filled in.
+  const model = defaults.rejected.size === 0 ? built : buildServerModel(loaded, { rejectedDefaults: defaults.rejected });
   const types = emitManifestTypes(model, { printWidth: options.printWidth });
   const validators = emitManifestValidators(model, { printWidth: options.printWidth });
-  const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model), ...checkToolDefaults(model, options.lenient ?? false)].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
+  const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model), ...defaults.problems].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model);

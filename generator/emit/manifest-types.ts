@@ -37,7 +37,17 @@ export function emitManifestTypes(model: ServerModel, options: ManifestTypesOpti
     const what = `tool ${JSON.stringify(tool.name)}`;
     const description = typeof tool.definition.description === "string" ? tool.definition.description : undefined;
     const input = schemaToTypes(
-      { schema: tool.inputSchema, rootName: tool.inputType, pointer: `${tool.pointer}/inputSchema`, ownerName: tool.name, fallback: tool.inputFallback, rootDoc: jsDoc([`Arguments of ${what}.`, description]) },
+      {
+        schema: tool.inputSchema,
+        rootName: tool.inputType,
+        pointer: `${tool.pointer}/inputSchema`,
+        ownerName: tool.name,
+        fallback: tool.inputFallback,
+        rootDoc: jsDoc([`Arguments of ${what}.`, description]),
+        ...(tool.inputDefaults === null
+          ? {}
+          : { defaults: { plan: tool.inputDefaults, rootDoc: jsDoc([`Arguments of ${what} as its handler gets them: the inputSchema's defaults filled in where a property is absent.`, description]) } }),
+      },
       registry,
     );
     chunks.push(...input.declarations);

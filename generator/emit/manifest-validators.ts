@@ -2,9 +2,13 @@
  * Emits the validators of a server manifest's tool schemas:
  * - `tools.ajv.ts` (and `tools.2020.ajv.ts` for schemas using 2020-12-only keywords): ajv
  *   standalone code through the protocol validators' pipeline (ES module, only import
- *   `@mcpgen/runtime/abi`);
+ *   `@mcpgen/runtime/abi`), stopping at the first failure;
+ * - `tools.all-errors.ajv.ts` (and `tools.2020.all-errors.ajv.ts`): the same schemas compiled to
+ *   find every failure (bounded by the runtime), imported only once a value failed, for the report;
+ * - `tools.defaults.ts` when some inputSchema has defaults a server fills in (default-appliers.ts);
  * - `validators.ts`: `validate<Tool>Input` / `validate<Tool>Output` typed as
- *   `Validator<GetForecastInput>` etc., and `toolValidators` by MCP tool name.
+ *   `Validator<GetForecastInput>` etc., `apply<Tool>InputDefaults`, `toolValidators` by MCP tool
+ *   name and `allErrorsValidators()`.
  *
  * Tool schemas are the user's (or a pasted server's), not the protocol's: unknown keywords are
  * annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
@@ -24,9 +28,11 @@ import { PRINT_WIDTH } from "./indent.js";
 import { printString } from "./print-data.js";
 import { isIdentifierName } from "../names/identifiers.js";
 import { MANIFEST_TYPES_FILE } from "./manifest-types.js";
+import { appliersModule, DEFAULTS_MODULE } from "./default-appliers.js";
 
 export const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
+const ALL_ERRORS_MODULES = { "draft-07": "tools.all-errors.ajv.ts", "2020-12": "tools.2020.all-errors.ajv.ts" } as const;
 type Engine = keyof typeof MODULES;
 
 /** Exported for the tests that hold the emitted modules to in-memory ajv. */
@@ -155,6 +161,11 @@ interface Entry {
   id: string;
 }
 
+/** `applyGetForecastInputDefaults`: a tool's defaults applier (tools.defaults.ts, re-exported by validators.ts). */
+function applierName(tool: ToolModel): string {
+  return `apply${tool.inputType}Defaults`;
+}
+
 export interface ManifestValidatorsOptions {
   /** Width the facade's layout targets (it is a prettier fixpoint for this printWidth). */
   printWidth?: number;
@@ -199,6 +210,7 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
   }
 
   const files: EmittedFile[] = [];
+  const allErrorsFiles: EmittedFile[] = [];
   for (const engine of ["draft-07", "2020-12"] as const) {
     const group = groups.get(engine);
     if (!group) continue;
@@ -225,14 +237,30 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
       }
       contents = standaloneModule(group, { ajv: Engine, options: OPTIONS });
     }
-    for (const a of group.aliases) contents += `export const ${a.name}: abi.Validator = ${a.of};\n`;
+    // compiled after the fast module, whose fallback replaced what ajv refuses
+    let allErrors = standaloneModule(group, { ajv: Engine, options: { ...OPTIONS, allErrors: true } });
+    for (const a of group.aliases) {
+      contents += `export const ${a.name}: abi.Validator = ${a.of};\n`;
+      allErrors += `export const ${a.name}: abi.Validator = ${a.of};\n`;
+    }
     files.push({ path: MODULES[engine], contents });
+    allErrorsFiles.push({ path: ALL_ERRORS_MODULES[engine], contents: allErrors });
+  }
+  files.push(...allErrorsFiles);
+  const withDefaults = model.tools.filter((t) => t.inputDefaults !== null);
+  if (withDefaults.length > 0) {
+    const body = appliersModule(withDefaults.map((t) => ({ exportName: applierName(t), defaults: t.inputDefaults!, type: `(input: T.${t.inputType}) => T.${t.handlerInputType}` })));
+    files.push({
+      path: DEFAULTS_MODULE,
+      contents: ["// @ts-nocheck -- plain JavaScript, typed exports; validators.ts re-exports them.", `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`, "", body, ""].join("\n"),
+    });
   }
 
   const lines: string[] = [
     'import type { Validator } from "@mcpgen/runtime/abi";',
     `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`,
   ];
+  if (withDefaults.length > 0) lines.push(`import * as defaults from "./${DEFAULTS_MODULE.replace(/\.ts$/, ".js")}";`);
   for (const engine of ["draft-07", "2020-12"] as const) {
     if (groups.has(engine)) lines.push(`import * as ${engine === "draft-07" ? "tools" : "tools2020"} from "./${MODULES[engine].replace(/\.ts$/, ".js")}";`);
   }
@@ -246,14 +274,42 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
     const decl = head.length + 1 + rhs.length <= width ? `${head} ${rhs}` : `${head}\n  ${rhs}`;
     lines.push(`${jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`])}${decl}`, "");
   }
+  if (withDefaults.length > 0) {
+    const doc = "`apply<Tool>InputDefaults`: the arguments of a tool as its handler gets them, valid arguments with the inputSchema's defaults filled in where a property is absent (on a copy: the arguments are never written).";
+    lines.push(`${jsDoc([doc])}export * from "./${DEFAULTS_MODULE.replace(/\.ts$/, ".js")}";`, "");
+  }
+  const key = (tool: ToolModel) => (isIdentifierName(tool.name) ? tool.name : printString(tool.name));
   lines.push(
-    jsDoc(["Validators of every tool, by MCP tool name (`output` is null without an outputSchema)."]) +
-      "export const toolValidators: {\n  readonly [tool: string]: {\n    readonly input: Validator;\n    readonly output: Validator | null;\n  };\n} = {",
+    jsDoc(["Validators of every tool, by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets)."]) +
+      "export const toolValidators: {\n  readonly [tool: string]: {\n    readonly input: Validator;\n    readonly output: Validator | null;\n    readonly defaults?: (input: never) => unknown;\n  };\n} = {",
   );
   for (const tool of model.tools) {
-    lines.push(`  ${isIdentifierName(tool.name) ? tool.name : printString(tool.name)}: {`, `    input: validate${tool.inputType},`, `    output: ${tool.outputType ? `validate${tool.outputType}` : "null"},`, "  },");
+    lines.push(`  ${key(tool)}: {`, `    input: validate${tool.inputType},`, `    output: ${tool.outputType ? `validate${tool.outputType}` : "null"},`);
+    if (tool.inputDefaults !== null) lines.push(`    defaults: defaults.${applierName(tool)},`);
+    lines.push("  },");
   }
   lines.push("};", "");
+  // Never on the success path: the runtime imports these once a tool's value failed, to report every failure.
+  lines.push(
+    jsDoc([
+      "Validators of the same schemas that find every failure, not only the first (the runtime lists at most 20): imported the first time a tool's arguments (server) or structured result (client) fail. Slower and larger than `toolValidators`.",
+    ]) + "export async function allErrorsValidators(): Promise<typeof toolValidators> {",
+  );
+  for (const engine of ["draft-07", "2020-12"] as const) {
+    if (groups.has(engine)) lines.push(`  const ${engine === "draft-07" ? "all" : "all2020"} = await import("./${ALL_ERRORS_MODULES[engine].replace(/\.ts$/, ".js")}");`);
+  }
+  if (model.tools.length === 0) lines.push("  return {};");
+  else {
+    lines.push("  return {");
+    const module = (e: Entry) => (e.engine === "draft-07" ? "all" : "all2020");
+    for (const tool of model.tools) {
+      const input = entries.find((e) => e.tool === tool && e.role === "Input")!;
+      const output = entries.find((e) => e.tool === tool && e.role === "Output");
+      lines.push(`    ${key(tool)}: {`, `      input: ${module(input)}.${input.exportName},`, `      output: ${output === undefined ? "null" : `${module(output)}.${output.exportName}`},`, "    },");
+    }
+    lines.push("  };");
+  }
+  lines.push("}", "");
   files.push({ path: MANIFEST_VALIDATORS_FILE, contents: lines.join("\n") });
   return { files, problems };
 }

@@ -16,6 +16,7 @@ import { isPlainObject, resolveLocalRef, type SchemaObject } from "../load/schem
 import { propertyKey, toTypeName } from "../names/identifiers.js";
 import type { NameRegistry } from "../names/registry.js";
 import type { Diagnostic } from "../load/diagnostics.js";
+import { WITH_DEFAULTS, type InputDefaults } from "../model/input-defaults.js";
 
 export type Problem = Omit<Diagnostic, "file">;
 
@@ -32,6 +33,12 @@ export interface SchemaTypeRequest {
   rootDoc?: string;
   /** Emit `Record<string, unknown>` without looking at the schema (it was reported as broken). */
   fallback?: boolean;
+  /**
+   * The defaults a server fills in (a tool's inputSchema): also declare the type its handler gets,
+   * `<rootName>WithDefaults`, in which filled properties are required; nested declarations that
+   * differ get the same suffix, the others are shared.
+   */
+  defaults?: { plan: InputDefaults; rootDoc?: string };
 }
 
 export interface SchemaTypeOutput {
@@ -179,7 +186,13 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   const problems: Problem[] = [];
   /** Schema pointer (inside the root) → declared type name. */
   const declared = new Map<string, string>();
+  /** The same for the handler's input type (`applied`: where defaults are filled in), where it differs. */
+  const declaredApplied = new Map<string, string>();
   const root = req.schema;
+  const plan = req.defaults?.plan;
+  /** Whether the schema at `pointer`, reached where defaults apply (`applied`), types differently for the handler. */
+  const applies = (applied: boolean, pointer: string) => applied && plan !== undefined && plan.has(pointer);
+  const mapOf = (applied: boolean) => (applied ? declaredApplied : declared);
 
   const claim = (name: string, pointer: string) => registry.claim(name, { pointer: req.pointer + pointer, name: `${req.ownerName}${pointer ? ` ${pointer}` : ""}` });
 
@@ -205,22 +218,27 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     }
   };
 
-  /** Declares the schema at `pointer` under `name` (interface when it is an object with properties). */
-  const declare = (s: unknown, pointer: string, name: string, doc: string): string => {
-    const existing = declared.get(pointer);
+  /**
+   * Declares the schema at `pointer` under `name` (interface when it is an object with properties);
+   * `applied`: its handler variant, `name` + WITH_DEFAULTS (nested names still derive from `name`).
+   */
+  const declare = (s: unknown, pointer: string, name: string, doc: string, applied = false): string => {
+    const map = mapOf(applied);
+    const existing = map.get(pointer);
     if (existing) return existing;
-    claim(name, pointer);
-    declared.set(pointer, name);
+    const declName = applied ? name + WITH_DEFAULTS : name;
+    claim(declName, pointer);
+    map.set(pointer, declName);
     const slot = declarations.length;
     declarations.push(""); // reserve the position so the order is parents before children
     if (isPlainObject(s) && isObjectWithProperties(s) && !hasComposition(s) && !Array.isArray(s.type) && s.nullable !== true) {
-      declarations[slot] = `${doc}export interface ${name} ${guarded(() => objectBody(s, pointer, name))}\n`;
+      declarations[slot] = `${doc}export interface ${declName} ${guarded(() => objectBody(s, pointer, name, applied))}\n`;
     } else {
-      building.set(name, guard);
-      declarations[slot] = `${doc}export type ${name} = ${typeOf(s, pointer, name, true)};\n`;
-      building.delete(name);
+      building.set(declName, guard);
+      declarations[slot] = `${doc}export type ${declName} = ${typeOf(s, pointer, name, true, applied)};\n`;
+      building.delete(declName);
     }
-    return name;
+    return declName;
   };
 
   /** `name`, or `unknown` when using it here would make an alias reference itself directly. */
@@ -233,34 +251,40 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
 
   const hasComposition = (s: SchemaObject) => Array.isArray(s.anyOf) || Array.isArray(s.oneOf) || Array.isArray(s.allOf) || typeof s.$ref === "string" || s.enum !== undefined || s.const !== undefined;
 
-  const refType = (ref: string, pointer: string): string => {
+  const refType = (ref: string, pointer: string, applied: boolean): string => {
     const target = resolveLocalRef(root, ref);
     if (!target) return "unknown"; // reported by the manifest checks
-    if (target.pointer === "") return useName(req.rootName, pointer);
-    const known = declared.get(target.pointer);
+    const a = applies(applied, target.pointer);
+    if (target.pointer === "") return useName(a ? req.rootName + WITH_DEFAULTS : req.rootName, pointer);
+    const known = mapOf(a).get(target.pointer);
     if (known) return useName(known, pointer);
     const name = nameForPointer(root, req.rootName, target.pointer);
-    return declare(target.schema, target.pointer, name, isPlainObject(target.schema) ? docOf(target.schema) : "");
+    return declare(target.schema, target.pointer, name, isPlainObject(target.schema) ? docOf(target.schema) : "", a);
   };
 
-  /** Type expression of the schema at `pointer`; `name` is its path-derived name if it needs one. `isDecl` avoids re-declaring itself. */
-  const typeOf = (s: unknown, pointer: string, name: string, isDecl = false): string => {
+  /**
+   * Type expression of the schema at `pointer`; `name` is its path-derived name if it needs one. `isDecl` avoids re-declaring itself.
+   * `applied`: reached where the server fills in defaults (the handler's input type).
+   */
+  const typeOf = (s: unknown, pointer: string, name: string, isDecl = false, applied = false): string => {
     if (s === true) return "unknown";
     if (s === false) return "never";
     if (!isPlainObject(s)) return "unknown";
-    if (!isDecl && declared.has(pointer)) return declared.get(pointer)!;
+    const a = applies(applied, pointer);
+    if (!isDecl && mapOf(a).has(pointer)) return mapOf(a).get(pointer)!;
 
     const parts: string[] = [];
-    if (typeof s.$ref === "string") parts.push(refType(s.$ref, pointer));
+    if (typeof s.$ref === "string") parts.push(refType(s.$ref, pointer, a));
     if (s.const !== undefined) parts.push(literalType(s.const));
     else if (Array.isArray(s.enum)) parts.push(union(s.enum.map(literalType)));
-    else parts.push(baseType(s, pointer, name, isDecl));
+    else parts.push(baseType(s, pointer, name, isDecl, a));
 
     for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
       const list = s[keyword];
       if (!Array.isArray(list) || list.length === 0) continue;
       const suffixes = variantSuffixes(list, keyword);
-      const members = list.map((m, i) => member(m, `${pointer}/${keyword}/${i}`, name + suffixes[i]));
+      // allOf members describe the same value; which anyOf/oneOf member a value matches is not known
+      const members = list.map((m, i) => member(m, `${pointer}/${keyword}/${i}`, name + suffixes[i], a && keyword === "allOf"));
       parts.push(keyword === "allOf" ? intersection(members) : union(members));
     }
     let t = intersection(parts.filter((p) => p !== "object-any"));
@@ -270,24 +294,25 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   };
 
   /** A composition member or nested position: objects with properties get their own declaration. */
-  const member = (s: unknown, pointer: string, name: string): string => {
-    if (isPlainObject(s) && isObjectWithProperties(s) && !declared.has(pointer)) return declare(s, pointer, name, docOf(s));
-    return typeOf(s, pointer, name);
+  const member = (s: unknown, pointer: string, name: string, applied = false): string => {
+    const a = applies(applied, pointer);
+    if (isPlainObject(s) && isObjectWithProperties(s) && !mapOf(a).has(pointer)) return declare(s, pointer, name, docOf(s), a);
+    return typeOf(s, pointer, name, false, a);
   };
 
   /** The type implied by `type` and the object/array keywords; "object-any" means no constraint worth an intersection. */
-  const baseType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean): string => {
+  const baseType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean, applied: boolean): string => {
     const types = Array.isArray(s.type) ? s.type.filter((x): x is string => typeof x === "string") : typeof s.type === "string" ? [s.type] : [];
     const looksObject = OBJECT_KEYWORDS.some((k) => s[k] !== undefined);
     const looksArray = s.items !== undefined || s.prefixItems !== undefined;
     if (types.length === 0) {
-      if (looksObject) return objectType(s, pointer, name, isDecl);
-      if (looksArray) return arrayType(s, pointer, name);
+      if (looksObject) return objectType(s, pointer, name, isDecl, applied);
+      if (looksArray) return arrayType(s, pointer, name, applied);
       return "object-any"; // no type constraint; combined with composition or unknown
     }
     const members = types.map((t) => {
-      if (t === "object") return objectType(s, pointer, name, isDecl && types.length === 1);
-      if (t === "array") return arrayType(s, pointer, name);
+      if (t === "object") return objectType(s, pointer, name, isDecl && types.length === 1, applied);
+      if (t === "array") return arrayType(s, pointer, name, applied);
       return PRIMITIVES[t] ?? "unknown";
     });
     // "no constraint" is only meaningful alone (it then yields to a composition)
@@ -295,14 +320,14 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     return union(members.map((m) => (m === "object-any" ? "Record<string, unknown>" : m)));
   };
 
-  const objectType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean): string => {
-    if (isObjectWithProperties(s) && !isDecl) return declare(s, pointer, name, docOf(s));
-    const body = objectBody(s, pointer, name);
+  const objectType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean, applied: boolean): string => {
+    if (isObjectWithProperties(s) && !isDecl) return declare(s, pointer, name, docOf(s), applied);
+    const body = objectBody(s, pointer, name, applied);
     if (body === "{}") return hasComposition(s) ? "object-any" : s.additionalProperties === false ? "Record<string, never>" : "Record<string, unknown>";
     return body;
   };
 
-  const objectBody = (s: SchemaObject, pointer: string, name: string): string => {
+  const objectBody = (s: SchemaObject, pointer: string, name: string, applied: boolean): string => {
     const props = isPlainObject(s.properties) ? s.properties : {};
     const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
     const members: string[] = [];
@@ -311,8 +336,9 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     for (const key of Object.keys(props)) {
       const p = props[key];
       const childPointer = `${pointer}/properties/${escapePointerToken(key)}`;
-      const t = guarded(() => member(p, childPointer, name + (toTypeName(key) || "Property")));
-      const optional = !required.has(key);
+      const t = guarded(() => member(p, childPointer, name + (toTypeName(key) || "Property"), applied));
+      // present for the handler when the server fills in its default
+      const optional = !required.has(key) && !(applied && plan !== undefined && plan.fills(pointer, key));
       anyOptional ||= optional;
       memberTypes.push(t);
       members.push(`${isPlainObject(p) ? docOf(p) : ""}${propertyKey(key)}${optional ? "?" : ""}: ${t};`);
@@ -336,9 +362,9 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     return members.length ? `{\n${members.join("\n")}\n}` : "{}";
   };
 
-  const arrayType = (s: SchemaObject, pointer: string, name: string): string => guarded(() => arrayTypeInner(s, pointer, name));
+  const arrayType = (s: SchemaObject, pointer: string, name: string, applied: boolean): string => guarded(() => arrayTypeInner(s, pointer, name, applied));
 
-  const arrayTypeInner = (s: SchemaObject, pointer: string, name: string): string => {
+  const arrayTypeInner = (s: SchemaObject, pointer: string, name: string, applied: boolean): string => {
     const tuple = Array.isArray(s.prefixItems) ? { key: "prefixItems", list: s.prefixItems, rest: s.items } : Array.isArray(s.items) ? { key: "items", list: s.items, rest: s.additionalItems } : undefined;
     if (tuple) {
       const min = typeof s.minItems === "number" ? s.minItems : 0;
@@ -350,10 +376,11 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
       if (tuple.rest !== false) elems.push(`...${paren(tuple.rest === undefined || tuple.rest === true ? "unknown" : member(tuple.rest, `${pointer}/${restKey}`, `${name}Item`))}[]`);
       return `[${elems.join(", ")}]`;
     }
-    const item = s.items === undefined ? "unknown" : member(s.items, `${pointer}/items`, `${name}Item`);
+    const item = s.items === undefined ? "unknown" : member(s.items, `${pointer}/items`, `${name}Item`, applied);
     return `${paren(item)}[]`;
   };
 
   declare(root, "", req.rootName, req.rootDoc ?? (isPlainObject(root) ? docOf(root) : ""));
+  if (plan !== undefined && plan.has("")) declare(root, "", req.rootName, req.defaults?.rootDoc ?? (isPlainObject(root) ? docOf(root) : ""), true);
   return { declarations, problems };
 }

@@ -16,7 +16,7 @@ import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./mani
 export function serverView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
   const tools = model.tools.map((t) => {
     const scopes = t.scopes.length > 0 ? `Requires OAuth scope ${t.scopes.map((s) => `\`${s}\``).join(", ")} on a protected HTTP endpoint (\`ctx.auth.scopes\`).` : undefined;
-    return { doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes), member: t.ids.member, inputType: t.inputType, outputType: t.outputType ?? false };
+    return { doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes), member: t.ids.member, inputType: t.handlerInputType, outputType: t.outputType ?? false };
   });
   const prompts = model.prompts.map((p) => ({ doc: doc(`Prompt ${str(p.name)}.`, describe(p.definition)), member: p.ids.member, argsType: p.argsType }));
   const resources = model.resources.map((r) => ({ doc: doc(`Resource ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));

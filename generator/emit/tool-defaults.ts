@@ -13,7 +13,13 @@ import type { Problem } from "./schema-to-ts.js";
 const MAX_QUOTED = 80;
 
 export function checkToolDefaults(model: ServerModel, lenient: boolean): Problem[] {
+  return toolDefaultsCheck(model, lenient).problems;
+}
+
+/** checkToolDefaults, and the pointers of the schemas whose `default` it rejected (a server does not fill those in). */
+export function toolDefaultsCheck(model: ServerModel, lenient: boolean): { problems: Problem[]; rejected: Set<string> } {
   const problems: Problem[] = [];
+  const rejected = new Set<string>();
   for (const tool of model.tools) {
     for (const [role, schema, fallback] of [["inputSchema", tool.inputSchema, tool.inputFallback], ["outputSchema", tool.outputSchema, tool.outputFallback]] as const) {
       if (schema === null || fallback) continue;
@@ -27,6 +33,7 @@ export function checkToolDefaults(model: ServerModel, lenient: boolean): Problem
       for (const d of defaults) {
         const check = at(d.at);
         if (!check || check.validate(d.value)) continue;
+        rejected.add(`${root}${d.at}`);
         const quoted = JSON.stringify(d.value);
         problems.push({
           severity: lenient ? "warning" : "error",
@@ -36,5 +43,5 @@ export function checkToolDefaults(model: ServerModel, lenient: boolean): Problem
       }
     }
   }
-  return problems;
+  return { problems, rejected };
 }

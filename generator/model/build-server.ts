@@ -6,6 +6,7 @@ import { KNOWN_REVISIONS } from "../load/manifest-format.js";
 import { parseUriTemplate } from "../load/uri-template.js";
 import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
 import type { JSONSchema } from "./ir.js";
+import { inputDefaults, WITH_DEFAULTS } from "./input-defaults.js";
 import type { Manifest, ManifestCache } from "../load/manifest-format.js";
 import type {
   CacheModel,
@@ -48,13 +49,21 @@ function published(entry: object, own: readonly string[]): { [key: string]: unkn
 const TOOL_OWN = ["examples", "auth"] as const;
 const RESOURCE_OWN = ["cache"] as const;
 
-export function buildServerModel(loaded: LoadedManifest): ServerModel {
+export interface BuildServerOptions {
+  /** Pointers of tool schemas whose `default` the generation check rejected (a warning under --lenient): not filled in. */
+  rejectedDefaults?: ReadonlySet<string>;
+}
+
+export function buildServerModel(loaded: LoadedManifest, options: BuildServerOptions = {}): ServerModel {
   const m = loaded.manifest;
   const names = loaded.names;
+  const rejected = options.rejectedDefaults;
 
   const tools: ToolModel[] = (m.tools ?? []).map((t, index) => {
     const id = ids(names.tools[index]);
     const pointer = `/tools/${index}`;
+    const inputFallback = loaded.fallbackSchemas.has(`${pointer}/inputSchema`);
+    const defaults = inputFallback ? null : inputDefaults(t.inputSchema as JSONSchema, rejected === undefined ? undefined : (p) => !rejected.has(`${pointer}/inputSchema${p}`));
     return {
       name: t.name,
       index,
@@ -65,7 +74,9 @@ export function buildServerModel(loaded: LoadedManifest): ServerModel {
       outputSchema: (t.outputSchema as JSONSchema | undefined) ?? null,
       inputType: id.type + TYPE_SUFFIX.toolInput,
       outputType: t.outputSchema !== undefined ? id.type + TYPE_SUFFIX.toolOutput : null,
-      inputFallback: loaded.fallbackSchemas.has(`${pointer}/inputSchema`),
+      inputDefaults: defaults,
+      handlerInputType: id.type + TYPE_SUFFIX.toolInput + (defaults === null ? "" : WITH_DEFAULTS),
+      inputFallback,
       outputFallback: loaded.fallbackSchemas.has(`${pointer}/outputSchema`),
       readOnly: t.annotations?.readOnlyHint === true,
       scopes: Array.isArray(t.auth?.scopes) ? t.auth.scopes.filter((s): s is string => typeof s === "string") : [],

@@ -4,6 +4,7 @@
  * list payloads) read only this.
  */
 import type { JSONSchema, SchemaSource } from "./ir.js";
+import type { InputDefaults } from "./input-defaults.js";
 
 export interface EntryIdentifiers {
   /** Property name on the generated `tools` / `prompts` / `resources` objects (`getForecast`). */
@@ -32,6 +33,10 @@ export interface ToolModel extends EntryBase {
   /** Type names: `GetForecastInput`, `GetForecastOutput` (null without outputSchema). */
   inputType: string;
   outputType: string | null;
+  /** The defaults a server fills into valid arguments before the handler runs; null when none apply. */
+  inputDefaults: InputDefaults | null;
+  /** What the handler gets: `GetForecastInputWithDefaults` (filled properties required) when defaults apply, else `inputType`. */
+  handlerInputType: string;
   /** The schema was broken or empty and is typed as `Record<string, unknown>`. */
   inputFallback: boolean;
   outputFallback: boolean;

@@ -3,6 +3,7 @@
  * (`@mcpgen/runtime/abi`). Changing anything here is a breaking change for generated code, so
  * it stays small and versioned by `ABI_VERSION`.
  */
+import { MAX_COLLECTED_ISSUES } from "./limits.js";
 
 /**
  * Bumped whenever generated code must be regenerated to keep working with this runtime.
@@ -93,6 +94,26 @@ export interface ValidatorModule {
 export interface ValidatorLoaders {
   readonly params: Readonly<Record<string, () => Promise<ValidatorModule>>>;
   readonly results: Readonly<Record<string, () => Promise<ValidatorModule>>>;
+}
+
+/**
+ * Thrown by an all-errors tool validator (`tools.all-errors.ajv.ts`) once it has collected
+ * MAX_COLLECTED_ISSUES failures: what it collected, the value is invalid in more places.
+ */
+export class TooManyIssues extends Error {
+  override name = "TooManyIssues";
+  constructor(readonly issues: ValidationIssue[]) {
+    super(`more than ${MAX_COLLECTED_ISSUES} validation failures`);
+  }
+}
+
+/**
+ * The error count of an all-errors validator after it recorded failures in `issues`: `count`, or
+ * TooManyIssues past MAX_COLLECTED_ISSUES (the emitted code calls this wherever ajv counts one).
+ */
+export function counted(count: number, issues: ValidationIssue[] | null): number {
+  if (count > MAX_COLLECTED_ISSUES) throw new TooManyIssues(issues ?? []);
+  return count;
 }
 
 // ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)

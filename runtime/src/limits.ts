@@ -62,6 +62,20 @@ export const EVENT_STORE_MAX_BYTES = 64 * 1024 * 1024;
 /** Longest 2026-07-28 `requestState` a server accepts, in characters; it never mints a longer one. */
 export const REQUEST_STATE_MAX_CHARS = 256 * 1024;
 
+/**
+ * Validation failures a report lists: invalid tool arguments (server) and an invalid structured
+ * result (client); the rest are counted, not listed.
+ */
+export const MAX_REPORTED_ISSUES = 20;
+/**
+ * Failures the all-errors tool validators collect before they stop (the count is then a lower
+ * bound). They run only after the fast validator refused a value; this bounds their time and
+ * memory on a hostile one (4 MiB of wrong array items would be millions of error objects).
+ */
+export const MAX_COLLECTED_ISSUES = 1_000;
+/** Characters of a failure's JSON pointer quoted in a report (pointers carry the peer's keys). */
+export const MAX_ISSUE_POINTER_CHARS = 200;
+
 /** Open 2026-07-28 `subscriptions/listen` requests per server (each holds a request, and on HTTP a stream). */
 export const MAX_LISTENS = 10_000;
 /** Open listens per session (a Streamable HTTP session, a stdio connection, a stateless POST). */

@@ -10,7 +10,7 @@ import { removeDir, tempDir } from "../generator/validators-fixture.js";
 
 test("generateManifest: files and warnings for a valid manifest", () => {
   const r = generateManifest(fixture("schema-features"), { display: "mcp.manifest.json" });
-  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts", "bindings.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "validators.ts", "definition.ts", "server.ts", "client.ts"]);
+  assert.equal(r.files.map((f) => f.path), ["types.ts", "lists.ts", "bindings.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "tools.all-errors.ajv.ts", "tools.2020.all-errors.ajv.ts", "tools.defaults.ts", "validators.ts", "definition.ts", "server.ts", "client.ts"]);
   assert.equal(r.warnings.map((w) => `${w.file}:${w.line}:${w.column} ${w.pointer}`), ["mcp.manifest.json:131:29 /tools/2/inputSchema/properties/tree/$ref"]);
   assert.is(r.model.identity.name, "weather");
 });

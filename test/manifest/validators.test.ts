@@ -32,7 +32,7 @@ test("validators: ES modules that accept and reject tool arguments and results",
   const model = buildServerModel(loadManifest(join(root, "examples", "weather", "mcp.manifest.json")));
   const { files, problems } = emitAll(model);
   assert.equal(problems, []);
-  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "validators.ts"]);
+  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.all-errors.ajv.ts", "tools.defaults.ts", "validators.ts"]);
   for (const f of files.filter((f) => f.path.endsWith(".ajv.ts"))) {
     assert.not.match(f.contents, /require\(/);
     assert.match(f.contents, /from "@mcpgen\/runtime\/abi"/);
@@ -156,7 +156,7 @@ test("validators: dangling and external $refs, invalid patterns and fallback sch
   const model = buildServerModel(parseManifest(JSON.stringify(manifest), "m.json"));
   const { files, problems } = emitAll(model);
   assert.equal(problems.map((p) => p.pointer), ["/tools/1/inputSchema/properties/a/pattern", "/tools/1/inputSchema/patternProperties/("]);
-  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "validators.ts"]);
+  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "tools.all-errors.ajv.ts", "tools.2020.all-errors.ajv.ts", "validators.ts"]);
   const dir = tempDir("manifest-validators-robust-");
   try {
     writeTranspiled(dir, files);

@@ -39,9 +39,11 @@ const runtimeDir = join(root, "runtime");
  * ending with its reply stream in a legacy session: about 2.9 KiB, total about 300.2 KiB. Raised
  * to 308 KiB for stdio input that ends without ending the answers (oninputend: the session drains
  * what arrived, the transport flushes within drainTimeoutMs, the client reads what its child wrote
- * before exiting): about 2.5 KiB.
+ * before exiting): about 2.5 KiB. Raised to 312 KiB for tool input defaults and every validation
+ * failure reported (issues.ts, the all-errors paths of the server and the typed client,
+ * abi.counted and TooManyIssues): 3.5 KiB.
  */
-const RUNTIME_JS_BUDGET = 308 * 1024;
+const RUNTIME_JS_BUDGET = 312 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**
@@ -79,9 +81,10 @@ const SQLITE_STORE_BUDGET = 16 * 1024;
  * the lever; the file count was), so the budget stays. Raised to 120 KiB with the security work
  * (sessions bound to principals, listen shares, peer answers over the limit failing their request,
  * per-owner task release on close), then to 124 KiB when stdio's end of input stopped dropping the
- * answers still owed (the drain is in the core chunk every stdio server loads, 2.5 KiB).
+ * answers still owed (the drain is in the core chunk every stdio server loads, 2.5 KiB), then to
+ * 128 KiB with tool input defaults and every validation failure reported (125.2 KiB at start).
  */
-const STDIO_SERVER_START_BUDGET = 124 * 1024;
+const STDIO_SERVER_START_BUDGET = 128 * 1024;
 
 /** Bytes of ESM JavaScript below `dir` (CommonJS twins and nested node_modules left out). */
 function jsBytes(dir: string): number {

@@ -14,12 +14,13 @@ export const validateAddInput = tools.addInput as Validator<T.AddInput>;
 export const validateAddOutput = tools.addOutput as Validator<T.AddOutput>;
 
 /**
- * Validators of every tool, by MCP tool name (`output` is null without an outputSchema).
+ * Validators of every tool, by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets).
  */
 export const toolValidators: {
   readonly [tool: string]: {
     readonly input: Validator;
     readonly output: Validator | null;
+    readonly defaults?: (input: never) => unknown;
   };
 } = {
   add: {
@@ -27,3 +28,16 @@ export const toolValidators: {
     output: validateAddOutput,
   },
 };
+
+/**
+ * Validators of the same schemas that find every failure, not only the first (the runtime lists at most 20): imported the first time a tool's arguments (server) or structured result (client) fail. Slower and larger than `toolValidators`.
+ */
+export async function allErrorsValidators(): Promise<typeof toolValidators> {
+  const all = await import("./tools.all-errors.ajv.js");
+  return {
+    add: {
+      input: all.addInput,
+      output: all.addOutput,
+    },
+  };
+}

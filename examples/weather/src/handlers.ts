@@ -39,13 +39,14 @@ function forecast(city: string, days: number, units: "metric" | "imperial", hour
 
 export const handlers: WeatherExampleHandlers = {
   tools: {
-    async getForecast({ location, days = 3, units = "metric", hourly = false }, ctx) {
+    // `days`, `units` and `hourly` arrive with the inputSchema's defaults filled in (typed present).
+    async getForecast({ location, days, units, hourly }, ctx) {
       await ctx.log("info", { tool: "get_forecast", city: location.city });
       // Report progress per day (a client that passes onprogress sees it; others see nothing).
       for (let d = 1; d <= days; d++) await ctx.sendProgress(d, { total: days, message: `day ${d}` });
       return forecast(location.city, days, units, hourly);
     },
-    searchStations({ name, near, limit = 10 }) {
+    searchStations({ name, near, limit }) {
       const q = name?.toLowerCase();
       const found = STATIONS.filter((s) => q === undefined || s.name.toLowerCase().includes(q));
       // `near` would sort by distance in a real server; canned data keeps the order.

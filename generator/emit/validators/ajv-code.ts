@@ -153,14 +153,26 @@ const ERROR_SITE = new RegExp(
 );
 
 /**
+ * Whether the code names `name` as a variable: string literals (a schema's `enum: ["fail"]`) and
+ * property accesses (`data.fail`, a property called "fail") are no clash.
+ */
+function usesName(code: string, name: string): boolean {
+  const word = new RegExp(String.raw`(?<![.\w$])${name}(?![\w$])`);
+  let found = false;
+  outsideStrings(code, (part) => {
+    found ||= word.test(part);
+    return part;
+  });
+  return found;
+}
+
+/**
  * ajv spells out every error object literal at every site; calling one local helper instead
  * produces the same object, and the module gets much cheaper to format (prettier breaks each
  * literal over eight lines) and to parse.
  */
 function compactErrors(code: string): string {
-  if (new RegExp(String.raw`\b${FAIL}\b`).test(code)) {
-    throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
-  }
+  if (usesName(code, FAIL)) throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
   let sites = 0;
   const out = code.replace(ERROR_SITE, (_m, fn: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
     sites++;
@@ -201,6 +213,48 @@ export function positionalPaths(code: string): string {
   return leftover ? code : out;
 }
 
+/** Local helper of an all-errors module that its compacted error sites call. */
+const ADD = "issue";
+const ADD_HELPER =
+  `function ${ADD}(list, instancePath, schemaPath, keyword, params, message) {` +
+  `const e = {instancePath, schemaPath, keyword, params, message};if (list === null) return [e];list.push(e);return list;}`;
+/** One error site of ajv's `allErrors: true` code, as ajv writes it (parts matched as in ERROR_SITE). */
+const ALL_ERRORS_SITE = new RegExp(
+  String.raw`const (err\d+) = \{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
+    String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
+    String.raw`message:(${JOINED(STRING, String.raw`${STRING}|[\w$.]+`)})\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}`,
+  "g",
+);
+
+/** compactErrors for all-errors code: each site appends through one local helper, the same error objects. */
+function compactAllErrors(code: string): string {
+  if (usesName(code, ADD)) throw new Error(`ajv's standalone code already uses the name "${ADD}"`);
+  let sites = 0;
+  const out = code.replace(ALL_ERRORS_SITE, (_m, _err: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
+    sites++;
+    return `vErrors = ${ADD}(vErrors,${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
+  });
+  return sites === 0 ? out : `${ADD_HELPER}\n${out}`;
+}
+
+/**
+ * ajv's `allErrors` code collects every failure, as many as the value has: a hostile value of a few
+ * megabytes would make millions of error objects. Wherever it counts one (`errors++`, and after
+ * taking a called function's failures) the emitted code asks `abi.counted`, which throws with what
+ * was collected past the runtime's MAX_COLLECTED_ISSUES; nothing else changes.
+ */
+export function boundedErrors(code: string): string {
+  let sites = 0;
+  const out = outsideStrings(code, (part) =>
+    part.replace(/\berrors\+\+;|\berrors = vErrors\.length;/g, (site) => {
+      sites++;
+      return site === "errors++;" ? `errors = ${ABI}.counted(errors + 1, vErrors);` : `errors = ${ABI}.counted(vErrors.length, vErrors);`;
+    }),
+  );
+  if (sites === 0 && code.includes("vErrors.push(")) throw new Error("ajv's allErrors code counts its errors in a way boundedErrors does not recognise");
+  return out;
+}
+
 /**
  * Which ajv engine compiles the module and with which options (default: the protocol
  * validators' draft-07 engine and `validatorOptions()`). Server manifests use it for tool schemas,
@@ -217,7 +271,7 @@ export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const code = standaloneCode(input, engine);
-  const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
+  const usesHelpers = code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
   const importLine = usesHelpers
     ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
     : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
@@ -261,6 +315,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   code = compactErrors(code);
   code = dropDeadCode(code);
   code = positionalPaths(code);
+  if (options.allErrors === true) code = boundedErrors(compactAllErrors(code));
 
   // Type each export as the ABI's Validator so that the facade only has to narrow it.
   let typed = 0;

@@ -4,10 +4,12 @@
  * precise types (a mapped interface over the manifest); the behaviour is all here.
  */
 import type { ValidationIssue, Validator } from "../abi.js";
+import { ownValue } from "../describe.js";
+import { collectIssues, describeIssues, issueReport, type IssueReport } from "../issues.js";
 import type { Transport } from "../transport.js";
 import type { CallToolResult, CompleteResult, ContentBlock, GetPromptResult, ReadResourceResult } from "../mcp-types.js";
 import { compileUriTemplate, type TemplateVariables } from "../uri-template.js";
-import type { McpDefinition, PublishedLists } from "../server/types.js";
+import type { McpDefinition, PublishedLists, ToolValidators } from "../server/types.js";
 import { listPolicy, McpClient, openSession, pollOptions, type ToolCallOptions } from "./client.js";
 import type { CallOptions, McpClientOptions } from "./types.js";
 import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
@@ -18,13 +20,19 @@ type Completion = (argument: string, value: string, context?: { [name: string]: 
 /** The server's structuredContent does not match the tool's outputSchema (or is missing). */
 export class ToolOutputError extends Error {
   override name = "ToolOutputError";
+  /** The failures, at most MAX_REPORTED_ISSUES (`limits`), each with its JSON pointer inside the structured result. */
+  readonly issues: readonly ValidationIssue[];
+  /** Failures found beyond `issues` (a lower bound when the all-errors validator stopped collecting). */
+  readonly omitted: number;
   constructor(
     readonly tool: string,
-    readonly issues: readonly ValidationIssue[],
+    issues: readonly ValidationIssue[] | IssueReport,
     readonly result: CallToolResult,
   ) {
-    const first = issues[0];
-    super(`Tool ${JSON.stringify(tool)}: structured result does not match its outputSchema${first ? ` at "${first.instancePath || "/"}": ${first.message ?? first.keyword}` : ""}`);
+    const report = "issues" in issues ? issues : issueReport(issues);
+    super(`Tool ${JSON.stringify(tool)}: structured result does not match its outputSchema: ${describeIssues(report)}`);
+    this.issues = report.issues;
+    this.omitted = report.omitted;
   }
 }
 
@@ -48,8 +56,8 @@ export class DefinedMcpClient extends McpClient {
   readonly completions: { prompts: { [member: string]: Completion }; resources: { [member: string]: Completion } } = { prompts: {}, resources: {} };
 }
 
-/** The structured output of a successful call, checked against outputSchema. */
-export function structuredOutput(tool: string, validator: Validator, result: CallToolResult): unknown {
+/** The structured output of a successful call, as sent: `structuredContent`, else the JSON text block. */
+function structuredOf(tool: string, result: CallToolResult): unknown {
   let structured: unknown = result.structuredContent;
   if (structured === undefined) {
     // Before 2025-06-18 (and from servers that omit it) the JSON text block is the only carrier.
@@ -63,8 +71,30 @@ export function structuredOutput(tool: string, validator: Validator, result: Cal
     }
   }
   if (structured === undefined) throw new ToolOutputError(tool, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "structuredContent is missing" }], result);
-  if (!validator(structured)) throw new ToolOutputError(tool, validator.errors ?? [], result);
   return structured;
+}
+
+/**
+ * A structured result `validator` refused (its errors name the first failure): a promise that
+ * rejects with every failure (bounded) when `allErrors` imports the validator that finds them,
+ * else ToolOutputError with the first.
+ */
+function refused(tool: string, validator: Validator, structured: unknown, result: CallToolResult, allErrors: (() => Promise<Validator | undefined>) | undefined): Promise<never> {
+  const first = validator.errors;
+  if (allErrors === undefined) throw new ToolOutputError(tool, first ?? [], result);
+  return allErrors().then(
+    (all) => {
+      throw new ToolOutputError(tool, collectIssues(first, all, structured), result);
+    },
+    () => {
+      throw new ToolOutputError(tool, first ?? [], result);
+    },
+  );
+}
+
+/** A typed tool call's result. */
+function shaped(result: CallToolResult, isError: boolean, structured: unknown) {
+  return result._meta === undefined ? { isError, structured, content: result.content } : { isError, structured, content: result.content, _meta: result._meta };
 }
 
 function lists(definition: McpDefinition): PublishedLists {
@@ -79,6 +109,17 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
   const bindings = options.bindings ?? definition.bindings;
   // A generated definition imports its tool validators: a client checks outputs from the first call.
   const toolValidators = typeof definition.toolValidators === "function" ? await definition.toolValidators() : definition.toolValidators;
+  // Imported the first time a structured result fails (a failed import is tried again next time).
+  const given = definition.allErrorsValidators;
+  let loading: Promise<ToolValidators> | undefined;
+  const allErrorsOf = (tool: string) =>
+    given === undefined
+      ? undefined
+      : () =>
+          (loading ??= (typeof given === "function" ? given() : Promise.resolve(given)).catch((e: unknown) => {
+            loading = undefined;
+            throw e;
+          })).then((v) => ownValue(v, tool)?.output ?? undefined);
   const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), listPolicy(options), pollOptions(options));
   const { members } = definition;
   const tasked = definition.toolTasks ?? {};
@@ -87,12 +128,12 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
   for (const tool of published.tools) {
     const name = tool.name as string;
     const output = toolValidators[name]?.output ?? null;
+    const allErrors = allErrorsOf(name);
     const typed = (result: CallToolResult) => {
       const isError = result.isError === true;
-      const structured = output === null ? result.structuredContent : isError ? undefined : structuredOutput(name, output, result);
-      return result._meta === undefined
-        ? { isError, structured, content: result.content }
-        : { isError, structured, content: result.content, _meta: result._meta };
+      if (output === null || isError) return shaped(result, isError, output === null ? result.structuredContent : undefined);
+      const structured = structuredOf(name, result);
+      return output(structured) ? shaped(result, false, structured) : refused(name, output, structured, result, allErrors);
     };
     // No async frame: the typed result is made as the response is read (one promise per call).
     const call = (input?: { [key: string]: unknown }, opts?: CallOptions) => {

@@ -135,6 +135,8 @@ export class McpServer implements ServerCore {
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
     this.toolsValidated = typeof definition.toolValidators !== "function";
+    const allErrors = definition.allErrorsValidators;
+    this.allErrors = allErrors === undefined ? undefined : new LazyModule(async () => (typeof allErrors === "function" ? allErrors() : allErrors));
     const spoken = new Set(definition.revisions);
     const given = options.bindings ?? definition.bindings ?? [];
     this.bindings = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
@@ -308,7 +310,7 @@ export class McpServer implements ServerCore {
       const handler = this.handlers.tools?.[members.tools[name] ?? ""];
       const validators = given === undefined ? { input: validatorNotLoaded(name), output: null } : given[name];
       if (handler === undefined || validators === undefined) missing.push(`tools.${members.tools[name] ?? name}`);
-      else this.tools.set(name, { name, handler, input: validators.input, output: validators.output });
+      else this.tools.set(name, { name, handler, input: validators.input, output: validators.output, defaults: validators.defaults as ToolEntry["defaults"], allErrors: this.allErrorsOf(name) });
     }
     for (const prompt of lists.prompts) {
       const name = prompt.name as string;
@@ -337,6 +339,23 @@ export class McpServer implements ServerCore {
   private toolsValidated: boolean;
   private toolsLoading: Promise<void> | undefined;
 
+  /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
+  private readonly allErrors: LazyModule<ToolValidators> | undefined;
+
+  /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
+  private allErrorsOf(tool: string): ToolEntry["allErrors"] {
+    const all = this.allErrors;
+    if (all === undefined) return undefined;
+    return () =>
+      all.get().then(
+        (validators) => ownValue(validators, tool)?.input,
+        (e: unknown) => {
+          this.report(new Error(`the all-errors tool validators could not be loaded (invalid arguments name their first failure): ${e instanceof Error ? e.message : String(e)}`));
+          return undefined;
+        },
+      );
+  }
+
   /**
    * @internal What must load before a `tools/call` runs: the tool validators when the definition
    * imports them (once per process; a failed import is tried again by the next call); undefined
@@ -350,7 +369,7 @@ export class McpServer implements ServerCore {
         for (const [name, entry] of this.tools) {
           const v = typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
           if (v === undefined) throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
-          this.tools.set(name, { ...entry, input: v.input, output: v.output });
+          this.tools.set(name, { ...entry, input: v.input, output: v.output, defaults: v.defaults as ToolEntry["defaults"] });
         }
         this.toolsValidated = true;
         this.toolsLoading = undefined;

@@ -1,10 +1,13 @@
 /**
- * `tools/call`: argument validation reported the way the negotiated revision says, the user's
- * handler, and the structured output checked against outputSchema before anything is sent.
+ * `tools/call`: argument validation reported the way the negotiated revision says (every failure,
+ * bounded, found by the definition's all-errors validator once the fast one refused), the
+ * inputSchema's defaults filled into the handler's copy, the user's handler, and the structured
+ * output checked against outputSchema before anything is sent.
  */
 import type { ValidationIssue, Validator } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
+import { collectIssues, describeIssues, issuePointer, issueReport, type IssueReport } from "../issues.js";
 import type { CallToolResult } from "../mcp-types.js";
 import { isBranded, unbrand } from "./results.js";
 import type { HandlerContext, ToolHandler } from "./types.js";
@@ -14,6 +17,10 @@ export interface ToolEntry {
   readonly handler: ToolHandler;
   readonly input: Validator;
   readonly output: Validator | null;
+  /** The handler's copy of valid arguments with the inputSchema's `default`s filled in; undefined when none apply. */
+  readonly defaults: ((input: unknown) => unknown) | undefined;
+  /** The input validator that finds every failure, imported on first use; undefined when the definition has none. */
+  readonly allErrors: (() => Promise<Validator | undefined>) | undefined;
 }
 
 /** Since 2025-11-25 invalid arguments are tool execution errors the model can see, not protocol errors. */
@@ -26,22 +33,17 @@ function hasStructuredContent(revision: string): boolean {
   return revision >= "2025-06-18";
 }
 
-export function describeIssues(issues: readonly ValidationIssue[] | null | undefined): string {
-  if (!issues || issues.length === 0) return "invalid";
-  return issues
-    .slice(0, 5)
-    .map((i) => `${i.instancePath || "/"} ${i.message ?? i.keyword}`)
-    .join("; ");
-}
-
 export class InvalidToolOutputError extends Error {
   override name = "InvalidToolOutputError";
+  readonly issues: readonly ValidationIssue[];
   constructor(
     readonly tool: string,
-    readonly issues: readonly ValidationIssue[],
+    issues: readonly ValidationIssue[],
     readonly output: unknown,
   ) {
-    super(`Tool ${JSON.stringify(tool)} returned structured output that does not match its outputSchema: ${describeIssues(issues)}; the result was not sent`);
+    const report = issueReport(issues);
+    super(`Tool ${JSON.stringify(tool)} returned structured output that does not match its outputSchema: ${describeIssues(report)}; the result was not sent`);
+    this.issues = report.issues;
   }
 }
 
@@ -61,16 +63,13 @@ export function runTool(
   ctx: HandlerContext,
   report: (e: Error) => void,
 ): CallToolResult | Promise<CallToolResult> {
-  if (!tool.input(args)) {
-    const message = `Invalid arguments for tool ${JSON.stringify(tool.name)}: ${describeIssues(tool.input.errors)}`;
-    if (argumentErrorsAsResults(ctx.revision)) return { content: [{ type: "text", text: message }], isError: true };
-    throw new McpError(ErrorCode.InvalidParams, message, {
-      errors: (tool.input.errors ?? []).map((i) => ({ pointer: "/params/arguments" + i.instancePath, keyword: i.keyword, message: i.message })),
-    });
-  }
+  if (!tool.input(args)) return invalidArguments(tool, args, ctx.revision);
+  // Filled after validation, copied on write: the defaults are annotations the peer's arguments
+  // were checked without, and the arguments stay as sent (2026-07-28 requestState digests them).
+  const input = tool.defaults === undefined ? args : tool.defaults(args);
   let returned: unknown;
   try {
-    returned = (tool.handler as (input: unknown, ctx: HandlerContext) => unknown)(args, ctx);
+    returned = (tool.handler as (input: unknown, ctx: HandlerContext) => unknown)(input, ctx);
   } catch (e) {
     return toolFailure(e, ctx, report);
   }
@@ -81,6 +80,27 @@ export function runTool(
     );
   }
   return toolCallResult(tool, returned, ctx.revision);
+}
+
+/**
+ * Arguments the input validator refused: every failure (bounded) when the definition has an
+ * all-errors validator (a promise: it may have to be imported), else the first.
+ */
+function invalidArguments(tool: ToolEntry, args: unknown, revision: string): CallToolResult | Promise<CallToolResult> {
+  const first = tool.input.errors;
+  if (tool.allErrors === undefined) return argumentError(tool.name, issueReport(first), revision);
+  return tool.allErrors().then(
+    (all) => argumentError(tool.name, collectIssues(first, all, args), revision),
+    () => argumentError(tool.name, issueReport(first), revision),
+  );
+}
+
+/** The revision's answer to invalid arguments: an `isError` result (2025-11-25 on) or -32602 with the failures in `data.errors`. */
+function argumentError(name: string, report: IssueReport, revision: string): CallToolResult {
+  const message = `Invalid arguments for tool ${JSON.stringify(name)}: ${describeIssues(report)}`;
+  if (argumentErrorsAsResults(revision)) return { content: [{ type: "text", text: message }], isError: true };
+  const errors = report.issues.map((i) => ({ pointer: "/params/arguments" + issuePointer(i.instancePath), keyword: i.keyword, message: i.message }));
+  throw new McpError(ErrorCode.InvalidParams, message, report.omitted === 0 ? { errors } : { errors, omitted: report.omitted, ...(report.atLeast ? { atLeast: true } : {}) });
 }
 
 /** A handler that threw or rejected. */

@@ -55,8 +55,14 @@ export interface CacheDefinition extends CacheSettings {
 }
 
 /** The data a generated module passes to the facades (ABI: generated code builds this object). */
-/** The validators of every tool by MCP name (`output` is null without an outputSchema). */
-export type ToolValidators = { readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null } };
+/**
+ * The validators of every tool by MCP name (`output` is null without an outputSchema), and
+ * `defaults`: what a server hands the tool's handler instead of valid arguments, a copy with the
+ * inputSchema's `default`s filled in (absent when the schema has none that apply).
+ */
+export type ToolValidators = {
+  readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null; readonly defaults?: (input: never) => unknown };
+};
 
 export interface McpDefinition {
   /** Revisions the manifest speaks, preferred first. */
@@ -68,6 +74,12 @@ export interface McpDefinition {
    * its first `tools/call` (nothing before that needs them), a client when it connects.
    */
   readonly toolValidators: ToolValidators | (() => Promise<ToolValidators>);
+  /**
+   * Validators of the same schemas that find every failure, not only the first, or (generated
+   * code) a thunk importing them: used only once a tool's arguments (server) or structured result
+   * (client) failed, for the report. Without them a report names the first failure.
+   */
+  readonly allErrorsValidators?: ToolValidators | (() => Promise<ToolValidators>);
   readonly members: MemberTables;
   /** The protocol bindings generated next to the definition (`bindings.ts`), used when options give none. */
   readonly bindings?: readonly ProtocolBinding[];

@@ -198,12 +198,13 @@ export const validateTestTriggerToolChangeInput =
   tools.testTriggerToolChangeInput as Validator<T.TestTriggerToolChangeInput>;
 
 /**
- * Validators of every tool, by MCP tool name (`output` is null without an outputSchema).
+ * Validators of every tool, by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets).
  */
 export const toolValidators: {
   readonly [tool: string]: {
     readonly input: Validator;
     readonly output: Validator | null;
+    readonly defaults?: (input: never) => unknown;
   };
 } = {
   confirm_delete: {
@@ -347,3 +348,153 @@ export const toolValidators: {
     output: null,
   },
 };
+
+/**
+ * Validators of the same schemas that find every failure, not only the first (the runtime lists at most 20): imported the first time a tool's arguments (server) or structured result (client) fail. Slower and larger than `toolValidators`.
+ */
+export async function allErrorsValidators(): Promise<typeof toolValidators> {
+  const all = await import("./tools.all-errors.ajv.js");
+  const all2020 = await import("./tools.2020.all-errors.ajv.js");
+  return {
+    confirm_delete: {
+      input: all.confirmDeleteInput,
+      output: null,
+    },
+    failing_job: {
+      input: all.failingJobInput,
+      output: null,
+    },
+    greet: {
+      input: all.greetInput,
+      output: null,
+    },
+    json_schema_2020_12_tool: {
+      input: all2020.jsonSchema202012ToolInput,
+      output: null,
+    },
+    multi_input: {
+      input: all.multiInputInput,
+      output: null,
+    },
+    protocol_error_job: {
+      input: all.protocolErrorJobInput,
+      output: null,
+    },
+    slow_compute: {
+      input: all.slowComputeInput,
+      output: null,
+    },
+    test_audio_content: {
+      input: all.testAudioContentInput,
+      output: null,
+    },
+    test_elicitation: {
+      input: all.testElicitationInput,
+      output: null,
+    },
+    test_elicitation_sep1034_defaults: {
+      input: all.testElicitationSep1034DefaultsInput,
+      output: null,
+    },
+    test_elicitation_sep1330_enums: {
+      input: all.testElicitationSep1330EnumsInput,
+      output: null,
+    },
+    test_embedded_resource: {
+      input: all.testEmbeddedResourceInput,
+      output: null,
+    },
+    test_error_handling: {
+      input: all.testErrorHandlingInput,
+      output: null,
+    },
+    test_header_param: {
+      input: all.testHeaderParamInput,
+      output: null,
+    },
+    test_image_content: {
+      input: all.testImageContentInput,
+      output: null,
+    },
+    test_input_required_result_capabilities: {
+      input: all.testInputRequiredResultCapabilitiesInput,
+      output: null,
+    },
+    test_input_required_result_elicitation: {
+      input: all.testInputRequiredResultElicitationInput,
+      output: null,
+    },
+    test_input_required_result_list_roots: {
+      input: all.testInputRequiredResultListRootsInput,
+      output: null,
+    },
+    test_input_required_result_multi_round: {
+      input: all.testInputRequiredResultMultiRoundInput,
+      output: null,
+    },
+    test_input_required_result_multiple_inputs: {
+      input: all.testInputRequiredResultMultipleInputsInput,
+      output: null,
+    },
+    test_input_required_result_request_state: {
+      input: all.testInputRequiredResultRequestStateInput,
+      output: null,
+    },
+    test_input_required_result_sampling: {
+      input: all.testInputRequiredResultSamplingInput,
+      output: null,
+    },
+    test_input_required_result_tampered_state: {
+      input: all.testInputRequiredResultTamperedStateInput,
+      output: null,
+    },
+    test_logging_tool: {
+      input: all.testLoggingToolInput,
+      output: null,
+    },
+    test_missing_capability: {
+      input: all.testMissingCapabilityInput,
+      output: null,
+    },
+    test_multiple_content_types: {
+      input: all.testMultipleContentTypesInput,
+      output: null,
+    },
+    test_reconnection: {
+      input: all.testReconnectionInput,
+      output: null,
+    },
+    test_sampling: {
+      input: all.testSamplingInput,
+      output: null,
+    },
+    test_simple_text: {
+      input: all.testSimpleTextInput,
+      output: null,
+    },
+    test_streaming_elicitation: {
+      input: all.testStreamingElicitationInput,
+      output: null,
+    },
+    test_tool_with_logging: {
+      input: all.testToolWithLoggingInput,
+      output: null,
+    },
+    test_tool_with_progress: {
+      input: all.testToolWithProgressInput,
+      output: null,
+    },
+    test_tool_with_task: {
+      input: all.testToolWithTaskInput,
+      output: null,
+    },
+    test_trigger_prompt_change: {
+      input: all.testTriggerPromptChangeInput,
+      output: null,
+    },
+    test_trigger_tool_change: {
+      input: all.testTriggerToolChangeInput,
+      output: null,
+    },
+  };
+}

@@ -64,12 +64,15 @@ export interface WeatherExampleHandlers {
      * Tool "get_forecast".
      * Daily forecast for a city, with hourly detail on request. Reports progress per day.
      */
-    getForecast: (input: T.GetForecastInput, ctx: HandlerContext) => ToolReturn<T.GetForecastOutput>;
+    getForecast: (input: T.GetForecastInputWithDefaults, ctx: HandlerContext) => ToolReturn<T.GetForecastOutput>;
     /**
      * Tool "search_stations".
      * Weather stations near a point or matching a name
      */
-    searchStations: (input: T.SearchStationsInput, ctx: HandlerContext) => ToolReturn<T.SearchStationsOutput>;
+    searchStations: (
+      input: T.SearchStationsInputWithDefaults,
+      ctx: HandlerContext,
+    ) => ToolReturn<T.SearchStationsOutput>;
     /**
      * Tool "set_alert".
      * Alert when a condition holds for a city; returns the alert as text content

@@ -37,6 +37,29 @@ export interface GetForecastInputLocation {
 }
 
 /**
+ * Arguments of tool "get_forecast" as its handler gets them: the inputSchema's defaults filled in where a property is absent.
+ * Daily forecast for a city, with hourly detail on request. Reports progress per day.
+ */
+export interface GetForecastInputWithDefaults {
+  /**
+   * Where to forecast
+   */
+  location: GetForecastInputLocation;
+  /**
+   * @default 3
+   */
+  days: number;
+  /**
+   * @default "metric"
+   */
+  units: "metric" | "imperial";
+  /**
+   * @default false
+   */
+  hourly: boolean;
+}
+
+/**
  * Structured result (`structuredContent`) of tool "get_forecast".
  */
 export interface GetForecastOutput {
@@ -83,6 +106,19 @@ export interface SearchStationsInput {
 export interface SearchStationsInputNear {
   lat: number;
   lon: number;
+}
+
+/**
+ * Arguments of tool "search_stations" as its handler gets them: the inputSchema's defaults filled in where a property is absent.
+ * Weather stations near a point or matching a name
+ */
+export interface SearchStationsInputWithDefaults {
+  near?: SearchStationsInputNear;
+  name?: string;
+  /**
+   * @default 10
+   */
+  limit: number;
 }
 
 /**

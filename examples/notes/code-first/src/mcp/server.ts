@@ -67,7 +67,7 @@ export interface NotesHandlers {
      * Tool "searchNotes".
      * Notes with a tag, newest first.
      */
-    searchNotes: (input: T.SearchNotesInput, ctx: HandlerContext) => ToolReturn<T.SearchNotesOutput>;
+    searchNotes: (input: T.SearchNotesInputWithDefaults, ctx: HandlerContext) => ToolReturn<T.SearchNotesOutput>;
   };
   prompts: {
     /**

@@ -38,6 +38,18 @@ export interface SearchNotesInput {
 }
 
 /**
+ * Arguments of tool "searchNotes" as its handler gets them: the inputSchema's defaults filled in where a property is absent.
+ * Notes with a tag, newest first.
+ */
+export interface SearchNotesInputWithDefaults {
+  tag?: string;
+  /**
+   * @default 10
+   */
+  limit: number;
+}
+
+/**
  * Structured result (`structuredContent`) of tool "searchNotes".
  */
 export interface SearchNotesOutput {
