@@ -37,7 +37,7 @@ export { createServerSession, ServerSession } from "./lifecycle/legacy/server.js
 export type {
   Implementation, Capabilities, ClientOptions, ServerOptions, RequestHandlers, NotificationHandlers,
 } from "./lifecycle/legacy/types.js";
-export { hasCapability } from "./lifecycle/legacy/capabilities.js";
+export { hasCapability } from "./lifecycle/common/capabilities.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
 
@@ -84,4 +84,4 @@ export {
 
 export { MemoryTaskStore, TaskLimitError, TERMINAL, grantTtl, newTaskId, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
 export { ModernTasks, TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
-export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./tasks/client.js";
+export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./lifecycle/modern/client-tasks.js";

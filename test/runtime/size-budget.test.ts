@@ -19,7 +19,7 @@ const runtimeDir = join(root, "runtime");
  * and the client's task wait, about 23 KiB, plus their hooks; total about 416 KiB), and to 492 KiB
  * with the rest of tasks in both eras: the client side (2025-11-25 requestor and receiver, typed
  * task handles: about 25 KiB) and 2025-11-25 core tasks on the server (tasks/legacy.js,
- * tasks/shared.js, server/legacy-tasks.js: about 21 KiB), and lazy bindings (lazy-binding.ts and
+ * tasks/shared.js, tasks/legacy-server.js: about 21 KiB), and lazy bindings (lazy-binding.ts and
  * the session's load gate, about 4 KiB: a server no longer loads the validators of revisions
  * nobody speaks, hundreds of KiB each); measured together after the merge: about 484 KiB, and
  * about 495 KiB once validators loaded per method (lazy-binding.ts: per-method records, loads and

@@ -19,7 +19,7 @@ import type {
 import type { ClientHandlers, McpClientOptions } from "./types.js";
 import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
 import { LegacyTaskReceiver } from "../tasks/legacy-receiver.js";
-import type { PollOptions } from "../tasks/client.js";
+import type { PollOptions } from "../lifecycle/modern/client-tasks.js";
 import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
 import type { TaskSupport } from "../tasks/modern.js";
 import { ClientTasks, type TaskRequest } from "./tasks.js";

@@ -4,7 +4,7 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./streamable-client.js";
 import { HttpStatusError } from "./request.js";
 import type { FrameError } from "../framing/frame-error.js";
-import { LegacySseClientTransport } from "../sse-legacy/client.js";
+import { LegacySseClientTransport } from "./legacy-sse.js";
 import { ModernHttpClientTransport } from "./modern-client.js";
 import { MetaKey, type HeaderParam } from "../lifecycle/modern/wire.js";
 

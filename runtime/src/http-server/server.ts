@@ -24,7 +24,7 @@ import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
 import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
 import { describe } from "../describe.js";
 import { StreamableHttpServerTransport } from "./session-transport.js";
-import type { LegacySseHandler } from "../sse-legacy/server.js";
+import type { LegacySseHandler } from "./legacy-sse.js";
 import { checkStandardHeaders, isModernPost } from "./modern.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";

@@ -7,7 +7,7 @@
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
-import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
 import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";

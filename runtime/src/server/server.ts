@@ -13,7 +13,7 @@ import { describe, ownValue } from "../describe.js";
 import type { Transport } from "../transport.js";
 import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
-import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
 import type { ModernServerCore, ModernServerSession, Description } from "../lifecycle/modern/server.js";
 import { ListenHub } from "../lifecycle/modern/listen.js";

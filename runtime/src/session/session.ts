@@ -11,7 +11,7 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { ConnectionClosedError, InvalidResultError, LimitError, McpError, RequestTimeoutError, UnreadableResponseError } from "../errors.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { describe, describeText } from "../describe.js";
-import { isRequestId } from "./ids.js";
+import { isRequestId } from "../request-id.js";
 import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
 import { RunningBytes, type RunningBytesLimit, type SessionBytes } from "./running-bytes.js";
 import { principalKey } from "../auth/principal.js";

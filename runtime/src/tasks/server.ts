@@ -8,4 +8,4 @@
 export { MemoryTaskStore } from "./store.js";
 export { LegacyTasks } from "./legacy.js";
 export { ModernTasks, TASKS_EXTENSION, withTaskMethods } from "./modern.js";
-export { callMaybeTask, taskHandlers, withTaskCapabilities } from "../server/legacy-tasks.js";
+export { callMaybeTask, taskHandlers, withTaskCapabilities } from "./legacy-server.js";

@@ -8,7 +8,7 @@ import type { MethodInfo, ProtocolBinding, Side } from "../../abi.js";
 import { CapabilityError, LifecycleError } from "../../errors.js";
 import { describe } from "../../describe.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
-import { elicitationModeAllowed, hasCapability, notificationCapabilityOwner } from "./capabilities.js";
+import { elicitationModeAllowed, hasCapability, notificationCapabilityOwner } from "../common/capabilities.js";
 import type { Capabilities } from "./types.js";
 
 /** new: nothing exchanged; initializing: initialize in flight/answered, initialized not yet; ready: operation. */

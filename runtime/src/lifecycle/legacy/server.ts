@@ -15,7 +15,7 @@ import { Session } from "../../session/session.js";
 import type { NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
-import { hasCapability } from "./capabilities.js";
+import { hasCapability } from "../common/capabilities.js";
 import type { Capabilities, Implementation, ServerOptions } from "./types.js";
 import { findBinding, legacyBindings } from "./versions.js";
 

@@ -5,7 +5,7 @@
  * the client's sampling / elicitation / roots handlers and retried (a new JSON-RPC id per round,
  * `requestState` echoed verbatim), and cacheable results are reused while their `ttlMs` lasts.
  */
-import { awaitTask, type PollOptions } from "../../tasks/client.js";
+import { awaitTask, type PollOptions } from "./client-tasks.js";
 import type { ProtocolBinding } from "../../abi.js";
 import { loadTables } from "../../lazy-binding.js";
 import type { RequestId } from "../../jsonrpc.js";
@@ -316,7 +316,7 @@ export class ModernClientSession {
     return this.session.request(method, this.params({ taskId }), { skipValidation: true, signal: options?.signal, timeout: options?.timeout });
   }
 
-  /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see tasks/client.ts. */
+  /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see client-tasks.ts. */
   waitForTask(created: Result, options?: RequestOptions): Promise<Result> {
     const raw = this.awaitTask(created, options).then((r) => ({ ...r, resultType: "complete" }));
     return raw.then(async (r) => {

@@ -8,7 +8,7 @@ import { deriveBinding } from "../../lazy-binding.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
-import { hasCapability } from "../legacy/capabilities.js";
+import { hasCapability } from "../common/capabilities.js";
 import type { Capabilities } from "../legacy/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
 import { INPUT_METHODS } from "./mrtr.js";

@@ -3,8 +3,8 @@ import { randomUUID } from "node:crypto";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
-import { checkHostOrigin, type HostOriginOptions } from "../http-server/security.js";
-import { isJsonMediaType, parseBody } from "../http-server/post-checks.js";
+import { checkHostOrigin, type HostOriginOptions } from "./security.js";
+import { isJsonMediaType, parseBody } from "./post-checks.js";
 import { MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH } from "../limits.js";
 import { unreadableAnswers, type FrameError } from "../framing/frame-error.js";
 import {
@@ -14,8 +14,8 @@ import {
   headerValue,
   readBody,
   sendJsonError,
-} from "../http-server/http-util.js";
-import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "../http-server/buffered-bodies.js";
+} from "./http-util.js";
+import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "./buffered-bodies.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 

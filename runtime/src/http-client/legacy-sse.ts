@@ -5,7 +5,7 @@ import { SseDecoder } from "../framing/sse.js";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
-import { HttpRequester, HttpStatusError, readText } from "../http-client/request.js";
+import { HttpRequester, HttpStatusError, readText } from "./request.js";
 import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface LegacySseClientOptions {

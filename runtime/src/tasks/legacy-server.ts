@@ -7,10 +7,10 @@ import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../session/types.js";
 import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
-import { legacyTaskCapabilities, type LegacyTasks, type TaskBody } from "../tasks/legacy.js";
-import type { TaskSupport } from "../tasks/modern.js";
-import { principalOf } from "../tasks/shared.js";
-import type { Connection } from "./context.js";
+import { legacyTaskCapabilities, type LegacyTasks, type TaskBody } from "./legacy.js";
+import type { TaskSupport } from "./modern.js";
+import { principalOf } from "./shared.js";
+import type { Connection } from "../server/context.js";
 
 /** `capabilities` plus `tasks`; a stateless connection cannot tell requestors apart, so it offers no `tasks.list`. */
 export function withTaskCapabilities(caps: Capabilities, stateless: boolean): Capabilities {
