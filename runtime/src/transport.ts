@@ -1,7 +1,15 @@
 import type { AuthInfo } from "./auth/principal.js";
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
-import type { HeaderParam } from "./lifecycle/modern/wire.js";
 import type { FrameError } from "./framing/frame-error.js";
+
+/** One tool argument mirrored into a `Mcp-Param-{header}` header. */
+export interface HeaderParam {
+  /** The `x-mcp-header` value as declared (header names compare case-insensitively). */
+  readonly header: string;
+  /** Property names from the input schema's root to the annotated property. */
+  readonly path: readonly string[];
+  readonly type: "string" | "integer" | "boolean";
+}
 
 /** Per-message hints a transport may use (e.g. which HTTP response stream carries a message). */
 export interface SendOptions {

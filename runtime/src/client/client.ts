@@ -8,7 +8,7 @@ import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } 
 import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
 import type { NotificationHandler, Params, RequestContext, RequestOptions, Result } from "../session/types.js";
-import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import type { Capabilities, RequestHandlers } from "../lifecycle/common/types.js";
 import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
 import { legacyListen, type ChangeListener } from "./legacy-listen.js";

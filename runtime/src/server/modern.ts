@@ -8,7 +8,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
-import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import type { Capabilities, RequestHandlers } from "../lifecycle/common/types.js";
 import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
@@ -19,8 +19,8 @@ import { promptResult } from "./results.js";
 import type { ResourceRouter } from "./resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
-import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists } from "./types.js";
-import type { ModernTasks, TaskSupport } from "../tasks/modern.js";
+import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists, ServerModernTasks } from "./types.js";
+import type { TaskSupport } from "../tasks/modern.js";
 import { declaresTasks, missingExtension } from "../tasks/extension.js";
 
 /** What the modern table needs from its McpServer. */
@@ -39,7 +39,7 @@ export interface ServerCore {
   toolHeaders(revision: string, tool: string): ToolHeaders;
   complete(params: Params, ctx: HandlerContext): Promise<Result>;
   /** The tasks extension, when some tool declares `execution.taskSupport`. */
-  readonly tasks: ModernTasks | undefined;
+  readonly tasks: ServerModernTasks | undefined;
   /** A tool's `execution.taskSupport` in `revision`. */
   taskSupport(revision: string, tool: string): TaskSupport;
   report(e: Error): void;

@@ -14,7 +14,7 @@ import type { Transport } from "../transport.js";
 import type { Params, RequestContext } from "../session/types.js";
 import { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
-import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/legacy/types.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
 import type { ModernServerCore, ModernServerSession, Description } from "../lifecycle/modern/server.js";
 import { ListenHub } from "../lifecycle/modern/listen.js";
 import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
@@ -27,7 +27,7 @@ import { MAX_RUNNING_REQUESTS } from "../limits.js";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { ToolHeaders } from "./header-params.js";
 import type { ServerCore } from "./modern.js";
-import type { ModernTasks, TaskSupport } from "../tasks/modern.js";
+import type { TaskSupport } from "../tasks/modern.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import type { CompleteResult, LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, shouldLog, type Connection } from "./context.js";
@@ -35,7 +35,7 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { ResourceRouter } from "./resources.js";
 import { callTool, type ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerTasksModule, ToolValidators } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerTasksModule, ToolValidators } from "./types.js";
 import type { Validator } from "../abi.js";
 import { checkScopes } from "./scopes.js";
 
@@ -221,7 +221,7 @@ export class McpServer implements ServerCore {
   }
 
   /** @internal The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport` (set before the first connection starts). */
-  tasks: ModernTasks | undefined;
+  tasks: ServerModernTasks | undefined;
 
   /** @internal 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
   legacyTasks: LegacyTasks | undefined;

@@ -1,6 +1,6 @@
 /** Reading capability objects: presence means support; sub-keys refine it. */
 import type { Side } from "../../abi.js";
-import type { Capabilities } from "../legacy/types.js";
+import type { Capabilities } from "./types.js";
 
 function present(v: unknown): boolean {
   return v !== undefined && v !== null && v !== false;

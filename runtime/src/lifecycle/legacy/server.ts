@@ -16,7 +16,8 @@ import type { NotificationHandler, Params, RequestContext, RequestHandler, Reque
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
 import { hasCapability } from "../common/capabilities.js";
-import type { Capabilities, Implementation, ServerOptions } from "./types.js";
+import type { ServerOptions } from "./types.js";
+import type { Capabilities, Implementation } from "../common/types.js";
 import { findBinding, legacyBindings } from "./versions.js";
 
 export class ServerSession {

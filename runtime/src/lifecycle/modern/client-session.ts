@@ -16,7 +16,7 @@ import { Session } from "../../session/session.js";
 import { ownCopy } from "../../session/own-copy.js";
 import type { NotificationHandler, Params, RequestHandler, RequestOptions, ResponseReader, Result } from "../../session/types.js";
 import type { LoggingLevel } from "../../mcp-types.js";
-import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../legacy/types.js";
+import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../common/types.js";
 import type * as Modern from "../../wire/modern.js";
 import { ResultCache } from "./client-cache.js";
 import { Subscription, type ListenOptions, type SubscriptionFilter } from "./client-listen.js";

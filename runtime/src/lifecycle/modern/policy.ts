@@ -9,7 +9,7 @@ import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
 import { hasCapability } from "../common/capabilities.js";
-import type { Capabilities } from "../legacy/types.js";
+import type { Capabilities } from "../common/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
 import { INPUT_METHODS } from "./mrtr.js";
 import { FixedMap } from "../../session/method-set.js";

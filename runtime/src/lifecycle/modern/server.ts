@@ -9,7 +9,7 @@ import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
 import type { SessionBytes } from "../../session/running-bytes.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../../session/types.js";
-import type { Capabilities, Implementation, RequestHandlers } from "../legacy/types.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../common/types.js";
 import { ModernServerPolicy } from "./policy.js";
 import { CACHEABLE, isRetry, modernResult, type CacheHint } from "./results.js";
 import { honouredFilter, type Listen, type ListenHub, type SubscriptionFilter } from "./listen.js";
