@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { randomUUID } from "node:crypto";
 import type { JSONRPCMessage } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import { isJsonMediaType, parseBody } from "./post-checks.js";
@@ -27,11 +27,16 @@ const SENT: Promise<void> = Promise.resolve();
  * first announces (event `endpoint`) the URI to POST messages to; every server message travels
  * on the stream as event `message`.
  */
-export class LegacySseServerTransport implements Transport {
+export class LegacySseServerTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
+  }
+
   readonly sessionId: string;
   /** `principalKey` of the principal that opened the stream (a guarded handler); only it may POST to this session. */
   readonly owner: string | undefined;

@@ -390,8 +390,8 @@ export class McpServer implements ServerCore {
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     // A stateless HTTP POST serves without a handshake unless the caller said how.
-    if (options.stateless === undefined && transport.statelessRequest !== undefined) options = { ...options, stateless: transport.statelessRequest };
-    const era = transport.era ?? (options.stateless !== undefined ? this.statelessEra(options.stateless.protocolVersion) : undefined);
+    if (options.stateless === undefined && transport.hints?.statelessRequest !== undefined) options = { ...options, stateless: transport.hints.statelessRequest };
+    const era = transport.hints?.era ?? (options.stateless !== undefined ? this.statelessEra(options.stateless.protocolVersion) : undefined);
     // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
     const legacy = this.bindings.length > 0 && (era !== "modern" || this.modern.length === 0);
     const modern = this.modern.length > 0 && era !== "legacy";
@@ -523,8 +523,8 @@ export class McpServer implements ServerCore {
       runningBytes,
     });
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
-    const ownOwner = stateless || options.taskOwner !== undefined || transport.peerIdentity !== undefined ? undefined : `session:${nodeCrypto().randomUUID()}`;
-    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.peerIdentity ?? ownOwner }) };
+    const ownOwner = stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined ? undefined : `session:${nodeCrypto().randomUUID()}`;
+    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }) };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
     session.onclose = () => {

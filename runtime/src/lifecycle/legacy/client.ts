@@ -181,7 +181,7 @@ export async function handshake(session: Session, policy: LegacyPolicy, options:
       throw new InvalidResultError("initialize", validate.errors ?? [], result);
     }
     session.setBinding(negotiated);
-    options.transport.setProtocolVersion?.(negotiated.revision);
+    options.transport.hints?.setProtocolVersion?.(negotiated.revision);
     policy.peer = result.capabilities ?? {};
     policy.phase = "ready";
     const client = new ClientSession(session, policy, bindings, result);
