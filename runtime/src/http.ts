@@ -31,5 +31,5 @@ export {
   createLegacySseHandler,
   type LegacySseOptions,
   type LegacySseHandler,
-} from "./sse-legacy/server.js";
-export { LegacySseClientTransport, type LegacySseClientOptions } from "./sse-legacy/client.js";
+} from "./http-server/legacy-sse.js";
+export { LegacySseClientTransport, type LegacySseClientOptions } from "./http-client/legacy-sse.js";

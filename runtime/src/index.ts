@@ -34,10 +34,9 @@ export type {
 
 export { connectClient, ClientSession, type InitializeResult } from "./lifecycle/legacy/client.js";
 export { createServerSession, ServerSession } from "./lifecycle/legacy/server.js";
-export type {
-  Implementation, Capabilities, ClientOptions, ServerOptions, RequestHandlers, NotificationHandlers,
-} from "./lifecycle/legacy/types.js";
-export { hasCapability } from "./lifecycle/legacy/capabilities.js";
+export type { ClientOptions, ServerOptions } from "./lifecycle/legacy/types.js";
+export type { Implementation, Capabilities, RequestHandlers, NotificationHandlers } from "./lifecycle/common/types.js";
+export { hasCapability } from "./lifecycle/common/capabilities.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
 
@@ -83,5 +82,6 @@ export {
 } from "./lifecycle/modern/wire.js";
 
 export { MemoryTaskStore, TaskLimitError, TERMINAL, grantTtl, newTaskId, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
-export { ModernTasks, TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
-export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./tasks/client.js";
+export { TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
+export { ModernTasks } from "./server/modern-tasks.js";
+export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./lifecycle/modern/client-tasks.js";

@@ -8,7 +8,7 @@
  * `initialize` and `tools/call` has loaded that revision's table and those two validators and
  * nothing else; a bundler still sees every module, one chunk each.
  */
-import type { Era, MethodTable, ProtocolBinding, Validator, ValidatorLoaders, ValidatorModule } from "./abi.js";
+import type { Era, MethodTable, ProtocolBinding, Validator, ValidatorLoaders, ValidatorModule } from "./protocol-binding.js";
 
 /** What `@mcpgen/runtime/protocol/<rev>/methods` exports: a revision's table and its validator loaders. */
 export interface RevisionInfo {

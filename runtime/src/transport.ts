@@ -1,7 +1,15 @@
 import type { AuthInfo } from "./auth/principal.js";
 import type { JSONRPCMessage, RequestId } from "./jsonrpc.js";
-import type { HeaderParam } from "./lifecycle/modern/wire.js";
 import type { FrameError } from "./framing/frame-error.js";
+
+/** One tool argument mirrored into a `Mcp-Param-{header}` header. */
+export interface HeaderParam {
+  /** The `x-mcp-header` value as declared (header names compare case-insensitively). */
+  readonly header: string;
+  /** Property names from the input schema's root to the annotated property. */
+  readonly path: readonly string[];
+  readonly type: "string" | "integer" | "boolean";
+}
 
 /** Per-message hints a transport may use (e.g. which HTTP response stream carries a message). */
 export interface SendOptions {
@@ -27,6 +35,61 @@ export interface MessageContext {
 }
 
 /**
+ * What some transports know, or can be told, beyond moving messages: stdio's input that ends
+ * alone and its lasting peer, HTTP's session, per-request streams and headers, and the protocol
+ * era a Streamable HTTP POST carries. Every member is optional; whoever reads a transport asks
+ * `transport.hints?.member`, so a transport without any of these has no `hints` at all.
+ */
+export interface TransportHints {
+  /** The input can end while the output stays open, and `Transport.oninputend` is then called (stdio). */
+  readonly inputEnds?: boolean | undefined;
+  /**
+   * Who is at the other end, when that identity outlives this process: a stdio server serves the
+   * one client that started it, restart after restart, so its tasks in a durable store stay that
+   * client's. Absent: every connection is a peer of its own.
+   */
+  readonly peerIdentity?: string | undefined;
+  /** HTTP session id, when the transport has sessions. */
+  readonly sessionId?: string | undefined;
+  /**
+   * The protocol era every message of this transport belongs to, when the transport already knows
+   * (the Streamable HTTP server decides it per POST); absent: the server chooses per message.
+   */
+  readonly era?: "legacy" | "modern" | undefined;
+  /**
+   * Set by a transport serving one stateless Streamable HTTP POST (a legacy revision, no
+   * handshake): `McpServer.connect` serves it as `connect(t, { stateless })` with this value
+   * unless told otherwise, so a stateless server needs nothing in `onsession` but `connect`.
+   */
+  readonly statelessRequest?: { protocolVersion?: string } | undefined;
+  /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
+  setProtocolVersion?(version: string): void;
+  /**
+   * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
+   * reply to `requestId` without ending the logical stream; the client resumes it with GET +
+   * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).
+   */
+  closeStream?(requestId: RequestId): boolean;
+  /**
+   * Streamable HTTP: run `ongone(requestId)` (once) if the client closes the HTTP response that
+   * carries the reply to `requestId` before the reply is out, at once if it already has. A no-op
+   * where a dropped reply closes the transport.
+   */
+  onReplyStreamClosed?(requestId: RequestId, ongone: (requestId: RequestId) => void): void;
+  /**
+   * No reply will be sent for `requestId` (it was cancelled): the transport stops awaiting it and
+   * ends the stream that carried it once that stream awaits nothing else.
+   */
+  abandonReply?(requestId: RequestId): void;
+  /**
+   * 2026-07-28 Streamable HTTP: the `x-mcp-header` annotations of a tool, as the client learned
+   * them from tools/list; the transport mirrors those arguments of its tools/call requests into
+   * `Mcp-Param-*` headers. Undefined forgets the tool.
+   */
+  setToolHeaders?(tool: string, params: readonly HeaderParam[] | undefined): void;
+}
+
+/**
  * The one interface every transport implements (in-memory, stdio, Streamable HTTP, HTTP+SSE).
  * A transport moves whole JSON-RPC messages; it never interprets methods or ids beyond what its
  * wire format needs. Garbage on the wire is reported with `onerror` (and, where the wire allows,
@@ -45,13 +108,11 @@ export interface Transport {
   /**
    * The peer will send nothing more, but this side can still write (stdio: the server's stdin
    * reached EOF, or the client's child closed its stdout). Set by whoever reads the transport
-   * (the session) when `inputEnds` says it may be called: it handles what already arrived and
-   * resolves once nothing is left to answer; the transport then flushes its output and closes,
-   * or closes anyway after its drain timeout. Unset, the transport closes at once.
+   * (the session) when `hints.inputEnds` says it may be called: it handles what already arrived
+   * and resolves once nothing is left to answer; the transport then flushes its output and
+   * closes, or closes anyway after its drain timeout. Unset, the transport closes at once.
    */
   oninputend?: () => Promise<void>;
-  /** The input can end while the output stays open, and `oninputend` is then called (stdio). */
-  readonly inputEnds?: boolean | undefined;
   onerror?: (error: Error) => void;
   /**
    * A message that could not be delivered (too large, too deep, its stream cut): set by the
@@ -59,48 +120,6 @@ export interface Transport {
    * reports it through `onerror` and answers the peer itself where the wire allows.
    */
   onframeerror?: (error: FrameError) => void;
-  /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
-  setProtocolVersion?(version: string): void;
-  readonly sessionId?: string | undefined;
-  /**
-   * Who is at the other end, when that identity outlives this process: a stdio server serves the
-   * one client that started it, restart after restart, so its tasks in a durable store stay that
-   * client's. Absent: every connection is a peer of its own.
-   */
-  readonly peerIdentity?: string | undefined;
-  /**
-   * The protocol era every message of this transport belongs to, when the transport already knows
-   * (the Streamable HTTP server decides it per POST); absent: the server chooses per message.
-   */
-  readonly era?: "legacy" | "modern" | undefined;
-  /**
-   * Set by a transport serving one stateless Streamable HTTP POST (a legacy revision, no
-   * handshake): `McpServer.connect` serves it as `connect(t, { stateless })` with this value
-   * unless told otherwise, so a stateless server needs nothing in `onsession` but `connect`.
-   */
-  readonly statelessRequest?: { protocolVersion?: string } | undefined;
-  /**
-   * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
-   * reply to `requestId` without ending the logical stream; the client resumes it with GET +
-   * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).
-   * Absent on transports without the notion.
-   */
-  closeStream?(requestId: RequestId): boolean;
-  /**
-   * Streamable HTTP: run `ongone(requestId)` (once) if the client closes the HTTP response that
-   * carries the reply to `requestId` before the reply is out, at once if it already has. Absent on
-   * transports without per-request streams; a no-op where a dropped reply closes the transport.
-   */
-  onReplyStreamClosed?(requestId: RequestId, ongone: (requestId: RequestId) => void): void;
-  /**
-   * No reply will be sent for `requestId` (it was cancelled): the transport stops awaiting it and
-   * ends the stream that carried it once that stream awaits nothing else.
-   */
-  abandonReply?(requestId: RequestId): void;
-  /**
-   * 2026-07-28 Streamable HTTP: the `x-mcp-header` annotations of a tool, as the client learned
-   * them from tools/list; the transport mirrors those arguments of its tools/call requests into
-   * `Mcp-Param-*` headers. Undefined forgets the tool. Absent on transports without headers.
-   */
-  setToolHeaders?(tool: string, params: readonly HeaderParam[] | undefined): void;
+  /** What this transport knows or can do beyond moving messages (see TransportHints). */
+  readonly hints?: TransportHints | undefined;
 }

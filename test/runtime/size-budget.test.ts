@@ -19,7 +19,7 @@ const runtimeDir = join(root, "runtime");
  * and the client's task wait, about 23 KiB, plus their hooks; total about 416 KiB), and to 492 KiB
  * with the rest of tasks in both eras: the client side (2025-11-25 requestor and receiver, typed
  * task handles: about 25 KiB) and 2025-11-25 core tasks on the server (tasks/legacy.js,
- * tasks/shared.js, server/legacy-tasks.js: about 21 KiB), and lazy bindings (lazy-binding.ts and
+ * tasks/shared.js, tasks/legacy-server.js: about 21 KiB), and lazy bindings (lazy-binding.ts and
  * the session's load gate, about 4 KiB: a server no longer loads the validators of revisions
  * nobody speaks, hundreds of KiB each); measured together after the merge: about 484 KiB, and
  * about 495 KiB once validators loaded per method (lazy-binding.ts: per-method records, loads and
@@ -41,9 +41,13 @@ const runtimeDir = join(root, "runtime");
  * what arrived, the transport flushes within drainTimeoutMs, the client reads what its child wrote
  * before exiting): about 2.5 KiB. Raised to 312 KiB for tool input defaults and every validation
  * failure reported (issues.ts, the all-errors paths of the server and the typed client,
- * abi.counted and TooManyIssues): 3.5 KiB.
+ * abi.counted and TooManyIssues): 3.5 KiB. Raised to 316 KiB with the runtime's seams: the HTTP
+ * handlers in named pieces (a class per endpoint, the Streamable HTTP sessions, the POST intake,
+ * the 2026-07-28 POST in http-server/modern.ts: 2.6 KiB, identifiers being kept), Transport's
+ * hints in one member, the tasks extension handed its context, and the server core apart from
+ * McpServer: about 3.9 KiB in all.
  */
-const RUNTIME_JS_BUDGET = 312 * 1024;
+const RUNTIME_JS_BUDGET = 316 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**

@@ -8,7 +8,7 @@ import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } 
 import { describe } from "../describe.js";
 import type { Transport } from "../transport.js";
 import type { NotificationHandler, Params, RequestContext, RequestOptions, Result } from "../session/types.js";
-import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import type { Capabilities, RequestHandlers } from "../lifecycle/common/types.js";
 import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
 import { legacyListen, type ChangeListener } from "./legacy-listen.js";
@@ -19,7 +19,7 @@ import type {
 import type { ClientHandlers, McpClientOptions } from "./types.js";
 import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
 import { LegacyTaskReceiver } from "../tasks/legacy-receiver.js";
-import type { PollOptions } from "../tasks/client.js";
+import type { PollOptions } from "../lifecycle/modern/client-tasks.js";
 import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
 import type { TaskSupport } from "../tasks/modern.js";
 import { ClientTasks, type TaskRequest } from "./tasks.js";

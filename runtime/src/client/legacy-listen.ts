@@ -6,7 +6,7 @@
  */
 import type { Params } from "../session/types.js";
 import type { ClientSession } from "../lifecycle/legacy/client.js";
-import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
 import { Subscription, type ListenOptions, type SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
 
 /** Change notifications a legacy server sends unasked, by the filter flag and capability that govern them. */

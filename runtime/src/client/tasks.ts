@@ -3,18 +3,18 @@
  * the client sends `params.task` when it declared `tasks`, the server declared
  * `tasks.requests.tools.call`, and the tool's `execution.taskSupport` is `required` (or the caller
  * asked with `task`), then waits (tasks/legacy-client.ts). 2026-07-28: the server decides per
- * call; the modern session waits when the client declared the extension (tasks/client.ts).
+ * call; the modern session waits when the client declared the extension (lifecycle/modern/client-tasks.ts).
  * Both eras give explicit handles (`start`, `resume`) for callers who detach.
  */
 import { CapabilityError, InvalidResultError, McpError } from "../errors.js";
 import { loadValidator } from "../lazy-binding.js";
 import type { Params, RequestOptions, Result } from "../session/types.js";
-import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ClientSession } from "../lifecycle/legacy/client.js";
 import type { ModernClientSession } from "../lifecycle/modern/client-session.js";
 import type { AnyClientSession } from "../lifecycle/modern/client-probe.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
-import { MAX_WAIT_MS, TaskCancelledError, type PollOptions } from "../tasks/client.js";
+import { MAX_WAIT_MS, TaskCancelledError, type PollOptions } from "../lifecycle/modern/client-tasks.js";
 import { TERMINAL } from "../tasks/store.js";
 import { awaitLegacyTask, legacyTaskInfo, statusChanges, type LegacyTaskIo, type TaskInfo } from "../tasks/legacy-client.js";
 import { answeredBackend, modernTaskInfo, type TaskBackend, type TaskWaitOptions } from "../tasks/handle.js";

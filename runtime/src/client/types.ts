@@ -1,6 +1,6 @@
 /** Options and results of the client facades. */
 import type { ProtocolBinding } from "../abi.js";
-import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
+import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestContext, RequestOptions } from "../session/types.js";
 import type { EraCache } from "../lifecycle/modern/client-probe.js";
 import type { TaskStore } from "../tasks/store.js";

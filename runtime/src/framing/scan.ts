@@ -5,7 +5,7 @@
  * timing out. Structural characters are ASCII, so bytes and UTF-16 code units scan alike.
  */
 import type { RequestId } from "../jsonrpc.js";
-import { asRequestId } from "../session/ids.js";
+import { asRequestId } from "../request-id.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

@@ -9,7 +9,7 @@
 import { isObject } from "../jsonrpc.js";
 import type * as http from "node:http";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { argumentAt, encodeHeaderValue, headerIntegerOk, MetaKey, nameField, type HeaderParam } from "../lifecycle/modern/wire.js";
 import { HttpRequester, HttpStatusError, readText } from "./request.js";
@@ -72,7 +72,7 @@ interface Exchange {
   answered: boolean;
 }
 
-export class ModernHttpClientTransport implements Transport {
+export class ModernHttpClientTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -107,6 +107,11 @@ export class ModernHttpClientTransport implements Transport {
   async start(): Promise<void> {
     if (this.started) throw new Error("transport already started");
     this.started = true;
+  }
+
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
   }
 
   setProtocolVersion(version: string): void {

@@ -1,10 +1,10 @@
 import type * as http from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./streamable-client.js";
 import { HttpStatusError } from "./request.js";
 import type { FrameError } from "../framing/frame-error.js";
-import { LegacySseClientTransport } from "../sse-legacy/client.js";
+import { LegacySseClientTransport } from "./legacy-sse.js";
 import { ModernHttpClientTransport } from "./modern-client.js";
 import { MetaKey, type HeaderParam } from "../lifecycle/modern/wire.js";
 
@@ -24,7 +24,7 @@ export interface HttpProbeOptions extends Omit<StreamableHttpClientOptions, "url
  * transport (GET, wait for the `endpoint` event) and sends the message there. Later legacy sends
  * wait for the decision.
  */
-export class HttpProbeClientTransport implements Transport {
+export class HttpProbeClientTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -54,6 +54,11 @@ export class HttpProbeClientTransport implements Transport {
   /** The endpoint (the era cache keys HTTP servers by it). */
   get url(): URL {
     return this.address;
+  }
+
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
   }
 
   setToolHeaders(tool: string, params: readonly HeaderParam[] | undefined): void {
@@ -88,7 +93,7 @@ export class HttpProbeClientTransport implements Transport {
   }
 
   get sessionId(): string | undefined {
-    return this.active.sessionId;
+    return this.active.hints?.sessionId;
   }
 
   async start(): Promise<void> {
@@ -97,7 +102,7 @@ export class HttpProbeClientTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
-    this.active.setProtocolVersion?.(version);
+    this.active.hints?.setProtocolVersion?.(version);
   }
 
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {

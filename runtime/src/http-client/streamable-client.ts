@@ -1,7 +1,7 @@
 import type * as http from "node:http";
 import { ownCopy } from "../session/own-copy.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { HttpRequester, HttpStatusError, readText } from "./request.js";
 import { FrameError } from "../framing/frame-error.js";
@@ -52,7 +52,7 @@ interface StreamCtx {
 }
 
 /** Streamable HTTP client transport (2025-03-26 … 2025-11-25) on node:http with keep-alive. */
-export class StreamableHttpClientTransport implements Transport {
+export class StreamableHttpClientTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -73,6 +73,11 @@ export class StreamableHttpClientTransport implements Transport {
     this.o = options;
     this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
     this.sid = options.sessionId;
+  }
+
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
   }
 
   get sessionId(): string | undefined {

@@ -1,16 +1,19 @@
 /**
  * The 2026-07-28 shape of Streamable HTTP (transports.md §4-6): which POSTs take the stateless
  * modern path, the request-metadata headers every such POST must mirror from its body (checked
- * before the body's `_meta`, so a mismatch is `-32020` whatever else is wrong), and the HTTP
- * status each modern JSON-RPC error travels with.
+ * before the body's `_meta`, so a mismatch is `-32020` whatever else is wrong), serving such a
+ * POST on a transport of its own, and the HTTP status each modern JSON-RPC error travels with.
  */
-import type { IncomingMessage } from "node:http";
-import { ErrorCode, type JSONRPCErrorObject, isObject } from "../jsonrpc.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId, isObject } from "../jsonrpc.js";
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
+import type { MessageContext } from "../transport.js";
+import type { AuthInfo } from "../auth/principal.js";
+import { sendJson } from "./http-util.js";
+import type { ReadPost } from "./post-intake.js";
 
 /** Protocol revisions served on the stateless modern path by default. */
 export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
-
 
 function header(req: IncomingMessage, name: string): string | undefined {
   const v = req.headers[name];
@@ -78,4 +81,47 @@ export function modernErrorStatus(code: number): number {
     default:
       return 200;
   }
+}
+
+/** What a 2026-07-28 POST needs of the transport made for it (StreamableHttpServerTransport; session-transport.ts uses modernErrorStatus). */
+interface PostTransport {
+  openPostStream(res: ServerResponse, requestIds: RequestId[], o: { allowJson: boolean; allowSse: boolean; batch: boolean }): void;
+  receive(message: JSONRPCMessage, context: MessageContext): void;
+}
+
+/** One stateless 2026-07-28 POST: headers checked against the body, then a transport of its own (`sessions.transport`, handed to `onsession`). */
+export async function serveModernPost<T extends PostTransport>(
+  req: IncomingMessage,
+  res: ServerResponse,
+  post: ReadPost,
+  auth: AuthInfo | undefined,
+  sessions: { transport(sessionId: undefined, modern: true): T },
+  options: { onsession(transport: T, request: IncomingMessage): void | Promise<void> },
+): Promise<void> {
+  const message = post.parsed as JSONRPCMessage;
+  const requestIds = post.requestIds;
+  const m = message as { id?: RequestId; method?: unknown; params?: unknown };
+  if (typeof m.method !== "string") {
+    // Clients POST no responses in 2026-07-28 (nothing asked them anything).
+    const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+    sendJson(res, 400, { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } });
+    return;
+  }
+  if (requestIds.length === 0) {
+    // No client notification is defined over HTTP in 2026-07-28 (cancellation is closing the stream).
+    res.writeHead(202, { "content-length": 0 }).end();
+    return;
+  }
+  const refused = checkStandardHeaders(req, m.method, m.params);
+  if (refused !== undefined) {
+    sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
+    return;
+  }
+  // Closing the stream cancels the request in 2026-07-28: a client gone while its token was
+  // verified cancelled it before it started (and a listen on a closed response would never end).
+  if (res.destroyed) return;
+  const transport = sessions.transport(undefined, true);
+  await options.onsession(transport, req);
+  transport.openPostStream(res, requestIds, post);
+  transport.receive(message, { headers: req.headers, auth, bytes: post.bytes });
 }

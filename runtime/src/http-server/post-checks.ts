@@ -6,7 +6,7 @@
  */
 import type { RequestId } from "../jsonrpc.js";
 import { textFootprint, outlineOf, type MessageOutline } from "../framing/scan.js";
-import { asRequestId } from "../session/ids.js";
+import { asRequestId } from "../request-id.js";
 
 export interface PostRefusal {
   status: number;

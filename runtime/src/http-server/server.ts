@@ -2,32 +2,22 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { nodeHttp } from "../node-http.js";
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { Transport } from "../transport.js";
 import { unreadableAnswers } from "../framing/frame-error.js";
 import type { MessageOutline } from "../framing/scan.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
-import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "./buffered-bodies.js";
+import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
-import {
-  BodyTimeoutError,
-  BodyTooLargeError,
-  DEFAULT_MAX_BODY_BYTES,
-  accepts,
-  headerValue,
-  readBody,
-  sendJson,
-  sendJsonError,
-  sendJsonRpcError,
-} from "./http-util.js";
-import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
+import { DEFAULT_MAX_BODY_BYTES, accepts, headerValue, sendJsonError } from "./http-util.js";
 import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
 import { describe } from "../describe.js";
-import { StreamableHttpServerTransport } from "./session-transport.js";
-import type { LegacySseHandler } from "../sse-legacy/server.js";
-import { checkStandardHeaders, isModernPost } from "./modern.js";
+import type { StreamableHttpServerTransport } from "./session-transport.js";
+import type { LegacySseHandler } from "./legacy-sse.js";
+import { isModernPost, serveModernPost } from "./modern.js";
+import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
+import { HttpSessions } from "./sessions.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
-import { principalKey, type AuthInfo } from "../auth/principal.js";
+import type { AuthInfo } from "../auth/principal.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -120,122 +110,73 @@ function batchable(version: string): boolean {
   return version === "2025-03-26";
 }
 
-function classify(msgs: JSONRPCMessage[]): { requestIds: RequestId[]; initialize: boolean; valid: boolean } {
-  const requestIds: RequestId[] = [];
-  let initialize = false;
-  let valid = true;
-  for (const m of msgs) {
-    if (m === null || typeof m !== "object" || Array.isArray(m)) {
-      valid = false;
-      continue;
-    }
-    if ("method" in m) {
-      if ("id" in m && m.id !== undefined && m.id !== null) {
-        requestIds.push(m.id);
-        if (m.method === "initialize") initialize = true;
-      }
-    } else if (!("id" in m)) valid = false;
-  }
-  return { requestIds, initialize, valid };
-}
+/**
+ * One Streamable HTTP endpoint: routes each request (the guard's metadata, the legacy HTTP+SSE
+ * paths, the endpoint), reads POSTs (post-intake.ts), serves 2026-07-28 POSTs on the modern path
+ * (modern.ts) and the rest on the legacy shape: a stateless POST, an `initialize` opening a
+ * session, or a message to a live session (sessions.ts); GET streams and DELETE.
+ */
+class StreamableHttpEndpoint implements PostIntake {
+  readonly path: string;
+  readonly stateless: boolean;
+  readonly mode: "auto" | "json" | "sse";
+  readonly maxBody: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxDepth: number;
+  readonly buffered: BufferedBodies;
+  readonly report: (e: Error) => void;
+  readonly sessions: HttpSessions;
+  /** Resumability store (stateful mode); undefined: none. */
+  private readonly store: EventStore | undefined;
+  private readonly versions: ReadonlySet<string>;
+  private readonly serveModern: boolean;
+  private readonly serveLegacy: boolean;
 
-/** The request handler of a Streamable HTTP endpoint (usable inside any node:http server). */
-export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
-  const path = options.path ?? "/mcp";
-  const stateless = options.stateless ?? false;
-  const mode = options.responseMode ?? "auto";
-  const store: EventStore | undefined = stateless || options.eventStore === false
-    ? undefined
-    : (options.eventStore ?? new InMemoryEventStore());
-  const retryMs = options.retryMs ?? 1000;
-  const keepAliveMs = options.keepAliveMs ?? 25_000;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
-  const genId = options.sessionIdGenerator ?? randomUUID;
-  const sessions = new Map<string, StreamableHttpServerTransport>();
-  const legacy = options.legacySse;
-  const serveModern = options.modern ?? true;
-  const serveLegacy = options.legacy ?? true;
-  const idleMs = options.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS;
-  const maxSessions = options.maxSessions ?? MAX_HTTP_SESSIONS;
-  const maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
-  const bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
-  const buffered = new BufferedBodies(options.maxBufferedBodyBytes);
-  const report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
-  /** Answer a refused POST and log why. */
-  const refuse = (res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void => {
-    report(new Error(`POST refused (${status}): ${message}`));
-    sendJsonRpcError(res, status, id, code, message);
-  };
-  let sweeper: NodeJS.Timeout | undefined;
-  const sweep = (): void => {
-    const now = Date.now();
-    for (const t of sessions.values()) {
-      if (!t.busy && now - t.lastActivity > idleMs) {
-        report(new Error(`session closed after ${idleMs} ms without activity (sessionIdleTimeoutMs)`));
-        void t.close();
-      }
-    }
-    if (sessions.size === 0 && sweeper) {
-      clearInterval(sweeper);
-      sweeper = undefined;
-    }
-  };
-
-  const newTransport = (sessionId: string | undefined, modern = false, owner?: string): StreamableHttpServerTransport =>
-    new StreamableHttpServerTransport({
-      sessionId,
-      owner,
-      eventStore: modern ? undefined : store,
-      retryMs,
-      keepAliveMs,
-      modern,
-      closeWhenIdle: stateless || modern,
-      onclosed: (t) => {
-        if (t.sessionId !== undefined && sessions.get(t.sessionId) === t) sessions.delete(t.sessionId);
-      },
+  constructor(private readonly options: StreamableHttpOptions) {
+    this.path = options.path ?? "/mcp";
+    this.stateless = options.stateless ?? false;
+    this.mode = options.responseMode ?? "auto";
+    this.store = this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+    this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+    this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
+    this.buffered = new BufferedBodies(options.maxBufferedBodyBytes);
+    this.report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
+    this.versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
+    this.serveModern = options.modern ?? true;
+    this.serveLegacy = options.legacy ?? true;
+    this.sessions = new HttpSessions({
+      stateless: this.stateless,
+      store: this.store,
+      retryMs: options.retryMs ?? 1000,
+      keepAliveMs: options.keepAliveMs ?? 25_000,
+      idleMs: options.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS,
+      maxSessions: options.maxSessions ?? MAX_HTTP_SESSIONS,
+      genId: options.sessionIdGenerator ?? randomUUID,
+      report: this.report,
     });
+  }
 
-  /**
-   * The live session `sid` names, if `auth`'s principal owns it. Another principal's session is
-   * no session to this request: it is neither joined nor confirmed to exist (404 like an unknown
-   * id). A session id is not a credential:
-   * https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices#session-hijacking
-   */
-  const owned = (sid: string | undefined, auth: AuthInfo | undefined): StreamableHttpServerTransport | undefined => {
-    const t = sid === undefined ? undefined : sessions.get(sid);
-    return t !== undefined && t.owner === principalKey(auth) ? t : undefined;
-  };
+  isSession(sid: string): boolean {
+    return this.sessions.byId.has(sid);
+  }
 
-  /** Session lookup shared by POST (non-initialize), GET and DELETE; answers the error itself. */
-  const lookup = (req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined, sid = headerValue(req, "mcp-session-id")): StreamableHttpServerTransport | undefined => {
-    if (sid === undefined) {
-      sendJsonError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
-      return undefined;
-    }
-    const t = owned(sid, auth);
-    if (!t) {
-      sendJsonError(res, 404, -32001, "Session not found");
-      return undefined;
-    }
-    return t;
-  };
-
-  const versionOk = (req: IncomingMessage, res: ServerResponse): boolean => {
+  private versionOk(req: IncomingMessage, res: ServerResponse): boolean {
     const v = headerValue(req, "mcp-protocol-version");
-    if (v === undefined || versions.has(v)) return true;
+    if (v === undefined || this.versions.has(v)) return true;
     sendJsonError(
       res,
       400,
       -32000,
-      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)} (supported: ${[...versions].join(", ")})`,
+      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)} (supported: ${[...this.versions].join(", ")})`,
     );
     return false;
-  };
+  }
 
   /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
-  const admit = async (req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> =>
-    options.auth === undefined ? undefined : ((await options.auth.admit(req, res, messages)) ?? false);
+  private async admit(req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+    return this.options.auth === undefined ? undefined : ((await this.options.auth.admit(req, res, messages)) ?? false);
+  }
 
   /**
    * Responses in a POST too large or too deep to deliver, answering requests this server sent on
@@ -243,174 +184,98 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
    * timeout. Admitted as any POST to the session first, and delivered only to a session of the
    * principal it admits; false once the guard has answered (401/403).
    */
-  const unreadable = async (req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> => {
+  async unreadable(req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> {
     const errors = unreadableAnswers(outlines, code, why);
     if (errors.length === 0) return true;
-    const auth = await admit(req, res, []);
+    const auth = await this.admit(req, res, []);
     if (auth === false) return false;
-    owned(headerValue(req, "mcp-session-id"), auth)?.receiveUnreadable(errors);
+    this.sessions.owned(headerValue(req, "mcp-session-id"), auth)?.receiveUnreadable(errors);
     return true;
-  };
+  }
 
-  async function post(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const ctype = headerValue(req, "content-type");
-    if (!isJsonMediaType(ctype)) {
-      sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
-      return;
-    }
-    const accept = headerValue(req, "accept");
-    const allowJson = mode !== "sse" && accepts(accept, "application/json");
-    const allowSse = mode !== "json" && accepts(accept, "text/event-stream");
-    if (!allowJson && !allowSse) {
-      sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
-      return;
-    }
-    // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
-    const sid = headerValue(req, "mcp-session-id");
-    let body: Buffer;
-    try {
-      body = await readBody(req, maxBody, bodyTimeoutMs, sid !== undefined && sessions.has(sid), buffered);
-    } catch (e) {
-      if (e instanceof BodyTooLargeError) {
-        if (e.outline !== undefined && !(await unreadable(req, res, [e.outline], -32000, `exceeds ${maxBody} bytes (maxBodyBytes)`))) return;
-        report(new Error(`POST refused (413): ${e.message}`));
-        sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
-      } else if (e instanceof BodyTimeoutError) {
-        report(new Error(`POST refused (408): ${e.message}`));
-        sendJsonError(res, 408, -32000, `Request Timeout: ${e.message}`, { connection: "close" });
-      } else if (e instanceof BodyBufferFullError) {
-        report(new Error(`POST refused (503): ${e.message}`));
-        sendJsonError(res, 503, -32000, `Service Unavailable: ${e.message}`, BUFFER_FULL_HEADERS);
-      } else if (!res.headersSent) res.destroy();
-      return;
-    }
-    const read = parseBody(body.toString("utf8"), maxDepth);
-    if (!("value" in read)) {
-      if (read.outlines !== undefined && !(await unreadable(req, res, read.outlines, read.code, `nests deeper than ${maxDepth} levels (maxDepth)`))) return;
-      return refuse(res, read.status, read.id, read.code, read.message);
-    }
-    const parsed = read.value;
-    const batch = Array.isArray(parsed);
-    const list = (batch ? parsed : [parsed]) as JSONRPCMessage[];
-    const { requestIds, initialize, valid } = classify(list);
-    if (!valid || list.length === 0 || parsed === null || typeof parsed !== "object") {
-      sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
-      return;
-    }
-    if (initialize && (batch || list.length > 1)) {
-      sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone, not in a batch");
-      return;
-    }
-    const badId = badRequestId(list);
-    if (badId) return refuse(res, badId.status, badId.id, badId.code, badId.message);
+  /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
+  private async post(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const post = await readPost(req, res, this);
+    if (post === undefined) return;
     // Admitted before routing: whether the session header names a session depends on who asks.
-    const auth = await admit(req, res, list);
+    const auth = await this.admit(req, res, post.list);
     if (auth === false) return;
     const live = headerValue(req, "mcp-session-id");
-    const session = owned(live, auth);
-    if (serveModern && !batch && session === undefined && isModernPost(req, parsed, versions)) {
-      await postModern(req, res, parsed as JSONRPCMessage, requestIds, allowJson, allowSse, auth, read.bytes);
+    const session = this.sessions.owned(live, auth);
+    if (this.serveModern && !post.batch && session === undefined && isModernPost(req, post.parsed, this.versions)) {
+      await serveModernPost(req, res, post, auth, this.sessions, this.options);
       return;
     }
-    let transport: StreamableHttpServerTransport;
-    if (stateless) {
-      if (!initialize && !versionOk(req, res)) return;
-      if (batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26")) return refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
-      transport = newTransport(undefined);
-      const version = headerValue(req, "mcp-protocol-version");
-      transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
-      await options.onsession(transport, req);
-    } else if (initialize) {
-      if (sessions.size >= maxSessions) {
-        report(new Error(`initialize refused (503): ${maxSessions} sessions are open (maxSessions)`));
-        sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
-        return;
-      }
-      const sid = genId();
-      // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
-      if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
-      transport = newTransport(sid, false, principalKey(auth));
-      // The session exists only if initialize succeeds: an error answer closes it.
-      transport.expectInitialize(requestIds[0]!);
-      sessions.set(sid, transport);
-      if (idleMs > 0 && !sweeper) {
-        sweeper = setInterval(sweep, Math.max(10, Math.min(idleMs / 2, 60_000)));
-        sweeper.unref();
-      }
-      try {
-        await options.onsession(transport, req);
-      } catch (e) {
-        sessions.delete(sid);
-        throw e;
-      }
-    } else {
-      const t = session ?? lookup(req, res, auth, live);
-      if (!t || !versionOk(req, res)) return;
-      if (batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return refuseBatch(res, t.protocolVersion);
-      // A reply is routed by id: a second request with an id still in flight would steal the first one's.
-      const busy = requestIds.find((id) => t.awaitsReply(id));
-      if (busy !== undefined) return refuse(res, 400, list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
-      transport = t;
+    const transport = this.stateless
+      ? await this.statelessPost(req, res, post)
+      : post.initialize
+        ? await this.initializePost(req, res, post, auth)
+        : this.sessionPost(req, res, post, auth, session ?? this.sessions.lookup(req, res, auth, live));
+    if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+  }
+
+  /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
+  private async statelessPost(req: IncomingMessage, res: ServerResponse, post: ReadPost): Promise<StreamableHttpServerTransport | undefined> {
+    if (!post.initialize && !this.versionOk(req, res)) return undefined;
+    if (post.batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26")) return this.refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
+    const transport = this.sessions.transport(undefined);
+    const version = headerValue(req, "mcp-protocol-version");
+    transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
+    await this.options.onsession(transport, req);
+    return transport;
+  }
+
+  /** An `initialize`: a new session, handed to `onsession` (and forgotten if that throws). */
+  private async initializePost(req: IncomingMessage, res: ServerResponse, post: ReadPost, auth: AuthInfo | undefined): Promise<StreamableHttpServerTransport | undefined> {
+    const transport = this.sessions.open(res, auth, post.requestIds[0]!);
+    if (transport === undefined) return undefined;
+    try {
+      await this.options.onsession(transport, req);
+    } catch (e) {
+      this.sessions.byId.delete(transport.sessionId!);
+      throw e;
     }
+    return transport;
+  }
+
+  /** A POST to the live session `t` (undefined once the lookup answered 400/404). */
+  private sessionPost(req: IncomingMessage, res: ServerResponse, post: ReadPost, auth: AuthInfo | undefined, t: StreamableHttpServerTransport | undefined): StreamableHttpServerTransport | undefined {
+    if (!t || !this.versionOk(req, res)) return undefined;
+    if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return this.refuseBatch(res, t.protocolVersion);
+    // A reply is routed by id: a second request with an id still in flight would steal the first one's.
+    const busy = post.requestIds.find((id) => t.awaitsReply(id));
+    if (busy !== undefined) {
+      refuse(this.report, res, 400, post.list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
+      return undefined;
+    }
+    return t;
+  }
+
+  /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
+  private deliver(req: IncomingMessage, res: ServerResponse, post: ReadPost, auth: AuthInfo | undefined, transport: StreamableHttpServerTransport): void {
     const context = transport.sessionId !== undefined
-      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: read.bytes }
-      : { headers: req.headers, auth, bytes: read.bytes };
-    const message = batch ? list : list[0]!;
-    if (requestIds.length === 0) {
+      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes }
+      : { headers: req.headers, auth, bytes: post.bytes };
+    const message = post.batch ? post.list : post.list[0]!;
+    if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
       res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId, "content-length": 0 } : { "content-length": 0 });
       res.end();
       transport.receive(message, context);
-      if (stateless) queueMicrotask(() => void transport.close());
+      if (this.stateless) queueMicrotask(() => void transport.close());
       return;
     }
-    transport.openPostStream(res, requestIds, { allowJson, allowSse, batch });
+    transport.openPostStream(res, post.requestIds, post);
     transport.receive(message, context);
   }
 
-  /** One stateless 2026-07-28 POST: headers checked against the body, then a transport of its own. */
-  async function postModern(
-    req: IncomingMessage,
-    res: ServerResponse,
-    message: JSONRPCMessage,
-    requestIds: RequestId[],
-    allowJson: boolean,
-    allowSse: boolean,
-    auth: AuthInfo | undefined,
-    bytes: number,
-  ): Promise<void> {
-    const m = message as { id?: RequestId; method?: unknown; params?: unknown };
-    if (typeof m.method !== "string") {
-      // Clients POST no responses in 2026-07-28 (nothing asked them anything).
-      const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-      sendJson(res, 400, { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } });
-      return;
-    }
-    if (requestIds.length === 0) {
-      // No client notification is defined over HTTP in 2026-07-28 (cancellation is closing the stream).
-      res.writeHead(202, { "content-length": 0 }).end();
-      return;
-    }
-    const refused = checkStandardHeaders(req, m.method, m.params);
-    if (refused !== undefined) {
-      sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
-      return;
-    }
-    // Closing the stream cancels the request in 2026-07-28: a client gone while its token was
-    // verified cancelled it before it started (and a listen on a closed response would never end).
-    if (res.destroyed) return;
-    const transport = newTransport(undefined, true);
-    await options.onsession(transport, req);
-    transport.openPostStream(res, requestIds, { allowJson, allowSse, batch: false });
-    transport.receive(message, { headers: req.headers, auth, bytes });
+  private refuseBatch(res: ServerResponse, version: string): undefined {
+    refuse(this.report, res, 400, null, -32600, `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`);
+    return undefined;
   }
 
-  function refuseBatch(res: ServerResponse, version: string): void {
-    refuse(res, 400, null, -32600, `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`);
-  }
-
-  async function get(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
-    if (stateless || !serveLegacy) {
+  private async get(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
+    if (this.stateless || !this.serveLegacy) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
@@ -418,13 +283,13 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
-    const t = lookup(req, res, auth);
-    if (!t || !versionOk(req, res)) return;
+    const t = this.sessions.lookup(req, res, auth);
+    if (!t || !this.versionOk(req, res)) return;
     // A client gone while its token was verified: a stream attached to its closed response would
     // never be detached, and every later GET of the session would be refused 409.
     if (res.destroyed) return;
     const lastEventId = headerValue(req, "last-event-id");
-    if (lastEventId !== undefined && store) {
+    if (lastEventId !== undefined && this.store) {
       const refused = await t.resumeStream(res, lastEventId);
       if (refused !== undefined) sendJsonError(res, refused, -32000, "Unknown Last-Event-ID for this session");
       return;
@@ -434,80 +299,83 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
     }
   }
 
-  async function del(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
-    if (stateless || !serveLegacy) {
+  private async del(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined): Promise<void> {
+    if (this.stateless || !this.serveLegacy) {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    const t = lookup(req, res, auth);
-    if (!t || !versionOk(req, res)) return;
+    const t = this.sessions.lookup(req, res, auth);
+    if (!t || !this.versionOk(req, res)) return;
     await t.close();
     res.writeHead(200).end();
   }
 
-  function route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+  route(req: IncomingMessage, res: ServerResponse): Promise<void> | void {
     const url = req.url ?? "/";
     const q = url.indexOf("?");
     const p = q === -1 ? url : url.slice(0, q);
-    const refusal = checkHostOrigin(req, options);
+    const refusal = checkHostOrigin(req, this.options);
     if (refusal) {
       sendJsonError(res, refusal.status, -32000, refusal.message);
       return;
     }
-    if (options.auth?.serveMetadata(req, res, p)) return;
-    if (p === path) {
+    const auth = this.options.auth;
+    if (auth?.serveMetadata(req, res, p)) return;
+    if (p === this.path) {
       // A POST is admitted once its body is read (a tools/call needs its tool's scopes).
-      if (req.method === "POST") return post(req, res);
-    } else if (legacy && legacy.handles(p)) {
+      if (req.method === "POST") return this.post(req, res);
+    } else if (this.options.legacySse?.handles(p)) {
       // The legacy transport is guarded by this handler's guard too, whatever it was created with.
-      return legacy.handle(req, res, options.auth);
+      return this.options.legacySse.handle(req, res, auth);
     }
     // Every other answer, a 404 or 405 included, is given only to an admitted request.
-    if (options.auth === undefined) return answer(req, res, p, undefined);
-    return options.auth.admit(req, res, []).then((auth) => (auth === undefined ? undefined : answer(req, res, p, auth)));
+    if (auth === undefined) return this.answer(req, res, p, undefined);
+    return auth.admit(req, res, []).then((who) => (who === undefined ? undefined : this.answer(req, res, p, who)));
   }
 
   /** A request other than a POST to the endpoint, admitted. */
-  function answer(req: IncomingMessage, res: ServerResponse, p: string, auth: AuthInfo | undefined): Promise<void> | void {
-    if (p !== path) {
+  private answer(req: IncomingMessage, res: ServerResponse, p: string, auth: AuthInfo | undefined): Promise<void> | void {
+    if (p !== this.path) {
       res.writeHead(404).end();
       return;
     }
     switch (req.method) {
       case "GET":
-        return get(req, res, auth);
+        return this.get(req, res, auth);
       case "DELETE":
-        return del(req, res, auth);
+        return this.del(req, res, auth);
       default:
-        res.writeHead(405, { allow: stateless ? "POST" : "GET, POST, DELETE" }).end();
+        res.writeHead(405, { allow: this.stateless ? "POST" : "GET, POST, DELETE" }).end();
     }
   }
+}
 
+/** The request handler of a Streamable HTTP endpoint (usable inside any node:http server). */
+export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
+  const endpoint = new StreamableHttpEndpoint(options);
   return {
-    sessions,
+    sessions: endpoint.sessions.byId,
     get bufferedBodyBytes() {
-      return buffered.used;
+      return endpoint.buffered.used;
     },
     handle(req, res) {
       let r: Promise<void> | void;
       try {
-        r = route(req, res);
+        r = endpoint.route(req, res);
       } catch (e) {
         r = Promise.reject(e);
       }
       if (r) {
         r.catch((e: unknown) => {
-          report(e instanceof Error ? e : new Error(describe(e)));
+          endpoint.report(e instanceof Error ? e : new Error(describe(e)));
           if (!res.headersSent) sendJsonError(res, 500, -32603, "Internal error");
           else res.end();
         });
       }
     },
     async close() {
-      if (sweeper) clearInterval(sweeper);
-      sweeper = undefined;
-      await Promise.all([...sessions.values()].map((t) => t.close()));
-      await legacy?.close();
+      await endpoint.sessions.close();
+      await options.legacySse?.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
@@ -74,16 +74,21 @@ function isResponse(m: JSONRPCMessage): boolean {
  * responses to the POST that carried their request, related messages (`relatedRequestId`) to that
  * POST's stream, everything else to the standalone GET stream.
  */
-export class StreamableHttpServerTransport implements Transport {
+export class StreamableHttpServerTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
 
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
+  }
+
   readonly sessionId: string | undefined;
   /** Protocol revision set by the session after negotiation. */
   protocolVersion: string | undefined;
-  /** Stateless legacy POST: its MCP-Protocol-Version header (see Transport.statelessRequest). */
+  /** Stateless legacy POST: its MCP-Protocol-Version header (see TransportHints.statelessRequest). */
   statelessRequest: { protocolVersion?: string } | undefined;
 
   private readonly cfg: SessionTransportConfig;
@@ -113,7 +118,7 @@ export class StreamableHttpServerTransport implements Transport {
     this.protocolVersion = version;
   }
 
-  /** The era of every message here, when known: a 2026-07-28 POST is modern (see Transport.era). */
+  /** The era of every message here, when known: a 2026-07-28 POST is modern (see TransportHints.era). */
   get era(): "modern" | undefined {
     return this.cfg.modern ? "modern" : undefined;
   }
@@ -313,7 +318,7 @@ export class StreamableHttpServerTransport implements Transport {
     return this.pollClose(s);
   }
 
-  /** See Transport.onReplyStreamClosed. */
+  /** See TransportHints.onReplyStreamClosed. */
   onReplyStreamClosed(requestId: RequestId, ongone: (requestId: RequestId) => void): void {
     // Stateless: a dropped reply closes the transport (detach), which ends every request anyway.
     if (this.cfg.closeWhenIdle) return;
@@ -323,7 +328,7 @@ export class StreamableHttpServerTransport implements Transport {
     (this.endsWithStream ??= new Map()).set(requestId, ongone);
   }
 
-  /** See Transport.abandonReply. */
+  /** See TransportHints.abandonReply. */
   abandonReply(requestId: RequestId): void {
     this.endsWithStream?.delete(requestId);
     const s = this.byRequest.get(requestId);

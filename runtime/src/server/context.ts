@@ -5,7 +5,7 @@
 import { loggingLevels, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitResult, type ElicitSchema, type ElicitUrlParams, type LoggingLevel, type Root } from "../mcp-types.js";
 import type { ProgressOptions, RequestContext, RequestOptions } from "../session/types.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
-import { hasCapability } from "../lifecycle/legacy/capabilities.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ClientRequests, HandlerContext } from "./types.js";
 import { InvalidResultError, McpError, PeerRequestError } from "../errors.js";
 import { checkElicitContent } from "./elicit-check.js";

@@ -7,7 +7,7 @@
  * Responses only ever answer the legacy session's requests (modern servers send none).
  */
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { declaresModern } from "../lifecycle/modern/meta.js";
 import { ErrorCode } from "../jsonrpc.js";
@@ -17,7 +17,7 @@ import { LoadGate } from "../session/load-gate.js";
 type Era = "legacy" | "modern";
 
 /** The view of the shared transport one era's session gets. */
-class EraTransport implements Transport {
+class EraTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -35,26 +35,31 @@ class EraTransport implements Transport {
   close(): Promise<void> {
     return this.router.base.close();
   }
+  /** The shared transport's hints, as one era's session sees them. */
+  get hints(): TransportHints {
+    return this;
+  }
+
   setProtocolVersion(version: string): void {
-    this.router.base.setProtocolVersion?.(version);
+    this.router.base.hints?.setProtocolVersion?.(version);
   }
   get sessionId(): string | undefined {
-    return this.router.base.sessionId;
+    return this.router.base.hints?.sessionId;
   }
   get peerIdentity(): string | undefined {
-    return this.router.base.peerIdentity;
+    return this.router.base.hints?.peerIdentity;
   }
   get inputEnds(): boolean | undefined {
-    return this.router.base.inputEnds;
+    return this.router.base.hints?.inputEnds;
   }
   closeStream(requestId: RequestId): boolean {
-    return this.router.base.closeStream?.(requestId) ?? false;
+    return this.router.base.hints?.closeStream?.(requestId) ?? false;
   }
   onReplyStreamClosed(requestId: RequestId, ongone: (requestId: RequestId) => void): void {
-    this.router.base.onReplyStreamClosed?.(requestId, ongone);
+    this.router.base.hints?.onReplyStreamClosed?.(requestId, ongone);
   }
   abandonReply(requestId: RequestId): void {
-    this.router.base.abandonReply?.(requestId);
+    this.router.base.hints?.abandonReply?.(requestId);
   }
 }
 
@@ -99,7 +104,7 @@ export class EraRouter {
     // of timing out, and a request's era cannot be read from its outline while both sessions
     // answer one alike (-32600 by its id).
     base.onframeerror = (e) => (this.legacy.onframeerror ?? this.legacy.onerror)?.(e);
-    if (base.inputEnds === true) {
+    if (base.hints?.inputEnds === true) {
       base.oninputend = async () => {
         // What waits for the 2026-07-28 path is routed first (it may start the modern session).
         await this.gate.whenOpen();

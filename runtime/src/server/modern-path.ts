@@ -3,5 +3,5 @@
  * the first time a connection needs it, so a server whose peers speak the legacy era never
  * evaluates it (start-up time and idle memory, bench/README.md).
  */
-export { ModernServerCore, ModernServerSession } from "../lifecycle/modern/server.js";
-export { FRESH_RESULTS, modernHandlers } from "./modern.js";
+export { ModernServerSession } from "../lifecycle/modern/server.js";
+export { modernServerCore } from "./modern.js";

@@ -1,49 +1,29 @@
 /**
- * The 2026-07-28 request handlers of an McpServer: the same tools, prompts, resources and
- * completions as the legacy table, run with a per-request context (identity and log level from
- * `_meta`), input requests as InputRequiredResult rounds, `Mcp-Param-*` headers checked against
- * the tool's `x-mcp-header` arguments, and "resource not found" as -32602 with `data.uri`.
+ * The 2026-07-28 side of McpServer, twin of legacy.ts: the lifecycle core its 2026-07-28
+ * connections share, whose results name the server and carry its caching hints, and the request
+ * handlers over the server core (core.ts): the same tools, prompts, resources and completions as
+ * the legacy side, run with a per-request context (identity and log level from `_meta`), input
+ * requests as InputRequiredResult rounds, `Mcp-Param-*` headers checked against the tool's
+ * `x-mcp-header` arguments, and "resource not found" as -32602 with `data.uri`.
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
-import { hasCapability } from "../lifecycle/legacy/capabilities.js";
-import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
+import type { ListenHub } from "../lifecycle/modern/listen.js";
 import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
-import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
-import { checkHeaderParams, type ToolHeaders } from "./header-params.js";
+import { ModernServerCore, type Description } from "../lifecycle/modern/server.js";
+import type { ServerCore } from "./core.js";
+import { checkHeaderParams } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
-import type { ResourceRouter } from "./resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
-import type { HandlerContext, McpDefinition, PromptHandler, PublishedLists } from "./types.js";
-import type { ModernTasks, TaskSupport } from "../tasks/modern.js";
+import type { HandlerContext, McpServerOptions } from "./types.js";
 import { declaresTasks, missingExtension } from "../tasks/extension.js";
-
-/** What the modern table needs from its McpServer. */
-export interface ServerCore {
-  readonly capabilities: Capabilities;
-  readonly pageSize: number;
-  readonly tools: ReadonlyMap<string, ToolEntry>;
-  /** What must load before a tools/call runs (the tool validators); undefined once loaded. */
-  toolsReady(): Promise<void> | undefined;
-  readonly prompts: ReadonlyMap<string, { readonly handler: PromptHandler; readonly required: readonly string[] }>;
-  readonly router: ResourceRouter;
-  readonly codec: RequestStateCodec;
-  readonly definition: Pick<McpDefinition, "toolScopes">;
-  lists(revision: string): PublishedLists;
-  /** `Mcp-Param-*` mirrors of a tool's arguments in `revision`. */
-  toolHeaders(revision: string, tool: string): ToolHeaders;
-  complete(params: Params, ctx: HandlerContext): Promise<Result>;
-  /** The tasks extension, when some tool declares `execution.taskSupport`. */
-  readonly tasks: ModernTasks | undefined;
-  /** A tool's `execution.taskSupport` in `revision`. */
-  taskSupport(revision: string, tool: string): TaskSupport;
-  report(e: Error): void;
-}
 
 /** Not a retry, no input allowed: nothing answered. */
 const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
@@ -122,6 +102,47 @@ function withInput<A = undefined, B = undefined>(
  * a CreateTaskResult, each made per call.
  */
 export const FRESH_RESULTS: ReadonlySet<string> = new Set(["tools/call"]);
+
+/**
+ * The lifecycle core of an McpServer's 2026-07-28 connections (one per server): its bindings, with
+ * the tasks extension's methods when tools may run as tasks, each revision's description (with the
+ * extension where its tools may), and the handlers below.
+ */
+export function modernServerCore(core: ServerCore, supportedVersions: readonly string[], listens: ListenHub, options: McpServerOptions): ModernServerCore {
+  const described = new Map<string, Description>();
+  // Every result asks, nearly always for the revision the last one asked for.
+  let lastRevision: string | undefined;
+  let lastDescription: Description | undefined;
+  return new ModernServerCore({
+    bindings: core.tasks === undefined ? core.modern : core.modern.map(core.taskModule.withTaskMethods),
+    supportedVersions,
+    // Every result names the server: look its description up once per revision.
+    describe: (revision) => {
+      if (revision === lastRevision) return lastDescription!;
+      let d = described.get(revision);
+      if (d === undefined) {
+        const lists = core.lists(revision);
+        let capabilities = lists.capabilities as Capabilities;
+        if (core.tasks !== undefined && core.declaresTaskTools(revision)) {
+          const extensions = (capabilities as { extensions?: object }).extensions;
+          capabilities = { ...capabilities, extensions: { ...extensions, [core.taskModule.TASKS_EXTENSION]: {} } };
+        }
+        d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
+        described.set(revision, d);
+      }
+      lastRevision = revision;
+      lastDescription = d;
+      return d;
+    },
+    handlers: modernHandlers(core),
+    freshResults: FRESH_RESULTS,
+    cache: (method, params) => core.cacheHint(method, params),
+    listens,
+    timeout: options.timeout,
+    trustPeer: options.trustPeer,
+    onerror: core.report,
+  });
+}
 
 export function modernHandlers(core: ServerCore): RequestHandlers {
   const caps = core.capabilities;

@@ -5,8 +5,7 @@
  */
 import type { ContentBlock, GetPromptResult, Meta, ReadResourceResult, ResourceContents } from "../mcp-types.js";
 import type { ToolError, ToolResult } from "./types.js";
-
-export const resultBrand: unique symbol = Symbol.for("mcpgen.toolResult") as never;
+import { resultBrand } from "./result-brand.js";
 
 /** A tool result with structured output plus your own content blocks and/or `_meta`. */
 export function toolResult<O>(result: { structuredContent: O; content?: ContentBlock[]; _meta?: Meta }): ToolResult<O> {

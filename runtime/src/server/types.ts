@@ -3,14 +3,17 @@
  * per revision, validators, identifier tables) and the user's handlers. Generated code narrows
  * the handler types; the runtime sees them through these open shapes.
  */
-import type { TaskStore } from "../tasks/store.js";
+import type { MemoryTaskStore, TaskStore } from "../tasks/store.js";
+import type { LegacyTasks } from "../tasks/legacy.js";
+import type { ModernTasksOptions, TaskRunContext, TasksExtension, withTaskMethods } from "../tasks/modern.js";
+import type { callMaybeTask, taskHandlers, withTaskCapabilities } from "../tasks/legacy-server.js";
 import type { ProtocolBinding, Validator } from "../abi.js";
-import type { resultBrand } from "./results.js";
+import type { resultBrand } from "./result-brand.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { AuthInfo } from "../auth/principal.js";
 import type { ProgressOptions, RequestOptions } from "../session/types.js";
-import type { Capabilities, Implementation } from "../lifecycle/legacy/types.js";
-import type { RequestStateOptions } from "../lifecycle/modern/request-state.js";
+import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
+import type { RequestStateCodec, RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
 import type { RunningBytesLimits } from "../session/running-bytes.js";
 import type {
@@ -97,8 +100,23 @@ export interface McpDefinition {
   readonly tasks?: () => Promise<ServerTasksModule>;
 }
 
-/** What `@mcpgen/runtime/tasks/server` exports. */
-export type ServerTasksModule = typeof import("../tasks/server.js");
+/** The 2026-07-28 tasks extension as McpServer holds it: task runs get a HandlerContext. */
+export type ServerModernTasks = TasksExtension<TaskRunContext & HandlerContext>;
+
+/**
+ * What `@mcpgen/runtime/tasks/server` (tasks/server.ts) exports, as McpServer uses it: its
+ * ModernTasks runs handlers with the server's 2026-07-28 context, a HandlerContext.
+ */
+export interface ServerTasksModule {
+  readonly MemoryTaskStore: typeof MemoryTaskStore;
+  readonly LegacyTasks: typeof LegacyTasks;
+  readonly ModernTasks: new (codec: RequestStateCodec, options: ModernTasksOptions) => ServerModernTasks;
+  readonly TASKS_EXTENSION: string;
+  readonly withTaskMethods: typeof withTaskMethods;
+  readonly callMaybeTask: typeof callMaybeTask;
+  readonly taskHandlers: typeof taskHandlers;
+  readonly withTaskCapabilities: typeof withTaskCapabilities;
+}
 
 // ---- handler results
 

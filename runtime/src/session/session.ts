@@ -11,7 +11,7 @@ import type { MessageContext, SendOptions, Transport } from "../transport.js";
 import { ConnectionClosedError, InvalidResultError, LimitError, McpError, RequestTimeoutError, UnreadableResponseError } from "../errors.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { describe, describeText } from "../describe.js";
-import { isRequestId } from "./ids.js";
+import { isRequestId } from "../request-id.js";
 import { LIMIT_EXCEEDED_CODE, MAX_PENDING_REQUESTS, MAX_RUNNING_REQUESTS } from "../limits.js";
 import { RunningBytes, type RunningBytesLimit, type SessionBytes } from "./running-bytes.js";
 import { principalKey } from "../auth/principal.js";
@@ -115,7 +115,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.transport.onclose = () => this.handleClose();
     this.transport.onerror = this.reportBound;
     // Only where the input can end alone: a stateless HTTP POST makes a session per message.
-    if (this.transport.inputEnds === true) this.transport.oninputend = () => this.drainInput();
+    if (this.transport.hints?.inputEnds === true) this.transport.oninputend = () => this.drainInput();
   }
 
   /** The revision whose method table and validators apply now. */
@@ -266,7 +266,7 @@ export class Session implements PendingOwner, InboundOwner {
    * has no per-request streams.
    */
   closeStream(requestId: RequestId): boolean {
-    return this.transport.closeStream?.(requestId) ?? false;
+    return this.transport.hints?.closeStream?.(requestId) ?? false;
   }
 
   notifyRelated(method: string, params: Params | undefined, relatedRequestId: RequestId): Promise<void> {
@@ -474,7 +474,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.running.add(inbound);
     if (bytes > 0) this.bytes!.charge(bytes, principal);
     if (this.endWithStream) {
-      this.transport.onReplyStreamClosed?.(id, this.streamGone());
+      this.transport.hints?.onReplyStreamClosed?.(id, this.streamGone());
       // Its stream was gone before it started: cancelled, nothing to run.
       if (inbound.done) return;
     }
@@ -568,7 +568,7 @@ export class Session implements PendingOwner, InboundOwner {
     this.stopRunning(inbound);
     inbound.done = true;
     inbound.cancel(reason);
-    this.transport.abandonReply?.(inbound.requestId);
+    this.transport.hints?.abandonReply?.(inbound.requestId);
     const batch = inbound.batch;
     if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, inbound.requestId);
     if (this.idle !== undefined && this.running.size === 0) this.wake();
@@ -581,7 +581,7 @@ export class Session implements PendingOwner, InboundOwner {
 
   /** @internal (InboundOwner) See RequestContext.cancelWithStream. */
   cancelWithStream(inbound: InboundRequest): void {
-    this.transport.onReplyStreamClosed?.(inbound.requestId, this.streamGone());
+    this.transport.hints?.onReplyStreamClosed?.(inbound.requestId, this.streamGone());
   }
 
   private streamGone(): (requestId: RequestId) => void {

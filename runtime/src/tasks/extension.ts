@@ -6,7 +6,7 @@
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
-import type { Capabilities } from "../lifecycle/legacy/types.js";
+import type { Capabilities } from "../lifecycle/common/types.js";
 import { TASKS_EXTENSION, hasExtension } from "../lifecycle/modern/wire.js";
 
 /** Whether these client capabilities declare the tasks extension. */

@@ -4,7 +4,7 @@
  * The era-specific wire work sits behind TaskBackend; the handle adds the typed result mapping.
  */
 import type { RequestOptions, Result } from "../session/types.js";
-import { TaskCancelledError } from "./client.js";
+import { TaskCancelledError } from "../lifecycle/modern/client-tasks.js";
 import { legacyTaskInfo, statusChanges, taskInfo, type StatusSource, type TaskInfo } from "./legacy-client.js";
 
 export type TaskWaitOptions = Pick<RequestOptions, "signal" | "timeout">;

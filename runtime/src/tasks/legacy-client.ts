@@ -10,7 +10,7 @@
 import { ErrorCode } from "../jsonrpc.js";
 import { InvalidResultError, McpError } from "../errors.js";
 import type { Result } from "../session/types.js";
-import { MAX_WAIT_MS, TaskCancelledError, pollDelay, type PollOptions } from "./client.js";
+import { MAX_WAIT_MS, TaskCancelledError, pollDelay, type PollOptions } from "../lifecycle/modern/client-tasks.js";
 import { STATUSES, TERMINAL, type TaskStatus } from "./store.js";
 import { describe } from "../describe.js";
 

@@ -12,11 +12,10 @@ import { deriveBinding } from "../lazy-binding.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
-import type { Capabilities } from "../lifecycle/legacy/types.js";
+import type { Capabilities } from "../lifecycle/common/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import { InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
-import { ModernContext } from "../server/modern-context.js";
 import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
 import { declaresTasks, missingExtension } from "./extension.js";
 import { TERMINAL, type TaskRecord, type TaskStore } from "./store.js";
@@ -52,16 +51,33 @@ export interface ModernTasksOptions {
   report: (e: Error) => void;
 }
 
-type Body = (ctx: ModernContext) => Promise<Result>;
+/**
+ * The handler context a task-eligible call runs with: the server makes it (its 2026-07-28 context,
+ * see TaskContextFactory) and the extension drives it. `round` is the run's input bookkeeping.
+ */
+export interface TaskRunContext {
+  round: InputRound;
+  /** Set here when the call may become a task (the handler's `runAsTask`). */
+  onRunAsTask: (() => Promise<void>) | undefined;
+  /** Set here once the call is a task (the handler's `setStatusMessage`). */
+  onStatus: ((message: string) => Promise<void>) | undefined;
+  /** The call became a task: the run answers to `task` (its signal) and asks for input through `round`. */
+  detach(task: RequestContext, round: InputRound): void;
+  /** The run was abandoned for input: stop what the handler still has in flight. */
+  abandon(): void;
+}
+
+/** Makes the context of one run of a handler; with `round` undefined the caller sets it right after. */
+export type TaskContextFactory<C extends TaskRunContext> = (rc: RequestContext, identity: RequestIdentity, round: InputRound | undefined) => C;
 
 /** What the server keeps of a task whose handler may still run (never persisted). */
-interface Running {
+interface Running<C> {
   readonly controller: AbortController;
   /** Whose task it is: the principal, or undefined for a call without authorization. */
   readonly owner: string | undefined;
   readonly identity: RequestIdentity;
   readonly rc: RequestContext;
-  readonly body: Body;
+  readonly body: (ctx: C) => Promise<Result>;
   /** Every answer given so far, request phase and task phase. */
   readonly answers: Record<string, unknown>;
   /** Input requests of the current round still unanswered. */
@@ -86,8 +102,12 @@ export function detailed(t: TaskRecord): Result {
   return out;
 }
 
-export class ModernTasks {
-  private readonly running = new Map<string, Running>();
+/**
+ * The extension's server side, for handlers that receive a `C` (made by `context`): the server
+ * gives its 2026-07-28 handler context (server/modern-tasks.ts).
+ */
+export class TasksExtension<C extends TaskRunContext> {
+  private readonly running = new Map<string, Running<C>>();
   /** Runs per owner, those being created included. */
   private readonly owners = new OwnerCounts();
   private readonly graceMs: number;
@@ -99,6 +119,7 @@ export class ModernTasks {
   constructor(
     private readonly codec: RequestStateCodec,
     private readonly options: ModernTasksOptions,
+    private readonly context: TaskContextFactory<C>,
   ) {
     this.graceMs = options.graceMs ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
@@ -117,7 +138,7 @@ export class ModernTasks {
    * period, an InputRequiredResult when it asks for input before becoming a task, else a
    * CreateTaskResult once the task is stored.
    */
-  call(params: Params, rc: RequestContext, body: Body): Promise<Result> {
+  call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>): Promise<Result> {
     const retry = retryInput(this.codec, "tools/call", params);
     const identity = identityOf(rc.meta);
     return new Promise<Result>((resolve, reject) => {
@@ -143,7 +164,7 @@ export class ModernTasks {
         });
       };
       const round = new InputRound(retry.answers, identity.capabilities, true, "tools/call", blocked);
-      const ctx = new ModernContext(rc, identity, round);
+      const ctx = this.context(rc, identity, round);
       const detach = (): Promise<string | undefined> =>
         (detaching ??= (async () => {
           // A run already waiting for request-phase input answers InputRequiredResult instead.
@@ -159,7 +180,7 @@ export class ModernTasks {
           detached = true;
           const answers = { ...retry.answers, ...Object.fromEntries(round.used) };
           const controller = new AbortController();
-          const entry: Running = { controller, owner, identity, rc, body, answers, outstanding: new Map() };
+          const entry: Running<C> = { controller, owner, identity, rc, body, answers, outstanding: new Map() };
           // Counted before the store answers, so concurrent calls of one owner cannot all pass the check.
           this.owners.add(owner);
           let id: string | undefined;
@@ -277,7 +298,7 @@ export class ModernTasks {
     entry.controller.abort(reason);
   }
 
-  private forget(id: string, entry: Running): void {
+  private forget(id: string, entry: Running<C>): void {
     this.running.delete(id);
     this.owners.remove(entry.owner);
     entry.expiry?.();
@@ -328,7 +349,7 @@ export class ModernTasks {
   }
 
   /** A task-phase input round: a missing answer parks the task in `input_required`. */
-  private round(entry: Running, id: () => string | undefined, ctx: ModernContext): InputRound {
+  private round(entry: Running<C>, id: () => string | undefined, ctx: TaskRunContext): InputRound {
     const round: InputRound = new InputRound(entry.answers, entry.identity.capabilities, true, "tools/call", () => {
       ctx.abandon();
       const taskId = id();
@@ -339,9 +360,9 @@ export class ModernTasks {
     return round;
   }
 
-  private rerun(id: string, entry: Running): void {
+  private rerun(id: string, entry: Running<C>): void {
     const rc = this.taskContext(entry.rc, entry.controller.signal);
-    const ctx = new ModernContext(rc, entry.identity, undefined as never);
+    const ctx = this.context(rc, entry.identity, undefined);
     ctx.round = this.round(entry, () => id, ctx);
     ctx.onStatus = (m) => this.statusMessage(id, entry.controller.signal, m);
     // A run that blocked for input again was abandoned: the round's callback parked the task.

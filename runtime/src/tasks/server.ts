@@ -7,5 +7,6 @@
  */
 export { MemoryTaskStore } from "./store.js";
 export { LegacyTasks } from "./legacy.js";
-export { ModernTasks, TASKS_EXTENSION, withTaskMethods } from "./modern.js";
-export { callMaybeTask, taskHandlers, withTaskCapabilities } from "../server/legacy-tasks.js";
+export { TASKS_EXTENSION, withTaskMethods } from "./modern.js";
+export { ModernTasks } from "../server/modern-tasks.js";
+export { callMaybeTask, taskHandlers, withTaskCapabilities } from "./legacy-server.js";

@@ -8,7 +8,7 @@
  * the messages already queued to it have been delivered, as a socket would.
  */
 import type { JSONRPCMessage } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { ConnectionClosedError } from "../errors.js";
 
 type Item = JSONRPCMessage | JSONRPCMessage[];
@@ -50,7 +50,7 @@ class Wire {
   }
 }
 
-export class MemoryTransport implements Transport {
+export class MemoryTransport implements Transport, TransportHints {
   onmessage?: (message: Item, context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -89,6 +89,11 @@ export class MemoryTransport implements Transport {
     if (this.closed || !this.peer) return Promise.reject(new ConnectionClosedError());
     this.peer.enqueue(message);
     return SENT;
+  }
+
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
   }
 
   setProtocolVersion(version: string): void {

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { JSONRPCMessage } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { NdjsonDecoder } from "../framing/ndjson.js";
 import { FrameError } from "../framing/frame-error.js";
 import { STDIO_DRAIN_TIMEOUT_MS } from "../limits.js";
@@ -27,12 +27,17 @@ export interface NdjsonStreamOptions {
  * arrived (`oninputend`), then the output is flushed and the transport closes, within
  * `drainTimeoutMs`.
  */
-export class NdjsonStreamTransport implements Transport {
+export class NdjsonStreamTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
   oninputend?: () => Promise<void>;
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
+  }
+
   readonly inputEnds = true;
 
   protected input: Readable | undefined;

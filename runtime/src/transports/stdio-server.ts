@@ -16,7 +16,7 @@ export interface StdioServerTransportOptions extends NdjsonStreamOptions {
 export class StdioServerTransport extends NdjsonStreamTransport {
   private readonly stdinStream: Readable;
   private readonly stdoutStream: Writable;
-  /** One client per process, the same one across restarts (see Transport.peerIdentity). */
+  /** One client per process, the same one across restarts (see TransportHints.peerIdentity). */
   readonly peerIdentity = "stdio";
 
   constructor(options: StdioServerTransportOptions = {}) {

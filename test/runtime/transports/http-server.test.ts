@@ -41,7 +41,7 @@ test("initialize: JSON reply with a session id; later requests need it (400 miss
   const { url, log } = await start();
   const h = await session(url);
   assert.is(log.transports.length, 1);
-  assert.is(log.transports[0]!.sessionId, h["mcp-session-id"]);
+  assert.is(log.transports[0]!.hints?.sessionId, h["mcp-session-id"]);
   const ok = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo", params: { a: 1 } }), h);
   assert.is(ok.status, 200);
   assert.match(String(ok.headers["content-type"]), /application\/json/);

@@ -11,7 +11,8 @@ import { loadTables, loadValidator } from "../../lazy-binding.js";
 import type { NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
-import type { Capabilities, ClientOptions, Implementation } from "./types.js";
+import type { ClientOptions } from "./types.js";
+import type { Capabilities, Implementation } from "../common/types.js";
 import type * as Wire from "../../wire/legacy.js";
 import { findBinding, legacyBindings } from "./versions.js";
 
@@ -180,7 +181,7 @@ export async function handshake(session: Session, policy: LegacyPolicy, options:
       throw new InvalidResultError("initialize", validate.errors ?? [], result);
     }
     session.setBinding(negotiated);
-    options.transport.setProtocolVersion?.(negotiated.revision);
+    options.transport.hints?.setProtocolVersion?.(negotiated.revision);
     policy.peer = result.capabilities ?? {};
     policy.phase = "ready";
     const client = new ClientSession(session, policy, bindings, result);

@@ -3,8 +3,8 @@ import type { ProtocolBinding, Side } from "../../abi.js";
 import { CapabilityError } from "../../errors.js";
 import type { Session } from "../../session/session.js";
 import type { NotificationHandler, RequestHandler } from "../../session/types.js";
-import { hasCapability } from "./capabilities.js";
-import type { Capabilities, NotificationHandlers, RequestHandlers } from "./types.js";
+import { hasCapability } from "../common/capabilities.js";
+import type { Capabilities, NotificationHandlers, RequestHandlers } from "../common/types.js";
 import { methodInfoAnyRevision } from "./versions.js";
 import { tableLoaded } from "../../lazy-binding.js";
 

@@ -8,8 +8,8 @@ import type { MethodInfo, ProtocolBinding, Side } from "../../abi.js";
 import { CapabilityError, LifecycleError } from "../../errors.js";
 import { describe } from "../../describe.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
-import { elicitationModeAllowed, hasCapability, notificationCapabilityOwner } from "./capabilities.js";
-import type { Capabilities } from "./types.js";
+import { elicitationModeAllowed, hasCapability, notificationCapabilityOwner } from "../common/capabilities.js";
+import type { Capabilities } from "../common/types.js";
 
 /** new: nothing exchanged; initializing: initialize in flight/answered, initialized not yet; ready: operation. */
 export type Phase = "new" | "initializing" | "ready";

@@ -15,8 +15,9 @@ import { Session } from "../../session/session.js";
 import type { NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions, Result } from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
-import { hasCapability } from "./capabilities.js";
-import type { Capabilities, Implementation, ServerOptions } from "./types.js";
+import { hasCapability } from "../common/capabilities.js";
+import type { ServerOptions } from "./types.js";
+import type { Capabilities, Implementation } from "../common/types.js";
 import { findBinding, legacyBindings } from "./versions.js";
 
 export class ServerSession {
@@ -80,7 +81,7 @@ export class ServerSession {
   private startStateless(header: string | undefined): void {
     const binding = findBinding(this.bindings, header ?? "2025-03-26") ?? this.bindings[0]!;
     this.session.setBinding(binding);
-    this.options.transport.setProtocolVersion?.(binding.revision);
+    this.options.transport.hints?.setProtocolVersion?.(binding.revision);
     this.protocolVersion = binding.revision;
     this.policy.stateless = true;
     this.policy.peer = {};
@@ -158,7 +159,7 @@ export class ServerSession {
   private initialize(params: Params): Result {
     const binding = this.negotiate(params.protocolVersion);
     this.session.setBinding(binding);
-    this.options.transport.setProtocolVersion?.(binding.revision);
+    this.options.transport.hints?.setProtocolVersion?.(binding.revision);
     this.protocolVersion = binding.revision;
     this.clientCapabilities = (params.capabilities as Capabilities | undefined) ?? {};
     this.clientInfo = params.clientInfo as Implementation | undefined;

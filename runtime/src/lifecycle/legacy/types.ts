@@ -1,17 +1,8 @@
+/** Options of the legacy era's sessions: the `initialize` handshake, then a session per connection. */
 import type { Transport } from "../../transport.js";
-import type * as Wire from "../../wire/legacy.js";
 import type { ProtocolBinding } from "../../abi.js";
-import type { NotificationHandler, RequestHandler } from "../../session/types.js";
 import type { SessionBytes } from "../../session/running-bytes.js";
-
-/** `Implementation` (clientInfo / serverInfo) of the newest legacy revision, open to newer fields. */
-export type Implementation = Wire.Implementation & { [key: string]: unknown };
-
-/** Capabilities object as exchanged in `initialize` (open: unknown keys are kept). */
-export type Capabilities = Record<string, unknown>;
-
-export type RequestHandlers = Record<string, RequestHandler<any, any>>;
-export type NotificationHandlers = Record<string, NotificationHandler<any>>;
+import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../common/types.js";
 
 interface CommonOptions {
   transport: Transport;

@@ -9,8 +9,8 @@ import type { ProtocolBinding } from "../../abi.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
 import { MethodSet } from "../../session/method-set.js";
-import { hasCapability } from "../legacy/capabilities.js";
-import type { Capabilities } from "../legacy/types.js";
+import { hasCapability } from "../common/capabilities.js";
+import type { Capabilities } from "../common/types.js";
 import type { ResultCache } from "./client-cache.js";
 import { subscriptionIdOf, type Subscription } from "./client-listen.js";
 

@@ -5,7 +5,7 @@
  * the client's sampling / elicitation / roots handlers and retried (a new JSON-RPC id per round,
  * `requestState` echoed verbatim), and cacheable results are reused while their `ttlMs` lasts.
  */
-import { awaitTask, type PollOptions } from "../../tasks/client.js";
+import { awaitTask, type PollOptions } from "./client-tasks.js";
 import type { ProtocolBinding } from "../../abi.js";
 import { loadTables } from "../../lazy-binding.js";
 import type { RequestId } from "../../jsonrpc.js";
@@ -16,7 +16,7 @@ import { Session } from "../../session/session.js";
 import { ownCopy } from "../../session/own-copy.js";
 import type { NotificationHandler, Params, RequestHandler, RequestOptions, ResponseReader, Result } from "../../session/types.js";
 import type { LoggingLevel } from "../../mcp-types.js";
-import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../legacy/types.js";
+import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../common/types.js";
 import type * as Modern from "../../wire/modern.js";
 import { ResultCache } from "./client-cache.js";
 import { Subscription, type ListenOptions, type SubscriptionFilter } from "./client-listen.js";
@@ -205,7 +205,7 @@ export class ModernClientSession {
     const info = meta?.[MetaKey.serverInfo] ?? discovered.serverInfo;
     this.serverInfo = (typeof info === "object" && info !== null ? info : { name: "", version: "" }) as Implementation;
     this.session.setBinding(binding);
-    this.transport.setProtocolVersion?.(binding.revision);
+    this.transport.hints?.setProtocolVersion?.(binding.revision);
     this.session.onclose = () => {
       for (const sub of this.policy.subscriptions.values()) sub.finish(undefined);
       this.policy.subscriptions.clear();
@@ -300,7 +300,7 @@ export class ModernClientSession {
 
   /** @internal Whether `run` answers this failure of a first attempt with a retry. */
   retries(method: string, e: unknown): boolean {
-    return isError(e, ErrorCode.UnsupportedProtocolVersion) || (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && this.transport.setToolHeaders !== undefined);
+    return isError(e, ErrorCode.UnsupportedProtocolVersion) || (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && this.transport.hints?.setToolHeaders !== undefined);
   }
 
   /**
@@ -316,7 +316,7 @@ export class ModernClientSession {
     return this.session.request(method, this.params({ taskId }), { skipValidation: true, signal: options?.signal, timeout: options?.timeout });
   }
 
-  /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see tasks/client.ts. */
+  /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see client-tasks.ts. */
   waitForTask(created: Result, options?: RequestOptions): Promise<Result> {
     const raw = this.awaitTask(created, options).then((r) => ({ ...r, resultType: "complete" }));
     return raw.then(async (r) => {
@@ -360,7 +360,7 @@ export class ModernClientSession {
           this.useBinding(next);
           continue;
         }
-        if (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && !headersRetried && this.transport.setToolHeaders !== undefined) {
+        if (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && !headersRetried && this.transport.hints?.setToolHeaders !== undefined) {
           // The tool's x-mcp-header annotations may have changed: learn them again, then retry once.
           headersRetried = true;
           await this.refreshTools(options);
@@ -405,7 +405,7 @@ export class ModernClientSession {
     this.version = b;
     this.metaShared = undefined;
     this.session.setBinding(b);
-    this.transport.setProtocolVersion?.(b.revision);
+    this.transport.hints?.setProtocolVersion?.(b.revision);
   }
 
   /** Every page of tools/list, fetched past the cache, to relearn header annotations. */
@@ -439,7 +439,7 @@ export class ModernClientSession {
         const params = found.params.length > 0 ? found.params : undefined;
         if (params === undefined) this.headers.delete(name);
         else this.headers.set(name, params);
-        this.transport.setToolHeaders?.(name, params);
+        this.transport.hints?.setToolHeaders?.(name, params);
       }
       kept.push(tool);
     }
@@ -539,7 +539,7 @@ export async function discover(
     }
     binding = next;
     session.setBinding(binding);
-    options.transport.setProtocolVersion?.(binding.revision);
+    options.transport.hints?.setProtocolVersion?.(binding.revision);
     raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
   }
   await resultReady("server/discover", binding, options.trustPeer === true);

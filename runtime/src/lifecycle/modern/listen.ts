@@ -9,8 +9,8 @@ import { ErrorCode } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
 import { LIMIT_EXCEEDED_CODE, MAX_LISTENS as DEFAULT_MAX_LISTENS, MAX_LISTENS_PER_PRINCIPAL, MAX_LISTENS_PER_SESSION, MAX_LISTEN_SUBSCRIPTIONS, MAX_LISTEN_URI_CHARS } from "../../limits.js";
-import { hasCapability } from "../legacy/capabilities.js";
-import type { Capabilities } from "../legacy/types.js";
+import { hasCapability } from "../common/capabilities.js";
+import type { Capabilities } from "../common/types.js";
 
 import { TASKS_EXTENSION, hasExtension, type SubscriptionFilter } from "./wire.js";
 export type { SubscriptionFilter };

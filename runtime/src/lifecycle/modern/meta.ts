@@ -8,7 +8,7 @@ import type { ProtocolBinding } from "../../abi.js";
 import { ErrorCode, type JSONRPCErrorObject, isObject } from "../../jsonrpc.js";
 import { loggingLevels, type LoggingLevel } from "../../mcp-types.js";
 import type { Params } from "../../session/types.js";
-import type { Capabilities, Implementation } from "../legacy/types.js";
+import type { Capabilities, Implementation } from "../common/types.js";
 import { MetaKey } from "./wire.js";
 
 const REQUIRED = [MetaKey.protocolVersion, MetaKey.clientCapabilities] as const;

@@ -14,8 +14,8 @@ import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
 import { MethodSet } from "../../session/method-set.js";
 import { INPUT_REQUIRED_METHODS } from "./wire.js";
-import { elicitationModeAllowed, hasCapability } from "../legacy/capabilities.js";
-import type { Capabilities } from "../legacy/types.js";
+import { elicitationModeAllowed, hasCapability } from "../common/capabilities.js";
+import type { Capabilities } from "../common/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";

@@ -3,7 +3,7 @@
  * identity in `_meta`, and caching hints on the results that require them.
  */
 import type { Params, Result } from "../../session/types.js";
-import type { Implementation } from "../legacy/types.js";
+import type { Implementation } from "../common/types.js";
 import { ownCopy } from "../../session/own-copy.js";
 import { MetaKey } from "./wire.js";
 

@@ -9,7 +9,7 @@ import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
 import type { SessionBytes } from "../../session/running-bytes.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../../session/types.js";
-import type { Capabilities, Implementation, RequestHandlers } from "../legacy/types.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../common/types.js";
 import { ModernServerPolicy } from "./policy.js";
 import { CACHEABLE, isRetry, modernResult, type CacheHint } from "./results.js";
 import { honouredFilter, type Listen, type ListenHub, type SubscriptionFilter } from "./listen.js";
@@ -158,7 +158,7 @@ export class ModernServerSession {
     this.session.onclose = () => this.onclose?.();
     // A stdio client that ended its input can cancel nothing: its listens end, answered, like at shutdown.
     const hub = o.listens;
-    if (hub !== undefined && options.transport.inputEnds === true) this.session.oninputend = () => hub.endSession(this.session.connectionKey);
+    if (hub !== undefined && options.transport.hints?.inputEnds === true) this.session.oninputend = () => hub.endSession(this.session.connectionKey);
     for (const [method, handler] of core.handlers) this.session.setRequestHandler(method, handler);
   }
 

@@ -5,6 +5,9 @@
  */
 import { describe, describeText } from "../../describe.js";
 import { isObject } from "../../jsonrpc.js";
+import type { HeaderParam } from "../../transport.js";
+
+export type { HeaderParam };
 
 /** Reserved `_meta` keys of requests, results and notifications (lifecycle.md §9, §12.2). */
 export const MetaKey = {
@@ -112,15 +115,6 @@ export function decodeHeaderValue(received: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** One tool argument mirrored into a `Mcp-Param-{header}` header. */
-export interface HeaderParam {
-  /** The `x-mcp-header` value as declared (header names compare case-insensitively). */
-  readonly header: string;
-  /** Property names from the input schema's root to the annotated property. */
-  readonly path: readonly string[];
-  readonly type: "string" | "integer" | "boolean";
 }
 
 export type HeaderParamsResult = { readonly params: readonly HeaderParam[] } | { readonly problem: string };

@@ -1,16 +1,22 @@
 /**
- * How the legacy facade serves 2025-11-25 tasks: which revisions advertise them, what a
+ * How the legacy server serves 2025-11-25 tasks: which revisions advertise them, what a
  * `tools/call` does with `params.task` against the tool's `execution.taskSupport`, and the
  * `tasks/*` handlers, each bound to the caller (its authorization principal, else its connection).
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../session/types.js";
-import type { Capabilities, RequestHandlers } from "../lifecycle/legacy/types.js";
-import { legacyTaskCapabilities, type LegacyTasks, type TaskBody } from "../tasks/legacy.js";
-import type { TaskSupport } from "../tasks/modern.js";
-import { principalOf } from "../tasks/shared.js";
-import type { Connection } from "./context.js";
+import type { Capabilities, RequestHandlers } from "../lifecycle/common/types.js";
+import { legacyTaskCapabilities, type LegacyTasks, type TaskBody } from "./legacy.js";
+import type { TaskSupport } from "./modern.js";
+import { principalOf } from "./shared.js";
+
+/** What serving tasks needs of the connection a request came on. */
+export interface TaskConnection {
+  readonly session: { notify(method: string, params?: Params): Promise<void> };
+  /** Who owns the tasks this connection creates when no authorization says. */
+  readonly taskOwner?: string;
+}
 
 /** `capabilities` plus `tasks`; a stateless connection cannot tell requestors apart, so it offers no `tasks.list`. */
 export function withTaskCapabilities(caps: Capabilities, stateless: boolean): Capabilities {
@@ -22,7 +28,7 @@ export function withTaskCapabilities(caps: Capabilities, stateless: boolean): Ca
  * from any session), else the connection it was created on (stdio, a Streamable HTTP session).
  * Stateless HTTP without authorization has neither: the unguessable id is then the only key.
  */
-export function taskOwner(conn: Connection, rc: RequestContext): string | undefined {
+export function taskOwner(conn: TaskConnection, rc: RequestContext): string | undefined {
   return principalOf(rc) ?? conn.taskOwner;
 }
 
@@ -36,7 +42,7 @@ export function callMaybeTask(
   tool: string,
   params: Params,
   rc: RequestContext,
-  conn: Connection,
+  conn: TaskConnection,
   direct: () => Promise<Result>,
   body: TaskBody,
 ): Promise<Result> {
@@ -57,7 +63,7 @@ export function callMaybeTask(
 }
 
 /** The `tasks/*` request handlers (no `tasks/list` on a stateless connection). */
-export function taskHandlers(tasks: LegacyTasks, conn: () => Connection, stateless: boolean): RequestHandlers {
+export function taskHandlers(tasks: LegacyTasks, conn: () => TaskConnection, stateless: boolean): RequestHandlers {
   const owner = (rc: RequestContext) => taskOwner(conn(), rc);
   const h: Record<string, RequestHandler<any, Result>> = {
     "tasks/get": (p: Params, rc: RequestContext) => tasks.get(p, owner(rc)),

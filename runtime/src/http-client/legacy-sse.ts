@@ -1,11 +1,11 @@
 import type * as http from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
-import type { MessageContext, SendOptions, Transport } from "../transport.js";
+import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
-import { HttpRequester, HttpStatusError, readText } from "../http-client/request.js";
+import { HttpRequester, HttpStatusError, readText } from "./request.js";
 import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface LegacySseClientOptions {
@@ -25,7 +25,7 @@ export interface LegacySseClientOptions {
  * event, POST every message there; server messages arrive as `message` events. The stream
  * ending closes the transport.
  */
-export class LegacySseClientTransport implements Transport {
+export class LegacySseClientTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -46,6 +46,11 @@ export class LegacySseClientTransport implements Transport {
   /** The URI the server told us to POST to. */
   get endpointUrl(): URL | undefined {
     return this.endpoint;
+  }
+
+  /** What it knows beyond moving messages is in its own members (see TransportHints). */
+  get hints(): TransportHints {
+    return this;
   }
 
   setProtocolVersion(version: string): void {

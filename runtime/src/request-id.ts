@@ -3,7 +3,7 @@
  * integer cannot be echoed back faithfully (1e400 parses to Infinity, 2^60 loses digits), so it
  * is no id either. A request without a usable id is answered -32600 with `id: null`.
  */
-import type { RequestId } from "../jsonrpc.js";
+import type { RequestId } from "./jsonrpc.js";
 
 export function asRequestId(v: unknown): RequestId | undefined {
   if (typeof v === "string") return v;

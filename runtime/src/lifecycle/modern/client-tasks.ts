@@ -6,11 +6,11 @@
  * inlined result, throws the inlined JSON-RPC error, or throws TaskCancelledError. Aborting the
  * caller's signal cancels the task on the server.
  */
-import { ErrorCode } from "../jsonrpc.js";
-import { InvalidResultError, McpError } from "../errors.js";
-import type { Result } from "../session/types.js";
-import { readInputRequired, type InputRequired } from "../lifecycle/modern/client-result.js";
-import { describe } from "../describe.js";
+import { ErrorCode } from "../../jsonrpc.js";
+import { InvalidResultError, McpError } from "../../errors.js";
+import type { Result } from "../../session/types.js";
+import { readInputRequired, type InputRequired } from "./client-result.js";
+import { describe } from "../../describe.js";
 
 /** Polling never runs faster than this nor waits longer than MAX_POLL_MS between polls. */
 export const MIN_POLL_MS = 20;

@@ -1,0 +1,132 @@
+/**
+ * Reading a Streamable HTTP POST up to where a session takes it: a JSON body the client can be
+ * answered for, read within the body bounds, parsed within maxDepth, one JSON-RPC message or a
+ * batch of them with ids a reply can be routed by, `initialize` alone. Every refusal is answered
+ * here, before the request is admitted: a body too large or too deep is admitted only for what it
+ * answers (see `unreadable`).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
+import type { MessageOutline } from "../framing/scan.js";
+import { BUFFER_FULL_HEADERS, BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
+import { BodyTimeoutError, BodyTooLargeError, accepts, headerValue, readBody, sendJsonError, sendJsonRpcError } from "./http-util.js";
+import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
+
+export interface PostIntake {
+  readonly mode: "auto" | "json" | "sse";
+  readonly maxBody: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxDepth: number;
+  readonly buffered: BufferedBodies;
+  readonly report: (e: Error) => void;
+  /** Whether `sid` names a live session (only there is an oversized body read on for its id). */
+  isSession(sid: string): boolean;
+  /**
+   * Responses among messages too large or too deep to deliver fail the requests they answer now:
+   * false once the request was refused while being admitted for that (401/403).
+   */
+  unreadable(req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean>;
+}
+
+/** A POST read and checked. */
+export interface ReadPost {
+  /** The body as parsed: one message, or a batch. */
+  readonly parsed: object;
+  readonly batch: boolean;
+  readonly list: JSONRPCMessage[];
+  /** Ids of the requests among them. */
+  readonly requestIds: RequestId[];
+  /** It is an `initialize` request (then alone). */
+  readonly initialize: boolean;
+  readonly allowJson: boolean;
+  readonly allowSse: boolean;
+  /** About the heap the parsed body takes (MessageContext.bytes). */
+  readonly bytes: number;
+}
+
+/** Answer a refused POST and log why. */
+export function refuse(report: (e: Error) => void, res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void {
+  report(new Error(`POST refused (${status}): ${message}`));
+  sendJsonRpcError(res, status, id, code, message);
+}
+
+/** The POST `req` read and checked; undefined once it was refused (answered). */
+export async function readPost(req: IncomingMessage, res: ServerResponse, intake: PostIntake): Promise<ReadPost | undefined> {
+  const ctype = headerValue(req, "content-type");
+  if (!isJsonMediaType(ctype)) {
+    sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    return undefined;
+  }
+  const accept = headerValue(req, "accept");
+  const allowJson = intake.mode !== "sse" && accepts(accept, "application/json");
+  const allowSse = intake.mode !== "json" && accepts(accept, "text/event-stream");
+  if (!allowJson && !allowSse) {
+    sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
+    return undefined;
+  }
+  const body = await bodyOf(req, res, intake);
+  if (body === undefined) return undefined;
+  const read = parseBody(body.toString("utf8"), intake.maxDepth);
+  if (!("value" in read)) {
+    if (read.outlines !== undefined && !(await intake.unreadable(req, res, read.outlines, read.code, `nests deeper than ${intake.maxDepth} levels (maxDepth)`))) return undefined;
+    refuse(intake.report, res, read.status, read.id, read.code, read.message);
+    return undefined;
+  }
+  const post = classify(read.value, allowJson, allowSse, read.bytes);
+  if (post === undefined) {
+    sendJsonError(res, 400, -32600, "Invalid Request: expected a JSON-RPC message or batch");
+    return undefined;
+  }
+  if (post.initialize && (post.batch || post.list.length > 1)) {
+    sendJsonError(res, 400, -32600, "Invalid Request: initialize must be sent alone, not in a batch");
+    return undefined;
+  }
+  const badId = badRequestId(post.list);
+  if (badId) {
+    refuse(intake.report, res, badId.status, badId.id, badId.code, badId.message);
+    return undefined;
+  }
+  return post;
+}
+
+/** The body, within maxBodyBytes, bodyTimeoutMs and maxBufferedBodyBytes; undefined once refused. */
+async function bodyOf(req: IncomingMessage, res: ServerResponse, intake: PostIntake): Promise<Buffer | undefined> {
+  // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
+  const sid = headerValue(req, "mcp-session-id");
+  try {
+    return await readBody(req, intake.maxBody, intake.bodyTimeoutMs, sid !== undefined && intake.isSession(sid), intake.buffered);
+  } catch (e) {
+    if (e instanceof BodyTooLargeError) {
+      if (e.outline !== undefined && !(await intake.unreadable(req, res, [e.outline], -32000, `exceeds ${intake.maxBody} bytes (maxBodyBytes)`))) return undefined;
+      intake.report(new Error(`POST refused (413): ${e.message}`));
+      sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
+    } else if (e instanceof BodyTimeoutError) {
+      intake.report(new Error(`POST refused (408): ${e.message}`));
+      sendJsonError(res, 408, -32000, `Request Timeout: ${e.message}`, { connection: "close" });
+    } else if (e instanceof BodyBufferFullError) {
+      intake.report(new Error(`POST refused (503): ${e.message}`));
+      sendJsonError(res, 503, -32000, `Service Unavailable: ${e.message}`, BUFFER_FULL_HEADERS);
+    } else if (!res.headersSent) res.destroy();
+    return undefined;
+  }
+}
+
+/** The POST's messages sorted out; undefined when the body is no JSON-RPC message or batch of them. */
+function classify(parsed: unknown, allowJson: boolean, allowSse: boolean, bytes: number): ReadPost | undefined {
+  if (parsed === null || typeof parsed !== "object") return undefined;
+  const batch = Array.isArray(parsed);
+  const list = (batch ? parsed : [parsed]) as JSONRPCMessage[];
+  if (list.length === 0) return undefined;
+  const requestIds: RequestId[] = [];
+  let initialize = false;
+  for (const m of list) {
+    if (m === null || typeof m !== "object" || Array.isArray(m)) return undefined;
+    if ("method" in m) {
+      if ("id" in m && m.id !== undefined && m.id !== null) {
+        requestIds.push(m.id);
+        if (m.method === "initialize") initialize = true;
+      }
+    } else if (!("id" in m)) return undefined;
+  }
+  return { parsed, batch, list, requestIds, initialize, allowJson, allowSse, bytes };
+}

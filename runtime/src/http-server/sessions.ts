@@ -1,0 +1,120 @@
+/**
+ * The Streamable HTTP sessions of one handler: one per `initialize` (stateful), a transport of no
+ * session per stateless or 2026-07-28 POST; each found by its Mcp-Session-Id for the principal
+ * that opened it alone, and closed after `sessionIdleTimeoutMs` without activity.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { RequestId } from "../jsonrpc.js";
+import type { EventStore } from "./event-store.js";
+import { headerValue, sendJsonError } from "./http-util.js";
+import { StreamableHttpServerTransport } from "./session-transport.js";
+import { principalKey, type AuthInfo } from "../auth/principal.js";
+
+export interface HttpSessionSettings {
+  readonly stateless: boolean;
+  /** Resumability of stateful sessions; undefined: none. */
+  readonly store: EventStore | undefined;
+  readonly retryMs: number;
+  readonly keepAliveMs: number;
+  /** sessionIdleTimeoutMs (0: never). */
+  readonly idleMs: number;
+  readonly maxSessions: number;
+  readonly genId: () => string;
+  readonly report: (e: Error) => void;
+}
+
+export class HttpSessions {
+  /** Live sessions by id (stateful mode). */
+  readonly byId = new Map<string, StreamableHttpServerTransport>();
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(private readonly s: HttpSessionSettings) {}
+
+  /** A transport of session `sessionId`, or of none (a stateless POST; `modern`: a 2026-07-28 POST). */
+  transport(sessionId: string | undefined, modern = false, owner?: string): StreamableHttpServerTransport {
+    const s = this.s;
+    return new StreamableHttpServerTransport({
+      sessionId,
+      owner,
+      eventStore: modern ? undefined : s.store,
+      retryMs: s.retryMs,
+      keepAliveMs: s.keepAliveMs,
+      modern,
+      closeWhenIdle: s.stateless || modern,
+      onclosed: (t) => {
+        if (t.sessionId !== undefined && this.byId.get(t.sessionId) === t) this.byId.delete(t.sessionId);
+      },
+    });
+  }
+
+  /**
+   * The live session `sid` names, if `auth`'s principal owns it. Another principal's session is
+   * no session to this request: it is neither joined nor confirmed to exist (404 like an unknown
+   * id). A session id is not a credential:
+   * https://modelcontextprotocol.io/specification/2025-11-25/basic/security_best_practices#session-hijacking
+   */
+  owned(sid: string | undefined, auth: AuthInfo | undefined): StreamableHttpServerTransport | undefined {
+    const t = sid === undefined ? undefined : this.byId.get(sid);
+    return t !== undefined && t.owner === principalKey(auth) ? t : undefined;
+  }
+
+  /** Session lookup shared by POST (non-initialize), GET and DELETE; answers the error itself. */
+  lookup(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined, sid = headerValue(req, "mcp-session-id")): StreamableHttpServerTransport | undefined {
+    if (sid === undefined) {
+      sendJsonError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+      return undefined;
+    }
+    const t = this.owned(sid, auth);
+    if (!t) {
+      sendJsonError(res, 404, -32001, "Session not found");
+      return undefined;
+    }
+    return t;
+  }
+
+  /**
+   * A session for the `initialize` request `id` of `auth`'s principal; undefined once refused with
+   * 503 (maxSessions). It exists only if initialize succeeds: an error answer closes it.
+   */
+  open(res: ServerResponse, auth: AuthInfo | undefined, id: RequestId): StreamableHttpServerTransport | undefined {
+    if (this.byId.size >= this.s.maxSessions) {
+      this.s.report(new Error(`initialize refused (503): ${this.s.maxSessions} sessions are open (maxSessions)`));
+      sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
+      return undefined;
+    }
+    const sid = this.s.genId();
+    // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
+    if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
+    const transport = this.transport(sid, false, principalKey(auth));
+    transport.expectInitialize(id);
+    this.byId.set(sid, transport);
+    const idleMs = this.s.idleMs;
+    if (idleMs > 0 && !this.sweeper) {
+      this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(idleMs / 2, 60_000)));
+      this.sweeper.unref();
+    }
+    return transport;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    const idleMs = this.s.idleMs;
+    for (const t of this.byId.values()) {
+      if (!t.busy && now - t.lastActivity > idleMs) {
+        this.s.report(new Error(`session closed after ${idleMs} ms without activity (sessionIdleTimeoutMs)`));
+        void t.close();
+      }
+    }
+    if (this.byId.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
+    }
+  }
+
+  /** Close every session. */
+  async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    await Promise.all([...this.byId.values()].map((t) => t.close()));
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * The server core both eras' adapters share (legacy.ts, modern.ts), built once per McpServer: the
+ * definition's entries by name with their handlers and validators, its lists per revision,
+ * completion, the 2026-07-28 caching hints and tool headers, and task support (which tools may
+ * run as tasks, and the task machinery once the definition's `tasks` thunk has loaded it).
+ */
+import type { ProtocolBinding, Validator } from "../abi.js";
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import { describe, ownValue } from "../describe.js";
+import type { Params, Result } from "../session/types.js";
+import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
+import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
+import type { CacheHint } from "../lifecycle/modern/results.js";
+import { headerParams } from "../lifecycle/modern/wire.js";
+import type { TaskSupport } from "../tasks/modern.js";
+import type { LegacyTasks } from "../tasks/legacy.js";
+import type { CompleteResult } from "../mcp-types.js";
+import type { ToolHeaders } from "./header-params.js";
+import { LazyModule } from "./lazy-module.js";
+import { ResourceRouter } from "./resources.js";
+import type { ToolEntry } from "./tools.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerTasksModule, ToolValidators } from "./types.js";
+
+export interface PromptEntry {
+  readonly member: string;
+  readonly handler: PromptHandler;
+  readonly required: readonly string[];
+}
+
+const MAX_COMPLETIONS = 100;
+/** A legacy revision whose schema has core tasks (2025-11-25). */
+const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
+const LIST_TTL_MS = 60_000;
+
+/** A tool's input validator until the definition's are imported (toolsReady runs before any call). */
+const validatorNotLoaded = (tool: string): Validator =>
+  (() => {
+    throw new Error(`mcpgen runtime: the input validator of tool ${JSON.stringify(tool)} was used before the tool validators were loaded`);
+  }) as unknown as Validator;
+
+export class ServerCore {
+  readonly tools = new Map<string, ToolEntry>();
+  readonly prompts = new Map<string, PromptEntry>();
+  readonly router = new ResourceRouter();
+  readonly codec: RequestStateCodec;
+  readonly report: (e: Error) => void;
+  /** What `initialize` answers with: the newest legacy revision's view of the manifest. */
+  readonly serverInfo: Implementation;
+  readonly capabilities: Capabilities;
+  readonly instructions: string | undefined;
+  /** The 2026-07-28 tasks extension; undefined when no tool declares `execution.taskSupport` (set before the first connection starts). */
+  tasks: ServerModernTasks | undefined;
+  /** 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
+  legacyTasks: LegacyTasks | undefined;
+  private readonly headerCache = new Map<string, ToolHeaders>();
+  /** Legacy revisions in which some tool declares `execution.taskSupport`. */
+  private readonly taskToolRevisions: ReadonlySet<string>;
+  /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
+  private readonly modernTaskTools: boolean;
+  /** The task machinery; undefined when no tool may run as a task. */
+  private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
+  private tasksStarted = false;
+  private readonly coreTaskCache = new Map<string, boolean>();
+  private toolsValidated: boolean;
+  private toolsLoading: Promise<void> | undefined;
+  /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
+  private readonly allErrors: LazyModule<ToolValidators> | undefined;
+
+  /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
+  private allErrorsOf(tool: string): ToolEntry["allErrors"] {
+    const all = this.allErrors;
+    if (all === undefined) return undefined;
+    return () =>
+      all.get().then(
+        (validators) => ownValue(validators, tool)?.input,
+        (e: unknown) => {
+          this.report(new Error(`the all-errors tool validators could not be loaded (invalid arguments name their first failure): ${e instanceof Error ? e.message : String(e)}`));
+          return undefined;
+        },
+      );
+  }
+
+  /** `legacy` and `modern`: the bindings served of each era (one of them not empty). */
+  constructor(
+    readonly definition: McpDefinition,
+    private readonly handlers: McpServerHandlers,
+    private readonly options: McpServerOptions,
+    /** The legacy revisions' bindings served. */
+    readonly legacy: readonly ProtocolBinding[],
+    /** The 2026-era revisions' bindings served. */
+    readonly modern: readonly ProtocolBinding[],
+    /** A task changed (for `notifications/tasks` on listens). */
+    private readonly ontaskchange: (task: Result) => void,
+  ) {
+    this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
+    this.toolsValidated = typeof definition.toolValidators !== "function";
+    const allErrors = definition.allErrorsValidators;
+    this.allErrors = allErrors === undefined ? undefined : new LazyModule(async () => (typeof allErrors === "function" ? allErrors() : allErrors));
+    // initialize answers with the newest legacy revision's view; a modern-only server with its own.
+    const base = legacy.length > 0 ? legacy : modern;
+    const newest = [...base].sort((a, b) => (a.revision < b.revision ? 1 : -1))[0]!.revision;
+    const lists = this.lists(newest);
+    this.serverInfo = lists.serverInfo as Implementation;
+    this.capabilities = lists.capabilities as Capabilities;
+    this.instructions = lists.instructions;
+    this.index(lists);
+    this.codec = new RequestStateCodec(options.requestState);
+    // Whether a revision's schema has core tasks is in its method table, which loads when a
+    // connection first uses the revision: here only which revisions' tools declare task support.
+    this.taskToolRevisions = new Set(legacy.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
+    this.modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
+    if (this.taskToolRevisions.size > 0 || this.modernTaskTools) {
+      if (definition.tasks === undefined) {
+        const tools = Object.keys(definition.toolTasks ?? {});
+        throw new TypeError(
+          `createMcpServer: ${tools.length === 1 ? "tool" : "tools"} ${tools.map((t) => JSON.stringify(t)).join(", ")} may run as tasks, but the definition has no ` +
+            "`tasks` (the thunk importing @mcpgen/runtime/tasks/server, which the generated create...Server adds): call the generated factory, or regenerate with the mcpgen that matches your runtime",
+        );
+      }
+      this.taskPath = new LazyModule(definition.tasks);
+    }
+    const t = options.tasks;
+    // The store counts what it holds: a given store has its own bounds, which these would silently not change.
+    if (t?.store !== undefined && (t.maxTasks !== undefined || t.maxTasksPerOwner !== undefined)) {
+      throw new TypeError("createMcpServer: tasks.maxTasks and tasks.maxTasksPerOwner configure the default store; give them to your tasks.store instead");
+    }
+  }
+
+  /** The task machinery, once tasksReady() has loaded it (only servers with task tools call this). */
+  get taskModule(): ServerTasksModule {
+    return this.taskPath!.value!;
+  }
+
+  /** What must load before a connection can start: the task machinery (once); undefined once loaded, or when no tool may run as a task. */
+  tasksReady(): Promise<void> | undefined {
+    const taskPath = this.tasksStarted ? undefined : this.taskPath;
+    if (taskPath === undefined) return undefined;
+    if (taskPath.value === undefined) return taskPath.get().then((m) => this.startTasks(m));
+    this.startTasks(taskPath.value);
+    return undefined;
+  }
+
+  private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: ServerTasksModule): void {
+    if (this.tasksStarted) return;
+    this.tasksStarted = true;
+    const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = this.options.tasks ?? {};
+    // One store for both eras: a task is found by its id whichever flow made it.
+    const store = given ?? new MemoryTaskStore({ ...(maxTasks !== undefined ? { maxTasks } : {}), ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}) });
+    this.legacyTasks = this.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report }) : undefined;
+    this.tasks = this.modernTaskTools
+      ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report })
+      : undefined;
+  }
+
+  /**
+   * Whether sessions of legacy `revision` serve core tasks: its schema has them and a tool declares
+   * support. Asked once a connection negotiated `revision`, whose table is loaded by then.
+   */
+  coreTasks(revision: string): boolean {
+    if (!this.taskToolRevisions.has(revision)) return false;
+    let has = this.coreTaskCache.get(revision);
+    if (has === undefined) {
+      const binding = this.legacy.find((b) => b.revision === revision);
+      has = binding !== undefined && hasCoreTasks(binding);
+      this.coreTaskCache.set(revision, has);
+    }
+    return has;
+  }
+
+  /** A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
+  taskSupport(_revision: string, tool: string): TaskSupport {
+    return this.definition.toolTasks?.[tool] ?? "forbidden";
+  }
+
+  /** Some tool of `revision` declares `execution.taskSupport`. */
+  declaresTaskTools(revision: string): boolean {
+    return this.lists(revision).tools.some((t) => this.taskSupport(revision, t.name as string) !== "forbidden");
+  }
+
+  get pageSize(): number {
+    return this.definition.pageSize;
+  }
+
+  /** The `Mcp-Param-*` mirrors of a tool in `revision` (a tool with invalid annotations mirrors none). */
+  toolHeaders(revision: string, tool: string): ToolHeaders {
+    const key = `${revision}\u0000${tool}`;
+    let found = this.headerCache.get(key);
+    if (found === undefined) {
+      const entry = this.definition.published[revision]?.tools.find((t) => t.name === tool);
+      const r = headerParams(entry?.inputSchema);
+      found = "params" in r ? r.params : [];
+      if ("problem" in r) this.report(new Error(`tool ${JSON.stringify(tool)}: ${r.problem}; its x-mcp-header annotations are ignored`));
+      this.headerCache.set(key, found);
+    }
+    return found;
+  }
+
+  /** Caching hint of a 2026-07-28 result (manifest `cache`, else the defaults). */
+  cacheHint(method: string, params: Params | undefined): CacheHint {
+    const c = this.definition.cache;
+    let s: CacheSettings | undefined = c;
+    let fallback: CacheHint = { ttlMs: LIST_TTL_MS, cacheScope: "public" };
+    if (method === "resources/read") {
+      fallback = { ttlMs: 0, cacheScope: "private" };
+      const uri = String(params?.uri);
+      s = c?.resources?.[uri];
+      if (s === undefined && c?.resourceTemplates !== undefined) {
+        const t = this.router.templates.find((x) => x.template.match(uri) !== null);
+        if (t !== undefined) s = c.resourceTemplates[t.name];
+      }
+    }
+    return { ttlMs: s?.ttlMs ?? fallback.ttlMs, cacheScope: s?.scope ?? fallback.cacheScope };
+  }
+
+  lists(revision: string): PublishedLists {
+    const lists = this.definition.published[revision];
+    if (lists === undefined) throw new McpError(ErrorCode.InternalError, `Internal error: no published lists for revision ${revision}`);
+    return lists;
+  }
+
+  /** Pair every declared entry with its handler; a missing handler is a programming error, found now. */
+  private index(lists: PublishedLists): void {
+    const { members, toolValidators } = this.definition;
+    // Imported tool validators are put in place on the first tools/call (toolsReady).
+    const given = typeof toolValidators === "function" ? undefined : toolValidators;
+    const missing: string[] = [];
+    for (const tool of lists.tools) {
+      const name = tool.name as string;
+      const handler = this.handlers.tools?.[members.tools[name] ?? ""];
+      const validators = given === undefined ? { input: validatorNotLoaded(name), output: null } : given[name];
+      if (handler === undefined || validators === undefined) missing.push(`tools.${members.tools[name] ?? name}`);
+      else this.tools.set(name, { name, handler, input: validators.input, output: validators.output, defaults: validators.defaults as ToolEntry["defaults"], allErrors: this.allErrorsOf(name) });
+    }
+    for (const prompt of lists.prompts) {
+      const name = prompt.name as string;
+      const member = members.prompts[name] ?? "";
+      const handler = this.handlers.prompts?.[member];
+      const args = (prompt.arguments ?? []) as { name: string; required?: boolean }[];
+      if (handler === undefined) missing.push(`prompts.${member || name}`);
+      else this.prompts.set(name, { member, handler, required: args.filter((a) => a.required === true).map((a) => a.name) });
+    }
+    for (const resource of lists.resources) {
+      const member = members.resources[resource.name as string] ?? "";
+      const handler = this.handlers.resources?.[member];
+      if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
+      else this.router.addStatic(resource.uri as string, handler as never, resource.mimeType);
+    }
+    for (const t of lists.resourceTemplates) {
+      const name = t.name as string;
+      const member = members.resourceTemplates[name] ?? "";
+      const handler = this.handlers.resources?.[member];
+      if (handler === undefined) missing.push(`resources.${member || name}`);
+      else this.router.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
+    }
+    if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
+  }
+
+  /**
+   * What must load before a `tools/call` runs: the tool validators when the definition
+   * imports them (once per process; a failed import is tried again by the next call); undefined
+   * once they are in place.
+   */
+  toolsReady(): Promise<void> | undefined {
+    if (this.toolsValidated) return undefined;
+    const load = this.definition.toolValidators as () => Promise<ToolValidators>;
+    return (this.toolsLoading ??= load().then(
+      (loaded) => {
+        for (const [name, entry] of this.tools) {
+          const v = typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
+          if (v === undefined) throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
+          this.tools.set(name, { ...entry, input: v.input, output: v.output, defaults: v.defaults as ToolEntry["defaults"] });
+        }
+        this.toolsValidated = true;
+        this.toolsLoading = undefined;
+      },
+    ).catch((e: unknown) => {
+      this.toolsLoading = undefined;
+      const error = new McpError(ErrorCode.InternalError, `Internal error: the tool validators could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
+      this.report(error);
+      throw error;
+    }));
+  }
+
+  async complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
+    const ref = p.ref as { type?: string; name?: string; uri?: string };
+    const argument = p.argument as { name: string; value: string };
+    let completer: Completer | undefined;
+    if (ref.type === "ref/prompt") {
+      const prompt = this.prompts.get(ref.name ?? "");
+      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(ref.name)}`);
+      completer = ownValue(ownValue(this.handlers.completions?.prompts, prompt.member), argument.name);
+    } else {
+      const t = this.router.templateFor(ref.uri ?? "");
+      if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${describe(ref.uri)}`);
+      completer = ownValue(ownValue(this.handlers.completions?.resources, t.member), argument.name);
+    }
+    if (completer === undefined) return { completion: { values: [] } };
+    const context = p.context as { arguments?: { [name: string]: string } } | undefined;
+    // The context's accessors live on its prototype, so extend it rather than spreading it.
+    const cctx: CompletionContext = Object.create(ctx, { arguments: { value: context?.arguments ?? {}, enumerable: true } });
+    const got = await completer(argument.value, cctx);
+    const completion = Array.isArray(got) ? { values: got } : { ...got };
+    if (completion.values.length > MAX_COMPLETIONS) {
+      completion.total ??= completion.values.length;
+      completion.values = completion.values.slice(0, MAX_COMPLETIONS);
+      completion.hasMore = true;
+    }
+    return { completion };
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * The legacy side of McpServer (2024-11-05 … 2025-11-25), twin of modern.ts: a connection's
+ * ServerSession, whose `initialize` answers with the negotiated revision's view of the manifest,
+ * and its request handlers over the server core (core.ts): the same tools, prompts, resources and
+ * completions, run with the connection's handler context (context.ts), the negotiated revision's
+ * lists, `logging/setLevel`, and 2025-11-25 core tasks where the revision has them.
+ */
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
+import { describe } from "../describe.js";
+import type { Transport } from "../transport.js";
+import type { SessionBytes } from "../session/running-bytes.js";
+import type { Params, RequestContext } from "../session/types.js";
+import { ServerSession } from "../lifecycle/legacy/server.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
+import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
+import type { LoggingLevel } from "../mcp-types.js";
+import { createContext, levelIndex, type Connection } from "./context.js";
+import type { ServerCore } from "./core.js";
+import { page } from "./pagination.js";
+import { promptResult } from "./results.js";
+import { checkScopes } from "./scopes.js";
+import { callTool } from "./tools.js";
+import type { HandlerContext, McpServerOptions } from "./types.js";
+
+/**
+ * A connection's legacy session over `transport`; `conn` is the connection once made (its
+ * handlers run only after). `stateless`: served without a handshake (ConnectOptions.stateless).
+ */
+export function legacySession(
+  core: ServerCore,
+  transport: Transport,
+  conn: () => Connection,
+  stateless: { protocolVersion?: string } | undefined,
+  runningBytes: SessionBytes,
+  options: McpServerOptions,
+): ServerSession {
+  const isStateless = stateless !== undefined;
+  // The session's own capabilities gate inbound methods: tasks/* exist when some revision has them.
+  const tasks = core.legacyTasks !== undefined;
+  return new ServerSession({
+    transport,
+    bindings: core.legacy,
+    serverInfo: core.serverInfo,
+    capabilities: tasks ? core.taskModule.withTaskCapabilities(core.capabilities, isStateless) : core.capabilities,
+    ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
+    // initialize answers with the negotiated revision's view of the manifest.
+    describe: (revision) => {
+      const lists = core.lists(revision);
+      const caps = lists.capabilities as Capabilities;
+      return { serverInfo: lists.serverInfo as Implementation, capabilities: core.coreTasks(revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps, instructions: lists.instructions };
+    },
+    handlers: legacyHandlers(core, conn, isStateless),
+    timeout: options.timeout,
+    trustPeer: options.trustPeer,
+    onerror: core.report,
+    ...(stateless ? { stateless } : {}),
+    handlersChecked: true,
+    runningBytes,
+  });
+}
+
+/** The request handlers of one legacy connection (no `tasks/list` when stateless). */
+export function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boolean): RequestHandlers {
+  const caps = core.capabilities;
+  const h: RequestHandlers = {};
+  const revisionOf = () => conn().session.protocolVersion ?? conn().session.binding.revision;
+  const ctx = (rc: RequestContext): HandlerContext => createContext(conn(), rc);
+  const size = core.pageSize;
+  if (hasCapability(caps, "tools")) {
+    h["tools/list"] = (p: Params | undefined) => page("tools", core.lists(revisionOf()).tools, p?.cursor, size);
+    const call = (p: Params, rc: RequestContext) => {
+      const tool = core.tools.get(p.name as string);
+      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
+      const c = ctx(rc);
+      checkScopes(tool.name, core.definition.toolScopes?.[tool.name], c.auth);
+      const revision = revisionOf();
+      // Revisions without core tasks ignore params.task and run every tool on the request.
+      if (core.legacyTasks === undefined || !core.coreTasks(revision)) return callTool(tool, p.arguments ?? {}, c, core.report);
+      return core.taskModule.callMaybeTask(core.legacyTasks, core.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, core.report),
+        (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), core.report));
+    };
+    h["tools/call"] = (p: Params, rc: RequestContext) => {
+      const ready = core.toolsReady();
+      return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
+    };
+  }
+  if (core.legacyTasks !== undefined) Object.assign(h, core.taskModule.taskHandlers(core.legacyTasks, conn, stateless));
+  if (hasCapability(caps, "prompts")) {
+    h["prompts/list"] = (p: Params | undefined) => page("prompts", core.lists(revisionOf()).prompts, p?.cursor, size);
+    h["prompts/get"] = async (p: Params, rc: RequestContext) => {
+      const prompt = core.prompts.get(p.name as string);
+      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(p.name)}`);
+      const args = (p.arguments ?? {}) as { [name: string]: string };
+      const absent = prompt.required.filter((a) => typeof args[a] !== "string");
+      if (absent.length > 0) {
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${describe(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
+      }
+      return promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx(rc)));
+    };
+  }
+  if (hasCapability(caps, "resources")) {
+    h["resources/list"] = (p: Params | undefined) => page("resources", core.lists(revisionOf()).resources, p?.cursor, size);
+    h["resources/templates/list"] = (p: Params | undefined) => page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
+    h["resources/read"] = (p: Params, rc: RequestContext) => core.router.read(p.uri as string, ctx(rc));
+  }
+  if (hasCapability(caps, "logging")) {
+    h["logging/setLevel"] = (p: Params) => {
+      conn().logThreshold = levelIndex(p.level as LoggingLevel);
+      return {};
+    };
+  }
+  if (hasCapability(caps, "completions")) {
+    h["completion/complete"] = (p: Params, rc: RequestContext) => core.complete(p, ctx(rc));
+  }
+  return h;
+}
