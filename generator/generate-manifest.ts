@@ -17,6 +17,7 @@ import { emitClient } from "./emit/client.js";
 import { bindingsModule, servedRevisions } from "./emit/bindings.js";
 import { checkToolExamples } from "./emit/tool-examples.js";
 import { checkToolDefaults } from "./emit/tool-defaults.js";
+import { assertListed } from "./emit/files.js";
 
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
@@ -58,5 +59,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const facades = [emitDefinition(model), emitServer(model, spoken), emitClient(model, spoken)];
   const bindings = bindingsModule(spoken);
   const preformatted = new Set([types.file, lists, ...validators.files].map((f) => f.path));
-  return { model, files: [types.file, lists, bindings, ...validators.files, ...facades], warnings, preformatted };
+  const files = [types.file, lists, bindings, ...validators.files, ...facades];
+  assertListed("manifest", files);
+  return { model, files, warnings, preformatted };
 }

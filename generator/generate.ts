@@ -12,7 +12,7 @@ import type { EmittedFile } from "./model/ir.js";
 import { servedRevisions } from "./emit/bindings.js";
 import { mcpgenVersion } from "./paths.js";
 import { toTypeName } from "./names/index.js";
-import { renderTemplate } from "./templates.js";
+import { renderFile } from "./emit/files.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
 import { commitOutput } from "./write/commit.js";
 import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
@@ -116,12 +116,17 @@ const sortFiles = (files: EmittedFile[]) => files.sort((a, b) => (a.path < b.pat
  * output folder, which the cache key does not cover, so they are rendered on every run.
  */
 function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string): EmittedFile[] {
+  const view = outputDocsView(manifestBytes, manifestPath, outDir, revision);
+  return [renderFile("manifest", "README.md", view), renderFile("manifest", ".gitattributes", view)];
+}
+
+export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string) {
   const name = (JSON.parse(manifestBytes.toString("utf8")) as { name: string }).name;
   const manifest = fromOut(outDir, manifestPath);
   const spoken = servedRevisions(revision.split(", "), manifest);
   // The commands are given as run from the manifest's folder: the one place both paths are known.
   const manifestDir = dirname(manifestPath);
-  const data = {
+  return {
     version: mcpgenVersion,
     manifest,
     manifestFile: posix(relative(manifestDir, manifestPath)),
@@ -129,10 +134,6 @@ function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string,
     typeName: toTypeName(name),
     revisions: spoken.join(", "),
   };
-  return [
-    { path: "README.md", contents: renderTemplate("output/README.md", data) },
-    { path: ".gitattributes", contents: renderTemplate("output/gitattributes", data) },
-  ];
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { McpgenError } from "./errors.js";
 import { type EmitContext, emitters } from "./emit/registry.js";
+import { assertListed } from "./emit/files.js";
 import { loadSchema, type LoadedSchema } from "./load/load.js";
 import { validatorSharing } from "./emit/validators.js";
 import { buildModel } from "./model/build.js";
@@ -33,6 +34,7 @@ export async function render(loaded: LoadedSchema, warn: (message: string) => vo
       files.push(file);
     }
   }
+  assertListed("protocol", files);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { revision: model.revision, files: await printFiles(files, banner) };
 }

@@ -14,7 +14,8 @@ import { McpgenError } from "../errors.js";
 import { bundledRevisions } from "../load/schema-manifest.js";
 import type { EmittedFile } from "../model/ir.js";
 import { readOverlay } from "../model/overlay.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
+import { abiCheck, runtimeImports, type ProtocolEntry } from "./runtime-imports.js";
 
 /** The manifest's revisions (preferred first) that the runtime can serve; an error when none. */
 export function servedRevisions(revisions: readonly string[], manifest: string): string[] {
@@ -31,25 +32,23 @@ export function servedRevisions(revisions: readonly string[], manifest: string):
 }
 
 /**
- * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
- * keeps it equal to the runtime's.
+ * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI check and
+ * each revision's head (what negotiation and era routing need) with the entry `entry` of its
+ * bindings to import when a connection first uses it, so nothing of a revision loads before.
  */
-export const RUNTIME_ABI = 6;
-
-/**
- * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI it checks and
- * each revision's head (what negotiation and era routing need), so nothing of a revision loads
- * before a connection uses it.
- */
-export function runtimeLink(spoken: readonly string[]) {
+export function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExported = false) {
   const revisions = spoken.map((revision) => {
     const { era, batching } = readOverlay(revision);
-    return { revision, era, batching: String(batching) };
+    return { revision, era, batching: String(batching), module: runtimeImports.protocol(revision, entry) };
   });
-  return { abiVersion: String(RUNTIME_ABI), revisions };
+  return { abiCheck: abiCheck(abiExported), revisions };
+}
+
+export function bindingsView(spoken: readonly string[]) {
+  return { abi: runtimeImports.abi, ...runtimeLink(spoken, "methods", true) };
 }
 
 /** Unbannered; the template's skeleton is in `templates/output/bindings.ts.hbs`, prettier lays it out. */
 export function bindingsModule(spoken: readonly string[]): EmittedFile {
-  return { path: "bindings.ts", contents: renderTemplate("output/bindings.ts", runtimeLink(spoken)) };
+  return renderFile("manifest", "bindings.ts", bindingsView(spoken));
 }

@@ -7,7 +7,8 @@
  */
 import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
 import { runtimeLink, servedRevisions } from "./bindings.js";
 import { byName, describe, doc, inputOptional, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
 
@@ -38,8 +39,9 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),
+    facades: runtimeImports.facades,
     imports: types.sort(byName),
-    ...runtimeLink(spoken),
+    ...runtimeLink(spoken, "client-side"),
     needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
     tools,
     prompts,
@@ -53,5 +55,5 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
 }
 
 export function emitClient(model: ServerModel, spoken?: readonly string[]): EmittedFile {
-  return { path: "client.ts", contents: renderTemplate("facades/client.ts", clientView(model, spoken)) };
+  return renderFile("manifest", "client.ts", clientView(model, spoken));
 }

@@ -4,11 +4,18 @@
  * `index.ts`, the entry point of one revision's bindings re-exporting every file (`templates/protocol/*.hbs`).
  */
 import type { EmittedFile, ProtocolModel } from "../model/ir.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
+
+export function bindingView(model: ProtocolModel) {
+  return { abi: runtimeImports.abi, revision: model.revision };
+}
+
+/** `index.ts` is the same for every revision. */
+export function indexView() {
+  return {};
+}
 
 export function emitIndex(model: ProtocolModel): EmittedFile[] {
-  return [
-    { path: "binding.ts", contents: renderTemplate("protocol/binding.ts", { revision: model.revision }) },
-    { path: "index.ts", contents: renderTemplate("protocol/index.ts", {}) },
-  ];
+  return [renderFile("protocol", "binding.ts", bindingView(model)), renderFile("protocol", "index.ts", indexView())];
 }

@@ -7,12 +7,10 @@
 import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel, ToolModel } from "../model/server-ir.js";
 import { propertyKey, toTypeName } from "../names/index.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
 import { printData } from "./print-data.js";
 import { jsDoc } from "./schema-to-ts.js";
-
-/** Where generated facades import the runtime from (the generated-code ABI of the facades). */
-export const FACADES = "@mcpgen/runtime/facades";
 
 /** `weather-example` → `WeatherExample` (`createWeatherExampleServer`); `Mcp` when the name has no letters. */
 export function serverBaseName(model: ServerModel): string {
@@ -65,6 +63,7 @@ export function inputOptional(tool: ToolModel): boolean {
 export function definitionView(model: ServerModel) {
   const members = (kind: string, list: readonly { name: string; ids: { member: string } }[]) => ({ kind, entries: list.map((e) => ({ key: propertyKey(e.name), member: str(e.ids.member) })) });
   return {
+    facades: runtimeImports.facades,
     serverName: quotedForDoc(model.identity.name),
     members: [members("tools", model.tools), members("prompts", model.prompts), members("resources", model.resources), members("resourceTemplates", model.resourceTemplates)],
     // printData lays objects out expanded (prettier keeps that) at the print stage's width (120)
@@ -75,5 +74,5 @@ export function definitionView(model: ServerModel) {
 }
 
 export function emitDefinition(model: ServerModel): EmittedFile {
-  return { path: "definition.ts", contents: renderTemplate("facades/definition.ts", definitionView(model)) };
+  return renderFile("manifest", "definition.ts", definitionView(model));
 }

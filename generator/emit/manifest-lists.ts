@@ -13,7 +13,7 @@
 import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { pick, wireFields, type WireFields } from "../model/wire-fields.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
 import { printData } from "./print-data.js";
 import { quotedForDoc } from "./manifest-facade.js";
 
@@ -86,5 +86,5 @@ export function listsView(model: ServerModel, options: ManifestListsOptions = {}
 }
 
 export function emitManifestLists(model: ServerModel, options: ManifestListsOptions = {}): EmittedFile {
-  return { path: MANIFEST_LISTS_FILE, contents: renderTemplate("facades/lists.ts", listsView(model, options)) };
+  return renderFile("manifest", MANIFEST_LISTS_FILE, listsView(model, options));
 }

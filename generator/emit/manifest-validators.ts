@@ -4,7 +4,8 @@
  *   standalone code through the protocol validators' pipeline (ES module, only import
  *   `@mcpgen/runtime/abi`);
  * - `validators.ts`: `validate<Tool>Input` / `validate<Tool>Output` typed as
- *   `Validator<GetForecastInput>` etc., and `toolValidators` by MCP tool name.
+ *   `Validator<GetForecastInput>` etc., and `toolValidators` by MCP tool name (from
+ *   `templates/facades/validators.ts.hbs`).
  *
  * Tool schemas are the user's (or a pasted server's), not the protocol's: unknown keywords are
  * annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
@@ -24,6 +25,8 @@ import { PRINT_WIDTH } from "./indent.js";
 import { printString } from "./print-data.js";
 import { isIdentifierName } from "../names/identifiers.js";
 import { MANIFEST_TYPES_FILE } from "./manifest-types.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
 
 export const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
@@ -229,33 +232,29 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
     files.push({ path: MODULES[engine], contents });
   }
 
-  const lines: string[] = [
-    'import type { Validator } from "@mcpgen/runtime/abi";',
-    `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`,
-  ];
-  for (const engine of ["draft-07", "2020-12"] as const) {
-    if (groups.has(engine)) lines.push(`import * as ${engine === "draft-07" ? "tools" : "tools2020"} from "./${MODULES[engine].replace(/\.ts$/, ".js")}";`);
-  }
-  lines.push("");
-  for (const e of entries) {
+  files.push(renderFile("manifest", MANIFEST_VALIDATORS_FILE, manifestValidatorsView(model, width)));
+  return { files, problems };
+}
+
+/**
+ * `validators.ts` (templates/facades/validators.ts.hbs), laid out as prettier would at `width`: it
+ * skips the print stage's prettier pass, like the other files that grow with the manifest.
+ */
+export function manifestValidatorsView(model: ServerModel, width: number = PRINT_WIDTH) {
+  // the exports of the ajv modules, as emitManifestValidators names them
+  const entries = model.tools.flatMap((tool) =>
+    ([["Input", tool.inputSchema], ["Output", tool.outputSchema]] as const).flatMap(([role, schema]) => (schema === null ? [] : [{ tool, role, exportName: `${tool.ids.member}${role}`, engine: engineOf(schema) }])),
+  );
+  const modules = (["draft-07", "2020-12"] as const).filter((e) => entries.some((x) => x.engine === e)).map((e) => ({ name: e === "draft-07" ? "tools" : "tools2020", file: MODULES[e].replace(/\.ts$/, ".js") }));
+  const validators = entries.map((e) => {
     const type = e.role === "Input" ? e.tool.inputType : e.tool.outputType!;
     const module = e.engine === "draft-07" ? "tools" : "tools2020";
-    const head = `export const validate${type} =`;
-    const rhs = `${module}.${e.exportName} as Validator<T.${type}>;`;
-    // laid out as prettier does: break after "=" when the line is too long
-    const decl = head.length + 1 + rhs.length <= width ? `${head} ${rhs}` : `${head}\n  ${rhs}`;
-    lines.push(`${jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`])}${decl}`, "");
-  }
-  lines.push(
-    jsDoc(["Validators of every tool, by MCP tool name (`output` is null without an outputSchema)."]) +
-      "export const toolValidators: {\n  readonly [tool: string]: {\n    readonly input: Validator;\n    readonly output: Validator | null;\n  };\n} = {",
-  );
-  for (const tool of model.tools) {
-    lines.push(`  ${isIdentifierName(tool.name) ? tool.name : printString(tool.name)}: {`, `    input: validate${tool.inputType},`, `    output: ${tool.outputType ? `validate${tool.outputType}` : "null"},`, "  },");
-  }
-  lines.push("};", "");
-  files.push({ path: MANIFEST_VALIDATORS_FILE, contents: lines.join("\n") });
-  return { files, problems };
+    // prettier breaks after "=" when the line is too long
+    const fits = `export const validate${type} =`.length + 1 + `${module}.${e.exportName} as Validator<T.${type}>;`.length <= width;
+    return { doc: jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`]).trimEnd(), type, module, exportName: e.exportName, fits };
+  });
+  const tools = model.tools.map((tool) => ({ key: isIdentifierName(tool.name) ? tool.name : printString(tool.name), inputType: tool.inputType, output: tool.outputType ? `validate${tool.outputType}` : "null" }));
+  return { abi: runtimeImports.abi, types: MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js"), modules, validators, tools };
 }
 
 /**

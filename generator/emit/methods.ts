@@ -7,12 +7,14 @@
  * `client-side.ts`) share it without reaching the other role's loaders.
  */
 import type { EmittedFile, MethodDef, ProtocolModel } from "../model/ir.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
 
 const json = (v: unknown): string => JSON.stringify(v);
 
 export function methodsView(model: ProtocolModel) {
   return {
+    abi: runtimeImports.abi,
     revision: model.revision,
     revisionLiteral: json(model.revision),
     eraLiteral: json(model.era),
@@ -22,11 +24,13 @@ export function methodsView(model: ProtocolModel) {
   };
 }
 
+/** `methods.ts`: the table with every loader of `loaders.ts`. */
+export function methodsEntryView(model: ProtocolModel) {
+  return { revision: model.revision, entry: runtimeImports.protocol(model.revision, "methods") };
+}
+
 export function emitMethods(model: ProtocolModel): EmittedFile[] {
-  return [
-    { path: "methods.ts", contents: renderTemplate("protocol/methods.ts", { revision: model.revision }) },
-    { path: "table.ts", contents: renderTemplate("protocol/table.ts", methodsView(model)) },
-  ];
+  return [renderFile("protocol", "methods.ts", methodsEntryView(model)), renderFile("protocol", "table.ts", methodsView(model))];
 }
 
 function methodInfo(m: MethodDef) {

@@ -8,7 +8,8 @@
 import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { propertyKey } from "../names/index.js";
-import { renderTemplate } from "../templates.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
 import { runtimeLink, servedRevisions } from "./bindings.js";
 import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
 
@@ -45,8 +46,9 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),
+    facades: runtimeImports.facades,
     imports: types.sort(byName),
-    ...runtimeLink(spoken),
+    ...runtimeLink(spoken, "server-side"),
     needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
     tools,
     prompts,
@@ -56,9 +58,10 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
     resourceTemplates,
     completions,
     taskTools,
+    tasksServer: runtimeImports.tasksServer,
   };
 }
 
 export function emitServer(model: ServerModel, spoken?: readonly string[]): EmittedFile {
-  return { path: "server.ts", contents: renderTemplate("facades/server.ts", serverView(model, spoken)) };
+  return renderFile("manifest", "server.ts", serverView(model, spoken));
 }

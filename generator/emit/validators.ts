@@ -4,10 +4,13 @@
  *   `$ref` a call to the shared function; plain JavaScript under `// @ts-nocheck`, split into one
  *   module per method validator plus shared-definition modules (validators/split.ts) so that a
  *   connection loads only the methods it sees.
- * - `loaders.ts`: per method, the import thunk of its validator module (what the runtime loads).
+ * - `loaders.ts`: per method, the import thunk of its validator module (what the runtime loads),
+ *   and per role the same for what that role receives (`server-side.ts`, `client-side.ts`).
  * - `validators.ts`: the typed, type-checked surface: `validate<Definition>` as
  *   `Validator<Definition>` for every definition, `paramsValidators` and `resultValidators` per
  *   method, and `validateJSONRPCMessage`.
+ * The last three are rendered from `templates/protocol/` (generator/emit/files.ts); this computes
+ * their views.
  *
  * Both dialects go through ajv's draft-07 engine: it is several times faster than `Ajv2020` on
  * the anyOf-heavy MCP definitions because it does not track evaluated properties, and the
@@ -17,6 +20,8 @@
 import { McpgenError } from "../errors.js";
 import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../model/ir.js";
 import { STANDALONE_NAMES, standaloneCode } from "./validators/ajv-code.js";
+import { renderFile } from "./files.js";
+import { runtimeImports } from "./runtime-imports.js";
 import { shareStandalone, type SharedRevision } from "./validators/share.js";
 import { splitStandalone, type SplitModule } from "./validators/split.js";
 import {
@@ -248,104 +253,58 @@ const moduleSpecifier = (module: string): string => `./${AJV_DIR}/${module}.js`;
 const entryModule = (exportName: string): string => exportName.replaceAll("$", ".");
 
 /** Where the validators of a revision live: export name -> [import specifier, exported name], entry module -> specifier. */
-interface Layout {
+export interface Layout {
   located: Map<string, [specifier: string, local: string]>;
   entry: (module: string) => string;
 }
 
-function facade(model: ProtocolModel, p: Plan, layout: Layout): string {
+/** `validators.ts`: the typed surface, `validate<Definition>` per definition and the per-method tables. */
+export function validatorsView(prepared: PreparedValidators, layout: Layout) {
+  const { model, plan: p } = prepared;
   const modules = [...new Set([...layout.located.values()].map(([m]) => m))].sort();
   const alias = new Map(modules.map((m, i) => [m, `m${i}`]));
   const ref = (exportName: string): string => {
     const [module, local] = layout.located.get(exportName)!;
     return `${alias.get(module)}.${local}`;
   };
-  const lines: string[] = [
-    'import type { Validator } from "@mcpgen/runtime/abi";',
-    'import type * as T from "./types.js";',
-    ...modules.map((m) => `import * as ${alias.get(m)} from "${m}";`),
-    "",
-  ];
-  for (const type of model.types) {
-    lines.push(
-      `/** Checks that a value is a valid \`${type.name}\`; on failure \`errors\` holds the first problem. */`,
-      `export const validate${type.name} = ${ref(p.target.get(type.name)!)} as Validator<T.${type.name}>;`,
-    );
-  }
-  const entries = (pick: (p: Plan, method: string) => string | undefined): string[] =>
+  const entries = (pick: (p: Plan, method: string) => string | undefined) =>
     model.methods.flatMap((method) => {
       const name = pick(p, method.method);
-      return name === undefined ? [] : [`  ${JSON.stringify(method.method)}: ${ref(name)},`];
+      return name === undefined ? [] : [{ method: JSON.stringify(method.method), validator: ref(name) }];
     });
-  lines.push(
-    "",
-    "/** Validator of the `params` value of each method, by method name. */",
-    "export const paramsValidators: Readonly<Record<string, Validator>> = {",
-    ...entries(paramsExport),
-    "};",
-    "",
-    "/** Validator of the `result` value of each request, by method name. */",
-    "export const resultValidators: Readonly<Record<string, Validator>> = {",
-    ...entries(resultExport),
-    "};",
-    "",
-  );
-  return lines.join("\n");
+  return {
+    abi: runtimeImports.abi,
+    modules: modules.map((m) => ({ alias: alias.get(m)!, specifier: m })),
+    definitions: model.types.map((type) => ({ name: type.name, validator: ref(p.target.get(type.name)!) })),
+    params: entries(paramsExport),
+    results: entries(resultExport),
+  };
 }
 
-/** Per method kept by `keep`, the import thunk of its validator, as lines of an object literal. */
-function thunks(model: ProtocolModel, p: Plan, layout: Layout, what: "params" | "results", keep: (method: MethodDef) => boolean = () => true): string[] {
+/** Per method kept by `keep`, the module its validator is imported from. */
+function thunks(prepared: PreparedValidators, layout: Layout, what: "params" | "results", keep: (method: MethodDef) => boolean = () => true) {
+  const { model, plan: p } = prepared;
   const pick = what === "params" ? paramsExport : resultExport;
   return model.methods.flatMap((method) => {
     const name = keep(method) ? pick(p, method.method) : undefined;
-    return name === undefined ? [] : [`    ${JSON.stringify(method.method)}: () => import("${layout.entry(entryModule(name))}"),`];
+    return name === undefined ? [] : [{ method: JSON.stringify(method.method), module: layout.entry(entryModule(name)) }];
   });
 }
 
 /** `server-side.ts` / `client-side.ts`: the method table and the loaders of what `role` receives. */
-function roleLoaders(model: ProtocolModel, p: Plan, layout: Layout, role: Role): string {
-  const peer = role === "server" ? "client" : "server";
-  return [
-    'import type { ValidatorLoaders } from "@mcpgen/runtime/abi";',
-    "",
-    'export { batching, era, methods, revision } from "./table.js";',
-    "",
-    "/**",
-    ` * The validators a ${role} of this revision uses: the params of what a ${peer} sends it and the`,
-    ` * results of its own requests, each imported the first time a connection needs it. The same`,
-    ` * shape as the \`methods.ts\` entry, without the ${peer}'s loaders, which a bundle of a ${role} never needs.`,
-    " */",
-    "export const validators: ValidatorLoaders = {",
-    "  params: {",
-    ...thunks(model, p, layout, "params", (m) => receives(role, m, "params")),
-    "  },",
-    "  results: {",
-    ...thunks(model, p, layout, "results", (m) => receives(role, m, "results")),
-    "  },",
-    "};",
-    "",
-  ].join("\n");
+export function roleLoadersView(prepared: PreparedValidators, layout: Layout, role: Role) {
+  return {
+    abi: runtimeImports.abi,
+    role,
+    peer: role === "server" ? "client" : "server",
+    params: thunks(prepared, layout, "params", (m) => receives(role, m, "params")),
+    results: thunks(prepared, layout, "results", (m) => receives(role, m, "results")),
+  };
 }
 
 /** `loaders.ts`: per method, a thunk importing the module of its validator. */
-function loaders(model: ProtocolModel, p: Plan, layout: Layout): string {
-  return [
-    'import type { ValidatorLoaders } from "@mcpgen/runtime/abi";',
-    "",
-    "/**",
-    " * Each method's validators, imported the first time a connection needs them; a bundler with",
-    " * code splitting makes each module (and the definitions several share) a chunk of its own.",
-    " */",
-    "export const validators: ValidatorLoaders = {",
-    "  params: {",
-    ...thunks(model, p, layout, "params"),
-    "  },",
-    "  results: {",
-    ...thunks(model, p, layout, "results"),
-    "  },",
-    "};",
-    "",
-  ].join("\n");
+export function loadersView(prepared: PreparedValidators, layout: Layout) {
+  return { abi: runtimeImports.abi, params: thunks(prepared, layout, "params"), results: thunks(prepared, layout, "results") };
 }
 
 /** One revision's validators before they are cut into modules. */
@@ -404,19 +363,24 @@ export async function emitValidators(model: ProtocolModel, context: { sharing?: 
     return finishValidators(prepared, shared.modules, layout);
   }
   const prepared = prepareValidators(model);
+  const { modules, layout } = localLayout(prepared);
+  return finishValidators(prepared, modules, layout);
+}
+
+/** `prepared` cut into modules of its own revision's folder, and where each validator landed. */
+export function localLayout(prepared: PreparedValidators): { modules: SplitModule[]; layout: Layout } {
   const split = splitStandalone({ code: prepared.code, ...STANDALONE_NAMES, entries: [...prepared.entries].map(([module, exportName]) => ({ module, exportName })) });
   const located = new Map([...split.located].map(([name, [module, local]]) => [name, [moduleSpecifier(module), local] as [string, string]]));
-  return finishValidators(prepared, split.modules, { located, entry: moduleSpecifier });
+  return { modules: split.modules, layout: { located, entry: moduleSpecifier } };
 }
 
 function finishValidators(prepared: PreparedValidators, modules: readonly SplitModule[], layout: Layout): EmittedFile[] {
-  const { model, plan: p } = prepared;
   return [
     ...modules.map((m) => ({ path: `${AJV_DIR}/${m.name}.ts`, contents: `${AJV_BANNER}${m.contents}` })),
-    { path: LOADERS_FILE, contents: loaders(model, p, layout) },
-    { path: ROLE_FILES.server, contents: roleLoaders(model, p, layout, "server") },
-    { path: ROLE_FILES.client, contents: roleLoaders(model, p, layout, "client") },
-    { path: VALIDATORS_FILE, contents: facade(model, p, layout) },
+    renderFile("protocol", LOADERS_FILE, loadersView(prepared, layout)),
+    renderFile("protocol", ROLE_FILES.server, roleLoadersView(prepared, layout, "server")),
+    renderFile("protocol", ROLE_FILES.client, roleLoadersView(prepared, layout, "client")),
+    renderFile("protocol", VALIDATORS_FILE, validatorsView(prepared, layout)),
   ];
 }
 

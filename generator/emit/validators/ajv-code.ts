@@ -6,6 +6,7 @@
 import { Ajv, Name, _, type Options } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import type { JSONSchema } from "../../model/ir.js";
+import { runtimeImports } from "../runtime-imports.js";
 
 /** The `format`s the MCP schemas use; `@mcpgen/runtime/abi` exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
@@ -218,9 +219,7 @@ export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const code = standaloneCode(input, engine);
   const usesHelpers = code.includes(`${ABI}.formats`) || HELPERS.some(([, r]) => code.includes(r));
-  const importLine = usesHelpers
-    ? `import * as ${ABI} from "@mcpgen/runtime/abi";`
-    : `import type * as ${ABI} from "@mcpgen/runtime/abi";`;
+  const importLine = `import ${usesHelpers ? "" : "type "}* as ${ABI} from "${runtimeImports.abi}";`;
   return [
     "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
     importLine,
@@ -250,7 +249,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   for (const [snippet, replacement] of HELPERS) code = code.split(snippet).join(replacement);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) {
-    throw new Error(`ajv emitted ${leftover[0]}, which has no @mcpgen/runtime/abi equivalent; add one before generating`);
+    throw new Error(`ajv emitted ${leftover[0]}, which has no ${runtimeImports.abi} equivalent; add one before generating`);
   }
 
   // ajv opens each function with `/*# sourceURL="<schema $id>" */`, which only names the function

@@ -7,6 +7,7 @@
  */
 import type { Dialect, JSONSchema } from "../../model/ir.js";
 import { FORMAT_NAMES } from "./ajv-code.js";
+import { runtimeImports } from "../runtime-imports.js";
 
 /** `$id` prefix of the per-definition schemas handed to ajv (never a network address). */
 export const DEF_ID_PREFIX = "mcpgen://defs/";
@@ -116,7 +117,7 @@ export function normaliseSchema(schema: unknown, pointer: string, dialect: Diale
     } else if (key === "format" && !(FORMAT_NAMES as readonly unknown[]).includes(value)) {
       throw new SchemaNormaliseError(
         at,
-        `format ${JSON.stringify(value)} has no check in @mcpgen/runtime/abi (it has: ${FORMAT_NAMES.join(", ")})`,
+        `format ${JSON.stringify(value)} has no check in ${runtimeImports.abi} (it has: ${FORMAT_NAMES.join(", ")})`,
       );
     } else if (VALUE.has(key)) {
       out[key] = value;

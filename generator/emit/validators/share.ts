@@ -15,6 +15,7 @@
  * revisions import it from there (`../<revision>/validators/<name>.js`).
  */
 import { createHash } from "node:crypto";
+import { runtimeImports } from "../runtime-imports.js";
 import { type Declaration, parseStandalone, type ParsedStandalone, type SplitModule, UNREACHED_MODULE } from "./split.js";
 
 export interface ShareRevision {
@@ -280,7 +281,7 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     const offered = [...(typed.get(key([m.owner, m.name])) ?? [])].sort();
     const usesAbi = new RegExp(String.raw`\b${input.abi}\.`).test(text.replace(STRING, '""'));
     const lines: string[] = [];
-    lines.push(usesAbi || offered.length > 0 || m.root !== undefined ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "@mcpgen/runtime/abi";` : "");
+    lines.push(usesAbi || offered.length > 0 || m.root !== undefined ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "${runtimeImports.abi}";` : "");
     for (const { spec, names } of [...imports.values()].sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0))) {
       lines.push(`import { ${[...names].sort().join(", ")} } from "${spec}";`);
     }

@@ -10,6 +10,7 @@
  * cycles, whatever recursion the schema has.
  */
 import { createHash } from "node:crypto";
+import { runtimeImports } from "../runtime-imports.js";
 
 /** A top-level declaration of ajv's code: `function validateN(…){…}` or `const schemaN = …;`. */
 export interface Declaration {
@@ -185,7 +186,7 @@ export function splitStandalone(input: SplitInput): SplitOutput {
     const lines: string[] = [];
     const usesAbi = new RegExp(String.raw`\b${input.abi}\.`).test(text.replace(STRING, '""'));
     const typed = root !== undefined || [...exported.values()].some((fn) => moduleOf.get(fn) === module);
-    lines.push(usesAbi || typed ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "@mcpgen/runtime/abi";` : "");
+    lines.push(usesAbi || typed ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "${runtimeImports.abi}";` : "");
     for (const [from, set] of [...imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       lines.push(`import { ${[...set].sort().join(", ")} } from "./${from}.js";`);
     }
