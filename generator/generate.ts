@@ -9,7 +9,7 @@ import { bundledRevisions, sha256 } from "./load/schema-manifest.js";
 import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
-import { servedRevisions } from "./emit/bindings.js";
+import { servedRevisions } from "./model/served-revisions.js";
 import { mcpgenVersion } from "./paths.js";
 import { toTypeName } from "./names/index.js";
 import { renderFile } from "./emit/files.js";

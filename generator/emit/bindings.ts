@@ -10,26 +10,10 @@
  * 2026-07-28 (per-request `_meta`). The module states the runtime ABI it was generated for and
  * fails at start, with a message saying what to do, when the installed runtime has another one.
  */
-import { McpgenError } from "../errors.js";
-import { bundledRevisions } from "../load/schema-manifest.js";
 import type { EmittedFile } from "../model/ir.js";
 import { readOverlay } from "../model/overlay.js";
 import { renderFile } from "./files.js";
 import { abiCheck, runtimeImports, type ProtocolEntry } from "./runtime-imports.js";
-
-/** The manifest's revisions (preferred first) that the runtime can serve; an error when none. */
-export function servedRevisions(revisions: readonly string[], manifest: string): string[] {
-  const served = bundledRevisions().filter((r) => readOverlay(r).era === "legacy" || readOverlay(r).era === "modern");
-  const spoken = revisions.filter((r) => served.includes(r));
-  if (spoken.length === 0) {
-    throw new McpgenError(`none of the revisions ${revisions.join(", ")} is one the runtime can serve`, {
-      file: manifest,
-      pointer: "/revisions",
-      expected: `at least one of ${served.join(", ")}`,
-    });
-  }
-  return spoken;
-}
 
 /**
  * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI check and

@@ -9,7 +9,8 @@ import type { EmittedFile } from "../model/ir.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { renderFile } from "./files.js";
 import { runtimeImports } from "./runtime-imports.js";
-import { runtimeLink, servedRevisions } from "./bindings.js";
+import { runtimeLink } from "./bindings.js";
+import { servedRevisions } from "../model/served-revisions.js";
 import { byName, describe, doc, inputOptional, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */

@@ -17,8 +17,10 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv, type ErrorObject, type Options } from "ajv";
 import type { EmittedFile, JSONSchema } from "../model/ir.js";
 import type { ServerModel, ToolModel } from "../model/server-ir.js";
-import { escapePointerToken } from "../load/json-positions.js";
-import { isPlainObject, resolveLocalRef } from "../load/schema-walk.js";
+import { ANNOTATIONS as ANNOTATION_KEYWORDS, NEWER_ONLY, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../json-schema/keywords.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
+import { isPlainObject } from "../json-schema/walk.js";
+import { resolveLocalRef } from "../json-schema/ref.js";
 import { standaloneModule } from "./validators/ajv-code.js";
 import { jsDoc, type Problem } from "./schema-to-ts.js";
 import { PRINT_WIDTH } from "./indent.js";
@@ -56,7 +58,7 @@ export interface ManifestValidatorsResult {
 }
 
 /** Keywords only 2020-12 defines: a schema using any of them needs ajv's (slower) 2020 engine. */
-const ONLY_2020 = new Set(["prefixItems", "unevaluatedProperties", "unevaluatedItems", "dependentSchemas", "dependentRequired", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "minContains", "maxContains", "$anchor"]);
+const ONLY_2020 = new Set(NEWER_ONLY);
 
 /**
  * ajv's draft-07 engine validates everything draft-07 and 2020-12 share identically (ajv applies
@@ -77,11 +79,11 @@ function engineOf(schema: JSONSchema): Engine {
   return only2020 ? "2020-12" : "draft-07";
 }
 
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
-const SCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
-const SCHEMA_ONE = new Set(["additionalProperties", "additionalItems", "items", "contains", "not", "if", "then", "else", "propertyNames", "unevaluatedProperties", "unevaluatedItems"]);
+const SCHEMA_MAPS = new Set(SUBSCHEMA_MAP);
+const SCHEMA_LISTS = new Set(SUBSCHEMA_LIST);
+const SCHEMA_ONE = new Set(SUBSCHEMA);
 /** Annotations: no effect on validation (formats are not asserted), and ajv copies them into the module. */
-const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding"]);
+const ANNOTATIONS = new Set([...ANNOTATION_KEYWORDS, "format"]);
 
 function defineKey(out: { [key: string]: unknown }, key: string, value: unknown): void {
   // defineProperty: a "__proto__" key stays a property
@@ -126,8 +128,6 @@ function sanitise(schema: JSONSchema, pointer: string, problems: Problem[], engi
         }
         defineKey(out, key, map);
       } else if (SCHEMA_LISTS.has(key) && Array.isArray(v)) {
-        defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
-      } else if (key === "items" && Array.isArray(v)) {
         defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
       } else if (SCHEMA_ONE.has(key)) {
         defineKey(out, key, walk(v, at));

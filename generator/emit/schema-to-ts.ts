@@ -11,13 +11,18 @@
  * keywords (`minimum`, `pattern`, ...) do not narrow the type. `format`, `default` and
  * `deprecated` become JSDoc tags.
  */
-import { escapePointerToken } from "../load/json-positions.js";
-import { isPlainObject, resolveLocalRef, type SchemaObject } from "../load/schema-walk.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
+import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
+import { resolveLocalRef } from "../json-schema/ref.js";
 import { propertyKey, toTypeName } from "../names/identifiers.js";
 import type { NameRegistry } from "../names/registry.js";
-import type { Diagnostic } from "../load/diagnostics.js";
 
-export type Problem = Omit<Diagnostic, "file">;
+/** A problem an emitter found at a pointer of its input; the caller adds the file and position (a `Diagnostic`). */
+export interface Problem {
+  severity: "error" | "warning";
+  pointer: string;
+  message: string;
+}
 
 export interface SchemaTypeRequest {
   /** The whole schema (root of `$ref` resolution). */

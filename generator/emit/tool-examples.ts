@@ -3,12 +3,16 @@
  * `inputSchema` with the validators the generated server uses: an example the server would
  * reject as invalid arguments is an error in the manifest, not a finding about the server.
  */
-import type { Manifest } from "../load/manifest-format.js";
 import type { ServerModel } from "../model/server-ir.js";
 import { compileToolSchema } from "./manifest-validators.js";
 import type { Problem } from "./schema-to-ts.js";
 
-export function checkToolExamples(manifest: Manifest, model: ServerModel): Problem[] {
+/** The part of a loaded manifest this reads: each tool's examples, by the tool's index. */
+interface ToolExamples {
+  readonly tools?: readonly { readonly examples?: readonly { readonly arguments?: unknown }[] }[];
+}
+
+export function checkToolExamples(manifest: ToolExamples, model: ServerModel): Problem[] {
   const problems: Problem[] = [];
   for (const tool of model.tools) {
     const examples = manifest.tools?.[tool.index]?.examples ?? [];

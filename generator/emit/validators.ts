@@ -29,9 +29,10 @@ import {
   inlineLeafRefs,
   mapRefs,
   normaliseSchema,
-  resolvePointer,
   SchemaNormaliseError,
 } from "./validators/normalise.js";
+import { escapePointerToken, resolvePointer } from "../json-schema/pointer.js";
+import { isPlainObject } from "../json-schema/walk.js";
 
 /** `$id` prefix of the synthesised params schemas of methods whose params are inline. */
 const PARAMS_ID_PREFIX = "mcpgen://params/";
@@ -70,10 +71,6 @@ function inputError(model: ProtocolModel, message: string, pointer?: string): Mc
   return new McpgenError(message, pointer === undefined ? { file: model.source.display } : { file: model.source.display, pointer });
 }
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Name of the ajv module's export validating the params of a method with inline params. */
 function paramsExportName(method: string): string {
   return `params$${method.replace(/[^A-Za-z0-9_]/g, "$")}`;
@@ -84,13 +81,9 @@ function resultExportName(method: string): string {
   return `result$${method.replace(/[^A-Za-z0-9_]/g, "$")}`;
 }
 
-function isObject(value: unknown): value is { [key: string]: unknown } {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
 /** The definition a schema is nothing but a reference to, if any. */
 function bareRefTarget(schema: JSONSchema): string | null {
-  if (!isObject(schema)) return null;
+  if (!isPlainObject(schema)) return null;
   const keys = Object.keys(schema);
   const ref = schema.$ref;
   if (keys.length !== 1 || typeof ref !== "string" || !ref.startsWith(DEF_ID_PREFIX) || ref.includes("#")) return null;
@@ -117,14 +110,14 @@ function plan(model: ProtocolModel): Plan {
   const normalised = new Map<string, JSONSchema>();
   for (const type of model.types) {
     if (!IDENTIFIER.test(type.name) || RESERVED.test(type.name)) {
-      throw inputError(model, `definition name "${type.name}" is not usable as an identifier`, `/${defsKey}/${escapePointer(type.name)}`);
+      throw inputError(model, `definition name "${type.name}" is not usable as an identifier`, `/${defsKey}/${escapePointerToken(type.name)}`);
     }
-    normalised.set(type.name, normaliseSchema(type.schema, `/${defsKey}/${escapePointer(type.name)}`, dialect, defsKey));
+    normalised.set(type.name, normaliseSchema(type.schema, `/${defsKey}/${escapePointerToken(type.name)}`, dialect, defsKey));
   }
   for (const [name, schema] of normalised) {
     const target = bareRefTarget(schema);
     if (target !== null && !normalised.has(target)) {
-      throw inputError(model, `refers to the unknown definition "${target}"`, `/${defsKey}/${escapePointer(name)}`);
+      throw inputError(model, `refers to the unknown definition "${target}"`, `/${defsKey}/${escapePointerToken(name)}`);
     }
   }
 
@@ -215,8 +208,8 @@ function plan(model: ProtocolModel): Plan {
  * from the base `Request`/`Notification` params. Accept it, checked as the base type declares it.
  */
 function withBaseMeta(schema: JSONSchema, method: MethodDef, model: ProtocolModel): JSONSchema {
-  if (!isObject(schema)) return schema;
-  const properties = isObject(schema.properties) ? schema.properties : {};
+  if (!isPlainObject(schema)) return schema;
+  const properties = isPlainObject(schema.properties) ? schema.properties : {};
   if ("_meta" in properties) return schema;
   const base = method.kind === "request" ? "Request" : "Notification";
   const pointer = `/${model.defsKey}/${base}/properties/params/properties/_meta`;

@@ -5,7 +5,7 @@
  * (2026-07-28 MRTR), never from prose.
  */
 import { loadSchema } from "../../load/load.js";
-import { isPlainObject } from "../../load/schema-walk.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 import { buildModel } from "../../model/build.js";
 import type { Direction, MethodDef, ProtocolModel, TypeDef } from "../../model/ir.js";
 import { readOverlay } from "../../model/overlay.js";

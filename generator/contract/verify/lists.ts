@@ -7,7 +7,7 @@
  */
 import type { McpClient } from "@mcpgen/runtime";
 import type { Manifest } from "../../load/manifest-format.js";
-import { isPlainObject } from "../../load/schema-walk.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 import { canonicalJson, compareSchemas } from "../schema-equivalence.js";
 import type { Check } from "./report.js";
 

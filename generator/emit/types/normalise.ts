@@ -10,14 +10,17 @@
  * runs at all (which is also what makes per-definition compiles cheap).
  */
 import type { JSONSchema } from "../../model/ir.js";
+import { METADATA, SUBSCHEMA_MAP } from "../../json-schema/keywords.js";
+import { escapePointerToken, unescapePointerToken } from "../../json-schema/pointer.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 
 /** Keywords that would make json-schema-to-typescript declare extra named types or change naming. */
 // `tsType`/`tsEnumNames` are json-schema-to-typescript extensions: only this module may introduce them.
 const DROPPED_KEYWORDS = new Set(["$id", "id", "$schema", "title", "$comment", "$anchor", "$dynamicAnchor", "tsType", "tsEnumNames"]);
 /** Keywords that describe a value without constraining it. */
-const ANNOTATION_KEYWORDS = new Set(["description", "deprecated", "default", "examples", "readOnly", "writeOnly"]);
+const ANNOTATION_KEYWORDS = new Set(METADATA);
 /** Keywords whose value is a map from names (not keywords) to subschemas. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependentSchemas"]);
+const SCHEMA_MAPS = new Set(SUBSCHEMA_MAP);
 
 export interface NormaliseContext {
   /** `#/definitions/` or `#/$defs/`. */
@@ -46,12 +49,12 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
     if (key === "$ref" || DROPPED_KEYWORDS.has(key)) continue;
     // With a $ref present, TS follows the target; siblings other than documentation do not narrow it.
     if (ref !== undefined && key !== "description" && key !== "deprecated") continue;
-    const here = `${pointer}/${escapePointer(key)}`;
+    const here = `${pointer}/${escapePointerToken(key)}`;
     if (key === "description" && typeof value === "string") out[key] = repairLinks(value, ctx.names);
-    else if (SCHEMA_MAPS.has(key) && isObject(value)) {
+    else if (SCHEMA_MAPS.has(key) && isPlainObject(value)) {
       const map: { [key: string]: unknown } = {};
       for (const [name, sub] of Object.entries(value)) {
-        map[name] = normaliseValue(sub, ctx, `${here}/${escapePointer(name)}`);
+        map[name] = normaliseValue(sub, ctx, `${here}/${escapePointerToken(name)}`);
       }
       out[key] = map;
     } else if (key === "const" || key === "enum" || key === "default" || key === "examples" || key === "required") {
@@ -78,7 +81,7 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
  */
 function isBareObject(schema: { [key: string]: unknown }): boolean {
   const props = schema["properties"];
-  return schema["type"] === "object" && (props === undefined || (isObject(props) && Object.keys(props).length === 0));
+  return schema["type"] === "object" && (props === undefined || (isPlainObject(props) && Object.keys(props).length === 0));
 }
 
 function isComposite(schema: { [key: string]: unknown }): boolean {
@@ -90,10 +93,10 @@ export function metaDefinitions(schemas: Iterable<JSONSchema>, refPrefix: string
   const found = new Set<string>();
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) for (const v of value) walk(v);
-    else if (isObject(value)) {
+    else if (isPlainObject(value)) {
       const props = value["properties"];
-      const meta = isObject(props) ? props["_meta"] : undefined;
-      const ref = isObject(meta) ? meta["$ref"] : undefined;
+      const meta = isPlainObject(props) ? props["_meta"] : undefined;
+      const ref = isPlainObject(meta) ? meta["$ref"] : undefined;
       if (typeof ref === "string" && ref.startsWith(refPrefix)) found.add(ref.slice(refPrefix.length));
       for (const v of Object.values(value)) walk(v);
     }
@@ -104,7 +107,7 @@ export function metaDefinitions(schemas: Iterable<JSONSchema>, refPrefix: string
 
 function normaliseValue(value: unknown, ctx: NormaliseContext, pointer: string): unknown {
   if (Array.isArray(value)) return value.map((v, i) => normaliseValue(v, ctx, `${pointer}/${i}`));
-  if (isObject(value)) return normaliseSchema(value, ctx, pointer);
+  if (isPlainObject(value)) return normaliseSchema(value, ctx, pointer);
   return value;
 }
 
@@ -114,7 +117,7 @@ function refTarget(ref: unknown, ctx: NormaliseContext, pointer: string): string
       `${ctx.definition}${pointer}: expected a local reference "${ctx.refPrefix}<Name>", got ${JSON.stringify(ref)}`,
     );
   }
-  const name = decodeURIComponent(ref.slice(ctx.refPrefix.length)).replace(/~1/g, "/").replace(/~0/g, "~");
+  const name = unescapePointerToken(decodeURIComponent(ref.slice(ctx.refPrefix.length)));
   if (!ctx.names.has(name)) {
     throw new TypesEmitError(`${ctx.definition}${pointer}: reference to unknown definition "${name}"`);
   }
@@ -137,12 +140,4 @@ export function repairLinks(text: string, names: ReadonlySet<string>): string {
     }
     return whole;
   });
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function isObject(value: unknown): value is { [key: string]: unknown } {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,39 +6,29 @@
  * or that we do not know, stops generation with the JSON pointer where it occurs.
  */
 import type { Dialect, JSONSchema } from "../../model/ir.js";
+import { ANNOTATIONS, DEFINITIONS, DIALECT_SPECIFIC as DIALECT_SPECIFIC_KEYWORDS, SHARED_ASSERTIONS, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../json-schema/keywords.js";
+import { escapePointerToken, unescapePointerToken } from "../../json-schema/pointer.js";
 import { FORMAT_NAMES } from "./ajv-code.js";
 import { runtimeImports } from "../runtime-imports.js";
 
 /** `$id` prefix of the per-definition schemas handed to ajv (never a network address). */
 export const DEF_ID_PREFIX = "mcpgen://defs/";
 
-/** Keywords whose value is one subschema. */
-const SUBSCHEMA = new Set(["additionalProperties", "items", "not", "if", "then", "else", "contains", "propertyNames"]);
-/** Keywords whose value maps names to subschemas. */
-const SUBSCHEMA_MAP = new Set(["properties", "patternProperties"]);
-/** Keywords whose value is an array of subschemas. */
-const SUBSCHEMA_ARRAY = new Set(["allOf", "anyOf", "oneOf"]);
-/** Keywords with the same meaning in draft-07 and 2020-12 whose value is data, kept verbatim. */
-const VALUE = new Set([
-  "type", "enum", "const", "required", "format",
-  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-  "minLength", "maxLength", "pattern",
-  "minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties",
-]);
-/** Annotations: no effect on validation in either dialect, dropped. */
-const ANNOTATION = new Set([
-  "description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly",
-  "$comment", "contentMediaType", "contentEncoding",
-]);
 /**
  * Keywords that only 2020-12 has (or that it redefines); ajv's draft-07 engine would ignore or
  * misread them, so their presence means the fast engine cannot be used.
  */
-export const DIALECT_SPECIFIC = new Set([
-  "unevaluatedProperties", "unevaluatedItems", "prefixItems", "dependentSchemas", "dependentRequired",
-  "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$anchor", "$vocabulary",
-  "minContains", "maxContains", "additionalItems", "dependencies",
-]);
+const DIALECT_SPECIFIC: ReadonlySet<string> = new Set(DIALECT_SPECIFIC_KEYWORDS);
+/** Subschema keywords both dialects read alike (a definition's own `$defs` is refused below). */
+const shared = (list: readonly string[]) => new Set(list.filter((k) => !DIALECT_SPECIFIC.has(k) && !DEFINITIONS.includes(k)));
+const SUBSCHEMA_ONE = shared(SUBSCHEMA);
+const SUBSCHEMA_OBJECT = shared(SUBSCHEMA_MAP);
+// `items` is one schema here: its list form is refused
+const SUBSCHEMA_ARRAY = new Set([...shared(SUBSCHEMA_LIST)].filter((k) => !SUBSCHEMA_ONE.has(k)));
+/** Assertions with the same meaning in both dialects, their values data kept verbatim; `format` is checked below. */
+const VALUE = new Set([...SHARED_ASSERTIONS, "format"]);
+/** Annotations: no effect on validation in either dialect, dropped. */
+const ANNOTATION = new Set(ANNOTATIONS);
 
 /** A schema part the validators cannot be generated from; the emitter adds the file name. */
 export class SchemaNormaliseError extends Error {
@@ -49,14 +39,6 @@ export class SchemaNormaliseError extends Error {
   ) {
     super(`${reason} (at ${pointer})`);
   }
-}
-
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /**
@@ -70,7 +52,7 @@ export function rewriteRef(ref: string, defsKey: string, pointer: string): strin
   }
   const rest = ref.slice(prefix.length);
   const slash = rest.indexOf("/");
-  const name = unescapePointer(slash < 0 ? rest : rest.slice(0, slash));
+  const name = unescapePointerToken(slash < 0 ? rest : rest.slice(0, slash));
   return slash < 0 ? DEF_ID_PREFIX + name : `${DEF_ID_PREFIX}${name}#${rest.slice(slash)}`;
 }
 
@@ -85,7 +67,7 @@ export function normaliseSchema(schema: unknown, pointer: string, dialect: Diale
   }
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(schema)) {
-    const at = `${pointer}/${escapePointer(key)}`;
+    const at = `${pointer}/${escapePointerToken(key)}`;
     if (ANNOTATION.has(key)) continue;
     if (DIALECT_SPECIFIC.has(key)) {
       throw new SchemaNormaliseError(
@@ -100,15 +82,15 @@ export function normaliseSchema(schema: unknown, pointer: string, dialect: Diale
     } else if (key === "items" && Array.isArray(value)) {
       // draft-07 tuple form; 2020-12 spells it prefixItems and reads an array here as invalid.
       throw new SchemaNormaliseError(at, `the array form of "items" is not supported`);
-    } else if (SUBSCHEMA.has(key)) {
+    } else if (SUBSCHEMA_ONE.has(key)) {
       out[key] = normaliseSchema(value, at, dialect, defsKey);
-    } else if (SUBSCHEMA_MAP.has(key)) {
+    } else if (SUBSCHEMA_OBJECT.has(key)) {
       if (value === null || typeof value !== "object" || Array.isArray(value)) {
         throw new SchemaNormaliseError(at, `expected "${key}" to be an object of schemas`);
       }
       const map: { [key: string]: unknown } = {};
       for (const [name, sub] of Object.entries(value)) {
-        map[name] = normaliseSchema(sub, `${at}/${escapePointer(name)}`, dialect, defsKey);
+        map[name] = normaliseSchema(sub, `${at}/${escapePointerToken(name)}`, dialect, defsKey);
       }
       out[key] = map;
     } else if (SUBSCHEMA_ARRAY.has(key)) {
@@ -132,28 +114,14 @@ export function normaliseSchema(schema: unknown, pointer: string, dialect: Diale
   return out;
 }
 
-/** Resolves a JSON pointer (RFC 6901) inside a value; undefined when it does not exist. */
-export function resolvePointer(root: unknown, pointer: string): unknown {
-  if (pointer === "") return root;
-  if (!pointer.startsWith("/")) return undefined;
-  let node: unknown = root;
-  for (const raw of pointer.slice(1).split("/")) {
-    const segment = unescapePointer(raw);
-    if (node === null || typeof node !== "object") return undefined;
-    if (!Object.prototype.hasOwnProperty.call(node, segment)) return undefined;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return node;
-}
-
 /** Copy of a normalised schema with every `$ref` passed through `map`. */
 export function mapRefs(schema: JSONSchema, map: (ref: string) => string): JSONSchema {
   if (typeof schema === "boolean") return schema;
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === "$ref") out[key] = map(value as string);
-    else if (SUBSCHEMA.has(key)) out[key] = mapRefs(value as JSONSchema, map);
-    else if (SUBSCHEMA_MAP.has(key)) {
+    else if (SUBSCHEMA_ONE.has(key)) out[key] = mapRefs(value as JSONSchema, map);
+    else if (SUBSCHEMA_OBJECT.has(key)) {
       out[key] = Object.fromEntries(
         Object.entries(value as Record<string, JSONSchema>).map(([name, sub]) => [name, mapRefs(sub, map)]),
       );
@@ -186,8 +154,8 @@ export function inlineLeafRefs(schema: JSONSchema, lookup: (ref: string) => JSON
   }
   const out: { [key: string]: unknown } = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (SUBSCHEMA.has(key)) out[key] = inlineLeafRefs(value as JSONSchema, lookup);
-    else if (SUBSCHEMA_MAP.has(key)) {
+    if (SUBSCHEMA_ONE.has(key)) out[key] = inlineLeafRefs(value as JSONSchema, lookup);
+    else if (SUBSCHEMA_OBJECT.has(key)) {
       out[key] = Object.fromEntries(
         Object.entries(value as Record<string, JSONSchema>).map(([name, sub]) => [name, inlineLeafRefs(sub, lookup)]),
       );
