@@ -81,7 +81,7 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     for (const w of hit.warnings) options.warn?.(w);
     return { schema: display, revision: hit.revision, files: sortFiles([...hit.files, ...docs(hit.revision)]), cached: true, warnings: hit.warnings };
   }
-  const { renderManifest } = await import("./manifest-pipeline.js");
+  const { renderManifest } = await import("./render/manifest.js");
   const warnings: string[] = [];
   const rendered = await renderManifest(
     abs,
@@ -138,20 +138,20 @@ export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outD
 
 /**
  * mcpgen's bundled revisions are generated together: a validator several of them share is one
- * module (emit/validators/share.ts), so each revision's output depends on every bundled schema.
+ * module (emit/protocol/validators/share.ts), so each revision's output depends on every bundled schema.
  */
 interface BundledRun {
   /** Digest of every bundled schema, part of each bundled target's cache key. */
   digest: string;
-  context(): Promise<import("./emit/registry.js").EmitContext>;
+  context(): Promise<import("./emit/protocol/registry.js").EmitContext>;
 }
 
 function bundledRun(): BundledRun {
   // Oldest first: a shared module lives in the folder of the first revision that uses it.
   const revisions = [...bundledRevisions()].sort();
   const digest = sha256(Buffer.from(revisions.map((r) => `${r} ${loadSchema(r).source.sha256}`).join("\n")));
-  let context: Promise<import("./emit/registry.js").EmitContext> | undefined;
-  return { digest, context: () => (context ??= import("./pipeline.js").then((m) => m.bundledSharing(revisions))) };
+  let context: Promise<import("./emit/protocol/registry.js").EmitContext> | undefined;
+  return { digest, context: () => (context ??= import("./render/protocol.js").then((m) => m.bundledSharing(revisions))) };
 }
 
 async function produce(target: Target, cwd: string, options: GenerateOptions, bundled?: BundledRun): Promise<Produced> {
@@ -168,7 +168,7 @@ async function produce(target: Target, cwd: string, options: GenerateOptions, bu
     for (const w of hit.warnings) options.warn?.(w);
     return { schema: loaded.source.display, revision: hit.revision, files: hit.files, cached: true, warnings: hit.warnings };
   }
-  const { render } = await import("./pipeline.js");
+  const { render } = await import("./render/protocol.js");
   const warnings: string[] = [];
   const rendered = await render(
     loaded,

@@ -5,8 +5,8 @@
  */
 import { Ajv, Name, _, type Options } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
-import type { JSONSchema } from "../../model/ir.js";
-import { runtimeImports } from "../runtime-imports.js";
+import type { JSONSchema } from "../model/ir.js";
+import { runtimeImports } from "./runtime-imports.js";
 
 /** The `format`s the MCP schemas use; `@mcpgen/runtime/abi` exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
@@ -254,7 +254,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
 
   // ajv opens each function with `/*# sourceURL="<schema $id>" */`, which only names the function
   // for a debugger evaluating the code as a string; in a module it is dead text, and it would keep
-  // two identical validators of different schemas apart (emit/validators/share.ts).
+  // two identical validators of different schemas apart (emit/protocol/validators/share.ts).
   code = code.replace(/\/\*# sourceURL="[^"\n]*" \*\//g, "");
   code = dropUnusedSchemas(code);
   code = compactErrors(code);

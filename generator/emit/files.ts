@@ -1,6 +1,6 @@
 /**
- * Every file mcpgen generates, in one table: the output it belongs to, its path there, and how it
- * is made. A file whose shape is fixed has a template (`templates/<name>.hbs`, logic-free) and a
+ * Every file mcpgen generates, in one table: the output it belongs to, its path there, how it is
+ * made and who lays it out. A file whose shape is fixed has a template (`templates/<name>.hbs`, logic-free) and a
  * view function computing the values; emitters render such files only through `renderFile`, which
  * takes the template from this table. The other files are declared here as what they are: ajv's
  * machine code, or declarations derived one to one from JSON Schema. A test holds the table against
@@ -13,10 +13,22 @@ import type { EmittedFile } from "../model/ir.js";
 /** `protocol`: one revision's bindings (`generated/<rev>/`); `manifest`: a manifest's output folder; `runtime-wire`: `runtime/src/wire/`. */
 export type Output = "protocol" | "manifest" | "runtime-wire";
 
+/**
+ * Who lays a file out. Prettier (the print stage, fixed options, width 120) unless the file grows
+ * with a manifest's schemas, where prettier would cost seconds: then its emitter writes prettier's
+ * layout itself (tests hold each a prettier fixpoint) and the print stage only adds the banner.
+ * - `indent`: written line by line, indented and broken by print/indent.ts;
+ * - `print-data`: values laid out by print/print-data.ts into a template written in prettier's layout;
+ * - `view`: the view function decides the one break prettier would make;
+ * - `as emitted`: not code prettier should touch (ajv's modules of a manifest, README, .gitattributes).
+ */
+export type Layout = "prettier" | "indent" | "print-data" | "view" | "as emitted";
+
 interface Row {
   output: Output;
   /** Path inside the output folder; `*` stands for any characters but `/`. */
   path: string;
+  layout: Layout;
 }
 
 export interface TemplatedFile extends Row {
@@ -36,28 +48,28 @@ export interface GeneratedFile extends Row {
 export type FileRow = TemplatedFile | GeneratedFile;
 
 export const generatedFiles: readonly FileRow[] = [
-  { output: "protocol", path: "types.ts", kind: "schema declarations", emitter: "emit/types.js#emitTypes" },
-  { output: "protocol", path: "validators/*.ts", kind: "machine code", emitter: "emit/validators.js#emitValidators" },
-  { output: "protocol", path: "validators.ts", template: "protocol/validators.ts", view: "emit/validators.js#validatorsView" },
-  { output: "protocol", path: "loaders.ts", template: "protocol/loaders.ts", view: "emit/validators.js#loadersView" },
-  { output: "protocol", path: "server-side.ts", template: "protocol/role-loaders.ts", view: "emit/validators.js#roleLoadersView" },
-  { output: "protocol", path: "client-side.ts", template: "protocol/role-loaders.ts", view: "emit/validators.js#roleLoadersView" },
-  { output: "protocol", path: "table.ts", template: "protocol/table.ts", view: "emit/methods.js#methodsView" },
-  { output: "protocol", path: "methods.ts", template: "protocol/methods.ts", view: "emit/methods.js#methodsEntryView" },
-  { output: "protocol", path: "binding.ts", template: "protocol/binding.ts", view: "emit/index.js#bindingView" },
-  { output: "protocol", path: "index.ts", template: "protocol/index.ts", view: "emit/index.js#indexView" },
-  { output: "manifest", path: "types.ts", kind: "schema declarations", emitter: "emit/manifest-types.js#emitManifestTypes" },
-  { output: "manifest", path: "tools.ajv.ts", kind: "machine code", emitter: "emit/manifest-validators.js#emitManifestValidators" },
-  { output: "manifest", path: "tools.2020.ajv.ts", kind: "machine code", emitter: "emit/manifest-validators.js#emitManifestValidators" },
-  { output: "manifest", path: "validators.ts", template: "facades/validators.ts", view: "emit/manifest-validators.js#manifestValidatorsView" },
-  { output: "manifest", path: "lists.ts", template: "facades/lists.ts", view: "emit/manifest-lists.js#listsView" },
-  { output: "manifest", path: "definition.ts", template: "facades/definition.ts", view: "emit/manifest-facade.js#definitionView" },
-  { output: "manifest", path: "server.ts", template: "facades/server.ts", view: "emit/server.js#serverView" },
-  { output: "manifest", path: "client.ts", template: "facades/client.ts", view: "emit/client.js#clientView" },
-  { output: "manifest", path: "bindings.ts", template: "output/bindings.ts", view: "emit/bindings.js#bindingsView" },
-  { output: "manifest", path: "README.md", template: "output/README.md", view: "generate.js#outputDocsView" },
-  { output: "manifest", path: ".gitattributes", template: "output/gitattributes", view: "generate.js#outputDocsView" },
-  { output: "runtime-wire", path: "*.ts", template: "runtime/wire.ts", view: "emit/wire-types.js#wireView" },
+  { output: "protocol", path: "types.ts", kind: "schema declarations", emitter: "emit/protocol/types.js#emitTypes", layout: "prettier" },
+  { output: "protocol", path: "validators/*.ts", kind: "machine code", emitter: "emit/protocol/validators.js#emitValidators", layout: "prettier" },
+  { output: "protocol", path: "validators.ts", template: "protocol/validators.ts", view: "emit/protocol/validators.js#validatorsView", layout: "prettier" },
+  { output: "protocol", path: "loaders.ts", template: "protocol/loaders.ts", view: "emit/protocol/validators.js#loadersView", layout: "prettier" },
+  { output: "protocol", path: "server-side.ts", template: "protocol/role-loaders.ts", view: "emit/protocol/validators.js#roleLoadersView", layout: "prettier" },
+  { output: "protocol", path: "client-side.ts", template: "protocol/role-loaders.ts", view: "emit/protocol/validators.js#roleLoadersView", layout: "prettier" },
+  { output: "protocol", path: "table.ts", template: "protocol/table.ts", view: "emit/protocol/methods.js#methodsView", layout: "prettier" },
+  { output: "protocol", path: "methods.ts", template: "protocol/methods.ts", view: "emit/protocol/methods.js#methodsEntryView", layout: "prettier" },
+  { output: "protocol", path: "binding.ts", template: "protocol/binding.ts", view: "emit/protocol/binding.js#bindingView", layout: "prettier" },
+  { output: "protocol", path: "index.ts", template: "protocol/index.ts", view: "emit/protocol/binding.js#indexView", layout: "prettier" },
+  { output: "manifest", path: "types.ts", kind: "schema declarations", emitter: "emit/manifest/types.js#emitManifestTypes", layout: "indent" },
+  { output: "manifest", path: "tools.ajv.ts", kind: "machine code", emitter: "emit/manifest/validators.js#emitManifestValidators", layout: "as emitted" },
+  { output: "manifest", path: "tools.2020.ajv.ts", kind: "machine code", emitter: "emit/manifest/validators.js#emitManifestValidators", layout: "as emitted" },
+  { output: "manifest", path: "validators.ts", template: "facades/validators.ts", view: "emit/manifest/validators.js#manifestValidatorsView", layout: "view" },
+  { output: "manifest", path: "lists.ts", template: "facades/lists.ts", view: "emit/manifest/lists.js#listsView", layout: "print-data" },
+  { output: "manifest", path: "definition.ts", template: "facades/definition.ts", view: "emit/manifest/definition.js#definitionView", layout: "prettier" },
+  { output: "manifest", path: "server.ts", template: "facades/server.ts", view: "emit/manifest/server.js#serverView", layout: "prettier" },
+  { output: "manifest", path: "client.ts", template: "facades/client.ts", view: "emit/manifest/client.js#clientView", layout: "prettier" },
+  { output: "manifest", path: "bindings.ts", template: "output/bindings.ts", view: "emit/manifest/bindings.js#bindingsView", layout: "prettier" },
+  { output: "manifest", path: "README.md", template: "output/README.md", view: "generate.js#outputDocsView", layout: "as emitted" },
+  { output: "manifest", path: ".gitattributes", template: "output/gitattributes", view: "generate.js#outputDocsView", layout: "as emitted" },
+  { output: "runtime-wire", path: "*.ts", template: "runtime/wire.ts", view: "emit/wire-types.js#wireView", layout: "prettier" },
 ];
 
 /** Whether `path` is what `pattern` (a row's path) names. */
@@ -80,6 +92,11 @@ export function rowOf(output: Output, path: string): FileRow | undefined {
  */
 export function assertListed(output: Output, files: readonly EmittedFile[]): void {
   for (const f of files) if (rowOf(output, f.path) === undefined) throw new Error(`${output} file ${f.path} is not listed in generator/emit/files.ts`);
+}
+
+/** The paths among `files` that the print stage does not run prettier on (their layout is decided elsewhere, see Layout). */
+export function skipsPrettier(output: Output, files: readonly EmittedFile[]): Set<string> {
+  return new Set(files.filter((f) => rowOf(output, f.path)?.layout !== "prettier").map((f) => f.path));
 }
 
 /** `path` of `output` rendered from the template the table gives it (unformatted, no banner). */

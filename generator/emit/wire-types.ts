@@ -19,7 +19,7 @@
  */
 import type { EmittedFile, JSONSchema, ProtocolModel } from "../model/ir.js";
 import { renderFile } from "./files.js";
-import { emitDefinitions } from "./types.js";
+import { emitDefinitions } from "./protocol/types.js";
 
 export interface WireSelection {
   era: "legacy" | "modern";

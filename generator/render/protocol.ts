@@ -1,16 +1,16 @@
 /**
- * model -> emit -> print for one loaded schema. Kept apart from generate.ts because the emitters
- * pull in heavy dependencies (prettier, ajv, json-schema-to-typescript) that a cached re-run
- * never needs to load.
+ * One protocol revision end to end: model -> emit -> print for one loaded schema. Kept apart from
+ * generate.ts because the emitters pull in heavy dependencies (prettier, ajv,
+ * json-schema-to-typescript) that a cached re-run never needs to load.
  */
-import { McpgenError } from "./errors.js";
-import { type EmitContext, emitters } from "./emit/registry.js";
-import { assertListed } from "./emit/files.js";
-import { loadSchema, type LoadedSchema } from "./load/load.js";
-import { validatorSharing } from "./emit/validators.js";
-import { buildModel } from "./model/build.js";
-import type { EmittedFile, SchemaSource } from "./model/ir.js";
-import { printFiles, warmFormatPool } from "./print/index.js";
+import { McpgenError } from "../errors.js";
+import { type EmitContext, emitters } from "../emit/protocol/registry.js";
+import { assertListed, skipsPrettier } from "../emit/files.js";
+import { loadSchema, type LoadedSchema } from "../load/load.js";
+import { validatorSharing } from "../emit/protocol/validators.js";
+import { buildModel } from "../model/build.js";
+import type { EmittedFile, SchemaSource } from "../model/ir.js";
+import { printFiles, warmFormatPool } from "../print/index.js";
 
 export interface Rendered {
   revision: string;
@@ -36,12 +36,12 @@ export async function render(loaded: LoadedSchema, warn: (message: string) => vo
   }
   assertListed("protocol", files);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { revision: model.revision, files: await printFiles(files, banner) };
+  return { revision: model.revision, files: await printFiles(files, banner, undefined, skipsPrettier("protocol", files)) };
 }
 
 /**
  * The validators of mcpgen's bundled revisions, emitted together so that a validator several
- * revisions share is one module (emit/validators/share.ts).
+ * revisions share is one module (emit/protocol/validators/share.ts).
  */
 export function bundledSharing(revisions: readonly string[]): EmitContext {
   return { sharing: validatorSharing(revisions, () => revisions.map((r) => buildModel(loadSchema(r)))) };

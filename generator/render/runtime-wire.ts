@@ -4,16 +4,16 @@
  * prettier) -> write. `generate-bundled` writes them, `check-bundled` compares, like generated/.
  */
 import { join } from "node:path";
-import { emitWireTypes, RUNTIME_WIRE } from "./emit/wire-types.js";
-import { bundledRevisions } from "./load/schema-manifest.js";
-import { loadSchema } from "./load/load.js";
-import { buildModel } from "./model/build.js";
-import type { EmittedFile } from "./model/ir.js";
-import { readOverlay } from "./model/overlay.js";
-import { packageRoot } from "./paths.js";
-import { printFiles } from "./print/index.js";
-import { commitOutput } from "./write/commit.js";
-import { compareOutput, type OutputDiff } from "./write/compare.js";
+import { emitWireTypes, RUNTIME_WIRE } from "../emit/wire-types.js";
+import { bundledRevisions } from "../load/schema-manifest.js";
+import { loadSchema } from "../load/load.js";
+import { buildModel } from "../model/build.js";
+import type { EmittedFile } from "../model/ir.js";
+import { readOverlay } from "../model/overlay.js";
+import { packageRoot } from "../paths.js";
+import { printFiles } from "../print/index.js";
+import { commitOutput } from "../write/commit.js";
+import { compareOutput, type OutputDiff } from "../write/compare.js";
 
 /** The directory the wire types live in (owned by mcpgen: nothing else may be put there). */
 export const runtimeWireDir = join(packageRoot, "runtime", "src", "wire");

@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
+import { emitManifestTypes } from "../../generator/emit/manifest/types.js";
 import { servedRevisions } from "../../generator/model/served-revisions.js";
 
 /** Repository root (this file runs from dist/test/manifest/). */

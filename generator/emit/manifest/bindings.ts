@@ -10,10 +10,10 @@
  * 2026-07-28 (per-request `_meta`). The module states the runtime ABI it was generated for and
  * fails at start, with a message saying what to do, when the installed runtime has another one.
  */
-import type { EmittedFile } from "../model/ir.js";
-import { readOverlay } from "../model/overlay.js";
-import { renderFile } from "./files.js";
-import { abiCheck, runtimeImports, type ProtocolEntry } from "./runtime-imports.js";
+import type { EmittedFile } from "../../model/ir.js";
+import { readOverlay } from "../../model/overlay.js";
+import { renderFile } from "../files.js";
+import { abiCheck, runtimeImports, type ProtocolEntry } from "../runtime-imports.js";
 
 /**
  * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI check and

@@ -5,13 +5,13 @@
  * The interface is the whole of it; the runtime builds the objects from the definition. The
  * file's skeleton is `templates/facades/client.ts.hbs`; this computes its view model.
  */
-import type { EmittedFile } from "../model/ir.js";
-import type { ServerModel } from "../model/server-ir.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
+import type { EmittedFile } from "../../model/ir.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 import { runtimeLink } from "./bindings.js";
-import { servedRevisions } from "../model/served-revisions.js";
-import { byName, describe, doc, inputOptional, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
+import { servedRevisions } from "../../model/served-revisions.js";
+import { byName, describe, doc, inputOptional, quotedForDoc, serverBaseName, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
 export function clientView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {

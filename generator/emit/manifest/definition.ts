@@ -4,12 +4,12 @@
  * validators, so a server starts without them: the runtime's `McpDefinition`). The files' skeletons are templates in `templates/facades/`; these emitters
  * only compute what goes into them, and the print stage runs prettier over the result.
  */
-import type { EmittedFile } from "../model/ir.js";
-import type { ServerModel, ToolModel } from "../model/server-ir.js";
-import { propertyKey, toTypeName } from "../names/index.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
-import { printData } from "./print-data.js";
+import type { EmittedFile } from "../../model/ir.js";
+import type { ServerModel, ToolModel } from "../../model/server-ir.js";
+import { propertyKey, toTypeName } from "../../names/index.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
+import { printData } from "../../print/print-data.js";
 import { jsDoc } from "./schema-to-ts.js";
 
 /** `weather-example` → `WeatherExample` (`createWeatherExampleServer`); `Mcp` when the name has no letters. */

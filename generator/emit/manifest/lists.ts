@@ -10,12 +10,12 @@
  * width, and the template's fixed text is written in that layout (a test holds the file a prettier
  * fixpoint).
  */
-import type { EmittedFile } from "../model/ir.js";
-import type { ServerModel } from "../model/server-ir.js";
-import { pick, wireFields, type WireFields } from "../model/wire-fields.js";
-import { renderFile } from "./files.js";
-import { printData } from "./print-data.js";
-import { quotedForDoc } from "./manifest-facade.js";
+import type { EmittedFile } from "../../model/ir.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { pick, wireFields, type WireFields } from "../../model/wire-fields.js";
+import { renderFile } from "../files.js";
+import { printData } from "../../print/print-data.js";
+import { quotedForDoc } from "./definition.js";
 
 export const MANIFEST_LISTS_FILE = "lists.ts";
 

@@ -11,11 +11,11 @@
  * keywords (`minimum`, `pattern`, ...) do not narrow the type. `format`, `default` and
  * `deprecated` become JSDoc tags.
  */
-import { escapePointerToken } from "../json-schema/pointer.js";
-import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
-import { resolveLocalRef } from "../json-schema/ref.js";
-import { propertyKey, toTypeName } from "../names/identifiers.js";
-import type { NameRegistry } from "../names/registry.js";
+import { escapePointerToken } from "../../json-schema/pointer.js";
+import { isPlainObject, type SchemaObject } from "../../json-schema/walk.js";
+import { resolveLocalRef } from "../../json-schema/ref.js";
+import { propertyKey, toTypeName } from "../../names/identifiers.js";
+import type { NameRegistry } from "../../names/registry.js";
 
 /** A problem an emitter found at a pointer of its input; the caller adds the file and position (a `Diagnostic`). */
 export interface Problem {

@@ -5,14 +5,14 @@
  * definition to the runtime's `createMcpServer`. No behaviour lives here. The file's skeleton is
  * `templates/facades/server.ts.hbs`; this computes its view model.
  */
-import type { EmittedFile } from "../model/ir.js";
-import type { ServerModel } from "../model/server-ir.js";
-import { propertyKey } from "../names/index.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
+import type { EmittedFile } from "../../model/ir.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { propertyKey } from "../../names/index.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 import { runtimeLink } from "./bindings.js";
-import { servedRevisions } from "../model/served-revisions.js";
-import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./manifest-facade.js";
+import { servedRevisions } from "../../model/served-revisions.js";
+import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
 export function serverView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {

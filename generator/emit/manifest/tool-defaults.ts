@@ -4,9 +4,9 @@
  * misleads every client that fills it in, and the docs generated from it. An error naming the
  * pointer of the `default`; under --lenient (schemas captured from a server) a warning.
  */
-import { walkSchema } from "../json-schema/walk.js";
-import type { ServerModel } from "../model/server-ir.js";
-import { toolSubschemas } from "./manifest-validators.js";
+import { walkSchema } from "../../json-schema/walk.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { toolSubschemas } from "./validators.js";
 import type { Problem } from "./schema-to-ts.js";
 
 /** How much of a rejected default a message quotes. */

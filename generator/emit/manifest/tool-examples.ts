@@ -3,8 +3,8 @@
  * `inputSchema` with the validators the generated server uses: an example the server would
  * reject as invalid arguments is an error in the manifest, not a finding about the server.
  */
-import type { ServerModel } from "../model/server-ir.js";
-import { compileToolSchema } from "./manifest-validators.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { compileToolSchema } from "./validators.js";
 import type { Problem } from "./schema-to-ts.js";
 
 /** The part of a loaded manifest this reads: each tool's examples, by the tool's index. */

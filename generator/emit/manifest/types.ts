@@ -4,12 +4,12 @@
  * every resource template, and name-keyed maps tying them together for the server and client
  * emitters. Collisions of derived names are errors naming both schema locations.
  */
-import type { EmittedFile } from "../model/ir.js";
-import type { ServerModel } from "../model/server-ir.js";
-import { propertyKey } from "../names/identifiers.js";
-import { NameRegistry, describeCollision } from "../names/registry.js";
+import type { EmittedFile } from "../../model/ir.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { propertyKey } from "../../names/identifiers.js";
+import { NameRegistry, describeCollision } from "../../names/registry.js";
 import { jsDoc, schemaToTypes, type Problem } from "./schema-to-ts.js";
-import { indentTs } from "./indent.js";
+import { indentTs } from "../../print/indent.js";
 
 export interface ManifestTypesResult {
   file: EmittedFile;

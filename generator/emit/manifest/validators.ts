@@ -15,20 +15,20 @@
  */
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv, type ErrorObject, type Options } from "ajv";
-import type { EmittedFile, JSONSchema } from "../model/ir.js";
-import type { ServerModel, ToolModel } from "../model/server-ir.js";
-import { ANNOTATIONS as ANNOTATION_KEYWORDS, NEWER_ONLY, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../json-schema/keywords.js";
-import { escapePointerToken } from "../json-schema/pointer.js";
-import { isPlainObject } from "../json-schema/walk.js";
-import { resolveLocalRef } from "../json-schema/ref.js";
-import { standaloneModule } from "./validators/ajv-code.js";
+import type { EmittedFile, JSONSchema } from "../../model/ir.js";
+import type { ServerModel, ToolModel } from "../../model/server-ir.js";
+import { ANNOTATIONS as ANNOTATION_KEYWORDS, NEWER_ONLY, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../json-schema/keywords.js";
+import { escapePointerToken } from "../../json-schema/pointer.js";
+import { isPlainObject } from "../../json-schema/walk.js";
+import { resolveLocalRef } from "../../json-schema/ref.js";
+import { standaloneModule } from "../ajv-code.js";
 import { jsDoc, type Problem } from "./schema-to-ts.js";
-import { PRINT_WIDTH } from "./indent.js";
-import { printString } from "./print-data.js";
-import { isIdentifierName } from "../names/identifiers.js";
-import { MANIFEST_TYPES_FILE } from "./manifest-types.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
+import { PRINT_WIDTH } from "../../print/indent.js";
+import { printString } from "../../print/print-data.js";
+import { isIdentifierName } from "../../names/identifiers.js";
+import { MANIFEST_TYPES_FILE } from "./types.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 
 export const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;

@@ -3,9 +3,9 @@
  * that meets `import("<rev>/binding")` keeps only the validators the binding uses), and
  * `index.ts`, the entry point of one revision's bindings re-exporting every file (`templates/protocol/*.hbs`).
  */
-import type { EmittedFile, ProtocolModel } from "../model/ir.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
+import type { EmittedFile, ProtocolModel } from "../../model/ir.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 
 export function bindingView(model: ProtocolModel) {
   return { abi: runtimeImports.abi, revision: model.revision };

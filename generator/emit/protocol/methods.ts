@@ -6,9 +6,9 @@
  * `loaders.ts`. The table is a module of its own so that the per-role entries (`server-side.ts`,
  * `client-side.ts`) share it without reaching the other role's loaders.
  */
-import type { EmittedFile, MethodDef, ProtocolModel } from "../model/ir.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
+import type { EmittedFile, MethodDef, ProtocolModel } from "../../model/ir.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 
 const json = (v: unknown): string => JSON.stringify(v);
 

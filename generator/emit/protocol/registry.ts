@@ -2,8 +2,8 @@
  * The emitters that make up one revision's bindings, in output order. Each is a pure function of
  * the model; the print stage formats and banners what they return.
  */
-import type { EmittedFile, ProtocolModel } from "../model/ir.js";
-import { emitIndex } from "./index.js";
+import type { EmittedFile, ProtocolModel } from "../../model/ir.js";
+import { emitIndex } from "./binding.js";
 import { emitMethods } from "./methods.js";
 import { emitTypes } from "./types.js";
 import { emitValidators, type ValidatorSharing } from "./validators.js";

@@ -2,7 +2,7 @@
  * Emits `types.ts`: one exported TS declaration per schema definition (JSDoc from the schema's
  * descriptions), followed by the per-method maps. Output is raw text; the print stage formats it.
  */
-import type { EmittedFile, JSONSchema, ProtocolModel, TypeDef } from "../model/ir.js";
+import type { EmittedFile, JSONSchema, ProtocolModel, TypeDef } from "../../model/ir.js";
 import { compileSync, type CompileOptions } from "./types/jsts.js";
 import { emitMethodMaps, GENERIC_DEFINITIONS, MAP_NAMES } from "./types/method-maps.js";
 import { metaDefinitions, normaliseSchema, TypesEmitError } from "./types/normalise.js";

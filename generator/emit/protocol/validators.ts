@@ -17,11 +17,11 @@
  * normaliser refuses every keyword whose meaning would differ (test/corpus proves both engines
  * agree on the spec's examples).
  */
-import { McpgenError } from "../errors.js";
-import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../model/ir.js";
-import { STANDALONE_NAMES, standaloneCode } from "./validators/ajv-code.js";
-import { renderFile } from "./files.js";
-import { runtimeImports } from "./runtime-imports.js";
+import { McpgenError } from "../../errors.js";
+import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../../model/ir.js";
+import { STANDALONE_NAMES, standaloneCode } from "../ajv-code.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 import { shareStandalone, type SharedRevision } from "./validators/share.js";
 import { splitStandalone, type SplitModule } from "./validators/split.js";
 import {
@@ -31,8 +31,8 @@ import {
   normaliseSchema,
   SchemaNormaliseError,
 } from "./validators/normalise.js";
-import { escapePointerToken, resolvePointer } from "../json-schema/pointer.js";
-import { isPlainObject } from "../json-schema/walk.js";
+import { escapePointerToken, resolvePointer } from "../../json-schema/pointer.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 
 /** `$id` prefix of the synthesised params schemas of methods whose params are inline. */
 const PARAMS_ID_PREFIX = "mcpgen://params/";

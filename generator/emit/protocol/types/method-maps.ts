@@ -2,7 +2,7 @@
  * The per-method type maps at the end of types.ts: which methods each side may send, and for each
  * method its params, result (requests) or params (notifications), taken from `model.methods`.
  */
-import type { JSONSchema, MethodDef, ProtocolModel } from "../../model/ir.js";
+import type { JSONSchema, MethodDef, ProtocolModel } from "../../../model/ir.js";
 import { TypesEmitError } from "./normalise.js";
 
 type SchemaObject = { [key: string]: unknown };

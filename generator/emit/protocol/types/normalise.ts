@@ -9,10 +9,10 @@
  * property JSDoc, makes every reference point at the one declaration, and means no dereferencing
  * runs at all (which is also what makes per-definition compiles cheap).
  */
-import type { JSONSchema } from "../../model/ir.js";
-import { METADATA, SUBSCHEMA_MAP } from "../../json-schema/keywords.js";
-import { escapePointerToken, unescapePointerToken } from "../../json-schema/pointer.js";
-import { isPlainObject } from "../../json-schema/walk.js";
+import type { JSONSchema } from "../../../model/ir.js";
+import { METADATA, SUBSCHEMA_MAP } from "../../../json-schema/keywords.js";
+import { escapePointerToken, unescapePointerToken } from "../../../json-schema/pointer.js";
+import { isPlainObject } from "../../../json-schema/walk.js";
 
 /** Keywords that would make json-schema-to-typescript declare extra named types or change naming. */
 // `tsType`/`tsEnumNames` are json-schema-to-typescript extensions: only this module may introduce them.

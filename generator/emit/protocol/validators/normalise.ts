@@ -5,11 +5,11 @@
  * into the generated code), and any keyword whose meaning differs between draft-07 and 2020-12,
  * or that we do not know, stops generation with the JSON pointer where it occurs.
  */
-import type { Dialect, JSONSchema } from "../../model/ir.js";
-import { ANNOTATIONS, DEFINITIONS, DIALECT_SPECIFIC as DIALECT_SPECIFIC_KEYWORDS, SHARED_ASSERTIONS, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../json-schema/keywords.js";
-import { escapePointerToken, unescapePointerToken } from "../../json-schema/pointer.js";
-import { FORMAT_NAMES } from "./ajv-code.js";
-import { runtimeImports } from "../runtime-imports.js";
+import type { Dialect, JSONSchema } from "../../../model/ir.js";
+import { ANNOTATIONS, DEFINITIONS, DIALECT_SPECIFIC as DIALECT_SPECIFIC_KEYWORDS, SHARED_ASSERTIONS, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../../json-schema/keywords.js";
+import { escapePointerToken, unescapePointerToken } from "../../../json-schema/pointer.js";
+import { FORMAT_NAMES } from "../../ajv-code.js";
+import { runtimeImports } from "../../runtime-imports.js";
 
 /** `$id` prefix of the per-definition schemas handed to ajv (never a network address). */
 export const DEF_ID_PREFIX = "mcpgen://defs/";

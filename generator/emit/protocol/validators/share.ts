@@ -15,7 +15,7 @@
  * revisions import it from there (`../<revision>/validators/<name>.js`).
  */
 import { createHash } from "node:crypto";
-import { runtimeImports } from "../runtime-imports.js";
+import { runtimeImports } from "../../runtime-imports.js";
 import { type Declaration, parseStandalone, type ParsedStandalone, type SplitModule, UNREACHED_MODULE } from "./split.js";
 
 export interface ShareRevision {

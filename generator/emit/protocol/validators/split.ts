@@ -10,7 +10,7 @@
  * cycles, whatever recursion the schema has.
  */
 import { createHash } from "node:crypto";
-import { runtimeImports } from "../runtime-imports.js";
+import { runtimeImports } from "../../runtime-imports.js";
 
 /** A top-level declaration of ajv's code: `function validateN(…){…}` or `const schemaN = …;`. */
 export interface Declaration {
