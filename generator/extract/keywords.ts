@@ -63,7 +63,7 @@ export function applyDoc(schema: JsonSchema, doc: Doc, report: (message: string)
 }
 
 /** `@default 3` is the number 3, `@default "a"` and `@default a` the string "a". */
-export function parseDefault(text: string): unknown {
+function parseDefault(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

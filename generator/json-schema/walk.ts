@@ -13,7 +13,7 @@ export function isPlainObject(v: unknown): v is SchemaObject {
 }
 
 /** Every direct subschema of `schema` with its pointer suffix. */
-export function subschemas(schema: SchemaObject): { pointer: string; schema: unknown }[] {
+function subschemas(schema: SchemaObject): { pointer: string; schema: unknown }[] {
   const out: { pointer: string; schema: unknown }[] = [];
   for (const k of SUBSCHEMA) {
     const v = schema[k];

@@ -143,7 +143,7 @@ function objectProps(schema: unknown): Props | null {
 }
 
 /** Field-level changes between two definitions (top-level properties; protocol types are flat). */
-export function diffFields(before: unknown, after: unknown, rootA: unknown, rootB: unknown): FieldChange[] {
+function diffFields(before: unknown, after: unknown, rootA: unknown, rootB: unknown): FieldChange[] {
   const pa = objectProps(before);
   const pb = objectProps(after);
   if (!pa || !pb) {

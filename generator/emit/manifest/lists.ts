@@ -17,7 +17,7 @@ import { renderFile } from "../files.js";
 import { printData } from "../../print/print-data.js";
 import { quotedForDoc } from "./definition.js";
 
-export const MANIFEST_LISTS_FILE = "lists.ts";
+const MANIFEST_LISTS_FILE = "lists.ts";
 
 /** The print stage's printWidth, which the template's fixed text is laid out for. */
 const WIDTH = 120;

@@ -30,7 +30,7 @@ import { MANIFEST_TYPES_FILE } from "./types.js";
 import { renderFile } from "../files.js";
 import { runtimeImports } from "../runtime-imports.js";
 
-export const MANIFEST_VALIDATORS_FILE = "validators.ts";
+const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
 type Engine = keyof typeof MODULES;
 

@@ -44,11 +44,11 @@ const RESERVED = /^(?:(?:validate|schema|func|formats|pattern|wrapper|root)\d+|a
 /** The JSON-RPC message definitions (JSONRPCMessage and its members). */
 const ENVELOPE = /^JSONRPC/;
 
-export const VALIDATORS_FILE = "validators.ts";
+const VALIDATORS_FILE = "validators.ts";
 /** Folder of the ajv modules (one per method validator, plus shared definitions). */
-export const AJV_DIR = "validators";
+const AJV_DIR = "validators";
 /** The per-method import thunks the runtime loads validators through. */
-export const LOADERS_FILE = "loaders.ts";
+const LOADERS_FILE = "loaders.ts";
 /**
  * Per role, the revision's method table with the loaders of what that role receives
  * (`@mcpgen/runtime/protocol/<rev>/server-side`, `/client-side`): a bundle that imports the
@@ -61,7 +61,7 @@ export type Role = keyof typeof ROLE_FILES;
  * Whether a `role` endpoint receives (and so validates) `method`'s params / its result: the
  * params of what the peer sends, the results of what it sends itself.
  */
-export function receives(role: Role, method: Pick<MethodDef, "from">, what: "params" | "results"): boolean {
+function receives(role: Role, method: Pick<MethodDef, "from">, what: "params" | "results"): boolean {
   const peer = role === "server" ? "client" : "server";
   return method.from === "both" || method.from === (what === "params" ? peer : role);
 }

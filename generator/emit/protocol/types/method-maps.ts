@@ -4,8 +4,8 @@
  */
 import type { JSONSchema, MethodDef, ProtocolModel } from "../../../model/ir.js";
 import { TypesEmitError } from "./normalise.js";
-
-type SchemaObject = { [key: string]: unknown };
+import { resolvePointer, unescapePointerToken } from "../../../json-schema/pointer.js";
+import { isPlainObject, type SchemaObject } from "../../../json-schema/walk.js";
 
 /** Names this file adds next to the schema's definitions; a definition with one of these names is an error (except the two below). */
 export const MAP_NAMES = [
@@ -98,9 +98,9 @@ function paramsExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
   } else if (m.paramsPointer !== null) {
     need(defined, m.messageType, m, "messageType");
     const message = definition(model, m.messageType);
-    const paramsOptional = !(isObject(message) && Array.isArray(message["required"]) && message["required"].includes("params"));
+    const paramsOptional = !(isPlainObject(message) && Array.isArray(message["required"]) && message["required"].includes("params"));
     expr = paramsOptional ? `NonNullable<${m.messageType}["params"]>` : `${m.messageType}["params"]`;
-    schema = resolvePointer(model.document, m.paramsPointer);
+    schema = resolvePointer(model.document, m.paramsPointer) as JSONSchema | undefined;
     if (schema === undefined) throw new TypesEmitError(`${m.method}: paramsPointer ${m.paramsPointer} does not resolve in the schema`);
   } else {
     return "undefined";
@@ -130,7 +130,7 @@ function resultExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
   let members = [m.resultType];
   let expr = m.resultType;
   if (m.resultPointer !== null) {
-    const schema = resolvePointer(model.document, m.resultPointer);
+    const schema = resolvePointer(model.document, m.resultPointer) as JSONSchema | undefined;
     if (schema === undefined) throw new TypesEmitError(`${m.method}: resultPointer ${m.resultPointer} does not resolve in the schema`);
     expr = pointerExpr(model, m.resultPointer, defined) ?? expr;
     members = unionRefs(model, schema) ?? members;
@@ -143,7 +143,7 @@ function resultExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
 
 /** `/$defs/X` → `X`, `/$defs/X/properties/result` → `X["result"]`; null for any other pointer. */
 function pointerExpr(model: ProtocolModel, pointer: string, defined: ReadonlySet<string>): string | null {
-  const parts = pointer.replace(/^#/, "").split("/").slice(1).map((p) => decodeURIComponent(p).replace(/~1/g, "/").replace(/~0/g, "~"));
+  const parts = pointer.replace(/^#/, "").split("/").slice(1).map((p) => unescapePointerToken(decodeURIComponent(p)));
   if (parts[0] !== model.defsKey || parts[1] === undefined || !defined.has(parts[1])) return null;
   let expr = parts[1];
   for (let i = 2; i < parts.length; i += 2) {
@@ -163,7 +163,7 @@ function definition(model: ProtocolModel, name: string): JSONSchema | undefined 
 
 /** Does every value this schema admits (objects only) declare a `_meta` property? */
 function carriesMeta(model: ProtocolModel, schema: JSONSchema | undefined, seen: Set<string>): boolean {
-  if (!isObject(schema)) return false;
+  if (!isPlainObject(schema)) return false;
   const ref = schema["$ref"];
   if (typeof ref === "string") {
     const name = refName(model, ref);
@@ -172,7 +172,7 @@ function carriesMeta(model: ProtocolModel, schema: JSONSchema | undefined, seen:
     return carriesMeta(model, definition(model, name), seen);
   }
   const props = schema["properties"];
-  if (isObject(props) && "_meta" in props) return true;
+  if (isPlainObject(props) && "_meta" in props) return true;
   for (const key of ["anyOf", "oneOf"]) {
     const branches = schema[key];
     if (Array.isArray(branches) && branches.length > 0) return branches.every((b) => carriesMeta(model, b as JSONSchema, new Set(seen)));
@@ -183,14 +183,14 @@ function carriesMeta(model: ProtocolModel, schema: JSONSchema | undefined, seen:
 }
 
 function property(model: ProtocolModel, schema: JSONSchema | undefined, name: string, depth = 0): JSONSchema | undefined {
-  if (!isObject(schema) || depth > 16) return undefined;
+  if (!isPlainObject(schema) || depth > 16) return undefined;
   const ref = schema["$ref"];
   if (typeof ref === "string") {
     const target = refName(model, ref);
     return target === null ? undefined : property(model, definition(model, target), name, depth + 1);
   }
   const props = schema["properties"];
-  if (isObject(props) && name in props) return props[name] as JSONSchema;
+  if (isPlainObject(props) && name in props) return props[name] as JSONSchema;
   const all = schema["allOf"];
   if (Array.isArray(all)) {
     for (const part of all) {
@@ -203,7 +203,7 @@ function property(model: ProtocolModel, schema: JSONSchema | undefined, name: st
 
 /** Definition names of a schema that is an `anyOf`/`oneOf` of plain local `$ref`s, else null. */
 function unionRefs(model: ProtocolModel, schema: JSONSchema): string[] | null {
-  if (!isObject(schema)) return null;
+  if (!isPlainObject(schema)) return null;
   const branches = schema["anyOf"] ?? schema["oneOf"];
   if (!Array.isArray(branches)) {
     const ref = schema["$ref"];
@@ -212,7 +212,7 @@ function unionRefs(model: ProtocolModel, schema: JSONSchema): string[] | null {
   }
   const names: string[] = [];
   for (const b of branches) {
-    const ref = isObject(b) ? b["$ref"] : undefined;
+    const ref = isPlainObject(b) ? b["$ref"] : undefined;
     const name = typeof ref === "string" ? refName(model, ref) : null;
     if (name === null) return null;
     names.push(name);
@@ -225,19 +225,3 @@ function refName(model: ProtocolModel, ref: string): string | null {
   return ref.startsWith(prefix) ? ref.slice(prefix.length) : null;
 }
 
-export function resolvePointer(doc: unknown, pointer: string): JSONSchema | undefined {
-  const path = pointer.startsWith("#") ? pointer.slice(1) : pointer;
-  if (path === "") return doc as JSONSchema;
-  let here: unknown = doc;
-  for (const raw of path.split("/").slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(here)) here = here[Number(key)];
-    else if (isObject(here)) here = here[key];
-    else return undefined;
-  }
-  return here as JSONSchema | undefined;
-}
-
-function isObject(value: unknown): value is SchemaObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

@@ -45,7 +45,7 @@ export class SchemaNormaliseError extends Error {
  * Turns a local `$ref` (`#/$defs/Name` or `#/$defs/Name/properties/x`) into a reference to the
  * per-definition schema (`mcpgen://defs/Name`, `mcpgen://defs/Name#/properties/x`).
  */
-export function rewriteRef(ref: string, defsKey: string, pointer: string): string {
+function rewriteRef(ref: string, defsKey: string, pointer: string): string {
   const prefix = `#/${defsKey}/`;
   if (!ref.startsWith(prefix)) {
     throw new SchemaNormaliseError(pointer, `unsupported $ref "${ref}": expected "${prefix}<Name>"`);
@@ -132,7 +132,7 @@ export function mapRefs(schema: JSONSchema, map: (ref: string) => string): JSONS
 }
 
 /** Whether a normalised schema references nothing (so its body can be copied anywhere). */
-export function isRefFree(schema: JSONSchema): boolean {
+function isRefFree(schema: JSONSchema): boolean {
   let found = false;
   mapRefs(schema, (ref) => {
     found = true;

@@ -49,7 +49,7 @@ const IDENT = /[A-Za-z_$][\w$]*/g;
 export const UNREACHED_MODULE = "definitions";
 
 /** Top-level statements of `code`, cut at `;` or a function body's closing brace at depth 0. */
-export function statements(code: string): string[] {
+function statements(code: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let start = 0;
@@ -78,7 +78,7 @@ export function statements(code: string): string[] {
 }
 
 /** Identifiers `code` names outside string literals. */
-export function identifiers(code: string): Set<string> {
+function identifiers(code: string): Set<string> {
   return new Set(code.replace(STRING, '""').match(IDENT) ?? []);
 }
 
