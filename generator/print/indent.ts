@@ -10,9 +10,10 @@
  * 2 s on the types of bench/manifest.ts's 50 deep tools, this about 0.2 s (bench/layout.ts,
  * docs/templates.md). Files with a template go through prettier instead.
  */
-export const PRINT_WIDTH = 80;
+/** Prettier's own default printWidth, what a caller that names no width gets (the print stage names print/width.ts's). */
+export const PRETTIER_DEFAULT_WIDTH = 80;
 
-export function indentTs(text: string, width = PRINT_WIDTH): string {
+export function indentTs(text: string, width = PRETTIER_DEFAULT_WIDTH): string {
   let depth = 0;
   const out: string[] = [];
   for (const raw of text.split("\n")) {

@@ -7,7 +7,7 @@
  * object identity) print as the given identifier, so shared schemas are emitted once.
  */
 import { isIdentifierName } from "../names/identifiers.js";
-import { PRINT_WIDTH } from "./indent.js";
+import { PRETTIER_DEFAULT_WIDTH } from "./indent.js";
 
 export interface PrintDataOptions {
   width?: number;
@@ -39,7 +39,7 @@ function printKey(k: string): string {
  * already precede it on that line and `suffix` follows it (",", ";").
  */
 export function printData(value: unknown, options: PrintDataOptions = {}, indent = 0, prefix = 0, suffix = 1): string {
-  const width = options.width ?? PRINT_WIDTH;
+  const width = options.width ?? PRETTIER_DEFAULT_WIDTH;
   const refs = options.refs ?? new Map<unknown, string>();
   const pad = (n: number) => " ".repeat(n);
 

@@ -27,12 +27,13 @@ import { checkToolExamples } from "../emit/manifest/tool-examples.js";
 import { checkToolDefaults } from "../emit/manifest/tool-defaults.js";
 import { assertListed, skipsPrettier } from "../emit/files.js";
 import { banner } from "../print/banner.js";
+import { PRINT_WIDTH } from "../print/width.js";
 import { mcpgenVersion } from "../paths.js";
 
 export interface ManifestGenerateOptions {
   /** How diagnostics and banners name the manifest (default: the path as given). */
   display?: string;
-  /** printWidth types.ts and validators.ts are laid out for (default 80, prettier's default; the print stage uses 120; lists.ts always targets 120). */
+  /** printWidth types.ts and validators.ts are laid out for (default 80, prettier's default; renderManifest gives the print stage's, print/width.ts, which lists.ts always targets). */
   printWidth?: number;
   /** Tool schemas that are not valid JSON Schema are warnings instead of errors. */
   lenient?: boolean;
@@ -73,9 +74,6 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   return { model, files, warnings, preformatted: skipsPrettier("manifest", files) };
 }
 
-/** The print stage's printWidth (print/format.ts; a test keeps them equal without loading prettier here). */
-export const MANIFEST_PRINT_WIDTH = 120;
-
 export interface RenderedManifest {
   /** Revisions the server speaks, preferred first, for messages. */
   revisions: string[];
@@ -90,7 +88,7 @@ export async function renderManifest(
   warn: (message: string) => void,
   lenient = false,
 ): Promise<RenderedManifest> {
-  const r = generateManifest(path, { display, printWidth: MANIFEST_PRINT_WIDTH, lenient });
+  const r = generateManifest(path, { display, printWidth: PRINT_WIDTH, lenient });
   for (const w of r.warnings) warn(formatWarning(w));
   const files = [...r.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   if (files.some((f) => !r.preformatted.has(f.path))) {

@@ -62,12 +62,6 @@ test("generateManifest: every file is byte-identical across runs and independent
   });
 });
 
-test("the manifest pipeline targets the print stage's printWidth", async () => {
-  const { prettierOptions } = await import("../../generator/print/format.js");
-  const { MANIFEST_PRINT_WIDTH } = await import("../../generator/render/manifest.js");
-  assert.is(MANIFEST_PRINT_WIDTH, prettierOptions.printWidth);
-});
-
 test("generateManifest: the weather example loads without warnings and its files compile", () => {
   const r = generateManifest(join(root, "examples", "weather", "mcp.manifest.json"));
   assert.equal(r.warnings, []);

@@ -10,6 +10,7 @@ import { propertyKey, toTypeName } from "../../names/index.js";
 import { renderFile } from "../files.js";
 import { runtimeImports } from "../runtime-imports.js";
 import { printData } from "../../print/print-data.js";
+import { PRINT_WIDTH } from "../../print/width.js";
 import { jsDoc } from "./schema-to-ts.js";
 
 /** `weather-example` → `WeatherExample` (`createWeatherExampleServer`); `Mcp` when the name has no letters. */
@@ -66,8 +67,8 @@ export function definitionView(model: ServerModel) {
     facades: runtimeImports.facades,
     serverName: quotedForDoc(model.identity.name),
     members: [members("tools", model.tools), members("prompts", model.prompts), members("resources", model.resources), members("resourceTemplates", model.resourceTemplates)],
-    // printData lays objects out expanded (prettier keeps that) at the print stage's width (120)
-    cache: model.cache === null ? false : printData(model.cache, { width: 120 }, 2, "  cache: ".length, 1),
+    // printData lays objects out expanded (prettier keeps that) at the print stage's width
+    cache: model.cache === null ? false : printData(model.cache, { width: PRINT_WIDTH }, 2, "  cache: ".length, 1),
     toolScopes: model.tools.filter((t) => t.scopes.length > 0).map((t) => ({ key: propertyKey(t.name), scopes: t.scopes.map(str) })),
     toolTasks: model.tools.filter((t) => t.taskSupport !== "forbidden").map((t) => ({ key: propertyKey(t.name), taskSupport: str(t.taskSupport) })),
   };

@@ -15,12 +15,11 @@ import type { ServerModel } from "../../model/server-ir.js";
 import { pick, wireFields, type WireFields } from "../../model/wire-fields.js";
 import { renderFile } from "../files.js";
 import { printData } from "../../print/print-data.js";
+import { PRINT_WIDTH } from "../../print/width.js";
 import { quotedForDoc } from "./definition.js";
 
 const MANIFEST_LISTS_FILE = "lists.ts";
 
-/** The print stage's printWidth, which the template's fixed text is laid out for. */
-const WIDTH = 120;
 
 /** Columns the template puts before each value (printData fits the value's first line after them). */
 const column = {
@@ -37,7 +36,8 @@ export interface ManifestListsOptions {
 const byIndex = <T extends { index: number }>(list: readonly T[]) => [...list].sort((a, b) => a.index - b.index);
 
 export function listsView(model: ServerModel, options: ManifestListsOptions = {}) {
-  const width = WIDTH;
+  // the print stage's width, which the template's fixed text is laid out for
+  const width = PRINT_WIDTH;
   const fieldsOf = options.fields ?? wireFields;
   const refs = new Map<unknown, string>();
   const schemas: { role: string; tool: string; name: string; value: string }[] = [];

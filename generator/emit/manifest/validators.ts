@@ -23,7 +23,7 @@ import { isPlainObject } from "../../json-schema/walk.js";
 import { resolveLocalRef } from "../../json-schema/ref.js";
 import { standaloneModule } from "../ajv-code.js";
 import { jsDoc, type Problem } from "./schema-to-ts.js";
-import { PRINT_WIDTH } from "../../print/indent.js";
+import { PRETTIER_DEFAULT_WIDTH } from "../../print/indent.js";
 import { printString } from "../../print/print-data.js";
 import { isIdentifierName } from "../../names/identifiers.js";
 import { MANIFEST_TYPES_FILE } from "./types.js";
@@ -164,7 +164,7 @@ export interface ManifestValidatorsOptions {
 }
 
 export function emitManifestValidators(model: ServerModel, options: ManifestValidatorsOptions = {}): ManifestValidatorsResult {
-  const width = options.printWidth ?? PRINT_WIDTH;
+  const width = options.printWidth ?? PRETTIER_DEFAULT_WIDTH;
   const problems: Problem[] = [];
   const entries: Entry[] = [];
   const groups = new Map<
@@ -240,7 +240,7 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
  * `validators.ts` (templates/facades/validators.ts.hbs), laid out as prettier would at `width`: it
  * skips the print stage's prettier pass, like the other files that grow with the manifest.
  */
-export function manifestValidatorsView(model: ServerModel, width: number = PRINT_WIDTH) {
+export function manifestValidatorsView(model: ServerModel, width: number = PRETTIER_DEFAULT_WIDTH) {
   // the exports of the ajv modules, as emitManifestValidators names them
   const entries = model.tools.flatMap((tool) =>
     ([["Input", tool.inputSchema], ["Output", tool.outputSchema]] as const).flatMap(([role, schema]) => (schema === null ? [] : [{ tool, role, exportName: `${tool.ids.member}${role}`, engine: engineOf(schema) }])),
