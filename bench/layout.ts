@@ -11,11 +11,11 @@ import { fileURLToPath } from "node:url";
 import { loadManifest, parseManifest } from "../generator/load/manifest.js";
 import { buildServerModel } from "../generator/model/build-server.js";
 import type { ServerModel } from "../generator/model/server-ir.js";
-import { emitManifestTypes } from "../generator/emit/manifest-types.js";
-import { emitManifestLists } from "../generator/emit/manifest-lists.js";
-import { emitServer } from "../generator/emit/server.js";
-import { emitClient } from "../generator/emit/client.js";
-import { emitDefinition } from "../generator/emit/manifest-facade.js";
+import { emitManifestTypes } from "../generator/emit/manifest/types.js";
+import { emitManifestLists } from "../generator/emit/manifest/lists.js";
+import { emitServer } from "../generator/emit/manifest/server.js";
+import { emitClient } from "../generator/emit/manifest/client.js";
+import { emitDefinition } from "../generator/emit/manifest/definition.js";
 import { formatSource } from "../generator/print/format.js";
 import { deepManifestText } from "./deep-manifest.js";
 

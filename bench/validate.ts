@@ -5,7 +5,7 @@
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { formats } from "@mcpgen/runtime/abi";
-import { validatorOptions } from "../generator/emit/validators/ajv-code.js";
+import { validatorOptions } from "../generator/emit/ajv-code.js";
 import { loadValidators, readDocument } from "../test/generator/validators-fixture.js";
 
 const REVISION = process.argv[2] ?? "2025-11-25";

@@ -37,7 +37,7 @@ export interface TargetOptions {
 export const configFileNames = ["mcpgen.config.json", "mcpgen.config.ts", "mcpgen.config.js", "mcpgen.config.mjs"] as const;
 export const configFileName = configFileNames[0];
 /** The manifest `generate` uses when there are neither flags nor a config file. */
-export const defaultManifest = { manifest: "mcp.manifest.json", out: "src/mcp" } as const;
+const defaultManifest = { manifest: "mcp.manifest.json", out: "src/mcp" } as const;
 
 /** A config file's contents: one target, or several under `targets`. */
 export interface McpgenConfig extends ConfigTarget {
@@ -154,7 +154,7 @@ export async function loadConfig(cwd: string, option: string | false | undefined
   return { file: checkConfig(await importConfigModule(path, name), name), name, path };
 }
 
-export function checkConfig(raw: unknown, file: string): ConfigFile {
+function checkConfig(raw: unknown, file: string): ConfigFile {
   const bad = (ptr: string, expected: string): never => {
     throw new McpgenError("invalid config", { file, pointer: ptr, expected });
   };

@@ -3,6 +3,8 @@
  * the JSON pointer inside it, what was expected) and the CLI exit code, so the CLI can print it
  * without a stack trace.
  */
+import { escapePointerToken } from "./json-schema/pointer.js";
+
 export type ExitCode = 1 | 2;
 
 export interface McpgenErrorDetails {
@@ -44,11 +46,7 @@ export function usageError(message: string): McpgenError {
   return new McpgenError(message, { exitCode: 2 });
 }
 
-/** RFC 6901 escaping of one reference token. */
-export function pointerToken(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
+/** The JSON pointer of a path of keys. */
 export function pointer(...tokens: string[]): string {
-  return tokens.map((t) => "/" + pointerToken(t)).join("");
+  return tokens.map((t) => "/" + escapePointerToken(t)).join("");
 }

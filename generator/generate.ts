@@ -9,10 +9,10 @@ import { bundledRevisions, sha256 } from "./load/schema-manifest.js";
 import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
-import { servedRevisions } from "./emit/bindings.js";
+import { servedRevisions } from "./model/served-revisions.js";
 import { mcpgenVersion } from "./paths.js";
 import { toTypeName } from "./names/index.js";
-import { renderTemplate } from "./templates.js";
+import { renderFile } from "./emit/files.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
 import { commitOutput } from "./write/commit.js";
 import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
@@ -81,7 +81,7 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     for (const w of hit.warnings) options.warn?.(w);
     return { schema: display, revision: hit.revision, files: sortFiles([...hit.files, ...docs(hit.revision)]), cached: true, warnings: hit.warnings };
   }
-  const { renderManifest } = await import("./manifest-pipeline.js");
+  const { renderManifest } = await import("./render/manifest.js");
   const warnings: string[] = [];
   const rendered = await renderManifest(
     abs,
@@ -116,12 +116,17 @@ const sortFiles = (files: EmittedFile[]) => files.sort((a, b) => (a.path < b.pat
  * output folder, which the cache key does not cover, so they are rendered on every run.
  */
 function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string): EmittedFile[] {
+  const view = outputDocsView(manifestBytes, manifestPath, outDir, revision);
+  return [renderFile("manifest", "README.md", view), renderFile("manifest", ".gitattributes", view)];
+}
+
+export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outDir: string, revision: string) {
   const name = (JSON.parse(manifestBytes.toString("utf8")) as { name: string }).name;
   const manifest = fromOut(outDir, manifestPath);
   const spoken = servedRevisions(revision.split(", "), manifest);
   // The commands are given as run from the manifest's folder: the one place both paths are known.
   const manifestDir = dirname(manifestPath);
-  const data = {
+  return {
     version: mcpgenVersion,
     manifest,
     manifestFile: posix(relative(manifestDir, manifestPath)),
@@ -129,28 +134,24 @@ function outputDocs(manifestBytes: Buffer, manifestPath: string, outDir: string,
     typeName: toTypeName(name),
     revisions: spoken.join(", "),
   };
-  return [
-    { path: "README.md", contents: renderTemplate("output/README.md", data) },
-    { path: ".gitattributes", contents: renderTemplate("output/gitattributes", data) },
-  ];
 }
 
 /**
  * mcpgen's bundled revisions are generated together: a validator several of them share is one
- * module (emit/validators/share.ts), so each revision's output depends on every bundled schema.
+ * module (emit/protocol/validators/share.ts), so each revision's output depends on every bundled schema.
  */
 interface BundledRun {
   /** Digest of every bundled schema, part of each bundled target's cache key. */
   digest: string;
-  context(): Promise<import("./emit/registry.js").EmitContext>;
+  context(): Promise<import("./emit/protocol/registry.js").EmitContext>;
 }
 
 function bundledRun(): BundledRun {
   // Oldest first: a shared module lives in the folder of the first revision that uses it.
   const revisions = [...bundledRevisions()].sort();
   const digest = sha256(Buffer.from(revisions.map((r) => `${r} ${loadSchema(r).source.sha256}`).join("\n")));
-  let context: Promise<import("./emit/registry.js").EmitContext> | undefined;
-  return { digest, context: () => (context ??= import("./pipeline.js").then((m) => m.bundledSharing(revisions))) };
+  let context: Promise<import("./emit/protocol/registry.js").EmitContext> | undefined;
+  return { digest, context: () => (context ??= import("./render/protocol.js").then((m) => m.bundledSharing(revisions))) };
 }
 
 async function produce(target: Target, cwd: string, options: GenerateOptions, bundled?: BundledRun): Promise<Produced> {
@@ -167,7 +168,7 @@ async function produce(target: Target, cwd: string, options: GenerateOptions, bu
     for (const w of hit.warnings) options.warn?.(w);
     return { schema: loaded.source.display, revision: hit.revision, files: hit.files, cached: true, warnings: hit.warnings };
   }
-  const { render } = await import("./pipeline.js");
+  const { render } = await import("./render/protocol.js");
   const warnings: string[] = [];
   const rendered = await render(
     loaded,

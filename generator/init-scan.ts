@@ -7,8 +7,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** Files and folders looked at before giving up (a project that large is not new). */
-export const MAX_ENTRIES_SCANNED = 10_000;
-export const MAX_DEPTH = 16;
+const MAX_ENTRIES_SCANNED = 10_000;
+const MAX_DEPTH = 16;
 export const CANNOT_TELL = Symbol("too many files, or one unreadable");
 
 /**

@@ -24,7 +24,7 @@ type Typescript = typeof Ts;
 
 export const TSCONFIG_FILE = "tsconfig.json";
 /** A tsconfig larger than this is not read (tsc --init writes under 2 KiB). */
-export const MAX_TSCONFIG_BYTES = 1024 * 1024;
+const MAX_TSCONFIG_BYTES = 1024 * 1024;
 
 export interface TsconfigPlan {
   /** The file with the changes made, undefined when none is needed. */

@@ -7,7 +7,7 @@
 import type { CAC } from "cac";
 import { check, generate } from "../../generator/generate.js";
 import { packageRoot } from "../../generator/paths.js";
-import { checkRuntimeWire, renderRuntimeWire, writeRuntimeWire } from "../../generator/runtime-wire.js";
+import { checkRuntimeWire, renderRuntimeWire, writeRuntimeWire } from "../../generator/render/runtime-wire.js";
 import { stderr, stdout, UsageError } from "../cli-io.js";
 import { printGenerated } from "./watch.js";
 

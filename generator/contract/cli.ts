@@ -40,7 +40,7 @@ function num(flags: Flags, name: string): number | undefined {
   return n;
 }
 
-export function connectionFlags(flags: Flags) {
+function connectionFlags(flags: Flags) {
   const stdio = str(flags, "stdio");
   const url = str(flags, "url");
   if ((stdio === undefined) === (url === undefined)) throw usageError("give exactly one of --stdio \"<command>\" or --url <url>");

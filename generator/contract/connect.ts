@@ -27,7 +27,7 @@ export const clientBindings: readonly ProtocolBinding[] = [b20241105, b20250326,
 /** The revision whose lifecycle has no `initialize` (the era probe looks for it). */
 export const MODERN_REVISION = b20260728.revision;
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 /** Cap on the captured stderr of a --stdio child (shown when it fails). */
 const MAX_STDERR_CHARS = 4000;
 

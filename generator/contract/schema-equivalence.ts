@@ -22,24 +22,27 @@
  * pairs compared all have limits; past one the comparison is undecided and falls back to exact
  * (key-order-insensitive) JSON equality.
  */
-import { escapePointerToken } from "../load/json-positions.js";
-import { isPlainObject, resolveLocalRef, type SchemaObject } from "../load/schema-walk.js";
+import { ANNOTATIONS as KEYWORD_ANNOTATIONS, DEFINITIONS, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../json-schema/keywords.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
+import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
+import { resolveLocalRef } from "../json-schema/ref.js";
 
 /** Keywords that only annotate: never compared, their differences reported as notes (except `$schema` and `$comment`). */
-export const ANNOTATION_KEYWORDS: readonly string[] = ["$schema", "$comment", "title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly", "contentEncoding", "contentMediaType", "contentSchema"];
+const ANNOTATION_KEYWORDS: readonly string[] = ["$schema", ...KEYWORD_ANNOTATIONS];
 const ANNOTATIONS = new Set(ANNOTATION_KEYWORDS);
 /** Annotation differences not worth a note: every SDK stamps its own `$schema`. */
 const SILENT = new Set(["$schema", "$comment"]);
 /** Definition containers: reached through `$ref` only. */
-const CONTAINERS = new Set(["$defs", "definitions"]);
+const CONTAINERS = new Set(DEFINITIONS);
 
-const SINGLE = new Set(["additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "contains", "propertyNames", "not", "if", "then", "else", "items"]);
+const SINGLE = new Set(SUBSCHEMA);
 /** Keywords whose `true` / `{}` value is what their absence means. */
 const NO_OP_WHEN_TRUE = new Set(["additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "items"]);
-const MAPS = new Set(["properties", "patternProperties", "dependentSchemas"]);
+const MAPS = new Set(SUBSCHEMA_MAP.filter((k) => !CONTAINERS.has(k)));
 const NO_OP_WHEN_EMPTY = new Set(["properties", "patternProperties", "dependentSchemas", "dependentRequired", "dependencies", "required"]);
+/** `prefixItems` and the list form of `items` are positional, the combinators are not. */
 const ORDERED_LISTS = new Set(["prefixItems", "items"]);
-const UNORDERED_LISTS = new Set(["allOf", "anyOf", "oneOf"]);
+const UNORDERED_LISTS = new Set(SUBSCHEMA_LIST.filter((k) => !ORDERED_LISTS.has(k)));
 const SETS = new Set(["required", "type", "enum"]);
 
 export interface SchemaLimits {

@@ -4,7 +4,8 @@
  * property was narrowed (accepts less) or widened (accepts more) without a full schema algebra;
  * `breaking` confirms type-level verdicts with the TypeScript checker.
  */
-import { isPlainObject, resolveLocalRef } from "../load/schema-walk.js";
+import { isPlainObject } from "../json-schema/walk.js";
+import { resolveLocalRef } from "../json-schema/ref.js";
 
 const ALL_TYPES = ["array", "boolean", "integer", "null", "number", "object", "string"] as const;
 

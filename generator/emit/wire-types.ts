@@ -18,8 +18,8 @@
  * type-check against the runtime's types (test/runtime/wire-types).
  */
 import type { EmittedFile, JSONSchema, ProtocolModel } from "../model/ir.js";
-import { renderTemplate } from "../templates.js";
-import { emitDefinitions } from "./types.js";
+import { renderFile } from "./files.js";
+import { emitDefinitions } from "./protocol/types.js";
 
 export interface WireSelection {
   era: "legacy" | "modern";
@@ -112,12 +112,11 @@ export function refClosure(model: ProtocolModel, roots: readonly string[]): stri
 
 /** The wire-types file of one era (`<era>.ts` in `runtime/src/wire/`), from that era's newest bundled revision (unformatted, no banner). */
 export function emitWireTypes(model: ProtocolModel, selection: WireSelection): EmittedFile {
+  return renderFile("runtime-wire", `${selection.era}.ts`, wireView(model, selection));
+}
+
+export function wireView(model: ProtocolModel, selection: WireSelection) {
   const names = refClosure(model, selection.roots);
   const declarations = emitDefinitions(model, new Set(names));
-  const contents = renderTemplate("runtime/wire.ts", {
-    revision: model.revision,
-    era: selection.era,
-    declarations: declarations.join("\n\n"),
-  });
-  return { path: `${selection.era}.ts`, contents };
+  return { revision: model.revision, era: selection.era, declarations: declarations.join("\n\n") };
 }

@@ -9,7 +9,7 @@
 import { Node, ts, type Symbol as MorphSymbol, type Type } from "ts-morph";
 import { readDoc, type Doc } from "./jsdoc.js";
 import { applyDoc, type JsonSchema } from "./keywords.js";
-import { pointerToken } from "../errors.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
 import type { Problems } from "./problems.js";
 
 export type { JsonSchema };
@@ -79,7 +79,7 @@ export class SchemaBuilder {
   private ref(type: Type, at: Node, ptr: string): JsonSchema {
     const name = defName(type);
     const known = this.defNames.get(type.compilerType);
-    if (known !== undefined) return { $ref: `#/$defs/${pointerToken(known)}` };
+    if (known !== undefined) return { $ref: `#/$defs/${escapePointerToken(known)}` };
     const generic = namedSymbol(type)!;
     const count = (this.instances.get(generic) ?? 0) + 1;
     this.instances.set(generic, count);
@@ -94,10 +94,10 @@ export class SchemaBuilder {
     this.defNames.set(type.compilerType, name);
     this.defs.set(name, {}); // reserved before converting, so a recursive reference finds it
     const decl = namedDeclaration(type);
-    const defPtr = `${this.base}/$defs/${pointerToken(name)}`;
+    const defPtr = `${this.base}/$defs/${escapePointerToken(name)}`;
     const schema = this.structure(type, decl ?? at, defPtr, {});
     this.defs.set(name, applyDoc(schema, readDoc(decl), (m) => this.problems.error(decl ?? at, defPtr, m)));
-    return { $ref: `#/$defs/${pointerToken(name)}` };
+    return { $ref: `#/$defs/${escapePointerToken(name)}` };
   }
 
   private structure(type: Type, at: Node, ptr: string, extras: RootExtras): JsonSchema {
@@ -154,7 +154,7 @@ export class SchemaBuilder {
       const name = prop.getName();
       const decl = prop.getValueDeclaration() ?? prop.getDeclarations()[0];
       const where = decl ?? at;
-      const propPtr = `${ptr}/properties/${pointerToken(name)}`;
+      const propPtr = `${ptr}/properties/${escapePointerToken(name)}`;
       if (name.startsWith("__@")) {
         this.problems.error(where, propPtr, `symbol-keyed property ${displayName(name)} has no JSON form`);
         continue;

@@ -1,4 +1,4 @@
-export { loadSchema, detectDialect, type LoadedSchema, type LoadOptions } from "./load.js";
+export { loadSchema, type LoadedSchema, type LoadOptions } from "./load.js";
 export { parseJson, lineColumn, findSyntaxError } from "./json.js";
 export {
   bundledRevisions,

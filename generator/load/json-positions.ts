@@ -4,6 +4,7 @@
  * neither positions for valid documents nor a stable error position across Node versions.
  */
 
+import { escapePointerToken } from "../json-schema/pointer.js";
 import { lineColumn } from "./json.js";
 
 export interface Position {
@@ -28,10 +29,6 @@ export class JsonSyntaxError extends Error {
     super(message);
     this.name = "JsonSyntaxError";
   }
-}
-
-export function escapePointerToken(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
 export function positionAt(text: string, offset: number): Position {

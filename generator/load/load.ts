@@ -109,7 +109,7 @@ function isObject(v: unknown): v is { [key: string]: unknown } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-export function detectDialect(doc: unknown, file: string): { dialect: Dialect; defsKey: "definitions" | "$defs" } {
+function detectDialect(doc: unknown, file: string): { dialect: Dialect; defsKey: "definitions" | "$defs" } {
   if (!isObject(doc)) {
     throw new McpgenError("not an MCP schema: the document is not a JSON object", {
       file,

@@ -7,8 +7,8 @@
  */
 import type { Diagnostic } from "./diagnostics.js";
 import type { Manifest } from "./manifest-format.js";
-import { escapePointerToken } from "./json-positions.js";
-import { isPlainObject } from "./schema-walk.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
+import { isPlainObject } from "../json-schema/walk.js";
 import { parseUriTemplate, unmatchableParts } from "./uri-template.js";
 import { assignManifestNames, describeCollision, type ManifestNames } from "../names/index.js";
 

@@ -12,7 +12,7 @@ import { JsonSyntaxError, parseJsonWithPositions, positionAt, type ParsedJson } 
 import { KNOWN_REVISIONS, type Manifest } from "./manifest-format.js";
 import { checkManifestSemantics } from "./manifest-checks.js";
 import { checkToolSchema } from "./tool-schema-check.js";
-import { isPlainObject } from "./schema-walk.js";
+import { isPlainObject } from "../json-schema/walk.js";
 import { didYouMean } from "./did-you-mean.js";
 import { mcpDefinitions } from "./mcp-definitions.js";
 import { bundledRevisions } from "./schema-manifest.js";

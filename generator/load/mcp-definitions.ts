@@ -5,7 +5,7 @@
  * against schema/manifest.json when loadSchema reads them).
  */
 import { loadSchema } from "./load.js";
-import { isPlainObject, type SchemaObject } from "./schema-walk.js";
+import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
 
 export type Definitions = { readonly [name: string]: SchemaObject };
 

@@ -6,7 +6,8 @@
  */
 import type { ValidateFunction } from "ajv";
 import type { Diagnostic } from "./diagnostics.js";
-import { isPlainObject, resolveLocalRef, walkSchema } from "./schema-walk.js";
+import { isPlainObject, walkSchema } from "../json-schema/walk.js";
+import { resolveLocalRef } from "../json-schema/ref.js";
 import { didYouMean } from "./did-you-mean.js";
 
 export interface ToolSchemaCheck {

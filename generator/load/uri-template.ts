@@ -65,11 +65,6 @@ export function parseUriTemplate(template: string): TemplateParse {
   return { ok: true, variables };
 }
 
-/** Distinct variable names in order of first appearance. */
-export function templateVariableNames(vars: TemplateVariable[]): string[] {
-  return [...new Set(vars.map((v) => v.name))];
-}
-
 /**
  * Shapes that expansion handles but matching a URI back to variables cannot (reliably): the
  * generated server routes `resources/read` by matching, so these get a warning.

@@ -10,9 +10,9 @@
  */
 import type { Diagnostic } from "./diagnostics.js";
 import { didYouMean } from "./did-you-mean.js";
-import { escapePointerToken } from "./json-positions.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
 import { admitsOtherKeys, declaredKeys, definition, propertySchema, type Definitions, type WireSchema } from "./mcp-definitions.js";
-import { isPlainObject, type SchemaObject } from "./schema-walk.js";
+import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
 
 type Problem = Omit<Diagnostic, "file">;
 

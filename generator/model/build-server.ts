@@ -19,7 +19,7 @@ import type {
   ToolModel,
 } from "./server-ir.js";
 
-export const DEFAULT_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 100;
 
 function byName<T extends { name: string }>(list: T[]): T[] {
   return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

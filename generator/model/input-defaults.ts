@@ -1,7 +1,7 @@
 /**
  * Which `default`s of a tool's inputSchema the server fills in before the handler runs, shared by
  * the handler's input type (types.ts: the filled properties are required) and the applier that
- * fills them (emit/default-appliers.ts, tools.defaults.ts), so the two cannot disagree.
+ * fills them (emit/manifest/default-appliers.ts, tools.defaults.ts), so the two cannot disagree.
  *
  * A default applies where the value it belongs to is known: at the root, in `properties` (filled
  * when the property is absent), in `items` (a single schema: every element), through `allOf`
@@ -10,8 +10,9 @@
  * takes is not known from the schema alone (ajv's `useDefaults` skips the first group too). A
  * default its own schema rejects (a warning under --lenient) is not applied.
  */
-import { escapePointerToken } from "../load/json-positions.js";
-import { isPlainObject, resolveLocalRef, type SchemaObject } from "../load/schema-walk.js";
+import { escapePointerToken } from "../json-schema/pointer.js";
+import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
+import { resolveLocalRef } from "../json-schema/ref.js";
 import type { JSONSchema } from "./ir.js";
 
 /** Suffix of the declarations of a handler's input type, which differ where defaults are filled in (`GetForecastInputWithDefaults`). */

@@ -60,7 +60,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 const nullableString = (v: unknown) => v === null || typeof v === "string";
 
 /** Shape check, so a hand edit with a typo fails here with a pointer instead of deep in an emitter. */
-export function checkOverlay(raw: unknown, file: string, revision: string): MethodOverlay {
+function checkOverlay(raw: unknown, file: string, revision: string): MethodOverlay {
   const bad = (ptr: string, expected: string): never => {
     throw new McpgenError("malformed method overlay", { file, pointer: ptr, expected });
   };

@@ -13,7 +13,7 @@ export interface SchemaMethod {
 
 type Defs = { [name: string]: unknown };
 
-export const messageUnions = [
+const messageUnions = [
   { union: "ClientRequest", kind: "request", side: "client" },
   { union: "ServerRequest", kind: "request", side: "server" },
   { union: "ClientNotification", kind: "notification", side: "client" },

@@ -9,7 +9,7 @@
 import { admitsOtherKeys, declaredKeys, definition, mcpDefinitions } from "../load/mcp-definitions.js";
 import { bundledRevisions } from "../load/schema-manifest.js";
 
-export const WIRE_OBJECTS = ["Tool", "Resource", "ResourceTemplate", "Prompt", "PromptArgument", "Implementation", "ServerCapabilities"] as const;
+const WIRE_OBJECTS = ["Tool", "Resource", "ResourceTemplate", "Prompt", "PromptArgument", "Implementation", "ServerCapabilities"] as const;
 export type WireObject = (typeof WIRE_OBJECTS)[number];
 
 export interface WireObjectFields {

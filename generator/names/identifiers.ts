@@ -17,7 +17,7 @@ const LOWER = /\p{Ll}/u;
 const ID_START = /[\p{ID_Start}$_]/u;
 
 /** ECMAScript reserved words, strict-mode reserved words and TS's contextual type names that cannot name a binding. */
-export const RESERVED_WORDS: ReadonlySet<string> = new Set([
+const RESERVED_WORDS: ReadonlySet<string> = new Set([
   "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
   "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
   "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",

@@ -17,7 +17,7 @@ export interface NameCollision {
   second: NameSource;
 }
 
-export function describeSource(s: NameSource): string {
+function describeSource(s: NameSource): string {
   return `${s.pointer} ${JSON.stringify(s.name)}`;
 }
 
@@ -50,7 +50,7 @@ export class NameRegistry {
 }
 
 /** Orders JSON pointers by document position: array indices numerically, keys by code unit. */
-export function comparePointers(a: string, b: string): number {
+function comparePointers(a: string, b: string): number {
   const pa = a.split("/");
   const pb = b.split("/");
   for (let i = 0; i < Math.min(pa.length, pb.length); i++) {

@@ -1,4 +1,5 @@
 import { format, type Options } from "prettier";
+import { PRINT_WIDTH } from "./width.js";
 
 /**
  * Fixed prettier options: generated output must not depend on any prettier config found around
@@ -6,7 +7,7 @@ import { format, type Options } from "prettier";
  * costs prettier far less work on the large generated validator files (see bench/generate.ts).
  */
 export const prettierOptions: Options = {
-  printWidth: 120,
+  printWidth: PRINT_WIDTH,
   semi: true,
   singleQuote: false,
   trailingComma: "all",

@@ -19,7 +19,7 @@ export interface CacheEntry {
 let fingerprint: string | undefined;
 
 /** Hash of the generator's compiled code, its templates, the reviewed overlays and the formatter version. */
-export function generatorFingerprint(): string {
+function generatorFingerprint(): string {
   fingerprint ??= fingerprintOf({
     generator: dirname(dirname(fileURLToPath(import.meta.url))),
     // join, not templates.ts (importing it loads handlebars, which a cache hit never needs).
@@ -94,7 +94,7 @@ export interface CacheLimits {
   bytes: number;
 }
 
-export const defaultCacheLimits: CacheLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
+const defaultCacheLimits: CacheLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
 
 /** Best effort: a cache that cannot be written only costs speed. */
 export function writeCache(cacheDir: string, key: string, entry: CacheEntry, limits: CacheLimits = defaultCacheLimits): void {

@@ -1,3 +1,3 @@
 export { commitOutput, type CommitResult } from "./commit.js";
 export { compareOutput, isClean, listFiles, type OutputDiff } from "./compare.js";
-export { cacheKey, generatorFingerprint, readCache, writeCache, type CacheEntry } from "./cache.js";
+export { cacheKey, readCache, writeCache, type CacheEntry } from "./cache.js";

@@ -6,8 +6,8 @@ import * as assert from "uvu/assert";
 import { Ajv } from "ajv";
 import * as abi from "@mcpgen/runtime/abi";
 import { limits } from "@mcpgen/runtime";
-import { boundedErrors, standaloneCode } from "../../generator/emit/validators/ajv-code.js";
-import { OPTIONS } from "../../generator/emit/manifest-validators.js";
+import { boundedErrors, standaloneCode } from "../../generator/emit/ajv-code.js";
+import { OPTIONS } from "../../generator/emit/manifest/validators.js";
 
 const schema = {
   $defs: { leaf: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } },

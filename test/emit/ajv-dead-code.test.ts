@@ -2,7 +2,7 @@
 // unread declarations go; an `else` keeps its `if`, and string literals are never touched.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { dropDeadCode } from "../../generator/emit/validators/ajv-code.js";
+import { dropDeadCode } from "../../generator/emit/ajv-code.js";
 
 test("dead code: empty ifs, empty elses and unread _errs declarations go", () => {
   const code =

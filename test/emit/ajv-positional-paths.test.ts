@@ -4,7 +4,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Ajv } from "ajv";
-import { positionalPaths, standaloneCode, validatorOptions } from "../../generator/emit/validators/ajv-code.js";
+import { positionalPaths, standaloneCode, validatorOptions } from "../../generator/emit/ajv-code.js";
 
 const schema = {
   definitions: {

@@ -3,8 +3,8 @@
 // graph has no cycles and the output does not change between runs.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { shareStandalone, type ShareRevision } from "../../generator/emit/validators/share.js";
-import { UNREACHED_MODULE } from "../../generator/emit/validators/split.js";
+import { shareStandalone, type ShareRevision } from "../../generator/emit/protocol/validators/share.js";
+import { UNREACHED_MODULE } from "../../generator/emit/protocol/validators/split.js";
 
 const HELPER = "function fail(validate, instancePath) {validate.errors = [{instancePath}];return false;}";
 const code = (lines: string[]) => [HELPER, ...lines].join("\n");

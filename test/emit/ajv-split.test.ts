@@ -2,7 +2,7 @@
 // module imports and exports, and what the splitter refuses.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { splitStandalone, UNREACHED_MODULE } from "../../generator/emit/validators/split.js";
+import { splitStandalone, UNREACHED_MODULE } from "../../generator/emit/protocol/validators/split.js";
 
 const CODE = [
   "function fail(validate, instancePath) {validate.errors = [{instancePath}];return false;}",

@@ -1,4 +1,4 @@
-// The templates of generated files (templates/facades, templates/protocol): logic-free (only
+// The templates of generated files (templates/facades, templates/protocol, templates/fragments): logic-free (only
 // {{#each}}, {{#if}}/{{else}} and plain values: no helpers, partials or sub-expressions), every
 // one rendered by its emitter's view model under strict mode, every key of a view model used
 // (removing any one is an error naming the template and the key), and rendering deterministic.
@@ -11,29 +11,41 @@ import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { buildModel } from "../../generator/model/index.js";
 import { loadSchema } from "../../generator/load/index.js";
-import { definitionView } from "../../generator/emit/manifest-facade.js";
-import { serverView } from "../../generator/emit/server.js";
-import { clientView } from "../../generator/emit/client.js";
-import { listsView } from "../../generator/emit/manifest-lists.js";
-import { methodsView } from "../../generator/emit/methods.js";
+import { definitionView } from "../../generator/emit/manifest/definition.js";
+import { serverView } from "../../generator/emit/manifest/server.js";
+import { clientView } from "../../generator/emit/manifest/client.js";
+import { listsView } from "../../generator/emit/manifest/lists.js";
+import { bindingsView } from "../../generator/emit/manifest/bindings.js";
+import { methodsEntryView, methodsView } from "../../generator/emit/protocol/methods.js";
+import { bindingView, indexView } from "../../generator/emit/protocol/binding.js";
+import { localLayout, loadersView, prepareValidators, roleLoadersView, validatorsView } from "../../generator/emit/protocol/validators.js";
+import { manifestValidatorsView } from "../../generator/emit/manifest/validators.js";
+import { abiCheck, RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
 import { fixture } from "../manifest/helpers.js";
 
 const model = buildServerModel(loadManifest(fixture("templates")));
-const protocol = buildModel(loadSchema("2025-11-25"));
+const protocol = buildModel(loadSchema("2024-11-05"));
+const prepared = prepareValidators(protocol);
+const { layout } = localLayout(prepared);
 
 const views: Record<string, ViewModel> = {
   "facades/server.ts": serverView(model),
   "facades/client.ts": clientView(model),
   "facades/definition.ts": definitionView(model),
   "facades/lists.ts": listsView(model),
-  "protocol/methods.ts": { revision: protocol.revision },
+  "facades/validators.ts": manifestValidatorsView(model),
+  "protocol/methods.ts": methodsEntryView(protocol),
   "protocol/table.ts": methodsView(protocol),
-  "protocol/binding.ts": { revision: protocol.revision },
-  "protocol/index.ts": {},
+  "protocol/binding.ts": bindingView(protocol),
+  "protocol/index.ts": indexView(),
+  "protocol/validators.ts": validatorsView(prepared, layout),
+  "protocol/loaders.ts": loadersView(prepared, layout),
+  "protocol/role-loaders.ts": roleLoadersView(prepared, layout, "server"),
+  "fragments/abi-check.ts": { abiVersion: String(RUNTIME_ABI), exported: true },
 };
 
-const templates = ["facades", "protocol"].flatMap((d) =>
+const templates = ["facades", "protocol", "fragments"].flatMap((d) =>
   readdirSync(join(templatesDir, d))
     .filter((f) => f.endsWith(".hbs"))
     .map((f) => `${d}/${f.slice(0, -".hbs".length)}`),
@@ -75,6 +87,17 @@ test("every key of a view model is used: without it, rendering fails naming the 
       assert.throws(() => renderTemplate(name, rest), (e: Error) => e.message.startsWith(`template ${name}.hbs: `) && e.message.includes(`"${key}"`), `${name} without ${key}`);
     }
   }
+});
+
+test("the runtime ABI check is one fragment: server.ts, client.ts and bindings.ts carry it alike, only bindings.ts exports the version", () => {
+  const server = renderTemplate("facades/server.ts", serverView(model));
+  const client = renderTemplate("facades/client.ts", clientView(model));
+  const bindings = renderTemplate("output/bindings.ts", bindingsView(["2025-11-25"]));
+  for (const [file, text, exported] of [["server.ts", server, false], ["client.ts", client, false], ["bindings.ts", bindings, true]] as const) {
+    assert.ok(text.includes(abiCheck(exported)), file);
+    assert.is(text.split("runtime.ABI_VERSION !== abiVersion").length, 2, `${file}: one check`);
+  }
+  assert.is(abiCheck(true), abiCheck(false).replace("\nconst abiVersion", "\nexport const abiVersion"));
 });
 
 test.run();

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { generateManifest } from "../../generator/generate-manifest.js";
+import { generateManifest } from "../../generator/render/manifest.js";
 import { printFiles } from "../../generator/print/index.js";
 import { root } from "../manifest/helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { format } from "prettier";
-import { emitTypes } from "../../generator/emit/types.js";
+import { emitTypes } from "../../generator/emit/protocol/types.js";
 import { REVISIONS, revisionModel as schemaModel, type Revision } from "./helpers/revision-model.js";
 
 

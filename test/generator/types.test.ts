@@ -1,11 +1,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { compile } from "json-schema-to-typescript";
-import { emitTypes, TypesEmitError } from "../../generator/emit/types.js";
+import { emitTypes, TypesEmitError } from "../../generator/emit/protocol/types.js";
 import { bundledRevisions } from "../../generator/load/index.js";
-import { compileSync } from "../../generator/emit/types/jsts.js";
-import { MAP_NAMES } from "../../generator/emit/types/method-maps.js";
-import { normaliseSchema, repairLinks } from "../../generator/emit/types/normalise.js";
+import { compileSync } from "../../generator/emit/protocol/types/jsts.js";
+import { MAP_NAMES } from "../../generator/emit/protocol/types/method-maps.js";
+import { normaliseSchema, repairLinks } from "../../generator/emit/protocol/types/normalise.js";
 import type { ProtocolModel } from "../../generator/model/ir.js";
 import { REVISIONS, revisionModel as schemaModel } from "./helpers/revision-model.js";
 

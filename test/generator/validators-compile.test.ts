@@ -7,8 +7,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { emitMethods } from "../../generator/emit/methods.js";
-import { emitValidators } from "../../generator/emit/validators.js";
+import { emitMethods } from "../../generator/emit/protocol/methods.js";
+import { emitValidators } from "../../generator/emit/protocol/validators.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import { modelOf, removeDir, root, tempDir } from "./validators-fixture.js";
 

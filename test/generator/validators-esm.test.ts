@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { emitValidators } from "../../generator/emit/validators.js";
+import { emitValidators } from "../../generator/emit/protocol/validators.js";
 import { modelOf, removeDir, tempDir, writeTranspiled } from "./validators-fixture.js";
 
 const consumer = `

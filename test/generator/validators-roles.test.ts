@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { lazyBinding, type RevisionInfo, type ValidatorLoaders } from "@mcpgen/runtime/abi";
-import { emitValidators, ROLE_FILES, type Role } from "../../generator/emit/validators.js";
+import { emitValidators, ROLE_FILES, type Role } from "../../generator/emit/protocol/validators.js";
 import type { EmittedFile, MethodDef } from "../../generator/model/ir.js";
 import { modelOf, REVISIONS } from "./validators-fixture.js";
 

@@ -1,4 +1,4 @@
-// mcpgen's bundled revisions share their validators (emit/validators/share.ts): the emitted tree
+// mcpgen's bundled revisions share their validators (emit/protocol/validators/share.ts): the emitted tree
 // of all five imports only files it holds, has no import cycle, is the same on every run, and each
 // revision's loaders give exactly the validators its facade exports.
 import { join } from "node:path";
@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { Validator, ValidatorLoaders } from "@mcpgen/runtime/abi";
-import { emitValidators, validatorSharing } from "../../generator/emit/validators.js";
+import { emitValidators, validatorSharing } from "../../generator/emit/protocol/validators.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import { modelOf, removeDir, REVISIONS, tempDir, writeTranspiled } from "./validators-fixture.js";
 

@@ -4,9 +4,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { formats } from "@mcpgen/runtime/abi";
 import { McpgenError } from "../../generator/errors.js";
-import { emitValidators } from "../../generator/emit/validators.js";
-import { FORMAT_NAMES } from "../../generator/emit/validators/ajv-code.js";
-import { normaliseSchema, SchemaNormaliseError } from "../../generator/emit/validators/normalise.js";
+import { emitValidators } from "../../generator/emit/protocol/validators.js";
+import { FORMAT_NAMES } from "../../generator/emit/ajv-code.js";
+import { normaliseSchema, SchemaNormaliseError } from "../../generator/emit/protocol/validators/normalise.js";
 import type { ProtocolModel } from "../../generator/model/ir.js";
 import { loadValidators, modelOf, REVISIONS } from "./validators-fixture.js";
 

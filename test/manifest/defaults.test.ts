@@ -7,7 +7,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { checkToolDefaults } from "../../generator/emit/tool-defaults.js";
+import { checkToolDefaults } from "../../generator/emit/manifest/tool-defaults.js";
 import { runCli } from "../cli/run-cli.js";
 import { withTempDir } from "./helpers.js";
 

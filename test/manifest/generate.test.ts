@@ -2,7 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateManifest } from "../../generator/generate-manifest.js";
+import { generateManifest } from "../../generator/render/manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { McpgenError } from "../../generator/errors.js";
 import { fixture, root, tscStrict, withTempDir, writeFiles } from "./helpers.js";
@@ -60,12 +60,6 @@ test("generateManifest: every file is byte-identical across runs and independent
     // lists.ts keeps declaration order on purpose (it is what tools/list publishes); the rest is sorted
     assert.equal(c.filter((f) => f.path !== "lists.ts"), a.filter((f) => f.path !== "lists.ts"));
   });
-});
-
-test("the manifest pipeline targets the print stage's printWidth", async () => {
-  const { prettierOptions } = await import("../../generator/print/format.js");
-  const { MANIFEST_PRINT_WIDTH } = await import("../../generator/manifest-pipeline.js");
-  assert.is(MANIFEST_PRINT_WIDTH, prettierOptions.printWidth);
 });
 
 test("generateManifest: the weather example loads without warnings and its files compile", () => {

@@ -6,8 +6,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
-import { servedRevisions } from "../../generator/emit/bindings.js";
+import { emitManifestTypes } from "../../generator/emit/manifest/types.js";
+import { servedRevisions } from "../../generator/model/served-revisions.js";
 
 /** Repository root (this file runs from dist/test/manifest/). */
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

@@ -1,14 +1,14 @@
 // Which inputSchema defaults a server fills in (model/input-defaults.ts), the applier module that
-// fills them (emit/default-appliers.ts, loaded as a real ES module) and the handler's type.
+// fills them (emit/manifest/default-appliers.ts, loaded as a real ES module) and the handler's type.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { inputDefaults } from "../../generator/model/input-defaults.js";
-import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
-import { emitManifestValidators } from "../../generator/emit/manifest-validators.js";
-import { generateManifest } from "../../generator/generate-manifest.js";
+import { emitManifestTypes } from "../../generator/emit/manifest/types.js";
+import { emitManifestValidators } from "../../generator/emit/manifest/validators.js";
+import { generateManifest } from "../../generator/render/manifest.js";
 import { parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { removeDir, tempDir, writeTranspiled } from "../generator/validators-fixture.js";

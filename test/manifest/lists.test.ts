@@ -6,8 +6,8 @@ import prettier from "prettier";
 import { prettierOptions } from "../../generator/print/format.js";
 import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { emitManifestLists } from "../../generator/emit/manifest-lists.js";
-import { printData } from "../../generator/emit/print-data.js";
+import { emitManifestLists } from "../../generator/emit/manifest/lists.js";
+import { printData } from "../../generator/print/print-data.js";
 import { fixture, tscStrict, withTempDir, writeFiles } from "./helpers.js";
 
 type Published = { [key: string]: any };

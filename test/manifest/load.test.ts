@@ -7,7 +7,7 @@ import { loadManifest, parseManifest } from "../../generator/load/manifest.js";
 import { InputError, formatDiagnostic, type Diagnostic } from "../../generator/load/diagnostics.js";
 import { parseUriTemplate } from "../../generator/load/uri-template.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { generateManifest } from "../../generator/generate-manifest.js";
+import { generateManifest } from "../../generator/render/manifest.js";
 import { formatSource } from "../../generator/print/format.js";
 import { fixture } from "./helpers.js";
 

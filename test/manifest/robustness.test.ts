@@ -4,9 +4,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
-import { emitManifestLists } from "../../generator/emit/manifest-lists.js";
-import { emitManifestValidators } from "../../generator/emit/manifest-validators.js";
+import { emitManifestTypes } from "../../generator/emit/manifest/types.js";
+import { emitManifestLists } from "../../generator/emit/manifest/lists.js";
+import { emitManifestValidators } from "../../generator/emit/manifest/validators.js";
 import { tscStrict, withTempDir, writeFiles } from "./helpers.js";
 
 /** Small deterministic PRNG (mulberry32) so failures reproduce. */

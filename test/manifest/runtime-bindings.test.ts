@@ -8,7 +8,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import ts from "typescript-5";
 import { ABI_VERSION } from "@mcpgen/runtime/abi";
-import { RUNTIME_ABI } from "../../generator/emit/bindings.js";
+import { RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 import { generate } from "../../generator/generate.js";
 import { bundledRevisions } from "../../generator/load/schema-manifest.js";
 import { repoRoot, tempDir } from "../helpers.js";

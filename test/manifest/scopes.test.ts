@@ -5,8 +5,8 @@ import * as assert from "uvu/assert";
 import { parseManifest } from "../../generator/load/manifest.js";
 import { InputError } from "../../generator/load/diagnostics.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { emitDefinition } from "../../generator/emit/manifest-facade.js";
-import { emitServer } from "../../generator/emit/server.js";
+import { emitDefinition } from "../../generator/emit/manifest/definition.js";
+import { emitServer } from "../../generator/emit/manifest/server.js";
 import { formatSource } from "../../generator/print/format.js";
 
 const manifest = (scopes: unknown): string =>

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import prettier from "prettier";
 import { parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
-import { emitManifestTypes } from "../../generator/emit/manifest-types.js";
+import { emitManifestTypes } from "../../generator/emit/manifest/types.js";
 import { makeDeepManifest } from "../../bench/deep-manifest.js";
 import { fixture, root, tscStrict, typesFor, withTempDir, writeFiles } from "./helpers.js";
 

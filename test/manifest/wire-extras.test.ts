@@ -11,7 +11,7 @@ import { manifestSchemaPath, parseManifest } from "../../generator/load/manifest
 import { mcpDefinitions, type Definitions } from "../../generator/load/mcp-definitions.js";
 import { bundledRevisions } from "../../generator/load/schema-manifest.js";
 import { checkWireKeys } from "../../generator/load/wire-keys.js";
-import { generateManifest } from "../../generator/generate-manifest.js";
+import { generateManifest } from "../../generator/render/manifest.js";
 import { pick, wireFields } from "../../generator/model/wire-fields.js";
 import { runCli } from "../cli/run-cli.js";
 import { bindings } from "../runtime/helpers/binding.js";

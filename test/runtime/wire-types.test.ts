@@ -7,7 +7,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { checkRuntimeWire, newestRevision, renderRuntimeWire, runtimeWireDir, writeRuntimeWire } from "../../generator/runtime-wire.js";
+import { checkRuntimeWire, newestRevision, renderRuntimeWire, runtimeWireDir, writeRuntimeWire } from "../../generator/render/runtime-wire.js";
 import { RUNTIME_WIRE, refClosure } from "../../generator/emit/wire-types.js";
 import { loadSchema } from "../../generator/load/load.js";
 import { buildModel } from "../../generator/model/build.js";

@@ -10,9 +10,10 @@ import type {
 import { definition } from "./definition.js";
 import type * as T from "./types.js";
 
-// The @mcpgen/runtime ABI this output was generated for, checked before anything of the runtime is
-// called, so a mismatch is this error, not a crash (runtimes before ABI 5 say theirs only in /abi).
+/** The @mcpgen/runtime ABI this output was generated for. */
 const abiVersion: number = 6;
+// Checked before anything of the runtime is called, so a mismatch is this error, not a crash (a
+// runtime before ABI 5 names its ABI only in its /abi entry).
 if (runtime.ABI_VERSION !== abiVersion) {
   throw new Error(
     `this code was generated for @mcpgen/runtime ABI ${abiVersion}, but the installed @mcpgen/runtime has ABI ${runtime.ABI_VERSION ?? "4 or older"}: ` +

@@ -1,6 +1,6 @@
 /**
  * Input/output compatibility decided by the TypeScript checker over the types `generate` emits
- * for each manifest (emit/manifest-types.ts), so the verdict follows the types users compile
+ * for each manifest (emit/manifest/types.ts), so the verdict follows the types users compile
  * against: the old input must be assignable to the new input (every call that compiled still
  * compiles), the new output to the old output (every reader of a result still type-checks),
  * and the old prompt arguments to the new ones.
@@ -9,7 +9,7 @@
  * per check in `check.ts`, and each diagnostic is mapped back to its check by line.
  */
 import { Project, ts } from "ts-morph";
-import { emitManifestTypes } from "../../emit/manifest-types.js";
+import { emitManifestTypes } from "../../emit/manifest/types.js";
 import { InputError } from "../../load/diagnostics.js";
 import type { ServerModel } from "../../model/server-ir.js";
 

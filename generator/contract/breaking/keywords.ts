@@ -7,7 +7,7 @@
  * `enum`/`const` and `type` are compared by schema-shape.ts, `additionalProperties`, `required`
  * and `properties` by structural.ts.
  */
-import { isPlainObject } from "../../load/schema-walk.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 import type { RuleId } from "./rules.js";
 
 export interface KeywordChange {

@@ -4,8 +4,9 @@
  * into each manifest. Whether a type-level change really breaks is the checker's call
  * (checker.ts); these checks find and name the place.
  */
-import { escapePointerToken } from "../../load/json-positions.js";
-import { isPlainObject, resolveLocalRef } from "../../load/schema-walk.js";
+import { escapePointerToken } from "../../json-schema/pointer.js";
+import { isPlainObject } from "../../json-schema/walk.js";
+import { resolveLocalRef } from "../../json-schema/ref.js";
 import type { ServerModel, ToolModel } from "../../model/server-ir.js";
 import { compareShapes, describeShape, valueShape } from "../schema-shape.js";
 import { keywordChanges } from "./keywords.js";

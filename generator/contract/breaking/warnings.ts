@@ -7,8 +7,8 @@
  * Hints are compared with the defaults MCP gives them (https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations):
  * readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true.
  */
-import { escapePointerToken } from "../../load/json-positions.js";
-import { isPlainObject } from "../../load/schema-walk.js";
+import { escapePointerToken } from "../../json-schema/pointer.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 import type { ServerModel, ToolModel } from "../../model/server-ir.js";
 import type { RuleId } from "./rules.js";
 import type { Located, Side } from "./structural.js";

@@ -22,7 +22,7 @@ export interface Impact {
 }
 
 /** Methods a server built from this manifest answers or sends, with why. */
-export function methodsUsed(model: ServerModel): Map<string, string> {
+function methodsUsed(model: ServerModel): Map<string, string> {
   const used = new Map<string, string>();
   const use = (why: string, ...methods: string[]) => methods.forEach((m) => used.has(m) || used.set(m, why));
   use("lifecycle", "initialize", "notifications/initialized", "ping", "server/discover", "notifications/cancelled", "notifications/progress");

@@ -5,7 +5,7 @@
  * (2026-07-28 MRTR), never from prose.
  */
 import { loadSchema } from "../../load/load.js";
-import { isPlainObject } from "../../load/schema-walk.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 import { buildModel } from "../../model/build.js";
 import type { Direction, MethodDef, ProtocolModel, TypeDef } from "../../model/ir.js";
 import { readOverlay } from "../../model/overlay.js";
@@ -143,7 +143,7 @@ function objectProps(schema: unknown): Props | null {
 }
 
 /** Field-level changes between two definitions (top-level properties; protocol types are flat). */
-export function diffFields(before: unknown, after: unknown, rootA: unknown, rootB: unknown): FieldChange[] {
+function diffFields(before: unknown, after: unknown, rootA: unknown, rootB: unknown): FieldChange[] {
   const pa = objectProps(before);
   const pb = objectProps(after);
   if (!pa || !pb) {

@@ -35,7 +35,7 @@ export interface PullResult {
 }
 
 /** Writes `text` to `path` via a temporary file in the same directory and a rename. */
-export function writeAtomically(path: string, text: string): void {
+function writeAtomically(path: string, text: string): void {
   const tmp = join(dirname(path), `.${randomBytes(6).toString("hex")}.mcpgen-tmp`);
   try {
     writeFileSync(tmp, text, { flag: "wx" });

@@ -10,7 +10,7 @@ import { McpgenError } from "../../errors.js";
 import { clientBindings, connect, withDeadline, type ConnectOptions } from "../connect.js";
 
 /** A list longer than this is not a server's interface but a runaway (bounded like every untrusted count). */
-export const MAX_ENTRIES = 10_000;
+const MAX_ENTRIES = 10_000;
 
 export interface ServerSnapshot {
   serverInfo: { [key: string]: unknown };

@@ -11,8 +11,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { McpError, type McpClient } from "@mcpgen/runtime";
-import { compileToolSchema } from "../../emit/manifest-validators.js";
-import { checkToolExamples } from "../../emit/tool-examples.js";
+import { compileToolSchema } from "../../emit/manifest/validators.js";
+import { checkToolExamples } from "../../emit/manifest/tool-examples.js";
 import { InputError } from "../../load/diagnostics.js";
 import { loadManifest } from "../../load/manifest.js";
 import { KNOWN_REVISIONS, type Manifest } from "../../load/manifest-format.js";

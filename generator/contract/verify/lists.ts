@@ -7,14 +7,14 @@
  */
 import type { McpClient } from "@mcpgen/runtime";
 import type { Manifest } from "../../load/manifest-format.js";
-import { isPlainObject } from "../../load/schema-walk.js";
+import { isPlainObject } from "../../json-schema/walk.js";
 import { canonicalJson, compareSchemas } from "../schema-equivalence.js";
 import type { Check } from "./report.js";
 
 type Entry = { [key: string]: unknown };
 
 /** First JSON pointer where two JSON values differ ("" = the values themselves). */
-export function firstDifference(a: unknown, b: unknown, at = ""): string | null {
+function firstDifference(a: unknown, b: unknown, at = ""): string | null {
   if (canonicalJson(a) === canonicalJson(b)) return null;
   if (isPlainObject(a) && isPlainObject(b)) {
     for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {

@@ -37,7 +37,7 @@ function mismatch(message: string): JSONRPCErrorObject {
 }
 
 /** The standard request-metadata headers of a modern request against its body; undefined when they agree. */
-export function checkStandardHeaders(req: IncomingMessage, method: string, params: unknown): JSONRPCErrorObject | undefined {
+function checkStandardHeaders(req: IncomingMessage, method: string, params: unknown): JSONRPCErrorObject | undefined {
   const p = isObject(params) ? params : undefined;
   const meta = p !== undefined && isObject(p._meta) ? p._meta : undefined;
   const rawVersion = header(req, Header.protocolVersion);

@@ -61,7 +61,7 @@ export function legacySession(
 }
 
 /** The request handlers of one legacy connection (no `tasks/list` when stateless). */
-export function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boolean): RequestHandlers {
+function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boolean): RequestHandlers {
   const caps = core.capabilities;
   const h: RequestHandlers = {};
   const revisionOf = () => conn().session.protocolVersion ?? conn().session.binding.revision;

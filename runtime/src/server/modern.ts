@@ -101,7 +101,7 @@ function withInput<A = undefined, B = undefined>(
  * tools/call answers runTool's result (built per call, see tools.ts), an InputRequiredResult or
  * a CreateTaskResult, each made per call.
  */
-export const FRESH_RESULTS: ReadonlySet<string> = new Set(["tools/call"]);
+const FRESH_RESULTS: ReadonlySet<string> = new Set(["tools/call"]);
 
 /**
  * The lifecycle core of an McpServer's 2026-07-28 connections (one per server): its bindings, with
@@ -144,7 +144,7 @@ export function modernServerCore(core: ServerCore, supportedVersions: readonly s
   });
 }
 
-export function modernHandlers(core: ServerCore): RequestHandlers {
+function modernHandlers(core: ServerCore): RequestHandlers {
   const caps = core.capabilities;
   const h: RequestHandlers = {};
   const size = core.pageSize;

@@ -3,10 +3,11 @@ import * as runtime from "@mcpgen/runtime/abi";
 
 /** The @mcpgen/runtime ABI this output was generated for. */
 export const abiVersion: number = 6;
-// Checked before anything of the runtime is called, so a mismatch is this error, not a crash.
+// Checked before anything of the runtime is called, so a mismatch is this error, not a crash (a
+// runtime before ABI 5 names its ABI only in its /abi entry).
 if (runtime.ABI_VERSION !== abiVersion) {
   throw new Error(
-    `this code was generated for @mcpgen/runtime ABI ${abiVersion}, but the installed @mcpgen/runtime has ABI ${runtime.ABI_VERSION}: ` +
+    `this code was generated for @mcpgen/runtime ABI ${abiVersion}, but the installed @mcpgen/runtime has ABI ${runtime.ABI_VERSION ?? "4 or older"}: ` +
       "install the @mcpgen/runtime that matches your mcpgen, or regenerate with the mcpgen that matches your runtime",
   );
 }

@@ -4,7 +4,7 @@ import { pageSize, published, revisions } from "./lists.js";
 
 /**
  * What the generated server and client of "weather-example" hand to the runtime: the published lists, the tool validators and the identifier of every entry by MCP name.
- * The protocol bindings are not here: the server and the client each take their own role's from `bindings.ts`, so a bundle of one never carries the other's validators.
+ * The protocol bindings are not here: the server and the client each carry their own role's (`serverBindings` in server.ts, `clientBindings` in client.ts), so a bundle of one never carries the other's validators.
  * The tool validators are imported when first needed (a server's first `tools/call`, a client's connect), so a server starts without them; the ones that find every failure when a tool's arguments or structured result first fail.
  */
 export const definition: McpDefinition = {

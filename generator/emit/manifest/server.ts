@@ -1,0 +1,68 @@
+/**
+ * `server.ts`: the typed handler interface of a manifest (one handler per tool, prompt, resource
+ * and template; inputs and outputs typed from the manifest's schemas, so a handler returning the
+ * wrong shape is a compile error) and `create<Name>Server`, which hands them with the
+ * definition to the runtime's `createMcpServer`. No behaviour lives here. The file's skeleton is
+ * `templates/facades/server.ts.hbs`; this computes its view model.
+ */
+import type { EmittedFile } from "../../model/ir.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { propertyKey } from "../../names/index.js";
+import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
+import { runtimeLink } from "./bindings.js";
+import { servedRevisions } from "../../model/served-revisions.js";
+import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./definition.js";
+
+/** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
+export function serverView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
+  const tools = model.tools.map((t) => {
+    const scopes = t.scopes.length > 0 ? `Requires OAuth scope ${t.scopes.map((s) => `\`${s}\``).join(", ")} on a protected HTTP endpoint (\`ctx.auth.scopes\`).` : undefined;
+    return { doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes), member: t.ids.member, inputType: t.handlerInputType, outputType: t.outputType ?? false };
+  });
+  const prompts = model.prompts.map((p) => ({ doc: doc(`Prompt ${str(p.name)}.`, describe(p.definition)), member: p.ids.member, argsType: p.argsType }));
+  const resources = model.resources.map((r) => ({ doc: doc(`Resource ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
+  const resourceTemplates = model.resourceTemplates.map((t) => ({
+    doc: doc(`Resource template ${str(t.uriTemplate)}: called with the variables of the URI it matched.`, describe(t.definition)),
+    member: t.ids.member,
+    varsType: t.varsType,
+  }));
+  // completers per prompt argument and template variable; the section is left out when nothing can be completed
+  const completers = {
+    prompts: model.prompts.filter((p) => p.arguments.length > 0).map((p) => ({ member: p.ids.member, keys: p.arguments.map((a) => propertyKey(a.name)) })),
+    resources: model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => ({ member: t.ids.member, keys: t.variables.map((v) => propertyKey(v.name)) })),
+  };
+  const completions = model.capabilities.completions && completers.prompts.length + completers.resources.length > 0 ? completers : false;
+  const hasResources = resources.length + resourceTemplates.length > 0;
+  const types = ["McpServer", "McpServerHandlers", "McpServerOptions"];
+  const use = (n: string, when: boolean) => when && types.push(n);
+  use("HandlerContext", tools.length + prompts.length > 0 || hasResources);
+  use("ToolReturn", model.tools.some((t) => t.outputType));
+  use("ContentReturn", model.tools.some((t) => !t.outputType));
+  use("PromptReturn", prompts.length > 0);
+  use("ResourceReturn", hasResources);
+  use("Completer", completions !== false);
+  const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
+  use("McpDefinition", taskTools);
+  return {
+    name: serverBaseName(model),
+    serverName: quotedForDoc(model.identity.name),
+    facades: runtimeImports.facades,
+    imports: types.sort(byName),
+    ...runtimeLink(spoken, "server-side"),
+    needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
+    tools,
+    prompts,
+    // one `resources` section holds resources and templates
+    hasResources,
+    resources,
+    resourceTemplates,
+    completions,
+    taskTools,
+    tasksServer: runtimeImports.tasksServer,
+  };
+}
+
+export function emitServer(model: ServerModel, spoken?: readonly string[]): EmittedFile {
+  return renderFile("manifest", "server.ts", serverView(model, spoken));
+}

@@ -1,0 +1,37 @@
+/**
+ * Everything generated code imports from `@mcpgen/runtime`, in one table: the views of the
+ * templates and the emitters of machine code take their module specifiers from here, so a new
+ * runtime entry (or a versioned ABI path) is one edit, and the ABI check is one fragment
+ * (`templates/fragments/abi-check.ts.hbs`) rendered into each file that links the runtime.
+ */
+import { renderTemplate } from "../templates.js";
+
+/**
+ * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
+ * keeps it equal to the runtime's.
+ */
+export const RUNTIME_ABI = 6;
+
+/** The per-revision entries of `@mcpgen/runtime/protocol/<rev>`: both roles' loaders, or one role's. */
+export type ProtocolEntry = "methods" | "server-side" | "client-side";
+
+export const runtimeImports = {
+  /** The ABI of generated code: validator and loader types, method tables, `lazyRevision`, format checks and ajv's helpers. */
+  abi: "@mcpgen/runtime/abi",
+  /** What the generated server, client and definition link: `createMcpServer`, `createMcpClient` and their types. */
+  facades: "@mcpgen/runtime/facades",
+  /** The task machinery, imported by the server of a manifest with task tools. */
+  tasksServer: "@mcpgen/runtime/tasks/server",
+  /** One revision's protocol bindings, built from mcpgen's `generated/<rev>/`. */
+  protocol: (revision: string, entry: ProtocolEntry): string => `@mcpgen/runtime/protocol/${revision}/${entry}`,
+} as const;
+
+/**
+ * The ABI declaration and check of a file that links the runtime (imported as `runtime`): the same
+ * text, with one message, in `server.ts`, `client.ts` and `bindings.ts`, since a program may load
+ * any one of them alone. `exported`: `bindings.ts` states its ABI as an export; the server and the
+ * client do not, so a module re-exporting both has no conflicting names.
+ */
+export function abiCheck(exported: boolean): string {
+  return renderTemplate("fragments/abi-check.ts", { abiVersion: String(RUNTIME_ABI), exported }).trimEnd();
+}
