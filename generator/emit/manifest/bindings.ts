@@ -14,18 +14,32 @@ import type { EmittedFile } from "../../model/ir.js";
 import { readOverlay } from "../../model/overlay.js";
 import { renderFile } from "../files.js";
 import { abiCheck, runtimeImports, type ProtocolEntry } from "../runtime-imports.js";
+import type { ServerModel } from "../../model/server-ir.js";
+import { byName, quotedForDoc, serverBaseName } from "./definition.js";
 
 /**
  * What a file linking the runtime writes (server.ts, client.ts, bindings.ts): the ABI check and
  * each revision's head (what negotiation and era routing need) with the entry `entry` of its
  * bindings to import when a connection first uses it, so nothing of a revision loads before.
  */
-export function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExported = false) {
+function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExported = false) {
   const revisions = spoken.map((revision) => {
     const { era, batching } = readOverlay(revision);
     return { revision, era, batching: String(batching), module: runtimeImports.protocol(revision, entry) };
   });
   return { abiCheck: abiCheck(abiExported), revisions };
+}
+
+/** The head both facades' views share: names, the facades import, the type imports and the protocol modules of `entry`. */
+export function facadeHead(model: ServerModel, spoken: readonly string[], entry: "server-side" | "client-side", types: string[]) {
+  return {
+    name: serverBaseName(model),
+    serverName: quotedForDoc(model.identity.name),
+    facades: runtimeImports.facades,
+    imports: types.sort(byName),
+    ...runtimeLink(spoken, entry),
+    needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
+  };
 }
 
 export function bindingsView(spoken: readonly string[]) {

@@ -8,10 +8,9 @@
 import type { EmittedFile } from "../../model/ir.js";
 import type { ServerModel } from "../../model/server-ir.js";
 import { renderFile } from "../files.js";
-import { runtimeImports } from "../runtime-imports.js";
-import { runtimeLink } from "./bindings.js";
+import { facadeHead } from "./bindings.js";
 import { servedRevisions } from "../../model/served-revisions.js";
-import { byName, describe, doc, inputOptional, quotedForDoc, serverBaseName, str } from "./definition.js";
+import { describe, doc, inputOptional, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
 export function clientView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
@@ -38,12 +37,7 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
   if (resources.length + resourceTemplates.length > 0) types.push("ReadResourceResult");
   if (withCompletions) types.push("CompleteResult", "CompletionArguments");
   return {
-    name: serverBaseName(model),
-    serverName: quotedForDoc(model.identity.name),
-    facades: runtimeImports.facades,
-    imports: types.sort(byName),
-    ...runtimeLink(spoken, "client-side"),
-    needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
+    ...facadeHead(model, spoken, "client-side", types),
     tools,
     prompts,
     resources,

@@ -10,9 +10,9 @@ import type { ServerModel } from "../../model/server-ir.js";
 import { propertyKey } from "../../names/index.js";
 import { renderFile } from "../files.js";
 import { runtimeImports } from "../runtime-imports.js";
-import { runtimeLink } from "./bindings.js";
+import { facadeHead } from "./bindings.js";
 import { servedRevisions } from "../../model/served-revisions.js";
-import { byName, describe, doc, quotedForDoc, serverBaseName, str } from "./definition.js";
+import { describe, doc, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
 export function serverView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
@@ -45,12 +45,7 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
   const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
   use("McpDefinition", taskTools);
   return {
-    name: serverBaseName(model),
-    serverName: quotedForDoc(model.identity.name),
-    facades: runtimeImports.facades,
-    imports: types.sort(byName),
-    ...runtimeLink(spoken, "server-side"),
-    needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,
+    ...facadeHead(model, spoken, "server-side", types),
     tools,
     prompts,
     // one `resources` section holds resources and templates
