@@ -114,6 +114,21 @@ export const scenarios: Record<string, (ctx: ScenarioContext) => Promise<void>> 
     ),
 
   /**
+   * SEP-1613: a tool's input schema reaches the application as the server wrote it (2020-12
+   * keywords included); the application hands the schema of the tool with the rich schema to the
+   * echo tool, which takes any schema.
+   */
+  "json-schema-2020-12-preservation": (ctx) =>
+    withSession(ctx, {}, async (s) => {
+      const tools = await listTools(s);
+      const echo = tools.find((t) => t.name === "json_schema_echo");
+      const rich = tools.find((t) => t !== echo);
+      if (echo === undefined || rich === undefined) throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
+      const r = await call(s, "tools/call", { name: echo.name, arguments: { schema: rich.inputSchema } });
+      ctx.log(`echoed the input schema of ${rich.name}: ${r.isError ? "error" : "ok"}`);
+    }),
+
+  /**
    * The server closes the tool call's SSE stream before the result; the transport resumes it with
    * GET + Last-Event-ID after the `retry` interval the server sent (SEP-1699).
    */

@@ -5,7 +5,9 @@
  * Server: `createResourceServer` (pass it as the `auth` option of the Streamable HTTP server)
  * with a pluggable token verifier; `jwtVerifier` checks RFC 9068 JWTs against the issuer's JWKS.
  */
-export { OAuthClient, type OAuthClientOptions, type AuthorizationUserAgent, type PreRegisteredClient } from "./auth/client.js";
+export {
+  OAuthClient, type OAuthClientOptions, type AuthorizationUserAgent, type PreRegisteredClient, type EnterpriseAuthorization, type WorkloadIdentity, type DPoPOptions,
+} from "./auth/client.js";
 export { OAuthFlowError, type OAuthErrorCode } from "./auth/errors.js";
 export { InMemoryOAuthStore, type OAuthStore, type TokenSet, type ClientRegistration } from "./auth/store.js";
 export { listenForRedirect, type LoopbackRedirect, type LoopbackRedirectOptions } from "./auth/loopback.js";

@@ -87,6 +87,13 @@ export interface TransportHints {
    * `Mcp-Param-*` headers. Undefined forgets the tool.
    */
   setToolHeaders?(tool: string, params: readonly HeaderParam[] | undefined): void;
+  /**
+   * HTTP with an authorizer: `listener(true)` when a refused request starts waiting for an
+   * authorization (new credentials being obtained, perhaps by a person at a login page) and
+   * `listener(false)` once none is in progress; returns the unsubscribe. The dual-era client's
+   * probe does not count that time against its timeout.
+   */
+  watchAuthorization?(listener: (authorizing: boolean) => void): () => void;
 }
 
 /**
