@@ -22,6 +22,8 @@ export interface AsBehaviour {
   expiresIn?: number;
   refreshTokens?: boolean;
   scopesSupported?: string[];
+  /** The user takes this long at the login page before the authorization endpoint redirects back (ms). */
+  authorizeDelayMs?: number;
 }
 
 export interface FakeAs {
@@ -87,6 +89,7 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
       return json(201, { ...reg, client_id: id });
     }
     if (u.pathname === "/authorize") {
+      if (behaviour.authorizeDelayMs) await new Promise((r) => setTimeout(r, behaviour.authorizeDelayMs));
       const scopes = (params.scope ?? "").split(" ").filter((s) => s !== "" && !(behaviour.withhold ?? []).includes(s));
       const code = `code-${b64url(randomBytes(8))}`;
       codes.set(code, { challenge: params.code_challenge!, scopes, resource: params.resource, client: params.client_id! });
