@@ -24,7 +24,7 @@ export interface DPoPOptions {
 const PREFERRED = ["ES256", "ES384", "ES512", "EdDSA", "PS256", "RS256"];
 
 /** The algorithm to sign proofs with for an authorization server that lists `offered` (undefined: not listed). */
-export function pickDPoPAlgorithm(wanted: string | undefined, offered: readonly string[] | undefined): string {
+function pickDPoPAlgorithm(wanted: string | undefined, offered: readonly string[] | undefined): string {
   if (wanted !== undefined) {
     if (offered !== undefined && !offered.includes(wanted)) {
       throw new OAuthFlowError("unsupported", `DPoP algorithm ${wanted} is not among the authorization server's ${JSON.stringify(offered.slice(0, 16))}`);

@@ -18,7 +18,7 @@ export interface DPoPGuardOptions {
   nonceSecret?: string | Uint8Array;
   /** How long an issued nonce is accepted, in seconds (default 300). */
   nonceLifetimeSeconds?: number;
-  /** JWS algorithms accepted for proofs (default: every one listed in `DPOP_ALGORITHMS`). */
+  /** JWS algorithms accepted for proofs (default: ES256, ES384, ES512, RS256, RS384, RS512, PS256, PS384, PS512, EdDSA). */
   algorithms?: string[];
   /** A proof's `iat` may be this far from the server's clock, in seconds (default 300, at most 600). */
   proofWindowSeconds?: number;
@@ -62,7 +62,7 @@ const ALGS: Record<string, AlgSpec> = {
   PS512: pss("SHA-512", 64),
   EdDSA: { kty: "OKP", crv: "Ed25519", importParams: { name: "Ed25519" }, verifyParams: { name: "Ed25519" } },
 };
-export const DPOP_ALGORITHMS: readonly string[] = Object.keys(ALGS);
+const DPOP_ALGORITHMS: readonly string[] = Object.keys(ALGS);
 
 /** A proof is one compact JWS; anything longer is not one (an RSA-4096 proof is about 1.5 KB). */
 const MAX_PROOF_CHARS = 8 * 1024;
@@ -189,7 +189,7 @@ function jsonPart(b64: string): Record<string, unknown> | undefined {
 const THUMBPRINT_MEMBERS: Record<string, readonly string[]> = { EC: ["crv", "kty", "x", "y"], RSA: ["e", "kty", "n"], OKP: ["crv", "kty", "x"] };
 
 /** RFC 7638 JWK SHA-256 thumbprint, as `cnf.jkt` carries it (RFC 9449 §6.1); "" for a key without its members. */
-export function thumbprint(jwk: Record<string, unknown>): string {
+function thumbprint(jwk: Record<string, unknown>): string {
   const members = THUMBPRINT_MEMBERS[String(jwk.kty)];
   if (members === undefined || members.some((m) => typeof jwk[m] !== "string")) return "";
   const canonical = `{${members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(jwk[m])}`).join(",")}}`;
