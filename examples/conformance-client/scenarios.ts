@@ -129,6 +129,18 @@ export const scenarios: Record<string, (ctx: ScenarioContext) => Promise<void>> 
     }),
 
   /**
+   * SEP-2640 skills, client side: this client loads no skills (the skills client is another
+   * part of issue #28), so as a host it must not fetch skill files it never loads; it connects
+   * and reads nothing. The suite reports its checks SKIPPED (skills/list never called).
+   */
+  ...Object.fromEntries(
+    ["sep-2640-client-no-prefetch", "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"].map((name) => [
+      name,
+      (ctx: ScenarioContext) => withSession(ctx, {}, async (s) => ctx.log(`connected to ${s.serverInfo?.name ?? "?"}; no skill loaded, nothing read`)),
+    ]),
+  ),
+
+  /**
    * The server closes the tool call's SSE stream before the result; the transport resumes it with
    * GET + Last-Event-ID after the `retry` interval the server sent (SEP-1699).
    */
