@@ -159,7 +159,8 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       if (scheme === "dpop") {
         if (jkt === undefined) return refuse(res, 401, { error: "invalid_token", error_description: "the token is not DPoP-bound", ...scopeParam }, "dpop");
         try {
-          await dpop!.check(req.headers.dpop, { method: req.method ?? "GET", url: new URL(req.url ?? "/", resource.origin), token, jkt });
+          const url = URL.canParse(req.url ?? "/", resource.origin) ? new URL(req.url ?? "/", resource.origin) : new URL("about:blank");
+          await dpop!.check(req.headers.dpop, { method: req.method ?? "GET", url, token, jkt });
         } catch (e) {
           if (!(e instanceof DPoPProofError)) throw e;
           const nonce = e.error === "use_dpop_nonce" ? { "dpop-nonce": dpop!.issueNonce() } : undefined;
