@@ -4,36 +4,21 @@
  * (`cnf.jkt`, whatever verifier read the token: JWT or introspection), made for this request
  * (`htm`, `htu`), for this token (`ath`), recently (`iat`), never seen before (`jti`, within the
  * window), and, when nonces are on, with a nonce this server issued (§9). Nonces are stateless
- * (an HMAC of their issue time), so every instance sharing the secret accepts them.
+ * (an HMAC of their issue time), so every instance sharing the secret accepts them. Loaded by a
+ * guard with the first DPoP request it sees.
  */
-import { createHash, createHmac, randomBytes, webcrypto } from "node:crypto";
-import { DPOP_JTI_CACHE_MAX } from "../../limits.js";
+import { createHash, createHmac, webcrypto } from "node:crypto";
+import type { DPoPSettings } from "./dpop-settings.js";
 
-export interface DPoPGuardOptions {
-  /** Refuse bearer tokens: every request must present a DPoP-bound token (default false). */
-  required?: boolean;
-  /** Require proofs to carry a nonce this server issued (`use_dpop_nonce`, RFC 9449 §9; default false). */
-  nonce?: boolean;
-  /** Secret of the nonces, shared by every instance behind one URL (default: random per guard). */
-  nonceSecret?: string | Uint8Array;
-  /** How long an issued nonce is accepted, in seconds (default 300). */
-  nonceLifetimeSeconds?: number;
-  /** JWS algorithms accepted for proofs (default: ES256, ES384, ES512, RS256, RS384, RS512, PS256, PS384, PS512, EdDSA). */
-  algorithms?: string[];
-  /** A proof's `iat` may be this far from the server's clock, in seconds (default 300, at most 600). */
-  proofWindowSeconds?: number;
-  /** Proof `jti`s remembered to refuse replays within the window (default `DPOP_JTI_CACHE_MAX`). */
-  maxRememberedProofs?: number;
+/** Why a proof is refused: `use_dpop_nonce` asks the client to retry with the nonce sent along. */
+export interface DPoPRefusal {
+  error: "invalid_dpop_proof" | "use_dpop_nonce";
+  message: string;
 }
 
-/** What a proof is refused for: `use_dpop_nonce` asks the client to retry with the nonce sent along. */
-export class DPoPProofError extends Error {
-  constructor(
-    readonly error: "invalid_dpop_proof" | "use_dpop_nonce",
-    message: string,
-  ) {
-    super(message);
-    this.name = "DPoPProofError";
+class Refused extends Error {
+  constructor(readonly refusal: DPoPRefusal) {
+    super(refusal.message);
   }
 }
 
@@ -49,7 +34,7 @@ const ec = (crv: string, hash: string): AlgSpec => ({ kty: "EC", crv, importPara
 const rsa = (hash: string): AlgSpec => ({ kty: "RSA", importParams: { name: "RSASSA-PKCS1-v1_5", hash }, verifyParams: { name: "RSASSA-PKCS1-v1_5" } });
 const pss = (hash: string, saltLength: number): AlgSpec => ({ kty: "RSA", importParams: { name: "RSA-PSS", hash }, verifyParams: { name: "RSA-PSS", saltLength } });
 
-/** The asymmetric JWS algorithms a proof may use (RFC 9449 §4.2: never `none` nor a MAC). */
+/** How each algorithm of dpop-settings.ts verifies (RFC 9449 §4.2: asymmetric only, never `none` nor a MAC). */
 const ALGS: Record<string, AlgSpec> = {
   ES256: ec("P-256", "SHA-256"),
   ES384: ec("P-384", "SHA-384"),
@@ -67,8 +52,6 @@ const DPOP_ALGORITHMS: readonly string[] = Object.keys(ALGS);
 /** A proof is one compact JWS; anything longer is not one (an RSA-4096 proof is about 1.5 KB). */
 const MAX_PROOF_CHARS = 8 * 1024;
 const MAX_JTI_CHARS = 256;
-const DEFAULT_WINDOW_S = 300;
-const MAX_WINDOW_S = 600;
 
 export interface DPoPRequest {
   method: string;
@@ -81,46 +64,40 @@ export interface DPoPRequest {
 }
 
 export class DPoPChecker {
-  readonly algorithms: readonly string[];
-  readonly nonces: boolean;
-  private readonly window: number;
-  private readonly secret: Uint8Array;
-  private readonly nonceLifetime: number;
-  private readonly maxJtis: number;
   /** jti → when it leaves the window (ms); insertion order is arrival order, so the oldest are first. */
   private readonly seen = new Map<string, number>();
 
-  constructor(o: DPoPGuardOptions = {}) {
-    this.algorithms = o.algorithms ?? DPOP_ALGORITHMS;
-    for (const a of this.algorithms) if (ALGS[a] === undefined) throw new RangeError(`dpop.algorithms: ${JSON.stringify(a)} is not an asymmetric JWS algorithm (${DPOP_ALGORITHMS.join(", ")})`);
-    this.window = o.proofWindowSeconds ?? DEFAULT_WINDOW_S;
-    if (!(this.window > 0 && this.window <= MAX_WINDOW_S)) throw new RangeError(`dpop.proofWindowSeconds must be in (0, ${MAX_WINDOW_S}] (got ${this.window})`);
-    this.nonces = o.nonce === true;
-    this.secret = typeof o.nonceSecret === "string" ? Buffer.from(o.nonceSecret) : (o.nonceSecret ?? randomBytes(32));
-    this.nonceLifetime = (o.nonceLifetimeSeconds ?? DEFAULT_WINDOW_S) * 1000;
-    this.maxJtis = o.maxRememberedProofs ?? DPOP_JTI_CACHE_MAX;
-    if (!(this.maxJtis >= 1)) throw new RangeError(`dpop.maxRememberedProofs must be at least 1 (got ${this.maxJtis})`);
-  }
+  constructor(private readonly s: DPoPSettings) {}
 
   /** A fresh nonce: its issue time and that time's HMAC. */
   issueNonce(now = Date.now()): string {
     const t = now.toString(36);
-    return `${t}.${createHmac("sha256", this.secret).update(t).digest("base64url")}`;
+    return `${t}.${createHmac("sha256", this.s.secret).update(t).digest("base64url")}`;
   }
 
   private nonceValid(nonce: unknown, now: number): boolean {
     if (typeof nonce !== "string" || nonce.length > 64) return false;
     const dot = nonce.indexOf(".");
     const t = nonce.slice(0, dot);
-    if (dot < 1 || nonce.slice(dot + 1) !== createHmac("sha256", this.secret).update(t).digest("base64url")) return false;
+    if (dot < 1 || nonce.slice(dot + 1) !== createHmac("sha256", this.s.secret).update(t).digest("base64url")) return false;
     const issued = parseInt(t, 36);
-    return issued <= now + 1000 && now - issued <= this.nonceLifetime;
+    return issued <= now + 1000 && now - issued <= this.s.nonceLifetime;
   }
 
-  /** Checks `proof` for `r`; throws DPoPProofError with the reason. */
-  async check(proof: string | string[] | undefined, r: DPoPRequest, now = Date.now()): Promise<void> {
+  /** Checks `proof` for `r`: undefined when it is good, else why not. */
+  async check(proof: string | string[] | undefined, r: DPoPRequest, now = Date.now()): Promise<DPoPRefusal | undefined> {
+    try {
+      await this.verify(proof, r, now);
+      return undefined;
+    } catch (e) {
+      if (e instanceof Refused) return e.refusal;
+      throw e;
+    }
+  }
+
+  private async verify(proof: string | string[] | undefined, r: DPoPRequest, now: number): Promise<void> {
     const bad = (why: string): never => {
-      throw new DPoPProofError("invalid_dpop_proof", why);
+      throw new Refused({ error: "invalid_dpop_proof", message: why });
     };
     if (proof === undefined) bad("the request has no DPoP proof");
     if (typeof proof !== "string" || proof.includes(",")) bad("the request has more than one DPoP proof");
@@ -136,7 +113,7 @@ export class DPoPChecker {
     if (h.typ !== "dpop+jwt") bad('DPoP proof typ must be "dpop+jwt"');
     const alg = typeof h.alg === "string" ? h.alg : "";
     const spec = ALGS[alg];
-    if (spec === undefined || !this.algorithms.includes(alg)) bad(`DPoP proof alg ${JSON.stringify(alg.slice(0, 20))} is not accepted`);
+    if (spec === undefined || !this.s.algorithms.includes(alg)) bad(`DPoP proof alg ${JSON.stringify(alg.slice(0, 20))} is not accepted`);
     const jwk = h.jwk;
     if (jwk === null || typeof jwk !== "object" || Array.isArray(jwk)) bad("DPoP proof has no jwk");
     const key = jwk as Record<string, unknown>;
@@ -146,7 +123,7 @@ export class DPoPChecker {
     if (typeof c.jti !== "string" || c.jti === "" || c.jti.length > MAX_JTI_CHARS) bad("DPoP proof jti missing or too long");
     if (c.htm !== r.method) bad("DPoP proof htm is not the request method");
     if (typeof c.htu !== "string" || !sameTarget(c.htu, r.url)) bad("DPoP proof htu is not the request URL");
-    if (typeof c.iat !== "number" || !Number.isFinite(c.iat) || Math.abs(now / 1000 - c.iat) > this.window) bad("DPoP proof iat is outside the accepted window");
+    if (typeof c.iat !== "number" || !Number.isFinite(c.iat) || Math.abs(now / 1000 - c.iat) > this.s.window) bad("DPoP proof iat is outside the accepted window");
     if (c.ath !== createHash("sha256").update(r.token).digest("base64url")) bad("DPoP proof ath does not match the access token");
     let verified = false;
     try {
@@ -156,8 +133,8 @@ export class DPoPChecker {
       verified = false;
     }
     if (!verified) bad("DPoP proof signature does not verify");
-    if (this.nonces && !this.nonceValid(c.nonce, now)) {
-      throw new DPoPProofError("use_dpop_nonce", c.nonce === undefined ? "a DPoP nonce is required" : "the DPoP nonce is stale or unknown");
+    if (this.s.nonces && !this.nonceValid(c.nonce, now)) {
+      throw new Refused({ error: "use_dpop_nonce", message: c.nonce === undefined ? "a DPoP nonce is required" : "the DPoP nonce is stale or unknown" });
     }
     this.remember(c.jti as string, now);
   }
@@ -168,11 +145,11 @@ export class DPoPChecker {
       if (until > now) break;
       this.seen.delete(k);
     }
-    if (this.seen.has(jti)) throw new DPoPProofError("invalid_dpop_proof", "DPoP proof replayed (jti already used)");
+    if (this.seen.has(jti)) throw new Refused({ error: "invalid_dpop_proof", message: "DPoP proof replayed (jti already used)" });
     // At the bound the oldest proofs are forgotten: one of those could be replayed within what
     // is left of its window (RFC 9449 §11.1 accepts that trade for bounded memory).
-    if (this.seen.size >= this.maxJtis) this.seen.delete(this.seen.keys().next().value as string);
-    this.seen.set(jti, now + 2 * this.window * 1000);
+    if (this.seen.size >= this.s.maxJtis) this.seen.delete(this.seen.keys().next().value as string);
+    this.seen.set(jti, now + 2 * this.s.window * 1000);
   }
 }
 

@@ -10,9 +10,10 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "../principal.js";
-import { DPoPChecker, DPoPProofError, type DPoPGuardOptions } from "./dpop.js";
+import { dpopSettings, type DPoPGuardOptions } from "./dpop-settings.js";
+import type { DPoPChecker } from "./dpop.js";
 
-export type { DPoPGuardOptions } from "./dpop.js";
+export type { DPoPGuardOptions } from "./dpop-settings.js";
 
 /** A verifier's refusal; the message is sent to the client as `error_description`. */
 export class InvalidTokenError extends Error {
@@ -72,8 +73,11 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
   const required = o.requiredScopes ?? [];
   const toolScopes = o.toolScopes ?? {};
   const supported = o.scopesSupported ?? [...new Set([...required, ...Object.values(toolScopes).flat()])];
-  const dpop = o.dpop === undefined || o.dpop === false ? undefined : new DPoPChecker(o.dpop === true ? {} : o.dpop);
-  const dpopRequired = typeof o.dpop === "object" && o.dpop.required === true;
+  const dpop = o.dpop === undefined || o.dpop === false ? undefined : dpopSettings(o.dpop === true ? {} : o.dpop);
+  const dpopRequired = dpop?.required === true;
+  // The proof checks load with the first DPoP request.
+  let checker: Promise<DPoPChecker> | undefined;
+  const dpopChecker = (): Promise<DPoPChecker> => (checker ??= import("./dpop.js").then((m) => new m.DPoPChecker(dpop!)));
   const metadata = JSON.stringify({
     resource: o.resource,
     authorization_servers: o.authorizationServers,
@@ -158,15 +162,14 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       }
       if (scheme === "dpop") {
         if (jkt === undefined) return refuse(res, 401, { error: "invalid_token", error_description: "the token is not DPoP-bound", ...scopeParam }, "dpop");
-        try {
-          const url = URL.canParse(req.url ?? "/", resource.origin) ? new URL(req.url ?? "/", resource.origin) : new URL("about:blank");
-          await dpop!.check(req.headers.dpop, { method: req.method ?? "GET", url, token, jkt });
-        } catch (e) {
-          if (!(e instanceof DPoPProofError)) throw e;
-          const nonce = e.error === "use_dpop_nonce" ? { "dpop-nonce": dpop!.issueNonce() } : undefined;
-          return refuse(res, 401, { error: e.error, error_description: e.message }, "dpop", nonce);
+        const c = await dpopChecker();
+        const url = URL.canParse(req.url ?? "/", resource.origin) ? new URL(req.url ?? "/", resource.origin) : new URL("about:blank");
+        const refusal = await c.check(req.headers.dpop, { method: req.method ?? "GET", url, token, jkt });
+        if (refusal !== undefined) {
+          const nonce = refusal.error === "use_dpop_nonce" ? { "dpop-nonce": c.issueNonce() } : undefined;
+          return refuse(res, 401, { error: refusal.error, error_description: refusal.message }, "dpop", nonce);
         }
-        if (dpop!.nonces) res.setHeader("dpop-nonce", dpop!.issueNonce());
+        if (dpop!.nonces) res.setHeader("dpop-nonce", c.issueNonce());
       }
       const missing = need.filter((s) => !auth.scopes.includes(s));
       if (missing.length > 0) {
