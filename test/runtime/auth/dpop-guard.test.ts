@@ -155,6 +155,13 @@ test("required: bearer tokens are refused with the DPoP challenge alone", async 
   assert.match(String(r.headers["www-authenticate"]), /^DPoP error="invalid_token"/);
 });
 
+test("bad DPoP options are refused when the guard is made", () => {
+  const base = { resource: "http://127.0.0.1:1/mcp", authorizationServers: ["http://127.0.0.1:2"], verifier: { verify: () => Promise.reject(new Error("unused")) } };
+  assert.throws(() => createResourceServer({ ...base, dpop: { algorithms: ["HS256"] } }), /not an asymmetric JWS algorithm/);
+  assert.throws(() => createResourceServer({ ...base, dpop: { proofWindowSeconds: 3600 } }), /proofWindowSeconds/);
+  assert.throws(() => createResourceServer({ ...base, dpop: { maxRememberedProofs: 0 } }), /maxRememberedProofs/);
+});
+
 test("the replay cache is bounded: at maxRememberedProofs the oldest proof is forgotten first", async () => {
   const s = await setup({ maxRememberedProofs: 2 });
   const proofs = [0, 1, 2].map(() => proof(s.key, { htm: "POST", htu: s.resource, token: s.opaque }));
