@@ -47,7 +47,6 @@ const ALGS: Record<string, AlgSpec> = {
   PS512: pss("SHA-512", 64),
   EdDSA: { kty: "OKP", crv: "Ed25519", importParams: { name: "Ed25519" }, verifyParams: { name: "Ed25519" } },
 };
-const DPOP_ALGORITHMS: readonly string[] = Object.keys(ALGS);
 
 /** A proof is one compact JWS; anything longer is not one (an RSA-4096 proof is about 1.5 KB). */
 const MAX_PROOF_CHARS = 8 * 1024;
