@@ -87,7 +87,8 @@ function single(v: string | string[] | undefined): string | undefined {
  */
 export class WatchedAuthorizer implements HttpAuthorizer {
   active = 0;
-  onchange: ((active: number) => void) | undefined = undefined;
+  /** Hears every start and end; `failed` when the challenge that just ended threw (the authorization failed). */
+  onchange: ((active: number, failed: boolean) => void) | undefined = undefined;
   readonly headers: HttpAuthorizer["headers"];
   readonly nonce: HttpAuthorizer["nonce"];
 
@@ -102,12 +103,15 @@ export class WatchedAuthorizer implements HttpAuthorizer {
 
   async challenged(answer: AuthChallengeAnswer): Promise<boolean> {
     this.active++;
-    this.onchange?.(this.active);
+    this.onchange?.(this.active, false);
+    let failed = true;
     try {
-      return await this.inner.challenged(answer);
+      const retry = await this.inner.challenged(answer);
+      failed = false;
+      return retry;
     } finally {
       this.active--;
-      this.onchange?.(this.active);
+      this.onchange?.(this.active, failed);
     }
   }
 }

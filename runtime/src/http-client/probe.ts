@@ -41,15 +41,15 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
   private modern: ModernHttpClientTransport | undefined;
   private usedModern = false;
   private readonly watched: WatchedAuthorizer | undefined;
-  private readonly authListeners = new Set<(authorizing: boolean) => void>();
+  private readonly authListeners = new Set<(authorizing: boolean, failed: boolean) => void>();
 
   constructor(url: string | URL, options: HttpProbeOptions = {}) {
     this.address = new URL(url);
     // Every half shares one watched authorizer, so the probe sees an authorization wherever it runs.
     if (options.auth !== undefined) {
       const watched = new WatchedAuthorizer(options.auth);
-      watched.onchange = (active) => {
-        if (active <= 1) for (const l of this.authListeners) l(active === 1);
+      watched.onchange = (active, failed) => {
+        if (active <= 1 || failed) for (const l of this.authListeners) l(active > 0, failed);
       };
       this.watched = watched;
       options = { ...options, auth: watched };
@@ -77,9 +77,9 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
     this.modernTransport().setToolHeaders(tool, params);
   }
 
-  watchAuthorization(listener: (authorizing: boolean) => void): () => void {
+  watchAuthorization(listener: (authorizing: boolean, failed: boolean) => void): () => void {
     this.authListeners.add(listener);
-    if (this.watched !== undefined && this.watched.active > 0) listener(true);
+    if (this.watched !== undefined && this.watched.active > 0) listener(true, false);
     return () => void this.authListeners.delete(listener);
   }
 

@@ -7,11 +7,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { connectClient } from "@mcpgen/runtime";
-import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
+import { connectClient, connectMcpClient } from "@mcpgen/runtime";
+import { connectHttp, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import { OAuthClient, type OAuthClientOptions } from "@mcpgen/runtime/auth";
 import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 import { startAs, startProtected, type AsBehaviour, type ProtectedServer } from "./fake-as.js";
+import { dual } from "../helpers/binding.js";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
@@ -65,6 +66,18 @@ test("workload identity: a refused assertion fails the request at once, without 
     tokenRequests(as.log).map((t) => t.params.grant_type),
     [JWT_BEARER],
   );
+});
+
+test("workload identity through the dual-era client: a refused assertion ends the connection, not a fallback that asks again", async () => {
+  const { as, mcp } = await setup({ grants: [JWT_BEARER], jwtBearer: () => undefined });
+  const oauth = new OAuthClient({ server: mcp.url, client: { client_id: "w" }, workloadIdentity: { assertion: () => "expired-jwt" } });
+  const e = await connectMcpClient(connectHttp(mcp.url, { auth: oauth }), { bindings: dual, clientInfo: { name: "t", version: "1" }, eraCache: false, timeout: 5000 }).then(
+    (c) => (cleanup.push(() => c.close()), undefined),
+    (x: unknown) => x as Error,
+  );
+  assert.ok(e, "connected");
+  assert.match(e.message, /grant refused: HTTP 400 invalid_grant/);
+  assert.is(tokenRequests(as.log).length, 1, "the assertion was presented again");
 });
 
 /** A scripted enterprise IdP: token exchange of an ID token for an ID-JAG (or `issued` instead). */
