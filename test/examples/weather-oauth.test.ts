@@ -295,4 +295,23 @@ test("DPoP: oidc-provider binds the tokens to the client's key, nonces from both
   for (const line of logs) assert.not.ok(line.includes(tokens.access_token), "token in a log line");
 });
 
+test('DPoP "auto": bound tokens only where both servers take DPoP (oidc-provider offers it to every client)', async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources);
+  const bearerOnly = await startWeather(() => as.issuer);
+  const withDpop = await startWeather(() => as.issuer, true, {});
+  resources.push(bearerOnly.resource, withDpop.resource);
+  for (const [weather, type] of [
+    [bearerOnly, "Bearer"],
+    [withDpop, "DPoP"],
+  ] as const) {
+    const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop: "auto" });
+    const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-dpop-auto", version: "1.0.0" } });
+    cleanup.push(() => client.close());
+    assert.is((await client.tools.getForecast({ location: { city: "Paris" }, days: 1 })).structured?.city, "Paris");
+    assert.is((await oauth.tokens())!.token_type, type);
+    assert.ok(weather.presented.every((p) => p.scheme === type), `${type}: ${JSON.stringify(weather.presented.map((p) => p.scheme))}`);
+  }
+});
+
 test.run();

@@ -105,7 +105,8 @@ export interface OAuthClientOptions extends AuthHttpLimits {
   /**
    * Sender-constrained tokens (DPoP, RFC 9449): `true` or options binds every token to this
    * client's key; `"auto"` does so where the authorization server lists
-   * `dpop_signing_alg_values_supported`. Default: bearer tokens.
+   * `dpop_signing_alg_values_supported` and the MCP server takes DPoP (it challenged with the
+   * DPoP scheme, or its metadata lists DPoP algorithms). Default: bearer tokens.
    */
   dpop?: boolean | "auto" | DPoPOptions;
   /** Progress messages (never tokens, secrets or codes). */
@@ -129,6 +130,8 @@ export class OAuthClient implements HttpAuthorizer {
   private lastRequested: string[] = [];
   /** The DPoP key, made on the first token request that needs it and kept for this client's life. */
   private dpopKey: Promise<DPoPKey> | undefined;
+  /** The MCP server has shown it takes DPoP (a DPoP challenge, or DPoP algorithms in its metadata). */
+  private resourceTakesDPoP = false;
 
   constructor(options: OAuthClientOptions) {
     this.o = options;
@@ -198,7 +201,9 @@ export class OAuthClient implements HttpAuthorizer {
       await this.flow;
       return true;
     }
-    const challenge = parseBearerChallenge(answer.wwwAuthenticate) ?? parseSchemeChallenge(answer.wwwAuthenticate, "dpop");
+    const dpopChallenge = parseSchemeChallenge(answer.wwwAuthenticate, "dpop");
+    if (dpopChallenge !== undefined) this.resourceTakesDPoP = true;
+    const challenge = parseBearerChallenge(answer.wwwAuthenticate) ?? dpopChallenge;
     if (answer.status === 403 && challenge?.error !== "insufficient_scope") return false;
     const run = this.react(answer.status, challenge?.scope, challenge?.resourceMetadata, answer.attempt, challenge?.errorDescription);
     this.flow = run.finally(() => {
@@ -244,6 +249,7 @@ export class OAuthClient implements HttpAuthorizer {
       this.log(`resource ${prm.resource}, authorization server ${prm.authorizationServers[0]}`);
     }
     this.resourceMeta = prm;
+    if (prm?.dpopSigningAlgs !== undefined) this.resourceTakesDPoP = true;
     return prm;
   }
 
@@ -512,7 +518,8 @@ export class OAuthClient implements HttpAuthorizer {
     const mode = this.o.dpop;
     if (mode === undefined || mode === false) return http;
     const offered = as.dpop_signing_alg_values_supported;
-    if (mode === "auto" && !Array.isArray(offered)) return http;
+    // "auto": both servers must take DPoP, or the bound token would be refused where it is sent.
+    if (mode === "auto" && (!Array.isArray(offered) || !this.resourceTakesDPoP)) return http;
     if (this.dpopKey === undefined) {
       const o = typeof mode === "object" ? mode : {};
       this.dpopKey = import("./dpop-client.js").then((m) => m.DPoPKey.create(o, Array.isArray(offered) ? offered : undefined));
