@@ -4,8 +4,8 @@
  * its authorization server; the runtime's OAuthClient must cope with each. The one thing read
  * from the scenario is MCP_CONFORMANCE_CONTEXT's credentials (what a user would configure:
  * pre-registered client id and secret, or a private key for private_key_jwt; the enterprise IdP
- * and the user's ID token from single sign-on; the workload's JWT). DPoP is on wherever the
- * authorization server offers it, as a security-minded deployment would configure it.
+ * and the user's ID token from single sign-on; the workload's JWT). DPoP is on wherever both the
+ * authorization server and the MCP server take it, as a security-minded deployment would configure it.
  */
 import type { McpClient } from "@mcpgen/runtime";
 import { OAuthClient, type AuthorizationUserAgent, type EnterpriseAuthorization, type PreRegisteredClient, type WorkloadIdentity } from "@mcpgen/runtime/auth";
