@@ -5,11 +5,13 @@
 // manifest, and its token is refused by a server it was not issued for.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { generateKeyPairSync, randomBytes, webcrypto } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import Provider from "oidc-provider";
 import { connectHttp, createStreamableHttpHandler, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import { createResourceServer, jwtVerifier, OAuthClient, type AuthInfo, type AuthorizationUserAgent, type DPoPGuardOptions } from "@mcpgen/runtime/auth";
+import {
+  createResourceServer, InMemoryOAuthStore, jwtVerifier, OAuthClient, type AuthInfo, type AuthorizationUserAgent, type DPoPGuardOptions, type DPoPOptions,
+} from "@mcpgen/runtime/auth";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherExampleServer } from "../../examples/weather/src/mcp/server.js";
 import { createWeatherExampleClient } from "../../examples/weather/src/mcp/client.js";
@@ -293,6 +295,27 @@ test("DPoP: oidc-provider binds the tokens to the client's key, nonces from both
   assert.is(foreign.status, 401);
   assert.match(foreign.headers.get("www-authenticate")!, /^DPoP |, DPoP /);
   for (const line of logs) assert.not.ok(line.includes(tokens.access_token), "token in a log line");
+});
+
+test("DPoP: a kept token is used by a later client holding the same key pair; without it, the client authorizes anew", async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources);
+  const weather = await startWeather(() => as.issuer, true, {});
+  resources.push(weather.resource);
+  const store = new InMemoryOAuthStore();
+  const keyPair = (await webcrypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const run = async (dpop: DPoPOptions | true) => {
+    const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop, store });
+    const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-dpop-kept", version: "1.0.0" } });
+    assert.is((await client.tools.getForecast({ location: { city: "Paris" }, days: 1 })).structured?.city, "Paris");
+    await client.close();
+  };
+  await run({ keyPair });
+  assert.is(as.authorizations.length, 1);
+  await run({ keyPair });
+  assert.is(as.authorizations.length, 1, "the same key pair: the kept token was enough");
+  await run(true);
+  assert.is(as.authorizations.length, 2, "another key: a new authorization");
 });
 
 test('DPoP "auto": bound tokens only where both servers take DPoP (oidc-provider offers it to every client)', async () => {

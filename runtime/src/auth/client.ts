@@ -155,9 +155,11 @@ export class OAuthClient implements HttpAuthorizer {
     const t = await this.current(url);
     if (t === undefined) return undefined;
     if (t.token_type !== "DPoP") return { authorization: `Bearer ${t.access_token}` };
+    // A token kept from an earlier run: its key is the configured key pair, if any.
+    if (this.dpopKey === undefined && typeof this.o.dpop === "object" && this.o.dpop.keyPair !== undefined) this.makeKey(this.o.dpop, undefined);
     const key = await this.dpopKey?.catch(() => undefined);
     if (key === undefined) {
-      // A DPoP-bound token from an earlier run, whose key is gone: useless, so the 401 re-authorizes.
+      // A DPoP-bound token whose key is gone: useless, so the 401 re-authorizes.
       await this.store.delete(storeKeys.tokens(this.server.href));
       return undefined;
     }
@@ -521,12 +523,19 @@ export class OAuthClient implements HttpAuthorizer {
     // "auto": both servers must take DPoP, or the bound token would be refused where it is sent.
     if (mode === "auto" && (!Array.isArray(offered) || !this.resourceTakesDPoP)) return http;
     if (this.dpopKey === undefined) {
-      const o = typeof mode === "object" ? mode : {};
-      this.dpopKey = import("./dpop-client.js").then((m) => m.DPoPKey.create(o, Array.isArray(offered) ? offered : undefined));
-      this.dpopKey.catch(() => (this.dpopKey = undefined));
+      this.makeKey(typeof mode === "object" ? mode : {}, Array.isArray(offered) ? offered : undefined);
       this.log("DPoP: tokens bound to this client's key");
     }
-    return { ...http, DPoP: (await this.dpopKey).handle };
+    return { ...http, DPoP: (await this.dpopKey!).handle };
+  }
+
+  /** This client's DPoP key, for its whole life (the DPoP code loads here, for clients that use it). */
+  private makeKey(o: DPoPOptions, offered: readonly string[] | undefined): void {
+    const key = import("./dpop-client.js").then((m) => m.DPoPKey.create(o, offered));
+    this.dpopKey = key;
+    key.catch(() => {
+      if (this.dpopKey === key) this.dpopKey = undefined;
+    });
   }
 
   /**
