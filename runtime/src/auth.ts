@@ -3,7 +3,8 @@
  * Client: `OAuthClient` (pass it as the `auth` option of an HTTP client transport), its token
  * store, and a loopback redirect listener for command-line tools.
  * Server: `createResourceServer` (pass it as the `auth` option of the Streamable HTTP server)
- * with a pluggable token verifier; `jwtVerifier` checks RFC 9068 JWTs against the issuer's JWKS.
+ * with a pluggable token verifier; `jwtVerifier` checks RFC 9068 JWTs against the issuer's JWKS,
+ * `introspectionVerifier` asks the issuer about opaque tokens (RFC 7662).
  * Both sides speak DPoP (RFC 9449) when configured; the client also performs the JWT-bearer grant
  * for workload identity and enterprise-managed authorization.
  */
@@ -21,3 +22,4 @@ export {
   createResourceServer, InvalidTokenError, type ResourceServerGuard, type ResourceServerOptions, type TokenVerifier, type DPoPGuardOptions,
 } from "./auth/server/guard.js";
 export { jwtVerifier, type JwtVerifierOptions } from "./auth/server/jwt.js";
+export { introspectionVerifier, type IntrospectionVerifierOptions } from "./auth/server/introspection.js";

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import Provider from "oidc-provider";
 import { connectHttp, createStreamableHttpHandler, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import {
-  createResourceServer, InMemoryOAuthStore, jwtVerifier, OAuthClient, type AuthInfo, type AuthorizationUserAgent, type DPoPGuardOptions, type DPoPOptions,
+  createResourceServer, InMemoryOAuthStore, introspectionVerifier, jwtVerifier, OAuthClient, type AuthInfo, type AuthorizationUserAgent, type DPoPGuardOptions, type DPoPOptions,
 } from "@mcpgen/runtime/auth";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherExampleServer } from "../../examples/weather/src/mcp/server.js";
@@ -52,7 +52,7 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
 }
 
 /** oidc-provider as the authorization server of the MCP resources in `resources`; the user "alice" logs in and consents at once. */
-async function startAuthorizationServer(resources: string[], o: { dpopNonce?: boolean } = {}) {
+async function startAuthorizationServer(resources: string[], o: { dpopNonce?: boolean; opaque?: boolean } = {}) {
   const authorizations: URLSearchParams[] = [];
   /** The DPoP proof (or none) of every token request. */
   const tokenProofs: (string | undefined)[] = [];
@@ -73,6 +73,7 @@ async function startAuthorizationServer(resources: string[], o: { dpopNonce?: bo
     features: {
       devInteractions: { enabled: false },
       registration: { enabled: true },
+      introspection: { enabled: true },
       // oidc-provider binds tokens to a DPoP proof's key whenever a token request carries one.
       dPoP: { enabled: true, ...(o.dpopNonce ? { nonceSecret: randomBytes(32), requireNonce: () => true } : {}) },
       resourceIndicators: {
@@ -80,11 +81,14 @@ async function startAuthorizationServer(resources: string[], o: { dpopNonce?: bo
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (!resources.includes(indicator)) throw new Error(`unknown resource ${indicator}`);
+          if (o.opaque) return { scope: "weather:read weather:alerts", audience: indicator, accessTokenFormat: "opaque" };
           return { scope: "weather:read weather:alerts", audience: indicator, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
         },
       },
     },
     clientDefaults: { id_token_signed_response_alg: "ES256" },
+    // The weather servers' own identity, for token introspection.
+    clients: [{ client_id: RS_CLIENT, client_secret: RS_SECRET, grant_types: [], response_types: [], redirect_uris: [] }],
     pkce: { required: () => true },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
@@ -94,6 +98,9 @@ async function startAuthorizationServer(resources: string[], o: { dpopNonce?: bo
   box.provider = provider;
   return { issuer: origin, authorizations, tokenProofs };
 }
+
+const RS_CLIENT = "weather-rs";
+const RS_SECRET = "weather-rs-secret";
 
 /** A browser with a cookie jar that follows the authorization server's redirects until it is sent back to the client. */
 function browser(redirectUri: string): AuthorizationUserAgent {
@@ -120,7 +127,7 @@ function browser(redirectUri: string): AuthorizationUserAgent {
 }
 
 /** The generated weather server over Streamable HTTP behind a guard that trusts `issuer`'s JWTs for its own URL. */
-async function startWeather(issuer: () => string, guardToolScopes = true, dpop?: DPoPGuardOptions) {
+async function startWeather(issuer: () => string, guardToolScopes = true, dpop?: DPoPGuardOptions, introspect = false) {
   /** Every request's Authorization scheme and DPoP header, as the guard saw them. */
   const presented: { scheme: string; proof: string | undefined }[] = [];
   const seen: (AuthInfo | undefined)[] = [];
@@ -141,7 +148,9 @@ async function startWeather(issuer: () => string, guardToolScopes = true, dpop?:
     auth: createResourceServer({
       resource,
       authorizationServers: [issuer()],
-      verifier: jwtVerifier({ issuer: issuer(), audience: resource }),
+      verifier: introspect
+        ? introspectionVerifier({ issuer: issuer(), clientId: RS_CLIENT, clientSecret: RS_SECRET, audience: resource })
+        : jwtVerifier({ issuer: issuer(), audience: resource }),
       requiredScopes: ["weather:read"],
       toolScopes: guardToolScopes ? definition.toolScopes : undefined,
       resourceName: "weather",
@@ -316,6 +325,40 @@ test("DPoP: a kept token is used by a later client holding the same key pair; wi
   assert.is(as.authorizations.length, 1, "the same key pair: the kept token was enough");
   await run(true);
   assert.is(as.authorizations.length, 2, "another key: a new authorization");
+});
+
+test("introspection: opaque DPoP-bound tokens, their binding read from the introspection response; another key's proof refused", async () => {
+  const resources: string[] = [];
+  const as = await startAuthorizationServer(resources, { opaque: true });
+  const weather = await startWeather(() => as.issuer, true, {}, true);
+  resources.push(weather.resource);
+  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop: true });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-introspection", version: "1.0.0" } });
+  cleanup.push(() => client.close());
+  assert.is((await client.tools.getForecast({ location: { city: "Paris" }, days: 1 })).structured?.city, "Paris");
+  const tokens = (await oauth.tokens())!;
+  assert.is(tokens.token_type, "DPoP");
+  assert.not.ok(tokens.access_token.includes("."), "an opaque token");
+  const auth = weather.seen.at(-1)!;
+  assert.is(auth.subject, "alice");
+  assert.ok(auth.scopes.includes("weather:read"));
+  assert.type((auth.claims?.cnf as { jkt?: string } | undefined)?.jkt, "string");
+
+  const foreign = await fetch(weather.resource, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `DPoP ${tokens.access_token}`,
+      dpop: proof(proofKey(), { htm: "POST", htu: weather.resource, token: tokens.access_token }),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
+  assert.is(foreign.status, 401);
+  assert.match(foreign.headers.get("www-authenticate")!, /DPoP error="invalid_dpop_proof", error_description="DPoP proof key is not the one the token is bound to"/);
+  const bogus = await fetch(weather.resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer not-a-token" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) });
+  assert.is(bogus.status, 401);
+  assert.match(bogus.headers.get("www-authenticate")!, /error="invalid_token", error_description="token is not active"/);
 });
 
 test('DPoP "auto": bound tokens only where both servers take DPoP (oidc-provider offers it to every client)', async () => {
