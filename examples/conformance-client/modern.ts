@@ -109,6 +109,16 @@ export const modernScenarios: Record<string, (ctx: ScenarioContext) => Promise<v
       await callEvery(c, ctx, tools);
     }),
 
+  /** SEP-1613 on the stateless wire: the rich tool's input schema, as listed, handed to the echo tool. */
+  "json-schema-2020-12-preservation": (ctx) =>
+    withClient(ctx, async (c) => {
+      const tools = await c.listTools();
+      const echo = tools.find((t) => t.name === "json_schema_echo");
+      const rich = tools.find((t) => t !== echo);
+      if (echo === undefined || rich === undefined) throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
+      await call(c, ctx, echo.name, { schema: rich.inputSchema });
+    }),
+
   /** List tools whose schema holds a network $ref; the client never dereferences it. */
   "json-schema-ref-no-deref": (ctx) =>
     withClient(ctx, async (c) => {

@@ -114,6 +114,33 @@ export const scenarios: Record<string, (ctx: ScenarioContext) => Promise<void>> 
     ),
 
   /**
+   * SEP-1613: a tool's input schema reaches the application as the server wrote it (2020-12
+   * keywords included); the application hands the schema of the tool with the rich schema to the
+   * echo tool, which takes any schema.
+   */
+  "json-schema-2020-12-preservation": (ctx) =>
+    withSession(ctx, {}, async (s) => {
+      const tools = await listTools(s);
+      const echo = tools.find((t) => t.name === "json_schema_echo");
+      const rich = tools.find((t) => t !== echo);
+      if (echo === undefined || rich === undefined) throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
+      const r = await call(s, "tools/call", { name: echo.name, arguments: { schema: rich.inputSchema } });
+      ctx.log(`echoed the input schema of ${rich.name}: ${r.isError ? "error" : "ok"}`);
+    }),
+
+  /**
+   * SEP-2640 skills, client side: this client loads no skills (the skills client is another
+   * part of issue #28), so as a host it must not fetch skill files it never loads; it connects
+   * and reads nothing. The suite reports its checks SKIPPED (skills/list never called).
+   */
+  ...Object.fromEntries(
+    ["sep-2640-client-no-prefetch", "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"].map((name) => [
+      name,
+      (ctx: ScenarioContext) => withSession(ctx, {}, async (s) => ctx.log(`connected to ${s.serverInfo?.name ?? "?"}; no skill loaded, nothing read`)),
+    ]),
+  ),
+
+  /**
    * The server closes the tool call's SSE stream before the result; the transport resumes it with
    * GET + Last-Event-ID after the `retry` interval the server sent (SEP-1699).
    */

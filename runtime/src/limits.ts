@@ -107,3 +107,8 @@ export const TASK_MAX_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** JSON-RPC code of a tripped limit the peer caused (implementation-defined server error range). */
 export const LIMIT_EXCEEDED_CODE = -32000;
+/**
+ * DPoP proofs (their `jti`) an auth guard remembers to refuse replays within the proof window
+ * (RFC 9449 §11.1); at the bound the oldest are forgotten first.
+ */
+export const DPOP_JTI_CACHE_MAX = 100_000;

@@ -87,6 +87,14 @@ export interface TransportHints {
    * `Mcp-Param-*` headers. Undefined forgets the tool.
    */
   setToolHeaders?(tool: string, params: readonly HeaderParam[] | undefined): void;
+  /**
+   * HTTP with an authorizer: `listener(true, false)` when a refused request starts waiting for an
+   * authorization (new credentials being obtained, perhaps by a person at a login page) and
+   * `listener(false, …)` once none is in progress; `failed` is true when an authorization just
+   * ended in failure. Returns the unsubscribe. The dual-era client's probe does not count that
+   * time against its timeout, and does not take a failed authorization for a legacy server.
+   */
+  watchAuthorization?(listener: (authorizing: boolean, failed: boolean) => void): () => void;
 }
 
 /**

@@ -119,8 +119,10 @@ export function serverColumns(all: readonly Suite[]): string[] {
 }
 
 /**
- * Client-leg invocations. Every suite runs its `core` client scenarios (14 of them OAuth) and the
- * `backcompat` pair on their own (2025-x) wire, 0.1.16 also the `auth/*` of its `draft` suite;
+ * Client-leg invocations. Every suite runs its `all` client scenarios (`core` with its OAuth
+ * scenarios, `backcompat`, and the extensions: enterprise-managed authorization, workload
+ * identity, DPoP, JSON Schema 2020-12 preservation) on their own (2025-x) wire, 0.1.16 also the
+ * `auth/*` of its `draft` suite;
  * alpha.12 also runs the scored client set of
  * `--requirements 2026-07-28` on the 2026-07-28 wire (column `alpha.12-2026`), which includes the
  * auth scenarios introduced in 2026-07-28: the dual-era client authorizes in both eras, so they
@@ -153,9 +155,9 @@ export function clientRuns(all: readonly Suite[]): ClientRun[] {
     runs.push({
       column: s.id,
       suite: s,
-      select: { kind: "suites", suites: ["core", "backcompat"], draftAuth: !s.modern },
+      select: { kind: "suites", suites: ["all"], draftAuth: !s.modern },
       extensions: CLIENT_EXTENSION_SCENARIOS,
-      label: `core + backcompat${s.modern ? "" : " + draft auth"} + client-credentials`,
+      label: `--suite all${s.modern ? "" : " + draft auth"} + client-credentials`,
     });
     if (s.modern) {
       runs.push({

@@ -1,7 +1,7 @@
 /**
  * `WWW-Authenticate` parsing (RFC 9110 §11.6.1): a list of challenges, each a scheme followed by
  * either a token68 or comma-separated auth-params whose values are tokens or quoted strings.
- * Only the Bearer challenge's parameters matter to MCP (`resource_metadata`, `scope`, `error`).
+ * Only the Bearer and DPoP challenges' parameters matter to MCP (`resource_metadata`, `scope`, `error`).
  */
 export interface BearerChallenge {
   resourceMetadata?: string;
@@ -15,9 +15,17 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
 
 /** The Bearer challenge's parameters, or undefined when the header has no Bearer challenge. */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge | undefined {
+  return parseSchemeChallenge(header, "bearer");
+}
+
+/**
+ * The parameters of the header's challenge of `scheme` ("bearer" or "dpop", RFC 9449 §7.1: the
+ * same parameters), or undefined when it has none.
+ */
+export function parseSchemeChallenge(header: string | undefined, scheme: "bearer" | "dpop"): BearerChallenge | undefined {
   if (header === undefined || header.length > MAX_HEADER_CHARS) return undefined;
   for (const c of parseChallenges(header)) {
-    if (c.scheme.toLowerCase() !== "bearer") continue;
+    if (c.scheme.toLowerCase() !== scheme) continue;
     const p = c.params;
     return { resourceMetadata: p.resource_metadata, scope: p.scope, error: p.error, errorDescription: p.error_description };
   }

@@ -3,13 +3,18 @@
  * 2026-07-28), plugged into the HTTP client transports as their `auth` option. It is passive
  * until the server refuses a request: on 401 it discovers the authorization server, obtains a
  * client identity and a token, and the transport repeats the request; on 403 insufficient_scope
- * it re-authorizes for the union of the granted and the challenged scopes. The OAuth mechanics
- * (PKCE, client authentication, token and registration requests and responses, RFC 9207 `iss`
- * checks) are oauth4webapi's.
+ * it re-authorizes for the union of the granted and the challenged scopes. Besides the user's
+ * authorization code and a machine's client credentials it performs the JWT-bearer grant (RFC
+ * 7523) for workload identity and for enterprise-managed authorization (an ID-JAG obtained by
+ * RFC 8693 token exchange at the enterprise IdP), and binds tokens to a DPoP key (RFC 9449) when
+ * configured. The OAuth mechanics (PKCE, client authentication, token, token-exchange and
+ * registration requests and responses, DPoP proofs and nonces, RFC 9207 `iss` checks) are
+ * oauth4webapi's.
  */
 import type { webcrypto } from "node:crypto";
 import * as oauth from "oauth4webapi";
-import { parseBearerChallenge } from "./challenge.js";
+import { parseBearerChallenge, parseSchemeChallenge } from "./challenge.js";
+import type { DPoPKey, DPoPOptions } from "./dpop-client.js";
 import { discoverResource, discoverServer, fallbackServer, type Fetch, type ResourceMetadata } from "./discovery.js";
 import { OAuthFlowError } from "./errors.js";
 import { boundedFetch, type AuthHttpLimits } from "./fetch.js";
@@ -40,6 +45,38 @@ export interface PreRegisteredClient {
   issuer?: string;
 }
 
+/**
+ * Enterprise-managed authorization (the `io.modelcontextprotocol/enterprise-managed-authorization`
+ * extension): the user signed in at the enterprise's identity provider; its ID token is exchanged
+ * there for an Identity Assertion JWT Authorization Grant (ID-JAG, RFC 8693 token exchange), which
+ * the MCP server's authorization server takes in the JWT-bearer grant (RFC 7523) with this
+ * client's own credentials (`client`). No browser, no consent screen.
+ */
+export interface EnterpriseAuthorization {
+  /** The identity provider's token endpoint. */
+  tokenEndpoint: string;
+  /** The identity provider's issuer identifier (default: the token endpoint's origin). */
+  issuer?: string;
+  /** This client's id at the identity provider. */
+  clientId: string;
+  /** Its secret there (client_secret_basic), if it has one. */
+  clientSecret?: string;
+  /** The user's current ID token from the identity provider (asked on every exchange: it may have been renewed). */
+  idToken(): string | Promise<string>;
+}
+
+/**
+ * Workload identity federation (the `io.modelcontextprotocol/auth/wif` extension): a JWT issued to
+ * this workload by its platform (a Kubernetes service-account token, a cloud identity document),
+ * presented in the JWT-bearer grant (RFC 7523) with audience the authorization server.
+ */
+export interface WorkloadIdentity {
+  /** The workload's current JWT (asked on every grant: platforms rotate them), e.g. read from a file. */
+  assertion(): string | Promise<string>;
+}
+
+export type { DPoPOptions } from "./dpop-client.js";
+
 export interface OAuthClientOptions extends AuthHttpLimits {
   /** The MCP endpoint the tokens are for. */
   server: string | URL;
@@ -61,9 +98,23 @@ export interface OAuthClientOptions extends AuthHttpLimits {
   allowHttp?: boolean | "loopback";
   /** Bound on the user's authorization in the browser (default 300000 ms). */
   authorizationTimeoutMs?: number;
+  /** Enterprise-managed authorization: the JWT-bearer grant with an ID-JAG from the enterprise IdP. */
+  enterprise?: EnterpriseAuthorization;
+  /** Workload identity: the JWT-bearer grant with the workload's JWT (`client` names the client id). */
+  workloadIdentity?: WorkloadIdentity;
+  /**
+   * Sender-constrained tokens (DPoP, RFC 9449): `true` or options binds every token to this
+   * client's key; `"auto"` does so where the authorization server lists
+   * `dpop_signing_alg_values_supported` and the MCP server takes DPoP (it challenged with the
+   * DPoP scheme, or its metadata lists DPoP algorithms). Default: bearer tokens.
+   */
+  dpop?: boolean | "auto" | DPoPOptions;
   /** Progress messages (never tokens, secrets or codes). */
   log?: (message: string) => void;
 }
+
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+const TOKEN_EXCHANGE = "urn:ietf:params:oauth:grant-type:token-exchange";
 
 const EXPIRY_SKEW_MS = 30_000;
 
@@ -77,6 +128,10 @@ export class OAuthClient implements HttpAuthorizer {
   private flow: Promise<void> | undefined;
   private boundIssuer: string | undefined;
   private lastRequested: string[] = [];
+  /** The DPoP key, made on the first token request that needs it and kept for this client's life. */
+  private dpopKey: Promise<DPoPKey> | undefined;
+  /** The MCP server has shown it takes DPoP (a DPoP challenge, or DPoP algorithms in its metadata). */
+  private resourceTakesDPoP = false;
 
   constructor(options: OAuthClientOptions) {
     this.o = options;
@@ -92,6 +147,31 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   async authorization(url: URL): Promise<string | undefined> {
+    const t = await this.current(url);
+    return t === undefined ? undefined : `${t.token_type} ${t.access_token}`;
+  }
+
+  async headers(url: URL, method: string): Promise<Record<string, string> | undefined> {
+    const t = await this.current(url);
+    if (t === undefined) return undefined;
+    if (t.token_type !== "DPoP") return { authorization: `Bearer ${t.access_token}` };
+    // A token kept from an earlier run: its key is the configured key pair, if any.
+    if (this.dpopKey === undefined && typeof this.o.dpop === "object" && this.o.dpop.keyPair !== undefined) this.makeKey(this.o.dpop, undefined);
+    const key = await this.dpopKey?.catch(() => undefined);
+    if (key === undefined) {
+      // A DPoP-bound token whose key is gone: useless, so the 401 re-authorizes.
+      await this.store.delete(storeKeys.tokens(this.server.href));
+      return undefined;
+    }
+    return key.resourceHeaders(t.access_token, method, url);
+  }
+
+  nonce(url: URL, nonce: string): void {
+    if (url.origin === this.server.origin) void this.dpopKey?.then((k) => k.resourceNonce(url, nonce), () => {});
+  }
+
+  /** The token to send to `url` (refreshed when about to expire), if any. */
+  private async current(url: URL): Promise<TokenSet | undefined> {
     // A token is only ever sent to the server it was obtained for.
     if (url.origin !== this.server.origin) return undefined;
     if (this.flow) await this.flow.catch(() => {});
@@ -104,15 +184,28 @@ export class OAuthClient implements HttpAuthorizer {
       if (refreshed === undefined && t.refresh_token === undefined) await this.store.delete(storeKeys.tokens(this.server.href));
       t = refreshed;
     }
-    return t === undefined ? undefined : `Bearer ${t.access_token}`;
+    return t;
   }
 
   async challenged(answer: AuthChallengeAnswer): Promise<boolean> {
+    // RFC 9449 §9: the resource server wants a proof with its nonce; the same token will do.
+    if (answer.status === 401 && answer.dpopNonce !== undefined && this.dpopKey !== undefined) {
+      const dpop = parseSchemeChallenge(answer.wwwAuthenticate, "dpop");
+      if (dpop?.error === "use_dpop_nonce") {
+        const key = await this.dpopKey.catch(() => undefined);
+        if (key !== undefined) {
+          key.resourceNonce(answer.url, answer.dpopNonce);
+          return true;
+        }
+      }
+    }
     if (this.flow) {
       await this.flow;
       return true;
     }
-    const challenge = parseBearerChallenge(answer.wwwAuthenticate);
+    const dpopChallenge = parseSchemeChallenge(answer.wwwAuthenticate, "dpop");
+    if (dpopChallenge !== undefined) this.resourceTakesDPoP = true;
+    const challenge = parseBearerChallenge(answer.wwwAuthenticate) ?? dpopChallenge;
     if (answer.status === 403 && challenge?.error !== "insufficient_scope") return false;
     const run = this.react(answer.status, challenge?.scope, challenge?.resourceMetadata, answer.attempt, challenge?.errorDescription);
     this.flow = run.finally(() => {
@@ -158,6 +251,7 @@ export class OAuthClient implements HttpAuthorizer {
       this.log(`resource ${prm.resource}, authorization server ${prm.authorizationServers[0]}`);
     }
     this.resourceMeta = prm;
+    if (prm?.dpopSigningAlgs !== undefined) this.resourceTakesDPoP = true;
     return prm;
   }
 
@@ -183,13 +277,18 @@ export class OAuthClient implements HttpAuthorizer {
   private async obtain(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[]): Promise<void> {
     const grants = as.grant_types_supported;
     const machine = this.o.client !== undefined && (this.o.client.client_secret !== undefined || this.o.client.private_key !== undefined);
+    // Configured identities that need no person come first where the server takes them.
+    if (grants?.includes(JWT_BEARER)) {
+      if (this.o.enterprise !== undefined) return this.enterpriseGrant(as, prm, scopes, this.o.enterprise);
+      if (this.o.workloadIdentity !== undefined) return this.jwtBearer(as, prm, scopes, await this.o.workloadIdentity.assertion(), "workload identity");
+    }
     if (this.o.userAgent !== undefined && (grants === undefined || grants.includes("authorization_code"))) {
       return this.authorizationCode(as, prm, scopes, this.o.userAgent);
     }
     if (machine && grants?.includes("client_credentials")) return this.clientCredentials(as, prm, scopes);
     throw new OAuthFlowError(
       "unsupported",
-      `no usable grant at ${as.issuer}: it offers ${JSON.stringify(grants ?? ["authorization_code"])}; this client has ${this.o.userAgent ? "a user agent" : "no user agent"} and ${machine ? "client credentials" : "no client credentials"}`,
+      `no usable grant at ${as.issuer}: it offers ${JSON.stringify(grants ?? ["authorization_code"])}; this client has ${this.o.userAgent ? "a user agent" : "no user agent"}, ${machine ? "client credentials" : "no client credentials"}${this.o.enterprise ? ", an enterprise IdP" : ""}${this.o.workloadIdentity ? ", a workload identity" : ""}`,
     );
   }
 
@@ -229,10 +328,12 @@ export class OAuthClient implements HttpAuthorizer {
       throw new OAuthFlowError(code, `authorization response rejected: ${msg} (expected issuer ${JSON.stringify(as.issuer)}, got ${iss === null ? "none" : JSON.stringify(iss.slice(0, 200))})`);
     }
     const extra: Record<string, string> = prm !== undefined ? { resource: prm.resource } : {};
-    const res = await this.tokenCall("authorization code", () =>
-      oauth.authorizationCodeGrantRequest(as, client, this.clientAuth(reg), params, ua.redirectUri, verifier, { ...this.httpOptions(as), additionalParameters: extra }),
+    const http = await this.tokenOptions(as);
+    const t = await this.grant(
+      "authorization code",
+      () => oauth.authorizationCodeGrantRequest(as, client, this.clientAuth(reg), params, ua.redirectUri, verifier, { ...http, additionalParameters: extra }),
+      (res) => oauth.processAuthorizationCodeResponse(as, client, res),
     );
-    const t = await this.tokenCall("authorization code", () => oauth.processAuthorizationCodeResponse(as, client, res));
     await this.keep(as, t, scopes);
   }
 
@@ -246,9 +347,66 @@ export class OAuthClient implements HttpAuthorizer {
     this.lastRequested = scopes;
     this.log(`client credentials at ${as.issuer} (${reg.token_endpoint_auth_method})`);
     const auth = await this.clientAuthFor(reg, c);
-    const res = await this.tokenCall("client credentials", () => oauth.clientCredentialsGrantRequest(as, client, auth, params, this.httpOptions(as)));
-    const t = await this.tokenCall("client credentials", () => oauth.processClientCredentialsResponse(as, client, res));
+    const http = await this.tokenOptions(as);
+    const t = await this.grant(
+      "client credentials",
+      () => oauth.clientCredentialsGrantRequest(as, client, auth, params, http),
+      (res) => oauth.processClientCredentialsResponse(as, client, res),
+    );
     await this.keep(as, t, scopes);
+  }
+
+  /**
+   * RFC 7523 §2.1: `assertion` (a workload's JWT, or an ID-JAG) for tokens, with this client's
+   * configured credentials. A refusal ends the authorization: another grant would not change the
+   * identity the assertion speaks for.
+   */
+  private async jwtBearer(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[], assertion: string, what: string): Promise<void> {
+    const c = this.o.client;
+    if (c === undefined) throw new OAuthFlowError("unsupported", `${what} needs the client's identity at ${as.issuer} (the \`client\` option)`);
+    const reg = await this.preRegistered(as, c);
+    const client: oauth.Client = { client_id: reg.client_id, token_endpoint_auth_method: reg.token_endpoint_auth_method };
+    const params: Record<string, string> = { assertion };
+    if (scopes.length > 0) params.scope = scopes.join(" ");
+    if (prm !== undefined) params.resource = prm.resource;
+    this.lastRequested = scopes;
+    this.log(`JWT-bearer grant (${what}) at ${as.issuer} (${reg.token_endpoint_auth_method})`);
+    const auth = await this.clientAuthFor(reg, c);
+    const http = await this.tokenOptions(as);
+    const t = await this.grant(
+      `JWT-bearer (${what})`,
+      () => oauth.genericTokenEndpointRequest(as, client, auth, JWT_BEARER, params, http),
+      (res) => oauth.processGenericTokenEndpointResponse(as, client, res),
+    );
+    await this.keep(as, t, scopes);
+  }
+
+  /** The user's ID token exchanged at the enterprise IdP for an ID-JAG naming `as` and this resource, then the JWT-bearer grant. */
+  private async enterpriseGrant(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[], e: EnterpriseAuthorization): Promise<void> {
+    const endpoint = new URL(e.tokenEndpoint);
+    this.checkUrl(endpoint, "identity provider token endpoint");
+    const idp: oauth.AuthorizationServer = { issuer: e.issuer ?? endpoint.origin, token_endpoint: endpoint.href };
+    const idpClient: oauth.Client = { client_id: e.clientId };
+    const params: Record<string, string> = {
+      subject_token: await e.idToken(),
+      subject_token_type: "urn:ietf:params:oauth:token-type:id_token",
+      requested_token_type: "urn:ietf:params:oauth:token-type:id-jag",
+      audience: as.issuer,
+      resource: prm?.resource ?? this.server.href,
+    };
+    if (scopes.length > 0) params.scope = scopes.join(" ");
+    this.log(`token exchange at ${idp.issuer} for an ID-JAG for ${as.issuer}`);
+    const idpAuth = e.clientSecret !== undefined ? secretBasic(e.clientSecret) : oauth.None();
+    const http = { [oauth.customFetch]: this.fetch, [oauth.allowInsecureRequests]: this.httpAllowed(endpoint) };
+    const exchanged = await this.tokenCall("token exchange", async () => {
+      const res = await oauth.genericTokenEndpointRequest(idp, idpClient, idpAuth, TOKEN_EXCHANGE, params, http);
+      // The ID-JAG is no access token: RFC 8693 §2.2.1 has the IdP say so with token_type N_A.
+      return oauth.processGenericTokenEndpointResponse(idp, idpClient, res, { recognizedTokenTypes: { n_a: () => {} } });
+    });
+    if (exchanged.issued_token_type !== "urn:ietf:params:oauth:token-type:id-jag") {
+      throw new OAuthFlowError("token", `token exchange at ${idp.issuer} issued ${JSON.stringify(String(exchanged.issued_token_type).slice(0, 100))}, not an ID-JAG`);
+    }
+    await this.jwtBearer(as, prm, scopes, exchanged.access_token, "enterprise ID-JAG");
   }
 
   private async refresh(held: TokenSet): Promise<TokenSet> {
@@ -260,16 +418,23 @@ export class OAuthClient implements HttpAuthorizer {
     const extra: Record<string, string> = this.resourceMeta !== undefined ? { resource: this.resourceMeta.resource } : {};
     this.log(`refreshing the access token at ${as.issuer}`);
     const auth = await this.clientAuthFor(reg, this.o.client);
-    const res = await this.tokenCall("refresh", () => oauth.refreshTokenGrantRequest(as, client, auth, held.refresh_token!, { ...this.httpOptions(as), additionalParameters: extra }));
-    const t = await this.tokenCall("refresh", () => oauth.processRefreshTokenResponse(as, client, res));
+    const http = await this.tokenOptions(as);
+    const t = await this.grant(
+      "refresh",
+      () => oauth.refreshTokenGrantRequest(as, client, auth, held.refresh_token!, { ...http, additionalParameters: extra }),
+      (res) => oauth.processRefreshTokenResponse(as, client, res),
+    );
     return this.keep(as, t, held.scopes, held.refresh_token);
   }
 
   private async keep(as: oauth.AuthorizationServer, t: oauth.TokenEndpointResponse, requested: string[], oldRefresh?: string): Promise<TokenSet> {
-    if (t.token_type.toLowerCase() !== "bearer") throw new OAuthFlowError("token", `token endpoint of ${as.issuer} issued a ${JSON.stringify(t.token_type)} token; only Bearer is supported`);
+    const type = t.token_type.toLowerCase();
+    if (type !== "bearer" && !(type === "dpop" && this.dpopKey !== undefined)) {
+      throw new OAuthFlowError("token", `token endpoint of ${as.issuer} issued a ${JSON.stringify(t.token_type)} token; only Bearer${this.dpopKey ? " and DPoP are" : " is"} supported`);
+    }
     const set: TokenSet = {
       access_token: t.access_token,
-      token_type: "Bearer",
+      token_type: type === "dpop" ? "DPoP" : "Bearer",
       scopes: typeof t.scope === "string" ? t.scope.split(" ").filter((s) => s !== "") : requested,
       issuer: as.issuer,
     };
@@ -347,6 +512,46 @@ export class OAuthClient implements HttpAuthorizer {
   private httpOptions(as: oauth.AuthorizationServer): { [oauth.customFetch]: Fetch; [oauth.allowInsecureRequests]: boolean } {
     const endpoints = [as.token_endpoint, as.registration_endpoint].filter((x): x is string => typeof x === "string");
     return { [oauth.customFetch]: this.fetch, [oauth.allowInsecureRequests]: endpoints.every((e) => this.httpAllowed(new URL(e))) };
+  }
+
+  /** The token endpoint's HTTP options, with this client's DPoP key when tokens are to be bound. */
+  private async tokenOptions(as: oauth.AuthorizationServer): Promise<{ [oauth.customFetch]: Fetch; [oauth.allowInsecureRequests]: boolean; DPoP?: oauth.DPoPHandle }> {
+    const http = this.httpOptions(as);
+    const mode = this.o.dpop;
+    if (mode === undefined || mode === false) return http;
+    const offered = as.dpop_signing_alg_values_supported;
+    // "auto": both servers must take DPoP, or the bound token would be refused where it is sent.
+    if (mode === "auto" && (!Array.isArray(offered) || !this.resourceTakesDPoP)) return http;
+    if (this.dpopKey === undefined) {
+      this.makeKey(typeof mode === "object" ? mode : {}, Array.isArray(offered) ? offered : undefined);
+      this.log("DPoP: tokens bound to this client's key");
+    }
+    return { ...http, DPoP: (await this.dpopKey!).handle };
+  }
+
+  /** This client's DPoP key, for its whole life (the DPoP code loads here, for clients that use it). */
+  private makeKey(o: DPoPOptions, offered: readonly string[] | undefined): void {
+    const key = import("./dpop-client.js").then((m) => m.DPoPKey.create(o, offered));
+    this.dpopKey = key;
+    key.catch(() => {
+      if (this.dpopKey === key) this.dpopKey = undefined;
+    });
+  }
+
+  /**
+   * One token request and its processing; retried once when the authorization server answers
+   * `use_dpop_nonce` (RFC 9449 §8: the handle has kept the nonce it sent).
+   */
+  private grant(what: string, request: () => Promise<Response>, process: (res: Response) => Promise<oauth.TokenEndpointResponse>): Promise<oauth.TokenEndpointResponse> {
+    return this.tokenCall(what, async () => {
+      try {
+        return await process(await request());
+      } catch (e) {
+        if (this.dpopKey === undefined || !oauth.isDPoPNonceError(e)) throw e;
+        this.log(`${what}: the authorization server asks for a DPoP nonce`);
+        return process(await request());
+      }
+    });
   }
 
   /** Token-endpoint exchanges: library errors become typed errors that name the server's error code only. */

@@ -16,6 +16,8 @@ export interface ResourceMetadata {
   resource: string;
   authorizationServers: string[];
   scopesSupported?: string[];
+  /** `dpop_signing_alg_values_supported`: the resource server takes DPoP proofs (RFC 9728 §2). */
+  dpopSigningAlgs?: string[];
   /** Where it was read. */
   url: string;
 }
@@ -70,7 +72,10 @@ function parseResourceMetadata(doc: Record<string, unknown>, url: string): Resou
   if (!Array.isArray(as) || as.length === 0 || !as.every((x) => typeof x === "string")) bad('"authorization_servers" must be a non-empty array of strings');
   const scopes = doc.scopes_supported;
   if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((x) => typeof x === "string"))) bad('"scopes_supported" must be an array of strings');
-  return { resource: doc.resource as string, authorizationServers: (as as string[]).slice(0, 16), scopesSupported: scopes as string[] | undefined, url };
+  const m: ResourceMetadata = { resource: doc.resource as string, authorizationServers: (as as string[]).slice(0, 16), scopesSupported: scopes as string[] | undefined, url };
+  const dpop = doc.dpop_signing_alg_values_supported;
+  if (Array.isArray(dpop) && dpop.length > 0 && dpop.every((x) => typeof x === "string")) m.dpopSigningAlgs = dpop.slice(0, 16) as string[];
+  return m;
 }
 
 /**

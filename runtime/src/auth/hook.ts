@@ -14,6 +14,14 @@ export interface HttpAuthorizer {
    * request with an HttpStatusError). Never called more than `MAX_AUTH_ROUNDS` times per request.
    */
   challenged(answer: AuthChallengeAnswer): Promise<boolean>;
+  /**
+   * Optional: every header this request needs from the authorizer, in place of `authorization`
+   * (a sender-constrained token's `Authorization: DPoP …` comes with a `DPoP` proof signed for
+   * this method and URL, RFC 9449 §7). Undefined sends none.
+   */
+  headers?(url: URL, method: string): Promise<Record<string, string> | undefined>;
+  /** Optional: a `DPoP-Nonce` the server sent with any answer (RFC 9449 §9), for the next proof. */
+  nonce?(url: URL, nonce: string): void;
 }
 
 export interface AuthChallengeAnswer {
@@ -23,6 +31,8 @@ export interface AuthChallengeAnswer {
   wwwAuthenticate: string | undefined;
   /** How many challenges of this same request were already answered with new credentials (0 on the first). */
   attempt: number;
+  /** The answer's `DPoP-Nonce` header, when it has one (RFC 9449 §9). */
+  dpopNonce?: string | undefined;
 }
 
 /** Challenge rounds per request: a server that keeps refusing fresh credentials is not asked again. */
@@ -35,25 +45,73 @@ interface Answer {
 }
 
 /**
- * Sends a request with the authorizer's header; on 401/403 lets the authorizer react and sends it
+ * Sends a request with the authorizer's headers; on 401/403 lets the authorizer react and sends it
  * again, at most MAX_AUTH_ROUNDS times. The refused answer's body is discarded before a retry.
  */
 export async function sendAuthorized<R extends Answer>(
   auth: HttpAuthorizer,
   url: URL,
+  method: string,
   headers: Record<string, string>,
   send: (headers: Record<string, string>) => Promise<R>,
 ): Promise<R> {
   for (let round = 0; ; round++) {
     const h = { ...headers };
-    const value = await auth.authorization(url);
-    if (value !== undefined) h.authorization = value;
+    if (auth.headers !== undefined) Object.assign(h, await auth.headers(url, method));
+    else {
+      const value = await auth.authorization(url);
+      if (value !== undefined) h.authorization = value;
+    }
     const res = await send(h);
     const status = res.statusCode;
-    if ((status !== 401 && status !== 403) || round >= MAX_AUTH_ROUNDS) return res;
+    const nonce = auth.nonce !== undefined ? single(res.headers["dpop-nonce"]) : undefined;
+    if ((status !== 401 && status !== 403) || round >= MAX_AUTH_ROUNDS) {
+      if (nonce !== undefined) auth.nonce!(url, nonce);
+      return res;
+    }
     const www = res.headers["www-authenticate"];
-    const retry = await auth.challenged({ url, status, wwwAuthenticate: Array.isArray(www) ? www.join(", ") : www, attempt: round });
+    const retry = await auth.challenged({ url, status, wwwAuthenticate: Array.isArray(www) ? www.join(", ") : www, attempt: round, dpopNonce: nonce });
     if (!retry) return res;
     res.resume();
+  }
+}
+
+function single(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * An authorizer whose challenge handling (an authorization in progress: a person at a login page,
+ * a slow authorization server) is observable: `active` counts the challenges being answered and
+ * `onchange` hears every start and end. The dual-era client's probe stops its clock meanwhile.
+ */
+export class WatchedAuthorizer implements HttpAuthorizer {
+  active = 0;
+  /** Hears every start and end; `failed` when the challenge that just ended threw (the authorization failed). */
+  onchange: ((active: number, failed: boolean) => void) | undefined = undefined;
+  readonly headers: HttpAuthorizer["headers"];
+  readonly nonce: HttpAuthorizer["nonce"];
+
+  constructor(private readonly inner: HttpAuthorizer) {
+    this.headers = inner.headers?.bind(inner);
+    this.nonce = inner.nonce?.bind(inner);
+  }
+
+  authorization(url: URL): Promise<string | undefined> {
+    return this.inner.authorization(url);
+  }
+
+  async challenged(answer: AuthChallengeAnswer): Promise<boolean> {
+    this.active++;
+    this.onchange?.(this.active, false);
+    let failed = true;
+    try {
+      const retry = await this.inner.challenged(answer);
+      failed = false;
+      return retry;
+    } finally {
+      this.active--;
+      this.onchange?.(this.active, failed);
+    }
   }
 }

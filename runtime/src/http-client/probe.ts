@@ -7,6 +7,7 @@ import type { FrameError } from "../framing/frame-error.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
 import { ModernHttpClientTransport } from "./modern-client.js";
 import { MetaKey, type HeaderParam } from "../lifecycle/modern/wire.js";
+import { WatchedAuthorizer } from "../auth/hook.js";
 
 export interface HttpProbeOptions extends Omit<StreamableHttpClientOptions, "url" | "sessionId"> {
   /** Where to GET the legacy SSE stream on fallback (default: the same URL). */
@@ -39,9 +40,20 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
   private closed = false;
   private modern: ModernHttpClientTransport | undefined;
   private usedModern = false;
+  private readonly watched: WatchedAuthorizer | undefined;
+  private readonly authListeners = new Set<(authorizing: boolean, failed: boolean) => void>();
 
   constructor(url: string | URL, options: HttpProbeOptions = {}) {
     this.address = new URL(url);
+    // Every half shares one watched authorizer, so the probe sees an authorization wherever it runs.
+    if (options.auth !== undefined) {
+      const watched = new WatchedAuthorizer(options.auth);
+      watched.onchange = (active, failed) => {
+        if (active <= 1 || failed) for (const l of this.authListeners) l(active > 0, failed);
+      };
+      this.watched = watched;
+      options = { ...options, auth: watched };
+    }
     this.o = options;
     this.active = this.wire(new StreamableHttpClientTransport({ ...options, url: this.address }));
   }
@@ -63,6 +75,12 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
 
   setToolHeaders(tool: string, params: readonly HeaderParam[] | undefined): void {
     this.modernTransport().setToolHeaders(tool, params);
+  }
+
+  watchAuthorization(listener: (authorizing: boolean, failed: boolean) => void): () => void {
+    this.authListeners.add(listener);
+    if (this.watched !== undefined && this.watched.active > 0) listener(true, false);
+    return () => void this.authListeners.delete(listener);
   }
 
   private modernTransport(): ModernHttpClientTransport {

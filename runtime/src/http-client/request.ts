@@ -49,7 +49,7 @@ export class HttpRequester {
     onrequest?: (req: http.ClientRequest) => void,
   ): Promise<http.IncomingMessage> {
     if (this.auth === undefined) return this.send(method, headers, body, url, onrequest);
-    return sendAuthorized(this.auth, url, headers, (h) => this.send(method, h, body, url, onrequest));
+    return sendAuthorized(this.auth, url, method, headers, (h) => this.send(method, h, body, url, onrequest));
   }
 
   private send(

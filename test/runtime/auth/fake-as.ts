@@ -22,6 +22,17 @@ export interface AsBehaviour {
   expiresIn?: number;
   refreshTokens?: boolean;
   scopesSupported?: string[];
+  /** The user takes this long at the login page before the authorization endpoint redirects back (ms). */
+  authorizeDelayMs?: number;
+  /** `grant_types_supported` (default: not published). */
+  grants?: string[];
+  /** `token_endpoint_auth_methods_supported` (default ["none"]). */
+  authMethods?: string[];
+  /**
+   * The JWT-bearer grant (RFC 7523): the client id a request's `assertion` (with its Authorization
+   * header) is accepted for, or undefined to refuse it with invalid_grant.
+   */
+  jwtBearer?: (assertion: string, authorization: string | undefined) => string | undefined;
 }
 
 export interface FakeAs {
@@ -73,7 +84,8 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
         registration_endpoint: `${url}/register`,
         response_types_supported: ["code"],
         code_challenge_methods_supported: ["S256"],
-        token_endpoint_auth_methods_supported: ["none"],
+        token_endpoint_auth_methods_supported: behaviour.authMethods ?? ["none"],
+        ...(behaviour.grants ? { grant_types_supported: behaviour.grants } : {}),
         authorization_response_iss_parameter_supported: true,
         ...(behaviour.scopesSupported ? { scopes_supported: behaviour.scopesSupported } : {}),
       };
@@ -87,6 +99,7 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
       return json(201, { ...reg, client_id: id });
     }
     if (u.pathname === "/authorize") {
+      if (behaviour.authorizeDelayMs) await new Promise((r) => setTimeout(r, behaviour.authorizeDelayMs));
       const scopes = (params.scope ?? "").split(" ").filter((s) => s !== "" && !(behaviour.withhold ?? []).includes(s));
       const code = `code-${b64url(randomBytes(8))}`;
       codes.set(code, { challenge: params.code_challenge!, scopes, resource: params.resource, client: params.client_id! });
@@ -110,6 +123,11 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
         const r = refresh.get(params.refresh_token ?? "");
         if (!r) return json(400, { error: "invalid_grant" });
         return json(200, token(r.scopes, r.resource, r.client));
+      }
+      if (params.grant_type === "urn:ietf:params:oauth:grant-type:jwt-bearer" && behaviour.jwtBearer) {
+        const client = behaviour.jwtBearer(params.assertion ?? "", req.headers.authorization);
+        if (client === undefined) return json(400, { error: "invalid_grant", error_description: "assertion refused" });
+        return json(200, token((params.scope ?? "").split(" ").filter((x) => x !== ""), params.resource, client));
       }
       return json(400, { error: "unsupported_grant_type" });
     }

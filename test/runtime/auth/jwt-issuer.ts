@@ -17,6 +17,8 @@ export interface TokenClaims {
   nbf?: number;
   /** Default ten minutes from now. */
   exp?: number;
+  /** RFC 9449 §6.1: the DPoP key the token is bound to. */
+  cnf?: { jkt: string };
 }
 
 export interface LocalIssuer {

@@ -5,9 +5,15 @@
  * verifier accepts (`401` with `WWW-Authenticate: Bearer resource_metadata=…, scope=…`
  * otherwise) that holds the scopes the request needs (`403 insufficient_scope`). Every request
  * is checked on its own, so the same guard serves the stateful 2025 eras and stateless 2026-07-28.
+ * With `dpop` it also admits DPoP-bound tokens (`Authorization: DPoP …` with a proof, RFC 9449
+ * §7) and refuses them presented as bearer tokens (§7.2).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AuthInfo } from "../principal.js";
+import { dpopSettings, type DPoPGuardOptions } from "./dpop-settings.js";
+import type { DPoPChecker } from "./dpop.js";
+
+export type { DPoPGuardOptions } from "./dpop-settings.js";
 
 /** A verifier's refusal; the message is sent to the client as `error_description`. */
 export class InvalidTokenError extends Error {
@@ -40,6 +46,8 @@ export interface ResourceServerOptions {
   metadataPath?: string;
   /** Absolute URL of the metadata (default: resource origin + metadataPath). */
   metadataUrl?: string;
+  /** Accept DPoP-bound tokens (RFC 9449): `true` for the defaults; bearer tokens stay accepted unless `required`. */
+  dpop?: boolean | DPoPGuardOptions;
 }
 
 export interface ResourceServerGuard {
@@ -65,22 +73,40 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
   const required = o.requiredScopes ?? [];
   const toolScopes = o.toolScopes ?? {};
   const supported = o.scopesSupported ?? [...new Set([...required, ...Object.values(toolScopes).flat()])];
+  const dpop = o.dpop === undefined || o.dpop === false ? undefined : dpopSettings(o.dpop === true ? {} : o.dpop);
+  const dpopRequired = dpop?.required === true;
+  // The proof checks load with the first DPoP request.
+  let checker: Promise<DPoPChecker> | undefined;
+  const dpopChecker = (): Promise<DPoPChecker> => (checker ??= import("./dpop.js").then((m) => new m.DPoPChecker(dpop!)));
   const metadata = JSON.stringify({
     resource: o.resource,
     authorization_servers: o.authorizationServers,
     bearer_methods_supported: ["header"],
     ...(supported.length > 0 ? { scopes_supported: supported } : {}),
     ...(o.resourceName !== undefined ? { resource_name: o.resourceName } : {}),
+    ...(dpop !== undefined ? { dpop_signing_alg_values_supported: dpop.algorithms, dpop_bound_access_tokens_required: dpopRequired } : {}),
   });
 
-  const challenge = (params: Record<string, string>): string =>
-    `Bearer ${Object.entries({ ...params, resource_metadata: metadataUrl })
+  const params = (p: Record<string, string>): string =>
+    Object.entries({ ...p, resource_metadata: metadataUrl })
       .map(([k, v]) => `${k}="${v.replace(/[\\"]/g, "\\$&").replace(/[\r\n]/g, " ")}"`)
-      .join(", ")}`;
+      .join(", ");
+  const dpopAlgs = dpop === undefined ? "" : dpop.algorithms.join(" ");
+  /**
+   * The challenge of a refusal: Bearer, and DPoP where DPoP tokens are accepted (RFC 9449 §7.1);
+   * an error about a DPoP request is the DPoP challenge's, one about a bearer request the Bearer one's.
+   */
+  const challenge = (p: Record<string, string>, scheme?: "bearer" | "dpop"): string => {
+    if (dpop === undefined) return `Bearer ${params(p)}`;
+    const plain = p.error === undefined ? p : Object.fromEntries(Object.entries(p).filter(([k]) => k === "scope"));
+    const bearer = `Bearer ${params(scheme === "dpop" ? plain : p)}`;
+    const dp = `DPoP ${params({ ...(scheme === "bearer" ? plain : p), algs: dpopAlgs })}`;
+    return dpopRequired ? dp : `${bearer}, ${dp}`;
+  };
 
-  const refuse = (res: ServerResponse, status: 400 | 401 | 403, params: Record<string, string>): undefined => {
-    const body = JSON.stringify({ error: params.error ?? "invalid_token", ...(params.error_description ? { error_description: params.error_description } : {}) });
-    res.writeHead(status, { "content-type": "application/json", "www-authenticate": challenge(params), "cache-control": "no-store" }).end(body);
+  const refuse = (res: ServerResponse, status: 400 | 401 | 403, p: Record<string, string>, scheme?: "bearer" | "dpop", extra?: Record<string, string>): undefined => {
+    const body = JSON.stringify({ error: p.error ?? "invalid_token", ...(p.error_description ? { error_description: p.error_description } : {}) });
+    res.writeHead(status, { "content-type": "application/json", "www-authenticate": challenge(p, scheme), "cache-control": "no-store", ...extra }).end(body);
     return undefined;
   };
 
@@ -111,24 +137,53 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       const need = needed(messages);
       const scopeParam: Record<string, string> = need.length > 0 ? { scope: need.join(" ") } : {};
       const header = req.headers.authorization;
-      const m = typeof header === "string" ? /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
+      const m = typeof header === "string" ? /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header) : null;
       if (header === undefined) return refuse(res, 401, scopeParam);
+      const dpopScheme = dpop !== undefined && /^DPoP\b/i.test(String(header));
       if (m === null || header.length > MAX_TOKEN_CHARS) {
-        if (/^Bearer\b/i.test(String(header))) return refuse(res, 400, { error: "invalid_request", error_description: "malformed bearer token" });
+        if (/^Bearer\b/i.test(String(header))) return refuse(res, 400, { error: "invalid_request", error_description: "malformed bearer token" }, "bearer");
+        if (dpopScheme) return refuse(res, 400, { error: "invalid_request", error_description: "malformed DPoP token" }, "dpop");
         return refuse(res, 401, scopeParam);
       }
+      const scheme = m[1]!.toLowerCase() === "dpop" ? "dpop" : "bearer";
+      if (scheme === "dpop" && dpop === undefined) return refuse(res, 401, scopeParam);
+      if (scheme === "bearer" && dpopRequired) return refuse(res, 401, { error: "invalid_token", error_description: "this resource accepts DPoP-bound tokens only", ...scopeParam }, "dpop");
+      const token = m[2]!;
       let auth: AuthInfo;
       try {
-        auth = await o.verifier.verify(m[1]!, req);
+        auth = await o.verifier.verify(token, req);
       } catch (e) {
         const why = e instanceof InvalidTokenError ? e.message : "the token could not be verified";
-        return refuse(res, 401, { error: "invalid_token", error_description: why, ...scopeParam });
+        return refuse(res, 401, { error: "invalid_token", error_description: why, ...scopeParam }, scheme);
+      }
+      const jkt = boundKey(auth);
+      if (scheme === "bearer" && jkt !== undefined) {
+        return refuse(res, 401, { error: "invalid_token", error_description: "a DPoP-bound token must be presented with the DPoP scheme", ...scopeParam }, "dpop");
+      }
+      if (scheme === "dpop") {
+        if (jkt === undefined) return refuse(res, 401, { error: "invalid_token", error_description: "the token is not DPoP-bound", ...scopeParam }, "dpop");
+        const c = await dpopChecker();
+        const url = URL.canParse(req.url ?? "/", resource.origin) ? new URL(req.url ?? "/", resource.origin) : new URL("about:blank");
+        const refusal = await c.check(req.headers.dpop, { method: req.method ?? "GET", url, token, jkt });
+        if (refusal !== undefined) {
+          const nonce = refusal.error === "use_dpop_nonce" ? { "dpop-nonce": c.issueNonce() } : undefined;
+          return refuse(res, 401, { error: refusal.error, error_description: refusal.message }, "dpop", nonce);
+        }
+        if (dpop!.nonces) res.setHeader("dpop-nonce", c.issueNonce());
       }
       const missing = need.filter((s) => !auth.scopes.includes(s));
       if (missing.length > 0) {
-        return refuse(res, 403, { error: "insufficient_scope", scope: need.join(" "), error_description: `this request needs scope ${missing.join(" ")}` });
+        return refuse(res, 403, { error: "insufficient_scope", scope: need.join(" "), error_description: `this request needs scope ${missing.join(" ")}` }, scheme);
       }
       return auth;
     },
   };
+}
+
+/** The key a verified token is bound to: `cnf.jkt` of its claims (a JWT's, or an introspection response's). */
+function boundKey(auth: AuthInfo): string | undefined {
+  const cnf = auth.claims?.cnf;
+  if (cnf === null || typeof cnf !== "object") return undefined;
+  const jkt = (cnf as { jkt?: unknown }).jkt;
+  return typeof jkt === "string" && jkt !== "" ? jkt : undefined;
 }

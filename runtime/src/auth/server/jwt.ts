@@ -64,7 +64,14 @@ export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
   return {
     async verify(token: string, req: IncomingMessage): Promise<AuthInfo> {
       const meta = await server();
-      const request = new Request(`http://resource.invalid${req.url ?? "/"}`, { method: "GET", headers: { authorization: `Bearer ${token}` } });
+      // A DPoP-bound token (`cnf.jkt`) is checked with its proof, so the request is rebuilt as the
+      // client addressed it: its method, the resource's origin, its scheme and DPoP header.
+      const dpop = req.headers.dpop;
+      const scheme = /^DPoP /i.test(req.headers.authorization ?? "") ? "DPoP" : "Bearer";
+      const headers: Record<string, string> = { authorization: `${scheme} ${token}` };
+      if (typeof dpop === "string") headers.dpop = dpop;
+      const base = URL.canParse(o.audience) ? o.audience : "http://resource.invalid";
+      const request = new Request(new URL(req.url ?? "/", base), { method: req.method ?? "GET", headers });
       let claims: oauth.JWTAccessTokenClaims;
       try {
         claims = await oauth.validateJwtAccessToken(meta, request, o.audience, {

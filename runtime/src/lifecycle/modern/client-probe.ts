@@ -7,7 +7,7 @@
 import type { ProtocolBinding } from "../../abi.js";
 import { loadTables } from "../../lazy-binding.js";
 import { ErrorCode } from "../../jsonrpc.js";
-import { McpError } from "../../errors.js";
+import { McpError, RequestTimeoutError } from "../../errors.js";
 import type { Transport } from "../../transport.js";
 import { connectClient, handshake, prepareLegacyClient, type ClientSession } from "../legacy/client.js";
 import type { ClientOptions } from "../legacy/types.js";
@@ -100,8 +100,9 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   await options.transport.start();
   let probe: Awaited<ReturnType<typeof discover>> | undefined;
   let fallback = legacyOptions;
+  const auth = { failed: false };
   try {
-    probe = await discover(core, options, first, { timeout: options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS });
+    probe = await probeDiscover(core, options, first, options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS, auth);
   } catch (e) {
     // A 2026-era server whose versions we share only in the legacy era: that lifecycle, with that version.
     const legacyListed = e instanceof NoCommonModernVersionError ? options.bindings.find((b) => b.era === "legacy" && e.serverVersions.includes(b.revision)) : undefined;
@@ -109,7 +110,8 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
       await core.session.close();
       throw e;
     }
-    if (isModernRefusal(e) || core.session.closed) {
+    // A failed authorization says nothing of the era: initialize would only ask for credentials again.
+    if (isModernRefusal(e) || core.session.closed || auth.failed) {
       await core.session.close();
       throw e;
     }
@@ -131,6 +133,44 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   const session = await handshake(core.session, policy, fallback);
   cache?.set(options.transport, "legacy");
   return session;
+}
+
+/**
+ * `server/discover` bounded by `timeoutMs` of exchange with the server: while the transport
+ * reports an authorization in progress (a person at a login page) the clock stands still, so a
+ * slow login neither passes for a legacy server's silence nor sends a 2026-only server the
+ * `initialize` it cannot answer.
+ */
+async function probeDiscover(core: ReturnType<typeof createModernCore>, options: AnyEraOptions, first: ProtocolBinding, timeoutMs: number, auth: { failed: boolean }) {
+  const watch = options.transport.hints?.watchAuthorization;
+  if (watch === undefined) return discover(core, options, first, { timeout: timeoutMs });
+  const bounded = timeoutMs > 0 && timeoutMs !== Infinity;
+  const abort = new AbortController();
+  let left = timeoutMs;
+  let since = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const run = (): void => {
+    if (!bounded) return;
+    since = Date.now();
+    timer = setTimeout(() => abort.abort(new RequestTimeoutError("server/discover", timeoutMs, false)), left);
+  };
+  let paused = false;
+  const stop = watch.call(options.transport.hints, (authorizing, failed) => {
+    auth.failed ||= failed;
+    if (authorizing === paused || abort.signal.aborted) return;
+    paused = authorizing;
+    if (!paused) return run();
+    if (timer !== undefined) left = Math.max(0, left - (Date.now() - since));
+    clearTimeout(timer);
+    timer = undefined;
+  });
+  if (!paused) run();
+  try {
+    return await discover(core, options, first, { timeout: 0, signal: abort.signal });
+  } finally {
+    stop();
+    clearTimeout(timer);
+  }
 }
 
 async function legacyOnly(options: ClientOptions, cache: EraCache | undefined, remembered: boolean): Promise<ClientSession> {
