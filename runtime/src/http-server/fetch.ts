@@ -68,9 +68,9 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
     },
   });
   const handler = (request: Request): Promise<Response> => {
-    const res = new FetchReply(request.signal);
     // Where it arrived is unknown unless the host says: taken as loopback, DNS-rebinding protection stays on.
     const req = new FetchRequest(request, localAddress === undefined ? "127.0.0.1" : localAddress(request));
+    const res = new FetchReply(request.signal, req);
     let r: Promise<void> | void;
     try {
       r = endpoint.route(req, res);
