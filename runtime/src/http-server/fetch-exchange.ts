@@ -33,9 +33,6 @@ function portOf(url: string): number | undefined {
   return url.startsWith("https:") ? 443 : 80;
 }
 
-/** Bodies declared this small are read in one call (the host's own buffering); longer or undeclared ones chunk by chunk. */
-const READ_AT_ONCE_BYTES = 1024 * 1024;
-
 type Listener = (...args: never[]) => void;
 
 /**
@@ -125,22 +122,8 @@ export class FetchRequest implements HttpRequestIn {
       queueMicrotask(() => this.onend?.());
       return;
     }
-    const declared = this.headers["content-length"];
-    if (typeof declared === "string" && Number(declared) <= READ_AT_ONCE_BYTES) {
-      this.request.arrayBuffer().then(
-        (buffer) => {
-          if (this.ondata === undefined) return;
-          this.ondata(new Uint8Array(buffer));
-          this.onend?.();
-        },
-        (e: unknown) => {
-          if (this.ondata === undefined) return;
-          if (this.aborted) this.onclose?.();
-          else this.onerror?.(e instanceof Error ? e : new Error(String(e)));
-        },
-      );
-      return;
-    }
+    // Chunk by chunk, never the whole body at once (arrayBuffer()): each chunk is charged to the
+    // handler's buffered bytes as it arrives, and a body past a bound is cut off there.
     let reader: ReadableStreamDefaultReader<Uint8Array>;
     try {
       reader = this.reader = body.getReader();
