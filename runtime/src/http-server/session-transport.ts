@@ -479,18 +479,20 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
     }
     const store = this.cfg.eventStore;
+    // Serialised once, for the stream and the store alike.
+    const data = JSON.stringify(m);
     if (!store) {
-      const event = encodeSseEvent({ event: "message", data: JSON.stringify(m) });
+      const event = encodeSseEvent({ event: "message", data });
       if (done) this.endStream(s, event);
       else this.emit(s, event);
       return;
     }
     const emit = (eventId: string): void => {
-      const event = encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) });
+      const event = encodeSseEvent({ event: "message", id: eventId, data });
       if (done) this.endStream(s, event);
       else this.emit(s, event);
     };
-    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m)) : store.storeEvent(s.id, m);
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
     if (typeof stored === "string") emit(stored);
     else {
       s.tail = stored.then(emit, (e: unknown) => {
