@@ -131,5 +131,8 @@ line("fetch handler (bridge) / SDK v2 web-standard (bridge)", "fetch", "sdk2", 5
 for (const k of ["fetch", "fetch-listener", "fetch-hono"]) line(`${LABELS[k as "fetch"]} / node:http handler`, k, "mcpgen", 0.85);
 // What each pays above the bridge, by server CPU: the handlers' own cost, without the host's.
 const cpuOf = (k: string) => (cpu[k] ? median(cpu[k]!) : NaN);
-const above = (cpuOf("sdk2") - cpuOf("bridge")) / (cpuOf("fetch") - cpuOf("bridge"));
-if (Number.isFinite(above)) process.stdout.write(`  server CPU above the bridge floor, SDK v2 / fetch handler: ${above.toFixed(2)}x\n`);
+const floor = cpuOf("bridge");
+const above = (cpuOf("sdk2") - floor) / (cpuOf("fetch") - floor);
+// On a loaded machine the floor's own spread can exceed what the handler adds: then there is no ratio to tell.
+if (Number.isFinite(above) && cpuOf("fetch") > floor) process.stdout.write(`  server CPU above the bridge floor, SDK v2 / fetch handler: ${above.toFixed(2)}x\n`);
+else if (Number.isFinite(above)) process.stdout.write("  server CPU above the bridge floor: not measurable in this run (the floor's spread exceeds the handler's cost)\n");
