@@ -17,6 +17,15 @@ function targetOf(url: string): string {
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
 }
 
+/** `host[:port]` of an absolute URL. */
+function authorityOf(url: string): string | undefined {
+  const scheme = url.indexOf("://");
+  if (scheme === -1) return undefined;
+  const end = url.indexOf("/", scheme + 3);
+  const authority = url.slice(scheme + 3, end === -1 ? url.length : end);
+  return authority === "" ? undefined : authority;
+}
+
 /** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
 function portOf(url: string): number | undefined {
   const scheme = url.indexOf("://");
@@ -60,6 +69,11 @@ export class FetchRequest implements HttpRequestIn {
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
+    if (headers.host === undefined) {
+      const authority = authorityOf(request.url);
+      if (authority !== undefined) headers.host = authority;
+    }
     this.headers = headers;
     this.socket = { localAddress, localPort: portOf(request.url) };
   }
