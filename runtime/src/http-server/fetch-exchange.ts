@@ -1,5 +1,5 @@
 /**
- * exchange.ts over web-standard objects: a Request read as the protocol logic reads a request
+ * http-exchange.ts over web-standard objects: a Request read as the protocol logic reads a request
  * (its body pumped from its ReadableStream as `data` events, its AbortSignal as `close`), and a
  * reply that becomes the Response the fetch handler returns: a complete body when the reply is
  * written at once, a ReadableStream (an SSE stream) once it is written in parts. No Node API.
@@ -45,7 +45,7 @@ function portOf(url: string): number | undefined {
 type Listener = (...args: never[]) => void;
 
 /**
- * A Request as exchange.ts's HttpRequestIn. The body is read only when readBody listens for it,
+ * A Request as http-exchange.ts's HttpRequestIn. The body is read only when readBody listens for it,
  * and no longer once it stops listening (the rest is cancelled: a refused body is not read on).
  */
 export class FetchRequest implements HttpRequestIn {
@@ -61,7 +61,7 @@ export class FetchRequest implements HttpRequestIn {
   private reading = false;
   private aborted = false;
 
-  /** `request` as exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
+  /** `request` as http-exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
   constructor(readonly request: Request, localAddress: string | undefined) {
     this.method = request.method;
     this.url = targetOf(request.url);
