@@ -5,7 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createFetchHandler } from "@mcpgen/runtime/fetch";
-import { createResourceServer, InvalidTokenError, type AuthInfo } from "@mcpgen/runtime/auth";
+import { createResourceServer, InvalidTokenError, type AuthInfo } from "@mcpgen/runtime/auth/server";
 import { handlers } from "../../../examples/weather/src/handlers.js";
 import { createWeatherExampleServer } from "../../../examples/weather/src/mcp/server.js";
 import { definition } from "../../../examples/weather/src/mcp/definition.js";
