@@ -106,15 +106,15 @@ const META = {
 
 test("the bundle serves tools/call in a context with web globals only (2026-07-28 and legacy stateless)", async () => {
   const { text: code } = await bundle(ENTRY, "iife");
-  const context = createContext(webGlobals());
+  // What workerd says it is: the handler's sessions default to off there.
+  const context = createContext({ ...webGlobals(), navigator: { userAgent: "Cloudflare-Workers" } });
   runInContext(`${code}\nglobalThis.worker = worker;`, context, { filename: "worker-bundle.js" });
   const worker = context.worker as { createFetchHandler: (s: unknown, o?: object) => (r: Request) => Promise<Response>; createEverythingServer: (h: object) => { close(): Promise<void> } };
   // Every entry of the manifest has a handler; only test_simple_text is called.
   const text = () => ({ content: [{ type: "text", text: "hello from the bundle" }] });
   const any = new Proxy({}, { get: () => text });
   const server = worker.createEverythingServer({ tools: any, prompts: any, resources: any });
-  // A Worker's sessions default: as on workerd, the legacy era stateless.
-  const handler = worker.createFetchHandler(server, { sessions: false, allowedHosts: ["mcp.example"] });
+  const handler = worker.createFetchHandler(server, { allowedHosts: ["mcp.example"] });
   const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_simple_text", arguments: {}, _meta: META } };
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "mcp.example" };
   let res = await handler(new Request("https://mcp.example/mcp", {
@@ -130,7 +130,13 @@ test("the bundle serves tools/call in a context with web globals only (2026-07-2
   assert.is(res.status, 200);
   body = (await res.json()) as typeof body;
   assert.is(body.result.content[0]!.text, "hello from the bundle");
+  assert.is(res.headers.get("mcp-session-id"), null, "served stateless: no sessions on Workers by default");
+  // An initialize opens no session there either: each POST stands alone.
+  const init = { jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  res = await handler(new Request("https://mcp.example/mcp", { method: "POST", headers, body: JSON.stringify(init) }));
+  assert.is(res.status, 200);
   assert.is(res.headers.get("mcp-session-id"), null);
+  await res.text();
   res = await handler(new Request("https://elsewhere.example/mcp", { method: "POST", headers: { ...headers, host: "elsewhere.example" }, body: "{}" }));
   assert.is(res.status, 421);
   await server.close();

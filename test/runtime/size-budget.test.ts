@@ -55,7 +55,7 @@ const RUNTIME_JS_BUDGET = 320 * 1024;
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the
  * endpoint's exchange, the handler, the node listener for Express and Fastify), opt-in: a server
- * on node:http never loads it. About 9 KiB.
+ * on node:http never loads it. About 10 KiB.
  */
 const FETCH_HOSTS_BUDGET = 12 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
