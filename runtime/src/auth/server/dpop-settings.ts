@@ -2,7 +2,7 @@
  * The DPoP options of a resource-server guard, checked when the guard is created; the proof
  * checks themselves (./dpop.ts) load with the first DPoP request.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes, utf8Bytes } from "../../bytes.js";
 import { DPOP_JTI_CACHE_MAX } from "../../limits.js";
 
 export interface DPoPGuardOptions {
@@ -54,7 +54,7 @@ export function dpopSettings(o: DPoPGuardOptions): DPoPSettings {
     nonces: o.nonce === true,
     algorithms,
     window,
-    secret: typeof o.nonceSecret === "string" ? Buffer.from(o.nonceSecret) : (o.nonceSecret ?? randomBytes(32)),
+    secret: typeof o.nonceSecret === "string" ? utf8Bytes(o.nonceSecret) : (o.nonceSecret ?? randomBytes(32)),
     nonceLifetime: lifetime * 1000,
     maxJtis,
   };

@@ -5,9 +5,10 @@
  * (`htm`, `htu`), for this token (`ath`), recently (`iat`), never seen before (`jti`, within the
  * window), and, when nonces are on, with a nonce this server issued (§9). Nonces are stateless
  * (an HMAC of their issue time), so every instance sharing the secret accepts them. Loaded by a
- * guard with the first DPoP request it sees.
+ * guard with the first DPoP request it sees. WebCrypto only, so the guard runs on workerd, Bun and
+ * Deno as on Node.
  */
-import { createHash, createHmac, webcrypto } from "node:crypto";
+import { fromBase64Url, toBase64Url, utf8Bytes, utf8Text } from "../../bytes.js";
 import type { DPoPSettings } from "./dpop-settings.js";
 
 /** Why a proof is refused: `use_dpop_nonce` asks the client to retry with the nonce sent along. */
@@ -22,12 +23,20 @@ class Refused extends Error {
   }
 }
 
-type VerifyParams = webcrypto.AlgorithmIdentifier | webcrypto.RsaPssParams | webcrypto.EcdsaParams;
+type Subtle = typeof globalThis.crypto.subtle;
+type CryptoKey = Awaited<ReturnType<Subtle["importKey"]>>;
+type VerifyParams = Parameters<Subtle["verify"]>[0];
 interface AlgSpec {
   kty: "EC" | "RSA" | "OKP";
   crv?: string;
-  importParams: webcrypto.RsaHashedImportParams | webcrypto.EcKeyImportParams | webcrypto.Algorithm;
+  importParams: Parameters<Subtle["importKey"]>[2];
   verifyParams: VerifyParams;
+}
+
+const subtle = (): Subtle => globalThis.crypto.subtle;
+
+async function sha256Url(text: string): Promise<string> {
+  return toBase64Url(new Uint8Array(await subtle().digest("SHA-256", utf8Bytes(text))));
 }
 
 const ec = (crv: string, hash: string): AlgSpec => ({ kty: "EC", crv, importParams: { name: "ECDSA", namedCurve: crv }, verifyParams: { name: "ECDSA", hash } });
@@ -65,20 +74,33 @@ export interface DPoPRequest {
 export class DPoPChecker {
   /** jti → when it leaves the window (ms); insertion order is arrival order, so the oldest are first. */
   private readonly seen = new Map<string, number>();
+  private hmacKey: Promise<CryptoKey> | undefined;
 
   constructor(private readonly s: DPoPSettings) {}
 
-  /** A fresh nonce: its issue time and that time's HMAC. */
-  issueNonce(now = Date.now()): string {
-    const t = now.toString(36);
-    return `${t}.${createHmac("sha256", this.s.secret).update(t).digest("base64url")}`;
+  private key(): Promise<CryptoKey> {
+    return (this.hmacKey ??= subtle().importKey("raw", this.s.secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
   }
 
-  private nonceValid(nonce: unknown, now: number): boolean {
+  /** A fresh nonce: its issue time and that time's HMAC. */
+  async issueNonce(now = Date.now()): Promise<string> {
+    const t = now.toString(36);
+    return `${t}.${toBase64Url(new Uint8Array(await subtle().sign("HMAC", await this.key(), utf8Bytes(t))))}`;
+  }
+
+  private async nonceValid(nonce: unknown, now: number): Promise<boolean> {
     if (typeof nonce !== "string" || nonce.length > 64) return false;
     const dot = nonce.indexOf(".");
+    if (dot < 1) return false;
     const t = nonce.slice(0, dot);
-    if (dot < 1 || nonce.slice(dot + 1) !== createHmac("sha256", this.s.secret).update(t).digest("base64url")) return false;
+    let tag: Uint8Array;
+    try {
+      tag = fromBase64Url(nonce.slice(dot + 1));
+    } catch {
+      return false;
+    }
+    // subtle.verify compares in constant time.
+    if (!(await subtle().verify("HMAC", await this.key(), tag, utf8Bytes(t)))) return false;
     const issued = parseInt(t, 36);
     return issued <= now + 1000 && now - issued <= this.s.nonceLifetime;
   }
@@ -118,21 +140,21 @@ export class DPoPChecker {
     const key = jwk as Record<string, unknown>;
     if ("d" in key || "p" in key || "k" in key) bad("DPoP proof jwk is not a public key");
     if (key.kty !== spec!.kty || (spec!.crv !== undefined && key.crv !== spec!.crv)) bad(`DPoP proof jwk does not fit ${alg}`);
-    if (thumbprint(key) !== r.jkt) bad("DPoP proof key is not the one the token is bound to");
+    if ((await thumbprint(key)) !== r.jkt) bad("DPoP proof key is not the one the token is bound to");
     if (typeof c.jti !== "string" || c.jti === "" || c.jti.length > MAX_JTI_CHARS) bad("DPoP proof jti missing or too long");
     if (c.htm !== r.method) bad("DPoP proof htm is not the request method");
     if (typeof c.htu !== "string" || !sameTarget(c.htu, r.url)) bad("DPoP proof htu is not the request URL");
     if (typeof c.iat !== "number" || !Number.isFinite(c.iat) || Math.abs(now / 1000 - c.iat) > this.s.window) bad("DPoP proof iat is outside the accepted window");
-    if (c.ath !== createHash("sha256").update(r.token).digest("base64url")) bad("DPoP proof ath does not match the access token");
+    if (c.ath !== (await sha256Url(r.token))) bad("DPoP proof ath does not match the access token");
     let verified = false;
     try {
-      const k = await webcrypto.subtle.importKey("jwk", pickPublic(key) as webcrypto.JsonWebKey, spec!.importParams, false, ["verify"]);
-      verified = await webcrypto.subtle.verify(spec!.verifyParams, k, Buffer.from(parts[2]!, "base64url"), Buffer.from(`${parts[0]}.${parts[1]}`));
+      const k = await subtle().importKey("jwk", pickPublic(key), spec!.importParams, false, ["verify"]);
+      verified = await subtle().verify(spec!.verifyParams, k, fromBase64Url(parts[2]!), utf8Bytes(`${parts[0]}.${parts[1]}`));
     } catch {
       verified = false;
     }
     if (!verified) bad("DPoP proof signature does not verify");
-    if (this.s.nonces && !this.nonceValid(c.nonce, now)) {
+    if (this.s.nonces && !(await this.nonceValid(c.nonce, now))) {
       throw new Refused({ error: "use_dpop_nonce", message: c.nonce === undefined ? "a DPoP nonce is required" : "the DPoP nonce is stale or unknown" });
     }
     this.remember(c.jti as string, now);
@@ -154,7 +176,7 @@ export class DPoPChecker {
 
 function jsonPart(b64: string): Record<string, unknown> | undefined {
   try {
-    const v: unknown = JSON.parse(Buffer.from(b64, "base64url").toString("utf8"));
+    const v: unknown = JSON.parse(utf8Text(fromBase64Url(b64)));
     return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -165,11 +187,11 @@ function jsonPart(b64: string): Record<string, unknown> | undefined {
 const THUMBPRINT_MEMBERS: Record<string, readonly string[]> = { EC: ["crv", "kty", "x", "y"], RSA: ["e", "kty", "n"], OKP: ["crv", "kty", "x"] };
 
 /** RFC 7638 JWK SHA-256 thumbprint, as `cnf.jkt` carries it (RFC 9449 §6.1); "" for a key without its members. */
-function thumbprint(jwk: Record<string, unknown>): string {
+async function thumbprint(jwk: Record<string, unknown>): Promise<string> {
   const members = THUMBPRINT_MEMBERS[String(jwk.kty)];
   if (members === undefined || members.some((m) => typeof jwk[m] !== "string")) return "";
   const canonical = `{${members.map((m) => `${JSON.stringify(m)}:${JSON.stringify(jwk[m])}`).join(",")}}`;
-  return createHash("sha256").update(canonical).digest("base64url");
+  return sha256Url(canonical);
 }
 
 function pickPublic(jwk: Record<string, unknown>): Record<string, unknown> {

@@ -8,7 +8,7 @@
  * With `dpop` it also admits DPoP-bound tokens (`Authorization: DPoP …` with a proof, RFC 9449
  * §7) and refuses them presented as bearer tokens (§7.2).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpReply, HttpRequestHead } from "../../http-exchange.js";
 import type { AuthInfo } from "../principal.js";
 import { dpopSettings, type DPoPGuardOptions } from "./dpop-settings.js";
 import type { DPoPChecker } from "./dpop.js";
@@ -25,7 +25,7 @@ export class InvalidTokenError extends Error {
 
 export interface TokenVerifier {
   /** The token's principal; throws InvalidTokenError when the token is not acceptable here. */
-  verify(token: string, request: IncomingMessage): Promise<AuthInfo>;
+  verify(token: string, request: HttpRequestHead): Promise<AuthInfo>;
 }
 
 export interface ResourceServerOptions {
@@ -54,13 +54,13 @@ export interface ResourceServerGuard {
   readonly metadataPath: string;
   readonly metadataUrl: string;
   /** Answers a GET of the metadata path; false for any other request. */
-  serveMetadata(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  serveMetadata(req: HttpRequestHead, res: HttpReply, path: string): boolean;
   /**
    * Authenticates a request and checks the scopes its messages need (none for a request that
    * carries no message: the required scopes only). Resolves to the principal, or to undefined
    * after answering 400/401/403 itself.
    */
-  admit(req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
+  admit(req: HttpRequestHead, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
 }
 
 const MAX_TOKEN_CHARS = 8 * 1024;
@@ -104,7 +104,7 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
     return dpopRequired ? dp : `${bearer}, ${dp}`;
   };
 
-  const refuse = (res: ServerResponse, status: 400 | 401 | 403, p: Record<string, string>, scheme?: "bearer" | "dpop", extra?: Record<string, string>): undefined => {
+  const refuse = (res: HttpReply, status: 400 | 401 | 403, p: Record<string, string>, scheme?: "bearer" | "dpop", extra?: Record<string, string>): undefined => {
     const body = JSON.stringify({ error: p.error ?? "invalid_token", ...(p.error_description ? { error_description: p.error_description } : {}) });
     res.writeHead(status, { "content-type": "application/json", "www-authenticate": challenge(p, scheme), "cache-control": "no-store", ...extra }).end(body);
     return undefined;
@@ -166,10 +166,10 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
         const url = URL.canParse(req.url ?? "/", resource.origin) ? new URL(req.url ?? "/", resource.origin) : new URL("about:blank");
         const refusal = await c.check(req.headers.dpop, { method: req.method ?? "GET", url, token, jkt });
         if (refusal !== undefined) {
-          const nonce = refusal.error === "use_dpop_nonce" ? { "dpop-nonce": c.issueNonce() } : undefined;
+          const nonce = refusal.error === "use_dpop_nonce" ? { "dpop-nonce": await c.issueNonce() } : undefined;
           return refuse(res, 401, { error: refusal.error, error_description: refusal.message }, "dpop", nonce);
         }
-        if (dpop!.nonces) res.setHeader("dpop-nonce", c.issueNonce());
+        if (dpop!.nonces) res.setHeader("dpop-nonce", await c.issueNonce());
       }
       const missing = need.filter((s) => !auth.scopes.includes(s));
       if (missing.length > 0) {

@@ -6,7 +6,7 @@
  * reaches the guard's proof check as it does from a JWT. Requests and responses are
  * oauth4webapi's; every exchange is bounded like the client's.
  */
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestHead } from "../../http-exchange.js";
 import * as oauth from "oauth4webapi";
 import { discoverServer } from "../discovery.js";
 import { boundedFetch, type AuthHttpLimits } from "../fetch.js";
@@ -51,7 +51,7 @@ export function introspectionVerifier(o: IntrospectionVerifierOptions): TokenVer
     return u.protocol === "http:" && (o.allowHttp === true || ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname));
   };
   return {
-    async verify(token: string, _req: IncomingMessage): Promise<AuthInfo> {
+    async verify(token: string, _req: HttpRequestHead): Promise<AuthInfo> {
       const meta = await server();
       let r: oauth.IntrospectionResponse;
       try {

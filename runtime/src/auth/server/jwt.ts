@@ -5,7 +5,7 @@
  * not in the future, which oauth4webapi only type-checks. All three time claims allow the same
  * bounded clock tolerance.
  */
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestHead } from "../../http-exchange.js";
 import * as oauth from "oauth4webapi";
 import { discoverServer } from "../discovery.js";
 import { boundedFetch, type AuthHttpLimits } from "../fetch.js";
@@ -62,12 +62,13 @@ export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
     return u.protocol === "http:" && (o.allowHttp === true || ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname));
   };
   return {
-    async verify(token: string, req: IncomingMessage): Promise<AuthInfo> {
+    async verify(token: string, req: HttpRequestHead): Promise<AuthInfo> {
       const meta = await server();
       // A DPoP-bound token (`cnf.jkt`) is checked with its proof, so the request is rebuilt as the
       // client addressed it: its method, the resource's origin, its scheme and DPoP header.
       const dpop = req.headers.dpop;
-      const scheme = /^DPoP /i.test(req.headers.authorization ?? "") ? "DPoP" : "Bearer";
+      const authorization = req.headers.authorization;
+      const scheme = typeof authorization === "string" && /^DPoP /i.test(authorization) ? "DPoP" : "Bearer";
       const headers: Record<string, string> = { authorization: `${scheme} ${token}` };
       if (typeof dpop === "string") headers.dpop = dpop;
       const base = URL.canParse(o.audience) ? o.audience : "http://resource.invalid";
