@@ -3,12 +3,12 @@
  * server that never mints 2026-07-28 request state or task ids (a stdio server its legacy
  * clients talk to) should not pay that at start.
  */
-import { createRequire } from "node:module";
+import { nodeBuiltin } from "./node-builtin.js";
 
 type NodeCrypto = typeof import("node:crypto");
 
 let loaded: NodeCrypto | undefined;
 
 export function nodeCrypto(): NodeCrypto {
-  return (loaded ??= createRequire(import.meta.url)("node:crypto") as NodeCrypto);
+  return (loaded ??= nodeBuiltin<NodeCrypto>("node:crypto"));
 }

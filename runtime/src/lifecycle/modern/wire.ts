@@ -93,7 +93,14 @@ export function encodeHeaderValue(value: string | number | boolean): string {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") return String(value);
   const raw = value.length > 0 && headerSafe(value) && value.trim() === value && !looksLikeSentinel(value);
-  return raw ? value : `${SENTINEL_START}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_END}`;
+  return raw ? value : `${SENTINEL_START}${utf8ToBase64(value)}${SENTINEL_END}`;
+}
+
+/** Base64 of the UTF-8 bytes of `text`, with no Buffer (this file also runs on workerd and in browsers). */
+function utf8ToBase64(text: string): string {
+  let binary = "";
+  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
+  return btoa(binary);
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -111,7 +118,7 @@ export function decodeHeaderValue(received: string): string | undefined {
   const payload = value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length);
   if (!BASE64.test(payload)) return undefined;
   try {
-    return utf8.decode(Buffer.from(payload, "base64"));
+    return utf8.decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)));
   } catch {
     return undefined;
   }
