@@ -45,12 +45,13 @@ const runtimeDir = join(root, "runtime");
  * handlers in named pieces (a class per endpoint, the Streamable HTTP sessions, the POST intake,
  * the 2026-07-28 POST in http-server/modern.ts: 2.6 KiB, identifiers being kept), Transport's
  * hints in one member, the tasks extension handed its context, and the server core apart from
- * McpServer: about 3.9 KiB in all. Raised to 318 KiB for the HTTP client on every host: its
- * requests behind a driver (node:http's and fetch's, both counted though a host loads one, the
- * `#http-driver` entry of each) and the Node built-ins loaded through process.getBuiltinModule
- * (node-builtin.ts): about 1.5 KiB.
+ * McpServer: about 3.9 KiB in all. Raised to 319 KiB for the runtime on every host: the HTTP
+ * client's requests behind a driver (node:http's and fetch's, both counted though a host loads
+ * one, the `#http-driver` entry of each), Node built-ins loaded through process.getBuiltinModule
+ * (node-builtin.ts), base64 without Buffer (base64.ts) and setImmediate where there is one
+ * (after-io.ts): about 2.1 KiB.
  */
-const RUNTIME_JS_BUDGET = 318 * 1024;
+const RUNTIME_JS_BUDGET = 319 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**

@@ -27,6 +27,7 @@ import { EraRouter } from "./era-router.js";
 import { LazyModule } from "./lazy-module.js";
 import { legacySession } from "./legacy.js";
 import type { McpDefinition, McpServerHandlers, McpServerOptions, ServerModernTasks } from "./types.js";
+import { afterIo } from "../after-io.js";
 
 export interface ConnectOptions {
   /**
@@ -286,7 +287,7 @@ export class McpServer {
     const listening = this.listens.size > 0;
     this.listens.endAll();
     // Let the listens' responses go out before their connections close.
-    if (listening) await new Promise((r) => setImmediate(r));
+    if (listening) await new Promise<void>((r) => afterIo(r));
     await Promise.all([...this.open().map((c) => c.session.close()), ...[...this.modernConnections].map((s) => s.close())]);
   }
 }

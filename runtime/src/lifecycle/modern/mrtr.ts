@@ -17,6 +17,7 @@ import { INPUT_REQUIRED_METHODS } from "./wire.js";
 import { elicitationModeAllowed, hasCapability } from "../common/capabilities.js";
 import type { Capabilities } from "../common/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
+import { afterIo } from "../../after-io.js";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
@@ -148,7 +149,7 @@ export class InputRound {
       this.used.set(k, answer);
       return Promise.resolve(answer);
     }
-    if (this.missing.size === 0) setImmediate(blockedNow, this);
+    if (this.missing.size === 0) afterIo(() => blockedNow(this));
     this.missing.set(k, params === undefined ? { method } : { method, params });
     return new Promise<never>(() => {});
   }

@@ -20,6 +20,7 @@ import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import { REQUEST_STATE_MAX_CHARS } from "../../limits.js";
 import type { Params } from "../../session/types.js";
+import { base64ToBytes, bytesToBase64url } from "../../base64.js";
 
 export interface RequestStateOptions {
   /** HMAC key (≥ 32 bytes); default: random per process, so states do not survive a restart. */
@@ -49,9 +50,7 @@ const TAG_CHARS = 43;
 const MAX_CLAIMS = 65_536;
 const MAX_DIGEST_DEPTH = 64;
 
-function b64url(buf: Buffer): string {
-  return buf.toString("base64url");
-}
+const b64url = bytesToBase64url;
 
 function invalidState(reason: string): JSONRPCErrorObject {
   return { code: ErrorCode.InvalidParams, message: `Invalid params: requestState ${reason}`, data: { pointer: "/params/requestState", reason } };
@@ -80,7 +79,7 @@ export function paramsDigest(params: Params | undefined): string {
 
 export class RequestStateCodec {
   /** The HMAC key: the one given, else random, drawn on first use (see node-crypto.ts). */
-  private keyBytes: Buffer | undefined;
+  private keyBytes: Uint8Array | undefined;
   private readonly ttlMs: number;
   private readonly singleUse: boolean;
   private readonly maxBytes: number;
@@ -89,7 +88,7 @@ export class RequestStateCodec {
 
   constructor(options: RequestStateOptions = {}) {
     if (options.key !== undefined) {
-      const key = Buffer.from(options.key as Uint8Array);
+      const key = typeof options.key === "string" ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
       if (key.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${key.length})`);
       this.keyBytes = key;
     }
@@ -99,7 +98,7 @@ export class RequestStateCodec {
     this.maxBytes = options.maxBytes ?? REQUEST_STATE_MAX_CHARS;
   }
 
-  private mac(body: string): Buffer {
+  private mac(body: string): Uint8Array {
     const key = (this.keyBytes ??= nodeCrypto().randomBytes(32));
     return nodeCrypto().createHmac("sha256", key).update(LABEL + body).digest();
   }
@@ -110,7 +109,7 @@ export class RequestStateCodec {
    */
   mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): string {
     const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(nodeCrypto().randomBytes(12)), a: answers };
-    const body = b64url(Buffer.from(JSON.stringify(envelope), "utf8"));
+    const body = b64url(new TextEncoder().encode(JSON.stringify(envelope)));
     const size = PREFIX.length + body.length + 1 + TAG_CHARS;
     if (size > this.maxBytes) {
       throw new McpError(
@@ -129,12 +128,17 @@ export class RequestStateCodec {
     const dot = state.lastIndexOf(".");
     if (!state.startsWith(PREFIX) || dot <= PREFIX.length) return invalidState("is malformed");
     const body = state.slice(PREFIX.length, dot);
-    const tag = Buffer.from(state.slice(dot + 1), "base64url");
+    let tag: Uint8Array;
+    try {
+      tag = base64ToBytes(state.slice(dot + 1));
+    } catch {
+      return invalidState("failed integrity verification");
+    }
     const expected = this.mac(body);
     if (tag.length !== expected.length || !nodeCrypto().timingSafeEqual(tag, expected)) return invalidState("failed integrity verification");
     let env: { m?: unknown; d?: unknown; e?: unknown; n?: unknown; a?: unknown };
     try {
-      env = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+      env = JSON.parse(new TextDecoder().decode(base64ToBytes(body)));
     } catch {
       return invalidState("is malformed");
     }

@@ -6,6 +6,7 @@
 import { describe, describeText } from "../../describe.js";
 import { isObject } from "../../jsonrpc.js";
 import type { HeaderParam } from "../../transport.js";
+import { base64ToBytes, bytesToBase64 } from "../../base64.js";
 
 export type { HeaderParam };
 
@@ -93,14 +94,7 @@ export function encodeHeaderValue(value: string | number | boolean): string {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") return String(value);
   const raw = value.length > 0 && headerSafe(value) && value.trim() === value && !looksLikeSentinel(value);
-  return raw ? value : `${SENTINEL_START}${utf8ToBase64(value)}${SENTINEL_END}`;
-}
-
-/** Base64 of the UTF-8 bytes of `text`, with no Buffer (this file also runs on workerd and in browsers). */
-function utf8ToBase64(text: string): string {
-  let binary = "";
-  for (const byte of new TextEncoder().encode(text)) binary += String.fromCharCode(byte);
-  return btoa(binary);
+  return raw ? value : `${SENTINEL_START}${bytesToBase64(new TextEncoder().encode(value))}${SENTINEL_END}`;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -118,7 +112,7 @@ export function decodeHeaderValue(received: string): string | undefined {
   const payload = value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length);
   if (!BASE64.test(payload)) return undefined;
   try {
-    return utf8.decode(Uint8Array.from(atob(payload), (c) => c.charCodeAt(0)));
+    return utf8.decode(base64ToBytes(payload));
   } catch {
     return undefined;
   }
