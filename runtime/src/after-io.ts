@@ -1,8 +1,13 @@
 /**
- * `setImmediate` where the host has it (Node, Bun, Deno): after the I/O callbacks already due.
- * workerd and browsers have none; a zero timer is the nearest turn there. Read through
- * `globalThis` so no free Node global reaches a Worker bundle.
+ * node's setImmediate where the host has it (after pending I/O callbacks, before timers), a zero
+ * timeout elsewhere (workerd, Deno and browsers have no setImmediate): the fetch entry's closure
+ * names no Node global.
  */
-const immediate = (globalThis as { setImmediate?: (f: () => void) => unknown }).setImmediate;
+type Immediate = <A>(f: (a: A) => void, a: A) => unknown;
 
-export const afterIo: (f: () => void) => void = typeof immediate === "function" ? (f) => void immediate(f) : (f) => void setTimeout(f, 0);
+const immediate = (globalThis as { setImmediate?: Immediate }).setImmediate;
+
+export function afterIo<A>(f: (a: A) => void, a: A): void {
+  if (immediate !== undefined) immediate(f, a);
+  else setTimeout(f, 0, a);
+}

@@ -150,7 +150,7 @@ export class LegacyTasks {
       });
     }
     // The handler starts after CreateTaskResult is sent: its first status change follows it.
-    afterIo(() => void this.execute(id, run, rc, body));
+    afterIo(() => void this.execute(id, run, rc, body), undefined);
     return { task: legacyTask(t) };
   }
 

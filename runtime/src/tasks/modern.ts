@@ -14,7 +14,7 @@ import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
 import type { Capabilities } from "../lifecycle/common/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
-import { InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
+import { InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
 import { declaresTasks, missingExtension } from "./extension.js";
@@ -140,6 +140,11 @@ export class TasksExtension<C extends TaskRunContext> {
    */
   call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>): Promise<Result> {
     const retry = retryInput(this.codec, "tools/call", params);
+    // A retry's requestState is verified first (WebCrypto answers asynchronously).
+    return retry instanceof Promise ? retry.then((r) => this.run(params, rc, body, r)) : this.run(params, rc, body, retry);
+  }
+
+  private run(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>, retry: RetryInput): Promise<Result> {
     const identity = identityOf(rc.meta);
     return new Promise<Result>((resolve, reject) => {
       let settled = false;

@@ -14,17 +14,24 @@
  * retry starts and stays claimed until the state expires, unless that retry is cancelled (then
  * the client may send the same state again). Claims live in this process only; servers behind a
  * load balancer share the key but not the claims.
+ *
+ * WebCrypto (`crypto.subtle`), so minting and verifying are asynchronous and run on every host
+ * (Node, workerd, Bun, Deno); the tag is checked by `subtle.verify`, in constant time.
  */
-import { nodeCrypto } from "../../node-crypto.js";
+import { fromBase64Url, randomBytes, toBase64Url, utf8Bytes, utf8Text } from "../../bytes.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import { REQUEST_STATE_MAX_CHARS } from "../../limits.js";
 import type { Params } from "../../session/types.js";
-import { base64ToBytes, bytesToBase64url } from "../../base64.js";
 
 export interface RequestStateOptions {
   /** HMAC key (≥ 32 bytes); default: random per process, so states do not survive a restart. */
   key?: Uint8Array | string;
+  /**
+   * Keys states may still be signed with (≥ 32 bytes each): accepted, never used to sign. Rotating:
+   * the new key becomes `key`, the old one moves here until the states it signed have expired (ttlMs).
+   */
+  previousKeys?: readonly (Uint8Array | string)[];
   /** Lifetime of a minted state in ms (default 10 minutes). */
   ttlMs?: number;
   /** Refuse a state a second time (default true). */
@@ -50,7 +57,17 @@ const TAG_CHARS = 43;
 const MAX_CLAIMS = 65_536;
 const MAX_DIGEST_DEPTH = 64;
 
-const b64url = bytesToBase64url;
+function keyBytes(key: Uint8Array | string): Uint8Array {
+  const bytes = typeof key === "string" ? utf8Bytes(key) : new Uint8Array(key);
+  if (bytes.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${bytes.length})`);
+  return bytes;
+}
+
+type CryptoKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
+
+function hmacKey(bytes: Uint8Array): Promise<CryptoKey> {
+  return globalThis.crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+}
 
 function invalidState(reason: string): JSONRPCErrorObject {
   return { code: ErrorCode.InvalidParams, message: `Invalid params: requestState ${reason}`, data: { pointer: "/params/requestState", reason } };
@@ -68,18 +85,23 @@ function canonical(v: unknown, depth: number): string {
   return JSON.stringify(v) ?? "null";
 }
 
-/** sha256 of the salient params: the request without `_meta`, `inputResponses` and `requestState`. */
-export function paramsDigest(params: Params | undefined): string {
+/** sha256 (base64url) of the salient params: the request without `_meta`, `inputResponses` and `requestState`. */
+export async function paramsDigest(params: Params | undefined): Promise<string> {
   const salient: Record<string, unknown> = {};
   for (const k of Object.keys(params ?? {})) {
     if (k !== "_meta" && k !== "inputResponses" && k !== "requestState") salient[k] = params![k];
   }
-  return nodeCrypto().createHash("sha256").update(canonical(salient, 0)).digest("base64url");
+  const text = canonical(salient, 0);
+  return toBase64Url(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", utf8Bytes(text))));
 }
 
 export class RequestStateCodec {
-  /** The HMAC key: the one given, else random, drawn on first use (see node-crypto.ts). */
+  /** The signing key's bytes: the one given, else random, drawn on first use (not at start). */
   private keyBytes: Uint8Array | undefined;
+  /** The signing key, imported on first use; then the keys that only verify. */
+  private signing: Promise<CryptoKey> | undefined;
+  private readonly previous: readonly Uint8Array[];
+  private verifying: Promise<CryptoKey[]> | undefined;
   private readonly ttlMs: number;
   private readonly singleUse: boolean;
   private readonly maxBytes: number;
@@ -87,29 +109,30 @@ export class RequestStateCodec {
   private readonly claims = new Map<string, number>();
 
   constructor(options: RequestStateOptions = {}) {
-    if (options.key !== undefined) {
-      const key = typeof options.key === "string" ? new TextEncoder().encode(options.key) : Uint8Array.from(options.key);
-      if (key.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${key.length})`);
-      this.keyBytes = key;
-    }
+    if (options.key !== undefined) this.keyBytes = keyBytes(options.key);
+    this.previous = (options.previousKeys ?? []).map(keyBytes);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
     this.singleUse = options.singleUse ?? true;
     this.maxBytes = options.maxBytes ?? REQUEST_STATE_MAX_CHARS;
   }
 
-  private mac(body: string): Uint8Array {
-    const key = (this.keyBytes ??= nodeCrypto().randomBytes(32));
-    return nodeCrypto().createHmac("sha256", key).update(LABEL + body).digest();
+  private signingKey(): Promise<CryptoKey> {
+    return (this.signing ??= hmacKey((this.keyBytes ??= randomBytes(32))));
+  }
+
+  /** Every key a state may be signed with, the signing key first. */
+  private verifyingKeys(): Promise<CryptoKey[]> {
+    return (this.verifying ??= Promise.all([this.signingKey(), ...this.previous.map(hmacKey)]));
   }
 
   /**
    * A fresh state for `method` + `digest` carrying `answers`. Throws McpError(-32602) when it would
    * be longer than this codec accepts: the answers of the current round are too large to carry.
    */
-  mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): string {
-    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(nodeCrypto().randomBytes(12)), a: answers };
-    const body = b64url(new TextEncoder().encode(JSON.stringify(envelope)));
+  async mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): Promise<string> {
+    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: toBase64Url(randomBytes(12)), a: answers };
+    const body = toBase64Url(utf8Bytes(JSON.stringify(envelope)));
     const size = PREFIX.length + body.length + 1 + TAG_CHARS;
     if (size > this.maxBytes) {
       throw new McpError(
@@ -118,11 +141,12 @@ export class RequestStateCodec {
         { pointer: "/params/inputResponses", limit: "requestState.maxBytes", max: this.maxBytes, size },
       );
     }
-    return `${PREFIX}${body}.${b64url(this.mac(body))}`;
+    const tag = await globalThis.crypto.subtle.sign("HMAC", await this.signingKey(), utf8Bytes(LABEL + body));
+    return `${PREFIX}${body}.${toBase64Url(new Uint8Array(tag))}`;
   }
 
   /** Verify a received state against the request it arrived on; an error object refuses it. */
-  open(state: unknown, method: string, digest: string, now = Date.now()): OpenedState | JSONRPCErrorObject {
+  async open(state: unknown, method: string, digest: string, now = Date.now()): Promise<OpenedState | JSONRPCErrorObject> {
     if (typeof state !== "string") return invalidState("must be a string");
     if (state.length > this.maxBytes) return invalidState("is too large");
     const dot = state.lastIndexOf(".");
@@ -130,15 +154,14 @@ export class RequestStateCodec {
     const body = state.slice(PREFIX.length, dot);
     let tag: Uint8Array;
     try {
-      tag = base64ToBytes(state.slice(dot + 1));
+      tag = fromBase64Url(state.slice(dot + 1));
     } catch {
       return invalidState("failed integrity verification");
     }
-    const expected = this.mac(body);
-    if (tag.length !== expected.length || !nodeCrypto().timingSafeEqual(tag, expected)) return invalidState("failed integrity verification");
+    if (tag.length !== 32 || !(await this.verifies(tag, body))) return invalidState("failed integrity verification");
     let env: { m?: unknown; d?: unknown; e?: unknown; n?: unknown; a?: unknown };
     try {
-      env = JSON.parse(new TextDecoder().decode(base64ToBytes(body)));
+      env = JSON.parse(utf8Text(fromBase64Url(body)));
     } catch {
       return invalidState("is malformed");
     }
@@ -148,6 +171,13 @@ export class RequestStateCodec {
     if (env.d !== digest) return invalidState("was issued for a request with different params");
     const answers = typeof env.a === "object" && env.a !== null && !Array.isArray(env.a) ? (env.a as Record<string, unknown>) : {};
     return { nonce: env.n, expires: env.e, answers };
+  }
+
+  /** Whether `tag` is the HMAC of `body` under any key this codec accepts. */
+  private async verifies(tag: Uint8Array, body: string): Promise<boolean> {
+    const data = utf8Bytes(LABEL + body);
+    for (const key of await this.verifyingKeys()) if (await globalThis.crypto.subtle.verify("HMAC", key, tag, data)) return true;
+    return false;
   }
 
   /** Claim a state's nonce for one retry (singleUse); false when it was used already. */
