@@ -24,7 +24,7 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
   // (self-contained; only its hook and principal type are seen from outside, see layering.test.ts).
   {
     floor: "base",
-    rooms: ["jsonrpc.ts", "limits.ts", "http-exchange.ts", "bytes.ts", "after-io.ts", "describe.ts", "node-builtin.ts", "node-http.ts", "uri-match.ts", "uri-template.ts", "wire/", "mcp-types.ts", "request-id.ts", "protocol-binding.ts", "abi.ts", "lazy-binding.ts", "issues.ts", "errors.ts", "auth/"],
+    rooms: ["jsonrpc.ts", "limits.ts", "http-exchange.ts", "bytes.ts", "after-io.ts", "node-builtin.ts", "describe.ts", "node-http.ts", "uri-match.ts", "uri-template.ts", "wire/", "mcp-types.ts", "request-id.ts", "protocol-binding.ts", "abi.ts", "lazy-binding.ts", "issues.ts", "errors.ts", "auth/"],
   },
   // Bytes to messages: NDJSON and SSE framing, scanning for ids and sizes, frame errors.
   { floor: "framing", rooms: ["framing/"] },

@@ -39,9 +39,9 @@ function replayedBody(req: ParsedBodyRequest): HttpRequestIn {
     headers,
     socket: req.socket,
     on(event: string, listener: (...args: never[]) => void) {
+      // The body is in memory: nothing can cut it short (node's request closed once it was read).
       if (event === "data") ondata = listener as (chunk: Uint8Array) => void;
       else if (event === "end") onend = listener as () => void;
-      else if (event === "close" || event === "error") req.on(event, listener as () => void);
       if (ondata !== undefined && onend !== undefined) {
         const [d, e] = [ondata, onend];
         ondata = onend = undefined;
@@ -52,8 +52,7 @@ function replayedBody(req: ParsedBodyRequest): HttpRequestIn {
       }
       return this;
     },
-    off(event: string, listener: (...args: never[]) => void) {
-      if (event === "close" || event === "error") req.off(event, listener as () => void);
+    off() {
       return this;
     },
   } as HttpRequestIn;
@@ -161,5 +160,34 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
         else res.destroy();
       },
     );
+  };
+}
+
+/** What fastifyPlugin uses of a Fastify instance (no dependency on Fastify's types). */
+export interface FastifyLike {
+  removeAllContentTypeParsers(): void;
+  addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): void;
+  route(options: { method: string[]; url: string; handler: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }) => void }): unknown;
+}
+
+/**
+ * `handler` as a Fastify plugin serving `path` (default "/mcp"): `app.register(fastifyPlugin(handler))`.
+ * Inside the plugin's own context no body parser runs, so the endpoint reads each body itself
+ * within its limits (Fastify's parsers elsewhere in the app are untouched), and the reply is
+ * hijacked: the endpoint writes node's response, streams included.
+ */
+export function fastifyPlugin(handler: (request: Request) => Promise<Response>, options: { path?: string } = {}): (instance: FastifyLike) => Promise<void> {
+  const listener = toNodeListener(handler);
+  return async (instance) => {
+    instance.removeAllContentTypeParsers();
+    instance.addContentTypeParser("*", (_request, _payload, done) => done(null));
+    instance.route({
+      method: ["GET", "POST", "DELETE"],
+      url: options.path ?? "/mcp",
+      handler: (request, reply) => {
+        reply.hijack();
+        listener(request.raw, reply.raw);
+      },
+    });
   };
 }

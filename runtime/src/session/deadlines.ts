@@ -80,6 +80,5 @@ export class Deadlines<T extends Expiring> {
 }
 
 /** After the current callback and its microtasks (Node, Deno, Bun); at once where there is no such queue. */
-// Read through globalThis: a free `process` would be a Node global in the bundle of every host.
 const nextTick = (globalThis as { process?: { nextTick?: (f: () => void) => void } }).process?.nextTick;
 const later: (f: () => void) => void = typeof nextTick === "function" ? (f) => nextTick(f) : (f) => f();
