@@ -54,6 +54,9 @@ export interface HttpReply {
   flushHeaders(): void;
   destroy(): unknown;
   on(event: "close", listener: () => void): unknown;
+  /** Hold writes until uncork (node: one packet for what is written meanwhile); hosts that queue writes anyway have none. */
+  cork?(): void;
+  uncork?(): void;
 }
 
 /** Bytes of `text` in UTF-8, without Buffer (Content-Length of a reply). */

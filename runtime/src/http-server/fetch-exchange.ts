@@ -17,14 +17,20 @@ function targetOf(url: string): string {
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
 }
 
-/** The port an absolute URL names, or its scheme's default. */
+/** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
 function portOf(url: string): number | undefined {
-  try {
-    const u = new URL(url);
-    return u.port !== "" ? Number(u.port) : u.protocol === "https:" ? 443 : 80;
-  } catch {
-    return undefined;
+  const scheme = url.indexOf("://");
+  if (scheme === -1) return undefined;
+  let end = url.indexOf("/", scheme + 3);
+  if (end === -1) end = url.length;
+  const authority = url.slice(scheme + 3, end);
+  const colon = authority.lastIndexOf(":");
+  // A colon inside brackets belongs to an IPv6 address, not to a port.
+  if (colon !== -1 && colon > authority.lastIndexOf("]")) {
+    const port = Number(authority.slice(colon + 1));
+    return Number.isInteger(port) ? port : undefined;
   }
+  return url.startsWith("https:") ? 443 : 80;
 }
 
 type Listener = (...args: never[]) => void;
@@ -43,8 +49,10 @@ export class FetchRequest implements HttpRequestIn {
   private onerror: ((error: Error) => void) | undefined;
   private onclose: (() => void) | undefined;
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private reading = false;
   private aborted = false;
 
+  /** `request` as exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
   constructor(readonly request: Request, localAddress: string | undefined) {
     this.method = request.method;
     this.url = targetOf(request.url);
@@ -54,9 +62,6 @@ export class FetchRequest implements HttpRequestIn {
     });
     this.headers = headers;
     this.socket = { localAddress, localPort: portOf(request.url) };
-    const signal = request.signal;
-    // Some hosts hand requests without a signal that ever aborts; then only a cancelled Response tells.
-    signal?.addEventListener("abort", () => this.abort(), { once: true });
   }
 
   on(event: "data" | "end" | "close" | "error", listener: Listener): this {
@@ -102,19 +107,23 @@ export class FetchRequest implements HttpRequestIn {
     return this;
   }
 
-  private abort(): void {
+  /** The client went away. */
+  abort(): void {
     if (this.aborted) return;
     this.aborted = true;
     this.onclose?.();
   }
 
   private pump(): void {
-    if (this.reader !== undefined) return;
+    if (this.reading) return;
+    this.reading = true;
     const body = this.request.body;
     if (body === null) {
       queueMicrotask(() => this.onend?.());
       return;
     }
+    // Chunk by chunk, never the whole body at once (arrayBuffer()): each chunk is charged to the
+    // handler's buffered bytes as it arrives, and a body past a bound is cut off there.
     let reader: ReadableStreamDefaultReader<Uint8Array>;
     try {
       reader = this.reader = body.getReader();
@@ -150,9 +159,9 @@ export class FetchRequest implements HttpRequestIn {
 /** Response headers node adds itself and fetch hosts refuse or set on their own. */
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
 
-function responseHeaders(h: ReplyHeaders | undefined): Headers {
-  const out = new Headers();
-  if (h !== undefined) for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out.set(name, String(h[name]));
+function responseHeaders(h: ReplyHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (h !== undefined) for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = String(h[name]);
   return out;
 }
 
@@ -176,8 +185,10 @@ export class FetchReply implements HttpReply {
   private closeListeners: (() => void)[] | undefined;
   private closed = false;
 
-  constructor(signal: AbortSignal | undefined) {
+  /** `request`: told when the client goes away (the signal aborts, or the host cancels the body). */
+  constructor(signal: AbortSignal | undefined, private readonly request: FetchRequest) {
     this.response = new Promise<Response>((resolve) => (this.resolve = resolve));
+    // Some hosts hand requests whose signal never aborts; then only a cancelled Response tells.
     signal?.addEventListener("abort", () => this.gone(), { once: true });
   }
 
@@ -269,6 +280,7 @@ export class FetchReply implements HttpReply {
   }
 
   private gone(): void {
+    this.request.abort();
     if (this.destroyed || this.writableEnded) return;
     this.destroyed = true;
     if (!this.started) {

@@ -8,6 +8,7 @@ import type { McpServer } from "../server/server.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { FetchReply, FetchRequest } from "./fetch-exchange.js";
+import { createLegacySseHandler, type LegacySseOptions } from "./legacy-sse.js";
 
 export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsession" | "stateless" | "legacySse"> {
   /**
@@ -26,6 +27,13 @@ export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsessio
    * its hosts in `allowedHosts` instead).
    */
   localAddress?: (request: Request) => string | undefined;
+  /**
+   * Also serve the 2024-11-05 HTTP+SSE transport (a GET stream per session on `ssePath`, default
+   * "/sse", and POSTs to `messagesPath`, default "/messages"), for clients of that revision alone.
+   * Its sessions live in this process: a host that keeps one (Node, Bun, Deno), not Workers. The
+   * handler's Host/Origin rules and `auth` guard apply to it too.
+   */
+  legacySse?: boolean | Pick<LegacySseOptions, "ssePath" | "messagesPath" | "keepAliveMs" | "maxSessions" | "maxBodyBytes" | "maxBufferedBodyBytes">;
 }
 
 /** A fetch handler of one MCP endpoint, and what it holds. */
@@ -45,6 +53,15 @@ export interface FetchHandler {
  */
 export const NODE_ROUTE: unique symbol = Symbol("mcpgen.fetchHandler.endpoint");
 
+/** The Host/Origin rules of `o`, for the legacy HTTP+SSE handler beside the endpoint. */
+function hostOrigin(o: FetchHandlerOptions): Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> {
+  const out: Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> = {};
+  if (o.dnsRebindingProtection !== undefined) out.dnsRebindingProtection = o.dnsRebindingProtection;
+  if (o.allowedHosts !== undefined) out.allowedHosts = o.allowedHosts;
+  if (o.allowedOrigins !== undefined) out.allowedOrigins = o.allowedOrigins;
+  return out;
+}
+
 /** Cloudflare Workers says so in navigator.userAgent; read when a handler is made, not at import. */
 function onWorkers(): boolean {
   const nav = (globalThis as { navigator?: { userAgent?: unknown } }).navigator;
@@ -60,17 +77,27 @@ function onWorkers(): boolean {
 export function createFetchHandler(server: McpServer, options: FetchHandlerOptions = {}): FetchHandler {
   const sessions = options.sessions ?? !onWorkers();
   const localAddress = options.localAddress;
+  const sse = options.legacySse;
+  const legacySse = sse === undefined || sse === false ? undefined : createLegacySseHandler({
+    ...(sse === true ? {} : sse),
+    ...hostOrigin(options),
+    ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+    onsession: async (transport) => {
+      await server.connect(transport);
+    },
+  });
   const endpoint = new StreamableHttpEndpoint({
     ...options,
+    legacySse,
     stateless: !sessions,
     onsession: async (transport) => {
       await server.connect(transport);
     },
   });
   const handler = (request: Request): Promise<Response> => {
-    const res = new FetchReply(request.signal);
     // Where it arrived is unknown unless the host says: taken as loopback, DNS-rebinding protection stays on.
     const req = new FetchRequest(request, localAddress === undefined ? "127.0.0.1" : localAddress(request));
+    const res = new FetchReply(request.signal, req);
     let r: Promise<void> | void;
     try {
       r = endpoint.route(req, res);

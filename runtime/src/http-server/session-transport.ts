@@ -1,4 +1,5 @@
 import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
+import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
@@ -63,6 +64,10 @@ export interface SessionTransportConfig {
 }
 
 let streamKeySeq = 0;
+
+function uncork(res: HttpReply): void {
+  res.uncork?.();
+}
 /**
  * What sets this process's stream ids apart from another's behind the same event store (node's
  * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
@@ -474,16 +479,20 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
     }
     const store = this.cfg.eventStore;
+    // Serialised once, for the stream and the store alike.
+    const data = JSON.stringify(m);
     if (!store) {
-      this.emit(s, encodeSseEvent({ event: "message", data: JSON.stringify(m) }));
-      if (done) this.endStream(s);
+      const event = encodeSseEvent({ event: "message", data });
+      if (done) this.endStream(s, event);
+      else this.emit(s, event);
       return;
     }
     const emit = (eventId: string): void => {
-      this.emit(s, encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) }));
-      if (done) this.endStream(s);
+      const event = encodeSseEvent({ event: "message", id: eventId, data });
+      if (done) this.endStream(s, event);
+      else this.emit(s, event);
     };
-    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m)) : store.storeEvent(s.id, m);
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
     if (typeof stored === "string") emit(stored);
     else {
       s.tail = stored.then(emit, (e: unknown) => {
@@ -518,6 +527,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!res || res.headersSent) return;
     res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
     if (this.cfg.modern) this.armKeepAlive(s);
+    // A POST's stream opens at once, but what the handler answers within this turn of the event
+    // loop (a reply, often) leaves in the same packet as the headers and the priming event.
+    if (res.cork !== undefined && !s.standalone) {
+      res.cork();
+      afterIo(uncork, res);
+    }
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
@@ -547,11 +562,11 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
   }
 
-  /** All responses of a POST stream are out: end it. */
-  private endStream(s: Stream): void {
+  /** All responses of a POST stream are out: end it, with its `last` event in the same write. */
+  private endStream(s: Stream, last?: string): void {
     this.stopKeepAlive(s);
     const res = this.finish(s);
-    if (res && !res.writableEnded) res.end();
+    if (res && !res.writableEnded) res.end(last);
   }
 
   /**

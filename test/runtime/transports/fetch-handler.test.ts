@@ -1,8 +1,9 @@
 // createFetchHandler serving the generated everything server through a host that knows only fetch
 // (@hono/node-server turns node's requests into Requests and the returned Responses back, streams
 // included) on 127.0.0.1: the official SDK v2 client at 2026-07-28 and in auto mode, input-required
-// rounds, an SDK v1 client in a legacy session with its GET stream, a listen stream receiving a
-// change, and the same refusals as the node:http handler (Origin, Host, body size, method).
+// rounds, an SDK v1 client in a legacy session with its GET stream and over 2024-11-05 HTTP+SSE,
+// a listen stream receiving a change, and the node:http handler's refusals (Origin, Host, body
+// size, method).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { AddressInfo } from "node:net";
@@ -11,13 +12,14 @@ import { serve } from "@hono/node-server";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createFetchHandler, type FetchHandler } from "@mcpgen/runtime/fetch";
 import { createServer } from "../../../examples/everything/src/server.js";
 
 const server = createServer({ onerror: () => {} });
 const errors: Error[] = [];
-const handler: FetchHandler = createFetchHandler(server, { maxBodyBytes: 64 * 1024, keepAliveMs: 50, onerror: (e) => void errors.push(e) });
+const handler: FetchHandler = createFetchHandler(server, { maxBodyBytes: 64 * 1024, keepAliveMs: 50, legacySse: true, onerror: (e) => void errors.push(e) });
 const http = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" }) as Server;
 await new Promise<void>((resolve) => (http.listening ? resolve() : http.once("listening", () => resolve())));
 const port = (http.address() as AddressInfo).port;
@@ -73,6 +75,15 @@ test("SDK v1 client in a legacy session: initialize, a tool call, a list change 
   await transport.terminateSession();
   await client.close();
   assert.is(handler.sessions.size, 0);
+});
+
+test("SDK v1 client over the 2024-11-05 HTTP+SSE transport (legacySse): its stream, a tool call, the session gone when it closes", async () => {
+  const client = new ClientV1({ name: "v1-sse", version: "1" }, { capabilities: {} });
+  const transport = new SSEClientTransport(new URL("/sse", url));
+  await client.connect(transport);
+  const r: any = await client.callTool({ name: "test_simple_text" });
+  assert.is(r.content[0].text, "This is a simple text response for testing.");
+  await client.close();
 });
 
 const MODERN = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
