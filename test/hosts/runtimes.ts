@@ -20,7 +20,7 @@ const bin = (name: string): string => join(repoRoot, "node_modules", ".bin", nam
 const CONDITIONS: Record<Host, string[]> = { workerd: ["workerd", "worker", "browser"], bun: ["bun"], deno: ["deno"] };
 
 /** Names a host without Node does not have; found free in a workerd bundle, they fail the build. */
-export const NODE_GLOBALS = ["Buffer", "process", "require", "__dirname", "__filename", "global", "setImmediate", "clearImmediate"];
+const NODE_GLOBALS = ["Buffer", "process", "require", "__dirname", "__filename", "global", "setImmediate", "clearImmediate"];
 
 export interface HostBundle {
   code: string;
@@ -99,7 +99,7 @@ export async function serveWorker(code: string, persistDir: string, timeoutMs = 
 }
 
 /** The command line that runs `file` on a host with a process (Deno: network to 127.0.0.1 only, nothing fetched). */
-export function commandFor(host: "bun" | "deno", file: string, denoDir: string, args: readonly string[] = []): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+function commandFor(host: "bun" | "deno", file: string, denoDir: string, args: readonly string[] = []): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const env = { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
   if (host === "bun") return { command: bin("bun"), args: ["run", file, ...args], env };
   return { command: bin("deno"), args: ["run", "--no-remote", "--cached-only", "--no-prompt", "--allow-net=127.0.0.1", "--allow-env", file, ...args], env };
