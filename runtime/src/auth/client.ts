@@ -397,4 +397,3 @@ function isLoopback(host: string): boolean {
 function union(...lists: readonly string[][]): string[] {
   return [...new Set(lists.flat())];
 }
-

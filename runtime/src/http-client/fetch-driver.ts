@@ -109,7 +109,10 @@ export class FetchHttpDriver implements HttpDriver<Response, AbortController> {
   }
 
   discard(res: Response): void {
-    this.end(res);
+    // Cancelling the body rather than aborting the request lets the connection be reused once
+    // what is left of the body (usually nothing: a 202) has arrived.
+    this.done(res);
+    res.body?.cancel().catch(() => {});
   }
 
   end(res: Response): void {
