@@ -41,6 +41,24 @@ for (const era of ["modern", "legacy"] as const) {
   });
 }
 
+test("a listen stream (SSE) over fetch receives a change", async () => {
+  const client = await createEverythingClient(connectHttp(server!.url, { fetch: countingFetch }), { clientInfo: { name: "fetch-driver", version: "1.0.0" }, era: "modern", timeout: 10_000 });
+  try {
+    let changed!: () => void;
+    const change = new Promise<void>((r) => (changed = r));
+    const sub = client.listen({ toolsListChanged: true }, { onnotification: (m) => m === "notifications/tools/list_changed" && changed() });
+    assert.equal(await sub.acknowledged, { toolsListChanged: true });
+    await client.callTool("test_trigger_tool_change", {});
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([change, new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no change within 10 s")), 10_000)))]);
+    clearTimeout(timer);
+    await sub.close();
+    assert.not.ok(sub.active);
+  } finally {
+    await client.close();
+  }
+});
+
 test("a cancelled 2026-07-28 request ends its fetch; close() ends what is open", async () => {
   const t = new ModernHttpClientTransport({ url: server!.url, fetch: countingFetch });
   await t.start();
