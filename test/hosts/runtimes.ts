@@ -81,6 +81,8 @@ export async function serveWorker(code: string, persistDir: string, timeoutMs = 
     host: "127.0.0.1",
     port: 0,
     defaultPersistRoot: persistDir,
+    // No Request.cf: Miniflare would fetch it from workers.cloudflare.com (the tests are offline).
+    cf: false,
     verbose: false,
   });
   let timer: NodeJS.Timeout | undefined;
