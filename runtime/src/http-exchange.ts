@@ -59,24 +59,14 @@ export interface HttpReply {
   uncork?(): void;
 }
 
-/** Bytes of `text` in UTF-8, without Buffer (Content-Length of a reply). */
-export function utf8Length(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      // A surrogate pair is 4 bytes for 2 code units; a lone surrogate is written as U+FFFD (3 bytes).
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 2;
-        i++;
-      } else n += 2;
-    } else n += 2;
-  }
-  return n;
-}
+const nodeBuffer = (globalThis as { Buffer?: { byteLength(text: string): number } }).Buffer;
+const encoder = new TextEncoder();
+
+/**
+ * Bytes of `text` in UTF-8 (a reply's Content-Length): node's Buffer.byteLength where the host has
+ * it (counted natively, nothing allocated), else the length of its encoding.
+ */
+export const utf8Length: (text: string) => number = nodeBuffer !== undefined ? (text) => nodeBuffer.byteLength(text) : (text) => encoder.encode(text).byteLength;
 
 /** A timer the process need not stay alive for (node's unref; hosts without it have no such notion). */
 export function unrefTimer<T>(timer: T): T {

@@ -69,8 +69,8 @@ function nodeGlobalReads(text: string): string[] {
 
 const ENTRY = `export { createFetchHandler } from "@mcpgen/runtime/fetch";\nexport { createEverythingServer } from ${JSON.stringify(generated)};\n`;
 
-test("the fetch entry with a generated server bundles for Workers with no node: import and no Node global", async () => {
-  for (const contents of [`export * from "@mcpgen/runtime/fetch";\n`, ENTRY]) {
+test("the fetch entry, the auth guard's entry and a generated server bundle for Workers with no node: import and no Node global", async () => {
+  for (const contents of [`export * from "@mcpgen/runtime/fetch";\n`, `export * from "@mcpgen/runtime/auth/server";\n`, ENTRY]) {
     const { text, imports } = await bundle(contents, "esm");
     assert.ok(text.length > 10_000, "the bundle looks empty");
     assert.equal(imports, [], `node: imports in the Workers bundle of ${contents.trim()}`);

@@ -2,7 +2,7 @@
  * The Streamable HTTP protocol logic, once for every host: routing a request (the guard's
  * metadata, the legacy HTTP+SSE paths, the endpoint), a POST to its era, header and body checks
  * within the limits, sessions, GET streams and DELETE. It reads requests and writes replies
- * through exchange.ts alone: the node:http handler (server.ts) hands it node's objects, the fetch
+ * through http-exchange.ts alone: the node:http handler (server.ts) hands it node's objects, the fetch
  * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
  */
 import { unreadableAnswers } from "../framing/frame-error.js";

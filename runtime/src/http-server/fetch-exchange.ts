@@ -1,5 +1,5 @@
 /**
- * exchange.ts over web-standard objects: a Request read as the protocol logic reads a request
+ * http-exchange.ts over web-standard objects: a Request read as the protocol logic reads a request
  * (its body pumped from its ReadableStream as `data` events, its AbortSignal as `close`), and a
  * reply that becomes the Response the fetch handler returns: a complete body when the reply is
  * written at once, a ReadableStream (an SSE stream) once it is written in parts. No Node API.
@@ -15,6 +15,15 @@ function targetOf(url: string): string {
   if (slash === -1) return "/";
   const hash = url.indexOf("#", slash);
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/** `host[:port]` of an absolute URL. */
+function authorityOf(url: string): string | undefined {
+  const scheme = url.indexOf("://");
+  if (scheme === -1) return undefined;
+  const end = url.indexOf("/", scheme + 3);
+  const authority = url.slice(scheme + 3, end === -1 ? url.length : end);
+  return authority === "" ? undefined : authority;
 }
 
 /** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
@@ -36,7 +45,7 @@ function portOf(url: string): number | undefined {
 type Listener = (...args: never[]) => void;
 
 /**
- * A Request as exchange.ts's HttpRequestIn. The body is read only when readBody listens for it,
+ * A Request as http-exchange.ts's HttpRequestIn. The body is read only when readBody listens for it,
  * and no longer once it stops listening (the rest is cancelled: a refused body is not read on).
  */
 export class FetchRequest implements HttpRequestIn {
@@ -52,7 +61,7 @@ export class FetchRequest implements HttpRequestIn {
   private reading = false;
   private aborted = false;
 
-  /** `request` as exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
+  /** `request` as http-exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
   constructor(readonly request: Request, localAddress: string | undefined) {
     this.method = request.method;
     this.url = targetOf(request.url);
@@ -60,6 +69,11 @@ export class FetchRequest implements HttpRequestIn {
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
+    // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
+    if (headers.host === undefined) {
+      const authority = authorityOf(request.url);
+      if (authority !== undefined) headers.host = authority;
+    }
     this.headers = headers;
     this.socket = { localAddress, localPort: portOf(request.url) };
   }

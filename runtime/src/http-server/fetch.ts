@@ -2,7 +2,7 @@
  * The web-standard host of the Streamable HTTP endpoint: `createFetchHandler(server)` is a
  * `(request: Request) => Promise<Response>` for Cloudflare Workers, Bun.serve, Deno.serve, Hono,
  * Next.js route handlers and anything else that speaks fetch. The protocol logic is endpoint.ts's,
- * as on node:http; this file only turns a Request and the reply into exchange.ts's two halves.
+ * as on node:http; this file only turns a Request and the reply into http-exchange.ts's two halves.
  */
 import type { McpServer } from "../server/server.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";

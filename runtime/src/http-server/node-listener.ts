@@ -3,7 +3,7 @@
  * and a bare node:http server call: `(req, res) => void`.
  *
  * A handler made by createFetchHandler is served without any Request or Response: its endpoint
- * reads node's request and writes node's response directly (exchange.ts), as the node:http handler
+ * reads node's request and writes node's response directly (http-exchange.ts), as the node:http handler
  * does, with node's socket telling which address the request arrived on. Any other fetch handler
  * (another library's) gets a Request with a streamed body and an AbortSignal that fires when the
  * client goes away, and its Response is written back streamed, waiting on `drain` so a slow client

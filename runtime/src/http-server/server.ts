@@ -1,6 +1,6 @@
 /**
  * The node:http host of the Streamable HTTP endpoint (endpoint.ts): node's IncomingMessage and
- * ServerResponse are what the protocol logic reads and writes (exchange.ts), passed through as
+ * ServerResponse are what the protocol logic reads and writes (http-exchange.ts), passed through as
  * they are, and a node:http server bound to one endpoint.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
