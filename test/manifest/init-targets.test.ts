@@ -12,6 +12,7 @@ import { McpgenError } from "../../generator/errors.js";
 import { generate } from "../../generator/generate.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
 import { root, withTempDir } from "./helpers.js";
+import { hasStack, runCli } from "../cli/run-cli.js";
 
 function jsonc(text: string): Record<string, unknown> {
   return JSON.parse(text.replace(/^\s*\/\/.*$/gm, ""));
@@ -68,6 +69,20 @@ test("an unknown --target is a usage error and nothing is written", () => {
     assert.instance(error, McpgenError);
     assert.match((error as Error).message, /--target must be one of node, workers, bun, deno \(got "lambda"\)/);
     assert.equal(readdirSync(dir), []);
+  });
+});
+
+test("the CLI: --target workers scaffolds the Worker; an unknown one exits 2 naming the targets, no stack", () => {
+  withTempDir((dir) => {
+    const bad = runCli(["init", "--target", "lambda"], dir);
+    assert.is(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, /--target must be one of node, workers, bun, deno \(got "lambda"\)/);
+    assert.not.ok(hasStack(bad.stderr));
+    assert.equal(readdirSync(dir), []);
+    const ok = runCli(["init", "--name", "edge", "--target", "workers"], dir);
+    assert.is(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /created src\/worker\.ts\ncreated wrangler\.jsonc\n/);
+    assert.match(ok.stdout, /npm start {8}# wrangler dev/);
   });
 });
 
