@@ -53,6 +53,29 @@ server.registerTool("add", { description: "Add two numbers", inputSchema: { a: z
 await server.connect(new StdioServerTransport());
 `;
 
+const MCPGEN_WORKER = `import { createFetchHandler } from "@mcpgen/runtime/fetch";
+import { createAddServer } from "./mcp/server.js";
+const handler = createFetchHandler(createAddServer({ tools: { add: ({ a, b }) => String(a + b) } }));
+export default { fetch: (request) => handler(request) };
+`;
+
+/** SDK v1's and v2's web-standard transport the way their docs serve a Worker: stateless, a server and transport per request. */
+const sdkWorker = (server: string, transport: string) => `import { McpServer } from "${server}";
+import { WebStandardStreamableHTTPServerTransport } from "${transport}";
+import * as z from "zod";
+export default {
+  async fetch(request) {
+    const server = new McpServer({ name: "add", version: "1.0.0" });
+    server.registerTool("add", { description: "Add two numbers", inputSchema: ${server.includes("/sdk/") ? "{ a: z.number(), b: z.number() }" : "z.object({ a: z.number(), b: z.number() })"} }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    return transport.handleRequest(request);
+  },
+};
+`;
+const SDK1_WORKER = sdkWorker("@modelcontextprotocol/sdk/server/mcp.js", "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js");
+const SDK2_WORKER = sdkWorker("@modelcontextprotocol/server", "@modelcontextprotocol/server");
+
 export interface Size {
   /** One file, no splitting: gzipped bytes (dynamic imports are inlined, evaluated on first use). */
   single: number;
@@ -187,6 +210,79 @@ async function sdk1Server(): Promise<Size> {
   return bundle(dir, "main.ts");
 }
 
+/**
+ * `dir`/`entry` as one Worker module, the way wrangler bundles one (esbuild, ESM, minified, the
+ * workerd/worker/browser export conditions); `nodeExternal` leaves `node:` imports to the host
+ * (wrangler's nodejs_compat), which the SDKs need and mcpgen must not. Gzipped bytes and inputs.
+ */
+async function workerBundle(dir: string, entry: string, nodeExternal: boolean): Promise<{ gzip: number; inputs: string[] }> {
+  const outfile = join(dir, "worker", "index.js");
+  const result = await build({
+    entryPoints: [join(dir, entry)],
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    target: "es2022",
+    external: nodeExternal ? ["node:*"] : [],
+    outfile,
+    metafile: true,
+    logLevel: "error",
+    absWorkingDir: dir,
+    nodePaths: [join(root, "node_modules")],
+  });
+  return { gzip: gz(outfile), inputs: Object.keys(result.metafile!.inputs) };
+}
+
+export interface WorkerSizes {
+  /** mcpgen, a one-tool server that speaks only 2026-07-28, behind createFetchHandler. */
+  modern: number;
+  /** The files that bundle was made of (the runtime's chunks among them). */
+  modernInputs: string[];
+  /** The same server with every bundled revision, and its inputs. */
+  all: number;
+  allInputs: string[];
+  sdk1: number;
+  sdk2: number;
+}
+
+/** The Worker bundles of the one-tool server: mcpgen (2026-07-28 only, and every revision), SDK v1, SDK v2. */
+export async function measureWorkerBundles(): Promise<WorkerSizes> {
+  try {
+    const server = async (name: string, revisions: string[]) => {
+      const dir = join(work, `worker-${name}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest(revisions), null, 2));
+      await generate({ cwd: dir, manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cache: false });
+      writeFileSync(join(dir, "worker.ts"), MCPGEN_WORKER);
+      return workerBundle(dir, "worker.ts", false);
+    };
+    const sdk = async (name: string, source: string) => {
+      const dir = join(work, `worker-${name}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "worker.ts"), source);
+      return (await workerBundle(dir, "worker.ts", true)).gzip;
+    };
+    const modern = await server("modern", ["2026-07-28"]);
+    const all = await server("all", bundledRevisions());
+    return { modern: modern.gzip, modernInputs: modern.inputs, all: all.gzip, allInputs: all.inputs, sdk1: await sdk("sdk1", SDK1_WORKER), sdk2: await sdk("sdk2", SDK2_WORKER) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export function printWorkerBundles(w: WorkerSizes): void {
+  console.log("one-tool server as a Cloudflare Worker, esbuild (ESM, minified, workerd conditions) + gzip -9; ratios to SDK v1");
+  const rows: [string, number][] = [
+    ["SDK v1 (WebStandardStreamableHTTPServerTransport)", w.sdk1],
+    ["SDK v2 (WebStandardStreamableHTTPServerTransport)", w.sdk2],
+    ["mcpgen createFetchHandler, every revision", w.all],
+    ["mcpgen createFetchHandler, 2026-07-28 only", w.modern],
+  ];
+  for (const [label, n] of rows) console.log(`${label.padEnd(52)}  ${kb(n).padStart(9)}  1/${(w.sdk1 / n).toFixed(1)}`);
+}
+
 const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
 
 export interface BundleSizes {
@@ -231,4 +327,7 @@ export function printBundles(b: BundleSizes): void {
   console.log(`"start": chunks a server loads with no connection; "session": chunks it loads over a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} (measured by running the split bundle)`);
 }
 
-if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) printBundles(await measureBundles());
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  printBundles(await measureBundles());
+  printWorkerBundles(await measureWorkerBundles());
+}

@@ -53,7 +53,24 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (typeof js !== "string" || !/^\.\/dist\/.+\.js$/.test(js)) fail(`runtime/package.json exports["${key}"].default must be "./dist/<path>.js" (got ${JSON.stringify(js)})`);
   entries.set(key, js.slice("./dist/".length));
 }
-for (const rel of entries.values()) {
+// runtime/package.json "imports": internal specifiers each host resolves to its own file by
+// condition (the HTTP client's default driver: node:http on Node, fetch elsewhere). Each target is
+// an entry of the build, named after the file it becomes; the source it is built from is named here.
+const IMPORT_SOURCES = {
+  "chunks/http-driver-node.js": "http-client/default-driver-node.js",
+  "chunks/http-driver-web.js": "http-client/default-driver-web.js",
+};
+const importEntries = new Map();
+for (const [key, conditions] of Object.entries(pkg.imports ?? {})) {
+  for (const [condition, target] of Object.entries(conditions)) {
+    if (condition === "types") continue;
+    const rel = /^\.\/dist\/(chunks\/[^/]+\.js)$/.exec(target)?.[1];
+    if (!rel) fail(`runtime/package.json imports["${key}"].${condition} must be "./dist/chunks/<name>.js" (got ${JSON.stringify(target)})`);
+    if (!IMPORT_SOURCES[rel]) fail(`runtime/package.json imports["${key}"].${condition}: no source for ${rel} in bin/bundle-runtime.mjs IMPORT_SOURCES`);
+    importEntries.set(rel, IMPORT_SOURCES[rel]);
+  }
+}
+for (const rel of [...entries.values(), ...importEntries.values()]) {
   try {
     statSync(join(tscOut, rel));
   } catch {
@@ -91,7 +108,7 @@ function walk(dir, keep, out = []) {
 // Production dependencies stay imports of their packages (npm installs and dedupes them); the
 // optional SQLite driver is a peer loaded by the durable task store only.
 const external = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
-const isExternal = (id) => id.startsWith("node:") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
+const isExternal = (id) => id.startsWith("node:") || id.startsWith("#") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
 
 const plugin = {
   name: "mcpgen-runtime",
@@ -200,7 +217,10 @@ for (const f of walk(outDir, (n) => n.endsWith(".js") || n.endsWith(".js.map")))
 
 const started = Date.now();
 const bundle = await rollup({
-  input: Object.fromEntries([...new Set(entries.values())].filter((rel) => rel !== coreRel).map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
+  input: Object.fromEntries([
+    ...[...new Set(entries.values())].filter((rel) => rel !== coreRel).map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)]),
+    ...[...importEntries].map(([rel, source]) => [rel.replace(/\.js$/, ""), join(tscOut, source)]),
+  ]),
   external: isExternal,
   plugins: [plugin],
   // runtime/package.json says "sideEffects": false; an unused import of a dependency is dropped too.
@@ -232,8 +252,18 @@ await bundle.close();
 // module it loads one or two folders earlier. That walk runs per module load, path by path, and is
 // what makes Node's loader helpers hot enough for TurboFan at start (docs/bundling.md). Same type and
 // sideEffects as the package's own, so Node and bundlers read the files exactly as before.
-const scope = JSON.stringify({ type: pkg.type, sideEffects: pkg.sideEffects }) + "\n";
-for (const dir of [outDir, join(outDir, "chunks")]) writeFileSync(join(dir, "package.json"), scope);
+// The package's "imports" go there too, as Node and bundlers resolve `#` specifiers against the
+// nearest package.json; its targets are relative to each file's folder.
+for (const dir of ["", "chunks"]) {
+  const prefix = `./dist/${dir === "" ? "" : `${dir}/`}`;
+  const imports = pkg.imports === undefined ? undefined : Object.fromEntries(
+    Object.entries(pkg.imports).map(([key, conditions]) => [
+      key,
+      Object.fromEntries(Object.entries(conditions).filter(([c]) => c !== "types").map(([c, target]) => [c, `./${target.slice(prefix.length)}`])),
+    ]),
+  );
+  writeFileSync(join(outDir, dir, "package.json"), JSON.stringify({ type: pkg.type, sideEffects: pkg.sideEffects, imports }) + "\n");
+}
 const chunks = output.filter((o) => o.type === "chunk");
 const bytes = chunks.reduce((n, c) => n + Buffer.byteLength(c.code), 0);
-console.log(`bundle-runtime: ${entries.size} entries, ${chunks.length - entries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`);
+console.log(`bundle-runtime: ${entries.size + importEntries.size} entries, ${chunks.length - entries.size - importEntries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`);

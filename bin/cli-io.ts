@@ -20,6 +20,7 @@ export interface Flags {
   with?: unknown;
   lenient?: unknown;
   yes?: unknown;
+  target?: unknown;
 }
 
 export function stringFlag(flags: Flags, name: keyof Flags): string | undefined {

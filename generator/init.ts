@@ -19,6 +19,7 @@ import { listedTypesPackages, planGitignore, planPackageJson, starterScripts, ty
 import { planTsconfig, TSCONFIG_FILE } from "./init-tsconfig.js";
 import { listFiles } from "./write/compare.js";
 import { compilerOutputSuffix, describeStrayFiles, isGeneratedFile } from "./write/stray.js";
+import { compatibilityDate, README_FILE, TARGETS, targetEntries, targetScripts, targetTool, WRANGLER_FILE, type Target } from "./init-targets.js";
 
 export interface InitOptions {
   /** Project directory (created if missing). */
@@ -34,6 +35,8 @@ export interface InitOptions {
    * rootDir, types, module...) instead of refusing with the list of them (default false).
    */
   yes?: boolean;
+  /** Where the starter runs (default "node": stdio and node:http; see init-targets.ts). */
+  target?: Target;
 }
 
 export interface InitResult {
@@ -90,12 +93,15 @@ export function initProject(options: InitOptions): InitResult {
     throw usageError(`init: --out must be a directory under src/ (got ${JSON.stringify(options.out)})`);
   }
   if (options.name !== undefined && !NAME.test(options.name)) throw badName(options.name);
+  const target = options.target ?? "node";
+  if (!TARGETS.includes(target)) throw usageError(`init: --target must be one of ${TARGETS.join(", ")} (got ${JSON.stringify(target)})`);
+  const entries = targetEntries(target, STDIO_ENTRY, HTTP_ENTRY);
   const yes = options.yes ?? false;
   const tsconfig = existsSync(join(options.dir, TSCONFIG_FILE))
-    ? planTsconfig(options.dir, [HANDLERS_FILE, STDIO_ENTRY, HTTP_ENTRY, `${out}/server.ts`], listedTypesPackages(options.dir))
+    ? planTsconfig(options.dir, [HANDLERS_FILE, ...entries.map(([rel]) => rel), `${out}/server.ts`], listedTypesPackages(options.dir))
     : undefined;
   const emitDir = tsconfig?.emitDir ?? "dist";
-  const pkg = planPackageJson(options.dir, { fallbackName: defaultName(options.dir), scripts: starterScripts(emitDir), yes });
+  const pkg = planPackageJson(options.dir, { fallbackName: defaultName(options.dir), scripts: targetScripts(target, emitDir, starterScripts(emitDir)), yes });
   const name = options.name ?? pkg.serverName;
   if (!NAME.test(name)) throw badName(name);
   const data = {
@@ -110,9 +116,12 @@ export function initProject(options: InitOptions): InitResult {
     [MANIFEST_FILE, starterManifest(name, options.schemaRef ?? DEFAULT_SCHEMA_REF)],
     [CONFIG_FILE, renderTemplate("init/mcpgen.config.json", { manifest: JSON.stringify(MANIFEST_FILE), out: JSON.stringify(out) })],
     [HANDLERS_FILE, renderTemplate("init/handlers.ts", data)],
-    [STDIO_ENTRY, renderTemplate("init/server.ts", data)],
-    [HTTP_ENTRY, renderTemplate("init/http.ts", data)],
+    ...entries.map(([rel, template]): [string, string] => [rel, renderTemplate(template, data)]),
   ];
+  if (target === "workers") {
+    files.push([WRANGLER_FILE, renderTemplate("init/wrangler.jsonc", { name: JSON.stringify(name), emitDir, ...workerdDate(options.dir) })]);
+  }
+  if (target !== "node") files.push([README_FILE, renderTemplate(`init/README-${target}.md`, data)]);
   if (!tsconfig) files.push([TSCONFIG_FILE, renderTemplate("init/tsconfig.json", {})]);
 
   const conflicts: Diagnostic[] = files
@@ -139,7 +148,12 @@ export function initProject(options: InitOptions): InitResult {
     if (plan.created) written.push(plan.file);
     else updated.push(`${plan.file} (${plan.summary})`);
   }
-  return { written, updated, notes: [...(tsconfig?.notes ?? []), ...pkg.notes], next: nextCommands(pkg) };
+  return { written, updated, notes: [...(tsconfig?.notes ?? []), ...pkg.notes], next: nextCommands(pkg, target) };
+}
+
+function workerdDate(dir: string): { compatibilityDate: string; dateSource: string } {
+  const { date, source } = compatibilityDate(dir);
+  return { compatibilityDate: date, dateSource: source };
 }
 
 function badName(name: string) {
@@ -165,14 +179,23 @@ function strayOutput(dir: string, out: string): Diagnostic | undefined {
 }
 
 /** Install only what the project does not list yet, then build (which generates) and run. */
-function nextCommands(pkg: PackagePlan): string[] {
+function nextCommands(pkg: PackagePlan, target: Target): string[] {
   const next: string[] = [];
   if (!pkg.has("@mcpgen/runtime")) next.push(`npm i @mcpgen/runtime@^${mcpgenVersion}`);
-  const dev = [["mcpgen", `mcpgen@^${mcpgenVersion}`], ["typescript", "typescript"], ["@types/node", "@types/node"]].filter(([n]) => !pkg.has(n!)).map(([, spec]) => spec);
+  const tool = targetTool(target);
+  const wanted = [["mcpgen", `mcpgen@^${mcpgenVersion}`], ["typescript", "typescript"], ["@types/node", "@types/node"], ...(tool ? [[tool, tool]] : [])];
+  const dev = wanted.filter(([n]) => !pkg.has(n!)).map(([, spec]) => spec);
   if (dev.length) next.push(`npm i -D ${dev.join(" ")}`);
-  next.push("npm run build    # mcpgen generate && tsc", "npm start        # stdio; `npm run start:http` serves http://127.0.0.1:3000/mcp");
+  next.push("npm run build    # mcpgen generate && tsc", `npm start        # ${START[target]}`);
   return next;
 }
+
+const START: Record<Target, string> = {
+  node: "stdio; `npm run start:http` serves http://127.0.0.1:3000/mcp",
+  workers: "wrangler dev: workerd serves http://127.0.0.1:8787/mcp (PORT picks the port); `npm run deploy` publishes",
+  bun: "Bun.serve: http://127.0.0.1:3000/mcp (PORT picks the port); `npm run start:stdio` serves stdio",
+  deno: "Deno.serve: http://127.0.0.1:3000/mcp (PORT picks the port); `npm run start:stdio` serves stdio",
+};
 
 /** The directory's name as an npm-style name ("My Project" -> "my-project"). */
 function defaultName(dir: string): string {

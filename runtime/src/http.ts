@@ -23,7 +23,7 @@ export {
   type StreamableHttpClientOptions,
   type ReconnectOptions,
 } from "./http-client/streamable-client.js";
-export { HttpStatusError } from "./http-client/request.js";
+export { HttpStatusError } from "./http-client/driver.js";
 export { ModernHttpClientTransport, requestHeaders, type ModernHttpClientOptions } from "./http-client/modern-client.js";
 export { HttpProbeClientTransport, connectHttp, type HttpProbeOptions } from "./http-client/probe.js";
 export {

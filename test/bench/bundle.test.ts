@@ -4,7 +4,7 @@
 // esbuild and lock file.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { measureBundles } from "../../bench/bundle.js";
+import { measureBundles, measureWorkerBundles } from "../../bench/bundle.js";
 
 /**
  * gzip bytes of the one-tool stdio server in one file, every bundled revision: 52.9 kB when this
@@ -23,6 +23,27 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
   assert.ok(b.all.single < b.sdk1.single, `mcpgen ${b.all.single} against SDK v1 ${b.sdk1.single}`);
   assert.ok(b.all.start < b.all.session && b.all.session < b.all.total, "validators load after start, per session");
   assert.ok(b.all.chunks > 10, `${b.all.chunks} chunks: each revision's validators stay lazy`);
+});
+
+/**
+ * gzip bytes of the one-tool server as a Worker (createFetchHandler, 2026-07-28 only): 51.5 kB
+ * when this was written, against SDK v1's 109.0 kB and SDK v2's 79.1 kB on their web-standard
+ * transports. The issue's target is 1/4 of SDK v1 (27 kB), not met yet: the runtime's core chunk
+ * (stdio, both lifecycles, the facades) reaches a bundler as one module that esbuild does not
+ * split, about 88 kB of its 189 kB minified. The budget holds what is there: 55 kB.
+ */
+const WORKER_BUDGET = 55_000;
+
+test("the one-tool Worker bundles within its budget, smaller than SDK v2's and half SDK v1's, with no legacy revision in it", async () => {
+  const w = await measureWorkerBundles();
+  for (const n of [w.modern, w.all, w.sdk1, w.sdk2]) assert.ok(n > 1000, JSON.stringify(w));
+  assert.ok(w.modern <= WORKER_BUDGET, `Worker: ${w.modern} bytes gzip, budget ${WORKER_BUDGET}`);
+  assert.ok(w.modern < w.sdk2, `mcpgen ${w.modern} against SDK v2 ${w.sdk2}`);
+  assert.ok(w.modern * 2 < w.sdk1, `mcpgen ${w.modern} against SDK v1 ${w.sdk1}`);
+  assert.ok(w.modern < w.all, "a server of 2026-07-28 alone drops the legacy revisions from its Worker");
+  const legacy = (inputs: string[]) => inputs.filter((f) => /protocol-\d{4}-\d{2}-\d{2}|\/protocol\/20(24|25)-/.test(f) && !f.includes("2026-07-28"));
+  assert.ok(legacy(w.allInputs).length > 0, "the every-revision Worker carries the legacy revisions (what the check below looks for)");
+  assert.equal(legacy(w.modernInputs), [], "no legacy revision's tables or validators");
 });
 
 test.run();

@@ -4,7 +4,7 @@
 // what a stdio server imports at start is its entries and one core chunk.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import * as root from "@mcpgen/runtime";
 import * as facades from "@mcpgen/runtime/facades";
@@ -110,9 +110,18 @@ test("a session's first message loads its validator with its era's path: legacy 
   }
   assert.is(legacy.size, 1, "one chunk for every legacy revision's initialize");
   assert.not.ok([...legacy].some((f) => f.includes("modern-path")), "a legacy session never loads the 2026-07-28 path");
-  // the folder's package scope says what the package says (Node stops its walk there)
+  // the folder's package scope says what the package says (Node stops its walk there), its
+  // "imports" too, each target relative to that folder and naming the same file
+  const pkgImports = (JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { imports: Record<string, Record<string, string>> }).imports;
   for (const dir of [join(runtimeDir, "dist"), join(runtimeDir, "dist", "chunks")]) {
-    assert.equal(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")), { type: "module", sideEffects: false });
+    const scope = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { imports: Record<string, Record<string, string>> };
+    assert.equal({ ...scope, imports: undefined }, { type: "module", sideEffects: false, imports: undefined });
+    assert.equal(Object.keys(scope.imports), Object.keys(pkgImports));
+    for (const [key, conditions] of Object.entries(pkgImports)) {
+      const expected = Object.entries(conditions).filter(([c]) => c !== "types");
+      assert.equal(Object.entries(scope.imports[key]!).map(([c, t]) => [c, join(dir, t)]), expected.map(([c, t]) => [c, join(runtimeDir, t)]), `${key} in ${relative(runtimeDir, dir)}/package.json`);
+      for (const [, t] of expected) assert.ok(existsSync(join(runtimeDir, t)), `${t} is built`);
+    }
   }
 });
 

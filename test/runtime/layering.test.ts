@@ -16,6 +16,8 @@ function files(dir: string): string[] {
   });
 }
 
+/** The package's own "imports" (`#http-driver`: the HTTP client's driver per host). */
+const hostImports = new Set(Object.keys((JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as { imports?: object }).imports ?? {}));
 const allowedBare = new Set(["eventsource-parser", "url-template", "oauth4webapi", "better-sqlite3"]);
 /** Bare imports allowed only below a directory of runtime/src (authorization and the SQLite task store are opt-in). */
 const confinedTo: Record<string, string> = { oauth4webapi: "auth", "better-sqlite3": "tasks/sqlite" };
@@ -30,7 +32,7 @@ test("runtime/src imports only itself, node built-ins and its declared dependenc
       if (spec.startsWith(".")) {
         const target = relative(src, join(f, "..", spec));
         if (target.startsWith("..")) bad.push(`${rel}: ${spec} leaves runtime/src`);
-      } else if (!spec.startsWith("node:") && !allowedBare.has(spec)) {
+      } else if (!spec.startsWith("node:") && !allowedBare.has(spec) && !hostImports.has(spec)) {
         bad.push(`${rel}: ${spec}`);
       } else if (confinedTo[spec] !== undefined && !relative(src, f).startsWith(`${confinedTo[spec]}/`)) {
         bad.push(`${rel}: ${spec} may only be imported below runtime/src/${confinedTo[spec]}`);

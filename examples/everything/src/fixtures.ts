@@ -6,21 +6,26 @@ export const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4
 /** 10 ms of 8 kHz mono 16-bit PCM silence in a RIFF/WAVE container. */
 export const WAV_SILENCE = wav(8000, 80);
 
+// DataView and btoa rather than Buffer: the example also runs on workerd, Bun and Deno (test/hosts).
 function wav(sampleRate: number, samples: number): string {
   const dataBytes = samples * 2;
-  const b = Buffer.alloc(44 + dataBytes);
-  b.write("RIFF", 0, "ascii");
-  b.writeUInt32LE(36 + dataBytes, 4);
-  b.write("WAVE", 8, "ascii");
-  b.write("fmt ", 12, "ascii");
-  b.writeUInt32LE(16, 16); // fmt chunk size
-  b.writeUInt16LE(1, 20); // PCM
-  b.writeUInt16LE(1, 22); // mono
-  b.writeUInt32LE(sampleRate, 24);
-  b.writeUInt32LE(sampleRate * 2, 28); // byte rate
-  b.writeUInt16LE(2, 32); // block align
-  b.writeUInt16LE(16, 34); // bits per sample
-  b.write("data", 36, "ascii");
-  b.writeUInt32LE(dataBytes, 40);
-  return b.toString("base64");
+  const bytes = new Uint8Array(44 + dataBytes);
+  const v = new DataView(bytes.buffer);
+  const ascii = (text: string, at: number): void => {
+    for (let i = 0; i < text.length; i++) bytes[at + i] = text.charCodeAt(i);
+  };
+  ascii("RIFF", 0);
+  v.setUint32(4, 36 + dataBytes, true);
+  ascii("WAVE", 8);
+  ascii("fmt ", 12);
+  v.setUint32(16, 16, true); // fmt chunk size
+  v.setUint16(20, 1, true); // PCM
+  v.setUint16(22, 1, true); // mono
+  v.setUint32(24, sampleRate, true);
+  v.setUint32(28, sampleRate * 2, true); // byte rate
+  v.setUint16(32, 2, true); // block align
+  v.setUint16(34, 16, true); // bits per sample
+  ascii("data", 36);
+  v.setUint32(40, dataBytes, true);
+  return btoa(String.fromCharCode(...bytes));
 }

@@ -585,12 +585,13 @@ export class OAuthClient implements HttpAuthorizer {
 /**
  * client_secret_basic with RFC 6749 §2.3.1's form-urlencoding as WHATWG URLSearchParams does it
  * (letters, digits and `*-._` stay as they are). oauth4webapi also escapes `-`, `.`, `_`, which
- * servers that do not decode (the conformance suite's among them) then reject.
+ * servers that do not decode (the conformance suite's among them) then reject. The encoded pair is
+ * ASCII, so `btoa` (on every host, unlike Buffer) encodes it as is.
  */
 function secretBasic(secret: string): oauth.ClientAuth {
   const enc = (v: string): string => new URLSearchParams({ v }).toString().slice(2);
   return (_as, client, _body, headers) => {
-    headers.set("authorization", `Basic ${Buffer.from(`${enc(client.client_id)}:${enc(secret)}`).toString("base64")}`);
+    headers.set("authorization", `Basic ${btoa(`${enc(client.client_id)}:${enc(secret)}`)}`);
   };
 }
 

@@ -38,22 +38,24 @@ export interface AuthChallengeAnswer {
 /** Challenge rounds per request: a server that keeps refusing fresh credentials is not asked again. */
 export const MAX_AUTH_ROUNDS = 3;
 
-interface Answer {
-  statusCode?: number;
-  headers: Record<string, string | string[] | undefined>;
-  resume(): unknown;
+/** How sendAuthorized reads an answer it does not own (an HttpDriver is one). */
+interface AnswerReader<R> {
+  status(answer: R): number;
+  header(answer: R, name: string): string | undefined;
+  discard(answer: R): void;
 }
 
 /**
  * Sends a request with the authorizer's headers; on 401/403 lets the authorizer react and sends it
  * again, at most MAX_AUTH_ROUNDS times. The refused answer's body is discarded before a retry.
  */
-export async function sendAuthorized<R extends Answer>(
+export async function sendAuthorized<R>(
   auth: HttpAuthorizer,
   url: URL,
   method: string,
   headers: Record<string, string>,
   send: (headers: Record<string, string>) => Promise<R>,
+  read: AnswerReader<R>,
 ): Promise<R> {
   for (let round = 0; ; round++) {
     const h = { ...headers };
@@ -63,21 +65,16 @@ export async function sendAuthorized<R extends Answer>(
       if (value !== undefined) h.authorization = value;
     }
     const res = await send(h);
-    const status = res.statusCode;
-    const nonce = auth.nonce !== undefined ? single(res.headers["dpop-nonce"]) : undefined;
+    const status = read.status(res);
+    const nonce = auth.nonce !== undefined ? read.header(res, "dpop-nonce") : undefined;
     if ((status !== 401 && status !== 403) || round >= MAX_AUTH_ROUNDS) {
       if (nonce !== undefined) auth.nonce!(url, nonce);
       return res;
     }
-    const www = res.headers["www-authenticate"];
-    const retry = await auth.challenged({ url, status, wwwAuthenticate: Array.isArray(www) ? www.join(", ") : www, attempt: round, dpopNonce: nonce });
+    const retry = await auth.challenged({ url, status, wwwAuthenticate: read.header(res, "www-authenticate"), attempt: round, dpopNonce: nonce });
     if (!retry) return res;
-    res.resume();
+    read.discard(res);
   }
-}
-
-function single(v: string | string[] | undefined): string | undefined {
-  return Array.isArray(v) ? v[0] : v;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { webcrypto } from "node:crypto";
+import type { webcrypto } from "node:crypto";
 import { OAuthFlowError } from "./errors.js";
 
 type CryptoKey = webcrypto.CryptoKey;
@@ -24,9 +24,15 @@ export async function importPrivateKeyPem(pem: string, alg: string): Promise<Cry
   if (params === undefined) throw new OAuthFlowError("unsupported", `signing algorithm ${JSON.stringify(alg)} is not supported (use one of ${Object.keys(ALGS).join(", ")})`);
   const m = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem);
   if (!m) throw new OAuthFlowError("unsupported", "private key is not a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)");
-  const der = Buffer.from(m[1]!.replace(/\s+/g, ""), "base64");
+  let der: Uint8Array;
   try {
-    return await webcrypto.subtle.importKey("pkcs8", der, params, false, ["sign"]);
+    der = Uint8Array.from(atob(m[1]!.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+  } catch {
+    throw new OAuthFlowError("unsupported", "private key PEM is not base64");
+  }
+  try {
+    // The global WebCrypto (Node, workerd, Bun, Deno, browsers), so this module loads on all of them.
+    return await (globalThis.crypto as webcrypto.Crypto).subtle.importKey("pkcs8", der, params, false, ["sign"]);
   } catch (e) {
     throw new OAuthFlowError("unsupported", `private key does not import as ${alg}: ${(e as Error).message}`);
   }

@@ -5,7 +5,8 @@ import { SseDecoder } from "../framing/sse.js";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
-import { HttpRequester, HttpStatusError, readText } from "./request.js";
+import { HttpStatusError, type HttpDriver } from "./driver.js";
+import { defaultHttpDriver } from "#http-driver";
 import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface LegacySseClientOptions {
@@ -13,6 +14,8 @@ export interface LegacySseClientOptions {
   url: string | URL;
   headers?: Record<string, string>;
   agent?: http.Agent;
+  /** Send over this `fetch` instead of the host's default (node:http on Node, fetch elsewhere); e.g. a Workers service binding's. */
+  fetch?: typeof fetch;
   /** Authorization header source and 401/403 handler (see `StreamableHttpClientOptions.auth`). */
   auth?: HttpAuthorizer;
   /** Bound on waiting for the `endpoint` event (default 10000 ms). */
@@ -32,15 +35,15 @@ export class LegacySseClientTransport implements Transport, TransportHints {
   onframeerror?: (error: FrameError) => void;
 
   private readonly o: LegacySseClientOptions;
-  private readonly http: HttpRequester;
+  private readonly http: HttpDriver;
   private endpoint: URL | undefined;
   private protocolVersion: string | undefined;
   private closed = false;
-  private stream: http.IncomingMessage | undefined;
+  private stream: unknown;
 
   constructor(options: LegacySseClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
+    this.http = defaultHttpDriver({ url: new URL(options.url), agent: options.agent, auth: options.auth, fetch: options.fetch });
   }
 
   /** The URI the server told us to POST to. */
@@ -59,9 +62,9 @@ export class LegacySseClientTransport implements Transport, TransportHints {
 
   async start(): Promise<void> {
     const res = await this.http.request("GET", { ...this.o.headers, accept: "text/event-stream" });
-    const status = res.statusCode ?? 0;
-    if (status !== 200 || !String(res.headers["content-type"] ?? "").includes("text/event-stream")) {
-      const text = await readText(res, 64 * 1024).catch(() => "");
+    const status = this.http.status(res);
+    if (status !== 200 || !(this.http.header(res, "content-type") ?? "").includes("text/event-stream")) {
+      const text = await this.http.text(res, 64 * 1024).catch(() => "");
       this.http.destroy();
       throw new HttpStatusError(status, text, "SSE GET failed");
     }
@@ -73,7 +76,7 @@ export class LegacySseClientTransport implements Transport, TransportHints {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        res.destroy();
+        this.http.end(res);
         reject(e);
       };
       const decoder = new SseDecoder(
@@ -125,15 +128,15 @@ export class LegacySseClientTransport implements Transport, TransportHints {
         },
         { maxBufferChars: this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES },
       );
-      res.on("data", (c: Buffer) => decoder.push(c));
-      const ended = (): void => {
-        decoder.end();
-        fail(new Error("SSE stream ended before the endpoint event"));
-        void this.close();
-      };
-      res.once("end", ended);
-      res.once("close", ended);
-      res.once("error", ended);
+      this.http.stream(
+        res,
+        (c) => decoder.push(c),
+        () => {
+          decoder.end();
+          fail(new Error("SSE stream ended before the endpoint event"));
+          void this.close();
+        },
+      );
     });
   }
 
@@ -142,18 +145,18 @@ export class LegacySseClientTransport implements Transport, TransportHints {
     const h: Record<string, string> = { ...this.o.headers, "content-type": "application/json" };
     if (this.protocolVersion !== undefined) h["mcp-protocol-version"] = this.protocolVersion;
     const res = await this.http.request("POST", h, JSON.stringify(message), this.endpoint);
-    const status = res.statusCode ?? 0;
+    const status = this.http.status(res);
     if (status < 200 || status >= 300) {
-      const text = await readText(res, 64 * 1024).catch(() => "");
+      const text = await this.http.text(res, 64 * 1024).catch(() => "");
       throw new HttpStatusError(status, text, "POST failed");
     }
-    res.resume();
+    this.http.discard(res);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.stream?.destroy();
+    if (this.stream !== undefined) this.http.end(this.stream);
     this.http.destroy();
     this.onclose?.();
   }

@@ -12,7 +12,8 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { argumentAt, encodeHeaderValue, headerIntegerOk, MetaKey, nameField, type HeaderParam } from "../lifecycle/modern/wire.js";
-import { HttpRequester, HttpStatusError, readText } from "./request.js";
+import { HttpStatusError, type HttpDriver } from "./driver.js";
+import { defaultHttpDriver } from "#http-driver";
 import type { HttpAuthorizer } from "../auth/hook.js";
 
 export interface ModernHttpClientOptions {
@@ -22,6 +23,8 @@ export interface ModernHttpClientOptions {
   headers?: Record<string, string>;
   /** Keep-alive agent to use; default one per transport (destroyed on close). */
   agent?: http.Agent;
+  /** Send over this `fetch` instead of the host's default (node:http on Node, fetch elsewhere); e.g. a Workers service binding's. */
+  fetch?: typeof fetch;
   /** Largest SSE event accepted, in characters (default 4 Mi). */
   maxMessageChars?: number;
   /** Largest JSON reply body, in bytes (default 16 MiB). */
@@ -67,7 +70,7 @@ export function requestHeaders(message: Msg, tools: ReadonlyMap<string, readonly
 
 /** One POST whose reply is still owed: aborting it is cancelling the request. */
 interface Exchange {
-  req: http.ClientRequest | undefined;
+  req: unknown;
   cancelled: boolean;
   answered: boolean;
 }
@@ -78,7 +81,7 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
   onerror?: (error: Error) => void;
 
   private readonly o: ModernHttpClientOptions;
-  private readonly http: HttpRequester;
+  private readonly http: HttpDriver;
   private protocolVersion: string | undefined;
   private readonly tools = new Map<string, readonly HeaderParam[]>();
   private readonly exchanges = new Map<RequestId, Exchange>();
@@ -87,7 +90,7 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
 
   constructor(options: ModernHttpClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
+    this.http = defaultHttpDriver({ url: new URL(options.url), agent: options.agent, auth: options.auth, fetch: options.fetch });
   }
 
   get url(): URL {
@@ -159,17 +162,17 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
     // A cancellation that lands while authorization is obtaining a token also ends the retried POST.
     const res = await this.http.request("POST", h, JSON.stringify(m), undefined, (req) => {
       ex.req = req;
-      if (ex.cancelled) req.destroy();
+      if (ex.cancelled) this.http.cancel(req);
     });
-    const status = res.statusCode ?? 0;
-    const ctype = String(res.headers["content-type"] ?? "");
+    const status = this.http.status(res);
+    const ctype = this.http.header(res, "content-type") ?? "";
     if (status === 202) {
-      res.resume();
+      this.http.discard(res);
       if (id !== undefined) throw new HttpStatusError(status, "", "request accepted without a response");
       return;
     }
     if (status < 200 || status >= 300) {
-      const text = await readText(res, 64 * 1024).catch(() => "");
+      const text = await this.http.text(res, 64 * 1024).catch(() => "");
       // 2026 servers answer refusals (400, 404) with a JSON-RPC error body: that is the answer.
       const reply = id === undefined ? undefined : errorReply(text, id);
       if (reply === undefined) throw new HttpStatusError(status, text, "POST failed");
@@ -180,7 +183,7 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
     if (ctype.includes("text/event-stream")) {
       await this.consume(res, id, ex);
     } else {
-      const text = await readText(res, this.o.maxBodyBytes ?? 16 * 1024 * 1024);
+      const text = await this.http.text(res, this.o.maxBodyBytes ?? 16 * 1024 * 1024);
       if (text.trim() !== "") {
         let parsed: unknown;
         try {
@@ -195,7 +198,7 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
     if (id !== undefined && !ex.answered && !ex.cancelled) throw new Error(`the reply to request ${JSON.stringify(id)} ended without a response`);
   }
 
-  private consume(res: http.IncomingMessage, id: RequestId | undefined, ex: Exchange): Promise<void> {
+  private consume(res: unknown, id: RequestId | undefined, ex: Exchange): Promise<void> {
     return new Promise((resolve) => {
       const decoder = new SseDecoder(
         {
@@ -215,17 +218,14 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
         },
         { maxBufferChars: this.o.maxMessageChars ?? 4 * 1024 * 1024 },
       );
-      let done = false;
-      const end = (): void => {
-        if (done) return;
-        done = true;
-        decoder.end();
-        resolve();
-      };
-      res.on("data", (chunk: Buffer) => decoder.push(chunk));
-      res.once("end", end);
-      res.once("close", end);
-      res.once("error", end);
+      this.http.stream(
+        res,
+        (chunk) => decoder.push(chunk),
+        () => {
+          decoder.end();
+          resolve();
+        },
+      );
     });
   }
 
@@ -236,7 +236,7 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
     if (ex === undefined) return;
     this.exchanges.delete(requestId);
     ex.cancelled = true;
-    ex.req?.destroy();
+    if (ex.req !== undefined) this.http.cancel(ex.req);
   }
 
   private deliver(m: JSONRPCMessage): void {

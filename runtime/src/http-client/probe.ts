@@ -2,7 +2,7 @@ import type * as http from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./streamable-client.js";
-import { HttpStatusError } from "./request.js";
+import { HttpStatusError } from "./driver.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
 import { ModernHttpClientTransport } from "./modern-client.js";
@@ -89,6 +89,7 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
       url: this.address,
       headers: this.o.headers,
       agent: this.o.agent,
+      fetch: this.o.fetch,
       maxMessageChars: this.o.maxMessageChars,
       auth: this.o.auth,
     });
@@ -147,7 +148,7 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
       if (status !== 400 && status !== 404 && status !== 405) throw e;
       const old = this.active;
       const legacy = this.wire(
-        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.address, headers: this.o.headers, agent: this.o.agent, auth: this.o.auth }),
+        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.address, headers: this.o.headers, agent: this.o.agent, fetch: this.o.fetch, auth: this.o.auth }),
       );
       this.active = legacy;
       // Quietly drop the Streamable HTTP attempt (it holds no session).

@@ -2,24 +2,14 @@ import type * as http from "node:http";
 import type * as https from "node:https";
 import { nodeHttp, nodeHttps } from "../node-http.js";
 import { sendAuthorized, type HttpAuthorizer } from "../auth/hook.js";
-
-/** A non-2xx HTTP answer; the probe and the session read `status`. */
-export class HttpStatusError extends Error {
-  readonly status: number;
-  readonly body: string;
-  constructor(status: number, body: string, what: string) {
-    super(`${what}: HTTP ${status}${body ? ` ${body.slice(0, 300)}` : ""}`);
-    this.name = "HttpStatusError";
-    this.status = status;
-    this.body = body;
-  }
-}
+import type { HttpDriver } from "./driver.js";
 
 /**
- * Thin keep-alive HTTP requests on node:http. Every request gets its own ClientRequest (never a
- * shared AbortSignal); `abortAll` tears down whatever is still in flight.
+ * Thin keep-alive HTTP requests on node:http: the transports' driver on Node. Every request gets
+ * its own ClientRequest (never a shared AbortSignal); `abortAll` tears down whatever is still in
+ * flight.
  */
-export class HttpRequester {
+export class NodeHttpDriver implements HttpDriver<http.IncomingMessage, http.ClientRequest> {
   readonly url: URL;
   private readonly agent: http.Agent;
   private readonly ownAgent: boolean;
@@ -49,7 +39,7 @@ export class HttpRequester {
     onrequest?: (req: http.ClientRequest) => void,
   ): Promise<http.IncomingMessage> {
     if (this.auth === undefined) return this.send(method, headers, body, url, onrequest);
-    return sendAuthorized(this.auth, url, method, headers, (h) => this.send(method, h, body, url, onrequest));
+    return sendAuthorized(this.auth, url, method, headers, (h) => this.send(method, h, body, url, onrequest), this);
   }
 
   private send(
@@ -90,6 +80,44 @@ export class HttpRequester {
       if (body !== undefined) req.end(body);
       else req.end();
     });
+  }
+
+  status(res: http.IncomingMessage): number {
+    return res.statusCode ?? 0;
+  }
+
+  header(res: http.IncomingMessage, name: string): string | undefined {
+    const v = res.headers[name];
+    return Array.isArray(v) ? v.join(", ") : v;
+  }
+
+  text(res: http.IncomingMessage, limit: number): Promise<string> {
+    return readText(res, limit);
+  }
+
+  stream(res: http.IncomingMessage, ondata: (chunk: Uint8Array) => void, onend: () => void): void {
+    let ended = false;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      onend();
+    };
+    res.on("data", ondata);
+    res.once("end", end);
+    res.once("close", end);
+    res.once("error", end);
+  }
+
+  discard(res: http.IncomingMessage): void {
+    res.resume();
+  }
+
+  end(res: http.IncomingMessage): void {
+    res.destroy();
+  }
+
+  cancel(req: http.ClientRequest): void {
+    req.destroy();
   }
 
   abortAll(): void {
@@ -167,7 +195,7 @@ function targetOf(url: URL): http.RequestOptions {
 }
 
 /** Reads a whole response body (bounded). */
-export function readText(res: http.IncomingMessage, limit = 16 * 1024 * 1024): Promise<string> {
+function readText(res: http.IncomingMessage, limit = 16 * 1024 * 1024): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

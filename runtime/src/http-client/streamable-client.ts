@@ -3,7 +3,8 @@ import { ownCopy } from "../session/own-copy.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
-import { HttpRequester, HttpStatusError, readText } from "./request.js";
+import { HttpStatusError, type HttpDriver } from "./driver.js";
+import { defaultHttpDriver } from "#http-driver";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
@@ -27,6 +28,8 @@ export interface StreamableHttpClientOptions {
   headers?: Record<string, string>;
   /** Keep-alive agent to use; default one per transport (keep-alive, destroyed on close). */
   agent?: http.Agent;
+  /** Send over this `fetch` instead of the host's default (node:http on Node, fetch elsewhere); e.g. a Workers service binding's. */
+  fetch?: typeof fetch;
   /** Resume an existing session. */
   sessionId?: string;
   /** Open the standalone GET stream once `notifications/initialized` is accepted (default true). */
@@ -51,7 +54,7 @@ interface StreamCtx {
   failures: number;
 }
 
-/** Streamable HTTP client transport (2025-03-26 … 2025-11-25) on node:http with keep-alive. */
+/** Streamable HTTP client transport (2025-03-26 … 2025-11-25): node:http with keep-alive on Node, fetch elsewhere. */
 export class StreamableHttpClientTransport implements Transport, TransportHints {
   onmessage?: (message: JSONRPCMessage | JSONRPCMessage[], context?: MessageContext) => void;
   onclose?: () => void;
@@ -59,19 +62,19 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
   onframeerror?: (error: FrameError) => void;
 
   private readonly o: StreamableHttpClientOptions;
-  private readonly http: HttpRequester;
+  private readonly http: HttpDriver;
   private sid: string | undefined;
   private protocolVersion: string | undefined;
   private closed = false;
   private started = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
   private getStreamOpen = false;
   /** Requests whose response has not arrived, by the stream that should carry it (a response may come on another). */
   private readonly awaiting = new Map<RequestId, StreamCtx>();
 
   constructor(options: StreamableHttpClientOptions) {
     this.o = options;
-    this.http = new HttpRequester(new URL(options.url), options.agent, options.auth);
+    this.http = defaultHttpDriver({ url: new URL(options.url), agent: options.agent, auth: options.auth, fetch: options.fetch });
     this.sid = options.sessionId;
   }
 
@@ -111,11 +114,11 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
     const h = this.headers("application/json, text/event-stream");
     h["content-type"] = "application/json";
     const res = await this.http.request("POST", h, JSON.stringify(message));
-    const sid = res.headers["mcp-session-id"];
-    if (typeof sid === "string" && sid !== "") this.sid = sid;
-    const status = res.statusCode ?? 0;
+    const sid = this.http.header(res, "mcp-session-id");
+    if (sid !== undefined && sid !== "") this.sid = sid;
+    const status = this.http.status(res);
     if (status === 202) {
-      res.resume();
+      this.http.discard(res);
       if (this.o.openGetStream !== false && !this.getStreamOpen && isInitialized(message)) {
         this.getStreamOpen = true;
         this.openGetStream();
@@ -123,18 +126,18 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
       return;
     }
     if (status < 200 || status >= 300) {
-      const text = await readText(res, 64 * 1024).catch(() => "");
+      const text = await this.http.text(res, 64 * 1024).catch(() => "");
       if (status === 404 && h["mcp-session-id"] !== undefined) this.sid = undefined;
       throw new HttpStatusError(status, text, status === 404 && h["mcp-session-id"] !== undefined ? "session expired" : "POST failed");
     }
-    const ctype = String(res.headers["content-type"] ?? "");
+    const ctype = this.http.header(res, "content-type") ?? "";
     if (ctype.includes("text/event-stream")) {
       const ctx: StreamCtx = { pending: requestIds(message), standalone: false, lastEventId: undefined, retryMs: undefined, failures: 0 };
       for (const id of ctx.pending) this.awaiting.set(id, ctx);
       this.consume(res, ctx);
       return;
     }
-    const text = await readText(res, this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES);
+    const text = await this.http.text(res, this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES);
     if (text.trim() === "") return;
     let parsed: unknown;
     try {
@@ -156,7 +159,7 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
     if (this.sid !== undefined) {
       // Best effort: end the server session; 405 (not supported) and errors are fine.
       const del = this.http.request("DELETE", this.headers("application/json, text/event-stream")).then(
-        (res) => void res.resume(),
+        (res) => this.http.discard(res),
         () => {},
       );
       await Promise.race([del, this.delay(this.o.closeTimeoutMs ?? 2000)]);
@@ -168,7 +171,8 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
   private delay(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const t = setTimeout(resolve, ms);
-      t.unref();
+      // Node only: the bound on close() must not keep a process alive.
+      (t as { unref?: () => void }).unref?.();
     });
   }
 
@@ -208,7 +212,7 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
   }
 
   /** Reads one SSE response; when it ends early, reconnects with GET + Last-Event-ID. */
-  private consume(res: http.IncomingMessage, ctx: StreamCtx): void {
+  private consume(res: unknown, ctx: StreamCtx): void {
     const decoder = new SseDecoder(
       {
         onevent: (e) => {
@@ -240,16 +244,13 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
           // An event too large to buffer was cut: it was most likely the reply this stream carries.
           if ((e as { type?: string }).type === "max-buffer-size-exceeded" && !ctx.standalone) {
             this.lost(ctx, `an SSE event exceeded ${this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES} characters`);
-            res.destroy();
+            this.http.end(res);
           }
         },
       },
       { maxBufferChars: this.o.maxMessageChars ?? CLIENT_MAX_MESSAGE_BYTES },
     );
-    let ended = false;
     const end = (): void => {
-      if (ended) return;
-      ended = true;
       decoder.end();
       if (this.closed) return;
       if (!ctx.standalone && ctx.pending.size === 0) return;
@@ -259,10 +260,7 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
       }
       this.reconnect(ctx, ctx.retryMs ?? this.backoff(ctx.failures));
     };
-    res.on("data", (chunk: Buffer) => decoder.push(chunk));
-    res.once("end", end);
-    res.once("close", end);
-    res.once("error", () => end());
+    this.http.stream(res, (chunk) => decoder.push(chunk), end);
   }
 
   private answered(m: JSONRPCMessage): void {
@@ -294,20 +292,20 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
     if (this.closed) return;
     const h = this.headers("text/event-stream");
     if (ctx.lastEventId !== undefined) h["last-event-id"] = ctx.lastEventId;
-    let res: http.IncomingMessage;
+    let res: unknown;
     try {
       res = await this.http.request("GET", h);
     } catch (e) {
       if (!this.closed) this.retryOrGiveUp(ctx, e as Error);
       return;
     }
-    const status = res.statusCode ?? 0;
-    const ctype = String(res.headers["content-type"] ?? "");
+    const status = this.http.status(res);
+    const ctype = this.http.header(res, "content-type") ?? "";
     if (status >= 200 && status < 300 && ctype.includes("text/event-stream")) {
       this.consume(res, ctx);
       return;
     }
-    res.resume();
+    this.http.discard(res);
     // The server offers no GET stream: fine for the standalone stream, fatal for a reply.
     if (status === 405 && ctx.standalone) return;
     this.retryOrGiveUp(ctx, new HttpStatusError(status, "", "SSE GET failed"));

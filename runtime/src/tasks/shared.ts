@@ -95,7 +95,7 @@ export function afterRetention(ms: number, f: () => void): () => void {
   let timer: ReturnType<typeof setTimeout>;
   const arm = (left: number) => {
     timer = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(f, left);
-    timer.unref();
+    (timer as { unref?: () => void }).unref?.(); // none on workerd, where timers keep nothing alive
   };
   arm(ms);
   return () => clearTimeout(timer);

@@ -199,14 +199,18 @@ export class MemoryTaskStore implements TaskStore {
     };
     this.tasks.set(taskId, record);
     this.owners.add(init.owner);
-    // Runs only while tasks are held and never keeps the process alive.
-    this.sweeper ??= setInterval(() => {
-      this.expire();
-      if (this.tasks.size === 0) {
-        clearInterval(this.sweeper);
-        this.sweeper = undefined;
-      }
-    }, this.sweepIntervalMs).unref();
+    // Runs only while tasks are held and never keeps the process alive (unref: Node, Bun, Deno;
+    // workerd's timers have none and keep nothing alive).
+    if (this.sweeper === undefined) {
+      this.sweeper = setInterval(() => {
+        this.expire();
+        if (this.tasks.size === 0) {
+          clearInterval(this.sweeper);
+          this.sweeper = undefined;
+        }
+      }, this.sweepIntervalMs);
+      (this.sweeper as { unref?: () => void }).unref?.();
+    }
     return strip(record);
   }
 

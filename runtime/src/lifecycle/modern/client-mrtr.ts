@@ -21,7 +21,9 @@ export class InputRoundsExceededError extends Error {
   }
 }
 
-const NEVER = new AbortController().signal;
+/** A signal never aborted, made on first use: workerd refuses an AbortController at module scope. */
+let never: AbortSignal | undefined;
+const neverAborted = (): AbortSignal => (never ??= new AbortController().signal);
 
 /** What an input-request handler sees: the request it answers is the key, not a JSON-RPC id. */
 class InputContext implements RequestContext {
@@ -63,7 +65,7 @@ export async function answerInputRequests(
         throw new McpError(ErrorCode.MethodNotFound, `The server asked for ${r.method} (input request ${JSON.stringify(key)}), which this client does not handle`);
       }
       const params: Params = r.params ?? {};
-      const result: unknown = await handler(params, new InputContext(key, r.method, signal ?? NEVER));
+      const result: unknown = await handler(params, new InputContext(key, r.method, signal ?? neverAborted()));
       if (typeof result !== "object" || result === null || Array.isArray(result)) {
         throw new TypeError(`The ${r.method} handler returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`);
       }

@@ -1,0 +1,131 @@
+/**
+ * Real JavaScript runtimes for the host tests: workerd (through Miniflare, which starts it as a
+ * child process), Bun and Deno (their npm packages' binaries). Code reaches each as one ESM file
+ * bundled by esbuild with that host's export conditions, so the runtime's per-host choices (the
+ * HTTP client's driver) are the ones a user's bundler makes. Everything is offline, on 127.0.0.1,
+ * bounded in time, and stopped by the caller in `finally`.
+ */
+import { build } from "esbuild";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { repoRoot } from "../helpers.js";
+import { background, run, type Background, type RunResult } from "../conformance/procs.js";
+
+export type Host = "workerd" | "bun" | "deno";
+export const HOSTS: readonly Host[] = ["workerd", "bun", "deno"];
+
+const bin = (name: string): string => join(repoRoot, "node_modules", ".bin", name);
+
+/** The export conditions each host's bundler resolves with (wrangler's for workerd). */
+const CONDITIONS: Record<Host, string[]> = { workerd: ["workerd", "worker", "browser"], bun: ["bun"], deno: ["deno"] };
+
+/** Names a host without Node does not have; found free in a workerd bundle, they fail the build. */
+const NODE_GLOBALS = ["Buffer", "process", "require", "__dirname", "__filename", "global", "setImmediate", "clearImmediate"];
+
+export interface HostBundle {
+  code: string;
+  /** Bundled input files (repository-relative). */
+  inputs: string[];
+}
+
+/**
+ * One ESM file for `host` from `source` (resolved from the repository root). For workerd nothing
+ * of Node may reach it: a `node:` import fails the build (esbuild cannot resolve one for the
+ * browser platform) and a free Node global is reported by name.
+ */
+export async function bundleFor(host: Host, source: string, o: { minify?: boolean } = {}): Promise<HostBundle> {
+  const marker = (g: string): string => `__mcpgen_node_global_${g}__`;
+  const r = await build({
+    stdin: { contents: source, resolveDir: repoRoot, sourcefile: `${host}-entry.js` },
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: host === "workerd" ? "browser" : "neutral",
+    conditions: CONDITIONS[host],
+    mainFields: ["module", "main"],
+    external: host === "workerd" ? [] : ["node:*"],
+    define: host === "workerd" ? Object.fromEntries(NODE_GLOBALS.map((g) => [g, marker(g)])) : {},
+    minify: o.minify ?? false,
+    metafile: true,
+    logLevel: "silent",
+    target: "es2022",
+  });
+  const code = r.outputFiles[0]!.text;
+  if (host === "workerd") {
+    const found = NODE_GLOBALS.filter((g) => code.includes(marker(g)));
+    if (found.length > 0) throw new Error(`Node globals reach the workerd bundle: ${found.join(", ")}`);
+  }
+  return { code, inputs: Object.keys(r.metafile.inputs) };
+}
+
+/** The compatibility date of the installed workerd (its version is 1.YYYYMMDD.n). */
+export function workerdCompatibilityDate(): string {
+  const { version } = JSON.parse(readFileSync(join(repoRoot, "node_modules", "workerd", "package.json"), "utf8")) as { version: string };
+  const m = /^\d+\.(\d{4})(\d{2})(\d{2})\./.exec(version);
+  if (!m) throw new Error(`cannot read a date from workerd ${version}`);
+  return `${m[1]}-${m[2]}-${m[3]}`;
+}
+
+export interface Served {
+  url: URL;
+  stop(): Promise<void>;
+}
+
+/** A Worker module (`export default { fetch }`) served by workerd on 127.0.0.1, persistence in `persistDir`. */
+export async function serveWorker(code: string, persistDir: string, timeoutMs = 30_000): Promise<Served> {
+  const { Miniflare } = await import("miniflare");
+  const mf = new Miniflare({
+    modules: true,
+    script: code,
+    compatibilityDate: workerdCompatibilityDate(),
+    host: "127.0.0.1",
+    port: 0,
+    defaultPersistRoot: persistDir,
+    // No Request.cf: Miniflare would fetch it from workers.cloudflare.com (the tests are offline).
+    cf: false,
+    verbose: false,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const url = await Promise.race([
+      mf.ready,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`workerd did not start within ${timeoutMs} ms`)), timeoutMs))),
+    ]);
+    return { url, stop: () => mf.dispose() };
+  } catch (e) {
+    await mf.dispose().catch(() => {});
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The command line that runs `file` on a host with a process (Deno: network to 127.0.0.1 only, nothing fetched). */
+function commandFor(host: "bun" | "deno", file: string, denoDir: string, args: readonly string[] = []): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+  const env = { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
+  if (host === "bun") return { command: bin("bun"), args: ["run", file, ...args], env };
+  return { command: bin("deno"), args: ["run", "--no-remote", "--cached-only", "--no-prompt", "--allow-net=127.0.0.1", "--allow-env", file, ...args], env };
+}
+
+/** Runs `file` on Bun or Deno to its end (bounded). */
+export function runOn(host: "bun" | "deno", file: string, denoDir: string, timeoutMs = 60_000, args: readonly string[] = []): Promise<RunResult> {
+  const c = commandFor(host, file, denoDir, args);
+  return run(c.command, c.args, { env: c.env, timeoutMs });
+}
+
+/** Starts `file` on Bun or Deno and waits (bounded) for it to print `listening on <url>`. */
+export async function serveOn(host: "bun" | "deno", file: string, denoDir: string, timeoutMs = 30_000, args: readonly string[] = []): Promise<Served & { proc: Background }> {
+  const c = commandFor(host, file, denoDir, args);
+  const proc = background(c.command, c.args, { env: c.env });
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const m = /listening on (http:\/\/\S+)/.exec(proc.tail());
+    if (m) return { url: new URL(m[1]!), proc, stop: async () => void (await proc.stop(3000)) };
+    const gone = proc.exited();
+    if (gone !== undefined || Date.now() > until) {
+      await proc.stop(1000);
+      throw new Error(`${host} did not start: ${gone ?? `no "listening on" within ${timeoutMs} ms`}\n${proc.tail()}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
