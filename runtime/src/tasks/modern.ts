@@ -1,5 +1,6 @@
 /**
- * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server (features.md §10): a
+ * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server
+ * (https://modelcontextprotocol.io/extensions/tasks/overview): a
  * tool call the server lets run as a task answers `CreateTaskResult` (`resultType: "task"`), and
  * the client follows it with `tasks/get` (DetailedTask), `tasks/update` (answers to task-phase
  * input requests) and `tasks/cancel`. Input the handler asks for before the task exists is

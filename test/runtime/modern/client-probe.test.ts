@@ -1,6 +1,7 @@
-// The dual-era client's probe over the in-memory transport (transports.md §1.4): modern outcomes
-// stay modern, everything else (errors of any code, garbage, silence) falls back to initialize on
-// the same session; the era is remembered per server; an era can be pinned.
+// The dual-era client's probe over the in-memory transport
+// (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility):
+// modern outcomes stay modern, everything else (errors of any code, garbage, silence) falls back to
+// initialize on the same session; the era is remembered per server; an era can be pinned.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {

@@ -1,7 +1,8 @@
 // The 2026-07-28 Streamable HTTP client against a scripted node:http server on 127.0.0.1:
 // request-metadata headers (incl. Mcp-Param-* with base64), JSON and SSE replies, refusals with
 // JSON-RPC bodies, cancellation by closing the exchange, the -32020 re-list-and-retry, and the
-// dual-era probe's HTTP outcomes (transports.md §5.1).
+// dual-era probe's HTTP outcomes
+// (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility).
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "uvu";

@@ -55,7 +55,7 @@ test("x-mcp-header: collects annotated properties reached through properties alo
   assert.equal(headerParams({ type: "object" }), { params: [] });
 });
 
-test("x-mcp-header: every violation of transports.md §4.5 is a problem for the tool", () => {
+test("x-mcp-header: every violation of the spec's custom-header rules is a problem for the tool", () => {
   const bad = (schema: unknown) => {
     const r = headerParams(schema);
     assert.ok("problem" in r, JSON.stringify(schema));
