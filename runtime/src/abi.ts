@@ -90,6 +90,7 @@ export function equal(a: unknown, b: unknown): boolean {
 // must not reject what peers commonly send, yet must catch values of the wrong shape.
 
 /** RFC 3986 URI, loosely: a scheme followed by ":" and no whitespace or control characters. */
+// oxlint-disable-next-line no-control-regex -- control characters are what the check rejects
 const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/;
 
 /**
@@ -98,6 +99,7 @@ const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/;
  * each with an optional `:N` prefix or `*` explode modifier).
  */
 const uriTemplatePattern =
+  // oxlint-disable-next-line no-control-regex -- control characters are what the check rejects
   /^(?:[^\s\u0000-\u001f\u007f"'<>\\^`{|}]|\{[+#./;?&=,!@|]?[A-Za-z0-9_.%]+(?::[1-9][0-9]{0,3}|\*)?(?:,[A-Za-z0-9_.%]+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/;
 
 /** RFC 4648 base64 (standard alphabet, padded), as JSON Schema's `byte` format (OpenAPI) means it. */

@@ -74,7 +74,7 @@ test("reserved words, dashed argument names and long names compile; an empty man
     try {
       writeFiles(dir, { "mcp.manifest.json": JSON.stringify(manifest) });
       const r = generateManifest(join(dir, "mcp.manifest.json"));
-      writeFiles(dir, { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) });
+      writeFiles(dir, Object.fromEntries(r.files.map((f) => [f.path, f.contents])));
       const out = tscStrict(dir, ["server.ts", "client.ts"]);
       assert.is(out.code, 0, out.output);
     } finally {
@@ -87,7 +87,7 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
   const dir = tempDir("facades-ts5-");
   try {
     const r = generateManifest(fixture("facades"));
-    const generated = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) };
+    const generated = Object.fromEntries(r.files.map((f) => [f.path, f.contents]));
     writeFiles(dir, Object.fromEntries(Object.entries(generated).map(([p, t]) => [`mcp/${p}`, t])));
     for (const f of ["handlers.ts", "type-errors.ts", "drive.ts"]) writeFiles(dir, { [f]: readFileSync(join(root, "test", "fixtures", "facades", f), "utf8") });
     const out = tscStrict(dir, ["mcp/server.ts", "mcp/client.ts", "handlers.ts", "type-errors.ts", "drive.ts"], "typescript-5");

@@ -69,7 +69,7 @@ test("generateManifest: the weather example loads without warnings and its files
   // under the repo's tmp/ so that @mcpgen/runtime/abi resolves
   const dir = tempDir("manifest-example-");
   try {
-    const files = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) };
+    const files = Object.fromEntries(r.files.map((f) => [f.path, f.contents]));
     writeFiles(dir, files);
     const out = tscStrict(dir, Object.keys(files));
     assert.is(out.code, 0, out.output);

@@ -19,10 +19,12 @@ test("hasCapability walks dotted paths; false and null mean absent", () => {
 });
 
 test("client calling tools/call on a server without tools: CapabilityError, nothing sent", async () => {
-  const { client, server } = await connectPair({ server: { capabilities: { prompts: {} } } });
-  let sent = false;
-  server.setNotificationHandler("notifications/initialized", () => void (sent = true));
+  const { client, ct } = await connectPair({ server: { capabilities: { prompts: {} } } });
+  const sent: unknown[] = [];
+  const send = ct.send.bind(ct);
+  ct.send = (message, options) => (sent.push(message), send(message, options));
   const e = await rejection(client.request("tools/call", { name: "x" }));
+  assert.equal(sent, []);
   assert.instance(e, CapabilityError);
   assert.is(e.capability, "tools");
   assert.match(e.message, /server does not declare the 'tools' capability/);

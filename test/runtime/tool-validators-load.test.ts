@@ -7,7 +7,6 @@ import { bindings, dual } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { rawPeer } from "./helpers/peer.js";
 
-const anyObject = ((d: unknown) => typeof d === "object" && d !== null && !Array.isArray(d)) as Validator;
 const regionString = ((d: unknown) => typeof (d as { region?: unknown }).region === "string") as Validator;
 regionString.errors = [{ instancePath: "/region", schemaPath: "#/properties/region/type", keyword: "type", params: {}, message: "must be string" }];
 

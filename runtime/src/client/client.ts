@@ -380,6 +380,7 @@ export async function openSession(transport: Transport, options: McpClientOption
     throw new TypeError("connectMcpClient: options.bindings must list at least one protocol binding");
   }
   // The receiver exists before the session (its handlers are registered at connect) and notifies through it after.
+  // oxlint-disable-next-line prefer-const -- the receiver may notify during connect, before the assignment, and must see undefined
   let session: AnyClientSession | undefined;
   const tasks = typeof options.tasks === "object" ? options.tasks : {};
   const receiver = options.tasks

@@ -218,6 +218,7 @@ export class LegacyTasks {
 
   /** Stop every handler (the server is closing); their tasks stay in the store as they are. */
   close(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
   }
 

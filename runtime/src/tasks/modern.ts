@@ -13,7 +13,6 @@ import { deriveBinding } from "../lazy-binding.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
-import type { Capabilities } from "../lifecycle/common/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import { InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
@@ -279,6 +278,7 @@ export class TasksExtension<C extends TaskRunContext> {
 
   /** Abort every task run (the server is closing); their tasks stay in the store as they are. */
   close(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
   }
 

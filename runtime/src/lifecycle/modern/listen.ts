@@ -202,6 +202,7 @@ export class ListenHub {
 
   /** End every listen (the server is closing): each answers its listen request and is removed. */
   endAll(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const l of [...this.listens.keys()]) l.end();
     this.listens.clear();
     this.bySession.clear();

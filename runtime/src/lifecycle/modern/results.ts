@@ -7,7 +7,7 @@
 import type { Params, Result } from "../../session/types.js";
 import type { Implementation } from "../common/types.js";
 import { ownCopy } from "../../session/own-copy.js";
-import { MetaKey } from "./wire.js";
+import type { MetaKey } from "./wire.js";
 
 export interface CacheHint {
   readonly ttlMs: number;
