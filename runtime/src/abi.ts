@@ -1,7 +1,8 @@
 /**
- * The generated-code ABI: the only symbols that mcpgen-generated files import from the runtime
- * (`@mcpgen/runtime/abi`). Changing anything here is a breaking change for generated code, so
- * it stays small and versioned by `ABI_VERSION`.
+ * The generated-code ABI: what mcpgen-generated protocol bindings, validators and `bindings.ts`
+ * import from the runtime, through the entry whose path carries the version
+ * (`@mcpgen/runtime/abi/v7`, abi/v7.ts, which adds the facades). Changing anything here is a
+ * breaking change for generated code, so it stays small and versioned by `ABI_VERSION`.
  */
 import { MAX_COLLECTED_ISSUES } from "./limits.js";
 import type { ValidationIssue } from "./protocol-binding.js";
@@ -19,8 +20,12 @@ import type { ValidationIssue } from "./protocol-binding.js";
  * 6: the generated server of a manifest whose tools may run as tasks hands the runtime the task
  *    machinery (`definition.tasks`, a thunk importing `@mcpgen/runtime/tasks/server`), so the
  *    runtime never reaches it on its own and the bundle of a server without task tools leaves it out.
+ * 7: the ABI's entry carries its version in its path (`@mcpgen/runtime/abi/v7`, no more `/abi`
+ *    and no facades in generated imports), and generated handlers count on the runtime to fill in
+ *    tool input defaults (`toolValidators[name].defaults`, typed `<Tool>InputWithDefaults`), which
+ *    a runtime of ABI 6 ignored.
  */
-export const ABI_VERSION = 6;
+export const ABI_VERSION = 7;
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 

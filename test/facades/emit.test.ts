@@ -15,6 +15,7 @@ import { generateManifest } from "../../generator/render/manifest.js";
 import { printFiles } from "../../generator/print/index.js";
 import { fixture, root, tscStrict, withTempDir, writeFiles } from "../manifest/helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
+import { RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 
 const format = (text: string) => prettier.format(text, { parser: "typescript", printWidth: 120, trailingComma: "all" });
 
@@ -97,10 +98,10 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
   }
 });
 
-test("server.ts / client.ts import only the runtime's facades ABI and sibling files", () => {
+test("server.ts / client.ts import only the runtime's versioned ABI entry and sibling files", () => {
   for (const [, text] of inputs) {
     for (const f of facades(text)) {
-      for (const m of f.file.contents.matchAll(/from "([^"]+)"/g)) assert.ok(m[1] === "@mcpgen/runtime/facades" || m[1]!.startsWith("./"), m[1]);
+      for (const m of f.file.contents.matchAll(/from "([^"]+)"/g)) assert.ok(m[1] === `@mcpgen/runtime/abi/v${RUNTIME_ABI}` || m[1]!.startsWith("./"), m[1]);
     }
   }
 });

@@ -105,7 +105,7 @@ test("every declared dependency is imported by shipped code, and shipped code im
     const exempt = TOOLCHAIN_PEERS[pkg.name] ?? [];
     assert.equal(declared.filter((d) => !used.has(d) && !exempt.includes(d)), [], `${pkg.name}: declared but imported by no shipped file`);
     for (const d of exempt) assert.not.ok(pkg.dependencies?.[d], `${pkg.name}: ${d} is the user's toolchain, a peer, never a dependency`);
-    // a package importing its own name (the runtime's protocol/<rev> entries import @mcpgen/runtime/abi) is a self-reference
+    // a package importing its own name (the runtime's protocol/<rev> entries import @mcpgen/runtime/abi/v<N>) is a self-reference
     assert.equal([...used].filter((u) => !declared.includes(u) && u !== pkg.name).sort(), [], `${pkg.name}: imported but not declared`);
   }
 });

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CapabilityError, connectClient, createMemoryTransportPair, createServerSession, hasCapability } from "@mcpgen/runtime";
+import { CapabilityError, createMemoryTransportPair } from "@mcpgen/runtime";
+import { connectClient, createServerSession, hasCapability } from "@mcpgen/runtime/internal";
 import { bindings, byRevision } from "./helpers/binding.js";
 import { connectPair } from "./helpers/pair.js";
 import { rawPeer, rejection, settle } from "./helpers/peer.js";

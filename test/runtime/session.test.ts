@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { InvalidResultError, McpError, Session, type ProtocolBinding } from "@mcpgen/runtime";
+import { InvalidResultError, McpError, type ProtocolBinding } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { byRevision, latest } from "./helpers/binding.js";
 import { rejection, settle, withRawPeer } from "./helpers/peer.js";
 

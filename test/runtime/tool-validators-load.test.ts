@@ -2,7 +2,8 @@
 // either era), a client's connect. Counted here through the definition's thunk.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectClient, createMcpClient, createMcpServer, createMemoryTransportPair, type McpDefinition, type ToolValidators, type Validator } from "@mcpgen/runtime";
+import { createMcpClient, createMcpServer, createMemoryTransportPair, type McpDefinition, type ToolValidators, type Validator } from "@mcpgen/runtime";
+import { connectClient } from "@mcpgen/runtime/internal";
 import { bindings, dual } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { rawPeer } from "./helpers/peer.js";

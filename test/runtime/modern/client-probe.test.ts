@@ -4,9 +4,8 @@
 // initialize on the same session; the era is remembered per server; an era can be pinned.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  EraCache, ProtocolVersionError, connectAnyEra, connectMcpClient, createMemoryTransportPair, createServerSession, type AnyEraOptions,
-} from "@mcpgen/runtime";
+import { ProtocolVersionError, connectMcpClient, createMemoryTransportPair } from "@mcpgen/runtime";
+import { EraCache, connectAnyEra, createServerSession, type AnyEraOptions } from "@mcpgen/runtime/internal";
 import { bindings, dual } from "../helpers/binding.js";
 import { scriptedPeer, type Answer, type Peer } from "./peer.js";
 

@@ -7,7 +7,8 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { McpError, MetaKey, connectMcpClient, type McpClient } from "@mcpgen/runtime";
+import { McpError, connectMcpClient, type McpClient } from "@mcpgen/runtime";
+import { MetaKey } from "@mcpgen/runtime/internal";
 import { HttpStatusError, ModernHttpClientTransport, connectHttp, requestHeaders } from "@mcpgen/runtime/http";
 import { dual } from "../helpers/binding.js";
 

@@ -1,8 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  argumentAt, decodeHeaderValue, encodeHeaderValue, headerParams, nameField,
-} from "@mcpgen/runtime";
+import { argumentAt, decodeHeaderValue, encodeHeaderValue, headerParams, nameField } from "@mcpgen/runtime/internal";
 
 test("header values: plain ASCII raw, everything unsafe through the base64 sentinel", () => {
   assert.is(encodeHeaderValue("eu-west1"), "eu-west1");
