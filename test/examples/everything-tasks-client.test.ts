@@ -5,7 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { McpError, TaskCancelledError } from "@mcpgen/runtime";
-import { type TaskInfo } from "@mcpgen/runtime/internal";
+import type { TaskInfo } from "@mcpgen/runtime/internal";
 import { connectHttp } from "@mcpgen/runtime/http";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { createEverythingClient, type EverythingClient } from "../../examples/everything/src/mcp/client.js";

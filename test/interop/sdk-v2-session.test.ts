@@ -5,7 +5,7 @@ import * as assert from "uvu/assert";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { type Transport } from "@mcpgen/runtime";
+import type { Transport } from "@mcpgen/runtime";
 import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings } from "../runtime/helpers/binding.js";
 
