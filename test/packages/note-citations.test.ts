@@ -9,6 +9,7 @@ import { repoRoot } from "../helpers.js";
 
 /** Where the project's own prose and code live; generated and installed trees are not read. */
 const roots = ["generator", "bin", join("runtime", "src"), "test", "bench", "examples", "templates", "docs"];
+const readmes = ["README.md", join("runtime", "README.md")];
 const skippedDirs = new Set(["node_modules", "dist", "build", "golden", ".git"]);
 const readable = /\.(ts|mts|mjs|js|hbs|md)$/;
 
@@ -63,16 +64,15 @@ test("every `<name>.md §` citation names a Markdown file of the repository", ()
   const names = markdownNames();
   const problems: string[] = [];
   const self = join(repoRoot, "test", "packages", "note-citations.test.ts"); // its samples cite missing notes on purpose
-  for (const root of roots) {
-    for (const file of files(join(repoRoot, root))) {
-      if (file === self) continue;
-      const lines = readFileSync(file, "utf8").split("\n");
-      lines.forEach((line, i) => {
-        for (const cited of missingCitations(line, dirname(file), names)) {
-          problems.push(`${relative(repoRoot, file)}:${i + 1} cites ${cited}, which is not in the repository`);
-        }
-      });
-    }
+  const all = [...roots.flatMap((root) => files(join(repoRoot, root))), ...readmes.map((f) => join(repoRoot, f))];
+  for (const file of all) {
+    if (file === self) continue;
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines.forEach((line, i) => {
+      for (const cited of missingCitations(line, dirname(file), names)) {
+        problems.push(`${relative(repoRoot, file)}:${i + 1} cites ${cited}, which is not in the repository`);
+      }
+    });
   }
   assert.equal(problems, [], problems.join("\n"));
 });
