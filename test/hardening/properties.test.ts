@@ -4,7 +4,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
-import { createMemoryTransportPair, FrameError, Session, type Transport } from "@mcpgen/runtime";
+import { createMemoryTransportPair, FrameError, type Transport } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { NdjsonDecoder, encodeNdjson, OutlineScanner, outlineOf, textExceedsDepth } from "@mcpgen/runtime/stdio";
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";

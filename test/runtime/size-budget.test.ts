@@ -200,7 +200,7 @@ test("compiled runtime JavaScript stays within its budget", () => {
 
 test("a stdio server loads only part of the runtime at start", () => {
   // what a generated stdio server imports before its first message: the transport, the facades, the ABI
-  const files = closure([entry("./stdio"), entry("./facades"), entry("./abi")]);
+  const files = closure([entry("./stdio"), entry("./facades"), entry("./abi/v7")]);
   const bytes = bytesOf(files);
   const lazy = [...files].map((f) => relative(dist, f)).filter((f) => /(modern-path|manifest-client)-\w+\.js$|tasks\/server\.js$/.test(f));
   assert.equal(lazy, [], "the 2026-07-28 server path, tasks and the client load on first use, not at start");

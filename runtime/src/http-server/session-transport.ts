@@ -595,6 +595,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       this.stopKeepAlive(s);
       const watched = this.endsWithStream;
       if (watched !== undefined && watched.size > 0) {
+        // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
         for (const id of [...s.open]) {
           const ongone = watched.get(id);
           if (ongone === undefined) continue;

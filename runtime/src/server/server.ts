@@ -215,6 +215,7 @@ export class McpServer {
   }
 
   private async legacySession(transport: Transport, options: ConnectOptions, runningBytes: SessionBytes): Promise<ServerSession> {
+    // oxlint-disable-next-line prefer-const -- the session's callback reads it; assigned once the session it holds exists
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.

@@ -1,5 +1,6 @@
 /**
- * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server (features.md §10): a
+ * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server
+ * (https://modelcontextprotocol.io/extensions/tasks/overview): a
  * tool call the server lets run as a task answers `CreateTaskResult` (`resultType: "task"`), and
  * the client follows it with `tasks/get` (DetailedTask), `tasks/update` (answers to task-phase
  * input requests) and `tasks/cancel`. Input the handler asks for before the task exists is
@@ -12,7 +13,6 @@ import { deriveBinding } from "../lazy-binding.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
-import type { Capabilities } from "../lifecycle/common/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import { InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
@@ -283,6 +283,7 @@ export class TasksExtension<C extends TaskRunContext> {
 
   /** Abort every task run (the server is closing); their tasks stay in the store as they are. */
   close(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
   }
 

@@ -1,9 +1,10 @@
 /**
- * `requestState` of multi round-trip requests (lifecycle.md §12.5): an HMAC-SHA256-signed envelope
- * the client echoes byte for byte. It is bound to the method, a digest of the request's salient
- * params (everything but `_meta`, `inputResponses` and `requestState`) and an expiry, and carries
- * the input answers of earlier rounds so a re-run handler finds them again. Signed, not encrypted:
- * it holds only what the client itself answered.
+ * `requestState` of multi round-trip requests
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#security-considerations):
+ * an HMAC-SHA256-signed envelope the client echoes byte for byte. It is bound to the method, a
+ * digest of the request's salient params (everything but `_meta`, `inputResponses` and
+ * `requestState`) and an expiry, and carries the input answers of earlier rounds so a re-run
+ * handler finds them again. Signed, not encrypted: it holds only what the client itself answered.
  *
  * Size: a state the server mints is one it accepts back. It is "v1." + base64url of the JSON
  * envelope + "." + the 43-character tag, so answers whose JSON is N bytes make it about 4/3·N + 200
