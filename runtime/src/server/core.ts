@@ -17,6 +17,7 @@ import type { TaskSupport } from "../tasks/modern.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import type { CompleteResult } from "../mcp-types.js";
 import type { ToolHeaders } from "./header-params.js";
+import { taskRelay } from "./change-bus.js";
 import { LazyModule } from "./lazy-module.js";
 import { ResourceRouter } from "./resources.js";
 import type { ToolEntry } from "./tools.js";
@@ -145,11 +146,12 @@ export class ServerCore {
     if (this.tasksStarted) return;
     this.tasksStarted = true;
     const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = this.options.tasks ?? {};
+    const bus = this.options.bus;
     // One store for both eras: a task is found by its id whichever flow made it.
     const store = given ?? new MemoryTaskStore({ ...(maxTasks !== undefined ? { maxTasks } : {}), ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}) });
     this.legacyTasks = this.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report }) : undefined;
     this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report })
+      ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, ...(bus !== undefined ? { relay: taskRelay(bus) } : {}), report: this.report })
       : undefined;
   }
 

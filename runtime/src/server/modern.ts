@@ -30,7 +30,7 @@ const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened:
 
 /** A cancelled retry gives its requestState back, so the client may send it again. */
 function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
-  if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+  if (retry.opened !== undefined && rc.cancelled) void Promise.resolve(core.codec.release(retry.opened)).catch(core.report);
 }
 
 /**
@@ -49,6 +49,22 @@ function withInput<A = undefined, B = undefined>(
 ): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
+  // A shared claims store answers later; the in-memory one (and a first run) right away.
+  if (retry instanceof Promise) return retry.then((r) => runWithInput(core, method, params, rc, body, a as A, b as B, allowed, r));
+  return runWithInput(core, method, params, rc, body, a as A, b as B, allowed, retry);
+}
+
+function runWithInput<A, B>(
+  core: ServerCore,
+  method: string,
+  params: Params | undefined,
+  rc: RequestContext,
+  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
+  a: A,
+  b: B,
+  allowed: boolean,
+  retry: RetryInput,
+): Result | Promise<Result> {
   // The identity and the input round are made only if the run reads them.
   const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
   let run: Result | Promise<Result>;

@@ -23,6 +23,7 @@ import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import { levelIndex, shouldLog, type Connection } from "./context.js";
 import { ServerCore } from "./core.js";
+import type { Change, ChangeList } from "./change-bus.js";
 import { EraRouter } from "./era-router.js";
 import { LazyModule } from "./lazy-module.js";
 import { legacySession } from "./legacy.js";
@@ -70,6 +71,7 @@ export class McpServer {
   readonly capabilities: Capabilities;
   readonly instructions: string | undefined;
   private modernCore: ModernServerCore | undefined;
+  private readonly unsubscribe: (() => void) | undefined;
 
   /** @internal use createMcpServer */
   constructor(
@@ -86,12 +88,43 @@ export class McpServer {
     }
     const served = new Set([...legacy, ...modern].map((b: ProtocolBinding) => b.revision));
     this.supportedVersions = definition.revisions.filter((r) => served.has(r));
-    this.core = new ServerCore(definition, handlers, options, legacy, modern, (task) => void this.listens.taskChanged(task));
+    this.core = new ServerCore(definition, handlers, options, legacy, modern, (task) => {
+      void this.listens.taskChanged(task);
+      this.share({ kind: "task", task });
+    });
     this.serverInfo = this.core.serverInfo;
     this.capabilities = this.core.capabilities;
     this.instructions = this.core.instructions;
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
+    this.unsubscribe = options.bus?.subscribe((c) => this.received(c));
+  }
+
+  /** Tell the other instances (errors are reported: the change went out here in any case). */
+  private share(change: Change): void {
+    this.options.bus?.publish(change).catch((e: Error) => this.core.report(new Error(`the change could not reach the other instances: ${e.message}`)));
+  }
+
+  /** A change another instance raised: its sessions and listens here hear it too. */
+  private received(c: Change): void {
+    const report = (e: Error) => this.core.report(e);
+    switch (c.kind) {
+      case "listChanged":
+        if (c.list === "tools" || c.list === "prompts" || c.list === "resources") this.listChangedHere(c.list).catch(report);
+        break;
+      case "resourceUpdated":
+        if (typeof c.uri === "string") this.resourceUpdatedHere(c.uri).catch(report);
+        break;
+      case "task":
+        if (typeof c.task === "object" && c.task !== null) void this.listens.taskChanged(c.task);
+        break;
+      case "taskCancel":
+        if (typeof c.taskId === "string") this.core.tasks?.remoteCancel(c.taskId);
+        break;
+      case "taskInput":
+        if (typeof c.taskId === "string") this.core.tasks?.remoteInput(c.taskId, c.responses).catch(report);
+        break;
+    }
   }
 
   /** @internal The 2026-07-28 tasks extension (see ServerCore.tasks). */
@@ -245,6 +278,11 @@ export class McpServer {
   /** `notifications/resources/updated` to every connection subscribed to `uri`; resolves to how many were told. */
   async notifyResourceUpdated(uri: string): Promise<number> {
     if (!hasCapability(this.capabilities, "resources.subscribe")) throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
+    this.share({ kind: "resourceUpdated", uri });
+    return this.resourceUpdatedHere(uri);
+  }
+
+  private async resourceUpdatedHere(uri: string): Promise<number> {
     const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
     const [listens] = await Promise.all([
       this.listens.resourceUpdated(uri),
@@ -265,6 +303,11 @@ export class McpServer {
 
   private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
     if (!hasCapability(this.capabilities, `${kind}.listChanged`)) throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
+    this.share({ kind: "listChanged", list: kind });
+    await this.listChangedHere(kind);
+  }
+
+  private async listChangedHere(kind: ChangeList): Promise<void> {
     await Promise.all([this.broadcast(`notifications/${kind}/list_changed`, undefined, () => true), this.listens.listChanged(kind)]);
   }
 
@@ -281,6 +324,7 @@ export class McpServer {
 
   /** Close every connection; open listens are answered first. */
   async close(): Promise<void> {
+    this.unsubscribe?.();
     this.core.tasks?.close();
     this.core.legacyTasks?.close();
     const listening = this.listens.size > 0;

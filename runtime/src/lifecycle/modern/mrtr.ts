@@ -163,27 +163,32 @@ export interface RetryInput {
 /** A first run (no retry): nothing answered, nothing claimed; shared, so frozen. */
 const FIRST_RUN: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
 
-/** Verify `requestState` and merge its answers with `inputResponses`; throws McpError(-32602) on bad input. */
-export function retryInput(codec: RequestStateCodec, method: string, params: Params | undefined): RetryInput {
+/**
+ * Verify `requestState` and merge its answers with `inputResponses`; throws McpError(-32602) on
+ * bad input. Synchronous unless the codec's claims are kept elsewhere (a shared store answers with
+ * a promise, which rejects the same way).
+ */
+export function retryInput(codec: RequestStateCodec, method: string, params: Params | undefined): RetryInput | Promise<RetryInput> {
   const state = params?.requestState;
   const responses = params?.inputResponses;
   if (state === undefined && responses === undefined) return FIRST_RUN;
   if (responses !== undefined && !isObject(responses)) {
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
   }
-  let opened: OpenedState | undefined;
-  if (state !== undefined) {
-    const r = codec.open(state, method, paramsDigest(params));
-    if ("code" in r) throw new McpError(r.code, r.message, r.data);
-    if (!codec.claim(r)) {
-      const e = RequestStateCodec.replayed();
-      throw new McpError(e.code, e.message, e.data);
-    }
-    opened = r;
+  if (state === undefined) return { answers: { ...(responses as Record<string, unknown>) }, opened: undefined };
+  const r = codec.open(state, method, paramsDigest(params));
+  if ("code" in r) throw new McpError(r.code, r.message, r.data);
+  const claimed = codec.claim(r);
+  return typeof claimed === "boolean" ? claimedInput(claimed, r, responses) : claimed.then((c) => claimedInput(c, r, responses));
+}
+
+function claimedInput(claimed: boolean, opened: OpenedState, responses: unknown): RetryInput {
+  if (!claimed) {
+    const e = RequestStateCodec.replayed();
+    throw new McpError(e.code, e.message, e.data);
   }
   // Earlier rounds' answers (signed) win over a re-sent answer for the same key.
-  const answers = { ...(responses as Record<string, unknown> | undefined), ...opened?.answers };
-  return { answers, opened };
+  return { answers: { ...(responses as Record<string, unknown> | undefined), ...opened.answers }, opened };
 }
 
 /** The InputRequiredResult of a blocked run. */
