@@ -110,10 +110,11 @@ export class McpServer {
     const report = (e: Error) => this.core.report(e);
     switch (c.kind) {
       case "listChanged":
-        if (c.list === "tools" || c.list === "prompts" || c.list === "resources") this.listChangedHere(c.list).catch(report);
+        // A bus that was cut off says every list may have changed: only those this server declares.
+        if ((c.list === "tools" || c.list === "prompts" || c.list === "resources") && hasCapability(this.capabilities, `${c.list}.listChanged`)) this.listChangedHere(c.list).catch(report);
         break;
       case "resourceUpdated":
-        if (typeof c.uri === "string") this.resourceUpdatedHere(c.uri).catch(report);
+        if (typeof c.uri === "string" && hasCapability(this.capabilities, "resources.subscribe")) this.resourceUpdatedHere(c.uri).catch(report);
         break;
       case "task":
         if (typeof c.task === "object" && c.task !== null) void this.listens.taskChanged(c.task);
