@@ -52,7 +52,7 @@ export { ModernServerSession, ModernServerCore, type ModernServerOptions } from 
 export { ModernServerPolicy } from "./lifecycle/modern/policy.js";
 export { checkRequestMeta, declaresModern } from "./lifecycle/modern/meta.js";
 export { RequestStateCodec, MemoryNonceClaims, paramsDigest, type RequestStateOptions, type NonceClaims } from "./lifecycle/modern/request-state.js";
-export { MemoryChangeHub, type ChangeBus, type Change, type ChangeList } from "./server/change-bus.js";
+export type { ChangeBus, Change, ChangeList } from "./server/change-bus.js";
 export { ListenHub, honouredFilter, type ListenLimits, type ListenOwner } from "./lifecycle/modern/listen.js";
 export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.js";
 export { toolResult, toolError } from "./server/results.js";

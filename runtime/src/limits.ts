@@ -108,13 +108,7 @@ export const TASK_MAX_TTL_MS = 24 * 60 * 60 * 1000;
 /** JSON-RPC code of a tripped limit the peer caused (implementation-defined server error range). */
 export const LIMIT_EXCEEDED_CODE = -32000;
 
-/** How long opening a Redis connection (`@mcpgen/runtime/redis`) may take before it fails, ms. */
-export const REDIS_CONNECT_TIMEOUT_MS = 5_000;
-/** How long one Redis command may take before the request that needed it fails, ms. */
-export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
-/** Longest pause between attempts to reconnect to a lost Redis, ms. */
-export const REDIS_RECONNECT_MAX_DELAY_MS = 1_000;
-/** Events the Redis event store keeps per SSE stream (oldest dropped first). */
+/** Events the Redis event store (`@mcpgen/runtime/redis`) keeps per SSE stream (oldest dropped first). */
 export const REDIS_EVENT_STREAM_MAX_EVENTS = 1_000;
 /** Bytes of serialised events the Redis event store keeps per SSE stream. */
 export const REDIS_EVENT_STREAM_MAX_BYTES = 4 * 1024 * 1024;

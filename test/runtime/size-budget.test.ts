@@ -145,7 +145,7 @@ const bytesOf = (files: Iterable<string>): number => [...files].reduce((n, f) =>
 const minus = (a: Set<string>, b: Set<string>): Set<string> => new Set([...a].filter((f) => !b.has(f)));
 
 const protocolKeys = [...entries.keys()].filter((k) => k.startsWith("./protocol/"));
-const optInKeys = new Set(["./auth", "./tasks/sqlite", ...protocolKeys]);
+const optInKeys = new Set(["./auth", "./tasks/sqlite", "./redis", ...protocolKeys]);
 /** The runtime proper: every entry except the opt-in layers and the protocol bindings, with its lazy chunks. */
 const runtimeFiles = closure([...entries.keys()].filter((k) => !optInKeys.has(k)).map(entry), true);
 

@@ -9,7 +9,7 @@
  * Resource updates and task changes missed meanwhile are not replayed: clients re-read on their
  * next poll, and task status lives in the task store.
  */
-import type { Change, ChangeBus } from "../server/change-bus.js";
+import type { Change, ChangeBus, ChangeTarget } from "../server/change-bus.js";
 import { nodeCrypto } from "../node-crypto.js";
 import { REDIS_BUS_MAX_CHARS } from "../limits.js";
 import type { RedisConnection } from "./connection.js";
@@ -17,7 +17,7 @@ import type { RedisConnection } from "./connection.js";
 export class RedisChangeBus implements ChangeBus {
   /** Tells this instance's own messages apart (it has delivered them locally already). */
   private readonly origin = nodeCrypto().randomBytes(9).toString("base64url");
-  private readonly listeners = new Set<(change: Change) => void>();
+  private readonly targets = new Set<ChangeTarget>();
   private readonly channel: string;
   private unsubscribe: (() => Promise<void>) | undefined;
 
@@ -38,30 +38,42 @@ export class RedisChangeBus implements ChangeBus {
     await this.redis.publish(this.channel, text);
   }
 
-  subscribe(listener: (change: Change) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
+  attach(target: ChangeTarget): () => void {
+    this.targets.add(target);
+    return () => void this.targets.delete(target);
   }
 
   async close(): Promise<void> {
-    this.listeners.clear();
+    this.targets.clear();
     await this.unsubscribe?.();
   }
 
   private heard(message: string): void {
     if (message.length > REDIS_BUS_MAX_CHARS) return;
-    let m: { o?: unknown; c?: unknown };
+    let m: { o?: unknown; c?: Partial<Record<string, unknown>> };
     try {
       m = JSON.parse(message);
     } catch {
       return;
     }
-    if (m.o === this.origin || typeof m.c !== "object" || m.c === null || typeof (m.c as { kind?: unknown }).kind !== "string") return;
-    for (const l of this.listeners) l(m.c as Change);
+    const c = m.c;
+    // Another deployment sharing the channel by mistake, or a newer version: ignore what does not fit.
+    if (m.o === this.origin || typeof c !== "object" || c === null) return;
+    for (const t of this.targets) {
+      if (c.kind === "listChanged" && (c.list === "tools" || c.list === "prompts" || c.list === "resources")) t.listChanged(c.list);
+      else if (c.kind === "resourceUpdated" && typeof c.uri === "string") t.resourceUpdated(c.uri);
+      else if (c.kind === "task" && isObject(c.task)) t.taskChanged(c.task);
+      else if (c.kind === "taskCancel" && typeof c.taskId === "string") t.taskCancelled(c.taskId);
+      else if (c.kind === "taskInput" && typeof c.taskId === "string" && isObject(c.responses)) t.taskInput(c.taskId, c.responses);
+    }
   }
 
   /** Back after Redis was lost: whatever list changed meanwhile, the clients here re-list. */
   private resumed(): void {
-    for (const list of ["tools", "prompts", "resources"] as const) for (const l of this.listeners) l({ kind: "listChanged", list });
+    for (const t of this.targets) for (const list of ["tools", "prompts", "resources"] as const) t.listChanged(list);
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -9,7 +9,13 @@
  */
 import { createClient } from "redis";
 import { nodeCrypto } from "../node-crypto.js";
-import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS, REDIS_RECONNECT_MAX_DELAY_MS } from "../limits.js";
+
+/** How long opening a connection may take before it fails, ms. */
+const REDIS_CONNECT_TIMEOUT_MS = 5_000;
+/** How long one command may take before the request that needed it fails, ms. */
+const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+/** Longest pause between attempts to reconnect to a lost Redis, ms. */
+const REDIS_RECONNECT_MAX_DELAY_MS = 1_000;
 
 export interface RedisConnectionOptions {
   /** `redis://[:password@]host:port[/db]`, `rediss://` for TLS; a username goes before the password. */

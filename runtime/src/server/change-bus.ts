@@ -10,7 +10,6 @@
  * changes back: the server that raised one has delivered it locally already.
  */
 import type { Params } from "../session/types.js";
-import type { TaskRelay } from "../tasks/modern.js";
 
 export type ChangeList = "tools" | "prompts" | "resources";
 
@@ -24,49 +23,23 @@ export type Change =
   /** Answers to a task's input requests, for the instance that holds the run. */
   | { readonly kind: "taskInput"; readonly taskId: string; readonly responses: Readonly<Record<string, unknown>> };
 
-/** One server instance's attachment to the bus. */
-export interface ChangeBus {
-  /** Send `change` to every other attachment; rejects when it cannot be sent (the bus is down). */
-  publish(change: Change): Promise<void>;
-  /** Hear what other attachments publish; returns the unsubscribe. */
-  subscribe(listener: (change: Change) => void): () => void;
-  /** Detach (an McpServer does not close a bus it was given). */
-  close?(): void | Promise<void>;
+/** What a server does with a change another instance raised (validated by the bus first). */
+export interface ChangeTarget {
+  listChanged(list: ChangeList): void;
+  resourceUpdated(uri: string): void;
+  taskChanged(task: Params): void;
+  taskCancelled(taskId: string): void;
+  taskInput(taskId: string, responses: Readonly<Record<string, unknown>>): void;
 }
 
 /**
- * The in-process bus: several servers in one process (tests, a worker per tenant) attached to one
- * hub hear each other. Changes are delivered on a later microtask, as a remote bus would.
+ * One server instance's attachment to the bus (`@mcpgen/runtime/redis`'s RedisChangeBus). A server
+ * without one delivers what it raises to its own sessions and listens only, which is all one
+ * process needs: there is no in-memory bus.
  */
-export class MemoryChangeHub {
-  private readonly attachments = new Set<Set<(change: Change) => void>>();
-
-  attach(): ChangeBus {
-    const own = new Set<(change: Change) => void>();
-    this.attachments.add(own);
-    return {
-      publish: async (change) => {
-        // A copy, as a wire would make: a listener must not see the publisher's objects.
-        const text = JSON.stringify(change);
-        await Promise.resolve();
-        for (const other of this.attachments) {
-          if (other === own) continue;
-          for (const l of other) l(JSON.parse(text) as Change);
-        }
-      },
-      subscribe: (listener) => {
-        own.add(listener);
-        return () => void own.delete(listener);
-      },
-      close: () => void this.attachments.delete(own),
-    };
-  }
-}
-
-/** A task's cancel and input, relayed over the bus to the instance running it. */
-export function taskRelay(bus: ChangeBus): TaskRelay {
-  return {
-    cancel: (taskId) => bus.publish({ kind: "taskCancel", taskId }),
-    input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }),
-  };
+export interface ChangeBus {
+  /** Send `change` to every other attachment; rejects when it cannot be sent (the bus is down). */
+  publish(change: Change): Promise<void>;
+  /** Deliver what other attachments publish to `target`; returns the detach. */
+  attach(target: ChangeTarget): () => void;
 }

@@ -17,7 +17,6 @@ import type { TaskSupport } from "../tasks/modern.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import type { CompleteResult } from "../mcp-types.js";
 import type { ToolHeaders } from "./header-params.js";
-import { taskRelay } from "./change-bus.js";
 import { LazyModule } from "./lazy-module.js";
 import { ResourceRouter } from "./resources.js";
 import type { ToolEntry } from "./tools.js";
@@ -151,7 +150,11 @@ export class ServerCore {
     const store = given ?? new MemoryTaskStore({ ...(maxTasks !== undefined ? { maxTasks } : {}), ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}) });
     this.legacyTasks = this.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report }) : undefined;
     this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, ...(bus !== undefined ? { relay: taskRelay(bus) } : {}), report: this.report })
+      ? new ModernTasks(this.codec, {
+          store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report,
+          // The instance running a task hears its cancel and input over the bus.
+          ...(bus !== undefined ? { relay: { cancel: (taskId) => bus.publish({ kind: "taskCancel", taskId }), input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }) } } : {}),
+        })
       : undefined;
   }
 

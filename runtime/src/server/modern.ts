@@ -46,25 +46,13 @@ function withInput<A = undefined, B = undefined>(
   body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
   a?: A,
   b?: B,
+  /** The retry's input, once a shared claims store answered. */
+  claimed?: RetryInput,
 ): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
-  const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
+  const retry = claimed ?? (allowed ? retryInput(core.codec, method, params) : NO_INPUT);
   // A shared claims store answers later; the in-memory one (and a first run) right away.
-  if (retry instanceof Promise) return retry.then((r) => runWithInput(core, method, params, rc, body, a as A, b as B, allowed, r));
-  return runWithInput(core, method, params, rc, body, a as A, b as B, allowed, retry);
-}
-
-function runWithInput<A, B>(
-  core: ServerCore,
-  method: string,
-  params: Params | undefined,
-  rc: RequestContext,
-  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
-  a: A,
-  b: B,
-  allowed: boolean,
-  retry: RetryInput,
-): Result | Promise<Result> {
+  if (retry instanceof Promise) return retry.then((r) => withInput(core, method, params, rc, body, a, b, r));
   // The identity and the input round are made only if the run reads them.
   const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
   let run: Result | Promise<Result>;

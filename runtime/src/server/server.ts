@@ -71,7 +71,7 @@ export class McpServer {
   readonly capabilities: Capabilities;
   readonly instructions: string | undefined;
   private modernCore: ModernServerCore | undefined;
-  private readonly unsubscribe: (() => void) | undefined;
+  private readonly detach: (() => void) | undefined;
 
   /** @internal use createMcpServer */
   constructor(
@@ -97,35 +97,20 @@ export class McpServer {
     this.instructions = this.core.instructions;
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
-    this.unsubscribe = options.bus?.subscribe((c) => this.received(c));
+    // What another instance raised reaches this one's sessions and listens (only what it declares:
+    // a bus that was cut off says every list may have changed).
+    this.detach = options.bus?.attach({
+      listChanged: (list) => void (hasCapability(this.capabilities, `${list}.listChanged`) && this.listChangedHere(list).catch(this.core.report)),
+      resourceUpdated: (uri) => void (hasCapability(this.capabilities, "resources.subscribe") && this.resourceUpdatedHere(uri).catch(this.core.report)),
+      taskChanged: (task) => void this.listens.taskChanged(task),
+      taskCancelled: (taskId) => this.core.tasks?.remoteCancel(taskId),
+      taskInput: (taskId, responses) => void this.core.tasks?.remoteInput(taskId, responses).catch(this.core.report),
+    });
   }
 
   /** Tell the other instances (errors are reported: the change went out here in any case). */
   private share(change: Change): void {
-    this.options.bus?.publish(change).catch((e: Error) => this.core.report(new Error(`the change could not reach the other instances: ${e.message}`)));
-  }
-
-  /** A change another instance raised: its sessions and listens here hear it too. */
-  private received(c: Change): void {
-    const report = (e: Error) => this.core.report(e);
-    switch (c.kind) {
-      case "listChanged":
-        // A bus that was cut off says every list may have changed: only those this server declares.
-        if ((c.list === "tools" || c.list === "prompts" || c.list === "resources") && hasCapability(this.capabilities, `${c.list}.listChanged`)) this.listChangedHere(c.list).catch(report);
-        break;
-      case "resourceUpdated":
-        if (typeof c.uri === "string" && hasCapability(this.capabilities, "resources.subscribe")) this.resourceUpdatedHere(c.uri).catch(report);
-        break;
-      case "task":
-        if (typeof c.task === "object" && c.task !== null) void this.listens.taskChanged(c.task);
-        break;
-      case "taskCancel":
-        if (typeof c.taskId === "string") this.core.tasks?.remoteCancel(c.taskId);
-        break;
-      case "taskInput":
-        if (typeof c.taskId === "string") this.core.tasks?.remoteInput(c.taskId, c.responses).catch(report);
-        break;
-    }
+    this.options.bus?.publish(change).catch(this.core.report);
   }
 
   /** @internal The 2026-07-28 tasks extension (see ServerCore.tasks). */
@@ -325,7 +310,7 @@ export class McpServer {
 
   /** Close every connection; open listens are answered first. */
   async close(): Promise<void> {
-    this.unsubscribe?.();
+    this.detach?.();
     this.core.tasks?.close();
     this.core.legacyTasks?.close();
     const listening = this.listens.size > 0;

@@ -150,12 +150,10 @@ export class TasksExtension<C extends TaskRunContext> {
    * period, an InputRequiredResult when it asks for input before becoming a task, else a
    * CreateTaskResult once the task is stored.
    */
-  call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>): Promise<Result> {
-    const retry = retryInput(this.codec, "tools/call", params);
-    return retry instanceof Promise ? retry.then((r) => this.callWith(r, params, rc, body)) : this.callWith(retry, params, rc, body);
-  }
-
-  private callWith(retry: RetryInput, params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>): Promise<Result> {
+  call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>, claimed?: RetryInput): Promise<Result> {
+    const retry = claimed ?? retryInput(this.codec, "tools/call", params);
+    // A shared claims store answers later.
+    if (retry instanceof Promise) return retry.then((r) => this.call(params, rc, body, r));
     const identity = identityOf(rc.meta);
     return new Promise<Result>((resolve, reject) => {
       let settled = false;

@@ -48,16 +48,14 @@ export interface NonceClaims {
   release(nonce: string): void | Promise<void>;
 }
 
-/** Claims in this process's memory: at most `max` (default 65 536), expired and then oldest forgotten first. */
+/** Claims in this process's memory: at most 65 536, expired and then oldest forgotten first. */
 export class MemoryNonceClaims implements NonceClaims {
   /** nonce -> expiry (ms), insertion-ordered. */
   private readonly claims = new Map<string, number>();
 
-  constructor(private readonly max = MAX_CLAIMS) {}
-
   claim(nonce: string, expires: number, now: number): boolean {
     for (const [n, e] of this.claims) {
-      if (e > now && this.claims.size < this.max) break;
+      if (e > now && this.claims.size < MAX_CLAIMS) break;
       this.claims.delete(n);
     }
     if (this.claims.has(nonce)) return false;
