@@ -11,7 +11,8 @@
  * (`@mcpgen/runtime/redis`, docs/scale-out.md): the event store, tasks, requestState claims and
  * change notifications; every instance needs the same requestState key, a hex string of at least 64
  * digits in the environment variable EVERYTHING_REQUEST_STATE_KEY. `--redis-prefix <name>` names
- * the deployment's keys (default "everything"). `--public-url <url>` is the address clients use
+ * the deployment's keys (default "everything"); `--task-lease <ms>` is how soon a task whose instance
+ * died is failed (default 15 s). `--public-url <url>` is the address clients use
  * (a load balancer's): Host and Origin checks accept it, and the endpoint path is its path.
  */
 import { parseArgs } from "node:util";
@@ -22,7 +23,7 @@ import type { RedisStores } from "@mcpgen/runtime/redis";
 import { createServer, type ServeOptions } from "./server.js";
 
 function usage(message: string): never {
-  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
+  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>] [--task-lease <ms>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
   process.exit(2);
 }
 
@@ -34,17 +35,18 @@ interface Options {
   taskStore: string | undefined;
   redis: string | undefined;
   redisPrefix: string;
+  taskLeaseMs: number | undefined;
   publicUrl: URL | undefined;
 }
 
 function options(argv: string[]): Options {
-  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string; redis?: string; "redis-prefix"?: string; "public-url"?: string };
+  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string; redis?: string; "redis-prefix"?: string; "task-lease"?: string; "public-url"?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "drain-timeout": { type: "string" }, "task-store": { type: "string" },
-        redis: { type: "string" }, "redis-prefix": { type: "string" }, "public-url": { type: "string" },
+        redis: { type: "string" }, "redis-prefix": { type: "string" }, "task-lease": { type: "string" }, "public-url": { type: "string" },
       },
       strict: true,
     }));
@@ -63,6 +65,10 @@ function options(argv: string[]): Options {
   if (values.redis !== undefined && (values.stdio || values["task-store"] !== undefined)) usage("--redis serves HTTP and keeps tasks in Redis: it takes no --stdio or --task-store");
   if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) usage("--redis takes a redis:// or rediss:// URL");
   if (values["redis-prefix"] !== undefined && values.redis === undefined) usage("--redis-prefix takes --redis");
+  const lease = values["task-lease"] === undefined ? undefined : Number(values["task-lease"]);
+  if (lease !== undefined && (values.redis === undefined || !Number.isInteger(lease) || lease < 30 || lease > 0x7fffffff)) {
+    usage(`--task-lease takes --redis and a number of ms from 30 to 2147483647, got ${JSON.stringify(values["task-lease"])}`);
+  }
   let publicUrl: URL | undefined;
   if (values["public-url"] !== undefined) {
     if (values.stdio) usage("--stdio takes no --public-url");
@@ -75,7 +81,7 @@ function options(argv: string[]): Options {
   }
   return {
     port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, drainTimeoutMs, taskStore: values["task-store"],
-    redis: values.redis, redisPrefix: values["redis-prefix"] ?? "everything", publicUrl,
+    redis: values.redis, redisPrefix: values["redis-prefix"] ?? "everything", taskLeaseMs: lease, publicUrl,
   };
 }
 
@@ -86,7 +92,7 @@ function sharedKey(): Buffer {
   return Buffer.from(hex, "hex");
 }
 
-const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, publicUrl } = options(process.argv.slice(2));
+const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, taskLeaseMs, publicUrl } = options(process.argv.slice(2));
 let shared: RedisStores | undefined;
 let sharedOptions: ServeOptions = {};
 if (redis !== undefined) {
@@ -94,7 +100,7 @@ if (redis !== undefined) {
   // Loaded only here: an everything server without --redis never loads node-redis.
   const { openRedisStores } = await import("@mcpgen/runtime/redis");
   try {
-    shared = await openRedisStores({ url: redis, prefix: redisPrefix });
+    shared = await openRedisStores({ url: redis, prefix: redisPrefix, ...(taskLeaseMs !== undefined ? { tasks: { leaseMs: taskLeaseMs } } : {}) });
   } catch (e) {
     process.stderr.write(`everything: ${(e as Error).message}\n`);
     process.exit(1);
