@@ -9,6 +9,8 @@
  */
 import { createClient } from "redis";
 import { nodeCrypto } from "../node-crypto.js";
+import { ErrorCode } from "../jsonrpc.js";
+import { McpError } from "../errors.js";
 
 /** How long opening a connection may take before it fails, ms. */
 const REDIS_CONNECT_TIMEOUT_MS = 5_000;
@@ -34,9 +36,17 @@ export interface RedisConnectionOptions {
   tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer; rejectUnauthorized?: boolean };
 }
 
-/** Redis is unreachable or stopped answering: a request that needs it gets an error, not a hang. */
-export class RedisUnavailableError extends Error {
+/**
+ * Redis is unreachable or stopped answering: a request that needs it gets this JSON-RPC error
+ * (-32603, `data.retryable`), not a hang. The message a client sees names no address; opening
+ * (an operator's concern, never a client's) names the URL, password redacted.
+ */
+export class RedisUnavailableError extends McpError {
   override name = "RedisUnavailableError";
+
+  constructor(message: string) {
+    super(ErrorCode.InternalError, message, { retryable: true });
+  }
 }
 
 /** The URL with its password (and username) replaced, for messages and logs. */
@@ -182,7 +192,7 @@ export class RedisConnection {
 
   private fault(e: unknown): Error {
     if (e instanceof Error && /^(ERR|WRONGTYPE|NOSCRIPT|BUSY|OOM|NOPERM|READONLY)\b/.test(e.message)) return e;
-    return new RedisUnavailableError(`Redis at ${this.where} did not answer: ${reason(e)}`);
+    return new RedisUnavailableError(`Internal error: the server's shared store did not answer (${reason(e)}); retry shortly`);
   }
 }
 
