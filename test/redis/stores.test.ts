@@ -2,8 +2,11 @@
 // defaults (and, for tasks, the SQLite store), then what only a shared store must do.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { openRedisStores, RedisConnection, RedisEventStore, RedisNonceClaims, RedisChangeBus, RedisTaskStore } from "@mcpgen/runtime/redis";
-import { startRedis, type RedisServer } from "./harness.js";
+import { freePort, startRedis, type RedisServer } from "./harness.js";
 import { changeBusContract, eventStoreContract, nonceClaimsContract } from "../runtime/shared-state-contract.js";
 import { storeContract } from "../runtime/tasks/store-contract.js";
 
@@ -118,6 +121,30 @@ test("redis: a password-protected Redis is reached with the password in the URL 
     );
   } finally {
     await locked.close();
+  }
+});
+
+test("redis: rediss:// reaches a TLS Redis with the CA given, and refuses a certificate it cannot verify", async () => {
+  // A CA and a server certificate for 127.0.0.1, made here with openssl.
+  const dir = redis.dir;
+  const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "ignore" });
+  ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=mcpgen-test-ca");
+  ssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1");
+  writeFileSync(join(dir, "ext"), "subjectAltName=IP:127.0.0.1");
+  ssl("x509", "-req", "-in", "srv.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "srv.crt", "-days", "1", "-extfile", "ext");
+  const tlsPort = await freePort();
+  const tls = await startRedis({ args: ["--tls-port", String(tlsPort), "--tls-cert-file", join(dir, "srv.crt"), "--tls-key-file", join(dir, "srv.key"), "--tls-ca-cert-file", join(dir, "ca.crt"), "--tls-auth-clients", "no"] });
+  try {
+    const url = `rediss://127.0.0.1:${tlsPort}`;
+    const stores = await openRedisStores({ url, prefix: "tls", tls: { ca: readFileSync(join(dir, "ca.crt")) } });
+    assert.is(await stores.nonceClaims.claim("x", Date.now() + 1000, Date.now()), true);
+    await stores.close();
+    await openRedisStores({ url, connectTimeoutMs: 1000 }).then(
+      () => assert.unreachable("an unknown CA must be refused"),
+      (e: Error) => assert.match(e.message, /certificate/),
+    );
+  } finally {
+    await tls.close();
   }
 });
 
