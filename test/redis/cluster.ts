@@ -16,7 +16,13 @@ export interface Cluster {
   close(): Promise<void>;
 }
 
-export async function startCluster(n = 3, extra: string[] = [], prefix = `c${randomBytes(4).toString("hex")}`): Promise<Cluster> {
+/**
+ * `balance`: "roundrobin" (no stickiness), or "session-header": a legacy session's requests go to
+ * the instance whose response issued its `Mcp-Session-Id` (an HAProxy stick table; no cookie;
+ * requests without the header, `initialize` and every 2026-07-28 request, round-robin), what
+ * docs/scale-out.md prescribes until legacy sessions are shared.
+ */
+export async function startCluster(n = 3, extra: string[] = [], balance: "roundrobin" | "session-header" = "roundrobin", prefix = `c${randomBytes(4).toString("hex")}`): Promise<Cluster> {
   const redis = await startRedis();
   const lbPort = await freePort();
   const url = new URL(`http://localhost:${lbPort}/mcp`);
@@ -43,7 +49,9 @@ export async function startCluster(n = 3, extra: string[] = [], prefix = `c${ran
         // A dead instance is taken out after one failed check.
         "frontend fe", `  bind 127.0.0.1:${lbPort}`, "  default_backend be",
         // A connection refused by a dead instance is retried on another one.
-        "backend be", "  balance roundrobin", "  retries 2", "  option redispatch", "  retry-on conn-failure empty-response",
+        "backend be", "  balance roundrobin",
+        // The instance that answered initialize is remembered by the session id it issued (no cookie).
+        ...(balance === "roundrobin" ? [] : ["  stick-table type string len 128 size 100k expire 30m", "  stick store-response res.hdr(mcp-session-id)", "  stick match req.hdr(mcp-session-id)"]), "  retries 2", "  option redispatch", "  retry-on conn-failure empty-response",
         ...instances.map((p, i) => `  server s${i} 127.0.0.1:${p.url.port} check inter 300 fall 1 rise 1`),
       ].join("\n") + "\n",
     );
