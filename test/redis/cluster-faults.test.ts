@@ -81,4 +81,40 @@ test("Redis stopped and restarted under load: every request is answered, no inst
   assert.match(after[2]!.body, /"error"/, "tasks/get of an unknown task is the usual error again");
 });
 
+test("a legacy session's streamed reply is still delivered while Redis is down; a resume then gets 503, and works again after", async () => {
+  const url = cluster.instances[1]!.url;
+  const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const init = await fetch(url, {
+    method: "POST", headers: base, signal: AbortSignal.timeout(5000),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "faults", version: "1" } } }),
+  });
+  const session = init.headers.get("mcp-session-id")!;
+  await init.text();
+  const h = { ...base, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
+  await (await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+  // Progress first, so the reply is an SSE stream whose events go to the event store.
+  const progress = (id: number) =>
+    fetch(url, { method: "POST", headers: h, signal: AbortSignal.timeout(5000), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: id } } }) }).then((r) => r.text());
+  const before = await progress(1);
+  const eventId = /^id: (.+)$/m.exec(before)?.[1];
+  assert.ok(eventId, before);
+  await cluster.redis.stop();
+  try {
+    const during = await progress(2);
+    assert.match(during, /"id":2,"result"/, "the reply arrives although it could not be stored");
+    const resume = await fetch(url, { method: "GET", headers: { ...h, "last-event-id": eventId! }, signal: AbortSignal.timeout(5000) });
+    assert.is(resume.status, 503);
+    await resume.text();
+  } finally {
+    await cluster.redis.start();
+  }
+  let after = "";
+  for (let i = 0; i < 60 && !/^id: /m.test(after); i++) {
+    after = await progress(3 + i);
+    if (!/^id: /m.test(after)) await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.match(after, /^id: /m, "events are stored (resumable) again");
+  for (const p of cluster.instances) assert.is(p.child.exitCode, null, `an instance crashed: ${p.stderr()}`);
+});
+
 test.run();

@@ -368,7 +368,9 @@ export function createStreamableHttpHandler(options: StreamableHttpOptions): Str
       if (r) {
         r.catch((e: unknown) => {
           endpoint.report(e instanceof Error ? e : new Error(describe(e)));
-          if (!res.headersSent) sendJsonError(res, 500, -32603, "Internal error");
+          // A shared store that is down (data.retryable) is the service being unavailable, for now.
+          const retryable = (e as { data?: { retryable?: unknown } } | undefined)?.data?.retryable === true;
+          if (!res.headersSent) sendJsonError(res, retryable ? 503 : 500, -32603, "Internal error");
           else res.end();
         });
       }

@@ -471,7 +471,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       if (done) this.endStream(s);
       return;
     }
-    const emit = (eventId: string): void => {
+    // Without an id when the store could not keep the event: it cannot be replayed.
+    const emit = (eventId?: string): void => {
       this.emit(s, encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) }));
       if (done) this.endStream(s);
     };
@@ -480,6 +481,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     else {
       s.tail = stored.then(emit, (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        // The store is down (a shared one lost): the message still goes out, only not resumable;
+        // a reply is never held back for resumability's sake.
+        emit();
       });
     }
   }

@@ -269,7 +269,7 @@ export class TasksExtension<C extends TaskRunContext> {
   /** Answers relayed from another instance, for a run this one holds (else ignored). */
   async remoteInput(taskId: string, responses: Readonly<Record<string, unknown>>): Promise<void> {
     const entry = this.running.get(taskId);
-    if (entry !== undefined && typeof responses === "object" && responses !== null) await this.answer(taskId, entry, responses);
+    if (entry !== undefined) await this.answer(taskId, entry, responses);
   }
 
   /** The task was cancelled through another instance: stop its run here, if this one holds it. */
