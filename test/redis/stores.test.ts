@@ -5,6 +5,7 @@ import * as assert from "uvu/assert";
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { openRedisStores, RedisConnection, RedisEventStore, RedisNonceClaims, RedisChangeBus, RedisTaskStore } from "@mcpgen/runtime/redis";
 import { freePort, startRedis, type RedisServer } from "./harness.js";
 import { changeBusContract, eventStoreContract, nonceClaimsContract } from "../runtime/shared-state-contract.js";
@@ -76,6 +77,49 @@ test("redis: a task whose instance stops renewing its lease fails with a clear m
   assert.is((await survivor.get(alive.taskId))?.status, "working", "the survivor's own task is untouched");
   assert.equal(reaped.sort(), [running.taskId, waiting.taskId].sort());
   survivor.close();
+});
+
+test("redis: any Last-Event-ID a client sends is answered (unknown: nothing), never thrown on", async () => {
+  const store = new RedisEventStore(await link());
+  const real = await store.storeEvent("s", { jsonrpc: "2.0", method: "x" });
+  await fc.assert(
+    fc.asyncProperty(fc.string({ maxLength: 200 }), async (id) => {
+      fc.pre(id !== real && !id.startsWith("s_"));
+      assert.is(await store.streamIdFor(id), undefined);
+      let sent = 0;
+      await store.replayEventsAfter(id, () => void sent++);
+      assert.is(sent, 0);
+    }),
+    { numRuns: 200 },
+  );
+});
+
+test("redis: whatever arrives on the bus channel, a target hears only well-formed changes and nothing throws", async () => {
+  const [pub, sub] = [await link("bus-fuzz"), await link("bus-fuzz")];
+  const bus = await RedisChangeBus.attach(sub);
+  const heard: unknown[] = [];
+  bus.attach({
+    listChanged: (list) => void heard.push(["list", list]),
+    resourceUpdated: (uri) => void heard.push(["uri", typeof uri]),
+    taskChanged: (task) => void heard.push(["task", typeof task]),
+    taskCancelled: (id) => void heard.push(["cancel", typeof id]),
+    taskInput: (id, r) => void heard.push(["input", typeof id, typeof r]),
+  });
+  const junk = fc.oneof(
+    fc.string({ maxLength: 300 }),
+    fc.json({ maxDepth: 4 }),
+    fc.record({ o: fc.string(), c: fc.record({ kind: fc.constantFrom("listChanged", "resourceUpdated", "task", "taskCancel", "taskInput", "other"), list: fc.anything(), uri: fc.anything(), task: fc.anything(), taskId: fc.anything(), responses: fc.anything() }, { requiredKeys: ["kind"] }) }).map((m) => JSON.stringify(m)),
+  );
+  await fc.assert(fc.asyncProperty(junk, async (m) => void (await pub.publish(sub.key("bus"), m))), { numRuns: 300 });
+  await pub.publish(sub.key("bus"), JSON.stringify({ o: "elsewhere", c: { kind: "listChanged", list: "tools" } }));
+  for (let i = 0; i < 100 && !heard.some((h) => JSON.stringify(h) === '["list","tools"]'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (const h of heard as unknown[][]) {
+    if (h[0] === "list") assert.ok(["tools", "prompts", "resources"].includes(h[1] as string));
+    else if (h[0] === "input") assert.equal(h.slice(1), ["string", "object"]);
+    else assert.is(h[1], h[0] === "task" ? "object" : "string", String(h[0]));
+  }
+  assert.ok(heard.length >= 1);
+  await bus.close();
 });
 
 test("redis: every key has a TTL or is an index bounded by maxTasks", async () => {
