@@ -63,8 +63,8 @@ const modernRetry = (url: URL) => async () => {
   await expectResult(await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: retry }) }));
 };
 
-/** A legacy (2025-11-25) session, then tools/call within it. */
-async function legacyCall(url: URL): Promise<() => Promise<void>> {
+/** A legacy (2025-11-25) session, then tools/call within it; with `progress`, a call whose reply streams (each SSE event stored). */
+async function legacyCall(url: URL, progress = false): Promise<() => Promise<void>> {
   const init = await fetch(url, {
     method: "POST", headers: headers({}),
     body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
@@ -73,7 +73,11 @@ async function legacyCall(url: URL): Promise<() => Promise<void>> {
   await init.text();
   const h = headers({ "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
   await (await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
-  return async () => expectResult(await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: CALL }) }));
+  const call = (n: number) => (progress ? { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: n } } : CALL);
+  return async () => {
+    const n = id++;
+    await expectResult(await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: call(n) }) }));
+  };
 }
 
 async function compare(title: string, setups: { name: string; start: () => Promise<{ url: URL; close: () => Promise<void> }> }[], work: (url: URL) => Promise<() => Promise<void>>): Promise<number[]> {
@@ -110,7 +114,8 @@ try {
   ];
   await compare("2026-07-28 stateless tools/call (target: Redis >= 0.8x)", single, async (url) => modernCall(url));
   await compare("2026-07-28 input-required round + retry (a nonce claim each)", single, async (url) => modernRetry(url));
-  await compare("legacy session tools/call (target: Redis >= 0.6x)", single, legacyCall);
+  await compare("legacy session tools/call (target: Redis >= 0.6x)", single, (url) => legacyCall(url));
+  await compare("legacy session tools/call streaming progress (4 SSE events stored; the tool sleeps 100 ms)", single, (url) => legacyCall(url, true));
   await compare(
     "2026-07-28 stateless tools/call behind HAProxy, Redis stores",
     [
