@@ -103,6 +103,44 @@ test("a task is read and cancelled through any instance", async () => {
   for (const i of [0, 1, 2]) assert.is((await rpc(instance(i), "tasks/get", { taskId: created.taskId })).result.status, "cancelled");
 });
 
+test("task input answered through another instance reaches the run; its status reaches a listen held by a third", async () => {
+  const created = (await rpc(instance(0), "tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" } })).result;
+  assert.is(created.resultType, "task");
+  const ctrl = new AbortController();
+  const timer = setTimeout(() => ctrl.abort(), 10_000);
+  try {
+    const listen = await post(instance(1), "subscriptions/listen", { notifications: { taskIds: [created.taskId] } }, ctrl.signal);
+    const reader = listen.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("notifications/subscriptions/acknowledged")) text += decoder.decode((await reader.read()).value, { stream: true });
+    let waiting: any;
+    for (let i = 0; i < 100; i++) {
+      waiting = (await rpc(instance(2), "tasks/get", { taskId: created.taskId })).result;
+      if (waiting.status === "input_required") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.is(waiting.status, "input_required");
+    const [key] = Object.keys(waiting.inputRequests);
+    await rpc(instance(2), "tasks/update", { taskId: created.taskId, inputResponses: { [key!]: { action: "accept", content: { confirm: true } } } });
+    let done: any;
+    for (let i = 0; i < 100; i++) {
+      done = (await rpc(instance(1), "tasks/get", { taskId: created.taskId })).result;
+      if (done.status === "completed") break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal([done.status, done.result?.content?.[0]?.text], ["completed", "Deleted a.txt"]);
+    while (!/"method":"notifications\/tasks"[^\n]*"status":"completed"/.test(text)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error(`listen ended: ${text}`);
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    clearTimeout(timer);
+    ctrl.abort();
+  }
+});
+
 test("SIGKILL an instance running a task: the task fails within the lease, a completed task stays readable, nothing hangs", async () => {
   const victim = cluster.instances[0]!;
   const done = (await rpc(victim.url, "tools/call", { name: "slow_compute", arguments: { seconds: 0.3, label: "quick" } })).result;
