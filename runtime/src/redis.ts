@@ -8,16 +8,19 @@ import { RedisEventStore, type RedisEventStoreOptions } from "./redis/event-stor
 import { RedisTaskStore, type RedisTaskStoreOptions } from "./redis/task-store.js";
 import { RedisNonceClaims } from "./redis/nonce-claims.js";
 import { RedisChangeBus } from "./redis/change-bus.js";
+import { RedisSessionDirectory, type RedisSessionDirectoryOptions } from "./redis/session-directory.js";
 
 export { RedisConnection, RedisUnavailableError, redactUrl, type RedisConnectionOptions } from "./redis/connection.js";
 export { RedisEventStore, type RedisEventStoreOptions } from "./redis/event-store.js";
 export { RedisTaskStore, LEASE_LOST, type RedisTaskStoreOptions } from "./redis/task-store.js";
 export { RedisNonceClaims } from "./redis/nonce-claims.js";
 export { RedisChangeBus } from "./redis/change-bus.js";
+export { RedisSessionDirectory, type RedisSessionDirectoryOptions } from "./redis/session-directory.js";
 
 export interface RedisStoresOptions extends RedisConnectionOptions {
   events?: RedisEventStoreOptions;
   tasks?: RedisTaskStoreOptions;
+  sessions?: RedisSessionDirectoryOptions;
 }
 
 /** Everything one instance shares through Redis, on one connection. */
@@ -31,7 +34,12 @@ export interface RedisStores {
   readonly nonceClaims: RedisNonceClaims;
   /** For `createMcpServer(..., { bus })`. */
   readonly bus: RedisChangeBus;
-  /** Stop renewing task leases, leave the bus, close the connections. */
+  /**
+   * For `createStreamableHttpServer({ sessionDirectory })`: legacy sessions served through any
+   * instance. Call `announce(url)` with this instance's own endpoint once it listens.
+   */
+  readonly sessionDirectory: RedisSessionDirectory;
+  /** Stop renewing task leases, stop announcing this instance, leave the bus, close the connections. */
   close(): Promise<void>;
 }
 
@@ -44,12 +52,14 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
   try {
     const bus = await RedisChangeBus.attach(connection);
     const taskStore = new RedisTaskStore(connection, options.tasks);
+    const sessionDirectory = new RedisSessionDirectory(connection, options.sessions);
     return {
-      connection, bus, taskStore,
+      connection, bus, taskStore, sessionDirectory,
       eventStore: new RedisEventStore(connection, options.events),
       nonceClaims: new RedisNonceClaims(connection),
       async close() {
         taskStore.close();
+        await sessionDirectory.close();
         await bus.close();
         await connection.close();
       },

@@ -12,7 +12,7 @@ import { startCluster, type Cluster } from "./cluster.js";
 let cluster!: Cluster;
 
 test.before(async () => {
-  cluster = await startCluster(3, [], "session-header");
+  cluster = await startCluster(3);
 });
 test.after(async () => {
   await cluster?.close();

@@ -45,9 +45,13 @@ const runtimeDir = join(root, "runtime");
  * handlers in named pieces (a class per endpoint, the Streamable HTTP sessions, the POST intake,
  * the 2026-07-28 POST in http-server/modern.ts: 2.6 KiB, identifiers being kept), Transport's
  * hints in one member, the tasks extension handed its context, and the server core apart from
- * McpServer: about 3.9 KiB in all.
+ * McpServer: about 3.9 KiB in all. Raised to 317 KiB for scale-out's seams (the Redis code itself is
+ * the opt-in ./redis entry, outside this budget): the change bus in McpServer and the task relay,
+ * NonceClaims behind the requestState codec, the session directory's hook in the HTTP handler, an
+ * SSE event sent without an id when the store is down and a store outage answered 503: 3.1 KiB,
+ * of which 2.6 KiB fit under the old budget.
  */
-const RUNTIME_JS_BUDGET = 316 * 1024;
+const RUNTIME_JS_BUDGET = 317 * 1024;
 /** Bytes of the ESM entry files of every production dependency except authorization's. */
 const DEPENDENCIES_BUDGET = 64 * 1024;
 /**

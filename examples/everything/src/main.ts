@@ -140,7 +140,7 @@ async function serveHttp(): Promise<void> {
   const http = createStreamableHttpServer({
     host,
     port,
-    ...(shared !== undefined ? { eventStore: shared.eventStore } : {}),
+    ...(shared !== undefined ? { eventStore: shared.eventStore, sessionDirectory: shared.sessionDirectory } : {}),
     // Behind a balancer clients name its address: accept it (and this instance's own, for probes).
     ...(publicUrl !== undefined
       ? { path: publicUrl.pathname, allowedHosts: [publicUrl.host, "localhost", "127.0.0.1", "[::1]"], allowedOrigins: [publicUrl.origin] }
@@ -174,5 +174,7 @@ async function serveHttp(): Promise<void> {
     process.stderr.write(`everything: cannot listen on ${host}:${port}: ${(e as Error).message}\n`);
     process.exit(1);
   }
+  // Other instances forward requests for this one's sessions here.
+  await shared?.sessionDirectory.announce(url);
   process.stdout.write(`listening on ${url.href}\n`);
 }

@@ -6,6 +6,7 @@ import type { Transport } from "../transport.js";
 import { unreadableAnswers } from "../framing/frame-error.js";
 import type { MessageOutline } from "../framing/scan.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import { DEFAULT_MAX_BODY_BYTES, accepts, headerValue, sendJsonError } from "./http-util.js";
@@ -42,6 +43,11 @@ export interface StreamableHttpOptions extends HostOriginOptions {
    * JSON (related messages go to the GET stream); "sse" always SSE.
    */
   responseMode?: "auto" | "json" | "sse";
+  /**
+   * Several instances of one server: where the legacy sessions of all of them are found, so a
+   * request reaching an instance other than its session's is forwarded there (docs/scale-out.md).
+   */
+  sessionDirectory?: SessionDirectory;
   /** Resumability store; default an in-memory store (stateful mode); false disables resumability and priming. */
   eventStore?: EventStore | false;
   /** `retry` (ms) sent in each SSE priming event (default 1000). */
@@ -154,7 +160,15 @@ class StreamableHttpEndpoint implements PostIntake {
       maxSessions: options.maxSessions ?? MAX_HTTP_SESSIONS,
       genId: options.sessionIdGenerator ?? randomUUID,
       report: this.report,
+      directory: options.sessionDirectory,
     });
+  }
+
+  /** A legacy request for a session another instance holds: forwarded there (true once answered). */
+  private elsewhere(req: IncomingMessage, res: ServerResponse, body?: string): Promise<boolean> | false {
+    const sid = headerValue(req, "mcp-session-id");
+    const d = this.options.sessionDirectory;
+    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && d.forward(sid, req, res, body);
   }
 
   isSession(sid: string): boolean {
@@ -206,6 +220,7 @@ class StreamableHttpEndpoint implements PostIntake {
       await serveModernPost(req, res, post, auth, this.sessions, this.options);
       return;
     }
+    if (session === undefined && !post.initialize && (await this.elsewhere(req, res, JSON.stringify(post.parsed)))) return;
     const transport = this.stateless
       ? await this.statelessPost(req, res, post)
       : post.initialize
@@ -231,6 +246,8 @@ class StreamableHttpEndpoint implements PostIntake {
     if (transport === undefined) return undefined;
     try {
       await this.options.onsession(transport, req);
+      // Known to the other instances before the client learns the session id.
+      await this.options.sessionDirectory?.opened(transport.sessionId!);
     } catch (e) {
       this.sessions.byId.delete(transport.sessionId!);
       throw e;
@@ -283,6 +300,7 @@ class StreamableHttpEndpoint implements PostIntake {
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
+    if (await this.elsewhere(req, res)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
     // A client gone while its token was verified: a stream attached to its closed response would
@@ -304,6 +322,7 @@ class StreamableHttpEndpoint implements PostIntake {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
+    if (await this.elsewhere(req, res)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
     await t.close();
