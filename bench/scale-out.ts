@@ -2,12 +2,12 @@
  * `npm run bench:scale-out` (also the last part of `npm run bench`; BENCH_SCALE_OUT=0 skips it):
  * the "everything" server as real processes over HTTP, one instance in memory against the same
  * instance with its state in Redis (`--redis`), and one instance behind HAProxy against three, all
- * with Redis; then what Redis holds per stored task and per stored SSE event (`INFO memory` over
+ * with Redis; then what Redis holds per stored task, per stored SSE event and per legacy session (`INFO memory` over
  * many, so index entries are counted too). Rounds alternate the setups; medians are reported.
  * Knobs: SCALE_BENCH_MS (per phase, 1500), SCALE_BENCH_ROUNDS (3), SCALE_BENCH_CONCURRENCY (16).
  */
 import { randomBytes } from "node:crypto";
-import { RedisConnection, RedisEventStore, RedisTaskStore } from "@mcpgen/runtime/redis";
+import { RedisConnection, RedisEventStore, RedisSessionDirectory, RedisTaskStore } from "@mcpgen/runtime/redis";
 import { startEverything, type EverythingProcess } from "../test/examples/helpers/everything-process.js";
 import { startRedis, type RedisServer } from "../test/redis/harness.js";
 import { startCluster } from "../test/redis/cluster.js";
@@ -142,12 +142,17 @@ try {
   const beforeEvents = await used();
   for (let i = 0; i < N; i++) await events.storeEvent(`stream-${i % 100}`, { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: i, progress: i } });
   const perEvent = (await used()) - beforeEvents;
+  const directory = new RedisSessionDirectory(link);
+  const beforeSessions = await used();
+  for (let i = 0; i < N; i++) await directory.opened(randomBytes(16).toString("hex"));
+  const perSession = (await used()) - beforeSessions;
+  await directory.close();
   const sample = (await link.command<string[]>(["KEYS", `${link.namespace}:task:*`]))[0]!;
   const one = await link.command<number>(["MEMORY", "USAGE", sample]);
   console.log("  Redis memory");
   console.log(`    per stored task (completed, small result; indexes included)  ${(perTask / N).toFixed(0)} bytes (MEMORY USAGE of one task hash: ${one} bytes)`);
   console.log(`    per stored SSE event (a progress notification)                ${(perEvent / N).toFixed(0)} bytes`);
-  console.log("    per idle legacy session                                       0 bytes: legacy sessions are not in Redis yet (docs/scale-out.md)");
+  console.log(`    per idle legacy session (its directory entry)                 ${(perSession / N).toFixed(0)} bytes`);
   await link.close();
 } finally {
   await redis.close();

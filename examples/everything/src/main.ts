@@ -8,12 +8,13 @@
  * `--task-store <file>` keeps tasks in an SQLite file (`@mcpgen/runtime/tasks/sqlite`), so a client
  * can still fetch a finished task's result after the server restarted.
  * `--redis <url>` shares state with the other instances of a cluster through Redis
- * (`@mcpgen/runtime/redis`, docs/scale-out.md): the event store, tasks, requestState claims and
- * change notifications; every instance needs the same requestState key, a hex string of at least 64
- * digits in the environment variable EVERYTHING_REQUEST_STATE_KEY. `--redis-prefix <name>` names
- * the deployment's keys (default "everything"); `--task-lease <ms>` is how soon a task whose instance
- * died is failed (default 15 s). `--public-url <url>` is the address clients use
- * (a load balancer's): Host and Origin checks accept it, and the endpoint path is its path.
+ * (`@mcpgen/runtime/redis`, docs/scale-out.md): the event store, tasks, requestState claims,
+ * change notifications and the directory of legacy sessions (other instances reach this one's at
+ * the address it listens on); every instance needs the same requestState key, a hex string of at
+ * least 64 digits in the environment variable EVERYTHING_REQUEST_STATE_KEY. `--redis-prefix
+ * <name>` names the deployment's keys (default "everything"); `--task-lease <ms>` is how soon a
+ * task whose instance died is failed (default 15 s). `--public-url <url>` is the address clients
+ * use (a load balancer's): Host and Origin checks accept it, and the endpoint path is its path.
  */
 import { parseArgs } from "node:util";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";

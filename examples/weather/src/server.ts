@@ -6,8 +6,9 @@
 //   const shared = await openRedisStores({ url: "redis://:password@redis:6379", prefix: "weather" });
 // pass `tasks: { store: shared.taskStore }, bus: shared.bus` and `requestState: { key, claims:
 // shared.nonceClaims }` (one key for all instances, from configuration) to createWeatherExampleServer,
-// and `eventStore: shared.eventStore` plus the balancer's address as `allowedHosts` / `allowedOrigins`
-// (the public URL clients use) to createStreamableHttpServer.
+// and `eventStore: shared.eventStore`, `sessionDirectory: shared.sessionDirectory` plus the
+// balancer's address as `allowedHosts` / `allowedOrigins` (the public URL clients use) to
+// createStreamableHttpServer; once it listens, `shared.sessionDirectory.announce(url)`.
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { handlers } from "./handlers.js";
