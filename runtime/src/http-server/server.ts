@@ -164,11 +164,14 @@ class StreamableHttpEndpoint implements PostIntake {
     });
   }
 
-  /** A legacy request for a session another instance holds: forwarded there (true once answered). */
-  private elsewhere(req: IncomingMessage, res: ServerResponse, body?: string): Promise<boolean> | false {
+  /**
+   * A legacy request for a session another instance holds: forwarded there (true once answered);
+   * false at once, without a promise, when there is no directory or the session is here.
+   */
+  private elsewhere(req: IncomingMessage, res: ServerResponse, body?: object): Promise<boolean> | false {
     const sid = headerValue(req, "mcp-session-id");
     const d = this.options.sessionDirectory;
-    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && d.forward(sid, req, res, body);
+    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && d.forward(sid, req, res, body && JSON.stringify(body));
   }
 
   isSession(sid: string): boolean {
@@ -220,7 +223,8 @@ class StreamableHttpEndpoint implements PostIntake {
       await serveModernPost(req, res, post, auth, this.sessions, this.options);
       return;
     }
-    if (session === undefined && !post.initialize && (await this.elsewhere(req, res, JSON.stringify(post.parsed)))) return;
+    const away = session === undefined && !post.initialize && this.elsewhere(req, res, post.parsed);
+    if (away !== false && (await away)) return;
     const transport = this.stateless
       ? await this.statelessPost(req, res, post)
       : post.initialize
@@ -300,7 +304,8 @@ class StreamableHttpEndpoint implements PostIntake {
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
-    if (await this.elsewhere(req, res)) return;
+    const away = this.elsewhere(req, res);
+    if (away !== false && (await away)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
     // A client gone while its token was verified: a stream attached to its closed response would
@@ -322,7 +327,8 @@ class StreamableHttpEndpoint implements PostIntake {
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    if (await this.elsewhere(req, res)) return;
+    const away = this.elsewhere(req, res);
+    if (away !== false && (await away)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
     await t.close();
