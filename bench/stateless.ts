@@ -1,8 +1,10 @@
 /**
  * The 2026-07-28 stateless HTTP path: 16 concurrent `tools/call` POSTs (modern headers and
- * `_meta`, keep-alive agent) against a raw node:http baseline, mcpgen's server and SDK v2's
- * modern path (createMcpHandler), rounds rotated, medians of calls/s and of server CPU per call.
- * `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS).
+ * `_meta`, keep-alive agent) against a raw node:http baseline, mcpgen's server on the node:http
+ * handler and on the fetch handler (behind the node:http bridge SDK v2 gets, through
+ * toNodeListener, and on @hono/node-server) and SDK v2's web-standard modern path
+ * (createMcpHandler, behind the bridge), and the bridge's own floor, rounds rotated, medians of calls/s and of server CPU per
+ * call. `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS, BENCH_KINDS).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
@@ -82,10 +84,11 @@ async function measure(port: number, ms: number): Promise<number> {
 
 let done = 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const KINDS = ["raw", "mcpgen", "sdk2"] as const;
-const results: Record<string, number[]> = { raw: [], mcpgen: [], sdk2: [] };
+const ALL_KINDS = ["raw", "bridge", "mcpgen", "fetch", "fetch-listener", "fetch-hono", "sdk2"] as const;
+const KINDS = process.env.BENCH_KINDS ? ALL_KINDS.filter((k) => k === "raw" || process.env.BENCH_KINDS!.split(",").includes(k)) : ALL_KINDS;
+const results: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 /** Server CPU µs per call: steadier than calls/s on a shared machine. */
-const cpu: Record<string, number[]> = { raw: [], mcpgen: [], sdk2: [] };
+const cpu: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 for (let r = 0; r < ROUNDS; r++) {
   // Rotate the order each round, so no implementation always runs first.
   for (let k = 0; k < KINDS.length; k++) {
@@ -102,10 +105,34 @@ for (let r = 0; r < ROUNDS; r++) {
 process.stdout.write(`stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
 const raw = median(results.raw!);
 const rawCpu = median(cpu.raw!);
+const LABELS: Record<(typeof ALL_KINDS)[number], string> = {
+  raw: "raw node:http",
+  bridge: "bridge floor (fixed answer)",
+  mcpgen: "mcpgen node:http handler",
+  fetch: "mcpgen fetch handler (bridge)",
+  "fetch-listener": "mcpgen fetch handler (toNodeListener)",
+  "fetch-hono": "mcpgen fetch handler (@hono/node-server)",
+  sdk2: "SDK v2 2.4.0 web-standard (bridge)",
+};
 for (const kind of KINDS) {
   const rate = median(results[kind]!);
   const us = median(cpu[kind]!);
-  const label = { raw: "raw node:http", mcpgen: "mcpgen", sdk2: "SDK v2 2.4.0" }[kind].padEnd(14);
   const ratio = kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU)`;
-  process.stdout.write(`  ${label} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`);
+  process.stdout.write(`  ${LABELS[kind].padEnd(42)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`);
 }
+// The issue's targets, same run: the fetch handler against SDK v2's web-standard server behind the
+// same bridge, and the fetch handler on Node against the node:http handler.
+const rateOf = (k: string) => (results[k] ? median(results[k]!) : NaN);
+const line = (what: string, a: string, b: string, target: number) => {
+  const r = rateOf(a) / rateOf(b);
+  if (Number.isFinite(r)) process.stdout.write(`  ${what}: ${r.toFixed(2)}x (target ≥ ${target}x)\n`);
+};
+line("fetch handler (bridge) / SDK v2 web-standard (bridge)", "fetch", "sdk2", 5);
+for (const k of ["fetch", "fetch-listener", "fetch-hono"]) line(`${LABELS[k as "fetch"]} / node:http handler`, k, "mcpgen", 0.85);
+// What each pays above the bridge, by server CPU: the handlers' own cost, without the host's.
+const cpuOf = (k: string) => (cpu[k] ? median(cpu[k]!) : NaN);
+const floor = cpuOf("bridge");
+const above = (cpuOf("sdk2") - floor) / (cpuOf("fetch") - floor);
+// On a loaded machine the floor's own spread can exceed what the handler adds: then there is no ratio to tell.
+if (Number.isFinite(above) && cpuOf("fetch") > floor) process.stdout.write(`  server CPU above the bridge floor, SDK v2 / fetch handler: ${above.toFixed(2)}x\n`);
+else if (Number.isFinite(above)) process.stdout.write("  server CPU above the bridge floor: not measurable in this run (the floor's spread exceeds the handler's cost)\n");

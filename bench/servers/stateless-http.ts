@@ -1,13 +1,21 @@
 /**
  * 2026-07-28 stateless Streamable HTTP servers for the workload's `add` tool (text variant).
- * Usage: stateless-http.js raw|mcpgen|sdk2; prints {"port":N} once listening on 127.0.0.1.
- * raw: node:http, JSON.parse, answer (no validation, no headers checked). mcpgen: createMcpServer
- * with the generated 2026-07-28 binding (per-request _meta, header and params validation on).
- * sdk2: SDK v2's createMcpHandler (its modern path) behind the node:http bridge.
+ * Usage: stateless-http.js raw|mcpgen|fetch|fetch-listener|fetch-hono|sdk2; prints {"port":N} once
+ * listening on 127.0.0.1. raw: node:http, JSON.parse, answer (no validation, no headers checked).
+ * mcpgen: createMcpServer with the generated 2026-07-28 binding (per-request _meta, header and
+ * params validation on) on the node:http handler. fetch: the same server's createFetchHandler
+ * behind the same node:http bridge as sdk2 (a Request and a Response per call); fetch-listener:
+ * it through toNodeListener (node's objects straight to the endpoint); fetch-hono: it served by
+ * @hono/node-server. sdk2: SDK v2's createMcpHandler (its web-standard modern path) behind the
+ * node:http bridge. bridge: the bridge alone around a fetch handler that parses the body and answers
+ * a fixed result (what any fetch handler behind it pays before doing anything).
  */
 import { createServer } from "node:http";
 import { createMcpServer, type McpDefinition, type Validator } from "@mcpgen/runtime";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
+import { createFetchHandler } from "@mcpgen/runtime/fetch";
+import { toNodeListener } from "@mcpgen/runtime/node";
+import { serve } from "@hono/node-server";
 import { binding } from "@mcpgen/runtime/protocol/2026-07-28";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { SERVER_INFO, addResult, addToolDefinition } from "../workload.js";
@@ -42,7 +50,7 @@ if (kind === "raw") {
   });
   server.keepAliveTimeout = 60_000;
   listen(server);
-} else if (kind === "mcpgen") {
+} else if (kind === "mcpgen" || kind?.startsWith("fetch")) {
   const lists = { serverInfo: SERVER_INFO, capabilities: { tools: {} }, tools: [addToolDefinition("text")], resources: [], resourceTemplates: [], prompts: [] };
   const definition: McpDefinition = {
     revisions: ["2026-07-28"],
@@ -52,9 +60,36 @@ if (kind === "raw") {
     members: { tools: { add: "add" }, prompts: {}, resources: {}, resourceTemplates: {} },
   };
   const mcp = createMcpServer(definition, { tools: { add: (i: { a: number; b: number }) => addResult("text", i.a, i.b) as never } }, { bindings: [binding] });
-  const http = createStreamableHttpServer({ onsession: (t) => mcp.connect(t).then(() => {}) });
-  http.server.keepAliveTimeout = 60_000;
-  listen(http.server);
+  if (kind === "mcpgen") {
+    const http = createStreamableHttpServer({ onsession: (t) => mcp.connect(t).then(() => {}) });
+    http.server.keepAliveTimeout = 60_000;
+    listen(http.server);
+  } else {
+    const handler = createFetchHandler(mcp);
+    if (kind === "fetch-hono") {
+      const server = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" }, (info) => process.stdout.write(JSON.stringify({ port: info.port }) + "\n"));
+      (server as { keepAliveTimeout?: number }).keepAliveTimeout = 60_000;
+    } else {
+      const server = createServer(kind === "fetch-listener" ? toNodeListener(handler) : async (req, res) => {
+        const abort = new AbortController();
+        res.on("close", () => abort.abort());
+        await sendResponse(await handler(await toRequest(req, abort.signal)), res);
+      });
+      server.keepAliveTimeout = 60_000;
+      listen(server);
+    }
+  }
+} else if (kind === "bridge") {
+  const server = createServer(async (req, res) => {
+    const abort = new AbortController();
+    res.on("close", () => abort.abort());
+    const request = await toRequest(req, abort.signal);
+    const msg = (await request.json()) as { id: number; params: { arguments: { a: number; b: number } } };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { ...addResult("text", msg.params.arguments.a, msg.params.arguments.b), resultType: "complete" } });
+    await sendResponse(new Response(body, { headers: { "content-type": "application/json" } }), res);
+  });
+  server.keepAliveTimeout = 60_000;
+  listen(server);
 } else if (kind === "sdk2") {
   const handler = createMcpHandler(() => createSdk2Server("text"));
   const server = createServer(async (req, res) => {
@@ -65,7 +100,7 @@ if (kind === "raw") {
   server.keepAliveTimeout = 60_000;
   listen(server);
 } else {
-  throw new Error(`usage: stateless-http.js raw|mcpgen|sdk2 (got ${JSON.stringify(kind)})`);
+  throw new Error(`usage: stateless-http.js raw|bridge|mcpgen|fetch|fetch-listener|fetch-hono|sdk2 (got ${JSON.stringify(kind)})`);
 }
 process.on("SIGTERM", () => process.exit(0));
 process.stdin.resume();

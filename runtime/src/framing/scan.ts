@@ -7,6 +7,8 @@
 import type { RequestId } from "../jsonrpc.js";
 import { asRequestId } from "../request-id.js";
 
+const UTF8 = new TextDecoder();
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const OPEN_ARRAY = 0x5b;
@@ -169,7 +171,7 @@ export class OutlineScanner {
     this.afterColon = false;
     if (this.idText !== undefined) {
       this.idDone = true;
-      this.idValue = this.idText.length <= VALUE_CAP ? Buffer.from(this.idText).toString("utf8").trim() : "";
+      this.idValue = this.idText.length <= VALUE_CAP ? UTF8.decode(Uint8Array.from(this.idText)).trim() : "";
       this.idText = undefined;
     }
   }

@@ -8,8 +8,12 @@ import { EVENT_STORE_MAX_BYTES, EVENT_STORE_MAX_EVENTS } from "../limits.js";
  * Methods may answer synchronously (cheaper on the hot path) or with a promise.
  */
 export interface EventStore {
-  /** Record one event of `streamId`; `message` is null for a priming event (a cursor only). Returns its event id. */
-  storeEvent(streamId: string, message: JSONRPCMessage | null): string | Promise<string>;
+  /**
+   * Record one event of `streamId`; `message` is null for a priming event (a cursor only). Returns
+   * its event id. `json`: the message as JSON text, which the transport has made for the stream
+   * anyway (a store that keeps text need not serialise it again).
+   */
+  storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): string | Promise<string>;
   /** The stream an event id belongs to, or undefined when unknown (expired or never issued). */
   streamIdFor(eventId: string): string | undefined | Promise<string | undefined>;
   /** Calls `send` for every message event of the same stream after `lastEventId`, in order. */
@@ -48,8 +52,8 @@ export class InMemoryEventStore implements EventStore {
     this.maxChars = options.maxChars ?? EVENT_STORE_MAX_BYTES;
   }
 
-  storeEvent(streamId: string, message: JSONRPCMessage | null): string {
-    const data = message === null ? null : JSON.stringify(message);
+  storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): string {
+    const data = message === null ? null : (json ?? JSON.stringify(message));
     const ev: StoredEvent = { streamId, seq: ++this.seq, data };
     let list = this.streams.get(streamId);
     if (!list) this.streams.set(streamId, (list = []));

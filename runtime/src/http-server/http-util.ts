@@ -1,10 +1,9 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-
 import type { RequestId } from "../jsonrpc.js";
 import { BODY_TIMEOUT_MS, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
 import { ownCopy } from "../session/own-copy.js";
 import { OutlineScanner, type MessageOutline } from "../framing/scan.js";
 import { BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
+import { utf8Length, type HttpReply, type HttpRequestHead, type HttpRequestIn } from "../http-exchange.js";
 
 /** Default cap on a POST body. */
 export const DEFAULT_MAX_BODY_BYTES = SERVER_MAX_MESSAGE_BYTES;
@@ -31,8 +30,8 @@ export class BodyTimeoutError extends Error {}
  * anything is read when its declared length would, else at the chunk that would. A scanned body
  * keeps nothing and is not charged.
  */
-export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_TIMEOUT_MS, outline = false, buffered?: BufferedBodies): Promise<Buffer> {
-  const declared = req.headers["content-length"];
+export function readBody(req: HttpRequestIn, limit: number, timeoutMs = BODY_TIMEOUT_MS, outline = false, buffered?: BufferedBodies): Promise<Uint8Array> {
+  const declared = headerValue(req, "content-length");
   const tooLong = declared !== undefined && Number(declared) > limit;
   if (tooLong && !outline) {
     return Promise.reject(tooLarge(limit, undefined));
@@ -40,8 +39,8 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
   if (buffered !== undefined && !tooLong && declared !== undefined && buffered.used + Number(declared) > buffered.max) {
     return Promise.reject(bufferFull(buffered));
   }
-  return new Promise<Buffer>((resolve, reject) => {
-    const chunks: Buffer[] = [];
+  return new Promise<Uint8Array>((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
     let size = 0;
     /** Bytes of `chunks`, charged to `buffered`. */
     let charged = 0;
@@ -53,7 +52,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
         reject(scanner !== undefined ? tooLarge(limit, scanner) : new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
       }, timeoutMs)
       : undefined;
-    const ondata = (chunk: Buffer): void => {
+    const ondata = (chunk: Uint8Array): void => {
       if (scanner !== undefined) return scanner.push(chunk);
       size += chunk.length;
       if (size > limit) {
@@ -88,7 +87,7 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
     const onend = (): void => {
       cleanup();
       if (scanner !== undefined) reject(tooLarge(limit, scanner));
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+      else resolve(chunks.length === 1 ? chunks[0]! : concat(chunks, size));
     };
     const onerror = (e: Error): void => {
       cleanup();
@@ -114,6 +113,17 @@ export function readBody(req: IncomingMessage, limit: number, timeoutMs = BODY_T
   });
 }
 
+/** The chunks of a body as one (node's Buffer.concat, without Buffer). */
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
+}
+
 function tooLarge(limit: number, scanner: OutlineScanner | undefined): BodyTooLargeError {
   return new BodyTooLargeError(`request body exceeds ${limit} bytes`, scanner?.outline());
 }
@@ -124,7 +134,7 @@ function bufferFull(buffered: BufferedBodies): BodyBufferFullError {
 
 /** An HTTP error with an id-less JSON-RPC error body. */
 export function sendJsonError(
-  res: ServerResponse,
+  res: HttpReply,
   status: number,
   code: number,
   message: string,
@@ -138,7 +148,7 @@ export function sendJsonError(
 }
 
 /** An HTTP error whose JSON-RPC body answers one message id (or null). */
-export function sendJsonRpcError(res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void {
+export function sendJsonRpcError(res: HttpReply, status: number, id: RequestId | null, code: number, message: string): void {
   if (res.headersSent) {
     res.end();
     return;
@@ -150,11 +160,11 @@ export function sendJsonRpcError(res: ServerResponse, status: number, id: Reques
  * A complete JSON body with its Content-Length: `writeHead` fixes the headers, so without the
  * length node would send the body chunked, which costs the peer a chunk parser and a round of framing.
  */
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers?: Record<string, string>): void {
+export function sendJson(res: HttpReply, status: number, value: unknown, headers?: Record<string, string>): void {
   const body = JSON.stringify(value);
   const h: Record<string, string | number> = ownCopy(headers);
   h["content-type"] = "application/json";
-  h["content-length"] = Buffer.byteLength(body);
+  h["content-length"] = utf8Length(body);
   res.writeHead(status, h);
   res.end(body);
 }
@@ -167,7 +177,7 @@ export function accepts(accept: string | undefined, type: string): boolean {
   return accept.includes(`${major}/*`);
 }
 
-export function headerValue(req: IncomingMessage, name: string): string | undefined {
+export function headerValue(req: HttpRequestHead, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }

@@ -1,5 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
@@ -18,6 +17,9 @@ import {
 import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "./buffered-bodies.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
+import { unrefTimer, type HttpReply, type HttpRequestIn } from "../http-exchange.js";
+
+const UTF8 = new TextDecoder();
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -40,12 +42,12 @@ export class LegacySseServerTransport implements Transport, TransportHints {
   readonly sessionId: string;
   /** `principalKey` of the principal that opened the stream (a guarded handler); only it may POST to this session. */
   readonly owner: string | undefined;
-  private res: ServerResponse | undefined;
+  private res: HttpReply | undefined;
   private closed = false;
-  private keepAlive: NodeJS.Timeout | undefined;
+  private keepAlive: ReturnType<typeof setInterval> | undefined;
   private readonly onclosed: (t: LegacySseServerTransport) => void;
 
-  constructor(sessionId: string, res: ServerResponse, endpoint: string, keepAliveMs: number, onclosed: (t: LegacySseServerTransport) => void, owner?: string) {
+  constructor(sessionId: string, res: HttpReply, endpoint: string, keepAliveMs: number, onclosed: (t: LegacySseServerTransport) => void, owner?: string) {
     this.sessionId = sessionId;
     this.owner = owner;
     this.res = res;
@@ -54,8 +56,7 @@ export class LegacySseServerTransport implements Transport, TransportHints {
     res.write(encodeSseEvent({ event: "endpoint", data: endpoint }));
     res.on("close", () => void this.close());
     if (keepAliveMs > 0) {
-      this.keepAlive = setInterval(() => this.res?.write(encodeSseComment("keep-alive")), keepAliveMs);
-      this.keepAlive.unref();
+      this.keepAlive = unrefTimer(setInterval(() => this.res?.write(encodeSseComment("keep-alive")), keepAliveMs));
     }
   }
 
@@ -136,7 +137,7 @@ export interface LegacySseHandler {
    * Streamable HTTP handler passes its `auth`); it admits every request, and so does this
    * handler's own `auth` when that is another guard.
    */
-  handle(req: IncomingMessage, res: ServerResponse, guard?: ResourceServerGuard): Promise<void>;
+  handle(req: HttpRequestIn, res: HttpReply, guard?: ResourceServerGuard): Promise<void>;
   readonly sessions: ReadonlyMap<string, LegacySseServerTransport>;
   /** Bytes of POST bodies being read now (bounded by `maxBufferedBodyBytes`). */
   readonly bufferedBodyBytes: number;
@@ -173,7 +174,7 @@ class LegacySseEndpoint {
    * 401/403 itself: false then); undefined when neither exists. With two guards the mounting
    * one's principal is the session's, as on the endpoint it is mounted beside.
    */
-  private async admit(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+  private async admit(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
     let auth: AuthInfo | undefined;
     if (mount !== undefined) {
       auth = await mount.admit(req, res, messages);
@@ -193,7 +194,7 @@ class LegacySseEndpoint {
    * as any POST and delivered only to a session of the principal admitted, where the requests they
    * answer fail now rather than at their timeout. False once a guard has answered (401/403).
    */
-  private async unreadable(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, id: string | null, errors: readonly FrameError[]): Promise<boolean> {
+  private async unreadable(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, id: string | null, errors: readonly FrameError[]): Promise<boolean> {
     if (errors.length === 0) return true;
     const auth = await this.admit(req, res, mount, []);
     if (auth === false) return false;
@@ -202,7 +203,7 @@ class LegacySseEndpoint {
     return true;
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, mount?: ResourceServerGuard): Promise<void> {
+  async handle(req: HttpRequestIn, res: HttpReply, mount?: ResourceServerGuard): Promise<void> {
     const refusal = checkHostOrigin(req, this.options);
     if (refusal) {
       sendJsonError(res, refusal.status, -32000, refusal.message);
@@ -224,7 +225,7 @@ class LegacySseEndpoint {
   }
 
   /** A GET of the SSE path: a session of the admitted principal, its stream this response. */
-  private async openStream(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined): Promise<void> {
+  private async openStream(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined): Promise<void> {
     const auth = await this.admit(req, res, mount, []);
     // A client gone while its token was verified would leave a session nothing ever closes.
     if (auth === false || res.destroyed) return;
@@ -233,16 +234,17 @@ class LegacySseEndpoint {
       sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
       return;
     }
-    const id = randomUUID();
+    const id = globalThis.crypto.randomUUID();
     const t = new LegacySseServerTransport(id, res, `${this.messagesPath}?sessionId=${id}`, this.keepAliveMs, (x) => {
       if (sessions.get(x.sessionId) === x) sessions.delete(x.sessionId);
     }, principalKey(auth));
     sessions.set(id, t);
-    await this.options.onsession(t, req);
+    // The node:http handler hands node's request; a host of its own hands what it has.
+    await this.options.onsession(t, req as IncomingMessage);
   }
 
   /** A POST of one message to the session `id` names (of the principal admitted for the message). */
-  private async postMessage(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, id: string | null): Promise<void> {
+  private async postMessage(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, id: string | null): Promise<void> {
     const ctype = headerValue(req, "content-type");
     if (!isJsonMediaType(ctype)) {
       sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
@@ -250,7 +252,7 @@ class LegacySseEndpoint {
     }
     const body = await this.bodyOf(req, res, mount, id);
     if (body === undefined) return;
-    const read = parseBody(body.toString("utf8"), MAX_NESTING_DEPTH);
+    const read = parseBody(UTF8.decode(body), MAX_NESTING_DEPTH);
     if (!("value" in read)) {
       if (read.outlines !== undefined && !(await this.unreadable(req, res, mount, id, unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`)))) return;
       sendJsonError(res, read.status, read.code, read.message);
@@ -279,7 +281,7 @@ class LegacySseEndpoint {
   }
 
   /** The POST's body within maxBodyBytes and maxBufferedBodyBytes; undefined once refused. */
-  private async bodyOf(req: IncomingMessage, res: ServerResponse, mount: ResourceServerGuard | undefined, id: string | null): Promise<Buffer | undefined> {
+  private async bodyOf(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, id: string | null): Promise<Uint8Array | undefined> {
     try {
       // Only a live session has requests awaiting answers: only there is an oversized body read on for its id.
       return await readBody(req, this.maxBody, undefined, id !== null && this.sessions.has(id), this.buffered);

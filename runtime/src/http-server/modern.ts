@@ -4,18 +4,18 @@
  * before the body's `_meta`, so a mismatch is `-32020` whatever else is wrong), serving such a
  * POST on a transport of its own, and the HTTP status each modern JSON-RPC error travels with.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId, isObject } from "../jsonrpc.js";
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
 import type { MessageContext } from "../transport.js";
 import type { AuthInfo } from "../auth/principal.js";
 import { sendJson } from "./http-util.js";
 import type { ReadPost } from "./post-intake.js";
+import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
 
 /** Protocol revisions served on the stateless modern path by default. */
 export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
 
-function header(req: IncomingMessage, name: string): string | undefined {
+function header(req: HttpRequestHead, name: string): string | undefined {
   const v = req.headers[name];
   return Array.isArray(v) ? v.join(", ") : v;
 }
@@ -24,7 +24,7 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * Whether a POST opens the modern way (§5.2): its body's `_meta` names a protocol version, or its
  * MCP-Protocol-Version header is not one of the legacy revisions.
  */
-export function isModernPost(req: IncomingMessage, message: unknown, legacyVersions: ReadonlySet<string>): boolean {
+export function isModernPost(req: HttpRequestHead, message: unknown, legacyVersions: ReadonlySet<string>): boolean {
   if (!isObject(message)) return false;
   const params = message.params;
   if (isObject(params) && isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) return true;
@@ -37,7 +37,7 @@ function mismatch(message: string): JSONRPCErrorObject {
 }
 
 /** The standard request-metadata headers of a modern request against its body; undefined when they agree. */
-function checkStandardHeaders(req: IncomingMessage, method: string, params: unknown): JSONRPCErrorObject | undefined {
+function checkStandardHeaders(req: HttpRequestHead, method: string, params: unknown): JSONRPCErrorObject | undefined {
   const p = isObject(params) ? params : undefined;
   const meta = p !== undefined && isObject(p._meta) ? p._meta : undefined;
   const rawVersion = header(req, Header.protocolVersion);
@@ -85,18 +85,18 @@ export function modernErrorStatus(code: number): number {
 
 /** What a 2026-07-28 POST needs of the transport made for it (StreamableHttpServerTransport; session-transport.ts uses modernErrorStatus). */
 interface PostTransport {
-  openPostStream(res: ServerResponse, requestIds: RequestId[], o: { allowJson: boolean; allowSse: boolean; batch: boolean }): void;
+  openPostStream(res: HttpReply, requestIds: RequestId[], o: { allowJson: boolean; allowSse: boolean; batch: boolean }): void;
   receive(message: JSONRPCMessage, context: MessageContext): void;
 }
 
 /** One stateless 2026-07-28 POST: headers checked against the body, then a transport of its own (`sessions.transport`, handed to `onsession`). */
-export async function serveModernPost<T extends PostTransport>(
-  req: IncomingMessage,
-  res: ServerResponse,
+export async function serveModernPost<T extends PostTransport, Req extends HttpRequestHead>(
+  req: Req,
+  res: HttpReply,
   post: ReadPost,
   auth: AuthInfo | undefined,
   sessions: { transport(sessionId: undefined, modern: true): T },
-  options: { onsession(transport: T, request: IncomingMessage): void | Promise<void> },
+  options: { onsession(transport: T, request: Req): void | Promise<void> },
 ): Promise<void> {
   const message = post.parsed as JSONRPCMessage;
   const requestIds = post.requestIds;

@@ -5,12 +5,12 @@
  * here, before the request is admitted: a body too large or too deep is admitted only for what it
  * answers (see `unreadable`).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageOutline } from "../framing/scan.js";
 import { BUFFER_FULL_HEADERS, BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
 import { BodyTimeoutError, BodyTooLargeError, accepts, headerValue, readBody, sendJsonError, sendJsonRpcError } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
+import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
 export interface PostIntake {
   readonly mode: "auto" | "json" | "sse";
@@ -25,7 +25,7 @@ export interface PostIntake {
    * Responses among messages too large or too deep to deliver fail the requests they answer now:
    * false once the request was refused while being admitted for that (401/403).
    */
-  unreadable(req: IncomingMessage, res: ServerResponse, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean>;
+  unreadable(req: HttpRequestIn, res: HttpReply, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean>;
 }
 
 /** A POST read and checked. */
@@ -45,13 +45,15 @@ export interface ReadPost {
 }
 
 /** Answer a refused POST and log why. */
-export function refuse(report: (e: Error) => void, res: ServerResponse, status: number, id: RequestId | null, code: number, message: string): void {
+export function refuse(report: (e: Error) => void, res: HttpReply, status: number, id: RequestId | null, code: number, message: string): void {
   report(new Error(`POST refused (${status}): ${message}`));
   sendJsonRpcError(res, status, id, code, message);
 }
 
+const UTF8 = new TextDecoder();
+
 /** The POST `req` read and checked; undefined once it was refused (answered). */
-export async function readPost(req: IncomingMessage, res: ServerResponse, intake: PostIntake): Promise<ReadPost | undefined> {
+export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<ReadPost | undefined> {
   const ctype = headerValue(req, "content-type");
   if (!isJsonMediaType(ctype)) {
     sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
@@ -66,7 +68,7 @@ export async function readPost(req: IncomingMessage, res: ServerResponse, intake
   }
   const body = await bodyOf(req, res, intake);
   if (body === undefined) return undefined;
-  const read = parseBody(body.toString("utf8"), intake.maxDepth);
+  const read = parseBody(UTF8.decode(body), intake.maxDepth);
   if (!("value" in read)) {
     if (read.outlines !== undefined && !(await intake.unreadable(req, res, read.outlines, read.code, `nests deeper than ${intake.maxDepth} levels (maxDepth)`))) return undefined;
     refuse(intake.report, res, read.status, read.id, read.code, read.message);
@@ -90,7 +92,7 @@ export async function readPost(req: IncomingMessage, res: ServerResponse, intake
 }
 
 /** The body, within maxBodyBytes, bodyTimeoutMs and maxBufferedBodyBytes; undefined once refused. */
-async function bodyOf(req: IncomingMessage, res: ServerResponse, intake: PostIntake): Promise<Buffer | undefined> {
+async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<Uint8Array | undefined> {
   // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
   const sid = headerValue(req, "mcp-session-id");
   try {

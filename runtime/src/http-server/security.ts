@@ -1,4 +1,4 @@
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestIn } from "../http-exchange.js";
 
 export interface HostOriginOptions {
   /**
@@ -44,7 +44,7 @@ function parseHost(header: string): { hostname: string; port: string | undefined
  * DNS-rebinding checks. A bad Host gets 421 Misdirected Request (the request was not meant for
  * this server); a present but unlisted Origin gets 403 Forbidden (2025-11-25 §Security).
  */
-export function checkHostOrigin(req: IncomingMessage, o: HostOriginOptions): Refusal | undefined {
+export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refusal | undefined {
   const explicit = o.allowedHosts !== undefined || o.allowedOrigins !== undefined;
   const on = o.dnsRebindingProtection ?? (explicit || isLoopbackAddress(req.socket.localAddress));
   if (!on) return undefined;
@@ -57,8 +57,9 @@ export function checkHostOrigin(req: IncomingMessage, o: HostOriginOptions): Ref
   if (!hosts.some((allowed) => allowed.toLowerCase() === h || allowed.toLowerCase() === parsed.hostname)) {
     return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
   }
-  const origin = req.headers.origin;
-  if (origin !== undefined) {
+  const sent = req.headers.origin;
+  if (sent !== undefined) {
+    const origin = typeof sent === "string" ? sent : sent.join(", ");
     if (o.allowedOrigins) {
       if (!o.allowedOrigins.includes(origin)) return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
     } else {

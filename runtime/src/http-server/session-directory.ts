@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
 
 /**
  * Where the legacy Streamable HTTP sessions of several instances of one server are found
@@ -16,5 +16,5 @@ export interface SessionDirectory {
    * instance that does and resolve true, or resolve false (unknown, or that instance is gone) and
    * the request gets 404. `body` is the POST's JSON text.
    */
-  forward(sessionId: string, req: IncomingMessage, res: ServerResponse, body: string | undefined): Promise<boolean>;
+  forward(sessionId: string, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<boolean>;
 }

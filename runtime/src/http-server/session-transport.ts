@@ -1,4 +1,5 @@
-import type { ServerResponse } from "node:http";
+import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
+import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
@@ -14,7 +15,7 @@ const SENT: Promise<void> = Promise.resolve();
 interface Stream {
   readonly id: string;
   /** The HTTP response currently carrying it; undefined while the client is away (polling, disconnect). */
-  res: ServerResponse | undefined;
+  res: HttpReply | undefined;
   /** pending: the POST reply's format is not chosen yet; json: collecting a JSON reply; sse: streaming. */
   mode: "pending" | "json" | "sse";
   readonly standalone: boolean;
@@ -27,7 +28,7 @@ interface Stream {
   jsonReplies: JSONRPCMessage[] | undefined;
   /** Serialises writes when the event store answers asynchronously. */
   tail: Promise<void> | undefined;
-  keepAlive: NodeJS.Timeout | undefined;
+  keepAlive: ReturnType<typeof setInterval> | undefined;
   /** Standalone stream only: encoded events sent while no GET was connected, flushed on the next GET. */
   backlog?: string[];
   /** Characters held in `backlog`. */
@@ -63,6 +64,18 @@ export interface SessionTransportConfig {
 }
 
 let streamKeySeq = 0;
+
+function uncork(res: HttpReply): void {
+  res.uncork?.();
+}
+/**
+ * What sets this process's stream ids apart from another's behind the same event store (node's
+ * pid was used; a Worker isolate has none): drawn once, on first use, not at import.
+ */
+let processKey: string | undefined;
+function streamKeyPrefix(): string {
+  return (processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36));
+}
 
 function isResponse(m: JSONRPCMessage): boolean {
   return !("method" in m) && "id" in m;
@@ -108,7 +121,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
-    this.key = `${process.pid.toString(36)}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     this.sessionHeader = cfg.sessionId !== undefined ? { "mcp-session-id": cfg.sessionId } : {};
   }
 
@@ -177,7 +190,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   /** A POST carrying requests: its reply waits for their responses. */
   openPostStream(
-    res: ServerResponse,
+    res: HttpReply,
     requestIds: RequestId[],
     o: { allowJson: boolean; allowSse: boolean; batch: boolean },
   ): void {
@@ -217,7 +230,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   /** GET without Last-Event-ID. Returns false when one is already connected (409). */
-  openStandaloneStream(res: ServerResponse): boolean {
+  openStandaloneStream(res: HttpReply): boolean {
     let s = this.standalone;
     if (s?.res) return false;
     if (!s) s = this.createDetachedStandalone();
@@ -238,7 +251,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    * GET with Last-Event-ID: replay what followed that event on its stream, then keep the stream
    * live on this connection if it has not finished. Returns an HTTP status on refusal.
    */
-  async resumeStream(res: ServerResponse, lastEventId: string): Promise<number | undefined> {
+  async resumeStream(res: HttpReply, lastEventId: string): Promise<number | undefined> {
     const store = this.cfg.eventStore;
     if (!store) return undefined;
     const streamId = await store.streamIdFor(lastEventId);
@@ -415,7 +428,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   /** Headers of a JSON reply; a literal plus one assignment, not a spread, as this runs once per POST. */
   private jsonHeaders(body: string): Record<string, string | number> {
-    const h: Record<string, string | number> = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+    const h: Record<string, string | number> = { "content-type": "application/json", "content-length": utf8Length(body) };
     const sid = this.sessionHeader["mcp-session-id"];
     if (sid !== undefined) h["mcp-session-id"] = sid;
     return h;
@@ -466,17 +479,21 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       }
     }
     const store = this.cfg.eventStore;
+    // Serialised once, for the stream and the store alike.
+    const data = JSON.stringify(m);
     if (!store) {
-      this.emit(s, encodeSseEvent({ event: "message", data: JSON.stringify(m) }));
-      if (done) this.endStream(s);
+      const event = encodeSseEvent({ event: "message", data });
+      if (done) this.endStream(s, event);
+      else this.emit(s, event);
       return;
     }
     // Without an id when the store could not keep the event: it cannot be replayed.
     const emit = (eventId?: string): void => {
-      this.emit(s, encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(m) }));
-      if (done) this.endStream(s);
+      const event = encodeSseEvent({ event: "message", id: eventId, data });
+      if (done) this.endStream(s, event);
+      else this.emit(s, event);
     };
-    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m)) : store.storeEvent(s.id, m);
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
     if (typeof stored === "string") emit(stored);
     else {
       s.tail = stored.then(emit, (e: unknown) => {
@@ -514,6 +531,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!res || res.headersSent) return;
     res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
     if (this.cfg.modern) this.armKeepAlive(s);
+    // A POST's stream opens at once, but what the handler answers within this turn of the event
+    // loop (a reply, often) leaves in the same packet as the headers and the priming event.
+    if (res.cork !== undefined && !s.standalone) {
+      res.cork();
+      afterIo(uncork, res);
+    }
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
@@ -543,11 +566,11 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
   }
 
-  /** All responses of a POST stream are out: end it. */
-  private endStream(s: Stream): void {
+  /** All responses of a POST stream are out: end it, with its `last` event in the same write. */
+  private endStream(s: Stream, last?: string): void {
     this.stopKeepAlive(s);
     const res = this.finish(s);
-    if (res && !res.writableEnded) res.end();
+    if (res && !res.writableEnded) res.end(last);
   }
 
   /**
@@ -557,7 +580,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    * until the next mark-compact, so a stream that still held its response would get the response,
    * its request and their headers promoted with it (see HttpRequester's InflightList).
    */
-  private finish(s: Stream): ServerResponse | undefined {
+  private finish(s: Stream): HttpReply | undefined {
     this.streams.delete(s.id);
     for (const id of s.open) this.byRequest.delete(id);
     const res = s.res;
@@ -570,7 +593,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    * The client went away from a stream: not a cancellation in the legacy eras (it may resume),
    * except for the requests that end with their stream (onReplyStreamClosed).
    */
-  private detach(s: Stream, res: ServerResponse): void {
+  private detach(s: Stream, res: HttpReply): void {
     if (s.res === res) {
       s.res = undefined;
       this.stopKeepAlive(s);
@@ -592,11 +615,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.stopKeepAlive(s);
     const ms = this.cfg.keepAliveMs;
     if (ms > 0) {
-      s.keepAlive = setInterval(() => {
+      s.keepAlive = unrefTimer(setInterval(() => {
         const res = s.res;
         if (res && !res.writableEnded) res.write(encodeSseComment("keep-alive"));
-      }, ms);
-      s.keepAlive.unref();
+      }, ms));
     }
   }
 

@@ -3,7 +3,7 @@
  * session per stateless or 2026-07-28 POST; each found by its Mcp-Session-Id for the principal
  * that opened it alone, and closed after `sessionIdleTimeoutMs` without activity.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { unrefTimer, type HttpReply, type HttpRequestHead } from "../http-exchange.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
@@ -28,7 +28,7 @@ export interface HttpSessionSettings {
 export class HttpSessions {
   /** Live sessions by id (stateful mode). */
   readonly byId = new Map<string, StreamableHttpServerTransport>();
-  private sweeper: NodeJS.Timeout | undefined;
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly s: HttpSessionSettings) {}
 
@@ -64,7 +64,7 @@ export class HttpSessions {
   }
 
   /** Session lookup shared by POST (non-initialize), GET and DELETE; answers the error itself. */
-  lookup(req: IncomingMessage, res: ServerResponse, auth: AuthInfo | undefined, sid = headerValue(req, "mcp-session-id")): StreamableHttpServerTransport | undefined {
+  lookup(req: HttpRequestHead, res: HttpReply, auth: AuthInfo | undefined, sid = headerValue(req, "mcp-session-id")): StreamableHttpServerTransport | undefined {
     if (sid === undefined) {
       sendJsonError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
       return undefined;
@@ -81,7 +81,7 @@ export class HttpSessions {
    * A session for the `initialize` request `id` of `auth`'s principal; undefined once refused with
    * 503 (maxSessions). It exists only if initialize succeeds: an error answer closes it.
    */
-  open(res: ServerResponse, auth: AuthInfo | undefined, id: RequestId): StreamableHttpServerTransport | undefined {
+  open(res: HttpReply, auth: AuthInfo | undefined, id: RequestId): StreamableHttpServerTransport | undefined {
     if (this.byId.size >= this.s.maxSessions) {
       this.s.report(new Error(`initialize refused (503): ${this.s.maxSessions} sessions are open (maxSessions)`));
       sendJsonError(res, 503, -32000, "Service Unavailable: too many open sessions", { "retry-after": "5" });
@@ -95,8 +95,7 @@ export class HttpSessions {
     this.byId.set(sid, transport);
     const idleMs = this.s.idleMs;
     if (idleMs > 0 && !this.sweeper) {
-      this.sweeper = setInterval(() => this.sweep(), Math.max(10, Math.min(idleMs / 2, 60_000)));
-      this.sweeper.unref();
+      this.sweeper = unrefTimer(setInterval(() => this.sweep(), Math.max(10, Math.min(idleMs / 2, 60_000))));
     }
     return transport;
   }

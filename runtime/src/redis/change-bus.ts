@@ -10,13 +10,13 @@
  * next poll, and task status lives in the task store.
  */
 import type { Change, ChangeBus, ChangeTarget } from "../server/change-bus.js";
-import { nodeCrypto } from "../node-crypto.js";
+import { randomBytes } from "node:crypto";
 import { REDIS_BUS_MAX_CHARS } from "../limits.js";
 import type { RedisConnection } from "./connection.js";
 
 export class RedisChangeBus implements ChangeBus {
   /** Tells this instance's own messages apart (it has delivered them locally already). */
-  private readonly origin = nodeCrypto().randomBytes(9).toString("base64url");
+  private readonly origin = randomBytes(9).toString("base64url");
   private readonly targets = new Set<ChangeTarget>();
   private readonly channel: string;
   private unsubscribe: (() => Promise<void>) | undefined;

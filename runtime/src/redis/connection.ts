@@ -8,7 +8,7 @@
  * the client reconnects in the background; service resumes when Redis answers again.
  */
 import { createClient } from "redis";
-import { nodeCrypto } from "../node-crypto.js";
+import { createHash } from "node:crypto";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 
@@ -240,5 +240,5 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 
 /** A script with its digest (what EVALSHA names). */
 export function script(text: string): Script {
-  return { text, sha: nodeCrypto().createHash("sha1").update(text).digest("hex") };
+  return { text, sha: createHash("sha1").update(text).digest("hex") };
 }

@@ -59,8 +59,8 @@ export class RedisEventStore implements EventStore {
     this.ttlMs = String(Math.floor(ttlMs));
   }
 
-  async storeEvent(streamId: string, message: JSONRPCMessage | null): Promise<string> {
-    const data = message === null ? "" : JSON.stringify(message);
+  async storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): Promise<string> {
+    const data = message === null ? "" : (json ?? JSON.stringify(message));
     const seq = await this.redis.run<number>(STORE, [this.redis.key("es", streamId), this.redis.key("ev", streamId)], [data, this.maxEvents, this.maxBytes, this.ttlMs]);
     return `${streamId}_${seq}`;
   }

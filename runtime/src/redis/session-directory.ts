@@ -8,10 +8,11 @@
  * request waiting for it whichever instance the balancer picked. A session whose instance died is
  * gone (404: the client initializes again); its tasks and results stay in the task store.
  */
-import { request, type IncomingMessage, type ServerResponse } from "node:http";
+import { request } from "node:http";
 import { request as requestTls } from "node:https";
-import { nodeCrypto } from "../node-crypto.js";
+import { randomBytes } from "node:crypto";
 import type { SessionDirectory } from "../http-server/session-directory.js";
+import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
 import { script, type RedisConnection } from "./connection.js";
 
 export interface RedisSessionDirectoryOptions {
@@ -31,7 +32,7 @@ const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade",
 const RELEASE = script(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`);
 
 export class RedisSessionDirectory implements SessionDirectory {
-  readonly instanceId = nodeCrypto().randomBytes(9).toString("base64url");
+  readonly instanceId = randomBytes(9).toString("base64url");
   private endpoint: URL | undefined;
   private readonly local = new Set<string>();
   private readonly ttlMs: number;
@@ -63,7 +64,7 @@ export class RedisSessionDirectory implements SessionDirectory {
     this.redis.run(RELEASE, [this.redis.key("sess", sessionId)], [this.instanceId]).catch((e: Error) => this.options.onerror?.(e));
   }
 
-  async forward(sessionId: string, req: IncomingMessage, res: ServerResponse, body: string | undefined): Promise<boolean> {
+  async forward(sessionId: string, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<boolean> {
     if (req.headers[FORWARDED] !== undefined || sessionId.length > 256) return false;
     const home = await this.redis.command<string | null>(["GET", this.redis.key("sess", sessionId)]);
     if (home === null || home === this.instanceId) return false;
@@ -98,22 +99,30 @@ export class RedisSessionDirectory implements SessionDirectory {
 }
 
 /** Send `req` (with `body`) to `target` and stream its answer back on `res`. */
-function relay(target: URL, req: IncomingMessage, res: ServerResponse, body: string | undefined): Promise<void> {
+function relay(target: URL, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<void> {
   const headers: Record<string, string | string[]> = { [FORWARDED]: "1" };
   for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) headers[k] = v;
   // The client's Host, which the instance checks like any request's (they share allowed hosts).
-  if (req.headers.host !== undefined) headers.host = req.headers.host;
+  if (typeof req.headers.host === "string") headers.host = req.headers.host;
   if (body !== undefined) headers["content-length"] = String(Buffer.byteLength(body));
   return new Promise((resolve) => {
     const send = target.protocol === "https:" ? requestTls : request;
-    const up = send(target, { method: req.method, headers, timeout: 5000 }, (answer) => {
-      const out: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k)) out[k] = v;
+    const up = send(target, { method: req.method ?? "GET", headers, timeout: 5000 }, (answer) => {
+      const out: Record<string, string> = {};
+      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(", ") : v;
       res.writeHead(answer.statusCode ?? 502, out);
       res.flushHeaders();
-      answer.pipe(res);
-      answer.on("end", resolve);
-      answer.on("error", () => resolve());
+      // JSON and SSE are text: relayed as it arrives.
+      answer.setEncoding("utf8");
+      answer.on("data", (chunk: string) => void res.write(chunk));
+      answer.on("end", () => {
+        res.end();
+        resolve();
+      });
+      answer.on("error", () => {
+        res.destroy();
+        resolve();
+      });
       // A stream held open: no timeout once answered.
       up.setTimeout(0);
     });
@@ -126,7 +135,7 @@ function relay(target: URL, req: IncomingMessage, res: ServerResponse, body: str
       resolve();
     });
     // The client went away: so does the forwarded request (and a stream it held).
-    res.on("close", () => up.destroy());
+    res.on("close", () => void up.destroy());
     up.end(body);
   });
 }

@@ -17,7 +17,7 @@
  * Owners appear in keys only as SHA-256 digests; no token is stored (an owner is a principal key
  * or a connection id, never a credential).
  */
-import { nodeCrypto } from "../node-crypto.js";
+import { createHash } from "node:crypto";
 import { REDIS_TASK_LEASE_MS } from "../limits.js";
 import { TERMINAL, grantTtl, newTaskId, ownerFull, storeBounds, storeFull, type MemoryTaskStoreOptions, type TaskChange, type TaskRecord, type TaskStore } from "../tasks/store.js";
 import { script, type RedisConnection } from "./connection.js";
@@ -319,5 +319,5 @@ function pairs(t: TaskRecord): string[] {
 
 /** An owner as it appears in key names: a digest (bounded length, and no principal in clear). */
 function digest(owner: string | undefined): string {
-  return owner === undefined ? "-" : nodeCrypto().createHash("sha256").update(owner).digest("base64url");
+  return owner === undefined ? "-" : createHash("sha256").update(owner).digest("base64url");
 }

@@ -145,16 +145,11 @@ export class ServerCore {
     if (this.tasksStarted) return;
     this.tasksStarted = true;
     const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = this.options.tasks ?? {};
-    const bus = this.options.bus;
     // One store for both eras: a task is found by its id whichever flow made it.
     const store = given ?? new MemoryTaskStore({ ...(maxTasks !== undefined ? { maxTasks } : {}), ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}) });
     this.legacyTasks = this.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report }) : undefined;
     this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec, {
-          store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report,
-          // The instance running a task hears its cancel and input over the bus.
-          ...(bus !== undefined ? { relay: { cancel: (taskId) => bus.publish({ kind: "taskCancel", taskId }), input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }) } } : {}),
-        })
+      ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report, bus: this.options.bus })
       : undefined;
   }
 

@@ -46,13 +46,25 @@ function withInput<A = undefined, B = undefined>(
   body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
   a?: A,
   b?: B,
-  /** The retry's input, once a shared claims store answered. */
-  claimed?: RetryInput,
 ): Result | Promise<Result> {
   const allowed = INPUT_METHODS.has(method);
-  const retry = claimed ?? (allowed ? retryInput(core.codec, method, params) : NO_INPUT);
-  // A shared claims store answers later; the in-memory one (and a first run) right away.
-  if (retry instanceof Promise) return retry.then((r) => withInput(core, method, params, rc, body, a, b, r));
+  const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
+  // A retry's requestState is verified first (asynchronously); a first run starts at once.
+  if (retry instanceof Promise) return retry.then((r) => runWithInput(core, method, params, rc, allowed, r, body, a, b));
+  return runWithInput(core, method, params, rc, allowed, retry, body, a, b);
+}
+
+function runWithInput<A, B>(
+  core: ServerCore,
+  method: string,
+  params: Params | undefined,
+  rc: RequestContext,
+  allowed: boolean,
+  retry: RetryInput,
+  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
+  a?: A,
+  b?: B,
+): Result | Promise<Result> {
   // The identity and the input round are made only if the run reads them.
   const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
   let run: Result | Promise<Result>;

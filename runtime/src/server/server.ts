@@ -7,11 +7,11 @@
  * ModernServerSession (modern.ts: per-request `_meta`), or both at once behind an EraRouter.
  */
 import type { ProtocolBinding } from "../abi.js";
-import { nodeCrypto } from "../node-crypto.js";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { Transport } from "../transport.js";
 import type { Params } from "../session/types.js";
 import { LoadGate } from "../session/load-gate.js";
+import { afterIo } from "../after-io.js";
 import { RunningBytes, type SessionBytes } from "../session/running-bytes.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
@@ -88,10 +88,7 @@ export class McpServer {
     }
     const served = new Set([...legacy, ...modern].map((b: ProtocolBinding) => b.revision));
     this.supportedVersions = definition.revisions.filter((r) => served.has(r));
-    this.core = new ServerCore(definition, handlers, options, legacy, modern, (task) => {
-      void this.listens.taskChanged(task);
-      this.share({ kind: "task", task });
-    });
+    this.core = new ServerCore(definition, handlers, options, legacy, modern, (task) => void this.listens.taskChanged(task));
     this.serverInfo = this.core.serverInfo;
     this.capabilities = this.core.capabilities;
     this.instructions = this.core.instructions;
@@ -239,7 +236,7 @@ export class McpServer {
     // Built before the transport starts, so the connection exists when the first request arrives.
     const session = legacySession(this.core, transport, () => conn, options.stateless, runningBytes, this.options);
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
-    const ownOwner = stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined ? undefined : `session:${nodeCrypto().randomUUID()}`;
+    const ownOwner = stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined ? undefined : `session:${globalThis.crypto.randomUUID()}`;
     conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }) };
     this.connections.add(conn);
     session.initialized.then(() => (conn.ready = true), () => {});
@@ -316,7 +313,7 @@ export class McpServer {
     const listening = this.listens.size > 0;
     this.listens.endAll();
     // Let the listens' responses go out before their connections close.
-    if (listening) await new Promise((r) => setImmediate(r));
+    if (listening) await new Promise<void>((r) => afterIo(r, undefined));
     await Promise.all([...this.open().map((c) => c.session.close()), ...[...this.modernConnections].map((s) => s.close())]);
   }
 }

@@ -111,7 +111,7 @@ export type ServerModernTasks = TasksExtension<TaskRunContext & HandlerContext>;
 export interface ServerTasksModule {
   readonly MemoryTaskStore: typeof MemoryTaskStore;
   readonly LegacyTasks: typeof LegacyTasks;
-  readonly ModernTasks: new (codec: RequestStateCodec, options: ModernTasksOptions) => ServerModernTasks;
+  readonly ModernTasks: new (codec: RequestStateCodec, options: ModernTasksOptions & { bus?: ChangeBus | undefined }) => ServerModernTasks;
   readonly TASKS_EXTENSION: string;
   readonly withTaskMethods: typeof withTaskMethods;
   readonly callMaybeTask: typeof callMaybeTask;

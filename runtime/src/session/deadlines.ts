@@ -80,5 +80,5 @@ export class Deadlines<T extends Expiring> {
 }
 
 /** After the current callback and its microtasks (Node, Deno, Bun); at once where there is no such queue. */
-const later: (f: () => void) => void =
-  typeof process === "object" && typeof process?.nextTick === "function" ? (f) => process.nextTick(f) : (f) => f();
+const nextTick = (globalThis as { process?: { nextTick?: (f: () => void) => void } }).process?.nextTick;
+const later: (f: () => void) => void = typeof nextTick === "function" ? (f) => nextTick(f) : (f) => f();

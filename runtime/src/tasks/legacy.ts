@@ -15,6 +15,7 @@ import { TERMINAL, type TaskChange, type TaskRecord, type TaskStore } from "./st
 import { afterRetention, creationError, failureOf, ownerQuota, retentionBounds, serverTtl, taskIdParam, tooManyRunning, unknownTask, type Retention } from "./shared.js";
 import { OwnerCounts } from "./owner-counts.js";
 import { MAX_RUNNING_TASKS } from "../limits.js";
+import { afterIo } from "../after-io.js";
 
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
@@ -149,7 +150,7 @@ export class LegacyTasks {
       });
     }
     // The handler starts after CreateTaskResult is sent: its first status change follows it.
-    setImmediate(() => void this.execute(id, run, rc, body));
+    afterIo(() => void this.execute(id, run, rc, body), undefined);
     return { task: legacyTask(t) };
   }
 

@@ -150,10 +150,13 @@ export class TasksExtension<C extends TaskRunContext> {
    * period, an InputRequiredResult when it asks for input before becoming a task, else a
    * CreateTaskResult once the task is stored.
    */
-  call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>, claimed?: RetryInput): Promise<Result> {
-    const retry = claimed ?? retryInput(this.codec, "tools/call", params);
-    // A shared claims store answers later.
-    if (retry instanceof Promise) return retry.then((r) => this.call(params, rc, body, r));
+  call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>): Promise<Result> {
+    const retry = retryInput(this.codec, "tools/call", params);
+    // A retry's requestState is verified first (WebCrypto answers asynchronously).
+    return retry instanceof Promise ? retry.then((r) => this.run(params, rc, body, r)) : this.run(params, rc, body, retry);
+  }
+
+  private run(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>, retry: RetryInput): Promise<Result> {
     const identity = identityOf(rc.meta);
     return new Promise<Result>((resolve, reject) => {
       let settled = false;

@@ -4,7 +4,7 @@
  * store enforces the status machine: a task that reached `completed`, `failed` or `cancelled`
  * never changes again, whatever a racing handler or a late cancel tries.
  */
-import { nodeCrypto } from "../node-crypto.js";
+import { randomBytes, toBase64Url } from "../bytes.js";
 import { MAX_TASKS, TASK_DEFAULT_TTL_MS, TASK_MAX_TTL_MS } from "../limits.js";
 import type * as Wire from "../wire/legacy.js";
 import { OwnerCounts, ownerShare } from "./owner-counts.js";
@@ -78,7 +78,7 @@ export function grantTtl(requested: number | null | undefined, defaultTtlMs: num
 /** 128 random bits: ids act as bearer handles when there is no owner to check. */
 export function newTaskId(): string {
   // 128 random bits: ids act as bearer handles when there is no owner to check.
-  return nodeCrypto().randomBytes(16).toString("base64url");
+  return toBase64Url(randomBytes(16));
 }
 
 /** Which bound refused a creation: the whole store's, or one owner's share of it. */

@@ -1,6 +1,6 @@
 import type { ChildProcess } from "node:child_process";
-import { createRequire } from "node:module";
-import { PassThrough, type Readable } from "node:stream";
+import type { PassThrough, Readable } from "node:stream";
+import { nodeBuiltin } from "../node-builtin.js";
 import { NdjsonStreamTransport, type NdjsonStreamOptions } from "./ndjson-stream.js";
 import { CLIENT_MAX_MESSAGE_BYTES } from "../limits.js";
 
@@ -43,7 +43,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
     super({ ...options, maxMessageBytes: options.maxMessageBytes ?? CLIENT_MAX_MESSAGE_BYTES });
     this.options = options;
     // Created up front so callers can listen before start(); fed from the child once spawned.
-    if (options.stderr === "pipe") this.stderrOut = new PassThrough();
+    if (options.stderr === "pipe") this.stderrOut = new (nodeBuiltin<typeof import("node:stream")>("node:stream").PassThrough)();
   }
 
   /** The child's stderr when `stderr: "pipe"` (null otherwise); readable before start(). */
@@ -65,7 +65,7 @@ export class StdioClientTransport extends NdjsonStreamTransport {
     const o = this.options;
     // Loaded here, not at import: `@mcpgen/runtime/stdio` also serves servers, which never spawn,
     // and node:child_process costs a process about 2.4 MiB of RSS.
-    const { spawn } = createRequire(import.meta.url)("node:child_process") as typeof import("node:child_process");
+    const { spawn } = nodeBuiltin<typeof import("node:child_process")>("node:child_process");
     const child = spawn(o.command, o.args ?? [], {
       cwd: o.cwd,
       env: (o.env ?? process.env) as NodeJS.ProcessEnv,

@@ -82,12 +82,12 @@ test("requestState: tampered, forged, expired, replayed, or for other params/met
     const r = await retry(bad);
     assert.is(r.error.code, -32602, bad.slice(0, 20));
   }
-  const forged = new RequestStateCodec({ key: Buffer.alloc(32, 8) }).mint("tools/call", paramsDigest({ name: "ask", arguments: {} }), {});
+  const forged = await new RequestStateCodec({ key: Buffer.alloc(32, 8) }).mint("tools/call", await paramsDigest({ name: "ask", arguments: {} }), {});
   assert.match((await retry(forged)).error.message, /integrity/);
   assert.match((await retry(await first(), { arguments: { x: 1 } })).error.message, /different params/);
-  const wrongMethod = new RequestStateCodec({ key }).mint("prompts/get", paramsDigest({ name: "ask", arguments: {} }), {});
+  const wrongMethod = await new RequestStateCodec({ key }).mint("prompts/get", await paramsDigest({ name: "ask", arguments: {} }), {});
   assert.match((await retry(wrongMethod)).error.message, /issued for "prompts\/get"/);
-  const expired = new RequestStateCodec({ key, ttlMs: 1 }).mint("tools/call", paramsDigest({ name: "ask", arguments: {} }), {}, Date.now() - 10);
+  const expired = await new RequestStateCodec({ key, ttlMs: 1 }).mint("tools/call", await paramsDigest({ name: "ask", arguments: {} }), {}, Date.now() - 10);
   assert.match((await retry(expired)).error.message, /expired/);
   const once = await first();
   assert.is((await retry(once)).result.resultType, "input_required");
@@ -95,14 +95,29 @@ test("requestState: tampered, forged, expired, replayed, or for other params/met
   await s.close();
 });
 
-test("the codec binds to method and salient params only (_meta, inputResponses, requestState excluded)", () => {
+// WebCrypto: minting, verifying and digesting answer asynchronously.
+test("the codec binds to method and salient params only (_meta, inputResponses, requestState excluded)", async () => {
   const c = new RequestStateCodec();
-  const d = paramsDigest({ name: "t", arguments: { b: 1, a: [1, { y: 2, x: 1 }] }, _meta: { z: 1 } });
-  assert.is(d, paramsDigest({ arguments: { a: [1, { x: 1, y: 2 }], b: 1 }, name: "t", inputResponses: {}, requestState: "s" }));
-  const st = c.mint("tools/call", d, { k: 1 });
-  const opened = c.open(st, "tools/call", d);
+  const d = await paramsDigest({ name: "t", arguments: { b: 1, a: [1, { y: 2, x: 1 }] }, _meta: { z: 1 } });
+  assert.is(d, await paramsDigest({ arguments: { a: [1, { x: 1, y: 2 }], b: 1 }, name: "t", inputResponses: {}, requestState: "s" }));
+  const st = await c.mint("tools/call", d, { k: 1 });
+  const opened = await c.open(st, "tools/call", d);
   assert.ok(!("code" in opened) && opened.answers.k === 1);
   assert.throws(() => new RequestStateCodec({ key: "short" }), /32 bytes/);
+});
+
+test("a rotated key: states signed with a previous key are accepted, new ones are signed with the current key", async () => {
+  const old = new Uint8Array(32).fill(1);
+  const current = new Uint8Array(32).fill(2);
+  const d = await paramsDigest({ name: "t" });
+  const before = await new RequestStateCodec({ key: old }).mint("tools/call", d, { k: 1 });
+  const rotated = new RequestStateCodec({ key: current, previousKeys: [old] });
+  const opened = await rotated.open(before, "tools/call", d);
+  assert.ok(!("code" in opened) && opened.answers.k === 1);
+  const after = await rotated.mint("tools/call", d, {});
+  const refused = await new RequestStateCodec({ key: old }).open(after, "tools/call", d);
+  assert.ok("code" in refused && /integrity/.test(refused.message));
+  assert.throws(() => new RequestStateCodec({ key: current, previousKeys: [new Uint8Array(8)] }), /32 bytes/);
 });
 
 test("requestState.maxBytes bounds what is minted as well as what is accepted: a state at the limit completes the next round, answers past it are -32602 in their round", async () => {

@@ -3,6 +3,7 @@
 // (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports): its handler's signal
 // aborts at once, and its running slot and byte charge are freed. A 2025-11-25 request of the same
 // session keeps running after its client drops: a disconnect is no cancellation in that revision.
+import type { IncomingMessage } from "node:http";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
@@ -95,7 +96,9 @@ test("a 2026-07-28 request whose client went away while its token was verified d
         if (token !== "fast" && token !== "slow") throw new InvalidTokenError("unknown token");
         if (token === "slow") {
           verifying = true;
-          await new Promise((resolve) => (req.socket.destroyed ? resolve(undefined) : req.socket.once("close", resolve)));
+          // On node:http the verifier is handed node's request (any host hands its request head).
+          const { socket } = req as IncomingMessage;
+          await new Promise((resolve) => (socket.destroyed ? resolve(undefined) : socket.once("close", resolve)));
           verified = true;
         }
         return { clientId: "app", subject: "alice", scopes: [] };

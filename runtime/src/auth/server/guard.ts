@@ -6,7 +6,7 @@
  * otherwise) that holds the scopes the request needs (`403 insufficient_scope`). Every request
  * is checked on its own, so the same guard serves the stateful 2025 eras and stateless 2026-07-28.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { HttpReply, HttpRequestHead } from "../../http-exchange.js";
 import type { AuthInfo } from "../principal.js";
 
 /** A verifier's refusal; the message is sent to the client as `error_description`. */
@@ -19,7 +19,7 @@ export class InvalidTokenError extends Error {
 
 export interface TokenVerifier {
   /** The token's principal; throws InvalidTokenError when the token is not acceptable here. */
-  verify(token: string, request: IncomingMessage): Promise<AuthInfo>;
+  verify(token: string, request: HttpRequestHead): Promise<AuthInfo>;
 }
 
 export interface ResourceServerOptions {
@@ -46,13 +46,13 @@ export interface ResourceServerGuard {
   readonly metadataPath: string;
   readonly metadataUrl: string;
   /** Answers a GET of the metadata path; false for any other request. */
-  serveMetadata(req: IncomingMessage, res: ServerResponse, path: string): boolean;
+  serveMetadata(req: HttpRequestHead, res: HttpReply, path: string): boolean;
   /**
    * Authenticates a request and checks the scopes its messages need (none for a request that
    * carries no message: the required scopes only). Resolves to the principal, or to undefined
    * after answering 400/401/403 itself.
    */
-  admit(req: IncomingMessage, res: ServerResponse, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
+  admit(req: HttpRequestHead, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined>;
 }
 
 const MAX_TOKEN_CHARS = 8 * 1024;
@@ -78,7 +78,7 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       .map(([k, v]) => `${k}="${v.replace(/[\\"]/g, "\\$&").replace(/[\r\n]/g, " ")}"`)
       .join(", ")}`;
 
-  const refuse = (res: ServerResponse, status: 400 | 401 | 403, params: Record<string, string>): undefined => {
+  const refuse = (res: HttpReply, status: 400 | 401 | 403, params: Record<string, string>): undefined => {
     const body = JSON.stringify({ error: params.error ?? "invalid_token", ...(params.error_description ? { error_description: params.error_description } : {}) });
     res.writeHead(status, { "content-type": "application/json", "www-authenticate": challenge(params), "cache-control": "no-store" }).end(body);
     return undefined;

@@ -5,7 +5,7 @@
  * not in the future, which oauth4webapi only type-checks. All three time claims allow the same
  * bounded clock tolerance.
  */
-import type { IncomingMessage } from "node:http";
+import type { HttpRequestHead } from "../../http-exchange.js";
 import * as oauth from "oauth4webapi";
 import { discoverServer } from "../discovery.js";
 import { boundedFetch, type AuthHttpLimits } from "../fetch.js";
@@ -62,7 +62,7 @@ export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
     return u.protocol === "http:" && (o.allowHttp === true || ["localhost", "127.0.0.1", "[::1]"].includes(u.hostname));
   };
   return {
-    async verify(token: string, req: IncomingMessage): Promise<AuthInfo> {
+    async verify(token: string, req: HttpRequestHead): Promise<AuthInfo> {
       const meta = await server();
       const request = new Request(`http://resource.invalid${req.url ?? "/"}`, { method: "GET", headers: { authorization: `Bearer ${token}` } });
       let claims: oauth.JWTAccessTokenClaims;

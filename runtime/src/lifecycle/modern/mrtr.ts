@@ -17,6 +17,7 @@ import { INPUT_REQUIRED_METHODS } from "./wire.js";
 import { elicitationModeAllowed, hasCapability } from "../common/capabilities.js";
 import type { Capabilities } from "../common/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
+import { afterIo } from "../../after-io.js";
 
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
 
@@ -148,7 +149,7 @@ export class InputRound {
       this.used.set(k, answer);
       return Promise.resolve(answer);
     }
-    if (this.missing.size === 0) setImmediate(blockedNow, this);
+    if (this.missing.size === 0) afterIo(blockedNow, this);
     this.missing.set(k, params === undefined ? { method } : { method, params });
     return new Promise<never>(() => {});
   }
@@ -164,9 +165,9 @@ export interface RetryInput {
 const FIRST_RUN: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
 
 /**
- * Verify `requestState` and merge its answers with `inputResponses`; throws McpError(-32602) on
- * bad input. Synchronous unless the codec's claims are kept elsewhere (a shared store answers with
- * a promise, which rejects the same way).
+ * Verify `requestState` and merge its answers with `inputResponses`; throws McpError(-32602) on bad
+ * input. Synchronous unless there is a state to verify (WebCrypto answers asynchronously): a first
+ * run costs no promise.
  */
 export function retryInput(codec: RequestStateCodec, method: string, params: Params | undefined): RetryInput | Promise<RetryInput> {
   const state = params?.requestState;
@@ -176,26 +177,25 @@ export function retryInput(codec: RequestStateCodec, method: string, params: Par
     throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
   }
   if (state === undefined) return { answers: { ...(responses as Record<string, unknown>) }, opened: undefined };
-  const r = codec.open(state, method, paramsDigest(params));
-  if ("code" in r) throw new McpError(r.code, r.message, r.data);
-  const claimed = codec.claim(r);
-  return typeof claimed === "boolean" ? claimedInput(claimed, r, responses) : claimed.then((c) => claimedInput(c, r, responses));
+  return openState(codec, state, method, params, responses as Record<string, unknown> | undefined);
 }
 
-function claimedInput(claimed: boolean, opened: OpenedState, responses: unknown): RetryInput {
-  if (!claimed) {
+async function openState(codec: RequestStateCodec, state: unknown, method: string, params: Params | undefined, responses: Record<string, unknown> | undefined): Promise<RetryInput> {
+  const r = await codec.open(state, method, await paramsDigest(params));
+  if ("code" in r) throw new McpError(r.code, r.message, r.data);
+  // A shared claims store answers with a promise.
+  if (!(await codec.claim(r))) {
     const e = RequestStateCodec.replayed();
     throw new McpError(e.code, e.message, e.data);
   }
+  const opened: OpenedState = r;
   // Earlier rounds' answers (signed) win over a re-sent answer for the same key.
-  return { answers: { ...(responses as Record<string, unknown> | undefined), ...opened.answers }, opened };
+  return { answers: { ...responses, ...opened.answers }, opened };
 }
 
 /** The InputRequiredResult of a blocked run. */
-export function inputRequired(codec: RequestStateCodec, method: string, params: Params | undefined, round: InputRound): InputRequiredResult {
-  return {
-    resultType: "input_required",
-    inputRequests: Object.fromEntries(round.missing),
-    requestState: codec.mint(method, paramsDigest(params), Object.fromEntries(round.used)),
-  };
+export async function inputRequired(codec: RequestStateCodec, method: string, params: Params | undefined, round: InputRound): Promise<InputRequiredResult> {
+  const inputRequests = Object.fromEntries(round.missing);
+  const used = Object.fromEntries(round.used);
+  return { resultType: "input_required", inputRequests, requestState: await codec.mint(method, await paramsDigest(params), used) };
 }

@@ -15,8 +15,11 @@
  * the client may send the same state again). Claims live in a NonceClaims: this process's memory
  * by default; instances behind a load balancer give the same `key` and a shared NonceClaims
  * (`@mcpgen/runtime/redis`), so a replay sent to another instance is refused too.
+ *
+ * WebCrypto (`crypto.subtle`), so minting and verifying are asynchronous and run on every host
+ * (Node, workerd, Bun, Deno); the tag is checked by `subtle.verify`, in constant time.
  */
-import { nodeCrypto } from "../../node-crypto.js";
+import { fromBase64Url, randomBytes, toBase64Url, utf8Bytes, utf8Text } from "../../bytes.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import { REQUEST_STATE_MAX_CHARS } from "../../limits.js";
@@ -25,6 +28,11 @@ import type { Params } from "../../session/types.js";
 export interface RequestStateOptions {
   /** HMAC key (≥ 32 bytes); default: random per process, so states do not survive a restart. */
   key?: Uint8Array | string;
+  /**
+   * Keys states may still be signed with (≥ 32 bytes each): accepted, never used to sign. Rotating:
+   * the new key becomes `key`, the old one moves here until the states it signed have expired (ttlMs).
+   */
+  previousKeys?: readonly (Uint8Array | string)[];
   /** Lifetime of a minted state in ms (default 10 minutes). */
   ttlMs?: number;
   /** Refuse a state a second time (default true). */
@@ -85,8 +93,16 @@ const TAG_CHARS = 43;
 const MAX_CLAIMS = 65_536;
 const MAX_DIGEST_DEPTH = 64;
 
-function b64url(buf: Buffer): string {
-  return buf.toString("base64url");
+function keyBytes(key: Uint8Array | string): Uint8Array {
+  const bytes = typeof key === "string" ? utf8Bytes(key) : new Uint8Array(key);
+  if (bytes.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${bytes.length})`);
+  return bytes;
+}
+
+type CryptoKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
+
+function hmacKey(bytes: Uint8Array): Promise<CryptoKey> {
+  return globalThis.crypto.subtle.importKey("raw", bytes, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
 }
 
 function invalidState(reason: string): JSONRPCErrorObject {
@@ -105,29 +121,31 @@ function canonical(v: unknown, depth: number): string {
   return JSON.stringify(v) ?? "null";
 }
 
-/** sha256 of the salient params: the request without `_meta`, `inputResponses` and `requestState`. */
-export function paramsDigest(params: Params | undefined): string {
+/** sha256 (base64url) of the salient params: the request without `_meta`, `inputResponses` and `requestState`. */
+export async function paramsDigest(params: Params | undefined): Promise<string> {
   const salient: Record<string, unknown> = {};
   for (const k of Object.keys(params ?? {})) {
     if (k !== "_meta" && k !== "inputResponses" && k !== "requestState") salient[k] = params![k];
   }
-  return nodeCrypto().createHash("sha256").update(canonical(salient, 0)).digest("base64url");
+  const text = canonical(salient, 0);
+  return toBase64Url(new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", utf8Bytes(text))));
 }
 
 export class RequestStateCodec {
-  /** The HMAC key: the one given, else random, drawn on first use (see node-crypto.ts). */
-  private keyBytes: Buffer | undefined;
+  /** The signing key's bytes: the one given, else random, drawn on first use (not at start). */
+  private keyBytes: Uint8Array | undefined;
+  /** The signing key, imported on first use; then the keys that only verify. */
+  private signing: Promise<CryptoKey> | undefined;
+  private readonly previous: readonly Uint8Array[];
+  private verifying: Promise<CryptoKey[]> | undefined;
   private readonly ttlMs: number;
   private readonly singleUse: boolean;
   private readonly maxBytes: number;
   private readonly claims: NonceClaims;
 
   constructor(options: RequestStateOptions = {}) {
-    if (options.key !== undefined) {
-      const key = Buffer.from(options.key as Uint8Array);
-      if (key.length < 32) throw new RangeError(`requestState key must be at least 32 bytes (got ${key.length})`);
-      this.keyBytes = key;
-    }
+    if (options.key !== undefined) this.keyBytes = keyBytes(options.key);
+    this.previous = (options.previousKeys ?? []).map(keyBytes);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
     if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
     this.singleUse = options.singleUse ?? true;
@@ -135,18 +153,22 @@ export class RequestStateCodec {
     this.claims = options.claims ?? new MemoryNonceClaims();
   }
 
-  private mac(body: string): Buffer {
-    const key = (this.keyBytes ??= nodeCrypto().randomBytes(32));
-    return nodeCrypto().createHmac("sha256", key).update(LABEL + body).digest();
+  private signingKey(): Promise<CryptoKey> {
+    return (this.signing ??= hmacKey((this.keyBytes ??= randomBytes(32))));
+  }
+
+  /** Every key a state may be signed with, the signing key first. */
+  private verifyingKeys(): Promise<CryptoKey[]> {
+    return (this.verifying ??= Promise.all([this.signingKey(), ...this.previous.map(hmacKey)]));
   }
 
   /**
    * A fresh state for `method` + `digest` carrying `answers`. Throws McpError(-32602) when it would
    * be longer than this codec accepts: the answers of the current round are too large to carry.
    */
-  mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): string {
-    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: b64url(nodeCrypto().randomBytes(12)), a: answers };
-    const body = b64url(Buffer.from(JSON.stringify(envelope), "utf8"));
+  async mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): Promise<string> {
+    const envelope = { m: method, d: digest, e: now + this.ttlMs, n: toBase64Url(randomBytes(12)), a: answers };
+    const body = toBase64Url(utf8Bytes(JSON.stringify(envelope)));
     const size = PREFIX.length + body.length + 1 + TAG_CHARS;
     if (size > this.maxBytes) {
       throw new McpError(
@@ -155,22 +177,27 @@ export class RequestStateCodec {
         { pointer: "/params/inputResponses", limit: "requestState.maxBytes", max: this.maxBytes, size },
       );
     }
-    return `${PREFIX}${body}.${b64url(this.mac(body))}`;
+    const tag = await globalThis.crypto.subtle.sign("HMAC", await this.signingKey(), utf8Bytes(LABEL + body));
+    return `${PREFIX}${body}.${toBase64Url(new Uint8Array(tag))}`;
   }
 
   /** Verify a received state against the request it arrived on; an error object refuses it. */
-  open(state: unknown, method: string, digest: string, now = Date.now()): OpenedState | JSONRPCErrorObject {
+  async open(state: unknown, method: string, digest: string, now = Date.now()): Promise<OpenedState | JSONRPCErrorObject> {
     if (typeof state !== "string") return invalidState("must be a string");
     if (state.length > this.maxBytes) return invalidState("is too large");
     const dot = state.lastIndexOf(".");
     if (!state.startsWith(PREFIX) || dot <= PREFIX.length) return invalidState("is malformed");
     const body = state.slice(PREFIX.length, dot);
-    const tag = Buffer.from(state.slice(dot + 1), "base64url");
-    const expected = this.mac(body);
-    if (tag.length !== expected.length || !nodeCrypto().timingSafeEqual(tag, expected)) return invalidState("failed integrity verification");
+    let tag: Uint8Array;
+    try {
+      tag = fromBase64Url(state.slice(dot + 1));
+    } catch {
+      return invalidState("failed integrity verification");
+    }
+    if (tag.length !== 32 || !(await this.verifies(tag, body))) return invalidState("failed integrity verification");
     let env: { m?: unknown; d?: unknown; e?: unknown; n?: unknown; a?: unknown };
     try {
-      env = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+      env = JSON.parse(utf8Text(fromBase64Url(body)));
     } catch {
       return invalidState("is malformed");
     }
@@ -180,6 +207,13 @@ export class RequestStateCodec {
     if (env.d !== digest) return invalidState("was issued for a request with different params");
     const answers = typeof env.a === "object" && env.a !== null && !Array.isArray(env.a) ? (env.a as Record<string, unknown>) : {};
     return { nonce: env.n, expires: env.e, answers };
+  }
+
+  /** Whether `tag` is the HMAC of `body` under any key this codec accepts. */
+  private async verifies(tag: Uint8Array, body: string): Promise<boolean> {
+    const data = utf8Bytes(LABEL + body);
+    for (const key of await this.verifyingKeys()) if (await globalThis.crypto.subtle.verify("HMAC", key, tag, data)) return true;
+    return false;
   }
 
   /** Claim a state's nonce for one retry (singleUse); false when it was used already. */

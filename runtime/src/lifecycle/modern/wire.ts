@@ -6,6 +6,7 @@
 import { describe, describeText } from "../../describe.js";
 import { isObject } from "../../jsonrpc.js";
 import type { HeaderParam } from "../../transport.js";
+import { fromBase64, toBase64, utf8Bytes } from "../../bytes.js";
 
 export type { HeaderParam };
 
@@ -93,7 +94,7 @@ export function encodeHeaderValue(value: string | number | boolean): string {
   if (typeof value === "boolean") return value ? "true" : "false";
   if (typeof value === "number") return String(value);
   const raw = value.length > 0 && headerSafe(value) && value.trim() === value && !looksLikeSentinel(value);
-  return raw ? value : `${SENTINEL_START}${Buffer.from(value, "utf8").toString("base64")}${SENTINEL_END}`;
+  return raw ? value : `${SENTINEL_START}${toBase64(utf8Bytes(value))}${SENTINEL_END}`;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -111,7 +112,7 @@ export function decodeHeaderValue(received: string): string | undefined {
   const payload = value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length);
   if (!BASE64.test(payload)) return undefined;
   try {
-    return utf8.decode(Buffer.from(payload, "base64"));
+    return utf8.decode(fromBase64(payload));
   } catch {
     return undefined;
   }

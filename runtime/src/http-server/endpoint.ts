@@ -1,0 +1,395 @@
+/**
+ * The Streamable HTTP protocol logic, once for every host: routing a request (the guard's
+ * metadata, the legacy HTTP+SSE paths, the endpoint), a POST to its era, header and body checks
+ * within the limits, sessions, GET streams and DELETE. It reads requests and writes replies
+ * through http-exchange.ts alone: the node:http handler (server.ts) hands it node's objects, the fetch
+ * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
+ */
+import { unreadableAnswers } from "../framing/frame-error.js";
+import type { MessageOutline } from "../framing/scan.js";
+import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import type { SessionDirectory } from "./session-directory.js";
+import { BufferedBodies } from "./buffered-bodies.js";
+import { checkHostOrigin, type HostOriginOptions } from "./security.js";
+import { DEFAULT_MAX_BODY_BYTES, accepts, headerValue, sendJsonError } from "./http-util.js";
+import { BODY_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
+import { describe } from "../describe.js";
+import type { StreamableHttpServerTransport } from "./session-transport.js";
+import type { LegacySseHandler } from "./legacy-sse.js";
+import { isModernPost, serveModernPost } from "./modern.js";
+import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
+import { HttpSessions } from "./sessions.js";
+import type { ResourceServerGuard } from "../auth/server/guard.js";
+import type { AuthInfo } from "../auth/principal.js";
+import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
+
+/** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
+export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+
+/** What both hosts' handlers take; `Req` is the request `onsession` is handed (node's IncomingMessage on node:http). */
+export interface HttpEndpointOptions<Req extends HttpRequestIn = HttpRequestIn> extends HostOriginOptions {
+  /** The MCP endpoint path (default "/mcp"). */
+  path?: string;
+  /**
+   * Called with each new Transport: one per MCP session (stateful), or one per POST (stateless).
+   * Connect the session layer to it here; the first message is delivered after this returns
+   * (or after its promise resolves). `request` is the HTTP request that opened it (headers such as
+   * MCP-Protocol-Version for a stateless session, authentication); its body is already consumed.
+   */
+  onsession: (transport: StreamableHttpServerTransport, request: Req) => void | Promise<void>;
+  /** No `Mcp-Session-Id`, no GET stream, no DELETE, no resumability; each POST gets its own transport. */
+  stateless?: boolean;
+  /** Session id generator (visible ASCII only); default crypto.randomUUID. */
+  sessionIdGenerator?: () => string;
+  /**
+   * How a POST carrying requests is answered: "auto" (default) replies in plain JSON unless the
+   * server sends related requests/notifications first, then switches to SSE; "json" always
+   * JSON (related messages go to the GET stream); "sse" always SSE.
+   */
+  responseMode?: "auto" | "json" | "sse";
+  /** Resumability store; default an in-memory store (stateful mode); false disables resumability and priming. */
+  eventStore?: EventStore | false;
+  /**
+   * Several instances of one server: where the legacy sessions of all of them are found, so a
+   * request reaching an instance other than its session's is forwarded there (docs/scale-out.md).
+   */
+  sessionDirectory?: SessionDirectory;
+  /** `retry` (ms) sent in each SSE priming event (default 1000). */
+  retryMs?: number;
+  /** Keep-alive comment interval on the GET stream in ms (default 25000; 0 disables). */
+  keepAliveMs?: number;
+  /**
+   * Close a session after this long without client messages while it has no open stream or
+   * outstanding request (ms; default 30 minutes; 0 = never). Clients that vanish without DELETE
+   * otherwise keep their session until the server closes.
+   */
+  sessionIdleTimeoutMs?: number;
+  /** Largest accepted POST body in bytes (default 4 MiB); bigger gets 413. */
+  maxBodyBytes?: number;
+  /** Deepest array/object nesting accepted in a POST body (default 128); deeper gets 400 / -32600. */
+  maxDepth?: number;
+  /** Live sessions at once (default 10 000); an `initialize` beyond gets 503. */
+  maxSessions?: number;
+  /** Time a client has to send a POST body (default 30 s); slower gets 408. */
+  bodyTimeoutMs?: number;
+  /**
+   * Bytes of POST bodies this handler buffers while reading them, all requests together (default
+   * 256 MiB); a body that would pass it gets 503 with Retry-After at once. The legacy SSE handler
+   * mounted with `legacySse` has its own.
+   */
+  maxBufferedBodyBytes?: number;
+  /** Refusals that are not any session's (limits tripped, bad POSTs, handler failures); default console.error. */
+  onerror?: (error: Error) => void;
+  /** Accepted `MCP-Protocol-Version` values; others get 400 (absent means 2025-03-26). */
+  supportedProtocolVersions?: readonly string[];
+  /**
+   * Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths;
+   * `auth` guards them too, whatever guard the legacy handler was created with.
+   */
+  legacySse?: LegacySseHandler;
+  /**
+   * Serve 2026-07-28 POSTs (a modern MCP-Protocol-Version header or `_meta` protocol version) on
+   * the stateless modern path, each with its own transport whose `era` is "modern" (default true).
+   * Legacy traffic (initialize, a live Mcp-Session-Id, legacy headers) is served as before.
+   */
+  modern?: boolean;
+  /** Serve the legacy Streamable HTTP shape (default true); false answers GET and DELETE with 405. */
+  legacy?: boolean;
+  /**
+   * OAuth resource server (`createResourceServer` from `@mcpgen/runtime/auth`): serves the
+   * protected-resource metadata (the one public path) and answers every other request, on any
+   * path and in either era, only with an acceptable bearer token; each session belongs to the
+   * principal that initialized it; handlers see the principal as `ctx.auth`.
+   */
+  auth?: ResourceServerGuard;
+}
+
+/** JSON-RPC batches exist in protocol revision 2025-03-26 only. */
+function batchable(version: string): boolean {
+  return version === "2025-03-26";
+}
+
+/**
+ * One Streamable HTTP endpoint: routes each request (the guard's metadata, the legacy HTTP+SSE
+ * paths, the endpoint), reads POSTs (post-intake.ts), serves 2026-07-28 POSTs on the modern path
+ * (modern.ts) and the rest on the legacy shape: a stateless POST, an `initialize` opening a
+ * session, or a message to a live session (sessions.ts); GET streams and DELETE.
+ */
+export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> implements PostIntake {
+  readonly path: string;
+  readonly stateless: boolean;
+  readonly mode: "auto" | "json" | "sse";
+  readonly maxBody: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxDepth: number;
+  readonly buffered: BufferedBodies;
+  /** Refusals that are not any session's; also the host handler's failures. */
+  readonly report: (e: Error) => void;
+  readonly sessions: HttpSessions;
+  /** Resumability store (stateful mode); undefined: none. */
+  private readonly store: EventStore | undefined;
+  private readonly versions: ReadonlySet<string>;
+  private readonly serveModern: boolean;
+  private readonly serveLegacy: boolean;
+
+  constructor(private readonly options: HttpEndpointOptions<Req>) {
+    this.path = options.path ?? "/mcp";
+    this.stateless = options.stateless ?? false;
+    this.mode = options.responseMode ?? "auto";
+    this.store = this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+    this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
+    this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
+    this.buffered = new BufferedBodies(options.maxBufferedBodyBytes);
+    this.report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
+    this.versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
+    this.serveModern = options.modern ?? true;
+    this.serveLegacy = options.legacy ?? true;
+    this.sessions = new HttpSessions({
+      stateless: this.stateless,
+      store: this.store,
+      retryMs: options.retryMs ?? 1000,
+      keepAliveMs: options.keepAliveMs ?? 25_000,
+      idleMs: options.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS,
+      maxSessions: options.maxSessions ?? MAX_HTTP_SESSIONS,
+      genId: options.sessionIdGenerator ?? randomId,
+      report: this.report,
+      directory: options.sessionDirectory,
+    });
+  }
+
+  /**
+   * A legacy request for a session another instance holds: forwarded there (true once answered);
+   * false at once, without a promise, when there is no directory or the session is here.
+   */
+  private elsewhere(req: Req, res: HttpReply, body?: object): Promise<boolean> | false {
+    const sid = headerValue(req, "mcp-session-id");
+    const d = this.options.sessionDirectory;
+    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && d.forward(sid, req, res, body && JSON.stringify(body));
+  }
+
+  isSession(sid: string): boolean {
+    return this.sessions.byId.has(sid);
+  }
+
+  private versionOk(req: Req, res: HttpReply): boolean {
+    const v = headerValue(req, "mcp-protocol-version");
+    if (v === undefined || this.versions.has(v)) return true;
+    sendJsonError(
+      res,
+      400,
+      -32000,
+      `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(v)} (supported: ${[...this.versions].join(", ")})`,
+    );
+    return false;
+  }
+
+  /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
+  private async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+    return this.options.auth === undefined ? undefined : ((await this.options.auth.admit(req, res, messages)) ?? false);
+  }
+
+  /**
+   * Responses in a POST too large or too deep to deliver, answering requests this server sent on
+   * the POST's session (sampling, elicitation, roots): those requests fail now rather than at their
+   * timeout. Admitted as any POST to the session first, and delivered only to a session of the
+   * principal it admits; false once the guard has answered (401/403).
+   */
+  async unreadable(req: Req, res: HttpReply, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> {
+    const errors = unreadableAnswers(outlines, code, why);
+    if (errors.length === 0) return true;
+    const auth = await this.admit(req, res, []);
+    if (auth === false) return false;
+    this.sessions.owned(headerValue(req, "mcp-session-id"), auth)?.receiveUnreadable(errors);
+    return true;
+  }
+
+  /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
+  private async post(req: Req, res: HttpReply): Promise<void> {
+    const post = await readPost(req, res, this);
+    if (post === undefined) return;
+    // Admitted before routing: whether the session header names a session depends on who asks.
+    const auth = await this.admit(req, res, post.list);
+    if (auth === false) return;
+    const live = headerValue(req, "mcp-session-id");
+    const session = this.sessions.owned(live, auth);
+    if (this.serveModern && !post.batch && session === undefined && isModernPost(req, post.parsed, this.versions)) {
+      await serveModernPost(req, res, post, auth, this.sessions, this.options);
+      return;
+    }
+    const away = session === undefined && !post.initialize && this.elsewhere(req, res, post.parsed);
+    if (away !== false && (await away)) return;
+    const transport = this.stateless
+      ? await this.statelessPost(req, res, post)
+      : post.initialize
+        ? await this.initializePost(req, res, post, auth)
+        : this.sessionPost(req, res, post, auth, session ?? this.sessions.lookup(req, res, auth, live));
+    if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+  }
+
+  /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
+  private async statelessPost(req: Req, res: HttpReply, post: ReadPost): Promise<StreamableHttpServerTransport | undefined> {
+    if (!post.initialize && !this.versionOk(req, res)) return undefined;
+    if (post.batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26")) return this.refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
+    const transport = this.sessions.transport(undefined);
+    const version = headerValue(req, "mcp-protocol-version");
+    transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
+    await this.options.onsession(transport, req);
+    return transport;
+  }
+
+  /** An `initialize`: a new session, handed to `onsession` (and forgotten if that throws). */
+  private async initializePost(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<StreamableHttpServerTransport | undefined> {
+    const transport = this.sessions.open(res, auth, post.requestIds[0]!);
+    if (transport === undefined) return undefined;
+    try {
+      await this.options.onsession(transport, req);
+      // Known to the other instances before the client learns the session id.
+      await this.options.sessionDirectory?.opened(transport.sessionId!);
+    } catch (e) {
+      this.sessions.byId.delete(transport.sessionId!);
+      throw e;
+    }
+    return transport;
+  }
+
+  /** A POST to the live session `t` (undefined once the lookup answered 400/404). */
+  private sessionPost(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined, t: StreamableHttpServerTransport | undefined): StreamableHttpServerTransport | undefined {
+    if (!t || !this.versionOk(req, res)) return undefined;
+    if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return this.refuseBatch(res, t.protocolVersion);
+    // A reply is routed by id: a second request with an id still in flight would steal the first one's.
+    const busy = post.requestIds.find((id) => t.awaitsReply(id));
+    if (busy !== undefined) {
+      refuse(this.report, res, 400, post.list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
+      return undefined;
+    }
+    return t;
+  }
+
+  /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
+  private deliver(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined, transport: StreamableHttpServerTransport): void {
+    const context = transport.sessionId !== undefined
+      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes }
+      : { headers: req.headers, auth, bytes: post.bytes };
+    const message = post.batch ? post.list : post.list[0]!;
+    if (post.requestIds.length === 0) {
+      // An empty body with its length: without it node frames the 202 as chunked.
+      res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId, "content-length": 0 } : { "content-length": 0 });
+      res.end();
+      transport.receive(message, context);
+      if (this.stateless) queueMicrotask(() => void transport.close());
+      return;
+    }
+    transport.openPostStream(res, post.requestIds, post);
+    transport.receive(message, context);
+  }
+
+  private refuseBatch(res: HttpReply, version: string): undefined {
+    refuse(this.report, res, 400, null, -32600, `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`);
+    return undefined;
+  }
+
+  private async get(req: Req, res: HttpReply, auth: AuthInfo | undefined): Promise<void> {
+    if (this.stateless || !this.serveLegacy) {
+      res.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    if (!accepts(headerValue(req, "accept"), "text/event-stream")) {
+      sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
+      return;
+    }
+    const away = this.elsewhere(req, res);
+    if (away !== false && (await away)) return;
+    const t = this.sessions.lookup(req, res, auth);
+    if (!t || !this.versionOk(req, res)) return;
+    // A client gone while its token was verified: a stream attached to its closed response would
+    // never be detached, and every later GET of the session would be refused 409.
+    if (res.destroyed) return;
+    const lastEventId = headerValue(req, "last-event-id");
+    if (lastEventId !== undefined && this.store) {
+      const refused = await t.resumeStream(res, lastEventId);
+      if (refused !== undefined) sendJsonError(res, refused, -32000, "Unknown Last-Event-ID for this session");
+      return;
+    }
+    if (!t.openStandaloneStream(res)) {
+      sendJsonError(res, 409, -32000, "Conflict: only one standalone SSE stream is allowed per session");
+    }
+  }
+
+  private async del(req: Req, res: HttpReply, auth: AuthInfo | undefined): Promise<void> {
+    if (this.stateless || !this.serveLegacy) {
+      res.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    const away = this.elsewhere(req, res);
+    if (away !== false && (await away)) return;
+    const t = this.sessions.lookup(req, res, auth);
+    if (!t || !this.versionOk(req, res)) return;
+    await t.close();
+    res.writeHead(200).end();
+  }
+
+  /**
+   * Handle one request; a promise while it is served asynchronously (its rejection is answered 500
+   * by the host's handler). `target`: the request target as sent, when a framework in front has
+   * rewritten `req.url` (Express's originalUrl under a mount path).
+   */
+  route(req: Req, res: HttpReply, target = req.url ?? "/"): Promise<void> | void {
+    const q = target.indexOf("?");
+    const p = q === -1 ? target : target.slice(0, q);
+    const refusal = checkHostOrigin(req, this.options);
+    if (refusal) {
+      sendJsonError(res, refusal.status, -32000, refusal.message);
+      return;
+    }
+    const auth = this.options.auth;
+    if (auth?.serveMetadata(req, res, p)) return;
+    if (p === this.path) {
+      // A POST is admitted once its body is read (a tools/call needs its tool's scopes).
+      if (req.method === "POST") return this.post(req, res);
+    } else if (this.options.legacySse?.handles(p)) {
+      // The legacy transport is guarded by this handler's guard too, whatever it was created with.
+      return this.options.legacySse.handle(req, res, auth);
+    }
+    // Every other answer, a 404 or 405 included, is given only to an admitted request.
+    if (auth === undefined) return this.answer(req, res, p, undefined);
+    return auth.admit(req, res, []).then((who) => (who === undefined ? undefined : this.answer(req, res, p, who)));
+  }
+
+  /** Close every session, and the legacy HTTP+SSE handler's. */
+  async close(): Promise<void> {
+    await this.sessions.close();
+    await this.options.legacySse?.close();
+  }
+
+  /** A request other than a POST to the endpoint, admitted. */
+  private answer(req: Req, res: HttpReply, p: string, auth: AuthInfo | undefined): Promise<void> | void {
+    if (p !== this.path) {
+      res.writeHead(404).end();
+      return;
+    }
+    switch (req.method) {
+      case "GET":
+        return this.get(req, res, auth);
+      case "DELETE":
+        return this.del(req, res, auth);
+      default:
+        res.writeHead(405, { allow: this.stateless ? "POST" : "GET, POST, DELETE" }).end();
+    }
+  }
+}
+
+
+/** A session id: a random UUID (WebCrypto, on every host). */
+function randomId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** What a host's handler does when serving a request failed: report it, and answer 500 if nothing was sent yet. */
+export function failed(endpoint: { report(e: Error): void }, res: HttpReply, e: unknown): void {
+  endpoint.report(e instanceof Error ? e : new Error(describe(e)));
+  // A shared store that is down (data.retryable) is the service being unavailable, for now.
+  const retryable = (e as { data?: { retryable?: unknown } } | undefined)?.data?.retryable === true;
+  if (!res.headersSent) sendJsonError(res, retryable ? 503 : 500, -32603, "Internal error");
+  else res.end();
+}

@@ -1,0 +1,314 @@
+/**
+ * http-exchange.ts over web-standard objects: a Request read as the protocol logic reads a request
+ * (its body pumped from its ReadableStream as `data` events, its AbortSignal as `close`), and a
+ * reply that becomes the Response the fetch handler returns: a complete body when the reply is
+ * written at once, a ReadableStream (an SSE stream) once it is written in parts. No Node API.
+ */
+import type { HttpHeaders, HttpReply, HttpRequestIn, ReplyHeaders } from "../http-exchange.js";
+
+const UTF8 = new TextEncoder();
+
+/** Path and query of an absolute URL, as a request target (the fragment never reaches a server). */
+function targetOf(url: string): string {
+  const scheme = url.indexOf("//");
+  const slash = url.indexOf("/", scheme === -1 ? 0 : scheme + 2);
+  if (slash === -1) return "/";
+  const hash = url.indexOf("#", slash);
+  return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/** `host[:port]` of an absolute URL. */
+function authorityOf(url: string): string | undefined {
+  const scheme = url.indexOf("://");
+  if (scheme === -1) return undefined;
+  const end = url.indexOf("/", scheme + 3);
+  const authority = url.slice(scheme + 3, end === -1 ? url.length : end);
+  return authority === "" ? undefined : authority;
+}
+
+/** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
+function portOf(url: string): number | undefined {
+  const scheme = url.indexOf("://");
+  if (scheme === -1) return undefined;
+  let end = url.indexOf("/", scheme + 3);
+  if (end === -1) end = url.length;
+  const authority = url.slice(scheme + 3, end);
+  const colon = authority.lastIndexOf(":");
+  // A colon inside brackets belongs to an IPv6 address, not to a port.
+  if (colon !== -1 && colon > authority.lastIndexOf("]")) {
+    const port = Number(authority.slice(colon + 1));
+    return Number.isInteger(port) ? port : undefined;
+  }
+  return url.startsWith("https:") ? 443 : 80;
+}
+
+type Listener = (...args: never[]) => void;
+
+/**
+ * A Request as http-exchange.ts's HttpRequestIn. The body is read only when readBody listens for it,
+ * and no longer once it stops listening (the rest is cancelled: a refused body is not read on).
+ */
+export class FetchRequest implements HttpRequestIn {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: HttpHeaders;
+  readonly socket: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined };
+  private ondata: ((chunk: Uint8Array) => void) | undefined;
+  private onend: (() => void) | undefined;
+  private onerror: ((error: Error) => void) | undefined;
+  private onclose: (() => void) | undefined;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  private reading = false;
+  private aborted = false;
+
+  /** `request` as http-exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
+  constructor(readonly request: Request, localAddress: string | undefined) {
+    this.method = request.method;
+    this.url = targetOf(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
+    if (headers.host === undefined) {
+      const authority = authorityOf(request.url);
+      if (authority !== undefined) headers.host = authority;
+    }
+    this.headers = headers;
+    this.socket = { localAddress, localPort: portOf(request.url) };
+  }
+
+  on(event: "data" | "end" | "close" | "error", listener: Listener): this {
+    switch (event) {
+      case "data":
+        this.ondata = listener as (chunk: Uint8Array) => void;
+        this.pump();
+        break;
+      case "end":
+        this.onend = listener as () => void;
+        break;
+      case "error":
+        this.onerror = listener as (error: Error) => void;
+        break;
+      case "close":
+        this.onclose = listener as () => void;
+        if (this.aborted) queueMicrotask(() => this.onclose?.());
+        break;
+    }
+    return this;
+  }
+
+  off(event: "data" | "end" | "close" | "error", listener: Listener): this {
+    switch (event) {
+      case "data":
+        if (this.ondata === listener) {
+          this.ondata = undefined;
+          // Nobody reads the rest: let the host stop receiving it.
+          this.reader?.cancel().catch(() => {});
+          this.reader = undefined;
+        }
+        break;
+      case "end":
+        if (this.onend === listener) this.onend = undefined;
+        break;
+      case "error":
+        if (this.onerror === listener) this.onerror = undefined;
+        break;
+      case "close":
+        if (this.onclose === listener) this.onclose = undefined;
+        break;
+    }
+    return this;
+  }
+
+  /** The client went away. */
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.onclose?.();
+  }
+
+  private pump(): void {
+    if (this.reading) return;
+    this.reading = true;
+    const body = this.request.body;
+    if (body === null) {
+      queueMicrotask(() => this.onend?.());
+      return;
+    }
+    // Chunk by chunk, never the whole body at once (arrayBuffer()): each chunk is charged to the
+    // handler's buffered bytes as it arrives, and a body past a bound is cut off there.
+    let reader: ReadableStreamDefaultReader<Uint8Array>;
+    try {
+      reader = this.reader = body.getReader();
+    } catch (e) {
+      // A body already read (by a framework in front of this handler) cannot be read again.
+      queueMicrotask(() => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+      return;
+    }
+    const next = (): void => {
+      reader.read().then(
+        (r) => {
+          if (this.reader !== reader) return;
+          if (r.done) {
+            this.reader = undefined;
+            this.onend?.();
+            return;
+          }
+          this.ondata?.(r.value);
+          if (this.reader === reader) next();
+        },
+        (e: unknown) => {
+          if (this.reader !== reader) return;
+          this.reader = undefined;
+          if (this.aborted) this.onclose?.();
+          else this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        },
+      );
+    };
+    next();
+  }
+}
+
+/** Response headers node adds itself and fetch hosts refuse or set on their own. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
+
+function responseHeaders(h: ReplyHeaders | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (h !== undefined) for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = String(h[name]);
+  return out;
+}
+
+/**
+ * A reply written as the protocol logic writes one (writeHead, then end(body), or write()s of an
+ * SSE stream), turned into the Response `response` resolves to: at end() when nothing was written
+ * before (a complete body), else at the first write or flushHeaders (a streamed body). What the
+ * client has not read yet is `writableLength`; the client going away (the request's signal, or
+ * the host cancelling the body) is `close`, as on node.
+ */
+export class FetchReply implements HttpReply {
+  readonly response: Promise<Response>;
+  headersSent = false;
+  writableEnded = false;
+  destroyed = false;
+  private resolve!: (r: Response) => void;
+  private status = 200;
+  private headers: ReplyHeaders | undefined;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private started = false;
+  private closeListeners: (() => void)[] | undefined;
+  private closed = false;
+
+  /** `request`: told when the client goes away (the signal aborts, or the host cancels the body). */
+  constructor(signal: AbortSignal | undefined, private readonly request: FetchRequest) {
+    this.response = new Promise<Response>((resolve) => (this.resolve = resolve));
+    // Some hosts hand requests whose signal never aborts; then only a cancelled Response tells.
+    signal?.addEventListener("abort", () => this.gone(), { once: true });
+  }
+
+  get writableLength(): number {
+    const c = this.controller;
+    const size = c?.desiredSize;
+    return size === null || size === undefined || size >= 0 ? 0 : -size;
+  }
+
+  writeHead(status: number, headers?: ReplyHeaders): this {
+    this.status = status;
+    this.headers = headers;
+    this.headersSent = true;
+    return this;
+  }
+
+  write(chunk: string): boolean {
+    if (this.writableEnded || this.destroyed) return false;
+    this.stream();
+    this.controller?.enqueue(UTF8.encode(chunk));
+    return true;
+  }
+
+  end(body?: string): this {
+    if (this.writableEnded) return this;
+    this.writableEnded = true;
+    this.headersSent = true;
+    if (!this.started) {
+      this.started = true;
+      // 1xx, 204, 205 and 304 carry no body; neither does an empty reply here.
+      const empty = body === undefined || body === "" || this.status === 204 || this.status === 205 || this.status === 304;
+      this.resolve(new Response(empty ? null : body, { status: this.status, headers: responseHeaders(this.headers) }));
+    } else {
+      if (body !== undefined && body !== "") this.controller?.enqueue(UTF8.encode(body));
+      try {
+        this.controller?.close();
+      } catch {
+        // Cancelled by the host meanwhile.
+      }
+    }
+    queueMicrotask(() => this.emitClose());
+    return this;
+  }
+
+  flushHeaders(): void {
+    this.headersSent = true;
+    this.stream();
+  }
+
+  destroy(): this {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    if (!this.started) {
+      // Nobody is there to read an answer; the host still needs a Response.
+      this.started = true;
+      this.resolve(new Response(null, { status: 400, headers: { connection: "close" } }));
+    } else {
+      try {
+        this.controller?.error(new Error("response destroyed"));
+      } catch {
+        // Closed already.
+      }
+    }
+    queueMicrotask(() => this.emitClose());
+    return this;
+  }
+
+  on(_event: "close", listener: () => void): this {
+    if (this.closed) queueMicrotask(listener);
+    else (this.closeListeners ??= []).push(listener);
+    return this;
+  }
+
+  private stream(): void {
+    if (this.started) return;
+    this.started = true;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+        },
+        // The host stopped reading: its client went away.
+        cancel: () => this.gone(),
+      },
+      // Nothing is queued on purpose: desiredSize turns negative by what the client has not read.
+      { highWaterMark: 0, size: (chunk) => chunk.byteLength },
+    );
+    this.resolve(new Response(body, { status: this.status, headers: responseHeaders(this.headers) }));
+  }
+
+  private gone(): void {
+    this.request.abort();
+    if (this.destroyed || this.writableEnded) return;
+    this.destroyed = true;
+    if (!this.started) {
+      this.started = true;
+      this.resolve(new Response(null, { status: 499 }));
+    }
+    this.emitClose();
+  }
+
+  private emitClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const listeners = this.closeListeners;
+    this.closeListeners = undefined;
+    if (listeners !== undefined) for (const l of listeners) l();
+  }
+}
