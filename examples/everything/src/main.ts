@@ -10,11 +10,12 @@
  * `--redis <url>` shares state with the other instances of a cluster through Redis
  * (`@mcpgen/runtime/redis`, docs/scale-out.md): the event store, tasks, requestState claims,
  * change notifications and the directory of legacy sessions (other instances reach this one's at
- * the address it listens on); every instance needs the same requestState key, a hex string of at
- * least 64 digits in the environment variable EVERYTHING_REQUEST_STATE_KEY. `--redis-prefix
- * <name>` names the deployment's keys (default "everything"); `--task-lease <ms>` is how soon a
- * task whose instance died is failed (default 15 s). `--public-url <url>` is the address clients
- * use (a load balancer's): Host and Origin checks accept it, and the endpoint path is its path.
+ * `--instance-url <url>`, default the address it listens on); every instance needs the same
+ * requestState key, a hex string of at least 64 digits in the environment variable
+ * EVERYTHING_REQUEST_STATE_KEY. `--redis-prefix <name>` names the deployment's keys (default
+ * "everything"); `--task-lease <ms>` is how soon a task whose instance died is failed (default
+ * 15 s). `--public-url <url>` is the address clients use (a load balancer's): Host and Origin
+ * checks accept it, and the endpoint path is its path.
  */
 import { parseArgs } from "node:util";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
@@ -24,7 +25,7 @@ import type { RedisStores } from "@mcpgen/runtime/redis";
 import { createServer, type ServeOptions } from "./server.js";
 
 function usage(message: string): never {
-  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>] [--task-lease <ms>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
+  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>] [--task-lease <ms>] [--instance-url <url>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
   process.exit(2);
 }
 
@@ -37,17 +38,18 @@ interface Options {
   redis: string | undefined;
   redisPrefix: string;
   taskLeaseMs: number | undefined;
+  instanceUrl: URL | undefined;
   publicUrl: URL | undefined;
 }
 
 function options(argv: string[]): Options {
-  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string; redis?: string; "redis-prefix"?: string; "task-lease"?: string; "public-url"?: string };
+  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string; redis?: string; "redis-prefix"?: string; "task-lease"?: string; "instance-url"?: string; "public-url"?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "drain-timeout": { type: "string" }, "task-store": { type: "string" },
-        redis: { type: "string" }, "redis-prefix": { type: "string" }, "task-lease": { type: "string" }, "public-url": { type: "string" },
+        redis: { type: "string" }, "redis-prefix": { type: "string" }, "task-lease": { type: "string" }, "instance-url": { type: "string" }, "public-url": { type: "string" },
       },
       strict: true,
     }));
@@ -70,6 +72,15 @@ function options(argv: string[]): Options {
   if (lease !== undefined && (values.redis === undefined || !Number.isInteger(lease) || lease < 30 || lease > 0x7fffffff)) {
     usage(`--task-lease takes --redis and a number of ms from 30 to 2147483647, got ${JSON.stringify(values["task-lease"])}`);
   }
+  let instanceUrl: URL | undefined;
+  if (values["instance-url"] !== undefined) {
+    if (values.redis === undefined) usage("--instance-url takes --redis");
+    try {
+      instanceUrl = new URL(values["instance-url"]);
+    } catch {
+      usage(`--instance-url must be an absolute http(s) URL, got ${JSON.stringify(values["instance-url"])}`);
+    }
+  }
   let publicUrl: URL | undefined;
   if (values["public-url"] !== undefined) {
     if (values.stdio) usage("--stdio takes no --public-url");
@@ -82,7 +93,7 @@ function options(argv: string[]): Options {
   }
   return {
     port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, drainTimeoutMs, taskStore: values["task-store"],
-    redis: values.redis, redisPrefix: values["redis-prefix"] ?? "everything", taskLeaseMs: lease, publicUrl,
+    redis: values.redis, redisPrefix: values["redis-prefix"] ?? "everything", taskLeaseMs: lease, instanceUrl, publicUrl,
   };
 }
 
@@ -93,7 +104,7 @@ function sharedKey(): Buffer {
   return Buffer.from(hex, "hex");
 }
 
-const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, taskLeaseMs, publicUrl } = options(process.argv.slice(2));
+const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, taskLeaseMs, instanceUrl, publicUrl } = options(process.argv.slice(2));
 let shared: RedisStores | undefined;
 let sharedOptions: ServeOptions = {};
 if (redis !== undefined) {
@@ -176,6 +187,6 @@ async function serveHttp(): Promise<void> {
     process.exit(1);
   }
   // Other instances forward requests for this one's sessions here.
-  await shared?.sessionDirectory.announce(url);
+  await shared?.sessionDirectory.announce(instanceUrl ?? url);
   process.stdout.write(`listening on ${url.href}\n`);
 }
