@@ -118,6 +118,7 @@ if (redis !== undefined) {
     process.exit(1);
   }
   shared.taskStore.onerror = (e) => process.stderr.write(`everything: task leases: ${e.message}\n`);
+  shared.eventStore.onerror = (e) => process.stderr.write(`everything: an SSE event could not be stored (it was sent, it cannot be replayed): ${e.message}\n`);
   sharedOptions = { taskStore: shared.taskStore, bus: shared.bus, requestState: { key, claims: shared.nonceClaims } };
 }
 let store: SqliteTaskStore | undefined;

@@ -3,10 +3,17 @@
  * `Last-Event-ID` is served by whichever instance its GET reaches
  * (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#resumability-and-redelivery).
  *
- * Per stream two keys: `es:<stream>` (a hash: the stream's event counter and the bytes it holds)
- * and `ev:<stream>` (a list of `<seq>:<json>`). Bounded per stream in count and bytes, oldest
- * dropped first, and both keys expire `ttlMs` after the stream's last event. Event ids are
- * `<stream>_<seq>`: unique across streams because stream ids are.
+ * Per stream two keys: `es:<stream>` (a hash: the bytes it holds) and `ev:<stream>` (a list of
+ * `<seq>:<json>`). Bounded per stream in count and bytes, oldest dropped first, and both keys
+ * expire `ttlMs` after the stream's last event. Event ids are `<stream>_<seq>`: unique across
+ * streams because stream ids are.
+ *
+ * An event's id is given at once and the event written behind it: a stream belongs to one session,
+ * which lives in one instance (its requests reaching others are forwarded to it), so every write
+ * and every replay of a stream go through that instance's one connection, in order, and `seq`
+ * (this store's counter, increasing) orders a stream's events. A reply is thus never held for a
+ * Redis round trip. When Redis is down the event still reaches the client, only it cannot be
+ * replayed (`onerror` hears why); a resume meanwhile gets an error (HTTP 503).
  */
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { EventStore } from "../http-server/event-store.js";
@@ -22,9 +29,10 @@ export interface RedisEventStoreOptions {
   ttlMs?: number;
 }
 
-// KEYS: meta hash, event list. ARGV: json ("" = priming event), maxEvents, maxBytes, ttlMs.
+// KEYS: meta hash, event list. ARGV: json ("" = priming event), maxEvents, maxBytes, ttlMs, seq.
 const STORE = script(`
-local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+local seq = ARGV[5]
+redis.call('HSETNX', KEYS[1], 'bytes', 0)
 if ARGV[1] ~= '' then
   local entry = seq .. ':' .. ARGV[1]
   redis.call('RPUSH', KEYS[2], entry)
@@ -38,13 +46,16 @@ if ARGV[1] ~= '' then
   redis.call('PEXPIRE', KEYS[2], ARGV[4])
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return seq
+return 1
 `);
 
 export class RedisEventStore implements EventStore {
   private readonly maxEvents: string;
   private readonly maxBytes: string;
   private readonly ttlMs: string;
+  private seq = 0;
+  /** A write that did not reach Redis (the event went out, it cannot be replayed); default: ignored. */
+  onerror: ((e: Error) => void) | undefined;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -59,9 +70,13 @@ export class RedisEventStore implements EventStore {
     this.ttlMs = String(Math.floor(ttlMs));
   }
 
-  async storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): Promise<string> {
+  storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): string {
     const data = message === null ? "" : (json ?? JSON.stringify(message));
-    const seq = await this.redis.run<number>(STORE, [this.redis.key("es", streamId), this.redis.key("ev", streamId)], [data, this.maxEvents, this.maxBytes, this.ttlMs]);
+    const seq = String(++this.seq);
+    // EVAL, not EVALSHA: a script missing after a Redis restart would be sent again after what follows it.
+    this.redis
+      .command(["EVAL", STORE.text, "2", this.redis.key("es", streamId), this.redis.key("ev", streamId), data, this.maxEvents, this.maxBytes, this.ttlMs, seq])
+      .catch((e: Error) => this.onerror?.(e));
     return `${streamId}_${seq}`;
   }
 
