@@ -57,4 +57,7 @@ export { InputRoundsExceededError } from "./lifecycle/modern/client-mrtr.js";
 
 export { TaskCancelledError } from "./lifecycle/modern/client-tasks.js";
 export { taskHandle, type TaskHandle, type TaskBackend, type TaskWaitOptions } from "./tasks/handle.js";
+// The seams shared state plugs into (one process by default; @mcpgen/runtime/redis for many).
+export { MemoryNonceClaims, type NonceClaims, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
+export type { ChangeBus, Change, ChangeList, ChangeTarget } from "./server/change-bus.js";
 export { MemoryTaskStore, TaskLimitError, TERMINAL, grantTtl, newTaskId, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";

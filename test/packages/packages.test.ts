@@ -18,6 +18,7 @@ interface Pkg {
   /** mcpgen's `pull` / `verify` connect through the user's own @mcpgen/runtime (an optional peer). */
   peerDependencies?: Record<string, string>;
   exports?: Record<string, string | Record<string, string>>;
+  imports?: Record<string, Record<string, string>>;
   bin?: Record<string, string>;
   type?: string;
   sideEffects?: boolean;

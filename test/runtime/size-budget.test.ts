@@ -173,7 +173,7 @@ const minus = (a: Set<string>, b: Set<string>): Set<string> => new Set([...a].fi
 const protocolKeys = [...entries.keys()].filter((k) => k.startsWith("./protocol/"));
 /** The hosts beyond node:http (`./fetch`: the web-standard handler; `./node`: it as a node listener), opt-in like auth. */
 const hostKeys = ["./fetch", "./node"];
-const optInKeys = new Set(["./auth", "./auth/client", "./auth/server", "./tasks/sqlite", ...hostKeys, ...protocolKeys]);
+const optInKeys = new Set(["./auth", "./auth/client", "./auth/server", "./tasks/sqlite", "./redis", ...hostKeys, ...protocolKeys]);
 /** The runtime proper: every entry except the opt-in layers and the protocol bindings, with its lazy chunks. */
 const runtimeFiles = closure([...entries.keys()].filter((k) => !optInKeys.has(k)).map(entry), true);
 

@@ -30,7 +30,7 @@ const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened:
 
 /** A cancelled retry gives its requestState back, so the client may send it again. */
 function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
-  if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+  if (retry.opened !== undefined && rc.cancelled) void Promise.resolve(core.codec.release(retry.opened)).catch(core.report);
 }
 
 /**

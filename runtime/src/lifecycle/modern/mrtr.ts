@@ -184,7 +184,8 @@ export function retryInput(codec: RequestStateCodec, method: string, params: Par
 async function openState(codec: RequestStateCodec, state: unknown, method: string, params: Params | undefined, responses: Record<string, unknown> | undefined): Promise<RetryInput> {
   const r = await codec.open(state, method, await paramsDigest(params));
   if ("code" in r) throw new McpError(r.code, r.message, r.data);
-  if (!codec.claim(r)) {
+  // A shared claims store answers with a promise.
+  if (!(await codec.claim(r))) {
     const e = RequestStateCodec.replayed();
     throw new McpError(e.code, e.message, e.data);
   }
