@@ -20,7 +20,7 @@ import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import { ResourceRouter } from "./resources.js";
 import type { ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerTasksModule, ToolValidators } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerSkills, ServerTasksModule, ToolValidators } from "./types.js";
 
 export interface PromptEntry {
   readonly member: string;
@@ -66,6 +66,12 @@ export class ServerCore {
   private toolsLoading: Promise<void> | undefined;
   /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
   private readonly allErrors: LazyModule<ToolValidators> | undefined;
+  /** The manifest's skills; undefined when it declares none (set before the first connection starts). */
+  skills: ServerSkills | undefined;
+  private readonly skillsPath: LazyModule<ServerSkills> | undefined;
+  /** Per revision, `resources/list`'s entries: the manifest's resources, then the skills' SKILL.md files. */
+  private readonly listedCache = new Map<string, readonly unknown[]>();
+  private servedBindings: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } | undefined;
 
   /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
   private allErrorsOf(tool: string): ToolEntry["allErrors"] {
@@ -120,6 +126,7 @@ export class ServerCore {
       }
       this.taskPath = new LazyModule(definition.tasks);
     }
+    if (definition.skills !== undefined) this.skillsPath = new LazyModule(definition.skills);
     const t = options.tasks;
     // The store counts what it holds: a given store has its own bounds, which these would silently not change.
     if (t?.store !== undefined && (t.maxTasks !== undefined || t.maxTasksPerOwner !== undefined)) {
@@ -151,6 +158,34 @@ export class ServerCore {
     this.tasks = this.modernTaskTools
       ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report })
       : undefined;
+  }
+
+  /** What must load before a connection can start: the skills (once); undefined once loaded, or when the manifest declares none. */
+  skillsReady(): Promise<void> | undefined {
+    const path = this.skillsPath;
+    if (path === undefined || this.skills !== undefined) return undefined;
+    return path.get().then((skills) => {
+      this.skills = skills;
+      // Skill files are read like any resource; a miss of the manifest's own resources looks there.
+      this.router.fallback = (uri) => skills.read(uri);
+    });
+  }
+
+  /** The bindings each era serves: with the skills extension's methods when the manifest declares skills (after skillsReady). */
+  bindings(): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } {
+    const skills = this.skills;
+    if (skills === undefined) return this;
+    return (this.servedBindings ??= { legacy: this.legacy.map((b) => skills.withMethods(b)), modern: this.modern.map((b) => skills.withMethods(b)) });
+  }
+
+  /** `resources/list`'s entries in `revision`. */
+  listedResources(revision: string): readonly unknown[] {
+    const own = this.lists(revision).resources;
+    const skills = this.skills;
+    if (skills === undefined) return own;
+    let all = this.listedCache.get(revision);
+    if (all === undefined) this.listedCache.set(revision, (all = [...own, ...skills.resources]));
+    return all;
   }
 
   /**

@@ -40,7 +40,7 @@ export function legacySession(
   const tasks = core.legacyTasks !== undefined;
   return new ServerSession({
     transport,
-    bindings: core.legacy,
+    bindings: core.bindings().legacy,
     serverInfo: core.serverInfo,
     capabilities: tasks ? core.taskModule.withTaskCapabilities(core.capabilities, isStateless) : core.capabilities,
     ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
@@ -100,9 +100,15 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     };
   }
   if (hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params | undefined) => page("resources", core.lists(revisionOf()).resources, p?.cursor, size);
+    h["resources/list"] = (p: Params | undefined) => page("resources", core.listedResources(revisionOf()), p?.cursor, size);
     h["resources/templates/list"] = (p: Params | undefined) => page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) => core.router.read(p.uri as string, ctx(rc));
+  }
+  const skills = core.skills;
+  if (skills !== undefined) {
+    h["skills/list"] = (p: Params | undefined) => skills.list(p, size);
+    h["skills/get"] = (p: Params) => skills.get(p);
+    h["resources/directory/read"] = (p: Params) => skills.readDirectory(p, size);
   }
   if (hasCapability(caps, "logging")) {
     h["logging/setLevel"] = (p: Params) => {

@@ -114,7 +114,7 @@ export function modernServerCore(core: ServerCore, supportedVersions: readonly s
   let lastRevision: string | undefined;
   let lastDescription: Description | undefined;
   return new ModernServerCore({
-    bindings: core.tasks === undefined ? core.modern : core.modern.map(core.taskModule.withTaskMethods),
+    bindings: core.tasks === undefined ? core.bindings().modern : core.bindings().modern.map(core.taskModule.withTaskMethods),
     supportedVersions,
     // Every result names the server: look its description up once per revision.
     describe: (revision) => {
@@ -196,7 +196,7 @@ function modernHandlers(core: ServerCore): RequestHandlers {
     };
   }
   if (hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params) => page("resources", core.lists(revisionOf(p)).resources, p?.cursor, size);
+    h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
     h["resources/templates/list"] = (p: Params) => page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) =>
       withInput(core, "resources/read", p, rc, async (ctx) => {
@@ -208,6 +208,20 @@ function modernHandlers(core: ServerCore): RequestHandlers {
           throw e;
         }
       });
+  }
+  const skills = core.skills;
+  if (skills !== undefined) {
+    // skills/list and skills/get are cacheable results in 2026-07-28 (the extension's
+    // ListSkillsResult and GetSkillResult extend CacheableResult); the lists' hint applies.
+    const cached = (method: string, p: Params | undefined, r: Result): Result => {
+      const hint = core.cacheHint(method, p);
+      r.ttlMs = hint.ttlMs;
+      r.cacheScope = hint.cacheScope;
+      return r;
+    };
+    h["skills/list"] = (p: Params) => cached("skills/list", p, skills.list(p, size));
+    h["skills/get"] = (p: Params) => cached("skills/get", p, skills.get(p));
+    h["resources/directory/read"] = (p: Params) => skills.readDirectory(p, size);
   }
   if (hasCapability(caps, "completions")) {
     h["completion/complete"] = (p: Params, rc: RequestContext) => withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
