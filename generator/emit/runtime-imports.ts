@@ -22,6 +22,8 @@ export const runtimeImports = {
   facades: "@mcpgen/runtime/facades",
   /** The task machinery, imported by the server of a manifest with task tools. */
   tasksServer: "@mcpgen/runtime/tasks/server",
+  /** The Skills extension's server side, imported with `skills.ts` by the server of a manifest with skills. */
+  skillsServer: "@mcpgen/runtime/skills/server",
   /** One revision's protocol bindings, built from mcpgen's `generated/<rev>/`. */
   protocol: (revision: string, entry: ProtocolEntry): string => `@mcpgen/runtime/protocol/${revision}/${entry}`,
 } as const;

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { InputError, type Diagnostic } from "./diagnostics.js";
 import { JsonSyntaxError, parseJsonWithPositions, positionAt, type ParsedJson } from "./json-positions.js";
@@ -17,6 +17,7 @@ import { didYouMean } from "./did-you-mean.js";
 import { mcpDefinitions } from "./mcp-definitions.js";
 import { bundledRevisions } from "./schema-manifest.js";
 import { checkWireKeys } from "./wire-keys.js";
+import { loadSkills, type SkillModel } from "./skills.js";
 import type { ManifestNames } from "../names/index.js";
 import { schemaDir } from "../paths.js";
 
@@ -30,6 +31,8 @@ export interface LoadedManifest {
   names: ManifestNames;
   /** Pointers of tool schemas typed as `Record<string, unknown>` (broken or empty). */
   fallbackSchemas: Set<string>;
+  /** The declared skills, read from their folders or inline files. */
+  skills: SkillModel[];
   /** Line and column of the value at a JSON pointer (nearest enclosing value when absent). */
   locate(pointer: string): { line?: number; column?: number };
 }
@@ -89,6 +92,8 @@ function unknownKeyMessage(e: ErrorObject): string {
 export interface ParseManifestOptions {
   /** Tool schemas that are not valid JSON Schema are warnings (typed `Record<string, unknown>`), not errors: for schemas captured from servers. */
   lenient?: boolean;
+  /** Where the manifest's relative paths (a skill's `dir`) start; default the current directory. */
+  baseDir?: string;
 }
 
 /** Parses and checks manifest text; `file` is how diagnostics name it. */
@@ -148,6 +153,9 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     }
   });
 
+  const skills = loadSkills(manifest.skills, options.baseDir ?? process.cwd());
+  skills.problems.forEach(add);
+
   const errors = diagnostics.filter((d) => d.severity === "error");
   const sorted = sortDiagnostics(diagnostics);
   if (errors.length) throw new InputError(file, sorted);
@@ -158,6 +166,7 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     diagnostics: sorted,
     names,
     fallbackSchemas,
+    skills: skills.skills,
     locate: (pointer) => at(parsed, pointer),
   };
 }
@@ -177,5 +186,5 @@ export function loadManifest(path: string, display = path, options: ParseManifes
     const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a JSON file" : `cannot read (${code ?? String(e)})`;
     throw new InputError(display, [{ severity: "error", file: display, pointer: "", message: why }]);
   }
-  return parseManifest(text, display, options);
+  return parseManifest(text, display, { baseDir: dirname(path), ...options });
 }

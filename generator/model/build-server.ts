@@ -20,6 +20,8 @@ import type {
 } from "./server-ir.js";
 
 const DEFAULT_PAGE_SIZE = 100;
+/** https://modelcontextprotocol.io/seps/2640-skills-extension */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
 function byName<T extends { name: string }>(list: T[]): T[] {
   return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -141,6 +143,11 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
   if (declared.completions) capabilities.completions = {};
   if (declared.experimental) capabilities.experimental = declared.experimental;
   if (declared.extensions) capabilities.extensions = declared.extensions;
+  if (loaded.skills.length > 0) {
+    // Skill files are resources (resources/read), and the server implements resources/directory/read.
+    capabilities.resources ??= { ...declared.resources };
+    capabilities.extensions = { ...capabilities.extensions, [SKILLS_EXTENSION]: { directoryRead: true, ...declared.extensions?.[SKILLS_EXTENSION] } };
+  }
 
   // newest first: the runtime prefers the first revision it shares with the peer
   const revisions = [...(m.revisions ?? KNOWN_REVISIONS)].sort().reverse();
@@ -163,6 +170,7 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     resources: byName(resources),
     resourceTemplates: byName(resourceTemplates),
     prompts: byName(prompts),
+    skills: loaded.skills,
   };
 }
 

@@ -5,6 +5,9 @@
  */
 import type { JSONSchema, SchemaSource } from "./ir.js";
 import type { InputDefaults } from "./input-defaults.js";
+import type { SkillModel } from "../load/skills.js";
+
+export type { SkillModel };
 
 export interface EntryIdentifiers {
   /** Property name on the generated `tools` / `prompts` / `resources` objects (`getForecast`). */
@@ -117,6 +120,8 @@ export interface ServerModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+  /** The Skills extension's skills, in declaration order (served as listed). */
+  skills: SkillModel[];
 }
 
 /** Caching settings as the runtime's `McpDefinition.cache` takes them (plain JSON data). */

@@ -43,7 +43,8 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
   use("ResourceReturn", hasResources);
   use("Completer", completions !== false);
   const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
-  use("McpDefinition", taskTools);
+  const skills = model.skills.length > 0;
+  use("McpDefinition", taskTools || skills);
   return {
     ...facadeHead(model, spoken, "server-side", types),
     tools,
@@ -55,6 +56,9 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
     completions,
     taskTools,
     tasksServer: runtimeImports.tasksServer,
+    skills,
+    skillsServer: runtimeImports.skillsServer,
+    ownDefinition: taskTools || skills,
   };
 }
 
