@@ -107,3 +107,13 @@ export const TASK_MAX_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** JSON-RPC code of a tripped limit the peer caused (implementation-defined server error range). */
 export const LIMIT_EXCEEDED_CODE = -32000;
+
+/**
+ * The Skills extension's per-skill limits (files listed, bytes summed over them): a client refuses
+ * a skill entry beyond them before reading anything (SkillVerificationError); the generator refuses
+ * to serve one. Fixed by the extension, not tunable.
+ */
+export const MAX_SKILL_FILES = 512;
+export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+/** Pages of `skills/list` or of one `resources/directory/read` a client follows before giving up. */
+export const MAX_SKILL_PAGES = 1_000;

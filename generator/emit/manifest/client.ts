@@ -8,6 +8,7 @@
 import type { EmittedFile } from "../../model/ir.js";
 import type { ServerModel } from "../../model/server-ir.js";
 import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
 import { facadeHead } from "./bindings.js";
 import { servedRevisions } from "../../model/served-revisions.js";
 import { describe, doc, inputOptional, str } from "./definition.js";
@@ -42,6 +43,8 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
     prompts,
     resources,
     resourceTemplates,
+    skills: model.skills.length > 0,
+    skillsClient: runtimeImports.skillsClient,
     completions: withCompletions && {
       prompts: model.prompts.filter((p) => p.arguments.length > 0).map((p) => ({ member: p.ids.member, type: p.argsType })),
       resources: model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => ({ member: t.ids.member, type: t.varsType })),

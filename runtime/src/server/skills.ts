@@ -9,13 +9,12 @@ import type { ProtocolBinding } from "../abi.js";
 import { describe } from "../describe.js";
 import { McpError } from "../errors.js";
 import { ErrorCode } from "../jsonrpc.js";
-import { deriveBinding } from "../lazy-binding.js";
+import { withSkillMethods } from "../lifecycle/common/skills-methods.js";
 import type { ReadResourceResult, ResourceContents } from "../mcp-types.js";
 import type { Params, Result } from "../session/types.js";
 import { page } from "./pagination.js";
 import type { ServerSkills, SkillSource } from "./types.js";
 
-export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 const DIRECTORY = "inode/directory";
 const SKILL_MD = "SKILL.md";
 
@@ -110,20 +109,6 @@ class SkillCatalog implements ServerSkills {
   withMethods(binding: ProtocolBinding): ProtocolBinding {
     return withSkillMethods(binding);
   }
-}
-
-const SKILL_REQUEST = { kind: "request", from: "client", capability: null, resultType: "Result" } as const;
-
-/** A binding that also knows the extension's methods (no revision's core schema has them); their params are checked above. */
-export function withSkillMethods(binding: ProtocolBinding): ProtocolBinding {
-  return deriveBinding(binding, {
-    methods: (methods) => ({
-      ...methods,
-      "skills/list": { ...SKILL_REQUEST, paramsRequired: false, paramsType: "ListSkillsRequestParams" },
-      "skills/get": { ...SKILL_REQUEST, paramsRequired: true, paramsType: "GetSkillRequestParams" },
-      "resources/directory/read": { ...SKILL_REQUEST, paramsRequired: true, paramsType: "ReadResourceDirectoryRequestParams" },
-    }),
-  });
 }
 
 /** The catalog of a generated server's skills (what `definition.skills` resolves to). */

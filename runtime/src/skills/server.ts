@@ -4,5 +4,6 @@
  * McpServer loads both before its first connection starts; nothing else reaches it, so servers
  * without skills, clients and their bundles never carry it.
  */
-export { serveSkills, SKILLS_EXTENSION } from "../server/skills.js";
+export { serveSkills } from "../server/skills.js";
+export { SKILLS_EXTENSION } from "../lifecycle/common/skills-methods.js";
 export type { ServerSkills, SkillFile, SkillSource } from "../server/types.js";

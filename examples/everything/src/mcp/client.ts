@@ -13,6 +13,7 @@ import type {
   Transport,
 } from "@mcpgen/runtime/facades";
 import { definition } from "./definition.js";
+import { SkillsClient, withSkillMethods } from "@mcpgen/runtime/skills/client";
 import type * as T from "./types.js";
 
 /** The @mcpgen/runtime ABI this output was generated for. */
@@ -330,6 +331,10 @@ export interface EverythingClient extends McpClientBase {
      */
     templateData(vars: T.TemplateDataVars, options?: CallOptions): Promise<ReadResourceResult>;
   };
+  /**
+   * The server's skills (Skills extension): `list()`, `get(uri)`, `read(skill, uri?)` (checked against the entry's size and sha256 digest), `readDirectory(uri)`.
+   */
+  readonly skills: SkillsClient;
   readonly completions: {
     readonly prompts: {
       testPromptWithArguments(
@@ -363,9 +368,10 @@ export async function createEverythingClient(
   transport: Transport,
   options: McpClientOptions,
 ): Promise<EverythingClient> {
-  const client: unknown = await runtime.createMcpClient(definition, transport, {
+  // The extension's methods are in no revision's schema: the client's bindings learn them.
+  const client = await runtime.createMcpClient(definition, transport, {
     ...options,
-    bindings: options.bindings ?? clientBindings,
+    bindings: (options.bindings ?? clientBindings).map(withSkillMethods),
   });
-  return client as EverythingClient;
+  return Object.assign(client, { skills: new SkillsClient(client) }) as unknown as EverythingClient;
 }
