@@ -53,6 +53,8 @@ export interface ManifestResource {
   mimeType?: string;
   size?: number;
   cache?: ManifestCache;
+  /** mcpgen's own: served from this file (relative to the manifest), embedded at generation; no handler. */
+  file?: string;
   [key: string]: unknown;
 }
 

@@ -18,6 +18,7 @@ import { mcpDefinitions } from "./mcp-definitions.js";
 import { bundledRevisions } from "./schema-manifest.js";
 import { checkWireKeys } from "./wire-keys.js";
 import { loadSkills, type SkillModel } from "./skills.js";
+import { checkApps, type ResourceFiles } from "./apps.js";
 import type { ManifestNames } from "../names/index.js";
 import { schemaDir } from "../paths.js";
 
@@ -33,6 +34,10 @@ export interface LoadedManifest {
   fallbackSchemas: Set<string>;
   /** The declared skills, read from their folders or inline files. */
   skills: SkillModel[];
+  /** Content of the resources served from a `file`, by index in `resources`. */
+  resourceFiles: ResourceFiles;
+  /** The manifest declares MCP App views (`ui://` resources) or links a tool to one. */
+  apps: boolean;
   /** Line and column of the value at a JSON pointer (nearest enclosing value when absent). */
   locate(pointer: string): { line?: number; column?: number };
 }
@@ -155,6 +160,8 @@ export function parseManifest(text: string, file: string, options: ParseManifest
 
   const skills = loadSkills(manifest.skills, options.baseDir ?? process.cwd());
   skills.problems.forEach(add);
+  const apps = checkApps(parsed.value, options.baseDir ?? process.cwd());
+  apps.problems.forEach(add);
 
   const errors = diagnostics.filter((d) => d.severity === "error");
   const sorted = sortDiagnostics(diagnostics);
@@ -167,6 +174,8 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     names,
     fallbackSchemas,
     skills: skills.skills,
+    resourceFiles: apps.files,
+    apps: apps.apps,
     locate: (pointer) => at(parsed, pointer),
   };
 }

@@ -12,6 +12,7 @@ import type { Diagnostic } from "./diagnostics.js";
 import { FrontmatterError, readFrontmatter } from "./frontmatter.js";
 import { isPlainObject } from "../json-schema/walk.js";
 import { escapePointerToken } from "../json-schema/pointer.js";
+import { resourceFilePaths } from "./apps.js";
 
 type Problem = Omit<Diagnostic, "file">;
 
@@ -200,20 +201,29 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
 }
 
 /**
- * What the skills folders hold, as one digest: generation is cached by its inputs, and a skill's
- * files are inputs as much as the manifest's bytes. Unreadable folders count as empty here (the
- * generation itself reports them).
+ * What the skills folders and the resources' files hold, as one digest: generation is cached by
+ * its inputs, and these files are inputs as much as the manifest's bytes. Unreadable ones count as
+ * such here (the generation itself reports them).
  */
-export function skillFilesDigest(manifestText: string, baseDir: string): string | undefined {
+export function sideFilesDigest(manifestText: string, baseDir: string): string | undefined {
   let parsed: unknown;
   try {
     parsed = JSON.parse(manifestText);
   } catch {
     return undefined;
   }
-  const list = isPlainObject(parsed) ? parsed.skills : undefined;
-  if (!Array.isArray(list)) return undefined;
+  const list = isPlainObject(parsed) && Array.isArray(parsed.skills) ? parsed.skills : [];
+  const files = resourceFilePaths(parsed);
+  if (list.length === 0 && files.length === 0) return undefined;
   const h = createHash("sha256");
+  for (const f of files) {
+    h.update(`file ${f}\u0000`);
+    try {
+      h.update(readFileSync(resolve(baseDir, f)));
+    } catch {
+      h.update("\u0001unreadable");
+    }
+  }
   for (const decl of list) {
     if (!isPlainObject(decl) || typeof decl.dir !== "string") continue;
     const abs = resolve(baseDir, decl.dir);

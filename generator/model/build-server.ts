@@ -4,6 +4,7 @@
 import type { LoadedManifest } from "../load/manifest.js";
 import { KNOWN_REVISIONS } from "../load/manifest-format.js";
 import { parseUriTemplate } from "../load/uri-template.js";
+import { APPS_EXTENSION } from "../load/apps.js";
 import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
 import type { JSONSchema } from "./ir.js";
 import { inputDefaults, WITH_DEFAULTS } from "./input-defaults.js";
@@ -49,7 +50,7 @@ function published(entry: object, own: readonly string[]): { [key: string]: unkn
   return out;
 }
 const TOOL_OWN = ["examples", "auth"] as const;
-const RESOURCE_OWN = ["cache"] as const;
+const RESOURCE_OWN = ["cache", "file"] as const;
 
 export interface BuildServerOptions {
   /** Pointers of tool schemas whose `default` the generation check rejected (a warning under --lenient): not filled in. */
@@ -94,6 +95,7 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     definition: published(r, RESOURCE_OWN),
     uri: r.uri,
     mimeType: r.mimeType ?? null,
+    file: loaded.resourceFiles.get(index) ?? null,
   }));
 
   const resourceTemplates: ResourceTemplateModel[] = (m.resourceTemplates ?? []).map((t, index) => {
@@ -148,6 +150,7 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     capabilities.resources ??= { ...declared.resources };
     capabilities.extensions = { ...capabilities.extensions, [SKILLS_EXTENSION]: { directoryRead: true, ...declared.extensions?.[SKILLS_EXTENSION] } };
   }
+  if (loaded.apps) capabilities.extensions = { ...capabilities.extensions, [APPS_EXTENSION]: { ...declared.extensions?.[APPS_EXTENSION] } };
 
   // newest first: the runtime prefers the first revision it shares with the peer
   const revisions = [...(m.revisions ?? KNOWN_REVISIONS)].sort().reverse();

@@ -54,6 +54,8 @@ export interface ToolModel extends EntryBase {
 export interface ResourceModel extends EntryBase {
   uri: string;
   mimeType: string | null;
+  /** Content served from the manifest's `file` (no handler); null when a handler serves it. */
+  file: string | null;
 }
 
 export interface TemplateVariableModel {

@@ -3,6 +3,8 @@
 // row, every row is written by something, every template of generated code is in the table, a
 // templated file is its template rendered with the view function the table names, and the
 // functions the table names exist.
+import { skillsView } from "../../generator/emit/manifest/skills.js";
+import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -71,6 +73,8 @@ function manifestViews(model: ServerModel): Record<string, () => ViewModel> {
     "lists.ts": () => listsView(model),
     "bindings.ts": () => bindingsView(spoken),
     "validators.ts": () => manifestValidatorsView(model, 120),
+    "skills.ts": () => skillsView(model),
+    "resource-files.ts": () => resourceFilesView(model),
   };
 }
 

@@ -18,6 +18,7 @@ import { printData } from "../../print/print-data.js";
 import { PRINT_WIDTH } from "../../print/width.js";
 import { quotedForDoc } from "./definition.js";
 import { SKILLS_EXTENSION } from "../../model/build-server.js";
+import { APPS_EXTENSION } from "../../load/apps.js";
 
 const MANIFEST_LISTS_FILE = "lists.ts";
 
@@ -36,9 +37,10 @@ export interface ManifestListsOptions {
 
 /** The extensions of the manifest that mcpgen's runtime implements, as declared; undefined when none. */
 function implementedExtensions(model: ServerModel): { [id: string]: unknown } | undefined {
-  const declared = model.capabilities.extensions;
-  if (declared === undefined || model.skills.length === 0 || declared[SKILLS_EXTENSION] === undefined) return undefined;
-  return { [SKILLS_EXTENSION]: declared[SKILLS_EXTENSION] };
+  const declared = model.capabilities.extensions ?? {};
+  const out: { [id: string]: unknown } = {};
+  for (const id of [APPS_EXTENSION, SKILLS_EXTENSION]) if (declared[id] !== undefined && (id === APPS_EXTENSION || model.skills.length > 0)) out[id] = declared[id];
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 const byIndex = <T extends { index: number }>(list: readonly T[]) => [...list].sort((a, b) => a.index - b.index);
@@ -66,7 +68,7 @@ export function listsView(model: ServerModel, options: ManifestListsOptions = {}
     const f = fieldsOf(revision);
     const capabilities = pick(model.capabilities as { [key: string]: unknown }, f.ServerCapabilities);
     // Revisions before 2026-07-28 define no `extensions` capability but admit it: the extensions
-    // mcpgen implements (skills) are declared there too, as the official SDKs do in `initialize`.
+    // mcpgen implements (skills, apps) are declared there too, as the official SDKs do in `initialize`.
     const implemented = implementedExtensions(model);
     if (implemented !== undefined && !("extensions" in capabilities) && f.ServerCapabilities.open) capabilities.extensions = implemented;
     const entry: { [key: string]: unknown } = {
