@@ -82,7 +82,7 @@ test("checked-in outputs: every file matches exactly one row", () => {
   for (const revision of revisions) {
     for (const f of filesUnder(join(repoRoot, "generated", revision))) rowFor("protocol", f, `generated/${revision}`);
   }
-  for (const dir of ["examples/weather/src/mcp", "examples/everything/src/mcp", "examples/notes/code-first/src/mcp", "bench/add/text", "bench/add/structured", "test/fixtures/templates/golden"]) {
+  for (const dir of ["examples/weather/src/mcp", "examples/everything/src/mcp", "examples/apps/src/mcp", "examples/notes/code-first/src/mcp", "bench/add/text", "bench/add/structured", "test/fixtures/templates/golden"]) {
     for (const f of filesUnder(join(repoRoot, dir))) rowFor("manifest", f, dir);
   }
   for (const f of filesUnder(join(repoRoot, "runtime", "src", "wire"))) rowFor("runtime-wire", f, "runtime/src/wire");
