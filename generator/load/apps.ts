@@ -14,9 +14,9 @@ import { isPlainObject } from "../json-schema/walk.js";
 type Problem = Omit<Diagnostic, "file">;
 
 export const APPS_EXTENSION = "io.modelcontextprotocol/ui";
-export const APP_MIME = "text/html;profile=mcp-app";
+const APP_MIME = "text/html;profile=mcp-app";
 /** Largest file a resource's `file` may name: it is embedded in the generated server. */
-export const MAX_RESOURCE_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_RESOURCE_FILE_BYTES = 4 * 1024 * 1024;
 const VISIBILITY = new Set(["model", "app"]);
 
 /** The `ui://` resource a tool links (`_meta.ui.resourceUri`, or the deprecated flat `_meta["ui/resourceUri"]`). */

@@ -20,8 +20,8 @@ type Problem = Omit<Diagnostic, "file">;
  * The extension's per-skill limits: servers SHOULD NOT serve more (hosts need not load it), so a
  * manifest that declares more is refused. The client's copies are in runtime/src/limits.ts.
  */
-export const MAX_SKILL_FILES = 512;
-export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+const MAX_SKILL_FILES = 512;
+const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 /** Agent Skills naming rule: 1-64 lowercase letters, digits and hyphens, no leading, trailing or double hyphen. */
 const SKILL_NAME = /^(?!.*--)[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 const MAX_DESCRIPTION = 1024;

@@ -9,7 +9,7 @@ import { ErrorCode } from "../jsonrpc.js";
 import type { RequestOptions } from "../session/types.js";
 import type { McpClient } from "./client.js";
 
-export const APP_MIME = "text/html;profile=mcp-app";
+const APP_MIME = "text/html;profile=mcp-app";
 
 /** A tool's UI: the HTML document a host renders in a sandboxed frame, and the view's settings (`_meta.ui`: csp, permissions, domain, prefersBorder). */
 export interface AppView {

@@ -68,10 +68,7 @@ export class ServerCore {
   private readonly allErrors: LazyModule<ToolValidators> | undefined;
   /** The manifest's skills; undefined when it declares none (set before the first connection starts). */
   skills: ServerSkills | undefined;
-  private readonly skillsPath: LazyModule<ServerSkills> | undefined;
-  /** Per revision, `resources/list`'s entries: the manifest's resources, then the skills' SKILL.md files. */
-  private readonly listedCache = new Map<string, readonly unknown[]>();
-  private servedBindings: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } | undefined;
+  private skillsLoading: Promise<void> | undefined;
 
   /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
   private allErrorsOf(tool: string): ToolEntry["allErrors"] {
@@ -126,7 +123,6 @@ export class ServerCore {
       }
       this.taskPath = new LazyModule(definition.tasks);
     }
-    if (definition.skills !== undefined) this.skillsPath = new LazyModule(definition.skills);
     const t = options.tasks;
     // The store counts what it holds: a given store has its own bounds, which these would silently not change.
     if (t?.store !== undefined && (t.maxTasks !== undefined || t.maxTasksPerOwner !== undefined)) {
@@ -160,32 +156,32 @@ export class ServerCore {
       : undefined;
   }
 
-  /** What must load before a connection can start: the skills (once); undefined once loaded, or when the manifest declares none. */
+  /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */
   skillsReady(): Promise<void> | undefined {
-    const path = this.skillsPath;
-    if (path === undefined || this.skills !== undefined) return undefined;
-    return path.get().then((skills) => {
-      this.skills = skills;
-      // Skill files are read like any resource; a miss of the manifest's own resources looks there.
-      this.router.fallback = (uri) => skills.read(uri);
-    });
+    const load = this.definition.skills;
+    if (load === undefined || this.skills !== undefined) return undefined;
+    return (this.skillsLoading ??= load().then(
+      (skills) => {
+        // Skill files are read like any resource, after the manifest's own.
+        this.router.fallback = skills.read;
+        this.skills = skills;
+      },
+      (e: unknown) => {
+        this.skillsLoading = undefined;
+        throw e;
+      },
+    ));
   }
 
-  /** The bindings each era serves: with the skills extension's methods when the manifest declares skills (after skillsReady). */
+  /** The bindings each era serves (the skills' also know the extension's methods). */
   bindings(): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } {
-    const skills = this.skills;
-    if (skills === undefined) return this;
-    return (this.servedBindings ??= { legacy: this.legacy.map((b) => skills.withMethods(b)), modern: this.modern.map((b) => skills.withMethods(b)) });
+    return this.skills?.bindings(this) ?? this;
   }
 
-  /** `resources/list`'s entries in `revision`. */
+  /** `resources/list`'s entries in `revision`: the manifest's, then the skills' SKILL.md files. */
   listedResources(revision: string): readonly unknown[] {
     const own = this.lists(revision).resources;
-    const skills = this.skills;
-    if (skills === undefined) return own;
-    let all = this.listedCache.get(revision);
-    if (all === undefined) this.listedCache.set(revision, (all = [...own, ...skills.resources]));
-    return all;
+    return this.skills?.listed(own) ?? own;
   }
 
   /**

@@ -104,12 +104,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     h["resources/templates/list"] = (p: Params | undefined) => page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) => core.router.read(p.uri as string, ctx(rc));
   }
-  const skills = core.skills;
-  if (skills !== undefined) {
-    h["skills/list"] = (p: Params | undefined) => skills.list(p, size);
-    h["skills/get"] = (p: Params) => skills.get(p);
-    h["resources/directory/read"] = (p: Params) => skills.readDirectory(p, size);
-  }
+  if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size));
   if (hasCapability(caps, "logging")) {
     h["logging/setLevel"] = (p: Params) => {
       conn().logThreshold = levelIndex(p.level as LoggingLevel);

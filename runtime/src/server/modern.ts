@@ -209,20 +209,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
         }
       });
   }
-  const skills = core.skills;
-  if (skills !== undefined) {
-    // skills/list and skills/get are cacheable results in 2026-07-28 (the extension's
-    // ListSkillsResult and GetSkillResult extend CacheableResult); the lists' hint applies.
-    const cached = (method: string, p: Params | undefined, r: Result): Result => {
-      const hint = core.cacheHint(method, p);
-      r.ttlMs = hint.ttlMs;
-      r.cacheScope = hint.cacheScope;
-      return r;
-    };
-    h["skills/list"] = (p: Params) => cached("skills/list", p, skills.list(p, size));
-    h["skills/get"] = (p: Params) => cached("skills/get", p, skills.get(p));
-    h["resources/directory/read"] = (p: Params) => skills.readDirectory(p, size);
-  }
+  // skills/list and skills/get results are cacheable in 2026-07-28: the lists' hint applies.
+  if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {
     h["completion/complete"] = (p: Params, rc: RequestContext) => withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
   }

@@ -34,12 +34,14 @@ class Directory {
 }
 
 class SkillCatalog implements ServerSkills {
-  readonly resources: readonly Result[];
+  private readonly resources: readonly Result[];
   private readonly entries: Entry[] = [];
   private readonly byUri = new Map<string, Entry>();
   private readonly files = new Map<string, ResourceContents>();
   private readonly dirs = new Map<string, Directory>();
-  private readonly listed = new Map<string, readonly Result[]>();
+  private readonly children = new Map<string, readonly Result[]>();
+  private readonly lists = new WeakMap<readonly unknown[], readonly unknown[]>();
+  private served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } | undefined;
 
   constructor(sources: readonly SkillSource[]) {
     const resources: Result[] = [];
@@ -96,18 +98,34 @@ class SkillCatalog implements ServerSkills {
     const uri = params.uri;
     const dir = typeof uri === "string" ? this.dirs.get(uri) : undefined;
     if (dir === undefined) throw invalid(`${describe(uri)} is not a directory resource`, uri);
-    let children = this.listed.get(uri as string);
-    if (children === undefined) this.listed.set(uri as string, (children = [...dir.children.values()]));
+    let children = this.children.get(uri as string);
+    if (children === undefined) this.children.set(uri as string, (children = [...dir.children.values()]));
     return page("resources", children, params.cursor, pageSize);
   }
 
-  read(uri: string): ReadResourceResult | undefined {
+  readonly read = (uri: string): ReadResourceResult | undefined => {
     const contents = this.files.get(uri);
     return contents === undefined ? undefined : { contents: [contents] };
+  };
+
+  handlers(pageSize: number, cache?: { ttlMs: number; cacheScope: string }): { [method: string]: (params: Params) => Result } {
+    // ListSkillsResult and GetSkillResult extend CacheableResult in 2026-07-28.
+    const cached = cache === undefined ? (r: Result) => r : (r: Result) => Object.assign(r, cache);
+    return {
+      "skills/list": (p) => cached(this.list(p, pageSize)),
+      "skills/get": (p) => cached(this.get(p)),
+      "resources/directory/read": (p) => this.readDirectory(p, pageSize),
+    };
   }
 
-  withMethods(binding: ProtocolBinding): ProtocolBinding {
-    return withSkillMethods(binding);
+  listed(own: readonly unknown[]): readonly unknown[] {
+    let all = this.lists.get(own);
+    if (all === undefined) this.lists.set(own, (all = [...own, ...this.resources]));
+    return all;
+  }
+
+  bindings(served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] }) {
+    return (this.served ??= { legacy: served.legacy.map(withSkillMethods), modern: served.modern.map(withSkillMethods) });
   }
 }
 

@@ -128,15 +128,14 @@ export interface SkillSource {
 
 /** The served skills (server/skills.ts), as McpServer holds them once loaded. */
 export interface ServerSkills {
-  /** The SKILL.md resources, listed by `resources/list` after the manifest's own. */
-  readonly resources: readonly { [key: string]: unknown }[];
-  list(params: Params | undefined, pageSize: number): Result;
-  get(params: Params): Result;
-  readDirectory(params: Params, pageSize: number): Result;
+  /** `skills/list`, `skills/get` and `resources/directory/read`; with `cache` (2026-07-28), the skills results carry it. */
+  handlers(pageSize: number, cache?: { ttlMs: number; cacheScope: string }): { [method: string]: (params: Params) => Result };
   /** A skill file's `resources/read` result; undefined for a URI that is none. */
-  read(uri: string): ReadResourceResult | undefined;
-  /** `binding` with the extension's methods. */
-  withMethods(binding: ProtocolBinding): ProtocolBinding;
+  readonly read: (uri: string) => ReadResourceResult | undefined;
+  /** `own` (a revision's resources) followed by the SKILL.md resources. */
+  listed(own: readonly unknown[]): readonly unknown[];
+  /** The bindings of both eras with the extension's methods. */
+  bindings(served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] }): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] };
 }
 
 /** The 2026-07-28 tasks extension as McpServer holds it: task runs get a HandlerContext. */
