@@ -64,7 +64,8 @@ function mimeOf(path: string, text: boolean): string {
   return MIME[ext] ?? (text ? "text/plain" : "application/octet-stream");
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true });
+// The BOM is kept: the text must encode back to exactly the bytes the digest covers.
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function fileModel(path: string, bytes: Uint8Array): SkillFileModel {
   let text: string | undefined;

@@ -67,6 +67,17 @@ test("skills: binary files are served as base64 blobs with the digest of their b
   });
 });
 
+test("skills: a SKILL.md with a byte order mark keeps it in the served text, which encodes back to the digested bytes", () => {
+  withTempDir((dir) => {
+    const bytes = Buffer.from("\ufeff" + SKILL, "utf8");
+    writeFiles(dir, { "git-workflow/SKILL.md": "" });
+    writeFileSync(join(dir, "git-workflow", "SKILL.md"), bytes);
+    const md = buildServerModel(loadManifest(manifest(dir, [{ dir: "git-workflow" }]))).skills[0]!.files[0]!;
+    assert.equal(Buffer.from(md.text!, "utf8"), bytes);
+    assert.is(md.digest, `sha256:${createHash("sha256").update(bytes).digest("hex")}`);
+  });
+});
+
 test("skills: each bad declaration is an error naming its pointer and the skill file", () => {
   withTempDir((dir) => {
     writeFiles(dir, {

@@ -5,6 +5,7 @@
 // over the extension's limits, a URI that does not end in its name) and the client refusing it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import * as fc from "fast-check";
 import { createHash } from "node:crypto";
 import { connectMcpClient, createMcpServer, createMemoryTransportPair, McpError, type McpClient, type McpDefinition } from "@mcpgen/runtime";
 import { serveSkills, type SkillSource } from "@mcpgen/runtime/skills/server";
@@ -120,6 +121,42 @@ test("a server that lies: forged content, an entry beyond the limits or with a U
     await client.close();
     await lying.close();
   }
+});
+
+test("whatever a server answers skills/get and skills/list with, the client returns a checked entry or rejects cleanly (property)", async () => {
+  const entry = fc.record(
+    {
+      uri: fc.oneof(fc.constant("skill://x/SKILL.md"), fc.string()),
+      frontmatter: fc.oneof(fc.record({ name: fc.constantFrom("x", "y"), description: fc.string() }), fc.anything()),
+      resources: fc.oneof(
+        fc.constant("dynamic"),
+        fc.array(fc.record({ uri: fc.oneof(fc.constant("skill://x/SKILL.md"), fc.constant("skill://x/a.md"), fc.string()), digest: fc.oneof(fc.constant(`sha256:${"0".repeat(64)}`), fc.string()), size: fc.oneof(fc.nat(), fc.double(), fc.constant(-1)) }, { requiredKeys: [] }), { maxLength: 4 }),
+        fc.anything(),
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.oneof(entry, fc.anything()), fc.anything(), async (skill, list) => {
+      const stub = {
+        serverCapabilities: { extensions: { [EXT]: {} } },
+        session: { request: async (method: string) => (method === "skills/get" ? { skill } : list) },
+      } as unknown as McpClient;
+      const client = new SkillsClient(stub);
+      for (const run of [() => client.get("skill://x/SKILL.md"), () => client.list()]) {
+        try {
+          const got = await run();
+          for (const e of Array.isArray(got) ? got : [got]) {
+            assert.ok(e.uri.endsWith(`/${e.frontmatter.name}/SKILL.md`));
+            if (e.resources !== "dynamic") assert.ok(e.resources.some((r) => r.uri === e.uri) && e.resources.length <= 512);
+          }
+        } catch (e) {
+          assert.ok(e instanceof SkillVerificationError || e instanceof McpError, String(e));
+        }
+      }
+    }),
+    { numRuns: 300, seed: 2640 },
+  );
 });
 
 test("a client refuses to ask a server that does not declare the extension", async () => {

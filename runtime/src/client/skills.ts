@@ -112,19 +112,19 @@ export class SkillsClient {
     return isObject(s) ? s : undefined;
   }
 
-  private require(method: string): void {
+  private declaredFor(method: string): void {
     if (this.settings() === undefined) throw new McpError(ErrorCode.MethodNotFound, `Cannot send ${method}: the server does not declare the ${SKILLS_EXTENSION} extension`);
   }
 
   /** Every skill the server lists (all pages); an entry the extension does not allow rejects with SkillVerificationError. */
   async list(options?: RequestOptions): Promise<Skill[]> {
-    this.require("skills/list");
+    this.declaredFor("skills/list");
     const out: Skill[] = [];
     let cursor: string | undefined;
     const seen = new Set<string>();
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const r = (await this.client.session.request("skills/list", cursor === undefined ? {} : { cursor }, options)) as { skills?: unknown; nextCursor?: unknown };
-      if (!Array.isArray(r.skills)) throw new McpError(ErrorCode.InternalError, "skills/list: the result has no skills array");
+      const r: unknown = await this.client.session.request("skills/list", cursor === undefined ? {} : { cursor }, options);
+      if (!isObject(r) || !Array.isArray(r.skills)) throw new McpError(ErrorCode.InternalError, "skills/list: the result has no skills array");
       for (const s of r.skills) out.push(checkEntry(s));
       if (typeof r.nextCursor !== "string") return out;
       if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `skills/list: the server repeated cursor ${describe(r.nextCursor)}`);
@@ -136,9 +136,9 @@ export class SkillsClient {
 
   /** The entry of the skill whose SKILL.md is at `uri` (an unknown skill rejects with the server's -32602). */
   async get(uri: string, options?: RequestOptions): Promise<Skill> {
-    this.require("skills/get");
-    const r = (await this.client.session.request("skills/get", { uri }, options)) as { skill?: unknown };
-    const skill = checkEntry(r.skill);
+    this.declaredFor("skills/get");
+    const r: unknown = await this.client.session.request("skills/get", { uri }, options);
+    const skill = checkEntry(isObject(r) ? r.skill : r);
     if (skill.uri !== uri) throw new SkillVerificationError(uri, `skills/get answered for ${describe(skill.uri)}`);
     return skill;
   }
@@ -170,8 +170,8 @@ export class SkillsClient {
     let cursor: string | undefined;
     const seen = new Set<string>();
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const r = (await this.client.session.request("resources/directory/read", cursor === undefined ? { uri } : { uri, cursor }, options)) as { resources?: unknown; nextCursor?: unknown };
-      if (!Array.isArray(r.resources)) throw new McpError(ErrorCode.InternalError, "resources/directory/read: the result has no resources array");
+      const r: unknown = await this.client.session.request("resources/directory/read", cursor === undefined ? { uri } : { uri, cursor }, options);
+      if (!isObject(r) || !Array.isArray(r.resources)) throw new McpError(ErrorCode.InternalError, "resources/directory/read: the result has no resources array");
       for (const c of r.resources) if (isObject(c) && typeof c.uri === "string") out.push(c as { uri: string; name: string });
       if (typeof r.nextCursor !== "string") return out;
       if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `resources/directory/read: the server repeated cursor ${describe(r.nextCursor)}`);
