@@ -48,6 +48,7 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
     resources,
     resourceTemplates,
     skills: model.skills.length > 0,
+    skillUris: model.skills.map((s) => str(s.uri)).join(" | "),
     skillsClient: runtimeImports.skillsClient,
     completions: withCompletions && {
       prompts: model.prompts.filter((p) => p.arguments.length > 0).map((p) => ({ member: p.ids.member, type: p.argsType })),

@@ -98,7 +98,8 @@ async function sha256(bytes: Uint8Array): Promise<string> {
   return `sha256:${hex}`;
 }
 
-export class SkillsClient {
+/** `Uri`: the SKILL.md URIs the generated client knows (its manifest's skills), offered for completion; any other is accepted too. */
+export class SkillsClient<Uri extends string = string> {
   constructor(private readonly client: McpClient) {}
 
   /** The server declares the extension (skills/list and skills/get exist). */
@@ -135,7 +136,7 @@ export class SkillsClient {
   }
 
   /** The entry of the skill whose SKILL.md is at `uri` (an unknown skill rejects with the server's -32602). */
-  async get(uri: string, options?: RequestOptions): Promise<Skill> {
+  async get(uri: Uri | (string & {}), options?: RequestOptions): Promise<Skill> {
     this.declaredFor("skills/get");
     const r: unknown = await this.client.session.request("skills/get", { uri }, options);
     const skill = checkEntry(isObject(r) ? r.skill : r);

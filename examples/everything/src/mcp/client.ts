@@ -334,7 +334,7 @@ export interface EverythingClient extends McpClientBase {
   /**
    * The server's skills (Skills extension): `list()`, `get(uri)`, `read(skill, uri?)` (checked against the entry's size and sha256 digest), `readDirectory(uri)`.
    */
-  readonly skills: SkillsClient;
+  readonly skills: SkillsClient<"skill://pdf-processing/SKILL.md" | "skill://acme/billing/refunds/SKILL.md">;
   readonly completions: {
     readonly prompts: {
       testPromptWithArguments(
