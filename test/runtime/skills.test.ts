@@ -87,6 +87,26 @@ for (const era of ["modern", "legacy"] as const) {
   });
 }
 
+test("garbage params to the extension's methods get -32602 or a result, never a crash, and the connection survives (property)", async () => {
+  const { client } = await connect("modern");
+  try {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom("skills/list", "skills/get", "resources/directory/read"), fc.dictionary(fc.constantFrom("uri", "cursor", "x"), fc.oneof(fc.anything(), fc.constantFrom("skill://alpha", "skill://alpha/SKILL.md", "skill://alpha/a"))), async (method, params) => {
+        try {
+          const r = (await client.session.request(method, params)) as { resultType?: string };
+          assert.is(r.resultType, "complete");
+        } catch (e) {
+          assert.is((e as McpError).code, -32602, `${method} ${JSON.stringify(params)}: ${String(e)}`);
+        }
+      }),
+      { numRuns: 200, seed: 2640 },
+    );
+    assert.is((await new SkillsClient(client).list()).length, 3);
+  } finally {
+    await client.close();
+  }
+});
+
 test("a server that lies: forged content, an entry beyond the limits or with a URI not ending in its name is refused", async () => {
   const forged = skill("forged");
   const lying = createMcpServer(

@@ -28,17 +28,13 @@ function invalid(message: string, uri: unknown): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`, { uri });
 }
 
-/** A directory's children, built up while indexing: files by URI, subdirectories by URI. */
-class Directory {
-  readonly children = new Map<string, Result>();
-}
-
 class SkillCatalog implements ServerSkills {
   private readonly resources: readonly Result[];
   private readonly entries: Entry[] = [];
   private readonly byUri = new Map<string, Entry>();
   private readonly files = new Map<string, ResourceContents>();
-  private readonly dirs = new Map<string, Directory>();
+  /** Every directory level of every skill: its direct children (files and subdirectories) by URI. */
+  private readonly dirs = new Map<string, Map<string, Result>>();
   private readonly children = new Map<string, readonly Result[]>();
   private readonly lists = new WeakMap<readonly unknown[], readonly unknown[]>();
   private served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } | undefined;
@@ -67,19 +63,17 @@ class SkillCatalog implements ServerSkills {
   private addToDirectories(root: string, path: string, file: Result): void {
     const parts = path.split("/");
     let dir = root;
-    this.dirOf(dir);
     for (let i = 0; i < parts.length - 1; i++) {
       const child = `${dir}/${parts[i]}`;
-      this.dirOf(dir).children.set(child, { uri: child, name: parts[i]!, mimeType: DIRECTORY });
-      this.dirOf(child);
+      this.dirOf(dir).set(child, { uri: child, name: parts[i]!, mimeType: DIRECTORY });
       dir = child;
     }
-    this.dirOf(dir).children.set(file.uri as string, file);
+    this.dirOf(dir).set(file.uri as string, file);
   }
 
-  private dirOf(uri: string): Directory {
+  private dirOf(uri: string): Map<string, Result> {
     let d = this.dirs.get(uri);
-    if (d === undefined) this.dirs.set(uri, (d = new Directory()));
+    if (d === undefined) this.dirs.set(uri, (d = new Map()));
     return d;
   }
 
@@ -99,7 +93,7 @@ class SkillCatalog implements ServerSkills {
     const dir = typeof uri === "string" ? this.dirs.get(uri) : undefined;
     if (dir === undefined) throw invalid(`${describe(uri)} is not a directory resource`, uri);
     let children = this.children.get(uri as string);
-    if (children === undefined) this.children.set(uri as string, (children = [...dir.children.values()]));
+    if (children === undefined) this.children.set(uri as string, (children = [...dir.values()]));
     return page("resources", children, params.cursor, pageSize);
   }
 
