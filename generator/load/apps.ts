@@ -31,7 +31,7 @@ export function toolUiUri(tool: { [key: string]: unknown }): { uri: unknown; poi
 /** Resource content read from `file`, by the resource's index in `resources`. */
 export type ResourceFiles = Map<number, string>;
 
-export function checkApps(manifest: { [key: string]: unknown }, baseDir: string): { problems: Problem[]; files: ResourceFiles; apps: boolean } {
+export function checkApps(manifest: { [key: string]: unknown }, baseDir: string, readFiles = true): { problems: Problem[]; files: ResourceFiles; apps: boolean } {
   const problems: Problem[] = [];
   const files: ResourceFiles = new Map();
   const error = (pointer: string, message: string) => problems.push({ severity: "error", pointer, message });
@@ -48,7 +48,7 @@ export function checkApps(manifest: { [key: string]: unknown }, baseDir: string)
     } else if (r.mimeType === APP_MIME) {
       error(`${p}/uri`, `an MCP App view (mimeType ${JSON.stringify(APP_MIME)}) must have a ui:// URI`);
     }
-    if (typeof r.file !== "string") return;
+    if (typeof r.file !== "string" || !readFiles) return;
     const abs = resolve(baseDir, r.file);
     try {
       const st = statSync(abs);

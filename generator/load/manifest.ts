@@ -97,8 +97,13 @@ function unknownKeyMessage(e: ErrorObject): string {
 export interface ParseManifestOptions {
   /** Tool schemas that are not valid JSON Schema are warnings (typed `Record<string, unknown>`), not errors: for schemas captured from servers. */
   lenient?: boolean;
-  /** Where the manifest's relative paths (a skill's `dir`) start; default the current directory. */
+  /** Where the manifest's relative paths (a skill's `dir`, a resource's `file`) start; default the current directory. */
   baseDir?: string;
+  /**
+   * Read the files the manifest names (skill folders, resource files); default true. Comparing
+   * contracts (`breaking`, against a git revision whose folders are not on disk) needs none of them.
+   */
+  readFiles?: boolean;
 }
 
 /** Parses and checks manifest text; `file` is how diagnostics name it. */
@@ -158,9 +163,10 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     }
   });
 
-  const skills = loadSkills(manifest.skills, options.baseDir ?? process.cwd());
+  const readFiles = options.readFiles ?? true;
+  const skills = readFiles ? loadSkills(manifest.skills, options.baseDir ?? process.cwd()) : { skills: [], problems: [] };
   skills.problems.forEach(add);
-  const apps = checkApps(parsed.value, options.baseDir ?? process.cwd());
+  const apps = checkApps(parsed.value, options.baseDir ?? process.cwd(), readFiles);
   apps.problems.forEach(add);
 
   const errors = diagnostics.filter((d) => d.severity === "error");
