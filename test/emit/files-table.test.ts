@@ -3,8 +3,6 @@
 // row, every row is written by something, every template of generated code is in the table, a
 // templated file is its template rendered with the view function the table names, and the
 // functions the table names exist.
-import { skillsView } from "../../generator/emit/manifest/skills.js";
-import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -31,6 +29,8 @@ import { loadSchema } from "../../generator/load/index.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import type { ServerModel } from "../../generator/model/server-ir.js";
+import { skillsView } from "../../generator/emit/manifest/skills.js";
+import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { repoRoot, revisions } from "../helpers.js";
 
 const generatorDir = join(repoRoot, "dist", "generator");
