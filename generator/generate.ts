@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { McpgenError } from "./errors.js";
 import { bundledRevisions, sha256 } from "./load/schema-manifest.js";
+import { sideFilesDigest } from "./load/skills.js";
 import { displayPath, loadConfig, resolveTargets, type Target, type TargetOptions } from "./config.js";
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
@@ -69,7 +70,9 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     const code = (e as NodeJS.ErrnoException).code;
     throw new McpgenError(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected mcp.manifest.json" : `cannot read (${code})`, { file: display });
   }
-  const sha = sha256(bytes);
+  // Skill folders and resource files are inputs too: a change to one regenerates (and re-banners) the output.
+  const sideFiles = sideFilesDigest(bytes.toString("utf8"), dirname(abs));
+  const sha = sideFiles === undefined ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(`\u0000files ${sideFiles}`)]));
   // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
   const named = fromOut(target.out, abs);
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");

@@ -13,6 +13,7 @@
 import { connectMcpClient, type McpClient, type ProtocolBinding, type Transport } from "@mcpgen/runtime";
 import { connectHttp } from "@mcpgen/runtime/http";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
+import { withSkillMethods } from "@mcpgen/runtime/skills/client";
 import { binding as b20241105 } from "@mcpgen/runtime/protocol/2024-11-05";
 import { binding as b20250326 } from "@mcpgen/runtime/protocol/2025-03-26";
 import { binding as b20250618 } from "@mcpgen/runtime/protocol/2025-06-18";
@@ -135,7 +136,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   try {
     const client = await withDeadline(
       connectMcpClient(transport, {
-        bindings: clientBindings,
+        // The Skills extension's methods too, so pull can tell a server's skills from its resources.
+        bindings: clientBindings.map(withSkillMethods),
         clientInfo: { name: "mcpgen", version: mcpgenVersion },
         timeout,
         probeTimeout: timeout,

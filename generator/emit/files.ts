@@ -69,6 +69,8 @@ export const generatedFiles: readonly FileRow[] = [
   { output: "manifest", path: "definition.ts", template: "facades/definition.ts", view: "emit/manifest/definition.js#definitionView", layout: "prettier" },
   { output: "manifest", path: "server.ts", template: "facades/server.ts", view: "emit/manifest/server.js#serverView", layout: "prettier" },
   { output: "manifest", path: "client.ts", template: "facades/client.ts", view: "emit/manifest/client.js#clientView", layout: "prettier" },
+  { output: "manifest", path: "resource-files.ts", template: "facades/resource-files.ts", view: "emit/manifest/resource-files.js#resourceFilesView", layout: "prettier" },
+  { output: "manifest", path: "skills.ts", template: "facades/skills.ts", view: "emit/manifest/skills.js#skillsView", layout: "prettier" },
   { output: "manifest", path: "bindings.ts", template: "output/bindings.ts", view: "emit/manifest/bindings.js#bindingsView", layout: "prettier" },
   { output: "manifest", path: "README.md", template: "output/README.md", view: "generate.js#outputDocsView", layout: "as emitted" },
   { output: "manifest", path: ".gitattributes", template: "output/gitattributes", view: "generate.js#outputDocsView", layout: "as emitted" },

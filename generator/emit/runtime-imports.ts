@@ -25,6 +25,10 @@ export const runtimeImports = {
   abi: `@mcpgen/runtime/abi/v${RUNTIME_ABI}`,
   /** The task machinery, imported by the server of a manifest with task tools. */
   tasksServer: "@mcpgen/runtime/tasks/server",
+  /** The Skills extension's server side, imported with `skills.ts` by the server of a manifest with skills. */
+  skillsServer: "@mcpgen/runtime/skills/server",
+  /** The Skills extension's client side, imported by the client of a manifest with skills. */
+  skillsClient: "@mcpgen/runtime/skills/client",
   /** One revision's protocol bindings, built from mcpgen's `generated/<rev>/`. */
   protocol: (revision: string, entry: ProtocolEntry): string => `@mcpgen/runtime/protocol/${revision}/${entry}`,
 } as const;

@@ -76,6 +76,9 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
   const hasResources = entries(m.resources).length + entries(m.resourceTemplates).length > 0;
   if (isPlainObject(caps.resources) && !hasResources) out.push({ severity: "warning", pointer: "/capabilities/resources", message: "resources capability flags declared but the manifest has no resources or resourceTemplates" });
   if (isPlainObject(caps.tools) && entries(m.tools).length === 0) out.push({ severity: "warning", pointer: "/capabilities/tools", message: "tools capability flags declared but the manifest has no tools" });
+  if (isPlainObject(caps.extensions) && isPlainObject(caps.extensions["io.modelcontextprotocol/skills"]) && entries(m.skills).length === 0) {
+    out.push({ severity: "warning", pointer: "/capabilities/extensions/io.modelcontextprotocol~1skills", message: 'the Skills extension is declared but the manifest has no "skills": the server would declare methods it does not serve; declare skills instead (the extension is then declared for you)' });
+  }
   if (isPlainObject(caps.prompts) && entries(m.prompts).length === 0) out.push({ severity: "warning", pointer: "/capabilities/prompts", message: "prompts capability flags declared but the manifest has no prompts" });
 
   const names = assignManifestNames(manifest);

@@ -53,6 +53,8 @@ export interface ManifestResource {
   mimeType?: string;
   size?: number;
   cache?: ManifestCache;
+  /** mcpgen's own: served from this file (relative to the manifest), embedded at generation; no handler. */
+  file?: string;
   [key: string]: unknown;
 }
 
@@ -109,6 +111,18 @@ export interface Manifest {
   resources?: ManifestResource[];
   resourceTemplates?: ManifestResourceTemplate[];
   prompts?: ManifestPrompt[];
+  /** Skills served under the Skills extension: a folder each, or inline files. */
+  skills?: ManifestSkill[];
+}
+
+/** mcpgen's own: a skill (Agent Skills format) from a folder or inline; its SKILL.md frontmatter names it. */
+export interface ManifestSkill {
+  /** Folder of the skill relative to the manifest (SKILL.md at its root). */
+  dir?: string;
+  /** Inline skill: content by path below the skill root (SKILL.md required). */
+  files?: { [path: string]: string };
+  /** Organizational prefix of the skill path (`skill://<prefix>/<name>/SKILL.md`). */
+  prefix?: string;
 }
 
 export type { JSONSchema };

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { InputError, type Diagnostic } from "./diagnostics.js";
 import { JsonSyntaxError, parseJsonWithPositions, positionAt, type ParsedJson } from "./json-positions.js";
@@ -17,6 +17,8 @@ import { didYouMean } from "./did-you-mean.js";
 import { mcpDefinitions } from "./mcp-definitions.js";
 import { bundledRevisions } from "./schema-manifest.js";
 import { checkWireKeys } from "./wire-keys.js";
+import { loadSkills, type SkillModel } from "./skills.js";
+import { checkApps, type ResourceFiles } from "./apps.js";
 import type { ManifestNames } from "../names/index.js";
 import { schemaDir } from "../paths.js";
 
@@ -30,6 +32,12 @@ export interface LoadedManifest {
   names: ManifestNames;
   /** Pointers of tool schemas typed as `Record<string, unknown>` (broken or empty). */
   fallbackSchemas: Set<string>;
+  /** The declared skills, read from their folders or inline files. */
+  skills: SkillModel[];
+  /** Content of the resources served from a `file`, by index in `resources`. */
+  resourceFiles: ResourceFiles;
+  /** The manifest declares MCP App views (`ui://` resources) or links a tool to one. */
+  apps: boolean;
   /** Line and column of the value at a JSON pointer (nearest enclosing value when absent). */
   locate(pointer: string): { line?: number; column?: number };
 }
@@ -89,6 +97,13 @@ function unknownKeyMessage(e: ErrorObject): string {
 export interface ParseManifestOptions {
   /** Tool schemas that are not valid JSON Schema are warnings (typed `Record<string, unknown>`), not errors: for schemas captured from servers. */
   lenient?: boolean;
+  /** Where the manifest's relative paths (a skill's `dir`, a resource's `file`) start; default the current directory. */
+  baseDir?: string;
+  /**
+   * Read the files the manifest names (skill folders, resource files); default true. Comparing
+   * contracts (`breaking`, against a git revision whose folders are not on disk) needs none of them.
+   */
+  readFiles?: boolean;
 }
 
 /** Parses and checks manifest text; `file` is how diagnostics name it. */
@@ -148,6 +163,12 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     }
   });
 
+  const readFiles = options.readFiles ?? true;
+  const skills = readFiles ? loadSkills(manifest.skills, options.baseDir ?? process.cwd()) : { skills: [], problems: [] };
+  skills.problems.forEach(add);
+  const apps = checkApps(parsed.value, options.baseDir ?? process.cwd(), readFiles);
+  apps.problems.forEach(add);
+
   const errors = diagnostics.filter((d) => d.severity === "error");
   const sorted = sortDiagnostics(diagnostics);
   if (errors.length) throw new InputError(file, sorted);
@@ -158,6 +179,9 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     diagnostics: sorted,
     names,
     fallbackSchemas,
+    skills: skills.skills,
+    resourceFiles: apps.files,
+    apps: apps.apps,
     locate: (pointer) => at(parsed, pointer),
   };
 }
@@ -177,5 +201,5 @@ export function loadManifest(path: string, display = path, options: ParseManifes
     const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a JSON file" : `cannot read (${code ?? String(e)})`;
     throw new InputError(display, [{ severity: "error", file: display, pointer: "", message: why }]);
   }
-  return parseManifest(text, display, options);
+  return parseManifest(text, display, { baseDir: dirname(path), ...options });
 }

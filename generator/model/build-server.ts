@@ -4,6 +4,7 @@
 import type { LoadedManifest } from "../load/manifest.js";
 import { KNOWN_REVISIONS } from "../load/manifest-format.js";
 import { parseUriTemplate } from "../load/uri-template.js";
+import { APPS_EXTENSION } from "../load/apps.js";
 import { TYPE_SUFFIX, type EntryNames } from "../names/index.js";
 import type { JSONSchema } from "./ir.js";
 import { inputDefaults, WITH_DEFAULTS } from "./input-defaults.js";
@@ -20,6 +21,8 @@ import type {
 } from "./server-ir.js";
 
 const DEFAULT_PAGE_SIZE = 100;
+/** https://modelcontextprotocol.io/seps/2640-skills-extension */
+export const SKILLS_EXTENSION = "io.modelcontextprotocol/skills";
 
 function byName<T extends { name: string }>(list: T[]): T[] {
   return list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -47,7 +50,7 @@ function published(entry: object, own: readonly string[]): { [key: string]: unkn
   return out;
 }
 const TOOL_OWN = ["examples", "auth"] as const;
-const RESOURCE_OWN = ["cache"] as const;
+const RESOURCE_OWN = ["cache", "file"] as const;
 
 export interface BuildServerOptions {
   /** Pointers of tool schemas whose `default` the generation check rejected (a warning under --lenient): not filled in. */
@@ -92,6 +95,7 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     definition: published(r, RESOURCE_OWN),
     uri: r.uri,
     mimeType: r.mimeType ?? null,
+    file: loaded.resourceFiles.get(index) ?? null,
   }));
 
   const resourceTemplates: ResourceTemplateModel[] = (m.resourceTemplates ?? []).map((t, index) => {
@@ -141,6 +145,12 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
   if (declared.completions) capabilities.completions = {};
   if (declared.experimental) capabilities.experimental = declared.experimental;
   if (declared.extensions) capabilities.extensions = declared.extensions;
+  if (loaded.skills.length > 0) {
+    // Skill files are resources (resources/read), and the server implements resources/directory/read.
+    capabilities.resources ??= { ...declared.resources };
+    capabilities.extensions = { ...capabilities.extensions, [SKILLS_EXTENSION]: { directoryRead: true, ...declared.extensions?.[SKILLS_EXTENSION] } };
+  }
+  if (loaded.apps) capabilities.extensions = { ...capabilities.extensions, [APPS_EXTENSION]: { ...declared.extensions?.[APPS_EXTENSION] } };
 
   // newest first: the runtime prefers the first revision it shares with the peer
   const revisions = [...(m.revisions ?? KNOWN_REVISIONS)].sort().reverse();
@@ -163,6 +173,7 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     resources: byName(resources),
     resourceTemplates: byName(resourceTemplates),
     prompts: byName(prompts),
+    skills: loaded.skills,
   };
 }
 

@@ -5,6 +5,9 @@
  */
 import type { JSONSchema, SchemaSource } from "./ir.js";
 import type { InputDefaults } from "./input-defaults.js";
+import type { SkillModel } from "../load/skills.js";
+
+export type { SkillModel };
 
 export interface EntryIdentifiers {
   /** Property name on the generated `tools` / `prompts` / `resources` objects (`getForecast`). */
@@ -51,6 +54,8 @@ export interface ToolModel extends EntryBase {
 export interface ResourceModel extends EntryBase {
   uri: string;
   mimeType: string | null;
+  /** Content served from the manifest's `file` (no handler); null when a handler serves it. */
+  file: string | null;
 }
 
 export interface TemplateVariableModel {
@@ -117,6 +122,8 @@ export interface ServerModel {
   resources: ResourceModel[];
   resourceTemplates: ResourceTemplateModel[];
   prompts: PromptModel[];
+  /** The Skills extension's skills, in declaration order (served as listed). */
+  skills: SkillModel[];
 }
 
 /** Caching settings as the runtime's `McpDefinition.cache` takes them (plain JSON data). */

@@ -22,6 +22,8 @@ import { emitManifestValidators } from "../emit/manifest/validators.js";
 import { emitDefinition } from "../emit/manifest/definition.js";
 import { emitServer } from "../emit/manifest/server.js";
 import { emitClient } from "../emit/manifest/client.js";
+import { emitSkills } from "../emit/manifest/skills.js";
+import { emitResourceFiles } from "../emit/manifest/resource-files.js";
 import { bindingsModule } from "../emit/manifest/bindings.js";
 import { checkToolExamples } from "../emit/manifest/tool-examples.js";
 import { toolDefaultsCheck } from "../emit/manifest/tool-defaults.js";
@@ -70,7 +72,7 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   // rendered from templates/facades/ and laid out by prettier in the print stage
   // server.ts, client.ts and bindings.ts import the bundled revisions from @mcpgen/runtime/protocol/<rev>.
   const spoken = servedRevisions(model.revisions, display);
-  const facades = [emitDefinition(model), emitServer(model, spoken), emitClient(model, spoken)];
+  const facades = [emitDefinition(model), emitServer(model, spoken), emitClient(model, spoken), ...(model.skills.length > 0 ? [emitSkills(model)] : []), ...(model.resources.some((r) => r.file !== null) ? [emitResourceFiles(model)] : [])];
   const bindings = bindingsModule(spoken);
   const files = [types.file, lists, bindings, ...validators.files, ...facades];
   assertListed("manifest", files);

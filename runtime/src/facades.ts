@@ -14,6 +14,7 @@ export type {
   Completer,
 } from "./server/types.js";
 export type { McpClientBase, TaskTool } from "./client/manifest-client.js";
+export type { AppView } from "./client/apps.js";
 import type { McpDefinition } from "./server/types.js";
 import type { McpClientOptions } from "./client/types.js";
 import type { Transport } from "./transport.js";

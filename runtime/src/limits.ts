@@ -123,3 +123,13 @@ export const REDIS_EVENT_STREAM_TTL_MS = 60 * 60 * 1000;
 export const REDIS_TASK_LEASE_MS = 15_000;
 /** Largest change the Redis bus carries (characters of its JSON); larger ones are refused. */
 export const REDIS_BUS_MAX_CHARS = 64 * 1024;
+
+/**
+ * The Skills extension's per-skill limits (files listed, bytes summed over them): a client refuses
+ * a skill entry beyond them before reading anything (SkillVerificationError); the generator refuses
+ * to serve one. Fixed by the extension, not tunable.
+ */
+export const MAX_SKILL_FILES = 512;
+export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
+/** Pages of `skills/list` or of one `resources/directory/read` a client follows before giving up. */
+export const MAX_SKILL_PAGES = 1_000;

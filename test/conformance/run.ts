@@ -187,6 +187,8 @@ class Runner {
       const got = results.get(s);
       let pass = !!got?.verdict.pass;
       let reason = got?.verdict.reason;
+      const skipped = r.noSkipped ? (got?.checks ?? []).filter((c) => c.status === "SKIPPED") : [];
+      if (pass && skipped.length > 0) [pass, reason] = [false, `${skipped.length} check(s) skipped (${skipped.map((c) => c.id).join(", ")}): nothing was checked there`];
       if (server.reason) [pass, reason] = [false, server.reason];
       else if (!got) {
         reason = res.timedOut

@@ -71,7 +71,15 @@ export interface ServerRun {
   args: string[];
   label: string;
   requirements?: string;
+  /**
+   * A SKIPPED check fails the scenario: the Skills extension's scenarios skip every check when the
+   * extension is not declared, and would then "pass" having checked nothing.
+   */
+  noSkipped?: boolean;
 }
+
+/** The Skills extension's server scenarios (alpha.12), each run alone with `--scenario`: `--suite all` selects extension scenarios only without `--spec-version`. */
+export const SKILLS_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"] as const;
 
 export const REQUIREMENTS_REVISION = "2025-11-25";
 /** The stateless revision: its scored set and every scenario of `--suite all` on its wire (alpha.12). */
@@ -109,6 +117,9 @@ export function serverRuns(all: readonly Suite[]): ServerRun[] {
         args: ["--suite", "all", "--spec-version", STATELESS_REVISION, ...timeout],
         label: `--suite all --spec-version ${STATELESS_REVISION}`,
       });
+      for (const scenario of SKILLS_SCENARIOS) {
+        runs.push({ column: `${s.id}-skills`, suite: s, args: ["--scenario", scenario, ...timeout], label: `--scenario ${scenario}`, noSkipped: true });
+      }
     }
   }
   return runs;

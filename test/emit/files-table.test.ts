@@ -29,6 +29,8 @@ import { loadSchema } from "../../generator/load/index.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import type { ServerModel } from "../../generator/model/server-ir.js";
+import { skillsView } from "../../generator/emit/manifest/skills.js";
+import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { repoRoot, revisions } from "../helpers.js";
 
 const generatorDir = join(repoRoot, "dist", "generator");
@@ -71,6 +73,8 @@ function manifestViews(model: ServerModel): Record<string, () => ViewModel> {
     "lists.ts": () => listsView(model),
     "bindings.ts": () => bindingsView(spoken),
     "validators.ts": () => manifestValidatorsView(model, 120),
+    "skills.ts": () => skillsView(model),
+    "resource-files.ts": () => resourceFilesView(model),
   };
 }
 
@@ -78,7 +82,7 @@ test("checked-in outputs: every file matches exactly one row", () => {
   for (const revision of revisions) {
     for (const f of filesUnder(join(repoRoot, "generated", revision))) rowFor("protocol", f, `generated/${revision}`);
   }
-  for (const dir of ["examples/weather/src/mcp", "examples/everything/src/mcp", "examples/notes/code-first/src/mcp", "bench/add/text", "bench/add/structured", "test/fixtures/templates/golden"]) {
+  for (const dir of ["examples/weather/src/mcp", "examples/everything/src/mcp", "examples/apps/src/mcp", "examples/notes/code-first/src/mcp", "bench/add/text", "bench/add/structured", "test/fixtures/templates/golden"]) {
     for (const f of filesUnder(join(repoRoot, dir))) rowFor("manifest", f, dir);
   }
   for (const f of filesUnder(join(repoRoot, "runtime", "src", "wire"))) rowFor("runtime-wire", f, "runtime/src/wire");

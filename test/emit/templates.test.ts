@@ -16,6 +16,8 @@ import { serverView } from "../../generator/emit/manifest/server.js";
 import { clientView } from "../../generator/emit/manifest/client.js";
 import { listsView } from "../../generator/emit/manifest/lists.js";
 import { bindingsView } from "../../generator/emit/manifest/bindings.js";
+import { skillsView } from "../../generator/emit/manifest/skills.js";
+import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { methodsEntryView, methodsView } from "../../generator/emit/protocol/methods.js";
 import { bindingView, indexView } from "../../generator/emit/protocol/binding.js";
 import { localLayout, loadersView, prepareValidators, roleLoadersView, validatorsView } from "../../generator/emit/protocol/validators.js";
@@ -35,6 +37,8 @@ const views: Record<string, ViewModel> = {
   "facades/definition.ts": definitionView(model),
   "facades/lists.ts": listsView(model),
   "facades/validators.ts": manifestValidatorsView(model),
+  "facades/skills.ts": skillsView(model),
+  "facades/resource-files.ts": resourceFilesView(model),
   "protocol/methods.ts": methodsEntryView(protocol),
   "protocol/table.ts": methodsView(protocol),
   "protocol/binding.ts": bindingView(protocol),

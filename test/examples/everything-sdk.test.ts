@@ -212,7 +212,8 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
 
   test("resources: list, read text/binary/template, subscribe and unsubscribe", async () => {
     const { resources } = await client.listResources();
-    assert.equal(resources.map((r: any) => r.uri), ["test://static-text", "test://static-binary", "test://watched-resource"]);
+    // the manifest's resources, then its skills' SKILL.md files (Skills extension)
+    assert.equal(resources.map((r: any) => r.uri), ["test://static-text", "test://static-binary", "test://watched-resource", "skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"]);
     const { resourceTemplates } = await client.listResourceTemplates();
     assert.equal(resourceTemplates.map((t: any) => t.uriTemplate), ["test://template/{id}/data"]);
     const text: any = await client.readResource({ uri: "test://static-text" });

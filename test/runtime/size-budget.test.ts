@@ -96,6 +96,14 @@ const PROTOCOL_REVISION_BUDGET = 800 * 1024;
 const SQLITE_STORE_BUDGET = 16 * 1024;
 
 /**
+ * The Skills extension (`@mcpgen/runtime/skills/server` and `/skills/client`) is opt-in too: only
+ * the generated server and client of a manifest that declares skills import it, so it is not part
+ * of the runtime proper and has its own budget (about 9.6 KiB today: the catalog serving
+ * skills/list, skills/get, directory reads and skill files; the client's verified reads).
+ */
+const SKILLS_BUDGET = 12 * 1024;
+
+/**
  * What a stdio server evaluates of the runtime before its first message (`./stdio`, `./facades`,
  * `./abi` and their static chunks; the protocol validators and the client load later). Start-up
  * time and idle memory follow it (bench/README.md, stdio start). About 112 KiB: the 2026-07-28
@@ -182,7 +190,8 @@ const minus = (a: Set<string>, b: Set<string>): Set<string> => new Set([...a].fi
 const protocolKeys = [...entries.keys()].filter((k) => k.startsWith("./protocol/"));
 /** The hosts beyond node:http (`./fetch`: the web-standard handler; `./node`: it as a node listener), opt-in like auth. */
 const hostKeys = ["./fetch", "./node"];
-const optInKeys = new Set(["./auth", "./auth/client", "./auth/server", "./tasks/sqlite", "./redis", ...hostKeys, ...protocolKeys]);
+const skillsKeys = ["./skills/server", "./skills/client"];
+const optInKeys = new Set(["./auth", "./auth/client", "./auth/server", "./tasks/sqlite", "./redis", ...hostKeys, ...skillsKeys, ...protocolKeys]);
 /** The runtime proper: every entry except the opt-in layers and the protocol bindings, with its lazy chunks. */
 const runtimeFiles = closure([...entries.keys()].filter((k) => !optInKeys.has(k)).map(entry), true);
 
@@ -214,6 +223,12 @@ test("a stdio server loads only part of the runtime at start", () => {
   const lazy = [...files].map((f) => relative(dist, f)).filter((f) => /(modern-path|manifest-client)-\w+\.js$|tasks\/server\.js$/.test(f));
   assert.equal(lazy, [], "the 2026-07-28 server path, tasks and the client load on first use, not at start");
   assert.ok(bytes <= STDIO_SERVER_START_BUDGET, `a stdio server loads ${bytes} bytes of the runtime at start, budget ${STDIO_SERVER_START_BUDGET}`);
+});
+
+test("the Skills extension stays out of the runtime proper, within its own budget", () => {
+  const bytes = bytesOf(minus(closure(skillsKeys.map(entry), true), runtimeFiles));
+  assert.ok(bytes > 1000, `the skills entries look unbuilt (${bytes} bytes)`);
+  assert.ok(bytes <= SKILLS_BUDGET, `@mcpgen/runtime/skills/* load ${bytes} bytes of their own JavaScript, budget ${SKILLS_BUDGET}`);
 });
 
 test("each revision's protocol bindings stay within their own budget", () => {

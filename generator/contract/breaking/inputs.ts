@@ -32,7 +32,8 @@ export interface BreakingConfig {
 }
 
 export function readManifestModel(text: string, display: string): ServerModel {
-  return buildServerModel(parseManifest(text, display));
+  // What clients see of the contract is in the manifest itself; the files it names are not read.
+  return buildServerModel(parseManifest(text, display, { readFiles: false }));
 }
 
 /** `against`: an existing file, else `<git ref>:<path>` (git resolves the path from the repository root; `./x` from cwd). */

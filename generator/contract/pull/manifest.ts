@@ -11,6 +11,8 @@
  * -32601, an entry the client dropped, a defect the loader does not see) is reported too.
  */
 import { InputError, type Diagnostic } from "../../load/diagnostics.js";
+import { SKILLS_EXTENSION } from "../../model/build-server.js";
+import { APPS_EXTENSION } from "../../load/apps.js";
 import { parseManifest, type LoadedManifest } from "../../load/manifest.js";
 import { KNOWN_REVISIONS } from "../../load/manifest-format.js";
 import type { ListNote, ServerSnapshot } from "./snapshot.js";
@@ -46,6 +48,13 @@ function capabilities(caps: { [key: string]: unknown }): { [key: string]: unknow
     if (Object.keys(f).length) out[k] = f;
   }
   for (const k of ["experimental", "extensions"]) if (isObj(caps[k]) && Object.keys(caps[k] as object).length) out[k] = caps[k];
+  // The extensions mcpgen implements are declared by what the manifest holds (skills, ui:// views),
+  // never copied: a pulled manifest has no skills, and its views declare the Apps extension again.
+  if (isObj(out.extensions)) {
+    const { [SKILLS_EXTENSION]: _skills, [APPS_EXTENSION]: _apps, ...rest } = out.extensions;
+    if (Object.keys(rest).length > 0) out.extensions = rest;
+    else delete out.extensions;
+  }
   return out;
 }
 

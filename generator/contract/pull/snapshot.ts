@@ -72,6 +72,21 @@ async function listAll(client: McpClient, caps: { [key: string]: unknown }) {
 }
 
 /**
+ * A server's skills (Skills extension) are not pulled: their files are not in `tools/list` and the
+ * like, and a manifest declares them under `skills` from folders. Their SKILL.md files, which
+ * `resources/list` lists too, are left out of the pulled resources, with a note.
+ */
+async function leaveOutSkills(client: McpClient, lists: { resources: { [key: string]: unknown }[]; listNotes: ListNote[] }): Promise<void> {
+  const { SkillsClient } = await import("@mcpgen/runtime/skills/client");
+  const skills = new SkillsClient(client);
+  if (!skills.declared) return;
+  const uris = new Set((await skills.list()).map((s) => s.uri));
+  const before = lists.resources.length;
+  lists.resources = lists.resources.filter((r) => !uris.has(r.uri as string));
+  lists.listNotes.push({ section: "resources", message: `the server publishes ${uris.size} skill(s) (Skills extension), not pulled: their ${before - lists.resources.length} SKILL.md resource(s) are left out; declare the skills under "skills"`, kept: false });
+}
+
+/**
  * Connects, lists everything, then asks once per older revision the client knows whether the
  * server accepts it (a fresh connection each, since a session speaks one revision).
  */
@@ -83,6 +98,7 @@ export async function takeSnapshot(options: ConnectOptions, log: (line: string) 
     const caps = conn.client.serverCapabilities as { [key: string]: unknown };
     // Four lists of at most 10,000 pages each are bounded by the per-request timeout; the whole listing by this.
     const lists = await withDeadline(listAll(conn.client, caps), timeout * 20, `listing of ${conn.target} not finished`);
+    await leaveOutSkills(conn.client, lists);
     snapshot = {
       serverInfo: { ...(conn.client.serverInfo as unknown as { [key: string]: unknown }) },
       instructions: conn.client.instructions,

@@ -172,7 +172,7 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   const checks: Check[] = [];
   try {
     await protocolBasics(conn.client, loaded.manifest, options, checks);
-    const served = await checkLists(conn.client, loaded.manifest, checks);
+    const served = await checkLists(conn.client, loaded.manifest, checks, loaded.skills);
     await callExamples(conn.client, loaded.manifest, model, served, checks);
   } finally {
     await conn.close();

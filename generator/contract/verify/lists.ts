@@ -7,6 +7,7 @@
  */
 import type { McpClient } from "@mcpgen/runtime";
 import type { Manifest } from "../../load/manifest-format.js";
+import type { SkillModel } from "../../load/skills.js";
 import { isPlainObject } from "../../json-schema/walk.js";
 import { canonicalJson, compareSchemas } from "../schema-equivalence.js";
 import type { Check } from "./report.js";
@@ -50,12 +51,13 @@ const SECTIONS: Section[] = [
 
 const CAPABILITY: Record<Section["kind"], "tools" | "prompts" | "resources"> = { tools: "tools", prompts: "prompts", resources: "resources", resourceTemplates: "resources" };
 
-/** Checks every list; returns the served tools (for the example calls). */
-export async function checkLists(client: McpClient, manifest: Manifest, checks: Check[]): Promise<Map<string, Entry>> {
+/** Checks every list; returns the served tools (for the example calls). `skills`: the manifest's, whose SKILL.md files resources/list lists too. */
+export async function checkLists(client: McpClient, manifest: Manifest, checks: Check[], skills: readonly SkillModel[] = []): Promise<Map<string, Entry>> {
   let servedTools = new Map<string, Entry>();
   const caps = client.serverCapabilities as { [key: string]: unknown };
   for (const s of SECTIONS) {
     const declared = ((manifest[s.kind] ?? []) as Entry[]).map((e, i) => ({ e, pointer: `/${s.kind}/${i}` }));
+    if (s.kind === "resources") for (const k of skills) declared.push({ e: { uri: k.uri, name: k.frontmatter.name, description: k.frontmatter.description, mimeType: "text/markdown" }, pointer: k.pointer });
     let served: Entry[] = [];
     if (caps[CAPABILITY[s.kind]]) {
       try {

@@ -8,6 +8,8 @@
 import type { EmittedFile } from "../../model/ir.js";
 import type { ServerModel } from "../../model/server-ir.js";
 import { renderFile } from "../files.js";
+import { runtimeImports } from "../runtime-imports.js";
+import { toolUiUri } from "../../load/apps.js";
 import { facadeHead } from "./bindings.js";
 import { servedRevisions } from "../../model/served-revisions.js";
 import { describe, doc, inputOptional, str } from "./definition.js";
@@ -18,7 +20,9 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
   const tools = model.tools.map((t) => {
     const task = t.taskSupport !== "forbidden";
     const summary = task ? `Calls tool ${str(t.name)} (may run as a task: \`.start\` returns a handle).` : `Calls tool ${str(t.name)}.`;
-    return { doc: doc(summary, describe(t.definition)), member: t.ids.member, optional: inputOptional(t), inputType: t.inputType, outputType: t.outputType ?? false, task };
+    const ui = toolUiUri(t.definition);
+    const view = ui !== undefined && typeof ui.uri === "string" ? ui.uri : undefined;
+    return { doc: doc(summary, describe(t.definition), view === undefined ? undefined : `Its MCP App view (${view}): \`.ui()\`.`), member: t.ids.member, optional: inputOptional(t), inputType: t.inputType, outputType: t.outputType ?? false, task, ui: view !== undefined };
   });
   const prompts = model.prompts.map((p) => ({ doc: doc(`Gets prompt ${str(p.name)}.`, describe(p.definition)), member: p.ids.member, optional: !p.arguments.some((a) => a.required), argsType: p.argsType }));
   const resources = model.resources.map((r) => ({ doc: doc(`Reads ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
@@ -33,6 +37,7 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
   if (model.tools.some((t) => t.outputType)) types.push("ToolCallResult");
   if (model.tools.some((t) => !t.outputType)) types.push("ContentCallResult");
   if (model.tools.some((t) => t.taskSupport !== "forbidden")) types.push("TaskTool");
+  if (tools.some((t) => t.ui)) types.push("AppView");
   if (prompts.length > 0) types.push("GetPromptResult");
   if (resources.length + resourceTemplates.length > 0) types.push("ReadResourceResult");
   if (withCompletions) types.push("CompleteResult", "CompletionArguments");
@@ -42,6 +47,9 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
     prompts,
     resources,
     resourceTemplates,
+    skills: model.skills.length > 0,
+    skillUris: model.skills.map((s) => str(s.uri)).join(" | "),
+    skillsClient: runtimeImports.skillsClient,
     completions: withCompletions && {
       prompts: model.prompts.filter((p) => p.arguments.length > 0).map((p) => ({ member: p.ids.member, type: p.argsType })),
       resources: model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => ({ member: t.ids.member, type: t.varsType })),

@@ -17,6 +17,8 @@ import { renderFile } from "../files.js";
 import { printData } from "../../print/print-data.js";
 import { PRINT_WIDTH } from "../../print/width.js";
 import { quotedForDoc } from "./definition.js";
+import { SKILLS_EXTENSION } from "../../model/build-server.js";
+import { APPS_EXTENSION } from "../../load/apps.js";
 
 const MANIFEST_LISTS_FILE = "lists.ts";
 
@@ -31,6 +33,14 @@ const column = {
 export interface ManifestListsOptions {
   /** Field sets per revision (default: read from the bundled schemas). */
   fields?: (revision: string) => WireFields;
+}
+
+/** The extensions of the manifest that mcpgen's runtime implements, as declared; undefined when none. */
+function implementedExtensions(model: ServerModel): { [id: string]: unknown } | undefined {
+  const declared = model.capabilities.extensions ?? {};
+  const out: { [id: string]: unknown } = {};
+  for (const id of [APPS_EXTENSION, SKILLS_EXTENSION]) if (declared[id] !== undefined && (id === APPS_EXTENSION || model.skills.length > 0)) out[id] = declared[id];
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 const byIndex = <T extends { index: number }>(list: readonly T[]) => [...list].sort((a, b) => a.index - b.index);
@@ -57,6 +67,10 @@ export function listsView(model: ServerModel, options: ManifestListsOptions = {}
   for (const revision of model.revisions) {
     const f = fieldsOf(revision);
     const capabilities = pick(model.capabilities as { [key: string]: unknown }, f.ServerCapabilities);
+    // Revisions before 2026-07-28 define no `extensions` capability but admit it: the extensions
+    // mcpgen implements (skills, apps) are declared there too, as the official SDKs do in `initialize`.
+    const implemented = implementedExtensions(model);
+    if (implemented !== undefined && !("extensions" in capabilities) && f.ServerCapabilities.open) capabilities.extensions = implemented;
     const entry: { [key: string]: unknown } = {
       serverInfo: pick(model.identity, f.Implementation),
       capabilities,

@@ -21,7 +21,9 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
     return { doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes), member: t.ids.member, inputType: t.handlerInputType, outputType: t.outputType ?? false };
   });
   const prompts = model.prompts.map((p) => ({ doc: doc(`Prompt ${str(p.name)}.`, describe(p.definition)), member: p.ids.member, argsType: p.argsType }));
-  const resources = model.resources.map((r) => ({ doc: doc(`Resource ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
+  // A resource served from a file needs no handler: the server reads the generated resource-files.ts.
+  const resources = model.resources.filter((r) => r.file === null).map((r) => ({ doc: doc(`Resource ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
+  const fileResources = model.resources.filter((r) => r.file !== null).map((r) => ({ member: r.ids.member, uri: str(r.uri) }));
   const resourceTemplates = model.resourceTemplates.map((t) => ({
     doc: doc(`Resource template ${str(t.uriTemplate)}: called with the variables of the URI it matched.`, describe(t.definition)),
     member: t.ids.member,
@@ -43,7 +45,8 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
   use("ResourceReturn", hasResources);
   use("Completer", completions !== false);
   const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
-  use("McpDefinition", taskTools);
+  const skills = model.skills.length > 0;
+  use("McpDefinition", taskTools || skills);
   return {
     ...facadeHead(model, spoken, "server-side", types),
     tools,
@@ -55,6 +58,10 @@ export function serverView(model: ServerModel, spoken: readonly string[] = serve
     completions,
     taskTools,
     tasksServer: runtimeImports.tasksServer,
+    skills,
+    skillsServer: runtimeImports.skillsServer,
+    fileResources,
+    ownDefinition: taskTools || skills,
   };
 }
 

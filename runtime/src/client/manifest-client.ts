@@ -97,6 +97,13 @@ function shaped(result: CallToolResult, isError: boolean, structured: unknown) {
   return result._meta === undefined ? { isError, structured, content: result.content } : { isError, structured, content: result.content, _meta: result._meta };
 }
 
+/** The `ui://` view a tool names (`_meta.ui.resourceUri`, or the deprecated `_meta["ui/resourceUri"]`). */
+function uiOf(tool: { readonly [key: string]: unknown }): string | undefined {
+  const meta = tool._meta as { ui?: { resourceUri?: unknown }; "ui/resourceUri"?: unknown } | undefined;
+  const uri = meta?.ui?.resourceUri ?? meta?.["ui/resourceUri"];
+  return typeof uri === "string" ? uri : undefined;
+}
+
 function lists(definition: McpDefinition): PublishedLists {
   // Entries are the same in every revision (only their fields differ); the first one has them all.
   return definition.published[definition.revisions[0]!]!;
@@ -150,6 +157,9 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
         resume: async (taskId: string, opts?: TaskWaitOptions) => taskHandle(await client.reattach(taskId, opts), (r) => typed(r as CallToolResult)),
       });
     }
+    const ui = uiOf(tool);
+    // MCP Apps: the view the tool names; the code reading it loads on the first call.
+    if (ui !== undefined) Object.assign(call, { ui: (opts?: CallOptions) => import("./apps.js").then((m) => m.readAppView(client, ui, opts)) });
     client.tools[members.tools[name]!] = call as Stub;
   }
   for (const prompt of published.prompts) {

@@ -20,7 +20,7 @@ import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import { ResourceRouter } from "./resources.js";
 import type { ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerTasksModule, ToolValidators } from "./types.js";
+import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerSkills, ServerTasksModule, ToolValidators } from "./types.js";
 
 export interface PromptEntry {
   readonly member: string;
@@ -66,6 +66,9 @@ export class ServerCore {
   private toolsLoading: Promise<void> | undefined;
   /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
   private readonly allErrors: LazyModule<ToolValidators> | undefined;
+  /** The manifest's skills; undefined when it declares none (set before the first connection starts). */
+  skills: ServerSkills | undefined;
+  private skillsLoading: Promise<void> | undefined;
 
   /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
   private allErrorsOf(tool: string): ToolEntry["allErrors"] {
@@ -151,6 +154,34 @@ export class ServerCore {
     this.tasks = this.modernTaskTools
       ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report, bus: this.options.bus })
       : undefined;
+  }
+
+  /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */
+  skillsReady(): Promise<void> | undefined {
+    const load = this.definition.skills;
+    if (load === undefined || this.skills !== undefined) return undefined;
+    return (this.skillsLoading ??= load().then(
+      (skills) => {
+        // Skill files are read like any resource, after the manifest's own.
+        this.router.fallback = skills.read;
+        this.skills = skills;
+      },
+      (e: unknown) => {
+        this.skillsLoading = undefined;
+        throw e;
+      },
+    ));
+  }
+
+  /** The bindings each era serves (the skills' also know the extension's methods). */
+  bindings(): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } {
+    return this.skills?.bindings(this) ?? this;
+  }
+
+  /** `resources/list`'s entries in `revision`: the manifest's, then the skills' SKILL.md files. */
+  listedResources(revision: string): readonly unknown[] {
+    const own = this.lists(revision).resources;
+    return this.skills?.listed(own) ?? own;
   }
 
   /**

@@ -40,7 +40,7 @@ export function legacySession(
   const tasks = core.legacyTasks !== undefined;
   return new ServerSession({
     transport,
-    bindings: core.legacy,
+    bindings: core.bindings().legacy,
     serverInfo: core.serverInfo,
     capabilities: tasks ? core.taskModule.withTaskCapabilities(core.capabilities, isStateless) : core.capabilities,
     ...(core.instructions === undefined ? {} : { instructions: core.instructions }),
@@ -100,10 +100,11 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     };
   }
   if (hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params | undefined) => page("resources", core.lists(revisionOf()).resources, p?.cursor, size);
+    h["resources/list"] = (p: Params | undefined) => page("resources", core.listedResources(revisionOf()), p?.cursor, size);
     h["resources/templates/list"] = (p: Params | undefined) => page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) => core.router.read(p.uri as string, ctx(rc));
   }
+  if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size));
   if (hasCapability(caps, "logging")) {
     h["logging/setLevel"] = (p: Params) => {
       conn().logThreshold = levelIndex(p.level as LoggingLevel);

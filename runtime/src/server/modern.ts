@@ -130,7 +130,7 @@ export function modernServerCore(core: ServerCore, supportedVersions: readonly s
   let lastRevision: string | undefined;
   let lastDescription: Description | undefined;
   return new ModernServerCore({
-    bindings: core.tasks === undefined ? core.modern : core.modern.map(core.taskModule.withTaskMethods),
+    bindings: core.tasks === undefined ? core.bindings().modern : core.bindings().modern.map(core.taskModule.withTaskMethods),
     supportedVersions,
     // Every result names the server: look its description up once per revision.
     describe: (revision) => {
@@ -212,7 +212,7 @@ function modernHandlers(core: ServerCore): RequestHandlers {
     };
   }
   if (hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params) => page("resources", core.lists(revisionOf(p)).resources, p?.cursor, size);
+    h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
     h["resources/templates/list"] = (p: Params) => page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) =>
       withInput(core, "resources/read", p, rc, async (ctx) => {
@@ -226,6 +226,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
         }
       });
   }
+  // skills/list and skills/get results are cacheable in 2026-07-28: the lists' hint applies.
+  if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {
     h["completion/complete"] = (p: Params, rc: RequestContext) => withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
   }

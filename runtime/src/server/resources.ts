@@ -20,6 +20,8 @@ export interface TemplateRoute {
 export class ResourceRouter {
   private readonly statics = new Map<string, StaticRoute>();
   readonly templates: TemplateRoute[] = [];
+  /** Where a URI no static resource or template serves is looked up last (the skills' files). */
+  fallback: ((uri: string) => ReadResourceResult | undefined) | undefined;
 
   addStatic(uri: string, handler: ResourceHandler, mimeType: unknown): void {
     this.statics.set(uri, { handler, mimeType });
@@ -42,6 +44,8 @@ export class ResourceRouter {
       const handler = t.handler as (vars: unknown, ctx: HandlerContext) => unknown;
       return resourceResult(await handler(vars, ctx), uri, t.mimeType);
     }
+    const other = this.fallback?.(uri);
+    if (other !== undefined) return other;
     // -32002 is the legacy revisions' "resource not found" (2026-07-28 moves it to -32602).
     throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
   }

@@ -126,9 +126,10 @@ export class McpServer {
    */
   private prepare(modern: boolean): Promise<void> | undefined {
     const tasks = this.core.tasksReady();
+    const skills = this.core.skillsReady();
     const needModern = modern && modernPathModule.value === undefined;
-    if (tasks === undefined && !needModern) return undefined;
-    return Promise.all([tasks, needModern ? modernPathModule.get() : undefined]).then(() => {});
+    if (tasks === undefined && skills === undefined && !needModern) return undefined;
+    return Promise.all([tasks, skills, needModern ? modernPathModule.get() : undefined]).then(() => {});
   }
 
   /** Open connections (initialized or not). */

@@ -11,7 +11,7 @@ import type { ProtocolBinding, Validator } from "../abi.js";
 import type { resultBrand } from "./result-brand.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { AuthInfo } from "../auth/principal.js";
-import type { ProgressOptions, RequestOptions } from "../session/types.js";
+import type { Params, ProgressOptions, RequestOptions, Result } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestStateCodec, RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
@@ -99,6 +99,44 @@ export interface McpDefinition {
    * without task tools never reaches the module and a bundler leaves it out.
    */
   readonly tasks?: () => Promise<ServerTasksModule>;
+  /**
+   * Imports the manifest's skills and the code that serves them (`@mcpgen/runtime/skills/server`
+   * with the generated `skills.ts`); the generated server adds it only when the manifest declares
+   * skills, so every other server and its bundle never carry either.
+   */
+  readonly skills?: () => Promise<ServerSkills>;
+}
+
+/** One file of a skill, as the generator embeds it: its path below the skill root, content, digest and size. */
+export interface SkillFile {
+  readonly path: string;
+  readonly mimeType: string;
+  /** UTF-8 content; `blob` (base64) instead for other bytes. */
+  readonly text?: string;
+  readonly blob?: string;
+  /** `sha256:` and 64 lowercase hex digits of the raw bytes. */
+  readonly digest: string;
+  /** Length of the raw bytes. */
+  readonly size: number;
+}
+
+/** One skill of the manifest: its `<skill-path>` (served at `skill://<path>/SKILL.md`), SKILL.md frontmatter as JSON, and every file. */
+export interface SkillSource {
+  readonly path: string;
+  readonly frontmatter: { readonly name: string; readonly description: string; readonly [key: string]: unknown };
+  readonly files: readonly SkillFile[];
+}
+
+/** The served skills (server/skills.ts), as McpServer holds them once loaded. */
+export interface ServerSkills {
+  /** `skills/list`, `skills/get` and `resources/directory/read`; with `cache` (2026-07-28), the skills results carry it. */
+  handlers(pageSize: number, cache?: { ttlMs: number; cacheScope: string }): { [method: string]: (params: Params) => Result };
+  /** A skill file's `resources/read` result; undefined for a URI that is none. */
+  readonly read: (uri: string) => ReadResourceResult | undefined;
+  /** `own` (a revision's resources) followed by the SKILL.md resources. */
+  listed(own: readonly unknown[]): readonly unknown[];
+  /** The bindings of both eras with the extension's methods. */
+  bindings(served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] }): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] };
 }
 
 /** The 2026-07-28 tasks extension as McpServer holds it: task runs get a HandlerContext. */
