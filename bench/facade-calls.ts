@@ -2,7 +2,8 @@
 // transport): the weather example's `searchStations` through the generated client and server
 // (argument + output validation, result shaping) against the same call through bare sessions.
 // Run: npx tsc -b && node dist/bench/facade-calls.js [calls]
-import { connectClient, createMemoryTransportPair, createServerSession } from "@mcpgen/runtime";
+import { createMemoryTransportPair } from "@mcpgen/runtime";
+import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings } from "../examples/weather/src/mcp/bindings.js";
 import { handlers } from "../examples/weather/src/handlers.js";
 import { createWeatherExampleClient } from "../examples/weather/src/mcp/client.js";

@@ -54,7 +54,7 @@ for (const file of files) {
     const fileKey = f.url ? shortUrl(f.url) : f.functionName;
     byFile.set(fileKey, (byFile.get(fileKey) ?? 0) + us);
   }
-  const idle = (byFn.get("(idle)") ?? 0) + (byFn.get("(program)") ?? 0) * 0;
+  const idle = byFn.get("(idle)") ?? 0;
   const busy = total - idle;
   const pct = (us: number) => ((100 * us) / busy).toFixed(1).padStart(5) + "%";
   console.log(`\n${file}: ${(total / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms not idle (percentages of that)`);

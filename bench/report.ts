@@ -23,7 +23,7 @@ export interface Summary {
 
 import type { BundleSizes } from "./bundle.js";
 
-const LABEL: Record<ImplName, string> = { raw: "raw", rawobj: "raw no-JSON", rawval: "raw no-JSON + validation", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen" };
+const LABEL: Record<ImplName, string> = { raw: "raw", rawobj: "raw no-JSON", rawval: "raw no-JSON + validation", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen", "mcpgen-legacy": "mcpgen 2025-11-25" };
 const TRANSPORT_LABEL: Record<TransportKind, string> = { inproc: "in-process", stdio: "stdio", http: "Streamable HTTP" };
 
 function fmt(x: number | undefined, digits = 0): string {
@@ -53,6 +53,7 @@ export function printReport(s: Summary): void {
   out.push("workload: tools/call add {a,b}; text = text content, structured = outputSchema + structuredContent");
   out.push("mcpgen = the server generated from bench/add/<variant>.manifest.json + its generated typed client, default revisions, validation on");
   const negotiated = Object.entries(s.revisions ?? {}).filter(([k]) => k.startsWith("mcpgen/"));
+  if (s.impls.includes("mcpgen-legacy")) out.push("mcpgen 2025-11-25 = the same pair with the client offering 2025-11-25 only (stdio)");
   if (negotiated.length > 0) {
     const byTransport = new Map<string, Set<string>>();
     for (const [k, rev] of negotiated) {
@@ -137,7 +138,7 @@ export function printReport(s: Summary): void {
   }
 
   out.push("");
-  out.push("== targets for mcpgen (issue #13; validation ON; a throughput row is the worst variant; the stdio throughput rows are the project's own floor)");
+  out.push("== targets for mcpgen (issues #13 and #24; validation ON; a throughput row is the worst variant; the stdio rows per era)");
   out.push(table(["target", "measured", "goal", "status"], targetRows(s)));
   const floor = validationFloor(s);
   if (floor !== undefined) out.push(floor);
@@ -166,11 +167,12 @@ export function printReport(s: Summary): void {
 function targetRows(s: Summary): string[][] {
   const rows: string[][] = [];
   const notRun = (label: string, target: string, why: string) => rows.push([label, "-", target, `not run (${why})`]);
-  const through = (t: TransportKind, phase: "sequential" | "concurrent", base: ImplName, label: string, min: number) => {
+  const through = (t: TransportKind, phase: "sequential" | "concurrent", base: ImplName, label: string, min: number, impl: ImplName = "mcpgen") => {
     const full = `${label} / ${LABEL[base]}`;
     if (!s.transports.includes(t)) return notRun(full, `>= ${min}x`, `BENCH_TRANSPORTS has no ${t}`);
+    if (!s.impls.includes(impl)) return notRun(full, `>= ${min}x`, `BENCH_IMPLS has no ${impl}`);
     const rs = s.variants.map((v) => {
-      const m = s.throughput[`mcpgen/${t}/${v}`]?.[phase].callsPerSec;
+      const m = s.throughput[`${impl}/${t}/${v}`]?.[phase].callsPerSec;
       const r = s.throughput[`${base}/${t}/${v}`]?.[phase].callsPerSec;
       return m !== undefined && r !== undefined ? m / r : NaN;
     });
@@ -182,14 +184,18 @@ function targetRows(s: Summary): string[][] {
   through("inproc", "sequential", "rawobj", "in-process sequential", 0.8);
   through("inproc", "concurrent", "rawobj", `in-process ${s.settings.inFlight.inproc} in flight`, 0.8);
   through("http", "concurrent", "raw", `Streamable HTTP ${s.settings.inFlight.http} concurrent`, 0.85);
-  const m = s.startup.mcpgen;
   const r = s.startup.raw;
-  if (s.transports.includes("stdio")) {
-    atMost("stdio spawn → initialized / raw", m && r ? m.startMs / r.startMs : NaN, 1.2);
-    atMost("stdio idle RSS / raw", m && r ? m.idleRssKiB / r.idleRssKiB : NaN, 1.1);
-  } else {
-    notRun("stdio spawn → initialized / raw", "<= 1.2x", "BENCH_TRANSPORTS has no stdio");
-    notRun("stdio idle RSS / raw", "<= 1.1x", "BENCH_TRANSPORTS has no stdio");
+  for (const impl of ["mcpgen", "mcpgen-legacy"] as const) {
+    const m = s.startup[impl];
+    const era = impl === "mcpgen" ? "default revisions" : "2025-11-25";
+    if (s.transports.includes("stdio") && s.impls.includes(impl)) {
+      atMost(`stdio spawn → initialized / raw (${era})`, m && r ? m.startMs / r.startMs : NaN, 1.2);
+      atMost(`stdio idle RSS / raw (${era})`, m && r ? m.idleRssKiB / r.idleRssKiB : NaN, 1.1);
+    } else {
+      const why = s.transports.includes("stdio") ? `BENCH_IMPLS has no ${impl}` : "BENCH_TRANSPORTS has no stdio";
+      notRun(`stdio spawn → initialized / raw (${era})`, "<= 1.2x", why);
+      notRun(`stdio idle RSS / raw (${era})`, "<= 1.1x", why);
+    }
   }
   // The bundle target is a size ratio: SDK v1's bytes over mcpgen's (default revisions), at least 5.
   const label = "bundle, one file: SDK v1 / mcpgen";
@@ -200,11 +206,12 @@ function targetRows(s: Summary): string[][] {
     rows.push([label, `${one.toFixed(1)}x smaller`, ">= 5x smaller", status(one, (x) => x >= 5)]);
     rows.push([labelStart, `${start.toFixed(1)}x smaller`, ">= 5x smaller", status(start, (x) => x >= 5)]);
   } else notRun(label, ">= 5x smaller", "BENCH_BUNDLE=0; node dist/bench/bundle.js");
-  // Not targets of the issue: stdio throughput, kept as the project's own floor.
-  if (s.transports.includes("stdio")) {
-    through("stdio", "sequential", "raw", "stdio sequential", 0.6);
-    through("stdio", "concurrent", "raw", `stdio ${s.settings.inFlight.stdio} in flight`, 0.6);
-  }
+  // Issue #24: stdio against the raw NDJSON pair, in both eras (raw runs 2025-11-25 sessions).
+  const pipelined = `${s.settings.inFlight.stdio} in flight`;
+  through("stdio", "sequential", "raw", "stdio sequential, 2026-07-28", 0.85);
+  through("stdio", "sequential", "raw", "stdio sequential, 2025-11-25", 0.85, "mcpgen-legacy");
+  through("stdio", "concurrent", "raw", `stdio ${pipelined}, 2026-07-28`, 0.9);
+  through("stdio", "concurrent", "raw", `stdio ${pipelined}, 2025-11-25`, 0.9, "mcpgen-legacy");
   return rows;
 }
 

@@ -172,3 +172,11 @@ if (env.BENCH_STATELESS !== "0") {
     await new Promise((resolve) => child.once("exit", resolve));
   }
 }
+
+// Scale-out on Redis: one instance in memory vs with Redis stores, one vs three behind HAProxy,
+// Redis memory per task and per event (bench/scale-out.ts; needs redis-server and haproxy).
+if (env.BENCH_SCALE_OUT !== "0") {
+  console.log("\nscale-out on Redis (BENCH_SCALE_OUT=0 skips):");
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./scale-out.js", import.meta.url))], { stdio: "inherit" });
+  await new Promise((resolve) => child.once("exit", resolve));
+}

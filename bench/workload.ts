@@ -12,13 +12,16 @@ export const TRANSPORTS: readonly TransportKind[] = ["inproc", "stdio", "http"];
 
 /**
  * `rawobj`: the raw pair without JSON (objects by reference); `rawval`: the same pair running the
- * validators mcpgen's pair runs per call. Both in process only.
+ * validators mcpgen's pair runs per call. Both in process only. `mcpgen-legacy`: mcpgen with the
+ * client offering 2025-11-25 only (the server keeps its default revisions), so the legacy era's
+ * stdio path is measured in the same run as the 2026-07-28 one; stdio only.
  */
-export type ImplName = "raw" | "rawobj" | "rawval" | "sdk1" | "sdk2" | "mcpgen";
-export const IMPLS: readonly ImplName[] = ["raw", "rawobj", "rawval", "sdk1", "sdk2", "mcpgen"];
+export type ImplName = "raw" | "rawobj" | "rawval" | "sdk1" | "sdk2" | "mcpgen" | "mcpgen-legacy";
+export const IMPLS: readonly ImplName[] = ["raw", "rawobj", "rawval", "sdk1", "sdk2", "mcpgen", "mcpgen-legacy"];
 
 /** Whether an implementation runs over a transport (the object pairs have no wire to run over). */
 export function implRuns(impl: ImplName, transport: TransportKind | "spawn"): boolean {
+  if (impl === "mcpgen-legacy") return transport === "stdio" || transport === "spawn";
   return (impl !== "rawobj" && impl !== "rawval") || transport === "inproc";
 }
 

@@ -83,7 +83,9 @@ for (const rel of [...entries.values(), ...importEntries.values()]) {
  * points them at ONE file (src/core.ts re-exports the three): their static closure is that file,
  * which the other entries (the package root, http, ...) and the lazy chunks import from too.
  */
-const CORE_ENTRIES = ["./stdio", "./facades", "./abi"];
+// The ABI entry carries its version (./abi/v<N>): the one that runtime/package.json lists.
+const abiEntry = [...entries.keys()].find((key) => /^\.\/abi\/v\d+$/.test(key)) ?? fail('runtime/package.json has no exports["./abi/v<N>"]');
+const CORE_ENTRIES = ["./stdio", "./facades", abiEntry];
 for (const key of CORE_ENTRIES) if (!entries.has(key)) fail(`runtime/package.json has no exports["${key}"] (bin/bundle-runtime.mjs CORE_ENTRIES)`);
 const coreRel = entries.get(CORE_ENTRIES[0]);
 for (const key of CORE_ENTRIES) if (entries.get(key) !== coreRel) fail(`runtime/package.json exports["${key}"] must name the same file as exports["${CORE_ENTRIES[0]}"] (${coreRel})`);
@@ -117,7 +119,7 @@ const plugin = {
   buildStart() {
     this.emitFile({ type: "chunk", id: join(tscOut, coreRel), fileName: coreRel, preserveSignature: "allow-extension" });
   },
-  // The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi`): resolve
+  // The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi/v<N>`): resolve
   // that to tsc's output so it joins the bundle instead of pointing at the package itself.
   resolveId(source) {
     if (!/^@mcpgen\/runtime(\/|$)/.test(source)) return null;

@@ -16,6 +16,7 @@ import { renderFile } from "./emit/files.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
 import { commitOutput } from "./write/commit.js";
 import { compareOutput, isClean, type OutputDiff } from "./write/compare.js";
+import { runtimeImports } from "./emit/runtime-imports.js";
 
 export interface GenerateOptions extends TargetOptions {
   /** Cache directory (default `<cwd>/.mcpgen-cache`); false disables the cache. */
@@ -133,6 +134,7 @@ export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outD
     out: posix(relative(manifestDir, outDir)) || ".",
     typeName: toTypeName(name),
     revisions: spoken.join(", "),
+    abi: runtimeImports.abi,
   };
 }
 

@@ -117,7 +117,7 @@ export function planPackageJson(dir: string, { fallbackName, scripts: starter, y
     next.type = "module";
     changed.push(`set "type": "module" (was ${JSON.stringify(pkg.type)})`);
   }
-  const scripts: Json = { ...(pkg.scripts ?? {}) };
+  const scripts: Json = { ...pkg.scripts };
   for (const [key, command] of Object.entries(starter)) {
     if (scripts[key] === undefined) {
       scripts[key] = command;

@@ -63,7 +63,11 @@ export async function watchGenerate(options: WatchOptions): Promise<void> {
       if (!next.has(dir)) next.set(dir, new Set());
       next.get(dir)!.add(basename(f));
     }
-    for (const [dir, w] of watchers) if (!next.has(dir)) (w.close(), watchers.delete(dir));
+    for (const [dir, w] of watchers) {
+      if (next.has(dir)) continue;
+      w.close();
+      watchers.delete(dir);
+    }
     for (const dir of next.keys()) {
       if (watchers.has(dir)) continue;
       try {

@@ -22,5 +22,9 @@ export async function loadImplementation(name: ImplName): Promise<Implementation
       const mod = (await import(new URL("./mcpgen.js", import.meta.url).href)) as { mcpgen: Implementation };
       return mod.mcpgen;
     }
+    case "mcpgen-legacy": {
+      const mod = (await import(new URL("./mcpgen.js", import.meta.url).href)) as { mcpgenLegacy: Implementation };
+      return mod.mcpgenLegacy;
+    }
   }
 }

@@ -6,8 +6,16 @@
 import { createMemoryTransportPair, type Transport } from "@mcpgen/runtime";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import { createBenchAddClient as createTextClient, type BenchAddClient as TextClient } from "../add/text/client.js";
-import { createBenchAddClient as createStructuredClient, type BenchAddClient as StructuredClient } from "../add/structured/client.js";
+import {
+  clientBindings as textBindings,
+  createBenchAddClient as createTextClient,
+  type BenchAddClient as TextClient,
+} from "../add/text/client.js";
+import {
+  clientBindings as structuredBindings,
+  createBenchAddClient as createStructuredClient,
+  type BenchAddClient as StructuredClient,
+} from "../add/structured/client.js";
 import type { Harness, Implementation, SpawnedSession } from "../harness.js";
 import { CLIENT_INFO, type Variant } from "../workload.js";
 import { createMcpgenServer } from "../servers/mcpgen-server.js";
@@ -15,8 +23,10 @@ import { serverNodeFlags, serverScript, startHttpServer, stopChild } from "../ch
 
 type Client = TextClient | StructuredClient;
 
-function connect(transport: Transport, variant: Variant): Promise<Client> {
-  const options = { clientInfo: CLIENT_INFO };
+/** `legacyOnly`: the client offers 2025-11-25 alone, so the legacy era is what runs. */
+function connect(transport: Transport, variant: Variant, legacyOnly = false): Promise<Client> {
+  const all = variant === "structured" ? structuredBindings : textBindings;
+  const options = { clientInfo: CLIENT_INFO, bindings: legacyOnly ? all.filter((b) => b.revision === "2025-11-25") : all };
   return variant === "structured" ? createStructuredClient(transport, options) : createTextClient(transport, options);
 }
 
@@ -44,13 +54,13 @@ async function harnessOver(client: Client, variant: Variant, close: () => Promis
   return { serverPid, revision: client.protocolVersion, call: callOf(client, variant), close };
 }
 
-async function connectStdio(variant: Variant): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function connectStdio(variant: Variant, legacyOnly = false): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...serverNodeFlags(), serverScript(`mcpgen-stdio-${variant}`)],
     stderr: "inherit",
   });
-  return { client: await connect(transport, variant), transport };
+  return { client: await connect(transport, variant, legacyOnly), transport };
 }
 
 export const mcpgen: Implementation = {
@@ -86,5 +96,22 @@ export const mcpgen: Implementation = {
       },
       child.pid,
     );
+  },
+};
+
+/** The same over stdio with a client that offers 2025-11-25 only (the legacy era's per-message path and start). */
+export const mcpgenLegacy: Implementation = {
+  inproc() {
+    throw new Error("mcpgen-legacy runs over stdio only");
+  },
+
+  async stdio({ variant }) {
+    const { client, transport } = await connectStdio(variant, true);
+    return harnessOver(client, variant, () => client.close(), transport.pid);
+  },
+
+  async spawnInitialized({ variant }): Promise<SpawnedSession> {
+    const { client, transport } = await connectStdio(variant, true);
+    return { serverPid: transport.pid!, close: () => client.close() };
   },
 };

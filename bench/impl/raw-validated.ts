@@ -7,7 +7,7 @@
  * manifest's generated tool validators), so `mcpgen / rawval` is what the runtime costs beyond
  * validation, and `rawval / rawobj` what validation alone costs.
  */
-import type { Validator } from "@mcpgen/runtime/abi";
+import type { Validator } from "@mcpgen/runtime";
 import * as serverSide from "@mcpgen/runtime/protocol/2026-07-28/server-side";
 import * as clientSide from "@mcpgen/runtime/protocol/2026-07-28/client-side";
 import type { Harness, HarnessOptions, Implementation } from "../harness.js";

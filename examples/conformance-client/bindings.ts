@@ -1,5 +1,5 @@
 /** The protocol revisions this client speaks: mcpgen's generated bindings (method tables + validators). */
-import type { ProtocolBinding } from "@mcpgen/runtime/abi";
+import type { ProtocolBinding } from "@mcpgen/runtime";
 import { binding as rev20250326 } from "@mcpgen/runtime/protocol/2025-03-26";
 import { binding as rev20250618 } from "@mcpgen/runtime/protocol/2025-06-18";
 import { binding as rev20251125 } from "@mcpgen/runtime/protocol/2025-11-25";

@@ -4,7 +4,8 @@
  * `connectClient` over the Streamable HTTP client transport) with the generated 2025-x bindings,
  * so every message the server sends is checked by the generated validators.
  */
-import { connectClient, type ClientSession, type Params, type RequestHandlers } from "@mcpgen/runtime";
+import type { ClientSession, Params } from "@mcpgen/runtime";
+import { connectClient, type RequestHandlers } from "@mcpgen/runtime/internal";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { ClientRequestMethod, ElicitResult, RequestParams, ResultOf, Tool } from "@mcpgen/runtime/protocol/2025-11-25";
 import { sampleArguments } from "./arguments.js";

@@ -144,7 +144,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
         // Garbage from the peer surfaces as the request that never gets its answer; only the
         // probe's fallback is worth keeping.
         onerror: (e) => {
-          if (/^2026-07-28 probe answered /.test(e.message)) probe = e.message.replace(/^2026-07-28 probe answered /, "").replace(/; falling back to initialize$/, "");
+          if (e.message.startsWith("2026-07-28 probe answered ")) probe = e.message.replace(/^2026-07-28 probe answered /, "").replace(/; falling back to initialize$/, "");
         },
       }),
       // the probe and then initialize, each bounded by `timeout`, plus slack for spawning

@@ -1,20 +1,20 @@
 /**
  * Runs ajv's standalone code generation and turns its output into an ES module whose only import
- * is `@mcpgen/runtime/abi`: ajv writes `require("ajv/dist/runtime/...")` for its helpers even in
- * ESM mode, and generated code must not depend on ajv at run time.
+ * is the runtime's ABI entry (`runtimeImports.abi`): ajv writes `require("ajv/dist/runtime/...")`
+ * for its helpers even in ESM mode, and generated code must not depend on ajv at run time.
  */
 import { Ajv, Name, _, type Options } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import type { JSONSchema } from "../model/ir.js";
 import { runtimeImports } from "./runtime-imports.js";
 
-/** The `format`s the MCP schemas use; `@mcpgen/runtime/abi` exports a check for each (`formats`). */
+/** The `format`s the MCP schemas use; the runtime's ABI entry (`runtimeImports.abi`) exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
 
 /** Local name of the runtime ABI namespace inside the emitted module. */
 const ABI = "abi";
 
-/** ajv helpers that standalone code pulls in with `require`, and their `@mcpgen/runtime/abi` equivalents. */
+/** ajv helpers that standalone code pulls in with `require`, and their the runtime's ABI entry (`runtimeImports.abi`) equivalents. */
 const HELPERS: ReadonlyArray<readonly [string, string]> = [
   ['require("ajv/dist/runtime/equal").default', `${ABI}.equal`],
   ['require("ajv/dist/runtime/ucs2length").default', `${ABI}.ucs2length`],

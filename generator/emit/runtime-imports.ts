@@ -7,19 +7,22 @@
 import { renderTemplate } from "../templates.js";
 
 /**
- * The runtime ABI (`ABI_VERSION` of `@mcpgen/runtime/abi`) generated code is written for; a test
- * keeps it equal to the runtime's.
+ * The runtime ABI (`ABI_VERSION` of the runtime's abi.ts) generated code is written for; a test
+ * keeps it equal to the runtime's. It names the entry generated code imports, so a runtime without
+ * this ABI fails when that import resolves (tsc reports it at compile time).
  */
-export const RUNTIME_ABI = 6;
+export const RUNTIME_ABI = 7;
 
 /** The per-revision entries of `@mcpgen/runtime/protocol/<rev>`: both roles' loaders, or one role's. */
 export type ProtocolEntry = "methods" | "server-side" | "client-side";
 
 export const runtimeImports = {
-  /** The ABI of generated code: validator and loader types, method tables, `lazyRevision`, format checks and ajv's helpers. */
-  abi: "@mcpgen/runtime/abi",
-  /** What the generated server, client and definition link: `createMcpServer`, `createMcpClient` and their types. */
-  facades: "@mcpgen/runtime/facades",
+  /**
+   * The ABI of generated code, versioned in its path: validator and loader types, method tables,
+   * `lazyRevision`, format checks and ajv's helpers, and what the generated server, client and
+   * definition link (`createMcpServer`, `createMcpClient` and their types).
+   */
+  abi: `@mcpgen/runtime/abi/v${RUNTIME_ABI}`,
   /** The task machinery, imported by the server of a manifest with task tools. */
   tasksServer: "@mcpgen/runtime/tasks/server",
   /** One revision's protocol bindings, built from mcpgen's `generated/<rev>/`. */

@@ -119,7 +119,7 @@ function structuredOutput(returned: Type, at: Node): Type | Type[] | "none" | "v
     if (structured) kept.push(structured.getTypeAtLocation(at));
     else if (!branded) kept.push(m);
   }
-  if (kept.length === 0 || kept.every((k) => k.isUndefined() || k.getFlags() & ts.TypeFlags.Void)) return "void";
+  if (kept.every((k) => k.isUndefined() || k.getFlags() & ts.TypeFlags.Void)) return "void";
   const isContent = (k: Type) => k.isString() || k.isStringLiteral() || k.isArray() || (k.getProperty("content") !== undefined && k.getProperty("content")!.getValueDeclaration()?.getType().isArray() === true);
   if (kept.every(isContent)) return "none";
   return kept.length === members.length ? t : kept.length === 1 ? kept[0]! : kept;

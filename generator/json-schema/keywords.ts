@@ -56,6 +56,7 @@ export const KEYWORDS: { readonly [name: string]: Keyword } = {
   contains: { holds: "schema", role: "applicator", dialects: "both" },
   not: { holds: "schema", role: "applicator", dialects: "both" },
   if: { holds: "schema", role: "applicator", dialects: "both" },
+  // oxlint-disable-next-line unicorn/no-thenable -- the JSON Schema keyword, in a table nothing awaits
   then: { holds: "schema", role: "applicator", dialects: "both" },
   else: { holds: "schema", role: "applicator", dialects: "both" },
   propertyNames: { holds: "schema", role: "applicator", dialects: "both" },

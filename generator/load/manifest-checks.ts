@@ -7,7 +7,6 @@
  */
 import type { Diagnostic } from "./diagnostics.js";
 import type { Manifest } from "./manifest-format.js";
-import { escapePointerToken } from "../json-schema/pointer.js";
 import { isPlainObject } from "../json-schema/walk.js";
 import { parseUriTemplate, unmatchableParts } from "./uri-template.js";
 import { assignManifestNames, describeCollision, type ManifestNames } from "../names/index.js";
@@ -70,7 +69,6 @@ export function checkManifestSemantics(manifest: Manifest): { problems: Problem[
   }
   duplicates(m.resourceTemplates, "resourceTemplates", "uriTemplate", "uriTemplate", out);
   for (const [i, prompt] of entries(m.prompts)) {
-    const p = `/prompts/${i}`;
     duplicates(prompt.arguments, `prompts/${i}/arguments`, "name", "prompt argument", out);
   }
 

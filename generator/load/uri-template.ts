@@ -21,6 +21,7 @@ const RESERVED_OPERATORS = new Set(["=", ",", "!", "@", "|"]);
 // varname = varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
 // literals: any char except CTL, SP, DQUOTE, "'", "%" (unless pct-encoded), "<", ">", "\", "^", "`", "{", "|", "}"
+// oxlint-disable-next-line no-control-regex -- control characters are what RFC 6570 excludes from literals
 const BAD_LITERAL = /[\u0000-\u0020"'<>\\^`|}]/;
 
 export function parseUriTemplate(template: string): TemplateParse {

@@ -1,7 +1,8 @@
 /**
- * The generated-code ABI: the only symbols that mcpgen-generated files import from the runtime
- * (`@mcpgen/runtime/abi`). Changing anything here is a breaking change for generated code, so
- * it stays small and versioned by `ABI_VERSION`.
+ * The generated-code ABI: what mcpgen-generated protocol bindings, validators and `bindings.ts`
+ * import from the runtime, through the entry whose path carries the version
+ * (`@mcpgen/runtime/abi/v7`, abi/v7.ts, which adds the facades). Changing anything here is a
+ * breaking change for generated code, so it stays small and versioned by `ABI_VERSION`.
  */
 import { MAX_COLLECTED_ISSUES } from "./limits.js";
 import type { ValidationIssue } from "./protocol-binding.js";
@@ -19,8 +20,12 @@ import type { ValidationIssue } from "./protocol-binding.js";
  * 6: the generated server of a manifest whose tools may run as tasks hands the runtime the task
  *    machinery (`definition.tasks`, a thunk importing `@mcpgen/runtime/tasks/server`), so the
  *    runtime never reaches it on its own and the bundle of a server without task tools leaves it out.
+ * 7: the ABI's entry carries its version in its path (`@mcpgen/runtime/abi/v7`, no more `/abi`
+ *    and no facades in generated imports), and generated handlers count on the runtime to fill in
+ *    tool input defaults (`toolValidators[name].defaults`, typed `<Tool>InputWithDefaults`), which
+ *    a runtime of ABI 6 ignored.
  */
-export const ABI_VERSION = 6;
+export const ABI_VERSION = 7;
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 
@@ -90,6 +95,7 @@ export function equal(a: unknown, b: unknown): boolean {
 // must not reject what peers commonly send, yet must catch values of the wrong shape.
 
 /** RFC 3986 URI, loosely: a scheme followed by ":" and no whitespace or control characters. */
+// oxlint-disable-next-line no-control-regex -- control characters are what the check rejects
 const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/;
 
 /**
@@ -98,6 +104,7 @@ const uriPattern = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s\u0000-\u001f\u007f]*$/;
  * each with an optional `:N` prefix or `*` explode modifier).
  */
 const uriTemplatePattern =
+  // oxlint-disable-next-line no-control-regex -- control characters are what the check rejects
   /^(?:[^\s\u0000-\u001f\u007f"'<>\\^`{|}]|\{[+#./;?&=,!@|]?[A-Za-z0-9_.%]+(?::[1-9][0-9]{0,3}|\*)?(?:,[A-Za-z0-9_.%]+(?::[1-9][0-9]{0,3}|\*)?)*\})*$/;
 
 /** RFC 4648 base64 (standard alphabet, padded), as JSON Schema's `byte` format (OpenAPI) means it. */

@@ -1,14 +1,11 @@
 /**
- * The generated-code ABI of the server and client facades: exactly what mcpgen's generated
- * `definition.ts`, `server.ts` and `client.ts` import (`@mcpgen/runtime/facades`). Keep it small;
- * changing it means regenerating. Users import the same names from `@mcpgen/runtime`.
- * Handler modules import their helpers (`toolResult`, `toolError`, `McpError`) from here too: the
- * root entry evaluates the whole runtime, client included (about 1.7 MiB of RSS and 5 ms at start).
- * The generated server and client check the ABI and build their role's bindings through this entry
- * too (one runtime specifier to resolve at start, docs/bundling.md); `/abi` stays the versioned
- * entry of the protocol bindings, validators and `bindings.ts`.
+ * `@mcpgen/runtime/facades`: the server and client facades and the helpers of handler modules
+ * (`toolResult`, `toolError`, `McpError`), without the rest of the runtime: the root entry
+ * evaluates the whole runtime, client included (about 1.7 MiB of RSS and 5 ms at start). The
+ * generated server, client and definition reach these names through the versioned ABI entry
+ * (`@mcpgen/runtime/abi/v7` re-exports this module), which the same bundle file serves, so a
+ * server's start resolves one runtime file (docs/bundling.md). Keep it small.
  */
-export { ABI_VERSION, lazyRevision, type ProtocolBinding } from "./abi.js";
 export { createMcpServer, type McpServer } from "./server/server.js";
 export { toolResult, toolError } from "./server/results.js";
 export { McpError } from "./errors.js";

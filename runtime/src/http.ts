@@ -14,6 +14,7 @@ export {
 } from "./http-server/server.js";
 export { StreamableHttpServerTransport } from "./http-server/session-transport.js";
 export { InMemoryEventStore, type EventStore } from "./http-server/event-store.js";
+export type { SessionDirectory } from "./http-server/session-directory.js";
 export type { HostOriginOptions } from "./http-server/security.js";
 export { parseBody, badRequestId, isJsonMediaType, type PostRefusal } from "./http-server/post-checks.js";
 export { readBody, BodyTooLargeError, BodyTimeoutError } from "./http-server/http-util.js";

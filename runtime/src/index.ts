@@ -1,21 +1,19 @@
 /**
- * @mcpgen/runtime: what mcpgen-generated MCP bindings link against.
+ * `@mcpgen/runtime`: what a user's own code names next to the generated server and client. The
+ * facades (`createMcpServer`, `createMcpClient`, `connectMcpClient`, `McpServer`, `McpClient`),
+ * their option and result types, the errors they throw, the in-memory transport, task stores and
+ * handles, and the MCP wire types. Every name here is listed in docs/runtime-entries.md, and a
+ * test holds the two equal: a new root export is a deliberate act.
  *
- * Layers: transport (one small interface; in-memory pair here, stdio/HTTP in their modules) ->
- * Session (correlation, era-agnostic) -> lifecycle (legacy era: `connectClient`,
- * `createServerSession`) -> generated facades. For example:
- *
- *   const [ct, st] = createMemoryTransportPair();
- *   await createServerSession({ transport: st, bindings, serverInfo, capabilities: { tools: {} },
- *     handlers: { "tools/call": (params, ctx) => ({ content: [] }) } });
- *   const client = await connectClient({ transport: ct, bindings, clientInfo });
- *   await client.request("tools/call", { name: "add", arguments: { a: 1, b: 2 } }, { timeout: 5_000 });
+ * Elsewhere: the stdio and HTTP transports behind `@mcpgen/runtime/stdio` and `/http` (a server
+ * loads only the transport it uses), OAuth behind `/auth`, the durable task store behind
+ * `/tasks/sqlite`; what generated code links behind the versioned `/abi/v7`; sessions, era
+ * machinery and wire helpers behind `/internal` (no compatibility promise).
  */
 export type * from "./jsonrpc.js";
 export { ErrorCode } from "./jsonrpc.js";
 export type * from "./transport.js";
-export type { ProtocolBinding, MethodInfo, MethodTable, Validator, ValidationIssue, Era, Side } from "./abi.js";
-export { lazyBinding, lazyRevision, loadBindings, loadTables, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
+export type { ProtocolBinding, Validator, ValidationIssue, Era, Side } from "./abi.js";
 
 export {
   McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
@@ -23,36 +21,23 @@ export {
 } from "./errors.js";
 export { FrameError } from "./framing/frame-error.js";
 export * as limits from "./limits.js";
-export { describe as describeValue } from "./describe.js";
 
-export { Session } from "./session/session.js";
-export { RunningBytes, SessionBytes, type RunningBytesLimits, type RunningBytesLimit } from "./session/running-bytes.js";
-export type {
-  Params, Result, Progress, ProgressOptions, RequestOptions, RequestContext, RequestHandler, NotificationHandler,
-  SessionPolicy, SessionOptions,
-} from "./session/types.js";
-
-export { connectClient, ClientSession, type InitializeResult } from "./lifecycle/legacy/client.js";
-export { createServerSession, ServerSession } from "./lifecycle/legacy/server.js";
-export type { ClientOptions, ServerOptions } from "./lifecycle/legacy/types.js";
-export type { Implementation, Capabilities, RequestHandlers, NotificationHandlers } from "./lifecycle/common/types.js";
-export { hasCapability } from "./lifecycle/common/capabilities.js";
+export type { Params, Result, Progress, ProgressOptions, RequestOptions } from "./session/types.js";
+export type { Implementation, Capabilities } from "./lifecycle/common/types.js";
+// The sessions' classes are internal; their types are what connections and clients expose.
+export type { ClientSession } from "./lifecycle/legacy/client.js";
+export type { ServerSession } from "./lifecycle/legacy/server.js";
+export type { ModernServerSession } from "./lifecycle/modern/server.js";
+export type { ModernClientSession } from "./lifecycle/modern/client-session.js";
+export type { AnyClientSession, ClientEra } from "./lifecycle/modern/client-probe.js";
 
 export { createMemoryTransportPair, MemoryTransport } from "./transports/memory.js";
-
-// The stdio and HTTP transports live behind their own entry points, `@mcpgen/runtime/stdio` and
-// `@mcpgen/runtime/http`, so a server loads only the transport it uses.
 
 export type * from "./mcp-types.js";
 export { loggingLevels } from "./mcp-types.js";
 export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
 
 export { createMcpServer, McpServer, type ConnectOptions, type ServerConnection } from "./server/server.js";
-export { ModernServerSession, ModernServerCore, type ModernServerOptions } from "./lifecycle/modern/server.js";
-export { ModernServerPolicy } from "./lifecycle/modern/policy.js";
-export { checkRequestMeta, declaresModern } from "./lifecycle/modern/meta.js";
-export { RequestStateCodec, paramsDigest, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
-export { ListenHub, honouredFilter, type ListenLimits, type ListenOwner } from "./lifecycle/modern/listen.js";
 export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.js";
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";
@@ -65,23 +50,14 @@ export type {
 export { McpClient, connectMcpClient, type ToolCallOptions } from "./client/client.js";
 export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase, type TaskTool } from "./client/manifest-client.js";
 export type { TaskRequest } from "./client/tasks.js";
-export { taskHandle, type TaskHandle, type TaskBackend, type TaskWaitOptions } from "./tasks/handle.js";
-export { awaitLegacyTask, statusChanges, RELATED_TASK, type TaskInfo, type LegacyTaskIo, type StatusSource } from "./tasks/legacy-client.js";
-export { LegacyTaskReceiver, type TaskReceiverOptions } from "./tasks/legacy-receiver.js";
 export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
-
-export {
-  connectModernClient, ModernClientSession, NoCommonModernVersionError, DEFAULT_MAX_INPUT_ROUNDS, type ModernClientOptions, type DiscoverResult,
-} from "./lifecycle/modern/client-session.js";
-export { connectAnyEra, EraCache, defaultEraCache, DEFAULT_PROBE_TIMEOUT_MS, type AnyClientSession, type AnyEraOptions, type ClientEra } from "./lifecycle/modern/client-probe.js";
+export { NoCommonModernVersionError, type DiscoverResult } from "./lifecycle/modern/client-session.js";
 export { Subscription, SubscriptionAckError, type ListenOptions } from "./lifecycle/modern/client-listen.js";
 export { InputRoundsExceededError } from "./lifecycle/modern/client-mrtr.js";
-export { ResultCache } from "./lifecycle/modern/client-cache.js";
-export {
-  MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type SubscriptionFilter, type HeaderParam, type HeaderParamsResult,
-} from "./lifecycle/modern/wire.js";
 
+export { TaskCancelledError } from "./lifecycle/modern/client-tasks.js";
+export { taskHandle, type TaskHandle, type TaskBackend, type TaskWaitOptions } from "./tasks/handle.js";
+// The seams shared state plugs into (one process by default; @mcpgen/runtime/redis for many).
+export { MemoryNonceClaims, type NonceClaims, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
+export type { ChangeBus, Change, ChangeList, ChangeTarget } from "./server/change-bus.js";
 export { MemoryTaskStore, TaskLimitError, TERMINAL, grantTtl, newTaskId, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
-export { TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
-export { ModernTasks } from "./server/modern-tasks.js";
-export { awaitTask, pollDelay, TaskCancelledError, type TaskIo, type PollOptions } from "./lifecycle/modern/client-tasks.js";

@@ -112,3 +112,14 @@ export const LIMIT_EXCEEDED_CODE = -32000;
  * (RFC 9449 §11.1); at the bound the oldest are forgotten first.
  */
 export const DPOP_JTI_CACHE_MAX = 100_000;
+
+/** Events the Redis event store (`@mcpgen/runtime/redis`) keeps per SSE stream (oldest dropped first). */
+export const REDIS_EVENT_STREAM_MAX_EVENTS = 1_000;
+/** Bytes of serialised events the Redis event store keeps per SSE stream. */
+export const REDIS_EVENT_STREAM_MAX_BYTES = 4 * 1024 * 1024;
+/** How long a Redis event stream outlives its last event, ms. */
+export const REDIS_EVENT_STREAM_TTL_MS = 60 * 60 * 1000;
+/** A task whose instance stopped renewing its lease for this long is failed by the Redis task store, ms. */
+export const REDIS_TASK_LEASE_MS = 15_000;
+/** Largest change the Redis bus carries (characters of its JSON); larger ones are refused. */
+export const REDIS_BUS_MAX_CHARS = 64 * 1024;

@@ -137,7 +137,7 @@ class Runner {
     if (!pkg.scripts?.everything) return { ...none, reason: 'server not available: package.json has no "everything" script' };
     const port = await freePort();
     const npmCli = process.env.npm_execpath;
-    const [cmd, pre] = npmCli && /npm-cli\.js$/.test(npmCli) ? [process.execPath, [npmCli]] : ["npm", []];
+    const [cmd, pre] = npmCli?.endsWith("npm-cli.js") ? [process.execPath, [npmCli]] : ["npm", []];
     const srv = background(cmd, [...pre, "run", "--silent", "everything", "--", "--port", String(port)], {
       cwd: root,
       env: { ...cleanEnv(), npm_config_update_notifier: "false" },
@@ -259,7 +259,7 @@ class Runner {
         Math.min(CLIENT_SCENARIO_MS, this.remaining()),
       );
       const got = collectResults(outDir, "client").get(scenario);
-      let pass = !!got?.verdict.pass && res.code === 0;
+      const pass = !!got?.verdict.pass && res.code === 0;
       let reason = got?.verdict.reason;
       if (!got) reason = res.timedOut ? `no result: suite killed after ${secs(res.ms)}` : `no checks.json written (suite exited with ${res.code ?? res.signal})`;
       else if (got.verdict.pass && res.code !== 0) {

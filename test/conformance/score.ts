@@ -137,9 +137,9 @@ export function parseRequirementsList(text: string): RequirementSet {
   let why = "";
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trimEnd();
-    if (/^Server scenarios/.test(line)) section = "server";
-    else if (/^Client scenarios/.test(line)) section = "client";
-    else if (/^Run and reported, but never scored/.test(line)) section = "not-scored";
+    if (line.startsWith("Server scenarios")) section = "server";
+    else if (line.startsWith("Client scenarios")) section = "client";
+    else if (line.startsWith("Run and reported, but never scored")) section = "not-scored";
     else if (section === "not-scored" && /^\s{2}(\S.*?)\s*\(\d+\):$/.test(line)) why = /^\s{2}(\S.*?)\s*\(\d+\):$/.exec(line)![1]!;
     else {
       const item = /^\s+- (\S+)(?: \[(server|client)\])?$/.exec(line);

@@ -1,8 +1,8 @@
 // `mcpgen diff`: the documented example (2025-11-25 -> 2026-07-28) lists every method and
-// capability change our revision notes record (shared/spec-notes/revisions.md §1 and §3,
-// transcribed below), and exactly what the reviewed method tables say changed. With --manifest
-// it answers what to change: the verdict first, each distinct change once, what the runtime
-// handles in one closing line.
+// capability change of the revision's changelog
+// (https://modelcontextprotocol.io/specification/2026-07-28/changelog, transcribed below), and
+// exactly what the reviewed method tables say changed. With --manifest it answers what to change:
+// the verdict first, each distinct change once, what the runtime handles in one closing line.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "uvu";
@@ -16,7 +16,7 @@ import { runCli } from "../cli/run-cli.js";
 const r = runDiff({ from: "2025-11-25", to: "2026-07-28" });
 const names = (l: { method: string }[]) => l.map((m) => m.method).sort();
 
-// revisions.md §1a/§1b: "—" in 2026-07-28 (tasks/get and tasks/cancel survive only in the tasks extension).
+// The changelog's method tables: "—" in 2026-07-28 (tasks/get and tasks/cancel survive only in the tasks extension).
 const NOTES_REMOVED = [
   "initialize", "ping", "resources/subscribe", "resources/unsubscribe", "logging/setLevel", "tasks/get", "tasks/result",
   "tasks/list", "tasks/cancel", "notifications/initialized", "notifications/roots/list_changed",
@@ -56,7 +56,7 @@ test("methods: agree with the reviewed method tables (schema/methods.<rev>.json)
   assert.equal(r.diff.methods.changed.filter((c) => c.what === "direction").map((c) => c.method), moved);
 });
 
-test("capabilities: extensions added both sides, tasks removed, roots.listChanged removed (revisions.md §3)", () => {
+test("capabilities: extensions added both sides, tasks removed, roots.listChanged removed (the changelog)", () => {
   const caps = r.diff.capabilities.fields.map((c) => `${c.change} ${c.side} ${c.path}`);
   for (const want of [
     "added server extensions", "added client extensions", "removed server tasks", "removed client tasks", "removed client roots.listChanged",

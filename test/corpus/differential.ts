@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Validator } from "@mcpgen/runtime/abi";
+import type { Validator } from "@mcpgen/runtime";
 import type { ValidateFunction } from "ajv";
 import { examplesDir, readDocument, type InMemoryEngines, type LoadedValidators } from "../generator/validators-fixture.js";
 

@@ -74,7 +74,7 @@ test("binding.ts assembles the binding from methods and validators, alone; index
   assert.equal(files.map((f) => f.path), ["binding.ts", "index.ts"]);
   const [binding, index] = files;
   for (const line of [
-    'import type { ProtocolBinding } from "@mcpgen/runtime/abi";',
+    'import type { ProtocolBinding } from "@mcpgen/runtime/abi/v7";',
     "params: paramsValidators,",
     "results: resultValidators,",
   ]) {

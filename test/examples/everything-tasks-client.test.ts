@@ -4,7 +4,8 @@
 // reattaches by id from a second connection; tools that are never tasks have no `.start`.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { McpError, TaskCancelledError, type TaskInfo } from "@mcpgen/runtime";
+import { McpError, TaskCancelledError } from "@mcpgen/runtime";
+import type { TaskInfo } from "@mcpgen/runtime/internal";
 import { connectHttp } from "@mcpgen/runtime/http";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { createEverythingClient, type EverythingClient } from "../../examples/everything/src/mcp/client.js";

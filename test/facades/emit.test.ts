@@ -15,6 +15,7 @@ import { generateManifest } from "../../generator/render/manifest.js";
 import { printFiles } from "../../generator/print/index.js";
 import { fixture, root, tscStrict, withTempDir, writeFiles } from "../manifest/helpers.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
+import { RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 
 const format = (text: string) => prettier.format(text, { parser: "typescript", printWidth: 120, trailingComma: "all" });
 
@@ -74,7 +75,7 @@ test("reserved words, dashed argument names and long names compile; an empty man
     try {
       writeFiles(dir, { "mcp.manifest.json": JSON.stringify(manifest) });
       const r = generateManifest(join(dir, "mcp.manifest.json"));
-      writeFiles(dir, { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) });
+      writeFiles(dir, Object.fromEntries(r.files.map((f) => [f.path, f.contents])));
       const out = tscStrict(dir, ["server.ts", "client.ts"]);
       assert.is(out.code, 0, out.output);
     } finally {
@@ -87,7 +88,7 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
   const dir = tempDir("facades-ts5-");
   try {
     const r = generateManifest(fixture("facades"));
-    const generated = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) };
+    const generated = Object.fromEntries(r.files.map((f) => [f.path, f.contents]));
     writeFiles(dir, Object.fromEntries(Object.entries(generated).map(([p, t]) => [`mcp/${p}`, t])));
     for (const f of ["handlers.ts", "type-errors.ts", "drive.ts"]) writeFiles(dir, { [f]: readFileSync(join(root, "test", "fixtures", "facades", f), "utf8") });
     const out = tscStrict(dir, ["mcp/server.ts", "mcp/client.ts", "handlers.ts", "type-errors.ts", "drive.ts"], "typescript-5");
@@ -97,10 +98,10 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
   }
 });
 
-test("server.ts / client.ts import only the runtime's facades ABI and sibling files", () => {
+test("server.ts / client.ts import only the runtime's versioned ABI entry and sibling files", () => {
   for (const [, text] of inputs) {
     for (const f of facades(text)) {
-      for (const m of f.file.contents.matchAll(/from "([^"]+)"/g)) assert.ok(m[1] === "@mcpgen/runtime/facades" || m[1]!.startsWith("./"), m[1]);
+      for (const m of f.file.contents.matchAll(/from "([^"]+)"/g)) assert.ok(m[1] === `@mcpgen/runtime/abi/v${RUNTIME_ABI}` || m[1]!.startsWith("./"), m[1]);
     }
   }
 });

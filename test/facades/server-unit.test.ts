@@ -1,7 +1,8 @@
 // Unit tests of the runtime facades with a hand-written definition (no generator involved).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CapabilityError, McpError, connectMcpClient, createMcpServer, createMemoryTransportPair, createServerSession, toolError, type McpDefinition, type McpServerHandlers, type Validator } from "@mcpgen/runtime";
+import { CapabilityError, McpError, connectMcpClient, createMcpServer, createMemoryTransportPair, toolError, type McpDefinition, type McpServerHandlers, type Validator } from "@mcpgen/runtime";
+import { createServerSession } from "@mcpgen/runtime/internal";
 import { bindings } from "../runtime/helpers/binding.js";
 
 const isObject = ((d: unknown) => typeof d === "object" && d !== null && !Array.isArray(d)) as Validator;

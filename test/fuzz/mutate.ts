@@ -30,7 +30,7 @@ export function nest(n: number, inner: Json = 0, objects = false): Json {
 
 export function strangeId(r: Rng): Json {
   return pick<Json>(r, [
-    {}, [], [1], true, false, null, 1.5, -0, 1e300, 9007199254740993, -9007199254740993, "", "x".repeat(1000),
+    {}, [], [1], true, false, null, 1.5, -0, 1e300, 2 ** 53 + 2, -(2 ** 53 + 2), "", "x".repeat(1000),
     nest(3 + Math.floor(r() * 1000)), { id: 1 }, "__proto__", 0, -1, 2 ** 53 - 1,
   ]);
 }

@@ -27,7 +27,7 @@ export function hostileLine(r: Rng, seeds: Msg[], n: number): Buffer {
   // Rare on purpose: each costs megabytes, and the classes are few (the mutations below also reach them).
   if (roll < 0.01) return Buffer.from(deepLine(r, `f${n}`, 60_000));
   if (roll < 0.0105) return Buffer.from(`{"jsonrpc":"2.0","id":"f${n}","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(MAX_BYTES + 10)}"}}}`);
-  let m: Json = mutateMessage(r, pick(r, seeds));
+  const m: Json = mutateMessage(r, pick(r, seeds));
   // Give every request with a usable id a fresh one, so replies can be matched to lines.
   if (m && typeof m === "object" && !Array.isArray(m) && "method" in m && "id" in m && isId(m.id)) m.id = `f${n}`;
   if (m && typeof m === "object" && !Array.isArray(m) && m.method === "notifications/cancelled") m.params = { requestId: "not-ours" };

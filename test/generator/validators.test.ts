@@ -2,7 +2,7 @@
 // ajv's draft-07 engine, and what it refuses.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { formats } from "@mcpgen/runtime/abi";
+import { formats } from "@mcpgen/runtime/abi/v7";
 import { McpgenError } from "../../generator/errors.js";
 import { emitValidators } from "../../generator/emit/protocol/validators.js";
 import { FORMAT_NAMES } from "../../generator/emit/ajv-code.js";
@@ -28,7 +28,7 @@ for (const revision of REVISIONS) {
       assert.not.match(code, /module\.exports|exports\./);
       assert.not.match(code, /ajv\//);
       const imported = importSpecifiers(code);
-      for (const s of imported) assert.ok(s === "@mcpgen/runtime/abi" || siblings.has(s), `${path} imports ${s}`);
+      for (const s of imported) assert.ok(s === "@mcpgen/runtime/abi/v7" || siblings.has(s), `${path} imports ${s}`);
       edges.set(`./${path.slice("validators/".length).replace(/\.ts$/, ".js")}`, imported.filter((s) => siblings.has(s)));
     }
     // Shared modules are grouped by which methods reach them, so their imports never form a cycle.
@@ -40,7 +40,7 @@ for (const revision of REVISIONS) {
       done.add(m);
     };
     for (const m of edges.keys()) visit(m, []);
-    for (const s of importSpecifiers(facade)) assert.ok(s === "./types.js" || s === "@mcpgen/runtime/abi" || siblings.has(`./${s.slice("./validators/".length)}`), s);
+    for (const s of importSpecifiers(facade)) assert.ok(s === "./types.js" || s === "@mcpgen/runtime/abi/v7" || siblings.has(`./${s.slice("./validators/".length)}`), s);
     for (const type of model.types) {
       assert.match(facade, new RegExp(`export const validate${type.name} =\\s+m\\d+\\.\\w+ as Validator<T\\.${type.name}>;`), `no typed validate${type.name}`);
     }

@@ -2,7 +2,7 @@
 // whole over stdio with the client's default frame limit, quickly.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { Session } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { latest } from "../runtime/helpers/binding.js";
 

@@ -5,9 +5,8 @@
 // manifest publishes a valid schema.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  connectMcpClient, createMemoryTransportPair, createServerSession, InvalidListEntryError, InvalidResultError,
-} from "@mcpgen/runtime";
+import { connectMcpClient, createMemoryTransportPair, InvalidListEntryError, InvalidResultError } from "@mcpgen/runtime";
+import { createServerSession } from "@mcpgen/runtime/internal";
 import { createEverythingClient } from "../../examples/everything/src/mcp/client.js";
 import { parseManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";

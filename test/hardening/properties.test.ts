@@ -4,8 +4,9 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
-import { createMemoryTransportPair, FrameError, Session, type Transport } from "@mcpgen/runtime";
-import { NdjsonDecoder, encodeNdjson, OutlineScanner, outlineOf, textExceedsDepth } from "@mcpgen/runtime/stdio";
+import { createMemoryTransportPair, FrameError, type Transport } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
+import { NdjsonDecoder, encodeNdjson, exceedsDepth, OutlineScanner, outlineOf, textExceedsDepth } from "@mcpgen/runtime/stdio";
 import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import { SseDecoder, encodeSseEvent, badRequestId, parseBody, readBody, BodyTooLargeError } from "@mcpgen/runtime/http";
@@ -102,6 +103,28 @@ test("HTTP POST checks: any body text never throws; refusals carry an id only wh
     }),
     RUNS,
   );
+});
+
+test("ndjson: a line is refused for depth exactly when its bytes nest deeper than maxDepth (walked or scanned)", () => {
+  const verdict = (line: string, maxDepth: number): "message" | "deep" | "other" => {
+    let out: "message" | "deep" | "other" = "other";
+    const d = new NdjsonDecoder({ maxDepth, onmessage: () => (out = "message"), onbadline: (e) => (out = /nests deeper/.test(e.message) ? "deep" : "other") });
+    d.push(Buffer.from(line + "\n"));
+    return out;
+  };
+  fc.assert(
+    fc.property(fc.json({ maxDepth: 8 }), fc.string({ maxLength: 40 }), fc.integer({ min: 0, max: 7 }), (json, pad, max) => {
+      const line = `{"jsonrpc":"2.0","id":1,"result":${json},"pad":${JSON.stringify(pad)}}`;
+      assert.is(verdict(line, max), exceedsDepth(Buffer.from(line), 0, Buffer.byteLength(line), max) ? "deep" : "message");
+    }),
+    RUNS,
+  );
+  // Past the deepest limit a value is walked for, the bytes are scanned: the verdict is the same.
+  for (const max of [1500]) {
+    const nested = (levels: number) => `{"jsonrpc":"2.0","id":1,"result":${"[".repeat(levels - 1)}${"]".repeat(levels - 1)}}`;
+    assert.is(verdict(nested(max), max), "message");
+    assert.is(verdict(nested(max + 1), max), "deep");
+  }
 });
 
 test("HTTP POST bodies: refused for depth exactly when textExceedsDepth says; a parsed body is charged at least its length", () => {

@@ -3,9 +3,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { PassThrough } from "node:stream";
-import {
-  connectMcpClient, createMemoryTransportPair, LimitError, McpError, Session, UnreadableResponseError,
-} from "@mcpgen/runtime";
+import { connectMcpClient, createMemoryTransportPair, LimitError, McpError, UnreadableResponseError } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { createServer } from "../../examples/everything/src/server.js";
 import { bindings } from "../../examples/everything/src/mcp/bindings.js";

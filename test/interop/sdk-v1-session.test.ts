@@ -8,7 +8,8 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { CapabilityError, connectClient, createServerSession, McpError, type Transport } from "@mcpgen/runtime";
+import { CapabilityError, McpError, type Transport } from "@mcpgen/runtime";
+import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings, byRevision } from "../runtime/helpers/binding.js";
 
 test("SDK v1 client -> our server: handshake, tools, progress, errors, server->client sampling", async () => {

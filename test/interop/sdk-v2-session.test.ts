@@ -5,7 +5,8 @@ import * as assert from "uvu/assert";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { connectClient, createServerSession, type Transport } from "@mcpgen/runtime";
+import type { Transport } from "@mcpgen/runtime";
+import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings } from "../runtime/helpers/binding.js";
 
 test("SDK v2 client -> our server", async () => {

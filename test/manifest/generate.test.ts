@@ -66,10 +66,10 @@ test("generateManifest: the weather example loads without warnings and its files
   const r = generateManifest(join(root, "examples", "weather", "mcp.manifest.json"));
   assert.equal(r.warnings, []);
   assert.equal(r.model.tools.map((t) => t.ids.member), ["getForecast", "searchStations", "setAlert"]);
-  // under the repo's tmp/ so that @mcpgen/runtime/abi resolves
+  // under the repo's tmp/ so that @mcpgen/runtime/abi/v7 resolves
   const dir = tempDir("manifest-example-");
   try {
-    const files = { ...Object.fromEntries(r.files.map((f) => [f.path, f.contents])) };
+    const files = Object.fromEntries(r.files.map((f) => [f.path, f.contents]));
     writeFiles(dir, files);
     const out = tscStrict(dir, Object.keys(files));
     assert.is(out.code, 0, out.output);

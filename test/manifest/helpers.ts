@@ -1,13 +1,12 @@
 // Shared helpers of the manifest tests: repo paths, temp dirs, and a strict tsc run.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadManifest } from "../../generator/load/manifest.js";
 import { buildServerModel } from "../../generator/model/build-server.js";
 import { emitManifestTypes } from "../../generator/emit/manifest/types.js";
-import { servedRevisions } from "../../generator/model/served-revisions.js";
 
 /** Repository root (this file runs from dist/test/manifest/). */
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

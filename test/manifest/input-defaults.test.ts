@@ -51,6 +51,7 @@ test("where defaults apply: properties, single-schema items, allOf, $ref; not in
     { anyOf: [{ properties: { a: d } }] },
     { oneOf: [{ properties: { a: d } }] },
     { not: { properties: { a: d } } },
+    // oxlint-disable-next-line unicorn/no-thenable -- a JSON Schema `then`, never awaited
     { if: { properties: { a: d } }, then: { properties: { b: d } }, else: { properties: { c: d } } },
     { properties: { t: { items: [{ properties: { a: d } }] } } },
     { properties: { t: { prefixItems: [{ properties: { a: d } }], items: { properties: { a: d } } } } },

@@ -227,7 +227,7 @@ test("model: identifiers, template variables, capabilities and revisions", () =>
   assert.is(model.pageSize, 20);
   const prompt = model.prompts.find((p) => p.name === "summarise-week")!;
   assert.equal(prompt.arguments.map((a) => [a.name, a.required]), [["city", true], ["style", false]]);
-  assert.equal(model.tools.map((t) => t.name), [...model.tools.map((t) => t.name)].sort());
+  assert.equal(model.tools.map((t) => t.name), model.tools.map((t) => t.name).sort());
 });
 
 test("model: revisions default to every known one, newest first", () => {

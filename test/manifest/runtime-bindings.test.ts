@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import ts from "typescript-5";
-import { ABI_VERSION } from "@mcpgen/runtime/abi";
+import { ABI_VERSION } from "@mcpgen/runtime/abi/v7";
 import { RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 import { generate } from "../../generator/generate.js";
 import { bundledRevisions } from "../../generator/load/schema-manifest.js";
@@ -82,12 +82,12 @@ async function generatedJs(dir: string): Promise<string> {
   return out;
 }
 
-/** A fake installed runtime: `files` below node_modules/@mcpgen/runtime, "./abi" and "./facades" exported. */
-function fakeRuntime(dir: string, files: { "abi.js": string; "facades.js": string }): void {
+/** A fake installed runtime: `abi.js` below node_modules/@mcpgen/runtime, exported as `entry`. */
+function fakeRuntime(dir: string, entry: string, abiJs: string): void {
   const runtime = join(dir, "node_modules", "@mcpgen", "runtime");
   mkdirSync(runtime, { recursive: true });
-  writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { "./abi": "./abi.js", "./facades": "./facades.js" } }));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(runtime, name), text);
+  writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { [entry]: "./abi.js" } }));
+  writeFileSync(join(runtime, "abi.js"), abiJs);
 }
 
 async function startError(file: string): Promise<Error> {
@@ -100,26 +100,38 @@ async function startError(file: string): Promise<Error> {
   throw new Error(`${file} started against a runtime of another ABI`);
 }
 
-test("an output started against a runtime of another ABI fails at start with a message saying what to do", async () => {
-  for (const [installed, files] of [
-    // the runtime before ABI 5: its facades entry names no ABI (the generated server and client took only createMcpServer / createMcpClient from it)
-    ["4 or older", { "abi.js": "export const ABI_VERSION = 4;\nexport function lazyRevision() { return {}; }\n", "facades.js": "export function createMcpServer() {}\nexport function createMcpClient() {}\n" }],
-    // a newer one
-    [String(RUNTIME_ABI + 1), { "abi.js": `export const ABI_VERSION = ${RUNTIME_ABI + 1};\nexport function lazyRevision() { return {}; }\n`, "facades.js": `export { ABI_VERSION, lazyRevision } from "./abi.js";\n` }],
-  ] as const) {
+const abiJs = (version: number) => `export const ABI_VERSION = ${version};\nexport function lazyRevision() { return {}; }\nexport function createMcpServer() {}\nexport function createMcpClient() {}\n`;
+
+test("an output started against a runtime without its ABI fails to resolve the entry that names it", async () => {
+  // an older runtime (ABI 6 had "./abi") and a newer one that dropped ABI 7
+  for (const entry of ["./abi", `./abi/v${RUNTIME_ABI + 1}`]) {
     const { dir, cleanup } = tempDir("mcpgen-abi-");
     try {
-      fakeRuntime(dir, files);
+      fakeRuntime(dir, entry, abiJs(RUNTIME_ABI + 1));
       const out = await generatedJs(dir);
       for (const file of ["server.js", "client.js", "bindings.js"]) {
         const error = await startError(join(out, file));
-        const says = file === "bindings.js" && installed === "4 or older" ? "4" : installed;
-        assert.match(error.message, `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${says}:`, file);
-        assert.match(error.message, /regenerate/);
+        assert.is((error as Error & { code?: string }).code, "ERR_PACKAGE_PATH_NOT_EXPORTED", file);
+        assert.match(error.message, `./abi/v${RUNTIME_ABI}`, file);
       }
     } finally {
       cleanup();
     }
+  }
+});
+
+test("an output started against a build that serves its ABI entry with another ABI fails with a message saying what to do", async () => {
+  const { dir, cleanup } = tempDir("mcpgen-abi-");
+  try {
+    fakeRuntime(dir, `./abi/v${RUNTIME_ABI}`, abiJs(RUNTIME_ABI + 1));
+    const out = await generatedJs(dir);
+    for (const file of ["server.js", "client.js", "bindings.js"]) {
+      const error = await startError(join(out, file));
+      assert.match(error.message, `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${RUNTIME_ABI + 1}:`, file);
+      assert.match(error.message, /regenerate/);
+    }
+  } finally {
+    cleanup();
   }
 });
 

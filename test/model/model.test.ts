@@ -14,7 +14,9 @@ function count(m: ProtocolModel, kind: "request" | "notification", side: "client
   return m.methods.filter((x) => x.kind === kind && (x.from === side || x.from === "both")).length;
 }
 
-// revisions.md §1: per revision, client requests, server requests, client notifications, server notifications.
+// The method sets of each revision's schema
+// (https://modelcontextprotocol.io/specification/<revision>/schema): per revision, client requests,
+// server requests, client notifications, server notifications.
 const expectedCounts: Record<string, [number, number, number, number]> = {
   "2024-11-05": [13, 3, 4, 7],
   "2025-03-26": [13, 3, 4, 7],
@@ -23,7 +25,7 @@ const expectedCounts: Record<string, [number, number, number, number]> = {
   "2026-07-28": [10, 0, 1, 8],
 };
 
-test("method counts per direction match revisions.md", () => {
+test("method counts per direction match each revision's schema reference", () => {
   for (const r of revisions) {
     const m = model(r);
     const got = [count(m, "request", "client"), count(m, "request", "server"), count(m, "notification", "client"), count(m, "notification", "server")];

@@ -18,6 +18,7 @@ interface Pkg {
   /** mcpgen's `pull` / `verify` connect through the user's own @mcpgen/runtime (an optional peer). */
   peerDependencies?: Record<string, string>;
   exports?: Record<string, string | Record<string, string>>;
+  imports?: Record<string, Record<string, string>>;
   bin?: Record<string, string>;
   type?: string;
   sideEffects?: boolean;
@@ -49,7 +50,8 @@ function packedFiles(dir: string): string[] {
 function importedPackages(code: string): Set<string> {
   const names = new Set<string>();
   for (const { fileName: spec } of ts.preProcessFile(code, true, true).importedFiles) {
-    if (spec.startsWith(".") || spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
+    // "#..." are the package's own subpath imports (runtime/package.json "imports"), not packages
+    if (spec.startsWith(".") || spec.startsWith("#") || spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
     names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
   }
   return names;
@@ -71,11 +73,17 @@ test("@mcpgen/runtime ships dist (bundled JS with its source maps, and types), R
   const list = files.get(join(repoRoot, "runtime"))!;
   for (const f of ["LICENSE", "README.md", "package.json"]) assert.ok(list.includes(f), f);
   assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f)), []);
-  // the package-scope files beside the bundle say what the package's own says
+  // the package-scope files beside the bundle say what the package's own says, with its
+  // "imports" map pointed at the bundle's chunks (the host-picked #http-driver)
   const own = readPkg(join(repoRoot, "runtime"));
   for (const f of ["dist/package.json", "dist/chunks/package.json"]) {
     assert.ok(list.includes(f), f);
-    assert.equal(JSON.parse(readFileSync(join(repoRoot, "runtime", f), "utf8")), { type: own.type, sideEffects: own.sideEffects }, f);
+    const scope = JSON.parse(readFileSync(join(repoRoot, "runtime", f), "utf8"));
+    assert.equal({ type: scope.type, sideEffects: scope.sideEffects }, { type: own.type, sideEffects: own.sideEffects }, f);
+    assert.equal(Object.keys(scope.imports ?? {}), Object.keys(own.imports ?? {}), `${f} maps the package's own imports`);
+    for (const target of Object.values<Record<string, string>>(scope.imports ?? {}).flatMap((t) => Object.values(t))) {
+      assert.ok(list.includes(join(dirname(f), target).replace(/\\/g, "/")), `${f}: ${target} is shipped`);
+    }
   }
   // every JS file has its map beside it, and no map outlives its file
   const js = list.filter((f) => f.endsWith(".js"));
@@ -105,7 +113,7 @@ test("every declared dependency is imported by shipped code, and shipped code im
     const exempt = TOOLCHAIN_PEERS[pkg.name] ?? [];
     assert.equal(declared.filter((d) => !used.has(d) && !exempt.includes(d)), [], `${pkg.name}: declared but imported by no shipped file`);
     for (const d of exempt) assert.not.ok(pkg.dependencies?.[d], `${pkg.name}: ${d} is the user's toolchain, a peer, never a dependency`);
-    // a package importing its own name (the runtime's protocol/<rev> entries import @mcpgen/runtime/abi) is a self-reference
+    // a package importing its own name (the runtime's protocol/<rev> entries import @mcpgen/runtime/abi/v<N>) is a self-reference
     assert.equal([...used].filter((u) => !declared.includes(u) && u !== pkg.name).sort(), [], `${pkg.name}: imported but not declared`);
   }
 });

@@ -134,7 +134,10 @@ test("packed install: npm pack, install outside the repo, init, build on TypeScr
       http!.stderr!.on("data", (d: Buffer) => {
         stderr += d.toString();
         const m = /serving MCP at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
-        if (m) (clearTimeout(timer), resolve(new URL(m[1]!)));
+        if (m) {
+          clearTimeout(timer);
+          resolve(new URL(m[1]!));
+        }
       });
       http!.on("exit", (code) => (clearTimeout(timer), reject(new Error(`dist/http.js exited with ${code}: ${stderr}`))));
     });

@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { Session } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { byRevision } from "./helpers/binding.js";
 import { settle, withRawPeer } from "./helpers/peer.js";
 

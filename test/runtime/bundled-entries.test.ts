@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import * as root from "@mcpgen/runtime";
 import * as facades from "@mcpgen/runtime/facades";
-import * as abi from "@mcpgen/runtime/abi";
+import * as abi from "@mcpgen/runtime/abi/v7";
 import { repoRoot } from "../helpers.js";
 
 test("McpError is one class whether imported from @mcpgen/runtime or @mcpgen/runtime/facades", () => {
@@ -26,7 +26,7 @@ test("McpError is one class whether imported from @mcpgen/runtime or @mcpgen/run
 test("a protocol binding links the same ABI module the program imports", async () => {
   const rev = (await import("@mcpgen/runtime/protocol/2025-11-25/binding")) as { binding: { revision: string } };
   assert.is(rev.binding.revision, "2025-11-25");
-  assert.is(abi.ABI_VERSION, (await import("@mcpgen/runtime/abi")).ABI_VERSION);
+  assert.is(abi.ABI_VERSION, (await import("@mcpgen/runtime/abi/v7")).ABI_VERSION);
 });
 
 const runtimeDir = join(repoRoot, "runtime");
@@ -54,15 +54,15 @@ test("each exports entry is a single bundled file importing only chunks, other e
   }
 });
 
-test("a stdio server's entries (stdio, facades, abi) are one file that loads nothing else of the runtime", () => {
-  const files = new Set(["./stdio", "./facades", "./abi"].map((key) => entryFiles.get(key)!));
+test("a stdio server's entries (stdio, facades, abi/v7) are one file that loads nothing else of the runtime", () => {
+  const files = new Set(["./stdio", "./facades", "./abi/v7"].map((key) => entryFiles.get(key)!));
   assert.is(files.size, 1, `the stdio entries are ${[...files].map((f) => relative(runtimeDir, f)).join(", ")}`);
   const [core] = files;
   assert.is(relative(runtimeDir, core!), join("dist", "core.js"));
   assert.equal(staticImports(core!).filter((s) => s.startsWith(".")), [], "the core imports no other runtime file at load");
   assert.not.ok(staticImports(core!).includes("url-template"), "a server only matches URI templates; url-template loads with the client");
   // every name each entry declares is there (the file may export more: internal names for the chunks)
-  for (const [key, mod] of [["./facades", facades], ["./abi", abi]] as const) {
+  for (const [key, mod] of [["./facades", facades], ["./abi/v7", abi]] as const) {
     for (const name of Object.keys(mod)) assert.ok(name in root || name in abi || name in facades, `${key} exports ${name}`);
   }
 });

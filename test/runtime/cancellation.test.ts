@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ConnectionClosedError, RequestTimeoutError, Session, type SessionPolicy } from "@mcpgen/runtime";
+import { ConnectionClosedError, RequestTimeoutError } from "@mcpgen/runtime";
+import { Session, type SessionPolicy } from "@mcpgen/runtime/internal";
 import { latest } from "./helpers/binding.js";
 import { rejection, settle, sleep, withRawPeer } from "./helpers/peer.js";
 

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CapabilityError, connectClient, createMemoryTransportPair, createServerSession, hasCapability } from "@mcpgen/runtime";
+import { CapabilityError, createMemoryTransportPair } from "@mcpgen/runtime";
+import { connectClient, createServerSession, hasCapability } from "@mcpgen/runtime/internal";
 import { bindings, byRevision } from "./helpers/binding.js";
 import { connectPair } from "./helpers/pair.js";
 import { rawPeer, rejection, settle } from "./helpers/peer.js";
@@ -19,10 +20,12 @@ test("hasCapability walks dotted paths; false and null mean absent", () => {
 });
 
 test("client calling tools/call on a server without tools: CapabilityError, nothing sent", async () => {
-  const { client, server } = await connectPair({ server: { capabilities: { prompts: {} } } });
-  let sent = false;
-  server.setNotificationHandler("notifications/initialized", () => void (sent = true));
+  const { client, ct } = await connectPair({ server: { capabilities: { prompts: {} } } });
+  const sent: unknown[] = [];
+  const send = ct.send.bind(ct);
+  ct.send = (message, options) => (sent.push(message), send(message, options));
   const e = await rejection(client.request("tools/call", { name: "x" }));
+  assert.equal(sent, []);
   assert.instance(e, CapabilityError);
   assert.is(e.capability, "tools");
   assert.match(e.message, /server does not declare the 'tools' capability/);

@@ -3,7 +3,8 @@
 // afterwards, no session is left registered, and nothing is thrown or left unhandled.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createMcpServer, lazyRevision, type ProtocolBinding, type RevisionInfo } from "@mcpgen/runtime";
+import { createMcpServer, type ProtocolBinding } from "@mcpgen/runtime";
+import { lazyRevision, type RevisionInfo } from "@mcpgen/runtime/internal";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { settle, sleep, withRawPeer } from "./helpers/peer.js";
 

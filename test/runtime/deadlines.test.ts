@@ -5,7 +5,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { execFile } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { RequestTimeoutError, Session, createMemoryTransportPair } from "@mcpgen/runtime";
+import { RequestTimeoutError, createMemoryTransportPair } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { latest } from "./helpers/binding.js";
 import { rejection } from "./helpers/peer.js";
 
@@ -78,7 +79,8 @@ function child(code: string): Promise<{ out: string; ms: number }> {
 }
 
 const PROLOGUE = `
-import { Session, createMemoryTransportPair } from "@mcpgen/runtime";
+import { createMemoryTransportPair } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 const { latest } = await import(${JSON.stringify(new URL("./helpers/binding.js", import.meta.url).href)});
 const [a, b] = createMemoryTransportPair();
 const server = new Session({ transport: b, side: "server", binding: latest });

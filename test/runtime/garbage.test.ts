@@ -2,7 +2,8 @@
 // that can be identified always get an error response.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createMemoryTransportPair, Session } from "@mcpgen/runtime";
+import { createMemoryTransportPair } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { byRevision, latest } from "./helpers/binding.js";
 import { rawPeer, settle } from "./helpers/peer.js";
 

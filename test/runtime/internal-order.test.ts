@@ -39,9 +39,9 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
   // Tasks of both eras, their stores; handed what they need by the server and the client.
   { floor: "tasks", rooms: ["tasks/"] },
   // The server and the client, and each one's HTTP side.
-  { floor: "roles", rooms: ["server/", "client/", "http-server/", "http-client/"] },
+  { floor: "roles", rooms: ["server/", "client/", "http-server/", "http-client/", "redis/"] },
   // The package's entry points (runtime/package.json "exports"), wherever they live.
-  { floor: "entries", rooms: ["index.ts", "core.ts", "facades.ts", "stdio.ts", "http.ts", "http-client.ts", "fetch.ts", "node.ts", "auth/server.ts", "auth.ts", "auth-client.ts", "tasks/server.ts"] },
+  { floor: "entries", rooms: ["index.ts", "internal.ts", "abi/", "core.ts", "facades.ts", "stdio.ts", "http.ts", "http-client.ts", "fetch.ts", "node.ts", "auth/server.ts", "auth.ts", "auth-client.ts", "tasks/server.ts", "redis.ts"] },
 ];
 
 /** Back-arrows still tolerated ("from room -> to room"), each with why; at most two. */

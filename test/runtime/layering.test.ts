@@ -18,9 +18,9 @@ function files(dir: string): string[] {
 
 /** The package's own "imports" (`#http-driver`: the HTTP client's driver per host). */
 const hostImports = new Set(Object.keys((JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as { imports?: object }).imports ?? {}));
-const allowedBare = new Set(["eventsource-parser", "url-template", "oauth4webapi", "better-sqlite3"]);
-/** Bare imports allowed only below a directory of runtime/src (authorization and the SQLite task store are opt-in). */
-const confinedTo: Record<string, string> = { oauth4webapi: "auth", "better-sqlite3": "tasks/sqlite" };
+const allowedBare = new Set(["eventsource-parser", "url-template", "oauth4webapi", "better-sqlite3", "redis"]);
+/** Bare imports allowed only below a directory of runtime/src (authorization, the SQLite task store and the Redis stores are opt-in). */
+const confinedTo: Record<string, string> = { oauth4webapi: "auth", "better-sqlite3": "tasks/sqlite", redis: "redis" };
 
 test("runtime/src imports only itself, node built-ins and its declared dependencies", () => {
   const bad: string[] = [];

@@ -3,8 +3,9 @@
 // negotiation works for every revision without loading anything.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectAnyEra, connectClient, createMemoryTransportPair, lazyBinding, type ProtocolBinding, type RevisionInfo } from "@mcpgen/runtime";
-import type { ValidatorLoaders, ValidatorModule } from "@mcpgen/runtime/abi";
+import { createMemoryTransportPair, type ProtocolBinding } from "@mcpgen/runtime";
+import { connectAnyEra, connectClient, lazyBinding, type RevisionInfo } from "@mcpgen/runtime/internal";
+import type { ValidatorLoaders, ValidatorModule } from "@mcpgen/runtime/abi/v7";
 import { REVISIONS } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { createMcpServer } from "@mcpgen/runtime";

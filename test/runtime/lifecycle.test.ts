@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectClient, createMemoryTransportPair, createServerSession, LifecycleError, ProtocolVersionError, type MemoryTransport } from "@mcpgen/runtime";
+import { createMemoryTransportPair, LifecycleError, ProtocolVersionError, type MemoryTransport } from "@mcpgen/runtime";
+import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings, byRevision, REVISIONS } from "./helpers/binding.js";
 import { connectPair } from "./helpers/pair.js";
 import { rawPeer, rejection, settle } from "./helpers/peer.js";

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ConnectionClosedError, createMemoryTransportPair, Session } from "@mcpgen/runtime";
+import { ConnectionClosedError, createMemoryTransportPair } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { latest } from "./helpers/binding.js";
 import { rejection, settle } from "./helpers/peer.js";
 

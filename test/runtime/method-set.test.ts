@@ -3,7 +3,8 @@
 // question with a kept answer. Read from the runtime's unbundled build (these are internal).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { ProtocolBinding, RevisionInfo } from "@mcpgen/runtime";
+import type { ProtocolBinding } from "@mcpgen/runtime";
+import type { RevisionInfo } from "@mcpgen/runtime/internal";
 
 interface MethodSetLike {
   has(method: string): boolean;

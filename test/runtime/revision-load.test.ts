@@ -3,7 +3,8 @@
 // uses that revision. Counted here through the thunks.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CapabilityError, connectAnyEra, connectClient, createMcpServer, createMemoryTransportPair, createServerSession, lazyRevision, type ProtocolBinding, type RevisionInfo } from "@mcpgen/runtime";
+import { CapabilityError, createMcpServer, createMemoryTransportPair, type ProtocolBinding } from "@mcpgen/runtime";
+import { connectAnyEra, connectClient, createServerSession, lazyRevision, type RevisionInfo } from "@mcpgen/runtime/internal";
 import { REVISIONS } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { rawPeer, rejection } from "./helpers/peer.js";

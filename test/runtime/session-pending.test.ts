@@ -4,7 +4,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
-import { ConnectionClosedError, McpError, Session } from "@mcpgen/runtime";
+import { ConnectionClosedError, McpError } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { latest } from "./helpers/binding.js";
 import { rejection, settle, withRawPeer } from "./helpers/peer.js";
 

@@ -6,7 +6,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
-import { LimitError, RunningBytes, Session, limits, type MemoryTransport, type SessionBytes } from "@mcpgen/runtime";
+import { LimitError, limits, type MemoryTransport } from "@mcpgen/runtime";
+import { RunningBytes, Session, type SessionBytes } from "@mcpgen/runtime/internal";
 import type { AuthInfo } from "@mcpgen/runtime/auth";
 import { byRevision, latest } from "./helpers/binding.js";
 import { settle, withRawPeer } from "./helpers/peer.js";

@@ -5,7 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
-import { Session } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { latest } from "./helpers/binding.js";
 import { settle, withRawPeer } from "./helpers/peer.js";
 

@@ -1,6 +1,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { InvalidResultError, McpError, Session, type ProtocolBinding } from "@mcpgen/runtime";
+import { InvalidResultError, McpError, type ProtocolBinding } from "@mcpgen/runtime";
+import { Session } from "@mcpgen/runtime/internal";
 import { byRevision, latest } from "./helpers/binding.js";
 import { rejection, settle, withRawPeer } from "./helpers/peer.js";
 
@@ -159,6 +160,7 @@ test("a throwing handler gives -32603 with its message and no stack; McpError ke
   const { session, peer, errors } = serverSession();
   session.setRequestHandler("tools/call", (p: any) => {
     if (p.name === "mcp") throw new McpError(-32002, "Resource not found", { uri: "x" });
+    // oxlint-disable-next-line no-throw-literal -- what a handler that throws a string gets back is the point
     if (p.name === "str") throw "a string";
     throw new Error("boom");
   });

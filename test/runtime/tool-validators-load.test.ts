@@ -2,12 +2,12 @@
 // either era), a client's connect. Counted here through the definition's thunk.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectClient, createMcpClient, createMcpServer, createMemoryTransportPair, type McpDefinition, type ToolValidators, type Validator } from "@mcpgen/runtime";
+import { createMcpClient, createMcpServer, createMemoryTransportPair, type McpDefinition, type ToolValidators, type Validator } from "@mcpgen/runtime";
+import { connectClient } from "@mcpgen/runtime/internal";
 import { bindings, dual } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { rawPeer } from "./helpers/peer.js";
 
-const anyObject = ((d: unknown) => typeof d === "object" && d !== null && !Array.isArray(d)) as Validator;
 const regionString = ((d: unknown) => typeof (d as { region?: unknown }).region === "string") as Validator;
 regionString.errors = [{ instancePath: "/region", schemaPath: "#/properties/region/type", keyword: "type", params: {}, message: "must be string" }];
 

@@ -7,22 +7,52 @@
  * session and exit 0.
  * `--task-store <file>` keeps tasks in an SQLite file (`@mcpgen/runtime/tasks/sqlite`), so a client
  * can still fetch a finished task's result after the server restarted.
+ * `--redis <url>` shares state with the other instances of a cluster through Redis
+ * (`@mcpgen/runtime/redis`, docs/scale-out.md): the event store, tasks, requestState claims,
+ * change notifications and the directory of legacy sessions (other instances reach this one's at
+ * `--instance-url <url>`, default the address it listens on); every instance needs the same
+ * requestState key, a hex string of at least 64 digits in the environment variable
+ * EVERYTHING_REQUEST_STATE_KEY. `--redis-prefix <name>` names the deployment's keys (default
+ * "everything"); `--task-lease <ms>` is how soon a task whose instance died is failed (default
+ * 15 s). `--public-url <url>` is the address clients use (a load balancer's): Host and Origin
+ * checks accept it, and the endpoint path is its path.
  */
 import { parseArgs } from "node:util";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { openSqliteTaskStore, type SqliteTaskStore } from "@mcpgen/runtime/tasks/sqlite";
-import { createServer } from "./server.js";
+import type { RedisStores } from "@mcpgen/runtime/redis";
+import { createServer, type ServeOptions } from "./server.js";
 
 function usage(message: string): never {
-  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
+  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>] [--task-lease <ms>] [--instance-url <url>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
   process.exit(2);
 }
 
-function options(argv: string[]): { port: number; host: string; stdio: boolean; drainTimeoutMs: number | undefined; taskStore: string | undefined } {
-  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string };
+interface Options {
+  port: number;
+  host: string;
+  stdio: boolean;
+  drainTimeoutMs: number | undefined;
+  taskStore: string | undefined;
+  redis: string | undefined;
+  redisPrefix: string;
+  taskLeaseMs: number | undefined;
+  instanceUrl: URL | undefined;
+  publicUrl: URL | undefined;
+}
+
+function options(argv: string[]): Options {
+  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string; redis?: string; "redis-prefix"?: string; "task-lease"?: string; "instance-url"?: string; "public-url"?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "drain-timeout": { type: "string" }, "task-store": { type: "string" } }, strict: true }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "drain-timeout": { type: "string" }, "task-store": { type: "string" },
+        redis: { type: "string" }, "redis-prefix": { type: "string" }, "task-lease": { type: "string" }, "instance-url": { type: "string" }, "public-url": { type: "string" },
+      },
+      strict: true,
+    }));
   } catch (e) {
     usage((e as Error).message);
   }
@@ -35,10 +65,62 @@ function options(argv: string[]): { port: number; host: string; stdio: boolean; 
   if (drainTimeoutMs !== undefined && (!values.stdio || !Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0 || drainTimeoutMs > 0x7fffffff)) {
     usage(`--drain-timeout takes --stdio and a number of ms from 0 to 2147483647, got ${JSON.stringify(drain)}`);
   }
-  return { port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, drainTimeoutMs, taskStore: values["task-store"] };
+  if (values.redis !== undefined && (values.stdio || values["task-store"] !== undefined)) usage("--redis serves HTTP and keeps tasks in Redis: it takes no --stdio or --task-store");
+  if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) usage("--redis takes a redis:// or rediss:// URL");
+  if (values["redis-prefix"] !== undefined && values.redis === undefined) usage("--redis-prefix takes --redis");
+  const lease = values["task-lease"] === undefined ? undefined : Number(values["task-lease"]);
+  if (lease !== undefined && (values.redis === undefined || !Number.isInteger(lease) || lease < 30 || lease > 0x7fffffff)) {
+    usage(`--task-lease takes --redis and a number of ms from 30 to 2147483647, got ${JSON.stringify(values["task-lease"])}`);
+  }
+  let instanceUrl: URL | undefined;
+  if (values["instance-url"] !== undefined) {
+    if (values.redis === undefined) usage("--instance-url takes --redis");
+    try {
+      instanceUrl = new URL(values["instance-url"]);
+    } catch {
+      usage(`--instance-url must be an absolute http(s) URL, got ${JSON.stringify(values["instance-url"])}`);
+    }
+  }
+  let publicUrl: URL | undefined;
+  if (values["public-url"] !== undefined) {
+    if (values.stdio) usage("--stdio takes no --public-url");
+    try {
+      publicUrl = new URL(values["public-url"]);
+    } catch {
+      usage(`--public-url must be an absolute http(s) URL, got ${JSON.stringify(values["public-url"])}`);
+    }
+    if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:") usage(`--public-url must be an http(s) URL, got ${JSON.stringify(values["public-url"])}`);
+  }
+  return {
+    port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, drainTimeoutMs, taskStore: values["task-store"],
+    redis: values.redis, redisPrefix: values["redis-prefix"] ?? "everything", taskLeaseMs: lease, instanceUrl, publicUrl,
+  };
 }
 
-const { port, host, stdio, drainTimeoutMs, taskStore } = options(process.argv.slice(2));
+/** The requestState key every instance of a cluster shares, from the environment. */
+function sharedKey(): Buffer {
+  const hex = process.env.EVERYTHING_REQUEST_STATE_KEY ?? "";
+  if (!/^([0-9a-fA-F]{2}){32,}$/.test(hex)) usage("--redis needs EVERYTHING_REQUEST_STATE_KEY: the requestState key all instances share, at least 64 hex digits");
+  return Buffer.from(hex, "hex");
+}
+
+const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, taskLeaseMs, instanceUrl, publicUrl } = options(process.argv.slice(2));
+let shared: RedisStores | undefined;
+let sharedOptions: ServeOptions = {};
+if (redis !== undefined) {
+  const key = sharedKey();
+  // Loaded only here: an everything server without --redis never loads node-redis.
+  const { openRedisStores } = await import("@mcpgen/runtime/redis");
+  try {
+    shared = await openRedisStores({ url: redis, prefix: redisPrefix, ...(taskLeaseMs !== undefined ? { tasks: { leaseMs: taskLeaseMs } } : {}) });
+  } catch (e) {
+    process.stderr.write(`everything: ${(e as Error).message}\n`);
+    process.exit(1);
+  }
+  shared.taskStore.onerror = (e) => process.stderr.write(`everything: task leases: ${e.message}\n`);
+  shared.eventStore.onerror = (e) => process.stderr.write(`everything: an SSE event could not be stored (it was sent, it cannot be replayed): ${e.message}\n`);
+  sharedOptions = { taskStore: shared.taskStore, bus: shared.bus, requestState: { key, claims: shared.nonceClaims } };
+}
 let store: SqliteTaskStore | undefined;
 if (taskStore !== undefined) {
   try {
@@ -50,7 +132,7 @@ if (taskStore !== undefined) {
   if (store.interrupted > 0) process.stderr.write(`everything: ${store.interrupted} task(s) in ${taskStore} were running when the last server stopped; they are marked failed\n`);
   process.on("exit", () => store?.close());
 }
-const server = createServer(store !== undefined ? { taskStore: store } : {});
+const server = createServer(store !== undefined ? { taskStore: store } : sharedOptions);
 
 if (stdio) {
   // One client for the process's life: its 2025-11-25 tasks stay its own across a restart (--task-store).
@@ -71,6 +153,11 @@ async function serveHttp(): Promise<void> {
   const http = createStreamableHttpServer({
     host,
     port,
+    ...(shared !== undefined ? { eventStore: shared.eventStore, sessionDirectory: shared.sessionDirectory } : {}),
+    // Behind a balancer clients name its address: accept it (and this instance's own, for probes).
+    ...(publicUrl !== undefined
+      ? { path: publicUrl.pathname, allowedHosts: [publicUrl.host, "localhost", "127.0.0.1", "[::1]"], allowedOrigins: [publicUrl.origin] }
+      : {}),
     onsession: async (transport) => {
       await server.connect(transport);
     },
@@ -87,6 +174,7 @@ async function serveHttp(): Promise<void> {
       process.exit(1);
     }, 3000).unref();
     await http.close();
+    await shared?.close();
     process.exit(0);
   }
   process.on("SIGTERM", () => void stop("SIGTERM"));
@@ -99,5 +187,7 @@ async function serveHttp(): Promise<void> {
     process.stderr.write(`everything: cannot listen on ${host}:${port}: ${(e as Error).message}\n`);
     process.exit(1);
   }
+  // Other instances forward requests for this one's sessions here.
+  await shared?.sessionDirectory.announce(instanceUrl ?? url);
   process.stdout.write(`listening on ${url.href}\n`);
 }

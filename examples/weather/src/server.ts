@@ -1,5 +1,14 @@
 // The weather example server over stdio (`node dist/examples/weather/src/server.js`), or over
 // Streamable HTTP on 127.0.0.1 with `--http [port]`.
+//
+// As several instances behind a load balancer (docs/scale-out.md), as examples/everything does
+// with `--redis <url>` and `--public-url <url>`: open the shared stores once per instance,
+//   const shared = await openRedisStores({ url: "redis://:password@redis:6379", prefix: "weather" });
+// pass `tasks: { store: shared.taskStore }, bus: shared.bus` and `requestState: { key, claims:
+// shared.nonceClaims }` (one key for all instances, from configuration) to createWeatherExampleServer,
+// and `eventStore: shared.eventStore`, `sessionDirectory: shared.sessionDirectory` plus the
+// balancer's address as `allowedHosts` / `allowedOrigins` (the public URL clients use) to
+// createStreamableHttpServer; once it listens, `shared.sessionDirectory.announce(url)`.
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { handlers } from "./handlers.js";

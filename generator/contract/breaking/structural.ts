@@ -107,7 +107,7 @@ function walkSchemas(
         add("TOOL_INPUT_ADDITIONAL_PROPERTIES_CLOSED", "additionalProperties restricted by a schema (extra arguments must now match it)", oa.pointer, `${ob.pointer}/additionalProperties`);
       }
     } else {
-      for (const p of [...ra]) {
+      for (const p of ra) {
         if (!(p in pb) && !rb.has(p)) add("TOOL_OUTPUT_PROPERTY_REMOVED", `property removed: ${p}`, `${oa.pointer}/properties/${esc(p)}`, ob.pointer);
         else if (!rb.has(p)) add("TOOL_OUTPUT_PROPERTY_OPTIONAL", `property became optional: ${p}`, `${oa.pointer}/required`, `${ob.pointer}/properties/${esc(p)}`);
       }

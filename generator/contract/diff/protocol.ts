@@ -109,9 +109,10 @@ function diffMethods(a: MethodFacts[], b: MethodFacts[]): ProtocolDiff["methods"
   const A = byName(a);
   const B = byName(b);
   let added = b.filter((m) => !A.has(m.method));
-  let removed = a.filter((m) => !B.has(m.method));
+  const gone = a.filter((m) => !B.has(m.method));
+  let removed = gone;
   const renamed: ProtocolDiff["methods"]["renamed"] = [];
-  for (const r of [...removed]) {
+  for (const r of gone) {
     const twin = added.find((n) => n.messageType === r.messageType);
     if (!twin) continue;
     renamed.push({ from: r.method, to: twin.method, via: `message type ${r.messageType}` });

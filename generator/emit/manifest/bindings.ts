@@ -30,12 +30,12 @@ function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExporte
   return { abiCheck: abiCheck(abiExported), revisions };
 }
 
-/** The head both facades' views share: names, the facades import, the type imports and the protocol modules of `entry`. */
+/** The head both facades' views share: names, the runtime's ABI entry, the type imports and the protocol modules of `entry`. */
 export function facadeHead(model: ServerModel, spoken: readonly string[], entry: "server-side" | "client-side", types: string[]) {
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),
-    facades: runtimeImports.facades,
+    abi: runtimeImports.abi,
     imports: types.sort(byName),
     ...runtimeLink(spoken, entry),
     needsTypes: model.tools.length + model.prompts.length + model.resourceTemplates.length > 0,

@@ -64,7 +64,7 @@ export function inputOptional(tool: ToolModel): boolean {
 export function definitionView(model: ServerModel) {
   const members = (kind: string, list: readonly { name: string; ids: { member: string } }[]) => ({ kind, entries: list.map((e) => ({ key: propertyKey(e.name), member: str(e.ids.member) })) });
   return {
-    facades: runtimeImports.facades,
+    abi: runtimeImports.abi,
     serverName: quotedForDoc(model.identity.name),
     members: [members("tools", model.tools), members("prompts", model.prompts), members("resources", model.resources), members("resourceTemplates", model.resourceTemplates)],
     // printData lays objects out expanded (prettier keeps that) at the print stage's width

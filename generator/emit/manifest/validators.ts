@@ -2,7 +2,7 @@
  * Emits the validators of a server manifest's tool schemas:
  * - `tools.ajv.ts` (and `tools.2020.ajv.ts` for schemas using 2020-12-only keywords): ajv
  *   standalone code through the protocol validators' pipeline (ES module, only import
- *   `@mcpgen/runtime/abi`), stopping at the first failure;
+ *   the runtime's ABI entry (`runtimeImports.abi`)), stopping at the first failure;
  * - `tools.all-errors.ajv.ts` (and `tools.2020.all-errors.ajv.ts`): the same schemas compiled to
  *   find every failure (bounded by the runtime), imported only once a value failed, for the report;
  * - `tools.defaults.ts` when some inputSchema has defaults a server fills in (default-appliers.ts);

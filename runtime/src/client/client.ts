@@ -1,7 +1,12 @@
 /**
- * A typed client for any MCP server, manifest or not: the legacy handshake (`connectClient`)
- * plus one method per server feature. Results are validated by the session against the
- * negotiated revision's generated validators.
+ * `McpClient`, a typed client for any MCP server, manifest or not, and `connectMcpClient`, which
+ * opens its session in either era (`connectAnyEra`: the 2026-07-28 probe, else the legacy
+ * `initialize` handshake) declaring the capabilities its options imply. One method per server
+ * feature: lists follow `nextCursor` (at most MAX_PAGES pages) and are checked entry by entry
+ * (ListPolicy), tool calls may run as tasks (client/tasks.ts), `listen` follows changes in either
+ * era (legacy-listen.ts for sessions opened by `initialize`). Results are validated by the session
+ * against the generated validators of the revision in use. The manifest-aware client
+ * (`createMcpClient`) is in manifest-client.ts.
  */
 import { ErrorCode, isObject } from "../jsonrpc.js";
 import { CapabilityError, InvalidListEntryError, InvalidResultError, McpError } from "../errors.js";
@@ -380,6 +385,7 @@ export async function openSession(transport: Transport, options: McpClientOption
     throw new TypeError("connectMcpClient: options.bindings must list at least one protocol binding");
   }
   // The receiver exists before the session (its handlers are registered at connect) and notifies through it after.
+  // oxlint-disable-next-line prefer-const -- the receiver may notify during connect, before the assignment, and must see undefined
   let session: AnyClientSession | undefined;
   const tasks = typeof options.tasks === "object" ? options.tasks : {};
   const receiver = options.tasks

@@ -1,6 +1,6 @@
 import type { JSONRPCErrorResponse, JSONRPCMessage } from "../jsonrpc.js";
 import { MAX_NESTING_DEPTH, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
-import { exceedsDepth, OutlineScanner, outlineOf, type MessageOutline } from "./scan.js";
+import { exceedsDepth, MAX_WALKED_DEPTH, OutlineScanner, outlineOf, valueExceedsDepth, type MessageOutline } from "./scan.js";
 
 /** Default cap on one NDJSON line, in bytes (excluding the newline). */
 export const DEFAULT_MAX_MESSAGE_BYTES = SERVER_MAX_MESSAGE_BYTES;
@@ -137,8 +137,8 @@ export class NdjsonDecoder {
       );
       return;
     }
-    if (exceedsDepth(buf, start, end, this.maxDepth)) {
-      // JSON.parse is iterative, so reading the top level of a deep value is safe; nothing else may touch it.
+    if (this.tooDeep(value, buf, start, end)) {
+      // JSON.parse is iterative, so a deep value exists safely; only bounded looks (tooDeep, its top level) may touch it.
       const outline = outlineOf(value);
       this.onbadline(
         new Error(`NDJSON: ${describeOutline(outline)} nests deeper than ${this.maxDepth} levels`),
@@ -156,6 +156,13 @@ export class NdjsonDecoder {
       return;
     }
     this.onmessage(value as JSONRPCMessage | JSONRPCMessage[]);
+  }
+
+  /** A value nested d deep needs at least 2d bytes; past that its members are walked (or, for a huge limit, its bytes scanned). */
+  private tooDeep(value: unknown, buf: Buffer, start: number, end: number): boolean {
+    const max = this.maxDepth;
+    if (end - start <= 2 * max) return false;
+    return max <= MAX_WALKED_DEPTH ? valueExceedsDepth(value, max) : exceedsDepth(buf, start, end, max);
   }
 
   /** Begin reading the outline of an oversized line from what is buffered of it plus `chunk[start, end)`. */

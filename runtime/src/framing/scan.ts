@@ -46,6 +46,30 @@ export function exceedsDepth(buf: Uint8Array, start: number, end: number, max: n
   return false;
 }
 
+/**
+ * Deepest `max` a parsed value may be checked for by walking it instead of its text: the walk
+ * recurses once per level, so a larger limit is checked on the bytes (exceedsDepth).
+ */
+export const MAX_WALKED_DEPTH = 1024;
+
+/**
+ * Whether a value JSON.parse built nests arrays/objects deeper than `max` (the same verdict as
+ * exceedsDepth on its text). Cheaper than the byte scan for messages of long keys and strings
+ * (a 2026-07-28 request's `_meta`): it visits members, not characters. Stops `max + 1` levels
+ * down, so a deep value costs no more stack than the limit allows; `max` at most MAX_WALKED_DEPTH.
+ */
+export function valueExceedsDepth(value: unknown, max: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (max === 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (valueExceedsDepth(value[i], max - 1)) return true;
+    return false;
+  }
+  // JSON.parse makes plain objects whose members are all own and enumerable.
+  for (const k in value) if (valueExceedsDepth((value as Record<string, unknown>)[k], max - 1)) return true;
+  return false;
+}
+
 /** The same for a JSON string (SSE event data, POST bodies): textFootprint's pass, so it stays copy-free. */
 export function textExceedsDepth(text: string, max: number): boolean {
   return textFootprint(text, max) < 0;

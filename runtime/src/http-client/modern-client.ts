@@ -1,10 +1,11 @@
 /**
- * Streamable HTTP client transport, 2026-07-28 shape (transports.md §4): one POST per message, no
- * session, no GET stream; each POST carries the request-metadata headers mirrored from its body
- * (MCP-Protocol-Version, Mcp-Method, Mcp-Name, and Mcp-Param-* for tool arguments annotated
- * `x-mcp-header`). Replies come as one JSON object or an SSE stream (comments ignored). Closing a
- * request's HTTP exchange is that request's cancellation, so `notifications/cancelled` from the
- * session is carried out as exactly that and never POSTed.
+ * Streamable HTTP client transport, 2026-07-28 shape
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http): one
+ * POST per message, no session, no GET stream; each POST carries the request-metadata headers
+ * mirrored from its body (MCP-Protocol-Version, Mcp-Method, Mcp-Name, and Mcp-Param-* for tool
+ * arguments annotated `x-mcp-header`). Replies come as one JSON object or an SSE stream (comments
+ * ignored). Closing a request's HTTP exchange is that request's cancellation, so
+ * `notifications/cancelled` from the session is carried out as exactly that and never POSTed.
  */
 import { isObject } from "../jsonrpc.js";
 import type * as http from "node:http";
@@ -44,8 +45,10 @@ function mirrored(value: unknown, type: HeaderParam["type"]): string | undefined
 }
 
 /**
- * The request-metadata headers of one message (transports.md §4.5). `tools` gives the header
- * annotations of each tool by name; `version` is used when the body carries no protocol version.
+ * The request-metadata headers of one message
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#request-metadata).
+ * `tools` gives the header annotations of each tool by name; `version` is used when the body
+ * carries no protocol version.
  */
 export function requestHeaders(message: Msg, tools: ReadonlyMap<string, readonly HeaderParam[]>, version: string | undefined): Record<string, string> {
   const h: Record<string, string> = {};
@@ -229,7 +232,11 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
     });
   }
 
-  /** Cancel = close the request's exchange (transports.md §4.6); unknown ids are already over. */
+  /**
+   * Cancel = close the request's exchange
+   * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#cancellation);
+   * unknown ids are already over.
+   */
   private cancel(requestId: unknown): void {
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
     const ex = this.exchanges.get(requestId);

@@ -8,6 +8,7 @@
 import { unreadableAnswers } from "../framing/frame-error.js";
 import type { MessageOutline } from "../framing/scan.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import { DEFAULT_MAX_BODY_BYTES, accepts, headerValue, sendJsonError } from "./http-util.js";
@@ -48,6 +49,11 @@ export interface HttpEndpointOptions<Req extends HttpRequestIn = HttpRequestIn> 
   responseMode?: "auto" | "json" | "sse";
   /** Resumability store; default an in-memory store (stateful mode); false disables resumability and priming. */
   eventStore?: EventStore | false;
+  /**
+   * Several instances of one server: where the legacy sessions of all of them are found, so a
+   * request reaching an instance other than its session's is forwarded there (docs/scale-out.md).
+   */
+  sessionDirectory?: SessionDirectory;
   /** `retry` (ms) sent in each SSE priming event (default 1000). */
   retryMs?: number;
   /** Keep-alive comment interval on the GET stream in ms (default 25000; 0 disables). */
@@ -148,7 +154,18 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       maxSessions: options.maxSessions ?? MAX_HTTP_SESSIONS,
       genId: options.sessionIdGenerator ?? randomId,
       report: this.report,
+      directory: options.sessionDirectory,
     });
+  }
+
+  /**
+   * A legacy request for a session another instance holds: forwarded there (true once answered);
+   * false at once, without a promise, when there is no directory or the session is here.
+   */
+  private elsewhere(req: Req, res: HttpReply, body?: object): Promise<boolean> | false {
+    const sid = headerValue(req, "mcp-session-id");
+    const d = this.options.sessionDirectory;
+    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && d.forward(sid, req, res, body && JSON.stringify(body));
   }
 
   isSession(sid: string): boolean {
@@ -200,6 +217,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       await serveModernPost(req, res, post, auth, this.sessions, this.options);
       return;
     }
+    const away = session === undefined && !post.initialize && this.elsewhere(req, res, post.parsed);
+    if (away !== false && (await away)) return;
     const transport = this.stateless
       ? await this.statelessPost(req, res, post)
       : post.initialize
@@ -225,6 +244,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     if (transport === undefined) return undefined;
     try {
       await this.options.onsession(transport, req);
+      // Known to the other instances before the client learns the session id.
+      await this.options.sessionDirectory?.opened(transport.sessionId!);
     } catch (e) {
       this.sessions.byId.delete(transport.sessionId!);
       throw e;
@@ -277,6 +298,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
+    const away = this.elsewhere(req, res);
+    if (away !== false && (await away)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
     // A client gone while its token was verified: a stream attached to its closed response would
@@ -298,6 +321,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
+    const away = this.elsewhere(req, res);
+    if (away !== false && (await away)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
     await t.close();
@@ -363,6 +388,8 @@ function randomId(): string {
 /** What a host's handler does when serving a request failed: report it, and answer 500 if nothing was sent yet. */
 export function failed(endpoint: { report(e: Error): void }, res: HttpReply, e: unknown): void {
   endpoint.report(e instanceof Error ? e : new Error(describe(e)));
-  if (!res.headersSent) sendJsonError(res, 500, -32603, "Internal error");
+  // A shared store that is down (data.retryable) is the service being unavailable, for now.
+  const retryable = (e as { data?: { retryable?: unknown } } | undefined)?.data?.retryable === true;
+  if (!res.headersSent) sendJsonError(res, retryable ? 503 : 500, -32603, "Internal error");
   else res.end();
 }

@@ -1,8 +1,10 @@
 /**
- * The 2026-07-28 shape of Streamable HTTP (transports.md §4-6): which POSTs take the stateless
- * modern path, the request-metadata headers every such POST must mirror from its body (checked
- * before the body's `_meta`, so a mismatch is `-32020` whatever else is wrong), serving such a
- * POST on a transport of its own, and the HTTP status each modern JSON-RPC error travels with.
+ * The 2026-07-28 shape of Streamable HTTP
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http):
+ * which POSTs take the stateless modern path, the request-metadata headers every such POST must
+ * mirror from its body (checked before the body's `_meta`, so a mismatch is `-32020` whatever else
+ * is wrong), serving such a POST on a transport of its own, and the HTTP status each modern
+ * JSON-RPC error travels with.
  */
 import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId, isObject } from "../jsonrpc.js";
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
@@ -66,7 +68,11 @@ function checkStandardHeaders(req: HttpRequestHead, method: string, params: unkn
   return undefined;
 }
 
-/** HTTP status of a modern error response (transports.md §6); 200 for the rest. */
+/**
+ * HTTP status of a modern error response
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http); 200
+ * for the rest.
+ */
 export function modernErrorStatus(code: number): number {
   switch (code) {
     case ErrorCode.MethodNotFound:

@@ -487,7 +487,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       else this.emit(s, event);
       return;
     }
-    const emit = (eventId: string): void => {
+    // Without an id when the store could not keep the event: it cannot be replayed.
+    const emit = (eventId?: string): void => {
       const event = encodeSseEvent({ event: "message", id: eventId, data });
       if (done) this.endStream(s, event);
       else this.emit(s, event);
@@ -497,6 +498,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     else {
       s.tail = stored.then(emit, (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        // The store is down (a shared one lost): the message still goes out, only not resumable;
+        // a reply is never held back for resumability's sake.
+        emit();
       });
     }
   }
@@ -595,6 +599,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       this.stopKeepAlive(s);
       const watched = this.endsWithStream;
       if (watched !== undefined && watched.size > 0) {
+        // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
         for (const id of [...s.open]) {
           const ongone = watched.get(id);
           if (ongone === undefined) continue;

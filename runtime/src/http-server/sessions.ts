@@ -6,6 +6,7 @@
 import { unrefTimer, type HttpReply, type HttpRequestHead } from "../http-exchange.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { EventStore } from "./event-store.js";
+import type { SessionDirectory } from "./session-directory.js";
 import { headerValue, sendJsonError } from "./http-util.js";
 import { StreamableHttpServerTransport } from "./session-transport.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
@@ -21,6 +22,7 @@ export interface HttpSessionSettings {
   readonly maxSessions: number;
   readonly genId: () => string;
   readonly report: (e: Error) => void;
+  readonly directory: SessionDirectory | undefined;
 }
 
 export class HttpSessions {
@@ -42,7 +44,10 @@ export class HttpSessions {
       modern,
       closeWhenIdle: s.stateless || modern,
       onclosed: (t) => {
-        if (t.sessionId !== undefined && this.byId.get(t.sessionId) === t) this.byId.delete(t.sessionId);
+        if (t.sessionId !== undefined && this.byId.get(t.sessionId) === t) {
+          this.byId.delete(t.sessionId);
+          s.directory?.closed(t.sessionId);
+        }
       },
     });
   }

@@ -1,10 +1,11 @@
 /**
- * One connection (a stdio pipe, an in-memory pair) served in both eras at once (lifecycle.md
- * §13.2): each inbound message goes to the legacy session or the 2026-07-28 session by how it
- * opens. A request whose `_meta` names a protocol version is modern; `initialize`, and anything
- * after it that carries no such `_meta`, is legacy; a bare request before any `initialize` is
- * modern (and refused there for its missing `_meta`), except `ping`, which legacy allows early.
- * Responses only ever answer the legacy session's requests (modern servers send none).
+ * One connection (a stdio pipe, an in-memory pair) served in both eras at once
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions):
+ * each inbound message goes to the legacy session or the 2026-07-28 session by how it opens. A
+ * request whose `_meta` names a protocol version is modern; `initialize`, and anything after it
+ * that carries no such `_meta`, is legacy; a bare request before any `initialize` is modern (and
+ * refused there for its missing `_meta`), except `ping`, which legacy allows early. Responses only
+ * ever answer the legacy session's requests (modern servers send none).
  */
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";

@@ -1,8 +1,9 @@
 /**
- * Server-side check of `Mcp-Param-*` headers (transports.md §4.5): every tool argument annotated
- * `x-mcp-header` is mirrored in its header when present and non-null, and the header says the same
- * (base64 sentinel decoded; integers compared numerically). A header for an argument the body
- * lacks, a missing header, or a malformed value is `-32020` (HTTP 400).
+ * Server-side check of `Mcp-Param-*` headers
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#custom-headers-from-tool-parameters):
+ * every tool argument annotated `x-mcp-header` is mirrored in its header when present and non-null,
+ * and the header says the same (base64 sentinel decoded; integers compared numerically). A header
+ * for an argument the body lacks, a missing header, or a malformed value is `-32020` (HTTP 400).
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";

@@ -120,7 +120,8 @@ export class ModernContext implements HandlerContext {
   }
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     const wanted = this.identity.logLevel;
-    // No level in _meta: no notifications/message for this request (lifecycle.md §12.2).
+    // No level in _meta: no notifications/message for this request
+    // (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#per-request-log-level).
     if (wanted === undefined || levelIndex(level) < levelIndex(wanted)) return;
     await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
   }

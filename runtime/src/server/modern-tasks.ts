@@ -4,10 +4,26 @@
  */
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { TasksExtension, type ModernTasksOptions } from "../tasks/modern.js";
+import type { ChangeBus } from "./change-bus.js";
 import { ModernContext } from "./modern-context.js";
 
 export class ModernTasks extends TasksExtension<ModernContext> {
-  constructor(codec: RequestStateCodec, options: ModernTasksOptions) {
-    super(codec, options, (rc, identity, round) => new ModernContext(rc, identity, round));
+  /** With `bus`: task changes reach the other instances' listens, and cancel and input the instance running the task. */
+  constructor(codec: RequestStateCodec, options: ModernTasksOptions & { bus?: ChangeBus | undefined }) {
+    const { bus, ...rest } = options;
+    super(
+      codec,
+      bus === undefined
+        ? rest
+        : {
+            ...rest,
+            onchange: (task) => {
+              rest.onchange?.(task);
+              bus.publish({ kind: "task", task }).catch(rest.report);
+            },
+            relay: { cancel: (taskId) => bus.publish({ kind: "taskCancel", taskId }), input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }) },
+          },
+      (rc, identity, round) => new ModernContext(rc, identity, round),
+    );
   }
 }

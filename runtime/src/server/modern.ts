@@ -30,7 +30,7 @@ const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened:
 
 /** A cancelled retry gives its requestState back, so the client may send it again. */
 function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
-  if (retry.opened !== undefined && rc.cancelled) core.codec.release(retry.opened);
+  if (retry.opened !== undefined && rc.cancelled) void Promise.resolve(core.codec.release(retry.opened)).catch(core.report);
 }
 
 /**
@@ -219,7 +219,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
         try {
           return (await core.router.read(p.uri as string, ctx)) as unknown as Result;
         } catch (e) {
-          // 2026-07-28: a missing resource is invalid params, never -32002 (features.md §2).
+          // 2026-07-28: a missing resource is invalid params, never -32002
+          // (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling).
           if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound) throw new McpError(ErrorCode.InvalidParams, e.message, { uri: p.uri });
           throw e;
         }

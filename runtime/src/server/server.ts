@@ -23,6 +23,7 @@ import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import { levelIndex, shouldLog, type Connection } from "./context.js";
 import { ServerCore } from "./core.js";
+import type { Change, ChangeList } from "./change-bus.js";
 import { EraRouter } from "./era-router.js";
 import { LazyModule } from "./lazy-module.js";
 import { legacySession } from "./legacy.js";
@@ -70,6 +71,7 @@ export class McpServer {
   readonly capabilities: Capabilities;
   readonly instructions: string | undefined;
   private modernCore: ModernServerCore | undefined;
+  private readonly detach: (() => void) | undefined;
 
   /** @internal use createMcpServer */
   constructor(
@@ -92,6 +94,20 @@ export class McpServer {
     this.instructions = this.core.instructions;
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
+    // What another instance raised reaches this one's sessions and listens (only what it declares:
+    // a bus that was cut off says every list may have changed).
+    this.detach = options.bus?.attach({
+      listChanged: (list) => void (hasCapability(this.capabilities, `${list}.listChanged`) && this.listChangedHere(list).catch(this.core.report)),
+      resourceUpdated: (uri) => void (hasCapability(this.capabilities, "resources.subscribe") && this.resourceUpdatedHere(uri).catch(this.core.report)),
+      taskChanged: (task) => void this.listens.taskChanged(task),
+      taskCancelled: (taskId) => this.core.tasks?.remoteCancel(taskId),
+      taskInput: (taskId, responses) => void this.core.tasks?.remoteInput(taskId, responses).catch(this.core.report),
+    });
+  }
+
+  /** Tell the other instances (errors are reported: the change went out here in any case). */
+  private share(change: Change): void {
+    this.options.bus?.publish(change).catch(this.core.report);
   }
 
   /** @internal The 2026-07-28 tasks extension (see ServerCore.tasks). */
@@ -215,6 +231,7 @@ export class McpServer {
   }
 
   private async legacySession(transport: Transport, options: ConnectOptions, runningBytes: SessionBytes): Promise<ServerSession> {
+    // oxlint-disable-next-line prefer-const -- the session's callback reads it; assigned once the session it holds exists
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
@@ -245,6 +262,11 @@ export class McpServer {
   /** `notifications/resources/updated` to every connection subscribed to `uri`; resolves to how many were told. */
   async notifyResourceUpdated(uri: string): Promise<number> {
     if (!hasCapability(this.capabilities, "resources.subscribe")) throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
+    this.share({ kind: "resourceUpdated", uri });
+    return this.resourceUpdatedHere(uri);
+  }
+
+  private async resourceUpdatedHere(uri: string): Promise<number> {
     const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
     const [listens] = await Promise.all([
       this.listens.resourceUpdated(uri),
@@ -265,6 +287,11 @@ export class McpServer {
 
   private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
     if (!hasCapability(this.capabilities, `${kind}.listChanged`)) throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
+    this.share({ kind: "listChanged", list: kind });
+    await this.listChangedHere(kind);
+  }
+
+  private async listChangedHere(kind: ChangeList): Promise<void> {
     await Promise.all([this.broadcast(`notifications/${kind}/list_changed`, undefined, () => true), this.listens.listChanged(kind)]);
   }
 
@@ -281,6 +308,7 @@ export class McpServer {
 
   /** Close every connection; open listens are answered first. */
   async close(): Promise<void> {
+    this.detach?.();
     this.core.tasks?.close();
     this.core.legacyTasks?.close();
     const listening = this.listens.size > 0;

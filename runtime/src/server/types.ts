@@ -15,6 +15,7 @@ import type { ProgressOptions, RequestOptions } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestStateCodec, RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
+import type { ChangeBus } from "./change-bus.js";
 import type { RunningBytesLimits } from "../session/running-bytes.js";
 import type {
   CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
@@ -110,7 +111,7 @@ export type ServerModernTasks = TasksExtension<TaskRunContext & HandlerContext>;
 export interface ServerTasksModule {
   readonly MemoryTaskStore: typeof MemoryTaskStore;
   readonly LegacyTasks: typeof LegacyTasks;
-  readonly ModernTasks: new (codec: RequestStateCodec, options: ModernTasksOptions) => ServerModernTasks;
+  readonly ModernTasks: new (codec: RequestStateCodec, options: ModernTasksOptions & { bus?: ChangeBus | undefined }) => ServerModernTasks;
   readonly TASKS_EXTENSION: string;
   readonly withTaskMethods: typeof withTaskMethods;
   readonly callMaybeTask: typeof callMaybeTask;
@@ -296,6 +297,13 @@ export interface McpServerOptions {
    * or "runningBytes.max".
    */
   runningBytes?: RunningBytesLimits;
+  /**
+   * The bus shared with the other instances of this server behind a load balancer
+   * (`@mcpgen/runtime/redis`'s RedisChangeBus, docs/scale-out.md): list_changed, resources/updated
+   * and task changes raised here reach their sessions and listens, and a `tasks/cancel` or
+   * `tasks/update` reaches the instance running the task. Default: none (one process).
+   */
+  bus?: ChangeBus;
 }
 
 export type { CallToolResult };

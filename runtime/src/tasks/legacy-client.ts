@@ -1,11 +1,12 @@
 /**
- * The requestor side of the 2025-11-25 core tasks (features.md §9) in the client: a `tools/call`
- * sent with `params.task` gets a CreateTaskResult, and the client waits for it. A status
- * notification ends a wait early, but is never relied on (the spec says requestors keep polling):
- * `tasks/get` runs at the server's `pollInterval`, bounded. Once the task is terminal or asks for
- * input, `tasks/result` (which blocks until terminal) fetches the payload; the server sends the
- * requests the task needs (tagged `related-task`) while that call is open, and the client's
- * ordinary handlers answer them. Aborting the caller's signal sends `tasks/cancel`.
+ * The requestor side of the 2025-11-25 core tasks
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks) in the client: a
+ * `tools/call` sent with `params.task` gets a CreateTaskResult, and the client waits for it. A
+ * status notification ends a wait early, but is never relied on (the spec says requestors keep
+ * polling): `tasks/get` runs at the server's `pollInterval`, bounded. Once the task is terminal or
+ * asks for input, `tasks/result` (which blocks until terminal) fetches the payload; the server
+ * sends the requests the task needs (tagged `related-task`) while that call is open, and the
+ * client's ordinary handlers answer them. Aborting the caller's signal sends `tasks/cancel`.
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { InvalidResultError, McpError } from "../errors.js";

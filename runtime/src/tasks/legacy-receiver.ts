@@ -1,5 +1,6 @@
 /**
- * The client as task receiver in the 2025-11-25 core tasks (features.md §9): a server may send
+ * The client as task receiver in the 2025-11-25 core tasks
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks): a server may send
  * `sampling/createMessage` or `elicitation/create` with `params.task` when the client declared
  * `tasks.requests.sampling.createMessage` / `tasks.requests.elicitation.create`. The client then
  * answers a CreateTaskResult at once, runs its ordinary handler in the background, and serves

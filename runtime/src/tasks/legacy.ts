@@ -1,12 +1,13 @@
 /**
- * 2025-11-25 core tasks on the server (features.md §9): a `tools/call` carrying `params.task`
- * answers `CreateTaskResult` at once and its handler runs on; the client follows with `tasks/get`,
- * `tasks/result` (blocks until the task is terminal, then answers exactly what the call would
- * have), `tasks/list` and `tasks/cancel`, and hears `notifications/tasks/status`. A handler that
- * asks the client for something (`ctx.client.elicit`, `createMessage`, ...) parks its task in
- * `input_required`; the request goes out, tagged with `related-task`, on the next `tasks/result`
- * the client sends for the task (over HTTP: on that request's SSE stream), and the task goes back
- * to `working` once it is answered.
+ * 2025-11-25 core tasks on the server
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks): a `tools/call`
+ * carrying `params.task` answers `CreateTaskResult` at once and its handler runs on; the client
+ * follows with `tasks/get`, `tasks/result` (blocks until the task is terminal, then answers exactly
+ * what the call would have), `tasks/list` and `tasks/cancel`, and hears
+ * `notifications/tasks/status`. A handler that asks the client for something (`ctx.client.elicit`,
+ * `createMessage`, ...) parks its task in `input_required`; the request goes out, tagged with
+ * `related-task`, on the next `tasks/result` the client sends for the task (over HTTP: on that
+ * request's SSE stream), and the task goes back to `working` once it is answered.
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { ConnectionClosedError, McpError } from "../errors.js";
@@ -218,6 +219,7 @@ export class LegacyTasks {
 
   /** Stop every handler (the server is closing); their tasks stay in the store as they are. */
   close(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
   }
 
@@ -338,8 +340,10 @@ export class LegacyTasks {
 
   /**
    * The task's stand-in for its `tools/call`: the task's signal; progress on the call's token for
-   * as long as the task runs (features.md §9 Progress); log messages to the creating connection;
-   * requests to the client through `tasks/result` (input_required).
+   * as long as the task runs
+   * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-progress-notifications);
+   * log messages to the creating connection; requests to the client through `tasks/result`
+   * (input_required).
    */
   private taskContext(id: string, run: Run, rc: RequestContext): RequestContext {
     const signal = run.controller.signal;

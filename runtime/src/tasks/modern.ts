@@ -1,5 +1,6 @@
 /**
- * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server (features.md §10): a
+ * The 2026-07-28 `io.modelcontextprotocol/tasks` extension on the server
+ * (https://modelcontextprotocol.io/extensions/tasks/overview): a
  * tool call the server lets run as a task answers `CreateTaskResult` (`resultType: "task"`), and
  * the client follows it with `tasks/get` (DetailedTask), `tasks/update` (answers to task-phase
  * input requests) and `tasks/cancel`. Input the handler asks for before the task exists is
@@ -12,7 +13,6 @@ import { deriveBinding } from "../lazy-binding.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
-import type { Capabilities } from "../lifecycle/common/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import { InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
@@ -48,7 +48,19 @@ export interface ModernTasksOptions {
   maxTtlMs?: number;
   /** A task changed (for `notifications/tasks` on listens). */
   onchange?: (task: Result) => void;
+  /**
+   * Reaches the instance running a task this one does not (instances sharing a store behind a
+   * load balancer); that instance calls remoteCancel / remoteInput. Without it a task's run is
+   * reachable only from the instance that started it.
+   */
+  relay?: TaskRelay;
   report: (e: Error) => void;
+}
+
+/** How a `tasks/cancel` or `tasks/update` answered here reaches the run held elsewhere. */
+export interface TaskRelay {
+  cancel(taskId: string): Promise<void>;
+  input(taskId: string, responses: Readonly<Record<string, unknown>>): Promise<void>;
 }
 
 /**
@@ -266,24 +278,40 @@ export class TasksExtension<C extends TaskRunContext> {
       throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
     }
     const t = await this.find(id, rc);
-    const entry = this.running.get(id);
     // Unknown, answered or superseded keys are ignored (the update is eventually consistent).
-    if (t.status !== "input_required" || entry === undefined) return {};
+    if (t.status !== "input_required") return {};
+    const entry = this.running.get(id);
+    if (entry !== undefined) await this.answer(id, entry, responses as Record<string, unknown>);
+    else await this.options.relay?.input(id, responses as Record<string, unknown>);
+    return {};
+  }
+
+  /** Answers relayed from another instance, for a run this one holds (else ignored). */
+  async remoteInput(taskId: string, responses: Readonly<Record<string, unknown>>): Promise<void> {
+    const entry = this.running.get(taskId);
+    if (entry !== undefined) await this.answer(taskId, entry, responses);
+  }
+
+  /** The task was cancelled through another instance: stop its run here, if this one holds it. */
+  remoteCancel(taskId: string): void {
+    this.stop(taskId, new Error("task cancelled"));
+  }
+
+  private async answer(id: string, entry: Running<C>, responses: Readonly<Record<string, unknown>>): Promise<void> {
     let answered = 0;
-    for (const [key, value] of Object.entries(responses as Record<string, unknown>)) {
+    for (const [key, value] of Object.entries(responses)) {
       if (!entry.outstanding.has(key)) continue;
       entry.answers[key] = value;
       entry.outstanding.delete(key);
       answered++;
     }
-    if (answered === 0) return {};
+    if (answered === 0) return;
     if (entry.outstanding.size > 0) {
       await this.change(id, { status: "input_required", inputRequests: Object.fromEntries(entry.outstanding) });
-      return {};
+      return;
     }
     await this.change(id, { status: "working" });
     this.rerun(id, entry);
-    return {};
   }
 
   async cancel(params: Params | undefined, rc: RequestContext): Promise<Result> {
@@ -293,13 +321,16 @@ export class TasksExtension<C extends TaskRunContext> {
     if (!TERMINAL.has(t.status)) {
       const after = await this.options.store.cancel(id, ownerOf(rc), "cancelled by the client");
       if (after !== undefined) this.options.onchange?.(detailed(after));
-      this.stop(id, new Error("task cancelled"));
+      if (this.running.has(id)) this.stop(id, new Error("task cancelled"));
+      // The store says cancelled already; the run elsewhere learns it now rather than by its end.
+      else this.options.relay?.cancel(id).catch((e: Error) => this.options.report(e));
     }
     return {};
   }
 
   /** Abort every task run (the server is closing); their tasks stay in the store as they are. */
   close(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const id of [...this.running.keys()]) this.stop(id, new Error("server closing"));
   }
 

@@ -27,14 +27,20 @@ export function principalOf(rc: RequestContext): string | undefined {
   return principalKey(rc.transportContext?.auth as AuthInfo | undefined);
 }
 
-/** Unknown, expired and someone else's tasks look the same to the caller (features.md §9-10). */
+/**
+ * Unknown, expired and someone else's tasks look the same to the caller
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#task-isolation-and-access-control,
+ * and the extension's https://modelcontextprotocol.io/extensions/tasks/overview).
+ */
 export function unknownTask(id: string): McpError {
   return new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${JSON.stringify(id)}`, { taskId: id });
 }
 
 /**
- * Too many task runs at once, on the whole server or for one caller: -32603, because nothing in
- * the request is wrong (features.md §9 Errors); `data.limit` names the bound.
+ * Too many task runs at once, on the whole server or for one caller: -32603, because nothing in the
+ * request is wrong
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks#error-handling);
+ * `data.limit` names the bound.
  */
 export function tooManyRunning(max: number, limit: "maxRunning" | "maxRunningPerOwner" = "maxRunning"): McpError {
   const whose = limit === "maxRunning" ? "" : " for one caller";

@@ -1,8 +1,11 @@
 /**
- * Where tasks live (features.md §9-10): one small interface so a durable or shared store (SQLite,
- * Redis, PostgreSQL) is one file, and the in-memory default, bounded in count and lifetime. The
- * store enforces the status machine: a task that reached `completed`, `failed` or `cancelled`
- * never changes again, whatever a racing handler or a late cancel tries.
+ * Where tasks live (2025-11-25 core tasks,
+ * https://modelcontextprotocol.io/specification/2025-11-25/basic/utilities/tasks, and the
+ * 2026-07-28 tasks extension, https://modelcontextprotocol.io/extensions/tasks/overview): one small
+ * interface so a durable or shared store (SQLite, Redis, PostgreSQL) is one file, and the in-memory
+ * default, bounded in count and lifetime. The store enforces the status machine: a task that
+ * reached `completed`, `failed` or `cancelled` never changes again, whatever a racing handler or a
+ * late cancel tries.
  */
 import { randomBytes, toBase64Url } from "../bytes.js";
 import { MAX_TASKS, TASK_DEFAULT_TTL_MS, TASK_MAX_TTL_MS } from "../limits.js";

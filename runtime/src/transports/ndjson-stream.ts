@@ -5,6 +5,9 @@ import { NdjsonDecoder } from "../framing/ndjson.js";
 import { FrameError } from "../framing/frame-error.js";
 import { STDIO_DRAIN_TIMEOUT_MS } from "../limits.js";
 
+/** The event loop's check phase, after the microtasks of the current I/O callback (a timer where there is none). */
+const checkPhase: (f: () => void) => void = typeof setImmediate === "function" ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
+
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
 
@@ -50,9 +53,43 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
   private inputEnded = false;
   protected readonly drainTimeoutMs: number;
 
-  private readonly ondata = (chunk: Buffer | string): void => {
-    this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+  /**
+   * Sends of one burst leave in one write. A burst is what one input chunk brings: from its second
+   * send on, the output is corked, so the answers to a chunk of pipelined requests go out in one
+   * writev instead of one syscall each. When the chunk held several messages, the burst lasts
+   * until the event loop's check phase, so what their handlers and continuations send (a client's
+   * next requests) goes out together too. A chunk of one message (sequential calls) writes at once.
+   */
+  private burst = -1;
+  private corked = false;
+  private delivered = 0;
+  private flushing = false;
+  private readonly flushBound = (): void => {
+    this.flushing = false;
+    this.endBurst();
   };
+  private readonly ondata = (chunk: Buffer | string): void => {
+    if (this.burst < 0) this.burst = 0;
+    this.delivered = 0;
+    try {
+      this.decoder.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+    } finally {
+      if (this.flushing) {
+        // The open burst ends in the check phase already scheduled.
+      } else if (this.delivered > 1) {
+        this.flushing = true;
+        checkPhase(this.flushBound);
+      } else this.endBurst();
+    }
+  };
+
+  private endBurst(): void {
+    this.burst = -1;
+    if (this.corked) {
+      this.corked = false;
+      this.output?.uncork();
+    }
+  }
   private readonly onend = (): void => {
     if (this.inputEnded || this.closed) return;
     this.inputEnded = true;
@@ -98,6 +135,7 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
 
   /** A throwing handler must not unwind into the stream's 'data' event (that would kill the process). */
   private deliver(m: JSONRPCMessage | JSONRPCMessage[]): void {
+    this.delivered++;
     try {
       this.onmessage?.(m);
     } catch (e) {
@@ -125,6 +163,10 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
     const out = this.output;
     if (this.closed || !out) return Promise.reject(new Error("transport is closed"));
+    if (this.burst >= 0 && ++this.burst === 2 && !this.corked) {
+      out.cork();
+      this.corked = true;
+    }
     const ok = out.write(JSON.stringify(message) + "\n");
     if (ok) return SENT;
     // Back-pressure: callers that await send() slow down to the pipe's pace.

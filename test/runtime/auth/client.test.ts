@@ -2,7 +2,8 @@
 // HTTP on 127.0.0.1: the whole flow, step-up, refresh, migration, and a hostile server's tricks.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectClient, type ClientSession } from "@mcpgen/runtime";
+import type { ClientSession } from "@mcpgen/runtime";
+import { connectClient } from "@mcpgen/runtime/internal";
 import { StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
 import { OAuthClient, OAuthFlowError, InMemoryOAuthStore, InvalidTokenError, type AuthorizationUserAgent, type OAuthClientOptions } from "@mcpgen/runtime/auth";
 import { binding } from "@mcpgen/runtime/protocol/2025-11-25";

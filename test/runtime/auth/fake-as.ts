@@ -4,7 +4,8 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServerSession, type ServerOptions, type Transport } from "@mcpgen/runtime";
+import type { Transport } from "@mcpgen/runtime";
+import { createServerSession, type ServerOptions } from "@mcpgen/runtime/internal";
 import { createStreamableHttpServer, type StreamableHttpServer } from "@mcpgen/runtime/http";
 import { createResourceServer, InvalidTokenError, type AuthInfo, type ResourceServerOptions } from "@mcpgen/runtime/auth";
 import { binding } from "@mcpgen/runtime/protocol/2025-11-25";

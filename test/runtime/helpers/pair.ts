@@ -1,5 +1,6 @@
 /** A legacy-era client and server connected over the in-memory pair. */
-import { connectClient, createMemoryTransportPair, createServerSession, type ClientOptions, type ServerOptions } from "@mcpgen/runtime";
+import { createMemoryTransportPair } from "@mcpgen/runtime";
+import { connectClient, createServerSession, type ClientOptions, type ServerOptions } from "@mcpgen/runtime/internal";
 import { bindings } from "./binding.js";
 
 export type ClientPart = Partial<Omit<ClientOptions, "transport">>;

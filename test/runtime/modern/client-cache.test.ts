@@ -1,6 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { ResultCache } from "@mcpgen/runtime";
+import { ResultCache } from "@mcpgen/runtime/internal";
 
 test("keys: method plus every param but _meta, order-independent; retries and uncacheable methods have none", () => {
   const c = new ResultCache();

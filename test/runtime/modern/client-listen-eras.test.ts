@@ -2,7 +2,8 @@
 // legacy server (our legacy lifecycle on the in-memory transport) and a scripted 2026-07-28 one.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { CapabilityError, MetaKey, connectMcpClient, createMemoryTransportPair, createServerSession } from "@mcpgen/runtime";
+import { CapabilityError, connectMcpClient, createMemoryTransportPair } from "@mcpgen/runtime";
+import { MetaKey, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings, dual, modern } from "../helpers/binding.js";
 import { scriptedPeer } from "./peer.js";
 

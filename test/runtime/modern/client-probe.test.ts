@@ -1,11 +1,11 @@
-// The dual-era client's probe over the in-memory transport (transports.md §1.4): modern outcomes
-// stay modern, everything else (errors of any code, garbage, silence) falls back to initialize on
-// the same session; the era is remembered per server; an era can be pinned.
+// The dual-era client's probe over the in-memory transport
+// (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility):
+// modern outcomes stay modern, everything else (errors of any code, garbage, silence) falls back to
+// initialize on the same session; the era is remembered per server; an era can be pinned.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  EraCache, ProtocolVersionError, connectAnyEra, connectMcpClient, createMemoryTransportPair, createServerSession, type AnyEraOptions,
-} from "@mcpgen/runtime";
+import { ProtocolVersionError, connectMcpClient, createMemoryTransportPair } from "@mcpgen/runtime";
+import { EraCache, connectAnyEra, createServerSession, type AnyEraOptions } from "@mcpgen/runtime/internal";
 import { bindings, dual } from "../helpers/binding.js";
 import { scriptedPeer, type Answer, type Peer } from "./peer.js";
 

@@ -2,10 +2,8 @@
 // per-request _meta, resultType rules, the MRTR retry loop, -32022 retry, cache, listen.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  InputRoundsExceededError, InvalidResultError, McpError, MetaKey, ProtocolVersionError, SubscriptionAckError, connectModernClient,
-  type ModernClientOptions, type ModernClientSession,
-} from "@mcpgen/runtime";
+import { InputRoundsExceededError, InvalidResultError, McpError, ProtocolVersionError, SubscriptionAckError, type ModernClientSession } from "@mcpgen/runtime";
+import { MetaKey, connectModernClient, type ModernClientOptions } from "@mcpgen/runtime/internal";
 import { dual, modern } from "../helpers/binding.js";
 import { DISCOVERED, scriptedPeer, tick, type Answer, type Peer } from "./peer.js";
 

@@ -1,12 +1,14 @@
 // The 2026-07-28 Streamable HTTP client against a scripted node:http server on 127.0.0.1:
 // request-metadata headers (incl. Mcp-Param-* with base64), JSON and SSE replies, refusals with
 // JSON-RPC bodies, cancellation by closing the exchange, the -32020 re-list-and-retry, and the
-// dual-era probe's HTTP outcomes (transports.md §5.1).
+// dual-era probe's HTTP outcomes
+// (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility).
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { McpError, MetaKey, connectMcpClient, type McpClient } from "@mcpgen/runtime";
+import { McpError, connectMcpClient, type McpClient } from "@mcpgen/runtime";
+import { MetaKey } from "@mcpgen/runtime/internal";
 import { HttpStatusError, ModernHttpClientTransport, connectHttp, requestHeaders } from "@mcpgen/runtime/http";
 import { dual } from "../helpers/binding.js";
 

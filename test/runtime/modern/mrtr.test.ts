@@ -2,7 +2,7 @@
 // (tamper, forge, expiry, wrong method/params, replay), bad inputResponses, capability gating.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { RequestStateCodec, paramsDigest } from "@mcpgen/runtime";
+import { RequestStateCodec, paramsDigest } from "@mcpgen/runtime/internal";
 import { connect, runs, server } from "./fixture.js";
 
 const accept = (content: object) => ({ action: "accept", content });

@@ -2,7 +2,8 @@
  * A scripted 2026-07-28 server on an in-memory transport, for client tests: every message the
  * client sends is recorded, and `answer` decides the reply (or none) per request.
  */
-import { createMemoryTransportPair, MetaKey, type JSONRPCMessage, type MemoryTransport } from "@mcpgen/runtime";
+import { createMemoryTransportPair, type JSONRPCMessage, type MemoryTransport } from "@mcpgen/runtime";
+import { MetaKey } from "@mcpgen/runtime/internal";
 
 export type Msg = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: Record<string, any>; result?: any; error?: any };
 

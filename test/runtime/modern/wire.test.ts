@@ -1,8 +1,6 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  argumentAt, decodeHeaderValue, encodeHeaderValue, headerParams, nameField,
-} from "@mcpgen/runtime";
+import { argumentAt, decodeHeaderValue, encodeHeaderValue, headerParams, nameField } from "@mcpgen/runtime/internal";
 
 test("header values: plain ASCII raw, everything unsafe through the base64 sentinel", () => {
   assert.is(encodeHeaderValue("eu-west1"), "eu-west1");
@@ -55,7 +53,7 @@ test("x-mcp-header: collects annotated properties reached through properties alo
   assert.equal(headerParams({ type: "object" }), { params: [] });
 });
 
-test("x-mcp-header: every violation of transports.md §4.5 is a problem for the tool", () => {
+test("x-mcp-header: every violation of the spec's custom-header rules is a problem for the tool", () => {
   const bad = (schema: unknown) => {
     const r = headerParams(schema);
     assert.ok("problem" in r, JSON.stringify(schema));

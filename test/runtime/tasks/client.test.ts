@@ -3,7 +3,8 @@
 // inlined result, throws the inlined error, and cancels the task when the caller gives up.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { InvalidResultError, McpError, TaskCancelledError, connectModernClient } from "@mcpgen/runtime";
+import { InvalidResultError, McpError, TaskCancelledError } from "@mcpgen/runtime";
+import { connectModernClient } from "@mcpgen/runtime/internal";
 import { dual } from "../helpers/binding.js";
 import { scriptedPeer, type Answer } from "../modern/peer.js";
 

@@ -5,10 +5,8 @@
 // served through tasks/get, tasks/result, tasks/list, tasks/cancel; unknown ids are -32602).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  connectMcpClient, createMemoryTransportPair, createServerSession, McpError, MemoryTaskStore, TaskCancelledError, pollDelay,
-  type McpClientOptions, type Params, type ServerSession,
-} from "@mcpgen/runtime";
+import { connectMcpClient, createMemoryTransportPair, McpError, MemoryTaskStore, TaskCancelledError, type McpClientOptions, type Params, type ServerSession } from "@mcpgen/runtime";
+import { createServerSession, pollDelay } from "@mcpgen/runtime/internal";
 import { latest } from "../helpers/binding.js";
 
 const clientInfo = { name: "legacy-tasks", version: "1.0.0" };

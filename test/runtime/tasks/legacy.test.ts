@@ -4,10 +4,8 @@
 // binding per connection, the limits, expiry, and revisions without tasks.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import {
-  connectClient, createMcpServer, createMemoryTransportPair, McpError, MemoryTaskStore, toolError,
-  type ClientSession, type ConnectOptions, type HandlerContext, type McpDefinition, type McpServer, type Validator,
-} from "@mcpgen/runtime";
+import { createMcpServer, createMemoryTransportPair, McpError, MemoryTaskStore, toolError, type ClientSession, type ConnectOptions, type HandlerContext, type McpDefinition, type McpServer, type Validator } from "@mcpgen/runtime";
+import { connectClient } from "@mcpgen/runtime/internal";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { bindings } from "../helpers/binding.js";

@@ -3,7 +3,8 @@
 // status machine as tasks/get shows it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryTaskStore, McpError, ModernTasks, RequestStateCodec, TASKS_EXTENSION, type HandlerContext, type ModernTasksOptions } from "@mcpgen/runtime";
+import { MemoryTaskStore, McpError, type HandlerContext } from "@mcpgen/runtime";
+import { ModernTasks, RequestStateCodec, TASKS_EXTENSION, type ModernTasksOptions } from "@mcpgen/runtime/internal";
 
 const form = { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } as const;
 

@@ -2,7 +2,8 @@
 // (legacy.test.ts), reaching tasks/get's statusMessage once the call is a task, a no-op before.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { MemoryTaskStore, ModernTasks, RequestStateCodec, TASKS_EXTENSION, type HandlerContext } from "@mcpgen/runtime";
+import { MemoryTaskStore, type HandlerContext } from "@mcpgen/runtime";
+import { ModernTasks, RequestStateCodec, TASKS_EXTENSION } from "@mcpgen/runtime/internal";
 
 function rc(): any {
   return {

@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import { randomBytes } from "node:crypto";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { limits, MemoryTaskStore, TaskLimitError } from "@mcpgen/runtime";
+import { limits, MemoryTaskStore, type TaskLimitError } from "@mcpgen/runtime";
 import { clock, storeContract } from "./store-contract.js";
 
 storeContract("memory", async (o) => new MemoryTaskStore(o));

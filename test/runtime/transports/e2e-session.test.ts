@@ -3,10 +3,12 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { fileURLToPath } from "node:url";
-import { connectClient, createServerSession, ConnectionClosedError } from "@mcpgen/runtime";
+import { ConnectionClosedError } from "@mcpgen/runtime";
+import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
 import { createStreamableHttpServer, createLegacySseHandler, connectHttp, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import type { ClientSession, ServerOptions, Transport } from "@mcpgen/runtime";
+import type { ClientSession, Transport } from "@mcpgen/runtime";
+import type { ServerOptions } from "@mcpgen/runtime/internal";
 import { binding as b20241105 } from "@mcpgen/runtime/protocol/2024-11-05";
 import { binding as b20250326 } from "@mcpgen/runtime/protocol/2025-03-26";
 import { binding as b20250618 } from "@mcpgen/runtime/protocol/2025-06-18";

@@ -3,7 +3,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { PassThrough } from "node:stream";
-import { connectClient, createMemoryTransportPair, createServerSession, type Transport, type TransportHints } from "@mcpgen/runtime";
+import { createMemoryTransportPair, type Transport, type TransportHints } from "@mcpgen/runtime";
+import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { bindings } from "../helpers/binding.js";
 
 const serverInfo = { name: "hints-server", version: "1.0.0" };

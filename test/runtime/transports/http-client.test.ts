@@ -3,7 +3,7 @@ import * as assert from "uvu/assert";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createStreamableHttpServer, StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
-import type { JSONRPCMessage, Transport } from "@mcpgen/runtime";
+import type { JSONRPCMessage } from "@mcpgen/runtime";
 import type { StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport } from "@mcpgen/runtime/http";
 import { echoSession, waitFor, within, type EchoLog } from "./helpers.js";
 

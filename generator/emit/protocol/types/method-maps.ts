@@ -5,7 +5,7 @@
 import type { JSONSchema, MethodDef, ProtocolModel } from "../../../model/ir.js";
 import { TypesEmitError } from "./normalise.js";
 import { resolvePointer, unescapePointerToken } from "../../../json-schema/pointer.js";
-import { isPlainObject, type SchemaObject } from "../../../json-schema/walk.js";
+import { isPlainObject } from "../../../json-schema/walk.js";
 
 /** Names this file adds next to the schema's definitions; a definition with one of these names is an error (except the two below). */
 export const MAP_NAMES = [

@@ -1,9 +1,10 @@
 /**
- * The client's cache of 2026-07-28 results (lifecycle.md §12.7): fresh while
- * `now < receivedAt + ttlMs`, keyed by method plus the params that shape the result (everything
- * but `_meta`), dropped at once by the list-changed / updated notification that concerns it.
- * One client is one authorization context, so `private` and `public` entries are both reusable
- * here. Input-required results and retries never reach it (the caller decides).
+ * The client's cache of 2026-07-28 results
+ * (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching): fresh while
+ * `now < receivedAt + ttlMs`, keyed by method plus the params that shape the result (everything but
+ * `_meta`), dropped at once by the list-changed / updated notification that concerns it. One client
+ * is one authorization context, so `private` and `public` entries are both reusable here.
+ * Input-required results and retries never reach it (the caller decides).
  */
 import type { Params, Result } from "../../session/types.js";
 import { CACHEABLE_METHODS, ttlOf } from "./client-result.js";

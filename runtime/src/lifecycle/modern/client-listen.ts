@@ -1,10 +1,11 @@
 /**
- * `subscriptions/listen` on the client (lifecycle.md §12.6, transports.md §4.7): one long-lived
- * request per subscription, whose notifications are told apart by
+ * `subscriptions/listen` on the client
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions): one
+ * long-lived request per subscription, whose notifications are told apart by
  * `_meta["io.modelcontextprotocol/subscriptionId"]` (the listen request's id). The server first
  * acknowledges the subset it honours; closing the subscription cancels the request, which the
- * transport turns into the wire's cancellation (stdio: `notifications/cancelled`; HTTP: closing
- * the response stream).
+ * transport turns into the wire's cancellation (stdio: `notifications/cancelled`; HTTP: closing the
+ * response stream).
  */
 import type { RequestId } from "../../jsonrpc.js";
 import type { Params } from "../../session/types.js";

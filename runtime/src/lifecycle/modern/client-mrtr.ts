@@ -1,8 +1,9 @@
 /**
- * The client half of multi round-trip requests (lifecycle.md §12.5): every input request of an
- * `InputRequiredResult` is answered by the same handler the client registers for the legacy
- * server→client request of that method (sampling, elicitation, roots), so one set of handlers
- * serves both eras. All responses are built before the retry is sent.
+ * The client half of multi round-trip requests
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr): every input
+ * request of an `InputRequiredResult` is answered by the same handler the client registers for the
+ * legacy server→client request of that method (sampling, elicitation, roots), so one set of
+ * handlers serves both eras. All responses are built before the retry is sent.
  */
 import type { RequestId } from "../../jsonrpc.js";
 import { CapabilityError, McpError } from "../../errors.js";

@@ -1,8 +1,11 @@
 /**
- * The dual-era client (lifecycle.md §13.1, transports.md §1.4, §5.1): probe with
- * `server/discover`; a discover result or a recognizably modern error means a 2026-era server,
- * anything else (another error, an HTTP refusal, no answer in time) means a legacy one, which
- * gets the `initialize` handshake on the same session. The outcome is remembered per server.
+ * The dual-era client
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/versioning#backward-compatibility-with-initialization-based-versions,
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio#backward-compatibility,
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#backward-compatibility):
+ * probe with `server/discover`; a discover result or a recognizably modern error means a 2026-era
+ * server, anything else (another error, an HTTP refusal, no answer in time) means a legacy one,
+ * which gets the `initialize` handshake on the same session. The outcome is remembered per server.
  */
 import type { ProtocolBinding } from "../../abi.js";
 import { loadTables } from "../../lazy-binding.js";

@@ -1,7 +1,10 @@
 /**
- * How a 2026-07-28 client reads a result (lifecycle.md §12.3, §12.5, §12.7): `resultType` absent
- * means `complete` (a server of an earlier revision), an unknown value is an invalid result, and
- * an `input_required` result is only legal for the three methods that may ask for input.
+ * How a 2026-07-28 client reads a result
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#resulttype,
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr,
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching): `resultType`
+ * absent means `complete` (a server of an earlier revision), an unknown value is an invalid result,
+ * and an `input_required` result is only legal for the three methods that may ask for input.
  */
 import { isObject } from "../../jsonrpc.js";
 import type { ProtocolBinding, ValidationIssue } from "../../abi.js";

@@ -146,6 +146,7 @@ export interface ModernCore {
 }
 
 export function createModernCore(options: ModernClientOptions, modern: readonly ProtocolBinding[], first: ProtocolBinding): ModernCore {
+  // oxlint-disable-next-line prefer-const -- the policy's callbacks read it; assigned once the session that takes the policy exists
   let session!: Session;
   const policy = new ModernClientPolicy(() => session.binding, (e) => session.onerror?.(e));
   session = new Session({ transport: options.transport, side: "client", binding: first, policy, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });

@@ -1,9 +1,11 @@
 /**
- * `subscriptions/listen` (lifecycle.md §12.6): the open listens of a server, each with the subset
- * of its filter the server honours, fed by the server's change notifications. A listen lives as
- * long as its request: cancelling it (stdio `notifications/cancelled`, HTTP stream close) or
- * closing the connection removes it, and with it everything it held. Listens are counted per
- * session and per principal as well as per server, so one client cannot take every slot.
+ * `subscriptions/listen`
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/subscriptions): the open
+ * listens of a server, each with the subset of its filter the server honours, fed by the server's
+ * change notifications. A listen lives as long as its request: cancelling it (stdio
+ * `notifications/cancelled`, HTTP stream close) or closing the connection removes it, and with it
+ * everything it held. Listens are counted per session and per principal as well as per server, so
+ * one client cannot take every slot.
  */
 import { ErrorCode } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
@@ -200,6 +202,7 @@ export class ListenHub {
 
   /** End every listen (the server is closing): each answers its listen request and is removed. */
   endAll(): void {
+    // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
     for (const l of [...this.listens.keys()]) l.end();
     this.listens.clear();
     this.bySession.clear();

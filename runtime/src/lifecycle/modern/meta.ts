@@ -1,8 +1,9 @@
 /**
- * Per-request `_meta` of the 2026-07-28 era (lifecycle.md §12.2), checked in the recommended order:
- * required keys (-32602), then the protocol version (-32022 with `supported`/`requested`), then
- * the optional keys' shapes. Method and capability checks (-32601, -32021) follow in the policy
- * and the handlers.
+ * Per-request `_meta` of the 2026-07-28 era
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index, "Per-request protocol
+ * fields"), checked in the recommended order: required keys (-32602), then the protocol version
+ * (-32022 with `supported`/`requested`), then the optional keys' shapes. Method and capability
+ * checks (-32601, -32021) follow in the policy and the handlers.
  */
 import type { ProtocolBinding } from "../../abi.js";
 import { ErrorCode, type JSONRPCErrorObject, isObject } from "../../jsonrpc.js";

@@ -1,13 +1,14 @@
 /**
- * Multi round-trip requests (lifecycle.md §12.5) without a state machine in the handler: the
- * handler simply runs again on every retry. Each `ctx.client.*` call of a run gets a key (given by
- * the caller, or its position among the run's calls); a call whose answer is in the retry's
- * `inputResponses` (or, from earlier rounds, in the signed `requestState`) resolves at once; a call
- * without one is recorded and never settles. One macrotask after the first unanswered call, the
- * run is abandoned and the request answers an InputRequiredResult listing every unanswered call
- * made so far (calls issued together, e.g. under Promise.all, share one round), with a new
- * `requestState` carrying the answers used. No rejection is thrown into handler code, so a handler
- * cannot swallow the interruption by accident.
+ * Multi round-trip requests
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr) without a state
+ * machine in the handler: the handler simply runs again on every retry. Each `ctx.client.*` call of
+ * a run gets a key (given by the caller, or its position among the run's calls); a call whose
+ * answer is in the retry's `inputResponses` (or, from earlier rounds, in the signed `requestState`)
+ * resolves at once; a call without one is recorded and never settles. One macrotask after the first
+ * unanswered call, the run is abandoned and the request answers an InputRequiredResult listing
+ * every unanswered call made so far (calls issued together, e.g. under Promise.all, share one
+ * round), with a new `requestState` carrying the answers used. No rejection is thrown into handler
+ * code, so a handler cannot swallow the interruption by accident.
  */
 import { ErrorCode, isObject } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
@@ -183,7 +184,8 @@ export function retryInput(codec: RequestStateCodec, method: string, params: Par
 async function openState(codec: RequestStateCodec, state: unknown, method: string, params: Params | undefined, responses: Record<string, unknown> | undefined): Promise<RetryInput> {
   const r = await codec.open(state, method, await paramsDigest(params));
   if ("code" in r) throw new McpError(r.code, r.message, r.data);
-  if (!codec.claim(r)) {
+  // A shared claims store answers with a promise.
+  if (!(await codec.claim(r))) {
     const e = RequestStateCodec.replayed();
     throw new McpError(e.code, e.message, e.data);
   }

@@ -1,7 +1,8 @@
 /**
- * The 2026-07-28 rules as a SessionPolicy: each request picks its revision from its own `_meta`
- * (no handshake, no phase), the server's capabilities gate methods (-32601), and the server never
- * sends requests (lifecycle.md §12.1; input comes back through InputRequiredResult instead).
+ * The 2026-07-28 rules as a SessionPolicy: each request picks its revision from its own `_meta` (no
+ * handshake, no phase), the server's capabilities gate methods (-32601), and the server never sends
+ * requests (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#statelessness;
+ * input comes back through InputRequiredResult instead).
  */
 import type { MethodInfo, ProtocolBinding, Validator } from "../../abi.js";
 import { deriveBinding } from "../../lazy-binding.js";

@@ -1,9 +1,10 @@
 /**
- * `requestState` of multi round-trip requests (lifecycle.md §12.5): an HMAC-SHA256-signed envelope
- * the client echoes byte for byte. It is bound to the method, a digest of the request's salient
- * params (everything but `_meta`, `inputResponses` and `requestState`) and an expiry, and carries
- * the input answers of earlier rounds so a re-run handler finds them again. Signed, not encrypted:
- * it holds only what the client itself answered.
+ * `requestState` of multi round-trip requests
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#security-considerations):
+ * an HMAC-SHA256-signed envelope the client echoes byte for byte. It is bound to the method, a
+ * digest of the request's salient params (everything but `_meta`, `inputResponses` and
+ * `requestState`) and an expiry, and carries the input answers of earlier rounds so a re-run
+ * handler finds them again. Signed, not encrypted: it holds only what the client itself answered.
  *
  * Size: a state the server mints is one it accepts back. It is "v1." + base64url of the JSON
  * envelope + "." + the 43-character tag, so answers whose JSON is N bytes make it about 4/3·N + 200
@@ -12,8 +13,9 @@
  *
  * Replay: each state carries a random nonce. With `singleUse` (default) a nonce is claimed when a
  * retry starts and stays claimed until the state expires, unless that retry is cancelled (then
- * the client may send the same state again). Claims live in this process only; servers behind a
- * load balancer share the key but not the claims.
+ * the client may send the same state again). Claims live in a NonceClaims: this process's memory
+ * by default; instances behind a load balancer give the same `key` and a shared NonceClaims
+ * (`@mcpgen/runtime/redis`), so a replay sent to another instance is refused too.
  *
  * WebCrypto (`crypto.subtle`), so minting and verifying are asynchronous and run on every host
  * (Node, workerd, Bun, Deno); the tag is checked by `subtle.verify`, in constant time.
@@ -38,6 +40,41 @@ export interface RequestStateOptions {
   singleUse?: boolean;
   /** Largest state accepted, in characters (default 256 KiB); no longer one is minted (answers that would need one are refused). */
   maxBytes?: number;
+  /** Where single-use claims are kept (default: this process's memory, MemoryNonceClaims). */
+  claims?: NonceClaims;
+}
+
+/**
+ * The single-use claims of `requestState` nonces. A claim holds until `expires` (the state's own
+ * expiry: after it the state is refused anyway). May answer synchronously (the in-memory default,
+ * on the hot path) or with a promise (a shared store); a shared store that cannot answer rejects,
+ * and the request fails with that error rather than accept a state it cannot check.
+ */
+export interface NonceClaims {
+  /** Claim `nonce` until `expires` (ms since the epoch); false when it is claimed already. */
+  claim(nonce: string, expires: number, now: number): boolean | Promise<boolean>;
+  /** Give a claim back (the retry was cancelled before it answered). */
+  release(nonce: string): void | Promise<void>;
+}
+
+/** Claims in this process's memory: at most 65 536, expired and then oldest forgotten first. */
+export class MemoryNonceClaims implements NonceClaims {
+  /** nonce -> expiry (ms), insertion-ordered. */
+  private readonly claims = new Map<string, number>();
+
+  claim(nonce: string, expires: number, now: number): boolean {
+    for (const [n, e] of this.claims) {
+      if (e > now && this.claims.size < MAX_CLAIMS) break;
+      this.claims.delete(n);
+    }
+    if (this.claims.has(nonce)) return false;
+    this.claims.set(nonce, expires);
+    return true;
+  }
+
+  release(nonce: string): void {
+    this.claims.delete(nonce);
+  }
 }
 
 /** What a verified state says. */
@@ -105,8 +142,7 @@ export class RequestStateCodec {
   private readonly ttlMs: number;
   private readonly singleUse: boolean;
   private readonly maxBytes: number;
-  /** nonce -> expiry (ms), insertion-ordered. */
-  private readonly claims = new Map<string, number>();
+  private readonly claims: NonceClaims;
 
   constructor(options: RequestStateOptions = {}) {
     if (options.key !== undefined) this.keyBytes = keyBytes(options.key);
@@ -115,6 +151,7 @@ export class RequestStateCodec {
     if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
     this.singleUse = options.singleUse ?? true;
     this.maxBytes = options.maxBytes ?? REQUEST_STATE_MAX_CHARS;
+    this.claims = options.claims ?? new MemoryNonceClaims();
   }
 
   private signingKey(): Promise<CryptoKey> {
@@ -181,20 +218,14 @@ export class RequestStateCodec {
   }
 
   /** Claim a state's nonce for one retry (singleUse); false when it was used already. */
-  claim(opened: OpenedState, now = Date.now()): boolean {
+  claim(opened: OpenedState, now = Date.now()): boolean | Promise<boolean> {
     if (!this.singleUse) return true;
-    for (const [nonce, expires] of this.claims) {
-      if (expires > now && this.claims.size < MAX_CLAIMS) break;
-      this.claims.delete(nonce);
-    }
-    if (this.claims.has(opened.nonce)) return false;
-    this.claims.set(opened.nonce, opened.expires);
-    return true;
+    return this.claims.claim(opened.nonce, opened.expires, now);
   }
 
   /** Give a claim back (the retry was cancelled before it answered). */
-  release(opened: OpenedState): void {
-    this.claims.delete(opened.nonce);
+  release(opened: OpenedState): void | Promise<void> {
+    if (this.singleUse) return this.claims.release(opened.nonce);
   }
 
   static replayed(): JSONRPCErrorObject {

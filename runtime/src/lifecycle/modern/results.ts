@@ -1,11 +1,13 @@
 /**
- * What every 2026-07-28 result carries (lifecycle.md §12.3, §12.7): `resultType`, the server's
- * identity in `_meta`, and caching hints on the results that require them.
+ * What every 2026-07-28 result carries
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#resulttype,
+ * https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/caching): `resultType`,
+ * the server's identity in `_meta`, and caching hints on the results that require them.
  */
 import type { Params, Result } from "../../session/types.js";
 import type { Implementation } from "../common/types.js";
 import { ownCopy } from "../../session/own-copy.js";
-import { MetaKey } from "./wire.js";
+import type { MetaKey } from "./wire.js";
 
 export interface CacheHint {
   readonly ttlMs: number;

@@ -1,7 +1,8 @@
 /**
- * What the 2026-07-28 wire shares between client and server, in one place so both sides agree:
- * the reserved `_meta` keys, the request-metadata HTTP headers, the header value encoding
- * (transports.md §4.5, base64 sentinel) and the `x-mcp-header` annotations of tool input schemas.
+ * What the 2026-07-28 wire shares between client and server, in one place so both sides agree: the
+ * reserved `_meta` keys, the request-metadata HTTP headers, the header value encoding
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#value-encoding,
+ * base64 sentinel) and the `x-mcp-header` annotations of tool input schemas.
  */
 import { describe, describeText } from "../../describe.js";
 import { isObject } from "../../jsonrpc.js";
@@ -10,7 +11,10 @@ import { fromBase64, toBase64, utf8Bytes } from "../../bytes.js";
 
 export type { HeaderParam };
 
-/** Reserved `_meta` keys of requests, results and notifications (lifecycle.md §9, §12.2). */
+/**
+ * Reserved `_meta` keys of requests, results and notifications
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index, "General fields").
+ */
 export const MetaKey = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
   clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
@@ -31,7 +35,10 @@ export interface SubscriptionFilter {
   [key: string]: unknown;
 }
 
-/** Methods that may answer InputRequiredResult (multi round-trip requests, lifecycle.md §12.5). */
+/**
+ * Methods that may answer InputRequiredResult (multi round-trip requests,
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr#supported-requests).
+ */
 export const INPUT_REQUIRED_METHODS: readonly string[] = ["tools/call", "prompts/get", "resources/read"];
 
 /** The 2026-07-28 tasks extension's identifier (capabilities `extensions` key). */
@@ -128,7 +135,8 @@ const COMPOSITION = ["items", "prefixItems", "oneOf", "anyOf", "allOf", "not", "
 
 
 /**
- * The `x-mcp-header` annotations of a tool's input schema, checked against transports.md §4.5:
+ * The `x-mcp-header` annotations of a tool's input schema, checked against
+ * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http#schema-extension:
  * token names, unique case-insensitively, only on string/integer/boolean properties reached from
  * the root through `properties` alone. A violation is a problem for the whole tool (a client
  * drops such a tool from its view; a server must not publish it).

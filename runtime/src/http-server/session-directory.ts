@@ -1,0 +1,20 @@
+import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
+
+/**
+ * Where the legacy Streamable HTTP sessions of several instances of one server are found
+ * (`@mcpgen/runtime/redis`'s RedisSessionDirectory): a session lives in the instance that answered
+ * its `initialize`; a request for it that reaches another instance is forwarded there, so a load
+ * balancer needs no stickiness. Without a directory an unknown session id is a 404.
+ */
+export interface SessionDirectory {
+  /** A session was opened here; its `initialize` is answered once this resolves. */
+  opened(sessionId: string): Promise<void>;
+  /** A session of this instance closed (DELETE, idle timeout, shutdown). */
+  closed(sessionId: string): void;
+  /**
+   * A request for `sessionId`, which this instance does not hold: answer it by forwarding it to the
+   * instance that does and resolve true, or resolve false (unknown, or that instance is gone) and
+   * the request gets 404. `body` is the POST's JSON text.
+   */
+  forward(sessionId: string, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<boolean>;
+}
