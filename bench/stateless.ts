@@ -3,7 +3,9 @@
  * `_meta`, keep-alive agent) against a raw node:http baseline, mcpgen's server on the node:http
  * handler and on the fetch handler (behind the node:http bridge SDK v2 gets, through
  * toNodeListener, and on @hono/node-server) and SDK v2's web-standard modern path
- * (createMcpHandler, behind the bridge), and the bridge's own floor, rounds rotated, medians of calls/s and of server CPU per
+ * (createMcpHandler, behind the bridge), and the bridge's own floor; then the fetch handler, SDK v2's
+ * createMcpHandler and a fixed-answer floor served by Bun.serve (a Bun child process, native
+ * Request/Response, the same Node load generator), rounds rotated, medians of calls/s and of server CPU per
  * call. `node dist/bench/stateless.js` (BENCH_ROUNDS, BENCH_PHASE_MS, BENCH_WARM_MS, BENCH_KINDS).
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -17,6 +19,9 @@ const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
 const CONCURRENCY = 16;
 const WARM_MS = Number(process.env.BENCH_WARM_MS ?? 1500);
 const serverJs = fileURLToPath(new URL("./servers/stateless-http.js", import.meta.url));
+const bunServerJs = fileURLToPath(new URL("./servers/stateless-bun.js", import.meta.url));
+/** The bun npm package's binary (a dev dependency), for the rows served by Bun.serve. */
+const bunBin = fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url));
 const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
@@ -31,7 +36,9 @@ const HEADERS = {
 };
 
 async function start(kind: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [serverJs, kind], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = kind.startsWith("bun-")
+    ? spawn(bunBin, [bunServerJs, kind.slice("bun-".length)], { stdio: ["pipe", "pipe", "inherit"] })
+    : spawn(process.execPath, [serverJs, kind], { stdio: ["pipe", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (c) => reject(new Error(`${kind} server exited (${c})`)));
@@ -84,7 +91,7 @@ async function measure(port: number, ms: number): Promise<number> {
 
 let done = 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const ALL_KINDS = ["raw", "bridge", "mcpgen", "fetch", "fetch-listener", "fetch-hono", "sdk2"] as const;
+const ALL_KINDS = ["raw", "bridge", "mcpgen", "fetch", "fetch-listener", "fetch-hono", "sdk2", "bun-floor", "bun-fetch", "bun-sdk2"] as const;
 const KINDS = process.env.BENCH_KINDS ? ALL_KINDS.filter((k) => k === "raw" || process.env.BENCH_KINDS!.split(",").includes(k)) : ALL_KINDS;
 const results: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 /** Server CPU µs per call: steadier than calls/s on a shared machine. */
@@ -113,6 +120,9 @@ const LABELS: Record<(typeof ALL_KINDS)[number], string> = {
   "fetch-listener": "mcpgen fetch handler (toNodeListener)",
   "fetch-hono": "mcpgen fetch handler (@hono/node-server)",
   sdk2: "SDK v2 2.4.0 web-standard (bridge)",
+  "bun-floor": "Bun.serve floor (fixed answer)",
+  "bun-fetch": "mcpgen fetch handler (Bun.serve)",
+  "bun-sdk2": "SDK v2 2.4.0 web-standard (Bun.serve)",
 };
 for (const kind of KINDS) {
   const rate = median(results[kind]!);
@@ -128,6 +138,7 @@ const line = (what: string, a: string, b: string, target: number) => {
   if (Number.isFinite(r)) process.stdout.write(`  ${what}: ${r.toFixed(2)}x (target ≥ ${target}x)\n`);
 };
 line("fetch handler (bridge) / SDK v2 web-standard (bridge)", "fetch", "sdk2", 5);
+line("fetch handler / SDK v2 web-standard, both on Bun.serve", "bun-fetch", "bun-sdk2", 5);
 for (const k of ["fetch", "fetch-listener", "fetch-hono"]) line(`${LABELS[k as "fetch"]} / node:http handler`, k, "mcpgen", 0.85);
 // What each pays above the bridge, by server CPU: the handlers' own cost, without the host's.
 const cpuOf = (k: string) => (cpu[k] ? median(cpu[k]!) : NaN);
@@ -136,3 +147,6 @@ const above = (cpuOf("sdk2") - floor) / (cpuOf("fetch") - floor);
 // On a loaded machine the floor's own spread can exceed what the handler adds: then there is no ratio to tell.
 if (Number.isFinite(above) && cpuOf("fetch") > floor) process.stdout.write(`  server CPU above the bridge floor, SDK v2 / fetch handler: ${above.toFixed(2)}x\n`);
 else if (Number.isFinite(above)) process.stdout.write("  server CPU above the bridge floor: not measurable in this run (the floor's spread exceeds the handler's cost)\n");
+// On Bun the load generator (this Node process) may be the bottleneck: server CPU per call tells the handlers apart.
+const bunCpu = cpuOf("bun-sdk2") / cpuOf("bun-fetch");
+if (Number.isFinite(bunCpu)) process.stdout.write(`  server CPU per call on Bun.serve, SDK v2 / fetch handler: ${bunCpu.toFixed(2)}x\n`);

@@ -11,22 +11,15 @@
  * a fixed result (what any fetch handler behind it pays before doing anything).
  */
 import { createServer } from "node:http";
-import { createMcpServer, type McpDefinition, type Validator } from "@mcpgen/runtime";
 import { createStreamableHttpServer } from "@mcpgen/runtime/http";
 import { createFetchHandler } from "@mcpgen/runtime/fetch";
 import { toNodeListener } from "@mcpgen/runtime/node";
 import { serve } from "@hono/node-server";
-import { binding } from "@mcpgen/runtime/protocol/2026-07-28";
 import { createMcpHandler } from "@modelcontextprotocol/server";
-import { SERVER_INFO, addResult, addToolDefinition } from "../workload.js";
+import { addResult } from "../workload.js";
+import { createStatelessMcp } from "./stateless-mcp.js";
 import { createSdk2Server } from "./sdk2-server.js";
 import { sendResponse, toRequest } from "./web-bridge.js";
-
-const isAddArgs = ((x: unknown) => {
-  const ok = typeof x === "object" && x !== null && typeof (x as { a?: unknown }).a === "number" && typeof (x as { b?: unknown }).b === "number";
-  isAddArgs.errors = ok ? null : [{ instancePath: "", schemaPath: "#/required", keyword: "required", params: {}, message: "needs numbers a and b" }];
-  return ok;
-}) as Validator;
 
 function listen(server: { listen: (port: number, host: string, cb: () => void) => unknown; address(): unknown }): void {
   server.listen(0, "127.0.0.1", () => {
@@ -51,15 +44,7 @@ if (kind === "raw") {
   server.keepAliveTimeout = 60_000;
   listen(server);
 } else if (kind === "mcpgen" || kind?.startsWith("fetch")) {
-  const lists = { serverInfo: SERVER_INFO, capabilities: { tools: {} }, tools: [addToolDefinition("text")], resources: [], resourceTemplates: [], prompts: [] };
-  const definition: McpDefinition = {
-    revisions: ["2026-07-28"],
-    pageSize: 100,
-    published: { "2026-07-28": lists },
-    toolValidators: { add: { input: isAddArgs, output: null } },
-    members: { tools: { add: "add" }, prompts: {}, resources: {}, resourceTemplates: {} },
-  };
-  const mcp = createMcpServer(definition, { tools: { add: (i: { a: number; b: number }) => addResult("text", i.a, i.b) as never } }, { bindings: [binding] });
+  const mcp = createStatelessMcp();
   if (kind === "mcpgen") {
     const http = createStreamableHttpServer({ onsession: (t) => mcp.connect(t).then(() => {}) });
     http.server.keepAliveTimeout = 60_000;

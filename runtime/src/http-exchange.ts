@@ -25,6 +25,11 @@ export interface HttpRequestHead {
 export interface HttpRequestIn extends HttpRequestHead {
   /** Where the connection was accepted: DNS-rebinding protection defaults on for a loopback address, and a loopback Origin must name this port. */
   readonly socket: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined };
+  /**
+   * Keeps the host serving until `promise` settles, for work that outlives the response (a task's
+   * run): a Worker's `ctx.waitUntil`. Hosts whose process outlives a response have none.
+   */
+  readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
   on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
   on(event: "end" | "close", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;

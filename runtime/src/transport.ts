@@ -32,6 +32,11 @@ export interface MessageContext {
    * budget while it runs (SessionOptions.runningBytes).
    */
   bytes?: number;
+  /**
+   * Keeps the host serving until the promise settles (a Worker's `ctx.waitUntil`, handed through by
+   * createFetchHandler): what runs on after the response (a task's run) registers with it.
+   */
+  waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
 }
 
 /**

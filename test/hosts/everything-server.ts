@@ -16,7 +16,8 @@ export function everythingEntry(host: Host, options = "{}"): string {
 import { createServer } from ${SERVER};
 const handler = createFetchHandler(createServer(), ${options});
 `;
-  if (host === "workerd") return `${head}export default { fetch: (request) => handler(request) };\n`;
+  // The handler is the Worker's fetch itself, so it gets ctx.waitUntil for the task runs that outlive a response.
+  if (host === "workerd") return `${head}export default { fetch: handler };\n`;
   if (host === "bun") {
     // idleTimeout 0: a listen stream stays open without traffic for as long as the client wants.
     return `${head}const s = Bun.serve({ hostname: "127.0.0.1", port: 0, idleTimeout: 0, fetch: handler });

@@ -112,25 +112,22 @@ for (const host of HOSTS) {
     }
   });
 
-  // Not on workerd: a Worker's pending work ends with its response unless handed to
-  // ctx.waitUntil, so a task outliving its tools/call stops there (createFetchHandler takes no
-  // waitUntil yet).
-  if (host !== "workerd") {
-    test("typed client: a task is polled to its result", async () => {
-      const client = await typedClient(served!.url);
-      try {
-        const task = await client.tools.slowCompute.start({ seconds: 0.6, label: host });
-        const seen: string[] = [];
-        await within(15_000, (async () => {
-          for await (const s of task) seen.push(s.status);
-        })(), "the task did not finish");
-        assert.is(seen[seen.length - 1], "completed");
-        assert.match(text(await task.result()), new RegExp(`Computed ${host} after 0.6s`));
-      } finally {
-        await client.close();
-      }
-    });
-  }
+  // On workerd the run outlives its tools/call through ctx.waitUntil (the Worker's fetch is the
+  // handler itself); without it workerd drops the run's timers with the response.
+  test("typed client: a task is polled to its result", async () => {
+    const client = await typedClient(served!.url);
+    try {
+      const task = await client.tools.slowCompute.start({ seconds: 0.6, label: host });
+      const seen: string[] = [];
+      await within(15_000, (async () => {
+        for await (const s of task) seen.push(s.status);
+      })(), "the task did not finish");
+      assert.is(seen[seen.length - 1], "completed");
+      assert.match(text(await task.result()), new RegExp(`Computed ${host} after 0.6s`));
+    } finally {
+      await client.close();
+    }
+  });
 
   test("a foreign Origin is refused (403) and an oversized body gets 413; the server carries on", async () => {
     const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };

@@ -23,7 +23,7 @@ test("--target workers: a Worker entry, wrangler.jsonc, a README, wrangler's scr
     const r = initProject({ dir, name: "edge", target: "workers" });
     assert.equal(r.written, [MANIFEST_FILE, CONFIG_FILE, HANDLERS_FILE, WORKER_ENTRY, WRANGLER_FILE, README_FILE, TSCONFIG_FILE, "package.json", ".gitignore"]);
     assert.equal(jsonc(readFileSync(join(dir, WRANGLER_FILE), "utf8")), { name: "edge", main: "dist/worker.js", compatibility_date: PINNED_COMPATIBILITY_DATE });
-    assert.match(readFileSync(join(dir, WORKER_ENTRY), "utf8"), /createFetchHandler\(server\)[\s\S]*export default \{\n  fetch\(request: Request\): Promise<Response> \{/);
+    assert.match(readFileSync(join(dir, WORKER_ENTRY), "utf8"), /createFetchHandler\(server\)[\s\S]*export default \{ fetch: handler \};/); // the handler itself is fetch: it receives ctx.waitUntil
     const { scripts } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     assert.match(scripts.start, /^wrangler dev --ip 127\.0\.0\.1 --port \$\{PORT:-8787\}/);
     assert.is(scripts.deploy, "wrangler deploy");

@@ -269,8 +269,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
   private deliver(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined, transport: StreamableHttpServerTransport): void {
     const context = transport.sessionId !== undefined
-      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes }
-      : { headers: req.headers, auth, bytes: post.bytes };
+      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil }
+      : { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
     const message = post.batch ? post.list : post.list[0]!;
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.

@@ -53,6 +53,7 @@ export class FetchRequest implements HttpRequestIn {
   readonly url: string;
   readonly headers: HttpHeaders;
   readonly socket: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined };
+  readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
   private ondata: ((chunk: Uint8Array) => void) | undefined;
   private onend: (() => void) | undefined;
   private onerror: ((error: Error) => void) | undefined;
@@ -62,8 +63,9 @@ export class FetchRequest implements HttpRequestIn {
   private aborted = false;
 
   /** `request` as http-exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
-  constructor(readonly request: Request, localAddress: string | undefined) {
+  constructor(readonly request: Request, localAddress: string | undefined, waitUntil?: (promise: Promise<unknown>) => void) {
     this.method = request.method;
+    this.waitUntil = waitUntil;
     this.url = targetOf(request.url);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {

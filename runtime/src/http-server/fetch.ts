@@ -33,12 +33,28 @@ export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsessio
    * Its sessions live in this process: a host that keeps one (Node, Bun, Deno), not Workers. The
    * handler's Host/Origin rules and `auth` guard apply to it too.
    */
+  /**
+   * Keeps the host serving work that outlives a response (a task's run after its `tools/call` was
+   * answered), for hosts that end pending work with the response and take no per-request context
+   * (e.g. Vercel's `waitUntil` from `@vercel/functions`). On Cloudflare Workers pass the fetch
+   * event's context instead: `fetch: handler` or `handler(request, env, ctx)` uses `ctx.waitUntil`.
+   */
+  waitUntil?: (promise: Promise<unknown>) => void;
   legacySse?: boolean | Pick<LegacySseOptions, "ssePath" | "messagesPath" | "keepAliveMs" | "maxSessions" | "maxBodyBytes" | "maxBufferedBodyBytes">;
 }
 
-/** A fetch handler of one MCP endpoint, and what it holds. */
+/** What a Worker's fetch is handed third: `waitUntil` keeps the isolate for a promise beyond the response. */
+export interface FetchExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/**
+ * A fetch handler of one MCP endpoint, and what it holds. Its signature is a Worker module's
+ * `fetch(request, env, ctx)`, so `export default { fetch: handler }` hands it `ctx.waitUntil`;
+ * other hosts' second argument (Bun's server, Deno's info) is ignored.
+ */
 export interface FetchHandler {
-  (request: Request): Promise<Response>;
+  (request: Request, env?: unknown, ctx?: FetchExecutionContext): Promise<Response>;
   /** Live legacy sessions by id (with `sessions`). */
   readonly sessions: ReadonlyMap<string, StreamableHttpServerTransport>;
   /** Bytes of POST bodies being read now (bounded by `maxBufferedBodyBytes`). */
@@ -94,9 +110,14 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
       await server.connect(transport);
     },
   });
-  const handler = (request: Request): Promise<Response> => {
+  const waitUntil = options.waitUntil;
+  const handler = (request: Request, _env?: unknown, ctx?: FetchExecutionContext): Promise<Response> => {
     // Where it arrived is unknown unless the host says: taken as loopback, DNS-rebinding protection stays on.
-    const req = new FetchRequest(request, localAddress === undefined ? "127.0.0.1" : localAddress(request));
+    const req = new FetchRequest(
+      request,
+      localAddress === undefined ? "127.0.0.1" : localAddress(request),
+      typeof ctx?.waitUntil === "function" ? (p) => ctx.waitUntil(p) : waitUntil,
+    );
     const res = new FetchReply(request.signal, req);
     let r: Promise<void> | void;
     try {

@@ -12,7 +12,7 @@ import type { MessageContext } from "../transport.js";
 import type { AuthInfo } from "../auth/principal.js";
 import { sendJson } from "./http-util.js";
 import type { ReadPost } from "./post-intake.js";
-import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
+import type { HttpReply, HttpRequestHead, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions served on the stateless modern path by default. */
 export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
@@ -96,7 +96,7 @@ interface PostTransport {
 }
 
 /** One stateless 2026-07-28 POST: headers checked against the body, then a transport of its own (`sessions.transport`, handed to `onsession`). */
-export async function serveModernPost<T extends PostTransport, Req extends HttpRequestHead>(
+export async function serveModernPost<T extends PostTransport, Req extends HttpRequestHead & Pick<HttpRequestIn, "waitUntil">>(
   req: Req,
   res: HttpReply,
   post: ReadPost,
@@ -129,5 +129,5 @@ export async function serveModernPost<T extends PostTransport, Req extends HttpR
   const transport = sessions.transport(undefined, true);
   await options.onsession(transport, req);
   transport.openPostStream(res, requestIds, post);
-  transport.receive(message, { headers: req.headers, auth, bytes: post.bytes });
+  transport.receive(message, { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil });
 }

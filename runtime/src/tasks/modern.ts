@@ -163,6 +163,8 @@ export class TasksExtension<C extends TaskRunContext> {
       let detaching: Promise<string | undefined> | undefined;
       /** The call is becoming (or became) a task: its end is recorded on the task, not answered. */
       let detached = false;
+      /** Ends what the host was asked to wait for (a Worker's waitUntil) once a detached run is recorded. */
+      let runEnded: (() => void) | undefined;
       const settle = (f: () => void) => {
         if (settled) return;
         settled = true;
@@ -195,6 +197,9 @@ export class TasksExtension<C extends TaskRunContext> {
             return undefined;
           }
           detached = true;
+          // The run goes on after this call's response: a host that ends pending work with the
+          // response (a Worker) is asked to keep serving until the run is recorded on its task.
+          rc.transportContext?.waitUntil?.(new Promise<void>((r) => (runEnded = r)));
           const answers = { ...retry.answers, ...Object.fromEntries(round.used) };
           const controller = new AbortController();
           const entry: Running<C> = { controller, owner, identity, rc, body, answers, outstanding: new Map() };
@@ -233,13 +238,25 @@ export class TasksExtension<C extends TaskRunContext> {
       }
       run.then(
         async (result) => {
-          if (detached) return ctx.round.isBlocked ? undefined : this.finish(await detaching!, { result });
+          if (detached) {
+            try {
+              return ctx.round.isBlocked ? undefined : await this.finish(await detaching!, { result });
+            } finally {
+              runEnded?.();
+            }
+          }
           if (round.isBlocked) return blocked();
           settle(() => resolve(result));
         },
         async (e: unknown) => {
           // A task-phase run abandoned for input is over; its task waits in input_required.
-          if (detached) return ctx.round.isBlocked && !(e instanceof McpError) ? undefined : this.finish(await detaching!, { error: e });
+          if (detached) {
+            try {
+              return ctx.round.isBlocked && !(e instanceof McpError) ? undefined : await this.finish(await detaching!, { error: e });
+            } finally {
+              runEnded?.();
+            }
+          }
           if (e instanceof McpError || !round.isBlocked) settle(() => reject(e));
           else blocked();
         },
