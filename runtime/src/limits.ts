@@ -123,3 +123,8 @@ export const REDIS_EVENT_STREAM_TTL_MS = 60 * 60 * 1000;
 export const REDIS_TASK_LEASE_MS = 15_000;
 /** Largest change the Redis bus carries (characters of its JSON); larger ones are refused. */
 export const REDIS_BUS_MAX_CHARS = 64 * 1024;
+
+/** Largest legacy session record (session-record.ts) shared through a session directory, characters of its JSON; a session whose record would be larger cannot be taken over. */
+export const SESSION_RECORD_MAX_CHARS = 64 * 1024;
+/** Resource subscriptions a shared legacy session record keeps; a session with more cannot be taken over. */
+export const SESSION_RECORD_MAX_SUBSCRIPTIONS = 1_000;

@@ -17,4 +17,18 @@ export interface SessionDirectory {
    * the request gets 404. `body` is the POST's JSON text.
    */
   forward(sessionId: string, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<boolean>;
+  /**
+   * Keep the record of a session of this instance (session-record.ts: JSON text within
+   * SESSION_RECORD_MAX_CHARS), bound to `owner` (principalKey; undefined without a guard), so
+   * another instance can take the session over if this one dies; undefined `record`: the session
+   * cannot be taken over (its record passed its bounds).
+   */
+  save?(sessionId: string, owner: string | undefined, record: string | undefined): void;
+  /**
+   * `forward` found the instance holding `sessionId` gone: claim the session for this instance,
+   * only for the principal `owner` it is bound to, one claimant winning. Resolves the stored
+   * record's text (this instance holds the session now), "elsewhere" (another instance holds it:
+   * forward again), or undefined (no such session for this principal: 404).
+   */
+  takeOver?(sessionId: string, owner: string | undefined): Promise<string | "elsewhere" | undefined>;
 }

@@ -61,6 +61,14 @@ export interface SessionTransportConfig {
    * comments (a `subscriptions/listen` stream stays open).
    */
   modern?: boolean;
+  /**
+   * A legacy session taken over from an instance that died (session-record.ts): the prefix of its
+   * stream ids and its standalone stream's id there, so a `Last-Event-ID` issued by the dead
+   * instance resumes here.
+   */
+  adopt?: { streams: string; standalone: string | undefined };
+  /** The standalone stream got its id (a session record keeps it). */
+  onstandalone?: (streamId: string) => void;
 }
 
 let streamKeySeq = 0;
@@ -106,7 +114,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   private readonly cfg: SessionTransportConfig;
   /** Prefix of every stream id of this session, so a Last-Event-ID from another session is refused. */
-  private readonly key: string;
+  readonly key: string;
   private streamSeq = 0;
   private readonly byRequest = new Map<RequestId, Stream>();
   private readonly streams = new Map<string, Stream>();
@@ -117,11 +125,19 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private initializeId: RequestId | undefined;
   /** Requests that end when the client closes their reply's stream (onReplyStreamClosed); made on first use. */
   private endsWithStream: Map<RequestId, (requestId: RequestId) => void> | undefined;
+  /** Requests restore() delivered whose replies nobody reads. */
+  private restoring: Set<RequestId> | undefined;
 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
-    this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    if (cfg.adopt === undefined) this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    else {
+      this.key = cfg.adopt.streams;
+      // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
+      // microsecond, past any it could have reached (and past an earlier takeover's).
+      this.streamSeq = Date.now() * 1000;
+    }
     this.sessionHeader = cfg.sessionId !== undefined ? { "mcp-session-id": cfg.sessionId } : {};
   }
 
@@ -215,6 +231,18 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     res.on("close", () => this.detach(stream, res));
   }
 
+  /**
+   * Rebuild a taken-over session's state by delivering the messages that made it (its
+   * `initialize`, `notifications/initialized`, its log level and subscriptions) as its client
+   * once sent them; the replies to those requests go nowhere.
+   */
+  restore(messages: readonly JSONRPCMessage[], auth: MessageContext["auth"]): void {
+    this.restoring = new Set();
+    for (const m of messages) if ("method" in m && "id" in m) this.restoring.add(m.id);
+    const context = auth === undefined ? { sessionId: this.sessionId } : { sessionId: this.sessionId, auth };
+    for (const m of messages) this.receive(m, context);
+  }
+
   /** Whether a reply to `id` is still awaited on some POST of this session. */
   awaitsReply(id: RequestId): boolean {
     return this.byRequest.has(id);
@@ -256,7 +284,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!store) return undefined;
     const streamId = await store.streamIdFor(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
-    const live = this.streams.get(streamId);
+    let live = this.streams.get(streamId);
+    // The standalone stream of the instance this session was taken over from continues here.
+    if (live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone) live = this.createDetachedStandalone(streamId);
     if (live?.res && live.res !== res) {
       // A newer connection for the same stream wins; the old one is ended.
       const old = live.res;
@@ -396,6 +426,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     let s = rid !== undefined ? this.byRequest.get(rid) : undefined;
     if (response) {
       if (!s) {
+        if (this.restoring?.delete(rid!)) return;
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
       }
@@ -434,9 +465,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     return h;
   }
 
-  private createDetachedStandalone(): Stream {
+  private createDetachedStandalone(id = this.newStreamId()): Stream {
     const s: Stream = {
-      id: this.newStreamId(),
+      id,
       res: undefined,
       mode: "sse",
       standalone: true,
@@ -450,6 +481,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     };
     this.standalone = s;
     this.streams.set(s.id, s);
+    this.cfg.onstandalone?.(id);
     return s;
   }
 
