@@ -285,8 +285,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const streamId = await store.streamIdFor(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
     let live = this.streams.get(streamId);
-    // The standalone stream of the instance this session was taken over from continues here.
-    if (live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone) live = this.createDetachedStandalone(streamId);
+    // The standalone stream of the instance this session was taken over from continues here, once
+    // its stored events are replayed (the store then numbers new events after them).
+    const adopting = live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone;
     if (live?.res && live.res !== res) {
       // A newer connection for the same stream wins; the old one is ended.
       const old = live.res;
@@ -298,6 +299,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     await store.replayEventsAfter(lastEventId, (eventId, message) => {
       res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
     });
+    if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
     if (live && this.streams.has(streamId) && !this.closed) {
       live.backlog = undefined;
       live.backlogChars = 0;
