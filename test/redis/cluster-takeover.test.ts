@@ -1,7 +1,8 @@
 // A legacy session outlives its own instance: the instance holding the session (and its GET
 // stream) is SIGKILLed mid-stream; the client resumes through the balancer with Last-Event-ID, gets
 // every event the dead instance had stored after it, then live ones, and goes on in the same
-// session (its log level and subscription hold). A corrupted record in Redis: the session is gone
+// session (its log level and subscription hold). An answer to an elicitation the dead instance
+// sent gets 409; a new one is answered. A corrupted record in Redis: the session is gone
 // (404), nothing crashes. Every wait is bounded.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -15,7 +16,7 @@ let cluster!: Cluster;
 const prefix = `k${randomBytes(4).toString("hex")}`;
 
 test.before(async () => {
-  cluster = await startCluster(3, [], "roundrobin", prefix);
+  cluster = await startCluster(4, [], "roundrobin", prefix);
 });
 test.after(async () => {
   await cluster?.close();
@@ -73,8 +74,8 @@ async function untilServed(send: () => Promise<Response>): Promise<Response> {
 }
 
 test("SIGKILL the instance holding a session: resumed elsewhere with Last-Event-ID, every stored event once, in order; the session goes on", async () => {
-  const { session, home } = await openSession([0, 1, 2]);
-  const other = (home + 1) % 3;
+  const { session, home } = await openSession([0, 1, 2, 3]);
+  const other = (home + 1) % 4;
   const ok = async (body: object) => {
     const res = await post(cluster.url, session, body);
     assert.is(res.status, 200, await res.clone().text());
@@ -117,13 +118,45 @@ test("SIGKILL the instance holding a session: resumed elsewhere with Last-Event-
   // Its subscription holds: an update raised (published on the bus as any instance does) reaches it.
   redis("PUBLISH", `{${prefix}}:bus`, JSON.stringify({ o: "test", c: { kind: "resourceUpdated", uri: "test://watched-resource" } }));
   await second.until(4);
-  assert.equal(second.seen[3], { id: second.seen[3]!.id, method: "notifications/resources/updated", params: { uri: "test://watched-resource" } });
+  assert.equal([second.seen[3]!.method, second.seen[3]!.params], ["notifications/resources/updated", { uri: "test://watched-resource" }]);
   second.cancel();
+});
+
+test("an elicitation pending on the dead instance: its late answer gets a clear error (409); a new one after the takeover is answered", async () => {
+  const alive = cluster.instances.map((p, i) => (p.child.exitCode === null && p.child.signalCode === null ? i : -1)).filter((i) => i >= 0);
+  const init = await post(cluster.url, JSON_HEADERS, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "takeover-elicit", version: "1" } } });
+  const sid = init.headers.get("mcp-session-id")!;
+  await init.text();
+  const session = { ...JSON_HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
+  await (await post(cluster.url, session, { jsonrpc: "2.0", method: "notifications/initialized" })).text();
+  const home = await holder(session, alive);
+  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_elicitation", arguments: { message: "who?" } } };
+  const answer = (id: unknown) => ({ jsonrpc: "2.0", id, result: { action: "accept", content: { username: "ann", email: "ann@example.com" } } });
+
+  const ctrl = new AbortController();
+  const pending = new Events(await fetch(cluster.instances[home]!.url, { method: "POST", headers: session, body: JSON.stringify(call), signal: ctrl.signal }));
+  await pending.until(1);
+  assert.is(pending.seen[0]!.method, "elicitation/create");
+  await kill(home);
+  ctrl.abort();
+  const late = await untilServed(() => post(cluster.url, session, answer(pending.seen[0]!.message.id)));
+  assert.is(late.status, 409);
+  assert.match(await late.text(), /ended with the server instance that sent them/);
+
+  // The session goes on: a new elicitation (sent by the instance that took it over) is answered.
+  const again = new Events(await post(cluster.url, { ...session }, { ...call, id: 2 }));
+  await again.until(1);
+  assert.is(again.seen[0]!.method, "elicitation/create");
+  const ack = await post(cluster.url, session, answer(again.seen[0]!.message.id));
+  assert.is(ack.status, 202, await ack.text());
+  await again.until(2);
+  assert.match(JSON.stringify(again.seen[1]!.message), /ann/);
+  again.cancel();
 });
 
 test("a corrupted session record in Redis: the session is gone (404) once its instance died, nothing crashes", async () => {
   const alive = cluster.instances.map((p, i) => (p.child.exitCode === null && p.child.signalCode === null ? i : -1)).filter((i) => i >= 0);
-  assert.is(alive.length, 2);
+  assert.is(alive.length, 2, "two instances left");
   const { session, sid, home } = await openSession(alive);
   redis("HSET", `{${prefix}}:srec:${sid}`, "data", '{"initialize":[1],"streams":"../x","subscriptions":7}');
   await kill(home);

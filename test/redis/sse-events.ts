@@ -15,9 +15,9 @@ export async function raise(cluster: Cluster, i: number): Promise<void> {
   assert.is(res.status, 200, await res.text());
 }
 
-/** Reads SSE events (id + method + params) from a stream until `n` message events arrived (bounded: 10 s). */
+/** Reads SSE events (id, method, params and the whole message) from a stream until `n` message events arrived (bounded: 10 s). */
 export class Events {
-  readonly seen: { id: string; method: string; params?: { uri?: string } }[] = [];
+  readonly seen: { id: string; method: string; params?: { uri?: string }; message: Record<string, unknown> }[] = [];
   private text = "";
   private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
   private readonly decoder = new TextDecoder();
@@ -41,7 +41,7 @@ export class Events {
         const data = /^data: (.+)$/m.exec(block)?.[1];
         if (id !== undefined && data !== undefined) {
           const m = JSON.parse(data) as { method: string; params?: { uri?: string } };
-          this.seen.push({ id, method: m.method, params: m.params });
+          this.seen.push({ id, method: m.method, params: m.params, message: m });
         }
       }
     }

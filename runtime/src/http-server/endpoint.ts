@@ -283,6 +283,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return this.refuseBatch(res, t.protocolVersion);
     // A reply is routed by id: a second request with an id still in flight would steal the first one's.
     const busy = post.requestIds.find((id) => t.awaitsReply(id));
+    const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : [];
+    if (stale.length > 0) {
+      refuse(this.report, res, 409, null, -32000, `Conflict: the request${stale.length > 1 ? "s" : ""} ${stale.map((id) => describe(id)).join(", ")} this answers ended with the server instance that sent them (the session was taken over by another); ${stale.length > 1 ? "they are" : "it is"} void`);
+      return undefined;
+    }
     if (busy !== undefined) {
       refuse(this.report, res, 400, post.list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
       return undefined;

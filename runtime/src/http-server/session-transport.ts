@@ -7,6 +7,7 @@ import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
 import type { FrameError } from "../framing/frame-error.js";
+import { markRequest, unmarkAnswer } from "./session-record.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -190,11 +191,26 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   receive(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext): void {
     if (this.closed) return;
     this.lastActivity = Date.now();
+    if (this.cfg.adopt !== undefined) message = this.unmark(message);
     try {
       this.onmessage?.(message, context);
     } catch (e) {
       this.onerror?.(e as Error);
     }
+  }
+
+  /**
+   * Answers in `messages` to requests the instance this session was taken over from sent: they
+   * can never be delivered (the requests died with it). Empty for a session never taken over.
+   */
+  staleAnswers(messages: readonly unknown[]): unknown[] {
+    if (this.cfg.adopt === undefined) return [];
+    return messages.filter((m) => unmarkAnswer(m as JSONRPCMessage) === undefined).map((m) => (m as { id: unknown }).id);
+  }
+
+  private unmark(message: JSONRPCMessage | JSONRPCMessage[]): JSONRPCMessage | JSONRPCMessage[] {
+    if (!Array.isArray(message)) return unmarkAnswer(message) ?? message;
+    return message.map((m) => unmarkAnswer(m) ?? m);
   }
 
   /** Responses POSTed to this session too large or too deep to deliver: the requests they answer fail now rather than at their timeout. */
@@ -423,6 +439,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   private sendOne(m: JSONRPCMessage, related: RequestId | undefined): void {
+    if (this.cfg.adopt !== undefined) m = markRequest(m);
     const response = isResponse(m);
     const rid = response ? (m as { id: RequestId }).id : related;
     let s = rid !== undefined ? this.byRequest.get(rid) : undefined;
