@@ -2,7 +2,7 @@
 // stream) is SIGKILLed mid-stream; the client resumes through the balancer with Last-Event-ID, gets
 // every event the dead instance had stored after it, then live ones, and goes on in the same
 // session (its log level and subscription hold). An answer to an elicitation the dead instance
-// sent gets 409; a new one is answered. A corrupted record in Redis: the session is gone
+// sent gets 409 (racing a ping on the same instance: one takeover); a new one is answered. A corrupted record in Redis: the session is gone
 // (404), nothing crashes. Every wait is bounded.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -139,7 +139,18 @@ test("an elicitation pending on the dead instance: its late answer gets a clear 
   assert.is(pending.seen[0]!.method, "elicitation/create");
   await kill(home);
   ctrl.abort();
-  const late = await untilServed(() => post(cluster.url, session, answer(pending.seen[0]!.message.id)));
+  // Two requests at once on one survivor: one takes the session over, the other waits for it.
+  const survivor = cluster.instances[alive.find((i) => i !== home)!]!.url;
+  let late!: Response;
+  let ping!: Response;
+  for (let i = 0; i < 50; i++) {
+    [late, ping] = await Promise.all([post(survivor, session, answer(pending.seen[0]!.message.id)), post(survivor, session, { jsonrpc: "2.0", id: 5, method: "ping" })]);
+    if (late.status !== 503 && ping.status !== 503) break;
+    await Promise.all([late.text(), ping.text()]);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.is(ping.status, 200, await ping.clone().text());
+  assert.equal(JSON.parse(await ping.text()), { jsonrpc: "2.0", id: 5, result: {} });
   assert.is(late.status, 409);
   assert.match(await late.text(), /ended with the server instance that sent them/);
 

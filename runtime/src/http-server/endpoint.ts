@@ -180,8 +180,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     const claimed = await d.takeOver(sid, owner);
     // Another instance won the claim: it serves the session from now on.
     if (claimed === "elsewhere") return d.forward(sid, req, res, body);
-    // Taken over meanwhile by another request to this instance.
-    if (claimed === undefined || this.sessions.byId.has(sid)) return false;
+    if (claimed === undefined) return false;
+    // Being (or already) taken over by another request to this instance: served once rebuilt.
+    const adoption = this.sessions.adoption(sid);
+    if (adoption !== undefined) await adoption.catch(() => {});
+    if (adoption !== undefined || this.sessions.byId.has(sid)) return false;
     const record = parseRecord(claimed);
     if (record === undefined) {
       this.report(new Error("a legacy session's shared record is unreadable; the session is treated as gone"));

@@ -32,6 +32,8 @@ export class HttpSessions {
   private sweeper: ReturnType<typeof setInterval> | undefined;
   /** Records of this instance's sessions, kept when the directory shares them (SessionDirectory.save). */
   private readonly records: Map<string, SessionRecord> | undefined;
+  /** Sessions being taken over here (adopt), by id. */
+  private readonly adopting = new Map<string, Promise<void>>();
   /** Whether records are kept (see observe): a field, read once per message. */
   readonly sharing: boolean;
 
@@ -139,20 +141,27 @@ export class HttpSessions {
    * Session `sid`, taken over from the instance that died holding it: a transport adopting its
    * streams, registered here, its state rebuilt once `connect` (onsession) attached the server.
    */
-  async adopt(sid: string, owner: string | undefined, record: SessionRecord, auth: AuthInfo | undefined, connect: (t: StreamableHttpServerTransport) => void | Promise<void>): Promise<StreamableHttpServerTransport> {
+  async adopt(sid: string, owner: string | undefined, record: SessionRecord, auth: AuthInfo | undefined, connect: (t: StreamableHttpServerTransport) => void | Promise<void>): Promise<void> {
     const transport = this.transport(sid, false, owner, record);
-    this.byId.set(sid, transport);
-    this.records?.set(sid, record);
-    try {
+    const adopting = (async () => {
       await connect(transport);
-    } catch (e) {
-      this.byId.delete(sid);
-      this.records?.delete(sid);
-      throw e;
+      transport.restore(restoreMessages(record), auth);
+      // Found by its id only once rebuilt: a request meanwhile waits for it (adoption).
+      this.byId.set(sid, transport);
+      this.records?.set(sid, record);
+      this.armSweeper();
+    })();
+    this.adopting.set(sid, adopting);
+    try {
+      await adopting;
+    } finally {
+      this.adopting.delete(sid);
     }
-    transport.restore(restoreMessages(record), auth);
-    this.armSweeper();
-    return transport;
+  }
+
+  /** A takeover of session `sid` under way here, if any. */
+  adoption(sid: string): Promise<void> | undefined {
+    return this.adopting.get(sid);
   }
 
   private armSweeper(): void {

@@ -45,9 +45,15 @@ return redis.call('PEXPIRE', KEYS[2], ARGV[3])`);
 // its live heartbeat and forward to it.
 const TAKE_OVER = script(`local home = redis.call('GET', KEYS[1])
 if not home then return false end
+local alive = home ~= ARGV[1] and redis.call('EXISTS', ARGV[4] .. home) == 1
 local rec = redis.call('HMGET', KEYS[2], 'owner', 'data')
-if rec[1] ~= ARGV[2] or not rec[2] then return false end
-if home ~= ARGV[1] and redis.call('EXISTS', ARGV[4] .. home) == 1 then return 'elsewhere' end
+if not rec[2] then
+  -- A dead instance's session that cannot be taken over is gone.
+  if not alive and home ~= ARGV[1] then redis.call('DEL', KEYS[1]) end
+  return false
+end
+if rec[1] ~= ARGV[2] then return false end
+if alive then return 'elsewhere' end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return {rec[2]}`);
