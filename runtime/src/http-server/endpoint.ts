@@ -286,8 +286,9 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return this.refuseBatch(res, t.protocolVersion);
     // A reply is routed by id: a second request with an id still in flight would steal the first one's.
     const busy = post.requestIds.find((id) => t.awaitsReply(id));
-    const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : [];
-    if (stale.length > 0) {
+    // Nothing allocated here unless the session was taken over.
+    const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : undefined;
+    if (stale !== undefined) {
       refuse(this.report, res, 409, null, -32000, `Conflict: the request${stale.length > 1 ? "s" : ""} ${stale.map((id) => describe(id)).join(", ")} this answers ended with the server instance that sent them (the session was taken over by another); ${stale.length > 1 ? "they are" : "it is"} void`);
       return undefined;
     }

@@ -201,11 +201,13 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   /**
    * Answers in `messages` to requests the instance this session was taken over from sent: they
-   * can never be delivered (the requests died with it). Empty for a session never taken over.
+   * can never be delivered (the requests died with it). Undefined when there are none (always, for
+   * a session never taken over).
    */
-  staleAnswers(messages: readonly unknown[]): unknown[] {
-    if (this.cfg.adopt === undefined) return [];
-    return messages.filter((m) => unmarkAnswer(m as JSONRPCMessage) === undefined).map((m) => (m as { id: unknown }).id);
+  staleAnswers(messages: readonly unknown[]): unknown[] | undefined {
+    if (this.cfg.adopt === undefined) return undefined;
+    const ids = messages.filter((m) => unmarkAnswer(m as JSONRPCMessage) === undefined).map((m) => (m as { id: unknown }).id);
+    return ids.length > 0 ? ids : undefined;
   }
 
   private unmark(message: JSONRPCMessage | JSONRPCMessage[]): JSONRPCMessage | JSONRPCMessage[] {

@@ -53,7 +53,7 @@ export class HttpSessions {
           ? undefined
           : (id) => {
               const r = records.get(sessionId);
-              if (r !== undefined && r.standalone === undefined) {
+              if (r !== undefined && r.standalone !== id) {
                 r.standalone = id;
                 s.directory!.save!(sessionId, owner, serializeRecord(r));
               }
