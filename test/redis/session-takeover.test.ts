@@ -5,7 +5,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { RedisConnection, RedisSessionDirectory } from "@mcpgen/runtime/redis";
-import { parseRecord, restoreMessages, serializeRecord, type SessionRecord } from "@mcpgen/runtime/internal";
+import { parseRecord, recordMessage, restoreMessages, serializeRecord, type SessionRecord } from "@mcpgen/runtime/internal";
+import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { startRedis, type RedisServer } from "./harness.js";
 
 let redis!: RedisServer;
@@ -91,6 +92,20 @@ test("a record past its bounds is not kept; restoring gives initialize first, th
   assert.is(serializeRecord({ ...record, initialize: { pad: "x".repeat(70_000) } }), undefined);
   const methods = restoreMessages({ ...record, logLevel: "error" }).map((m) => (m as { method: string }).method);
   assert.equal(methods, ["initialize", "notifications/initialized", "logging/setLevel", "resources/subscribe"]);
+});
+
+test("a record follows what shapes the session: level, subscribe, unsubscribe (batches too); other messages change nothing", () => {
+  const r: SessionRecord = { initialize: {}, subscriptions: [], streams: "k1" };
+  const req = (id: number, method: string, params: object) => ({ jsonrpc: "2.0", id, method, params }) as JSONRPCMessage;
+  assert.ok(recordMessage(r, req(1, "logging/setLevel", { level: "error" })));
+  assert.not.ok(recordMessage(r, req(2, "logging/setLevel", { level: "error" })), "unchanged: nothing to save");
+  assert.ok(recordMessage(r, [req(3, "resources/subscribe", { uri: "a" }), req(4, "resources/subscribe", { uri: "b" })]));
+  assert.not.ok(recordMessage(r, req(5, "resources/subscribe", { uri: "a" })));
+  assert.ok(recordMessage(r, req(6, "resources/unsubscribe", { uri: "a" })));
+  assert.not.ok(recordMessage(r, req(7, "tools/call", { name: "x" })));
+  assert.not.ok(recordMessage(r, { jsonrpc: "2.0", method: "resources/subscribe", params: { uri: "c" } } as JSONRPCMessage), "a notification is no subscription");
+  assert.not.ok(recordMessage(r, req(8, "resources/subscribe", { uri: 7 })));
+  assert.equal(r, { initialize: {}, subscriptions: ["b"], streams: "k1", logLevel: "error" });
 });
 
 test("any stored text reads as a well-formed record or as nothing, never a throw", () => {
