@@ -87,6 +87,30 @@ test("a session whose instance lives is not taken over; an unknown or unsaved on
   assert.is(await other.takeOver("too-big", undefined), undefined);
 });
 
+test("a session's entry and record go together when it closes (DELETE, idle timeout), and expire together", async () => {
+  const prefix = `s${n++}`;
+  const home = await directory(prefix);
+  await home.announce(new URL("http://127.0.0.1:1/mcp"));
+  await home.opened("ends");
+  home.save("ends", undefined, serializeRecord(record));
+  const link = links[links.length - 1]!;
+  // save() does not wait for Redis either.
+  let ttl = -2;
+  for (let i = 0; i < 50 && ttl < 0; i++) {
+    ttl = await link.command<number>(["PTTL", link.key("srec", "ends")]);
+    if (ttl < 0) await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.ok(ttl > 0 && ttl <= 35 * 60_000, `record ttl ${ttl}`);
+  home.closed("ends");
+  // closed() does not wait for Redis: polled, bounded.
+  let left = -1;
+  for (let i = 0; i < 50 && left !== 0; i++) {
+    left = await link.command<number>(["EXISTS", link.key("sess", "ends"), link.key("srec", "ends")]);
+    if (left !== 0) await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.is(left, 0);
+});
+
 test("a record past its bounds is not kept; restoring gives initialize first, then initialized, level and subscriptions", () => {
   assert.is(serializeRecord({ ...record, subscriptions: Array.from({ length: 1001 }, (_, i) => `u${i}`) }), undefined);
   assert.is(serializeRecord({ ...record, initialize: { pad: "x".repeat(70_000) } }), undefined);
