@@ -33,6 +33,15 @@ test.after(async () => {
   await redis?.close();
 });
 
+/** Until `sid`'s record is in Redis (save() does not wait for it), bounded. */
+async function written(link: RedisConnection, sid: string): Promise<void> {
+  for (let i = 0; i < 50; i++) {
+    if ((await link.command<number>(["EXISTS", link.key("srec", sid)])) === 1) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`the record of ${sid} was not written`);
+}
+
 /** A session opened on a directory whose instance then died (stopped announcing); the survivors. */
 async function orphan(owner: string | undefined, survivors = 2): Promise<{ sid: string; live: RedisSessionDirectory[] }> {
   const prefix = `s${n++}`;
@@ -41,6 +50,7 @@ async function orphan(owner: string | undefined, survivors = 2): Promise<{ sid: 
   const sid = `sid-${n}`;
   await dead.opened(sid);
   dead.save(sid, owner, serializeRecord(record));
+  await written(links[links.length - 1]!, sid);
   await dead.close();
   const live: RedisSessionDirectory[] = [];
   for (let i = 0; i < survivors; i++) {
@@ -79,6 +89,7 @@ test("a session whose instance lives is not taken over; an unknown or unsaved on
   await other.announce(new URL("http://127.0.0.1:2/mcp"));
   await home.opened("held");
   home.save("held", undefined, serializeRecord(record));
+  await written(links[links.length - 2]!, "held");
   assert.is(await other.takeOver("held", undefined), "elsewhere");
   assert.is(await other.takeOver("nobody", undefined), undefined);
   await home.opened("too-big");
