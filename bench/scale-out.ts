@@ -144,7 +144,14 @@ try {
   const perEvent = (await used()) - beforeEvents;
   const directory = new RedisSessionDirectory(link);
   const beforeSessions = await used();
-  for (let i = 0; i < N; i++) await directory.opened(randomBytes(16).toString("hex"));
+  // What an SDK v1 client's session keeps: its directory entry and its record (session-record.ts).
+  const record = JSON.stringify({ initialize: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "claude-code", version: "2.0.0" } }, subscriptions: [], streams: "1k2j3h4g5", standalone: "1k2j3h4g5-1" });
+  for (let i = 0; i < N; i++) {
+    const sid = randomBytes(16).toString("hex");
+    await directory.opened(sid);
+    directory.save(sid, undefined, record);
+  }
+  await link.command(["PING"]);
   const perSession = (await used()) - beforeSessions;
   await directory.close();
   const sample = (await link.command<string[]>(["KEYS", `${link.namespace}:task:*`]))[0]!;
@@ -152,7 +159,7 @@ try {
   console.log("  Redis memory");
   console.log(`    per stored task (completed, small result; indexes included)  ${(perTask / N).toFixed(0)} bytes (MEMORY USAGE of one task hash: ${one} bytes)`);
   console.log(`    per stored SSE event (a progress notification)                ${(perEvent / N).toFixed(0)} bytes`);
-  console.log(`    per idle legacy session (its directory entry)                 ${(perSession / N).toFixed(0)} bytes`);
+  console.log(`    per idle legacy session (its directory entry and record)      ${(perSession / N).toFixed(0)} bytes`);
   await link.close();
 } finally {
   await redis.close();

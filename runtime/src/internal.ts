@@ -39,3 +39,4 @@ export { LegacyTaskReceiver, type TaskReceiverOptions } from "./tasks/legacy-rec
 export { TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
 export { ModernTasks } from "./server/modern-tasks.js";
 export { awaitTask, pollDelay, type TaskIo, type PollOptions } from "./lifecycle/modern/client-tasks.js";
+export { parseRecord, recordMessage, serializeRecord, restoreMessages, type SessionRecord } from "./http-server/session-record.js";

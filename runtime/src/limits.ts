@@ -133,3 +133,7 @@ export const MAX_SKILL_FILES = 512;
 export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 /** Pages of `skills/list` or of one `resources/directory/read` a client follows before giving up. */
 export const MAX_SKILL_PAGES = 1_000;
+/** Largest legacy session record (session-record.ts) shared through a session directory, characters of its JSON; a session whose record would be larger cannot be taken over. */
+export const SESSION_RECORD_MAX_CHARS = 64 * 1024;
+/** Resource subscriptions a shared legacy session record keeps; a session with more cannot be taken over. */
+export const SESSION_RECORD_MAX_SUBSCRIPTIONS = 1_000;

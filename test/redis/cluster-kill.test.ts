@@ -6,6 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { waitExit } from "../examples/helpers/everything-process.js";
 import { startCluster, type Cluster } from "./cluster.js";
+import { Events, JSON_HEADERS, raise } from "./sse-events.js";
 
 let cluster!: Cluster;
 
@@ -15,52 +16,6 @@ test.before(async () => {
 test.after(async () => {
   await cluster?.close();
 });
-
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-
-/** A tools list change raised on instance `i` (a 2026-07-28 call of the trigger tool). */
-async function raise(i: number): Promise<void> {
-  const res = await fetch(cluster.instances[i]!.url, {
-    method: "POST", signal: AbortSignal.timeout(5000),
-    headers: { ...JSON_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_trigger_tool_change" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_trigger_tool_change", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
-  });
-  assert.is(res.status, 200, await res.text());
-}
-
-/** Reads SSE events (id + method) from a stream until `n` message events arrived (bounded: 10 s). */
-class Events {
-  readonly seen: { id: string; method: string }[] = [];
-  private text = "";
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  private readonly decoder = new TextDecoder();
-
-  constructor(res: Response) {
-    this.reader = res.body!.getReader();
-  }
-
-  async until(n: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (this.seen.length < n) {
-      if (Date.now() > deadline) throw new Error(`only ${this.seen.length} of ${n} events: ${this.text.slice(-500)}`);
-      const { value, done } = await this.reader.read();
-      if (done) throw new Error(`stream ended after ${this.seen.length} events`);
-      this.text += this.decoder.decode(value, { stream: true });
-      let cut: number;
-      while ((cut = this.text.indexOf("\n\n")) !== -1) {
-        const block = this.text.slice(0, cut);
-        this.text = this.text.slice(cut + 2);
-        const id = /^id: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.+)$/m.exec(block)?.[1];
-        if (id !== undefined && data !== undefined) this.seen.push({ id, method: (JSON.parse(data) as { method: string }).method });
-      }
-    }
-  }
-
-  cancel(): void {
-    void this.reader.cancel().catch(() => {});
-  }
-}
 
 test("SIGKILL the instance relaying a session's stream: a resume through the balancer gets every event once, in order", async () => {
   const init = await fetch(cluster.url, {
@@ -86,7 +41,7 @@ test("SIGKILL the instance relaying a session's stream: a resume through the bal
   const stream = await fetch(cluster.instances[relay]!.url, { method: "GET", headers: { ...session, accept: "text/event-stream" }, signal: ctrl.signal });
   assert.is(stream.status, 200);
   const first = new Events(stream);
-  for (let i = 0; i < 3; i++) await raise(other);
+  for (let i = 0; i < 3; i++) await raise(cluster, other);
   await first.until(3);
 
   const relayed = cluster.instances[relay]!;
@@ -95,7 +50,7 @@ test("SIGKILL the instance relaying a session's stream: a resume through the bal
   first.cancel();
   ctrl.abort();
   // Missed while no stream was connected.
-  for (let i = 0; i < 3; i++) await raise(other);
+  for (let i = 0; i < 3; i++) await raise(cluster, other);
 
   const last = first.seen[first.seen.length - 1]!.id;
   let resumed: Response | undefined;
@@ -110,7 +65,7 @@ test("SIGKILL the instance relaying a session's stream: a resume through the bal
   assert.is(resumed!.status, 200);
   const second = new Events(resumed!);
   await second.until(3);
-  await raise(home);
+  await raise(cluster, home);
   await second.until(4);
   second.cancel();
 

@@ -20,7 +20,8 @@ import { isModernPost, serveModernPost } from "./modern.js";
 import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
 import { HttpSessions } from "./sessions.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
-import type { AuthInfo } from "../auth/principal.js";
+import { principalKey, type AuthInfo } from "../auth/principal.js";
+import { parseRecord } from "./session-record.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
@@ -162,10 +163,36 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
    * A legacy request for a session another instance holds: forwarded there (true once answered);
    * false at once, without a promise, when there is no directory or the session is here.
    */
-  private elsewhere(req: Req, res: HttpReply, body?: object): Promise<boolean> | false {
+  private elsewhere(req: Req, res: HttpReply, auth: AuthInfo | undefined, body?: object): Promise<boolean> | false {
     const sid = headerValue(req, "mcp-session-id");
     const d = this.options.sessionDirectory;
-    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && d.forward(sid, req, res, body && JSON.stringify(body));
+    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && this.away(d, sid, req, res, auth, body && JSON.stringify(body));
+  }
+
+  /**
+   * Forward the request to the instance holding session `sid`; when that instance died, take the
+   * session over (resolves false: the session is served here now, or is unknown: 404).
+   */
+  private async away(d: SessionDirectory, sid: string, req: Req, res: HttpReply, auth: AuthInfo | undefined, body: string | undefined): Promise<boolean> {
+    if (await d.forward(sid, req, res, body)) return true;
+    if (d.takeOver === undefined || this.sessions.byId.size >= (this.options.maxSessions ?? MAX_HTTP_SESSIONS)) return false;
+    const owner = principalKey(auth);
+    const claimed = await d.takeOver(sid, owner);
+    // Another instance won the claim: it serves the session from now on.
+    if (claimed === "elsewhere") return d.forward(sid, req, res, body);
+    if (claimed === undefined) return false;
+    // Being (or already) taken over by another request to this instance: served once rebuilt.
+    const adoption = this.sessions.adoption(sid);
+    if (adoption !== undefined) await adoption.catch(() => {});
+    if (adoption !== undefined || this.sessions.byId.has(sid)) return false;
+    const record = parseRecord(claimed);
+    if (record === undefined) {
+      this.report(new Error("a legacy session's shared record is unreadable; the session is treated as gone"));
+      d.closed(sid);
+      return false;
+    }
+    await this.sessions.adopt(sid, owner, record, auth, (t) => this.options.onsession(t, req));
+    return false;
   }
 
   isSession(sid: string): boolean {
@@ -217,7 +244,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       await serveModernPost(req, res, post, auth, this.sessions, this.options);
       return;
     }
-    const away = session === undefined && !post.initialize && this.elsewhere(req, res, post.parsed);
+    const away = session === undefined && !post.initialize && this.elsewhere(req, res, auth, post.parsed);
     if (away !== false && (await away)) return;
     const transport = this.stateless
       ? await this.statelessPost(req, res, post)
@@ -259,6 +286,12 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return this.refuseBatch(res, t.protocolVersion);
     // A reply is routed by id: a second request with an id still in flight would steal the first one's.
     const busy = post.requestIds.find((id) => t.awaitsReply(id));
+    // Nothing allocated here unless the session was taken over.
+    const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : undefined;
+    if (stale !== undefined) {
+      refuse(this.report, res, 409, null, -32000, `Conflict: the request${stale.length > 1 ? "s" : ""} ${stale.map((id) => describe(id)).join(", ")} this answers ended with the server instance that sent them (the session was taken over by another); ${stale.length > 1 ? "they are" : "it is"} void`);
+      return undefined;
+    }
     if (busy !== undefined) {
       refuse(this.report, res, 400, post.list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
       return undefined;
@@ -272,6 +305,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil }
       : { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
     const message = post.batch ? post.list : post.list[0]!;
+    if (this.sessions.sharing && transport.sessionId !== undefined) this.sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
       res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId, "content-length": 0 } : { "content-length": 0 });
@@ -298,7 +332,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
       return;
     }
-    const away = this.elsewhere(req, res);
+    const away = this.elsewhere(req, res, auth);
     if (away !== false && (await away)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;
@@ -321,7 +355,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       res.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    const away = this.elsewhere(req, res);
+    const away = this.elsewhere(req, res, auth);
     if (away !== false && (await away)) return;
     const t = this.sessions.lookup(req, res, auth);
     if (!t || !this.versionOk(req, res)) return;

@@ -7,6 +7,7 @@ import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
 import type { FrameError } from "../framing/frame-error.js";
+import { markRequest, unmarkAnswer } from "./session-record.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -61,6 +62,14 @@ export interface SessionTransportConfig {
    * comments (a `subscriptions/listen` stream stays open).
    */
   modern?: boolean;
+  /**
+   * A legacy session taken over from an instance that died (session-record.ts): the prefix of its
+   * stream ids and its standalone stream's id there, so a `Last-Event-ID` issued by the dead
+   * instance resumes here.
+   */
+  adopt?: { streams: string; standalone: string | undefined };
+  /** The standalone stream got its id (a session record keeps it). */
+  onstandalone?: (streamId: string) => void;
 }
 
 let streamKeySeq = 0;
@@ -106,7 +115,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   private readonly cfg: SessionTransportConfig;
   /** Prefix of every stream id of this session, so a Last-Event-ID from another session is refused. */
-  private readonly key: string;
+  readonly key: string;
   private streamSeq = 0;
   private readonly byRequest = new Map<RequestId, Stream>();
   private readonly streams = new Map<string, Stream>();
@@ -117,11 +126,19 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private initializeId: RequestId | undefined;
   /** Requests that end when the client closes their reply's stream (onReplyStreamClosed); made on first use. */
   private endsWithStream: Map<RequestId, (requestId: RequestId) => void> | undefined;
+  /** Requests restore() delivered whose replies nobody reads. */
+  private restoring: Set<RequestId> | undefined;
 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
-    this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    if (cfg.adopt === undefined) this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    else {
+      this.key = cfg.adopt.streams;
+      // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
+      // microsecond, past any it could have reached (and past an earlier takeover's).
+      this.streamSeq = Date.now() * 1000;
+    }
     this.sessionHeader = cfg.sessionId !== undefined ? { "mcp-session-id": cfg.sessionId } : {};
   }
 
@@ -174,11 +191,28 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   receive(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext): void {
     if (this.closed) return;
     this.lastActivity = Date.now();
+    if (this.cfg.adopt !== undefined) message = this.unmark(message);
     try {
       this.onmessage?.(message, context);
     } catch (e) {
       this.onerror?.(e as Error);
     }
+  }
+
+  /**
+   * Answers in `messages` to requests the instance this session was taken over from sent: they
+   * can never be delivered (the requests died with it). Undefined when there are none (always, for
+   * a session never taken over).
+   */
+  staleAnswers(messages: readonly unknown[]): unknown[] | undefined {
+    if (this.cfg.adopt === undefined) return undefined;
+    const ids = messages.filter((m) => unmarkAnswer(m as JSONRPCMessage) === undefined).map((m) => (m as { id: unknown }).id);
+    return ids.length > 0 ? ids : undefined;
+  }
+
+  private unmark(message: JSONRPCMessage | JSONRPCMessage[]): JSONRPCMessage | JSONRPCMessage[] {
+    if (!Array.isArray(message)) return unmarkAnswer(message) ?? message;
+    return message.map((m) => unmarkAnswer(m) ?? m);
   }
 
   /** Responses POSTed to this session too large or too deep to deliver: the requests they answer fail now rather than at their timeout. */
@@ -213,6 +247,18 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (res.destroyed) return this.detach(stream, res);
     if (stream.mode === "sse") this.beginSse(stream);
     res.on("close", () => this.detach(stream, res));
+  }
+
+  /**
+   * Rebuild a taken-over session's state by delivering the messages that made it (its
+   * `initialize`, `notifications/initialized`, its log level and subscriptions) as its client
+   * once sent them; the replies to those requests go nowhere.
+   */
+  restore(messages: readonly JSONRPCMessage[], auth: MessageContext["auth"]): void {
+    this.restoring = new Set();
+    for (const m of messages) if ("method" in m && "id" in m) this.restoring.add(m.id);
+    const context = auth === undefined ? { sessionId: this.sessionId } : { sessionId: this.sessionId, auth };
+    for (const m of messages) this.receive(m, context);
   }
 
   /** Whether a reply to `id` is still awaited on some POST of this session. */
@@ -256,7 +302,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (!store) return undefined;
     const streamId = await store.streamIdFor(lastEventId);
     if (streamId === undefined || !streamId.startsWith(this.key + "-")) return 404;
-    const live = this.streams.get(streamId);
+    let live = this.streams.get(streamId);
+    // The standalone stream of the instance this session was taken over from continues here, once
+    // its stored events are replayed (the store then numbers new events after them).
+    const adopting = live === undefined && this.standalone === undefined && streamId === this.cfg.adopt?.standalone;
     if (live?.res && live.res !== res) {
       // A newer connection for the same stream wins; the old one is ended.
       const old = live.res;
@@ -268,6 +317,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     await store.replayEventsAfter(lastEventId, (eventId, message) => {
       res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
     });
+    if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
     if (live && this.streams.has(streamId) && !this.closed) {
       live.backlog = undefined;
       live.backlogChars = 0;
@@ -391,11 +441,13 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   private sendOne(m: JSONRPCMessage, related: RequestId | undefined): void {
+    if (this.cfg.adopt !== undefined) m = markRequest(m);
     const response = isResponse(m);
     const rid = response ? (m as { id: RequestId }).id : related;
     let s = rid !== undefined ? this.byRequest.get(rid) : undefined;
     if (response) {
       if (!s) {
+        if (this.restoring?.delete(rid!)) return;
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
       }
@@ -434,9 +486,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     return h;
   }
 
-  private createDetachedStandalone(): Stream {
+  private createDetachedStandalone(id = this.newStreamId()): Stream {
     const s: Stream = {
-      id: this.newStreamId(),
+      id,
       res: undefined,
       mode: "sse",
       standalone: true,
@@ -450,6 +502,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     };
     this.standalone = s;
     this.streams.set(s.id, s);
+    this.cfg.onstandalone?.(id);
     return s;
   }
 

@@ -4,7 +4,8 @@
  * that opened it alone, and closed after `sessionIdleTimeoutMs` without activity.
  */
 import { unrefTimer, type HttpReply, type HttpRequestHead } from "../http-exchange.js";
-import type { RequestId } from "../jsonrpc.js";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
+import { recordMessage, restoreMessages, serializeRecord, type SessionRecord } from "./session-record.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { headerValue, sendJsonError } from "./http-util.js";
@@ -29,13 +30,34 @@ export class HttpSessions {
   /** Live sessions by id (stateful mode). */
   readonly byId = new Map<string, StreamableHttpServerTransport>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  /** Records of this instance's sessions, kept when the directory shares them (SessionDirectory.save). */
+  private readonly records: Map<string, SessionRecord> | undefined;
+  /** Sessions being taken over here (adopt), by id. */
+  private readonly adopting = new Map<string, Promise<void>>();
+  /** Whether records are kept (see observe): a field, read once per message. */
+  readonly sharing: boolean;
 
-  constructor(private readonly s: HttpSessionSettings) {}
+  constructor(private readonly s: HttpSessionSettings) {
+    this.sharing = s.directory?.save !== undefined && !s.stateless;
+    if (this.sharing) this.records = new Map();
+  }
 
   /** A transport of session `sessionId`, or of none (a stateless POST; `modern`: a 2026-07-28 POST). */
-  transport(sessionId: string | undefined, modern = false, owner?: string): StreamableHttpServerTransport {
+  transport(sessionId: string | undefined, modern = false, owner?: string, adopt?: SessionRecord): StreamableHttpServerTransport {
     const s = this.s;
+    const records = this.records;
     return new StreamableHttpServerTransport({
+      adopt: adopt && { streams: adopt.streams, standalone: adopt.standalone },
+      onstandalone:
+        records === undefined || sessionId === undefined || modern
+          ? undefined
+          : (id) => {
+              const r = records.get(sessionId);
+              if (r !== undefined && r.standalone !== id) {
+                r.standalone = id;
+                s.directory!.save!(sessionId, owner, serializeRecord(r));
+              }
+            },
       sessionId,
       owner,
       eventStore: modern ? undefined : s.store,
@@ -46,6 +68,7 @@ export class HttpSessions {
       onclosed: (t) => {
         if (t.sessionId !== undefined && this.byId.get(t.sessionId) === t) {
           this.byId.delete(t.sessionId);
+          this.records?.delete(t.sessionId);
           s.directory?.closed(t.sessionId);
         }
       },
@@ -93,11 +116,59 @@ export class HttpSessions {
     const transport = this.transport(sid, false, principalKey(auth));
     transport.expectInitialize(id);
     this.byId.set(sid, transport);
+    this.armSweeper();
+    return transport;
+  }
+
+  /**
+   * A message the client sent to session `t` (an `initialize` opening it included): the session's
+   * record follows what shapes it, and is saved when that changed. Called only when records are kept.
+   */
+  observe(t: StreamableHttpServerTransport, message: JSONRPCMessage | JSONRPCMessage[]): void {
+    const sid = t.sessionId!;
+    let r = this.records!.get(sid);
+    if (r === undefined) {
+      const m = message as { method?: unknown; params?: unknown };
+      if (m.method !== "initialize" || typeof m.params !== "object" || m.params === null) return;
+      r = { initialize: m.params as Record<string, unknown>, subscriptions: [], streams: t.key };
+      this.records!.set(sid, r);
+    } else if (!recordMessage(r, message)) return;
+    this.s.directory!.save!(sid, t.owner, serializeRecord(r));
+  }
+
+
+  /**
+   * Session `sid`, taken over from the instance that died holding it: a transport adopting its
+   * streams, registered here, its state rebuilt once `connect` (onsession) attached the server.
+   */
+  async adopt(sid: string, owner: string | undefined, record: SessionRecord, auth: AuthInfo | undefined, connect: (t: StreamableHttpServerTransport) => void | Promise<void>): Promise<void> {
+    const transport = this.transport(sid, false, owner, record);
+    const adopting = (async () => {
+      await connect(transport);
+      transport.restore(restoreMessages(record), auth);
+      // Found by its id only once rebuilt: a request meanwhile waits for it (adoption).
+      this.byId.set(sid, transport);
+      this.records?.set(sid, record);
+      this.armSweeper();
+    })();
+    this.adopting.set(sid, adopting);
+    try {
+      await adopting;
+    } finally {
+      this.adopting.delete(sid);
+    }
+  }
+
+  /** A takeover of session `sid` under way here, if any. */
+  adoption(sid: string): Promise<void> | undefined {
+    return this.adopting.get(sid);
+  }
+
+  private armSweeper(): void {
     const idleMs = this.s.idleMs;
     if (idleMs > 0 && !this.sweeper) {
       this.sweeper = unrefTimer(setInterval(() => this.sweep(), Math.max(10, Math.min(idleMs / 2, 60_000))));
     }
-    return transport;
   }
 
   private sweep(): void {

@@ -12,7 +12,8 @@
  * which lives in one instance (its requests reaching others are forwarded to it), so every write
  * and every replay of a stream go through that instance's one connection, in order, and `seq`
  * (this store's counter, increasing) orders a stream's events. A reply is thus never held for a
- * Redis round trip. When Redis is down the event still reaches the client, only it cannot be
+ * Redis round trip. A session taken over from an instance that died has its streams replayed here
+ * first, which moves this store's counter past their events. When Redis is down the event still reaches the client, only it cannot be
  * replayed (`onerror` hears why); a resume meanwhile gets an error (HTTP 503).
  */
 import type { JSONRPCMessage } from "../jsonrpc.js";
@@ -94,6 +95,8 @@ export class RedisEventStore implements EventStore {
       const colon = entry.indexOf(":");
       const seq = Number(entry.slice(0, colon));
       if (seq > at.seq) send(`${at.streamId}_${seq}`, JSON.parse(entry.slice(colon + 1)) as JSONRPCMessage);
+      // A stream another instance wrote (a session taken over from it) goes on here after its events.
+      if (seq > this.seq) this.seq = seq;
     }
   }
 

@@ -5,12 +5,14 @@
  * endpoint as it came (headers, authorization included, and body) and its response, an SSE stream
  * included, is relayed back as it arrives: the session's instance checks the principal, answers,
  * holds the streams and the server-to-client requests it sent, so a client's answer reaches the
- * request waiting for it whichever instance the balancer picked. A session whose instance died is
- * gone (404: the client initializes again); its tasks and results stay in the task store.
+ * request waiting for it whichever instance the balancer picked. `srec:<id>` holds the session's
+ * record (session-record.ts) and the digest of the principal it is bound to: when the instance
+ * holding a session died, the instance a request for it reaches takes it over (one atomic claim,
+ * one winner) and rebuilds it from the record; its SSE events are in the event store.
  */
 import { request } from "node:http";
 import { request as requestTls } from "node:https";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { SessionDirectory } from "../http-server/session-directory.js";
 import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
 import { script, type RedisConnection } from "./connection.js";
@@ -29,7 +31,32 @@ const BEAT_MS = 1000;
 const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "content-length", "host"]);
 
 // KEYS: session key. ARGV: instance id. Deletes the entry only if it is still this instance's.
-const RELEASE = script(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`);
+// KEYS: session key, its record's key. ARGV: instance id. Deletes both only while the session is this instance's.
+const RELEASE = script(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1], KEYS[2]) end return 0`);
+// KEYS: session key, record key. ARGV: instance id, owner digest, ttl ms, record (JSON; "" for
+// none). Written only while the session is this instance's (not after another took it over).
+const SAVE = script(`if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[4] == '' then return redis.call('DEL', KEYS[2]) end
+redis.call('HSET', KEYS[2], 'owner', ARGV[2], 'data', ARGV[4])
+return redis.call('PEXPIRE', KEYS[2], ARGV[3])`);
+// KEYS: session key, record key. ARGV: instance id, owner digest, ttl ms, the instance keys'
+// prefix. The session is claimed only for its own principal, only when a record exists, and only
+// when the instance holding it has no live heartbeat: the first claimant wins; the others see
+// its live heartbeat and forward to it.
+const TAKE_OVER = script(`local home = redis.call('GET', KEYS[1])
+if not home then return false end
+local alive = home ~= ARGV[1] and redis.call('EXISTS', ARGV[4] .. home) == 1
+local rec = redis.call('HMGET', KEYS[2], 'owner', 'data')
+if not rec[2] then
+  -- A dead instance's session that cannot be taken over is gone.
+  if not alive and home ~= ARGV[1] then redis.call('DEL', KEYS[1]) end
+  return false
+end
+if rec[1] ~= ARGV[2] then return false end
+if alive then return 'elsewhere' end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return {rec[2]}`);
 
 export class RedisSessionDirectory implements SessionDirectory {
   readonly instanceId = randomBytes(9).toString("base64url");
@@ -61,7 +88,24 @@ export class RedisSessionDirectory implements SessionDirectory {
 
   closed(sessionId: string): void {
     this.local.delete(sessionId);
-    this.redis.run(RELEASE, [this.redis.key("sess", sessionId)], [this.instanceId]).catch((e: Error) => this.options.onerror?.(e));
+    this.redis.run(RELEASE, this.keys(sessionId), [this.instanceId]).catch((e: Error) => this.options.onerror?.(e));
+  }
+
+  save(sessionId: string, owner: string | undefined, record: string | undefined): void {
+    this.redis.run(SAVE, this.keys(sessionId), [this.instanceId, ownerDigest(owner), String(this.ttlMs), record ?? ""]).catch((e: Error) => this.options.onerror?.(e));
+  }
+
+  async takeOver(sessionId: string, owner: string | undefined): Promise<string | "elsewhere" | undefined> {
+    if (sessionId.length > 256) return undefined;
+    const got = await this.redis.run<string | string[] | null>(TAKE_OVER, this.keys(sessionId), [this.instanceId, ownerDigest(owner), String(this.ttlMs), this.redis.key("inst", "")]);
+    if (got === "elsewhere") return got;
+    if (!Array.isArray(got) || typeof got[0] !== "string") return undefined;
+    this.local.add(sessionId);
+    return got[0];
+  }
+
+  private keys(sessionId: string): string[] {
+    return [this.redis.key("sess", sessionId), this.redis.key("srec", sessionId)];
   }
 
   async forward(sessionId: string, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<boolean> {
@@ -69,11 +113,8 @@ export class RedisSessionDirectory implements SessionDirectory {
     const home = await this.redis.command<string | null>(["GET", this.redis.key("sess", sessionId)]);
     if (home === null || home === this.instanceId) return false;
     const target = await this.redis.command<string | null>(["GET", this.redis.key("inst", home)]);
-    if (target === null) {
-      // Its instance is gone, and the session with it.
-      await this.redis.run(RELEASE, [this.redis.key("sess", sessionId)], [home]);
-      return false;
-    }
+    // Its instance is gone: the endpoint takes the session over (takeOver).
+    if (target === null) return false;
     await relay(new URL(target), req, res, body);
     return true;
   }
@@ -90,12 +131,17 @@ export class RedisSessionDirectory implements SessionDirectory {
       await this.redis.command(["SET", this.redis.key("inst", this.instanceId), this.endpoint.href, "PX", String(3 * BEAT_MS)]);
       // Sessions in use keep their entries: renewed a few times per ttl.
       if (++this.beats % Math.max(1, Math.floor(this.ttlMs / BEAT_MS / 4)) === 0) {
-        for (const sid of this.local) await this.redis.command(["PEXPIRE", this.redis.key("sess", sid), String(this.ttlMs)]);
+        for (const sid of this.local) for (const key of this.keys(sid)) await this.redis.command(["PEXPIRE", key, String(this.ttlMs)]);
       }
     } catch (e) {
       this.options.onerror?.(e instanceof Error ? e : new Error(String(e)));
     }
   }
+}
+
+/** The principal key as stored: a digest ("-": no principal, an endpoint without a guard). */
+function ownerDigest(owner: string | undefined): string {
+  return owner === undefined ? "-" : createHash("sha256").update(owner).digest("base64url");
 }
 
 /** Send `req` (with `body`) to `target` and stream its answer back on `res`. */
