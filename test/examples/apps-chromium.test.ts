@@ -146,6 +146,36 @@ test("headless Chromium: the dev host renders the dice view, hands it the result
       assert.equal(await view.locator("#dice .die").allTextContents(), again.rolls.map(String));
       assert.is(await view.locator("#error").textContent(), "");
       assert.is(await page.locator("#status").textContent(), "Rendered roll_dice");
+
+      // From inside the frame: a tool the server does not list and a method the host does not
+      // offer are refused with JSON-RPC errors, not proxied.
+      const inFrame = page.frames().find((f) => f !== page!.mainFrame())!;
+      const refused = await inFrame.evaluate(
+        (ms) =>
+          new Promise<unknown[]>((resolve) => {
+            const w = globalThis as unknown as {
+              parent: { postMessage(m: unknown, o: string): void };
+              addEventListener(t: string, fn: (e: { data: any }) => void): void;
+            };
+            const got: unknown[] = [];
+            const timer = setTimeout(() => resolve(got), ms);
+            w.addEventListener("message", (e) => {
+              if (e.data?.id !== 901 && e.data?.id !== 902) return;
+              got.push(e.data);
+              if (got.length === 2) (clearTimeout(timer), resolve(got));
+            });
+            w.parent.postMessage(
+              { jsonrpc: "2.0", id: 901, method: "tools/call", params: { name: "not_a_tool", arguments: {} } },
+              "*",
+            );
+            w.parent.postMessage({ jsonrpc: "2.0", id: 902, method: "ui/no-such-method", params: {} }, "*");
+          }),
+        WAIT_MS,
+      );
+      assert.equal((refused as { id: number; error: { code: number } }[]).map((m) => [m.id, m.error.code]).sort(), [
+        [901, -32602],
+        [902, -32601],
+      ]);
       assert.equal(consoleErrors, []);
     } catch (e) {
       const shot = join(mkdtempSync(join(tmpdir(), "mcpgen-apps-failure-")), "host.png");
