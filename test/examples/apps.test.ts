@@ -1,10 +1,11 @@
 // MCP Apps end to end on the dice example (examples/apps): the server declares the extension, its
 // tool names its view in `_meta.ui.resourceUri`, the view is served as text/html;profile=mcp-app
 // with its `_meta.ui`, and the generated client's `tools.rollDice.ui()` reads it; both eras, over
-// Streamable HTTP. No browser is installed here, so the view's script runs in a node:vm with a
-// minimal DOM and a host that speaks the extension's postMessage protocol (ui/initialize, the tool
-// input and result notifications, tools/call proxied to the real server): what is rendered is read
-// back from that DOM. Layout and CSS are not exercised.
+// Streamable HTTP. The view's script also runs here in a node:vm with a minimal DOM and a host that
+// speaks the extension's postMessage protocol (ui/initialize, the tool input and result
+// notifications, tools/call proxied to the real server): what is rendered is read back from that
+// DOM. Fast and browser-free; the real rendering, by Chromium through the dev host page, is
+// apps-chromium.test.ts.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
