@@ -147,8 +147,8 @@ test("headless Chromium: the dev host renders the dice view, hands it the result
       assert.is(await view.locator("#error").textContent(), "");
       assert.is(await page.locator("#status").textContent(), "Rendered roll_dice");
 
-      // From inside the frame: a tool the server does not list and a method the host does not
-      // offer are refused with JSON-RPC errors, not proxied.
+      // From inside the frame: after garbage, a tool the server does not list and a method the
+      // host does not offer are refused with JSON-RPC errors, not proxied.
       const inFrame = page.frames().find((f) => f !== page!.mainFrame())!;
       const refused = await inFrame.evaluate(
         (ms) =>
@@ -162,8 +162,24 @@ test("headless Chromium: the dev host renders the dice view, hands it the result
             w.addEventListener("message", (e) => {
               if (e.data?.id !== 901 && e.data?.id !== 902) return;
               got.push(e.data);
-              if (got.length === 2) (clearTimeout(timer), resolve(got));
+              if (got.length < 2) return;
+              clearTimeout(timer);
+              resolve(got);
             });
+            // Garbage first: not JSON-RPC, a wrong method type, a cyclic value (structured clone
+            // carries it; JSON does not). The host ignores or logs them and keeps answering.
+            const cyclic: Record<string, unknown> = { jsonrpc: "2.0", method: "ui/notifications/cyclic" };
+            cyclic.params = cyclic;
+            for (const junk of [
+              "garbage",
+              null,
+              42,
+              { jsonrpc: "2.0", method: 5 },
+              { jsonrpc: "1.0", id: 1, method: "tools/call" },
+              cyclic,
+            ]) {
+              w.parent.postMessage(junk, "*");
+            }
             w.parent.postMessage(
               { jsonrpc: "2.0", id: 901, method: "tools/call", params: { name: "not_a_tool", arguments: {} } },
               "*",
@@ -176,6 +192,8 @@ test("headless Chromium: the dev host renders the dice view, hands it the result
         [901, -32602],
         [902, -32601],
       ]);
+      // The cyclic message was logged as what it is, without breaking the listener.
+      assert.is(await page.locator("#log li").filter({ hasText: "view→host (not JSON" }).count(), 1);
       assert.equal(consoleErrors, []);
     } catch (e) {
       const shot = join(mkdtempSync(join(tmpdir(), "mcpgen-apps-failure-")), "host.png");
