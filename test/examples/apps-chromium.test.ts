@@ -3,8 +3,8 @@
 // origin; headless Chromium (Debian's /usr/bin/chromium, driven by playwright-core) opens it. The
 // host lists the tools, reads the ui:// view, renders it in a sandboxed srcdoc frame and speaks the
 // extension's postMessage protocol with it. Asserted from the host's log and the frame's DOM: the
-// handshake, the first result shown, "Roll again" proxied through the host to the server, no
-// console errors. A missing browser fails the test (CI installs the package).
+// handshake, the first result shown, "Roll again" proxied through the host to the server,
+// refusals, the view's CSP, no console errors. A missing browser fails the test (CI installs the package).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -195,6 +195,31 @@ test("headless Chromium: the dev host renders the dice view, hands it the result
       // The cyclic message was logged as what it is, without breaking the listener.
       assert.is(await page.locator("#log li").filter({ hasText: "view→host (not JSON" }).count(), 1);
       assert.equal(consoleErrors, []);
+
+      // The view runs under the CSP the host built from its _meta.ui.csp (none declared: no
+      // connections): its own fetch of the endpoint is stopped by connect-src before it is sent.
+      assert.match(
+        (await page.locator("iframe").getAttribute("srcdoc")) ?? "",
+        /<meta http-equiv="Content-Security-Policy" content="default-src 'none';[^"]*connect-src 'none'/,
+      );
+      const blocked = await inFrame.evaluate(
+        ({ url, ms }) =>
+          new Promise<string>((resolve) => {
+            const timer = setTimeout(() => resolve("no violation reported"), ms);
+            const d = (
+              globalThis as unknown as {
+                document: { addEventListener(t: string, fn: (e: { effectiveDirective: string }) => void): void };
+              }
+            ).document;
+            d.addEventListener("securitypolicyviolation", (e) => {
+              clearTimeout(timer);
+              resolve(e.effectiveDirective);
+            });
+            fetch(url, { method: "POST" }).catch(() => undefined);
+          }),
+        { url: `${example.origin}/mcp`, ms: WAIT_MS },
+      );
+      assert.is(blocked, "connect-src");
     } catch (e) {
       const shot = join(mkdtempSync(join(tmpdir(), "mcpgen-apps-failure-")), "host.png");
       await page.screenshot({ path: shot, fullPage: true }).catch(() => undefined);

@@ -3,7 +3,7 @@
 // ui://dice/roller (ui/roller.html, served from the manifest's `file`). Over HTTP the same origin
 // also serves the dev host page (host/index.html) at `/`, so that a browser renders the view
 // without the endpoint accepting any other origin.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { createStreamableHttpHandler } from "@mcpgen/runtime/http";
@@ -13,11 +13,11 @@ import { createDiceServer } from "./mcp/server.js";
 const server = createDiceServer(handlers, { onerror: (e) => console.error(`dice: ${e.message}`) });
 
 if (process.argv[2] === "--http") {
-  // From dist/examples/apps/src/ (compiled) or examples/apps/src/ (run as TypeScript).
-  const hostPage = new URL(
-    import.meta.url.includes("/dist/") ? "../../../../examples/apps/host/index.html" : "../host/index.html",
-    import.meta.url,
-  );
+  // Beside examples/apps/src/ (run as TypeScript) or from dist/examples/apps/src/ (compiled).
+  const hostPage = [
+    new URL("../host/index.html", import.meta.url),
+    new URL("../../../../examples/apps/host/index.html", import.meta.url),
+  ].find((u) => existsSync(u))!;
   const mcp = createStreamableHttpHandler({ onsession: async (transport) => void (await server.connect(transport)) });
   const http = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
