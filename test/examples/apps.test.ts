@@ -1,10 +1,11 @@
 // MCP Apps end to end on the dice example (examples/apps): the server declares the extension, its
 // tool names its view in `_meta.ui.resourceUri`, the view is served as text/html;profile=mcp-app
 // with its `_meta.ui`, and the generated client's `tools.rollDice.ui()` reads it; both eras, over
-// Streamable HTTP. No browser is installed here, so the view's script runs in a node:vm with a
-// minimal DOM and a host that speaks the extension's postMessage protocol (ui/initialize, the tool
-// input and result notifications, tools/call proxied to the real server): what is rendered is read
-// back from that DOM. Layout and CSS are not exercised.
+// Streamable HTTP. The view's script also runs here in a node:vm with a minimal DOM and a host that
+// speaks the extension's postMessage protocol (ui/initialize, the tool input and result
+// notifications, tools/call proxied to the real server): what is rendered is read back from that
+// DOM. Fast and browser-free; the real rendering, by Chromium through the dev host page, is
+// apps-chromium.test.ts.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
@@ -17,7 +18,11 @@ import { createDiceClient, type DiceClient } from "../../examples/apps/src/mcp/c
 const VIEW = "ui://dice/roller";
 const html = readFileSync(new URL("../../../examples/apps/ui/roller.html", import.meta.url), "utf8");
 const server = createDiceServer(handlers);
-const http = createStreamableHttpServer({ port: 0, host: "127.0.0.1", onsession: async (t) => void (await server.connect(t)) });
+const http = createStreamableHttpServer({
+  port: 0,
+  host: "127.0.0.1",
+  onsession: async (t) => void (await server.connect(t)),
+});
 let url: URL;
 const opened: DiceClient[] = [];
 
@@ -45,7 +50,10 @@ for (const era of ["modern", "legacy"] as const) {
     const [tool] = await c.listTools();
     assert.equal(tool!._meta, { ui: { resourceUri: VIEW, visibility: ["model", "app"] } });
     const [resource] = await c.listResources();
-    assert.equal([resource!.uri, resource!.mimeType, resource!._meta], [VIEW, "text/html;profile=mcp-app", { ui: { prefersBorder: true } }]);
+    assert.equal(
+      [resource!.uri, resource!.mimeType, resource!._meta],
+      [VIEW, "text/html;profile=mcp-app", { ui: { prefersBorder: true } }],
+    );
   });
 
   test(`${era}: tools.rollDice.ui() reads the view: the HTML file as served, its profile and settings`, async () => {
@@ -97,28 +105,52 @@ test("the view renders the host's tool result and rolls again through the host (
     // What the view posts: answered as a host would (ui/initialize; tools/call proxied to the server).
     postMessage(m: { jsonrpc: string; id?: number; method?: string; params?: any }) {
       fromView.push(m);
-      const reply = (result: unknown) => queueMicrotask(() => toView.forEach((fn) => fn({ source: host, data: { jsonrpc: "2.0", id: m.id, result } })));
-      if (m.method === "ui/initialize") reply({ protocolVersion: "2026-01-26", hostInfo: { name: "test-host", version: "1.0.0" }, hostCapabilities: { serverTools: {} }, hostContext: { theme: "dark" } });
+      const reply = (result: unknown) =>
+        queueMicrotask(() => toView.forEach((fn) => fn({ source: host, data: { jsonrpc: "2.0", id: m.id, result } })));
+      if (m.method === "ui/initialize")
+        reply({
+          protocolVersion: "2026-01-26",
+          hostInfo: { name: "test-host", version: "1.0.0" },
+          hostCapabilities: { serverTools: {} },
+          hostContext: { theme: "dark" },
+        });
       else if (m.method === "tools/call") settled.push(c.callTool(m.params.name, m.params.arguments).then(reply));
     },
   };
   const documentElement = { style: {} as Record<string, string>, scrollWidth: 200, scrollHeight: 120 };
-  const window = { parent: host, addEventListener: (type: string, fn: (e: { source: unknown; data: unknown }) => void) => type === "message" && toView.push(fn) };
-  const document = { documentElement, getElementById: (id: string) => elements[id], createElement: () => new Element() };
+  const window = {
+    parent: host,
+    addEventListener: (type: string, fn: (e: { source: unknown; data: unknown }) => void) =>
+      type === "message" && toView.push(fn),
+  };
+  const document = {
+    documentElement,
+    getElementById: (id: string) => elements[id],
+    createElement: () => new Element(),
+  };
   runInNewContext(script, { window, document, Promise, Object, Array, String, Error, queueMicrotask });
   const tick = () => new Promise((r) => setImmediate(r));
   await tick();
-  assert.equal(fromView.map((m) => m.method), ["ui/initialize", "ui/notifications/initialized"]);
+  assert.equal(
+    fromView.map((m) => m.method),
+    ["ui/initialize", "ui/notifications/initialized"],
+  );
   assert.is(documentElement.style.colorScheme, "dark");
   assert.is(elements.again!.disabled, false);
 
   // The host shows the model's call: its input, then its result.
   const first = await c.callTool("roll_dice", { count: 2, sides: 20 });
-  for (const [method, params] of [["ui/notifications/tool-input", { arguments: { count: 2, sides: 20 } }], ["ui/notifications/tool-result", first]] as const) {
+  for (const [method, params] of [
+    ["ui/notifications/tool-input", { arguments: { count: 2, sides: 20 } }],
+    ["ui/notifications/tool-result", first],
+  ] as const) {
     toView.forEach((fn) => fn({ source: host, data: { jsonrpc: "2.0", method, params } }));
   }
   const rolls = (first.structuredContent as { rolls: number[]; total: number }).rolls;
-  assert.equal(elements.dice!.children.map((d) => [d.className, d.textContent]), rolls.map((n) => ["die", String(n)]));
+  assert.equal(
+    elements.dice!.children.map((d) => [d.className, d.textContent]),
+    rolls.map((n) => ["die", String(n)]),
+  );
   assert.is(elements.total!.textContent, `2d20: total ${(first.structuredContent as { total: number }).total}`);
   assert.ok(fromView.some((m) => m.method === "ui/notifications/size-changed"));
 
@@ -135,7 +167,16 @@ test("the view renders the host's tool result and rolls again through the host (
   assert.is(elements.again!.disabled, false);
   assert.match(elements.total!.textContent, /^2d20: total \d+$/);
   // Messages from anything but the host are ignored.
-  toView.forEach((fn) => fn({ source: {}, data: { jsonrpc: "2.0", method: "ui/notifications/tool-result", params: { structuredContent: { rolls: [1], sides: 2, total: 1 } } } }));
+  toView.forEach((fn) =>
+    fn({
+      source: {},
+      data: {
+        jsonrpc: "2.0",
+        method: "ui/notifications/tool-result",
+        params: { structuredContent: { rolls: [1], sides: 2, total: 1 } },
+      },
+    }),
+  );
   assert.match(elements.total!.textContent, /^2d20: /);
 });
 
