@@ -59,8 +59,14 @@ const runtimeDir = join(root, "runtime");
  * the shared-state seams that the in-memory defaults and @mcpgen/runtime/redis implement (nonce
  * claims, change bus, session directory, the event store's promise-returning members: 2.8 KiB),
  * and stdio's one write per input burst with the depth walk (1.0 KiB).
+ * Raised to 340 KiB (336.8 KiB measured) with the Skills seam every server and client carries
+ * (loading a manifest's skills, the extension's methods, the `.ui()` hook of tools: 2.2 KiB; the
+ * skills themselves are the opt-in /skills entries) and the legacy session's record and takeover
+ * (http-server/session-record.ts and its hooks in sessions, endpoint and session transport: 6.7
+ * KiB, loaded by every HTTP server although only a shared session directory uses it; a lazy chunk
+ * for it is the next step down).
  */
-const RUNTIME_JS_BUDGET = 330 * 1024;
+const RUNTIME_JS_BUDGET = 340 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the
