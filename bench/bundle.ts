@@ -34,7 +34,11 @@ const manifest = (revisions: string[]) => ({
     {
       name: "add",
       description: "Add two numbers",
-      inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] },
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
     },
   ],
 });
@@ -73,7 +77,10 @@ export default {
   },
 };
 `;
-const SDK1_WORKER = sdkWorker("@modelcontextprotocol/sdk/server/mcp.js", "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js");
+const SDK1_WORKER = sdkWorker(
+  "@modelcontextprotocol/sdk/server/mcp.js",
+  "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js",
+);
 const SDK2_WORKER = sdkWorker("@modelcontextprotocol/server", "@modelcontextprotocol/server");
 
 export interface Size {
@@ -112,7 +119,11 @@ export async function bundleAsUser(dir: string, entry: string, outdir: string, s
   return result.metafile as Metafile;
 }
 
-async function esbuild(dir: string, entry: string, splitting: boolean): Promise<{ outputs: Metafile["outputs"]; entry: string }> {
+async function esbuild(
+  dir: string,
+  entry: string,
+  splitting: boolean,
+): Promise<{ outputs: Metafile["outputs"]; entry: string }> {
   const { outputs } = await bundleAsUser(dir, entry, join(dir, splitting ? "split" : "single"), splitting);
   return { outputs, entry: Object.keys(outputs).find((k) => outputs[k]!.entryPoint === entry)! };
 }
@@ -131,7 +142,12 @@ const REGISTER = `import { register } from "node:module"; register(${JSON.string
 const SESSION_REVISION = "2025-11-25";
 const SESSION_METHODS = ["initialize", "notifications/initialized", "tools/list", "tools/call"];
 const SESSION: unknown[] = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: SESSION_REVISION, capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: SESSION_REVISION, capabilities: {}, clientInfo: { name: "bench", version: "1.0.0" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
   { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } },
@@ -178,7 +194,12 @@ async function loadedFiles(main: string, log: string, messages: unknown[]): Prom
   clearTimeout(timer);
   if (code !== 0) throw new Error(`${main} exited with ${code}`);
   if (!existsSync(log)) throw new Error(`${main}: the module hook logged nothing`);
-  return new Set(readFileSync(log, "utf8").split("\n").filter((l) => l !== "").map((u) => fileURLToPath(u)));
+  return new Set(
+    readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((u) => fileURLToPath(u)),
+  );
 }
 
 async function bundle(dir: string, entry: string): Promise<Size> {
@@ -191,7 +212,13 @@ async function bundle(dir: string, entry: string): Promise<Size> {
   const session = chunksOf(await loadedFiles(main, join(dir, "session.log"), SESSION));
   if (!start.includes(split.entry)) throw new Error(`${main} was not seen loading`);
   const sum = (files: Iterable<string>) => [...files].reduce((n, f) => n + gz(join(dir, f)), 0);
-  return { single: gz(join(dir, single.entry)), start: sum(start), session: sum(session), total: sum(js), chunks: js.length };
+  return {
+    single: gz(join(dir, single.entry)),
+    start: sum(start),
+    session: sum(session),
+    total: sum(js),
+    chunks: js.length,
+  };
 }
 
 async function mcpgenServer(name: string, revisions: string[]): Promise<Size> {
@@ -215,7 +242,11 @@ async function sdk1Server(): Promise<Size> {
  * workerd/worker/browser export conditions); `nodeExternal` leaves `node:` imports to the host
  * (wrangler's nodejs_compat), which the SDKs need and mcpgen must not. Gzipped bytes and inputs.
  */
-async function workerBundle(dir: string, entry: string, nodeExternal: boolean): Promise<{ gzip: number; inputs: string[] }> {
+async function workerBundle(
+  dir: string,
+  entry: string,
+  nodeExternal: boolean,
+): Promise<{ gzip: number; inputs: string[] }> {
   const outfile = join(dir, "worker", "index.js");
   const result = await build({
     entryPoints: [join(dir, entry)],
@@ -266,14 +297,23 @@ export async function measureWorkerBundles(): Promise<WorkerSizes> {
     };
     const modern = await server("modern", ["2026-07-28"]);
     const all = await server("all", bundledRevisions());
-    return { modern: modern.gzip, modernInputs: modern.inputs, all: all.gzip, allInputs: all.inputs, sdk1: await sdk("sdk1", SDK1_WORKER), sdk2: await sdk("sdk2", SDK2_WORKER) };
+    return {
+      modern: modern.gzip,
+      modernInputs: modern.inputs,
+      all: all.gzip,
+      allInputs: all.inputs,
+      sdk1: await sdk("sdk1", SDK1_WORKER),
+      sdk2: await sdk("sdk2", SDK2_WORKER),
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
 export function printWorkerBundles(w: WorkerSizes): void {
-  console.log("one-tool server as a Cloudflare Worker, esbuild (ESM, minified, workerd conditions) + gzip -9; ratios to SDK v1");
+  console.log(
+    "one-tool server as a Cloudflare Worker, esbuild (ESM, minified, workerd conditions) + gzip -9; ratios to SDK v1",
+  );
   const rows: [string, number][] = [
     ["SDK v1 (WebStandardStreamableHTTPServerTransport)", w.sdk1],
     ["SDK v2 (WebStandardStreamableHTTPServerTransport)", w.sdk2],
@@ -318,13 +358,17 @@ export function printBundles(b: BundleSizes): void {
   const sdk = b.sdk1.single;
   const ratio = (n: number) => `1/${(sdk / n).toFixed(1)}`;
   console.log("minimal one-tool stdio server, esbuild (ESM, minified, node20) + gzip -9; ratios to SDK v1's one file");
-  console.log(`${"server".padEnd(44)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"session".padStart(9)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`);
+  console.log(
+    `${"server".padEnd(44)}  ${"one file".padStart(9)}  ${"ratio".padStart(6)}  ${"split: start".padStart(12)}  ${"ratio".padStart(6)}  ${"session".padStart(9)}  ${"ratio".padStart(6)}  ${"all chunks".padStart(10)}  ${"chunks".padStart(6)}`,
+  );
   for (const [label, s] of rows) {
     console.log(
       `${label.padEnd(44)}  ${kb(s.single).padStart(9)}  ${ratio(s.single).padStart(6)}  ${kb(s.start).padStart(12)}  ${ratio(s.start).padStart(6)}  ${kb(s.session).padStart(9)}  ${ratio(s.session).padStart(6)}  ${kb(s.total).padStart(10)}  ${String(s.chunks).padStart(6)}`,
     );
   }
-  console.log(`"start": chunks a server loads with no connection; "session": chunks it loads over a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} (measured by running the split bundle)`);
+  console.log(
+    `"start": chunks a server loads with no connection; "session": chunks it loads over a ${SESSION_REVISION} session of ${SESSION_METHODS.join(", ")} (measured by running the split bundle)`,
+  );
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -23,7 +23,10 @@ export function spawnNode(script: string, args: readonly string[]): ChildProcess
 }
 
 /** Starts an HTTP server script and waits for the {"port":N} line it prints once listening. */
-export async function startHttpServer(name: string, args: readonly string[]): Promise<{ child: ChildProcess; url: string }> {
+export async function startHttpServer(
+  name: string,
+  args: readonly string[],
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawnNode(serverScript(name), args);
   let text = "";
   const port = await new Promise<number>((resolve, reject) => {
@@ -46,7 +49,8 @@ export async function startHttpServer(name: string, args: readonly string[]): Pr
 export async function stopChild(child: ChildProcess, graceMs = 500): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, "exit");
-  const wait = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+  const wait = (ms: number) =>
+    Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
   child.stdin?.end();
   if (await wait(graceMs)) return;
   child.kill("SIGTERM");

@@ -15,12 +15,18 @@ const ENUM_40 = Array.from({ length: 40 }, (_, i) => `value_${String(i).padStart
 function leaf(i: number): Json {
   if (i % 11 === 3) return { enum: ENUM_40, description: "One of forty values" };
   switch (i % 6) {
-    case 0: return { type: "string", description: `Text field ${i}`, maxLength: 200 };
-    case 1: return { type: "integer", minimum: 0, default: i };
-    case 2: return { type: ["string", "null"], format: "date-time" };
-    case 3: return { type: "string", enum: ["low", "medium", "high"] };
-    case 4: return { type: "boolean", default: false };
-    default: return { type: "number", description: "A measurement" };
+    case 0:
+      return { type: "string", description: `Text field ${i}`, maxLength: 200 };
+    case 1:
+      return { type: "integer", minimum: 0, default: i };
+    case 2:
+      return { type: ["string", "null"], format: "date-time" };
+    case 3:
+      return { type: "string", enum: ["low", "medium", "high"] };
+    case 4:
+      return { type: "boolean", default: false };
+    default:
+      return { type: "number", description: "A measurement" };
   }
 }
 
@@ -37,7 +43,8 @@ function nested(depth: number, seed: number, breadth: Breadth): Json {
   for (let i = 0; i < (heavy ? 4 : 3); i++) properties[`field_${i}`] = leaf(seed + i);
   if (depth > 0) {
     properties[`level-${depth}`] = nested(depth - 1, seed + 1, breadth);
-    if (depth % 3 === 0) properties.entries = { type: "array", items: nested(Math.min(1, depth - 1), seed + 2, breadth) };
+    if (depth % 3 === 0)
+      properties.entries = { type: "array", items: nested(Math.min(1, depth - 1), seed + 2, breadth) };
   }
   if (heavy || depth % 2 === 0) properties.tags = { type: "object", additionalProperties: { type: "string" } };
   if (heavy || depth % 3 === 1) properties.ref = { $ref: "#/$defs/address" };
@@ -46,7 +53,12 @@ function nested(depth: number, seed: number, breadth: Breadth): Json {
 
 const ADDRESS: Json = {
   type: "object",
-  properties: { street: { type: "string" }, city: { type: "string" }, zip: { type: ["string", "null"] }, country: { enum: ["FR", "DE", "US", "JP"] } },
+  properties: {
+    street: { type: "string" },
+    city: { type: "string" },
+    zip: { type: ["string", "null"] },
+    country: { enum: ["FR", "DE", "US", "JP"] },
+  },
   required: ["city"],
 };
 
@@ -65,8 +77,16 @@ export function makeDeepManifest(toolCount = 50, depth = 6, breadth: Breadth = "
           query: nested(depth, t, breadth),
           mode: {
             oneOf: [
-              { type: "object", properties: { kind: { const: "fast" }, budget: { type: "integer" } }, required: ["kind"] },
-              { type: "object", properties: { kind: { const: "thorough" }, passes: { type: "array", items: { type: "string" } } }, required: ["kind", "passes"] },
+              {
+                type: "object",
+                properties: { kind: { const: "fast" }, budget: { type: "integer" } },
+                required: ["kind"],
+              },
+              {
+                type: "object",
+                properties: { kind: { const: "thorough" }, passes: { type: "array", items: { type: "string" } } },
+                required: ["kind", "passes"],
+              },
             ],
           },
           idOrName: { anyOf: [{ type: "integer" }, { type: "string" }] },
@@ -77,7 +97,11 @@ export function makeDeepManifest(toolCount = 50, depth = 6, breadth: Breadth = "
       outputSchema: {
         type: "object",
         $defs: { address: ADDRESS },
-        properties: { result: nested(depth, t + 7, breadth), items: { type: "array", items: nested(2, t, breadth) }, cursor: { type: ["string", "null"] } },
+        properties: {
+          result: nested(depth, t + 7, breadth),
+          items: { type: "array", items: nested(2, t, breadth) },
+          cursor: { type: ["string", "null"] },
+        },
         required: ["result"],
       },
       annotations: { readOnlyHint: t % 2 === 0 },

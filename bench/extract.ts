@@ -36,19 +36,45 @@ function moduleSource(n: number): string {
     const doc = `  /**\n   * Tool number ${i}.\n   * @param input.query What to look for\n   */`;
     switch (i % 5) {
       case 0:
-        lines.push(doc, `  tool${i}(input: { query: string; limit?: number; exact?: boolean }): { found: number } {`, `    return { found: input.query.length };`, `  },`);
+        lines.push(
+          doc,
+          `  tool${i}(input: { query: string; limit?: number; exact?: boolean }): { found: number } {`,
+          `    return { found: input.query.length };`,
+          `  },`,
+        );
         break;
       case 1:
-        lines.push(doc, `  async tool${i}(input: { query: string; where: { lat: number; lon: number; radius?: number } }, ctx: HandlerContext): Promise<{ items: Item[] }> {`, `    void ctx;`, `    return { items: [] };`, `  },`);
+        lines.push(
+          doc,
+          `  async tool${i}(input: { query: string; where: { lat: number; lon: number; radius?: number } }, ctx: HandlerContext): Promise<{ items: Item[] }> {`,
+          `    void ctx;`,
+          `    return { items: [] };`,
+          `  },`,
+        );
         break;
       case 2:
-        lines.push(doc, `  tool${i}({ query, units = "metric" }: { query: string; units?: "metric" | "imperial"; items: Item[] }) {`, `    return \`\${query} \${units}\`;`, `  },`);
+        lines.push(
+          doc,
+          `  tool${i}({ query, units = "metric" }: { query: string; units?: "metric" | "imperial"; items: Item[] }) {`,
+          `    return \`\${query} \${units}\`;`,
+          `  },`,
+        );
         break;
       case 3:
-        lines.push(doc, `  tool${i}(input: { query: string; filter: Filter; range?: [number, number] }): { matched: Item | null } {`, `    return { matched: null };`, `  },`);
+        lines.push(
+          doc,
+          `  tool${i}(input: { query: string; filter: Filter; range?: [number, number] }): { matched: Item | null } {`,
+          `    return { matched: null };`,
+          `  },`,
+        );
         break;
       default:
-        lines.push(doc, `  tool${i}(input: { query: string; labels: Record<string, string> }): { labels: Record<string, string>; at: string } {`, `    return { labels: input.labels, at: "" };`, `  },`);
+        lines.push(
+          doc,
+          `  tool${i}(input: { query: string; labels: Record<string, string> }): { labels: Record<string, string>; at: string } {`,
+          `    return { labels: input.labels, at: "" };`,
+          `  },`,
+        );
     }
   }
   lines.push(`};`, ``);
@@ -80,7 +106,11 @@ try {
     rmSync(join(dir, "mcp.manifest.json"), { force: true });
     const cpuBefore = childCpuMs();
     const start = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, [cli, "extract", "--from", "tools.ts", "--name", "bench"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(process.execPath, [cli, "extract", "--from", "tools.ts", "--name", "bench"], {
+      cwd: dir,
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
     const cpuAfter = childCpuMs();
     if (cpuBefore !== undefined && cpuAfter !== undefined) cpu.push(cpuAfter - cpuBefore);
@@ -91,9 +121,16 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(`mcpgen extract, ${toolCount}-tool module, ${runs} cold run(s) (fresh process each), node ${process.version}`);
-console.log(`wall: median ${median(samples).toFixed(0)} ms, min ${Math.min(...samples).toFixed(0)} ms, samples ${samples.map((x) => x.toFixed(0)).join(" ")}`);
-if (cpu.length > 0) console.log(`cpu (user+sys of the child): median ${median(cpu).toFixed(0)} ms, samples ${cpu.map((x) => x.toFixed(0)).join(" ")}`);
+console.log(
+  `mcpgen extract, ${toolCount}-tool module, ${runs} cold run(s) (fresh process each), node ${process.version}`,
+);
+console.log(
+  `wall: median ${median(samples).toFixed(0)} ms, min ${Math.min(...samples).toFixed(0)} ms, samples ${samples.map((x) => x.toFixed(0)).join(" ")}`,
+);
+if (cpu.length > 0)
+  console.log(
+    `cpu (user+sys of the child): median ${median(cpu).toFixed(0)} ms, samples ${cpu.map((x) => x.toFixed(0)).join(" ")}`,
+  );
 const load = (() => {
   try {
     return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");

@@ -26,14 +26,24 @@ const server = createWeatherExampleServer(handlers);
 const [ct, st] = createMemoryTransportPair();
 await server.connect(st);
 const weather = await createWeatherExampleClient(ct, { clientInfo });
-const generated = await timed("generated client -> generated server", () => weather.tools.searchStations({ name: "o" }));
+const generated = await timed("generated client -> generated server", () =>
+  weather.tools.searchStations({ name: "o" }),
+);
 // The bare server answers with the very result the generated one sends.
 const result = await weather.callTool("search_stations", { name: "o" });
 await weather.close();
 
 const [rc, rs] = createMemoryTransportPair();
-await createServerSession({ transport: rs, bindings, serverInfo: clientInfo, capabilities: { tools: {} }, handlers: { "tools/call": () => result } });
+await createServerSession({
+  transport: rs,
+  bindings,
+  serverInfo: clientInfo,
+  capabilities: { tools: {} },
+  handlers: { "tools/call": () => result },
+});
 const raw = await connectClient({ transport: rc, bindings, clientInfo });
-const bare = await timed("bare sessions (no facades)", () => raw.request("tools/call", { name: "search_stations", arguments: { name: "o" } }));
+const bare = await timed("bare sessions (no facades)", () =>
+  raw.request("tools/call", { name: "search_stations", arguments: { name: "o" } }),
+);
 await raw.close();
 console.log(`facades keep ${((generated / bare) * 100).toFixed(0)}% of the bare session throughput`);

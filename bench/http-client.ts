@@ -8,7 +8,12 @@ import type { JSONRPCMessage } from "@mcpgen/runtime";
 
 const N = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 3);
-const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } });
+const body = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "add", arguments: { a: 1, b: 2 } },
+});
 
 const rawServer = http.createServer((req, res) => {
   const chunks: Buffer[] = [];
@@ -51,7 +56,8 @@ const ours = createStreamableHttpServer({
   onsession: (t) => {
     t.onmessage = (m) => {
       const msg = m as JSONRPCMessage;
-      if ("id" in msg && "method" in msg) void t.send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "3" }] } });
+      if ("id" in msg && "method" in msg)
+        void t.send({ jsonrpc: "2.0", id: msg.id, result: { content: [{ type: "text", text: "3" }] } });
     };
   },
   keepAliveMs: 0,
@@ -74,7 +80,9 @@ function viaOurs(): Promise<void> {
   const id = nextId++;
   return new Promise<void>((resolve, reject) => {
     waiting.set(id, resolve);
-    client.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }).catch(reject);
+    client
+      .send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } })
+      .catch(reject);
   });
 }
 
@@ -114,8 +122,12 @@ const h = rows[1]!;
 const s = rows[2]!;
 const o = rows[3]!;
 console.log(`fetch / node:http: sequential ${(f[1] / h[1]).toFixed(2)}x, 16 in flight ${(f[2] / h[2]).toFixed(2)}x`);
-console.log(`mcpgen server / raw server (same node:http client): sequential ${(s[1] / h[1]).toFixed(2)}x, 16 in flight ${(s[2] / h[2]).toFixed(2)}x`);
-console.log(`mcpgen client+server / raw client+server: sequential ${(o[1] / h[1]).toFixed(2)}x, 16 in flight ${(o[2] / h[2]).toFixed(2)}x`);
+console.log(
+  `mcpgen server / raw server (same node:http client): sequential ${(s[1] / h[1]).toFixed(2)}x, 16 in flight ${(s[2] / h[2]).toFixed(2)}x`,
+);
+console.log(
+  `mcpgen client+server / raw client+server: sequential ${(o[1] / h[1]).toFixed(2)}x, 16 in flight ${(o[2] / h[2]).toFixed(2)}x`,
+);
 
 await client.close();
 await ours.close();

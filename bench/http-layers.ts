@@ -44,7 +44,8 @@ async function transportAgainstMcpgen(): Promise<Harness> {
   // Slots by id, not a Map: a long-lived Map churned once per call promotes what it holds (see
   // InflightList in runtime/src/http-client/request.ts), which would charge the harness's garbage
   // to the transport. Ids are sequential and at most IN_FLIGHT are awaited at once.
-  const waiting: (((m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void) | undefined)[] = new Array(1024).fill(undefined);
+  const waiting: (((m: { result?: { content?: { text?: string }[] }; error?: unknown }) => void) | undefined)[] =
+    new Array(1024).fill(undefined);
   t.onmessage = (m) => {
     const msg = m as JSONRPCMessage & { id: number };
     const w = waiting[msg.id % 1024];
@@ -104,7 +105,10 @@ new PerformanceObserver((list) => {
   }
 }).observe({ entryTypes: ["gc"] });
 
-async function phase(h: Harness, calls: number): Promise<{ client: number; server: number; rate: number; gcUs: number; mc: number }> {
+async function phase(
+  h: Harness,
+  calls: number,
+): Promise<{ client: number; server: number; rate: number; gcUs: number; mc: number }> {
   let left = calls;
   const s0 = cpuMicros(h.serverPid!);
   await new Promise((r) => setImmediate(r));
@@ -122,7 +126,13 @@ async function phase(h: Harness, calls: number): Promise<{ client: number; serve
   const server = (cpuMicros(h.serverPid!) - s0) / calls;
   // GC entries arrive after the collection, in a later turn of the loop.
   await new Promise((r) => setImmediate(r));
-  return { client: (c.user + c.system) / calls, server, rate: (calls / ns) * 1e9, gcUs: (gc.scavengeMs * 1000) / calls, mc: gc.markCompacts };
+  return {
+    client: (c.user + c.system) / calls,
+    server,
+    rate: (calls / ns) * 1e9,
+    gcUs: (gc.scavengeMs * 1000) / calls,
+    mc: gc.markCompacts,
+  };
 }
 
 const results = new Map<string, { client: number[]; server: number[]; rate: number[]; gcUs: number[]; mc: number[] }>();
@@ -149,7 +159,9 @@ for (let r = 0; r < ROUNDS; r++) {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-console.log(`Streamable HTTP tools/call, ${IN_FLIGHT} in flight, ${CALLS} calls per phase, medians of ${ROUNDS} rounds`);
+console.log(
+  `Streamable HTTP tools/call, ${IN_FLIGHT} in flight, ${CALLS} calls per phase, medians of ${ROUNDS} rounds`,
+);
 console.log(
   "client → server".padEnd(22),
   "client µs".padStart(10),

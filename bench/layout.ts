@@ -23,9 +23,18 @@ const root = join(fileURLToPath(import.meta.url), "..", "..", "..");
 const runs = Math.max(1, Number(process.argv[2] ?? 5));
 const manifests: [string, () => ServerModel][] = [
   ["weather example", () => buildServerModel(loadManifest(join(root, "examples", "weather", "mcp.manifest.json")))],
-  ["everything example", () => buildServerModel(loadManifest(join(root, "examples", "everything", "mcp.manifest.json")))],
-  ["pasted tools/list", () => buildServerModel(loadManifest(join(root, "test", "fixtures", "tools-list-pasted", "mcp.manifest.json")))],
-  ["50 deep tools (bench/manifest.ts)", () => buildServerModel(parseManifest(deepManifestText("typical"), "deep.json"))],
+  [
+    "everything example",
+    () => buildServerModel(loadManifest(join(root, "examples", "everything", "mcp.manifest.json"))),
+  ],
+  [
+    "pasted tools/list",
+    () => buildServerModel(loadManifest(join(root, "test", "fixtures", "tools-list-pasted", "mcp.manifest.json"))),
+  ],
+  [
+    "50 deep tools (bench/manifest.ts)",
+    () => buildServerModel(parseManifest(deepManifestText("typical"), "deep.json")),
+  ],
 ];
 
 function median(xs: number[]): number {
@@ -59,6 +68,8 @@ for (const [name, build] of manifests) {
     const text = emit();
     const emitMs = await time(emit);
     const formatMs = await time(() => formatSource(path, text));
-    console.log(`${path.padEnd(15)} | ${(text.length / 1024).toFixed(1).padStart(5)} | ${emitMs.toFixed(1).padStart(7)} | ${formatMs.toFixed(1).padStart(11)}`);
+    console.log(
+      `${path.padEnd(15)} | ${(text.length / 1024).toFixed(1).padStart(5)} | ${emitMs.toFixed(1).padStart(7)} | ${formatMs.toFixed(1).padStart(11)}`,
+    );
   }
 }

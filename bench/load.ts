@@ -20,14 +20,22 @@ function statsLine(label: string, idle: Stats | undefined, end: Stats | undefine
 }
 
 async function calls(client: McpClient, n: number): Promise<number> {
-  const results = await Promise.all(Array.from({ length: n }, () => client.callTool("test_simple_text", {}, { timeout: 120_000 })));
-  return results.filter((r) => r.isError !== true && (r.content[0] as { text?: string } | undefined)?.text !== undefined).length;
+  const results = await Promise.all(
+    Array.from({ length: n }, () => client.callTool("test_simple_text", {}, { timeout: 120_000 })),
+  );
+  return results.filter(
+    (r) => r.isError !== true && (r.content[0] as { text?: string } | undefined)?.text !== undefined,
+  ).length;
 }
 
 async function stdioInFlight(n: number): Promise<string> {
   // The target runs as the stdio child of the client here; its stats come over SIGUSR2 on stderr.
   const target = fileURLToPath(new URL("../test/fuzz/target.js", import.meta.url));
-  const t = new StdioClientTransport({ command: process.execPath, args: ["--expose-gc", target, "stdio"], stderr: "pipe" });
+  const t = new StdioClientTransport({
+    command: process.execPath,
+    args: ["--expose-gc", target, "stdio"],
+    stderr: "pipe",
+  });
   let err = "";
   t.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
   const stats = async (): Promise<Stats | undefined> => {
@@ -53,7 +61,14 @@ async function stdioInFlight(n: number): Promise<string> {
 async function httpSessions(sessions: number, inFlight: number, target: Target): Promise<string> {
   const idle = await target.stats();
   const started = performance.now();
-  const clients = await Promise.all(Array.from({ length: sessions }, () => connectMcpClient(new StreamableHttpClientTransport({ url: target.url!, openGetStream: false }), { bindings: [...bindings], clientInfo })));
+  const clients = await Promise.all(
+    Array.from({ length: sessions }, () =>
+      connectMcpClient(new StreamableHttpClientTransport({ url: target.url!, openGetStream: false }), {
+        bindings: [...bindings],
+        clientInfo,
+      }),
+    ),
+  );
   const ok = (await Promise.all(clients.map((c) => calls(c, inFlight)))).reduce((a, b) => a + b, 0);
   const ms = performance.now() - started;
   const busy = await target.stats();
@@ -70,7 +85,10 @@ async function openClose(n: number, parallel: number, target: Target): Promise<s
     Array.from({ length: parallel }, async () => {
       while (done < n) {
         done++;
-        const c = await connectMcpClient(new StreamableHttpClientTransport({ url: target.url!, openGetStream: false }), { bindings: [...bindings], clientInfo });
+        const c = await connectMcpClient(
+          new StreamableHttpClientTransport({ url: target.url!, openGetStream: false }),
+          { bindings: [...bindings], clientInfo },
+        );
         await c.ping();
         await c.close();
       }

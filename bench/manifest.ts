@@ -22,7 +22,10 @@ try {
   for (let i = 0; i < runs; i++) {
     const out = join(dir, `out${i}`);
     const start = performance.now();
-    const r = spawnSync(process.execPath, [bin, "generate", "--manifest", manifest, "--out", out, "--no-cache"], { encoding: "utf8", timeout: 120_000 });
+    const r = spawnSync(process.execPath, [bin, "generate", "--manifest", manifest, "--out", out, "--no-cache"], {
+      encoding: "utf8",
+      timeout: 120_000,
+    });
     const wall = performance.now() - start;
     if (r.status !== 0) throw new Error(`generation failed: ${r.stderr}`);
     walls.push(wall);

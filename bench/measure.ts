@@ -31,7 +31,12 @@ function ownCpuMicros(): number {
  * Runs `inFlight` independent call loops until `budgetMs` has passed (inFlight 1 = sequential),
  * or `maxCalls` have been made, then lets the calls already started finish. Every result is checked against a + b.
  */
-export async function runPhase(h: Harness, inFlight: number, budgetMs: number, maxCalls = MAX_SAMPLES): Promise<PhaseResult> {
+export async function runPhase(
+  h: Harness,
+  inFlight: number,
+  budgetMs: number,
+  maxCalls = MAX_SAMPLES,
+): Promise<PhaseResult> {
   const latencies = new Float64Array(MAX_SAMPLES);
   let n = 0;
   let failure: unknown;

@@ -17,8 +17,22 @@ const ROUNDS = Number(process.argv[3] ?? 3);
 const CONCURRENCY = 16;
 const VERSION = "2026-07-28";
 
-const DISCOVER = { resultType: "complete", supportedVersions: [VERSION], capabilities: { tools: {} }, ttlMs: 0, cacheScope: "public", _meta: { "io.modelcontextprotocol/serverInfo": { name: "raw", version: "1" } } };
-const TOOLS = { resultType: "complete", ttlMs: 0, cacheScope: "public", tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } }] };
+const DISCOVER = {
+  resultType: "complete",
+  supportedVersions: [VERSION],
+  capabilities: { tools: {} },
+  ttlMs: 0,
+  cacheScope: "public",
+  _meta: { "io.modelcontextprotocol/serverInfo": { name: "raw", version: "1" } },
+};
+const TOOLS = {
+  resultType: "complete",
+  ttlMs: 0,
+  cacheScope: "public",
+  tools: [
+    { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } },
+  ],
+};
 const CALL = { resultType: "complete", content: [{ type: "text", text: "3" }] };
 
 const server = http.createServer((req, res) => {
@@ -28,7 +42,9 @@ const server = http.createServer((req, res) => {
     const m = JSON.parse(Buffer.concat(chunks).toString()) as { id?: number; method: string };
     if (m.id === undefined) return void res.writeHead(202).end();
     const result = m.method === "server/discover" ? DISCOVER : m.method === "tools/list" ? TOOLS : CALL;
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
+    res
+      .writeHead(200, { "content-type": "application/json" })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result }));
   });
 });
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -39,8 +55,19 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 let rawId = 0;
 function raw(): Promise<void> {
   return new Promise((resolve, reject) => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: ++rawId, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 }, _meta: meta } });
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "tools/call", "mcp-name": "add" };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: ++rawId,
+      method: "tools/call",
+      params: { name: "add", arguments: { a: 1, b: 2 }, _meta: meta },
+    });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": VERSION,
+      "mcp-method": "tools/call",
+      "mcp-name": "add",
+    };
     const req = http.request(url, { method: "POST", headers, agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on("data", (c: Buffer) => chunks.push(c));
@@ -54,7 +81,10 @@ function raw(): Promise<void> {
   });
 }
 
-const ours = await connectMcpClient(new ModernHttpClientTransport({ url }), { bindings: [b2026], clientInfo: { name: "bench", version: "1" } });
+const ours = await connectMcpClient(new ModernHttpClientTransport({ url }), {
+  bindings: [b2026],
+  clientInfo: { name: "bench", version: "1" },
+});
 const sdk = new Client({ name: "bench", version: "1" }, { versionNegotiation: { mode: { pin: VERSION } } });
 await sdk.connect(new StreamableHTTPClientTransport(new URL(url)));
 
@@ -69,9 +99,11 @@ async function rate(fn: () => Promise<unknown>): Promise<{ rps: number; cpuUs: n
   let left = N;
   const cpu = process.cpuUsage();
   const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (left-- > 0) await fn();
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (left-- > 0) await fn();
+    }),
+  );
   const used = process.cpuUsage(cpu);
   return { rps: N / ((performance.now() - started) / 1000), cpuUs: (used.user + used.system) / N };
 }
@@ -84,9 +116,13 @@ for (let round = 0; round < ROUNDS; round++) {
 const rps = (name: string) => median(samples.get(name)!.map((x) => x.rps));
 const cpu = (name: string) => median(samples.get(name)!.map((x) => x.cpuUs));
 const base = rps("raw node:http");
-process.stdout.write(`2026-07-28 stateless HTTP, ${CONCURRENCY} concurrent tools/call, ${N} requests x ${ROUNDS} rounds (median)\n`);
+process.stdout.write(
+  `2026-07-28 stateless HTTP, ${CONCURRENCY} concurrent tools/call, ${N} requests x ${ROUNDS} rounds (median)\n`,
+);
 for (const [name] of impls) {
-  process.stdout.write(`  ${name.padEnd(18)} ${rps(name).toFixed(0).padStart(7)} req/s   ${(rps(name) / base).toFixed(2)}x raw   ${cpu(name).toFixed(0).padStart(5)} CPU µs/request (client + server)\n`);
+  process.stdout.write(
+    `  ${name.padEnd(18)} ${rps(name).toFixed(0).padStart(7)} req/s   ${(rps(name) / base).toFixed(2)}x raw   ${cpu(name).toFixed(0).padStart(5)} CPU µs/request (client + server)\n`,
+  );
 }
 await ours.close();
 await sdk.close();

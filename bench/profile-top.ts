@@ -57,11 +57,19 @@ for (const file of files) {
   const idle = byFn.get("(idle)") ?? 0;
   const busy = total - idle;
   const pct = (us: number) => ((100 * us) / busy).toFixed(1).padStart(5) + "%";
-  console.log(`\n${file}: ${(total / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms not idle (percentages of that)`);
+  console.log(
+    `\n${file}: ${(total / 1000).toFixed(0)} ms sampled, ${(busy / 1000).toFixed(0)} ms not idle (percentages of that)`,
+  );
   console.log("  top functions by self time:");
-  for (const [k, us] of [...byFn].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, top))
+  for (const [k, us] of [...byFn]
+    .filter(([k]) => k !== "(idle)")
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top))
     console.log(`  ${pct(us)}  ${k}`);
   console.log("  by file:");
-  for (const [k, us] of [...byFile].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, Math.min(top, 15)))
+  for (const [k, us] of [...byFile]
+    .filter(([k]) => k !== "(idle)")
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Math.min(top, 15)))
     console.log(`  ${pct(us)}  ${k}`);
 }

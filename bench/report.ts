@@ -1,7 +1,10 @@
 /** Plain-text tables of the medians, ratios to the raw baseline and to each SDK, and the targets. */
 import { implRuns, type ImplName, type TransportKind, type Variant } from "./workload.js";
 
-type PhaseMedians = Record<"callsPerSec" | "p50Us" | "p99Us" | "cpuUsPerCall" | "clientCpuUsPerCall" | "serverCpuUsPerCall", number>;
+type PhaseMedians = Record<
+  "callsPerSec" | "p50Us" | "p99Us" | "cpuUsPerCall" | "clientCpuUsPerCall" | "serverCpuUsPerCall",
+  number
+>;
 
 export interface Summary {
   when: string;
@@ -23,19 +26,34 @@ export interface Summary {
 
 import type { BundleSizes } from "./bundle.js";
 
-const LABEL: Record<ImplName, string> = { raw: "raw", rawobj: "raw no-JSON", rawval: "raw no-JSON + validation", sdk1: "SDK v1", sdk2: "SDK v2", mcpgen: "mcpgen", "mcpgen-legacy": "mcpgen 2025-11-25" };
-const TRANSPORT_LABEL: Record<TransportKind, string> = { inproc: "in-process", stdio: "stdio", http: "Streamable HTTP" };
+const LABEL: Record<ImplName, string> = {
+  raw: "raw",
+  rawobj: "raw no-JSON",
+  rawval: "raw no-JSON + validation",
+  sdk1: "SDK v1",
+  sdk2: "SDK v2",
+  mcpgen: "mcpgen",
+  "mcpgen-legacy": "mcpgen 2025-11-25",
+};
+const TRANSPORT_LABEL: Record<TransportKind, string> = {
+  inproc: "in-process",
+  stdio: "stdio",
+  http: "Streamable HTTP",
+};
 
 function fmt(x: number | undefined, digits = 0): string {
   if (x === undefined || !Number.isFinite(x)) return "-";
   return x.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
 const ratio = (a: number | undefined, b: number | undefined): string =>
-  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0 ? "-" : `${(a / b).toFixed(2)}x`;
+  a === undefined || b === undefined || !Number.isFinite(a) || !Number.isFinite(b) || b === 0
+    ? "-"
+    : `${(a / b).toFixed(2)}x`;
 
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
 }
 
@@ -51,16 +69,21 @@ export function printReport(s: Summary): void {
       `medians of ${s.settings.rounds} rounds, ${s.settings.phaseMs} ms per phase, each measurement in a fresh process`,
   );
   out.push("workload: tools/call add {a,b}; text = text content, structured = outputSchema + structuredContent");
-  out.push("mcpgen = the server generated from bench/add/<variant>.manifest.json + its generated typed client, default revisions, validation on");
+  out.push(
+    "mcpgen = the server generated from bench/add/<variant>.manifest.json + its generated typed client, default revisions, validation on",
+  );
   const negotiated = Object.entries(s.revisions ?? {}).filter(([k]) => k.startsWith("mcpgen/"));
-  if (s.impls.includes("mcpgen-legacy")) out.push("mcpgen 2025-11-25 = the same pair with the client offering 2025-11-25 only (stdio)");
+  if (s.impls.includes("mcpgen-legacy"))
+    out.push("mcpgen 2025-11-25 = the same pair with the client offering 2025-11-25 only (stdio)");
   if (negotiated.length > 0) {
     const byTransport = new Map<string, Set<string>>();
     for (const [k, rev] of negotiated) {
       const t = TRANSPORT_LABEL[k.split("/")[1] as TransportKind];
       (byTransport.get(t) ?? byTransport.set(t, new Set()).get(t)!).add(rev);
     }
-    out.push(`mcpgen negotiated: ${[...byTransport].map(([t, revs]) => `${t} ${[...revs].join("/")}`).join(", ")} (raw and the SDKs: 2025-11-25 sessions)`);
+    out.push(
+      `mcpgen negotiated: ${[...byTransport].map(([t, revs]) => `${t} ${[...revs].join("/")}`).join(", ")} (raw and the SDKs: 2025-11-25 sessions)`,
+    );
   }
 
   for (const t of s.transports) {
@@ -89,7 +112,23 @@ export function printReport(s: Summary): void {
           fmt(r.concurrent.cpuUsPerCall, 1),
         ]);
       }
-    out.push(table(["impl", "variant", "seq/s", "conc/s", "seq p50 µs", "seq p99 µs", "conc p50 µs", "conc p99 µs", "seq CPU µs", "conc CPU µs"], rows));
+    out.push(
+      table(
+        [
+          "impl",
+          "variant",
+          "seq/s",
+          "conc/s",
+          "seq p50 µs",
+          "seq p99 µs",
+          "conc p50 µs",
+          "conc p99 µs",
+          "seq CPU µs",
+          "conc CPU µs",
+        ],
+        rows,
+      ),
+    );
 
     const ratioRows: string[][] = [];
     const bases = baselinesOf(t).filter((b) => s.impls.includes(b));
@@ -121,24 +160,37 @@ export function printReport(s: Summary): void {
     out.push("");
     out.push("== stdio server start (spawn → initialized sent) and idle RSS after initialization (text variant)");
     const spawnBases = baselinesOf("spawn");
-    const rows = s.impls.filter((impl) => implRuns(impl, "spawn")).map((impl) => {
-      const r = s.startup[impl];
-      if (!r) return [LABEL[impl], "missing", ...spawnBases.map(() => ""), "", ...spawnBases.map(() => "")];
-      return [
-        LABEL[impl],
-        fmt(r.startMs, 1),
-        ...spawnBases.map((b) => ratio(r.startMs, s.startup[b]?.startMs)),
-        fmt(r.idleRssKiB / 1024, 1),
-        ...spawnBases.map((b) => ratio(r.idleRssKiB, s.startup[b]?.idleRssKiB)),
-      ];
-    });
+    const rows = s.impls
+      .filter((impl) => implRuns(impl, "spawn"))
+      .map((impl) => {
+        const r = s.startup[impl];
+        if (!r) return [LABEL[impl], "missing", ...spawnBases.map(() => ""), "", ...spawnBases.map(() => "")];
+        return [
+          LABEL[impl],
+          fmt(r.startMs, 1),
+          ...spawnBases.map((b) => ratio(r.startMs, s.startup[b]?.startMs)),
+          fmt(r.idleRssKiB / 1024, 1),
+          ...spawnBases.map((b) => ratio(r.idleRssKiB, s.startup[b]?.idleRssKiB)),
+        ];
+      });
     out.push(
-      table(["impl", "start ms", ...spawnBases.map((b) => `/${LABEL[b]}`), "RSS MiB", ...spawnBases.map((b) => `/${LABEL[b]}`)], rows),
+      table(
+        [
+          "impl",
+          "start ms",
+          ...spawnBases.map((b) => `/${LABEL[b]}`),
+          "RSS MiB",
+          ...spawnBases.map((b) => `/${LABEL[b]}`),
+        ],
+        rows,
+      ),
     );
   }
 
   out.push("");
-  out.push("== targets for mcpgen (issues #13 and #24; validation ON; a throughput row is the worst variant; the stdio rows per era)");
+  out.push(
+    "== targets for mcpgen (issues #13 and #24; validation ON; a throughput row is the worst variant; the stdio rows per era)",
+  );
   out.push(table(["target", "measured", "goal", "status"], targetRows(s)));
   const floor = validationFloor(s);
   if (floor !== undefined) out.push(floor);
@@ -167,7 +219,14 @@ export function printReport(s: Summary): void {
 function targetRows(s: Summary): string[][] {
   const rows: string[][] = [];
   const notRun = (label: string, target: string, why: string) => rows.push([label, "-", target, `not run (${why})`]);
-  const through = (t: TransportKind, phase: "sequential" | "concurrent", base: ImplName, label: string, min: number, impl: ImplName = "mcpgen") => {
+  const through = (
+    t: TransportKind,
+    phase: "sequential" | "concurrent",
+    base: ImplName,
+    label: string,
+    min: number,
+    impl: ImplName = "mcpgen",
+  ) => {
     const full = `${label} / ${LABEL[base]}`;
     if (!s.transports.includes(t)) return notRun(full, `>= ${min}x`, `BENCH_TRANSPORTS has no ${t}`);
     if (!s.impls.includes(impl)) return notRun(full, `>= ${min}x`, `BENCH_IMPLS has no ${impl}`);
@@ -177,7 +236,12 @@ function targetRows(s: Summary): string[][] {
       return m !== undefined && r !== undefined ? m / r : NaN;
     });
     const worst = Math.min(...rs);
-    rows.push([full, Number.isFinite(worst) ? `${worst.toFixed(2)}x` : "-", `>= ${min}x`, status(worst, (x) => x >= min)]);
+    rows.push([
+      full,
+      Number.isFinite(worst) ? `${worst.toFixed(2)}x` : "-",
+      `>= ${min}x`,
+      status(worst, (x) => x >= min),
+    ]);
   };
   const atMost = (label: string, x: number, max: number) =>
     rows.push([label, Number.isFinite(x) ? `${x.toFixed(2)}x` : "-", `<= ${max}x`, status(x, (v) => v <= max)]);
@@ -227,7 +291,11 @@ function validationFloor(s: Summary): string | undefined {
     const val = seq("rawval", v);
     const obj = seq("rawobj", v);
     const m = seq("mcpgen", v);
-    return val === undefined || obj === undefined ? [] : [`${v}: raw no-JSON + validation / raw no-JSON ${ratio(val, obj)}, mcpgen / raw no-JSON + validation ${ratio(m, val)}`];
+    return val === undefined || obj === undefined
+      ? []
+      : [
+          `${v}: raw no-JSON + validation / raw no-JSON ${ratio(val, obj)}, mcpgen / raw no-JSON + validation ${ratio(m, val)}`,
+        ];
   });
   return parts.length === 0 ? undefined : `in-process sequential, validation floor (not a target): ${parts.join("; ")}`;
 }

@@ -42,7 +42,9 @@ interface ScenarioOutput {
 
 function runScenario(args: string[]): Promise<ScenarioOutput> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--no-warnings", scenarioScript, ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--no-warnings", scenarioScript, ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let text = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (c: string) => (text += c));
@@ -100,7 +102,14 @@ for (let round = 0; round < ROUNDS; round++) {
   process.stderr.write(` round ${round + 1}/${ROUNDS} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
 }
 
-const phaseKeys = ["callsPerSec", "p50Us", "p99Us", "cpuUsPerCall", "clientCpuUsPerCall", "serverCpuUsPerCall"] as const;
+const phaseKeys = [
+  "callsPerSec",
+  "p50Us",
+  "p99Us",
+  "cpuUsPerCall",
+  "clientCpuUsPerCall",
+  "serverCpuUsPerCall",
+] as const;
 function medianPhase(list: PhaseResult[]): Record<(typeof phaseKeys)[number], number> {
   const out = {} as Record<(typeof phaseKeys)[number], number>;
   for (const k of phaseKeys) out[k] = median(list.map((p) => p[k] ?? NaN));
@@ -143,7 +152,14 @@ for (const [impl, list] of spawns) {
 
 mkdirSync(resultsDir, { recursive: true });
 const file = `${resultsDir}${summary.when.replace(/[:.]/g, "-")}.json`;
-writeFileSync(file, JSON.stringify({ ...summary, samples: { runs: Object.fromEntries(runs), spawns: Object.fromEntries(spawns) } }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    { ...summary, samples: { runs: Object.fromEntries(runs), spawns: Object.fromEntries(spawns) } },
+    null,
+    2,
+  ),
+);
 writeFileSync(`${resultsDir}latest.json`, JSON.stringify(summary, null, 2));
 printReport(summary);
 if (summary.bundle) {
@@ -155,7 +171,9 @@ console.log(`\nresults: ${file}`);
 // Load: many in flight and many sessions, every call answered, the server back to idle (bench/load.ts).
 if (env.BENCH_LOAD !== "0") {
   console.log("\nload (BENCH_LOAD=0 skips):");
-  const load = spawn(process.execPath, ["--expose-gc", fileURLToPath(new URL("./load.js", import.meta.url))], { stdio: "inherit" });
+  const load = spawn(process.execPath, ["--expose-gc", fileURLToPath(new URL("./load.js", import.meta.url))], {
+    stdio: "inherit",
+  });
   await new Promise((resolve) => load.once("exit", resolve));
 }
 
@@ -168,7 +186,9 @@ if (env.BENCH_STATELESS !== "0") {
     ["2026-07-28 stateless HTTP, client side:", "./modern-client.js", ["4000", String(ROUNDS)]],
   ] as const) {
     console.log(`\n${title}`);
-    const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], { stdio: "inherit" });
+    const child = spawn(process.execPath, [fileURLToPath(new URL(script, import.meta.url)), ...args], {
+      stdio: "inherit",
+    });
     await new Promise((resolve) => child.once("exit", resolve));
   }
 }
@@ -177,6 +197,8 @@ if (env.BENCH_STATELESS !== "0") {
 // Redis memory per task and per event (bench/scale-out.ts; needs redis-server and haproxy).
 if (env.BENCH_SCALE_OUT !== "0") {
   console.log("\nscale-out on Redis (BENCH_SCALE_OUT=0 skips):");
-  const child = spawn(process.execPath, [fileURLToPath(new URL("./scale-out.js", import.meta.url))], { stdio: "inherit" });
+  const child = spawn(process.execPath, [fileURLToPath(new URL("./scale-out.js", import.meta.url))], {
+    stdio: "inherit",
+  });
   await new Promise((resolve) => child.once("exit", resolve));
 }

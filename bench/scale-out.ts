@@ -18,7 +18,10 @@ const ROUNDS = Number(process.env.SCALE_BENCH_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.SCALE_BENCH_CONCURRENCY ?? 16);
 process.env.EVERYTHING_REQUEST_STATE_KEY ??= randomBytes(32).toString("hex");
 
-const MODERN = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+const MODERN = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
 const CALL = { name: "test_simple_text", arguments: {} };
 
 function headers(extra: Record<string, string>): Record<string, string> {
@@ -28,59 +31,113 @@ function headers(extra: Record<string, string>): Record<string, string> {
 /** Calls per second of `one` run by CONCURRENCY loops for PHASE_MS (after a short warm-up). */
 async function throughput(one: () => Promise<void>): Promise<number> {
   const warm = Date.now() + 200;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < warm) await one();
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < warm) await one();
+    }),
+  );
   let n = 0;
   const start = performance.now();
   const end = Date.now() + PHASE_MS;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < end) {
-      await one();
-      n++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < end) {
+        await one();
+        n++;
+      }
+    }),
+  );
   return n / ((performance.now() - start) / 1000);
 }
 
 async function expectResult(res: Response): Promise<void> {
   const text = await res.text();
-  if (res.status !== 200 || !text.includes('"result"')) throw new Error(`unexpected reply ${res.status}: ${text.slice(0, 200)}`);
+  if (res.status !== 200 || !text.includes('"result"'))
+    throw new Error(`unexpected reply ${res.status}: ${text.slice(0, 200)}`);
 }
 
 let id = 1;
 /** A 2026-07-28 stateless tools/call. */
 const modernCall = (url: URL) => async () =>
-  expectResult(await fetch(url, { method: "POST", headers: headers({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": CALL.name }), body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { ...CALL, _meta: MODERN } }) }));
+  expectResult(
+    await fetch(url, {
+      method: "POST",
+      headers: headers({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": CALL.name }),
+      body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: { ...CALL, _meta: MODERN } }),
+    }),
+  );
 
 /** A 2026-07-28 input-required round and its retry (the retry claims its requestState nonce). */
 const modernRetry = (url: URL) => async () => {
-  const h = headers({ "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_input_required_result_elicitation" });
+  const h = headers({
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "test_input_required_result_elicitation",
+  });
   const params = { name: "test_input_required_result_elicitation", arguments: {}, _meta: MODERN };
-  const first = (await (await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params }) })).json()) as any;
+  const first = (await (
+    await fetch(url, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params }),
+    })
+  ).json()) as any;
   const key = Object.keys(first.result.inputRequests)[0]!;
-  const retry = { ...params, requestState: first.result.requestState, inputResponses: { [key]: { action: "accept", content: { name: "Ann" } } } };
-  await expectResult(await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: retry }) }));
+  const retry = {
+    ...params,
+    requestState: first.result.requestState,
+    inputResponses: { [key]: { action: "accept", content: { name: "Ann" } } },
+  };
+  await expectResult(
+    await fetch(url, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", id: id++, method: "tools/call", params: retry }),
+    }),
+  );
 };
 
 /** A legacy (2025-11-25) session, then tools/call within it; with `progress`, a call whose reply streams (each SSE event stored). */
 async function legacyCall(url: URL, progress = false): Promise<() => Promise<void>> {
   const init = await fetch(url, {
-    method: "POST", headers: headers({}),
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } } }),
+    method: "POST",
+    headers: headers({}),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bench", version: "1" } },
+    }),
   });
   const session = init.headers.get("mcp-session-id")!;
   await init.text();
   const h = headers({ "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" });
-  await (await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
-  const call = (n: number) => (progress ? { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: n } } : CALL);
+  await (
+    await fetch(url, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    })
+  ).text();
+  const call = (n: number) =>
+    progress ? { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: n } } : CALL;
   return async () => {
     const n = id++;
-    await expectResult(await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: call(n) }) }));
+    await expectResult(
+      await fetch(url, {
+        method: "POST",
+        headers: h,
+        body: JSON.stringify({ jsonrpc: "2.0", id: n, method: "tools/call", params: call(n) }),
+      }),
+    );
   };
 }
 
-async function compare(title: string, setups: { name: string; start: () => Promise<{ url: URL; close: () => Promise<void> }> }[], work: (url: URL) => Promise<() => Promise<void>>): Promise<number[]> {
+async function compare(
+  title: string,
+  setups: { name: string; start: () => Promise<{ url: URL; close: () => Promise<void> }> }[],
+  work: (url: URL) => Promise<() => Promise<void>>,
+): Promise<number[]> {
   const runs: number[][] = setups.map(() => []);
   for (let r = 0; r < ROUNDS; r++) {
     for (const [i, s] of setups.entries()) {
@@ -95,13 +152,22 @@ async function compare(title: string, setups: { name: string; start: () => Promi
   const medians = runs.map((xs) => median(xs));
   console.log(`  ${title}`);
   for (const [i, s] of setups.entries()) {
-    console.log(`    ${s.name.padEnd(34)} ${medians[i]!.toFixed(0).padStart(7)} calls/s${i > 0 ? `   ${(medians[i]! / medians[0]!).toFixed(2)}x` : ""}`);
+    console.log(
+      `    ${s.name.padEnd(34)} ${medians[i]!.toFixed(0).padStart(7)} calls/s${i > 0 ? `   ${(medians[i]! / medians[0]!).toFixed(2)}x` : ""}`,
+    );
   }
   return medians;
 }
 
-async function instance(redis: RedisServer | undefined, prefix: string): Promise<{ url: URL; close: () => Promise<void> }> {
-  const p: EverythingProcess = await startEverything(["--port", "0", ...(redis ? ["--redis", redis.url, "--redis-prefix", prefix] : [])]);
+async function instance(
+  redis: RedisServer | undefined,
+  prefix: string,
+): Promise<{ url: URL; close: () => Promise<void> }> {
+  const p: EverythingProcess = await startEverything([
+    "--port",
+    "0",
+    ...(redis ? ["--redis", redis.url, "--redis-prefix", prefix] : []),
+  ]);
   return { url: p.url, close: async () => void (await p.stop()) };
 }
 
@@ -113,9 +179,15 @@ try {
     { name: "one instance, Redis stores", start: () => instance(redis, `b${randomBytes(3).toString("hex")}`) },
   ];
   await compare("2026-07-28 stateless tools/call (target: Redis >= 0.8x)", single, async (url) => modernCall(url));
-  await compare("2026-07-28 input-required round + retry (a nonce claim each)", single, async (url) => modernRetry(url));
+  await compare("2026-07-28 input-required round + retry (a nonce claim each)", single, async (url) =>
+    modernRetry(url),
+  );
   await compare("legacy session tools/call (target: Redis >= 0.6x)", single, (url) => legacyCall(url));
-  await compare("legacy session tools/call streaming progress (4 SSE events stored; the tool sleeps 100 ms)", single, (url) => legacyCall(url, true));
+  await compare(
+    "legacy session tools/call streaming progress (4 SSE events stored; the tool sleeps 100 ms)",
+    single,
+    (url) => legacyCall(url, true),
+  );
   await compare(
     "2026-07-28 stateless tools/call behind HAProxy, Redis stores",
     [
@@ -140,12 +212,26 @@ try {
   tasks.close();
   const events = new RedisEventStore(link);
   const beforeEvents = await used();
-  for (let i = 0; i < N; i++) await events.storeEvent(`stream-${i % 100}`, { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: i, progress: i } });
+  for (let i = 0; i < N; i++)
+    await events.storeEvent(`stream-${i % 100}`, {
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: i, progress: i },
+    });
   const perEvent = (await used()) - beforeEvents;
   const directory = new RedisSessionDirectory(link);
   const beforeSessions = await used();
   // What an SDK v1 client's session keeps: its directory entry and its record (session-record.ts).
-  const record = JSON.stringify({ initialize: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "claude-code", version: "2.0.0" } }, subscriptions: [], streams: "1k2j3h4g5", standalone: "1k2j3h4g5-1" });
+  const record = JSON.stringify({
+    initialize: {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "claude-code", version: "2.0.0" },
+    },
+    subscriptions: [],
+    streams: "1k2j3h4g5",
+    standalone: "1k2j3h4g5-1",
+  });
   for (let i = 0; i < N; i++) {
     const sid = randomBytes(16).toString("hex");
     await directory.opened(sid);
@@ -157,7 +243,9 @@ try {
   const sample = (await link.command<string[]>(["KEYS", `${link.namespace}:task:*`]))[0]!;
   const one = await link.command<number>(["MEMORY", "USAGE", sample]);
   console.log("  Redis memory");
-  console.log(`    per stored task (completed, small result; indexes included)  ${(perTask / N).toFixed(0)} bytes (MEMORY USAGE of one task hash: ${one} bytes)`);
+  console.log(
+    `    per stored task (completed, small result; indexes included)  ${(perTask / N).toFixed(0)} bytes (MEMORY USAGE of one task hash: ${one} bytes)`,
+  );
   console.log(`    per stored SSE event (a progress notification)                ${(perEvent / N).toFixed(0)} bytes`);
   console.log(`    per idle legacy session (its directory entry and record)      ${(perSession / N).toFixed(0)} bytes`);
   await link.close();

@@ -25,7 +25,9 @@ const [implArg, mode, variantArg, a4, a5] = process.argv.slice(2);
 if (!IMPLS.includes(implArg as ImplName)) throw new Error(`unknown implementation ${implArg}`);
 const variant = parseVariant(variantArg);
 const out = (value: object) =>
-  process.stdout.write(JSON.stringify(warnings.size > 0 ? { ...value, warnings: Object.fromEntries(warnings) } : value) + "\n");
+  process.stdout.write(
+    JSON.stringify(warnings.size > 0 ? { ...value, warnings: Object.fromEntries(warnings) } : value) + "\n",
+  );
 
 async function main(): Promise<void> {
   let impl;

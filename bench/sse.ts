@@ -29,7 +29,12 @@ async function start(kind: string): Promise<{ child: ChildProcess; port: number 
   return { child, port: (JSON.parse(line) as { port: number }).port };
 }
 
-function post(agent: Agent, port: number, message: object, sid: string | undefined): Promise<{ sid: string | undefined; body: string }> {
+function post(
+  agent: Agent,
+  port: number,
+  message: object,
+  sid: string | undefined,
+): Promise<{ sid: string | undefined; body: string }> {
   const body = JSON.stringify(message);
   const headers: Record<string, string | number> = {
     "content-type": "application/json",
@@ -52,12 +57,23 @@ function post(agent: Agent, port: number, message: object, sid: string | undefin
 
 /** The JSON-RPC response among an SSE body's `data:` lines (a priming event's data is empty). */
 function sseResponse(body: string): { id?: number; result?: { content?: { text?: string }[] } } {
-  for (const line of body.split("\n")) if (line.startsWith("data: ") && line.length > 6) return JSON.parse(line.slice(6));
+  for (const line of body.split("\n"))
+    if (line.startsWith("data: ") && line.length > 6) return JSON.parse(line.slice(6));
   throw new Error(`no SSE message in ${JSON.stringify(body.slice(0, 200))}`);
 }
 
 async function session(agent: Agent, port: number): Promise<string> {
-  const init = await post(agent, port, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } }, undefined);
+  const init = await post(
+    agent,
+    port,
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+    },
+    undefined,
+  );
   if (init.sid === undefined) throw new Error("no session id");
   await post(agent, port, { jsonrpc: "2.0", method: "notifications/initialized" }, init.sid);
   return init.sid;
@@ -70,15 +86,23 @@ async function measure(port: number, ms: number): Promise<number> {
   let id = 0;
   done = 0;
   const until = Date.now() + ms;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < until) {
-      const n = ++id;
-      const r = await post(agent, port, { jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "add", arguments: { a: n, b: 1 } } }, sid);
-      const m = sseResponse(r.body);
-      if (m.id !== n || m.result?.content?.[0]?.text !== String(n + 1)) throw new Error(`bad reply ${JSON.stringify(m)}`);
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        const n = ++id;
+        const r = await post(
+          agent,
+          port,
+          { jsonrpc: "2.0", id: n, method: "tools/call", params: { name: "add", arguments: { a: n, b: 1 } } },
+          sid,
+        );
+        const m = sseResponse(r.body);
+        if (m.id !== n || m.result?.content?.[0]?.text !== String(n + 1))
+          throw new Error(`bad reply ${JSON.stringify(m)}`);
+        done++;
+      }
+    }),
+  );
   agent.destroy();
   return (done * 1000) / ms;
 }
@@ -107,13 +131,20 @@ for (let r = 0; r < ROUNDS; r++) {
     await new Promise((resolve) => child.once("exit", resolve));
   }
 }
-process.stdout.write(`SSE replies, stateful session, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
+process.stdout.write(
+  `SSE replies, stateful session, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`,
+);
 const raw = median(rates.raw!);
 const rawCpu = median(cpu.raw!);
 const LABELS = { raw: "raw node:http", mcpgen: "mcpgen (event store)", "mcpgen-nostore": "mcpgen (no event store)" };
 for (const kind of KINDS) {
   const rate = median(rates[kind]!);
   const us = median(cpu[kind]!);
-  const ratio = kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU; target ≥ 0.75x)`;
-  process.stdout.write(`  ${LABELS[kind].padEnd(24)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`);
+  const ratio =
+    kind === "raw"
+      ? ""
+      : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU; target ≥ 0.75x)`;
+  process.stdout.write(
+    `  ${LABELS[kind].padEnd(24)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`,
+  );
 }

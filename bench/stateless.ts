@@ -47,18 +47,33 @@ async function start(kind: string): Promise<{ child: ChildProcess; port: number 
 }
 
 function call(agent: Agent, port: number, id: number): Promise<void> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: id, b: 1 }, _meta: META } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "add", arguments: { a: id, b: 1 }, _meta: META },
+  });
   return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", agent, headers: { ...HEADERS, "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const m = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        // resultType is not required here: SDK v2 2.4.0 leaves it out of tools/call results.
-        if (m.result?.content?.[0]?.text !== String(id + 1)) reject(new Error(`bad reply ${JSON.stringify(m)}`));
-        else resolve();
-      });
-    });
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        agent,
+        headers: { ...HEADERS, "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const m = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+          // resultType is not required here: SDK v2 2.4.0 leaves it out of tools/call results.
+          if (m.result?.content?.[0]?.text !== String(id + 1)) reject(new Error(`bad reply ${JSON.stringify(m)}`));
+          else resolve();
+        });
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -79,20 +94,35 @@ async function measure(port: number, ms: number): Promise<number> {
   let id = 0;
   done = 0;
   const until = Date.now() + ms;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (Date.now() < until) {
-      await call(agent, port, ++id);
-      done++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (Date.now() < until) {
+        await call(agent, port, ++id);
+        done++;
+      }
+    }),
+  );
   agent.destroy();
   return (done * 1000) / ms;
 }
 
 let done = 0;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const ALL_KINDS = ["raw", "bridge", "mcpgen", "fetch", "fetch-listener", "fetch-hono", "sdk2", "bun-floor", "bun-fetch", "bun-sdk2"] as const;
-const KINDS = process.env.BENCH_KINDS ? ALL_KINDS.filter((k) => k === "raw" || process.env.BENCH_KINDS!.split(",").includes(k)) : ALL_KINDS;
+const ALL_KINDS = [
+  "raw",
+  "bridge",
+  "mcpgen",
+  "fetch",
+  "fetch-listener",
+  "fetch-hono",
+  "sdk2",
+  "bun-floor",
+  "bun-fetch",
+  "bun-sdk2",
+] as const;
+const KINDS = process.env.BENCH_KINDS
+  ? ALL_KINDS.filter((k) => k === "raw" || process.env.BENCH_KINDS!.split(",").includes(k))
+  : ALL_KINDS;
 const results: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 /** Server CPU µs per call: steadier than calls/s on a shared machine. */
 const cpu: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
@@ -109,7 +139,9 @@ for (let r = 0; r < ROUNDS; r++) {
     await new Promise((r) => child.once("exit", r));
   }
 }
-process.stdout.write(`stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`);
+process.stdout.write(
+  `stateless 2026-07-28 HTTP, ${CONCURRENCY} concurrent tools/call, median of ${ROUNDS} rounds x ${PHASE_MS} ms\n`,
+);
 const raw = median(results.raw!);
 const rawCpu = median(cpu.raw!);
 const LABELS: Record<(typeof ALL_KINDS)[number], string> = {
@@ -127,8 +159,11 @@ const LABELS: Record<(typeof ALL_KINDS)[number], string> = {
 for (const kind of KINDS) {
   const rate = median(results[kind]!);
   const us = median(cpu[kind]!);
-  const ratio = kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU)`;
-  process.stdout.write(`  ${LABELS[kind].padEnd(42)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`);
+  const ratio =
+    kind === "raw" ? "" : `  (${(rate / raw).toFixed(2)}x raw calls/s, ${(rawCpu / us).toFixed(2)}x raw by CPU)`;
+  process.stdout.write(
+    `  ${LABELS[kind].padEnd(42)} ${rate.toFixed(0)} calls/s  server CPU ${us.toFixed(0)} µs/call${ratio}\n`,
+  );
 }
 // The issue's targets, same run: the fetch handler against SDK v2's web-standard server behind the
 // same bridge, and the fetch handler on Node against the node:http handler.
@@ -139,14 +174,20 @@ const line = (what: string, a: string, b: string, target: number) => {
 };
 line("fetch handler (bridge) / SDK v2 web-standard (bridge)", "fetch", "sdk2", 5);
 line("fetch handler / SDK v2 web-standard, both on Bun.serve", "bun-fetch", "bun-sdk2", 5);
-for (const k of ["fetch", "fetch-listener", "fetch-hono"]) line(`${LABELS[k as "fetch"]} / node:http handler`, k, "mcpgen", 0.85);
+for (const k of ["fetch", "fetch-listener", "fetch-hono"])
+  line(`${LABELS[k as "fetch"]} / node:http handler`, k, "mcpgen", 0.85);
 // What each pays above the bridge, by server CPU: the handlers' own cost, without the host's.
 const cpuOf = (k: string) => (cpu[k] ? median(cpu[k]!) : NaN);
 const floor = cpuOf("bridge");
 const above = (cpuOf("sdk2") - floor) / (cpuOf("fetch") - floor);
 // On a loaded machine the floor's own spread can exceed what the handler adds: then there is no ratio to tell.
-if (Number.isFinite(above) && cpuOf("fetch") > floor) process.stdout.write(`  server CPU above the bridge floor, SDK v2 / fetch handler: ${above.toFixed(2)}x\n`);
-else if (Number.isFinite(above)) process.stdout.write("  server CPU above the bridge floor: not measurable in this run (the floor's spread exceeds the handler's cost)\n");
+if (Number.isFinite(above) && cpuOf("fetch") > floor)
+  process.stdout.write(`  server CPU above the bridge floor, SDK v2 / fetch handler: ${above.toFixed(2)}x\n`);
+else if (Number.isFinite(above))
+  process.stdout.write(
+    "  server CPU above the bridge floor: not measurable in this run (the floor's spread exceeds the handler's cost)\n",
+  );
 // On Bun the load generator (this Node process) may be the bottleneck: server CPU per call tells the handlers apart.
 const bunCpu = cpuOf("bun-sdk2") / cpuOf("bun-fetch");
-if (Number.isFinite(bunCpu)) process.stdout.write(`  server CPU per call on Bun.serve, SDK v2 / fetch handler: ${bunCpu.toFixed(2)}x\n`);
+if (Number.isFinite(bunCpu))
+  process.stdout.write(`  server CPU per call on Bun.serve, SDK v2 / fetch handler: ${bunCpu.toFixed(2)}x\n`);

@@ -49,7 +49,9 @@ const stores: Record<string, (round: number) => Promise<TaskStore & { close?(): 
   memory: async () => new MemoryTaskStore({ maxTasks: CYCLES + 1000 }),
 };
 for (const driver of ["better-sqlite3", "node:sqlite"] as const) {
-  if (await available(driver)) stores[`sqlite (${driver})`] = (round) => openSqliteTaskStore(join(dir, `${driver.replace(":", "-")}-${round}.db`), { driver, maxTasks: CYCLES + 1000 });
+  if (await available(driver))
+    stores[`sqlite (${driver})`] = (round) =>
+      openSqliteTaskStore(join(dir, `${driver.replace(":", "-")}-${round}.db`), { driver, maxTasks: CYCLES + 1000 });
 }
 
 const rates: Record<string, number[]> = Object.fromEntries(Object.keys(stores).map((k) => [k, []]));
@@ -66,7 +68,9 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-console.log(`task store cost, Node ${process.versions.node}, ${CYCLES} cycles x ${ROUNDS} rounds (median); one cycle = create + update(completed) + get`);
+console.log(
+  `task store cost, Node ${process.versions.node}, ${CYCLES} cycles x ${ROUNDS} rounds (median); one cycle = create + update(completed) + get`,
+);
 console.log("| store | cycles/s | store ops/s | µs per cycle |\n|---|---:|---:|---:|");
 for (const [name, r] of Object.entries(rates)) {
   const m = median(r);
@@ -76,7 +80,9 @@ const pkg = join(root, "node_modules", "better-sqlite3");
 try {
   const addon = statSync(join(pkg, "build", "Release", "better_sqlite3.node")).size;
   const release = bytesBelow(join(pkg, "build", "Release"));
-  console.log(`better-sqlite3 on disk: ${(bytesBelow(pkg) / 2 ** 20).toFixed(1)} MiB, of which build/Release ${(release / 2 ** 20).toFixed(1)} MiB (a source build keeps its objects there) and the native addon ${(addon / 2 ** 20).toFixed(1)} MiB`);
+  console.log(
+    `better-sqlite3 on disk: ${(bytesBelow(pkg) / 2 ** 20).toFixed(1)} MiB, of which build/Release ${(release / 2 ** 20).toFixed(1)} MiB (a source build keeps its objects there) and the native addon ${(addon / 2 ** 20).toFixed(1)} MiB`,
+  );
 } catch {
   console.log("better-sqlite3 is not installed here");
 }

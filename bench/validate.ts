@@ -23,7 +23,16 @@ const cases: Case[] = [
   {
     label: "CallToolRequest",
     type: "CallToolRequest",
-    message: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_weather", arguments: { city: "Paris", days: 3 }, _meta: { progressToken: "p1", ...meta._meta } } },
+    message: {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: {
+        name: "get_weather",
+        arguments: { city: "Paris", days: 3 },
+        _meta: { progressToken: "p1", ...meta._meta },
+      },
+    },
   },
   {
     label: "CallToolResult (text+image)",
@@ -41,7 +50,12 @@ const cases: Case[] = [
   {
     label: "JSONRPCMessage: request",
     type: "JSONRPCMessage",
-    message: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "get_weather", arguments: { city: "Paris" }, ...meta } },
+    message: {
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "get_weather", arguments: { city: "Paris" }, ...meta },
+    },
   },
   {
     label: "JSONRPCMessage: notification",

@@ -46,11 +46,13 @@ function fail(message) {
 const entries = new Map();
 for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (typeof target === "string") {
-    if (target.endsWith(".js")) fail(`runtime/package.json exports["${key}"] must name "types" and "default" (got a bare string)`);
+    if (target.endsWith(".js"))
+      fail(`runtime/package.json exports["${key}"] must name "types" and "default" (got a bare string)`);
     continue; // ./package.json
   }
   const js = target?.default;
-  if (typeof js !== "string" || !/^\.\/dist\/.+\.js$/.test(js)) fail(`runtime/package.json exports["${key}"].default must be "./dist/<path>.js" (got ${JSON.stringify(js)})`);
+  if (typeof js !== "string" || !/^\.\/dist\/.+\.js$/.test(js))
+    fail(`runtime/package.json exports["${key}"].default must be "./dist/<path>.js" (got ${JSON.stringify(js)})`);
   entries.set(key, js.slice("./dist/".length));
 }
 // runtime/package.json "imports": internal specifiers each host resolves to its own file by
@@ -65,8 +67,14 @@ for (const [key, conditions] of Object.entries(pkg.imports ?? {})) {
   for (const [condition, target] of Object.entries(conditions)) {
     if (condition === "types") continue;
     const rel = /^\.\/dist\/(chunks\/[^/]+\.js)$/.exec(target)?.[1];
-    if (!rel) fail(`runtime/package.json imports["${key}"].${condition} must be "./dist/chunks/<name>.js" (got ${JSON.stringify(target)})`);
-    if (!IMPORT_SOURCES[rel]) fail(`runtime/package.json imports["${key}"].${condition}: no source for ${rel} in bin/bundle-runtime.mjs IMPORT_SOURCES`);
+    if (!rel)
+      fail(
+        `runtime/package.json imports["${key}"].${condition} must be "./dist/chunks/<name>.js" (got ${JSON.stringify(target)})`,
+      );
+    if (!IMPORT_SOURCES[rel])
+      fail(
+        `runtime/package.json imports["${key}"].${condition}: no source for ${rel} in bin/bundle-runtime.mjs IMPORT_SOURCES`,
+      );
     importEntries.set(rel, IMPORT_SOURCES[rel]);
   }
 }
@@ -84,11 +92,18 @@ for (const rel of [...entries.values(), ...importEntries.values()]) {
  * which the other entries (the package root, http, ...) and the lazy chunks import from too.
  */
 // The ABI entry carries its version (./abi/v<N>): the one that runtime/package.json lists.
-const abiEntry = [...entries.keys()].find((key) => /^\.\/abi\/v\d+$/.test(key)) ?? fail('runtime/package.json has no exports["./abi/v<N>"]');
+const abiEntry =
+  [...entries.keys()].find((key) => /^\.\/abi\/v\d+$/.test(key)) ??
+  fail('runtime/package.json has no exports["./abi/v<N>"]');
 const CORE_ENTRIES = ["./stdio", "./facades", abiEntry];
-for (const key of CORE_ENTRIES) if (!entries.has(key)) fail(`runtime/package.json has no exports["${key}"] (bin/bundle-runtime.mjs CORE_ENTRIES)`);
+for (const key of CORE_ENTRIES)
+  if (!entries.has(key)) fail(`runtime/package.json has no exports["${key}"] (bin/bundle-runtime.mjs CORE_ENTRIES)`);
 const coreRel = entries.get(CORE_ENTRIES[0]);
-for (const key of CORE_ENTRIES) if (entries.get(key) !== coreRel) fail(`runtime/package.json exports["${key}"] must name the same file as exports["${CORE_ENTRIES[0]}"] (${coreRel})`);
+for (const key of CORE_ENTRIES)
+  if (entries.get(key) !== coreRel)
+    fail(
+      `runtime/package.json exports["${key}"] must name the same file as exports["${CORE_ENTRIES[0]}"] (${coreRel})`,
+    );
 const methodsEntry = /^\.\/protocol\/([^/]+)\/methods$/;
 
 /** Every file below dir whose name passes keep. */
@@ -110,14 +125,20 @@ function walk(dir, keep, out = []) {
 // Production dependencies stay imports of their packages (npm installs and dedupes them); the
 // optional SQLite driver is a peer loaded by the durable task store only.
 const external = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
-const isExternal = (id) => id.startsWith("node:") || id.startsWith("#") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
+const isExternal = (id) =>
+  id.startsWith("node:") || id.startsWith("#") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
 
 const plugin = {
   name: "mcpgen-runtime",
   // The core entry is also the chunk every other file imports the core from, so it may export
   // more than src/core.ts does (internal names for those chunks; its declarations show none).
   buildStart() {
-    this.emitFile({ type: "chunk", id: join(tscOut, coreRel), fileName: coreRel, preserveSignature: "allow-extension" });
+    this.emitFile({
+      type: "chunk",
+      id: join(tscOut, coreRel),
+      fileName: coreRel,
+      preserveSignature: "allow-extension",
+    });
   },
   // The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi/v<N>`): resolve
   // that to tsc's output so it joins the bundle instead of pointing at the package itself.
@@ -205,7 +226,8 @@ function groupModules(getModuleInfo) {
       // every session of the era loads anyway (one file less at its start).
       const table = join(tscOut, dirname(rel), "table.js");
       const tableChunk = modernRevisions.has(rev) ? "modern-path" : `protocol-${rev}-table`;
-      for (const id of closure([join(tscOut, rel)], core)) out.set(id, id === table ? tableChunk : `protocol-${rev}-methods`);
+      for (const id of closure([join(tscOut, rel)], core))
+        out.set(id, id === table ? tableChunk : `protocol-${rev}-methods`);
     }
     const eager = /^\.\/protocol\/([^/]+)$/.exec(key)?.[1];
     if (eager) out.set(join(tscOut, dirname(rel), "validators.js"), `protocol-${eager}-validators`);
@@ -220,7 +242,9 @@ for (const f of walk(outDir, (n) => n.endsWith(".js") || n.endsWith(".js.map")))
 const started = Date.now();
 const bundle = await rollup({
   input: Object.fromEntries([
-    ...[...new Set(entries.values())].filter((rel) => rel !== coreRel).map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)]),
+    ...[...new Set(entries.values())]
+      .filter((rel) => rel !== coreRel)
+      .map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)]),
     ...[...importEntries].map(([rel, source]) => [rel.replace(/\.js$/, ""), join(tscOut, source)]),
   ]),
   external: isExternal,
@@ -258,14 +282,26 @@ await bundle.close();
 // nearest package.json; its targets are relative to each file's folder.
 for (const dir of ["", "chunks"]) {
   const prefix = `./dist/${dir === "" ? "" : `${dir}/`}`;
-  const imports = pkg.imports === undefined ? undefined : Object.fromEntries(
-    Object.entries(pkg.imports).map(([key, conditions]) => [
-      key,
-      Object.fromEntries(Object.entries(conditions).filter(([c]) => c !== "types").map(([c, target]) => [c, `./${target.slice(prefix.length)}`])),
-    ]),
+  const imports =
+    pkg.imports === undefined
+      ? undefined
+      : Object.fromEntries(
+          Object.entries(pkg.imports).map(([key, conditions]) => [
+            key,
+            Object.fromEntries(
+              Object.entries(conditions)
+                .filter(([c]) => c !== "types")
+                .map(([c, target]) => [c, `./${target.slice(prefix.length)}`]),
+            ),
+          ]),
+        );
+  writeFileSync(
+    join(outDir, dir, "package.json"),
+    JSON.stringify({ type: pkg.type, sideEffects: pkg.sideEffects, imports }) + "\n",
   );
-  writeFileSync(join(outDir, dir, "package.json"), JSON.stringify({ type: pkg.type, sideEffects: pkg.sideEffects, imports }) + "\n");
 }
 const chunks = output.filter((o) => o.type === "chunk");
 const bytes = chunks.reduce((n, c) => n + Buffer.byteLength(c.code), 0);
-console.log(`bundle-runtime: ${entries.size + importEntries.size} entries, ${chunks.length - entries.size - importEntries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`);
+console.log(
+  `bundle-runtime: ${entries.size + importEntries.size} entries, ${chunks.length - entries.size - importEntries.size} chunks, ${(bytes / 1024).toFixed(0)} KiB in ${relative(process.cwd(), outDir) || "."} (${Date.now() - started} ms)`,
+);

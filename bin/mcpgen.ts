@@ -21,11 +21,20 @@ const cli = cac("mcpgen");
 function targetOptions(command: ReturnType<typeof cli.command>) {
   return command
     .option("--schema <revision|path>", `Bundled revision (${bundledRevisions().join(", ")}) or path to a schema.json`)
-    .option("--manifest <file>", "Server manifest (mcp.manifest.json): typed tool/prompt/template types, validators, list payloads")
+    .option(
+      "--manifest <file>",
+      "Server manifest (mcp.manifest.json): typed tool/prompt/template types, validators, list payloads",
+    )
     .option("--out <dir>", "Output directory (replaced as a whole)")
     .option("--revision <id>", "Revision id of an unbundled schema whose directory does not name it")
-    .option("--config <file>", "Config file (default: mcpgen.config.{json,ts,js,mjs} in the current directory, if present)")
-    .option("--lenient", "A manifest's tool schemas that are not valid JSON Schema are warnings, not errors (schemas captured from servers)")
+    .option(
+      "--config <file>",
+      "Config file (default: mcpgen.config.{json,ts,js,mjs} in the current directory, if present)",
+    )
+    .option(
+      "--lenient",
+      "A manifest's tool schemas that are not valid JSON Schema are warnings, not errors (schemas captured from servers)",
+    )
     .option("--no-cache", "Do not read or write the output cache (.mcpgen-cache/, or $MCPGEN_CACHE_DIR)");
 }
 
@@ -33,9 +42,19 @@ let exitCode = 0;
 
 const setExit = (code: number) => void (exitCode = code);
 
-watchOptions(targetOptions(cli.command("generate", "Generate typed bindings (default: mcpgen.config.*, else ./mcp.manifest.json into src/mcp)")))
+watchOptions(
+  targetOptions(
+    cli.command(
+      "generate",
+      "Generate typed bindings (default: mcpgen.config.*, else ./mcp.manifest.json into src/mcp)",
+    ),
+  ),
+)
   .option("--watch", "Keep running and regenerate on every input change (see `mcpgen watch`)")
-  .option("--from <src.ts>", "Code first: extract the manifest (written to --manifest, default mcp.manifest.json) from typed handlers, then generate")
+  .option(
+    "--from <src.ts>",
+    "Code first: extract the manifest (written to --manifest, default mcp.manifest.json) from typed handlers, then generate",
+  )
   .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
     if (flags.watch) return setExit(await runWatch(flags));
@@ -49,19 +68,25 @@ watchOptions(targetOptions(cli.command("generate", "Generate typed bindings (def
   });
 
 targetOptions(cli.command("check", "Exit 1 and list the files that `mcpgen generate` would change; writes nothing"))
-  .option("--from <src.ts>", "Code first: also check that --manifest (default mcp.manifest.json) is what extract derives")
+  .option(
+    "--from <src.ts>",
+    "Code first: also check that --manifest (default mcp.manifest.json) is what extract derives",
+  )
   .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
   .action(async (flags: Flags) => {
     const extracted = flags.from === undefined ? undefined : await runCheckExtracted(flags);
     const own = extracted?.problem ? [`${extracted.manifest} (${extracted.problem})`] : [];
     if (extracted) flags.manifest = extracted.manifest;
-    const result = extracted?.problem === "missing" ? { ok: false, targets: [], problems: [] } : await check(apiOptions(flags));
+    const result =
+      extracted?.problem === "missing" ? { ok: false, targets: [], problems: [] } : await check(apiOptions(flags));
     if (result.ok && own.length === 0) {
       stdout(`fresh: ${[...(extracted ? [extracted.manifest] : []), ...result.targets.map((t) => t.out)].join(", ")}`);
       return;
     }
     for (const p of [...own, ...result.problems]) stderr(`stale: ${p}`);
-    stderr(`${own.length + result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`);
+    stderr(
+      `${own.length + result.problems.length} generated file(s) out of date; run \`mcpgen generate\` with the same options`,
+    );
     exitCode = 1;
   });
 

@@ -22,9 +22,12 @@ export async function importConfigModule(path: string, display: string): Promise
     });
     const syntax = out.diagnostics?.find((d) => d.category === ts.DiagnosticCategory.Error);
     if (syntax) {
-      const at = syntax.file && syntax.start !== undefined ? syntax.file.getLineAndCharacterOfPosition(syntax.start) : undefined;
+      const at =
+        syntax.file && syntax.start !== undefined ? syntax.file.getLineAndCharacterOfPosition(syntax.start) : undefined;
       const where = at ? `${display}:${at.line + 1}:${at.character + 1}` : display;
-      throw new McpgenError(`cannot load config: ${ts.flattenDiagnosticMessageText(syntax.messageText, " ")}`, { file: where });
+      throw new McpgenError(`cannot load config: ${ts.flattenDiagnosticMessageText(syntax.messageText, " ")}`, {
+        file: where,
+      });
     }
     temp = join(dirname(path), `.${basename(path, ".ts")}.${process.pid}-${Date.now().toString(36)}.mjs`);
     writeFileSync(temp, out.outputText, { flag: "wx" });
@@ -35,7 +38,10 @@ export async function importConfigModule(path: string, display: string): Promise
   try {
     const mod = (await import(url)) as { default?: unknown };
     if (!("default" in mod) || mod.default === undefined) {
-      throw new McpgenError("config module has no default export", { file: display, expected: "export default { manifest, out } (or { targets: [...] })" });
+      throw new McpgenError("config module has no default export", {
+        file: display,
+        expected: "export default { manifest, out } (or { targets: [...] })",
+      });
     }
     return await mod.default;
   } catch (e) {

@@ -34,7 +34,12 @@ export interface TargetOptions {
 }
 
 /** Config files looked up in cwd, in this order (the first that exists wins). */
-export const configFileNames = ["mcpgen.config.json", "mcpgen.config.ts", "mcpgen.config.js", "mcpgen.config.mjs"] as const;
+export const configFileNames = [
+  "mcpgen.config.json",
+  "mcpgen.config.ts",
+  "mcpgen.config.js",
+  "mcpgen.config.mjs",
+] as const;
 export const configFileName = configFileNames[0];
 /** The manifest `generate` uses when there are neither flags nor a config file. */
 const defaultManifest = { manifest: "mcp.manifest.json", out: "src/mcp" } as const;
@@ -72,26 +77,38 @@ export interface LoadedConfig {
 export function resolveTargets(options: TargetOptions, loaded?: LoadedConfig): Target[] {
   const cwd = options.cwd ?? process.cwd();
   const flagsGiven =
-    options.schema !== undefined || options.manifest !== undefined || options.out !== undefined || options.revision !== undefined;
+    options.schema !== undefined ||
+    options.manifest !== undefined ||
+    options.out !== undefined ||
+    options.revision !== undefined;
   if (options.bundled) {
-    if (flagsGiven || options.config !== undefined) throw usageError("the bundled bindings take no --schema, --manifest, --out, --revision or --config");
+    if (flagsGiven || options.config !== undefined)
+      throw usageError("the bundled bindings take no --schema, --manifest, --out, --revision or --config");
     return bundledRevisions().map((r) => ({ schema: r, out: join(packageRoot, "generated", r) }));
   }
   const config = loaded ?? readConfig(cwd, options.config);
   let targets: Target[];
   if (flagsGiven || (config && !config.file.targets)) {
-    if (options.schema !== undefined && options.manifest !== undefined) throw usageError("give --schema or --manifest, not both");
+    if (options.schema !== undefined && options.manifest !== undefined)
+      throw usageError("give --schema or --manifest, not both");
     // a flag chooses the kind of target; the config fills in the rest
     const manifest = options.schema !== undefined ? undefined : (options.manifest ?? config?.file.manifest);
     const schema = manifest !== undefined ? "" : (options.schema ?? config?.file.schema);
     const out = options.out ?? config?.file.out;
-    if (config?.file.targets && ((options.schema === undefined && options.manifest === undefined) || options.out === undefined)) {
-      throw usageError(`${config.name} lists targets; give both --schema and --out to override them (or --manifest and --out)`);
+    if (
+      config?.file.targets &&
+      ((options.schema === undefined && options.manifest === undefined) || options.out === undefined)
+    ) {
+      throw usageError(
+        `${config.name} lists targets; give both --schema and --out to override them (or --manifest and --out)`,
+      );
     }
-    if (schema === undefined) throw usageError(`missing --schema or --manifest (or "schema"/"manifest" in ${config?.name ?? configFileName})`);
+    if (schema === undefined)
+      throw usageError(`missing --schema or --manifest (or "schema"/"manifest" in ${config?.name ?? configFileName})`);
     if (out === undefined) throw usageError(`missing --out (or "out" in ${config?.name ?? configFileName})`);
     const revision = options.revision ?? config?.file.revision;
-    if (manifest !== undefined && options.revision !== undefined) throw usageError("--revision applies to --schema, not --manifest");
+    if (manifest !== undefined && options.revision !== undefined)
+      throw usageError("--revision applies to --schema, not --manifest");
     targets = [
       manifest !== undefined
         ? { schema: "", manifest, out: resolve(cwd, out) }
@@ -101,7 +118,11 @@ export function resolveTargets(options: TargetOptions, loaded?: LoadedConfig): T
     targets = config.file.targets.map((t) =>
       t.manifest !== undefined
         ? { schema: "", manifest: t.manifest, out: resolve(cwd, t.out!) }
-        : { schema: t.schema!, out: resolve(cwd, t.out!), ...(t.revision === undefined ? {} : { revision: t.revision }) },
+        : {
+            schema: t.schema!,
+            out: resolve(cwd, t.out!),
+            ...(t.revision === undefined ? {} : { revision: t.revision }),
+          },
     );
   } else if (existsSync(join(cwd, defaultManifest.manifest))) {
     targets = [{ schema: "", manifest: defaultManifest.manifest, out: resolve(cwd, defaultManifest.out) }];
@@ -139,7 +160,8 @@ function readConfig(cwd: string, option: string | false | undefined): LoadedConf
   const path = findConfig(cwd, option);
   if (path === undefined) return undefined;
   const name = displayPath(cwd, path);
-  if (!path.endsWith(".json")) throw usageError(`${name} is a module config; it is loaded by generate()/check() (loadConfig), not resolveTargets`);
+  if (!path.endsWith(".json"))
+    throw usageError(`${name} is a module config; it is loaded by generate()/check() (loadConfig), not resolveTargets`);
   const raw = parseJson(readFileSync(path, "utf8"), name);
   return { file: checkConfig(raw, name), name, path };
 }
@@ -158,7 +180,8 @@ function checkConfig(raw: unknown, file: string): ConfigFile {
   const bad = (ptr: string, expected: string): never => {
     throw new McpgenError("invalid config", { file, pointer: ptr, expected });
   };
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === "object" && v !== null && !Array.isArray(v);
   if (!isObject(raw)) return bad("", "an object");
   const checkTarget = (t: Record<string, unknown>, at: string[], allowTargets: boolean) => {
     for (const [k, v] of Object.entries(t)) {
@@ -172,7 +195,8 @@ function checkConfig(raw: unknown, file: string): ConfigFile {
     }
   };
   checkTarget(raw, [], true);
-  if (raw.schema !== undefined && raw.manifest !== undefined) bad("/manifest", 'either "schema" or "manifest", not both');
+  if (raw.schema !== undefined && raw.manifest !== undefined)
+    bad("/manifest", 'either "schema" or "manifest", not both');
   if (raw.targets !== undefined) {
     if (!Array.isArray(raw.targets) || raw.targets.length === 0) bad("/targets", "a non-empty array of {schema, out}");
     if (raw.schema !== undefined || raw.manifest !== undefined || raw.out !== undefined) {
@@ -181,8 +205,10 @@ function checkConfig(raw: unknown, file: string): ConfigFile {
     (raw.targets as unknown[]).forEach((t, i) => {
       if (!isObject(t)) return bad(pointer("targets", String(i)), "an object");
       checkTarget(t, ["targets", String(i)], false);
-      if (t.schema === undefined && t.manifest === undefined) bad(pointer("targets", String(i), "schema"), "a bundled revision id or a path (or \"manifest\")");
-      if (t.schema !== undefined && t.manifest !== undefined) bad(pointer("targets", String(i), "manifest"), 'either "schema" or "manifest", not both');
+      if (t.schema === undefined && t.manifest === undefined)
+        bad(pointer("targets", String(i), "schema"), 'a bundled revision id or a path (or "manifest")');
+      if (t.schema !== undefined && t.manifest !== undefined)
+        bad(pointer("targets", String(i), "manifest"), 'either "schema" or "manifest", not both');
       if (t.out === undefined) bad(pointer("targets", String(i), "out"), "an output directory");
     });
   }

@@ -60,7 +60,11 @@ interface Produced {
   warnings: string[];
 }
 
-async function produceManifest(target: Target & { manifest: string }, cwd: string, options: GenerateOptions): Promise<Produced> {
+async function produceManifest(
+  target: Target & { manifest: string },
+  cwd: string,
+  options: GenerateOptions,
+): Promise<Produced> {
   const abs = resolve(cwd, target.manifest);
   const display = displayPath(cwd, abs);
   let bytes: Buffer;
@@ -68,22 +72,40 @@ async function produceManifest(target: Target & { manifest: string }, cwd: strin
     bytes = readFileSync(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new McpgenError(code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected mcp.manifest.json" : `cannot read (${code})`, { file: display });
+    throw new McpgenError(
+      code === "ENOENT"
+        ? "file not found"
+        : code === "EISDIR"
+          ? "is a directory, expected mcp.manifest.json"
+          : `cannot read (${code})`,
+      { file: display },
+    );
   }
   // Skill folders and resource files are inputs too: a change to one regenerates (and re-banners) the output.
   const sideFiles = sideFilesDigest(bytes.toString("utf8"), dirname(abs));
-  const sha = sideFiles === undefined ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(`\u0000files ${sideFiles}`)]));
+  const sha =
+    sideFiles === undefined ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(`\u0000files ${sideFiles}`)]));
   // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
   const named = fromOut(target.out, abs);
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
   // lenient turns errors into warnings: never serve one mode's output to the other. The cwd-relative
   // name is in the key too because cached warnings quote it.
-  const key = cacheKey({ sha256: sha, display: `${named}\n${display}`, revision: options.lenient ? "manifest lenient" : "manifest" });
+  const key = cacheKey({
+    sha256: sha,
+    display: `${named}\n${display}`,
+    revision: options.lenient ? "manifest lenient" : "manifest",
+  });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
   const docs = (revision: string) => outputDocs(bytes, abs, target.out, revision);
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
-    return { schema: display, revision: hit.revision, files: sortFiles([...hit.files, ...docs(hit.revision)]), cached: true, warnings: hit.warnings };
+    return {
+      schema: display,
+      revision: hit.revision,
+      files: sortFiles([...hit.files, ...docs(hit.revision)]),
+      cached: true,
+      warnings: hit.warnings,
+    };
   }
   const { renderManifest } = await import("./render/manifest.js");
   const warnings: string[] = [];
@@ -156,7 +178,10 @@ function bundledRun(): BundledRun {
   const revisions = [...bundledRevisions()].sort();
   const digest = sha256(Buffer.from(revisions.map((r) => `${r} ${loadSchema(r).source.sha256}`).join("\n")));
   let context: Promise<import("./emit/protocol/registry.js").EmitContext> | undefined;
-  return { digest, context: () => (context ??= import("./render/protocol.js").then((m) => m.bundledSharing(revisions))) };
+  return {
+    digest,
+    context: () => (context ??= import("./render/protocol.js").then((m) => m.bundledSharing(revisions))),
+  };
 }
 
 async function produce(target: Target, cwd: string, options: GenerateOptions, bundled?: BundledRun): Promise<Produced> {
@@ -164,14 +189,26 @@ async function produce(target: Target, cwd: string, options: GenerateOptions, bu
   const loaded = loadSchema(target.schema, { cwd, ...(target.revision ? { revision: target.revision } : {}) });
   // A schema given by path is named in banners relative to the output folder (a bundled one by its id).
   const named =
-    loaded.bundled === target.schema || target.out === "" ? loaded.source.display : fromOut(target.out, resolve(cwd, target.schema));
+    loaded.bundled === target.schema || target.out === ""
+      ? loaded.source.display
+      : fromOut(target.out, resolve(cwd, target.schema));
   const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
   const shared = bundled !== undefined && loaded.bundled === target.schema ? bundled : undefined;
-  const key = cacheKey({ sha256: loaded.source.sha256, display: `${named}\n${loaded.source.display}${shared ? `\nshared with ${shared.digest}` : ""}`, revision: target.revision });
+  const key = cacheKey({
+    sha256: loaded.source.sha256,
+    display: `${named}\n${loaded.source.display}${shared ? `\nshared with ${shared.digest}` : ""}`,
+    revision: target.revision,
+  });
   const hit = cacheDir ? readCache(cacheDir, key) : undefined;
   if (hit) {
     for (const w of hit.warnings) options.warn?.(w);
-    return { schema: loaded.source.display, revision: hit.revision, files: hit.files, cached: true, warnings: hit.warnings };
+    return {
+      schema: loaded.source.display,
+      revision: hit.revision,
+      files: hit.files,
+      cached: true,
+      warnings: hit.warnings,
+    };
   }
   const { render } = await import("./render/protocol.js");
   const warnings: string[] = [];

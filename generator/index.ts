@@ -6,11 +6,26 @@
 export { generate, check } from "./generate.js";
 export type { GenerateOptions, GenerateResult, CheckResult, TargetResult } from "./generate.js";
 export type { OutputDiff } from "./write/compare.js";
-export { resolveTargets, loadConfig, configFileNames, type McpgenConfig, type ConfigTarget, type Target, type TargetOptions } from "./config.js";
+export {
+  resolveTargets,
+  loadConfig,
+  configFileNames,
+  type McpgenConfig,
+  type ConfigTarget,
+  type Target,
+  type TargetOptions,
+} from "./config.js";
 export { loadManifest, parseManifest, manifestSchemaPath, type LoadedManifest } from "./load/manifest.js";
 export type {
-  Manifest, ManifestTool, ManifestResource, ManifestResourceTemplate, ManifestPrompt, ManifestPromptArgument, ManifestCapabilities,
-  ManifestIcon, Revision,
+  Manifest,
+  ManifestTool,
+  ManifestResource,
+  ManifestResourceTemplate,
+  ManifestPrompt,
+  ManifestPromptArgument,
+  ManifestCapabilities,
+  ManifestIcon,
+  Revision,
 } from "./load/manifest-format.js";
 export { KNOWN_REVISIONS } from "./load/manifest-format.js";
 export { bundledRevisions } from "./load/schema-manifest.js";

@@ -68,14 +68,28 @@ export interface PackageOptions {
 export function planPackageJson(dir: string, { fallbackName, scripts: starter, yes }: PackageOptions): PackagePlan {
   const path = join(dir, PACKAGE_FILE);
   const conflict = (pointer: string, message: string): PackagePlan => ({
-    file: PACKAGE_FILE, text: undefined, created: false, summary: "", notes: [], changes: [], serverName: fallbackName, has: () => false,
+    file: PACKAGE_FILE,
+    text: undefined,
+    created: false,
+    summary: "",
+    notes: [],
+    changes: [],
+    serverName: fallbackName,
+    has: () => false,
     conflicts: [{ severity: "error", file: PACKAGE_FILE, pointer, message: `${message} (nothing was written)` }],
   });
   if (!existsSync(path)) {
     const pkg = { name: fallbackName, version: "0.1.0", private: true, type: "module", scripts: { ...starter } };
     return {
-      file: PACKAGE_FILE, text: JSON.stringify(pkg, null, 2) + "\n", created: true, summary: "created: \"type\": \"module\", scripts",
-      conflicts: [], changes: [], notes: [], serverName: fallbackName, has: () => false,
+      file: PACKAGE_FILE,
+      text: JSON.stringify(pkg, null, 2) + "\n",
+      created: true,
+      summary: 'created: "type": "module", scripts',
+      conflicts: [],
+      changes: [],
+      notes: [],
+      serverName: fallbackName,
+      has: () => false,
     };
   }
   const raw = readFileSync(path, "utf8");
@@ -97,21 +111,34 @@ export function planPackageJson(dir: string, { fallbackName, scripts: starter, y
     added.push('"type": "module"');
   } else if (pkg.type !== "module") {
     const own = pkg.type === "commonjs" ? findOwnModuleCode(dir) : null;
-    const code = own === null ? "" : own === CANNOT_TELL ? "mcpgen init cannot tell whether the project has code of its own" : `the project has code of its own (${own})`;
+    const code =
+      own === null
+        ? ""
+        : own === CANNOT_TELL
+          ? "mcpgen init cannot tell whether the project has code of its own"
+          : `the project has code of its own (${own})`;
     if (pkg.type === "commonjs" && own === null) {
-      notes.push('package.json said "type": "commonjs" (`npm init -y` writes it) and the project has no JavaScript or TypeScript yet, so init made it "module" (the starter is an ES module)');
+      notes.push(
+        'package.json said "type": "commonjs" (`npm init -y` writes it) and the project has no JavaScript or TypeScript yet, so init made it "module" (the starter is an ES module)',
+      );
     } else if (yes) {
       const files =
-        own === null ? "" : own === CANNOT_TELL ? "; if the project's .js and .ts files use require() or module.exports, rename them to .cjs (.cts)"
-        : `; your own .js and .ts files (${own} among them) are ES modules from now on: rename those that use require() or module.exports to .cjs (.cts)`;
+        own === null
+          ? ""
+          : own === CANNOT_TELL
+            ? "; if the project's .js and .ts files use require() or module.exports, rename them to .cjs (.cts)"
+            : `; your own .js and .ts files (${own} among them) are ES modules from now on: rename those that use require() or module.exports to .cjs (.cts)`;
       notes.push(`package.json's "type" is "module" now (was ${JSON.stringify(pkg.type)})${files}`);
     } else {
       changes.push({
-        severity: "error", file: PACKAGE_FILE, pointer: "/type",
-        message: pkg.type === "commonjs"
-          ? `is "commonjs" and ${code}; the starter is an ES module (top-level await), so mcpgen init needs "type": "module": run \`npm pkg set type=module\` ` +
-            "(rename files that use require() or module.exports to .cjs first), then mcpgen init again"
-          : `is ${JSON.stringify(pkg.type)}; expected "module" (the starter is an ES module with top-level await): run \`npm pkg set type=module\`, then mcpgen init again`,
+        severity: "error",
+        file: PACKAGE_FILE,
+        pointer: "/type",
+        message:
+          pkg.type === "commonjs"
+            ? `is "commonjs" and ${code}; the starter is an ES module (top-level await), so mcpgen init needs "type": "module": run \`npm pkg set type=module\` ` +
+              "(rename files that use require() or module.exports to .cjs first), then mcpgen init again"
+            : `is ${JSON.stringify(pkg.type)}; expected "module" (the starter is an ES module with top-level await): run \`npm pkg set type=module\`, then mcpgen init again`,
       });
     }
     next.type = "module";
@@ -123,7 +150,9 @@ export function planPackageJson(dir: string, { fallbackName, scripts: starter, y
       scripts[key] = command;
       added.push(`scripts.${key}`);
     } else if (scripts[key] !== command) {
-      notes.push(`kept your scripts.${key} (${JSON.stringify(scripts[key])}); the starter's is ${JSON.stringify(command)}`);
+      notes.push(
+        `kept your scripts.${key} (${JSON.stringify(scripts[key])}); the starter's is ${JSON.stringify(command)}`,
+      );
     }
   }
   next.scripts = scripts;
@@ -132,7 +161,8 @@ export function planPackageJson(dir: string, { fallbackName, scripts: starter, y
   const name = typeof pkg.name === "string" ? pkg.name.replace(/^@[^/]+\//, "") : "";
   return {
     file: PACKAGE_FILE,
-    text: added.length + changed.length ? JSON.stringify(next, null, indent) + (raw.endsWith("\n") ? "\n" : "") : undefined,
+    text:
+      added.length + changed.length ? JSON.stringify(next, null, indent) + (raw.endsWith("\n") ? "\n" : "") : undefined,
     created: false,
     summary: [...changed, ...(added.length ? [`added ${added.join(", ")}`] : [])].join("; "),
     conflicts: [],
@@ -172,12 +202,23 @@ export function planGitignore(dir: string, outDir: string | undefined = "dist"):
     .filter((l) => l !== "" && (l !== "dist/" || outDir !== undefined))
     .map((l) => (l === "dist/" ? `${outDir}/` : l));
   const entries = wanted.filter((l) => !l.startsWith("#"));
-  if (!existsSync(path)) return { file: GITIGNORE_FILE, text: wanted.join("\n") + "\n", created: true, summary: `created: ${entries.join(" ")}` };
+  if (!existsSync(path))
+    return {
+      file: GITIGNORE_FILE,
+      text: wanted.join("\n") + "\n",
+      created: true,
+      summary: `created: ${entries.join(" ")}`,
+    };
   const text = readFileSync(path, "utf8");
   // "dist" and "/dist/" ignore the same thing here as "dist/"
   const present = new Set(text.split(/\r?\n/).map((l) => l.trim().replace(/^\//, "").replace(/\/$/, "")));
   const missing = entries.filter((e) => !present.has(e.replace(/\/$/, "")));
   if (missing.length === 0) return { file: GITIGNORE_FILE, text: undefined, created: false, summary: "" };
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
-  return { file: GITIGNORE_FILE, text: `${text}${sep}${[wanted[0], ...missing].join("\n")}\n`, created: false, summary: `added ${missing.join(" ")}` };
+  return {
+    file: GITIGNORE_FILE,
+    text: `${text}${sep}${[wanted[0], ...missing].join("\n")}\n`,
+    created: false,
+    summary: `added ${missing.join(" ")}`,
+  };
 }

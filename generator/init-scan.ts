@@ -15,7 +15,11 @@ export const CANNOT_TELL = Symbol("too many files, or one unreadable");
  * The first file (path relative to `dir`, with `/`) for which `accept` holds, in directory order;
  * null when there is none. `skip` leaves out folders (relative paths) besides node_modules and dot folders.
  */
-export function findFirstFile(dir: string, accept: (rel: string) => boolean, skip: (rel: string) => boolean = () => false): string | typeof CANNOT_TELL | null {
+export function findFirstFile(
+  dir: string,
+  accept: (rel: string) => boolean,
+  skip: (rel: string) => boolean = () => false,
+): string | typeof CANNOT_TELL | null {
   let seen = 0;
   const walk = (rel: string, depth: number): string | typeof CANNOT_TELL | null => {
     if (depth > MAX_DEPTH) return CANNOT_TELL;

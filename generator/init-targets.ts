@@ -29,27 +29,52 @@ export const PINNED_COMPATIBILITY_DATE = "2026-04-26";
 export function targetEntries(target: Target, stdioEntry: string, httpEntry: string): [string, string][] {
   switch (target) {
     case "node":
-      return [[stdioEntry, "init/server.ts"], [httpEntry, "init/http.ts"]];
+      return [
+        [stdioEntry, "init/server.ts"],
+        [httpEntry, "init/http.ts"],
+      ];
     case "workers":
       return [[WORKER_ENTRY, "init/worker.ts"]];
     case "bun":
-      return [[stdioEntry, "init/server.ts"], [BUN_ENTRY, "init/bun.ts"]];
+      return [
+        [stdioEntry, "init/server.ts"],
+        [BUN_ENTRY, "init/bun.ts"],
+      ];
     case "deno":
-      return [[stdioEntry, "init/server.ts"], [DENO_ENTRY, "init/deno.ts"]];
+      return [
+        [stdioEntry, "init/server.ts"],
+        [DENO_ENTRY, "init/deno.ts"],
+      ];
   }
 }
 
 /** The npm scripts of a target whose compiled src/ is in `emitDir`. */
-export function targetScripts(target: Target, emitDir: string, nodeScripts: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+export function targetScripts(
+  target: Target,
+  emitDir: string,
+  nodeScripts: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
   const { generate, build, dev } = nodeScripts;
   switch (target) {
     case "node":
       return nodeScripts;
     case "workers":
       // wrangler dev runs workerd locally (no account, no network); PORT picks the port.
-      return { generate: generate!, build: build!, start: "wrangler dev --ip 127.0.0.1 --port ${PORT:-8787} --show-interactive-dev-session=false", deploy: "wrangler deploy", dev: dev! };
+      return {
+        generate: generate!,
+        build: build!,
+        start: "wrangler dev --ip 127.0.0.1 --port ${PORT:-8787} --show-interactive-dev-session=false",
+        deploy: "wrangler deploy",
+        dev: dev!,
+      };
     case "bun":
-      return { generate: generate!, build: build!, start: `bun ${emitDir}/bun.js`, "start:stdio": `bun ${emitDir}/server.js`, dev: dev! };
+      return {
+        generate: generate!,
+        build: build!,
+        start: `bun ${emitDir}/bun.js`,
+        "start:stdio": `bun ${emitDir}/server.js`,
+        dev: dev!,
+      };
     case "deno":
       return {
         generate: generate!,
@@ -83,5 +108,9 @@ export function compatibilityDate(dir: string): { date: string; source: string }
   const m = /^\d+\.(\d{4})(\d{2})(\d{2})\./.exec(version ?? "");
   return m
     ? { date: `${m[1]}-${m[2]}-${m[3]}`, source: `The newest the installed workerd ${version} supports` }
-    : { date: PINNED_COMPATIBILITY_DATE, source: "One every workerd since 1.20260426 (wrangler 4.86) supports; a later date enables newer runtime behaviour" };
+    : {
+        date: PINNED_COMPATIBILITY_DATE,
+        source:
+          "One every workerd since 1.20260426 (wrangler 4.86) supports; a later date enables newer runtime behaviour",
+      };
 }

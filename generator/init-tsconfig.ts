@@ -57,8 +57,17 @@ function loadTypescript(): Typescript {
  */
 export function planTsconfig(dir: string, sources: readonly string[], typesPackages: readonly string[]): TsconfigPlan {
   const path = join(dir, TSCONFIG_FILE);
-  const fail = (message: string, at: { line: number; column: number } | undefined = undefined, pointer = ""): TsconfigPlan => ({
-    text: undefined, changes: [], summary: "", notes: [], emitDir: "dist", outDir: "dist",
+  const fail = (
+    message: string,
+    at: { line: number; column: number } | undefined = undefined,
+    pointer = "",
+  ): TsconfigPlan => ({
+    text: undefined,
+    changes: [],
+    summary: "",
+    notes: [],
+    emitDir: "dist",
+    outDir: "dist",
     conflicts: [{ severity: "error", file: TSCONFIG_FILE, pointer, message, ...at }],
   });
   let text: string;
@@ -74,22 +83,34 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   const file = ts.parseJsonText(TSCONFIG_FILE, text);
   if (syntax) {
     const at = syntax.start === undefined ? undefined : file.getLineAndCharacterOfPosition(syntax.start);
-    return fail(`is not valid JSON with comments: ${ts.flattenDiagnosticMessageText(syntax.messageText, " ")}`, at && { line: at.line + 1, column: at.character + 1 });
+    return fail(
+      `is not valid JSON with comments: ${ts.flattenDiagnosticMessageText(syntax.messageText, " ")}`,
+      at && { line: at.line + 1, column: at.character + 1 },
+    );
   }
   const root = file.statements[0]?.expression;
   if (root === undefined || !ts.isObjectLiteralExpression(root)) return fail("expected a JSON object");
   const edit = new TsconfigEditor(ts, file, root);
   const co = edit.compilerOptions();
-  if (co === null) return fail("expected an object", edit.position(edit.property(root, "compilerOptions")), "/compilerOptions");
+  if (co === null)
+    return fail("expected an object", edit.position(edit.property(root, "compilerOptions")), "/compilerOptions");
 
-  const host: Ts.ParseConfigHost = { useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames, readDirectory: () => [], fileExists: ts.sys.fileExists, readFile: ts.sys.readFile };
+  const host: Ts.ParseConfigHost = {
+    useCaseSensitiveFileNames: ts.sys.useCaseSensitiveFileNames,
+    readDirectory: () => [],
+    fileExists: ts.sys.fileExists,
+    readFile: ts.sys.readFile,
+  };
   const parsed = ts.parseJsonSourceFileConfigFileContent(file as Ts.TsConfigSourceFile, host, dir, undefined, path);
   const o = parsed.options;
   const raw = parsed.raw as { extends?: unknown; include?: unknown; files?: unknown; exclude?: unknown };
   const notes: string[] = [];
   // TS6053: a config named by "extends" that is not there (yet: npm install not run)
   const unread = parsed.errors.find((e) => e.code === 6053 || e.code === 5083);
-  if (unread) notes.push(`${TSCONFIG_FILE}: cannot read what it extends (${ts.flattenDiagnosticMessageText(unread.messageText, " ")}); init checked its own options only`);
+  if (unread)
+    notes.push(
+      `${TSCONFIG_FILE}: cannot read what it extends (${ts.flattenDiagnosticMessageText(unread.messageText, " ")}); init checked its own options only`,
+    );
 
   const changes: Diagnostic[] = [];
   const conflicts: Diagnostic[] = [];
@@ -141,52 +162,109 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
     const compiled = o.allowJs ? /(?<!\.d)\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/ : /(?<!\.d)\.(ts|tsx|mts|cts)$/;
     const outside = findFirstFile(
       dir,
-      (f) => compiled.test(f) && !f.startsWith("src/") && (include === undefined ? raw.files === undefined : matchesAny(include, "include", f)) && !matchesAny(exclude, "exclude", f),
+      (f) =>
+        compiled.test(f) &&
+        !f.startsWith("src/") &&
+        (include === undefined ? raw.files === undefined : matchesAny(include, "include", f)) &&
+        !matchesAny(exclude, "exclude", f),
       (d) => d === "src" || within(join(dir, d), skipOut) || matchesAny(exclude, "exclude", d),
     );
     const value = outside === null ? "./src" : ".";
     rootDir = resolve(dir, value);
-    const why = outside === null ? "" : outside === CANNOT_TELL ? " (the project is too large to tell whether all its code is in src/)" : ` (${outside} is outside src/)`;
-    change("rootDir", `is not set: with "outDir", TypeScript 7 requires it (TS5011) and 5.9 guesses it from the files it compiles: set "rootDir": ${JSON.stringify(value)}${why}`, value);
+    const why =
+      outside === null
+        ? ""
+        : outside === CANNOT_TELL
+          ? " (the project is too large to tell whether all its code is in src/)"
+          : ` (${outside} is outside src/)`;
+    change(
+      "rootDir",
+      `is not set: with "outDir", TypeScript 7 requires it (TS5011) and 5.9 guesses it from the files it compiles: set "rootDir": ${JSON.stringify(value)}${why}`,
+      value,
+    );
     if (value === ".") projectRoot = why;
   } else if (!within(src, rootDir)) {
     conflicts.push({
-      severity: "error", file: TSCONFIG_FILE, pointer: "/compilerOptions/rootDir", ...at("rootDir"),
+      severity: "error",
+      file: TSCONFIG_FILE,
+      pointer: "/compilerOptions/rootDir",
+      ...at("rootDir"),
       message: `${was("rootDir", quoted(rel(rootDir)))}, which does not hold src/, where the starter goes: make it a folder that holds both (".") and mind where your own output moves, then mcpgen init again`,
     });
   }
   if (outDir === undefined || within(emitOf(outDir, rootDir), src)) {
-    const problem = outDir === undefined ? "is not set: tsc writes each .js and .d.ts next to its .ts" : `${was("outDir", quoted(rel(outDir)))}: tsc writes what it compiles from src/ into src/`;
-    change("outDir", `${problem}, also into src/mcp/, which mcpgen generate owns (the next generate refuses to run): set "outDir": "./dist"`, "./dist");
+    const problem =
+      outDir === undefined
+        ? "is not set: tsc writes each .js and .d.ts next to its .ts"
+        : `${was("outDir", quoted(rel(outDir)))}: tsc writes what it compiles from src/ into src/`;
+    change(
+      "outDir",
+      `${problem}, also into src/mcp/, which mcpgen generate owns (the next generate refuses to run): set "outDir": "./dist"`,
+      "./dist",
+    );
     outDir = join(dir, "dist");
   }
   const emitDir = rel(emitOf(outDir, rootDir));
-  if (projectRoot !== undefined) notes.push(`${TSCONFIG_FILE}: "rootDir" is "."${projectRoot}, so tsc writes src/server.ts to ${emitDir}/server.js and the npm scripts run it from there`);
+  if (projectRoot !== undefined)
+    notes.push(
+      `${TSCONFIG_FILE}: "rootDir" is "."${projectRoot}, so tsc writes src/server.ts to ${emitDir}/server.js and the npm scripts run it from there`,
+    );
 
   // module: the starter is an ES module with top-level await importing @mcpgen/runtime's subpath exports
   const M = ts.ModuleKind;
   const nodeModule = o.module === M.Node16 || o.module === M.Node18 || o.module === M.Node20 || o.module === M.NodeNext;
-  const bundler = (o.module === M.ES2022 || o.module === M.ESNext || o.module === M.Preserve) && o.moduleResolution === ts.ModuleResolutionKind.Bundler;
+  const bundler =
+    (o.module === M.ES2022 || o.module === M.ESNext || o.module === M.Preserve) &&
+    o.moduleResolution === ts.ModuleResolutionKind.Bundler;
   if (!nodeModule && !bundler) {
-    change("module", `${was("module", o.module === undefined ? undefined : quoted(M[o.module]?.toLowerCase()))}: the starter is an ES module that awaits at top level and imports @mcpgen/runtime's package exports, which takes "module": "nodenext" (what tsc --init sets)`, "nodenext");
+    change(
+      "module",
+      `${was("module", o.module === undefined ? undefined : quoted(M[o.module]?.toLowerCase()))}: the starter is an ES module that awaits at top level and imports @mcpgen/runtime's package exports, which takes "module": "nodenext" (what tsc --init sets)`,
+      "nodenext",
+    );
   }
   // TS5110: a node16/nodenext module resolves imports its own way and takes no other moduleResolution
   const R = ts.ModuleResolutionKind;
-  if (!bundler && o.moduleResolution !== undefined && o.moduleResolution !== R.Node16 && o.moduleResolution !== R.NodeNext) {
-    const module = nodeModule ? (own("module") ? textOf(own("module")!.initializer) : quoted(M[o.module!]?.toLowerCase())) : '"nodenext"';
-    drop("moduleResolution", `${was("moduleResolution", quoted(R[o.moduleResolution]?.toLowerCase()))}, which "module": ${module} does not allow (TS5110): remove it`, "nodenext");
+  if (
+    !bundler &&
+    o.moduleResolution !== undefined &&
+    o.moduleResolution !== R.Node16 &&
+    o.moduleResolution !== R.NodeNext
+  ) {
+    const module = nodeModule
+      ? own("module")
+        ? textOf(own("module")!.initializer)
+        : quoted(M[o.module!]?.toLowerCase())
+      : '"nodenext"';
+    drop(
+      "moduleResolution",
+      `${was("moduleResolution", quoted(R[o.moduleResolution]?.toLowerCase()))}, which "module": ${module} does not allow (TS5110): remove it`,
+      "nodenext",
+    );
   }
   const T = ts.ScriptTarget;
   if (o.target !== undefined && o.target < T.ES2017) {
-    change("target", `${was("target", quoted(T[o.target]?.toLowerCase()))}: top-level await needs es2017 or later: set "target": "esnext"`, "esnext");
+    change(
+      "target",
+      `${was("target", quoted(T[o.target]?.toLowerCase()))}: top-level await needs es2017 or later: set "target": "esnext"`,
+      "esnext",
+    );
   } else if (o.target === undefined && bundler) {
-    change("target", `is not set, which TypeScript 5.9 takes as es5 with a "module" other than nodenext: top-level await needs es2017 or later: set "target": "esnext"`, "esnext");
+    change(
+      "target",
+      `is not set, which TypeScript 5.9 takes as es5 with a "module" other than nodenext: top-level await needs es2017 or later: set "target": "esnext"`,
+      "esnext",
+    );
   }
 
   // types: TypeScript 7 loads no @types package unless named here (5.9 loaded them all)
   if (o.types === undefined) {
     const types = ["node", ...typesPackages.filter((t) => t !== "node")];
-    change("types", `is not set: TypeScript 7 then loads no @types package (5.9 loaded every one), and the starter uses Node.js's \`process\` (TS2591): set "types": ${JSON.stringify(types)} (node, and the @types packages package.json lists)`, types);
+    change(
+      "types",
+      `is not set: TypeScript 7 then loads no @types package (5.9 loaded every one), and the starter uses Node.js's \`process\` (TS2591): set "types": ${JSON.stringify(types)} (node, and the @types packages package.json lists)`,
+      types,
+    );
   } else if (!o.types.includes("node")) {
     const p = own("types");
     const message = `${was("types", JSON.stringify(o.types))}, without "node": the starter uses Node.js's \`process\` (TS2591): add "node"`;
@@ -198,14 +276,22 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   }
 
   for (const key of ["noEmit", "emitDeclarationOnly"] as const) {
-    if (o[key] === true) drop(key, `${was(key, "true")}: tsc would write no JavaScript for \`npm start\` to run: remove it`, false);
+    if (o[key] === true)
+      drop(key, `${was(key, "true")}: tsc would write no JavaScript for \`npm start\` to run: remove it`, false);
   }
 
   // the starter's files must be compiled: "include" (or "files" alone) may leave src/ out
-  const left = sources.filter((f) => (include === undefined ? raw.files !== undefined : !matchesAny(include, "include", f)));
+  const left = sources.filter((f) =>
+    include === undefined ? raw.files !== undefined : !matchesAny(include, "include", f),
+  );
   if (left.length) {
     const p = edit.property(root, "include");
-    const current = include === undefined ? 'is not set, and "files" lists only some files' : p ? `is ${textOf(p.initializer)}` : `is ${JSON.stringify(include)} (from the config it extends)`;
+    const current =
+      include === undefined
+        ? 'is not set, and "files" lists only some files'
+        : p
+          ? `is ${textOf(p.initializer)}`
+          : `is ${JSON.stringify(include)} (from the config it extends)`;
     needs("/include", `${current}, which leaves out ${left.join(", ")}: add "src"`, edit.position(p));
     if (p && ts.isArrayLiteralExpression(p.initializer)) edit.append(p.initializer, "src");
     else edit.set(root, "include", [...(include ?? []), "src"]);
@@ -214,7 +300,10 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   const excluded = sources.filter((f) => matchesAny(exclude, "exclude", f));
   if (excluded.length) {
     conflicts.push({
-      severity: "error", file: TSCONFIG_FILE, pointer: "/exclude", ...edit.position(edit.property(root, "exclude")),
+      severity: "error",
+      file: TSCONFIG_FILE,
+      pointer: "/exclude",
+      ...edit.position(edit.property(root, "exclude")),
       message: `leaves out ${excluded.join(", ")}, which the starter needs compiled: narrow it, then mcpgen init again`,
     });
   }
@@ -222,7 +311,10 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   return {
     text: changes.length ? edit.apply() : undefined,
     changes,
-    summary: [...(set.length ? [`set ${set.join(", ")}`] : []), ...(removed.length ? [`removed ${removed.join(", ")}`] : [])].join("; "),
+    summary: [
+      ...(set.length ? [`set ${set.join(", ")}`] : []),
+      ...(removed.length ? [`removed ${removed.join(", ")}`] : []),
+    ].join("; "),
     conflicts,
     notes,
     emitDir,

@@ -15,11 +15,26 @@ import { formatDiagnostic, InputError, type Diagnostic } from "./load/diagnostic
 import { usageError } from "./errors.js";
 import { mcpgenVersion } from "./paths.js";
 import { renderTemplate } from "./templates.js";
-import { listedTypesPackages, planGitignore, planPackageJson, starterScripts, type PackagePlan } from "./init-package.js";
+import {
+  listedTypesPackages,
+  planGitignore,
+  planPackageJson,
+  starterScripts,
+  type PackagePlan,
+} from "./init-package.js";
 import { planTsconfig, TSCONFIG_FILE } from "./init-tsconfig.js";
 import { listFiles } from "./write/compare.js";
 import { compilerOutputSuffix, describeStrayFiles, isGeneratedFile } from "./write/stray.js";
-import { compatibilityDate, README_FILE, TARGETS, targetEntries, targetScripts, targetTool, WRANGLER_FILE, type Target } from "./init-targets.js";
+import {
+  compatibilityDate,
+  README_FILE,
+  TARGETS,
+  targetEntries,
+  targetScripts,
+  targetTool,
+  WRANGLER_FILE,
+  type Target,
+} from "./init-targets.js";
 
 export interface InitOptions {
   /** Project directory (created if missing). */
@@ -59,7 +74,10 @@ export class InitRefusal extends InputError {
   constructor(conflicts: Diagnostic[], changes: Diagnostic[]) {
     const all = [...changes, ...conflicts];
     super(all[0]!.file, all);
-    const lines = [`init: nothing was written (${all.length} problem${all.length === 1 ? "" : "s"}):`, ...all.map((d) => `  ${formatDiagnostic(d)}`)];
+    const lines = [
+      `init: nothing was written (${all.length} problem${all.length === 1 ? "" : "s"}):`,
+      ...all.map((d) => `  ${formatDiagnostic(d)}`),
+    ];
     if (changes.length) {
       const files = [...new Set(changes.map((d) => d.file))].join(" and ");
       lines.push(
@@ -94,14 +112,23 @@ export function initProject(options: InitOptions): InitResult {
   }
   if (options.name !== undefined && !NAME.test(options.name)) throw badName(options.name);
   const target = options.target ?? "node";
-  if (!TARGETS.includes(target)) throw usageError(`init: --target must be one of ${TARGETS.join(", ")} (got ${JSON.stringify(target)})`);
+  if (!TARGETS.includes(target))
+    throw usageError(`init: --target must be one of ${TARGETS.join(", ")} (got ${JSON.stringify(target)})`);
   const entries = targetEntries(target, STDIO_ENTRY, HTTP_ENTRY);
   const yes = options.yes ?? false;
   const tsconfig = existsSync(join(options.dir, TSCONFIG_FILE))
-    ? planTsconfig(options.dir, [HANDLERS_FILE, ...entries.map(([rel]) => rel), `${out}/server.ts`], listedTypesPackages(options.dir))
+    ? planTsconfig(
+        options.dir,
+        [HANDLERS_FILE, ...entries.map(([rel]) => rel), `${out}/server.ts`],
+        listedTypesPackages(options.dir),
+      )
     : undefined;
   const emitDir = tsconfig?.emitDir ?? "dist";
-  const pkg = planPackageJson(options.dir, { fallbackName: defaultName(options.dir), scripts: targetScripts(target, emitDir, starterScripts(emitDir)), yes });
+  const pkg = planPackageJson(options.dir, {
+    fallbackName: defaultName(options.dir),
+    scripts: targetScripts(target, emitDir, starterScripts(emitDir)),
+    yes,
+  });
   const name = options.name ?? pkg.serverName;
   if (!NAME.test(name)) throw badName(name);
   const data = {
@@ -114,19 +141,30 @@ export function initProject(options: InitOptions): InitResult {
   };
   const files: [string, string][] = [
     [MANIFEST_FILE, starterManifest(name, options.schemaRef ?? DEFAULT_SCHEMA_REF)],
-    [CONFIG_FILE, renderTemplate("init/mcpgen.config.json", { manifest: JSON.stringify(MANIFEST_FILE), out: JSON.stringify(out) })],
+    [
+      CONFIG_FILE,
+      renderTemplate("init/mcpgen.config.json", { manifest: JSON.stringify(MANIFEST_FILE), out: JSON.stringify(out) }),
+    ],
     [HANDLERS_FILE, renderTemplate("init/handlers.ts", data)],
     ...entries.map(([rel, template]): [string, string] => [rel, renderTemplate(template, data)]),
   ];
   if (target === "workers") {
-    files.push([WRANGLER_FILE, renderTemplate("init/wrangler.jsonc", { name: JSON.stringify(name), emitDir, ...workerdDate(options.dir) })]);
+    files.push([
+      WRANGLER_FILE,
+      renderTemplate("init/wrangler.jsonc", { name: JSON.stringify(name), emitDir, ...workerdDate(options.dir) }),
+    ]);
   }
   if (target !== "node") files.push([README_FILE, renderTemplate(`init/README-${target}.md`, data)]);
   if (!tsconfig) files.push([TSCONFIG_FILE, renderTemplate("init/tsconfig.json", {})]);
 
   const conflicts: Diagnostic[] = files
     .filter(([rel]) => existsSync(join(options.dir, rel)))
-    .map(([rel]) => ({ severity: "error", file: rel, pointer: "", message: "already exists; mcpgen init never overwrites (nothing was written)" }));
+    .map(([rel]) => ({
+      severity: "error",
+      file: rel,
+      pointer: "",
+      message: "already exists; mcpgen init never overwrites (nothing was written)",
+    }));
   conflicts.push(...pkg.conflicts, ...(tsconfig?.conflicts ?? []));
   const stray = strayOutput(options.dir, out);
   if (stray) conflicts.push(stray);
@@ -141,7 +179,10 @@ export function initProject(options: InitOptions): InitResult {
   }
   const written = files.map(([rel]) => rel);
   const updated: string[] = [];
-  const tsconfigPlan = tsconfig?.text === undefined ? [] : [{ file: TSCONFIG_FILE, text: tsconfig.text, created: false, summary: tsconfig.summary }];
+  const tsconfigPlan =
+    tsconfig?.text === undefined
+      ? []
+      : [{ file: TSCONFIG_FILE, text: tsconfig.text, created: false, summary: tsconfig.summary }];
   for (const plan of [pkg, gitignore, ...tsconfigPlan]) {
     if (plan.text === undefined) continue;
     writeFileSync(join(options.dir, plan.file), plan.text, plan.created ? { flag: "wx" } : {});
@@ -157,7 +198,9 @@ function workerdDate(dir: string): { compatibilityDate: string; dateSource: stri
 }
 
 function badName(name: string) {
-  return usageError(`init: --name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`);
+  return usageError(
+    `init: --name must be 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit (got ${JSON.stringify(name)})`,
+  );
 }
 
 /**
@@ -175,7 +218,12 @@ function strayOutput(dir: string, out: string): Diagnostic | undefined {
   if (foreign.size === 0) return undefined;
   const sources = new Set(onDisk.filter((f) => /(?<!\.d)\.(ts|tsx|mts|cts)$/.test(f)));
   const stray = onDisk.filter((f) => foreign.has(f) || compilerOutputSuffix(f, sources) !== undefined);
-  return { severity: "error", file: out, pointer: "", message: `mcpgen generate would refuse to replace this folder: ${describeStrayFiles({ display: out, stray, onDisk, sources })}` };
+  return {
+    severity: "error",
+    file: out,
+    pointer: "",
+    message: `mcpgen generate would refuse to replace this folder: ${describeStrayFiles({ display: out, stray, onDisk, sources })}`,
+  };
 }
 
 /** Install only what the project does not list yet, then build (which generates) and run. */
@@ -183,7 +231,12 @@ function nextCommands(pkg: PackagePlan, target: Target): string[] {
   const next: string[] = [];
   if (!pkg.has("@mcpgen/runtime")) next.push(`npm i @mcpgen/runtime@^${mcpgenVersion}`);
   const tool = targetTool(target);
-  const wanted = [["mcpgen", `mcpgen@^${mcpgenVersion}`], ["typescript", "typescript"], ["@types/node", "@types/node"], ...(tool ? [[tool, tool]] : [])];
+  const wanted = [
+    ["mcpgen", `mcpgen@^${mcpgenVersion}`],
+    ["typescript", "typescript"],
+    ["@types/node", "@types/node"],
+    ...(tool ? [[tool, tool]] : []),
+  ];
   const dev = wanted.filter(([n]) => !pkg.has(n!)).map(([, spec]) => spec);
   if (dev.length) next.push(`npm i -D ${dev.join(" ")}`);
   next.push("npm run build    # mcpgen generate && tsc", `npm start        # ${START[target]}`);
@@ -199,6 +252,9 @@ const START: Record<Target, string> = {
 
 /** The directory's name as an npm-style name ("My Project" -> "my-project"). */
 function defaultName(dir: string): string {
-  const n = basename(dir).toLowerCase().replace(/[^a-z0-9._-]+/g, "-").replace(/^[^a-z0-9]+|-+$/g, "");
+  const n = basename(dir)
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, "-")
+    .replace(/^[^a-z0-9]+|-+$/g, "");
   return NAME.test(n) ? n : "my-server";
 }

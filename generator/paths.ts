@@ -19,5 +19,6 @@ function findPackageRoot(): string {
 
 export const packageRoot = findPackageRoot();
 export const schemaDir = join(packageRoot, "schema");
-export const mcpgenVersion = (JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string })
-  .version;
+export const mcpgenVersion = (
+  JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }
+).version;

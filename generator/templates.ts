@@ -36,7 +36,15 @@ export function renderTemplate(name: string, data: ViewModel): string {
   if (!template) {
     const source = readFileSync(join(templatesDir, `${name}.hbs`), "utf8");
     const ast = handlebars.parse(source);
-    template = { ast, render: handlebars.compile(ast, { noEscape: true, strict: true, knownHelpersOnly: true, knownHelpers: { each: true, if: true } }) };
+    template = {
+      ast,
+      render: handlebars.compile(ast, {
+        noEscape: true,
+        strict: true,
+        knownHelpersOnly: true,
+        knownHelpers: { each: true, if: true },
+      }),
+    };
     compiled.set(name, template);
   }
   try {
@@ -62,12 +70,26 @@ function checkBlocks(program: hbs.AST.Program, contexts: readonly unknown[]): vo
     const path = param as hbs.AST.PathExpression;
     const values = contexts.map((c) => resolve(c, path, block.path.original));
     if (block.path.original === "each") {
-      checkBlocks(block.program, values.flatMap((v) => (Array.isArray(v) ? v : [])));
-      if (block.inverse) checkBlocks(block.inverse, contexts.filter((_, i) => !Array.isArray(values[i]) || values[i].length === 0));
+      checkBlocks(
+        block.program,
+        values.flatMap((v) => (Array.isArray(v) ? v : [])),
+      );
+      if (block.inverse)
+        checkBlocks(
+          block.inverse,
+          contexts.filter((_, i) => !Array.isArray(values[i]) || values[i].length === 0),
+        );
     } else {
       const truthy = (v: unknown) => (Array.isArray(v) ? v.length > 0 : Boolean(v));
-      checkBlocks(block.program, contexts.filter((_, i) => truthy(values[i])));
-      if (block.inverse) checkBlocks(block.inverse, contexts.filter((_, i) => !truthy(values[i])));
+      checkBlocks(
+        block.program,
+        contexts.filter((_, i) => truthy(values[i])),
+      );
+      if (block.inverse)
+        checkBlocks(
+          block.inverse,
+          contexts.filter((_, i) => !truthy(values[i])),
+        );
     }
   }
 }
@@ -76,7 +98,9 @@ function resolve(context: unknown, path: hbs.AST.PathExpression, helper: string)
   let value = context;
   for (const part of path.parts) {
     if (typeof value !== "object" || value === null || !Object.hasOwn(value, part)) {
-      throw new Error(`"${part}" not defined in the view model (in {{#${helper} ${path.original}}} at line ${path.loc.start.line})`);
+      throw new Error(
+        `"${part}" not defined in the view model (in {{#${helper} ${path.original}}} at line ${path.loc.start.line})`,
+      );
     }
     value = (value as { [key: string]: unknown })[part];
   }

@@ -34,7 +34,13 @@ export class TsconfigEditor {
   property(object: Ts.ObjectLiteralExpression, key: string): Ts.PropertyAssignment | undefined {
     let found: Ts.PropertyAssignment | undefined;
     for (const p of object.properties) {
-      if (this.ts.isPropertyAssignment(p) && p.name !== undefined && (this.ts.isStringLiteral(p.name) || this.ts.isIdentifier(p.name)) && p.name.text === key) found = p;
+      if (
+        this.ts.isPropertyAssignment(p) &&
+        p.name !== undefined &&
+        (this.ts.isStringLiteral(p.name) || this.ts.isIdentifier(p.name)) &&
+        p.name.text === key
+      )
+        found = p;
     }
     return found;
   }
@@ -70,12 +76,20 @@ export class TsconfigEditor {
     }
     const existing = this.property(object, key);
     if (existing) {
-      this.splices.push({ start: existing.initializer.getStart(this.file), end: existing.initializer.end, text: json(value) });
+      this.splices.push({
+        start: existing.initializer.getStart(this.file),
+        end: existing.initializer.end,
+        text: json(value),
+      });
       return;
     }
     const commented = this.commentedLine(object, key);
     if (commented) {
-      this.splices.push({ start: commented.start, end: commented.end, text: `${JSON.stringify(key)}: ${json(value)},` });
+      this.splices.push({
+        start: commented.start,
+        end: commented.end,
+        text: `${JSON.stringify(key)}: ${json(value)},`,
+      });
       return;
     }
     this.added.set(object, [...(this.added.get(object) ?? []), `${JSON.stringify(key)}: ${json(value)}`]);
@@ -84,7 +98,8 @@ export class TsconfigEditor {
   /** Appends `value` to the array `key` of `object` (which must be an array literal). */
   append(array: Ts.ArrayLiteralExpression, value: Json): void {
     const last = array.elements[array.elements.length - 1];
-    if (last === undefined) this.splices.push({ start: array.getStart(this.file), end: array.end, text: json([value]) });
+    if (last === undefined)
+      this.splices.push({ start: array.getStart(this.file), end: array.end, text: json([value]) });
     else this.splices.push({ start: last.end, end: last.end, text: `, ${json(value)}` });
   }
 
@@ -131,7 +146,8 @@ export class TsconfigEditor {
     if (object.properties.length) return { start: open, end: open, text: `\n${lines},` };
     const close = object.end - 1;
     // an empty object: the closing brace gets a line of its own; comments inside stay after the new lines
-    if (/^\s*$/.test(this.file.text.slice(open, close))) return { start: open, end: close, text: `\n${lines}\n${this.lineIndent(object.getStart(this.file))}` };
+    if (/^\s*$/.test(this.file.text.slice(open, close)))
+      return { start: open, end: close, text: `\n${lines}\n${this.lineIndent(object.getStart(this.file))}` };
     return { start: open, end: open, text: `\n${lines}` };
   }
 
@@ -175,5 +191,6 @@ export class TsconfigEditor {
 }
 
 /** JSON on one line, arrays spaced as `tsc --init` writes them (`["node", "jest"]`). */
-export const json = (value: Json): string => (Array.isArray(value) ? `[${value.map(json).join(", ")}]` : JSON.stringify(value));
+export const json = (value: Json): string =>
+  Array.isArray(value) ? `[${value.map(json).join(", ")}]` : JSON.stringify(value);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

@@ -21,7 +21,12 @@ export function specMatcher(spec: string, kind: "include" | "exclude"): ((rel: s
   segments.forEach((seg, i) => {
     const last = i === segments.length - 1;
     if (seg === "**") source += last ? ".*" : "(?:[^/]+/)*";
-    else source += seg.replace(/[.+^${}()|[\]\\]/g, "\\$&").replaceAll("*", "[^/]*").replaceAll("?", "[^/]") + (last ? "" : "/");
+    else
+      source +=
+        seg
+          .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+          .replaceAll("*", "[^/]*")
+          .replaceAll("?", "[^/]") + (last ? "" : "/");
   });
   const re = new RegExp(`^${source}${kind === "exclude" ? "(?:/.*)?" : ""}$`);
   return (rel) => re.test(rel);

@@ -81,7 +81,9 @@ export async function watchGenerate(options: WatchOptions): Promise<void> {
         // the directory does not exist (yet); a later run watches it
       }
     }
-    const changed = JSON.stringify([...next].map(([d, s]) => [d, [...s]])) !== JSON.stringify([...names].map(([d, s]) => [d, [...s]]));
+    const changed =
+      JSON.stringify([...next].map(([d, s]) => [d, [...s]])) !==
+      JSON.stringify([...names].map(([d, s]) => [d, [...s]]));
     names = next;
     if (changed) report({ kind: "watching", files: files.sort() });
   };

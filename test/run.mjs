@@ -24,7 +24,9 @@ function walk(dir) {
   return out;
 }
 
-const files = walk(testDir).filter((f) => filters.length === 0 || filters.some((s) => relative(testDir, f).includes(s)));
+const files = walk(testDir).filter(
+  (f) => filters.length === 0 || filters.some((s) => relative(testDir, f).includes(s)),
+);
 let passed = 0;
 let failed = 0;
 const failures = [];

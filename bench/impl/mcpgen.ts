@@ -26,7 +26,10 @@ type Client = TextClient | StructuredClient;
 /** `legacyOnly`: the client offers 2025-11-25 alone, so the legacy era is what runs. */
 function connect(transport: Transport, variant: Variant, legacyOnly = false): Promise<Client> {
   const all = variant === "structured" ? structuredBindings : textBindings;
-  const options = { clientInfo: CLIENT_INFO, bindings: legacyOnly ? all.filter((b) => b.revision === "2025-11-25") : all };
+  const options = {
+    clientInfo: CLIENT_INFO,
+    bindings: legacyOnly ? all.filter((b) => b.revision === "2025-11-25") : all,
+  };
   return variant === "structured" ? createStructuredClient(transport, options) : createTextClient(transport, options);
 }
 
@@ -49,12 +52,20 @@ function callOf(client: Client, variant: Variant): (a: number, b: number) => Pro
   };
 }
 
-async function harnessOver(client: Client, variant: Variant, close: () => Promise<void>, serverPid?: number): Promise<Harness> {
+async function harnessOver(
+  client: Client,
+  variant: Variant,
+  close: () => Promise<void>,
+  serverPid?: number,
+): Promise<Harness> {
   await client.listTools();
   return { serverPid, revision: client.protocolVersion, call: callOf(client, variant), close };
 }
 
-async function connectStdio(variant: Variant, legacyOnly = false): Promise<{ client: Client; transport: StdioClientTransport }> {
+async function connectStdio(
+  variant: Variant,
+  legacyOnly = false,
+): Promise<{ client: Client; transport: StdioClientTransport }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...serverNodeFlags(), serverScript(`mcpgen-stdio-${variant}`)],

@@ -23,9 +23,15 @@ interface CallValidators {
 }
 
 export async function validatorsOf(variant: Variant): Promise<CallValidators> {
-  const tools = variant === "structured" ? await import("../add/structured/validators.js") : await import("../add/text/validators.js");
+  const tools =
+    variant === "structured"
+      ? await import("../add/structured/validators.js")
+      : await import("../add/text/validators.js");
   const add = tools.toolValidators.add!;
-  const [params, result] = await Promise.all([serverSide.validators.params["tools/call"]!(), clientSide.validators.results["tools/call"]!()]);
+  const [params, result] = await Promise.all([
+    serverSide.validators.params["tools/call"]!(),
+    clientSide.validators.results["tools/call"]!(),
+  ]);
   return { params: params.validate, input: add.input, output: add.output, result: result.validate };
 }
 
@@ -50,7 +56,11 @@ export function validatingHandler(variant: Variant, v: CallValidators): (message
     response.result.resultType = "complete";
     response.result._meta = RESULT_META;
     if (v.output !== null && !v.output(response.result.structuredContent)) {
-      return { jsonrpc: "2.0", id: message.id, error: { code: -32603, message: "Internal error: output does not match outputSchema" } };
+      return {
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: -32603, message: "Internal error: output does not match outputSchema" },
+      };
     }
     return response;
   };
@@ -62,8 +72,13 @@ export const rawValidated: Implementation = {
     const client = await objectPair(validatingHandler(variant, v));
     return {
       async call(a, b) {
-        const result = (await client.request("tools/call", { name: "add", arguments: { a, b }, _meta: REQUEST_META })) as { structuredContent?: unknown };
-        if (!v.result(result) || (v.output !== null && !v.output(result.structuredContent))) throw new Error("rawval: the result failed validation");
+        const result = (await client.request("tools/call", {
+          name: "add",
+          arguments: { a, b },
+          _meta: REQUEST_META,
+        })) as { structuredContent?: unknown };
+        if (!v.result(result) || (v.output !== null && !v.output(result.structuredContent)))
+          throw new Error("rawval: the result failed validation");
         return sumOf(result, variant);
       },
       async close() {},

@@ -78,7 +78,12 @@ async function handshake(client: RawObjectClient<any>): Promise<void> {
   client.notify("notifications/initialized");
 }
 
-function harnessOver(client: RawObjectClient<any>, variant: Variant, close: () => Promise<void>, serverPid?: number): Harness {
+function harnessOver(
+  client: RawObjectClient<any>,
+  variant: Variant,
+  close: () => Promise<void>,
+  serverPid?: number,
+): Harness {
   return {
     serverPid,
     async call(a, b) {
@@ -104,7 +109,10 @@ function splitLines(onLine: (line: string) => void): (chunk: string) => void {
 function connectChild(child: ChildProcess): RawClient {
   const client = new RawClient((text) => child.stdin!.write(text + "\n"));
   child.stdout!.setEncoding("utf8");
-  child.stdout!.on("data", splitLines((line) => client.receive(line)));
+  child.stdout!.on(
+    "data",
+    splitLines((line) => client.receive(line)),
+  );
   child.once("exit", () => client.failAll(new Error("raw server exited")));
   return client;
 }
@@ -179,7 +187,10 @@ export const raw: Implementation = {
  * The raw node:http client (keep-alive agent, JSON-RPC by hand) against an HTTP server child
  * speaking 2025-11-25 sessions: the raw baseline's own, or another one (bench/http-layers.ts).
  */
-export async function rawHttpClient({ child, url }: { child: ChildProcess; url: string }, variant: Variant): Promise<Harness> {
+export async function rawHttpClient(
+  { child, url }: { child: ChildProcess; url: string },
+  variant: Variant,
+): Promise<Harness> {
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
   const target = new URL(url);
   let sessionId: string | undefined;
@@ -199,7 +210,9 @@ export async function rawHttpClient({ child, url }: { child: ChildProcess; url: 
           let text = "";
           res.setEncoding("utf8");
           res.on("data", (c: string) => (text += c));
-          res.on("end", () => resolve({ status: res.statusCode!, body: text, sid: res.headers["mcp-session-id"] as string | undefined }));
+          res.on("end", () =>
+            resolve({ status: res.statusCode!, body: text, sid: res.headers["mcp-session-id"] as string | undefined }),
+          );
           res.on("error", reject);
         },
       );

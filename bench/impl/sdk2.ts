@@ -6,7 +6,12 @@ import { CLIENT_INFO, sumOf, type Variant } from "../workload.js";
 import { createSdk2Server } from "../servers/sdk2-server.js";
 import { serverNodeFlags, serverScript, startHttpServer, stopChild } from "../children.js";
 
-async function harnessOver(client: Client, variant: Variant, close: () => Promise<void>, serverPid?: number): Promise<Harness> {
+async function harnessOver(
+  client: Client,
+  variant: Variant,
+  close: () => Promise<void>,
+  serverPid?: number,
+): Promise<Harness> {
   // Real clients list tools first; the SDK also caches output schemas from it to validate structuredContent.
   await client.listTools();
   return {
@@ -19,7 +24,11 @@ async function harnessOver(client: Client, variant: Variant, close: () => Promis
 }
 
 async function connectStdio(variant: Variant): Promise<{ client: Client; transport: StdioClientTransport }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...serverNodeFlags(), serverScript("sdk2-stdio"), variant], stderr: "inherit" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...serverNodeFlags(), serverScript("sdk2-stdio"), variant],
+    stderr: "inherit",
+  });
   const client = new Client(CLIENT_INFO);
   await client.connect(transport);
   return { client, transport };

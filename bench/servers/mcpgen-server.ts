@@ -18,7 +18,10 @@ export async function createMcpgenServer(variant: Variant): Promise<McpServer> {
   if (variant === "structured") {
     const { createBenchAddServer } = await import("../add/structured/server.js");
     return createBenchAddServer({
-      tools: { add: ({ a, b }) => toolResult({ structuredContent: { sum: a + b }, content: [{ type: "text", text: String(a + b) }] }) },
+      tools: {
+        add: ({ a, b }) =>
+          toolResult({ structuredContent: { sum: a + b }, content: [{ type: "text", text: String(a + b) }] }),
+      },
     });
   }
   const { createBenchAddServer } = await import("../add/text/server.js");

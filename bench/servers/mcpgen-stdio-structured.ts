@@ -8,7 +8,10 @@ import { toolResult } from "@mcpgen/runtime/facades";
 import { createBenchAddServer } from "../add/structured/server.js";
 
 const server = createBenchAddServer({
-  tools: { add: ({ a, b }) => toolResult({ structuredContent: { sum: a + b }, content: [{ type: "text", text: String(a + b) }] }) },
+  tools: {
+    add: ({ a, b }) =>
+      toolResult({ structuredContent: { sum: a + b }, content: [{ type: "text", text: String(a + b) }] }),
+  },
 });
 const session = await server.connect(new StdioServerTransport());
 session.onclose = () => process.exit(0);

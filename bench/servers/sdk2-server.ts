@@ -10,10 +10,13 @@ export function createSdk2Server(variant: Variant): McpServer {
     server.registerTool(
       "add",
       { description: "Add two numbers", inputSchema, outputSchema: z.object({ sum: z.number() }) },
-      async ({ a, b }) => addResult(variant, a, b) as { content: { type: "text"; text: string }[]; structuredContent: { sum: number } },
+      async ({ a, b }) =>
+        addResult(variant, a, b) as { content: { type: "text"; text: string }[]; structuredContent: { sum: number } },
     );
   } else {
-    server.registerTool("add", { description: "Add two numbers", inputSchema }, async ({ a, b }) => addResult(variant, a, b));
+    server.registerTool("add", { description: "Add two numbers", inputSchema }, async ({ a, b }) =>
+      addResult(variant, a, b),
+    );
   }
   return server;
 }

@@ -12,12 +12,21 @@ import { createSdk2Server } from "./sdk2-server.js";
 import { createStatelessMcp } from "./stateless-mcp.js";
 
 declare const Bun: {
-  serve(options: { hostname: string; port: number; idleTimeout?: number; fetch(request: Request): Response | Promise<Response> }): { port: number };
+  serve(options: {
+    hostname: string;
+    port: number;
+    idleTimeout?: number;
+    fetch(request: Request): Response | Promise<Response>;
+  }): { port: number };
 };
 
 async function floor(request: Request): Promise<Response> {
   const msg = (await request.json()) as { id: number; params: { arguments: { a: number; b: number } } };
-  const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { ...addResult("text", msg.params.arguments.a, msg.params.arguments.b), resultType: "complete" } });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: msg.id,
+    result: { ...addResult("text", msg.params.arguments.a, msg.params.arguments.b), resultType: "complete" },
+  });
   return new Response(body, { headers: { "content-type": "application/json" } });
 }
 

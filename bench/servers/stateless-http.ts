@@ -36,7 +36,11 @@ if (kind === "raw") {
     req.on("end", () => {
       const msg = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const args = msg.params.arguments;
-      const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { ...addResult("text", args.a, args.b), resultType: "complete" } });
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: msg.id,
+        result: { ...addResult("text", args.a, args.b), resultType: "complete" },
+      });
       res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
       res.end(body);
     });
@@ -52,14 +56,20 @@ if (kind === "raw") {
   } else {
     const handler = createFetchHandler(mcp);
     if (kind === "fetch-hono") {
-      const server = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" }, (info) => process.stdout.write(JSON.stringify({ port: info.port }) + "\n"));
+      const server = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" }, (info) =>
+        process.stdout.write(JSON.stringify({ port: info.port }) + "\n"),
+      );
       (server as { keepAliveTimeout?: number }).keepAliveTimeout = 60_000;
     } else {
-      const server = createServer(kind === "fetch-listener" ? toNodeListener(handler) : async (req, res) => {
-        const abort = new AbortController();
-        res.on("close", () => abort.abort());
-        await sendResponse(await handler(await toRequest(req, abort.signal)), res);
-      });
+      const server = createServer(
+        kind === "fetch-listener"
+          ? toNodeListener(handler)
+          : async (req, res) => {
+              const abort = new AbortController();
+              res.on("close", () => abort.abort());
+              await sendResponse(await handler(await toRequest(req, abort.signal)), res);
+            },
+      );
       server.keepAliveTimeout = 60_000;
       listen(server);
     }
@@ -70,7 +80,11 @@ if (kind === "raw") {
     res.on("close", () => abort.abort());
     const request = await toRequest(req, abort.signal);
     const msg = (await request.json()) as { id: number; params: { arguments: { a: number; b: number } } };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: { ...addResult("text", msg.params.arguments.a, msg.params.arguments.b), resultType: "complete" } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: msg.id,
+      result: { ...addResult("text", msg.params.arguments.a, msg.params.arguments.b), resultType: "complete" },
+    });
     await sendResponse(new Response(body, { headers: { "content-type": "application/json" } }), res);
   });
   server.keepAliveTimeout = 60_000;
@@ -85,7 +99,9 @@ if (kind === "raw") {
   server.keepAliveTimeout = 60_000;
   listen(server);
 } else {
-  throw new Error(`usage: stateless-http.js raw|bridge|mcpgen|fetch|fetch-listener|fetch-hono|sdk2 (got ${JSON.stringify(kind)})`);
+  throw new Error(
+    `usage: stateless-http.js raw|bridge|mcpgen|fetch|fetch-listener|fetch-hono|sdk2 (got ${JSON.stringify(kind)})`,
+  );
 }
 process.on("SIGTERM", () => process.exit(0));
 process.stdin.resume();

@@ -8,13 +8,34 @@ import { binding } from "@mcpgen/runtime/protocol/2026-07-28";
 import { SERVER_INFO, addResult, addToolDefinition } from "../workload.js";
 
 const isAddArgs = ((x: unknown) => {
-  const ok = typeof x === "object" && x !== null && typeof (x as { a?: unknown }).a === "number" && typeof (x as { b?: unknown }).b === "number";
-  isAddArgs.errors = ok ? null : [{ instancePath: "", schemaPath: "#/required", keyword: "required", params: {}, message: "needs numbers a and b" }];
+  const ok =
+    typeof x === "object" &&
+    x !== null &&
+    typeof (x as { a?: unknown }).a === "number" &&
+    typeof (x as { b?: unknown }).b === "number";
+  isAddArgs.errors = ok
+    ? null
+    : [
+        {
+          instancePath: "",
+          schemaPath: "#/required",
+          keyword: "required",
+          params: {},
+          message: "needs numbers a and b",
+        },
+      ];
   return ok;
 }) as Validator;
 
 export function createStatelessMcp(): McpServer {
-  const lists = { serverInfo: SERVER_INFO, capabilities: { tools: {} }, tools: [addToolDefinition("text")], resources: [], resourceTemplates: [], prompts: [] };
+  const lists = {
+    serverInfo: SERVER_INFO,
+    capabilities: { tools: {} },
+    tools: [addToolDefinition("text")],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+  };
   const definition: McpDefinition = {
     revisions: ["2026-07-28"],
     pageSize: 100,
@@ -22,5 +43,9 @@ export function createStatelessMcp(): McpServer {
     toolValidators: { add: { input: isAddArgs, output: null } },
     members: { tools: { add: "add" }, prompts: {}, resources: {}, resourceTemplates: {} },
   };
-  return createMcpServer(definition, { tools: { add: (i: { a: number; b: number }) => addResult("text", i.a, i.b) as never } }, { bindings: [binding] });
+  return createMcpServer(
+    definition,
+    { tools: { add: (i: { a: number; b: number }) => addResult("text", i.a, i.b) as never } },
+    { bindings: [binding] },
+  );
 }

@@ -5,11 +5,20 @@ import type { Target } from "../../generator/init-targets.js";
 
 export function registerInit(cli: CAC): void {
   cli
-    .command("init", "Scaffold an MCP server here: manifest, handlers, stdio and HTTP entry points, config, tsconfig, npm scripts (never overwrites)")
+    .command(
+      "init",
+      "Scaffold an MCP server here: manifest, handlers, stdio and HTTP entry points, config, tsconfig, npm scripts (never overwrites)",
+    )
     .option("--name <name>", "Server name in the manifest (default: package.json's name or the directory's)")
     .option("--out <dir>", "Where `mcpgen generate` writes, under src/ (default: src/mcp)")
-    .option("--target <target>", "Where it runs: node (stdio and node:http), workers (Cloudflare Workers, wrangler.jsonc), bun (Bun.serve) or deno (Deno.serve) (default: node)")
-    .option("-y, --yes", "In an existing project, make the changes it needs (package.json \"type\", tsconfig.json outDir, rootDir, types, module) instead of listing them")
+    .option(
+      "--target <target>",
+      "Where it runs: node (stdio and node:http), workers (Cloudflare Workers, wrangler.jsonc), bun (Bun.serve) or deno (Deno.serve) (default: node)",
+    )
+    .option(
+      "-y, --yes",
+      'In an existing project, make the changes it needs (package.json "type", tsconfig.json outDir, rootDir, types, module) instead of listing them',
+    )
     .action(async (flags: Flags) => {
       const { initProject } = await import("../../generator/init.js");
       const name = stringFlag(flags, "name");

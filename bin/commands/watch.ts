@@ -21,7 +21,8 @@ export function printGenerated(result: GenerateResult): void {
 /** Runs until SIGINT/SIGTERM (or the companion exits); resolves to the exit code. */
 export async function runWatch(flags: Flags): Promise<number> {
   const debounceMs = flags.debounce === undefined ? 100 : Number(flags.debounce); // cac parses numbers
-  if (!Number.isInteger(debounceMs) || debounceMs < 0 || debounceMs > 60_000) throw new UsageError("--debounce must be a whole number of milliseconds, 0-60000");
+  if (!Number.isInteger(debounceMs) || debounceMs < 0 || debounceMs > 60_000)
+    throw new UsageError("--debounce must be a whole number of milliseconds, 0-60000");
   const companion = stringFlag(flags, "with");
   const { watchGenerate } = await import("../../generator/watch.js");
   const controller = new AbortController();
@@ -34,11 +35,15 @@ export async function runWatch(flags: Flags): Promise<number> {
   // Code first: every run re-extracts the manifest, and the handlers module (and the project files
   // it imports) are watched along with the manifest.
   const from = stringFlag(flags, "from");
-  if (from !== undefined && flags.out !== undefined) flags.manifest = stringFlag(flags, "manifest") ?? "mcp.manifest.json";
-  const codeFirst = from === undefined ? {} : {
-    prepare: async () => (await runExtract(flags, stringFlag(flags, "manifest"))).sources,
-    extraInputs: [resolve(from)],
-  };
+  if (from !== undefined && flags.out !== undefined)
+    flags.manifest = stringFlag(flags, "manifest") ?? "mcp.manifest.json";
+  const codeFirst =
+    from === undefined
+      ? {}
+      : {
+          prepare: async () => (await runExtract(flags, stringFlag(flags, "manifest"))).sources,
+          extraInputs: [resolve(from)],
+        };
   await watchGenerate({
     ...apiOptions(flags),
     ...codeFirst,
@@ -46,11 +51,16 @@ export async function runWatch(flags: Flags): Promise<number> {
     signal: controller.signal,
     report: (event) => {
       if (event.kind === "generated") printGenerated(event.result);
-      else if (event.kind === "watching") stdout(`watching ${event.files.length} input file(s) for changes (Ctrl-C to stop)`);
+      else if (event.kind === "watching")
+        stdout(`watching ${event.files.length} input file(s) for changes (Ctrl-C to stop)`);
       else {
         const e = event.error;
         if (process.env.MCPGEN_DEBUG && e instanceof Error) stderr(e.stack ?? String(e));
-        stderr(e instanceof McpgenError ? `mcpgen: ${e.message}` : `mcpgen: internal error: ${e instanceof Error ? e.message : String(e)}`);
+        stderr(
+          e instanceof McpgenError
+            ? `mcpgen: ${e.message}`
+            : `mcpgen: internal error: ${e instanceof Error ? e.message : String(e)}`,
+        );
         stderr("mcpgen: the previous output is unchanged; waiting for the next change");
       }
       if (first && event.kind !== "watching" && companion !== undefined) {
@@ -89,9 +99,23 @@ export function watchOptions(command: Command): Command {
     .option("--with <command>", 'Watch mode: also run this command while watching, e.g. "tsc --watch"');
 }
 
-export function registerWatch(cli: CAC, withTargetOptions: (c: Command) => Command, setExit: (code: number) => void): void {
-  watchOptions(withTargetOptions(cli.command("watch", "Generate, then regenerate whenever the manifest, schema or config changes (same as generate --watch)")))
-    .option("--from <src.ts>", "Code first: re-extract the manifest from typed handlers on every change of the module or what it imports")
+export function registerWatch(
+  cli: CAC,
+  withTargetOptions: (c: Command) => Command,
+  setExit: (code: number) => void,
+): void {
+  watchOptions(
+    withTargetOptions(
+      cli.command(
+        "watch",
+        "Generate, then regenerate whenever the manifest, schema or config changes (same as generate --watch)",
+      ),
+    ),
+  )
+    .option(
+      "--from <src.ts>",
+      "Code first: re-extract the manifest from typed handlers on every change of the module or what it imports",
+    )
     .option("--name <name>", "With --from: server name (default: the nearest package.json's name)")
     .action(async (flags: Flags) => setExit(await runWatch(flags)));
 }

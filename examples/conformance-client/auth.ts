@@ -8,7 +8,13 @@
  * authorization server and the MCP server take it, as a security-minded deployment would configure it.
  */
 import type { McpClient } from "@mcpgen/runtime";
-import { OAuthClient, type AuthorizationUserAgent, type EnterpriseAuthorization, type PreRegisteredClient, type WorkloadIdentity } from "@mcpgen/runtime/auth";
+import {
+  OAuthClient,
+  type AuthorizationUserAgent,
+  type EnterpriseAuthorization,
+  type PreRegisteredClient,
+  type WorkloadIdentity,
+} from "@mcpgen/runtime/auth";
 import type { ScenarioContext } from "./scenarios.js";
 
 /** This client's identity document (CIMD) URL, used where the authorization server supports it. */
@@ -84,7 +90,10 @@ export function oauthClient(ctx: ScenarioContext): OAuthClient {
 }
 
 /** Connect through OAuth, list the tools, call the first one. */
-export async function authorizedSession(ctx: ScenarioContext, connect: (auth: OAuthClient) => Promise<McpClient>): Promise<void> {
+export async function authorizedSession(
+  ctx: ScenarioContext,
+  connect: (auth: OAuthClient) => Promise<McpClient>,
+): Promise<void> {
   const c = await connect(oauthClient(ctx));
   try {
     const tools = await c.listTools();

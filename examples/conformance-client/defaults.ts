@@ -12,11 +12,19 @@ export interface ElicitationSchema {
 }
 
 function isFormValue(v: unknown): v is FormValue {
-  return typeof v === "string" || typeof v === "number" || typeof v === "boolean" || (Array.isArray(v) && v.every((x) => typeof x === "string"));
+  return (
+    typeof v === "string" ||
+    typeof v === "number" ||
+    typeof v === "boolean" ||
+    (Array.isArray(v) && v.every((x) => typeof x === "string"))
+  );
 }
 
 /** `answers` with every missing property that has a usable `default` filled in from the schema. */
-export function applyDefaults(schema: ElicitationSchema | undefined, answers: Readonly<Record<string, FormValue>> = {}): Record<string, FormValue> {
+export function applyDefaults(
+  schema: ElicitationSchema | undefined,
+  answers: Readonly<Record<string, FormValue>> = {},
+): Record<string, FormValue> {
   const out: Record<string, FormValue> = { ...answers };
   for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
     if (out[name] !== undefined || prop === null || typeof prop !== "object" || !("default" in prop)) continue;

@@ -15,7 +15,8 @@ function fail(msg: string): never {
 }
 
 const url = process.argv[process.argv.length - 1];
-if (process.argv.length < 3 || !url || !/^https?:\/\//.test(url)) fail("usage: main.js <server-url> (with MCP_CONFORMANCE_SCENARIO set)");
+if (process.argv.length < 3 || !url || !/^https?:\/\//.test(url))
+  fail("usage: main.js <server-url> (with MCP_CONFORMANCE_SCENARIO set)");
 const name = process.env.MCP_CONFORMANCE_SCENARIO;
 if (!name) fail("MCP_CONFORMANCE_SCENARIO is not set");
 // The suite names the wire it runs a scenario on; on 2026-07-28 the stateless protocol applies.
@@ -24,7 +25,10 @@ const table = modern ? modernScenarios : scenarios;
 // auth/* scenarios: the dual-era client with OAuth, on whichever wire the scenario's server speaks.
 const authorized = (ctx: ScenarioContext) => authorizedSession(ctx, (auth) => connectDual(ctx, auth));
 const run = table[name] ?? (name.startsWith("auth/") ? authorized : undefined);
-if (!run) fail(`scenario ${name} is not supported on ${modern ? "2026-07-28" : "2025-x"} (supported: ${Object.keys(table).join(", ")})`);
+if (!run)
+  fail(
+    `scenario ${name} is not supported on ${modern ? "2026-07-28" : "2025-x"} (supported: ${Object.keys(table).join(", ")})`,
+  );
 
 let context: Record<string, unknown> | undefined;
 if (process.env.MCP_CONFORMANCE_CONTEXT) {

@@ -24,7 +24,12 @@ export async function connectDual(ctx: ScenarioContext, auth?: HttpAuthorizer): 
     handlers: {
       // The user "just presses OK": accept with the schema's defaults.
       elicitation: (params) => ({ action: "accept", content: applyDefaults(params.requestedSchema) }),
-      sampling: () => ({ role: "assistant", content: { type: "text", text: "mcpgen conformance client" }, model: "mcpgen-canned", stopReason: "endTurn" }),
+      sampling: () => ({
+        role: "assistant",
+        content: { type: "text", text: "mcpgen conformance client" },
+        model: "mcpgen-canned",
+        stopReason: "endTurn",
+      }),
       roots: () => [{ uri: "file:///conformance", name: "conformance" }],
     },
   });
@@ -90,8 +95,10 @@ export const modernScenarios: Record<string, (ctx: ScenarioContext) => Promise<v
   "http-standard-headers": (ctx) =>
     withClient(ctx, async (c) => {
       await callEvery(c, ctx, await c.listTools());
-      for (const r of await c.listResources()) ctx.log(`read ${r.uri}: ${(await c.readResource(r.uri)).contents.length} contents`);
-      for (const p of await c.listPrompts()) ctx.log(`prompt ${p.name}: ${(await c.getPrompt(p.name, {})).messages.length} messages`);
+      for (const r of await c.listResources())
+        ctx.log(`read ${r.uri}: ${(await c.readResource(r.uri)).contents.length} contents`);
+      for (const p of await c.listPrompts())
+        ctx.log(`prompt ${p.name}: ${(await c.getPrompt(p.name, {})).messages.length} messages`);
     }),
 
   /** The prescribed calls, after tools/list taught the client which arguments are mirrored into headers. */
@@ -115,7 +122,8 @@ export const modernScenarios: Record<string, (ctx: ScenarioContext) => Promise<v
       const tools = await c.listTools();
       const echo = tools.find((t) => t.name === "json_schema_echo");
       const rich = tools.find((t) => t !== echo);
-      if (echo === undefined || rich === undefined) throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
+      if (echo === undefined || rich === undefined)
+        throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
       await call(c, ctx, echo.name, { schema: rich.inputSchema });
     }),
 

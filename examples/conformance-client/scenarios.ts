@@ -7,7 +7,13 @@
 import type { ClientSession, Params } from "@mcpgen/runtime";
 import { connectClient, type RequestHandlers } from "@mcpgen/runtime/internal";
 import { StreamableHttpClientTransport } from "@mcpgen/runtime/http";
-import type { ClientRequestMethod, ElicitResult, RequestParams, ResultOf, Tool } from "@mcpgen/runtime/protocol/2025-11-25";
+import type {
+  ClientRequestMethod,
+  ElicitResult,
+  RequestParams,
+  ResultOf,
+  Tool,
+} from "@mcpgen/runtime/protocol/2025-11-25";
 import { sampleArguments } from "./arguments.js";
 import { bindings } from "./bindings.js";
 import { applyDefaults } from "./defaults.js";
@@ -35,7 +41,8 @@ interface ConnectOptions {
 async function connect(ctx: ScenarioContext, o: ConnectOptions = {}): Promise<ClientSession> {
   const transport = new StreamableHttpClientTransport({ url: ctx.url, openGetStream: o.getStream ?? true });
   const known = bindings.some((b) => b.revision === ctx.protocolVersion);
-  if (ctx.protocolVersion !== undefined && !known) ctx.log(`MCP_CONFORMANCE_PROTOCOL_VERSION=${ctx.protocolVersion} not spoken; offering ${bindings[0]!.revision}`);
+  if (ctx.protocolVersion !== undefined && !known)
+    ctx.log(`MCP_CONFORMANCE_PROTOCOL_VERSION=${ctx.protocolVersion} not spoken; offering ${bindings[0]!.revision}`);
   const session = await connectClient({
     transport,
     bindings,
@@ -55,7 +62,11 @@ async function connect(ctx: ScenarioContext, o: ConnectOptions = {}): Promise<Cl
  * which generated interfaces (no index signature) are not assignable to, hence the casts; the
  * result's shape is guaranteed by the generated result validator the session runs.
  */
-async function call<M extends ClientRequestMethod>(s: ClientSession, method: M, params: RequestParams<M>): Promise<ResultOf<M>> {
+async function call<M extends ClientRequestMethod>(
+  s: ClientSession,
+  method: M,
+  params: RequestParams<M>,
+): Promise<ResultOf<M>> {
   return (await s.request(method, params as unknown as Params)) as unknown as ResultOf<M>;
 }
 
@@ -77,7 +88,11 @@ function pick(tools: Tool[], name: string): Tool {
   return t;
 }
 
-async function withSession(ctx: ScenarioContext, o: ConnectOptions, body: (s: ClientSession) => Promise<void>): Promise<void> {
+async function withSession(
+  ctx: ScenarioContext,
+  o: ConnectOptions,
+  body: (s: ClientSession) => Promise<void>,
+): Promise<void> {
   const s = await connect(ctx, o);
   try {
     await body(s);
@@ -124,7 +139,8 @@ export const scenarios: Record<string, (ctx: ScenarioContext) => Promise<void>> 
       const tools = await listTools(s);
       const echo = tools.find((t) => t.name === "json_schema_echo");
       const rich = tools.find((t) => t !== echo);
-      if (echo === undefined || rich === undefined) throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
+      if (echo === undefined || rich === undefined)
+        throw new Error(`expected an echo tool and another; listed ${tools.map((t) => t.name).join(", ")}`);
       const r = await call(s, "tools/call", { name: echo.name, arguments: { schema: rich.inputSchema } });
       ctx.log(`echoed the input schema of ${rich.name}: ${r.isError ? "error" : "ok"}`);
     }),
@@ -135,9 +151,17 @@ export const scenarios: Record<string, (ctx: ScenarioContext) => Promise<void>> 
    * and reads nothing. The suite reports its checks SKIPPED (skills/list never called).
    */
   ...Object.fromEntries(
-    ["sep-2640-client-no-prefetch", "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"].map((name) => [
+    [
+      "sep-2640-client-no-prefetch",
+      "sep-2640-client-verify-digest",
+      "sep-2640-client-verify-size",
+      "sep-2640-client-verify-frontmatter",
+    ].map((name) => [
       name,
-      (ctx: ScenarioContext) => withSession(ctx, {}, async (s) => ctx.log(`connected to ${s.serverInfo?.name ?? "?"}; no skill loaded, nothing read`)),
+      (ctx: ScenarioContext) =>
+        withSession(ctx, {}, async (s) =>
+          ctx.log(`connected to ${s.serverInfo?.name ?? "?"}; no skill loaded, nothing read`),
+        ),
     ]),
   ),
 
@@ -146,5 +170,7 @@ export const scenarios: Record<string, (ctx: ScenarioContext) => Promise<void>> 
    * GET + Last-Event-ID after the `retry` interval the server sent (SEP-1699).
    */
   "sse-retry": (ctx) =>
-    withSession(ctx, { getStream: false }, async (s) => callTool(s, pick(await listTools(s), "test_reconnection"), ctx)),
+    withSession(ctx, { getStream: false }, async (s) =>
+      callTool(s, pick(await listTools(s), "test_reconnection"), ctx),
+    ),
 };

@@ -43,7 +43,8 @@ function num(flags: Flags, name: string): number | undefined {
 function connectionFlags(flags: Flags) {
   const stdio = str(flags, "stdio");
   const url = str(flags, "url");
-  if ((stdio === undefined) === (url === undefined)) throw usageError("give exactly one of --stdio \"<command>\" or --url <url>");
+  if ((stdio === undefined) === (url === undefined))
+    throw usageError('give exactly one of --stdio "<command>" or --url <url>');
   const timeoutMs = num(flags, "timeout");
   return {
     ...(stdio === undefined ? {} : { stdio }),
@@ -71,13 +72,21 @@ export function registerContractCommands(cli: CAC, io: CliIo): void {
     .action(async (revA: string, revB: string, flags: Flags) => {
       const { runDiff } = await import("./diff/index.js");
       const manifest = str(flags, "manifest");
-      const r = runDiff({ from: revA, to: revB, ...(manifest === undefined ? {} : { manifest }), warn: (w) => io.stderr(`warning: ${w}`) });
+      const r = runDiff({
+        from: revA,
+        to: revB,
+        ...(manifest === undefined ? {} : { manifest }),
+        warn: (w) => io.stderr(`warning: ${w}`),
+      });
       process.stdout.write(flags.json ? r.json : r.text);
     });
 
   cli
     .command("breaking", "Exit 1 when the manifest breaks clients of an earlier one")
-    .option("--against <file|git-ref:path>", "The earlier manifest: a file, or a git revision and path (main:mcp.manifest.json)")
+    .option(
+      "--against <file|git-ref:path>",
+      "The earlier manifest: a file, or a git revision and path (main:mcp.manifest.json)",
+    )
     .option("--manifest <file>", "The current manifest (default: mcp.manifest.json, or the config's)")
     .option("--config <file>", "Config with breaking.ignore entries (default: mcpgen.config.json if present)")
     .option("--strict", "Warnings (a changed default or description, a tool turning destructive, ...) fail too")
@@ -88,30 +97,50 @@ export function registerContractCommands(cli: CAC, io: CliIo): void {
       if (against === undefined) throw usageError("--against <file | git-ref:path> is required");
       const manifest = str(flags, "manifest");
       const config = str(flags, "config");
-      const r = await runBreaking({ against, ...(manifest === undefined ? {} : { manifest }), ...(config === undefined ? {} : { config }), ...(flags.strict === true ? { strict: true } : {}) });
+      const r = await runBreaking({
+        against,
+        ...(manifest === undefined ? {} : { manifest }),
+        ...(config === undefined ? {} : { config }),
+        ...(flags.strict === true ? { strict: true } : {}),
+      });
       process.stdout.write(flags.json ? r.json : r.text);
       if (r.breaking) io.fail(1);
     });
 
   withConnection(cli.command("pull", "Connect to a running server and write its manifest"))
     .option("--out <file>", "Manifest to write (default: mcp.manifest.json)")
-    .option("--client <dir>", "Also generate the typed client (and server) from the pulled manifest into this directory")
+    .option(
+      "--client <dir>",
+      "Also generate the typed client (and server) from the pulled manifest into this directory",
+    )
     .action(async (flags: Flags) => {
       const { runPull } = await import("./pull/index.js");
       const out = str(flags, "out") ?? "mcp.manifest.json";
       const client = str(flags, "client");
-      const r = await runPull({ ...connectionFlags(flags), out, ...(client === undefined ? {} : { client }), log: io.stderr });
+      const r = await runPull({
+        ...connectionFlags(flags),
+        out,
+        ...(client === undefined ? {} : { client }),
+        log: io.stderr,
+      });
       io.stdout(r.summary);
     });
 
   withConnection(cli.command("verify", "Check a running server against its manifest"))
     .option("--manifest <file>", "The manifest (default: mcp.manifest.json)")
-    .option("--lenient", "Tool schemas that are not valid JSON Schema (as pulled from a server) are warnings, not errors")
+    .option(
+      "--lenient",
+      "Tool schemas that are not valid JSON Schema (as pulled from a server) are warnings, not errors",
+    )
     .option("--json", "Print the report as JSON")
     .action(async (flags: Flags) => {
       const { runVerify } = await import("./verify/index.js");
       const manifest = str(flags, "manifest") ?? "mcp.manifest.json";
-      const r = await runVerify({ ...connectionFlags(flags), manifest, ...(flags.lenient === true ? { lenient: true } : {}) });
+      const r = await runVerify({
+        ...connectionFlags(flags),
+        manifest,
+        ...(flags.lenient === true ? { lenient: true } : {}),
+      });
       process.stdout.write(flags.json ? r.json : r.text);
       if (!r.ok) io.fail(1);
     });

@@ -90,7 +90,10 @@ function parsePairs(list: string[], sep: string, flag: string): Record<string, s
   const out: Record<string, string> = {};
   for (const item of list) {
     const i = item.indexOf(sep);
-    if (i <= 0) throw usageError(`--${flag} ${JSON.stringify(item)}: expected ${flag === "header" ? "Name: value" : "KEY=VALUE"}`);
+    if (i <= 0)
+      throw usageError(
+        `--${flag} ${JSON.stringify(item)}: expected ${flag === "header" ? "Name: value" : "KEY=VALUE"}`,
+      );
     out[item.slice(0, i).trim()] = item.slice(i + 1).trim();
   }
   return out;
@@ -125,7 +128,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     } catch {
       throw usageError(`--url ${JSON.stringify(options.url)} is not a URL`);
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") throw usageError(`--url must be http: or https:, got ${url.protocol}`);
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      throw usageError(`--url must be http: or https:, got ${url.protocol}`);
     transport = connectHttp(url, { headers: parsePairs(options.headers ?? [], ":", "header") });
     target = `http: ${url.href}`;
   } else {
@@ -146,7 +150,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
         // Garbage from the peer surfaces as the request that never gets its answer; only the
         // probe's fallback is worth keeping.
         onerror: (e) => {
-          if (e.message.startsWith("2026-07-28 probe answered ")) probe = e.message.replace(/^2026-07-28 probe answered /, "").replace(/; falling back to initialize$/, "");
+          if (e.message.startsWith("2026-07-28 probe answered "))
+            probe = e.message.replace(/^2026-07-28 probe answered /, "").replace(/; falling back to initialize$/, "");
         },
       }),
       // the probe and then initialize, each bounded by `timeout`, plus slack for spawning

@@ -22,7 +22,13 @@
  * pairs compared all have limits; past one the comparison is undecided and falls back to exact
  * (key-order-insensitive) JSON equality.
  */
-import { ANNOTATIONS as KEYWORD_ANNOTATIONS, DEFINITIONS, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../json-schema/keywords.js";
+import {
+  ANNOTATIONS as KEYWORD_ANNOTATIONS,
+  DEFINITIONS,
+  SUBSCHEMA,
+  SUBSCHEMA_LIST,
+  SUBSCHEMA_MAP,
+} from "../json-schema/keywords.js";
 import { escapePointerToken } from "../json-schema/pointer.js";
 import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
 import { resolveLocalRef } from "../json-schema/ref.js";
@@ -37,9 +43,23 @@ const CONTAINERS = new Set(DEFINITIONS);
 
 const SINGLE = new Set(SUBSCHEMA);
 /** Keywords whose `true` / `{}` value is what their absence means. */
-const NO_OP_WHEN_TRUE = new Set(["additionalProperties", "additionalItems", "unevaluatedProperties", "unevaluatedItems", "propertyNames", "items"]);
+const NO_OP_WHEN_TRUE = new Set([
+  "additionalProperties",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "propertyNames",
+  "items",
+]);
 const MAPS = new Set(SUBSCHEMA_MAP.filter((k) => !CONTAINERS.has(k)));
-const NO_OP_WHEN_EMPTY = new Set(["properties", "patternProperties", "dependentSchemas", "dependentRequired", "dependencies", "required"]);
+const NO_OP_WHEN_EMPTY = new Set([
+  "properties",
+  "patternProperties",
+  "dependentSchemas",
+  "dependentRequired",
+  "dependencies",
+  "required",
+]);
 /** `prefixItems` and the list form of `items` are positional, the combinators are not. */
 const ORDERED_LISTS = new Set(["prefixItems", "items"]);
 const UNORDERED_LISTS = new Set(SUBSCHEMA_LIST.filter((k) => !ORDERED_LISTS.has(k)));
@@ -79,10 +99,21 @@ class Undecided extends Error {}
 
 /** The JSON text with object keys sorted: equal for values that differ only in key order. */
 export function canonicalJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (isPlainObject(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x)) ?? "undefined";
+  return (
+    JSON.stringify(v, (_k, x: unknown) =>
+      isPlainObject(x)
+        ? Object.fromEntries(
+            Object.keys(x)
+              .sort()
+              .map((k) => [k, x[k]]),
+          )
+        : x,
+    ) ?? "undefined"
+  );
 }
 
-const isEmptyMap = (v: unknown) => (isPlainObject(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
+const isEmptyMap = (v: unknown) =>
+  (isPlainObject(v) && Object.keys(v).length === 0) || (Array.isArray(v) && v.length === 0);
 
 /** A schema node with what the comparison needs: the node itself (identity, for cycles) and where it is. */
 interface Node {
@@ -115,18 +146,22 @@ class Comparison {
     for (let hops = 0; isPlainObject(node.schema) && typeof node.schema.$ref === "string"; hops++) {
       const s = node.schema;
       if (Object.keys(s).some((k) => k !== "$ref" && !ANNOTATIONS.has(k) && !CONTAINERS.has(k))) break;
-      if (hops >= this.limits.maxRefHops) throw new Undecided(`more than ${this.limits.maxRefHops} $ref hops at ${pointer || "/"}`);
+      if (hops >= this.limits.maxRefHops)
+        throw new Undecided(`more than ${this.limits.maxRefHops} $ref hops at ${pointer || "/"}`);
       const target = resolveLocalRef(root, s.$ref as string);
       if (!target) break;
       const at = node.pointer;
-      const wrapper = Object.fromEntries(Object.entries(s).flatMap(([k, value]) => (ANNOTATIONS.has(k) ? [[k, { value, pointer: `${at}/${k}` }]] : [])));
+      const wrapper = Object.fromEntries(
+        Object.entries(s).flatMap(([k, value]) => (ANNOTATIONS.has(k) ? [[k, { value, pointer: `${at}/${k}` }]] : [])),
+      );
       node = { schema: target.schema, pointer: target.pointer, wrapper: { ...wrapper, ...node.wrapper } };
     }
     return node;
   }
 
   schema(x: unknown, y: unknown, at: string, depth: number): SchemaDifference | null {
-    if (++this.steps > this.limits.maxSteps) throw new Undecided(`more than ${this.limits.maxSteps} subschemas compared`);
+    if (++this.steps > this.limits.maxSteps)
+      throw new Undecided(`more than ${this.limits.maxSteps} subschemas compared`);
     if (depth > this.limits.maxDepth) throw new Undecided(`nested deeper than ${this.limits.maxDepth} at ${at || "/"}`);
     const a = this.deref(this.rootA, x, at);
     const b = this.deref(this.rootB, y, "");
@@ -163,7 +198,8 @@ class Comparison {
   }
 
   private annotations(a: Node, b: Node, sa: SchemaObject, sb: SchemaObject): void {
-    const value = (n: Node, s: SchemaObject, k: string) => (n.wrapper && Object.hasOwn(n.wrapper, k) ? n.wrapper[k]!.value : Object.hasOwn(s, k) ? s[k] : undefined);
+    const value = (n: Node, s: SchemaObject, k: string) =>
+      n.wrapper && Object.hasOwn(n.wrapper, k) ? n.wrapper[k]!.value : Object.hasOwn(s, k) ? s[k] : undefined;
     for (const k of ANNOTATION_KEYWORDS) {
       if (SILENT.has(k)) continue;
       const va = value(a, sa, k);
@@ -230,7 +266,8 @@ class Comparison {
   }
 
   private orderedList(va: unknown, vb: unknown, at: string, depth: number): SchemaDifference | null {
-    if (!Array.isArray(va) || !Array.isArray(vb) || va.length !== vb.length) return { pointer: at, first: va, second: vb };
+    if (!Array.isArray(va) || !Array.isArray(vb) || va.length !== vb.length)
+      return { pointer: at, first: va, second: vb };
     for (let i = 0; i < va.length; i++) {
       const d = this.schema(va[i], vb[i], `${at}/${i}`, depth + 1);
       if (d) return d;
@@ -240,7 +277,8 @@ class Comparison {
 
   /** Branches match in any order; an unmatched branch is reported against the one at its own index. */
   private unorderedList(va: unknown, vb: unknown, at: string, depth: number): SchemaDifference | null {
-    if (!Array.isArray(va) || !Array.isArray(vb) || va.length !== vb.length) return { pointer: at, first: va, second: vb };
+    if (!Array.isArray(va) || !Array.isArray(vb) || va.length !== vb.length)
+      return { pointer: at, first: va, second: vb };
     const used = new Set<number>();
     for (let i = 0; i < va.length; i++) {
       const order = [i, ...vb.keys()].filter((j, n, all) => all.indexOf(j) === n && !used.has(j));
@@ -250,7 +288,9 @@ class Comparison {
         continue;
       }
       const j = used.has(i) ? order[0]! : i;
-      return this.schema(va[i], vb[j], `${at}/${i}`, depth + 1) ?? { pointer: `${at}/${i}`, first: va[i], second: vb[j] };
+      return (
+        this.schema(va[i], vb[j], `${at}/${i}`, depth + 1) ?? { pointer: `${at}/${i}`, first: va[i], second: vb[j] }
+      );
     }
     return null;
   }
@@ -264,7 +304,8 @@ class Comparison {
   }
 
   private map(k: string, va: unknown, vb: unknown, at: string, depth: number): SchemaDifference | null {
-    if (!isPlainObject(va) || !isPlainObject(vb)) return canonicalJson(va) === canonicalJson(vb) ? null : { pointer: at, first: va, second: vb };
+    if (!isPlainObject(va) || !isPlainObject(vb))
+      return canonicalJson(va) === canonicalJson(vb) ? null : { pointer: at, first: va, second: vb };
     for (const name of [...new Set([...Object.keys(va), ...Object.keys(vb)])].sort()) {
       const here = `${at}/${escapePointerToken(name)}`;
       const a = Object.hasOwn(va, name) ? va[name] : undefined;
@@ -310,7 +351,11 @@ function sameSet(a: unknown[], b: unknown[]): boolean {
 }
 
 /** Compares `first` (the manifest's, whose pointers are reported) with `second` (the served one). */
-export function compareSchemas(first: unknown, second: unknown, limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS): SchemaComparison {
+export function compareSchemas(
+  first: unknown,
+  second: unknown,
+  limits: SchemaLimits = DEFAULT_SCHEMA_LIMITS,
+): SchemaComparison {
   const c = new Comparison(first, second, limits);
   try {
     const difference = c.schema(first, second, "", 0);

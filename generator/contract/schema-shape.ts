@@ -28,7 +28,8 @@ export function valueShape(schema: unknown, root: unknown, followRefs: boolean):
     if (!r) break;
     s = r.schema;
   }
-  if (s === true || s === undefined || (isPlainObject(s) && Object.keys(s).length === 0)) return { types: new Set(ALL_TYPES), values: null, ref: null };
+  if (s === true || s === undefined || (isPlainObject(s) && Object.keys(s).length === 0))
+    return { types: new Set(ALL_TYPES), values: null, ref: null };
   if (s === false || !isPlainObject(s)) return { types: new Set(), values: new Set(), ref: null };
   if (typeof s.$ref === "string") return { types: new Set(ALL_TYPES), values: null, ref: s.$ref.replace(/^.*\//, "") };
   let values: Set<string> | null = null;

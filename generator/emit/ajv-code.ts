@@ -114,7 +114,7 @@ export function dropDeadCode(code: string): string {
   // an empty `if` followed by `else` stays (the `else` needs it); a later round may empty the `else`
   const empty = /if\((?:errors === (?:_errs\d+|0)|_errs\d+ === errors|_?valid\d+)\)\{\}(?!\s*else\b)|else \{\}/g;
   let out = code;
-  for (let before = ""; before !== out; ) {
+  for (let before = ""; before !== out;) {
     before = out;
     out = outsideStrings(out, (part) => part.replace(empty, ""));
   }
@@ -127,7 +127,11 @@ export function dropDeadCode(code: string): string {
     const fn = out.slice(starts[i], starts[i + 1] ?? out.length);
     const uses = new Map<string, number>();
     for (const m of fn.matchAll(/\b_errs\d+\b/g)) uses.set(m[0], (uses.get(m[0]) ?? 0) + 1);
-    pieces.push(outsideStrings(fn, (part) => part.replace(/const (_errs\d+) = errors;/g, (decl, name: string) => (uses.get(name) === 1 ? "" : decl))));
+    pieces.push(
+      outsideStrings(fn, (part) =>
+        part.replace(/const (_errs\d+) = errors;/g, (decl, name: string) => (uses.get(name) === 1 ? "" : decl)),
+      ),
+    );
   }
   return pieces.join("");
 }
@@ -175,10 +179,21 @@ function usesName(code: string, name: string): boolean {
 function compactErrors(code: string): string {
   if (usesName(code, FAIL)) throw new Error(`ajv's standalone code already uses the name "${FAIL}"`);
   let sites = 0;
-  const out = code.replace(ERROR_SITE, (_m, fn: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
-    sites++;
-    return `return ${FAIL}(${fn},${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
-  });
+  const out = code.replace(
+    ERROR_SITE,
+    (
+      _m,
+      fn: string,
+      path: string | undefined,
+      schemaPath: string,
+      keyword: string,
+      params: string,
+      message: string,
+    ) => {
+      sites++;
+      return `return ${FAIL}(${fn},${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
+    },
+  );
   return sites === 0 ? out : `${FAIL_HELPER}\n${out}`;
 }
 
@@ -205,7 +220,10 @@ const OPTIONS_ARGUMENT = new RegExp(
  */
 export function positionalPaths(code: string): string {
   if (!code.includes(OPTIONS_PARAMS)) return code;
-  const out = code.split(OPTIONS_PARAMS).join('instancePath=""').replace(OPTIONS_ARGUMENT, (_m, path: string | undefined) => path ?? "instancePath");
+  const out = code
+    .split(OPTIONS_PARAMS)
+    .join('instancePath=""')
+    .replace(OPTIONS_ARGUMENT, (_m, path: string | undefined) => path ?? "instancePath");
   let leftover = false;
   outsideStrings(out, (part) => {
     if (/\b(?:parentData|parentDataProperty|rootData|dynamicAnchors)\b/.test(part)) leftover = true;
@@ -231,10 +249,21 @@ const ALL_ERRORS_SITE = new RegExp(
 function compactAllErrors(code: string): string {
   if (usesName(code, ADD)) throw new Error(`ajv's standalone code already uses the name "${ADD}"`);
   let sites = 0;
-  const out = code.replace(ALL_ERRORS_SITE, (_m, _err: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) => {
-    sites++;
-    return `vErrors = ${ADD}(vErrors,${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
-  });
+  const out = code.replace(
+    ALL_ERRORS_SITE,
+    (
+      _m,
+      _err: string,
+      path: string | undefined,
+      schemaPath: string,
+      keyword: string,
+      params: string,
+      message: string,
+    ) => {
+      sites++;
+      return `vErrors = ${ADD}(vErrors,${path ?? "instancePath"},${schemaPath},${keyword},${params},${message});`;
+    },
+  );
   return sites === 0 ? out : `${ADD_HELPER}\n${out}`;
 }
 
@@ -249,10 +278,13 @@ export function boundedErrors(code: string): string {
   const out = outsideStrings(code, (part) =>
     part.replace(/\berrors\+\+;|\berrors = vErrors\.length;/g, (site) => {
       sites++;
-      return site === "errors++;" ? `errors = ${ABI}.counted(errors + 1, vErrors);` : `errors = ${ABI}.counted(vErrors.length, vErrors);`;
+      return site === "errors++;"
+        ? `errors = ${ABI}.counted(errors + 1, vErrors);`
+        : `errors = ${ABI}.counted(vErrors.length, vErrors);`;
     }),
   );
-  if (sites === 0 && code.includes("vErrors.push(")) throw new Error("ajv's allErrors code counts its errors in a way boundedErrors does not recognise");
+  if (sites === 0 && code.includes("vErrors.push("))
+    throw new Error("ajv's allErrors code counts its errors in a way boundedErrors does not recognise");
   return out;
 }
 
@@ -272,7 +304,8 @@ export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
 /** Body of the ajv module (no banner): plain JS, with `abi.Validator`-typed named exports. */
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const code = standaloneCode(input, engine);
-  const usesHelpers = code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
+  const usesHelpers =
+    code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
   const importLine = `import ${usesHelpers ? "" : "type "}* as ${ABI} from "${runtimeImports.abi}";`;
   return [
     "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
@@ -291,7 +324,10 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
 export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const Engine = engine.ajv ?? Ajv;
   const options = engine.options ?? validatorOptions();
-  const ajv = new Engine({ ...options, code: { ...options.code, source: true, esm: true, formats: _`${new Name(ABI)}.formats` } });
+  const ajv = new Engine({
+    ...options,
+    code: { ...options.code, source: true, esm: true, formats: _`${new Name(ABI)}.formats` },
+  });
   for (const { id, schema } of input.schemas) {
     ajv.addSchema(typeof schema === "boolean" ? schema : { ...schema, $id: id }, id);
   }
@@ -303,7 +339,9 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   for (const [snippet, replacement] of HELPERS) code = code.split(snippet).join(replacement);
   const leftover = /require\([^)]*\)/.exec(code);
   if (leftover) {
-    throw new Error(`ajv emitted ${leftover[0]}, which has no ${runtimeImports.abi} equivalent; add one before generating`);
+    throw new Error(
+      `ajv emitted ${leftover[0]}, which has no ${runtimeImports.abi} equivalent; add one before generating`,
+    );
   }
 
   // ajv opens each function with `/*# sourceURL="<schema $id>" */`, which only names the function

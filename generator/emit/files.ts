@@ -48,33 +48,195 @@ export interface GeneratedFile extends Row {
 export type FileRow = TemplatedFile | GeneratedFile;
 
 export const generatedFiles: readonly FileRow[] = [
-  { output: "protocol", path: "types.ts", kind: "schema declarations", emitter: "emit/protocol/types.js#emitTypes", layout: "prettier" },
-  { output: "protocol", path: "validators/*.ts", kind: "machine code", emitter: "emit/protocol/validators.js#emitValidators", layout: "prettier" },
-  { output: "protocol", path: "validators.ts", template: "protocol/validators.ts", view: "emit/protocol/validators.js#validatorsView", layout: "prettier" },
-  { output: "protocol", path: "loaders.ts", template: "protocol/loaders.ts", view: "emit/protocol/validators.js#loadersView", layout: "prettier" },
-  { output: "protocol", path: "server-side.ts", template: "protocol/role-loaders.ts", view: "emit/protocol/validators.js#roleLoadersView", layout: "prettier" },
-  { output: "protocol", path: "client-side.ts", template: "protocol/role-loaders.ts", view: "emit/protocol/validators.js#roleLoadersView", layout: "prettier" },
-  { output: "protocol", path: "table.ts", template: "protocol/table.ts", view: "emit/protocol/methods.js#methodsView", layout: "prettier" },
-  { output: "protocol", path: "methods.ts", template: "protocol/methods.ts", view: "emit/protocol/methods.js#methodsEntryView", layout: "prettier" },
-  { output: "protocol", path: "binding.ts", template: "protocol/binding.ts", view: "emit/protocol/binding.js#bindingView", layout: "prettier" },
-  { output: "protocol", path: "index.ts", template: "protocol/index.ts", view: "emit/protocol/binding.js#indexView", layout: "prettier" },
-  { output: "manifest", path: "types.ts", kind: "schema declarations", emitter: "emit/manifest/types.js#emitManifestTypes", layout: "indent" },
-  { output: "manifest", path: "tools.ajv.ts", kind: "machine code", emitter: "emit/manifest/validators.js#emitManifestValidators", layout: "as emitted" },
-  { output: "manifest", path: "tools.2020.ajv.ts", kind: "machine code", emitter: "emit/manifest/validators.js#emitManifestValidators", layout: "as emitted" },
-  { output: "manifest", path: "tools.all-errors.ajv.ts", kind: "machine code", emitter: "emit/manifest/validators.js#emitManifestValidators", layout: "as emitted" },
-  { output: "manifest", path: "tools.2020.all-errors.ajv.ts", kind: "machine code", emitter: "emit/manifest/validators.js#emitManifestValidators", layout: "as emitted" },
-  { output: "manifest", path: "tools.defaults.ts", kind: "machine code", emitter: "emit/manifest/default-appliers.js#appliersModule", layout: "as emitted" },
-  { output: "manifest", path: "validators.ts", template: "facades/validators.ts", view: "emit/manifest/validators.js#manifestValidatorsView", layout: "view" },
-  { output: "manifest", path: "lists.ts", template: "facades/lists.ts", view: "emit/manifest/lists.js#listsView", layout: "print-data" },
-  { output: "manifest", path: "definition.ts", template: "facades/definition.ts", view: "emit/manifest/definition.js#definitionView", layout: "prettier" },
-  { output: "manifest", path: "server.ts", template: "facades/server.ts", view: "emit/manifest/server.js#serverView", layout: "prettier" },
-  { output: "manifest", path: "client.ts", template: "facades/client.ts", view: "emit/manifest/client.js#clientView", layout: "prettier" },
-  { output: "manifest", path: "resource-files.ts", template: "facades/resource-files.ts", view: "emit/manifest/resource-files.js#resourceFilesView", layout: "prettier" },
-  { output: "manifest", path: "skills.ts", template: "facades/skills.ts", view: "emit/manifest/skills.js#skillsView", layout: "prettier" },
-  { output: "manifest", path: "bindings.ts", template: "output/bindings.ts", view: "emit/manifest/bindings.js#bindingsView", layout: "prettier" },
-  { output: "manifest", path: "README.md", template: "output/README.md", view: "generate.js#outputDocsView", layout: "as emitted" },
-  { output: "manifest", path: ".gitattributes", template: "output/gitattributes", view: "generate.js#outputDocsView", layout: "as emitted" },
-  { output: "runtime-wire", path: "*.ts", template: "runtime/wire.ts", view: "emit/wire-types.js#wireView", layout: "prettier" },
+  {
+    output: "protocol",
+    path: "types.ts",
+    kind: "schema declarations",
+    emitter: "emit/protocol/types.js#emitTypes",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "validators/*.ts",
+    kind: "machine code",
+    emitter: "emit/protocol/validators.js#emitValidators",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "validators.ts",
+    template: "protocol/validators.ts",
+    view: "emit/protocol/validators.js#validatorsView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "loaders.ts",
+    template: "protocol/loaders.ts",
+    view: "emit/protocol/validators.js#loadersView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "server-side.ts",
+    template: "protocol/role-loaders.ts",
+    view: "emit/protocol/validators.js#roleLoadersView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "client-side.ts",
+    template: "protocol/role-loaders.ts",
+    view: "emit/protocol/validators.js#roleLoadersView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "table.ts",
+    template: "protocol/table.ts",
+    view: "emit/protocol/methods.js#methodsView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "methods.ts",
+    template: "protocol/methods.ts",
+    view: "emit/protocol/methods.js#methodsEntryView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "binding.ts",
+    template: "protocol/binding.ts",
+    view: "emit/protocol/binding.js#bindingView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "index.ts",
+    template: "protocol/index.ts",
+    view: "emit/protocol/binding.js#indexView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "types.ts",
+    kind: "schema declarations",
+    emitter: "emit/manifest/types.js#emitManifestTypes",
+    layout: "indent",
+  },
+  {
+    output: "manifest",
+    path: "tools.ajv.ts",
+    kind: "machine code",
+    emitter: "emit/manifest/validators.js#emitManifestValidators",
+    layout: "as emitted",
+  },
+  {
+    output: "manifest",
+    path: "tools.2020.ajv.ts",
+    kind: "machine code",
+    emitter: "emit/manifest/validators.js#emitManifestValidators",
+    layout: "as emitted",
+  },
+  {
+    output: "manifest",
+    path: "tools.all-errors.ajv.ts",
+    kind: "machine code",
+    emitter: "emit/manifest/validators.js#emitManifestValidators",
+    layout: "as emitted",
+  },
+  {
+    output: "manifest",
+    path: "tools.2020.all-errors.ajv.ts",
+    kind: "machine code",
+    emitter: "emit/manifest/validators.js#emitManifestValidators",
+    layout: "as emitted",
+  },
+  {
+    output: "manifest",
+    path: "tools.defaults.ts",
+    kind: "machine code",
+    emitter: "emit/manifest/default-appliers.js#appliersModule",
+    layout: "as emitted",
+  },
+  {
+    output: "manifest",
+    path: "validators.ts",
+    template: "facades/validators.ts",
+    view: "emit/manifest/validators.js#manifestValidatorsView",
+    layout: "view",
+  },
+  {
+    output: "manifest",
+    path: "lists.ts",
+    template: "facades/lists.ts",
+    view: "emit/manifest/lists.js#listsView",
+    layout: "print-data",
+  },
+  {
+    output: "manifest",
+    path: "definition.ts",
+    template: "facades/definition.ts",
+    view: "emit/manifest/definition.js#definitionView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "server.ts",
+    template: "facades/server.ts",
+    view: "emit/manifest/server.js#serverView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "client.ts",
+    template: "facades/client.ts",
+    view: "emit/manifest/client.js#clientView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "resource-files.ts",
+    template: "facades/resource-files.ts",
+    view: "emit/manifest/resource-files.js#resourceFilesView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "skills.ts",
+    template: "facades/skills.ts",
+    view: "emit/manifest/skills.js#skillsView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "bindings.ts",
+    template: "output/bindings.ts",
+    view: "emit/manifest/bindings.js#bindingsView",
+    layout: "prettier",
+  },
+  {
+    output: "manifest",
+    path: "README.md",
+    template: "output/README.md",
+    view: "generate.js#outputDocsView",
+    layout: "as emitted",
+  },
+  {
+    output: "manifest",
+    path: ".gitattributes",
+    template: "output/gitattributes",
+    view: "generate.js#outputDocsView",
+    layout: "as emitted",
+  },
+  {
+    output: "runtime-wire",
+    path: "*.ts",
+    template: "runtime/wire.ts",
+    view: "emit/wire-types.js#wireView",
+    layout: "prettier",
+  },
 ];
 
 /** Whether `path` is what `pattern` (a row's path) names. */
@@ -83,7 +245,12 @@ export function pathMatches(pattern: string, path: string): boolean {
   if (parts.length === 1) return pattern === path;
   if (parts.length !== 2) throw new Error(`row path ${pattern}: one * at most`);
   const [head, tail] = parts as [string, string];
-  return path.length >= head.length + tail.length && path.startsWith(head) && path.endsWith(tail) && !path.slice(head.length, path.length - tail.length).includes("/");
+  return (
+    path.length >= head.length + tail.length &&
+    path.startsWith(head) &&
+    path.endsWith(tail) &&
+    !path.slice(head.length, path.length - tail.length).includes("/")
+  );
 }
 
 /** The row of a generated file; undefined when the table does not list it. */
@@ -96,7 +263,9 @@ export function rowOf(output: Output, path: string): FileRow | undefined {
  * as machine code or schema declarations) before any run can write it.
  */
 export function assertListed(output: Output, files: readonly EmittedFile[]): void {
-  for (const f of files) if (rowOf(output, f.path) === undefined) throw new Error(`${output} file ${f.path} is not listed in generator/emit/files.ts`);
+  for (const f of files)
+    if (rowOf(output, f.path) === undefined)
+      throw new Error(`${output} file ${f.path} is not listed in generator/emit/files.ts`);
 }
 
 /** The paths among `files` that the print stage does not run prettier on (their layout is decided elsewhere, see Layout). */
@@ -107,6 +276,7 @@ export function skipsPrettier(output: Output, files: readonly EmittedFile[]): Se
 /** `path` of `output` rendered from the template the table gives it (unformatted, no banner). */
 export function renderFile(output: Output, path: string, view: ViewModel): EmittedFile {
   const row = rowOf(output, path);
-  if (row === undefined || !("template" in row)) throw new Error(`${output} file ${path} has no template in generator/emit/files.ts`);
+  if (row === undefined || !("template" in row))
+    throw new Error(`${output} file ${path} has no template in generator/emit/files.ts`);
   return { path, contents: renderTemplate(row.template, view) };
 }

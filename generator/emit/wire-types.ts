@@ -94,7 +94,8 @@ export function refClosure(model: ProtocolModel, roots: readonly string[]): stri
     if (Array.isArray(value)) for (const v of value) visit(v);
     else if (typeof value === "object" && value !== null) {
       for (const [k, v] of Object.entries(value)) {
-        if (k === "$ref" && typeof v === "string" && v.startsWith(prefix)) pending.push(decodeURIComponent(v.slice(prefix.length)));
+        if (k === "$ref" && typeof v === "string" && v.startsWith(prefix))
+          pending.push(decodeURIComponent(v.slice(prefix.length)));
         else visit(v);
       }
     }
@@ -103,7 +104,8 @@ export function refClosure(model: ProtocolModel, roots: readonly string[]): stri
     const name = pending.pop()!;
     if (seen.has(name)) continue;
     const schema: JSONSchema | undefined = byName.get(name);
-    if (schema === undefined) throw new Error(`${model.source.display}: ${prefix}${name}: the runtime's wire types need this definition`);
+    if (schema === undefined)
+      throw new Error(`${model.source.display}: ${prefix}${name}: the runtime's wire types need this definition`);
     seen.add(name);
     visit(schema);
   }

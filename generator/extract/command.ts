@@ -17,9 +17,14 @@ export interface ExtractCommandOptions {
   warn?: (message: string) => void;
 }
 
-export async function extractCommand(options: ExtractCommandOptions): Promise<{ manifest: string; written: boolean; tools: number; sources: string[] }> {
+export async function extractCommand(
+  options: ExtractCommandOptions,
+): Promise<{ manifest: string; written: boolean; tools: number; sources: string[] }> {
   const cwd = options.cwd ?? process.cwd();
-  const result = await extractManifest(options.from, { cwd, ...(options.name === undefined ? {} : { name: options.name }) });
+  const result = await extractManifest(options.from, {
+    cwd,
+    ...(options.name === undefined ? {} : { name: options.name }),
+  });
   for (const w of result.warnings) options.warn?.(formatWarning(w));
   const out = resolve(cwd, options.out ?? "mcp.manifest.json");
   const written = writeManifest(out, result.text);
@@ -31,9 +36,14 @@ export async function extractCommand(options: ExtractCommandOptions): Promise<{ 
  * `mcpgen check --from src/notes.ts`: is the manifest on disk what `extract` derives today?
  * Writes nothing; "missing" / "stale" name the manifest's state, undefined when fresh.
  */
-export async function checkExtracted(options: ExtractCommandOptions): Promise<{ manifest: string; problem?: "missing" | "stale" }> {
+export async function checkExtracted(
+  options: ExtractCommandOptions,
+): Promise<{ manifest: string; problem?: "missing" | "stale" }> {
   const cwd = options.cwd ?? process.cwd();
-  const result = await extractManifest(options.from, { cwd, ...(options.name === undefined ? {} : { name: options.name }) });
+  const result = await extractManifest(options.from, {
+    cwd,
+    ...(options.name === undefined ? {} : { name: options.name }),
+  });
   for (const w of result.warnings) options.warn?.(formatWarning(w));
   const out = resolve(cwd, options.out ?? "mcp.manifest.json");
   const manifest = relative(cwd, out).split("\\").join("/");

@@ -36,7 +36,9 @@ export interface ModuleEntries {
 const SECTIONS: readonly Section[] = ["tools", "prompts", "resources"];
 
 export function findEntries(sf: SourceFile, checker: TypeChecker, problems: Problems): ModuleEntries {
-  const exported = [...sf.getExportedDeclarations()].map(([name, decls]) => ({ name, decl: decls[0]! })).filter((e) => e.decl !== undefined);
+  const exported = [...sf.getExportedDeclarations()]
+    .map(([name, decls]) => ({ name, decl: decls[0]! }))
+    .filter((e) => e.decl !== undefined);
   const byPosition = (a: { node: Node }, b: { node: Node }) => a.node.getStart() - b.node.getStart();
   const sectionExports = exported.filter((e) => (SECTIONS as readonly string[]).includes(e.name));
   const entries: Entry[] = [];
@@ -58,7 +60,9 @@ export function findEntries(sf: SourceFile, checker: TypeChecker, problems: Prob
   } else {
     for (const { name, decl } of exported) {
       if (name === "default") continue;
-      const isFunction = Node.isFunctionDeclaration(decl) || (Node.isVariableDeclaration(decl) && decl.getType().getCallSignatures().length > 0);
+      const isFunction =
+        Node.isFunctionDeclaration(decl) ||
+        (Node.isVariableDeclaration(decl) && decl.getType().getCallSignatures().length > 0);
       if (!isFunction) continue;
       const symbol = decl.getSymbol();
       if (!symbol) continue;
@@ -66,21 +70,39 @@ export function findEntries(sf: SourceFile, checker: TypeChecker, problems: Prob
       if (entry) entries.push(entry);
     }
     entries.sort(byPosition);
-    if (entries.length === 0) problems.error(sf, "", "exports no function (a tool) and no tools / prompts / resources object");
+    if (entries.length === 0)
+      problems.error(sf, "", "exports no function (a tool) and no tools / prompts / resources object");
   }
   return { entries, completions: exported.some((e) => e.name === "completions") };
 }
 
-function member(section: Section, key: string, symbol: MorphSymbol, node: Node, at: Node, checker: TypeChecker, problems: Problems): Entry | undefined {
+function member(
+  section: Section,
+  key: string,
+  symbol: MorphSymbol,
+  node: Node,
+  at: Node,
+  checker: TypeChecker,
+  problems: Problems,
+): Entry | undefined {
   const signatures = checker.getTypeOfSymbolAtLocation(symbol, at).getCallSignatures();
   const ptr = `/${section}/${key}`;
   if (signatures.length !== 1) {
-    problems.error(node, ptr, signatures.length === 0 ? `${section}.${key} is not a function` : `${section}.${key} has ${signatures.length} overloads; a handler has one signature`);
+    problems.error(
+      node,
+      ptr,
+      signatures.length === 0
+        ? `${section}.${key} is not a function`
+        : `${section}.${key} has ${signatures.length} overloads; a handler has one signature`,
+    );
     return undefined;
   }
   const signature = signatures[0]!;
   const fn = implementation(node, checker) ?? signature.getDeclaration();
-  const parameters = signature.getParameters().map((p) => p.getValueDeclaration()).filter((d): d is Node => d !== undefined);
+  const parameters = signature
+    .getParameters()
+    .map((p) => p.getValueDeclaration())
+    .filter((d): d is Node => d !== undefined);
   return { section, key, node, docNode: docNodeOf(node, fn), signature, parameters };
 }
 
@@ -99,6 +121,11 @@ function implementation(node: Node, checker: TypeChecker): Node | undefined {
 /** A member's own JSDoc wins; a member that only names a function uses the function's. */
 function docNodeOf(node: Node, fn: Node): Node {
   if (Node.isShorthandPropertyAssignment(node)) return fn;
-  if (Node.isPropertyAssignment(node) && Node.isIdentifier(node.getInitializerOrThrow()) && ts.getJSDocCommentsAndTags(node.compilerNode).length === 0) return fn;
+  if (
+    Node.isPropertyAssignment(node) &&
+    Node.isIdentifier(node.getInitializerOrThrow()) &&
+    ts.getJSDocCommentsAndTags(node.compilerNode).length === 0
+  )
+    return fn;
   return node;
 }

@@ -43,7 +43,11 @@ export async function extractManifest(source: string, options: ExtractOptions = 
 }
 
 /** Extraction from a module already loaded (tests load many modules into one project). */
-export async function extractFrom(project: Project, file: SourceFile, options: ExtractOptions = {}): Promise<ExtractResult> {
+export async function extractFrom(
+  project: Project,
+  file: SourceFile,
+  options: ExtractOptions = {},
+): Promise<ExtractResult> {
   const cwd = options.cwd ?? process.cwd();
   const abs = file.getFilePath();
   const display = relative(cwd, abs).split("\\").join("/") || abs;
@@ -52,13 +56,15 @@ export async function extractFrom(project: Project, file: SourceFile, options: E
   const sections = buildSections(found.entries, problems);
   problems.throwIfErrors(display);
   const manifest: { [key: string]: unknown } = { ...serverInfo(abs, display, options) };
-  for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const) if (sections[key].length > 0) manifest[key] = sections[key];
+  for (const key of ["tools", "resources", "resourceTemplates", "prompts"] as const)
+    if (sections[key].length > 0) manifest[key] = sections[key];
   if (found.completions) manifest.capabilities = { completions: {} };
   const text = layoutJson(manifest);
   try {
     parseManifest(text, `${display} (extracted manifest)`);
   } catch (e) {
-    if (e instanceof InputError) throw new McpgenError(`the extracted manifest is invalid: ${e.message}`, { file: display });
+    if (e instanceof InputError)
+      throw new McpgenError(`the extracted manifest is invalid: ${e.message}`, { file: display });
     throw e;
   }
   const sources = project
@@ -69,7 +75,11 @@ export async function extractFrom(project: Project, file: SourceFile, options: E
   return { manifest, text, warnings: problems.warnings, sources };
 }
 
-function serverInfo(abs: string, display: string, options: ExtractOptions): { name: string; version: string; description?: string } {
+function serverInfo(
+  abs: string,
+  display: string,
+  options: ExtractOptions,
+): { name: string; version: string; description?: string } {
   const pkgPath = findUp(dirname(abs), "package.json");
   let pkg: { name?: unknown; version?: unknown; description?: unknown } = {};
   if (pkgPath) {
@@ -81,10 +91,14 @@ function serverInfo(abs: string, display: string, options: ExtractOptions): { na
   }
   const pkgName = typeof pkg.name === "string" ? pkg.name.replace(/^@[^/]+\//, "") : undefined;
   const name = options.name ?? pkgName;
-  if (!name) throw new McpgenError("no server name: pass --name, or put the source under a package.json with a name", { file: display });
+  if (!name)
+    throw new McpgenError("no server name: pass --name, or put the source under a package.json with a name", {
+      file: display,
+    });
   const version = options.version ?? (typeof pkg.version === "string" ? pkg.version : "0.0.0");
   const out: { name: string; version: string; description?: string } = { name, version };
-  if (options.name === undefined && typeof pkg.description === "string" && pkg.description) out.description = pkg.description;
+  if (options.name === undefined && typeof pkg.description === "string" && pkg.description)
+    out.description = pkg.description;
   return out;
 }
 

@@ -20,7 +20,8 @@ export function readDoc(node: Node | undefined): Doc {
   if (!node) return doc;
   // JSDoc of `export const f = ...` sits on the statement, which the compiler walks up to itself.
   let parts: readonly (ts.JSDoc | ts.JSDocTag)[] = ts.getJSDocCommentsAndTags(node.compilerNode);
-  if (parts.length === 0 && (Node.isPropertySignature(node) || Node.isPropertyAssignment(node))) parts = sameLineDoc(node);
+  if (parts.length === 0 && (Node.isPropertySignature(node) || Node.isPropertyAssignment(node)))
+    parts = sameLineDoc(node);
   for (const part of parts) {
     if (ts.isJSDoc(part)) {
       const text = clean(ts.getTextOfJSDocComment(part.comment));
@@ -39,9 +40,16 @@ function sameLineDoc(node: Node): readonly (ts.JSDoc | ts.JSDocTag)[] {
   const text = node.getSourceFile().getFullText();
   // to the compiler these are trailing comments of the previous member's `;`
   const ranges = ts.getTrailingCommentRanges(text, node.getPos()) ?? [];
-  const last = ranges.filter((r) => r.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith("/**", r.pos)).pop();
+  const last = ranges
+    .filter((r) => r.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith("/**", r.pos))
+    .pop();
   if (!last) return [];
-  const holder = ts.createSourceFile("doc.ts", `${text.slice(last.pos, last.end)}\nvar _: 0;`, ts.ScriptTarget.Latest, true);
+  const holder = ts.createSourceFile(
+    "doc.ts",
+    `${text.slice(last.pos, last.end)}\nvar _: 0;`,
+    ts.ScriptTarget.Latest,
+    true,
+  );
   return ts.getJSDocCommentsAndTags(holder.statements[0]!);
 }
 

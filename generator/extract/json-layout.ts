@@ -38,7 +38,9 @@ function inline(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(inline).join(", ")}]`;
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value);
-    return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(", ")} }`;
+    return entries.length === 0
+      ? "{}"
+      : `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(", ")} }`;
   }
   return JSON.stringify(value);
 }
@@ -46,7 +48,8 @@ function inline(value: unknown): string {
 /** Prettier's rule for arrays of several non-trivial objects or arrays: one per line. */
 function mustBreak(value: object): boolean {
   if (!Array.isArray(value) || value.length < 2) return false;
-  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 1;
+  const isObject = (v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v) && Object.keys(v).length > 1;
   const isArray = (v: unknown) => Array.isArray(v) && v.length > 1;
   return value.every(isObject) || value.every(isArray);
 }
@@ -70,7 +73,18 @@ function width(text: string): number {
   let n = 0;
   for (const ch of text) {
     const c = ch.codePointAt(0)!;
-    n += (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) || (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) || (c >= 0x20000 && c <= 0x3fffd) ? 2 : 1;
+    n +=
+      (c >= 0x1100 && c <= 0x115f) ||
+      (c >= 0x2e80 && c <= 0xa4cf) ||
+      (c >= 0xac00 && c <= 0xd7a3) ||
+      (c >= 0xf900 && c <= 0xfaff) ||
+      (c >= 0xfe30 && c <= 0xfe4f) ||
+      (c >= 0xff00 && c <= 0xff60) ||
+      (c >= 0xffe0 && c <= 0xffe6) ||
+      (c >= 0x1f300 && c <= 0x1faff) ||
+      (c >= 0x20000 && c <= 0x3fffd)
+        ? 2
+        : 1;
   }
   return n;
 }

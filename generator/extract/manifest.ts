@@ -14,7 +14,12 @@ import { toMemberName } from "../names/index.js";
 
 type Obj = { [key: string]: unknown };
 
-const ANNOTATIONS: Record<string, string> = { readOnly: "readOnlyHint", destructive: "destructiveHint", idempotent: "idempotentHint", openWorld: "openWorldHint" };
+const ANNOTATIONS: Record<string, string> = {
+  readOnly: "readOnlyHint",
+  destructive: "destructiveHint",
+  idempotent: "idempotentHint",
+  openWorld: "openWorldHint",
+};
 const TASK_SUPPORT = ["forbidden", "optional", "required"];
 
 export interface Sections {
@@ -45,7 +50,11 @@ function mcpName(entry: Entry, doc: Doc, problems: Problems): string {
   const name = doc.tags.get("name") || entry.key;
   const member = toMemberName(name);
   if (member !== entry.key) {
-    problems.error(entry.node, `/${entry.section}/${entry.key}`, `${entry.section} member ${entry.key} would be generated as ${JSON.stringify(member)} (from the MCP name ${JSON.stringify(name)}), so the handlers would not match; rename it ${JSON.stringify(member)}${doc.tags.has("name") ? " or change @name" : ""}`);
+    problems.error(
+      entry.node,
+      `/${entry.section}/${entry.key}`,
+      `${entry.section} member ${entry.key} would be generated as ${JSON.stringify(member)} (from the MCP name ${JSON.stringify(name)}), so the handlers would not match; rename it ${JSON.stringify(member)}${doc.tags.has("name") ? " or change @name" : ""}`,
+    );
   }
   return name;
 }
@@ -72,32 +81,52 @@ function tool(entry: Entry, name: string, doc: Doc, index: number, problems: Pro
       if (defined.length === 1) type = defined[0]!;
     }
     const input = new SchemaBuilder(problems, `${ptr}/inputSchema`, "input");
-    const schema = input.build(type, paramDecl, { paramDocs: doc.params, defaults: destructuredDefaults(entry.parameters[0]) });
-    if (schema.type !== "object") problems.error(paramDecl, `${ptr}/inputSchema`, `a tool's input is an object of named arguments, not ${type.getText(entry.node)}`);
+    const schema = input.build(type, paramDecl, {
+      paramDocs: doc.params,
+      defaults: destructuredDefaults(entry.parameters[0]),
+    });
+    if (schema.type !== "object")
+      problems.error(
+        paramDecl,
+        `${ptr}/inputSchema`,
+        `a tool's input is an object of named arguments, not ${type.getText(entry.node)}`,
+      );
     out.inputSchema = schema;
   } else out.inputSchema = { type: "object" };
-  if (params.length > 2) problems.error(entry.node, ptr, "a tool handler takes (input, ctx); extra parameters get nothing");
+  if (params.length > 2)
+    problems.error(entry.node, ptr, "a tool handler takes (input, ctx); extra parameters get nothing");
   const output = structuredOutput(entry.signature.getReturnType(), entry.node);
   if (output === "none") {
     // text or content blocks: no outputSchema
   } else if (output === "void") {
-    problems.error(entry.node, `${ptr}/outputSchema`, "a tool handler must return its structured output (an object), text, or content blocks");
+    problems.error(
+      entry.node,
+      `${ptr}/outputSchema`,
+      "a tool handler must return its structured output (an object), text, or content blocks",
+    );
   } else {
     const builder = new SchemaBuilder(problems, `${ptr}/outputSchema`, "output");
     const schema = Array.isArray(output) ? builder.buildUnion(output, entry.node) : builder.build(output, entry.node);
-    out.outputSchema = schema.type === undefined && (schema.anyOf || schema.oneOf) ? { type: "object", ...schema } : schema;
+    out.outputSchema =
+      schema.type === undefined && (schema.anyOf || schema.oneOf) ? { type: "object", ...schema } : schema;
   }
   const annotations: Obj = {};
   for (const [tag, hint] of Object.entries(ANNOTATIONS)) {
     const v = doc.tags.get(tag);
     if (v === undefined) continue;
-    if (v !== "" && v !== "true" && v !== "false") problems.error(entry.docNode, `${ptr}/annotations/${hint}`, `@${tag} takes no value, or true/false`);
+    if (v !== "" && v !== "true" && v !== "false")
+      problems.error(entry.docNode, `${ptr}/annotations/${hint}`, `@${tag} takes no value, or true/false`);
     annotations[hint] = v !== "false";
   }
   if (Object.keys(annotations).length > 0) out.annotations = annotations;
   const task = doc.tags.get("taskSupport");
   if (task !== undefined) {
-    if (!TASK_SUPPORT.includes(task)) problems.error(entry.docNode, `${ptr}/execution/taskSupport`, `@taskSupport must be one of ${TASK_SUPPORT.join(", ")}`);
+    if (!TASK_SUPPORT.includes(task))
+      problems.error(
+        entry.docNode,
+        `${ptr}/execution/taskSupport`,
+        `@taskSupport must be one of ${TASK_SUPPORT.join(", ")}`,
+      );
     out.execution = { taskSupport: task };
   }
   return out;
@@ -109,7 +138,8 @@ function tool(entry: Entry, name: string, doc: Doc, index: number, problems: Pro
  */
 function structuredOutput(returned: Type, at: Node): Type | Type[] | "none" | "void" {
   let t = returned;
-  for (let i = 0; i < 8 && t.getSymbol()?.getName() === "Promise" && t.getTypeArguments().length === 1; i++) t = t.getTypeArguments()[0]!;
+  for (let i = 0; i < 8 && t.getSymbol()?.getName() === "Promise" && t.getTypeArguments().length === 1; i++)
+    t = t.getTypeArguments()[0]!;
   const members = t.isUnion() && !t.isBoolean() ? t.getUnionTypes() : [t];
   const kept: Type[] = [];
   for (const m of members) {
@@ -120,7 +150,12 @@ function structuredOutput(returned: Type, at: Node): Type | Type[] | "none" | "v
     else if (!branded) kept.push(m);
   }
   if (kept.every((k) => k.isUndefined() || k.getFlags() & ts.TypeFlags.Void)) return "void";
-  const isContent = (k: Type) => k.isString() || k.isStringLiteral() || k.isArray() || (k.getProperty("content") !== undefined && k.getProperty("content")!.getValueDeclaration()?.getType().isArray() === true);
+  const isContent = (k: Type) =>
+    k.isString() ||
+    k.isStringLiteral() ||
+    k.isArray() ||
+    (k.getProperty("content") !== undefined &&
+      k.getProperty("content")!.getValueDeclaration()?.getType().isArray() === true);
   if (kept.every(isContent)) return "none";
   return kept.length === members.length ? t : kept.length === 1 ? kept[0]! : kept;
 }
@@ -138,7 +173,11 @@ function prompt(entry: Entry, name: string, doc: Doc, index: number, problems: P
     const t = p.getTypeAtLocation(entry.node);
     const nonUndefined = t.isUnion() ? t.getUnionTypes().filter((m) => !m.isUndefined()) : [t];
     if (!(nonUndefined.length === 1 && nonUndefined[0]!.isString())) {
-      problems.error(decl, `${ptr}/arguments/${args.length}`, `prompt argument ${p.getName()} is ${t.getText(entry.node)}; prompt arguments are strings on the wire`);
+      problems.error(
+        decl,
+        `${ptr}/arguments/${args.length}`,
+        `prompt argument ${p.getName()} is ${t.getText(entry.node)}; prompt arguments are strings on the wire`,
+      );
     }
     const d = readDoc(decl);
     const arg: Obj = { name: p.getName() };
@@ -154,11 +193,19 @@ function prompt(entry: Entry, name: string, doc: Doc, index: number, problems: P
 function resource(entry: Entry, name: string, doc: Doc, problems: Problems): Obj | undefined {
   const uri = doc.tags.get("uri");
   if (!uri) {
-    problems.error(entry.docNode, `/resources/${entry.key}`, "a resource handler needs a `@uri scheme://...` tag (with {variables} for a resource template)");
+    problems.error(
+      entry.docNode,
+      `/resources/${entry.key}`,
+      "a resource handler needs a `@uri scheme://...` tag (with {variables} for a resource template)",
+    );
     return undefined;
   }
   if (!/^[A-Za-z][A-Za-z0-9+.-]*:/.test(uri)) {
-    problems.error(entry.docNode, `/resources/${entry.key}`, `@uri ${JSON.stringify(uri)} is not an absolute URI with a scheme (e.g. notes://all, file:///{+path})`);
+    problems.error(
+      entry.docNode,
+      `/resources/${entry.key}`,
+      `@uri ${JSON.stringify(uri)} is not an absolute URI with a scheme (e.g. notes://all, file:///{+path})`,
+    );
     return undefined;
   }
   const out: Obj = uri.includes("{") ? { uriTemplate: uri, name } : { uri, name };
@@ -186,7 +233,8 @@ function destructuredDefaults(param: Node | undefined): Map<string, unknown> {
 function literal(e: ts.Expression): unknown {
   if (ts.isStringLiteralLike(e)) return e.text;
   if (ts.isNumericLiteral(e)) return Number(e.text);
-  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand)) return -Number(e.operand.text);
+  if (ts.isPrefixUnaryExpression(e) && e.operator === ts.SyntaxKind.MinusToken && ts.isNumericLiteral(e.operand))
+    return -Number(e.operand.text);
   if (e.kind === ts.SyntaxKind.TrueKeyword) return true;
   if (e.kind === ts.SyntaxKind.FalseKeyword) return false;
   if (e.kind === ts.SyntaxKind.NullKeyword) return null;
@@ -194,7 +242,8 @@ function literal(e: ts.Expression): unknown {
     const items = e.elements.map(literal);
     return items.every((i) => i !== undefined) ? items : undefined;
   }
-  if (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e)) return literal(e.expression);
+  if (ts.isAsExpression(e) || ts.isSatisfiesExpression(e) || ts.isParenthesizedExpression(e))
+    return literal(e.expression);
   return undefined;
 }
 

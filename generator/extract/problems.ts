@@ -34,7 +34,9 @@ export class Problems {
   /** Throws every problem at once (sorted by position) when any is an error. */
   throwIfErrors(file: string): void {
     if (this.errors === 0) return;
-    const sorted = [...this.list].sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1));
+    const sorted = [...this.list].sort((a, b) =>
+      a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) : a.file < b.file ? -1 : 1,
+    );
     throw new InputError(file, sorted);
   }
 

@@ -16,8 +16,10 @@ export interface LoadedSource {
 
 export function loadSource(abs: string, display: string): LoadedSource {
   if (!existsSync(abs)) throw new McpgenError("file not found", { file: display });
-  if (!statSync(abs).isFile()) throw new McpgenError("is not a file", { file: display, expected: "a TypeScript module" });
-  if (!/\.(c|m)?tsx?$/.test(abs) || abs.endsWith(".d.ts")) throw new McpgenError("is not a TypeScript source file", { file: display, expected: "a .ts module" });
+  if (!statSync(abs).isFile())
+    throw new McpgenError("is not a file", { file: display, expected: "a TypeScript module" });
+  if (!/\.(c|m)?tsx?$/.test(abs) || abs.endsWith(".d.ts"))
+    throw new McpgenError("is not a TypeScript source file", { file: display, expected: "a .ts module" });
   const project = newProject(findUp(dirname(abs), "tsconfig.json"), dirname(abs));
   const file = project.addSourceFileAtPath(abs);
   project.resolveSourceFileDependencies();
@@ -27,7 +29,9 @@ export function loadSource(abs: string, display: string): LoadedSource {
   if (syntax.length > 0) {
     const d = syntax[0]!;
     const where = d.getLineNumber() === undefined ? display : `${display}:${d.getLineNumber()}`;
-    throw new McpgenError(`${where}: syntax error: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, " ")}`);
+    throw new McpgenError(
+      `${where}: syntax error: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, " ")}`,
+    );
   }
   return { project, file };
 }
@@ -42,7 +46,20 @@ export function newProject(tsconfig: string | undefined, sourceDir: string): Pro
     ...(tsconfig ? { tsConfigFilePath: tsconfig, skipAddingFilesFromTsConfig: true } : {}),
     // strict null checks decide optionality; the rest of the author's options stay theirs,
     // `types` included: return types inferred from `node:` APIs need @types/node to resolve
-    compilerOptions: { strict: true, skipLibCheck: true, noEmit: true, ...(tsconfig ? {} : { types: nodeTypes ? ["node"] : [], lib: ["lib.es2022.d.ts"], target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext }) },
+    compilerOptions: {
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      ...(tsconfig
+        ? {}
+        : {
+            types: nodeTypes ? ["node"] : [],
+            lib: ["lib.es2022.d.ts"],
+            target: ts.ScriptTarget.ES2022,
+            module: ts.ModuleKind.NodeNext,
+            moduleResolution: ts.ModuleResolutionKind.NodeNext,
+          }),
+    },
   });
 }
 

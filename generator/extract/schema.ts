@@ -84,7 +84,12 @@ export class SchemaBuilder {
     const count = (this.instances.get(generic) ?? 0) + 1;
     this.instances.set(generic, count);
     if (count > MAX_INSTANCES) {
-      if (count === MAX_INSTANCES + 1) this.problems.error(at, ptr, `${generic.getName()} is instantiated anew at every level (${type.getText(at).slice(0, 80)}...): a generic that expands without end has no finite schema`);
+      if (count === MAX_INSTANCES + 1)
+        this.problems.error(
+          at,
+          ptr,
+          `${generic.getName()} is instantiated anew at every level (${type.getText(at).slice(0, 80)}...): a generic that expands without end has no finite schema`,
+        );
       return {};
     }
     if (this.defs.has(name)) {
@@ -96,23 +101,32 @@ export class SchemaBuilder {
     const decl = namedDeclaration(type);
     const defPtr = `${this.base}/$defs/${escapePointerToken(name)}`;
     const schema = this.structure(type, decl ?? at, defPtr, {});
-    this.defs.set(name, applyDoc(schema, readDoc(decl), (m) => this.problems.error(decl ?? at, defPtr, m)));
+    this.defs.set(
+      name,
+      applyDoc(schema, readDoc(decl), (m) => this.problems.error(decl ?? at, defPtr, m)),
+    );
     return { $ref: `#/$defs/${escapePointerToken(name)}` };
   }
 
   private structure(type: Type, at: Node, ptr: string, extras: RootExtras): JsonSchema {
-    const text = () => type.getText(at, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
+    const text = () =>
+      type.getText(at, ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope);
     const fail = (why: string): JsonSchema => {
       this.problems.error(at, ptr, `cannot express type ${text()} as JSON Schema: ${why}`);
       return {};
     };
-    if ((type.compilerType as { intrinsicName?: string }).intrinsicName === "error") return fail("the type does not resolve (a missing import, or a global type from an @types package: import it explicitly)");
-    if (type.isAny()) return fail("`any` says nothing about the value (use a precise type, or `unknown` for any JSON value)");
+    if ((type.compilerType as { intrinsicName?: string }).intrinsicName === "error")
+      return fail(
+        "the type does not resolve (a missing import, or a global type from an @types package: import it explicitly)",
+      );
+    if (type.isAny())
+      return fail("`any` says nothing about the value (use a precise type, or `unknown` for any JSON value)");
     if (type.isUnknown()) return {};
     if (type.isTypeParameter()) return fail("unresolved type parameter (instantiate the generic with a concrete type)");
     const flags = type.getFlags();
     if (flags & ts.TypeFlags.Never) return fail("`never` has no values");
-    if (flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)) return fail("JSON has no undefined (make the property optional instead)");
+    if (flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void))
+      return fail("JSON has no undefined (make the property optional instead)");
     if (flags & (ts.TypeFlags.BigInt | ts.TypeFlags.BigIntLiteral)) return fail("JSON numbers are not bigints");
     if (flags & (ts.TypeFlags.ESSymbol | ts.TypeFlags.UniqueESSymbol)) return fail("symbols have no JSON form");
     if (type.isNull()) return { type: "null" };
@@ -126,18 +140,26 @@ export class SchemaBuilder {
       const base = parts.filter((p) => !isBrand(p));
       // `string & { readonly __brand: "Email" }`: the brand exists only for the compiler.
       if (base.length === 1 && base.length < parts.length) return this.structure(base[0]!, at, ptr, extras);
-      if (parts.some((p) => !p.isObject())) return fail("an intersection with a primitive that is not a brand (`T & { __brand: ... }`)");
+      if (parts.some((p) => !p.isObject()))
+        return fail("an intersection with a primitive that is not a brand (`T & { __brand: ... }`)");
     }
     if (flags & ts.TypeFlags.NonPrimitive) return { type: "object" };
     const symbol = type.getSymbol();
     if (symbol?.getName() === "Date" && isLibrary(symbol)) {
-      this.problems.warn(at, ptr, "Date becomes a date-time string on the wire: handlers receive and return strings, so the generated type is `string` (declare `string` with `@format date-time` to keep types exact)");
+      this.problems.warn(
+        at,
+        ptr,
+        "Date becomes a date-time string on the wire: handlers receive and return strings, so the generated type is `string` (declare `string` with `@format date-time` to keep types exact)",
+      );
       return { type: "string", format: "date-time" };
     }
-    if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0) return fail("functions have no JSON form");
+    if (type.getCallSignatures().length > 0 || type.getConstructSignatures().length > 0)
+      return fail("functions have no JSON form");
     if (type.isArray() || type.isReadonlyArray()) {
       const element = type.getArrayElementType() ?? type.getTypeArguments()[0];
-      return element ? { type: "array", items: this.convert(element, at, `${ptr}/items`) } : fail("array without an element type");
+      return element
+        ? { type: "array", items: this.convert(element, at, `${ptr}/items`) }
+        : fail("array without an element type");
     }
     if (type.isTuple()) return this.tuple(type, at, ptr);
     // `A & B` of objects: the checker merges their properties
@@ -149,7 +171,10 @@ export class SchemaBuilder {
     const properties: Record<string, JsonSchema> = {};
     const required: string[] = [];
     const methods = type.getProperties().filter(isMethod);
-    if (methods.length > 0) return fail(`it has methods (${methods.map((m) => displayName(m.getName())).join(", ")}); only data can be sent as JSON`);
+    if (methods.length > 0)
+      return fail(
+        `it has methods (${methods.map((m) => displayName(m.getName())).join(", ")}); only data can be sent as JSON`,
+      );
     for (const prop of type.getProperties()) {
       const name = prop.getName();
       const decl = prop.getValueDeclaration() ?? prop.getDeclarations()[0];
@@ -172,14 +197,16 @@ export class SchemaBuilder {
       if (properties[name] === undefined) properties[name] = this.convert(propType, where, propPtr);
       const doc = this.propertyDoc(decl, name, extras);
       properties[name] = applyDoc(properties[name]!, doc, (m) => this.problems.error(where, propPtr, m));
-      if (extras.defaults?.has(name) && properties[name]!.default === undefined) properties[name]!.default = extras.defaults.get(name);
+      if (extras.defaults?.has(name) && properties[name]!.default === undefined)
+        properties[name]!.default = extras.defaults.get(name);
       if (!optional) required.push(name);
     }
     const schema: JsonSchema = { type: "object", properties };
     if (required.length > 0) schema.required = required;
     const index = type.getStringIndexType();
     if (index) schema.additionalProperties = this.convert(index, at, `${ptr}/additionalProperties`);
-    else if (type.getNumberIndexType()) return fail("number-keyed index signatures have no JSON form (JSON keys are strings; use Record<string, T>)");
+    else if (type.getNumberIndexType())
+      return fail("number-keyed index signatures have no JSON form (JSON keys are strings; use Record<string, T>)");
     if (Object.keys(properties).length === 0 && index) delete schema.properties;
     return schema;
   }
@@ -209,9 +236,14 @@ export class SchemaBuilder {
       if (flag & ts.ElementFlags.Variable) rest = this.convert(element, at, `${ptr}/items`);
       else {
         // an optional element's type carries `| undefined`; absence is what minItems says
-        const defined = flag & ts.ElementFlags.Optional && element.isUnion() ? element.getUnionTypes().filter((m) => !m.isUndefined()) : [element];
+        const defined =
+          flag & ts.ElementFlags.Optional && element.isUnion()
+            ? element.getUnionTypes().filter((m) => !m.isUndefined())
+            : [element];
         const elementPtr = `${ptr}/prefixItems/${i}`;
-        prefixItems.push(defined.length === 1 ? this.convert(defined[0]!, at, elementPtr) : this.union(defined, at, elementPtr));
+        prefixItems.push(
+          defined.length === 1 ? this.convert(defined[0]!, at, elementPtr) : this.union(defined, at, elementPtr),
+        );
         if (flag & ts.ElementFlags.Required) minItems = i + 1;
       }
     });
@@ -236,7 +268,8 @@ export class SchemaBuilder {
     const group = [...values, ...(trues.length === 1 ? trues : [])];
     if (group.length > 0) parts.push(this.literalGroup(group, at, ptr));
     const objects = others.filter((m) => m.isObject() && !m.isArray() && !m.isTuple());
-    const discriminated = objects.length === others.length && others.length > 1 && discriminant(others, at) !== undefined;
+    const discriminated =
+      objects.length === others.length && others.length > 1 && discriminant(others, at) !== undefined;
     others.forEach((m, i) => parts.push(this.convert(m, at, `${ptr}/${discriminated ? "oneOf" : "anyOf"}/${i}`)));
     if (hasNull) {
       const only = parts.length === 1 ? parts[0]! : undefined;
@@ -245,14 +278,19 @@ export class SchemaBuilder {
       parts.push({ type: "null" });
     }
     if (parts.length === 1) return parts[0]!;
-    if (parts.every((p) => typeof p.type === "string" && Object.keys(p).length === 1)) return { type: parts.map((p) => p.type) };
+    if (parts.every((p) => typeof p.type === "string" && Object.keys(p).length === 1))
+      return { type: parts.map((p) => p.type) };
     return discriminated && !hasNull ? { oneOf: parts } : { anyOf: parts };
   }
 
   private literalGroup(members: Type[], at: Node, ptr: string): JsonSchema {
     const values = members.map((m) => literalValue(m));
     if (this.direction === "input" && members.some((m) => m.isEnumLiteral())) {
-      this.problems.warn(at, ptr, "an enum-typed input: the generated input type is a union of its values, which a handler typed with the enum does not accept (use a union of literals)");
+      this.problems.warn(
+        at,
+        ptr,
+        "an enum-typed input: the generated input type is a union of its values, which a handler typed with the enum does not accept (use a union of literals)",
+      );
     }
     return values.length === 1 ? { const: values[0] } : { enum: values };
   }
@@ -297,7 +335,15 @@ function isBrand(t: Type): boolean {
 }
 
 function isMethod(p: MorphSymbol): boolean {
-  return p.getDeclarations().some((d) => Node.isMethodDeclaration(d) || Node.isMethodSignature(d) || Node.isGetAccessorDeclaration(d) || Node.isSetAccessorDeclaration(d));
+  return p
+    .getDeclarations()
+    .some(
+      (d) =>
+        Node.isMethodDeclaration(d) ||
+        Node.isMethodSignature(d) ||
+        Node.isGetAccessorDeclaration(d) ||
+        Node.isSetAccessorDeclaration(d),
+    );
 }
 
 function isLibrary(symbol: MorphSymbol): boolean {
@@ -330,17 +376,27 @@ function namedDeclaration(type: Type): Node | undefined {
 function defName(type: Type): string {
   const symbol = namedSymbol(type)!;
   const args = type.getAliasSymbol() ? type.getAliasTypeArguments() : type.getTypeArguments();
-  const word = (a: Type) => a.getText().replaceAll("[]", "Array").replace(/[^A-Za-z0-9_]/g, "").replace(/^./, (c) => c.toUpperCase());
+  const word = (a: Type) =>
+    a
+      .getText()
+      .replaceAll("[]", "Array")
+      .replace(/[^A-Za-z0-9_]/g, "")
+      .replace(/^./, (c) => c.toUpperCase());
   return symbol.getName() + args.map((a) => (isNamed(a) ? defName(a) : word(a))).join("");
 }
 
 /** The type aliases a declaration's type annotation goes through: `to: Email` → [Email]. */
 function aliasChain(decl: Node | undefined): Node[] {
   const chain: Node[] = [];
-  let typeNode = decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl) || Node.isParameterDeclaration(decl)) ? decl.getTypeNode() : undefined;
+  let typeNode =
+    decl && (Node.isPropertySignature(decl) || Node.isPropertyDeclaration(decl) || Node.isParameterDeclaration(decl))
+      ? decl.getTypeNode()
+      : undefined;
   for (let depth = 0; typeNode && Node.isTypeReference(typeNode) && depth < 16; depth++) {
     const target = typeNode.getTypeName().getSymbol();
-    const aliasDecl = (target?.isAlias() ? target.getAliasedSymbol() : target)?.getDeclarations().find(Node.isTypeAliasDeclaration);
+    const aliasDecl = (target?.isAlias() ? target.getAliasedSymbol() : target)
+      ?.getDeclarations()
+      .find(Node.isTypeAliasDeclaration);
     if (!aliasDecl) break;
     chain.push(aliasDecl);
     typeNode = aliasDecl.getTypeNode();

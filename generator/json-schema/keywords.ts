@@ -29,7 +29,8 @@ export type Holds =
  * what validates), identifies or references a schema, holds definitions, or only means something
  * in a meta-schema. `format` is its own kind: an annotation by default, an assertion when asked.
  */
-export type Role = "applicator" | "assertion" | "annotation" | "format" | "identifier" | "reference" | "definitions" | "meta-schema";
+export type Role =
+  "applicator" | "assertion" | "annotation" | "format" | "identifier" | "reference" | "definitions" | "meta-schema";
 
 /** Which of the two dialects define a keyword (2019-09's `$recursive*`, gone in 2020-12, count as newer than draft-07). */
 export type Dialects = "both" | "draft-07" | "2020-12" | "2019-09";
@@ -121,12 +122,15 @@ export const KEYWORDS: { readonly [name: string]: Keyword } = {
   $vocabulary: { holds: "value", role: "meta-schema", dialects: "2020-12" },
 };
 
-const names = (keep: (k: Keyword) => boolean): readonly string[] => Object.keys(KEYWORDS).filter((n) => keep(KEYWORDS[n]!));
+const names = (keep: (k: Keyword) => boolean): readonly string[] =>
+  Object.keys(KEYWORDS).filter((n) => keep(KEYWORDS[n]!));
 
 /** Keywords whose value is one subschema (`items` included: it is one unless it is a list). */
 export const SUBSCHEMA: readonly string[] = names((k) => k.holds === "schema" || k.holds === "schema or list");
 /** Keywords whose value is a list of subschemas (`items` included: draft-07's tuple form). */
-export const SUBSCHEMA_LIST: readonly string[] = names((k) => k.holds === "schema list" || k.holds === "schema or list");
+export const SUBSCHEMA_LIST: readonly string[] = names(
+  (k) => k.holds === "schema list" || k.holds === "schema or list",
+);
 /** Keywords whose value maps names to subschemas, the definition containers included. */
 export const SUBSCHEMA_MAP: readonly string[] = names((k) => k.holds === "schema map" || k.holds === "definitions");
 /** `$defs` and `definitions`: subschemas reached through `$ref` only. */
@@ -139,16 +143,30 @@ export const ANNOTATIONS: readonly string[] = names((k) => k.role === "annotatio
  * Keywords that change what validates and that only the newer dialect has: a tool schema using
  * one needs ajv's 2020-12 engine (`$defs` does not: a `$ref` into it is a plain JSON pointer).
  */
-export const NEWER_ONLY: readonly string[] = names((k) => (k.dialects === "2020-12" || k.dialects === "2019-09") && ["applicator", "assertion", "identifier", "reference"].includes(k.role));
+export const NEWER_ONLY: readonly string[] = names(
+  (k) =>
+    (k.dialects === "2020-12" || k.dialects === "2019-09") &&
+    ["applicator", "assertion", "identifier", "reference"].includes(k.role),
+);
 
 /**
  * Keywords one dialect reads differently from the other or lacks (definition containers and
  * annotations aside): a schema using one cannot be validated by the draft-07 engine for both.
  */
-export const DIALECT_SPECIFIC: readonly string[] = names((k) => k.dialects !== "both" && k.role !== "definitions" && k.role !== "annotation");
+export const DIALECT_SPECIFIC: readonly string[] = names(
+  (k) => k.dialects !== "both" && k.role !== "definitions" && k.role !== "annotation",
+);
 
 /** Assertions with the same meaning in draft-07 and 2020-12, their values data. */
 export const SHARED_ASSERTIONS: readonly string[] = names((k) => k.role === "assertion" && k.dialects === "both");
 
 /** The keywords of 2020-12's meta-data vocabulary (draft-07 has them all but `deprecated`). */
-export const METADATA: readonly string[] = ["title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples"];
+export const METADATA: readonly string[] = [
+  "title",
+  "description",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "examples",
+];

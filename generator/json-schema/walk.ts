@@ -25,7 +25,8 @@ function subschemas(schema: SchemaObject): { pointer: string; schema: unknown }[
   }
   for (const k of SUBSCHEMA_MAP) {
     const v = schema[k];
-    if (isPlainObject(v)) for (const name of Object.keys(v)) out.push({ pointer: `/${k}/${escapePointerToken(name)}`, schema: v[name] });
+    if (isPlainObject(v))
+      for (const name of Object.keys(v)) out.push({ pointer: `/${k}/${escapePointerToken(name)}`, schema: v[name] });
   }
   return out;
 }

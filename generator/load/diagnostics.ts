@@ -48,7 +48,8 @@ export class InputError extends McpgenError {
   ) {
     const errors = diagnostics.filter((d) => d.severity === "error");
     super(
-      `${errors.length} error${errors.length === 1 ? "" : "s"}\n` + diagnostics.map((d) => "  " + formatDiagnostic(d)).join("\n"),
+      `${errors.length} error${errors.length === 1 ? "" : "s"}\n` +
+        diagnostics.map((d) => "  " + formatDiagnostic(d)).join("\n"),
       { file, exitCode: 1 },
     );
   }

@@ -26,7 +26,8 @@ export function readFrontmatter(text: string): { [key: string]: unknown } | null
   const lines: string[] = [];
   let pos = open[0].length;
   for (;;) {
-    if (pos >= src.length) throw new FrontmatterError("the frontmatter block is not closed by a line `---`", lines.length + 2);
+    if (pos >= src.length)
+      throw new FrontmatterError("the frontmatter block is not closed by a line `---`", lines.length + 2);
     const nl = src.indexOf("\n", pos);
     const end = nl < 0 ? src.length : nl;
     const line = src.slice(pos, end).replace(/\r$/, "");
@@ -35,7 +36,8 @@ export function readFrontmatter(text: string): { [key: string]: unknown } | null
     lines.push(line);
   }
   const parsed = new BlockParser(lines).document();
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new FrontmatterError("the frontmatter is not a mapping of keys to values", 2);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new FrontmatterError("the frontmatter is not a mapping of keys to values", 2);
   return parsed as { [key: string]: unknown };
 }
 
@@ -63,7 +65,8 @@ class BlockParser {
   }
 
   document(): unknown {
-    for (let k = 0; k < this.lines.length; k++) if (/^\t|^ *\t/.test(this.lines[k]!) && !isBlank(this.lines[k]!)) this.fail("tabs cannot indent YAML", k);
+    for (let k = 0; k < this.lines.length; k++)
+      if (/^\t|^ *\t/.test(this.lines[k]!) && !isBlank(this.lines[k]!)) this.fail("tabs cannot indent YAML", k);
     this.skipBlank();
     if (this.i >= this.lines.length) return null;
     const v = this.block(indentOf(this.lines[this.i]!));
@@ -118,9 +121,15 @@ class BlockParser {
     const text = inline === undefined ? "" : stripComment(inline);
     if (text === "") {
       this.skipBlank();
-      if (this.i < this.lines.length && indentOf(this.lines[this.i]!) > indent) return this.block(indentOf(this.lines[this.i]!));
+      if (this.i < this.lines.length && indentOf(this.lines[this.i]!) > indent)
+        return this.block(indentOf(this.lines[this.i]!));
       // A sequence may sit at its key's own indentation.
-      if (this.i < this.lines.length && indentOf(this.lines[this.i]!) === indent && /^- |^-$/.test(this.lines[this.i]!.slice(indent))) return this.sequence(indent);
+      if (
+        this.i < this.lines.length &&
+        indentOf(this.lines[this.i]!) === indent &&
+        /^- |^-$/.test(this.lines[this.i]!.slice(indent))
+      )
+        return this.sequence(indent);
       return null;
     }
     if (/^[|>][+-]?$/.test(text)) return this.blockScalar(text, indent);
@@ -198,8 +207,12 @@ function scalar(text: string, fail: (message: string) => never): unknown {
     return text.slice(1, -1).replace(/''/g, "'");
   }
   if (first === "[") return flowSequence(text, fail);
-  if (first === "{") fail("flow mappings ({...}) are not supported in frontmatter; write the mapping as indented lines");
-  if ("&*!%@`".includes(first)) fail(`YAML ${first === "&" ? "anchors" : first === "*" ? "aliases" : first === "!" ? "tags" : "reserved indicators"} are not supported in frontmatter`);
+  if (first === "{")
+    fail("flow mappings ({...}) are not supported in frontmatter; write the mapping as indented lines");
+  if ("&*!%@`".includes(first))
+    fail(
+      `YAML ${first === "&" ? "anchors" : first === "*" ? "aliases" : first === "!" ? "tags" : "reserved indicators"} are not supported in frontmatter`,
+    );
   if (/:\s/.test(text)) fail(`a plain value cannot contain ": " (quote it): ${JSON.stringify(text)}`);
   return plainScalar(text);
 }

@@ -70,7 +70,16 @@ export function parseJsonWithPositions(text: string): ParsedJson {
       if (c === 92) {
         out += text.slice(chunkStart, i);
         const e = text[i + 1];
-        const simple: Record<string, string> = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
+        const simple: Record<string, string> = {
+          '"': '"',
+          "\\": "\\",
+          "/": "/",
+          b: "\b",
+          f: "\f",
+          n: "\n",
+          r: "\r",
+          t: "\t",
+        };
         if (e !== undefined && e in simple) {
           out += simple[e];
           i += 2;
@@ -155,7 +164,11 @@ export function parseJsonWithPositions(text: string): ParsedJson {
       i += m[0].length;
       return Number(m[0]);
     }
-    for (const [word, value] of [["true", true], ["false", false], ["null", null]] as const) {
+    for (const [word, value] of [
+      ["true", true],
+      ["false", false],
+      ["null", null],
+    ] as const) {
       if (text.startsWith(word, i)) {
         i += word.length;
         return value;

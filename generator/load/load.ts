@@ -3,7 +3,13 @@ import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path
 import { McpgenError } from "../errors.js";
 import type { Dialect, SchemaSource } from "../model/ir.js";
 import { parseJson } from "./json.js";
-import { bundledRevisions, bundledSchemaPath, readSchemaManifest, sha256, verifyBundledFile } from "./schema-manifest.js";
+import {
+  bundledRevisions,
+  bundledSchemaPath,
+  readSchemaManifest,
+  sha256,
+  verifyBundledFile,
+} from "./schema-manifest.js";
 
 /** A schema document read from disk, checked to be an MCP schema, not yet modelled. */
 export interface LoadedSchema {
@@ -121,7 +127,8 @@ function detectDialect(doc: unknown, file: string): { dialect: Dialect; defsKey:
   let defsKey: "definitions" | "$defs";
   if (isObject(doc.$defs) && !isObject(doc.definitions)) defsKey = "$defs";
   else if (isObject(doc.definitions) && !isObject(doc.$defs)) defsKey = "definitions";
-  else if (isObject(doc.$defs) && isObject(doc.definitions)) defsKey = declared?.includes("draft-07") ? "definitions" : "$defs";
+  else if (isObject(doc.$defs) && isObject(doc.definitions))
+    defsKey = declared?.includes("draft-07") ? "definitions" : "$defs";
   else throw new McpgenError("not an MCP schema: no definitions", { file, pointer: "", expected: expectedShape });
 
   let dialect: Dialect;

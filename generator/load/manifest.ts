@@ -57,7 +57,9 @@ let compiled: Validators | undefined; // compiled once per process: the schema i
 function validators(): Validators {
   if (compiled) return compiled;
   const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, verbose: true });
-  const schema = JSON.parse(readFileSync(manifestSchemaPath(), "utf8")) as { definitions: { Tool: { properties: Record<string, { allOf?: unknown }> } } };
+  const schema = JSON.parse(readFileSync(manifestSchemaPath(), "utf8")) as {
+    definitions: { Tool: { properties: Record<string, { allOf?: unknown }> } };
+  };
   // The meta-schema reference on tool schemas is for editors' completion; here checkToolSchema
   // checks them, in their own dialect and with --lenient, so the manifest pass skips them.
   for (const role of ["inputSchema", "outputSchema"]) delete schema.definitions.Tool.properties[role]!.allOf;
@@ -74,13 +76,24 @@ function describeAjvError(e: ErrorObject): { pointer: string; message: string } 
     case "required":
       return { pointer: e.instancePath, message: `missing required property ${JSON.stringify(p.missingProperty)}` };
     case "additionalProperties":
-      return { pointer: `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`, message: unknownKeyMessage(e) };
+      return {
+        pointer: `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, "~0").replace(/\//g, "~1")}`,
+        message: unknownKeyMessage(e),
+      };
     case "enum":
-      return { pointer: e.instancePath, message: `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+      return {
+        pointer: e.instancePath,
+        message: `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      };
     case "type":
       return { pointer: e.instancePath, message: `expected ${String(p.type)}` };
     case "pattern":
-      return { pointer: e.instancePath, message: e.instancePath.endsWith("/uri") ? "expected an absolute URI with a scheme (e.g. file:///..., weather://...)" : `expected a string matching ${String(p.pattern)}` };
+      return {
+        pointer: e.instancePath,
+        message: e.instancePath.endsWith("/uri")
+          ? "expected an absolute URI with a scheme (e.g. file:///..., weather://...)"
+          : `expected a string matching ${String(p.pattern)}`,
+      };
     default:
       return { pointer: e.instancePath, message: `expected: ${e.message ?? e.keyword}` };
   }
@@ -122,11 +135,18 @@ export function parseManifest(text: string, file: string, options: ParseManifest
     parsed = parseJsonWithPositions(text);
   } catch (e) {
     if (!(e instanceof JsonSyntaxError)) throw e;
-    throw new InputError(file, [{ severity: "error", file, pointer: "", message: `invalid JSON: ${e.message}`, ...positionAt(text, e.offset) }]);
+    throw new InputError(file, [
+      { severity: "error", file, pointer: "", message: `invalid JSON: ${e.message}`, ...positionAt(text, e.offset) },
+    ]);
   }
   const add = (d: Omit<Diagnostic, "file">) => diagnostics.push({ ...d, file, ...at(parsed, d.pointer) });
 
-  for (const dup of parsed.duplicateKeys) add({ severity: "error", pointer: dup.pointer, message: "duplicate key in object (JSON.parse would silently keep the last one)" });
+  for (const dup of parsed.duplicateKeys)
+    add({
+      severity: "error",
+      pointer: dup.pointer,
+      message: "duplicate key in object (JSON.parse would silently keep the last one)",
+    });
   if (!isPlainObject(parsed.value)) {
     add({ severity: "error", pointer: "", message: "expected a JSON object (an MCP server manifest)" });
     throw new InputError(file, diagnostics);
@@ -148,7 +168,13 @@ export function parseManifest(text: string, file: string, options: ParseManifest
 
   const revisions = Array.isArray(manifest.revisions) ? manifest.revisions : [...KNOWN_REVISIONS];
   const bundled = bundledRevisions();
-  checkWireKeys({ manifest: parsed.value, manifestSchema: v.schema, spoken: bundled.filter((r) => (revisions as string[]).includes(r)), bundled, definitionsOf: mcpDefinitions }).forEach(add);
+  checkWireKeys({
+    manifest: parsed.value,
+    manifestSchema: v.schema,
+    spoken: bundled.filter((r) => (revisions as string[]).includes(r)),
+    bundled,
+    definitionsOf: mcpDefinitions,
+  }).forEach(add);
   const legacyStructured = revisions.some((r) => r === "2025-06-18" || r === "2025-11-25");
   const fallbackSchemas = new Set<string>();
   (Array.isArray(manifest.tools) ? manifest.tools : []).forEach((tool, i) => {
@@ -164,7 +190,9 @@ export function parseManifest(text: string, file: string, options: ParseManifest
   });
 
   const readFiles = options.readFiles ?? true;
-  const skills = readFiles ? loadSkills(manifest.skills, options.baseDir ?? process.cwd()) : { skills: [], problems: [] };
+  const skills = readFiles
+    ? loadSkills(manifest.skills, options.baseDir ?? process.cwd())
+    : { skills: [], problems: [] };
   skills.problems.forEach(add);
   const apps = checkApps(parsed.value, options.baseDir ?? process.cwd(), readFiles);
   apps.problems.forEach(add);
@@ -188,7 +216,12 @@ export function parseManifest(text: string, file: string, options: ParseManifest
 
 /** Document order (line, then column), so reports read top to bottom. */
 function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return [...list].sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0) || (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
+  return [...list].sort(
+    (a, b) =>
+      (a.line ?? 0) - (b.line ?? 0) ||
+      (a.column ?? 0) - (b.column ?? 0) ||
+      (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0),
+  );
 }
 
 /** Reads and checks a manifest file; `display` names it in diagnostics (default: the path as given). */
@@ -198,7 +231,12 @@ export function loadManifest(path: string, display = path, options: ParseManifes
     text = readFileSync(path, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, expected a JSON file" : `cannot read (${code ?? String(e)})`;
+    const why =
+      code === "ENOENT"
+        ? "file not found"
+        : code === "EISDIR"
+          ? "is a directory, expected a JSON file"
+          : `cannot read (${code ?? String(e)})`;
     throw new InputError(display, [{ severity: "error", file: display, pointer: "", message: why }]);
   }
   return parseManifest(text, display, { baseDir: dirname(path), ...options });

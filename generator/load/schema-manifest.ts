@@ -48,7 +48,11 @@ export function verifyBundledFile(relPath: string, bytes: Uint8Array): string {
   if (hash !== entry.sha256 || bytes.length !== entry.bytes) {
     throw new McpgenError(
       `bundled file schema/${relPath} does not match schema/manifest.json: sha256 ${hash} (${bytes.length} bytes)`,
-      { file: manifestFile, pointer: pointer("files", relPath), expected: `sha256 ${entry.sha256} (${entry.bytes} bytes)` },
+      {
+        file: manifestFile,
+        pointer: pointer("files", relPath),
+        expected: `sha256 ${entry.sha256} (${entry.bytes} bytes)`,
+      },
     );
   }
   return hash;

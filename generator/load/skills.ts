@@ -30,10 +30,30 @@ const SEGMENT = /^[A-Za-z0-9._~!$&'()*+,;=:@-]+$/;
 const SKILL_MD = "SKILL.md";
 
 const MIME: Readonly<Record<string, string>> = {
-  md: "text/markdown", markdown: "text/markdown", txt: "text/plain", html: "text/html", htm: "text/html", css: "text/css", csv: "text/csv",
-  json: "application/json", yaml: "application/yaml", yml: "application/yaml", xml: "application/xml", js: "text/javascript", mjs: "text/javascript",
-  ts: "text/x-typescript", py: "text/x-python", sh: "text/x-shellscript", svg: "image/svg+xml", png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg",
-  gif: "image/gif", webp: "image/webp", pdf: "application/pdf", zip: "application/zip",
+  md: "text/markdown",
+  markdown: "text/markdown",
+  txt: "text/plain",
+  html: "text/html",
+  htm: "text/html",
+  css: "text/css",
+  csv: "text/csv",
+  json: "application/json",
+  yaml: "application/yaml",
+  yml: "application/yaml",
+  xml: "application/xml",
+  js: "text/javascript",
+  mjs: "text/javascript",
+  ts: "text/x-typescript",
+  py: "text/x-python",
+  sh: "text/x-shellscript",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  pdf: "application/pdf",
+  zip: "application/zip",
 };
 
 export interface SkillFileModel {
@@ -104,7 +124,11 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
     const error = (at: string, message: string) => problems.push({ severity: "error", pointer: at, message });
     const hasDir = typeof decl.dir === "string";
     const hasFiles = isPlainObject(decl.files);
-    if (hasDir === hasFiles) return error(pointer, 'expected either "dir" (a folder relative to the manifest) or "files" (inline content by path), not both and not neither');
+    if (hasDir === hasFiles)
+      return error(
+        pointer,
+        'expected either "dir" (a folder relative to the manifest) or "files" (inline content by path), not both and not neither',
+      );
     let files: { path: string; bytes: Uint8Array; pointer: string }[];
     let label: string;
     let folderName: string | undefined;
@@ -120,11 +144,21 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
         walk(abs, abs, paths, walkProblems);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        return error(at, code === "ENOENT" ? `folder ${JSON.stringify(label)} not found (relative to the manifest)` : `cannot read folder ${JSON.stringify(label)} (${code ?? String(e)})`);
+        return error(
+          at,
+          code === "ENOENT"
+            ? `folder ${JSON.stringify(label)} not found (relative to the manifest)`
+            : `cannot read folder ${JSON.stringify(label)} (${code ?? String(e)})`,
+        );
       }
       for (const w of walkProblems) error(at, `${label}/${w}`);
-      if (!paths.includes(SKILL_MD)) return error(at, `no ${SKILL_MD} at the root of ${JSON.stringify(label)} (every skill has one)`);
-      if (paths.length > MAX_SKILL_FILES) return error(at, `${JSON.stringify(label)} has ${paths.length} files; a skill may have at most ${MAX_SKILL_FILES} (Skills extension limit)`);
+      if (!paths.includes(SKILL_MD))
+        return error(at, `no ${SKILL_MD} at the root of ${JSON.stringify(label)} (every skill has one)`);
+      if (paths.length > MAX_SKILL_FILES)
+        return error(
+          at,
+          `${JSON.stringify(label)} has ${paths.length} files; a skill may have at most ${MAX_SKILL_FILES} (Skills extension limit)`,
+        );
       paths = paths.sort();
       files = paths.map((p) => ({ path: p, bytes: readFileSync(join(abs, p)), pointer: at }));
     } else {
@@ -133,7 +167,8 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
       label = `${at}`;
       if (!Object.hasOwn(given, SKILL_MD)) return error(at, `missing "${SKILL_MD}" (every skill has one at its root)`);
       const paths = Object.keys(given).sort();
-      if (paths.length > MAX_SKILL_FILES) return error(at, `${paths.length} files; a skill may have at most ${MAX_SKILL_FILES} (Skills extension limit)`);
+      if (paths.length > MAX_SKILL_FILES)
+        return error(at, `${paths.length} files; a skill may have at most ${MAX_SKILL_FILES} (Skills extension limit)`);
       files = [];
       for (const p of paths) {
         const fp = `${at}/${escapePointerToken(p)}`;
@@ -149,12 +184,19 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
     for (const f of files) {
       const seg = f.path.split("/").find((s) => !SEGMENT.test(s));
       if (seg !== undefined) {
-        error(f.pointer, `${hasDir ? `${label}/${f.path}` : JSON.stringify(f.path)}: ${JSON.stringify(seg)} would need percent-encoding in a skill:// URI; rename it to letters, digits and . _ ~ -`);
+        error(
+          f.pointer,
+          `${hasDir ? `${label}/${f.path}` : JSON.stringify(f.path)}: ${JSON.stringify(seg)} would need percent-encoding in a skill:// URI; rename it to letters, digits and . _ ~ -`,
+        );
         bad = true;
       }
     }
     const total = files.reduce((n, f) => n + f.bytes.length, 0);
-    if (total > MAX_SKILL_BYTES) return error(hasDir ? `${pointer}/dir` : `${pointer}/files`, `the skill's files add up to ${total} bytes; a skill may have at most ${MAX_SKILL_BYTES} (16 MiB, Skills extension limit)`);
+    if (total > MAX_SKILL_BYTES)
+      return error(
+        hasDir ? `${pointer}/dir` : `${pointer}/files`,
+        `the skill's files add up to ${total} bytes; a skill may have at most ${MAX_SKILL_BYTES} (16 MiB, Skills extension limit)`,
+      );
     const models = files.map((f) => fileModel(f.path, f.bytes));
     const md = models.find((f) => f.path === SKILL_MD)!;
     const mdPointer = hasDir ? `${pointer}/dir` : `${pointer}/files/${SKILL_MD}`;
@@ -167,19 +209,39 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
       if (!(e instanceof FrontmatterError)) throw e;
       return error(mdPointer, `${mdLabel}:${e.line}: invalid frontmatter: ${e.message}`);
     }
-    if (frontmatter === null) return error(mdPointer, `${mdLabel} must begin with YAML frontmatter (a \`---\` line, \`name:\` and \`description:\`, a \`---\` line)`);
+    if (frontmatter === null)
+      return error(
+        mdPointer,
+        `${mdLabel} must begin with YAML frontmatter (a \`---\` line, \`name:\` and \`description:\`, a \`---\` line)`,
+      );
     const name = frontmatter.name;
     const description = frontmatter.description;
     if (typeof name !== "string" || !SKILL_NAME.test(name)) {
-      return error(mdPointer, `${mdLabel}: frontmatter "name" must be 1-64 lowercase letters, digits and hyphens, without leading, trailing or consecutive hyphens (Agent Skills naming rule); got ${JSON.stringify(name ?? null)}`);
+      return error(
+        mdPointer,
+        `${mdLabel}: frontmatter "name" must be 1-64 lowercase letters, digits and hyphens, without leading, trailing or consecutive hyphens (Agent Skills naming rule); got ${JSON.stringify(name ?? null)}`,
+      );
     }
     if (typeof description !== "string" || description.trim() === "" || description.length > MAX_DESCRIPTION) {
-      return error(mdPointer, `${mdLabel}: frontmatter "description" must be a non-empty string of at most ${MAX_DESCRIPTION} characters; got ${description === undefined ? "none" : JSON.stringify(description).slice(0, 80)}`);
+      return error(
+        mdPointer,
+        `${mdLabel}: frontmatter "description" must be a non-empty string of at most ${MAX_DESCRIPTION} characters; got ${description === undefined ? "none" : JSON.stringify(description).slice(0, 80)}`,
+      );
     }
-    if (folderName !== undefined && folderName !== name) return error(mdPointer, `${mdLabel}: frontmatter name ${JSON.stringify(name)} differs from its folder name ${JSON.stringify(folderName)} (Agent Skills: the name matches the folder)`);
+    if (folderName !== undefined && folderName !== name)
+      return error(
+        mdPointer,
+        `${mdLabel}: frontmatter name ${JSON.stringify(name)} differs from its folder name ${JSON.stringify(folderName)} (Agent Skills: the name matches the folder)`,
+      );
     const meta = frontmatter.metadata;
     if (isPlainObject(meta)) {
-      for (const k of Object.keys(meta)) if (k.startsWith("io.modelcontextprotocol/")) problems.push({ severity: "warning", pointer: mdPointer, message: `${mdLabel}: metadata key ${JSON.stringify(k)} uses the prefix reserved for MCP extensions` });
+      for (const k of Object.keys(meta))
+        if (k.startsWith("io.modelcontextprotocol/"))
+          problems.push({
+            severity: "warning",
+            pointer: mdPointer,
+            message: `${mdLabel}: metadata key ${JSON.stringify(k)} uses the prefix reserved for MCP extensions`,
+          });
     }
     const prefix = typeof decl.prefix === "string" ? decl.prefix : undefined;
     if (bad) return;
@@ -195,7 +257,12 @@ export function loadSkills(list: unknown, baseDir: string): { skills: SkillModel
   const seen = new Map<string, string>();
   for (const s of skills) {
     const prior = seen.get(s.uri);
-    if (prior !== undefined) problems.push({ severity: "error", pointer: s.pointer, message: `skill ${s.uri} is declared twice (also at ${prior}); give one a different name or "prefix"` });
+    if (prior !== undefined)
+      problems.push({
+        severity: "error",
+        pointer: s.pointer,
+        message: `skill ${s.uri} is declared twice (also at ${prior}); give one a different name or "prefix"`,
+      });
     else seen.set(s.uri, s.pointer);
   }
   return { skills: problems.some((p) => p.severity === "error") ? [] : skills, problems };

@@ -50,7 +50,12 @@ export function checkToolSchema(
       const what = `not a valid JSON Schema: ${e.message ?? e.keyword}${e.keyword === "enum" ? ` (${(e.params as { allowedValues?: unknown[] }).allowedValues?.map((v) => JSON.stringify(v)).join(", ")})` : ""}`;
       // an error by default (the types would silently lose everything); --lenient for schemas captured from servers
       if (lenient) warn(pointer + e.instancePath, `${what}; ${fallbackNote} (--lenient)`);
-      else diagnostics.push({ severity: "error", pointer: pointer + e.instancePath, message: `${what} (--lenient makes this a warning and types the ${role} as Record<string, unknown>)` });
+      else
+        diagnostics.push({
+          severity: "error",
+          pointer: pointer + e.instancePath,
+          message: `${what} (--lenient makes this a warning and types the ${role} as Record<string, unknown>)`,
+        });
     }
     return { diagnostics, fallback: true };
   }
@@ -63,21 +68,41 @@ export function checkToolSchema(
   if (role === "inputSchema" && rootType === undefined) {
     // Published as is, the server's own tools/list would fail validation in every strict client.
     repaired = { type: "object", ...schema };
-    warn(pointer, `root "type" is missing; "type": "object" added to the published inputSchema, as MCP requires${objectByShape ? " (typed as an object)" : `; ${fallbackNote}`}`);
+    warn(
+      pointer,
+      `root "type" is missing; "type": "object" added to the published inputSchema, as MCP requires${objectByShape ? " (typed as an object)" : `; ${fallbackNote}`}`,
+    );
     if (!objectByShape) return { diagnostics, fallback: true, repaired };
   } else if (role === "inputSchema" && !objectRoot) {
-    warn(pointer + "/type", `root "type" must be "object" for inputSchema, found ${JSON.stringify(rootType)}; ${fallbackNote}`);
+    warn(
+      pointer + "/type",
+      `root "type" must be "object" for inputSchema, found ${JSON.stringify(rootType)}; ${fallbackNote}`,
+    );
     return { diagnostics, fallback: true };
-  } else if (role === "outputSchema" && legacyRootObject && rootType !== "object" && !(rootType === undefined && objectByShape)) {
+  } else if (
+    role === "outputSchema" &&
+    legacyRootObject &&
+    rootType !== "object" &&
+    !(rootType === undefined && objectByShape)
+  ) {
     // ≤2025-11-25 requires an object root for outputSchema; 2026-07-28 allows any schema.
-    diagnostics.push({ severity: "error", pointer: pointer + (rootType === undefined ? "" : "/type"), message: `root "type" of outputSchema must be "object" for revisions before 2026-07-28 (found ${JSON.stringify(rootType)}); drop those revisions or wrap the output in an object` });
+    diagnostics.push({
+      severity: "error",
+      pointer: pointer + (rootType === undefined ? "" : "/type"),
+      message: `root "type" of outputSchema must be "object" for revisions before 2026-07-28 (found ${JSON.stringify(rootType)}); drop those revisions or wrap the output in an object`,
+    });
   }
   walkSchema(schema, pointer, (s, p) => {
     checkRequired(s, p, warn);
     const ref = s.$ref;
     if (typeof ref !== "string") return;
-    if (!ref.startsWith("#")) warn(p + "/$ref", `external $ref ${JSON.stringify(ref)} is not followed (MCP forbids network dereferencing by default); typed as unknown`);
-    else if (!resolveLocalRef(schema, ref)) warn(p + "/$ref", `$ref ${JSON.stringify(ref)} does not resolve inside this schema; typed as unknown`);
+    if (!ref.startsWith("#"))
+      warn(
+        p + "/$ref",
+        `external $ref ${JSON.stringify(ref)} is not followed (MCP forbids network dereferencing by default); typed as unknown`,
+      );
+    else if (!resolveLocalRef(schema, ref))
+      warn(p + "/$ref", `$ref ${JSON.stringify(ref)} does not resolve inside this schema; typed as unknown`);
   });
   return repaired === undefined ? { diagnostics, fallback: false } : { diagnostics, fallback: false, repaired };
 }
@@ -87,13 +112,25 @@ export function checkToolSchema(
  * type then demands a property of type `unknown` that nothing documents. Skipped where the
  * property may come from elsewhere (composition, `$ref`, pattern properties).
  */
-function checkRequired(s: { [key: string]: unknown }, p: string, warn: (pointer: string, message: string) => void): void {
+function checkRequired(
+  s: { [key: string]: unknown },
+  p: string,
+  warn: (pointer: string, message: string) => void,
+): void {
   if (!Array.isArray(s.required) || !isPlainObject(s.properties)) return;
-  if (["allOf", "anyOf", "oneOf", "$ref", "patternProperties", "if", "dependentSchemas", "dependencies"].some((k) => k in s)) return;
+  if (
+    ["allOf", "anyOf", "oneOf", "$ref", "patternProperties", "if", "dependentSchemas", "dependencies"].some(
+      (k) => k in s,
+    )
+  )
+    return;
   const declared = Object.keys(s.properties);
   s.required.forEach((name, i) => {
     if (typeof name !== "string" || declared.includes(name)) return;
     const near = didYouMean(name, declared);
-    warn(`${p}/required/${i}`, `required names ${JSON.stringify(name)}, which "properties" does not declare${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`);
+    warn(
+      `${p}/required/${i}`,
+      `required names ${JSON.stringify(name)}, which "properties" does not declare${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`,
+    );
   });
 }

@@ -14,7 +14,8 @@ export interface TemplateVariable {
   expression: number;
 }
 
-export type TemplateParse = { ok: true; variables: TemplateVariable[] } | { ok: false; message: string; offset: number };
+export type TemplateParse =
+  { ok: true; variables: TemplateVariable[] } | { ok: false; message: string; offset: number };
 
 const OPERATORS = new Set(["+", "#", ".", "/", ";", "?", "&"]);
 const RESERVED_OPERATORS = new Set(["=", ",", "!", "@", "|"]);
@@ -32,9 +33,9 @@ export function parseUriTemplate(template: string): TemplateParse {
     const c = template[i]!;
     if (c === "{") {
       const end = template.indexOf("}", i + 1);
-      if (end < 0) return { ok: false, message: "unclosed expression: missing \"}\"", offset: i };
+      if (end < 0) return { ok: false, message: 'unclosed expression: missing "}"', offset: i };
       let body = template.slice(i + 1, end);
-      if (body.includes("{")) return { ok: false, message: "nested \"{\" inside an expression", offset: i };
+      if (body.includes("{")) return { ok: false, message: 'nested "{" inside an expression', offset: i };
       let operator = "";
       if (body && OPERATORS.has(body[0]!)) {
         operator = body[0]!;
@@ -46,9 +47,15 @@ export function parseUriTemplate(template: string): TemplateParse {
       for (const spec of body.split(",")) {
         const m = /^([^:*]*)(?::(\d+)|(\*))?$/.exec(spec);
         const name = m?.[1] ?? "";
-        if (!m || !VARNAME.test(name)) return { ok: false, message: `invalid variable ${JSON.stringify(spec)} (letters, digits, "_", pct-encoded and inner "." only)`, offset: i };
+        if (!m || !VARNAME.test(name))
+          return {
+            ok: false,
+            message: `invalid variable ${JSON.stringify(spec)} (letters, digits, "_", pct-encoded and inner "." only)`,
+            offset: i,
+          };
         const prefix = m[2] !== undefined ? Number(m[2]) : null;
-        if (prefix !== null && (prefix < 1 || prefix > 9999 || m[2]!.length > 4)) return { ok: false, message: `prefix length of "${name}" must be 1..9999`, offset: i };
+        if (prefix !== null && (prefix < 1 || prefix > 9999 || m[2]!.length > 4))
+          return { ok: false, message: `prefix length of "${name}" must be 1..9999`, offset: i };
         variables.push({ name, operator, explode: m[3] === "*", prefix, expression });
       }
       expression++;
@@ -56,11 +63,17 @@ export function parseUriTemplate(template: string): TemplateParse {
       continue;
     }
     if (c === "%") {
-      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i, i + 3))) return { ok: false, message: "\"%\" must start a pct-encoded octet", offset: i };
+      if (!/^%[0-9A-Fa-f]{2}/.test(template.slice(i, i + 3)))
+        return { ok: false, message: '"%" must start a pct-encoded octet', offset: i };
       i += 3;
       continue;
     }
-    if (BAD_LITERAL.test(c)) return { ok: false, message: `character ${JSON.stringify(c)} is not allowed in a URI template literal`, offset: i };
+    if (BAD_LITERAL.test(c))
+      return {
+        ok: false,
+        message: `character ${JSON.stringify(c)} is not allowed in a URI template literal`,
+        offset: i,
+      };
     i++;
   }
   return { ok: true, variables };
@@ -77,9 +90,13 @@ export function unmatchableParts(vars: TemplateVariable[]): string[] {
   for (const group of byExpression.values()) {
     const op = group[0]!.operator;
     if (group.length > 1 && (op === "/" || op === "+" || op === "#")) {
-      out.push(`{${op}${group.map((v) => v.name).join(",")}} cannot be split back into its variables; write ${group.map((v) => `{${op}${v.name}}`).join("")} or separate them with literals`);
+      out.push(
+        `{${op}${group.map((v) => v.name).join(",")}} cannot be split back into its variables; write ${group.map((v) => `{${op}${v.name}}`).join("")} or separate them with literals`,
+      );
     }
   }
-  for (const v of vars) if (v.prefix !== null) out.push(`"${v.name}:${v.prefix}" keeps only a prefix, so a matched URI yields the prefix, not the value`);
+  for (const v of vars)
+    if (v.prefix !== null)
+      out.push(`"${v.name}:${v.prefix}" keeps only a prefix, so a matched URI yields the prefix, not the value`);
   return out;
 }

@@ -11,7 +11,14 @@
 import type { Diagnostic } from "./diagnostics.js";
 import { didYouMean } from "./did-you-mean.js";
 import { escapePointerToken } from "../json-schema/pointer.js";
-import { admitsOtherKeys, declaredKeys, definition, propertySchema, type Definitions, type WireSchema } from "./mcp-definitions.js";
+import {
+  admitsOtherKeys,
+  declaredKeys,
+  definition,
+  propertySchema,
+  type Definitions,
+  type WireSchema,
+} from "./mcp-definitions.js";
 import { isPlainObject, type SchemaObject } from "../json-schema/walk.js";
 
 type Problem = Omit<Diagnostic, "file">;
@@ -60,7 +67,9 @@ export interface WireKeysInput {
 /** Warnings for the unknown keys of wire objects; deletes (from `manifest`) each key no spoken revision admits. */
 export function checkWireKeys(input: WireKeysInput): Problem[] {
   const out: Problem[] = [];
-  const oursDefs = (isPlainObject(input.manifestSchema.definitions) ? input.manifestSchema.definitions : {}) as Definitions;
+  const oursDefs = (
+    isPlainObject(input.manifestSchema.definitions) ? input.manifestSchema.definitions : {}
+  ) as Definitions;
   const root: WireSchema = { name: "manifest", schema: input.manifestSchema };
   const spoken = new Set(input.spoken);
 
@@ -75,7 +84,8 @@ export function checkWireKeys(input: WireKeysInput): Problem[] {
         if (!ours || theirs.length === 0) continue;
         const v = place.value[key];
         const items: [string, unknown][] = Array.isArray(v) ? v.map((x, i) => [`${at}/${i}`, x]) : [[at, v]];
-        for (const [pointer, value] of items) if (isPlainObject(value)) visit({ pointer, value, section: place.section, ours, theirs });
+        for (const [pointer, value] of items)
+          if (isPlainObject(value)) visit({ pointer, value, section: place.section, ours, theirs });
         continue;
       }
       if (place.theirs.some((t) => declaredKeys(t.schema).includes(key))) continue; // a field of MCP the manifest format does not list yet: published where declared
@@ -109,7 +119,12 @@ function childrenOf(theirs: Theirs[], key: string): Theirs[] {
   });
 }
 
-function unknownKey(place: Place, key: string, at: string, oursKeys: Set<string>): { problem?: Problem; drop: boolean } {
+function unknownKey(
+  place: Place,
+  key: string,
+  at: string,
+  oursKeys: Set<string>,
+): { problem?: Problem; drop: boolean } {
   const speaking = place.theirs.filter((t) => t.spoken);
   // the newest spoken revision names the type (`Annotations`, not 2024-11-05's inline one)
   const name = (speaking.at(-1) ?? place.theirs.at(-1))!.schema.name;
@@ -120,12 +135,34 @@ function unknownKey(place: Place, key: string, at: string, oursKeys: Set<string>
   const admitting = speaking.length === 0 || speaking.some((t) => admitsOtherKeys(t.schema));
   if (!admitting) {
     const revisions = speaking.map((t) => t.revision).join(", ");
-    return { drop: true, problem: { severity: "warning", pointer: at, message: `unknown property ${JSON.stringify(key)}${hint}: MCP's ${name} admits no other properties (${revisions}), so it is left out of what is published` } };
+    return {
+      drop: true,
+      problem: {
+        severity: "warning",
+        pointer: at,
+        message: `unknown property ${JSON.stringify(key)}${hint}: MCP's ${name} admits no other properties (${revisions}), so it is left out of what is published`,
+      },
+    };
   }
   const misplaced = MISPLACED[place.section];
   if (misplaced && misplaced.key === key && place.pointer.split("/").length === 3) {
-    return { drop: false, problem: { severity: "warning", pointer: at, message: `unknown property ${JSON.stringify(key)} in ${place.section === "resources" ? "a resource" : "a resource template"}; ${misplaced.hint} (published as given)` } };
+    return {
+      drop: false,
+      problem: {
+        severity: "warning",
+        pointer: at,
+        message: `unknown property ${JSON.stringify(key)} in ${place.section === "resources" ? "a resource" : "a resource template"}; ${misplaced.hint} (published as given)`,
+      },
+    };
   }
-  if (near) return { drop: false, problem: { severity: "warning", pointer: at, message: `${JSON.stringify(key)} is not a field of MCP's ${name}${hint}; MCP admits other properties, so it is published as given` } };
+  if (near)
+    return {
+      drop: false,
+      problem: {
+        severity: "warning",
+        pointer: at,
+        message: `${JSON.stringify(key)} is not a field of MCP's ${name}${hint}; MCP admits other properties, so it is published as given`,
+      },
+    };
   return { drop: false };
 }

@@ -66,7 +66,12 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     const id = ids(names.tools[index]);
     const pointer = `/tools/${index}`;
     const inputFallback = loaded.fallbackSchemas.has(`${pointer}/inputSchema`);
-    const defaults = inputFallback ? null : inputDefaults(t.inputSchema as JSONSchema, rejected === undefined ? undefined : (p) => !rejected.has(`${pointer}/inputSchema${p}`));
+    const defaults = inputFallback
+      ? null
+      : inputDefaults(
+          t.inputSchema as JSONSchema,
+          rejected === undefined ? undefined : (p) => !rejected.has(`${pointer}/inputSchema${p}`),
+        );
     return {
       name: t.name,
       index,
@@ -131,7 +136,11 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
       pointer: `/prompts/${index}`,
       ids: id,
       definition: plain(p),
-      arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, description: a.description ?? null })),
+      arguments: (p.arguments ?? []).map((a) => ({
+        name: a.name,
+        required: a.required === true,
+        description: a.description ?? null,
+      })),
       argsType: id.type + TYPE_SUFFIX.promptArgs,
     };
   });
@@ -148,9 +157,16 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
   if (loaded.skills.length > 0) {
     // Skill files are resources (resources/read), and the server implements resources/directory/read.
     capabilities.resources ??= { ...declared.resources };
-    capabilities.extensions = { ...capabilities.extensions, [SKILLS_EXTENSION]: { directoryRead: true, ...declared.extensions?.[SKILLS_EXTENSION] } };
+    capabilities.extensions = {
+      ...capabilities.extensions,
+      [SKILLS_EXTENSION]: { directoryRead: true, ...declared.extensions?.[SKILLS_EXTENSION] },
+    };
   }
-  if (loaded.apps) capabilities.extensions = { ...capabilities.extensions, [APPS_EXTENSION]: { ...declared.extensions?.[APPS_EXTENSION] } };
+  if (loaded.apps)
+    capabilities.extensions = {
+      ...capabilities.extensions,
+      [APPS_EXTENSION]: { ...declared.extensions?.[APPS_EXTENSION] },
+    };
 
   // newest first: the runtime prefers the first revision it shares with the peer
   const revisions = [...(m.revisions ?? KNOWN_REVISIONS)].sort().reverse();

@@ -38,7 +38,8 @@ export function buildModel(loaded: LoadedSchema, options: BuildOptions = {}): Pr
     if (!loaded.revision) {
       throw new McpgenError("cannot tell which protocol revision this schema is", {
         file: loaded.source.display,
-        expected: "a schema.json inside a directory named after its revision (e.g. 2026-09-30/schema.json) or the revision option",
+        expected:
+          "a schema.json inside a directory named after its revision (e.g. 2026-09-30/schema.json) or the revision option",
       });
     }
     revision = loaded.revision;
@@ -97,7 +98,8 @@ function paramsFacts(reader: SchemaReader, messageType: string) {
 
 /** Result definitions the receiving side may answer with, per the schema's result unions. */
 function resultUnion(reader: SchemaReader, from: SchemaMethod["from"]): Set<string> | null {
-  const unions = from === "client" ? ["ServerResult"] : from === "server" ? ["ClientResult"] : ["ServerResult", "ClientResult"];
+  const unions =
+    from === "client" ? ["ServerResult"] : from === "server" ? ["ClientResult"] : ["ServerResult", "ClientResult"];
   const sets: Set<string>[] = [];
   for (const u of unions) {
     const members = reader.unionMembers(u);
@@ -121,17 +123,23 @@ function fromOverlay(
   const inSchema = new Map(schemaMethods.map((m) => [m.method, m]));
   for (const m of schemaMethods) {
     if (!overlay.methods[m.method]) {
-      problems.push(`method "${m.method}" (${m.messageType}, in ${m.unions.join(", ")}) is in the schema but not in ${file}`);
+      problems.push(
+        `method "${m.method}" (${m.messageType}, in ${m.unions.join(", ")}) is in the schema but not in ${file}`,
+      );
     }
   }
   for (const [name, o] of Object.entries(overlay.methods).sort(([a], [b]) => compareNames(a, b))) {
     const s = inSchema.get(name);
     if (!s) {
-      problems.push(`method "${name}" (${o.messageType}) is in ${file} but not in the schema's message unions (removed or renamed?)`);
+      problems.push(
+        `method "${name}" (${o.messageType}) is in ${file} but not in the schema's message unions (removed or renamed?)`,
+      );
       continue;
     }
-    if (s.kind !== o.kind) problems.push(`method "${name}": ${file} says kind "${o.kind}", the schema says "${s.kind}"`);
-    if (s.from !== o.from) problems.push(`method "${name}": ${file} says from "${o.from}", the schema's unions say "${s.from}"`);
+    if (s.kind !== o.kind)
+      problems.push(`method "${name}": ${file} says kind "${o.kind}", the schema says "${s.kind}"`);
+    if (s.from !== o.from)
+      problems.push(`method "${name}": ${file} says from "${o.from}", the schema's unions say "${s.from}"`);
     if (s.messageType !== o.messageType) {
       problems.push(`method "${name}": ${file} says message type ${o.messageType}, the schema says ${s.messageType}`);
     }
@@ -140,7 +148,9 @@ function fromOverlay(
   problems.push(...checkInputRequests(reader, overlay, file));
   const hasBatch = reader.has("JSONRPCBatchRequest");
   if (hasBatch !== overlay.batching) {
-    problems.push(`${file} says batching ${overlay.batching}, the schema ${hasBatch ? "defines" : "does not define"} JSONRPCBatchRequest`);
+    problems.push(
+      `${file} says batching ${overlay.batching}, the schema ${hasBatch ? "defines" : "does not define"} JSONRPCBatchRequest`,
+    );
   }
   const hasInit = inSchema.has("initialize");
   if ((overlay.era === "legacy") !== hasInit) {
@@ -171,11 +181,15 @@ function checkResult(
   if (!reader.has(result)) return [`method "${name}": result type ${result} from ${file} is not defined in the schema`];
   const allowed = resultUnion(reader, s.from);
   if (allowed && !allowed.has(result)) {
-    out.push(`method "${name}": result type ${result} from ${file} is not in the schema's ${s.from === "server" ? "ClientResult" : s.from === "client" ? "ServerResult" : "ClientResult and ServerResult"}`);
+    out.push(
+      `method "${name}": result type ${result} from ${file} is not in the schema's ${s.from === "server" ? "ClientResult" : s.from === "client" ? "ServerResult" : "ClientResult and ServerResult"}`,
+    );
   }
   const response = responses.get(s.messageType);
   if (response && !response.members.includes(result)) {
-    out.push(`method "${name}": ${response.responseType} allows ${response.members.join(" | ")}, not ${result} from ${file}`);
+    out.push(
+      `method "${name}": ${response.responseType} allows ${response.members.join(" | ")}, not ${result} from ${file}`,
+    );
   }
   if (!response && responses.size > 0) {
     out.push(`method "${name}": the schema names responses (…ResultResponse) but none for ${s.messageType}`);
@@ -200,12 +214,18 @@ function checkInputRequests(reader: SchemaReader, overlay: MethodOverlay, file: 
     }
     seen.add(method);
     const o = listed[method];
-    if (!o) out.push(`input request "${method}" (${def}, in InputRequest) is in the schema but not in ${file} inputRequests`);
-    else if (o.messageType !== def) out.push(`input request "${method}": ${file} says ${o.messageType}, the schema says ${def}`);
-    else if (!reader.has(o.resultType)) out.push(`input request "${method}": result type ${o.resultType} is not defined in the schema`);
+    if (!o)
+      out.push(`input request "${method}" (${def}, in InputRequest) is in the schema but not in ${file} inputRequests`);
+    else if (o.messageType !== def)
+      out.push(`input request "${method}": ${file} says ${o.messageType}, the schema says ${def}`);
+    else if (!reader.has(o.resultType))
+      out.push(`input request "${method}": result type ${o.resultType} is not defined in the schema`);
   }
   for (const method of Object.keys(listed).sort(compareNames)) {
-    if (!seen.has(method)) out.push(`input request "${method}" is in ${file} but not in the schema's InputRequest union (removed or renamed?)`);
+    if (!seen.has(method))
+      out.push(
+        `input request "${method}" is in ${file} but not in the schema's InputRequest union (removed or renamed?)`,
+      );
   }
   return out;
 }
@@ -254,7 +274,9 @@ function inferMethods(
     }
     let capability: string | null = facts?.capability ?? null;
     if (!facts) {
-      warn(`${display}: method "${s.method}" (${s.messageType}) is in no reviewed overlay; assumed ungated (no capability)`);
+      warn(
+        `${display}: method "${s.method}" (${s.messageType}) is in no reviewed overlay; assumed ungated (no capability)`,
+      );
       capability = null;
     } else if (facts.kind !== s.kind || facts.messageType !== s.messageType) {
       warn(

@@ -46,7 +46,10 @@ export interface InputDefaults {
  * (the handler gets the arguments as sent, and nothing runs per call). `usable(pointer)` says
  * whether the `default` of the property schema at `pointer` passed the generation check.
  */
-export function inputDefaults(schema: JSONSchema, usable: (pointer: string) => boolean = () => true): InputDefaults | null {
+export function inputDefaults(
+  schema: JSONSchema,
+  usable: (pointer: string) => boolean = () => true,
+): InputDefaults | null {
   if (!isPlainObject(schema)) return null;
   const nodes = new Map<string, DefaultsNode>();
   const queue: { pointer: string; schema: unknown }[] = [{ pointer: "", schema }];
@@ -78,11 +81,15 @@ export function inputDefaults(schema: JSONSchema, usable: (pointer: string) => b
   const has = new Set<string>();
   for (const node of nodes.values()) if (node.fills.length > 0) has.add(node.pointer);
   if (has.size === 0) return null;
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const node of nodes.values()) {
       if (has.has(node.pointer)) continue;
-      if (node.props.some((p) => has.has(p.child)) || (node.items !== null && has.has(node.items)) || node.same.some((p) => has.has(p))) {
+      if (
+        node.props.some((p) => has.has(p.child)) ||
+        (node.items !== null && has.has(node.items)) ||
+        node.same.some((p) => has.has(p))
+      ) {
         has.add(node.pointer);
         changed = true;
       }

@@ -74,7 +74,8 @@ function checkOverlay(raw: unknown, file: string, revision: string): MethodOverl
     if (!isObject(m)) bad(at(), "an object");
     const o = m as Record<string, unknown>;
     if (o.kind !== "request" && o.kind !== "notification") bad(at("kind"), '"request" or "notification"');
-    if (o.from !== "client" && o.from !== "server" && o.from !== "both") bad(at("from"), '"client", "server" or "both"');
+    if (o.from !== "client" && o.from !== "server" && o.from !== "both")
+      bad(at("from"), '"client", "server" or "both"');
     if (typeof o.messageType !== "string") bad(at("messageType"), "a definition name");
     if (o.kind === "request" ? typeof o.resultType !== "string" : o.resultType !== null) {
       bad(at("resultType"), o.kind === "request" ? "a definition name" : "null for a notification");

@@ -72,7 +72,8 @@ export class SchemaReader {
   refName(schema: unknown, at: string): string {
     const ref = isObject(schema) ? schema.$ref : undefined;
     const prefix = `#/${this.defsKey}/`;
-    if (typeof ref !== "string" || !ref.startsWith(prefix)) this.fail("unexpected union member", at, `a $ref to ${prefix}<Name>`);
+    if (typeof ref !== "string" || !ref.startsWith(prefix))
+      this.fail("unexpected union member", at, `a $ref to ${prefix}<Name>`);
     const name = decodeURIComponent(ref.slice(prefix.length)).replaceAll("~1", "/").replaceAll("~0", "~");
     if (!this.has(name)) this.fail(`$ref to undefined definition ${JSON.stringify(name)}`, at);
     return name;
@@ -95,7 +96,11 @@ export class SchemaReader {
     if (typeof schema.$ref === "string") return [this.refName(schema, this.ptr(union))];
     const method = this.methodConst(union);
     if (method !== undefined) return [this.copiedMember(union, method)];
-    return this.fail("cannot read union members", this.ptr(union), "anyOf/oneOf of $refs, a single $ref, or a copy of one message definition");
+    return this.fail(
+      "cannot read union members",
+      this.ptr(union),
+      "anyOf/oneOf of $refs, a single $ref, or a copy of one message definition",
+    );
   }
 
   methodConst(name: string): string | undefined {
@@ -124,13 +129,22 @@ export class SchemaReader {
   /** All JSON-RPC methods the message unions declare, sorted by method name. */
   methods(): SchemaMethod[] {
     if (!this.has("ClientRequest")) {
-      this.fail("not an MCP schema: ClientRequest is not defined", "/" + this.defsKey, "a ClientRequest union of request definitions");
+      this.fail(
+        "not an MCP schema: ClientRequest is not defined",
+        "/" + this.defsKey,
+        "a ClientRequest union of request definitions",
+      );
     }
     const byMethod = new Map<string, SchemaMethod>();
     for (const { union, kind, side } of messageUnions) {
       for (const name of this.unionMembers(union) ?? []) {
         const method = this.methodConst(name);
-        if (method === undefined) this.fail(`${union} member ${name} has no method name`, this.ptr(name, "properties", "method"), "a `const` string");
+        if (method === undefined)
+          this.fail(
+            `${union} member ${name} has no method name`,
+            this.ptr(name, "properties", "method"),
+            "a `const` string",
+          );
         const prev = byMethod.get(method);
         if (!prev) {
           byMethod.set(method, { method, kind, from: side, messageType: name, unions: [union] });
@@ -168,7 +182,8 @@ export class SchemaReader {
       if (name === "JSONRPCResultResponse" || !name.endsWith("ResultResponse")) continue;
       const props = this.def(name)?.properties;
       const pointer = this.ptr(name, "properties", "result");
-      if (!isObject(props) || props.result === undefined) this.fail("response definition without result", pointer, "a result schema");
+      if (!isObject(props) || props.result === undefined)
+        this.fail("response definition without result", pointer, "a result schema");
       const request = name.slice(0, -"ResultResponse".length) + "Request";
       out.set(request, { responseType: name, pointer, members: this.resultMembers(props.result, pointer) });
     }

@@ -9,7 +9,15 @@
 import { admitsOtherKeys, declaredKeys, definition, mcpDefinitions } from "../load/mcp-definitions.js";
 import { bundledRevisions } from "../load/schema-manifest.js";
 
-const WIRE_OBJECTS = ["Tool", "Resource", "ResourceTemplate", "Prompt", "PromptArgument", "Implementation", "ServerCapabilities"] as const;
+const WIRE_OBJECTS = [
+  "Tool",
+  "Resource",
+  "ResourceTemplate",
+  "Prompt",
+  "PromptArgument",
+  "Implementation",
+  "ServerCapabilities",
+] as const;
 export type WireObject = (typeof WIRE_OBJECTS)[number];
 
 export interface WireObjectFields {
@@ -39,7 +47,8 @@ export function wireFields(revision: string): WireFields {
   const defs = mcpDefinitions(revision);
   for (const name of WIRE_OBJECTS) {
     const d = definition(defs, name);
-    if (!d || declaredKeys(d).length === 0) throw new Error(`schema ${revision} has no ${name} definition with properties`);
+    if (!d || declaredKeys(d).length === 0)
+      throw new Error(`schema ${revision} has no ${name} definition with properties`);
     out[name] = { declared: new Set(declaredKeys(d)), known: known[name], open: admitsOtherKeys(d) };
   }
   cache.set(revision, out);
@@ -49,6 +58,7 @@ export function wireFields(revision: string): WireFields {
 /** A shallow copy of `obj` with what a revision publishes of it (order kept). */
 export function pick(obj: { [key: string]: unknown }, fields: WireObjectFields): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = {};
-  for (const key of Object.keys(obj)) if (fields.declared.has(key) || (fields.open && !fields.known.has(key))) out[key] = obj[key];
+  for (const key of Object.keys(obj))
+    if (fields.declared.has(key) || (fields.open && !fields.known.has(key))) out[key] = obj[key];
   return out;
 }

@@ -18,12 +18,67 @@ const ID_START = /[\p{ID_Start}$_]/u;
 
 /** ECMAScript reserved words, strict-mode reserved words and TS's contextual type names that cannot name a binding. */
 const RESERVED_WORDS: ReadonlySet<string> = new Set([
-  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else",
-  "enum", "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof",
-  "new", "null", "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void",
-  "while", "with", "as", "implements", "interface", "let", "package", "private", "protected", "public",
-  "static", "yield", "await", "arguments", "eval", "undefined", "NaN", "Infinity",
-  "any", "boolean", "never", "number", "object", "string", "symbol", "unknown", "bigint",
+  "break",
+  "case",
+  "catch",
+  "class",
+  "const",
+  "continue",
+  "debugger",
+  "default",
+  "delete",
+  "do",
+  "else",
+  "enum",
+  "export",
+  "extends",
+  "false",
+  "finally",
+  "for",
+  "function",
+  "if",
+  "import",
+  "in",
+  "instanceof",
+  "new",
+  "null",
+  "return",
+  "super",
+  "switch",
+  "this",
+  "throw",
+  "true",
+  "try",
+  "typeof",
+  "var",
+  "void",
+  "while",
+  "with",
+  "as",
+  "implements",
+  "interface",
+  "let",
+  "package",
+  "private",
+  "protected",
+  "public",
+  "static",
+  "yield",
+  "await",
+  "arguments",
+  "eval",
+  "undefined",
+  "NaN",
+  "Infinity",
+  "any",
+  "boolean",
+  "never",
+  "number",
+  "object",
+  "string",
+  "symbol",
+  "unknown",
+  "bigint",
 ]);
 
 /** Splits an MCP name into words; empty when the name holds no letter or digit. */
@@ -43,7 +98,12 @@ export function splitWords(name: string): string[] {
     if (current && UPPER.test(ch) && (LOWER.test(prev) || /\p{Nd}/u.test(prev))) {
       words.push(current);
       current = ch;
-    } else if (current.length > 1 && LOWER.test(ch) && UPPER.test(prev) && UPPER.test(current[current.length - 2] ?? "")) {
+    } else if (
+      current.length > 1 &&
+      LOWER.test(ch) &&
+      UPPER.test(prev) &&
+      UPPER.test(current[current.length - 2] ?? "")
+    ) {
       words.push(current.slice(0, -1));
       current = prev + ch;
     } else {

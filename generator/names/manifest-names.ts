@@ -30,7 +30,12 @@ export interface ManifestNames {
   unnameable: { pointer: string; name: string }[];
 }
 
-export const TYPE_SUFFIX = { toolInput: "Input", toolOutput: "Output", promptArgs: "Args", templateVars: "Vars" } as const;
+export const TYPE_SUFFIX = {
+  toolInput: "Input",
+  toolOutput: "Output",
+  promptArgs: "Args",
+  templateVars: "Vars",
+} as const;
 
 export function assignManifestNames(manifest: Manifest): ManifestNames {
   const tools = new NameRegistry("tool");

@@ -22,7 +22,8 @@ function describeSource(s: NameSource): string {
 }
 
 export function describeCollision(c: NameCollision): string {
-  if (c.first.name === c.second.name) return `duplicate name: ${describeSource(c.first)} and ${describeSource(c.second)}`;
+  if (c.first.name === c.second.name)
+    return `duplicate name: ${describeSource(c.first)} and ${describeSource(c.second)}`;
   return `${describeSource(c.first)} and ${describeSource(c.second)} both map to the ${c.namespace} identifier "${c.identifier}"; rename one of them`;
 }
 

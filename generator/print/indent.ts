@@ -88,11 +88,18 @@ function breakLongUnion(indent: string, line: string, width: number): string[] {
   }
   const arrayOfUnion = /^\((.*)\)\[\]$/.exec(type);
   if (arrayOfUnion && splitTop(arrayOfUnion[1]!, " | ").length >= 2 && !isAlias) {
-    return [`${indent}${lead} (`, ...splitTop(arrayOfUnion[1]!, " | ").map((m) => `${indent}  | ${m}`), `${indent})[];`];
+    return [
+      `${indent}${lead} (`,
+      ...splitTop(arrayOfUnion[1]!, " | ").map((m) => `${indent}  | ${m}`),
+      `${indent})[];`,
+    ];
   }
   const parts = splitTop(type, " & ");
   if (parts.length >= 2 && !isAlias) {
-    return [`${indent}${lead} ${parts[0]} &`, ...parts.slice(1).map((m, k) => `${indent}  ${m}${k === parts.length - 2 ? ";" : " &"}`)];
+    return [
+      `${indent}${lead} ${parts[0]} &`,
+      ...parts.slice(1).map((m, k) => `${indent}  ${m}${k === parts.length - 2 ? ";" : " &"}`),
+    ];
   }
   return [indent + line];
 }

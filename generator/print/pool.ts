@@ -62,7 +62,8 @@ export function warmFormatPool(): void {
   const fresh = workers.length === 0;
   ensureWorkers();
   if (!fresh) return;
-  for (const w of workers) w.postMessage({ id: -1, path: "warm.ts", contents: "export const warm = {a:1};\n" } satisfies FormatRequest);
+  for (const w of workers)
+    w.postMessage({ id: -1, path: "warm.ts", contents: "export const warm = {a:1};\n" } satisfies FormatRequest);
 }
 
 export async function formatInPool(path: string, contents: string): Promise<string> {

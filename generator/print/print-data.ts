@@ -85,7 +85,8 @@ export function printData(value: unknown, options: PrintDataOptions = {}, indent
       // tabWidth + 3 (too little to gain)
       if (typeof value === "string" && !refs.has(value) && printedKey.length >= 5) {
         const str = printString(value);
-        if (ind + 2 + key.length + str.length + 1 > width) return `${pad(ind + 2)}${printedKey}:\n${pad(ind + 4)}${str},`;
+        if (ind + 2 + key.length + str.length + 1 > width)
+          return `${pad(ind + 2)}${printedKey}:\n${pad(ind + 4)}${str},`;
       }
       return `${pad(ind + 2)}${key}${print(value, ind + 2, ind + 2 + key.length, 1)},`;
     });

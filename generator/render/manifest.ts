@@ -62,17 +62,29 @@ export function generateManifest(path: string, options: ManifestGenerateOptions 
   const built = buildServerModel(loaded);
   const defaults = toolDefaultsCheck(built, options.lenient ?? false);
   // A default its schema rejects is an error, or under --lenient a warning and not filled in.
-  const model = defaults.rejected.size === 0 ? built : buildServerModel(loaded, { rejectedDefaults: defaults.rejected });
+  const model =
+    defaults.rejected.size === 0 ? built : buildServerModel(loaded, { rejectedDefaults: defaults.rejected });
   const types = emitManifestTypes(model, { printWidth: options.printWidth });
   const validators = emitManifestValidators(model, { printWidth: options.printWidth });
-  const emitted: Diagnostic[] = [...types.problems, ...validators.problems, ...checkToolExamples(loaded.manifest, model), ...defaults.problems].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
+  const emitted: Diagnostic[] = [
+    ...types.problems,
+    ...validators.problems,
+    ...checkToolExamples(loaded.manifest, model),
+    ...defaults.problems,
+  ].map((p) => ({ ...p, file: display, ...loaded.locate(p.pointer) }));
   const warnings = [...loaded.diagnostics, ...emitted.filter((d) => d.severity === "warning")];
   if (emitted.some((d) => d.severity === "error")) throw new InputError(display, [...emitted, ...warnings]);
   const lists = emitManifestLists(model);
   // rendered from templates/facades/ and laid out by prettier in the print stage
   // server.ts, client.ts and bindings.ts import the bundled revisions from @mcpgen/runtime/protocol/<rev>.
   const spoken = servedRevisions(model.revisions, display);
-  const facades = [emitDefinition(model), emitServer(model, spoken), emitClient(model, spoken), ...(model.skills.length > 0 ? [emitSkills(model)] : []), ...(model.resources.some((r) => r.file !== null) ? [emitResourceFiles(model)] : [])];
+  const facades = [
+    emitDefinition(model),
+    emitServer(model, spoken),
+    emitClient(model, spoken),
+    ...(model.skills.length > 0 ? [emitSkills(model)] : []),
+    ...(model.resources.some((r) => r.file !== null) ? [emitResourceFiles(model)] : []),
+  ];
   const bindings = bindingsModule(spoken);
   const files = [types.file, lists, bindings, ...validators.files, ...facades];
   assertListed("manifest", files);
@@ -101,5 +113,8 @@ export async function renderManifest(
     return { revisions: r.model.revisions, files: await printFiles(files, source, undefined, r.preformatted) };
   }
   const head = banner(mcpgenVersion, source);
-  return { revisions: r.model.revisions, files: files.map((f) => ({ path: f.path, contents: `${head}\n${f.contents}` })) };
+  return {
+    revisions: r.model.revisions,
+    files: files.map((f) => ({ path: f.path, contents: `${head}\n${f.contents}` })),
+  };
 }

@@ -18,7 +18,12 @@ export interface Rendered {
 }
 
 /** `banner` names the input in banners when that differs from how diagnostics name it. */
-export async function render(loaded: LoadedSchema, warn: (message: string) => void, banner: SchemaSource = loaded.source, context: EmitContext = {}): Promise<Rendered> {
+export async function render(
+  loaded: LoadedSchema,
+  warn: (message: string) => void,
+  banner: SchemaSource = loaded.source,
+  context: EmitContext = {},
+): Promise<Rendered> {
   warmFormatPool();
   const model = buildModel(loaded, { warn });
   const files: EmittedFile[] = [];
@@ -36,7 +41,10 @@ export async function render(loaded: LoadedSchema, warn: (message: string) => vo
   }
   assertListed("protocol", files);
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { revision: model.revision, files: await printFiles(files, banner, undefined, skipsPrettier("protocol", files)) };
+  return {
+    revision: model.revision,
+    files: await printFiles(files, banner, undefined, skipsPrettier("protocol", files)),
+  };
 }
 
 /**

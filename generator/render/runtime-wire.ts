@@ -31,7 +31,11 @@ export async function renderRuntimeWire(): Promise<EmittedFile[]> {
   const files = await Promise.all(
     RUNTIME_WIRE.map(async (selection) => {
       const loaded = loadSchema(newestRevision(selection.era));
-      const model = buildModel(loaded, { warn: (w) => { throw new Error(`${loaded.source.display}: ${w}`); } });
+      const model = buildModel(loaded, {
+        warn: (w) => {
+          throw new Error(`${loaded.source.display}: ${w}`);
+        },
+      });
       const file = emitWireTypes(model, selection);
       const [printed] = await printFiles([file], loaded.source);
       return printed!;
@@ -41,14 +45,21 @@ export async function renderRuntimeWire(): Promise<EmittedFile[]> {
 }
 
 /** Writes rendered wire types (render first, so a failure elsewhere leaves the directory untouched). */
-export function writeRuntimeWire(files: readonly EmittedFile[], dir: string = runtimeWireDir): { written: boolean; files: string[] } {
+export function writeRuntimeWire(
+  files: readonly EmittedFile[],
+  dir: string = runtimeWireDir,
+): { written: boolean; files: string[] } {
   const { written } = commitOutput(dir, files, display);
   return { written, files: files.map((f) => f.path) };
 }
 
 /** What differs between `dir` and a fresh generation; problems as `runtime/src/wire/<file> (<kind>)`. */
-export async function checkRuntimeWire(dir: string = runtimeWireDir): Promise<{ diff: OutputDiff; problems: string[] }> {
+export async function checkRuntimeWire(
+  dir: string = runtimeWireDir,
+): Promise<{ diff: OutputDiff; problems: string[] }> {
   const diff = compareOutput(dir, await renderRuntimeWire());
-  const problems = (Object.entries(diff) as [keyof OutputDiff, string[]][]).flatMap(([kind, list]) => list.map((f) => `${display}/${f} (${kind})`));
+  const problems = (Object.entries(diff) as [keyof OutputDiff, string[]][]).flatMap(([kind, list]) =>
+    list.map((f) => `${display}/${f} (${kind})`),
+  );
   return { diff, problems: problems.sort() };
 }

@@ -54,7 +54,8 @@ export function fingerprintOf(inputs: FingerprintInputs): string {
   walk(inputs.generator, "generator/", /\.(js|json)$/);
   walk(inputs.templates, "templates/", /\.hbs$/);
   for (const name of readdirSync(inputs.schema).sort()) {
-    if (/^methods\..+\.json$/.test(name)) hash.update(`schema/${name}\n`).update(readFileSync(join(inputs.schema, name)));
+    if (/^methods\..+\.json$/.test(name))
+      hash.update(`schema/${name}\n`).update(readFileSync(join(inputs.schema, name)));
   }
   for (const dep of ["prettier", "ajv", "json-schema-to-typescript"]) {
     try {
@@ -97,7 +98,12 @@ export interface CacheLimits {
 const defaultCacheLimits: CacheLimits = { entries: 32, bytes: 64 * 1024 * 1024 };
 
 /** Best effort: a cache that cannot be written only costs speed. */
-export function writeCache(cacheDir: string, key: string, entry: CacheEntry, limits: CacheLimits = defaultCacheLimits): void {
+export function writeCache(
+  cacheDir: string,
+  key: string,
+  entry: CacheEntry,
+  limits: CacheLimits = defaultCacheLimits,
+): void {
   try {
     mkdirSync(cacheDir, { recursive: true });
     const tmp = join(cacheDir, `.${key}.${process.pid}.tmp`);

@@ -28,7 +28,8 @@ export function commitOutput(outDir: string, files: readonly EmittedFile[], disp
     exists = true;
   } catch (e) {
     if (e instanceof McpgenError) throw e;
-    if ((e as NodeJS.ErrnoException).code === "ENOTDIR") fail("cannot create output directory: a parent is not a directory", e);
+    if ((e as NodeJS.ErrnoException).code === "ENOTDIR")
+      fail("cannot create output directory: a parent is not a directory", e);
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") fail("cannot access output directory", e);
   }
   if (exists) {
@@ -39,7 +40,9 @@ export function commitOutput(outDir: string, files: readonly EmittedFile[], disp
       // a file with the banner is output of an earlier run (a tool since removed) and would go;
       // tsc's copies keep the banner too, but are named with the rest so that one command deletes them
       const sources = new Set(files.map((f) => f.path));
-      const stray = diff.extra.filter((extra) => foreign.has(extra) || compilerOutputSuffix(extra, sources) !== undefined);
+      const stray = diff.extra.filter(
+        (extra) => foreign.has(extra) || compilerOutputSuffix(extra, sources) !== undefined,
+      );
       const missing = new Set(diff.missing);
       const onDisk = [...diff.extra, ...files.map((f) => f.path).filter((p) => !missing.has(p))];
       fail(`refusing to replace the output directory: ${describeStrayFiles({ display, stray, onDisk, sources })}`);

@@ -49,7 +49,9 @@ export interface StrayFiles {
  * Lines after the first are indented by two spaces, like the CLI's other multi-line errors.
  */
 export function describeStrayFiles({ display, stray, onDisk, sources }: StrayFiles): string {
-  const lines = [`${stray.length} file${stray.length === 1 ? "" : "s"} in it ${stray.length === 1 ? "is" : "are"} not written by mcpgen generate:`];
+  const lines = [
+    `${stray.length} file${stray.length === 1 ? "" : "s"} in it ${stray.length === 1 ? "is" : "are"} not written by mcpgen generate:`,
+  ];
   for (const f of stray.slice(0, MAX_STRAY_LISTED)) lines.push(`    ${f}`);
   if (stray.length > MAX_STRAY_LISTED) lines.push(`    ... and ${stray.length - MAX_STRAY_LISTED} more`);
   const compiled = stray.filter((f) => compilerOutputSuffix(f, sources) !== undefined);
@@ -61,7 +63,10 @@ export function describeStrayFiles({ display, stray, onDisk, sources }: StrayFil
         `set "outDir": "./dist" and "rootDir": "./src" in its compilerOptions, then delete them: ${deleteCommand(display, compiled, onDisk, sources)}`,
     );
   }
-  if (other) lines.push(`  Move ${compiled.length ? `the other ${other}` : other === 1 ? "it" : "them"} out of ${display}: mcpgen owns that folder and replaces it whole`);
+  if (other)
+    lines.push(
+      `  Move ${compiled.length ? `the other ${other}` : other === 1 ? "it" : "them"} out of ${display}: mcpgen owns that folder and replaces it whole`,
+    );
   return lines.join("\n");
 }
 
@@ -69,7 +74,12 @@ export function describeStrayFiles({ display, stray, onDisk, sources }: StrayFil
  * `rm` with one glob per folder and suffix (`src/mcp/*.js`) where the glob matches compiler
  * output only, else the files by name.
  */
-function deleteCommand(display: string, compiled: readonly string[], onDisk: readonly string[], sources: ReadonlySet<string>): string {
+function deleteCommand(
+  display: string,
+  compiled: readonly string[],
+  onDisk: readonly string[],
+  sources: ReadonlySet<string>,
+): string {
   const groups = new Map<string, string[]>();
   for (const f of compiled) {
     const slash = f.lastIndexOf("/");

@@ -29,7 +29,17 @@ export const ABI_VERSION = 7;
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 
-export type { ValidationIssue, Validator, Era, Side, MethodInfo, MethodTable, ProtocolBinding, ValidatorModule, ValidatorLoaders } from "./protocol-binding.js";
+export type {
+  ValidationIssue,
+  Validator,
+  Era,
+  Side,
+  MethodInfo,
+  MethodTable,
+  ProtocolBinding,
+  ValidatorModule,
+  ValidatorLoaders,
+} from "./protocol-binding.js";
 
 /**
  * Thrown by an all-errors tool validator (`tools.all-errors.ajv.ts`) once it has collected

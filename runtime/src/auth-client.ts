@@ -4,7 +4,12 @@
  * on Cloudflare Workers, Bun, Deno or in a browser passes as the `auth` of an HTTP client
  * transport from `@mcpgen/runtime/http-client`. `@mcpgen/runtime/auth` exports the same classes.
  */
-export { OAuthClient, type OAuthClientOptions, type AuthorizationUserAgent, type PreRegisteredClient } from "./auth/client.js";
+export {
+  OAuthClient,
+  type OAuthClientOptions,
+  type AuthorizationUserAgent,
+  type PreRegisteredClient,
+} from "./auth/client.js";
 export { OAuthFlowError, type OAuthErrorCode } from "./auth/errors.js";
 export { InMemoryOAuthStore, type OAuthStore, type TokenSet, type ClientRegistration } from "./auth/store.js";
 export { parseBearerChallenge, type BearerChallenge } from "./auth/challenge.js";

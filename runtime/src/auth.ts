@@ -9,7 +9,13 @@
  * for workload identity and enterprise-managed authorization.
  */
 export {
-  OAuthClient, type OAuthClientOptions, type AuthorizationUserAgent, type PreRegisteredClient, type EnterpriseAuthorization, type WorkloadIdentity, type DPoPOptions,
+  OAuthClient,
+  type OAuthClientOptions,
+  type AuthorizationUserAgent,
+  type PreRegisteredClient,
+  type EnterpriseAuthorization,
+  type WorkloadIdentity,
+  type DPoPOptions,
 } from "./auth/client.js";
 export { OAuthFlowError, type OAuthErrorCode } from "./auth/errors.js";
 export { InMemoryOAuthStore, type OAuthStore, type TokenSet, type ClientRegistration } from "./auth/store.js";
@@ -19,7 +25,12 @@ export { MAX_AUTH_ROUNDS, type HttpAuthorizer, type AuthChallengeAnswer } from "
 export type { AuthHttpLimits } from "./auth/fetch.js";
 export type { AuthInfo } from "./auth/principal.js";
 export {
-  createResourceServer, InvalidTokenError, type ResourceServerGuard, type ResourceServerOptions, type TokenVerifier, type DPoPGuardOptions,
+  createResourceServer,
+  InvalidTokenError,
+  type ResourceServerGuard,
+  type ResourceServerOptions,
+  type TokenVerifier,
+  type DPoPGuardOptions,
 } from "./auth/server/guard.js";
 export { jwtVerifier, type JwtVerifierOptions } from "./auth/server/jwt.js";
 export { introspectionVerifier, type IntrospectionVerifierOptions } from "./auth/server/introspection.js";

@@ -40,7 +40,12 @@ function render(v: unknown, depth: number): string {
   }
   if (depth === 0) return "{…}";
   const keys = Object.keys(v as object);
-  const parts = keys.slice(0, 4).map((k) => `${JSON.stringify(k.length > 40 ? k.slice(0, 40) + "…" : k)}:${render((v as Record<string, unknown>)[k], depth - 1)}`);
+  const parts = keys
+    .slice(0, 4)
+    .map(
+      (k) =>
+        `${JSON.stringify(k.length > 40 ? k.slice(0, 40) + "…" : k)}:${render((v as Record<string, unknown>)[k], depth - 1)}`,
+    );
   if (keys.length > 4) parts.push(`…${keys.length - 4} more`);
   return `{${parts.join(",")}}`;
 }

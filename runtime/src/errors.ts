@@ -127,7 +127,10 @@ export class PeerRequestError extends Error {
   readonly code: number;
   readonly data: unknown;
   constructor(method: string, error: McpError) {
-    super(`The client answered ${method} with error ${error.code}: ${error.message.length > 300 ? error.message.slice(0, 299) + "…" : error.message}`, { cause: error });
+    super(
+      `The client answered ${method} with error ${error.code}: ${error.message.length > 300 ? error.message.slice(0, 299) + "…" : error.message}`,
+      { cause: error },
+    );
     this.method = method;
     this.code = error.code;
     this.data = error.data;
@@ -147,10 +150,21 @@ export class InvalidListEntryError extends Error {
   readonly issues: readonly ValidationIssue[];
   /** The entry is in the list despite its defect. */
   readonly kept: boolean;
-  constructor(method: string, index: number, entryName: string | undefined, issues: readonly ValidationIssue[], kept = false) {
+  constructor(
+    method: string,
+    index: number,
+    entryName: string | undefined,
+    issues: readonly ValidationIssue[],
+    kept = false,
+  ) {
     const first = issues[0];
-    const label = entryName === undefined ? `entry ${index}` : `${JSON.stringify(entryName.length > 100 ? entryName.slice(0, 99) + "…" : entryName)} (entry ${index})`;
-    super(`${method}: ${label} ${kept ? "kept despite a defect" : "dropped"}: ${first ? `${first.instancePath || "/"} ${first.message ?? first.keyword}` : "invalid"}`);
+    const label =
+      entryName === undefined
+        ? `entry ${index}`
+        : `${JSON.stringify(entryName.length > 100 ? entryName.slice(0, 99) + "…" : entryName)} (entry ${index})`;
+    super(
+      `${method}: ${label} ${kept ? "kept despite a defect" : "dropped"}: ${first ? `${first.instancePath || "/"} ${first.message ?? first.keyword}` : "invalid"}`,
+    );
     this.method = method;
     this.index = index;
     this.entryName = entryName;

@@ -10,7 +10,15 @@ export { createMcpServer, type McpServer } from "./server/server.js";
 export { toolResult, toolError } from "./server/results.js";
 export { McpError } from "./errors.js";
 export type {
-  McpDefinition, ToolValidators, McpServerHandlers, McpServerOptions, HandlerContext, ToolReturn, ContentReturn, PromptReturn, ResourceReturn,
+  McpDefinition,
+  ToolValidators,
+  McpServerHandlers,
+  McpServerOptions,
+  HandlerContext,
+  ToolReturn,
+  ContentReturn,
+  PromptReturn,
+  ResourceReturn,
   Completer,
 } from "./server/types.js";
 export type { McpClientBase, TaskTool } from "./client/manifest-client.js";
@@ -32,7 +40,13 @@ export async function createMcpClient(
   return (await import("./client/manifest-client.js")).createMcpClient(definition, transport, options);
 }
 export type { TaskHandle } from "./tasks/handle.js";
-export type { CallOptions, CompletionArguments, McpClientOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
+export type {
+  CallOptions,
+  CompletionArguments,
+  McpClientOptions,
+  ToolCallResult,
+  ContentCallResult,
+} from "./client/types.js";
 export type { CompleteResult, GetPromptResult, ReadResourceResult } from "./mcp-types.js";
 export type { Transport } from "./transport.js";
 // Types that values of the facades' API carry (connect() resolves to a ServerSession, list calls

@@ -11,6 +11,10 @@ export {
   type ReconnectOptions,
 } from "./http-client/streamable-client.js";
 export { HttpStatusError } from "./http-client/driver.js";
-export { ModernHttpClientTransport, requestHeaders, type ModernHttpClientOptions } from "./http-client/modern-client.js";
+export {
+  ModernHttpClientTransport,
+  requestHeaders,
+  type ModernHttpClientOptions,
+} from "./http-client/modern-client.js";
 export { HttpProbeClientTransport, connectHttp, type HttpProbeOptions } from "./http-client/probe.js";
 export { LegacySseClientTransport, type LegacySseClientOptions } from "./http-client/legacy-sse.js";

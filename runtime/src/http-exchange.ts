@@ -73,7 +73,8 @@ const encoder = new TextEncoder();
  * Bytes of `text` in UTF-8 (a reply's Content-Length): node's Buffer.byteLength where the host has
  * it (counted natively, nothing allocated), else the length of its encoding.
  */
-export const utf8Length: (text: string) => number = nodeBuffer !== undefined ? (text) => nodeBuffer.byteLength(text) : (text) => encoder.encode(text).byteLength;
+export const utf8Length: (text: string) => number =
+  nodeBuffer !== undefined ? (text) => nodeBuffer.byteLength(text) : (text) => encoder.encode(text).byteLength;
 
 /** A timer the process need not stay alive for (node's unref; hosts without it have no such notion). */
 export function unrefTimer<T>(timer: T): T {

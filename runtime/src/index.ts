@@ -16,8 +16,17 @@ export type * from "./transport.js";
 export type { ProtocolBinding, Validator, ValidationIssue, Era, Side } from "./abi.js";
 
 export {
-  McpError, ConnectionClosedError, RequestTimeoutError, InvalidResultError, CapabilityError, LifecycleError,
-  ProtocolVersionError, UnreadableResponseError, LimitError, PeerRequestError, InvalidListEntryError,
+  McpError,
+  ConnectionClosedError,
+  RequestTimeoutError,
+  InvalidResultError,
+  CapabilityError,
+  LifecycleError,
+  ProtocolVersionError,
+  UnreadableResponseError,
+  LimitError,
+  PeerRequestError,
+  InvalidListEntryError,
 } from "./errors.js";
 export { FrameError } from "./framing/frame-error.js";
 export * as limits from "./limits.js";
@@ -42,15 +51,50 @@ export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";
 export type {
-  McpDefinition, ToolValidators, MemberTables, PublishedLists, McpServerHandlers, McpServerOptions, HandlerContext, CompletionContext,
-  ClientRequests, ClientRequestOptions, CacheSettings, CacheDefinition, ToolReturn, ToolResult, ToolError, ContentReturn, PromptReturn, ResourceReturn, CompletionReturn, Completer,
-  ToolHandler, PromptHandler, ResourceHandler, TemplateHandler,
+  McpDefinition,
+  ToolValidators,
+  MemberTables,
+  PublishedLists,
+  McpServerHandlers,
+  McpServerOptions,
+  HandlerContext,
+  CompletionContext,
+  ClientRequests,
+  ClientRequestOptions,
+  CacheSettings,
+  CacheDefinition,
+  ToolReturn,
+  ToolResult,
+  ToolError,
+  ContentReturn,
+  PromptReturn,
+  ResourceReturn,
+  CompletionReturn,
+  Completer,
+  ToolHandler,
+  PromptHandler,
+  ResourceHandler,
+  TemplateHandler,
 } from "./server/types.js";
 
 export { McpClient, connectMcpClient, type ToolCallOptions } from "./client/client.js";
-export { createMcpClient, DefinedMcpClient, ToolOutputError, type McpClientBase, type TaskTool } from "./client/manifest-client.js";
+export {
+  createMcpClient,
+  DefinedMcpClient,
+  ToolOutputError,
+  type McpClientBase,
+  type TaskTool,
+} from "./client/manifest-client.js";
 export type { TaskRequest } from "./client/tasks.js";
-export type { CompletionArguments, ClientHandlers, ClientElicitResult, McpClientOptions, CallOptions, ToolCallResult, ContentCallResult } from "./client/types.js";
+export type {
+  CompletionArguments,
+  ClientHandlers,
+  ClientElicitResult,
+  McpClientOptions,
+  CallOptions,
+  ToolCallResult,
+  ContentCallResult,
+} from "./client/types.js";
 export { NoCommonModernVersionError, type DiscoverResult } from "./lifecycle/modern/client-session.js";
 export { Subscription, SubscriptionAckError, type ListenOptions } from "./lifecycle/modern/client-listen.js";
 export { InputRoundsExceededError } from "./lifecycle/modern/client-mrtr.js";
@@ -60,4 +104,15 @@ export { taskHandle, type TaskHandle, type TaskBackend, type TaskWaitOptions } f
 // The seams shared state plugs into (one process by default; @mcpgen/runtime/redis for many).
 export { MemoryNonceClaims, type NonceClaims, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
 export type { ChangeBus, Change, ChangeList, ChangeTarget } from "./server/change-bus.js";
-export { MemoryTaskStore, TaskLimitError, TERMINAL, grantTtl, newTaskId, type TaskStore, type TaskRecord, type TaskStatus, type TaskChange, type MemoryTaskStoreOptions } from "./tasks/store.js";
+export {
+  MemoryTaskStore,
+  TaskLimitError,
+  TERMINAL,
+  grantTtl,
+  newTaskId,
+  type TaskStore,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskChange,
+  type MemoryTaskStoreOptions,
+} from "./tasks/store.js";

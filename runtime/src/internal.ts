@@ -7,12 +7,30 @@
  * `@mcpgen/runtime` (docs/runtime-entries.md).
  */
 export type { MethodInfo, MethodTable } from "./abi.js";
-export { lazyBinding, lazyRevision, loadBindings, loadTables, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
+export {
+  lazyBinding,
+  lazyRevision,
+  loadBindings,
+  loadTables,
+  type RevisionHead,
+  type RevisionInfo,
+} from "./lazy-binding.js";
 export { describe as describeValue } from "./describe.js";
 
 export { Session } from "./session/session.js";
-export { RunningBytes, SessionBytes, type RunningBytesLimits, type RunningBytesLimit } from "./session/running-bytes.js";
-export type { RequestContext, RequestHandler, NotificationHandler, SessionPolicy, SessionOptions } from "./session/types.js";
+export {
+  RunningBytes,
+  SessionBytes,
+  type RunningBytesLimits,
+  type RunningBytesLimit,
+} from "./session/running-bytes.js";
+export type {
+  RequestContext,
+  RequestHandler,
+  NotificationHandler,
+  SessionPolicy,
+  SessionOptions,
+} from "./session/types.js";
 
 export { connectClient, ClientSession, type InitializeResult } from "./lifecycle/legacy/client.js";
 export { createServerSession, ServerSession } from "./lifecycle/legacy/server.js";
@@ -26,17 +44,47 @@ export { checkRequestMeta, declaresModern } from "./lifecycle/modern/meta.js";
 export { RequestStateCodec, paramsDigest, type RequestStateOptions } from "./lifecycle/modern/request-state.js";
 export { ListenHub, honouredFilter, type ListenLimits, type ListenOwner } from "./lifecycle/modern/listen.js";
 export {
-  connectModernClient, ModernClientSession, DEFAULT_MAX_INPUT_ROUNDS, type ModernClientOptions,
+  connectModernClient,
+  ModernClientSession,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  type ModernClientOptions,
 } from "./lifecycle/modern/client-session.js";
-export { connectAnyEra, EraCache, defaultEraCache, DEFAULT_PROBE_TIMEOUT_MS, type AnyEraOptions } from "./lifecycle/modern/client-probe.js";
+export {
+  connectAnyEra,
+  EraCache,
+  defaultEraCache,
+  DEFAULT_PROBE_TIMEOUT_MS,
+  type AnyEraOptions,
+} from "./lifecycle/modern/client-probe.js";
 export { ResultCache } from "./lifecycle/modern/client-cache.js";
 export {
-  MetaKey, Header, nameField, encodeHeaderValue, decodeHeaderValue, headerParams, argumentAt, type SubscriptionFilter, type HeaderParamsResult,
+  MetaKey,
+  Header,
+  nameField,
+  encodeHeaderValue,
+  decodeHeaderValue,
+  headerParams,
+  argumentAt,
+  type SubscriptionFilter,
+  type HeaderParamsResult,
 } from "./lifecycle/modern/wire.js";
 
-export { awaitLegacyTask, statusChanges, RELATED_TASK, type TaskInfo, type LegacyTaskIo, type StatusSource } from "./tasks/legacy-client.js";
+export {
+  awaitLegacyTask,
+  statusChanges,
+  RELATED_TASK,
+  type TaskInfo,
+  type LegacyTaskIo,
+  type StatusSource,
+} from "./tasks/legacy-client.js";
 export { LegacyTaskReceiver, type TaskReceiverOptions } from "./tasks/legacy-receiver.js";
 export { TASKS_EXTENSION, declaresTasks, detailed, type TaskSupport, type ModernTasksOptions } from "./tasks/modern.js";
 export { ModernTasks } from "./server/modern-tasks.js";
 export { awaitTask, pollDelay, type TaskIo, type PollOptions } from "./lifecycle/modern/client-tasks.js";
-export { parseRecord, recordMessage, serializeRecord, restoreMessages, type SessionRecord } from "./http-server/session-record.js";
+export {
+  parseRecord,
+  recordMessage,
+  serializeRecord,
+  restoreMessages,
+  type SessionRecord,
+} from "./http-server/session-record.js";

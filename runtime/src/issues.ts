@@ -21,14 +21,22 @@ export interface IssueReport {
 /** A report of the failures a validator recorded for its last call. */
 export function issueReport(issues: readonly ValidationIssue[] | null | undefined, atLeast = false): IssueReport {
   const all = issues ?? [];
-  return { issues: all.length > MAX_REPORTED_ISSUES ? all.slice(0, MAX_REPORTED_ISSUES) : all, omitted: Math.max(0, all.length - MAX_REPORTED_ISSUES), atLeast };
+  return {
+    issues: all.length > MAX_REPORTED_ISSUES ? all.slice(0, MAX_REPORTED_ISSUES) : all,
+    omitted: Math.max(0, all.length - MAX_REPORTED_ISSUES),
+    atLeast,
+  };
 }
 
 /**
  * The failures of `data`, which a fast validator refused with `first`: every one that `allErrors`
  * finds, or `first` when there is no all-errors validator or it finds nothing.
  */
-export function collectIssues(first: readonly ValidationIssue[] | null | undefined, allErrors: Validator | undefined, data: unknown): IssueReport {
+export function collectIssues(
+  first: readonly ValidationIssue[] | null | undefined,
+  allErrors: Validator | undefined,
+  data: unknown,
+): IssueReport {
   if (allErrors === undefined) return issueReport(first);
   try {
     if (!allErrors(data) && allErrors.errors && allErrors.errors.length > 0) return issueReport(allErrors.errors);
@@ -48,7 +56,8 @@ export function issuePointer(pointer: string): string {
 function issueText(i: ValidationIssue): string {
   const p = i.params as { additionalProperty?: unknown; allowedValues?: unknown } | undefined;
   let detail = "";
-  if (i.keyword === "additionalProperties" && p?.additionalProperty !== undefined) detail = `: ${describe(p.additionalProperty, 60)}`;
+  if (i.keyword === "additionalProperties" && p?.additionalProperty !== undefined)
+    detail = `: ${describe(p.additionalProperty, 60)}`;
   else if (i.keyword === "enum" && Array.isArray(p?.allowedValues)) detail = `: ${describe(p.allowedValues, 120)}`;
   return `${issuePointer(i.instancePath) || "/"} ${i.message ?? i.keyword}${detail}`;
 }

@@ -8,7 +8,14 @@
  * `initialize` and `tools/call` has loaded that revision's table and those two validators and
  * nothing else; a bundler still sees every module, one chunk each.
  */
-import type { Era, MethodTable, ProtocolBinding, Validator, ValidatorLoaders, ValidatorModule } from "./protocol-binding.js";
+import type {
+  Era,
+  MethodTable,
+  ProtocolBinding,
+  Validator,
+  ValidatorLoaders,
+  ValidatorModule,
+} from "./protocol-binding.js";
 
 /** What `@mcpgen/runtime/protocol/<rev>/methods` exports: a revision's table and its validator loaders. */
 export interface RevisionInfo {
@@ -45,7 +52,9 @@ interface Table {
  */
 function unloaded<T extends object>(revision: string, what: string): T {
   const fail = (): never => {
-    throw new Error(`mcpgen runtime: the ${what} of protocol revision ${revision} was used before the revision was loaded`);
+    throw new Error(
+      `mcpgen runtime: the ${what} of protocol revision ${revision} was used before the revision was loaded`,
+    );
   };
   return new Proxy({} as T, { get: fail, has: fail, ownKeys: fail, getOwnPropertyDescriptor: fail });
 }
@@ -95,7 +104,10 @@ class LazyBinding implements ProtocolBinding {
   private install(table: Table): void {
     this.methods = table.methods;
     this.#loaders = table.loaders;
-    this.#pending = { params: new Set(Object.keys(table.loaders.params)), results: new Set(Object.keys(table.loaders.results)) };
+    this.#pending = {
+      params: new Set(Object.keys(table.loaders.params)),
+      results: new Set(Object.keys(table.loaders.results)),
+    };
     this.params = this.record("params");
     this.results = this.record("results");
   }
@@ -115,7 +127,10 @@ class LazyBinding implements ProtocolBinding {
       },
       (e: unknown) => {
         this.#tableLoading = undefined;
-        throw new Error(`protocol revision ${this.revision}: its method table could not be loaded: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        throw new Error(
+          `protocol revision ${this.revision}: its method table could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+          { cause: e },
+        );
       },
     ));
   }
@@ -124,7 +139,9 @@ class LazyBinding implements ProtocolBinding {
     const out: Record<string, Validator> = {};
     for (const method of this.#pending![kind]) {
       out[method] = (() => {
-        throw new Error(`mcpgen runtime: the ${KIND_NAME[kind]} validator of ${method} (protocol revision ${this.revision}) was used before it was loaded`);
+        throw new Error(
+          `mcpgen runtime: the ${KIND_NAME[kind]} validator of ${method} (protocol revision ${this.revision}) was used before it was loaded`,
+        );
       }) as unknown as Validator;
     }
     return out;
@@ -156,7 +173,10 @@ class LazyBinding implements ProtocolBinding {
         },
         (e: unknown) => {
           this.#loading.delete(key);
-          throw new Error(`protocol revision ${this.revision}: the ${KIND_NAME[kind]} validator of ${method} could not be loaded: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+          throw new Error(
+            `protocol revision ${this.revision}: the ${KIND_NAME[kind]} validator of ${method} could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+            { cause: e },
+          );
         },
       );
       this.#loading.set(key, loading);
@@ -183,10 +203,16 @@ class LazyBinding implements ProtocolBinding {
 }
 
 function moduleLoaders(revision: string, kind: ValidatorKind, given: unknown): Loaders {
-  if (typeof given !== "object" || given === null) throw new TypeError(`lazyBinding(${revision}): validators.${kind} must be an object of import thunks; regenerate the protocol bindings`);
+  if (typeof given !== "object" || given === null)
+    throw new TypeError(
+      `lazyBinding(${revision}): validators.${kind} must be an object of import thunks; regenerate the protocol bindings`,
+    );
   const out: Record<string, () => Promise<Validator>> = Object.create(null);
   for (const [method, thunk] of Object.entries(given as Record<string, unknown>)) {
-    if (typeof thunk !== "function") throw new TypeError(`lazyBinding(${revision}): validators.${kind}[${JSON.stringify(method)}] must be a function returning the validator's module`);
+    if (typeof thunk !== "function")
+      throw new TypeError(
+        `lazyBinding(${revision}): validators.${kind}[${JSON.stringify(method)}] must be a function returning the validator's module`,
+      );
     out[method] = () =>
       (thunk as () => Promise<ValidatorModule>)().then((m) => {
         if (typeof m?.validate !== "function") throw new TypeError("its module exports no validate function");
@@ -199,10 +225,19 @@ function moduleLoaders(revision: string, kind: ValidatorKind, given: unknown): L
 /** A revision module's table and validator loaders, checked (the module may be from another runtime). */
 function tableOf(info: RevisionInfo): Table {
   if (typeof info?.validators !== "object" || info.validators === null) {
-    throw new TypeError(`lazyBinding(${String(info?.revision)}): the revision's module has no validators; it was generated for another @mcpgen/runtime ABI, regenerate it`);
+    throw new TypeError(
+      `lazyBinding(${String(info?.revision)}): the revision's module has no validators; it was generated for another @mcpgen/runtime ABI, regenerate it`,
+    );
   }
-  if (typeof info.methods !== "object" || info.methods === null) throw new TypeError(`lazyBinding(${info.revision}): the revision's module has no method table`);
-  return { methods: info.methods, loaders: { params: moduleLoaders(info.revision, "params", info.validators.params), results: moduleLoaders(info.revision, "results", info.validators.results) } };
+  if (typeof info.methods !== "object" || info.methods === null)
+    throw new TypeError(`lazyBinding(${info.revision}): the revision's module has no method table`);
+  return {
+    methods: info.methods,
+    loaders: {
+      params: moduleLoaders(info.revision, "params", info.validators.params),
+      results: moduleLoaders(info.revision, "results", info.validators.results),
+    },
+  };
 }
 
 /**
@@ -221,15 +256,24 @@ export function lazyBinding(info: RevisionInfo): ProtocolBinding {
  * version negotiation and era routing need. The loaded module must be the revision `head` names.
  */
 export function lazyRevision(head: RevisionHead, load: () => Promise<RevisionInfo>): ProtocolBinding {
-  if (typeof head?.revision !== "string" || (head.era !== "legacy" && head.era !== "modern") || typeof head.batching !== "boolean") {
-    throw new TypeError(`lazyRevision: expected { revision, era, batching } of a protocol revision, got ${JSON.stringify(head)}`);
+  if (
+    typeof head?.revision !== "string" ||
+    (head.era !== "legacy" && head.era !== "modern") ||
+    typeof head.batching !== "boolean"
+  ) {
+    throw new TypeError(
+      `lazyRevision: expected { revision, era, batching } of a protocol revision, got ${JSON.stringify(head)}`,
+    );
   }
-  if (typeof load !== "function") throw new TypeError(`lazyRevision(${head.revision}): expected a function importing the revision's methods module`);
+  if (typeof load !== "function")
+    throw new TypeError(`lazyRevision(${head.revision}): expected a function importing the revision's methods module`);
   const { revision, era, batching } = head;
   return new LazyBinding({ revision, era, batching }, async () => {
     const info = await load();
     if (info?.revision !== revision || info.era !== era || info.batching !== batching) {
-      throw new TypeError(`the module loaded is revision ${String(info?.revision)} (${String(info?.era)} era, batching ${String(info?.batching)}), not the ${revision} (${era} era, batching ${batching}) the generated bindings name; regenerate them`);
+      throw new TypeError(
+        `the module loaded is revision ${String(info?.revision)} (${String(info?.era)} era, batching ${String(info?.batching)}), not the ${revision} (${era} era, batching ${batching}) the generated bindings name; regenerate them`,
+      );
     }
     return tableOf(info);
   });
@@ -257,13 +301,21 @@ export function tablesReady(bindings: readonly ProtocolBinding[]): Promise<void>
 }
 
 /** Resolves once `binding`'s `kind` validator of `method` can be read; undefined when it already can (or there is none). */
-export function validatorReady(binding: ProtocolBinding, kind: ValidatorKind, method: string): Promise<void> | undefined {
+export function validatorReady(
+  binding: ProtocolBinding,
+  kind: ValidatorKind,
+  method: string,
+): Promise<void> | undefined {
   if (!(binding instanceof LazyBinding) || !binding.pending(kind, method)) return undefined;
   return binding.load(kind, method).then(() => undefined);
 }
 
 /** `binding`'s `kind` validator of `method`, loaded if need be; undefined when the revision has none. */
-export function loadValidator(binding: ProtocolBinding, kind: ValidatorKind, method: string): Promise<Validator | undefined> {
+export function loadValidator(
+  binding: ProtocolBinding,
+  kind: ValidatorKind,
+  method: string,
+): Promise<Validator | undefined> {
   if (binding instanceof LazyBinding) return binding.load(kind, method);
   return Promise.resolve(Object.hasOwn(binding[kind], method) ? binding[kind][method] : undefined);
 }
@@ -284,7 +336,10 @@ function derivedTable(base: LazyBinding, change: Change): Table {
     params = Object.create(null);
     for (const [m, load] of Object.entries(shared.params)) params[m] = () => load().then((v) => mapParams(m, v));
   }
-  return { methods: change.methods ? change.methods(base.methods) : base.methods, loaders: { params, results: shared.results } };
+  return {
+    methods: change.methods ? change.methods(base.methods) : base.methods,
+    loaders: { params, results: shared.results },
+  };
 }
 
 /**

@@ -71,7 +71,16 @@ export type CompletionReference = Wire.PromptReference | Wire.ResourceTemplateRe
 
 export type LoggingLevel = Wire.LoggingLevel;
 /** Every level, least severe first (RFC 5424 order; test/runtime/wire-types proves it complete). */
-export const loggingLevels: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+export const loggingLevels: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 
 // ---- requests a server sends to the client
 

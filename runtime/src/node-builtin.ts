@@ -5,6 +5,7 @@
  */
 export function nodeBuiltin<T>(id: string): T {
   const get = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule;
-  if (typeof get !== "function") throw new Error(`${id} is not available: this needs Node.js 20.16 or later (process.getBuiltinModule)`);
+  if (typeof get !== "function")
+    throw new Error(`${id} is not available: this needs Node.js 20.16 or later (process.getBuiltinModule)`);
   return get(id) as T;
 }

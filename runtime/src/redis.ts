@@ -54,7 +54,10 @@ export async function openRedisStores(options: RedisStoresOptions): Promise<Redi
     const taskStore = new RedisTaskStore(connection, options.tasks);
     const sessionDirectory = new RedisSessionDirectory(connection, options.sessions);
     return {
-      connection, bus, taskStore, sessionDirectory,
+      connection,
+      bus,
+      taskStore,
+      sessionDirectory,
       eventStore: new RedisEventStore(connection, options.events),
       nonceClaims: new RedisNonceClaims(connection),
       async close() {

@@ -82,11 +82,16 @@ export function compileUriMatcher(template: string): UriMatcher {
     const names = body.split(",").map((spec) => {
       const explode = spec.endsWith("*");
       const name = spec.replace(/\*$/, "").replace(/:\d+$/, "");
-      if (!/^[A-Za-z0-9_%.]+$/.test(name)) throw new TypeError(`Invalid URI template ${JSON.stringify(template)}: bad variable ${JSON.stringify(spec)}`);
+      if (!/^[A-Za-z0-9_%.]+$/.test(name))
+        throw new TypeError(`Invalid URI template ${JSON.stringify(template)}: bad variable ${JSON.stringify(spec)}`);
       if (!variables.includes(name)) variables.push(name);
       return { name, explode };
     });
-    source += expressionPattern(operator, names.length, names.some((n) => n.explode));
+    source += expressionPattern(
+      operator,
+      names.length,
+      names.some((n) => n.explode),
+    );
     captures.push({ operator, names });
     i = close + 1;
   }
@@ -106,7 +111,8 @@ export function compileUriMatcher(template: string): UriMatcher {
         const { operator, names } = captures[c]!;
         if (raw === undefined || raw === "") {
           // `{/path*}` matching nothing is an empty list, not a missing variable.
-          if ((operator === "/" || operator === ".") && names.length === 1 && names[0]!.explode) out[names[0]!.name] = [];
+          if ((operator === "/" || operator === ".") && names.length === 1 && names[0]!.explode)
+            out[names[0]!.name] = [];
           continue;
         }
         if (operator === "?" || operator === "&" || operator === ";") {
@@ -143,7 +149,12 @@ function decodeReserved(s: string): string | undefined {
 }
 
 /** `name=value` pairs of `?`, `&` and `;` expressions; repeated names (exploded lists) collect into arrays. */
-function assignPairs(out: Record<string, string | string[]>, raw: string, separator: string, names: Capture["names"]): boolean {
+function assignPairs(
+  out: Record<string, string | string[]>,
+  raw: string,
+  separator: string,
+  names: Capture["names"],
+): boolean {
   const body = separator === ";" ? raw.slice(1) : raw;
   for (const pair of body.split(separator)) {
     if (pair === "") continue;

@@ -17,7 +17,8 @@ const ONE_FILE_BUDGET = 58_000;
 
 test("the one-tool server bundles within its budget, smaller than SDK v1's, and its split start holds no validator chunk", async () => {
   const b = await measureBundles();
-  for (const s of [b.sdk1, b.all, b.one]) assert.ok(s.single > 1000 && s.start > 0 && s.total >= s.start, JSON.stringify(s));
+  for (const s of [b.sdk1, b.all, b.one])
+    assert.ok(s.single > 1000 && s.start > 0 && s.total >= s.start, JSON.stringify(s));
   assert.ok(b.all.single <= ONE_FILE_BUDGET, `one file: ${b.all.single} bytes gzip, budget ${ONE_FILE_BUDGET}`);
   assert.ok(b.one.single < b.all.single, "dropping revisions from the manifest drops them from the bundle");
   assert.ok(b.all.single < b.sdk1.single, `mcpgen ${b.all.single} against SDK v1 ${b.sdk1.single}`);
@@ -41,8 +42,12 @@ test("the one-tool Worker bundles within its budget, smaller than SDK v2's and h
   assert.ok(w.modern < w.sdk2, `mcpgen ${w.modern} against SDK v2 ${w.sdk2}`);
   assert.ok(w.modern * 2 < w.sdk1, `mcpgen ${w.modern} against SDK v1 ${w.sdk1}`);
   assert.ok(w.modern < w.all, "a server of 2026-07-28 alone drops the legacy revisions from its Worker");
-  const legacy = (inputs: string[]) => inputs.filter((f) => /protocol-\d{4}-\d{2}-\d{2}|\/protocol\/20(24|25)-/.test(f) && !f.includes("2026-07-28"));
-  assert.ok(legacy(w.allInputs).length > 0, "the every-revision Worker carries the legacy revisions (what the check below looks for)");
+  const legacy = (inputs: string[]) =>
+    inputs.filter((f) => /protocol-\d{4}-\d{2}-\d{2}|\/protocol\/20(24|25)-/.test(f) && !f.includes("2026-07-28"));
+  assert.ok(
+    legacy(w.allInputs).length > 0,
+    "the every-revision Worker carries the legacy revisions (what the check below looks for)",
+  );
   assert.equal(legacy(w.modernInputs), [], "no legacy revision's tables or validators");
 });
 

@@ -31,7 +31,9 @@ for (const variant of ["text", "structured"] as const) {
 
 test("rawval: results the client would refuse are refused", async () => {
   const v = await validatorsOf("structured");
-  assert.ok(v.result({ content: [{ type: "text", text: "3" }], structuredContent: { sum: 3 }, resultType: "complete" }));
+  assert.ok(
+    v.result({ content: [{ type: "text", text: "3" }], structuredContent: { sum: 3 }, resultType: "complete" }),
+  );
   assert.not.ok(v.result({ content: "3" }));
   assert.ok(v.output !== null);
   assert.not.ok(v.output!({ sum: "3" }));

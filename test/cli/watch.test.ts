@@ -23,7 +23,10 @@ class Watcher {
   readonly child: ChildProcess;
   readonly exited: Promise<number | null>;
   constructor(args: string[], cwd: string) {
-    this.child = spawn(process.execPath, [cliPath, ...args], { cwd, env: { ...process.env, MCPGEN_DEBUG: "", MCPGEN_CACHE_DIR: join(cwd, ".cache") } });
+    this.child = spawn(process.execPath, [cliPath, ...args], {
+      cwd,
+      env: { ...process.env, MCPGEN_DEBUG: "", MCPGEN_CACHE_DIR: join(cwd, ".cache") },
+    });
     this.child.stdout!.on("data", (d: Buffer) => (this.out += d.toString()));
     this.child.stderr!.on("data", (d: Buffer) => (this.err += d.toString()));
     this.exited = new Promise((resolve) => this.child.on("exit", (code) => resolve(code)));
@@ -45,7 +48,8 @@ class Watcher {
   }
 }
 
-const snapshot = (dir: string) => Object.fromEntries(listFiles(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+const snapshot = (dir: string) =>
+  Object.fromEntries(listFiles(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, "g"))?.length ?? 0;
 
 test("watch: regenerates on change, debounces bursts, reports errors without exiting, never leaves partial output", async () => {
@@ -61,7 +65,12 @@ test("watch: regenerates on change, debounces bursts, reports errors without exi
 
     // a burst of writes within the debounce window is one regeneration
     const before = count(w.out, /wrote \d+ files/);
-    for (const tools of [["alpha", "b1"], ["alpha", "b2"], ["alpha", "beta"]]) writeFileSync(manifestPath, manifest(tools));
+    for (const tools of [
+      ["alpha", "b1"],
+      ["alpha", "b2"],
+      ["alpha", "beta"],
+    ])
+      writeFileSync(manifestPath, manifest(tools));
     at = await w.until("out", /src\/mcp: wrote \d+ files/, at);
     await new Promise((r) => setTimeout(r, 600));
     assert.is(count(w.out, /wrote \d+ files/), before + 1, w.out);
@@ -72,7 +81,11 @@ test("watch: regenerates on change, debounces bursts, reports errors without exi
     const good = snapshot(join(dir, "src", "mcp"));
     const errAt = w.err.length;
     writeFileSync(manifestPath, '{ "name": "watched", ');
-    await w.until("err", /mcpgen: mcp\.manifest\.json[\s\S]*invalid JSON[\s\S]*previous output is unchanged; waiting for the next change\n/, errAt);
+    await w.until(
+      "err",
+      /mcpgen: mcp\.manifest\.json[\s\S]*invalid JSON[\s\S]*previous output is unchanged; waiting for the next change\n/,
+      errAt,
+    );
     assert.is(w.child.exitCode, null, "still watching");
     assert.equal(snapshot(join(dir, "src", "mcp")), good);
     assert.equal(readdirSync(join(dir, "src")), ["mcp"], "no temporary directory left behind");
@@ -148,9 +161,11 @@ test("watch --from: a change to the handlers module or a type it imports re-extr
   mkdirSync(join(dir, "src"));
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "codefirst", version: "1.0.0", type: "module" }));
   writeFileSync(join(dir, "src", "types.ts"), "export interface Query {\n  /** What to look for */\n  q: string;\n}\n");
-  const tools = (body: string) =>
-    `import type { Query } from "./types.js";\nexport const tools = {\n${body}};\n`;
-  writeFileSync(join(dir, "src", "tools.ts"), tools("  /** Find things */\n  async find(input: Query) {\n    return input.q;\n  },\n"));
+  const tools = (body: string) => `import type { Query } from "./types.js";\nexport const tools = {\n${body}};\n`;
+  writeFileSync(
+    join(dir, "src", "tools.ts"),
+    tools("  /** Find things */\n  async find(input: Query) {\n    return input.q;\n  },\n"),
+  );
   const w = new Watcher(["watch", "--from", "src/tools.ts", "--debounce", "100"], dir);
   const manifestText = () => readFileSync(join(dir, "mcp.manifest.json"), "utf8");
   try {
@@ -158,16 +173,29 @@ test("watch --from: a change to the handlers module or a type it imports re-extr
     assert.match(manifestText(), /"find"/);
     // the imported module is watched too
     at = await w.until("out", /watching \d+ input file\(s\)/, 0);
-    writeFileSync(join(dir, "src", "types.ts"), "export interface Query {\n  /** What to look for */\n  q: string;\n  limit?: number;\n}\n");
+    writeFileSync(
+      join(dir, "src", "types.ts"),
+      "export interface Query {\n  /** What to look for */\n  q: string;\n  limit?: number;\n}\n",
+    );
     at = await w.until("out", /src\/mcp: wrote \d+ files/, at);
     assert.match(manifestText(), /"limit"/);
     // a type JSON cannot carry: reported, previous manifest and output kept, still watching
-    writeFileSync(join(dir, "src", "tools.ts"), tools("  async find(input: Query, cb: () => void) {\n    return input.q;\n  },\n  async bad(input: { f: () => void }) {\n    return \"x\";\n  },\n"));
+    writeFileSync(
+      join(dir, "src", "tools.ts"),
+      tools(
+        '  async find(input: Query, cb: () => void) {\n    return input.q;\n  },\n  async bad(input: { f: () => void }) {\n    return "x";\n  },\n',
+      ),
+    );
     await w.until("err", /the previous output is unchanged/, 0);
     assert.match(manifestText(), /"limit"/);
     assert.not.match(manifestText(), /"bad"/);
     at = w.out.length;
-    writeFileSync(join(dir, "src", "tools.ts"), tools("  async find(input: Query) {\n    return input.q;\n  },\n  async count(input: Query) {\n    return { n: input.q.length };\n  },\n"));
+    writeFileSync(
+      join(dir, "src", "tools.ts"),
+      tools(
+        "  async find(input: Query) {\n    return input.q;\n  },\n  async count(input: Query) {\n    return { n: input.q.length };\n  },\n",
+      ),
+    );
     await w.until("out", /src\/mcp: wrote \d+ files/, at);
     assert.match(manifestText(), /"count"/);
     assert.match(readFileSync(join(dir, "src", "mcp", "types.ts"), "utf8"), /CountInput/);

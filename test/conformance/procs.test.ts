@@ -27,7 +27,10 @@ async function gone(pid: number): Promise<boolean> {
 
 test("run: output, exit code, and lines as they arrive", async () => {
   const lines: string[] = [];
-  const r = await run("sh", ["-c", "echo one; echo two >&2; exit 3"], { timeoutMs: 10_000, onLine: (l) => lines.push(l) });
+  const r = await run("sh", ["-c", "echo one; echo two >&2; exit 3"], {
+    timeoutMs: 10_000,
+    onLine: (l) => lines.push(l),
+  });
   assert.is(r.code, 3);
   assert.is(r.timedOut, false);
   assert.equal(lines.sort(), ["one", "two"]);

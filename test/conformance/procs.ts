@@ -109,8 +109,17 @@ export interface Background {
 }
 
 /** Start a long-running child (our server) in its own process group. */
-export function background(command: string, args: readonly string[], o: { cwd?: string; env?: NodeJS.ProcessEnv; logFile?: string }): Background {
-  const child = spawn(command, args, { cwd: o.cwd, env: o.env ?? process.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+export function background(
+  command: string,
+  args: readonly string[],
+  o: { cwd?: string; env?: NodeJS.ProcessEnv; logFile?: string },
+): Background {
+  const child = spawn(command, args, {
+    cwd: o.cwd,
+    env: o.env ?? process.env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   live.add(child);
   const log = o.logFile ? createWriteStream(o.logFile) : undefined;
   let buf = "";
@@ -187,7 +196,11 @@ function tryConnect(port: number): Promise<boolean> {
 }
 
 /** Poll until 127.0.0.1:port accepts connections; gives up at `timeoutMs` or when `gone()` says so. */
-export async function waitForPort(port: number, timeoutMs: number, gone: () => string | undefined): Promise<string | undefined> {
+export async function waitForPort(
+  port: number,
+  timeoutMs: number,
+  gone: () => string | undefined,
+): Promise<string | undefined> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const g = gone();

@@ -28,7 +28,18 @@ import {
   type Cell,
   type Leg,
 } from "./score.js";
-import { checkSuite, clientColumns, clientRuns, node22, serverColumns, serverRuns, suites, type ClientRun, type ServerRun, type Suite } from "./suites.js";
+import {
+  checkSuite,
+  clientColumns,
+  clientRuns,
+  node22,
+  serverColumns,
+  serverRuns,
+  suites,
+  type ClientRun,
+  type ServerRun,
+  type Suite,
+} from "./suites.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const SERVER_START_MS = 30_000;
@@ -47,12 +58,21 @@ interface Options {
 }
 
 function usage(msg: string): never {
-  process.stderr.write(`conformance: ${msg}\nusage: node dist/test/conformance/run.js [--leg server|client] [--suite 0.1.16|alpha.12] [--server-url URL] [--baseline FILE] [--keep] [--time-limit SECONDS]\n`);
+  process.stderr.write(
+    `conformance: ${msg}\nusage: node dist/test/conformance/run.js [--leg server|client] [--suite 0.1.16|alpha.12] [--server-url URL] [--baseline FILE] [--keep] [--time-limit SECONDS]\n`,
+  );
   process.exit(2);
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { legs: [], suiteIds: undefined, serverUrl: undefined, baseline: join(root, "conformance-baseline.json"), keep: false, timeLimitMs: 600_000 };
+  const o: Options = {
+    legs: [],
+    suiteIds: undefined,
+    serverUrl: undefined,
+    baseline: join(root, "conformance-baseline.json"),
+    keep: false,
+    timeLimitMs: 600_000,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const val = (): string => argv[++i] ?? usage(`${a} needs a value`);
@@ -103,7 +123,13 @@ class Runner {
     return join(this.tmp, `${String(++this.seq).padStart(2, "0")}-${tag.replace(/[^A-Za-z0-9.-]+/g, "_")}`);
   }
 
-  suiteCli(s: Suite, args: string[], outDir: string, timeoutMs: number, onLine?: (l: string) => void): Promise<RunResult> {
+  suiteCli(
+    s: Suite,
+    args: string[],
+    outDir: string,
+    timeoutMs: number,
+    onLine?: (l: string) => void,
+  ): Promise<RunResult> {
     return run(this.node, [s.cli, ...args, "-o", outDir], {
       cwd: this.tmp,
       env: cleanEnv(),
@@ -124,17 +150,27 @@ class Runner {
 
   async notScored(r: ServerRun): Promise<Set<string>> {
     if (!r.requirements) return new Set();
-    const res = await run(this.node, [r.suite.cli, "list", "--requirements", r.requirements], { cwd: this.tmp, env: cleanEnv(), timeoutMs: 30_000 });
+    const res = await run(this.node, [r.suite.cli, "list", "--requirements", r.requirements], {
+      cwd: this.tmp,
+      env: cleanEnv(),
+      timeoutMs: 30_000,
+    });
     const set = parseRequirementsList(res.output);
     return new Set(set.notScored.filter((n) => n.leg === "server").map((n) => n.scenario));
   }
 
   /** Start `npm run everything -- --port P`; undefined URL and a reason when it is not available. */
-  async startServer(tag: string): Promise<{ url?: string; reason?: string; stop: () => Promise<string | undefined>; exited: () => string | undefined }> {
+  async startServer(tag: string): Promise<{
+    url?: string;
+    reason?: string;
+    stop: () => Promise<string | undefined>;
+    exited: () => string | undefined;
+  }> {
     const none = { stop: async () => undefined, exited: () => undefined };
     if (this.o.serverUrl) return { ...none, url: this.o.serverUrl };
     const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, string> };
-    if (!pkg.scripts?.everything) return { ...none, reason: 'server not available: package.json has no "everything" script' };
+    if (!pkg.scripts?.everything)
+      return { ...none, reason: 'server not available: package.json has no "everything" script' };
     const port = await freePort();
     const npmCli = process.env.npm_execpath;
     const [cmd, pre] = npmCli?.endsWith("npm-cli.js") ? [process.execPath, [npmCli]] : ["npm", []];
@@ -147,7 +183,10 @@ class Runner {
     if (notReady !== undefined) {
       await srv.stop(2000);
       const tail = srv.tail().trim().split(/\r?\n/).slice(-3).join(" | ");
-      return { ...none, reason: `server not available: npm run everything -- --port ${port}: ${notReady}${tail ? ` (${tail})` : ""}` };
+      return {
+        ...none,
+        reason: `server not available: npm run everything -- --port ${port}: ${notReady}${tail ? ` (${tail})` : ""}`,
+      };
     }
     return {
       url: `http://localhost:${port}/mcp`,
@@ -163,16 +202,23 @@ class Runner {
     const tag = `${r.column} ${r.label}`;
     const deadUrl = `http://localhost:${await freePort()}/mcp`;
     if (this.remaining() <= 0) {
-      for (const s of await this.enumerateServer(r, deadUrl)) this.fail("server", r.column, s, "not run: overall time limit reached");
+      for (const s of await this.enumerateServer(r, deadUrl))
+        this.fail("server", r.column, s, "not run: overall time limit reached");
       return;
     }
     const server = await this.startServer(r.column);
     const outDir = this.outDir(`server-${r.column}`);
     let current: string | undefined;
-    const res = await this.suiteCli(r.suite, ["server", "--url", server.url ?? deadUrl, ...r.args], outDir, Math.min(SERVER_RUN_MS, this.remaining()), (l) => {
-      const m = /^=== Running scenario: (\S+) ===$/.exec(l);
-      if (m) current = m[1];
-    });
+    const res = await this.suiteCli(
+      r.suite,
+      ["server", "--url", server.url ?? deadUrl, ...r.args],
+      outDir,
+      Math.min(SERVER_RUN_MS, this.remaining()),
+      (l) => {
+        const m = /^=== Running scenario: (\S+) ===$/.exec(l);
+        if (m) current = m[1];
+      },
+    );
     const died = server.exited();
     const stopIssue = await server.stop();
     const results = collectResults(outDir, "server");
@@ -188,7 +234,11 @@ class Runner {
       let pass = !!got?.verdict.pass;
       let reason = got?.verdict.reason;
       const skipped = r.noSkipped ? (got?.checks ?? []).filter((c) => c.status === "SKIPPED") : [];
-      if (pass && skipped.length > 0) [pass, reason] = [false, `${skipped.length} check(s) skipped (${skipped.map((c) => c.id).join(", ")}): nothing was checked there`];
+      if (pass && skipped.length > 0)
+        [pass, reason] = [
+          false,
+          `${skipped.length} check(s) skipped (${skipped.map((c) => c.id).join(", ")}): nothing was checked there`,
+        ];
       if (server.reason) [pass, reason] = [false, server.reason];
       else if (!got) {
         reason = res.timedOut
@@ -210,7 +260,12 @@ class Runner {
   /** Scenario names of one client suite (`core`, `backcompat`, …), learned from the suite itself. */
   async clientSuite(s: Suite, suite: string): Promise<string[]> {
     const dir = this.outDir(`enum-client-${s.id}-${suite}`);
-    const res = await this.suiteCli(s, ["client", "--command", "true", "--suite", suite, "--timeout", "5000"], dir, 60_000);
+    const res = await this.suiteCli(
+      s,
+      ["client", "--command", "true", "--suite", suite, "--timeout", "5000"],
+      dir,
+      60_000,
+    );
     const names = announcedScenarios(res.output).names;
     for (const n of collectResults(dir, "client").keys()) if (!names.includes(n)) names.push(n);
     return names;
@@ -218,7 +273,11 @@ class Runner {
 
   /** The scored client scenarios of a requirement set (auth included), as the suite lists them. */
   async requiredClientScenarios(s: Suite, revision: string): Promise<string[]> {
-    const res = await run(this.node, [s.cli, "list", "--requirements", revision], { cwd: this.tmp, env: cleanEnv(), timeoutMs: 30_000 });
+    const res = await run(this.node, [s.cli, "list", "--requirements", revision], {
+      cwd: this.tmp,
+      env: cleanEnv(),
+      timeoutMs: 30_000,
+    });
     return parseRequirementsList(res.output).scored.client;
   }
 
@@ -227,7 +286,8 @@ class Runner {
     const listed: string[] = [];
     if (r.select.kind === "suites") {
       for (const name of r.select.suites) listed.push(...(await this.clientSuite(r.suite, name)));
-      if (r.select.draftAuth) listed.push(...(await this.clientSuite(r.suite, "draft")).filter((n) => n.startsWith("auth/")));
+      if (r.select.draftAuth)
+        listed.push(...(await this.clientSuite(r.suite, "draft")).filter((n) => n.startsWith("auth/")));
     } else listed.push(...(await this.requiredClientScenarios(r.suite, r.select.revision)));
     return [...new Set([...listed, ...r.extensions])];
   }
@@ -235,7 +295,8 @@ class Runner {
   async clientLeg(r: ClientRun): Promise<void> {
     const s = r.suite;
     const scenarios = await this.clientScenarios(r);
-    if (scenarios.length === 0) throw new Error(`conformance ${s.pinned}: could not learn the client scenarios (${r.label}) from the suite`);
+    if (scenarios.length === 0)
+      throw new Error(`conformance ${s.pinned}: could not learn the client scenarios (${r.label}) from the suite`);
     const built = existsSync(CLIENT_ENTRY);
     const command = `${process.execPath} ${CLIENT_ENTRY}`;
     if (/\s/.test(process.execPath) || /\s/.test(CLIENT_ENTRY)) {
@@ -263,27 +324,41 @@ class Runner {
       const got = collectResults(outDir, "client").get(scenario);
       const pass = !!got?.verdict.pass && res.code === 0;
       let reason = got?.verdict.reason;
-      if (!got) reason = res.timedOut ? `no result: suite killed after ${secs(res.ms)}` : `no checks.json written (suite exited with ${res.code ?? res.signal})`;
+      if (!got)
+        reason = res.timedOut
+          ? `no result: suite killed after ${secs(res.ms)}`
+          : `no checks.json written (suite exited with ${res.code ?? res.signal})`;
       else if (got.verdict.pass && res.code !== 0) {
         const exit = /CLIENT EXITED WITH ERROR \(([^)]*)\)/.exec(res.output);
         reason = exit ? `our client exited with an error (${exit[1]})` : `suite exited with ${res.code ?? res.signal}`;
       }
       if (!pass && got) {
         const errFile = join(got.dir, "stderr.txt");
-        const tail = existsSync(errFile) ? readFileSync(errFile, "utf8").trim().split(/\r?\n/).slice(-2).join(" | ") : "";
+        const tail = existsSync(errFile)
+          ? readFileSync(errFile, "utf8").trim().split(/\r?\n/).slice(-2).join(" | ")
+          : "";
         if (tail) reason = `${reason} [client stderr: ${tail.slice(0, 300)}]`;
       }
       if (pass) ok++;
       this.cells.push({ leg: "client", column: r.column, scenario, pass, reason, scored: true });
     }
-    say(`client ${r.column} (${r.label}, one --scenario run each): ${ok}/${scenarios.length} passed in ${secs(Date.now() - started)}`);
+    say(
+      `client ${r.column} (${r.label}, one --scenario run each): ${ok}/${scenarios.length} passed in ${secs(Date.now() - started)}`,
+    );
   }
 }
 
 async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
   const all = suites(root).filter((s) => !o.suiteIds || o.suiteIds.includes(s.id));
-  if (o.suiteIds) for (const id of o.suiteIds) if (!all.some((s) => s.id === id)) usage(`unknown --suite ${id} (known: ${suites(root).map((s) => s.id).join(", ")})`);
+  if (o.suiteIds)
+    for (const id of o.suiteIds)
+      if (!all.some((s) => s.id === id))
+        usage(
+          `unknown --suite ${id} (known: ${suites(root)
+            .map((s) => s.id)
+            .join(", ")})`,
+        );
   for (const s of all) checkSuite(s);
   const node = node22(root);
   const columns: Record<Leg, string[]> = {
@@ -292,8 +367,12 @@ async function main(): Promise<number> {
   };
   let baseline: BaselineEntry[] = [];
   if (existsSync(o.baseline)) {
-    baseline = parseBaseline(readFileSync(o.baseline, "utf8"), o.baseline, { server: serverColumns(suites(root)), client: clientColumns(suites(root)) });
-  } else if (o.baseline !== join(root, "conformance-baseline.json")) throw new Error(`${o.baseline}: baseline file not found`);
+    baseline = parseBaseline(readFileSync(o.baseline, "utf8"), o.baseline, {
+      server: serverColumns(suites(root)),
+      client: clientColumns(suites(root)),
+    });
+  } else if (o.baseline !== join(root, "conformance-baseline.json"))
+    throw new Error(`${o.baseline}: baseline file not found`);
 
   const tmp = mkdtempSync(join(tmpdir(), "mcpgen-conformance-"));
   const cleanup = (): void => {
@@ -320,7 +399,9 @@ async function main(): Promise<number> {
   const details = formatDetails(scored);
   if (details) say(`${details}\n`);
   if (o.keep) say(`results kept in ${tmp}`);
-  say(`expected failures (baseline): ${scored.expected}, unexpected failures: ${scored.unexpected}, stale baseline entries: ${scored.stale.length}`);
+  say(
+    `expected failures (baseline): ${scored.expected}, unexpected failures: ${scored.unexpected}, stale baseline entries: ${scored.stale.length}`,
+  );
   say(summaryLine(scored));
   return scored.unexpected > 0 || scored.stale.length > 0 ? 1 : 0;
 }

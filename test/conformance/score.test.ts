@@ -30,7 +30,10 @@ function put(dir: string, rel: string, checks: unknown): void {
   writeFileSync(join(dir, rel, "checks.json"), typeof checks === "string" ? checks : JSON.stringify(checks));
 }
 
-const columns: Record<Leg, string[]> = { server: ["0.1.16", "alpha.12", "alpha.12-req"], client: ["0.1.16", "alpha.12"] };
+const columns: Record<Leg, string[]> = {
+  server: ["0.1.16", "alpha.12", "alpha.12-req"],
+  client: ["0.1.16", "alpha.12"],
+};
 
 test("verdict: server tolerates warnings, client does not; FAILURE fails both", () => {
   const warned = [ok("a"), warning("b"), { id: "c", status: "INFO" }, { id: "d", status: "SKIPPED" }];
@@ -68,7 +71,14 @@ test("collectResults: pass, failure, warning on client, malformed file, newest r
     put(dir, `ping-2026-11-22T04-34-20-302Z`, [failure("x", "old")]);
     put(dir, `ping-2026-11-22T04-35-00-000Z`, [ok("x")]);
     const r = collectResults(dir, "client");
-    assert.equal([...r.keys()].sort(), ["auth/metadata-default", "elicitation-sep1034-client-defaults", "initialize", "ping", "sse-retry", "tools_call"]);
+    assert.equal([...r.keys()].sort(), [
+      "auth/metadata-default",
+      "elicitation-sep1034-client-defaults",
+      "initialize",
+      "ping",
+      "sse-retry",
+      "tools_call",
+    ]);
     assert.is(r.get("initialize")!.verdict.pass, true);
     assert.is(r.get("tools_call")!.verdict.pass, false);
     assert.is(r.get("sse-retry")!.verdict.pass, false);
@@ -86,7 +96,10 @@ test("collectResults: pass, failure, warning on client, malformed file, newest r
 test("collectResults: a warning passes on the server leg; a non-check array entry is an error", () => {
   const { dir, cleanup } = tempDir("mcpgen-conf-");
   try {
-    put(dir, `server-server-sse-polling-${TS}`, [warning("server-sse-priming-event"), ok("server-sse-disconnect-resume")]);
+    put(dir, `server-server-sse-polling-${TS}`, [
+      warning("server-sse-priming-event"),
+      ok("server-sse-disconnect-resume"),
+    ]);
     put(dir, `server-ping-${TS}`, [{ status: "SUCCESS" }]);
     const r = collectResults(dir, "server");
     assert.is(r.get("server-sse-polling")!.verdict.pass, true);
@@ -99,9 +112,11 @@ test("collectResults: a warning passes on the server leg; a non-check array entr
 });
 
 test("announcedScenarios reads server and client suite output", () => {
-  const server = "Running active suite (3 scenarios) against http://localhost:1/mcp\n\n\n=== Running scenario: ping ===\nx\n=== Running scenario: tools-list ===\n";
+  const server =
+    "Running active suite (3 scenarios) against http://localhost:1/mcp\n\n\n=== Running scenario: ping ===\nx\n=== Running scenario: tools-list ===\n";
   assert.equal(announcedScenarios(server), { total: 3, names: ["ping", "tools-list"] });
-  const client = "Running core suite (18 scenarios) in parallel...\nStarting scenario: initialize\nExecuting client: true http://x\nStarting scenario: auth/metadata-default\n";
+  const client =
+    "Running core suite (18 scenarios) in parallel...\nStarting scenario: initialize\nExecuting client: true http://x\nStarting scenario: auth/metadata-default\n";
   assert.equal(announcedScenarios(client), { total: 18, names: ["initialize", "auth/metadata-default"] });
   assert.equal(announcedScenarios("Running client scenario 'x' against server"), { total: undefined, names: [] });
 });
@@ -146,18 +161,39 @@ test("parseBaseline: keys, column scoping, errors name file and pointer", () => 
     columns,
   );
   assert.equal(entries, [
-    { key: "server/server-sse-polling", leg: "server", column: undefined, scenario: "server-sse-polling", reason: "why" },
-    { key: "client@0.1.16/auth/metadata-default", leg: "client", column: "0.1.16", scenario: "auth/metadata-default", reason: "no oauth yet" },
+    {
+      key: "server/server-sse-polling",
+      leg: "server",
+      column: undefined,
+      scenario: "server-sse-polling",
+      reason: "why",
+    },
+    {
+      key: "client@0.1.16/auth/metadata-default",
+      leg: "client",
+      column: "0.1.16",
+      scenario: "auth/metadata-default",
+      reason: "no oauth yet",
+    },
   ]);
   assert.equal(parseBaseline("{}", "b.json", columns), []);
   assert.throws(() => parseBaseline("[", "b.json", columns), /b\.json: not valid JSON/);
-  assert.throws(() => parseBaseline('{"expectedFailures": []}', "b.json", columns), /b\.json: \/expectedFailures must be an object/);
-  assert.throws(() => parseBaseline('{"expectedFailures": {"ping": "x"}}', "b.json", columns), /b\.json: \/expectedFailures\/ping: key must look like/);
+  assert.throws(
+    () => parseBaseline('{"expectedFailures": []}', "b.json", columns),
+    /b\.json: \/expectedFailures must be an object/,
+  );
+  assert.throws(
+    () => parseBaseline('{"expectedFailures": {"ping": "x"}}', "b.json", columns),
+    /b\.json: \/expectedFailures\/ping: key must look like/,
+  );
   assert.throws(
     () => parseBaseline('{"expectedFailures": {"client@alpha.12-req/x": "r"}}', "b.json", columns),
     /\/expectedFailures\/client@alpha\.12-req~1x: unknown client column "alpha\.12-req"/,
   );
-  assert.throws(() => parseBaseline('{"expectedFailures": {"server/ping": ""}}', "b.json", columns), /reason must be a non-empty string/);
+  assert.throws(
+    () => parseBaseline('{"expectedFailures": {"server/ping": ""}}', "b.json", columns),
+    /reason must be a non-empty string/,
+  );
 });
 
 const cell = (leg: Leg, column: string, scenario: string, pass: boolean, scored = true): Cell => ({

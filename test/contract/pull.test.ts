@@ -28,12 +28,23 @@ const scripted = (mode: string) => `${node} ${scriptedJs} ${mode}`;
 function pullCli(mode: string) {
   const out = join(tmp.dir, `${mode}.manifest.json`);
   const r = runCli(["pull", "--stdio", scripted(mode), "--out", out], tmp.dir);
-  const manifest = r.status === 0 ? (JSON.parse(readFileSync(out, "utf8")) as { tools?: { name: string; inputSchema: unknown }[]; prompts?: unknown[]; resources?: unknown[]; resourceTemplates?: unknown[] }) : undefined;
+  const manifest =
+    r.status === 0
+      ? (JSON.parse(readFileSync(out, "utf8")) as {
+          tools?: { name: string; inputSchema: unknown }[];
+          prompts?: unknown[];
+          resources?: unknown[];
+          resourceTemplates?: unknown[];
+        })
+      : undefined;
   return { ...r, manifest, problems: r.stderr.split("\n").filter((l) => l.startsWith("problem: ")) };
 }
 
 /** The scripted server in `mode` as a child of a client (generic, or the generated everything client). */
-async function listedBy(mode: string, typed = false): Promise<{ client: Pick<McpClient, "listProblems" | "callTool" | "close">; names: string[] }> {
+async function listedBy(
+  mode: string,
+  typed = false,
+): Promise<{ client: Pick<McpClient, "listProblems" | "callTool" | "close">; names: string[] }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [scriptedJs, mode] });
   const client = typed
     ? await createEverythingClient(transport, { clientInfo: { name: "t", version: "1" }, era: "legacy" })
@@ -52,7 +63,13 @@ test.after(async () => {
 });
 
 test("splitCommand: quotes group words, backslash escapes, no shell", () => {
-  assert.equal(splitCommand(`node "my server.js" --name 'a b' x\\ y`), ["node", "my server.js", "--name", "a b", "x y"]);
+  assert.equal(splitCommand(`node "my server.js" --name 'a b' x\\ y`), [
+    "node",
+    "my server.js",
+    "--name",
+    "a b",
+    "x y",
+  ]);
   assert.throws(() => splitCommand(`node "open`), /unterminated/);
   assert.throws(() => splitCommand("   "), /needs a command/);
 });
@@ -65,7 +82,11 @@ test("server-everything over stdio: every list pulled, revisions probed, loads a
   assert.equal(first.revisions, ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
   const m = loadManifest(out).manifest;
   assert.is(m.name, "mcp-servers/everything");
-  for (const tool of ["echo", "get-sum", "get-structured-content"]) assert.ok(m.tools!.some((t) => t.name === tool), tool);
+  for (const tool of ["echo", "get-sum", "get-structured-content"])
+    assert.ok(
+      m.tools!.some((t) => t.name === tool),
+      tool,
+    );
   assert.ok(m.prompts!.length > 0 && m.resources!.length > 0 && m.resourceTemplates!.length > 0);
   assert.ok(m.capabilities?.resources?.subscribe);
   // names sorted, schemas verbatim
@@ -87,11 +108,22 @@ test("examples/everything over HTTP: the pulled manifest is the declared one, as
     assert.equal(r.revisions, ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]);
     assert.equal(pulled.revisions, declared.revisions);
     assert.equal(pulled.tools!.map((t) => t.name).sort(), declared.tools!.map((t) => t.name).sort());
-    assert.equal(pulled.tools!.map((t) => t.inputSchema), [...declared.tools!].sort((a, b) => (a.name < b.name ? -1 : 1)).map((t) => t.inputSchema));
+    assert.equal(
+      pulled.tools!.map((t) => t.inputSchema),
+      [...declared.tools!].sort((a, b) => (a.name < b.name ? -1 : 1)).map((t) => t.inputSchema),
+    );
     // Both directions: nothing either side has breaks the other's clients.
-    const there = await runBreaking({ against: join(repoRoot, "examples/everything/mcp.manifest.json"), manifest: out, cwd: tmp.dir });
+    const there = await runBreaking({
+      against: join(repoRoot, "examples/everything/mcp.manifest.json"),
+      manifest: out,
+      cwd: tmp.dir,
+    });
     assert.equal(there.findings, [], there.text);
-    const back = await runBreaking({ against: out, manifest: join(repoRoot, "examples/everything/mcp.manifest.json"), cwd: tmp.dir });
+    const back = await runBreaking({
+      against: out,
+      manifest: join(repoRoot, "examples/everything/mcp.manifest.json"),
+      cwd: tmp.dir,
+    });
     assert.equal(back.findings, [], back.text);
     // --client: the typed server and client were generated from the pulled manifest.
     assert.ok(readdirSync(client).includes("client.ts"));
@@ -108,8 +140,15 @@ test("a paged listing is followed; a broken published schema is reported and typ
   assert.equal(r.counts, { tools: 3, prompts: 1, resources: 1, resourceTemplates: 1 });
   assert.equal(r.problems.length, 1, r.problems.join("\n"));
   // reported once, though generating the client loads the same manifest again
-  assert.equal(logged.filter((l) => l.includes("/tools/2/inputSchema/properties/n/type")).map((l) => l.split(":")[0]), ["problem"], logged.join("\n"));
-  assert.match(r.problems[0]!, /^\/tools\/2\/inputSchema\/properties\/n\/type: not a valid JSON Schema.*typed as Record<string, unknown>/);
+  assert.equal(
+    logged.filter((l) => l.includes("/tools/2/inputSchema/properties/n/type")).map((l) => l.split(":")[0]),
+    ["problem"],
+    logged.join("\n"),
+  );
+  assert.match(
+    r.problems[0]!,
+    /^\/tools\/2\/inputSchema\/properties\/n\/type: not a valid JSON Schema.*typed as Record<string, unknown>/,
+  );
   const zeta = (JSON.parse(r.text) as { tools: { name: string; inputSchema: unknown }[] }).tools[2]!;
   assert.equal(zeta.inputSchema, { type: "object", properties: { n: { type: "integr" } } }, "kept verbatim");
   // --client generates from it leniently: zeta's arguments are the loose fallback type
@@ -120,8 +159,14 @@ test("a paged listing is followed; a broken published schema is reported and typ
 });
 
 for (const [mode, pattern] of [
-  ["silent", /cannot connect to stdio: .*silent: Request initialize timed out after 800 ms \(the 2026-07-28 probe before it: Request server\/discover timed out after 800 ms\)/],
-  ["garbage", /cannot connect to stdio: .*garbage: Request initialize timed out after 800 ms \(the 2026-07-28 probe before it: Request server\/discover timed out after 800 ms\)/],
+  [
+    "silent",
+    /cannot connect to stdio: .*silent: Request initialize timed out after 800 ms \(the 2026-07-28 probe before it: Request server\/discover timed out after 800 ms\)/,
+  ],
+  [
+    "garbage",
+    /cannot connect to stdio: .*garbage: Request initialize timed out after 800 ms \(the 2026-07-28 probe before it: Request server\/discover timed out after 800 ms\)/,
+  ],
   ["die", /die: Connection closed/],
   ["loop", /tools\/list: the server repeated cursor "again"/],
 ] as const) {
@@ -134,7 +179,10 @@ for (const [mode, pattern] of [
     assert.match(r.stderr, pattern);
     assert.ok(Date.now() - started < 15_000, "bounded");
     assert.is(readFileSync(out, "utf8"), "previous\n");
-    assert.equal(readdirSync(tmp.dir).filter((f) => f.endsWith(".mcpgen-tmp")), []);
+    assert.equal(
+      readdirSync(tmp.dir).filter((f) => f.endsWith(".mcpgen-tmp")),
+      [],
+    );
   });
 }
 
@@ -143,32 +191,61 @@ test("a list the server announces but answers -32601 is empty, with a warning; e
   assert.is(r.status, 0, r.stderr);
   assert.match(r.stdout, /; 3 tools, 0 prompts, 0 resources, 0 templates; 4 problem\(s\) reported\n$/);
   for (const method of ["prompts/list", "resources/list", "resources/templates/list"]) {
-    assert.ok(r.problems.some((l) => l.includes(`${method}: the server announces`) && l.includes("answered -32601")), `${method}: ${r.stderr}`);
+    assert.ok(
+      r.problems.some((l) => l.includes(`${method}: the server announces`) && l.includes("answered -32601")),
+      `${method}: ${r.stderr}`,
+    );
   }
-  assert.equal(r.manifest!.tools!.map((t) => t.name), ["add", "echo", "zeta"]);
+  assert.equal(
+    r.manifest!.tools!.map((t) => t.name),
+    ["add", "echo", "zeta"],
+  );
   assert.is(r.manifest!.prompts, undefined);
   assert.is(r.manifest!.resources, undefined);
 });
 
-test("tools without \"type\": \"object\" (or any inputSchema) are all written, each repair reported; the clients keep them", async () => {
+test('tools without "type": "object" (or any inputSchema) are all written, each repair reported; the clients keep them', async () => {
   const r = pullCli("untyped");
   assert.is(r.status, 0, r.stderr);
   assert.not.match(r.stdout, /left out/);
   const byName = new Map(r.manifest!.tools!.map((t) => [t.name, t.inputSchema]));
   assert.equal([...byName.keys()], ["ping_host", "search", "status"]);
-  assert.equal(byName.get("search"), { properties: { q: { type: "string" } }, required: ["q"] }, "kept verbatim; the loader publishes it with type object");
+  assert.equal(
+    byName.get("search"),
+    { properties: { q: { type: "string" } }, required: ["q"] },
+    "kept verbatim; the loader publishes it with type object",
+  );
   assert.equal(byName.get("status"), {});
   assert.equal(byName.get("ping_host"), { type: "object" });
-  assert.ok(r.problems.some((l) => /inputSchema: missing; tool "ping_host" published with \{"type":"object"\}/.test(l)), r.stderr);
-  assert.ok(r.problems.some((l) => /\/tools\/1\/inputSchema: root "type" is missing/.test(l)), r.stderr);
-  assert.ok(r.problems.some((l) => /\/tools\/2\/inputSchema: empty inputSchema/.test(l)), r.stderr);
+  assert.ok(
+    r.problems.some((l) => /inputSchema: missing; tool "ping_host" published with \{"type":"object"\}/.test(l)),
+    r.stderr,
+  );
+  assert.ok(
+    r.problems.some((l) => /\/tools\/1\/inputSchema: root "type" is missing/.test(l)),
+    r.stderr,
+  );
+  assert.ok(
+    r.problems.some((l) => /\/tools\/2\/inputSchema: empty inputSchema/.test(l)),
+    r.stderr,
+  );
   // The written manifest generates (leniently) and loads.
-  assert.is(loadManifest(join(tmp.dir, "untyped.manifest.json"), "m.json", { lenient: true }).manifest.tools!.length, 3);
+  assert.is(
+    loadManifest(join(tmp.dir, "untyped.manifest.json"), "m.json", { lenient: true }).manifest.tools!.length,
+    3,
+  );
   for (const typed of [false, true]) {
     const { client, names } = await listedBy("untyped", typed);
     try {
       assert.equal(names, ["search", "status", "ping_host"], typed ? "typed client" : "generic client");
-      assert.equal(client.listProblems.map((p) => [p.entryName, p.kept]), [["search", true], ["status", true], ["ping_host", true]]);
+      assert.equal(
+        client.listProblems.map((p) => [p.entryName, p.kept]),
+        [
+          ["search", true],
+          ["status", true],
+          ["ping_host", true],
+        ],
+      );
       assert.equal((await client.callTool("ping_host", {})).content, [{ type: "text", text: "ok" }]);
     } finally {
       await client.close();
@@ -181,11 +258,19 @@ test("a tool with an invalid JSON Schema keyword is written verbatim, reported, 
   assert.is(r.status, 0, r.stderr);
   const lookup = r.manifest!.tools!.find((t) => t.name === "lookup");
   assert.equal(lookup?.inputSchema, { type: "object", properties: { id: { type: "string" } }, required: "id" });
-  assert.ok(r.problems.some((l) => /\/tools\/\d\/inputSchema\/required: not a valid JSON Schema.*Record<string, unknown>/.test(l)), r.stderr);
+  assert.ok(
+    r.problems.some((l) =>
+      /\/tools\/\d\/inputSchema\/required: not a valid JSON Schema.*Record<string, unknown>/.test(l),
+    ),
+    r.stderr,
+  );
   const { client, names } = await listedBy("badkeyword");
   try {
     assert.equal(names, ["add", "echo", "zeta", "lookup"]);
-    assert.equal(client.listProblems.map((p) => [p.entryName, p.kept]), [["lookup", true]]);
+    assert.equal(
+      client.listProblems.map((p) => [p.entryName, p.kept]),
+      [["lookup", true]],
+    );
   } finally {
     await client.close();
   }
@@ -194,22 +279,42 @@ test("a tool with an invalid JSON Schema keyword is written verbatim, reported, 
 test("an entry without a name is left out, and pull says so: the reason, and fewer tools than listed", async () => {
   const r = pullCli("noname");
   assert.is(r.status, 0, r.stderr);
-  assert.equal(r.manifest!.tools!.map((t) => t.name), ["add", "echo", "zeta"]);
-  assert.match(r.stdout, /; 3 tools, 1 prompts, 1 resources, 1 templates; left out: 1 of the 4 tools listed; 2 problem\(s\) reported\n$/);
-  assert.ok(r.problems.includes("problem: tools/list: entry 3 dropped: /tools/3/name must be a string: the entry cannot be used without it"), r.stderr);
+  assert.equal(
+    r.manifest!.tools!.map((t) => t.name),
+    ["add", "echo", "zeta"],
+  );
+  assert.match(
+    r.stdout,
+    /; 3 tools, 1 prompts, 1 resources, 1 templates; left out: 1 of the 4 tools listed; 2 problem\(s\) reported\n$/,
+  );
+  assert.ok(
+    r.problems.includes(
+      "problem: tools/list: entry 3 dropped: /tools/3/name must be a string: the entry cannot be used without it",
+    ),
+    r.stderr,
+  );
   const { client, names } = await listedBy("noname");
   try {
     assert.equal(names, ["add", "echo", "zeta"]);
-    assert.equal(client.listProblems.map((p) => [p.index, p.kept]), [[3, false]]);
+    assert.equal(
+      client.listProblems.map((p) => [p.index, p.kept]),
+      [[3, false]],
+    );
   } finally {
     await client.close();
   }
 });
 
 test("--env reaches the child; the CLI prints the summary", () => {
-  const r = runCli(["pull", "--stdio", scripted("good"), "--env", "SCRIPTED_VERSION=9.9.9", "--out", "env.json"], tmp.dir);
+  const r = runCli(
+    ["pull", "--stdio", scripted("good"), "--env", "SCRIPTED_VERSION=9.9.9", "--out", "env.json"],
+    tmp.dir,
+  );
   assert.is(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^wrote env.json: scripted 9.9.9, revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05; 3 tools, 1 prompts, 1 resources, 1 templates; 1 problem\(s\) reported\n$/);
+  assert.match(
+    r.stdout,
+    /^wrote env.json: scripted 9.9.9, revisions 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05; 3 tools, 1 prompts, 1 resources, 1 templates; 1 problem\(s\) reported\n$/,
+  );
   assert.match(r.stderr, /problem: \/tools\/2\/inputSchema\/properties\/n\/type/);
   assert.is((JSON.parse(readFileSync(join(tmp.dir, "env.json"), "utf8")) as { version: string }).version, "9.9.9");
 });

@@ -37,18 +37,39 @@ test("pull --client on the weather example, then its typed client calls every to
   const dir = tempDir("contract-roundtrip-");
   try {
     const server = join(repoRoot, "dist/examples/weather/src/server.js");
-    await runPull({ stdio: `${JSON.stringify(process.execPath)} ${server}`, out: join(dir, "mcp.manifest.json"), client: join(dir, "mcp"), cwd: dir });
+    await runPull({
+      stdio: `${JSON.stringify(process.execPath)} ${server}`,
+      out: join(dir, "mcp.manifest.json"),
+      client: join(dir, "mcp"),
+      cwd: dir,
+    });
     writeFileSync(join(dir, "driver.ts"), DRIVER);
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023"], module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, types: ["node"], outDir: "out" },
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          skipLibCheck: true,
+          types: ["node"],
+          outDir: "out",
+        },
         include: ["driver.ts", "mcp/**/*.ts"],
       }),
     );
-    const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")],
+      { encoding: "utf8", timeout: 120_000 },
+    );
     assert.is(tsc.status, 0, `${tsc.stdout}${tsc.stderr}`);
-    const run = spawnSync(process.execPath, [join(dir, "out/driver.js"), server], { encoding: "utf8", timeout: 30_000 });
+    const run = spawnSync(process.execPath, [join(dir, "out/driver.js"), server], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
     assert.is(run.status, 0, run.stderr);
     assert.equal(JSON.parse(run.stdout.trim()), { days: 2, ids: ["FR-PAR-01"], alert: false });
   } finally {

@@ -22,12 +22,25 @@ const differ = (a: Json, b: Json) => {
 
 const point = { type: "object", properties: { x: { type: "number" }, y: { type: "number" } }, required: ["x", "y"] };
 const tree = (defs: string, name: string) => ({
-  [defs]: { [name]: { type: "object", properties: { value: { type: "string" }, children: { type: "array", items: { $ref: `#/${defs}/${name}` } } } } },
+  [defs]: {
+    [name]: {
+      type: "object",
+      properties: { value: { type: "string" }, children: { type: "array", items: { $ref: `#/${defs}/${name}` } } },
+    },
+  },
   $ref: `#/${defs}/${name}`,
 });
 
 test("equal: key order, $schema and annotations, sets in any order, const as enum, no-op keywords", () => {
-  same({ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { $schema: "http://json-schema.org/draft-07/schema#", required: ["a"], properties: { a: { type: "string" } }, type: "object" });
+  same(
+    { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+    {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      required: ["a"],
+      properties: { a: { type: "string" } },
+      type: "object",
+    },
+  );
   same({ type: "object", required: ["a", "b"] }, { type: "object", required: ["b", "a", "a"] });
   same({ type: "string" }, { type: ["string"] });
   same({ type: ["string", "null"] }, { type: ["null", "string"] });
@@ -37,42 +50,108 @@ test("equal: key order, $schema and annotations, sets in any order, const as enu
   same({ type: "object" }, { type: "object", properties: {}, additionalProperties: true, required: [] });
   same({ type: "array" }, { type: "array", items: { description: "anything" } });
   same(true, {});
-  same({ title: "A", description: "x", default: 1, examples: [1], deprecated: true, readOnly: true, writeOnly: false, $comment: "c", contentMediaType: "text/plain" }, {});
+  same(
+    {
+      title: "A",
+      description: "x",
+      default: 1,
+      examples: [1],
+      deprecated: true,
+      readOnly: true,
+      writeOnly: false,
+      $comment: "c",
+      contentMediaType: "text/plain",
+    },
+    {},
+  );
   // the notes say where annotations differ, in the first schema's terms
-  assert.equal(same({ properties: { a: { type: "string", description: "one" } } }, { properties: { a: { type: "string", description: "two" } } }).annotations, ["/properties/a/description"]);
-  assert.equal(same({ type: "string" }, { $schema: "https://json-schema.org/draft/2020-12/schema", type: "string" }).annotations, []);
+  assert.equal(
+    same(
+      { properties: { a: { type: "string", description: "one" } } },
+      { properties: { a: { type: "string", description: "two" } } },
+    ).annotations,
+    ["/properties/a/description"],
+  );
+  assert.equal(
+    same({ type: "string" }, { $schema: "https://json-schema.org/draft/2020-12/schema", type: "string" }).annotations,
+    [],
+  );
 });
 
 test("equal: local $ref is the schema it points to, wherever the definitions live; recursion is compared coinductively", () => {
-  same({ type: "object", properties: { from: point, to: point } }, { type: "object", $defs: { p: point }, properties: { from: { $ref: "#/$defs/p" }, to: { $ref: "#/$defs/p" } } });
-  same({ definitions: { p: point }, properties: { a: { $ref: "#/definitions/p" } } }, { $defs: { q: point }, properties: { a: { $ref: "#/$defs/q" } } });
-  same({ $defs: { p: { $anchor: "pt", ...point } }, properties: { a: { $ref: "#pt" } } }, { properties: { a: { $anchor: "pt", ...point } } });
+  same(
+    { type: "object", properties: { from: point, to: point } },
+    { type: "object", $defs: { p: point }, properties: { from: { $ref: "#/$defs/p" }, to: { $ref: "#/$defs/p" } } },
+  );
+  same(
+    { definitions: { p: point }, properties: { a: { $ref: "#/definitions/p" } } },
+    { $defs: { q: point }, properties: { a: { $ref: "#/$defs/q" } } },
+  );
+  same(
+    { $defs: { p: { $anchor: "pt", ...point } }, properties: { a: { $ref: "#pt" } } },
+    { properties: { a: { $anchor: "pt", ...point } } },
+  );
   same(tree("$defs", "node"), tree("definitions", "Tree"));
   // a chain of references, and a $ref beside other assertions
   same({ $defs: { a: { $ref: "#/$defs/b" }, b: { type: "integer" } }, $ref: "#/$defs/a" }, { type: "integer" });
-  same({ $defs: { s: { type: "string" } }, properties: { a: { $ref: "#/$defs/s", minLength: 1 } } }, { $defs: { t: { type: "string" } }, properties: { a: { minLength: 1, $ref: "#/$defs/t" } } });
+  same(
+    { $defs: { s: { type: "string" } }, properties: { a: { $ref: "#/$defs/s", minLength: 1 } } },
+    { $defs: { t: { type: "string" } }, properties: { a: { minLength: 1, $ref: "#/$defs/t" } } },
+  );
   // one recursive schema against the same one unrolled once
   const once = { type: "object", properties: { next: { type: "object", properties: { next: { $ref: "#" } } } } };
   same({ type: "object", properties: { next: { $ref: "#" } } }, once);
 });
 
 test("different: reported at the first schema's pointer with both values", () => {
-  assert.equal(differ({ type: "string", format: "email" }, { type: "string" }), { pointer: "/format", first: "email", second: undefined });
-  assert.equal(differ({ type: "object" }, { type: "object", additionalProperties: false }), { pointer: "/additionalProperties", first: undefined, second: false });
+  assert.equal(differ({ type: "string", format: "email" }, { type: "string" }), {
+    pointer: "/format",
+    first: "email",
+    second: undefined,
+  });
+  assert.equal(differ({ type: "object" }, { type: "object", additionalProperties: false }), {
+    pointer: "/additionalProperties",
+    first: undefined,
+    second: false,
+  });
   assert.equal(differ({ enum: ["a", "b"] }, { enum: ["a"] }), { pointer: "/enum", first: ["a", "b"], second: ["a"] });
-  assert.equal(differ({ properties: { a: { type: "integer" } } }, { properties: { a: { type: "number" } } }), { pointer: "/properties/a/type", first: "integer", second: "number" });
-  assert.equal(differ({ properties: { "a/b": { type: "string" } } }, {}), { pointer: "/properties/a~1b", first: { type: "string" }, second: undefined });
+  assert.equal(differ({ properties: { a: { type: "integer" } } }, { properties: { a: { type: "number" } } }), {
+    pointer: "/properties/a/type",
+    first: "integer",
+    second: "number",
+  });
+  assert.equal(differ({ properties: { "a/b": { type: "string" } } }, {}), {
+    pointer: "/properties/a~1b",
+    first: { type: "string" },
+    second: undefined,
+  });
   // through a $ref the pointer continues at the definition, where the manifest author can fix it
-  assert.equal(differ({ $defs: { p: point }, properties: { a: { $ref: "#/$defs/p" } } }, { properties: { a: { ...point, required: ["x"] } } }), { pointer: "/$defs/p/required", first: ["x", "y"], second: ["x"] });
+  assert.equal(
+    differ(
+      { $defs: { p: point }, properties: { a: { $ref: "#/$defs/p" } } },
+      { properties: { a: { ...point, required: ["x"] } } },
+    ),
+    { pointer: "/$defs/p/required", first: ["x", "y"], second: ["x"] },
+  );
   // branches in any order, but a branch with no partner is shown against the one at its index
-  assert.equal(differ({ oneOf: [{ type: "string" }, { type: "number", minimum: 0 }] }, { oneOf: [{ type: "string" }, { type: "number" }] }), { pointer: "/oneOf/1/minimum", first: 0, second: undefined });
+  assert.equal(
+    differ(
+      { oneOf: [{ type: "string" }, { type: "number", minimum: 0 }] },
+      { oneOf: [{ type: "string" }, { type: "number" }] },
+    ),
+    { pointer: "/oneOf/1/minimum", first: 0, second: undefined },
+  );
   // recursive schemas that differ deep inside
   const deep = tree("$defs", "node") as unknown as { $defs: { node: { properties: { value: { type: string } } } } };
   const other = structuredClone(deep);
   other.$defs.node.properties.value.type = "number";
   assert.is(differ(deep as unknown as Json, other as unknown as Json).pointer, "/$defs/node/properties/value/type");
   // references that do not resolve (or are not local) compare as text, never fetched
-  assert.equal(differ({ $ref: "https://example.com/a.json" }, { $ref: "https://example.com/b.json" }), { pointer: "/$ref", first: "https://example.com/a.json", second: "https://example.com/b.json" });
+  assert.equal(differ({ $ref: "https://example.com/a.json" }, { $ref: "https://example.com/b.json" }), {
+    pointer: "/$ref",
+    first: "https://example.com/a.json",
+    second: "https://example.com/b.json",
+  });
   same({ $ref: "https://example.com/a.json" }, { $ref: "https://example.com/a.json" });
   assert.is(differ({ $ref: "#/$defs/missing" }, { type: "string" }).pointer, "/$ref");
   assert.is(differ(false, true).pointer, "");
@@ -93,13 +172,24 @@ test("limits: a long $ref chain, exponential $defs and deep nesting stop early a
 
   // 2^40 paths through 40 definitions, each used twice: every pair of definitions is compared once
   const laughs: { [k: string]: Json } = { l0: { type: "string" } };
-  for (let i = 1; i <= 40; i++) laughs[`l${i}`] = { type: "object", properties: { a: { $ref: `#/$defs/l${i - 1}` }, b: { $ref: `#/$defs/l${i - 1}` } } };
+  for (let i = 1; i <= 40; i++)
+    laughs[`l${i}`] = {
+      type: "object",
+      properties: { a: { $ref: `#/$defs/l${i - 1}` }, b: { $ref: `#/$defs/l${i - 1}` } },
+    };
   const bomb = { $defs: laughs, $ref: "#/$defs/l40" };
   const bombB = structuredClone(bomb) as unknown as { $defs: { l0: { type: string } } };
   const started = Date.now();
-  assert.equal(compareSchemas(bomb, structuredClone(bomb), { ...DEFAULT_SCHEMA_LIMITS, maxSteps: 1000 }), { difference: null, annotations: [] });
+  assert.equal(compareSchemas(bomb, structuredClone(bomb), { ...DEFAULT_SCHEMA_LIMITS, maxSteps: 1000 }), {
+    difference: null,
+    annotations: [],
+  });
   bombB.$defs.l0.type = "number";
-  assert.equal(compareSchemas(bomb, bombB as unknown as Json).difference, { pointer: "/$defs/l0/type", first: "string", second: "number" });
+  assert.equal(compareSchemas(bomb, bombB as unknown as Json).difference, {
+    pointer: "/$defs/l0/type",
+    first: "string",
+    second: "number",
+  });
   assert.ok(Date.now() - started < 2000);
 
   // the step budget: an undecided comparison is equal only when the texts are
@@ -128,7 +218,10 @@ const schemaArb = fc.letrec((tie) => ({
     fc.constant(true as Json),
     fc.record(
       {
-        type: fc.oneof(fc.constantFrom("string", "number", "integer", "object", "array", "null"), fc.uniqueArray(fc.constantFrom("string", "number", "null"), { minLength: 1 })),
+        type: fc.oneof(
+          fc.constantFrom("string", "number", "integer", "object", "array", "null"),
+          fc.uniqueArray(fc.constantFrom("string", "number", "null"), { minLength: 1 }),
+        ),
         minimum: fc.integer({ min: -5, max: 5 }),
         enum: fc.array(fc.jsonValue({ maxDepth: 2 }), { minLength: 1, maxLength: 4 }),
         properties: fc.dictionary(fc.string({ maxLength: 4 }), tie("schema"), { maxKeys: 3 }),
@@ -149,10 +242,16 @@ function rewrite(s: Json): Json {
   const out: { [key: string]: Json } = { $schema: "http://json-schema.org/draft-07/schema#", title: "rewritten" };
   for (const k of Object.keys(s).reverse()) {
     const v = s[k]!;
-    if (k === "properties") out[k] = Object.fromEntries(Object.entries(v as { [key: string]: Json }).reverse().map(([n, x]) => [n, rewrite(x)]));
+    if (k === "properties")
+      out[k] = Object.fromEntries(
+        Object.entries(v as { [key: string]: Json })
+          .reverse()
+          .map(([n, x]) => [n, rewrite(x)]),
+      );
     else if (k === "anyOf") out[k] = (v as Json[]).map(rewrite).reverse();
     else if (k === "items" || k === "additionalProperties") out[k] = rewrite(v);
-    else if (k === "required" || k === "enum" || (k === "type" && Array.isArray(v))) out[k] = [...(v as Json[])].reverse();
+    else if (k === "required" || k === "enum" || (k === "type" && Array.isArray(v)))
+      out[k] = [...(v as Json[])].reverse();
     else if (k !== "description") out[k] = v;
   }
   return out;

@@ -6,7 +6,12 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Validator } from "@mcpgen/runtime";
 import type { ValidateFunction } from "ajv";
-import { examplesDir, readDocument, type InMemoryEngines, type LoadedValidators } from "../generator/validators-fixture.js";
+import {
+  examplesDir,
+  readDocument,
+  type InMemoryEngines,
+  type LoadedValidators,
+} from "../generator/validators-fixture.js";
 
 export interface Verdicts {
   emitted: boolean;
@@ -27,8 +32,13 @@ export function verdicts(emitted: LoadedValidators, engines: InMemoryEngines, ty
  * function reported it. Returns a description of the difference, or null when they match.
  */
 export function errorsDiffer(emitted: LoadedValidators, engines: InMemoryEngines, type: string): string | null {
-  const pick = (errors: ReadonlyArray<{ instancePath: string; keyword: string; message?: string; params: unknown }> | null | undefined) =>
-    JSON.stringify((errors ?? []).map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })));
+  const pick = (
+    errors:
+      ReadonlyArray<{ instancePath: string; keyword: string; message?: string; params: unknown }> | null | undefined,
+  ) =>
+    JSON.stringify(
+      (errors ?? []).map(({ instancePath, keyword, message, params }) => ({ instancePath, keyword, message, params })),
+    );
   const a = pick(emitted.validator(type).errors);
   const b = pick(engines.draft07(type).errors);
   return a === b ? null : `emitted ${a} vs in-memory ${b}`;
@@ -80,7 +90,8 @@ function deref(document: Obj, defsKey: string, schema: unknown): Obj | null {
 function wrongValue(schema: Obj | null): unknown {
   if (!schema) return undefined;
   if (typeof schema.const === "string") return 42;
-  const types = typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : null;
+  const types =
+    typeof schema.type === "string" ? [schema.type] : Array.isArray(schema.type) ? (schema.type as string[]) : null;
   if (!types) return undefined;
   const candidates: unknown[] = [42.5, "not-the-right-type", true, ["x"], { x: 1 }, null];
   return candidates.find((c) => {
@@ -116,7 +127,10 @@ export function mutants(revision: string, type: string, data: unknown): Mutant[]
       const propertySchema = deref(document, defsKey, properties[key]);
       const wrong = wrongValue(propertySchema);
       if (wrong !== undefined) {
-        out.push({ label: `${[...path, key].join(".")} = ${JSON.stringify(wrong)}`, data: replaceAt(data, [...path, key], wrong) });
+        out.push({
+          label: `${[...path, key].join(".")} = ${JSON.stringify(wrong)}`,
+          data: replaceAt(data, [...path, key], wrong),
+        });
       }
       if (path.length === 0 && (key === "params" || key === "result")) visit(propertySchema, value[key], [key]);
     }

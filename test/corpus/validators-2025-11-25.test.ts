@@ -42,16 +42,31 @@ const valid: Array<{ type: string; label: string; data: unknown }> = [
   {
     type: "CallToolRequest",
     label: "task-augmented tools/call",
-    data: { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow", arguments: {}, task: { ttl: 60000 } } },
+    data: {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "slow", arguments: {}, task: { ttl: 60000 } },
+    },
   },
   {
     type: "CreateTaskResult",
     label: "task created",
     data: {
-      task: { taskId: "t1", status: "working", createdAt: "2025-11-25T10:00:00Z", lastUpdatedAt: "2025-11-25T10:00:00Z", ttl: 60000 },
+      task: {
+        taskId: "t1",
+        status: "working",
+        createdAt: "2025-11-25T10:00:00Z",
+        lastUpdatedAt: "2025-11-25T10:00:00Z",
+        ttl: 60000,
+      },
     },
   },
-  { type: "GetTaskRequest", label: "tasks/get", data: { jsonrpc: "2.0", id: 4, method: "tasks/get", params: { taskId: "t1" } } },
+  {
+    type: "GetTaskRequest",
+    label: "tasks/get",
+    data: { jsonrpc: "2.0", id: 4, method: "tasks/get", params: { taskId: "t1" } },
+  },
   {
     type: "ElicitRequest",
     label: "URL-mode elicitation",
@@ -84,10 +99,22 @@ const invalid: Array<{ type: string; label: string; data: unknown }> = [
   { type: "JSONRPCMessage", label: "jsonrpc 1.0", data: { jsonrpc: "1.0", id: 1, method: "ping" } },
   { type: "JSONRPCRequest", label: "null id", data: { jsonrpc: "2.0", id: null, method: "ping" } },
   { type: "JSONRPCMessage", label: "not an object", data: [1, 2] },
-  { type: "CallToolRequest", label: "arguments not an object", data: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: [] } } },
-  { type: "ElicitRequestURLParams", label: "URL mode without url", data: { mode: "url", message: "m", elicitationId: "e" } },
+  {
+    type: "CallToolRequest",
+    label: "arguments not an object",
+    data: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", arguments: [] } },
+  },
+  {
+    type: "ElicitRequestURLParams",
+    label: "URL mode without url",
+    data: { mode: "url", message: "m", elicitationId: "e" },
+  },
   { type: "Icon", label: "theme not in enum", data: { src: "https://example.com/i.png", theme: "blue" } },
-  { type: "ImageContent", label: "data not base64", data: { type: "image", data: "not base64!", mimeType: "image/png" } },
+  {
+    type: "ImageContent",
+    label: "data not base64",
+    data: { type: "image", data: "not base64!", mimeType: "image/png" },
+  },
   { type: "Resource", label: "uri without scheme", data: { name: "r", uri: "no scheme here" } },
   { type: "Annotations", label: "priority above 1", data: { priority: 1.5 } },
 ];
@@ -126,7 +153,10 @@ test("hand-written valid messages are accepted by all three, and their mutants r
   const emitted = await loadValidators(REVISION);
   for (const { type, label, data } of valid) {
     const v = verdicts(emitted, engines, type, data);
-    assert.ok(v.emitted && v.draft07 && v.ajv2020, `${label}: ${describe(v)} ${JSON.stringify(emitted.validator(type).errors)}`);
+    assert.ok(
+      v.emitted && v.draft07 && v.ajv2020,
+      `${label}: ${describe(v)} ${JSON.stringify(emitted.validator(type).errors)}`,
+    );
     for (const mutant of mutants(REVISION, type, data)) {
       const m = verdicts(emitted, engines, type, mutant.data);
       assert.ok(!m.emitted && !m.draft07 && !m.ajv2020, `${label} with ${mutant.label}: ${describe(m)}`);

@@ -35,7 +35,8 @@ test("mutated examples (required field removed, field of the wrong type) are rej
     for (const mutant of mutants(REVISION, example.type, example.data)) {
       count++;
       const v = verdicts(emitted, engines, example.type, mutant.data);
-      if (v.emitted || v.draft07 || v.ajv2020) failures.push(`${example.file} with ${mutant.label}: ${JSON.stringify(v)}`);
+      if (v.emitted || v.draft07 || v.ajv2020)
+        failures.push(`${example.file} with ${mutant.label}: ${JSON.stringify(v)}`);
       const differ = errorsDiffer(emitted, engines, example.type);
       if (differ) failures.push(`${example.file} with ${mutant.label}: ${differ}`);
     }

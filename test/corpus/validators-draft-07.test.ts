@@ -22,7 +22,8 @@ for (const revision of ["2024-11-05", "2025-03-26", "2025-06-18"]) {
       fitting++;
       for (const mutant of mutants(revision, example.type, example.data)) {
         const m = verdicts(emitted, engines, example.type, mutant.data);
-        if (m.emitted || m.draft07 || m.ajv2020) failures.push(`${example.file} with ${mutant.label}: ${JSON.stringify(m)}`);
+        if (m.emitted || m.draft07 || m.ajv2020)
+          failures.push(`${example.file} with ${mutant.label}: ${JSON.stringify(m)}`);
         const differ = errorsDiffer(emitted, engines, example.type);
         if (differ) failures.push(`${example.file} with ${mutant.label}: ${differ}`);
       }

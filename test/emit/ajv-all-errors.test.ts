@@ -17,7 +17,12 @@ const schema = {
     a: { type: "string" },
     list: { type: "array", items: { type: "integer" } },
     leaves: { type: "array", items: { $ref: "#/$defs/leaf" } },
-    either: { anyOf: [{ type: "array", items: { type: "string" } }, { type: "array", items: { type: "integer" } }] },
+    either: {
+      anyOf: [
+        { type: "array", items: { type: "string" } },
+        { type: "array", items: { type: "integer" } },
+      ],
+    },
   },
   additionalProperties: false,
 };
@@ -30,14 +35,20 @@ function load(code: string): ((data: unknown) => boolean) & { errors?: abi.Valid
   return out.validateT!;
 }
 
-const code = standaloneCode({ schemas: [{ id: "mcpgen://t", schema }], exports: [{ name: "validateT", id: "mcpgen://t" }] }, { ajv: Ajv, options: { ...OPTIONS, allErrors: true } });
+const code = standaloneCode(
+  { schemas: [{ id: "mcpgen://t", schema }], exports: [{ name: "validateT", id: "mcpgen://t" }] },
+  { ajv: Ajv, options: { ...OPTIONS, allErrors: true } },
+);
 
 test("every error site appends through the module's one helper (the same error objects: next test), and every count goes through abi.counted", () => {
   assert.not.match(code, /const err\d+ = /);
   assert.match(code, /vErrors = issue\(vErrors,/);
   assert.not.match(code, /errors\+\+|errors = vErrors\.length;/);
   assert.ok((code.match(/abi\.counted\(/g) ?? []).length >= 8);
-  assert.throws(() => boundedErrors("if(vErrors === null){vErrors = [e];}else {vErrors.push(e);}errors += 1;"), /does not recognise/);
+  assert.throws(
+    () => boundedErrors("if(vErrors === null){vErrors = [e];}else {vErrors.push(e);}errors += 1;"),
+    /does not recognise/,
+  );
 });
 
 test("below the cap: the same failures as ajv's own all-errors validator, in the same order", () => {
@@ -61,7 +72,10 @@ test("below the cap: the same failures as ajv's own all-errors validator, in the
 
 test(`past the cap: TooManyIssues with what was collected (just over ${limits.MAX_COLLECTED_ISSUES}), through $ref calls too`, () => {
   const emitted = load(code);
-  for (const data of [{ a: "x", list: Array.from({ length: 50_000 }, () => "x") }, { a: "x", leaves: Array.from({ length: 50_000 }, () => ({})) }]) {
+  for (const data of [
+    { a: "x", list: Array.from({ length: 50_000 }, () => "x") },
+    { a: "x", leaves: Array.from({ length: 50_000 }, () => ({})) },
+  ]) {
     let thrown: unknown;
     try {
       emitted(data);
@@ -70,22 +84,38 @@ test(`past the cap: TooManyIssues with what was collected (just over ${limits.MA
     }
     assert.instance(thrown, abi.TooManyIssues);
     const issues = (thrown as abi.TooManyIssues).issues;
-    assert.ok(issues.length > limits.MAX_COLLECTED_ISSUES && issues.length <= 2 * limits.MAX_COLLECTED_ISSUES + 1, `${issues.length} collected`);
+    assert.ok(
+      issues.length > limits.MAX_COLLECTED_ISSUES && issues.length <= 2 * limits.MAX_COLLECTED_ISSUES + 1,
+      `${issues.length} collected`,
+    );
   }
 });
 
 test("property names and values that are the helpers' names ('fail', 'issue') are no clash: both modules compile and validate as ajv does", () => {
   const named = {
     type: "object",
-    properties: { fail: { enum: ["fail", "pass"] }, issue: { const: "issue" }, k: { enum: ["issue", "fail", "a", "b", "c", "d", "e", "f", "g"] } },
+    properties: {
+      fail: { enum: ["fail", "pass"] },
+      issue: { const: "issue" },
+      k: { enum: ["issue", "fail", "a", "b", "c", "d", "e", "f", "g"] },
+    },
     required: ["fail"],
   };
   for (const allErrors of [false, true]) {
-    const emitted = load(standaloneCode({ schemas: [{ id: "mcpgen://t", schema: named }], exports: [{ name: "validateT", id: "mcpgen://t" }] }, { ajv: Ajv, options: { ...OPTIONS, allErrors } }));
+    const emitted = load(
+      standaloneCode(
+        { schemas: [{ id: "mcpgen://t", schema: named }], exports: [{ name: "validateT", id: "mcpgen://t" }] },
+        { ajv: Ajv, options: { ...OPTIONS, allErrors } },
+      ),
+    );
     const reference = new Ajv({ ...OPTIONS, allErrors }).compile(named);
     for (const data of [{ fail: "pass", issue: "issue", k: "fail" }, { fail: "x", issue: "y", k: "z" }, {}]) {
       assert.is(emitted(data), reference(data), JSON.stringify(data));
-      assert.equal(JSON.stringify(emitted.errors ?? null), JSON.stringify(reference.errors ?? null), JSON.stringify(data));
+      assert.equal(
+        JSON.stringify(emitted.errors ?? null),
+        JSON.stringify(reference.errors ?? null),
+        JSON.stringify(data),
+      );
     }
   }
 });

@@ -32,7 +32,10 @@ function load(code: string): Record<string, ((data: unknown) => boolean) & { err
 }
 
 test("positional paths: no options object is left, and results and errors match ajv's", () => {
-  const code = standaloneCode({ schemas: [{ id: "mcpgen://t", schema }], exports: [{ name: "validateT", id: "mcpgen://t" }] });
+  const code = standaloneCode({
+    schemas: [{ id: "mcpgen://t", schema }],
+    exports: [{ name: "validateT", id: "mcpgen://t" }],
+  });
   assert.not.match(code, /parentData|rootData/);
   assert.match(code, /instancePath=""\)/);
   const emitted = load(code).validateT!;
@@ -57,14 +60,20 @@ test("positional paths: a module reading another option is left as ajv wrote it"
   const header = 'function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){';
   const call = 'validate1(data.a, {instancePath:instancePath+"/a",parentData:data,parentDataProperty:"a",rootData})';
   const plain = `${header}return ${call};}`;
-  assert.is(positionalPaths(plain), 'function validate0(data, instancePath=""){return validate1(data.a, instancePath+"/a");}');
+  assert.is(
+    positionalPaths(plain),
+    'function validate0(data, instancePath=""){return validate1(data.a, instancePath+"/a");}',
+  );
   const reads = `${header}if(parentData === undefined){return ${call};}return true;}`;
   assert.is(positionalPaths(reads), reads);
-  const dynamic = 'function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){return true;}';
+  const dynamic =
+    'function validate0(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){return true;}';
   assert.is(positionalPaths(dynamic), dynamic);
   // Same location (`allOf`, a `$ref` beside other keywords) and escaped property names.
   assert.is(
-    positionalPaths(`${header}return validate1(data, {instancePath,parentData,parentDataProperty,rootData}) && validate2(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\\//g, "~1"),parentData:data,parentDataProperty:key0,rootData});}`),
+    positionalPaths(
+      `${header}return validate1(data, {instancePath,parentData,parentDataProperty,rootData}) && validate2(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\\//g, "~1"),parentData:data,parentDataProperty:key0,rootData});}`,
+    ),
     'function validate0(data, instancePath=""){return validate1(data, instancePath) && validate2(data[key0], instancePath+"/" + key0.replace(/~/g, "~0").replace(/\\//g, "~1"));}',
   );
 });

@@ -54,7 +54,11 @@ test("a validator identical in two revisions is one module of the first revision
   const s = shared[0]!.contents;
   assert.is(s.match(/^function f[0-9a-f]{12}\(/gm)!.length, 3, "the string check and the recursive pair, once");
   assert.not.match(s, /validate\d/, "named by content, not by ajv's numbers");
-  assert.equal(next.modules.map((m) => m.name).filter((n) => n.startsWith("shared-")), [], "nothing new to share in the later revision");
+  assert.equal(
+    next.modules.map((m) => m.name).filter((n) => n.startsWith("shared-")),
+    [],
+    "nothing new to share in the later revision",
+  );
   // The later revision's Entry differs (data.v === 2): its own module, importing from the first revision's folder.
   const entry = next.modules.find((m) => m.name === "Entry")!.contents;
   assert.match(entry, new RegExp(`from "\\.\\./\\.\\./${OLD.revision}/validators/${shared[0]!.name}\\.js";`));
@@ -78,7 +82,10 @@ test("a validator identical in two revisions is one module of the first revision
 test("deterministic, whatever ajv's numbering", () => {
   assert.equal(share(), share());
   // The same code numbered differently names the same functions.
-  const renumbered: ShareRevision = { ...OLD, code: OLD.code.replaceAll("validate1", "validate11").replaceAll("validate3", "validate33") };
+  const renumbered: ShareRevision = {
+    ...OLD,
+    code: OLD.code.replaceAll("validate1", "validate11").replaceAll("validate3", "validate33"),
+  };
   const a = shareStandalone({ abi: "abi", helper: "fail", revisions: [OLD] }).get(OLD.revision)!;
   const b = shareStandalone({ abi: "abi", helper: "fail", revisions: [renumbered] }).get(OLD.revision)!;
   assert.equal(b.modules, a.modules);
@@ -86,14 +93,28 @@ test("deterministic, whatever ajv's numbering", () => {
 });
 
 test("different code never shares a name", () => {
-  const other: ShareRevision = { ...NEW, code: NEW.code.replace('typeof data !== "string"', 'typeof data !== "number"') };
+  const other: ShareRevision = {
+    ...NEW,
+    code: NEW.code.replace('typeof data !== "string"', 'typeof data !== "number"'),
+  };
   const out = shareStandalone({ abi: "abi", helper: "fail", revisions: [OLD, other] });
   assert.is.not(out.get(other.revision)!.located.get("Str")![1], out.get(OLD.revision)!.located.get("Str")![1]);
 });
 
 test("refuses what it does not recognise, and entries that name no export", () => {
-  assert.throws(() => shareStandalone({ abi: "abi", helper: "fail", revisions: [{ ...OLD, code: `${OLD.code}\nlet x = 1;` }] }), /unexpected top-level statement/);
-  assert.throws(() => shareStandalone({ abi: "abi", helper: "fail", revisions: [{ ...OLD, entries: [{ module: "X", exportName: "Nope" }] }] }), /no export Nope/);
+  assert.throws(
+    () => shareStandalone({ abi: "abi", helper: "fail", revisions: [{ ...OLD, code: `${OLD.code}\nlet x = 1;` }] }),
+    /unexpected top-level statement/,
+  );
+  assert.throws(
+    () =>
+      shareStandalone({
+        abi: "abi",
+        helper: "fail",
+        revisions: [{ ...OLD, entries: [{ module: "X", exportName: "Nope" }] }],
+      }),
+    /no export Nope/,
+  );
 });
 
 test.run();

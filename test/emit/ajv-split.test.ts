@@ -13,7 +13,7 @@ const CODE = [
   'function validate3(data) {if (data !== "}") {return fail(validate3, "");} return schema9.enum.length > 0;}',
   "function validate1(data) {return validate3(data) && abi.formats.uri(data);}",
   "function validate2(data) {return validate3(data) || validate2(data.next);}",
-  "function validate4(data) {return fail(validate4, \"\");}",
+  'function validate4(data) {return fail(validate4, "");}',
 ].join("\n");
 
 const split = () =>
@@ -40,7 +40,11 @@ test("a declaration reached by one entry lives in its module; one reached by sev
   assert.match(s, /function fail\(/, "each module that reports errors has its own helper");
   const a = byName["params.a"]!;
   assert.match(a, new RegExp(`import \\{ validate3 \\} from "\\./${shared[0]}\\.js";`));
-  assert.match(a, /^import \* as abi from "@mcpgen\/runtime\/abi\/v7";/m, "a value import: the module calls abi.formats");
+  assert.match(
+    a,
+    /^import \* as abi from "@mcpgen\/runtime\/abi\/v7";/m,
+    "a value import: the module calls abi.formats",
+  );
   assert.match(a, /export const validate: abi\.Validator = validate1;/);
   assert.not.match(a, /function fail\(/);
   const b = byName.B!;
@@ -61,7 +65,11 @@ test("code it does not recognise is refused, not guessed at", () => {
   assert.throws(run("validate1.evaluated = {};"), /unexpected top-level statement/);
   assert.throws(run("function validate1(data) {return true;"), /unterminated statement/);
   assert.throws(run("function validate1() {}\nfunction validate1() {}"), /declares validate1 twice/);
-  assert.throws(() => splitStandalone({ code: CODE, abi: "abi", helper: "fail", entries: [{ module: "X", exportName: "Missing" }] }), /no export Missing/);
+  assert.throws(
+    () =>
+      splitStandalone({ code: CODE, abi: "abi", helper: "fail", entries: [{ module: "X", exportName: "Missing" }] }),
+    /no export Missing/,
+  );
 });
 
 test.run();

@@ -8,11 +8,24 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { generatedFiles, pathMatches, rowOf, renderFile, type FileRow, type Output } from "../../generator/emit/files.js";
+import {
+  generatedFiles,
+  pathMatches,
+  rowOf,
+  renderFile,
+  type FileRow,
+  type Output,
+} from "../../generator/emit/files.js";
 import { generateManifest } from "../../generator/render/manifest.js";
 import { outputDocsView } from "../../generator/generate.js";
 import { emitters } from "../../generator/emit/protocol/registry.js";
-import { localLayout, loadersView, prepareValidators, roleLoadersView, validatorsView } from "../../generator/emit/protocol/validators.js";
+import {
+  localLayout,
+  loadersView,
+  prepareValidators,
+  roleLoadersView,
+  validatorsView,
+} from "../../generator/emit/protocol/validators.js";
 import { methodsEntryView, methodsView } from "../../generator/emit/protocol/methods.js";
 import { bindingView, indexView } from "../../generator/emit/protocol/binding.js";
 import { serverView } from "../../generator/emit/manifest/server.js";
@@ -54,13 +67,22 @@ function rowFor(output: Output, path: string, where: string): FileRow {
 }
 
 /** Each templated file is its row's template rendered with `views[path]`; the others are not templated. */
-function holdFiles(output: Output, files: readonly EmittedFile[], views: Record<string, () => ViewModel>, where: string): void {
+function holdFiles(
+  output: Output,
+  files: readonly EmittedFile[],
+  views: Record<string, () => ViewModel>,
+  where: string,
+): void {
   for (const f of files) {
     const row = rowFor(output, f.path, where);
     if (!("template" in row)) continue;
     const view = views[f.path];
     assert.ok(view, `${where}: the test has no view for ${f.path}`);
-    assert.is(f.contents, renderTemplate(row.template, view!()), `${where}: ${f.path} is ${row.template}.hbs rendered with ${row.view}`);
+    assert.is(
+      f.contents,
+      renderTemplate(row.template, view!()),
+      `${where}: ${f.path} is ${row.template}.hbs rendered with ${row.view}`,
+    );
   }
 }
 
@@ -82,7 +104,15 @@ test("checked-in outputs: every file matches exactly one row", () => {
   for (const revision of revisions) {
     for (const f of filesUnder(join(repoRoot, "generated", revision))) rowFor("protocol", f, `generated/${revision}`);
   }
-  for (const dir of ["examples/weather/src/mcp", "examples/everything/src/mcp", "examples/apps/src/mcp", "examples/notes/code-first/src/mcp", "bench/add/text", "bench/add/structured", "test/fixtures/templates/golden"]) {
+  for (const dir of [
+    "examples/weather/src/mcp",
+    "examples/everything/src/mcp",
+    "examples/apps/src/mcp",
+    "examples/notes/code-first/src/mcp",
+    "bench/add/text",
+    "bench/add/structured",
+    "test/fixtures/templates/golden",
+  ]) {
     for (const f of filesUnder(join(repoRoot, dir))) rowFor("manifest", f, dir);
   }
   for (const f of filesUnder(join(repoRoot, "runtime", "src", "wire"))) rowFor("runtime-wire", f, "runtime/src/wire");
@@ -95,10 +125,20 @@ test("a manifest's output: templated files are their template with the named vie
   }
   const manifest = join(repoRoot, "test", "fixtures", "templates", "mcp.manifest.json");
   const out = join(repoRoot, "test", "fixtures", "templates", "golden");
-  const view = outputDocsView(readFileSync(manifest), manifest, out, generateManifest(manifest).model.revisions.join(", "));
+  const view = outputDocsView(
+    readFileSync(manifest),
+    manifest,
+    out,
+    generateManifest(manifest).model.revisions.join(", "),
+  );
   for (const path of ["README.md", ".gitattributes"]) {
     // the checked-in copy is what generate wrote (the golden test holds it fresh)
-    holdFiles("manifest", [{ path, contents: readFileSync(join(out, path), "utf8") }], { [path]: () => view }, "test/fixtures/templates/golden");
+    holdFiles(
+      "manifest",
+      [{ path, contents: readFileSync(join(out, path), "utf8") }],
+      { [path]: () => view },
+      "test/fixtures/templates/golden",
+    );
   }
 });
 
@@ -107,31 +147,52 @@ test("a revision's output: templated files are their template with the named vie
   const files = (await Promise.all(emitters.map((e) => e.emit(model, {})))).flat();
   const prepared = prepareValidators(model);
   const { layout } = localLayout(prepared);
-  holdFiles("protocol", files, {
-    "validators.ts": () => validatorsView(prepared, layout),
-    "loaders.ts": () => loadersView(prepared, layout),
-    "server-side.ts": () => roleLoadersView(prepared, layout, "server"),
-    "client-side.ts": () => roleLoadersView(prepared, layout, "client"),
-    "table.ts": () => methodsView(model),
-    "methods.ts": () => methodsEntryView(model),
-    "binding.ts": () => bindingView(model),
-    "index.ts": () => indexView(),
-  }, "2024-11-05");
+  holdFiles(
+    "protocol",
+    files,
+    {
+      "validators.ts": () => validatorsView(prepared, layout),
+      "loaders.ts": () => loadersView(prepared, layout),
+      "server-side.ts": () => roleLoadersView(prepared, layout, "server"),
+      "client-side.ts": () => roleLoadersView(prepared, layout, "client"),
+      "table.ts": () => methodsView(model),
+      "methods.ts": () => methodsEntryView(model),
+      "binding.ts": () => bindingView(model),
+      "index.ts": () => indexView(),
+    },
+    "2024-11-05",
+  );
 });
 
 test("the runtime's wire types are their template with the named view", () => {
   for (const selection of RUNTIME_WIRE) {
     const model = buildModel(loadSchema(newestRevision(selection.era)));
-    holdFiles("runtime-wire", [emitWireTypes(model, selection)], { [`${selection.era}.ts`]: () => wireView(model, selection) }, "runtime/src/wire");
+    holdFiles(
+      "runtime-wire",
+      [emitWireTypes(model, selection)],
+      { [`${selection.era}.ts`]: () => wireView(model, selection) },
+      "runtime/src/wire",
+    );
   }
 });
 
 test("every row is written by something, and every template of generated code is in the table", () => {
-  assert.equal(generatedFiles.filter((r) => !matched.has(r)).map((r) => `${r.output} ${r.path}`), []);
-  const templates = ["facades", "protocol", "output", "runtime"].flatMap((d) => readdirSync(join(templatesDir, d)).map((f) => `${d}/${f.replace(/\.hbs$/, "")}`));
+  assert.equal(
+    generatedFiles.filter((r) => !matched.has(r)).map((r) => `${r.output} ${r.path}`),
+    [],
+  );
+  const templates = ["facades", "protocol", "output", "runtime"].flatMap((d) =>
+    readdirSync(join(templatesDir, d)).map((f) => `${d}/${f.replace(/\.hbs$/, "")}`),
+  );
   const listed = new Set(generatedFiles.flatMap((r) => ("template" in r ? [r.template] : [])));
-  assert.equal(templates.filter((t) => !listed.has(t)), []);
-  assert.equal([...listed].filter((t) => !templates.includes(t)), []);
+  assert.equal(
+    templates.filter((t) => !listed.has(t)),
+    [],
+  );
+  assert.equal(
+    [...listed].filter((t) => !templates.includes(t)),
+    [],
+  );
   // templates/init is what `mcpgen init` scaffolds (generator/init.ts), fragments/ are rendered into views
   assert.equal(readdirSync(templatesDir).sort(), ["facades", "fragments", "init", "output", "protocol", "runtime"]);
 });

@@ -20,7 +20,13 @@ import { skillsView } from "../../generator/emit/manifest/skills.js";
 import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { methodsEntryView, methodsView } from "../../generator/emit/protocol/methods.js";
 import { bindingView, indexView } from "../../generator/emit/protocol/binding.js";
-import { localLayout, loadersView, prepareValidators, roleLoadersView, validatorsView } from "../../generator/emit/protocol/validators.js";
+import {
+  localLayout,
+  loadersView,
+  prepareValidators,
+  roleLoadersView,
+  validatorsView,
+} from "../../generator/emit/protocol/validators.js";
 import { manifestValidatorsView } from "../../generator/emit/manifest/validators.js";
 import { abiCheck, RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
@@ -61,10 +67,24 @@ test("every template of generated code has a view model here", () => {
 
 /** Every helper a template calls (block helpers by name; a mustache with params or a hash counts as a call). */
 function calls(node: hbs.AST.Node, out: string[] = []): string[] {
-  const n = node as unknown as { type: string; path?: { original: string }; params?: unknown[]; hash?: unknown; body?: hbs.AST.Node[]; program?: hbs.AST.Program; inverse?: hbs.AST.Program };
+  const n = node as unknown as {
+    type: string;
+    path?: { original: string };
+    params?: unknown[];
+    hash?: unknown;
+    body?: hbs.AST.Node[];
+    program?: hbs.AST.Program;
+    inverse?: hbs.AST.Program;
+  };
   if (n.type === "BlockStatement") out.push(`#${n.path!.original}`);
   if (n.type === "MustacheStatement" && ((n.params?.length ?? 0) > 0 || n.hash)) out.push(n.path!.original);
-  if (n.type === "PartialStatement" || n.type === "PartialBlockStatement" || n.type === "SubExpression" || n.type === "DecoratorBlock") out.push(n.type);
+  if (
+    n.type === "PartialStatement" ||
+    n.type === "PartialBlockStatement" ||
+    n.type === "SubExpression" ||
+    n.type === "DecoratorBlock"
+  )
+    out.push(n.type);
   for (const child of [...(n.body ?? []), n.program, n.inverse]) if (child) calls(child, out);
   return out;
 }
@@ -72,7 +92,11 @@ function calls(node: hbs.AST.Node, out: string[] = []): string[] {
 test("templates are logic-free: only #each and #if, no helpers, partials or sub-expressions", () => {
   for (const name of templates) {
     const used = calls(Handlebars.parse(readFileSync(join(templatesDir, `${name}.hbs`), "utf8")));
-    assert.equal(used.filter((c) => c !== "#each" && c !== "#if"), [], name);
+    assert.equal(
+      used.filter((c) => c !== "#each" && c !== "#if"),
+      [],
+      name,
+    );
   }
 });
 
@@ -88,7 +112,11 @@ test("every key of a view model is used: without it, rendering fails naming the 
   for (const [name, view] of Object.entries(views)) {
     for (const key of Object.keys(view)) {
       const { [key]: _, ...rest } = view;
-      assert.throws(() => renderTemplate(name, rest), (e: Error) => e.message.startsWith(`template ${name}.hbs: `) && e.message.includes(`"${key}"`), `${name} without ${key}`);
+      assert.throws(
+        () => renderTemplate(name, rest),
+        (e: Error) => e.message.startsWith(`template ${name}.hbs: `) && e.message.includes(`"${key}"`),
+        `${name} without ${key}`,
+      );
     }
   }
 });
@@ -97,7 +125,11 @@ test("the runtime ABI check is one fragment: server.ts, client.ts and bindings.t
   const server = renderTemplate("facades/server.ts", serverView(model));
   const client = renderTemplate("facades/client.ts", clientView(model));
   const bindings = renderTemplate("output/bindings.ts", bindingsView(["2025-11-25"]));
-  for (const [file, text, exported] of [["server.ts", server, false], ["client.ts", client, false], ["bindings.ts", bindings, true]] as const) {
+  for (const [file, text, exported] of [
+    ["server.ts", server, false],
+    ["client.ts", client, false],
+    ["bindings.ts", bindings, true],
+  ] as const) {
     assert.ok(text.includes(abiCheck(exported)), file);
     assert.is(text.split("runtime.ABI_VERSION !== abiVersion").length, 2, `${file}: one check`);
   }

@@ -6,8 +6,22 @@ import { repoRoot } from "../helpers.js";
 import { runCli } from "../cli/run-cli.js";
 
 test("examples/everything/src/mcp is fresh", () => {
-  const r = runCli(["check", "--no-cache", "--manifest", "examples/everything/mcp.manifest.json", "--out", "examples/everything/src/mcp"], repoRoot);
-  assert.is(r.status, 0, `${r.stdout}${r.stderr}\nregenerate: node dist/bin/mcpgen.js generate --manifest examples/everything/mcp.manifest.json --out examples/everything/src/mcp`);
+  const r = runCli(
+    [
+      "check",
+      "--no-cache",
+      "--manifest",
+      "examples/everything/mcp.manifest.json",
+      "--out",
+      "examples/everything/src/mcp",
+    ],
+    repoRoot,
+  );
+  assert.is(
+    r.status,
+    0,
+    `${r.stdout}${r.stderr}\nregenerate: node dist/bin/mcpgen.js generate --manifest examples/everything/mcp.manifest.json --out examples/everything/src/mcp`,
+  );
 });
 
 test.run();

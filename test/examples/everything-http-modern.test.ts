@@ -13,15 +13,30 @@ let server: EverythingProcess;
 let nextId = 1;
 
 function headers(method: string, name?: string, extra: Record<string, string> = {}): Record<string, string> {
-  const h: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+  const h: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
   if (name !== undefined) h["mcp-name"] = name;
   return { ...h, ...extra };
 }
 
-async function post(method: string, params: Record<string, unknown>, extra: Record<string, string> = {}, signal?: AbortSignal) {
+async function post(
+  method: string,
+  params: Record<string, unknown>,
+  extra: Record<string, string> = {},
+  signal?: AbortSignal,
+) {
   const id = nextId++;
   const name = (params.name ?? params.uri) as string | undefined;
-  const res = await fetch(server.url, { method: "POST", signal, headers: headers(method, name, extra), body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } }) });
+  const res = await fetch(server.url, {
+    method: "POST",
+    signal,
+    headers: headers(method, name, extra),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: META } }),
+  });
   return { id, res };
 }
 
@@ -45,13 +60,22 @@ test("errors travel with their HTTP status and the request's id", async () => {
     const body = (await res.json()) as any;
     assert.equal([res.status, body.id, body.error?.code], [status, id, code], `${method} ${JSON.stringify(params)}`);
   }
-  const ok = await post("tools/call", { name: "test_header_param", arguments: { region: "eu" } }, { "mcp-param-region": "eu" });
+  const ok = await post(
+    "tools/call",
+    { name: "test_header_param", arguments: { region: "eu" } },
+    { "mcp-param-region": "eu" },
+  );
   assert.is(ok.res.status, 200);
 });
 
 test("a listen stream hears a tools list change made by another POST, and ends when closed", async () => {
   const ctrl = new AbortController();
-  const { id, res } = await post("subscriptions/listen", { notifications: { toolsListChanged: true, promptsListChanged: true } }, {}, ctrl.signal);
+  const { id, res } = await post(
+    "subscriptions/listen",
+    { notifications: { toolsListChanged: true, promptsListChanged: true } },
+    {},
+    ctrl.signal,
+  );
   assert.is(res.headers.get("x-accel-buffering"), "no");
   const reader = res.body!.getReader();
   let text = "";
@@ -63,11 +87,17 @@ test("a listen stream hears a tools list change made by another POST, and ends w
   assert.is(trigger.res.status, 200);
   await trigger.res.text();
   await read("notifications/tools/list_changed");
-  const events = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
-  assert.equal(events.map((e) => [e.method, e.params._meta["io.modelcontextprotocol/subscriptionId"]]), [
-    ["notifications/subscriptions/acknowledged", id],
-    ["notifications/tools/list_changed", id],
-  ]);
+  const events = text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)));
+  assert.equal(
+    events.map((e) => [e.method, e.params._meta["io.modelcontextprotocol/subscriptionId"]]),
+    [
+      ["notifications/subscriptions/acknowledged", id],
+      ["notifications/tools/list_changed", id],
+    ],
+  );
   ctrl.abort();
 });
 
@@ -77,7 +107,12 @@ test("the legacy shape answers on the same endpoint", async () => {
   const init = await fetch(server.url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    }),
   });
   assert.ok(init.headers.get("mcp-session-id"));
   assert.is(((await init.json()) as any).result.protocolVersion, "2025-06-18");

@@ -7,7 +7,11 @@ import * as assert from "uvu/assert";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { CreateMessageRequestSchema, ElicitRequestSchema, LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { mainJs, startEverything, type EverythingProcess } from "./helpers/everything-process.js";
@@ -17,7 +21,10 @@ type Answer = (params: any) => Promise<any>;
 /** The calls these tests make, the same for both SDK generations (their signatures differ a little). */
 interface Driver {
   connect(target: URL | "stdio"): Promise<void>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, onprogress?: (p: { progress: number; total?: number; message?: string }) => void): Promise<any>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    onprogress?: (p: { progress: number; total?: number; message?: string }) => void,
+  ): Promise<any>;
   client: {
     close(): Promise<void>;
     getServerVersion(): { name: string } | undefined;
@@ -63,7 +70,12 @@ function driverV2(sample: Answer, elicit: Answer, log: (p: any) => void): Driver
   };
 }
 
-for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2", "stdio"]] as const) {
+for (const [sdk, mode] of [
+  ["v1", "http"],
+  ["v1", "stdio"],
+  ["v2", "http"],
+  ["v2", "stdio"],
+] as const) {
   const test = suite(`SDK ${sdk} client over ${mode}`);
   let server: EverythingProcess | undefined;
   let driver: Driver;
@@ -75,16 +87,32 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
   test.before(async () => {
     const sample: Answer = async (params) => {
       samplings.push(params);
-      return { role: "assistant", content: { type: "text", text: "This is a test response from the client" }, model: "test-model", stopReason: "endTurn" };
+      return {
+        role: "assistant",
+        content: { type: "text", text: "This is a test response from the client" },
+        model: "test-model",
+        stopReason: "endTurn",
+      };
     };
     const elicit: Answer = async (params) => {
       elicitations.push(params);
       const props = Object.keys(params.requestedSchema?.properties ?? {});
-      if (props.includes("username")) return { action: "accept", content: { username: "testuser", email: "test@example.com" } };
-      if (props.includes("verified")) return { action: "accept", content: { name: "Jane Smith", age: 25, score: 88.0, status: "inactive", verified: false } };
+      if (props.includes("username"))
+        return { action: "accept", content: { username: "testuser", email: "test@example.com" } };
+      if (props.includes("verified"))
+        return {
+          action: "accept",
+          content: { name: "Jane Smith", age: 25, score: 88.0, status: "inactive", verified: false },
+        };
       return {
         action: "accept",
-        content: { untitledSingle: "option1", titledSingle: "value1", legacyEnum: "opt1", untitledMulti: ["option1", "option2"], titledMulti: ["value1", "value2"] },
+        content: {
+          untitledSingle: "option1",
+          titledSingle: "value1",
+          legacyEnum: "opt1",
+          untitledMulti: ["option1", "option2"],
+          titledMulti: ["value1", "value2"],
+        },
       };
     };
     driver = (sdk === "v1" ? driverV1 : driverV2)(sample, elicit, (p) => void logs.push(p));
@@ -114,10 +142,22 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
     const { tools } = await client.listTools();
     const names = tools.map((t: any) => t.name);
     for (const n of [
-      "test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource", "test_multiple_content_types",
-      "test_tool_with_logging", "test_tool_with_progress", "test_error_handling", "test_sampling", "test_elicitation",
-      "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums", "json_schema_2020_12_tool", "test_reconnection",
-    ]) assert.ok(names.includes(n), `${n} listed`);
+      "test_simple_text",
+      "test_image_content",
+      "test_audio_content",
+      "test_embedded_resource",
+      "test_multiple_content_types",
+      "test_tool_with_logging",
+      "test_tool_with_progress",
+      "test_error_handling",
+      "test_sampling",
+      "test_elicitation",
+      "test_elicitation_sep1034_defaults",
+      "test_elicitation_sep1330_enums",
+      "json_schema_2020_12_tool",
+      "test_reconnection",
+    ])
+      assert.ok(names.includes(n), `${n} listed`);
     for (const t of tools as any[]) {
       assert.ok(t.description, `${t.name} has a description`);
       assert.is(t.inputSchema.type, "object");
@@ -143,10 +183,17 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
     const embedded: any = await driver.callTool({ name: "test_embedded_resource", arguments: {} });
     assert.equal(embedded.content[0], {
       type: "resource",
-      resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+      resource: {
+        uri: "test://embedded-resource",
+        mimeType: "text/plain",
+        text: "This is an embedded resource content.",
+      },
     });
     const mixed: any = await driver.callTool({ name: "test_multiple_content_types", arguments: {} });
-    assert.equal(mixed.content.map((c: any) => c.type), ["text", "image", "resource"]);
+    assert.equal(
+      mixed.content.map((c: any) => c.type),
+      ["text", "image", "resource"],
+    );
     const error: any = await driver.callTool({ name: "test_error_handling", arguments: {} });
     assert.is(error.isError, true);
     assert.is(error.content[0].text, "This tool intentionally returns an error for testing");
@@ -157,11 +204,14 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
     logs.length = 0;
     const r: any = await driver.callTool({ name: "test_tool_with_logging", arguments: {} });
     assert.ok(r.content[0].text);
-    assert.equal(logs.map((l) => [l.level, l.data]), [
-      ["info", "Tool execution started"],
-      ["info", "Tool processing data"],
-      ["info", "Tool execution completed"],
-    ]);
+    assert.equal(
+      logs.map((l) => [l.level, l.data]),
+      [
+        ["info", "Tool execution started"],
+        ["info", "Tool processing data"],
+        ["info", "Tool execution completed"],
+      ],
+    );
     await client.setLoggingLevel("error");
     logs.length = 0;
     await driver.callTool({ name: "test_tool_with_logging", arguments: {} });
@@ -171,31 +221,50 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
   test("progress: 0, 50, 100 of 100; the result is the progress token", async () => {
     const seen: { progress: number; total?: number; message?: string }[] = [];
     const r: any = await driver.callTool({ name: "test_tool_with_progress", arguments: {} }, (p) => void seen.push(p));
-    const all = [[0, 100], [50, 100], [100, 100]];
+    const all = [
+      [0, 100],
+      [50, 100],
+      [100, 100],
+    ];
     // The SDKs dispatch notifications a microtask later than responses; over stdio the last
     // progress and the result often arrive in one read, and the client drops that progress.
     const want = mode === "stdio" ? all.slice(0, Math.max(2, seen.length)) : all;
-    assert.equal(seen.map((p) => [p.progress, p.total]), want);
+    assert.equal(
+      seen.map((p) => [p.progress, p.total]),
+      want,
+    );
     assert.is(seen[1]!.message, "Completed step 50 of 100");
     assert.ok(/^\d+$/.test(r.content[0].text), "the SDK's numeric token comes back");
   });
 
   test("sampling: the prompt goes out as one user message with maxTokens 100; the reply comes back", async () => {
     const r: any = await driver.callTool({ name: "test_sampling", arguments: { prompt: "Test prompt for sampling" } });
-    assert.equal(samplings.at(-1), { messages: [{ role: "user", content: { type: "text", text: "Test prompt for sampling" } }], maxTokens: 100 });
+    assert.equal(samplings.at(-1), {
+      messages: [{ role: "user", content: { type: "text", text: "Test prompt for sampling" } }],
+      maxTokens: 100,
+    });
     assert.is(r.content[0].text, "LLM response: This is a test response from the client");
     const bad: any = await driver.callTool({ name: "test_sampling", arguments: {} });
     assert.is(bad.isError, true, "a missing required argument is a tool error at 2025-11-25");
   });
 
   test("elicitation: plain form, SEP-1034 defaults, SEP-1330 enums", async () => {
-    const r1: any = await driver.callTool({ name: "test_elicitation", arguments: { message: "Please provide your information" } });
+    const r1: any = await driver.callTool({
+      name: "test_elicitation",
+      arguments: { message: "Please provide your information" },
+    });
     assert.is(elicitations.at(-1).message, "Please provide your information");
-    assert.is(r1.content[0].text, 'User response: action=accept, content={"username":"testuser","email":"test@example.com"}');
+    assert.is(
+      r1.content[0].text,
+      'User response: action=accept, content={"username":"testuser","email":"test@example.com"}',
+    );
 
     const r2: any = await driver.callTool({ name: "test_elicitation_sep1034_defaults", arguments: {} });
     const p2 = elicitations.at(-1).requestedSchema.properties;
-    assert.equal([p2.name.default, p2.age.type, p2.age.default, p2.score.default, p2.status.default, p2.verified.default], ["John Doe", "integer", 30, 95.5, "active", true]);
+    assert.equal(
+      [p2.name.default, p2.age.type, p2.age.default, p2.score.default, p2.status.default, p2.verified.default],
+      ["John Doe", "integer", 30, 95.5, "active", true],
+    );
     assert.ok(r2.content[0].text.startsWith("Elicitation completed: action=accept"));
 
     const r3: any = await driver.callTool({ name: "test_elicitation_sep1330_enums", arguments: {} });
@@ -213,11 +282,25 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
   test("resources: list, read text/binary/template, subscribe and unsubscribe", async () => {
     const { resources } = await client.listResources();
     // the manifest's resources, then its skills' SKILL.md files (Skills extension)
-    assert.equal(resources.map((r: any) => r.uri), ["test://static-text", "test://static-binary", "test://watched-resource", "skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"]);
+    assert.equal(
+      resources.map((r: any) => r.uri),
+      [
+        "test://static-text",
+        "test://static-binary",
+        "test://watched-resource",
+        "skill://pdf-processing/SKILL.md",
+        "skill://acme/billing/refunds/SKILL.md",
+      ],
+    );
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.equal(resourceTemplates.map((t: any) => t.uriTemplate), ["test://template/{id}/data"]);
+    assert.equal(
+      resourceTemplates.map((t: any) => t.uriTemplate),
+      ["test://template/{id}/data"],
+    );
     const text: any = await client.readResource({ uri: "test://static-text" });
-    assert.equal(text.contents, [{ uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." }]);
+    assert.equal(text.contents, [
+      { uri: "test://static-text", mimeType: "text/plain", text: "This is the content of the static text resource." },
+    ]);
     const bin: any = await client.readResource({ uri: "test://static-binary" });
     assert.is(bin.contents[0].mimeType, "image/png");
     assert.ok(bin.contents[0].blob.length > 0);
@@ -233,27 +316,58 @@ for (const [sdk, mode] of [["v1", "http"], ["v1", "stdio"], ["v2", "http"], ["v2
 
   test("prompts: list with descriptions and required arguments; get each", async () => {
     const { prompts } = await client.listPrompts();
-    assert.equal(prompts.map((p: any) => p.name), ["test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_input_required_result_prompt", "test_prompt_with_image"]);
+    assert.equal(
+      prompts.map((p: any) => p.name),
+      [
+        "test_simple_prompt",
+        "test_prompt_with_arguments",
+        "test_prompt_with_embedded_resource",
+        "test_input_required_result_prompt",
+        "test_prompt_with_image",
+      ],
+    );
     for (const p of prompts as any[]) assert.ok(p.description);
-    assert.equal(prompts[1]!.arguments!.map((a: any) => [a.name, a.required]), [["arg1", true], ["arg2", true]]);
+    assert.equal(
+      prompts[1]!.arguments!.map((a: any) => [a.name, a.required]),
+      [
+        ["arg1", true],
+        ["arg2", true],
+      ],
+    );
     const simple: any = await client.getPrompt({ name: "test_simple_prompt" });
-    assert.equal(simple.messages, [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }]);
-    const args: any = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "testValue1", arg2: "testValue2" } });
+    assert.equal(simple.messages, [
+      { role: "user", content: { type: "text", text: "This is a simple prompt for testing." } },
+    ]);
+    const args: any = await client.getPrompt({
+      name: "test_prompt_with_arguments",
+      arguments: { arg1: "testValue1", arg2: "testValue2" },
+    });
     assert.is(args.messages[0].content.text, "Prompt with arguments: arg1='testValue1', arg2='testValue2'");
-    const res: any = await client.getPrompt({ name: "test_prompt_with_embedded_resource", arguments: { resourceUri: "test://example-resource" } });
+    const res: any = await client.getPrompt({
+      name: "test_prompt_with_embedded_resource",
+      arguments: { resourceUri: "test://example-resource" },
+    });
     assert.is(res.messages[0].content.type, "resource");
     assert.is(res.messages[0].content.resource.uri, "test://example-resource");
     const img: any = await client.getPrompt({ name: "test_prompt_with_image" });
     assert.is(img.messages[0].content.type, "image");
     assert.is(img.messages[0].content.mimeType, "image/png");
-    const missing = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "x" } }).catch((e) => e);
+    const missing = await client
+      .getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "x" } })
+      .catch((e) => e);
     assert.is(missing.code, -32602);
   });
 
   test("completion and ping", async () => {
-    const c = await client.complete({ ref: { type: "ref/prompt", name: "test_prompt_with_arguments" }, argument: { name: "arg1", value: "test" } });
+    const c = await client.complete({
+      ref: { type: "ref/prompt", name: "test_prompt_with_arguments" },
+      argument: { name: "arg1", value: "test" },
+    });
     assert.equal(c.completion.values, ["test", "testValue1", "testing"]);
-    const none = await client.complete({ ref: { type: "ref/prompt", name: "test_simple_prompt" }, argument: { name: "x", value: "" } });
+    const none = await client.complete({
+      ref: { type: "ref/prompt", name: "test_simple_prompt" },
+      argument: { name: "x", value: "" },
+    });
     assert.equal(none.completion.values, []);
     assert.equal(await client.ping(), {});
   });

@@ -19,7 +19,10 @@ const opened: EverythingClient[] = [];
 const root = new URL("../../../examples/everything/skills/", import.meta.url);
 
 async function client(era: "modern" | "legacy"): Promise<EverythingClient> {
-  const c = await createEverythingClient(connectHttp(server.url), { clientInfo: { name: "skills-client", version: "1.0.0" }, era });
+  const c = await createEverythingClient(connectHttp(server.url), {
+    clientInfo: { name: "skills-client", version: "1.0.0" },
+    era,
+  });
   opened.push(c);
   return c;
 }
@@ -59,7 +62,10 @@ for (const era of ["modern", "legacy"] as const) {
   test(`${era}: skills/list lists both skills with every file, digests and sizes of the bytes on disk`, async () => {
     const c = await client(era);
     const skills = await c.skills.list();
-    assert.equal(skills.map((s) => s.uri), ["skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"]);
+    assert.equal(
+      skills.map((s) => s.uri),
+      ["skill://pdf-processing/SKILL.md", "skill://acme/billing/refunds/SKILL.md"],
+    );
     const pdf = skills[0]!;
     assert.equal(pdf.frontmatter, {
       name: "pdf-processing",
@@ -68,10 +74,15 @@ for (const era of ["modern", "legacy"] as const) {
       metadata: { version: "1.2", owner: "everything-example" },
     });
     const files = ["SKILL.md", "references/FORMS.md", "templates/invoice.md", "templates/regional/eu-invoice.md"];
-    assert.equal(pdf.resources === "dynamic" ? [] : pdf.resources.map((r) => r.uri), files.map((f) => `skill://pdf-processing/${f}`));
+    assert.equal(
+      pdf.resources === "dynamic" ? [] : pdf.resources.map((r) => r.uri),
+      files.map((f) => `skill://pdf-processing/${f}`),
+    );
     for (const f of files) {
       const bytes = readFileSync(new URL(`pdf-processing/${f}`, root));
-      const listed = (pdf.resources as Exclude<Skill["resources"], "dynamic">).find((r) => r.uri === `skill://pdf-processing/${f}`)!;
+      const listed = (pdf.resources as Exclude<Skill["resources"], "dynamic">).find(
+        (r) => r.uri === `skill://pdf-processing/${f}`,
+      )!;
       assert.equal([listed.digest, listed.size], [sha(bytes), bytes.length], f);
     }
   });
@@ -103,7 +114,11 @@ for (const era of ["modern", "legacy"] as const) {
     assert.is(md.mimeType, "text/markdown");
     const resources = await c.listResources();
     const entry = resources.find((r) => r.uri === "skill://acme/billing/refunds/SKILL.md");
-    assert.equal(entry && [entry.name, entry.description, entry.mimeType], ["refunds", "Process a customer's refund request according to the billing policy.", "text/markdown"]);
+    assert.equal(entry && [entry.name, entry.description, entry.mimeType], [
+      "refunds",
+      "Process a customer's refund request according to the billing policy.",
+      "text/markdown",
+    ]);
   });
 
   test(`${era}: a directory read lists direct children, subdirectories as inode/directory`, async () => {
@@ -115,7 +130,10 @@ for (const era of ["modern", "legacy"] as const) {
       ["skill://pdf-processing/templates", "inode/directory"],
     ]);
     const templates = await c.skills.readDirectory("skill://pdf-processing/templates");
-    assert.equal(templates.map((r) => r.uri).sort(), ["skill://pdf-processing/templates/invoice.md", "skill://pdf-processing/templates/regional"]);
+    assert.equal(templates.map((r) => r.uri).sort(), [
+      "skill://pdf-processing/templates/invoice.md",
+      "skill://pdf-processing/templates/regional",
+    ]);
     for (const uri of ["skill://pdf-processing/SKILL.md", "skill://nowhere"]) {
       try {
         await c.skills.readDirectory(uri);
@@ -129,9 +147,17 @@ for (const era of ["modern", "legacy"] as const) {
   test(`${era}: the client refuses content that does not match the entry, and files the entry does not list`, async () => {
     const c = await client(era);
     const [pdf] = await c.skills.list();
-    const forged: Skill = { ...pdf!, resources: (pdf!.resources as Exclude<Skill["resources"], "dynamic">).map((r) => (r.uri.endsWith("FORMS.md") ? { ...r, digest: sha("something else") } : r)) };
+    const forged: Skill = {
+      ...pdf!,
+      resources: (pdf!.resources as Exclude<Skill["resources"], "dynamic">).map((r) =>
+        r.uri.endsWith("FORMS.md") ? { ...r, digest: sha("something else") } : r,
+      ),
+    };
     await refused(() => c.skills.read(forged, "skill://pdf-processing/references/FORMS.md"), /digest/);
-    const resized: Skill = { ...pdf!, resources: (pdf!.resources as Exclude<Skill["resources"], "dynamic">).map((r) => ({ ...r, size: r.size + 1 })) };
+    const resized: Skill = {
+      ...pdf!,
+      resources: (pdf!.resources as Exclude<Skill["resources"], "dynamic">).map((r) => ({ ...r, size: r.size + 1 })),
+    };
     await refused(() => c.skills.read(resized), /bytes read/);
     await refused(() => c.skills.read(pdf!, "skill://acme/billing/refunds/SKILL.md"), /not a file of skill/);
   });
@@ -141,12 +167,31 @@ test("modern: skills/list and skills/get carry the 2026-07-28 caching hints; a b
   const post = async (method: string, params: object) => {
     const res = await fetch(server.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": method,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method,
+        params: {
+          ...params,
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
     });
     return (await res.json()) as { result?: Record<string, unknown>; error?: { code: number } };
   };
-  for (const [method, params] of [["skills/list", {}], ["skills/get", { uri: "skill://pdf-processing/SKILL.md" }]] as const) {
+  for (const [method, params] of [
+    ["skills/list", {}],
+    ["skills/get", { uri: "skill://pdf-processing/SKILL.md" }],
+  ] as const) {
     const r = (await post(method, params)).result!;
     assert.equal([r.resultType, typeof r.ttlMs, r.cacheScope], ["complete", "number", "public"], method);
   }

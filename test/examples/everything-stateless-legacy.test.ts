@@ -9,7 +9,13 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { connectHttp, createStreamableHttpHandler, createStreamableHttpServer, StreamableHttpClientTransport, type StreamableHttpHandler } from "@mcpgen/runtime/http";
+import {
+  connectHttp,
+  createStreamableHttpHandler,
+  createStreamableHttpServer,
+  StreamableHttpClientTransport,
+  type StreamableHttpHandler,
+} from "@mcpgen/runtime/http";
 import { createServer } from "../../examples/everything/src/server.js";
 import { createEverythingClient } from "../../examples/everything/src/mcp/client.js";
 
@@ -20,7 +26,10 @@ const server = createServer({ onerror: (e) => errors.push(e) });
 async function documented(): Promise<{ url: URL; close: () => Promise<void> }> {
   const handler: StreamableHttpHandler = createStreamableHttpHandler({
     stateless: true,
-    onsession: async (t, req) => void (await server.connect(t, { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } })),
+    onsession: async (t, req) =>
+      void (await server.connect(t, {
+        stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined },
+      })),
   });
   const http: Server = createHttpServer((req, res) => handler.handle(req, res));
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -40,20 +49,31 @@ async function plain(): Promise<{ url: URL; close: () => Promise<void> }> {
   return { url: await http.listen(), close: () => http.close() };
 }
 
-for (const [setup, start] of [["documented handler", documented], ["plain connect", plain]] as const) {
+for (const [setup, start] of [
+  ["documented handler", documented],
+  ["plain connect", plain],
+] as const) {
   for (const revision of ["2025-06-18", "2025-03-26"]) {
     test(`${setup}: the typed client at ${revision} calls tools, prompts and resources after initialize`, async () => {
       const endpoint = await start();
       errors.length = 0;
-      const client = await createEverythingClient(new StreamableHttpClientTransport({ url: endpoint.url, openGetStream: false }), { clientInfo: { name: "typed", version: "1" }, protocolVersion: revision });
+      const client = await createEverythingClient(
+        new StreamableHttpClientTransport({ url: endpoint.url, openGetStream: false }),
+        { clientInfo: { name: "typed", version: "1" }, protocolVersion: revision },
+      );
       try {
         assert.is(client.era, "legacy");
         assert.is(client.protocolVersion, revision);
-        assert.equal((await client.tools.greet({ name: "legacy" })).content, [{ type: "text", text: "Hello, legacy!" }]);
+        assert.equal((await client.tools.greet({ name: "legacy" })).content, [
+          { type: "text", text: "Hello, legacy!" },
+        ]);
         assert.ok((await client.listTools()).some((t) => t.name === "slow_compute"));
         assert.match(JSON.stringify(await client.prompts.testSimplePrompt()), /This is a simple prompt for testing\./);
         assert.is((await client.readResource("test://static-text")).contents.length, 1);
-        assert.equal(errors.map((e) => e.message), []);
+        assert.equal(
+          errors.map((e) => e.message),
+          [],
+        );
       } finally {
         await client.close();
         await endpoint.close();
@@ -70,10 +90,15 @@ for (const [setup, start] of [["documented handler", documented], ["plain connec
       assert.is(sdk.getServerVersion()?.name, "everything");
       const tools = await sdk.listTools();
       assert.ok(tools.tools.some((t) => t.name === "greet"));
-      assert.equal((await sdk.callTool({ name: "greet", arguments: { name: "sdk" } })).content, [{ type: "text", text: "Hello, sdk!" }]);
+      assert.equal((await sdk.callTool({ name: "greet", arguments: { name: "sdk" } })).content, [
+        { type: "text", text: "Hello, sdk!" },
+      ]);
       assert.is((await sdk.getPrompt({ name: "test_simple_prompt" })).messages.length, 1);
       await sdk.ping();
-      assert.equal(errors.map((e) => e.message), []);
+      assert.equal(
+        errors.map((e) => e.message),
+        [],
+      );
     } finally {
       await sdk.close();
       await endpoint.close();
@@ -82,7 +107,10 @@ for (const [setup, start] of [["documented handler", documented], ["plain connec
 
   test(`${setup}: a 2026-07-28 client on the same endpoint still gets the modern era`, async () => {
     const endpoint = await start();
-    const client = await createEverythingClient(connectHttp(endpoint.url), { clientInfo: { name: "modern", version: "1" }, eraCache: false });
+    const client = await createEverythingClient(connectHttp(endpoint.url), {
+      clientInfo: { name: "modern", version: "1" },
+      eraCache: false,
+    });
     try {
       assert.is(client.era, "modern");
       assert.equal((await client.tools.greet({ name: "modern" })).content, [{ type: "text", text: "Hello, modern!" }]);

@@ -20,16 +20,31 @@ type Message = { id?: string | number; method?: string; result?: any; error?: { 
 
 /** Legacy handshake, quick and slow calls, a page of tools, and 2026-07-28 requests on the same stream. */
 const BATCH: object[] = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "batch", version: "1" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "batch", version: "1" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "greet", arguments: { name: "pipe" } } },
-  { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 0.4, label: "late" } } },
+  {
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: { name: "slow_compute", arguments: { seconds: 0.4, label: "late" } },
+  },
   { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "test_tool_with_logging", arguments: {} } },
   { jsonrpc: "2.0", id: 5, method: "tools/list" },
   { jsonrpc: "2.0", id: 6, method: "ping" },
   { jsonrpc: "2.0", id: "m1", method: "tools/call", params: { name: "test_simple_text", arguments: {}, _meta: META } },
   // A listen has no end of its own: the input ending ends it, answered.
-  { jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } },
+  {
+    jsonrpc: "2.0",
+    id: "L1",
+    method: "subscriptions/listen",
+    params: { notifications: { toolsListChanged: true }, _meta: META },
+  },
 ];
 const IDS = BATCH.flatMap((m) => ("id" in m ? [(m as { id: string | number }).id] : []));
 const ndjson = (messages: object[]) => messages.map((m) => JSON.stringify(m) + "\n").join("");
@@ -39,10 +54,18 @@ function collect(child: ChildProcess): { out: () => Message[]; err: () => string
   let err = "";
   child.stdout!.setEncoding("utf8").on("data", (d: string) => (out += d));
   child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));
-  return { out: () => out.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as Message), err: () => err };
+  return {
+    out: () =>
+      out
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Message),
+    err: () => err,
+  };
 }
 
-const answers = (messages: Message[]) => new Map(messages.filter((m) => m.id !== undefined && m.method === undefined).map((m) => [m.id!, m]));
+const answers = (messages: Message[]) =>
+  new Map(messages.filter((m) => m.id !== undefined && m.method === undefined).map((m) => [m.id!, m]));
 
 function checkBatch(messages: Message[], stderr: string): void {
   const byId = answers(messages);
@@ -55,7 +78,10 @@ function checkBatch(messages: Message[], stderr: string): void {
   assert.ok(byId.get(5)!.result.tools.length > 10);
   assert.is(byId.get("m1")!.result.resultType, "complete");
   assert.is(byId.get("L1")!.result._meta["io.modelcontextprotocol/subscriptionId"], "L1");
-  assert.ok(messages.some((m) => m.method === "notifications/subscriptions/acknowledged"), "the listen was acknowledged before it ended");
+  assert.ok(
+    messages.some((m) => m.method === "notifications/subscriptions/acknowledged"),
+    "the listen was acknowledged before it ended",
+  );
 }
 
 test("piped stdin: N requests written, stdin closed -> N answers, exit 0", async () => {
@@ -85,15 +111,19 @@ test("stdin from a file (`server < requests.jsonl`): the same answers, exit 0", 
 });
 
 test("--drain-timeout: a call slower than it does not keep the process alive; the others are answered", async () => {
-  const child = spawn(process.execPath, [mainJs, "--stdio", "--drain-timeout", "300"], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [mainJs, "--stdio", "--drain-timeout", "300"], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const seen = collect(child);
   const started = Date.now();
-  child.stdin!.end(ndjson([
-    BATCH[0]!,
-    BATCH[1]!,
-    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "greet", arguments: { name: "quick" } } },
-    { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 } } },
-  ]));
+  child.stdin!.end(
+    ndjson([
+      BATCH[0]!,
+      BATCH[1]!,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "greet", arguments: { name: "quick" } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 } } },
+    ]),
+  );
   const exit = await waitExit(child, 15_000);
   const took = Date.now() - started;
   assert.equal(exit, { code: 0, signal: null }, seen.err());
@@ -104,7 +134,10 @@ test("--drain-timeout: a call slower than it does not keep the process alive; th
 });
 
 test("--drain-timeout is checked: not a number, or without --stdio, is exit 2", async () => {
-  for (const args of [["--stdio", "--drain-timeout", "soon"], ["--port", "0", "--drain-timeout", "100"]]) {
+  for (const args of [
+    ["--stdio", "--drain-timeout", "soon"],
+    ["--port", "0", "--drain-timeout", "100"],
+  ]) {
     const child = spawn(process.execPath, [mainJs, ...args], { stdio: ["ignore", "ignore", "pipe"] });
     let err = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => (err += d));

@@ -41,12 +41,33 @@ test("modern requests first, then a legacy handshake on the same process; both k
   send({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: META } });
   const d = await reply(1);
   assert.ok(d.result.supportedVersions.includes("2026-07-28") && d.result.supportedVersions.includes("2025-11-25"));
-  send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_input_required_result_elicitation", arguments: {}, _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "tools/call",
+    params: { name: "test_input_required_result_elicitation", arguments: {}, _meta: META },
+  });
   const irr = (await reply(2)).result;
   assert.is(irr.resultType, "input_required");
-  send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "test_input_required_result_elicitation", arguments: {}, inputResponses: { user_name: { action: "accept", content: { name: "Bo" } } }, requestState: irr.requestState, _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: {
+      name: "test_input_required_result_elicitation",
+      arguments: {},
+      inputResponses: { user_name: { action: "accept", content: { name: "Bo" } } },
+      requestState: irr.requestState,
+      _meta: META,
+    },
+  });
   assert.is((await reply(3)).result.content[0].text, "Hello, Bo!");
-  send({ jsonrpc: "2.0", id: 4, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 4,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+  });
   assert.is((await reply(4)).result.protocolVersion, "2025-11-25");
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
   send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "test_simple_text" } });
@@ -57,29 +78,75 @@ test("modern requests first, then a legacy handshake on the same process; both k
 });
 
 test("a listen on stdio: ack, demultiplexed notifications, ended by notifications/cancelled", async () => {
-  send({ jsonrpc: "2.0", id: "L1", method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: "L1",
+    method: "subscriptions/listen",
+    params: { notifications: { toolsListChanged: true }, _meta: META },
+  });
   const ack = await next((m) => m.method === "notifications/subscriptions/acknowledged");
   assert.is(ack.params._meta["io.modelcontextprotocol/subscriptionId"], "L1");
-  send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "test_trigger_tool_change", arguments: {}, _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "test_trigger_tool_change", arguments: {}, _meta: META },
+  });
   await reply(7);
   const changed = await next((m) => m.method === "notifications/tools/list_changed" && m.params?._meta);
   assert.is(changed.params._meta["io.modelcontextprotocol/subscriptionId"], "L1");
   send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: "L1" } });
-  send({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "test_trigger_tool_change", arguments: {}, _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: 8,
+    method: "tools/call",
+    params: { name: "test_trigger_tool_change", arguments: {}, _meta: META },
+  });
   await reply(8);
   await new Promise((r) => setTimeout(r, 50));
-  assert.not.ok(inbox.some((m) => m.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === "L1"), "nothing more for a cancelled listen");
-  assert.not.ok(inbox.some((m) => m.id === "L1"), "no response after cancellation");
+  assert.not.ok(
+    inbox.some((m) => m.params?._meta?.["io.modelcontextprotocol/subscriptionId"] === "L1"),
+    "nothing more for a cancelled listen",
+  );
+  assert.not.ok(
+    inbox.some((m) => m.id === "L1"),
+    "no response after cancellation",
+  );
 });
 
 test("malformed 2026 input gets the spec's error with the request id; the process survives", async () => {
-  send({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 9,
+    method: "tools/list",
+    params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+  });
   assert.is((await reply(9)).error.code, -32602);
-  send({ jsonrpc: "2.0", id: 10, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } });
+  send({
+    jsonrpc: "2.0",
+    id: 10,
+    method: "tools/list",
+    params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } },
+  });
   assert.equal((await reply(10)).error.data.requested, "1999-01-01");
-  send({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { name: "test_input_required_result_elicitation", arguments: {}, requestState: "v1.forged.sig", _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: 11,
+    method: "tools/call",
+    params: {
+      name: "test_input_required_result_elicitation",
+      arguments: {},
+      requestState: "v1.forged.sig",
+      _meta: META,
+    },
+  });
   assert.is((await reply(11)).error.code, -32602);
-  send({ jsonrpc: "2.0", id: 12, method: "tools/call", params: { name: "test_missing_capability", arguments: {}, _meta: META } });
+  send({
+    jsonrpc: "2.0",
+    id: 12,
+    method: "tools/call",
+    params: { name: "test_missing_capability", arguments: {}, _meta: META },
+  });
   const e = (await reply(12)).error;
   assert.equal([e.code, e.data], [-32021, { requiredCapabilities: { sampling: {} } }]);
 });

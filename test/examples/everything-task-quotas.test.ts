@@ -19,7 +19,10 @@ import { createHandlers } from "../../examples/everything/src/handlers.js";
 
 const DAY = 86_400_000;
 const EXT = "io.modelcontextprotocol/tasks";
-const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } },
+};
 const dir = mkdtempSync(join(tmpdir(), "mcpgen-task-quotas-"));
 const stops: (() => Promise<void>)[] = [];
 
@@ -34,10 +37,16 @@ interface Running {
   errors: Error[];
 }
 
-async function start(tasks: NonNullable<Parameters<typeof createEverythingServer>[1]>["tasks"], auth?: Record<string, AuthInfo>): Promise<Running> {
+async function start(
+  tasks: NonNullable<Parameters<typeof createEverythingServer>[1]>["tasks"],
+  auth?: Record<string, AuthInfo>,
+): Promise<Running> {
   const errors: Error[] = [];
   const noChange = async () => {};
-  const server = createEverythingServer(createHandlers({ tools: noChange, prompts: noChange }), { tasks: { graceMs: 20, ...tasks }, onerror: (e) => errors.push(e) });
+  const server = createEverythingServer(createHandlers({ tools: noChange, prompts: noChange }), {
+    tasks: { graceMs: 20, ...tasks },
+    onerror: (e) => errors.push(e),
+  });
   const verifier = {
     verify: async (token: string) => {
       const who = auth?.[token];
@@ -49,7 +58,15 @@ async function start(tasks: NonNullable<Parameters<typeof createEverythingServer
     host: "127.0.0.1",
     port: 0,
     onsession: async (t) => void (await server.connect(t)),
-    ...(auth !== undefined ? { auth: createResourceServer({ resource: "http://127.0.0.1/mcp", authorizationServers: ["https://as.example"], verifier }) } : {}),
+    ...(auth !== undefined
+      ? {
+          auth: createResourceServer({
+            resource: "http://127.0.0.1/mcp",
+            authorizationServers: ["https://as.example"],
+            verifier,
+          }),
+        }
+      : {}),
   });
   const url = await http.listen();
   stops.push(() => http.close());
@@ -60,7 +77,10 @@ async function start(tasks: NonNullable<Parameters<typeof createEverythingServer
 async function reply(res: Response): Promise<any> {
   const text = await res.text();
   if ((res.headers.get("content-type") ?? "").startsWith("application/json")) return JSON.parse(text);
-  const messages = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  const messages = text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)));
   const response = messages.find((m) => "id" in m && !("method" in m));
   if (response === undefined) throw new Error(`no response in ${res.status} ${text}`);
   return response;
@@ -74,17 +94,42 @@ interface Session {
 }
 
 async function session(url: URL, token?: string): Promise<Session> {
-  const base: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) };
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { tasks: {} }, clientInfo: { name: "quota", version: "1" } } };
+  const base: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
+  const init = {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: { tasks: {} }, clientInfo: { name: "quota", version: "1" } },
+  };
   const first = await fetch(url, { method: "POST", headers: base, body: JSON.stringify(init) });
   const sid = first.headers.get("mcp-session-id")!;
   assert.ok((await reply(first)).result, "initialized");
   const headers = { ...base, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
-  assert.is((await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).status, 202);
+  assert.is(
+    (
+      await fetch(url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      })
+    ).status,
+    202,
+  );
   let id = 1;
   return {
     sid,
-    call: async (method, params) => reply(await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }) })),
+    call: async (method, params) =>
+      reply(
+        await fetch(url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ jsonrpc: "2.0", id: id++, method, params }),
+        }),
+      ),
     end: async () => (await fetch(url, { method: "DELETE", headers })).status,
   };
 }
@@ -92,12 +137,24 @@ async function session(url: URL, token?: string): Promise<Session> {
 let modernId = 1;
 /** A 2026-07-28 tools/call (no session, no authorization) of a minute-long computation. */
 async function modernTask(url: URL): Promise<any> {
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "slow_compute" };
-  const body = { jsonrpc: "2.0", id: modernId++, method: "tools/call", params: { name: "slow_compute", arguments: { seconds: 60 }, _meta: MODERN_META } };
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": "tools/call",
+    "mcp-name": "slow_compute",
+  };
+  const body = {
+    jsonrpc: "2.0",
+    id: modernId++,
+    method: "tools/call",
+    params: { name: "slow_compute", arguments: { seconds: 60 }, _meta: MODERN_META },
+  };
   return reply(await fetch(url, { method: "POST", headers, body: JSON.stringify(body) }));
 }
 
-const longTask = (s: Session) => s.call("tools/call", { name: "slow_compute", arguments: { seconds: 60 }, task: { ttl: DAY } });
+const longTask = (s: Session) =>
+  s.call("tools/call", { name: "slow_compute", arguments: { seconds: 60 }, task: { ttl: DAY } });
 
 /** `n` task calls from `s`, in order: the created tasks and the errors. */
 async function flood(s: Session, n: number): Promise<{ created: any[]; refused: any[] }> {
@@ -113,11 +170,14 @@ async function flood(s: Session, n: number): Promise<{ created: any[]; refused: 
 
 const stores: [string, () => Promise<TaskStore & { readonly size: number }>][] = [
   ["memory", async () => new MemoryTaskStore({ maxTasks: 40 })],
-  ["sqlite", async () => {
-    const store = await openSqliteTaskStore(join(dir, `quota-${Date.now()}.db`), { maxTasks: 40 });
-    stops.push(async () => store.close());
-    return store;
-  }],
+  [
+    "sqlite",
+    async () => {
+      const store = await openSqliteTaskStore(join(dir, `quota-${Date.now()}.db`), { maxTasks: 40 });
+      stops.push(async () => store.close());
+      return store;
+    },
+  ],
 ];
 
 for (const [name, makeStore] of stores) {
@@ -130,15 +190,27 @@ for (const [name, makeStore] of stores) {
     // More calls than the whole store holds: before the quotas this filled it for a day.
     const { created, refused } = await flood(a, 41);
     assert.is(created.length, 4, "the default quota is a tenth of maxTasks (40)");
-    assert.equal(created.map((t) => t.ttl), [600_000, 600_000, 600_000, 600_000], "the server's maxTtlMs clamps the requested day");
+    assert.equal(
+      created.map((t) => t.ttl),
+      [600_000, 600_000, 600_000, 600_000],
+      "the server's maxTtlMs clamps the requested day",
+    );
     assert.is(refused.length, 37);
     for (const e of refused) assert.equal([e.code, e.data], [-32603, { limit: "maxTasksPerOwner", max: 4 }]);
     assert.match(refused[0].message, /at most 4 of one caller's tasks/);
 
     const other = await longTask(b);
-    assert.is(other.result?.task?.status, "working", `another session still gets a task: ${JSON.stringify(other.error)}`);
+    assert.is(
+      other.result?.task?.status,
+      "working",
+      `another session still gets a task: ${JSON.stringify(other.error)}`,
+    );
     const modern = await modernTask(url);
-    assert.is(modern.result?.resultType, "task", `a 2026-07-28 call still becomes a task: ${JSON.stringify(modern.error)}`);
+    assert.is(
+      modern.result?.resultType,
+      "task",
+      `a 2026-07-28 call still becomes a task: ${JSON.stringify(modern.error)}`,
+    );
     assert.is(store.size, 6);
     assert.is(server.legacyTasks!.size, 5, "a's four handlers and b's one run");
 
@@ -146,7 +218,11 @@ for (const [name, makeStore] of stores) {
     for (let i = 0; i < 100 && store.size > 2; i++) await new Promise((r) => setTimeout(r, 10));
     assert.is(store.size, 2, "the deleted session's tasks left the store: only b's and the 2026 one remain");
     assert.is(server.legacyTasks!.size, 1, "and its handlers stopped");
-    assert.is((await b.call("tasks/get", { taskId: other.result.task.taskId })).result.status, "working", "b's task is untouched");
+    assert.is(
+      (await b.call("tasks/get", { taskId: other.result.task.taskId })).result.status,
+      "working",
+      "b's task is untouched",
+    );
     assert.is((await b.call("tasks/get", { taskId: created[0].taskId })).error.code, -32602);
     assert.equal(errors, []);
   });
@@ -157,7 +233,10 @@ test("the 2026-07-28 callers without authorization share one quota, which never 
   const { url } = await start({ store });
   const results = [];
   for (let i = 0; i < 6; i++) results.push(await modernTask(url));
-  assert.equal(results.map((r) => r.result?.resultType ?? r.error.data.limit), ["task", "task", "task", "task", "maxTasksPerOwner", "maxTasksPerOwner"]);
+  assert.equal(
+    results.map((r) => r.result?.resultType ?? r.error.data.limit),
+    ["task", "task", "task", "task", "maxTasksPerOwner", "maxTasksPerOwner"],
+  );
   const s = await session(url);
   assert.is((await longTask(s)).result?.task?.status, "working");
 });
@@ -171,14 +250,20 @@ test("running handlers: one session's quota (maxRunningPerOwner) trips before th
   for (const e of refused) assert.equal([e.code, e.data], [-32603, { limit: "maxRunningPerOwner", max: 2 }]);
   // The quota counts handlers, not records: a finished task leaves room for the next.
   const quick = (await b.call("tools/call", { name: "slow_compute", arguments: { seconds: 0 }, task: {} })).result.task;
-  assert.is((await b.call("tasks/result", { taskId: quick.taskId })).result.content[0].text, "Computed result after 0s");
+  assert.is(
+    (await b.call("tasks/result", { taskId: quick.taskId })).result.content[0].text,
+    "Computed result after 0s",
+  );
   const more = await flood(b, 3);
   assert.equal([more.created.length, more.refused[0]?.data?.limit], [2, "maxRunningPerOwner"]);
 });
 
 test("behind an authorization guard the quota is the principal's across its sessions, and its tasks outlive a deleted session", async () => {
   const store = new MemoryTaskStore({ maxTasks: 40 });
-  const { url } = await start({ store }, { alice: { subject: "alice", clientId: "app", scopes: [] }, bob: { subject: "bob", clientId: "app", scopes: [] } });
+  const { url } = await start(
+    { store },
+    { alice: { subject: "alice", clientId: "app", scopes: [] }, bob: { subject: "bob", clientId: "app", scopes: [] } },
+  );
   const a1 = await session(url, "alice");
   const a2 = await session(url, "alice");
   const bob = await session(url, "bob");

@@ -18,14 +18,28 @@ import { createEverythingClient, type EverythingClient } from "../../examples/ev
 import { mainJs, startEverything, waitExit, type EverythingProcess } from "./helpers/everything-process.js";
 
 const dir = mkdtempSync(join(tmpdir(), "mcpgen-task-restart-legacy-"));
-const options = { clientInfo: { name: "restart-legacy", version: "1.0.0" }, era: "legacy" as const, tasks: true, pollIntervalMs: { min: 20, max: 100 } };
+const options = {
+  clientInfo: { name: "restart-legacy", version: "1.0.0" },
+  era: "legacy" as const,
+  tasks: true,
+  pollIntervalMs: { min: 20, max: 100 },
+};
 const transports: StdioClientTransport[] = [];
 const servers: EverythingProcess[] = [];
-const text = (r: { content: { type: string }[] }) => r.content.map((b) => (b.type === "text" ? (b as unknown as { text: string }).text : `[${b.type}]`)).join("\n");
+const text = (r: { content: { type: string }[] }) =>
+  r.content.map((b) => (b.type === "text" ? (b as unknown as { text: string }).text : `[${b.type}]`)).join("\n");
 
-async function stdioClient(file: string): Promise<{ client: EverythingClient; transport: StdioClientTransport; stderr: () => string }> {
+async function stdioClient(
+  file: string,
+): Promise<{ client: EverythingClient; transport: StdioClientTransport; stderr: () => string }> {
   let stderr = "";
-  const transport = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio", "--task-store", file], stderr: "pipe", closeTimeoutMs: 300, termTimeoutMs: 1000 });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mainJs, "--stdio", "--task-store", file],
+    stderr: "pipe",
+    closeTimeoutMs: 300,
+    termTimeoutMs: 1000,
+  });
   transports.push(transport);
   transport.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
   const client = await createEverythingClient(transport, options);
@@ -63,11 +77,17 @@ test("stdio: SIGKILL between tools/call and tasks/result; the restarted server's
   assert.is(status.status, "failed");
   const e = await lost.result().catch((x: unknown) => x);
   assert.instance(e, McpError);
-  assert.equal([(e as McpError).code, (e as McpError).message], [-32603, "Internal error: the server restarted while this task ran; its work was lost"]);
+  assert.equal(
+    [(e as McpError).code, (e as McpError).message],
+    [-32603, "Internal error: the server restarted while this task ran; its work was lost"],
+  );
   const again = await lost.cancel().catch((x: unknown) => x);
   assert.is((again as McpError).code, -32602, "a failed task cannot be cancelled");
   assert.is((await lost.status()).status, "failed", "and never changes again");
-  assert.is(((await second.client.tools.slowCompute.resume("no-such-task").catch((x: unknown) => x)) as McpError).code, -32602);
+  assert.is(
+    ((await second.client.tools.slowCompute.resume("no-such-task").catch((x: unknown) => x)) as McpError).code,
+    -32602,
+  );
   assert.match(second.stderr(), /1 task\(s\) in .*stdio\.db were running when the last server stopped/);
   await second.client.close();
 });

@@ -14,7 +14,10 @@ import { createEverythingClient } from "../../examples/everything/src/mcp/client
 import { startEverything, waitExit, type EverythingProcess } from "./helpers/everything-process.js";
 
 const EXT = "io.modelcontextprotocol/tasks";
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } } };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [EXT]: {} } },
+};
 const dir = mkdtempSync(join(tmpdir(), "mcpgen-task-restart-"));
 const file = join(dir, "tasks.db");
 const running: EverythingProcess[] = [];
@@ -26,11 +29,26 @@ async function start(port = 0): Promise<EverythingProcess> {
   return p;
 }
 
-function post(server: EverythingProcess, method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<Response> {
+function post(
+  server: EverythingProcess,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+): Promise<Response> {
   const name = (params.name ?? params.taskId) as string | undefined;
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
   if (name !== undefined) headers["mcp-name"] = name;
-  return fetch(server.url, { method: "POST", signal: signal ?? AbortSignal.timeout(10_000), headers, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } }) });
+  return fetch(server.url, {
+    method: "POST",
+    signal: signal ?? AbortSignal.timeout(10_000),
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } }),
+  });
 }
 
 async function rpc(server: EverythingProcess, method: string, params: Record<string, unknown>): Promise<any> {
@@ -48,7 +66,11 @@ async function terminalNote(res: Response, ctrl: AbortController): Promise<any> 
       const { value, done } = await reader.read();
       if (done) throw new Error(`listen stream ended: ${text}`);
       text += decoder.decode(value, { stream: true });
-      const notes = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6))).filter((e) => e.method === "notifications/tasks");
+      const notes = text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => JSON.parse(l.slice(6)))
+        .filter((e) => e.method === "notifications/tasks");
       const end = notes.find((e) => ["completed", "failed", "cancelled"].includes(e.params.status));
       if (end !== undefined) return end;
     }
@@ -67,7 +89,8 @@ test.after(async () => {
 test("SIGKILL between tools/call and tasks/get: a restarted server on the same file answers tasks/get", async () => {
   const first = await start();
   const port = Number(first.url.port);
-  const quick = (await rpc(first, "tools/call", { name: "slow_compute", arguments: { seconds: 2, label: "durable" } })).result;
+  const quick = (await rpc(first, "tools/call", { name: "slow_compute", arguments: { seconds: 2, label: "durable" } }))
+    .result;
   // Learn that the quick task finished by listening, not by tasks/get: the client has not asked yet.
   const ctrl = new AbortController();
   const listen = await post(first, "subscriptions/listen", { notifications: { taskIds: [quick.taskId] } }, ctrl.signal);
@@ -82,16 +105,30 @@ test("SIGKILL between tools/call and tasks/get: a restarted server on the same f
   const second = await start(port);
   assert.match(second.stderr(), /1 task\(s\) in .* were running when the last server stopped; they are marked failed/);
   const done = (await rpc(second, "tasks/get", { taskId: quick.taskId })).result;
-  assert.equal([done.status, done.result.content], ["completed", [{ type: "text", text: "Computed durable after 2s" }]]);
+  assert.equal(
+    [done.status, done.result.content],
+    ["completed", [{ type: "text", text: "Computed durable after 2s" }]],
+  );
   const lost = (await rpc(second, "tasks/get", { taskId: slow.taskId })).result;
   assert.is(lost.status, "failed");
-  assert.equal(lost.error, { code: -32603, message: "Internal error: the server restarted while this task ran; its work was lost" });
+  assert.equal(lost.error, {
+    code: -32603,
+    message: "Internal error: the server restarted while this task ran; its work was lost",
+  });
   assert.is((await rpc(second, "tasks/cancel", { taskId: slow.taskId })).result.resultType, "complete");
-  assert.is((await rpc(second, "tasks/get", { taskId: slow.taskId })).result.status, "failed", "a failed task never changes again");
+  assert.is(
+    (await rpc(second, "tasks/get", { taskId: slow.taskId })).result.status,
+    "failed",
+    "a failed task never changes again",
+  );
   assert.is((await rpc(second, "tasks/get", { taskId: "no-such-task" })).error.code, -32602);
 
   // The generated client reattaches by id after the restart: typed result, and the lost task's error.
-  const client = await createEverythingClient(connectHttp(second.url), { clientInfo: { name: "restart", version: "1" }, tasks: true, pollIntervalMs: { min: 20, max: 100 } });
+  const client = await createEverythingClient(connectHttp(second.url), {
+    clientInfo: { name: "restart", version: "1" },
+    tasks: true,
+    pollIntervalMs: { min: 20, max: 100 },
+  });
   try {
     assert.is(client.era, "modern");
     const again = await client.tools.slowCompute.resume(quick.taskId);
@@ -123,7 +160,11 @@ test("a task file that is not a database stops the server at start with a clear 
       running.push(p);
       assert.unreachable("a corrupt file must stop the server");
     },
-    (e: Error) => assert.match(e.message, /exited early \(1\).*cannot open task database .*bad\.db: .*not an intact SQLite database/s),
+    (e: Error) =>
+      assert.match(
+        e.message,
+        /exited early \(1\).*cannot open task database .*bad\.db: .*not an intact SQLite database/s,
+      ),
   );
 });
 

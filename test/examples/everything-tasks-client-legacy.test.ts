@@ -25,7 +25,9 @@ const options = {
     // confirm_delete asks "Delete <file>?", the others a name.
     elicitation: (p: { message: string; requestedSchema?: { properties?: Record<string, unknown> } }) => {
       asked.push(p.message);
-      const content: Record<string, string | boolean> = p.message.startsWith("Delete ") ? { confirm: true } : { name: "Ada" };
+      const content: Record<string, string | boolean> = p.message.startsWith("Delete ")
+        ? { confirm: true }
+        : { name: "Ada" };
       return { action: "accept" as const, content };
     },
   },
@@ -37,7 +39,8 @@ async function http(extra: object = {}): Promise<EverythingClient> {
   return c;
 }
 
-const text = (r: { content: { type: string }[] }) => r.content.map((b) => (b.type === "text" ? (b as unknown as { text: string }).text : `[${b.type}]`)).join("\n");
+const text = (r: { content: { type: string }[] }) =>
+  r.content.map((b) => (b.type === "text" ? (b as unknown as { text: string }).text : `[${b.type}]`)).join("\n");
 const TERMINAL = ["completed", "failed", "cancelled"];
 
 test.before(async () => {
@@ -57,7 +60,10 @@ test("HTTP 2025-11-25: the plain call of a required tool waits for its task; err
   assert.is(failed.isError, true, "a tool error is the call's isError result");
   const greeted = await c.tools.testToolWithTask();
   assert.match(text(greeted), /Ada/);
-  const err = await c.tools.protocolErrorJob.start().then((h) => h.result()).catch((e: unknown) => e);
+  const err = await c.tools.protocolErrorJob
+    .start()
+    .then((h) => h.result())
+    .catch((e: unknown) => e);
   assert.instance(err, McpError);
   assert.is((err as McpError).code, -32603);
 });
@@ -122,7 +128,11 @@ test("HTTP 2025-11-25: progress of a task reaches the caller's onprogress after 
   const handle = await c.tools.slowCompute.start({ seconds: 0.3, label: "p" }, { onprogress: (p) => progress.push(p) });
   assert.is(text(await handle.result()), "Computed p after 0.3s");
   assert.ok(progress.length >= 1, "progress arrived");
-  assert.equal([progress[0]!.progress, progress[0]!.total, progress[0]!.message], [1, 2, "halfway"], "sent after the CreateTaskResult answered the call");
+  assert.equal(
+    [progress[0]!.progress, progress[0]!.total, progress[0]!.message],
+    [1, 2, "halfway"],
+    "sent after the CreateTaskResult answered the call",
+  );
 });
 
 test("HTTP 2025-11-25: resume on the same connection works; another session's resume is -32602", async () => {
@@ -169,8 +179,16 @@ test("without tasks declared: a required tool cannot be called; start is refused
 
 test("stdio 2025-11-25: plain call, handle, cancel, elicitation; a second process does not know the task", async () => {
   const spawnClient = async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio"], closeTimeoutMs: 300, termTimeoutMs: 1000 });
-    return { transport, client: await createEverythingClient(transport, { ...options, pollIntervalMs: { min: 5000, max: 5000 } }) };
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [mainJs, "--stdio"],
+      closeTimeoutMs: 300,
+      termTimeoutMs: 1000,
+    });
+    return {
+      transport,
+      client: await createEverythingClient(transport, { ...options, pollIntervalMs: { min: 5000, max: 5000 } }),
+    };
   };
   const one = await spawnClient();
   let two: Awaited<ReturnType<typeof spawnClient>> | undefined;

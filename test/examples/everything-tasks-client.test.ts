@@ -26,7 +26,8 @@ async function http(extra: object = {}): Promise<EverythingClient> {
   return c;
 }
 
-const text = (r: { content: { type: string }[] }) => r.content.map((b) => (b.type === "text" ? (b as unknown as { text: string }).text : `[${b.type}]`)).join("\n");
+const text = (r: { content: { type: string }[] }) =>
+  r.content.map((b) => (b.type === "text" ? (b as unknown as { text: string }).text : `[${b.type}]`)).join("\n");
 
 test.before(async () => {
   server = await startEverything();
@@ -116,14 +117,20 @@ test("HTTP: a cancelled task never changes again; cancelling it again changes no
   assert.is((await handle.cancel()).status, "cancelled");
   await new Promise((r) => setTimeout(r, 200));
   assert.is((await handle.status()).status, "cancelled");
-  assert.is((await handle.cancel()).status, "cancelled", "2026-07-28: tasks/cancel of a terminal task is acknowledged, the task unchanged");
+  assert.is(
+    (await handle.cancel()).status,
+    "cancelled",
+    "2026-07-28: tasks/cancel of a terminal task is acknowledged, the task unchanged",
+  );
   const seen: string[] = [];
   for await (const s of handle) seen.push(s.status);
   assert.equal(seen, ["cancelled"]);
 });
 
 test("HTTP: a started task's input request is answered by the ordinary elicitation handler", async () => {
-  const c = await http({ handlers: { elicitation: () => ({ action: "accept" as const, content: { confirm: true } }) } });
+  const c = await http({
+    handlers: { elicitation: () => ({ action: "accept" as const, content: { confirm: true } }) },
+  });
   const handle = await c.tools.confirmDelete.start({ filename: "m.txt" });
   assert.type(handle.taskId, "string");
   assert.is(text(await handle.result()), "Deleted m.txt");
@@ -137,7 +144,12 @@ test("without tasks declared: start is refused locally with a clear error", asyn
 });
 
 test("stdio: the same handle over a child process", async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio"], closeTimeoutMs: 300, termTimeoutMs: 1000 });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [mainJs, "--stdio"],
+    closeTimeoutMs: 300,
+    termTimeoutMs: 1000,
+  });
   const c = await createEverythingClient(transport, options);
   try {
     const handle = await c.tools.slowCompute.start({ seconds: 0.3, label: "s" });
@@ -145,7 +157,12 @@ test("stdio: the same handle over a child process", async () => {
     assert.is(text(await handle.result()), "Computed s after 0.3s");
     assert.is(text(await c.tools.slowCompute({ seconds: 0.2, label: "t" })), "Computed t after 0.2s");
     // A second stdio connection is a second server process: its (in-memory) store never saw the task.
-    const other = new StdioClientTransport({ command: process.execPath, args: [mainJs, "--stdio"], closeTimeoutMs: 300, termTimeoutMs: 1000 });
+    const other = new StdioClientTransport({
+      command: process.execPath,
+      args: [mainJs, "--stdio"],
+      closeTimeoutMs: 300,
+      termTimeoutMs: 1000,
+    });
     const d = await createEverythingClient(other, options);
     try {
       const e = await d.tools.slowCompute.resume(handle.taskId!).catch((x: unknown) => x);

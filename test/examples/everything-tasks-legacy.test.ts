@@ -11,7 +11,12 @@ import { mainJs, startEverything, waitExit, type EverythingProcess } from "./hel
 
 const RELATED = "io.modelcontextprotocol/related-task";
 const CAPS = { elicitation: {}, tasks: {} };
-const init = (id: number) => ({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: CAPS, clientInfo: { name: "raw", version: "1" } } });
+const init = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: CAPS, clientInfo: { name: "raw", version: "1" } },
+});
 
 // ---- stdio
 
@@ -32,7 +37,8 @@ async function next(pred: (m: any) => boolean, ms = 3000): Promise<any> {
     const i = inbox.findIndex(pred);
     if (i >= 0) return inbox.splice(i, 1)[0];
     const left = deadline - Date.now();
-    if (left <= 0) throw new Error(`no matching message within ${ms} ms; have ${JSON.stringify(inbox)}; stderr: ${stderr}`);
+    if (left <= 0)
+      throw new Error(`no matching message within ${ms} ms; have ${JSON.stringify(inbox)}; stderr: ${stderr}`);
     await new Promise<void>((r) => {
       wake = r;
       setTimeout(r, left);
@@ -53,11 +59,24 @@ test("stdio: initialize advertises tasks; a task-augmented call answers at once,
   send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const tools = (await rpc("tools/list", {})).result.tools;
   assert.equal(tools.find((t: any) => t.name === "failing_job").execution, { taskSupport: "required" });
-  const created = (await rpc("tools/call", { name: "slow_compute", arguments: { seconds: 0.3, label: "x" }, task: { ttl: 30_000 }, _meta: { progressToken: "p" } })).result.task;
+  const created = (
+    await rpc("tools/call", {
+      name: "slow_compute",
+      arguments: { seconds: 0.3, label: "x" },
+      task: { ttl: 30_000 },
+      _meta: { progressToken: "p" },
+    })
+  ).result.task;
   assert.equal([created.status, created.ttl, typeof created.pollInterval], ["working", 30_000, "number"]);
   const progress = await next((m) => m.method === "notifications/progress");
-  assert.equal(progress.params, { progressToken: "p", progress: 1, total: 2, message: "halfway" }, "the call's progress token stays valid after CreateTaskResult");
-  const status = await next((m) => m.method === "notifications/tasks/status" && m.params.statusMessage === "computing x");
+  assert.equal(
+    progress.params,
+    { progressToken: "p", progress: 1, total: 2, message: "halfway" },
+    "the call's progress token stays valid after CreateTaskResult",
+  );
+  const status = await next(
+    (m) => m.method === "notifications/tasks/status" && m.params.statusMessage === "computing x",
+  );
   assert.is(status.params.taskId, created.taskId);
   const result = (await rpc("tasks/result", { taskId: created.taskId })).result;
   assert.equal(result.content, [{ type: "text", text: "Computed x after 0.3s" }]);
@@ -66,10 +85,24 @@ test("stdio: initialize advertises tasks; a task-augmented call answers at once,
 });
 
 test("stdio: taskSupport errors; input_required is served on tasks/result; failures; cancel", async () => {
-  assert.is((await rpc("tools/call", { name: "failing_job", arguments: {} })).error.code, -32601, "required tool without params.task");
-  assert.is((await rpc("tools/call", { name: "greet", arguments: { name: "a" }, task: {} })).error.code, -32601, "forbidden tool with params.task");
-  const ask = (await rpc("tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" }, task: {} })).result.task;
-  await next((m) => m.method === "notifications/tasks/status" && m.params.taskId === ask.taskId && m.params.status === "input_required");
+  assert.is(
+    (await rpc("tools/call", { name: "failing_job", arguments: {} })).error.code,
+    -32601,
+    "required tool without params.task",
+  );
+  assert.is(
+    (await rpc("tools/call", { name: "greet", arguments: { name: "a" }, task: {} })).error.code,
+    -32601,
+    "forbidden tool with params.task",
+  );
+  const ask = (await rpc("tools/call", { name: "confirm_delete", arguments: { filename: "a.txt" }, task: {} })).result
+    .task;
+  await next(
+    (m) =>
+      m.method === "notifications/tasks/status" &&
+      m.params.taskId === ask.taskId &&
+      m.params.status === "input_required",
+  );
   const id = nextId++;
   send({ jsonrpc: "2.0", id, method: "tasks/result", params: { taskId: ask.taskId } });
   const question = await next((m) => m.method === "elicitation/create");
@@ -80,7 +113,11 @@ test("stdio: taskSupport errors; input_required is served on tasks/result; failu
   const failing = (await rpc("tools/call", { name: "failing_job", arguments: {}, task: {} })).result.task;
   const failed = (await rpc("tasks/result", { taskId: failing.taskId })).result;
   assert.is(failed.isError, true);
-  assert.is((await rpc("tasks/get", { taskId: failing.taskId })).result.status, "failed", "a tool error fails the task (2025-11-25)");
+  assert.is(
+    (await rpc("tasks/get", { taskId: failing.taskId })).result.status,
+    "failed",
+    "a tool error fails the task (2025-11-25)",
+  );
   const crash = (await rpc("tools/call", { name: "protocol_error_job", arguments: {}, task: {} })).result.task;
   const error = (await rpc("tasks/result", { taskId: crash.taskId })).error;
   assert.equal([error.code, error.data], [-32603, { job: "protocol_error_job" }]);
@@ -94,11 +131,19 @@ test("stdio: taskSupport errors; input_required is served on tasks/result; failu
 
 test("stdio: the same process keeps the 2026-07-28 extension for modern requests, which cannot reach the legacy session's tasks", async () => {
   const listed = (await rpc("tasks/list", {})).result.tasks;
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } }, "io.modelcontextprotocol/clientInfo": { name: "m", version: "1" } };
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
+    "io.modelcontextprotocol/clientInfo": { name: "m", version: "1" },
+  };
   const modern = (await rpc("tools/call", { name: "slow_compute", arguments: { seconds: 0.5 }, _meta: meta })).result;
   assert.is(modern.resultType, "task");
   assert.is((await rpc("tasks/get", { taskId: listed[0].taskId, _meta: meta })).error.code, -32602);
-  assert.is((await rpc("tasks/get", { taskId: modern.taskId })).error.code, -32602, "nor the legacy session a 2026 task: tasks/list never showed it either");
+  assert.is(
+    (await rpc("tasks/get", { taskId: modern.taskId })).error.code,
+    -32602,
+    "nor the legacy session a 2026 task: tasks/list never showed it either",
+  );
   assert.not.ok((await rpc("tasks/list", {})).result.tasks.some((t: any) => t.taskId === modern.taskId));
   child.stdin!.end();
   assert.equal(await waitExit(child, 5000), { code: 0, signal: null });
@@ -116,15 +161,24 @@ test.after(async () => {
 const ACCEPT = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 /** POSTs `message`, hands every JSON-RPC message of the reply (JSON or SSE) to `each`, resolves with the response to `id`. */
-async function post(sid: string | undefined, message: any, each: (m: any) => void | Promise<void> = () => {}): Promise<{ reply: any; sid: string | undefined }> {
-  const headers: Record<string, string> = { ...ACCEPT, "mcp-protocol-version": "2025-11-25", ...(sid ? { "mcp-session-id": sid } : {}) };
+async function post(
+  sid: string | undefined,
+  message: any,
+  each: (m: any) => void | Promise<void> = () => {},
+): Promise<{ reply: any; sid: string | undefined }> {
+  const headers: Record<string, string> = {
+    ...ACCEPT,
+    "mcp-protocol-version": "2025-11-25",
+    ...(sid ? { "mcp-session-id": sid } : {}),
+  };
   const res = await fetch(server!.url, { method: "POST", headers, body: JSON.stringify(message) });
   const session = res.headers.get("mcp-session-id") ?? sid;
   if (message.id === undefined || message.method === undefined) {
     assert.is(res.status, 202, "notifications and responses are accepted");
     return { reply: undefined, sid: session };
   }
-  if ((res.headers.get("content-type") ?? "").startsWith("application/json")) return { reply: await res.json(), sid: session };
+  if ((res.headers.get("content-type") ?? "").startsWith("application/json"))
+    return { reply: await res.json(), sid: session };
   const messages: any[] = [];
   const decoder = new SseDecoder({ onevent: (e) => e.data && messages.push(JSON.parse(e.data)) });
   const reader = res.body!.getReader();
@@ -144,18 +198,26 @@ async function post(sid: string | undefined, message: any, each: (m: any) => voi
   throw new Error(`no reply to ${message.method}`);
 }
 
-async function open(): Promise<{ sid: string; call: (method: string, params: object, each?: (m: any) => void | Promise<void>) => Promise<any> }> {
+async function open(): Promise<{
+  sid: string;
+  call: (method: string, params: object, each?: (m: any) => void | Promise<void>) => Promise<any>;
+}> {
   const { sid } = await post(undefined, init(0));
   await post(sid, { jsonrpc: "2.0", method: "notifications/initialized" });
   let id = 1;
-  return { sid: sid!, call: async (method, params, each) => (await post(sid, { jsonrpc: "2.0", id: id++, method, params }, each)).reply };
+  return {
+    sid: sid!,
+    call: async (method, params, each) => (await post(sid, { jsonrpc: "2.0", id: id++, method, params }, each)).reply,
+  };
 }
 
 test("HTTP: the task's elicitation travels on the tasks/result stream; another session cannot see or touch the task", async () => {
   server = await startEverything();
   const a = await open();
   const b = await open();
-  const task = (await a.call("tools/call", { name: "confirm_delete", arguments: { filename: "b.txt" }, task: { ttl: 60_000 } })).result.task;
+  const task = (
+    await a.call("tools/call", { name: "confirm_delete", arguments: { filename: "b.txt" }, task: { ttl: 60_000 } })
+  ).result.task;
   assert.is(task.status, "working");
   const asked: any[] = [];
   const result = await a.call("tasks/result", { taskId: task.taskId }, async (m) => {
@@ -167,9 +229,13 @@ test("HTTP: the task's elicitation travels on the tasks/result stream; another s
   assert.equal(asked[0].params._meta[RELATED], { taskId: task.taskId });
   assert.is(result.result.content[0].text, "Kept b.txt (accept)");
   assert.equal(result.result._meta[RELATED], { taskId: task.taskId });
-  for (const m of ["tasks/get", "tasks/result", "tasks/cancel"]) assert.is((await b.call(m, { taskId: task.taskId })).error.code, -32602, m);
+  for (const m of ["tasks/get", "tasks/result", "tasks/cancel"])
+    assert.is((await b.call(m, { taskId: task.taskId })).error.code, -32602, m);
   assert.equal((await b.call("tasks/list", {})).result.tasks, []);
-  assert.equal((await a.call("tasks/list", {})).result.tasks.map((t: any) => t.taskId), [task.taskId]);
+  assert.equal(
+    (await a.call("tasks/list", {})).result.tasks.map((t: any) => t.taskId),
+    [task.taskId],
+  );
   const slow = (await a.call("tools/call", { name: "slow_compute", arguments: { seconds: 60 }, task: {} })).result.task;
   assert.is((await a.call("tasks/cancel", { taskId: slow.taskId })).result.status, "cancelled");
   assert.is((await a.call("tasks/get", { taskId: slow.taskId })).result.status, "cancelled");

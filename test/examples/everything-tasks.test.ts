@@ -12,15 +12,31 @@ const WITHOUT = { elicitation: {} };
 let server: EverythingProcess;
 let nextId = 1;
 
-async function rpc(method: string, params: Record<string, unknown>, caps: object = WITH, signal?: AbortSignal): Promise<any> {
+async function rpc(
+  method: string,
+  params: Record<string, unknown>,
+  caps: object = WITH,
+  signal?: AbortSignal,
+): Promise<any> {
   const id = nextId++;
   const name = (params.name ?? params.uri ?? params.taskId) as string | undefined;
   const headers: Record<string, string> = {
-    "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
   };
   if (name !== undefined) headers["mcp-name"] = name;
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps };
-  const res = await fetch(server.url, { method: "POST", signal, headers, body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }) });
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": caps,
+  };
+  const res = await fetch(server.url, {
+    method: "POST",
+    signal,
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } }),
+  });
   if (signal !== undefined) return res;
   const body = (await res.json()) as any;
   assert.is(body.id, id);
@@ -69,7 +85,11 @@ test("without the extension: task tools run synchronously, required ones are -32
   assert.is(required.error.code, -32021);
   assert.equal(required.error.data.requiredCapabilities, { extensions: { [EXT]: {} } });
   assert.is((await rpc("tasks/get", { taskId: "x" }, WITHOUT)).error.code, -32021);
-  assert.is((await rpc("tasks/result", { taskId: "x" })).error.code, -32601, "tasks/result does not exist in the extension");
+  assert.is(
+    (await rpc("tasks/result", { taskId: "x" })).error.code,
+    -32601,
+    "tasks/result does not exist in the extension",
+  );
   assert.is((await rpc("tasks/get", { taskId: "no-such-task" })).error.code, -32602);
 });
 
@@ -84,14 +104,25 @@ test("tool errors complete with isError; JSON-RPC errors fail with the error inl
 
 test("task-phase input: input_required with the requests, partial answers keep the rest outstanding", async () => {
   const t = (await rpc("tools/call", { name: "multi_input", arguments: {} })).result;
-  const waiting = await until(t.taskId, (x) => x.status === "input_required" && Object.keys(x.inputRequests).length === 2);
+  const waiting = await until(
+    t.taskId,
+    (x) => x.status === "input_required" && Object.keys(x.inputRequests).length === 2,
+  );
   const [k1, k2] = Object.keys(waiting.inputRequests);
   assert.is(waiting.inputRequests[k1].method, "elicitation/create");
-  const ack = (await rpc("tasks/update", { taskId: t.taskId, inputResponses: { [k1!]: { action: "accept", content: { name: "one" } }, bogus: {} } })).result;
+  const ack = (
+    await rpc("tasks/update", {
+      taskId: t.taskId,
+      inputResponses: { [k1!]: { action: "accept", content: { name: "one" } }, bogus: {} },
+    })
+  ).result;
   assert.equal(Object.keys(ack).sort(), ["_meta", "resultType"]);
   const partial = (await rpc("tasks/get", { taskId: t.taskId })).result;
   assert.equal([partial.status, Object.keys(partial.inputRequests)], ["input_required", [k2]]);
-  await rpc("tasks/update", { taskId: t.taskId, inputResponses: { [k2!]: { action: "accept", content: { name: "two" } } } });
+  await rpc("tasks/update", {
+    taskId: t.taskId,
+    inputResponses: { [k2!]: { action: "accept", content: { name: "two" } } },
+  });
   const done = await until(t.taskId, terminal);
   assert.is(done.result.content[0].text, "First: accept one; second: accept two");
 });
@@ -100,7 +131,14 @@ test("MRTR before the task: input_required round first, then a task that used th
   const r1 = (await rpc("tools/call", { name: "test_tool_with_task", arguments: {} })).result;
   assert.is(r1.resultType, "input_required");
   assert.ok(r1.inputRequests.user_name);
-  const r2 = (await rpc("tools/call", { name: "test_tool_with_task", arguments: {}, requestState: r1.requestState, inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } } })).result;
+  const r2 = (
+    await rpc("tools/call", {
+      name: "test_tool_with_task",
+      arguments: {},
+      requestState: r1.requestState,
+      inputResponses: { user_name: { action: "accept", content: { name: "Alice" } } },
+    })
+  ).result;
   assert.is(r2.resultType, "task");
   assert.not.ok("requestState" in r2);
   const done = await until(r2.taskId, terminal);
@@ -110,7 +148,12 @@ test("MRTR before the task: input_required round first, then a task that used th
 test("cancel: acknowledged, the task ends cancelled and never changes again; listens hear notifications/tasks", async () => {
   const t = (await rpc("tools/call", { name: "slow_compute", arguments: { seconds: 60 } })).result;
   const ctrl = new AbortController();
-  const res = (await rpc("subscriptions/listen", { notifications: { taskIds: [t.taskId] } }, WITH, ctrl.signal)) as Response;
+  const res = (await rpc(
+    "subscriptions/listen",
+    { notifications: { taskIds: [t.taskId] } },
+    WITH,
+    ctrl.signal,
+  )) as Response;
   const reader = res.body!.getReader();
   let text = "";
   const read = async (want: string) => {
@@ -121,12 +164,20 @@ test("cancel: acknowledged, the task ends cancelled and never changes again; lis
   const ack = (await rpc("tasks/cancel", { taskId: t.taskId })).result;
   assert.is(ack.resultType, "complete");
   await read("notifications/tasks");
-  const note = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6))).find((e) => e.method === "notifications/tasks");
+  const note = text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)))
+    .find((e) => e.method === "notifications/tasks");
   assert.equal([note.params.taskId, note.params.status], [t.taskId, "cancelled"]);
   ctrl.abort();
   await new Promise((r) => setTimeout(r, 100));
   assert.is((await rpc("tasks/get", { taskId: t.taskId })).result.status, "cancelled");
-  assert.is((await rpc("tasks/cancel", { taskId: t.taskId })).result.resultType, "complete", "cancelling a terminal task is an idempotent ack");
+  assert.is(
+    (await rpc("tasks/cancel", { taskId: t.taskId })).result.resultType,
+    "complete",
+    "cancelling a terminal task is an idempotent ack",
+  );
   const noExt = await rpc("subscriptions/listen", { notifications: { taskIds: [t.taskId] } }, WITHOUT);
   assert.is(noExt.error.code, -32021, "taskIds need the extension declared on the listen");
 });

@@ -10,7 +10,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import Provider from "oidc-provider";
 import { connectHttp, createStreamableHttpHandler, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import {
-  createResourceServer, InMemoryOAuthStore, introspectionVerifier, jwtVerifier, OAuthClient, type AuthInfo, type AuthorizationUserAgent, type DPoPGuardOptions, type DPoPOptions,
+  createResourceServer,
+  InMemoryOAuthStore,
+  introspectionVerifier,
+  jwtVerifier,
+  OAuthClient,
+  type AuthInfo,
+  type AuthorizationUserAgent,
+  type DPoPGuardOptions,
+  type DPoPOptions,
 } from "@mcpgen/runtime/auth";
 import { handlers } from "../../examples/weather/src/handlers.js";
 import { createWeatherExampleServer } from "../../examples/weather/src/mcp/server.js";
@@ -23,7 +31,9 @@ test.after.each(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; origin: string }> {
+async function listen(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; origin: string }> {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   cleanup.push(
@@ -43,10 +53,17 @@ async function interact(provider: Provider, req: IncomingMessage, res: ServerRes
     await provider.interactionFinished(req, res, { login: { accountId: "alice" } }, { mergeWithLastSubmission: false });
     return;
   }
-  const grant = details.grantId !== undefined ? (await provider.Grant.find(details.grantId))! : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
-  const missing = details.prompt.details as { missingOIDCScope?: string[]; missingResourceScopes?: Record<string, string[]> };
+  const grant =
+    details.grantId !== undefined
+      ? (await provider.Grant.find(details.grantId))!
+      : new provider.Grant({ accountId: details.session!.accountId, clientId: String(details.params.client_id) });
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
   if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
-  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(" "));
+  for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(indicator, scopes.join(" "));
   const grantId = await grant.save();
   await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
 }
@@ -81,19 +98,35 @@ async function startAuthorizationServer(resources: string[], o: { dpopNonce?: bo
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, indicator) => {
           if (!resources.includes(indicator)) throw new Error(`unknown resource ${indicator}`);
-          if (o.opaque) return { scope: "weather:read weather:alerts", audience: indicator, accessTokenFormat: "opaque" };
-          return { scope: "weather:read weather:alerts", audience: indicator, accessTokenFormat: "jwt", jwt: { sign: { alg: "ES256" } } };
+          if (o.opaque)
+            return { scope: "weather:read weather:alerts", audience: indicator, accessTokenFormat: "opaque" };
+          return {
+            scope: "weather:read weather:alerts",
+            audience: indicator,
+            accessTokenFormat: "jwt",
+            jwt: { sign: { alg: "ES256" } },
+          };
         },
       },
     },
     clientDefaults: { id_token_signed_response_alg: "ES256" },
     // The weather servers' own identity, for token introspection.
-    clients: [{ client_id: RS_CLIENT, client_secret: RS_SECRET, grant_types: [], response_types: [], redirect_uris: [] }],
+    clients: [
+      { client_id: RS_CLIENT, client_secret: RS_SECRET, grant_types: [], response_types: [], redirect_uris: [] },
+    ],
     pkce: { required: () => true },
     findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub }) }),
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     cookies: { keys: ["mcpgen-e2e"] },
-    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 600, Interaction: 600, Session: 600, IdToken: 600, RefreshToken: 600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 600,
+      Interaction: 600,
+      Session: 600,
+      IdToken: 600,
+      RefreshToken: 600,
+    },
   });
   box.provider = provider;
   return { issuer: origin, authorizations, tokenProofs };
@@ -111,7 +144,11 @@ function browser(redirectUri: string): AuthorizationUserAgent {
       let at = start;
       for (let hop = 0; hop < 10; hop++) {
         if (at.href.startsWith(redirectUri)) return at;
-        const res = await fetch(at, { redirect: "manual", signal, headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") } });
+        const res = await fetch(at, {
+          redirect: "manual",
+          signal,
+          headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; ") },
+        });
         for (const c of res.headers.getSetCookie()) {
           const pair = c.split(";")[0]!;
           jar.set(pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1));
@@ -158,7 +195,11 @@ async function startWeather(issuer: () => string, guardToolScopes = true, dpop?:
     }),
   });
   box.handle = (req, res) => {
-    if (req.headers.authorization) presented.push({ scheme: req.headers.authorization.split(" ")[0]!, proof: req.headers.dpop as string | undefined });
+    if (req.headers.authorization)
+      presented.push({
+        scheme: req.headers.authorization.split(" ")[0]!,
+        proof: req.headers.dpop as string | undefined,
+      });
     handler.handle(req, res);
   };
   cleanup.push(() => handler.close());
@@ -173,9 +214,15 @@ test("oidc-provider + generated weather server + generated client: code flow, st
   resources.push(weather.resource, other.resource);
 
   const logs: string[] = [];
-  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), log: (m) => logs.push(m) });
+  const oauth = new OAuthClient({
+    server: weather.resource,
+    userAgent: browser("http://127.0.0.1:1/callback"),
+    log: (m) => logs.push(m),
+  });
   const transport = new StreamableHttpClientTransport({ url: weather.resource, auth: oauth, openGetStream: false });
-  const client = await createWeatherExampleClient(transport, { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  const client = await createWeatherExampleClient(transport, {
+    clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" },
+  });
   cleanup.push(() => client.close());
 
   const forecast = await client.tools.getForecast({ location: { city: "Paris" }, days: 1 });
@@ -192,21 +239,34 @@ test("oidc-provider + generated weather server + generated client: code flow, st
   const alert = await client.tools.setAlert({ city: "Paris", condition: { kind: "wind", speedAbove: 50 } });
   assert.match(alert.content.map((c) => (c.type === "text" ? c.text : "")).join(""), /Alert set for Paris/);
   assert.is(as.authorizations.length, 2);
-  assert.equal(as.authorizations[1]!.get("scope")!.split(" ").filter((s) => s.startsWith("weather:")).sort(), ["weather:alerts", "weather:read"]);
+  assert.equal(
+    as.authorizations[1]!.get("scope")!
+      .split(" ")
+      .filter((s) => s.startsWith("weather:"))
+      .sort(),
+    ["weather:alerts", "weather:read"],
+  );
   assert.equal(weather.seen.at(-1)?.scopes.slice().sort(), ["weather:alerts", "weather:read"]);
 
   // The same token at another resource: refused for its audience.
   const token = (await oauth.tokens())!.access_token;
   const res = await fetch(other.resource, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
   });
   assert.is(res.status, 401);
   const challenge = res.headers.get("www-authenticate")!;
   assert.match(challenge, /error="invalid_token"/);
   assert.match(challenge, /audience/);
-  assert.match(challenge, new RegExp(`resource_metadata="${other.resource.replace("/mcp", "")}/.well-known/oauth-protected-resource/mcp"`));
+  assert.match(
+    challenge,
+    new RegExp(`resource_metadata="${other.resource.replace("/mcp", "")}/.well-known/oauth-protected-resource/mcp"`),
+  );
   for (const line of logs) assert.not.ok(line.includes(token), "token in a log line");
 });
 
@@ -219,15 +279,27 @@ test("2026-07-28 era: the dual-era client over connectHttp(url, { auth }) author
   // A 2026-07-28 request without a token is refused on the modern path like any other.
   const bare = await fetch(weather.resource, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } }),
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "server/discover",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "server/discover",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    }),
   });
   await bare.body?.cancel();
   assert.is(bare.status, 401);
   assert.match(bare.headers.get("www-authenticate")!, /resource_metadata=/);
 
   const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback") });
-  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), {
+    clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" },
+  });
   cleanup.push(() => client.close());
   assert.is(client.era, "modern");
   assert.is(client.protocolVersion, "2026-07-28");
@@ -251,7 +323,9 @@ test("2026-07-28 era: a guard without toolScopes still gets the manifest's scope
   const weather = await startWeather(() => as.issuer, false);
   resources.push(weather.resource);
   const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback") });
-  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" } });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), {
+    clientInfo: { name: "weather-oauth-e2e", version: "1.0.0" },
+  });
   cleanup.push(() => client.close());
   assert.is(client.era, "modern");
   const refused = await client.tools.setAlert({ city: "Paris", condition: { kind: "wind", speedAbove: 50 } }).then(
@@ -269,15 +343,26 @@ test("DPoP: oidc-provider binds the tokens to the client's key, nonces from both
   const weather = await startWeather(() => as.issuer, true, { nonce: true });
   resources.push(weather.resource);
   const logs: string[] = [];
-  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop: true, log: (m) => logs.push(m) });
-  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-dpop-e2e", version: "1.0.0" } });
+  const oauth = new OAuthClient({
+    server: weather.resource,
+    userAgent: browser("http://127.0.0.1:1/callback"),
+    dpop: true,
+    log: (m) => logs.push(m),
+  });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), {
+    clientInfo: { name: "weather-dpop-e2e", version: "1.0.0" },
+  });
   cleanup.push(() => client.close());
   const forecast = await client.tools.getForecast({ location: { city: "Paris" }, days: 1 });
   assert.is(forecast.structured?.city, "Paris");
 
   // The authorization server asked for a nonce (use_dpop_nonce), the client came back with one.
-  assert.ok(as.tokenProofs.length >= 2 && as.tokenProofs.every((p) => p !== undefined), `token requests with proofs: ${as.tokenProofs.length}`);
-  const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
+  assert.ok(
+    as.tokenProofs.length >= 2 && as.tokenProofs.every((p) => p !== undefined),
+    `token requests with proofs: ${as.tokenProofs.length}`,
+  );
+  const claims = (jwt: string) =>
+    JSON.parse(Buffer.from(jwt.split(".")[1]!, "base64url").toString()) as Record<string, unknown>;
   assert.is(claims(as.tokenProofs[0]!).nonce, undefined);
   assert.type(claims(as.tokenProofs.at(-1)!).nonce, "string");
   const tokens = (await oauth.tokens())!;
@@ -287,7 +372,9 @@ test("DPoP: oidc-provider binds the tokens to the client's key, nonces from both
   // with a fresh proof, the resource server's nonce once it had asked for one.
   const cnf = weather.seen.at(-1)?.claims?.cnf as { jkt?: string } | undefined;
   assert.type(cnf?.jkt, "string");
-  assert.ok(weather.presented.length > 0 && weather.presented.every((p) => p.scheme === "DPoP" && p.proof !== undefined));
+  assert.ok(
+    weather.presented.length > 0 && weather.presented.every((p) => p.scheme === "DPoP" && p.proof !== undefined),
+  );
   const jtis = weather.presented.map((p) => claims(p.proof!).jti);
   assert.is(new Set(jtis).size, jtis.length, "a proof was sent twice");
   const rsNonce = claims(weather.presented.at(-1)!.proof!).nonce;
@@ -295,11 +382,20 @@ test("DPoP: oidc-provider binds the tokens to the client's key, nonces from both
 
   // The same token presented as a bearer token, or with a proof made by another key: refused.
   const call = (headers: Record<string, string>) =>
-    fetch(weather.resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+    fetch(weather.resource, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+    });
   const asBearer = await call({ authorization: `Bearer ${tokens.access_token}` });
   assert.is(asBearer.status, 401);
   const other = proofKey();
-  const foreignProof = proof(other, { htm: "POST", htu: weather.resource, token: tokens.access_token, nonce: rsNonce as string });
+  const foreignProof = proof(other, {
+    htm: "POST",
+    htu: weather.resource,
+    token: tokens.access_token,
+    nonce: rsNonce as string,
+  });
   const foreign = await call({ authorization: `DPoP ${tokens.access_token}`, dpop: foreignProof });
   assert.is(foreign.status, 401);
   assert.match(foreign.headers.get("www-authenticate")!, /^DPoP |, DPoP /);
@@ -312,10 +408,20 @@ test("DPoP: a kept token is used by a later client holding the same key pair; wi
   const weather = await startWeather(() => as.issuer, true, {});
   resources.push(weather.resource);
   const store = new InMemoryOAuthStore();
-  const keyPair = (await webcrypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as webcrypto.CryptoKeyPair;
+  const keyPair = (await webcrypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, [
+    "sign",
+    "verify",
+  ])) as webcrypto.CryptoKeyPair;
   const run = async (dpop: DPoPOptions | true) => {
-    const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop, store });
-    const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-dpop-kept", version: "1.0.0" } });
+    const oauth = new OAuthClient({
+      server: weather.resource,
+      userAgent: browser("http://127.0.0.1:1/callback"),
+      dpop,
+      store,
+    });
+    const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), {
+      clientInfo: { name: "weather-dpop-kept", version: "1.0.0" },
+    });
     assert.is((await client.tools.getForecast({ location: { city: "Paris" }, days: 1 })).structured?.city, "Paris");
     await client.close();
   };
@@ -332,8 +438,14 @@ test("introspection: opaque DPoP-bound tokens, their binding read from the intro
   const as = await startAuthorizationServer(resources, { opaque: true });
   const weather = await startWeather(() => as.issuer, true, {}, true);
   resources.push(weather.resource);
-  const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop: true });
-  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-introspection", version: "1.0.0" } });
+  const oauth = new OAuthClient({
+    server: weather.resource,
+    userAgent: browser("http://127.0.0.1:1/callback"),
+    dpop: true,
+  });
+  const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), {
+    clientInfo: { name: "weather-introspection", version: "1.0.0" },
+  });
   cleanup.push(() => client.close());
   assert.is((await client.tools.getForecast({ location: { city: "Paris" }, days: 1 })).structured?.city, "Paris");
   const tokens = (await oauth.tokens())!;
@@ -355,10 +467,24 @@ test("introspection: opaque DPoP-bound tokens, their binding read from the intro
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
   });
   assert.is(foreign.status, 401);
-  assert.match(foreign.headers.get("www-authenticate")!, /DPoP error="invalid_dpop_proof", error_description="DPoP proof key is not the one the token is bound to"/);
-  const bogus = await fetch(weather.resource, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: "Bearer not-a-token" }, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }) });
+  assert.match(
+    foreign.headers.get("www-authenticate")!,
+    /DPoP error="invalid_dpop_proof", error_description="DPoP proof key is not the one the token is bound to"/,
+  );
+  const bogus = await fetch(weather.resource, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: "Bearer not-a-token",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "ping" }),
+  });
   assert.is(bogus.status, 401);
-  assert.match(bogus.headers.get("www-authenticate")!, /error="invalid_token", error_description="token is not active"/);
+  assert.match(
+    bogus.headers.get("www-authenticate")!,
+    /error="invalid_token", error_description="token is not active"/,
+  );
 });
 
 test('DPoP "auto": bound tokens only where both servers take DPoP (oidc-provider offers it to every client)', async () => {
@@ -371,12 +497,21 @@ test('DPoP "auto": bound tokens only where both servers take DPoP (oidc-provider
     [bearerOnly, "Bearer"],
     [withDpop, "DPoP"],
   ] as const) {
-    const oauth = new OAuthClient({ server: weather.resource, userAgent: browser("http://127.0.0.1:1/callback"), dpop: "auto" });
-    const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), { clientInfo: { name: "weather-dpop-auto", version: "1.0.0" } });
+    const oauth = new OAuthClient({
+      server: weather.resource,
+      userAgent: browser("http://127.0.0.1:1/callback"),
+      dpop: "auto",
+    });
+    const client = await createWeatherExampleClient(connectHttp(weather.resource, { auth: oauth }), {
+      clientInfo: { name: "weather-dpop-auto", version: "1.0.0" },
+    });
     cleanup.push(() => client.close());
     assert.is((await client.tools.getForecast({ location: { city: "Paris" }, days: 1 })).structured?.city, "Paris");
     assert.is((await oauth.tokens())!.token_type, type);
-    assert.ok(weather.presented.every((p) => p.scheme === type), `${type}: ${JSON.stringify(weather.presented.map((p) => p.scheme))}`);
+    assert.ok(
+      weather.presented.every((p) => p.scheme === type),
+      `${type}: ${JSON.stringify(weather.presented.map((p) => p.scheme))}`,
+    );
   }
 });
 

@@ -17,7 +17,10 @@ test("extract writes the manifest, then reports it up to date", () => {
   const first = runCli(["extract", "--from", "ok.ts", "--name", "nested", "--out", "out.json"], dir);
   assert.is(first.status, 0, first.stderr);
   assert.is(first.stdout, "out.json: wrote (1 tools, extracted from ok.ts)\n");
-  const manifest = JSON.parse(readFileSync(join(dir, "out.json"), "utf8")) as { name: string; tools: { name: string }[] };
+  const manifest = JSON.parse(readFileSync(join(dir, "out.json"), "utf8")) as {
+    name: string;
+    tools: { name: string }[];
+  };
   assert.is(manifest.name, "nested");
   assert.is(manifest.tools[0]!.name, "addContact");
   const again = runCli(["extract", "--from", "ok.ts", "--name", "nested", "--out", "out.json"], dir);
@@ -25,16 +28,31 @@ test("extract writes the manifest, then reports it up to date", () => {
 });
 
 test("check --from: fresh after generate --from, stale when the source changes, missing without a manifest", () => {
-  const gen = runCli(["generate", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"], dir);
+  const gen = runCli(
+    ["generate", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"],
+    dir,
+  );
   assert.is(gen.status, 0, gen.stderr);
-  const fresh = runCli(["check", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"], dir);
+  const fresh = runCli(
+    ["check", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"],
+    dir,
+  );
   assert.is(fresh.status, 0, fresh.stderr);
   assert.is(fresh.stdout, "fresh: out.json, mcp\n");
-  writeFileSync(join(dir, "ok.ts"), readFileSync(join(dir, "ok.ts"), "utf8").replace("street: string;", "street: string;\n  zip?: string;"));
-  const stale = runCli(["check", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"], dir);
+  writeFileSync(
+    join(dir, "ok.ts"),
+    readFileSync(join(dir, "ok.ts"), "utf8").replace("street: string;", "street: string;\n  zip?: string;"),
+  );
+  const stale = runCli(
+    ["check", "--from", "ok.ts", "--name", "nested", "--manifest", "out.json", "--out", "mcp", "--no-cache"],
+    dir,
+  );
   assert.is(stale.status, 1);
   assert.match(stale.stderr, "stale: out.json (stale)\n");
-  const missing = runCli(["check", "--from", "ok.ts", "--name", "nested", "--manifest", "none.json", "--out", "mcp", "--no-cache"], dir);
+  const missing = runCli(
+    ["check", "--from", "ok.ts", "--name", "nested", "--manifest", "none.json", "--out", "mcp", "--no-cache"],
+    dir,
+  );
   assert.is(missing.status, 1);
   assert.match(missing.stderr, "stale: none.json (missing)\n");
   assert.not.ok(existsSync(join(dir, "none.json")));
@@ -44,10 +62,16 @@ test("an unsupported type: exit 1, file:line:column and the type named, nothing 
   copyFileSync(join(root, "test", "fixtures", "extract", "error-function", "given.ts"), join(dir, "bad.ts"));
   const r = runCli(["extract", "--from", "bad.ts", "--name", "bad", "--out", "bad.json"], dir);
   assert.is(r.status, 1);
-  assert.match(r.stderr, "bad.ts:3:37: error: /tools/0/inputSchema/properties/onEvent: cannot express type (e: string) => void as JSON Schema");
+  assert.match(
+    r.stderr,
+    "bad.ts:3:37: error: /tools/0/inputSchema/properties/onEvent: cannot express type (e: string) => void as JSON Schema",
+  );
   assert.not.ok(hasStack(r.stderr));
   assert.not.ok(existsSync(join(dir, "bad.json")));
-  const gen = runCli(["generate", "--from", "bad.ts", "--name", "bad", "--manifest", "bad.json", "--out", "bad-out"], dir);
+  const gen = runCli(
+    ["generate", "--from", "bad.ts", "--name", "bad", "--manifest", "bad.json", "--out", "bad-out"],
+    dir,
+  );
   assert.is(gen.status, 1);
   assert.not.ok(existsSync(join(dir, "bad.json")));
   assert.not.ok(existsSync(join(dir, "bad-out")));

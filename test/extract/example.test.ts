@@ -19,12 +19,28 @@ test("mcp.manifest.json is what extract derives from src/notes.ts", async () => 
 });
 
 test("src/mcp is up to date with the manifest (mcpgen check)", () => {
-  const r = spawnSync(process.execPath, [join(root, "dist", "bin", "mcpgen.js"), "check", "--manifest", `${example}/mcp.manifest.json`, "--out", `${example}/src/mcp`, "--no-cache"], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, "dist", "bin", "mcpgen.js"),
+      "check",
+      "--manifest",
+      `${example}/mcp.manifest.json`,
+      "--out",
+      `${example}/src/mcp`,
+      "--no-cache",
+    ],
+    { cwd: root, encoding: "utf8", timeout: 120_000 },
+  );
   assert.is(r.status, 0, `${r.stdout}${r.stderr}\n${regenerate}`);
 });
 
 test("the typed client drives the code-first server over stdio", () => {
-  const r = spawnSync(process.execPath, [join(root, "dist", example, "src", "client.js")], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, "dist", example, "src", "client.js")], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   assert.is(r.status, 0, r.stderr);
   assert.is(
     r.stdout,

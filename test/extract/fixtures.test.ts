@@ -31,7 +31,21 @@ function compare(path: string, actual: string): void {
 }
 
 test("every form of the issue has a fixture, and every unsupported form an error fixture", () => {
-  for (const c of ["primitives", "literal-unions", "optional-defaults", "arrays", "tuples", "nested", "recursive", "record", "unions", "discriminated", "date", "branded"]) assert.ok(cases.includes(c), c);
+  for (const c of [
+    "primitives",
+    "literal-unions",
+    "optional-defaults",
+    "arrays",
+    "tuples",
+    "nested",
+    "recursive",
+    "record",
+    "unions",
+    "discriminated",
+    "date",
+    "branded",
+  ])
+    assert.ok(cases.includes(c), c);
   for (const c of ["error-function", "error-class", "error-any", "error-generic"]) assert.ok(cases.includes(c), c);
 });
 
@@ -71,16 +85,29 @@ test("the layout matches prettier on large JSON too (the bundled MCP schemas, pa
   const { layoutJson } = await import("../../generator/extract/json-layout.js");
   for (const rel of ["schema/2025-11-25/schema.json", "schema/manifest.schema.json", "package-lock.json"]) {
     const value = JSON.parse(readFileSync(join(repoRoot, rel), "utf8")) as unknown;
-    assert.is(layoutJson(value), await prettier.format(JSON.stringify(value), { parser: "json", printWidth: 120 }), rel);
+    assert.is(
+      layoutJson(value),
+      await prettier.format(JSON.stringify(value), { parser: "json", printWidth: 120 }),
+      rel,
+    );
   }
-  assert.is(layoutJson({ n: Array.from({ length: 60 }, (_, i) => i * 1000) }), await prettier.format(JSON.stringify({ n: Array.from({ length: 60 }, (_, i) => i * 1000) }), { parser: "json", printWidth: 120 }));
+  assert.is(
+    layoutJson({ n: Array.from({ length: 60 }, (_, i) => i * 1000) }),
+    await prettier.format(JSON.stringify({ n: Array.from({ length: 60 }, (_, i) => i * 1000) }), {
+      parser: "json",
+      printWidth: 120,
+    }),
+  );
 });
 
 test("extraction is deterministic: the same module twice gives the same bytes", async () => {
   const file = project.getSourceFileOrThrow(join(dir, "recursive", "given.ts"));
   const a = await extractFrom(project, file, { cwd: repoRoot, name: "x" });
   const fresh = newProject(undefined, dir);
-  const b = await extractFrom(fresh, fresh.addSourceFileAtPath(join(dir, "recursive", "given.ts")), { cwd: repoRoot, name: "x" });
+  const b = await extractFrom(fresh, fresh.addSourceFileAtPath(join(dir, "recursive", "given.ts")), {
+    cwd: repoRoot,
+    name: "x",
+  });
   assert.is(a.text, b.text);
 });
 

@@ -50,13 +50,28 @@ test.before(async () => {
   for (const t of manifest.tools) {
     const member = toMemberName(t.name);
     add(`tool ${t.name} input`, `Parameters<typeof handlers.tools.${member}>[0]`, `T.${toTypeName(t.name)}Input`);
-    if (t.outputSchema) add(`tool ${t.name} output`, `Structured<ReturnType<typeof handlers.tools.${member}>>`, `T.${toTypeName(t.name)}Output`);
+    if (t.outputSchema)
+      add(
+        `tool ${t.name} output`,
+        `Structured<ReturnType<typeof handlers.tools.${member}>>`,
+        `T.${toTypeName(t.name)}Output`,
+      );
   }
-  for (const p of manifest.prompts) add(`prompt ${p.name} args`, `Parameters<typeof handlers.prompts.${p.name}>[0]`, `T.${toTypeName(p.name)}Args`);
-  for (const r of manifest.resourceTemplates) add(`template ${r.name} vars`, `Parameters<typeof handlers.resources.${r.name}>[0]`, `T.${toTypeName(r.name)}Vars`);
+  for (const p of manifest.prompts)
+    add(`prompt ${p.name} args`, `Parameters<typeof handlers.prompts.${p.name}>[0]`, `T.${toTypeName(p.name)}Args`);
+  for (const r of manifest.resourceTemplates)
+    add(`template ${r.name} vars`, `Parameters<typeof handlers.resources.${r.name}>[0]`, `T.${toTypeName(r.name)}Vars`);
   writeFileSync(join(dir, "check.ts"), lines.join("\n") + "\n");
   project = new Project({
-    compilerOptions: { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, types: [] },
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: true,
+      types: [],
+    },
   });
   project.addSourceFileAtPath(join(dir, "check.ts"));
   project.resolveSourceFileDependencies();
@@ -70,7 +85,17 @@ test("the handler module compiles against the generated RoundtripHandlers unchan
 test("covers every tool with an outputSchema, the prompt and the template", () => {
   assert.equal(
     pairs.map((p) => p.what),
-    ["tool createContact input", "tool createContact output", "tool measure input", "tool measure output", "tool prune input", "tool prune output", "tool echo input", "prompt draft args", "template contact vars"],
+    [
+      "tool createContact input",
+      "tool createContact output",
+      "tool measure input",
+      "tool measure output",
+      "tool prune input",
+      "tool prune output",
+      "tool echo input",
+      "prompt draft args",
+      "template contact vars",
+    ],
   );
 });
 

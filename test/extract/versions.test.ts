@@ -32,7 +32,10 @@ export const tools = {
 const v2 = v1
   .replace("note?: string", "note: string")
   .replace("  qty: number;\n", "  qty: number;\n  label?: string;\n")
-  .replace("  /** Remove an item. */", "  /** Count the items. */\n  count(): { n: number } {\n    return { n: 0 };\n  },\n  /** Remove an item. */");
+  .replace(
+    "  /** Remove an item. */",
+    "  /** Count the items. */\n  count(): { n: number } {\n    return { n: 0 };\n  },\n  /** Remove an item. */",
+  );
 
 test("the manifests of two versions differ only where the source changed", async () => {
   writeFileSync(join(dir, "v1.ts"), v1);

@@ -30,11 +30,25 @@ export async function buildFixture(name: string, extra: string[] = []): Promise<
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023", "DOM"], module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, types: ["node"], outDir: "out", noEmitOnError: false },
+      compilerOptions: {
+        strict: true,
+        target: "ES2022",
+        lib: ["ES2023", "DOM"],
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        skipLibCheck: true,
+        types: ["node"],
+        outDir: "out",
+        noEmitOnError: false,
+      },
       files,
     }),
   );
-  const p = spawnSync(process.execPath, [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+  const p = spawnSync(
+    process.execPath,
+    [join(root, "node_modules", "typescript", "bin", "tsc"), "-p", join(dir, "tsconfig.json")],
+    { encoding: "utf8", timeout: 120_000 },
+  );
   const tsc = { code: p.status ?? 1, output: `${p.stdout ?? ""}${p.stderr ?? ""}` };
   return {
     dir,

@@ -39,7 +39,18 @@ test("exported values of the facades' API are nameable in declarations (TypeScri
     await generate({ cwd: dir, cache: false });
     writeFileSync(join(dir, "src", "probe.ts"), probe);
     for (const compiler of ["typescript", "typescript-5"]) {
-      const r = spawnSync(process.execPath, [join(root, "node_modules", compiler, "bin", "tsc"), "-p", ".", "--emitDeclarationOnly", "--outDir", `decl-${compiler}`], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+      const r = spawnSync(
+        process.execPath,
+        [
+          join(root, "node_modules", compiler, "bin", "tsc"),
+          "-p",
+          ".",
+          "--emitDeclarationOnly",
+          "--outDir",
+          `decl-${compiler}`,
+        ],
+        { cwd: dir, encoding: "utf8", timeout: 120_000 },
+      );
       assert.is(r.status, 0, `${compiler}:\n${r.stdout}${r.stderr}`);
     }
   } finally {

@@ -25,7 +25,9 @@ const META = {
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
 };
 
-async function connect(options: { protocolVersion?: string; bindings?: ProtocolBinding[]; handlers?: object } = {}): Promise<any> {
+async function connect(
+  options: { protocolVersion?: string; bindings?: ProtocolBinding[]; handlers?: object } = {},
+): Promise<any> {
   const [ct, st] = createMemoryTransportPair();
   await server.connect(st);
   return mod.client.createDefaultsClient(ct, {
@@ -46,12 +48,26 @@ const ERAS: { revision: string; bindings: ProtocolBinding[]; protocolVersion?: s
 ];
 
 /** What the forecast handler gets for `{ city }` alone. */
-const FILLED = { city: "Lyon", days: 3, units: "metric", options: { hourly: false, lang: "en" }, tags: ["daily"], source: "model" };
+const FILLED = {
+  city: "Lyon",
+  days: 3,
+  units: "metric",
+  options: { hourly: false, lang: "en" },
+  tags: ["daily"],
+  source: "model",
+};
 
 test.before(async () => {
   fx = await buildFixture("defaults");
-  mod = { server: await fx.load("mcp/server.js"), client: await fx.load("mcp/client.js"), handlers: await fx.load("handlers.js") };
-  server = mod.server.createDefaultsServer(mod.handlers.createHandlers(seen), { bindings: dual, onerror: (e: Error) => errors.push(e) });
+  mod = {
+    server: await fx.load("mcp/server.js"),
+    client: await fx.load("mcp/client.js"),
+    handlers: await fx.load("handlers.js"),
+  };
+  server = mod.server.createDefaultsServer(mod.handlers.createHandlers(seen), {
+    bindings: dual,
+    onerror: (e: Error) => errors.push(e),
+  });
 });
 test.after(async () => {
   await server?.close();
@@ -60,7 +76,11 @@ test.after(async () => {
 
 test("the fixture and its type contract compile under tsc --strict, TypeScript 7 and 5.9", () => {
   assert.is(fx.tsc.code, 0, fx.tsc.output);
-  const ts5 = spawnSync(process.execPath, [join(root, "node_modules", "typescript-5", "bin", "tsc"), "-p", join(fx.dir, "tsconfig.json"), "--noEmit"], { encoding: "utf8", timeout: 120_000 });
+  const ts5 = spawnSync(
+    process.execPath,
+    [join(root, "node_modules", "typescript-5", "bin", "tsc"), "-p", join(fx.dir, "tsconfig.json"), "--noEmit"],
+    { encoding: "utf8", timeout: 120_000 },
+  );
   assert.is(ts5.status, 0, `${ts5.stdout}${ts5.stderr}`);
 });
 
@@ -69,7 +89,14 @@ test("typed client, every revision: the handler gets the defaults filled in, nes
     const c = await connect(era);
     try {
       assert.is(c.protocolVersion, era.revision);
-      const args = { city: "Paris", days: 5, options: { hourly: true }, location: { zip: "75001" }, stops: [{ name: "a" }, { name: "b", minutes: 5 }], mode: {} };
+      const args = {
+        city: "Paris",
+        days: 5,
+        options: { hourly: true },
+        location: { zip: "75001" },
+        stops: [{ name: "a" }, { name: "b", minutes: 5 }],
+        mode: {},
+      };
       const sent = JSON.parse(JSON.stringify(args));
       seen.length = 0;
       const r = await c.tools.forecast(args);
@@ -97,8 +124,15 @@ test("typed client, every revision: the handler gets the defaults filled in, nes
       seen.length = 0;
       await c.tools.forecast({ city: "Lyon" });
       await c.tools.forecast({ city: "Lyon" });
-      assert.equal(seen[0], FILLED, `${era.revision}: an absent parent stays absent (location, stops); a defaulted one is filled in`);
-      assert.ok(seen[0].tags !== seen[1].tags && seen[0].options !== seen[1].options, "a default object or array is fresh per call");
+      assert.equal(
+        seen[0],
+        FILLED,
+        `${era.revision}: an absent parent stays absent (location, stops); a defaulted one is filled in`,
+      );
+      assert.ok(
+        seen[0].tags !== seen[1].tags && seen[0].options !== seen[1].options,
+        "a default object or array is fresh per call",
+      );
     } finally {
       await c.close();
     }
@@ -118,7 +152,10 @@ test("a tool without defaults gets the arguments as sent (no copy)", async () =>
 });
 
 test("2026-07-28 input rounds: the retry of a tool with defaults is accepted and filled in again", async () => {
-  const c = await connect({ bindings: dual, handlers: { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) } });
+  const c = await connect({
+    bindings: dual,
+    handlers: { elicitation: () => ({ action: "accept", content: { name: "Ada" } }) },
+  });
   try {
     assert.is(c.protocolVersion, "2026-07-28");
     seen.length = 0;
@@ -136,10 +173,20 @@ test("raw JSON-RPC over the memory transport, both eras: the handler gets the de
   await server.connect(st);
   const peer = rawPeer(ct);
   try {
-    await peer.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    await peer.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     assert.is((await peer.next(2000)).result.protocolVersion, "2025-11-25");
     await peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await peer.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "forecast", arguments: { city: "Lyon" } } });
+    await peer.send({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "forecast", arguments: { city: "Lyon" } },
+    });
     assert.equal((await peer.next(2000)).result.structuredContent, { seen: FILLED });
   } finally {
     await ct.close();
@@ -148,7 +195,12 @@ test("raw JSON-RPC over the memory transport, both eras: the handler gets the de
   await server.connect(ms);
   const modern = rawPeer(mt);
   try {
-    await modern.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "forecast", arguments: { city: "Lyon" }, _meta: META } });
+    await modern.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "forecast", arguments: { city: "Lyon" }, _meta: META },
+    });
     assert.equal((await modern.next(2000)).result.structuredContent, { seen: FILLED });
   } finally {
     await mt.close();
@@ -157,7 +209,11 @@ test("raw JSON-RPC over the memory transport, both eras: the handler gets the de
 
 test("invalid arguments with 3 failures: all 3 with their pointers, as an isError result (2025-11-25 on) and in -32602's data before", async () => {
   const bad = { b: -1, c: "z" };
-  const lines = ["/ must have required property 'a'", "/b must be >= 0", '/c must be equal to one of the allowed values: ["x","y"]'];
+  const lines = [
+    "/ must have required property 'a'",
+    "/b must be >= 0",
+    '/c must be equal to one of the allowed values: ["x","y"]',
+  ];
   for (const era of ERAS) {
     const c = await connect(era);
     try {
@@ -211,7 +267,9 @@ test(`a hostile value: collecting stops past ${limits.MAX_COLLECTED_ISSUES} fail
   const c = await connect({ protocolVersion: "2025-06-18" });
   try {
     const started = Date.now();
-    const e = await c.callTool("strict", { a: "x", list: Array.from({ length: 200_000 }, () => "x") }).catch((x: unknown) => x);
+    const e = await c
+      .callTool("strict", { a: "x", list: Array.from({ length: 200_000 }, () => "x") })
+      .catch((x: unknown) => x);
     assert.ok(Date.now() - started < 5000, "answered at once");
     assert.is(e.code, -32602);
     assert.is(e.data.errors.length, 20);
@@ -245,7 +303,8 @@ test("property: any arguments get either the handler (defaults filled, sent obje
   };
   // each property mostly valid (so calls reach the handler), sometimes any JSON scalar
   const value = fc.oneof(fc.string(), fc.integer({ min: -3, max: 9 }), fc.boolean(), fc.constant(null));
-  const mostly = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: value });
+  const mostly = <T>(valid: fc.Arbitrary<T>) =>
+    fc.oneof({ weight: 12, arbitrary: valid }, { weight: 1, arbitrary: value });
   const args = fc.record(
     {
       city: mostly(fc.string({ minLength: 1 })),
@@ -253,7 +312,11 @@ test("property: any arguments get either the handler (defaults filled, sent obje
       units: mostly(fc.constantFrom("metric", "imperial")),
       options: mostly(fc.record({ hourly: mostly(fc.boolean()), lang: mostly(fc.string()) }, { requiredKeys: [] })),
       location: mostly(fc.record({ country: mostly(fc.string()), zip: mostly(fc.string()) }, { requiredKeys: [] })),
-      stops: mostly(fc.array(fc.record({ name: mostly(fc.string()), minutes: mostly(fc.integer()) }, { requiredKeys: ["name"] }), { maxLength: 5 })),
+      stops: mostly(
+        fc.array(fc.record({ name: mostly(fc.string()), minutes: mostly(fc.integer()) }, { requiredKeys: ["name"] }), {
+          maxLength: 5,
+        }),
+      ),
       tags: mostly(fc.array(mostly(fc.string()), { maxLength: 30 })),
       source: mostly(fc.string()),
     },
@@ -280,7 +343,10 @@ test("property: any arguments get either the handler (defaults filled, sent obje
         assert.is(seen.length, 0);
         const text: string = r.content[0].text;
         assert.ok(text.startsWith('Invalid arguments for tool "forecast": '), text);
-        const listed = text.slice('Invalid arguments for tool "forecast": '.length).replace(/; and \d+ more failures? not listed$/, "").split("; ");
+        const listed = text
+          .slice('Invalid arguments for tool "forecast": '.length)
+          .replace(/; and \d+ more failures? not listed$/, "")
+          .split("; ");
         assert.ok(listed.length >= 1 && listed.length <= limits.MAX_REPORTED_ISSUES);
         for (const line of listed) {
           const pointer = line.slice(0, line.indexOf(" "));
@@ -298,11 +364,16 @@ test("property: any arguments get either the handler (defaults filled, sent obje
 test("client: a structured result with 3 failures rejects with all 3; with 30, the first 20 and the count", async () => {
   const [ct, st] = createMemoryTransportPair();
   await server.connect(st);
-  const c = await mod.client.createDefaultsClient(ct, { bindings, clientInfo: { name: "lied-to", version: "1" }, timeout: 10_000 });
+  const c = await mod.client.createDefaultsClient(ct, {
+    bindings,
+    clientInfo: { name: "lied-to", version: "1" },
+    timeout: 10_000,
+  });
   // A lying server: its tools/call results are replaced on their way to the client.
   let lie: object | undefined;
   const deliver = ct.onmessage!;
-  ct.onmessage = (m: any, context) => deliver(lie !== undefined && Array.isArray(m.result?.content) ? { ...m, result: lie } : m, context);
+  ct.onmessage = (m: any, context) =>
+    deliver(lie !== undefined && Array.isArray(m.result?.content) ? { ...m, result: lie } : m, context);
   try {
     lie = { content: [], structuredContent: { n: "1", s: 2, list: ["a"] } };
     const three = await c.tools.shaped().catch((x: unknown) => x);
@@ -312,7 +383,10 @@ test("client: a structured result with 3 failures rejects with all 3; with 30, t
       ["/n", "/s", "/list/0"],
     );
     assert.is(three.omitted, 0);
-    assert.is(three.message, 'Tool "shaped": structured result does not match its outputSchema: /n must be integer; /s must be string; /list/0 must be integer');
+    assert.is(
+      three.message,
+      'Tool "shaped": structured result does not match its outputSchema: /n must be integer; /s must be string; /list/0 must be integer',
+    );
     lie = { content: [], structuredContent: { n: 1, s: "s", list: Array.from({ length: 30 }, () => "x") } };
     const thirty = await c.tools.shaped().catch((x: unknown) => x);
     assert.is(thirty.issues.length, 20);
@@ -329,28 +403,51 @@ test("real Streamable HTTP, raw POSTs: defaults filled in (2026-07-28), every fa
   const http = createStreamableHttpServer({ onsession: (t) => server.connect(t).then(() => {}) });
   const url = await http.listen();
   const post = (body: object, headers: Record<string, string>) =>
-    fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers }, body: JSON.stringify(body) });
+    fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(body),
+    });
   try {
     const modern = await post(
-      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "forecast", arguments: { city: "Lyon" }, _meta: META } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "forecast", arguments: { city: "Lyon" }, _meta: META },
+      },
       { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "forecast" },
     );
     assert.is(modern.status, 200);
     assert.equal(((await modern.json()) as any).result.structuredContent, { seen: FILLED });
 
-    const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, {});
+    const init = await post(
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
+      {},
+    );
     const session = init.headers.get("mcp-session-id")!;
     await init.text();
     const legacy = { "mcp-session-id": session, "mcp-protocol-version": "2025-06-18" };
     await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, legacy)).text();
-    const refused = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "strict", arguments: { b: -1, c: "z" } } }, legacy);
+    const refused = await post(
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "strict", arguments: { b: -1, c: "z" } } },
+      legacy,
+    );
     const body = (await refused.json()) as any;
     assert.is(body.error.code, -32602);
     assert.equal(
       body.error.data.errors.map((x: { pointer: string }) => x.pointer),
       ["/params/arguments", "/params/arguments/b", "/params/arguments/c"],
     );
-    const filled = await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "forecast", arguments: { city: "Lyon" } } }, legacy);
+    const filled = await post(
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "forecast", arguments: { city: "Lyon" } } },
+      legacy,
+    );
     assert.equal(((await filled.json()) as any).result.structuredContent, { seen: FILLED });
   } finally {
     await http.close();
@@ -358,7 +455,10 @@ test("real Streamable HTTP, raw POSTs: defaults filled in (2026-07-28), every fa
 });
 
 test("nothing was reported as a server problem", () => {
-  assert.equal(errors.map((e) => e.message), []);
+  assert.equal(
+    errors.map((e) => e.message),
+    [],
+  );
 });
 
 test.run();

@@ -11,7 +11,9 @@ let server: any;
 let mod: { server: any; client: any; handlers: any };
 const errors: Error[] = [];
 
-async function connect(options: { protocolVersion?: string; handlers?: object; bindings?: ProtocolBinding[] } = {}): Promise<any> {
+async function connect(
+  options: { protocolVersion?: string; handlers?: object; bindings?: ProtocolBinding[] } = {},
+): Promise<any> {
   const [ct, st] = createMemoryTransportPair();
   await server.connect(st);
   return mod.client.createNotesClient(ct, {
@@ -25,8 +27,15 @@ async function connect(options: { protocolVersion?: string; handlers?: object; b
 
 test.before(async () => {
   fx = await buildFixture("facades");
-  mod = { server: await fx.load("mcp/server.js"), client: await fx.load("mcp/client.js"), handlers: await fx.load("handlers.js") };
-  server = mod.server.createNotesServer(mod.handlers.createHandlers(), { bindings, onerror: (e: Error) => errors.push(e) });
+  mod = {
+    server: await fx.load("mcp/server.js"),
+    client: await fx.load("mcp/client.js"),
+    handlers: await fx.load("handlers.js"),
+  };
+  server = mod.server.createNotesServer(mod.handlers.createHandlers(), {
+    bindings,
+    onerror: (e: Error) => errors.push(e),
+  });
 });
 test.after(async () => {
   await server?.close();
@@ -41,14 +50,22 @@ test("tools: typed structured results, content-only tools, toolResult, toolError
   const c = await connect();
   try {
     const a = await c.tools.addNote({ title: "First", body: "one two three", tags: ["work"] });
-    assert.equal(a, { isError: false, structured: { id: 1, title: "First", tags: ["work"], meta: { words: 3 } }, content: [{ type: "text", text: JSON.stringify(a.structured) }] });
+    assert.equal(a, {
+      isError: false,
+      structured: { id: 1, title: "First", tags: ["work"], meta: { words: 3 } },
+      content: [{ type: "text", text: JSON.stringify(a.structured) }],
+    });
     const b = await c.tools.addNote({ title: "Second", priority: "high" });
     assert.equal(b.content, [{ type: "text", text: "high priority note 2" }]);
     assert.is(b.structured.id, 2);
     assert.equal((await c.tools.listNotes({ tag: "work" })).structured, { notes: [{ id: 1, title: "First" }] });
     assert.equal((await c.tools.listNotes()).structured.notes.length, 2);
     const r = await c.tools.renderNote({ id: 1 });
-    assert.equal(r, { isError: false, structured: undefined, content: [{ type: "text", text: "# First\n\none two three" }] });
+    assert.equal(r, {
+      isError: false,
+      structured: undefined,
+      content: [{ type: "text", text: "# First\n\none two three" }],
+    });
     const missing = await c.tools.renderNote({ id: 42 });
     assert.equal(missing, { isError: true, structured: undefined, content: [{ type: "text", text: "no note 42" }] });
   } finally {
@@ -63,7 +80,10 @@ test("tools/list paginates with the manifest's page size; listTools follows it",
     assert.is(first.tools.length, 2);
     assert.type(first.nextCursor, "string");
     const tools = await c.listTools();
-    assert.equal(tools.map((t: { name: string }) => t.name), ["add_note", "list_notes", "render.note", "broken-output", "slow"]);
+    assert.equal(
+      tools.map((t: { name: string }) => t.name),
+      ["add_note", "list_notes", "render.note", "broken-output", "slow"],
+    );
     const bad = await c.session.request("tools/list", { cursor: "nope" }).catch((e: unknown) => e);
     assert.instance(bad, McpError);
     assert.is(bad.code, -32602);
@@ -111,18 +131,27 @@ test("a handler's invalid structured output is never sent: -32603 and reported",
 test("client rejects a structured result that fails the outputSchema (typed error)", async () => {
   const [ct, st] = createMemoryTransportPair();
   await server.connect(st);
-  const c = await mod.client.createNotesClient(ct, { bindings, clientInfo: { name: "e2e", version: "1" }, timeout: 10_000 });
+  const c = await mod.client.createNotesClient(ct, {
+    bindings,
+    clientInfo: { name: "e2e", version: "1" },
+    timeout: 10_000,
+  });
   // A lying server: its tools/call results are replaced on their way to the client.
   let lie: object | undefined;
   const deliver = ct.onmessage!;
-  ct.onmessage = (m: any, context) => deliver(lie !== undefined && Array.isArray(m.result?.content) ? { ...m, result: lie } : m, context);
+  ct.onmessage = (m: any, context) =>
+    deliver(lie !== undefined && Array.isArray(m.result?.content) ? { ...m, result: lie } : m, context);
   try {
     lie = { content: [], structuredContent: { notes: [{ id: "x" }] } };
     const e = await c.tools.listNotes().catch((x: unknown) => x);
     assert.instance(e, ToolOutputError);
     assert.is(e.tool, "list_notes");
     lie = { content: [{ type: "text", text: "boom" }], isError: true };
-    assert.equal(await c.tools.listNotes(), { isError: true, structured: undefined, content: [{ type: "text", text: "boom" }] });
+    assert.equal(await c.tools.listNotes(), {
+      isError: true,
+      structured: undefined,
+      content: [{ type: "text", text: "boom" }],
+    });
     lie = undefined;
     assert.is((await c.tools.listNotes()).isError, false);
   } finally {
@@ -161,13 +190,18 @@ test("prompts: typed args, required ones enforced, string and message results", 
   const c = await connect();
   try {
     const p = await c.prompts.summarise({ tag: "work" });
-    assert.equal(p.messages, [{ role: "user", content: { type: "text", text: "Summarise notes tagged work (short)" } }]);
+    assert.equal(p.messages, [
+      { role: "user", content: { type: "text", text: "Summarise notes tagged work (short)" } },
+    ]);
     assert.equal((await c.prompts.daily()).messages[0].content.text, "What did I write today?");
     const e = await c.getPrompt("summarise", { style: "long" }).catch((x: unknown) => x);
     assert.is(e.code, -32602);
     assert.match(e.message, /requires argument "tag"/);
     assert.is((await c.getPrompt("nope").catch((x: unknown) => x)).code, -32602);
-    assert.equal((await c.listPrompts()).map((x: { name: string }) => x.name), ["summarise", "daily"]);
+    assert.equal(
+      (await c.listPrompts()).map((x: { name: string }) => x.name),
+      ["summarise", "daily"],
+    );
   } finally {
     await c.close();
   }
@@ -176,21 +210,32 @@ test("prompts: typed args, required ones enforced, string and message results", 
 test("resources: static reads, templates routed by RFC 6570 match with variables, not found -32002", async () => {
   const c = await connect();
   try {
-    assert.equal((await c.resources.readme()).contents, [{ uri: "notes://readme", mimeType: "text/markdown", text: "# Notes" }]);
+    assert.equal((await c.resources.readme()).contents, [
+      { uri: "notes://readme", mimeType: "text/markdown", text: "# Notes" },
+    ]);
     const idx = await c.resources.index();
     assert.is(idx.contents[0].uri, "notes://index");
     assert.is(idx.contents[0].mimeType, "application/json");
     const n = await c.resources.note({ id: "1" });
     assert.is(JSON.parse(n.contents[0].text).title, "First");
-    assert.equal((await c.resources.search({ q: "a b&c", limit: "5" })).contents[0], { uri: "notes://search?q=a%20b%26c&limit=5", text: "search q=a b&c limit=5" });
+    assert.equal((await c.resources.search({ q: "a b&c", limit: "5" })).contents[0], {
+      uri: "notes://search?q=a%20b%26c&limit=5",
+      text: "search q=a b&c limit=5",
+    });
     assert.is((await c.resources.search()).contents[0].text, "search q= limit=");
     assert.is((await c.resources.file({ path: ["a", "b c"] })).contents[0].text, "file a|b c");
     const e = await c.readResource("notes://nowhere").catch((x: unknown) => x);
     assert.is(e.code, -32002);
     assert.equal(e.data, { uri: "notes://nowhere" });
     assert.is((await c.readResource("notes://note/999").catch((x: unknown) => x)).code, -32002);
-    assert.equal((await c.listResources()).map((r: { uri: string }) => r.uri), ["notes://index", "notes://readme"]);
-    assert.equal((await c.listResourceTemplates()).map((r: { name: string }) => r.name), ["note", "search", "file"]);
+    assert.equal(
+      (await c.listResources()).map((r: { uri: string }) => r.uri),
+      ["notes://index", "notes://readme"],
+    );
+    assert.equal(
+      (await c.listResourceTemplates()).map((r: { name: string }) => r.name),
+      ["note", "search", "file"],
+    );
   } finally {
     await c.close();
   }
@@ -205,7 +250,11 @@ test("completion: prompt arguments and template variables, capped at 100 with ha
     assert.is(ids.values.length, 100);
     assert.is(ids.total, 150);
     assert.is(ids.hasMore, true);
-    assert.equal(await c.completions.resources.search("limit", "1", { q: "more" }), { values: ["10"], total: 1, hasMore: true });
+    assert.equal(await c.completions.resources.search("limit", "1", { q: "more" }), {
+      values: ["10"],
+      total: 1,
+      hasMore: true,
+    });
   } finally {
     await c.close();
   }
@@ -258,7 +307,10 @@ test("progress, logging with setLevel, and typed requests to the client", async 
   });
   try {
     const logs: string[] = [];
-    c.on("notifications/message", (p: { level: string; data: unknown }) => void logs.push(`${p.level}:${JSON.stringify(p.data)}`));
+    c.on(
+      "notifications/message",
+      (p: { level: string; data: unknown }) => void logs.push(`${p.level}:${JSON.stringify(p.data)}`),
+    );
     const progress: number[] = [];
     const r = await c.tools.slow({ steps: 3 }, { onprogress: (p: { progress: number }) => progress.push(p.progress) });
     assert.equal(r.structured, { done: 3 });
@@ -294,9 +346,14 @@ test("requests to a client without the capability fail in the handler (tool erro
 });
 
 test("one server definition serves many connections, each with its own revision", async () => {
-  const clients = await Promise.all(["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"].map((v) => connect({ protocolVersion: v })));
+  const clients = await Promise.all(
+    ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"].map((v) => connect({ protocolVersion: v })),
+  );
   try {
-    assert.equal(clients.map((c) => c.protocolVersion), ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]);
+    assert.equal(
+      clients.map((c) => c.protocolVersion),
+      ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"],
+    );
     for (const c of clients) assert.is((await c.tools.listNotes()).isError, false);
     assert.ok(server.sessions.length >= 4);
   } finally {

@@ -29,7 +29,10 @@ test("fixture compiles", () => {
 });
 
 test("in process (memory transport)", async () => {
-  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), { bindings, onerror: () => {} });
+  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), {
+    bindings,
+    onerror: () => {},
+  });
   const [ct, st] = createMemoryTransportPair();
   await server.connect(st);
   const client = await clientMod.createNotesClient(ct, clientOptions);
@@ -42,7 +45,14 @@ test("in process (memory transport)", async () => {
 });
 
 test("child process over stdio", async () => {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(fx.dir, "out", "server-main.js"), "stdio"], env, stderr: "pipe", closeTimeoutMs: 2000, termTimeoutMs: 2000 });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(fx.dir, "out", "server-main.js"), "stdio"],
+    env,
+    stderr: "pipe",
+    closeTimeoutMs: 2000,
+    termTimeoutMs: 2000,
+  });
   const client = await clientMod.createNotesClient(transport, clientOptions);
   try {
     assert.is(client.serverInfo.name, "notes");
@@ -53,7 +63,10 @@ test("child process over stdio", async () => {
 });
 
 function startHttpServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(fx.dir, "out", "server-main.js"), "http"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [join(fx.dir, "out", "server-main.js"), "http"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
@@ -82,7 +95,10 @@ test("child process over Streamable HTTP (two sessions on one server)", async ()
   const exited = new Promise((r) => child.once("exit", r));
   try {
     const a = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url }), clientOptions);
-    const b = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url }), { ...clientOptions, protocolVersion: "2025-06-18" });
+    const b = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url }), {
+      ...clientOptions,
+      protocolVersion: "2025-06-18",
+    });
     try {
       assert.is(await drive(a), 15);
       assert.is(b.protocolVersion, "2025-06-18");
@@ -100,13 +116,22 @@ test("child process over Streamable HTTP (two sessions on one server)", async ()
 });
 
 test("stateless Streamable HTTP: one server definition answers a fresh connection per POST", async () => {
-  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), { bindings, onerror: () => {} });
+  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), {
+    bindings,
+    onerror: () => {},
+  });
   const http = createStreamableHttpServer({
     stateless: true,
-    onsession: async (t, req) => void (await server.connect(t, { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } })),
+    onsession: async (t, req) =>
+      void (await server.connect(t, {
+        stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined },
+      })),
   });
   const url = await http.listen();
-  const client = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url, openGetStream: false }), clientOptions);
+  const client = await clientMod.createNotesClient(
+    new StreamableHttpClientTransport({ url, openGetStream: false }),
+    clientOptions,
+  );
   try {
     const added = await client.tools.addNote({ title: "stateless" });
     assert.is(added.structured.title, "stateless");
@@ -120,10 +145,16 @@ test("stateless Streamable HTTP: one server definition answers a fresh connectio
 });
 
 test("stateless Streamable HTTP: a plain connect(t) serves each POST without a handshake", async () => {
-  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), { bindings, onerror: () => {} });
+  const server = (await fx.load("mcp/server.js")).createNotesServer((await fx.load("handlers.js")).createHandlers(), {
+    bindings,
+    onerror: () => {},
+  });
   const http = createStreamableHttpServer({ stateless: true, onsession: async (t) => void (await server.connect(t)) });
   const url = await http.listen();
-  const client = await clientMod.createNotesClient(new StreamableHttpClientTransport({ url, openGetStream: false }), clientOptions);
+  const client = await clientMod.createNotesClient(
+    new StreamableHttpClientTransport({ url, openGetStream: false }),
+    clientOptions,
+  );
   try {
     // each call is a POST to a fresh connection that never saw initialize
     const added = await client.tools.addNote({ title: "plain" });

@@ -25,10 +25,21 @@ const longNames = {
   capabilities: { completions: {} },
   tools: [
     { name: "delete", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
-    { name: "compute_the_extremely_long_named_statistic_of_everything_everywhere", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { n: { type: "number" } } } },
+    {
+      name: "compute_the_extremely_long_named_statistic_of_everything_everywhere",
+      inputSchema: { type: "object" },
+      outputSchema: { type: "object", properties: { n: { type: "number" } } },
+    },
   ],
-  prompts: [{ name: "a_prompt_with_a_very_long_name_for_breaking_lines", arguments: [{ name: "user-name", required: true }, { name: "class" }] }],
-  resourceTemplates: [{ uriTemplate: "x://{the.id}{?q}", name: "a_template_whose_name_is_long_enough_to_break_the_line" }],
+  prompts: [
+    {
+      name: "a_prompt_with_a_very_long_name_for_breaking_lines",
+      arguments: [{ name: "user-name", required: true }, { name: "class" }],
+    },
+  ],
+  resourceTemplates: [
+    { uriTemplate: "x://{the.id}{?q}", name: "a_template_whose_name_is_long_enough_to_break_the_line" },
+  ],
 };
 
 function facades(text: string) {
@@ -48,7 +59,10 @@ const inputs: [string, string][] = [
 test("printed facade files are prettier fixpoints with no blank-line runs or trailing spaces left by the templates", async () => {
   let checked = 0;
   for (const [name, text] of inputs) {
-    const printed = await printFiles(facades(text).map((f) => f.file), { display: "mcp.manifest.json", sha256: "0".repeat(64) });
+    const printed = await printFiles(
+      facades(text).map((f) => f.file),
+      { display: "mcp.manifest.json", sha256: "0".repeat(64) },
+    );
     for (const f of printed) {
       assert.fixture(await format(f.contents), f.contents, `${name} ${f.path}`);
       assert.not.match(f.contents, /\n\n\n|[ \t]\n/, `${name} ${f.path}`);
@@ -90,8 +104,13 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
     const r = generateManifest(fixture("facades"));
     const generated = Object.fromEntries(r.files.map((f) => [f.path, f.contents]));
     writeFiles(dir, Object.fromEntries(Object.entries(generated).map(([p, t]) => [`mcp/${p}`, t])));
-    for (const f of ["handlers.ts", "type-errors.ts", "drive.ts"]) writeFiles(dir, { [f]: readFileSync(join(root, "test", "fixtures", "facades", f), "utf8") });
-    const out = tscStrict(dir, ["mcp/server.ts", "mcp/client.ts", "handlers.ts", "type-errors.ts", "drive.ts"], "typescript-5");
+    for (const f of ["handlers.ts", "type-errors.ts", "drive.ts"])
+      writeFiles(dir, { [f]: readFileSync(join(root, "test", "fixtures", "facades", f), "utf8") });
+    const out = tscStrict(
+      dir,
+      ["mcp/server.ts", "mcp/client.ts", "handlers.ts", "type-errors.ts", "drive.ts"],
+      "typescript-5",
+    );
     assert.is(out.code, 0, out.output);
   } finally {
     removeDir(dir);
@@ -101,7 +120,8 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
 test("server.ts / client.ts import only the runtime's versioned ABI entry and sibling files", () => {
   for (const [, text] of inputs) {
     for (const f of facades(text)) {
-      for (const m of f.file.contents.matchAll(/from "([^"]+)"/g)) assert.ok(m[1] === `@mcpgen/runtime/abi/v${RUNTIME_ABI}` || m[1]!.startsWith("./"), m[1]);
+      for (const m of f.file.contents.matchAll(/from "([^"]+)"/g))
+        assert.ok(m[1] === `@mcpgen/runtime/abi/v${RUNTIME_ABI}` || m[1]!.startsWith("./"), m[1]);
     }
   }
 });

@@ -7,12 +7,28 @@ import { join } from "node:path";
 import { root } from "../manifest/helpers.js";
 
 test("examples/weather/src/mcp is up to date with the manifest (mcpgen check)", () => {
-  const r = spawnSync(process.execPath, [join(root, "dist", "bin", "mcpgen.js"), "check", "--manifest", "examples/weather/mcp.manifest.json", "--out", "examples/weather/src/mcp", "--no-cache"], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, "dist", "bin", "mcpgen.js"),
+      "check",
+      "--manifest",
+      "examples/weather/mcp.manifest.json",
+      "--out",
+      "examples/weather/src/mcp",
+      "--no-cache",
+    ],
+    { cwd: root, encoding: "utf8", timeout: 120_000 },
+  );
   assert.is(r.status, 0, `${r.stdout}${r.stderr}\nregenerate with: npm run example:weather:generate`);
 });
 
 test("the example client drives the example server over stdio (a dual-era pair stays in 2026-07-28)", () => {
-  const r = spawnSync(process.execPath, [join(root, "dist", "examples", "weather", "src", "client.js")], { cwd: root, encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, "dist", "examples", "weather", "src", "client.js")], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   assert.is(r.status, 0, r.stderr);
   const out = r.stdout;
   assert.match(out, /connected to weather-example 1\.0\.0 \(protocol 2026-07-28\)/);

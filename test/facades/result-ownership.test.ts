@@ -14,19 +14,40 @@ const snapshot = (x: unknown) => JSON.parse(JSON.stringify(x)) as unknown;
 
 async function connect(returned: (a: number, b: number) => unknown, bindings?: ProtocolBinding[]) {
   const errors: Error[] = [];
-  const server = createBenchAddServer({ tools: { add: ({ a, b }) => returned(a, b) as never } }, { onerror: (e) => errors.push(e) });
+  const server = createBenchAddServer(
+    { tools: { add: ({ a, b }) => returned(a, b) as never } },
+    { onerror: (e) => errors.push(e) },
+  );
   const [ct, st] = createMemoryTransportPair();
   const connection = await server.connect(st);
-  const client = await createBenchAddClient(ct, { clientInfo: { name: "t", version: "1" }, ...(bindings ? { bindings } : {}) });
-  return { client, errors, close: async () => { await client.close(); await connection.close(); } };
+  const client = await createBenchAddClient(ct, {
+    clientInfo: { name: "t", version: "1" },
+    ...(bindings ? { bindings } : {}),
+  });
+  return {
+    client,
+    errors,
+    close: async () => {
+      await client.close();
+      await connection.close();
+    },
+  };
 }
 
-const eras: [string, ProtocolBinding[] | undefined][] = [["default revisions", undefined], ["2025-11-25", [b20251125]], ["2024-11-05", [b20241105]]];
+const eras: [string, ProtocolBinding[] | undefined][] = [
+  ["default revisions", undefined],
+  ["2025-11-25", [b20251125]],
+  ["2024-11-05", [b20241105]],
+];
 
 for (const [era, bindings] of eras) {
   test(`${era}: a constant toolResult returned every call is never written to, and results are not shared`, async () => {
     // The text block is the structured output's JSON, which is what a pre-2025-06-18 client reads.
-    const constant = toolResult({ structuredContent: { sum: 5 }, content: [{ type: "text", text: '{"sum":5}' }], _meta: { note: "kept" } });
+    const constant = toolResult({
+      structuredContent: { sum: 5 },
+      content: [{ type: "text", text: '{"sum":5}' }],
+      _meta: { note: "kept" },
+    });
     const before = snapshot(constant);
     const { client, errors, close } = await connect(() => constant, bindings);
     try {
@@ -86,7 +107,10 @@ for (const [era, bindings] of eras) {
       const thrown = await client.tools.add({ a: 2, b: 0 });
       assert.is(thrown.isError, true);
       assert.equal(thrown.content, [{ type: "text", text: "handler broke" }]);
-      assert.ok(errors.some((e) => e.message === "handler broke"), "a throwing handler is reported to onerror");
+      assert.ok(
+        errors.some((e) => e.message === "handler broke"),
+        "a throwing handler is reported to onerror",
+      );
       // Output that breaks the outputSchema is never sent: the call fails with an internal error.
       try {
         await client.tools.add({ a: 3, b: 0 });
@@ -94,7 +118,10 @@ for (const [era, bindings] of eras) {
       } catch (e) {
         assert.match((e as Error).message, /outputSchema/);
       }
-      assert.ok(errors.some((e) => e.name === "InvalidToolOutputError"), "the server reports InvalidToolOutputError");
+      assert.ok(
+        errors.some((e) => e.name === "InvalidToolOutputError"),
+        "the server reports InvalidToolOutputError",
+      );
     } finally {
       await close();
     }

@@ -47,7 +47,10 @@ test("variables lists distinct names in order", () => {
 });
 
 test("invalid templates throw a TypeError naming the template", () => {
-  assert.throws(() => compileUriTemplate("x://{a"), (e: Error) => e instanceof TypeError && /x:\/\/\{a/.test(e.message));
+  assert.throws(
+    () => compileUriTemplate("x://{a"),
+    (e: Error) => e instanceof TypeError && /x:\/\/\{a/.test(e.message),
+  );
   assert.throws(() => compileUriTemplate("x://{a b}"), TypeError);
 });
 

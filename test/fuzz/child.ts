@@ -24,12 +24,17 @@ export class Target {
   onstdout?: (chunk: Buffer) => void;
   private stopping = false;
 
-  constructor(private readonly script: string, private readonly args: string[]) {}
+  constructor(
+    private readonly script: string,
+    private readonly args: string[],
+  ) {}
 
   async start(): Promise<void> {
     this.stopping = false;
     const file = fileURLToPath(new URL(this.script, import.meta.url));
-    const child = (this.child = spawn(process.execPath, ["--expose-gc", file, ...this.args], { stdio: ["pipe", "pipe", "pipe"] }));
+    const child = (this.child = spawn(process.execPath, ["--expose-gc", file, ...this.args], {
+      stdio: ["pipe", "pipe", "pipe"],
+    }));
     this.err = "";
     this.stdoutText = "";
     child.stderr!.setEncoding("utf8").on("data", (d: string) => {

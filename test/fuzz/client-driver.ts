@@ -15,15 +15,25 @@ export function catchEscapes(): void {
   installed = true;
   const note = (e: unknown) => {
     escaped.count++;
-    if (escaped.count <= 5) process.stderr.write(`[fuzz] escaped: ${(e instanceof Error ? `${e.message.slice(0, 200)}\n${e.stack?.split("\n").slice(1, 6).join("\n")}` : String(e)).slice(0, 1500)}\n`);
+    if (escaped.count <= 5)
+      process.stderr.write(
+        `[fuzz] escaped: ${(e instanceof Error ? `${e.message.slice(0, 200)}\n${e.stack?.split("\n").slice(1, 6).join("\n")}` : String(e)).slice(0, 1500)}\n`,
+      );
   };
   process.on("uncaughtException", note);
   process.on("unhandledRejection", note);
 }
 
 const OWN_ERRORS = new Set([
-  "McpError", "InvalidResultError", "UnreadableResponseError", "RequestTimeoutError", "ConnectionClosedError",
-  "LimitError", "HttpStatusError", "InvalidListEntryError", "FrameError",
+  "McpError",
+  "InvalidResultError",
+  "UnreadableResponseError",
+  "RequestTimeoutError",
+  "ConnectionClosedError",
+  "LimitError",
+  "HttpStatusError",
+  "InvalidListEntryError",
+  "FrameError",
 ]);
 
 export const CALL_TIMEOUT_MS = 1000;
@@ -47,16 +57,28 @@ export function countInbound(t: Transport, report: Report): void {
 function call(client: McpClient, r: Rng): Promise<unknown> {
   const o = { timeout: CALL_TIMEOUT_MS };
   switch (pick(r, ["listTools", "callTool", "readResource", "listPrompts", "setLevel", "listResources"])) {
-    case "listTools": return client.listTools(o);
-    case "callTool": return client.callTool("ok", { a: 1 }, o);
-    case "readResource": return client.readResource("a://b", o);
-    case "listPrompts": return client.listPrompts(o);
-    case "setLevel": return client.setLoggingLevel("debug", o);
-    default: return client.listResources(o);
+    case "listTools":
+      return client.listTools(o);
+    case "callTool":
+      return client.callTool("ok", { a: 1 }, o);
+    case "readResource":
+      return client.readResource("a://b", o);
+    case "listPrompts":
+      return client.listPrompts(o);
+    case "setLevel":
+      return client.setLoggingLevel("debug", o);
+    default:
+      return client.listResources(o);
   }
 }
 
-export async function driveBatch(client: McpClient, r: Rng, report: Report, batch: number, messagesCap: number): Promise<boolean> {
+export async function driveBatch(
+  client: McpClient,
+  r: Rng,
+  report: Report,
+  batch: number,
+  messagesCap: number,
+): Promise<boolean> {
   const before = escaped.count;
   let issued = 0;
   while (issued < batch && report.messages < messagesCap) {
@@ -72,7 +94,15 @@ export async function driveBatch(client: McpClient, r: Rng, report: Report, batc
             (e: unknown) => {
               settled = true;
               const name = e instanceof Error ? e.name : typeof e;
-              if (!OWN_ERRORS.has(name) && !(e instanceof Error && /^HTTP \d|POST failed|session expired|SSE|transport is closed|response body exceeds|POST reply is not JSON|socket hang up|ECONNRESET|response aborted/.test(e.message))) {
+              if (
+                !OWN_ERRORS.has(name) &&
+                !(
+                  e instanceof Error &&
+                  /^HTTP \d|POST failed|session expired|SSE|transport is closed|response body exceeds|POST reply is not JSON|socket hang up|ECONNRESET|response aborted/.test(
+                    e.message,
+                  )
+                )
+              ) {
                 report.wrongCodes++;
                 sample(report, `call rejected with ${name}: ${e instanceof Error ? e.message : String(e)}`);
               }

@@ -35,14 +35,24 @@ function hostileHttp(r: Rng): http.Server {
       } catch {
         return void res.writeHead(400).end();
       }
-      if (!m || typeof m !== "object" || Array.isArray(m) || !("method" in m) || !("id" in m)) return void res.writeHead(202).end();
+      if (!m || typeof m !== "object" || Array.isArray(m) || !("method" in m) || !("id" in m))
+        return void res.writeHead(202).end();
       const lines = hostileAnswer(r, m, FRAME + 100);
       if (m.method === "initialize" || m.method === "ping") {
-        return void res.writeHead(200, { "content-type": "application/json", "mcp-session-id": "hostile-session" }).end(lines[0]);
+        return void res
+          .writeHead(200, { "content-type": "application/json", "mcp-session-id": "hostile-session" })
+          .end(lines[0]);
       }
       const roll = r();
       if (roll < 0.35) {
-        res.writeHead(200, { "content-type": pick(r, ["application/json", "application/json", "text/plain", "application/json; charset=utf-8"]) });
+        res.writeHead(200, {
+          "content-type": pick(r, [
+            "application/json",
+            "application/json",
+            "text/plain",
+            "application/json; charset=utf-8",
+          ]),
+        });
         return void res.end(lines.length ? lines[lines.length - 1] : "");
       }
       if (roll < 0.8) {
@@ -54,7 +64,10 @@ function hostileHttp(r: Rng): http.Server {
         if (cut && r() < 0.5) return void res.destroy();
         return void res.end();
       }
-      if (roll < 0.88) return void res.writeHead(pick(r, [400, 404, 500, 503]), { "content-type": "application/json" }).end(pick(r, ["", "{}", "garbage", lines[0] ?? ""]));
+      if (roll < 0.88)
+        return void res
+          .writeHead(pick(r, [400, 404, 500, 503]), { "content-type": "application/json" })
+          .end(pick(r, ["", "{}", "garbage", lines[0] ?? ""]));
       if (roll < 0.93) return void res.writeHead(202).end();
       return void res.destroy();
     });
@@ -70,8 +83,18 @@ export async function fuzzHttpClient(o: CampaignOptions): Promise<Report> {
   await new Promise<void>((res) => server.listen(0, "127.0.0.1", res));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   const connect = async (): Promise<McpClient> => {
-    const t = new StreamableHttpClientTransport({ url, maxMessageChars: FRAME, reconnect: { maxRetries: 1, initialDelayMs: 10, maxDelayMs: 50 }, closeTimeoutMs: 200 });
-    const client = await connectMcpClient(t, { bindings, clientInfo: { name: "fuzz", version: "1" }, onerror: () => {}, timeout: 5000 });
+    const t = new StreamableHttpClientTransport({
+      url,
+      maxMessageChars: FRAME,
+      reconnect: { maxRetries: 1, initialDelayMs: 10, maxDelayMs: 50 },
+      closeTimeoutMs: 200,
+    });
+    const client = await connectMcpClient(t, {
+      bindings,
+      clientInfo: { name: "fuzz", version: "1" },
+      onerror: () => {},
+      timeout: 5000,
+    });
     countInbound(t, report);
     return client;
   };

@@ -18,8 +18,18 @@ export async function fuzzStdioClient(o: CampaignOptions): Promise<Report> {
   const script = fileURLToPath(new URL("./hostile-server.js", import.meta.url));
   let round = 0;
   const connect = async (): Promise<{ client: McpClient; t: StdioClientTransport }> => {
-    const t = new StdioClientTransport({ command: process.execPath, args: [script, String(o.seed * 1000 + round++), String(FRAME + 100)], maxMessageBytes: FRAME, stderr: "ignore" });
-    const client = await connectMcpClient(t, { bindings, clientInfo: { name: "fuzz", version: "1" }, onerror: () => {}, timeout: 5000 });
+    const t = new StdioClientTransport({
+      command: process.execPath,
+      args: [script, String(o.seed * 1000 + round++), String(FRAME + 100)],
+      maxMessageBytes: FRAME,
+      stderr: "ignore",
+    });
+    const client = await connectMcpClient(t, {
+      bindings,
+      clientInfo: { name: "fuzz", version: "1" },
+      onerror: () => {},
+      timeout: 5000,
+    });
     countInbound(t, report);
     return { client, t };
   };

@@ -15,7 +15,12 @@ export const INIT_RESULT = {
 function validResult(method: string): Json {
   switch (method) {
     case "tools/list":
-      return { tools: [{ name: "ok", inputSchema: { type: "object" } }, { name: "broken", inputSchema: { properties: {} } }] };
+      return {
+        tools: [
+          { name: "ok", inputSchema: { type: "object" } },
+          { name: "broken", inputSchema: { properties: {} } },
+        ],
+      };
     case "tools/call":
       return { content: [{ type: "text", text: "fine" }] };
     case "resources/read":
@@ -45,16 +50,48 @@ export function hostileAnswer(r: Rng, req: { id: Json; method: string }, big: nu
   const roll = r();
   if (roll < 0.3) out.push(line({ jsonrpc: "2.0", id, result: validResult(req.method) }));
   else if (roll < 0.5) {
-    const m = mutateMessage(r, { ...pick(r, serverShapes.filter((s) => "id" in s && !("method" in s))), id: id as never });
+    const m = mutateMessage(r, {
+      ...pick(
+        r,
+        serverShapes.filter((s) => "id" in s && !("method" in s)),
+      ),
+      id: id as never,
+    });
     out.push(line(m), line({ jsonrpc: "2.0", id, result: validResult(req.method) }));
-  } else if (roll < 0.6) out.push(line({ jsonrpc: "2.0", id, error: { code: pick(r, [-32603, -1, "x", 1.5, null]), message: pick<Json>(r, ["no", "m".repeat(100_000), null, [1, [2]], {}]), data: value(r) } }));
+  } else if (roll < 0.6)
+    out.push(
+      line({
+        jsonrpc: "2.0",
+        id,
+        error: {
+          code: pick(r, [-32603, -1, "x", 1.5, null]),
+          message: pick<Json>(r, ["no", "m".repeat(100_000), null, [1, [2]], {}]),
+          data: value(r),
+        },
+      }),
+    );
   else if (roll < 0.68) out.push(deepLine(r, id as string | number, 50_000));
-  else if (roll < 0.73) out.push(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${"z".repeat(big)}"}]}}`);
-  else if (roll < 0.78) out.push(line({ jsonrpc: "2.0", id: strangeId(r), result: {} }), line({ jsonrpc: "2.0", id, result: validResult(req.method) }));
-  else if (roll < 0.83) out.push(line({ jsonrpc: "2.0", id, result: validResult(req.method) }), line({ jsonrpc: "2.0", id, result: validResult(req.method) }));
+  else if (roll < 0.73)
+    out.push(
+      `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"${"z".repeat(big)}"}]}}`,
+    );
+  else if (roll < 0.78)
+    out.push(
+      line({ jsonrpc: "2.0", id: strangeId(r), result: {} }),
+      line({ jsonrpc: "2.0", id, result: validResult(req.method) }),
+    );
+  else if (roll < 0.83)
+    out.push(
+      line({ jsonrpc: "2.0", id, result: validResult(req.method) }),
+      line({ jsonrpc: "2.0", id, result: validResult(req.method) }),
+    );
   else if (roll < 0.86) {
     // silence: the request must time out, not hang
-  } else out.push(pick(r, ["{oops", "", "[]", "null", '{"jsonrpc":"2.0"}', "\u00ff\u00fe"]), line({ jsonrpc: "2.0", id, result: validResult(req.method) }));
+  } else
+    out.push(
+      pick(r, ["{oops", "", "[]", "null", '{"jsonrpc":"2.0"}', "\u00ff\u00fe"]),
+      line({ jsonrpc: "2.0", id, result: validResult(req.method) }),
+    );
   return out;
 }
 

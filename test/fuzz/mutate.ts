@@ -19,7 +19,22 @@ export function rng(seed: number): Rng {
 
 export const pick = <T>(r: Rng, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
 
-const STRANGE_KEYS = ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf", "then", "", "id", "method", "result", "error", "jsonrpc", "params", "_meta"];
+const STRANGE_KEYS = [
+  "__proto__",
+  "constructor",
+  "toString",
+  "hasOwnProperty",
+  "valueOf",
+  "then",
+  "",
+  "id",
+  "method",
+  "result",
+  "error",
+  "jsonrpc",
+  "params",
+  "_meta",
+];
 
 /** Deep nesting without recursion (arrays or objects), up to `n` levels. */
 export function nest(n: number, inner: Json = 0, objects = false): Json {
@@ -30,8 +45,25 @@ export function nest(n: number, inner: Json = 0, objects = false): Json {
 
 export function strangeId(r: Rng): Json {
   return pick<Json>(r, [
-    {}, [], [1], true, false, null, 1.5, -0, 1e300, 2 ** 53 + 2, -(2 ** 53 + 2), "", "x".repeat(1000),
-    nest(3 + Math.floor(r() * 1000)), { id: 1 }, "__proto__", 0, -1, 2 ** 53 - 1,
+    {},
+    [],
+    [1],
+    true,
+    false,
+    null,
+    1.5,
+    -0,
+    1e300,
+    2 ** 53 + 2,
+    -(2 ** 53 + 2),
+    "",
+    "x".repeat(1000),
+    nest(3 + Math.floor(r() * 1000)),
+    { id: 1 },
+    "__proto__",
+    0,
+    -1,
+    2 ** 53 - 1,
   ]);
 }
 
@@ -55,7 +87,20 @@ export function deepLine(r: Rng, id: string | number, max = 100_000): string {
 }
 
 function scalar(r: Rng): Json {
-  return pick<Json>(r, [null, true, false, 0, -1, 1.5, 1e308, "", "x", "é🌍", "\u0000\n\r\u2028", "a".repeat(Math.floor(r() * 5000))]);
+  return pick<Json>(r, [
+    null,
+    true,
+    false,
+    0,
+    -1,
+    1.5,
+    1e308,
+    "",
+    "x",
+    "é🌍",
+    "\u0000\n\r\u2028",
+    "a".repeat(Math.floor(r() * 5000)),
+  ]);
 }
 
 /** A random JSON value of bounded size. */
@@ -64,12 +109,18 @@ export function value(r: Rng, depth = 0): Json {
   if (depth > 3 || roll < 0.45) return scalar(r);
   if (roll < 0.7) return Array.from({ length: Math.floor(r() * 4) }, () => value(r, depth + 1));
   const o: { [k: string]: Json } = {};
-  for (let i = Math.floor(r() * 4); i > 0; i--) o[r() < 0.3 ? pick(r, STRANGE_KEYS) : `k${Math.floor(r() * 10)}`] = value(r, depth + 1);
+  for (let i = Math.floor(r() * 4); i > 0; i--)
+    o[r() < 0.3 ? pick(r, STRANGE_KEYS) : `k${Math.floor(r() * 10)}`] = value(r, depth + 1);
   return o;
 }
 
 /** Paths to every value inside `v` (bounded walk). */
-function paths(v: Json, prefix: (string | number)[] = [], out: (string | number)[][] = [], budget = { n: 200 }): (string | number)[][] {
+function paths(
+  v: Json,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+  budget = { n: 200 },
+): (string | number)[][] {
   if (budget.n-- <= 0) return out;
   out.push(prefix);
   if (Array.isArray(v)) v.forEach((x, i) => paths(x, [...prefix, i], out, budget));
@@ -98,16 +149,50 @@ export function mutateMessage(r: Rng, seed: Msg): Json {
     const all = paths(m);
     const at = pick(r, all);
     switch (Math.floor(r() * 10)) {
-      case 0: m = setAt(m, at, value(r)); break; // type change
-      case 1: m = setAt(m, at, undefined); break; // drop
-      case 2: m = setAt(m, [...at, pick(r, STRANGE_KEYS)], value(r)); break; // strange key
-      case 3: m = setAt(m, at, nest(10 + Math.floor(r() * (r() < 0.2 ? 2_000 : 300)), 1, r() < 0.5)); break; // nesting (deeper ones are spliced as text: deepLine)
-      case 4: m = setAt(m, at, "s".repeat(Math.floor(r() * (r() < 0.01 ? 5_000_000 : 20_000)))); break; // size
-      case 5: if (m && typeof m === "object" && !Array.isArray(m)) m.id = strangeId(r); break;
-      case 6: if (m && typeof m === "object" && !Array.isArray(m)) m.method = pick<Json>(r, ["tools/call", "initialize", "nope", "", 5, "notifications/cancelled", "__proto__", "toString"]); break;
-      case 7: if (m && typeof m === "object" && !Array.isArray(m)) m.jsonrpc = pick<Json>(r, ["1.0", 2, null, "2.0 "]); break;
-      case 8: m = Array.from({ length: Math.floor(r() * 4) }, () => (r() < 0.5 ? m : value(r))); break; // batch (shared, not cloned: may be deep)
-      default: m = setAt(m, at, Array.from({ length: Math.floor(r() * 2000) }, (_, i) => i)); break; // wide
+      case 0:
+        m = setAt(m, at, value(r));
+        break; // type change
+      case 1:
+        m = setAt(m, at, undefined);
+        break; // drop
+      case 2:
+        m = setAt(m, [...at, pick(r, STRANGE_KEYS)], value(r));
+        break; // strange key
+      case 3:
+        m = setAt(m, at, nest(10 + Math.floor(r() * (r() < 0.2 ? 2_000 : 300)), 1, r() < 0.5));
+        break; // nesting (deeper ones are spliced as text: deepLine)
+      case 4:
+        m = setAt(m, at, "s".repeat(Math.floor(r() * (r() < 0.01 ? 5_000_000 : 20_000))));
+        break; // size
+      case 5:
+        if (m && typeof m === "object" && !Array.isArray(m)) m.id = strangeId(r);
+        break;
+      case 6:
+        if (m && typeof m === "object" && !Array.isArray(m))
+          m.method = pick<Json>(r, [
+            "tools/call",
+            "initialize",
+            "nope",
+            "",
+            5,
+            "notifications/cancelled",
+            "__proto__",
+            "toString",
+          ]);
+        break;
+      case 7:
+        if (m && typeof m === "object" && !Array.isArray(m)) m.jsonrpc = pick<Json>(r, ["1.0", 2, null, "2.0 "]);
+        break;
+      case 8:
+        m = Array.from({ length: Math.floor(r() * 4) }, () => (r() < 0.5 ? m : value(r)));
+        break; // batch (shared, not cloned: may be deep)
+      default:
+        m = setAt(
+          m,
+          at,
+          Array.from({ length: Math.floor(r() * 2000) }, (_, i) => i),
+        );
+        break; // wide
     }
   }
   return m;
@@ -117,16 +202,26 @@ export function mutateMessage(r: Rng, seed: Msg): Json {
 export function damage(r: Rng, text: string): Buffer {
   let b = Buffer.from(text, "utf8");
   switch (Math.floor(r() * 7)) {
-    case 0: return b.subarray(0, Math.floor(r() * b.length)); // truncated
-    case 1: { // invalid UTF-8 somewhere
+    case 0:
+      return b.subarray(0, Math.floor(r() * b.length)); // truncated
+    case 1: {
+      // invalid UTF-8 somewhere
       b = Buffer.from(b);
       if (b.length > 0) b[Math.floor(r() * b.length)] = pick(r, [0xff, 0xc0, 0x80, 0xed]);
       return b;
     }
-    case 2: return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]); // BOM
-    case 3: return Buffer.concat([b, Buffer.from("\r")]);
-    case 4: return Buffer.from(text.replace(/"/, "'"), "utf8");
-    case 5: return Buffer.from(pick(r, ["", " ", "null", "[]", "{}", "[[]]", "1", '"x"', "{\"jsonrpc\":\"2.0\"", "]", "}{"]), "utf8");
-    default: return b;
+    case 2:
+      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b]); // BOM
+    case 3:
+      return Buffer.concat([b, Buffer.from("\r")]);
+    case 4:
+      return Buffer.from(text.replace(/"/, "'"), "utf8");
+    case 5:
+      return Buffer.from(
+        pick(r, ["", " ", "null", "[]", "{}", "[[]]", "1", '"x"', '{"jsonrpc":"2.0"', "]", "}{"]),
+        "utf8",
+      );
+    default:
+      return b;
   }
 }

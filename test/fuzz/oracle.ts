@@ -14,7 +14,8 @@ export interface Expectation {
   codes?: number[];
 }
 
-const isId = (v: unknown): v is string | number => typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
+const isId = (v: unknown): v is string | number =>
+  typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 
 /** Nesting depth of a parsed value, walked without recursion (the oracle does not reuse the runtime's byte scanner). */
 export function depth(v: Json): number {
@@ -35,10 +36,12 @@ export const MCP_CODES = [-32700, -32600, -32601, -32602, -32603, -32000, -32002
 
 /** One message (not a batch) as a 2025-11-25 server sees it after initialize. */
 export function expect(m: Json, bytes: number, maxBytes: number, maxDepth: number): Expectation {
-  if (typeof m !== "object" || m === null || Array.isArray(m)) return { reply: true, id: null, codes: [-32600, -32700] };
+  if (typeof m !== "object" || m === null || Array.isArray(m))
+    return { reply: true, id: null, codes: [-32600, -32700] };
   const tooBig = bytes > maxBytes;
   // An oversized line is read by its outline only: a request id longer than the scanner keeps is unreadable.
-  if (tooBig && "method" in m && "id" in m && isId(m.id) && JSON.stringify(m.id).length > 1024) return { reply: true, id: null, codes: [-32700] };
+  if (tooBig && "method" in m && "id" in m && isId(m.id) && JSON.stringify(m.id).length > 1024)
+    return { reply: true, id: null, codes: [-32700] };
   if (tooBig && !("method" in m) && !("id" in m)) return { reply: true, id: null, codes: [-32700] };
   const tooDeep = !tooBig && depth(m) > maxDepth;
   if ("method" in m) {
@@ -64,8 +67,11 @@ export function expectLine(line: Buffer, maxBytes: number, maxDepth: number): Ex
     value = JSON.parse(body.toString("utf8")) as Json;
   } catch {
     // Unparsable; when oversized it may still be read by its outline (a request with a readable id).
-    return body.length > maxBytes ? { reply: true, codes: [-32600, -32700] } : { reply: true, id: null, codes: [-32700] };
+    return body.length > maxBytes
+      ? { reply: true, codes: [-32600, -32700] }
+      : { reply: true, id: null, codes: [-32700] };
   }
-  if (body.length > maxBytes && (typeof value !== "object" || value === null || Array.isArray(value))) return { reply: true, id: null, codes: [-32700] };
+  if (body.length > maxBytes && (typeof value !== "object" || value === null || Array.isArray(value)))
+    return { reply: true, id: null, codes: [-32700] };
   return expect(value, body.length, maxBytes, maxDepth);
 }

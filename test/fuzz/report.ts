@@ -21,7 +21,22 @@ export interface Report {
 }
 
 export function newReport(transport: Report["transport"], side: Report["side"]): Report {
-  return { transport, side, messages: 0, crashes: 0, hangs: 0, wrongCodes: 0, leaks: 0, probeFailures: 0, rssIdleMiB: 0, rssEndMiB: 0, heapIdleMiB: 0, heapEndMiB: 0, seconds: 0, samples: [] };
+  return {
+    transport,
+    side,
+    messages: 0,
+    crashes: 0,
+    hangs: 0,
+    wrongCodes: 0,
+    leaks: 0,
+    probeFailures: 0,
+    rssIdleMiB: 0,
+    rssEndMiB: 0,
+    heapIdleMiB: 0,
+    heapEndMiB: 0,
+    seconds: 0,
+    samples: [],
+  };
 }
 
 export function sample(r: Report, what: string): void {

@@ -30,7 +30,12 @@ const count = Number(values.count);
 const seconds = Number(values.time);
 const seed = Number(values.seed);
 const batch = Number(values.batch);
-for (const [k, v] of [["count", count], ["time", seconds], ["seed", seed], ["batch", batch]] as const) {
+for (const [k, v] of [
+  ["count", count],
+  ["time", seconds],
+  ["seed", seed],
+  ["batch", batch],
+] as const) {
   if (!Number.isFinite(v) || v < 0) {
     process.stderr.write(`fuzz: --${k} must be a non-negative number\n`);
     process.exit(2);
@@ -63,5 +68,9 @@ for (const name of chosen) {
 if (values.json) process.stdout.write(JSON.stringify(reports, null, 2) + "\n");
 // Memory is judged on the V8 heap after GC: RSS also counts pages the allocator keeps after
 // multi-megabyte messages, which it reports but does not hand back (both are printed).
-const bad = reports.filter((r) => r.crashes + r.hangs + r.wrongCodes + r.leaks + r.probeFailures > 0 || r.heapEndMiB > Math.max(r.heapIdleMiB * 1.2, r.heapIdleMiB + 4));
+const bad = reports.filter(
+  (r) =>
+    r.crashes + r.hangs + r.wrongCodes + r.leaks + r.probeFailures > 0 ||
+    r.heapEndMiB > Math.max(r.heapIdleMiB * 1.2, r.heapIdleMiB + 4),
+);
 process.exit(bad.length === 0 ? 0 : 1);

@@ -26,11 +26,15 @@ export function hostileLine(r: Rng, seeds: Msg[], n: number): Buffer {
   const roll = r();
   // Rare on purpose: each costs megabytes, and the classes are few (the mutations below also reach them).
   if (roll < 0.01) return Buffer.from(deepLine(r, `f${n}`, 60_000));
-  if (roll < 0.0105) return Buffer.from(`{"jsonrpc":"2.0","id":"f${n}","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(MAX_BYTES + 10)}"}}}`);
+  if (roll < 0.0105)
+    return Buffer.from(
+      `{"jsonrpc":"2.0","id":"f${n}","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(MAX_BYTES + 10)}"}}}`,
+    );
   const m: Json = mutateMessage(r, pick(r, seeds));
   // Give every request with a usable id a fresh one, so replies can be matched to lines.
   if (m && typeof m === "object" && !Array.isArray(m) && "method" in m && "id" in m && isId(m.id)) m.id = `f${n}`;
-  if (m && typeof m === "object" && !Array.isArray(m) && m.method === "notifications/cancelled") m.params = { requestId: "not-ours" };
+  if (m && typeof m === "object" && !Array.isArray(m) && m.method === "notifications/cancelled")
+    m.params = { requestId: "not-ours" };
   let text: string;
   try {
     text = JSON.stringify(m);
@@ -74,13 +78,19 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
             if (typeof sub === "string" || typeof sub === "number") {
               listens.add(sub);
               inbox.push({ id: sub, result: { acknowledged: x.params.notifications } });
-              target.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: sub } }) + "\n");
+              target.child.stdin!.write(
+                JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: sub } }) +
+                  "\n",
+              );
             }
             continue;
           }
           if (x && typeof x === "object" && !("method" in x) && listens.delete(x.id)) continue;
           // The server asks us things (sampling, elicitation, roots): answer, so its tools finish.
-          if (x && typeof x === "object" && "method" in x && "id" in x) target.child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id: x.id, error: { code: -32601, message: "fuzzer declines" } }) + "\n");
+          if (x && typeof x === "object" && "method" in x && "id" in x)
+            target.child.stdin!.write(
+              JSON.stringify({ jsonrpc: "2.0", id: x.id, error: { code: -32601, message: "fuzzer declines" } }) + "\n",
+            );
           else if (x && typeof x === "object" && "id" in x) inbox.push(x);
         }
       }
@@ -90,7 +100,16 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
   const handshake = async () => {
     attach();
     await target.start();
-    write(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } } })));
+    write(
+      Buffer.from(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: "init",
+          method: "initialize",
+          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } },
+        }),
+      ),
+    );
     await waitFor(() => inbox.some((m) => m.id === "init"), 5000);
     write(Buffer.from('{"jsonrpc":"2.0","method":"notifications/initialized"}'));
     inbox = [];
@@ -111,9 +130,21 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
       if (i % 64 === 0) await drain(target);
     }
     const probeId = `probe${probe++}`;
-    write(Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: probeId, method: "tools/call", params: { name: "test_simple_text", arguments: {} } })));
+    write(
+      Buffer.from(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: probeId,
+          method: "tools/call",
+          params: { name: "test_simple_text", arguments: {} },
+        }),
+      ),
+    );
     const owed = expected.filter((x) => x.e.reply && x.e.id !== undefined && x.e.id !== null).map((x) => x.e.id);
-    const ok = await waitFor(() => inbox.some((m) => m.id === probeId) && owed.every((id) => inbox.some((m) => m.id === id)), 10_000);
+    const ok = await waitFor(
+      () => inbox.some((m) => m.id === probeId) && owed.every((id) => inbox.some((m) => m.id === id)),
+      10_000,
+    );
     if (!target.alive) {
       report.crashes++;
       sample(report, `crash after a batch starting at line ${n - o.batch}`);
@@ -127,9 +158,27 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
     }
     if (!ok) await new Promise((res) => setTimeout(res, 100));
     const hangsBefore = report.hangs;
-    check(report, expected, inbox.filter((m) => m.id !== probeId));
+    check(
+      report,
+      expected,
+      inbox.filter((m) => m.id !== probeId),
+    );
     if (process.env.FUZZ_DUMP && report.hangs > hangsBefore) {
-      (await import("node:fs")).writeFileSync(process.env.FUZZ_DUMP, JSON.stringify({ lines: expected.map((x) => ({ line: x.line.length < 200_000 ? x.line.toString("base64") : "", len: x.line.length, e: x.e })), replies: inbox }, null, 1));
+      (await import("node:fs")).writeFileSync(
+        process.env.FUZZ_DUMP,
+        JSON.stringify(
+          {
+            lines: expected.map((x) => ({
+              line: x.line.length < 200_000 ? x.line.toString("base64") : "",
+              len: x.line.length,
+              e: x.e,
+            })),
+            replies: inbox,
+          },
+          null,
+          1,
+        ),
+      );
     }
     inbox = [];
     const s = await target.stats();
@@ -144,7 +193,8 @@ export async function fuzzStdioServer(o: CampaignOptions): Promise<Report> {
     }
   }
   const end = await target.stats();
-  if (process.env.FUZZ_DUMP) process.stderr.write(`[fuzz] idle ${JSON.stringify(idle)}\n[fuzz] end ${JSON.stringify(end)}\n`);
+  if (process.env.FUZZ_DUMP)
+    process.stderr.write(`[fuzz] idle ${JSON.stringify(idle)}\n[fuzz] end ${JSON.stringify(end)}\n`);
   report.rssEndMiB = mib(end?.rss ?? 0);
   report.heapEndMiB = mib(end?.heap ?? 0);
   report.crashes = Math.max(report.crashes, target.crashes);
@@ -161,7 +211,11 @@ export function check(report: Report, expected: { line: Buffer; e: Expectation }
   const ordered = [...expected].sort((a, b) => rank(a.e) - rank(b.e));
   for (const { line, e } of ordered) {
     if (!e.reply) continue;
-    const i = pool.findIndex((m) => (e.id === undefined || m.id === e.id) && (e.codes === undefined ? true : m.error && e.codes.includes(m.error.code)));
+    const i = pool.findIndex(
+      (m) =>
+        (e.id === undefined || m.id === e.id) &&
+        (e.codes === undefined ? true : m.error && e.codes.includes(m.error.code)),
+    );
     if (i !== -1) {
       pool.splice(i, 1);
       continue;
@@ -169,7 +223,10 @@ export function check(report: Report, expected: { line: Buffer; e: Expectation }
     const byId = e.id === undefined || e.id === null ? -1 : pool.findIndex((m) => m.id === e.id);
     if (byId !== -1) {
       report.wrongCodes++;
-      sample(report, `wrong answer to ${line.toString("utf8").slice(0, 150)}: ${JSON.stringify(pool[byId]).slice(0, 200)} (expected ${JSON.stringify(e)})`);
+      sample(
+        report,
+        `wrong answer to ${line.toString("utf8").slice(0, 150)}: ${JSON.stringify(pool[byId]).slice(0, 200)} (expected ${JSON.stringify(e)})`,
+      );
       pool.splice(byId, 1);
     } else if (e.id !== null) {
       report.hangs++;

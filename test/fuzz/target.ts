@@ -38,7 +38,11 @@ if (mode === "stdio") {
   await mcp.connect(new StdioServerTransport());
   process.stdin.on("end", () => process.exit(0));
 } else {
-  http = createStreamableHttpServer({ onsession: (t) => void mcp.connect(t), onerror: () => void errors++, keepAliveMs: 0 });
+  http = createStreamableHttpServer({
+    onsession: (t) => void mcp.connect(t),
+    onerror: () => void errors++,
+    keepAliveMs: 0,
+  });
   const url = await http.listen();
   process.stdout.write(`listening on ${url.href}\n`);
   process.on("SIGTERM", () => void http!.close().then(() => process.exit(0)));

@@ -14,13 +14,15 @@ import { format } from "prettier";
 import { emitTypes } from "../../generator/emit/protocol/types.js";
 import { REVISIONS, revisionModel as schemaModel, type Revision } from "./helpers/revision-model.js";
 
-
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const COMPILERS = {
-  "ts7": join(root, "node_modules/typescript/bin/tsc"),
+  ts7: join(root, "node_modules/typescript/bin/tsc"),
   "ts5.9": join(root, "node_modules/typescript-5/bin/tsc"),
 };
-const RESOLUTIONS = { NodeNext: { module: "NodeNext", moduleResolution: "NodeNext" }, Bundler: { module: "ESNext", moduleResolution: "Bundler" } };
+const RESOLUTIONS = {
+  NodeNext: { module: "NodeNext", moduleResolution: "NodeNext" },
+  Bundler: { module: "ESNext", moduleResolution: "Bundler" },
+};
 const dir = mkdtempSync(join(tmpdir(), "mcpgen-types-"));
 
 function checks(rev: Revision): string {
@@ -88,7 +90,10 @@ function checks(rev: Revision): string {
       `export const badTaskGet: RequestParams<"tasks/get"> = { taskId: "t", _meta: { progressToken: true } };`,
     );
   }
-  if (framed) lines.push(`export const schemaShape: RequestParams = { _meta: ${modern ? meta.slice(", _meta: ".length) : "{}"} };`);
+  if (framed)
+    lines.push(
+      `export const schemaShape: RequestParams = { _meta: ${modern ? meta.slice(", _meta: ".length) : "{}"} };`,
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -159,9 +164,14 @@ test("control: the type tests catch loose params types", () => {
   writeFileSync(join(dir, "loose", "2025-06-18", "types.ts"), loose);
   writeFileSync(join(dir, "loose", "checks.ts"), checks("2025-06-18"));
   const r = tsc("ts7", tsconfig("loose", "NodeNext", ["loose/2025-06-18/types.ts", "loose/checks.ts"]));
-  const unused = r.output.split("\n").filter((l) => l.includes("TS2578")).map((l) => /\((\d+),/.exec(l)?.[1]);
+  const unused = r.output
+    .split("\n")
+    .filter((l) => l.includes("TS2578"))
+    .map((l) => /\((\d+),/.exec(l)?.[1]);
   const lines = checks("2025-06-18").split("\n");
-  const expected = ["badParams", "badRequest", "badListed"].map((n) => String(lines.findIndex((l) => l.includes(`const ${n}:`))));
+  const expected = ["badParams", "badRequest", "badListed"].map((n) =>
+    String(lines.findIndex((l) => l.includes(`const ${n}:`))),
+  );
   assert.equal(unused, expected, r.output); // each @ts-expect-error sits on the line above its declaration
   assert.match(r.output, /'r\.tools' is possibly 'undefined'/);
 });

@@ -14,7 +14,9 @@ const emitted = new Map(REVISIONS.map((r) => [r, emitTypes(models.get(r)!)[0]!.c
 const typesOf = (r: (typeof REVISIONS)[number]): string => emitted.get(r)!;
 
 function declared(text: string): string[] {
-  return [...text.matchAll(/^export (?:interface|type|enum|const enum|class|function|const|let|var) ([\w$]+)/gm)].map((m) => m[1]!);
+  return [...text.matchAll(/^export (?:interface|type|enum|const enum|class|function|const|let|var) ([\w$]+)/gm)].map(
+    (m) => m[1]!,
+  );
 }
 
 /** The declaration of `name` with the JSDoc right above it. */
@@ -40,7 +42,10 @@ test("covers every bundled revision", () => {
 
 test("emits one file, types.ts", () => {
   const files = emitTypes(models.get("2025-06-18")!);
-  assert.equal(files.map((f) => f.path), ["types.ts"]);
+  assert.equal(
+    files.map((f) => f.path),
+    ["types.ts"],
+  );
 });
 
 for (const rev of REVISIONS) {
@@ -75,17 +80,29 @@ for (const rev of REVISIONS) {
   test(`${rev}: descriptions become JSDoc on declarations and properties`, () => {
     const text = typesOf(rev);
     const call = declarationOf(text, "CallToolRequest");
-    assert.match(call, /^\/\*\*\n \* Used by the client to invoke a tool provided by the server\.\n \*\/\nexport interface CallToolRequest \{/);
+    assert.match(
+      call,
+      /^\/\*\*\n \* Used by the client to invoke a tool provided by the server\.\n \*\/\nexport interface CallToolRequest \{/,
+    );
     const text2 = declarationOf(text, "TextContent");
     assert.match(text2, /\/\*\*\n \* The text content of the message\.\n \*\/\ntext: string/);
     assert.match(declarationOf(text, "RequestId"), /A uniquely identifying ID for a request in JSON-RPC\./);
     // property JSDoc coming from a description that sits next to a $ref
-    const progress = rev >= "2025-11-25" ? declarationOf(text, rev === "2026-07-28" ? "RequestMetaObject" : "RequestParams") : declarationOf(text, "Request");
-    assert.match(progress, /If specified, the caller is requesting out-of-band progress notifications[^\n]*\n \*\/\nprogressToken\?: ProgressToken/);
+    const progress =
+      rev >= "2025-11-25"
+        ? declarationOf(text, rev === "2026-07-28" ? "RequestMetaObject" : "RequestParams")
+        : declarationOf(text, "Request");
+    assert.match(
+      progress,
+      /If specified, the caller is requesting out-of-band progress notifications[^\n]*\n \*\/\nprogressToken\?: ProgressToken/,
+    );
     // every definition description shows up
     for (const t of models.get(rev)!.types) {
       if (t.description === undefined) continue;
-      const firstLine = t.description.split("\n")[0]!.replace(/\*\//g, "* /").replace(/\{@link [^}]*\}/g, "");
+      const firstLine = t.description
+        .split("\n")[0]!
+        .replace(/\*\//g, "* /")
+        .replace(/\{@link [^}]*\}/g, "");
       for (const piece of firstLine.split(/\s{2,}/).filter((p) => p.length > 12)) {
         assert.ok(declarationOf(text, t.name).includes(piece.slice(0, 40)), `${t.name}: description missing`);
       }
@@ -96,9 +113,15 @@ for (const rev of REVISIONS) {
     const text = typesOf(rev);
     assert.match(declarationOf(text, "CallToolRequest"), /method: "tools\/call"/);
     assert.match(declarationOf(text, "RequestId"), /export type RequestId = \(string \| number\)/);
-    assert.match(declarationOf(text, "JSONRPCMessage"), /export type JSONRPCMessage = \(JSONRPCRequest \| JSONRPCNotification \| /);
+    assert.match(
+      declarationOf(text, "JSONRPCMessage"),
+      /export type JSONRPCMessage = \(JSONRPCRequest \| JSONRPCNotification \| /,
+    );
     if (rev >= "2025-06-18") {
-      assert.match(declarationOf(text, "ContentBlock"), /export type ContentBlock = \(TextContent \| ImageContent \| AudioContent \| ResourceLink \| EmbeddedResource\)/);
+      assert.match(
+        declarationOf(text, "ContentBlock"),
+        /export type ContentBlock = \(TextContent \| ImageContent \| AudioContent \| ResourceLink \| EmbeddedResource\)/,
+      );
     }
     assert.match(declarationOf(text, "TextContent"), /type: "text"/);
   });
@@ -117,7 +140,10 @@ for (const rev of REVISIONS) {
     assert.equal(union("ServerRequestMethod"), pick("request", "server"));
     assert.equal(union("ClientNotificationMethod"), pick("notification", "client"));
     assert.equal(union("ServerNotificationMethod"), pick("notification", "server"));
-    assert.equal(union("RequestMethod"), model.methods.filter((m) => m.kind === "request").map((m) => m.method));
+    assert.equal(
+      union("RequestMethod"),
+      model.methods.filter((m) => m.kind === "request").map((m) => m.method),
+    );
     for (const m of model.methods) {
       const line = new RegExp(`^${JSON.stringify(m.method).replace(/[/]/g, "\\/")}: \\{ params(\\??):`, "m").exec(text);
       assert.ok(line, `${m.method} missing from the maps`);
@@ -128,19 +154,34 @@ for (const rev of REVISIONS) {
 
 test("2024-11-05: params that redefine params get the base _meta merged in; others keep theirs", () => {
   const text = typesOf("2024-11-05");
-  assert.match(text, /"tools\/call": \{ params: CallToolRequest\["params"\] & \{ _meta\?: NonNullable<Request\["params"\]>\["_meta"\] \}; result: CallToolResult \};/);
+  assert.match(
+    text,
+    /"tools\/call": \{ params: CallToolRequest\["params"\] & \{ _meta\?: NonNullable<Request\["params"\]>\["_meta"\] \}; result: CallToolResult \};/,
+  );
   assert.match(text, /"ping": \{ params\?: NonNullable<PingRequest\["params"\]>; result: EmptyResult \};/);
-  assert.match(text, /"notifications\/cancelled": \{ params: CancelledNotification\["params"\] & \{ _meta\?: NonNullable<Notification\["params"\]>\["_meta"\] \} \};/);
+  assert.match(
+    text,
+    /"notifications\/cancelled": \{ params: CancelledNotification\["params"\] & \{ _meta\?: NonNullable<Notification\["params"\]>\["_meta"\] \} \};/,
+  );
 });
 
 test("2025-11-25: named params, schema RequestParams/NotificationParams double as the generic maps", () => {
   const text = typesOf("2025-11-25");
   assert.match(text, /"tools\/call": \{ params: CallToolRequestParams; result: CallToolResult \};/);
-  assert.match(text, /^export type RequestParams<M extends RequestMethod \| void = void> = M extends RequestMethod \? RequestMap\[M\]\["params"\] : \{/m);
+  assert.match(
+    text,
+    /^export type RequestParams<M extends RequestMethod \| void = void> = M extends RequestMethod \? RequestMap\[M\]\["params"\] : \{/m,
+  );
   assert.match(text, /^export type NotificationParams<M extends NotificationMethod \| void = void> = /m);
   // tasks/* keep inline params without _meta; the common RequestParams._meta is merged in
-  assert.match(text, /"tasks\/get": \{ params: GetTaskRequest\["params"\] & \{ _meta\?: RequestParams\["_meta"\] \}; result: GetTaskResult \};/);
-  assert.match(text, /"notifications\/elicitation\/complete": \{ params: ElicitationCompleteNotification\["params"\] & \{ _meta\?: NotificationParams\["_meta"\] \} \};/);
+  assert.match(
+    text,
+    /"tasks\/get": \{ params: GetTaskRequest\["params"\] & \{ _meta\?: RequestParams\["_meta"\] \}; result: GetTaskResult \};/,
+  );
+  assert.match(
+    text,
+    /"notifications\/elicitation\/complete": \{ params: ElicitationCompleteNotification\["params"\] & \{ _meta\?: NotificationParams\["_meta"\] \} \};/,
+  );
 });
 
 test("2026-07-28: one-member union is an alias, pinned results are discriminated on resultType", () => {
@@ -185,7 +226,15 @@ function tinyModel(types: ProtocolModel["types"]): ProtocolModel {
 test("comment terminators in descriptions are escaped", () => {
   const text = emitTypes(
     tinyModel([
-      { name: "A", description: "ends */ early", schema: { description: "ends */ early", type: "object", properties: { x: { description: "also */ here", type: "string" } } } },
+      {
+        name: "A",
+        description: "ends */ early",
+        schema: {
+          description: "ends */ early",
+          type: "object",
+          properties: { x: { description: "also */ here", type: "string" } },
+        },
+      },
     ]),
   )[0]!.contents;
   assert.not.match(text.replace(/^\/\*\*|\*\/$/gm, ""), /ends \*\/|also \*\//);
@@ -195,20 +244,31 @@ test("comment terminators in descriptions are escaped", () => {
 
 test("bad references fail with the definition and JSON pointer", () => {
   try {
-    emitTypes(tinyModel([{ name: "A", schema: { type: "object", properties: { x: { $ref: "#/definitions/Missing" } } } }]));
+    emitTypes(
+      tinyModel([{ name: "A", schema: { type: "object", properties: { x: { $ref: "#/definitions/Missing" } } } }]),
+    );
     assert.unreachable();
   } catch (err) {
     assert.instance(err, TypesEmitError);
-    assert.match((err as Error).message, "#/definitions/A/properties/x/$ref: reference to unknown definition \"Missing\"");
+    assert.match(
+      (err as Error).message,
+      '#/definitions/A/properties/x/$ref: reference to unknown definition "Missing"',
+    );
   }
-  assert.throws(() => emitTypes(tinyModel([{ name: "A", schema: { $ref: "other.json#/X" } }])), /#\/definitions\/A\/\$ref: expected a local reference/);
+  assert.throws(
+    () => emitTypes(tinyModel([{ name: "A", schema: { $ref: "other.json#/X" } }])),
+    /#\/definitions\/A\/\$ref: expected a local reference/,
+  );
   assert.throws(() => emitTypes(tinyModel([{ name: "ResultOf", schema: { type: "string" } }])), /collides/);
 });
 
 test("link repair restores the TSDoc label separator only where the target is a definition", () => {
   const names = new Set(["CallToolRequest", "Tool", "MetaObject", "Result", "ResultType"]);
   assert.is(repairLinks("see {@link CallToolRequesttools/call}.", names), "see {@link CallToolRequest | tools/call}.");
-  assert.is(repairLinks("{@link Tool} {@link Tool.outputSchema} {@link ResultType}", names), "{@link Tool} {@link Tool.outputSchema} {@link ResultType}");
+  assert.is(
+    repairLinks("{@link Tool} {@link Tool.outputSchema} {@link ResultType}", names),
+    "{@link Tool} {@link Tool.outputSchema} {@link ResultType}",
+  );
   assert.is(repairLinks("{@link MetaObject`_meta` key naming}", names), "{@link MetaObject | `_meta` key naming}");
   assert.is(repairLinks("{@link Unknownthing}", names), "{@link Unknownthing}");
 });
@@ -217,7 +277,15 @@ test("the synchronous pipeline matches json-schema-to-typescript's compile() on 
   const model = models.get("2025-11-25")!;
   const names = new Set(model.types.map((t) => t.name));
   const opts = { bannerComment: "", format: false, additionalProperties: false, ignoreMinAndMaxItems: true };
-  for (const name of ["CallToolResult", "ContentBlock", "RequestId", "ElicitRequestParams", "Annotations", "ClientCapabilities", "GetTaskResult"]) {
+  for (const name of [
+    "CallToolResult",
+    "ContentBlock",
+    "RequestId",
+    "ElicitRequestParams",
+    "Annotations",
+    "ClientCapabilities",
+    "GetTaskResult",
+  ]) {
     const def = model.types.find((t) => t.name === name)!;
     const ctx = { refPrefix: "#/$defs/", names, definition: `#/$defs/${name}`, openDefinitions: new Set<string>() };
     const schema = normaliseSchema(def.schema, ctx) as Parameters<typeof compile>[0];

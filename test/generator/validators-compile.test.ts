@@ -63,7 +63,10 @@ const compilers: Array<[string, string]> = [
 ];
 
 function compile(dir: string, tsc: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+  const run = spawnSync(process.execPath, [tsc, "-p", join(dir, "tsconfig.json")], {
+    encoding: "utf8",
+    timeout: 120_000,
+  });
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
@@ -101,7 +104,9 @@ for (const [name, tsc, resolution] of matrix) {
 test("the ajv code needs its @ts-nocheck (so the previous tests exercise it after the banner)", async () => {
   const dir = tempDir("validators-tsc-");
   try {
-    await writeProject(dir, (files) => files.map((f) => ({ ...f, contents: f.contents.replace("// @ts-nocheck", "//") })));
+    await writeProject(dir, (files) =>
+      files.map((f) => ({ ...f, contents: f.contents.replace("// @ts-nocheck", "//") })),
+    );
     writeFileSync(join(dir, "tsconfig.json"), tsconfig("NodeNext"));
     const { status, output } = compile(dir, compilers[0]![1]);
     assert.is.not(status, 0);

@@ -83,9 +83,13 @@ export function loadValidators(revision: string): Promise<LoadedValidators> {
       try {
         writeTranspiled(dir, files);
         const module = (await import(pathToFileURL(join(dir, "validators.js")).href)) as Record<string, unknown>;
-        const { validators: loaders } = (await import(pathToFileURL(join(dir, "loaders.js")).href)) as { validators: ValidatorLoaders };
+        const { validators: loaders } = (await import(pathToFileURL(join(dir, "loaders.js")).href)) as {
+          validators: ValidatorLoaders;
+        };
         const resolve = async (thunks: ValidatorLoaders["params"]) =>
-          Object.fromEntries(await Promise.all(Object.entries(thunks).map(async ([m, load]) => [m, (await load()).validate] as const)));
+          Object.fromEntries(
+            await Promise.all(Object.entries(thunks).map(async ([m, load]) => [m, (await load()).validate] as const)),
+          );
         const loaded = { params: await resolve(loaders.params), results: await resolve(loaders.results) };
         return {
           loaded,

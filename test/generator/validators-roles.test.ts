@@ -24,7 +24,12 @@ function expectedReceive(role: Role, m: MethodDef, kind: Kind): boolean {
 function thunks(source: string): Record<Kind, Map<string, string>> {
   const [params, results] = source.split(/\n\s*results: \{/);
   const read = (part: string) =>
-    new Map([...part!.matchAll(/^\s*("[^"]+"|[\w$]+): \(\) => import\("\.\/validators\/([^"]+)\.js"\),$/gm)].map((m) => [m[1]!.replace(/^"|"$/g, ""), m[2]!]));
+    new Map(
+      [...part!.matchAll(/^\s*("[^"]+"|[\w$]+): \(\) => import\("\.\/validators\/([^"]+)\.js"\),$/gm)].map((m) => [
+        m[1]!.replace(/^"|"$/g, ""),
+        m[2]!,
+      ]),
+    );
   return { params: read(params!), results: read(results ?? "") };
 }
 
@@ -48,17 +53,28 @@ for (const revision of REVISIONS) {
     const model = modelOf(revision);
     const emitted: EmittedFile[] = await emitValidators(model);
     const file = (path: string) => emitted.find((f) => f.path === path)!.contents;
-    const modules = new Map(emitted.filter((f) => f.path.startsWith("validators/")).map((f) => [f.path.slice("validators/".length, -".ts".length), f.contents]));
+    const modules = new Map(
+      emitted
+        .filter((f) => f.path.startsWith("validators/"))
+        .map((f) => [f.path.slice("validators/".length, -".ts".length), f.contents]),
+    );
     const all = thunks(file("loaders.ts"));
     const byRole = { server: thunks(file(ROLE_FILES.server)), client: thunks(file(ROLE_FILES.client)) };
     for (const kind of ["params", "results"] as const) {
       // Every loader is some role's, with the module loaders.ts gives it.
       const union = new Set([...byRole.server[kind].keys(), ...byRole.client[kind].keys()]);
-      assert.equal([...union].sort(), [...all[kind].keys()].sort(), `${kind}: server and client together cover loaders.ts`);
+      assert.equal(
+        [...union].sort(),
+        [...all[kind].keys()].sort(),
+        `${kind}: server and client together cover loaders.ts`,
+      );
       for (const role of ["server", "client"] as const) {
-        const expected = model.methods.filter((m) => all[kind].has(m.method) && expectedReceive(role, m, kind)).map((m) => m.method);
+        const expected = model.methods
+          .filter((m) => all[kind].has(m.method) && expectedReceive(role, m, kind))
+          .map((m) => m.method);
         assert.equal([...byRole[role][kind].keys()].sort(), expected.sort(), `${role} ${kind}`);
-        for (const [method, module] of byRole[role][kind]) assert.is(module, all[kind].get(method), `${role} ${kind} ${method}`);
+        for (const [method, module] of byRole[role][kind])
+          assert.is(module, all[kind].get(method), `${role} ${kind} ${method}`);
       }
     }
     for (const role of ["server", "client"] as const) {
@@ -66,7 +82,8 @@ for (const revision of REVISIONS) {
       const reached = closure(modules, own(role));
       const otherOnly = own(PEER[role]).filter((m) => !closure(modules, own(role)).has(m));
       assert.ok(otherOnly.length > 0, `${revision}: the ${PEER[role]} receives something the ${role} never does`);
-      for (const m of otherOnly) assert.not.ok(reached.has(m), `${role}-side.ts reaches ${m}, which only a ${PEER[role]} uses`);
+      for (const m of otherOnly)
+        assert.not.ok(reached.has(m), `${role}-side.ts reaches ${m}, which only a ${PEER[role]} uses`);
     }
     // elicitation/create: a server sends it, so only a client checks its params.
     if (model.methods.some((m) => m.method === "elicitation/create")) {
@@ -93,7 +110,9 @@ function staticClosure(entry: string): Set<string> {
 /** File names of the chunks the loaders in `files` import lazily. */
 function lazyTargets(files: Iterable<string>): Set<string> {
   const out = new Set<string>();
-  for (const f of files) for (const m of readFileSync(f, "utf8").matchAll(/import\("(\.{1,2}\/[^"]+\.js)"\)/g)) out.add(join(dirname(f), m[1]!));
+  for (const f of files)
+    for (const m of readFileSync(f, "utf8").matchAll(/import\("(\.{1,2}\/[^"]+\.js)"\)/g))
+      out.add(join(dirname(f), m[1]!));
   return out;
 }
 
@@ -106,9 +125,14 @@ test("@mcpgen/runtime/protocol/<rev>/server-side: a lazy binding of the server's
     const full = (await import(`@mcpgen/runtime/protocol/${revision}/methods`)) as RevisionInfo;
     assert.is(server.methods, full.methods, `${revision}: one method table`);
     assert.is(client.methods, full.methods);
-    for (const [role, info] of [["server", server], ["client", client]] as const) {
+    for (const [role, info] of [
+      ["server", server],
+      ["client", client],
+    ] as const) {
       const expected = (kind: Kind) =>
-        Object.keys(full.validators[kind]).filter((method) => expectedReceive(role, { ...(full.methods as Record<string, MethodDef>)[method]!, method }, kind));
+        Object.keys(full.validators[kind]).filter((method) =>
+          expectedReceive(role, { ...(full.methods as Record<string, MethodDef>)[method]!, method }, kind),
+        );
       const keys = (v: ValidatorLoaders, kind: Kind) => Object.keys(v[kind]).sort();
       assert.equal(keys(info.validators, "params"), expected("params").sort(), `${revision} ${role} params`);
       assert.equal(keys(info.validators, "results"), expected("results").sort(), `${revision} ${role} results`);
@@ -124,12 +148,19 @@ test("@mcpgen/runtime/protocol/<rev>/server-side: a lazy binding of the server's
     const serverOwn = lazyTargets([entry("server-side")]);
     const serverReach = lazyTargets(beyondCore(entry("server-side")));
     assert.ok(serverOwn.size > 0, `${revision}: server-side.js holds its loaders`);
-    assert.equal([...serverReach].sort(), [...serverOwn].sort(), `${revision}: server-side.js reaches only its own loaders`);
+    assert.equal(
+      [...serverReach].sort(),
+      [...serverOwn].sort(),
+      `${revision}: server-side.js reaches only its own loaders`,
+    );
     const clientOnly = [...lazyTargets([entry("client-side")])].filter((f) => !serverOwn.has(f));
     assert.ok(clientOnly.length > 0, `${revision}: a client loads validators a server never does`);
     for (const f of clientOnly) assert.not.ok(serverReach.has(f), `${revision}: server-side reaches ${f}`);
     const fullReach = lazyTargets(beyondCore(entry("methods")));
-    assert.ok(serverReach.size < fullReach.size, `${revision}: server-side reaches ${serverReach.size} of ${fullReach.size} validator chunks`);
+    assert.ok(
+      serverReach.size < fullReach.size,
+      `${revision}: server-side reaches ${serverReach.size} of ${fullReach.size} validator chunks`,
+    );
   }
 });
 

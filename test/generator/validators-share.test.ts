@@ -17,7 +17,8 @@ async function emitAll(): Promise<Map<string, EmittedFile[]>> {
   return out;
 }
 
-const specifiers = (source: string): string[] => [...source.matchAll(/(?:from |import\()"(\.[^"]+)"/g)].map((m) => m[1]!);
+const specifiers = (source: string): string[] =>
+  [...source.matchAll(/(?:from |import\()"(\.[^"]+)"/g)].map((m) => m[1]!);
 const normalise = (path: string): string => {
   const out: string[] = [];
   for (const part of path.split("/")) {
@@ -35,8 +36,15 @@ test("the five revisions' tree: every relative import is a file of it, no cycles
   for (const [path, contents] of files) {
     const dir = path.slice(0, path.lastIndexOf("/"));
     const targets = specifiers(contents).map((s) => normalise(`${dir}/${s}`).replace(/\.js$/, ".ts"));
-    for (const t of targets) assert.ok(files.has(t) || /^[^/]+\/(?:types|table|methods)\.ts$/.test(t), `${path} imports ${t}, which is not emitted`);
-    edges.set(path, targets.filter((t) => files.has(t)));
+    for (const t of targets)
+      assert.ok(
+        files.has(t) || /^[^/]+\/(?:types|table|methods)\.ts$/.test(t),
+        `${path} imports ${t}, which is not emitted`,
+      );
+    edges.set(
+      path,
+      targets.filter((t) => files.has(t)),
+    );
   }
   const done = new Set<string>();
   const visit = (m: string, stack: string[]): void => {
@@ -47,10 +55,14 @@ test("the five revisions' tree: every relative import is a file of it, no cycles
   };
   for (const m of edges.keys()) visit(m, []);
   // Some module serves several revisions.
-  const crossRevision = [...files].filter(([path, c]) => path.split("/")[1] === "loaders.ts" && /import\("\.\.\//.test(c));
+  const crossRevision = [...files].filter(
+    ([path, c]) => path.split("/")[1] === "loaders.ts" && /import\("\.\.\//.test(c),
+  );
   assert.ok(crossRevision.length > 0, "a later revision's loaders import an earlier revision's module");
   let separate = 0;
-  for (const r of REVISIONS) for (const f of await emitValidators(modelOf(r))) if (f.path.startsWith("validators/")) separate += f.contents.length;
+  for (const r of REVISIONS)
+    for (const f of await emitValidators(modelOf(r)))
+      if (f.path.startsWith("validators/")) separate += f.contents.length;
   let shared = 0;
   for (const [path, c] of files) if (path.includes("/validators/")) shared += c.length;
   assert.ok(shared < separate * 0.9, `shared ${shared} bytes against ${separate} split per revision`);
@@ -67,9 +79,17 @@ test("each revision's loaders give exactly the validators its facade exports, on
     for (const [r, list] of all) writeTranspiled(join(dir, r), list);
     const seen = new Map<Validator, string>();
     for (const r of REVISIONS) {
-      const facade = (await import(pathToFileURL(join(dir, r, "validators.js")).href)) as { paramsValidators: Record<string, Validator>; resultValidators: Record<string, Validator> };
-      const { validators } = (await import(pathToFileURL(join(dir, r, "loaders.js")).href)) as { validators: ValidatorLoaders };
-      for (const [kind, expected] of [["params", facade.paramsValidators], ["results", facade.resultValidators]] as const) {
+      const facade = (await import(pathToFileURL(join(dir, r, "validators.js")).href)) as {
+        paramsValidators: Record<string, Validator>;
+        resultValidators: Record<string, Validator>;
+      };
+      const { validators } = (await import(pathToFileURL(join(dir, r, "loaders.js")).href)) as {
+        validators: ValidatorLoaders;
+      };
+      for (const [kind, expected] of [
+        ["params", facade.paramsValidators],
+        ["results", facade.resultValidators],
+      ] as const) {
         assert.equal(Object.keys(validators[kind]).sort(), Object.keys(expected).sort(), `${r} ${kind}`);
         for (const [method, load] of Object.entries(validators[kind])) {
           const v = (await load()).validate;
@@ -79,7 +99,11 @@ test("each revision's loaders give exactly the validators its facade exports, on
       }
     }
     // ping's params are the same in the first two revisions: one function.
-    const ping = async (r: string) => (await ((await import(pathToFileURL(join(dir, r, "loaders.js")).href)) as { validators: ValidatorLoaders }).validators.params.ping!()).validate;
+    const ping = async (r: string) =>
+      (
+        await ((await import(pathToFileURL(join(dir, r, "loaders.js")).href)) as { validators: ValidatorLoaders })
+          .validators.params.ping!()
+      ).validate;
     assert.is(await ping("2024-11-05"), await ping("2025-03-26"));
     assert.ok(seen.size > 0);
   } finally {

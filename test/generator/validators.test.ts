@@ -18,7 +18,13 @@ for (const revision of REVISIONS) {
     const model = modelOf(revision);
     const files = await emitValidators(model);
     const ajv = files.filter((f) => f.path.startsWith("validators/"));
-    assert.equal(files.map((f) => f.path).filter((p) => !p.startsWith("validators/")).sort(), ["client-side.ts", "loaders.ts", "server-side.ts", "validators.ts"]);
+    assert.equal(
+      files
+        .map((f) => f.path)
+        .filter((p) => !p.startsWith("validators/"))
+        .sort(),
+      ["client-side.ts", "loaders.ts", "server-side.ts", "validators.ts"],
+    );
     assert.ok(ajv.length > 10, `${ajv.length} validator modules`);
     const facade = files.find((f) => f.path === "validators.ts")!.contents;
     const siblings = new Set(ajv.map((f) => `./${f.path.slice("validators/".length).replace(/\.ts$/, ".js")}`));
@@ -29,7 +35,10 @@ for (const revision of REVISIONS) {
       assert.not.match(code, /ajv\//);
       const imported = importSpecifiers(code);
       for (const s of imported) assert.ok(s === "@mcpgen/runtime/abi/v7" || siblings.has(s), `${path} imports ${s}`);
-      edges.set(`./${path.slice("validators/".length).replace(/\.ts$/, ".js")}`, imported.filter((s) => siblings.has(s)));
+      edges.set(
+        `./${path.slice("validators/".length).replace(/\.ts$/, ".js")}`,
+        imported.filter((s) => siblings.has(s)),
+      );
     }
     // Shared modules are grouped by which methods reach them, so their imports never form a cycle.
     const done = new Set<string>();
@@ -40,9 +49,17 @@ for (const revision of REVISIONS) {
       done.add(m);
     };
     for (const m of edges.keys()) visit(m, []);
-    for (const s of importSpecifiers(facade)) assert.ok(s === "./types.js" || s === "@mcpgen/runtime/abi/v7" || siblings.has(`./${s.slice("./validators/".length)}`), s);
+    for (const s of importSpecifiers(facade))
+      assert.ok(
+        s === "./types.js" || s === "@mcpgen/runtime/abi/v7" || siblings.has(`./${s.slice("./validators/".length)}`),
+        s,
+      );
     for (const type of model.types) {
-      assert.match(facade, new RegExp(`export const validate${type.name} =\\s+m\\d+\\.\\w+ as Validator<T\\.${type.name}>;`), `no typed validate${type.name}`);
+      assert.match(
+        facade,
+        new RegExp(`export const validate${type.name} =\\s+m\\d+\\.\\w+ as Validator<T\\.${type.name}>;`),
+        `no typed validate${type.name}`,
+      );
     }
     const code = ajv.map((f) => f.contents).join("\n");
     // The ABI helpers are reached through the runtime, never through ajv.
@@ -55,8 +72,10 @@ for (const revision of REVISIONS) {
     const loaded = await loadValidators(revision);
     assert.equal(Object.keys(loaded.loaded.params).sort(), Object.keys(loaded.paramsValidators).sort());
     assert.equal(Object.keys(loaded.loaded.results).sort(), Object.keys(loaded.resultValidators).sort());
-    for (const [m, v] of Object.entries(loaded.paramsValidators)) assert.is(loaded.loaded.params[m], v, `params of ${m}`);
-    for (const [m, v] of Object.entries(loaded.resultValidators)) assert.is(loaded.loaded.results[m], v, `result of ${m}`);
+    for (const [m, v] of Object.entries(loaded.paramsValidators))
+      assert.is(loaded.loaded.params[m], v, `params of ${m}`);
+    for (const [m, v] of Object.entries(loaded.resultValidators))
+      assert.is(loaded.loaded.results[m], v, `result of ${m}`);
   });
 
   test(`${revision}: params and result validators cover the method table`, async () => {
@@ -119,7 +138,10 @@ test("legacy inline params accept the base _meta and check it as Request declare
 test("invalid params give a JSON pointer and a readable message", async () => {
   // 2026-07-28 requires the per-request _meta on every request.
   const meta = {
-    _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
   };
   for (const revision of ["2024-11-05", "2025-11-25", "2026-07-28"]) {
     const base = revision === "2026-07-28" ? meta : {};
@@ -187,7 +209,13 @@ test("normalise drops annotations but not properties named like them, and rewrit
 });
 
 test("normalise refuses 2020-12-only and unknown keywords, naming the JSON pointer", () => {
-  for (const keyword of ["unevaluatedProperties", "prefixItems", "dependentSchemas", "$dynamicRef", "unevaluatedItems"]) {
+  for (const keyword of [
+    "unevaluatedProperties",
+    "prefixItems",
+    "dependentSchemas",
+    "$dynamicRef",
+    "unevaluatedItems",
+  ]) {
     try {
       normalise({ type: "object", properties: { a: { [keyword]: false } } });
       assert.unreachable(`${keyword} accepted`);
@@ -220,7 +248,10 @@ test("a format the runtime cannot check fails generation, naming the definition"
   const model = modelOf("2025-11-25");
   const types = model.types.map((t) =>
     t.name === "Icon"
-      ? { ...t, schema: { ...(t.schema as { properties: object }), properties: { src: { type: "string", format: "email" } } } }
+      ? {
+          ...t,
+          schema: { ...(t.schema as { properties: object }), properties: { src: { type: "string", format: "email" } } },
+        }
       : t,
   );
   try {

@@ -16,8 +16,14 @@ test("regenerating all five revisions reproduces generated/ byte for byte", asyn
     const cache = join(dir, "cache");
     const before = Object.fromEntries(revisions.map((r) => [r, listFiles(join(repoRoot, "generated", r))]));
     const checked = await check({ cwd: repoRoot, bundled: true, cache });
-    assert.equal(checked.targets.map((t) => t.revision), [...revisions]);
-    assert.ok(checked.targets.every((t) => !t.cached), "generated from scratch");
+    assert.equal(
+      checked.targets.map((t) => t.revision),
+      [...revisions],
+    );
+    assert.ok(
+      checked.targets.every((t) => !t.cached),
+      "generated from scratch",
+    );
     for (const t of checked.targets) assert.ok(t.files.length >= 4, `${t.revision}: ${t.files.join(", ")}`);
     assert.equal(checked.problems, [], "run `node dist/bin/mcpgen.js generate-bundled`");
     assert.ok(checked.ok);

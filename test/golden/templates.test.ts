@@ -14,7 +14,19 @@ import { removeDir, tempDir } from "../generator/validators-fixture.js";
 const golden = join("test", "fixtures", "templates", "golden");
 
 test("test/fixtures/templates/golden is what the templates render today (mcpgen check)", () => {
-  const r = spawnSync(process.execPath, [join(root, "dist", "bin", "mcpgen.js"), "check", "--manifest", "test/fixtures/templates/mcp.manifest.json", "--out", golden, "--no-cache"], { cwd: root, encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(root, "dist", "bin", "mcpgen.js"),
+      "check",
+      "--manifest",
+      "test/fixtures/templates/mcp.manifest.json",
+      "--out",
+      golden,
+      "--no-cache",
+    ],
+    { cwd: root, encoding: "utf8", timeout: 120_000 },
+  );
   assert.is(r.status, 0, `${r.stdout}${r.stderr}\nregenerate with: npm run templates:golden`);
 });
 

@@ -42,19 +42,34 @@ function ping(id: number, size: number): string {
  */
 function slowPost(url: URL, path: string, headers: Record<string, string>, body: string, sent: number) {
   const sock = net.connect(Number(url.port), "127.0.0.1");
-  const head = Object.entries({ host: `127.0.0.1:${url.port}`, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), connection: "close", ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const head = Object.entries({
+    host: `127.0.0.1:${url.port}`,
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    connection: "close",
+    ...headers,
+  })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
   sock.write(`POST ${path} HTTP/1.1\r\n${head}\r\n${body.slice(0, sent)}`);
   let got = "";
   sock.setEncoding("utf8").on("data", (d: string) => (got += d));
   sock.on("error", () => {});
-  const reply = within(new Promise<string>((resolve) => sock.on("close", () => resolve(got))), 5000, "the reply to a slow POST");
+  const reply = within(
+    new Promise<string>((resolve) => sock.on("close", () => resolve(got))),
+    5000,
+    "the reply to a slow POST",
+  );
   return { reply, finish: () => void sock.write(body.slice(sent)), abort: () => void sock.destroy() };
 }
 
 /** The status line's code and the headers of a raw HTTP reply. */
 function statusOf(reply: string): { status: number; headers: string } {
   const end = reply.indexOf("\r\n\r\n");
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0), headers: reply.slice(0, end === -1 ? undefined : end).toLowerCase() };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(reply)?.[1] ?? 0),
+    headers: reply.slice(0, end === -1 ? undefined : end).toLowerCase(),
+  };
 }
 
 /** The "everything" example on Streamable HTTP with the legacy HTTP+SSE paths mounted, each handler's bodies bounded to `max` bytes. */
@@ -62,8 +77,19 @@ async function start(max: number) {
   const refusals: Error[] = [];
   const legacyRefusals: Error[] = [];
   const everything = createServer({ onerror: () => {} });
-  const legacy = createLegacySseHandler({ onsession: (t) => void everything.connect(t), keepAliveMs: 0, maxBufferedBodyBytes: max, onerror: (e) => legacyRefusals.push(e) });
-  const server: StreamableHttpServer = createStreamableHttpServer({ onsession: (t) => everything.connect(t).then(() => {}), keepAliveMs: 0, maxBufferedBodyBytes: max, legacySse: legacy, onerror: (e) => refusals.push(e) });
+  const legacy = createLegacySseHandler({
+    onsession: (t) => void everything.connect(t),
+    keepAliveMs: 0,
+    maxBufferedBodyBytes: max,
+    onerror: (e) => legacyRefusals.push(e),
+  });
+  const server: StreamableHttpServer = createStreamableHttpServer({
+    onsession: (t) => everything.connect(t).then(() => {}),
+    keepAliveMs: 0,
+    maxBufferedBodyBytes: max,
+    legacySse: legacy,
+    onerror: (e) => refusals.push(e),
+  });
   stops.push(async () => {
     await everything.close();
     await server.close();
@@ -72,10 +98,33 @@ async function start(max: number) {
 }
 
 async function session(url: URL): Promise<Record<string, string>> {
-  const init = await raw(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }) });
+  const init = await raw(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: ACCEPT },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  });
   assert.is(init.status, 200, init.body);
-  const h = { "content-type": "application/json", accept: ACCEPT, "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
-  assert.is((await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).status, 202);
+  const h = {
+    "content-type": "application/json",
+    accept: ACCEPT,
+    "mcp-session-id": init.headers["mcp-session-id"] as string,
+    "mcp-protocol-version": "2025-11-25",
+  };
+  assert.is(
+    (
+      await raw(url, {
+        method: "POST",
+        headers: h,
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      })
+    ).status,
+    202,
+  );
   return h;
 }
 
@@ -97,7 +146,9 @@ test("Streamable HTTP: slow bodies filling maxBufferedBodyBytes make the next PO
   const chunk = ping(21, 200);
   const sock = net.connect(Number(url.port), "127.0.0.1");
   sock.on("error", () => {});
-  const head = Object.entries({ host: `127.0.0.1:${url.port}`, ...h, "transfer-encoding": "chunked" }).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+  const head = Object.entries({ host: `127.0.0.1:${url.port}`, ...h, "transfer-encoding": "chunked" })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join("");
   sock.write(`POST ${url.pathname} HTTP/1.1\r\n${head}\r\n${chunk.length.toString(16)}\r\n${chunk}\r\n`);
   let got = "";
   sock.setEncoding("utf8").on("data", (d: string) => (got += d));
@@ -105,7 +156,10 @@ test("Streamable HTTP: slow bodies filling maxBufferedBodyBytes make the next PO
   sock.destroy();
   assert.is(statusOf(got).status, 503, got);
   assert.ok(Date.now() - started < 2000, "refused at once, not after a body timeout");
-  assert.ok(refusals.filter((e) => /^POST refused \(503\): .*maxBufferedBodyBytes/.test(e.message)).length >= 2, "each refusal is logged");
+  assert.ok(
+    refusals.filter((e) => /^POST refused \(503\): .*maxBufferedBodyBytes/.test(e.message)).length >= 2,
+    "each refusal is logged",
+  );
   assert.is(server.bufferedBodyBytes, 900, "a refused body holds nothing");
 
   for (const s of slow) s.finish();
@@ -136,7 +190,13 @@ test("Streamable HTTP: a body cut off, or too slow, releases its charge; a bound
 test("a body that times out releases its charge (408)", async () => {
   const refusals: Error[] = [];
   const everything = createServer({ onerror: () => {} });
-  const server = createStreamableHttpServer({ onsession: (t) => everything.connect(t).then(() => {}), keepAliveMs: 0, maxBufferedBodyBytes: 1000, bodyTimeoutMs: 200, onerror: (e) => refusals.push(e) });
+  const server = createStreamableHttpServer({
+    onsession: (t) => everything.connect(t).then(() => {}),
+    keepAliveMs: 0,
+    maxBufferedBodyBytes: 1000,
+    bodyTimeoutMs: 200,
+    onerror: (e) => refusals.push(e),
+  });
   stops.push(async () => {
     await everything.close();
     await server.close();
@@ -159,18 +219,29 @@ test("legacy HTTP+SSE /messages: its own bound, 503 at once when slow bodies fil
   await waitFor(() => legacy.bufferedBodyBytes === 900, 2000, "the slow bodies to be buffered");
   assert.is(server.bufferedBodyBytes, 0, "the Streamable HTTP handler's bound is another");
 
-  const refused = await raw(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: ping(3, 200) });
+  const refused = await raw(endpoint, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: ping(3, 200),
+  });
   assert.is(refused.status, 503, refused.body);
   assert.is(refused.headers["retry-after"], "5");
   assert.is(refused.headers.connection, "close");
-  assert.ok(legacyRefusals.some((e) => /^POST refused \(503\): .*maxBufferedBodyBytes/.test(e.message)), "the refusal is logged");
+  assert.ok(
+    legacyRefusals.some((e) => /^POST refused \(503\): .*maxBufferedBodyBytes/.test(e.message)),
+    "the refusal is logged",
+  );
   // The Streamable HTTP endpoint still reads bodies.
   assert.is((await session(url))["mcp-protocol-version"], "2025-11-25");
 
   for (const s of slow) s.finish();
   for (const s of slow) assert.is(statusOf(await s.reply).status, 202);
   assert.is(legacy.bufferedBodyBytes, 0);
-  assert.is((await raw(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: ping(4, 1000) })).status, 202);
+  assert.is(
+    (await raw(endpoint, { method: "POST", headers: { "content-type": "application/json" }, body: ping(4, 1000) }))
+      .status,
+    202,
+  );
 
   for (let i = 0; i < 10; i++) {
     const s = slowPost(url, path, {}, ping(10 + i, 900), 600);
@@ -178,7 +249,11 @@ test("legacy HTTP+SSE /messages: its own bound, 503 at once when slow bodies fil
     s.abort();
     await waitFor(() => legacy.bufferedBodyBytes === 0, 2000, `aborted body ${i} to be released`);
   }
-  await waitFor(() => stream.events().filter((e) => e.event === "message").length === 3, 2000, "the three read pings answered on the stream");
+  await waitFor(
+    () => stream.events().filter((e) => e.event === "message").length === 3,
+    2000,
+    "the three read pings answered on the stream",
+  );
 });
 
 test("maxBufferedBodyBytes defaults to 256 MiB and must be a positive integer", () => {
@@ -186,8 +261,14 @@ test("maxBufferedBodyBytes defaults to 256 MiB and must be a positive integer", 
   assert.is(limits.MAX_BUFFERED_BODY_BYTES, 256 * 1024 * 1024);
   for (const bad of [0, -1, 1.5, Number.NaN, Infinity]) {
     assert.throws(() => new BufferedBodies(bad), /maxBufferedBodyBytes must be a positive integer/);
-    assert.throws(() => createStreamableHttpServer({ onsession: () => {}, maxBufferedBodyBytes: bad }), /maxBufferedBodyBytes/);
-    assert.throws(() => createLegacySseHandler({ onsession: () => {}, maxBufferedBodyBytes: bad }), /maxBufferedBodyBytes/);
+    assert.throws(
+      () => createStreamableHttpServer({ onsession: () => {}, maxBufferedBodyBytes: bad }),
+      /maxBufferedBodyBytes/,
+    );
+    assert.throws(
+      () => createLegacySseHandler({ onsession: () => {}, maxBufferedBodyBytes: bad }),
+      /maxBufferedBodyBytes/,
+    );
   }
 });
 
@@ -210,7 +291,15 @@ test("property: bodies read at once, in any interleaving of chunks, ends, aborts
   await fc.assert(
     fc.asyncProperty(fc.array(op, { maxLength: 80 }), async (ops) => {
       const buffered = new BufferedBodies(MAX);
-      type Open = { req: ReturnType<typeof fakeRequest>; outcome: Promise<unknown>; kept: Buffer[]; size: number; scanning: boolean; outline: boolean; expect?: string };
+      type Open = {
+        req: ReturnType<typeof fakeRequest>;
+        outcome: Promise<unknown>;
+        kept: Buffer[];
+        size: number;
+        scanning: boolean;
+        outline: boolean;
+        expect?: string;
+      };
       const open: (Open | undefined)[] = [];
       const settled: Promise<void>[] = [];
       const keptBytes = () => open.reduce((n, b) => n + (b?.kept.reduce((m, c) => m + c.length, 0) ?? 0), 0);
@@ -226,10 +315,14 @@ test("property: bodies read at once, in any interleaving of chunks, ends, aborts
           // No body open at this index: the op opens one.
           const req = fakeRequest(o.declared);
           const used = buffered.used;
-          const outcome = readBody(req as unknown as IncomingMessage, LIMIT, 0, o.outline, buffered).then((v) => v, (e: unknown) => e);
+          const outcome = readBody(req as unknown as IncomingMessage, LIMIT, 0, o.outline, buffered).then(
+            (v) => v,
+            (e: unknown) => e,
+          );
           const tooLong = o.declared !== undefined && o.declared > LIMIT;
           if (tooLong && !o.outline) settled.push(outcome.then((r) => assert.instance(r, BodyTooLargeError)));
-          else if (!tooLong && o.declared !== undefined && used + o.declared > MAX) settled.push(outcome.then((r) => assert.instance(r, BodyBufferFullError)));
+          else if (!tooLong && o.declared !== undefined && used + o.declared > MAX)
+            settled.push(outcome.then((r) => assert.instance(r, BodyBufferFullError)));
           else open[o.body] = { req, outcome, kept: [], size: 0, scanning: tooLong, outline: o.outline };
         } else if (o.kind === "chunk") {
           const chunk = Buffer.alloc(o.size, 48 + (n++ % 10));
@@ -242,16 +335,21 @@ test("property: bodies read at once, in any interleaving of chunks, ends, aborts
               b.scanning = true;
               b.kept = [];
             }
-          } else if (!b.scanning && before + o.size > MAX) ended(o.body, b, (r) => assert.instance(r, BodyBufferFullError));
+          } else if (!b.scanning && before + o.size > MAX)
+            ended(o.body, b, (r) => assert.instance(r, BodyBufferFullError));
           else if (!b.scanning) b.kept.push(chunk);
         } else if (o.kind === "end") {
           b.req.emit("end");
           // readBody resolves to the bytes as a Uint8Array (node's one chunk stays the Buffer it was).
           const whole = new Uint8Array(Buffer.concat(b.kept));
-          ended(o.body, b, (r) => (b.scanning ? assert.instance(r, BodyTooLargeError) : assert.equal(new Uint8Array(r as Uint8Array), whole)));
+          ended(o.body, b, (r) =>
+            b.scanning ? assert.instance(r, BodyTooLargeError) : assert.equal(new Uint8Array(r as Uint8Array), whole),
+          );
         } else if (o.kind === "close") {
           b.req.emit("close");
-          ended(o.body, b, (r) => (b.scanning ? assert.instance(r, BodyTooLargeError) : assert.match(String(r), /request aborted/)));
+          ended(o.body, b, (r) =>
+            b.scanning ? assert.instance(r, BodyTooLargeError) : assert.match(String(r), /request aborted/),
+          );
         } else {
           const e = new Error("socket hang up");
           b.req.emit("error", e);

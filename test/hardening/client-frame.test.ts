@@ -23,11 +23,19 @@ process.stdin.on("end", () => process.exit(0));
 test("stdio client: a 5 MB response is read (client frame limit 64 MiB by default)", async () => {
   const t = new StdioClientTransport({ command: process.execPath, args: ["-e", server] });
   const errors: Error[] = [];
-  const s = new Session({ transport: t, side: "client", binding: latest, trustPeer: true, onerror: (e) => errors.push(e) });
+  const s = new Session({
+    transport: t,
+    side: "client",
+    binding: latest,
+    trustPeer: true,
+    onerror: (e) => errors.push(e),
+  });
   await t.start();
   try {
     const started = Date.now();
-    const r = (await s.request("resources/read", { uri: "file:///big.pdf" }, { timeout: 10_000 })) as { contents: { blob: string }[] };
+    const r = (await s.request("resources/read", { uri: "file:///big.pdf" }, { timeout: 10_000 })) as {
+      contents: { blob: string }[];
+    };
     assert.is(r.contents[0]!.blob.length, 5 * 1024 * 1024);
     assert.ok(Date.now() - started < 5000);
     assert.equal(errors, []);

@@ -17,7 +17,13 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "p", version: "1" },
 };
-const HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "127.0.0.1", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/list" };
+const HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  host: "127.0.0.1",
+  "mcp-protocol-version": "2026-07-28",
+  "mcp-method": "tools/list",
+};
 
 /** `bytes` cut at the given fractions, as a stream handing out one piece per pull. */
 function chunked(bytes: Uint8Array, cuts: number[]): ReadableStream<Uint8Array> {
@@ -39,23 +45,36 @@ function chunked(bytes: Uint8Array, cuts: number[]): ReadableStream<Uint8Array> 
 
 test("property: any chunking, declared length or not, size around the limit: read whole within it, 413 past it, nothing left charged", async () => {
   await fc.assert(
-    fc.asyncProperty(fc.nat({ max: 2 * LIMIT }), fc.boolean(), fc.boolean(), fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }), async (pad, declare, garble, cuts) => {
-      const message = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META, pad: "x".repeat(pad) } };
-      let text = JSON.stringify(message);
-      if (garble) text = text.slice(0, -1);
-      const bytes = new TextEncoder().encode(text);
-      const headers: Record<string, string> = { ...HEADERS };
-      if (declare) headers["content-length"] = String(bytes.length);
-      const res = await handler(new Request("http://127.0.0.1/mcp", { method: "POST", headers, body: chunked(bytes, cuts), duplex: "half" } as RequestInit));
-      const body = (await res.json()) as { result?: { tools?: unknown[] }; error?: { code: number } };
-      if (bytes.length > LIMIT) assert.is(res.status, 413);
-      else if (garble) assert.equal([res.status, body.error?.code], [400, -32700]);
-      else {
-        assert.is(res.status, 200);
-        assert.ok(Array.isArray(body.result?.tools));
-      }
-      assert.is(handler.bufferedBodyBytes, 0);
-    }),
+    fc.asyncProperty(
+      fc.nat({ max: 2 * LIMIT }),
+      fc.boolean(),
+      fc.boolean(),
+      fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 }),
+      async (pad, declare, garble, cuts) => {
+        const message = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META, pad: "x".repeat(pad) } };
+        let text = JSON.stringify(message);
+        if (garble) text = text.slice(0, -1);
+        const bytes = new TextEncoder().encode(text);
+        const headers: Record<string, string> = { ...HEADERS };
+        if (declare) headers["content-length"] = String(bytes.length);
+        const res = await handler(
+          new Request("http://127.0.0.1/mcp", {
+            method: "POST",
+            headers,
+            body: chunked(bytes, cuts),
+            duplex: "half",
+          } as RequestInit),
+        );
+        const body = (await res.json()) as { result?: { tools?: unknown[] }; error?: { code: number } };
+        if (bytes.length > LIMIT) assert.is(res.status, 413);
+        else if (garble) assert.equal([res.status, body.error?.code], [400, -32700]);
+        else {
+          assert.is(res.status, 200);
+          assert.ok(Array.isArray(body.result?.tools));
+        }
+        assert.is(handler.bufferedBodyBytes, 0);
+      },
+    ),
     { numRuns: 150, seed: 20261127 },
   );
 });
@@ -66,7 +85,14 @@ test("a body that never ends is cut off at bodyTimeoutMs with 408", async () => 
       c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
     },
   });
-  const res = await handler(new Request("http://127.0.0.1/mcp", { method: "POST", headers: HEADERS, body: stalled, duplex: "half" } as RequestInit));
+  const res = await handler(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: HEADERS,
+      body: stalled,
+      duplex: "half",
+    } as RequestInit),
+  );
   assert.is(res.status, 408);
   assert.is(handler.bufferedBodyBytes, 0);
 });

@@ -18,7 +18,10 @@ async function hostile(onTools: (id: unknown, res: http.ServerResponse) => void)
     req.on("end", () => {
       if (req.method !== "POST") return void res.writeHead(405).end();
       const m = JSON.parse(body);
-      if (m.method === "initialize") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: INIT }));
+      if (m.method === "initialize")
+        return void res
+          .writeHead(200, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: INIT }));
       if (!("id" in m)) return void res.writeHead(202).end();
       onTools(m.id, res);
     });
@@ -26,14 +29,29 @@ async function hostile(onTools: (id: unknown, res: http.ServerResponse) => void)
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
   const errors: Error[] = [];
-  const client = await connectMcpClient(new StreamableHttpClientTransport({ url }), { bindings, clientInfo: { name: "t", version: "1" }, onerror: (e) => errors.push(e), timeout: 30_000 });
-  return { client, errors, close: async () => { await client.close(); server.closeAllConnections(); server.close(); } };
+  const client = await connectMcpClient(new StreamableHttpClientTransport({ url }), {
+    bindings,
+    clientInfo: { name: "t", version: "1" },
+    onerror: (e) => errors.push(e),
+    timeout: 30_000,
+  });
+  return {
+    client,
+    errors,
+    close: async () => {
+      await client.close();
+      server.closeAllConnections();
+      server.close();
+    },
+  };
 }
 
 test("SSE events whose data is a JSON string or number are dropped, the response after them is delivered", async () => {
   const h = await hostile((id, res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end(`data: "${"s".repeat(1000)}"\n\ndata: 0\n\ndata: null\n\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [] } })}\n\n`);
+    res.end(
+      `data: "${"s".repeat(1000)}"\n\ndata: 0\n\ndata: null\n\ndata: ${JSON.stringify({ jsonrpc: "2.0", id, result: { tools: [] } })}\n\n`,
+    );
   });
   assert.equal(await h.client.listTools(), []);
   await h.close();
@@ -42,10 +60,15 @@ test("SSE events whose data is a JSON string or number are dropped, the response
 test("an SSE reply cut before its response (no event id to resume from) fails the request at once", async () => {
   const h = await hostile((_id, res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end(`data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } })}\n\n`);
+    res.end(
+      `data: ${JSON.stringify({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: "x" } })}\n\n`,
+    );
   });
   const started = Date.now();
-  const e = await h.client.listTools().then(() => undefined, (x: unknown) => x);
+  const e = await h.client.listTools().then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.instance(e, UnreadableResponseError);
   assert.ok(Date.now() - started < 5000, "not left to its 30 s timeout");
   await h.close();

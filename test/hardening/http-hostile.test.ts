@@ -4,7 +4,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as net from "node:net";
-import { createStreamableHttpServer, type StreamableHttpServer, type StreamableHttpServerOptions } from "@mcpgen/runtime/http";
+import {
+  createStreamableHttpServer,
+  type StreamableHttpServer,
+  type StreamableHttpServerOptions,
+} from "@mcpgen/runtime/http";
 import { createServer } from "../../examples/everything/src/server.js";
 import { raw } from "../runtime/transports/helpers.js";
 
@@ -16,14 +20,20 @@ test.after.each(async () => {
 async function start(o: Partial<StreamableHttpServerOptions> = {}) {
   const refusals: Error[] = [];
   const mcp = createServer({ onerror: () => {} });
-  const server = createStreamableHttpServer({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0, onerror: (e) => refusals.push(e), ...o });
+  const server = createStreamableHttpServer({
+    onsession: (t) => void mcp.connect(t),
+    keepAliveMs: 0,
+    onerror: (e) => refusals.push(e),
+    ...o,
+  });
   servers.push(server);
   return { server, url: await server.listen(), refusals };
 }
 
 const ACCEPT = "application/json, text/event-stream";
-const initBody = (params: unknown = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }) =>
-  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params });
+const initBody = (
+  params: unknown = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params });
 const post = (url: URL, body: string, headers: Record<string, string> = {}) =>
   raw(url, { method: "POST", body, headers: { "content-type": "application/json", accept: ACCEPT, ...headers } });
 
@@ -53,7 +63,14 @@ test("requests whose id is an object, array, boolean, null or unsafe number are 
 test("a batch on a 2025-11-25 session is answered 400 / -32600", async () => {
   const { url } = await start();
   const h = await session(url);
-  const r = await post(url, JSON.stringify([{ jsonrpc: "2.0", id: 5, method: "ping" }, { jsonrpc: "2.0", id: 6, method: "ping" }]), h);
+  const r = await post(
+    url,
+    JSON.stringify([
+      { jsonrpc: "2.0", id: 5, method: "ping" },
+      { jsonrpc: "2.0", id: 6, method: "ping" },
+    ]),
+    h,
+  );
   assert.is(r.status, 400);
   assert.is(JSON.parse(r.body).error.code, -32600);
   assert.match(JSON.parse(r.body).error.message, /batches are not allowed in protocol revision "2025-11-25"/);
@@ -70,7 +87,15 @@ test("initialize inside a batch is refused at once and opens no session (found b
 
 test("a failed initialize opens no session: no Mcp-Session-Id, nothing held", async () => {
   const { server, url } = await start();
-  const r = await post(url, initBody({ protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x".repeat(100_000) }, pad: "y".repeat(1_000_000) }));
+  const r = await post(
+    url,
+    initBody({
+      protocolVersion: "2025-11-25",
+      capabilities: {},
+      clientInfo: { name: "x".repeat(100_000) },
+      pad: "y".repeat(1_000_000),
+    }),
+  );
   assert.is(JSON.parse(r.body).error.code, -32602);
   assert.is(r.headers["mcp-session-id"], undefined);
   await new Promise((r) => setTimeout(r, 20));
@@ -82,7 +107,12 @@ test("a failed initialize opens no session: no Mcp-Session-Id, nothing held", as
 test("a second request with an id still in flight is refused by that id; the first still gets its reply", async () => {
   const { url } = await start();
   const h = await session(url);
-  const call = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {} } });
+  const call = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 7,
+    method: "tools/call",
+    params: { name: "test_tool_with_progress", arguments: {} },
+  });
   const first = post(url, call, h);
   await new Promise((r) => setTimeout(r, 30));
   const dup = await post(url, call, h);
@@ -99,7 +129,9 @@ test("Host with userinfo-like tricks is refused; loopback Origin only on the ser
   const port = url.port;
   const bad = await post(url, initBody(), { host: `localhost:${port}@evil.example` });
   assert.is(bad.status, 400);
-  const other = await post(url, initBody(), { origin: `http://localhost:${Number(port) === 65535 ? 1 : Number(port) + 1}` });
+  const other = await post(url, initBody(), {
+    origin: `http://localhost:${Number(port) === 65535 ? 1 : Number(port) + 1}`,
+  });
   assert.is(other.status, 403);
   const own = await post(url, initBody(), { origin: `http://localhost:${port}` });
   assert.is(own.status, 200);
@@ -116,14 +148,24 @@ test("Content-Type is matched as a media type", async () => {
 test("limits: too deep is 400 by id, sessions past maxSessions get 503, a slow body gets 408", async () => {
   const { url, refusals } = await start({ maxSessions: 1, bodyTimeoutMs: 200 });
   const h = await session(url);
-  const deep = await post(url, `{"jsonrpc":"2.0","id":"d","method":"ping","params":{"x":${"[".repeat(1000)}${"]".repeat(1000)}}}`, h);
+  const deep = await post(
+    url,
+    `{"jsonrpc":"2.0","id":"d","method":"ping","params":{"x":${"[".repeat(1000)}${"]".repeat(1000)}}}`,
+    h,
+  );
   assert.is(deep.status, 400);
-  assert.equal(JSON.parse(deep.body), { jsonrpc: "2.0", id: "d", error: { code: -32600, message: "Invalid Request: message nests deeper than 128 levels" } });
+  assert.equal(JSON.parse(deep.body), {
+    jsonrpc: "2.0",
+    id: "d",
+    error: { code: -32600, message: "Invalid Request: message nests deeper than 128 levels" },
+  });
   const full = await post(url, initBody());
   assert.is(full.status, 503);
   const slow = await new Promise<string>((resolve, reject) => {
     const sock = net.connect(Number(url.port), "127.0.0.1", () => {
-      sock.write(`POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\naccept: ${ACCEPT}\r\ncontent-length: 100\r\n\r\n{"json`);
+      sock.write(
+        `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${url.port}\r\ncontent-type: application/json\r\naccept: ${ACCEPT}\r\ncontent-length: 100\r\n\r\n{"json`,
+      );
     });
     let got = "";
     sock.setEncoding("utf8").on("data", (d: string) => (got += d));

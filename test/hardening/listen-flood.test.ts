@@ -35,8 +35,16 @@ async function start(listens: McpServerOptions["listens"]) {
       },
     },
   });
-  const http = createStreamableHttpServer({ onsession: (t) => s.connect(t).then(() => {}), auth, keepAliveMs: 0, onerror: () => {} });
-  stops.push(() => s.close(), () => http.close());
+  const http = createStreamableHttpServer({
+    onsession: (t) => s.connect(t).then(() => {}),
+    auth,
+    keepAliveMs: 0,
+    onerror: () => {},
+  });
+  stops.push(
+    () => s.close(),
+    () => http.close(),
+  );
   return { s, url: await http.listen() };
 }
 
@@ -69,9 +77,16 @@ test("one principal is refused at its share across sessions, tokens and stateles
   open.push(await openListen(url, a2, 0));
   assert.ok(open.every(acknowledged));
   const perPrincipal = await openListen(url, a2, 1);
-  assert.equal(refusal(perPrincipal), { code: -32000, message: "Too many listens: this principal already holds 4 open listens", data: { limit: "listens.perPrincipal", max: 4 } });
+  assert.equal(refusal(perPrincipal), {
+    code: -32000,
+    message: "Too many listens: this principal already holds 4 open listens",
+    data: { limit: "listens.perPrincipal", max: 4 },
+  });
   const stateless = await openListen(url, modernHeaders("Bearer a-1"), 9);
-  assert.equal([stateless.status, refusal(stateless)?.code, refusal(stateless)?.data?.limit], [200, -32000, "listens.perPrincipal"]);
+  assert.equal(
+    [stateless.status, refusal(stateless)?.code, refusal(stateless)?.data?.limit],
+    [200, -32000, "listens.perPrincipal"],
+  );
   // Bob is another principal: his listens open, in a session and stateless.
   const b = await legacySession(url, "Bearer b-1");
   const bob = [await openListen(url, b, 0), await openListen(url, modernHeaders("Bearer b-1"), 1)];

@@ -10,7 +10,12 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
-import { createLegacySseHandler, createStreamableHttpServer, type LegacySseOptions, type StreamableHttpServerOptions } from "@mcpgen/runtime/http";
+import {
+  createLegacySseHandler,
+  createStreamableHttpServer,
+  type LegacySseOptions,
+  type StreamableHttpServerOptions,
+} from "@mcpgen/runtime/http";
 import { createResourceServer, InvalidTokenError } from "@mcpgen/runtime/auth";
 import { createServer } from "../../examples/everything/src/server.js";
 import { mainJs, waitExit } from "../examples/helpers/everything-process.js";
@@ -25,7 +30,9 @@ const MAX_BYTES = 4 * 1024 * 1024;
 /** A sampling answer of more than 5 MiB; its id last when `idLast` (the id is read from the raw text either way). */
 function bigAnswer(id: unknown, idLast = false): string {
   const result = `{"role":"assistant","model":"m","content":{"type":"text","text":"${"x".repeat(5 * 1024 * 1024)}"}}`;
-  return idLast ? `{"jsonrpc":"2.0","result":${result},"id":${JSON.stringify(id)}}` : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
+  return idLast
+    ? `{"jsonrpc":"2.0","result":${result},"id":${JSON.stringify(id)}}`
+    : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`;
 }
 
 /** A sampling answer nested 5,000 deep (well-formed JSON, small). */
@@ -33,9 +40,20 @@ function deepAnswer(id: unknown): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"role":"assistant","model":"m","content":{"type":"text","text":"x"},"pad":${"[".repeat(5000)}${"]".repeat(5000)}}}`;
 }
 
-const okAnswer = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, result: { role: "assistant", model: "m", content: { type: "text", text: "fine" } } });
+const okAnswer = (id: unknown) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    result: { role: "assistant", model: "m", content: { type: "text", text: "fine" } },
+  });
 const sampling = (m: any) => m.method === "sampling/createMessage" && "id" in m;
-const callSampling = (id: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "test_sampling", arguments: { prompt: "hi" } } });
+const callSampling = (id: unknown) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "test_sampling", arguments: { prompt: "hi" } },
+  });
 
 /** The tool's answer: a tool error naming why the client's answer could not be read. */
 function assertUnreadable(reply: any, why: RegExp): void {
@@ -59,7 +77,8 @@ function stdioChild() {
       const i = inbox.findIndex(pred);
       if (i !== -1) return inbox.splice(i, 1)[0];
       if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before ${what}`);
-      if (Date.now() > until) throw new Error(`no ${what} within ${ms} ms; have ${JSON.stringify(inbox).slice(0, 300)}`);
+      if (Date.now() > until)
+        throw new Error(`no ${what} within ${ms} ms; have ${JSON.stringify(inbox).slice(0, 300)}`);
       await new Promise((r) => setTimeout(r, 10));
     }
   };
@@ -69,7 +88,18 @@ function stdioChild() {
 test("stdio: a 5 MiB sampling answer fails the tool's request at once (id before or after the payload); the session goes on", async () => {
   const c = stdioChild();
   try {
-    c.send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
+    c.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { sampling: {} },
+          clientInfo: { name: "t", version: "1" },
+        },
+      }),
+    );
     await c.next((m) => m.id === "init", 5000, "initialize reply");
     c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
     for (const idLast of [false, true]) {
@@ -78,7 +108,10 @@ test("stdio: a 5 MiB sampling answer fails the tool's request at once (id before
       const ask = await c.next(sampling, 5000, "sampling request");
       const started = Date.now();
       c.send(bigAnswer(ask.id, idLast));
-      assertUnreadable(await c.next((m) => m.id === call, PROMPT_MS, "tool reply"), new RegExp(`exceeds ${MAX_BYTES} bytes`));
+      assertUnreadable(
+        await c.next((m) => m.id === call, PROMPT_MS, "tool reply"),
+        new RegExp(`exceeds ${MAX_BYTES} bytes`),
+      );
       assert.ok(Date.now() - started < REQUEST_TIMEOUT_MS / 2);
     }
     // The same tool with a normal answer still works: nothing was left waiting.
@@ -86,7 +119,11 @@ test("stdio: a 5 MiB sampling answer fails the tool's request at once (id before
     const ask = await c.next(sampling, 5000, "sampling request");
     c.send(okAnswer(ask.id));
     assert.is((await c.next((m) => m.id === "ok", 5000, "tool reply")).result.content[0].text, "LLM response: fine");
-    assert.equal(c.inbox.filter((m) => m.id === null), [], "the client's answer is not answered back");
+    assert.equal(
+      c.inbox.filter((m) => m.id === null),
+      [],
+      "the client's answer is not answered back",
+    );
   } finally {
     c.child.stdin.end();
     await waitExit(c.child, 3000);
@@ -96,7 +133,18 @@ test("stdio: a 5 MiB sampling answer fails the tool's request at once (id before
 test("stdio: a sampling answer nested 5,000 deep fails the tool's request at once", async () => {
   const c = stdioChild();
   try {
-    c.send(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
+    c.send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "init",
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-11-25",
+          capabilities: { sampling: {} },
+          clientInfo: { name: "t", version: "1" },
+        },
+      }),
+    );
     await c.next((m) => m.id === "init", 5000, "initialize reply");
     c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
     c.send(callSampling("deep"));
@@ -123,24 +171,52 @@ const ACCEPT = "application/json, text/event-stream";
 async function httpSession(o: Partial<StreamableHttpServerOptions> = {}, credentials: Record<string, string> = {}) {
   const mcp = createServer({ onerror: () => {} });
   const refusals: Error[] = [];
-  const server = createStreamableHttpServer({ onsession: (t) => void mcp.connect(t), keepAliveMs: 0, onerror: (e) => refusals.push(e), ...o });
+  const server = createStreamableHttpServer({
+    onsession: (t) => void mcp.connect(t),
+    keepAliveMs: 0,
+    onerror: (e) => refusals.push(e),
+    ...o,
+  });
   cleanup.push(() => server.close());
   const url = await server.listen();
   const post = (body: string, headers: Record<string, string> = credentials) =>
     raw(url, { method: "POST", body, headers: { "content-type": "application/json", accept: ACCEPT, ...headers } });
-  const init = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }));
+  const init = await post(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { sampling: {} },
+        clientInfo: { name: "t", version: "1" },
+      },
+    }),
+  );
   assert.is(init.status, 200, init.body);
-  const h = { ...credentials, "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
+  const h = {
+    ...credentials,
+    "mcp-session-id": init.headers["mcp-session-id"] as string,
+    "mcp-protocol-version": "2025-11-25",
+  };
   assert.is((await post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, h)).status, 202);
   /** A tools/call whose reply streams as SSE (the sampling request comes first on it). */
   const call = async (id: number) => {
-    const s = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...h }, body: callSampling(id) });
+    const s = await OpenStream.open(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: ACCEPT, ...h },
+      body: callSampling(id),
+    });
     cleanup.push(() => s.close());
     await waitFor(() => s.messages().some(sampling), 5000, "sampling request on the POST stream");
     return { stream: s, ask: s.messages().find(sampling) as any };
   };
   const replyOn = async (s: OpenStream, id: number) => {
-    await waitFor(() => s.messages().some((m) => "id" in m && m.id === id && !("method" in m)), PROMPT_MS, `reply to ${id}`);
+    await waitFor(
+      () => s.messages().some((m) => "id" in m && m.id === id && !("method" in m)),
+      PROMPT_MS,
+      `reply to ${id}`,
+    );
     return s.messages().find((m) => "id" in m && m.id === id && !("method" in m));
   };
   return { server, post, h, call, replyOn, refusals };
@@ -148,12 +224,18 @@ async function httpSession(o: Partial<StreamableHttpServerOptions> = {}, credent
 
 test("Streamable HTTP: a 5 MiB sampling answer is 413 and fails the tool's request at once", async () => {
   const { post, h, call, replyOn, refusals } = await httpSession();
-  for (const [n, idLast] of [[10, false], [11, true]] as const) {
+  for (const [n, idLast] of [
+    [10, false],
+    [11, true],
+  ] as const) {
     const { stream, ask } = await call(n);
     // Posted without the session it belongs to, it is refused and settles nothing.
     assert.is((await post(bigAnswer(ask.id), { ...h, "mcp-session-id": "not-a-session" })).status, 413);
     await new Promise((r) => setTimeout(r, 50));
-    assert.not.ok(stream.messages().some((m) => "id" in m && m.id === n && !("method" in m)), "the tool still waits for its answer");
+    assert.not.ok(
+      stream.messages().some((m) => "id" in m && m.id === n && !("method" in m)),
+      "the tool still waits for its answer",
+    );
     const started = Date.now();
     const r = await post(bigAnswer(ask.id, idLast), h);
     assert.is(r.status, 413);
@@ -198,7 +280,10 @@ test("Streamable HTTP behind a resource server: the oversized answer is admitted
   assert.is((await post(bigAnswer(ask.id), { ...anonymous, authorization: "Bearer bob-token" })).status, 413);
   assert.is((await post(deepAnswer(ask.id), { ...anonymous, authorization: "Bearer bob-token" })).status, 400);
   await new Promise((r) => setTimeout(r, 50));
-  assert.not.ok(stream.messages().some((m) => "id" in m && m.id === 40 && !("method" in m)), "the tool still waits for its answer");
+  assert.not.ok(
+    stream.messages().some((m) => "id" in m && m.id === 40 && !("method" in m)),
+    "the tool still waits for its answer",
+  );
   assert.is((await post(bigAnswer(ask.id), h)).status, 413);
   assertUnreadable(await replyOn(stream, 40), new RegExp(`exceeds ${MAX_BYTES} bytes`));
 });
@@ -220,13 +305,34 @@ async function legacySseSession(o: Partial<LegacySseOptions> = {}, credentials: 
   cleanup.push(() => s.close());
   await waitFor(() => s.events().length >= 1, 2000, "endpoint event");
   const endpoint = new URL(s.events()[0]!.data, sse);
-  const post = (body: string, headers: Record<string, string> = credentials) => raw(endpoint, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
-  const messages = () => s.events().filter((e) => e.event === "message").map((e) => JSON.parse(e.data));
+  const post = (body: string, headers: Record<string, string> = credentials) =>
+    raw(endpoint, { method: "POST", body, headers: { "content-type": "application/json", ...headers } });
+  const messages = () =>
+    s
+      .events()
+      .filter((e) => e.event === "message")
+      .map((e) => JSON.parse(e.data));
   const waitMsg = async (pred: (m: any) => boolean, ms: number, what: string) => {
     await waitFor(() => messages().some(pred), ms, what);
     return messages().find(pred);
   };
-  assert.is((await post(JSON.stringify({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: { sampling: {} }, clientInfo: { name: "t", version: "1" } } }))).status, 202);
+  assert.is(
+    (
+      await post(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: "init",
+          method: "initialize",
+          params: {
+            protocolVersion: "2024-11-05",
+            capabilities: { sampling: {} },
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      )
+    ).status,
+    202,
+  );
   await waitMsg((m) => m.id === "init", 5000, "initialize reply");
   assert.is((await post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)).status, 202);
   return { post, waitMsg, messages };
@@ -257,9 +363,15 @@ test("HTTP+SSE behind a resource server: the oversized answer reaches only its p
   assert.is((await post(bigAnswer(ask.id), { authorization: "Bearer bob-token" })).status, 413);
   assert.is((await post(deepAnswer(ask.id), { authorization: "Bearer bob-token" })).status, 400);
   await new Promise((r) => setTimeout(r, 50));
-  assert.not.ok(messages().some((m) => m.id === "guarded"), "the tool still waits for its answer");
+  assert.not.ok(
+    messages().some((m) => m.id === "guarded"),
+    "the tool still waits for its answer",
+  );
   assert.is((await post(deepAnswer(ask.id))).status, 400);
-  assertUnreadable(await waitMsg((m) => m.id === "guarded", PROMPT_MS, "reply to guarded"), /nests deeper than 128 levels/);
+  assertUnreadable(
+    await waitMsg((m) => m.id === "guarded", PROMPT_MS, "reply to guarded"),
+    /nests deeper than 128 levels/,
+  );
 });
 
 test.run();

@@ -26,7 +26,14 @@ let nextId = 1;
 
 async function call(params: object, ms = 10_000): Promise<any> {
   const id = nextId++;
-  child.stdin!.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: TOOL, arguments: {}, ...params, _meta: META } }) + "\n");
+  child.stdin!.write(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: TOOL, arguments: {}, ...params, _meta: META },
+    }) + "\n",
+  );
   const until = Date.now() + ms;
   for (;;) {
     const i = inbox.findIndex((m) => m.id === id);
@@ -74,7 +81,12 @@ test("an answer that brings requestState exactly to the limit is carried across 
   assert.equal(Object.keys(under.inputRequests), ["step2"]);
   assert.is(under.requestState.length, length(n));
   assert.ok(under.requestState.length > MAX_STATE - 2, "the state is at the limit");
-  const done = (await call({ inputResponses: { step2: { action: "accept", content: { color: "blue" } } }, requestState: under.requestState })).result;
+  const done = (
+    await call({
+      inputResponses: { step2: { action: "accept", content: { color: "blue" } } },
+      requestState: under.requestState,
+    })
+  ).result;
   assert.is(done.resultType, "complete");
   assert.is(done.content[0].text, `${"y".repeat(n)} likes blue`);
 
@@ -83,7 +95,12 @@ test("an answer that brings requestState exactly to the limit is carried across 
   assert.is(over.result, undefined, "no state is minted");
   assert.is(over.error.code, -32602);
   assert.match(over.error.message, new RegExp(`requestState.*${MAX_STATE}`));
-  assert.equal(over.error.data, { pointer: "/params/inputResponses", limit: "requestState.maxBytes", max: MAX_STATE, size: length(n + 1) });
+  assert.equal(over.error.data, {
+    pointer: "/params/inputResponses",
+    limit: "requestState.maxBytes",
+    max: MAX_STATE,
+    size: length(n + 1),
+  });
 });
 
 test("the reviewer's case: a 200 KiB answer in round 2 is refused at once, not with a state the next round refuses", async () => {

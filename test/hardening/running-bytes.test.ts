@@ -17,7 +17,14 @@ import { limits } from "@mcpgen/runtime";
 import { createServer } from "../../examples/everything/src/server.js";
 import { startIssuer } from "../runtime/auth/jwt-issuer.js";
 import { waitFor } from "../runtime/transports/helpers.js";
-import { acknowledged, fullGc, legacySession, modernHeaders, openListen, refusal } from "../runtime/modern/listen-http.js";
+import {
+  acknowledged,
+  fullGc,
+  legacySession,
+  modernHeaders,
+  openListen,
+  refusal,
+} from "../runtime/modern/listen-http.js";
 
 const stops: (() => Promise<void>)[] = [];
 test.after.each(async () => {
@@ -41,7 +48,12 @@ async function start() {
     authorizationServers: [issuer.issuer],
     verifier: jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: url.href }),
   });
-  const http = createStreamableHttpHandler({ onsession: (t) => everything.connect(t).then(() => {}), auth, keepAliveMs: 0, onerror: () => {} });
+  const http = createStreamableHttpHandler({
+    onsession: (t) => everything.connect(t).then(() => {}),
+    auth,
+    keepAliveMs: 0,
+    onerror: () => {},
+  });
   box.handle = (req, res) => http.handle(req, res);
   stops.push(async () => {
     await everything.close();
@@ -80,7 +92,10 @@ test("listens with a large _meta are refused at the session's byte share (runnin
   // Another principal, in a session of its own, is served.
   const bob = await legacySession(url, bearer("bob"));
   const alices = everything.runningBytes.used;
-  assert.ok(alices > PER_SESSION / 2 && alices <= PER_SESSION, `alice's listens are charged up to her share (${alices} bytes)`);
+  assert.ok(
+    alices > PER_SESSION / 2 && alices <= PER_SESSION,
+    `alice's listens are charged up to her share (${alices} bytes)`,
+  );
   const other = await openListen(url, bob, 1);
   assert.ok(acknowledged(other), "another principal's listen opens");
   const bobs = everything.runningBytes.used - alices;
@@ -88,16 +103,26 @@ test("listens with a large _meta are refused at the session's byte share (runnin
   for (const st of open) st.close();
   open.length = 0;
   await waitFor(() => everything.listens.size === 1, 2000, "the dropped listens to end");
-  assert.ok(everything.runningBytes.used === bobs, `only bob's listen is charged (${everything.runningBytes.used} bytes, bob's ${bobs})`);
+  assert.ok(
+    everything.runningBytes.used === bobs,
+    `only bob's listen is charged (${everything.runningBytes.used} bytes, bob's ${bobs})`,
+  );
   fullGc();
   const left = process.memoryUsage().heapUsed - base;
-  assert.ok(left < held / 4, `what the listens held is released (${(left / MiB).toFixed(1)} of ${(held / MiB).toFixed(1)} MiB left)`);
+  assert.ok(
+    left < held / 4,
+    `what the listens held is released (${(left / MiB).toFixed(1)} of ${(held / MiB).toFixed(1)} MiB left)`,
+  );
   // Alice's share is hers again.
   const again = await openListen(url, alice, 200, { toolsListChanged: true }, { junk });
   assert.ok(acknowledged(again), "the session's share is free again");
   again.close();
   other.close();
-  await waitFor(() => everything.listens.size === 0 && everything.runningBytes.used === 0, 2000, "every listen to end and its charge to go");
+  await waitFor(
+    () => everything.listens.size === 0 && everything.runningBytes.used === 0,
+    2000,
+    "every listen to end and its charge to go",
+  );
 });
 
 test("one principal's listens over many sessions are refused at its share (runningBytes.perPrincipal), memory stays near it, another principal is served, the share returns when they close", async () => {
@@ -121,7 +146,10 @@ test("one principal's listens over many sessions are refused at its share (runni
   assert.is(refusal(refused)?.code, -32000);
   assert.ok(open.length >= 4 && open.length <= 8, `${open.length} listens open before the refusal`);
   const alices = everything.runningBytes.principalUsed(alice);
-  assert.ok(alices > PER_PRINCIPAL / 2 && alices <= PER_PRINCIPAL, `alice's listens are charged up to her share (${alices} bytes)`);
+  assert.ok(
+    alices > PER_PRINCIPAL / 2 && alices <= PER_PRINCIPAL,
+    `alice's listens are charged up to her share (${alices} bytes)`,
+  );
   assert.is(everything.runningBytes.used, alices);
   fullGc();
   const held = process.memoryUsage().heapUsed - base;
@@ -132,7 +160,10 @@ test("one principal's listens over many sessions are refused at its share (runni
 
   // Another principal is served, a large listen included, in a legacy session and statelessly.
   const bob = await legacySession(url, bearer("bob"));
-  const others = [await openListen(url, bob, 1, { toolsListChanged: true }, { junk }), await openListen(url, modernHeaders(bearer("bob")), 2, { toolsListChanged: true }, { junk })];
+  const others = [
+    await openListen(url, bob, 1, { toolsListChanged: true }, { junk }),
+    await openListen(url, modernHeaders(bearer("bob")), 2, { toolsListChanged: true }, { junk }),
+  ];
   assert.ok(others.every(acknowledged), "another principal's listens open");
   const bobs = everything.runningBytes.principalUsed({ clientId: "app", subject: "bob" });
   assert.ok(bobs > 0 && everything.runningBytes.used === alices + bobs);
@@ -146,7 +177,11 @@ test("one principal's listens over many sessions are refused at its share (runni
   assert.ok(acknowledged(again), "the principal's share is free again");
   again.close();
   for (const st of others) st.close();
-  await waitFor(() => everything.listens.size === 0 && everything.runningBytes.used === 0, 2000, "every listen to end and its charge to go");
+  await waitFor(
+    () => everything.listens.size === 0 && everything.runningBytes.used === 0,
+    2000,
+    "every listen to end and its charge to go",
+  );
 });
 
 test.run();

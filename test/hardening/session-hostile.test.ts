@@ -3,7 +3,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { PassThrough } from "node:stream";
-import { connectMcpClient, createMemoryTransportPair, LimitError, McpError, UnreadableResponseError } from "@mcpgen/runtime";
+import {
+  connectMcpClient,
+  createMemoryTransportPair,
+  LimitError,
+  McpError,
+  UnreadableResponseError,
+} from "@mcpgen/runtime";
 import { Session } from "@mcpgen/runtime/internal";
 import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import { createServer } from "../../examples/everything/src/server.js";
@@ -41,8 +47,17 @@ test("a server pushing notifications/resources/updated with a deeply nested uri 
   const errors: Error[] = [];
   const server = createServer({ onerror: () => {} });
   await server.connect(st);
-  const client = await connectMcpClient(ct, { bindings: [...bindings], clientInfo, era: "legacy", onerror: (e) => errors.push(e) });
-  await st.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: nested(100_000) as string } });
+  const client = await connectMcpClient(ct, {
+    bindings: [...bindings],
+    clientInfo,
+    era: "legacy",
+    onerror: (e) => errors.push(e),
+  });
+  await st.send({
+    jsonrpc: "2.0",
+    method: "notifications/resources/updated",
+    params: { uri: nested(100_000) as string },
+  });
   await settle();
   assert.ok(errors.some((e) => /resources\/updated/.test(e.message)));
   await client.ping();
@@ -57,7 +72,10 @@ test("completion argument names are looked up as own properties only", async () 
     const c = await client.complete({ type: "ref/prompt", name: "test_prompt_with_arguments" }, { name, value: "t" });
     assert.equal(c.values, [], name);
   }
-  const ok = await client.complete({ type: "ref/prompt", name: "test_prompt_with_arguments" }, { name: "arg1", value: "te" });
+  const ok = await client.complete(
+    { type: "ref/prompt", name: "test_prompt_with_arguments" },
+    { name: "arg1", value: "te" },
+  );
   assert.equal(ok.values, ["test", "testValue1", "testing"]);
   await client.close();
 });
@@ -70,13 +88,20 @@ test("a client answering sampling with an error: the tool reports it as its own 
     bindings: [...bindings],
     clientInfo,
     era: "legacy",
-    handlers: { sampling: () => { throw new McpError(-1, "User rejected sampling request"); } },
+    handlers: {
+      sampling: () => {
+        throw new McpError(-1, "User rejected sampling request");
+      },
+    },
   });
   const r = await client.callTool("test_sampling", { prompt: "hi" });
   assert.is(r.isError, true);
   const text = (r.content[0] as { text: string }).text;
   assert.match(text, /client answered sampling\/createMessage with error -1: User rejected sampling request/);
-  assert.ok(logged.some((e) => e.name === "PeerRequestError"), "logged on the server");
+  assert.ok(
+    logged.some((e) => e.name === "PeerRequestError"),
+    "logged on the server",
+  );
   await client.close();
 });
 
@@ -86,10 +111,17 @@ test("2026-07-28: a sampling handler that refuses abandons the input round local
   const client = await connectMcpClient(ct, {
     bindings: [...bindings],
     clientInfo,
-    handlers: { sampling: () => { throw new McpError(-1, "User rejected sampling request"); } },
+    handlers: {
+      sampling: () => {
+        throw new McpError(-1, "User rejected sampling request");
+      },
+    },
   });
   assert.is(client.era, "modern");
-  const err = await client.callTool("test_sampling", { prompt: "hi" }).then(() => undefined, (e: unknown) => e);
+  const err = await client.callTool("test_sampling", { prompt: "hi" }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof McpError && err.code === -1, String(err));
   // The server is still usable: nothing was left waiting for the abandoned round.
   const ok = await client.callTool("test_simple_text", {});
@@ -103,12 +135,21 @@ test("an oversized response whose id is readable fails that request at once, not
   fromClient.resume();
   const t = new StdioServerTransport({ stdin: toClient, stdout: fromClient, maxMessageBytes: 1024 });
   const errors: Error[] = [];
-  const s = new Session({ transport: t, side: "client", binding: latest, timeout: 30_000, onerror: (e) => errors.push(e) });
+  const s = new Session({
+    transport: t,
+    side: "client",
+    binding: latest,
+    timeout: 30_000,
+    onerror: (e) => errors.push(e),
+  });
   await t.start();
   const started = Date.now();
   const pending = s.request("ping");
   toClient.write(`{"jsonrpc":"2.0","id":0,"result":{"pad":"${"x".repeat(4000)}"}}\n`);
-  const e = await pending.then(() => undefined, (x: unknown) => x);
+  const e = await pending.then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.instance(e, UnreadableResponseError);
   assert.match((e as Error).message, /ping could not be read: .*exceeds 1024 bytes/);
   assert.ok(Date.now() - started < 2000);
@@ -118,14 +159,27 @@ test("an oversized response whose id is readable fails that request at once, not
   toClient.write(`{"jsonrpc":"2.0","result":{"pad":"`);
   for (let i = 0; i < 50; i++) toClient.write("y".repeat(100));
   toClient.write(`"},"id":1}\n`);
-  assert.instance(await second.then(() => undefined, (x: unknown) => x), UnreadableResponseError);
+  assert.instance(
+    await second.then(
+      () => undefined,
+      (x: unknown) => x,
+    ),
+    UnreadableResponseError,
+  );
   await s.close();
 });
 
 test("maxRunningRequests: the request past the limit gets -32000 at once; maxPendingRequests refuses locally", async () => {
   const [t, peerT] = createMemoryTransportPair();
   const errors: Error[] = [];
-  const s = new Session({ transport: t, side: "server", binding: latest, maxRunningRequests: 2, maxPendingRequests: 1, onerror: (e) => errors.push(e) });
+  const s = new Session({
+    transport: t,
+    side: "server",
+    binding: latest,
+    maxRunningRequests: 2,
+    maxPendingRequests: 1,
+    onerror: (e) => errors.push(e),
+  });
   s.setRequestHandler("ping", () => new Promise(() => {}));
   void t.start();
   const peer = rawPeer(peerT);
@@ -136,7 +190,10 @@ test("maxRunningRequests: the request past the limit gets -32000 at once; maxPen
   assert.is(s.runningCount, 2);
   assert.ok(errors.some((e) => e instanceof LimitError));
   void s.request("roots/list", undefined, { timeout: 0 }).catch(() => {});
-  const over = await s.request("roots/list").then(() => undefined, (x: unknown) => x);
+  const over = await s.request("roots/list").then(
+    () => undefined,
+    (x: unknown) => x,
+  );
   assert.instance(over, LimitError);
   await s.close();
 });

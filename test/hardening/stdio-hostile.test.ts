@@ -45,7 +45,12 @@ function start(): Child {
   };
 }
 
-const init = { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+const init = {
+  jsonrpc: "2.0",
+  id: "init",
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+};
 
 test("deeply nested ids, error messages and params before initialize: the server survives and answers", async () => {
   const c = start();
@@ -93,7 +98,9 @@ test("an oversized request (over 4 MiB) is refused at once by its id; the next o
     c.send(JSON.stringify(init));
     await c.reply("init");
     c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`);
-    c.send(`{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(5 * 1024 * 1024)}"}}}`);
+    c.send(
+      `{"jsonrpc":"2.0","id":"big","method":"tools/call","params":{"name":"test_simple_text","arguments":{"s":"${"x".repeat(5 * 1024 * 1024)}"}}}`,
+    );
     const big = await c.reply("big");
     assert.is(big.error.code, -32600);
     assert.match(big.error.message, /exceeds 4194304 bytes/);

@@ -16,19 +16,39 @@ export { createEverythingClient } from ${CLIENT};
 
 test("the client entries and a generated client bundle for workerd with nothing of Node, over fetch", async () => {
   const { inputs, code } = await bundleFor("workerd", ENTRY);
-  assert.ok(inputs.some((f) => f.endsWith("http-driver-web.js")), "the fetch driver");
-  assert.not.ok(inputs.some((f) => f.endsWith("http-driver-node.js")), "not the node:http one");
+  assert.ok(
+    inputs.some((f) => f.endsWith("http-driver-web.js")),
+    "the fetch driver",
+  );
+  assert.not.ok(
+    inputs.some((f) => f.endsWith("http-driver-node.js")),
+    "not the node:http one",
+  );
   assert.ok(code.includes("OAuthClient") && code.includes("ModernHttpClientTransport"));
 });
 
 test("Bun and Deno get the fetch driver too; Node keeps node:http", async () => {
   for (const host of ["bun", "deno"] as const) {
     const { inputs } = await bundleFor(host, ENTRY);
-    assert.ok(inputs.some((f) => f.endsWith("http-driver-web.js")), host);
+    assert.ok(
+      inputs.some((f) => f.endsWith("http-driver-web.js")),
+      host,
+    );
   }
   const { build } = await import("esbuild");
-  const node = await build({ stdin: { contents: ENTRY, resolveDir: repoRoot }, bundle: true, write: false, format: "esm", platform: "node", metafile: true, logLevel: "silent" });
-  assert.ok(Object.keys(node.metafile.inputs).some((f) => f.endsWith("http-driver-node.js")), "node");
+  const node = await build({
+    stdin: { contents: ENTRY, resolveDir: repoRoot },
+    bundle: true,
+    write: false,
+    format: "esm",
+    platform: "node",
+    metafile: true,
+    logLevel: "silent",
+  });
+  assert.ok(
+    Object.keys(node.metafile.inputs).some((f) => f.endsWith("http-driver-node.js")),
+    "node",
+  );
 });
 
 test("the check bites: a node: import or a Node global fails the workerd bundle", async () => {
@@ -41,7 +61,10 @@ test("the check bites: a node: import or a Node global fails the workerd bundle"
     return "";
   };
   assert.match(await failed(`import { createServer } from "node:http"; export const s = createServer;`), /node:http/);
-  assert.match(await failed(`export const b = () => Buffer.from("x");`), /Node globals reach the workerd bundle: Buffer/);
+  assert.match(
+    await failed(`export const b = () => Buffer.from("x");`),
+    /Node globals reach the workerd bundle: Buffer/,
+  );
   assert.match(await failed(`export const p = () => process.env.X;`), /Node globals reach the workerd bundle: process/);
 });
 

@@ -15,7 +15,11 @@ const FIXTURE = JSON.stringify(join(repoRoot, "dist", "test", "hosts", "fixtures
 const ERAS = ["modern", "legacy"] as const;
 
 async function startNodeServer(): Promise<{ url: string; proc: Background }> {
-  const proc = background(process.execPath, [join(repoRoot, "dist", "examples", "everything", "src", "main.js"), "--port", "0"], {});
+  const proc = background(
+    process.execPath,
+    [join(repoRoot, "dist", "examples", "everything", "src", "main.js"), "--port", "0"],
+    {},
+  );
   const until = Date.now() + 20_000;
   for (;;) {
     const m = /listening on (http:\/\/\S+)/.exec(proc.tail());
@@ -65,12 +69,20 @@ export default {
   },
 };`,
   );
-  assert.ok(bundle.inputs.some((f) => f.endsWith("http-driver-web.js")), "the workerd bundle sends over fetch");
-  assert.not.ok(bundle.inputs.some((f) => f.endsWith("http-driver-node.js")), "and carries no node:http driver");
+  assert.ok(
+    bundle.inputs.some((f) => f.endsWith("http-driver-web.js")),
+    "the workerd bundle sends over fetch",
+  );
+  assert.not.ok(
+    bundle.inputs.some((f) => f.endsWith("http-driver-node.js")),
+    "and carries no node:http driver",
+  );
   const worker = await serveWorker(bundle.code, join(tmp.dir, "workerd"));
   try {
     for (const era of ERAS) {
-      const res = await fetch(`${worker.url.origin}/?target=${encodeURIComponent(server!.url)}&era=${era}`, { signal: AbortSignal.timeout(30_000) });
+      const res = await fetch(`${worker.url.origin}/?target=${encodeURIComponent(server!.url)}&era=${era}`, {
+        signal: AbortSignal.timeout(30_000),
+      });
       const body = await res.text();
       assert.is(res.status, 200, body);
       expectReport(JSON.parse(body) as ClientReport, era, `workerd ${era}`);
@@ -88,7 +100,10 @@ for (const host of ["bun", "deno"] as const) {
 const [target, era] = globalThis.Deno ? Deno.args : Bun.argv.slice(2);
 console.log("REPORT " + JSON.stringify(await exerciseTypedClient(target, era)));`,
     );
-    assert.ok(bundle.inputs.some((f) => f.endsWith("http-driver-web.js")), `the ${host} bundle sends over fetch`);
+    assert.ok(
+      bundle.inputs.some((f) => f.endsWith("http-driver-web.js")),
+      `the ${host} bundle sends over fetch`,
+    );
     const file = join(tmp.dir, `${host}-client.mjs`);
     writeFileSync(file, bundle.code);
     for (const era of ERAS) {

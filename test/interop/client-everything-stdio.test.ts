@@ -32,7 +32,11 @@ test.before(async () => {
     handlers: {
       sampling: () => {
         seen.sampling++;
-        return { role: "assistant", content: { type: "text", text: "canned reply from mcpgen" }, model: "mcpgen-canned" };
+        return {
+          role: "assistant",
+          content: { type: "text", text: "canned reply from mcpgen" },
+          model: "mcpgen-canned",
+        };
       },
       elicitation: (params) => {
         seen.elicitation++;
@@ -62,7 +66,14 @@ test("handshake at the latest revision both sides speak", () => {
 test("every listed tool resolves with a result or a JSON-RPC error; server->client requests answered", async () => {
   const tools = await peer.client.listTools();
   const names = tools.map((t) => t.name);
-  for (const must of ["echo", "get-sum", "get-structured-content", "get-roots-list", "trigger-sampling-request", "trigger-elicitation-request"]) {
+  for (const must of [
+    "echo",
+    "get-sum",
+    "get-structured-content",
+    "get-roots-list",
+    "trigger-sampling-request",
+    "trigger-elicitation-request",
+  ]) {
     assert.ok(names.includes(must), `server-everything lists ${must} (got ${names.join(", ")})`);
   }
   const results = new Map<string, CallToolResult>();
@@ -77,7 +88,11 @@ test("every listed tool resolves with a result or a JSON-RPC error; server->clie
       results.set(tool.name, outcome.r);
     } else {
       // A peer's JSON-RPC error is fine; a timeout, closed connection or invalid result is not.
-      assert.instance(outcome.e, McpError, `${tool.name}(${JSON.stringify(args)}) failed locally: ${String(outcome.e)}\n${peer.stderr()}`);
+      assert.instance(
+        outcome.e,
+        McpError,
+        `${tool.name}(${JSON.stringify(args)}) failed locally: ${String(outcome.e)}\n${peer.stderr()}`,
+      );
     }
   }
   assert.is(text(results.get("echo")!), "Echo: test");
@@ -112,7 +127,10 @@ test("resources: list (paginated), read each, templates", async () => {
 
 test("prompts: list, get each with made-up arguments", async () => {
   const prompts = await peer.client.listPrompts();
-  assert.ok(prompts.some((p) => p.name === "simple-prompt"), "lists simple-prompt");
+  assert.ok(
+    prompts.some((p) => p.name === "simple-prompt"),
+    "lists simple-prompt",
+  );
   for (const p of prompts) {
     const args: { [key: string]: string } = {};
     for (const a of p.arguments ?? []) if (a.required) args[a.name] = String(sampleValue({ type: "string" }));
@@ -121,7 +139,8 @@ test("prompts: list, get each with made-up arguments", async () => {
       (e: unknown) => ({ ok: false as const, e }),
     );
     if (outcome.ok) assert.ok(outcome.r.messages.length > 0, `${p.name} has messages`);
-    else assert.instance(outcome.e, McpError, `${p.name}(${JSON.stringify(args)}) failed locally: ${String(outcome.e)}`);
+    else
+      assert.instance(outcome.e, McpError, `${p.name}(${JSON.stringify(args)}) failed locally: ${String(outcome.e)}`);
   }
   const simple = await peer.client.getPrompt("simple-prompt");
   assert.is(simple.messages[0]!.role, "user");

@@ -86,7 +86,12 @@ test("a generated client with tasks declared calls all 19 server-everything tool
     bindings,
     clientInfo: { name: "mcpgen-interop", version: "1.0.0" },
     tasks: true,
-    handlers: { sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }), elicitation: () => ({ action: "decline" }), elicitationUrl: () => ({ action: "decline" }), roots: () => [] },
+    handlers: {
+      sampling: () => ({ role: "assistant", content: { type: "text", text: "" }, model: "m" }),
+      elicitation: () => ({ action: "decline" }),
+      elicitationUrl: () => ({ action: "decline" }),
+      roots: () => [],
+    },
   });
   let tools;
   try {
@@ -96,31 +101,67 @@ test("a generated client with tasks declared calls all 19 server-everything tool
     await peer.close();
   }
   assert.is(tools.length, 19, tools.map((t) => t.name).join(", "));
-  const required = tools.filter((t) => (t as { execution?: { taskSupport?: string } }).execution?.taskSupport === "required").map((t) => t.name);
+  const required = tools
+    .filter((t) => (t as { execution?: { taskSupport?: string } }).execution?.taskSupport === "required")
+    .map((t) => t.name);
   assert.equal(required, ["simulate-research-query"]);
 
   const dir = tempDir("tasks-interop-");
   try {
     const pulled = snapshotToManifest(
-      { serverInfo: { name: "server-everything", version: "1.0.0" }, instructions: undefined, revisions: ["2025-11-25"], capabilities: { tools: {} }, tools: tools as never, prompts: [], resources: [], resourceTemplates: [] },
+      {
+        serverInfo: { name: "server-everything", version: "1.0.0" },
+        instructions: undefined,
+        revisions: ["2025-11-25"],
+        capabilities: { tools: {} },
+        tools: tools as never,
+        prompts: [],
+        resources: [],
+        resourceTemplates: [],
+      },
       "mcp.manifest.json",
     );
     writeFileSync(join(dir, "mcp.manifest.json"), pulled.text);
-    await generate({ manifest: join(dir, "mcp.manifest.json"), out: join(dir, "mcp"), cwd: dir, config: false, lenient: true, warn: () => {} });
-    const args = Object.fromEntries(tools.map((t) => [t.name, { ...sampleArguments(t.inputSchema), ...OVERRIDES[t.name] }]));
+    await generate({
+      manifest: join(dir, "mcp.manifest.json"),
+      out: join(dir, "mcp"),
+      cwd: dir,
+      config: false,
+      lenient: true,
+      warn: () => {},
+    });
+    const args = Object.fromEntries(
+      tools.map((t) => [t.name, { ...sampleArguments(t.inputSchema), ...OVERRIDES[t.name] }]),
+    );
     writeFileSync(join(dir, "args.json"), JSON.stringify(args));
     writeFileSync(join(dir, "driver.ts"), DRIVER);
     writeFileSync(
       join(dir, "tsconfig.json"),
       JSON.stringify({
-        compilerOptions: { strict: true, target: "ES2022", lib: ["ES2023"], module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, types: ["node"], outDir: "out" },
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          lib: ["ES2023"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          skipLibCheck: true,
+          types: ["node"],
+          outDir: "out",
+        },
         include: ["driver.ts", "mcp/**/*.ts"],
       }),
     );
     mkdirSync(join(dir, "out"), { recursive: true });
-    const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(dir, "tsconfig.json")],
+      { encoding: "utf8", timeout: 120_000 },
+    );
     assert.is(tsc.status, 0, `${tsc.stdout}${tsc.stderr}`);
-    const run = spawnSync(process.execPath, [join(dir, "out/driver.js"), everything, join(dir, "args.json")], { encoding: "utf8", timeout: 90_000 });
+    const run = spawnSync(process.execPath, [join(dir, "out/driver.js"), everything, join(dir, "args.json")], {
+      encoding: "utf8",
+      timeout: 90_000,
+    });
     assert.is(run.status, 0, run.stderr);
     const { out, handle } = JSON.parse(run.stdout.trim().split("\n").pop()!) as {
       out: { [tool: string]: { ok: boolean; isError?: boolean; text: string } };
@@ -129,10 +170,22 @@ test("a generated client with tasks declared calls all 19 server-everything tool
     const failed = Object.entries(out).filter(([, r]) => !r.ok || r.isError);
     assert.equal(failed, [], "every tool resolves with a non-error result");
     assert.is(Object.keys(out).length, 19);
-    assert.match(out["simulate-research-query"]!.text, /Research Report: python \(programming\)/, "the task asked for a clarification through tasks/result and got ours");
-    assert.match(out["trigger-sampling-request-async"]!.text, /\[COMPLETED\] Async sampling completed/, "the client ran the sampling as a task the server polled");
+    assert.match(
+      out["simulate-research-query"]!.text,
+      /Research Report: python \(programming\)/,
+      "the task asked for a clarification through tasks/result and got ours",
+    );
+    assert.match(
+      out["trigger-sampling-request-async"]!.text,
+      /\[COMPLETED\] Async sampling completed/,
+      "the client ran the sampling as a task the server polled",
+    );
     assert.match(out["trigger-sampling-request-async"]!.text, /canned reply/);
-    assert.match(out["trigger-elicitation-request-async"]!.text, /\[COMPLETED\][\s\S]*Name: Ada/, "the client ran the elicitation as a task");
+    assert.match(
+      out["trigger-elicitation-request-async"]!.text,
+      /\[COMPLETED\][\s\S]*Name: Ada/,
+      "the client ran the elicitation as a task",
+    );
     assert.equal(handle.id, "string");
     assert.is(handle.statuses[0], "working");
     assert.is(handle.statuses[handle.statuses.length - 1], "completed");

@@ -57,7 +57,10 @@ for (const revision of ["2024-11-05", "2025-03-26"] as const) {
 }
 
 test("client asking only for 2024-11-05 gets it from the SDK v1 server (stdio)", async () => {
-  const peer = await spawnClient([fixture("sdk-v1-stdio-server.mjs")], { bindings: [byRevision("2024-11-05")], clientInfo });
+  const peer = await spawnClient([fixture("sdk-v1-stdio-server.mjs")], {
+    bindings: [byRevision("2024-11-05")],
+    clientInfo,
+  });
   try {
     assert.is(peer.client.protocolVersion, "2024-11-05");
     const sum = await peer.client.callTool("add", { a: 1, b: 2 });

@@ -42,7 +42,10 @@ for (const s of SERVERS) {
       assert.equal(sum.content, [{ type: "text", text: "5" }]);
 
       // Invalid input is the SDK's to reject: a tool error result or a JSON-RPC error, never a hang.
-      const bad = await client.callTool("add", { a: "two" }).then((r) => r, (e: unknown) => e);
+      const bad = await client.callTool("add", { a: "two" }).then(
+        (r) => r,
+        (e: unknown) => e,
+      );
       if (bad instanceof Error) assert.instance(bad, McpError);
       else assert.ok((bad as { isError?: boolean }).isError, "bad arguments give an error result");
 
@@ -53,16 +56,25 @@ for (const s of SERVERS) {
       assert.is(sampled[0]!.maxTokens, 16);
 
       const prompts = await client.listPrompts();
-      assert.equal(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])]), [["greet", [["name", true]]]]);
+      assert.equal(
+        prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])]),
+        [["greet", [["name", true]]]],
+      );
       const greeting = await client.getPrompt("greet", { name: "Ada" });
       assert.equal(greeting.messages, [{ role: "user", content: { type: "text", text: "Hello, Ada!" } }]);
 
       const resources = await client.listResources();
-      assert.equal(resources.map((r) => r.uri), ["fixture://info"]);
+      assert.equal(
+        resources.map((r) => r.uri),
+        ["fixture://info"],
+      );
       const info = await client.readResource("fixture://info");
       assert.equal(info.contents, [{ uri: "fixture://info", mimeType: "text/plain", text: `served by SDK ${s.sdk}` }]);
 
-      const missing = await client.callTool("no-such-tool", {}).then((r) => r, (e: unknown) => e);
+      const missing = await client.callTool("no-such-tool", {}).then(
+        (r) => r,
+        (e: unknown) => e,
+      );
       if (missing instanceof Error) assert.instance(missing, McpError);
       else assert.ok((missing as { isError?: boolean }).isError);
 

@@ -10,7 +10,13 @@ import * as net from "node:net";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import {
-  connectMcpClient, createMcpClient, type McpClient, type McpClientOptions, type McpDefinition, type Transport, type Validator,
+  connectMcpClient,
+  createMcpClient,
+  type McpClient,
+  type McpClientOptions,
+  type McpDefinition,
+  type Transport,
+  type Validator,
 } from "@mcpgen/runtime";
 import { connectHttp } from "@mcpgen/runtime/http";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
@@ -43,7 +49,13 @@ const options: McpClientOptions = {
 };
 
 function stdio(args: string[]): StdioClientTransport {
-  return new StdioClientTransport({ command: process.execPath, args, stderr: "pipe", closeTimeoutMs: 300, termTimeoutMs: 1000 });
+  return new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: "pipe",
+    closeTimeoutMs: 300,
+    termTimeoutMs: 1000,
+  });
 }
 
 function freePort(): Promise<number> {
@@ -114,7 +126,9 @@ async function exercise(client: McpClient): Promise<void> {
   const prompt = await client.getPrompt("greet", { name: "Bob" });
   assert.equal(prompt.messages, [{ role: "user", content: { type: "text", text: "Hello, Bob!" } }]);
   const res = await client.readResource("fixture://info");
-  assert.equal(res.contents, [{ uri: "fixture://info", mimeType: "text/plain", text: "served by SDK v2 (2026-07-28)" }]);
+  assert.equal(res.contents, [
+    { uri: "fixture://info", mimeType: "text/plain", text: "served by SDK v2 (2026-07-28)" },
+  ]);
   await client.ping();
 }
 
@@ -163,7 +177,9 @@ test("the same SDK v2 server, client pinned to the legacy era: initialize, and s
   }
 });
 
-const isSum: Validator = Object.assign((d: unknown): boolean => typeof (d as { sum?: unknown })?.sum === "number", { errors: null }) as Validator;
+const isSum: Validator = Object.assign((d: unknown): boolean => typeof (d as { sum?: unknown })?.sum === "number", {
+  errors: null,
+}) as Validator;
 const definition: McpDefinition = {
   revisions: ["2026-07-28", "2025-11-25"],
   pageSize: 50,
@@ -171,14 +187,22 @@ const definition: McpDefinition = {
     "2026-07-28": {
       serverInfo: { name: "sdk-v2-modern-fixture", version: "2.4.0" },
       capabilities: { tools: {} },
-      tools: [{ name: "add", inputSchema: { type: "object" }, outputSchema: { type: "object" } }, { name: "ask-llm", inputSchema: { type: "object" } }],
+      tools: [
+        { name: "add", inputSchema: { type: "object" }, outputSchema: { type: "object" } },
+        { name: "ask-llm", inputSchema: { type: "object" } },
+      ],
       resources: [{ name: "info", uri: "fixture://info" }],
       resourceTemplates: [],
       prompts: [{ name: "greet" }],
     },
   },
   toolValidators: { add: { input: isSum, output: isSum }, "ask-llm": { input: isSum, output: null } },
-  members: { tools: { add: "add", "ask-llm": "askLlm" }, prompts: { greet: "greet" }, resources: { info: "info" }, resourceTemplates: {} },
+  members: {
+    tools: { add: "add", "ask-llm": "askLlm" },
+    prompts: { greet: "greet" },
+    resources: { info: "info" },
+    resourceTemplates: {},
+  },
   bindings: dual,
 };
 
@@ -202,7 +226,10 @@ test("a generated-style client (createMcpClient) needs no change for 2026-07-28:
 });
 
 test("the dual-era client falls back to the legacy era against SDK v1 and server-everything (stdio)", async () => {
-  for (const args of [[fixture("sdk-v1-stdio-server.mjs")], [root("node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"]]) {
+  for (const args of [
+    [fixture("sdk-v1-stdio-server.mjs")],
+    [root("node_modules/@modelcontextprotocol/server-everything/dist/index.js"), "stdio"],
+  ]) {
     const client = await connectMcpClient(stdio(args), options);
     try {
       assert.is(client.era, "legacy", args[0]);
@@ -220,7 +247,10 @@ test("a real stdio server that never answers the probe: legacy after the bounded
   try {
     assert.is(client.era, "legacy");
     assert.ok(Date.now() - started < 5000);
-    assert.equal((await client.listTools()).map((t) => t.name), ["noop"]);
+    assert.equal(
+      (await client.listTools()).map((t) => t.name),
+      ["noop"],
+    );
   } finally {
     await client.close();
   }

@@ -35,7 +35,11 @@ async function startSdkSseServer(): Promise<SdkSseServer> {
       sessions.set(transport.sessionId, transport);
       transport.onclose = () => void sessions.delete(transport.sessionId);
       const mcp = new McpServer({ name: "sdk-v1-sse", version: "1.32.2" });
-      mcp.registerTool("add", { description: "a + b", inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+      mcp.registerTool(
+        "add",
+        { description: "a + b", inputSchema: { a: z.number(), b: z.number() } },
+        async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
+      );
       // Record the revision each initialize asks for (wrapping after connect: the SDK sets onmessage there).
       void mcp.connect(transport).then(() => {
         const deliver = transport.onmessage!;
@@ -74,7 +78,10 @@ async function startSdkSseServer(): Promise<SdkSseServer> {
 
 async function exercise(client: McpClient): Promise<void> {
   assert.is(client.serverInfo.name, "sdk-v1-sse");
-  assert.equal((await client.listTools()).map((t) => t.name), ["add"]);
+  assert.equal(
+    (await client.listTools()).map((t) => t.name),
+    ["add"],
+  );
   const r = await client.callTool("add", { a: 2, b: 40 });
   assert.equal(r.content, [{ type: "text", text: "42" }]);
   await client.ping();
@@ -89,7 +96,11 @@ async function withServer(body: (server: SdkSseServer) => Promise<void>): Promis
   }
 }
 
-async function withClient(transport: Transport, options: { bindings: typeof bindings; eraCache?: false }, body: (client: McpClient) => Promise<void>): Promise<void> {
+async function withClient(
+  transport: Transport,
+  options: { bindings: typeof bindings; eraCache?: false },
+  body: (client: McpClient) => Promise<void>,
+): Promise<void> {
   let client: McpClient | undefined;
   try {
     client = await connectMcpClient(transport, { clientInfo, timeout: TIMEOUT, ...options });

@@ -12,17 +12,31 @@ import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@mo
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { mainJs, startEverything, type EverythingProcess } from "../examples/helpers/everything-process.js";
 
-const answer = { role: "assistant", content: { type: "text", text: "Paris" }, model: "test-model", stopReason: "endTurn" };
+const answer = {
+  role: "assistant",
+  content: { type: "text", text: "Paris" },
+  model: "test-model",
+  stopReason: "endTurn",
+};
 
 function modernClient(mode: "auto" | { pin: string } = { pin: "2026-07-28" }): ClientV2 {
-  const client = new ClientV2(
-    { name: "sdk-v2-modern", version: "1.0.0" },
-    { capabilities: { sampling: {}, elicitation: {}, roots: {} }, versionNegotiation: { mode } } as never,
-  );
+  const client = new ClientV2({ name: "sdk-v2-modern", version: "1.0.0" }, {
+    capabilities: { sampling: {}, elicitation: {}, roots: {} },
+    versionNegotiation: { mode },
+  } as never);
   client.setRequestHandler("sampling/createMessage", async () => answer as never);
   client.setRequestHandler("elicitation/create", async (req: any) => {
     const props = Object.keys(req.params.requestedSchema?.properties ?? {});
-    return { action: "accept", content: props.includes("name") ? { name: "Alice" } : props.includes("color") ? { color: "blue" } : props.includes("context") ? { context: "tests" } : { ok: true } } as never;
+    return {
+      action: "accept",
+      content: props.includes("name")
+        ? { name: "Alice" }
+        : props.includes("color")
+          ? { color: "blue" }
+          : props.includes("context")
+            ? { context: "tests" }
+            : { ok: true },
+    } as never;
   });
   client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///work", name: "work" }] }) as never);
   return client;
@@ -36,7 +50,11 @@ for (const mode of ["http", "stdio"] as const) {
   test.before(async () => {
     if (mode === "http") server = await startEverything();
     client = modernClient();
-    await client.connect(mode === "http" ? new HttpV2(server!.url) : new StdioV2({ command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" }));
+    await client.connect(
+      mode === "http"
+        ? new HttpV2(server!.url)
+        : new StdioV2({ command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" }),
+    );
   });
 
   test.after(async () => {
@@ -71,7 +89,11 @@ for (const mode of ["http", "stdio"] as const) {
 
   test("the SDK's auto negotiation probes our dual-era server and stays modern", async () => {
     const auto = modernClient("auto");
-    await auto.connect(mode === "http" ? new HttpV2(server!.url) : new StdioV2({ command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" }));
+    await auto.connect(
+      mode === "http"
+        ? new HttpV2(server!.url)
+        : new StdioV2({ command: process.execPath, args: [mainJs, "--stdio"], stderr: "pipe" }),
+    );
     try {
       assert.is(auto.getNegotiatedProtocolVersion(), "2026-07-28");
       const r: any = await auto.callTool({ name: "test_input_required_result_elicitation", arguments: {} });

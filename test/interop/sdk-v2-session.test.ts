@@ -12,7 +12,10 @@ import { bindings } from "../runtime/helpers/binding.js";
 test("SDK v2 client -> our server", async () => {
   const [ct, st] = InMemoryTransport.createLinkedPair();
   const server = await createServerSession({
-    transport: st as unknown as Transport, bindings, serverInfo: { name: "ours", version: "1.0.0" }, capabilities: { tools: {} },
+    transport: st as unknown as Transport,
+    bindings,
+    serverInfo: { name: "ours", version: "1.0.0" },
+    capabilities: { tools: {} },
     handlers: {
       "tools/list": () => ({ tools: [{ name: "add", inputSchema: { type: "object" } }] }),
       "tools/call": (p: any) => ({ content: [{ type: "text", text: String(p.arguments.a + p.arguments.b) }] }),
@@ -31,9 +34,15 @@ test("SDK v2 client -> our server", async () => {
 test("our client -> SDK v2 server", async () => {
   const [ct, st] = InMemoryTransport.createLinkedPair();
   const mcp = new McpServer({ name: "sdk2-server", version: "2.0.0" });
-  mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+  mcp.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => ({
+    content: [{ type: "text", text: String(a + b) }],
+  }));
   await mcp.connect(st);
-  const client = await connectClient({ transport: ct as unknown as Transport, bindings, clientInfo: { name: "ours", version: "1.0.0" } });
+  const client = await connectClient({
+    transport: ct as unknown as Transport,
+    bindings,
+    clientInfo: { name: "ours", version: "1.0.0" },
+  });
   assert.is(client.serverInfo.name, "sdk2-server");
   const r: any = await client.request("tools/call", { name: "add", arguments: { a: 1, b: 2 } });
   assert.is(r.content[0].text, "3");

@@ -24,7 +24,11 @@ interface Driver {
   stderr(): string;
 }
 
-const serverArgs = { command: process.execPath, args: [root("dist/examples/weather/src/server.js")], stderr: "pipe" as const };
+const serverArgs = {
+  command: process.execPath,
+  args: [root("dist/examples/weather/src/server.js")],
+  stderr: "pipe" as const,
+};
 const clientInfo = { name: "sdk", version: "1.0.0" };
 
 /**
@@ -39,7 +43,9 @@ function deliverOnePerTask(transport: { onmessage?: ((...args: any[]) => void) |
   const deliver = transport.onmessage!;
   let queue = Promise.resolve();
   transport.onmessage = (...args: any[]) => {
-    queue = queue.then(() => new Promise<void>((resolve) => setImmediate(() => (deliver.apply(transport, args), resolve()))));
+    queue = queue.then(
+      () => new Promise<void>((resolve) => setImmediate(() => (deliver.apply(transport, args), resolve()))),
+    );
   };
 }
 
@@ -93,7 +99,10 @@ for (const [sdk, make] of Object.entries(drivers)) {
     const sc = r.structuredContent;
     assert.is(sc.city, "Oslo");
     assert.is(sc.units, "metric");
-    assert.equal(sc.days.map((x: any) => x.date), ["2026-06-01", "2026-06-02"]);
+    assert.equal(
+      sc.days.map((x: any) => x.date),
+      ["2026-06-01", "2026-06-02"],
+    );
     assert.equal(sc.days[0].hours[0], { hour: 6, temperature: 8, wind: { speed: 3, direction: "NW" } });
     const validate = new Ajv({ strict: false, formats: { date: /^\d{4}-\d{2}-\d{2}$/ } }).compile(tool.outputSchema);
     assert.ok(validate(sc), JSON.stringify(validate.errors));
@@ -104,9 +113,15 @@ for (const [sdk, make] of Object.entries(drivers)) {
 
   test("progress notifications arrive through the SDK's onprogress, one per day", async () => {
     const seen: Progress[] = [];
-    const r = await d.callTool({ name: "get_forecast", arguments: forecastArgs(4) }, { timeout: TIMEOUT, onprogress: (p) => void seen.push(p) });
+    const r = await d.callTool(
+      { name: "get_forecast", arguments: forecastArgs(4) },
+      { timeout: TIMEOUT, onprogress: (p) => void seen.push(p) },
+    );
     assert.is(r.structuredContent.days.length, 4);
-    assert.equal(seen.map((p) => [p.progress, p.total, p.message]), [1, 2, 3, 4].map((n) => [n, 4, `day ${n}`]));
+    assert.equal(
+      seen.map((p) => [p.progress, p.total, p.message]),
+      [1, 2, 3, 4].map((n) => [n, 4, `day ${n}`]),
+    );
   });
 
   test("cancellation: aborting the SDK's signal rejects the call, and the server keeps serving", async () => {
@@ -115,14 +130,23 @@ for (const [sdk, make] of Object.entries(drivers)) {
     const call = d.callTool(
       { name: "get_forecast", arguments: forecastArgs(7) },
       // Abort once the server has demonstrably started the call (its first progress report).
-      { timeout: TIMEOUT, signal: ac.signal, onprogress: () => void (progressBeforeAbort++ === 0 && ac.abort(new Error("user cancelled"))) },
+      {
+        timeout: TIMEOUT,
+        signal: ac.signal,
+        onprogress: () => void (progressBeforeAbort++ === 0 && ac.abort(new Error("user cancelled"))),
+      },
     );
-    const e = await call.then(() => undefined, (x: unknown) => x);
+    const e = await call.then(
+      () => undefined,
+      (x: unknown) => x,
+    );
     assert.instance(e, Error, "the SDK rejects the aborted call");
     assert.match(String(e), /cancel|abort/i);
     assert.is(progressBeforeAbort >= 1, true);
     const after = await d.callTool({ name: "search_stations", arguments: { name: "oslo" } }, { timeout: TIMEOUT });
-    assert.equal(after.structuredContent, { stations: [{ id: "NO-OSL-01", name: "Oslo Blindern", elevation: 94, sensors: ["temperature", "pressure"] }] });
+    assert.equal(after.structuredContent, {
+      stations: [{ id: "NO-OSL-01", name: "Oslo Blindern", elevation: 94, sensors: ["temperature", "pressure"] }],
+    });
     const again = await d.callTool({ name: "get_forecast", arguments: forecastArgs(1) }, { timeout: TIMEOUT });
     assert.is(again.structuredContent.days.length, 1);
     assert.not.match(d.stderr(), /weather: /, "the server reported no error while handling the cancellation");

@@ -6,7 +6,15 @@ import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { ANNOTATIONS, DIALECT_SPECIFIC, KEYWORDS, NEWER_ONLY, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../generator/json-schema/keywords.js";
+import {
+  ANNOTATIONS,
+  DIALECT_SPECIFIC,
+  KEYWORDS,
+  NEWER_ONLY,
+  SUBSCHEMA,
+  SUBSCHEMA_LIST,
+  SUBSCHEMA_MAP,
+} from "../../generator/json-schema/keywords.js";
 import { escapePointerToken, resolvePointer, unescapePointerToken } from "../../generator/json-schema/pointer.js";
 import { resolveLocalRef } from "../../generator/json-schema/ref.js";
 import { walkSchema } from "../../generator/json-schema/walk.js";
@@ -27,7 +35,8 @@ test("every keyword that validates is compiled by the engines of the dialects th
 test("the derived sets: newer-only keywords are dialect-specific, annotations never are, every subschema keyword holds schemas", () => {
   for (const k of NEWER_ONLY) assert.ok(DIALECT_SPECIFIC.includes(k), k);
   for (const k of ANNOTATIONS) assert.not.ok(DIALECT_SPECIFIC.includes(k) || NEWER_ONLY.includes(k), k);
-  for (const k of [...SUBSCHEMA, ...SUBSCHEMA_LIST, ...SUBSCHEMA_MAP]) assert.ok(KEYWORDS[k]!.role === "applicator" || KEYWORDS[k]!.role === "definitions", k);
+  for (const k of [...SUBSCHEMA, ...SUBSCHEMA_LIST, ...SUBSCHEMA_MAP])
+    assert.ok(KEYWORDS[k]!.role === "applicator" || KEYWORDS[k]!.role === "definitions", k);
   // $defs is a container: a $ref into it is a plain pointer, so it never asks for the 2020 engine
   assert.not.ok(NEWER_ONLY.includes("$defs"));
 });
@@ -42,7 +51,8 @@ test("the walk visits every subschema keyword of the table at its pointer, and n
   walkSchema({ items: [leaf], properties: { x: schema } }, "", (_s, p) => seen.push(p));
   const expected = ["", "/items/0", "/properties/x"];
   for (const k of SUBSCHEMA) if (!SUBSCHEMA_LIST.includes(k)) expected.push(`/properties/x/${k}`);
-  for (const k of SUBSCHEMA_LIST) if (!SUBSCHEMA.includes(k)) expected.push(`/properties/x/${k}/0`, `/properties/x/${k}/1`);
+  for (const k of SUBSCHEMA_LIST)
+    if (!SUBSCHEMA.includes(k)) expected.push(`/properties/x/${k}/0`, `/properties/x/${k}/1`);
   for (const k of SUBSCHEMA_MAP) expected.push(`/properties/x/${k}/a~1b`);
   assert.equal(seen, expected);
 });

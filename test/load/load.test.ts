@@ -29,7 +29,10 @@ test("missing file names the path; unknown revision lists the bundled ones", () 
     const e = loadError(() => loadSchema("nope/schema.json", { cwd: dir }));
     assert.is(e.file, "nope/schema.json");
     assert.match(e.message, /nope\/schema\.json: schema file not found/);
-    assert.match(loadError(() => loadSchema("2019-01-01", { cwd: dir })).message, /not a bundled revision \(bundled: 2024-11-05, .*2026-07-28\)/);
+    assert.match(
+      loadError(() => loadSchema("2019-01-01", { cwd: dir })).message,
+      /not a bundled revision \(bundled: 2024-11-05, .*2026-07-28\)/,
+    );
     assert.match(loadError(() => loadSchema(".", { cwd: dir })).message, /is a directory/);
   } finally {
     cleanup();
@@ -43,7 +46,10 @@ test("invalid JSON reports line and column", () => {
     const e = loadError(() => loadSchema("bad.json", { cwd: dir }));
     assert.match(e.message, /^bad\.json: invalid JSON at line 3 column 8/);
     writeFileSync(join(dir, "empty.json"), "");
-    assert.match(loadError(() => loadSchema("empty.json", { cwd: dir })).message, /line 1 column 1: unexpected end of input/);
+    assert.match(
+      loadError(() => loadSchema("empty.json", { cwd: dir })).message,
+      /line 1 column 1: unexpected end of input/,
+    );
   } finally {
     cleanup();
   }
@@ -75,13 +81,22 @@ test("a JSON document that is not an MCP schema says what was expected", () => {
     write("nodefs.json", { $schema: "http://json-schema.org/draft-07/schema#", type: "object" });
     write("norpc.json", { $defs: { Foo: { type: "string" } } });
     write("draft4.json", { $schema: "http://json-schema.org/draft-04/schema#", definitions: { JSONRPCRequest: {} } });
-    assert.match(loadError(() => loadSchema("arr.json", { cwd: dir })).message, /arr\.json at \/ \(document root\): not an MCP schema/);
+    assert.match(
+      loadError(() => loadSchema("arr.json", { cwd: dir })).message,
+      /arr\.json at \/ \(document root\): not an MCP schema/,
+    );
     assert.match(
       loadError(() => loadSchema("nodefs.json", { cwd: dir })).message,
       /not an MCP schema: no definitions \(expected a `definitions` or `\$defs` object containing JSONRPCRequest\)/,
     );
-    assert.match(loadError(() => loadSchema("norpc.json", { cwd: dir })).message, /norpc\.json at \/\$defs: not an MCP schema: JSONRPCRequest is not defined/);
-    assert.match(loadError(() => loadSchema("draft4.json", { cwd: dir })).message, /at \/\$schema: unsupported JSON Schema dialect/);
+    assert.match(
+      loadError(() => loadSchema("norpc.json", { cwd: dir })).message,
+      /norpc\.json at \/\$defs: not an MCP schema: JSONRPCRequest is not defined/,
+    );
+    assert.match(
+      loadError(() => loadSchema("draft4.json", { cwd: dir })).message,
+      /at \/\$schema: unsupported JSON Schema dialect/,
+    );
   } finally {
     cleanup();
   }

@@ -35,11 +35,29 @@ const tool = (name: string, meta: object) => ({ name, inputSchema: { type: "obje
 test("apps: a linked view from a file declares the extension; `file` is not published, its content is embedded", () => {
   withTempDir((dir) => {
     writeFiles(dir, { "ui/view.html": VIEW });
-    const loaded = loadManifest(manifest(dir, { tools: [tool("show", { ui: { resourceUri: "ui://a/view" } })], resources: [{ uri: "ui://a/view", name: "view", mimeType: PROFILE, file: "ui/view.html", _meta: { ui: { prefersBorder: false } } }] }));
+    const loaded = loadManifest(
+      manifest(dir, {
+        tools: [tool("show", { ui: { resourceUri: "ui://a/view" } })],
+        resources: [
+          {
+            uri: "ui://a/view",
+            name: "view",
+            mimeType: PROFILE,
+            file: "ui/view.html",
+            _meta: { ui: { prefersBorder: false } },
+          },
+        ],
+      }),
+    );
     const model = buildServerModel(loaded);
     assert.equal(model.capabilities.extensions, { "io.modelcontextprotocol/ui": {} });
     assert.is(model.resources[0]!.file, VIEW);
-    assert.equal(model.resources[0]!.definition, { uri: "ui://a/view", name: "view", mimeType: PROFILE, _meta: { ui: { prefersBorder: false } } });
+    assert.equal(model.resources[0]!.definition, {
+      uri: "ui://a/view",
+      name: "view",
+      mimeType: PROFILE,
+      _meta: { ui: { prefersBorder: false } },
+    });
     // declared in legacy revisions too (their ServerCapabilities admit it), as in 2026-07-28
     const published = listsView(model).published;
     assert.is(published.split('"io.modelcontextprotocol/ui": {}').length - 1, model.revisions.length);
@@ -65,25 +83,41 @@ test("apps: each broken link, profile, visibility and file is an error naming it
         { uri: "ui://a/absent", name: "absent", mimeType: PROFILE, file: "absent.html" },
       ],
     });
-    const errors = diagnostics(path).filter((d) => d.severity === "error").map((d) => `${d.pointer}: ${d.message}`);
-    assert.equal(errors.sort(), [
-      '/resources/0/mimeType: a ui:// resource is an MCP App view: its mimeType must be "text/html;profile=mcp-app", got "text/html"',
-      '/resources/1/uri: an MCP App view (mimeType "text/html;profile=mcp-app") must have a ui:// URI',
-      '/resources/2/file: "latin1.html" is not UTF-8 text',
-      `/resources/3/file: "big.html" has ${4 * 1024 * 1024 + 1} bytes; a resource file may have at most ${4 * 1024 * 1024} (it is embedded in the generated server)`,
-      '/resources/4/file: file "absent.html" not found (relative to the manifest)',
-      '/tools/0/_meta/ui/resourceUri: tool "missing_view" links "ui://a/nowhere", which is not a ui:// resource of this manifest (declared: "ui://a/view", "ui://a/latin1", "ui://a/big", "ui://a/absent")',
-      '/tools/1/_meta/ui~1resourceUri: tool "flat_key" links "ui://a/other", which is not a ui:// resource of this manifest (declared: "ui://a/view", "ui://a/latin1", "ui://a/big", "ui://a/absent")',
-      '/tools/2/_meta/ui/visibility: expected an array of "model" and/or "app"',
-    ].sort());
+    const errors = diagnostics(path)
+      .filter((d) => d.severity === "error")
+      .map((d) => `${d.pointer}: ${d.message}`);
+    assert.equal(
+      errors.sort(),
+      [
+        '/resources/0/mimeType: a ui:// resource is an MCP App view: its mimeType must be "text/html;profile=mcp-app", got "text/html"',
+        '/resources/1/uri: an MCP App view (mimeType "text/html;profile=mcp-app") must have a ui:// URI',
+        '/resources/2/file: "latin1.html" is not UTF-8 text',
+        `/resources/3/file: "big.html" has ${4 * 1024 * 1024 + 1} bytes; a resource file may have at most ${4 * 1024 * 1024} (it is embedded in the generated server)`,
+        '/resources/4/file: file "absent.html" not found (relative to the manifest)',
+        '/tools/0/_meta/ui/resourceUri: tool "missing_view" links "ui://a/nowhere", which is not a ui:// resource of this manifest (declared: "ui://a/view", "ui://a/latin1", "ui://a/big", "ui://a/absent")',
+        '/tools/1/_meta/ui~1resourceUri: tool "flat_key" links "ui://a/other", which is not a ui:// resource of this manifest (declared: "ui://a/view", "ui://a/latin1", "ui://a/big", "ui://a/absent")',
+        '/tools/2/_meta/ui/visibility: expected an array of "model" and/or "app"',
+      ].sort(),
+    );
   });
 });
 
 test("apps: a view file without <html> is a warning, not an error", () => {
   withTempDir((dir) => {
     writeFiles(dir, { "frag.html": "<div>fragment</div>" });
-    const d = diagnostics(manifest(dir, { resources: [{ uri: "ui://a/frag", name: "frag", mimeType: PROFILE, file: "frag.html" }] }));
-    assert.equal(d.map((x) => [x.severity, x.pointer, x.message]), [["warning", "/resources/0/file", '"frag.html" has no <html> element; an MCP App view must be an HTML5 document']]);
+    const d = diagnostics(
+      manifest(dir, { resources: [{ uri: "ui://a/frag", name: "frag", mimeType: PROFILE, file: "frag.html" }] }),
+    );
+    assert.equal(
+      d.map((x) => [x.severity, x.pointer, x.message]),
+      [
+        [
+          "warning",
+          "/resources/0/file",
+          '"frag.html" has no <html> element; an MCP App view must be an HTML5 document',
+        ],
+      ],
+    );
   });
 });
 

@@ -50,35 +50,72 @@ test("defaults that fail their own schema: exit 1, every one with file, line, po
     // captured from a server: --lenient reports them and generates
     const lenient = runCli(["generate", "--manifest", "m.json", "--out", "out", "--no-cache", "--lenient"], dir);
     assert.is(lenient.status, 0, lenient.stderr);
-    assert.is(lenient.stderr.match(/^warning: m\.json:\d+:\d+: \/tools\/0\/\w+Schema\/properties\/\w+(\/items)?\/default: default .* does not satisfy its own schema: must/gm)?.length, 4, lenient.stderr);
+    assert.is(
+      lenient.stderr.match(
+        /^warning: m\.json:\d+:\d+: \/tools\/0\/\w+Schema\/properties\/\w+(\/items)?\/default: default .* does not satisfy its own schema: must/gm,
+      )?.length,
+      4,
+      lenient.stderr,
+    );
     assert.ok(existsSync(join(dir, "out", "validators.ts")));
   });
 });
 
-const model = (inputSchema: object) => buildServerModel(parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "t", inputSchema }] }), "m.json"));
+const model = (inputSchema: object) =>
+  buildServerModel(
+    parseManifest(JSON.stringify({ name: "x", version: "1", tools: [{ name: "t", inputSchema }] }), "m.json"),
+  );
 
 test("defaults that satisfy their schema pass: through $ref, in composition, in 2020-12 and draft-07 tuples, objects", () => {
   const ok = [
-    { type: "object", properties: { a: { $ref: "#/$defs/pos", default: 2 } }, $defs: { pos: { type: "integer", minimum: 1 } } },
+    {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/pos", default: 2 } },
+      $defs: { pos: { type: "integer", minimum: 1 } },
+    },
     { type: "object", properties: { a: { anyOf: [{ type: "string" }, { type: "null" }], default: null } } },
-    { type: "object", properties: { a: { type: "array", prefixItems: [{ type: "string", default: "x" }], default: ["y"] } } },
-    { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { a: { type: "array", items: [{ type: "integer", default: 1 }] } } },
-    { type: "object", properties: { o: { type: "object", properties: { k: { type: "string" } }, required: ["k"], default: { k: "v" } } }, default: {} },
+    {
+      type: "object",
+      properties: { a: { type: "array", prefixItems: [{ type: "string", default: "x" }], default: ["y"] } },
+    },
+    {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { a: { type: "array", items: [{ type: "integer", default: 1 }] } },
+    },
+    {
+      type: "object",
+      properties: {
+        o: { type: "object", properties: { k: { type: "string" } }, required: ["k"], default: { k: "v" } },
+      },
+      default: {},
+    },
     // format is an annotation in the generated validators, as here
     { type: "object", properties: { d: { type: "string", format: "date", default: "not a date" } } },
   ];
   for (const schema of ok) assert.equal(checkToolDefaults(model(schema), false), [], JSON.stringify(schema));
   // the root's own default is checked too
-  assert.equal(checkToolDefaults(model({ type: "object", required: ["a"], default: {} }), false).map((p) => p.pointer), ["/tools/0/inputSchema/default"]);
+  assert.equal(
+    checkToolDefaults(model({ type: "object", required: ["a"], default: {} }), false).map((p) => p.pointer),
+    ["/tools/0/inputSchema/default"],
+  );
 });
 
 test("property: an integer default with bounds is an error exactly when it lies outside them", () => {
   fc.assert(
-    fc.property(fc.integer({ min: -50, max: 50 }), fc.integer({ min: -50, max: 50 }), fc.integer({ min: -60, max: 60 }), (lo, hi, value) => {
-      const problems = checkToolDefaults(model({ type: "object", properties: { n: { type: "integer", minimum: lo, maximum: hi, default: value } } }), false);
-      assert.is(problems.length, value < lo || value > hi ? 1 : 0);
-      for (const p of problems) assert.is(p.pointer, "/tools/0/inputSchema/properties/n/default");
-    }),
+    fc.property(
+      fc.integer({ min: -50, max: 50 }),
+      fc.integer({ min: -50, max: 50 }),
+      fc.integer({ min: -60, max: 60 }),
+      (lo, hi, value) => {
+        const problems = checkToolDefaults(
+          model({ type: "object", properties: { n: { type: "integer", minimum: lo, maximum: hi, default: value } } }),
+          false,
+        );
+        assert.is(problems.length, value < lo || value > hi ? 1 : 0);
+        for (const p of problems) assert.is(p.pointer, "/tools/0/inputSchema/properties/n/default");
+      },
+    ),
     { numRuns: 200 },
   );
 });

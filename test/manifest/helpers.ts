@@ -33,11 +33,25 @@ export function tscStrict(dir: string, files: string[], compiler = "typescript")
   writeFileSync(
     join(dir, "tsconfig.json"),
     JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: "ES2022", lib: ["ES2023"], module: "NodeNext", moduleResolution: "NodeNext", skipLibCheck: true, types: [], noUnusedLocals: false },
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        lib: ["ES2023"],
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        skipLibCheck: true,
+        types: [],
+        noUnusedLocals: false,
+      },
       files,
     }),
   );
-  const r = spawnSync(process.execPath, [join(root, "node_modules", compiler, "bin", "tsc"), "-p", join(dir, "tsconfig.json")], { encoding: "utf8", timeout: 120_000 });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, "node_modules", compiler, "bin", "tsc"), "-p", join(dir, "tsconfig.json")],
+    { encoding: "utf8", timeout: 120_000 },
+  );
   return { code: r.status ?? 1, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 

@@ -6,8 +6,22 @@ import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILE, HANDLERS_FILE, MANIFEST_FILE, STDIO_ENTRY, TSCONFIG_FILE, initProject } from "../../generator/init.js";
-import { BUN_ENTRY, DENO_ENTRY, PINNED_COMPATIBILITY_DATE, README_FILE, WORKER_ENTRY, WRANGLER_FILE } from "../../generator/init-targets.js";
+import {
+  CONFIG_FILE,
+  HANDLERS_FILE,
+  MANIFEST_FILE,
+  STDIO_ENTRY,
+  TSCONFIG_FILE,
+  initProject,
+} from "../../generator/init.js";
+import {
+  BUN_ENTRY,
+  DENO_ENTRY,
+  PINNED_COMPATIBILITY_DATE,
+  README_FILE,
+  WORKER_ENTRY,
+  WRANGLER_FILE,
+} from "../../generator/init-targets.js";
 import { McpgenError } from "../../generator/errors.js";
 import { generate } from "../../generator/generate.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
@@ -21,9 +35,26 @@ function jsonc(text: string): Record<string, unknown> {
 test("--target workers: a Worker entry, wrangler.jsonc, a README, wrangler's scripts; no stdio entry", () => {
   withTempDir((dir) => {
     const r = initProject({ dir, name: "edge", target: "workers" });
-    assert.equal(r.written, [MANIFEST_FILE, CONFIG_FILE, HANDLERS_FILE, WORKER_ENTRY, WRANGLER_FILE, README_FILE, TSCONFIG_FILE, "package.json", ".gitignore"]);
-    assert.equal(jsonc(readFileSync(join(dir, WRANGLER_FILE), "utf8")), { name: "edge", main: "dist/worker.js", compatibility_date: PINNED_COMPATIBILITY_DATE });
-    assert.match(readFileSync(join(dir, WORKER_ENTRY), "utf8"), /createFetchHandler\(server\)[\s\S]*export default \{ fetch: handler \};/); // the handler itself is fetch: it receives ctx.waitUntil
+    assert.equal(r.written, [
+      MANIFEST_FILE,
+      CONFIG_FILE,
+      HANDLERS_FILE,
+      WORKER_ENTRY,
+      WRANGLER_FILE,
+      README_FILE,
+      TSCONFIG_FILE,
+      "package.json",
+      ".gitignore",
+    ]);
+    assert.equal(jsonc(readFileSync(join(dir, WRANGLER_FILE), "utf8")), {
+      name: "edge",
+      main: "dist/worker.js",
+      compatibility_date: PINNED_COMPATIBILITY_DATE,
+    });
+    assert.match(
+      readFileSync(join(dir, WORKER_ENTRY), "utf8"),
+      /createFetchHandler\(server\)[\s\S]*export default \{ fetch: handler \};/,
+    ); // the handler itself is fetch: it receives ctx.waitUntil
     const { scripts } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     assert.match(scripts.start, /^wrangler dev --ip 127\.0\.0\.1 --port \$\{PORT:-8787\}/);
     assert.is(scripts.deploy, "wrangler deploy");
@@ -36,7 +67,10 @@ test("--target workers: a Worker entry, wrangler.jsonc, a README, wrangler's scr
 test("--target workers: the compatibility date is the newest the project's workerd supports", () => {
   withTempDir((dir) => {
     mkdirSync(join(dir, "node_modules", "workerd"), { recursive: true });
-    writeFileSync(join(dir, "node_modules", "workerd", "package.json"), '{ "name": "workerd", "version": "1.20270105.0" }');
+    writeFileSync(
+      join(dir, "node_modules", "workerd", "package.json"),
+      '{ "name": "workerd", "version": "1.20270105.0" }',
+    );
     initProject({ dir, target: "workers" });
     const text = readFileSync(join(dir, WRANGLER_FILE), "utf8");
     assert.is(jsonc(text).compatibility_date, "2027-01-05");
@@ -44,15 +78,31 @@ test("--target workers: the compatibility date is the newest the project's worke
   });
 });
 
-for (const [target, entry, tool] of [["bun", BUN_ENTRY, "bun"], ["deno", DENO_ENTRY, "deno"]] as const) {
+for (const [target, entry, tool] of [
+  ["bun", BUN_ENTRY, "bun"],
+  ["deno", DENO_ENTRY, "deno"],
+] as const) {
   test(`--target ${target}: its serve entry beside the stdio one, start and start:stdio on ${tool}`, () => {
     withTempDir((dir) => {
       const r = initProject({ dir, name: "app", target });
-      assert.equal(r.written, [MANIFEST_FILE, CONFIG_FILE, HANDLERS_FILE, STDIO_ENTRY, entry, README_FILE, TSCONFIG_FILE, "package.json", ".gitignore"]);
+      assert.equal(r.written, [
+        MANIFEST_FILE,
+        CONFIG_FILE,
+        HANDLERS_FILE,
+        STDIO_ENTRY,
+        entry,
+        README_FILE,
+        TSCONFIG_FILE,
+        "package.json",
+        ".gitignore",
+      ]);
       const { scripts } = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
       assert.match(scripts.start, new RegExp(`^${tool} .*dist/${target}\\.js$`));
       assert.match(scripts["start:stdio"], new RegExp(`^${tool} .*dist/server\\.js$`));
-      assert.match(readFileSync(join(dir, entry), "utf8"), new RegExp(`${target === "bun" ? "Bun" : "Deno"}\\.serve\\(`));
+      assert.match(
+        readFileSync(join(dir, entry), "utf8"),
+        new RegExp(`${target === "bun" ? "Bun" : "Deno"}\\.serve\\(`),
+      );
       assert.match(r.next[1]!, new RegExp(` ${tool}$`));
     });
   });
@@ -93,7 +143,11 @@ test("every target's starter compiles under strict TypeScript 7 and 5.9 once gen
       initProject({ dir, name: "app", target });
       await generate({ cwd: dir, cache: false });
       for (const compiler of ["typescript", "typescript-5"]) {
-        const r = spawnSync(process.execPath, [join(root, "node_modules", compiler, "bin", "tsc"), "-p", ".", "--noEmit"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+        const r = spawnSync(
+          process.execPath,
+          [join(root, "node_modules", compiler, "bin", "tsc"), "-p", ".", "--noEmit"],
+          { cwd: dir, encoding: "utf8", timeout: 120_000 },
+        );
         assert.is(r.status, 0, `${target} on ${compiler}:\n${r.stdout}${r.stderr}`);
       }
     } finally {

@@ -28,7 +28,9 @@ const OPTIONS: Record<string, readonly unknown[]> = {
 };
 
 const option = (key: string) => fc.option(fc.constantFrom(...OPTIONS[key]!), { nil: undefined });
-const entries = fc.record(Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, option(k)]))) as fc.Arbitrary<Record<string, unknown>>;
+const entries = fc.record(Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, option(k)]))) as fc.Arbitrary<
+  Record<string, unknown>
+>;
 
 interface Shape {
   options: Record<string, unknown> | "absent";
@@ -45,7 +47,9 @@ interface Shape {
 const shape: fc.Arbitrary<Shape> = fc.record({
   options: fc.oneof({ weight: 5, arbitrary: entries }, { weight: 1, arbitrary: fc.constant("absent" as const) }),
   order: fc.shuffledSubarray([0, 1, 2, 3, 4, 5, 6, 7, 8], { minLength: 9, maxLength: 9 }),
-  include: fc.option(fc.constantFrom(["src"], ["lib"], ["src/**/*.ts"], ["**/*"], ["./src/**/*"], ["lib", "test"]), { nil: undefined }),
+  include: fc.option(fc.constantFrom(["src"], ["lib"], ["src/**/*.ts"], ["**/*"], ["./src/**/*"], ["lib", "test"]), {
+    nil: undefined,
+  }),
   indent: fc.constantFrom("  ", "    ", "\t"),
   trailingCommas: fc.boolean(),
   notes: fc.array(fc.boolean(), { minLength: 10, maxLength: 10 }),
@@ -72,9 +76,15 @@ function render(s: Shape): { text: string; comments: string[] } {
   if (s.options !== "absent") {
     const keys = Object.keys(OPTIONS);
     const present = s.order.map((n) => keys[n]!).filter((k) => (s.options as Record<string, unknown>)[k] !== undefined);
-    const inner = list(present.map((k) => `${JSON.stringify(k)}: ${JSON.stringify((s.options as Record<string, unknown>)[k])}`), i + i, 0);
+    const inner = list(
+      present.map((k) => `${JSON.stringify(k)}: ${JSON.stringify((s.options as Record<string, unknown>)[k])}`),
+      i + i,
+      0,
+    );
     const commented = s.commentedOut.map((k) => `${i}${i}// ${JSON.stringify(k)}: "x",`);
-    root.push(`"compilerOptions": {${[...commented, ...inner].length ? `\n${[...commented, ...inner].join("\n")}\n${i}` : ""}}`);
+    root.push(
+      `"compilerOptions": {${[...commented, ...inner].length ? `\n${[...commented, ...inner].join("\n")}\n${i}` : ""}}`,
+    );
   }
   if (s.include) root.push(`"include": ${JSON.stringify(s.include)}`);
   return { text: `{\n${list(root, i, 5).join("\n")}${root.length ? "\n" : ""}}\n`, comments };
@@ -97,17 +107,25 @@ test("property: init's changes keep every comment, give valid JSONC, and a secon
         for (const c of comments) assert.ok(after.includes(c), `${c} kept\n${after}`);
         writeFileSync(join(dir, TSCONFIG_FILE), after);
         const second = planTsconfig(dir, SOURCES, types);
-        assert.equal(second.changes.map((d) => d.message), [], `${text}\n=>\n${after}`);
+        assert.equal(
+          second.changes.map((d) => d.message),
+          [],
+          `${text}\n=>\n${after}`,
+        );
         assert.is(second.text, undefined);
         // what the starter builds with
         const o = parsed.config.compilerOptions as Record<string, unknown>;
         assert.ok((o.types as string[]).includes("node"));
         assert.ok(o.outDir !== undefined && o.rootDir !== undefined);
         assert.not.ok(o.noEmit === true || o.emitDeclarationOnly === true);
-        assert.ok(/^(nodenext|node16)$/.test(String(o.module)) || (o.module === "esnext" && o.moduleResolution === "bundler"), String(o.module));
+        assert.ok(
+          /^(nodenext|node16)$/.test(String(o.module)) || (o.module === "esnext" && o.moduleResolution === "bundler"),
+          String(o.module),
+        );
         assert.is(second.emitDir, first.emitDir);
         assert.not.ok(first.emitDir === "src" || first.emitDir.startsWith("src/"), first.emitDir);
-        if (withTypes && s.options !== "absent" && s.options.types === undefined) assert.equal(o.types, ["node", "semver"]);
+        if (withTypes && s.options !== "absent" && s.options.types === undefined)
+          assert.equal(o.types, ["node", "semver"]);
       }),
       { numRuns: 300 },
     );
@@ -134,7 +152,8 @@ test("include and exclude entries read as tsc reads them", () => {
     ["**/*.test.ts", "exclude", "src/server.ts", false],
     ["src/*.ts", "exclude", "src/http.ts", true],
   ];
-  for (const [spec, kind, path, expected] of cases) assert.is(specMatcher(spec, kind)?.(path) ?? false, expected, `${kind} ${spec} ${path}`);
+  for (const [spec, kind, path, expected] of cases)
+    assert.is(specMatcher(spec, kind)?.(path) ?? false, expected, `${kind} ${spec} ${path}`);
 });
 
 test.run();

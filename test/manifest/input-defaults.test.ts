@@ -18,7 +18,11 @@ type Applier = (input: unknown) => any;
 
 /** The appliers of a manifest whose tools have these input schemas, loaded from the emitted module. */
 async function appliers(schemas: Record<string, object>): Promise<Record<string, Applier>> {
-  const manifest = { name: "t", version: "1", tools: Object.entries(schemas).map(([name, inputSchema]) => ({ name, inputSchema })) };
+  const manifest = {
+    name: "t",
+    version: "1",
+    tools: Object.entries(schemas).map(([name, inputSchema]) => ({ name, inputSchema })),
+  };
   const model = buildServerModel(parseManifest(JSON.stringify(manifest), "m.json"));
   const file = emitManifestValidators(model).files.find((f) => f.path === "tools.defaults.ts");
   if (file === undefined) return {};
@@ -27,7 +31,9 @@ async function appliers(schemas: Record<string, object>): Promise<Record<string,
     writeTranspiled(dir, [file]);
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     const mod = await import(pathToFileURL(join(dir, "tools.defaults.js")).href);
-    return Object.fromEntries(model.tools.filter((t) => t.inputDefaults !== null).map((t) => [t.name, mod[`apply${t.inputType}Defaults`]]));
+    return Object.fromEntries(
+      model.tools.filter((t) => t.inputDefaults !== null).map((t) => [t.name, mod[`apply${t.inputType}Defaults`]]),
+    );
   } finally {
     removeDir(dir);
   }
@@ -61,10 +67,19 @@ test("where defaults apply: properties, single-schema items, allOf, $ref; not in
   ]) {
     assert.is(inputDefaults(schema), null, JSON.stringify(schema));
   }
-  const plan = inputDefaults({ properties: { o: { properties: { a: d, b: { type: "string" } } }, p: { type: "string" } } })!;
+  const plan = inputDefaults({
+    properties: { o: { properties: { a: d, b: { type: "string" } } }, p: { type: "string" } },
+  })!;
   assert.equal([plan.has(""), plan.has("/properties/o"), plan.has("/properties/p")], [true, true, false]);
-  assert.equal([plan.fills("/properties/o", "a"), plan.fills("/properties/o", "b"), plan.fills("", "o")], [true, false, false]);
-  assert.is(inputDefaults({ properties: { a: d } }, (p) => p !== "/properties/a"), null, "a default the check rejected is not filled in");
+  assert.equal(
+    [plan.fills("/properties/o", "a"), plan.fills("/properties/o", "b"), plan.fills("", "o")],
+    [true, false, false],
+  );
+  assert.is(
+    inputDefaults({ properties: { a: d } }, (p) => p !== "/properties/a"),
+    null,
+    "a default the check rejected is not filled in",
+  );
 });
 
 test("the applier: fills absent and undefined properties on a copy, nested where the parent exists, items through $ref, allOf; never writes its input", async () => {
@@ -85,7 +100,14 @@ test("the applier: fills absent and undefined properties on a copy, nested where
   const input = { n: undefined, p: { q: 5 }, list: [{}, { m: 1 }, "not an object"] };
   const frozen = JSON.stringify(input);
   const out = t!(input);
-  assert.equal(out, { n: 3, p: { q: 5 }, list: [{ m: 10 }, { m: 1 }, "not an object"], o: { a: "x" }, arr: [1, { k: [2] }], s: "all" });
+  assert.equal(out, {
+    n: 3,
+    p: { q: 5 },
+    list: [{ m: 10 }, { m: 1 }, "not an object"],
+    o: { a: "x" },
+    arr: [1, { k: [2] }],
+    s: "all",
+  });
   assert.is(JSON.stringify(input), frozen);
   assert.ok(out !== input && out.list !== input.list && out.list[0] !== input.list[0]);
   assert.equal(t!({}).p, undefined, "an absent object without a default stays absent");
@@ -93,19 +115,33 @@ test("the applier: fills absent and undefined properties on a copy, nested where
   again.arr[1].k.push(3);
   again.o.a = "changed";
   assert.equal(t!({}), { n: 3, o: { a: "x" }, arr: [1, { k: [2] }], s: "all" }, "every call gets fresh default values");
-  assert.equal(t!({ o: { b: true }, arr: [] }), { o: { b: true, a: "x" }, arr: [], n: 3, s: "all" }, "given values win");
+  assert.equal(
+    t!({ o: { b: true }, arr: [] }),
+    { o: { b: true, a: "x" }, arr: [], n: 3, s: "all" },
+    "given values win",
+  );
   // copy on write: only what is on the way to a filled-in default is copied
   const complete = { n: 1, o: { a: "y" }, arr: [], s: "z", list: [{ m: 2 }] };
   assert.is(t!(complete), complete, "nothing to fill in: the arguments as they are");
   const partly = { n: 1, o: { a: "y" }, arr: [], s: "z", list: [{ m: 2 }, {}] };
   const got = t!(partly);
-  assert.ok(got !== partly && got.list !== partly.list && got.list[1] !== partly.list[1], "copied on the way to the filled-in default");
+  assert.ok(
+    got !== partly && got.list !== partly.list && got.list[1] !== partly.list[1],
+    "copied on the way to the filled-in default",
+  );
   assert.ok(got.list[0] === partly.list[0] && got.o === partly.o && got.arr === partly.arr, "the rest is shared");
 });
 
 test("the applier: keys that are Object.prototype's names are filled as own properties; the prototype is never touched", async () => {
   const { t } = await appliers({
-    t: { type: "object", properties: { toString: { type: "string", default: "s" }, ["__proto__"]: { type: "object", default: { polluted: true } }, constructor: { type: "integer", default: 1 } } },
+    t: {
+      type: "object",
+      properties: {
+        toString: { type: "string", default: "s" },
+        ["__proto__"]: { type: "object", default: { polluted: true } },
+        constructor: { type: "integer", default: 1 },
+      },
+    },
   });
   const out = t!({});
   assert.ok(Object.hasOwn(out, "toString") && Object.hasOwn(out, "__proto__") && Object.hasOwn(out, "constructor"));
@@ -114,14 +150,24 @@ test("the applier: keys that are Object.prototype's names are filled as own prop
   assert.equal(Object.getOwnPropertyDescriptor(out, "__proto__")!.value, { polluted: true });
   assert.is(({} as { polluted?: boolean }).polluted, undefined);
   const given = JSON.parse('{"__proto__": {"mine": 1}}');
-  assert.equal(Object.getOwnPropertyDescriptor(t!(given), "__proto__")!.value, { mine: 1 }, "a given __proto__ property is kept");
+  assert.equal(
+    Object.getOwnPropertyDescriptor(t!(given), "__proto__")!.value,
+    { mine: 1 },
+    "a given __proto__ property is kept",
+  );
 });
 
 test("the applier: a recursive schema fills every level (the data's depth bounds the recursion)", async () => {
   const { tree } = await appliers({
-    tree: { type: "object", properties: { label: { type: "string", default: "node" }, children: { type: "array", items: { $ref: "#" } } } },
+    tree: {
+      type: "object",
+      properties: { label: { type: "string", default: "node" }, children: { type: "array", items: { $ref: "#" } } },
+    },
   });
-  assert.equal(tree!({ children: [{ children: [{}] }, { label: "x" }] }), { label: "node", children: [{ label: "node", children: [{ label: "node" }] }, { label: "x" }] });
+  assert.equal(tree!({ children: [{ children: [{}] }, { label: "x" }] }), {
+    label: "node",
+    children: [{ label: "node", children: [{ label: "node" }] }, { label: "x" }],
+  });
 });
 
 test("types: the handler's type has filled properties required (nested declarations suffixed where they differ), the client's keeps them optional", () => {
@@ -129,25 +175,62 @@ test("types: the handler's type has filled properties required (nested declarati
     name: "t",
     version: "1",
     tools: [
-      { name: "go", inputSchema: { type: "object", properties: { n: { type: "integer", default: 3 }, o: { type: "object", properties: { a: { type: "string", default: "x" } } }, plain: { type: "object", properties: { z: { type: "string" } } } } } },
+      {
+        name: "go",
+        inputSchema: {
+          type: "object",
+          properties: {
+            n: { type: "integer", default: 3 },
+            o: { type: "object", properties: { a: { type: "string", default: "x" } } },
+            plain: { type: "object", properties: { z: { type: "string" } } },
+          },
+        },
+      },
       { name: "none", inputSchema: { type: "object", properties: { n: { type: "integer" } } } },
     ],
   };
   const model = buildServerModel(parseManifest(JSON.stringify(manifest), "m.json"));
-  assert.equal(model.tools.map((t) => [t.inputType, t.handlerInputType]), [["GoInput", "GoInputWithDefaults"], ["NoneInput", "NoneInput"]]);
+  assert.equal(
+    model.tools.map((t) => [t.inputType, t.handlerInputType]),
+    [
+      ["GoInput", "GoInputWithDefaults"],
+      ["NoneInput", "NoneInput"],
+    ],
+  );
   const ts = emitManifestTypes(model).file.contents;
-  assert.match(ts, /export interface GoInput \{\n  \/\*\*\n   \* @default 3\n   \*\/\n  n\?: number;\n  o\?: GoInputO;\n  plain\?: GoInputPlain;\n\}/);
-  assert.match(ts, /export interface GoInputWithDefaults \{\n[^}]*\n  n: number;\n  o\?: GoInputOWithDefaults;\n  plain\?: GoInputPlain;\n\}/);
+  assert.match(
+    ts,
+    /export interface GoInput \{\n  \/\*\*\n   \* @default 3\n   \*\/\n  n\?: number;\n  o\?: GoInputO;\n  plain\?: GoInputPlain;\n\}/,
+  );
+  assert.match(
+    ts,
+    /export interface GoInputWithDefaults \{\n[^}]*\n  n: number;\n  o\?: GoInputOWithDefaults;\n  plain\?: GoInputPlain;\n\}/,
+  );
   assert.match(ts, /export interface GoInputOWithDefaults \{\n[^}]*\n  a: string;\n\}/);
   assert.not.match(ts, /GoInputPlainWithDefaults|NoneInputWithDefaults/);
 });
 
 test("--lenient: a default its schema rejects is a warning, not filled in, and stays optional for the handler", () => {
   withTempDir((dir) => {
-    const manifest = { name: "t", version: "1", tools: [{ name: "go", inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1, default: 0 }, m: { type: "integer", default: 2 } } } }] };
+    const manifest = {
+      name: "t",
+      version: "1",
+      tools: [
+        {
+          name: "go",
+          inputSchema: {
+            type: "object",
+            properties: { n: { type: "integer", minimum: 1, default: 0 }, m: { type: "integer", default: 2 } },
+          },
+        },
+      ],
+    };
     writeFileSync(join(dir, "mcp.manifest.json"), JSON.stringify(manifest));
     const r = generateManifest(join(dir, "mcp.manifest.json"), { lenient: true });
-    assert.equal(r.warnings.map((w) => w.pointer), ["/tools/0/inputSchema/properties/n/default"]);
+    assert.equal(
+      r.warnings.map((w) => w.pointer),
+      ["/tools/0/inputSchema/properties/n/default"],
+    );
     const ts = r.files.find((f) => f.path === "types.ts")!.contents;
     assert.match(ts, /export interface GoInputWithDefaults \{\n[^}]*  n\?: number;\n[^}]*  m: number;\n\}/);
     assert.match(r.files.find((f) => f.path === "tools.defaults.ts")!.contents, /"m"\]=2;/);

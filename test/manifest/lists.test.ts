@@ -13,13 +13,16 @@ import { fixture, tscStrict, withTempDir, writeFiles } from "./helpers.js";
 type Published = { [key: string]: any };
 
 // TS 5 keeps the JS API (TS 7's package is the native CLI): strip types, then import the module.
-const ts5 = createRequire(import.meta.url)("typescript-5") as { transpileModule(src: string, o: object): { outputText: string } };
+const ts5 = createRequire(import.meta.url)("typescript-5") as {
+  transpileModule(src: string, o: object): { outputText: string };
+};
 async function evaluate(source: string): Promise<{ published: Published; revisions: string[]; pageSize: number }> {
   const js = ts5.transpileModule(source, { compilerOptions: { module: 99, target: 9 } }).outputText;
   return import(`data:text/javascript;base64,${Buffer.from(js).toString("base64")}`);
 }
 
-const listsFor = (name: string) => emitManifestLists(buildServerModel(loadManifest(fixture(name), undefined, { lenient: true }))).contents;
+const listsFor = (name: string) =>
+  emitManifestLists(buildServerModel(loadManifest(fixture(name), undefined, { lenient: true }))).contents;
 
 test("lists: per-revision payloads keep only the fields each revision defines", async () => {
   const { published, revisions, pageSize } = await evaluate(listsFor("tools-list-pasted"));
@@ -28,9 +31,36 @@ test("lists: per-revision payloads keep only the fields each revision defines", 
   const add = (rev: string) => published[rev].tools.find((t: { name: string }) => t.name === "add");
   assert.equal(Object.keys(add("2024-11-05")), ["name", "description", "inputSchema"]);
   assert.equal(Object.keys(add("2025-03-26")), ["name", "description", "inputSchema", "annotations"]);
-  assert.equal(Object.keys(add("2025-06-18")), ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "_meta"]);
-  assert.equal(Object.keys(add("2025-11-25")), ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "execution", "_meta"]);
-  assert.equal(Object.keys(add("2026-07-28")), ["name", "title", "description", "inputSchema", "outputSchema", "annotations", "icons", "_meta"]);
+  assert.equal(Object.keys(add("2025-06-18")), [
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "_meta",
+  ]);
+  assert.equal(Object.keys(add("2025-11-25")), [
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "execution",
+    "_meta",
+  ]);
+  assert.equal(Object.keys(add("2026-07-28")), [
+    "name",
+    "title",
+    "description",
+    "inputSchema",
+    "outputSchema",
+    "annotations",
+    "icons",
+    "_meta",
+  ]);
   // the pasted tools/list entries come back exactly (2025-11-25 has every field they use)
   const manifest = JSON.parse(readFileSync(fixture("tools-list-pasted"), "utf8"));
   assert.equal(published["2025-11-25"].tools, manifest.tools);
@@ -44,8 +74,17 @@ test("lists: capabilities, serverInfo and prompt arguments per revision; declara
   const p = published["2025-06-18"];
   assert.equal(p.serverInfo, { name: "weather", version: "1.2.0", title: "Weather" });
   assert.equal(published["2025-11-25"].serverInfo.description, "Forecasts and alerts");
-  assert.equal(p.capabilities, { tools: { listChanged: true }, resources: { subscribe: true }, prompts: {}, logging: {}, completions: {} });
-  assert.equal(p.tools.map((t: { name: string }) => t.name), ["get_forecast", "reserved-words", "compose.shapes", "recursive", "no_params", "country_codes"]);
+  assert.equal(p.capabilities, {
+    tools: { listChanged: true },
+    resources: { subscribe: true },
+    prompts: {},
+    logging: {},
+    completions: {},
+  });
+  assert.equal(
+    p.tools.map((t: { name: string }) => t.name),
+    ["get_forecast", "reserved-words", "compose.shapes", "recursive", "no_params", "country_codes"],
+  );
   assert.equal(p.prompts[0].arguments, [{ name: "city", required: true, description: "City name" }, { name: "style" }]);
   assert.is(p.instructions, "Use get_forecast for daily forecasts.");
   // a property named __proto__ stays a property, not the prototype
@@ -74,7 +113,23 @@ test("lists: the file is a prettier fixpoint (the print stage's options) and com
 });
 
 test("print-data: prettier layout rules (quotes, keys, long strings, arrays)", async () => {
-  const value = { "1": 2, ünï: 1, "a-b": "it's", d: 'say "hi" it\'s', e: 'say "hi"', nums: Array.from({ length: 40 }, (_, i) => i * 1.5 - 3), big: 1e21, nested: [["a", "b"], ["c"]], mixed: [null, true, "x"], empty: [], eo: {}, ctrl: "a\u0001b\nc\t\\", longArr: Array.from({ length: 12 }, (_, i) => `item-${i}`), description: "x".repeat(70), abcd: "y".repeat(80) };
+  const value = {
+    "1": 2,
+    ünï: 1,
+    "a-b": "it's",
+    d: 'say "hi" it\'s',
+    e: 'say "hi"',
+    nums: Array.from({ length: 40 }, (_, i) => i * 1.5 - 3),
+    big: 1e21,
+    nested: [["a", "b"], ["c"]],
+    mixed: [null, true, "x"],
+    empty: [],
+    eo: {},
+    ctrl: "a\u0001b\nc\t\\",
+    longArr: Array.from({ length: 12 }, (_, i) => `item-${i}`),
+    description: "x".repeat(70),
+    abcd: "y".repeat(80),
+  };
   const src = `export const data = ${printData(value, {}, 0, "export const data = ".length, 1)};\n`;
   assert.fixture(await prettier.format(src, { parser: "typescript" }), src);
 });

@@ -15,17 +15,37 @@ import { repoRoot, tempDir } from "../helpers.js";
 
 test("the generator emits for the runtime's ABI, and the runtime exports every bundled revision", () => {
   assert.is(RUNTIME_ABI, ABI_VERSION);
-  const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, unknown> };
-  const protocolEntries = Object.keys(pkg.exports).filter((k) => k.startsWith("./protocol/")).sort();
-  assert.equal(protocolEntries, bundledRevisions().flatMap((r) => [`./protocol/${r}`, `./protocol/${r}/binding`, `./protocol/${r}/methods`, `./protocol/${r}/server-side`, `./protocol/${r}/client-side`]).sort());
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as {
+    exports: Record<string, unknown>;
+  };
+  const protocolEntries = Object.keys(pkg.exports)
+    .filter((k) => k.startsWith("./protocol/"))
+    .sort();
+  assert.equal(
+    protocolEntries,
+    bundledRevisions()
+      .flatMap((r) => [
+        `./protocol/${r}`,
+        `./protocol/${r}/binding`,
+        `./protocol/${r}/methods`,
+        `./protocol/${r}/server-side`,
+        `./protocol/${r}/client-side`,
+      ])
+      .sort(),
+  );
 });
 
 test("each @mcpgen/runtime/protocol/<rev> entry is that revision's binding, and <rev>/methods its method table", async () => {
   for (const rev of bundledRevisions()) {
-    const mod = (await import(`@mcpgen/runtime/protocol/${rev}`)) as { binding: { revision: string; methods: Record<string, unknown> } };
+    const mod = (await import(`@mcpgen/runtime/protocol/${rev}`)) as {
+      binding: { revision: string; methods: Record<string, unknown> };
+    };
     assert.is(mod.binding.revision, rev);
     assert.ok(Object.keys(mod.binding.methods).length > 0, `${rev} has methods`);
-    const methods = (await import(`@mcpgen/runtime/protocol/${rev}/methods`)) as { revision: string; methods: Record<string, unknown> };
+    const methods = (await import(`@mcpgen/runtime/protocol/${rev}/methods`)) as {
+      revision: string;
+      methods: Record<string, unknown>;
+    };
     assert.is(methods.revision, rev);
     assert.is(methods.methods, mod.binding.methods, `${rev}: one method table`);
   }
@@ -35,7 +55,12 @@ test("a generated project resolves its bindings from the installed runtime, and 
   const { dir, cleanup } = tempDir("mcpgen-bindings-");
   try {
     const out = join(dir, "src", "mcp");
-    await generate({ cwd: dir, manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"), out, cache: false });
+    await generate({
+      cwd: dir,
+      manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"),
+      out,
+      cache: false,
+    });
     // Each role's list is in its own facade (server.ts, client.ts); bindings.ts has both roles'.
     const roleOf = { "server.ts": "server-side", "client.ts": "client-side", "bindings.ts": "methods" } as const;
     const protocol: string[] = [];
@@ -44,10 +69,19 @@ test("a generated project resolves its bindings from the installed runtime, and 
     for (const [file, role] of Object.entries(roleOf)) {
       const text = readFileSync(join(out, file), "utf8");
       const specifiers = [...text.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
-      assert.ok(specifiers.filter((s) => s.startsWith(".")).every((s) => ["./definition.js", "./types.js"].includes(s)), `${file} imports from the output folder only its definition and types`);
+      assert.ok(
+        specifiers.filter((s) => s.startsWith(".")).every((s) => ["./definition.js", "./types.js"].includes(s)),
+        `${file} imports from the output folder only its definition and types`,
+      );
       const found = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
-      assert.ok(found.every((s) => entry.test(s) && entry.exec(s)![2] === role), `${file} reaches each revision only through its ${role} entry`);
-      lists.set(file, found.map((s) => entry.exec(s)![1]!));
+      assert.ok(
+        found.every((s) => entry.test(s) && entry.exec(s)![2] === role),
+        `${file} reaches each revision only through its ${role} entry`,
+      );
+      lists.set(
+        file,
+        found.map((s) => entry.exec(s)![1]!),
+      );
       protocol.push(...found);
     }
     // One entry per revision and role, the same revisions in the same order in every list.
@@ -76,7 +110,9 @@ async function generatedJs(dir: string): Promise<string> {
   const out = join(dir, "gen");
   await generate({ cwd: dir, manifest: join(repoRoot, "examples", "weather", "mcp.manifest.json"), out, cache: false });
   for (const file of ["server.ts", "client.ts", "bindings.ts", "definition.ts", "lists.ts"]) {
-    const js = ts.transpileModule(readFileSync(join(out, file), "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true } }).outputText;
+    const js = ts.transpileModule(readFileSync(join(out, file), "utf8"), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
+    }).outputText;
     writeFileSync(join(out, file.replace(/\.ts$/, ".js")), js);
   }
   return out;
@@ -86,7 +122,10 @@ async function generatedJs(dir: string): Promise<string> {
 function fakeRuntime(dir: string, entry: string, abiJs: string): void {
   const runtime = join(dir, "node_modules", "@mcpgen", "runtime");
   mkdirSync(runtime, { recursive: true });
-  writeFileSync(join(runtime, "package.json"), JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { [entry]: "./abi.js" } }));
+  writeFileSync(
+    join(runtime, "package.json"),
+    JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { [entry]: "./abi.js" } }),
+  );
   writeFileSync(join(runtime, "abi.js"), abiJs);
 }
 
@@ -100,7 +139,8 @@ async function startError(file: string): Promise<Error> {
   throw new Error(`${file} started against a runtime of another ABI`);
 }
 
-const abiJs = (version: number) => `export const ABI_VERSION = ${version};\nexport function lazyRevision() { return {}; }\nexport function createMcpServer() {}\nexport function createMcpClient() {}\n`;
+const abiJs = (version: number) =>
+  `export const ABI_VERSION = ${version};\nexport function lazyRevision() { return {}; }\nexport function createMcpServer() {}\nexport function createMcpClient() {}\n`;
 
 test("an output started against a runtime without its ABI fails to resolve the entry that names it", async () => {
   // an older runtime (ABI 6 had "./abi") and a newer one that dropped ABI 7
@@ -127,7 +167,11 @@ test("an output started against a build that serves its ABI entry with another A
     const out = await generatedJs(dir);
     for (const file of ["server.js", "client.js", "bindings.js"]) {
       const error = await startError(join(out, file));
-      assert.match(error.message, `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${RUNTIME_ABI + 1}:`, file);
+      assert.match(
+        error.message,
+        `generated for @mcpgen/runtime ABI ${RUNTIME_ABI}, but the installed @mcpgen/runtime has ABI ${RUNTIME_ABI + 1}:`,
+        file,
+      );
       assert.match(error.message, /regenerate/);
     }
   } finally {

@@ -34,14 +34,25 @@ test("manifest schema: every fixture's $schema line points at it", () => {
 
 test("manifest schema: tool schemas reference the JSON Schema meta-schema, so editors complete and check inside them", () => {
   for (const role of ["inputSchema", "outputSchema"]) {
-    assert.equal(schema.definitions.Tool.properties[role].allOf, [{ $ref: "http://json-schema.org/draft-07/schema#" }], role);
+    assert.equal(
+      schema.definitions.Tool.properties[role].allOf,
+      [{ $ref: "http://json-schema.org/draft-07/schema#" }],
+      role,
+    );
   }
   // what an editor applying the schema as written reports (the loader checks tool schemas itself, with --lenient)
   const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
-  const tool = (type: string) => ({ name: "x", version: "1", tools: [{ name: "t", inputSchema: { type: "object", properties: { a: { type } } } }] });
+  const tool = (type: string) => ({
+    name: "x",
+    version: "1",
+    tools: [{ name: "t", inputSchema: { type: "object", properties: { a: { type } } } }],
+  });
   assert.ok(validate(tool("string")), JSON.stringify(validate.errors));
   assert.not.ok(validate(tool("strng")));
-  assert.ok(validate.errors!.some((e) => e.instancePath === "/tools/0/inputSchema/properties/a/type"), JSON.stringify(validate.errors));
+  assert.ok(
+    validate.errors!.some((e) => e.instancePath === "/tools/0/inputSchema/properties/a/type"),
+    JSON.stringify(validate.errors),
+  );
 });
 
 /** The manifest schema's objects that mirror an MCP wire type, with the MCP definition each mirrors. */
@@ -72,7 +83,10 @@ test("manifest schema: mcpgen's own objects are closed; those mirroring MCP wire
     return { rev, defs: doc.definitions ?? doc.$defs };
   });
   for (const path of open) {
-    const node = path.split("/").slice(1).reduce((n: any, k) => n[k], schema);
+    const node = path
+      .split("/")
+      .slice(1)
+      .reduce((n: any, k) => n[k], schema);
     assert.is(node.additionalProperties, true, `${path} says it is open on purpose`);
     // open because MCP's definition admits other keys in every bundled revision that has it
     for (const { rev, defs } of mcp) {

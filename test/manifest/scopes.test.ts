@@ -22,7 +22,10 @@ const manifest = (scopes: unknown): string =>
 test("auth.scopes: definition.toolScopes lists only scoped tools; the handler doc names the scope", async () => {
   const loaded = parseManifest(manifest(["notes:write", "notes:read"]), "m.json");
   const model = buildServerModel(loaded);
-  assert.equal(model.tools.map((t) => t.scopes), [[], ["notes:write", "notes:read"]]);
+  assert.equal(
+    model.tools.map((t) => t.scopes),
+    [[], ["notes:write", "notes:read"]],
+  );
   const def = await formatSource("definition.ts", emitDefinition(model).contents);
   assert.match(def, /toolScopes: \{\n\s+write: \["notes:write", "notes:read"\],\n\s+\}/);
   assert.not.match(def, /read: \[/);
@@ -38,12 +41,20 @@ test("auth.scopes: a non scope-token or a duplicate is an error at its pointer",
     errors = e.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer}: ${d.message}`);
   }
   assert.equal(errors.length, 2, errors.join("\n"));
-  assert.match(errors.join("\n"), /\/tools\/1\/auth\/scopes\/1: OAuth scope "has space" is not an RFC 6749 scope-token/);
+  assert.match(
+    errors.join("\n"),
+    /\/tools\/1\/auth\/scopes\/1: OAuth scope "has space" is not an RFC 6749 scope-token/,
+  );
   assert.match(errors.join("\n"), /\/tools\/1\/auth\/scopes\/2: duplicate scope "ok"/);
 });
 
 test("a manifest without scopes emits no toolScopes", () => {
-  const model = buildServerModel(parseManifest(JSON.stringify({ name: "n", version: "1", tools: [{ name: "t", inputSchema: { type: "object" } }] }), "m.json"));
+  const model = buildServerModel(
+    parseManifest(
+      JSON.stringify({ name: "n", version: "1", tools: [{ name: "t", inputSchema: { type: "object" } }] }),
+      "m.json",
+    ),
+  );
   assert.not.match(emitDefinition(model).contents, /toolScopes/);
 });
 

@@ -39,17 +39,36 @@ const briefly = (ds: Diagnostic[]) => ds.map((d) => `${d.pointer}: ${d.message}`
 
 test("skills: a folder and an inline skill become entries with digests, sizes, URIs; the extension is declared", () => {
   withTempDir((dir) => {
-    writeFiles(dir, { "skills/git-workflow/SKILL.md": SKILL, "skills/git-workflow/references/branching.md": "# Branches\n", "skills/git-workflow/.DS_Store": "x" });
-    const path = manifest(dir, [{ dir: "skills/git-workflow" }, { prefix: "acme/billing", files: { "SKILL.md": "---\nname: refunds\ndescription: Refunds\n---\n", "examples/email.md": "Hi" } }]);
+    writeFiles(dir, {
+      "skills/git-workflow/SKILL.md": SKILL,
+      "skills/git-workflow/references/branching.md": "# Branches\n",
+      "skills/git-workflow/.DS_Store": "x",
+    });
+    const path = manifest(dir, [
+      { dir: "skills/git-workflow" },
+      {
+        prefix: "acme/billing",
+        files: { "SKILL.md": "---\nname: refunds\ndescription: Refunds\n---\n", "examples/email.md": "Hi" },
+      },
+    ]);
     const loaded = loadManifest(path);
     const model = buildServerModel(loaded);
-    assert.equal(model.skills.map((s) => [s.uri, s.files.map((f) => f.path)]), [
-      ["skill://git-workflow/SKILL.md", ["SKILL.md", "references/branching.md"]],
-      ["skill://acme/billing/refunds/SKILL.md", ["SKILL.md", "examples/email.md"]],
-    ]);
+    assert.equal(
+      model.skills.map((s) => [s.uri, s.files.map((f) => f.path)]),
+      [
+        ["skill://git-workflow/SKILL.md", ["SKILL.md", "references/branching.md"]],
+        ["skill://acme/billing/refunds/SKILL.md", ["SKILL.md", "examples/email.md"]],
+      ],
+    );
     const md = model.skills[0]!.files[0]!;
-    assert.equal([md.digest, md.size, md.mimeType], [`sha256:${createHash("sha256").update(SKILL).digest("hex")}`, Buffer.byteLength(SKILL), "text/markdown"]);
-    assert.equal(model.skills[0]!.frontmatter, { name: "git-workflow", description: "Follow the team's Git conventions" });
+    assert.equal(
+      [md.digest, md.size, md.mimeType],
+      [`sha256:${createHash("sha256").update(SKILL).digest("hex")}`, Buffer.byteLength(SKILL), "text/markdown"],
+    );
+    assert.equal(model.skills[0]!.frontmatter, {
+      name: "git-workflow",
+      description: "Follow the team's Git conventions",
+    });
     assert.equal(model.capabilities.extensions, { "io.modelcontextprotocol/skills": { directoryRead: true } });
     assert.equal(model.capabilities.resources, {});
   });
@@ -62,7 +81,10 @@ test("skills: binary files are served as base64 blobs with the digest of their b
     writeFileSync(join(dir, "git-workflow", "logo.png"), png);
     const model = buildServerModel(loadManifest(manifest(dir, [{ dir: "git-workflow" }])));
     const logo = model.skills[0]!.files.find((f) => f.path === "logo.png")!;
-    assert.equal([logo.blob, logo.text, logo.size, logo.mimeType], [png.toString("base64"), undefined, png.length, "image/png"]);
+    assert.equal(
+      [logo.blob, logo.text, logo.size, logo.mimeType],
+      [png.toString("base64"), undefined, png.length, "image/png"],
+    );
     assert.is(logo.digest, `sha256:${createHash("sha256").update(png).digest("hex")}`);
   });
 });
@@ -121,17 +143,29 @@ test("skills: the extension's limits (512 files, 16 MiB), symbolic links, duplic
   withTempDir((dir) => {
     const many: Record<string, string> = { "SKILL.md": SKILL };
     for (let i = 0; i < 512; i++) many[`f${i}.md`] = "x";
-    writeFiles(dir, { "big/SKILL.md": "---\nname: big\ndescription: d\n---\n", "linked/SKILL.md": "---\nname: linked\ndescription: d\n---\n" });
+    writeFiles(dir, {
+      "big/SKILL.md": "---\nname: big\ndescription: d\n---\n",
+      "linked/SKILL.md": "---\nname: linked\ndescription: d\n---\n",
+    });
     writeFileSync(join(dir, "big", "blob.bin"), Buffer.alloc(16 * 1024 * 1024));
     symlinkSync("/etc/hostname", join(dir, "linked", "secret.txt"));
-    const path = manifest(dir, [{ files: many }, { dir: "big" }, { dir: "linked" }, { files: { "SKILL.md": SKILL } }, { files: { "SKILL.md": SKILL } }]);
+    const path = manifest(dir, [
+      { files: many },
+      { dir: "big" },
+      { dir: "linked" },
+      { files: { "SKILL.md": SKILL } },
+      { files: { "SKILL.md": SKILL } },
+    ]);
     const errors = briefly(errorsOf(path));
     assert.equal(errors.slice(0, 3), [
       "/skills/0/files: 513 files; a skill may have at most 512 (Skills extension limit)",
       `/skills/1/dir: the skill's files add up to ${16 * 1024 * 1024 + Buffer.byteLength("---\nname: big\ndescription: d\n---\n")} bytes; a skill may have at most 16777216 (16 MiB, Skills extension limit)`,
       "/skills/2/dir: linked/secret.txt is a symbolic link (a skill serves only the files in its folder)",
     ]);
-    assert.match(errors[3]!, /^\/skills\/4: skill skill:\/\/git-workflow\/SKILL.md is declared twice \(also at \/skills\/3\)/);
+    assert.match(
+      errors[3]!,
+      /^\/skills\/4: skill skill:\/\/git-workflow\/SKILL.md is declared twice \(also at \/skills\/3\)/,
+    );
   });
 });
 
@@ -148,7 +182,10 @@ test("skills: a bad skill writes nothing; editing a skill file makes the output 
     writeFiles(dir, { "git-workflow/SKILL.md": SKILL + "\nMore.\n" });
     const stale = await check(opts);
     assert.not.ok(stale.ok);
-    assert.ok(stale.problems.some((p) => p.endsWith("skills.ts (stale)")), stale.problems.join("\n"));
+    assert.ok(
+      stale.problems.some((p) => p.endsWith("skills.ts (stale)")),
+      stale.problems.join("\n"),
+    );
     mkdirSync(join(dir, "bad"));
     const bad = manifest(dir, [{ dir: "bad" }]);
     const badOut = join(dir, "bad-out");
@@ -235,7 +272,9 @@ test("frontmatter: what it does not read is refused with its line", () => {
 });
 
 test("frontmatter: plain and quoted strings round-trip (property)", () => {
-  const safe = fc.stringMatching(/^[a-z][a-z0-9 ,.()-]{0,40}[a-z0-9.)]$/).filter((s) => !/^(?:null|true|false|yes|no|[-+]?[0-9.]+)$/i.test(s) && !/\s#/.test(s));
+  const safe = fc
+    .stringMatching(/^[a-z][a-z0-9 ,.()-]{0,40}[a-z0-9.)]$/)
+    .filter((s) => !/^(?:null|true|false|yes|no|[-+]?[0-9.]+)$/i.test(s) && !/\s#/.test(s));
   const any = fc.string({ maxLength: 60, unit: "binary" });
   fc.assert(
     fc.property(safe, any, (plain, quoted) => {

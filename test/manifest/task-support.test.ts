@@ -22,7 +22,11 @@ const manifest = (execution: unknown): string =>
 
 test("definition.toolTasks lists only tools that may run as tasks", () => {
   const model = buildServerModel(parseManifest(manifest({ taskSupport: "required" }), "m.json"));
-  assert.equal(Object.fromEntries(model.tools.map((t) => [t.name, t.taskSupport])), { quick: "forbidden", batch: "required", never: "forbidden" });
+  assert.equal(Object.fromEntries(model.tools.map((t) => [t.name, t.taskSupport])), {
+    quick: "forbidden",
+    batch: "required",
+    never: "forbidden",
+  });
   const def = emitDefinition(model).contents;
   assert.match(def, /toolTasks: \{\n\s+batch: "required",\n\s+\}/);
   assert.not.match(def, /never: "forbidden"/);
@@ -54,7 +58,10 @@ test("an unknown taskSupport is an error at its pointer", () => {
     if (!(e instanceof InputError)) throw e;
     errors = e.diagnostics.filter((d) => d.severity === "error").map((d) => `${d.pointer}: ${d.message}`);
   }
-  assert.ok(errors.some((m) => m.startsWith("/tools/1/execution/taskSupport")), errors.join("\n"));
+  assert.ok(
+    errors.some((m) => m.startsWith("/tools/1/execution/taskSupport")),
+    errors.join("\n"),
+  );
 });
 
 test.run();

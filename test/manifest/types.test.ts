@@ -22,7 +22,10 @@ test("types: the output is already prettier-formatted (a fixpoint), so the print
     const { file } = typesFor(fixture(name), { lenient: true });
     assert.fixture(await format(file.contents), file.contents, name);
   }
-  const deep = emitManifestTypes(buildServerModel(parseManifest(JSON.stringify(makeDeepManifest(10, 6, "heavy")), "deep.json")), { printWidth: 100 }).file.contents;
+  const deep = emitManifestTypes(
+    buildServerModel(parseManifest(JSON.stringify(makeDeepManifest(10, 6, "heavy")), "deep.json")),
+    { printWidth: 100 },
+  ).file.contents;
   assert.fixture(await format(deep, 100), deep, "deep, printWidth 100");
 });
 
@@ -35,13 +38,16 @@ test("types: precise nested names, JSDoc, quoting, no any", () => {
     "export interface GetForecastOutputDaysItem ",
     "export interface GetForecastOutputDaysItemHoursItem ",
     "export interface GetForecastOutputWind ",
-    "export type GetForecastOutputCompass =\n  \"N\" | \"NE\"",
+    'export type GetForecastOutputCompass =\n  "N" | "NE"',
     "export interface ComposeShapesInputShapeCircle ",
     "export interface ComposeShapesInputPoint ",
     "export interface RecursiveInputNode ",
     "export type NoParamsInput = Record<string, never>;",
-  ]) assert.ok(ts.includes(decl), decl);
-  assert.ok(ts.includes('"kebab-case": string;') && ts.includes('"dotted.name"?: string;') && ts.includes("function?: string;"));
+  ])
+    assert.ok(ts.includes(decl), decl);
+  assert.ok(
+    ts.includes('"kebab-case": string;') && ts.includes('"dotted.name"?: string;') && ts.includes("function?: string;"),
+  );
   assert.ok(ts.includes("note?: string | null;"));
   assert.ok(ts.includes("@format date") && ts.includes("@default 3") && ts.includes("* Where to forecast"));
   assert.ok(ts.includes("*\\/ safely"), "comment terminators are escaped");
@@ -52,13 +58,20 @@ test("types: precise nested names, JSDoc, quoting, no any", () => {
 test("types: output compiles under tsc --strict (TS 7 and TS 5) and the @ts-expect-error cases fail as intended", () => {
   const { file } = typesFor(fixture("schema-features"));
   withTempDir((dir) => {
-    writeFiles(dir, { "types.ts": file.contents, "use.ts": readFileSync(fixture("schema-features", "use.ts"), "utf8") });
+    writeFiles(dir, {
+      "types.ts": file.contents,
+      "use.ts": readFileSync(fixture("schema-features", "use.ts"), "utf8"),
+    });
     for (const compiler of ["typescript", "typescript-5"]) {
       const r = tscStrict(dir, ["types.ts", "use.ts"], compiler);
       assert.is(r.code, 0, `${compiler}: ${r.output}`);
     }
     // the type tests really are checked: break one expectation and tsc must complain
-    writeFileSync(join(dir, "use.ts"), readFileSync(fixture("schema-features", "use.ts"), "utf8") + '\n// @ts-expect-error\nexport const fine: import("./types.js").NoParamsInput = {};\n');
+    writeFileSync(
+      join(dir, "use.ts"),
+      readFileSync(fixture("schema-features", "use.ts"), "utf8") +
+        '\n// @ts-expect-error\nexport const fine: import("./types.js").NoParamsInput = {};\n',
+    );
     const r = tscStrict(dir, ["types.ts", "use.ts"]);
     assert.ok(r.code !== 0, r.output);
     assert.match(r.output, /TS2578/);
@@ -83,7 +96,8 @@ test("types: deterministic (byte-identical runs) and inputs are not mutated", ()
 test("types: broken schemas fall back to Record<string, unknown> and still compile", () => {
   const { file, loaded } = typesFor(fixture("broken-schemas"), { lenient: true });
   assert.ok(loaded.diagnostics.length > 0);
-  for (const t of ["EmptyInput", "BadTypeInput", "NotObjectInput", "BadRequiredInput"]) assert.ok(file.contents.includes(`export type ${t} = Record<string, unknown>;`), t);
+  for (const t of ["EmptyInput", "BadTypeInput", "NotObjectInput", "BadRequiredInput"])
+    assert.ok(file.contents.includes(`export type ${t} = Record<string, unknown>;`), t);
   assert.ok(file.contents.includes("a?: unknown;"), "dangling $ref typed as unknown");
   assert.ok(file.contents.includes("export type ArrayOutputOutput = string[];"));
   withTempDir((dir) => {
@@ -103,14 +117,23 @@ test("types: nested name clashes are errors naming both schema locations", () =>
         inputSchema: {
           type: "object",
           $defs: { location: { type: "object", properties: { a: { type: "string" } } } },
-          properties: { location: { type: "object", properties: { b: { type: "string" } } }, other: { $ref: "#/$defs/location" } },
+          properties: {
+            location: { type: "object", properties: { b: { type: "string" } } },
+            other: { $ref: "#/$defs/location" },
+          },
         },
       },
     ],
   };
   const r = emitManifestTypes(buildServerModel(parseManifest(JSON.stringify(m), "m.json")));
-  assert.equal(r.problems.map((p) => [p.severity, p.pointer]), [["error", "/tools/0/inputSchema/properties/location"]]);
-  assert.match(r.problems[0]!.message, /\/tools\/0\/inputSchema\/\$defs\/location.*\/tools\/0\/inputSchema\/properties\/location.*"TInputLocation"/);
+  assert.equal(
+    r.problems.map((p) => [p.severity, p.pointer]),
+    [["error", "/tools/0/inputSchema/properties/location"]],
+  );
+  assert.match(
+    r.problems[0]!.message,
+    /\/tools\/0\/inputSchema\/\$defs\/location.*\/tools\/0\/inputSchema\/properties\/location.*"TInputLocation"/,
+  );
 });
 
 test("types: self-references typed where TS allows them, unknown (with a warning) where it does not", () => {
@@ -125,29 +148,55 @@ test("types: self-references typed where TS allows them, unknown (with a warning
           $defs: {
             direct: { anyOf: [{ $ref: "#/$defs/direct" }, { type: "string" }] },
             list: { type: "array", items: { $ref: "#/$defs/list" } },
-            json: { anyOf: [{ type: "string" }, { type: "array", items: { $ref: "#/$defs/json" } }, { type: "object", additionalProperties: { $ref: "#/$defs/json" } }] },
+            json: {
+              anyOf: [
+                { type: "string" },
+                { type: "array", items: { $ref: "#/$defs/json" } },
+                { type: "object", additionalProperties: { $ref: "#/$defs/json" } },
+              ],
+            },
           },
-          properties: { d: { $ref: "#/$defs/direct" }, l: { $ref: "#/$defs/list" }, j: { $ref: "#/$defs/json" }, self: { anyOf: [{ $ref: "#" }, { type: "null" }] } },
+          properties: {
+            d: { $ref: "#/$defs/direct" },
+            l: { $ref: "#/$defs/list" },
+            j: { $ref: "#/$defs/json" },
+            self: { anyOf: [{ $ref: "#" }, { type: "null" }] },
+          },
         },
       },
     ],
   };
   const r = emitManifestTypes(buildServerModel(parseManifest(JSON.stringify(m), "m.json")));
-  assert.equal(r.problems.map((p) => [p.severity, p.pointer]), [["warning", "/tools/0/inputSchema/$defs/direct/anyOf/0"]]);
-  assert.ok(r.file.contents.includes("export type CycInputDirect = unknown | string;") || r.file.contents.includes("export type CycInputDirect = unknown;"), r.file.contents);
+  assert.equal(
+    r.problems.map((p) => [p.severity, p.pointer]),
+    [["warning", "/tools/0/inputSchema/$defs/direct/anyOf/0"]],
+  );
+  assert.ok(
+    r.file.contents.includes("export type CycInputDirect = unknown | string;") ||
+      r.file.contents.includes("export type CycInputDirect = unknown;"),
+    r.file.contents,
+  );
   assert.ok(r.file.contents.includes("export type CycInputList = CycInputList[];"));
   assert.ok(r.file.contents.includes("self?: CycInput | null;"));
   withTempDir((dir) => {
-    writeFiles(dir, { "types.ts": r.file.contents, "use.ts": 'import type { CycInput } from "./types.js";\nexport const v: CycInput = { j: ["a", { k: ["b"] }], l: [[], [[]]], self: { self: null } };\n// @ts-expect-error numbers are not json here\nexport const bad: CycInput = { j: [1] };\n' });
+    writeFiles(dir, {
+      "types.ts": r.file.contents,
+      "use.ts":
+        'import type { CycInput } from "./types.js";\nexport const v: CycInput = { j: ["a", { k: ["b"] }], l: [[], [[]]], self: { self: null } };\n// @ts-expect-error numbers are not json here\nexport const bad: CycInput = { j: [1] };\n',
+    });
     const out = tscStrict(dir, ["types.ts", "use.ts"]);
     assert.is(out.code, 0, out.output);
   });
 });
 
 test("types: a 50-tool deep manifest generates and compiles", () => {
-  const { file, problems } = emitManifestTypes(buildServerModel(parseManifest(JSON.stringify(makeDeepManifest()), "deep.json")));
+  const { file, problems } = emitManifestTypes(
+    buildServerModel(parseManifest(JSON.stringify(makeDeepManifest()), "deep.json")),
+  );
   assert.equal(problems, []);
-  assert.ok(file.contents.includes("export interface ArchiveCustomerOutputResultLevel6Level5Level4Level3Level2Level1 "));
+  assert.ok(
+    file.contents.includes("export interface ArchiveCustomerOutputResultLevel6Level5Level4Level3Level2Level1 "),
+  );
   withTempDir((dir) => {
     writeFiles(dir, { "types.ts": file.contents });
     const r = tscStrict(dir, ["types.ts"]);

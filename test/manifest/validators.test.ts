@@ -32,7 +32,10 @@ test("validators: ES modules that accept and reject tool arguments and results",
   const model = buildServerModel(loadManifest(join(root, "examples", "weather", "mcp.manifest.json")));
   const { files, problems } = emitAll(model);
   assert.equal(problems, []);
-  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.all-errors.ajv.ts", "tools.defaults.ts", "validators.ts"]);
+  assert.equal(
+    files.map((f) => f.path),
+    ["types.ts", "tools.ajv.ts", "tools.all-errors.ajv.ts", "tools.defaults.ts", "validators.ts"],
+  );
   for (const f of files.filter((f) => f.path.endsWith(".ajv.ts"))) {
     assert.not.match(f.contents, /require\(/);
     assert.match(f.contents, /from "@mcpgen\/runtime\/abi\/v7"/);
@@ -40,7 +43,9 @@ test("validators: ES modules that accept and reject tool arguments and results",
   const dir = tempDir("manifest-validators-");
   try {
     writeTranspiled(dir, files);
-    const out = run(dir, `
+    const out = run(
+      dir,
+      `
 import { toolValidators, validateGetForecastInput as v, validateGetForecastOutput as o } from "./validators.js";
 const results = {
   ok: v({ location: { city: "Paris" }, days: 3 }),
@@ -59,7 +64,8 @@ const results = {
   oneOfBad: toolValidators.set_alert.input({ city: "x", condition: { kind: "wind", above: 3 } }),
 };
 console.log(JSON.stringify(results));
-`);
+`,
+    );
     assert.equal(out, {
       ok: true,
       missing: false,
@@ -99,11 +105,16 @@ test("validators: agree with in-memory Ajv2020 on a corpus of arguments", () => 
     "x",
   ];
   // the emitted code runs on ajv's draft-07 engine; the reference is the 2020-12 engine
-  const expected = corpus.map((c) => new Ajv2020({ strict: false, validateFormats: false, ownProperties: true }).compile(tool.inputSchema as object)(c));
+  const expected = corpus.map((c) =>
+    new Ajv2020({ strict: false, validateFormats: false, ownProperties: true }).compile(tool.inputSchema as object)(c),
+  );
   const dir = tempDir("manifest-validators-diff-");
   try {
     writeTranspiled(dir, emitAll(model).files);
-    const out = run(dir, `import { validateGetForecastInput as v } from "./validators.js";\nconsole.log(JSON.stringify(${JSON.stringify(corpus)}.map((c) => v(c))));`);
+    const out = run(
+      dir,
+      `import { validateGetForecastInput as v } from "./validators.js";\nconsole.log(JSON.stringify(${JSON.stringify(corpus)}.map((c) => v(c))));`,
+    );
     assert.equal(out, expected);
     assert.ok(expected.includes(true) && expected.includes(false));
   } finally {
@@ -145,22 +156,67 @@ test("validators: dangling and external $refs, invalid patterns and fallback sch
     version: "1",
     revisions: ["2026-07-28"],
     tools: [
-      { name: "dangling", inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/nope" }, b: { $ref: "https://example.com/s.json" } } } },
-      { name: "bad_regex", inputSchema: { type: "object", properties: { a: { type: "string", pattern: "([a-z" } }, patternProperties: { "(": { type: "string" } } } },
+      {
+        name: "dangling",
+        inputSchema: {
+          type: "object",
+          properties: { a: { $ref: "#/$defs/nope" }, b: { $ref: "https://example.com/s.json" } },
+        },
+      },
+      {
+        name: "bad_regex",
+        inputSchema: {
+          type: "object",
+          properties: { a: { type: "string", pattern: "([a-z" } },
+          patternProperties: { "(": { type: "string" } },
+        },
+      },
       { name: "empty", inputSchema: {} },
-      { name: "drafty", inputSchema: { $schema: "http://json-schema.org/draft-07/schema#", type: "object", properties: { t: { type: "array", items: [{ type: "string" }], additionalItems: false } } } },
-      { name: "modern", inputSchema: { type: "object", properties: { t: { type: "array", prefixItems: [{ type: "string" }], items: false } }, unevaluatedProperties: false } },
-      { name: "proto", inputSchema: { type: "object", properties: { ["__proto__"]: { type: "string" } }, required: ["__proto__"] } },
+      {
+        name: "drafty",
+        inputSchema: {
+          $schema: "http://json-schema.org/draft-07/schema#",
+          type: "object",
+          properties: { t: { type: "array", items: [{ type: "string" }], additionalItems: false } },
+        },
+      },
+      {
+        name: "modern",
+        inputSchema: {
+          type: "object",
+          properties: { t: { type: "array", prefixItems: [{ type: "string" }], items: false } },
+          unevaluatedProperties: false,
+        },
+      },
+      {
+        name: "proto",
+        inputSchema: { type: "object", properties: { ["__proto__"]: { type: "string" } }, required: ["__proto__"] },
+      },
     ],
   };
   const model = buildServerModel(parseManifest(JSON.stringify(manifest), "m.json"));
   const { files, problems } = emitAll(model);
-  assert.equal(problems.map((p) => p.pointer), ["/tools/1/inputSchema/properties/a/pattern", "/tools/1/inputSchema/patternProperties/("]);
-  assert.equal(files.map((f) => f.path), ["types.ts", "tools.ajv.ts", "tools.2020.ajv.ts", "tools.all-errors.ajv.ts", "tools.2020.all-errors.ajv.ts", "validators.ts"]);
+  assert.equal(
+    problems.map((p) => p.pointer),
+    ["/tools/1/inputSchema/properties/a/pattern", "/tools/1/inputSchema/patternProperties/("],
+  );
+  assert.equal(
+    files.map((f) => f.path),
+    [
+      "types.ts",
+      "tools.ajv.ts",
+      "tools.2020.ajv.ts",
+      "tools.all-errors.ajv.ts",
+      "tools.2020.all-errors.ajv.ts",
+      "validators.ts",
+    ],
+  );
   const dir = tempDir("manifest-validators-robust-");
   try {
     writeTranspiled(dir, files);
-    const out = run(dir, `
+    const out = run(
+      dir,
+      `
 import { toolValidators as t } from "./validators.js";
 console.log(JSON.stringify([
   t.dangling.input({ a: 1, b: 2 }),
@@ -174,7 +230,8 @@ console.log(JSON.stringify([
   t.modern.input({ t: ["a"] }),
   t.modern.input({ t: ["a", "b"] }),
   t.modern.input({ t: ["a"], other: 1 }),
-]));`);
+]));`,
+    );
     assert.equal(out, [true, true, true, false, true, false, true, false, true, false, false]);
   } finally {
     removeDir(dir);
@@ -184,7 +241,9 @@ console.log(JSON.stringify([
 test("validators: the typed facade is a prettier fixpoint", async () => {
   const prettier = (await import("prettier")).default;
   for (const name of ["schema-features", "tools-list-pasted", "broken-schemas"]) {
-    const facade = emitManifestValidators(buildServerModel(loadManifest(fixture(name), undefined, { lenient: true }))).files.at(-1)!;
+    const facade = emitManifestValidators(
+      buildServerModel(loadManifest(fixture(name), undefined, { lenient: true })),
+    ).files.at(-1)!;
     assert.is(facade.path, "validators.ts");
     assert.fixture(await prettier.format(facade.contents, { parser: "typescript" }), facade.contents, name);
   }
@@ -195,8 +254,17 @@ test("validators: a schema ajv refuses is validated as an object, with a warning
     name: "x",
     version: "1",
     tools: [
-      { name: "loop", inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $ref: "#/$defs/a" } } } },
-      { name: "ids", inputSchema: { type: "object", properties: { a: { $id: "http://x.example/a" }, b: { $id: "http://x.example/a" } } } },
+      {
+        name: "loop",
+        inputSchema: { type: "object", properties: { a: { $ref: "#/$defs/a" } }, $defs: { a: { $ref: "#/$defs/a" } } },
+      },
+      {
+        name: "ids",
+        inputSchema: {
+          type: "object",
+          properties: { a: { $id: "http://x.example/a" }, b: { $id: "http://x.example/a" } },
+        },
+      },
       { name: "fine", inputSchema: { type: "object", properties: { a: { type: "string" } } } },
     ],
   };
@@ -214,8 +282,24 @@ test("validators: the compacted module reports exactly ajv's errors (paths, keyw
     { location: { city: "" } },
     { location: { city: "a", country: "usa" }, days: 9 },
     { location: { city: "a" }, units: "kelvin" },
-    { city: "x", units: "metric", days: [{ date: "d", summary: "s", high: 1, low: 0, hours: [{ hour: 24, temperature: 1 }] }] },
-    { city: "x", units: "metric", days: [{ date: "d", summary: "s", high: 1, low: 0, hours: [{ hour: 1, temperature: 1, wind: { speed: 1, direction: "Q" } }] }] },
+    {
+      city: "x",
+      units: "metric",
+      days: [{ date: "d", summary: "s", high: 1, low: 0, hours: [{ hour: 24, temperature: 1 }] }],
+    },
+    {
+      city: "x",
+      units: "metric",
+      days: [
+        {
+          date: "d",
+          summary: "s",
+          high: 1,
+          low: 0,
+          hours: [{ hour: 1, temperature: 1, wind: { speed: 1, direction: "Q" } }],
+        },
+      ],
+    },
     { near: { lat: 91, lon: 0 } },
     { stations: [{ id: "a", name: "b", elevation: "high", sensors: [] }] },
     { city: "x", condition: { kind: "rain" } },
@@ -246,14 +330,23 @@ test("validators: the compacted module reports exactly ajv's errors (paths, keyw
 });
 
 test("validators: tools with identical schemas share one function, with the same results and errors", () => {
-  const schema = { type: "object", properties: { n: { type: "integer", minimum: 1 } }, required: ["n"], additionalProperties: false };
+  const schema = {
+    type: "object",
+    properties: { n: { type: "integer", minimum: 1 } },
+    required: ["n"],
+    additionalProperties: false,
+  };
   const manifest = {
     name: "x",
     version: "1",
     revisions: ["2026-07-28"],
     tools: [
       { name: "one", inputSchema: schema },
-      { name: "two", description: "same schema, another annotation", inputSchema: { ...schema, description: "differs only here" } },
+      {
+        name: "two",
+        description: "same schema, another annotation",
+        inputSchema: { ...schema, description: "differs only here" },
+      },
       { name: "three", inputSchema: { ...schema, required: [] } },
     ],
   };

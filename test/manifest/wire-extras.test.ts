@@ -6,7 +6,13 @@ import * as assert from "uvu/assert";
 import { copyFileSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { connectMcpClient, createMcpServer, createMemoryTransportPair, type McpDefinition, type Validator } from "@mcpgen/runtime";
+import {
+  connectMcpClient,
+  createMcpServer,
+  createMemoryTransportPair,
+  type McpDefinition,
+  type Validator,
+} from "@mcpgen/runtime";
 import { manifestSchemaPath, parseManifest } from "../../generator/load/manifest.js";
 import { mcpDefinitions, type Definitions } from "../../generator/load/mcp-definitions.js";
 import { bundledRevisions } from "../../generator/load/schema-manifest.js";
@@ -21,8 +27,12 @@ const captured = fixture("captured-extras");
 const declared = JSON.parse(readFileSync(captured, "utf8"));
 
 // TS 5 keeps the JS API (TS 7's package is the native CLI): strip types, then import the module.
-const ts5 = createRequire(import.meta.url)("typescript-5") as { transpileModule(src: string, o: object): { outputText: string } };
-async function evaluate(source: string): Promise<{ published: McpDefinition["published"]; revisions: string[]; pageSize: number }> {
+const ts5 = createRequire(import.meta.url)("typescript-5") as {
+  transpileModule(src: string, o: object): { outputText: string };
+};
+async function evaluate(
+  source: string,
+): Promise<{ published: McpDefinition["published"]; revisions: string[]; pageSize: number }> {
   const js = ts5.transpileModule(source, { compilerOptions: { module: 99, target: 9 } }).outputText;
   return import(`data:text/javascript;base64,${Buffer.from(js).toString("base64")}`);
 }
@@ -52,16 +62,32 @@ test("the extras reach tools/list, prompts/list and resources/list exactly as gi
     revisions,
     pageSize,
     published,
-    toolValidators: Object.fromEntries(tools.map((t) => [t.name, { input: ((_: unknown): boolean => true) as Validator, output: null }])),
-    members: { tools: { read_file: "readFile", write_file: "writeFile" }, prompts: { summarise: "summarise" }, resources: { readme: "readme" }, resourceTemplates: {} },
+    toolValidators: Object.fromEntries(
+      tools.map((t) => [t.name, { input: ((_: unknown): boolean => true) as Validator, output: null }]),
+    ),
+    members: {
+      tools: { read_file: "readFile", write_file: "writeFile" },
+      prompts: { summarise: "summarise" },
+      resources: { readme: "readme" },
+      resourceTemplates: {},
+    },
   };
-  const handlers = { tools: { readFile: () => "x", writeFile: () => "ok" }, prompts: { summarise: () => "s" }, resources: { readme: () => "# hi" } };
+  const handlers = {
+    tools: { readFile: () => "x", writeFile: () => "ok" },
+    prompts: { summarise: () => "s" },
+    resources: { readme: () => "# hi" },
+  };
   const server = createMcpServer(definition, handlers as never, { bindings });
   try {
     for (const revision of ["2025-11-25", "2025-03-26", "2024-11-05"]) {
       const [ct, st] = createMemoryTransportPair();
       await server.connect(st);
-      const client = await connectMcpClient(ct, { bindings, clientInfo: { name: "c", version: "1" }, protocolVersion: revision, timeout: 5000 });
+      const client = await connectMcpClient(ct, {
+        bindings,
+        clientInfo: { name: "c", version: "1" },
+        protocolVersion: revision,
+        timeout: 5000,
+      });
       try {
         assert.is(client.protocolVersion, revision);
         const listed = (await client.listTools()) as { [key: string]: unknown }[];
@@ -69,7 +95,12 @@ test("the extras reach tools/list, prompts/list and resources/list exactly as gi
         assert.equal(listed[0]!["x-rate-limit"], { perMinute: 60 }, revision);
         // annotations are MCP's from 2025-03-26: then with every key as declared
         if (revision === "2024-11-05") assert.not.ok("annotations" in listed[0]!);
-        else assert.equal(listed.map((t) => t.annotations), [declared.tools[0].annotations, declared.tools[1].annotations], revision);
+        else
+          assert.equal(
+            listed.map((t) => t.annotations),
+            [declared.tools[0].annotations, declared.tools[1].annotations],
+            revision,
+          );
         const prompts = (await client.listPrompts()) as { arguments: unknown[] }[];
         assert.equal(prompts[0]!.arguments, declared.prompts[0].arguments, revision);
         const resources = (await client.listResources()) as { [key: string]: unknown }[];
@@ -98,24 +129,48 @@ test("a key no spoken revision admits is a warning and left out of what is publi
   const bundled = bundledRevisions();
   const manifest = () => JSON.parse(readFileSync(captured, "utf8"));
   const closedEverywhere = manifest();
-  const problems = checkWireKeys({ manifest: closedEverywhere, manifestSchema: schema, spoken: ["2025-11-25", "2025-06-18"], bundled, definitionsOf: closing("ToolAnnotations", bundled) });
-  assert.equal(problems.map((p) => `${p.pointer}: ${p.message}`), [
-    `/tools/0/annotations/category: unknown property "category": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
-    `/tools/0/annotations/conditions: unknown property "conditions": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
-    `/tools/1/annotations/category: unknown property "category": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
-    `/tools/1/annotations/conditions: unknown property "conditions": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
-    `/tools/1/annotations/readOnly: unknown property "readOnly" (did you mean "readOnlyHint"?): MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
-  ]);
+  const problems = checkWireKeys({
+    manifest: closedEverywhere,
+    manifestSchema: schema,
+    spoken: ["2025-11-25", "2025-06-18"],
+    bundled,
+    definitionsOf: closing("ToolAnnotations", bundled),
+  });
+  assert.equal(
+    problems.map((p) => `${p.pointer}: ${p.message}`),
+    [
+      `/tools/0/annotations/category: unknown property "category": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
+      `/tools/0/annotations/conditions: unknown property "conditions": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
+      `/tools/1/annotations/category: unknown property "category": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
+      `/tools/1/annotations/conditions: unknown property "conditions": MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
+      `/tools/1/annotations/readOnly: unknown property "readOnly" (did you mean "readOnlyHint"?): MCP's ToolAnnotations admits no other properties (2025-06-18, 2025-11-25), so it is left out of what is published`,
+    ],
+  );
   assert.equal(closedEverywhere.tools[1].annotations, { destructiveHint: true });
   assert.equal(closedEverywhere.tools[0]["x-rate-limit"], { perMinute: 60 }, "Tool itself stays open");
   // closed in one spoken revision only: the other admits the keys, so they stay (and the lists drop them where closed)
   const closedInOne = manifest();
-  const some = checkWireKeys({ manifest: closedInOne, manifestSchema: schema, spoken: ["2025-11-25", "2025-06-18"], bundled, definitionsOf: closing("ToolAnnotations", ["2025-11-25"]) });
-  assert.equal(some.map((p) => p.pointer), ["/tools/1/annotations/readOnly"]);
+  const some = checkWireKeys({
+    manifest: closedInOne,
+    manifestSchema: schema,
+    spoken: ["2025-11-25", "2025-06-18"],
+    bundled,
+    definitionsOf: closing("ToolAnnotations", ["2025-11-25"]),
+  });
+  assert.equal(
+    some.map((p) => p.pointer),
+    ["/tools/1/annotations/readOnly"],
+  );
   assert.equal(closedInOne.tools[0].annotations, declared.tools[0].annotations);
   // a revision that is not spoken has no say
   const unspoken = manifest();
-  checkWireKeys({ manifest: unspoken, manifestSchema: schema, spoken: ["2025-06-18"], bundled, definitionsOf: closing("ToolAnnotations", ["2025-11-25"]) });
+  checkWireKeys({
+    manifest: unspoken,
+    manifestSchema: schema,
+    spoken: ["2025-06-18"],
+    bundled,
+    definitionsOf: closing("ToolAnnotations", ["2025-11-25"]),
+  });
   assert.equal(unspoken.tools[0].annotations, declared.tools[0].annotations);
 });
 
@@ -130,7 +185,10 @@ test("the manifest loads the same with every key (nothing renamed), and a typo i
   const loaded = parseManifest(readFileSync(captured, "utf8"), "m.json");
   assert.equal(loaded.manifest, declared);
   const text = JSON.stringify({ ...declared, tools: [{ ...declared.tools[0], auth: { scopes: ["a"], scopez: [] } }] });
-  assert.throws(() => parseManifest(text, "m.json"), /\/tools\/0\/auth\/scopez: unknown property "scopez" \(did you mean "scopes"\?\)/);
+  assert.throws(
+    () => parseManifest(text, "m.json"),
+    /\/tools\/0\/auth\/scopez: unknown property "scopez" \(did you mean "scopes"\?\)/,
+  );
 });
 
 test.run();

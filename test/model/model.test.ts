@@ -28,7 +28,12 @@ const expectedCounts: Record<string, [number, number, number, number]> = {
 test("method counts per direction match each revision's schema reference", () => {
   for (const r of revisions) {
     const m = model(r);
-    const got = [count(m, "request", "client"), count(m, "request", "server"), count(m, "notification", "client"), count(m, "notification", "server")];
+    const got = [
+      count(m, "request", "client"),
+      count(m, "request", "server"),
+      count(m, "notification", "client"),
+      count(m, "notification", "server"),
+    ];
     assert.equal(got, expectedCounts[r], r);
   }
 });
@@ -53,18 +58,37 @@ test("legacy result types follow XRequest -> XResult except the EmptyResult meth
       const want = empty.includes(x.method) ? "EmptyResult" : x.messageType.replace(/Request$/, "Result");
       assert.is(x.resultType, want, `${r} ${x.method}`);
     }
-    assert.equal(model(r).methods.filter((x) => x.resultType === "EmptyResult").map((x) => x.method), empty, r);
+    assert.equal(
+      model(r)
+        .methods.filter((x) => x.resultType === "EmptyResult")
+        .map((x) => x.method),
+      empty,
+      r,
+    );
   }
 });
 
 test("2026-07-28 removals, additions, and MRTR input requests are not methods", () => {
   const names = model("2026-07-28").methods.map((x) => x.method);
   for (const gone of [
-    "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
-    "notifications/initialized", "notifications/roots/list_changed", "notifications/elicitation/complete",
-    "tasks/get", "tasks/result", "tasks/list", "tasks/cancel", "notifications/tasks/status",
-    "sampling/createMessage", "elicitation/create", "roots/list",
-  ]) assert.not.ok(names.includes(gone), `${gone} must not be a 2026-07-28 method`);
+    "initialize",
+    "ping",
+    "logging/setLevel",
+    "resources/subscribe",
+    "resources/unsubscribe",
+    "notifications/initialized",
+    "notifications/roots/list_changed",
+    "notifications/elicitation/complete",
+    "tasks/get",
+    "tasks/result",
+    "tasks/list",
+    "tasks/cancel",
+    "notifications/tasks/status",
+    "sampling/createMessage",
+    "elicitation/create",
+    "roots/list",
+  ])
+    assert.not.ok(names.includes(gone), `${gone} must not be a 2026-07-28 method`);
   for (const added of ["server/discover", "subscriptions/listen", "notifications/subscriptions/acknowledged"]) {
     assert.ok(names.includes(added), added);
   }
@@ -79,11 +103,17 @@ test("2026-07-28 removals, additions, and MRTR input requests are not methods", 
 test("2026-07-28 results come from the …ResultResponse definitions", () => {
   const m = model("2026-07-28");
   for (const x of m.methods.filter((x) => x.kind === "request")) {
-    assert.is(x.resultPointer, `/$defs/${x.messageType.replace(/Request$/, "")}ResultResponse/properties/result`, x.method);
+    assert.is(
+      x.resultPointer,
+      `/$defs/${x.messageType.replace(/Request$/, "")}ResultResponse/properties/result`,
+      x.method,
+    );
   }
   const call = m.methods.find((x) => x.method === "tools/call")!;
   assert.is(call.resultType, "CallToolResult");
-  const refs = (resolvePointer(m.document, call.resultPointer!) as { anyOf: { $ref: string }[] }).anyOf.map((a) => a.$ref);
+  const refs = (resolvePointer(m.document, call.resultPointer!) as { anyOf: { $ref: string }[] }).anyOf.map(
+    (a) => a.$ref,
+  );
   assert.equal(refs.sort(), ["#/$defs/CallToolResult", "#/$defs/InputRequiredResult"]);
 });
 
@@ -118,13 +148,17 @@ test("params and result pointers resolve; named params are bare $refs; everythin
     assert.equal(types, [...types].sort(), `${r} types sorted`);
     assert.is(m.types.length, Object.keys(m.document[m.defsKey] as object).length);
     for (const x of m.methods) {
-      assert.ok(x.paramsPointer === null || resolvePointer(m.document, x.paramsPointer) !== undefined, `${r} ${x.method} params`);
+      assert.ok(
+        x.paramsPointer === null || resolvePointer(m.document, x.paramsPointer) !== undefined,
+        `${r} ${x.method} params`,
+      );
       assert.ok(x.paramsPointer?.startsWith(`/${m.defsKey}/${x.messageType}/properties/params`) ?? true);
       if (x.paramsType) {
         const target = resolvePointer(m.document, x.paramsPointer!) as { $ref: string };
         assert.is(target.$ref, `#/${m.defsKey}/${x.paramsType}`);
       }
-      if (x.kind === "request") assert.ok(resolvePointer(m.document, x.resultPointer!) !== undefined, `${r} ${x.method} result`);
+      if (x.kind === "request")
+        assert.ok(resolvePointer(m.document, x.resultPointer!) !== undefined, `${r} ${x.method} result`);
       else assert.is(x.resultPointer, null);
     }
   }
@@ -171,20 +205,32 @@ function buildError(loaded: LoadedSchema): string {
 test("a method the schema removes fails the build naming it", () => {
   const msg = buildError(
     mutated("2025-06-18", (d) => {
-      d.ClientRequest.anyOf = d.ClientRequest.anyOf.filter((m: { $ref: string }) => !m.$ref.endsWith("/SetLevelRequest"));
+      d.ClientRequest.anyOf = d.ClientRequest.anyOf.filter(
+        (m: { $ref: string }) => !m.$ref.endsWith("/SetLevelRequest"),
+      );
     }),
   );
-  assert.match(msg, /method "logging\/setLevel" \(SetLevelRequest\) is in schema\/methods\.2025-06-18\.json but not in the schema/);
+  assert.match(
+    msg,
+    /method "logging\/setLevel" \(SetLevelRequest\) is in schema\/methods\.2025-06-18\.json but not in the schema/,
+  );
 });
 
 test("a method the schema adds fails the build naming it", () => {
   const msg = buildError(
     mutated("2025-11-25", (d) => {
-      d.FrobRequest = { type: "object", properties: { method: { const: "frob/run", type: "string" } }, required: ["method"] };
+      d.FrobRequest = {
+        type: "object",
+        properties: { method: { const: "frob/run", type: "string" } },
+        required: ["method"],
+      };
       d.ClientRequest.anyOf.push({ $ref: "#/$defs/FrobRequest" });
     }),
   );
-  assert.match(msg, /method "frob\/run" \(FrobRequest, in ClientRequest\) is in the schema but not in schema\/methods\.2025-11-25\.json/);
+  assert.match(
+    msg,
+    /method "frob\/run" \(FrobRequest, in ClientRequest\) is in the schema but not in schema\/methods\.2025-11-25\.json/,
+  );
 });
 
 test("a method the schema renames fails the build naming both names", () => {
@@ -203,13 +249,21 @@ test("a direction change and an MRTR input request change are reported", () => {
       d.ServerRequest.anyOf = d.ServerRequest.anyOf.filter((m: { $ref: string }) => !m.$ref.endsWith("/PingRequest"));
     }),
   );
-  assert.match(dir, /method "ping": schema\/methods\.2024-11-05\.json says from "both", the schema's unions say "client"/);
+  assert.match(
+    dir,
+    /method "ping": schema\/methods\.2024-11-05\.json says from "both", the schema's unions say "client"/,
+  );
   const mrtr = buildError(
     mutated("2026-07-28", (d) => {
-      d.InputRequest.anyOf = d.InputRequest.anyOf.filter((m: { $ref: string }) => !m.$ref.endsWith("/ListRootsRequest"));
+      d.InputRequest.anyOf = d.InputRequest.anyOf.filter(
+        (m: { $ref: string }) => !m.$ref.endsWith("/ListRootsRequest"),
+      );
     }),
   );
-  assert.match(mrtr, /input request "roots\/list" is in schema\/methods\.2026-07-28\.json but not in the schema's InputRequest union/);
+  assert.match(
+    mrtr,
+    /input request "roots\/list" is in schema\/methods\.2026-07-28\.json but not in the schema's InputRequest union/,
+  );
 });
 
 test("a result type the schema does not allow is reported", () => {
@@ -227,7 +281,10 @@ test("a union member without a method name is reported with its pointer", () => 
       delete d.PingRequest.properties.method;
     }),
   );
-  assert.match(msg, /at \/\$defs\/PingRequest\/properties\/method: ClientRequest member PingRequest has no method name \(expected a `const` string\)/);
+  assert.match(
+    msg,
+    /at \/\$defs\/PingRequest\/properties\/method: ClientRequest member PingRequest has no method name \(expected a `const` string\)/,
+  );
 });
 
 // ---- a schema that is not bundled (a future revision)
@@ -237,7 +294,11 @@ test("an unbundled future revision is modelled with warnings for what was inferr
   try {
     const doc = JSON.parse(readFileSync(join(repoRoot, "schema/2026-07-28/schema.json"), "utf8"));
     const defs = doc.$defs;
-    defs.FrobRequest = { type: "object", properties: { method: { const: "frob/run", type: "string" } }, required: ["method"] };
+    defs.FrobRequest = {
+      type: "object",
+      properties: { method: { const: "frob/run", type: "string" } },
+      required: ["method"],
+    };
     defs.FrobResult = { type: "object" };
     defs.ClientRequest.anyOf.push({ $ref: "#/$defs/FrobRequest" });
     mkdirSync(join(dir, "2026-12-01"));
@@ -282,7 +343,10 @@ test("an unbundled schema whose revision cannot be told is an error", () => {
     const doc = JSON.parse(readFileSync(join(repoRoot, "schema/2026-07-28/schema.json"), "utf8"));
     doc.$defs.Extra = { type: "string" };
     writeFileSync(join(dir, "schema.json"), JSON.stringify(doc));
-    assert.throws(() => buildModel(loadSchema(join(dir, "schema.json"), { cwd: dir })), /cannot tell which protocol revision/);
+    assert.throws(
+      () => buildModel(loadSchema(join(dir, "schema.json"), { cwd: dir })),
+      /cannot tell which protocol revision/,
+    );
     const m = buildModel(loadSchema(join(dir, "schema.json"), { cwd: dir, revision: "2027-01-01" }));
     assert.is(m.revision, "2027-01-01");
   } finally {

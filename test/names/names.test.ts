@@ -1,6 +1,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { assignManifestNames, describeCollision, splitWords, toBindingName, toMemberName, toTypeName } from "../../generator/names/index.js";
+import {
+  assignManifestNames,
+  describeCollision,
+  splitWords,
+  toBindingName,
+  toMemberName,
+  toTypeName,
+} from "../../generator/names/index.js";
 import type { Manifest } from "../../generator/load/manifest-format.js";
 
 // [MCP name, member, type]
@@ -56,19 +63,29 @@ test("names: identifiers are valid JS identifiers", () => {
   }
 });
 
-const manifest = (tools: string[]): Manifest => ({ name: "x", version: "1", tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })) });
+const manifest = (tools: string[]): Manifest => ({
+  name: "x",
+  version: "1",
+  tools: tools.map((name) => ({ name, inputSchema: { type: "object" } })),
+});
 
 test("names: a collision names both sources with pointers", () => {
   const n = assignManifestNames(manifest(["get_forecast", "a", "b", "get-forecast"]));
   assert.is(n.collisions.length, 1);
-  assert.is(describeCollision(n.collisions[0]!), '/tools/0/name "get_forecast" and /tools/3/name "get-forecast" both map to the tool identifier "getForecast"; rename one of them');
+  assert.is(
+    describeCollision(n.collisions[0]!),
+    '/tools/0/name "get_forecast" and /tools/3/name "get-forecast" both map to the tool identifier "getForecast"; rename one of them',
+  );
 });
 
 test("names: no order-dependent suffixes, result independent of order", () => {
   const a = assignManifestNames(manifest(["x_y", "z", "w-v"]));
   const b = assignManifestNames(manifest(["w-v", "x_y", "z"]));
   assert.equal(a.tools.map((t) => t?.member).sort(), b.tools.map((t) => t?.member).sort());
-  assert.equal(a.tools.map((t) => t?.member), ["xY", "z", "wV"]);
+  assert.equal(
+    a.tools.map((t) => t?.member),
+    ["xY", "z", "wV"],
+  );
   const clash1 = assignManifestNames(manifest(["a-b", "a_b"])).collisions.map(describeCollision);
   const clash2 = assignManifestNames(manifest(["a_b", "a-b"])).collisions.map(describeCollision);
   assert.is(clash1.length, 1);

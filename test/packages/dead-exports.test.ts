@@ -15,7 +15,8 @@ import { repoRoot } from "../helpers.js";
 // init's to the work on `mcpgen init`, each of which removes its own.
 const RUNTIME_RESTRUCTURE = "runtime/src is being restructured on another branch";
 const INIT = "generator/init*.ts is being changed on another branch";
-const HOST_IMPORT = "imported as #http-driver (runtime/package.json \"imports\", one file per host), which this check does not resolve";
+const HOST_IMPORT =
+  'imported as #http-driver (runtime/package.json "imports", one file per host), which this check does not resolve';
 
 /** Exported values nothing imports that stay for now, each with why. */
 const ALLOWED: Record<string, string> = {
@@ -92,9 +93,14 @@ function factsOf(file: string): ModuleFacts {
   const text = readFileSync(file, "utf8");
   const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
   const facts: ModuleFacts = { own: new Set(), types: new Set(), reexports: new Map(), stars: [], imports: [] };
-  const localTypes = new Set(sf.statements.filter((st) => ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)).map((st) => (st as ts.InterfaceDeclaration).name.text));
+  const localTypes = new Set(
+    sf.statements
+      .filter((st) => ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st))
+      .map((st) => (st as ts.InterfaceDeclaration).name.text),
+  );
   const namespaces = new Map<string, string>();
-  const isExported = (n: ts.Node) => ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  const isExported = (n: ts.Node) =>
+    ts.canHaveModifiers(n) && (ts.getModifiers(n) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
   for (const st of sf.statements) {
     if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
       const target = resolveSpecifier(file, st.moduleSpecifier.text);
@@ -103,9 +109,13 @@ function factsOf(file: string): ModuleFacts {
       if (clause.name) facts.imports.push([target, "default"]);
       const bindings = clause.namedBindings;
       if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, target);
-      else if (bindings) for (const el of bindings.elements) facts.imports.push([target, (el.propertyName ?? el.name).text]);
+      else if (bindings)
+        for (const el of bindings.elements) facts.imports.push([target, (el.propertyName ?? el.name).text]);
     } else if (ts.isExportDeclaration(st)) {
-      const target = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? resolveSpecifier(file, st.moduleSpecifier.text) : undefined;
+      const target =
+        st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)
+          ? resolveSpecifier(file, st.moduleSpecifier.text)
+          : undefined;
       if (st.moduleSpecifier && !target) continue;
       if (!st.exportClause) facts.stars.push(target!);
       else if (ts.isNamespaceExport(st.exportClause)) {
@@ -115,7 +125,8 @@ function factsOf(file: string): ModuleFacts {
         for (const el of st.exportClause.elements) {
           if (target) facts.reexports.set(el.name.text, [target, (el.propertyName ?? el.name).text]);
           else facts.own.add(el.name.text);
-          if (!target && (st.isTypeOnly || el.isTypeOnly || localTypes.has((el.propertyName ?? el.name).text))) facts.types.add(el.name.text);
+          if (!target && (st.isTypeOnly || el.isTypeOnly || localTypes.has((el.propertyName ?? el.name).text)))
+            facts.types.add(el.name.text);
         }
       }
     } else if (ts.isExportAssignment(st)) {
@@ -123,7 +134,14 @@ function factsOf(file: string): ModuleFacts {
     } else if (isExported(st)) {
       if (ts.isVariableStatement(st)) {
         for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) facts.own.add(d.name.text);
-      } else if ((ts.isFunctionDeclaration(st) || ts.isClassDeclaration(st) || ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st) || ts.isEnumDeclaration(st)) && st.name) {
+      } else if (
+        (ts.isFunctionDeclaration(st) ||
+          ts.isClassDeclaration(st) ||
+          ts.isInterfaceDeclaration(st) ||
+          ts.isTypeAliasDeclaration(st) ||
+          ts.isEnumDeclaration(st)) &&
+        st.name
+      ) {
         const isDefault = (ts.getModifiers(st) ?? []).some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
         facts.own.add(isDefault ? "default" : st.name.text);
         if (ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) facts.types.add(st.name.text);
@@ -132,16 +150,43 @@ function factsOf(file: string): ModuleFacts {
   }
   // `ns.name` of a namespace import, names taken from a dynamic import, `import("x").Name` in types
   const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && namespaces.has(node.expression.text)) {
+    if (
+      ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      namespaces.has(node.expression.text)
+    ) {
       facts.imports.push([namespaces.get(node.expression.text)!, node.name.text]);
     } else if (ts.isQualifiedName(node) && ts.isIdentifier(node.left) && namespaces.has(node.left.text)) {
       facts.imports.push([namespaces.get(node.left.text)!, node.right.text]);
-    } else if (ts.isIdentifier(node) && namespaces.has(node.text) && !ts.isNamespaceImport(node.parent) && !ts.isPropertyAccessExpression(node.parent) && !ts.isQualifiedName(node.parent)) {
+    } else if (
+      ts.isIdentifier(node) &&
+      namespaces.has(node.text) &&
+      !ts.isNamespaceImport(node.parent) &&
+      !ts.isPropertyAccessExpression(node.parent) &&
+      !ts.isQualifiedName(node.parent)
+    ) {
       facts.imports.push([namespaces.get(node.text)!, "*"]); // the namespace itself escapes
-    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+    } else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    ) {
       const target = resolveSpecifier(file, node.argument.literal.text);
-      if (target) facts.imports.push([target, node.qualifier ? (ts.isIdentifier(node.qualifier) ? node.qualifier.text : node.qualifier.left.getText()) : "*"]);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+      if (target)
+        facts.imports.push([
+          target,
+          node.qualifier
+            ? ts.isIdentifier(node.qualifier)
+              ? node.qualifier.text
+              : node.qualifier.left.getText()
+            : "*",
+        ]);
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       const target = resolveSpecifier(file, node.arguments[0].text);
       if (target) for (const name of dynamicNames(node)) facts.imports.push([target, name]);
     }
@@ -157,7 +202,9 @@ function dynamicNames(call: ts.CallExpression): string[] {
   while (ts.isParenthesizedExpression(node.parent) || ts.isAwaitExpression(node.parent)) node = node.parent;
   const parent = node.parent;
   if (ts.isVariableDeclaration(parent) && ts.isObjectBindingPattern(parent.name)) {
-    return parent.name.elements.map((e) => (e.propertyName && ts.isIdentifier(e.propertyName) ? e.propertyName.text : (e.name as ts.Identifier).text));
+    return parent.name.elements.map((e) =>
+      e.propertyName && ts.isIdentifier(e.propertyName) ? e.propertyName.text : (e.name as ts.Identifier).text,
+    );
   }
   if (ts.isPropertyAccessExpression(parent) && parent.name.text !== "then") return [parent.name.text];
   if (ts.isPropertyAccessExpression(parent) && parent.name.text === "then" && ts.isCallExpression(parent.parent)) {
@@ -166,7 +213,8 @@ function dynamicNames(call: ts.CallExpression): string[] {
     if (param && ts.isIdentifier(param)) {
       const names: string[] = [];
       const find = (n: ts.Node): void => {
-        if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === param.text) names.push(n.name.text);
+        if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === param.text)
+          names.push(n.name.text);
         ts.forEachChild(n, find);
       };
       find(fn!);
@@ -179,7 +227,9 @@ function dynamicNames(call: ts.CallExpression): string[] {
 /** Modules whose every export is public: the "mcpgen" package and the runtime package's entry points. */
 function entryPoints(): string[] {
   const entries = [join(repoRoot, "generator", "index.ts")];
-  const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as { exports: Record<string, string | { types: string }> };
+  const pkg = JSON.parse(readFileSync(join(repoRoot, "runtime", "package.json"), "utf8")) as {
+    exports: Record<string, string | { types: string }>;
+  };
   for (const entry of Object.values(pkg.exports)) {
     if (typeof entry === "string") continue; // ./package.json
     const types = entry.types;
@@ -195,7 +245,11 @@ function deadExports(): string[] {
   const exportsOf = (f: string): Set<string> => {
     const m = facts.get(f);
     if (!m) return new Set();
-    return new Set([...m.own, ...m.reexports.keys(), ...m.stars.flatMap((s) => [...exportsOf(s)].filter((n) => n !== "default"))]);
+    return new Set([
+      ...m.own,
+      ...m.reexports.keys(),
+      ...m.stars.flatMap((s) => [...exportsOf(s)].filter((n) => n !== "default")),
+    ]);
   };
   const used = new Set<string>();
   const pending: [string, string][] = [];
@@ -225,7 +279,8 @@ function deadExports(): string[] {
       if (generatedDirs.some((g) => f.startsWith(join(repoRoot, g)))) continue;
       const m = facts.get(f)!;
       for (const name of m.own) {
-        if (!m.types.has(name) && !used.has(`${f}#${name}`)) dead.push(`${relative(repoRoot, f).split("\\").join("/")}#${name}`);
+        if (!m.types.has(name) && !used.has(`${f}#${name}`))
+          dead.push(`${relative(repoRoot, f).split("\\").join("/")}#${name}`);
       }
     }
   }
@@ -234,8 +289,16 @@ function deadExports(): string[] {
 
 test("every value exported by generator/, bin/ and runtime/src is imported elsewhere or is public API", () => {
   const dead = deadExports();
-  assert.equal(dead.filter((d) => !(d in ALLOWED)), [], "unexport these (or delete them); an export that must stay goes in ALLOWED with why");
-  assert.equal(Object.keys(ALLOWED).filter((d) => !dead.includes(d)), [], "ALLOWED names an export that is used now: drop it from the list");
+  assert.equal(
+    dead.filter((d) => !(d in ALLOWED)),
+    [],
+    "unexport these (or delete them); an export that must stay goes in ALLOWED with why",
+  );
+  assert.equal(
+    Object.keys(ALLOWED).filter((d) => !dead.includes(d)),
+    [],
+    "ALLOWED names an export that is used now: drop it from the list",
+  );
 });
 
 test("the check sees imports of every kind", () => {

@@ -56,7 +56,9 @@ function missingCitations(text: string, dir: string, names: Set<string>): string
 test("the citation pattern finds a note that is not in the repository", () => {
   const names = new Set(["limits.md"]);
   assert.equal(missingCitations("// see features.md §9 and limits.md §2", repoRoot, names), ["features.md"]);
-  assert.equal(missingCitations(" * (shared/spec-notes/lifecycle.md§12.2)", repoRoot, names), ["shared/spec-notes/lifecycle.md"]);
+  assert.equal(missingCitations(" * (shared/spec-notes/lifecycle.md§12.2)", repoRoot, names), [
+    "shared/spec-notes/lifecycle.md",
+  ]);
   assert.equal(missingCitations("docs/limits.md lists it; README.md is long", repoRoot, names), []);
 });
 

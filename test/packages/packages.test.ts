@@ -39,7 +39,12 @@ const TOOLCHAIN_PEERS: Record<string, string[]> = { mcpgen: ["typescript"] };
 
 /** `npm pack --dry-run`: the files the tarball would hold. */
 function packedFiles(dir: string): string[] {
-  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 60_000 });
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: dir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+    timeout: 60_000,
+  });
   return (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path).sort();
 }
 
@@ -51,7 +56,13 @@ function importedPackages(code: string): Set<string> {
   const names = new Set<string>();
   for (const { fileName: spec } of ts.preProcessFile(code, true, true).importedFiles) {
     // "#..." are the package's own subpath imports (runtime/package.json "imports"), not packages
-    if (spec.startsWith(".") || spec.startsWith("#") || spec.startsWith("node:") || builtinModules.includes(spec.split("/")[0]!)) continue;
+    if (
+      spec.startsWith(".") ||
+      spec.startsWith("#") ||
+      spec.startsWith("node:") ||
+      builtinModules.includes(spec.split("/")[0]!)
+    )
+      continue;
     names.add(spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]!);
   }
   return names;
@@ -61,10 +72,26 @@ const files = new Map(packages.map((dir) => [dir, packedFiles(dir)]));
 
 test("mcpgen ships dist, templates, schemas and bundled bindings, with README and LICENSE; no sources, tests or maintainer scripts", () => {
   const list = files.get(repoRoot)!;
-  for (const f of ["LICENSE", "README.md", "package.json", "dist/bin/mcpgen.js", "dist/generator/index.js", "dist/generator/index.d.ts", "schema/manifest.schema.json", "templates/init/mcp.manifest.json.hbs", "templates/output/README.md.hbs", "generated/2025-11-25/index.ts"]) {
+  for (const f of [
+    "LICENSE",
+    "README.md",
+    "package.json",
+    "dist/bin/mcpgen.js",
+    "dist/generator/index.js",
+    "dist/generator/index.d.ts",
+    "schema/manifest.schema.json",
+    "templates/init/mcp.manifest.json.hbs",
+    "templates/output/README.md.hbs",
+    "generated/2025-11-25/index.ts",
+  ]) {
     assert.ok(list.includes(f), `${f} is shipped`);
   }
-  const unexpected = list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|generated\/[\d-]+\/[\w.-]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(f));
+  const unexpected = list.filter(
+    (f) =>
+      !/^(LICENSE|README\.md|package\.json|dist\/(bin|generator)\/.+\.(js|d\.ts)|generated\/[\d-]+\/[\w.-]+\.ts|schema\/([\w.-]+\.json|[\d-]+\/schema\.json)|templates\/.+\.hbs)$/.test(
+        f,
+      ),
+  );
   assert.equal(unexpected, []);
   assert.not.ok(list.some((f) => f.startsWith("dist/test/") || f.startsWith("bin/") || f.includes("examples/")));
 });
@@ -72,15 +99,29 @@ test("mcpgen ships dist, templates, schemas and bundled bindings, with README an
 test("@mcpgen/runtime ships dist (bundled JS with its source maps, and types), README and LICENSE only", () => {
   const list = files.get(join(repoRoot, "runtime"))!;
   for (const f of ["LICENSE", "README.md", "package.json"]) assert.ok(list.includes(f), f);
-  assert.equal(list.filter((f) => !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f)), []);
+  assert.equal(
+    list.filter(
+      (f) =>
+        !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f),
+    ),
+    [],
+  );
   // the package-scope files beside the bundle say what the package's own says, with its
   // "imports" map pointed at the bundle's chunks (the host-picked #http-driver)
   const own = readPkg(join(repoRoot, "runtime"));
   for (const f of ["dist/package.json", "dist/chunks/package.json"]) {
     assert.ok(list.includes(f), f);
     const scope = JSON.parse(readFileSync(join(repoRoot, "runtime", f), "utf8"));
-    assert.equal({ type: scope.type, sideEffects: scope.sideEffects }, { type: own.type, sideEffects: own.sideEffects }, f);
-    assert.equal(Object.keys(scope.imports ?? {}), Object.keys(own.imports ?? {}), `${f} maps the package's own imports`);
+    assert.equal(
+      { type: scope.type, sideEffects: scope.sideEffects },
+      { type: own.type, sideEffects: own.sideEffects },
+      f,
+    );
+    assert.equal(
+      Object.keys(scope.imports ?? {}),
+      Object.keys(own.imports ?? {}),
+      `${f} maps the package's own imports`,
+    );
     for (const target of Object.values<Record<string, string>>(scope.imports ?? {}).flatMap((t) => Object.values(t))) {
       assert.ok(list.includes(join(dirname(f), target).replace(/\\/g, "/")), `${f}: ${target} is shipped`);
     }
@@ -96,7 +137,10 @@ test("every exports / bin target of both packages is in the tarball, with types 
   for (const dir of packages) {
     const pkg = readPkg(dir);
     const list = new Set(files.get(dir)!);
-    const targets = [...Object.values(pkg.bin ?? {}), ...Object.values(pkg.exports ?? {}).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t)))];
+    const targets = [
+      ...Object.values(pkg.bin ?? {}),
+      ...Object.values(pkg.exports ?? {}).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))),
+    ];
     for (const t of targets) assert.ok(list.has(t.replace(/^\.\//, "")), `${pkg.name}: ${t} is shipped`);
     for (const [key, t] of Object.entries(pkg.exports ?? {})) {
       if (typeof t !== "string") assert.ok(t.types && t.default, `${pkg.name} exports ${key} with types and default`);
@@ -108,13 +152,23 @@ test("every declared dependency is imported by shipped code, and shipped code im
   for (const dir of packages) {
     const pkg = readPkg(dir);
     const used = new Set<string>();
-    for (const f of files.get(dir)!.filter((f) => f.endsWith(".js"))) for (const n of importedPackages(readFileSync(join(dir, f), "utf8"))) used.add(n);
+    for (const f of files.get(dir)!.filter((f) => f.endsWith(".js")))
+      for (const n of importedPackages(readFileSync(join(dir, f), "utf8"))) used.add(n);
     const declared = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
     const exempt = TOOLCHAIN_PEERS[pkg.name] ?? [];
-    assert.equal(declared.filter((d) => !used.has(d) && !exempt.includes(d)), [], `${pkg.name}: declared but imported by no shipped file`);
-    for (const d of exempt) assert.not.ok(pkg.dependencies?.[d], `${pkg.name}: ${d} is the user's toolchain, a peer, never a dependency`);
+    assert.equal(
+      declared.filter((d) => !used.has(d) && !exempt.includes(d)),
+      [],
+      `${pkg.name}: declared but imported by no shipped file`,
+    );
+    for (const d of exempt)
+      assert.not.ok(pkg.dependencies?.[d], `${pkg.name}: ${d} is the user's toolchain, a peer, never a dependency`);
     // a package importing its own name (the runtime's protocol/<rev> entries import @mcpgen/runtime/abi/v<N>) is a self-reference
-    assert.equal([...used].filter((u) => !declared.includes(u) && u !== pkg.name).sort(), [], `${pkg.name}: imported but not declared`);
+    assert.equal(
+      [...used].filter((u) => !declared.includes(u) && u !== pkg.name).sort(),
+      [],
+      `${pkg.name}: imported but not declared`,
+    );
   }
 });
 
@@ -166,7 +220,11 @@ test("engines: every production dependency, transitively, supports every Node.js
         seen.add(at);
         const dep = readPkg(at);
         const range = dep.engines?.node;
-        for (const v of lines) if (range && !semver.satisfies(v, range)) problems.push(`${path} > ${dep.name}@${dep.version} requires node ${range}; ${pkg.name} claims ${claim} (${v})`);
+        for (const v of lines)
+          if (range && !semver.satisfies(v, range))
+            problems.push(
+              `${path} > ${dep.name}@${dep.version} requires node ${range}; ${pkg.name} claims ${claim} (${v})`,
+            );
         walk(at, dep.dependencies, `${path} > ${dep.name}`);
       }
     };
@@ -182,16 +240,27 @@ test("both packages point at the repository, their docs and the issue tracker; R
   for (const dir of packages) {
     const pkg = readPkg(dir);
     const sub = relative(repoRoot, dir) || undefined;
-    assert.equal(pkg.repository, { type: "git", url: `git+${REPOSITORY}.git`, ...(sub === undefined ? {} : { directory: sub }) }, pkg.name);
-    assert.is(pkg.homepage, sub === undefined ? `${REPOSITORY}#readme` : `${REPOSITORY}/tree/main/${sub}#readme`, pkg.name);
+    assert.equal(
+      pkg.repository,
+      { type: "git", url: `git+${REPOSITORY}.git`, ...(sub === undefined ? {} : { directory: sub }) },
+      pkg.name,
+    );
+    assert.is(
+      pkg.homepage,
+      sub === undefined ? `${REPOSITORY}#readme` : `${REPOSITORY}/tree/main/${sub}#readme`,
+      pkg.name,
+    );
     assert.equal(pkg.bugs, { url: `${REPOSITORY}/issues` }, pkg.name);
     // npm renders the README away from the repository: a relative link there leads nowhere, and
     // an absolute one into the repository must name a file that exists
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
       assert.ok(/^(https?:|mailto:|#)/.test(target!), `${pkg.name} README: relative link ${target}`);
-      const inRepo = target!.startsWith(`${REPOSITORY}/blob/main/`) ? target!.slice(`${REPOSITORY}/blob/main/`.length).replace(/#.*$/, "") : undefined;
-      if (inRepo !== undefined) assert.ok(existsSync(join(repoRoot, inRepo)), `${pkg.name} README links to ${inRepo}, which does not exist`);
+      const inRepo = target!.startsWith(`${REPOSITORY}/blob/main/`)
+        ? target!.slice(`${REPOSITORY}/blob/main/`.length).replace(/#.*$/, "")
+        : undefined;
+      if (inRepo !== undefined)
+        assert.ok(existsSync(join(repoRoot, inRepo)), `${pkg.name} README links to ${inRepo}, which does not exist`);
     }
   }
 });

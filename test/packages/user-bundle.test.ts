@@ -15,7 +15,17 @@ import { tempDir } from "../helpers.js";
 const MANIFEST = {
   name: "add",
   version: "1.0.0",
-  tools: [{ name: "add", description: "Add two numbers", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } }],
+  tools: [
+    {
+      name: "add",
+      description: "Add two numbers",
+      inputSchema: {
+        type: "object",
+        properties: { a: { type: "number" }, b: { type: "number" } },
+        required: ["a", "b"],
+      },
+    },
+  ],
 };
 
 const MAIN = `import { StdioServerTransport } from "@mcpgen/runtime/stdio";
@@ -33,7 +43,12 @@ const META = {
 
 /** Requests in order; each waits for its answer before the next goes out. */
 const LEGACY = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bundle-test", version: "1" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "bundle-test", version: "1" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } },
   { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "add", arguments: { a: "one", b: 2 } } },
@@ -45,7 +60,12 @@ const MODERN = [
 
 interface Answer {
   id: number;
-  result?: { protocolVersion?: string; content?: { type: string; text: string }[]; isError?: boolean; supportedVersions?: string[] };
+  result?: {
+    protocolVersion?: string;
+    content?: { type: string; text: string }[];
+    isError?: boolean;
+    supportedVersions?: string[];
+  };
   error?: { code: number; message: string };
 }
 
@@ -53,7 +73,10 @@ interface Answer {
 function converse(main: string, messages: object[]): Promise<Answer[]> {
   return new Promise((resolve, reject) => {
     // NODE_PATH unset and the bundle outside the repository: everything must come from the bundle.
-    const child = spawn(process.execPath, [main], { stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } });
+    const child = spawn(process.execPath, [main], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { PATH: process.env.PATH ?? "" },
+    });
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       reject(new Error(`${main}: no answers within 15 s; stderr: ${stderr}`));
@@ -101,10 +124,14 @@ async function project(at: string, manifest: object): Promise<void> {
 
 test.before(async () => {
   await project(dir, MANIFEST);
-  await project(taskDir, { ...MANIFEST, tools: MANIFEST.tools.map((t) => ({ ...t, execution: { taskSupport: "optional" } })) });
+  await project(taskDir, {
+    ...MANIFEST,
+    tools: MANIFEST.tools.map((t) => ({ ...t, execution: { taskSupport: "optional" } })),
+  });
 });
 
-const bundle = (at: string, outdir: string, splitting: boolean, entry = "main.ts"): Promise<Metafile> => bundleAsUser(at, entry, outdir, splitting);
+const bundle = (at: string, outdir: string, splitting: boolean, entry = "main.ts"): Promise<Metafile> =>
+  bundleAsUser(at, entry, outdir, splitting);
 
 const TASK_MACHINERY = /runtime\/dist\/tasks\/server\.js$/;
 
@@ -115,10 +142,15 @@ for (const splitting of [false, true]) {
   test(`a generated server bundled ${kind} (esbuild, minified) serves a legacy session and 2026-07-28 requests`, async () => {
     const outdir = join(dir, kind);
     const meta = await bundle(dir, outdir, splitting);
-    assert.equal(Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)), [], "no tool may run as a task: the bundle has no task machinery");
+    assert.equal(
+      Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)),
+      [],
+      "no tool may run as a task: the bundle has no task machinery",
+    );
     const main = join(outdir, "main.js");
     const files = readdirSync(outdir).filter((f) => f.endsWith(".js"));
-    if (splitting) assert.ok(files.length > 10, `split into ${files.length} files: each revision's validators stay lazy chunks`);
+    if (splitting)
+      assert.ok(files.length > 10, `split into ${files.length} files: each revision's validators stay lazy chunks`);
     else assert.equal(files, ["main.js"]);
 
     const legacy = await converse(main, LEGACY);
@@ -129,7 +161,10 @@ for (const splitting of [false, true]) {
     assert.ok(bad?.result?.isError === true || bad?.error?.code === -32602, JSON.stringify(bad));
 
     const modern = await converse(main, MODERN);
-    assert.ok(modern.find((a) => a.id === 1)?.result?.supportedVersions?.includes("2026-07-28"), JSON.stringify(modern[0]));
+    assert.ok(
+      modern.find((a) => a.id === 1)?.result?.supportedVersions?.includes("2026-07-28"),
+      JSON.stringify(modern[0]),
+    );
     assert.equal(modern.find((a) => a.id === 2)?.result?.content, [{ type: "text", text: "42" }]);
   });
 }
@@ -137,7 +172,11 @@ for (const splitting of [false, true]) {
 test("a server whose tool may run as a task bundles the task machinery and serves from the bundle", async () => {
   const outdir = join(taskDir, "one-file");
   const meta = await bundle(taskDir, outdir, false);
-  assert.equal(Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)).length, 1, "the definition's tasks loader brings the task machinery in");
+  assert.equal(
+    Object.keys(meta.inputs).filter((f) => TASK_MACHINERY.test(f)).length,
+    1,
+    "the definition's tasks loader brings the task machinery in",
+  );
   const legacy = await converse(join(outdir, "main.js"), LEGACY);
   assert.equal(legacy.find((a) => a.id === 2)?.result?.content, [{ type: "text", text: "3" }]);
 });
@@ -153,8 +192,15 @@ console.log(await client.tools.add({ a: 1, b: 2 }));
   );
   const meta = await bundle(taskDir, join(taskDir, "client"), false, "client-main.ts");
   const inputs = Object.keys(meta.inputs);
-  assert.ok(inputs.some((f) => f.endsWith("mcp/client.ts")), "the client is in its bundle");
-  assert.equal(inputs.filter((f) => TASK_MACHINERY.test(f)), [], "a client never carries the server's task machinery");
+  assert.ok(
+    inputs.some((f) => f.endsWith("mcp/client.ts")),
+    "the client is in its bundle",
+  );
+  assert.equal(
+    inputs.filter((f) => TASK_MACHINERY.test(f)),
+    [],
+    "a client never carries the server's task machinery",
+  );
 });
 
 test.run();

@@ -17,7 +17,11 @@ import { background, freePort, killAll, waitForPort } from "../conformance/procs
 
 /** A user's shell: none of the npm_* variables of an enclosing `npm test`, the runtimes' binaries on PATH, nothing phoned home. */
 const env: NodeJS.ProcessEnv = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_(config|package|lifecycle)_/i.test(k) || /^npm_config_(cache|registry|userconfig)$/i.test(k))),
+  ...Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !/^npm_(config|package|lifecycle)_/i.test(k) || /^npm_config_(cache|registry|userconfig)$/i.test(k),
+    ),
+  ),
   PATH: `${process.env.PATH}${delimiter}${join(repoRoot, "node_modules", ".bin")}`,
   WRANGLER_SEND_METRICS: "false",
   DENO_NO_UPDATE_CHECK: "1",
@@ -34,7 +38,8 @@ function ok(r: SpawnSyncReturns<string>, what: string): string {
 }
 
 const npmWorks = spawnSync("npm", ["--version"], { encoding: "utf8", env }).status === 0;
-const version = (dir: string) => (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
+const version = (dir: string) =>
+  (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { version: string }).version;
 const install = ["--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn"];
 
 let base = "";
@@ -45,8 +50,14 @@ test.before(() => {
   base = realpathSync(mkdtempSync(join(tmpdir(), "mcpgen-init-targets-")));
   const packs = join(base, "packs");
   mkdirSync(packs);
-  for (const dir of [repoRoot, join(repoRoot, "runtime")]) ok(run(dir, "npm", ["pack", "--ignore-scripts", "--loglevel=warn", "--pack-destination", packs]), `npm pack in ${dir}`);
-  tarballs = readdirSync(packs).sort().map((f) => join(packs, f));
+  for (const dir of [repoRoot, join(repoRoot, "runtime")])
+    ok(
+      run(dir, "npm", ["pack", "--ignore-scripts", "--loglevel=warn", "--pack-destination", packs]),
+      `npm pack in ${dir}`,
+    );
+  tarballs = readdirSync(packs)
+    .sort()
+    .map((f) => join(packs, f));
 });
 
 test.after(() => {
@@ -62,24 +73,50 @@ for (const target of ["workers", "bun", "deno"] as const) {
     }
     const app = join(base, target);
     mkdirSync(app);
-    ok(run(app, "npm", ["i", "-D", ...install, tarballs[0]!, `typescript@${version(join(repoRoot, "node_modules", "typescript"))}`, `@types/node@${version(join(repoRoot, "node_modules", "@types", "node"))}`]), "npm i -D mcpgen");
-    const init = ok(run(app, join(app, "node_modules", ".bin", "mcpgen"), ["init", "--name", "app", "--target", target]), `mcpgen init --target ${target}`);
-    assert.match(init, new RegExp(`next:\\n  npm i @mcpgen/runtime@\\^\\S+\\n  npm i -D ${target === "workers" ? "wrangler" : target}\\n`));
+    ok(
+      run(app, "npm", [
+        "i",
+        "-D",
+        ...install,
+        tarballs[0]!,
+        `typescript@${version(join(repoRoot, "node_modules", "typescript"))}`,
+        `@types/node@${version(join(repoRoot, "node_modules", "@types", "node"))}`,
+      ]),
+      "npm i -D mcpgen",
+    );
+    const init = ok(
+      run(app, join(app, "node_modules", ".bin", "mcpgen"), ["init", "--name", "app", "--target", target]),
+      `mcpgen init --target ${target}`,
+    );
+    assert.match(
+      init,
+      new RegExp(
+        `next:\\n  npm i @mcpgen/runtime@\\^\\S+\\n  npm i -D ${target === "workers" ? "wrangler" : target}\\n`,
+      ),
+    );
     assert.match(readFileSync(join(app, "README.md"), "utf8"), /## Deploy/);
     ok(run(app, "npm", ["i", ...install, tarballs[1]!]), "npm i @mcpgen/runtime");
     ok(run(app, "npm", ["run", "build"]), "npm run build");
 
     const port = await freePort();
-    const server = background("npm", ["start"], { cwd: app, env: { ...env, PORT: String(port), XDG_CONFIG_HOME: join(app, ".config"), DENO_DIR: join(app, ".deno") } });
+    const server = background("npm", ["start"], {
+      cwd: app,
+      env: { ...env, PORT: String(port), XDG_CONFIG_HOME: join(app, ".config"), DENO_DIR: join(app, ".deno") },
+    });
     try {
       const notReady = await waitForPort(port, 60_000, server.exited);
       assert.is(notReady, undefined, `npm start: ${notReady}\n${server.tail()}`);
-      const client = new Client({ name: "init-targets", version: "1.0.0" }, { versionNegotiation: { mode: "auto" } } as never);
+      const client = new Client({ name: "init-targets", version: "1.0.0" }, {
+        versionNegotiation: { mode: "auto" },
+      } as never);
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
       try {
         assert.is(client.getServerVersion()?.name, "app");
         const { tools } = await client.listTools();
-        assert.equal(tools.map((t) => t.name), ["echo"]);
+        assert.equal(
+          tools.map((t) => t.name),
+          ["echo"],
+        );
         const called: any = await client.callTool({ name: "echo", arguments: { message: "hi", times: 2 } });
         assert.equal(called.structuredContent, { echoed: "hi hi", length: 5 });
       } finally {

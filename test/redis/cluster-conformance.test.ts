@@ -19,7 +19,11 @@ test.after(async () => {
 
 test("the server scenarios through the balancer score as against one process", async () => {
   cluster = await startCluster(3);
-  const child = spawn(process.execPath, [runner, "--leg", "server", "--server-url", cluster.url.href, "--time-limit", "180"], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [runner, "--leg", "server", "--server-url", cluster.url.href, "--time-limit", "180"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
   let out = "";
   child.stdout!.on("data", (d: Buffer) => void (out += d.toString()));
   child.stderr!.on("data", (d: Buffer) => void (out += d.toString()));

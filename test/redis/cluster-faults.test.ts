@@ -5,7 +5,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { startCluster, type Cluster } from "./cluster.js";
 
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { elicitation: {}, extensions: { "io.modelcontextprotocol/tasks": {} } } };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {
+    elicitation: {},
+    extensions: { "io.modelcontextprotocol/tasks": {} },
+  },
+};
 let cluster!: Cluster;
 let nextId = 1;
 
@@ -24,10 +30,20 @@ interface Outcome {
 
 /** One request through the balancer; a hang (no answer in 5 s) is a failure of the test. */
 async function call(method: string, params: Record<string, unknown>): Promise<Outcome> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": method };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": "2026-07-28",
+    "mcp-method": method,
+  };
   const name = (params.name ?? params.taskId) as string | undefined;
   if (name !== undefined) headers["mcp-name"] = name;
-  const res = await fetch(cluster.url, { method: "POST", headers, signal: AbortSignal.timeout(5000), body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } }) });
+  const res = await fetch(cluster.url, {
+    method: "POST",
+    headers,
+    signal: AbortSignal.timeout(5000),
+    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: META } }),
+  });
   const body = await res.text();
   return { ok: res.status === 200 && body.includes('"result"'), status: res.status, body };
 }
@@ -39,7 +55,14 @@ async function needsRedis(): Promise<Outcome[]> {
   const m = /"requestState":"([^"]+)"/.exec(first.body);
   if (m !== null) {
     const key = /"inputRequests":\{"([^"]+)"/.exec(first.body)![1]!;
-    out.push(await call("tools/call", { name: "test_input_required_result_elicitation", arguments: {}, requestState: m[1], inputResponses: { [key]: { action: "accept", content: { name: "Ann" } } } }));
+    out.push(
+      await call("tools/call", {
+        name: "test_input_required_result_elicitation",
+        arguments: {},
+        requestState: m[1],
+        inputResponses: { [key]: { action: "accept", content: { name: "Ann" } } },
+      }),
+    );
   }
   out.push(await call("tasks/get", { taskId: "no-such-task" }));
   return out;
@@ -72,7 +95,11 @@ test("Redis stopped and restarted under load: every request is answered, no inst
   const refused = whileDown.filter((o) => !o.ok);
   assert.ok(refused.length > 0);
   for (const o of refused) {
-    assert.ok(o.status === 503 || /"code":-32603,"message":"Internal error: the server's shared store did not answer/.test(o.body), `${o.status} ${o.body.slice(0, 200)}`);
+    assert.ok(
+      o.status === 503 ||
+        /"code":-32603,"message":"Internal error: the server's shared store did not answer/.test(o.body),
+      `${o.status} ${o.body.slice(0, 200)}`,
+    );
     assert.not.match(o.body, /127\.0\.0\.1|redis:/, "the client learns nothing of where Redis is");
   }
   for (const p of cluster.instances) assert.is(p.child.exitCode, null, `an instance crashed: ${p.stderr()}`);
@@ -85,16 +112,39 @@ test("a legacy session's streamed reply is still delivered while Redis is down; 
   const url = cluster.instances[1]!.url;
   const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   const init = await fetch(url, {
-    method: "POST", headers: base, signal: AbortSignal.timeout(5000),
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "faults", version: "1" } } }),
+    method: "POST",
+    headers: base,
+    signal: AbortSignal.timeout(5000),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "faults", version: "1" } },
+    }),
   });
   const session = init.headers.get("mcp-session-id")!;
   await init.text();
   const h = { ...base, "mcp-session-id": session, "mcp-protocol-version": "2025-11-25" };
-  await (await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+  await (
+    await fetch(url, {
+      method: "POST",
+      headers: h,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    })
+  ).text();
   // Progress first, so the reply is an SSE stream whose events go to the event store.
   const progress = (id: number) =>
-    fetch(url, { method: "POST", headers: h, signal: AbortSignal.timeout(5000), body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: id } } }) }).then((r) => r.text());
+    fetch(url, {
+      method: "POST",
+      headers: h,
+      signal: AbortSignal.timeout(5000),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: id } },
+      }),
+    }).then((r) => r.text());
   const before = await progress(1);
   const eventId = /^id: (.+)$/m.exec(before)?.[1];
   assert.ok(eventId, before);
@@ -102,7 +152,11 @@ test("a legacy session's streamed reply is still delivered while Redis is down; 
   try {
     const during = await progress(2);
     assert.match(during, /"id":2,"result"/, "the reply arrives although it could not be stored");
-    const resume = await fetch(url, { method: "GET", headers: { ...h, "last-event-id": eventId! }, signal: AbortSignal.timeout(5000) });
+    const resume = await fetch(url, {
+      method: "GET",
+      headers: { ...h, "last-event-id": eventId! },
+      signal: AbortSignal.timeout(5000),
+    });
     assert.is(resume.status, 503);
     await resume.text();
   } finally {
@@ -115,7 +169,11 @@ test("a legacy session's streamed reply is still delivered while Redis is down; 
     const id = /^id: (.+)$/m.exec(text)?.[1];
     if (id !== undefined) {
       const ctrl = new AbortController();
-      const res = await fetch(url, { method: "GET", headers: { ...h, "last-event-id": id }, signal: ctrl.signal }).catch(() => undefined);
+      const res = await fetch(url, {
+        method: "GET",
+        headers: { ...h, "last-event-id": id },
+        signal: ctrl.signal,
+      }).catch(() => undefined);
       resumed = res?.status ?? 0;
       ctrl.abort();
     }

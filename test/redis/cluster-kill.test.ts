@@ -19,17 +19,34 @@ test.after(async () => {
 
 test("SIGKILL the instance relaying a session's stream: a resume through the balancer gets every event once, in order", async () => {
   const init = await fetch(cluster.url, {
-    method: "POST", headers: JSON_HEADERS, signal: AbortSignal.timeout(5000),
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "kill", version: "1" } } }),
+    method: "POST",
+    headers: JSON_HEADERS,
+    signal: AbortSignal.timeout(5000),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "kill", version: "1" } },
+    }),
   });
   const sid = init.headers.get("mcp-session-id")!;
   await init.text();
   const session = { ...JSON_HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
-  await (await fetch(cluster.url, { method: "POST", headers: session, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).text();
+  await (
+    await fetch(cluster.url, {
+      method: "POST",
+      headers: session,
+      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    })
+  ).text();
   // The session's instance answers without forwarding; the others forward.
   let home = -1;
   for (const [i, p] of cluster.instances.entries()) {
-    const res = await fetch(p.url, { method: "POST", headers: { ...session, "mcpgen-forwarded": "1" }, body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }) });
+    const res = await fetch(p.url, {
+      method: "POST",
+      headers: { ...session, "mcpgen-forwarded": "1" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "ping" }),
+    });
     await res.text();
     if (res.status === 200) home = i;
   }
@@ -38,7 +55,11 @@ test("SIGKILL the instance relaying a session's stream: a resume through the bal
   const other = (home + 2) % 3;
 
   const ctrl = new AbortController();
-  const stream = await fetch(cluster.instances[relay]!.url, { method: "GET", headers: { ...session, accept: "text/event-stream" }, signal: ctrl.signal });
+  const stream = await fetch(cluster.instances[relay]!.url, {
+    method: "GET",
+    headers: { ...session, accept: "text/event-stream" },
+    signal: ctrl.signal,
+  });
   assert.is(stream.status, 200);
   const first = new Events(stream);
   for (let i = 0; i < 3; i++) await raise(cluster, other);
@@ -56,7 +77,11 @@ test("SIGKILL the instance relaying a session's stream: a resume through the bal
   let resumed: Response | undefined;
   for (let i = 0; i < 20 && resumed?.status !== 200; i++) {
     // Through the balancer: HAProxy may still try the dead instance once (retried elsewhere).
-    resumed = await fetch(cluster.url, { method: "GET", headers: { ...session, accept: "text/event-stream", "last-event-id": last }, signal: AbortSignal.timeout(10_000) });
+    resumed = await fetch(cluster.url, {
+      method: "GET",
+      headers: { ...session, accept: "text/event-stream", "last-event-id": last },
+      signal: AbortSignal.timeout(10_000),
+    });
     if (resumed.status !== 200) {
       await resumed.text();
       await new Promise((r) => setTimeout(r, 200));

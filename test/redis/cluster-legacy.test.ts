@@ -22,7 +22,10 @@ test.after(async () => {
 
 test("SDK v1 through the balancer: session, elicitation, and a list change raised on every other instance", async () => {
   const client = new Client({ name: "cluster-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: { username: "ann", email: "ann@example.com" } }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({
+    action: "accept",
+    content: { username: "ann", email: "ann@example.com" },
+  }));
   let changes = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => void changes++);
   const transport = new StreamableHTTPClientTransport(cluster.url);
@@ -39,8 +42,26 @@ test("SDK v1 through the balancer: session, elicitation, and a list change raise
     for (const p of cluster.instances) {
       const res = await fetch(p.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_trigger_tool_change" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_trigger_tool_change", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "tools/call",
+          "mcp-name": "test_trigger_tool_change",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: {
+            name: "test_trigger_tool_change",
+            arguments: {},
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
+        }),
       });
       const body = await res.text();
       assert.is(res.status, 200, body);
@@ -53,7 +74,12 @@ test("SDK v1 through the balancer: session, elicitation, and a list change raise
     for (let i = 0; i < 3; i++) {
       const res = await fetch(cluster.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sid,
+          "mcp-protocol-version": "2025-11-25",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
       });
       await res.text();
@@ -77,7 +103,13 @@ test("a session whose instance died is taken over by the instance its next reque
       if (p.child.exitCode !== null || p.child.signalCode !== null) continue;
       const res = await fetch(p.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25", "mcpgen-forwarded": "1" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sid,
+          "mcp-protocol-version": "2025-11-25",
+          "mcpgen-forwarded": "1",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }),
       });
       await res.text();

@@ -24,7 +24,10 @@ test.after(async () => {
 
 /** One Redis command through redis-cli (bounded). */
 function redis(...args: string[]): string {
-  return execFileSync("redis-cli", ["-p", String(cluster.redis.port), ...args], { timeout: 5000, encoding: "utf8" }).trim();
+  return execFileSync("redis-cli", ["-p", String(cluster.redis.port), ...args], {
+    timeout: 5000,
+    encoding: "utf8",
+  }).trim();
 }
 
 type Headers = Record<string, string>;
@@ -35,7 +38,12 @@ async function post(url: URL, headers: Headers, body: object): Promise<Response>
 
 /** A legacy session opened through the balancer: its headers and the index of the instance holding it. */
 async function openSession(alive: number[]): Promise<{ session: Headers; sid: string; home: number }> {
-  const init = await post(cluster.url, JSON_HEADERS, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "takeover", version: "1" } } });
+  const init = await post(cluster.url, JSON_HEADERS, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "takeover", version: "1" } },
+  });
   assert.is(init.status, 200);
   const sid = init.headers.get("mcp-session-id")!;
   await init.text();
@@ -48,7 +56,11 @@ async function openSession(alive: number[]): Promise<{ session: Headers; sid: st
 async function holder(session: Headers, alive: number[]): Promise<number> {
   const found: number[] = [];
   for (const i of alive) {
-    const res = await post(cluster.instances[i]!.url, { ...session, "mcpgen-forwarded": "1" }, { jsonrpc: "2.0", id: "where", method: "ping" });
+    const res = await post(
+      cluster.instances[i]!.url,
+      { ...session, "mcpgen-forwarded": "1" },
+      { jsonrpc: "2.0", id: "where", method: "ping" },
+    );
     await res.text();
     if (res.status === 200) found.push(i);
   }
@@ -85,7 +97,11 @@ test("SIGKILL the instance holding a session: resumed elsewhere with Last-Event-
   await ok({ jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: "test://watched-resource" } });
 
   const ctrl = new AbortController();
-  const stream = await fetch(cluster.instances[home]!.url, { method: "GET", headers: { ...session, accept: "text/event-stream" }, signal: ctrl.signal });
+  const stream = await fetch(cluster.instances[home]!.url, {
+    method: "GET",
+    headers: { ...session, accept: "text/event-stream" },
+    signal: ctrl.signal,
+  });
   assert.is(stream.status, 200);
   const first = new Events(stream);
   for (let i = 0; i < 3; i++) await raise(cluster, other);
@@ -97,12 +113,20 @@ test("SIGKILL the instance holding a session: resumed elsewhere with Last-Event-
 
   // Resumed after the first event: the two the dead instance stored after it are replayed.
   const resumed = await untilServed(() =>
-    fetch(cluster.url, { method: "GET", headers: { ...session, accept: "text/event-stream", "last-event-id": first.seen[0]!.id }, signal: AbortSignal.timeout(20_000) }),
+    fetch(cluster.url, {
+      method: "GET",
+      headers: { ...session, accept: "text/event-stream", "last-event-id": first.seen[0]!.id },
+      signal: AbortSignal.timeout(20_000),
+    }),
   );
   assert.is(resumed.status, 200, resumed.status === 200 ? "" : await resumed.text());
   const second = new Events(resumed);
   await second.until(2);
-  assert.equal(second.seen.map((e) => e.id), first.seen.slice(1).map((e) => e.id), "the stored events, replayed");
+  assert.equal(
+    second.seen.map((e) => e.id),
+    first.seen.slice(1).map((e) => e.id),
+    "the stored events, replayed",
+  );
   // Then live ones, on the same stream.
   await raise(cluster, other);
   await second.until(3);
@@ -112,29 +136,68 @@ test("SIGKILL the instance holding a session: resumed elsewhere with Last-Event-
   for (let i = 1; i < seqs.length; i++) assert.ok(seqs[i]! > seqs[i - 1]!, `in order: ${ids.join(",")}`);
 
   // The same session goes on: a call works, its log level ("error") still silences info logs.
-  const call = await ok({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "test_tool_with_logging", arguments: {} } });
+  const call = await ok({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "tools/call",
+    params: { name: "test_tool_with_logging", arguments: {} },
+  });
   assert.match(call, /executed successfully/);
   assert.not.match(call, /notifications\/message/, "the log level set before the takeover holds");
   // Its subscription holds: an update raised (published on the bus as any instance does) reaches it.
-  redis("PUBLISH", `{${prefix}}:bus`, JSON.stringify({ o: "test", c: { kind: "resourceUpdated", uri: "test://watched-resource" } }));
+  redis(
+    "PUBLISH",
+    `{${prefix}}:bus`,
+    JSON.stringify({ o: "test", c: { kind: "resourceUpdated", uri: "test://watched-resource" } }),
+  );
   await second.until(4);
-  assert.equal([second.seen[3]!.method, second.seen[3]!.params], ["notifications/resources/updated", { uri: "test://watched-resource" }]);
+  assert.equal(
+    [second.seen[3]!.method, second.seen[3]!.params],
+    ["notifications/resources/updated", { uri: "test://watched-resource" }],
+  );
   second.cancel();
 });
 
 test("an elicitation pending on the dead instance: its late answer gets a clear error (409); a new one after the takeover is answered", async () => {
-  const alive = cluster.instances.map((p, i) => (p.child.exitCode === null && p.child.signalCode === null ? i : -1)).filter((i) => i >= 0);
-  const init = await post(cluster.url, JSON_HEADERS, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "takeover-elicit", version: "1" } } });
+  const alive = cluster.instances
+    .map((p, i) => (p.child.exitCode === null && p.child.signalCode === null ? i : -1))
+    .filter((i) => i >= 0);
+  const init = await post(cluster.url, JSON_HEADERS, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-11-25",
+      capabilities: { elicitation: {} },
+      clientInfo: { name: "takeover-elicit", version: "1" },
+    },
+  });
   const sid = init.headers.get("mcp-session-id")!;
   await init.text();
   const session = { ...JSON_HEADERS, "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
   await (await post(cluster.url, session, { jsonrpc: "2.0", method: "notifications/initialized" })).text();
   const home = await holder(session, alive);
-  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_elicitation", arguments: { message: "who?" } } };
-  const answer = (id: unknown) => ({ jsonrpc: "2.0", id, result: { action: "accept", content: { username: "ann", email: "ann@example.com" } } });
+  const call = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "test_elicitation", arguments: { message: "who?" } },
+  };
+  const answer = (id: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    result: { action: "accept", content: { username: "ann", email: "ann@example.com" } },
+  });
 
   const ctrl = new AbortController();
-  const pending = new Events(await fetch(cluster.instances[home]!.url, { method: "POST", headers: session, body: JSON.stringify(call), signal: ctrl.signal }));
+  const pending = new Events(
+    await fetch(cluster.instances[home]!.url, {
+      method: "POST",
+      headers: session,
+      body: JSON.stringify(call),
+      signal: ctrl.signal,
+    }),
+  );
   await pending.until(1);
   assert.is(pending.seen[0]!.method, "elicitation/create");
   await kill(home);
@@ -144,7 +207,10 @@ test("an elicitation pending on the dead instance: its late answer gets a clear 
   let late!: Response;
   let ping!: Response;
   for (let i = 0; i < 50; i++) {
-    [late, ping] = await Promise.all([post(survivor, session, answer(pending.seen[0]!.message.id)), post(survivor, session, { jsonrpc: "2.0", id: 5, method: "ping" })]);
+    [late, ping] = await Promise.all([
+      post(survivor, session, answer(pending.seen[0]!.message.id)),
+      post(survivor, session, { jsonrpc: "2.0", id: 5, method: "ping" }),
+    ]);
     if (late.status !== 503 && ping.status !== 503) break;
     await Promise.all([late.text(), ping.text()]);
     await new Promise((r) => setTimeout(r, 200));
@@ -166,7 +232,9 @@ test("an elicitation pending on the dead instance: its late answer gets a clear 
 });
 
 test("a corrupted session record in Redis: the session is gone (404) once its instance died, nothing crashes", async () => {
-  const alive = cluster.instances.map((p, i) => (p.child.exitCode === null && p.child.signalCode === null ? i : -1)).filter((i) => i >= 0);
+  const alive = cluster.instances
+    .map((p, i) => (p.child.exitCode === null && p.child.signalCode === null ? i : -1))
+    .filter((i) => i >= 0);
   assert.is(alive.length, 2, "two instances left");
   const { session, sid, home } = await openSession(alive);
   redis("HSET", `{${prefix}}:srec:${sid}`, "data", '{"initialize":[1],"streams":"../x","subscriptions":7}');
@@ -175,7 +243,10 @@ test("a corrupted session record in Redis: the session is gone (404) once its in
   assert.is(res.status, 404, await res.text());
   // The survivor still serves: a new session works.
   const next = await openSession(alive.filter((i) => i !== home));
-  assert.is(next.home, alive.find((i) => i !== home));
+  assert.is(
+    next.home,
+    alive.find((i) => i !== home),
+  );
 });
 
 test.run();

@@ -6,9 +6,15 @@ import * as assert from "uvu/assert";
 import { spawn } from "node:child_process";
 import { mainJs } from "../examples/helpers/everything-process.js";
 
-function run(args: string[], env: Record<string, string | undefined>): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  args: string[],
+  env: Record<string, string | undefined>,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [mainJs, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [mainJs, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...env },
+    });
     let out = "";
     let err = "";
     child.stdout!.on("data", (d: Buffer) => void (out += d.toString()));
@@ -24,7 +30,9 @@ function run(args: string[], env: Record<string, string | undefined>): Promise<{
 const KEY = "ab".repeat(32);
 
 test("an unreachable Redis: exit 1, the URL named, the password not", async () => {
-  const r = await run(["--port", "0", "--redis", "redis://:hunter2@127.0.0.1:1"], { EVERYTHING_REQUEST_STATE_KEY: KEY });
+  const r = await run(["--port", "0", "--redis", "redis://:hunter2@127.0.0.1:1"], {
+    EVERYTHING_REQUEST_STATE_KEY: KEY,
+  });
   assert.is(r.code, 1);
   assert.match(r.err, /cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:1/);
   assert.not.match(r.err + r.out, /hunter2/);

@@ -49,7 +49,17 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   const dir = mkdtempSync(join(tmpdir(), "mcpgen-redis-"));
   const conf = join(dir, "redis.conf");
   // A config file: `--save ""` on a command line is easy to mangle.
-  writeFileSync(conf, [`port ${port}`, "bind 127.0.0.1", 'save ""', "appendonly no", `dir ${dir}`, ...(options.password ? [`requirepass "${options.password}"`] : [])].join("\n") + "\n");
+  writeFileSync(
+    conf,
+    [
+      `port ${port}`,
+      "bind 127.0.0.1",
+      'save ""',
+      "appendonly no",
+      `dir ${dir}`,
+      ...(options.password ? [`requirepass "${options.password}"`] : []),
+    ].join("\n") + "\n",
+  );
   let child: ChildProcess | undefined;
   const start = async () => {
     const p = spawn("redis-server", [conf, ...(options.args ?? [])], { stdio: ["ignore", "pipe", "pipe"] });
@@ -81,8 +91,11 @@ export async function startRedis(options: RedisServerOptions = {}): Promise<Redi
   await start();
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : "";
   return {
-    port, dir, url: `redis://${auth}127.0.0.1:${port}`,
-    stop, start,
+    port,
+    dir,
+    url: `redis://${auth}127.0.0.1:${port}`,
+    stop,
+    start,
     async close() {
       await stop();
       rmSync(dir, { recursive: true, force: true });

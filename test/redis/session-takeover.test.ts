@@ -5,7 +5,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
 import { RedisConnection, RedisSessionDirectory } from "@mcpgen/runtime/redis";
-import { parseRecord, recordMessage, restoreMessages, serializeRecord, type SessionRecord } from "@mcpgen/runtime/internal";
+import {
+  parseRecord,
+  recordMessage,
+  restoreMessages,
+  serializeRecord,
+  type SessionRecord,
+} from "@mcpgen/runtime/internal";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { startRedis, type RedisServer } from "./harness.js";
 
@@ -22,7 +28,12 @@ async function directory(prefix: string): Promise<RedisSessionDirectory> {
   return d;
 }
 
-const record: SessionRecord = { initialize: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } }, subscriptions: ["test://a"], streams: "abc12", standalone: "abc12-1" };
+const record: SessionRecord = {
+  initialize: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  subscriptions: ["test://a"],
+  streams: "abc12",
+  standalone: "abc12-1",
+};
 
 test.before(async () => {
   redis = await startRedis();
@@ -43,7 +54,10 @@ async function written(link: RedisConnection, sid: string): Promise<void> {
 }
 
 /** A session opened on a directory whose instance then died (stopped announcing); the survivors. */
-async function orphan(owner: string | undefined, survivors = 2): Promise<{ sid: string; live: RedisSessionDirectory[] }> {
+async function orphan(
+  owner: string | undefined,
+  survivors = 2,
+): Promise<{ sid: string; live: RedisSessionDirectory[] }> {
   const prefix = `s${n++}`;
   const dead = await directory(prefix);
   await dead.announce(new URL("http://127.0.0.1:1/mcp"));
@@ -131,14 +145,20 @@ test("a record past its bounds is not kept; restoring gives initialize first, th
 
 test("a record follows what shapes the session: level, subscribe, unsubscribe (batches too); other messages change nothing", () => {
   const r: SessionRecord = { initialize: {}, subscriptions: [], streams: "k1" };
-  const req = (id: number, method: string, params: object) => ({ jsonrpc: "2.0", id, method, params }) as JSONRPCMessage;
+  const req = (id: number, method: string, params: object) =>
+    ({ jsonrpc: "2.0", id, method, params }) as JSONRPCMessage;
   assert.ok(recordMessage(r, req(1, "logging/setLevel", { level: "error" })));
   assert.not.ok(recordMessage(r, req(2, "logging/setLevel", { level: "error" })), "unchanged: nothing to save");
-  assert.ok(recordMessage(r, [req(3, "resources/subscribe", { uri: "a" }), req(4, "resources/subscribe", { uri: "b" })]));
+  assert.ok(
+    recordMessage(r, [req(3, "resources/subscribe", { uri: "a" }), req(4, "resources/subscribe", { uri: "b" })]),
+  );
   assert.not.ok(recordMessage(r, req(5, "resources/subscribe", { uri: "a" })));
   assert.ok(recordMessage(r, req(6, "resources/unsubscribe", { uri: "a" })));
   assert.not.ok(recordMessage(r, req(7, "tools/call", { name: "x" })));
-  assert.not.ok(recordMessage(r, { jsonrpc: "2.0", method: "resources/subscribe", params: { uri: "c" } } as JSONRPCMessage), "a notification is no subscription");
+  assert.not.ok(
+    recordMessage(r, { jsonrpc: "2.0", method: "resources/subscribe", params: { uri: "c" } } as JSONRPCMessage),
+    "a notification is no subscription",
+  );
   assert.not.ok(recordMessage(r, req(8, "resources/subscribe", { uri: 7 })));
   assert.equal(r, { initialize: {}, subscriptions: ["b"], streams: "k1", logLevel: "error" });
 });
@@ -152,14 +172,21 @@ test("any stored text reads as a well-formed record or as nothing, never a throw
     subscriptions: fc.oneof(fc.array(fc.string()), fc.jsonValue()),
   });
   fc.assert(
-    fc.property(fc.oneof(fc.string(), fc.jsonValue().map((v) => JSON.stringify(v)), shaped.map((v) => JSON.stringify(v))), (text) => {
-      const r = parseRecord(text);
-      if (r === undefined) return;
-      assert.type(r.initialize, "object");
-      assert.ok(Array.isArray(r.subscriptions) && r.subscriptions.every((s) => typeof s === "string"));
-      assert.ok(r.standalone === undefined || r.standalone.startsWith(`${r.streams}-`));
-      assert.ok(serializeRecord(r) !== undefined);
-    }),
+    fc.property(
+      fc.oneof(
+        fc.string(),
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        shaped.map((v) => JSON.stringify(v)),
+      ),
+      (text) => {
+        const r = parseRecord(text);
+        if (r === undefined) return;
+        assert.type(r.initialize, "object");
+        assert.ok(Array.isArray(r.subscriptions) && r.subscriptions.every((s) => typeof s === "string"));
+        assert.ok(r.standalone === undefined || r.standalone.startsWith(`${r.streams}-`));
+        assert.ok(serializeRecord(r) !== undefined);
+      },
+    ),
     { numRuns: 500 },
   );
 });

@@ -8,9 +8,27 @@ export const JSON_HEADERS = { "content-type": "application/json", accept: "appli
 /** A tools list change raised on instance `i` (a 2026-07-28 call of the trigger tool). */
 export async function raise(cluster: Cluster, i: number): Promise<void> {
   const res = await fetch(cluster.instances[i]!.url, {
-    method: "POST", signal: AbortSignal.timeout(5000),
-    headers: { ...JSON_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_trigger_tool_change" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_trigger_tool_change", arguments: {}, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } }),
+    method: "POST",
+    signal: AbortSignal.timeout(5000),
+    headers: {
+      ...JSON_HEADERS,
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "test_trigger_tool_change",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "test_trigger_tool_change",
+        arguments: {},
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    }),
   });
   assert.is(res.status, 200, await res.text());
 }

@@ -6,7 +6,14 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { openRedisStores, RedisConnection, RedisEventStore, RedisNonceClaims, RedisChangeBus, RedisTaskStore } from "@mcpgen/runtime/redis";
+import {
+  openRedisStores,
+  RedisConnection,
+  RedisEventStore,
+  RedisNonceClaims,
+  RedisChangeBus,
+  RedisTaskStore,
+} from "@mcpgen/runtime/redis";
 import { freePort, startRedis, type RedisServer } from "./harness.js";
 import { changeBusContract, eventStoreContract, nonceClaimsContract } from "../runtime/shared-state-contract.js";
 import { storeContract } from "../runtime/tasks/store-contract.js";
@@ -39,15 +46,27 @@ test("redis: two instances share claims, events and tasks; another prefix shares
   const [a, b, other] = [await link("shared"), await link("shared"), await link("other")];
   const now = Date.now();
   assert.is(await new RedisNonceClaims(a).claim("n", now + 60_000, now), true);
-  assert.is(await new RedisNonceClaims(b).claim("n", now + 60_000, now), false, "a replay on another instance is refused");
-  assert.is(await new RedisNonceClaims(other).claim("n", now + 60_000, now), true, "another deployment's namespace is its own");
+  assert.is(
+    await new RedisNonceClaims(b).claim("n", now + 60_000, now),
+    false,
+    "a replay on another instance is refused",
+  );
+  assert.is(
+    await new RedisNonceClaims(other).claim("n", now + 60_000, now),
+    true,
+    "another deployment's namespace is its own",
+  );
   const id = await new RedisEventStore(a).storeEvent("s", { jsonrpc: "2.0", method: "x" });
   assert.is(await new RedisEventStore(b).streamIdFor(id), "s");
   assert.is(await new RedisEventStore(other).streamIdFor(id), undefined);
   const [ta, tb] = [new RedisTaskStore(a), new RedisTaskStore(b)];
   const t = await ta.create({ owner: "alice" });
   assert.is((await tb.cancel(t.taskId, "alice"))?.status, "cancelled");
-  assert.is((await ta.update(t.taskId, { status: "completed", result: {} }))?.status, "cancelled", "the status machine holds across instances");
+  assert.is(
+    (await ta.update(t.taskId, { status: "completed", result: {} }))?.status,
+    "cancelled",
+    "the status machine holds across instances",
+  );
   ta.close();
   tb.close();
 });
@@ -60,7 +79,10 @@ test("redis: a task whose instance stops renewing its lease fails with a clear m
   survivor.onreaped = (ids) => void reaped.push(...ids);
   const running = await dying.create({});
   const waiting = await dying.create({});
-  await dying.update(waiting.taskId, { status: "input_required", inputRequests: { k: { method: "elicitation/create" } } });
+  await dying.update(waiting.taskId, {
+    status: "input_required",
+    inputRequests: { k: { method: "elicitation/create" } },
+  });
   const done = await dying.create({});
   await dying.update(done.taskId, { status: "completed", result: { content: [] } });
   const alive = await survivor.create({});
@@ -73,7 +95,11 @@ test("redis: a task whose instance stops renewing its lease fails with a clear m
   assert.equal([failed?.status, failed?.error?.code], ["failed", -32603]);
   assert.match(failed!.statusMessage!, /stopped before it finished/);
   assert.is((await survivor.get(waiting.taskId))?.status, "failed", "input_required dies with its instance too");
-  assert.equal((await survivor.get(done.taskId))?.result, { content: [] }, "a completed result survives (and keeps its empty array)");
+  assert.equal(
+    (await survivor.get(done.taskId))?.result,
+    { content: [] },
+    "a completed result survives (and keeps its empty array)",
+  );
   assert.is((await survivor.get(alive.taskId))?.status, "working", "the survivor's own task is untouched");
   assert.equal(reaped.sort(), [running.taskId, waiting.taskId].sort());
   survivor.close();
@@ -108,11 +134,30 @@ test("redis: whatever arrives on the bus channel, a target hears only well-forme
   const junk = fc.oneof(
     fc.string({ maxLength: 300 }),
     fc.json({ maxDepth: 4 }),
-    fc.record({ o: fc.string(), c: fc.record({ kind: fc.constantFrom("listChanged", "resourceUpdated", "task", "taskCancel", "taskInput", "other"), list: fc.anything(), uri: fc.anything(), task: fc.anything(), taskId: fc.anything(), responses: fc.anything() }, { requiredKeys: ["kind"] }) }).map((m) => JSON.stringify(m)),
+    fc
+      .record({
+        o: fc.string(),
+        c: fc.record(
+          {
+            kind: fc.constantFrom("listChanged", "resourceUpdated", "task", "taskCancel", "taskInput", "other"),
+            list: fc.anything(),
+            uri: fc.anything(),
+            task: fc.anything(),
+            taskId: fc.anything(),
+            responses: fc.anything(),
+          },
+          { requiredKeys: ["kind"] },
+        ),
+      })
+      .map((m) => JSON.stringify(m)),
   );
-  await fc.assert(fc.asyncProperty(junk, async (m) => void (await pub.publish(sub.key("bus"), m))), { numRuns: 300 });
+  await fc.assert(
+    fc.asyncProperty(junk, async (m) => void (await pub.publish(sub.key("bus"), m))),
+    { numRuns: 300 },
+  );
   await pub.publish(sub.key("bus"), JSON.stringify({ o: "elsewhere", c: { kind: "listChanged", list: "tools" } }));
-  for (let i = 0; i < 100 && !heard.some((h) => JSON.stringify(h) === '["list","tools"]'); i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 100 && !heard.some((h) => JSON.stringify(h) === '["list","tools"]'); i++)
+    await new Promise((r) => setTimeout(r, 10));
   for (const h of heard as unknown[][]) {
     if (h[0] === "list") assert.ok(["tools", "prompts", "resources"].includes(h[1] as string));
     else if (h[0] === "input") assert.equal(h.slice(1), ["string", "object"]);
@@ -172,12 +217,55 @@ test("redis: rediss:// reaches a TLS Redis with the CA given, and refuses a cert
   // A CA and a server certificate for 127.0.0.1, made here with openssl.
   const dir = redis.dir;
   const ssl = (...args: string[]) => execFileSync("openssl", args, { cwd: dir, stdio: "ignore" });
-  ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.crt", "-days", "1", "-subj", "/CN=mcpgen-test-ca");
+  ssl(
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.crt",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=mcpgen-test-ca",
+  );
   ssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "srv.key", "-out", "srv.csr", "-subj", "/CN=127.0.0.1");
   writeFileSync(join(dir, "ext"), "subjectAltName=IP:127.0.0.1");
-  ssl("x509", "-req", "-in", "srv.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "srv.crt", "-days", "1", "-extfile", "ext");
+  ssl(
+    "x509",
+    "-req",
+    "-in",
+    "srv.csr",
+    "-CA",
+    "ca.crt",
+    "-CAkey",
+    "ca.key",
+    "-CAcreateserial",
+    "-out",
+    "srv.crt",
+    "-days",
+    "1",
+    "-extfile",
+    "ext",
+  );
   const tlsPort = await freePort();
-  const tls = await startRedis({ args: ["--tls-port", String(tlsPort), "--tls-cert-file", join(dir, "srv.crt"), "--tls-key-file", join(dir, "srv.key"), "--tls-ca-cert-file", join(dir, "ca.crt"), "--tls-auth-clients", "no"] });
+  const tls = await startRedis({
+    args: [
+      "--tls-port",
+      String(tlsPort),
+      "--tls-cert-file",
+      join(dir, "srv.crt"),
+      "--tls-key-file",
+      join(dir, "srv.key"),
+      "--tls-ca-cert-file",
+      join(dir, "ca.crt"),
+      "--tls-auth-clients",
+      "no",
+    ],
+  });
   try {
     const url = `rediss://127.0.0.1:${tlsPort}`;
     const stores = await openRedisStores({ url, prefix: "tls", tls: { ca: readFileSync(join(dir, "ca.crt")) } });
@@ -207,7 +295,10 @@ test("redis: lost while serving, commands fail fast with RedisUnavailableError; 
     await own.start();
     let back = false;
     for (let i = 0; i < 100 && !back; i++) {
-      back = await stores.nonceClaims.claim(`n${i}`, Date.now() + 1000, Date.now()).then(() => true, () => false);
+      back = await stores.nonceClaims.claim(`n${i}`, Date.now() + 1000, Date.now()).then(
+        () => true,
+        () => false,
+      );
       if (!back) await new Promise((r) => setTimeout(r, 50));
     }
     assert.ok(back, "commands succeed again after Redis returns");

@@ -45,8 +45,19 @@ async function instance(): Promise<Instance> {
   const link = await RedisConnection.open({ url: redis.url, prefix: "principal" });
   const directory = new RedisSessionDirectory(link);
   const weather = createWeatherExampleServer(handlers);
-  const auth = createResourceServer({ resource: RESOURCE, authorizationServers: [issuer.issuer], verifier: jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: RESOURCE }), requiredScopes: ["weather:read"], toolScopes: definition.toolScopes });
-  const handler = createStreamableHttpHandler({ onsession: async (t) => void (await weather.connect(t)), keepAliveMs: 0, auth, sessionDirectory: directory });
+  const auth = createResourceServer({
+    resource: RESOURCE,
+    authorizationServers: [issuer.issuer],
+    verifier: jwtVerifier({ issuer: issuer.issuer, jwksUri: issuer.jwksUri, audience: RESOURCE }),
+    requiredScopes: ["weather:read"],
+    toolScopes: definition.toolScopes,
+  });
+  const handler = createStreamableHttpHandler({
+    onsession: async (t) => void (await weather.connect(t)),
+    keepAliveMs: 0,
+    auth,
+    sessionDirectory: directory,
+  });
   const server = createServer((req, res) => handler.handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`);
@@ -67,26 +78,55 @@ test("a session whose instance stopped: another principal's token gets 404 and c
   const init = await send(a.url, "POST", { ...JSON_POST, ...bearer(token("alice")) }, rpc(1, "initialize", INITIALIZE));
   assert.is(init.status, 200);
   const sid = String(init.headers["mcp-session-id"]);
-  const inSession = (t: string) => ({ ...JSON_POST, ...bearer(t), "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" });
-  assert.is((await send(a.url, "POST", inSession(token("alice")), JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }))).status, 202);
+  const inSession = (t: string) => ({
+    ...JSON_POST,
+    ...bearer(t),
+    "mcp-session-id": sid,
+    "mcp-protocol-version": "2025-11-25",
+  });
+  assert.is(
+    (
+      await send(
+        a.url,
+        "POST",
+        inSession(token("alice")),
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      )
+    ).status,
+    202,
+  );
 
   // Instance a stops as a SIGKILL would leave it: no heartbeat, its sessions' entries and records in Redis.
   a.server.closeAllConnections();
   await new Promise((r) => a.server.close(r));
   await a.directory.close();
 
-  const unknown = await send(b.url, "POST", { ...inSession(token("alice")), "mcp-session-id": "no-such-session" }, rpc(2, "ping"));
+  const unknown = await send(
+    b.url,
+    "POST",
+    { ...inSession(token("alice")), "mcp-session-id": "no-such-session" },
+    rpc(2, "ping"),
+  );
   const mallory = await send(b.url, "POST", inSession(token("mallory")), rpc(3, "ping"));
   assert.is(mallory.status, 404);
   assert.is(mallory.body, unknown.body, "the same answer as an unknown id");
   assert.is(await b.link.command(["GET", b.link.key("sess", sid)]), a.directory.instanceId, "mallory claimed nothing");
 
   // The reply may stream (SSE): read it whole.
-  const alice = await fetch(b.url, { method: "POST", headers: inSession(token("alice")), body: rpc(4, "tools/call", { name: "get_forecast", arguments: { location: { city: "Paris" }, days: 1 } }), signal: AbortSignal.timeout(5000) });
+  const alice = await fetch(b.url, {
+    method: "POST",
+    headers: inSession(token("alice")),
+    body: rpc(4, "tools/call", { name: "get_forecast", arguments: { location: { city: "Paris" }, days: 1 } }),
+    signal: AbortSignal.timeout(5000),
+  });
   const body = await alice.text();
   assert.is(alice.status, 200, body);
   assert.match(body, /"result"/, body);
-  assert.is(await b.link.command(["GET", b.link.key("sess", sid)]), b.directory.instanceId, "taken over by its owner's request");
+  assert.is(
+    await b.link.command(["GET", b.link.key("sess", sid)]),
+    b.directory.instanceId,
+    "taken over by its owner's request",
+  );
   assert.ok(b.handler.sessions.has(sid));
 });
 

@@ -21,7 +21,10 @@ function setup(revision: string) {
 for (const rev of ["2024-11-05", "2025-06-18", "2025-11-25"]) {
   test(`batches are refused with -32600 in ${rev}`, async () => {
     const { peer, notes } = setup(rev);
-    await peer.send([{ jsonrpc: "2.0", id: 1, method: "tools/list" }, { jsonrpc: "2.0", method: "notifications/initialized" }]);
+    await peer.send([
+      { jsonrpc: "2.0", id: 1, method: "tools/list" },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ]);
     const r = await peer.next();
     assert.equal(r.id, null);
     assert.is(r.error.code, -32600);
@@ -81,7 +84,10 @@ test("2025-03-26: a batch of responses resolves each pending request", async () 
   const b = session.request("ping");
   const ma = await peer.next();
   const mb = await peer.next();
-  await peer.send([{ jsonrpc: "2.0", id: mb.id, result: { b: 1 } }, { jsonrpc: "2.0", id: ma.id, result: { a: 1 } }]);
+  await peer.send([
+    { jsonrpc: "2.0", id: mb.id, result: { b: 1 } },
+    { jsonrpc: "2.0", id: ma.id, result: { a: 1 } },
+  ]);
   assert.equal(await a, { a: 1 });
   assert.equal(await b, { b: 1 });
 });

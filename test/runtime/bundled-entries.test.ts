@@ -30,9 +30,15 @@ test("a protocol binding links the same ABI module the program imports", async (
 });
 
 const runtimeDir = join(repoRoot, "runtime");
-const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { exports: Record<string, string | { default: string }> };
+const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as {
+  exports: Record<string, string | { default: string }>;
+};
 /** exports key -> absolute path of its bundled JavaScript */
-const entryFiles = new Map(Object.entries(pkg.exports).flatMap(([key, t]) => (typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const])));
+const entryFiles = new Map(
+  Object.entries(pkg.exports).flatMap(([key, t]) =>
+    typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const],
+  ),
+);
 
 /** Specifiers a bundled file imports statically (`import ... from`, `export ... from`, bare `import "x"`). */
 function staticImports(file: string): string[] {
@@ -48,9 +54,17 @@ test("each exports entry is a single bundled file importing only chunks, other e
         const target = join(dirname(file), spec);
         const chunk = /^chunks\/[\w.-]+\.js$/.test(relative(join(runtimeDir, "dist"), target));
         assert.ok(chunk || entries.has(target), `${key} imports ${spec}, neither a shared chunk nor an exports entry`);
-      } else assert.not.ok(spec.startsWith("@mcpgen/runtime"), `${key} imports ${spec}: the bundle must not load itself by name`);
+      } else
+        assert.not.ok(
+          spec.startsWith("@mcpgen/runtime"),
+          `${key} imports ${spec}: the bundle must not load itself by name`,
+        );
     }
-    assert.match(readFileSync(file, "utf8"), /\/\/# sourceMappingURL=[\w.-]+\.js\.map\s*$/, `${key} links its source map`);
+    assert.match(
+      readFileSync(file, "utf8"),
+      /\/\/# sourceMappingURL=[\w.-]+\.js\.map\s*$/,
+      `${key} links its source map`,
+    );
   }
 });
 
@@ -59,20 +73,45 @@ test("a stdio server's entries (stdio, facades, abi/v7) are one file that loads 
   assert.is(files.size, 1, `the stdio entries are ${[...files].map((f) => relative(runtimeDir, f)).join(", ")}`);
   const [core] = files;
   assert.is(relative(runtimeDir, core!), join("dist", "core.js"));
-  assert.equal(staticImports(core!).filter((s) => s.startsWith(".")), [], "the core imports no other runtime file at load");
-  assert.not.ok(staticImports(core!).includes("url-template"), "a server only matches URI templates; url-template loads with the client");
+  assert.equal(
+    staticImports(core!).filter((s) => s.startsWith(".")),
+    [],
+    "the core imports no other runtime file at load",
+  );
+  assert.not.ok(
+    staticImports(core!).includes("url-template"),
+    "a server only matches URI templates; url-template loads with the client",
+  );
   // every name each entry declares is there (the file may export more: internal names for the chunks)
-  for (const [key, mod] of [["./facades", facades], ["./abi/v7", abi]] as const) {
-    for (const name of Object.keys(mod)) assert.ok(name in root || name in abi || name in facades, `${key} exports ${name}`);
+  for (const [key, mod] of [
+    ["./facades", facades],
+    ["./abi/v7", abi],
+  ] as const) {
+    for (const name of Object.keys(mod))
+      assert.ok(name in root || name in abi || name in facades, `${key} exports ${name}`);
   }
 });
 
 test("the client behind facades' createMcpClient and the 2026-07-28 server path stay lazy chunks", () => {
   const chunks = join(repoRoot, "runtime", "dist", "chunks");
-  const all = [...readdirSync(chunks).filter((f) => f.endsWith(".js")).map((f) => join(chunks, f)), entryFiles.get("./facades")!].map((f) => readFileSync(f, "utf8")).join("\n");
+  const all = [
+    ...readdirSync(chunks)
+      .filter((f) => f.endsWith(".js"))
+      .map((f) => join(chunks, f)),
+    entryFiles.get("./facades")!,
+  ]
+    .map((f) => readFileSync(f, "utf8"))
+    .join("\n");
   for (const name of ["manifest-client", "modern-path"]) {
-    assert.ok(readdirSync(chunks).some((f) => f.startsWith(`${name}-`) && f.endsWith(".js")), `${name} is a chunk of its own`);
-    assert.match(all, new RegExp(`import\\("\\./(?:chunks/)?${name}-[\\w-]+\\.js"\\)`), `${name} is loaded by a dynamic import`);
+    assert.ok(
+      readdirSync(chunks).some((f) => f.startsWith(`${name}-`) && f.endsWith(".js")),
+      `${name} is a chunk of its own`,
+    );
+    assert.match(
+      all,
+      new RegExp(`import\\("\\./(?:chunks/)?${name}-[\\w-]+\\.js"\\)`),
+      `${name} is loaded by a dynamic import`,
+    );
   }
 });
 
@@ -80,14 +119,20 @@ test("no runtime file reaches the server's task machinery: only a definition wit
   const tasks = entryFiles.get("./tasks/server");
   assert.ok(tasks, "runtime/package.json exports ./tasks/server");
   const dist = join(runtimeDir, "dist");
-  const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith(".js") ? [join(dir, d.name)] : []));
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith(".js") ? [join(dir, d.name)] : [],
+    );
   for (const file of files(dist)) {
     if (file === tasks) continue;
     const code = readFileSync(file, "utf8");
-    assert.not.match(code, /["']\.{1,2}\/(?:[\w.-]+\/)*tasks\/server\.js["']/, `${relative(dist, file)} imports the task machinery`);
+    assert.not.match(
+      code,
+      /["']\.{1,2}\/(?:[\w.-]+\/)*tasks\/server\.js["']/,
+      `${relative(dist, file)} imports the task machinery`,
+    );
   }
 });
-
 
 test("a session's first message loads its validator with its era's path: legacy initialize from one chunk, 2026-07-28's server/discover from the 2026-07-28 path", () => {
   const legacy = new Set<string>();
@@ -96,7 +141,9 @@ test("a session's first message loads its validator with its era's path: legacy 
   assert.ok(modernPath, "the 2026-07-28 path is a chunk");
   for (const [key, file] of entryFiles) {
     if (!/^\.\/protocol\/[^/]+\/server-side$/.test(key)) continue;
-    const found = /(\binitialize|"server\/discover"):\s*\(\)\s*=>\s*import\("([^"]+)"\)/.exec(readFileSync(file, "utf8"));
+    const found = /(\binitialize|"server\/discover"):\s*\(\)\s*=>\s*import\("([^"]+)"\)/.exec(
+      readFileSync(file, "utf8"),
+    );
     assert.ok(found, `${key} loads a validator for the first message of a session`);
     const chunk = join(dirname(file), found![2]!);
     if (found![1] === "initialize") {
@@ -105,21 +152,38 @@ test("a session's first message loads its validator with its era's path: legacy 
       assert.equal(runtimeImports, [], `${relative(runtimeDir, chunk)} imports nothing of the runtime but the core`);
       legacy.add(chunk);
     } else {
-      assert.is(relative(join(runtimeDir, "dist", "chunks"), chunk), modernPath, `${key}'s server/discover validator is in the 2026-07-28 path`);
+      assert.is(
+        relative(join(runtimeDir, "dist", "chunks"), chunk),
+        modernPath,
+        `${key}'s server/discover validator is in the 2026-07-28 path`,
+      );
     }
   }
   assert.is(legacy.size, 1, "one chunk for every legacy revision's initialize");
-  assert.not.ok([...legacy].some((f) => f.includes("modern-path")), "a legacy session never loads the 2026-07-28 path");
+  assert.not.ok(
+    [...legacy].some((f) => f.includes("modern-path")),
+    "a legacy session never loads the 2026-07-28 path",
+  );
   // the folder's package scope says what the package says (Node stops its walk there), its
   // "imports" too, each target relative to that folder and naming the same file
-  const pkgImports = (JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { imports: Record<string, Record<string, string>> }).imports;
+  const pkgImports = (
+    JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as {
+      imports: Record<string, Record<string, string>>;
+    }
+  ).imports;
   for (const dir of [join(runtimeDir, "dist"), join(runtimeDir, "dist", "chunks")]) {
-    const scope = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { imports: Record<string, Record<string, string>> };
+    const scope = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      imports: Record<string, Record<string, string>>;
+    };
     assert.equal({ ...scope, imports: undefined }, { type: "module", sideEffects: false, imports: undefined });
     assert.equal(Object.keys(scope.imports), Object.keys(pkgImports));
     for (const [key, conditions] of Object.entries(pkgImports)) {
       const expected = Object.entries(conditions).filter(([c]) => c !== "types");
-      assert.equal(Object.entries(scope.imports[key]!).map(([c, t]) => [c, join(dir, t)]), expected.map(([c, t]) => [c, join(runtimeDir, t)]), `${key} in ${relative(runtimeDir, dir)}/package.json`);
+      assert.equal(
+        Object.entries(scope.imports[key]!).map(([c, t]) => [c, join(dir, t)]),
+        expected.map(([c, t]) => [c, join(runtimeDir, t)]),
+        `${key} in ${relative(runtimeDir, dir)}/package.json`,
+      );
       for (const [, t] of expected) assert.ok(existsSync(join(runtimeDir, t)), `${t} is built`);
     }
   }

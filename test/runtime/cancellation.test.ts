@@ -8,7 +8,13 @@ import { rejection, settle, sleep, withRawPeer } from "./helpers/peer.js";
 function setup(policy?: SessionPolicy) {
   const [t, peer] = withRawPeer();
   const errors: Error[] = [];
-  const session = new Session({ transport: t, side: "client", binding: latest, policy, onerror: (e) => errors.push(e) });
+  const session = new Session({
+    transport: t,
+    side: "client",
+    binding: latest,
+    policy,
+    onerror: (e) => errors.push(e),
+  });
   void t.start();
   return { session, peer, errors };
 }
@@ -21,7 +27,11 @@ test("aborting sends notifications/cancelled and rejects with the signal's reaso
   ac.abort(new Error("user gave up"));
   const e = await rejection(p);
   assert.is(e.message, "user gave up");
-  assert.equal(await peer.next(), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: m.id, reason: "user gave up" } });
+  assert.equal(await peer.next(), {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: m.id, reason: "user gave up" },
+  });
   assert.is(session.pendingCount, 0);
 });
 
@@ -61,10 +71,19 @@ test("cancel after the response changes nothing", async () => {
 });
 
 test("initialize is never cancelled on the wire (policy), but the caller is released", async () => {
-  const policy: SessionPolicy = { checkOutgoing() {}, checkInbound: () => undefined, acceptNotification: () => true, cancellable: (m) => m !== "initialize" };
+  const policy: SessionPolicy = {
+    checkOutgoing() {},
+    checkInbound: () => undefined,
+    acceptNotification: () => true,
+    cancellable: (m) => m !== "initialize",
+  };
   const { session, peer } = setup(policy);
   const ac = new AbortController();
-  const p = session.request("initialize", { protocolVersion: "x", capabilities: {}, clientInfo: { name: "c", version: "1" } }, { signal: ac.signal, timeout: 0 });
+  const p = session.request(
+    "initialize",
+    { protocolVersion: "x", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    { signal: ac.signal, timeout: 0 },
+  );
   await peer.next();
   ac.abort();
   await rejection(p);
@@ -96,7 +115,11 @@ test("progress is routed to the caller's onprogress by a unique token; non-incre
   const { session, peer } = setup();
   const a: number[] = [];
   const b: number[] = [];
-  const pa = session.request("tools/call", { name: "a", _meta: { keep: 1 } }, { onprogress: (p) => void a.push(p.progress) });
+  const pa = session.request(
+    "tools/call",
+    { name: "a", _meta: { keep: 1 } },
+    { onprogress: (p) => void a.push(p.progress) },
+  );
   const pb = session.request("tools/call", { name: "b" }, { onprogress: (p) => void b.push(p.progress) });
   const ma = await peer.next();
   const mb = await peer.next();
@@ -104,8 +127,20 @@ test("progress is routed to the caller's onprogress by a unique token; non-incre
   const ta = ma.params._meta.progressToken;
   const tb = mb.params._meta.progressToken;
   assert.ok(ta !== undefined && tb !== undefined && ta !== tb);
-  for (const [token, progress] of [[ta, 1], [tb, 5], [ta, 2], [ta, 2], [ta, 1.5], ["nope", 9], [tb, 6]] as const) {
-    await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress, total: 10 } });
+  for (const [token, progress] of [
+    [ta, 1],
+    [tb, 5],
+    [ta, 2],
+    [ta, 2],
+    [ta, 1.5],
+    ["nope", 9],
+    [tb, 6],
+  ] as const) {
+    await peer.send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: token, progress, total: 10 },
+    });
   }
   await peer.send({ jsonrpc: "2.0", id: ma.id, result: { content: [] } });
   await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: ta, progress: 3 } });
@@ -123,20 +158,32 @@ test("resetTimeoutOnProgress keeps a request alive; maxTotalTimeout still ends i
   const start = Date.now();
   for (let i = 1; Date.now() - start < 2.5 * timeout; i++) {
     await sleep(5);
-    await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: m.params._meta.progressToken, progress: i } });
+    await peer.send({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: m.params._meta.progressToken, progress: i },
+    });
   }
   // Two and a half timeouts have passed: only the resets kept it pending.
   await peer.send({ jsonrpc: "2.0", id: m.id, result: { content: [] } });
   assert.equal(await kept, { content: [] });
 
   // Each progress restarts a long timeout; the maximum total must still end the request.
-  const capped = session.request("tools/call", { name: "y" }, { timeout: 2000, resetTimeoutOnProgress: true, maxTotalTimeout: 80, onprogress() {} });
+  const capped = session.request(
+    "tools/call",
+    { name: "y" },
+    { timeout: 2000, resetTimeoutOnProgress: true, maxTotalTimeout: 80, onprogress() {} },
+  );
   const m2 = await peer.next();
   let stop = false;
   const pump = (async () => {
     for (let i = 1; i < 1000 && !stop; i++) {
       await sleep(10);
-      await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: m2.params._meta.progressToken, progress: i } });
+      await peer.send({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: m2.params._meta.progressToken, progress: i },
+      });
     }
   })();
   const e = await rejection(capped);
@@ -153,7 +200,11 @@ test("without resetTimeoutOnProgress, progress does not extend the timeout", asy
   const pump = (async () => {
     for (let i = 1; i < 10; i++) {
       await sleep(10);
-      await peer.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: m.params._meta.progressToken, progress: i } });
+      await peer.send({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: m.params._meta.progressToken, progress: i },
+      });
     }
   })();
   assert.instance(await rejection(p), RequestTimeoutError);
@@ -173,7 +224,11 @@ test("inbound notifications/cancelled aborts the handler's signal and suppresses
   });
   await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } });
   await settle();
-  await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "changed my mind" } });
+  await peer.send({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: 1, reason: "changed my mind" },
+  });
   await settle();
   assert.is(aborted, "changed my mind");
   finish();
@@ -222,9 +277,22 @@ test("handler sendProgress: only with a token, strictly increasing, ignored afte
     later = ctx;
     return { content: [] };
   });
-  await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x", _meta: { progressToken: "tok" } } });
-  assert.equal(await peer.next(), { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 1, total: 3 } });
-  assert.equal(await peer.next(), { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "tok", progress: 2, message: "half" } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "x", _meta: { progressToken: "tok" } },
+  });
+  assert.equal(await peer.next(), {
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: "tok", progress: 1, total: 3 },
+  });
+  assert.equal(await peer.next(), {
+    jsonrpc: "2.0",
+    method: "notifications/progress",
+    params: { progressToken: "tok", progress: 2, message: "half" },
+  });
   assert.is((await peer.next()).id, 1);
   assert.equal(errs, ["RangeError", "RangeError"]);
   await later.sendProgress(10);
@@ -237,7 +305,10 @@ test("close rejects pending requests, aborts running handlers, clears timers", a
   const session = new Session({ transport: t, side: "server", binding: latest });
   void t.start();
   let aborted = false;
-  session.setRequestHandler("tools/call", (_p, ctx) => new Promise(() => ctx.signal.addEventListener("abort", () => (aborted = true))));
+  session.setRequestHandler(
+    "tools/call",
+    (_p, ctx) => new Promise(() => ctx.signal.addEventListener("abort", () => (aborted = true))),
+  );
   await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "x" } });
   const p1 = session.request("roots/list", undefined, { timeout: 60_000 });
   const p2 = session.request("ping", undefined, { signal: new AbortController().signal, timeout: 60_000 });

@@ -57,13 +57,21 @@ for (const era of ["modern", "legacy"] as const) {
   test(`a ${era} first request whose transport closes while its table loads is never answered, and leaves no session`, async () => {
     const { bindings, release, loads } = gatedBindings();
     const errors: Error[] = [];
-    const mcp = createMcpServer(definition(["2026-07-28", "2025-11-25"]), handlers(), { bindings, onerror: (e) => errors.push(e) });
+    const mcp = createMcpServer(definition(["2026-07-28", "2025-11-25"]), handlers(), {
+      bindings,
+      onerror: (e) => errors.push(e),
+    });
     const [st, peer] = withRawPeer();
     await mcp.connect(st);
     const request =
       era === "modern"
         ? { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }
-        : { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+        : {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+          };
     await peer.send(request);
     for (let i = 0; i < 20 && loads.length === 0; i++) await settle();
     assert.equal(loads, [era === "modern" ? "2026-07-28" : "2025-11-25"], "the first request waits for its table");
@@ -75,7 +83,10 @@ for (const era of ["modern", "legacy"] as const) {
     assert.is(registered(mcp), 0, "no session stays registered for the closed connection");
     await mcp.close();
     assert.equal(unhandled, []);
-    assert.ok(errors.every((e) => !/could not be loaded|Internal error/.test(e.message)), errors.map((e) => e.message).join("; "));
+    assert.ok(
+      errors.every((e) => !/could not be loaded|Internal error/.test(e.message)),
+      errors.map((e) => e.message).join("; "),
+    );
   });
 }
 

@@ -49,9 +49,14 @@ function functions(file: string, text: string): { lines: number; at: string }[] 
 }
 
 test(`no function in runtime/src/http-server/ is longer than ${MAX_LINES} lines`, () => {
-  const all = readdirSync(dir).filter((f) => f.endsWith(".ts")).flatMap((f) => functions(f, readFileSync(join(dir, f), "utf8")));
+  const all = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .flatMap((f) => functions(f, readFileSync(join(dir, f), "utf8")));
   assert.ok(all.length > 50, "the files were read and their functions found");
-  assert.equal(all.filter((f) => f.lines > MAX_LINES).map((f) => `${f.at}: ${f.lines} lines`), []);
+  assert.equal(
+    all.filter((f) => f.lines > MAX_LINES).map((f) => `${f.at}: ${f.lines} lines`),
+    [],
+  );
 });
 
 test(`server/server.ts has at most ${MAX_SERVER_LINES} lines`, () => {
@@ -60,8 +65,25 @@ test(`server/server.ts has at most ${MAX_SERVER_LINES} lines`, () => {
 });
 
 test("the measure counts a function's lines, nested ones apart", () => {
-  const text = ["function outer() {", "  const inner = () => {", "    return 1;", "  };", "  return inner();", "}", "class C {", "  m(): void {}", "}"].join("\n");
-  assert.equal(functions("x.ts", text).map((f) => [f.lines, f.at]), [[6, "x.ts:1 outer"], [3, "x.ts:2 (anonymous)"], [1, "x.ts:8 m"]]);
+  const text = [
+    "function outer() {",
+    "  const inner = () => {",
+    "    return 1;",
+    "  };",
+    "  return inner();",
+    "}",
+    "class C {",
+    "  m(): void {}",
+    "}",
+  ].join("\n");
+  assert.equal(
+    functions("x.ts", text).map((f) => [f.lines, f.at]),
+    [
+      [6, "x.ts:1 outer"],
+      [3, "x.ts:2 (anonymous)"],
+      [1, "x.ts:8 m"],
+    ],
+  );
 });
 
 test.run();

@@ -54,7 +54,9 @@ test("cancelling the request with the earliest deadline leaves the later one to 
 test("a request answered just before its deadline is not expired by the shared timer", async () => {
   const { server, client } = pair();
   let release!: () => void;
-  server.setRequestHandler("tools/call", (p: any) => (p.name === "held" ? new Promise((r) => (release = () => r({ content: [] }))) : { content: [] }));
+  server.setRequestHandler("tools/call", (p: any) =>
+    p.name === "held" ? new Promise((r) => (release = () => r({ content: [] }))) : { content: [] },
+  );
   const held = client.request("tools/call", { name: "held" }, { timeout: 60 });
   await new Promise((r) => setTimeout(r, 20));
   release();
@@ -71,10 +73,15 @@ function child(code: string): Promise<{ out: string; ms: number }> {
   const cwd = fileURLToPath(new URL("../../..", import.meta.url));
   const start = Date.now();
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, ["--input-type=module", "-e", code], { cwd, timeout: 20_000 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`));
-      else resolve({ out: stdout.trim(), ms: Date.now() - start });
-    });
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", code],
+      { cwd, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve({ out: stdout.trim(), ms: Date.now() - start });
+      },
+    );
   });
 }
 

@@ -17,7 +17,8 @@ const generated = fileURLToPath(new URL("../../examples/everything/src/mcp/serve
 
 /** Records every `node:` import (and bare Node builtin) esbuild resolves, and keeps it out of the bundle. */
 function nodeImports(seen: Set<string>): Plugin {
-  const builtin = /^(node:|(assert|buffer|child_process|crypto|events|fs|http|https|module|net|os|path|process|stream|url|util|worker_threads|zlib)(\/|$))/;
+  const builtin =
+    /^(node:|(assert|buffer|child_process|crypto|events|fs|http|https|module|net|os|path|process|stream|url|util|worker_threads|zlib)(\/|$))/;
   return {
     name: "node-imports",
     setup(b) {
@@ -70,7 +71,11 @@ function nodeGlobalReads(text: string): string[] {
 const ENTRY = `export { createFetchHandler } from "@mcpgen/runtime/fetch";\nexport { createEverythingServer } from ${JSON.stringify(generated)};\n`;
 
 test("the fetch entry, the auth guard's entry and a generated server bundle for Workers with no node: import and no Node global", async () => {
-  for (const contents of [`export * from "@mcpgen/runtime/fetch";\n`, `export * from "@mcpgen/runtime/auth/server";\n`, ENTRY]) {
+  for (const contents of [
+    `export * from "@mcpgen/runtime/fetch";\n`,
+    `export * from "@mcpgen/runtime/auth/server";\n`,
+    ENTRY,
+  ]) {
     const { text, imports } = await bundle(contents, "esm");
     assert.ok(text.length > 10_000, "the bundle looks empty");
     assert.equal(imports, [], `node: imports in the Workers bundle of ${contents.trim()}`);
@@ -79,19 +84,48 @@ test("the fetch entry, the auth guard's entry and a generated server bundle for 
 });
 
 test("the check sees a node: import and a Node global when they are there", async () => {
-  const { imports, text } = await bundle(`import { randomUUID } from "node:crypto";\nexport const id = () => randomUUID() + process.pid + Buffer.from("x");\n`, "esm");
+  const { imports, text } = await bundle(
+    `import { randomUUID } from "node:crypto";\nexport const id = () => randomUUID() + process.pid + Buffer.from("x");\n`,
+    "esm",
+  );
   assert.equal(imports, ["node:crypto"]);
   assert.ok(nodeGlobalReads(text).some((l) => l.includes("process.pid")));
-  assert.equal(nodeGlobalReads("const a = globalThis.process?.nextTick;\nconst b = typeof process;\n// process.exit\n"), []);
+  assert.equal(
+    nodeGlobalReads("const a = globalThis.process?.nextTick;\nconst b = typeof process;\n// process.exit\n"),
+    [],
+  );
 });
 
 /** Only what the web platform gives a Worker: no process, Buffer, setImmediate or require. */
 function webGlobals(): Record<string, unknown> {
   const names = [
-    "Request", "Response", "Headers", "ReadableStream", "WritableStream", "TransformStream", "TextEncoder", "TextDecoder",
-    "URL", "URLSearchParams", "AbortController", "AbortSignal", "crypto", "atob", "btoa", "setTimeout", "clearTimeout",
-    "setInterval", "clearInterval", "queueMicrotask", "structuredClone", "console", "Event", "EventTarget",
-    "ByteLengthQueuingStrategy", "CountQueuingStrategy", "DOMException",
+    "Request",
+    "Response",
+    "Headers",
+    "ReadableStream",
+    "WritableStream",
+    "TransformStream",
+    "TextEncoder",
+    "TextDecoder",
+    "URL",
+    "URLSearchParams",
+    "AbortController",
+    "AbortSignal",
+    "crypto",
+    "atob",
+    "btoa",
+    "setTimeout",
+    "clearTimeout",
+    "setInterval",
+    "clearInterval",
+    "queueMicrotask",
+    "structuredClone",
+    "console",
+    "Event",
+    "EventTarget",
+    "ByteLengthQueuingStrategy",
+    "CountQueuingStrategy",
+    "DOMException",
   ];
   const g: Record<string, unknown> = {};
   for (const n of names) g[n] = (globalThis as Record<string, unknown>)[n];
@@ -109,35 +143,71 @@ test("the bundle serves tools/call in a context with web globals only (2026-07-2
   // What workerd says it is: the handler's sessions default to off there.
   const context = createContext({ ...webGlobals(), navigator: { userAgent: "Cloudflare-Workers" } });
   runInContext(`${code}\nglobalThis.worker = worker;`, context, { filename: "worker-bundle.js" });
-  const worker = context.worker as { createFetchHandler: (s: unknown, o?: object) => (r: Request) => Promise<Response>; createEverythingServer: (h: object) => { close(): Promise<void> } };
+  const worker = context.worker as {
+    createFetchHandler: (s: unknown, o?: object) => (r: Request) => Promise<Response>;
+    createEverythingServer: (h: object) => { close(): Promise<void> };
+  };
   // Every entry of the manifest has a handler; only test_simple_text is called.
   const text = () => ({ content: [{ type: "text", text: "hello from the bundle" }] });
   const any = new Proxy({}, { get: () => text });
   const server = worker.createEverythingServer({ tools: any, prompts: any, resources: any });
   const handler = worker.createFetchHandler(server, { allowedHosts: ["mcp.example"] });
-  const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_simple_text", arguments: {}, _meta: META } };
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", host: "mcp.example" };
-  let res = await handler(new Request("https://mcp.example/mcp", {
-    method: "POST",
-    headers: { ...headers, "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_simple_text" },
-    body: JSON.stringify(call),
-  }));
+  const call = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "test_simple_text", arguments: {}, _meta: META },
+  };
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    host: "mcp.example",
+  };
+  let res = await handler(
+    new Request("https://mcp.example/mcp", {
+      method: "POST",
+      headers: {
+        ...headers,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "test_simple_text",
+      },
+      body: JSON.stringify(call),
+    }),
+  );
   assert.is(res.status, 200);
   let body = (await res.json()) as { result: { content: { text: string }[]; resultType: string } };
   assert.equal([body.result.resultType, body.result.content[0]!.text], ["complete", "hello from the bundle"]);
   const legacy = { ...call, params: { name: "test_simple_text", arguments: {} } };
-  res = await handler(new Request("https://mcp.example/mcp", { method: "POST", headers: { ...headers, "mcp-protocol-version": "2025-11-25" }, body: JSON.stringify(legacy) }));
+  res = await handler(
+    new Request("https://mcp.example/mcp", {
+      method: "POST",
+      headers: { ...headers, "mcp-protocol-version": "2025-11-25" },
+      body: JSON.stringify(legacy),
+    }),
+  );
   assert.is(res.status, 200);
   body = (await res.json()) as typeof body;
   assert.is(body.result.content[0]!.text, "hello from the bundle");
   assert.is(res.headers.get("mcp-session-id"), null, "served stateless: no sessions on Workers by default");
   // An initialize opens no session there either: each POST stands alone.
-  const init = { jsonrpc: "2.0", id: 2, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } };
+  const init = {
+    jsonrpc: "2.0",
+    id: 2,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  };
   res = await handler(new Request("https://mcp.example/mcp", { method: "POST", headers, body: JSON.stringify(init) }));
   assert.is(res.status, 200);
   assert.is(res.headers.get("mcp-session-id"), null);
   await res.text();
-  res = await handler(new Request("https://elsewhere.example/mcp", { method: "POST", headers: { ...headers, host: "elsewhere.example" }, body: "{}" }));
+  res = await handler(
+    new Request("https://elsewhere.example/mcp", {
+      method: "POST",
+      headers: { ...headers, host: "elsewhere.example" },
+      body: "{}",
+    }),
+  );
   assert.is(res.status, 421);
   await server.close();
 });

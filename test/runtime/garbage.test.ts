@@ -8,11 +8,45 @@ import { byRevision, latest } from "./helpers/binding.js";
 import { rawPeer, settle } from "./helpers/peer.js";
 
 function prng(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  return () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
-const atoms: unknown[] = [null, true, 0, -1, 1.5, "", "x", "2.0", [], {}, [1], { a: 1 }, "tools/call", "notifications/cancelled", "notifications/progress", 0, 1, 2];
-const keys = ["jsonrpc", "id", "method", "params", "result", "error", "_meta", "progressToken", "requestId", "progress", "code", "message", "name", "uri"];
+const atoms: unknown[] = [
+  null,
+  true,
+  0,
+  -1,
+  1.5,
+  "",
+  "x",
+  "2.0",
+  [],
+  {},
+  [1],
+  { a: 1 },
+  "tools/call",
+  "notifications/cancelled",
+  "notifications/progress",
+  0,
+  1,
+  2,
+];
+const keys = [
+  "jsonrpc",
+  "id",
+  "method",
+  "params",
+  "result",
+  "error",
+  "_meta",
+  "progressToken",
+  "requestId",
+  "progress",
+  "code",
+  "message",
+  "name",
+  "uri",
+];
 
 function value(r: () => number, depth: number): unknown {
   if (depth > 2 || r() < 0.5) return atoms[Math.floor(r() * atoms.length)];
@@ -34,7 +68,8 @@ for (const revision of ["2025-03-26", "2025-11-25"]) {
     t.onerror = (e) => crashes.push(e); // the memory transport reports exceptions thrown by onmessage here
     for (let i = 0; i < 2000; i++) {
       const m = value(r, 0);
-      const withEnvelope = r() < 0.7 && typeof m === "object" && m !== null && !Array.isArray(m) ? { jsonrpc: "2.0", ...m } : m;
+      const withEnvelope =
+        r() < 0.7 && typeof m === "object" && m !== null && !Array.isArray(m) ? { jsonrpc: "2.0", ...m } : m;
       await peer.send(r() < 0.1 ? [withEnvelope, value(r, 0)] : withEnvelope);
     }
     await settle();
@@ -48,7 +83,8 @@ for (const revision of ["2025-03-26", "2025-11-25"]) {
     peer.inbox.length = 0;
     await peer.send({ jsonrpc: "2.0", id: "alive", method: "tools/call", params: { name: "x" } });
     let last;
-    do last = await peer.next(); while (last.id !== "alive");
+    do last = await peer.next();
+    while (last.id !== "alive");
     assert.equal(last.result, { content: [] });
     assert.is(session.runningCount, 0);
     void latest;

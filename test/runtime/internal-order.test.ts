@@ -24,7 +24,27 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
   // (self-contained; only its hook and principal type are seen from outside, see layering.test.ts).
   {
     floor: "base",
-    rooms: ["jsonrpc.ts", "limits.ts", "http-exchange.ts", "bytes.ts", "after-io.ts", "node-builtin.ts", "describe.ts", "node-http.ts", "uri-match.ts", "uri-template.ts", "wire/", "mcp-types.ts", "request-id.ts", "protocol-binding.ts", "abi.ts", "lazy-binding.ts", "issues.ts", "errors.ts", "auth/"],
+    rooms: [
+      "jsonrpc.ts",
+      "limits.ts",
+      "http-exchange.ts",
+      "bytes.ts",
+      "after-io.ts",
+      "node-builtin.ts",
+      "describe.ts",
+      "node-http.ts",
+      "uri-match.ts",
+      "uri-template.ts",
+      "wire/",
+      "mcp-types.ts",
+      "request-id.ts",
+      "protocol-binding.ts",
+      "abi.ts",
+      "lazy-binding.ts",
+      "issues.ts",
+      "errors.ts",
+      "auth/",
+    ],
   },
   // Bytes to messages: NDJSON and SSE framing, scanning for ids and sizes, frame errors.
   { floor: "framing", rooms: ["framing/"] },
@@ -41,7 +61,28 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
   // The server and the client, and each one's HTTP side.
   { floor: "roles", rooms: ["server/", "client/", "http-server/", "http-client/", "redis/"] },
   // The package's entry points (runtime/package.json "exports"), wherever they live.
-  { floor: "entries", rooms: ["index.ts", "internal.ts", "abi/", "core.ts", "facades.ts", "stdio.ts", "http.ts", "http-client.ts", "fetch.ts", "node.ts", "auth/server.ts", "auth.ts", "auth-client.ts", "tasks/server.ts", "redis.ts", "skills/server.ts", "skills/client.ts"] },
+  {
+    floor: "entries",
+    rooms: [
+      "index.ts",
+      "internal.ts",
+      "abi/",
+      "core.ts",
+      "facades.ts",
+      "stdio.ts",
+      "http.ts",
+      "http-client.ts",
+      "fetch.ts",
+      "node.ts",
+      "auth/server.ts",
+      "auth.ts",
+      "auth-client.ts",
+      "tasks/server.ts",
+      "redis.ts",
+      "skills/server.ts",
+      "skills/client.ts",
+    ],
+  },
 ];
 
 /** Back-arrows still tolerated ("from room -> to room"), each with why; at most two. */
@@ -96,7 +137,9 @@ function backArrows(arrows: Map<string, Arrow>): Arrow[] {
     if (!level.has(a.to)) level.set(a.to, []);
   }
   const tangled = importCycles(level).map((rooms) => new Set(rooms));
-  const circles = [...arrows.values()].filter((a) => floorOf.get(a.from) === floorOf.get(a.to) && tangled.some((c) => c.has(a.from) && c.has(a.to)));
+  const circles = [...arrows.values()].filter(
+    (a) => floorOf.get(a.from) === floorOf.get(a.to) && tangled.some((c) => c.has(a.from) && c.has(a.to)),
+  );
   return [...up, ...circles].sort((a, b) => (`${a.from} -> ${a.to}` < `${b.from} -> ${b.to}` ? -1 : 1));
 }
 
@@ -106,7 +149,11 @@ const cycles = importCycles(graph);
 
 if (process.env.MCPGEN_PRINT_LAYERS) {
   const lines = [`runtime/src: ${graph.size} files, ${arrows.length} back-arrows, ${cycles.length} import cycles`];
-  for (const a of arrows) lines.push(`back-arrow ${a.from} -> ${a.to} (${FLOORS[floorOf.get(a.from)!]!.floor} -> ${FLOORS[floorOf.get(a.to)!]!.floor})`, ...a.imports.map((i) => `    ${i}`));
+  for (const a of arrows)
+    lines.push(
+      `back-arrow ${a.from} -> ${a.to} (${FLOORS[floorOf.get(a.from)!]!.floor} -> ${FLOORS[floorOf.get(a.to)!]!.floor})`,
+      ...a.imports.map((i) => `    ${i}`),
+    );
   for (const c of cycles) lines.push(`cycle of ${c.length} files: ${c.join(" ")}`);
   console.log(lines.join("\n"));
 }
@@ -125,7 +172,10 @@ test("no back-arrow between the runtime's rooms beyond the allowed ones", () => 
   assert.ok(Object.keys(ALLOWED).length <= 2, "at most two back-arrows may be tolerated");
   const found = arrows.map((a) => `${a.from} -> ${a.to}`);
   const unexpected = arrows.filter((a) => ALLOWED[`${a.from} -> ${a.to}`] === undefined);
-  assert.equal(unexpected.map((a) => `${a.from} -> ${a.to}: ${a.imports.join(", ")}`), []);
+  assert.equal(
+    unexpected.map((a) => `${a.from} -> ${a.to}: ${a.imports.join(", ")}`),
+    [],
+  );
   const gone = Object.keys(ALLOWED).filter((k) => !found.includes(k));
   assert.equal(gone, [], "arrows allowed that no longer occur: drop them from ALLOWED");
 });
@@ -154,7 +204,10 @@ test("the cycle finder and the order find what they should on made-up graphs", (
     ["tasks/d.ts", ["jsonrpc.ts"]],
     ["jsonrpc.ts", []],
   ]);
-  assert.equal(backArrows(roomArrows(tangled)).map((a) => `${a.from} -> ${a.to}`), ["client/ -> server/", "framing/ -> session/", "server/ -> client/"]);
+  assert.equal(
+    backArrows(roomArrows(tangled)).map((a) => `${a.from} -> ${a.to}`),
+    ["client/ -> server/", "framing/ -> session/", "server/ -> client/"],
+  );
 });
 
 test.run();

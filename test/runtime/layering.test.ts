@@ -17,7 +17,11 @@ function files(dir: string): string[] {
 }
 
 /** The package's own "imports" (`#http-driver`: the HTTP client's driver per host). */
-const hostImports = new Set(Object.keys((JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as { imports?: object }).imports ?? {}));
+const hostImports = new Set(
+  Object.keys(
+    (JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8")) as { imports?: object }).imports ?? {},
+  ),
+);
 const allowedBare = new Set(["eventsource-parser", "url-template", "oauth4webapi", "better-sqlite3", "redis"]);
 /** Bare imports allowed only below a directory of runtime/src (authorization, the SQLite task store and the Redis stores are opt-in). */
 const confinedTo: Record<string, string> = { oauth4webapi: "auth", "better-sqlite3": "tasks/sqlite", redis: "redis" };
@@ -26,7 +30,9 @@ test("runtime/src imports only itself, node built-ins and its declared dependenc
   const bad: string[] = [];
   for (const f of files(src)) {
     const text = readFileSync(f, "utf8");
-    for (const m of text.matchAll(/(?:import|export)[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]!;
       const rel = relative(root, f);
       if (spec.startsWith(".")) {
@@ -50,14 +56,21 @@ test("outside runtime/src/auth only the transport hook and the principal type re
     if (rel.startsWith("auth/") || rel === "auth.ts") continue;
     const text = readFileSync(f, "utf8");
     for (const m of text.matchAll(/(import(?:\s+type)?)[^"'`;]*?from\s*["']([^"']+)["']/g)) {
-      const target = relative(src, join(f, "..", m[2]!)).split("\\").join("/");
+      const target = relative(src, join(f, "..", m[2]!))
+        .split("\\")
+        .join("/");
       if (!target.startsWith("auth/")) continue;
       if (!seams.has(target) && !/^import\s+type/.test(m[1]!)) bad.push(`${rel}: ${m[2]}`);
     }
   }
   assert.equal(bad, []);
   // The seams themselves pull in nothing, so the core entry points never load oauth4webapi.
-  for (const seam of seams) assert.not.match(readFileSync(join(src, seam.replace(/\.js$/, ".ts")), "utf8"), /from\s*["']/, `${seam} imports something`);
+  for (const seam of seams)
+    assert.not.match(
+      readFileSync(join(src, seam.replace(/\.js$/, ".ts")), "utf8"),
+      /from\s*["']/,
+      `${seam} imports something`,
+    );
 });
 
 test.run();

@@ -22,7 +22,10 @@ interface Counted {
 }
 
 /** Lazy bindings of `revisions` whose thunks count their calls; `fail` revisions fail their first import once. */
-async function counted(revisions: readonly string[], options: { fail?: string[]; delayMs?: number } = {}): Promise<Counted> {
+async function counted(
+  revisions: readonly string[],
+  options: { fail?: string[]; delayMs?: number } = {},
+): Promise<Counted> {
   const loads: Record<string, number> = Object.fromEntries(revisions.map((r) => [r, 0]));
   const loaded: string[] = [];
   const failing = new Set(options.fail ?? []);
@@ -52,7 +55,10 @@ const none = () => Object.fromEntries(ALL.map((r) => [r, 0]));
 
 test("a validator read before it is loaded is a clear error", async () => {
   const { bindings } = await counted(["2025-11-25"]);
-  assert.throws(() => bindings[0]!.params["tools/call"]!({}), /params validator of tools\/call \(protocol revision 2025-11-25\) was used before it was loaded/);
+  assert.throws(
+    () => bindings[0]!.params["tools/call"]!({}),
+    /params validator of tools\/call \(protocol revision 2025-11-25\) was used before it was loaded/,
+  );
   assert.is(bindings[0]!.revision, "2025-11-25");
   assert.ok(Object.keys(bindings[0]!.methods).length > 0, "the method table is there at once");
 });
@@ -62,10 +68,18 @@ test("a server that saw initialize, notifications/initialized, tools/list and to
   const mcp = createMcpServer(definition(["2025-11-25"]), handlers(), { bindings: server.bindings, onerror: () => {} });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
-  const session = await connectClient({ transport: ct, bindings: (await counted(["2025-11-25"])).bindings, clientInfo: { name: "c", version: "1" } });
+  const session = await connectClient({
+    transport: ct,
+    bindings: (await counted(["2025-11-25"])).bindings,
+    clientInfo: { name: "c", version: "1" },
+  });
   await session.request("tools/list", {});
   await session.request("tools/call", { name: "echo", arguments: { region: "x" } });
-  assert.equal(server.loaded.sort(), ["2025-11-25 params initialize", "2025-11-25 params tools/call", "2025-11-25 params tools/list"]);
+  assert.equal(server.loaded.sort(), [
+    "2025-11-25 params initialize",
+    "2025-11-25 params tools/call",
+    "2025-11-25 params tools/list",
+  ]);
   await session.close();
   await mcp.close();
 });
@@ -77,8 +91,16 @@ for (const rev of REVISIONS) {
     const mcp = createMcpServer(definition([...ALL]), handlers(), { bindings: server.bindings, onerror: () => {} });
     const [ct, st] = createMemoryTransportPair();
     await mcp.connect(st);
-    assert.equal(Object.values(server.loads), ALL.map(() => 0), "nothing loaded at connect");
-    const session = await connectClient({ transport: ct, bindings: client.bindings, clientInfo: { name: "c", version: "1" } });
+    assert.equal(
+      Object.values(server.loads),
+      ALL.map(() => 0),
+      "nothing loaded at connect",
+    );
+    const session = await connectClient({
+      transport: ct,
+      bindings: client.bindings,
+      clientInfo: { name: "c", version: "1" },
+    });
     assert.is(session.protocolVersion, rev);
     const tools = (await session.request("tools/list", {})) as { tools: unknown[] };
     assert.ok(tools.tools.length > 0);
@@ -89,7 +111,11 @@ for (const rev of REVISIONS) {
     // A second connection on the same revision reuses what was loaded.
     const [ct2, st2] = createMemoryTransportPair();
     await mcp.connect(st2);
-    const again = await connectClient({ transport: ct2, bindings: client.bindings, clientInfo: { name: "c", version: "1" } });
+    const again = await connectClient({
+      transport: ct2,
+      bindings: client.bindings,
+      clientInfo: { name: "c", version: "1" },
+    });
     assert.is(again.protocolVersion, rev);
     assert.is(server.loads[rev], used);
     await session.close();
@@ -104,13 +130,20 @@ test("2026-07-28: the revision a request names in _meta is loaded, the legacy on
   const mcp = createMcpServer(definition([...ALL]), handlers(), { bindings: server.bindings, onerror: () => {} });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
-  const session = await connectAnyEra({ transport: ct, bindings: client.bindings, clientInfo: { name: "c", version: "1" } });
+  const session = await connectAnyEra({
+    transport: ct,
+    bindings: client.bindings,
+    clientInfo: { name: "c", version: "1" },
+  });
   assert.is(session.era, "modern");
   const listed = (await session.request("tools/list", {})) as { tools: unknown[] };
   assert.ok(listed.tools.length > 0);
   assert.equal(server.loaded, ["2026-07-28 params server/discover", "2026-07-28 params tools/list"]);
   assert.equal(client.loads, { ...none(), "2026-07-28": client.loads["2026-07-28"]! });
-  assert.ok(client.loaded.every((l) => l.startsWith("2026-07-28 results ")), client.loaded.join());
+  assert.ok(
+    client.loaded.every((l) => l.startsWith("2026-07-28 results ")),
+    client.loaded.join(),
+  );
   await session.close();
   await mcp.close();
 });
@@ -121,7 +154,13 @@ test("messages that arrive while a revision loads are handled in order once it h
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const peer = rawPeer(ct);
-  for (let id = 1; id <= 5; id++) await peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { region: `r${id}` }, _meta: META } });
+  for (let id = 1; id <= 5; id++)
+    await peer.send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { region: `r${id}` }, _meta: META },
+    });
   const ids: number[] = [];
   for (let i = 0; i < 5; i++) {
     const m = await peer.next(2000);
@@ -136,7 +175,10 @@ test("messages that arrive while a revision loads are handled in order once it h
 test("a revision that fails to load answers its request with an internal error; the connection survives and the next use retries", async () => {
   const server = await counted(["2026-07-28"], { fail: ["2026-07-28"] });
   const errors: Error[] = [];
-  const mcp = createMcpServer(definition(["2026-07-28"]), handlers(), { bindings: server.bindings, onerror: (e) => errors.push(e) });
+  const mcp = createMcpServer(definition(["2026-07-28"]), handlers(), {
+    bindings: server.bindings,
+    onerror: (e) => errors.push(e),
+  });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const peer = rawPeer(ct);
@@ -144,8 +186,14 @@ test("a revision that fails to load answers its request with an internal error; 
   const refused = await peer.next(2000);
   assert.is(refused.id, 1);
   assert.is(refused.error?.code, -32603);
-  assert.match(refused.error?.message, /protocol revision 2026-07-28: the params validator of tools\/list could not be loaded: cannot find module/);
-  assert.ok(errors.some((e) => /could not be loaded/.test(e.message)), "reported to onerror");
+  assert.match(
+    refused.error?.message,
+    /protocol revision 2026-07-28: the params validator of tools\/list could not be loaded: cannot find module/,
+  );
+  assert.ok(
+    errors.some((e) => /could not be loaded/.test(e.message)),
+    "reported to onerror",
+  );
   await peer.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } });
   const listed = await peer.next(2000);
   assert.is(listed.id, 2);
@@ -156,7 +204,11 @@ test("a revision that fails to load answers its request with an internal error; 
 
 test("a peer the server trusts loads no validators at all", async () => {
   const server = await counted(["2026-07-28"]);
-  const mcp = createMcpServer(definition(["2026-07-28"]), handlers(), { bindings: server.bindings, trustPeer: true, onerror: () => {} });
+  const mcp = createMcpServer(definition(["2026-07-28"]), handlers(), {
+    bindings: server.bindings,
+    trustPeer: true,
+    onerror: () => {},
+  });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const peer = rawPeer(ct);

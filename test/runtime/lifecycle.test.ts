@@ -49,9 +49,19 @@ test("client may ask for an older revision explicitly", async () => {
 test("unsupported server answer: connectClient fails naming both versions and closes", async () => {
   const [ct, st] = createMemoryTransportPair();
   let serverClosed = false;
-  const server = await createServerSession({ transport: st, bindings: [byRevision("2025-11-25")], serverInfo: { name: "s", version: "1" } });
+  const server = await createServerSession({
+    transport: st,
+    bindings: [byRevision("2025-11-25")],
+    serverInfo: { name: "s", version: "1" },
+  });
   server.onclose = () => (serverClosed = true);
-  const e = await rejection(connectClient({ transport: ct, bindings: [byRevision("2024-11-05"), byRevision("2025-03-26")], clientInfo: { name: "c", version: "1" } }));
+  const e = await rejection(
+    connectClient({
+      transport: ct,
+      bindings: [byRevision("2024-11-05"), byRevision("2025-03-26")],
+      clientInfo: { name: "c", version: "1" },
+    }),
+  );
   assert.instance(e, ProtocolVersionError);
   assert.match(e.message, /2025-03-26/);
   assert.match(e.message, /2025-11-25/);
@@ -61,18 +71,29 @@ test("unsupported server answer: connectClient fails naming both versions and cl
 });
 
 test("the -32602 'Unsupported protocol version' error form: retry with a listed revision, or fail clearly", async () => {
-  for (const [supported, expect] of [[["2025-03-26", "1999-01-01"], "2025-03-26"], [["1999-01-01"], null]] as const) {
+  for (const [supported, expect] of [
+    [["2025-03-26", "1999-01-01"], "2025-03-26"],
+    [["1999-01-01"], null],
+  ] as const) {
     const [ct, st] = createMemoryTransportPair();
     const peer = rawPeer(st);
     const connecting = connectClient({ transport: ct, bindings, clientInfo: { name: "c", version: "1" } });
     const init = await peer.next();
     assert.is(init.params.protocolVersion, "2025-11-25");
-    await peer.send({ jsonrpc: "2.0", id: init.id, error: { code: -32602, message: "Unsupported protocol version", data: { supported, requested: "2025-11-25" } } });
+    await peer.send({
+      jsonrpc: "2.0",
+      id: init.id,
+      error: { code: -32602, message: "Unsupported protocol version", data: { supported, requested: "2025-11-25" } },
+    });
     if (expect) {
       const retry = await peer.next();
       assert.is(retry.method, "initialize");
       assert.is(retry.params.protocolVersion, expect);
-      await peer.send({ jsonrpc: "2.0", id: retry.id, result: { protocolVersion: expect, capabilities: {}, serverInfo: { name: "s", version: "1" } } });
+      await peer.send({
+        jsonrpc: "2.0",
+        id: retry.id,
+        result: { protocolVersion: expect, capabilities: {}, serverInfo: { name: "s", version: "1" } },
+      });
       const client = await connecting;
       assert.is(client.protocolVersion, expect);
       assert.is((await peer.next()).method, "notifications/initialized");
@@ -91,14 +112,24 @@ test("an invalid InitializeResult fails the connection", async () => {
   const peer = rawPeer(st);
   const connecting = connectClient({ transport: ct, bindings, clientInfo: { name: "c", version: "1" } });
   const init = await peer.next();
-  await peer.send({ jsonrpc: "2.0", id: init.id, result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: 3 } } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: init.id,
+    result: { protocolVersion: "2025-06-18", capabilities: {}, serverInfo: { name: 3 } },
+  });
   const e = await rejection(connecting);
   assert.is(e.name, "InvalidResultError");
 });
 
 test("server: requests before initialize get an error, ping is answered, second initialize refused", async () => {
   const [ct, st] = createMemoryTransportPair();
-  await createServerSession({ transport: st, bindings, serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools: [] }) } });
+  await createServerSession({
+    transport: st,
+    bindings,
+    serverInfo: { name: "s", version: "1" },
+    capabilities: { tools: {} },
+    handlers: { "tools/list": () => ({ tools: [] }) },
+  });
   const peer = rawPeer(ct);
   await peer.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
   const r = await peer.next();
@@ -119,15 +150,30 @@ test("server answers an unknown client revision with its newest", async () => {
   const [ct, st] = createMemoryTransportPair();
   await createServerSession({ transport: st, bindings, serverInfo: { name: "s", version: "1" } });
   const peer = rawPeer(ct);
-  await peer.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2099-01-01", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2099-01-01", capabilities: {}, clientInfo: { name: "c", version: "1" } },
+  });
   assert.is((await peer.next()).result.protocolVersion, "2025-11-25");
 });
 
 test("server: before notifications/initialized only ping and logging go out", async () => {
   const [ct, st] = createMemoryTransportPair();
-  const server = await createServerSession({ transport: st, bindings, serverInfo: { name: "s", version: "1" }, capabilities: { logging: {}, tools: { listChanged: true } } });
+  const server = await createServerSession({
+    transport: st,
+    bindings,
+    serverInfo: { name: "s", version: "1" },
+    capabilities: { logging: {}, tools: { listChanged: true } },
+  });
   const peer = rawPeer(ct);
-  await peer.send({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: { roots: {} }, clientInfo: { name: "c", version: "1" } },
+  });
   await peer.next();
   assert.instance(await rejection(server.request("roots/list")), LifecycleError);
   assert.instance(await rejection(server.notify("notifications/tools/list_changed")), LifecycleError);
@@ -169,13 +215,19 @@ test("requests both ways, notifications, progress over the legacy facades", asyn
     },
     client: {
       capabilities: { sampling: {} },
-      handlers: { "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m1" }) },
+      handlers: {
+        "sampling/createMessage": () => ({ role: "assistant", content: { type: "text", text: "hi" }, model: "m1" }),
+      },
     },
   });
   const logs: unknown[] = [];
   client.setNotificationHandler("notifications/message", (p) => void logs.push(p));
   const progress: number[] = [];
-  const r: any = await client.request("tools/call", { name: "t" }, { onprogress: (p) => void progress.push(p.progress) });
+  const r: any = await client.request(
+    "tools/call",
+    { name: "t" },
+    { onprogress: (p) => void progress.push(p.progress) },
+  );
   assert.is(r.content[0].text, "t:m1");
   assert.equal(progress, [0.5]);
   await settle();
@@ -187,10 +239,17 @@ test("requests both ways, notifications, progress over the legacy facades", asyn
 
 test("after negotiation the client validates with the negotiated revision (no elicitation in 2025-03-26)", async () => {
   const { client, server } = await connectPair({
-    client: { bindings: [byRevision("2025-03-26"), byRevision("2025-11-25")], protocolVersion: "2025-03-26", capabilities: { elicitation: {} }, handlers: { "elicitation/create": () => ({ action: "accept" }) } },
+    client: {
+      bindings: [byRevision("2025-03-26"), byRevision("2025-11-25")],
+      protocolVersion: "2025-03-26",
+      capabilities: { elicitation: {} },
+      handlers: { "elicitation/create": () => ({ action: "accept" }) },
+    },
   });
   assert.is(client.protocolVersion, "2025-03-26");
-  const e = await rejection(server.request("elicitation/create", { message: "hi", requestedSchema: { type: "object", properties: {} } }));
+  const e = await rejection(
+    server.request("elicitation/create", { message: "hi", requestedSchema: { type: "object", properties: {} } }),
+  );
   assert.is(e.name, "CapabilityError");
   assert.match(e.message, /not part of protocol revision 2025-03-26/);
   await client.close();
@@ -209,11 +268,18 @@ test("closing the client closes the server side; both reject further calls", asy
 });
 
 test("stateless server: serves at once with the header's revision (2025-03-26 without one), answers initialize any time", async () => {
-  for (const [header, expect] of [[undefined, "2025-03-26"], ["2025-06-18", "2025-06-18"]] as const) {
+  for (const [header, expect] of [
+    [undefined, "2025-03-26"],
+    ["2025-06-18", "2025-06-18"],
+  ] as const) {
     const [ct, st] = createMemoryTransportPair();
     const server = await createServerSession({
-      transport: st, bindings, serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} },
-      handlers: { "tools/list": () => ({ tools: [] }) }, stateless: { protocolVersion: header },
+      transport: st,
+      bindings,
+      serverInfo: { name: "s", version: "1" },
+      capabilities: { tools: {} },
+      handlers: { "tools/list": () => ({ tools: [] }) },
+      stateless: { protocolVersion: header },
     });
     await server.initialized;
     assert.is(server.protocolVersion, expect);

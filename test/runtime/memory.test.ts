@@ -15,7 +15,10 @@ test("delivery is asynchronous and ordered", async () => {
   void a.send({ jsonrpc: "2.0", method: "two" });
   assert.equal(got, [], "not delivered synchronously");
   await settle();
-  assert.equal(got.map((m: any) => m.method), ["one", "two"]);
+  assert.equal(
+    got.map((m: any) => m.method),
+    ["one", "two"],
+  );
 });
 
 test("messages sent before the peer starts are queued until start()", async () => {
@@ -93,7 +96,9 @@ test("two sessions over a pair: thousands of concurrent requests all resolve", a
   await a.start();
   await b.start();
   const n = 5000;
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => client.request("tools/call", { name: "t", arguments: { i } })));
+  const results = await Promise.all(
+    Array.from({ length: n }, (_, i) => client.request("tools/call", { name: "t", arguments: { i } })),
+  );
   assert.is(results.length, n);
   assert.is((results[n - 1] as any).content[0].text, String(n - 1));
   assert.is(client.pendingCount, 0);
@@ -115,7 +120,11 @@ test("a synchronous answer is delivered by the drain that delivered its request 
   void a.send({ jsonrpc: "2.0", method: "ping" });
   assert.equal(got, [], "nothing is delivered inside send");
   await Promise.resolve();
-  assert.equal(got, ["b got ping", "b answered", "a got re:ping"], "the answer follows after the handler returned, in the same drain");
+  assert.equal(
+    got,
+    ["b got ping", "b answered", "a got re:ping"],
+    "the answer follows after the handler returned, in the same drain",
+  );
 });
 
 test("order is kept while a side's queue grows and wraps around during delivery", async () => {
@@ -138,8 +147,14 @@ test("order is kept while a side's queue grows and wraps around during delivery"
   await settle();
   const first = got.filter((n) => n < 100);
   const later = got.filter((n) => n >= 100);
-  assert.equal(first, Array.from({ length: 21 }, (_, i) => i));
-  assert.equal(later, Array.from({ length: later.length }, (_, i) => 100 + i));
+  assert.equal(
+    first,
+    Array.from({ length: 21 }, (_, i) => i),
+  );
+  assert.equal(
+    later,
+    Array.from({ length: later.length }, (_, i) => 100 + i),
+  );
   assert.ok(later.length >= 20);
   // Each side's queue starts empty again: more traffic still flows in order.
   got.length = 0;

@@ -12,7 +12,10 @@ interface MethodSetLike {
 const build = (path: string) => new URL(`../../../runtime/build/${path}`, import.meta.url).href;
 const { MethodSet, FixedMap } = (await import(build("session/method-set.js"))) as {
   MethodSet: new (members: Iterable<string>) => MethodSetLike;
-  FixedMap: new <V>(entries: Iterable<readonly [string, V]>) => { get(key: string): V | undefined; has(key: string): boolean };
+  FixedMap: new <V>(entries: Iterable<readonly [string, V]>) => {
+    get(key: string): V | undefined;
+    has(key: string): boolean;
+  };
 };
 const lazy = (await import(build("lazy-binding.js"))) as {
   lazyBinding(info: RevisionInfo): ProtocolBinding;
@@ -23,7 +26,18 @@ test("MethodSet answers like a Set whatever the order of questions", () => {
   const members = ["tools/call", "prompts/get", "resources/read"];
   const set = new MethodSet(members);
   const reference = new Set(members);
-  const asked = ["tools/call", "tools/call", "tools/list", "tools/list", "tools/call", "", "prompts/get", "resources/read", "tools/lis", "tools/call"];
+  const asked = [
+    "tools/call",
+    "tools/call",
+    "tools/list",
+    "tools/list",
+    "tools/call",
+    "",
+    "prompts/get",
+    "resources/read",
+    "tools/lis",
+    "tools/call",
+  ];
   // A string built at run time (not the same object as the literal) gets the same answers.
   asked.push(["tools", "call"].join("/"), ["tools", "list"].join("/"));
   for (const method of asked) assert.is(set.has(method), reference.has(method), method);
@@ -31,10 +45,22 @@ test("MethodSet answers like a Set whatever the order of questions", () => {
 });
 
 test("FixedMap answers like a Map whatever the order of lookups", () => {
-  const entries = [["2026-07-28", 1], ["2027-01-01", 2]] as const;
+  const entries = [
+    ["2026-07-28", 1],
+    ["2027-01-01", 2],
+  ] as const;
   const map = new FixedMap<number>(entries);
   const reference = new Map<string, number>(entries);
-  const asked = ["2026-07-28", "2026-07-28", "2025-11-25", "2027-01-01", "2027-01-01", "", "2026-07-28", ["2026", "07", "28"].join("-")];
+  const asked = [
+    "2026-07-28",
+    "2026-07-28",
+    "2025-11-25",
+    "2027-01-01",
+    "2027-01-01",
+    "",
+    "2026-07-28",
+    ["2026", "07", "28"].join("-"),
+  ];
   for (const key of asked) {
     assert.is(map.get(key), reference.get(key), key);
     assert.is(map.has(key), reference.has(key), key);
@@ -50,10 +76,17 @@ test("a lazy binding's readiness: only the method found loaded is answered from 
   assert.is(lazy.validatorReady(binding, "params", "tools/call"), undefined, "asked again: the kept answer");
   const other = lazy.validatorReady(binding, "params", "tools/list");
   assert.ok(other instanceof Promise, "another method is still not loaded");
-  assert.ok(lazy.validatorReady(binding, "results", "tools/call") instanceof Promise, "the result validator is another question");
+  assert.ok(
+    lazy.validatorReady(binding, "results", "tools/call") instanceof Promise,
+    "the result validator is another question",
+  );
   await other;
   assert.is(lazy.validatorReady(binding, "params", "tools/list"), undefined);
-  assert.is(lazy.validatorReady(binding, "params", "tools/call"), undefined, "still loaded after another method was asked about");
+  assert.is(
+    lazy.validatorReady(binding, "params", "tools/call"),
+    undefined,
+    "still loaded after another method was asked about",
+  );
   assert.is(binding.params["tools/call"]!({ name: "x" }), true);
 });
 

@@ -26,12 +26,17 @@ export async function load(url, context, next) {
 }
 `,
 );
-writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+writeFileSync(
+  register,
+  `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`,
+);
 
 /** Runs the server, sends `messages` and waits for `answers` responses; what it loaded, and the responses. */
 function run(messages: unknown[], answers: number): Promise<{ loaded: string[]; responses: any[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, SERVER], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--import", pathToFileURL(register).href, SERVER], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const timer = setTimeout(() => {
       child.kill();
       reject(new Error(`timed out; stderr: ${stderr}`));
@@ -46,21 +51,38 @@ function run(messages: unknown[], answers: number): Promise<{ loaded: string[]; 
     child.on("error", reject);
     child.on("close", () => {
       clearTimeout(timer);
-      const loaded = stderr.split("\n").filter((l) => l.startsWith("loaded ")).map((l) => l.slice("loaded ".length));
-      resolve({ loaded, responses: stdout.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l)) });
+      const loaded = stderr
+        .split("\n")
+        .filter((l) => l.startsWith("loaded "))
+        .map((l) => l.slice("loaded ".length));
+      resolve({
+        loaded,
+        responses: stdout
+          .split("\n")
+          .filter((l) => l.trim() !== "")
+          .map((l) => JSON.parse(l)),
+      });
     });
     for (const m of messages) child.stdin.write(JSON.stringify(m) + "\n");
   });
 }
 
-const initialize = (protocolVersion: string) => ({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "e2e", version: "1" } } });
+const initialize = (protocolVersion: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "e2e", version: "1" } },
+});
 const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
 
 test.after(() => tmp.cleanup());
 
 for (const rev of ["2025-06-18", "2024-11-05"]) {
   test(`stdio, legacy ${rev}: only ${rev}'s table is imported, and no tool validators before a tools/call`, async () => {
-    const { loaded, responses } = await run([initialize(rev), initialized, { jsonrpc: "2.0", id: 2, method: "tools/list" }], 2);
+    const { loaded, responses } = await run(
+      [initialize(rev), initialized, { jsonrpc: "2.0", id: 2, method: "tools/list" }],
+      2,
+    );
     assert.is(responses[0].result.protocolVersion, rev);
     assert.is(responses[1].result.tools[0].name, "add");
     assert.equal(loaded, [rev]);
@@ -75,7 +97,10 @@ test("stdio, legacy 2025-11-25 with a tools/call: that table and the tool valida
 });
 
 test("stdio, 2026-07-28 request on the dual-era server: only 2026-07-28's table", async () => {
-  const { loaded, responses } = await run([{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }], 1);
+  const { loaded, responses } = await run(
+    [{ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } }],
+    1,
+  );
   assert.is(responses[0].result.tools[0].name, "add");
   assert.equal(loaded, ["2026-07-28"]);
 });

@@ -4,7 +4,13 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { CapabilityError, createMcpServer, createMemoryTransportPair, type ProtocolBinding } from "@mcpgen/runtime";
-import { connectAnyEra, connectClient, createServerSession, lazyRevision, type RevisionInfo } from "@mcpgen/runtime/internal";
+import {
+  connectAnyEra,
+  connectClient,
+  createServerSession,
+  lazyRevision,
+  type RevisionInfo,
+} from "@mcpgen/runtime/internal";
 import { REVISIONS } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { rawPeer, rejection } from "./helpers/peer.js";
@@ -25,7 +31,10 @@ interface Tabled {
 }
 
 /** Lazy-table bindings as generated `bindings.ts` makes them; `fail` revisions fail their first import once. */
-function tabled(revisions: readonly string[], options: { fail?: string[]; delayMs?: number; module?: Record<string, string> } = {}): Tabled {
+function tabled(
+  revisions: readonly string[],
+  options: { fail?: string[]; delayMs?: number; module?: Record<string, string> } = {},
+): Tabled {
   const tables: string[] = [];
   const failing = new Set(options.fail ?? []);
   const bindings = revisions.map((revision) =>
@@ -41,7 +50,10 @@ function tabled(revisions: readonly string[], options: { fail?: string[]; delayM
 }
 
 const initialize = (id: number, protocolVersion: string) => ({
-  jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
 });
 
 test("nothing of a revision loads before a connection uses it, and reading its table early is a clear error", async () => {
@@ -53,7 +65,10 @@ test("nothing of a revision loads before a connection uses it, and reading its t
   assert.equal(mcp.supportedVersions, [...ALL], "negotiation knows every revision from its head");
   const b = server.bindings.find((x) => x.revision === "2025-11-25")!;
   assert.equal([b.revision, b.era, b.batching], ["2025-11-25", "legacy", false]);
-  assert.throws(() => b.methods["tools/call"], /method table of protocol revision 2025-11-25 was used before the revision was loaded/);
+  assert.throws(
+    () => b.methods["tools/call"],
+    /method table of protocol revision 2025-11-25 was used before the revision was loaded/,
+  );
   await mcp.close();
 });
 
@@ -64,7 +79,11 @@ for (const rev of REVISIONS) {
     const [ct, st] = createMemoryTransportPair();
     // No era on the transport: served as stdio is, both eras behind the era router.
     await mcp.connect(st);
-    const session = await connectClient({ transport: ct, bindings: tabled([rev]).bindings, clientInfo: { name: "c", version: "1" } });
+    const session = await connectClient({
+      transport: ct,
+      bindings: tabled([rev]).bindings,
+      clientInfo: { name: "c", version: "1" },
+    });
     assert.is(session.protocolVersion, rev);
     const listed = (await session.request("tools/list", {})) as { tools: unknown[] };
     assert.ok(listed.tools.length > 0);
@@ -73,7 +92,11 @@ for (const rev of REVISIONS) {
     // A second connection on the same revision imports nothing more.
     const [ct2, st2] = createMemoryTransportPair();
     await mcp.connect(st2);
-    const again = await connectClient({ transport: ct2, bindings: tabled([rev]).bindings, clientInfo: { name: "c", version: "1" } });
+    const again = await connectClient({
+      transport: ct2,
+      bindings: tabled([rev]).bindings,
+      clientInfo: { name: "c", version: "1" },
+    });
     await again.request("tools/list", {});
     assert.equal(server.tables, [rev]);
     await session.close();
@@ -87,7 +110,11 @@ test("dual-era server, 2026-07-28 request: only 2026-07-28's table is loaded", a
   const mcp = createMcpServer(definition([...ALL]), handlers(), { bindings: server.bindings, onerror: () => {} });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
-  const session = await connectAnyEra({ transport: ct, bindings: tabled(ALL).bindings, clientInfo: { name: "c", version: "1" } });
+  const session = await connectAnyEra({
+    transport: ct,
+    bindings: tabled(ALL).bindings,
+    clientInfo: { name: "c", version: "1" },
+  });
   assert.is(session.era, "modern");
   await session.request("tools/list", {});
   assert.equal(server.tables, ["2026-07-28"]);
@@ -100,7 +127,11 @@ test("a dual-era client loads the tables of the era it speaks: none of the legac
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const client = tabled(ALL);
-  const session = await connectAnyEra({ transport: ct, bindings: client.bindings, clientInfo: { name: "c", version: "1" } });
+  const session = await connectAnyEra({
+    transport: ct,
+    bindings: client.bindings,
+    clientInfo: { name: "c", version: "1" },
+  });
   assert.is(session.era, "modern");
   await session.request("tools/list", {});
   assert.equal(client.tables, ["2026-07-28"]);
@@ -110,22 +141,44 @@ test("a dual-era client loads the tables of the era it speaks: none of the legac
 
 test("a dual-era client that falls back to the legacy handshake loads the legacy tables then, and a table that fails to load fails the connect", async () => {
   const legacyOnly = [...REVISIONS];
-  const mcp = createMcpServer(definition(legacyOnly), handlers(), { bindings: tabled(legacyOnly).bindings, onerror: () => {} });
+  const mcp = createMcpServer(definition(legacyOnly), handlers(), {
+    bindings: tabled(legacyOnly).bindings,
+    onerror: () => {},
+  });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const client = tabled(ALL);
-  const session = await connectAnyEra({ transport: ct, bindings: client.bindings, clientInfo: { name: "c", version: "1" }, onerror: () => {} });
+  const session = await connectAnyEra({
+    transport: ct,
+    bindings: client.bindings,
+    clientInfo: { name: "c", version: "1" },
+    onerror: () => {},
+  });
   assert.is(session.era, "legacy");
   assert.is(session.protocolVersion, "2025-11-25");
   await session.request("tools/list", {});
-  assert.equal(client.tables, ["2026-07-28", ...REVISIONS], "the 2026-07-28 table for the probe, then every legacy revision the handshake may settle on");
+  assert.equal(
+    client.tables,
+    ["2026-07-28", ...REVISIONS],
+    "the 2026-07-28 table for the probe, then every legacy revision the handshake may settle on",
+  );
   await session.close();
 
   const [ct2, st2] = createMemoryTransportPair();
   await mcp.connect(st2);
   const failing = tabled(ALL, { fail: [REVISIONS[1]!] });
-  const e = await rejection(connectAnyEra({ transport: ct2, bindings: failing.bindings, clientInfo: { name: "c", version: "1" }, onerror: () => {} }));
-  assert.match(String(e.message), new RegExp(`protocol revision ${REVISIONS[1]}: its method table could not be loaded`));
+  const e = await rejection(
+    connectAnyEra({
+      transport: ct2,
+      bindings: failing.bindings,
+      clientInfo: { name: "c", version: "1" },
+      onerror: () => {},
+    }),
+  );
+  assert.match(
+    String(e.message),
+    new RegExp(`protocol revision ${REVISIONS[1]}: its method table could not be loaded`),
+  );
   await mcp.close();
 });
 
@@ -138,10 +191,19 @@ test("messages that arrive while the negotiated table loads are held and handled
   await peer.send(initialize(1, "2025-06-18"));
   await peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   await peer.send({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} });
-  for (let id = 3; id <= 5; id++) await peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { region: `r${id}` } } });
+  for (let id = 3; id <= 5; id++)
+    await peer.send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { region: `r${id}` } },
+    });
   const got: unknown[] = [];
   for (let i = 0; i < 5; i++) got.push(await peer.next(2000));
-  assert.equal(got.map((m: any) => m.id), [1, 2, 3, 4, 5]);
+  assert.equal(
+    got.map((m: any) => m.id),
+    [1, 2, 3, 4, 5],
+  );
   assert.is((got[0] as any).result.protocolVersion, "2025-06-18");
   assert.ok(Array.isArray((got[1] as any).result.tools));
   assert.is((got[4] as any).result.content[0].text, "region=r5");
@@ -152,7 +214,10 @@ test("messages that arrive while the negotiated table loads are held and handled
 test("a table that fails to load answers -32603 naming the revision and cause; the connection survives and the next use retries", async () => {
   const errors: Error[] = [];
   const server = tabled(ALL, { fail: ["2025-03-26"] });
-  const mcp = createMcpServer(definition([...ALL]), handlers(), { bindings: server.bindings, onerror: (e) => errors.push(e) });
+  const mcp = createMcpServer(definition([...ALL]), handlers(), {
+    bindings: server.bindings,
+    onerror: (e) => errors.push(e),
+  });
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const peer = rawPeer(ct);
@@ -160,8 +225,14 @@ test("a table that fails to load answers -32603 naming the revision and cause; t
   const refused = await peer.next(2000);
   assert.is(refused.id, 1);
   assert.is(refused.error?.code, -32603);
-  assert.match(refused.error?.message, /protocol revision 2025-03-26: its method table could not be loaded: cannot find module for 2025-03-26/);
-  assert.ok(errors.some((e) => /method table could not be loaded/.test(e.message)), "reported to onerror");
+  assert.match(
+    refused.error?.message,
+    /protocol revision 2025-03-26: its method table could not be loaded: cannot find module for 2025-03-26/,
+  );
+  assert.ok(
+    errors.some((e) => /method table could not be loaded/.test(e.message)),
+    "reported to onerror",
+  );
   await peer.send(initialize(2, "2025-03-26"));
   const ok = await peer.next(2000);
   assert.is(ok.id, 2);
@@ -195,23 +266,49 @@ test("a methods module of another revision than the head names is refused with b
   await peer.send(initialize(1, "2025-06-18"));
   const refused = await peer.next(2000);
   assert.is(refused.error?.code, -32603);
-  assert.match(refused.error?.message, /protocol revision 2025-06-18: its method table could not be loaded: the module loaded is revision 2025-11-25 .* not the 2025-06-18/);
+  assert.match(
+    refused.error?.message,
+    /protocol revision 2025-06-18: its method table could not be loaded: the module loaded is revision 2025-11-25 .* not the 2025-06-18/,
+  );
   await mcp.close();
 });
 
 test("lazyRevision refuses a head that is not a revision's", () => {
-  assert.throws(() => lazyRevision({ revision: "2025-06-18", era: "middle" as "legacy", batching: false }, async () => ({}) as RevisionInfo), /expected \{ revision, era, batching \}/);
-  assert.throws(() => lazyRevision({ revision: "2025-06-18", era: "legacy", batching: false }, undefined as never), /import/);
+  assert.throws(
+    () =>
+      lazyRevision(
+        { revision: "2025-06-18", era: "middle" as "legacy", batching: false },
+        async () => ({}) as RevisionInfo,
+      ),
+    /expected \{ revision, era, batching \}/,
+  );
+  assert.throws(
+    () => lazyRevision({ revision: "2025-06-18", era: "legacy", batching: false }, undefined as never),
+    /import/,
+  );
 });
 
 test("createServerSession with lazy tables checks handlers against every revision and holds early messages", async () => {
   const [ct, st] = createMemoryTransportPair();
-  const refused = await rejection(createServerSession({ transport: st, bindings: tabled(REVISIONS).bindings, serverInfo: { name: "s", version: "1" }, handlers: { "no/such": () => ({}) } }));
+  const refused = await rejection(
+    createServerSession({
+      transport: st,
+      bindings: tabled(REVISIONS).bindings,
+      serverInfo: { name: "s", version: "1" },
+      handlers: { "no/such": () => ({}) },
+    }),
+  );
   assert.instance(refused, CapabilityError);
   assert.match(refused.message, /no given protocol revision defines it/);
   const server = tabled(REVISIONS, { delayMs: 20 });
   const peer = rawPeer(ct);
-  const created = createServerSession({ transport: st, bindings: server.bindings, serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} }, handlers: { "tools/list": () => ({ tools: [] }) } });
+  const created = createServerSession({
+    transport: st,
+    bindings: server.bindings,
+    serverInfo: { name: "s", version: "1" },
+    capabilities: { tools: {} },
+    handlers: { "tools/list": () => ({ tools: [] }) },
+  });
   // Sent before the session exists (the tables are still loading): held, then answered.
   await peer.send(initialize(1, "2024-11-05"));
   await created;

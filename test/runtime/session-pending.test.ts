@@ -12,7 +12,13 @@ import { rejection, settle, withRawPeer } from "./helpers/peer.js";
 function clientSession(maxPendingRequests?: number) {
   const [t, peer] = withRawPeer();
   const errors: Error[] = [];
-  const session = new Session({ transport: t, side: "client", binding: latest, maxPendingRequests, onerror: (e) => errors.push(e) });
+  const session = new Session({
+    transport: t,
+    side: "client",
+    binding: latest,
+    maxPendingRequests,
+    onerror: (e) => errors.push(e),
+  });
   void t.start();
   return { session, peer, errors };
 }
@@ -37,7 +43,10 @@ test("100 requests in flight (past the initial slots) answered in reverse order 
   assert.is(session.pendingCount, 100);
   for (const id of [...ids].reverse()) await peer.send({ jsonrpc: "2.0", id, result: { id } });
   const results = await Promise.all(calls);
-  assert.equal(results.map((r) => r.id), ids);
+  assert.equal(
+    results.map((r) => r.id),
+    ids,
+  );
   assert.is(session.pendingCount, 0);
   assert.equal(errors, []);
 });
@@ -111,7 +120,10 @@ test("close rejects every pending request with ConnectionClosedError, in the ord
     if (i % 3 === 0) assert.equal(outcomes[i], {});
     else assert.instance(outcomes[i], ConnectionClosedError);
   }
-  assert.equal(order, [...Array(30).keys()].filter((i) => i % 3 !== 0));
+  assert.equal(
+    order,
+    [...Array(30).keys()].filter((i) => i % 3 !== 0),
+  );
   assert.instance(await rejection(session.request("ping")), ConnectionClosedError);
 });
 
@@ -146,7 +158,11 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("cancel" as const), pick: fc.nat() }) },
   {
     weight: 1,
-    arbitrary: fc.record({ kind: fc.constant("foreign" as const), pick: fc.nat(), form: fc.constantFrom("answered" as const, "string" as const, "future" as const, "negative" as const) }),
+    arbitrary: fc.record({
+      kind: fc.constant("foreign" as const),
+      pick: fc.nat(),
+      form: fc.constantFrom("answered" as const, "string" as const, "future" as const, "negative" as const),
+    }),
   },
 );
 
@@ -174,15 +190,25 @@ test("property: any interleaving settles each request once with its own answer; 
           pending.push({ id: m.id, box, controller });
         } else if (o.kind === "answer" && pending.length > 0) {
           const [s] = pending.splice(o.pick % pending.length, 1);
-          await peer.send(o.error ? { jsonrpc: "2.0", id: s!.id, error: { code: -1, message: `e${s!.id}` } } : { jsonrpc: "2.0", id: s!.id, result: { id: s!.id } });
+          await peer.send(
+            o.error
+              ? { jsonrpc: "2.0", id: s!.id, error: { code: -1, message: `e${s!.id}` } }
+              : { jsonrpc: "2.0", id: s!.id, result: { id: s!.id } },
+          );
           done.push(s!);
         } else if (o.kind === "cancel") {
-          const i = pending.findIndex((s, k) => s.controller !== undefined && k >= o.pick % Math.max(1, pending.length));
+          const i = pending.findIndex(
+            (s, k) => s.controller !== undefined && k >= o.pick % Math.max(1, pending.length),
+          );
           if (i < 0) continue;
           const [s] = pending.splice(i, 1);
           s!.controller!.abort(new Error(`cancel ${s!.id}`));
           const note = await peer.next();
-          assert.equal(note, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: s!.id, reason: `cancel ${s!.id}` } });
+          assert.equal(note, {
+            jsonrpc: "2.0",
+            method: "notifications/cancelled",
+            params: { requestId: s!.id, reason: `cancel ${s!.id}` },
+          });
           // A late answer to a cancelled request is dropped quietly.
           await peer.send({ jsonrpc: "2.0", id: s!.id, result: { late: true } });
           done.push(s!);

@@ -29,7 +29,8 @@ function heldServer(runningBytes?: SessionBytes, binding = latest, auth?: AuthIn
     return new Promise((resolve) => release.set(ctx.requestId, () => resolve({ content: [] })));
   });
   void t.start();
-  const call = (id: unknown, size?: number) => peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x", size } });
+  const call = (id: unknown, size?: number) =>
+    peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x", size } });
   return { session, peer, errors, release, aborted, call };
 }
 
@@ -37,7 +38,14 @@ function sized(t: MemoryTransport, auth?: AuthInfo): void {
   const deliver = t.onmessage!;
   t.onmessage = (m: any) => {
     const first = Array.isArray(m) ? m[0] : m;
-    deliver(m, first?.params?.size === undefined ? (auth === undefined ? undefined : { auth }) : { bytes: Array.isArray(m) ? first.params.size * m.length : first.params.size, auth });
+    deliver(
+      m,
+      first?.params?.size === undefined
+        ? auth === undefined
+          ? undefined
+          : { auth }
+        : { bytes: Array.isArray(m) ? first.params.size * m.length : first.params.size, auth },
+    );
   };
 }
 
@@ -53,7 +61,15 @@ test("a request is charged its size until answered, cancelled or closed; one ove
   assert.is(budget.used, 800);
   await call(3, 300);
   const refused = await peer.next();
-  assert.equal(refused, { jsonrpc: "2.0", id: 3, error: { code: -32000, message: "Server busy: requests in progress on this session would hold more than 1000 bytes", data: { limit: "runningBytes.perSession", max: 1000 } } });
+  assert.equal(refused, {
+    jsonrpc: "2.0",
+    id: 3,
+    error: {
+      code: -32000,
+      message: "Server busy: requests in progress on this session would hold more than 1000 bytes",
+      data: { limit: "runningBytes.perSession", max: 1000 },
+    },
+  });
   assert.instance(errors[0], LimitError);
   await call(4, 200);
   await settle();
@@ -112,20 +128,33 @@ test("a 2025-03-26 batch's requests are charged a share of its size each; one re
   await call(0, 700);
   await settle();
   // Four requests of a 400-byte batch: 100 bytes each, the fourth over the share.
-  await peer.send([1, 2, 3, 4].map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x", size: 100 } })));
+  await peer.send(
+    [1, 2, 3, 4].map((id) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "x", size: 100 } })),
+  );
   await settle();
   assert.equal([session.runningCount, budget.used], [4, 1000]);
   release.get(0)!();
   assert.is((await peer.next()).id, 0);
   for (const id of [1, 2, 3]) release.get(id)!();
   const batch = await peer.next();
-  assert.equal(batch.map((r: any) => [r.id, r.error?.data?.limit]), [[4, "runningBytes.perSession"], [1, undefined], [2, undefined], [3, undefined]]);
+  assert.equal(
+    batch.map((r: any) => [r.id, r.error?.data?.limit]),
+    [
+      [4, "runningBytes.perSession"],
+      [1, undefined],
+      [2, undefined],
+      [3, undefined],
+    ],
+  );
   assert.is(budget.used, 0);
 });
 
 test("property: any mix of sized requests started, answered, cancelled and refused keeps the charge equal to what runs, within both shares", async () => {
   const opArb = fc.oneof(
-    fc.record({ kind: fc.constant("start" as const), size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 700 })) }),
+    fc.record({
+      kind: fc.constant("start" as const),
+      size: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 700 })),
+    }),
     fc.record({ kind: fc.constantFrom("finish" as const, "cancel" as const), pick: fc.nat() }),
   );
   await fc.assert(
@@ -166,20 +195,36 @@ test("property: any mix of sized requests started, answered, cancelled and refus
 
 test("a principal's requests on all its sessions share runningBytes.perPrincipal; another principal and a session without one are still served", async () => {
   const budget = new RunningBytes({ perSession: 1000, perPrincipal: 1500, max: 10_000 });
-  const a = [heldServer(budget.session(), latest, alice), heldServer(budget.session(), latest, alice), heldServer(budget.session(), latest, alice)];
+  const a = [
+    heldServer(budget.session(), latest, alice),
+    heldServer(budget.session(), latest, alice),
+    heldServer(budget.session(), latest, alice),
+  ];
   const b = heldServer(budget.session(), latest, bob);
   const anonymous = heldServer(budget.session());
   await a[0]!.call(1, 900);
   await a[1]!.call(1, 600);
   await a[2]!.call(1, 1);
   const refused = await a[2]!.peer.next();
-  assert.equal(refused, { jsonrpc: "2.0", id: 1, error: { code: -32000, message: "Server busy: requests in progress of this principal would hold more than 1500 bytes", data: { limit: "runningBytes.perPrincipal", max: 1500 } } });
+  assert.equal(refused, {
+    jsonrpc: "2.0",
+    id: 1,
+    error: {
+      code: -32000,
+      message: "Server busy: requests in progress of this principal would hold more than 1500 bytes",
+      data: { limit: "runningBytes.perPrincipal", max: 1500 },
+    },
+  });
   assert.instance(a[2]!.errors[0], LimitError);
   assert.match(a[2]!.errors[0]!.message, /\(runningBytes\.perPrincipal\)/);
   await b.call(1, 900);
   await anonymous.call(1, 900);
   await settle();
-  assert.equal([b.session.runningCount, anonymous.session.runningCount], [1, 1], "another principal and a session without one run");
+  assert.equal(
+    [b.session.runningCount, anonymous.session.runningCount],
+    [1, 1],
+    "another principal and a session without one run",
+  );
   assert.equal([budget.principalUsed(alice), budget.principalUsed(bob), budget.used], [1500, 900, 3300]);
   // What one of her sessions releases, another may use.
   a[0]!.release.get(1)!();
@@ -206,7 +251,11 @@ test("perPrincipal is checked after the session's share and before the server's;
   await settle();
   const other = heldServer(budget.session(), latest, bob);
   await other.call(1, 300);
-  assert.equal((await other.peer.next()).error.data, { limit: "runningBytes.max", max: 1200 }, "a principal within its share meets the server's");
+  assert.equal(
+    (await other.peer.next()).error.data,
+    { limit: "runningBytes.max", max: 1200 },
+    "a principal within its share meets the server's",
+  );
   for (const s of [mine, anonymous, other]) await s.session.close();
   assert.is(budget.used, 0);
 });
@@ -218,7 +267,10 @@ test("perPrincipal defaults to a quarter of max, never below perSession: 128 MiB
   assert.is(new RunningBytes({ max: 1000, perSession: 500 }).perPrincipal, 500, "a lone session keeps its whole share");
   assert.is(new RunningBytes({ max: 1000, perPrincipal: 100 }).perPrincipal, 100);
   for (const bad of [0, -1, 1.5, Number.NaN, Infinity]) {
-    assert.throws(() => new RunningBytes({ perPrincipal: bad }), /runningBytes\.perPrincipal must be a positive integer/);
+    assert.throws(
+      () => new RunningBytes({ perPrincipal: bad }),
+      /runningBytes\.perPrincipal must be a positive integer/,
+    );
   }
 });
 
@@ -231,7 +283,11 @@ test("property: sessions of one principal and one without share the principal's 
     fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), opArb), { maxLength: 60 }), async (ops) => {
       const budget = new RunningBytes({ perSession: 1000, perPrincipal: 1200, max: 1500 });
       // Sessions 0 and 1 are alice's, session 2 has no principal.
-      const sides = [heldServer(budget.session(), latest, alice), heldServer(budget.session(), latest, alice), heldServer(budget.session())];
+      const sides = [
+        heldServer(budget.session(), latest, alice),
+        heldServer(budget.session(), latest, alice),
+        heldServer(budget.session()),
+      ];
       const running: { id: number; size: number }[][] = [[], [], []];
       const held = (side: number) => running[side]!.reduce((n, r) => n + r.size, 0);
       let id = 0;
@@ -239,9 +295,14 @@ test("property: sessions of one principal and one without share the principal's 
         const { peer, release, call } = sides[side]!;
         if (o.kind === "start") {
           const principal = side === 2 ? held(2) : held(0) + held(1);
-          const expected = held(side) + o.size > 1000 ? "runningBytes.perSession"
-            : principal + o.size > 1200 ? "runningBytes.perPrincipal"
-            : held(0) + held(1) + held(2) + o.size > 1500 ? "runningBytes.max" : undefined;
+          const expected =
+            held(side) + o.size > 1000
+              ? "runningBytes.perSession"
+              : principal + o.size > 1200
+                ? "runningBytes.perPrincipal"
+                : held(0) + held(1) + held(2) + o.size > 1500
+                  ? "runningBytes.max"
+                  : undefined;
           await call(++id, o.size);
           if (expected === undefined) running[side]!.push({ id, size: o.size });
           else {

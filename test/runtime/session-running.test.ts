@@ -13,7 +13,13 @@ import { settle, withRawPeer } from "./helpers/peer.js";
 function heldServer(maxRunningRequests?: number) {
   const [t, peer] = withRawPeer();
   const errors: Error[] = [];
-  const session = new Session({ transport: t, side: "server", binding: latest, maxRunningRequests, onerror: (e) => errors.push(e) });
+  const session = new Session({
+    transport: t,
+    side: "server",
+    binding: latest,
+    maxRunningRequests,
+    onerror: (e) => errors.push(e),
+  });
   const release = new Map<string, () => void>();
   const aborted: string[] = [];
   session.setRequestHandler("tools/call", (_p: any, ctx) => {
@@ -28,7 +34,7 @@ function heldServer(maxRunningRequests?: number) {
 
 const textOf = (m: any) => m.result?.content?.[0]?.text;
 
-test("numeric ids sharing a slot, strings and 1 beside \"1\" all run at once and are answered by their own id", async () => {
+test('numeric ids sharing a slot, strings and 1 beside "1" all run at once and are answered by their own id', async () => {
   const { session, peer, release, call } = heldServer();
   const ids: unknown[] = [0, 8, 16, 1024, "0", "8", 1, "1", -8, 2 ** 40, 7, 15, "x"];
   for (const id of ids) await call(id);
@@ -66,7 +72,8 @@ test("a duplicate id in progress is refused whether it sits in a slot or beside 
 test("notifications/cancelled aborts exactly the named request, in a slot or beside them", async () => {
   const { session, peer, aborted, release, call } = heldServer();
   for (const id of [2, 10, "2", "a"]) await call(id);
-  for (const id of [10, "2"]) await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
+  for (const id of [10, "2"])
+    await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } });
   await settle();
   assert.equal(aborted.sort(), ['"2"', "10"].sort());
   assert.is(session.runningCount, 2);

@@ -8,14 +8,22 @@ import { rejection, settle, withRawPeer } from "./helpers/peer.js";
 function serverSession(opts: { binding?: ProtocolBinding; trustPeer?: boolean } = {}) {
   const [t, peer] = withRawPeer();
   const errors: Error[] = [];
-  const session = new Session({ transport: t, side: "server", binding: opts.binding ?? latest, trustPeer: opts.trustPeer, onerror: (e) => errors.push(e) });
+  const session = new Session({
+    transport: t,
+    side: "server",
+    binding: opts.binding ?? latest,
+    trustPeer: opts.trustPeer,
+    onerror: (e) => errors.push(e),
+  });
   void t.start();
   return { session, peer, errors };
 }
 
 test("inbound request is dispatched to its handler and answered with the same id type", async () => {
   const { session, peer } = serverSession();
-  session.setRequestHandler("tools/call", (p: any, ctx) => ({ content: [{ type: "text", text: `${p.name}:${String(ctx.requestId)}` }] }));
+  session.setRequestHandler("tools/call", (p: any, ctx) => ({
+    content: [{ type: "text", text: `${p.name}:${String(ctx.requestId)}` }],
+  }));
   await peer.send({ jsonrpc: "2.0", id: "a1", method: "tools/call", params: { name: "x" } });
   assert.equal(await peer.next(), { jsonrpc: "2.0", id: "a1", result: { content: [{ type: "text", text: "x:a1" }] } });
   await peer.send({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "y" } });
@@ -60,7 +68,7 @@ test("outgoing request resolves with the result; ids are unique and increasing",
   assert.is(session.pendingCount, 0);
 });
 
-test("a response id of another type does not match (1 is not \"1\")", async () => {
+test('a response id of another type does not match (1 is not "1")', async () => {
   const { session, peer, errors } = serverSession();
   const p = session.request("ping", undefined, { timeout: 50 });
   const m = await peer.next();
@@ -79,7 +87,10 @@ test("concurrent in-flight requests answered out of order", async () => {
   for (let i = 0; i < 20; i++) msgs.push(await peer.next());
   for (const m of msgs.reverse()) await peer.send({ jsonrpc: "2.0", id: m.id, result: { i: m.params._meta.i } });
   const results = await Promise.all(calls);
-  assert.equal(results.map((r) => r.i), Array.from({ length: 20 }, (_, i) => i));
+  assert.equal(
+    results.map((r) => r.i),
+    Array.from({ length: 20 }, (_, i) => i),
+  );
 });
 
 test("inbound handlers run concurrently and may finish out of order", async () => {
@@ -125,7 +136,14 @@ test("notifications reach their handler; unknown notifications are ignored", asy
 test("unknown method, method of the wrong direction, and method without handler get -32601", async () => {
   const { session, peer } = serverSession();
   session.setRequestHandler("tools/list", () => ({ tools: [] }));
-  for (const method of ["no/such", "sampling/createMessage", "resources/list", "constructor", "__proto__", "notifications/initialized"]) {
+  for (const method of [
+    "no/such",
+    "sampling/createMessage",
+    "resources/list",
+    "constructor",
+    "__proto__",
+    "notifications/initialized",
+  ]) {
     await peer.send({ jsonrpc: "2.0", id: method, method, params: {} });
     const r = await peer.next();
     assert.is(r.id, method);
@@ -150,7 +168,12 @@ test("invalid params get -32602 with the JSON pointer of the failing value", asy
   assert.is(r2.error.data.pointer, "/params");
   await peer.send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: [1] });
   assert.is((await peer.next()).error.code, -32602);
-  await peer.send({ jsonrpc: "2.0", id: 4, method: "initialize", params: { protocolVersion: "x", capabilities: {}, clientInfo: { name: 1, version: "1" } } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: 4,
+    method: "initialize",
+    params: { protocolVersion: "x", capabilities: {}, clientInfo: { name: 1, version: "1" } },
+  });
   const r4 = await peer.next();
   assert.is(r4.error.data.pointer, "/params/clientInfo/name");
   assert.is(called, false);
@@ -218,7 +241,11 @@ test("invalid results reject with InvalidResultError; error responses with McpEr
   const { session, peer } = serverSession();
   const p = session.request("sampling/createMessage", { messages: [], maxTokens: 1 });
   const m = await peer.next();
-  await peer.send({ jsonrpc: "2.0", id: m.id, result: { role: "assistant", content: { type: "text", text: "x" }, model: 5 } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: m.id,
+    result: { role: "assistant", content: { type: "text", text: "x" }, model: 5 },
+  });
   const e = await rejection(p);
   assert.instance(e, InvalidResultError);
   assert.is(e.method, "sampling/createMessage");
@@ -277,7 +304,10 @@ test("messages a handler sends carry relatedRequestId to the transport; the tran
   });
   void t.start();
   const onmessage = t.onmessage!;
-  onmessage({ jsonrpc: "2.0", id: "req-1", method: "tools/call", params: { name: "x", _meta: { progressToken: 1 } } }, { sessionId: "s1" });
+  onmessage(
+    { jsonrpc: "2.0", id: "req-1", method: "tools/call", params: { name: "x", _meta: { progressToken: 1 } } },
+    { sessionId: "s1" },
+  );
   assert.is((await peer.next()).method, "notifications/progress");
   assert.is((await peer.next()).method, "notifications/message");
   const rootsReq = await peer.next();
@@ -310,13 +340,20 @@ test("a transport that fails to send rejects the request (async or sync failure)
 test("a policy may choose the binding per inbound request (how a per-request era plugs in)", async () => {
   const [t, peer] = withRawPeer();
   const session = new Session({
-    transport: t, side: "client", binding: latest,
+    transport: t,
+    side: "client",
+    binding: latest,
     policy: {
-      checkOutgoing() {}, checkInbound: () => undefined, acceptNotification: () => true, cancellable: () => true,
+      checkOutgoing() {},
+      checkInbound: () => undefined,
+      acceptNotification: () => true,
+      cancellable: () => true,
       bindingFor: (_m, p) => {
         const v = (p?._meta as Record<string, unknown> | undefined)?.version;
         if (v === undefined) return latest;
-        return v === "2024-11-05" ? byRevision("2024-11-05") : { code: -32022, message: "Unsupported protocol version", data: { requested: v } };
+        return v === "2024-11-05"
+          ? byRevision("2024-11-05")
+          : { code: -32022, message: "Unsupported protocol version", data: { requested: v } };
       },
     },
   });
@@ -325,10 +362,24 @@ test("a policy may choose the binding per inbound request (how a per-request era
   const params = { message: "m", requestedSchema: { type: "object", properties: {} } };
   await peer.send({ jsonrpc: "2.0", id: 1, method: "elicitation/create", params });
   assert.equal((await peer.next()).result, { action: "accept" });
-  await peer.send({ jsonrpc: "2.0", id: 2, method: "elicitation/create", params: { ...params, _meta: { version: "2024-11-05" } } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "elicitation/create",
+    params: { ...params, _meta: { version: "2024-11-05" } },
+  });
   assert.is((await peer.next()).error.code, -32601, "2024-11-05 has no elicitation");
-  await peer.send({ jsonrpc: "2.0", id: 3, method: "elicitation/create", params: { ...params, _meta: { version: "2099-01-01" } } });
-  assert.equal((await peer.next()).error, { code: -32022, message: "Unsupported protocol version", data: { requested: "2099-01-01" } });
+  await peer.send({
+    jsonrpc: "2.0",
+    id: 3,
+    method: "elicitation/create",
+    params: { ...params, _meta: { version: "2099-01-01" } },
+  });
+  assert.equal((await peer.next()).error, {
+    code: -32022,
+    message: "Unsupported protocol version",
+    data: { requested: "2099-01-01" },
+  });
 });
 
 test("a handler returning a non-object result answers -32603 and is reported", async () => {

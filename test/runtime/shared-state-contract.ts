@@ -9,7 +9,11 @@ import type { EventStore } from "@mcpgen/runtime/http";
 
 type EventStoreMake = (o: { maxEventsPerStream: number }) => Promise<EventStore>;
 
-const msg = (n: number): JSONRPCMessage => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: n } });
+const msg = (n: number): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  method: "notifications/progress",
+  params: { progressToken: "t", progress: n },
+});
 
 async function replay(store: EventStore, after: string): Promise<[string, JSONRPCMessage][]> {
   const got: [string, JSONRPCMessage][] = [];
@@ -27,10 +31,21 @@ export function eventStoreContract(name: string, make: EventStoreMake): void {
     await store.storeEvent("s2", msg(99));
     const b = await store.storeEvent("s1", msg(2));
     const c = await store.storeEvent("s1", msg(3));
-    assert.ok([prime, a, b, c].every((id) => /^[\x21-\x7e]+$/.test(id)), "event ids are visible ASCII");
+    assert.ok(
+      [prime, a, b, c].every((id) => /^[\x21-\x7e]+$/.test(id)),
+      "event ids are visible ASCII",
+    );
     assert.is(new Set([prime, a, b, c]).size, 4);
     assert.is(await store.streamIdFor(a), "s1");
-    assert.equal(await replay(store, prime), [[a, msg(1)], [b, msg(2)], [c, msg(3)]], "a priming event is a cursor, never replayed");
+    assert.equal(
+      await replay(store, prime),
+      [
+        [a, msg(1)],
+        [b, msg(2)],
+        [c, msg(3)],
+      ],
+      "a priming event is a cursor, never replayed",
+    );
     assert.equal(await replay(store, b), [[c, msg(3)]]);
     assert.equal(await replay(store, c), []);
   });
@@ -53,7 +68,10 @@ export function eventStoreContract(name: string, make: EventStoreMake): void {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await store.storeEvent("bounded", msg(i)));
     const got = await replay(store, ids[0]!);
-    assert.equal(got.map(([, m]) => (m as unknown as { params: { progress: number } }).params.progress), [3, 4, 5]);
+    assert.equal(
+      got.map(([, m]) => (m as unknown as { params: { progress: number } }).params.progress),
+      [3, 4, 5],
+    );
   });
 }
 

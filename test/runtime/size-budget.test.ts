@@ -145,10 +145,14 @@ function jsBytes(dir: string): number {
 // chunks. What a program pays for is what an entry loads, so the budgets below follow imports
 // from the entries instead of summing folders.
 const dist = join(runtimeDir, "dist");
-const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { exports: Record<string, string | { default: string }> };
+const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as {
+  exports: Record<string, string | { default: string }>;
+};
 /** exports key -> absolute path of its JavaScript */
 const entries = new Map(
-  Object.entries(pkg.exports).flatMap(([key, t]) => (typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const])),
+  Object.entries(pkg.exports).flatMap(([key, t]) =>
+    typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const],
+  ),
 );
 function entry(key: string): string {
   const file = entries.get(key);
@@ -158,10 +162,18 @@ function entry(key: string): string {
 
 /** Each `#` specifier of the package's "imports" -> every file it names (one per host condition). */
 const hostImports = new Map(
-  Object.entries((pkg as { imports?: Record<string, Record<string, string>> }).imports ?? {}).map(([key, conditions]) => [
-    key,
-    [...new Set(Object.entries(conditions).filter(([c]) => c !== "types").map(([, t]) => join(runtimeDir, t)))],
-  ]),
+  Object.entries((pkg as { imports?: Record<string, Record<string, string>> }).imports ?? {}).map(
+    ([key, conditions]) => [
+      key,
+      [
+        ...new Set(
+          Object.entries(conditions)
+            .filter(([c]) => c !== "types")
+            .map(([, t]) => join(runtimeDir, t)),
+        ),
+      ],
+    ],
+  ),
 );
 
 /** Relative specifiers a bundled file imports: [static (loaded with it), dynamic (loaded on first use)]. */
@@ -169,9 +181,12 @@ function importsOf(file: string): [string[], string[]] {
   const code = readFileSync(file, "utf8");
   const resolve = (spec: string) => join(dirname(file), spec);
   // esbuild's ESM output, minified or not: `import{...}from"./x.js";import"./y.js";`, `export {...} from "./x.js"`, `import("./x.js")`
-  const statics = [...code.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w$*{},\s]*?\bfrom\s*)?"(\.\.?\/[^"]+)"/gm)].map((m) => resolve(m[1]!));
+  const statics = [...code.matchAll(/(?:^|;)\s*(?:import|export)\s*(?:[\w$*{},\s]*?\bfrom\s*)?"(\.\.?\/[^"]+)"/gm)].map(
+    (m) => resolve(m[1]!),
+  );
   // A host loads one of the files a `#` import names; counted here are all of them.
-  for (const m of code.matchAll(/(?:^|;)\s*import\s*(?:[\w$*{},\s]*?\bfrom\s*)?"(#[^"]+)"/gm)) statics.push(...(hostImports.get(m[1]!) ?? []));
+  for (const m of code.matchAll(/(?:^|;)\s*import\s*(?:[\w$*{},\s]*?\bfrom\s*)?"(#[^"]+)"/gm))
+    statics.push(...(hostImports.get(m[1]!) ?? []));
   const dynamics = [...code.matchAll(/\bimport\(\s*"(\.\.?\/[^"]+)"\s*\)/g)].map((m) => resolve(m[1]!));
   return [statics, dynamics];
 }
@@ -197,7 +212,16 @@ const protocolKeys = [...entries.keys()].filter((k) => k.startsWith("./protocol/
 /** The hosts beyond node:http (`./fetch`: the web-standard handler; `./node`: it as a node listener), opt-in like auth. */
 const hostKeys = ["./fetch", "./node"];
 const skillsKeys = ["./skills/server", "./skills/client"];
-const optInKeys = new Set(["./auth", "./auth/client", "./auth/server", "./tasks/sqlite", "./redis", ...hostKeys, ...skillsKeys, ...protocolKeys]);
+const optInKeys = new Set([
+  "./auth",
+  "./auth/client",
+  "./auth/server",
+  "./tasks/sqlite",
+  "./redis",
+  ...hostKeys,
+  ...skillsKeys,
+  ...protocolKeys,
+]);
 /** The runtime proper: every entry except the opt-in layers and the protocol bindings, with its lazy chunks. */
 const runtimeFiles = closure([...entries.keys()].filter((k) => !optInKeys.has(k)).map(entry), true);
 
@@ -213,28 +237,42 @@ test("every JavaScript file the runtime ships is reachable from an exports entry
   walk(dist);
   assert.ok(shipped.length > 0, "runtime/dist looks unbuilt");
   const reachable = closure([...entries.values()], true);
-  assert.equal(shipped.filter((f) => !reachable.has(f)).map((f) => relative(dist, f)), []);
+  assert.equal(
+    shipped.filter((f) => !reachable.has(f)).map((f) => relative(dist, f)),
+    [],
+  );
 });
 
 test("compiled runtime JavaScript stays within its budget", () => {
   const bytes = bytesOf(runtimeFiles);
   assert.ok(bytes > 10_000, `runtime/dist looks unbuilt (${bytes} bytes)`);
-  assert.ok(bytes <= RUNTIME_JS_BUDGET, `the runtime's entries load ${bytes} bytes of JavaScript, budget ${RUNTIME_JS_BUDGET}`);
+  assert.ok(
+    bytes <= RUNTIME_JS_BUDGET,
+    `the runtime's entries load ${bytes} bytes of JavaScript, budget ${RUNTIME_JS_BUDGET}`,
+  );
 });
 
 test("a stdio server loads only part of the runtime at start", () => {
   // what a generated stdio server imports before its first message: the transport, the facades, the ABI
   const files = closure([entry("./stdio"), entry("./facades"), entry("./abi/v7")]);
   const bytes = bytesOf(files);
-  const lazy = [...files].map((f) => relative(dist, f)).filter((f) => /(modern-path|manifest-client)-\w+\.js$|tasks\/server\.js$/.test(f));
+  const lazy = [...files]
+    .map((f) => relative(dist, f))
+    .filter((f) => /(modern-path|manifest-client)-\w+\.js$|tasks\/server\.js$/.test(f));
   assert.equal(lazy, [], "the 2026-07-28 server path, tasks and the client load on first use, not at start");
-  assert.ok(bytes <= STDIO_SERVER_START_BUDGET, `a stdio server loads ${bytes} bytes of the runtime at start, budget ${STDIO_SERVER_START_BUDGET}`);
+  assert.ok(
+    bytes <= STDIO_SERVER_START_BUDGET,
+    `a stdio server loads ${bytes} bytes of the runtime at start, budget ${STDIO_SERVER_START_BUDGET}`,
+  );
 });
 
 test("the Skills extension stays out of the runtime proper, within its own budget", () => {
   const bytes = bytesOf(minus(closure(skillsKeys.map(entry), true), runtimeFiles));
   assert.ok(bytes > 1000, `the skills entries look unbuilt (${bytes} bytes)`);
-  assert.ok(bytes <= SKILLS_BUDGET, `@mcpgen/runtime/skills/* load ${bytes} bytes of their own JavaScript, budget ${SKILLS_BUDGET}`);
+  assert.ok(
+    bytes <= SKILLS_BUDGET,
+    `@mcpgen/runtime/skills/* load ${bytes} bytes of their own JavaScript, budget ${SKILLS_BUDGET}`,
+  );
 });
 
 test("each revision's protocol bindings stay within their own budget", () => {
@@ -243,47 +281,78 @@ test("each revision's protocol bindings stay within their own budget", () => {
   for (const rev of revisions) {
     const files = closure(protocolKeys.filter((k) => k.split("/")[2] === rev).map(entry), true);
     const bytes = bytesOf(minus(files, runtimeFiles));
-    assert.ok(bytes <= PROTOCOL_REVISION_BUDGET, `@mcpgen/runtime/protocol/${rev} loads ${bytes} bytes of its own JavaScript, budget ${PROTOCOL_REVISION_BUDGET}`);
+    assert.ok(
+      bytes <= PROTOCOL_REVISION_BUDGET,
+      `@mcpgen/runtime/protocol/${rev} loads ${bytes} bytes of its own JavaScript, budget ${PROTOCOL_REVISION_BUDGET}`,
+    );
   }
 });
 
 test("production dependencies are few and small", () => {
-  const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
   const deps = Object.keys(pkg.dependencies ?? {});
   assert.ok(deps.length <= 3, `runtime has ${deps.length} dependencies: ${deps.join(", ")}`);
   let bytes = 0;
   for (const dep of deps) {
     if (dep === AUTH_DEPENDENCY) continue;
     const dir = join(root, "node_modules", dep);
-    const depPkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const depPkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
     assert.equal(Object.keys(depPkg.dependencies ?? {}), [], `${dep} must not pull in dependencies of its own`);
     bytes += jsBytes(dir);
   }
-  assert.ok(bytes <= DEPENDENCIES_BUDGET, `runtime dependencies have ${bytes} bytes of JavaScript, budget ${DEPENDENCIES_BUDGET}`);
+  assert.ok(
+    bytes <= DEPENDENCIES_BUDGET,
+    `runtime dependencies have ${bytes} bytes of JavaScript, budget ${DEPENDENCIES_BUDGET}`,
+  );
 });
 
 test("the fetch and node listener hosts stay within their budget", () => {
   const bytes = bytesOf(minus(closure(hostKeys.map(entry), true), runtimeFiles));
   assert.ok(bytes > 1_000, `@mcpgen/runtime/fetch looks unbuilt (${bytes} bytes)`);
-  assert.ok(bytes <= FETCH_HOSTS_BUDGET, `@mcpgen/runtime/fetch and /node load ${bytes} bytes of their own JavaScript, budget ${FETCH_HOSTS_BUDGET}`);
+  assert.ok(
+    bytes <= FETCH_HOSTS_BUDGET,
+    `@mcpgen/runtime/fetch and /node load ${bytes} bytes of their own JavaScript, budget ${FETCH_HOSTS_BUDGET}`,
+  );
 });
 
 test("authorization's library and layer stay within their budgets", () => {
   const dir = join(root, "node_modules", AUTH_DEPENDENCY);
-  const depPkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-  assert.equal(Object.keys(depPkg.dependencies ?? {}), [], `${AUTH_DEPENDENCY} must not pull in dependencies of its own`);
+  const depPkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+  };
+  assert.equal(
+    Object.keys(depPkg.dependencies ?? {}),
+    [],
+    `${AUTH_DEPENDENCY} must not pull in dependencies of its own`,
+  );
   const lib = jsBytes(dir);
-  assert.ok(lib <= AUTH_DEPENDENCY_BUDGET, `${AUTH_DEPENDENCY} has ${lib} bytes of JavaScript, budget ${AUTH_DEPENDENCY_BUDGET}`);
+  assert.ok(
+    lib <= AUTH_DEPENDENCY_BUDGET,
+    `${AUTH_DEPENDENCY} has ${lib} bytes of JavaScript, budget ${AUTH_DEPENDENCY_BUDGET}`,
+  );
   const layer = bytesOf(minus(closure([entry("./auth")], true), runtimeFiles));
   assert.ok(layer > 5_000, `@mcpgen/runtime/auth looks unbuilt (${layer} bytes)`);
-  assert.ok(layer <= AUTH_LAYER_BUDGET, `@mcpgen/runtime/auth loads ${layer} bytes of its own JavaScript, budget ${AUTH_LAYER_BUDGET}`);
+  assert.ok(
+    layer <= AUTH_LAYER_BUDGET,
+    `@mcpgen/runtime/auth loads ${layer} bytes of its own JavaScript, budget ${AUTH_LAYER_BUDGET}`,
+  );
 });
 
 test("the SQLite task store stays within its budget and its driver is never a dependency", () => {
   const bytes = bytesOf(minus(closure([entry("./tasks/sqlite")], true), runtimeFiles));
   assert.ok(bytes > 3_000, `@mcpgen/runtime/tasks/sqlite looks unbuilt (${bytes} bytes)`);
-  assert.ok(bytes <= SQLITE_STORE_BUDGET, `@mcpgen/runtime/tasks/sqlite loads ${bytes} bytes of its own JavaScript, budget ${SQLITE_STORE_BUDGET}`);
-  const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { dependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+  assert.ok(
+    bytes <= SQLITE_STORE_BUDGET,
+    `@mcpgen/runtime/tasks/sqlite loads ${bytes} bytes of its own JavaScript, budget ${SQLITE_STORE_BUDGET}`,
+  );
+  const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as {
+    dependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  };
   assert.is(pkg.dependencies?.["better-sqlite3"], undefined);
   assert.equal(pkg.peerDependenciesMeta?.["better-sqlite3"], { optional: true });
 });

@@ -2,19 +2,37 @@
 // either era), a client's connect. Counted here through the definition's thunk.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createMcpClient, createMcpServer, createMemoryTransportPair, type McpDefinition, type ToolValidators, type Validator } from "@mcpgen/runtime";
+import {
+  createMcpClient,
+  createMcpServer,
+  createMemoryTransportPair,
+  type McpDefinition,
+  type ToolValidators,
+  type Validator,
+} from "@mcpgen/runtime";
 import { connectClient } from "@mcpgen/runtime/internal";
 import { bindings, dual } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { rawPeer } from "./helpers/peer.js";
 
 const regionString = ((d: unknown) => typeof (d as { region?: unknown }).region === "string") as Validator;
-regionString.errors = [{ instancePath: "/region", schemaPath: "#/properties/region/type", keyword: "type", params: {}, message: "must be string" }];
+regionString.errors = [
+  {
+    instancePath: "/region",
+    schemaPath: "#/properties/region/type",
+    keyword: "type",
+    params: {},
+    message: "must be string",
+  },
+];
 
 /** The fixture's definition with its validators behind a counting thunk; `fail` first imports fail. */
 function imported(revisions: string[], fail = 0): { definition: McpDefinition; imports: () => number } {
   const base = definition(revisions);
-  const validators: ToolValidators = { ...(base.toolValidators as ToolValidators), echo: { input: regionString, output: null } };
+  const validators: ToolValidators = {
+    ...(base.toolValidators as ToolValidators),
+    echo: { input: regionString, output: null },
+  };
   let imports = 0;
   let failing = fail;
   return {
@@ -58,7 +76,13 @@ test("2026-07-28: a tools/call whose validators fail to import answers -32603; t
   const [ct, st] = createMemoryTransportPair();
   await mcp.connect(st);
   const peer = rawPeer(ct);
-  const call = (id: number) => peer.send({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { region: "r" }, _meta: META } });
+  const call = (id: number) =>
+    peer.send({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "echo", arguments: { region: "r" }, _meta: META },
+    });
   await call(1);
   const refused = await peer.next(2000);
   assert.is(refused.error?.code, -32603);

@@ -7,7 +7,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { checkRuntimeWire, newestRevision, renderRuntimeWire, runtimeWireDir, writeRuntimeWire } from "../../generator/render/runtime-wire.js";
+import {
+  checkRuntimeWire,
+  newestRevision,
+  renderRuntimeWire,
+  runtimeWireDir,
+  writeRuntimeWire,
+} from "../../generator/render/runtime-wire.js";
 import { RUNTIME_WIRE, refClosure } from "../../generator/emit/wire-types.js";
 import { loadSchema } from "../../generator/load/load.js";
 import { buildModel } from "../../generator/model/build.js";
@@ -17,7 +23,14 @@ import { bannerPattern } from "../../generator/print/banner.js";
 import { listFiles } from "../../generator/write/compare.js";
 import { root, tscStrict, withTempDir, writeFiles } from "../manifest/helpers.js";
 import { tempDir } from "../helpers.js";
-import { loggingLevels, type ClientElicitResult, type ContentBlock, type ElicitField, type LoggingLevel, type Tool } from "@mcpgen/runtime";
+import {
+  loggingLevels,
+  type ClientElicitResult,
+  type ContentBlock,
+  type ElicitField,
+  type LoggingLevel,
+  type Tool,
+} from "@mcpgen/runtime";
 import type { CallToolResult, ElicitFormParams, ResourceContents } from "@mcpgen/runtime";
 
 const warn = (w: string) => assert.unreachable(w);
@@ -27,11 +40,15 @@ test("runtime/src/wire/ is exactly a fresh generation (run `node dist/bin/mcpgen
   const a = await renderRuntimeWire();
   const b = await renderRuntimeWire();
   assert.equal(a, b);
-  assert.equal(a.map((f) => f.path), ["legacy.ts", "modern.ts"]);
+  assert.equal(
+    a.map((f) => f.path),
+    ["legacy.ts", "modern.ts"],
+  );
   assert.equal(listFiles(runtimeWireDir), ["legacy.ts", "modern.ts"]);
   for (const f of a) {
     assert.match(f.contents.split("\n")[0]!, bannerPattern);
-    if (readFileSync(join(runtimeWireDir, f.path), "utf8") !== f.contents) assert.unreachable(`runtime/src/wire/${f.path} is stale`);
+    if (readFileSync(join(runtimeWireDir, f.path), "utf8") !== f.contents)
+      assert.unreachable(`runtime/src/wire/${f.path} is stale`);
   }
   assert.equal((await checkRuntimeWire()).problems, []);
   // check reports a hand edit; generate puts the file back
@@ -60,7 +77,8 @@ test("each wire file follows the newest bundled revision of its era and declares
     assert.equal(declared, refClosure(modelOf(revision), selection.roots));
     for (const name of declared) {
       const block = declarationOf(text, name);
-      if (!bindings.includes(block)) assert.unreachable(`${selection.era}.ts ${name} differs from generated/${revision}/types.ts`);
+      if (!bindings.includes(block))
+        assert.unreachable(`${selection.era}.ts ${name} differs from generated/${revision}/types.ts`);
     }
   }
 });
@@ -78,7 +96,10 @@ test("the newest legacy revision is a superset of every older one for each wire 
   const newest = modelOf(legacy[legacy.length - 1]!);
   const names = refClosure(newest, RUNTIME_WIRE.find((s) => s.era === "legacy")!.roots);
   const shape = (schema: unknown) => {
-    const s = (typeof schema === "object" && schema !== null ? schema : {}) as { properties?: object; required?: string[] };
+    const s = (typeof schema === "object" && schema !== null ? schema : {}) as {
+      properties?: object;
+      required?: string[];
+    };
     return { properties: Object.keys(s.properties ?? {}), required: s.required ?? [] };
   };
   const newestDefs = new Map(newest.types.map((t) => [t.name, shape(t.schema)]));
@@ -88,8 +109,10 @@ test("the newest legacy revision is a superset of every older one for each wire 
       if (!names.includes(def.name)) continue;
       const older = shape(def.schema);
       const now = newestDefs.get(def.name)!;
-      for (const p of older.properties) assert.ok(now.properties.includes(p), `${revision} ${def.name}.${p} is gone in the newest legacy revision`);
-      for (const r of now.required) assert.ok(older.required.includes(r), `${def.name}.${r} became required after ${revision}`);
+      for (const p of older.properties)
+        assert.ok(now.properties.includes(p), `${revision} ${def.name}.${p} is gone in the newest legacy revision`);
+      for (const r of now.required)
+        assert.ok(older.required.includes(r), `${def.name}.${r} became required after ${revision}`);
       compared++;
     }
   }
@@ -133,36 +156,57 @@ test("the runtime's public types accept every 2026-07-28 spec example of the sha
   const lines: string[] = [];
   let count = 0;
   for (const [dirName, type] of Object.entries(EXAMPLE_TYPES)) {
-    const files = readdirSync(join(examplesDir, dirName)).filter((f) => f.endsWith(".json")).sort();
+    const files = readdirSync(join(examplesDir, dirName))
+      .filter((f) => f.endsWith(".json"))
+      .sort();
     assert.ok(files.length > 0, dirName);
     for (const f of files) {
-      lines.push(`// ${dirName}/${f}\nexport const e${count++}: R.${type} = ${readFileSync(join(examplesDir, dirName, f), "utf8").trim()};`);
+      lines.push(
+        `// ${dirName}/${f}\nexport const e${count++}: R.${type} = ${readFileSync(join(examplesDir, dirName, f), "utf8").trim()};`,
+      );
     }
   }
   assert.ok(count >= 40, `${count} examples`);
   withTempDir((dir) => {
-    const runtime = relative(dir, join(root, "runtime", "dist", "index.js")).split("\\").join("/");
+    const runtime = relative(dir, join(root, "runtime", "dist", "index.js"))
+      .split("\\")
+      .join("/");
     writeFiles(dir, { "examples.ts": `import type * as R from "${runtime}";\n\n${lines.join("\n\n")}\n` });
     for (const compiler of ["typescript", "typescript-5"]) {
       const r = tscStrict(dir, ["examples.ts"], compiler);
       assert.is(r.code, 0, `${compiler}: ${r.output}`);
     }
     // the check is real: a wrong shape among the examples fails
-    writeFileSync(join(dir, "examples.ts"), `import type * as R from "${runtime}";\nexport const bad: R.TextContent = { type: "text", text: 1 };\n`);
+    writeFileSync(
+      join(dir, "examples.ts"),
+      `import type * as R from "${runtime}";\nexport const bad: R.TextContent = { type: "text", text: 1 };\n`,
+    );
     assert.match(tscStrict(dir, ["examples.ts"]).output, /TS2322/);
   });
 });
 
 test("the generated wire files compile on their own under strict TS 5 (TS 7 builds them with the runtime)", () => {
   withTempDir((dir) => {
-    writeFiles(dir, Object.fromEntries(listFiles(runtimeWireDir).map((f) => [f, readFileSync(join(runtimeWireDir, f), "utf8")])));
+    writeFiles(
+      dir,
+      Object.fromEntries(listFiles(runtimeWireDir).map((f) => [f, readFileSync(join(runtimeWireDir, f), "utf8")])),
+    );
     const r = tscStrict(dir, listFiles(runtimeWireDir), "typescript-5");
     assert.is(r.code, 0, r.output);
   });
 });
 
 test("loggingLevels lists every LoggingLevel of the schema once, least severe first", () => {
-  const all: Record<LoggingLevel, true> = { debug: true, info: true, notice: true, warning: true, error: true, critical: true, alert: true, emergency: true };
+  const all: Record<LoggingLevel, true> = {
+    debug: true,
+    info: true,
+    notice: true,
+    warning: true,
+    error: true,
+    critical: true,
+    alert: true,
+    emergency: true,
+  };
   assert.equal([...loggingLevels].sort(), Object.keys(all).sort());
   assert.equal(new Set(loggingLevels).size, loggingLevels.length);
   assert.is(loggingLevels[0], "debug");
@@ -193,14 +237,39 @@ test("wrong shapes are type errors (checked at build time)", () => {
   const field: ElicitField = { type: "string", format: "email", minLength: 1 };
   // @ts-expect-error the schema's string formats are date, date-time, email and uri
   const badFormat: ElicitField = { type: "string", format: "hostname" };
-  const form: ElicitFormParams = { message: "m", requestedSchema: { type: "object", properties: { n: { type: "number", minimum: 0 } } } };
-  // @ts-expect-error elicitation fields are primitives
-  const nested: ElicitFormParams = { message: "m", requestedSchema: { type: "object", properties: { o: { type: "object" } } } };
+  const form: ElicitFormParams = {
+    message: "m",
+    requestedSchema: { type: "object", properties: { n: { type: "number", minimum: 0 } } },
+  };
+  const nested: ElicitFormParams = {
+    message: "m",
+    // @ts-expect-error elicitation fields are primitives
+    requestedSchema: { type: "object", properties: { o: { type: "object" } } },
+  };
   // @ts-expect-error "maybe" is no elicitation action
   const answer: ClientElicitResult = { action: "maybe" };
   // @ts-expect-error no such level
   const level: LoggingLevel = "verbose";
-  assert.ok([text, noText, video, audience, result, noContent, neither, badTool, openTool, arrayTool, field, badFormat, form, nested, answer, level].length === 16);
+  assert.ok(
+    [
+      text,
+      noText,
+      video,
+      audience,
+      result,
+      noContent,
+      neither,
+      badTool,
+      openTool,
+      arrayTool,
+      field,
+      badFormat,
+      form,
+      nested,
+      answer,
+      level,
+    ].length === 16,
+  );
 });
 
 test.run();

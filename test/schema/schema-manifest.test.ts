@@ -20,7 +20,10 @@ test("manifest lists the five bundled revisions and the upstream commit", () => 
   assert.match(manifest.upstream.commit, /^[0-9a-f]{40}$/);
   assert.match(manifest.upstream.repository, /modelcontextprotocol\/modelcontextprotocol$/);
   for (const rev of revisions) assert.ok(manifest.files[`${rev}/schema.json`], `${rev}/schema.json listed`);
-  assert.ok(Object.keys(manifest.files).some((f) => f.startsWith("2026-07-28/examples/")), "examples listed");
+  assert.ok(
+    Object.keys(manifest.files).some((f) => f.startsWith("2026-07-28/examples/")),
+    "examples listed",
+  );
 });
 
 test("every listed file exists with the recorded sha256 and size", () => {
@@ -44,7 +47,10 @@ test("a one-byte change of a bundled file is rejected with the manifest pointer"
   const bytes = Buffer.from(readFileSync(join(schemaDir, "2025-06-18/schema.json")));
   assert.ok(verifyBundledFile("2025-06-18/schema.json", bytes));
   bytes[10] = bytes[10]! ^ 1;
-  assert.throws(() => verifyBundledFile("2025-06-18/schema.json", bytes), /schema\/manifest\.json at \/files\/2025-06-18~1schema\.json/);
+  assert.throws(
+    () => verifyBundledFile("2025-06-18/schema.json", bytes),
+    /schema\/manifest\.json at \/files\/2025-06-18~1schema\.json/,
+  );
 });
 
 test.run();

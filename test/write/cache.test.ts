@@ -6,7 +6,11 @@ import { fingerprintOf, readCache, writeCache, type CacheEntry } from "../../gen
 import { tempDir } from "../helpers.js";
 
 const key = (n: number) => n.toString(16).padStart(64, "0");
-const entry = (size: number): CacheEntry => ({ revision: "r", warnings: [], files: [{ path: "a.ts", contents: "x".repeat(size) }] });
+const entry = (size: number): CacheEntry => ({
+  revision: "r",
+  warnings: [],
+  files: [{ path: "a.ts", contents: "x".repeat(size) }],
+});
 const keys = (dir: string) => readdirSync(dir).sort();
 /** Sets an entry's recency explicitly: file times have coarse resolution on some file systems. */
 const age = (dir: string, n: number, secondsAgo: number) => {
@@ -17,8 +21,14 @@ const age = (dir: string, n: number, secondsAgo: number) => {
 test("cache: the fingerprint changes when a template or the generator's code changes", () => {
   const { dir, cleanup } = tempDir("mcpgen-fingerprint-");
   try {
-    const inputs = { generator: join(dir, "generator"), templates: join(dir, "templates"), schema: join(dir, "schema"), nodeModules: join(dir, "node_modules") };
-    for (const d of [inputs.generator, join(inputs.templates, "facades"), inputs.schema]) mkdirSync(d, { recursive: true });
+    const inputs = {
+      generator: join(dir, "generator"),
+      templates: join(dir, "templates"),
+      schema: join(dir, "schema"),
+      nodeModules: join(dir, "node_modules"),
+    };
+    for (const d of [inputs.generator, join(inputs.templates, "facades"), inputs.schema])
+      mkdirSync(d, { recursive: true });
     writeFileSync(join(inputs.generator, "emit.js"), "export const a = 1;");
     writeFileSync(join(inputs.templates, "facades", "server.ts.hbs"), "export const x = {{x}};");
     const first = fingerprintOf(inputs);
@@ -45,7 +55,11 @@ test("cache: bounded by entries, least recently used evicted first, a read refre
     assert.ok(readCache(dir, key(1)), "hit");
     assert.ok(statSync(join(dir, `${key(1)}.json`)).mtimeMs > before, "a hit refreshes recency");
     writeCache(dir, key(4), entry(10), limits);
-    assert.equal(keys(dir), [1, 3, 4].map((n) => `${key(n)}.json`), "2 was least recently used");
+    assert.equal(
+      keys(dir),
+      [1, 3, 4].map((n) => `${key(n)}.json`),
+      "2 was least recently used",
+    );
     assert.is(readCache(dir, key(2)), undefined);
   } finally {
     cleanup();
@@ -60,7 +74,11 @@ test("cache: bounded by total size; the entry just written always stays", () => 
     age(dir, 1, 200);
     age(dir, 2, 100);
     writeCache(dir, key(3), entry(1000), limits);
-    assert.equal(keys(dir), [2, 3].map((n) => `${key(n)}.json`), "oldest evicted to fit the size bound");
+    assert.equal(
+      keys(dir),
+      [2, 3].map((n) => `${key(n)}.json`),
+      "oldest evicted to fit the size bound",
+    );
     writeCache(dir, key(4), entry(5000), limits);
     assert.equal(keys(dir), [`${key(4)}.json`], "an entry larger than the bound replaces everything but is kept");
     assert.ok(readCache(dir, key(4)));

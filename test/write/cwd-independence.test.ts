@@ -19,11 +19,22 @@ test("generate and check give the same bytes from any working directory (manifes
     mkdirSync(join(project, "schemas", "2025-06-18"), { recursive: true });
     copyFileSync(join(repoRoot, "examples", "weather", "mcp.manifest.json"), join(project, "mcp.manifest.json"));
     // a byte-identical copy is still "a schema given by path": it is named by its path
-    copyFileSync(join(repoRoot, "schema", "2025-06-18", "schema.json"), join(project, "schemas", "2025-06-18", "schema.json"));
+    copyFileSync(
+      join(repoRoot, "schema", "2025-06-18", "schema.json"),
+      join(project, "schemas", "2025-06-18", "schema.json"),
+    );
 
     const runs: [string, string[], string[]][] = [
-      [project, ["--manifest", "mcp.manifest.json", "--out", "src/mcp"], ["--schema", "schemas/2025-06-18/schema.json", "--out", "src/proto"]],
-      [join(project, "src"), ["--manifest", "../mcp.manifest.json", "--out", "mcp"], ["--schema", "../schemas/2025-06-18/schema.json", "--out", "proto"]],
+      [
+        project,
+        ["--manifest", "mcp.manifest.json", "--out", "src/mcp"],
+        ["--schema", "schemas/2025-06-18/schema.json", "--out", "src/proto"],
+      ],
+      [
+        join(project, "src"),
+        ["--manifest", "../mcp.manifest.json", "--out", "mcp"],
+        ["--schema", "../schemas/2025-06-18/schema.json", "--out", "proto"],
+      ],
     ];
     const seen: Map<string, string>[][] = [];
     for (const [cwd, manifestArgs, schemaArgs] of runs) {

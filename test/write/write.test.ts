@@ -36,7 +36,12 @@ test("commitOutput refuses to delete a file mcpgen did not generate", () => {
   try {
     mkdirSync(join(dir, "out"));
     writeFileSync(join(dir, "out", "handwritten.ts"), "export {};\n");
-    assert.throws(() => commitOutput(join(dir, "out"), files, "out"), (e: unknown) => e instanceof McpgenError && /1 file in it is not written by mcpgen generate:\n {4}handwritten\.ts\n/.test(e.message));
+    assert.throws(
+      () => commitOutput(join(dir, "out"), files, "out"),
+      (e: unknown) =>
+        e instanceof McpgenError &&
+        /1 file in it is not written by mcpgen generate:\n {4}handwritten\.ts\n/.test(e.message),
+    );
     assert.equal(listFiles(join(dir, "out")), ["handwritten.ts"]);
     assert.equal(listFiles(dir), ["out/handwritten.ts"]);
   } finally {

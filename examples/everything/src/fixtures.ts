@@ -1,7 +1,8 @@
 /** Binary payloads the fixtures return: a 1x1 PNG and a short silent WAV clip, base64. */
 
 /** A 1x1 transparent PNG. */
-export const PNG_1X1 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
+export const PNG_1X1 =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==";
 
 /** 10 ms of 8 kHz mono 16-bit PCM silence in a RIFF/WAVE container. */
 export const WAV_SILENCE = wav(8000, 80);

@@ -43,7 +43,11 @@ const defaultsForm = {
 const enumsForm = {
   type: "object",
   properties: {
-    untitledSingle: { type: "string", description: "Simple enum without titles", enum: ["option1", "option2", "option3"] },
+    untitledSingle: {
+      type: "string",
+      description: "Simple enum without titles",
+      enum: ["option1", "option2", "option3"],
+    },
     titledSingle: {
       type: "string",
       description: "Enum with titles (oneOf of const/title)",
@@ -98,7 +102,11 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
       testEmbeddedResource: () => [
         {
           type: "resource" as const,
-          resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+          resource: {
+            uri: "test://embedded-resource",
+            mimeType: "text/plain",
+            text: "This is an embedded resource content.",
+          },
         },
       ],
 
@@ -107,7 +115,11 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
         { type: "image" as const, data: PNG_1X1, mimeType: "image/png" },
         {
           type: "resource" as const,
-          resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: JSON.stringify({ test: "data", value: 123 }) },
+          resource: {
+            uri: "test://mixed-content-resource",
+            mimeType: "application/json",
+            text: JSON.stringify({ test: "data", value: 123 }),
+          },
         },
       ],
 
@@ -137,7 +149,8 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
           maxTokens: 100,
         });
         const content = reply.content as { type?: string; text?: string };
-        const said = content.type === "text" && typeof content.text === "string" ? content.text : JSON.stringify(reply.content);
+        const said =
+          content.type === "text" && typeof content.text === "string" ? content.text : JSON.stringify(reply.content);
         return `LLM response: ${said}`;
       },
 
@@ -157,12 +170,18 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
       },
 
       async testElicitationSep1034Defaults(_input: unknown, ctx: HandlerContext) {
-        const r = await ctx.client.elicit({ message: "Please review and update the form fields with defaults", requestedSchema: defaultsForm });
+        const r = await ctx.client.elicit({
+          message: "Please review and update the form fields with defaults",
+          requestedSchema: defaultsForm,
+        });
         return `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
       },
 
       async testElicitationSep1330Enums(_input: unknown, ctx: HandlerContext) {
-        const r = await ctx.client.elicit({ message: "Please select options from the enum fields", requestedSchema: enumsForm });
+        const r = await ctx.client.elicit({
+          message: "Please select options from the enum fields",
+          requestedSchema: enumsForm,
+        });
         return `Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`;
       },
 
@@ -173,7 +192,9 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
         // Polling (2025-11-25): drop the connection after the priming event and answer on the resumed stream.
         const closed = ctx.closeStream();
         await sleep(100, ctx.signal);
-        return closed ? "Reconnection test completed (answered after the stream was closed)" : "Reconnection test completed";
+        return closed
+          ? "Reconnection test completed (answered after the stream was closed)"
+          : "Reconnection test completed";
       },
     },
 
@@ -187,7 +208,10 @@ export function createHandlers(changes: ListChanges): EverythingHandlers {
       testPromptWithEmbeddedResource: ({ resourceUri }: { resourceUri: string }) => [
         {
           role: "user" as const,
-          content: { type: "resource" as const, resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } },
+          content: {
+            type: "resource" as const,
+            resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          },
         },
         { role: "user" as const, content: text("Please process the embedded resource above.") },
       ],

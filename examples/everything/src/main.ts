@@ -25,7 +25,9 @@ import type { RedisStores } from "@mcpgen/runtime/redis";
 import { createServer, type ServeOptions } from "./server.js";
 
 function usage(message: string): never {
-  process.stderr.write(`everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>] [--task-lease <ms>] [--instance-url <url>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`);
+  process.stderr.write(
+    `everything: ${message}\nusage: everything [--port <port>] [--host <address>] [--redis <url> [--redis-prefix <name>] [--task-lease <ms>] [--instance-url <url>]] [--public-url <url>] | --stdio [--drain-timeout <ms>] [--task-store <file>]\n`,
+  );
   process.exit(2);
 }
 
@@ -43,13 +45,32 @@ interface Options {
 }
 
 function options(argv: string[]): Options {
-  let values: { port?: string; host?: string; stdio?: boolean; "drain-timeout"?: string; "task-store"?: string; redis?: string; "redis-prefix"?: string; "task-lease"?: string; "instance-url"?: string; "public-url"?: string };
+  let values: {
+    port?: string;
+    host?: string;
+    stdio?: boolean;
+    "drain-timeout"?: string;
+    "task-store"?: string;
+    redis?: string;
+    "redis-prefix"?: string;
+    "task-lease"?: string;
+    "instance-url"?: string;
+    "public-url"?: string;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        port: { type: "string" }, host: { type: "string" }, stdio: { type: "boolean" }, "drain-timeout": { type: "string" }, "task-store": { type: "string" },
-        redis: { type: "string" }, "redis-prefix": { type: "string" }, "task-lease": { type: "string" }, "instance-url": { type: "string" }, "public-url": { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        stdio: { type: "boolean" },
+        "drain-timeout": { type: "string" },
+        "task-store": { type: "string" },
+        redis: { type: "string" },
+        "redis-prefix": { type: "string" },
+        "task-lease": { type: "string" },
+        "instance-url": { type: "string" },
+        "public-url": { type: "string" },
       },
       strict: true,
     }));
@@ -57,20 +78,32 @@ function options(argv: string[]): Options {
     usage((e as Error).message);
   }
   const port = values.port === undefined ? 3000 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) usage(`--port must be an integer 0-65535, got ${JSON.stringify(values.port)}`);
-  if (values.stdio && (values.port !== undefined || values.host !== undefined)) usage("--stdio takes no --port or --host");
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    usage(`--port must be an integer 0-65535, got ${JSON.stringify(values.port)}`);
+  if (values.stdio && (values.port !== undefined || values.host !== undefined))
+    usage("--stdio takes no --port or --host");
   if (values["task-store"] === "") usage("--task-store needs a file name");
   const drain = values["drain-timeout"];
   const drainTimeoutMs = drain === undefined ? undefined : Number(drain);
-  if (drainTimeoutMs !== undefined && (!values.stdio || !Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0 || drainTimeoutMs > 0x7fffffff)) {
+  if (
+    drainTimeoutMs !== undefined &&
+    (!values.stdio || !Number.isInteger(drainTimeoutMs) || drainTimeoutMs < 0 || drainTimeoutMs > 0x7fffffff)
+  ) {
     usage(`--drain-timeout takes --stdio and a number of ms from 0 to 2147483647, got ${JSON.stringify(drain)}`);
   }
-  if (values.redis !== undefined && (values.stdio || values["task-store"] !== undefined)) usage("--redis serves HTTP and keeps tasks in Redis: it takes no --stdio or --task-store");
-  if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) usage("--redis takes a redis:// or rediss:// URL");
+  if (values.redis !== undefined && (values.stdio || values["task-store"] !== undefined))
+    usage("--redis serves HTTP and keeps tasks in Redis: it takes no --stdio or --task-store");
+  if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis))
+    usage("--redis takes a redis:// or rediss:// URL");
   if (values["redis-prefix"] !== undefined && values.redis === undefined) usage("--redis-prefix takes --redis");
   const lease = values["task-lease"] === undefined ? undefined : Number(values["task-lease"]);
-  if (lease !== undefined && (values.redis === undefined || !Number.isInteger(lease) || lease < 30 || lease > 0x7fffffff)) {
-    usage(`--task-lease takes --redis and a number of ms from 30 to 2147483647, got ${JSON.stringify(values["task-lease"])}`);
+  if (
+    lease !== undefined &&
+    (values.redis === undefined || !Number.isInteger(lease) || lease < 30 || lease > 0x7fffffff)
+  ) {
+    usage(
+      `--task-lease takes --redis and a number of ms from 30 to 2147483647, got ${JSON.stringify(values["task-lease"])}`,
+    );
   }
   let instanceUrl: URL | undefined;
   if (values["instance-url"] !== undefined) {
@@ -89,22 +122,35 @@ function options(argv: string[]): Options {
     } catch {
       usage(`--public-url must be an absolute http(s) URL, got ${JSON.stringify(values["public-url"])}`);
     }
-    if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:") usage(`--public-url must be an http(s) URL, got ${JSON.stringify(values["public-url"])}`);
+    if (publicUrl.protocol !== "http:" && publicUrl.protocol !== "https:")
+      usage(`--public-url must be an http(s) URL, got ${JSON.stringify(values["public-url"])}`);
   }
   return {
-    port, host: values.host ?? "127.0.0.1", stdio: values.stdio ?? false, drainTimeoutMs, taskStore: values["task-store"],
-    redis: values.redis, redisPrefix: values["redis-prefix"] ?? "everything", taskLeaseMs: lease, instanceUrl, publicUrl,
+    port,
+    host: values.host ?? "127.0.0.1",
+    stdio: values.stdio ?? false,
+    drainTimeoutMs,
+    taskStore: values["task-store"],
+    redis: values.redis,
+    redisPrefix: values["redis-prefix"] ?? "everything",
+    taskLeaseMs: lease,
+    instanceUrl,
+    publicUrl,
   };
 }
 
 /** The requestState key every instance of a cluster shares, from the environment. */
 function sharedKey(): Buffer {
   const hex = process.env.EVERYTHING_REQUEST_STATE_KEY ?? "";
-  if (!/^([0-9a-fA-F]{2}){32,}$/.test(hex)) usage("--redis needs EVERYTHING_REQUEST_STATE_KEY: the requestState key all instances share, at least 64 hex digits");
+  if (!/^([0-9a-fA-F]{2}){32,}$/.test(hex))
+    usage(
+      "--redis needs EVERYTHING_REQUEST_STATE_KEY: the requestState key all instances share, at least 64 hex digits",
+    );
   return Buffer.from(hex, "hex");
 }
 
-const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, taskLeaseMs, instanceUrl, publicUrl } = options(process.argv.slice(2));
+const { port, host, stdio, drainTimeoutMs, taskStore, redis, redisPrefix, taskLeaseMs, instanceUrl, publicUrl } =
+  options(process.argv.slice(2));
 let shared: RedisStores | undefined;
 let sharedOptions: ServeOptions = {};
 if (redis !== undefined) {
@@ -112,13 +158,20 @@ if (redis !== undefined) {
   // Loaded only here: an everything server without --redis never loads node-redis.
   const { openRedisStores } = await import("@mcpgen/runtime/redis");
   try {
-    shared = await openRedisStores({ url: redis, prefix: redisPrefix, ...(taskLeaseMs !== undefined ? { tasks: { leaseMs: taskLeaseMs } } : {}) });
+    shared = await openRedisStores({
+      url: redis,
+      prefix: redisPrefix,
+      ...(taskLeaseMs !== undefined ? { tasks: { leaseMs: taskLeaseMs } } : {}),
+    });
   } catch (e) {
     process.stderr.write(`everything: ${(e as Error).message}\n`);
     process.exit(1);
   }
   shared.taskStore.onerror = (e) => process.stderr.write(`everything: task leases: ${e.message}\n`);
-  shared.eventStore.onerror = (e) => process.stderr.write(`everything: an SSE event could not be stored (it was sent, it cannot be replayed): ${e.message}\n`);
+  shared.eventStore.onerror = (e) =>
+    process.stderr.write(
+      `everything: an SSE event could not be stored (it was sent, it cannot be replayed): ${e.message}\n`,
+    );
   sharedOptions = { taskStore: shared.taskStore, bus: shared.bus, requestState: { key, claims: shared.nonceClaims } };
 }
 let store: SqliteTaskStore | undefined;
@@ -129,14 +182,19 @@ if (taskStore !== undefined) {
     process.stderr.write(`everything: ${(e as Error).message}\n`);
     process.exit(1);
   }
-  if (store.interrupted > 0) process.stderr.write(`everything: ${store.interrupted} task(s) in ${taskStore} were running when the last server stopped; they are marked failed\n`);
+  if (store.interrupted > 0)
+    process.stderr.write(
+      `everything: ${store.interrupted} task(s) in ${taskStore} were running when the last server stopped; they are marked failed\n`,
+    );
   process.on("exit", () => store?.close());
 }
 const server = createServer(store !== undefined ? { taskStore: store } : sharedOptions);
 
 if (stdio) {
   // One client for the process's life: its 2025-11-25 tasks stay its own across a restart (--task-store).
-  const session = await server.connect(new StdioServerTransport(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }));
+  const session = await server.connect(
+    new StdioServerTransport(drainTimeoutMs === undefined ? {} : { drainTimeoutMs }),
+  );
   // The session closes once stdin has ended and what it brought is answered (or the drain timed
   // out); exit then rather than wait for stray timers.
   const closed = session.onclose;
@@ -144,7 +202,8 @@ if (stdio) {
     closed?.();
     process.exit(0);
   };
-  for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => void session.close().then(() => process.exit(0)));
+  for (const signal of ["SIGTERM", "SIGINT"] as const)
+    process.on(signal, () => void session.close().then(() => process.exit(0)));
 } else {
   await serveHttp();
 }
@@ -156,7 +215,11 @@ async function serveHttp(): Promise<void> {
     ...(shared !== undefined ? { eventStore: shared.eventStore, sessionDirectory: shared.sessionDirectory } : {}),
     // Behind a balancer clients name its address: accept it (and this instance's own, for probes).
     ...(publicUrl !== undefined
-      ? { path: publicUrl.pathname, allowedHosts: [publicUrl.host, "localhost", "127.0.0.1", "[::1]"], allowedOrigins: [publicUrl.origin] }
+      ? {
+          path: publicUrl.pathname,
+          allowedHosts: [publicUrl.host, "localhost", "127.0.0.1", "[::1]"],
+          allowedOrigins: [publicUrl.origin],
+        }
       : {}),
     onsession: async (transport) => {
       await server.connect(transport);

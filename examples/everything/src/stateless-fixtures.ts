@@ -16,11 +16,20 @@ export interface ListChanges {
 const text = (t: string) => ({ type: "text" as const, text: t });
 
 const nameForm = (message: string) =>
-  ({ message, requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }) as const;
+  ({
+    message,
+    requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+  }) as const;
 
-const confirmForm = { message: "Please confirm", requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } } as const;
+const confirmForm = {
+  message: "Please confirm",
+  requestedSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] },
+} as const;
 
-const ask = (prompt: string, maxTokens: number) => ({ messages: [{ role: "user" as const, content: text(prompt) }], maxTokens });
+const ask = (prompt: string, maxTokens: number) => ({
+  messages: [{ role: "user" as const, content: text(prompt) }],
+  maxTokens,
+});
 
 /** The text of a sampling answer (content is one block or a list of them). */
 function sampled(r: { content: unknown }): string {
@@ -28,12 +37,24 @@ function sampled(r: { content: unknown }): string {
   return blocks.map((b) => (b.type === "text" ? b.text : `[${b.type}]`)).join(" ");
 }
 
-export function statelessTools(changes: ListChanges): Pick<
+export function statelessTools(
+  changes: ListChanges,
+): Pick<
   EverythingHandlers["tools"],
-  | "testMissingCapability" | "testStreamingElicitation" | "testLoggingTool" | "testTriggerToolChange" | "testTriggerPromptChange"
-  | "testHeaderParam" | "testInputRequiredResultElicitation" | "testInputRequiredResultSampling" | "testInputRequiredResultListRoots"
-  | "testInputRequiredResultRequestState" | "testInputRequiredResultMultipleInputs" | "testInputRequiredResultMultiRound"
-  | "testInputRequiredResultTamperedState" | "testInputRequiredResultCapabilities"
+  | "testMissingCapability"
+  | "testStreamingElicitation"
+  | "testLoggingTool"
+  | "testTriggerToolChange"
+  | "testTriggerPromptChange"
+  | "testHeaderParam"
+  | "testInputRequiredResultElicitation"
+  | "testInputRequiredResultSampling"
+  | "testInputRequiredResultListRoots"
+  | "testInputRequiredResultRequestState"
+  | "testInputRequiredResultMultipleInputs"
+  | "testInputRequiredResultMultiRound"
+  | "testInputRequiredResultTamperedState"
+  | "testInputRequiredResultCapabilities"
 > {
   return {
     async testMissingCapability(_: unknown, ctx: HandlerContext) {
@@ -97,7 +118,10 @@ export function statelessTools(changes: ListChanges): Pick<
     async testInputRequiredResultMultiRound(_: unknown, ctx: HandlerContext) {
       const name = await ctx.client.elicit(nameForm("Step 1: What is your name?"), { key: "step1" });
       const color = await ctx.client.elicit(
-        { message: "Step 2: What is your favorite color?", requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } },
+        {
+          message: "Step 2: What is your favorite color?",
+          requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] },
+        },
         { key: "step2" },
       );
       return `${String(name.content?.name)} likes ${String(color.content?.color)}`;
@@ -112,7 +136,8 @@ export function statelessTools(changes: ListChanges): Pick<
       const caps = ctx.client.capabilities;
       const asks: Promise<string>[] = [];
       if (caps.sampling) asks.push(ctx.client.createMessage(ask("Say something", 20), { key: "sample" }).then(sampled));
-      if (caps.elicitation) asks.push(ctx.client.elicit(nameForm("What is your name?"), { key: "user_name" }).then((r) => r.action));
+      if (caps.elicitation)
+        asks.push(ctx.client.elicit(nameForm("What is your name?"), { key: "user_name" }).then((r) => r.action));
       if (asks.length === 0) return "The client declares neither sampling nor elicitation: nothing to ask";
       return `Answers: ${(await Promise.all(asks)).join(", ")}`;
     },
@@ -123,7 +148,10 @@ export function statelessPrompts(): Pick<EverythingHandlers["prompts"], "testInp
   return {
     async testInputRequiredResultPrompt(_: unknown, ctx: HandlerContext) {
       const r = await ctx.client.elicit(
-        { message: "What context should the prompt use?", requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] } },
+        {
+          message: "What context should the prompt use?",
+          requestedSchema: { type: "object", properties: { context: { type: "string" } }, required: ["context"] },
+        },
         { key: "user_context" },
       );
       return `Use this context: ${r.action === "accept" ? String(r.content?.context) : "(none)"}`;

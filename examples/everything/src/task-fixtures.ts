@@ -25,8 +25,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const form = <const P extends Record<string, { readonly type: "string" | "boolean" }>>(message: string, properties: P) =>
-  ({ message, requestedSchema: { type: "object", properties } }) as const;
+const form = <const P extends Record<string, { readonly type: "string" | "boolean" }>>(
+  message: string,
+  properties: P,
+) => ({ message, requestedSchema: { type: "object", properties } }) as const;
 
 export function taskTools(): Pick<
   EverythingHandlers["tools"],
@@ -47,7 +49,9 @@ export function taskTools(): Pick<
     async confirmDelete({ filename }, ctx: HandlerContext) {
       await ctx.runAsTask();
       const r = await ctx.client.elicit(form(`Delete ${filename}?`, { confirm: { type: "boolean" } }));
-      return r.action === "accept" && r.content?.confirm === true ? `Deleted ${filename}` : `Kept ${filename} (${r.action})`;
+      return r.action === "accept" && r.content?.confirm === true
+        ? `Deleted ${filename}`
+        : `Kept ${filename} (${r.action})`;
     },
 
     async failingJob(_, ctx: HandlerContext) {
@@ -65,7 +69,10 @@ export function taskTools(): Pick<
     async multiInput(_, ctx: HandlerContext) {
       await ctx.runAsTask();
       const fields = { name: { type: "string" }, confirm: { type: "boolean" } } as const;
-      const [a, b] = await Promise.all([ctx.client.elicit(form("First answer?", fields)), ctx.client.elicit(form("Second answer?", fields))]);
+      const [a, b] = await Promise.all([
+        ctx.client.elicit(form("First answer?", fields)),
+        ctx.client.elicit(form("Second answer?", fields)),
+      ]);
       return `First: ${a.action} ${String(a.content?.name ?? "")}; second: ${b.action} ${String(b.content?.name ?? "")}`;
     },
 

@@ -32,7 +32,15 @@ function forecast(city: string, days: number, units: "metric" | "imperial", hour
       summary: SUMMARIES[(base + d) % SUMMARIES.length]!,
       high: convert(base + 6 + (d % 3)),
       low: convert(base - 3 + (d % 2)),
-      ...(hourly ? { hours: [6, 12, 18].map((hour) => ({ hour, temperature: convert(base + hour / 3), wind: { speed: 3 + d, direction: "NW" as const } })) } : {}),
+      ...(hourly
+        ? {
+            hours: [6, 12, 18].map((hour) => ({
+              hour,
+              temperature: convert(base + hour / 3),
+              wind: { speed: 3 + d, direction: "NW" as const },
+            })),
+          }
+        : {}),
     })),
   };
 }
@@ -55,14 +63,36 @@ export const handlers: WeatherExampleHandlers = {
     },
     setAlert({ city, condition, labels }) {
       if (!(city in CITIES)) return toolError(`Unknown city ${city}; known: ${Object.keys(CITIES).join(", ")}`);
-      const what = condition.kind === "temperature" ? `temperature above ${condition.above}` : `wind above ${condition.speedAbove}`;
-      return `Alert set for ${city}: ${what}${labels ? ` [${Object.entries(labels).map(([k, v]) => `${k}=${v}`).join(", ")}]` : ""}`;
+      const what =
+        condition.kind === "temperature"
+          ? `temperature above ${condition.above}`
+          : `wind above ${condition.speedAbove}`;
+      return `Alert set for ${city}: ${what}${
+        labels
+          ? ` [${Object.entries(labels)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(", ")}]`
+          : ""
+      }`;
     },
   },
   prompts: {
     planTrip: ({ city, activity }) => [
-      { role: "user", content: { type: "text", text: `Plan ${activity ?? "outdoor activities"} in ${city} around this week's forecast.` } },
-      { role: "user", content: { type: "resource_link", uri: `weather://forecast/${encodeURIComponent(city)}/monday`, name: "forecast" } },
+      {
+        role: "user",
+        content: {
+          type: "text",
+          text: `Plan ${activity ?? "outdoor activities"} in ${city} around this week's forecast.`,
+        },
+      },
+      {
+        role: "user",
+        content: {
+          type: "resource_link",
+          uri: `weather://forecast/${encodeURIComponent(city)}/monday`,
+          name: "forecast",
+        },
+      },
     ],
   },
   resources: {
@@ -74,7 +104,9 @@ export const handlers: WeatherExampleHandlers = {
     },
   },
   completions: {
-    prompts: { planTrip: { city: (value) => Object.keys(CITIES).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())) } },
+    prompts: {
+      planTrip: { city: (value) => Object.keys(CITIES).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())) },
+    },
     resources: {
       forecast: {
         city: (value) => Object.keys(CITIES).filter((c) => c.toLowerCase().startsWith(value.toLowerCase())),

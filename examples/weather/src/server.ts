@@ -17,7 +17,10 @@ import { createWeatherExampleServer } from "./mcp/server.js";
 const server = createWeatherExampleServer(handlers, { onerror: (e) => console.error(`weather: ${e.message}`) });
 
 if (process.argv[2] === "--http") {
-  const http = createStreamableHttpServer({ port: Number(process.argv[3] ?? 0), onsession: async (transport) => void (await server.connect(transport)) });
+  const http = createStreamableHttpServer({
+    port: Number(process.argv[3] ?? 0),
+    onsession: async (transport) => void (await server.connect(transport)),
+  });
   console.error(`weather example listening on ${(await http.listen()).href}`);
 } else {
   const session = await server.connect(new StdioServerTransport());

@@ -35,7 +35,11 @@ const MAX_WHY_LINES = 6;
 function typesOf(model: ServerModel): string {
   const r = emitManifestTypes(model);
   const errors = r.problems.filter((p) => p.severity === "error");
-  if (errors.length) throw new InputError(model.source.display, errors.map((p) => ({ ...p, file: model.source.display })));
+  if (errors.length)
+    throw new InputError(
+      model.source.display,
+      errors.map((p) => ({ ...p, file: model.source.display })),
+    );
   return r.file.contents;
 }
 
@@ -45,19 +49,44 @@ export function checkAssignability(a: ServerModel, b: ServerModel): CheckVerdict
   for (const ta of a.tools) {
     const tb = toolsB.get(ta.name);
     if (!tb) continue;
-    pending.push({ entry: `tools/${ta.name}`, direction: "input", source: `Old.${ta.inputType}`, target: `New.${tb.inputType}` });
-    if (ta.outputType && tb.outputType) pending.push({ entry: `tools/${ta.name}`, direction: "output", source: `New.${tb.outputType}`, target: `Old.${ta.outputType}` });
+    pending.push({
+      entry: `tools/${ta.name}`,
+      direction: "input",
+      source: `Old.${ta.inputType}`,
+      target: `New.${tb.inputType}`,
+    });
+    if (ta.outputType && tb.outputType)
+      pending.push({
+        entry: `tools/${ta.name}`,
+        direction: "output",
+        source: `New.${tb.outputType}`,
+        target: `Old.${ta.outputType}`,
+      });
   }
   const promptsB = new Map(b.prompts.map((p) => [p.name, p]));
   for (const pa of a.prompts) {
     const pb = promptsB.get(pa.name);
-    if (pb) pending.push({ entry: `prompts/${pa.name}`, direction: "args", source: `Old.${pa.argsType}`, target: `New.${pb.argsType}` });
+    if (pb)
+      pending.push({
+        entry: `prompts/${pa.name}`,
+        direction: "args",
+        source: `Old.${pa.argsType}`,
+        target: `New.${pb.argsType}`,
+      });
   }
   if (pending.length === 0) return [];
 
   const project = new Project({
     useInMemoryFileSystem: true,
-    compilerOptions: { strict: true, skipLibCheck: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, noEmit: true, lib: ["lib.es2022.d.ts"] },
+    compilerOptions: {
+      strict: true,
+      skipLibCheck: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      noEmit: true,
+      lib: ["lib.es2022.d.ts"],
+    },
   });
   project.createSourceFile("/old.ts", typesOf(a));
   project.createSourceFile("/new.ts", typesOf(b));
@@ -78,12 +107,26 @@ export function checkAssignability(a: ServerModel, b: ServerModel): CheckVerdict
   // checking lib.d.ts too costs a second per run.
   for (const d of check.getPreEmitDiagnostics()) {
     const index = (d.getLineNumber() ?? 0) - 4;
-    if (index < 0 || index >= pending.length) throw new Error(`unexpected diagnostic in the assignability checks: ${ts.flattenDiagnosticMessageText(d.compilerObject.messageText, "\n")}`);
-    const text = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, "\n").replace(/\bimport\("\/(old|new)"\)\./g, (_m, w: string) => (w === "old" ? "Old." : "New."));
-    failures.set(index, text.split("\n").slice(0, MAX_WHY_LINES).map((l) => l.trim()).join(" / "));
+    if (index < 0 || index >= pending.length)
+      throw new Error(
+        `unexpected diagnostic in the assignability checks: ${ts.flattenDiagnosticMessageText(d.compilerObject.messageText, "\n")}`,
+      );
+    const text = ts
+      .flattenDiagnosticMessageText(d.compilerObject.messageText, "\n")
+      .replace(/\bimport\("\/(old|new)"\)\./g, (_m, w: string) => (w === "old" ? "Old." : "New."));
+    failures.set(
+      index,
+      text
+        .split("\n")
+        .slice(0, MAX_WHY_LINES)
+        .map((l) => l.trim())
+        .join(" / "),
+    );
   }
   return pending.map((p, i) => {
     const why = failures.get(i);
-    return why === undefined ? { entry: p.entry, direction: p.direction, assignable: true } : { entry: p.entry, direction: p.direction, assignable: false, why };
+    return why === undefined
+      ? { entry: p.entry, direction: p.direction, assignable: true }
+      : { entry: p.entry, direction: p.direction, assignable: false, why };
   });
 }

@@ -39,14 +39,19 @@ export async function runBreaking(options: BreakingOptions): Promise<BreakingRes
   const config = readBreakingConfig(cwd, options.config);
   const current = options.manifest ?? config.manifest ?? "mcp.manifest.json";
   const currentPath = resolve(cwd, current);
-  if (!existsSync(currentPath)) throw new McpgenError("manifest not found", { file: current, expected: "--manifest <file> or a mcp.manifest.json in the current directory" });
+  if (!existsSync(currentPath))
+    throw new McpgenError("manifest not found", {
+      file: current,
+      expected: "--manifest <file> or a mcp.manifest.json in the current directory",
+    });
   const old = readAgainst(options.against, cwd);
   const a = readManifestModel(old.text, old.display);
   const b = readManifestModel(readFileSync(currentPath, "utf8"), current);
 
   const located = structuralFindings(a, b);
   const verdicts = checkAssignability(a, b);
-  const verdictOf = (entry: string, direction: string): CheckVerdict | undefined => verdicts.find((v) => v.entry === entry && v.direction === direction);
+  const verdictOf = (entry: string, direction: string): CheckVerdict | undefined =>
+    verdicts.find((v) => v.entry === entry && v.direction === direction);
 
   const findings: Finding[] = [];
   for (const f of located) {
@@ -82,7 +87,9 @@ export async function runBreaking(options: BreakingOptions): Promise<BreakingRes
       used.add(hit);
     }
   }
-  findings.sort((x, y) => (x.entry < y.entry ? -1 : x.entry > y.entry ? 1 : x.rule < y.rule ? -1 : x.rule > y.rule ? 1 : 0));
+  findings.sort((x, y) =>
+    x.entry < y.entry ? -1 : x.entry > y.entry ? 1 : x.rule < y.rule ? -1 : x.rule > y.rule ? 1 : 0,
+  );
   const unusedIgnores = config.ignore.filter((i) => !used.has(i));
   const strict = options.strict === true;
   const breaking = findings.some((f) => f.ignored === undefined && (strict || f.severity === "breaking"));
@@ -90,12 +97,26 @@ export async function runBreaking(options: BreakingOptions): Promise<BreakingRes
   return { breaking, findings, unusedIgnores, text: render(summary), json: JSON.stringify(summary, null, 2) + "\n" };
 }
 
-function render(s: { against: string; manifest: string; strict: boolean; breaking: boolean; findings: Finding[]; unusedIgnores: IgnoreEntry[] }): string {
+function render(s: {
+  against: string;
+  manifest: string;
+  strict: boolean;
+  breaking: boolean;
+  findings: Finding[];
+  unusedIgnores: IgnoreEntry[];
+}): string {
   const lines: string[] = [];
   const live = s.findings.filter((f) => f.ignored === undefined && f.severity === "breaking");
   const warnings = s.findings.filter((f) => f.ignored === undefined && f.severity === "warning");
   for (const f of s.findings) {
-    const label = f.ignored !== undefined ? "ignored " : f.severity === "breaking" ? "BREAKING" : s.strict ? "WARNING " : "warning ";
+    const label =
+      f.ignored !== undefined
+        ? "ignored "
+        : f.severity === "breaking"
+          ? "BREAKING"
+          : s.strict
+            ? "WARNING "
+            : "warning ";
     lines.push(`${label} ${f.rule}: ${f.message}`);
     lines.push(`  old ${s.against}${f.old === null ? " (absent)" : `#${f.old}`}`);
     lines.push(`  new ${s.manifest}${f.new === null ? " (absent)" : `#${f.new}`}`);
@@ -104,11 +125,15 @@ function render(s: { against: string; manifest: string; strict: boolean; breakin
   for (const i of s.unusedIgnores) lines.push(`note: breaking.ignore entry ${i.rule} ${i.entry} matched nothing`);
   const ignored = s.findings.length - live.length - warnings.length;
   const notes = [
-    ...(warnings.length ? [`${warnings.length} warning(s)${s.strict ? ", failing under --strict" : "; --strict fails on them"}`] : []),
+    ...(warnings.length
+      ? [`${warnings.length} warning(s)${s.strict ? ", failing under --strict" : "; --strict fails on them"}`]
+      : []),
     ...(ignored ? [`${ignored} ignored`] : []),
   ];
   lines.push(
-    (live.length === 0 ? `no breaking changes against ${s.against}` : `${live.length} breaking change(s) against ${s.against}`) + (notes.length ? ` (${notes.join("; ")})` : ""),
+    (live.length === 0
+      ? `no breaking changes against ${s.against}`
+      : `${live.length} breaking change(s) against ${s.against}`) + (notes.length ? ` (${notes.join("; ")})` : ""),
   );
   return lines.join("\n") + "\n";
 }

@@ -42,15 +42,27 @@ export function readAgainst(against: string, cwd: string): { text: string; displ
   if (existsSync(abs)) return { text: readFileSync(abs, "utf8"), display: against };
   const colon = against.indexOf(":");
   if (colon <= 0 || colon === against.length - 1) {
-    throw new McpgenError("file not found, and not a <git-ref>:<path> either", { file: against, expected: "a manifest file or e.g. main:mcp.manifest.json" });
+    throw new McpgenError("file not found, and not a <git-ref>:<path> either", {
+      file: against,
+      expected: "a manifest file or e.g. main:mcp.manifest.json",
+    });
   }
   try {
-    const text = execFileSync("git", ["show", against], { cwd, encoding: "utf8", maxBuffer: MAX_MANIFEST_BYTES, timeout: GIT_TIMEOUT_MS, stdio: ["ignore", "pipe", "pipe"] });
+    const text = execFileSync("git", ["show", against], {
+      cwd,
+      encoding: "utf8",
+      maxBuffer: MAX_MANIFEST_BYTES,
+      timeout: GIT_TIMEOUT_MS,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     return { text, display: against };
   } catch (e) {
     const err = e as { stderr?: string; message: string };
     const why = (err.stderr ?? "").trim().split("\n")[0] || err.message;
-    throw new McpgenError(`cannot read from git: ${why}`, { file: against, expected: "<git ref>:<path of a manifest in that revision>" });
+    throw new McpgenError(`cannot read from git: ${why}`, {
+      file: against,
+      expected: "<git ref>:<path of a manifest in that revision>",
+    });
   }
 }
 
@@ -75,11 +87,14 @@ export function readBreakingConfig(cwd: string, option: string | undefined): Bre
   const list = section.ignore ?? [];
   if (!Array.isArray(list)) return bad("/breaking/ignore", "an array of {rule, entry, reason}");
   const ignore = list.map((item, i): IgnoreEntry => {
-    const at = (k?: string) => (k ? pointer("breaking", "ignore", String(i), k) : pointer("breaking", "ignore", String(i)));
+    const at = (k?: string) =>
+      k ? pointer("breaking", "ignore", String(i), k) : pointer("breaking", "ignore", String(i));
     if (!isObj(item)) return bad(at(), "an object {rule, entry, reason}");
-    for (const k of Object.keys(item)) if (k !== "rule" && k !== "entry" && k !== "reason") bad(at(k), 'only "rule", "entry", "reason"');
+    for (const k of Object.keys(item))
+      if (k !== "rule" && k !== "entry" && k !== "reason") bad(at(k), 'only "rule", "entry", "reason"');
     for (const k of ["rule", "entry", "reason"] as const) {
-      if (typeof item[k] !== "string" || (item[k] as string).trim() === "") bad(at(k), k === "reason" ? "a non-empty reason (why this break is acceptable)" : "a non-empty string");
+      if (typeof item[k] !== "string" || (item[k] as string).trim() === "")
+        bad(at(k), k === "reason" ? "a non-empty reason (why this break is acceptable)" : "a non-empty string");
     }
     return { rule: item.rule as string, entry: item.entry as string, reason: item.reason as string };
   });

@@ -53,7 +53,10 @@ const show = (v: unknown) => (v === undefined ? "(none)" : JSON.stringify(v));
 
 /** `minLength 1 -> 3` for each of `keywords` that differs. */
 function describe(a: Schema, b: Schema, keywords: string[]): string {
-  return keywords.filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).map((k) => `${k} ${show(a[k])} -> ${show(b[k])}`).join(", ");
+  return keywords
+    .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+    .map((k) => `${k} ${show(a[k])} -> ${show(b[k])}`)
+    .join(", ");
 }
 
 /** Whether the values `to` admits are fewer than those `from` admits, for one family of keywords. */
@@ -65,8 +68,11 @@ interface Family {
   asWritten?: true;
 }
 
-const lowerUpper = (min: string, exclusiveMin: string | undefined, max: string, exclusiveMax: string | undefined) => (from: Schema, to: Schema) =>
-  tighter(bound(from, min, exclusiveMin, 1), bound(to, min, exclusiveMin, 1), 1) || tighter(bound(from, max, exclusiveMax, -1), bound(to, max, exclusiveMax, -1), -1);
+const lowerUpper =
+  (min: string, exclusiveMin: string | undefined, max: string, exclusiveMax: string | undefined) =>
+  (from: Schema, to: Schema) =>
+    tighter(bound(from, min, exclusiveMin, 1), bound(to, min, exclusiveMin, 1), 1) ||
+    tighter(bound(from, max, exclusiveMax, -1), bound(to, max, exclusiveMax, -1), -1);
 
 const FAMILIES: Family[] = [
   {
@@ -74,7 +80,10 @@ const FAMILIES: Family[] = [
     narrowed: (from, to) => {
       const m = num(to.multipleOf);
       const was = num(from.multipleOf);
-      return lowerUpper("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")(from, to) || (m !== null && m !== 0 && (was === null || !divides(m, was)));
+      return (
+        lowerUpper("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum")(from, to) ||
+        (m !== null && m !== 0 && (was === null || !divides(m, was)))
+      );
     },
     rules: { input: "TOOL_INPUT_RANGE_NARROWED", output: "TOOL_OUTPUT_RANGE_WIDENED" },
   },
@@ -97,13 +106,17 @@ const FAMILIES: Family[] = [
   },
   {
     keywords: ["minItems", "maxItems", "uniqueItems"],
-    narrowed: (from, to) => lowerUpper("minItems", undefined, "maxItems", undefined)(from, to) || (to.uniqueItems === true && from.uniqueItems !== true),
+    narrowed: (from, to) =>
+      lowerUpper("minItems", undefined, "maxItems", undefined)(from, to) ||
+      (to.uniqueItems === true && from.uniqueItems !== true),
     rules: { input: "TOOL_INPUT_ITEMS_NARROWED", output: "TOOL_OUTPUT_ITEMS_WIDENED" },
   },
   {
     keywords: ["minProperties", "maxProperties", "propertyNames"],
     // two propertyNames schemas are walked like any other pair (structural.ts); here only one appearing
-    narrowed: (from, to) => lowerUpper("minProperties", undefined, "maxProperties", undefined)(from, to) || (isRestriction(to.propertyNames) && !isRestriction(from.propertyNames)),
+    narrowed: (from, to) =>
+      lowerUpper("minProperties", undefined, "maxProperties", undefined)(from, to) ||
+      (isRestriction(to.propertyNames) && !isRestriction(from.propertyNames)),
     rules: { input: "TOOL_INPUT_OBJECT_NARROWED", output: "TOOL_OUTPUT_OBJECT_WIDENED" },
   },
 ];

@@ -9,7 +9,15 @@ import type { ServerModel } from "../../model/server-ir.js";
 import type { MethodFacts, ProtocolDiff } from "./protocol.js";
 
 export interface Impact {
-  kind: "method-removed" | "method-changed" | "result-needs-field" | "result-field-changed" | "entry-field-removed" | "entry-field-required" | "capability-removed" | "revision-not-served";
+  kind:
+    | "method-removed"
+    | "method-changed"
+    | "result-needs-field"
+    | "result-field-changed"
+    | "entry-field-removed"
+    | "entry-field-required"
+    | "capability-removed"
+    | "revision-not-served";
   /** Where in the manifest this comes from (JSON pointer), "" for the server as a whole. */
   pointer: string;
   message: string;
@@ -25,13 +33,28 @@ export interface Impact {
 function methodsUsed(model: ServerModel): Map<string, string> {
   const used = new Map<string, string>();
   const use = (why: string, ...methods: string[]) => methods.forEach((m) => used.has(m) || used.set(m, why));
-  use("lifecycle", "initialize", "notifications/initialized", "ping", "server/discover", "notifications/cancelled", "notifications/progress");
+  use(
+    "lifecycle",
+    "initialize",
+    "notifications/initialized",
+    "ping",
+    "server/discover",
+    "notifications/cancelled",
+    "notifications/progress",
+  );
   const caps = model.capabilities;
   if (model.tools.length || caps.tools) use("it has tools", "tools/list", "tools/call");
   if (caps.tools?.listChanged) use("it declares tools.listChanged", "notifications/tools/list_changed");
-  if (model.resources.length || model.resourceTemplates.length || caps.resources) use("it has resources", "resources/list", "resources/read");
+  if (model.resources.length || model.resourceTemplates.length || caps.resources)
+    use("it has resources", "resources/list", "resources/read");
   if (model.resourceTemplates.length) use("it has resource templates", "resources/templates/list");
-  if (caps.resources?.subscribe) use("it declares resources.subscribe", "resources/subscribe", "resources/unsubscribe", "notifications/resources/updated");
+  if (caps.resources?.subscribe)
+    use(
+      "it declares resources.subscribe",
+      "resources/subscribe",
+      "resources/unsubscribe",
+      "notifications/resources/updated",
+    );
   if (caps.resources?.listChanged) use("it declares resources.listChanged", "notifications/resources/list_changed");
   if (model.prompts.length || caps.prompts) use("it has prompts", "prompts/list", "prompts/get");
   if (caps.prompts?.listChanged) use("it declares prompts.listChanged", "notifications/prompts/list_changed");
@@ -51,7 +74,8 @@ function capabilityPaths(model: ServerModel): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(model.capabilities)) {
     out.push(k);
-    if (k !== "experimental" && k !== "extensions" && v && typeof v === "object") for (const [s, on] of Object.entries(v)) if (on === true) out.push(`${k}.${s}`);
+    if (k !== "experimental" && k !== "extensions" && v && typeof v === "object")
+      for (const [s, on] of Object.entries(v)) if (on === true) out.push(`${k}.${s}`);
   }
   return out;
 }
@@ -65,17 +89,36 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
 
   for (const m of diff.methods.removed) {
     const why = used.get(m.method);
-    if (why) out.push({ kind: "method-removed", pointer: "", message: `uses ${m.method} (${why}), removed in ${diff.to}`, subject: m.method });
+    if (why)
+      out.push({
+        kind: "method-removed",
+        pointer: "",
+        message: `uses ${m.method} (${why}), removed in ${diff.to}`,
+        subject: m.method,
+      });
   }
   for (const r of diff.methods.renamed) {
     const why = used.get(r.from);
-    if (why) out.push({ kind: "method-removed", pointer: "", message: `uses ${r.from} (${why}), renamed to ${r.to} in ${diff.to}`, subject: r.from });
+    if (why)
+      out.push({
+        kind: "method-removed",
+        pointer: "",
+        message: `uses ${r.from} (${why}), renamed to ${r.to} in ${diff.to}`,
+        subject: r.from,
+      });
   }
   for (const c of diff.methods.changed) {
     const why = used.get(c.method);
     if (!why || c.what === "messageType") continue;
-    const show = (v: string | null) => (v === null ? "none" : c.what !== "direction" ? v : v === "client" ? "C->S" : v === "server" ? "S->C" : "both");
-    out.push({ kind: "method-changed", pointer: "", message: `uses ${c.method} (${why}): ${c.what} ${show(c.before)} -> ${show(c.after)} in ${diff.to}`, subject: c.method, field: c.what });
+    const show = (v: string | null) =>
+      v === null ? "none" : c.what !== "direction" ? v : v === "client" ? "C->S" : v === "server" ? "S->C" : "both";
+    out.push({
+      kind: "method-changed",
+      pointer: "",
+      message: `uses ${c.method} (${why}): ${c.what} ${show(c.before)} -> ${show(c.after)} in ${diff.to}`,
+      subject: c.method,
+      field: c.what,
+    });
   }
   // Results this server sends: fields they must now carry.
   const inA = new Set(diff.methods.removed.map((m) => m.method));
@@ -86,9 +129,21 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
     const result = to.resultType;
     for (const f of typeChanges.get(result) ?? []) {
       if ((f.change === "added" && f.required) || f.change === "required") {
-        out.push({ kind: "result-needs-field", pointer: "", message: `its ${method} results (${result}) need ${f.field} in ${diff.to}`, subject: method, field: f.field });
+        out.push({
+          kind: "result-needs-field",
+          pointer: "",
+          message: `its ${method} results (${result}) need ${f.field} in ${diff.to}`,
+          subject: method,
+          field: f.field,
+        });
       } else if (f.change === "narrowed" || f.change === "changed") {
-        out.push({ kind: "result-field-changed", pointer: "", message: `its ${method} results (${result}): ${f.field} ${f.change} (${f.before} -> ${f.after}) in ${diff.to}`, subject: method, field: f.field });
+        out.push({
+          kind: "result-field-changed",
+          pointer: "",
+          message: `its ${method} results (${result}): ${f.field} ${f.change} (${f.before} -> ${f.after}) in ${diff.to}`,
+          subject: method,
+          field: f.field,
+        });
       }
     }
   }
@@ -99,21 +154,53 @@ export function manifestImpact(diff: ProtocolDiff, model: ServerModel, target: M
     for (const e of entries) {
       for (const f of fields) {
         if (f.change === "removed" && f.field in e.definition) {
-          out.push({ kind: "entry-field-removed", pointer: `${e.pointer}/${f.field}`, message: `${type} ${JSON.stringify(e.name)} sets ${f.field}, removed from ${type} in ${diff.to} (not published there)`, subject: type, field: f.field, entry: `${section}/${e.name}` });
+          out.push({
+            kind: "entry-field-removed",
+            pointer: `${e.pointer}/${f.field}`,
+            message: `${type} ${JSON.stringify(e.name)} sets ${f.field}, removed from ${type} in ${diff.to} (not published there)`,
+            subject: type,
+            field: f.field,
+            entry: `${section}/${e.name}`,
+          });
         }
         if (((f.change === "added" && f.required) || f.change === "required") && !(f.field in e.definition)) {
-          out.push({ kind: "entry-field-required", pointer: e.pointer, message: `${type} ${JSON.stringify(e.name)} lacks ${f.field}, required in ${diff.to}`, subject: type, field: f.field, entry: `${section}/${e.name}` });
+          out.push({
+            kind: "entry-field-required",
+            pointer: e.pointer,
+            message: `${type} ${JSON.stringify(e.name)} lacks ${f.field}, required in ${diff.to}`,
+            subject: type,
+            field: f.field,
+            entry: `${section}/${e.name}`,
+          });
         }
       }
     }
-    if (removedTypes.has(type) && entries.length) out.push({ kind: "entry-field-removed", pointer: `/${section}`, message: `${type} no longer exists in ${diff.to}`, subject: type });
+    if (removedTypes.has(type) && entries.length)
+      out.push({
+        kind: "entry-field-removed",
+        pointer: `/${section}`,
+        message: `${type} no longer exists in ${diff.to}`,
+        subject: type,
+      });
   }
-  const removedCaps = new Set(diff.capabilities.fields.filter((c) => c.side === "server" && c.change === "removed").map((c) => c.path));
+  const removedCaps = new Set(
+    diff.capabilities.fields.filter((c) => c.side === "server" && c.change === "removed").map((c) => c.path),
+  );
   for (const p of capabilityPaths(model)) {
-    if (removedCaps.has(p)) out.push({ kind: "capability-removed", pointer: `/capabilities/${p.replace(".", "/")}`, message: `declares capability ${p}, removed from ServerCapabilities in ${diff.to}`, subject: p });
+    if (removedCaps.has(p))
+      out.push({
+        kind: "capability-removed",
+        pointer: `/capabilities/${p.replace(".", "/")}`,
+        message: `declares capability ${p}, removed from ServerCapabilities in ${diff.to}`,
+        subject: p,
+      });
   }
   if (!model.revisions.includes(diff.to)) {
-    out.push({ kind: "revision-not-served", pointer: "/revisions", message: `does not list ${diff.to} in revisions (speaks ${model.revisions.join(", ")})` });
+    out.push({
+      kind: "revision-not-served",
+      pointer: "/revisions",
+      message: `does not list ${diff.to} in revisions (speaks ${model.revisions.join(", ")})`,
+    });
   }
   return out;
 }

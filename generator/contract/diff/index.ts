@@ -31,9 +31,16 @@ export function runDiff(options: DiffOptions): DiffResult {
   const a = loadProtocol(options.from, options.warn);
   const b = loadProtocol(options.to, options.warn);
   const diff = diffProtocols(a, b);
-  if (options.manifest === undefined) return { diff, text: renderDiff(diff), json: JSON.stringify(diff, null, 2) + "\n" };
+  if (options.manifest === undefined)
+    return { diff, text: renderDiff(diff), json: JSON.stringify(diff, null, 2) + "\n" };
   const model = loadManifestModel(options.manifest);
   const impact = manifestImpact(diff, model, methodFacts(b));
   const verdict = verdictFor(diff, impact, model, options.manifest);
-  return { diff, impact, verdict, text: renderVerdict(verdict), json: JSON.stringify({ ...diff, impact, verdict }, null, 2) + "\n" };
+  return {
+    diff,
+    impact,
+    verdict,
+    text: renderVerdict(verdict),
+    json: JSON.stringify({ ...diff, impact, verdict }, null, 2) + "\n",
+  };
 }

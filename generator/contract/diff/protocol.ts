@@ -98,7 +98,14 @@ export function methodFacts(model: ProtocolModel): MethodFacts[] {
   }
   for (const [method, r] of Object.entries(inputRequests ?? {})) {
     if (out.some((m) => m.method === method)) continue;
-    out.push({ method, kind: "input-request", from: "server", messageType: r.messageType, resultType: r.resultType, capability: r.capability });
+    out.push({
+      method,
+      kind: "input-request",
+      from: "server",
+      messageType: r.messageType,
+      resultType: r.resultType,
+      capability: r.capability,
+    });
   }
   return out.sort((a, b) => (a.method < b.method ? -1 : a.method > b.method ? 1 : 0));
 }
@@ -139,7 +146,9 @@ type Props = { properties: { [k: string]: unknown }; required: Set<string> };
 
 function objectProps(schema: unknown): Props | null {
   if (!isPlainObject(schema) || !isPlainObject(schema.properties)) return null;
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [],
+  );
   return { properties: schema.properties, required };
 }
 
@@ -151,7 +160,15 @@ function diffFields(before: unknown, after: unknown, rootA: unknown, rootB: unkn
     const sa = valueShape(before, rootA, false);
     const sb = valueShape(after, rootB, false);
     const c = compareShapes(sa, sb);
-    if (pa || pb) return [{ field: "", change: "changed", before: pa ? "object" : describeShape(sa), after: pb ? "object" : describeShape(sb) }];
+    if (pa || pb)
+      return [
+        {
+          field: "",
+          change: "changed",
+          before: pa ? "object" : describeShape(sa),
+          after: pb ? "object" : describeShape(sb),
+        },
+      ];
     return c === "same" ? [] : [{ field: "", change: c, before: describeShape(sa), after: describeShape(sb) }];
   }
   const out: FieldChange[] = [];
@@ -223,9 +240,16 @@ function capabilityPaths(model: ProtocolModel, typeName: string): Set<string> {
   return out;
 }
 
-function diffCapabilities(a: ProtocolModel, b: ProtocolModel, methods: ProtocolDiff["methods"]): ProtocolDiff["capabilities"] {
+function diffCapabilities(
+  a: ProtocolModel,
+  b: ProtocolModel,
+  methods: ProtocolDiff["methods"],
+): ProtocolDiff["capabilities"] {
   const fields: CapabilityChange[] = [];
-  for (const [side, type] of [["server", "ServerCapabilities"], ["client", "ClientCapabilities"]] as const) {
+  for (const [side, type] of [
+    ["server", "ServerCapabilities"],
+    ["client", "ClientCapabilities"],
+  ] as const) {
     const pa = capabilityPaths(a, type);
     const pb = capabilityPaths(b, type);
     for (const p of [...pb].filter((x) => !pa.has(x)).sort()) fields.push({ side, path: p, change: "added" });
@@ -236,5 +260,11 @@ function diffCapabilities(a: ProtocolModel, b: ProtocolModel, methods: ProtocolD
 
 export function diffProtocols(a: ProtocolModel, b: ProtocolModel): ProtocolDiff {
   const methods = diffMethods(methodFacts(a), methodFacts(b));
-  return { from: a.revision, to: b.revision, methods, capabilities: diffCapabilities(a, b, methods), types: diffTypes(a, b) };
+  return {
+    from: a.revision,
+    to: b.revision,
+    methods,
+    capabilities: diffCapabilities(a, b, methods),
+    types: diffTypes(a, b),
+  };
 }

@@ -38,7 +38,10 @@ export function renderDiff(diff: ProtocolDiff): string {
   const m = diff.methods;
   section("Methods added", m.added.map(method));
   section("Methods removed", m.removed.map(method));
-  section("Methods renamed", m.renamed.map((r) => `${r.from} -> ${r.to} (same ${r.via})`));
+  section(
+    "Methods renamed",
+    m.renamed.map((r) => `${r.from} -> ${r.to} (same ${r.via})`),
+  );
   section(
     "Methods changed",
     m.changed.map((c) => {
@@ -46,8 +49,14 @@ export function renderDiff(diff: ProtocolDiff): string {
       return `${c.method}: ${c.what} ${show(c.before)} -> ${show(c.after)}`;
     }),
   );
-  section("Capabilities", diff.capabilities.fields.map((c) => `${c.change === "added" ? "+" : "-"} ${c.side} ${c.path}`));
-  section("Capability gates", diff.capabilities.gates.map((g) => `${g.method}: ${g.before ?? "none"} -> ${g.after ?? "none"}`));
+  section(
+    "Capabilities",
+    diff.capabilities.fields.map((c) => `${c.change === "added" ? "+" : "-"} ${c.side} ${c.path}`),
+  );
+  section(
+    "Capability gates",
+    diff.capabilities.gates.map((g) => `${g.method}: ${g.before ?? "none"} -> ${g.after ?? "none"}`),
+  );
   section("Types added", diff.types.added);
   section("Types removed", diff.types.removed);
   lines.push(`Types changed (${diff.types.changed.length})`);

@@ -56,10 +56,17 @@ export async function runPull(options: PullOptions): Promise<PullResult> {
   for (const p of pulled.problems) log(`problem: ${p}`);
   writeAtomically(outPath, pulled.text);
   const m = pulled.loaded.manifest;
-  const counts = { tools: m.tools?.length ?? 0, prompts: m.prompts?.length ?? 0, resources: m.resources?.length ?? 0, resourceTemplates: m.resourceTemplates?.length ?? 0 };
+  const counts = {
+    tools: m.tools?.length ?? 0,
+    prompts: m.prompts?.length ?? 0,
+    resources: m.resources?.length ?? 0,
+    resourceTemplates: m.resourceTemplates?.length ?? 0,
+  };
   const listed = snapshot.listed ?? counts;
   // Fewer entries written than the server listed is never silent.
-  const leftOut = (["tools", "prompts", "resources", "resourceTemplates"] as const).flatMap((k) => (listed[k] > counts[k] ? [`${listed[k] - counts[k]} of the ${listed[k]} ${k} listed`] : []));
+  const leftOut = (["tools", "prompts", "resources", "resourceTemplates"] as const).flatMap((k) =>
+    listed[k] > counts[k] ? [`${listed[k] - counts[k]} of the ${listed[k]} ${k} listed`] : [],
+  );
   let summary =
     `wrote ${display}: ${m.name} ${m.version}, revisions ${snapshot.revisions.join(", ")}; ` +
     `${counts.tools} tools, ${counts.prompts} prompts, ${counts.resources} resources, ${counts.resourceTemplates} templates` +
@@ -71,8 +78,23 @@ export async function runPull(options: PullOptions): Promise<PullResult> {
     // loader's warnings (generate finds them again in the same text: printed once)
     const reported = new Set(pulled.loaded.diagnostics.map(formatWarning));
     const warn = (w: string) => void (reported.has(w) || log(`warning: ${w}`));
-    const r = await generate({ manifest: outPath, out: resolve(cwd, options.client), cwd, config: false, lenient: true, warn });
+    const r = await generate({
+      manifest: outPath,
+      out: resolve(cwd, options.client),
+      cwd,
+      config: false,
+      lenient: true,
+      warn,
+    });
     summary += `\n${r.targets.map((t) => `${t.out}: ${t.written ? `wrote ${t.files.length} files` : "up to date"}`).join("\n")}`;
   }
-  return { out: display, text: pulled.text, problems: pulled.problems, revisions: snapshot.revisions, counts, listed, summary };
+  return {
+    out: display,
+    text: pulled.text,
+    problems: pulled.problems,
+    revisions: snapshot.revisions,
+    counts,
+    listed,
+    summary,
+  };
 }

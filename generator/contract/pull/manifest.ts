@@ -43,11 +43,16 @@ function capabilities(caps: { [key: string]: unknown }): { [key: string]: unknow
   };
   if (isObj(caps.logging)) out.logging = {};
   if (isObj(caps.completions)) out.completions = {};
-  for (const [k, names] of [["tools", ["listChanged"]], ["resources", ["subscribe", "listChanged"]], ["prompts", ["listChanged"]]] as const) {
+  for (const [k, names] of [
+    ["tools", ["listChanged"]],
+    ["resources", ["subscribe", "listChanged"]],
+    ["prompts", ["listChanged"]],
+  ] as const) {
     const f = flags(caps[k], [...names]);
     if (Object.keys(f).length) out[k] = f;
   }
-  for (const k of ["experimental", "extensions"]) if (isObj(caps[k]) && Object.keys(caps[k] as object).length) out[k] = caps[k];
+  for (const k of ["experimental", "extensions"])
+    if (isObj(caps[k]) && Object.keys(caps[k] as object).length) out[k] = caps[k];
   // The extensions mcpgen implements are declared by what the manifest holds (skills, ui:// views),
   // never copied: a pulled manifest has no skills, and its views declare the Apps extension again.
   if (isObj(out.extensions)) {
@@ -105,7 +110,9 @@ function entryKey(manifest: { [key: string]: unknown }, pointer: string): string
 
 /** Defects the client kept an entry despite, for entries nothing else reported (the loader checks schemas, not every field). */
 function untold(notes: ListNote[], told: Set<string>): string[] {
-  return notes.filter((n) => n.kept === true && !(n.entryName !== undefined && told.has(`${n.section}/${n.entryName}`))).map((n) => n.message);
+  return notes
+    .filter((n) => n.kept === true && !(n.entryName !== undefined && told.has(`${n.section}/${n.entryName}`)))
+    .map((n) => n.message);
 }
 
 /**
@@ -119,13 +126,20 @@ function repairInputSchemas(manifest: { [key: string]: unknown }, problems: stri
     if (isObj(schema)) return;
     const what = schema === undefined ? "missing" : `not an object (${String(JSON.stringify(schema)).slice(0, 60)})`;
     tools[i] = { ...tool, inputSchema: { type: "object" } };
-    problems.push(`/tools/${i}/inputSchema: ${what}; tool ${JSON.stringify(tool.name)} published with {"type":"object"} (any arguments)`);
+    problems.push(
+      `/tools/${i}/inputSchema: ${what}; tool ${JSON.stringify(tool.name)} published with {"type":"object"} (any arguments)`,
+    );
     told.add(`tools/${String(tool.name)}`);
   });
 }
 
 /** Leaves out every entry an error points into; false when an error is outside any entry. */
-function dropRejected(manifest: { [key: string]: unknown }, diagnostics: Diagnostic[], problems: string[], told: Set<string>): boolean {
+function dropRejected(
+  manifest: { [key: string]: unknown },
+  diagnostics: Diagnostic[],
+  problems: string[],
+  told: Set<string>,
+): boolean {
   const doomed = new Map<Section, Set<number>>();
   for (const d of diagnostics) {
     if (d.severity !== "error") continue;

@@ -53,11 +53,20 @@ async function listAll(client: McpClient, caps: { [key: string]: unknown }) {
     } catch (e) {
       // Servers announce a capability for one of its lists and leave the other unimplemented.
       if ((e as { code?: unknown }).code !== METHOD_NOT_FOUND) throw e;
-      listNotes.push({ section, message: `${method}: the server announces ${capability} but answered -32601 (${(e as Error).message}); no ${section} pulled` });
+      listNotes.push({
+        section,
+        message: `${method}: the server announces ${capability} but answered -32601 (${(e as Error).message}); no ${section} pulled`,
+      });
       return [];
     }
     if (entries.length > MAX_ENTRIES) throw new Error(`${method}: more than ${MAX_ENTRIES} entries`);
-    for (const p of client.listProblems) listNotes.push({ section, message: p.message, kept: p.kept, ...(p.entryName === undefined ? {} : { entryName: p.entryName }) });
+    for (const p of client.listProblems)
+      listNotes.push({
+        section,
+        message: p.message,
+        kept: p.kept,
+        ...(p.entryName === undefined ? {} : { entryName: p.entryName }),
+      });
     listed[section] = entries.length + client.listProblems.filter((p) => !p.kept).length;
     return entries as { [key: string]: unknown }[];
   };
@@ -65,7 +74,9 @@ async function listAll(client: McpClient, caps: { [key: string]: unknown }) {
     tools: await list("tools", "tools/list", "tools", () => client.listTools()),
     prompts: await list("prompts", "prompts/list", "prompts", () => client.listPrompts()),
     resources: await list("resources", "resources/list", "resources", () => client.listResources()),
-    resourceTemplates: await list("resourceTemplates", "resources/templates/list", "resources", () => client.listResourceTemplates()),
+    resourceTemplates: await list("resourceTemplates", "resources/templates/list", "resources", () =>
+      client.listResourceTemplates(),
+    ),
     listed,
     listNotes,
   };
@@ -76,28 +87,42 @@ async function listAll(client: McpClient, caps: { [key: string]: unknown }) {
  * like, and a manifest declares them under `skills` from folders. Their SKILL.md files, which
  * `resources/list` lists too, are left out of the pulled resources, with a note.
  */
-async function leaveOutSkills(client: McpClient, lists: { resources: { [key: string]: unknown }[]; listNotes: ListNote[] }): Promise<void> {
+async function leaveOutSkills(
+  client: McpClient,
+  lists: { resources: { [key: string]: unknown }[]; listNotes: ListNote[] },
+): Promise<void> {
   const { SkillsClient } = await import("@mcpgen/runtime/skills/client");
   const skills = new SkillsClient(client);
   if (!skills.declared) return;
   const uris = new Set((await skills.list()).map((s) => s.uri));
   const before = lists.resources.length;
   lists.resources = lists.resources.filter((r) => !uris.has(r.uri as string));
-  lists.listNotes.push({ section: "resources", message: `the server publishes ${uris.size} skill(s) (Skills extension), not pulled: their ${before - lists.resources.length} SKILL.md resource(s) are left out; declare the skills under "skills"`, kept: false });
+  lists.listNotes.push({
+    section: "resources",
+    message: `the server publishes ${uris.size} skill(s) (Skills extension), not pulled: their ${before - lists.resources.length} SKILL.md resource(s) are left out; declare the skills under "skills"`,
+    kept: false,
+  });
 }
 
 /**
  * Connects, lists everything, then asks once per older revision the client knows whether the
  * server accepts it (a fresh connection each, since a session speaks one revision).
  */
-export async function takeSnapshot(options: ConnectOptions, log: (line: string) => void = () => {}): Promise<ServerSnapshot> {
+export async function takeSnapshot(
+  options: ConnectOptions,
+  log: (line: string) => void = () => {},
+): Promise<ServerSnapshot> {
   const conn = await connect(options);
   const timeout = options.timeoutMs ?? 10_000;
   let snapshot: ServerSnapshot;
   try {
     const caps = conn.client.serverCapabilities as { [key: string]: unknown };
     // Four lists of at most 10,000 pages each are bounded by the per-request timeout; the whole listing by this.
-    const lists = await withDeadline(listAll(conn.client, caps), timeout * 20, `listing of ${conn.target} not finished`);
+    const lists = await withDeadline(
+      listAll(conn.client, caps),
+      timeout * 20,
+      `listing of ${conn.target} not finished`,
+    );
     await leaveOutSkills(conn.client, lists);
     snapshot = {
       serverInfo: { ...(conn.client.serverInfo as unknown as { [key: string]: unknown }) },
@@ -107,7 +132,9 @@ export async function takeSnapshot(options: ConnectOptions, log: (line: string) 
       ...lists,
     };
   } catch (e) {
-    const said = conn.stderr().trim() ? ` (server stderr: ${conn.stderr().trim().split("\n").slice(-5).join(" | ")})` : "";
+    const said = conn.stderr().trim()
+      ? ` (server stderr: ${conn.stderr().trim().split("\n").slice(-5).join(" | ")})`
+      : "";
     throw new McpgenError(`${conn.target}: ${e instanceof Error ? e.message : String(e)}${said}`);
   } finally {
     await conn.close();

@@ -35,16 +35,30 @@ export interface VerifyResult extends VerifyReport {
   json: string;
 }
 
-const errorText = (e: unknown) => (e instanceof McpError ? `JSON-RPC error ${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
+const errorText = (e: unknown) =>
+  e instanceof McpError ? `JSON-RPC error ${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
 
-async function protocolBasics(client: McpClient, manifest: Manifest, options: VerifyOptions, checks: Check[]): Promise<void> {
+async function protocolBasics(
+  client: McpClient,
+  manifest: Manifest,
+  options: VerifyOptions,
+  checks: Check[],
+): Promise<void> {
   const speaks: readonly string[] = manifest.revisions ?? KNOWN_REVISIONS;
   const v = client.protocolVersion;
   if (!speaks.includes(v)) {
-    checks.push({ check: "protocol/version", status: "fail", message: `negotiated ${v}, but the manifest speaks ${speaks.join(", ")}` });
+    checks.push({
+      check: "protocol/version",
+      status: "fail",
+      message: `negotiated ${v}, but the manifest speaks ${speaks.join(", ")}`,
+    });
   } else if (v < MODERN_REVISION && speaks.includes(MODERN_REVISION)) {
     // The client probes for 2026-07-28 first and only falls back to initialize when the server does not answer it.
-    checks.push({ check: "protocol/version", status: "fail", message: `negotiated ${v}: the manifest lists ${MODERN_REVISION}, but the server did not answer the server/discover probe` });
+    checks.push({
+      check: "protocol/version",
+      status: "fail",
+      message: `negotiated ${v}: the manifest lists ${MODERN_REVISION}, but the server did not answer the server/discover probe`,
+    });
   } else {
     checks.push({ check: "protocol/version", status: "pass", message: `negotiated ${v}, which the manifest lists` });
   }
@@ -52,10 +66,14 @@ async function protocolBasics(client: McpClient, manifest: Manifest, options: Ve
     checks.push({ check: "protocol/ping", status: "skip", message: `${v} has no ping` });
     // McpClient.ping() in this era is an uncached server/discover: the liveness check 2026-07-28 leaves.
     await client.ping().then(
-      () => checks.push({ check: "protocol/discover", status: "pass", message: "an uncached server/discover answered" }),
+      () =>
+        checks.push({ check: "protocol/discover", status: "pass", message: "an uncached server/discover answered" }),
       (e: unknown) => checks.push({ check: "protocol/discover", status: "fail", message: errorText(e) }),
     );
-    const legacy = speaks.filter((r) => r < MODERN_REVISION).sort().reverse()[0];
+    const legacy = speaks
+      .filter((r) => r < MODERN_REVISION)
+      .sort()
+      .reverse()[0];
     if (legacy !== undefined) await legacyStillServed(legacy, options, checks);
   } else {
     await client.ping().then(
@@ -86,8 +104,15 @@ async function unknownTool(client: McpClient, checks: Check[]): Promise<void> {
   await client.callTool(name, {}).then(
     (r) => {
       if (r.isError !== true) return checks.push({ check, status: "fail", message: `${call} succeeded; ${rule}` });
-      const said = r.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ").slice(0, 120);
-      return checks.push({ check, status: "fail", message: `${call} was answered with a tool result (isError: true${said ? `, ${JSON.stringify(said)}` : ""}); ${rule}: isError is for errors the tool itself reports` });
+      const said = r.content
+        .map((c) => (c.type === "text" ? c.text : `[${c.type}]`))
+        .join(" ")
+        .slice(0, 120);
+      return checks.push({
+        check,
+        status: "fail",
+        message: `${call} was answered with a tool result (isError: true${said ? `, ${JSON.stringify(said)}` : ""}); ${rule}: isError is for errors the tool itself reports`,
+      });
     },
     (e: unknown) =>
       checks.push(
@@ -107,7 +132,11 @@ async function legacyStillServed(revision: string, options: VerifyOptions, check
   try {
     conn = await connect({ ...options, protocolVersion: revision });
   } catch (e) {
-    checks.push({ check, status: "fail", message: `the manifest lists ${revision}, but initialize failed: ${errorText(e)}` });
+    checks.push({
+      check,
+      status: "fail",
+      message: `the manifest lists ${revision}, but initialize failed: ${errorText(e)}`,
+    });
     return;
   }
   try {
@@ -122,15 +151,28 @@ async function legacyStillServed(revision: string, options: VerifyOptions, check
   }
 }
 
-async function callExamples(client: McpClient, manifest: Manifest, model: ServerModel, served: Map<string, unknown>, checks: Check[]): Promise<void> {
+async function callExamples(
+  client: McpClient,
+  manifest: Manifest,
+  model: ServerModel,
+  served: Map<string, unknown>,
+  checks: Check[],
+): Promise<void> {
   for (const tool of model.tools) {
     const examples = manifest.tools?.[tool.index]?.examples ?? [];
     if (!served.has(tool.name)) continue;
     if (examples.length === 0) {
-      checks.push({ check: `tools/${tool.name} examples`, status: "skip", message: `no examples in the manifest (add "examples" at ${tool.pointer} to call it)` });
+      checks.push({
+        check: `tools/${tool.name} examples`,
+        status: "skip",
+        message: `no examples in the manifest (add "examples" at ${tool.pointer} to call it)`,
+      });
       continue;
     }
-    const output = tool.outputSchema !== null && !tool.outputFallback ? compileToolSchema(tool.outputSchema, `${tool.pointer}/outputSchema`) : null;
+    const output =
+      tool.outputSchema !== null && !tool.outputFallback
+        ? compileToolSchema(tool.outputSchema, `${tool.pointer}/outputSchema`)
+        : null;
     for (const [i, example] of examples.entries()) {
       const label = `tools/${tool.name} example ${i}${example.name ? ` (${example.name})` : ""}`;
       const at = `${tool.pointer}/examples/${i}`;
@@ -143,18 +185,39 @@ async function callExamples(client: McpClient, manifest: Manifest, model: Server
       }
       const expectError = example.isError === true;
       if ((result.isError === true) !== expectError) {
-        const text = result.content.map((c) => (c.type === "text" ? c.text : `[${c.type}]`)).join(" ").slice(0, 200);
-        checks.push({ check: label, status: "fail", message: expectError ? `expected a tool error (${at}/isError), got a result` : `the tool reported an error: ${text}` });
+        const text = result.content
+          .map((c) => (c.type === "text" ? c.text : `[${c.type}]`))
+          .join(" ")
+          .slice(0, 200);
+        checks.push({
+          check: label,
+          status: "fail",
+          message: expectError
+            ? `expected a tool error (${at}/isError), got a result`
+            : `the tool reported an error: ${text}`,
+        });
         continue;
       }
       if (expectError || output === null) {
-        checks.push({ check: label, status: "pass", message: expectError ? "reported a tool error, as expected" : "returned a result (no outputSchema to check)" });
+        checks.push({
+          check: label,
+          status: "pass",
+          message: expectError ? "reported a tool error, as expected" : "returned a result (no outputSchema to check)",
+        });
         continue;
       }
       if (result.structuredContent === undefined) {
-        checks.push({ check: label, status: "fail", message: `no structuredContent, but ${tool.pointer}/outputSchema declares one` });
+        checks.push({
+          check: label,
+          status: "fail",
+          message: `no structuredContent, but ${tool.pointer}/outputSchema declares one`,
+        });
       } else if (!output.validate(result.structuredContent)) {
-        checks.push({ check: label, status: "fail", message: `structuredContent does not satisfy ${tool.pointer}/outputSchema: ${output.errors()}` });
+        checks.push({
+          check: label,
+          status: "fail",
+          message: `structuredContent does not satisfy ${tool.pointer}/outputSchema: ${output.errors()}`,
+        });
       } else {
         checks.push({ check: label, status: "pass", message: "structuredContent satisfies outputSchema" });
       }
@@ -166,7 +229,11 @@ export async function runVerify(options: VerifyOptions): Promise<VerifyResult> {
   const loaded = loadManifest(options.manifest, options.manifest, { lenient: options.lenient ?? false });
   const model = buildServerModel(loaded);
   const bad = checkToolExamples(loaded.manifest, model);
-  if (bad.length) throw new InputError(options.manifest, bad.map((p) => ({ ...p, file: options.manifest, ...loaded.locate(p.pointer) })));
+  if (bad.length)
+    throw new InputError(
+      options.manifest,
+      bad.map((p) => ({ ...p, file: options.manifest, ...loaded.locate(p.pointer) })),
+    );
 
   const conn = await connect(options);
   const checks: Check[] = [];

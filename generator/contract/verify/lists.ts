@@ -43,38 +43,81 @@ interface Section {
 }
 
 const SECTIONS: Section[] = [
-  { kind: "tools", key: "name", strict: ["inputSchema", "outputSchema"], schemas: ["inputSchema", "outputSchema"], list: (c) => c.listTools() },
+  {
+    kind: "tools",
+    key: "name",
+    strict: ["inputSchema", "outputSchema"],
+    schemas: ["inputSchema", "outputSchema"],
+    list: (c) => c.listTools(),
+  },
   { kind: "prompts", key: "name", strict: ["arguments"], list: (c) => c.listPrompts() },
   { kind: "resources", key: "uri", strict: ["mimeType"], list: (c) => c.listResources() },
   { kind: "resourceTemplates", key: "name", strict: ["uriTemplate"], list: (c) => c.listResourceTemplates() },
 ];
 
-const CAPABILITY: Record<Section["kind"], "tools" | "prompts" | "resources"> = { tools: "tools", prompts: "prompts", resources: "resources", resourceTemplates: "resources" };
+const CAPABILITY: Record<Section["kind"], "tools" | "prompts" | "resources"> = {
+  tools: "tools",
+  prompts: "prompts",
+  resources: "resources",
+  resourceTemplates: "resources",
+};
 
 /** Checks every list; returns the served tools (for the example calls). `skills`: the manifest's, whose SKILL.md files resources/list lists too. */
-export async function checkLists(client: McpClient, manifest: Manifest, checks: Check[], skills: readonly SkillModel[] = []): Promise<Map<string, Entry>> {
+export async function checkLists(
+  client: McpClient,
+  manifest: Manifest,
+  checks: Check[],
+  skills: readonly SkillModel[] = [],
+): Promise<Map<string, Entry>> {
   let servedTools = new Map<string, Entry>();
   const caps = client.serverCapabilities as { [key: string]: unknown };
   for (const s of SECTIONS) {
     const declared = ((manifest[s.kind] ?? []) as Entry[]).map((e, i) => ({ e, pointer: `/${s.kind}/${i}` }));
-    if (s.kind === "resources") for (const k of skills) declared.push({ e: { uri: k.uri, name: k.frontmatter.name, description: k.frontmatter.description, mimeType: "text/markdown" }, pointer: k.pointer });
+    if (s.kind === "resources")
+      for (const k of skills)
+        declared.push({
+          e: {
+            uri: k.uri,
+            name: k.frontmatter.name,
+            description: k.frontmatter.description,
+            mimeType: "text/markdown",
+          },
+          pointer: k.pointer,
+        });
     let served: Entry[] = [];
     if (caps[CAPABILITY[s.kind]]) {
       try {
         served = (await s.list(client)) as Entry[];
-        checks.push({ check: `${s.kind}/list`, status: "pass", message: `${served.length} listed (pagination followed to the end)` });
+        checks.push({
+          check: `${s.kind}/list`,
+          status: "pass",
+          message: `${served.length} listed (pagination followed to the end)`,
+        });
       } catch (e) {
-        checks.push({ check: `${s.kind}/list`, status: "fail", message: `listing failed: ${e instanceof Error ? e.message : String(e)}` });
+        checks.push({
+          check: `${s.kind}/list`,
+          status: "fail",
+          message: `listing failed: ${e instanceof Error ? e.message : String(e)}`,
+        });
         continue;
       }
     } else if (declared.length) {
-      checks.push({ check: `${s.kind}/list`, status: "fail", message: `the manifest declares ${declared.length} but the server does not announce the ${CAPABILITY[s.kind]} capability` });
+      checks.push({
+        check: `${s.kind}/list`,
+        status: "fail",
+        message: `the manifest declares ${declared.length} but the server does not announce the ${CAPABILITY[s.kind]} capability`,
+      });
       continue;
     }
     const byKey = new Map<string, Entry>();
     for (const e of served) {
       const k = String(e[s.key]);
-      if (byKey.has(k)) checks.push({ check: `${s.kind}/list`, status: "fail", message: `${JSON.stringify(k)} listed twice (pagination repeats entries?)` });
+      if (byKey.has(k))
+        checks.push({
+          check: `${s.kind}/list`,
+          status: "fail",
+          message: `${JSON.stringify(k)} listed twice (pagination repeats entries?)`,
+        });
       byKey.set(k, e);
     }
     if (s.kind === "tools") servedTools = byKey;
@@ -97,12 +140,22 @@ export async function checkLists(client: McpClient, manifest: Manifest, checks: 
           continue;
         }
         const d = firstDifference(e[f], live[f]);
-        if (d !== null) problems.push(`${f} differs at ${pointer}/${f}${d} (manifest ${clip(atPointer(e[f], d))}, served ${clip(atPointer(live[f], d))})`);
+        if (d !== null)
+          problems.push(
+            `${f} differs at ${pointer}/${f}${d} (manifest ${clip(atPointer(e[f], d))}, served ${clip(atPointer(live[f], d))})`,
+          );
       }
       if (problems.length) checks.push({ check: what, status: "fail", message: problems.join("; ") });
-      else checks.push({ check: what, status: "pass", message: prose.length ? `matches (note: ${prose.join(", ")} differ)` : "matches" });
+      else
+        checks.push({
+          check: what,
+          status: "pass",
+          message: prose.length ? `matches (note: ${prose.join(", ")} differ)` : "matches",
+        });
     }
-    for (const k of byKey.keys()) if (!declaredKeys.has(k)) checks.push({ check: `${s.kind}/${k}`, status: "fail", message: "served but not in the manifest" });
+    for (const k of byKey.keys())
+      if (!declaredKeys.has(k))
+        checks.push({ check: `${s.kind}/${k}`, status: "fail", message: "served but not in the manifest" });
   }
   return servedTools;
 }
@@ -110,18 +163,25 @@ export async function checkLists(client: McpClient, manifest: Manifest, checks: 
 /** A declared schema against the served one: a problem when they accept different values; annotation differences as notes. */
 function schemaAgreement(declared: unknown, served: unknown, at: string): { problem?: string; notes: string[] } {
   if (declared === undefined || served === undefined) {
-    return declared === served ? { notes: [] } : { problem: `differs at ${at} (manifest ${clip(declared)}, served ${clip(served)})`, notes: [] };
+    return declared === served
+      ? { notes: [] }
+      : { problem: `differs at ${at} (manifest ${clip(declared)}, served ${clip(served)})`, notes: [] };
   }
   const c = compareSchemas(declared, served);
   const notes = c.annotations.length ? [`annotations (${shortList(c.annotations.map((p) => at + p))})`] : [];
   if (c.difference === null) return { notes };
   const d = c.difference;
   const undecided = c.undecided ? ` (not compared by meaning: ${c.undecided}; the texts differ)` : "";
-  return { problem: `differs at ${at}${d.pointer} (manifest ${clip(d.first)}, served ${clip(d.second)})${undecided}`, notes };
+  return {
+    problem: `differs at ${at}${d.pointer} (manifest ${clip(d.first)}, served ${clip(d.second)})${undecided}`,
+    notes,
+  };
 }
 
 function shortList(items: string[], shown = 3): string {
-  return items.length <= shown ? items.join(", ") : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
+  return items.length <= shown
+    ? items.join(", ")
+    : `${items.slice(0, shown).join(", ")} and ${items.length - shown} more`;
 }
 
 function atPointer(v: unknown, pointer: string): unknown {

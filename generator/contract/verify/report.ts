@@ -16,9 +16,13 @@ export interface VerifyReport {
 
 export function renderVerify(r: VerifyReport): string {
   const mark = { pass: "ok  ", fail: "FAIL", skip: "skip" } as const;
-  const lines = [`verify ${r.server} against ${r.manifest}${r.protocolVersion ? ` (revision ${r.protocolVersion})` : ""}`];
+  const lines = [
+    `verify ${r.server} against ${r.manifest}${r.protocolVersion ? ` (revision ${r.protocolVersion})` : ""}`,
+  ];
   for (const c of r.checks) lines.push(`${mark[c.status]} ${c.check}: ${c.message}`);
   const failed = r.checks.filter((c) => c.status === "fail").length;
-  lines.push(failed ? `${failed} check(s) failed` : `all ${r.checks.filter((c) => c.status === "pass").length} checks passed`);
+  lines.push(
+    failed ? `${failed} check(s) failed` : `all ${r.checks.filter((c) => c.status === "pass").length} checks passed`,
+  );
   return lines.join("\n") + "\n";
 }

@@ -31,7 +31,12 @@ function runtimeLink(spoken: readonly string[], entry: ProtocolEntry, abiExporte
 }
 
 /** The head both facades' views share: names, the runtime's ABI entry, the type imports and the protocol modules of `entry`. */
-export function facadeHead(model: ServerModel, spoken: readonly string[], entry: "server-side" | "client-side", types: string[]) {
+export function facadeHead(
+  model: ServerModel,
+  spoken: readonly string[],
+  entry: "server-side" | "client-side",
+  types: string[],
+) {
   return {
     name: serverBaseName(model),
     serverName: quotedForDoc(model.identity.name),

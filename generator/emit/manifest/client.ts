@@ -15,17 +15,42 @@ import { servedRevisions } from "../../model/served-revisions.js";
 import { describe, doc, inputOptional, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
-export function clientView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
+export function clientView(
+  model: ServerModel,
+  spoken: readonly string[] = servedRevisions(model.revisions, "manifest"),
+) {
   // A task-capable tool is a TaskTool: the same call plus `.start` / `.resume` (task handles).
   const tools = model.tools.map((t) => {
     const task = t.taskSupport !== "forbidden";
-    const summary = task ? `Calls tool ${str(t.name)} (may run as a task: \`.start\` returns a handle).` : `Calls tool ${str(t.name)}.`;
+    const summary = task
+      ? `Calls tool ${str(t.name)} (may run as a task: \`.start\` returns a handle).`
+      : `Calls tool ${str(t.name)}.`;
     const ui = toolUiUri(t.definition);
     const view = ui !== undefined && typeof ui.uri === "string" ? ui.uri : undefined;
-    return { doc: doc(summary, describe(t.definition), view === undefined ? undefined : `Its MCP App view (${view}): \`.ui()\`.`), member: t.ids.member, optional: inputOptional(t), inputType: t.inputType, outputType: t.outputType ?? false, task, ui: view !== undefined };
+    return {
+      doc: doc(
+        summary,
+        describe(t.definition),
+        view === undefined ? undefined : `Its MCP App view (${view}): \`.ui()\`.`,
+      ),
+      member: t.ids.member,
+      optional: inputOptional(t),
+      inputType: t.inputType,
+      outputType: t.outputType ?? false,
+      task,
+      ui: view !== undefined,
+    };
   });
-  const prompts = model.prompts.map((p) => ({ doc: doc(`Gets prompt ${str(p.name)}.`, describe(p.definition)), member: p.ids.member, optional: !p.arguments.some((a) => a.required), argsType: p.argsType }));
-  const resources = model.resources.map((r) => ({ doc: doc(`Reads ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
+  const prompts = model.prompts.map((p) => ({
+    doc: doc(`Gets prompt ${str(p.name)}.`, describe(p.definition)),
+    member: p.ids.member,
+    optional: !p.arguments.some((a) => a.required),
+    argsType: p.argsType,
+  }));
+  const resources = model.resources.map((r) => ({
+    doc: doc(`Reads ${str(r.uri)}.`, describe(r.definition)),
+    member: r.ids.member,
+  }));
   const resourceTemplates = model.resourceTemplates.map((t) => ({
     doc: doc(`Reads the resource ${str(t.uriTemplate)} expands to.`, describe(t.definition)),
     member: t.ids.member,
@@ -51,8 +76,12 @@ export function clientView(model: ServerModel, spoken: readonly string[] = serve
     skillUris: model.skills.map((s) => str(s.uri)).join(" | "),
     skillsClient: runtimeImports.skillsClient,
     completions: withCompletions && {
-      prompts: model.prompts.filter((p) => p.arguments.length > 0).map((p) => ({ member: p.ids.member, type: p.argsType })),
-      resources: model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => ({ member: t.ids.member, type: t.varsType })),
+      prompts: model.prompts
+        .filter((p) => p.arguments.length > 0)
+        .map((p) => ({ member: p.ids.member, type: p.argsType })),
+      resources: model.resourceTemplates
+        .filter((t) => t.variables.length > 0)
+        .map((t) => ({ member: t.ids.member, type: t.varsType })),
     },
   };
 }

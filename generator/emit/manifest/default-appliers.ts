@@ -40,7 +40,9 @@ const HELPERS = [
  * so arguments that have every defaulted property are handed on as they are; the arguments are
  * never written.
  */
-export function appliersModule(tools: readonly { exportName: string; defaults: InputDefaults; type: string }[]): string {
+export function appliersModule(
+  tools: readonly { exportName: string; defaults: InputDefaults; type: string }[],
+): string {
   const out: string[] = [...HELPERS];
   let fresh = 0;
   for (const tool of tools) {
@@ -72,7 +74,8 @@ export function appliersModule(tools: readonly { exportName: string; defaults: I
       gather(pointer);
       const lines: string[] = [];
       const each = group.flatMap((n) => (n.items !== null && tool.defaults.has(n.items) ? [n.items] : []));
-      if (each.length > 0) lines.push(`if(Array.isArray(v))return ${each.reduce((a, i) => `items(${a},${fn(i)})`, "v")};`);
+      if (each.length > 0)
+        lines.push(`if(Array.isArray(v))return ${each.reduce((a, i) => `items(${a},${fn(i)})`, "v")};`);
       const fills = group.flatMap((n) => n.fills);
       const props = group.flatMap((n) => n.props.filter((p) => tool.defaults.has(p.child)));
       if (fills.length > 0 || props.length > 0) {
@@ -88,7 +91,9 @@ export function appliersModule(tools: readonly { exportName: string; defaults: I
         }
         for (const p of props) {
           const k = JSON.stringify(p.key);
-          lines.push(`if(own.call(o,${k})){const x=${fn(p.child)}(o[${k}]);if(x!==o[${k}]){if(o===v)o=copy(v);o[${k}]=x;}}`);
+          lines.push(
+            `if(own.call(o,${k})){const x=${fn(p.child)}(o[${k}]);if(x!==o[${k}]){if(o===v)o=copy(v);o[${k}]=x;}}`,
+          );
         }
         lines.push("return o;");
       } else lines.push("return v;");

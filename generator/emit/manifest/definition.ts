@@ -62,15 +62,27 @@ export function inputOptional(tool: ToolModel): boolean {
  * extension, while the runtime still has to know); each is omitted when empty.
  */
 export function definitionView(model: ServerModel) {
-  const members = (kind: string, list: readonly { name: string; ids: { member: string } }[]) => ({ kind, entries: list.map((e) => ({ key: propertyKey(e.name), member: str(e.ids.member) })) });
+  const members = (kind: string, list: readonly { name: string; ids: { member: string } }[]) => ({
+    kind,
+    entries: list.map((e) => ({ key: propertyKey(e.name), member: str(e.ids.member) })),
+  });
   return {
     abi: runtimeImports.abi,
     serverName: quotedForDoc(model.identity.name),
-    members: [members("tools", model.tools), members("prompts", model.prompts), members("resources", model.resources), members("resourceTemplates", model.resourceTemplates)],
+    members: [
+      members("tools", model.tools),
+      members("prompts", model.prompts),
+      members("resources", model.resources),
+      members("resourceTemplates", model.resourceTemplates),
+    ],
     // printData lays objects out expanded (prettier keeps that) at the print stage's width
     cache: model.cache === null ? false : printData(model.cache, { width: PRINT_WIDTH }, 2, "  cache: ".length, 1),
-    toolScopes: model.tools.filter((t) => t.scopes.length > 0).map((t) => ({ key: propertyKey(t.name), scopes: t.scopes.map(str) })),
-    toolTasks: model.tools.filter((t) => t.taskSupport !== "forbidden").map((t) => ({ key: propertyKey(t.name), taskSupport: str(t.taskSupport) })),
+    toolScopes: model.tools
+      .filter((t) => t.scopes.length > 0)
+      .map((t) => ({ key: propertyKey(t.name), scopes: t.scopes.map(str) })),
+    toolTasks: model.tools
+      .filter((t) => t.taskSupport !== "forbidden")
+      .map((t) => ({ key: propertyKey(t.name), taskSupport: str(t.taskSupport) })),
   };
 }
 

@@ -22,7 +22,6 @@ import { APPS_EXTENSION } from "../../load/apps.js";
 
 const MANIFEST_LISTS_FILE = "lists.ts";
 
-
 /** Columns the template puts before each value (printData fits the value's first line after them). */
 const column = {
   schema: (name: string) => `const ${name}: JsonObject = `.length,
@@ -39,7 +38,8 @@ export interface ManifestListsOptions {
 function implementedExtensions(model: ServerModel): { [id: string]: unknown } | undefined {
   const declared = model.capabilities.extensions ?? {};
   const out: { [id: string]: unknown } = {};
-  for (const id of [APPS_EXTENSION, SKILLS_EXTENSION]) if (declared[id] !== undefined && (id === APPS_EXTENSION || model.skills.length > 0)) out[id] = declared[id];
+  for (const id of [APPS_EXTENSION, SKILLS_EXTENSION])
+    if (declared[id] !== undefined && (id === APPS_EXTENSION || model.skills.length > 0)) out[id] = declared[id];
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
@@ -53,13 +53,21 @@ export function listsView(model: ServerModel, options: ManifestListsOptions = {}
   const schemas: { role: string; tool: string; name: string; value: string }[] = [];
 
   for (const tool of byIndex(model.tools)) {
-    for (const [role, schema] of [["InputSchema", tool.inputSchema], ["OutputSchema", tool.outputSchema]] as const) {
+    for (const [role, schema] of [
+      ["InputSchema", tool.inputSchema],
+      ["OutputSchema", tool.outputSchema],
+    ] as const) {
       if (schema === null || typeof schema !== "object") continue;
       const name = `${tool.ids.member}${role}`;
       refs.set(schema, name);
       // annotated `JsonObject` in the template: inferring literal types of arbitrary JSON trips TS
       // on keys like "toString"; printed without refs so the constant itself is spelled out
-      schemas.push({ role: role === "InputSchema" ? "inputSchema" : "outputSchema", tool: quotedForDoc(tool.name), name, value: printData(schema, { width }, 0, column.schema(name), 1) });
+      schemas.push({
+        role: role === "InputSchema" ? "inputSchema" : "outputSchema",
+        tool: quotedForDoc(tool.name),
+        name,
+        value: printData(schema, { width }, 0, column.schema(name), 1),
+      });
     }
   }
 
@@ -70,7 +78,8 @@ export function listsView(model: ServerModel, options: ManifestListsOptions = {}
     // Revisions before 2026-07-28 define no `extensions` capability but admit it: the extensions
     // mcpgen implements (skills, apps) are declared there too, as the official SDKs do in `initialize`.
     const implemented = implementedExtensions(model);
-    if (implemented !== undefined && !("extensions" in capabilities) && f.ServerCapabilities.open) capabilities.extensions = implemented;
+    if (implemented !== undefined && !("extensions" in capabilities) && f.ServerCapabilities.open)
+      capabilities.extensions = implemented;
     const entry: { [key: string]: unknown } = {
       serverInfo: pick(model.identity, f.Implementation),
       capabilities,
@@ -78,11 +87,14 @@ export function listsView(model: ServerModel, options: ManifestListsOptions = {}
     if (model.instructions !== null) entry.instructions = model.instructions;
     entry.tools = capabilities.tools ? byIndex(model.tools).map((t) => pick(t.definition, f.Tool)) : [];
     entry.resources = capabilities.resources ? byIndex(model.resources).map((r) => pick(r.definition, f.Resource)) : [];
-    entry.resourceTemplates = capabilities.resources ? byIndex(model.resourceTemplates).map((t) => pick(t.definition, f.ResourceTemplate)) : [];
+    entry.resourceTemplates = capabilities.resources
+      ? byIndex(model.resourceTemplates).map((t) => pick(t.definition, f.ResourceTemplate))
+      : [];
     entry.prompts = capabilities.prompts
       ? byIndex(model.prompts).map((p) => {
           const out = pick(p.definition, f.Prompt);
-          if (Array.isArray(out.arguments)) out.arguments = out.arguments.map((a: { [key: string]: unknown }) => pick(a, f.PromptArgument));
+          if (Array.isArray(out.arguments))
+            out.arguments = out.arguments.map((a: { [key: string]: unknown }) => pick(a, f.PromptArgument));
           return out;
         })
       : [];

@@ -15,9 +15,17 @@ export function resourceFilesView(model: ServerModel) {
   for (const r of model.resources) {
     if (r.file === null) continue;
     const meta = r.definition._meta;
-    files[r.uri] = { ...(r.mimeType === null ? {} : { mimeType: r.mimeType }), text: r.file, ...(meta === undefined ? {} : { _meta: meta }) };
+    files[r.uri] = {
+      ...(r.mimeType === null ? {} : { mimeType: r.mimeType }),
+      text: r.file,
+      ...(meta === undefined ? {} : { _meta: meta }),
+    };
   }
-  return { abi: runtimeImports.abi, serverName: quotedForDoc(model.identity.name), files: JSON.stringify(files, null, 2) };
+  return {
+    abi: runtimeImports.abi,
+    serverName: quotedForDoc(model.identity.name),
+    files: JSON.stringify(files, null, 2),
+  };
 }
 
 export function emitResourceFiles(model: ServerModel): EmittedFile {

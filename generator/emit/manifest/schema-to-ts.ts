@@ -52,7 +52,13 @@ export interface SchemaTypeOutput {
   problems: Problem[];
 }
 
-const PRIMITIVES: Record<string, string> = { string: "string", number: "number", integer: "number", boolean: "boolean", null: "null" };
+const PRIMITIVES: Record<string, string> = {
+  string: "string",
+  number: "number",
+  integer: "number",
+  boolean: "boolean",
+  null: "null",
+};
 const OBJECT_KEYWORDS = ["properties", "additionalProperties", "patternProperties", "required"];
 
 export function jsDoc(lines: (string | undefined)[]): string {
@@ -80,7 +86,10 @@ function docOf(s: SchemaObject): string {
 function literalType(v: unknown): string {
   if (v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean") return JSON.stringify(v);
   if (Array.isArray(v)) return `readonly [${v.map(literalType).join(", ")}]`;
-  if (isPlainObject(v)) return `{ ${Object.keys(v).map((k) => `${propertyKey(k)}: ${literalType(v[k])}`).join("; ")} }`;
+  if (isPlainObject(v))
+    return `{ ${Object.keys(v)
+      .map((k) => `${propertyKey(k)}: ${literalType(v[k])}`)
+      .join("; ")} }`;
   return "unknown";
 }
 
@@ -101,7 +110,12 @@ function intersection(types: string[]): string {
 /** Parenthesises composite types when they become members of a union/intersection/array. */
 function paren(t: string): string {
   if (/^[\w$.]+(\[\])*$|^"(?:[^"\\]|\\.)*"$|^-?\d[\d.eE+-]*$/.test(t)) return t;
-  if (wrapped(t, "{", "}") || wrapped(t, "[", "]") || (/^[\w$.]+</.test(t) && wrapped(t.slice(t.indexOf("<")), "<", ">"))) return t;
+  if (
+    wrapped(t, "{", "}") ||
+    wrapped(t, "[", "]") ||
+    (/^[\w$.]+</.test(t) && wrapped(t.slice(t.indexOf("<")), "<", ">"))
+  )
+    return t;
   return `(${t})`;
 }
 
@@ -125,7 +139,9 @@ function wrapped(t: string, open: string, close: string): boolean {
 }
 
 function isObjectWithProperties(s: SchemaObject): boolean {
-  return isPlainObject(s.properties) && Object.keys(s.properties).length > 0 && (s.type === undefined || s.type === "object");
+  return (
+    isPlainObject(s.properties) && Object.keys(s.properties).length > 0 && (s.type === undefined || s.type === "object")
+  );
 }
 
 /**
@@ -134,7 +150,8 @@ function isObjectWithProperties(s: SchemaObject): boolean {
  * `Part2` for allOf). Members of one list whose derived suffixes coincide use their positions.
  */
 function variantSuffixes(list: readonly unknown[], keyword: string): string[] {
-  const positional = (i: number) => `${keyword === "allOf" ? "Part" : keyword === "oneOf" ? "Variant" : "Option"}${i + 1}`;
+  const positional = (i: number) =>
+    `${keyword === "allOf" ? "Part" : keyword === "oneOf" ? "Variant" : "Option"}${i + 1}`;
   const derived = list.map((s, i) => {
     if (isPlainObject(s)) {
       if (typeof s.title === "string" && toTypeName(s.title)) return toTypeName(s.title);
@@ -152,7 +169,10 @@ function variantSuffixes(list: readonly unknown[], keyword: string): string[] {
 
 /** Type name for the schema at `pointer` inside the root, following the same rules as the walk. */
 function nameForPointer(root: unknown, rootName: string, pointer: string): string {
-  const tokens = pointer.split("/").slice(1).map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
   let name = rootName;
   let cur: unknown = root;
   for (let i = 0; i < tokens.length; i++) {
@@ -179,7 +199,8 @@ function nameForPointer(root: unknown, rootName: string, pointer: string): strin
       cur = isPlainObject(parent.patternProperties) ? parent.patternProperties[next] : undefined;
       i++;
     } else {
-      name += t === "items" || t === "additionalItems" ? "Item" : t === "additionalProperties" ? "Value" : toTypeName(t);
+      name +=
+        t === "items" || t === "additionalItems" ? "Item" : t === "additionalProperties" ? "Value" : toTypeName(t);
       cur = isPlainObject(parent) ? parent[t] : undefined;
     }
   }
@@ -199,9 +220,10 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   const applies = (applied: boolean, pointer: string) => applied && plan !== undefined && plan.has(pointer);
   const mapOf = (applied: boolean) => (applied ? declaredApplied : declared);
 
-  const claim = (name: string, pointer: string) => registry.claim(name, { pointer: req.pointer + pointer, name: `${req.ownerName}${pointer ? ` ${pointer}` : ""}` });
+  const claim = (name: string, pointer: string) =>
+    registry.claim(name, { pointer: req.pointer + pointer, name: `${req.ownerName}${pointer ? ` ${pointer}` : ""}` });
 
-  if (req.fallback || !isPlainObject(root) && typeof root !== "boolean") {
+  if (req.fallback || (!isPlainObject(root) && typeof root !== "boolean")) {
     claim(req.rootName, "");
     declarations.push(`${req.rootDoc ?? ""}export type ${req.rootName} = Record<string, unknown>;\n`);
     return { declarations, problems };
@@ -236,8 +258,15 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     map.set(pointer, declName);
     const slot = declarations.length;
     declarations.push(""); // reserve the position so the order is parents before children
-    if (isPlainObject(s) && isObjectWithProperties(s) && !hasComposition(s) && !Array.isArray(s.type) && s.nullable !== true) {
-      declarations[slot] = `${doc}export interface ${declName} ${guarded(() => objectBody(s, pointer, name, applied))}\n`;
+    if (
+      isPlainObject(s) &&
+      isObjectWithProperties(s) &&
+      !hasComposition(s) &&
+      !Array.isArray(s.type) &&
+      s.nullable !== true
+    ) {
+      declarations[slot] =
+        `${doc}export interface ${declName} ${guarded(() => objectBody(s, pointer, name, applied))}\n`;
     } else {
       building.set(declName, guard);
       declarations[slot] = `${doc}export type ${declName} = ${typeOf(s, pointer, name, true, applied)};\n`;
@@ -250,11 +279,21 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   const useName = (name: string, refPointer: string): string => {
     const start = building.get(name);
     if (start === undefined || guard > start) return name;
-    problems.push({ severity: "warning", pointer: req.pointer + refPointer, message: `$ref makes ${name} contain itself directly (no object or array in between); typed as unknown here` });
+    problems.push({
+      severity: "warning",
+      pointer: req.pointer + refPointer,
+      message: `$ref makes ${name} contain itself directly (no object or array in between); typed as unknown here`,
+    });
     return "unknown";
   };
 
-  const hasComposition = (s: SchemaObject) => Array.isArray(s.anyOf) || Array.isArray(s.oneOf) || Array.isArray(s.allOf) || typeof s.$ref === "string" || s.enum !== undefined || s.const !== undefined;
+  const hasComposition = (s: SchemaObject) =>
+    Array.isArray(s.anyOf) ||
+    Array.isArray(s.oneOf) ||
+    Array.isArray(s.allOf) ||
+    typeof s.$ref === "string" ||
+    s.enum !== undefined ||
+    s.const !== undefined;
 
   const refType = (ref: string, pointer: string, applied: boolean): string => {
     const target = resolveLocalRef(root, ref);
@@ -289,7 +328,9 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
       if (!Array.isArray(list) || list.length === 0) continue;
       const suffixes = variantSuffixes(list, keyword);
       // allOf members describe the same value; which anyOf/oneOf member a value matches is not known
-      const members = list.map((m, i) => member(m, `${pointer}/${keyword}/${i}`, name + suffixes[i], a && keyword === "allOf"));
+      const members = list.map((m, i) =>
+        member(m, `${pointer}/${keyword}/${i}`, name + suffixes[i], a && keyword === "allOf"),
+      );
       parts.push(keyword === "allOf" ? intersection(members) : union(members));
     }
     let t = intersection(parts.filter((p) => p !== "object-any"));
@@ -301,13 +342,18 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   /** A composition member or nested position: objects with properties get their own declaration. */
   const member = (s: unknown, pointer: string, name: string, applied = false): string => {
     const a = applies(applied, pointer);
-    if (isPlainObject(s) && isObjectWithProperties(s) && !mapOf(a).has(pointer)) return declare(s, pointer, name, docOf(s), a);
+    if (isPlainObject(s) && isObjectWithProperties(s) && !mapOf(a).has(pointer))
+      return declare(s, pointer, name, docOf(s), a);
     return typeOf(s, pointer, name, false, a);
   };
 
   /** The type implied by `type` and the object/array keywords; "object-any" means no constraint worth an intersection. */
   const baseType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean, applied: boolean): string => {
-    const types = Array.isArray(s.type) ? s.type.filter((x): x is string => typeof x === "string") : typeof s.type === "string" ? [s.type] : [];
+    const types = Array.isArray(s.type)
+      ? s.type.filter((x): x is string => typeof x === "string")
+      : typeof s.type === "string"
+        ? [s.type]
+        : [];
     const looksObject = OBJECT_KEYWORDS.some((k) => s[k] !== undefined);
     const looksArray = s.items !== undefined || s.prefixItems !== undefined;
     if (types.length === 0) {
@@ -328,13 +374,20 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   const objectType = (s: SchemaObject, pointer: string, name: string, isDecl: boolean, applied: boolean): string => {
     if (isObjectWithProperties(s) && !isDecl) return declare(s, pointer, name, docOf(s), applied);
     const body = objectBody(s, pointer, name, applied);
-    if (body === "{}") return hasComposition(s) ? "object-any" : s.additionalProperties === false ? "Record<string, never>" : "Record<string, unknown>";
+    if (body === "{}")
+      return hasComposition(s)
+        ? "object-any"
+        : s.additionalProperties === false
+          ? "Record<string, never>"
+          : "Record<string, unknown>";
     return body;
   };
 
   const objectBody = (s: SchemaObject, pointer: string, name: string, applied: boolean): string => {
     const props = isPlainObject(s.properties) ? s.properties : {};
-    const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : []);
+    const required = new Set(
+      Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === "string") : [],
+    );
     const members: string[] = [];
     const memberTypes: string[] = [];
     let anyOptional = false;
@@ -348,17 +401,30 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
       memberTypes.push(t);
       members.push(`${isPlainObject(p) ? docOf(p) : ""}${propertyKey(key)}${optional ? "?" : ""}: ${t};`);
     }
-    for (const key of required) if (!Object.prototype.hasOwnProperty.call(props, key)) {
-      members.push(`${propertyKey(key)}: unknown;`);
-      memberTypes.push("unknown");
-    }
+    for (const key of required)
+      if (!Object.prototype.hasOwnProperty.call(props, key)) {
+        members.push(`${propertyKey(key)}: unknown;`);
+        memberTypes.push("unknown");
+      }
     const index: string[] = [];
     if (isPlainObject(s.patternProperties)) {
-      Object.keys(s.patternProperties).forEach((pattern, i) => index.push(guarded(() => member((s.patternProperties as SchemaObject)[pattern], `${pointer}/patternProperties/${escapePointerToken(pattern)}`, `${name}Pattern${i + 1}`))));
+      Object.keys(s.patternProperties).forEach((pattern, i) =>
+        index.push(
+          guarded(() =>
+            member(
+              (s.patternProperties as SchemaObject)[pattern],
+              `${pointer}/patternProperties/${escapePointerToken(pattern)}`,
+              `${name}Pattern${i + 1}`,
+            ),
+          ),
+        ),
+      );
     }
     const ap = s.additionalProperties;
-    if (ap === true || (ap === undefined && Object.keys(props).length === 0 && index.length === 0)) index.push("unknown");
-    else if (ap !== undefined && ap !== false) index.push(guarded(() => member(ap, `${pointer}/additionalProperties`, `${name}Value`)));
+    if (ap === true || (ap === undefined && Object.keys(props).length === 0 && index.length === 0))
+      index.push("unknown");
+    else if (ap !== undefined && ap !== false)
+      index.push(guarded(() => member(ap, `${pointer}/additionalProperties`, `${name}Value`)));
     if (index.length) {
       const indexType = union([...index, ...memberTypes, ...(anyOptional ? ["undefined"] : [])]);
       if (members.length === 0 && indexType === "unknown") return "{}"; // no constraint at all
@@ -367,10 +433,15 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
     return members.length ? `{\n${members.join("\n")}\n}` : "{}";
   };
 
-  const arrayType = (s: SchemaObject, pointer: string, name: string, applied: boolean): string => guarded(() => arrayTypeInner(s, pointer, name, applied));
+  const arrayType = (s: SchemaObject, pointer: string, name: string, applied: boolean): string =>
+    guarded(() => arrayTypeInner(s, pointer, name, applied));
 
   const arrayTypeInner = (s: SchemaObject, pointer: string, name: string, applied: boolean): string => {
-    const tuple = Array.isArray(s.prefixItems) ? { key: "prefixItems", list: s.prefixItems, rest: s.items } : Array.isArray(s.items) ? { key: "items", list: s.items, rest: s.additionalItems } : undefined;
+    const tuple = Array.isArray(s.prefixItems)
+      ? { key: "prefixItems", list: s.prefixItems, rest: s.items }
+      : Array.isArray(s.items)
+        ? { key: "items", list: s.items, rest: s.additionalItems }
+        : undefined;
     if (tuple) {
       const min = typeof s.minItems === "number" ? s.minItems : 0;
       const elems = tuple.list.map((e: unknown, i: number) => {
@@ -378,7 +449,10 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
         return i >= min ? `${paren(t)}?` : t;
       });
       const restKey = tuple.key === "prefixItems" ? "items" : "additionalItems";
-      if (tuple.rest !== false) elems.push(`...${paren(tuple.rest === undefined || tuple.rest === true ? "unknown" : member(tuple.rest, `${pointer}/${restKey}`, `${name}Item`))}[]`);
+      if (tuple.rest !== false)
+        elems.push(
+          `...${paren(tuple.rest === undefined || tuple.rest === true ? "unknown" : member(tuple.rest, `${pointer}/${restKey}`, `${name}Item`))}[]`,
+        );
       return `[${elems.join(", ")}]`;
     }
     const item = s.items === undefined ? "unknown" : member(s.items, `${pointer}/items`, `${name}Item`, applied);
@@ -386,6 +460,7 @@ export function schemaToTypes(req: SchemaTypeRequest, registry: NameRegistry): S
   };
 
   declare(root, "", req.rootName, req.rootDoc ?? (isPlainObject(root) ? docOf(root) : ""));
-  if (plan !== undefined && plan.has("")) declare(root, "", req.rootName, req.defaults?.rootDoc ?? (isPlainObject(root) ? docOf(root) : ""), true);
+  if (plan !== undefined && plan.has(""))
+    declare(root, "", req.rootName, req.defaults?.rootDoc ?? (isPlainObject(root) ? docOf(root) : ""), true);
   return { declarations, problems };
 }

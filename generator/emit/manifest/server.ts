@@ -15,32 +15,65 @@ import { servedRevisions } from "../../model/served-revisions.js";
 import { describe, doc, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
-export function serverView(model: ServerModel, spoken: readonly string[] = servedRevisions(model.revisions, "manifest")) {
+export function serverView(
+  model: ServerModel,
+  spoken: readonly string[] = servedRevisions(model.revisions, "manifest"),
+) {
   const tools = model.tools.map((t) => {
-    const scopes = t.scopes.length > 0 ? `Requires OAuth scope ${t.scopes.map((s) => `\`${s}\``).join(", ")} on a protected HTTP endpoint (\`ctx.auth.scopes\`).` : undefined;
-    return { doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes), member: t.ids.member, inputType: t.handlerInputType, outputType: t.outputType ?? false };
+    const scopes =
+      t.scopes.length > 0
+        ? `Requires OAuth scope ${t.scopes.map((s) => `\`${s}\``).join(", ")} on a protected HTTP endpoint (\`ctx.auth.scopes\`).`
+        : undefined;
+    return {
+      doc: doc(`Tool ${str(t.name)}.`, describe(t.definition), scopes),
+      member: t.ids.member,
+      inputType: t.handlerInputType,
+      outputType: t.outputType ?? false,
+    };
   });
-  const prompts = model.prompts.map((p) => ({ doc: doc(`Prompt ${str(p.name)}.`, describe(p.definition)), member: p.ids.member, argsType: p.argsType }));
+  const prompts = model.prompts.map((p) => ({
+    doc: doc(`Prompt ${str(p.name)}.`, describe(p.definition)),
+    member: p.ids.member,
+    argsType: p.argsType,
+  }));
   // A resource served from a file needs no handler: the server reads the generated resource-files.ts.
-  const resources = model.resources.filter((r) => r.file === null).map((r) => ({ doc: doc(`Resource ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
-  const fileResources = model.resources.filter((r) => r.file !== null).map((r) => ({ member: r.ids.member, uri: str(r.uri) }));
+  const resources = model.resources
+    .filter((r) => r.file === null)
+    .map((r) => ({ doc: doc(`Resource ${str(r.uri)}.`, describe(r.definition)), member: r.ids.member }));
+  const fileResources = model.resources
+    .filter((r) => r.file !== null)
+    .map((r) => ({ member: r.ids.member, uri: str(r.uri) }));
   const resourceTemplates = model.resourceTemplates.map((t) => ({
-    doc: doc(`Resource template ${str(t.uriTemplate)}: called with the variables of the URI it matched.`, describe(t.definition)),
+    doc: doc(
+      `Resource template ${str(t.uriTemplate)}: called with the variables of the URI it matched.`,
+      describe(t.definition),
+    ),
     member: t.ids.member,
     varsType: t.varsType,
   }));
   // completers per prompt argument and template variable; the section is left out when nothing can be completed
   const completers = {
-    prompts: model.prompts.filter((p) => p.arguments.length > 0).map((p) => ({ member: p.ids.member, keys: p.arguments.map((a) => propertyKey(a.name)) })),
-    resources: model.resourceTemplates.filter((t) => t.variables.length > 0).map((t) => ({ member: t.ids.member, keys: t.variables.map((v) => propertyKey(v.name)) })),
+    prompts: model.prompts
+      .filter((p) => p.arguments.length > 0)
+      .map((p) => ({ member: p.ids.member, keys: p.arguments.map((a) => propertyKey(a.name)) })),
+    resources: model.resourceTemplates
+      .filter((t) => t.variables.length > 0)
+      .map((t) => ({ member: t.ids.member, keys: t.variables.map((v) => propertyKey(v.name)) })),
   };
-  const completions = model.capabilities.completions && completers.prompts.length + completers.resources.length > 0 ? completers : false;
+  const completions =
+    model.capabilities.completions && completers.prompts.length + completers.resources.length > 0 ? completers : false;
   const hasResources = resources.length + resourceTemplates.length > 0;
   const types = ["McpServer", "McpServerHandlers", "McpServerOptions"];
   const use = (n: string, when: boolean) => when && types.push(n);
   use("HandlerContext", tools.length + prompts.length > 0 || hasResources);
-  use("ToolReturn", model.tools.some((t) => t.outputType));
-  use("ContentReturn", model.tools.some((t) => !t.outputType));
+  use(
+    "ToolReturn",
+    model.tools.some((t) => t.outputType),
+  );
+  use(
+    "ContentReturn",
+    model.tools.some((t) => !t.outputType),
+  );
   use("PromptReturn", prompts.length > 0);
   use("ResourceReturn", hasResources);
   use("Completer", completions !== false);

@@ -14,9 +14,17 @@ export function skillsView(model: ServerModel) {
   const skills = model.skills.map((s) => ({
     path: s.path,
     frontmatter: s.frontmatter,
-    files: s.files.map((f) => (f.text !== undefined ? { path: f.path, mimeType: f.mimeType, text: f.text, digest: f.digest, size: f.size } : { path: f.path, mimeType: f.mimeType, blob: f.blob, digest: f.digest, size: f.size })),
+    files: s.files.map((f) =>
+      f.text !== undefined
+        ? { path: f.path, mimeType: f.mimeType, text: f.text, digest: f.digest, size: f.size }
+        : { path: f.path, mimeType: f.mimeType, blob: f.blob, digest: f.digest, size: f.size },
+    ),
   }));
-  return { serverName: quotedForDoc(model.identity.name), skillsServer: runtimeImports.skillsServer, skills: JSON.stringify(skills, null, 2) };
+  return {
+    serverName: quotedForDoc(model.identity.name),
+    skillsServer: runtimeImports.skillsServer,
+    skills: JSON.stringify(skills, null, 2),
+  };
 }
 
 export function emitSkills(model: ServerModel): EmittedFile {

@@ -17,11 +17,17 @@ export function checkToolDefaults(model: ServerModel, lenient: boolean): Problem
 }
 
 /** checkToolDefaults, and the pointers of the schemas whose `default` it rejected (a server does not fill those in). */
-export function toolDefaultsCheck(model: ServerModel, lenient: boolean): { problems: Problem[]; rejected: Set<string> } {
+export function toolDefaultsCheck(
+  model: ServerModel,
+  lenient: boolean,
+): { problems: Problem[]; rejected: Set<string> } {
   const problems: Problem[] = [];
   const rejected = new Set<string>();
   for (const tool of model.tools) {
-    for (const [role, schema, fallback] of [["inputSchema", tool.inputSchema, tool.inputFallback], ["outputSchema", tool.outputSchema, tool.outputFallback]] as const) {
+    for (const [role, schema, fallback] of [
+      ["inputSchema", tool.inputSchema, tool.inputFallback],
+      ["outputSchema", tool.outputSchema, tool.outputFallback],
+    ] as const) {
       if (schema === null || fallback) continue;
       const root = `${tool.pointer}/${role}`;
       const defaults: { at: string; value: unknown }[] = [];

@@ -20,7 +20,11 @@ export function checkToolExamples(manifest: ToolExamples, model: ServerModel): P
     const { validate, errors } = compileToolSchema(tool.inputSchema, `${tool.pointer}/inputSchema`);
     examples.forEach((example, i) => {
       if (!validate(example.arguments)) {
-        problems.push({ severity: "error", pointer: `${tool.pointer}/examples/${i}/arguments`, message: `example does not satisfy the tool's inputSchema: ${errors()}` });
+        problems.push({
+          severity: "error",
+          pointer: `${tool.pointer}/examples/${i}/arguments`,
+          message: `example does not satisfy the tool's inputSchema: ${errors()}`,
+        });
       }
     });
   }

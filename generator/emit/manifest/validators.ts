@@ -20,7 +20,13 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv, type ErrorObject, type Options } from "ajv";
 import type { EmittedFile, JSONSchema } from "../../model/ir.js";
 import type { ServerModel, ToolModel } from "../../model/server-ir.js";
-import { ANNOTATIONS as ANNOTATION_KEYWORDS, NEWER_ONLY, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../json-schema/keywords.js";
+import {
+  ANNOTATIONS as ANNOTATION_KEYWORDS,
+  NEWER_ONLY,
+  SUBSCHEMA,
+  SUBSCHEMA_LIST,
+  SUBSCHEMA_MAP,
+} from "../../json-schema/keywords.js";
 import { escapePointerToken } from "../../json-schema/pointer.js";
 import { isPlainObject } from "../../json-schema/walk.js";
 import { resolveLocalRef } from "../../json-schema/ref.js";
@@ -36,7 +42,10 @@ import { appliersModule, DEFAULTS_MODULE } from "./default-appliers.js";
 
 const MANIFEST_VALIDATORS_FILE = "validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
-const ALL_ERRORS_MODULES = { "draft-07": "tools.all-errors.ajv.ts", "2020-12": "tools.2020.all-errors.ajv.ts" } as const;
+const ALL_ERRORS_MODULES = {
+  "draft-07": "tools.all-errors.ajv.ts",
+  "2020-12": "tools.2020.all-errors.ajv.ts",
+} as const;
 type Engine = keyof typeof MODULES;
 
 /** Exported for the tests that hold the emitted modules to in-memory ajv. */
@@ -118,7 +127,11 @@ function sanitise(schema: JSONSchema, pointer: string, problems: Problem[], engi
       if (key === "nullable" && o.type === undefined) continue;
       if (key === "$ref" && typeof v === "string" && (!v.startsWith("#") || !resolveLocalRef(root, v))) continue;
       if (key === "pattern" && typeof v === "string" && !validRegExp(v)) {
-        problems.push({ severity: "warning", pointer: at, message: `invalid regular expression ${JSON.stringify(v)}; not checked` });
+        problems.push({
+          severity: "warning",
+          pointer: at,
+          message: `invalid regular expression ${JSON.stringify(v)}; not checked`,
+        });
         continue;
       }
       if (SCHEMA_MAPS.has(key) && isPlainObject(v)) {
@@ -126,14 +139,22 @@ function sanitise(schema: JSONSchema, pointer: string, problems: Problem[], engi
         for (const name of Object.keys(v)) {
           const sub = `${at}/${escapePointerToken(name)}`;
           if (key === "patternProperties" && !validRegExp(name)) {
-            problems.push({ severity: "warning", pointer: sub, message: `invalid regular expression ${JSON.stringify(name)}; its properties are not checked` });
+            problems.push({
+              severity: "warning",
+              pointer: sub,
+              message: `invalid regular expression ${JSON.stringify(name)}; its properties are not checked`,
+            });
             continue;
           }
           defineKey(map, name, walk(v[name], sub));
         }
         defineKey(out, key, map);
       } else if (SCHEMA_LISTS.has(key) && Array.isArray(v)) {
-        defineKey(out, key, v.map((x, i) => walk(x, `${at}/${i}`)));
+        defineKey(
+          out,
+          key,
+          v.map((x, i) => walk(x, `${at}/${i}`)),
+        );
       } else if (SCHEMA_ONE.has(key)) {
         defineKey(out, key, walk(v, at));
       } else {
@@ -173,13 +194,20 @@ export interface ManifestValidatorsOptions {
   printWidth?: number;
 }
 
-export function emitManifestValidators(model: ServerModel, options: ManifestValidatorsOptions = {}): ManifestValidatorsResult {
+export function emitManifestValidators(
+  model: ServerModel,
+  options: ManifestValidatorsOptions = {},
+): ManifestValidatorsResult {
   const width = options.printWidth ?? PRETTIER_DEFAULT_WIDTH;
   const problems: Problem[] = [];
   const entries: Entry[] = [];
   const groups = new Map<
     Engine,
-    { schemas: { id: string; schema: JSONSchema }[]; exports: { name: string; id: string }[]; aliases: { name: string; of: string }[] }
+    {
+      schemas: { id: string; schema: JSONSchema }[];
+      exports: { name: string; id: string }[];
+      aliases: { name: string; of: string }[];
+    }
   >();
   const shared = new Map<string, { id: string; exportName: string }>();
 
@@ -225,7 +253,9 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
       // validate it as a plain object instead, and say so.
       for (const item of group.schemas) {
         try {
-          new Engine({ ...OPTIONS }).compile(typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id });
+          new Engine({ ...OPTIONS }).compile(
+            typeof item.schema === "boolean" ? item.schema : { ...item.schema, $id: item.id },
+          );
         } catch (error) {
           for (const entry of entries.filter((e) => e.id === item.id)) {
             problems.push({
@@ -251,10 +281,22 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
   files.push(...allErrorsFiles);
   const withDefaults = model.tools.filter((t) => t.inputDefaults !== null);
   if (withDefaults.length > 0) {
-    const body = appliersModule(withDefaults.map((t) => ({ exportName: applierName(t), defaults: t.inputDefaults!, type: `(input: T.${t.inputType}) => T.${t.handlerInputType}` })));
+    const body = appliersModule(
+      withDefaults.map((t) => ({
+        exportName: applierName(t),
+        defaults: t.inputDefaults!,
+        type: `(input: T.${t.inputType}) => T.${t.handlerInputType}`,
+      })),
+    );
     files.push({
       path: DEFAULTS_MODULE,
-      contents: ["// @ts-nocheck -- plain JavaScript, typed exports; validators.ts re-exports them.", `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`, "", body, ""].join("\n"),
+      contents: [
+        "// @ts-nocheck -- plain JavaScript, typed exports; validators.ts re-exports them.",
+        `import type * as T from "./${MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js")}";`,
+        "",
+        body,
+        "",
+      ].join("\n"),
     });
   }
 
@@ -269,20 +311,43 @@ export function emitManifestValidators(model: ServerModel, options: ManifestVali
 export function manifestValidatorsView(model: ServerModel, width: number = PRETTIER_DEFAULT_WIDTH) {
   // the exports of the ajv modules, as emitManifestValidators names them
   const entries = model.tools.flatMap((tool) =>
-    ([["Input", tool.inputSchema], ["Output", tool.outputSchema]] as const).flatMap(([role, schema]) => (schema === null ? [] : [{ tool, role, exportName: `${tool.ids.member}${role}`, engine: engineOf(schema) }])),
+    (
+      [
+        ["Input", tool.inputSchema],
+        ["Output", tool.outputSchema],
+      ] as const
+    ).flatMap(([role, schema]) =>
+      schema === null ? [] : [{ tool, role, exportName: `${tool.ids.member}${role}`, engine: engineOf(schema) }],
+    ),
   );
   const modules = (["draft-07", "2020-12"] as const)
     .filter((e) => entries.some((x) => x.engine === e))
-    .map((e) => ({ name: e === "draft-07" ? "tools" : "tools2020", file: MODULES[e].replace(/\.ts$/, ".js"), all: e === "draft-07" ? "all" : "all2020", allFile: ALL_ERRORS_MODULES[e].replace(/\.ts$/, ".js") }));
+    .map((e) => ({
+      name: e === "draft-07" ? "tools" : "tools2020",
+      file: MODULES[e].replace(/\.ts$/, ".js"),
+      all: e === "draft-07" ? "all" : "all2020",
+      allFile: ALL_ERRORS_MODULES[e].replace(/\.ts$/, ".js"),
+    }));
   const validators = entries.map((e) => {
     const type = e.role === "Input" ? e.tool.inputType : e.tool.outputType!;
     const module = e.engine === "draft-07" ? "tools" : "tools2020";
     // prettier breaks after "=" when the line is too long
-    const fits = `export const validate${type} =`.length + 1 + `${module}.${e.exportName} as Validator<T.${type}>;`.length <= width;
-    return { doc: jsDoc([`Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`]).trimEnd(), type, module, exportName: e.exportName, fits };
+    const fits =
+      `export const validate${type} =`.length + 1 + `${module}.${e.exportName} as Validator<T.${type}>;`.length <=
+      width;
+    return {
+      doc: jsDoc([
+        `Validates the ${e.role === "Input" ? "arguments" : "structured result"} of tool ${JSON.stringify(e.tool.name)}.`,
+      ]).trimEnd(),
+      type,
+      module,
+      exportName: e.exportName,
+      fits,
+    };
   });
   // the all-errors modules export the same names; never on the success path: the runtime imports them once a tool's value failed
-  const allOf = (e: (typeof entries)[number] | undefined) => (e === undefined ? "null" : `${e.engine === "draft-07" ? "all" : "all2020"}.${e.exportName}`);
+  const allOf = (e: (typeof entries)[number] | undefined) =>
+    e === undefined ? "null" : `${e.engine === "draft-07" ? "all" : "all2020"}.${e.exportName}`;
   const tools = model.tools.map((tool) => ({
     key: isIdentifierName(tool.name) ? tool.name : printString(tool.name),
     inputType: tool.inputType,
@@ -292,7 +357,15 @@ export function manifestValidatorsView(model: ServerModel, width: number = PRETT
     allOutput: allOf(entries.find((e) => e.tool === tool && e.role === "Output")),
   }));
   const withDefaults = model.tools.some((t) => t.inputDefaults !== null);
-  return { abi: runtimeImports.abi, types: MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js"), defaults: withDefaults ? DEFAULTS_MODULE.replace(/\.ts$/, ".js") : null, modules, validators, tools, noTools: model.tools.length === 0 };
+  return {
+    abi: runtimeImports.abi,
+    types: MANIFEST_TYPES_FILE.replace(/\.ts$/, ".js"),
+    defaults: withDefaults ? DEFAULTS_MODULE.replace(/\.ts$/, ".js") : null,
+    modules,
+    validators,
+    tools,
+    noTools: model.tools.length === 0,
+  };
 }
 
 /**
@@ -300,7 +373,10 @@ export function manifestValidatorsView(model: ServerModel, width: number = PRETT
  * validators, so `mcpgen verify` and the manifest's example checks accept exactly what the
  * generated server and client accept.
  */
-export function compileToolSchema(schema: JSONSchema, pointer: string): { validate: (data: unknown) => boolean; errors: () => string; problems: Problem[] } {
+export function compileToolSchema(
+  schema: JSONSchema,
+  pointer: string,
+): { validate: (data: unknown) => boolean; errors: () => string; problems: Problem[] } {
   const problems: Problem[] = [];
   const engine = engineOf(schema);
   const usable = sanitise(schema, pointer, problems, engine);
@@ -309,7 +385,11 @@ export function compileToolSchema(schema: JSONSchema, pointer: string): { valida
   try {
     fn = new Engine({ ...OPTIONS, allErrors: true }).compile(usable);
   } catch (error) {
-    problems.push({ severity: "warning", pointer, message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}` });
+    problems.push({
+      severity: "warning",
+      pointer,
+      message: `ajv cannot compile this schema (${(error as Error).message.split("\n")[0]}); validated as {"type": "object"}`,
+    });
     fn = new Ajv({ ...OPTIONS }).compile({ type: "object" });
   }
   return {
@@ -324,7 +404,10 @@ export function compileToolSchema(schema: JSONSchema, pointer: string): { valida
  * pointer below it (`/properties/days`), with `$ref`s resolved against the whole schema;
  * undefined where ajv cannot reach or compile it (a subschema sanitising removed or moved).
  */
-export function toolSubschemas(schema: JSONSchema, pointer: string): (at: string) => { validate: (data: unknown) => boolean; errors: () => string } | undefined {
+export function toolSubschemas(
+  schema: JSONSchema,
+  pointer: string,
+): (at: string) => { validate: (data: unknown) => boolean; errors: () => string } | undefined {
   const engine = engineOf(schema);
   const usable = sanitise(schema, pointer, [], engine);
   if (!isPlainObject(usable)) return () => undefined;
@@ -345,7 +428,10 @@ export function toolSubschemas(schema: JSONSchema, pointer: string): (at: string
     }
     if (!fn) return undefined;
     const compiled = fn;
-    return { validate: (data) => compiled(data) as boolean, errors: () => (compiled.errors ?? []).map(expectation).join("; ") };
+    return {
+      validate: (data) => compiled(data) as boolean,
+      errors: () => (compiled.errors ?? []).map(expectation).join("; "),
+    };
   };
 }
 
@@ -353,7 +439,8 @@ export function toolSubschemas(schema: JSONSchema, pointer: string): (at: string
 function expectation(e: ErrorObject): string {
   const where = e.instancePath ? `${e.instancePath} ` : "";
   const p = e.params as { allowedValues?: unknown[]; allowedValue?: unknown };
-  if (e.keyword === "enum" && Array.isArray(p.allowedValues)) return `${where}must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
+  if (e.keyword === "enum" && Array.isArray(p.allowedValues))
+    return `${where}must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
   if (e.keyword === "const") return `${where}must be ${JSON.stringify(p.allowedValue)}`;
   return `${where}${e.message ?? e.keyword}`;
 }

@@ -18,7 +18,10 @@ export function methodsView(model: ProtocolModel) {
     revision: model.revision,
     revisionLiteral: json(model.revision),
     eraLiteral: json(model.era),
-    eraDoc: model.era === "legacy" ? "Legacy era: sessions start with the initialize handshake." : "Modern era: stateless, no handshake, per-request _meta.",
+    eraDoc:
+      model.era === "legacy"
+        ? "Legacy era: sessions start with the initialize handshake."
+        : "Modern era: stateless, no handshake, per-request _meta.",
     batching: model.batching,
     methods: model.methods.map(methodInfo),
   };
@@ -30,7 +33,10 @@ export function methodsEntryView(model: ProtocolModel) {
 }
 
 export function emitMethods(model: ProtocolModel): EmittedFile[] {
-  return [renderFile("protocol", "methods.ts", methodsEntryView(model)), renderFile("protocol", "table.ts", methodsView(model))];
+  return [
+    renderFile("protocol", "methods.ts", methodsEntryView(model)),
+    renderFile("protocol", "table.ts", methodsView(model)),
+  ];
 }
 
 function methodInfo(m: MethodDef) {

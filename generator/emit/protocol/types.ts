@@ -56,8 +56,11 @@ export function emitDefinitions(model: ProtocolModel, wanted: ReadonlySet<string
     model.types.map((t) => t.schema),
     refPrefix,
   );
-  for (const name of wanted) if (!names.has(name)) throw new TypesEmitError(`${refPrefix}${name}: no such definition in ${model.revision}`);
-  return model.types.filter((t) => wanted.has(t.name)).map((def) => emitDefinition(model, def, names, refPrefix, openDefinitions));
+  for (const name of wanted)
+    if (!names.has(name)) throw new TypesEmitError(`${refPrefix}${name}: no such definition in ${model.revision}`);
+  return model.types
+    .filter((t) => wanted.has(t.name))
+    .map((def) => emitDefinition(model, def, names, refPrefix, openDefinitions));
 }
 
 function emitDefinition(

@@ -68,7 +68,10 @@ function receives(role: Role, method: Pick<MethodDef, "from">, what: "params" | 
 
 /** An input the validators cannot be generated from, named by file and JSON pointer. */
 function inputError(model: ProtocolModel, message: string, pointer?: string): McpgenError {
-  return new McpgenError(message, pointer === undefined ? { file: model.source.display } : { file: model.source.display, pointer });
+  return new McpgenError(
+    message,
+    pointer === undefined ? { file: model.source.display } : { file: model.source.display, pointer },
+  );
 }
 
 /** Name of the ajv module's export validating the params of a method with inline params. */
@@ -110,14 +113,25 @@ function plan(model: ProtocolModel): Plan {
   const normalised = new Map<string, JSONSchema>();
   for (const type of model.types) {
     if (!IDENTIFIER.test(type.name) || RESERVED.test(type.name)) {
-      throw inputError(model, `definition name "${type.name}" is not usable as an identifier`, `/${defsKey}/${escapePointerToken(type.name)}`);
+      throw inputError(
+        model,
+        `definition name "${type.name}" is not usable as an identifier`,
+        `/${defsKey}/${escapePointerToken(type.name)}`,
+      );
     }
-    normalised.set(type.name, normaliseSchema(type.schema, `/${defsKey}/${escapePointerToken(type.name)}`, dialect, defsKey));
+    normalised.set(
+      type.name,
+      normaliseSchema(type.schema, `/${defsKey}/${escapePointerToken(type.name)}`, dialect, defsKey),
+    );
   }
   for (const [name, schema] of normalised) {
     const target = bareRefTarget(schema);
     if (target !== null && !normalised.has(target)) {
-      throw inputError(model, `refers to the unknown definition "${target}"`, `/${defsKey}/${escapePointerToken(name)}`);
+      throw inputError(
+        model,
+        `refers to the unknown definition "${target}"`,
+        `/${defsKey}/${escapePointerToken(name)}`,
+      );
     }
   }
 
@@ -146,7 +160,11 @@ function plan(model: ProtocolModel): Plan {
     const to = target.get(name);
     if (to === undefined || to === name) return ref;
     if (hash >= 0 && bareRefTarget(normalised.get(name)!) !== null) {
-      throw inputError(model, `$ref "${ref}" points into a definition that is only a reference to ${to}`, `/${defsKey}/${name}`);
+      throw inputError(
+        model,
+        `$ref "${ref}" points into a definition that is only a reference to ${to}`,
+        `/${defsKey}/${name}`,
+      );
     }
     return DEF_ID_PREFIX + to + (hash < 0 ? "" : ref.slice(hash));
   };
@@ -275,12 +293,19 @@ export function validatorsView(prepared: PreparedValidators, layout: Layout) {
 }
 
 /** Per method kept by `keep`, the module its validator is imported from. */
-function thunks(prepared: PreparedValidators, layout: Layout, what: "params" | "results", keep: (method: MethodDef) => boolean = () => true) {
+function thunks(
+  prepared: PreparedValidators,
+  layout: Layout,
+  what: "params" | "results",
+  keep: (method: MethodDef) => boolean = () => true,
+) {
   const { model, plan: p } = prepared;
   const pick = what === "params" ? paramsExport : resultExport;
   return model.methods.flatMap((method) => {
     const name = keep(method) ? pick(p, method.method) : undefined;
-    return name === undefined ? [] : [{ method: JSON.stringify(method.method), module: layout.entry(entryModule(name)) }];
+    return name === undefined
+      ? []
+      : [{ method: JSON.stringify(method.method), module: layout.entry(entryModule(name)) }];
   });
 }
 
@@ -297,7 +322,11 @@ export function roleLoadersView(prepared: PreparedValidators, layout: Layout, ro
 
 /** `loaders.ts`: per method, a thunk importing the module of its validator. */
 export function loadersView(prepared: PreparedValidators, layout: Layout) {
-  return { abi: runtimeImports.abi, params: thunks(prepared, layout, "params"), results: thunks(prepared, layout, "results") };
+  return {
+    abi: runtimeImports.abi,
+    params: thunks(prepared, layout, "params"),
+    results: thunks(prepared, layout, "results"),
+  };
 }
 
 /** One revision's validators before they are cut into modules. */
@@ -330,7 +359,11 @@ export function validatorSharing(revisions: readonly string[], models: () => Pro
         const prepared = models().map(prepareValidators);
         const shared = shareStandalone({
           ...STANDALONE_NAMES,
-          revisions: prepared.map((v) => ({ revision: v.model.revision, code: v.code, entries: [...v.entries].map(([module, exportName]) => ({ module, exportName })) })),
+          revisions: prepared.map((v) => ({
+            revision: v.model.revision,
+            code: v.code,
+            entries: [...v.entries].map(([module, exportName]) => ({ module, exportName })),
+          })),
         });
         return new Map(prepared.map((v) => [v.model.revision, { prepared: v, shared: shared.get(v.model.revision)! }]));
       })();
@@ -345,7 +378,10 @@ const AJV_BANNER = "// @ts-nocheck -- ajv standalone code, plain JavaScript; val
  * The validators of `model`'s revision: split per method within the revision, or, when `sharing`
  * covers the revision, laid out with the other revisions it names.
  */
-export async function emitValidators(model: ProtocolModel, context: { sharing?: ValidatorSharing } = {}): Promise<EmittedFile[]> {
+export async function emitValidators(
+  model: ProtocolModel,
+  context: { sharing?: ValidatorSharing } = {},
+): Promise<EmittedFile[]> {
   const sharing = context.sharing;
   if (sharing !== undefined && sharing.revisions.includes(model.revision)) {
     const { prepared, shared } = (await sharing.shared()).get(model.revision)!;
@@ -362,12 +398,22 @@ export async function emitValidators(model: ProtocolModel, context: { sharing?: 
 
 /** `prepared` cut into modules of its own revision's folder, and where each validator landed. */
 export function localLayout(prepared: PreparedValidators): { modules: SplitModule[]; layout: Layout } {
-  const split = splitStandalone({ code: prepared.code, ...STANDALONE_NAMES, entries: [...prepared.entries].map(([module, exportName]) => ({ module, exportName })) });
-  const located = new Map([...split.located].map(([name, [module, local]]) => [name, [moduleSpecifier(module), local] as [string, string]]));
+  const split = splitStandalone({
+    code: prepared.code,
+    ...STANDALONE_NAMES,
+    entries: [...prepared.entries].map(([module, exportName]) => ({ module, exportName })),
+  });
+  const located = new Map(
+    [...split.located].map(([name, [module, local]]) => [name, [moduleSpecifier(module), local] as [string, string]]),
+  );
   return { modules: split.modules, layout: { located, entry: moduleSpecifier } };
 }
 
-function finishValidators(prepared: PreparedValidators, modules: readonly SplitModule[], layout: Layout): EmittedFile[] {
+function finishValidators(
+  prepared: PreparedValidators,
+  modules: readonly SplitModule[],
+  layout: Layout,
+): EmittedFile[] {
   return [
     ...modules.map((m) => ({ path: `${AJV_DIR}/${m.name}.ts`, contents: `${AJV_BANNER}${m.contents}` })),
     renderFile("protocol", LOADERS_FILE, loadersView(prepared, layout)),
@@ -392,7 +438,11 @@ export function prepareValidators(model: ProtocolModel): PreparedValidators {
   }
   for (const method of model.methods) {
     if (method.resultType !== null && !names.has(method.resultType)) {
-      throw inputError(model, `result type "${method.resultType}" of "${method.method}" is not a definition`, `/${model.defsKey}`);
+      throw inputError(
+        model,
+        `result type "${method.resultType}" of "${method.method}" is not a definition`,
+        `/${model.defsKey}`,
+      );
     }
   }
 
@@ -405,7 +455,8 @@ export function prepareValidators(model: ProtocolModel): PreparedValidators {
   const exportNames = new Set(exports.map((e) => e.name));
   for (const [method, schema] of p.params) {
     const name = paramsExportName(method);
-    if (exportNames.has(name)) throw inputError(model, `params of "${method}" need the export name ${name}, which is taken`);
+    if (exportNames.has(name))
+      throw inputError(model, `params of "${method}" need the export name ${name}, which is taken`);
     exportNames.add(name);
     const id = PARAMS_ID_PREFIX + method;
     schemas.push({ id, schema });
@@ -413,7 +464,8 @@ export function prepareValidators(model: ProtocolModel): PreparedValidators {
   }
   for (const [method, schema] of p.results) {
     const name = resultExportName(method);
-    if (exportNames.has(name)) throw inputError(model, `the result of "${method}" needs the export name ${name}, which is taken`);
+    if (exportNames.has(name))
+      throw inputError(model, `the result of "${method}" needs the export name ${name}, which is taken`);
     exportNames.add(name);
     const id = RESULT_ID_PREFIX + method;
     schemas.push({ id, schema });
@@ -429,12 +481,14 @@ export function prepareValidators(model: ProtocolModel): PreparedValidators {
   }
   const entryNames = new Set<string>();
   for (const method of model.methods) {
-    for (const name of [paramsExport(p, method.method), resultExport(p, method.method)]) if (name !== undefined) entryNames.add(name);
+    for (const name of [paramsExport(p, method.method), resultExport(p, method.method)])
+      if (name !== undefined) entryNames.add(name);
   }
   const modules = new Map<string, string>();
   for (const name of entryNames) {
     const other = modules.get(entryModule(name));
-    if (other !== undefined) throw inputError(model, `the validators ${other} and ${name} would share the module ${entryModule(name)}`);
+    if (other !== undefined)
+      throw inputError(model, `the validators ${other} and ${name} would share the module ${entryModule(name)}`);
     modules.set(entryModule(name), name);
   }
   return { model, plan: p, code, entries: modules };

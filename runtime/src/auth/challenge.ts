@@ -22,12 +22,20 @@ export function parseBearerChallenge(header: string | undefined): BearerChalleng
  * The parameters of the header's challenge of `scheme` ("bearer" or "dpop", RFC 9449 §7.1: the
  * same parameters), or undefined when it has none.
  */
-export function parseSchemeChallenge(header: string | undefined, scheme: "bearer" | "dpop"): BearerChallenge | undefined {
+export function parseSchemeChallenge(
+  header: string | undefined,
+  scheme: "bearer" | "dpop",
+): BearerChallenge | undefined {
   if (header === undefined || header.length > MAX_HEADER_CHARS) return undefined;
   for (const c of parseChallenges(header)) {
     if (c.scheme.toLowerCase() !== scheme) continue;
     const p = c.params;
-    return { resourceMetadata: p.resource_metadata, scope: p.scope, error: p.error, errorDescription: p.error_description };
+    return {
+      resourceMetadata: p.resource_metadata,
+      scope: p.scope,
+      error: p.error,
+      errorDescription: p.error_description,
+    };
   }
   return undefined;
 }

@@ -156,7 +156,8 @@ export class OAuthClient implements HttpAuthorizer {
     if (t === undefined) return undefined;
     if (t.token_type !== "DPoP") return { authorization: `Bearer ${t.access_token}` };
     // A token kept from an earlier run: its key is the configured key pair, if any.
-    if (this.dpopKey === undefined && typeof this.o.dpop === "object" && this.o.dpop.keyPair !== undefined) this.makeKey(this.o.dpop, undefined);
+    if (this.dpopKey === undefined && typeof this.o.dpop === "object" && this.o.dpop.keyPair !== undefined)
+      this.makeKey(this.o.dpop, undefined);
     const key = await this.dpopKey?.catch(() => undefined);
     if (key === undefined) {
       // A DPoP-bound token whose key is gone: useless, so the 401 re-authorizes.
@@ -167,7 +168,11 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   nonce(url: URL, nonce: string): void {
-    if (url.origin === this.server.origin) void this.dpopKey?.then((k) => k.resourceNonce(url, nonce), () => {});
+    if (url.origin === this.server.origin)
+      void this.dpopKey?.then(
+        (k) => k.resourceNonce(url, nonce),
+        () => {},
+      );
   }
 
   /** The token to send to `url` (refreshed when about to expire), if any. */
@@ -180,8 +185,12 @@ export class OAuthClient implements HttpAuthorizer {
     if (t.expires_at !== undefined && t.expires_at - EXPIRY_SKEW_MS <= Date.now()) {
       // Without the server's metadata at hand (a token from an earlier run) the request goes out
       // bare; the 401 then discovers the server and refreshes with the kept refresh token.
-      const refreshed = t.refresh_token !== undefined && this.as?.issuer === t.issuer ? await this.refresh(t).catch(() => undefined) : undefined;
-      if (refreshed === undefined && t.refresh_token === undefined) await this.store.delete(storeKeys.tokens(this.server.href));
+      const refreshed =
+        t.refresh_token !== undefined && this.as?.issuer === t.issuer
+          ? await this.refresh(t).catch(() => undefined)
+          : undefined;
+      if (refreshed === undefined && t.refresh_token === undefined)
+        await this.store.delete(storeKeys.tokens(this.server.href));
       t = refreshed;
     }
     return t;
@@ -207,7 +216,13 @@ export class OAuthClient implements HttpAuthorizer {
     if (dpopChallenge !== undefined) this.resourceTakesDPoP = true;
     const challenge = parseBearerChallenge(answer.wwwAuthenticate) ?? dpopChallenge;
     if (answer.status === 403 && challenge?.error !== "insufficient_scope") return false;
-    const run = this.react(answer.status, challenge?.scope, challenge?.resourceMetadata, answer.attempt, challenge?.errorDescription);
+    const run = this.react(
+      answer.status,
+      challenge?.scope,
+      challenge?.resourceMetadata,
+      answer.attempt,
+      challenge?.errorDescription,
+    );
     this.flow = run.finally(() => {
       this.flow = undefined;
     });
@@ -215,20 +230,30 @@ export class OAuthClient implements HttpAuthorizer {
     return true;
   }
 
-  private async react(status: 401 | 403, challengeScope: string | undefined, resourceMetadata: string | undefined, attempt: number, why: string | undefined): Promise<void> {
+  private async react(
+    status: 401 | 403,
+    challengeScope: string | undefined,
+    resourceMetadata: string | undefined,
+    attempt: number,
+    why: string | undefined,
+  ): Promise<void> {
     const held = await this.tokens();
     const prm = await this.discover(resourceMetadata);
     const as = await this.serverMetadata(prm);
     if (status === 401 && attempt > 0 && held !== undefined && held.issuer === as.issuer) {
       // The token this request just obtained was refused too: another authorization (another
       // browser prompt for the user) would end the same way.
-      throw new OAuthFlowError("token", `${this.server.origin}${this.server.pathname} refused the access token just issued by ${as.issuer}${why ? `: ${why.slice(0, 200)}` : ""}`);
+      throw new OAuthFlowError(
+        "token",
+        `${this.server.origin}${this.server.pathname} refused the access token just issued by ${as.issuer}${why ? `: ${why.slice(0, 200)}` : ""}`,
+      );
     }
     if (held !== undefined && held.issuer !== as.issuer) {
       this.log(`authorization server changed from ${held.issuer} to ${as.issuer}: tokens dropped`);
       await this.store.delete(storeKeys.tokens(this.server.href));
     } else if (status === 401 && held?.refresh_token !== undefined) {
-      if ((await this.refresh(held).catch((e: Error) => this.log(`refresh failed: ${e.message}`))) !== undefined) return;
+      if ((await this.refresh(held).catch((e: Error) => this.log(`refresh failed: ${e.message}`))) !== undefined)
+        return;
     }
     const challenged = challengeScope?.split(" ").filter((s) => s !== "");
     let scopes: string[];
@@ -247,7 +272,10 @@ export class OAuthClient implements HttpAuthorizer {
     this.checkUrl(this.server, "MCP server");
     const prm = await discoverResource(this.fetch, this.server, fromChallenge);
     if (prm === undefined) this.log("no protected-resource metadata: 2025-03-26 discovery");
-    else if (prm.resource !== this.resourceMeta?.resource || prm.authorizationServers[0] !== this.resourceMeta?.authorizationServers[0]) {
+    else if (
+      prm.resource !== this.resourceMeta?.resource ||
+      prm.authorizationServers[0] !== this.resourceMeta?.authorizationServers[0]
+    ) {
       this.log(`resource ${prm.resource}, authorization server ${prm.authorizationServers[0]}`);
     }
     this.resourceMeta = prm;
@@ -261,9 +289,14 @@ export class OAuthClient implements HttpAuthorizer {
       const issuer = prm.authorizationServers[0]!;
       this.checkUrl(new URL(issuer), "authorization server");
       as = await discoverServer(this.fetch, issuer);
-      if (as === undefined) throw new OAuthFlowError("server_metadata", `authorization server ${issuer} publishes no metadata (tried RFC 8414 and OpenID Connect discovery)`);
+      if (as === undefined)
+        throw new OAuthFlowError(
+          "server_metadata",
+          `authorization server ${issuer} publishes no metadata (tried RFC 8414 and OpenID Connect discovery)`,
+        );
     } else {
-      const sameOrigin = (iss: unknown): boolean => typeof iss === "string" && URL.canParse(iss) && new URL(iss).origin === this.server.origin;
+      const sameOrigin = (iss: unknown): boolean =>
+        typeof iss === "string" && URL.canParse(iss) && new URL(iss).origin === this.server.origin;
       as = (await discoverServer(this.fetch, this.server.origin, sameOrigin)) ?? fallbackServer(this.server);
     }
     for (const k of ["authorization_endpoint", "token_endpoint", "registration_endpoint"] as const) {
@@ -274,13 +307,20 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   /** Gets tokens from `as` for `scopes` with the grant this client can perform. */
-  private async obtain(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[]): Promise<void> {
+  private async obtain(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata | undefined,
+    scopes: string[],
+  ): Promise<void> {
     const grants = as.grant_types_supported;
-    const machine = this.o.client !== undefined && (this.o.client.client_secret !== undefined || this.o.client.private_key !== undefined);
+    const machine =
+      this.o.client !== undefined &&
+      (this.o.client.client_secret !== undefined || this.o.client.private_key !== undefined);
     // Configured identities that need no person come first where the server takes them.
     if (grants?.includes(JWT_BEARER)) {
       if (this.o.enterprise !== undefined) return this.enterpriseGrant(as, prm, scopes, this.o.enterprise);
-      if (this.o.workloadIdentity !== undefined) return this.jwtBearer(as, prm, scopes, await this.o.workloadIdentity.assertion(), "workload identity");
+      if (this.o.workloadIdentity !== undefined)
+        return this.jwtBearer(as, prm, scopes, await this.o.workloadIdentity.assertion(), "workload identity");
     }
     if (this.o.userAgent !== undefined && (grants === undefined || grants.includes("authorization_code"))) {
       return this.authorizationCode(as, prm, scopes, this.o.userAgent);
@@ -292,15 +332,26 @@ export class OAuthClient implements HttpAuthorizer {
     );
   }
 
-  private async authorizationCode(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, requested: string[], ua: AuthorizationUserAgent): Promise<void> {
+  private async authorizationCode(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata | undefined,
+    requested: string[],
+    ua: AuthorizationUserAgent,
+  ): Promise<void> {
     if (as.code_challenge_methods_supported !== undefined || prm !== undefined) {
       if (!as.code_challenge_methods_supported?.includes("S256")) {
-        throw new OAuthFlowError("unsupported", `authorization server ${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported), refusing to proceed`);
+        throw new OAuthFlowError(
+          "unsupported",
+          `authorization server ${as.issuer} does not advertise PKCE S256 (code_challenge_methods_supported), refusing to proceed`,
+        );
       }
     }
     const scopes = this.wantsOffline(as) ? union(requested, ["offline_access"]) : requested;
     const reg = await this.identity(as, ua.redirectUri);
-    const client: oauth.Client = { client_id: reg.client_id, token_endpoint_auth_method: reg.token_endpoint_auth_method };
+    const client: oauth.Client = {
+      client_id: reg.client_id,
+      token_endpoint_auth_method: reg.token_endpoint_auth_method,
+    };
     const verifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(as.authorization_endpoint!);
@@ -320,27 +371,44 @@ export class OAuthClient implements HttpAuthorizer {
       params = oauth.validateAuthResponse(as, client, callback, state);
     } catch (e) {
       if (e instanceof oauth.AuthorizationResponseError) {
-        throw new OAuthFlowError("authorization_response", `authorization refused by ${as.issuer}: ${e.error}${e.error_description ? ` (${e.error_description})` : ""}`);
+        throw new OAuthFlowError(
+          "authorization_response",
+          `authorization refused by ${as.issuer}: ${e.error}${e.error_description ? ` (${e.error_description})` : ""}`,
+        );
       }
       const msg = (e as Error).message;
       const code = /"iss"/.test(msg) ? "issuer_mismatch" : "authorization_response";
       const iss = callback.searchParams.get("iss");
-      throw new OAuthFlowError(code, `authorization response rejected: ${msg} (expected issuer ${JSON.stringify(as.issuer)}, got ${iss === null ? "none" : JSON.stringify(iss.slice(0, 200))})`);
+      throw new OAuthFlowError(
+        code,
+        `authorization response rejected: ${msg} (expected issuer ${JSON.stringify(as.issuer)}, got ${iss === null ? "none" : JSON.stringify(iss.slice(0, 200))})`,
+      );
     }
     const extra: Record<string, string> = prm !== undefined ? { resource: prm.resource } : {};
     const http = await this.tokenOptions(as);
     const t = await this.grant(
       "authorization code",
-      () => oauth.authorizationCodeGrantRequest(as, client, this.clientAuth(reg), params, ua.redirectUri, verifier, { ...http, additionalParameters: extra }),
+      () =>
+        oauth.authorizationCodeGrantRequest(as, client, this.clientAuth(reg), params, ua.redirectUri, verifier, {
+          ...http,
+          additionalParameters: extra,
+        }),
       (res) => oauth.processAuthorizationCodeResponse(as, client, res),
     );
     await this.keep(as, t, scopes);
   }
 
-  private async clientCredentials(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[]): Promise<void> {
+  private async clientCredentials(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata | undefined,
+    scopes: string[],
+  ): Promise<void> {
     const c = this.o.client!;
     const reg = await this.preRegistered(as, c);
-    const client: oauth.Client = { client_id: reg.client_id, token_endpoint_auth_method: reg.token_endpoint_auth_method };
+    const client: oauth.Client = {
+      client_id: reg.client_id,
+      token_endpoint_auth_method: reg.token_endpoint_auth_method,
+    };
     const params: Record<string, string> = {};
     if (scopes.length > 0) params.scope = scopes.join(" ");
     if (prm !== undefined) params.resource = prm.resource;
@@ -361,11 +429,24 @@ export class OAuthClient implements HttpAuthorizer {
    * configured credentials. A refusal ends the authorization: another grant would not change the
    * identity the assertion speaks for.
    */
-  private async jwtBearer(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[], assertion: string, what: string): Promise<void> {
+  private async jwtBearer(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata | undefined,
+    scopes: string[],
+    assertion: string,
+    what: string,
+  ): Promise<void> {
     const c = this.o.client;
-    if (c === undefined) throw new OAuthFlowError("unsupported", `${what} needs the client's identity at ${as.issuer} (the \`client\` option)`);
+    if (c === undefined)
+      throw new OAuthFlowError(
+        "unsupported",
+        `${what} needs the client's identity at ${as.issuer} (the \`client\` option)`,
+      );
     const reg = await this.preRegistered(as, c);
-    const client: oauth.Client = { client_id: reg.client_id, token_endpoint_auth_method: reg.token_endpoint_auth_method };
+    const client: oauth.Client = {
+      client_id: reg.client_id,
+      token_endpoint_auth_method: reg.token_endpoint_auth_method,
+    };
     const params: Record<string, string> = { assertion };
     if (scopes.length > 0) params.scope = scopes.join(" ");
     if (prm !== undefined) params.resource = prm.resource;
@@ -382,7 +463,12 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   /** The user's ID token exchanged at the enterprise IdP for an ID-JAG naming `as` and this resource, then the JWT-bearer grant. */
-  private async enterpriseGrant(as: oauth.AuthorizationServer, prm: ResourceMetadata | undefined, scopes: string[], e: EnterpriseAuthorization): Promise<void> {
+  private async enterpriseGrant(
+    as: oauth.AuthorizationServer,
+    prm: ResourceMetadata | undefined,
+    scopes: string[],
+    e: EnterpriseAuthorization,
+  ): Promise<void> {
     const endpoint = new URL(e.tokenEndpoint);
     this.checkUrl(endpoint, "identity provider token endpoint");
     const idp: oauth.AuthorizationServer = { issuer: e.issuer ?? endpoint.origin, token_endpoint: endpoint.href };
@@ -401,36 +487,55 @@ export class OAuthClient implements HttpAuthorizer {
     const exchanged = await this.tokenCall("token exchange", async () => {
       const res = await oauth.genericTokenEndpointRequest(idp, idpClient, idpAuth, TOKEN_EXCHANGE, params, http);
       // The ID-JAG is no access token: RFC 8693 §2.2.1 has the IdP say so with token_type N_A.
-      return oauth.processGenericTokenEndpointResponse(idp, idpClient, res, { recognizedTokenTypes: { n_a: () => {} } });
+      return oauth.processGenericTokenEndpointResponse(idp, idpClient, res, {
+        recognizedTokenTypes: { n_a: () => {} },
+      });
     });
     if (exchanged.issued_token_type !== "urn:ietf:params:oauth:token-type:id-jag") {
-      throw new OAuthFlowError("token", `token exchange at ${idp.issuer} issued ${JSON.stringify(String(exchanged.issued_token_type).slice(0, 100))}, not an ID-JAG`);
+      throw new OAuthFlowError(
+        "token",
+        `token exchange at ${idp.issuer} issued ${JSON.stringify(String(exchanged.issued_token_type).slice(0, 100))}, not an ID-JAG`,
+      );
     }
     await this.jwtBearer(as, prm, scopes, exchanged.access_token, "enterprise ID-JAG");
   }
 
   private async refresh(held: TokenSet): Promise<TokenSet> {
     const as = this.as;
-    if (as === undefined || as.issuer !== held.issuer || held.refresh_token === undefined) throw new OAuthFlowError("token", "no refresh possible");
+    if (as === undefined || as.issuer !== held.issuer || held.refresh_token === undefined)
+      throw new OAuthFlowError("token", "no refresh possible");
     const reg = (await this.store.get(storeKeys.client(as.issuer))) as ClientRegistration | undefined;
     if (reg === undefined) throw new OAuthFlowError("token", `no client registration for ${as.issuer}`);
-    const client: oauth.Client = { client_id: reg.client_id, token_endpoint_auth_method: reg.token_endpoint_auth_method };
-    const extra: Record<string, string> = this.resourceMeta !== undefined ? { resource: this.resourceMeta.resource } : {};
+    const client: oauth.Client = {
+      client_id: reg.client_id,
+      token_endpoint_auth_method: reg.token_endpoint_auth_method,
+    };
+    const extra: Record<string, string> =
+      this.resourceMeta !== undefined ? { resource: this.resourceMeta.resource } : {};
     this.log(`refreshing the access token at ${as.issuer}`);
     const auth = await this.clientAuthFor(reg, this.o.client);
     const http = await this.tokenOptions(as);
     const t = await this.grant(
       "refresh",
-      () => oauth.refreshTokenGrantRequest(as, client, auth, held.refresh_token!, { ...http, additionalParameters: extra }),
+      () =>
+        oauth.refreshTokenGrantRequest(as, client, auth, held.refresh_token!, { ...http, additionalParameters: extra }),
       (res) => oauth.processRefreshTokenResponse(as, client, res),
     );
     return this.keep(as, t, held.scopes, held.refresh_token);
   }
 
-  private async keep(as: oauth.AuthorizationServer, t: oauth.TokenEndpointResponse, requested: string[], oldRefresh?: string): Promise<TokenSet> {
+  private async keep(
+    as: oauth.AuthorizationServer,
+    t: oauth.TokenEndpointResponse,
+    requested: string[],
+    oldRefresh?: string,
+  ): Promise<TokenSet> {
     const type = t.token_type.toLowerCase();
     if (type !== "bearer" && !(type === "dpop" && this.dpopKey !== undefined)) {
-      throw new OAuthFlowError("token", `token endpoint of ${as.issuer} issued a ${JSON.stringify(t.token_type)} token; only Bearer${this.dpopKey ? " and DPoP are" : " is"} supported`);
+      throw new OAuthFlowError(
+        "token",
+        `token endpoint of ${as.issuer} issued a ${JSON.stringify(t.token_type)} token; only Bearer${this.dpopKey ? " and DPoP are" : " is"} supported`,
+      );
     }
     const set: TokenSet = {
       access_token: t.access_token,
@@ -442,24 +547,33 @@ export class OAuthClient implements HttpAuthorizer {
     if (refresh !== undefined) set.refresh_token = refresh;
     if (typeof t.expires_in === "number") set.expires_at = Date.now() + t.expires_in * 1000;
     await this.store.set(storeKeys.tokens(this.server.href), set);
-    this.log(`token from ${as.issuer}${set.scopes.length ? ` with scope "${set.scopes.join(" ")}"` : ""}${set.refresh_token ? " (refreshable)" : ""}`);
+    this.log(
+      `token from ${as.issuer}${set.scopes.length ? ` with scope "${set.scopes.join(" ")}"` : ""}${set.refresh_token ? " (refreshable)" : ""}`,
+    );
     return set;
   }
 
   /** This client's identity at `as`: configured, remembered, CIMD, or freshly registered (in that order). */
   private async identity(as: oauth.AuthorizationServer, redirectUri: string): Promise<ClientRegistration> {
     const c = this.o.client;
-    if (c !== undefined && (this.boundIssuer === undefined || this.boundIssuer === as.issuer)) return this.preRegistered(as, c);
+    if (c !== undefined && (this.boundIssuer === undefined || this.boundIssuer === as.issuer))
+      return this.preRegistered(as, c);
     const key = storeKeys.client(as.issuer);
     const known = (await this.store.get(key)) as ClientRegistration | undefined;
-    const expired = known?.client_secret_expires_at !== undefined && known.client_secret_expires_at > 0 && known.client_secret_expires_at * 1000 <= Date.now();
+    const expired =
+      known?.client_secret_expires_at !== undefined &&
+      known.client_secret_expires_at > 0 &&
+      known.client_secret_expires_at * 1000 <= Date.now();
     if (known !== undefined && !expired) return known;
     if (this.o.clientMetadataUrl !== undefined && as.client_id_metadata_document_supported === true) {
       this.log(`client id metadata document ${this.o.clientMetadataUrl}`);
       return { client_id: this.o.clientMetadataUrl, token_endpoint_auth_method: "none" };
     }
     if (typeof as.registration_endpoint !== "string") {
-      throw new OAuthFlowError("registration", `authorization server ${as.issuer} offers no dynamic client registration and no client is configured for it`);
+      throw new OAuthFlowError(
+        "registration",
+        `authorization server ${as.issuer} offers no dynamic client registration and no client is configured for it`,
+      );
     }
     const reg = await registerClient(as, redirectUri, this.o.clientMetadata ?? {}, this.httpOptions(as));
     this.log(`registered at ${as.issuer} (${reg.token_endpoint_auth_method})`);
@@ -469,12 +583,19 @@ export class OAuthClient implements HttpAuthorizer {
 
   private async preRegistered(as: oauth.AuthorizationServer, c: PreRegisteredClient): Promise<ClientRegistration> {
     if (this.boundIssuer !== undefined && this.boundIssuer !== as.issuer) {
-      throw new OAuthFlowError("registration", `the configured client belongs to ${this.boundIssuer}, not to ${as.issuer}`);
+      throw new OAuthFlowError(
+        "registration",
+        `the configured client belongs to ${this.boundIssuer}, not to ${as.issuer}`,
+      );
     }
     this.boundIssuer = as.issuer;
     const method =
       c.token_endpoint_auth_method ??
-      (c.private_key !== undefined ? "private_key_jwt" : c.client_secret !== undefined ? pickAuthMethod(as, ["client_secret_basic", "client_secret_post"]) : "none");
+      (c.private_key !== undefined
+        ? "private_key_jwt"
+        : c.client_secret !== undefined
+          ? pickAuthMethod(as, ["client_secret_basic", "client_secret_post"])
+          : "none");
     const reg: ClientRegistration = { client_id: c.client_id, token_endpoint_auth_method: method };
     if (c.client_secret !== undefined) reg.client_secret = c.client_secret;
     await this.store.set(storeKeys.client(as.issuer), reg);
@@ -483,7 +604,11 @@ export class OAuthClient implements HttpAuthorizer {
 
   private clientAuth(reg: ClientRegistration): oauth.ClientAuth {
     const secret = (): string => {
-      if (reg.client_secret === undefined) throw new OAuthFlowError("token", `${reg.token_endpoint_auth_method} needs a client secret and the client has none`);
+      if (reg.client_secret === undefined)
+        throw new OAuthFlowError(
+          "token",
+          `${reg.token_endpoint_auth_method} needs a client secret and the client has none`,
+        );
       return reg.client_secret;
     };
     switch (reg.token_endpoint_auth_method) {
@@ -494,14 +619,21 @@ export class OAuthClient implements HttpAuthorizer {
       case "client_secret_post":
         return oauth.ClientSecretPost(secret());
       default:
-        throw new OAuthFlowError("unsupported", `token endpoint auth method ${JSON.stringify(reg.token_endpoint_auth_method)} is not supported`);
+        throw new OAuthFlowError(
+          "unsupported",
+          `token endpoint auth method ${JSON.stringify(reg.token_endpoint_auth_method)} is not supported`,
+        );
     }
   }
 
   private async clientAuthFor(reg: ClientRegistration, c: PreRegisteredClient | undefined): Promise<oauth.ClientAuth> {
     if (reg.token_endpoint_auth_method !== "private_key_jwt") return this.clientAuth(reg);
-    if (c?.private_key === undefined) throw new OAuthFlowError("token", "private_key_jwt needs a private key and the client has none");
-    const key = typeof c.private_key === "string" ? await importPrivateKeyPem(c.private_key, c.signing_algorithm ?? "ES256") : c.private_key;
+    if (c?.private_key === undefined)
+      throw new OAuthFlowError("token", "private_key_jwt needs a private key and the client has none");
+    const key =
+      typeof c.private_key === "string"
+        ? await importPrivateKeyPem(c.private_key, c.signing_algorithm ?? "ES256")
+        : c.private_key;
     return oauth.PrivateKeyJwt(key);
   }
 
@@ -509,13 +641,21 @@ export class OAuthClient implements HttpAuthorizer {
     return this.o.offlineAccess !== false && (as.scopes_supported?.includes("offline_access") ?? false);
   }
 
-  private httpOptions(as: oauth.AuthorizationServer): { [oauth.customFetch]: Fetch; [oauth.allowInsecureRequests]: boolean } {
+  private httpOptions(as: oauth.AuthorizationServer): {
+    [oauth.customFetch]: Fetch;
+    [oauth.allowInsecureRequests]: boolean;
+  } {
     const endpoints = [as.token_endpoint, as.registration_endpoint].filter((x): x is string => typeof x === "string");
-    return { [oauth.customFetch]: this.fetch, [oauth.allowInsecureRequests]: endpoints.every((e) => this.httpAllowed(new URL(e))) };
+    return {
+      [oauth.customFetch]: this.fetch,
+      [oauth.allowInsecureRequests]: endpoints.every((e) => this.httpAllowed(new URL(e))),
+    };
   }
 
   /** The token endpoint's HTTP options, with this client's DPoP key when tokens are to be bound. */
-  private async tokenOptions(as: oauth.AuthorizationServer): Promise<{ [oauth.customFetch]: Fetch; [oauth.allowInsecureRequests]: boolean; DPoP?: oauth.DPoPHandle }> {
+  private async tokenOptions(
+    as: oauth.AuthorizationServer,
+  ): Promise<{ [oauth.customFetch]: Fetch; [oauth.allowInsecureRequests]: boolean; DPoP?: oauth.DPoPHandle }> {
     const http = this.httpOptions(as);
     const mode = this.o.dpop;
     if (mode === undefined || mode === false) return http;
@@ -542,7 +682,11 @@ export class OAuthClient implements HttpAuthorizer {
    * One token request and its processing; retried once when the authorization server answers
    * `use_dpop_nonce` (RFC 9449 §8: the handle has kept the nonce it sent).
    */
-  private grant(what: string, request: () => Promise<Response>, process: (res: Response) => Promise<oauth.TokenEndpointResponse>): Promise<oauth.TokenEndpointResponse> {
+  private grant(
+    what: string,
+    request: () => Promise<Response>,
+    process: (res: Response) => Promise<oauth.TokenEndpointResponse>,
+  ): Promise<oauth.TokenEndpointResponse> {
     return this.tokenCall(what, async () => {
       try {
         return await process(await request());
@@ -561,7 +705,10 @@ export class OAuthClient implements HttpAuthorizer {
     } catch (e) {
       if (e instanceof OAuthFlowError) throw e;
       if (e instanceof oauth.ResponseBodyError) {
-        throw new OAuthFlowError("token", `${what} grant refused: HTTP ${e.status} ${e.error}${e.error_description ? ` (${String(e.error_description).slice(0, 200)})` : ""}`);
+        throw new OAuthFlowError(
+          "token",
+          `${what} grant refused: HTTP ${e.status} ${e.error}${e.error_description ? ` (${String(e.error_description).slice(0, 200)})` : ""}`,
+        );
       }
       throw new OAuthFlowError("token", `${what} grant failed: ${(e as Error).message}`);
     }
@@ -574,7 +721,11 @@ export class OAuthClient implements HttpAuthorizer {
   }
 
   private checkUrl(url: URL, what: string): void {
-    if (!this.httpAllowed(url)) throw new OAuthFlowError("http", `${what} ${url.origin} is not https (plain http is allowed for loopback hosts only)`);
+    if (!this.httpAllowed(url))
+      throw new OAuthFlowError(
+        "http",
+        `${what} ${url.origin} is not https (plain http is allowed for loopback hosts only)`,
+      );
   }
 
   private log(m: string): void {

@@ -30,7 +30,10 @@ export function resourceMetadataUrls(server: URL, fromChallenge: string | undefi
     try {
       return [new URL(fromChallenge, server)];
     } catch {
-      throw new OAuthFlowError("resource_metadata", `WWW-Authenticate resource_metadata is not a URL: ${JSON.stringify(fromChallenge.slice(0, 200))}`);
+      throw new OAuthFlowError(
+        "resource_metadata",
+        `WWW-Authenticate resource_metadata is not a URL: ${JSON.stringify(fromChallenge.slice(0, 200))}`,
+      );
     }
   }
   const path = server.pathname === "/" ? "" : server.pathname.replace(/\/$/, "");
@@ -43,11 +46,16 @@ export function resourceMetadataUrls(server: URL, fromChallenge: string | undefi
  * Reads the first PRM document that exists. Undefined when none does (a 2025-03-26 server);
  * a document that exists but is malformed, or that describes another resource, is an error.
  */
-export async function discoverResource(fetchFn: Fetch, server: URL, fromChallenge: string | undefined): Promise<ResourceMetadata | undefined> {
+export async function discoverResource(
+  fetchFn: Fetch,
+  server: URL,
+  fromChallenge: string | undefined,
+): Promise<ResourceMetadata | undefined> {
   for (const url of resourceMetadataUrls(server, fromChallenge)) {
     const res = await fetchFn(url, { headers: JSON_ACCEPT });
     if (res.status !== 200) {
-      if (fromChallenge !== undefined) throw new OAuthFlowError("resource_metadata", `protected-resource metadata ${url.href}: HTTP ${res.status}`);
+      if (fromChallenge !== undefined)
+        throw new OAuthFlowError("resource_metadata", `protected-resource metadata ${url.href}: HTTP ${res.status}`);
       continue;
     }
     const doc = await jsonObject(res, `protected-resource metadata ${url.href}`, "resource_metadata");
@@ -69,12 +77,20 @@ function parseResourceMetadata(doc: Record<string, unknown>, url: string): Resou
   };
   if (typeof doc.resource !== "string" || doc.resource === "") bad('"resource" must be a non-empty string');
   const as = doc.authorization_servers;
-  if (!Array.isArray(as) || as.length === 0 || !as.every((x) => typeof x === "string")) bad('"authorization_servers" must be a non-empty array of strings');
+  if (!Array.isArray(as) || as.length === 0 || !as.every((x) => typeof x === "string"))
+    bad('"authorization_servers" must be a non-empty array of strings');
   const scopes = doc.scopes_supported;
-  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((x) => typeof x === "string"))) bad('"scopes_supported" must be an array of strings');
-  const m: ResourceMetadata = { resource: doc.resource as string, authorizationServers: (as as string[]).slice(0, 16), scopesSupported: scopes as string[] | undefined, url };
+  if (scopes !== undefined && (!Array.isArray(scopes) || !scopes.every((x) => typeof x === "string")))
+    bad('"scopes_supported" must be an array of strings');
+  const m: ResourceMetadata = {
+    resource: doc.resource as string,
+    authorizationServers: (as as string[]).slice(0, 16),
+    scopesSupported: scopes as string[] | undefined,
+    url,
+  };
   const dpop = doc.dpop_signing_alg_values_supported;
-  if (Array.isArray(dpop) && dpop.length > 0 && dpop.every((x) => typeof x === "string")) m.dpopSigningAlgs = dpop.slice(0, 16) as string[];
+  if (Array.isArray(dpop) && dpop.length > 0 && dpop.every((x) => typeof x === "string"))
+    m.dpopSigningAlgs = dpop.slice(0, 16) as string[];
   return m;
 }
 
@@ -99,7 +115,11 @@ export function resourceCovers(resource: string, server: URL): boolean {
 /** Well-known metadata URLs of an issuer, in the order MCP prescribes. */
 export function serverMetadataUrls(issuer: URL): URL[] {
   const path = issuer.pathname === "/" ? "" : issuer.pathname.replace(/\/$/, "");
-  if (path === "") return [new URL("/.well-known/oauth-authorization-server", issuer.origin), new URL("/.well-known/openid-configuration", issuer.origin)];
+  if (path === "")
+    return [
+      new URL("/.well-known/oauth-authorization-server", issuer.origin),
+      new URL("/.well-known/openid-configuration", issuer.origin),
+    ];
   return [
     new URL(`/.well-known/oauth-authorization-server${path}`, issuer.origin),
     new URL(`/.well-known/openid-configuration${path}`, issuer.origin),
@@ -112,12 +132,19 @@ export function serverMetadataUrls(issuer: URL): URL[] {
  * string comparison (RFC 8414 §3.3). `accept` replaces that check for the 2025-03-26 fallback,
  * where metadata is read from the MCP server's own origin and no issuer was ever published.
  */
-export async function discoverServer(fetchFn: Fetch, issuer: string, accept?: (issuer: unknown) => boolean): Promise<AuthorizationServer | undefined> {
+export async function discoverServer(
+  fetchFn: Fetch,
+  issuer: string,
+  accept?: (issuer: unknown) => boolean,
+): Promise<AuthorizationServer | undefined> {
   let base: URL;
   try {
     base = new URL(issuer);
   } catch {
-    throw new OAuthFlowError("server_metadata", `authorization server ${JSON.stringify(issuer.slice(0, 200))} is not a URL`);
+    throw new OAuthFlowError(
+      "server_metadata",
+      `authorization server ${JSON.stringify(issuer.slice(0, 200))} is not a URL`,
+    );
   }
   for (const url of serverMetadataUrls(base)) {
     const res = await fetchFn(url, { headers: JSON_ACCEPT });
@@ -134,9 +161,20 @@ export async function discoverServer(fetchFn: Fetch, issuer: string, accept?: (i
         throw new OAuthFlowError("server_metadata", `authorization-server metadata ${url.href}: "${k}" is not a URL`);
       }
     }
-    for (const k of ["scopes_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "code_challenge_methods_supported"] as const) {
-      if (doc[k] !== undefined && (!Array.isArray(doc[k]) || !(doc[k] as unknown[]).every((x) => typeof x === "string"))) {
-        throw new OAuthFlowError("server_metadata", `authorization-server metadata ${url.href}: "${k}" must be an array of strings`);
+    for (const k of [
+      "scopes_supported",
+      "grant_types_supported",
+      "token_endpoint_auth_methods_supported",
+      "code_challenge_methods_supported",
+    ] as const) {
+      if (
+        doc[k] !== undefined &&
+        (!Array.isArray(doc[k]) || !(doc[k] as unknown[]).every((x) => typeof x === "string"))
+      ) {
+        throw new OAuthFlowError(
+          "server_metadata",
+          `authorization-server metadata ${url.href}: "${k}" must be an array of strings`,
+        );
       }
     }
     return doc as unknown as AuthorizationServer;

@@ -27,13 +27,20 @@ const PREFERRED = ["ES256", "ES384", "ES512", "EdDSA", "PS256", "RS256"];
 function pickDPoPAlgorithm(wanted: string | undefined, offered: readonly string[] | undefined): string {
   if (wanted !== undefined) {
     if (offered !== undefined && !offered.includes(wanted)) {
-      throw new OAuthFlowError("unsupported", `DPoP algorithm ${wanted} is not among the authorization server's ${JSON.stringify(offered.slice(0, 16))}`);
+      throw new OAuthFlowError(
+        "unsupported",
+        `DPoP algorithm ${wanted} is not among the authorization server's ${JSON.stringify(offered.slice(0, 16))}`,
+      );
     }
     return wanted;
   }
   if (offered === undefined) return "ES256";
   const alg = PREFERRED.find((a) => offered.includes(a));
-  if (alg === undefined) throw new OAuthFlowError("unsupported", `no DPoP algorithm in common with the authorization server (it offers ${JSON.stringify(offered.slice(0, 16))})`);
+  if (alg === undefined)
+    throw new OAuthFlowError(
+      "unsupported",
+      `no DPoP algorithm in common with the authorization server (it offers ${JSON.stringify(offered.slice(0, 16))})`,
+    );
   return alg;
 }
 
@@ -51,7 +58,9 @@ export class DPoPKey {
       const nonce = this.resourceNonces.get(new URL(payload.htu).origin);
       if (nonce !== undefined) payload.nonce = nonce;
     };
-    this.handle = oauth.DPoP({}, keyPair as CryptoKeyPair & Parameters<typeof oauth.DPoP>[1], { [oauth.modifyAssertion]: modify });
+    this.handle = oauth.DPoP({}, keyPair as CryptoKeyPair & Parameters<typeof oauth.DPoP>[1], {
+      [oauth.modifyAssertion]: modify,
+    });
   }
 
   static async create(o: DPoPOptions, offered: readonly string[] | undefined): Promise<DPoPKey> {

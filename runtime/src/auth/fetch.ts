@@ -15,14 +15,18 @@ export interface AuthHttpLimits {
  * `maxBodyBytes` instead of buffering them: a hostile server cannot make the client hang or
  * exhaust memory. The returned Response holds the already-read body.
  */
-export function boundedFetch(limits: AuthHttpLimits = {}): (url: string | URL, init?: RequestInit) => Promise<Response> {
+export function boundedFetch(
+  limits: AuthHttpLimits = {},
+): (url: string | URL, init?: RequestInit) => Promise<Response> {
   const timeoutMs = limits.timeoutMs ?? 10_000;
   const maxBytes = limits.maxBodyBytes ?? 256 * 1024;
   const f = limits.fetch ?? fetch;
   return async (url, init = {}) => {
     const target = new URL(String(url));
     const where = `${init.method ?? "GET"} ${target.origin}${target.pathname}`;
-    const signal = init.signal ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs);
+    const signal = init.signal
+      ? AbortSignal.any([init.signal, AbortSignal.timeout(timeoutMs)])
+      : AbortSignal.timeout(timeoutMs);
     let res: Response;
     try {
       res = await f(target, { ...init, redirect: "manual", signal });
@@ -52,7 +56,9 @@ export function boundedFetch(limits: AuthHttpLimits = {}): (url: string | URL, i
         }
       } catch (e) {
         if (e instanceof OAuthFlowError) throw e;
-        throw new OAuthFlowError("http", `${where}: reading the response failed: ${(e as Error).message}`, { cause: e });
+        throw new OAuthFlowError("http", `${where}: reading the response failed: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
     }
     const body = new Uint8Array(size);
@@ -62,18 +68,27 @@ export function boundedFetch(limits: AuthHttpLimits = {}): (url: string | URL, i
       at += c.byteLength;
     }
     const nullBody = res.status === 204 || res.status === 205 || res.status === 304;
-    return new Response(nullBody ? null : body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(nullBody ? null : body, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
 }
 
 /** JSON body of a bounded response, or a typed error naming the URL. */
-export async function jsonObject(res: Response, what: string, code: "resource_metadata" | "server_metadata" | "registration" | "token"): Promise<Record<string, unknown>> {
+export async function jsonObject(
+  res: Response,
+  what: string,
+  code: "resource_metadata" | "server_metadata" | "registration" | "token",
+): Promise<Record<string, unknown>> {
   let v: unknown;
   try {
     v = JSON.parse(await res.text());
   } catch {
     throw new OAuthFlowError(code, `${what}: body is not JSON`);
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new OAuthFlowError(code, `${what}: body is not a JSON object`);
+  if (typeof v !== "object" || v === null || Array.isArray(v))
+    throw new OAuthFlowError(code, `${what}: body is not a JSON object`);
   return v as Record<string, unknown>;
 }

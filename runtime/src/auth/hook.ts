@@ -71,7 +71,13 @@ export async function sendAuthorized<R>(
       if (nonce !== undefined) auth.nonce!(url, nonce);
       return res;
     }
-    const retry = await auth.challenged({ url, status, wwwAuthenticate: read.header(res, "www-authenticate"), attempt: round, dpopNonce: nonce });
+    const retry = await auth.challenged({
+      url,
+      status,
+      wwwAuthenticate: read.header(res, "www-authenticate"),
+      attempt: round,
+      dpopNonce: nonce,
+    });
     if (!retry) return res;
     read.discard(res);
   }

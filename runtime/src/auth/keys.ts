@@ -21,7 +21,11 @@ const ALGS: Record<string, webcrypto.RsaHashedImportParams | webcrypto.EcKeyImpo
 /** A PKCS#8 PEM private key as a non-extractable signing CryptoKey for `alg`. */
 export async function importPrivateKeyPem(pem: string, alg: string): Promise<CryptoKey> {
   const params = ALGS[alg];
-  if (params === undefined) throw new OAuthFlowError("unsupported", `signing algorithm ${JSON.stringify(alg)} is not supported (use one of ${Object.keys(ALGS).join(", ")})`);
+  if (params === undefined)
+    throw new OAuthFlowError(
+      "unsupported",
+      `signing algorithm ${JSON.stringify(alg)} is not supported (use one of ${Object.keys(ALGS).join(", ")})`,
+    );
   const m = /-----BEGIN PRIVATE KEY-----([\s\S]+?)-----END PRIVATE KEY-----/.exec(pem);
   if (!m) throw new OAuthFlowError("unsupported", "private key is not a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)");
   let der: Uint8Array;

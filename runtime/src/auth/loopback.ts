@@ -32,7 +32,9 @@ export async function listenForRedirect(options: LoopbackRedirectOptions): Promi
     }
     const ok = url.searchParams.has("code");
     res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
-    res.end(`<!doctype html><title>Authorization</title><p>${ok ? "Authorization complete" : "Authorization was not granted"}. You can close this window.</p>`);
+    res.end(
+      `<!doctype html><title>Authorization</title><p>${ok ? "Authorization complete" : "Authorization was not granted"}. You can close this window.</p>`,
+    );
     const w = waiting;
     waiting = undefined;
     w.resolve(new URL(url.pathname + url.search, redirectBase));
@@ -49,10 +51,14 @@ export async function listenForRedirect(options: LoopbackRedirectOptions): Promi
       if (waiting !== undefined) throw new Error("an authorization is already waiting for its redirect");
       const got = new Promise<URL>((resolve, reject) => {
         waiting = { resolve };
-        signal.addEventListener("abort", () => {
-          waiting = undefined;
-          reject(new Error("the authorization in the browser did not complete in time"));
-        }, { once: true });
+        signal.addEventListener(
+          "abort",
+          () => {
+            waiting = undefined;
+            reject(new Error("the authorization in the browser did not complete in time"));
+          },
+          { once: true },
+        );
       });
       await options.open(url);
       return got;

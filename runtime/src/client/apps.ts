@@ -25,9 +25,22 @@ export async function readAppView(client: McpClient, uri: string, options?: Requ
   // Parameters of a media type may be spaced and their names are case-insensitive.
   const mimeType = c?.mimeType;
   if (c === undefined || typeof mimeType !== "string" || mimeType.replace(/\s+/g, "").toLowerCase() !== APP_MIME) {
-    throw new McpError(ErrorCode.InternalError, `${uri} is not an MCP App view (mimeType ${JSON.stringify(mimeType ?? null)}, expected ${JSON.stringify(APP_MIME)})`);
+    throw new McpError(
+      ErrorCode.InternalError,
+      `${uri} is not an MCP App view (mimeType ${JSON.stringify(mimeType ?? null)}, expected ${JSON.stringify(APP_MIME)})`,
+    );
   }
-  const html = "text" in c && typeof c.text === "string" ? c.text : "blob" in c && typeof c.blob === "string" ? new TextDecoder().decode(Uint8Array.from(atob(c.blob), (ch) => ch.charCodeAt(0))) : "";
+  const html =
+    "text" in c && typeof c.text === "string"
+      ? c.text
+      : "blob" in c && typeof c.blob === "string"
+        ? new TextDecoder().decode(Uint8Array.from(atob(c.blob), (ch) => ch.charCodeAt(0)))
+        : "";
   const meta = c._meta?.ui;
-  return { uri, mimeType, html, meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as { [key: string]: unknown }) : {} };
+  return {
+    uri,
+    mimeType,
+    html,
+    meta: typeof meta === "object" && meta !== null && !Array.isArray(meta) ? (meta as { [key: string]: unknown }) : {},
+  };
 }

@@ -18,8 +18,16 @@ import { connectAnyEra, type AnyClientSession } from "../lifecycle/modern/client
 import type { ListenOptions, Subscription, SubscriptionFilter } from "../lifecycle/modern/client-listen.js";
 import { legacyListen, type ChangeListener } from "./legacy-listen.js";
 import type {
-  CallToolResult, CompleteResult, CompletionReference, GetPromptResult, LoggingLevel, Prompt, ReadResourceResult, Resource,
-  ResourceTemplate, Tool,
+  CallToolResult,
+  CompleteResult,
+  CompletionReference,
+  GetPromptResult,
+  LoggingLevel,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  Tool,
 } from "../mcp-types.js";
 import type { ClientHandlers, McpClientOptions } from "./types.js";
 import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
@@ -37,7 +45,12 @@ export type ToolCallOptions = RequestOptions & { task?: TaskRequest };
 const MAX_PAGES = 10_000;
 
 /** What an entry of each list cannot be used without: what it is addressed by. */
-const ADDRESS: { readonly [key: string]: string } = { tools: "name", prompts: "name", resources: "uri", resourceTemplates: "uriTemplate" };
+const ADDRESS: { readonly [key: string]: string } = {
+  tools: "name",
+  prompts: "name",
+  resources: "uri",
+  resourceTemplates: "uriTemplate",
+};
 
 /** How list results are checked (see McpClientOptions.strictLists). */
 export interface ListPolicy {
@@ -47,7 +60,12 @@ export interface ListPolicy {
 }
 
 /** The change notifications `listen()` delivers. */
-const CHANGE_METHODS = ["notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/resources/list_changed", "notifications/resources/updated"];
+const CHANGE_METHODS = [
+  "notifications/tools/list_changed",
+  "notifications/prompts/list_changed",
+  "notifications/resources/list_changed",
+  "notifications/resources/updated",
+];
 
 export class McpClient {
   /**
@@ -128,7 +146,8 @@ export class McpClient {
       out.push(...((r[key] as T[] | undefined) ?? []));
       // 2026-07-28: only an absent (or null) cursor ends a listing; "" is a valid cursor there.
       if (typeof r.nextCursor !== "string" || (r.nextCursor === "" && this.session.era === "legacy")) return out;
-      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${describe(r.nextCursor)}`);
+      if (seen.has(r.nextCursor))
+        throw new McpError(ErrorCode.InternalError, `${method}: the server repeated cursor ${describe(r.nextCursor)}`);
       seen.add(r.nextCursor);
       cursor = r.nextCursor;
     }
@@ -142,24 +161,40 @@ export class McpClient {
    * dropped. A malformed envelope still fails whole. Each entry is checked with the revision's
    * own result validator, as a one-entry list.
    */
-  private async keepValid(method: string, key: string, r: { [k: string]: unknown }, before: number): Promise<{ nextCursor?: string; [k: string]: unknown }> {
+  private async keepValid(
+    method: string,
+    key: string,
+    r: { [k: string]: unknown },
+    before: number,
+  ): Promise<{ nextCursor?: string; [k: string]: unknown }> {
     const validate = await loadValidator(this.session.binding, "results", method);
     if (validate === undefined) return r;
     // Called as a plain predicate: the type guard would narrow `r` to never on failure.
     const valid = (v: unknown): boolean => validate(v);
     if (valid(r)) return r;
     const entries = r[key];
-    if (!Array.isArray(entries) || !valid({ ...r, [key]: [] })) throw new InvalidResultError(method, validate.errors ?? [], r);
+    if (!Array.isArray(entries) || !valid({ ...r, [key]: [] }))
+      throw new InvalidResultError(method, validate.errors ?? [], r);
     const usable: unknown[] = [];
     const address = ADDRESS[key]!;
     entries.forEach((entry, i) => {
       if (valid({ ...r, [key]: [entry] })) return void usable.push(entry);
       const index = before + i;
       const name = isObject(entry) && typeof entry.name === "string" ? entry.name : undefined;
-      const issues = (validate.errors ?? []).map((i) => ({ ...i, instancePath: i.instancePath.replace(/^\/[^/]+\/0/, `/${key}/${index}`) }));
+      const issues = (validate.errors ?? []).map((i) => ({
+        ...i,
+        instancePath: i.instancePath.replace(/^\/[^/]+\/0/, `/${key}/${index}`),
+      }));
       const kept = isObject(entry) && typeof entry[address] === "string";
       if (kept) usable.push(entry);
-      else issues.unshift({ instancePath: `/${key}/${index}/${address}`, schemaPath: "", keyword: "type", params: {}, message: "must be a string: the entry cannot be used without it" });
+      else
+        issues.unshift({
+          instancePath: `/${key}/${index}/${address}`,
+          schemaPath: "",
+          keyword: "type",
+          params: {},
+          message: "must be a string: the entry cannot be used without it",
+        });
       const problem = new InvalidListEntryError(method, index, name, issues, kept);
       this.listProblems.push(problem);
       this.lists.report(problem);
@@ -172,7 +207,8 @@ export class McpClient {
     const tools = await this.all<Tool>("tools/list", "tools", options);
     for (const t of tools) {
       const support = (t as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
-      if (support === "forbidden" || support === "optional" || support === "required") this.tasks.support.set(t.name, support);
+      if (support === "forbidden" || support === "optional" || support === "required")
+        this.tasks.support.set(t.name, support);
     }
     return tools;
   }
@@ -181,15 +217,40 @@ export class McpClient {
    * `options.task` asks; 2026-07-28: the server chose) this waits for the task's result.
    */
   callTool(name: string, args?: { [key: string]: unknown }, options?: ToolCallOptions): Promise<CallToolResult> {
-    return this.tasks.call(name, args === undefined ? { name } : { name, arguments: args }, options, this.lists.trustPeer) as Promise<CallToolResult>;
+    return this.tasks.call(
+      name,
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+      this.lists.trustPeer,
+    ) as Promise<CallToolResult>;
   }
   /** @internal callTool with the result turned into `map`'s value as it is read (typed facades). */
-  callToolAs<T>(name: string, args: { [key: string]: unknown }, options: ToolCallOptions | undefined, map: (result: CallToolResult) => T): Promise<T> {
-    return this.tasks.call(name, { name, arguments: args }, options, this.lists.trustPeer, map as (result: Result) => T);
+  callToolAs<T>(
+    name: string,
+    args: { [key: string]: unknown },
+    options: ToolCallOptions | undefined,
+    map: (result: CallToolResult) => T,
+  ): Promise<T> {
+    return this.tasks.call(
+      name,
+      { name, arguments: args },
+      options,
+      this.lists.trustPeer,
+      map as (result: Result) => T,
+    );
   }
   /** Starts `tools/call` as a task and returns a handle on it (see TaskHandle). */
-  async startToolTask(name: string, args?: { [key: string]: unknown }, options?: ToolCallOptions): Promise<TaskHandle<CallToolResult>> {
-    const backend = await this.tasks.start(name, args === undefined ? { name } : { name, arguments: args }, options, this.lists.trustPeer);
+  async startToolTask(
+    name: string,
+    args?: { [key: string]: unknown },
+    options?: ToolCallOptions,
+  ): Promise<TaskHandle<CallToolResult>> {
+    const backend = await this.tasks.start(
+      name,
+      args === undefined ? { name } : { name, arguments: args },
+      options,
+      this.lists.trustPeer,
+    );
     return taskHandle(backend, (r) => r as CallToolResult);
   }
   /** A handle on a task started earlier (by this client or by another one before a restart). */
@@ -245,7 +306,11 @@ export class McpClient {
     });
     if (!granted.resourceSubscriptions?.includes(uri)) {
       await sub.close();
-      throw new CapabilityError("subscriptions/listen", "resources.subscribe", `The server does not offer updates of ${JSON.stringify(uri)}`);
+      throw new CapabilityError(
+        "subscriptions/listen",
+        "resources.subscribe",
+        `The server does not offer updates of ${JSON.stringify(uri)}`,
+      );
     }
   }
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
@@ -307,7 +372,8 @@ export class McpClient {
   }
   /** One handler per notification method (`notifications/message`, `notifications/resources/updated`, ...). */
   on<P extends Params = Params>(method: string, handler: (params: P) => void | Promise<void>): void {
-    if (this.session.era === "modern") return this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
+    if (this.session.era === "modern")
+      return this.session.setNotificationHandler(method, handler as NotificationHandler<any>);
     this.userHandlers.set(method, handler as (params: any) => void | Promise<void>);
     this.dispatch(method);
   }
@@ -330,7 +396,12 @@ export function impliedCapabilities(options: McpClientOptions): Capabilities {
     const requests: Capabilities = {};
     if (h.sampling) requests.sampling = { createMessage: {} };
     if (h.elicitation || h.elicitationUrl) requests.elicitation = { create: {} };
-    caps.tasks = { list: {}, cancel: {}, ...(Object.keys(requests).length > 0 ? { requests } : {}), ...(caps.tasks as Capabilities | undefined) };
+    caps.tasks = {
+      list: {},
+      cancel: {},
+      ...(Object.keys(requests).length > 0 ? { requests } : {}),
+      ...(caps.tasks as Capabilities | undefined),
+    };
     // 2026-07-28: the tasks extension (the legacy `tasks` means nothing there).
     caps.extensions = { ...(caps.extensions as Capabilities | undefined), [TASKS_EXTENSION]: {} };
   }
@@ -343,7 +414,11 @@ function requestHandlers(h: ClientHandlers, receiver: LegacyTaskReceiver | undef
   if (h.elicitation || h.elicitationUrl) {
     out["elicitation/create"] = (params: Params, ctx: RequestContext) => {
       const handler = params.mode === "url" ? h.elicitationUrl : h.elicitation;
-      if (handler === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: elicitation mode ${describe(params.mode ?? "form")} is not supported`);
+      if (handler === undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: elicitation mode ${describe(params.mode ?? "form")} is not supported`,
+        );
       return handler(params as never, ctx);
     };
   }
@@ -366,12 +441,18 @@ export async function connectMcpClient(transport: Transport, options: McpClientO
 /** @internal */
 export function pollOptions(options: McpClientOptions): PollOptions | undefined {
   const p = options.pollIntervalMs;
-  return p === undefined ? undefined : { ...(p.min !== undefined ? { minMs: p.min } : {}), ...(p.max !== undefined ? { maxMs: p.max } : {}) };
+  return p === undefined
+    ? undefined
+    : { ...(p.min !== undefined ? { minMs: p.min } : {}), ...(p.max !== undefined ? { maxMs: p.max } : {}) };
 }
 
 /** @internal */
 export function listPolicy(options: McpClientOptions): ListPolicy {
-  return { strict: options.strictLists === true, trustPeer: options.trustPeer === true, report: options.onerror ?? (() => {}) };
+  return {
+    strict: options.strictLists === true,
+    trustPeer: options.trustPeer === true,
+    report: options.onerror ?? (() => {}),
+  };
 }
 
 /**
@@ -412,4 +493,3 @@ export async function openSession(transport: Transport, options: McpClientOption
   });
   return session;
 }
-

@@ -38,15 +38,23 @@ export function legacyListen(
       methods.add(method);
     }
   }
-  const uris = Array.isArray(filter.resourceSubscriptions) && hasCapability(caps, "resources.subscribe") ? [...new Set(filter.resourceSubscriptions)] : [];
+  const uris =
+    Array.isArray(filter.resourceSubscriptions) && hasCapability(caps, "resources.subscribe")
+      ? [...new Set(filter.resourceSubscriptions)]
+      : [];
   const subscribed: string[] = [];
   const listener: ChangeListener = (method, params) => {
-    if (methods.has(method) || (method === "notifications/resources/updated" && subscribed.includes(params?.uri as string))) sub.deliver(method, params);
+    if (
+      methods.has(method) ||
+      (method === "notifications/resources/updated" && subscribed.includes(params?.uri as string))
+    )
+      sub.deliver(method, params);
   };
   const stop = async (error: unknown): Promise<void> => {
     listeners.delete(listener);
     if (!session.closed) {
-      for (const uri of subscribed) await session.request("resources/unsubscribe", { uri }).catch((e: unknown) => report(e as Error));
+      for (const uri of subscribed)
+        await session.request("resources/unsubscribe", { uri }).catch((e: unknown) => report(e as Error));
     }
     sub.finish(error);
   };

@@ -7,7 +7,13 @@ import type { ValidationIssue, Validator } from "../abi.js";
 import { ownValue } from "../describe.js";
 import { collectIssues, describeIssues, issueReport, type IssueReport } from "../issues.js";
 import type { Transport } from "../transport.js";
-import type { CallToolResult, CompleteResult, ContentBlock, GetPromptResult, ReadResourceResult } from "../mcp-types.js";
+import type {
+  CallToolResult,
+  CompleteResult,
+  ContentBlock,
+  GetPromptResult,
+  ReadResourceResult,
+} from "../mcp-types.js";
 import { compileUriTemplate, type TemplateVariables } from "../uri-template.js";
 import type { McpDefinition, PublishedLists, ToolValidators } from "../server/types.js";
 import { listPolicy, McpClient, openSession, pollOptions, type ToolCallOptions } from "./client.js";
@@ -15,7 +21,12 @@ import type { CallOptions, McpClientOptions } from "./types.js";
 import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
 
 type Stub = (...args: never[]) => Promise<unknown>;
-type Completion = (argument: string, value: string, context?: { [name: string]: string }, options?: CallOptions) => Promise<CompleteResult["completion"]>;
+type Completion = (
+  argument: string,
+  value: string,
+  context?: { [name: string]: string },
+  options?: CallOptions,
+) => Promise<CompleteResult["completion"]>;
 
 /** The server's structuredContent does not match the tool's outputSchema (or is missing). */
 export class ToolOutputError extends Error {
@@ -53,7 +64,10 @@ export class DefinedMcpClient extends McpClient {
   readonly tools: { [member: string]: Stub } = {};
   readonly prompts: { [member: string]: Stub } = {};
   readonly resources: { [member: string]: Stub } = {};
-  readonly completions: { prompts: { [member: string]: Completion }; resources: { [member: string]: Completion } } = { prompts: {}, resources: {} };
+  readonly completions: { prompts: { [member: string]: Completion }; resources: { [member: string]: Completion } } = {
+    prompts: {},
+    resources: {},
+  };
 }
 
 /** The structured output of a successful call, as sent: `structuredContent`, else the JSON text block. */
@@ -70,7 +84,12 @@ function structuredOf(tool: string, result: CallToolResult): unknown {
       }
     }
   }
-  if (structured === undefined) throw new ToolOutputError(tool, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "structuredContent is missing" }], result);
+  if (structured === undefined)
+    throw new ToolOutputError(
+      tool,
+      [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "structuredContent is missing" }],
+      result,
+    );
   return structured;
 }
 
@@ -79,7 +98,13 @@ function structuredOf(tool: string, result: CallToolResult): unknown {
  * rejects with every failure (bounded) when `allErrors` imports the validator that finds them,
  * else ToolOutputError with the first.
  */
-function refused(tool: string, validator: Validator, structured: unknown, result: CallToolResult, allErrors: (() => Promise<Validator | undefined>) | undefined): Promise<never> {
+function refused(
+  tool: string,
+  validator: Validator,
+  structured: unknown,
+  result: CallToolResult,
+  allErrors: (() => Promise<Validator | undefined>) | undefined,
+): Promise<never> {
   const first = validator.errors;
   if (allErrors === undefined) throw new ToolOutputError(tool, first ?? [], result);
   return allErrors().then(
@@ -94,7 +119,9 @@ function refused(tool: string, validator: Validator, structured: unknown, result
 
 /** A typed tool call's result. */
 function shaped(result: CallToolResult, isError: boolean, structured: unknown) {
-  return result._meta === undefined ? { isError, structured, content: result.content } : { isError, structured, content: result.content, _meta: result._meta };
+  return result._meta === undefined
+    ? { isError, structured, content: result.content }
+    : { isError, structured, content: result.content, _meta: result._meta };
 }
 
 /** The `ui://` view a tool names (`_meta.ui.resourceUri`, or the deprecated `_meta["ui/resourceUri"]`). */
@@ -110,12 +137,20 @@ function lists(definition: McpDefinition): PublishedLists {
 }
 
 /** What a generated `<Name>Client` interface extends (it adds typed `tools`, `prompts`, ...). */
-export type McpClientBase = Omit<DefinedMcpClient, "tools" | "prompts" | "resources" | "completions" | "learnTaskSupport" | "startTask" | "reattach" | "callToolAs">;
+export type McpClientBase = Omit<
+  DefinedMcpClient,
+  "tools" | "prompts" | "resources" | "completions" | "learnTaskSupport" | "startTask" | "reattach" | "callToolAs"
+>;
 
-export async function createMcpClient(definition: McpDefinition, transport: Transport, options: McpClientOptions): Promise<DefinedMcpClient> {
+export async function createMcpClient(
+  definition: McpDefinition,
+  transport: Transport,
+  options: McpClientOptions,
+): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
   // A generated definition imports its tool validators: a client checks outputs from the first call.
-  const toolValidators = typeof definition.toolValidators === "function" ? await definition.toolValidators() : definition.toolValidators;
+  const toolValidators =
+    typeof definition.toolValidators === "function" ? await definition.toolValidators() : definition.toolValidators;
   // Imported the first time a structured result fails (a failed import is tried again next time).
   const given = definition.allErrorsValidators;
   let loading: Promise<ToolValidators> | undefined;
@@ -127,20 +162,29 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
             loading = undefined;
             throw e;
           })).then((v) => ownValue(v, tool)?.output ?? undefined);
-  const client = new DefinedMcpClient(await openSession(transport, bindings === undefined ? options : { ...options, bindings }), listPolicy(options), pollOptions(options));
+  const client = new DefinedMcpClient(
+    await openSession(transport, bindings === undefined ? options : { ...options, bindings }),
+    listPolicy(options),
+    pollOptions(options),
+  );
   const { members } = definition;
   const tasked = definition.toolTasks ?? {};
   const published = lists(definition);
-  client.learnTaskSupport(Object.fromEntries(published.tools.map((t) => [t.name as string, tasked[t.name as string] ?? "forbidden"])));
+  client.learnTaskSupport(
+    Object.fromEntries(published.tools.map((t) => [t.name as string, tasked[t.name as string] ?? "forbidden"])),
+  );
   for (const tool of published.tools) {
     const name = tool.name as string;
     const output = toolValidators[name]?.output ?? null;
     const allErrors = allErrorsOf(name);
     const typed = (result: CallToolResult) => {
       const isError = result.isError === true;
-      if (output === null || isError) return shaped(result, isError, output === null ? result.structuredContent : undefined);
+      if (output === null || isError)
+        return shaped(result, isError, output === null ? result.structuredContent : undefined);
       const structured = structuredOf(name, result);
-      return output(structured) ? shaped(result, false, structured) : refused(name, output, structured, result, allErrors);
+      return output(structured)
+        ? shaped(result, false, structured)
+        : refused(name, output, structured, result, allErrors);
     };
     // No async frame: the typed result is made as the response is read (one promise per call).
     const call = (input?: { [key: string]: unknown }, opts?: CallOptions) => {
@@ -153,13 +197,19 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
     if (tasked[name] !== undefined) {
       Object.assign(call, {
         start: async (input?: { [key: string]: unknown }, opts?: ToolCallOptions) =>
-          taskHandle(await client.startTask(name, { name, arguments: input ?? {} }, opts), (r) => typed(r as CallToolResult)),
-        resume: async (taskId: string, opts?: TaskWaitOptions) => taskHandle(await client.reattach(taskId, opts), (r) => typed(r as CallToolResult)),
+          taskHandle(await client.startTask(name, { name, arguments: input ?? {} }, opts), (r) =>
+            typed(r as CallToolResult),
+          ),
+        resume: async (taskId: string, opts?: TaskWaitOptions) =>
+          taskHandle(await client.reattach(taskId, opts), (r) => typed(r as CallToolResult)),
       });
     }
     const ui = uiOf(tool);
     // MCP Apps: the view the tool names; the code reading it loads on the first call.
-    if (ui !== undefined) Object.assign(call, { ui: (opts?: CallOptions) => import("./apps.js").then((m) => m.readAppView(client, ui, opts)) });
+    if (ui !== undefined)
+      Object.assign(call, {
+        ui: (opts?: CallOptions) => import("./apps.js").then((m) => m.readAppView(client, ui, opts)),
+      });
     client.tools[members.tools[name]!] = call as Stub;
   }
   for (const prompt of published.prompts) {
@@ -172,17 +222,25 @@ export async function createMcpClient(definition: McpDefinition, transport: Tran
   }
   for (const resource of published.resources) {
     const uri = resource.uri as string;
-    client.resources[members.resources[resource.name as string]!] = ((opts?: CallOptions): Promise<ReadResourceResult> =>
-      client.readResource(uri, opts)) as Stub;
+    client.resources[members.resources[resource.name as string]!] = ((
+      opts?: CallOptions,
+    ): Promise<ReadResourceResult> => client.readResource(uri, opts)) as Stub;
   }
   for (const t of published.resourceTemplates) {
     const uriTemplate = t.uriTemplate as string;
     const template = compileUriTemplate(uriTemplate);
     const member = members.resourceTemplates[t.name as string]!;
-    client.resources[member] = ((vars: TemplateVariables | undefined, opts?: CallOptions): Promise<ReadResourceResult> =>
-      client.readResource(template.expand(vars ?? {}), opts)) as Stub;
+    client.resources[member] = ((
+      vars: TemplateVariables | undefined,
+      opts?: CallOptions,
+    ): Promise<ReadResourceResult> => client.readResource(template.expand(vars ?? {}), opts)) as Stub;
     client.completions.resources[member] = (argument, value, context, opts) =>
-      client.complete({ type: "ref/resource", uri: uriTemplate }, { name: argument, value }, context && { arguments: context }, opts);
+      client.complete(
+        { type: "ref/resource", uri: uriTemplate },
+        { name: argument, value },
+        context && { arguments: context },
+        opts,
+      );
   }
   return client;
 }

@@ -61,27 +61,47 @@ function isObject(v: unknown): v is { [key: string]: unknown } {
 
 /** The entry as the extension defines it, within its limits; else SkillVerificationError. */
 function checkEntry(v: unknown): Skill {
-  if (!isObject(v) || typeof v.uri !== "string") throw new SkillVerificationError(describe(isObject(v) ? v.uri : v), "not a skill entry (no uri)");
+  if (!isObject(v) || typeof v.uri !== "string")
+    throw new SkillVerificationError(describe(isObject(v) ? v.uri : v), "not a skill entry (no uri)");
   const uri = v.uri;
   const fm = v.frontmatter;
-  if (!isObject(fm) || typeof fm.name !== "string" || typeof fm.description !== "string") throw new SkillVerificationError(uri, "frontmatter must be an object with string name and description");
+  if (!isObject(fm) || typeof fm.name !== "string" || typeof fm.description !== "string")
+    throw new SkillVerificationError(uri, "frontmatter must be an object with string name and description");
   const segments = uri.split("/");
-  if (segments[segments.length - 1] !== "SKILL.md" || segments[segments.length - 2] !== fm.name) throw new SkillVerificationError(uri, `the URI must end in /${fm.name}/SKILL.md (its frontmatter name)`);
+  if (segments[segments.length - 1] !== "SKILL.md" || segments[segments.length - 2] !== fm.name)
+    throw new SkillVerificationError(uri, `the URI must end in /${fm.name}/SKILL.md (its frontmatter name)`);
   const resources = v.resources;
   if (resources === "dynamic") return v as unknown as Skill;
   if (!Array.isArray(resources)) throw new SkillVerificationError(uri, 'resources must be an array or "dynamic"');
-  if (resources.length > MAX_SKILL_FILES) throw new SkillVerificationError(uri, `${resources.length} files, more than the ${MAX_SKILL_FILES} a skill may have`);
+  if (resources.length > MAX_SKILL_FILES)
+    throw new SkillVerificationError(
+      uri,
+      `${resources.length} files, more than the ${MAX_SKILL_FILES} a skill may have`,
+    );
   const root = uri.slice(0, -"SKILL.md".length);
   let total = 0;
   for (const r of resources) {
-    if (!isObject(r) || typeof r.uri !== "string" || typeof r.digest !== "string" || !DIGEST.test(r.digest) || !Number.isSafeInteger(r.size) || (r.size as number) < 0) {
-      throw new SkillVerificationError(uri, `malformed resources entry ${describe(isObject(r) ? r.uri : r)} (uri, sha256 digest and size expected)`);
+    if (
+      !isObject(r) ||
+      typeof r.uri !== "string" ||
+      typeof r.digest !== "string" ||
+      !DIGEST.test(r.digest) ||
+      !Number.isSafeInteger(r.size) ||
+      (r.size as number) < 0
+    ) {
+      throw new SkillVerificationError(
+        uri,
+        `malformed resources entry ${describe(isObject(r) ? r.uri : r)} (uri, sha256 digest and size expected)`,
+      );
     }
-    if (!r.uri.startsWith(root)) throw new SkillVerificationError(uri, `file ${describe(r.uri)} lies outside the skill`);
+    if (!r.uri.startsWith(root))
+      throw new SkillVerificationError(uri, `file ${describe(r.uri)} lies outside the skill`);
     total += r.size as number;
   }
-  if (total > MAX_SKILL_BYTES) throw new SkillVerificationError(uri, `${total} bytes of files, more than the ${MAX_SKILL_BYTES} a skill may have`);
-  if (!resources.some((r) => (r as SkillResource).uri === uri)) throw new SkillVerificationError(uri, "resources does not list SKILL.md itself");
+  if (total > MAX_SKILL_BYTES)
+    throw new SkillVerificationError(uri, `${total} bytes of files, more than the ${MAX_SKILL_BYTES} a skill may have`);
+  if (!resources.some((r) => (r as SkillResource).uri === uri))
+    throw new SkillVerificationError(uri, "resources does not list SKILL.md itself");
   return v as unknown as Skill;
 }
 
@@ -114,7 +134,11 @@ export class SkillsClient<Uri extends string = string> {
   }
 
   private declaredFor(method: string): void {
-    if (this.settings() === undefined) throw new McpError(ErrorCode.MethodNotFound, `Cannot send ${method}: the server does not declare the ${SKILLS_EXTENSION} extension`);
+    if (this.settings() === undefined)
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Cannot send ${method}: the server does not declare the ${SKILLS_EXTENSION} extension`,
+      );
   }
 
   /** Every skill the server lists (all pages); an entry the extension does not allow rejects with SkillVerificationError. */
@@ -124,11 +148,20 @@ export class SkillsClient<Uri extends string = string> {
     let cursor: string | undefined;
     const seen = new Set<string>();
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const r: unknown = await this.client.session.request("skills/list", cursor === undefined ? {} : { cursor }, options);
-      if (!isObject(r) || !Array.isArray(r.skills)) throw new McpError(ErrorCode.InternalError, "skills/list: the result has no skills array");
+      const r: unknown = await this.client.session.request(
+        "skills/list",
+        cursor === undefined ? {} : { cursor },
+        options,
+      );
+      if (!isObject(r) || !Array.isArray(r.skills))
+        throw new McpError(ErrorCode.InternalError, "skills/list: the result has no skills array");
       for (const s of r.skills) out.push(checkEntry(s));
       if (typeof r.nextCursor !== "string") return out;
-      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `skills/list: the server repeated cursor ${describe(r.nextCursor)}`);
+      if (seen.has(r.nextCursor))
+        throw new McpError(
+          ErrorCode.InternalError,
+          `skills/list: the server repeated cursor ${describe(r.nextCursor)}`,
+        );
       seen.add(r.nextCursor);
       cursor = r.nextCursor;
     }
@@ -150,32 +183,53 @@ export class SkillsClient<Uri extends string = string> {
    */
   async read(skill: Skill, uri: string = skill.uri, options?: RequestOptions): Promise<SkillFile> {
     const listed = skill.resources === "dynamic" ? undefined : skill.resources.find((r) => r.uri === uri);
-    if (skill.resources !== "dynamic" && listed === undefined) throw new SkillVerificationError(uri, `not a file of skill ${skill.uri}`);
+    if (skill.resources !== "dynamic" && listed === undefined)
+      throw new SkillVerificationError(uri, `not a file of skill ${skill.uri}`);
     const result = await this.client.readResource(uri, options);
     const contents = result.contents.find((c) => c.uri === uri) ?? result.contents[0];
     if (contents === undefined) throw new SkillVerificationError(uri, "resources/read returned no contents");
     const bytes = bytesOf(contents);
     if (listed !== undefined) {
-      if (bytes.length !== listed.size) throw new SkillVerificationError(uri, `${bytes.length} bytes read, the entry says ${listed.size}`);
+      if (bytes.length !== listed.size)
+        throw new SkillVerificationError(uri, `${bytes.length} bytes read, the entry says ${listed.size}`);
       const digest = await sha256(bytes);
-      if (digest !== listed.digest) throw new SkillVerificationError(uri, `content digest ${digest} differs from the entry's ${listed.digest}`);
+      if (digest !== listed.digest)
+        throw new SkillVerificationError(uri, `content digest ${digest} differs from the entry's ${listed.digest}`);
     }
-    const text = "text" in contents && typeof contents.text === "string" ? contents.text : new TextDecoder().decode(bytes);
+    const text =
+      "text" in contents && typeof contents.text === "string" ? contents.text : new TextDecoder().decode(bytes);
     return { uri, mimeType: contents.mimeType, bytes, text, verified: listed !== undefined };
   }
 
   /** The direct children of a directory resource (all pages); the server must declare `directoryRead`. */
-  async readDirectory(uri: string, options?: RequestOptions): Promise<{ uri: string; name: string; mimeType?: string; [key: string]: unknown }[]> {
-    if (this.settings()?.directoryRead !== true) throw new McpError(ErrorCode.MethodNotFound, `Cannot send resources/directory/read: the server does not declare ${SKILLS_EXTENSION} directoryRead`);
+  async readDirectory(
+    uri: string,
+    options?: RequestOptions,
+  ): Promise<{ uri: string; name: string; mimeType?: string; [key: string]: unknown }[]> {
+    if (this.settings()?.directoryRead !== true)
+      throw new McpError(
+        ErrorCode.MethodNotFound,
+        `Cannot send resources/directory/read: the server does not declare ${SKILLS_EXTENSION} directoryRead`,
+      );
     const out: { uri: string; name: string; [key: string]: unknown }[] = [];
     let cursor: string | undefined;
     const seen = new Set<string>();
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const r: unknown = await this.client.session.request("resources/directory/read", cursor === undefined ? { uri } : { uri, cursor }, options);
-      if (!isObject(r) || !Array.isArray(r.resources)) throw new McpError(ErrorCode.InternalError, "resources/directory/read: the result has no resources array");
-      for (const c of r.resources) if (isObject(c) && typeof c.uri === "string") out.push(c as { uri: string; name: string });
+      const r: unknown = await this.client.session.request(
+        "resources/directory/read",
+        cursor === undefined ? { uri } : { uri, cursor },
+        options,
+      );
+      if (!isObject(r) || !Array.isArray(r.resources))
+        throw new McpError(ErrorCode.InternalError, "resources/directory/read: the result has no resources array");
+      for (const c of r.resources)
+        if (isObject(c) && typeof c.uri === "string") out.push(c as { uri: string; name: string });
       if (typeof r.nextCursor !== "string") return out;
-      if (seen.has(r.nextCursor)) throw new McpError(ErrorCode.InternalError, `resources/directory/read: the server repeated cursor ${describe(r.nextCursor)}`);
+      if (seen.has(r.nextCursor))
+        throw new McpError(
+          ErrorCode.InternalError,
+          `resources/directory/read: the server repeated cursor ${describe(r.nextCursor)}`,
+        );
       seen.add(r.nextCursor);
       cursor = r.nextCursor;
     }

@@ -5,7 +5,14 @@ import type { RequestContext, RequestOptions } from "../session/types.js";
 import type { EraCache } from "../lifecycle/modern/client-probe.js";
 import type { TaskStore } from "../tasks/store.js";
 import type {
-  ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitUrlParams, LoggingLevel, Meta, Root,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitUrlParams,
+  LoggingLevel,
+  Meta,
+  Root,
 } from "../mcp-types.js";
 import type * as Wire from "../wire/legacy.js";
 
@@ -74,7 +81,10 @@ export interface McpClientOptions {
 }
 
 /** Per-call options of generated stubs. */
-export type CallOptions = Pick<RequestOptions, "signal" | "timeout" | "onprogress" | "resetTimeoutOnProgress" | "maxTotalTimeout">;
+export type CallOptions = Pick<
+  RequestOptions,
+  "signal" | "timeout" | "onprogress" | "resetTimeoutOnProgress" | "maxTotalTimeout"
+>;
 
 /** A tool call's outcome: the typed structured output unless the tool reported an error. */
 export type ToolCallResult<O> =

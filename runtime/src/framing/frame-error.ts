@@ -27,7 +27,14 @@ export class FrameError extends Error {
 export function unreadableAnswers(outlines: readonly MessageOutline[], code: number, why: string): FrameError[] {
   const out: FrameError[] = [];
   for (const o of outlines) {
-    if (o.kind === "response" && o.id !== undefined) out.push(new FrameError(`HTTP POST: response ${describe(o.id)} ${why}`, { jsonrpc: "2.0", id: null, error: { code, message: why } }, o));
+    if (o.kind === "response" && o.id !== undefined)
+      out.push(
+        new FrameError(
+          `HTTP POST: response ${describe(o.id)} ${why}`,
+          { jsonrpc: "2.0", id: null, error: { code, message: why } },
+          o,
+        ),
+      );
   }
   return out;
 }

@@ -1,6 +1,13 @@
 import type { JSONRPCErrorResponse, JSONRPCMessage } from "../jsonrpc.js";
 import { MAX_NESTING_DEPTH, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
-import { exceedsDepth, MAX_WALKED_DEPTH, OutlineScanner, outlineOf, valueExceedsDepth, type MessageOutline } from "./scan.js";
+import {
+  exceedsDepth,
+  MAX_WALKED_DEPTH,
+  OutlineScanner,
+  outlineOf,
+  valueExceedsDepth,
+  type MessageOutline,
+} from "./scan.js";
 
 /** Default cap on one NDJSON line, in bytes (excluding the newline). */
 export const DEFAULT_MAX_MESSAGE_BYTES = SERVER_MAX_MESSAGE_BYTES;
@@ -148,11 +155,15 @@ export class NdjsonDecoder {
       return;
     }
     if (value === null || typeof value !== "object") {
-      this.onbadline(new Error("NDJSON: line is not a JSON-RPC object"), {
-        jsonrpc: "2.0",
-        id: null,
-        error: { code: -32600, message: "Invalid Request: expected a JSON-RPC object" },
-      }, UNKNOWN);
+      this.onbadline(
+        new Error("NDJSON: line is not a JSON-RPC object"),
+        {
+          jsonrpc: "2.0",
+          id: null,
+          error: { code: -32600, message: "Invalid Request: expected a JSON-RPC object" },
+        },
+        UNKNOWN,
+      );
       return;
     }
     this.onmessage(value as JSONRPCMessage | JSONRPCMessage[]);
@@ -178,7 +189,9 @@ export class NdjsonDecoder {
     const what = `message exceeds ${this.maxMessageBytes} bytes`;
     this.onbadline(
       new Error(`NDJSON: ${describeOutline(outline)} exceeds ${this.maxMessageBytes} bytes`),
-      outline.kind === "request" && outline.id !== undefined ? badReply(outline, `Invalid Request: ${what}`) : parseErrorReply(`Parse error: ${what}`),
+      outline.kind === "request" && outline.id !== undefined
+        ? badReply(outline, `Invalid Request: ${what}`)
+        : parseErrorReply(`Parse error: ${what}`),
       outline,
     );
   }
@@ -187,12 +200,20 @@ export class NdjsonDecoder {
 const UNKNOWN: MessageOutline = { kind: "unknown", id: undefined };
 
 function describeOutline(o: MessageOutline): string {
-  return o.id === undefined ? (o.kind === "unknown" ? "line" : o.kind) : `${o.kind} ${JSON.stringify(o.id).slice(0, 100)}`;
+  return o.id === undefined
+    ? o.kind === "unknown"
+      ? "line"
+      : o.kind
+    : `${o.kind} ${JSON.stringify(o.id).slice(0, 100)}`;
 }
 
 /** -32600 answering the message's own id when it is a request with a readable id, else id null. */
 function badReply(o: MessageOutline, message: string): JSONRPCErrorResponse {
-  return { jsonrpc: "2.0", id: o.kind === "request" && o.id !== undefined ? o.id : null, error: { code: -32600, message } };
+  return {
+    jsonrpc: "2.0",
+    id: o.kind === "request" && o.id !== undefined ? o.id : null,
+    error: { code: -32600, message },
+  };
 }
 
 /** One NDJSON line. JSON.stringify escapes every control character, so the only LF is the terminator. */

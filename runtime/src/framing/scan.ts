@@ -214,7 +214,13 @@ export class OutlineScanner {
       }
     }
     const s = this.seen;
-    const kind: MessageKind = s.method ? (s.id ? "request" : "notification") : (s.result || s.error) && s.id ? "response" : "unknown";
+    const kind: MessageKind = s.method
+      ? s.id
+        ? "request"
+        : "notification"
+      : (s.result || s.error) && s.id
+        ? "response"
+        : "unknown";
     return { kind, id };
   }
 }

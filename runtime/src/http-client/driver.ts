@@ -22,7 +22,13 @@ export class HttpStatusError extends Error {
 export interface HttpDriver<Answer = any, Sent = any> {
   readonly url: URL;
   /** `onrequest` sees every request actually sent (one per authorization round); `cancel` ends it. */
-  request(method: string, headers: Record<string, string>, body?: string, url?: URL, onrequest?: (sent: Sent) => void): Promise<Answer>;
+  request(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    url?: URL,
+    onrequest?: (sent: Sent) => void,
+  ): Promise<Answer>;
   status(answer: Answer): number;
   /** A header by its lower-case name (repeated ones joined with ", "). */
   header(answer: Answer, name: string): string | undefined;

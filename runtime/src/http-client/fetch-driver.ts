@@ -22,7 +22,13 @@ export class FetchHttpDriver implements HttpDriver<Response, AbortController> {
     this.fetch = fetchFn ?? ((input, init) => fetch(input, init));
   }
 
-  request(method: string, headers: Record<string, string>, body?: string, url: URL = this.url, onrequest?: (sent: AbortController) => void): Promise<Response> {
+  request(
+    method: string,
+    headers: Record<string, string>,
+    body?: string,
+    url: URL = this.url,
+    onrequest?: (sent: AbortController) => void,
+  ): Promise<Response> {
     if (this.auth === undefined) return this.send(method, headers, body, url, onrequest);
     return sendAuthorized(this.auth, url, method, headers, (h) => this.send(method, h, body, url, onrequest), this);
   }
@@ -145,4 +151,3 @@ export class FetchHttpDriver implements HttpDriver<Response, AbortController> {
     this.inflight.delete(ac);
   }
 }
-

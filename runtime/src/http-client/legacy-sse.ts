@@ -43,7 +43,12 @@ export class LegacySseClientTransport implements Transport, TransportHints {
 
   constructor(options: LegacySseClientOptions) {
     this.o = options;
-    this.http = defaultHttpDriver({ url: new URL(options.url), agent: options.agent, auth: options.auth, fetch: options.fetch });
+    this.http = defaultHttpDriver({
+      url: new URL(options.url),
+      agent: options.agent,
+      auth: options.auth,
+      fetch: options.fetch,
+    });
   }
 
   /** The URI the server told us to POST to. */
@@ -71,7 +76,10 @@ export class LegacySseClientTransport implements Transport, TransportHints {
     this.stream = res;
     await new Promise<void>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(() => fail(new Error("no endpoint event from the SSE server")), this.o.connectTimeoutMs ?? 10_000);
+      const timer = setTimeout(
+        () => fail(new Error("no endpoint event from the SSE server")),
+        this.o.connectTimeoutMs ?? 10_000,
+      );
       const fail = (e: Error): void => {
         if (settled) return;
         settled = true;
@@ -113,7 +121,15 @@ export class LegacySseClientTransport implements Transport, TransportHints {
             }
             if (textExceedsDepth(e.data, MAX_NESTING_DEPTH)) {
               const outline = outlineOf(m);
-              const error = new FrameError(`SSE event nests deeper than ${MAX_NESTING_DEPTH} levels`, { jsonrpc: "2.0", id: null, error: { code: -32600, message: "Invalid Request: message nests too deep" } }, outline);
+              const error = new FrameError(
+                `SSE event nests deeper than ${MAX_NESTING_DEPTH} levels`,
+                {
+                  jsonrpc: "2.0",
+                  id: null,
+                  error: { code: -32600, message: "Invalid Request: message nests too deep" },
+                },
+                outline,
+              );
               if (this.onframeerror) this.onframeerror(error);
               else this.onerror?.(error);
               return;

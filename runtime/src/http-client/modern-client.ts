@@ -12,7 +12,14 @@ import type * as http from "node:http";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
-import { argumentAt, encodeHeaderValue, headerIntegerOk, MetaKey, nameField, type HeaderParam } from "../lifecycle/modern/wire.js";
+import {
+  argumentAt,
+  encodeHeaderValue,
+  headerIntegerOk,
+  MetaKey,
+  nameField,
+  type HeaderParam,
+} from "../lifecycle/modern/wire.js";
 import { HttpStatusError, type HttpDriver } from "./driver.js";
 import { defaultHttpDriver } from "#http-driver";
 import type { HttpAuthorizer } from "../auth/hook.js";
@@ -36,12 +43,13 @@ export interface ModernHttpClientOptions {
 
 type Msg = Record<string, unknown>;
 
-
 /** The value a mirrored header carries, or undefined when the argument cannot be mirrored as declared. */
 function mirrored(value: unknown, type: HeaderParam["type"]): string | undefined {
   if (type === "string") return typeof value === "string" ? encodeHeaderValue(value) : undefined;
   if (type === "boolean") return typeof value === "boolean" ? encodeHeaderValue(value) : undefined;
-  return typeof value === "number" && Number.isInteger(value) && headerIntegerOk(value) ? encodeHeaderValue(value) : undefined;
+  return typeof value === "number" && Number.isInteger(value) && headerIntegerOk(value)
+    ? encodeHeaderValue(value)
+    : undefined;
 }
 
 /**
@@ -50,7 +58,11 @@ function mirrored(value: unknown, type: HeaderParam["type"]): string | undefined
  * `tools` gives the header annotations of each tool by name; `version` is used when the body
  * carries no protocol version.
  */
-export function requestHeaders(message: Msg, tools: ReadonlyMap<string, readonly HeaderParam[]>, version: string | undefined): Record<string, string> {
+export function requestHeaders(
+  message: Msg,
+  tools: ReadonlyMap<string, readonly HeaderParam[]>,
+  version: string | undefined,
+): Record<string, string> {
   const h: Record<string, string> = {};
   const method = message.method;
   const params = isObject(message.params) ? message.params : undefined;
@@ -61,7 +73,8 @@ export function requestHeaders(message: Msg, tools: ReadonlyMap<string, readonly
   h["Mcp-Method"] = method;
   const field = nameField(method);
   const name = field === undefined ? undefined : params?.[field];
-  if (typeof name === "string" || (typeof name === "number" && Number.isInteger(name))) h["Mcp-Name"] = encodeHeaderValue(name);
+  if (typeof name === "string" || (typeof name === "number" && Number.isInteger(name)))
+    h["Mcp-Name"] = encodeHeaderValue(name);
   if (method === "tools/call" && typeof name === "string") {
     for (const p of tools.get(name) ?? []) {
       const value = mirrored(argumentAt(params?.arguments, p.path), p.type);
@@ -93,7 +106,12 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
 
   constructor(options: ModernHttpClientOptions) {
     this.o = options;
-    this.http = defaultHttpDriver({ url: new URL(options.url), agent: options.agent, auth: options.auth, fetch: options.fetch });
+    this.http = defaultHttpDriver({
+      url: new URL(options.url),
+      agent: options.agent,
+      auth: options.auth,
+      fetch: options.fetch,
+    });
   }
 
   get url(): URL {
@@ -135,7 +153,9 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
     const m = message as unknown as Msg;
     if (!("method" in m)) {
       // A 2026-07-28 client answers nothing: the server sends no requests.
-      this.onerror?.(new Error(`response to ${JSON.stringify(m.id)} not sent: a 2026-07-28 client sends no JSON-RPC responses`));
+      this.onerror?.(
+        new Error(`response to ${JSON.stringify(m.id)} not sent: a 2026-07-28 client sends no JSON-RPC responses`),
+      );
       return;
     }
     if (m.method === "notifications/cancelled") return this.cancel((m.params as Msg | undefined)?.requestId);
@@ -198,7 +218,8 @@ export class ModernHttpClientTransport implements Transport, TransportHints {
         this.deliver(parsed as JSONRPCMessage);
       }
     }
-    if (id !== undefined && !ex.answered && !ex.cancelled) throw new Error(`the reply to request ${JSON.stringify(id)} ended without a response`);
+    if (id !== undefined && !ex.answered && !ex.cancelled)
+      throw new Error(`the reply to request ${JSON.stringify(id)} ended without a response`);
   }
 
   private consume(res: unknown, id: RequestId | undefined, ex: Exchange): Promise<void> {
@@ -275,7 +296,8 @@ function errorReply(text: string, id: RequestId): JSONRPCMessage | undefined {
   } catch {
     return undefined;
   }
-  if (!isObject(parsed) || parsed.jsonrpc !== "2.0" || !isObject(parsed.error) || typeof parsed.error.code !== "number") return undefined;
+  if (!isObject(parsed) || parsed.jsonrpc !== "2.0" || !isObject(parsed.error) || typeof parsed.error.code !== "number")
+    return undefined;
   if (parsed.id !== undefined && parsed.id !== null && parsed.id !== id) return undefined;
   return { jsonrpc: "2.0", id, error: parsed.error as { code: number; message: string } };
 }

@@ -148,7 +148,13 @@ export class HttpProbeClientTransport implements Transport, TransportHints {
       if (status !== 400 && status !== 404 && status !== 405) throw e;
       const old = this.active;
       const legacy = this.wire(
-        new LegacySseClientTransport({ url: this.o.legacySseUrl ?? this.address, headers: this.o.headers, agent: this.o.agent, fetch: this.o.fetch, auth: this.o.auth }),
+        new LegacySseClientTransport({
+          url: this.o.legacySseUrl ?? this.address,
+          headers: this.o.headers,
+          agent: this.o.agent,
+          fetch: this.o.fetch,
+          auth: this.o.auth,
+        }),
       );
       this.active = legacy;
       // Quietly drop the Streamable HTTP attempt (it holds no session).

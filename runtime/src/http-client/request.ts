@@ -190,7 +190,8 @@ function targetOf(url: URL): http.RequestOptions {
   const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
   const options: http.RequestOptions = { protocol: url.protocol, hostname, path: `${url.pathname}${url.search}` };
   if (url.port !== "") options.port = Number(url.port);
-  if (url.username !== "" || url.password !== "") options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  if (url.username !== "" || url.password !== "")
+    options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
   return options;
 }
 
@@ -209,7 +210,9 @@ function readText(res: http.IncomingMessage, limit = 16 * 1024 * 1024): Promise<
       chunks.push(c);
     });
     // Settling twice is a no-op, so plain `on` listeners do (see send above).
-    res.on("end", () => resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")));
+    res.on("end", () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8")),
+    );
     res.on("error", reject);
     res.on("aborted", () => reject(new Error("response aborted")));
   });

@@ -74,7 +74,12 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
 
   constructor(options: StreamableHttpClientOptions) {
     this.o = options;
-    this.http = defaultHttpDriver({ url: new URL(options.url), agent: options.agent, auth: options.auth, fetch: options.fetch });
+    this.http = defaultHttpDriver({
+      url: new URL(options.url),
+      agent: options.agent,
+      auth: options.auth,
+      fetch: options.fetch,
+    });
     this.sid = options.sessionId;
   }
 
@@ -128,11 +133,21 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
     if (status < 200 || status >= 300) {
       const text = await this.http.text(res, 64 * 1024).catch(() => "");
       if (status === 404 && h["mcp-session-id"] !== undefined) this.sid = undefined;
-      throw new HttpStatusError(status, text, status === 404 && h["mcp-session-id"] !== undefined ? "session expired" : "POST failed");
+      throw new HttpStatusError(
+        status,
+        text,
+        status === 404 && h["mcp-session-id"] !== undefined ? "session expired" : "POST failed",
+      );
     }
     const ctype = this.http.header(res, "content-type") ?? "";
     if (ctype.includes("text/event-stream")) {
-      const ctx: StreamCtx = { pending: requestIds(message), standalone: false, lastEventId: undefined, retryMs: undefined, failures: 0 };
+      const ctx: StreamCtx = {
+        pending: requestIds(message),
+        standalone: false,
+        lastEventId: undefined,
+        retryMs: undefined,
+        failures: 0,
+      };
       for (const id of ctx.pending) this.awaiting.set(id, ctx);
       this.consume(res, ctx);
       return;
@@ -185,7 +200,11 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
   }
 
   private frameError(message: string, outline: FrameError["outline"]): void {
-    const error = new FrameError(message, { jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: ${message}` } }, outline);
+    const error = new FrameError(
+      message,
+      { jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: ${message}` } },
+      outline,
+    );
     if (this.onframeerror) this.onframeerror(error);
     else this.onerror?.(error);
   }
@@ -208,7 +227,10 @@ export class StreamableHttpClientTransport implements Transport, TransportHints 
   }
 
   private openGetStream(): void {
-    this.reconnect({ pending: new Set(), standalone: true, lastEventId: undefined, retryMs: undefined, failures: 0 }, 0);
+    this.reconnect(
+      { pending: new Set(), standalone: true, lastEventId: undefined, retryMs: undefined, failures: 0 },
+      0,
+    );
   }
 
   /** Reads one SSE response; when it ends early, reconnects with GET + Last-Event-ID. */

@@ -13,7 +13,8 @@ export class BufferedBodies {
   readonly max: number;
 
   constructor(max: number = MAX_BUFFERED_BODY_BYTES) {
-    if (!Number.isSafeInteger(max) || max < 1) throw new TypeError(`maxBufferedBodyBytes must be a positive integer, got ${String(max)}`);
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new TypeError(`maxBufferedBodyBytes must be a positive integer, got ${String(max)}`);
     this.max = max;
   }
 }

@@ -25,7 +25,12 @@ import { parseRecord } from "./session-record.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
-export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
+export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = [
+  "2024-11-05",
+  "2025-03-26",
+  "2025-06-18",
+  "2025-11-25",
+];
 
 /** What both hosts' handlers take; `Req` is the request `onsession` is handed (node's IncomingMessage on node:http). */
 export interface HttpEndpointOptions<Req extends HttpRequestIn = HttpRequestIn> extends HostOriginOptions {
@@ -137,7 +142,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     this.path = options.path ?? "/mcp";
     this.stateless = options.stateless ?? false;
     this.mode = options.responseMode ?? "auto";
-    this.store = this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+    this.store =
+      this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
     this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
@@ -166,16 +172,29 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   private elsewhere(req: Req, res: HttpReply, auth: AuthInfo | undefined, body?: object): Promise<boolean> | false {
     const sid = headerValue(req, "mcp-session-id");
     const d = this.options.sessionDirectory;
-    return d !== undefined && sid !== undefined && !this.sessions.byId.has(sid) && this.away(d, sid, req, res, auth, body && JSON.stringify(body));
+    return (
+      d !== undefined &&
+      sid !== undefined &&
+      !this.sessions.byId.has(sid) &&
+      this.away(d, sid, req, res, auth, body && JSON.stringify(body))
+    );
   }
 
   /**
    * Forward the request to the instance holding session `sid`; when that instance died, take the
    * session over (resolves false: the session is served here now, or is unknown: 404).
    */
-  private async away(d: SessionDirectory, sid: string, req: Req, res: HttpReply, auth: AuthInfo | undefined, body: string | undefined): Promise<boolean> {
+  private async away(
+    d: SessionDirectory,
+    sid: string,
+    req: Req,
+    res: HttpReply,
+    auth: AuthInfo | undefined,
+    body: string | undefined,
+  ): Promise<boolean> {
     if (await d.forward(sid, req, res, body)) return true;
-    if (d.takeOver === undefined || this.sessions.byId.size >= (this.options.maxSessions ?? MAX_HTTP_SESSIONS)) return false;
+    if (d.takeOver === undefined || this.sessions.byId.size >= (this.options.maxSessions ?? MAX_HTTP_SESSIONS))
+      return false;
     const owner = principalKey(auth);
     const claimed = await d.takeOver(sid, owner);
     // Another instance won the claim: it serves the session from now on.
@@ -222,7 +241,13 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
    * timeout. Admitted as any POST to the session first, and delivered only to a session of the
    * principal it admits; false once the guard has answered (401/403).
    */
-  async unreadable(req: Req, res: HttpReply, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean> {
+  async unreadable(
+    req: Req,
+    res: HttpReply,
+    outlines: readonly MessageOutline[],
+    code: number,
+    why: string,
+  ): Promise<boolean> {
     const errors = unreadableAnswers(outlines, code, why);
     if (errors.length === 0) return true;
     const auth = await this.admit(req, res, []);
@@ -255,9 +280,14 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   }
 
   /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
-  private async statelessPost(req: Req, res: HttpReply, post: ReadPost): Promise<StreamableHttpServerTransport | undefined> {
+  private async statelessPost(
+    req: Req,
+    res: HttpReply,
+    post: ReadPost,
+  ): Promise<StreamableHttpServerTransport | undefined> {
     if (!post.initialize && !this.versionOk(req, res)) return undefined;
-    if (post.batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26")) return this.refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
+    if (post.batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26"))
+      return this.refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
     const transport = this.sessions.transport(undefined);
     const version = headerValue(req, "mcp-protocol-version");
     transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
@@ -266,7 +296,12 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   }
 
   /** An `initialize`: a new session, handed to `onsession` (and forgotten if that throws). */
-  private async initializePost(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<StreamableHttpServerTransport | undefined> {
+  private async initializePost(
+    req: Req,
+    res: HttpReply,
+    post: ReadPost,
+    auth: AuthInfo | undefined,
+  ): Promise<StreamableHttpServerTransport | undefined> {
     const transport = this.sessions.open(res, auth, post.requestIds[0]!);
     if (transport === undefined) return undefined;
     try {
@@ -281,34 +316,67 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   }
 
   /** A POST to the live session `t` (undefined once the lookup answered 400/404). */
-  private sessionPost(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined, t: StreamableHttpServerTransport | undefined): StreamableHttpServerTransport | undefined {
+  private sessionPost(
+    req: Req,
+    res: HttpReply,
+    post: ReadPost,
+    auth: AuthInfo | undefined,
+    t: StreamableHttpServerTransport | undefined,
+  ): StreamableHttpServerTransport | undefined {
     if (!t || !this.versionOk(req, res)) return undefined;
-    if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion)) return this.refuseBatch(res, t.protocolVersion);
+    if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion))
+      return this.refuseBatch(res, t.protocolVersion);
     // A reply is routed by id: a second request with an id still in flight would steal the first one's.
     const busy = post.requestIds.find((id) => t.awaitsReply(id));
     // Nothing allocated here unless the session was taken over.
     const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : undefined;
     if (stale !== undefined) {
-      refuse(this.report, res, 409, null, -32000, `Conflict: the request${stale.length > 1 ? "s" : ""} ${stale.map((id) => describe(id)).join(", ")} this answers ended with the server instance that sent them (the session was taken over by another); ${stale.length > 1 ? "they are" : "it is"} void`);
+      refuse(
+        this.report,
+        res,
+        409,
+        null,
+        -32000,
+        `Conflict: the request${stale.length > 1 ? "s" : ""} ${stale.map((id) => describe(id)).join(", ")} this answers ended with the server instance that sent them (the session was taken over by another); ${stale.length > 1 ? "they are" : "it is"} void`,
+      );
       return undefined;
     }
     if (busy !== undefined) {
-      refuse(this.report, res, 400, post.list.length === 1 ? busy : null, -32600, `Invalid Request: request id ${describe(busy)} is already in progress`);
+      refuse(
+        this.report,
+        res,
+        400,
+        post.list.length === 1 ? busy : null,
+        -32600,
+        `Invalid Request: request id ${describe(busy)} is already in progress`,
+      );
       return undefined;
     }
     return t;
   }
 
   /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
-  private deliver(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined, transport: StreamableHttpServerTransport): void {
-    const context = transport.sessionId !== undefined
-      ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil }
-      : { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
+  private deliver(
+    req: Req,
+    res: HttpReply,
+    post: ReadPost,
+    auth: AuthInfo | undefined,
+    transport: StreamableHttpServerTransport,
+  ): void {
+    const context =
+      transport.sessionId !== undefined
+        ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil }
+        : { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
     const message = post.batch ? post.list : post.list[0]!;
     if (this.sessions.sharing && transport.sessionId !== undefined) this.sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
-      res.writeHead(202, transport.sessionId !== undefined ? { "mcp-session-id": transport.sessionId, "content-length": 0 } : { "content-length": 0 });
+      res.writeHead(
+        202,
+        transport.sessionId !== undefined
+          ? { "mcp-session-id": transport.sessionId, "content-length": 0 }
+          : { "content-length": 0 },
+      );
       res.end();
       transport.receive(message, context);
       if (this.stateless) queueMicrotask(() => void transport.close());
@@ -319,7 +387,14 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   }
 
   private refuseBatch(res: HttpReply, version: string): undefined {
-    refuse(this.report, res, 400, null, -32600, `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`);
+    refuse(
+      this.report,
+      res,
+      400,
+      null,
+      -32600,
+      `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`,
+    );
     return undefined;
   }
 
@@ -412,7 +487,6 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     }
   }
 }
-
 
 /** A session id: a random UUID (WebCrypto, on every host). */
 function randomId(): string {

@@ -60,7 +60,11 @@ export class InMemoryEventStore implements EventStore {
     list.push(ev);
     this.order.push(ev);
     this.chars += data?.length ?? 0;
-    while (this.order.length - this.orderHead > this.maxEvents || (this.chars > this.maxChars && this.order.length - this.orderHead > 1)) this.evictOne();
+    while (
+      this.order.length - this.orderHead > this.maxEvents ||
+      (this.chars > this.maxChars && this.order.length - this.orderHead > 1)
+    )
+      this.evictOne();
     return `${streamId}_${ev.seq}`;
   }
 

@@ -63,7 +63,11 @@ export class FetchRequest implements HttpRequestIn {
   private aborted = false;
 
   /** `request` as http-exchange.ts reads one; its client going away is told by the reply (FetchReply's `gone`), which watches the signal. */
-  constructor(readonly request: Request, localAddress: string | undefined, waitUntil?: (promise: Promise<unknown>) => void) {
+  constructor(
+    readonly request: Request,
+    localAddress: string | undefined,
+    waitUntil?: (promise: Promise<unknown>) => void,
+  ) {
     this.method = request.method;
     this.waitUntil = waitUntil;
     this.url = targetOf(request.url);
@@ -177,7 +181,8 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
 
 function responseHeaders(h: ReplyHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (h !== undefined) for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = String(h[name]);
+  if (h !== undefined)
+    for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = String(h[name]);
   return out;
 }
 
@@ -203,7 +208,10 @@ export class FetchReply implements HttpReply {
   private closed = false;
 
   /** `request`: told when the client goes away (the signal aborts, or the host cancels the body). */
-  constructor(signal: AbortSignal | undefined, private readonly request: FetchRequest) {
+  constructor(
+    signal: AbortSignal | undefined,
+    private readonly request: FetchRequest,
+  ) {
     this.response = new Promise<Response>((resolve) => (this.resolve = resolve));
     // Some hosts hand requests whose signal never aborts; then only a cancelled Response tells.
     signal?.addEventListener("abort", () => this.gone(), { once: true });
@@ -241,8 +249,14 @@ export class FetchReply implements HttpReply {
     if (!this.started) {
       this.started = true;
       // 1xx, 204, 205 and 304 carry no body; neither does an empty reply here.
-      const empty = body === undefined || body === "" || this.status === 204 || this.status === 205 || this.status === 304;
-      this.resolve(new Response(empty ? null : body, { status: this.status, headers: responseHeaders(this.headers ?? this.preset) }));
+      const empty =
+        body === undefined || body === "" || this.status === 204 || this.status === 205 || this.status === 304;
+      this.resolve(
+        new Response(empty ? null : body, {
+          status: this.status,
+          headers: responseHeaders(this.headers ?? this.preset),
+        }),
+      );
     } else {
       if (body !== undefined && body !== "") this.controller?.enqueue(UTF8.encode(body));
       try {

@@ -40,7 +40,12 @@ export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsessio
    * event's context instead: `fetch: handler` or `handler(request, env, ctx)` uses `ctx.waitUntil`.
    */
   waitUntil?: (promise: Promise<unknown>) => void;
-  legacySse?: boolean | Pick<LegacySseOptions, "ssePath" | "messagesPath" | "keepAliveMs" | "maxSessions" | "maxBodyBytes" | "maxBufferedBodyBytes">;
+  legacySse?:
+    | boolean
+    | Pick<
+        LegacySseOptions,
+        "ssePath" | "messagesPath" | "keepAliveMs" | "maxSessions" | "maxBodyBytes" | "maxBufferedBodyBytes"
+      >;
 }
 
 /** What a Worker's fetch is handed third: `waitUntil` keeps the isolate for a promise beyond the response. */
@@ -70,7 +75,9 @@ export interface FetchHandler {
 export const NODE_ROUTE: unique symbol = Symbol("mcpgen.fetchHandler.endpoint");
 
 /** The Host/Origin rules of `o`, for the legacy HTTP+SSE handler beside the endpoint. */
-function hostOrigin(o: FetchHandlerOptions): Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> {
+function hostOrigin(
+  o: FetchHandlerOptions,
+): Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> {
   const out: Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> = {};
   if (o.dnsRebindingProtection !== undefined) out.dnsRebindingProtection = o.dnsRebindingProtection;
   if (o.allowedHosts !== undefined) out.allowedHosts = o.allowedHosts;
@@ -94,14 +101,17 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
   const sessions = options.sessions ?? !onWorkers();
   const localAddress = options.localAddress;
   const sse = options.legacySse;
-  const legacySse = sse === undefined || sse === false ? undefined : createLegacySseHandler({
-    ...(sse === true ? {} : sse),
-    ...hostOrigin(options),
-    ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
-    onsession: async (transport) => {
-      await server.connect(transport);
-    },
-  });
+  const legacySse =
+    sse === undefined || sse === false
+      ? undefined
+      : createLegacySseHandler({
+          ...(sse === true ? {} : sse),
+          ...hostOrigin(options),
+          ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
+          onsession: async (transport) => {
+            await server.connect(transport);
+          },
+        });
   const endpoint = new StreamableHttpEndpoint({
     ...options,
     legacySse,

@@ -30,7 +30,13 @@ export class BodyTimeoutError extends Error {}
  * anything is read when its declared length would, else at the chunk that would. A scanned body
  * keeps nothing and is not charged.
  */
-export function readBody(req: HttpRequestIn, limit: number, timeoutMs = BODY_TIMEOUT_MS, outline = false, buffered?: BufferedBodies): Promise<Uint8Array> {
+export function readBody(
+  req: HttpRequestIn,
+  limit: number,
+  timeoutMs = BODY_TIMEOUT_MS,
+  outline = false,
+  buffered?: BufferedBodies,
+): Promise<Uint8Array> {
   const declared = headerValue(req, "content-length");
   const tooLong = declared !== undefined && Number(declared) > limit;
   if (tooLong && !outline) {
@@ -46,12 +52,17 @@ export function readBody(req: HttpRequestIn, limit: number, timeoutMs = BODY_TIM
     let charged = 0;
     /** Reading an oversized body for its outline. */
     let scanner: OutlineScanner | undefined = tooLong ? new OutlineScanner() : undefined;
-    const timer = timeoutMs > 0 && Number.isFinite(timeoutMs)
-      ? setTimeout(() => {
-        cleanup();
-        reject(scanner !== undefined ? tooLarge(limit, scanner) : new BodyTimeoutError(`request body not received within ${timeoutMs} ms`));
-      }, timeoutMs)
-      : undefined;
+    const timer =
+      timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            cleanup();
+            reject(
+              scanner !== undefined
+                ? tooLarge(limit, scanner)
+                : new BodyTimeoutError(`request body not received within ${timeoutMs} ms`),
+            );
+          }, timeoutMs)
+        : undefined;
     const ondata = (chunk: Uint8Array): void => {
       if (scanner !== undefined) return scanner.push(chunk);
       size += chunk.length;
@@ -129,7 +140,9 @@ function tooLarge(limit: number, scanner: OutlineScanner | undefined): BodyTooLa
 }
 
 function bufferFull(buffered: BufferedBodies): BodyBufferFullError {
-  return new BodyBufferFullError(`request bodies being read hold ${buffered.used} bytes, ${buffered.max} at most (maxBufferedBodyBytes)`);
+  return new BodyBufferFullError(
+    `request bodies being read hold ${buffered.used} bytes, ${buffered.max} at most (maxBufferedBodyBytes)`,
+  );
 }
 
 /** An HTTP error with an id-less JSON-RPC error body. */
@@ -148,7 +161,13 @@ export function sendJsonError(
 }
 
 /** An HTTP error whose JSON-RPC body answers one message id (or null). */
-export function sendJsonRpcError(res: HttpReply, status: number, id: RequestId | null, code: number, message: string): void {
+export function sendJsonRpcError(
+  res: HttpReply,
+  status: number,
+  id: RequestId | null,
+  code: number,
+  message: string,
+): void {
   if (res.headersSent) {
     res.end();
     return;

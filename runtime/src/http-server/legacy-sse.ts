@@ -47,7 +47,14 @@ export class LegacySseServerTransport implements Transport, TransportHints {
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private readonly onclosed: (t: LegacySseServerTransport) => void;
 
-  constructor(sessionId: string, res: HttpReply, endpoint: string, keepAliveMs: number, onclosed: (t: LegacySseServerTransport) => void, owner?: string) {
+  constructor(
+    sessionId: string,
+    res: HttpReply,
+    endpoint: string,
+    keepAliveMs: number,
+    onclosed: (t: LegacySseServerTransport) => void,
+    owner?: string,
+  ) {
     this.sessionId = sessionId;
     this.owner = owner;
     this.res = res;
@@ -174,7 +181,12 @@ class LegacySseEndpoint {
    * 401/403 itself: false then); undefined when neither exists. With two guards the mounting
    * one's principal is the session's, as on the endpoint it is mounted beside.
    */
-  private async admit(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+  private async admit(
+    req: HttpRequestIn,
+    res: HttpReply,
+    mount: ResourceServerGuard | undefined,
+    messages: readonly unknown[],
+  ): Promise<AuthInfo | undefined | false> {
     let auth: AuthInfo | undefined;
     if (mount !== undefined) {
       auth = await mount.admit(req, res, messages);
@@ -194,7 +206,13 @@ class LegacySseEndpoint {
    * as any POST and delivered only to a session of the principal admitted, where the requests they
    * answer fail now rather than at their timeout. False once a guard has answered (401/403).
    */
-  private async unreadable(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, id: string | null, errors: readonly FrameError[]): Promise<boolean> {
+  private async unreadable(
+    req: HttpRequestIn,
+    res: HttpReply,
+    mount: ResourceServerGuard | undefined,
+    id: string | null,
+    errors: readonly FrameError[],
+  ): Promise<boolean> {
     if (errors.length === 0) return true;
     const auth = await this.admit(req, res, mount, []);
     if (auth === false) return false;
@@ -217,7 +235,12 @@ class LegacySseEndpoint {
     if (this.own?.serveMetadata(req, res, pathname)) return;
     if (pathname === this.ssePath && req.method === "GET") return this.openStream(req, res, mount);
     if (pathname === this.messagesPath && req.method === "POST") {
-      return this.postMessage(req, res, mount, q === -1 ? null : new URLSearchParams(target.slice(q + 1)).get("sessionId"));
+      return this.postMessage(
+        req,
+        res,
+        mount,
+        q === -1 ? null : new URLSearchParams(target.slice(q + 1)).get("sessionId"),
+      );
     }
     // Nothing else is answered before the guard has admitted the request.
     if ((await this.admit(req, res, mount, [])) === false) return;
@@ -235,16 +258,28 @@ class LegacySseEndpoint {
       return;
     }
     const id = globalThis.crypto.randomUUID();
-    const t = new LegacySseServerTransport(id, res, `${this.messagesPath}?sessionId=${id}`, this.keepAliveMs, (x) => {
-      if (sessions.get(x.sessionId) === x) sessions.delete(x.sessionId);
-    }, principalKey(auth));
+    const t = new LegacySseServerTransport(
+      id,
+      res,
+      `${this.messagesPath}?sessionId=${id}`,
+      this.keepAliveMs,
+      (x) => {
+        if (sessions.get(x.sessionId) === x) sessions.delete(x.sessionId);
+      },
+      principalKey(auth),
+    );
     sessions.set(id, t);
     // The node:http handler hands node's request; a host of its own hands what it has.
     await this.options.onsession(t, req as IncomingMessage);
   }
 
   /** A POST of one message to the session `id` names (of the principal admitted for the message). */
-  private async postMessage(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, id: string | null): Promise<void> {
+  private async postMessage(
+    req: HttpRequestIn,
+    res: HttpReply,
+    mount: ResourceServerGuard | undefined,
+    id: string | null,
+  ): Promise<void> {
     const ctype = headerValue(req, "content-type");
     if (!isJsonMediaType(ctype)) {
       sendJsonError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
@@ -254,7 +289,17 @@ class LegacySseEndpoint {
     if (body === undefined) return;
     const read = parseBody(UTF8.decode(body), MAX_NESTING_DEPTH);
     if (!("value" in read)) {
-      if (read.outlines !== undefined && !(await this.unreadable(req, res, mount, id, unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`)))) return;
+      if (
+        read.outlines !== undefined &&
+        !(await this.unreadable(
+          req,
+          res,
+          mount,
+          id,
+          unreadableAnswers(read.outlines, read.code, `nests deeper than ${MAX_NESTING_DEPTH} levels`),
+        ))
+      )
+        return;
       sendJsonError(res, read.status, read.code, read.message);
       return;
     }
@@ -281,13 +326,28 @@ class LegacySseEndpoint {
   }
 
   /** The POST's body within maxBodyBytes and maxBufferedBodyBytes; undefined once refused. */
-  private async bodyOf(req: HttpRequestIn, res: HttpReply, mount: ResourceServerGuard | undefined, id: string | null): Promise<Uint8Array | undefined> {
+  private async bodyOf(
+    req: HttpRequestIn,
+    res: HttpReply,
+    mount: ResourceServerGuard | undefined,
+    id: string | null,
+  ): Promise<Uint8Array | undefined> {
     try {
       // Only a live session has requests awaiting answers: only there is an oversized body read on for its id.
       return await readBody(req, this.maxBody, undefined, id !== null && this.sessions.has(id), this.buffered);
     } catch (e) {
       if (e instanceof BodyTooLargeError) {
-        if (e.outline !== undefined && !(await this.unreadable(req, res, mount, id, unreadableAnswers([e.outline], -32000, `exceeds ${this.maxBody} bytes (maxBodyBytes)`)))) return undefined;
+        if (
+          e.outline !== undefined &&
+          !(await this.unreadable(
+            req,
+            res,
+            mount,
+            id,
+            unreadableAnswers([e.outline], -32000, `exceeds ${this.maxBody} bytes (maxBodyBytes)`),
+          ))
+        )
+          return undefined;
         sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
       } else if (e instanceof BodyBufferFullError) {
         this.report(new Error(`POST refused (503): ${e.message}`));

@@ -48,11 +48,14 @@ function checkStandardHeaders(req: HttpRequestHead, method: string, params: unkn
   if (version === undefined) return mismatch("MCP-Protocol-Version has characters a header may not carry");
   const bodyVersion = meta?.[MetaKey.protocolVersion];
   if (bodyVersion !== undefined && bodyVersion !== version) {
-    return mismatch(`MCP-Protocol-Version ${JSON.stringify(version)} differs from params._meta protocolVersion ${JSON.stringify(bodyVersion)}`);
+    return mismatch(
+      `MCP-Protocol-Version ${JSON.stringify(version)} differs from params._meta protocolVersion ${JSON.stringify(bodyVersion)}`,
+    );
   }
   const rawMethod = header(req, Header.method);
   if (rawMethod === undefined) return mismatch("Mcp-Method header is required");
-  if (decodeHeaderValue(rawMethod) !== method) return mismatch(`Mcp-Method ${JSON.stringify(rawMethod)} differs from the body's method ${JSON.stringify(method)}`);
+  if (decodeHeaderValue(rawMethod) !== method)
+    return mismatch(`Mcp-Method ${JSON.stringify(rawMethod)} differs from the body's method ${JSON.stringify(method)}`);
   const field = nameField(method);
   if (field !== undefined) {
     const bodyName = p?.[field];
@@ -91,12 +94,19 @@ export function modernErrorStatus(code: number): number {
 
 /** What a 2026-07-28 POST needs of the transport made for it (StreamableHttpServerTransport; session-transport.ts uses modernErrorStatus). */
 interface PostTransport {
-  openPostStream(res: HttpReply, requestIds: RequestId[], o: { allowJson: boolean; allowSse: boolean; batch: boolean }): void;
+  openPostStream(
+    res: HttpReply,
+    requestIds: RequestId[],
+    o: { allowJson: boolean; allowSse: boolean; batch: boolean },
+  ): void;
   receive(message: JSONRPCMessage, context: MessageContext): void;
 }
 
 /** One stateless 2026-07-28 POST: headers checked against the body, then a transport of its own (`sessions.transport`, handed to `onsession`). */
-export async function serveModernPost<T extends PostTransport, Req extends HttpRequestHead & Pick<HttpRequestIn, "waitUntil">>(
+export async function serveModernPost<
+  T extends PostTransport,
+  Req extends HttpRequestHead & Pick<HttpRequestIn, "waitUntil">,
+>(
   req: Req,
   res: HttpReply,
   post: ReadPost,
@@ -110,7 +120,11 @@ export async function serveModernPost<T extends PostTransport, Req extends HttpR
   if (typeof m.method !== "string") {
     // Clients POST no responses in 2026-07-28 (nothing asked them anything).
     const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-    sendJson(res, 400, { jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" } });
+    sendJson(res, 400, {
+      jsonrpc: "2.0",
+      id,
+      error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" },
+    });
     return;
   }
   if (requestIds.length === 0) {

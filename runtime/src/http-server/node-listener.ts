@@ -166,8 +166,15 @@ export function toNodeListener(handler: (request: Request) => Promise<Response>)
 /** What fastifyPlugin uses of a Fastify instance (no dependency on Fastify's types). */
 export interface FastifyLike {
   removeAllContentTypeParsers(): void;
-  addContentTypeParser(type: string, parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void): void;
-  route(options: { method: string[]; url: string; handler: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }) => void }): unknown;
+  addContentTypeParser(
+    type: string,
+    parser: (request: unknown, payload: unknown, done: (error: Error | null, body?: unknown) => void) => void,
+  ): void;
+  route(options: {
+    method: string[];
+    url: string;
+    handler: (request: { raw: IncomingMessage }, reply: { raw: ServerResponse; hijack(): void }) => void;
+  }): unknown;
 }
 
 /**
@@ -176,7 +183,10 @@ export interface FastifyLike {
  * within its limits (Fastify's parsers elsewhere in the app are untouched), and the reply is
  * hijacked: the endpoint writes node's response, streams included.
  */
-export function fastifyPlugin(handler: (request: Request) => Promise<Response>, options: { path?: string } = {}): (instance: FastifyLike) => Promise<void> {
+export function fastifyPlugin(
+  handler: (request: Request) => Promise<Response>,
+  options: { path?: string } = {},
+): (instance: FastifyLike) => Promise<void> {
   const listener = toNodeListener(handler);
   return async (instance) => {
     instance.removeAllContentTypeParsers();

@@ -62,10 +62,21 @@ export function badRequestId(list: readonly unknown[]): PostRefusal | undefined 
     if (typeof m !== "object" || m === null || Array.isArray(m) || !("method" in m) || !("id" in m)) continue;
     const id = asRequestId((m as { id: unknown }).id);
     if (id === undefined) {
-      return { status: 400, id: null, code: -32600, message: "Invalid Request: id must be a string or an integer within ±2^53" };
+      return {
+        status: 400,
+        id: null,
+        code: -32600,
+        message: "Invalid Request: id must be a string or an integer within ±2^53",
+      };
     }
     if (seen === undefined) continue;
-    if (seen.has(id)) return { status: 400, id: null, code: -32600, message: "Invalid Request: the same id is used twice in one batch" };
+    if (seen.has(id))
+      return {
+        status: 400,
+        id: null,
+        code: -32600,
+        message: "Invalid Request: the same id is used twice in one batch",
+      };
     seen.add(id);
   }
   return undefined;

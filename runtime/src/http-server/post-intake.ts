@@ -8,7 +8,15 @@
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageOutline } from "../framing/scan.js";
 import { BUFFER_FULL_HEADERS, BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
-import { BodyTimeoutError, BodyTooLargeError, accepts, headerValue, readBody, sendJsonError, sendJsonRpcError } from "./http-util.js";
+import {
+  BodyTimeoutError,
+  BodyTooLargeError,
+  accepts,
+  headerValue,
+  readBody,
+  sendJsonError,
+  sendJsonRpcError,
+} from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
@@ -25,7 +33,13 @@ export interface PostIntake {
    * Responses among messages too large or too deep to deliver fail the requests they answer now:
    * false once the request was refused while being admitted for that (401/403).
    */
-  unreadable(req: HttpRequestIn, res: HttpReply, outlines: readonly MessageOutline[], code: number, why: string): Promise<boolean>;
+  unreadable(
+    req: HttpRequestIn,
+    res: HttpReply,
+    outlines: readonly MessageOutline[],
+    code: number,
+    why: string,
+  ): Promise<boolean>;
 }
 
 /** A POST read and checked. */
@@ -45,7 +59,14 @@ export interface ReadPost {
 }
 
 /** Answer a refused POST and log why. */
-export function refuse(report: (e: Error) => void, res: HttpReply, status: number, id: RequestId | null, code: number, message: string): void {
+export function refuse(
+  report: (e: Error) => void,
+  res: HttpReply,
+  status: number,
+  id: RequestId | null,
+  code: number,
+  message: string,
+): void {
   report(new Error(`POST refused (${status}): ${message}`));
   sendJsonRpcError(res, status, id, code, message);
 }
@@ -70,7 +91,17 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
   if (body === undefined) return undefined;
   const read = parseBody(UTF8.decode(body), intake.maxDepth);
   if (!("value" in read)) {
-    if (read.outlines !== undefined && !(await intake.unreadable(req, res, read.outlines, read.code, `nests deeper than ${intake.maxDepth} levels (maxDepth)`))) return undefined;
+    if (
+      read.outlines !== undefined &&
+      !(await intake.unreadable(
+        req,
+        res,
+        read.outlines,
+        read.code,
+        `nests deeper than ${intake.maxDepth} levels (maxDepth)`,
+      ))
+    )
+      return undefined;
     refuse(intake.report, res, read.status, read.id, read.code, read.message);
     return undefined;
   }
@@ -96,10 +127,20 @@ async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): P
   // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
   const sid = headerValue(req, "mcp-session-id");
   try {
-    return await readBody(req, intake.maxBody, intake.bodyTimeoutMs, sid !== undefined && intake.isSession(sid), intake.buffered);
+    return await readBody(
+      req,
+      intake.maxBody,
+      intake.bodyTimeoutMs,
+      sid !== undefined && intake.isSession(sid),
+      intake.buffered,
+    );
   } catch (e) {
     if (e instanceof BodyTooLargeError) {
-      if (e.outline !== undefined && !(await intake.unreadable(req, res, [e.outline], -32000, `exceeds ${intake.maxBody} bytes (maxBodyBytes)`))) return undefined;
+      if (
+        e.outline !== undefined &&
+        !(await intake.unreadable(req, res, [e.outline], -32000, `exceeds ${intake.maxBody} bytes (maxBodyBytes)`))
+      )
+        return undefined;
       intake.report(new Error(`POST refused (413): ${e.message}`));
       sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
     } else if (e instanceof BodyTimeoutError) {

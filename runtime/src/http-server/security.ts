@@ -61,14 +61,18 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   if (sent !== undefined) {
     const origin = typeof sent === "string" ? sent : sent.join(", ");
     if (o.allowedOrigins) {
-      if (!o.allowedOrigins.includes(origin)) return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
+      if (!o.allowedOrigins.includes(origin))
+        return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
     } else {
       let ok = false;
       try {
         const u = new URL(origin);
         // Another local port is another application (a dev server, a browser tab): not us.
         const port = u.port === "" ? (u.protocol === "https:" ? 443 : 80) : Number(u.port);
-        ok = (u.protocol === "http:" || u.protocol === "https:") && LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) && port === req.socket.localPort;
+        ok =
+          (u.protocol === "http:" || u.protocol === "https:") &&
+          LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
+          port === req.socket.localPort;
       } catch {
         ok = false;
       }

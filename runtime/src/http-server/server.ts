@@ -73,7 +73,13 @@ export function createStreamableHttpServer(options: StreamableHttpServerOptions)
   // Slow clients are cut off by our bounds, not Node's defaults (60 s headers, 300 s request, checked every 30 s).
   const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
   const requestTimeout = Math.max(headersTimeout, options.bodyTimeoutMs ?? BODY_TIMEOUT_MS);
-  const server = options.server ?? nodeHttp().createServer({ headersTimeout, requestTimeout, connectionsCheckingInterval: Math.min(1000, headersTimeout) });
+  const server =
+    options.server ??
+    nodeHttp().createServer({
+      headersTimeout,
+      requestTimeout,
+      connectionsCheckingInterval: Math.min(1000, headersTimeout),
+    });
   const owned = options.server === undefined;
   server.on("request", (req, res) => handler.handle(req, res));
   let url: URL | undefined;

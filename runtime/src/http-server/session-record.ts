@@ -77,7 +77,11 @@ export function parseRecord(text: unknown): SessionRecord | undefined {
   const init = r.initialize;
   if (typeof init !== "object" || init === null || Array.isArray(init)) return undefined;
   if (!isString(r.streams) || !/^[0-9a-z]{1,64}$/.test(r.streams)) return undefined;
-  if (r.standalone !== undefined && !(isString(r.standalone) && r.standalone.startsWith(`${r.streams}-`) && r.standalone.length <= 128)) return undefined;
+  if (
+    r.standalone !== undefined &&
+    !(isString(r.standalone) && r.standalone.startsWith(`${r.streams}-`) && r.standalone.length <= 128)
+  )
+    return undefined;
   if (r.logLevel !== undefined && !isString(r.logLevel)) return undefined;
   const subs = r.subscriptions;
   if (!Array.isArray(subs) || subs.length > SESSION_RECORD_MAX_SUBSCRIPTIONS || !subs.every(isString)) return undefined;
@@ -93,8 +97,12 @@ const RESTORE_ID = "mcpgen/takeover:";
 /** The messages that rebuild the recorded session on a new instance, in the order its client sent them. */
 export function restoreMessages(record: SessionRecord): JSONRPCMessage[] {
   let n = 0;
-  const request = (method: string, params: Record<string, unknown>) => ({ jsonrpc: "2.0", id: `${RESTORE_ID}${n++}`, method, params }) as JSONRPCMessage;
-  const out: JSONRPCMessage[] = [request("initialize", record.initialize), { jsonrpc: "2.0", method: "notifications/initialized" } as JSONRPCMessage];
+  const request = (method: string, params: Record<string, unknown>) =>
+    ({ jsonrpc: "2.0", id: `${RESTORE_ID}${n++}`, method, params }) as JSONRPCMessage;
+  const out: JSONRPCMessage[] = [
+    request("initialize", record.initialize),
+    { jsonrpc: "2.0", method: "notifications/initialized" } as JSONRPCMessage,
+  ];
   if (record.logLevel !== undefined) out.push(request("logging/setLevel", { level: record.logLevel }));
   for (const uri of record.subscriptions) out.push(request("resources/subscribe", { uri }));
   return out;

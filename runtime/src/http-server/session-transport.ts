@@ -132,7 +132,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   constructor(cfg: SessionTransportConfig) {
     this.cfg = cfg;
     this.sessionId = cfg.sessionId;
-    if (cfg.adopt === undefined) this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+    if (cfg.adopt === undefined)
+      this.key = `${streamKeyPrefix()}${(++streamKeySeq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
     else {
       this.key = cfg.adopt.streams;
       // The dead instance numbered its streams from 1, one per POST: ours start at the takeover's
@@ -206,7 +207,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    */
   staleAnswers(messages: readonly unknown[]): unknown[] | undefined {
     if (this.cfg.adopt === undefined) return undefined;
-    const ids = messages.filter((m) => unmarkAnswer(m as JSONRPCMessage) === undefined).map((m) => (m as { id: unknown }).id);
+    const ids = messages
+      .filter((m) => unmarkAnswer(m as JSONRPCMessage) === undefined)
+      .map((m) => (m as { id: unknown }).id);
     return ids.length > 0 ? ids : undefined;
   }
 
@@ -463,7 +466,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
           return;
         }
       }
-    } else if (!s || (s.mode === "json" || (s.mode === "pending" && !s.allowSse))) {
+    } else if (!s || s.mode === "json" || (s.mode === "pending" && !s.allowSse)) {
       // Unrelated, or its POST is answered in plain JSON: the standalone stream carries it.
       s = this.standalone;
       if (!s) {
@@ -480,7 +483,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
 
   /** Headers of a JSON reply; a literal plus one assignment, not a spread, as this runs once per POST. */
   private jsonHeaders(body: string): Record<string, string | number> {
-    const h: Record<string, string | number> = { "content-type": "application/json", "content-length": utf8Length(body) };
+    const h: Record<string, string | number> = {
+      "content-type": "application/json",
+      "content-length": utf8Length(body),
+    };
     const sid = this.sessionHeader["mcp-session-id"];
     if (sid !== undefined) h["mcp-session-id"] = sid;
     return h;
@@ -515,7 +521,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         if (res && !res.writableEnded) {
           const body = JSON.stringify(m);
           const error = (m as { error?: { code?: unknown } }).error;
-          const status = this.cfg.modern && error !== undefined && typeof error.code === "number" ? modernErrorStatus(error.code) : 200;
+          const status =
+            this.cfg.modern && error !== undefined && typeof error.code === "number"
+              ? modernErrorStatus(error.code)
+              : 200;
           res.writeHead(status, this.jsonHeaders(body));
           res.end(body);
         }
@@ -669,10 +678,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     this.stopKeepAlive(s);
     const ms = this.cfg.keepAliveMs;
     if (ms > 0) {
-      s.keepAlive = unrefTimer(setInterval(() => {
-        const res = s.res;
-        if (res && !res.writableEnded) res.write(encodeSseComment("keep-alive"));
-      }, ms));
+      s.keepAlive = unrefTimer(
+        setInterval(() => {
+          const res = s.res;
+          if (res && !res.writableEnded) res.write(encodeSseComment("keep-alive"));
+        }, ms),
+      );
     }
   }
 

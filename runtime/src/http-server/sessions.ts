@@ -43,7 +43,12 @@ export class HttpSessions {
   }
 
   /** A transport of session `sessionId`, or of none (a stateless POST; `modern`: a 2026-07-28 POST). */
-  transport(sessionId: string | undefined, modern = false, owner?: string, adopt?: SessionRecord): StreamableHttpServerTransport {
+  transport(
+    sessionId: string | undefined,
+    modern = false,
+    owner?: string,
+    adopt?: SessionRecord,
+  ): StreamableHttpServerTransport {
     const s = this.s;
     const records = this.records;
     return new StreamableHttpServerTransport({
@@ -87,7 +92,12 @@ export class HttpSessions {
   }
 
   /** Session lookup shared by POST (non-initialize), GET and DELETE; answers the error itself. */
-  lookup(req: HttpRequestHead, res: HttpReply, auth: AuthInfo | undefined, sid = headerValue(req, "mcp-session-id")): StreamableHttpServerTransport | undefined {
+  lookup(
+    req: HttpRequestHead,
+    res: HttpReply,
+    auth: AuthInfo | undefined,
+    sid = headerValue(req, "mcp-session-id"),
+  ): StreamableHttpServerTransport | undefined {
     if (sid === undefined) {
       sendJsonError(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
       return undefined;
@@ -112,7 +122,8 @@ export class HttpSessions {
     }
     const sid = this.s.genId();
     // The id travels in a header: visible ASCII only (2025-03-26 §Session Management).
-    if (!/^[\x21-\x7e]+$/.test(sid)) throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
+    if (!/^[\x21-\x7e]+$/.test(sid))
+      throw new Error("sessionIdGenerator returned an id with characters outside 0x21-0x7E");
     const transport = this.transport(sid, false, principalKey(auth));
     transport.expectInitialize(id);
     this.byId.set(sid, transport);
@@ -136,12 +147,17 @@ export class HttpSessions {
     this.s.directory!.save!(sid, t.owner, serializeRecord(r));
   }
 
-
   /**
    * Session `sid`, taken over from the instance that died holding it: a transport adopting its
    * streams, registered here, its state rebuilt once `connect` (onsession) attached the server.
    */
-  async adopt(sid: string, owner: string | undefined, record: SessionRecord, auth: AuthInfo | undefined, connect: (t: StreamableHttpServerTransport) => void | Promise<void>): Promise<void> {
+  async adopt(
+    sid: string,
+    owner: string | undefined,
+    record: SessionRecord,
+    auth: AuthInfo | undefined,
+    connect: (t: StreamableHttpServerTransport) => void | Promise<void>,
+  ): Promise<void> {
     const transport = this.transport(sid, false, owner, record);
     const adopting = (async () => {
       await connect(transport);

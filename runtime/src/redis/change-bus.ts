@@ -28,13 +28,18 @@ export class RedisChangeBus implements ChangeBus {
   /** Attach to the bus of `redis`'s namespace (subscribes before it resolves). */
   static async attach(redis: RedisConnection): Promise<RedisChangeBus> {
     const bus = new RedisChangeBus(redis);
-    bus.unsubscribe = await redis.subscribe(bus.channel, (m) => bus.heard(m), () => bus.resumed());
+    bus.unsubscribe = await redis.subscribe(
+      bus.channel,
+      (m) => bus.heard(m),
+      () => bus.resumed(),
+    );
     return bus;
   }
 
   async publish(change: Change): Promise<void> {
     const text = JSON.stringify({ o: this.origin, c: change });
-    if (text.length > REDIS_BUS_MAX_CHARS) throw new RangeError(`a change of ${text.length} characters is over the bus's limit of ${REDIS_BUS_MAX_CHARS}`);
+    if (text.length > REDIS_BUS_MAX_CHARS)
+      throw new RangeError(`a change of ${text.length} characters is over the bus's limit of ${REDIS_BUS_MAX_CHARS}`);
     await this.redis.publish(this.channel, text);
   }
 
@@ -60,11 +65,13 @@ export class RedisChangeBus implements ChangeBus {
     // Another deployment sharing the channel by mistake, or a newer version: ignore what does not fit.
     if (m.o === this.origin || typeof c !== "object" || c === null) return;
     for (const t of this.targets) {
-      if (c.kind === "listChanged" && (c.list === "tools" || c.list === "prompts" || c.list === "resources")) t.listChanged(c.list);
+      if (c.kind === "listChanged" && (c.list === "tools" || c.list === "prompts" || c.list === "resources"))
+        t.listChanged(c.list);
       else if (c.kind === "resourceUpdated" && typeof c.uri === "string") t.resourceUpdated(c.uri);
       else if (c.kind === "task" && isObject(c.task)) t.taskChanged(c.task);
       else if (c.kind === "taskCancel" && typeof c.taskId === "string") t.taskCancelled(c.taskId);
-      else if (c.kind === "taskInput" && typeof c.taskId === "string" && isObject(c.responses)) t.taskInput(c.taskId, c.responses);
+      else if (c.kind === "taskInput" && typeof c.taskId === "string" && isObject(c.responses))
+        t.taskInput(c.taskId, c.responses);
     }
   }
 

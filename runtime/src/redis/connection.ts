@@ -101,9 +101,11 @@ export class RedisConnection {
   /** Connect; rejects with RedisUnavailableError (naming the redacted URL) when Redis cannot be reached in time. */
   static async open(options: RedisConnectionOptions): Promise<RedisConnection> {
     const prefix = options.prefix ?? "mcpgen";
-    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix)) throw new RangeError(`redis prefix must be 1 to 64 of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(prefix)})`);
+    if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(prefix))
+      throw new RangeError(`redis prefix must be 1 to 64 of A-Z a-z 0-9 _ . : - (got ${JSON.stringify(prefix)})`);
     const where = redactUrl(options.url);
-    if (!/^rediss?:$/.test(safeProtocol(options.url))) throw new RangeError(`redis url must start with redis:// or rediss:// (got ${where})`);
+    if (!/^rediss?:$/.test(safeProtocol(options.url)))
+      throw new RangeError(`redis url must start with redis:// or rediss:// (got ${where})`);
     const client = makeClient(options);
     const link = new RedisConnection(client, options);
     try {
@@ -148,7 +150,11 @@ export class RedisConnection {
    * Hear `channel` (a connection of its own, opened on first use). `onresume` runs when the
    * subscription is back after Redis was lost: what was published meanwhile is gone.
    */
-  async subscribe(channel: string, listener: (message: string) => void, onresume: () => void): Promise<() => Promise<void>> {
+  async subscribe(
+    channel: string,
+    listener: (message: string) => void,
+    onresume: () => void,
+  ): Promise<() => Promise<void>> {
     const sub = await (this.subscribing ??= this.openSubscriber(onresume));
     await sub.subscribe(channel, listener).catch((e: unknown) => {
       throw this.fault(e);
@@ -192,7 +198,9 @@ export class RedisConnection {
 
   private fault(e: unknown): Error {
     if (e instanceof Error && /^(ERR|WRONGTYPE|NOSCRIPT|BUSY|OOM|NOPERM|READONLY)\b/.test(e.message)) return e;
-    return new RedisUnavailableError(`Internal error: the server's shared store did not answer (${reason(e)}); retry shortly`);
+    return new RedisUnavailableError(
+      `Internal error: the server's shared store did not answer (${reason(e)}); retry shortly`,
+    );
   }
 }
 
@@ -206,7 +214,8 @@ function makeClient(options: RedisConnectionOptions): Client {
     socket: {
       connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
       // Opening tries twice more, then fails; once open, reconnecting never gives up.
-      reconnectStrategy: (retries, cause) => (connected ? Math.min(50 * 2 ** retries, REDIS_RECONNECT_MAX_DELAY_MS) : retries >= 2 ? cause : 100),
+      reconnectStrategy: (retries, cause) =>
+        connected ? Math.min(50 * 2 ** retries, REDIS_RECONNECT_MAX_DELAY_MS) : retries >= 2 ? cause : 100,
       ...(options.tls !== undefined ? { tls: true as const, ...options.tls } : {}),
     },
   }) as unknown as Client;

@@ -65,7 +65,8 @@ export class RedisEventStore implements EventStore {
     const maxEvents = options.maxEventsPerStream ?? REDIS_EVENT_STREAM_MAX_EVENTS;
     const maxBytes = options.maxBytesPerStream ?? REDIS_EVENT_STREAM_MAX_BYTES;
     const ttlMs = options.ttlMs ?? REDIS_EVENT_STREAM_TTL_MS;
-    if (!(maxEvents >= 1) || !(maxBytes >= 1) || !(ttlMs >= 1)) throw new RangeError("RedisEventStore: maxEventsPerStream, maxBytesPerStream and ttlMs must be >= 1");
+    if (!(maxEvents >= 1) || !(maxBytes >= 1) || !(ttlMs >= 1))
+      throw new RangeError("RedisEventStore: maxEventsPerStream, maxBytesPerStream and ttlMs must be >= 1");
     this.maxEvents = String(Math.floor(maxEvents));
     this.maxBytes = String(Math.floor(maxBytes));
     this.ttlMs = String(Math.floor(ttlMs));
@@ -76,7 +77,18 @@ export class RedisEventStore implements EventStore {
     const seq = String(++this.seq);
     // EVAL, not EVALSHA: a script missing after a Redis restart would be sent again after what follows it.
     this.redis
-      .command(["EVAL", STORE.text, "2", this.redis.key("es", streamId), this.redis.key("ev", streamId), data, this.maxEvents, this.maxBytes, this.ttlMs, seq])
+      .command([
+        "EVAL",
+        STORE.text,
+        "2",
+        this.redis.key("es", streamId),
+        this.redis.key("ev", streamId),
+        data,
+        this.maxEvents,
+        this.maxBytes,
+        this.ttlMs,
+        seq,
+      ])
       .catch((e: Error) => this.onerror?.(e));
     return `${streamId}_${seq}`;
   }
@@ -87,7 +99,10 @@ export class RedisEventStore implements EventStore {
     return (await this.redis.command<number>(["EXISTS", this.redis.key("es", streamId)])) === 1 ? streamId : undefined;
   }
 
-  async replayEventsAfter(lastEventId: string, send: (eventId: string, message: JSONRPCMessage) => void): Promise<void> {
+  async replayEventsAfter(
+    lastEventId: string,
+    send: (eventId: string, message: JSONRPCMessage) => void,
+  ): Promise<void> {
     const at = parse(lastEventId);
     if (at === undefined) return;
     const entries = await this.redis.command<string[]>(["LRANGE", this.redis.key("ev", at.streamId), "0", "-1"]);

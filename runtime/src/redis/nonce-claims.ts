@@ -12,7 +12,9 @@ export class RedisNonceClaims implements NonceClaims {
   async claim(nonce: string, expires: number, now: number): Promise<boolean> {
     // An expired state is refused before it is claimed; a claim lives at least 1 ms.
     const ttl = String(Math.max(1, Math.ceil(expires - now)));
-    return (await this.redis.command<string | null>(["SET", this.redis.key("nonce", nonce), "1", "NX", "PX", ttl])) === "OK";
+    return (
+      (await this.redis.command<string | null>(["SET", this.redis.key("nonce", nonce), "1", "NX", "PX", ttl])) === "OK"
+    );
   }
 
   async release(nonce: string): Promise<void> {

@@ -28,11 +28,23 @@ export interface RedisSessionDirectoryOptions {
 const FORWARDED = "mcpgen-forwarded";
 const BEAT_MS = 1000;
 /** Headers that belong to one hop. */
-const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "trailer", "content-length", "host"]);
+const HOP = new Set([
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "te",
+  "trailer",
+  "content-length",
+  "host",
+]);
 
 // KEYS: session key. ARGV: instance id. Deletes the entry only if it is still this instance's.
 // KEYS: session key, its record's key. ARGV: instance id. Deletes both only while the session is this instance's.
-const RELEASE = script(`if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1], KEYS[2]) end return 0`);
+const RELEASE = script(
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1], KEYS[2]) end return 0`,
+);
 // KEYS: session key, record key. ARGV: instance id, owner digest, ttl ms, record (JSON; "" for
 // none). Written only while the session is this instance's (not after another took it over).
 const SAVE = script(`if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
@@ -92,12 +104,19 @@ export class RedisSessionDirectory implements SessionDirectory {
   }
 
   save(sessionId: string, owner: string | undefined, record: string | undefined): void {
-    this.redis.run(SAVE, this.keys(sessionId), [this.instanceId, ownerDigest(owner), String(this.ttlMs), record ?? ""]).catch((e: Error) => this.options.onerror?.(e));
+    this.redis
+      .run(SAVE, this.keys(sessionId), [this.instanceId, ownerDigest(owner), String(this.ttlMs), record ?? ""])
+      .catch((e: Error) => this.options.onerror?.(e));
   }
 
   async takeOver(sessionId: string, owner: string | undefined): Promise<string | "elsewhere" | undefined> {
     if (sessionId.length > 256) return undefined;
-    const got = await this.redis.run<string | string[] | null>(TAKE_OVER, this.keys(sessionId), [this.instanceId, ownerDigest(owner), String(this.ttlMs), this.redis.key("inst", "")]);
+    const got = await this.redis.run<string | string[] | null>(TAKE_OVER, this.keys(sessionId), [
+      this.instanceId,
+      ownerDigest(owner),
+      String(this.ttlMs),
+      this.redis.key("inst", ""),
+    ]);
     if (got === "elsewhere") return got;
     if (!Array.isArray(got) || typeof got[0] !== "string") return undefined;
     this.local.add(sessionId);
@@ -128,10 +147,17 @@ export class RedisSessionDirectory implements SessionDirectory {
   private async beat(): Promise<void> {
     if (this.endpoint === undefined) return;
     try {
-      await this.redis.command(["SET", this.redis.key("inst", this.instanceId), this.endpoint.href, "PX", String(3 * BEAT_MS)]);
+      await this.redis.command([
+        "SET",
+        this.redis.key("inst", this.instanceId),
+        this.endpoint.href,
+        "PX",
+        String(3 * BEAT_MS),
+      ]);
       // Sessions in use keep their entries: renewed a few times per ttl.
       if (++this.beats % Math.max(1, Math.floor(this.ttlMs / BEAT_MS / 4)) === 0) {
-        for (const sid of this.local) for (const key of this.keys(sid)) await this.redis.command(["PEXPIRE", key, String(this.ttlMs)]);
+        for (const sid of this.local)
+          for (const key of this.keys(sid)) await this.redis.command(["PEXPIRE", key, String(this.ttlMs)]);
       }
     } catch (e) {
       this.options.onerror?.(e instanceof Error ? e : new Error(String(e)));
@@ -155,7 +181,8 @@ function relay(target: URL, req: HttpRequestHead, res: HttpReply, body: string |
     const send = target.protocol === "https:" ? requestTls : request;
     const up = send(target, { method: req.method ?? "GET", headers, timeout: 5000 }, (answer) => {
       const out: Record<string, string> = {};
-      for (const [k, v] of Object.entries(answer.headers)) if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(", ") : v;
+      for (const [k, v] of Object.entries(answer.headers))
+        if (v !== undefined && !HOP.has(k)) out[k] = Array.isArray(v) ? v.join(", ") : v;
       res.writeHead(answer.statusCode ?? 502, out);
       res.flushHeaders();
       // JSON and SSE are text: relayed as it arrives.
@@ -176,7 +203,16 @@ function relay(target: URL, req: HttpRequestHead, res: HttpReply, body: string |
     up.on("error", () => {
       if (!res.headersSent) {
         res.writeHead(503, { "content-type": "application/json", "retry-after": "1" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Service unavailable: the instance holding this session did not answer; retry" } }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: null,
+            error: {
+              code: -32000,
+              message: "Service unavailable: the instance holding this session did not answer; retry",
+            },
+          }),
+        );
       } else res.destroy();
       resolve();
     });

@@ -19,7 +19,18 @@
  */
 import { createHash } from "node:crypto";
 import { REDIS_TASK_LEASE_MS } from "../limits.js";
-import { TERMINAL, grantTtl, newTaskId, ownerFull, storeBounds, storeFull, type MemoryTaskStoreOptions, type TaskChange, type TaskRecord, type TaskStore } from "../tasks/store.js";
+import {
+  TERMINAL,
+  grantTtl,
+  newTaskId,
+  ownerFull,
+  storeBounds,
+  storeFull,
+  type MemoryTaskStoreOptions,
+  type TaskChange,
+  type TaskRecord,
+  type TaskStore,
+} from "../tasks/store.js";
 import { script, type RedisConnection } from "./connection.js";
 
 export interface RedisTaskStoreOptions extends Omit<MemoryTaskStoreOptions, "sweepIntervalMs"> {
@@ -31,9 +42,22 @@ export interface RedisTaskStoreOptions extends Omit<MemoryTaskStoreOptions, "swe
 }
 
 /** Why a task whose instance died failed: what the client reads in `statusMessage`. */
-export const LEASE_LOST = "the server instance running this task stopped before it finished (its lease expired); run it again";
+export const LEASE_LOST =
+  "the server instance running this task stopped before it finished (its lease expired); run it again";
 
-const FIELDS = ["taskId", "status", "statusMessage", "createdAt", "lastUpdatedAt", "ttlMs", "pollIntervalMs", "owner", "result", "error", "inputRequests"] as const;
+const FIELDS = [
+  "taskId",
+  "status",
+  "statusMessage",
+  "createdAt",
+  "lastUpdatedAt",
+  "ttlMs",
+  "pollIntervalMs",
+  "owner",
+  "result",
+  "error",
+  "inputRequests",
+] as const;
 
 // Drops up to 256 expired tasks. Shared head of the scripts below; P is the key prefix ("{ns}:").
 const PRUNE = `
@@ -165,7 +189,12 @@ export class RedisTaskStore implements TaskStore {
     private readonly redis: RedisConnection,
     options: RedisTaskStoreOptions = {},
   ) {
-    ({ maxTasks: this.maxTasks, maxTasksPerOwner: this.maxTasksPerOwner, defaultTtlMs: this.defaultTtlMs, maxTtlMs: this.maxTtlMs } = storeBounds("RedisTaskStore", options));
+    ({
+      maxTasks: this.maxTasks,
+      maxTasksPerOwner: this.maxTasksPerOwner,
+      defaultTtlMs: this.defaultTtlMs,
+      maxTtlMs: this.maxTtlMs,
+    } = storeBounds("RedisTaskStore", options));
     this.leaseMs = options.leaseMs ?? REDIS_TASK_LEASE_MS;
     if (!(this.leaseMs >= 30)) throw new RangeError("RedisTaskStore: leaseMs >= 30 is required");
     this.now = options.now ?? Date.now;
@@ -179,16 +208,32 @@ export class RedisTaskStore implements TaskStore {
     const now = this.now();
     const stamp = new Date(now).toISOString();
     const record: TaskRecord = {
-      taskId: newTaskId(), status: "working", createdAt: stamp, lastUpdatedAt: stamp, ttlMs,
+      taskId: newTaskId(),
+      status: "working",
+      createdAt: stamp,
+      lastUpdatedAt: stamp,
+      ttlMs,
       ...(init.pollIntervalMs !== undefined ? { pollIntervalMs: init.pollIntervalMs } : {}),
       ...(init.owner !== undefined ? { owner: init.owner } : {}),
     };
     const expiresAt = now + ttlMs;
-    const answer = await this.redis.run<string>(CREATE, [], [
-      this.p, String(now), digest(init.owner), String(this.maxTasksPerOwner), String(this.maxTasks), record.taskId, String(expiresAt),
-      // The hash outlives the retention a little, so a sweep still finds its owner to unindex.
-      String(ttlMs + 60_000), String(now + this.leaseMs), ...pairs(record),
-    ]);
+    const answer = await this.redis.run<string>(
+      CREATE,
+      [],
+      [
+        this.p,
+        String(now),
+        digest(init.owner),
+        String(this.maxTasksPerOwner),
+        String(this.maxTasks),
+        record.taskId,
+        String(expiresAt),
+        // The hash outlives the retention a little, so a sweep still finds its owner to unindex.
+        String(ttlMs + 60_000),
+        String(now + this.leaseMs),
+        ...pairs(record),
+      ],
+    );
     if (answer === "owner") throw ownerFull(this.maxTasksPerOwner);
     if (answer === "store") throw storeFull(this.maxTasks);
     this.held.add(record.taskId);
@@ -211,19 +256,42 @@ export class RedisTaskStore implements TaskStore {
       else set.push(f, JSON.stringify(v));
     }
     if (change.status !== undefined && change.status !== "input_required") del.push("inputRequests");
-    const t = this.record(await this.redis.run<string[] | null>(UPDATE, [], [this.p, String(this.now()), taskId, JSON.stringify(new Date(this.now()).toISOString()), del.join(" "), ...set]));
+    const t = this.record(
+      await this.redis.run<string[] | null>(
+        UPDATE,
+        [],
+        [this.p, String(this.now()), taskId, JSON.stringify(new Date(this.now()).toISOString()), del.join(" "), ...set],
+      ),
+    );
     if (t === undefined || TERMINAL.has(t.status)) this.held.delete(taskId);
     return t;
   }
 
   async cancel(taskId: string, owner?: string, statusMessage = "cancelled"): Promise<TaskRecord | undefined> {
     const stamp = JSON.stringify(new Date(this.now()).toISOString());
-    const t = this.record(await this.redis.run<string[] | null>(CANCEL, [], [this.p, String(this.now()), taskId, owner === undefined ? "" : JSON.stringify(owner), stamp, JSON.stringify(statusMessage)]));
+    const t = this.record(
+      await this.redis.run<string[] | null>(
+        CANCEL,
+        [],
+        [
+          this.p,
+          String(this.now()),
+          taskId,
+          owner === undefined ? "" : JSON.stringify(owner),
+          stamp,
+          JSON.stringify(statusMessage),
+        ],
+      ),
+    );
     if (t !== undefined && TERMINAL.has(t.status)) this.held.delete(taskId);
     return t;
   }
 
-  async list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
+  async list(
+    owner: string | undefined,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
     await this.expire();
     let after = "-inf";
     if (cursor !== undefined) {
@@ -276,7 +344,17 @@ export class RedisTaskStore implements TaskStore {
         await this.redis.command(["ZADD", this.p + "leases", "XX", ...[...this.held].flatMap((id) => [deadline, id])]);
       }
       const stamp = JSON.stringify(new Date(now).toISOString());
-      const failed = await this.redis.run<string[]>(REAP, [], [this.p, String(now), stamp, JSON.stringify(LEASE_LOST), JSON.stringify({ code: -32603, message: `Internal error: ${LEASE_LOST}` })]);
+      const failed = await this.redis.run<string[]>(
+        REAP,
+        [],
+        [
+          this.p,
+          String(now),
+          stamp,
+          JSON.stringify(LEASE_LOST),
+          JSON.stringify({ code: -32603, message: `Internal error: ${LEASE_LOST}` }),
+        ],
+      );
       for (const id of failed) this.held.delete(id);
       if (failed.length > 0) this.onreaped?.(failed);
     } catch (e) {

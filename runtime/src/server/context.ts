@@ -2,7 +2,17 @@
  * The context every server handler receives: cancellation, progress, logging, requests to the
  * client. A class, so a tool call allocates one small object and no closures (it is on the hot path).
  */
-import { loggingLevels, type CreateMessageParams, type CreateMessageResult, type ElicitFormParams, type ElicitResult, type ElicitSchema, type ElicitUrlParams, type LoggingLevel, type Root } from "../mcp-types.js";
+import {
+  loggingLevels,
+  type CreateMessageParams,
+  type CreateMessageResult,
+  type ElicitFormParams,
+  type ElicitResult,
+  type ElicitSchema,
+  type ElicitUrlParams,
+  type LoggingLevel,
+  type Root,
+} from "../mcp-types.js";
 import type { ProgressOptions, RequestContext, RequestOptions } from "../session/types.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
@@ -56,7 +66,10 @@ class Context implements HandlerContext {
   }
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     if (!shouldLog(this.conn, level)) return;
-    await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
+    await this.rc.sendNotification(
+      "notifications/message",
+      logger === undefined ? { level, data } : { level, data, logger },
+    );
   }
   get client(): ClientRequests {
     return new Client(this.conn.session, this.rc);
@@ -87,7 +100,10 @@ class Client implements ClientRequests {
   createMessage(params: CreateMessageParams, options?: RequestOptions): Promise<CreateMessageResult> {
     return this.ask<CreateMessageResult>("sampling/createMessage", params, options);
   }
-  async elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: RequestOptions): Promise<ElicitResult<S>> {
+  async elicit<const S extends ElicitSchema>(
+    params: ElicitFormParams<S>,
+    options?: RequestOptions,
+  ): Promise<ElicitResult<S>> {
     const result = await this.ask<ElicitResult<S>>("elicitation/create", params, options);
     if (result.action === "accept") {
       const issues = checkElicitContent(params.requestedSchema, result.content);
@@ -106,7 +122,11 @@ class Client implements ClientRequests {
    * PeerRequestError, so if the handler lets it escape the server answers for itself (tool error
    * or -32603 naming the client's answer) instead of passing the client's code off as its own.
    */
-  private ask<R extends Record<string, unknown>>(method: string, params: object | undefined, options: RequestOptions | undefined): Promise<R> {
+  private ask<R extends Record<string, unknown>>(
+    method: string,
+    params: object | undefined,
+    options: RequestOptions | undefined,
+  ): Promise<R> {
     return this.rc.sendRequest<R>(method, params as never, this.withSignal(options)).catch((e: unknown) => {
       throw e instanceof McpError ? new PeerRequestError(method, e) : e;
     });
@@ -119,6 +139,10 @@ class Client implements ClientRequests {
 }
 
 /** `status` is given when the call runs as a 2025-11-25 task (`ctx.setStatusMessage`). */
-export function createContext(conn: Connection, rc: RequestContext, status?: (message: string) => Promise<void>): HandlerContext {
+export function createContext(
+  conn: Connection,
+  rc: RequestContext,
+  status?: (message: string) => Promise<void>,
+): HandlerContext {
   return new Context(conn, rc, status);
 }

@@ -20,7 +20,21 @@ import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import { ResourceRouter } from "./resources.js";
 import type { ToolEntry } from "./tools.js";
-import type { CacheSettings, Completer, CompletionContext, HandlerContext, McpDefinition, McpServerHandlers, McpServerOptions, PromptHandler, PublishedLists, ServerModernTasks, ServerSkills, ServerTasksModule, ToolValidators } from "./types.js";
+import type {
+  CacheSettings,
+  Completer,
+  CompletionContext,
+  HandlerContext,
+  McpDefinition,
+  McpServerHandlers,
+  McpServerOptions,
+  PromptHandler,
+  PublishedLists,
+  ServerModernTasks,
+  ServerSkills,
+  ServerTasksModule,
+  ToolValidators,
+} from "./types.js";
 
 export interface PromptEntry {
   readonly member: string;
@@ -36,8 +50,28 @@ const LIST_TTL_MS = 60_000;
 /** A tool's input validator until the definition's are imported (toolsReady runs before any call). */
 const validatorNotLoaded = (tool: string): Validator =>
   (() => {
-    throw new Error(`mcpgen runtime: the input validator of tool ${JSON.stringify(tool)} was used before the tool validators were loaded`);
+    throw new Error(
+      `mcpgen runtime: the input validator of tool ${JSON.stringify(tool)} was used before the tool validators were loaded`,
+    );
   }) as unknown as Validator;
+
+/** The bindings of the revisions both the definition speaks and the server was given, per era; `served`: those revisions, preferred first. */
+export function servedBindings(
+  definition: McpDefinition,
+  options: McpServerOptions,
+): { legacy: ProtocolBinding[]; modern: ProtocolBinding[]; served: string[] } {
+  const spoken = new Set(definition.revisions);
+  const given = options.bindings ?? definition.bindings ?? [];
+  const legacy = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
+  const modern = given.filter((b) => b.era === "modern" && spoken.has(b.revision));
+  if (legacy.length === 0 && modern.length === 0) {
+    throw new TypeError(
+      `createMcpServer: none of the given bindings (${given.map((b) => b.revision).join(", ") || "none"}) is a revision the manifest speaks (${definition.revisions.join(", ")})`,
+    );
+  }
+  const revisions = new Set([...legacy, ...modern].map((b) => b.revision));
+  return { legacy, modern, served: definition.revisions.filter((r) => revisions.has(r)) };
+}
 
 export class ServerCore {
   readonly tools = new Map<string, ToolEntry>();
@@ -78,7 +112,11 @@ export class ServerCore {
       all.get().then(
         (validators) => ownValue(validators, tool)?.input,
         (e: unknown) => {
-          this.report(new Error(`the all-errors tool validators could not be loaded (invalid arguments name their first failure): ${e instanceof Error ? e.message : String(e)}`));
+          this.report(
+            new Error(
+              `the all-errors tool validators could not be loaded (invalid arguments name their first failure): ${e instanceof Error ? e.message : String(e)}`,
+            ),
+          );
           return undefined;
         },
       );
@@ -99,7 +137,10 @@ export class ServerCore {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
     this.toolsValidated = typeof definition.toolValidators !== "function";
     const allErrors = definition.allErrorsValidators;
-    this.allErrors = allErrors === undefined ? undefined : new LazyModule(async () => (typeof allErrors === "function" ? allErrors() : allErrors));
+    this.allErrors =
+      allErrors === undefined
+        ? undefined
+        : new LazyModule(async () => (typeof allErrors === "function" ? allErrors() : allErrors));
     // initialize answers with the newest legacy revision's view; a modern-only server with its own.
     const base = legacy.length > 0 ? legacy : modern;
     const newest = [...base].sort((a, b) => (a.revision < b.revision ? 1 : -1))[0]!.revision;
@@ -126,7 +167,9 @@ export class ServerCore {
     const t = options.tasks;
     // The store counts what it holds: a given store has its own bounds, which these would silently not change.
     if (t?.store !== undefined && (t.maxTasks !== undefined || t.maxTasksPerOwner !== undefined)) {
-      throw new TypeError("createMcpServer: tasks.maxTasks and tasks.maxTasksPerOwner configure the default store; give them to your tasks.store instead");
+      throw new TypeError(
+        "createMcpServer: tasks.maxTasks and tasks.maxTasksPerOwner configure the default store; give them to your tasks.store instead",
+      );
     }
   }
 
@@ -149,10 +192,25 @@ export class ServerCore {
     this.tasksStarted = true;
     const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = this.options.tasks ?? {};
     // One store for both eras: a task is found by its id whichever flow made it.
-    const store = given ?? new MemoryTaskStore({ ...(maxTasks !== undefined ? { maxTasks } : {}), ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}) });
-    this.legacyTasks = this.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report }) : undefined;
+    const store =
+      given ??
+      new MemoryTaskStore({
+        ...(maxTasks !== undefined ? { maxTasks } : {}),
+        ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}),
+      });
+    this.legacyTasks =
+      this.taskToolRevisions.size > 0
+        ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report })
+        : undefined;
     this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec, { store, ...(graceMs !== undefined ? { graceMs } : {}), ...bounds, onchange: this.ontaskchange, report: this.report, bus: this.options.bus })
+      ? new ModernTasks(this.codec, {
+          store,
+          ...(graceMs !== undefined ? { graceMs } : {}),
+          ...bounds,
+          onchange: this.ontaskchange,
+          report: this.report,
+          bus: this.options.bus,
+        })
       : undefined;
   }
 
@@ -221,7 +279,8 @@ export class ServerCore {
       const entry = this.definition.published[revision]?.tools.find((t) => t.name === tool);
       const r = headerParams(entry?.inputSchema);
       found = "params" in r ? r.params : [];
-      if ("problem" in r) this.report(new Error(`tool ${JSON.stringify(tool)}: ${r.problem}; its x-mcp-header annotations are ignored`));
+      if ("problem" in r)
+        this.report(new Error(`tool ${JSON.stringify(tool)}: ${r.problem}; its x-mcp-header annotations are ignored`));
       this.headerCache.set(key, found);
     }
     return found;
@@ -246,7 +305,8 @@ export class ServerCore {
 
   lists(revision: string): PublishedLists {
     const lists = this.definition.published[revision];
-    if (lists === undefined) throw new McpError(ErrorCode.InternalError, `Internal error: no published lists for revision ${revision}`);
+    if (lists === undefined)
+      throw new McpError(ErrorCode.InternalError, `Internal error: no published lists for revision ${revision}`);
     return lists;
   }
 
@@ -261,7 +321,15 @@ export class ServerCore {
       const handler = this.handlers.tools?.[members.tools[name] ?? ""];
       const validators = given === undefined ? { input: validatorNotLoaded(name), output: null } : given[name];
       if (handler === undefined || validators === undefined) missing.push(`tools.${members.tools[name] ?? name}`);
-      else this.tools.set(name, { name, handler, input: validators.input, output: validators.output, defaults: validators.defaults as ToolEntry["defaults"], allErrors: this.allErrorsOf(name) });
+      else
+        this.tools.set(name, {
+          name,
+          handler,
+          input: validators.input,
+          output: validators.output,
+          defaults: validators.defaults as ToolEntry["defaults"],
+          allErrors: this.allErrorsOf(name),
+        });
     }
     for (const prompt of lists.prompts) {
       const name = prompt.name as string;
@@ -269,7 +337,12 @@ export class ServerCore {
       const handler = this.handlers.prompts?.[member];
       const args = (prompt.arguments ?? []) as { name: string; required?: boolean }[];
       if (handler === undefined) missing.push(`prompts.${member || name}`);
-      else this.prompts.set(name, { member, handler, required: args.filter((a) => a.required === true).map((a) => a.name) });
+      else
+        this.prompts.set(name, {
+          member,
+          handler,
+          required: args.filter((a) => a.required === true).map((a) => a.name),
+        });
     }
     for (const resource of lists.resources) {
       const member = members.resources[resource.name as string] ?? "";
@@ -295,22 +368,32 @@ export class ServerCore {
   toolsReady(): Promise<void> | undefined {
     if (this.toolsValidated) return undefined;
     const load = this.definition.toolValidators as () => Promise<ToolValidators>;
-    return (this.toolsLoading ??= load().then(
-      (loaded) => {
+    return (this.toolsLoading ??= load()
+      .then((loaded) => {
         for (const [name, entry] of this.tools) {
-          const v = typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
-          if (v === undefined) throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
-          this.tools.set(name, { ...entry, input: v.input, output: v.output, defaults: v.defaults as ToolEntry["defaults"] });
+          const v =
+            typeof loaded === "object" && loaded !== null && Object.hasOwn(loaded, name) ? loaded[name] : undefined;
+          if (v === undefined)
+            throw new Error(`the module has no validators for tool ${JSON.stringify(name)}; regenerate the output`);
+          this.tools.set(name, {
+            ...entry,
+            input: v.input,
+            output: v.output,
+            defaults: v.defaults as ToolEntry["defaults"],
+          });
         }
         this.toolsValidated = true;
         this.toolsLoading = undefined;
-      },
-    ).catch((e: unknown) => {
-      this.toolsLoading = undefined;
-      const error = new McpError(ErrorCode.InternalError, `Internal error: the tool validators could not be loaded: ${e instanceof Error ? e.message : String(e)}`);
-      this.report(error);
-      throw error;
-    }));
+      })
+      .catch((e: unknown) => {
+        this.toolsLoading = undefined;
+        const error = new McpError(
+          ErrorCode.InternalError,
+          `Internal error: the tool validators could not be loaded: ${e instanceof Error ? e.message : String(e)}`,
+        );
+        this.report(error);
+        throw error;
+      }));
   }
 
   async complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
@@ -319,17 +402,21 @@ export class ServerCore {
     let completer: Completer | undefined;
     if (ref.type === "ref/prompt") {
       const prompt = this.prompts.get(ref.name ?? "");
-      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(ref.name)}`);
+      if (prompt === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(ref.name)}`);
       completer = ownValue(ownValue(this.handlers.completions?.prompts, prompt.member), argument.name);
     } else {
       const t = this.router.templateFor(ref.uri ?? "");
-      if (t === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${describe(ref.uri)}`);
+      if (t === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${describe(ref.uri)}`);
       completer = ownValue(ownValue(this.handlers.completions?.resources, t.member), argument.name);
     }
     if (completer === undefined) return { completion: { values: [] } };
     const context = p.context as { arguments?: { [name: string]: string } } | undefined;
     // The context's accessors live on its prototype, so extend it rather than spreading it.
-    const cctx: CompletionContext = Object.create(ctx, { arguments: { value: context?.arguments ?? {}, enumerable: true } });
+    const cctx: CompletionContext = Object.create(ctx, {
+      arguments: { value: context?.arguments ?? {}, enumerable: true },
+    });
     const got = await completer(argument.value, cctx);
     const completion = Array.isArray(got) ? { values: got } : { ...got };
     if (completion.values.length > MAX_COMPLETIONS) {

@@ -84,8 +84,16 @@ export class EraRouter {
   ) {
     this.legacy = new EraTransport(this);
     this.modern = new EraTransport(this);
-    const need = (m: unknown) => (prepareModern === undefined || this.modern.onmessage !== undefined || this.eraOf(m) !== "modern" ? undefined : prepareModern());
-    this.gate = new LoadGate(need, (m, context) => this.route(m as JSONRPCMessage | JSONRPCMessage[], context), (m, _context, e) => this.refuse(m, e), maxHeld);
+    const need = (m: unknown) =>
+      prepareModern === undefined || this.modern.onmessage !== undefined || this.eraOf(m) !== "modern"
+        ? undefined
+        : prepareModern();
+    this.gate = new LoadGate(
+      need,
+      (m, context) => this.route(m as JSONRPCMessage | JSONRPCMessage[], context),
+      (m, _context, e) => this.refuse(m, e),
+      maxHeld,
+    );
     base.onmessage = (message, context) => {
       // LoadGate.receive, with the router's own functions called directly; once the modern
       // path is there (or never needed) nothing has to load.
@@ -131,9 +139,18 @@ export class EraRouter {
   /** A message that needed the modern path, which failed to load (or too many waited for it). */
   private refuse(message: unknown, e: Error): void {
     (this.legacy.onerror ?? this.modern.onerror)?.(e);
-    const m = (typeof message === "object" && message !== null && !Array.isArray(message) ? message : {}) as { method?: unknown; id?: unknown };
+    const m = (typeof message === "object" && message !== null && !Array.isArray(message) ? message : {}) as {
+      method?: unknown;
+      id?: unknown;
+    };
     if (typeof m.method === "string" && (typeof m.id === "string" || typeof m.id === "number")) {
-      this.base.send({ jsonrpc: "2.0", id: m.id, error: { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` } }).catch(() => {});
+      this.base
+        .send({
+          jsonrpc: "2.0",
+          id: m.id,
+          error: { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` },
+        })
+        .catch(() => {});
     }
   }
 
@@ -148,5 +165,11 @@ export class EraRouter {
 }
 
 function isInitializeRequest(message: JSONRPCMessage | JSONRPCMessage[]): boolean {
-  return !Array.isArray(message) && "method" in message && message.method === "initialize" && "id" in message && message.id !== undefined;
+  return (
+    !Array.isArray(message) &&
+    "method" in message &&
+    message.method === "initialize" &&
+    "id" in message &&
+    message.id !== undefined
+  );
 }

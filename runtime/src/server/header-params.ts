@@ -34,12 +34,15 @@ export function checkHeaderParams(params: ToolHeaders, args: unknown, headers: H
     const value = argumentAt(args, p.path);
     const display = `Mcp-Param-${p.header}`;
     if (value === undefined) {
-      if (received !== undefined) throw mismatch(`${display} is present but arguments/${p.path.join("/")} is absent`, display);
+      if (received !== undefined)
+        throw mismatch(`${display} is present but arguments/${p.path.join("/")} is absent`, display);
       continue;
     }
-    if (received === undefined) throw mismatch(`${display} is required: arguments/${p.path.join("/")} is present`, display);
+    if (received === undefined)
+      throw mismatch(`${display} is required: arguments/${p.path.join("/")} is present`, display);
     const decoded = decodeHeaderValue(received);
     if (decoded === undefined) throw mismatch(`${display} is not a valid header value`, display);
-    if (!sameValue(decoded, value, p.type)) throw mismatch(`${display} does not match arguments/${p.path.join("/")}`, display);
+    if (!sameValue(decoded, value, p.type))
+      throw mismatch(`${display} does not match arguments/${p.path.join("/")}`, display);
   }
 }

@@ -48,7 +48,11 @@ export function legacySession(
     describe: (revision) => {
       const lists = core.lists(revision);
       const caps = lists.capabilities as Capabilities;
-      return { serverInfo: lists.serverInfo as Implementation, capabilities: core.coreTasks(revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps, instructions: lists.instructions };
+      return {
+        serverInfo: lists.serverInfo as Implementation,
+        capabilities: core.coreTasks(revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps,
+        instructions: lists.instructions,
+      };
     },
     handlers: legacyHandlers(core, conn, isStateless),
     timeout: options.timeout,
@@ -71,14 +75,24 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     h["tools/list"] = (p: Params | undefined) => page("tools", core.lists(revisionOf()).tools, p?.cursor, size);
     const call = (p: Params, rc: RequestContext) => {
       const tool = core.tools.get(p.name as string);
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
+      if (tool === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${describe(p.name)}`);
       const c = ctx(rc);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], c.auth);
       const revision = revisionOf();
       // Revisions without core tasks ignore params.task and run every tool on the request.
-      if (core.legacyTasks === undefined || !core.coreTasks(revision)) return callTool(tool, p.arguments ?? {}, c, core.report);
-      return core.taskModule.callMaybeTask(core.legacyTasks, core.taskSupport(revision, tool.name), tool.name, p, rc, conn(), () => callTool(tool, p.arguments ?? {}, c, core.report),
-        (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), core.report));
+      if (core.legacyTasks === undefined || !core.coreTasks(revision))
+        return callTool(tool, p.arguments ?? {}, c, core.report);
+      return core.taskModule.callMaybeTask(
+        core.legacyTasks,
+        core.taskSupport(revision, tool.name),
+        tool.name,
+        p,
+        rc,
+        conn(),
+        () => callTool(tool, p.arguments ?? {}, c, core.report),
+        (taskRc, status) => callTool(tool, p.arguments ?? {}, createContext(conn(), taskRc, status), core.report),
+      );
     };
     h["tools/call"] = (p: Params, rc: RequestContext) => {
       const ready = core.toolsReady();
@@ -90,18 +104,24 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     h["prompts/list"] = (p: Params | undefined) => page("prompts", core.lists(revisionOf()).prompts, p?.cursor, size);
     h["prompts/get"] = async (p: Params, rc: RequestContext) => {
       const prompt = core.prompts.get(p.name as string);
-      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(p.name)}`);
+      if (prompt === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(p.name)}`);
       const args = (p.arguments ?? {}) as { [name: string]: string };
       const absent = prompt.required.filter((a) => typeof args[a] !== "string");
       if (absent.length > 0) {
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${describe(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: prompt ${describe(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`,
+        );
       }
       return promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx(rc)));
     };
   }
   if (hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params | undefined) => page("resources", core.listedResources(revisionOf()), p?.cursor, size);
-    h["resources/templates/list"] = (p: Params | undefined) => page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
+    h["resources/list"] = (p: Params | undefined) =>
+      page("resources", core.listedResources(revisionOf()), p?.cursor, size);
+    h["resources/templates/list"] = (p: Params | undefined) =>
+      page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) => core.router.read(p.uri as string, ctx(rc));
   }
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size));

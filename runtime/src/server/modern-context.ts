@@ -6,7 +6,14 @@
 import { ErrorCode } from "../jsonrpc.js";
 import { InvalidResultError, McpError } from "../errors.js";
 import type {
-  CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult, ElicitSchema, ElicitUrlParams, LoggingLevel, Root,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitSchema,
+  ElicitUrlParams,
+  LoggingLevel,
+  Root,
 } from "../mcp-types.js";
 import type { ProgressOptions, RequestContext } from "../session/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
@@ -51,7 +58,13 @@ export class ModernContext implements HandlerContext {
 
   /** The input bookkeeping of this run (made on first use). */
   get round(): InputRound {
-    return (this.current ??= new InputRound(this.answers, this.identity.capabilities, this.allowed, this.method, undefined));
+    return (this.current ??= new InputRound(
+      this.answers,
+      this.identity.capabilities,
+      this.allowed,
+      this.method,
+      undefined,
+    ));
   }
 
   set round(round: InputRound) {
@@ -123,7 +136,10 @@ export class ModernContext implements HandlerContext {
     // No level in _meta: no notifications/message for this request
     // (https://modelcontextprotocol.io/specification/2026-07-28/server/utilities/logging#per-request-log-level).
     if (wanted === undefined || levelIndex(level) < levelIndex(wanted)) return;
-    await this.rc.sendNotification("notifications/message", logger === undefined ? { level, data } : { level, data, logger });
+    await this.rc.sendNotification(
+      "notifications/message",
+      logger === undefined ? { level, data } : { level, data, logger },
+    );
   }
   get client(): ClientRequests {
     return new InputClient(this.identity, () => this.round);
@@ -154,13 +170,20 @@ class InputClient implements ClientRequests {
   createMessage(params: CreateMessageParams, options?: ClientRequestOptions): Promise<CreateMessageResult> {
     return this.round.ask("sampling/createMessage", params as never, options?.key) as Promise<CreateMessageResult>;
   }
-  async elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: ClientRequestOptions): Promise<ElicitResult<S>> {
-    const result = (await this.round.ask("elicitation/create", params as never, options?.key)) as ElicitResult<S> & { content?: unknown };
+  async elicit<const S extends ElicitSchema>(
+    params: ElicitFormParams<S>,
+    options?: ClientRequestOptions,
+  ): Promise<ElicitResult<S>> {
+    const result = (await this.round.ask("elicitation/create", params as never, options?.key)) as ElicitResult<S> & {
+      content?: unknown;
+    };
     if (result.action === "accept") {
       const issues = checkElicitContent(params.requestedSchema, result.content);
       if (issues.length > 0) {
         const error = new InvalidResultError("elicitation/create", issues, result);
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses: ${error.message}`, { errors: issues });
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses: ${error.message}`, {
+          errors: issues,
+        });
       }
     }
     return result;

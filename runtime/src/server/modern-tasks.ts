@@ -21,7 +21,10 @@ export class ModernTasks extends TasksExtension<ModernContext> {
               rest.onchange?.(task);
               bus.publish({ kind: "task", task }).catch(rest.report);
             },
-            relay: { cancel: (taskId) => bus.publish({ kind: "taskCancel", taskId }), input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }) },
+            relay: {
+              cancel: (taskId) => bus.publish({ kind: "taskCancel", taskId }),
+              input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }),
+            },
           },
       (rc, identity, round) => new ModernContext(rc, identity, round),
     );

@@ -30,7 +30,8 @@ const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened:
 
 /** A cancelled retry gives its requestState back, so the client may send it again. */
 function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
-  if (retry.opened !== undefined && rc.cancelled) void Promise.resolve(core.codec.release(retry.opened)).catch(core.report);
+  if (retry.opened !== undefined && rc.cancelled)
+    void Promise.resolve(core.codec.release(retry.opened)).catch(core.report);
 }
 
 /**
@@ -50,7 +51,8 @@ function withInput<A = undefined, B = undefined>(
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
   // A retry's requestState is verified first (asynchronously); a first run starts at once.
-  if (retry instanceof Promise) return retry.then((r) => runWithInput(core, method, params, rc, allowed, r, body, a, b));
+  if (retry instanceof Promise)
+    return retry.then((r) => runWithInput(core, method, params, rc, allowed, r, body, a, b));
   return runWithInput(core, method, params, rc, allowed, retry, body, a, b);
 }
 
@@ -124,13 +126,19 @@ const FRESH_RESULTS: ReadonlySet<string> = new Set(["tools/call"]);
  * the tasks extension's methods when tools may run as tasks, each revision's description (with the
  * extension where its tools may), and the handlers below.
  */
-export function modernServerCore(core: ServerCore, supportedVersions: readonly string[], listens: ListenHub, options: McpServerOptions): ModernServerCore {
+export function modernServerCore(
+  core: ServerCore,
+  supportedVersions: readonly string[],
+  listens: ListenHub,
+  options: McpServerOptions,
+): ModernServerCore {
   const described = new Map<string, Description>();
   // Every result asks, nearly always for the revision the last one asked for.
   let lastRevision: string | undefined;
   let lastDescription: Description | undefined;
   return new ModernServerCore({
-    bindings: core.tasks === undefined ? core.bindings().modern : core.bindings().modern.map(core.taskModule.withTaskMethods),
+    bindings:
+      core.tasks === undefined ? core.bindings().modern : core.bindings().modern.map(core.taskModule.withTaskMethods),
     supportedVersions,
     // Every result names the server: look its description up once per revision.
     describe: (revision) => {
@@ -165,12 +173,14 @@ function modernHandlers(core: ServerCore): RequestHandlers {
   const h: RequestHandlers = {};
   const size = core.pageSize;
   const report = (e: Error) => core.report(e);
-  const runToolIn = (ctx: ModernContext, tool: ToolEntry, args: unknown) => runTool(tool, args, ctx, report) as Result | Promise<Result>;
+  const runToolIn = (ctx: ModernContext, tool: ToolEntry, args: unknown) =>
+    runTool(tool, args, ctx, report) as Result | Promise<Result>;
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
     const call = (p: Params, rc: RequestContext): Result | Promise<Result> => {
       const tool = core.tools.get(p.name as string);
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
+      if (tool === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
       const headers = rc.transportContext?.headers;
       if (headers !== undefined) checkHeaderParams(core.toolHeaders(revisionOf(p), tool.name), p.arguments, headers);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], rc.transportContext?.auth);
@@ -180,8 +190,10 @@ function modernHandlers(core: ServerCore): RequestHandlers {
         const support = core.taskSupport(revisionOf(p), tool.name);
         if (support !== "forbidden") {
           // The server, not the client, decides whether a call becomes a task; the client only says it can take one.
-          if (declaresTasks(identityOf(rc.meta).capabilities)) return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
-          if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
+          if (declaresTasks(identityOf(rc.meta).capabilities))
+            return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
+          if (support === "required")
+            throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
         }
       }
       return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
@@ -202,18 +214,32 @@ function modernHandlers(core: ServerCore): RequestHandlers {
     h["prompts/list"] = (p: Params) => page("prompts", core.lists(revisionOf(p)).prompts, p?.cursor, size);
     h["prompts/get"] = (p: Params, rc: RequestContext) => {
       const prompt = core.prompts.get(p.name as string);
-      if (prompt === undefined) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
+      if (prompt === undefined)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
       const args = (p.arguments ?? {}) as { [name: string]: string };
       const absent = prompt.required.filter((a) => typeof args[a] !== "string");
       if (absent.length > 0) {
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`,
+        );
       }
-      return withInput(core, "prompts/get", p, rc, async (ctx) => promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx)) as unknown as Result);
+      return withInput(
+        core,
+        "prompts/get",
+        p,
+        rc,
+        async (ctx) =>
+          promptResult(
+            await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx),
+          ) as unknown as Result,
+      );
     };
   }
   if (hasCapability(caps, "resources")) {
     h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
-    h["resources/templates/list"] = (p: Params) => page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
+    h["resources/templates/list"] = (p: Params) =>
+      page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) =>
       withInput(core, "resources/read", p, rc, async (ctx) => {
         try {
@@ -221,7 +247,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
         } catch (e) {
           // 2026-07-28: a missing resource is invalid params, never -32002
           // (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling).
-          if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound) throw new McpError(ErrorCode.InvalidParams, e.message, { uri: p.uri });
+          if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound)
+            throw new McpError(ErrorCode.InvalidParams, e.message, { uri: p.uri });
           throw e;
         }
       });
@@ -229,7 +256,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
   // skills/list and skills/get results are cacheable in 2026-07-28: the lists' hint applies.
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {
-    h["completion/complete"] = (p: Params, rc: RequestContext) => withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
+    h["completion/complete"] = (p: Params, rc: RequestContext) =>
+      withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
   }
   return h;
 }

@@ -50,4 +50,3 @@ export class ResourceRouter {
     throw new McpError(-32002, `Resource not found: ${uri}`, { uri });
   }
 }
-

@@ -10,13 +10,20 @@ import { resultBrand } from "./result-brand.js";
 /** A tool result with structured output plus your own content blocks and/or `_meta`. */
 export function toolResult<O>(result: { structuredContent: O; content?: ContentBlock[]; _meta?: Meta }): ToolResult<O> {
   // Fixed fields instead of a spread: the runtime reads exactly these three and nothing else.
-  return { structuredContent: result.structuredContent, content: result.content, _meta: result._meta, [resultBrand]: true };
+  return {
+    structuredContent: result.structuredContent,
+    content: result.content,
+    _meta: result._meta,
+    [resultBrand]: true,
+  };
 }
 
 /** A tool execution error reported to the model as `isError: true` (text or content blocks). */
 export function toolError(content: string | ContentBlock[], meta?: Meta): ToolError {
   const blocks = typeof content === "string" ? [{ type: "text" as const, text: content }] : content;
-  return meta === undefined ? { isError: true, content: blocks, [resultBrand]: true } : { isError: true, content: blocks, _meta: meta, [resultBrand]: true };
+  return meta === undefined
+    ? { isError: true, content: blocks, [resultBrand]: true }
+    : { isError: true, content: blocks, _meta: meta, [resultBrand]: true };
 }
 
 export function isBranded(value: unknown): value is { [key: string]: unknown } {
@@ -38,7 +45,8 @@ export function promptResult(value: unknown): GetPromptResult {
 
 export function resourceResult(value: unknown, uri: string, mimeType: unknown): ReadResourceResult {
   if (typeof value === "string") {
-    const contents: ResourceContents = typeof mimeType === "string" ? { uri, mimeType, text: value } : { uri, text: value };
+    const contents: ResourceContents =
+      typeof mimeType === "string" ? { uri, mimeType, text: value } : { uri, text: value };
     return { contents: [contents] };
   }
   if (Array.isArray(value)) return { contents: value };

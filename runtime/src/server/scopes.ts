@@ -11,5 +11,9 @@ import type { AuthInfo } from "../auth/principal.js";
 export function checkScopes(tool: string, need: readonly string[] | undefined, auth: AuthInfo | undefined): void {
   if (need === undefined || auth === undefined) return;
   const missing = need.filter((s) => !auth.scopes.includes(s));
-  if (missing.length > 0) throw new McpError(ErrorCode.InvalidRequest, `Tool ${JSON.stringify(tool)} needs OAuth scope ${missing.join(" ")}, which the access token does not grant`);
+  if (missing.length > 0)
+    throw new McpError(
+      ErrorCode.InvalidRequest,
+      `Tool ${JSON.stringify(tool)} needs OAuth scope ${missing.join(" ")}, which the access token does not grant`,
+    );
 }

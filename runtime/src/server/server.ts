@@ -6,10 +6,8 @@
  * serves its way: a legacy ServerSession (legacy.ts: initialize, sessions), a 2026-07-28
  * ModernServerSession (modern.ts: per-request `_meta`), or both at once behind an EraRouter.
  */
-import type { ProtocolBinding } from "../abi.js";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { Transport } from "../transport.js";
-import type { Params } from "../session/types.js";
 import { LoadGate } from "../session/load-gate.js";
 import { afterIo } from "../after-io.js";
 import { RunningBytes, type SessionBytes } from "../session/running-bytes.js";
@@ -22,32 +20,22 @@ import { MAX_RUNNING_REQUESTS } from "../limits.js";
 import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import { levelIndex, shouldLog, type Connection } from "./context.js";
-import { ServerCore } from "./core.js";
-import type { Change, ChangeList } from "./change-bus.js";
+import { ServerCore, servedBindings } from "./core.js";
+import type { Change } from "./change-bus.js";
 import { EraRouter } from "./era-router.js";
+import { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
 import { legacySession } from "./legacy.js";
-import type { McpDefinition, McpServerHandlers, McpServerOptions, ServerModernTasks } from "./types.js";
+import type {
+  ConnectOptions,
+  McpDefinition,
+  McpServerHandlers,
+  McpServerOptions,
+  ServerConnection,
+  ServerModernTasks,
+} from "./types.js";
 
-export interface ConnectOptions {
-  /**
-   * Serve without a handshake (stateless Streamable HTTP); see ServerOptions.stateless. At a
-   * legacy revision, or none (2025-03-26), the connection is legacy even when the manifest also
-   * offers 2026-07-28.
-   */
-  stateless?: { protocolVersion?: string };
-  /**
-   * Who owns the 2025-11-25 tasks this connection creates when a request carries no OAuth
-   * principal. Default: the transport's `peerIdentity` when it has one, else a fresh id per
-   * connection, so its tasks die with it. A stdio server has one client for its whole life (whoever
-   * may start it may read its files): StdioServerTransport's identity is "stdio", so with a durable
-   * task store that client resumes its tasks after a restart. Ignored when stateless.
-   */
-  taskOwner?: string;
-}
-
-/** What `connect` resolves to: the connection's legacy ServerSession, or its 2026-07-28 session. */
-export type ServerConnection = ServerSession | ModernServerSession;
+export type { ConnectOptions, ServerConnection } from "./types.js";
 
 // The 2026-07-28 path loads on first use (a dynamic import, cached per process): a server whose
 // peers speak the legacy era never evaluates it. Tasks load from the definition's `tasks`, which
@@ -71,6 +59,8 @@ export class McpServer {
   readonly capabilities: Capabilities;
   readonly instructions: string | undefined;
   private modernCore: ModernServerCore | undefined;
+  /** What this instance's connections and listens are told of a change. */
+  private readonly told: LocalBroadcast;
   private readonly detach: (() => void) | undefined;
 
   /** @internal use createMcpServer */
@@ -79,26 +69,34 @@ export class McpServer {
     handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
   ) {
-    const spoken = new Set(definition.revisions);
-    const given = options.bindings ?? definition.bindings ?? [];
-    const legacy = given.filter((b) => b.era === "legacy" && spoken.has(b.revision));
-    const modern = given.filter((b) => b.era === "modern" && spoken.has(b.revision));
-    if (legacy.length === 0 && modern.length === 0) {
-      throw new TypeError(`createMcpServer: none of the given bindings (${given.map((b) => b.revision).join(", ") || "none"}) is a revision the manifest speaks (${definition.revisions.join(", ")})`);
-    }
-    const served = new Set([...legacy, ...modern].map((b: ProtocolBinding) => b.revision));
-    this.supportedVersions = definition.revisions.filter((r) => served.has(r));
-    this.core = new ServerCore(definition, handlers, options, legacy, modern, (task) => void this.listens.taskChanged(task));
+    const { legacy, modern, served } = servedBindings(definition, options);
+    this.supportedVersions = served;
+    this.core = new ServerCore(
+      definition,
+      handlers,
+      options,
+      legacy,
+      modern,
+      (task) => void this.listens.taskChanged(task),
+    );
     this.serverInfo = this.core.serverInfo;
     this.capabilities = this.core.capabilities;
     this.instructions = this.core.instructions;
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
+    this.told = new LocalBroadcast(() => this.ready(), this.listens, this.core.report);
     // What another instance raised reaches this one's sessions and listens (only what it declares:
     // a bus that was cut off says every list may have changed).
     this.detach = options.bus?.attach({
-      listChanged: (list) => void (hasCapability(this.capabilities, `${list}.listChanged`) && this.listChangedHere(list).catch(this.core.report)),
-      resourceUpdated: (uri) => void (hasCapability(this.capabilities, "resources.subscribe") && this.resourceUpdatedHere(uri).catch(this.core.report)),
+      listChanged: (list) =>
+        void (
+          hasCapability(this.capabilities, `${list}.listChanged`) && this.told.listChanged(list).catch(this.core.report)
+        ),
+      resourceUpdated: (uri) =>
+        void (
+          hasCapability(this.capabilities, "resources.subscribe") &&
+          this.told.resourceUpdated(uri).catch(this.core.report)
+        ),
       taskChanged: (task) => void this.listens.taskChanged(task),
       taskCancelled: (taskId) => this.core.tasks?.remoteCancel(taskId),
       taskInput: (taskId, responses) => void this.core.tasks?.remoteInput(taskId, responses).catch(this.core.report),
@@ -159,8 +157,11 @@ export class McpServer {
    */
   async connect(transport: Transport, options: ConnectOptions = {}): Promise<ServerConnection> {
     // A stateless HTTP POST serves without a handshake unless the caller said how.
-    if (options.stateless === undefined && transport.hints?.statelessRequest !== undefined) options = { ...options, stateless: transport.hints.statelessRequest };
-    const era = transport.hints?.era ?? (options.stateless !== undefined ? this.statelessEra(options.stateless.protocolVersion) : undefined);
+    if (options.stateless === undefined && transport.hints?.statelessRequest !== undefined)
+      options = { ...options, stateless: transport.hints.statelessRequest };
+    const era =
+      transport.hints?.era ??
+      (options.stateless !== undefined ? this.statelessEra(options.stateless.protocolVersion) : undefined);
     // A legacy-only server answers modern traffic from its legacy session (a non-modern error).
     const legacy = this.core.legacy.length > 0 && (era !== "modern" || this.core.modern.length === 0);
     const modern = this.core.modern.length > 0 && era !== "legacy";
@@ -205,7 +206,12 @@ export class McpServer {
     return "legacy";
   }
 
-  private async serve(transport: Transport, options: ConnectOptions, legacy: boolean, modern: boolean): Promise<ServerConnection> {
+  private async serve(
+    transport: Transport,
+    options: ConnectOptions,
+    legacy: boolean,
+    modern: boolean,
+  ): Promise<ServerConnection> {
     // One share of the byte budget per connection, whichever eras it is served in.
     const bytes = this.runningBytes.session();
     if (!legacy) {
@@ -231,17 +237,32 @@ export class McpServer {
     return session;
   }
 
-  private async legacySession(transport: Transport, options: ConnectOptions, runningBytes: SessionBytes): Promise<ServerSession> {
+  private async legacySession(
+    transport: Transport,
+    options: ConnectOptions,
+    runningBytes: SessionBytes,
+  ): Promise<ServerSession> {
     // oxlint-disable-next-line prefer-const -- the session's callback reads it; assigned once the session it holds exists
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
     const session = legacySession(this.core, transport, () => conn, options.stateless, runningBytes, this.options);
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
-    const ownOwner = stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined ? undefined : `session:${globalThis.crypto.randomUUID()}`;
-    conn = { session, logThreshold: levelIndex(this.options.logLevel ?? "info"), ready: false, ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }) };
+    const ownOwner =
+      stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined
+        ? undefined
+        : `session:${globalThis.crypto.randomUUID()}`;
+    conn = {
+      session,
+      logThreshold: levelIndex(this.options.logLevel ?? "info"),
+      ready: false,
+      ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }),
+    };
     this.connections.add(conn);
-    session.initialized.then(() => (conn.ready = true), () => {});
+    session.initialized.then(
+      () => (conn.ready = true),
+      () => {},
+    );
     session.onclose = () => {
       this.connections.delete(conn);
       // Its tasks stop counting against the store (tasks of a principal stay: it can come back).
@@ -262,18 +283,10 @@ export class McpServer {
 
   /** `notifications/resources/updated` to every connection subscribed to `uri`; resolves to how many were told. */
   async notifyResourceUpdated(uri: string): Promise<number> {
-    if (!hasCapability(this.capabilities, "resources.subscribe")) throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
+    if (!hasCapability(this.capabilities, "resources.subscribe"))
+      throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
     this.share({ kind: "resourceUpdated", uri });
-    return this.resourceUpdatedHere(uri);
-  }
-
-  private async resourceUpdatedHere(uri: string): Promise<number> {
-    const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
-    const [listens] = await Promise.all([
-      this.listens.resourceUpdated(uri),
-      ...targets.map((c) => c.session.notify("notifications/resources/updated", { uri }).catch((e: Error) => this.core.report(e))),
-    ]);
-    return targets.length + (listens as number);
+    return this.told.resourceUpdated(uri);
   }
 
   notifyToolsListChanged(): Promise<void> {
@@ -287,24 +300,16 @@ export class McpServer {
   }
 
   private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
-    if (!hasCapability(this.capabilities, `${kind}.listChanged`)) throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
+    if (!hasCapability(this.capabilities, `${kind}.listChanged`))
+      throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
     this.share({ kind: "listChanged", list: kind });
-    await this.listChangedHere(kind);
-  }
-
-  private async listChangedHere(kind: ChangeList): Promise<void> {
-    await Promise.all([this.broadcast(`notifications/${kind}/list_changed`, undefined, () => true), this.listens.listChanged(kind)]);
+    await this.told.listChanged(kind);
   }
 
   /** `notifications/message` to every connection whose level lets it through. */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     const params = logger === undefined ? { level, data } : { level, data, logger };
-    await this.broadcast("notifications/message", params, (c) => shouldLog(c, level));
-  }
-
-  private async broadcast(method: string, params: Params | undefined, filter: (c: Connection) => boolean): Promise<void> {
-    const targets = this.ready().filter(filter);
-    await Promise.all(targets.map((c) => c.session.notify(method, params).catch((e: Error) => this.core.report(e))));
+    await this.told.notify("notifications/message", params, (c) => shouldLog(c, level));
   }
 
   /** Close every connection; open listens are answered first. */
@@ -316,11 +321,18 @@ export class McpServer {
     this.listens.endAll();
     // Let the listens' responses go out before their connections close.
     if (listening) await new Promise<void>((r) => afterIo(r, undefined));
-    await Promise.all([...this.open().map((c) => c.session.close()), ...[...this.modernConnections].map((s) => s.close())]);
+    await Promise.all([
+      ...this.open().map((c) => c.session.close()),
+      ...[...this.modernConnections].map((s) => s.close()),
+    ]);
   }
 }
 
 /** A server for a generated definition: `server.connect(transport)` per connection. */
-export function createMcpServer(definition: McpDefinition, handlers: McpServerHandlers, options: McpServerOptions): McpServer {
+export function createMcpServer(
+  definition: McpDefinition,
+  handlers: McpServerHandlers,
+  options: McpServerOptions,
+): McpServer {
   return new McpServer(definition, handlers, options);
 }

@@ -44,17 +44,35 @@ class SkillCatalog implements ServerSkills {
     for (const s of sources) {
       const root = `skill://${s.path}`;
       const uri = `${root}/${SKILL_MD}`;
-      const entry: Entry = { uri, frontmatter: s.frontmatter, resources: s.files.map((f) => ({ uri: `${root}/${f.path}`, digest: f.digest, size: f.size })) };
+      const entry: Entry = {
+        uri,
+        frontmatter: s.frontmatter,
+        resources: s.files.map((f) => ({ uri: `${root}/${f.path}`, digest: f.digest, size: f.size })),
+      };
       this.entries.push(entry);
       this.byUri.set(uri, entry);
       for (const f of s.files) {
         const fileUri = `${root}/${f.path}`;
-        const contents: ResourceContents = f.blob !== undefined ? { uri: fileUri, mimeType: f.mimeType, blob: f.blob } : { uri: fileUri, mimeType: f.mimeType, text: f.text ?? "" };
+        const contents: ResourceContents =
+          f.blob !== undefined
+            ? { uri: fileUri, mimeType: f.mimeType, blob: f.blob }
+            : { uri: fileUri, mimeType: f.mimeType, text: f.text ?? "" };
         this.files.set(fileUri, contents);
-        this.addToDirectories(root, f.path, { uri: fileUri, name: f.path.slice(f.path.lastIndexOf("/") + 1), mimeType: f.mimeType, size: f.size });
+        this.addToDirectories(root, f.path, {
+          uri: fileUri,
+          name: f.path.slice(f.path.lastIndexOf("/") + 1),
+          mimeType: f.mimeType,
+          size: f.size,
+        });
       }
       const fm = s.frontmatter;
-      resources.push({ uri, name: String(fm.name), description: String(fm.description), mimeType: "text/markdown", size: s.files.find((f) => f.path === SKILL_MD)?.size ?? 0 });
+      resources.push({
+        uri,
+        name: String(fm.name),
+        description: String(fm.description),
+        mimeType: "text/markdown",
+        size: s.files.find((f) => f.path === SKILL_MD)?.size ?? 0,
+      });
     }
     this.resources = resources;
   }
@@ -102,7 +120,10 @@ class SkillCatalog implements ServerSkills {
     return contents === undefined ? undefined : { contents: [contents] };
   };
 
-  handlers(pageSize: number, cache?: { ttlMs: number; cacheScope: string }): { [method: string]: (params: Params) => Result } {
+  handlers(
+    pageSize: number,
+    cache?: { ttlMs: number; cacheScope: string },
+  ): { [method: string]: (params: Params) => Result } {
     // ListSkillsResult and GetSkillResult extend CacheableResult in 2026-07-28.
     const cached = cache === undefined ? (r: Result) => r : (r: Result) => Object.assign(r, cache);
     return {
@@ -119,7 +140,10 @@ class SkillCatalog implements ServerSkills {
   }
 
   bindings(served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] }) {
-    return (this.served ??= { legacy: served.legacy.map(withSkillMethods), modern: served.modern.map(withSkillMethods) });
+    return (this.served ??= {
+      legacy: served.legacy.map(withSkillMethods),
+      modern: served.modern.map(withSkillMethods),
+    });
   }
 }
 

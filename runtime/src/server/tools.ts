@@ -42,7 +42,9 @@ export class InvalidToolOutputError extends Error {
     readonly output: unknown,
   ) {
     const report = issueReport(issues);
-    super(`Tool ${JSON.stringify(tool)} returned structured output that does not match its outputSchema: ${describeIssues(report)}; the result was not sent`);
+    super(
+      `Tool ${JSON.stringify(tool)} returned structured output that does not match its outputSchema: ${describeIssues(report)}; the result was not sent`,
+    );
     this.issues = report.issues;
   }
 }
@@ -73,7 +75,11 @@ export function runTool(
   } catch (e) {
     return toolFailure(e, ctx, report);
   }
-  if (returned !== null && typeof returned === "object" && typeof (returned as PromiseLike<unknown>).then === "function") {
+  if (
+    returned !== null &&
+    typeof returned === "object" &&
+    typeof (returned as PromiseLike<unknown>).then === "function"
+  ) {
     return Promise.resolve(returned).then(
       (r) => toolCallResult(tool, r, ctx.revision),
       (e: unknown) => toolFailure(e, ctx, report),
@@ -99,8 +105,18 @@ function invalidArguments(tool: ToolEntry, args: unknown, revision: string): Cal
 function argumentError(name: string, report: IssueReport, revision: string): CallToolResult {
   const message = `Invalid arguments for tool ${JSON.stringify(name)}: ${describeIssues(report)}`;
   if (argumentErrorsAsResults(revision)) return { content: [{ type: "text", text: message }], isError: true };
-  const errors = report.issues.map((i) => ({ pointer: "/params/arguments" + issuePointer(i.instancePath), keyword: i.keyword, message: i.message }));
-  throw new McpError(ErrorCode.InvalidParams, message, report.omitted === 0 ? { errors } : { errors, omitted: report.omitted, ...(report.atLeast ? { atLeast: true } : {}) });
+  const errors = report.issues.map((i) => ({
+    pointer: "/params/arguments" + issuePointer(i.instancePath),
+    keyword: i.keyword,
+    message: i.message,
+  }));
+  throw new McpError(
+    ErrorCode.InvalidParams,
+    message,
+    report.omitted === 0
+      ? { errors }
+      : { errors, omitted: report.omitted, ...(report.atLeast ? { atLeast: true } : {}) },
+  );
 }
 
 /** A handler that threw or rejected. */
@@ -108,7 +124,10 @@ function toolFailure(e: unknown, ctx: HandlerContext, report: (e: Error) => void
   if (e instanceof McpError || ctx.signal.aborted) throw e;
   // A tool's own failure is a tool execution error (the model sees it), and a server problem to log.
   report(e instanceof Error ? e : new Error(String(e)));
-  return { content: [{ type: "text", text: e instanceof Error && e.message ? e.message : "Tool failed" }], isError: true };
+  return {
+    content: [{ type: "text", text: e instanceof Error && e.message ? e.message : "Tool failed" }],
+    isError: true,
+  };
 }
 
 /**
@@ -133,7 +152,11 @@ function toolCallResult(tool: ToolEntry, returned: unknown, revision: string): C
   let meta: CallToolResult["_meta"];
   if (isBranded(returned)) {
     if (returned.isError === true) return unbrand(returned) as CallToolResult;
-    const r = returned as { structuredContent: CallToolResult["structuredContent"]; content?: CallToolResult["content"]; _meta?: CallToolResult["_meta"] };
+    const r = returned as {
+      structuredContent: CallToolResult["structuredContent"];
+      content?: CallToolResult["content"];
+      _meta?: CallToolResult["_meta"];
+    };
     structured = r.structuredContent;
     content = r.content;
     meta = r._meta;
@@ -143,7 +166,9 @@ function toolCallResult(tool: ToolEntry, returned: unknown, revision: string): C
   if (!tool.output(structured)) throw new InvalidToolOutputError(tool.name, tool.output.errors ?? [], structured);
   // Back-compat (and the only carrier before 2025-06-18): the JSON text of the structured output.
   if (content === undefined || content.length === 0) content = [{ type: "text", text: JSON.stringify(structured) }];
-  const result: CallToolResult = hasStructuredContent(revision) ? { content, structuredContent: structured } : { content };
+  const result: CallToolResult = hasStructuredContent(revision)
+    ? { content, structuredContent: structured }
+    : { content };
   if (meta !== undefined) result._meta = meta;
   return result;
 }

@@ -15,11 +15,27 @@ import type { Params, ProgressOptions, RequestOptions, Result } from "../session
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestStateCodec, RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
+import type { ServerSession } from "../lifecycle/legacy/server.js";
+import type { ModernServerSession } from "../lifecycle/modern/server.js";
 import type { ChangeBus } from "./change-bus.js";
 import type { RunningBytesLimits } from "../session/running-bytes.js";
 import type {
-  CallToolResult, CompleteResult, ContentBlock, CreateMessageParams, CreateMessageResult, ElicitFormParams, ElicitResult,
-  ElicitSchema, ElicitUrlParams, GetPromptResult, LoggingLevel, Meta, PromptMessage, ReadResourceResult, ResourceContents, Root,
+  CallToolResult,
+  CompleteResult,
+  ContentBlock,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitFormParams,
+  ElicitResult,
+  ElicitSchema,
+  ElicitUrlParams,
+  GetPromptResult,
+  LoggingLevel,
+  Meta,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+  Root,
 } from "../mcp-types.js";
 import type * as Wire from "../wire/legacy.js";
 
@@ -65,7 +81,11 @@ export interface CacheDefinition extends CacheSettings {
  * inputSchema's `default`s filled in (absent when the schema has none that apply).
  */
 export type ToolValidators = {
-  readonly [tool: string]: { readonly input: Validator; readonly output: Validator | null; readonly defaults?: (input: never) => unknown };
+  readonly [tool: string]: {
+    readonly input: Validator;
+    readonly output: Validator | null;
+    readonly defaults?: (input: never) => unknown;
+  };
 };
 
 export interface McpDefinition {
@@ -130,13 +150,19 @@ export interface SkillSource {
 /** The served skills (server/skills.ts), as McpServer holds them once loaded. */
 export interface ServerSkills {
   /** `skills/list`, `skills/get` and `resources/directory/read`; with `cache` (2026-07-28), the skills results carry it. */
-  handlers(pageSize: number, cache?: { ttlMs: number; cacheScope: string }): { [method: string]: (params: Params) => Result };
+  handlers(
+    pageSize: number,
+    cache?: { ttlMs: number; cacheScope: string },
+  ): { [method: string]: (params: Params) => Result };
   /** A skill file's `resources/read` result; undefined for a URI that is none. */
   readonly read: (uri: string) => ReadResourceResult | undefined;
   /** `own` (a revision's resources) followed by the SKILL.md resources. */
   listed(own: readonly unknown[]): readonly unknown[];
   /** The bindings of both eras with the extension's methods. */
-  bindings(served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] }): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] };
+  bindings(served: { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] }): {
+    legacy: readonly ProtocolBinding[];
+    modern: readonly ProtocolBinding[];
+  };
 }
 
 /** The 2026-07-28 tasks extension as McpServer holds it: task runs get a HandlerContext. */
@@ -149,7 +175,10 @@ export type ServerModernTasks = TasksExtension<TaskRunContext & HandlerContext>;
 export interface ServerTasksModule {
   readonly MemoryTaskStore: typeof MemoryTaskStore;
   readonly LegacyTasks: typeof LegacyTasks;
-  readonly ModernTasks: new (codec: RequestStateCodec, options: ModernTasksOptions & { bus?: ChangeBus | undefined }) => ServerModernTasks;
+  readonly ModernTasks: new (
+    codec: RequestStateCodec,
+    options: ModernTasksOptions & { bus?: ChangeBus | undefined },
+  ) => ServerModernTasks;
   readonly TASKS_EXTENSION: string;
   readonly withTaskMethods: typeof withTaskMethods;
   readonly callMaybeTask: typeof callMaybeTask;
@@ -204,9 +233,15 @@ export interface ClientRequests {
   /** `sampling/createMessage` (needs the client's `sampling`; `tools` needs `sampling.tools`). */
   createMessage(params: CreateMessageParams, options?: ClientRequestOptions): Promise<CreateMessageResult>;
   /** `elicitation/create` in form mode, the accepted content typed from `requestedSchema`. */
-  elicit<const S extends ElicitSchema>(params: ElicitFormParams<S>, options?: ClientRequestOptions): Promise<ElicitResult<S>>;
+  elicit<const S extends ElicitSchema>(
+    params: ElicitFormParams<S>,
+    options?: ClientRequestOptions,
+  ): Promise<ElicitResult<S>>;
   /** `elicitation/create` in URL mode (2025-11-25; needs `elicitation.url`). */
-  elicitUrl(params: ElicitUrlParams, options?: ClientRequestOptions): Promise<{ action: "accept" | "decline" | "cancel" }>;
+  elicitUrl(
+    params: ElicitUrlParams,
+    options?: ClientRequestOptions,
+  ): Promise<{ action: "accept" | "decline" | "cancel" }>;
   /** `roots/list` (needs the client's `roots`). */
   listRoots(options?: ClientRequestOptions): Promise<Root[]>;
 }
@@ -270,8 +305,12 @@ export interface McpServerHandlers {
   /** Static resources and templates share one namespace (as in the generated client). */
   readonly resources?: { readonly [member: string]: ResourceHandler | TemplateHandler };
   readonly completions?: {
-    readonly prompts?: { readonly [member: string]: { readonly [argument: string]: Completer | undefined } | undefined };
-    readonly resources?: { readonly [member: string]: { readonly [variable: string]: Completer | undefined } | undefined };
+    readonly prompts?: {
+      readonly [member: string]: { readonly [argument: string]: Completer | undefined } | undefined;
+    };
+    readonly resources?: {
+      readonly [member: string]: { readonly [variable: string]: Completer | undefined } | undefined;
+    };
   };
 }
 
@@ -345,3 +384,23 @@ export interface McpServerOptions {
 }
 
 export type { CallToolResult };
+
+export interface ConnectOptions {
+  /**
+   * Serve without a handshake (stateless Streamable HTTP); see ServerOptions.stateless. At a
+   * legacy revision, or none (2025-03-26), the connection is legacy even when the manifest also
+   * offers 2026-07-28.
+   */
+  stateless?: { protocolVersion?: string };
+  /**
+   * Who owns the 2025-11-25 tasks this connection creates when a request carries no OAuth
+   * principal. Default: the transport's `peerIdentity` when it has one, else a fresh id per
+   * connection, so its tasks die with it. A stdio server has one client for its whole life (whoever
+   * may start it may read its files): StdioServerTransport's identity is "stdio", so with a durable
+   * task store that client resumes its tasks after a restart. Ignored when stateless.
+   */
+  taskOwner?: string;
+}
+
+/** What `connect` resolves to: the connection's legacy ServerSession, or its 2026-07-28 session. */
+export type ServerConnection = ServerSession | ModernServerSession;

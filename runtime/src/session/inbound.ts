@@ -8,7 +8,11 @@ import type { MessageContext, SendOptions } from "../transport.js";
 import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "./types.js";
 
 export interface InboundOwner {
-  request<R extends Result>(method: string, params: Params | undefined, options: RequestOptions | undefined): Promise<R>;
+  request<R extends Result>(
+    method: string,
+    params: Params | undefined,
+    options: RequestOptions | undefined,
+  ): Promise<R>;
   notifyRelated(method: string, params: Params | undefined, relatedRequestId: RequestId): Promise<void>;
   /** One opaque key per connection (RequestContext.connection). */
   readonly connectionKey: object;
@@ -72,7 +76,9 @@ export class InboundRequest implements RequestContext, SendOptions {
     }
     if (!(progress > (this.lastProgress ?? -Infinity))) {
       return Promise.reject(
-        new RangeError(`Progress must increase: ${progress} after ${this.lastProgress ?? -Infinity} (request ${this.method})`),
+        new RangeError(
+          `Progress must increase: ${progress} after ${this.lastProgress ?? -Infinity} (request ${this.method})`,
+        ),
       );
     }
     this.lastProgress = progress;
@@ -83,7 +89,9 @@ export class InboundRequest implements RequestContext, SendOptions {
   }
 
   sendRequest<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
-    const opts: RequestOptions = options ? { ...options, relatedRequestId: this.requestId } : { relatedRequestId: this.requestId };
+    const opts: RequestOptions = options
+      ? { ...options, relatedRequestId: this.requestId }
+      : { relatedRequestId: this.requestId };
     return this.owner.request<R>(method, params, opts);
   }
 

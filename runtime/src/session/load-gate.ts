@@ -44,7 +44,12 @@ export class LoadGate {
   }
 
   private enqueue(message: unknown, context: MessageContext | undefined): void {
-    if (this.queue!.length >= this.limit) return this.refuse(message, context, new Error(`more than ${this.limit} messages arrived while a protocol revision was loading`));
+    if (this.queue!.length >= this.limit)
+      return this.refuse(
+        message,
+        context,
+        new Error(`more than ${this.limit} messages arrived while a protocol revision was loading`),
+      );
     this.queue!.push([message, context]);
   }
 

@@ -13,7 +13,8 @@ export function ownCopy<T extends object>(src: T | null | undefined): T {
   const from = src as Record<string, unknown>;
   for (const k in from) {
     if (!hasOwn.call(from, k)) continue;
-    if (k === "__proto__") Object.defineProperty(out, k, { value: from[k], enumerable: true, writable: true, configurable: true });
+    if (k === "__proto__")
+      Object.defineProperty(out, k, { value: from[k], enumerable: true, writable: true, configurable: true });
     else out[k] = from[k];
   }
   return out as T;

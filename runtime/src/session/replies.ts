@@ -4,7 +4,10 @@ import type { ValidationIssue } from "../abi.js";
 import { McpError } from "../errors.js";
 
 /** `-32602` whose `data.pointer` points at the first failing value inside the request message. */
-export function invalidParams(method: string, issues: readonly ValidationIssue[] | null | undefined): JSONRPCErrorObject {
+export function invalidParams(
+  method: string,
+  issues: readonly ValidationIssue[] | null | undefined,
+): JSONRPCErrorObject {
   const first = issues?.[0];
   const pointer = "/params" + (first?.instancePath ?? "");
   const what = first ? (first.message ?? first.keyword) : "invalid";
@@ -13,7 +16,11 @@ export function invalidParams(method: string, issues: readonly ValidationIssue[]
     message: `Invalid params for ${method}: ${pointer} ${what}`,
     data: {
       pointer,
-      errors: (issues ?? []).map((i) => ({ pointer: "/params" + i.instancePath, keyword: i.keyword, message: i.message })),
+      errors: (issues ?? []).map((i) => ({
+        pointer: "/params" + i.instancePath,
+        keyword: i.keyword,
+        message: i.message,
+      })),
     },
   };
 }

@@ -38,7 +38,11 @@ export class RunningBytes {
     this.max = positive("max", limits.max, MAX_RUNNING_BYTES);
     this.perSession = positive("perSession", limits.perSession, MAX_RUNNING_BYTES_PER_SESSION);
     // A principal's default share is never below one session's: a lone session keeps its own share.
-    this.perPrincipal = positive("perPrincipal", limits.perPrincipal, Math.max(this.perSession, Math.floor(this.max * RUNNING_BYTES_PRINCIPAL_SHARE)));
+    this.perPrincipal = positive(
+      "perPrincipal",
+      limits.perPrincipal,
+      Math.max(this.perSession, Math.floor(this.max * RUNNING_BYTES_PRINCIPAL_SHARE)),
+    );
   }
 
   /** A new session's share. */
@@ -66,7 +70,8 @@ export class SessionBytes {
   over(bytes: number, principal?: string): RunningBytesLimit | undefined {
     const s = this.server;
     if (this.used + bytes > s.perSession) return "perSession";
-    if ((principal === undefined ? this.used : s.principals.get(principal) ?? 0) + bytes > s.perPrincipal) return "perPrincipal";
+    if ((principal === undefined ? this.used : (s.principals.get(principal) ?? 0)) + bytes > s.perPrincipal)
+      return "perPrincipal";
     if (s.used + bytes > s.max) return "max";
     return undefined;
   }
@@ -89,6 +94,7 @@ export class SessionBytes {
 
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`runningBytes.${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new TypeError(`runningBytes.${name} must be a positive integer, got ${String(value)}`);
   return value;
 }

@@ -8,7 +8,14 @@
 import { ErrorCode, type JSONRPCErrorObject, type RequestId, isObject } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";
 import type { MessageContext, SendOptions, Transport } from "../transport.js";
-import { ConnectionClosedError, InvalidResultError, LimitError, McpError, RequestTimeoutError, UnreadableResponseError } from "../errors.js";
+import {
+  ConnectionClosedError,
+  InvalidResultError,
+  LimitError,
+  McpError,
+  RequestTimeoutError,
+  UnreadableResponseError,
+} from "../errors.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { describe, describeText } from "../describe.js";
 import { isRequestId } from "../request-id.js";
@@ -24,7 +31,15 @@ import { LoadGate } from "./load-gate.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
-  NotificationHandler, Params, Progress, RequestHandler, RequestOptions, ResponseReader, Result, SessionOptions, SessionPolicy,
+  NotificationHandler,
+  Params,
+  Progress,
+  RequestHandler,
+  RequestOptions,
+  ResponseReader,
+  Result,
+  SessionOptions,
+  SessionPolicy,
 } from "./types.js";
 
 type Msg = Record<string, unknown>;
@@ -44,7 +59,6 @@ let capturing: PendingRequest | undefined;
 function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): void {
   capturing!.settleWith(resolve, reject);
 }
-
 
 const isId = isRequestId;
 
@@ -81,7 +95,11 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   private readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
-  private readonly deadlines = new Deadlines<PendingRequest>(() => this.pending.values(), (e) => this.expire(e), () => this.pending.size === 0);
+  private readonly deadlines = new Deadlines<PendingRequest>(
+    () => this.pending.values(),
+    (e) => this.expire(e),
+    () => this.pending.size === 0,
+  );
   private readonly gate: LoadGate;
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
@@ -103,7 +121,12 @@ export class Session implements PendingOwner, InboundOwner {
     this.bytes = options.runningBytes;
     this.endWithStream = options.cancelWithStream === true;
     this.onerror = options.onerror;
-    this.gate = new LoadGate((m) => this.loadFor(m), (m, c) => this.receive(m, c), (m, c, e) => this.refuse(m, c, e), this.maxRunning);
+    this.gate = new LoadGate(
+      (m) => this.loadFor(m),
+      (m, c) => this.receive(m, c),
+      (m, c, e) => this.refuse(m, c, e),
+      this.maxRunning,
+    );
     this.transport.onmessage = (message, context) => {
       // LoadGate.receive, with the session's own methods called directly.
       if (!this.gate.open) return this.gate.receive(message, context);
@@ -189,7 +212,12 @@ export class Session implements PendingOwner, InboundOwner {
    * `request` whose outcome `reader` reads as the response is handled (see ResponseReader): the
    * promise settles with what the reader makes of it, one promise and no extra microtask.
    */
-  requestWith<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, reader: ResponseReader<T> | undefined): Promise<T> {
+  requestWith<T>(
+    method: string,
+    params: Params | undefined,
+    options: RequestOptions | undefined,
+    reader: ResponseReader<T> | undefined,
+  ): Promise<T> {
     if (this.isClosed) return Promise.reject(new ConnectionClosedError());
     if (this.inputEnded) return Promise.reject(this.unanswerable(method));
     try {
@@ -203,14 +231,18 @@ export class Session implements PendingOwner, InboundOwner {
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.pending.size >= this.maxPending) {
-      const e = new LimitError(`Request ${method} refused: ${this.maxPending} requests are already awaiting a response on this session (maxPendingRequests)`);
+      const e = new LimitError(
+        `Request ${method} refused: ${this.maxPending} requests are already awaiting a response on this session (maxPendingRequests)`,
+      );
       this.report(e);
       return Promise.reject(e);
     }
     const id = this.nextId;
     // The request id doubles as the progress token: unique among this side's active requests.
-    if (options?.onprogress) params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
-    const message = params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
+    if (options?.onprogress)
+      params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
+    const message =
+      params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
     const entry = new PendingRequest(this, id, method, options, this.defaultTimeout, reader);
     capturing = entry;
     const promise = new Promise<T>(capture as never);
@@ -235,7 +267,8 @@ export class Session implements PendingOwner, InboundOwner {
       if (table !== undefined) return table.then(() => this.notify(method, params, options));
       return Promise.reject(e);
     }
-    const message = params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
+    const message =
+      params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
     return this.send(message, options);
   }
 
@@ -309,14 +342,18 @@ export class Session implements PendingOwner, InboundOwner {
   abort(entry: PendingRequest): void {
     if (!this.abandon(entry)) return;
     const reason = entry.signal?.reason;
-    this.sendCancel(entry, reason instanceof Error ? reason.message : reason === undefined ? undefined : String(reason));
+    this.sendCancel(
+      entry,
+      reason instanceof Error ? reason.message : reason === undefined ? undefined : String(reason),
+    );
     entry.fail(reason);
   }
 
   private abandon(entry: PendingRequest): boolean {
     if (this.pending.get(entry.id) !== entry) return false;
     this.settle(entry);
-    if (this.abandoned.size >= ABANDONED_LIMIT) this.abandoned.delete(this.abandoned.values().next().value as RequestId);
+    if (this.abandoned.size >= ABANDONED_LIMIT)
+      this.abandoned.delete(this.abandoned.values().next().value as RequestId);
     this.abandoned.add(entry.id);
     return true;
   }
@@ -324,7 +361,10 @@ export class Session implements PendingOwner, InboundOwner {
   private sendCancel(entry: PendingRequest, reason: string | undefined): void {
     if (this.isClosed || (this.policy && !this.policy.cancellable(entry.method))) return;
     const params: Params = reason === undefined ? { requestId: entry.id } : { requestId: entry.id, reason };
-    this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params }, undefined).then(undefined, this.reportBound);
+    this.send({ jsonrpc: "2.0", method: "notifications/cancelled", params }, undefined).then(
+      undefined,
+      this.reportBound,
+    );
   }
 
   // ---- incoming
@@ -341,7 +381,9 @@ export class Session implements PendingOwner, InboundOwner {
     if (Array.isArray(m)) {
       // A batch (2025-03-26): what its members need, all of it before any of them runs.
       if (!this.current.batching) return undefined;
-      const needs = m.map((item) => (Array.isArray(item) ? undefined : this.loadFor(item))).filter((p) => p !== undefined);
+      const needs = m
+        .map((item) => (Array.isArray(item) ? undefined : this.loadFor(item)))
+        .filter((p) => p !== undefined);
       return needs.length === 0 ? undefined : Promise.all(needs).then(() => undefined);
     }
     const msg = m as Msg;
@@ -352,12 +394,16 @@ export class Session implements PendingOwner, InboundOwner {
       // (a caller that skips session validation loads what it checks itself).
       const entry = isId(msg.id) ? this.pending.get(msg.id) : undefined;
       if (entry === undefined) return undefined;
-      return trust || entry.skipValidation ? tableReady(this.current) : validatorReady(this.current, "results", entry.method);
+      return trust || entry.skipValidation
+        ? tableReady(this.current)
+        : validatorReady(this.current, "results", entry.method);
     }
     const params = msg.params;
     if (!("id" in msg)) {
       // Notifications are only validated on their way to a handler (no table is read otherwise).
-      return params !== undefined && !trust && this.notificationHandlers.has(method) ? validatorReady(this.current, "params", method) : undefined;
+      return params !== undefined && !trust && this.notificationHandlers.has(method)
+        ? validatorReady(this.current, "params", method)
+        : undefined;
     }
     // Params that are not an object are refused before any table is read.
     if (params !== undefined && !isObject(params)) return undefined;
@@ -385,7 +431,8 @@ export class Session implements PendingOwner, InboundOwner {
   private refuse(m: unknown, _context: MessageContext | undefined, e: Error): void {
     this.report(e);
     const msg = (typeof m === "object" && m !== null && !Array.isArray(m) ? m : {}) as Msg;
-    if (typeof msg.method === "string" && isId(msg.id)) this.replyError(msg.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` }, undefined);
+    if (typeof msg.method === "string" && isId(msg.id))
+      this.replyError(msg.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` }, undefined);
   }
 
   private receive(message: unknown, context: MessageContext | undefined): void {
@@ -394,7 +441,12 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   /** `bytes`: what a request `m` is charged while it runs (MessageContext.bytes, a batch member's share of it). */
-  private receiveOne(m: unknown, batch: BatchReply | undefined, context: MessageContext | undefined, bytes: number): void {
+  private receiveOne(
+    m: unknown,
+    batch: BatchReply | undefined,
+    context: MessageContext | undefined,
+    bytes: number,
+  ): void {
     if (typeof m !== "object" || m === null || Array.isArray(m)) {
       this.replyError(null, invalidRequest("not a JSON-RPC object"), batch);
     } else if ("method" in m) {
@@ -409,7 +461,11 @@ export class Session implements PendingOwner, InboundOwner {
 
   private receiveBatch(items: unknown[], context: MessageContext | undefined): void {
     if (!this.current.batching) {
-      this.replyError(null, invalidRequest(`JSON-RPC batches are not allowed in protocol revision ${this.current.revision}`), undefined);
+      this.replyError(
+        null,
+        invalidRequest(`JSON-RPC batches are not allowed in protocol revision ${this.current.revision}`),
+        undefined,
+      );
       return;
     }
     if (items.length === 0) {
@@ -418,7 +474,8 @@ export class Session implements PendingOwner, InboundOwner {
     }
     let waiting = 0;
     for (const m of items) {
-      if (typeof m !== "object" || m === null || Array.isArray(m) || ("method" in m ? "id" in m : !("id" in m))) waiting++;
+      if (typeof m !== "object" || m === null || Array.isArray(m) || ("method" in m ? "id" in m : !("id" in m)))
+        waiting++;
     }
     const batch = waiting > 0 ? new BatchReply(waiting) : undefined;
     const share = Math.ceil((context?.bytes ?? 0) / items.length);
@@ -432,7 +489,14 @@ export class Session implements PendingOwner, InboundOwner {
     if (m.jsonrpc !== "2.0") return this.replyError(id, invalidRequest('"jsonrpc" must be "2.0"'), batch);
     if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'), batch);
     const params = m.params;
-    if (params !== undefined && !isObject(params)) return this.replyError(id, invalidParams(method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }]), batch);
+    if (params !== undefined && !isObject(params))
+      return this.replyError(
+        id,
+        invalidParams(method, [
+          { instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" },
+        ]),
+        batch,
+      );
     let binding = this.current;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.bindingOf(m, method, params);
@@ -443,10 +507,22 @@ export class Session implements PendingOwner, InboundOwner {
     if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
       return this.replyError(id, methodNotFound(method), batch);
     }
-    if (this.running.has(id)) return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
+    if (this.running.has(id))
+      return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
     if (this.running.size >= this.maxRunning) {
-      this.report(new LimitError(`Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`));
-      return this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: more than ${this.maxRunning} requests in progress on this session` }, batch);
+      this.report(
+        new LimitError(
+          `Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`,
+        ),
+      );
+      return this.replyError(
+        id,
+        {
+          code: LIMIT_EXCEEDED_CODE,
+          message: `Server busy: more than ${this.maxRunning} requests in progress on this session`,
+        },
+        batch,
+      );
     }
     // Whom the bytes are charged to besides the session: only a sized request pays for the key.
     let principal: string | undefined;
@@ -466,11 +542,21 @@ export class Session implements PendingOwner, InboundOwner {
         if (info.paramsRequired) return this.replyError(id, missingParams(method), batch);
       } else {
         const validate = binding.params[method];
-        if (validate !== undefined && !validate(params)) return this.replyError(id, invalidParams(method, validate.errors), batch);
+        if (validate !== undefined && !validate(params))
+          return this.replyError(id, invalidParams(method, validate.errors), batch);
       }
     }
     const meta = params?._meta;
-    const inbound = new InboundRequest(this, id, method, isObject(meta) ? meta : undefined, batch, context, bytes, principal);
+    const inbound = new InboundRequest(
+      this,
+      id,
+      method,
+      isObject(meta) ? meta : undefined,
+      batch,
+      context,
+      bytes,
+      principal,
+    );
     this.running.add(inbound);
     if (bytes > 0) this.bytes!.charge(bytes, principal);
     if (this.endWithStream) {
@@ -504,13 +590,24 @@ export class Session implements PendingOwner, InboundOwner {
     if (inbound.done) return;
     if (error === undefined && !isObject(result)) {
       // A result must be an object on the wire; anything else is a handler bug, not the peer's problem.
-      this.report(new TypeError(`Handler for ${inbound.method} returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`));
-      error = { code: ErrorCode.InternalError, message: `Internal error: invalid result from the ${inbound.method} handler` };
+      this.report(
+        new TypeError(
+          `Handler for ${inbound.method} returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`,
+        ),
+      );
+      error = {
+        code: ErrorCode.InternalError,
+        message: `Internal error: invalid result from the ${inbound.method} handler`,
+      };
     }
     inbound.done = true;
     this.stopRunning(inbound);
     const id = inbound.requestId;
-    this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound.batch, inbound);
+    this.reply(
+      error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
+      inbound.batch,
+      inbound,
+    );
     if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
@@ -518,7 +615,9 @@ export class Session implements PendingOwner, InboundOwner {
     const method = m.method;
     const params = m.params;
     if (m.jsonrpc !== "2.0" || typeof method !== "string" || (params !== undefined && !isObject(params))) {
-      return this.report(new Error(`Malformed notification dropped: ${typeof method === "string" ? describe(method) : "(no method)"}`));
+      return this.report(
+        new Error(`Malformed notification dropped: ${typeof method === "string" ? describe(method) : "(no method)"}`),
+      );
     }
     if (method === "notifications/progress") return this.onProgress(params);
     if (method === "notifications/cancelled") this.onCancelled(params);
@@ -559,7 +658,11 @@ export class Session implements PendingOwner, InboundOwner {
     const max = this.bytes!.server[over];
     const why = `requests in progress ${HOLDER[over]} would hold more than ${max} bytes`;
     this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
-    this.replyError(id, { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } }, batch);
+    this.replyError(
+      id,
+      { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } },
+      batch,
+    );
   }
 
   /** A running request ends without a response: its handler is aborted and the transport stops awaiting its reply. */
@@ -613,7 +716,8 @@ export class Session implements PendingOwner, InboundOwner {
     if (!isId(token)) return;
     const entry = this.pending.get(token);
     if (entry === undefined) {
-      const f = typeof token === "string" && typeof params!.progress === "number" ? this.followed.get(token) : undefined;
+      const f =
+        typeof token === "string" && typeof params!.progress === "number" ? this.followed.get(token) : undefined;
       try {
         f?.(params as Progress);
       } catch (e) {
@@ -645,17 +749,38 @@ export class Session implements PendingOwner, InboundOwner {
     if ("result" in m) {
       const result = m.result;
       if (!isObject(result)) {
-        return entry.fail(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }], result));
+        return entry.fail(
+          new InvalidResultError(
+            entry.method,
+            [{ instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" }],
+            result,
+          ),
+        );
       }
       if (!this.trustPeer && !entry.skipValidation) {
         const validate = this.current.results[entry.method];
-        if (validate !== undefined && !validate(result)) return entry.fail(new InvalidResultError(entry.method, validate.errors ?? [], result));
+        if (validate !== undefined && !validate(result))
+          return entry.fail(new InvalidResultError(entry.method, validate.errors ?? [], result));
       }
       entry.succeed(result);
     } else if (isObject(m.error)) {
       entry.fail(McpError.fromObject(m.error as unknown as JSONRPCErrorObject));
     } else {
-      entry.fail(new InvalidResultError(entry.method, [{ instancePath: "", schemaPath: "", keyword: "required", params: {}, message: "response has neither result nor error" }], undefined));
+      entry.fail(
+        new InvalidResultError(
+          entry.method,
+          [
+            {
+              instancePath: "",
+              schemaPath: "",
+              keyword: "required",
+              params: {},
+              message: "response has neither result nor error",
+            },
+          ],
+          undefined,
+        ),
+      );
     }
   }
 
@@ -695,7 +820,10 @@ export class Session implements PendingOwner, InboundOwner {
 
   private flushBatch(batch: BatchReply, related: RequestId | undefined): void {
     if (batch.responses.length === 0 || this.isClosed) return;
-    this.send(batch.responses as Msg[], related === undefined ? undefined : { relatedRequestId: related }).then(undefined, this.reportBound);
+    this.send(batch.responses as Msg[], related === undefined ? undefined : { relatedRequestId: related }).then(
+      undefined,
+      this.reportBound,
+    );
   }
 
   // ---- teardown
@@ -722,7 +850,9 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   private unanswerable(method: string): ConnectionClosedError {
-    return new ConnectionClosedError(`Connection closed: the ${this.peerSide} ended its output; ${method} gets no answer`);
+    return new ConnectionClosedError(
+      `Connection closed: the ${this.peerSide} ended its output; ${method} gets no answer`,
+    );
   }
 
   private wake(): void {

@@ -15,7 +15,11 @@ export function declaresTasks(caps: Capabilities | undefined): boolean {
 }
 
 export function missingExtension(what: string): McpError {
-  return new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension`, {
-    requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-  });
+  return new McpError(
+    ErrorCode.MissingRequiredClientCapability,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension`,
+    {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+  );
 }

@@ -29,11 +29,18 @@ export interface TaskInfo {
 }
 
 function bad(method: string, path: string, message: string, value: unknown): InvalidResultError {
-  return new InvalidResultError(method, [{ instancePath: path, schemaPath: "", keyword: "type", params: {}, message }], value);
+  return new InvalidResultError(
+    method,
+    [{ instancePath: path, schemaPath: "", keyword: "type", params: {}, message }],
+    value,
+  );
 }
 
 /** Where each era keeps a Task's retention and poll interval. */
-const FIELDS = { legacy: { ttl: "ttl", poll: "pollInterval" }, modern: { ttl: "ttlMs", poll: "pollIntervalMs" } } as const;
+const FIELDS = {
+  legacy: { ttl: "ttl", poll: "pollInterval" },
+  modern: { ttl: "ttlMs", poll: "pollIntervalMs" },
+} as const;
 
 /**
  * A wire Task as TaskInfo: flat in both eras, `ttl` / `pollInterval` in 2025-11-25 and `ttlMs` /
@@ -42,8 +49,10 @@ const FIELDS = { legacy: { ttl: "ttl", poll: "pollInterval" }, modern: { ttl: "t
 export function taskInfo(method: string, t: unknown, era: keyof typeof FIELDS): TaskInfo {
   if (typeof t !== "object" || t === null) throw bad(method, "", "a Task must be an object", t);
   const o = t as { [key: string]: unknown };
-  if (typeof o.taskId !== "string" || o.taskId === "") throw bad(method, "/taskId", "a Task must carry a taskId string", t);
-  if (typeof o.status !== "string" || !STATUSES.has(o.status)) throw bad(method, "/status", `unknown task status ${describe(o.status)}`, t);
+  if (typeof o.taskId !== "string" || o.taskId === "")
+    throw bad(method, "/taskId", "a Task must carry a taskId string", t);
+  if (typeof o.status !== "string" || !STATUSES.has(o.status))
+    throw bad(method, "/status", `unknown task status ${describe(o.status)}`, t);
   const ttl = o[FIELDS[era].ttl];
   const poll = o[FIELDS[era].poll];
   return {
@@ -109,11 +118,16 @@ function pause(ms: number, taskId: string, src: StatusSource): Promise<TaskInfo 
  * Yields the task each time its status or message changes, until `until` holds (or the task is
  * terminal). Polls; pushed statuses shorten waits. Bounded by the task's ttl (or MAX_WAIT_MS).
  */
-export async function* statusChanges(first: TaskInfo, src: StatusSource, until: (t: TaskInfo) => boolean = () => false): AsyncGenerator<TaskInfo> {
+export async function* statusChanges(
+  first: TaskInfo,
+  src: StatusSource,
+  until: (t: TaskInfo) => boolean = () => false,
+): AsyncGenerator<TaskInfo> {
   let t = first;
   let last = "";
   let wait = pollDelay(t.pollIntervalMs, src.poll);
-  const deadline = Date.now() + Math.min(typeof t.ttlMs === "number" && t.ttlMs > 0 ? t.ttlMs : MAX_WAIT_MS, MAX_WAIT_MS);
+  const deadline =
+    Date.now() + Math.min(typeof t.ttlMs === "number" && t.ttlMs > 0 ? t.ttlMs : MAX_WAIT_MS, MAX_WAIT_MS);
   for (;;) {
     const key = `${t.status}\u0000${t.statusMessage ?? ""}`;
     if (key !== last) {
@@ -121,7 +135,10 @@ export async function* statusChanges(first: TaskInfo, src: StatusSource, until: 
       yield t;
     }
     if (TERMINAL.has(t.status) || until(t)) return;
-    if (Date.now() + wait > deadline) throw new McpError(ErrorCode.InternalError, `Task ${t.taskId} did not finish within its ttl`, { taskId: t.taskId });
+    if (Date.now() + wait > deadline)
+      throw new McpError(ErrorCode.InternalError, `Task ${t.taskId} did not finish within its ttl`, {
+        taskId: t.taskId,
+      });
     t = (await pause(wait, t.taskId, src)) ?? (await src.get(t.taskId));
     wait = pollDelay(t.pollIntervalMs, src.poll, wait);
   }

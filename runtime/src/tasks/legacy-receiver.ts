@@ -36,7 +36,8 @@ function wireTask(t: TaskRecord): Result {
   };
 }
 
-const unknownTask = (id: unknown) => new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${describe(id)}`);
+const unknownTask = (id: unknown) =>
+  new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${describe(id)}`);
 
 export class LegacyTaskReceiver {
   private readonly store: TaskStore;
@@ -59,10 +60,18 @@ export class LegacyTaskReceiver {
     };
   }
 
-  private async start(params: Params, ctx: RequestContext, handler: RequestHandler<any, any>, ttl: unknown): Promise<Result> {
+  private async start(
+    params: Params,
+    ctx: RequestContext,
+    handler: RequestHandler<any, any>,
+    ttl: unknown,
+  ): Promise<Result> {
     let record: TaskRecord;
     try {
-      record = await this.store.create({ ttlMs: typeof ttl === "number" && ttl > 0 ? ttl : undefined, pollIntervalMs: POLL_INTERVAL_MS });
+      record = await this.store.create({
+        ttlMs: typeof ttl === "number" && ttl > 0 ? ttl : undefined,
+        pollIntervalMs: POLL_INTERVAL_MS,
+      });
     } catch (e) {
       if (e instanceof TaskLimitError) throw new McpError(ErrorCode.InternalError, e.message);
       throw e;
@@ -86,8 +95,13 @@ export class LegacyTaskReceiver {
         const result = (await handler({ ...rest, _meta: meta }, taskCtx)) as Result;
         change = { status: "completed", result };
       } catch (e) {
-        const err = e instanceof McpError ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
-        change = { status: "failed", statusMessage: err.message, error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) } };
+        const err =
+          e instanceof McpError ? e : new McpError(ErrorCode.InternalError, e instanceof Error ? e.message : String(e));
+        change = {
+          status: "failed",
+          statusMessage: err.message,
+          error: { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) },
+        };
       }
       await this.changed(taskId, await this.store.update(taskId, change));
     })();
@@ -130,27 +144,44 @@ export class LegacyTaskReceiver {
           t = await this.find(p);
         }
         const related = { [RELATED_TASK]: { taskId: t.taskId } };
-        if (t.status === "completed" && t.result !== undefined) return { ...t.result, _meta: { ...(t.result._meta as Params | undefined), ...related } };
-        if (t.status === "failed" && t.error !== undefined) throw new McpError(t.error.code, t.error.message, t.error.data);
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: task ${describe(t.taskId)} was ${t.status} and has no result`);
+        if (t.status === "completed" && t.result !== undefined)
+          return { ...t.result, _meta: { ...(t.result._meta as Params | undefined), ...related } };
+        if (t.status === "failed" && t.error !== undefined)
+          throw new McpError(t.error.code, t.error.message, t.error.data);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Invalid params: task ${describe(t.taskId)} was ${t.status} and has no result`,
+        );
       },
       "tasks/list": async (p: Params | undefined) => {
         const cursor = p?.cursor;
-        if (cursor !== undefined && typeof cursor !== "string") throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor must be a string");
+        if (cursor !== undefined && typeof cursor !== "string")
+          throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor must be a string");
         let page: Awaited<ReturnType<TaskStore["list"]>>;
         try {
           page = await this.store.list(undefined, cursor, PAGE);
         } catch (e) {
-          if (e instanceof RangeError) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${describe(cursor)}`);
+          if (e instanceof RangeError)
+            throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown cursor ${describe(cursor)}`);
           throw e;
         }
-        return { tasks: page.tasks.map(wireTask), ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) };
+        return {
+          tasks: page.tasks.map(wireTask),
+          ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}),
+        };
       },
       "tasks/cancel": async (p: Params) => {
         const t = await this.find(p);
-        if (TERMINAL.has(t.status)) throw new McpError(ErrorCode.InvalidParams, `Invalid params: task ${describe(t.taskId)} is already ${t.status}`);
+        if (TERMINAL.has(t.status))
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid params: task ${describe(t.taskId)} is already ${t.status}`,
+          );
         const run = this.runs.get(t.taskId);
-        const after = await this.store.update(t.taskId, { status: "cancelled", statusMessage: "cancelled by the server" });
+        const after = await this.store.update(t.taskId, {
+          status: "cancelled",
+          statusMessage: "cancelled by the server",
+        });
         run?.abort.abort(new McpError(ErrorCode.InternalError, "task cancelled"));
         await this.changed(t.taskId, after);
         return wireTask(after ?? t);

@@ -48,14 +48,24 @@ export function callMaybeTask(
 ): Promise<Result> {
   const asked = params.task !== undefined && params.task !== null;
   if (asked && support === "forbidden") {
-    throw new McpError(ErrorCode.MethodNotFound, `Method not found: tool ${JSON.stringify(tool)} cannot run as a task (execution.taskSupport "forbidden"); call it without params.task`, { tool, taskSupport: support });
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: tool ${JSON.stringify(tool)} cannot run as a task (execution.taskSupport "forbidden"); call it without params.task`,
+      { tool, taskSupport: support },
+    );
   }
   if (!asked && support === "required") {
-    throw new McpError(ErrorCode.MethodNotFound, `Method not found: tool ${JSON.stringify(tool)} runs only as a task (execution.taskSupport "required"); call it with params.task`, { tool, taskSupport: support });
+    throw new McpError(
+      ErrorCode.MethodNotFound,
+      `Method not found: tool ${JSON.stringify(tool)} runs only as a task (execution.taskSupport "required"); call it with params.task`,
+      { tool, taskSupport: support },
+    );
   }
   if (!asked) return direct();
   if (typeof params.task !== "object" || Array.isArray(params.task)) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params: task must be an object ({ ttl? })", { pointer: "/params/task" });
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: task must be an object ({ ttl? })", {
+      pointer: "/params/task",
+    });
   }
   const owner = taskOwner(conn, rc);
   const session = conn.session;

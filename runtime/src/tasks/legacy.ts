@@ -13,7 +13,18 @@ import { ErrorCode } from "../jsonrpc.js";
 import { ConnectionClosedError, McpError } from "../errors.js";
 import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "../session/types.js";
 import { TERMINAL, type TaskChange, type TaskRecord, type TaskStore } from "./store.js";
-import { afterRetention, creationError, failureOf, ownerQuota, retentionBounds, serverTtl, taskIdParam, tooManyRunning, unknownTask, type Retention } from "./shared.js";
+import {
+  afterRetention,
+  creationError,
+  failureOf,
+  ownerQuota,
+  retentionBounds,
+  serverTtl,
+  taskIdParam,
+  tooManyRunning,
+  unknownTask,
+  type Retention,
+} from "./shared.js";
 import { OwnerCounts } from "./owner-counts.js";
 import { MAX_RUNNING_TASKS } from "../limits.js";
 import { afterIo } from "../after-io.js";
@@ -72,7 +83,13 @@ interface Run {
 
 /** The 2025-11-25 wire Task: `ttl` and `pollInterval` (the 2026 extension says `ttlMs`, `pollIntervalMs`). */
 export function legacyTask(t: TaskRecord): Result {
-  const out: Result = { taskId: t.taskId, status: t.status, createdAt: t.createdAt, lastUpdatedAt: t.lastUpdatedAt, ttl: t.ttlMs };
+  const out: Result = {
+    taskId: t.taskId,
+    status: t.status,
+    createdAt: t.createdAt,
+    lastUpdatedAt: t.lastUpdatedAt,
+    ttl: t.ttlMs,
+  };
   if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
   if (t.pollIntervalMs !== undefined) out.pollInterval = t.pollIntervalMs;
   return out;
@@ -86,7 +103,9 @@ function related(params: Params | undefined, taskId: string): Params {
 /** A summary of an `isError` result for the task's statusMessage (its first text block, bounded). */
 function errorSummary(result: Result): string {
   const content = result.content as { type?: string; text?: string }[] | undefined;
-  const text = Array.isArray(content) ? content.find((c) => c?.type === "text" && typeof c.text === "string")?.text : undefined;
+  const text = Array.isArray(content)
+    ? content.find((c) => c?.type === "text" && typeof c.text === "string")?.text
+    : undefined;
   return text === undefined ? "the tool reported an error" : text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
@@ -103,7 +122,12 @@ export class LegacyTasks {
   constructor(private readonly options: LegacyTasksOptions) {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.maxRunning = options.maxRunning ?? MAX_RUNNING_TASKS;
-    this.maxRunningPerOwner = ownerQuota("LegacyTasks", "maxRunningPerOwner", this.maxRunning, options.maxRunningPerOwner);
+    this.maxRunningPerOwner = ownerQuota(
+      "LegacyTasks",
+      "maxRunningPerOwner",
+      this.maxRunning,
+      options.maxRunningPerOwner,
+    );
     this.retention = retentionBounds("LegacyTasks", options);
     this.pageSize = options.pageSize ?? 50;
   }
@@ -120,17 +144,26 @@ export class LegacyTasks {
   async call(params: Params, rc: RequestContext, origin: TaskOrigin, body: TaskBody): Promise<Result> {
     const ttl = (params.task as { ttl?: unknown }).ttl;
     if (ttl !== undefined && !(Number.isSafeInteger(ttl) && (ttl as number) >= 0)) {
-      throw new McpError(ErrorCode.InvalidParams, "Invalid params: task.ttl must be a non-negative integer (milliseconds)", { pointer: "/params/task/ttl" });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid params: task.ttl must be a non-negative integer (milliseconds)",
+        { pointer: "/params/task/ttl" },
+      );
     }
     if (this.running.size >= this.maxRunning) throw tooManyRunning(this.maxRunning);
     const owner = origin.owner;
-    if (this.owners.get(owner) >= this.maxRunningPerOwner) throw tooManyRunning(this.maxRunningPerOwner, "maxRunningPerOwner");
+    if (this.owners.get(owner) >= this.maxRunningPerOwner)
+      throw tooManyRunning(this.maxRunningPerOwner, "maxRunningPerOwner");
     const ttlMs = serverTtl(ttl as number | undefined, this.retention);
     // Counted before the store answers, so concurrent calls of one owner cannot all pass the check.
     this.owners.add(owner);
     let t: TaskRecord;
     try {
-      t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ttlMs !== undefined ? { ttlMs } : {}), ...(owner !== undefined ? { owner } : {}) });
+      t = await this.options.store.create({
+        pollIntervalMs: this.pollIntervalMs,
+        ...(ttlMs !== undefined ? { ttlMs } : {}),
+        ...(owner !== undefined ? { owner } : {}),
+      });
     } catch (e) {
       this.owners.remove(owner);
       throw creationError(e);
@@ -175,13 +208,21 @@ export class LegacyTasks {
     }
     if (t.error !== undefined) throw new McpError(t.error.code, t.error.message, t.error.data);
     // Cancelled (or stopped without an outcome): the original request has no result to give.
-    throw new McpError(ErrorCode.InternalError, `Internal error: task ${JSON.stringify(id)} was ${t.status} before it produced a result`, { taskId: id, status: t.status });
+    throw new McpError(
+      ErrorCode.InternalError,
+      `Internal error: task ${JSON.stringify(id)} was ${t.status} before it produced a result`,
+      { taskId: id, status: t.status },
+    );
   }
 
   async list(params: Params | undefined, owner: string | undefined): Promise<Result> {
     const cursor = params?.cursor;
     if (cursor !== undefined && (typeof cursor !== "string" || cursor.length > 256)) {
-      throw new McpError(ErrorCode.InvalidParams, "Invalid params: cursor must be a string from an earlier tasks/list", { pointer: "/params/cursor" });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid params: cursor must be a string from an earlier tasks/list",
+        { pointer: "/params/cursor" },
+      );
     }
     const tasks: Result[] = [];
     let next = cursor as string | undefined;
@@ -192,7 +233,12 @@ export class LegacyTasks {
       try {
         page = await this.options.store.list(owner, next, this.pageSize - tasks.length);
       } catch (e) {
-        if (e instanceof RangeError) throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tasks/list cursor ${JSON.stringify(cursor)}`, { pointer: "/params/cursor" });
+        if (e instanceof RangeError)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid params: unknown tasks/list cursor ${JSON.stringify(cursor)}`,
+            { pointer: "/params/cursor" },
+          );
         throw e;
       }
       for (const t of page.tasks) if (owner !== undefined && t.owner === owner) tasks.push(legacyTask(t));
@@ -205,12 +251,25 @@ export class LegacyTasks {
   async cancel(params: Params | undefined, owner: string | undefined): Promise<Result> {
     const id = taskIdParam(params);
     const t = await this.find(id, owner);
-    const terminal = () => new McpError(ErrorCode.InvalidParams, `Invalid params: task ${JSON.stringify(id)} is already ${t.status} and cannot be cancelled`, { taskId: id, status: t.status });
+    const terminal = () =>
+      new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: task ${JSON.stringify(id)} is already ${t.status} and cannot be cancelled`,
+        { taskId: id, status: t.status },
+      );
     if (TERMINAL.has(t.status)) throw terminal();
-    const after = await this.options.store.update(id, { status: "cancelled", statusMessage: "cancelled by the client" });
+    const after = await this.options.store.update(id, {
+      status: "cancelled",
+      statusMessage: "cancelled by the client",
+    });
     if (after === undefined) throw unknownTask(id);
     // The handler finished first: the store kept its outcome.
-    if (after.status !== "cancelled") throw new McpError(ErrorCode.InvalidParams, `Invalid params: task ${JSON.stringify(id)} is already ${after.status} and cannot be cancelled`, { taskId: id, status: after.status });
+    if (after.status !== "cancelled")
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: task ${JSON.stringify(id)} is already ${after.status} and cannot be cancelled`,
+        { taskId: id, status: after.status },
+      );
     const run = this.running.get(id);
     this.stop(id, new Error("task cancelled"));
     if (run !== undefined) this.announce(run.origin, after);
@@ -228,7 +287,8 @@ export class LegacyTasks {
    * tasks from the store, so nothing keeps counting them against anyone.
    */
   async release(owner: string): Promise<void> {
-    for (const [id, run] of this.running) if (run.origin.owner === owner) this.stop(id, new Error("the task's connection closed"));
+    for (const [id, run] of this.running)
+      if (run.origin.owner === owner) this.stop(id, new Error("the task's connection closed"));
     await this.options.store.release?.(owner);
   }
 
@@ -320,7 +380,13 @@ export class LegacyTasks {
     try {
       if ("result" in outcome) {
         const failed = outcome.result.isError === true;
-        await this.change(id, run, failed ? { status: "failed", result: outcome.result, statusMessage: errorSummary(outcome.result) } : { status: "completed", result: outcome.result });
+        await this.change(
+          id,
+          run,
+          failed
+            ? { status: "failed", result: outcome.result, statusMessage: errorSummary(outcome.result) }
+            : { status: "completed", result: outcome.result },
+        );
       } else {
         const error = failureOf(outcome.error, this.options.report);
         await this.change(id, run, { status: "failed", error, statusMessage: error.message });
@@ -350,7 +416,11 @@ export class LegacyTasks {
     const token = rc.meta?.progressToken;
     let last = -Infinity;
     return {
-      requestId: rc.requestId, method: rc.method, meta: rc.meta, signal, transportContext: rc.transportContext,
+      requestId: rc.requestId,
+      method: rc.method,
+      meta: rc.meta,
+      signal,
+      transportContext: rc.transportContext,
       get cancelled() {
         return signal.aborted;
       },
@@ -367,11 +437,18 @@ export class LegacyTasks {
         if (signal.aborted) return;
         await run.origin.notify(method, related(params, id));
       },
-      sendRequest: <R extends Result = Result>(method: string, params?: Params, options?: RequestOptions) => this.ask<R>(id, run, method, related(params, id), options),
+      sendRequest: <R extends Result = Result>(method: string, params?: Params, options?: RequestOptions) =>
+        this.ask<R>(id, run, method, related(params, id), options),
     };
   }
 
-  private async ask<R extends Result>(id: string, run: Run, method: string, params: Params, options: RequestOptions | undefined): Promise<R> {
+  private async ask<R extends Result>(
+    id: string,
+    run: Run,
+    method: string,
+    params: Params,
+    options: RequestOptions | undefined,
+  ): Promise<R> {
     const signal = run.controller.signal;
     run.asking++;
     try {
@@ -387,7 +464,8 @@ export class LegacyTasks {
       }
     } finally {
       run.asking--;
-      if (run.asking === 0 && !signal.aborted) await this.change(id, run, { status: "working" }).catch((e: Error) => this.options.report(e));
+      if (run.asking === 0 && !signal.aborted)
+        await this.change(id, run, { status: "working" }).catch((e: Error) => this.options.report(e));
     }
   }
 }

@@ -20,7 +20,19 @@ import { TASKS_EXTENSION } from "../lifecycle/modern/wire.js";
 import { declaresTasks, missingExtension } from "./extension.js";
 import { TERMINAL, type TaskRecord, type TaskStore } from "./store.js";
 import type * as Wire from "../wire/legacy.js";
-import { afterRetention, creationError, failureOf, ownerQuota, principalOf as ownerOf, retentionBounds, serverTtl, taskIdParam as taskId, tooManyRunning, unknownTask, type Retention } from "./shared.js";
+import {
+  afterRetention,
+  creationError,
+  failureOf,
+  ownerQuota,
+  principalOf as ownerOf,
+  retentionBounds,
+  serverTtl,
+  taskIdParam as taskId,
+  tooManyRunning,
+  unknownTask,
+  type Retention,
+} from "./shared.js";
 import { OwnerCounts } from "./owner-counts.js";
 import { MAX_RUNNING_TASKS } from "../limits.js";
 
@@ -80,7 +92,11 @@ export interface TaskRunContext {
 }
 
 /** Makes the context of one run of a handler; with `round` undefined the caller sets it right after. */
-export type TaskContextFactory<C extends TaskRunContext> = (rc: RequestContext, identity: RequestIdentity, round: InputRound | undefined) => C;
+export type TaskContextFactory<C extends TaskRunContext> = (
+  rc: RequestContext,
+  identity: RequestIdentity,
+  round: InputRound | undefined,
+) => C;
 
 /** What the server keeps of a task whose handler may still run (never persisted). */
 interface Running<C> {
@@ -99,7 +115,13 @@ interface Running<C> {
 }
 
 function wire(t: TaskRecord): Result {
-  const out: Result = { taskId: t.taskId, status: t.status, createdAt: t.createdAt, lastUpdatedAt: t.lastUpdatedAt, ttlMs: t.ttlMs };
+  const out: Result = {
+    taskId: t.taskId,
+    status: t.status,
+    createdAt: t.createdAt,
+    lastUpdatedAt: t.lastUpdatedAt,
+    ttlMs: t.ttlMs,
+  };
   if (t.statusMessage !== undefined) out.statusMessage = t.statusMessage;
   if (t.pollIntervalMs !== undefined) out.pollIntervalMs = t.pollIntervalMs;
   return out;
@@ -136,7 +158,12 @@ export class TasksExtension<C extends TaskRunContext> {
     this.graceMs = options.graceMs ?? 100;
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.maxRunning = options.maxRunning ?? MAX_RUNNING_TASKS;
-    this.maxRunningPerOwner = ownerQuota("ModernTasks", "maxRunningPerOwner", this.maxRunning, options.maxRunningPerOwner);
+    this.maxRunningPerOwner = ownerQuota(
+      "ModernTasks",
+      "maxRunningPerOwner",
+      this.maxRunning,
+      options.maxRunningPerOwner,
+    );
     this.retention = retentionBounds("ModernTasks", options);
   }
 
@@ -153,10 +180,17 @@ export class TasksExtension<C extends TaskRunContext> {
   call(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>): Promise<Result> {
     const retry = retryInput(this.codec, "tools/call", params);
     // A retry's requestState is verified first (WebCrypto answers asynchronously).
-    return retry instanceof Promise ? retry.then((r) => this.run(params, rc, body, r)) : this.run(params, rc, body, retry);
+    return retry instanceof Promise
+      ? retry.then((r) => this.run(params, rc, body, r))
+      : this.run(params, rc, body, retry);
   }
 
-  private run(params: Params, rc: RequestContext, body: (ctx: C) => Promise<Result>, retry: RetryInput): Promise<Result> {
+  private run(
+    params: Params,
+    rc: RequestContext,
+    body: (ctx: C) => Promise<Result>,
+    retry: RetryInput,
+  ): Promise<Result> {
     const identity = identityOf(rc.meta);
     return new Promise<Result>((resolve, reject) => {
       let settled = false;
@@ -189,8 +223,12 @@ export class TasksExtension<C extends TaskRunContext> {
           // A run already waiting for request-phase input answers InputRequiredResult instead.
           if (settled || round.isBlocked) return undefined;
           const owner = ownerOf(rc);
-          const refusal = this.running.size >= this.maxRunning ? tooManyRunning(this.maxRunning)
-            : this.owners.get(owner) >= this.maxRunningPerOwner ? tooManyRunning(this.maxRunningPerOwner, "maxRunningPerOwner") : undefined;
+          const refusal =
+            this.running.size >= this.maxRunning
+              ? tooManyRunning(this.maxRunning)
+              : this.owners.get(owner) >= this.maxRunningPerOwner
+                ? tooManyRunning(this.maxRunningPerOwner, "maxRunningPerOwner")
+                : undefined;
           if (refusal !== undefined) {
             ctx.abandon();
             settle(() => reject(refusal));
@@ -210,11 +248,16 @@ export class TasksExtension<C extends TaskRunContext> {
           ctx.onStatus = (m) => this.statusMessage(id, controller.signal, m);
           try {
             const ttlMs = serverTtl(undefined, this.retention);
-            const t = await this.options.store.create({ pollIntervalMs: this.pollIntervalMs, ...(ttlMs !== undefined ? { ttlMs } : {}), ...(owner !== undefined ? { owner } : {}) });
+            const t = await this.options.store.create({
+              pollIntervalMs: this.pollIntervalMs,
+              ...(ttlMs !== undefined ? { ttlMs } : {}),
+              ...(owner !== undefined ? { owner } : {}),
+            });
             id = t.taskId;
             this.running.set(t.taskId, entry);
             // The run never outlives its task's retention (an unanswered input_required would otherwise hold it).
-            if (t.ttlMs !== null) entry.expiry = afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
+            if (t.ttlMs !== null)
+              entry.expiry = afterRetention(t.ttlMs, () => this.stop(t.taskId, new Error("task expired")));
             settle(() => resolve({ ...wire(t), resultType: "task" }));
             return t.taskId;
           } catch (e) {
@@ -252,7 +295,9 @@ export class TasksExtension<C extends TaskRunContext> {
           // A task-phase run abandoned for input is over; its task waits in input_required.
           if (detached) {
             try {
-              return ctx.round.isBlocked && !(e instanceof McpError) ? undefined : await this.finish(await detaching!, { error: e });
+              return ctx.round.isBlocked && !(e instanceof McpError)
+                ? undefined
+                : await this.finish(await detaching!, { error: e });
             } finally {
               runEnded?.();
             }
@@ -275,7 +320,11 @@ export class TasksExtension<C extends TaskRunContext> {
     const id = taskId(params);
     const responses = params?.inputResponses;
     if (typeof responses !== "object" || responses === null || Array.isArray(responses)) {
-      throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        "Invalid params: inputResponses must be an object keyed by input request key",
+        { pointer: "/params/inputResponses" },
+      );
     }
     const t = await this.find(id, rc);
     // Unknown, answered or superseded keys are ignored (the update is eventually consistent).
@@ -391,13 +440,23 @@ export class TasksExtension<C extends TaskRunContext> {
   /** The task's stand-in for the answered request: its own signal, and no notifications. */
   private taskContext(rc: RequestContext, signal: AbortSignal): RequestContext {
     return {
-      requestId: rc.requestId, method: rc.method, meta: rc.meta, signal, transportContext: rc.transportContext,
+      requestId: rc.requestId,
+      method: rc.method,
+      meta: rc.meta,
+      signal,
+      transportContext: rc.transportContext,
       get cancelled() {
         return signal.aborted;
       },
       sendProgress: async () => {},
       sendNotification: async () => {},
-      sendRequest: () => Promise.reject(new McpError(ErrorCode.InternalError, "Internal error: a task asks for input through inputRequests, not requests")),
+      sendRequest: () =>
+        Promise.reject(
+          new McpError(
+            ErrorCode.InternalError,
+            "Internal error: a task asks for input through inputRequests, not requests",
+          ),
+        ),
     };
   }
 
@@ -408,7 +467,9 @@ export class TasksExtension<C extends TaskRunContext> {
       const taskId = id();
       if (taskId === undefined || entry.controller.signal.aborted) return;
       entry.outstanding = new Map(round.missing);
-      void this.change(taskId, { status: "input_required", inputRequests: Object.fromEntries(round.missing) }).catch((e: Error) => this.options.report(e));
+      void this.change(taskId, { status: "input_required", inputRequests: Object.fromEntries(round.missing) }).catch(
+        (e: Error) => this.options.report(e),
+      );
     });
     return round;
   }
@@ -430,7 +491,13 @@ export class TasksExtension<C extends TaskRunContext> {
   }
 }
 
-const TASK_REQUEST = { kind: "request", from: "client", capability: null, paramsRequired: true, resultType: "Result" } as const;
+const TASK_REQUEST = {
+  kind: "request",
+  from: "client",
+  capability: null,
+  paramsRequired: true,
+  resultType: "Result",
+} as const;
 
 /**
  * A 2026-07-28 binding that also knows the extension's methods (the core schema has none of
@@ -443,7 +510,14 @@ export function withTaskMethods(binding: ProtocolBinding): ProtocolBinding {
       "tasks/get": { ...TASK_REQUEST, paramsType: "GetTaskRequestParams" },
       "tasks/update": { ...TASK_REQUEST, paramsType: "UpdateTaskRequestParams" },
       "tasks/cancel": { ...TASK_REQUEST, paramsType: "CancelTaskRequestParams" },
-      "notifications/tasks": { kind: "notification", from: "server", capability: null, paramsRequired: true, paramsType: "DetailedTask", resultType: null },
+      "notifications/tasks": {
+        kind: "notification",
+        from: "server",
+        capability: null,
+        paramsRequired: true,
+        paramsType: "DetailedTask",
+        resultType: null,
+      },
     }),
   });
 }

@@ -17,7 +17,11 @@ export const MAX_TASK_ID_LENGTH = 256;
 export function taskIdParam(params: Params | undefined): string {
   const id = params?.taskId;
   if (typeof id !== "string" || id.length === 0 || id.length > MAX_TASK_ID_LENGTH) {
-    throw new McpError(ErrorCode.InvalidParams, `Invalid params: taskId must be a non-empty string of at most ${MAX_TASK_ID_LENGTH} characters`, { pointer: "/params/taskId" });
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params: taskId must be a non-empty string of at most ${MAX_TASK_ID_LENGTH} characters`,
+      { pointer: "/params/taskId" },
+    );
   }
   return id;
 }
@@ -33,7 +37,9 @@ export function principalOf(rc: RequestContext): string | undefined {
  * and the extension's https://modelcontextprotocol.io/extensions/tasks/overview).
  */
 export function unknownTask(id: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${JSON.stringify(id)}`, { taskId: id });
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: unknown or expired task ${JSON.stringify(id)}`, {
+    taskId: id,
+  });
 }
 
 /**
@@ -44,13 +50,21 @@ export function unknownTask(id: string): McpError {
  */
 export function tooManyRunning(max: number, limit: "maxRunning" | "maxRunningPerOwner" = "maxRunning"): McpError {
   const whose = limit === "maxRunning" ? "" : " for one caller";
-  return new McpError(ErrorCode.InternalError, `Internal error: this server runs at most ${max} tasks at once${whose}; retry later`, { limit, max });
+  return new McpError(
+    ErrorCode.InternalError,
+    `Internal error: this server runs at most ${max} tasks at once${whose}; retry later`,
+    { limit, max },
+  );
 }
 
 /** A store refusing a creation (TaskLimitError) becomes the same -32603, naming the store's bound; anything else passes through. */
 export function creationError(e: unknown): unknown {
   if (!(e instanceof TaskLimitError)) return e;
-  return new McpError(ErrorCode.InternalError, `Internal error: ${e.message}`, e.max === undefined ? { limit: e.limit } : { limit: e.limit, max: e.max });
+  return new McpError(
+    ErrorCode.InternalError,
+    `Internal error: ${e.message}`,
+    e.max === undefined ? { limit: e.limit } : { limit: e.limit, max: e.max },
+  );
 }
 
 /** The server operator's retention bounds, which hold whatever store is used. */
@@ -63,11 +77,15 @@ export interface Retention {
  * The server's retention bounds from its task options: undefined when it sets neither (the
  * store's own apply alone), else both, the missing one from runtime/src/limits.ts.
  */
-export function retentionBounds(who: string, o: { defaultTtlMs?: number | undefined; maxTtlMs?: number | undefined }): Retention | undefined {
+export function retentionBounds(
+  who: string,
+  o: { defaultTtlMs?: number | undefined; maxTtlMs?: number | undefined },
+): Retention | undefined {
   if (o.defaultTtlMs === undefined && o.maxTtlMs === undefined) return undefined;
   const maxTtlMs = o.maxTtlMs ?? TASK_MAX_TTL_MS;
   const defaultTtlMs = o.defaultTtlMs ?? Math.min(TASK_DEFAULT_TTL_MS, maxTtlMs);
-  if (!(defaultTtlMs >= 1 && maxTtlMs >= defaultTtlMs)) throw new RangeError(`${who}: maxTtlMs >= defaultTtlMs >= 1 are required`);
+  if (!(defaultTtlMs >= 1 && maxTtlMs >= defaultTtlMs))
+    throw new RangeError(`${who}: maxTtlMs >= defaultTtlMs >= 1 are required`);
   return { defaultTtlMs, maxTtlMs };
 }
 
@@ -79,13 +97,15 @@ export function serverTtl(requested: number | undefined, bounds: Retention | und
 /** A per-owner quota from the options, by default a share of the whole (runtime/src/limits.ts). */
 export function ownerQuota(who: string, name: string, total: number, perOwner: number | undefined): number {
   const quota = perOwner ?? ownerShare(total);
-  if (!(total >= 1) || !(quota >= 1 && quota <= total)) throw new RangeError(`${who}: ${name.replace("PerOwner", "")} >= ${name} >= 1 is required`);
+  if (!(total >= 1) || !(quota >= 1 && quota <= total))
+    throw new RangeError(`${who}: ${name.replace("PerOwner", "")} >= ${name} >= 1 is required`);
   return quota;
 }
 
 /** A handler's failure as the JSON-RPC error its task records: McpErrors as they are, anything else -32603 (and reported). */
 export function failureOf(e: unknown, report: (e: Error) => void): { code: number; message: string; data?: unknown } {
-  if (e instanceof McpError) return { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
+  if (e instanceof McpError)
+    return { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) };
   report(e instanceof Error ? e : new Error(String(e)));
   return { code: ErrorCode.InternalError, message: "Internal error" };
 }

@@ -16,7 +16,13 @@ import { OwnerCounts, ownerShare } from "./owner-counts.js";
 export type TaskStatus = Wire.TaskStatus;
 
 /** Every status a task can have; what a peer sends is checked against it. */
-export const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(["working", "input_required", "completed", "failed", "cancelled"]);
+export const STATUSES: ReadonlySet<string> = new Set<TaskStatus>([
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "cancelled",
+]);
 
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
 
@@ -53,7 +59,11 @@ export interface TaskStore {
   /** Apply `change` unless the task is terminal (then it is returned unchanged); undefined when gone. */
   update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   /** Tasks visible to `owner`, oldest first, after `cursor` (a task id); at most `limit`. */
-  list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }>;
+  list(
+    owner: string | undefined,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ tasks: TaskRecord[]; nextCursor?: string }>;
   /**
    * Move a task visible to `owner` to `cancelled` in one step unless it is already terminal (then
    * it is returned unchanged); undefined when unknown, expired or someone else's.
@@ -75,7 +85,9 @@ export interface TaskStore {
  * never more than the cap, at least 1 ms (shared by every store so they answer alike).
  */
 export function grantTtl(requested: number | null | undefined, defaultTtlMs: number, maxTtlMs: number): number {
-  return Math.floor(Math.min(requested === undefined ? defaultTtlMs : requested === null ? maxTtlMs : Math.max(1, requested), maxTtlMs));
+  return Math.floor(
+    Math.min(requested === undefined ? defaultTtlMs : requested === null ? maxTtlMs : Math.max(1, requested), maxTtlMs),
+  );
 }
 
 /** 128 random bits: ids act as bearer handles when there is no owner to check. */
@@ -103,18 +115,39 @@ export class TaskLimitError extends Error {
 
 /** The refusals both built-in stores give, worded alike. */
 export function storeFull(max: number): TaskLimitError {
-  return new TaskLimitError(`too many tasks: this server holds at most ${max} at once; retry after some finish and expire`, "maxTasks", max);
+  return new TaskLimitError(
+    `too many tasks: this server holds at most ${max} at once; retry after some finish and expire`,
+    "maxTasks",
+    max,
+  );
 }
 
 export function ownerFull(max: number): TaskLimitError {
-  return new TaskLimitError(`too many tasks for one caller: this server holds at most ${max} of one caller's tasks at once; retry after some of them expire`, "maxTasksPerOwner", max);
+  return new TaskLimitError(
+    `too many tasks for one caller: this server holds at most ${max} of one caller's tasks at once; retry after some of them expire`,
+    "maxTasksPerOwner",
+    max,
+  );
 }
 
 /** The store bounds both built-in stores take, checked alike; `who` names the store in the error. */
-export function storeBounds(who: string, o: Pick<MemoryTaskStoreOptions, "maxTasks" | "maxTasksPerOwner" | "defaultTtlMs" | "maxTtlMs">) {
+export function storeBounds(
+  who: string,
+  o: Pick<MemoryTaskStoreOptions, "maxTasks" | "maxTasksPerOwner" | "defaultTtlMs" | "maxTtlMs">,
+) {
   const maxTasks = o.maxTasks ?? MAX_TASKS;
-  const bounds = { maxTasks, maxTasksPerOwner: o.maxTasksPerOwner ?? ownerShare(maxTasks), defaultTtlMs: o.defaultTtlMs ?? TASK_DEFAULT_TTL_MS, maxTtlMs: o.maxTtlMs ?? TASK_MAX_TTL_MS };
-  if (!(bounds.maxTasks >= 1) || !(bounds.maxTasksPerOwner >= 1 && bounds.maxTasksPerOwner <= bounds.maxTasks) || !(bounds.defaultTtlMs >= 1) || !(bounds.maxTtlMs >= bounds.defaultTtlMs)) {
+  const bounds = {
+    maxTasks,
+    maxTasksPerOwner: o.maxTasksPerOwner ?? ownerShare(maxTasks),
+    defaultTtlMs: o.defaultTtlMs ?? TASK_DEFAULT_TTL_MS,
+    maxTtlMs: o.maxTtlMs ?? TASK_MAX_TTL_MS,
+  };
+  if (
+    !(bounds.maxTasks >= 1) ||
+    !(bounds.maxTasksPerOwner >= 1 && bounds.maxTasksPerOwner <= bounds.maxTasks) ||
+    !(bounds.defaultTtlMs >= 1) ||
+    !(bounds.maxTtlMs >= bounds.defaultTtlMs)
+  ) {
     throw new RangeError(`${who}: maxTasks >= maxTasksPerOwner >= 1 and maxTtlMs >= defaultTtlMs >= 1 are required`);
   }
   return bounds;
@@ -152,7 +185,12 @@ export class MemoryTaskStore implements TaskStore {
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    ({ maxTasks: this.maxTasks, maxTasksPerOwner: this.maxTasksPerOwner, defaultTtlMs: this.defaultTtlMs, maxTtlMs: this.maxTtlMs } = storeBounds("MemoryTaskStore", options));
+    ({
+      maxTasks: this.maxTasks,
+      maxTasksPerOwner: this.maxTasksPerOwner,
+      defaultTtlMs: this.defaultTtlMs,
+      maxTtlMs: this.maxTtlMs,
+    } = storeBounds("MemoryTaskStore", options));
     this.now = options.now ?? Date.now;
     this.sweepIntervalMs = options.sweepIntervalMs ?? 60_000;
     if (!(this.sweepIntervalMs >= 1)) throw new RangeError("MemoryTaskStore: sweepIntervalMs >= 1 is required");
@@ -196,7 +234,12 @@ export class MemoryTaskStore implements TaskStore {
     const stamp = new Date(now).toISOString();
     const taskId = newTaskId();
     const record = {
-      taskId, status: "working" as const, createdAt: stamp, lastUpdatedAt: stamp, ttlMs, expiresAt: now + ttlMs,
+      taskId,
+      status: "working" as const,
+      createdAt: stamp,
+      lastUpdatedAt: stamp,
+      ttlMs,
+      expiresAt: now + ttlMs,
       ...(init.pollIntervalMs !== undefined ? { pollIntervalMs: init.pollIntervalMs } : {}),
       ...(init.owner !== undefined ? { owner: init.owner } : {}),
     };
@@ -239,7 +282,11 @@ export class MemoryTaskStore implements TaskStore {
     return this.update(taskId, { status: "cancelled", statusMessage });
   }
 
-  async list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
+  async list(
+    owner: string | undefined,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
     this.expire();
     const tasks: TaskRecord[] = [];
     let started = cursor === undefined;

@@ -6,7 +6,8 @@ import { FrameError } from "../framing/frame-error.js";
 import { STDIO_DRAIN_TIMEOUT_MS } from "../limits.js";
 
 /** The event loop's check phase, after the microtasks of the current I/O callback (a timer where there is none). */
-const checkPhase: (f: () => void) => void = typeof setImmediate === "function" ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
+const checkPhase: (f: () => void) => void =
+  typeof setImmediate === "function" ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -99,7 +100,11 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
     if (answering === undefined) return this.endInput();
     // Unref'd: it bounds the wait, it must not be what keeps a process alive.
     const timer = setTimeout(() => {
-      this.onerror?.(new Error(`the input ended and requests were still unanswered after ${this.drainTimeoutMs} ms (drainTimeoutMs); closing without them`));
+      this.onerror?.(
+        new Error(
+          `the input ended and requests were still unanswered after ${this.drainTimeoutMs} ms (drainTimeoutMs); closing without them`,
+        ),
+      );
       this.endInput();
     }, this.drainTimeoutMs);
     timer.unref?.();
@@ -107,10 +112,12 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
       clearTimeout(timer);
       this.endInput();
     };
-    answering.then(() => this.flushed()).then(done, (e: Error) => {
-      this.onerror?.(e);
-      done();
-    });
+    answering
+      .then(() => this.flushed())
+      .then(done, (e: Error) => {
+        this.onerror?.(e);
+        done();
+      });
   };
   private readonly onstreamerror = (error: Error): void => {
     this.onerror?.(error);
@@ -119,7 +126,8 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
   constructor(options: NdjsonStreamOptions = {}) {
     const drain = options.drainTimeoutMs ?? STDIO_DRAIN_TIMEOUT_MS;
     // setTimeout takes at most 2^31-1 ms (and turns more, or NaN, into 1).
-    if (!(drain >= 0 && drain <= 0x7fffffff)) throw new RangeError(`drainTimeoutMs must be 0 to 2147483647 ms, got ${drain}`);
+    if (!(drain >= 0 && drain <= 0x7fffffff))
+      throw new RangeError(`drainTimeoutMs must be 0 to 2147483647 ms, got ${drain}`);
     this.drainTimeoutMs = drain;
     this.decoder = new NdjsonDecoder({
       maxMessageBytes: options.maxMessageBytes,

@@ -43,7 +43,8 @@ export class StdioClientTransport extends NdjsonStreamTransport {
     super({ ...options, maxMessageBytes: options.maxMessageBytes ?? CLIENT_MAX_MESSAGE_BYTES });
     this.options = options;
     // Created up front so callers can listen before start(); fed from the child once spawned.
-    if (options.stderr === "pipe") this.stderrOut = new (nodeBuiltin<typeof import("node:stream")>("node:stream").PassThrough)();
+    if (options.stderr === "pipe")
+      this.stderrOut = new (nodeBuiltin<typeof import("node:stream")>("node:stream").PassThrough)();
   }
 
   /** The child's stderr when `stderr: "pipe"` (null otherwise); readable before start(). */

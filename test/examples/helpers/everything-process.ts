@@ -13,9 +13,13 @@ export interface EverythingProcess {
   stop(ms?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-export function waitExit(child: ChildProcess, ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+export function waitExit(
+  child: ChildProcess,
+  ms: number,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
+    if (child.exitCode !== null || child.signalCode !== null)
+      return resolve({ code: child.exitCode, signal: child.signalCode });
     const t = setTimeout(() => child.kill("SIGKILL"), ms);
     child.once("exit", (code, signal) => {
       clearTimeout(t);

@@ -37,7 +37,9 @@ export function sampleArguments(inputSchema: unknown): { [key: string]: unknown 
   const out: { [key: string]: unknown } = {};
   if (!isSchema(inputSchema) || !isSchema(inputSchema.properties)) return out;
   const props = inputSchema.properties;
-  const required = Array.isArray(inputSchema.required) ? inputSchema.required.filter((r): r is string => typeof r === "string") : [];
+  const required = Array.isArray(inputSchema.required)
+    ? inputSchema.required.filter((r): r is string => typeof r === "string")
+    : [];
   for (const name of required) out[name] = sampleValue(isSchema(props[name]) ? props[name] : {});
   return out;
 }

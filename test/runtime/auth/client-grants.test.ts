@@ -34,16 +34,26 @@ async function call(mcp: ProtectedServer, o: Partial<OAuthClientOptions>): Promi
   const logs: string[] = [];
   const oauth = new OAuthClient({ server: mcp.url, log: (m) => logs.push(m), ...o });
   const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
-  const session = await connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} });
+  const session = await connectClient({
+    transport,
+    bindings: [binding],
+    clientInfo: { name: "t", version: "1" },
+    capabilities: {},
+    handlers: {},
+  });
   cleanup.push(() => session.close());
   await session.request("tools/call", { name: "read", arguments: {} });
   return logs;
 }
 
-const tokenRequests = (log: { path: string; params: Record<string, string> }[]) => log.filter((l) => l.path === "/token");
+const tokenRequests = (log: { path: string; params: Record<string, string> }[]) =>
+  log.filter((l) => l.path === "/token");
 
 test("workload identity: the JWT-bearer grant with the workload's current JWT, the client's id and the resource", async () => {
-  const { as, mcp } = await setup({ grants: [JWT_BEARER], jwtBearer: (a) => (a === "workload-jwt-2" ? "w" : undefined) });
+  const { as, mcp } = await setup({
+    grants: [JWT_BEARER],
+    jwtBearer: (a) => (a === "workload-jwt-2" ? "w" : undefined),
+  });
   let reads = 0;
   await call(mcp, { client: { client_id: "w" }, workloadIdentity: { assertion: () => `workload-jwt-${++reads + 1}` } });
   const [t] = tokenRequests(as.log);
@@ -56,8 +66,15 @@ test("workload identity: the JWT-bearer grant with the workload's current JWT, t
 });
 
 test("workload identity: a refused assertion fails the request at once, without retrying or trying another grant", async () => {
-  const { as, mcp } = await setup({ grants: [JWT_BEARER, "client_credentials"], authMethods: ["client_secret_basic"], jwtBearer: () => undefined });
-  const e = await call(mcp, { client: { client_id: "w", client_secret: "s" }, workloadIdentity: { assertion: () => "expired-jwt" } }).then(
+  const { as, mcp } = await setup({
+    grants: [JWT_BEARER, "client_credentials"],
+    authMethods: ["client_secret_basic"],
+    jwtBearer: () => undefined,
+  });
+  const e = await call(mcp, {
+    client: { client_id: "w", client_secret: "s" },
+    workloadIdentity: { assertion: () => "expired-jwt" },
+  }).then(
     () => undefined,
     (x: unknown) => x as Error,
   );
@@ -71,8 +88,17 @@ test("workload identity: a refused assertion fails the request at once, without 
 
 test("workload identity through the dual-era client: a refused assertion ends the connection, not a fallback that asks again", async () => {
   const { as, mcp } = await setup({ grants: [JWT_BEARER], jwtBearer: () => undefined });
-  const oauth = new OAuthClient({ server: mcp.url, client: { client_id: "w" }, workloadIdentity: { assertion: () => "expired-jwt" } });
-  const e = await connectMcpClient(connectHttp(mcp.url, { auth: oauth }), { bindings: dual, clientInfo: { name: "t", version: "1" }, eraCache: false, timeout: 5000 }).then(
+  const oauth = new OAuthClient({
+    server: mcp.url,
+    client: { client_id: "w" },
+    workloadIdentity: { assertion: () => "expired-jwt" },
+  });
+  const e = await connectMcpClient(connectHttp(mcp.url, { auth: oauth }), {
+    bindings: dual,
+    clientInfo: { name: "t", version: "1" },
+    eraCache: false,
+    timeout: 5000,
+  }).then(
     (c) => (cleanup.push(() => c.close()), undefined),
     (x: unknown) => x as Error,
   );
@@ -90,11 +116,21 @@ async function startIdp(issued = "urn:ietf:params:oauth:token-type:id-jag") {
     req.on("end", () => {
       const params = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString()));
       seen.push({ params, authorization: req.headers.authorization });
-      if (params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange" || params.subject_token !== "alice-id-token") {
+      if (
+        params.grant_type !== "urn:ietf:params:oauth:grant-type:token-exchange" ||
+        params.subject_token !== "alice-id-token"
+      ) {
         res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_grant" }));
         return;
       }
-      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ access_token: `jag-for-${params.audience}`, issued_token_type: issued, token_type: "N_A", expires_in: 300 }));
+      res.writeHead(200, { "content-type": "application/json" }).end(
+        JSON.stringify({
+          access_token: `jag-for-${params.audience}`,
+          issued_token_type: issued,
+          token_type: "N_A",
+          expires_in: 300,
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -142,7 +178,11 @@ test("enterprise-managed: ID token → ID-JAG at the IdP (audience the AS, resou
 
 test("enterprise-managed: an IdP that answers with something else than an ID-JAG is not passed on", async () => {
   const idp = await startIdp("urn:ietf:params:oauth:token-type:access_token");
-  const { as, mcp } = await setup({ grants: [JWT_BEARER], authMethods: ["client_secret_basic"], jwtBearer: () => "mcp-client" });
+  const { as, mcp } = await setup({
+    grants: [JWT_BEARER],
+    authMethods: ["client_secret_basic"],
+    jwtBearer: () => "mcp-client",
+  });
   const e = await call(mcp, {
     client: { client_id: "mcp-client", client_secret: "mcp-secret" },
     enterprise: { tokenEndpoint: idp.tokenEndpoint, clientId: "idp-client", idToken: () => "alice-id-token" },

@@ -5,7 +5,14 @@ import * as assert from "uvu/assert";
 import type { ClientSession } from "@mcpgen/runtime";
 import { connectClient } from "@mcpgen/runtime/internal";
 import { StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
-import { OAuthClient, OAuthFlowError, InMemoryOAuthStore, InvalidTokenError, type AuthorizationUserAgent, type OAuthClientOptions } from "@mcpgen/runtime/auth";
+import {
+  OAuthClient,
+  OAuthFlowError,
+  InMemoryOAuthStore,
+  InvalidTokenError,
+  type AuthorizationUserAgent,
+  type OAuthClientOptions,
+} from "@mcpgen/runtime/auth";
 import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 import { startAs, startProtected, type FakeAs, type ProtectedServer } from "./fake-as.js";
 
@@ -33,11 +40,20 @@ async function setup(b: Parameters<typeof startAs>[0] = {}, guard: Parameters<ty
   return { as, mcp, box };
 }
 
-async function connect(mcp: ProtectedServer, o: Partial<OAuthClientOptions> = {}): Promise<{ session: ClientSession; oauth: OAuthClient; logs: string[] }> {
+async function connect(
+  mcp: ProtectedServer,
+  o: Partial<OAuthClientOptions> = {},
+): Promise<{ session: ClientSession; oauth: OAuthClient; logs: string[] }> {
   const logs: string[] = [];
   const oauth = new OAuthClient({ server: mcp.url, userAgent: headless, log: (m) => logs.push(m), ...o });
   const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
-  const session = await connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} });
+  const session = await connectClient({
+    transport,
+    bindings: [binding],
+    clientInfo: { name: "t", version: "1" },
+    capabilities: {},
+    handlers: {},
+  });
   cleanup.push(() => session.close());
   return { session, oauth, logs };
 }
@@ -88,10 +104,27 @@ test("a server that keeps answering 403 gets at most 3 authorizations per reques
 });
 
 test("a server that refuses the token just issued: one authorization, then a typed error with the server's reason", async () => {
-  const { as, mcp } = await setup({}, { verifier: { verify: async () => { throw new InvalidTokenError("token revoked"); } } });
+  const { as, mcp } = await setup(
+    {},
+    {
+      verifier: {
+        verify: async () => {
+          throw new InvalidTokenError("token revoked");
+        },
+      },
+    },
+  );
   const oauth = new OAuthClient({ server: mcp.url, userAgent: headless });
   const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
-  const e = await rejected(connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} }));
+  const e = await rejected(
+    connectClient({
+      transport,
+      bindings: [binding],
+      clientInfo: { name: "t", version: "1" },
+      capabilities: {},
+      handlers: {},
+    }),
+  );
   await transport.close().catch(() => {});
   assert.instance(e, OAuthFlowError);
   assert.is((e as OAuthFlowError).code, "token");
@@ -100,7 +133,11 @@ test("a server that refuses the token just issued: one authorization, then a typ
 });
 
 test("an expired access token is refreshed without a new authorization; offline_access requested only when listed", async () => {
-  const { as, mcp } = await setup({ expiresIn: 1, refreshTokens: true, scopesSupported: ["offline_access", "mcp:read"] });
+  const { as, mcp } = await setup({
+    expiresIn: 1,
+    refreshTokens: true,
+    scopesSupported: ["offline_access", "mcp:read"],
+  });
   const { session } = await connect(mcp);
   await session.request("tools/call", { name: "read", arguments: {} });
   assert.match(authorizations(as)[0]!.params.scope!, /offline_access/);
@@ -136,18 +173,35 @@ test("the PRM switching authorization servers: tokens dropped, a new registratio
   assert.is(as2.registrations.length, 1);
   assert.not.ok(as2.log.some((l) => l.params.client_id === as.registrations[0]));
   const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
-  const again = await connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} });
+  const again = await connectClient({
+    transport,
+    bindings: [binding],
+    clientInfo: { name: "t", version: "1" },
+    capabilities: {},
+    handlers: {},
+  });
   cleanup.push(() => again.close());
   await again.request("tools/call", { name: "read", arguments: {} });
   assert.is(as2.registrations.length, 1, "the new session uses the new server's token");
 });
 
-async function flowError(b: Parameters<typeof startAs>[0], guard: Parameters<typeof startProtected>[1] = {}): Promise<{ e: OAuthFlowError; as: FakeAs }> {
+async function flowError(
+  b: Parameters<typeof startAs>[0],
+  guard: Parameters<typeof startProtected>[1] = {},
+): Promise<{ e: OAuthFlowError; as: FakeAs }> {
   const { as, mcp } = await setup(b, guard);
   const logs: string[] = [];
   const oauth = new OAuthClient({ server: mcp.url, userAgent: headless, log: (m) => logs.push(m) });
   const transport = new StreamableHttpClientTransport({ url: mcp.url, auth: oauth, openGetStream: false });
-  const e = await rejected(connectClient({ transport, bindings: [binding], clientInfo: { name: "t", version: "1" }, capabilities: {}, handlers: {} }));
+  const e = await rejected(
+    connectClient({
+      transport,
+      bindings: [binding],
+      clientInfo: { name: "t", version: "1" },
+      capabilities: {},
+      handlers: {},
+    }),
+  );
   await transport.close().catch(() => {});
   assert.instance(e, OAuthFlowError, e.message);
   // No code, token or verifier in what a host might log.
@@ -193,7 +247,9 @@ test("the token never goes to another origin", async () => {
 
 test("a non-loopback plain-http authorization party is refused", async () => {
   const oauth = new OAuthClient({ server: "http://mcp.example/mcp", userAgent: headless });
-  const e = await rejected(oauth.challenged({ url: new URL("http://mcp.example/mcp"), status: 401, wwwAuthenticate: "Bearer", attempt: 0 }));
+  const e = await rejected(
+    oauth.challenged({ url: new URL("http://mcp.example/mcp"), status: 401, wwwAuthenticate: "Bearer", attempt: 0 }),
+  );
   assert.instance(e, OAuthFlowError);
   assert.is((e as OAuthFlowError).code, "http");
 });

@@ -13,7 +13,10 @@ function stub(table: Record<string, Answer>) {
     asked.push(url);
     const a = table[url];
     if (a === undefined) return new Response("not found", { status: 404 });
-    return new Response(a.text ?? JSON.stringify(a.json), { status: a.status ?? 200, headers: { "content-type": "application/json" } });
+    return new Response(a.text ?? JSON.stringify(a.json), {
+      status: a.status ?? 200,
+      headers: { "content-type": "application/json" },
+    });
   }) as typeof fetch;
   return { asked, fetchFn };
 }
@@ -45,7 +48,9 @@ async function run(table: Record<string, Answer>, www = "Bearer"): Promise<{ e: 
   const seen: URL[] = [];
   const oauth = new OAuthClient({ server: `${S}/mcp`, userAgent: recordingAgent(seen), fetch: fetchFn });
   let e: Error | undefined;
-  await oauth.challenged({ url: new URL(`${S}/mcp`), status: 401, wwwAuthenticate: www, attempt: 0 }).catch((x: Error) => (e = x));
+  await oauth
+    .challenged({ url: new URL(`${S}/mcp`), status: 401, wwwAuthenticate: www, attempt: 0 })
+    .catch((x: Error) => (e = x));
   return { e: e!, asked, seen };
 }
 
@@ -83,12 +88,20 @@ test("malformed PRM and AS metadata are refused with what was wrong", async () =
   assert.is(code(r.e), "resource_metadata");
   assert.match(r.e.message, /not JSON/);
   const good = { [prm]: { json: { resource: `${S}/mcp`, authorization_servers: [AS] } } };
-  r = await run({ ...good, [`${AS}/.well-known/oauth-authorization-server`]: { json: asMeta(AS, { token_endpoint: 42 }) } });
+  r = await run({
+    ...good,
+    [`${AS}/.well-known/oauth-authorization-server`]: { json: asMeta(AS, { token_endpoint: 42 }) },
+  });
   assert.is(code(r.e), "server_metadata");
   assert.match(r.e.message, /"token_endpoint" is not a URL/);
   r = await run({ ...good, [`${AS}/.well-known/oauth-authorization-server`]: { json: asMeta(`${AS}/`) } });
   assert.is(code(r.e), "server_metadata", "issuer differs by a trailing slash: exact comparison");
-  r = await run({ ...good, [`${AS}/.well-known/oauth-authorization-server`]: { json: asMeta(AS, { code_challenge_methods_supported: ["plain"] }) } });
+  r = await run({
+    ...good,
+    [`${AS}/.well-known/oauth-authorization-server`]: {
+      json: asMeta(AS, { code_challenge_methods_supported: ["plain"] }),
+    },
+  });
   assert.is(code(r.e), "unsupported");
   assert.match(r.e.message, /S256/);
   r = await run(good);

@@ -36,7 +36,12 @@ export interface ProofClaims {
 /** A proof signed by `key` (the header's `jwk` is `key`'s unless `headerJwk` says otherwise). */
 export function proof(key: ProofKey, claims: ProofClaims, header: Record<string, unknown> = {}): string {
   const { token, ...rest } = claims;
-  const payload = { jti: randomUUID(), iat: Math.floor(Date.now() / 1000), ...(token !== undefined ? { ath: createHash("sha256").update(token).digest("base64url") } : {}), ...rest };
+  const payload = {
+    jti: randomUUID(),
+    iat: Math.floor(Date.now() / 1000),
+    ...(token !== undefined ? { ath: createHash("sha256").update(token).digest("base64url") } : {}),
+    ...rest,
+  };
   const input = `${b64({ typ: "dpop+jwt", alg: "ES256", jwk: key.jwk, ...header })}.${b64(payload)}`;
   return `${input}.${sign("sha256", Buffer.from(input), { key: key.privateKey, dsaEncoding: "ieee-p1363" }).toString("base64url")}`;
 }

@@ -7,7 +7,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Transport } from "@mcpgen/runtime";
 import { createServerSession, type ServerOptions } from "@mcpgen/runtime/internal";
 import { createStreamableHttpServer, type StreamableHttpServer } from "@mcpgen/runtime/http";
-import { createResourceServer, InvalidTokenError, type AuthInfo, type ResourceServerOptions } from "@mcpgen/runtime/auth";
+import {
+  createResourceServer,
+  InvalidTokenError,
+  type AuthInfo,
+  type ResourceServerOptions,
+} from "@mcpgen/runtime/auth";
 import { binding } from "@mcpgen/runtime/protocol/2025-11-25";
 
 export interface AsBehaviour {
@@ -48,7 +53,10 @@ export interface FakeAs {
 const b64url = (b: Buffer): string => b.toString("base64url");
 
 /** Access tokens every fake AS issued, for the shared verifier. */
-export const issued = new Map<string, { scopes: string[]; resource: string | undefined; exp: number; issuer: string; client: string }>();
+export const issued = new Map<
+  string,
+  { scopes: string[]; resource: string | undefined; exp: number; issuer: string; client: string }
+>();
 
 export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
   const codes = new Map<string, { challenge: string; scopes: string[]; resource?: string; client: string }>();
@@ -60,7 +68,12 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
     const at = `at-${b64url(randomBytes(12))}`;
     const expiresIn = behaviour.expiresIn ?? 3600;
     issued.set(at, { scopes, resource, exp: Date.now() + expiresIn * 1000, issuer: url, client });
-    const out: Record<string, unknown> = { access_token: at, token_type: "Bearer", expires_in: expiresIn, scope: scopes.join(" ") };
+    const out: Record<string, unknown> = {
+      access_token: at,
+      token_type: "Bearer",
+      expires_in: expiresIn,
+      scope: scopes.join(" "),
+    };
     if (behaviour.refreshTokens) {
       const rt = `rt-${b64url(randomBytes(12))}`;
       refresh.set(rt, { scopes, resource, client });
@@ -74,7 +87,8 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = Buffer.concat(chunks).toString("utf8");
-    const json = (status: number, v: unknown): void => void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
+    const json = (status: number, v: unknown): void =>
+      void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
     const params = Object.fromEntries(req.method === "GET" ? u.searchParams : new URLSearchParams(body));
     log.push({ path: u.pathname, params, authorization: req.headers.authorization });
     if (u.pathname === "/.well-known/oauth-authorization-server") {
@@ -103,11 +117,17 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
       if (behaviour.authorizeDelayMs) await new Promise((r) => setTimeout(r, behaviour.authorizeDelayMs));
       const scopes = (params.scope ?? "").split(" ").filter((s) => s !== "" && !(behaviour.withhold ?? []).includes(s));
       const code = `code-${b64url(randomBytes(8))}`;
-      codes.set(code, { challenge: params.code_challenge!, scopes, resource: params.resource, client: params.client_id! });
+      codes.set(code, {
+        challenge: params.code_challenge!,
+        scopes,
+        resource: params.resource,
+        client: params.client_id!,
+      });
       const to = new URL(params.redirect_uri!);
       to.searchParams.set("code", code);
       to.searchParams.set("state", params.state!);
-      if (behaviour.iss !== "omit") to.searchParams.set("iss", behaviour.iss === "wrong" ? "https://evil.example" : url);
+      if (behaviour.iss !== "omit")
+        to.searchParams.set("iss", behaviour.iss === "wrong" ? "https://evil.example" : url);
       res.writeHead(302, { location: to.href }).end();
       return;
     }
@@ -115,7 +135,15 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
       if (params.grant_type === "authorization_code") {
         const c = codes.get(params.code ?? "");
         codes.delete(params.code ?? "");
-        if (!c || b64url(createHash("sha256").update(params.code_verifier ?? "").digest()) !== c.challenge || c.resource !== params.resource) {
+        if (
+          !c ||
+          b64url(
+            createHash("sha256")
+              .update(params.code_verifier ?? "")
+              .digest(),
+          ) !== c.challenge ||
+          c.resource !== params.resource
+        ) {
           return json(400, { error: "invalid_grant" });
         }
         return json(200, token(c.scopes, c.resource, c.client));
@@ -128,7 +156,14 @@ export async function startAs(behaviour: AsBehaviour = {}): Promise<FakeAs> {
       if (params.grant_type === "urn:ietf:params:oauth:grant-type:jwt-bearer" && behaviour.jwtBearer) {
         const client = behaviour.jwtBearer(params.assertion ?? "", req.headers.authorization);
         if (client === undefined) return json(400, { error: "invalid_grant", error_description: "assertion refused" });
-        return json(200, token((params.scope ?? "").split(" ").filter((x) => x !== ""), params.resource, client));
+        return json(
+          200,
+          token(
+            (params.scope ?? "").split(" ").filter((x) => x !== ""),
+            params.resource,
+            client,
+          ),
+        );
       }
       return json(400, { error: "unsupported_grant_type" });
     }
@@ -172,18 +207,39 @@ export interface ProtectedServer {
 }
 
 /** A stateful Streamable HTTP MCP server with tools `read` and `write` behind a resource-server guard. */
-export async function startProtected(as: () => string, guard: Partial<ResourceServerOptions> = {}, stateless = false): Promise<ProtectedServer> {
+export async function startProtected(
+  as: () => string,
+  guard: Partial<ResourceServerOptions> = {},
+  stateless = false,
+): Promise<ProtectedServer> {
   const seen: (AuthInfo | undefined)[] = [];
   const state: { resource: string } = { resource: "" };
   const issuers = (): string[] => [as()];
-  const protectedServer: ProtectedServer = { server: undefined as never, url: undefined as never, seen, authorizationServers: [] };
+  const protectedServer: ProtectedServer = {
+    server: undefined as never,
+    url: undefined as never,
+    seen,
+    authorizationServers: [],
+  };
   // The PRM names whatever `as()` returns now (an authorization-server migration flips it).
   let current: ReturnType<typeof createResourceServer> | undefined;
   // A PRM naming another resource is still served where this server's PRM belongs.
   const at = (): Partial<ResourceServerOptions> =>
-    guard.resource === undefined ? {} : { metadataPath: "/.well-known/oauth-protected-resource/mcp", metadataUrl: new URL("/.well-known/oauth-protected-resource/mcp", state.resource).href };
+    guard.resource === undefined
+      ? {}
+      : {
+          metadataPath: "/.well-known/oauth-protected-resource/mcp",
+          metadataUrl: new URL("/.well-known/oauth-protected-resource/mcp", state.resource).href,
+        };
   const make = (): ReturnType<typeof createResourceServer> =>
-    createResourceServer({ resource: state.resource, authorizationServers: issuers(), verifier: fakeVerifier(state.resource, issuers), toolScopes: { write: ["mcp:write"] }, ...guard, ...at() });
+    createResourceServer({
+      resource: state.resource,
+      authorizationServers: issuers(),
+      verifier: fakeVerifier(state.resource, issuers),
+      toolScopes: { write: ["mcp:write"] },
+      ...guard,
+      ...at(),
+    });
   const proxy = {
     get metadataPath() {
       return current!.metadataPath;
@@ -191,7 +247,8 @@ export async function startProtected(as: () => string, guard: Partial<ResourceSe
     get metadataUrl() {
       return current!.metadataUrl;
     },
-    serveMetadata: (req: IncomingMessage, res: ServerResponse, p: string) => (current = make()).serveMetadata(req, res, p),
+    serveMetadata: (req: IncomingMessage, res: ServerResponse, p: string) =>
+      (current = make()).serveMetadata(req, res, p),
     admit: (req: IncomingMessage, res: ServerResponse, m: readonly unknown[]) => (current = make()).admit(req, res, m),
   };
   const server = createStreamableHttpServer({
@@ -201,12 +258,19 @@ export async function startProtected(as: () => string, guard: Partial<ResourceSe
     onsession: (transport: Transport, req: IncomingMessage) => {
       const o: ServerOptions = {
         transport,
-        ...(stateless ? { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } } : {}),
+        ...(stateless
+          ? { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } }
+          : {}),
         bindings: [binding],
         serverInfo: { name: "protected", version: "1.0.0" },
         capabilities: { tools: {} },
         handlers: {
-          "tools/list": () => ({ tools: [{ name: "read", inputSchema: { type: "object" } }, { name: "write", inputSchema: { type: "object" } }] }),
+          "tools/list": () => ({
+            tools: [
+              { name: "read", inputSchema: { type: "object" } },
+              { name: "write", inputSchema: { type: "object" } },
+            ],
+          }),
           "tools/call": (params: { name: string }, ctx) => {
             seen.push(ctx.transportContext?.auth);
             return { content: [{ type: "text", text: `${params.name} ok` }] };

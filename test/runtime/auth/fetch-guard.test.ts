@@ -17,7 +17,10 @@ const principals: Record<string, AuthInfo> = {
 const seen: (AuthInfo | undefined)[] = [];
 const server = createWeatherExampleServer({
   ...handlers,
-  tools: { ...handlers.tools, getForecast: (input, ctx) => (seen.push(ctx.auth), handlers.tools.getForecast(input, ctx)) },
+  tools: {
+    ...handlers.tools,
+    getForecast: (input, ctx) => (seen.push(ctx.auth), handlers.tools.getForecast(input, ctx)),
+  },
 });
 const auth = createResourceServer({
   resource: "http://127.0.0.1:8787/mcp",
@@ -36,14 +39,21 @@ const mcp = createFetchHandler(server, { auth });
 const BASE = "http://127.0.0.1:8787";
 
 function post(body: object, headers: Record<string, string> = {}): Promise<Response> {
-  return mcp(new Request(`${BASE}/mcp`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify(body),
-  }));
+  return mcp(
+    new Request(`${BASE}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      body: JSON.stringify(body),
+    }),
+  );
 }
 const bearer = (who: string) => ({ authorization: `Bearer ${who}` });
-const forecast = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "get_forecast", arguments: { location: { city: "Paris" }, days: 1 } } });
+const forecast = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name: "get_forecast", arguments: { location: { city: "Paris" }, days: 1 } },
+});
 
 test.after(async () => {
   await mcp.close();
@@ -58,14 +68,25 @@ test("metadata is public; no token is 401 with the challenge; a missing tool sco
   assert.is(none.status, 401);
   assert.match(none.headers.get("www-authenticate") ?? "", /Bearer .*resource_metadata=/);
   await none.text();
-  const alert = await post({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "set_alert", arguments: {} } }, { ...bearer("alice"), "mcp-protocol-version": "2025-11-25" });
+  const alert = await post(
+    { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "set_alert", arguments: {} } },
+    { ...bearer("alice"), "mcp-protocol-version": "2025-11-25" },
+  );
   assert.is(alert.status, 403);
   assert.match(alert.headers.get("www-authenticate") ?? "", /insufficient_scope/);
   await alert.text();
 });
 
 test("a legacy session is its initializer's: another principal's token on its id is 404 like an unknown id; handlers see ctx.auth", async () => {
-  const init = await post({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }, bearer("alice"));
+  const init = await post(
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    },
+    bearer("alice"),
+  );
   assert.is(init.status, 200);
   await init.text();
   const sid = init.headers.get("mcp-session-id")!;
@@ -79,7 +100,10 @@ test("a legacy session is its initializer's: another principal's token on its id
   const mine = await post(forecast(4), inSession("alice"));
   assert.is(mine.status, 200);
   await mine.text();
-  assert.equal(seen.map((a) => a?.subject), ["alice"]);
+  assert.equal(
+    seen.map((a) => a?.subject),
+    ["alice"],
+  );
   assert.ok(mcp.sessions.has(sid));
 });
 

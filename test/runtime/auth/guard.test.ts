@@ -20,7 +20,11 @@ async function setup() {
 const ACCEPT = "application/json, text/event-stream";
 const rpc = (method: string, params: unknown = {}) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
 function post(url: URL, body: string, authorization?: string) {
-  return fetch(url, { method: "POST", body, headers: { "content-type": "application/json", accept: ACCEPT, ...(authorization ? { authorization } : {}) } });
+  return fetch(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", accept: ACCEPT, ...(authorization ? { authorization } : {}) },
+  });
 }
 function mint(resource: string, scopes: string[], issuer: string): string {
   const t = `at-test-${Math.random().toString(36).slice(2)}`;
@@ -39,7 +43,10 @@ test("protected-resource metadata at the RFC 9728 path of the endpoint", async (
     scopes_supported: ["mcp:read", "mcp:write"],
     resource_name: "notes",
   });
-  assert.is((await fetch(new URL("/.well-known/oauth-protected-resource/mcp", mcp.url), { method: "POST" })).status, 405);
+  assert.is(
+    (await fetch(new URL("/.well-known/oauth-protected-resource/mcp", mcp.url), { method: "POST" })).status,
+    405,
+  );
 });
 
 test("no token: 401 with resource_metadata and the scope the request needs; GET and DELETE guarded too", async () => {
@@ -62,7 +69,10 @@ test("a token the verifier refuses: 401 invalid_token with its reason; malformed
   const wrongAudience = mint("https://elsewhere.example/mcp", ["mcp:read"], as.url);
   const res = await post(mcp.url, rpc("initialize"), `Bearer ${wrongAudience}`);
   assert.is(res.status, 401);
-  assert.match(res.headers.get("www-authenticate")!, /error="invalid_token", error_description="token audience is not this resource"/);
+  assert.match(
+    res.headers.get("www-authenticate")!,
+    /error="invalid_token", error_description="token audience is not this resource"/,
+  );
   assert.not.match(await res.text(), new RegExp(wrongAudience));
   assert.is((await post(mcp.url, rpc("initialize"), "Bearer two words")).status, 400);
   assert.is((await post(mcp.url, rpc("initialize"), `Bearer ${"a".repeat(10_000)}`)).status, 400);
@@ -91,7 +101,12 @@ test("stateless endpoint: every POST is authorized on its own, and the handler s
     fetch(mcp.url, {
       method: "POST",
       body: rpc("tools/call", { name: "read", arguments: {} }),
-      headers: { "content-type": "application/json", accept: ACCEPT, "mcp-protocol-version": "2025-11-25", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: ACCEPT,
+        "mcp-protocol-version": "2025-11-25",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
     });
   assert.is((await call()).status, 401);
   const t1 = mint(mcp.url.href, ["a"], as.url);
@@ -99,7 +114,10 @@ test("stateless endpoint: every POST is authorized on its own, and the handler s
   const r1 = await call(t1);
   assert.is(r1.status, 200);
   assert.is((await call(t2)).status, 200);
-  assert.equal(mcp.seen.map((a) => a?.scopes), [["a"], ["b"]]);
+  assert.equal(
+    mcp.seen.map((a) => a?.scopes),
+    [["a"], ["b"]],
+  );
   assert.is((await call()).status, 401, "an earlier token does not carry over");
 });
 

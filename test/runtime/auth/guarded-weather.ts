@@ -4,10 +4,29 @@
  * shapes the authorization tests probe: the Streamable HTTP handler with the legacy HTTP+SSE
  * handler mounted beside it, or the legacy handler alone. Plus the raw HTTP a client speaks to it.
  */
-import { createServer, request, Agent, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
+import {
+  createServer,
+  request,
+  Agent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLegacySseHandler, createStreamableHttpHandler, type LegacySseHandler, type StreamableHttpHandler } from "@mcpgen/runtime/http";
-import { createResourceServer, jwtVerifier, type AuthInfo, type JwtVerifierOptions, type ResourceServerGuard, type TokenVerifier } from "@mcpgen/runtime/auth";
+import {
+  createLegacySseHandler,
+  createStreamableHttpHandler,
+  type LegacySseHandler,
+  type StreamableHttpHandler,
+} from "@mcpgen/runtime/http";
+import {
+  createResourceServer,
+  jwtVerifier,
+  type AuthInfo,
+  type JwtVerifierOptions,
+  type ResourceServerGuard,
+  type TokenVerifier,
+} from "@mcpgen/runtime/auth";
 import { handlers } from "../../../examples/weather/src/handlers.js";
 import { createWeatherExampleServer } from "../../../examples/weather/src/mcp/server.js";
 import { definition } from "../../../examples/weather/src/mcp/definition.js";
@@ -74,9 +93,17 @@ export async function startGuarded(issuer: LocalIssuer, o: GuardedOptions = {}):
   const auth = guard(["weather:read"]);
   const onsession = async (t: Parameters<typeof weather.connect>[0]): Promise<void> => void (await weather.connect(t));
   // Built as plain objects, not typed literals: the options a user passes, whatever the declared type says.
-  const legacyOptions = shape === "legacy" ? { onsession, keepAliveMs: 0, auth } : o.legacyGuard === "extra" ? { onsession, keepAliveMs: 0, auth: guard(["weather:read", "weather:sse"]) } : { onsession, keepAliveMs: 0 };
+  const legacyOptions =
+    shape === "legacy"
+      ? { onsession, keepAliveMs: 0, auth }
+      : o.legacyGuard === "extra"
+        ? { onsession, keepAliveMs: 0, auth: guard(["weather:read", "weather:sse"]) }
+        : { onsession, keepAliveMs: 0 };
   const legacy = createLegacySseHandler(legacyOptions);
-  const streamable = shape === "streamable" ? createStreamableHttpHandler({ onsession, keepAliveMs: 0, auth, legacySse: legacy }) : undefined;
+  const streamable =
+    shape === "streamable"
+      ? createStreamableHttpHandler({ onsession, keepAliveMs: 0, auth, legacySse: legacy })
+      : undefined;
   box.handle = streamable ? (req, res) => streamable.handle(req, res) : (req, res) => void legacy.handle(req, res);
   return {
     origin,
@@ -103,7 +130,12 @@ export interface Answer {
 }
 
 /** One request; resolves with the whole body, or at the headers of an SSE stream (then cut). */
-export function send(url: string | URL, method: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
+export function send(
+  url: string | URL,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
   return within(
     new Promise<Answer>((resolve, reject) => {
       const req = request(url, { method, headers, agent }, (res) => {
@@ -114,7 +146,9 @@ export function send(url: string | URL, method: string, headers: Record<string, 
         }
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       });
       req.on("error", reject);
@@ -125,13 +159,22 @@ export function send(url: string | URL, method: string, headers: Record<string, 
   );
 }
 
-export const bearer = (token: string | undefined): Record<string, string> => (token === undefined ? {} : { authorization: `Bearer ${token}` });
+export const bearer = (token: string | undefined): Record<string, string> =>
+  token === undefined ? {} : { authorization: `Bearer ${token}` };
 export const JSON_POST = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-export const rpc = (id: number, method: string, params: unknown = {}): string => JSON.stringify({ jsonrpc: "2.0", id, method, params });
-export const INITIALIZE = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "authpaths-test", version: "1.0.0" } };
+export const rpc = (id: number, method: string, params: unknown = {}): string =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
+export const INITIALIZE = {
+  protocolVersion: "2025-11-25",
+  capabilities: {},
+  clientInfo: { name: "authpaths-test", version: "1.0.0" },
+};
 
 /** A legacy HTTP+SSE connection: the GET stream, and POSTs to the endpoint it announced, all with `token`. */
-export async function openSse(sseUrl: string, token: string | undefined): Promise<{
+export async function openSse(
+  sseUrl: string,
+  token: string | undefined,
+): Promise<{
   stream: OpenStream;
   endpoint: URL;
   /** POST to the endpoint with the connection's token, or `as` (null: none). */
@@ -147,12 +190,17 @@ export async function openSse(sseUrl: string, token: string | undefined): Promis
   }
   await waitFor(() => stream.events().length >= 1, 2000, "endpoint event");
   const endpoint = new URL(stream.events()[0]!.data, sseUrl);
-  const messages = (): JSONRPCMessage[] => stream.events().filter((e) => e.event === "message").map((e) => JSON.parse(e.data) as JSONRPCMessage);
+  const messages = (): JSONRPCMessage[] =>
+    stream
+      .events()
+      .filter((e) => e.event === "message")
+      .map((e) => JSON.parse(e.data) as JSONRPCMessage);
   const replyTo = (id: number) => messages().find((m) => "id" in m && m.id === id && !("method" in m));
   return {
     stream,
     endpoint,
-    post: (body, as = token) => send(endpoint, "POST", { "content-type": "application/json", ...bearer(as ?? undefined) }, body),
+    post: (body, as = token) =>
+      send(endpoint, "POST", { "content-type": "application/json", ...bearer(as ?? undefined) }, body),
     messages,
     async reply(id) {
       await waitFor(() => replyTo(id) !== undefined, 3000, `reply ${id}`);

@@ -19,7 +19,12 @@ async function setup(o: GuardedOptions = {}) {
   cleanup.push(() => g.close());
   return async (claims: Partial<TokenClaims>) => {
     const token = iss.token({ sub: "alice", client_id: "c1", aud: g.resource, scope: "weather:read", ...claims });
-    const res = await send(new URL("/mcp", g.origin), "POST", { ...JSON_POST, ...bearer(token) }, rpc(1, "initialize", INITIALIZE));
+    const res = await send(
+      new URL("/mcp", g.origin),
+      "POST",
+      { ...JSON_POST, ...bearer(token) },
+      rpc(1, "initialize", INITIALIZE),
+    );
     return { status: res.status, challenge: String(res.headers["www-authenticate"] ?? "") };
   };
 }

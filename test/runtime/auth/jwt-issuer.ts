@@ -38,7 +38,9 @@ export const now = (): number => Math.floor(Date.now() / 1000);
 export async function startIssuer(): Promise<LocalIssuer> {
   const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
   const stranger = generateKeyPairSync("ec", { namedCurve: "P-256" }).privateKey;
-  const jwks = JSON.stringify({ keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES256", use: "sig" }] });
+  const jwks = JSON.stringify({
+    keys: [{ ...publicKey.export({ format: "jwk" }), kid: "k1", alg: "ES256", use: "sig" }],
+  });
   const server = createServer((req, res) => {
     if (req.url === "/jwks") res.writeHead(200, { "content-type": "application/json" }).end(jwks);
     else res.writeHead(404).end();

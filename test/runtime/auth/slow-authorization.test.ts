@@ -33,11 +33,18 @@ const userAgent: AuthorizationUserAgent = {
 async function setup(revisions: string[]) {
   const as = await startAs({ authorizeDelayMs: LOGIN_MS });
   cleanup.push(() => as.close());
-  const mcp = createMcpServer(definition(revisions), handlers(), { bindings: [modern, ...bindings], onerror: () => {} });
+  const mcp = createMcpServer(definition(revisions), handlers(), {
+    bindings: [modern, ...bindings],
+    onerror: () => {},
+  });
   const box: { resource: string } = { resource: "" };
   const guard = {
     get current() {
-      return createResourceServer({ resource: box.resource, authorizationServers: [as.url], verifier: fakeVerifier(box.resource, () => [as.url]) });
+      return createResourceServer({
+        resource: box.resource,
+        authorizationServers: [as.url],
+        verifier: fakeVerifier(box.resource, () => [as.url]),
+      });
     },
   };
   const http = createStreamableHttpServer({
@@ -64,7 +71,14 @@ async function connect(url: URL, hideAuthorization = false): Promise<McpClient> 
   const transport = connectHttp(url, { auth: new OAuthClient({ server: url, userAgent }) });
   // The control: a transport that does not report its authorizations, as before this change.
   if (hideAuthorization) Object.defineProperty(transport, "watchAuthorization", { value: undefined });
-  const client = await connectMcpClient(transport, { bindings: dual, clientInfo: { name: "slow-login", version: "1" }, probeTimeout: PROBE_MS, timeout: 5000, eraCache: false, onerror: () => {} });
+  const client = await connectMcpClient(transport, {
+    bindings: dual,
+    clientInfo: { name: "slow-login", version: "1" },
+    probeTimeout: PROBE_MS,
+    timeout: 5000,
+    eraCache: false,
+    onerror: () => {},
+  });
   cleanup.push(() => client.close());
   return client;
 }

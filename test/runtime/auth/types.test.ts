@@ -4,7 +4,13 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import type { HandlerContext } from "@mcpgen/runtime";
 import { StreamableHttpClientTransport, type StreamableHttpServerOptions } from "@mcpgen/runtime/http";
-import { createResourceServer, OAuthClient, type AuthInfo, type HttpAuthorizer, type TokenVerifier } from "@mcpgen/runtime/auth";
+import {
+  createResourceServer,
+  OAuthClient,
+  type AuthInfo,
+  type HttpAuthorizer,
+  type TokenVerifier,
+} from "@mcpgen/runtime/auth";
 
 const verifier: TokenVerifier = { verify: async () => ({ scopes: ["a"] }) };
 
@@ -18,20 +24,42 @@ export function handler(ctx: HandlerContext): string[] | undefined {
 export function wiring(): void {
   const oauth: HttpAuthorizer = new OAuthClient({ server: "https://mcp.example/mcp" });
   void new StreamableHttpClientTransport({ url: "https://mcp.example/mcp", auth: oauth });
-  const guard = createResourceServer({ resource: "https://mcp.example/mcp", authorizationServers: ["https://as.example"], verifier, toolScopes: { write: ["w"] } });
+  const guard = createResourceServer({
+    resource: "https://mcp.example/mcp",
+    authorizationServers: ["https://as.example"],
+    verifier,
+    toolScopes: { write: ["w"] },
+  });
   const options: Pick<StreamableHttpServerOptions, "auth"> = { auth: guard };
   void options;
-  // @ts-expect-error scopes are strings
-  createResourceServer({ resource: "https://mcp.example/mcp", authorizationServers: [], verifier, toolScopes: { write: [1] } });
-  // @ts-expect-error a verifier resolves to an AuthInfo, which has scopes
-  createResourceServer({ resource: "https://mcp.example/mcp", authorizationServers: [], verifier: { verify: async () => ({ subject: "x" }) } });
+  createResourceServer({
+    resource: "https://mcp.example/mcp",
+    authorizationServers: [],
+    verifier,
+    // @ts-expect-error scopes are strings
+    toolScopes: { write: [1] },
+  });
+  createResourceServer({
+    resource: "https://mcp.example/mcp",
+    authorizationServers: [],
+    // @ts-expect-error a verifier resolves to an AuthInfo, which has scopes
+    verifier: { verify: async () => ({ subject: "x" }) },
+  });
 }
 
 test("the guard derives its metadata location from the resource (RFC 9728 path insertion)", () => {
-  const g = createResourceServer({ resource: "https://mcp.example/tenant/mcp", authorizationServers: ["https://as.example"], verifier });
+  const g = createResourceServer({
+    resource: "https://mcp.example/tenant/mcp",
+    authorizationServers: ["https://as.example"],
+    verifier,
+  });
   assert.is(g.metadataPath, "/.well-known/oauth-protected-resource/tenant/mcp");
   assert.is(g.metadataUrl, "https://mcp.example/.well-known/oauth-protected-resource/tenant/mcp");
-  const root = createResourceServer({ resource: "https://mcp.example/", authorizationServers: ["https://as.example"], verifier });
+  const root = createResourceServer({
+    resource: "https://mcp.example/",
+    authorizationServers: ["https://as.example"],
+    verifier,
+  });
   assert.is(root.metadataPath, "/.well-known/oauth-protected-resource");
 });
 

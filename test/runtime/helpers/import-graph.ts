@@ -16,7 +16,8 @@ function files(dir: string): string[] {
   });
 }
 
-const IMPORT = /(?:import|export)[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
+const IMPORT =
+  /(?:import|export)[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|import\s+["']([^"']+)["']/g;
 
 /** Every relative import of every `.ts` file below `root`; a target that is no file there is kept as written. */
 export function importGraph(root: string): ImportGraph {
@@ -28,9 +29,15 @@ export function importGraph(root: string): ImportGraph {
     for (const m of readFileSync(join(root, file), "utf8").matchAll(IMPORT)) {
       const spec = m[1] ?? m[2] ?? m[3]!;
       if (!spec.startsWith(".")) continue;
-      const target = relative(root, join(root, file, "..", spec)).split("\\").join("/");
+      const target = relative(root, join(root, file, "..", spec))
+        .split("\\")
+        .join("/");
       const ts = target.replace(/\.js$/, ".ts");
-      const resolved = known.has(ts) ? ts : known.has(target.replace(/\.js$/, ".d.ts")) ? target.replace(/\.js$/, ".d.ts") : target;
+      const resolved = known.has(ts)
+        ? ts
+        : known.has(target.replace(/\.js$/, ".d.ts"))
+          ? target.replace(/\.js$/, ".d.ts")
+          : target;
       if (resolved !== file && !out.includes(resolved)) out.push(resolved);
     }
     graph.set(file, out);

@@ -10,10 +10,18 @@ export async function connectPair(opts: { client?: ClientPart; server?: ServerPa
   const [ct, st] = createMemoryTransportPair();
   const errors: Error[] = [];
   const server = await createServerSession({
-    bindings, serverInfo: { name: "test-server", version: "1.0.0" }, onerror: (e) => errors.push(e), ...opts.server, transport: st,
+    bindings,
+    serverInfo: { name: "test-server", version: "1.0.0" },
+    onerror: (e) => errors.push(e),
+    ...opts.server,
+    transport: st,
   });
   const client = await connectClient({
-    bindings, clientInfo: { name: "test-client", version: "1.0.0" }, onerror: (e) => errors.push(e), ...opts.client, transport: ct,
+    bindings,
+    clientInfo: { name: "test-client", version: "1.0.0" },
+    onerror: (e) => errors.push(e),
+    ...opts.client,
+    transport: ct,
   });
   await server.initialized;
   return { client, server, ct, st, errors };

@@ -20,7 +20,12 @@ test("legacy listen: acknowledged from capabilities, resources/subscribe per URI
       "resources/unsubscribe": () => ({}),
     },
   });
-  const client = await connectMcpClient(ct, { bindings: dual, clientInfo: { name: "c", version: "1" }, timeout: 2000, eraCache: false });
+  const client = await connectMcpClient(ct, {
+    bindings: dual,
+    clientInfo: { name: "c", version: "1" },
+    timeout: 2000,
+    eraCache: false,
+  });
   assert.is(client.era, "legacy");
   const onSeen: string[] = [];
   client.on("notifications/tools/list_changed", () => void onSeen.push("on"));
@@ -29,7 +34,11 @@ test("legacy listen: acknowledged from capabilities, resources/subscribe per URI
     { toolsListChanged: true, promptsListChanged: true, resourceSubscriptions: ["file:///a"] },
     { onnotification: (m, p) => seen.push(p?.uri ? `${m} ${p.uri}` : m) },
   );
-  assert.equal(await sub.acknowledged, { toolsListChanged: true, resourceSubscriptions: ["file:///a"] }, "prompts are not promised by this server");
+  assert.equal(
+    await sub.acknowledged,
+    { toolsListChanged: true, resourceSubscriptions: ["file:///a"] },
+    "prompts are not promised by this server",
+  );
   assert.ok(server.subscriptions.has("file:///a"));
   await server.notify("notifications/tools/list_changed");
   await server.notify("notifications/resources/updated", { uri: "file:///a" });
@@ -51,10 +60,18 @@ test("2026-07-28 subscribeResource: a listen stream per URI feeding on(); unsubs
   const peer = await scriptedPeer((m, p) => {
     if (m.method !== "subscriptions/listen") return undefined;
     const uris = (m.params!.notifications.resourceSubscriptions as string[]).filter((u) => u !== "file:///secret");
-    p.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { resourceSubscriptions: uris }, _meta: { [MetaKey.subscriptionId]: m.id! } } });
+    p.send({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: { resourceSubscriptions: uris }, _meta: { [MetaKey.subscriptionId]: m.id! } },
+    });
     return null;
   });
-  const client = await connectMcpClient(peer.transport, { bindings: [modern], clientInfo: { name: "c", version: "1" }, timeout: 2000 });
+  const client = await connectMcpClient(peer.transport, {
+    bindings: [modern],
+    clientInfo: { name: "c", version: "1" },
+    timeout: 2000,
+  });
   assert.is(client.era, "modern");
   const got: string[] = [];
   client.on("notifications/resources/updated", (p: { uri: string }) => void got.push(p.uri));
@@ -62,7 +79,11 @@ test("2026-07-28 subscribeResource: a listen stream per URI feeding on(); unsubs
   await client.subscribeResource("file:///a");
   const listens = peer.requests("subscriptions/listen");
   assert.is(listens.length, 1, "subscribing twice opens one stream");
-  peer.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///a", _meta: { [MetaKey.subscriptionId]: listens[0]!.id! } } });
+  peer.send({
+    jsonrpc: "2.0",
+    method: "notifications/resources/updated",
+    params: { uri: "file:///a", _meta: { [MetaKey.subscriptionId]: listens[0]!.id! } },
+  });
   await new Promise((r) => setTimeout(r, 5));
   assert.equal(got, ["file:///a"]);
   await client.unsubscribeResource("file:///a");

@@ -2,17 +2,34 @@
 // per-request _meta, resultType rules, the MRTR retry loop, -32022 retry, cache, listen.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { InputRoundsExceededError, InvalidResultError, McpError, ProtocolVersionError, SubscriptionAckError, type ModernClientSession } from "@mcpgen/runtime";
+import {
+  InputRoundsExceededError,
+  InvalidResultError,
+  McpError,
+  ProtocolVersionError,
+  SubscriptionAckError,
+  type ModernClientSession,
+} from "@mcpgen/runtime";
 import { MetaKey, connectModernClient, type ModernClientOptions } from "@mcpgen/runtime/internal";
 import { dual, modern } from "../helpers/binding.js";
 import { DISCOVERED, scriptedPeer, tick, type Answer, type Peer } from "./peer.js";
 
 const clientInfo = { name: "modern-test", version: "1.0.0" };
 
-async function connect(answer: Answer, extra: Partial<ModernClientOptions> = {}): Promise<{ peer: Peer; client: ModernClientSession; errors: Error[] }> {
+async function connect(
+  answer: Answer,
+  extra: Partial<ModernClientOptions> = {},
+): Promise<{ peer: Peer; client: ModernClientSession; errors: Error[] }> {
   const peer = await scriptedPeer(answer);
   const errors: Error[] = [];
-  const client = await connectModernClient({ transport: peer.transport, bindings: dual, clientInfo, timeout: 2000, onerror: (e) => errors.push(e), ...extra });
+  const client = await connectModernClient({
+    transport: peer.transport,
+    bindings: dual,
+    clientInfo,
+    timeout: 2000,
+    onerror: (e) => errors.push(e),
+    ...extra,
+  });
   return { peer, client, errors };
 }
 
@@ -27,7 +44,11 @@ test("every request carries the client's _meta; discover fills server info and c
   assert.equal(client.serverInfo, { name: "scripted", version: "1.0.0" });
   assert.equal(client.serverCapabilities, DISCOVERED.capabilities);
   assert.equal(client.supportedVersions, ["2026-07-28"]);
-  await client.request("tools/call", { name: "t", arguments: {}, _meta: { "com.example/trace": "x" } }, { onprogress: () => {} });
+  await client.request(
+    "tools/call",
+    { name: "t", arguments: {}, _meta: { "com.example/trace": "x" } },
+    { onprogress: () => {} },
+  );
   const call = peer.requests("tools/call")[0]!;
   const meta = call.params!._meta;
   assert.is(meta[MetaKey.protocolVersion], "2026-07-28");
@@ -67,35 +88,47 @@ test("resultType: absent means complete, unknown is an invalid result, input_req
 
 test("MRTR: all responses built first, retry = same params + inputResponses + requestState echoed byte-exact, new id each round", async () => {
   const state1 = '{"nonce":"a b\\u00e9","n":1}';
-  const { peer, client } = await connect((m) => {
-    if (m.method !== "tools/call") return undefined;
-    const p = m.params!;
-    if (p.inputResponses === undefined) {
-      return {
-        resultType: "input_required",
-        requestState: state1,
-        inputRequests: {
-          name: { method: "elicitation/create", params: { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } },
-          llm: { method: "sampling/createMessage", params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 } },
-        },
-      };
-    }
-    if (p.inputResponses.roots === undefined) {
-      // Round 2 asks for roots without any state: the retry must not carry the old one.
-      return { resultType: "input_required", inputRequests: { roots: { method: "roots/list" } } };
-    }
-    return TEXT(`done ${p.inputResponses.roots.roots[0].uri}`);
-  }, {
-    capabilities: { elicitation: {}, sampling: {}, roots: {} },
-    handlers: {
-      "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }),
-      "sampling/createMessage": async () => {
-        await tick(5);
-        return { role: "assistant", content: { type: "text", text: "yo" }, model: "m" };
-      },
-      "roots/list": () => ({ roots: [{ uri: "file:///r" }] }),
+  const { peer, client } = await connect(
+    (m) => {
+      if (m.method !== "tools/call") return undefined;
+      const p = m.params!;
+      if (p.inputResponses === undefined) {
+        return {
+          resultType: "input_required",
+          requestState: state1,
+          inputRequests: {
+            name: {
+              method: "elicitation/create",
+              params: {
+                message: "name?",
+                requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+              },
+            },
+            llm: {
+              method: "sampling/createMessage",
+              params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 },
+            },
+          },
+        };
+      }
+      if (p.inputResponses.roots === undefined) {
+        // Round 2 asks for roots without any state: the retry must not carry the old one.
+        return { resultType: "input_required", inputRequests: { roots: { method: "roots/list" } } };
+      }
+      return TEXT(`done ${p.inputResponses.roots.roots[0].uri}`);
     },
-  });
+    {
+      capabilities: { elicitation: {}, sampling: {}, roots: {} },
+      handlers: {
+        "elicitation/create": () => ({ action: "accept", content: { name: "Ada" } }),
+        "sampling/createMessage": async () => {
+          await tick(5);
+          return { role: "assistant", content: { type: "text", text: "yo" }, model: "m" };
+        },
+        "roots/list": () => ({ roots: [{ uri: "file:///r" }] }),
+      },
+    },
+  );
   const r = await client.request("tools/call", { name: "greet", arguments: { who: "x" } });
   assert.equal(r.content, [{ type: "text", text: "done file:///r" }]);
   const calls = peer.requests("tools/call");
@@ -120,13 +153,22 @@ test("MRTR: all responses built first, retry = same params + inputResponses + re
 
 test("MRTR: requestState alone is retried at once; a server that never completes is bounded", async () => {
   let n = 0;
-  const { peer, client } = await connect((m) => {
-    if (m.method === "prompts/get") return n++ < 2 ? { resultType: "input_required", requestState: `s${n}` } : { resultType: "complete", messages: [] };
-    if (m.method === "tools/call") return { resultType: "input_required", requestState: "again" };
-    return undefined;
-  }, { maxInputRounds: 3 });
+  const { peer, client } = await connect(
+    (m) => {
+      if (m.method === "prompts/get")
+        return n++ < 2
+          ? { resultType: "input_required", requestState: `s${n}` }
+          : { resultType: "complete", messages: [] };
+      if (m.method === "tools/call") return { resultType: "input_required", requestState: "again" };
+      return undefined;
+    },
+    { maxInputRounds: 3 },
+  );
   await client.request("prompts/get", { name: "p" });
-  assert.equal(peer.requests("prompts/get").map((m) => m.params!.requestState), [undefined, "s1", "s2"]);
+  assert.equal(
+    peer.requests("prompts/get").map((m) => m.params!.requestState),
+    [undefined, "s1", "s2"],
+  );
   const e = await client.request("tools/call", { name: "loop" }).catch((x: unknown) => x);
   assert.instance(e, InputRoundsExceededError);
   assert.is(peer.requests("tools/call").length, 4, "first call + 3 retries, then give up");
@@ -135,23 +177,41 @@ test("MRTR: requestState alone is retried at once; a server that never completes
 
 test("MRTR: bad input requests are invalid results; an unhandled kind is refused; abort abandons the loop", async () => {
   let release!: () => void;
-  const { peer, client } = await connect((m) => {
-    const name = m.params?.name;
-    if (name === "no-object") return { resultType: "input_required", inputRequests: [1, 2] };
-    if (name === "bad-method") return { resultType: "input_required", inputRequests: { k: { method: "tools/call", params: {} } } };
-    if (name === "empty") return { resultType: "input_required" };
-    if (name === "sample") return { resultType: "input_required", inputRequests: { k: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } } };
-    if (name === "ask" || name === "hang") {
-      const message = name === "hang" ? "never" : "?";
-      return { resultType: "input_required", inputRequests: { k: { method: "elicitation/create", params: { message, requestedSchema: { type: "object", properties: {} } } } } };
-    }
-    return undefined;
-  }, {
-    handlers: {
-      "elicitation/create": (params: { message: string }) =>
-        params.message === "never" ? new Promise(() => {}) : new Promise((r) => (release = () => r({ action: "decline" }))),
+  const { peer, client } = await connect(
+    (m) => {
+      const name = m.params?.name;
+      if (name === "no-object") return { resultType: "input_required", inputRequests: [1, 2] };
+      if (name === "bad-method")
+        return { resultType: "input_required", inputRequests: { k: { method: "tools/call", params: {} } } };
+      if (name === "empty") return { resultType: "input_required" };
+      if (name === "sample")
+        return {
+          resultType: "input_required",
+          inputRequests: { k: { method: "sampling/createMessage", params: { messages: [], maxTokens: 1 } } },
+        };
+      if (name === "ask" || name === "hang") {
+        const message = name === "hang" ? "never" : "?";
+        return {
+          resultType: "input_required",
+          inputRequests: {
+            k: {
+              method: "elicitation/create",
+              params: { message, requestedSchema: { type: "object", properties: {} } },
+            },
+          },
+        };
+      }
+      return undefined;
     },
-  });
+    {
+      handlers: {
+        "elicitation/create": (params: { message: string }) =>
+          params.message === "never"
+            ? new Promise(() => {})
+            : new Promise((r) => (release = () => r({ action: "decline" }))),
+      },
+    },
+  );
   for (const name of ["no-object", "bad-method", "empty"]) {
     assert.instance(await client.request("tools/call", { name }).catch((e: unknown) => e), InvalidResultError, name);
   }
@@ -182,13 +242,31 @@ test("-32022: discover and requests retry once with a version the server lists; 
   let callRefusals = 0;
   const { peer, client } = await connect((m) => {
     if (m.method === "server/discover" && discoverRefusals++ === 0) {
-      return { error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } };
+      return {
+        error: {
+          code: -32022,
+          message: "Unsupported protocol version",
+          data: { supported: ["2026-07-28"], requested: "2026-07-28" },
+        },
+      };
     }
     if (m.method === "tools/call") {
       return m.params!.name === "never"
-        ? { error: { code: -32022, message: "Unsupported", data: { supported: ["2027-01-01"], requested: "2026-07-28" } } }
+        ? {
+            error: {
+              code: -32022,
+              message: "Unsupported",
+              data: { supported: ["2027-01-01"], requested: "2026-07-28" },
+            },
+          }
         : callRefusals++ === 0
-          ? { error: { code: -32022, message: "Unsupported", data: { supported: ["2026-07-28"], requested: "2026-07-28" } } }
+          ? {
+              error: {
+                code: -32022,
+                message: "Unsupported",
+                data: { supported: ["2026-07-28"], requested: "2026-07-28" },
+              },
+            }
           : TEXT("ok");
     }
     return undefined;
@@ -203,7 +281,14 @@ test("-32022: discover and requests retry once with a version the server lists; 
 
 test("cache: fresh results reused for ttlMs, keyed by params; MRTR and retries never cached; list_changed invalidates", async () => {
   const { peer, client } = await connect((m) => {
-    if (m.method === "tools/list") return { resultType: "complete", tools: [{ name: `t${peer.seen.length}`, inputSchema: { type: "object" } }], ttlMs: 60_000, cacheScope: "public", ...(m.params!.cursor ? {} : { nextCursor: "p2" }) };
+    if (m.method === "tools/list")
+      return {
+        resultType: "complete",
+        tools: [{ name: `t${peer.seen.length}`, inputSchema: { type: "object" } }],
+        ttlMs: 60_000,
+        cacheScope: "public",
+        ...(m.params!.cursor ? {} : { nextCursor: "p2" }),
+      };
     if (m.method === "resources/read") {
       return m.params!.requestState === undefined && m.params!.uri === "mrtr://x"
         ? { resultType: "input_required", requestState: "s" }
@@ -211,7 +296,11 @@ test("cache: fresh results reused for ttlMs, keyed by params; MRTR and retries n
     }
     if (m.method === "prompts/list") return { resultType: "complete", prompts: [], ttlMs: 0, cacheScope: "public" };
     if (m.method === "subscriptions/listen") {
-      peer.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: { toolsListChanged: true }, _meta: { [MetaKey.subscriptionId]: m.id! } } });
+      peer.send({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { notifications: { toolsListChanged: true }, _meta: { [MetaKey.subscriptionId]: m.id! } },
+      });
       return undefined;
     }
     return undefined;
@@ -229,7 +318,11 @@ test("cache: fresh results reused for ttlMs, keyed by params; MRTR and retries n
   assert.is(peer.requests("resources/read").length, 4, "a result reached through input rounds is not cached");
   const sub = client.listen({ toolsListChanged: true });
   await sub.acknowledged;
-  peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [MetaKey.subscriptionId]: sub.id } } });
+  peer.send({
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { [MetaKey.subscriptionId]: sub.id } },
+  });
   await tick(5);
   await client.request("tools/list", {});
   assert.is(peer.requests("tools/list").length, 3, "list_changed dropped the cached tools");
@@ -241,20 +334,43 @@ test("listen: acknowledgement, demultiplexing by subscriptionId, close = notific
   const { peer, client, errors } = await connect((m) => {
     if (m.method !== "subscriptions/listen") return undefined;
     const f = m.params!.notifications;
-    const granted = f.resourceSubscriptions ? { resourceSubscriptions: f.resourceSubscriptions } : f.promptsListChanged ? { promptsListChanged: true, toolsListChanged: true } : { toolsListChanged: true };
-    peer.send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: granted, _meta: { [MetaKey.subscriptionId]: m.id! } } });
+    const granted = f.resourceSubscriptions
+      ? { resourceSubscriptions: f.resourceSubscriptions }
+      : f.promptsListChanged
+        ? { promptsListChanged: true, toolsListChanged: true }
+        : { toolsListChanged: true };
+    peer.send({
+      jsonrpc: "2.0",
+      method: "notifications/subscriptions/acknowledged",
+      params: { notifications: granted, _meta: { [MetaKey.subscriptionId]: m.id! } },
+    });
     return undefined;
   });
   const toolsSeen: string[] = [];
   const resSeen: string[] = [];
   const tools = client.listen({ toolsListChanged: true }, { onnotification: (method) => toolsSeen.push(method) });
-  const res = client.listen({ resourceSubscriptions: ["file:///a"] }, { onnotification: (method, p) => resSeen.push(`${method} ${p?.uri}`) });
+  const res = client.listen(
+    { resourceSubscriptions: ["file:///a"] },
+    { onnotification: (method, p) => resSeen.push(`${method} ${p?.uri}`) },
+  );
   assert.equal(await tools.acknowledged, { toolsListChanged: true });
   assert.equal(await res.acknowledged, { resourceSubscriptions: ["file:///a"] });
   assert.is.not(tools.id, res.id);
-  peer.send({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "file:///a", _meta: { [MetaKey.subscriptionId]: res.id } } });
-  peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [MetaKey.subscriptionId]: tools.id } } });
-  peer.send({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { [MetaKey.subscriptionId]: 9999 } } });
+  peer.send({
+    jsonrpc: "2.0",
+    method: "notifications/resources/updated",
+    params: { uri: "file:///a", _meta: { [MetaKey.subscriptionId]: res.id } },
+  });
+  peer.send({
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { [MetaKey.subscriptionId]: tools.id } },
+  });
+  peer.send({
+    jsonrpc: "2.0",
+    method: "notifications/tools/list_changed",
+    params: { _meta: { [MetaKey.subscriptionId]: 9999 } },
+  });
   await tick(5);
   assert.equal(toolsSeen, ["notifications/tools/list_changed"]);
   assert.equal(resSeen, ["notifications/resources/updated file:///a"]);
@@ -265,7 +381,11 @@ test("listen: acknowledgement, demultiplexing by subscriptionId, close = notific
   const cancel = peer.seen.find((m) => m.method === "notifications/cancelled");
   assert.equal(cancel?.params, { requestId: tools.id, reason: "subscription closed" });
   // The server ends the other subscription gracefully with the listen response.
-  peer.send({ jsonrpc: "2.0", id: res.id, result: { resultType: "complete", _meta: { [MetaKey.subscriptionId]: res.id } } });
+  peer.send({
+    jsonrpc: "2.0",
+    id: res.id,
+    result: { resultType: "complete", _meta: { [MetaKey.subscriptionId]: res.id } },
+  });
   await res.ended;
   assert.is(client.subscriptionCount, 0);
 
@@ -285,16 +405,31 @@ test("tools view: a tool with an invalid x-mcp-header annotation is dropped with
           ttlMs: 0,
           cacheScope: "public",
           tools: [
-            { name: "ok", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } } },
-            { name: "number", inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } } },
-            { name: "dup", inputSchema: { type: "object", properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } } } },
+            {
+              name: "ok",
+              inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+            },
+            {
+              name: "number",
+              inputSchema: { type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } },
+            },
+            {
+              name: "dup",
+              inputSchema: {
+                type: "object",
+                properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } },
+              },
+            },
             { name: "plain", inputSchema: { type: "object" } },
           ],
         }
       : undefined,
   );
   const r = await client.request("tools/list", {});
-  assert.equal((r.tools as { name: string }[]).map((t) => t.name), ["ok", "plain"]);
+  assert.equal(
+    (r.tools as { name: string }[]).map((t) => t.name),
+    ["ok", "plain"],
+  );
   assert.equal(client.toolHeaders("ok"), [{ header: "Region", path: ["region"], type: "string" }]);
   assert.is(client.toolHeaders("plain"), undefined);
   assert.equal(errors.filter((e) => /left out of the tools list/.test(e.message)).length, 2);
@@ -307,13 +442,22 @@ test("connectModernClient needs a modern binding; a discover result without supp
     () => assert.unreachable(),
     (e: unknown) => assert.match((e as Error).message, /no 2026-era protocol binding/),
   );
-  const bad = await scriptedPeer((m) => (m.method === "server/discover" ? { resultType: "complete", capabilities: {} } : undefined));
-  const e = await connectModernClient({ transport: bad.transport, bindings: [modern], clientInfo, timeout: 1000 }).catch((x: unknown) => x);
+  const bad = await scriptedPeer((m) =>
+    m.method === "server/discover" ? { resultType: "complete", capabilities: {} } : undefined,
+  );
+  const e = await connectModernClient({
+    transport: bad.transport,
+    bindings: [modern],
+    clientInfo,
+    timeout: 1000,
+  }).catch((x: unknown) => x);
   assert.instance(e, InvalidResultError);
 });
 
 test("requests without their own _meta share one frozen _meta until the log level changes", async () => {
-  const { peer, client } = await connect((m) => (m.method === "tools/call" ? TEXT("ok") : undefined), { logLevel: "info" });
+  const { peer, client } = await connect((m) => (m.method === "tools/call" ? TEXT("ok") : undefined), {
+    logLevel: "info",
+  });
   const params = { name: "t", arguments: { a: 1 } };
   await client.request("tools/call", params);
   await client.request("tools/call", { name: "t" });

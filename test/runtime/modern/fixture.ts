@@ -1,5 +1,12 @@
 /** A hand-written dual-era definition (legacy 2025-11-25 + 2026-07-28) and a raw modern peer over memory. */
-import { createMcpServer, type McpDefinition, type McpServer, type McpServerHandlers, type McpServerOptions, type Validator } from "@mcpgen/runtime";
+import {
+  createMcpServer,
+  type McpDefinition,
+  type McpServer,
+  type McpServerHandlers,
+  type McpServerOptions,
+  type Validator,
+} from "@mcpgen/runtime";
 import { bindings, modern } from "../helpers/binding.js";
 import { rawPeer, type RawPeer } from "../helpers/peer.js";
 import { createMemoryTransportPair } from "@mcpgen/runtime";
@@ -12,9 +19,22 @@ export const META = {
   "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
 };
 
-export function definition(revisions: string[] = ["2026-07-28", "2025-11-25"], cache?: McpDefinition["cache"]): McpDefinition {
+export function definition(
+  revisions: string[] = ["2026-07-28", "2025-11-25"],
+  cache?: McpDefinition["cache"],
+): McpDefinition {
   const tools = [
-    { name: "echo", description: "echo", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" } } } },
+    {
+      name: "echo",
+      description: "echo",
+      inputSchema: {
+        type: "object",
+        properties: {
+          region: { type: "string", "x-mcp-header": "Region" },
+          n: { type: "integer", "x-mcp-header": "N" },
+        },
+      },
+    },
     { name: "ask", description: "asks twice", inputSchema: { type: "object" } },
     { name: "parallel", description: "asks three at once", inputSchema: { type: "object" } },
     { name: "sample", description: "needs sampling", inputSchema: { type: "object" } },
@@ -22,7 +42,12 @@ export function definition(revisions: string[] = ["2026-07-28", "2025-11-25"], c
   ];
   const lists = {
     serverInfo: { name: "dual", version: "1.2.3" },
-    capabilities: { tools: { listChanged: true }, prompts: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} },
+    capabilities: {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      logging: {},
+    },
     tools,
     prompts: [{ name: "p", description: "p", arguments: [{ name: "a", required: true }] }],
     resources: [{ uri: "u://static", name: "static" }],
@@ -33,7 +58,12 @@ export function definition(revisions: string[] = ["2026-07-28", "2025-11-25"], c
     pageSize: 100,
     published: Object.fromEntries(revisions.map((r) => [r, lists])),
     toolValidators: Object.fromEntries(tools.map((t) => [t.name, { input: anyObject, output: null }])),
-    members: { tools: Object.fromEntries(tools.map((t) => [t.name, t.name])), prompts: { p: "p" }, resources: { static: "static" }, resourceTemplates: { item: "item" } },
+    members: {
+      tools: Object.fromEntries(tools.map((t) => [t.name, t.name])),
+      prompts: { p: "p" },
+      resources: { static: "static" },
+      resourceTemplates: { item: "item" },
+    },
     ...(cache ? { cache } : {}),
   };
 }
@@ -47,14 +77,26 @@ export function handlers(): McpServerHandlers {
       echo: (input: { region?: string }) => `region=${input.region ?? "-"}`,
       ask: async (_: never, ctx: any) => {
         runs.ask = (runs.ask ?? 0) + 1;
-        const name = await ctx.client.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }, { key: "name" });
-        const color = await ctx.client.elicit({ message: "color?", requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] } });
+        const name = await ctx.client.elicit(
+          {
+            message: "name?",
+            requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+          },
+          { key: "name" },
+        );
+        const color = await ctx.client.elicit({
+          message: "color?",
+          requestedSchema: { type: "object", properties: { color: { type: "string" } }, required: ["color"] },
+        });
         return `${name.content.name} likes ${color.content.color}`;
       },
       parallel: async (_: never, ctx: any) => {
         const [e, s, r] = await Promise.all([
           ctx.client.elicit({ message: "n?", requestedSchema: { type: "object", properties: {} } }),
-          ctx.client.createMessage({ messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 5 }),
+          ctx.client.createMessage({
+            messages: [{ role: "user", content: { type: "text", text: "hi" } }],
+            maxTokens: 5,
+          }),
           ctx.client.listRoots(),
         ]);
         return `${e.action}/${s.content.text}/${r.length}`;

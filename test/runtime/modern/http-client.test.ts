@@ -21,14 +21,21 @@ interface Seen {
 }
 type Reply = { status?: number; json?: unknown; raw?: string; sse?: string[]; hang?: boolean; empty?: boolean };
 
-async function server(answer: (b: Body, req: http.IncomingMessage) => Reply | undefined): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
+async function server(
+  answer: (b: Body, req: http.IncomingMessage) => Reply | undefined,
+): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = [];
   const srv = http.createServer((req, res) => {
     let raw = "";
     req.on("data", (c: Buffer) => (raw += c.toString("utf8")));
     req.on("end", () => {
       const body = raw ? (JSON.parse(raw) as Body) : undefined;
-      seen.push({ method: req.method!, headers: req.headers, body, closed: new Promise((r) => res.once("close", () => r())) });
+      seen.push({
+        method: req.method!,
+        headers: req.headers,
+        body,
+        closed: new Promise((r) => res.once("close", () => r())),
+      });
       if (req.method !== "POST") return void res.writeHead(405).end();
       const reply = answer(body!, req);
       if (reply === undefined || reply.empty) return void res.writeHead(reply?.status ?? 202).end();
@@ -42,7 +49,9 @@ async function server(answer: (b: Body, req: http.IncomingMessage) => Reply | un
         for (const e of reply.sse) res.write(e);
         return void res.end();
       }
-      res.writeHead(reply.status ?? 200, { "content-type": "application/json" }).end(reply.raw ?? JSON.stringify(reply.json));
+      res
+        .writeHead(reply.status ?? 200, { "content-type": "application/json" })
+        .end(reply.raw ?? JSON.stringify(reply.json));
     });
   });
   await new Promise<void>((r) => srv.listen(0, "127.0.0.1", () => r()));
@@ -50,17 +59,40 @@ async function server(answer: (b: Body, req: http.IncomingMessage) => Reply | un
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     seen,
-    close: () => new Promise((r) => {
-      srv.closeAllConnections();
-      srv.close(() => r());
-    }),
+    close: () =>
+      new Promise((r) => {
+        srv.closeAllConnections();
+        srv.close(() => r());
+      }),
   };
 }
 
-const ok = (b: Body, result: Record<string, unknown>): Reply => ({ json: { jsonrpc: "2.0", id: b.id, result: { resultType: "complete", ...result } } });
-const refuse = (b: Body, status: number, code: number, message: string, data?: unknown): Reply => ({ status, json: { jsonrpc: "2.0", id: b.id ?? null, error: { code, message, data } } });
-const DISCOVER = { supportedVersions: ["2026-07-28"], capabilities: { tools: {}, resources: {} }, ttlMs: 0, cacheScope: "public", _meta: { [MetaKey.serverInfo]: { name: "http-scripted", version: "1" } } };
-const REGIONAL = { name: "regional", inputSchema: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" }, n: { type: "integer", "x-mcp-header": "N" }, flag: { type: "boolean", "x-mcp-header": "Flag" }, deep: { type: "object", properties: { zone: { type: "string", "x-mcp-header": "Zone" } } } } } };
+const ok = (b: Body, result: Record<string, unknown>): Reply => ({
+  json: { jsonrpc: "2.0", id: b.id, result: { resultType: "complete", ...result } },
+});
+const refuse = (b: Body, status: number, code: number, message: string, data?: unknown): Reply => ({
+  status,
+  json: { jsonrpc: "2.0", id: b.id ?? null, error: { code, message, data } },
+});
+const DISCOVER = {
+  supportedVersions: ["2026-07-28"],
+  capabilities: { tools: {}, resources: {} },
+  ttlMs: 0,
+  cacheScope: "public",
+  _meta: { [MetaKey.serverInfo]: { name: "http-scripted", version: "1" } },
+};
+const REGIONAL = {
+  name: "regional",
+  inputSchema: {
+    type: "object",
+    properties: {
+      region: { type: "string", "x-mcp-header": "Region" },
+      n: { type: "integer", "x-mcp-header": "N" },
+      flag: { type: "boolean", "x-mcp-header": "Flag" },
+      deep: { type: "object", properties: { zone: { type: "string", "x-mcp-header": "Zone" } } },
+    },
+  },
+};
 const clientInfo = { name: "http-test", version: "1" };
 
 async function client(url: string, extra: Record<string, unknown> = {}): Promise<McpClient> {
@@ -68,13 +100,31 @@ async function client(url: string, extra: Record<string, unknown> = {}): Promise
 }
 
 test("requestHeaders: version, method, name, and the annotated arguments (base64 where unsafe, absent/null/mistyped omitted)", () => {
-  const tools = new Map([["regional", [
-    { header: "Region", path: ["region"], type: "string" as const },
-    { header: "N", path: ["n"], type: "integer" as const },
-    { header: "Flag", path: ["flag"], type: "boolean" as const },
-    { header: "Zone", path: ["deep", "zone"], type: "string" as const },
-  ]]]);
-  const h = requestHeaders({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "regional", arguments: { region: "Zürich", n: 42, flag: false, deep: { zone: null } }, _meta: { [MetaKey.protocolVersion]: "2026-07-28" } } }, tools, undefined);
+  const tools = new Map([
+    [
+      "regional",
+      [
+        { header: "Region", path: ["region"], type: "string" as const },
+        { header: "N", path: ["n"], type: "integer" as const },
+        { header: "Flag", path: ["flag"], type: "boolean" as const },
+        { header: "Zone", path: ["deep", "zone"], type: "string" as const },
+      ],
+    ],
+  ]);
+  const h = requestHeaders(
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: {
+        name: "regional",
+        arguments: { region: "Zürich", n: 42, flag: false, deep: { zone: null } },
+        _meta: { [MetaKey.protocolVersion]: "2026-07-28" },
+      },
+    },
+    tools,
+    undefined,
+  );
   assert.equal(h, {
     "MCP-Protocol-Version": "2026-07-28",
     "Mcp-Method": "tools/call",
@@ -83,10 +133,23 @@ test("requestHeaders: version, method, name, and the annotated arguments (base64
     "Mcp-Param-N": "42",
     "Mcp-Param-Flag": "false",
   });
-  const mistyped = requestHeaders({ method: "tools/call", params: { name: "regional", arguments: { region: 7, n: 1.5, flag: "yes" } } }, tools, "2026-07-28");
-  assert.equal(Object.keys(mistyped).filter((k) => k.startsWith("Mcp-Param-")), []);
-  assert.equal(requestHeaders({ method: "resources/read", params: { uri: "file:///a b" } }, tools, "2026-07-28")["Mcp-Name"], "file:///a b");
-  assert.equal(requestHeaders({ method: "tools/list", params: {} }, tools, "2026-07-28"), { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" });
+  const mistyped = requestHeaders(
+    { method: "tools/call", params: { name: "regional", arguments: { region: 7, n: 1.5, flag: "yes" } } },
+    tools,
+    "2026-07-28",
+  );
+  assert.equal(
+    Object.keys(mistyped).filter((k) => k.startsWith("Mcp-Param-")),
+    [],
+  );
+  assert.equal(
+    requestHeaders({ method: "resources/read", params: { uri: "file:///a b" } }, tools, "2026-07-28")["Mcp-Name"],
+    "file:///a b",
+  );
+  assert.equal(requestHeaders({ method: "tools/list", params: {} }, tools, "2026-07-28"), {
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/list",
+  });
 });
 
 test("modern HTTP end to end: headers on every POST, JSON and SSE replies (comments ignored, progress delivered), no session", async () => {
@@ -95,7 +158,17 @@ test("modern HTTP end to end: headers on every POST, JSON and SSE replies (comme
       case "server/discover":
         return ok(b, DISCOVER);
       case "tools/list":
-        return ok(b, { tools: [REGIONAL, { name: "bad", inputSchema: { type: "object", properties: { x: { type: "number", "x-mcp-header": "X" } } } }], ttlMs: 0, cacheScope: "public" });
+        return ok(b, {
+          tools: [
+            REGIONAL,
+            {
+              name: "bad",
+              inputSchema: { type: "object", properties: { x: { type: "number", "x-mcp-header": "X" } } },
+            },
+          ],
+          ttlMs: 0,
+          cacheScope: "public",
+        });
       case "tools/call": {
         const token = b.params!._meta.progressToken;
         return {
@@ -115,7 +188,11 @@ test("modern HTTP end to end: headers on every POST, JSON and SSE replies (comme
   assert.is(c.era, "modern");
   assert.is(c.serverInfo.name, "http-scripted");
   const tools = await c.listTools();
-  assert.equal(tools.map((t) => t.name), ["regional"], "the tool with a number x-mcp-header is dropped");
+  assert.equal(
+    tools.map((t) => t.name),
+    ["regional"],
+    "the tool with a number x-mcp-header is dropped",
+  );
   assert.ok(errors.some((e) => /"bad" left out/.test(e.message)));
   const progress: number[] = [];
   const r = await c.callTool("regional", { region: " eu ", n: 3 }, { onprogress: (p) => progress.push(p.progress) });
@@ -140,7 +217,8 @@ test("modern HTTP end to end: headers on every POST, JSON and SSE replies (comme
 test("refusals: 400/404 with a JSON-RPC body are that request's error (even with id null); a bare 500 is an HTTP error", async () => {
   const s = await server((b) => {
     if (b.method === "server/discover") return ok(b, DISCOVER);
-    if (b.method === "resources/read") return refuse({ ...b, id: undefined }, 400, -32602, "Resource not found", { uri: b.params!.uri });
+    if (b.method === "resources/read")
+      return refuse({ ...b, id: undefined }, 400, -32602, "Resource not found", { uri: b.params!.uri });
     if (b.method === "tools/call" && b.params!.name === "missing") return refuse(b, 404, -32601, "Method not found");
     if (b.method === "tools/call") return { status: 500, json: "oops" };
     return undefined;
@@ -160,7 +238,9 @@ test("refusals: 400/404 with a JSON-RPC body are that request's error (even with
 });
 
 test("cancellation: aborting (or a timeout) closes the request's exchange; nothing else is POSTed", async () => {
-  const s = await server((b) => (b.method === "server/discover" ? ok(b, DISCOVER) : b.method === "tools/call" ? { hang: true } : undefined));
+  const s = await server((b) =>
+    b.method === "server/discover" ? ok(b, DISCOVER) : b.method === "tools/call" ? { hang: true } : undefined,
+  );
   const c = await client(s.url);
   const ac = new AbortController();
   const p = c.callTool("slow", {}, { signal: ac.signal }).catch((e: unknown) => e);
@@ -171,7 +251,10 @@ test("cancellation: aborting (or a timeout) closes the request's exchange; nothi
   const t = await c.callTool("slow", {}, { timeout: 100 }).catch((e: unknown) => e);
   assert.is((t as Error).name, "RequestTimeoutError");
   await s.seen.filter((x) => x.body?.method === "tools/call")[1]!.closed;
-  assert.not.ok(s.seen.some((x) => x.body?.method === "notifications/cancelled"), "cancellation is the closed stream, not a POST");
+  assert.not.ok(
+    s.seen.some((x) => x.body?.method === "notifications/cancelled"),
+    "cancellation is the closed stream, not a POST",
+  );
   await c.close();
   await s.close();
 });
@@ -181,7 +264,9 @@ test("-32020 on tools/call: the client lists tools again and retries once with t
   const s = await server((b) => {
     if (b.method === "server/discover") return ok(b, DISCOVER);
     if (b.method === "tools/list") {
-      const tool = annotated ? REGIONAL : { name: "regional", inputSchema: { type: "object", properties: { region: { type: "string" } } } };
+      const tool = annotated
+        ? REGIONAL
+        : { name: "regional", inputSchema: { type: "object", properties: { region: { type: "string" } } } };
       annotated = true;
       return ok(b, { tools: [tool], ttlMs: 60_000, cacheScope: "public" });
     }
@@ -198,7 +283,11 @@ test("-32020 on tools/call: the client lists tools again and retries once with t
   await c.listTools();
   const r = await c.callTool("regional", { region: "eu" });
   assert.equal(r.content, [{ type: "text", text: "ok" }]);
-  assert.equal(s.seen.map((x) => x.body?.method), ["server/discover", "tools/list", "tools/call", "tools/list", "tools/call"], "the cached tools/list was bypassed");
+  assert.equal(
+    s.seen.map((x) => x.body?.method),
+    ["server/discover", "tools/list", "tools/call", "tools/list", "tools/call"],
+    "the cached tools/list was bypassed",
+  );
   const again = await c.callTool("never", { region: "eu" }).catch((e: unknown) => e);
   assert.is((again as McpError).code, -32020, "retried once, then the error is the caller's");
   await c.close();
@@ -223,7 +312,18 @@ test("HTTP probe: 4xx with a recognized modern error stays modern; 400 without o
   const legacyServer = (discover: (b: Body) => Reply) =>
     server((b) => {
       if (b.method === "server/discover") return discover(b);
-      if (b.method === "initialize") return { json: { jsonrpc: "2.0", id: b.id, result: { protocolVersion: "2025-11-25", capabilities: { tools: {} }, serverInfo: { name: "legacy-http", version: "1" } } } };
+      if (b.method === "initialize")
+        return {
+          json: {
+            jsonrpc: "2.0",
+            id: b.id,
+            result: {
+              protocolVersion: "2025-11-25",
+              capabilities: { tools: {} },
+              serverInfo: { name: "legacy-http", version: "1" },
+            },
+          },
+        };
       if (b.method === "tools/list") return { json: { jsonrpc: "2.0", id: b.id, result: { tools: [] } } };
       return { status: 202, empty: true };
     });
@@ -237,7 +337,13 @@ test("HTTP probe: 4xx with a recognized modern error stays modern; 400 without o
   ] as const) {
     const s = await legacyServer(discover as (b: Body) => Reply);
     const transport = connectHttp(s.url);
-    const c = await connectMcpClient(transport, { bindings: dual, clientInfo, timeout: 3000, eraCache: false, probeTimeout: 300 });
+    const c = await connectMcpClient(transport, {
+      bindings: dual,
+      clientInfo,
+      timeout: 3000,
+      eraCache: false,
+      probeTimeout: 300,
+    });
     assert.is(c.era, "legacy", what);
     assert.is(c.serverInfo.name, "legacy-http");
     assert.is(transport.mode, "streamable-http");
@@ -250,8 +356,19 @@ test("HTTP probe: 4xx with a recognized modern error stays modern; 400 without o
 });
 
 test("a ModernHttpClientTransport alone: pinned 2026 era, and a reply without the response fails the request", async () => {
-  const s = await server((b) => (b.method === "server/discover" ? ok(b, DISCOVER) : b.method === "tools/call" ? { sse: [": nothing\n\n"] } : undefined));
-  const c = await connectMcpClient(new ModernHttpClientTransport({ url: s.url }), { bindings: dual, clientInfo, timeout: 3000, era: "modern" });
+  const s = await server((b) =>
+    b.method === "server/discover"
+      ? ok(b, DISCOVER)
+      : b.method === "tools/call"
+        ? { sse: [": nothing\n\n"] }
+        : undefined,
+  );
+  const c = await connectMcpClient(new ModernHttpClientTransport({ url: s.url }), {
+    bindings: dual,
+    clientInfo,
+    timeout: 3000,
+    era: "modern",
+  });
   assert.is(c.era, "modern");
   const e = await c.callTool("t").catch((x: unknown) => x);
   assert.match((e as Error).message, /ended without a response/);

@@ -28,12 +28,21 @@ function headersFor(method: string, params: any, extra: Record<string, string> =
 async function post(method: string, params: any = {}, extra: Record<string, string> = {}, meta: object | null = {}) {
   const rid = id++;
   const p = meta === null ? params : { ...params, _meta: { ...META, ...meta } };
-  const res = await fetch(url, { method: "POST", headers: headersFor(method, params, extra), body: JSON.stringify({ jsonrpc: "2.0", id: rid, method, params: p }) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers: headersFor(method, params, extra),
+    body: JSON.stringify({ jsonrpc: "2.0", id: rid, method, params: p }),
+  });
   const type = res.headers.get("content-type") ?? "";
   const text = await res.text();
   const body = type.includes("event-stream")
-    ? text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)))
-    : text ? JSON.parse(text) : undefined;
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => JSON.parse(l.slice(6)))
+    : text
+      ? JSON.parse(text)
+      : undefined;
   return { status: res.status, type, res, body, rid };
 }
 
@@ -46,13 +55,23 @@ test("discover and a tool call answer 200 with resultType; errors carry the spec
   assert.equal([r.status, r.body.error.code, r.body.id], [400, -32602, r.rid]);
   r = await post("server/discover", {}, {}, { "io.modelcontextprotocol/protocolVersion": "v999" });
   assert.equal([r.status, r.body.error.code, r.body.id], [400, -32020, r.rid]);
-  r = await post("server/discover", {}, { "mcp-protocol-version": "v999" }, { "io.modelcontextprotocol/protocolVersion": "v999" });
+  r = await post(
+    "server/discover",
+    {},
+    { "mcp-protocol-version": "v999" },
+    { "io.modelcontextprotocol/protocolVersion": "v999" },
+  );
   assert.equal([r.status, r.body.error.code, r.body.error.data.requested], [400, -32022, "v999"]);
   for (const m of ["ping", "initialize", "logging/setLevel", "unknown/method"]) {
     r = await post(m);
     assert.equal([r.status, r.body.error.code, r.body.id], [404, -32601, r.rid], m);
   }
-  r = await post("tools/call", { name: "sample", arguments: {} }, {}, { "io.modelcontextprotocol/clientCapabilities": {} });
+  r = await post(
+    "tools/call",
+    { name: "sample", arguments: {} },
+    {},
+    { "io.modelcontextprotocol/clientCapabilities": {} },
+  );
   assert.equal([r.status, r.body.error.code], [400, -32021]);
   r = await post("tools/call", { name: "ask", arguments: {} });
   assert.equal([r.status, r.body.result.resultType], [200, "input_required"]);
@@ -65,21 +84,38 @@ test("Mcp-Method / Mcp-Name must mirror the body: names case-insensitive, values
   assert.is(r.status, 200);
   r = await post("tools/call", { name: "echo", arguments: {} }, { "mcp-name": "ECHO" });
   assert.equal([r.status, r.body.error.code], [400, -32020]);
-  r = await post("resources/read", { uri: "u://static" }, { "mcp-name": `=?base64?${Buffer.from("u://static").toString("base64")}?=` });
+  r = await post(
+    "resources/read",
+    { uri: "u://static" },
+    { "mcp-name": `=?base64?${Buffer.from("u://static").toString("base64")}?=` },
+  );
   assert.is(r.status, 200);
   r = await post("resources/read", { uri: "u://static" }, { "mcp-name": "=?base64?!!!?=" });
   assert.equal([r.status, r.body.error.code], [400, -32020]);
   const noName = headersFor("tools/call", { name: "echo" });
   delete noName["mcp-name"];
-  const raw = await fetch(url, { method: "POST", headers: noName, body: JSON.stringify({ jsonrpc: "2.0", id: 77, method: "tools/call", params: { name: "echo", arguments: {}, _meta: META } }) });
+  const raw = await fetch(url, {
+    method: "POST",
+    headers: noName,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 77,
+      method: "tools/call",
+      params: { name: "echo", arguments: {}, _meta: META },
+    }),
+  });
   assert.equal([raw.status, ((await raw.json()) as any).id], [400, 77]);
 });
 
 test("Mcp-Param-* headers mirror x-mcp-header arguments (base64 sentinel, integers numerically)", async () => {
-  const call = (args: object, extra: Record<string, string>) => post("tools/call", { name: "echo", arguments: args }, extra);
+  const call = (args: object, extra: Record<string, string>) =>
+    post("tools/call", { name: "echo", arguments: args }, extra);
   assert.is((await call({ region: "eu" }, { "mcp-param-region": "eu" })).status, 200);
   assert.is((await call({ region: "eu" }, { "Mcp-Param-REGION": "eu" })).status, 200);
-  assert.is((await call({ region: "ü" }, { "mcp-param-region": `=?base64?${Buffer.from("ü").toString("base64")}?=` })).status, 200);
+  assert.is(
+    (await call({ region: "ü" }, { "mcp-param-region": `=?base64?${Buffer.from("ü").toString("base64")}?=` })).status,
+    200,
+  );
   assert.is((await call({ n: 7 }, { "mcp-param-n": "007" })).status, 200);
   for (const [args, extra] of [
     [{ region: "eu" }, {}],
@@ -95,7 +131,11 @@ test("Mcp-Param-* headers mirror x-mcp-header arguments (base64 sentinel, intege
 
 test("malformed bodies: the id is echoed when readable", async () => {
   const h = headersFor("tools/call", { name: "echo" });
-  let res = await fetch(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: "x1", method: "tools/call", params: { name: "echo", _meta: "nope" } }) });
+  let res = await fetch(url, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ jsonrpc: "2.0", id: "x1", method: "tools/call", params: { name: "echo", _meta: "nope" } }),
+  });
   assert.equal([res.status, ((await res.json()) as any).id], [400, "x1"]);
   res = await fetch(url, { method: "POST", headers: h, body: "{not json" });
   assert.is(res.status, 400);
@@ -105,17 +145,31 @@ test("malformed bodies: the id is echoed when readable", async () => {
 
 test("every malformed _meta value, header value, requestState or inputResponses: a spec code, 400, the id", async () => {
   const bad: unknown[] = [null, 1, "x", [], {}, true, "=?base64?%%?=", "a".repeat(300)];
-  const keys = ["io.modelcontextprotocol/protocolVersion", "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo", "io.modelcontextprotocol/logLevel"];
+  const keys = [
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/logLevel",
+  ];
   const cases: { params: any; headers?: Record<string, string> }[] = [];
-  for (const key of keys) for (const v of bad) if (!(key.endsWith("clientCapabilities") && (v as object)?.constructor === Object)) cases.push({ params: { name: "echo", arguments: {}, _meta: { ...META, [key]: v } } });
+  for (const key of keys)
+    for (const v of bad)
+      if (!(key.endsWith("clientCapabilities") && (v as object)?.constructor === Object))
+        cases.push({ params: { name: "echo", arguments: {}, _meta: { ...META, [key]: v } } });
   for (const v of bad) cases.push({ params: { name: "ask", arguments: {}, requestState: v, _meta: META } });
-  for (const v of [null, 1, "x", [], true]) cases.push({ params: { name: "ask", arguments: {}, inputResponses: v, _meta: META } });
+  for (const v of [null, 1, "x", [], true])
+    cases.push({ params: { name: "ask", arguments: {}, inputResponses: v, _meta: META } });
   for (const v of bad) cases.push({ params: { name: "ask", arguments: {}, inputResponses: { name: v }, _meta: META } });
-  for (const h of ["", " ", "=?base64?", "=?base64?AAAA?=", "\u00ff"]) cases.push({ params: { name: "echo", arguments: {}, _meta: META }, headers: { "mcp-name": h } });
+  for (const h of ["", " ", "=?base64?", "=?base64?AAAA?=", "\u00ff"])
+    cases.push({ params: { name: "echo", arguments: {}, _meta: META }, headers: { "mcp-name": h } });
   for (const c of cases) {
     const rid = id++;
     const h = headersFor("tools/call", c.params);
-    const res = await fetch(url, { method: "POST", headers: { ...h, ...c.headers }, body: JSON.stringify({ jsonrpc: "2.0", id: rid, method: "tools/call", params: c.params }) }).catch((e: Error) => e);
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { ...h, ...c.headers },
+      body: JSON.stringify({ jsonrpc: "2.0", id: rid, method: "tools/call", params: c.params }),
+    }).catch((e: Error) => e);
     if (res instanceof Error) {
       assert.ok(c.headers !== undefined, `fetch refused a body case: ${res.message}`); // fetch itself refuses some header bytes
       continue;
@@ -137,14 +191,27 @@ test("log notifications make an SSE reply (X-Accel-Buffering: no); none without 
   let r = await post("tools/call", { name: "log", arguments: {} }, {}, { "io.modelcontextprotocol/logLevel": "debug" });
   assert.ok(r.type.includes("text/event-stream"));
   assert.is(r.res.headers.get("x-accel-buffering"), "no");
-  assert.equal(r.body.map((m: any) => m.method ?? "response"), ["notifications/message", "notifications/message", "response"]);
+  assert.equal(
+    r.body.map((m: any) => m.method ?? "response"),
+    ["notifications/message", "notifications/message", "response"],
+  );
   r = await post("tools/call", { name: "log", arguments: {} });
   assert.is(r.type, "application/json");
 });
 
 test("a listen stream: ack first, keep-alive comments, notifications, and closing it frees the listen", async () => {
   const ctrl = new AbortController();
-  const res = await fetch(url, { method: "POST", signal: ctrl.signal, headers: headersFor("subscriptions/listen", {}), body: JSON.stringify({ jsonrpc: "2.0", id: 42, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } }) });
+  const res = await fetch(url, {
+    method: "POST",
+    signal: ctrl.signal,
+    headers: headersFor("subscriptions/listen", {}),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 42,
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, _meta: META },
+    }),
+  });
   assert.ok(res.headers.get("content-type")!.includes("text/event-stream"));
   const reader = res.body!.getReader();
   let text = "";
@@ -155,7 +222,10 @@ test("a listen stream: ack first, keep-alive comments, notifications, and closin
   for (let i = 0; i < 100 && s.listens.size === 0; i++) await sleep(5);
   await s.notifyToolsListChanged();
   await until(() => text.includes("list_changed") && text.includes(": keep-alive"));
-  const events = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)));
+  const events = text
+    .split("\n")
+    .filter((l) => l.startsWith("data: "))
+    .map((l) => JSON.parse(l.slice(6)));
   assert.is(events[0].method, "notifications/subscriptions/acknowledged");
   assert.is(events[1].params._meta["io.modelcontextprotocol/subscriptionId"], 42);
   ctrl.abort();
@@ -167,14 +237,32 @@ test("a legacy client is served on the same endpoint at the same time", async ()
   const init = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    }),
   });
   const sid = init.headers.get("mcp-session-id")!;
   assert.is(((await init.json()) as any).result.protocolVersion, "2025-11-25");
-  const legacyHeaders = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-session-id": sid, "mcp-protocol-version": "2025-11-25" };
-  await fetch(url, { method: "POST", headers: legacyHeaders, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
+  const legacyHeaders = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-session-id": sid,
+    "mcp-protocol-version": "2025-11-25",
+  };
+  await fetch(url, {
+    method: "POST",
+    headers: legacyHeaders,
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
   const [legacy, modern] = await Promise.all([
-    fetch(url, { method: "POST", headers: legacyHeaders, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) }).then((r) => r.json() as Promise<any>),
+    fetch(url, {
+      method: "POST",
+      headers: legacyHeaders,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
+    }).then((r) => r.json() as Promise<any>),
     post("tools/list"),
   ]);
   assert.is(legacy.result.resultType, undefined);
@@ -190,7 +278,11 @@ test("legacy: false answers GET and DELETE with 405; a legacy-only server answer
   const legacyOnly = server({}, definition(["2025-11-25"]));
   const h2 = createStreamableHttpServer({ onsession: (t) => legacyOnly.connect(t).then(() => {}) });
   const u2 = await h2.listen();
-  const res = await fetch(u2, { method: "POST", headers: headersFor("tools/list", {}), body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: META } }) });
+  const res = await fetch(u2, {
+    method: "POST",
+    headers: headersFor("tools/list", {}),
+    body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/list", params: { _meta: META } }),
+  });
   const body = (await res.json()) as any;
   assert.equal([res.status, body.id, body.error.code], [400, 5, -32600]);
   await Promise.all([h1.close(), h2.close(), modernOnly.close(), legacyOnly.close()]);

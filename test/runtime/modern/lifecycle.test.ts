@@ -54,7 +54,15 @@ test("every result carries resultType and serverInfo; discover and lists carry c
 });
 
 test("the manifest's cache settings decide ttlMs and cacheScope", async () => {
-  const s = server({}, definition(undefined, { ttlMs: 5000, scope: "private", resources: { "u://static": { ttlMs: 90, scope: "public" } }, resourceTemplates: { item: { ttlMs: 7 } } }));
+  const s = server(
+    {},
+    definition(undefined, {
+      ttlMs: 5000,
+      scope: "private",
+      resources: { "u://static": { ttlMs: 90, scope: "public" } },
+      resourceTemplates: { item: { ttlMs: 7 } },
+    }),
+  );
   const peer = await connect(s);
   const list = (await peer.call("prompts/list")).result;
   assert.equal([list.ttlMs, list.cacheScope], [5000, "private"]);
@@ -81,7 +89,10 @@ test("notifications/message only when the request's _meta asks for a level, at o
   assert.is(r.result.content[0].text, "logged");
   assert.is(peer.seen.length, 0);
   r = await peer.call("tools/call", { name: "log", arguments: {} }, { "io.modelcontextprotocol/logLevel": "warning" });
-  assert.equal(peer.seen.map((m) => [m.method, m.params.level]), [["notifications/message", "error"]]);
+  assert.equal(
+    peer.seen.map((m) => [m.method, m.params.level]),
+    [["notifications/message", "error"]],
+  );
   await s.close();
 });
 
@@ -98,7 +109,11 @@ test("one connection serves a legacy client (initialize) and modern requests at 
   const s = server();
   const peer = await connect(s);
   assert.ok((await peer.call("server/discover")).result);
-  const init = await peer.call("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } }, null);
+  const init = await peer.call(
+    "initialize",
+    { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    null,
+  );
   assert.is(init.result.protocolVersion, "2025-11-25");
   await peer.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   const legacyList = await peer.call("tools/list", {}, null);
@@ -113,7 +128,11 @@ test("one connection serves a legacy client (initialize) and modern requests at 
 test("a modern-only server answers a legacy initialize with the -32022 shape naming its versions", async () => {
   const s = server({}, definition(["2026-07-28"]));
   const peer = await connect(s);
-  const r = await peer.call("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } }, null);
+  const r = await peer.call(
+    "initialize",
+    { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "old", version: "1" } },
+    null,
+  );
   assert.is(r.error.code, -32022);
   assert.equal(r.error.data, { supported: ["2026-07-28"], requested: "2025-11-25" });
   assert.ok((await peer.call("tools/list")).result);

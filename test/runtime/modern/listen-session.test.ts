@@ -14,10 +14,21 @@ test.after.each(async () => {
   for (const f of stops.splice(0).reverse()) await f();
 });
 
-async function start(options: Partial<McpServerOptions> = {}, idleMs = 0): Promise<{ s: McpServer; http: StreamableHttpServer; url: URL }> {
+async function start(
+  options: Partial<McpServerOptions> = {},
+  idleMs = 0,
+): Promise<{ s: McpServer; http: StreamableHttpServer; url: URL }> {
   const s = server(options);
-  const http = createStreamableHttpServer({ onsession: (t) => s.connect(t).then(() => {}), keepAliveMs: 0, sessionIdleTimeoutMs: idleMs, onerror: () => {} });
-  stops.push(() => s.close(), () => http.close());
+  const http = createStreamableHttpServer({
+    onsession: (t) => s.connect(t).then(() => {}),
+    keepAliveMs: 0,
+    sessionIdleTimeoutMs: idleMs,
+    onerror: () => {},
+  });
+  stops.push(
+    () => s.close(),
+    () => http.close(),
+  );
   return { s, http, url: await http.listen() };
 }
 
@@ -30,7 +41,16 @@ test("listens in a legacy session end when their connections drop: gone from the
   // Each listen holds 4 x 60 000 characters of URIs and 1 MiB of _meta while it is open.
   const uris = (i: number) => Array.from({ length: 4 }, (_, k) => `u://${i}/${k}/${"x".repeat(60_000)}`);
   const streams = [];
-  for (let i = 0; i < 10; i++) streams.push(await openListen(url, h, 100 + i, { toolsListChanged: true, resourceSubscriptions: uris(i) }, { junk: "y".repeat(1 << 20) }));
+  for (let i = 0; i < 10; i++)
+    streams.push(
+      await openListen(
+        url,
+        h,
+        100 + i,
+        { toolsListChanged: true, resourceSubscriptions: uris(i) },
+        { junk: "y".repeat(1 << 20) },
+      ),
+    );
   assert.ok(streams.every(acknowledged));
   assert.is(s.listens.size, 10);
   fullGc();
@@ -56,12 +76,19 @@ test("a listen cancelled with notifications/cancelled in a legacy session ends i
   const [session] = http.sessions.values();
   const st = await openListen(url, h, 7);
   assert.ok(acknowledged(st));
-  const cancel = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }) });
+  const cancel = await raw(url, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }),
+  });
   assert.is(cancel.status, 202);
   await waitFor(() => st.ended, 2000, "the cancelled listen's stream to end");
   assert.is(s.listens.size, 0);
   assert.not.ok(session!.busy);
-  assert.not.ok(st.messages().some((m) => "id" in m), "a cancelled request gets no response");
+  assert.not.ok(
+    st.messages().some((m) => "id" in m),
+    "a cancelled request gets no response",
+  );
   st.close();
 });
 
@@ -73,7 +100,11 @@ test("a session's listens are capped (listens.perSession, -32000); dropping one 
   for (let i = 0; i < 3; i++) open.push(await openListen(url, a, 10 + i));
   assert.ok(open.every(acknowledged));
   const refused = await openListen(url, a, 20);
-  assert.equal(refusal(refused), { code: -32000, message: "Too many listens: this session already holds 3 open listens", data: { limit: "listens.perSession", max: 3 } });
+  assert.equal(refusal(refused), {
+    code: -32000,
+    message: "Too many listens: this session already holds 3 open listens",
+    data: { limit: "listens.perSession", max: 3 },
+  });
   assert.is(JSON.parse(refused.text).id, 20);
   const other = await openListen(url, b, 10);
   assert.ok(acknowledged(other), "another session's listen opens");

@@ -17,7 +17,10 @@ test("the ack comes first with the honoured subset; notifications carry the list
   const peer = await connect(s);
   const ack = await listen(peer, 900, { toolsListChanged: true, resourceSubscriptions: ["u://static"], bogus: true });
   assert.is(ack.method, "notifications/subscriptions/acknowledged");
-  assert.equal(ack.params, { notifications: { toolsListChanged: true, resourceSubscriptions: ["u://static"] }, _meta: { [SID]: 900 } });
+  assert.equal(ack.params, {
+    notifications: { toolsListChanged: true, resourceSubscriptions: ["u://static"] },
+    _meta: { [SID]: 900 },
+  });
   const ack2 = await listen(peer, "p", { promptsListChanged: true });
   assert.equal(ack2.params._meta, { [SID]: "p" });
   assert.is(s.listens.size, 2);
@@ -26,11 +29,14 @@ test("the ack comes first with the honoured subset; notifications carry the list
   assert.is(await s.notifyResourceUpdated("u://static"), 1);
   assert.is(await s.notifyResourceUpdated("u://other"), 0);
   const got = [await peer.next(), await peer.next(), await peer.next()];
-  assert.equal(got.map((m) => [m.method, m.params._meta[SID]]), [
-    ["notifications/tools/list_changed", 900],
-    ["notifications/prompts/list_changed", "p"],
-    ["notifications/resources/updated", 900],
-  ]);
+  assert.equal(
+    got.map((m) => [m.method, m.params._meta[SID]]),
+    [
+      ["notifications/tools/list_changed", 900],
+      ["notifications/prompts/list_changed", "p"],
+      ["notifications/resources/updated", 900],
+    ],
+  );
   assert.is(got[2].params.uri, "u://static");
   // notifications/cancelled ends one listen (stdio teardown): no response, nothing more for it.
   await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 900 } });
@@ -63,10 +69,14 @@ test("a filter that is not an object is -32602; too many resource subscriptions 
   const peer = await connect(s);
   let r = await peer.call("subscriptions/listen", { notifications: { resourceSubscriptions: "x" } });
   assert.is(r.error.code, -32602);
-  r = await peer.call("subscriptions/listen", { notifications: { resourceSubscriptions: Array.from({ length: 2000 }, (_, i) => `u://${i}`) } });
+  r = await peer.call("subscriptions/listen", {
+    notifications: { resourceSubscriptions: Array.from({ length: 2000 }, (_, i) => `u://${i}`) },
+  });
   assert.is(r.error.code, -32602);
   // Few URIs, but long ones: what one listen holds is bounded in characters too (256 Ki).
-  r = await peer.call("subscriptions/listen", { notifications: { resourceSubscriptions: Array.from({ length: 3 }, (_, i) => `u://${i}/${"x".repeat(100_000)}`) } });
+  r = await peer.call("subscriptions/listen", {
+    notifications: { resourceSubscriptions: Array.from({ length: 3 }, (_, i) => `u://${i}/${"x".repeat(100_000)}`) },
+  });
   assert.equal([r.error.code, r.error.data.pointer], [-32602, "/params/notifications/resourceSubscriptions"]);
   assert.is(s.listens.size, 0);
   await s.close();
@@ -78,7 +88,10 @@ test("one connection's listens are capped (listens.perSession, -32000 naming the
   assert.is((await listen(a, 1, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
   assert.is((await listen(a, 2, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
   const refused = await listen(a, 3, { toolsListChanged: true });
-  assert.equal([refused.id, refused.error.code, refused.error.data], [3, -32000, { limit: "listens.perSession", max: 2 }]);
+  assert.equal(
+    [refused.id, refused.error.code, refused.error.data],
+    [3, -32000, { limit: "listens.perSession", max: 2 }],
+  );
   const b = await connect(s);
   assert.is((await listen(b, 1, { toolsListChanged: true })).method, "notifications/subscriptions/acknowledged");
   const full = await listen(b, 2, { toolsListChanged: true });
@@ -92,7 +105,8 @@ test("one connection's listens are capped (listens.perSession, -32000 naming the
 });
 
 test("listen limits must be positive integers", () => {
-  for (const bad of [0, -1, 1.5, Number.NaN]) assert.throws(() => server({ listens: { perPrincipal: bad } }), /perPrincipal must be a positive integer/);
+  for (const bad of [0, -1, 1.5, Number.NaN])
+    assert.throws(() => server({ listens: { perPrincipal: bad } }), /perPrincipal must be a positive integer/);
 });
 
 test.run();

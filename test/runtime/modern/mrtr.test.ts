@@ -17,12 +17,26 @@ test("a handler asking twice: three rounds, each re-running it, answers carried 
   assert.is(r1.inputRequests.name.method, "elicitation/create");
   assert.is(r1.ttlMs, undefined);
   assert.type(r1.requestState, "string");
-  const r2 = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: accept({ name: "Alice" }) }, requestState: r1.requestState })).result;
+  const r2 = (
+    await peer.call("tools/call", {
+      name: "ask",
+      arguments: {},
+      inputResponses: { name: accept({ name: "Alice" }) },
+      requestState: r1.requestState,
+    })
+  ).result;
   assert.is(r2.resultType, "input_required");
   assert.equal(Object.keys(r2.inputRequests), ["elicitation-2"]);
   assert.is.not(r2.requestState, r1.requestState);
   // Only the new answer is sent: the first comes back from the signed state.
-  const r3 = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { "elicitation-2": accept({ color: "blue" }) }, requestState: r2.requestState })).result;
+  const r3 = (
+    await peer.call("tools/call", {
+      name: "ask",
+      arguments: {},
+      inputResponses: { "elicitation-2": accept({ color: "blue" }) },
+      requestState: r2.requestState,
+    })
+  ).result;
   assert.is(r3.resultType, "complete");
   assert.is(r3.content[0].text, "Alice likes blue");
   assert.is(runs.ask, 3);
@@ -50,10 +64,17 @@ test("calls made together share one round; answers without requestState are acce
 test("missing or wrong keys re-prompt; malformed answers and inputResponses are -32602", async () => {
   const s = server();
   const peer = await connect(s);
-  const wrong = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { nope: accept({}) } })).result;
+  const wrong = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { nope: accept({}) } }))
+    .result;
   assert.is(wrong.resultType, "input_required");
   // Keys that name Object.prototype members are just keys.
-  const proto = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: JSON.parse('{"__proto__": {"x": 1}, "constructor": 1}') })).result;
+  const proto = (
+    await peer.call("tools/call", {
+      name: "ask",
+      arguments: {},
+      inputResponses: JSON.parse('{"__proto__": {"x": 1}, "constructor": 1}'),
+    })
+  ).result;
   assert.is(proto.resultType, "input_required");
   let r = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: 12345 } });
   assert.is(r.error.code, -32602);
@@ -71,8 +92,16 @@ test("requestState: tampered, forged, expired, replayed, or for other params/met
   const key = Buffer.alloc(32, 7);
   const s = server({ requestState: { key } });
   const peer = await connect(s);
-  const first = async () => (await peer.call("tools/call", { name: "ask", arguments: {} })).result.requestState as string;
-  const retry = (state: string, over: object = {}) => peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: accept({ name: "A" }) }, requestState: state, ...over });
+  const first = async () =>
+    (await peer.call("tools/call", { name: "ask", arguments: {} })).result.requestState as string;
+  const retry = (state: string, over: object = {}) =>
+    peer.call("tools/call", {
+      name: "ask",
+      arguments: {},
+      inputResponses: { name: accept({ name: "A" }) },
+      requestState: state,
+      ...over,
+    });
   const state = await first();
   const body = state.slice(3, state.lastIndexOf("."));
   const decoded = JSON.parse(Buffer.from(body, "base64url").toString());
@@ -82,12 +111,25 @@ test("requestState: tampered, forged, expired, replayed, or for other params/met
     const r = await retry(bad);
     assert.is(r.error.code, -32602, bad.slice(0, 20));
   }
-  const forged = await new RequestStateCodec({ key: Buffer.alloc(32, 8) }).mint("tools/call", await paramsDigest({ name: "ask", arguments: {} }), {});
+  const forged = await new RequestStateCodec({ key: Buffer.alloc(32, 8) }).mint(
+    "tools/call",
+    await paramsDigest({ name: "ask", arguments: {} }),
+    {},
+  );
   assert.match((await retry(forged)).error.message, /integrity/);
   assert.match((await retry(await first(), { arguments: { x: 1 } })).error.message, /different params/);
-  const wrongMethod = await new RequestStateCodec({ key }).mint("prompts/get", await paramsDigest({ name: "ask", arguments: {} }), {});
+  const wrongMethod = await new RequestStateCodec({ key }).mint(
+    "prompts/get",
+    await paramsDigest({ name: "ask", arguments: {} }),
+    {},
+  );
   assert.match((await retry(wrongMethod)).error.message, /issued for "prompts\/get"/);
-  const expired = await new RequestStateCodec({ key, ttlMs: 1 }).mint("tools/call", await paramsDigest({ name: "ask", arguments: {} }), {}, Date.now() - 10);
+  const expired = await new RequestStateCodec({ key, ttlMs: 1 }).mint(
+    "tools/call",
+    await paramsDigest({ name: "ask", arguments: {} }),
+    {},
+    Date.now() - 10,
+  );
   assert.match((await retry(expired)).error.message, /expired/);
   const once = await first();
   assert.is((await retry(once)).result.resultType, "input_required");
@@ -99,7 +141,15 @@ test("requestState: tampered, forged, expired, replayed, or for other params/met
 test("the codec binds to method and salient params only (_meta, inputResponses, requestState excluded)", async () => {
   const c = new RequestStateCodec();
   const d = await paramsDigest({ name: "t", arguments: { b: 1, a: [1, { y: 2, x: 1 }] }, _meta: { z: 1 } });
-  assert.is(d, await paramsDigest({ arguments: { a: [1, { x: 1, y: 2 }], b: 1 }, name: "t", inputResponses: {}, requestState: "s" }));
+  assert.is(
+    d,
+    await paramsDigest({
+      arguments: { a: [1, { x: 1, y: 2 }], b: 1 },
+      name: "t",
+      inputResponses: {},
+      requestState: "s",
+    }),
+  );
   const st = await c.mint("tools/call", d, { k: 1 });
   const opened = await c.open(st, "tools/call", d);
   assert.ok(!("code" in opened) && opened.answers.k === 1);
@@ -126,7 +176,12 @@ test("requestState.maxBytes bounds what is minted as well as what is accepted: a
   const peer = await connect(s);
   const round2 = async (name: string) => {
     const r1 = (await peer.call("tools/call", { name: "ask", arguments: {} })).result;
-    return peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: accept({ name }) }, requestState: r1.requestState });
+    return peer.call("tools/call", {
+      name: "ask",
+      arguments: {},
+      inputResponses: { name: accept({ name }) },
+      requestState: r1.requestState,
+    });
   };
   // Every name length from short to well past the limit: a state is minted up to some length,
   // never longer than the limit, and from there on the answer is refused.
@@ -148,7 +203,12 @@ test("requestState.maxBytes bounds what is minted as well as what is accepted: a
   }
   assert.ok(longest !== undefined && refusedFrom === longest.n + 1);
   assert.ok(longest.state.length > maxBytes - 2, `tight: ${longest.state.length}`);
-  const done = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { "elicitation-2": accept({ color: "red" }) }, requestState: longest.state });
+  const done = await peer.call("tools/call", {
+    name: "ask",
+    arguments: {},
+    inputResponses: { "elicitation-2": accept({ color: "red" }) },
+    requestState: longest.state,
+  });
   assert.is(done.result.content[0].text, `${"a".repeat(longest.n)} likes red`);
   await s.close();
 });

@@ -5,7 +5,14 @@
 import { createMemoryTransportPair, type JSONRPCMessage, type MemoryTransport } from "@mcpgen/runtime";
 import { MetaKey } from "@mcpgen/runtime/internal";
 
-export type Msg = { jsonrpc: "2.0"; id?: string | number; method?: string; params?: Record<string, any>; result?: any; error?: any };
+export type Msg = {
+  jsonrpc: "2.0";
+  id?: string | number;
+  method?: string;
+  params?: Record<string, any>;
+  result?: any;
+  error?: any;
+};
 
 export interface Peer {
   transport: MemoryTransport;
@@ -19,7 +26,10 @@ export interface Peer {
  * `answer` returns a result object, `{ error }` for an error reply, null for no reply, or
  * undefined for the default (a discover result for server/discover, no reply otherwise).
  */
-export type Answer = (m: Msg, peer: Peer) => Record<string, unknown> | { error: { code: number; message: string; data?: unknown } } | null | undefined | void;
+export type Answer = (
+  m: Msg,
+  peer: Peer,
+) => Record<string, unknown> | { error: { code: number; message: string; data?: unknown } } | null | undefined | void;
 
 export const DISCOVERED = {
   resultType: "complete",

@@ -33,13 +33,26 @@ async function start(auth?: ResourceServerGuard) {
       const key = String(ctx.requestId);
       started.push(key);
       release.set(key, () => resolve(`released ${key}`));
-      ctx.signal.addEventListener("abort", () => {
-        aborted.set(key, Date.now());
-        reject(ctx.signal.reason);
-      }, { once: true });
+      ctx.signal.addEventListener(
+        "abort",
+        () => {
+          aborted.set(key, Date.now());
+          reject(ctx.signal.reason);
+        },
+        { once: true },
+      );
     });
-  const s = createMcpServer(definition(), { ...h, tools: { ...h.tools, log: slow } }, { bindings: [modern, ...bindings], onerror: () => {} });
-  const http = createStreamableHttpServer({ onsession: (t) => s.connect(t).then(() => {}), keepAliveMs: 0, onerror: () => {}, ...(auth ? { auth } : {}) });
+  const s = createMcpServer(
+    definition(),
+    { ...h, tools: { ...h.tools, log: slow } },
+    { bindings: [modern, ...bindings], onerror: () => {} },
+  );
+  const http = createStreamableHttpServer({
+    onsession: (t) => s.connect(t).then(() => {}),
+    keepAliveMs: 0,
+    onerror: () => {},
+    ...(auth ? { auth } : {}),
+  });
   stops.push(async () => {
     for (const r of release.values()) r();
     await s.close();
@@ -49,7 +62,12 @@ async function start(auth?: ResourceServerGuard) {
 }
 
 const call = (id: number, meta?: object) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: meta === undefined ? { name: "log", arguments: {} } : { name: "log", arguments: {}, _meta: meta } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: meta === undefined ? { name: "log", arguments: {} } : { name: "log", arguments: {}, _meta: meta },
+  });
 
 test("a slow 2026-07-28 tools/call in a legacy session is cancelled when its client drops the connection; a 2025-11-25 one keeps running", async () => {
   const { s, url, started, aborted, release } = await start();
@@ -78,9 +96,17 @@ test("a slow 2026-07-28 tools/call in a legacy session is cancelled when its cli
   assert.is(s.runningBytes.used, 0, "both calls' bytes are released");
 
   // The session goes on serving both eras.
-  const ping = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }) });
+  const ping = await raw(url, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "ping" }),
+  });
   assert.equal(JSON.parse(ping.body), { jsonrpc: "2.0", id: 7, result: {} });
-  const list = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: META } }) });
+  const list = await raw(url, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 8, method: "tools/list", params: { _meta: META } }),
+  });
   assert.ok(JSON.parse(list.body).result.tools.length > 0, list.body);
 });
 
@@ -108,14 +134,27 @@ test("a 2026-07-28 request whose client went away while its token was verified d
   const { s, url, started } = await start(auth);
   const h = await legacySession(url, "Bearer fast");
   // The session's 2026-07-28 side is there before the request under test arrives.
-  const list = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } }) });
+  const list = await raw(url, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META } }),
+  });
   assert.is(list.status, 200);
-  const gone = await OpenStream.open(url, { method: "POST", headers: { ...h, authorization: "Bearer slow" }, body: call(9, META), waitHeaders: false });
+  const gone = await OpenStream.open(url, {
+    method: "POST",
+    headers: { ...h, authorization: "Bearer slow" },
+    body: call(9, META),
+    waitHeaders: false,
+  });
   await waitFor(() => verifying, 2000, "the slow token's verification to start");
   gone.close();
   await waitFor(() => verified, 2000, "the verification to end after the client left");
   // A later request of the session is answered after the gone one was dispatched.
-  const ping = await raw(url, { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }) });
+  const ping = await raw(url, {
+    method: "POST",
+    headers: h,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 10, method: "ping" }),
+  });
   assert.equal(JSON.parse(ping.body), { jsonrpc: "2.0", id: 10, result: {} });
   assert.not.ok(started.includes("9"), "the request of a client that went away never ran");
   const [modernSession] = s.modernSessions;

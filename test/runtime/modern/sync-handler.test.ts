@@ -9,7 +9,8 @@ import { connect, definition } from "./fixture.js";
 
 function syncServer(onerror: (e: Error) => void = () => {}) {
   const base = definition();
-  const strict = ((d: unknown) => typeof d === "object" && d !== null && typeof (d as { n?: unknown }).n === "number") as Validator;
+  const strict = ((d: unknown) =>
+    typeof d === "object" && d !== null && typeof (d as { n?: unknown }).n === "number") as Validator;
   return createMcpServer(
     { ...base, toolValidators: { ...base.toolValidators, echo: { input: strict, output: null } } },
     {
@@ -17,7 +18,10 @@ function syncServer(onerror: (e: Error) => void = () => {}) {
         echo: (input: { n: number }) => `n=${input.n}`,
         // Asks without awaiting, then returns: the run is blocked, so the answer is input_required.
         ask: (_: never, ctx: any) => {
-          void ctx.client.elicit({ message: "name?", requestedSchema: { type: "object", properties: {} } }, { key: "name" });
+          void ctx.client.elicit(
+            { message: "name?", requestedSchema: { type: "object", properties: {} } },
+            { key: "name" },
+          );
           return "not yet";
         },
         parallel: () => {
@@ -55,7 +59,14 @@ test("a synchronous tool that asks for input without awaiting answers input_requ
   assert.equal(Object.keys(r.inputRequests), ["name"]);
   assert.type(r.requestState, "string");
   // Answered, the same synchronous run completes.
-  const done = (await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: { action: "decline" } }, requestState: r.requestState })).result;
+  const done = (
+    await peer.call("tools/call", {
+      name: "ask",
+      arguments: {},
+      inputResponses: { name: { action: "decline" } },
+      requestState: r.requestState,
+    })
+  ).result;
   assert.is(done.resultType, "complete");
   assert.is(done.content[0].text, "not yet");
   await s.close();

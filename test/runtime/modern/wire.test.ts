@@ -17,7 +17,8 @@ test("header values: plain ASCII raw, everything unsafe through the base64 senti
 });
 
 test("decoding: round trips, refuses malformed sentinels and raw controls, trims whitespace", () => {
-  for (const s of ["plain", "Zürich", "日本語", " x ", "tab\there", "=?base64?x?="]) assert.is(decodeHeaderValue(encodeHeaderValue(s)), s);
+  for (const s of ["plain", "Zürich", "日本語", " x ", "tab\there", "=?base64?x?="])
+    assert.is(decodeHeaderValue(encodeHeaderValue(s)), s);
   assert.is(decodeHeaderValue("  eu-west1\t"), "eu-west1");
   assert.is(decodeHeaderValue("=?base64?not base64!?="), undefined);
   assert.is(decodeHeaderValue("=?base64?/w==?="), undefined, "0xFF is not UTF-8");
@@ -61,7 +62,10 @@ test("x-mcp-header: every violation of the spec's custom-header rules is a probl
   bad({ type: "object", properties: { n: { type: "number", "x-mcp-header": "N" } } });
   bad({ type: "object", properties: { s: { type: "string", "x-mcp-header": "" } } });
   bad({ type: "object", properties: { s: { type: "string", "x-mcp-header": "has space" } } });
-  bad({ type: "object", properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } } });
+  bad({
+    type: "object",
+    properties: { a: { type: "string", "x-mcp-header": "X" }, b: { type: "string", "x-mcp-header": "x" } },
+  });
   bad({ type: "object", properties: { l: { type: "array", items: { type: "string", "x-mcp-header": "Item" } } } });
   bad({ type: "object", anyOf: [{ properties: { s: { type: "string", "x-mcp-header": "S" } } }] });
   bad({ type: "object", $defs: { D: { type: "string", "x-mcp-header": "D" } } });

@@ -11,15 +11,28 @@ import { scriptedPeer, type Answer } from "../modern/peer.js";
 const EXT = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 const clientInfo = { name: "tasks-test", version: "1.0.0" };
 const task = (status: string, extra: object = {}) => ({
-  resultType: "complete", taskId: "t1", status, createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttlMs: 60_000, pollIntervalMs: 20, ...extra,
+  resultType: "complete",
+  taskId: "t1",
+  status,
+  createdAt: "2026-01-01T00:00:00Z",
+  lastUpdatedAt: "2026-01-01T00:00:00Z",
+  ttlMs: 60_000,
+  pollIntervalMs: 20,
+  ...extra,
 });
 const created = { ...task("working"), resultType: "task" };
 
 async function connect(answer: Answer, capabilities: Record<string, object> = { elicitation: {}, ...EXT }) {
   const peer = await scriptedPeer(answer);
   const client = await connectModernClient({
-    transport: peer.transport, bindings: dual, clientInfo, timeout: 2000, capabilities,
-    handlers: { "elicitation/create": (p: { message: string }) => ({ action: "accept", content: { name: p.message } }) },
+    transport: peer.transport,
+    bindings: dual,
+    clientInfo,
+    timeout: 2000,
+    capabilities,
+    handlers: {
+      "elicitation/create": (p: { message: string }) => ({ action: "accept", content: { name: p.message } }),
+    },
   });
   return { peer, client };
 }
@@ -34,7 +47,15 @@ test("polls to completion, answering each input request once, and returns the in
     if (polls === 1) return task("working");
     const answered = peer.requests("tasks/update").length > 0;
     // The server still lists the request on one poll after the answer: the client must not answer twice.
-    if (polls <= 3 || !answered) return task("input_required", { inputRequests: { q: { method: "elicitation/create", params: { message: "who", requestedSchema: { type: "object", properties: {} } } } } });
+    if (polls <= 3 || !answered)
+      return task("input_required", {
+        inputRequests: {
+          q: {
+            method: "elicitation/create",
+            params: { message: "who", requestedSchema: { type: "object", properties: {} } },
+          },
+        },
+      });
     return task("completed", { result: { content: [{ type: "text", text: "done" }] } });
   });
   const r = await client.request("tools/call", { name: "slow", arguments: {} });
@@ -50,7 +71,8 @@ test("a failed task throws its JSON-RPC error; a cancelled one TaskCancelledErro
   let status = "failed";
   const { client } = await connect((m) => {
     if (m.method === "tools/call") return created;
-    if (m.method === "tasks/get") return task(status, status === "failed" ? { error: { code: -32603, message: "boom", data: { x: 1 } } } : {});
+    if (m.method === "tasks/get")
+      return task(status, status === "failed" ? { error: { code: -32603, message: "boom", data: { x: 1 } } } : {});
     return undefined;
   });
   const e = await client.request("tools/call", { name: "x" }).catch((x: unknown) => x);
@@ -74,7 +96,10 @@ test("giving up (abort) cancels the task on the server", async () => {
   await new Promise((r) => setTimeout(r, 60));
   ctrl.abort(new Error("enough"));
   assert.is(((await call) as Error).message, "enough");
-  assert.equal(peer.requests("tasks/cancel").map((m) => m.params!.taskId), ["t1"]);
+  assert.equal(
+    peer.requests("tasks/cancel").map((m) => m.params!.taskId),
+    ["t1"],
+  );
 });
 
 test("a task result to a client that did not declare the extension is an invalid result", async () => {

@@ -5,7 +5,16 @@
 // served through tasks/get, tasks/result, tasks/list, tasks/cancel; unknown ids are -32602).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { connectMcpClient, createMemoryTransportPair, McpError, MemoryTaskStore, TaskCancelledError, type McpClientOptions, type Params, type ServerSession } from "@mcpgen/runtime";
+import {
+  connectMcpClient,
+  createMemoryTransportPair,
+  McpError,
+  MemoryTaskStore,
+  TaskCancelledError,
+  type McpClientOptions,
+  type Params,
+  type ServerSession,
+} from "@mcpgen/runtime";
 import { createServerSession, pollDelay } from "@mcpgen/runtime/internal";
 import { latest } from "../helpers/binding.js";
 
@@ -16,7 +25,15 @@ const TOOLS = [
   { name: "maybe", inputSchema: { type: "object" }, execution: { taskSupport: "optional" } },
   { name: "plain", inputSchema: { type: "object" } },
 ];
-const task = (status: string, extra: object = {}) => ({ taskId: "t1", status, createdAt: "2026-01-01T00:00:00Z", lastUpdatedAt: "2026-01-01T00:00:00Z", ttl: 60_000, pollInterval: 1, ...extra });
+const task = (status: string, extra: object = {}) => ({
+  taskId: "t1",
+  status,
+  createdAt: "2026-01-01T00:00:00Z",
+  lastUpdatedAt: "2026-01-01T00:00:00Z",
+  ttl: 60_000,
+  pollInterval: 1,
+  ...extra,
+});
 
 type Script = { [method: string]: (p: Params) => unknown };
 
@@ -33,8 +50,11 @@ async function pair(script: Script, options: Partial<McpClientOptions> = {}, ser
     };
   }
   const server: ServerSession = await createServerSession({
-    transport: b, bindings: [latest], serverInfo: { name: "scripted", version: "1" },
-    capabilities: { tools: {}, tasks: serverTasks }, handlers: handlers as never,
+    transport: b,
+    bindings: [latest],
+    serverInfo: { name: "scripted", version: "1" },
+    capabilities: { tools: {}, tasks: serverTasks },
+    handlers: handlers as never,
   });
   const client = await connectMcpClient(a, { bindings: [latest], clientInfo, timeout: 2000, tasks: true, ...options });
   await server.initialized;
@@ -55,14 +75,20 @@ test("a required tool goes out with params.task; polls tasks/get, then tasks/res
   const { client, seen } = await pair({
     "tools/call": () => ({ task: task("working") }),
     "tasks/get": () => (++polls < 3 ? task("working") : task("completed")),
-    "tasks/result": () => ({ content: [{ type: "text", text: "done" }], _meta: { "io.modelcontextprotocol/related-task": { taskId: "t1" } } }),
+    "tasks/result": () => ({
+      content: [{ type: "text", text: "done" }],
+      _meta: { "io.modelcontextprotocol/related-task": { taskId: "t1" } },
+    }),
   });
   await client.listTools();
   const r = await client.callTool("job", {});
   assert.equal(r.content, [{ type: "text", text: "done" }]);
   assert.equal(seen.find((s) => s.method === "tools/call")!.params.task, {});
   assert.is(polls, 3);
-  assert.equal(seen.filter((s) => s.method === "tasks/result").map((s) => s.params.taskId), ["t1"]);
+  assert.equal(
+    seen.filter((s) => s.method === "tasks/result").map((s) => s.params.taskId),
+    ["t1"],
+  );
   await client.close();
 });
 
@@ -74,14 +100,19 @@ test("forbidden or unlisted tools go out plain; optional ones only when asked, w
   await client.listTools();
   assert.equal((await client.callTool("plain", {})).content, []);
   assert.equal((await client.callTool("maybe", {})).content, []);
-  assert.equal((await client.callTool("maybe", {}, { task: { ttlMs: 5000 } })).content, [{ type: "text", text: "as task" }]);
+  assert.equal((await client.callTool("maybe", {}, { task: { ttlMs: 5000 } })).content, [
+    { type: "text", text: "as task" },
+  ]);
   const calls = seen.filter((s) => s.method === "tools/call").map((s) => s.params.task);
   assert.equal(calls, [undefined, undefined, { ttl: 5000 }]);
   await client.close();
 });
 
 test("without tasks declared by the client, or by the server, nothing is augmented", async () => {
-  for (const [options, serverTasks] of [[{ tasks: false }, TASKS], [{}, { list: {}, cancel: {} }]] as const) {
+  for (const [options, serverTasks] of [
+    [{ tasks: false }, TASKS],
+    [{}, { list: {}, cancel: {} }],
+  ] as const) {
     const { client, seen } = await pair({ "tools/call": () => ({ content: [] }) }, options, serverTasks);
     await client.listTools();
     await client.callTool("job", {});
@@ -140,8 +171,14 @@ test("abort sends tasks/cancel; a cancelled task throws TaskCancelledError; hand
   await client.listTools();
   const ctrl = new AbortController();
   setTimeout(() => ctrl.abort(new Error("stop")), 40);
-  await client.callTool("job", {}, { signal: ctrl.signal }).then(() => assert.unreachable(), (e: unknown) => assert.match(String(e), /stop/));
-  assert.equal(seen.filter((s) => s.method === "tasks/cancel").map((s) => s.params.taskId), ["t1"]);
+  await client.callTool("job", {}, { signal: ctrl.signal }).then(
+    () => assert.unreachable(),
+    (e: unknown) => assert.match(String(e), /stop/),
+  );
+  assert.equal(
+    seen.filter((s) => s.method === "tasks/cancel").map((s) => s.params.taskId),
+    ["t1"],
+  );
   assert.instance(await client.callTool("job", {}).catch((x: unknown) => x), TaskCancelledError);
 
   state = "working";
@@ -161,19 +198,30 @@ test("receiver: sampling with params.task becomes a client task served by tasks/
   const gate = new Promise<void>((r) => (release = r));
   const notes: Params[] = [];
   let aborted = false;
-  const { client, server } = await pair({}, {
-    handlers: {
-      sampling: async (p, ctx) => {
-        ctx.signal.addEventListener("abort", () => (aborted = true));
-        if ((p.messages[0]!.content as { text: string }).text === "block") await new Promise(() => {});
-        await gate;
-        return { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" };
+  const { client, server } = await pair(
+    {},
+    {
+      handlers: {
+        sampling: async (p, ctx) => {
+          ctx.signal.addEventListener("abort", () => (aborted = true));
+          if ((p.messages[0]!.content as { text: string }).text === "block") await new Promise(() => {});
+          await gate;
+          return { role: "assistant", content: { type: "text", text: "sampled" }, model: "m" };
+        },
       },
     },
-  });
+  );
   server.setNotificationHandler("notifications/tasks/status", (p) => void notes.push(p as Params));
-  assert.equal((client.session.capabilities as { tasks?: unknown }).tasks, { list: {}, cancel: {}, requests: { sampling: { createMessage: {} } } });
-  const ask = (text: string) => ({ task: { ttl: 60_000 }, messages: [{ role: "user", content: { type: "text", text } }], maxTokens: 5 });
+  assert.equal((client.session.capabilities as { tasks?: unknown }).tasks, {
+    list: {},
+    cancel: {},
+    requests: { sampling: { createMessage: {} } },
+  });
+  const ask = (text: string) => ({
+    task: { ttl: 60_000 },
+    messages: [{ role: "user", content: { type: "text", text } }],
+    maxTokens: 5,
+  });
   const created = await server.request("sampling/createMessage", ask("hi"), { skipValidation: true });
   const id = (created.task as { taskId: string }).taskId;
   assert.ok(id.length >= 16, "an unguessable id");
@@ -184,29 +232,46 @@ test("receiver: sampling with params.task becomes a client task served by tasks/
   const result = await pending;
   assert.equal([result.model, result._meta], ["m", { "io.modelcontextprotocol/related-task": { taskId: id } }]);
   assert.is((await server.request("tasks/get", { taskId: id })).status, "completed");
-  assert.ok(notes.some((n) => n.taskId === id && n.status === "completed"), "notifications/tasks/status on completion");
+  assert.ok(
+    notes.some((n) => n.taskId === id && n.status === "completed"),
+    "notifications/tasks/status on completion",
+  );
 
   const blocked = await server.request("sampling/createMessage", ask("block"), { skipValidation: true });
   const bid = (blocked.task as { taskId: string }).taskId;
   const list = await server.request("tasks/list", {});
-  assert.equal((list.tasks as { taskId: string }[]).map((t) => t.taskId), [id, bid]);
+  assert.equal(
+    (list.tasks as { taskId: string }[]).map((t) => t.taskId),
+    [id, bid],
+  );
   assert.is((await server.request("tasks/cancel", { taskId: bid })).status, "cancelled");
   assert.ok(aborted, "cancel aborts the handler's signal");
   assert.is((await server.request("tasks/get", { taskId: bid })).status, "cancelled");
-  for (const [m, p] of [["tasks/get", { taskId: "nope" }], ["tasks/result", { taskId: "nope" }], ["tasks/cancel", { taskId: id }], ["tasks/list", { cursor: "nope" }]] as const) {
+  for (const [m, p] of [
+    ["tasks/get", { taskId: "nope" }],
+    ["tasks/result", { taskId: "nope" }],
+    ["tasks/cancel", { taskId: id }],
+    ["tasks/list", { cursor: "nope" }],
+  ] as const) {
     const e = await server.request(m, p).catch((x: unknown) => x);
     assert.is((e as McpError).code, -32602, `${m} ${JSON.stringify(p)}`);
   }
-  const plain = await server.request("sampling/createMessage", { messages: [{ role: "user", content: { type: "text", text: "now" } }], maxTokens: 5 });
+  const plain = await server.request("sampling/createMessage", {
+    messages: [{ role: "user", content: { type: "text", text: "now" } }],
+    maxTokens: 5,
+  });
   assert.is(plain.model, "m", "without params.task the handler answers directly");
   await client.close();
 });
 
 test("receiver: a full client task store refuses new tasks with a clear -32603; the connection survives", async () => {
-  const { client, server } = await pair({}, {
-    tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) },
-    handlers: { sampling: () => new Promise(() => {}) },
-  });
+  const { client, server } = await pair(
+    {},
+    {
+      tasks: { store: new MemoryTaskStore({ maxTasks: 1 }) },
+      handlers: { sampling: () => new Promise(() => {}) },
+    },
+  );
   const ask = { task: {}, messages: [{ role: "user", content: { type: "text", text: "x" } }], maxTokens: 5 };
   await server.request("sampling/createMessage", ask, { skipValidation: true });
   const e = await server.request("sampling/createMessage", ask, { skipValidation: true }).catch((x: unknown) => x);

@@ -4,7 +4,19 @@
 // binding per connection, the limits, expiry, and revisions without tasks.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { createMcpServer, createMemoryTransportPair, McpError, MemoryTaskStore, toolError, type ClientSession, type ConnectOptions, type HandlerContext, type McpDefinition, type McpServer, type Validator } from "@mcpgen/runtime";
+import {
+  createMcpServer,
+  createMemoryTransportPair,
+  McpError,
+  MemoryTaskStore,
+  toolError,
+  type ClientSession,
+  type ConnectOptions,
+  type HandlerContext,
+  type McpDefinition,
+  type McpServer,
+  type Validator,
+} from "@mcpgen/runtime";
 import { connectClient } from "@mcpgen/runtime/internal";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -16,8 +28,20 @@ const REV = "2025-11-25";
 
 function definition(revisions = [REV, "2025-06-18"], pageSize = 100): McpDefinition {
   const names = ["job", "must", "plain", "ask", "boom", "bad"];
-  const tools = names.map((name) => ({ name, description: name, inputSchema: { type: "object" }, ...(name === "plain" ? {} : { execution: { taskSupport: name === "must" ? "required" : "optional" } }) }));
-  const lists = { serverInfo: { name: "t", version: "1" }, capabilities: { tools: {}, logging: {} }, tools, prompts: [], resources: [], resourceTemplates: [] };
+  const tools = names.map((name) => ({
+    name,
+    description: name,
+    inputSchema: { type: "object" },
+    ...(name === "plain" ? {} : { execution: { taskSupport: name === "must" ? "required" : "optional" } }),
+  }));
+  const lists = {
+    serverInfo: { name: "t", version: "1" },
+    capabilities: { tools: {}, logging: {} },
+    tools,
+    prompts: [],
+    resources: [],
+    resourceTemplates: [],
+  };
   return {
     revisions,
     pageSize,
@@ -42,13 +66,21 @@ function handlers() {
       job: async (_: never, ctx: HandlerContext) => {
         await ctx.setStatusMessage("halfway");
         await ctx.log("info", "job started");
-        await Promise.race([gate.promise, new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }))]);
+        await Promise.race([
+          gate.promise,
+          new Promise((_, reject) =>
+            ctx.signal.addEventListener("abort", () => reject(ctx.signal.reason), { once: true }),
+          ),
+        ]);
         return "job done";
       },
       must: () => "must done",
       plain: () => "plain done",
       ask: async (_: never, ctx: HandlerContext) => {
-        const r = await ctx.client.elicit({ message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } });
+        const r = await ctx.client.elicit({
+          message: "name?",
+          requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+        });
         return `hello ${String(r.content?.name)}`;
       },
       boom: () => {
@@ -63,23 +95,46 @@ interface Setup {
   server: McpServer;
   store: MemoryTaskStore;
   errors: Error[];
-  connect(caps?: object, revision?: string, options?: ConnectOptions): Promise<{ client: ClientSession; notes: any[]; elicited: any[] }>;
+  connect(
+    caps?: object,
+    revision?: string,
+    options?: ConnectOptions,
+  ): Promise<{ client: ClientSession; notes: any[]; elicited: any[] }>;
 }
 
-function setup(options: { maxRunning?: number; maxRunningPerOwner?: number; defaultTtlMs?: number; store?: MemoryTaskStore; pageSize?: number } = {}): Setup {
+function setup(
+  options: {
+    maxRunning?: number;
+    maxRunningPerOwner?: number;
+    defaultTtlMs?: number;
+    store?: MemoryTaskStore;
+    pageSize?: number;
+  } = {},
+): Setup {
   const errors: Error[] = [];
   const { store: given, pageSize, ...bounds } = options;
   const store = given ?? new MemoryTaskStore();
   const server = createMcpServer(definition(undefined, pageSize), handlers() as never, {
-    bindings, onerror: (e) => errors.push(e), tasks: { store, pollIntervalMs: 20, ...bounds },
+    bindings,
+    onerror: (e) => errors.push(e),
+    tasks: { store, pollIntervalMs: 20, ...bounds },
   });
   return {
-    server, store, errors,
+    server,
+    store,
+    errors,
     async connect(caps = { elicitation: {}, tasks: {} }, revision = REV, options = {}) {
       const [ct, st] = createMemoryTransportPair();
       await server.connect(st, options);
       // trustPeer: this test client reads CreateTaskResult from tools/call without a typed task API.
-      const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: caps as never, protocolVersion: revision, transport: ct, trustPeer: true });
+      const client = await connectClient({
+        bindings,
+        clientInfo: { name: "c", version: "1" },
+        capabilities: caps as never,
+        protocolVersion: revision,
+        transport: ct,
+        trustPeer: true,
+      });
       const notes: any[] = [];
       const elicited: any[] = [];
       client.setNotificationHandler("notifications/tasks/status", (p) => void notes.push(p));
@@ -95,17 +150,24 @@ function setup(options: { maxRunning?: number; maxRunningPerOwner?: number; defa
   };
 }
 
-const rq = (client: ClientSession, method: string, params: object): Promise<any> => client.request(method, params as never);
+const rq = (client: ClientSession, method: string, params: object): Promise<any> =>
+  client.request(method, params as never);
 const code = (e: unknown) => (e instanceof McpError ? e.code : e);
 const call = (client: ClientSession, name: string, task?: object, meta?: object) =>
   rq(client, "tools/call", { name, arguments: {}, ...(task ? { task } : {}), ...(meta ? { _meta: meta } : {}) });
 
 test("a definition whose tools may run as tasks but which has no tasks loader is refused at createMcpServer, naming the tools", () => {
   const { tasks: _tasks, ...withoutLoader } = definition();
-  const handlers = { tools: Object.fromEntries(["job", "must", "plain", "ask", "boom", "bad"].map((n) => [n, () => "ok"])) };
+  const handlers = {
+    tools: Object.fromEntries(["job", "must", "plain", "ask", "boom", "bad"].map((n) => [n, () => "ok"])),
+  };
   assert.throws(
     () => createMcpServer(withoutLoader, handlers as never, { bindings }),
-    (e: Error) => e instanceof TypeError && /tools "job", "must", "ask", "boom", "bad" may run as tasks/.test(e.message) && /@mcpgen\/runtime\/tasks\/server/.test(e.message) && /regenerate/.test(e.message),
+    (e: Error) =>
+      e instanceof TypeError &&
+      /tools "job", "must", "ask", "boom", "bad" may run as tasks/.test(e.message) &&
+      /@mcpgen\/runtime\/tasks\/server/.test(e.message) &&
+      /regenerate/.test(e.message),
   );
   // without task tools the loader is not needed
   const plain = { ...withoutLoader, toolTasks: {} };
@@ -130,16 +192,34 @@ test("initialize advertises tasks in 2025-11-25 only; tools/call with params.tas
   const result = await pending;
   assert.equal(result.content, [{ type: "text", text: "job done" }]);
   assert.equal(result._meta, { "io.modelcontextprotocol/related-task": { taskId: created.taskId } });
-  assert.equal((await rq(client, "tasks/result", { taskId: created.taskId })).content, result.content, "a terminal task's result is given again");
+  assert.equal(
+    (await rq(client, "tasks/result", { taskId: created.taskId })).content,
+    result.content,
+    "a terminal task's result is given again",
+  );
   assert.is((await rq(client, "tasks/get", { taskId: created.taskId })).status, "completed");
-  assert.equal(notes.filter((n) => n.status !== undefined).map((n) => n.status).at(-1), "completed");
+  assert.equal(
+    notes
+      .filter((n) => n.status !== undefined)
+      .map((n) => n.status)
+      .at(-1),
+    "completed",
+  );
   assert.ok(notes.every((n) => n.status === undefined || n.taskId === created.taskId));
   const log = notes.find((n) => n.log !== undefined)?.log;
-  assert.equal([log?.data, log?._meta], ["job started", { "io.modelcontextprotocol/related-task": { taskId: created.taskId } }], "a task's log messages carry related-task");
+  assert.equal(
+    [log?.data, log?._meta],
+    ["job started", { "io.modelcontextprotocol/related-task": { taskId: created.taskId } }],
+    "a task's log messages carry related-task",
+  );
   assert.is(s.server.legacyTasks!.size, 0);
   const old = await s.connect({}, "2025-06-18");
   assert.is(old.client.serverCapabilities.tasks, undefined, "2025-06-18 has no core tasks");
-  assert.equal((await call(old.client, "must", { ttl: 1 })).content, [{ type: "text", text: "must done" }], "params.task is ignored and every tool runs on the request");
+  assert.equal(
+    (await call(old.client, "must", { ttl: 1 })).content,
+    [{ type: "text", text: "must done" }],
+    "params.task is ignored and every tool runs on the request",
+  );
   assert.equal(s.errors, []);
   await s.server.close();
 });
@@ -188,7 +268,10 @@ test("input_required: the elicitation goes out on tasks/result, tagged related-t
   assert.is(result.content[0].text, "hello Ada");
   assert.is(elicited.length, 1);
   assert.equal(elicited[0]._meta, { "io.modelcontextprotocol/related-task": { taskId: t.taskId } });
-  assert.equal(notes.filter((n) => n.log === undefined).map((n) => n.status), ["input_required", "working", "completed"]);
+  assert.equal(
+    notes.filter((n) => n.log === undefined).map((n) => n.status),
+    ["input_required", "working", "completed"],
+  );
   await s.server.close();
 });
 
@@ -204,13 +287,27 @@ test("tasks/cancel: working -> cancelled for good; terminal, unknown and foreign
   assert.is(first.tasks.length, 2);
   assert.type(first.nextCursor, "string");
   const second = await rq(a.client, "tasks/list", { cursor: first.nextCursor });
-  assert.equal([...first.tasks, ...second.tasks].map((t: any) => t.taskId), ids);
+  assert.equal(
+    [...first.tasks, ...second.tasks].map((t: any) => t.taskId),
+    ids,
+  );
   assert.is(second.nextCursor, undefined);
-  assert.equal((await rq(b.client, "tasks/list", {})).tasks.map((t: any) => t.taskId), [foreign]);
+  assert.equal(
+    (await rq(b.client, "tasks/list", {})).tasks.map((t: any) => t.taskId),
+    [foreign],
+  );
   assert.is(code(await rq(a.client, "tasks/list", { cursor: "nope" }).catch((e) => e)), -32602);
   for (const m of ["tasks/get", "tasks/result", "tasks/cancel"]) {
-    assert.is(code(await rq(a.client, m, { taskId: foreign }).catch((e) => e)), -32602, `${m} of another session's task`);
-    assert.is(code(await rq(a.client, m, { taskId: "no-such-task" }).catch((e) => e)), -32602, `${m} of an unknown task`);
+    assert.is(
+      code(await rq(a.client, m, { taskId: foreign }).catch((e) => e)),
+      -32602,
+      `${m} of another session's task`,
+    );
+    assert.is(
+      code(await rq(a.client, m, { taskId: "no-such-task" }).catch((e) => e)),
+      -32602,
+      `${m} of an unknown task`,
+    );
   }
   const waiting = rq(a.client, "tasks/result", { taskId: ids[0] }).catch((e) => e);
   const cancelled = await rq(a.client, "tasks/cancel", { taskId: ids[0] });
@@ -218,17 +315,39 @@ test("tasks/cancel: working -> cancelled for good; terminal, unknown and foreign
   assert.is(code(await waiting), -32603, "a blocked tasks/result ends when the task is cancelled");
   gate.release();
   await new Promise((r) => setTimeout(r, 20));
-  assert.is((await rq(a.client, "tasks/get", { taskId: ids[0] })).status, "cancelled", "the handler's late end changes nothing");
+  assert.is(
+    (await rq(a.client, "tasks/get", { taskId: ids[0] })).status,
+    "cancelled",
+    "the handler's late end changes nothing",
+  );
   assert.is((await rq(a.client, "tasks/get", { taskId: ids[1] })).status, "completed");
-  assert.is(code(await rq(a.client, "tasks/cancel", { taskId: ids[0] }).catch((e) => e)), -32602, "cancelling a cancelled task");
-  assert.is(code(await rq(a.client, "tasks/cancel", { taskId: ids[1] }).catch((e) => e)), -32602, "cancelling a completed task");
+  assert.is(
+    code(await rq(a.client, "tasks/cancel", { taskId: ids[0] }).catch((e) => e)),
+    -32602,
+    "cancelling a cancelled task",
+  );
+  assert.is(
+    code(await rq(a.client, "tasks/cancel", { taskId: ids[1] }).catch((e) => e)),
+    -32602,
+    "cancelling a completed task",
+  );
   await s.server.close();
 });
 
 test("limits: running tasks and stored tasks are capped with -32603; the TTL is clamped to the store's maximum; expired tasks are gone", async () => {
   newGate();
   // Per-owner quotas as large as they may be, so the whole server's bounds are what trips.
-  const s = setup({ maxRunning: 2, maxRunningPerOwner: 2, store: new MemoryTaskStore({ maxTasks: 3, maxTasksPerOwner: 2, maxTtlMs: 200, defaultTtlMs: 100, sweepIntervalMs: 20 }) });
+  const s = setup({
+    maxRunning: 2,
+    maxRunningPerOwner: 2,
+    store: new MemoryTaskStore({
+      maxTasks: 3,
+      maxTasksPerOwner: 2,
+      maxTtlMs: 200,
+      defaultTtlMs: 100,
+      sweepIntervalMs: 20,
+    }),
+  });
   const { client } = await s.connect();
   const other = (await s.connect()).client;
   const t1 = (await call(client, "job", { ttl: 10_000_000 })).task as any;
@@ -260,13 +379,20 @@ test("a closed connection's tasks are released (handlers stopped, records droppe
   const theirs = (await call(b.client, "job", { ttl: 60_000 })).task as any;
   const kept = (await call(named.client, "job", {})).task as any;
   for (let i = 0; i < 100 && s.server.legacyTasks!.size > 3; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal([s.store.size, s.server.legacyTasks!.size], [4, 3], "the \"must\" task finished");
+  assert.equal([s.store.size, s.server.legacyTasks!.size], [4, 3], 'the "must" task finished');
   await a.client.close();
   await named.client.close();
   for (let i = 0; i < 100 && s.store.size > 2; i++) await new Promise((r) => setTimeout(r, 5));
-  assert.equal([s.store.size, s.server.legacyTasks!.size], [2, 2], "only the closed anonymous connection's tasks (one running, one finished) left");
+  assert.equal(
+    [s.store.size, s.server.legacyTasks!.size],
+    [2, 2],
+    "only the closed anonymous connection's tasks (one running, one finished) left",
+  );
   assert.is((await rq(b.client, "tasks/get", { taskId: theirs.taskId })).status, "working");
-  assert.ok(await s.store.get(kept.taskId, "the-one-client"), "an owner given to connect() may come back (stdio, a durable store)");
+  assert.ok(
+    await s.store.get(kept.taskId, "the-one-client"),
+    "an owner given to connect() may come back (stdio, a durable store)",
+  );
   assert.is(await s.store.get(mine[0].taskId), undefined);
   gate.release();
   await s.server.close();
@@ -280,7 +406,14 @@ test("a closed connection is not held in memory by its tasks' day-long retention
   const session = await (async () => {
     const [ct, st] = createMemoryTransportPair();
     const ref = new WeakRef(await s.server.connect(st));
-    const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: { tasks: {} } as never, protocolVersion: REV, transport: ct, trustPeer: true });
+    const client = await connectClient({
+      bindings,
+      clientInfo: { name: "c", version: "1" },
+      capabilities: { tasks: {} } as never,
+      protocolVersion: REV,
+      transport: ct,
+      trustPeer: true,
+    });
     await call(client, "must", { ttl: 86_400_000 });
     await call(client, "job", { ttl: 86_400_000 });
     await new Promise((r) => setTimeout(r, 10));
@@ -300,18 +433,33 @@ test("a closed connection is not held in memory by its tasks' day-long retention
 });
 
 test("the stored-task bounds configure the default store; beside a store of one's own they are refused", async () => {
-  const plain = () => createMcpServer(definition(), handlers() as never, { bindings, tasks: { maxTasks: 20, maxTasksPerOwner: 2 } });
+  const plain = () =>
+    createMcpServer(definition(), handlers() as never, { bindings, tasks: { maxTasks: 20, maxTasksPerOwner: 2 } });
   newGate();
   const server = plain();
   const [ct, st] = createMemoryTransportPair();
   await server.connect(st);
-  const client = await connectClient({ bindings, clientInfo: { name: "c", version: "1" }, capabilities: { tasks: {} } as never, protocolVersion: REV, transport: ct, trustPeer: true });
+  const client = await connectClient({
+    bindings,
+    clientInfo: { name: "c", version: "1" },
+    capabilities: { tasks: {} } as never,
+    protocolVersion: REV,
+    transport: ct,
+    trustPeer: true,
+  });
   await call(client, "must", {});
   await call(client, "must", {});
   const e = await call(client, "must", {}).catch((x) => x);
   assert.equal([e.code, e.data], [-32603, { limit: "maxTasksPerOwner", max: 2 }]);
   await server.close();
-  assert.throws(() => createMcpServer(definition(), handlers() as never, { bindings, tasks: { store: new MemoryTaskStore(), maxTasksPerOwner: 2 } }), /give them to your tasks.store/);
+  assert.throws(
+    () =>
+      createMcpServer(definition(), handlers() as never, {
+        bindings,
+        tasks: { store: new MemoryTaskStore(), maxTasksPerOwner: 2 },
+      }),
+    /give them to your tasks.store/,
+  );
 });
 
 test("an expiring task stops its handler; tasks/result waiting on it gets -32602", async () => {
@@ -339,7 +487,11 @@ test("stateless connections: owner-less tasks reached by id from any connection,
   };
   const created = (await once(1, "tools/call", { name: "job", arguments: {}, task: {} })).result.task;
   assert.is((await once(2, "tasks/get", { taskId: created.taskId })).result.status, "working");
-  assert.is((await once(3, "tasks/list", {})).error.code, -32601, "a stateless server cannot tell requestors apart, so it lists nothing");
+  assert.is(
+    (await once(3, "tasks/list", {})).error.code,
+    -32601,
+    "a stateless server cannot tell requestors apart, so it lists nothing",
+  );
   gate.release();
   const done = await once(4, "tasks/result", { taskId: created.taskId });
   assert.equal(done.result.content, [{ type: "text", text: "job done" }]);

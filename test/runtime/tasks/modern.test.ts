@@ -6,20 +6,40 @@ import * as assert from "uvu/assert";
 import { MemoryTaskStore, McpError, type HandlerContext } from "@mcpgen/runtime";
 import { ModernTasks, RequestStateCodec, TASKS_EXTENSION, type ModernTasksOptions } from "@mcpgen/runtime/internal";
 
-const form = { message: "name?", requestedSchema: { type: "object", properties: { name: { type: "string" } } } } as const;
+const form = {
+  message: "name?",
+  requestedSchema: { type: "object", properties: { name: { type: "string" } } },
+} as const;
 
-function rc(auth?: { subject: string }, caps: object = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } }): any {
+function rc(
+  auth?: { subject: string },
+  caps: object = { elicitation: {}, extensions: { [TASKS_EXTENSION]: {} } },
+): any {
   return {
-    requestId: 1, method: "tools/call", signal: new AbortController().signal, cancelled: false,
+    requestId: 1,
+    method: "tools/call",
+    signal: new AbortController().signal,
+    cancelled: false,
     transportContext: auth === undefined ? undefined : { auth: { ...auth, scopes: [] } },
-    meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": caps },
-    sendProgress: async () => {}, sendNotification: async () => {}, sendRequest: async () => ({}),
+    meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": caps,
+    },
+    sendProgress: async () => {},
+    sendNotification: async () => {},
+    sendRequest: async () => ({}),
   };
 }
 
 function setup(options: Partial<ModernTasksOptions> = {}) {
   const errors: Error[] = [];
-  const tasks = new ModernTasks(new RequestStateCodec(), { store: new MemoryTaskStore(), graceMs: 1000, pollIntervalMs: 50, report: (e) => errors.push(e), ...options });
+  const tasks = new ModernTasks(new RequestStateCodec(), {
+    store: new MemoryTaskStore(),
+    graceMs: 1000,
+    pollIntervalMs: 50,
+    report: (e) => errors.push(e),
+    ...options,
+  });
   return { tasks, errors };
 }
 
@@ -43,12 +63,23 @@ test("input before runAsTask is MRTR, input after it is task-phase, with keys th
   const first = await tasks.call({ name: "t" }, rc(), body as never);
   assert.is(first.resultType, "input_required");
   assert.equal(Object.keys(first.inputRequests as object), ["elicitation-1"]);
-  const params = { name: "t", requestState: first.requestState, inputResponses: { "elicitation-1": { action: "accept", content: { name: "A" } } } };
+  const params = {
+    name: "t",
+    requestState: first.requestState,
+    inputResponses: { "elicitation-1": { action: "accept", content: { name: "A" } } },
+  };
   const created = await tasks.call(params, rc(), body as never);
   assert.is(created.resultType, "task");
   const waiting = await until(tasks, created.taskId as string, "input_required");
-  assert.equal(Object.keys(waiting.inputRequests), ["elicitation-2"], "the task-phase call is numbered after the request-phase one");
-  await tasks.update({ taskId: created.taskId, inputResponses: { "elicitation-2": { action: "accept", content: { name: "B" } } } }, rc());
+  assert.equal(
+    Object.keys(waiting.inputRequests),
+    ["elicitation-2"],
+    "the task-phase call is numbered after the request-phase one",
+  );
+  await tasks.update(
+    { taskId: created.taskId, inputResponses: { "elicitation-2": { action: "accept", content: { name: "B" } } } },
+    rc(),
+  );
   const done = await until(tasks, created.taskId as string, "completed");
   assert.equal(done.result.content, [{ type: "text", text: "A+B" }]);
   assert.is(tasks.size, 0, "a finished task holds no run");
@@ -100,12 +131,29 @@ test("quotas: one principal's running tasks trip maxRunningPerOwner, the callers
     await held;
     return { content: [] };
   };
-  const outcome = (r: ReturnType<typeof rc>) => tasks.call({ name: "t" }, r, body as never).then((t) => t.ttlMs, (e: McpError) => [e.code, e.data]);
+  const outcome = (r: ReturnType<typeof rc>) =>
+    tasks.call({ name: "t" }, r, body as never).then(
+      (t) => t.ttlMs,
+      (e: McpError) => [e.code, e.data],
+    );
   const refused = [-32603, { limit: "maxRunningPerOwner", max: 2 }];
-  assert.equal([await outcome(rc({ subject: "alice" })), await outcome(rc({ subject: "alice" })), await outcome(rc({ subject: "alice" }))], [30_000, 30_000, refused]);
-  assert.equal([await outcome(rc()), await outcome(rc()), await outcome(rc()), await outcome(rc({ subject: "bob" }))], [30_000, 30_000, refused, 30_000]);
+  assert.equal(
+    [
+      await outcome(rc({ subject: "alice" })),
+      await outcome(rc({ subject: "alice" })),
+      await outcome(rc({ subject: "alice" })),
+    ],
+    [30_000, 30_000, refused],
+  );
+  assert.equal(
+    [await outcome(rc()), await outcome(rc()), await outcome(rc()), await outcome(rc({ subject: "bob" }))],
+    [30_000, 30_000, refused, 30_000],
+  );
   const e = await tasks.call({ name: "t" }, rc({ subject: "carol" }), body as never).catch((x: McpError) => x);
-  assert.equal([(e as McpError).data, (e as McpError).message], [{ limit: "maxRunning", max: 5 }, "Internal error: this server runs at most 5 tasks at once; retry later"]);
+  assert.equal(
+    [(e as McpError).data, (e as McpError).message],
+    [{ limit: "maxRunning", max: 5 }, "Internal error: this server runs at most 5 tasks at once; retry later"],
+  );
   release();
   for (let i = 0; i < 100 && tasks.size > 0; i++) await new Promise((r) => setTimeout(r, 5));
   assert.is(await outcome(rc({ subject: "alice" })), 30_000, "finished runs free their owner's quota");

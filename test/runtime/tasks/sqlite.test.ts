@@ -36,12 +36,24 @@ async function foreignConnection(file: string): Promise<Sql> {
 
 /** Everything a store could have changed: the directory's names, then each file's bytes and mtime. */
 function snapshot(): Map<string, { bytes: Buffer; mtimeMs: number }> {
-  return new Map(readdirSync(dir).sort().map((n) => [n, { bytes: readFileSync(join(dir, n)), mtimeMs: statSync(join(dir, n)).mtimeMs }]));
+  return new Map(
+    readdirSync(dir)
+      .sort()
+      .map((n) => [n, { bytes: readFileSync(join(dir, n)), mtimeMs: statSync(join(dir, n)).mtimeMs }]),
+  );
 }
 
-function assertUntouched(before: ReturnType<typeof snapshot>, what: string, except: (name: string) => boolean = () => false): void {
+function assertUntouched(
+  before: ReturnType<typeof snapshot>,
+  what: string,
+  except: (name: string) => boolean = () => false,
+): void {
   const after = snapshot();
-  assert.equal([...after.keys()], [...before.keys()], `${what}: no file appeared or vanished (no -wal, -shm or -journal)`);
+  assert.equal(
+    [...after.keys()],
+    [...before.keys()],
+    `${what}: no file appeared or vanished (no -wal, -shm or -journal)`,
+  );
   for (const [name, b] of before) {
     if (except(name)) continue;
     assert.ok(after.get(name)!.bytes.equals(b.bytes), `${what}: ${name} is byte-identical`);
@@ -68,7 +80,10 @@ test("sqlite: finished tasks survive reopening; running ones come back failed as
   const a = await openSqliteTaskStore(file);
   assert.is(a.interrupted, 0);
   const done = await a.create({ pollIntervalMs: 50 });
-  await a.update(done.taskId, { status: "completed", result: { content: [{ type: "text", text: "kept" }], structuredContent: { n: 1 } } });
+  await a.update(done.taskId, {
+    status: "completed",
+    result: { content: [{ type: "text", text: "kept" }], structuredContent: { n: 1 } },
+  });
   const running = await a.create({});
   const waiting = await a.create({});
   await a.update(waiting.taskId, { status: "input_required", inputRequests: { k: { method: "elicitation/create" } } });
@@ -78,10 +93,16 @@ test("sqlite: finished tasks survive reopening; running ones come back failed as
   const b = await openSqliteTaskStore(file);
   assert.is(b.interrupted, 2);
   const kept = await b.get(done.taskId);
-  assert.equal([kept?.status, kept?.result, kept?.pollIntervalMs], ["completed", { content: [{ type: "text", text: "kept" }], structuredContent: { n: 1 } }, 50]);
+  assert.equal(
+    [kept?.status, kept?.result, kept?.pollIntervalMs],
+    ["completed", { content: [{ type: "text", text: "kept" }], structuredContent: { n: 1 } }, 50],
+  );
   for (const id of [running.taskId, waiting.taskId]) {
     const t = await b.get(id);
-    assert.equal([t?.status, t?.error, t?.statusMessage, t?.inputRequests], ["failed", INTERRUPTED, INTERRUPTED.message, undefined]);
+    assert.equal(
+      [t?.status, t?.error, t?.statusMessage, t?.inputRequests],
+      ["failed", INTERRUPTED, INTERRUPTED.message, undefined],
+    );
   }
   assert.is((await b.get(cancelled!.taskId))?.status, "cancelled");
   assert.is((await b.list(undefined, undefined, 10)).tasks.length, 4, "creation order and cursors survive too");
@@ -137,7 +158,11 @@ test("sqlite: another application's database is refused untouched: no switch to 
   db.exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('keep me')");
   db.close();
   const before = snapshot();
-  assert.is(before.get(app.slice(dir.length + 1))!.bytes[18], 1, "the file starts in rollback-journal mode (header byte 18)");
+  assert.is(
+    before.get(app.slice(dir.length + 1))!.bytes[18],
+    1,
+    "the file starts in rollback-journal mode (header byte 18)",
+  );
   await refusedWith(app, /is an SQLite database but not an mcpgen task store \(application_id 0\)/);
   assertUntouched(before, "a rollback-journal database");
 
@@ -155,7 +180,9 @@ test("sqlite: a foreign database whose newest pages are still in its write-ahead
   const app = fresh();
   const db = await foreignConnection(app);
   // The table is created after the switch to WAL: the main file alone does not show it yet.
-  db.exec("PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE later (x); INSERT INTO later VALUES (1)");
+  db.exec(
+    "PRAGMA journal_mode = WAL; PRAGMA wal_autocheckpoint = 0; CREATE TABLE later (x); INSERT INTO later VALUES (1)",
+  );
   try {
     assert.ok(statSync(`${app}-wal`).size > 0, "the application's log holds its pages");
     const before = snapshot();
@@ -183,7 +210,10 @@ test("sqlite: an empty file becomes a store; a missing one is created", async ()
 test("sqlite: an oversized result fails the task with a message instead of growing the file", async () => {
   const store = await openSqliteTaskStore(fresh(), { maxValueBytes: 4096 });
   const t = await store.create({});
-  const after = await store.update(t.taskId, { status: "completed", result: { content: [{ type: "text", text: "x".repeat(5000) }] } });
+  const after = await store.update(t.taskId, {
+    status: "completed",
+    result: { content: [{ type: "text", text: "x".repeat(5000) }] },
+  });
   assert.is(after?.status, "failed");
   assert.match(after?.error?.message ?? "", /result \(\d+ bytes\) exceeds the task store's limit of 4096 bytes/);
   assert.is(after?.result, undefined);
@@ -192,7 +222,13 @@ test("sqlite: an oversized result fails the task with a message instead of growi
 
 test("sqlite: expired rows are deleted from the file, so it stays bounded", async () => {
   let now = Date.UTC(2026, 0, 1);
-  const store = await openSqliteTaskStore(fresh(), { now: () => now, maxTasks: 3, maxTasksPerOwner: 3, defaultTtlMs: 10, maxTtlMs: 10 });
+  const store = await openSqliteTaskStore(fresh(), {
+    now: () => now,
+    maxTasks: 3,
+    maxTasksPerOwner: 3,
+    defaultTtlMs: 10,
+    maxTtlMs: 10,
+  });
   for (let i = 0; i < 3; i++) await store.create({});
   assert.is(store.size, 3);
   now += 10;
@@ -202,7 +238,10 @@ test("sqlite: expired rows are deleted from the file, so it stays bounded", asyn
 });
 
 test("sqlite: bad limits are refused up front", async () => {
-  await openSqliteTaskStore(fresh(), { maxTasks: 0 }).then(() => assert.unreachable(), (e: Error) => assert.instance(e, RangeError));
+  await openSqliteTaskStore(fresh(), { maxTasks: 0 }).then(
+    () => assert.unreachable(),
+    (e: Error) => assert.instance(e, RangeError),
+  );
 });
 
 test.run();

@@ -7,15 +7,29 @@ import { ModernTasks, RequestStateCodec, TASKS_EXTENSION } from "@mcpgen/runtime
 
 function rc(): any {
   return {
-    requestId: 1, method: "tools/call", signal: new AbortController().signal, cancelled: false, transportContext: undefined,
-    meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } } },
-    sendProgress: async () => {}, sendNotification: async () => {}, sendRequest: async () => ({}),
+    requestId: 1,
+    method: "tools/call",
+    signal: new AbortController().signal,
+    cancelled: false,
+    transportContext: undefined,
+    meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+    },
+    sendProgress: async () => {},
+    sendNotification: async () => {},
+    sendRequest: async () => ({}),
   };
 }
 
 test("setStatusMessage is a no-op before the call is a task and sets statusMessage after", async () => {
   const changes: any[] = [];
-  const tasks = new ModernTasks(new RequestStateCodec(), { store: new MemoryTaskStore(), graceMs: 1000, onchange: (t) => void changes.push(t), report: (e) => assert.unreachable(e.message) });
+  const tasks = new ModernTasks(new RequestStateCodec(), {
+    store: new MemoryTaskStore(),
+    graceMs: 1000,
+    onchange: (t) => void changes.push(t),
+    report: (e) => assert.unreachable(e.message),
+  });
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   const body = async (ctx: HandlerContext) => {
@@ -35,7 +49,10 @@ test("setStatusMessage is a no-op before the call is a task and sets statusMessa
     await new Promise((r) => setTimeout(r, 5));
   }
   assert.is(got.statusMessage.length, 1001, "bounded to 1000 characters and an ellipsis");
-  assert.ok(changes.some((c) => c.statusMessage === got.statusMessage), "the change is announced (notifications/tasks)");
+  assert.ok(
+    changes.some((c) => c.statusMessage === got.statusMessage),
+    "the change is announced (notifications/tasks)",
+  );
   release();
 });
 

@@ -14,7 +14,13 @@ export function clock(start = Date.UTC(2026, 0, 1)): Clock {
   return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
-type Make = (o: { now: () => number; maxTasks?: number; maxTasksPerOwner?: number; defaultTtlMs?: number; maxTtlMs?: number }) => Promise<TaskStore & { close?(): void }>;
+type Make = (o: {
+  now: () => number;
+  maxTasks?: number;
+  maxTasksPerOwner?: number;
+  defaultTtlMs?: number;
+  maxTtlMs?: number;
+}) => Promise<TaskStore & { close?(): void }>;
 
 export function storeContract(name: string, make: Make): void {
   const test = (title: string, body: () => Promise<void>) => uvuTest(`${name}: ${title}`, body);
@@ -37,10 +43,20 @@ export function storeContract(name: string, make: Make): void {
   test("terminal tasks never change again; cancel is one step and idempotent", async () => {
     const store = await make({ now: Date.now });
     const t = await store.create({});
-    const waiting = await store.update(t.taskId, { status: "input_required", inputRequests: { k: { method: "elicitation/create" } } });
+    const waiting = await store.update(t.taskId, {
+      status: "input_required",
+      inputRequests: { k: { method: "elicitation/create" } },
+    });
     assert.equal(waiting?.inputRequests, { k: { method: "elicitation/create" } });
-    assert.is((await store.update(t.taskId, { status: "working" }))?.inputRequests, undefined, "input requests vanish outside input_required");
-    const done = await store.update(t.taskId, { status: "completed", result: { content: [{ type: "text", text: "ok" }] } });
+    assert.is(
+      (await store.update(t.taskId, { status: "working" }))?.inputRequests,
+      undefined,
+      "input requests vanish outside input_required",
+    );
+    const done = await store.update(t.taskId, {
+      status: "completed",
+      result: { content: [{ type: "text", text: "ok" }] },
+    });
     assert.equal(done?.result, { content: [{ type: "text", text: "ok" }] });
     assert.equal((await store.cancel(t.taskId))?.status, "completed", "a completed task is not cancelled");
     assert.is((await store.update(t.taskId, { status: "failed" }))?.status, "completed");
@@ -82,14 +98,20 @@ export function storeContract(name: string, make: Make): void {
   test("each owner holds at most maxTasksPerOwner, owner-less tasks share one quota, and release drops one owner's tasks", async () => {
     const c = clock();
     const store = await make({ now: c.now, maxTasks: 10, maxTasksPerOwner: 3, defaultTtlMs: 100, maxTtlMs: 100 });
-    const refusal = (p: Promise<unknown>) => p.then(() => assert.unreachable("the create must be refused"), (e: TaskLimitError) => (assert.instance(e, TaskLimitError), [e.limit, e.max]));
+    const refusal = (p: Promise<unknown>) =>
+      p.then(
+        () => assert.unreachable("the create must be refused"),
+        (e: TaskLimitError) => (assert.instance(e, TaskLimitError), [e.limit, e.max]),
+      );
     const alice = [];
     for (let i = 0; i < 3; i++) alice.push(await store.create({ owner: "alice" }));
     // Finished and cancelled tasks are still held, so they still count.
     await store.update(alice[0]!.taskId, { status: "completed", result: {} });
     await store.cancel(alice[1]!.taskId, "alice");
     assert.equal(await refusal(store.create({ owner: "alice" })), ["maxTasksPerOwner", 3]);
-    await store.create({ owner: "alice" }).catch((e: Error) => assert.match(e.message, /at most 3 of one caller's tasks/));
+    await store
+      .create({ owner: "alice" })
+      .catch((e: Error) => assert.match(e.message, /at most 3 of one caller's tasks/));
     await store.create({ owner: "bob" });
     for (let i = 0; i < 3; i++) await store.create({});
     assert.equal(await refusal(store.create({})), ["maxTasksPerOwner", 3], "owner-less tasks are one owner");
@@ -104,7 +126,11 @@ export function storeContract(name: string, make: Make): void {
     for (let i = 0; i < 2; i++) await store.create({ owner: "alice" });
     c.advance(100);
     for (let i = 0; i < 3; i++) await store.create({ owner: "bob" });
-    assert.equal(await refusal(store.create({ owner: "bob" })), ["maxTasksPerOwner", 3], "expired tasks free their owner's quota");
+    assert.equal(
+      await refusal(store.create({ owner: "bob" })),
+      ["maxTasksPerOwner", 3],
+      "expired tasks free their owner's quota",
+    );
     store.close?.();
   });
 
@@ -118,12 +144,24 @@ export function storeContract(name: string, make: Make): void {
     assert.is(await store.get(theirs.taskId), undefined);
     assert.ok(await store.get(theirs.taskId, "bob"));
     const p1 = await store.list("alice", undefined, 3);
-    assert.equal(p1.tasks.map((t) => t.taskId), mine.slice(0, 3).map((t) => t.taskId));
+    assert.equal(
+      p1.tasks.map((t) => t.taskId),
+      mine.slice(0, 3).map((t) => t.taskId),
+    );
     const p2 = await store.list("alice", p1.nextCursor, 3);
-    assert.equal(p2.tasks.map((t) => t.taskId), [...mine.slice(3), anyone].map((t) => t.taskId));
+    assert.equal(
+      p2.tasks.map((t) => t.taskId),
+      [...mine.slice(3), anyone].map((t) => t.taskId),
+    );
     assert.is(p2.nextCursor, undefined);
-    assert.equal((await store.list(undefined, undefined, 10)).tasks.map((t) => t.taskId), [anyone.taskId]);
-    await store.list("alice", "bogus", 3).then(() => assert.unreachable(), (e: Error) => assert.instance(e, RangeError));
+    assert.equal(
+      (await store.list(undefined, undefined, 10)).tasks.map((t) => t.taskId),
+      [anyone.taskId],
+    );
+    await store.list("alice", "bogus", 3).then(
+      () => assert.unreachable(),
+      (e: Error) => assert.instance(e, RangeError),
+    );
     store.close?.();
   });
 }

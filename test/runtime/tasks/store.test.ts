@@ -16,12 +16,21 @@ function collect(): void {
 
 test("memory: memory returns to idle once tasks expire (heap measured, no timing)", async () => {
   const c = clock();
-  const store = new MemoryTaskStore({ now: c.now, maxTasks: 2000, maxTasksPerOwner: 2000, defaultTtlMs: 1000, maxTtlMs: 1000 });
+  const store = new MemoryTaskStore({
+    now: c.now,
+    maxTasks: 2000,
+    maxTasksPerOwner: 2000,
+    defaultTtlMs: 1000,
+    maxTtlMs: 1000,
+  });
   collect();
   const idle = process.memoryUsage().heapUsed;
   for (let i = 0; i < 2000; i++) {
     const t = await store.create({});
-    await store.update(t.taskId, { status: "completed", result: { content: [{ type: "text", text: randomBytes(5000).toString("hex") }] } });
+    await store.update(t.taskId, {
+      status: "completed",
+      result: { content: [{ type: "text", text: randomBytes(5000).toString("hex") }] },
+    });
   }
   collect();
   const full = process.memoryUsage().heapUsed;
@@ -52,13 +61,22 @@ test("memory: by default one owner holds a tenth of the store (limits.TASK_OWNER
   assert.is(limits.TASK_OWNER_SHARE, 0.1);
   const store = new MemoryTaskStore({ maxTasks: 50 });
   for (let i = 0; i < 5; i++) await store.create({ owner: "a" });
-  await store.create({ owner: "a" }).then(() => assert.unreachable(), (e: TaskLimitError) => assert.equal([e.limit, e.max], ["maxTasksPerOwner", 5]));
+  await store.create({ owner: "a" }).then(
+    () => assert.unreachable(),
+    (e: TaskLimitError) => assert.equal([e.limit, e.max], ["maxTasksPerOwner", 5]),
+  );
   const tiny = new MemoryTaskStore({ maxTasks: 3 });
   await tiny.create({});
-  await tiny.create({}).then(() => assert.unreachable(), (e: TaskLimitError) => assert.is(e.max, 1));
+  await tiny.create({}).then(
+    () => assert.unreachable(),
+    (e: TaskLimitError) => assert.is(e.max, 1),
+  );
   const full = new MemoryTaskStore({ maxTasks: limits.MAX_TASKS });
   for (let i = 0; i < limits.MAX_TASKS / 10; i++) await full.create({ owner: "flood" });
-  await full.create({ owner: "flood" }).then(() => assert.unreachable(), (e: TaskLimitError) => assert.is(e.max, 100));
+  await full.create({ owner: "flood" }).then(
+    () => assert.unreachable(),
+    (e: TaskLimitError) => assert.is(e.max, 100),
+  );
   assert.ok(await full.create({ owner: "someone else" }));
 });
 

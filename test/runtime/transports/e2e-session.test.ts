@@ -6,7 +6,12 @@ import { fileURLToPath } from "node:url";
 import { ConnectionClosedError } from "@mcpgen/runtime";
 import { connectClient, createServerSession } from "@mcpgen/runtime/internal";
 import { StdioClientTransport } from "@mcpgen/runtime/stdio";
-import { createStreamableHttpServer, createLegacySseHandler, connectHttp, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
+import {
+  createStreamableHttpServer,
+  createLegacySseHandler,
+  connectHttp,
+  StreamableHttpClientTransport,
+} from "@mcpgen/runtime/http";
 import type { ClientSession, Transport } from "@mcpgen/runtime";
 import type { ServerOptions } from "@mcpgen/runtime/internal";
 import { binding as b20241105 } from "@mcpgen/runtime/protocol/2024-11-05";
@@ -59,13 +64,34 @@ function serverOptions(transport: Transport, extra: Partial<ServerOptions> = {})
 
 async function exercise(client: ClientSession, withRoots = true): Promise<void> {
   const progress: number[] = [];
-  const r = await within(client.request("tools/call", { name: "add", arguments: { a: 2, b: 3 } }, { onprogress: (p) => progress.push(p.progress) }), 5000, "tools/call");
+  const r = await within(
+    client.request(
+      "tools/call",
+      { name: "add", arguments: { a: 2, b: 3 } },
+      { onprogress: (p) => progress.push(p.progress) },
+    ),
+    5000,
+    "tools/call",
+  );
   assert.is(text(r), "5");
   assert.equal(progress, [1]);
-  const many = await within(Promise.all(Array.from({ length: 16 }, (_, i) => client.request("tools/call", { name: "add", arguments: { a: i, b: 1 } }))), 5000, "16 in flight");
-  assert.equal(many.map(text), Array.from({ length: 16 }, (_, i) => String(i + 1)));
+  const many = await within(
+    Promise.all(
+      Array.from({ length: 16 }, (_, i) => client.request("tools/call", { name: "add", arguments: { a: i, b: 1 } })),
+    ),
+    5000,
+    "16 in flight",
+  );
+  assert.equal(
+    many.map(text),
+    Array.from({ length: 16 }, (_, i) => String(i + 1)),
+  );
   if (withRoots) {
-    const asked = await within(client.request("tools/call", { name: "ask", arguments: {} }), 5000, "server→client request");
+    const asked = await within(
+      client.request("tools/call", { name: "ask", arguments: {} }),
+      5000,
+      "server→client request",
+    );
     assert.is(text(asked), "file:///tmp");
   }
   await within(client.ping(), 5000, "ping");
@@ -81,7 +107,11 @@ const clientBase = {
 test("session over stdio: handshake, calls with progress, 16 in flight, shutdown", async () => {
   const t = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
   cleanup.push(() => t.close());
-  const client = await within(connectClient({ ...clientBase, capabilities: {}, handlers: {}, transport: t }), 10000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, capabilities: {}, handlers: {}, transport: t }),
+    10000,
+    "connect",
+  );
   assert.is(client.protocolVersion, "2025-11-25");
   await exercise(client, false);
   await within(client.close(), 5000, "close");
@@ -91,16 +121,27 @@ test("session over stdio: handshake, calls with progress, 16 in flight, shutdown
 test("session over stdio negotiated down to 2024-11-05", async () => {
   const t = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
   cleanup.push(() => t.close());
-  const client = await within(connectClient({ ...clientBase, capabilities: {}, handlers: {}, protocolVersion: "2024-11-05", transport: t }), 10000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, capabilities: {}, handlers: {}, protocolVersion: "2024-11-05", transport: t }),
+    10000,
+    "connect",
+  );
   assert.is(client.protocolVersion, "2024-11-05");
-  assert.is(text(await within(client.request("tools/call", { name: "add", arguments: { a: 4, b: 4 } }), 5000, "call")), "8");
+  assert.is(
+    text(await within(client.request("tools/call", { name: "add", arguments: { a: 4, b: 4 } }), 5000, "call")),
+    "8",
+  );
   await client.close();
 });
 
 test("session over stdio: the server dying mid-request fails the call with a connection-closed error", async () => {
   const t = new StdioClientTransport({ command: process.execPath, args: [fixture], stderr: "pipe" });
   cleanup.push(() => t.close());
-  const client = await within(connectClient({ ...clientBase, capabilities: {}, handlers: {}, transport: t }), 10000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, capabilities: {}, handlers: {}, transport: t }),
+    10000,
+    "connect",
+  );
   try {
     await within(client.request("tools/call", { name: "die", arguments: {} }), 5000, "call");
     assert.unreachable("must reject");
@@ -112,10 +153,17 @@ test("session over stdio: the server dying mid-request fails the call with a con
 });
 
 test("session over Streamable HTTP (stateful): progress and server→client requests over SSE, DELETE on close", async () => {
-  const server = createStreamableHttpServer({ onsession: (t) => void createServerSession(serverOptions(t)), keepAliveMs: 0 });
+  const server = createStreamableHttpServer({
+    onsession: (t) => void createServerSession(serverOptions(t)),
+    keepAliveMs: 0,
+  });
   cleanup.push(() => server.close());
   const url = await server.listen();
-  const client = await within(connectClient({ ...clientBase, transport: new StreamableHttpClientTransport({ url }) }), 5000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, transport: new StreamableHttpClientTransport({ url }) }),
+    5000,
+    "connect",
+  );
   assert.is(server.sessions.size, 1);
   await exercise(client);
   await within(client.close(), 5000, "close");
@@ -123,10 +171,17 @@ test("session over Streamable HTTP (stateful): progress and server→client requ
 });
 
 test("cancellation over Streamable HTTP: abort sends notifications/cancelled (POST → 202), the handler is aborted", async () => {
-  const server = createStreamableHttpServer({ onsession: (t) => void createServerSession(serverOptions(t)), keepAliveMs: 0 });
+  const server = createStreamableHttpServer({
+    onsession: (t) => void createServerSession(serverOptions(t)),
+    keepAliveMs: 0,
+  });
   cleanup.push(() => server.close());
   const url = await server.listen();
-  const client = await within(connectClient({ ...clientBase, transport: new StreamableHttpClientTransport({ url }) }), 5000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, transport: new StreamableHttpClientTransport({ url }) }),
+    5000,
+    "connect",
+  );
   const before = { ...waiting };
   const ac = new AbortController();
   const call = client.request("tools/call", { name: "wait", arguments: {} }, { signal: ac.signal });
@@ -140,12 +195,18 @@ test("cancellation over Streamable HTTP: abort sends notifications/cancelled (PO
   }
   await waitFor(() => waiting.aborted === before.aborted + 1, 5000, "server handler aborted");
   // The session still works afterwards.
-  assert.is(text(await within(client.request("tools/call", { name: "add", arguments: { a: 1, b: 1 } }), 5000, "after")), "2");
+  assert.is(
+    text(await within(client.request("tools/call", { name: "add", arguments: { a: 1, b: 1 } }), 5000, "after")),
+    "2",
+  );
   await client.close();
 });
 
 test("unknown session: after the server forgets the session, calls fail with HTTP 404", async () => {
-  const server = createStreamableHttpServer({ onsession: (t) => void createServerSession(serverOptions(t)), keepAliveMs: 0 });
+  const server = createStreamableHttpServer({
+    onsession: (t) => void createServerSession(serverOptions(t)),
+    keepAliveMs: 0,
+  });
   cleanup.push(() => server.close());
   const url = await server.listen();
   const transport = new StreamableHttpClientTransport({ url });
@@ -164,22 +225,36 @@ test("session over Streamable HTTP (stateless): each POST its own server session
   const server = createStreamableHttpServer({
     stateless: true,
     keepAliveMs: 0,
-    onsession: (t, req) => void createServerSession(serverOptions(t, { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } })),
+    onsession: (t, req) =>
+      void createServerSession(
+        serverOptions(t, { stateless: { protocolVersion: req.headers["mcp-protocol-version"] as string | undefined } }),
+      ),
   });
   cleanup.push(() => server.close());
   const url = await server.listen();
-  const client = await within(connectClient({ ...clientBase, transport: new StreamableHttpClientTransport({ url }) }), 5000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, transport: new StreamableHttpClientTransport({ url }) }),
+    5000,
+    "connect",
+  );
   await exercise(client, false);
   await client.close();
 });
 
 test("session over legacy HTTP+SSE through the probe, negotiated down to 2024-11-05", async () => {
-  const legacy = createLegacySseHandler({ onsession: (t) => void createServerSession(serverOptions(t)), keepAliveMs: 0 });
+  const legacy = createLegacySseHandler({
+    onsession: (t) => void createServerSession(serverOptions(t)),
+    keepAliveMs: 0,
+  });
   const server = createStreamableHttpServer({ onsession: () => {}, legacySse: legacy, keepAliveMs: 0 });
   cleanup.push(() => server.close());
   const url = await server.listen();
   const probe = connectHttp(new URL("/sse", url));
-  const client = await within(connectClient({ ...clientBase, protocolVersion: "2024-11-05", transport: probe }), 5000, "connect");
+  const client = await within(
+    connectClient({ ...clientBase, protocolVersion: "2024-11-05", transport: probe }),
+    5000,
+    "connect",
+  );
   assert.is(probe.mode, "sse");
   assert.is(client.protocolVersion, "2024-11-05");
   await exercise(client);

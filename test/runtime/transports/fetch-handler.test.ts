@@ -19,15 +19,26 @@ import { createServer } from "../../../examples/everything/src/server.js";
 
 const server = createServer({ onerror: () => {} });
 const errors: Error[] = [];
-const handler: FetchHandler = createFetchHandler(server, { maxBodyBytes: 64 * 1024, keepAliveMs: 50, legacySse: true, onerror: (e) => void errors.push(e) });
+const handler: FetchHandler = createFetchHandler(server, {
+  maxBodyBytes: 64 * 1024,
+  keepAliveMs: 50,
+  legacySse: true,
+  onerror: (e) => void errors.push(e),
+});
 const http = serve({ fetch: handler, port: 0, hostname: "127.0.0.1" }) as Server;
 await new Promise<void>((resolve) => (http.listening ? resolve() : http.once("listening", () => resolve())));
 const port = (http.address() as AddressInfo).port;
 const url = new URL(`http://127.0.0.1:${port}/mcp`);
 
 function modernClient(mode: "auto" | { pin: string }): ClientV2 {
-  const client = new ClientV2({ name: "fetch-handler", version: "1.0.0" }, { capabilities: { elicitation: {} }, versionNegotiation: { mode } } as never);
-  client.setRequestHandler("elicitation/create", async () => ({ action: "accept", content: { name: "Alice" } }) as never);
+  const client = new ClientV2({ name: "fetch-handler", version: "1.0.0" }, {
+    capabilities: { elicitation: {} },
+    versionNegotiation: { mode },
+  } as never);
+  client.setRequestHandler(
+    "elicitation/create",
+    async () => ({ action: "accept", content: { name: "Alice" } }) as never,
+  );
   return client;
 }
 
@@ -46,7 +57,10 @@ test("SDK v2 client at 2026-07-28 and in auto mode: lists, a structured tool cal
     await client.connect(new HttpV2(url));
     try {
       const { tools } = await client.listTools();
-      assert.ok(tools.some((t) => t.name === "test_simple_text"), JSON.stringify(mode));
+      assert.ok(
+        tools.some((t) => t.name === "test_simple_text"),
+        JSON.stringify(mode),
+      );
       const r: any = await client.callTool({ name: "test_simple_text" });
       assert.is(r.content[0].text, "This is a simple text response for testing.");
       const asked: any = await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} });
@@ -65,11 +79,14 @@ test("SDK v1 client in a legacy session: initialize, a tool call, a list change 
   await client.connect(transport);
   assert.ok(transport.sessionId, "a session id");
   assert.is(handler.sessions.size, 1);
-  const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+  const changed = new Promise<void>((resolve) =>
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+  );
   const r: any = await client.callTool({ name: "test_simple_text" });
   assert.is(r.content[0].text, "This is a simple text response for testing.");
   // The GET stream is open once the SDK has seen the session; the change arrives on it.
-  for (let i = 0; i < 100 && ![...handler.sessions.values()][0]?.hasStandaloneStream; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 100 && ![...handler.sessions.values()][0]?.hasStandaloneStream; i++)
+    await new Promise((r) => setTimeout(r, 10));
   await client.callTool({ name: "test_trigger_tool_change" });
   await changed;
   await transport.terminateSession();
@@ -86,15 +103,28 @@ test("SDK v1 client over the 2024-11-05 HTTP+SSE transport (legacySse): its stre
   await client.close();
 });
 
-const MODERN = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28" };
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" } };
+const MODERN = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  "mcp-protocol-version": "2026-07-28",
+};
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" },
+};
 
 test("a subscriptions/listen stream is a streamed Response that receives a change, and ends when the client goes", async () => {
   const abort = new AbortController();
   const res = await fetch(url, {
     method: "POST",
     headers: { ...MODERN, "mcp-method": "subscriptions/listen" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "subscriptions/listen", params: { notifications: { toolsListChanged: true }, _meta: META } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "subscriptions/listen",
+      params: { notifications: { toolsListChanged: true }, _meta: META },
+    }),
     signal: abort.signal,
   });
   assert.is(res.status, 200);
@@ -119,7 +149,8 @@ test("a subscriptions/listen stream is a streamed Response that receives a chang
 });
 
 test("the node:http handler's refusals: a foreign Origin, a foreign Host, an oversized body, an unknown path, a wrong method", async () => {
-  const post = (headers: Record<string, string>, body: string) => fetch(url, { method: "POST", headers: { ...MODERN, "mcp-method": "tools/list", ...headers }, body });
+  const post = (headers: Record<string, string>, body: string) =>
+    fetch(url, { method: "POST", headers: { ...MODERN, "mcp-method": "tools/list", ...headers }, body });
   const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } });
   let r = await post({ origin: "https://evil.example" }, call);
   assert.is(r.status, 403);
@@ -129,15 +160,27 @@ test("the node:http handler's refusals: a foreign Origin, a foreign Host, an ove
   await r.text();
   // fetch sends the Host of its URL whatever it is given: a raw request says another.
   const status = await new Promise<number>((resolve, reject) => {
-    const req = request(url, { method: "POST", headers: { ...MODERN, "mcp-method": "tools/list", host: "evil.example" } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = request(
+      url,
+      { method: "POST", headers: { ...MODERN, "mcp-method": "tools/list", host: "evil.example" } },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on("error", reject);
     req.end(call);
   });
   assert.is(status, 421);
-  r = await post({}, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: META, pad: "x".repeat(70 * 1024) } }));
+  r = await post(
+    {},
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/list",
+      params: { _meta: META, pad: "x".repeat(70 * 1024) },
+    }),
+  );
   assert.is(r.status, 413);
   await r.text();
   r = await fetch(new URL("/other", url), { method: "GET" });
@@ -146,7 +189,10 @@ test("the node:http handler's refusals: a foreign Origin, a foreign Host, an ove
   r = await fetch(url, { method: "PUT" });
   assert.is(r.status, 405);
   await r.text();
-  assert.ok(errors.some((e) => /413/.test(e.message)), "the refusal is reported");
+  assert.ok(
+    errors.some((e) => /413/.test(e.message)),
+    "the refusal is reported",
+  );
   assert.is(handler.bufferedBodyBytes, 0);
 });
 

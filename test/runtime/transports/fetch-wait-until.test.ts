@@ -37,7 +37,12 @@ test.after(async () => {
 });
 
 test("a call answered within its request asks nothing of waitUntil", async () => {
-  const client = await createEverythingClient(connectHttp(url), { clientInfo: { name: "wait-until", version: "1.0.0" }, era: "modern", tasks: true, timeout: 10_000 });
+  const client = await createEverythingClient(connectHttp(url), {
+    clientInfo: { name: "wait-until", version: "1.0.0" },
+    era: "modern",
+    tasks: true,
+    timeout: 10_000,
+  });
   try {
     assert.is((await client.tools.greet({ name: "Ada" })).content[0]!.type, "text");
     assert.is(kept.length, 0);
@@ -47,7 +52,12 @@ test("a call answered within its request asks nothing of waitUntil", async () =>
 });
 
 test("a task's run is handed to waitUntil when its tools/call is answered, and settles once the task has its result", async () => {
-  const client = await createEverythingClient(connectHttp(url), { clientInfo: { name: "wait-until", version: "1.0.0" }, era: "modern", tasks: true, timeout: 10_000 });
+  const client = await createEverythingClient(connectHttp(url), {
+    clientInfo: { name: "wait-until", version: "1.0.0" },
+    era: "modern",
+    tasks: true,
+    timeout: 10_000,
+  });
   try {
     const task = await client.tools.slowCompute.start({ seconds: 0.4, label: "kept" });
     assert.is(kept.length, 1, "the run was handed to waitUntil");
@@ -55,7 +65,12 @@ test("a task's run is handed to waitUntil when its tools/call is answered, and s
     let last = "";
     for await (const s of task) last = s.status;
     assert.is(last, "completed");
-    await Promise.race([Promise.all(waits), new Promise((_, reject) => setTimeout(() => reject(new Error("waitUntil's promise did not settle")), 5_000).unref())]);
+    await Promise.race([
+      Promise.all(waits),
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error("waitUntil's promise did not settle")), 5_000).unref(),
+      ),
+    ]);
     assert.is(kept[0]!.settled, true);
   } finally {
     await client.close();

@@ -53,7 +53,10 @@ const hosts: Record<string, (handler: FetchHandler) => Promise<Mounted>> = {
     app.get("/health", async () => ({ ok: true }));
     await app.register(fastifyPlugin(handler));
     await app.listen({ port: 0, host: "127.0.0.1" });
-    return { base: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`), close: () => app.close() };
+    return {
+      base: new URL(`http://127.0.0.1:${(app.server.address() as AddressInfo).port}`),
+      close: () => app.close(),
+    };
   },
   async hono(handler) {
     const app = new Hono();
@@ -65,7 +68,11 @@ const hosts: Record<string, (handler: FetchHandler) => Promise<Mounted>> = {
   async "node:http with another fetch handler"(handler) {
     // Not createFetchHandler's own function: toNodeListener goes through Request and Response.
     const listener = toNodeListener((request) => handler(request));
-    const server = createHttpServer((req, res) => (req.url === "/health" ? res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}') : listener(req, res)));
+    const server = createHttpServer((req, res) =>
+      req.url === "/health"
+        ? res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}')
+        : listener(req, res),
+    );
     server.listen(0, "127.0.0.1");
     return { base: await listening(server), close: () => closing(server) };
   },
@@ -76,7 +83,10 @@ for (const [name, mount] of Object.entries(hosts)) {
     const server = createServer({ onerror: () => {} });
     const handler = createFetchHandler(server);
     const mounted = await mount(handler);
-    const v2 = new ClientV2({ name: "v2", version: "1" }, { capabilities: {}, versionNegotiation: { mode: { pin: "2026-07-28" } } } as never);
+    const v2 = new ClientV2({ name: "v2", version: "1" }, {
+      capabilities: {},
+      versionNegotiation: { mode: { pin: "2026-07-28" } },
+    } as never);
     const v1 = new ClientV1({ name: "v1", version: "1" }, { capabilities: {} });
     try {
       const health = await fetch(new URL("/health", mounted.base));

@@ -114,7 +114,11 @@ test("sse: decode round trip, split chunks (also inside UTF-8), retry and commen
     const events: { id?: string; event?: string; data: string }[] = [];
     const retries: number[] = [];
     const comments: string[] = [];
-    const dec = new SseDecoder({ onevent: (e) => events.push(e), onretry: (r) => retries.push(r), oncomment: (c) => comments.push(c) });
+    const dec = new SseDecoder({
+      onevent: (e) => events.push(e),
+      onretry: (r) => retries.push(r),
+      oncomment: (c) => comments.push(c),
+    });
     for (let i = 0; i < bytes.length; i += step) dec.push(bytes.subarray(i, i + step));
     dec.end();
     assert.equal(
@@ -127,7 +131,10 @@ test("sse: decode round trip, split chunks (also inside UTF-8), retry and commen
       ],
     );
     assert.equal(retries, [250]);
-    assert.equal(comments.map((c) => c.trim()), ["hello"]);
+    assert.equal(
+      comments.map((c) => c.trim()),
+      ["hello"],
+    );
   }
 });
 

@@ -45,7 +45,9 @@ export function raw(
       const req = http.request(url, { method: o.method ?? "GET", headers: o.headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       });
       req.on("error", reject);
@@ -92,7 +94,10 @@ export class OpenStream {
   private req: http.ClientRequest | undefined;
 
   /** Resolves once response headers arrive, or right after sending when `waitHeaders` is false. */
-  static open(url: URL | string, o: { method?: string; headers?: Record<string, string>; body?: string; waitHeaders?: boolean }): Promise<OpenStream> {
+  static open(
+    url: URL | string,
+    o: { method?: string; headers?: Record<string, string>; body?: string; waitHeaders?: boolean },
+  ): Promise<OpenStream> {
     const s = new OpenStream();
     return within(
       new Promise<OpenStream>((resolve, reject) => {
@@ -153,9 +158,13 @@ export function echoSession(log: EchoLog, held?: Map<string | number, () => void
         log.received.push(m);
         if (!("method" in m) || !("id" in m)) continue;
         const id = m.id;
-        const reply = (): void => void t.send({ jsonrpc: "2.0", id, result: { method: m.method, params: m.params ?? {} } }).catch(() => {});
+        const reply = (): void =>
+          void t.send({ jsonrpc: "2.0", id, result: { method: m.method, params: m.params ?? {} } }).catch(() => {});
         if (m.method === "chatty") {
-          void t.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } }, { relatedRequestId: id });
+          void t.send(
+            { jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1 } },
+            { relatedRequestId: id },
+          );
           reply();
         } else if (m.method === "ask") {
           void t.send({ jsonrpc: "2.0", id: "s1", method: "roots/list" }, { relatedRequestId: id });

@@ -12,7 +12,12 @@ const clientInfo = { name: "hints-client", version: "1.0.0" };
 
 /** `inner` seen through its core alone, with `hints` of our own (or none). */
 function withHints(inner: Transport, hints: TransportHints | undefined): Transport {
-  const t: Transport = { start: () => inner.start(), send: (m, o) => inner.send(m, o), close: () => inner.close(), ...(hints === undefined ? {} : { hints }) };
+  const t: Transport = {
+    start: () => inner.start(),
+    send: (m, o) => inner.send(m, o),
+    close: () => inner.close(),
+    ...(hints === undefined ? {} : { hints }),
+  };
   inner.onmessage = (m, c) => t.onmessage?.(m, c);
   inner.onclose = () => t.onclose?.();
   inner.onerror = (e) => t.onerror?.(e);
@@ -22,7 +27,11 @@ function withHints(inner: Transport, hints: TransportHints | undefined): Transpo
 test("the negotiated revision reaches a side's setProtocolVersion hint; a transport without hints is served alike", async () => {
   const [c, s] = createMemoryTransportPair();
   const heard: string[] = [];
-  const server = await createServerSession({ bindings, serverInfo, transport: withHints(s, { setProtocolVersion: (v) => void heard.push(`server ${v}`) }) });
+  const server = await createServerSession({
+    bindings,
+    serverInfo,
+    transport: withHints(s, { setProtocolVersion: (v) => void heard.push(`server ${v}`) }),
+  });
   const client = await connectClient({ bindings, clientInfo, transport: withHints(c, undefined) });
   await server.initialized;
   assert.is(client.protocolVersion, "2025-11-25");

@@ -4,7 +4,11 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createStreamableHttpServer, StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
-import type { StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport } from "@mcpgen/runtime/http";
+import type {
+  StreamableHttpServer,
+  StreamableHttpServerOptions,
+  StreamableHttpServerTransport,
+} from "@mcpgen/runtime/http";
 import { echoSession, waitFor, within, type EchoLog } from "./helpers.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -46,7 +50,12 @@ function client(url: URL, o: Partial<ConstructorParameters<typeof StreamableHttp
   return { c, received, errors };
 }
 
-const initialize: JSONRPCMessage = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25" } };
+const initialize: JSONRPCMessage = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-11-25" },
+};
 
 test("JSON replies, session id captured, protocol version header after setProtocolVersion", async () => {
   const { url, headersSeen } = await start();
@@ -71,7 +80,10 @@ test("SSE replies deliver related messages before the result", async () => {
   await within(c.send(initialize), 3000, "send");
   await within(c.send({ jsonrpc: "2.0", id: 2, method: "ask" }), 3000, "send");
   await waitFor(() => received.length === 3, 2000, "request + result");
-  assert.equal(received.slice(1).map((m) => ("method" in m ? m.method : "result")), ["roots/list", "result"]);
+  assert.equal(
+    received.slice(1).map((m) => ("method" in m ? m.method : "result")),
+    ["roots/list", "result"],
+  );
 });
 
 test("GET stream opens after initialized, carries server messages; close() DELETEs the session", async () => {
@@ -128,15 +140,26 @@ test("sse-retry shape: GET (not re-POST), Last-Event-ID sent, not before retry",
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end('id: event-2\ndata: \n\nevent: message\nid: event-3\ndata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n');
+    res.end(
+      'id: event-2\ndata: \n\nevent: message\nid: event-3\ndata: {"jsonrpc":"2.0","id":1,"result":{"ok":true}}\n\n',
+    );
   });
   await new Promise<void>((r) => mock.listen(0, "127.0.0.1", r));
   cleanup.push(() => new Promise<void>((r) => (mock.closeAllConnections(), mock.close(() => r()))));
-  const { c, received } = client(new URL(`http://127.0.0.1:${(mock.address() as AddressInfo).port}/`), { openGetStream: false });
+  const { c, received } = client(new URL(`http://127.0.0.1:${(mock.address() as AddressInfo).port}/`), {
+    openGetStream: false,
+  });
   await c.start();
-  await within(c.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_reconnection" } }), 3000, "send");
+  await within(
+    c.send({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "test_reconnection" } }),
+    3000,
+    "send",
+  );
   await waitFor(() => received.length === 1, 3000, "result via GET");
-  assert.equal(seen.map((s) => s.method), ["POST", "GET"]);
+  assert.equal(
+    seen.map((s) => s.method),
+    ["POST", "GET"],
+  );
   assert.is(seen[1]!.lastEventId, "event-1");
   assert.ok(seen[1]!.at - closedAt >= 110, "waited for the retry interval");
 });
@@ -203,13 +226,16 @@ test("close() tears down every request still in flight, whichever completed befo
   await waitFor(() => outcomes.size === 3, 3000, "three answers");
   await within(c.close(), 3000, "close");
   await within(Promise.all(sends), 3000, "every send settled");
-  assert.equal([...outcomes].sort(([a], [b]) => a - b), [
-    [1, "answered"],
-    [2, "answered"],
-    [3, "aborted"],
-    [4, "answered"],
-    [5, "aborted"],
-  ]);
+  assert.equal(
+    [...outcomes].sort(([a], [b]) => a - b),
+    [
+      [1, "answered"],
+      [2, "answered"],
+      [3, "aborted"],
+      [4, "answered"],
+      [5, "aborted"],
+    ],
+  );
   assert.equal(received.map((m) => (m as { id?: number }).id).sort(), [0, 1, 2, 4, 6]);
 });
 

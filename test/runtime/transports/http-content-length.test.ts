@@ -19,21 +19,41 @@ async function start(stateless = false): Promise<URL> {
 }
 
 const post = (url: URL, body: string, headers: Record<string, string> = {}) =>
-  raw(url, { method: "POST", body, headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } });
+  raw(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+  });
 
 function framedByLength(r: RawResponse, what: string): void {
   assert.is(r.headers["transfer-encoding"], undefined, `${what}: not chunked`);
-  assert.is(r.headers["content-length"], String(Buffer.byteLength(r.body)), `${what}: Content-Length is the body's byte length`);
+  assert.is(
+    r.headers["content-length"],
+    String(Buffer.byteLength(r.body)),
+    `${what}: Content-Length is the body's byte length`,
+  );
 }
 
 test("JSON results, HTTP-level JSON-RPC errors and 202s carry Content-Length, not chunked framing", async () => {
   const url = await start();
-  const init = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+  const init = await post(
+    url,
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    }),
+  );
   assert.is(init.status, 200);
   framedByLength(init, "initialize result");
   const h = { "mcp-session-id": init.headers["mcp-session-id"] as string, "mcp-protocol-version": "2025-11-25" };
   // Non-ASCII text: the length is in bytes, not characters.
-  const echo = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo", params: { text: "héllo ✓" } }), h);
+  const echo = await post(
+    url,
+    JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo", params: { text: "héllo ✓" } }),
+    h,
+  );
   assert.is(echo.status, 200);
   assert.equal(JSON.parse(echo.body).result.params, { text: "héllo ✓" });
   framedByLength(echo, "result with non-ASCII text");
@@ -45,7 +65,9 @@ test("JSON results, HTTP-level JSON-RPC errors and 202s carry Content-Length, no
   assert.is(bad.status, 400);
   assert.is(JSON.parse(bad.body).error.code, -32700);
   framedByLength(bad, "parse error");
-  const unknown = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "echo" }), { "mcp-session-id": "nope" });
+  const unknown = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "echo" }), {
+    "mcp-session-id": "nope",
+  });
   assert.is(unknown.status, 404);
   assert.is(JSON.parse(unknown.body).error.code, -32001);
   framedByLength(unknown, "unknown session");

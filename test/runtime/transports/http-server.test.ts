@@ -1,7 +1,11 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createStreamableHttpServer, InMemoryEventStore } from "@mcpgen/runtime/http";
-import type { StreamableHttpServer, StreamableHttpServerOptions, StreamableHttpServerTransport } from "@mcpgen/runtime/http";
+import type {
+  StreamableHttpServer,
+  StreamableHttpServerOptions,
+  StreamableHttpServerTransport,
+} from "@mcpgen/runtime/http";
 import { echoSession, OpenStream, raw, sseEvents, waitFor, type EchoLog } from "./helpers.js";
 
 const servers: StreamableHttpServer[] = [];
@@ -22,10 +26,19 @@ async function start(o: Partial<StreamableHttpServerOptions> = {}) {
 
 const ACCEPT = "application/json, text/event-stream";
 const init = (id: number | string = 1) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
 
 function post(url: URL, body: string, headers: Record<string, string> = {}) {
-  return raw(url, { method: "POST", body, headers: { "content-type": "application/json", accept: ACCEPT, ...headers } });
+  return raw(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", accept: ACCEPT, ...headers },
+  });
 }
 
 async function session(url: URL): Promise<Record<string, string>> {
@@ -48,7 +61,9 @@ test("initialize: JSON reply with a session id; later requests need it (400 miss
   assert.equal(JSON.parse(ok.body), { jsonrpc: "2.0", id: 2, result: { method: "echo", params: { a: 1 } } });
   const missing = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "echo" }));
   assert.is(missing.status, 400);
-  const unknown = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "echo" }), { "mcp-session-id": "nope" });
+  const unknown = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "echo" }), {
+    "mcp-session-id": "nope",
+  });
   assert.is(unknown.status, 404);
   assert.is(JSON.parse(unknown.body).error.code, -32001);
 });
@@ -61,7 +76,10 @@ test("notifications and responses get 202 with an empty body and reach the sessi
   assert.is(n.body, "");
   const r = await post(url, JSON.stringify({ jsonrpc: "2.0", id: "s1", result: {} }), h);
   assert.is(r.status, 202);
-  assert.equal(log.received.slice(-2).map((m) => ("method" in m ? m.method : "response")), ["notifications/initialized", "response"]);
+  assert.equal(
+    log.received.slice(-2).map((m) => ("method" in m ? m.method : "response")),
+    ["notifications/initialized", "response"],
+  );
 });
 
 test("a related notification turns the reply into SSE (priming event, then messages, then end)", async () => {
@@ -86,7 +104,10 @@ test("a server→client request related to a tool call travels on that POST's st
   const h = await session(url);
   const r = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 6, method: "ask" }), h);
   const evs = sseEvents(r.body);
-  assert.equal(evs.map((e) => JSON.parse(e.data).method ?? "result"), ["roots/list", "result"]);
+  assert.equal(
+    evs.map((e) => JSON.parse(e.data).method ?? "result"),
+    ["roots/list", "result"],
+  );
   assert.is(evs[0]!.id, undefined, "no ids without an event store");
 });
 
@@ -97,13 +118,29 @@ test("responseMode sse always streams; Accept with only one type is honoured; ne
   assert.match(String(r.headers["content-type"]), /text\/event-stream/);
   assert.ok(h);
   const { url: url2 } = await start();
-  const jsonOnly = await raw(url2, { method: "POST", body: init(), headers: { "content-type": "application/json", accept: "application/json" } });
+  const jsonOnly = await raw(url2, {
+    method: "POST",
+    body: init(),
+    headers: { "content-type": "application/json", accept: "application/json" },
+  });
   assert.match(String(jsonOnly.headers["content-type"]), /application\/json/);
-  const sseOnly = await raw(url2, { method: "POST", body: init(), headers: { "content-type": "application/json", accept: "text/event-stream" } });
+  const sseOnly = await raw(url2, {
+    method: "POST",
+    body: init(),
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+  });
   assert.match(String(sseOnly.headers["content-type"]), /text\/event-stream/);
-  const none = await raw(url2, { method: "POST", body: init(), headers: { "content-type": "application/json", accept: "text/html" } });
+  const none = await raw(url2, {
+    method: "POST",
+    body: init(),
+    headers: { "content-type": "application/json", accept: "text/html" },
+  });
   assert.is(none.status, 406);
-  const ctype = await raw(url2, { method: "POST", body: init(), headers: { "content-type": "text/plain", accept: ACCEPT } });
+  const ctype = await raw(url2, {
+    method: "POST",
+    body: init(),
+    headers: { "content-type": "text/plain", accept: ACCEPT },
+  });
   assert.is(ctype.status, 415);
 });
 
@@ -128,10 +165,17 @@ test("body size limit: 413 by Content-Length and when streamed past the cap", as
   // Chunked upload (no Content-Length).
   const chunked = await new Promise<number>((resolve, reject) => {
     import("node:http").then(({ request }) => {
-      const req = request(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, "transfer-encoding": "chunked" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        url,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: ACCEPT, "transfer-encoding": "chunked" },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on("error", reject);
       for (let i = 0; i < 10; i++) req.write("x".repeat(200));
       req.end();
@@ -145,7 +189,10 @@ test("body size limit: 413 by Content-Length and when streamed past the cap", as
 test("MCP-Protocol-Version: unsupported value is 400, absent is accepted", async () => {
   const { url } = await start({ supportedProtocolVersions: ["2025-06-18", "2025-11-25"] });
   const h = await session(url);
-  const bad = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo" }), { ...h, "mcp-protocol-version": "1999-01-01" });
+  const bad = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "echo" }), {
+    ...h,
+    "mcp-protocol-version": "1999-01-01",
+  });
   assert.is(bad.status, 400);
   assert.match(bad.body, /1999-01-01/);
   const { "mcp-protocol-version": _, ...noVersion } = h;
@@ -197,7 +244,10 @@ test("resumability: a dropped GET stream resumes with Last-Event-ID, only that s
   const r = await OpenStream.open(url, { headers: { accept: "text/event-stream", "last-event-id": lastId, ...h } });
   streams.push(r);
   await waitFor(() => r.messages().length === 2, 2000, "replay");
-  assert.equal(r.messages().map((m) => (m as { method: string }).method), ["n/two", "n/three"]);
+  assert.equal(
+    r.messages().map((m) => (m as { method: string }).method),
+    ["n/two", "n/three"],
+  );
   await t.send({ jsonrpc: "2.0", method: "n/four" });
   await waitFor(() => r.messages().length === 3, 2000, "live after replay");
   // Another session cannot resume this stream.
@@ -210,7 +260,12 @@ test("polling: closeStream ends the POST connection after priming+retry; GET wit
   const { url, log, held } = await start({ retryMs: 50 });
   const h = await session(url);
   const t = log.transports[0] as StreamableHttpServerTransport;
-  const p = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...h }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }), waitHeaders: false });
+  const p = await OpenStream.open(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: ACCEPT, ...h },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }),
+    waitHeaders: false,
+  });
   streams.push(p);
   await waitFor(() => held.has(1), 2000, "request reached the session");
   assert.ok(t.closeStream(1));
@@ -222,7 +277,9 @@ test("polling: closeStream ends the POST connection after priming+retry; GET wit
   held.get(1)!();
   const g = await raw(url, { headers: { accept: "text/event-stream", "last-event-id": evs[0]!.id!, ...h } });
   assert.is(g.status, 200);
-  const msgs = sseEvents(g.body).filter((e) => e.data !== "").map((e) => JSON.parse(e.data));
+  const msgs = sseEvents(g.body)
+    .filter((e) => e.data !== "")
+    .map((e) => JSON.parse(e.data));
   assert.equal(msgs, [{ jsonrpc: "2.0", id: 1, result: { method: "hold", params: {} } }]);
 });
 
@@ -239,8 +296,18 @@ test("server messages sent before any GET stream are held and delivered when it 
 test("three concurrent POST streams on one session all succeed (server-sse-multiple-streams)", async () => {
   const { url } = await start();
   const h = await session(url);
-  const rs = await Promise.all([1000, 1001, 1002].map((id) => post(url, JSON.stringify({ jsonrpc: "2.0", id, method: "chatty" }), { ...h, accept: "text/event-stream, application/json" })));
-  assert.equal(rs.map((r) => r.status), [200, 200, 200]);
+  const rs = await Promise.all(
+    [1000, 1001, 1002].map((id) =>
+      post(url, JSON.stringify({ jsonrpc: "2.0", id, method: "chatty" }), {
+        ...h,
+        accept: "text/event-stream, application/json",
+      }),
+    ),
+  );
+  assert.equal(
+    rs.map((r) => r.status),
+    [200, 200, 200],
+  );
   for (const [i, r] of rs.entries()) {
     const last = sseEvents(r.body).at(-1)!;
     assert.is(JSON.parse(last.data).id, 1000 + i, "each response on its own stream");
@@ -250,7 +317,11 @@ test("three concurrent POST streams on one session all succeed (server-sse-multi
 test("a client dropping a POST SSE stream mid-way breaks nothing; the session keeps serving", async () => {
   const { url, log, held } = await start({ eventStore: false, responseMode: "sse" });
   const h = await session(url);
-  const p = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...h }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }) });
+  const p = await OpenStream.open(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: ACCEPT, ...h },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }),
+  });
   await waitFor(() => held.has(1), 2000, "held");
   p.close();
   await new Promise((r) => setTimeout(r, 20));
@@ -265,7 +336,12 @@ test("idle sessions are closed after sessionIdleTimeoutMs, busy ones are kept", 
   const { url, log, server, held } = await start({ sessionIdleTimeoutMs: 40 });
   await session(url);
   const busy = await session(url);
-  const p = await OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept: ACCEPT, ...busy }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }), waitHeaders: false });
+  const p = await OpenStream.open(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: ACCEPT, ...busy },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }),
+    waitHeaders: false,
+  });
   streams.push(p);
   await waitFor(() => held.has(1), 2000, "held");
   await waitFor(() => log.closed === 1, 3000, "idle session closed");
@@ -279,7 +355,12 @@ test("an abandoned reply (its request was cancelled) is not awaited: an unstarte
   const { url, log, server, held } = await start({ sessionIdleTimeoutMs: 500 });
   const h = await session(url);
   const hold = (id: number, accept: string) =>
-    OpenStream.open(url, { method: "POST", headers: { "content-type": "application/json", accept, ...h }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "hold" }), waitHeaders: false });
+    OpenStream.open(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept, ...h },
+      body: JSON.stringify({ jsonrpc: "2.0", id, method: "hold" }),
+      waitHeaders: false,
+    });
   const json = await hold(1, ACCEPT);
   const sse = await hold(2, "text/event-stream");
   streams.push(json, sse);

@@ -12,7 +12,11 @@ import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createLegacySseHandler, createStreamableHttpServer, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
+import {
+  createLegacySseHandler,
+  createStreamableHttpServer,
+  StreamableHttpClientTransport,
+} from "@mcpgen/runtime/http";
 import type { JSONRPCMessage, Transport } from "@mcpgen/runtime";
 import { waitFor, within } from "./helpers.js";
 
@@ -31,13 +35,31 @@ function miniMcp(t: Transport): void {
     const reply = (result: Record<string, unknown>) => void t.send({ jsonrpc: "2.0", id, result });
     switch (m.method) {
       case "initialize":
-        return reply({ protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "mini", version: "1" } });
+        return reply({
+          protocolVersion: params.protocolVersion,
+          capabilities: { tools: {} },
+          serverInfo: { name: "mini", version: "1" },
+        });
       case "tools/list":
-        return reply({ tools: [{ name: "add", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } } }] });
+        return reply({
+          tools: [
+            {
+              name: "add",
+              inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } } },
+            },
+          ],
+        });
       case "tools/call": {
         const token = params._meta?.progressToken;
         if (token !== undefined) {
-          void t.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: 1, total: 1 } }, { relatedRequestId: id });
+          void t.send(
+            {
+              jsonrpc: "2.0",
+              method: "notifications/progress",
+              params: { progressToken: token, progress: 1, total: 1 },
+            },
+            { relatedRequestId: id },
+          );
         }
         return reply({ content: [{ type: "text", text: String(params.arguments.a + params.arguments.b) }] });
       }
@@ -61,7 +83,13 @@ test("SDK v1 client (Streamable HTTP) ↔ our server: handshake, list, call with
   const tools = await within(client.listTools(), 5000, "list");
   assert.is(tools.tools[0]!.name, "add");
   const progress: number[] = [];
-  const r = await within(client.callTool({ name: "add", arguments: { a: 2, b: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress) }), 5000, "call");
+  const r = await within(
+    client.callTool({ name: "add", arguments: { a: 2, b: 3 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    }),
+    5000,
+    "call",
+  );
   assert.equal(r.content, [{ type: "text", text: "5" }]);
   assert.equal(progress, [1]);
   await within(transport.terminateSession(), 5000, "terminate");
@@ -89,9 +117,14 @@ test("our client ↔ SDK v1 server (stateful Streamable HTTP)", async () => {
     const sid = req.headers["mcp-session-id"] as string | undefined;
     let t = sid ? transports.get(sid) : undefined;
     if (!t) {
-      t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, t!) });
+      t = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, t!),
+      });
       const mcp = new Server({ name: "sdk-server", version: "1" }, { capabilities: { tools: {} } });
-      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: "add", inputSchema: { type: "object" as const } }] }));
+      mcp.setRequestHandler(ListToolsRequestSchema, async () => ({
+        tools: [{ name: "add", inputSchema: { type: "object" as const } }],
+      }));
       mcp.setRequestHandler(CallToolRequestSchema, async (r) => {
         const { a, b } = r.params.arguments as { a: number; b: number };
         return { content: [{ type: "text" as const, text: String(a + b) }] };
@@ -106,22 +139,39 @@ test("our client ↔ SDK v1 server (stateful Streamable HTTP)", async () => {
     httpServer.closeAllConnections();
     await new Promise<void>((r) => httpServer.close(() => r()));
   });
-  const c = new StreamableHttpClientTransport({ url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp` });
+  const c = new StreamableHttpClientTransport({
+    url: `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}/mcp`,
+  });
   cleanup.push(() => c.close());
   const received: JSONRPCMessage[] = [];
   const errors: Error[] = [];
   c.onmessage = (m) => received.push(m as JSONRPCMessage);
   c.onerror = (e) => errors.push(e);
   await c.start();
-  await within(c.send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ours", version: "1" } } }), 5000, "initialize");
+  await within(
+    c.send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "ours", version: "1" } },
+    }),
+    5000,
+    "initialize",
+  );
   await waitFor(() => received.length === 1, 2000, "initialize result");
   const init = received[0] as unknown as { result: { protocolVersion: string } };
   assert.type(c.sessionId, "string");
   c.setProtocolVersion(init.result.protocolVersion);
   await within(c.send({ jsonrpc: "2.0", method: "notifications/initialized" }), 5000, "initialized");
-  await within(c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 20, b: 22 } } }), 5000, "call");
+  await within(
+    c.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 20, b: 22 } } }),
+    5000,
+    "call",
+  );
   await waitFor(() => received.length === 2, 2000, "call result");
-  assert.equal((received[1] as unknown as { result: { content: unknown } }).result.content, [{ type: "text", text: "42" }]);
+  assert.equal((received[1] as unknown as { result: { content: unknown } }).result.content, [
+    { type: "text", text: "42" },
+  ]);
   await within(c.close(), 5000, "close");
   assert.equal(errors, []);
 });

@@ -2,7 +2,12 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { createLegacySseHandler, createStreamableHttpServer, LegacySseClientTransport, connectHttp } from "@mcpgen/runtime/http";
+import {
+  createLegacySseHandler,
+  createStreamableHttpServer,
+  LegacySseClientTransport,
+  connectHttp,
+} from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import type { LegacySseServerTransport } from "@mcpgen/runtime/http";
 import { echoSession, OpenStream, raw, waitFor, within, type EchoLog } from "./helpers.js";
@@ -43,27 +48,67 @@ test("legacy server: endpoint event first, POST → 202, replies on the stream",
   const ep = s.events()[0]!;
   assert.is(ep.event, "endpoint");
   assert.match(ep.data, /^\/messages\?sessionId=[\w-]+$/);
-  const post = await raw(new URL(ep.data, sse), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" }) });
+  const post = await raw(new URL(ep.data, sse), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" }),
+  });
   assert.is(post.status, 202);
   await waitFor(() => s.events().length === 2, 2000, "reply event");
   assert.is(s.events()[1]!.event, "message");
   assert.equal(JSON.parse(s.events()[1]!.data), { jsonrpc: "2.0", id: 1, result: { method: "echo", params: {} } });
-  assert.is((await raw(new URL(ep.data, sse), { method: "POST", headers: { "content-type": "application/json" }, body: "{bad" })).status, 400);
-  assert.is((await raw(new URL("/messages?sessionId=nope", sse), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status, 404);
-  assert.is((await raw(new URL("/messages", sse), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status, 400);
+  assert.is(
+    (
+      await raw(new URL(ep.data, sse), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{bad",
+      })
+    ).status,
+    400,
+  );
+  assert.is(
+    (
+      await raw(new URL("/messages?sessionId=nope", sse), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).status,
+    404,
+  );
+  assert.is(
+    (
+      await raw(new URL("/messages", sse), {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      })
+    ).status,
+    400,
+  );
   s.close();
   await waitFor(() => log.closed === 1, 2000, "closing the SSE GET ends the session");
 });
 
-test("legacy server reads the request target as a path: \"//host/sse\" is not /sse, and a target URL parsing rejects is a 404, not a crash", async () => {
+test('legacy server reads the request target as a path: "//host/sse" is not /sse, and a target URL parsing rejects is a 404, not a crash', async () => {
   const { sse, log } = await legacyOnly();
   const target = (path: string, method = "GET") =>
     within(
       new Promise<number>((resolve, reject) => {
-        const req = http.request({ host: sse.hostname, port: sse.port, path, method, headers: { accept: "text/event-stream", "content-type": "application/json" } }, (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
+        const req = http.request(
+          {
+            host: sse.hostname,
+            port: sse.port,
+            path,
+            method,
+            headers: { accept: "text/event-stream", "content-type": "application/json" },
+          },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
         req.on("error", reject);
         req.end(method === "POST" ? "{}" : undefined);
       }),
@@ -161,7 +206,10 @@ test("probe: falls back to HTTP+SSE when the POST gets 405; queued sends follow"
   await within(Promise.all([first, second]), 3000, "sends");
   assert.is(t.mode, "sse");
   await waitFor(() => received.length === 1 && log.received.length === 2, 2000, "reply and notification");
-  assert.equal(log.received.map((m) => ("method" in m ? m.method : "")), ["initialize", "notifications/initialized"]);
+  assert.equal(
+    log.received.map((m) => ("method" in m ? m.method : "")),
+    ["initialize", "notifications/initialized"],
+  );
   assert.equal(errors, []);
   assert.is(closed, 0, "the failed Streamable attempt does not close the probe");
   await t.close();

@@ -36,7 +36,11 @@ function echo(input: PassThrough, out: Writable): StdioServerTransport {
 }
 
 const request = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "ping" }) + "\n";
-const ids = (calls: string[][]) => calls.flat().flatMap((s) => s.split("\n").filter(Boolean)).map((l) => (JSON.parse(l) as { id: number }).id);
+const ids = (calls: string[][]) =>
+  calls
+    .flat()
+    .flatMap((s) => s.split("\n").filter(Boolean))
+    .map((l) => (JSON.parse(l) as { id: number }).id);
 
 test("one request per chunk: its answer is written at once, one write per answer", async () => {
   const input = new PassThrough();
@@ -47,7 +51,10 @@ test("one request per chunk: its answer is written at once, one write per answer
     input.emit("data", Buffer.from(request(id)));
     assert.is(calls.length, id, "written before the chunk's delivery returned");
   }
-  assert.equal(calls.map((c) => c.length), [1, 1, 1]);
+  assert.equal(
+    calls.map((c) => c.length),
+    [1, 1, 1],
+  );
   assert.equal(ids(calls), [1, 2, 3]);
   await t.close();
 });
@@ -60,7 +67,10 @@ test("a chunk of pipelined requests: answers in order, in at most two writes", a
   input.emit("data", Buffer.from(Array.from({ length: 50 }, (_, i) => request(i + 1)).join("")));
   await nextCheck();
   assert.ok(calls.length <= 2, `${calls.length} writes`);
-  assert.equal(ids(calls), Array.from({ length: 50 }, (_, i) => i + 1));
+  assert.equal(
+    ids(calls),
+    Array.from({ length: 50 }, (_, i) => i + 1),
+  );
   await t.close();
 });
 

@@ -35,16 +35,29 @@ function pipes(options: { drainTimeoutMs?: number } = {}) {
 }
 
 const initialize = (capabilities: object = {}) => [
-  { jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "batch", version: "1" } } },
+  {
+    jsonrpc: "2.0",
+    id: "init",
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "batch", version: "1" } },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
 ];
-const call = (id: number, name: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+const call = (id: number, name: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: {} },
+});
 
 test("server: requests read before EOF are answered, slow ones too; a request to the client fails at once; then it closes", async () => {
   const { transport, written, write } = pipes();
   const closedAfter: number[] = [];
   const session = await createServerSession({
-    transport, bindings, serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} },
+    transport,
+    bindings,
+    serverInfo: { name: "s", version: "1" },
+    capabilities: { tools: {} },
     handlers: {
       "tools/list": () => ({ tools: [] }),
       "tools/call": async (p: any, ctx: RequestContext) => {
@@ -57,7 +70,11 @@ test("server: requests read before EOF are answered, slow ones too; a request to
     onerror: () => {},
   });
   session.onclose = () => closedAfter.push(written.length);
-  write(...initialize({ sampling: {} }), call(1, "slow"), call(2, "quick"), call(3, "ask"), { jsonrpc: "2.0", id: 4, method: "tools/list" });
+  write(...initialize({ sampling: {} }), call(1, "slow"), call(2, "quick"), call(3, "ask"), {
+    jsonrpc: "2.0",
+    id: 4,
+    method: "tools/list",
+  });
   await waitFor(() => closedAfter.length === 1, 5000, "close after EOF");
   const answers = new Map(written.filter((m) => !("method" in m)).map((m) => [m.id, m]));
   assert.equal([...answers.keys()].sort(), [1, 2, 3, 4, "init"].sort());
@@ -75,7 +92,10 @@ test("server: drainTimeoutMs bounds the wait; a handler that never finishes is a
   let aborted = false;
   let closed = false;
   const session = await createServerSession({
-    transport, bindings, serverInfo: { name: "s", version: "1" }, capabilities: { tools: {} },
+    transport,
+    bindings,
+    serverInfo: { name: "s", version: "1" },
+    capabilities: { tools: {} },
     handlers: {
       "tools/call": (p: any, ctx: RequestContext) =>
         p.name === "quick"
@@ -90,13 +110,25 @@ test("server: drainTimeoutMs bounds the wait; a handler that never finishes is a
   await waitFor(() => closed, 5000, "close after the drain timeout");
   assert.ok(Date.now() - started < 2000, "bounded");
   assert.ok(aborted, "the handler's signal was aborted");
-  assert.equal(written.filter((m) => !("method" in m)).map((m) => m.id).sort(), [2, "init"]);
-  assert.ok(errors.some((e) => /unanswered after 100 ms \(drainTimeoutMs\)/.test(e.message)), errors.map((e) => e.message).join("\n"));
+  assert.equal(
+    written
+      .filter((m) => !("method" in m))
+      .map((m) => m.id)
+      .sort(),
+    [2, "init"],
+  );
+  assert.ok(
+    errors.some((e) => /unanswered after 100 ms \(drainTimeoutMs\)/.test(e.message)),
+    errors.map((e) => e.message).join("\n"),
+  );
 });
 
 test("drainTimeoutMs must be a number of ms setTimeout can take", () => {
   for (const bad of [-1, Number.NaN, Infinity, 2 ** 31]) {
-    assert.throws(() => new StdioServerTransport({ stdin: new PassThrough(), stdout: new PassThrough(), drainTimeoutMs: bad }), /drainTimeoutMs/);
+    assert.throws(
+      () => new StdioServerTransport({ stdin: new PassThrough(), stdout: new PassThrough(), drainTimeoutMs: bad }),
+      /drainTimeoutMs/,
+    );
   }
   new StdioServerTransport({ stdin: new PassThrough(), stdout: new PassThrough(), drainTimeoutMs: 0 });
 });
@@ -104,8 +136,20 @@ test("drainTimeoutMs must be a number of ms setTimeout can take", () => {
 /** The generated client, legacy era, on the scripted server; `n` calls at once. */
 async function callsTo(n: number, mode: "close-stdout" | "exit") {
   const transport = new StdioClientTransport({ command: process.execPath, args: [closingServer, String(n), mode] });
-  const client = await within(createEverythingClient(transport, { clientInfo: { name: "t", version: "1" }, bindings: clientBindings.filter((b) => b.era === "legacy"), era: "legacy" }), 5000, "connect");
-  const outcomes = await within(Promise.allSettled(Array.from({ length: n }, (_, i) => client.callTool("any", { i }))), 10_000, "every call settled");
+  const client = await within(
+    createEverythingClient(transport, {
+      clientInfo: { name: "t", version: "1" },
+      bindings: clientBindings.filter((b) => b.era === "legacy"),
+      era: "legacy",
+    }),
+    5000,
+    "connect",
+  );
+  const outcomes = await within(
+    Promise.allSettled(Array.from({ length: n }, (_, i) => client.callTool("any", { i }))),
+    10_000,
+    "every call settled",
+  );
   await within(client.close(), 5000, "close");
   return { outcomes, transport };
 }
@@ -142,7 +186,12 @@ test("client: a child that exits while a grandchild holds its stdout open closes
     process.stderr.write(g.pid + "\\n");
     g.unref();
     process.exit(0);`;
-  const transport = new StdioClientTransport({ command: process.execPath, args: ["-e", script], stderr: "pipe", drainTimeoutMs: 200 });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ["-e", script],
+    stderr: "pipe",
+    drainTimeoutMs: 200,
+  });
   let grandchild = "";
   transport.stderr!.setEncoding("utf8").on("data", (d: string) => (grandchild += d));
   let closed = false;

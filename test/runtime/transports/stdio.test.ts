@@ -49,10 +49,16 @@ test("stdio server (injected streams): replies, bad lines answered with -32700, 
   input.write(`{"x":"${"z".repeat(80)}"}\n{"jsonrpc":"2.0","method":"n"}\n`);
   await t.send({ jsonrpc: "2.0", id: 1, result: { text: "multi\nline" } });
   await waitFor(() => written.split("\n").length >= 4, 2000, "three lines out");
-  const lines = written.trimEnd().split("\n").map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number } });
+  const lines = written
+    .trimEnd()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id?: unknown; error?: { code: number } });
   assert.is(got.length, 2);
   assert.is(errors.length, 2);
-  assert.equal(lines.map((l) => l.error?.code ?? "ok"), [-32700, -32700, "ok"]);
+  assert.equal(
+    lines.map((l) => l.error?.code ?? "ok"),
+    [-32700, -32700, "ok"],
+  );
   assert.is(lines[0]!.id, null);
   input.end();
   await waitFor(() => closed === 1, 2000, "close on EOF");
@@ -87,8 +93,14 @@ test("stdio client: server answers garbage from us with -32700, an oversized req
   await t.send({ jsonrpc: "2.0", id: 3, method: "echo" });
   await waitFor(() => received.length === 3, 5000, "three messages");
   // The oversized line's id was readable: it is failed by that id at once (-32600), not left to time out.
-  assert.equal(received.map((m) => ("error" in m ? m.error.code : "ok")), [-32700, -32600, "ok"]);
-  assert.equal(received.map((m) => (m as { id?: unknown }).id), [null, 9, 3]);
+  assert.equal(
+    received.map((m) => ("error" in m ? m.error.code : "ok")),
+    [-32700, -32600, "ok"],
+  );
+  assert.equal(
+    received.map((m) => (m as { id?: unknown }).id),
+    [null, 9, 3],
+  );
   await within(t.close(), 5000, "close");
 });
 

@@ -52,19 +52,37 @@ export function emitMethodMaps(model: ProtocolModel, defined: ReadonlySet<string
  * - Methods either side may send appear in both the client and the server unions.
  */`);
   out.push(`export interface RequestMap {\n${requests.map((m) => requestEntry(model, m, defined)).join("\n")}\n}`);
-  out.push(`/** Notification methods of MCP ${model.revision}; see {@link RequestMap}. */\nexport interface NotificationMap {\n${notifications
-    .map((m) => notificationEntry(model, m, defined))
-    .join("\n")}\n}`);
-  out.push(`/** Every request method of MCP ${model.revision}. */\nexport type RequestMethod = ${literalUnion(requests)};`);
-  out.push(`/** Every notification method of MCP ${model.revision}. */\nexport type NotificationMethod = ${literalUnion(notifications)};`);
-  out.push(`/** Requests a client may send. */\nexport type ClientRequestMethod = ${literalUnion(requests.filter(sentBy("client")))};`);
-  out.push(`/** Requests a server may send. */\nexport type ServerRequestMethod = ${literalUnion(requests.filter(sentBy("server")))};`);
-  out.push(`/** Notifications a client may send. */\nexport type ClientNotificationMethod = ${literalUnion(notifications.filter(sentBy("client")))};`);
-  out.push(`/** Notifications a server may send. */\nexport type ServerNotificationMethod = ${literalUnion(notifications.filter(sentBy("server")))};`);
-  out.push(`/** The result of request method \`M\`. */\nexport type ResultOf<M extends RequestMethod> = RequestMap[M]["result"];`);
+  out.push(
+    `/** Notification methods of MCP ${model.revision}; see {@link RequestMap}. */\nexport interface NotificationMap {\n${notifications
+      .map((m) => notificationEntry(model, m, defined))
+      .join("\n")}\n}`,
+  );
+  out.push(
+    `/** Every request method of MCP ${model.revision}. */\nexport type RequestMethod = ${literalUnion(requests)};`,
+  );
+  out.push(
+    `/** Every notification method of MCP ${model.revision}. */\nexport type NotificationMethod = ${literalUnion(notifications)};`,
+  );
+  out.push(
+    `/** Requests a client may send. */\nexport type ClientRequestMethod = ${literalUnion(requests.filter(sentBy("client")))};`,
+  );
+  out.push(
+    `/** Requests a server may send. */\nexport type ServerRequestMethod = ${literalUnion(requests.filter(sentBy("server")))};`,
+  );
+  out.push(
+    `/** Notifications a client may send. */\nexport type ClientNotificationMethod = ${literalUnion(notifications.filter(sentBy("client")))};`,
+  );
+  out.push(
+    `/** Notifications a server may send. */\nexport type ServerNotificationMethod = ${literalUnion(notifications.filter(sentBy("server")))};`,
+  );
+  out.push(
+    `/** The result of request method \`M\`. */\nexport type ResultOf<M extends RequestMethod> = RequestMap[M]["result"];`,
+  );
   for (const [name, { map, method }] of Object.entries(GENERIC_DEFINITIONS)) {
     if (defined.has(name)) continue; // the schema's definition was made generic instead
-    out.push(`/** The params of ${map === "RequestMap" ? "request" : "notification"} method \`M\` (includes \`undefined\` when params may be omitted). */\nexport type ${name}<M extends ${method}> = ${map}[M]["params"];`);
+    out.push(
+      `/** The params of ${map === "RequestMap" ? "request" : "notification"} method \`M\` (includes \`undefined\` when params may be omitted). */\nexport type ${name}<M extends ${method}> = ${map}[M]["params"];`,
+    );
   }
   return out.join("\n\n");
 }
@@ -88,7 +106,12 @@ function notificationEntry(model: ProtocolModel, m: MethodDef, defined: Readonly
   return `${JSON.stringify(m.method)}: { params${optional}: ${paramsExpr(model, m, defined, "Notification")} };`;
 }
 
-function paramsExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<string>, base: "Request" | "Notification"): string {
+function paramsExpr(
+  model: ProtocolModel,
+  m: MethodDef,
+  defined: ReadonlySet<string>,
+  base: "Request" | "Notification",
+): string {
   let expr: string;
   let schema: JSONSchema | undefined;
   if (m.paramsType !== null) {
@@ -98,10 +121,15 @@ function paramsExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
   } else if (m.paramsPointer !== null) {
     need(defined, m.messageType, m, "messageType");
     const message = definition(model, m.messageType);
-    const paramsOptional = !(isPlainObject(message) && Array.isArray(message["required"]) && message["required"].includes("params"));
+    const paramsOptional = !(
+      isPlainObject(message) &&
+      Array.isArray(message["required"]) &&
+      message["required"].includes("params")
+    );
     expr = paramsOptional ? `NonNullable<${m.messageType}["params"]>` : `${m.messageType}["params"]`;
     schema = resolvePointer(model.document, m.paramsPointer) as JSONSchema | undefined;
-    if (schema === undefined) throw new TypesEmitError(`${m.method}: paramsPointer ${m.paramsPointer} does not resolve in the schema`);
+    if (schema === undefined)
+      throw new TypesEmitError(`${m.method}: paramsPointer ${m.paramsPointer} does not resolve in the schema`);
   } else {
     return "undefined";
   }
@@ -114,7 +142,11 @@ function paramsExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
  * The common `_meta` type: the base message's `params._meta` (≤2025-06-18), else the schema's
  * common params definition (`RequestParams._meta`, ≥2025-11-25); null when the schema has neither.
  */
-function baseMetaExpr(model: ProtocolModel, base: "Request" | "Notification", defined: ReadonlySet<string>): string | null {
+function baseMetaExpr(
+  model: ProtocolModel,
+  base: "Request" | "Notification",
+  defined: ReadonlySet<string>,
+): string | null {
   if (defined.has(base)) {
     const params = property(model, definition(model, base), "params");
     if (params !== undefined && carriesMeta(model, params, new Set())) return `NonNullable<${base}["params"]>["_meta"]`;
@@ -131,7 +163,8 @@ function resultExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
   let expr = m.resultType;
   if (m.resultPointer !== null) {
     const schema = resolvePointer(model.document, m.resultPointer) as JSONSchema | undefined;
-    if (schema === undefined) throw new TypesEmitError(`${m.method}: resultPointer ${m.resultPointer} does not resolve in the schema`);
+    if (schema === undefined)
+      throw new TypesEmitError(`${m.method}: resultPointer ${m.resultPointer} does not resolve in the schema`);
     expr = pointerExpr(model, m.resultPointer, defined) ?? expr;
     members = unionRefs(model, schema) ?? members;
   }
@@ -143,7 +176,11 @@ function resultExpr(model: ProtocolModel, m: MethodDef, defined: ReadonlySet<str
 
 /** `/$defs/X` → `X`, `/$defs/X/properties/result` → `X["result"]`; null for any other pointer. */
 function pointerExpr(model: ProtocolModel, pointer: string, defined: ReadonlySet<string>): string | null {
-  const parts = pointer.replace(/^#/, "").split("/").slice(1).map((p) => unescapePointerToken(decodeURIComponent(p)));
+  const parts = pointer
+    .replace(/^#/, "")
+    .split("/")
+    .slice(1)
+    .map((p) => unescapePointerToken(decodeURIComponent(p)));
   if (parts[0] !== model.defsKey || parts[1] === undefined || !defined.has(parts[1])) return null;
   let expr = parts[1];
   for (let i = 2; i < parts.length; i += 2) {
@@ -175,14 +212,20 @@ function carriesMeta(model: ProtocolModel, schema: JSONSchema | undefined, seen:
   if (isPlainObject(props) && "_meta" in props) return true;
   for (const key of ["anyOf", "oneOf"]) {
     const branches = schema[key];
-    if (Array.isArray(branches) && branches.length > 0) return branches.every((b) => carriesMeta(model, b as JSONSchema, new Set(seen)));
+    if (Array.isArray(branches) && branches.length > 0)
+      return branches.every((b) => carriesMeta(model, b as JSONSchema, new Set(seen)));
   }
   const all = schema["allOf"];
   if (Array.isArray(all)) return all.some((b) => carriesMeta(model, b as JSONSchema, new Set(seen)));
   return false;
 }
 
-function property(model: ProtocolModel, schema: JSONSchema | undefined, name: string, depth = 0): JSONSchema | undefined {
+function property(
+  model: ProtocolModel,
+  schema: JSONSchema | undefined,
+  name: string,
+  depth = 0,
+): JSONSchema | undefined {
   if (!isPlainObject(schema) || depth > 16) return undefined;
   const ref = schema["$ref"];
   if (typeof ref === "string") {
@@ -224,4 +267,3 @@ function refName(model: ProtocolModel, ref: string): string | null {
   const prefix = `#/${model.defsKey}/`;
   return ref.startsWith(prefix) ? ref.slice(prefix.length) : null;
 }
-

@@ -16,7 +16,17 @@ import { isPlainObject } from "../../../json-schema/walk.js";
 
 /** Keywords that would make json-schema-to-typescript declare extra named types or change naming. */
 // `tsType`/`tsEnumNames` are json-schema-to-typescript extensions: only this module may introduce them.
-const DROPPED_KEYWORDS = new Set(["$id", "id", "$schema", "title", "$comment", "$anchor", "$dynamicAnchor", "tsType", "tsEnumNames"]);
+const DROPPED_KEYWORDS = new Set([
+  "$id",
+  "id",
+  "$schema",
+  "title",
+  "$comment",
+  "$anchor",
+  "$dynamicAnchor",
+  "tsType",
+  "tsEnumNames",
+]);
 /** Keywords that describe a value without constraining it. */
 const ANNOTATION_KEYWORDS = new Set(METADATA);
 /** Keywords whose value is a map from names (not keywords) to subschemas. */
@@ -65,7 +75,8 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
   }
   // A schema that only documents (2026-07-28's `structuredContent`: "any JSON value") admits every
   // value; left alone, the closed-object default below would make it `{ [k: string]: unknown }`.
-  if (ref === undefined && Object.keys(out).every((k) => ANNOTATION_KEYWORDS.has(k))) return { ...out, tsType: "unknown" };
+  if (ref === undefined && Object.keys(out).every((k) => ANNOTATION_KEYWORDS.has(k)))
+    return { ...out, tsType: "unknown" };
   if (ref === undefined && !("additionalProperties" in out) && !("patternProperties" in out)) {
     const opened = (pointer === "" && ctx.openDefinitions.has(ctx.definition.slice(ctx.refPrefix.length))) || isMeta;
     if ((opened || isBareObject(out)) && !isComposite(out)) out["additionalProperties"] = {};
@@ -81,7 +92,9 @@ export function normaliseSchema(schema: JSONSchema, ctx: NormaliseContext, point
  */
 function isBareObject(schema: { [key: string]: unknown }): boolean {
   const props = schema["properties"];
-  return schema["type"] === "object" && (props === undefined || (isPlainObject(props) && Object.keys(props).length === 0));
+  return (
+    schema["type"] === "object" && (props === undefined || (isPlainObject(props) && Object.keys(props).length === 0))
+  );
 }
 
 function isComposite(schema: { [key: string]: unknown }): boolean {

@@ -6,7 +6,15 @@
  * or that we do not know, stops generation with the JSON pointer where it occurs.
  */
 import type { Dialect, JSONSchema } from "../../../model/ir.js";
-import { ANNOTATIONS, DEFINITIONS, DIALECT_SPECIFIC as DIALECT_SPECIFIC_KEYWORDS, SHARED_ASSERTIONS, SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP } from "../../../json-schema/keywords.js";
+import {
+  ANNOTATIONS,
+  DEFINITIONS,
+  DIALECT_SPECIFIC as DIALECT_SPECIFIC_KEYWORDS,
+  SHARED_ASSERTIONS,
+  SUBSCHEMA,
+  SUBSCHEMA_LIST,
+  SUBSCHEMA_MAP,
+} from "../../../json-schema/keywords.js";
 import { escapePointerToken, unescapePointerToken } from "../../../json-schema/pointer.js";
 import { FORMAT_NAMES } from "../../ajv-code.js";
 import { runtimeImports } from "../../runtime-imports.js";
@@ -20,7 +28,8 @@ export const DEF_ID_PREFIX = "mcpgen://defs/";
  */
 const DIALECT_SPECIFIC: ReadonlySet<string> = new Set(DIALECT_SPECIFIC_KEYWORDS);
 /** Subschema keywords both dialects read alike (a definition's own `$defs` is refused below). */
-const shared = (list: readonly string[]) => new Set(list.filter((k) => !DIALECT_SPECIFIC.has(k) && !DEFINITIONS.includes(k)));
+const shared = (list: readonly string[]) =>
+  new Set(list.filter((k) => !DIALECT_SPECIFIC.has(k) && !DEFINITIONS.includes(k)));
 const SUBSCHEMA_ONE = shared(SUBSCHEMA);
 const SUBSCHEMA_OBJECT = shared(SUBSCHEMA_MAP);
 // `items` is one schema here: its list form is refused

@@ -16,7 +16,13 @@
  */
 import { createHash } from "node:crypto";
 import { runtimeImports } from "../../runtime-imports.js";
-import { type Declaration, parseStandalone, type ParsedStandalone, type SplitModule, UNREACHED_MODULE } from "./split.js";
+import {
+  type Declaration,
+  parseStandalone,
+  type ParsedStandalone,
+  type SplitModule,
+  UNREACHED_MODULE,
+} from "./split.js";
 
 export interface ShareRevision {
   revision: string;
@@ -154,12 +160,22 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
       const h = hash.get(name)!;
       const short = h.slice(0, SHORT);
       const other = shortOf.get(short);
-      if (other !== undefined && other !== h) throw new Error(`two validators share the name ${local(h)}; lengthen SHORT`);
+      if (other !== undefined && other !== h)
+        throw new Error(`two validators share the name ${local(h)}; lengthen SHORT`);
       shortOf.set(short, h);
-      const code = renameOutsideStrings(p.declarations.get(name)!.code, (id) => (p.declarations.has(id) ? local(hash.get(id)!) : undefined));
+      const code = renameOutsideStrings(p.declarations.get(name)!.code, (id) =>
+        p.declarations.has(id) ? local(hash.get(id)!) : undefined,
+      );
       const known = nodes.get(h);
-      if (known === undefined) nodes.set(h, { code, uses: [...new Set(p.declarations.get(name)!.uses.map((u) => hash.get(u)!))], first: [r, position], declaredIn: [r] });
-      else if (known.code !== code) throw new Error(`${revisions[r]!.revision}: ${name} hashes like an earlier validator with other code`);
+      if (known === undefined)
+        nodes.set(h, {
+          code,
+          uses: [...new Set(p.declarations.get(name)!.uses.map((u) => hash.get(u)!))],
+          first: [r, position],
+          declaredIn: [r],
+        });
+      else if (known.code !== code)
+        throw new Error(`${revisions[r]!.revision}: ${name} hashes like an earlier validator with other code`);
       else if (!known.declaredIn.includes(r)) known.declaredIn.push(r);
     });
     return hash;
@@ -207,11 +223,16 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
       // Grouped by which revisions declare them, so a revision's facade loads no other's: a
       // callee is declared wherever its caller is, so imports go to strictly larger sets.
       const by = node.declaredIn;
-      moduleOf.set(h, [by[0]!, by.length === 1 ? UNREACHED_MODULE : `${UNREACHED_MODULE}-${sha(by.map((r) => revisions[r]!.revision).join("\n")).slice(0, 10)}`]);
-    }
-    else {
+      moduleOf.set(h, [
+        by[0]!,
+        by.length === 1
+          ? UNREACHED_MODULE
+          : `${UNREACHED_MODULE}-${sha(by.map((r) => revisions[r]!.revision).join("\n")).slice(0, 10)}`,
+      ]);
+    } else {
       const owner = Math.min(...[...set].flatMap((root) => rootUsers.get(root)!));
-      const name = set.size === 1 ? rootName.get([...set][0]!)! : `shared-${sha([...set].sort().join("\n")).slice(0, 10)}`;
+      const name =
+        set.size === 1 ? rootName.get([...set][0]!)! : `shared-${sha([...set].sort().join("\n")).slice(0, 10)}`;
       moduleOf.set(h, [owner, name]);
     }
   }
@@ -236,7 +257,10 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
   for (const m of modules.values()) {
     const k = `${m.owner}/${m.name.toLowerCase()}`;
     const other = lower.get(k);
-    if (other !== undefined) throw new Error(`validator modules ${other} and ${m.name} of ${revisions[m.owner]!.revision} have the same file name (up to case)`);
+    if (other !== undefined)
+      throw new Error(
+        `validator modules ${other} and ${m.name} of ${revisions[m.owner]!.revision} have the same file name (up to case)`,
+      );
     lower.set(k, m.name);
   }
 
@@ -252,7 +276,8 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     }
   });
   const needed = new Set<string>();
-  for (const [h, node] of nodes) for (const u of node.uses) if (key(moduleOf.get(u)!) !== key(moduleOf.get(h)!)) needed.add(u);
+  for (const [h, node] of nodes)
+    for (const u of node.uses) if (key(moduleOf.get(u)!) !== key(moduleOf.get(h)!)) needed.add(u);
 
   const folder = (owner: number) => revisions[owner]!.revision;
   /** Specifier of module `to` from a module in `fromOwner`'s validators folder. */
@@ -262,8 +287,12 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
   const fromRevision = (r: number, to: { owner: number; name: string }) =>
     to.owner === r ? `./validators/${to.name}.js` : `../${folder(to.owner)}/validators/${to.name}.js`;
 
-  const out = new Map<string, SharedRevision>(revisions.map((r) => [r.revision, { modules: [], located: new Map(), entries: new Map() }]));
-  const sorted = [...modules.values()].sort((a, b) => a.owner - b.owner || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out = new Map<string, SharedRevision>(
+    revisions.map((r) => [r.revision, { modules: [], located: new Map(), entries: new Map() }]),
+  );
+  const sorted = [...modules.values()].sort(
+    (a, b) => a.owner - b.owner || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   for (const m of sorted) {
     const body = m.members.map((h) => nodes.get(h)!.code);
     const imports = new Map<string, { spec: string; names: Set<string> }>();
@@ -281,8 +310,14 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     const offered = [...(typed.get(key([m.owner, m.name])) ?? [])].sort();
     const usesAbi = new RegExp(String.raw`\b${input.abi}\.`).test(text.replace(STRING, '""'));
     const lines: string[] = [];
-    lines.push(usesAbi || offered.length > 0 || m.root !== undefined ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "${runtimeImports.abi}";` : "");
-    for (const { spec, names } of [...imports.values()].sort((a, b) => (a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0))) {
+    lines.push(
+      usesAbi || offered.length > 0 || m.root !== undefined
+        ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "${runtimeImports.abi}";`
+        : "",
+    );
+    for (const { spec, names } of [...imports.values()].sort((a, b) =>
+      a.spec < b.spec ? -1 : a.spec > b.spec ? 1 : 0,
+    )) {
       lines.push(`import { ${[...names].sort().join(", ")} } from "${spec}";`);
     }
     if (helperCode !== undefined && new RegExp(String.raw`\b${input.helper}\(`).test(text)) lines.push(helperCode);
@@ -290,7 +325,11 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     const own = m.members.filter((h) => needed.has(h)).map(local);
     if (own.length > 0) lines.push(`export { ${own.join(", ")} };`);
     for (const h of offered) lines.push(`export const v${h.slice(0, SHORT)}: ${input.abi}.Validator = ${local(h)};`);
-    if (m.root !== undefined) lines.push(`/** What this method's messages are checked with. */`, `export const validate: ${input.abi}.Validator = ${local(m.root)};`);
+    if (m.root !== undefined)
+      lines.push(
+        `/** What this method's messages are checked with. */`,
+        `export const validate: ${input.abi}.Validator = ${local(m.root)};`,
+      );
     out.get(folder(m.owner))!.modules.push({ name: m.name, contents: lines.filter((l) => l !== "").join("\n") + "\n" });
   }
   revisions.forEach((rev, r) => {
@@ -301,7 +340,10 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     }
     for (const { module, exportName } of rev.entries) {
       const root = rootOf(r, exportName);
-      result.entries.set(module, fromRevision(r, modules.get(key([Math.min(...rootUsers.get(root)!), rootName.get(root)!]))!));
+      result.entries.set(
+        module,
+        fromRevision(r, modules.get(key([Math.min(...rootUsers.get(root)!), rootName.get(root)!]))!),
+      );
     }
   });
   return out;

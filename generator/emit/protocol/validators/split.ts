@@ -98,7 +98,9 @@ export function parseStandalone(input: Pick<SplitInput, "code" | "abi" | "helper
   const exported = new Map<string, string>();
   const order: string[] = [];
   let helperCode: string | undefined;
-  const exportLine = new RegExp(String.raw`^export const ([A-Za-z_$][\w$]*): ${input.abi}\.Validator = ([A-Za-z_$][\w$]*);$`);
+  const exportLine = new RegExp(
+    String.raw`^export const ([A-Za-z_$][\w$]*): ${input.abi}\.Validator = ([A-Za-z_$][\w$]*);$`,
+  );
   for (const s of statements(input.code)) {
     const ex = exportLine.exec(s);
     const declared = ex ? undefined : /^(?:function\s+([A-Za-z_$][\w$]*)\s*\(|const\s+([A-Za-z_$][\w$]*)\s*=)/.exec(s);
@@ -113,10 +115,12 @@ export function parseStandalone(input: Pick<SplitInput, "code" | "abi" | "helper
       }
     } else throw new Error(`unexpected top-level statement in ajv's standalone code: ${s.slice(0, 80)}`);
   }
-  for (const d of declarations.values()) d.uses = [...identifiers(d.code)].filter((n) => n !== d.name && declarations.has(n));
+  for (const d of declarations.values())
+    d.uses = [...identifiers(d.code)].filter((n) => n !== d.name && declarations.has(n));
   for (const [name, fn] of exported) {
     if (!declarations.has(fn)) throw new Error(`export ${name} names ${fn}, which ajv's code does not declare`);
-    if (name === "validate" || declarations.has(name)) throw new Error(`export ${name} clashes with a name of the split modules`);
+    if (name === "validate" || declarations.has(name))
+      throw new Error(`export ${name} clashes with a name of the split modules`);
   }
   return { declarations, exported, order, helperCode };
 }
@@ -146,12 +150,20 @@ export function splitStandalone(input: SplitInput): SplitOutput {
     const set = reach.get(name);
     if (set === undefined || set.size === 0) moduleOf.set(name, UNREACHED_MODULE);
     else if (set.size === 1) moduleOf.set(name, [...set][0]!);
-    else moduleOf.set(name, `shared-${createHash("sha256").update([...set].sort().join("\n")).digest("hex").slice(0, 10)}`);
+    else
+      moduleOf.set(
+        name,
+        `shared-${createHash("sha256")
+          .update([...set].sort().join("\n"))
+          .digest("hex")
+          .slice(0, 10)}`,
+      );
   }
 
   // Names other modules import (the facade imports each ajv export under its own name).
   const needed = new Set<string>();
-  for (const d of declarations.values()) for (const u of d.uses) if (moduleOf.get(u) !== moduleOf.get(d.name)) needed.add(u);
+  for (const d of declarations.values())
+    for (const u of d.uses) if (moduleOf.get(u) !== moduleOf.get(d.name)) needed.add(u);
 
   const members = new Map<string, string[]>();
   for (const name of order) {
@@ -186,7 +198,9 @@ export function splitStandalone(input: SplitInput): SplitOutput {
     const lines: string[] = [];
     const usesAbi = new RegExp(String.raw`\b${input.abi}\.`).test(text.replace(STRING, '""'));
     const typed = root !== undefined || [...exported.values()].some((fn) => moduleOf.get(fn) === module);
-    lines.push(usesAbi || typed ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "${runtimeImports.abi}";` : "");
+    lines.push(
+      usesAbi || typed ? `import ${usesAbi ? "" : "type "}* as ${input.abi} from "${runtimeImports.abi}";` : "",
+    );
     for (const [from, set] of [...imports].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       lines.push(`import { ${[...set].sort().join(", ")} } from "./${from}.js";`);
     }
@@ -194,8 +208,13 @@ export function splitStandalone(input: SplitInput): SplitOutput {
     lines.push(...body);
     const own = names.filter((n) => needed.has(n));
     if (own.length > 0) lines.push(`export { ${own.join(", ")} };`);
-    for (const [name, fn] of exported) if (moduleOf.get(fn) === module) lines.push(`export const ${name}: ${input.abi}.Validator = ${fn};`);
-    if (root !== undefined) lines.push(`/** What this method's messages are checked with. */`, `export const validate: ${input.abi}.Validator = ${root};`);
+    for (const [name, fn] of exported)
+      if (moduleOf.get(fn) === module) lines.push(`export const ${name}: ${input.abi}.Validator = ${fn};`);
+    if (root !== undefined)
+      lines.push(
+        `/** What this method's messages are checked with. */`,
+        `export const validate: ${input.abi}.Validator = ${root};`,
+      );
     modules.push({ name: module, contents: lines.filter((l) => l !== "").join("\n") + "\n" });
   }
   const located = new Map<string, [string, string]>();

@@ -23,7 +23,18 @@ export interface DPoPGuardOptions {
 }
 
 /** The asymmetric JWS algorithms a proof may use (RFC 9449 §4.2: never `none` nor a MAC). */
-const DPOP_ALGORITHMS: readonly string[] = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA"];
+const DPOP_ALGORITHMS: readonly string[] = [
+  "ES256",
+  "ES384",
+  "ES512",
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "EdDSA",
+];
 
 const DEFAULT_WINDOW_S = 300;
 const MAX_WINDOW_S = 600;
@@ -42,11 +53,17 @@ export interface DPoPSettings {
 
 export function dpopSettings(o: DPoPGuardOptions): DPoPSettings {
   const algorithms = o.algorithms ?? DPOP_ALGORITHMS;
-  for (const a of algorithms) if (!DPOP_ALGORITHMS.includes(a)) throw new RangeError(`dpop.algorithms: ${JSON.stringify(a)} is not an asymmetric JWS algorithm (${DPOP_ALGORITHMS.join(", ")})`);
+  for (const a of algorithms)
+    if (!DPOP_ALGORITHMS.includes(a))
+      throw new RangeError(
+        `dpop.algorithms: ${JSON.stringify(a)} is not an asymmetric JWS algorithm (${DPOP_ALGORITHMS.join(", ")})`,
+      );
   const window = o.proofWindowSeconds ?? DEFAULT_WINDOW_S;
-  if (!(window > 0 && window <= MAX_WINDOW_S)) throw new RangeError(`dpop.proofWindowSeconds must be in (0, ${MAX_WINDOW_S}] (got ${window})`);
+  if (!(window > 0 && window <= MAX_WINDOW_S))
+    throw new RangeError(`dpop.proofWindowSeconds must be in (0, ${MAX_WINDOW_S}] (got ${window})`);
   const lifetime = o.nonceLifetimeSeconds ?? DEFAULT_WINDOW_S;
-  if (!(lifetime > 0 && lifetime !== Infinity)) throw new RangeError(`dpop.nonceLifetimeSeconds must be a positive number of seconds (got ${lifetime})`);
+  if (!(lifetime > 0 && lifetime !== Infinity))
+    throw new RangeError(`dpop.nonceLifetimeSeconds must be a positive number of seconds (got ${lifetime})`);
   const maxJtis = o.maxRememberedProofs ?? DPOP_JTI_CACHE_MAX;
   if (!(maxJtis >= 1)) throw new RangeError(`dpop.maxRememberedProofs must be at least 1 (got ${maxJtis})`);
   return {

@@ -39,9 +39,22 @@ async function sha256Url(text: string): Promise<string> {
   return toBase64Url(new Uint8Array(await subtle().digest("SHA-256", utf8Bytes(text))));
 }
 
-const ec = (crv: string, hash: string): AlgSpec => ({ kty: "EC", crv, importParams: { name: "ECDSA", namedCurve: crv }, verifyParams: { name: "ECDSA", hash } });
-const rsa = (hash: string): AlgSpec => ({ kty: "RSA", importParams: { name: "RSASSA-PKCS1-v1_5", hash }, verifyParams: { name: "RSASSA-PKCS1-v1_5" } });
-const pss = (hash: string, saltLength: number): AlgSpec => ({ kty: "RSA", importParams: { name: "RSA-PSS", hash }, verifyParams: { name: "RSA-PSS", saltLength } });
+const ec = (crv: string, hash: string): AlgSpec => ({
+  kty: "EC",
+  crv,
+  importParams: { name: "ECDSA", namedCurve: crv },
+  verifyParams: { name: "ECDSA", hash },
+});
+const rsa = (hash: string): AlgSpec => ({
+  kty: "RSA",
+  importParams: { name: "RSASSA-PKCS1-v1_5", hash },
+  verifyParams: { name: "RSASSA-PKCS1-v1_5" },
+});
+const pss = (hash: string, saltLength: number): AlgSpec => ({
+  kty: "RSA",
+  importParams: { name: "RSA-PSS", hash },
+  verifyParams: { name: "RSA-PSS", saltLength },
+});
 
 /** How each algorithm of dpop-settings.ts verifies (RFC 9449 §4.2: asymmetric only, never `none` nor a MAC). */
 const ALGS: Record<string, AlgSpec> = {
@@ -79,7 +92,10 @@ export class DPoPChecker {
   constructor(private readonly s: DPoPSettings) {}
 
   private key(): Promise<CryptoKey> {
-    return (this.hmacKey ??= subtle().importKey("raw", this.s.secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]));
+    return (this.hmacKey ??= subtle().importKey("raw", this.s.secret, { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]));
   }
 
   /** A fresh nonce: its issue time and that time's HMAC. */
@@ -106,7 +122,11 @@ export class DPoPChecker {
   }
 
   /** Checks `proof` for `r`: undefined when it is good, else why not. */
-  async check(proof: string | string[] | undefined, r: DPoPRequest, now = Date.now()): Promise<DPoPRefusal | undefined> {
+  async check(
+    proof: string | string[] | undefined,
+    r: DPoPRequest,
+    now = Date.now(),
+  ): Promise<DPoPRefusal | undefined> {
     try {
       await this.verify(proof, r, now);
       return undefined;
@@ -134,28 +154,40 @@ export class DPoPChecker {
     if (h.typ !== "dpop+jwt") bad('DPoP proof typ must be "dpop+jwt"');
     const alg = typeof h.alg === "string" ? h.alg : "";
     const spec = ALGS[alg];
-    if (spec === undefined || !this.s.algorithms.includes(alg)) bad(`DPoP proof alg ${JSON.stringify(alg.slice(0, 20))} is not accepted`);
+    if (spec === undefined || !this.s.algorithms.includes(alg))
+      bad(`DPoP proof alg ${JSON.stringify(alg.slice(0, 20))} is not accepted`);
     const jwk = h.jwk;
     if (jwk === null || typeof jwk !== "object" || Array.isArray(jwk)) bad("DPoP proof has no jwk");
     const key = jwk as Record<string, unknown>;
     if ("d" in key || "p" in key || "k" in key) bad("DPoP proof jwk is not a public key");
-    if (key.kty !== spec!.kty || (spec!.crv !== undefined && key.crv !== spec!.crv)) bad(`DPoP proof jwk does not fit ${alg}`);
+    if (key.kty !== spec!.kty || (spec!.crv !== undefined && key.crv !== spec!.crv))
+      bad(`DPoP proof jwk does not fit ${alg}`);
     if ((await thumbprint(key)) !== r.jkt) bad("DPoP proof key is not the one the token is bound to");
-    if (typeof c.jti !== "string" || c.jti === "" || c.jti.length > MAX_JTI_CHARS) bad("DPoP proof jti missing or too long");
+    if (typeof c.jti !== "string" || c.jti === "" || c.jti.length > MAX_JTI_CHARS)
+      bad("DPoP proof jti missing or too long");
     if (c.htm !== r.method) bad("DPoP proof htm is not the request method");
     if (typeof c.htu !== "string" || !sameTarget(c.htu, r.url)) bad("DPoP proof htu is not the request URL");
-    if (typeof c.iat !== "number" || !Number.isFinite(c.iat) || Math.abs(now / 1000 - c.iat) > this.s.window) bad("DPoP proof iat is outside the accepted window");
+    if (typeof c.iat !== "number" || !Number.isFinite(c.iat) || Math.abs(now / 1000 - c.iat) > this.s.window)
+      bad("DPoP proof iat is outside the accepted window");
     if (c.ath !== (await sha256Url(r.token))) bad("DPoP proof ath does not match the access token");
     let verified = false;
     try {
       const k = await subtle().importKey("jwk", pickPublic(key), spec!.importParams, false, ["verify"]);
-      verified = await subtle().verify(spec!.verifyParams, k, fromBase64Url(parts[2]!), utf8Bytes(`${parts[0]}.${parts[1]}`));
+      verified = await subtle().verify(
+        spec!.verifyParams,
+        k,
+        fromBase64Url(parts[2]!),
+        utf8Bytes(`${parts[0]}.${parts[1]}`),
+      );
     } catch {
       verified = false;
     }
     if (!verified) bad("DPoP proof signature does not verify");
     if (this.s.nonces && !(await this.nonceValid(c.nonce, now))) {
-      throw new Refused({ error: "use_dpop_nonce", message: c.nonce === undefined ? "a DPoP nonce is required" : "the DPoP nonce is stale or unknown" });
+      throw new Refused({
+        error: "use_dpop_nonce",
+        message: c.nonce === undefined ? "a DPoP nonce is required" : "the DPoP nonce is stale or unknown",
+      });
     }
     this.remember(c.jti as string, now);
   }
@@ -166,7 +198,8 @@ export class DPoPChecker {
       if (until > now) break;
       this.seen.delete(k);
     }
-    if (this.seen.has(jti)) throw new Refused({ error: "invalid_dpop_proof", message: "DPoP proof replayed (jti already used)" });
+    if (this.seen.has(jti))
+      throw new Refused({ error: "invalid_dpop_proof", message: "DPoP proof replayed (jti already used)" });
     // At the bound the oldest proofs are forgotten: one of those could be replayed within what
     // is left of its window (RFC 9449 §11.1 accepts that trade for bounded memory).
     if (this.seen.size >= this.s.maxJtis) this.seen.delete(this.seen.keys().next().value as string);
@@ -184,7 +217,11 @@ function jsonPart(b64: string): Record<string, unknown> | undefined {
 }
 
 /** RFC 7638 members per key type, in their lexicographic order. */
-const THUMBPRINT_MEMBERS: Record<string, readonly string[]> = { EC: ["crv", "kty", "x", "y"], RSA: ["e", "kty", "n"], OKP: ["crv", "kty", "x"] };
+const THUMBPRINT_MEMBERS: Record<string, readonly string[]> = {
+  EC: ["crv", "kty", "x", "y"],
+  RSA: ["e", "kty", "n"],
+  OKP: ["crv", "kty", "x"],
+};
 
 /** RFC 7638 JWK SHA-256 thumbprint, as `cnf.jkt` carries it (RFC 9449 §6.1); "" for a key without its members. */
 async function thumbprint(jwk: Record<string, unknown>): Promise<string> {

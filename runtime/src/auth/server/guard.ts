@@ -77,14 +77,17 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
   const dpopRequired = dpop?.required === true;
   // The proof checks load with the first DPoP request.
   let checker: Promise<DPoPChecker> | undefined;
-  const dpopChecker = (): Promise<DPoPChecker> => (checker ??= import("./dpop.js").then((m) => new m.DPoPChecker(dpop!)));
+  const dpopChecker = (): Promise<DPoPChecker> =>
+    (checker ??= import("./dpop.js").then((m) => new m.DPoPChecker(dpop!)));
   const metadata = JSON.stringify({
     resource: o.resource,
     authorization_servers: o.authorizationServers,
     bearer_methods_supported: ["header"],
     ...(supported.length > 0 ? { scopes_supported: supported } : {}),
     ...(o.resourceName !== undefined ? { resource_name: o.resourceName } : {}),
-    ...(dpop !== undefined ? { dpop_signing_alg_values_supported: dpop.algorithms, dpop_bound_access_tokens_required: dpopRequired } : {}),
+    ...(dpop !== undefined
+      ? { dpop_signing_alg_values_supported: dpop.algorithms, dpop_bound_access_tokens_required: dpopRequired }
+      : {}),
   });
 
   const params = (p: Record<string, string>): string =>
@@ -104,9 +107,25 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
     return dpopRequired ? dp : `${bearer}, ${dp}`;
   };
 
-  const refuse = (res: HttpReply, status: 400 | 401 | 403, p: Record<string, string>, scheme?: "bearer" | "dpop", extra?: Record<string, string>): undefined => {
-    const body = JSON.stringify({ error: p.error ?? "invalid_token", ...(p.error_description ? { error_description: p.error_description } : {}) });
-    res.writeHead(status, { "content-type": "application/json", "www-authenticate": challenge(p, scheme), "cache-control": "no-store", ...extra }).end(body);
+  const refuse = (
+    res: HttpReply,
+    status: 400 | 401 | 403,
+    p: Record<string, string>,
+    scheme?: "bearer" | "dpop",
+    extra?: Record<string, string>,
+  ): undefined => {
+    const body = JSON.stringify({
+      error: p.error ?? "invalid_token",
+      ...(p.error_description ? { error_description: p.error_description } : {}),
+    });
+    res
+      .writeHead(status, {
+        "content-type": "application/json",
+        "www-authenticate": challenge(p, scheme),
+        "cache-control": "no-store",
+        ...extra,
+      })
+      .end(body);
     return undefined;
   };
 
@@ -114,7 +133,11 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
     const need = new Set(required);
     for (const m of messages) {
       const msg = m as { method?: unknown; params?: { name?: unknown } } | null;
-      if (msg?.method === "tools/call" && typeof msg.params?.name === "string" && Object.hasOwn(toolScopes, msg.params.name)) {
+      if (
+        msg?.method === "tools/call" &&
+        typeof msg.params?.name === "string" &&
+        Object.hasOwn(toolScopes, msg.params.name)
+      ) {
         for (const s of toolScopes[msg.params.name]!) need.add(s);
       }
     }
@@ -130,7 +153,13 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
         res.writeHead(405, { allow: "GET" }).end();
         return true;
       }
-      res.writeHead(200, { "content-type": "application/json", "cache-control": "max-age=300", "access-control-allow-origin": "*" }).end(req.method === "HEAD" ? undefined : metadata);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "cache-control": "max-age=300",
+          "access-control-allow-origin": "*",
+        })
+        .end(req.method === "HEAD" ? undefined : metadata);
       return true;
     },
     async admit(req, res, messages) {
@@ -141,13 +170,21 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       if (header === undefined) return refuse(res, 401, scopeParam);
       const dpopScheme = dpop !== undefined && /^DPoP\b/i.test(String(header));
       if (m === null || header.length > MAX_TOKEN_CHARS) {
-        if (/^Bearer\b/i.test(String(header))) return refuse(res, 400, { error: "invalid_request", error_description: "malformed bearer token" }, "bearer");
-        if (dpopScheme) return refuse(res, 400, { error: "invalid_request", error_description: "malformed DPoP token" }, "dpop");
+        if (/^Bearer\b/i.test(String(header)))
+          return refuse(res, 400, { error: "invalid_request", error_description: "malformed bearer token" }, "bearer");
+        if (dpopScheme)
+          return refuse(res, 400, { error: "invalid_request", error_description: "malformed DPoP token" }, "dpop");
         return refuse(res, 401, scopeParam);
       }
       const scheme = m[1]!.toLowerCase() === "dpop" ? "dpop" : "bearer";
       if (scheme === "dpop" && dpop === undefined) return refuse(res, 401, scopeParam);
-      if (scheme === "bearer" && dpopRequired) return refuse(res, 401, { error: "invalid_token", error_description: "this resource accepts DPoP-bound tokens only", ...scopeParam }, "dpop");
+      if (scheme === "bearer" && dpopRequired)
+        return refuse(
+          res,
+          401,
+          { error: "invalid_token", error_description: "this resource accepts DPoP-bound tokens only", ...scopeParam },
+          "dpop",
+        );
       const token = m[2]!;
       let auth: AuthInfo;
       try {
@@ -158,12 +195,29 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       }
       const jkt = boundKey(auth);
       if (scheme === "bearer" && jkt !== undefined) {
-        return refuse(res, 401, { error: "invalid_token", error_description: "a DPoP-bound token must be presented with the DPoP scheme", ...scopeParam }, "dpop");
+        return refuse(
+          res,
+          401,
+          {
+            error: "invalid_token",
+            error_description: "a DPoP-bound token must be presented with the DPoP scheme",
+            ...scopeParam,
+          },
+          "dpop",
+        );
       }
       if (scheme === "dpop") {
-        if (jkt === undefined) return refuse(res, 401, { error: "invalid_token", error_description: "the token is not DPoP-bound", ...scopeParam }, "dpop");
+        if (jkt === undefined)
+          return refuse(
+            res,
+            401,
+            { error: "invalid_token", error_description: "the token is not DPoP-bound", ...scopeParam },
+            "dpop",
+          );
         const c = await dpopChecker();
-        const url = URL.canParse(req.url ?? "/", resource.origin) ? new URL(req.url ?? "/", resource.origin) : new URL("about:blank");
+        const url = URL.canParse(req.url ?? "/", resource.origin)
+          ? new URL(req.url ?? "/", resource.origin)
+          : new URL("about:blank");
         const refusal = await c.check(req.headers.dpop, { method: req.method ?? "GET", url, token, jkt });
         if (refusal !== undefined) {
           const nonce = refusal.error === "use_dpop_nonce" ? { "dpop-nonce": await c.issueNonce() } : undefined;
@@ -173,7 +227,16 @@ export function createResourceServer(o: ResourceServerOptions): ResourceServerGu
       }
       const missing = need.filter((s) => !auth.scopes.includes(s));
       if (missing.length > 0) {
-        return refuse(res, 403, { error: "insufficient_scope", scope: need.join(" "), error_description: `this request needs scope ${missing.join(" ")}` }, scheme);
+        return refuse(
+          res,
+          403,
+          {
+            error: "insufficient_scope",
+            scope: need.join(" "),
+            error_description: `this request needs scope ${missing.join(" ")}`,
+          },
+          scheme,
+        );
       }
       return auth;
     },

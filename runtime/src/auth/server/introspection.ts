@@ -35,9 +35,11 @@ export function introspectionVerifier(o: IntrospectionVerifierOptions): TokenVer
   let as: Promise<oauth.AuthorizationServer> | undefined;
   const server = (): Promise<oauth.AuthorizationServer> => {
     as ??= (async () => {
-      if (o.introspectionEndpoint !== undefined) return { issuer: o.issuer, introspection_endpoint: o.introspectionEndpoint };
+      if (o.introspectionEndpoint !== undefined)
+        return { issuer: o.issuer, introspection_endpoint: o.introspectionEndpoint };
       const meta = await discoverServer(fetchFn, o.issuer);
-      if (typeof meta?.introspection_endpoint !== "string") throw new Error(`authorization server ${o.issuer} publishes no introspection_endpoint`);
+      if (typeof meta?.introspection_endpoint !== "string")
+        throw new Error(`authorization server ${o.issuer} publishes no introspection_endpoint`);
       return meta;
     })().catch((e: unknown) => {
       as = undefined;
@@ -55,17 +57,25 @@ export function introspectionVerifier(o: IntrospectionVerifierOptions): TokenVer
       const meta = await server();
       let r: oauth.IntrospectionResponse;
       try {
-        const res = await oauth.introspectionRequest(meta, client, auth, token, { [oauth.customFetch]: fetchFn, [oauth.allowInsecureRequests]: insecure(meta.introspection_endpoint) });
+        const res = await oauth.introspectionRequest(meta, client, auth, token, {
+          [oauth.customFetch]: fetchFn,
+          [oauth.allowInsecureRequests]: insecure(meta.introspection_endpoint),
+        });
         r = await oauth.processIntrospectionResponse(meta, client, res);
       } catch (e) {
         // No verdict on the token: the guard refuses it without the authorization server's details.
         throw new Error(`token introspection at ${o.issuer} failed: ${(e as Error).message}`, { cause: e });
       }
       if (r.active !== true) throw new InvalidTokenError("token is not active");
-      if (typeof r.exp === "number" && r.exp <= Math.floor(Date.now() / 1000)) throw new InvalidTokenError("token expired");
+      if (typeof r.exp === "number" && r.exp <= Math.floor(Date.now() / 1000))
+        throw new InvalidTokenError("token expired");
       const aud = r.aud === undefined ? undefined : Array.isArray(r.aud) ? r.aud : [r.aud];
-      if (aud !== undefined && !aud.includes(o.audience)) throw new InvalidTokenError("token audience is not this resource");
-      const info: AuthInfo = { scopes: typeof r.scope === "string" ? r.scope.split(" ").filter((s) => s !== "") : [], claims: r };
+      if (aud !== undefined && !aud.includes(o.audience))
+        throw new InvalidTokenError("token audience is not this resource");
+      const info: AuthInfo = {
+        scopes: typeof r.scope === "string" ? r.scope.split(" ").filter((s) => s !== "") : [],
+        claims: r,
+      };
       if (typeof r.sub === "string") info.subject = r.sub;
       if (typeof r.client_id === "string") info.clientId = r.client_id;
       if (typeof r.exp === "number") info.expiresAt = r.exp;

@@ -39,7 +39,9 @@ const MAX_CLOCK_TOLERANCE_S = 300;
 export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
   const tolerance = o.clockToleranceSeconds ?? DEFAULT_CLOCK_TOLERANCE_S;
   if (!(tolerance >= 0 && tolerance <= MAX_CLOCK_TOLERANCE_S)) {
-    throw new RangeError(`jwtVerifier: clockToleranceSeconds must be between 0 and ${MAX_CLOCK_TOLERANCE_S} (got ${tolerance})`);
+    throw new RangeError(
+      `jwtVerifier: clockToleranceSeconds must be between 0 and ${MAX_CLOCK_TOLERANCE_S} (got ${tolerance})`,
+    );
   }
   const fetchFn = boundedFetch(o);
   const cache: oauth.JWKSCacheInput = {};
@@ -87,8 +89,12 @@ export function jwtVerifier(o: JwtVerifierOptions): TokenVerifier {
       }
       // RFC 9068 §2.2 makes `iat` required (oauth4webapi checks it is a number); one ahead of our
       // clock is a token from a skewed or compromised issuer, valid for longer than it says.
-      if (claims.iat > Math.floor(Date.now() / 1000) + tolerance) throw new InvalidTokenError("token issued in the future");
-      const info: AuthInfo = { scopes: typeof claims.scope === "string" ? claims.scope.split(" ").filter((s) => s !== "") : [], claims };
+      if (claims.iat > Math.floor(Date.now() / 1000) + tolerance)
+        throw new InvalidTokenError("token issued in the future");
+      const info: AuthInfo = {
+        scopes: typeof claims.scope === "string" ? claims.scope.split(" ").filter((s) => s !== "") : [],
+        claims,
+      };
       if (typeof claims.sub === "string") info.subject = claims.sub;
       if (typeof claims.client_id === "string") info.clientId = claims.client_id;
       if (typeof claims.exp === "number") info.expiresAt = claims.exp;

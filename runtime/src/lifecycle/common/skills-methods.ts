@@ -18,7 +18,11 @@ export function withSkillMethods(binding: ProtocolBinding): ProtocolBinding {
       ...methods,
       "skills/list": { ...SKILL_REQUEST, paramsRequired: false, paramsType: "ListSkillsRequestParams" },
       "skills/get": { ...SKILL_REQUEST, paramsRequired: true, paramsType: "GetSkillRequestParams" },
-      "resources/directory/read": { ...SKILL_REQUEST, paramsRequired: true, paramsType: "ReadResourceDirectoryRequestParams" },
+      "resources/directory/read": {
+        ...SKILL_REQUEST,
+        paramsRequired: true,
+        paramsType: "ReadResourceDirectoryRequestParams",
+      },
     }),
   });
 }

@@ -8,7 +8,14 @@ import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors
 import { describe, describeText } from "../../describe.js";
 import { Session } from "../../session/session.js";
 import { loadTables, loadValidator } from "../../lazy-binding.js";
-import type { NotificationHandler, Params, Progress, RequestHandler, RequestOptions, Result } from "../../session/types.js";
+import type {
+  NotificationHandler,
+  Params,
+  Progress,
+  RequestHandler,
+  RequestOptions,
+  Result,
+} from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
 import type { ClientOptions } from "./types.js";
@@ -121,16 +128,30 @@ export async function connectClient(options: ClientOptions): Promise<ClientSessi
   const bindings = legacyBindings(options.bindings, "connectClient");
   await loadTables(bindings);
   const first = firstBinding(bindings, options.protocolVersion, "connectClient");
-  const session = new Session({ transport: options.transport, side: "client", binding: first, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });
+  const session = new Session({
+    transport: options.transport,
+    side: "client",
+    binding: first,
+    timeout: options.timeout,
+    trustPeer: options.trustPeer,
+    onerror: options.onerror,
+  });
   const policy = prepareLegacyClient(session, options);
   await options.transport.start();
   return handshake(session, policy, options);
 }
 
-function firstBinding(bindings: readonly ProtocolBinding[], protocolVersion: string | undefined, who: string): ProtocolBinding {
+function firstBinding(
+  bindings: readonly ProtocolBinding[],
+  protocolVersion: string | undefined,
+  who: string,
+): ProtocolBinding {
   if (protocolVersion === undefined) return bindings[0]!;
   const b = findBinding(bindings, protocolVersion);
-  if (!b) throw new TypeError(`${who}: protocolVersion ${protocolVersion} is not among the given bindings (${bindings.map((x) => x.revision).join(", ")})`);
+  if (!b)
+    throw new TypeError(
+      `${who}: protocolVersion ${protocolVersion} is not among the given bindings (${bindings.map((x) => x.revision).join(", ")})`,
+    );
   return b;
 }
 
@@ -142,21 +163,42 @@ function firstBinding(bindings: readonly ProtocolBinding[], protocolVersion: str
 export function prepareLegacyClient(session: Session, options: ClientOptions): LegacyPolicy {
   const bindings = legacyBindings(options.bindings, "connectClient");
   const own = options.capabilities ?? {};
-  const policy = new LegacyPolicy("client", own, () => session.binding, (e) => session.onerror?.(e));
+  const policy = new LegacyPolicy(
+    "client",
+    own,
+    () => session.binding,
+    (e) => session.onerror?.(e),
+  );
   session.setPolicy(policy);
   session.setBinding(firstBinding(bindings, options.protocolVersion, "connectClient"));
   session.setRequestHandler("ping", emptyResult);
-  registerAll(session, (m, h) => { checkHandler(bindings, "client", own, m); session.setRequestHandler(m, h); }, options.handlers, options.notificationHandlers);
+  registerAll(
+    session,
+    (m, h) => {
+      checkHandler(bindings, "client", own, m);
+      session.setRequestHandler(m, h);
+    },
+    options.handlers,
+    options.notificationHandlers,
+  );
   return policy;
 }
 
 /** The legacy handshake on a prepared session whose transport is started; closes the session on failure. */
-export async function handshake(session: Session, policy: LegacyPolicy, options: ClientOptions): Promise<ClientSession> {
+export async function handshake(
+  session: Session,
+  policy: LegacyPolicy,
+  options: ClientOptions,
+): Promise<ClientSession> {
   const bindings = legacyBindings(options.bindings, "connectClient");
   const supported = bindings.map((b) => b.revision);
   const first = firstBinding(bindings, options.protocolVersion, "connectClient");
   const own = policy.own;
-  const initParams = (revision: string): Params => ({ protocolVersion: revision, capabilities: own, clientInfo: options.clientInfo });
+  const initParams = (revision: string): Params => ({
+    protocolVersion: revision,
+    capabilities: own,
+    clientInfo: options.clientInfo,
+  });
   let requested = first.revision;
   let result: InitializeResult;
   try {
@@ -168,7 +210,12 @@ export async function handshake(session: Session, policy: LegacyPolicy, options:
       const theirs = (e.data as { supported?: unknown } | undefined)?.supported;
       const retry = Array.isArray(theirs) ? bindings.find((b) => theirs.includes(b.revision)) : undefined;
       if (!retry || retry.revision === requested) {
-        throw new ProtocolVersionError(requested, undefined, supported, `server refused: ${describeText(e.message)}${Array.isArray(theirs) ? `; server supports ${describe(theirs, 300)}` : ""}`);
+        throw new ProtocolVersionError(
+          requested,
+          undefined,
+          supported,
+          `server refused: ${describeText(e.message)}${Array.isArray(theirs) ? `; server supports ${describe(theirs, 300)}` : ""}`,
+        );
       }
       requested = retry.revision;
       session.setBinding(retry);

@@ -38,7 +38,8 @@ export class LegacyPolicy implements SessionPolicy {
 
   checkOutgoing(method: string, params: Params | undefined, kind: "request" | "notification"): void {
     if (this.phase !== "ready") this.checkEarly(method, kind);
-    else if (method === "initialize") throw new LifecycleError("Cannot send initialize: the session is already initialized");
+    else if (method === "initialize")
+      throw new LifecycleError("Cannot send initialize: the session is already initialized");
     const binding = this.binding();
     const info = binding.methods[method];
     if (info === undefined || typeof info !== "object") {
@@ -52,10 +53,18 @@ export class LegacyPolicy implements SessionPolicy {
     if (cap !== null) {
       const owner = kind === "request" ? this.peerName : notificationCapabilityOwner(cap);
       if (owner === this.side && !hasCapability(this.own, cap)) {
-        throw new CapabilityError(method, cap, `Cannot send ${method}: this ${this.side} does not declare the '${cap}' capability`);
+        throw new CapabilityError(
+          method,
+          cap,
+          `Cannot send ${method}: this ${this.side} does not declare the '${cap}' capability`,
+        );
       }
       if (owner === this.peerName && this.peer !== undefined && !hasCapability(this.peer, cap)) {
-        throw new CapabilityError(method, cap, `Cannot send ${method}: the ${this.peerName} does not declare the '${cap}' capability`);
+        throw new CapabilityError(
+          method,
+          cap,
+          `Cannot send ${method}: the ${this.peerName} does not declare the '${cap}' capability`,
+        );
       }
     }
     if (this.side === "server") this.checkServerSpecifics(method, params);
@@ -68,24 +77,42 @@ export class LegacyPolicy implements SessionPolicy {
       return;
     }
     const until = this.side === "client" ? "the initialize response" : "notifications/initialized";
-    throw new LifecycleError(`Cannot send ${method} before ${until}: only ping${this.side === "server" ? " and logging" : ""} may be sent until then`);
+    throw new LifecycleError(
+      `Cannot send ${method} before ${until}: only ping${this.side === "server" ? " and logging" : ""} may be sent until then`,
+    );
   }
 
   private checkServerSpecifics(method: string, params: Params | undefined): void {
     const peer = this.peer;
     if (method === "sampling/createMessage") {
-      if (params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined) && !hasCapability(peer, "sampling.tools")) {
-        throw new CapabilityError(method, "sampling.tools", "Cannot send sampling/createMessage with tools or toolChoice: the client does not declare the 'sampling.tools' capability");
+      if (
+        params !== undefined &&
+        (params.tools !== undefined || params.toolChoice !== undefined) &&
+        !hasCapability(peer, "sampling.tools")
+      ) {
+        throw new CapabilityError(
+          method,
+          "sampling.tools",
+          "Cannot send sampling/createMessage with tools or toolChoice: the client does not declare the 'sampling.tools' capability",
+        );
       }
     } else if (method === "elicitation/create") {
       const mode = params?.mode ?? "form";
       if (!elicitationModeAllowed(peer, mode)) {
-        throw new CapabilityError(method, `elicitation.${String(mode)}`, `Cannot send elicitation/create in ${String(mode)} mode: the client does not declare 'elicitation.${String(mode)}'`);
+        throw new CapabilityError(
+          method,
+          `elicitation.${String(mode)}`,
+          `Cannot send elicitation/create in ${String(mode)} mode: the client does not declare 'elicitation.${String(mode)}'`,
+        );
       }
     } else if (method === "notifications/resources/updated") {
       const uri = params?.uri;
       if (typeof uri !== "string" || !this.subscriptions.has(uri)) {
-        throw new CapabilityError(method, "resources.subscribe", `Cannot send notifications/resources/updated for ${JSON.stringify(uri)}: the client has not subscribed to it`);
+        throw new CapabilityError(
+          method,
+          "resources.subscribe",
+          `Cannot send notifications/resources/updated for ${JSON.stringify(uri)}: the client has not subscribed to it`,
+        );
       }
     }
   }
@@ -93,25 +120,45 @@ export class LegacyPolicy implements SessionPolicy {
   checkInbound(method: string, params: Params | undefined, info: MethodInfo): JSONRPCErrorObject | undefined {
     if (this.side === "server") {
       if (method === "initialize") {
-        return this.phase === "new" || this.stateless ? undefined : { code: ErrorCode.InvalidRequest, message: "Invalid request: initialize was already received" };
+        return this.phase === "new" || this.stateless
+          ? undefined
+          : { code: ErrorCode.InvalidRequest, message: "Invalid request: initialize was already received" };
       }
       if (this.phase === "new" && method !== "ping") {
-        return { code: ErrorCode.InvalidRequest, message: `Invalid request: ${describe(method)} received before initialize` };
+        return {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid request: ${describe(method)} received before initialize`,
+        };
       }
     }
     // info is the method's entry in the table the session dispatches with (it looked it up).
     const cap = info.capability;
     if (cap && !hasCapability(this.own, cap)) {
-      return { code: ErrorCode.MethodNotFound, message: `Method not found: ${describe(method)} (this ${this.side} does not declare the '${cap}' capability)` };
+      return {
+        code: ErrorCode.MethodNotFound,
+        message: `Method not found: ${describe(method)} (this ${this.side} does not declare the '${cap}' capability)`,
+      };
     }
     if (this.side === "client") {
-      if (method === "sampling/createMessage" && params !== undefined && (params.tools !== undefined || params.toolChoice !== undefined) && !hasCapability(this.own, "sampling.tools")) {
-        return { code: ErrorCode.InvalidParams, message: "Invalid params: tools and toolChoice need the 'sampling.tools' capability, which this client does not declare" };
+      if (
+        method === "sampling/createMessage" &&
+        params !== undefined &&
+        (params.tools !== undefined || params.toolChoice !== undefined) &&
+        !hasCapability(this.own, "sampling.tools")
+      ) {
+        return {
+          code: ErrorCode.InvalidParams,
+          message:
+            "Invalid params: tools and toolChoice need the 'sampling.tools' capability, which this client does not declare",
+        };
       }
       if (method === "elicitation/create") {
         const mode = params?.mode ?? "form";
         if (!elicitationModeAllowed(this.own, mode)) {
-          return { code: ErrorCode.InvalidParams, message: `Invalid params: elicitation mode ${describe(mode)} is not declared by this client` };
+          return {
+            code: ErrorCode.InvalidParams,
+            message: `Invalid params: elicitation mode ${describe(mode)} is not declared by this client`,
+          };
         }
       }
     }
@@ -122,7 +169,11 @@ export class LegacyPolicy implements SessionPolicy {
     if (method === "notifications/initialized" && this.side === "server") {
       if (this.stateless) return true;
       if (this.phase !== "initializing") {
-        this.report(new LifecycleError(`notifications/initialized received ${this.phase === "new" ? "before initialize" : "twice"}; ignored`));
+        this.report(
+          new LifecycleError(
+            `notifications/initialized received ${this.phase === "new" ? "before initialize" : "twice"}; ignored`,
+          ),
+        );
         return false;
       }
       this.phase = "ready";
@@ -132,7 +183,13 @@ export class LegacyPolicy implements SessionPolicy {
     if (method === "notifications/resources/updated" && this.side === "client") {
       const uri = params?.uri;
       if (typeof uri !== "string" || !this.subscriptions.has(uri)) {
-        this.report(new CapabilityError(method, "resources.subscribe", `notifications/resources/updated for ${describe(uri)}, which this client never subscribed to; dropped`));
+        this.report(
+          new CapabilityError(
+            method,
+            "resources.subscribe",
+            `notifications/resources/updated for ${describe(uri)}, which this client never subscribed to; dropped`,
+          ),
+        );
         return false;
       }
     }

@@ -12,7 +12,14 @@ import type { Transport } from "../../transport.js";
 import type { RequestId } from "../../jsonrpc.js";
 import { ConnectionClosedError, LifecycleError } from "../../errors.js";
 import { Session } from "../../session/session.js";
-import type { NotificationHandler, Params, RequestContext, RequestHandler, RequestOptions, Result } from "../../session/types.js";
+import type {
+  NotificationHandler,
+  Params,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+  Result,
+} from "../../session/types.js";
 import { checkHandler, emptyResult, registerAll } from "./handlers.js";
 import { LegacyPolicy } from "./policy.js";
 import { hasCapability } from "../common/capabilities.js";
@@ -41,19 +48,34 @@ export class ServerSession {
     this.bindings = legacyBindings(options.bindings, "createServerSession");
     this.capabilities = options.capabilities ?? {};
     const session = new Session({
-      transport: options.transport, side: "server", binding: this.bindings[0]!, timeout: options.timeout,
-      trustPeer: options.trustPeer, onerror: options.onerror, runningBytes: options.runningBytes,
+      transport: options.transport,
+      side: "server",
+      binding: this.bindings[0]!,
+      timeout: options.timeout,
+      trustPeer: options.trustPeer,
+      onerror: options.onerror,
+      runningBytes: options.runningBytes,
     });
     this.session = session;
-    this.policy = new LegacyPolicy("server", this.capabilities, () => session.binding, (e) => session.onerror?.(e));
+    this.policy = new LegacyPolicy(
+      "server",
+      this.capabilities,
+      () => session.binding,
+      (e) => session.onerror?.(e),
+    );
     session.setPolicy(this.policy);
     // initialize is checked against the revision it will negotiate, so only that one is loaded
     // (a stateless connection answers initialize at any time: it negotiates there too).
     this.policy.bindingFor = (method, params) =>
-      method === "initialize" && (this.policy.phase === "new" || this.policy.stateless) ? this.negotiate(params?.protocolVersion) : session.binding;
+      method === "initialize" && (this.policy.phase === "new" || this.policy.stateless)
+        ? this.negotiate(params?.protocolVersion)
+        : session.binding;
     let resolve!: () => void;
     let reject!: (e: unknown) => void;
-    this.initialized = new Promise<void>((res, rej) => { resolve = res; reject = rej; });
+    this.initialized = new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
     this.initialized.catch(() => {}); // nobody has to await it
     let settled = false;
     this.policy.oninitialized = () => {
@@ -74,7 +96,12 @@ export class ServerSession {
       session.setRequestHandler("resources/subscribe", this.tracking(undefined, true));
       session.setRequestHandler("resources/unsubscribe", this.tracking(undefined, false));
     }
-    registerAll(session, (m, h) => this.register(m, h, options.handlersChecked !== true), options.handlers, options.notificationHandlers);
+    registerAll(
+      session,
+      (m, h) => this.register(m, h, options.handlersChecked !== true),
+      options.handlers,
+      options.notificationHandlers,
+    );
     if (options.stateless) this.startStateless(options.stateless.protocolVersion);
   }
 
@@ -134,10 +161,16 @@ export class ServerSession {
   }
 
   private register(method: string, handler: RequestHandler<any, any>, check: boolean): void {
-    if (method === "initialize") throw new LifecycleError("initialize is answered by the lifecycle; pass serverInfo, capabilities and instructions instead");
+    if (method === "initialize")
+      throw new LifecycleError(
+        "initialize is answered by the lifecycle; pass serverInfo, capabilities and instructions instead",
+      );
     if (check) checkHandler(this.bindings, "server", this.capabilities, method);
     if (method === "resources/subscribe" || method === "resources/unsubscribe") {
-      this.session.setRequestHandler(method, this.tracking(handler as RequestHandler<any, any>, method === "resources/subscribe"));
+      this.session.setRequestHandler(
+        method,
+        this.tracking(handler as RequestHandler<any, any>, method === "resources/subscribe"),
+      );
     } else {
       this.session.setRequestHandler(method, handler);
     }
@@ -194,7 +227,8 @@ export class ServerSession {
 export async function createServerSession(options: ServerOptions): Promise<ServerSession> {
   // Handlers are checked against every given revision at registration, so lazy tables load first;
   // a transport may deliver meanwhile (HTTP hands the request over right after onsession): held, in order.
-  const loading = options.handlersChecked === true ? undefined : tablesReady(options.bindings.filter((b) => b.era === "legacy"));
+  const loading =
+    options.handlersChecked === true ? undefined : tablesReady(options.bindings.filter((b) => b.era === "legacy"));
   const release = loading === undefined ? undefined : await holdWhile(options.transport, loading, options.onerror);
   const server = new ServerSession(options);
   release?.();
@@ -206,7 +240,11 @@ export async function createServerSession(options: ServerOptions): Promise<Serve
  * Holds what `transport` delivers while `loading` runs and until the returned release is called;
  * the held messages then go, in order, to `transport.onmessage` as the caller's session set it.
  */
-async function holdWhile(transport: Transport, loading: Promise<void>, report: ((e: Error) => void) | undefined): Promise<() => void> {
+async function holdWhile(
+  transport: Transport,
+  loading: Promise<void>,
+  report: ((e: Error) => void) | undefined,
+): Promise<() => void> {
   let ready!: () => void;
   const built = new Promise<void>((resolve) => (ready = resolve));
   let holding = true;

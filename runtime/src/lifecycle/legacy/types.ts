@@ -34,7 +34,11 @@ export interface ServerOptions extends CommonOptions {
    * `serverInfo.icons` exists only from 2025-11-25). Default: `serverInfo`, `capabilities` and
    * `instructions` as given.
    */
-  describe?: (revision: string) => { serverInfo: Implementation; capabilities: Capabilities; instructions?: string | undefined };
+  describe?: (revision: string) => {
+    serverInfo: Implementation;
+    capabilities: Capabilities;
+    instructions?: string | undefined;
+  };
   /**
    * Serve without a handshake on this connection (stateless Streamable HTTP, where each POST may
    * reach a fresh session): requests are served at once, `initialize` is answered whenever it

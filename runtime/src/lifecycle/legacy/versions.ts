@@ -4,9 +4,13 @@ import { tableLoaded } from "../../lazy-binding.js";
 
 /** Legacy bindings, newest first (revision ids are ISO dates, so they sort as strings). */
 export function legacyBindings(bindings: readonly ProtocolBinding[], who: string): ProtocolBinding[] {
-  const legacy = bindings.filter((b) => b.era === "legacy").sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
+  const legacy = bindings
+    .filter((b) => b.era === "legacy")
+    .sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
   if (legacy.length === 0) {
-    throw new TypeError(`${who}: no legacy protocol binding given (bindings: ${bindings.map((b) => b.revision).join(", ") || "none"})`);
+    throw new TypeError(
+      `${who}: no legacy protocol binding given (bindings: ${bindings.map((b) => b.revision).join(", ") || "none"})`,
+    );
   }
   return legacy;
 }

@@ -41,7 +41,9 @@ export class ResultCache {
     if (params?.inputResponses !== undefined || params?.requestState !== undefined) return undefined;
     let shaped = "";
     if (params !== undefined) {
-      const names = Object.keys(params).filter((k) => k !== "_meta").sort();
+      const names = Object.keys(params)
+        .filter((k) => k !== "_meta")
+        .sort();
       shaped = JSON.stringify(names.map((k) => [k, params[k]]));
     }
     return `${method}\u0000${shaped}`;

@@ -61,12 +61,19 @@ export class Subscription {
   deliver(method: string, params: Params | undefined): void {
     if (this.isEnded) return;
     if (method === "notifications/subscriptions/acknowledged") {
-      if (this.isAcknowledged) return this.report(new SubscriptionAckError(`subscription ${JSON.stringify(this.id)} acknowledged twice; ignored`));
+      if (this.isAcknowledged)
+        return this.report(
+          new SubscriptionAckError(`subscription ${JSON.stringify(this.id)} acknowledged twice; ignored`),
+        );
       this.isAcknowledged = true;
       const granted = (params?.notifications ?? {}) as SubscriptionFilter;
       const extra = beyond(granted, this.filter);
       if (extra !== undefined) {
-        this.ack.reject(new SubscriptionAckError(`subscription ${JSON.stringify(this.id)}: the server acknowledged ${extra}, which was not requested`));
+        this.ack.reject(
+          new SubscriptionAckError(
+            `subscription ${JSON.stringify(this.id)}: the server acknowledged ${extra}, which was not requested`,
+          ),
+        );
         this.controller.abort(new Error("subscription acknowledgement did not match the request"));
         return;
       }
@@ -74,7 +81,11 @@ export class Subscription {
       return;
     }
     if (!this.isAcknowledged) {
-      return this.report(new SubscriptionAckError(`${method} on subscription ${JSON.stringify(this.id)} before its acknowledgement; dropped`));
+      return this.report(
+        new SubscriptionAckError(
+          `${method} on subscription ${JSON.stringify(this.id)} before its acknowledgement; dropped`,
+        ),
+      );
     }
     try {
       this.options.onnotification?.(method, params);

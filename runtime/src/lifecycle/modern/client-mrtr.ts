@@ -40,7 +40,13 @@ class InputContext implements RequestContext {
   }
   async sendProgress(): Promise<void> {}
   sendRequest<R extends Result = Result>(method: string): Promise<R> {
-    return Promise.reject(new CapabilityError(method, null, `Cannot send ${method} while answering an input request: a 2026-07-28 client sends requests only on its own behalf`));
+    return Promise.reject(
+      new CapabilityError(
+        method,
+        null,
+        `Cannot send ${method} while answering an input request: a 2026-07-28 client sends requests only on its own behalf`,
+      ),
+    );
   }
   sendNotification(method: string): Promise<void> {
     return Promise.reject(new CapabilityError(method, null, `Cannot send ${method} while answering an input request`));
@@ -63,12 +69,17 @@ export async function answerInputRequests(
       const r = input.inputRequests.get(key)!;
       const handler = handlers.get(r.method);
       if (handler === undefined) {
-        throw new McpError(ErrorCode.MethodNotFound, `The server asked for ${r.method} (input request ${JSON.stringify(key)}), which this client does not handle`);
+        throw new McpError(
+          ErrorCode.MethodNotFound,
+          `The server asked for ${r.method} (input request ${JSON.stringify(key)}), which this client does not handle`,
+        );
       }
       const params: Params = r.params ?? {};
       const result: unknown = await handler(params, new InputContext(key, r.method, signal ?? neverAborted()));
       if (typeof result !== "object" || result === null || Array.isArray(result)) {
-        throw new TypeError(`The ${r.method} handler returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`);
+        throw new TypeError(
+          `The ${r.method} handler returned ${Array.isArray(result) ? "an array" : typeof result}, not an object`,
+        );
       }
       return result as Result;
     }),

@@ -41,11 +41,19 @@ export class ModernClientPolicy implements SessionPolicy {
       throw new CapabilityError(method, null, `${method} is sent by the ${info.from}, not by the client`);
     }
     if (kind === "notification" && method !== "notifications/cancelled") {
-      throw new CapabilityError(method, null, `A ${binding.revision} client sends no notification but notifications/cancelled`);
+      throw new CapabilityError(
+        method,
+        null,
+        `A ${binding.revision} client sends no notification but notifications/cancelled`,
+      );
     }
     const cap = info.capability;
     if (kind === "request" && cap !== null && this.peer !== undefined && !hasCapability(this.peer, cap)) {
-      throw new CapabilityError(method, cap, `Cannot send ${method}: the server does not declare the '${cap}' capability`);
+      throw new CapabilityError(
+        method,
+        cap,
+        `Cannot send ${method}: the server does not declare the '${cap}' capability`,
+      );
     }
   }
 

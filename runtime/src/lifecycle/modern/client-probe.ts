@@ -15,7 +15,13 @@ import type { Transport } from "../../transport.js";
 import { connectClient, handshake, prepareLegacyClient, type ClientSession } from "../legacy/client.js";
 import type { ClientOptions } from "../legacy/types.js";
 import {
-  connectModernClient, createModernCore, discover, modernBindings, ModernClientSession, NoCommonModernVersionError, type ModernClientOptions,
+  connectModernClient,
+  createModernCore,
+  discover,
+  modernBindings,
+  ModernClientSession,
+  NoCommonModernVersionError,
+  type ModernClientOptions,
 } from "./client-session.js";
 
 export type ClientEra = "modern" | "legacy";
@@ -24,7 +30,11 @@ export type ClientEra = "modern" | "legacy";
 export type AnyClientSession = ClientSession | ModernClientSession;
 
 /** Codes only a 2026-era server answers with (on HTTP they come with a 4xx). */
-const MODERN_CODES: ReadonlySet<number> = new Set([ErrorCode.UnsupportedProtocolVersion, ErrorCode.MissingRequiredClientCapability, ErrorCode.HeaderMismatch]);
+const MODERN_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.UnsupportedProtocolVersion,
+  ErrorCode.MissingRequiredClientCapability,
+  ErrorCode.HeaderMismatch,
+]);
 
 /** Default bound on the probe: a legacy server may not answer an unknown request before initialize at all. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
@@ -87,17 +97,23 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
   const pinned = options.era ?? "auto";
   const legacyOptions: ClientOptions = {
     ...options,
-    ...(options.protocolVersion !== undefined && modern.some((b) => b.revision === options.protocolVersion) ? { protocolVersion: undefined } : {}),
+    ...(options.protocolVersion !== undefined && modern.some((b) => b.revision === options.protocolVersion)
+      ? { protocolVersion: undefined }
+      : {}),
   };
   const cache = options.eraCache === false ? undefined : (options.eraCache ?? defaultEraCache);
   if (pinned === "modern" || (pinned === "auto" && !hasLegacy)) return connectModernClient(options);
   // Asking for a legacy revision by name is asking for the legacy era.
-  const legacyAsked = options.protocolVersion !== undefined && options.bindings.some((b) => b.era === "legacy" && b.revision === options.protocolVersion);
-  if (pinned === "legacy" || modern.length === 0 || (pinned === "auto" && legacyAsked)) return legacyOnly(legacyOptions, cache, false);
+  const legacyAsked =
+    options.protocolVersion !== undefined &&
+    options.bindings.some((b) => b.era === "legacy" && b.revision === options.protocolVersion);
+  if (pinned === "legacy" || modern.length === 0 || (pinned === "auto" && legacyAsked))
+    return legacyOnly(legacyOptions, cache, false);
   if (cache?.get(options.transport) === "legacy") return legacyOnly(legacyOptions, cache, true);
 
   let first: ProtocolBinding = modern[0]!;
-  if (options.protocolVersion !== undefined) first = modern.find((b) => b.revision === options.protocolVersion) ?? first;
+  if (options.protocolVersion !== undefined)
+    first = modern.find((b) => b.revision === options.protocolVersion) ?? first;
   await loadTables(modern);
   const core = createModernCore(options, modern, first);
   await options.transport.start();
@@ -108,7 +124,10 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
     probe = await probeDiscover(core, options, first, options.probeTimeout ?? DEFAULT_PROBE_TIMEOUT_MS, auth);
   } catch (e) {
     // A 2026-era server whose versions we share only in the legacy era: that lifecycle, with that version.
-    const legacyListed = e instanceof NoCommonModernVersionError ? options.bindings.find((b) => b.era === "legacy" && e.serverVersions.includes(b.revision)) : undefined;
+    const legacyListed =
+      e instanceof NoCommonModernVersionError
+        ? options.bindings.find((b) => b.era === "legacy" && e.serverVersions.includes(b.revision))
+        : undefined;
     if (e instanceof NoCommonModernVersionError && legacyListed === undefined) {
       await core.session.close();
       throw e;
@@ -119,7 +138,9 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
       throw e;
     }
     if (legacyListed !== undefined) fallback = { ...legacyOptions, protocolVersion: legacyListed.revision };
-    options.onerror?.(new Error(`2026-07-28 probe answered ${e instanceof Error ? e.message : String(e)}; falling back to initialize`));
+    options.onerror?.(
+      new Error(`2026-07-28 probe answered ${e instanceof Error ? e.message : String(e)}; falling back to initialize`),
+    );
   }
   if (probe !== undefined) {
     cache?.set(options.transport, "modern");
@@ -144,7 +165,13 @@ export async function connectAnyEra(options: AnyEraOptions): Promise<AnyClientSe
  * slow login neither passes for a legacy server's silence nor sends a 2026-only server the
  * `initialize` it cannot answer.
  */
-async function probeDiscover(core: ReturnType<typeof createModernCore>, options: AnyEraOptions, first: ProtocolBinding, timeoutMs: number, auth: { failed: boolean }) {
+async function probeDiscover(
+  core: ReturnType<typeof createModernCore>,
+  options: AnyEraOptions,
+  first: ProtocolBinding,
+  timeoutMs: number,
+  auth: { failed: boolean },
+) {
   const watch = options.transport.hints?.watchAuthorization;
   if (watch === undefined) return discover(core, options, first, { timeout: timeoutMs });
   const bounded = timeoutMs > 0 && timeoutMs !== Infinity;
@@ -176,7 +203,11 @@ async function probeDiscover(core: ReturnType<typeof createModernCore>, options:
   }
 }
 
-async function legacyOnly(options: ClientOptions, cache: EraCache | undefined, remembered: boolean): Promise<ClientSession> {
+async function legacyOnly(
+  options: ClientOptions,
+  cache: EraCache | undefined,
+  remembered: boolean,
+): Promise<ClientSession> {
   try {
     return await connectClient(options);
   } catch (e) {

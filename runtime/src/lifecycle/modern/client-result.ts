@@ -19,7 +19,12 @@ export const INPUT_METHODS = new MethodSet(INPUT_REQUIRED_METHODS);
 
 /** Methods whose complete results carry `ttlMs` / `cacheScope`. */
 export const CACHEABLE_METHODS = new MethodSet([
-  "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
 ]);
 
 /**
@@ -27,10 +32,18 @@ export const CACHEABLE_METHODS = new MethodSet([
  * unions with InputRequiredResult (whose only required member is `resultType`), so the schema
  * alone would let a complete result without its payload through.
  */
-const PAYLOAD: Readonly<Record<string, string>> = { "tools/call": "content", "prompts/get": "messages", "resources/read": "contents" };
+const PAYLOAD: Readonly<Record<string, string>> = {
+  "tools/call": "content",
+  "prompts/get": "messages",
+  "resources/read": "contents",
+};
 
 /** The kinds of input request a server may put in `inputRequests`. */
-export const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set(["elicitation/create", "sampling/createMessage", "roots/list"]);
+export const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set([
+  "elicitation/create",
+  "sampling/createMessage",
+  "roots/list",
+]);
 
 /** How many input requests one `InputRequiredResult` may carry (it comes from the peer). */
 export const MAX_INPUT_REQUESTS = 64;
@@ -51,7 +64,6 @@ function issue(instancePath: string, keyword: string, message: string): Validati
   return { instancePath, schemaPath: "", keyword, params: {}, message };
 }
 
-
 /** What must load before `readResult(method, …, binding, trust)` can run; undefined when nothing. */
 export function resultReady(method: string, binding: ProtocolBinding, trust: boolean): Promise<void> | undefined {
   return trust ? undefined : validatorReady(binding, "results", method);
@@ -64,30 +76,48 @@ export function resultReady(method: string, binding: ProtocolBinding, trust: boo
  * schema (after treating an absent `resultType` as `complete` and, for cacheable results, absent
  * hints as "stale now"); `trust` skips schema validation but never the `resultType` rules.
  */
-export function readResult(method: string, result: Result, binding: ProtocolBinding, trust: boolean): InputRequired | undefined {
+export function readResult(
+  method: string,
+  result: Result,
+  binding: ProtocolBinding,
+  trust: boolean,
+): InputRequired | undefined {
   const type = result.resultType;
   if (type === undefined || type === "complete") {
     if (type === undefined) result.resultType = "complete";
     const payload = PAYLOAD[method];
     if (payload !== undefined && !Array.isArray(result[payload])) {
-      throw new InvalidResultError(method, [issue(`/${payload}`, "type", "a complete result must carry it as an array")], result);
+      throw new InvalidResultError(
+        method,
+        [issue(`/${payload}`, "type", "a complete result must carry it as an array")],
+        result,
+      );
     }
     if (!trust) {
       const validate = binding.results[method];
       if (validate !== undefined) {
-        const checked = CACHEABLE_METHODS.has(method) && (result.ttlMs === undefined || result.cacheScope === undefined)
-          ? { ttlMs: 0, cacheScope: "private", ...result }
-          : result;
+        const checked =
+          CACHEABLE_METHODS.has(method) && (result.ttlMs === undefined || result.cacheScope === undefined)
+            ? { ttlMs: 0, cacheScope: "private", ...result }
+            : result;
         if (!validate(checked)) throw new InvalidResultError(method, validate.errors ?? [], result);
       }
     }
     return undefined;
   }
   if (type !== "input_required") {
-    throw new InvalidResultError(method, [issue("/resultType", "enum", `unknown resultType ${JSON.stringify(type)}`)], result);
+    throw new InvalidResultError(
+      method,
+      [issue("/resultType", "enum", `unknown resultType ${JSON.stringify(type)}`)],
+      result,
+    );
   }
   if (!INPUT_METHODS.has(method)) {
-    throw new InvalidResultError(method, [issue("/resultType", "enum", `${method} may not answer input_required`)], result);
+    throw new InvalidResultError(
+      method,
+      [issue("/resultType", "enum", `${method} may not answer input_required`)],
+      result,
+    );
   }
   return readInputRequired(method, result);
 }
@@ -97,20 +127,23 @@ export function readInputRequired(method: string, result: Result): InputRequired
     throw new InvalidResultError(method, [issue(path, keyword, message)], result);
   };
   const { inputRequests, requestState } = result;
-  if (inputRequests === undefined && requestState === undefined) bad("", "required", "input_required result has neither inputRequests nor requestState");
+  if (inputRequests === undefined && requestState === undefined)
+    bad("", "required", "input_required result has neither inputRequests nor requestState");
   if (requestState !== undefined && typeof requestState !== "string") bad("/requestState", "type", "must be a string");
   const out = new Map<string, InputRequest>();
   if (inputRequests !== undefined) {
     if (!isObject(inputRequests)) bad("/inputRequests", "type", "must be an object");
     const keys = Object.keys(inputRequests as object);
-    if (keys.length > MAX_INPUT_REQUESTS) bad("/inputRequests", "maxProperties", `more than ${MAX_INPUT_REQUESTS} input requests`);
+    if (keys.length > MAX_INPUT_REQUESTS)
+      bad("/inputRequests", "maxProperties", `more than ${MAX_INPUT_REQUESTS} input requests`);
     for (const key of keys) {
       const r = (inputRequests as Record<string, unknown>)[key];
       const at = `/inputRequests/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
       if (!isObject(r)) bad(at, "type", "must be an object");
       const m = (r as Record<string, unknown>).method;
       const p = (r as Record<string, unknown>).params;
-      if (typeof m !== "string" || !INPUT_REQUEST_METHODS.has(m)) bad(`${at}/method`, "enum", `unknown input request method ${JSON.stringify(m)}`);
+      if (typeof m !== "string" || !INPUT_REQUEST_METHODS.has(m))
+        bad(`${at}/method`, "enum", `unknown input request method ${JSON.stringify(m)}`);
       if (p !== undefined && !isObject(p)) bad(`${at}/params`, "type", "must be an object");
       if (m !== "roots/list" && p === undefined) bad(`${at}/params`, "required", `${String(m)} needs params`);
       out.set(key, { method: m as string, params: p as Params | undefined });

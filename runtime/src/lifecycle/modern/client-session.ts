@@ -14,7 +14,14 @@ import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
 import { ownCopy } from "../../session/own-copy.js";
-import type { NotificationHandler, Params, RequestHandler, RequestOptions, ResponseReader, Result } from "../../session/types.js";
+import type {
+  NotificationHandler,
+  Params,
+  RequestHandler,
+  RequestOptions,
+  ResponseReader,
+  Result,
+} from "../../session/types.js";
 import type { LoggingLevel } from "../../mcp-types.js";
 import type { Capabilities, Implementation, NotificationHandlers, RequestHandlers } from "../common/types.js";
 import type * as Modern from "../../wire/modern.js";
@@ -113,7 +120,9 @@ export interface ModernClientOptions {
 export type DiscoverResult = Omit<Modern.DiscoverResult, "capabilities"> & { capabilities: Capabilities } & Result;
 
 export function modernBindings(bindings: readonly ProtocolBinding[]): ProtocolBinding[] {
-  return bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
+  return bindings
+    .filter((b) => b.era === "modern")
+    .sort((a, b) => (a.revision < b.revision ? 1 : a.revision > b.revision ? -1 : 0));
 }
 
 /** The server speaks no 2026-era revision of ours; `serverVersions` is what it listed. */
@@ -145,11 +154,26 @@ export interface ModernCore {
   readonly bindings: readonly ProtocolBinding[];
 }
 
-export function createModernCore(options: ModernClientOptions, modern: readonly ProtocolBinding[], first: ProtocolBinding): ModernCore {
+export function createModernCore(
+  options: ModernClientOptions,
+  modern: readonly ProtocolBinding[],
+  first: ProtocolBinding,
+): ModernCore {
   // oxlint-disable-next-line prefer-const -- the policy's callbacks read it; assigned once the session that takes the policy exists
   let session!: Session;
-  const policy = new ModernClientPolicy(() => session.binding, (e) => session.onerror?.(e));
-  session = new Session({ transport: options.transport, side: "client", binding: first, policy, timeout: options.timeout, trustPeer: options.trustPeer, onerror: options.onerror });
+  const policy = new ModernClientPolicy(
+    () => session.binding,
+    (e) => session.onerror?.(e),
+  );
+  session = new Session({
+    transport: options.transport,
+    side: "client",
+    binding: first,
+    policy,
+    timeout: options.timeout,
+    trustPeer: options.trustPeer,
+    onerror: options.onerror,
+  });
   const nh = options.notificationHandlers;
   if (nh) for (const m of Object.keys(nh)) session.setNotificationHandler(m, nh[m]!);
   return { session, policy, bindings: modern };
@@ -243,7 +267,11 @@ export class ModernClientSession {
 
   /** The `_meta` every request of this client carries, merged over the caller's own `_meta`. */
   /** `fresh`: `params` is a new object the caller made for this request, completed in place instead of copied. */
-  private params(params: Params | undefined, extra?: { inputResponses?: Record<string, Result>; requestState?: string }, fresh = false): Params {
+  private params(
+    params: Params | undefined,
+    extra?: { inputResponses?: Record<string, Result>; requestState?: string },
+    fresh = false,
+  ): Params {
     const own = params?._meta as Params | undefined;
     // Most requests bring no `_meta`: theirs is one shared object, frozen so that no receiver in
     // the same process (the memory transport passes objects by reference) can change the next one.
@@ -263,7 +291,8 @@ export class ModernClientSession {
     meta["io.modelcontextprotocol/protocolVersion" satisfies typeof MetaKey.protocolVersion] = this.version.revision;
     meta["io.modelcontextprotocol/clientCapabilities" satisfies typeof MetaKey.clientCapabilities] = this.capabilities;
     meta["io.modelcontextprotocol/clientInfo" satisfies typeof MetaKey.clientInfo] = this.clientInfo;
-    if (this.level !== undefined) meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
+    if (this.level !== undefined)
+      meta["io.modelcontextprotocol/logLevel" satisfies typeof MetaKey.logLevel] = this.level;
     return meta;
   }
 
@@ -280,13 +309,24 @@ export class ModernClientSession {
    * @internal `request` whose complete result `map` turns into the value the promise settles
    * with, in the step that reads the response (the typed client's tool calls).
    */
-  requestAs<T>(method: string, params: Params | undefined, options: RequestOptions | undefined, map: ((result: Result) => T) | undefined, fresh = false): Promise<T> {
+  requestAs<T>(
+    method: string,
+    params: Params | undefined,
+    options: RequestOptions | undefined,
+    map: ((result: Result) => T) | undefined,
+    fresh = false,
+  ): Promise<T> {
     // Cacheable requests take the full loop (so does a first response whose validator has yet to load).
     if (this.cache !== undefined && CACHEABLE_METHODS.has(method)) {
       const full = this.run(method, params, options, false, undefined);
       return map === undefined ? (full as Promise<T>) : full.then(map);
     }
-    return this.session.requestWith(method, this.params(params, undefined, fresh), sendOptionsOf(options), new FirstResponse(this, method, params, options, map));
+    return this.session.requestWith(
+      method,
+      this.params(params, undefined, fresh),
+      sendOptionsOf(options),
+      new FirstResponse(this, method, params, options, map),
+    );
   }
 
   /** @internal Whether tools/call results of resultType "task" are waited for (the tasks extension is declared). */
@@ -301,7 +341,12 @@ export class ModernClientSession {
 
   /** @internal Whether `run` answers this failure of a first attempt with a retry. */
   retries(method: string, e: unknown): boolean {
-    return isError(e, ErrorCode.UnsupportedProtocolVersion) || (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && this.transport.hints?.setToolHeaders !== undefined);
+    return (
+      isError(e, ErrorCode.UnsupportedProtocolVersion) ||
+      (isError(e, ErrorCode.HeaderMismatch) &&
+        method === "tools/call" &&
+        this.transport.hints?.setToolHeaders !== undefined)
+    );
   }
 
   /**
@@ -314,7 +359,11 @@ export class ModernClientSession {
 
   /** One raw `tasks/get` / `tasks/cancel` (the result is read by the caller). */
   taskRequest(method: "tasks/get" | "tasks/cancel", taskId: string, options?: RequestOptions): Promise<Result> {
-    return this.session.request(method, this.params({ taskId }), { skipValidation: true, signal: options?.signal, timeout: options?.timeout });
+    return this.session.request(method, this.params({ taskId }), {
+      skipValidation: true,
+      signal: options?.signal,
+      timeout: options?.timeout,
+    });
   }
 
   /** Wait for the task a CreateTaskResult (or `{ taskId }`) names; see client-tasks.ts. */
@@ -322,7 +371,20 @@ export class ModernClientSession {
     const raw = this.awaitTask(created, options).then((r) => ({ ...r, resultType: "complete" }));
     return raw.then(async (r) => {
       await resultReady("tools/call", this.version, this.trust);
-      if (readResult("tools/call", r, this.version, this.trust) !== undefined) throw new InvalidResultError("tasks/get", [{ instancePath: "/result/resultType", schemaPath: "", keyword: "enum", params: {}, message: "a task's result must be complete" }], r);
+      if (readResult("tools/call", r, this.version, this.trust) !== undefined)
+        throw new InvalidResultError(
+          "tasks/get",
+          [
+            {
+              instancePath: "/result/resultType",
+              schemaPath: "",
+              keyword: "enum",
+              params: {},
+              message: "a task's result must be complete",
+            },
+          ],
+          r,
+        );
       return r;
     });
   }
@@ -332,7 +394,13 @@ export class ModernClientSession {
    * the outcome of a first attempt FirstResponse already sent (then nothing is looked up in the
    * cache: that request was not cacheable).
    */
-  async run<R extends Result = Result>(method: string, params: Params | undefined, options: RequestOptions | undefined, keepTask: boolean, first: Outcome | undefined): Promise<R> {
+  async run<R extends Result = Result>(
+    method: string,
+    params: Params | undefined,
+    options: RequestOptions | undefined,
+    keepTask: boolean,
+    first: Outcome | undefined,
+  ): Promise<R> {
     const key = first === undefined ? this.cache?.key(method, params) : undefined;
     if (key !== undefined) {
       const hit = this.cache!.get(key);
@@ -342,7 +410,7 @@ export class ModernClientSession {
     let versionRetried = false;
     let headersRetried = false;
     let extra: { inputResponses?: Record<string, Result>; requestState?: string } | undefined;
-    for (let round = 0; ; ) {
+    for (let round = 0; ;) {
       let raw: Result;
       try {
         if (first !== undefined) {
@@ -357,11 +425,22 @@ export class ModernClientSession {
         if (isError(e, ErrorCode.UnsupportedProtocolVersion) && !versionRetried) {
           versionRetried = true;
           const next = pickSupported(this.bindings, (e.data as { supported?: unknown } | undefined)?.supported);
-          if (next === undefined) throw new ProtocolVersionError(this.version.revision, undefined, this.bindings.map((b) => b.revision), `server refused: ${e.message}`);
+          if (next === undefined)
+            throw new ProtocolVersionError(
+              this.version.revision,
+              undefined,
+              this.bindings.map((b) => b.revision),
+              `server refused: ${e.message}`,
+            );
           this.useBinding(next);
           continue;
         }
-        if (isError(e, ErrorCode.HeaderMismatch) && method === "tools/call" && !headersRetried && this.transport.hints?.setToolHeaders !== undefined) {
+        if (
+          isError(e, ErrorCode.HeaderMismatch) &&
+          method === "tools/call" &&
+          !headersRetried &&
+          this.transport.hints?.setToolHeaders !== undefined
+        ) {
           // The tool's x-mcp-header annotations may have changed: learn them again, then retry once.
           headersRetried = true;
           await this.refreshTools(options);
@@ -384,14 +463,19 @@ export class ModernClientSession {
       }
       if (++round > this.maxRounds) throw new InputRoundsExceededError(method, this.maxRounds);
       extra = {};
-      if (input.inputRequests.size > 0) extra.inputResponses = await answerInputRequests(input, this.handlers, options?.signal);
+      if (input.inputRequests.size > 0)
+        extra.inputResponses = await answerInputRequests(input, this.handlers, options?.signal);
       if (input.requestState !== undefined) extra.requestState = input.requestState;
     }
   }
 
   private awaitTask(created: Result, options: RequestOptions | undefined): Promise<Result> {
     const send = (method: string, params: Params) =>
-      this.session.request(method, this.params(params), { skipValidation: true, signal: options?.signal, timeout: options?.timeout });
+      this.session.request(method, this.params(params), {
+        skipValidation: true,
+        signal: options?.signal,
+        timeout: options?.timeout,
+      });
     return awaitTask(created, {
       get: (taskId) => send("tasks/get", { taskId }),
       update: (taskId, inputResponses) => send("tasks/update", { taskId, inputResponses }),
@@ -414,7 +498,10 @@ export class ModernClientSession {
     this.cache?.dropMethod("tools/list");
     let cursor: unknown;
     for (let pages = 0; pages < 1000; pages++) {
-      const r = await this.request("tools/list", cursor === undefined ? {} : { cursor }, { signal: options?.signal, timeout: options?.timeout });
+      const r = await this.request("tools/list", cursor === undefined ? {} : { cursor }, {
+        signal: options?.signal,
+        timeout: options?.timeout,
+      });
       cursor = r.nextCursor;
       if (typeof cursor !== "string") return;
     }
@@ -461,18 +548,24 @@ export class ModernClientSession {
     const id: RequestId = this.session.nextRequestId;
     const sub = new Subscription(id, filter, options, controller, this.report);
     this.policy.subscriptions.set(id, sub);
-    this.session.request("subscriptions/listen", this.params({ notifications: filter }), { signal: controller.signal, timeout: 0, skipValidation: true }).then(
-      async (r) => {
-        try {
-          await resultReady("subscriptions/listen", this.version, this.trust);
-          readResult("subscriptions/listen", r, this.version, this.trust);
-          this.end(sub, undefined);
-        } catch (e) {
-          this.end(sub, e);
-        }
-      },
-      (e) => this.end(sub, e),
-    );
+    this.session
+      .request("subscriptions/listen", this.params({ notifications: filter }), {
+        signal: controller.signal,
+        timeout: 0,
+        skipValidation: true,
+      })
+      .then(
+        async (r) => {
+          try {
+            await resultReady("subscriptions/listen", this.version, this.trust);
+            readResult("subscriptions/listen", r, this.version, this.trust);
+            this.end(sub, undefined);
+          } catch (e) {
+            this.end(sub, e);
+          }
+        },
+        (e) => this.end(sub, e),
+      );
     return sub;
   }
 
@@ -536,7 +629,12 @@ export async function discover(
     const next = pickSupported(bindings, theirs);
     if (next === undefined) {
       const listed = Array.isArray(theirs) ? theirs.filter((v): v is string => typeof v === "string") : [];
-      throw new NoCommonModernVersionError(binding.revision, listed, bindings.map((b) => b.revision), `server refused: ${e.message}`);
+      throw new NoCommonModernVersionError(
+        binding.revision,
+        listed,
+        bindings.map((b) => b.revision),
+        `server refused: ${e.message}`,
+      );
     }
     binding = next;
     session.setBinding(binding);
@@ -544,15 +642,33 @@ export async function discover(
     raw = await session.request("server/discover", meta(binding), { ...requestOptions, skipValidation: true });
   }
   await resultReady("server/discover", binding, options.trustPeer === true);
-  if (readResult("server/discover", raw, binding, options.trustPeer === true) !== undefined) throw new InvalidResultError("server/discover", [], raw);
+  if (readResult("server/discover", raw, binding, options.trustPeer === true) !== undefined)
+    throw new InvalidResultError("server/discover", [], raw);
   const result = raw as unknown as DiscoverResult;
   if (!Array.isArray(result.supportedVersions)) {
-    throw new InvalidResultError("server/discover", [{ instancePath: "/supportedVersions", schemaPath: "", keyword: "type", params: {}, message: "must be an array" }], result);
+    throw new InvalidResultError(
+      "server/discover",
+      [
+        {
+          instancePath: "/supportedVersions",
+          schemaPath: "",
+          keyword: "type",
+          params: {},
+          message: "must be an array",
+        },
+      ],
+      result,
+    );
   }
   if (!result.supportedVersions.includes(binding.revision)) {
     const other = pickSupported(bindings, result.supportedVersions);
     if (other === undefined) {
-      throw new NoCommonModernVersionError(binding.revision, result.supportedVersions.filter((v) => typeof v === "string"), bindings.map((b) => b.revision), "no common 2026-era revision");
+      throw new NoCommonModernVersionError(
+        binding.revision,
+        result.supportedVersions.filter((v) => typeof v === "string"),
+        bindings.map((b) => b.revision),
+        "no common 2026-era revision",
+      );
     }
     binding = other;
   }
@@ -563,11 +679,17 @@ export async function discover(
 export async function connectModernClient(options: ModernClientOptions): Promise<ModernClientSession> {
   // No fallback here: only the 2026-era tables load (validators per method).
   const modern = modernBindings(options.bindings);
-  if (modern.length === 0) throw new TypeError(`connectModernClient: no 2026-era protocol binding given (bindings: ${options.bindings.map((b) => b.revision).join(", ") || "none"})`);
+  if (modern.length === 0)
+    throw new TypeError(
+      `connectModernClient: no 2026-era protocol binding given (bindings: ${options.bindings.map((b) => b.revision).join(", ") || "none"})`,
+    );
   let first = modern[0]!;
   if (options.protocolVersion !== undefined) {
     const b = modern.find((x) => x.revision === options.protocolVersion);
-    if (!b) throw new TypeError(`connectModernClient: protocolVersion ${options.protocolVersion} is not among the given modern bindings (${modern.map((x) => x.revision).join(", ")})`);
+    if (!b)
+      throw new TypeError(
+        `connectModernClient: protocolVersion ${options.protocolVersion} is not among the given modern bindings (${modern.map((x) => x.revision).join(", ")})`,
+      );
     first = b;
   }
   await loadTables(modern);

@@ -32,7 +32,8 @@ export interface PollOptions {
 export function pollDelay(suggested: number | undefined, poll: PollOptions | undefined, previous?: number): number {
   const min = Math.max(MIN_POLL_MS, poll?.minMs ?? MIN_POLL_MS);
   const max = Math.max(min, Math.min(MAX_POLL_MS, poll?.maxMs ?? MAX_POLL_MS));
-  const want = typeof suggested === "number" && Number.isFinite(suggested) ? suggested : previous ?? poll?.defaultMs ?? 500;
+  const want =
+    typeof suggested === "number" && Number.isFinite(suggested) ? suggested : (previous ?? poll?.defaultMs ?? 500);
   return Math.min(max, Math.max(min, want));
 }
 
@@ -68,12 +69,23 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-
 /** Wait for the task a CreateTaskResult names; see the module comment. */
 export async function awaitTask(created: Result, io: TaskIo): Promise<Result> {
   const taskId = created.taskId;
   if (typeof taskId !== "string" || taskId.length === 0) {
-    throw new InvalidResultError("tools/call", [{ instancePath: "/taskId", schemaPath: "", keyword: "type", params: {}, message: "a CreateTaskResult must carry a taskId string" }], created);
+    throw new InvalidResultError(
+      "tools/call",
+      [
+        {
+          instancePath: "/taskId",
+          schemaPath: "",
+          keyword: "type",
+          params: {},
+          message: "a CreateTaskResult must carry a taskId string",
+        },
+      ],
+      created,
+    );
   }
   const ttl = typeof created.ttlMs === "number" && created.ttlMs > 0 ? created.ttlMs : MAX_WAIT_MS;
   const deadline = Date.now() + Math.min(ttl, MAX_WAIT_MS);
@@ -86,11 +98,28 @@ export async function awaitTask(created: Result, io: TaskIo): Promise<Result> {
       wait = pollDelay(t.pollIntervalMs as number | undefined, io.poll, wait);
       switch (t.status) {
         case "completed":
-          if (typeof t.result !== "object" || t.result === null) throw new InvalidResultError("tasks/get", [{ instancePath: "/result", schemaPath: "", keyword: "required", params: {}, message: "a completed task must inline its result" }], t);
+          if (typeof t.result !== "object" || t.result === null)
+            throw new InvalidResultError(
+              "tasks/get",
+              [
+                {
+                  instancePath: "/result",
+                  schemaPath: "",
+                  keyword: "required",
+                  params: {},
+                  message: "a completed task must inline its result",
+                },
+              ],
+              t,
+            );
           return t.result as Result;
         case "failed": {
           const e = (t.error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
-          throw new McpError(typeof e.code === "number" ? e.code : ErrorCode.InternalError, typeof e.message === "string" ? e.message : `Task ${taskId} failed`, e.data);
+          throw new McpError(
+            typeof e.code === "number" ? e.code : ErrorCode.InternalError,
+            typeof e.message === "string" ? e.message : `Task ${taskId} failed`,
+            e.data,
+          );
         }
         case "cancelled":
           throw new TaskCancelledError(taskId);
@@ -107,9 +136,22 @@ export async function awaitTask(created: Result, io: TaskIo): Promise<Result> {
         case "working":
           break;
         default:
-          throw new InvalidResultError("tasks/get", [{ instancePath: "/status", schemaPath: "", keyword: "enum", params: {}, message: `unknown task status ${describe(t.status)}` }], t);
+          throw new InvalidResultError(
+            "tasks/get",
+            [
+              {
+                instancePath: "/status",
+                schemaPath: "",
+                keyword: "enum",
+                params: {},
+                message: `unknown task status ${describe(t.status)}`,
+              },
+            ],
+            t,
+          );
       }
-      if (Date.now() + wait > deadline) throw new McpError(ErrorCode.InternalError, `Task ${taskId} did not finish within its ttlMs`, { taskId });
+      if (Date.now() + wait > deadline)
+        throw new McpError(ErrorCode.InternalError, `Task ${taskId} did not finish within its ttlMs`, { taskId });
       await sleep(wait, signal);
     }
   } catch (e) {

@@ -10,7 +10,14 @@
 import { ErrorCode } from "../../jsonrpc.js";
 import { McpError } from "../../errors.js";
 import type { Params } from "../../session/types.js";
-import { LIMIT_EXCEEDED_CODE, MAX_LISTENS as DEFAULT_MAX_LISTENS, MAX_LISTENS_PER_PRINCIPAL, MAX_LISTENS_PER_SESSION, MAX_LISTEN_SUBSCRIPTIONS, MAX_LISTEN_URI_CHARS } from "../../limits.js";
+import {
+  LIMIT_EXCEEDED_CODE,
+  MAX_LISTENS as DEFAULT_MAX_LISTENS,
+  MAX_LISTENS_PER_PRINCIPAL,
+  MAX_LISTENS_PER_SESSION,
+  MAX_LISTEN_SUBSCRIPTIONS,
+  MAX_LISTEN_URI_CHARS,
+} from "../../limits.js";
 import { hasCapability } from "../common/capabilities.js";
 import type { Capabilities } from "../common/types.js";
 
@@ -37,7 +44,9 @@ export const MAX_TASK_IDS = MAX_LISTEN_SUBSCRIPTIONS;
  */
 export function honouredFilter(requested: unknown, caps: Capabilities, clientCaps?: Capabilities): SubscriptionFilter {
   if (typeof requested !== "object" || requested === null || Array.isArray(requested)) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications must be a SubscriptionFilter object", { pointer: "/params/notifications" });
+    throw new McpError(ErrorCode.InvalidParams, "Invalid params: notifications must be a SubscriptionFilter object", {
+      pointer: "/params/notifications",
+    });
   }
   const r = requested as Record<string, unknown>;
   const out: SubscriptionFilter = {};
@@ -45,28 +54,50 @@ export function honouredFilter(requested: unknown, caps: Capabilities, clientCap
   const uris = r.resourceSubscriptions;
   if (uris !== undefined) {
     if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) {
-      throw new McpError(ErrorCode.InvalidParams, "Invalid params: resourceSubscriptions must be an array of URIs", { pointer: "/params/notifications/resourceSubscriptions" });
+      throw new McpError(ErrorCode.InvalidParams, "Invalid params: resourceSubscriptions must be an array of URIs", {
+        pointer: "/params/notifications/resourceSubscriptions",
+      });
     }
     if (uris.length > MAX_RESOURCE_SUBSCRIPTIONS) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`, { pointer: "/params/notifications/resourceSubscriptions" });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`,
+        { pointer: "/params/notifications/resourceSubscriptions" },
+      );
     }
     // The URIs are held as long as the listen is open: their size is bounded, not only their count.
     let chars = 0;
     for (const u of uris as string[]) chars += u.length;
     if (chars > MAX_LISTEN_URI_CHARS) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: the resourceSubscriptions of one listen may hold at most ${MAX_LISTEN_URI_CHARS} characters`, { pointer: "/params/notifications/resourceSubscriptions" });
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: the resourceSubscriptions of one listen may hold at most ${MAX_LISTEN_URI_CHARS} characters`,
+        { pointer: "/params/notifications/resourceSubscriptions" },
+      );
     }
     if (hasCapability(caps, "resources.subscribe")) out.resourceSubscriptions = [...new Set(uris as string[])];
   }
   const ids = r.taskIds;
   if (ids !== undefined) {
-    if (!Array.isArray(ids) || ids.length > MAX_TASK_IDS || !ids.every((u) => typeof u === "string" && u.length > 0 && u.length <= 256)) {
-      throw new McpError(ErrorCode.InvalidParams, `Invalid params: taskIds must be an array of at most ${MAX_TASK_IDS} task ids`, { pointer: "/params/notifications/taskIds" });
+    if (
+      !Array.isArray(ids) ||
+      ids.length > MAX_TASK_IDS ||
+      !ids.every((u) => typeof u === "string" && u.length > 0 && u.length <= 256)
+    ) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: taskIds must be an array of at most ${MAX_TASK_IDS} task ids`,
+        { pointer: "/params/notifications/taskIds" },
+      );
     }
     if (!hasExtension(clientCaps, TASKS_EXTENSION)) {
-      throw new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: taskIds needs the ${TASKS_EXTENSION} extension`, {
-        requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-      });
+      throw new McpError(
+        ErrorCode.MissingRequiredClientCapability,
+        `Missing required client capability: taskIds needs the ${TASKS_EXTENSION} extension`,
+        {
+          requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+        },
+      );
     }
     if (hasExtension(caps, TASKS_EXTENSION)) out.taskIds = [...new Set(ids as string[])];
   }
@@ -121,12 +152,16 @@ export class ListenHub {
   private readonly byPrincipal = new Map<unknown, number>();
   private readonly limits: Required<ListenLimits>;
 
-  constructor(private readonly report: (e: Error) => void, limits: ListenLimits = {}) {
+  constructor(
+    private readonly report: (e: Error) => void,
+    limits: ListenLimits = {},
+  ) {
     this.limits = { max: MAX_LISTENS, perSession: MAX_LISTENS_PER_SESSION, perPrincipal: MAX_LISTENS_PER_PRINCIPAL };
     for (const k of ["max", "perSession", "perPrincipal"] as const) {
       const v = limits[k];
       if (v === undefined) continue;
-      if (!Number.isInteger(v) || v < 1) throw new TypeError(`ListenHub: ${k} must be a positive integer, got ${String(v)}`);
+      if (!Number.isInteger(v) || v < 1)
+        throw new TypeError(`ListenHub: ${k} must be a positive integer, got ${String(v)}`);
       this.limits[k] = v;
     }
   }
@@ -149,9 +184,14 @@ export class ListenHub {
     const { session } = owner;
     const principal = owner.principal ?? session;
     const l = this.limits;
-    const over = session !== undefined && (this.bySession.get(session) ?? 0) >= l.perSession ? "perSession"
-      : principal !== undefined && (this.byPrincipal.get(principal) ?? 0) >= l.perPrincipal ? "perPrincipal"
-      : this.listens.size >= l.max ? "max" : undefined;
+    const over =
+      session !== undefined && (this.bySession.get(session) ?? 0) >= l.perSession
+        ? "perSession"
+        : principal !== undefined && (this.byPrincipal.get(principal) ?? 0) >= l.perPrincipal
+          ? "perPrincipal"
+          : this.listens.size >= l.max
+            ? "max"
+            : undefined;
     if (over !== undefined) {
       const what = `${HOLDER[over]} already holds ${l[over]} open listens`;
       this.report(new Error(`subscriptions/listen refused: ${what} (listens.${over})`));

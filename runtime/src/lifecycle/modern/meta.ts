@@ -14,7 +14,6 @@ import { MetaKey } from "./wire.js";
 
 const REQUIRED = [MetaKey.protocolVersion, MetaKey.clientCapabilities] as const;
 
-
 /** The `_meta` object of `params`, if it is one. */
 export function requestMeta(params: Params | undefined): Record<string, unknown> | undefined {
   const meta = params?._meta;
@@ -28,7 +27,11 @@ export function declaresModern(params: unknown): boolean {
   return isObject(meta) && meta[MetaKey.protocolVersion] !== undefined;
 }
 
-export function unsupportedVersion(requested: unknown, supported: readonly string[], served?: readonly string[]): JSONRPCErrorObject {
+export function unsupportedVersion(
+  requested: unknown,
+  supported: readonly string[],
+  served?: readonly string[],
+): JSONRPCErrorObject {
   const text = typeof requested === "string" ? requested : JSON.stringify(requested);
   const legacy = typeof requested === "string" && served !== undefined && served.includes(requested);
   return {
@@ -67,7 +70,12 @@ export function checkRequestMeta(
   }
   const version = meta[MetaKey.protocolVersion];
   const binding = typeof version === "string" ? modern.get(version) : undefined;
-  if (binding === undefined) return unsupportedVersion(version, supported, supported.filter((v) => !modern.has(v)));
+  if (binding === undefined)
+    return unsupportedVersion(
+      version,
+      supported,
+      supported.filter((v) => !modern.has(v)),
+    );
   if (!isObject(meta[MetaKey.clientCapabilities])) {
     return invalidMeta(MetaKey.clientCapabilities, "must be an object (ClientCapabilities; {} declares none)");
   }

@@ -38,21 +38,29 @@ export interface InputRequiredResult {
 }
 
 /** Keys a run may use without a caller-chosen key: `elicitation-1`, `sampling-2`, `roots-3`. */
-const SHORT: Record<InputMethod, string> = { "elicitation/create": "elicitation", "sampling/createMessage": "sampling", "roots/list": "roots" };
+const SHORT: Record<InputMethod, string> = {
+  "elicitation/create": "elicitation",
+  "sampling/createMessage": "sampling",
+  "roots/list": "roots",
+};
 /** Cap on input requests one run may make (each becomes part of a result). */
 const MAX_INPUTS = 64;
 const KEY = /^[\x21-\x7e]{1,128}$/;
 
-
 /** The capability an input request needs, as a ClientCapabilities fragment; undefined when declared. */
-function missingCapability(method: InputMethod, params: Params | undefined, caps: Capabilities): Record<string, unknown> | undefined {
+function missingCapability(
+  method: InputMethod,
+  params: Params | undefined,
+  caps: Capabilities,
+): Record<string, unknown> | undefined {
   if (method === "elicitation/create") {
     const mode = params?.mode ?? "form";
     return elicitationModeAllowed(caps, mode) ? undefined : { elicitation: { [String(mode)]: {} } };
   }
   if (method === "sampling/createMessage") {
     if (!hasCapability(caps, "sampling")) return { sampling: {} };
-    if ((params?.tools !== undefined || params?.toolChoice !== undefined) && !hasCapability(caps, "sampling.tools")) return { sampling: { tools: {} } };
+    if ((params?.tools !== undefined || params?.toolChoice !== undefined) && !hasCapability(caps, "sampling.tools"))
+      return { sampling: { tools: {} } };
     return undefined;
   }
   return hasCapability(caps, "roots") ? undefined : { roots: {} };
@@ -62,17 +70,20 @@ function missingCapability(method: InputMethod, params: Params | undefined, caps
 function answerProblem(method: InputMethod, answer: unknown): string | undefined {
   if (!isObject(answer)) return "must be an object";
   if (method === "elicitation/create") {
-    if (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel") return 'must have action "accept", "decline" or "cancel"';
+    if (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel")
+      return 'must have action "accept", "decline" or "cancel"';
     if (answer.content !== undefined && !isObject(answer.content)) return "content must be an object";
     return undefined;
   }
   if (method === "sampling/createMessage") {
     if (answer.role !== "assistant" && answer.role !== "user") return 'must have role "assistant" or "user"';
-    if (!isObject(answer.content) && !Array.isArray(answer.content)) return "content must be a content block or an array of them";
+    if (!isObject(answer.content) && !Array.isArray(answer.content))
+      return "content must be a content block or an array of them";
     if (typeof answer.model !== "string") return "model must be a string";
     return undefined;
   }
-  if (!Array.isArray(answer.roots) || !answer.roots.every((r) => isObject(r) && typeof r.uri === "string")) return "roots must be an array of {uri}";
+  if (!Array.isArray(answer.roots) || !answer.roots.every((r) => isObject(r) && typeof r.uri === "string"))
+    return "roots must be an array of {uri}";
   return undefined;
 }
 
@@ -130,22 +141,42 @@ export class InputRound {
     const k = key ?? `${SHORT[method]}-${this.calls + 1}`;
     this.calls++;
     if (!this.allowed) {
-      return Promise.reject(new McpError(ErrorCode.InternalError, `Internal error: ${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can, in 2026-07-28)`));
+      return Promise.reject(
+        new McpError(
+          ErrorCode.InternalError,
+          `Internal error: ${this.method} cannot ask the client for input (only tools/call, prompts/get and resources/read can, in 2026-07-28)`,
+        ),
+      );
     }
-    if (!KEY.test(k)) return Promise.reject(new TypeError(`input key ${JSON.stringify(k)} must be 1-128 visible ASCII characters`));
-    if (this.keys.has(k)) return Promise.reject(new TypeError(`input key ${JSON.stringify(k)} is used twice in one ${this.method} run`));
-    if (this.calls > MAX_INPUTS) return Promise.reject(new RangeError(`more than ${MAX_INPUTS} input requests in one ${this.method} run`));
+    if (!KEY.test(k))
+      return Promise.reject(new TypeError(`input key ${JSON.stringify(k)} must be 1-128 visible ASCII characters`));
+    if (this.keys.has(k))
+      return Promise.reject(new TypeError(`input key ${JSON.stringify(k)} is used twice in one ${this.method} run`));
+    if (this.calls > MAX_INPUTS)
+      return Promise.reject(new RangeError(`more than ${MAX_INPUTS} input requests in one ${this.method} run`));
     this.keys.add(k);
     const required = missingCapability(method, params, this.capabilities);
     if (required !== undefined) {
-      return Promise.reject(new McpError(ErrorCode.MissingRequiredClientCapability, `Missing required client capability: ${method} needs ${JSON.stringify(required)}`, { requiredCapabilities: required }));
+      return Promise.reject(
+        new McpError(
+          ErrorCode.MissingRequiredClientCapability,
+          `Missing required client capability: ${method} needs ${JSON.stringify(required)}`,
+          { requiredCapabilities: required },
+        ),
+      );
     }
     // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
     const answer = Object.prototype.hasOwnProperty.call(this.answers, k) ? this.answers[k] : undefined;
     if (answer !== undefined) {
       const problem = answerProblem(method, answer);
       if (problem !== undefined) {
-        return Promise.reject(new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses[${JSON.stringify(k)}] (${method}) ${problem}`, { pointer: `/params/inputResponses/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` }));
+        return Promise.reject(
+          new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid params: inputResponses[${JSON.stringify(k)}] (${method}) ${problem}`,
+            { pointer: `/params/inputResponses/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` },
+          ),
+        );
       }
       this.used.set(k, answer);
       return Promise.resolve(answer);
@@ -170,18 +201,32 @@ const FIRST_RUN: RetryInput = Object.freeze({ answers: Object.freeze({}), opened
  * input. Synchronous unless there is a state to verify (WebCrypto answers asynchronously): a first
  * run costs no promise.
  */
-export function retryInput(codec: RequestStateCodec, method: string, params: Params | undefined): RetryInput | Promise<RetryInput> {
+export function retryInput(
+  codec: RequestStateCodec,
+  method: string,
+  params: Params | undefined,
+): RetryInput | Promise<RetryInput> {
   const state = params?.requestState;
   const responses = params?.inputResponses;
   if (state === undefined && responses === undefined) return FIRST_RUN;
   if (responses !== undefined && !isObject(responses)) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid params: inputResponses must be an object keyed by input request key", { pointer: "/params/inputResponses" });
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "Invalid params: inputResponses must be an object keyed by input request key",
+      { pointer: "/params/inputResponses" },
+    );
   }
   if (state === undefined) return { answers: { ...(responses as Record<string, unknown>) }, opened: undefined };
   return openState(codec, state, method, params, responses as Record<string, unknown> | undefined);
 }
 
-async function openState(codec: RequestStateCodec, state: unknown, method: string, params: Params | undefined, responses: Record<string, unknown> | undefined): Promise<RetryInput> {
+async function openState(
+  codec: RequestStateCodec,
+  state: unknown,
+  method: string,
+  params: Params | undefined,
+  responses: Record<string, unknown> | undefined,
+): Promise<RetryInput> {
   const r = await codec.open(state, method, await paramsDigest(params));
   if ("code" in r) throw new McpError(r.code, r.message, r.data);
   // A shared claims store answers with a promise.
@@ -195,8 +240,17 @@ async function openState(codec: RequestStateCodec, state: unknown, method: strin
 }
 
 /** The InputRequiredResult of a blocked run. */
-export async function inputRequired(codec: RequestStateCodec, method: string, params: Params | undefined, round: InputRound): Promise<InputRequiredResult> {
+export async function inputRequired(
+  codec: RequestStateCodec,
+  method: string,
+  params: Params | undefined,
+  round: InputRound,
+): Promise<InputRequiredResult> {
   const inputRequests = Object.fromEntries(round.missing);
   const used = Object.fromEntries(round.used);
-  return { resultType: "input_required", inputRequests, requestState: await codec.mint(method, await paramsDigest(params), used) };
+  return {
+    resultType: "input_required",
+    inputRequests,
+    requestState: await codec.mint(method, await paramsDigest(params), used),
+  };
 }

@@ -63,7 +63,8 @@ export class ModernServerPolicy implements SessionPolicy {
 
   bindingFor(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject {
     // A legacy client's handshake: its only diagnostic is the list of versions served (§13.2).
-    if (method === "initialize" && !declaresModern(params)) return unsupportedVersion(params?.protocolVersion, this.supported, this.supported);
+    if (method === "initialize" && !declaresModern(params))
+      return unsupportedVersion(params?.protocolVersion, this.supported, this.supported);
     return checkRequestMeta(params, this.modern, this.supported);
   }
 
@@ -71,14 +72,21 @@ export class ModernServerPolicy implements SessionPolicy {
     // info is the method's entry in the binding bindingFor chose (the session looked it up).
     const cap = info.capability;
     if (cap && !hasCapability(this.own, cap)) {
-      return { code: ErrorCode.MethodNotFound, message: `Method not found: ${method} (this server does not declare the '${cap}' capability)` };
+      return {
+        code: ErrorCode.MethodNotFound,
+        message: `Method not found: ${method} (this server does not declare the '${cap}' capability)`,
+      };
     }
     return undefined;
   }
 
   checkOutgoing(method: string, _params: Params | undefined, kind: "request" | "notification"): void {
     if (kind === "request") {
-      throw new CapabilityError(method, null, `Cannot send ${method}: a 2026-07-28 server sends no requests; ask through ctx.client (an input-required round trip)`);
+      throw new CapabilityError(
+        method,
+        null,
+        `Cannot send ${method}: a 2026-07-28 server sends no requests; ask through ctx.client (an input-required round trip)`,
+      );
     }
   }
 

@@ -107,7 +107,11 @@ function hmacKey(bytes: Uint8Array): Promise<CryptoKey> {
 }
 
 function invalidState(reason: string): JSONRPCErrorObject {
-  return { code: ErrorCode.InvalidParams, message: `Invalid params: requestState ${reason}`, data: { pointer: "/params/requestState", reason } };
+  return {
+    code: ErrorCode.InvalidParams,
+    message: `Invalid params: requestState ${reason}`,
+    data: { pointer: "/params/requestState", reason },
+  };
 }
 
 /** Canonical JSON (sorted keys) of the params a state is bound to. */
@@ -116,7 +120,9 @@ function canonical(v: unknown, depth: number): string {
   if (Array.isArray(v)) return `[${v.map((x) => canonical(x, depth + 1)).join(",")}]`;
   if (v !== null && typeof v === "object") {
     const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort();
+    const keys = Object.keys(o)
+      .filter((k) => o[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(o[k], depth + 1)}`).join(",")}}`;
   }
   return JSON.stringify(v) ?? "null";
@@ -148,7 +154,8 @@ export class RequestStateCodec {
     if (options.key !== undefined) this.keyBytes = keyBytes(options.key);
     this.previous = (options.previousKeys ?? []).map(keyBytes);
     this.ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
-    if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs)) throw new RangeError("requestState ttlMs must be a positive finite number");
+    if (!(this.ttlMs > 0) || !Number.isFinite(this.ttlMs))
+      throw new RangeError("requestState ttlMs must be a positive finite number");
     this.singleUse = options.singleUse ?? true;
     this.maxBytes = options.maxBytes ?? REQUEST_STATE_MAX_CHARS;
     this.claims = options.claims ?? new MemoryNonceClaims();
@@ -167,7 +174,12 @@ export class RequestStateCodec {
    * A fresh state for `method` + `digest` carrying `answers`. Throws McpError(-32602) when it would
    * be longer than this codec accepts: the answers of the current round are too large to carry.
    */
-  async mint(method: string, digest: string, answers: Readonly<Record<string, unknown>>, now = Date.now()): Promise<string> {
+  async mint(
+    method: string,
+    digest: string,
+    answers: Readonly<Record<string, unknown>>,
+    now = Date.now(),
+  ): Promise<string> {
     const envelope = { m: method, d: digest, e: now + this.ttlMs, n: toBase64Url(randomBytes(12)), a: answers };
     const body = toBase64Url(utf8Bytes(JSON.stringify(envelope)));
     const size = PREFIX.length + body.length + 1 + TAG_CHARS;
@@ -183,7 +195,12 @@ export class RequestStateCodec {
   }
 
   /** Verify a received state against the request it arrived on; an error object refuses it. */
-  async open(state: unknown, method: string, digest: string, now = Date.now()): Promise<OpenedState | JSONRPCErrorObject> {
+  async open(
+    state: unknown,
+    method: string,
+    digest: string,
+    now = Date.now(),
+  ): Promise<OpenedState | JSONRPCErrorObject> {
     if (typeof state !== "string") return invalidState("must be a string");
     if (state.length > this.maxBytes) return invalidState("is too large");
     const dot = state.lastIndexOf(".");
@@ -202,18 +219,21 @@ export class RequestStateCodec {
     } catch {
       return invalidState("is malformed");
     }
-    if (typeof env !== "object" || env === null || typeof env.e !== "number" || typeof env.n !== "string") return invalidState("is malformed");
+    if (typeof env !== "object" || env === null || typeof env.e !== "number" || typeof env.n !== "string")
+      return invalidState("is malformed");
     if (env.e <= now) return invalidState("has expired");
     if (env.m !== method) return invalidState(`was issued for ${JSON.stringify(env.m)}, not ${method}`);
     if (env.d !== digest) return invalidState("was issued for a request with different params");
-    const answers = typeof env.a === "object" && env.a !== null && !Array.isArray(env.a) ? (env.a as Record<string, unknown>) : {};
+    const answers =
+      typeof env.a === "object" && env.a !== null && !Array.isArray(env.a) ? (env.a as Record<string, unknown>) : {};
     return { nonce: env.n, expires: env.e, answers };
   }
 
   /** Whether `tag` is the HMAC of `body` under any key this codec accepts. */
   private async verifies(tag: Uint8Array, body: string): Promise<boolean> {
     const data = utf8Bytes(LABEL + body);
-    for (const key of await this.verifyingKeys()) if (await globalThis.crypto.subtle.verify("HMAC", key, tag, data)) return true;
+    for (const key of await this.verifyingKeys())
+      if (await globalThis.crypto.subtle.verify("HMAC", key, tag, data)) return true;
     return false;
   }
 

@@ -16,7 +16,12 @@ export interface CacheHint {
 
 /** Methods whose complete results must carry `ttlMs` and `cacheScope`. */
 export const CACHEABLE: ReadonlySet<string> = new Set([
-  "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read",
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
 ]);
 
 /** Never cache what answered a retry (§12.5): a request carrying `inputResponses`/`requestState`. */
@@ -30,7 +35,12 @@ export function isRetry(params: Params | undefined): boolean {
  * written as literals, and `delete` only on the rare input_required path. `fresh`: `result` is a
  * new object made for this response alone (nobody else holds it), completed in place.
  */
-export function modernResult(result: Result, serverInfo: Implementation, hint: CacheHint | undefined, fresh = false): Result {
+export function modernResult(
+  result: Result,
+  serverInfo: Implementation,
+  hint: CacheHint | undefined,
+  fresh = false,
+): Result {
   const out: Result = fresh ? result : ownCopy(result);
   out.resultType ??= "complete";
   const meta = out._meta;
@@ -39,7 +49,10 @@ export function modernResult(result: Result, serverInfo: Implementation, hint: C
     m["io.modelcontextprotocol/serverInfo" satisfies typeof MetaKey.serverInfo] = serverInfo;
     out._meta = m;
   } else {
-    out._meta = { "io.modelcontextprotocol/serverInfo": serverInfo } satisfies Record<typeof MetaKey.serverInfo, Implementation>;
+    out._meta = { "io.modelcontextprotocol/serverInfo": serverInfo } satisfies Record<
+      typeof MetaKey.serverInfo,
+      Implementation
+    >;
   }
   if (out.resultType === "complete") {
     if (hint !== undefined) {

@@ -58,11 +58,17 @@ export class ModernServerCore {
   readonly handlers = new Map<string, RequestHandler<any, any>>();
 
   constructor(readonly options: Omit<ModernServerOptions, "transport">) {
-    const modern = options.bindings.filter((b) => b.era === "modern").sort((a, b) => (a.revision < b.revision ? 1 : -1));
+    const modern = options.bindings
+      .filter((b) => b.era === "modern")
+      .sort((a, b) => (a.revision < b.revision ? 1 : -1));
     if (modern.length === 0) throw new TypeError("ModernServerSession: no 2026-era protocol binding given");
     const byRevision = new Map(modern.map((b) => [b.revision, b] as const));
     this.binding = modern[0]!;
-    this.policy = new ModernServerPolicy(byRevision, options.supportedVersions, options.describe(this.binding.revision).capabilities);
+    this.policy = new ModernServerPolicy(
+      byRevision,
+      options.supportedVersions,
+      options.describe(this.binding.revision).capabilities,
+    );
     this.register("server/discover", (params) => {
       const d = options.describe(revisionOf(params));
       const result: Result = { supportedVersions: [...options.supportedVersions], capabilities: d.capabilities };
@@ -71,7 +77,8 @@ export class ModernServerCore {
     });
     const hub = options.listens;
     // Not through register: its completion would hold the listen's params for as long as it is open.
-    if (hub !== undefined) this.handlers.set("subscriptions/listen", (params: Params, rc: RequestContext) => this.listen(hub, params, rc));
+    if (hub !== undefined)
+      this.handlers.set("subscriptions/listen", (params: Params, rc: RequestContext) => this.listen(hub, params, rc));
     for (const method of Object.keys(options.handlers)) this.register(method, options.handlers[method]!);
   }
 
@@ -80,7 +87,11 @@ export class ModernServerCore {
     const cacheable = CACHEABLE.has(method);
     const fresh = this.options.freshResults?.has(method) === true;
     const finish = (params: Params | undefined, result: Result): Result => {
-      const hint = cacheable ? (isRetry(params) ? { ...cache(method, params), ttlMs: 0 } : cache(method, params)) : undefined;
+      const hint = cacheable
+        ? isRetry(params)
+          ? { ...cache(method, params), ttlMs: 0 }
+          : cache(method, params)
+        : undefined;
       return modernResult(result, describe(revisionOf(params)).serverInfo, hint, fresh);
     };
     this.handlers.set(method, (params: Params | undefined, rc: RequestContext) => {
@@ -100,11 +111,20 @@ export class ModernServerCore {
    */
   private listen(hub: ListenHub, params: Params, rc: RequestContext): Promise<Result> {
     const revision = revisionOf(params);
-    const filter = honouredFilter(params.notifications, this.options.describe(revision).capabilities, identityOf(params._meta as Params | undefined).capabilities);
+    const filter = honouredFilter(
+      params.notifications,
+      this.options.describe(revision).capabilities,
+      identityOf(params._meta as Params | undefined).capabilities,
+    );
     return this.hold(hub, filter, revision, rc);
   }
 
-  private async hold(hub: ListenHub, filter: SubscriptionFilter, revision: string, rc: RequestContext): Promise<Result> {
+  private async hold(
+    hub: ListenHub,
+    filter: SubscriptionFilter,
+    revision: string,
+    rc: RequestContext,
+  ): Promise<Result> {
     const meta = { [MetaKey.subscriptionId]: rc.requestId };
     let end!: () => void;
     const ended = new Promise<void>((resolve) => (end = resolve));
@@ -118,7 +138,10 @@ export class ModernServerCore {
     hub.add(listen, { session: rc.connection, principal: principalKey(rc.transportContext?.auth) });
     try {
       // The session cancels it when its HTTP stream closes (cancelWithStream, every request here).
-      const acked = rc.sendNotification("notifications/subscriptions/acknowledged", { notifications: filter, _meta: meta });
+      const acked = rc.sendNotification("notifications/subscriptions/acknowledged", {
+        notifications: filter,
+        _meta: meta,
+      });
       if (rc.cancelled) {
         acked.catch(() => {});
       } else {
@@ -148,17 +171,27 @@ export class ModernServerSession {
    * when the client closes the stream carrying its reply, also inside a legacy Streamable HTTP
    * session: https://modelcontextprotocol.io/specification/2026-07-28/basic/transports
    */
-  constructor(options: (ModernServerOptions | { transport: Transport; core: ModernServerCore }) & { runningBytes?: SessionBytes }) {
+  constructor(
+    options: (ModernServerOptions | { transport: Transport; core: ModernServerCore }) & { runningBytes?: SessionBytes },
+  ) {
     const core = "core" in options ? options.core : new ModernServerCore(options);
     const o = core.options;
     this.session = new Session({
-      transport: options.transport, side: "server", binding: core.binding, timeout: o.timeout, trustPeer: o.trustPeer,
-      onerror: o.onerror, policy: core.policy, runningBytes: options.runningBytes, cancelWithStream: true,
+      transport: options.transport,
+      side: "server",
+      binding: core.binding,
+      timeout: o.timeout,
+      trustPeer: o.trustPeer,
+      onerror: o.onerror,
+      policy: core.policy,
+      runningBytes: options.runningBytes,
+      cancelWithStream: true,
     });
     this.session.onclose = () => this.onclose?.();
     // A stdio client that ended its input can cancel nothing: its listens end, answered, like at shutdown.
     const hub = o.listens;
-    if (hub !== undefined && options.transport.hints?.inputEnds === true) this.session.oninputend = () => hub.endSession(this.session.connectionKey);
+    if (hub !== undefined && options.transport.hints?.inputEnds === true)
+      this.session.oninputend = () => hub.endSession(this.session.connectionKey);
     for (const [method, handler] of core.handlers) this.session.setRequestHandler(method, handler);
   }
 

@@ -47,7 +47,12 @@ export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** Whether capabilities declare an extension. */
 export function hasExtension(caps: object | undefined, id: string): boolean {
   const ext = (caps as { extensions?: unknown } | undefined)?.extensions;
-  return typeof ext === "object" && ext !== null && typeof (ext as Record<string, unknown>)[id] === "object" && (ext as Record<string, unknown>)[id] !== null;
+  return (
+    typeof ext === "object" &&
+    ext !== null &&
+    typeof (ext as Record<string, unknown>)[id] === "object" &&
+    (ext as Record<string, unknown>)[id] !== null
+  );
 }
 
 /** Request-metadata headers, lower-case as node:http delivers them. */
@@ -89,7 +94,9 @@ function headerSafe(s: string): boolean {
 }
 
 function looksLikeSentinel(s: string): boolean {
-  return s.startsWith(SENTINEL_START) && s.endsWith(SENTINEL_END) && s.length >= SENTINEL_START.length + SENTINEL_END.length;
+  return (
+    s.startsWith(SENTINEL_START) && s.endsWith(SENTINEL_END) && s.length >= SENTINEL_START.length + SENTINEL_END.length
+  );
 }
 
 /**
@@ -131,8 +138,21 @@ export type HeaderParamsResult = { readonly params: readonly HeaderParam[] } | {
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** How deep `properties` nesting is searched for annotations (schemas come from peers). */
 const MAX_DEPTH = 32;
-const COMPOSITION = ["items", "prefixItems", "oneOf", "anyOf", "allOf", "not", "if", "then", "else", "$ref", "additionalProperties", "patternProperties", "dependentSchemas"];
-
+const COMPOSITION = [
+  "items",
+  "prefixItems",
+  "oneOf",
+  "anyOf",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$ref",
+  "additionalProperties",
+  "patternProperties",
+  "dependentSchemas",
+];
 
 /**
  * The `x-mcp-header` annotations of a tool's input schema, checked against
@@ -153,11 +173,15 @@ export function headerParams(inputSchema: unknown): HeaderParamsResult {
     const annotation = schema["x-mcp-header"];
     const where = path.length === 0 ? "the input schema root" : describeText(`/${path.join("/")}`);
     if (annotation !== undefined) {
-      if (!direct || path.length === 0) return fail(`x-mcp-header at ${where} is not reachable through properties alone`);
-      if (typeof annotation !== "string" || !TOKEN.test(annotation)) return fail(`x-mcp-header at ${where} is not a header token`);
+      if (!direct || path.length === 0)
+        return fail(`x-mcp-header at ${where} is not reachable through properties alone`);
+      if (typeof annotation !== "string" || !TOKEN.test(annotation))
+        return fail(`x-mcp-header at ${where} is not a header token`);
       const type = schema.type;
       if (type !== "string" && type !== "integer" && type !== "boolean") {
-        return fail(`x-mcp-header at ${where} is on a ${describe(type ?? "untyped")} property; only string, integer and boolean may be mirrored`);
+        return fail(
+          `x-mcp-header at ${where} is on a ${describe(type ?? "untyped")} property; only string, integer and boolean may be mirrored`,
+        );
       }
       const key = annotation.toLowerCase();
       if (seen.has(key)) return fail(`x-mcp-header ${describe(annotation)} is declared twice`);
@@ -172,7 +196,8 @@ export function headerParams(inputSchema: unknown): HeaderParamsResult {
       const sub = schema[k];
       if (Array.isArray(sub)) for (const s of sub) visit(s, path, false, depth + 1);
       else if (isObject(sub)) {
-        if (k === "patternProperties" || k === "dependentSchemas") for (const s of Object.values(sub)) visit(s, path, false, depth + 1);
+        if (k === "patternProperties" || k === "dependentSchemas")
+          for (const s of Object.values(sub)) visit(s, path, false, depth + 1);
         else visit(sub, path, false, depth + 1);
       }
     }

@@ -26,7 +26,9 @@ async function nodeSqlite(): Promise<Opener | undefined> {
   try {
     // A variable specifier keeps bundlers and TypeScript (whose Node 20 types lack it) out of it.
     const specifier = "node:sqlite";
-    const m = (await import(specifier)) as { DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => SqlDatabase };
+    const m = (await import(specifier)) as {
+      DatabaseSync: new (file: string, options?: { readOnly?: boolean }) => SqlDatabase;
+    };
     return (file, readonly) => (readonly ? new m.DatabaseSync(file, { readOnly: true }) : new m.DatabaseSync(file));
   } catch {
     return undefined;
@@ -36,7 +38,8 @@ async function nodeSqlite(): Promise<Opener | undefined> {
 async function betterSqlite3(): Promise<Opener | undefined> {
   try {
     const { default: Database } = await import("better-sqlite3");
-    return (file, readonly) => (readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file));
+    return (file, readonly) =>
+      readonly ? new Database(file, { readonly: true, fileMustExist: true }) : new Database(file);
   } catch (e) {
     if ((e as { code?: string }).code === "ERR_MODULE_NOT_FOUND") return undefined;
     // Installed but its native addon failed to load (wrong ABI, missing build): say so.
@@ -49,7 +52,8 @@ export async function loadDriver(driver?: SqliteDriver): Promise<{ driver: Sqlit
   if (driver !== "better-sqlite3") {
     const open = await nodeSqlite();
     if (open !== undefined) return { driver: "node:sqlite", open };
-    if (driver === "node:sqlite") throw new Error(`node:sqlite is not available in Node ${process.versions.node} (it is unflagged from 22.13)`);
+    if (driver === "node:sqlite")
+      throw new Error(`node:sqlite is not available in Node ${process.versions.node} (it is unflagged from 22.13)`);
   }
   const open = await betterSqlite3();
   if (open !== undefined) return { driver: "better-sqlite3", open };

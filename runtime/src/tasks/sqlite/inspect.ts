@@ -72,7 +72,8 @@ export function refusal(file: string, id: DatabaseIdentity): string | undefined 
   if (id.applicationId !== APPLICATION_ID && (id.applicationId !== 0 || id.schemaObjects > 0)) {
     return `${file} is an SQLite database but not an mcpgen task store (application_id ${id.applicationId}); it was left untouched`;
   }
-  if (id.applicationId === APPLICATION_ID && id.userVersion !== SCHEMA_VERSION) return `${file} has task store schema ${id.userVersion}; this runtime reads ${SCHEMA_VERSION}`;
+  if (id.applicationId === APPLICATION_ID && id.userVersion !== SCHEMA_VERSION)
+    return `${file} has task store schema ${id.userVersion}; this runtime reads ${SCHEMA_VERSION}`;
   return undefined;
 }
 

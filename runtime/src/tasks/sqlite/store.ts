@@ -5,7 +5,18 @@
  * handler ran in the dead process and cannot finish, and it is failed at once with an error that
  * says so. Finished tasks keep their results until their retention ends.
  */
-import { TERMINAL, grantTtl, newTaskId, ownerFull, storeBounds, storeFull, type TaskChange, type TaskRecord, type TaskStatus, type TaskStore } from "../store.js";
+import {
+  TERMINAL,
+  grantTtl,
+  newTaskId,
+  ownerFull,
+  storeBounds,
+  storeFull,
+  type TaskChange,
+  type TaskRecord,
+  type TaskStatus,
+  type TaskStore,
+} from "../store.js";
 import { loadDriver, type SqlDatabase, type SqlStatement, type SqlValue, type SqliteDriver } from "./driver.js";
 import { APPLICATION_ID, SCHEMA_VERSION, headerIdentity, refusal, sqlIdentity } from "./inspect.js";
 
@@ -30,7 +41,10 @@ export interface SqliteTaskStoreOptions {
 }
 
 /** The error an interrupted task carries (JSON-RPC internal error). */
-export const INTERRUPTED = { code: -32603, message: "Internal error: the server restarted while this task ran; its work was lost" } as const;
+export const INTERRUPTED = {
+  code: -32603,
+  message: "Internal error: the server restarted while this task ran; its work was lost",
+} as const;
 
 /** Opening the file failed: the message names the file and what to do. */
 export class TaskStoreError extends Error {
@@ -66,7 +80,10 @@ type Row = Record<string, unknown>;
  * writes to it: another application's database, a corrupt file or another schema is refused as
  * it was found.
  */
-export async function openSqliteTaskStore(file: string, options: SqliteTaskStoreOptions = {}): Promise<SqliteTaskStore> {
+export async function openSqliteTaskStore(
+  file: string,
+  options: SqliteTaskStoreOptions = {},
+): Promise<SqliteTaskStore> {
   let driver: Awaited<ReturnType<typeof loadDriver>>;
   try {
     driver = await loadDriver(options.driver);
@@ -85,7 +102,9 @@ export async function openSqliteTaskStore(file: string, options: SqliteTaskStore
     } catch {
       // The open error is the one to report.
     }
-    throw e instanceof TaskStoreError || e instanceof RangeError ? e : new TaskStoreError(`cannot open task database ${file}: ${explain(e as Error)}`);
+    throw e instanceof TaskStoreError || e instanceof RangeError
+      ? e
+      : new TaskStoreError(`cannot open task database ${file}: ${explain(e as Error)}`);
   }
 }
 
@@ -93,7 +112,10 @@ export async function openSqliteTaskStore(file: string, options: SqliteTaskStore
 function inspect(file: string, open: (file: string, readonly: boolean) => SqlDatabase): void {
   let id = headerIdentity(file);
   if (id === "absent") return;
-  if (id === "not sqlite") throw new TaskStoreError(`cannot open task database ${file}: it has no SQLite header: the file is not an intact SQLite database; move it away to start with an empty store (it was left untouched)`);
+  if (id === "not sqlite")
+    throw new TaskStoreError(
+      `cannot open task database ${file}: it has no SQLite header: the file is not an intact SQLite database; move it away to start with an empty store (it was left untouched)`,
+    );
   if (id === "ask sqlite") {
     const reader = open(file, true);
     try {
@@ -108,8 +130,10 @@ function inspect(file: string, open: (file: string, readonly: boolean) => SqlDat
 
 function explain(e: Error): string {
   const m = e.message;
-  if (/database is locked|SQLITE_BUSY/i.test(m)) return `${m}: another process holds it (one server process per file; several instances need a shared store such as Redis or PostgreSQL)`;
-  if (/not a database|malformed|corrupt|SQLITE_NOTADB|SQLITE_CORRUPT/i.test(m)) return `${m}: the file is not an intact SQLite database; move it away to start with an empty store`;
+  if (/database is locked|SQLITE_BUSY/i.test(m))
+    return `${m}: another process holds it (one server process per file; several instances need a shared store such as Redis or PostgreSQL)`;
+  if (/not a database|malformed|corrupt|SQLITE_NOTADB|SQLITE_CORRUPT/i.test(m))
+    return `${m}: the file is not an intact SQLite database; move it away to start with an empty store`;
   return m;
 }
 
@@ -132,7 +156,12 @@ export class SqliteTaskStore implements TaskStore {
     readonly driver: SqliteDriver,
     options: SqliteTaskStoreOptions = {},
   ) {
-    ({ maxTasks: this.maxTasks, maxTasksPerOwner: this.maxTasksPerOwner, defaultTtlMs: this.defaultTtlMs, maxTtlMs: this.maxTtlMs } = storeBounds("SqliteTaskStore", options));
+    ({
+      maxTasks: this.maxTasks,
+      maxTasksPerOwner: this.maxTasksPerOwner,
+      defaultTtlMs: this.defaultTtlMs,
+      maxTtlMs: this.maxTtlMs,
+    } = storeBounds("SqliteTaskStore", options));
     this.maxValueBytes = options.maxValueBytes ?? 1 << 20;
     this.now = options.now ?? Date.now;
     if (!(this.maxValueBytes >= 1024)) throw new RangeError("SqliteTaskStore: maxValueBytes >= 1024 is required");
@@ -144,16 +173,17 @@ export class SqliteTaskStore implements TaskStore {
     const why = refusal(file, sqlIdentity(db));
     if (why !== undefined) throw new TaskStoreError(why);
     const check = this.one("PRAGMA quick_check").quick_check;
-    if (check !== "ok") throw new TaskStoreError(`${file} is corrupt (${String(check)}); move it away to start with an empty store`);
+    if (check !== "ok")
+      throw new TaskStoreError(`${file} is corrupt (${String(check)}); move it away to start with an empty store`);
     db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL");
     db.exec("BEGIN IMMEDIATE");
     try {
       db.exec(`${SCHEMA} PRAGMA application_id = ${APPLICATION_ID}; PRAGMA user_version = ${SCHEMA_VERSION};`);
       const stamp = new Date(this.now()).toISOString();
       this.interrupted = Number(
-        this.sql(`UPDATE mcpgen_tasks SET status = 'failed', status_message = ?, error = ?, input_requests = NULL, last_updated_at = ? WHERE ${NOT_TERMINAL}`).run(
-          INTERRUPTED.message, JSON.stringify(INTERRUPTED), stamp,
-        ).changes,
+        this.sql(
+          `UPDATE mcpgen_tasks SET status = 'failed', status_message = ?, error = ?, input_requests = NULL, last_updated_at = ? WHERE ${NOT_TERMINAL}`,
+        ).run(INTERRUPTED.message, JSON.stringify(INTERRUPTED), stamp).changes,
       );
       this.sql("DELETE FROM mcpgen_tasks WHERE expires_at <= ?").run(this.now());
       this.rows = this.one("SELECT count(*) AS n FROM mcpgen_tasks").n as number;
@@ -183,7 +213,10 @@ export class SqliteTaskStore implements TaskStore {
 
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {
     // Live tasks only (the owner index makes it a range count), so no sweep is needed first.
-    const owned = this.sql("SELECT count(*) AS n FROM mcpgen_tasks WHERE owner IS ? AND expires_at > ?").get(init.owner ?? null, this.now())!.n as number;
+    const owned = this.sql("SELECT count(*) AS n FROM mcpgen_tasks WHERE owner IS ? AND expires_at > ?").get(
+      init.owner ?? null,
+      this.now(),
+    )!.n as number;
     if (owned >= this.maxTasksPerOwner) throw ownerFull(this.maxTasksPerOwner);
     if (this.size >= this.maxTasks) await this.expire();
     if (this.size >= this.maxTasks) throw storeFull(this.maxTasks);
@@ -191,9 +224,9 @@ export class SqliteTaskStore implements TaskStore {
     const ttlMs = grantTtl(init.ttlMs, this.defaultTtlMs, this.maxTtlMs);
     const stamp = new Date(now).toISOString();
     const taskId = newTaskId();
-    this.sql("INSERT INTO mcpgen_tasks (task_id, owner, status, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms) VALUES (?, ?, 'working', ?, ?, ?, ?, ?)").run(
-      taskId, init.owner ?? null, stamp, stamp, ttlMs, now + ttlMs, init.pollIntervalMs ?? null,
-    );
+    this.sql(
+      "INSERT INTO mcpgen_tasks (task_id, owner, status, created_at, last_updated_at, ttl_ms, expires_at, poll_interval_ms) VALUES (?, ?, 'working', ?, ?, ?, ?, ?)",
+    ).run(taskId, init.owner ?? null, stamp, stamp, ttlMs, now + ttlMs, init.pollIntervalMs ?? null);
     this.rows++;
     return this.read(taskId)!;
   }
@@ -209,9 +242,17 @@ export class SqliteTaskStore implements TaskStore {
     const next = { ...t, ...this.bounded(change) };
     const json = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
     // Guarded again in SQL: a terminal state written meanwhile is never overwritten.
-    this.sql(`UPDATE mcpgen_tasks SET status = ?, status_message = ?, result = ?, error = ?, input_requests = ?, last_updated_at = ? WHERE ${LIVE} AND ${NOT_TERMINAL}`).run(
-      next.status, next.statusMessage ?? null, json(next.result), json(next.error), next.status === "input_required" ? json(next.inputRequests) : null,
-      new Date(this.now()).toISOString(), taskId, this.now(),
+    this.sql(
+      `UPDATE mcpgen_tasks SET status = ?, status_message = ?, result = ?, error = ?, input_requests = ?, last_updated_at = ? WHERE ${LIVE} AND ${NOT_TERMINAL}`,
+    ).run(
+      next.status,
+      next.statusMessage ?? null,
+      json(next.result),
+      json(next.error),
+      next.status === "input_required" ? json(next.inputRequests) : null,
+      new Date(this.now()).toISOString(),
+      taskId,
+      this.now(),
     );
     return this.read(taskId);
   }
@@ -222,7 +263,11 @@ export class SqliteTaskStore implements TaskStore {
     return this.update(taskId, { status: "cancelled", statusMessage });
   }
 
-  async list(owner: string | undefined, cursor: string | undefined, limit: number): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
+  async list(
+    owner: string | undefined,
+    cursor: string | undefined,
+    limit: number,
+  ): Promise<{ tasks: TaskRecord[]; nextCursor?: string }> {
     await this.expire();
     let after = 0;
     if (cursor !== undefined) {
@@ -230,9 +275,9 @@ export class SqliteTaskStore implements TaskStore {
       if (row === undefined) throw new RangeError(`unknown cursor ${JSON.stringify(cursor)}`);
       after = row.seq as number;
     }
-    const rows = this.sql("SELECT * FROM mcpgen_tasks WHERE seq > ? AND expires_at > ? AND (owner IS NULL OR owner = ?) ORDER BY seq LIMIT ?").all(
-      after, this.now(), owner ?? null, limit + 1,
-    );
+    const rows = this.sql(
+      "SELECT * FROM mcpgen_tasks WHERE seq > ? AND expires_at > ? AND (owner IS NULL OR owner = ?) ORDER BY seq LIMIT ?",
+    ).all(after, this.now(), owner ?? null, limit + 1);
     const tasks = rows.slice(0, limit).map(record);
     return rows.length > limit ? { tasks, nextCursor: tasks[tasks.length - 1]!.taskId } : { tasks };
   }
@@ -266,7 +311,11 @@ export class SqliteTaskStore implements TaskStore {
     return this.db.prepare(sql).get() ?? {};
   }
 
-  private sql(text: string): { run(...p: SqlValue[]): { changes: number | bigint }; get(...p: SqlValue[]): Row | undefined; all(...p: SqlValue[]): Row[] } {
+  private sql(text: string): {
+    run(...p: SqlValue[]): { changes: number | bigint };
+    get(...p: SqlValue[]): Row | undefined;
+    all(...p: SqlValue[]): Row[];
+  } {
     let s = this.statements.get(text);
     if (s === undefined) this.statements.set(text, (s = this.db.prepare(text)));
     return s;

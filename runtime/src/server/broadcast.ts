@@ -1,0 +1,43 @@
+/**
+ * A change told to this process's own connections and listens: what McpServer's `notify*` and
+ * `log` send here after sharing the change with other instances (change-bus.ts), and what a change
+ * another instance raised is delivered as. Failures to reach one connection are reported, never
+ * thrown: the others are still told.
+ */
+import type { Params } from "../session/types.js";
+import type { ListenHub } from "../lifecycle/modern/listen.js";
+import type { Connection } from "./context.js";
+import type { ChangeList } from "./change-bus.js";
+
+export class LocalBroadcast {
+  constructor(
+    /** The connections broadcasts may reach now (initialized ones). */
+    private readonly ready: () => Connection[],
+    private readonly listens: ListenHub,
+    private readonly report: (e: Error) => void,
+  ) {}
+
+  /** `notifications/resources/updated` to every connection subscribed to `uri` and every listen on it; resolves to how many were told. */
+  async resourceUpdated(uri: string): Promise<number> {
+    const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
+    const [listens] = await Promise.all([
+      this.listens.resourceUpdated(uri),
+      ...targets.map((c) =>
+        c.session.notify("notifications/resources/updated", { uri }).catch((e: Error) => this.report(e)),
+      ),
+    ]);
+    return targets.length + (listens as number);
+  }
+
+  async listChanged(kind: ChangeList): Promise<void> {
+    await Promise.all([
+      this.notify(`notifications/${kind}/list_changed`, undefined, () => true),
+      this.listens.listChanged(kind),
+    ]);
+  }
+
+  async notify(method: string, params: Params | undefined, filter: (c: Connection) => boolean): Promise<void> {
+    const targets = this.ready().filter(filter);
+    await Promise.all(targets.map((c) => c.session.notify(method, params).catch((e: Error) => this.report(e))));
+  }
+}
