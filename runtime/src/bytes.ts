@@ -4,7 +4,8 @@
  * Bun and Deno as well as Node.
  */
 const UTF8_ENCODER = new TextEncoder();
-const UTF8_DECODER = new TextDecoder();
+// ignoreBOM keeps a leading BOM (as Buffer did): text is returned as its bytes say.
+const UTF8_DECODER = new TextDecoder("utf-8", { ignoreBOM: true });
 /** btoa takes at most this many characters' worth of arguments per call (spread into fromCharCode). */
 const CHUNK = 0x8000;
 

@@ -97,6 +97,13 @@ test("a body that never ends is cut off at bodyTimeoutMs with 408", async () => 
   assert.is(handler.bufferedBodyBytes, 0);
 });
 
+test("a body that starts with a byte order mark is not JSON: 400 / -32700, as on node:http (found by the fuzzer)", async () => {
+  const text = "\uFEFF" + JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: META } });
+  const res = await handler(new Request("http://127.0.0.1/mcp", { method: "POST", headers: HEADERS, body: text }));
+  const body = (await res.json()) as { error?: { code: number } };
+  assert.equal([res.status, body.error?.code], [400, -32700]);
+});
+
 test.after(async () => {
   await handler.close();
   await server.close();

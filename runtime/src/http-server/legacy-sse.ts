@@ -19,7 +19,9 @@ import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 import { unrefTimer, type HttpReply, type HttpRequestIn } from "../http-exchange.js";
 
-const UTF8 = new TextDecoder();
+// ignoreBOM keeps a leading BOM in the text, as JSON.parse must see it: a body starting with one is
+// not JSON (-32700), as it was when bodies were read with Buffer.
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();

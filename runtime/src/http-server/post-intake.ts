@@ -71,7 +71,9 @@ export function refuse(
   sendJsonRpcError(res, status, id, code, message);
 }
 
-const UTF8 = new TextDecoder();
+// ignoreBOM keeps a leading BOM in the text, as JSON.parse must see it: a body starting with one is
+// not JSON (-32700), as it was when bodies were read with Buffer.
+const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The POST `req` read and checked; undefined once it was refused (answered). */
 export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<ReadPost | undefined> {
