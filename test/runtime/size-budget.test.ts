@@ -61,10 +61,9 @@ const runtimeDir = join(root, "runtime");
  * and stdio's one write per input burst with the depth walk (1.0 KiB).
  * Raised to 340 KiB (336.8 KiB measured) with the Skills seam every server and client carries
  * (loading a manifest's skills, the extension's methods, the `.ui()` hook of tools: 2.2 KiB; the
- * skills themselves are the opt-in /skills entries) and the legacy session's record and takeover
- * (http-server/session-record.ts and its hooks in sessions, endpoint and session transport: 6.7
- * KiB, loaded by every HTTP server although only a shared session directory uses it; a lazy chunk
- * for it is the next step down).
+ * skills themselves are the opt-in /skills entries) and the legacy session's takeover hooks in
+ * sessions, endpoint and session transport (the record functions themselves, session-record.ts, are
+ * handed over by a directory that shares sessions, so only @mcpgen/runtime/redis loads them).
  */
 const RUNTIME_JS_BUDGET = 340 * 1024;
 

@@ -21,7 +21,6 @@ import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.
 import { HttpSessions } from "./sessions.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
-import { parseRecord } from "./session-record.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
@@ -193,7 +192,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     body: string | undefined,
   ): Promise<boolean> {
     if (await d.forward(sid, req, res, body)) return true;
-    if (d.takeOver === undefined || this.sessions.byId.size >= (this.options.maxSessions ?? MAX_HTTP_SESSIONS))
+    if (
+      d.takeOver === undefined ||
+      d.records === undefined ||
+      this.sessions.byId.size >= (this.options.maxSessions ?? MAX_HTTP_SESSIONS)
+    )
       return false;
     const owner = principalKey(auth);
     const claimed = await d.takeOver(sid, owner);
@@ -204,7 +207,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     const adoption = this.sessions.adoption(sid);
     if (adoption !== undefined) await adoption.catch(() => {});
     if (adoption !== undefined || this.sessions.byId.has(sid)) return false;
-    const record = parseRecord(claimed);
+    const record = d.records.parseRecord(claimed);
     if (record === undefined) {
       this.report(new Error("a legacy session's shared record is unreadable; the session is treated as gone"));
       d.closed(sid);

@@ -1,4 +1,5 @@
 import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
+import type { SessionRecords } from "./session-record.js";
 
 /**
  * Where the legacy Streamable HTTP sessions of several instances of one server are found
@@ -25,6 +26,11 @@ export interface SessionDirectory {
    * cannot be taken over (its record passed its bounds).
    */
   save?(sessionId: string, owner: string | undefined, record: string | undefined): void;
+  /**
+   * The record functions (session-record.ts `sessionRecords`), given by a directory that has
+   * `save`/`takeOver`: only servers that share sessions load them.
+   */
+  readonly records?: SessionRecords;
   /**
    * `forward` found the instance holding `sessionId` gone: claim the session for this instance,
    * only for the principal `owner` it is bound to, one claimant winning. Resolves the stored

@@ -7,7 +7,7 @@ import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
 import type { FrameError } from "../framing/frame-error.js";
-import { markRequest, unmarkAnswer } from "./session-record.js";
+import { markRequest, unmarkAnswer } from "./session-marks.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();

@@ -5,7 +5,7 @@
  */
 import { unrefTimer, type HttpReply, type HttpRequestHead } from "../http-exchange.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import { recordMessage, restoreMessages, serializeRecord, type SessionRecord } from "./session-record.js";
+import type { SessionRecord } from "./session-record.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { headerValue, sendJsonError } from "./http-util.js";
@@ -38,7 +38,7 @@ export class HttpSessions {
   readonly sharing: boolean;
 
   constructor(private readonly s: HttpSessionSettings) {
-    this.sharing = s.directory?.save !== undefined && !s.stateless;
+    this.sharing = s.directory?.save !== undefined && s.directory.records !== undefined && !s.stateless;
     if (this.sharing) this.records = new Map();
   }
 
@@ -60,7 +60,7 @@ export class HttpSessions {
               const r = records.get(sessionId);
               if (r !== undefined && r.standalone !== id) {
                 r.standalone = id;
-                s.directory!.save!(sessionId, owner, serializeRecord(r));
+                s.directory!.save!(sessionId, owner, s.directory!.records!.serializeRecord(r));
               }
             },
       sessionId,
@@ -143,8 +143,8 @@ export class HttpSessions {
       if (m.method !== "initialize" || typeof m.params !== "object" || m.params === null) return;
       r = { initialize: m.params as Record<string, unknown>, subscriptions: [], streams: t.key };
       this.records!.set(sid, r);
-    } else if (!recordMessage(r, message)) return;
-    this.s.directory!.save!(sid, t.owner, serializeRecord(r));
+    } else if (!this.s.directory!.records!.recordMessage(r, message)) return;
+    this.s.directory!.save!(sid, t.owner, this.s.directory!.records!.serializeRecord(r));
   }
 
   /**
@@ -161,7 +161,7 @@ export class HttpSessions {
     const transport = this.transport(sid, false, owner, record);
     const adopting = (async () => {
       await connect(transport);
-      transport.restore(restoreMessages(record), auth);
+      transport.restore(this.s.directory!.records!.restoreMessages(record), auth);
       // Found by its id only once rebuilt: a request meanwhile waits for it (adoption).
       this.byId.set(sid, transport);
       this.records?.set(sid, record);

@@ -14,6 +14,7 @@ import { request } from "node:http";
 import { request as requestTls } from "node:https";
 import { createHash, randomBytes } from "node:crypto";
 import type { SessionDirectory } from "../http-server/session-directory.js";
+import { sessionRecords } from "../http-server/session-record.js";
 import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
 import { script, type RedisConnection } from "./connection.js";
 
@@ -71,6 +72,7 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return {rec[2]}`);
 
 export class RedisSessionDirectory implements SessionDirectory {
+  readonly records = sessionRecords;
   readonly instanceId = randomBytes(9).toString("base64url");
   private endpoint: URL | undefined;
   private readonly local = new Set<string>();
