@@ -32,6 +32,8 @@ test("the server scenarios through the balancer score as against one process", a
   clearTimeout(timer);
   const summary = /conformance: (\d+) passed, (\d+) failed/.exec(out);
   assert.ok(summary, `no summary: ${out.slice(-2000)}`);
+  // The score through the balancer, for the record (docs/scale-out.md quotes it).
+  console.log(`three instances behind HAProxy, no stickiness: ${summary![0]}`);
   assert.is(summary![2], "0", out.slice(-4000));
   assert.ok(Number(summary![1]) >= 170, `${summary![1]} scenarios passed`);
   assert.is(code, 0, out.slice(-2000));
