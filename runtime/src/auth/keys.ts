@@ -1,5 +1,6 @@
 import type { webcrypto } from "node:crypto";
 import { OAuthFlowError } from "./errors.js";
+import { fromBase64 } from "../bytes.js";
 
 type CryptoKey = webcrypto.CryptoKey;
 
@@ -30,7 +31,7 @@ export async function importPrivateKeyPem(pem: string, alg: string): Promise<Cry
   if (!m) throw new OAuthFlowError("unsupported", "private key is not a PKCS#8 PEM (-----BEGIN PRIVATE KEY-----)");
   let der: Uint8Array;
   try {
-    der = Uint8Array.from(atob(m[1]!.replace(/\s+/g, "")), (c) => c.charCodeAt(0));
+    der = fromBase64(m[1]!.replace(/\s+/g, ""));
   } catch {
     throw new OAuthFlowError("unsupported", "private key PEM is not base64");
   }

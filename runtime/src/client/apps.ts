@@ -8,6 +8,7 @@ import { McpError } from "../errors.js";
 import { ErrorCode } from "../jsonrpc.js";
 import type { RequestOptions } from "../session/types.js";
 import type { McpClient } from "./client.js";
+import { fromBase64 } from "../bytes.js";
 
 const APP_MIME = "text/html;profile=mcp-app";
 
@@ -34,7 +35,7 @@ export async function readAppView(client: McpClient, uri: string, options?: Requ
     "text" in c && typeof c.text === "string"
       ? c.text
       : "blob" in c && typeof c.blob === "string"
-        ? new TextDecoder().decode(Uint8Array.from(atob(c.blob), (ch) => ch.charCodeAt(0)))
+        ? new TextDecoder().decode(fromBase64(c.blob))
         : "";
   const meta = c._meta?.ui;
   return {

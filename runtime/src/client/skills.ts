@@ -13,6 +13,7 @@ import { SKILLS_EXTENSION } from "../lifecycle/common/skills-methods.js";
 import type { ResourceContents } from "../mcp-types.js";
 import type { RequestOptions } from "../session/types.js";
 import type { McpClient } from "./client.js";
+import { fromBase64 } from "../bytes.js";
 
 /** One file of a skill as its entry lists it. */
 export interface SkillResource {
@@ -107,7 +108,7 @@ function checkEntry(v: unknown): Skill {
 
 function bytesOf(c: ResourceContents): Uint8Array {
   if ("text" in c && typeof c.text === "string") return new TextEncoder().encode(c.text);
-  if ("blob" in c && typeof c.blob === "string") return Uint8Array.from(atob(c.blob), (ch) => ch.charCodeAt(0));
+  if ("blob" in c && typeof c.blob === "string") return fromBase64(c.blob);
   return new Uint8Array(0);
 }
 
