@@ -53,8 +53,11 @@ export class FetchRequest implements HttpRequestIn {
   readonly method: string;
   readonly url: string;
   readonly headers: HttpHeaders;
-  readonly socket: { readonly localAddress?: string | undefined; readonly localPort?: number | undefined };
   readonly waitUntil: ((promise: Promise<unknown>) => void) | undefined;
+  /** Where it arrived, when the host says (see `socket`). */
+  readonly localAddress: string | undefined;
+  /** The absolute URL, read off the Request once (a host may make a new string per read). */
+  private readonly href: string;
   private ondata: ((chunk: Uint8Array) => void) | undefined;
   private onend: (() => void) | undefined;
   private onerror: ((error: Error) => void) | undefined;
@@ -71,18 +74,31 @@ export class FetchRequest implements HttpRequestIn {
   ) {
     this.method = request.method;
     this.waitUntil = waitUntil;
-    this.url = targetOf(request.url);
+    this.localAddress = localAddress;
+    const href = (this.href = request.url);
+    this.url = targetOf(href);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
     // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
     if (headers.host === undefined) {
-      const authority = authorityOf(request.url);
+      const authority = authorityOf(href);
       if (authority !== undefined) headers.host = authority;
     }
     this.headers = headers;
-    this.socket = { localAddress, localPort: portOf(request.url) };
+  }
+
+  /**
+   * The request is its own `socket` (no object per request): `localAddress` as given, and the
+   * port of its URL, read only when asked (an Origin header is checked against it).
+   */
+  get socket(): this {
+    return this;
+  }
+
+  get localPort(): number | undefined {
+    return portOf(this.href);
   }
 
   on(event: "data" | "end" | "close" | "error", listener: Listener): this {
