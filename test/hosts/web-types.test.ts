@@ -1,6 +1,6 @@
 // What a Cloudflare Workers, Bun or Deno project compiles has no Node type in it: the generated
 // client and server (the everything example's) with `@mcpgen/runtime/fetch`, `/http-client` and
-// `/auth/client` typecheck under `tsc --strict` with `types: []`, the ES2022 and DOM libraries, the
+// `/auth/client` (and the root, `/auth/server`, `/tasks/server`, `/skills/server`) typecheck under `tsc --strict` with `types: []`, the ES2022 and DOM libraries, the
 // runtime's declarations checked too (no skipLibCheck) and no @types/node anywhere it can look:
 // the project gets a copy of the runtime's package.json, its .d.ts files and its dependencies,
 // nothing else (a symlink into the repository would let TypeScript find @types/node there).
@@ -57,6 +57,11 @@ import {
 import { InMemoryOAuthStore, OAuthClient, type AuthorizationUserAgent } from "@mcpgen/runtime/auth/client";
 import { createEverythingClient } from "./mcp/client.js";
 import { createEverythingServer, type EverythingHandlers } from "./mcp/server.js";
+// The other entries a Worker may load are held to the same rule (/http, the node:http server, is Node's).
+export * as core from "@mcpgen/runtime";
+export * as resourceServer from "@mcpgen/runtime/auth/server";
+export * as taskServer from "@mcpgen/runtime/tasks/server";
+export * as skillsServer from "@mcpgen/runtime/skills/server";
 
 declare const handlers: EverythingHandlers;
 const options: FetchHandlerOptions = {
