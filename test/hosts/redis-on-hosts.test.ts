@@ -4,7 +4,8 @@
 // on the other, a requestState claimed through one is refused by the other, a task started on one
 // is polled to its result on the other, and Redis stopped mid-run gives errors (not a crash) until
 // it is back. node-redis stays outside the bundle and is loaded from node_modules, as a user's
-// `bun dist/bun.js` or `deno run dist/deno.js` loads it.
+// `bun dist/bun.js` or `deno run dist/deno.js` loads it. A legacy session's SSE events go to the
+// Redis event store too, and a resume while Redis is down gets 503.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { randomBytes } from "node:crypto";
@@ -247,6 +248,83 @@ for (const host of ["bun", "deno"] as const) {
     assert.match(JSON.stringify(await rpc(at(0), "tasks/get", { taskId: task.taskId })), /"taskId"/);
     // The bus's subscription came back too.
     await changeHeardAcross(at(1), at(0));
+    alive();
+  });
+
+  test("a legacy session's events go to Redis: with Redis down a resume gets 503, once it is back a resume is served", async () => {
+    const url = at(0);
+    const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const init = await fetch(url, {
+      method: "POST",
+      headers: base,
+      signal: AbortSignal.timeout(5_000),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "hosts-redis", version: "1" } },
+      }),
+    });
+    const session = init.headers.get("mcp-session-id");
+    await init.text();
+    assert.ok(session, `a session (${init.status})`);
+    const h = { ...base, "mcp-session-id": session!, "mcp-protocol-version": "2025-11-25" };
+    await (
+      await fetch(url, {
+        method: "POST",
+        headers: h,
+        signal: AbortSignal.timeout(5_000),
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+      })
+    ).text();
+    // Progress first, so the reply is an SSE stream whose events are stored.
+    const progress = (id: number): Promise<string> =>
+      fetch(url, {
+        method: "POST",
+        headers: h,
+        signal: AbortSignal.timeout(5_000),
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "test_tool_with_progress", arguments: {}, _meta: { progressToken: id } },
+        }),
+      }).then((r) => r.text());
+    const resume = async (eventId: string): Promise<number> => {
+      const ctrl = new AbortController();
+      const timer = setTimeout(() => ctrl.abort(), 5_000);
+      try {
+        const res = await fetch(url, {
+          method: "GET",
+          headers: { ...h, "last-event-id": eventId },
+          signal: ctrl.signal,
+        });
+        return res.status;
+      } finally {
+        clearTimeout(timer);
+        ctrl.abort();
+      }
+    };
+    const before = await progress(1);
+    const eventId = /^id: (.+)$/m.exec(before)?.[1];
+    assert.ok(eventId, before);
+    assert.is(await resume(eventId!), 200, "a stored event is resumed from");
+    await redis!.stop();
+    try {
+      assert.match(await progress(2), /"id":2,"result"/, "the reply arrives although it could not be stored");
+      assert.is(await resume(eventId!), 503);
+      alive();
+    } finally {
+      await redis!.start();
+    }
+    // Back: new events are stored again, so a resume from one is served (the restarted Redis kept nothing).
+    let status = 0;
+    for (let i = 0; i < 50 && status !== 200; i++) {
+      const id = /^id: (.+)$/m.exec(await progress(3 + i))?.[1];
+      if (id !== undefined) status = await resume(id);
+      if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.is(status, 200, "events are stored again");
     alive();
   });
 
