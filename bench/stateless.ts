@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { socketLoad } from "./socket-load.js";
+import { MODERN_HEADERS as HEADERS, modernCalls } from "./http-calls.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
@@ -30,13 +31,6 @@ const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-};
-const HEADERS = {
-  "content-type": "application/json",
-  accept: "application/json, text/event-stream",
-  "mcp-protocol-version": "2026-07-28",
-  "mcp-method": "tools/call",
-  "mcp-name": "add",
 };
 
 async function start(kind: string): Promise<{ child: ChildProcess; port: number }> {
@@ -93,20 +87,6 @@ function cpuMs(pid: number): number {
   }
 }
 
-const callBody = (id: number): string =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id,
-    method: "tools/call",
-    params: { name: "add", arguments: { a: id, b: 1 }, _meta: META },
-  });
-
-function checkReply(id: number, status: number, body: string): void {
-  const m = JSON.parse(body);
-  if (status !== 200 || m.result?.content?.[0]?.text !== String(id + 1))
-    throw new Error(`bad reply (${status}) ${JSON.stringify(m)}`);
-}
-
 const AGENT_CLIENT = process.env.BENCH_CLIENT === "agent";
 let nextId = 0;
 
@@ -121,18 +101,7 @@ async function measure(port: number, ms: number): Promise<number> {
 }
 
 async function measureSockets(port: number, ms: number): Promise<number> {
-  done = await socketLoad(
-    {
-      port,
-      path: "/mcp",
-      headers: HEADERS,
-      body: callBody,
-      check: checkReply,
-      concurrency: CONCURRENCY,
-    },
-    ms,
-    nextId,
-  );
+  done = await socketLoad(modernCalls(port, CONCURRENCY), ms, nextId);
   nextId += done + CONCURRENCY;
   return (done * 1000) / ms;
 }
