@@ -8,6 +8,8 @@
  *   node dist/bench/paired.js stateless|sse <kind> <A/dist/bench/servers/x.js> <B/...x.js> [bun]
  * stateless: 2026-07-28 tools/call (stateless-http.js, stateless-bun.js); sse: a 2025-11-25 session
  * answered as SSE (sse-http.js). `bun` runs the servers with the bun dev dependency's binary.
+ * `<kind A>,<kind B>` runs two kinds of one script against each other (`sse raw,mcpgen x.js x.js`:
+ * mcpgen's SSE replies against raw node:http's, at the same moments).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
@@ -38,8 +40,10 @@ function cpuMs(pid: number): number {
   return ns / 1e6;
 }
 
-async function start(script: string): Promise<{ child: ChildProcess; calls: SocketLoadOptions }> {
-  const child = spawn(bin, [script, kind!], { stdio: ["pipe", "pipe", "inherit"] });
+const [kindA, kindB = kindA] = kind.split(",") as [string, string?];
+
+async function start(script: string, kind: string): Promise<{ child: ChildProcess; calls: SocketLoadOptions }> {
+  const child = spawn(bin, [script, kind], { stdio: ["pipe", "pipe", "inherit"] });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);
     child.once("exit", (c) => reject(new Error(`${script} exited (${c})`)));
@@ -50,8 +54,8 @@ async function start(script: string): Promise<{ child: ChildProcess; calls: Sock
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const a = await start(serverA);
-const b = await start(serverB);
+const a = await start(serverA, kindA);
+const b = await start(serverB, kindB!);
 try {
   let id = 1;
   // Warm-up: both compilers settle before anything is counted.
