@@ -1,4 +1,4 @@
-// Validators of tool schemas: real ES modules importing only @mcpgen/runtime/abi/v7, typed as the
+// Validators of tool schemas: real ES modules importing only @mcpgen/runtime/abi/v8, typed as the
 // tool's generated types, agreeing with in-memory ajv, and robust to what real schemas contain.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";

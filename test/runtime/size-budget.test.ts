@@ -253,7 +253,7 @@ test("compiled runtime JavaScript stays within its budget", () => {
 
 test("a stdio server loads only part of the runtime at start", () => {
   // what a generated stdio server imports before its first message: the transport, the facades, the ABI
-  const files = closure([entry("./stdio"), entry("./facades"), entry("./abi/v7")]);
+  const files = closure([entry("./stdio"), entry("./facades"), entry("./abi/v8")]);
   const bytes = bytesOf(files);
   const lazy = [...files]
     .map((f) => relative(dist, f))
