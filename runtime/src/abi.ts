@@ -25,9 +25,9 @@ import type { ValidationIssue } from "./protocol-binding.js";
  *    tool input defaults (`toolValidators[name].defaults`, typed `<Tool>InputWithDefaults`), which
  *    a runtime of ABI 6 ignored.
  * 8: `@mcpgen/runtime/abi/v8`; the generated server of a manifest listing a legacy revision hands
- *    createMcpServer the legacy era (`legacyEra`: its sessions, the router of both eras on one
- *    connection, the HTTP+SSE transport), which the runtime no longer reaches on its own, so the
- *    bundle of a server of 2026-07-28 alone leaves that era out.
+ *    createMcpServer the legacy era (`legacyEra`: its sessions and the router of both eras on one
+ *    connection), which the runtime no longer reaches on its own, so the bundle of a server of
+ *    2026-07-28 alone leaves that era's lifecycle out.
  */
 export const ABI_VERSION = 8;
 

@@ -14,12 +14,11 @@ import { legacySession } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
 
 /**
- * The legacy era's code (2024-11-05 … 2025-11-25), which the generated server of a manifest
+ * The legacy era's server code (2024-11-05 … 2025-11-25), which the generated server of a manifest
  * listing a legacy revision hands to createMcpServer (ABI 8). Nothing else of the runtime names it,
  * so a server of 2026-07-28 alone, and its bundle, carry none of it.
  */
 export const legacyEra: ServerLegacyEra = {
   session: legacySession,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
-  sse: () => import("../http-server/legacy-sse.js"),
 };

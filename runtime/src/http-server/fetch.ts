@@ -8,7 +8,7 @@ import type { McpServer } from "../server/server.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { FetchReply, FetchRequest } from "./fetch-exchange.js";
-import type { LegacySseHandler, LegacySseOptions } from "./legacy-sse.js";
+import { createLegacySseHandler, type LegacySseOptions } from "./legacy-sse.js";
 
 export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsession" | "stateless" | "legacySse"> {
   /**
@@ -85,36 +85,6 @@ function hostOrigin(
   return out;
 }
 
-/**
- * The 2024-11-05 HTTP+SSE handler of `legacySse`, made once the server's legacy era has imported
- * it (McpServer.legacyEra: nothing of that era is imported here, so a Worker of 2026-07-28 alone
- * never carries it). Its paths are known before: a request to them waits for the import.
- */
-function lazyLegacySse(server: McpServer, options: LegacySseOptions): LegacySseHandler {
-  const era = server.legacyEra;
-  if (era === undefined)
-    throw new TypeError("createFetchHandler: legacySse serves the 2024-11-05 era, which this server does not speak");
-  const ssePath = options.ssePath ?? "/sse";
-  const messagesPath = options.messagesPath ?? "/messages";
-  let loaded: LegacySseHandler | undefined;
-  const loading = (era.sse() as Promise<typeof import("./legacy-sse.js")>).then(
-    (m) => (loaded = m.createLegacySseHandler(options)),
-  );
-  // A failed import is reported by the requests that wait for it (answered 500), not here.
-  loading.catch(() => {});
-  return {
-    get sessions() {
-      return loaded?.sessions ?? new Map();
-    },
-    get bufferedBodyBytes() {
-      return loaded?.bufferedBodyBytes ?? 0;
-    },
-    handles: (p) => (loaded === undefined ? p === ssePath || p === messagesPath : loaded.handles(p)),
-    handle: async (req, res, guard) => (loaded ?? (await loading)).handle(req, res, guard),
-    close: async () => (loaded ?? (await loading.catch(() => undefined)))?.close(),
-  };
-}
-
 /** Cloudflare Workers says so in navigator.userAgent; read when a handler is made, not at import. */
 function onWorkers(): boolean {
   const nav = (globalThis as { navigator?: { userAgent?: unknown } }).navigator;
@@ -134,7 +104,7 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
   const legacySse =
     sse === undefined || sse === false
       ? undefined
-      : lazyLegacySse(server, {
+      : createLegacySseHandler({
           ...(sse === true ? {} : sse),
           ...hostOrigin(options),
           ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
