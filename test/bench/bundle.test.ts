@@ -38,6 +38,9 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  */
 const WORKER_BUDGET = 56_000;
 
+/** The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of both eras. */
+const LEGACY_ERA_MODULES = /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js)/;
+
 test("the one-tool Worker bundles within its budget, smaller than SDK v2's and SDK v1's, with no legacy revision in it", async () => {
   const w = await measureWorkerBundles();
   for (const n of [w.modern, w.all, w.sdk1, w.sdk2]) assert.ok(n > 1000, JSON.stringify(w));
@@ -55,6 +58,11 @@ test("the one-tool Worker bundles within its budget, smaller than SDK v2's and S
     "the every-revision Worker carries the legacy revisions (what the check below looks for)",
   );
   assert.equal(legacy(w.modernInputs), [], "no legacy revision's tables or validators");
+  // Nor the legacy era's code (ABI 8): only the generated server of a manifest listing a legacy
+  // revision hands it to the runtime, and bundlers get the runtime per module (dist/esm/).
+  const legacyEra = (inputs: string[]) => inputs.filter((f) => LEGACY_ERA_MODULES.test(f));
+  assert.ok(legacyEra(w.allInputs).length >= 4, `the every-revision Worker carries the legacy era: ${legacyEra(w.allInputs)}`);
+  assert.equal(legacyEra(w.modernInputs), [], "no module of the legacy era");
 });
 
 test.run();
