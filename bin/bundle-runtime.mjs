@@ -121,10 +121,13 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (missing.length > 0)
     fail(`runtime/package.json exports["${key}"] lacks the conditions ${missing.join(", ")} (./dist/esm/${source})`);
   const keys = Object.keys(target);
-  if (keys.indexOf("default") !== keys.length - 1) fail(`runtime/package.json exports["${key}"]: "default" must come last`);
+  if (keys.indexOf("default") !== keys.length - 1)
+    fail(`runtime/package.json exports["${key}"]: "default" must come last`);
   for (const [condition, t] of hosts)
     if (t !== `./dist/esm/${source}`)
-      fail(`runtime/package.json exports["${key}"].${condition} must be "./dist/esm/${source}" (got ${JSON.stringify(t)})`);
+      fail(
+        `runtime/package.json exports["${key}"].${condition} must be "./dist/esm/${source}" (got ${JSON.stringify(t)})`,
+      );
   esmTargets.set(key, hosts);
 }
 
@@ -303,7 +306,9 @@ const { output } = await bundle.write({
 await bundle.close();
 // A build of its own: the entries Node is served from the core (./stdio, ./facades, the ABI) are
 // files of their own here, which the core's build must not make.
-const esmSources = new Set([...esmTargets.values()].flatMap((hosts) => hosts.map(([, t]) => t.slice("./dist/esm/".length))));
+const esmSources = new Set(
+  [...esmTargets.values()].flatMap((hosts) => hosts.map(([, t]) => t.slice("./dist/esm/".length))),
+);
 for (const source of Object.values(IMPORT_SOURCES)) esmSources.add(source);
 const esmBundle = await rollup({
   input: Object.fromEntries([...esmSources].map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
@@ -335,7 +340,8 @@ for (const [key, conditions] of esmTargets)
 for (const dir of ["", "chunks", "esm"]) {
   const prefix = `./dist/${dir === "" ? "" : `${dir}/`}`;
   // The per-module files import their own twin of each host's file (its source's path), not the chunk.
-  const target = (t) => (dir === "esm" ? `./${IMPORT_SOURCES[t.slice("./dist/".length)]}` : `./${t.slice(prefix.length)}`);
+  const target = (t) =>
+    dir === "esm" ? `./${IMPORT_SOURCES[t.slice("./dist/".length)]}` : `./${t.slice(prefix.length)}`;
   const imports =
     pkg.imports === undefined
       ? undefined

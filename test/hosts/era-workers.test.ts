@@ -51,7 +51,11 @@ export default { fetch: handler };
 }
 
 /** One JSON-RPC POST to the Worker; the status and the parsed JSON answer. */
-async function post(url: URL, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: any }> {
+async function post(
+  url: URL,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: any }> {
   const res = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
@@ -88,7 +92,10 @@ test("a Worker of 2026-07-28 alone has no legacy lifecycle in it and serves 2026
   const { code } = await worker("modern", ["2026-07-28"]);
   // Not minified here: the legacy era's session, policy, adapter and router are declared under
   // their own names (a digit added when names collide).
-  assert.not.ok(LEGACY_DECLARED.test(code), `the Worker of 2026-07-28 alone declares ${LEGACY_DECLARED.exec(code)?.[0]}`);
+  assert.not.ok(
+    LEGACY_DECLARED.test(code),
+    `the Worker of 2026-07-28 alone declares ${LEGACY_DECLARED.exec(code)?.[0]}`,
+  );
   const url = await serve(code, "modern");
   const client = new ClientV2({ name: "era-workers", version: "1.0.0" }, {
     versionNegotiation: { mode: { pin: "2026-07-28" } },

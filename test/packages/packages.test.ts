@@ -102,7 +102,9 @@ test("@mcpgen/runtime ships dist (bundled JS with its source maps, the per-modul
   assert.equal(
     list.filter(
       (f) =>
-        !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/|esm\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f),
+        !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/|esm\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(
+          f,
+        ),
     ),
     [],
   );

@@ -178,8 +178,11 @@ const hostImports = hostImportsOf(runtimeDir, (pkg as { imports?: Record<string,
 const esmDir = join(runtimeDir, "dist", "esm");
 const esmHostImports = hostImportsOf(
   esmDir,
-  (JSON.parse(readFileSync(join(esmDir, "package.json"), "utf8")) as { imports?: Record<string, Record<string, string>> })
-    .imports,
+  (
+    JSON.parse(readFileSync(join(esmDir, "package.json"), "utf8")) as {
+      imports?: Record<string, Record<string, string>>;
+    }
+  ).imports,
 );
 /** Every host-condition target of the exports (dist/esm/), which only bundlers and Bun and Deno load. */
 const esmEntries = Object.values(pkg.exports).flatMap((t) =>

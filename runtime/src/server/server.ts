@@ -252,7 +252,14 @@ export class McpServer {
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
-    const session = this.legacyEra!.session(this.core, transport, () => conn, options.stateless, runningBytes, this.options);
+    const session = this.legacyEra!.session(
+      this.core,
+      transport,
+      () => conn,
+      options.stateless,
+      runningBytes,
+      this.options,
+    );
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
     const ownOwner =
       stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined
