@@ -38,7 +38,7 @@ test("validators: ES modules that accept and reject tool arguments and results",
   );
   for (const f of files.filter((f) => f.path.endsWith(".ajv.ts"))) {
     assert.not.match(f.contents, /require\(/);
-    assert.match(f.contents, /from "@mcpgen\/runtime\/abi\/v7"/);
+    assert.match(f.contents, /from "@mcpgen\/runtime\/abi\/v8"/);
   }
   const dir = tempDir("manifest-validators-");
   try {
