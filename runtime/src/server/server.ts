@@ -24,7 +24,7 @@ import { ServerCore, servedBindings } from "./core.js";
 import type { Change } from "./change-bus.js";
 import { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
-import type { ServerLegacyEra } from "./legacy-era.js";
+import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
 import type {
   ConnectOptions,
   McpDefinition,
@@ -71,11 +71,7 @@ export class McpServer {
     readonly legacyEra?: ServerLegacyEra,
   ) {
     const { legacy, modern, served } = servedBindings(definition, options);
-    if (legacy.length > 0 && legacyEra === undefined) {
-      throw new TypeError(
-        `createMcpServer: the server speaks legacy revisions (${legacy.map((b) => b.revision).join(", ")}) but was given no legacy era: regenerate the server with this runtime's mcpgen, or pass \`legacyEra\` of @mcpgen/runtime/abi/v8`,
-      );
-    }
+    if (legacy.length > 0 && legacyEra === undefined) throw noLegacyEra(legacy);
     this.supportedVersions = served;
     this.core = new ServerCore(
       definition,
@@ -252,14 +248,8 @@ export class McpServer {
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
-    const session = this.legacyEra!.session(
-      this.core,
-      transport,
-      () => conn,
-      options.stateless,
-      runningBytes,
-      this.options,
-    );
+    const legacySession = this.legacyEra!.session;
+    const session = legacySession(this.core, transport, () => conn, options.stateless, runningBytes, this.options);
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
     const ownOwner =
       stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined
