@@ -23,7 +23,7 @@ try {
   const warm = Number(warmArg);
   // Phases end by count, not time: every build does the same work.
   const noDeadline = 24 * 3600 * 1000;
-  for (let n = 0; n < warm; ) n += (await runPhase(h, inFlight, noDeadline, warm - n)).calls;
+  for (let n = 0; n < warm;) n += (await runPhase(h, inFlight, noDeadline, warm - n)).calls;
   const r = await runPhase(h, inFlight, noDeadline, Number(callsArg));
   console.log(
     JSON.stringify({
