@@ -92,6 +92,27 @@ export const generatedFiles: readonly FileRow[] = [
   },
   {
     output: "protocol",
+    path: "server-side/table.ts",
+    template: "protocol/server-table.ts",
+    view: "emit/protocol/validators.js#serverTableView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "server-side/params/*.ts",
+    template: "protocol/server-validator.ts",
+    view: "emit/protocol/validators.js#serverValidatorView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "server-side/results/*.ts",
+    template: "protocol/server-validator.ts",
+    view: "emit/protocol/validators.js#serverValidatorView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
     path: "table.ts",
     template: "protocol/table.ts",
     view: "emit/protocol/methods.js#methodsView",

@@ -24,6 +24,8 @@ import {
   loadersView,
   prepareValidators,
   roleLoadersView,
+  serverTableView,
+  serverValidatorView,
   validatorsView,
 } from "../../generator/emit/protocol/validators.js";
 import { methodsEntryView, methodsView } from "../../generator/emit/protocol/methods.js";
@@ -39,6 +41,7 @@ import { emitWireTypes, RUNTIME_WIRE, wireView } from "../../generator/emit/wire
 import { newestRevision } from "../../generator/render/runtime-wire.js";
 import { buildModel } from "../../generator/model/index.js";
 import { loadSchema } from "../../generator/load/index.js";
+import { SERVER_SIDE_TABLE, serverSideFile } from "../../generator/emit/runtime-imports.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import type { ServerModel } from "../../generator/model/server-ir.js";
@@ -155,6 +158,17 @@ test("a revision's output: templated files are their template with the named vie
       "loaders.ts": () => loadersView(prepared, layout),
       "server-side.ts": () => roleLoadersView(prepared, layout, "server"),
       "client-side.ts": () => roleLoadersView(prepared, layout, "client"),
+      [`${SERVER_SIDE_TABLE}.ts`]: () => serverTableView(),
+      ...Object.fromEntries(
+        files
+          .map((f) => /^server-side\/(params|results)\/(.+)\.ts$/.exec(f.path))
+          .filter((m) => m !== null)
+          .map((m) => {
+            const what = m[1] as "params" | "results";
+            const method = model.methods.find((d) => serverSideFile(what, d.method) === `server-side/${what}/${m[2]}`)!;
+            return [m[0], () => serverValidatorView(prepared, layout, what, method.method)];
+          }),
+      ),
       "table.ts": () => methodsView(model),
       "methods.ts": () => methodsEntryView(model),
       "binding.ts": () => bindingView(model),
