@@ -10,8 +10,12 @@
 import { renderTemplate, type ViewModel } from "../templates.js";
 import type { EmittedFile } from "../model/ir.js";
 
-/** `protocol`: one revision's bindings (`generated/<rev>/`); `manifest`: a manifest's output folder; `runtime-wire`: `runtime/src/wire/`. */
-export type Output = "protocol" | "manifest" | "runtime-wire";
+/**
+ * `protocol`: one revision's bindings (`generated/<rev>/`); `shared`: the validator modules several
+ * bundled revisions use (`generated/shared/`); `manifest`: a manifest's output folder;
+ * `runtime-wire`: `runtime/src/wire/`.
+ */
+export type Output = "protocol" | "shared" | "manifest" | "runtime-wire";
 
 /**
  * Who lays a file out. Prettier (the print stage, fixed options, width 120) unless the file grows
@@ -60,6 +64,13 @@ export const generatedFiles: readonly FileRow[] = [
     path: "validators/*.ts",
     kind: "machine code",
     emitter: "emit/protocol/validators.js#emitValidators",
+    layout: "prettier",
+  },
+  {
+    output: "shared",
+    path: "validators/*.ts",
+    kind: "machine code",
+    emitter: "emit/protocol/validators.js#validatorSharing",
     layout: "prettier",
   },
   {

@@ -48,6 +48,7 @@ import type { ServerModel } from "../../generator/model/server-ir.js";
 import { skillsView } from "../../generator/emit/manifest/skills.js";
 import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { repoRoot, revisions } from "../helpers.js";
+import { SHARED_FOLDER } from "../../generator/paths.js";
 
 const generatorDir = join(repoRoot, "dist", "generator");
 
@@ -107,6 +108,7 @@ test("checked-in outputs: every file matches exactly one row", () => {
   for (const revision of revisions) {
     for (const f of filesUnder(join(repoRoot, "generated", revision))) rowFor("protocol", f, `generated/${revision}`);
   }
+  for (const f of filesUnder(join(repoRoot, "generated", SHARED_FOLDER))) rowFor("shared", f, "generated/shared");
   for (const dir of [
     "examples/weather/src/mcp",
     "examples/everything/src/mcp",

@@ -24,6 +24,7 @@ import { STANDALONE_NAMES, standaloneCode } from "../ajv-code.js";
 import { renderFile } from "../files.js";
 import { runtimeImports, SERVER_SIDE_TABLE, serverSideFile } from "../runtime-imports.js";
 import { shareStandalone, type SharedRevision } from "./validators/share.js";
+import { SHARED_FOLDER } from "../../paths.js";
 import { splitStandalone, type SplitModule } from "./validators/split.js";
 import {
   DEF_ID_PREFIX,
@@ -394,13 +395,20 @@ export interface ValidatorSharing {
   readonly revisions: readonly string[];
   /** Each revision's modules and layout, computed on first use. */
   shared(): Promise<Map<string, { prepared: PreparedValidators; shared: SharedRevision }>>;
+  /** The modules several revisions use, the files of the shared folder (`validators/<name>.ts` in it). */
+  sharedFiles(): Promise<EmittedFile[]>;
 }
 
 /** A sharing of `revisions` (oldest first), whose models `models` builds when first needed. */
 export function validatorSharing(revisions: readonly string[], models: () => ProtocolModel[]): ValidatorSharing {
   let done: Promise<Map<string, { prepared: PreparedValidators; shared: SharedRevision }>> | undefined;
+  let folder: SharedRevision | undefined;
   return {
     revisions,
+    async sharedFiles() {
+      await this.shared();
+      return folder!.modules.map((m) => ({ path: `${AJV_DIR}/${m.name}.ts`, contents: `${AJV_BANNER}${m.contents}` }));
+    },
     shared() {
       done ??= (async () => {
         const prepared = models().map(prepareValidators);
@@ -412,6 +420,7 @@ export function validatorSharing(revisions: readonly string[], models: () => Pro
             entries: [...v.entries].map(([module, exportName]) => ({ module, exportName })),
           })),
         });
+        folder = shared.get(SHARED_FOLDER)!;
         return new Map(prepared.map((v) => [v.model.revision, { prepared: v, shared: shared.get(v.model.revision)! }]));
       })();
       return done;
