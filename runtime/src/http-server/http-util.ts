@@ -132,6 +132,21 @@ export function readBody(
 }
 
 /**
+ * The whole body when the host has it buffered already (node, for a body that came in the packets
+ * of its headers, once the turn that parsed them is over): its declared length, within `limit` and
+ * what `buffered` may take, taken at once without listeners, a promise or a timer. Undefined
+ * otherwise (nothing consumed): readBody then reads it as it comes, and refuses it as before.
+ */
+export function wholeBody(req: HttpRequestIn, limit: number, buffered?: BufferedBodies): Uint8Array | undefined {
+  const have = req.readableLength;
+  if (have === undefined || have === 0 || req.read === undefined) return undefined;
+  const declared = headerValue(req, "content-length");
+  if (declared === undefined || Number(declared) !== have || have > limit) return undefined;
+  if (buffered !== undefined && buffered.used + have > buffered.max) return undefined;
+  return req.read() ?? undefined;
+}
+
+/**
  * Body timers armed once the I/O turn their reads began in is over, by one callback for all of
  * them: a small body has arrived with its headers and its read has ended by then, so it never
  * costs a timer (node's setTimeout and clearTimeout per POST were ~2 µs of its CPU).

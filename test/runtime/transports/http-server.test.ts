@@ -433,7 +433,11 @@ test("DNS rebinding: a Host allowed once is judged again under other options and
     assert.is((await post(b, init(), { host: "one.example" })).status, 421, "allowed on a, not on b");
     assert.is((await post(a, init(), { host: "two.example" })).status, 421, "allowed on b, not on a");
     assert.is((await post(b, init(), { host: "two.example" })).status, 200);
-    assert.is((await post(a, init(), { host: "one.example:80@evil.example" })).status, 400, "malformed after an allowed one");
+    assert.is(
+      (await post(a, init(), { host: "one.example:80@evil.example" })).status,
+      400,
+      "malformed after an allowed one",
+    );
   }
 });
 
