@@ -40,8 +40,13 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  */
 const WORKER_BUDGET = 50_000;
 
-/** The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of both eras. */
-const LEGACY_ERA_MODULES = /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js)/;
+/**
+ * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
+ * both eras, and its side of HTTP (the session table, the event store, the 2024-11-05 HTTP+SSE
+ * transport), which the fetch handler takes from the legacy era.
+ */
+const LEGACY_ERA_MODULES =
+  /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js|http-server\/(sessions|event-store|legacy-sse|legacy-http)\.js)/;
 
 test("the one-tool Worker bundles within its budget, smaller than SDK v2's and SDK v1's, with no legacy revision in it", async () => {
   const w = await measureWorkerBundles();
@@ -74,6 +79,13 @@ test("the one-tool Worker bundles within its budget, smaller than SDK v2's and S
   assert.ok(
     legacyEra(w.allInputs).length >= 4,
     `the every-revision Worker carries the legacy era: ${legacyEra(w.allInputs)}`,
+  );
+  // Its HTTP side too (the every-revision Worker serves legacy sessions where asked).
+  const http = /http-server\/(sessions|event-store|legacy-sse)\.js/;
+  assert.is(
+    legacyEra(w.allInputs).filter((f) => http.test(f)).length,
+    3,
+    `the every-revision Worker carries the legacy sessions, event store and HTTP+SSE: ${legacyEra(w.allInputs)}`,
   );
   assert.equal(legacyEra(w.modernInputs), [], "no module of the legacy era");
 });
