@@ -37,9 +37,10 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * Skills seam, the legacy session record and waitUntil for task runs merged: 56 kB. 49.4 kB (1/2.2)
  * once the legacy era reached the runtime only from a generated server listing a legacy revision
  * (ABI 8) and bundlers got the runtime per module (dist/esm/): 50 kB. 47.6 kB (1/2.3) once the
- * legacy era's side of HTTP (sessions, event store, HTTP+SSE) came only with the legacy era: 48 kB.
+ * legacy era's side of HTTP (sessions, event store, HTTP+SSE) came only with the legacy era, 46.8
+ * kB with the generated servers' per-method validators: 47 kB.
  */
-const WORKER_BUDGET = 48_000;
+const WORKER_BUDGET = 47_000;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
@@ -57,7 +58,7 @@ test("the one-tool Worker bundles within its budget, smaller than SDK v2's and S
   // Half of SDK v1 until 2026-11-27 (51.5 kB); the merges of that day (the Skills seam, the legacy
   // session takeover hooks, waitUntil) took it to 1/1.99 (54.9 kB of 109.0 kB), ABI 8 and the
   // per-module runtime to 1/2.2 (49.4 kB), the legacy era's HTTP side leaving it to 1/2.3 (47.6
-  // kB). The issue's 1/4 is open; the budget above is the ceiling meanwhile.
+  // kB; 46.8 kB with per-method validators). The issue's 1/4 is open; the budget above is the ceiling meanwhile.
   assert.ok(w.modern < w.sdk1, `mcpgen ${w.modern} against SDK v1 ${w.sdk1}`);
   assert.ok(w.modern < w.all, "a server of 2026-07-28 alone drops the legacy revisions from its Worker");
   // A definition several revisions validate is one module in the folder of the first revision
