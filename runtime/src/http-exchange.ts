@@ -30,6 +30,9 @@ export interface HttpRequestIn extends HttpRequestHead {
    * run): a Worker's `ctx.waitUntil`. Hosts whose process outlives a response have none.
    */
   readonly waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
+  /** Bytes of the body buffered and not read yet, and a read of all of them (node's IncomingMessage): see wholeBody. */
+  readonly readableLength?: number;
+  read?(): Uint8Array | null;
   on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
   on(event: "end" | "close", listener: () => void): unknown;
   on(event: "error", listener: (error: Error) => void): unknown;

@@ -68,8 +68,11 @@ const runtimeDir = join(root, "runtime");
  * Raised to 342 KiB (340.7 KiB measured) when the legacy era's side of HTTP became a module the
  * era carries for bundlers (http-server/legacy-http.ts), beside the stateless table an endpoint
  * without it uses and Node's `#legacy-http` files: the Node build ships both ways (1.1 KiB).
+ * Raised to 343 KiB (342.9 KiB measured) with the per-POST cuts of issue #26's SSE target: a body
+ * node has buffered read whole, body timers armed once per turn, the last allowed Host remembered
+ * (0.9 KiB over the node and ESM builds; about 10% of a stateful SSE call's server CPU).
  */
-const RUNTIME_JS_BUDGET = 342 * 1024;
+const RUNTIME_JS_BUDGET = 343 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

@@ -273,7 +273,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     const post = await readPost(req, res, this);
     if (post === undefined) return;
     // Admitted before routing: whether the session header names a session depends on who asks.
-    const auth = await this.admit(req, res, post.list);
+    // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
+    const auth = this.options.auth === undefined ? undefined : await this.admit(req, res, post.list);
     if (auth === false) return;
     const live = headerValue(req, "mcp-session-id");
     const session = this.sessions.owned(live, auth);

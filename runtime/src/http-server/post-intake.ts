@@ -16,6 +16,7 @@ import {
   readBody,
   sendJsonError,
   sendJsonRpcError,
+  wholeBody,
 } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
@@ -70,6 +71,8 @@ export function refuse(
   report(new Error(`POST refused (${status}): ${message}`));
   sendJsonRpcError(res, status, id, code, message);
 }
+
+const AFTER_PARSE: Promise<void> = Promise.resolve();
 
 // ignoreBOM keeps a leading BOM in the text, as JSON.parse must see it: a body starting with one is
 // not JSON (-32700), as it was when bodies were read with Buffer.
@@ -128,6 +131,10 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
 async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<Uint8Array | undefined> {
   // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
   const sid = headerValue(req, "mcp-session-id");
+  // node parses a body that came with its headers once the turn that emitted the request is over.
+  await AFTER_PARSE;
+  const whole = wholeBody(req, intake.maxBody, intake.buffered);
+  if (whole !== undefined) return whole;
   try {
     return await readBody(
       req,

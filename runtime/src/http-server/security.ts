@@ -41,6 +41,14 @@ function parseHost(header: string): { hostname: string; port: string | undefined
 }
 
 /**
+ * The Host header last allowed, and the options and host list it was allowed under: a client sends
+ * the same Host on every request, so the parse and the list walk run once per Host, not per request.
+ */
+let allowedHost: string | undefined;
+let allowedUnder: HostOriginOptions | undefined;
+let allowedIn: readonly string[] | undefined;
+
+/**
  * DNS-rebinding checks. A bad Host gets 421 Misdirected Request (the request was not meant for
  * this server); a present but unlisted Origin gets 403 Forbidden (2025-11-25 §Security).
  */
@@ -51,11 +59,16 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   const host = req.headers.host;
   if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
   const hosts = o.allowedHosts ?? LOOPBACK_HOSTS;
-  const parsed = parseHost(host);
-  if (parsed === undefined) return { status: 400, message: "Malformed Host header" };
-  const h = parsed.port === undefined ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
-  if (!hosts.some((allowed) => allowed.toLowerCase() === h || allowed.toLowerCase() === parsed.hostname)) {
-    return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
+  if (host !== allowedHost || o !== allowedUnder || hosts !== allowedIn) {
+    const parsed = parseHost(host);
+    if (parsed === undefined) return { status: 400, message: "Malformed Host header" };
+    const h = parsed.port === undefined ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
+    if (!hosts.some((allowed) => allowed.toLowerCase() === h || allowed.toLowerCase() === parsed.hostname)) {
+      return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
+    }
+    allowedHost = host;
+    allowedUnder = o;
+    allowedIn = hosts;
   }
   const sent = req.headers.origin;
   if (sent !== undefined) {

@@ -425,6 +425,22 @@ test("DNS rebinding: bad Host is 421, bad Origin is 403, loopback names pass", a
   assert.is((await post(custom, init(), { host: `127.0.0.1:${custom.port}` })).status, 421);
 });
 
+test("DNS rebinding: a Host allowed once is judged again under other options and after another Host", async () => {
+  const { url: a } = await start({ allowedHosts: ["one.example"] });
+  const { url: b } = await start({ allowedHosts: ["two.example"] });
+  for (let round = 0; round < 2; round++) {
+    assert.is((await post(a, init(), { host: "one.example" })).status, 200);
+    assert.is((await post(b, init(), { host: "one.example" })).status, 421, "allowed on a, not on b");
+    assert.is((await post(a, init(), { host: "two.example" })).status, 421, "allowed on b, not on a");
+    assert.is((await post(b, init(), { host: "two.example" })).status, 200);
+    assert.is(
+      (await post(a, init(), { host: "one.example:80@evil.example" })).status,
+      400,
+      "malformed after an allowed one",
+    );
+  }
+});
+
 test("stateless mode: no session id, a transport per POST closed after the reply, GET/DELETE 405", async () => {
   const { url, log } = await start({ stateless: true });
   const r = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" }));
