@@ -7,7 +7,8 @@
  *   node dist/bench/startup-probe.js
  * Backs the start/RSS analysis of `npm run bench` (e.g. which imports pull in what).
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once as onceEvent } from "node:events";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
 import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -122,26 +123,31 @@ SERVERS.push(["mcpgen, server/discover", mcpgen, discover]);
 
 /**
  * One server start in a fresh process. The server is a file beside this one (written for the run,
- * removed after), not `-e` code: Node's loader costs an evaluated entry more than a file.
+ * removed after), not `-e` code: Node's loader costs an evaluated entry more than a file. Its
+ * stdin stays open until the answer, as a client's does (the end of the input would be handled
+ * while the first request loads what it needs).
  */
-function phases(code: string, request: object): [string, number][] {
+async function phases(code: string, request: object): Promise<[string, number][]> {
   const file = fileURLToPath(new URL(`./.startup-probe-${process.pid}.mjs`, import.meta.url));
   writeFileSync(file, marks + code);
-  let run;
+  let out = "";
   try {
-    // The marks go to stderr: stdout carries the answer.
-    run = spawnSync(process.execPath, [file], {
-      cwd: root,
-      encoding: "utf8",
-      input: JSON.stringify(request) + "\n",
-      stdio: ["pipe", "ignore", "pipe"],
-      timeout: 20_000,
-    });
+    const child = spawn(process.execPath, [file], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => (out += c));
+    const exited = onceEvent(child, "exit");
+    child.stdin.write(JSON.stringify(request) + "\n");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    // The first byte of the answer; then the input ends and the server exits.
+    await Promise.race([onceEvent(child.stdout, "data"), exited]);
+    child.stdin.end();
+    child.stdout.resume();
+    const [status] = (await exited) as [number | null];
+    clearTimeout(timer);
+    if (status !== 0) throw new Error(`the server exited with ${status}: ${out}`);
   } finally {
     rmSync(file, { force: true });
   }
-  const out = run.stderr;
-  if (run.status !== 0) throw new Error(`the server exited with ${run.status}: ${out}`);
   const line = out.split("\n").find((l) => l.startsWith("PHASES"));
   if (line === undefined) throw new Error(`no answer: ${out}`);
   const m = JSON.parse(line.slice("PHASES".length)) as [string, number][];
@@ -154,7 +160,7 @@ const samples = new Map<string, [string, number][][]>();
 for (let i = 0; i < RUNS; i++)
   for (let k = 0; k < SERVERS.length; k++) {
     const [label, code, request] = SERVERS[(i + k) % SERVERS.length]!;
-    samples.set(label, [...(samples.get(label) ?? []), phases(code, request)]);
+    samples.set(label, [...(samples.get(label) ?? []), await phases(code, request)]);
   }
 console.log(`\nstdio server to its first answer: CPU ms per phase (medians of ${RUNS}), total after bootstrap`);
 for (const [label] of SERVERS) {
