@@ -8,7 +8,7 @@ type PhaseMedians = Record<
 
 export interface Summary {
   when: string;
-  machine: { node: string; cpus: number; cpu: string; loadavg: number[] };
+  machine: { node: string; cpus: number; cpu: string; loadavg: number[]; bootstrapEnv?: string[] };
   settings: { rounds: number; phaseMs: number; spawns: number; inFlight: Record<TransportKind, number> };
   impls: ImplName[];
   transports: TransportKind[];
@@ -212,6 +212,11 @@ export function printReport(s: Summary): void {
     );
     const n = Object.values(s.startup).map((r) => r?.samples ?? 0);
     out.push(`${Math.min(...n)} spawns per implementation`);
+    // A slower bootstrap of every process dilutes the ratios (NODE_EXTRA_CA_CERTS: about 38 ms of CPU here).
+    if ((s.machine.bootstrapEnv ?? []).length > 0)
+      out.push(
+        `set for every process, which slows Node's bootstrap alike and so brings the start ratios closer to 1: ${s.machine.bootstrapEnv!.join(", ")}`,
+      );
   }
 
   out.push("");

@@ -122,7 +122,14 @@ function medianPhase(list: PhaseResult[]): Record<(typeof phaseKeys)[number], nu
 
 const summary: Summary = {
   when: new Date().toISOString(),
-  machine: { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "?", loadavg: os.loadavg() },
+  machine: {
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? "?",
+    loadavg: os.loadavg(),
+    // Every child's bootstrap reads these (bench/README.md: the CA bundle alone costs a process tens of ms).
+    bootstrapEnv: ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"].filter((k) => (env[k] ?? "") !== ""),
+  },
   settings: { rounds: ROUNDS, phaseMs: PHASE_MS, spawns: SPAWNS, inFlight: IN_FLIGHT },
   impls,
   transports,
