@@ -6,7 +6,7 @@
  * bounded in time, and stopped by the caller in `finally`.
  */
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../helpers.js";
 import { background, run, type Background, type RunResult } from "../conformance/procs.js";
@@ -42,7 +42,11 @@ export interface HostBundle {
  * of Node may reach it: a `node:` import fails the build (esbuild cannot resolve one for the
  * browser platform) and a free Node global is reported by name.
  */
-export async function bundleFor(host: Host, source: string, o: { minify?: boolean } = {}): Promise<HostBundle> {
+export async function bundleFor(
+  host: Host,
+  source: string,
+  o: { minify?: boolean; external?: readonly string[] } = {},
+): Promise<HostBundle> {
   const marker = (g: string): string => `__mcpgen_node_global_${g}__`;
   const r = await build({
     stdin: { contents: source, resolveDir: repoRoot, sourcefile: `${host}-entry.js` },
@@ -52,7 +56,7 @@ export async function bundleFor(host: Host, source: string, o: { minify?: boolea
     platform: host === "workerd" ? "browser" : "neutral",
     conditions: CONDITIONS[host],
     mainFields: ["module", "main"],
-    external: host === "workerd" ? [] : ["node:*"],
+    external: [...(host === "workerd" ? [] : ["node:*"]), ...(o.external ?? [])],
     define: host === "workerd" ? Object.fromEntries(NODE_GLOBALS.map((g) => [g, marker(g)])) : {},
     minify: o.minify ?? false,
     metafile: true,
@@ -112,6 +116,16 @@ export async function serveWorker(code: string, persistDir: string, timeoutMs = 
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * Makes `dir` a place a Bun or Deno bundle with external npm packages runs from, as a user's
+ * project is: a package.json (Deno reads node_modules only where one is) and the repository's
+ * node_modules.
+ */
+export function npmProjectDir(dir: string): void {
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module", private: true }) + "\n");
+  symlinkSync(join(repoRoot, "node_modules"), join(dir, "node_modules"), "dir");
 }
 
 /** The command line that runs `file` on a host with a process (Deno: network to 127.0.0.1 only, nothing fetched). */

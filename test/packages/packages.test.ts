@@ -209,8 +209,10 @@ test("engines: every production dependency, transitively, supports every Node.js
     const pkg = readPkg(dir);
     const claim = pkg.engines?.node;
     assert.ok(claim, `${pkg.name} declares engines.node`);
-    // the lowest version claimed, and the first release of each later LTS line
-    const lines = [semver.minVersion(claim!)!.version, "22.0.0", "24.0.0"].filter((v) => semver.satisfies(v, claim!));
+    // the lowest version claimed, and the lowest claimed release of each later LTS line
+    const lines = [semver.minVersion(claim!)!.version, lowestOfLine(claim!, 22), lowestOfLine(claim!, 24)].filter(
+      (v): v is string => v !== undefined,
+    );
     const seen = new Set<string>();
     const problems: string[] = [];
     const walk = (from: string, deps: Record<string, string> | undefined, path: string) => {
@@ -232,6 +234,33 @@ test("engines: every production dependency, transitively, supports every Node.js
     assert.equal(problems, []);
     assert.ok(seen.size >= Object.keys(pkg.dependencies ?? {}).length);
   }
+});
+
+/** The lowest `major.minor.0` that `claim` admits, if any (minors up to 40). */
+function lowestOfLine(claim: string, major: number): string | undefined {
+  for (let minor = 0; minor <= 40; minor++)
+    if (semver.satisfies(`${major}.${minor}.0`, claim)) return `${major}.${minor}.0`;
+  return undefined;
+}
+
+/**
+ * The Node.js releases with process.getBuiltinModule, through which the runtime loads node:http,
+ * node:https, node:stream and node:child_process (runtime/src/node-builtin.ts): added in 22.3.0
+ * and backported to 20.16.0; not in 21.
+ */
+const HAS_GET_BUILTIN_MODULE = "^20.16.0 || >=22.3.0";
+
+test("engines: both packages claim the same Node.js versions, each of them with process.getBuiltinModule", () => {
+  const claims = packages.map((dir) => readPkg(dir).engines?.node ?? "");
+  assert.is(claims[0], claims[1], "mcpgen and @mcpgen/runtime claim the same Node.js versions");
+  for (const claim of claims) {
+    assert.ok(semver.subset(claim, HAS_GET_BUILTIN_MODULE), `${claim} admits a Node.js without getBuiltinModule`);
+    for (const without of ["20.0.0", "20.15.1", "21.7.3", "22.2.0"]) assert.not.ok(semver.satisfies(without, claim));
+    for (const supported of ["20.16.0", "22.3.0", "24.0.0"])
+      assert.ok(semver.satisfies(supported, claim), `${claim} leaves out ${supported}`);
+  }
+  const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+  assert.match(readme, "(Node.js 20.16 or newer, 22.3 or newer on the 22 line)", "the README's quick start says so");
 });
 
 const REPOSITORY = "https://github.com/mcpgen/mcpgen";

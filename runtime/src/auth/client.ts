@@ -11,7 +11,6 @@
  * registration requests and responses, DPoP proofs and nonces, RFC 9207 `iss` checks) are
  * oauth4webapi's.
  */
-import type { webcrypto } from "node:crypto";
 import * as oauth from "oauth4webapi";
 import { parseBearerChallenge, parseSchemeChallenge } from "./challenge.js";
 import type { DPoPKey, DPoPOptions } from "./dpop-client.js";
@@ -36,7 +35,7 @@ export interface PreRegisteredClient {
   client_id: string;
   client_secret?: string;
   /** For `private_key_jwt`: a PKCS#8 PEM or a signing CryptoKey. */
-  private_key?: string | webcrypto.CryptoKey;
+  private_key?: string | oauth.CryptoKey;
   /** JWS algorithm of `private_key` (default ES256). */
   signing_algorithm?: string;
   /** Default: chosen from the key/secret and what the server supports. */

@@ -5,11 +5,9 @@
  * oauth4webapi's protected-resource request, whose headers the HTTP transport then sends). Loaded
  * only by clients configured for DPoP.
  */
-import type { webcrypto } from "node:crypto";
 import * as oauth from "oauth4webapi";
+import type { CryptoKeyPair } from "oauth4webapi";
 import { OAuthFlowError } from "./errors.js";
-
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 export interface DPoPOptions {
   /**
@@ -58,7 +56,7 @@ export class DPoPKey {
       const nonce = this.resourceNonces.get(new URL(payload.htu).origin);
       if (nonce !== undefined) payload.nonce = nonce;
     };
-    this.handle = oauth.DPoP({}, keyPair as CryptoKeyPair & Parameters<typeof oauth.DPoP>[1], {
+    this.handle = oauth.DPoP({}, keyPair, {
       [oauth.modifyAssertion]: modify,
     });
   }
@@ -68,7 +66,7 @@ export class DPoPKey {
     const alg = pickDPoPAlgorithm(o.algorithm, offered);
     let pair: CryptoKeyPair;
     try {
-      pair = (await oauth.generateKeyPair(alg)) as unknown as CryptoKeyPair;
+      pair = await oauth.generateKeyPair(alg);
     } catch (e) {
       throw new OAuthFlowError("unsupported", `cannot generate a DPoP key for ${alg}: ${(e as Error).message}`);
     }

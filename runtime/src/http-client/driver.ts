@@ -48,12 +48,24 @@ export interface HttpDriver<Answer = any, Sent = any> {
   destroy(): void;
 }
 
+/**
+ * A node:http or node:https `Agent`: the keep-alive pool the Node driver sends through (other hosts
+ * ignore it). Named by members every Agent has rather than as `http.Agent`, so that the
+ * transports' declarations need no @types/node: a Worker, Bun or Deno project compiles them without
+ * it, and a Node program passes its `new http.Agent(...)` as before.
+ */
+export interface NodeHttpAgent {
+  maxSockets: number;
+  maxFreeSockets: number;
+  destroy(): void;
+}
+
 /** What the transports hand a driver factory. */
 export interface HttpDriverOptions {
   url: URL;
   auth?: HttpAuthorizer;
   /** node:http keep-alive agent (Node only). */
-  agent?: unknown;
+  agent?: NodeHttpAgent;
   /** Send over this fetch instead of the host's default (e.g. a Workers service binding's `fetch`). */
   fetch?: typeof fetch;
 }

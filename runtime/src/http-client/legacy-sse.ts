@@ -1,11 +1,10 @@
-import type * as http from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
 import { CLIENT_MAX_MESSAGE_BYTES, MAX_NESTING_DEPTH } from "../limits.js";
-import { HttpStatusError, type HttpDriver } from "./driver.js";
+import { HttpStatusError, type HttpDriver, type NodeHttpAgent } from "./driver.js";
 import { defaultHttpDriver } from "#http-driver";
 import type { HttpAuthorizer } from "../auth/hook.js";
 
@@ -13,7 +12,7 @@ export interface LegacySseClientOptions {
   /** The SSE endpoint (GET). */
   url: string | URL;
   headers?: Record<string, string>;
-  agent?: http.Agent;
+  agent?: NodeHttpAgent;
   /** Send over this `fetch` instead of the host's default (node:http on Node, fetch elsewhere); e.g. a Workers service binding's. */
   fetch?: typeof fetch;
   /** Authorization header source and 401/403 handler (see `StreamableHttpClientOptions.auth`). */

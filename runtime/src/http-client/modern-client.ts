@@ -8,7 +8,6 @@
  * `notifications/cancelled` from the session is carried out as exactly that and never POSTed.
  */
 import { isObject } from "../jsonrpc.js";
-import type * as http from "node:http";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
@@ -20,7 +19,7 @@ import {
   nameField,
   type HeaderParam,
 } from "../lifecycle/modern/wire.js";
-import { HttpStatusError, type HttpDriver } from "./driver.js";
+import { HttpStatusError, type HttpDriver, type NodeHttpAgent } from "./driver.js";
 import { defaultHttpDriver } from "#http-driver";
 import type { HttpAuthorizer } from "../auth/hook.js";
 
@@ -30,7 +29,7 @@ export interface ModernHttpClientOptions {
   /** Extra headers on every POST (e.g. Authorization). */
   headers?: Record<string, string>;
   /** Keep-alive agent to use; default one per transport (destroyed on close). */
-  agent?: http.Agent;
+  agent?: NodeHttpAgent;
   /** Send over this `fetch` instead of the host's default (node:http on Node, fetch elsewhere); e.g. a Workers service binding's. */
   fetch?: typeof fetch;
   /** Largest SSE event accepted, in characters (default 4 Mi). */

@@ -1,8 +1,7 @@
-import type * as http from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { StreamableHttpClientTransport, type StreamableHttpClientOptions } from "./streamable-client.js";
-import { HttpStatusError } from "./driver.js";
+import { HttpStatusError, type NodeHttpAgent } from "./driver.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { LegacySseClientTransport } from "./legacy-sse.js";
 import { ModernHttpClientTransport } from "./modern-client.js";
@@ -12,7 +11,7 @@ import { WatchedAuthorizer } from "../auth/hook.js";
 export interface HttpProbeOptions extends Omit<StreamableHttpClientOptions, "url" | "sessionId"> {
   /** Where to GET the legacy SSE stream on fallback (default: the same URL). */
   legacySseUrl?: string | URL;
-  agent?: http.Agent;
+  agent?: NodeHttpAgent;
 }
 
 /**

@@ -1,9 +1,8 @@
-import type * as http from "node:http";
 import { ownCopy } from "../session/own-copy.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { SseDecoder } from "../framing/sse.js";
-import { HttpStatusError, type HttpDriver } from "./driver.js";
+import { HttpStatusError, type HttpDriver, type NodeHttpAgent } from "./driver.js";
 import { defaultHttpDriver } from "#http-driver";
 import { FrameError } from "../framing/frame-error.js";
 import { outlineOf, textExceedsDepth } from "../framing/scan.js";
@@ -27,7 +26,7 @@ export interface StreamableHttpClientOptions {
   /** Extra headers on every request (e.g. Authorization). */
   headers?: Record<string, string>;
   /** Keep-alive agent to use; default one per transport (keep-alive, destroyed on close). */
-  agent?: http.Agent;
+  agent?: NodeHttpAgent;
   /** Send over this `fetch` instead of the host's default (node:http on Node, fetch elsewhere); e.g. a Workers service binding's. */
   fetch?: typeof fetch;
   /** Resume an existing session. */

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_BODY_BYTES, accepts, headerValue, sendJsonError } from "./h
 import { BODY_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
 import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
-import type { LegacySseHandler } from "./legacy-sse.js";
+import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
 import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
 import { HttpSessions } from "./sessions.js";
@@ -91,7 +91,7 @@ export interface HttpEndpointOptions<Req extends HttpRequestIn = HttpRequestIn> 
    * Also serve the 2024-11-05 HTTP+SSE transport (see createLegacySseHandler) on its own paths;
    * `auth` guards them too, whatever guard the legacy handler was created with.
    */
-  legacySse?: LegacySseHandler;
+  legacySse?: LegacySseMount;
   /**
    * Serve 2026-07-28 POSTs (a modern MCP-Protocol-Version header or `_meta` protocol version) on
    * the stateless modern path, each with its own transport whose `era` is "modern" (default true).

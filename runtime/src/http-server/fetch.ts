@@ -9,6 +9,7 @@ import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { FetchReply, FetchRequest } from "./fetch-exchange.js";
 import { createLegacySseHandler, type LegacySseOptions } from "./legacy-sse.js";
+import type { LegacySseLimits } from "./legacy-sse-mount.js";
 
 export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsession" | "stateless" | "legacySse"> {
   /**
@@ -40,12 +41,7 @@ export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsessio
    * event's context instead: `fetch: handler` or `handler(request, env, ctx)` uses `ctx.waitUntil`.
    */
   waitUntil?: (promise: Promise<unknown>) => void;
-  legacySse?:
-    | boolean
-    | Pick<
-        LegacySseOptions,
-        "ssePath" | "messagesPath" | "keepAliveMs" | "maxSessions" | "maxBodyBytes" | "maxBufferedBodyBytes"
-      >;
+  legacySse?: boolean | LegacySseLimits;
 }
 
 /** What a Worker's fetch is handed third: `waitUntil` keeps the isolate for a promise beyond the response. */

@@ -18,6 +18,7 @@ import { BUFFER_FULL_HEADERS, BodyBufferFullError, BufferedBodies } from "./buff
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 import { unrefTimer, type HttpReply, type HttpRequestIn } from "../http-exchange.js";
+import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
 
 // ignoreBOM keeps a leading BOM in the text, as JSON.parse must see it: a body starting with one is
 // not JSON (-32700), as it was when bodies were read with Buffer.
@@ -110,25 +111,10 @@ export class LegacySseServerTransport implements Transport, TransportHints {
   }
 }
 
-export interface LegacySseOptions extends HostOriginOptions {
-  /** Path of the GET SSE endpoint (default "/sse"). */
-  ssePath?: string;
-  /** Path clients POST to; the endpoint event adds `?sessionId=…` (default "/messages"). */
-  messagesPath?: string;
+export interface LegacySseOptions extends HostOriginOptions, LegacySseLimits {
   onsession: (transport: LegacySseServerTransport, request: IncomingMessage) => void | Promise<void>;
-  maxBodyBytes?: number;
-  /**
-   * Bytes of POST bodies this handler buffers while reading them, all requests together (default
-   * 256 MiB, this handler's own also when mounted with `legacySse`); a body that would pass it
-   * gets 503 with Retry-After at once.
-   */
-  maxBufferedBodyBytes?: number;
   /** Refusals that are not any session's (the buffered bodies' bound tripped); default console.error. */
   onerror?: (error: Error) => void;
-  /** Keep-alive comment interval (default 25000 ms; 0 disables). */
-  keepAliveMs?: number;
-  /** Open SSE connections at once (default 10 000); more get 503. */
-  maxSessions?: number;
   /**
    * OAuth resource server (`createResourceServer` from `@mcpgen/runtime/auth`), as on the
    * Streamable HTTP handler: serves the protected-resource metadata, admits the GET with the
@@ -138,19 +124,10 @@ export interface LegacySseOptions extends HostOriginOptions {
   auth?: ResourceServerGuard;
 }
 
-export interface LegacySseHandler {
-  /** Whether `path` is one of this handler's (its SSE and messages paths, and its guard's metadata path). */
-  handles(path: string): boolean;
-  /**
-   * Handle one request. `guard`: the guard of the handler this one is mounted under (the
-   * Streamable HTTP handler passes its `auth`); it admits every request, and so does this
-   * handler's own `auth` when that is another guard.
-   */
-  handle(req: HttpRequestIn, res: HttpReply, guard?: ResourceServerGuard): Promise<void>;
+export interface LegacySseHandler extends LegacySseMount {
   readonly sessions: ReadonlyMap<string, LegacySseServerTransport>;
   /** Bytes of POST bodies being read now (bounded by `maxBufferedBodyBytes`). */
   readonly bufferedBodyBytes: number;
-  close(): Promise<void>;
 }
 
 /**

@@ -1,10 +1,12 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import * as http from "node:http";
+import * as https from "node:https";
 import type { AddressInfo } from "node:net";
 import { createStreamableHttpServer, StreamableHttpClientTransport, HttpStatusError } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 import type {
+  StreamableHttpClientOptions,
   StreamableHttpServer,
   StreamableHttpServerOptions,
   StreamableHttpServerTransport,
@@ -202,6 +204,22 @@ test("keep-alive: sequential POSTs reuse one connection; concurrent requests get
   assert.is(connections.n, 1);
   await Promise.all(Array.from({ length: 8 }, (_, i) => c.send({ jsonrpc: "2.0", id: 100 + i, method: "echo" })));
   assert.is(received.length, 29);
+});
+
+test("a caller's own node:http Agent carries the transport's requests", async () => {
+  // The option is typed by the members every Agent has (no @types/node in its declaration): a
+  // node:https Agent fits it too.
+  const tls: StreamableHttpClientOptions["agent"] = new https.Agent();
+  tls!.destroy();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+  cleanup.push(() => agent.destroy());
+  const { url } = await start();
+  const { c, received } = client(url, { openGetStream: false, agent });
+  await c.start();
+  await within(c.send(initialize), 3000, "send");
+  assert.is(received.length, 1);
+  const free = () => Object.values(agent.freeSockets).flat().length;
+  await waitFor(() => free() === 1, 3000, "the caller's agent keeps the connection");
 });
 
 test("close() tears down every request still in flight, whichever completed before it", async () => {
