@@ -263,13 +263,15 @@ async function workerBundle(
     absWorkingDir: dir,
     nodePaths: [join(root, "node_modules")],
   });
-  return { gzip: gz(outfile), inputs: Object.keys(result.metafile!.inputs) };
+  // What has bytes in the bundle: esbuild also parses the modules an unused import names, then drops them.
+  const out = Object.values(result.metafile!.outputs).find((o) => o.entryPoint !== undefined)!;
+  return { gzip: gz(outfile), inputs: Object.keys(out.inputs).filter((f) => out.inputs[f]!.bytesInOutput > 0) };
 }
 
 export interface WorkerSizes {
   /** mcpgen, a one-tool server that speaks only 2026-07-28, behind createFetchHandler. */
   modern: number;
-  /** The files that bundle was made of (the runtime's chunks among them). */
+  /** The files with bytes in that bundle (the runtime's modules among them). */
   modernInputs: string[];
   /** The same server with every bundled revision, and its inputs. */
   all: number;

@@ -18,7 +18,13 @@ import { printReport, type Summary } from "./report.js";
 
 const env = process.env;
 const ROUNDS = Number(env.BENCH_ROUNDS ?? 3);
-const PHASE_MS = Number(env.BENCH_PHASE_MS ?? 300);
+// stdio phases are longer: at 300 ms a load burst from another process moves one phase of one
+// implementation by more than the gap the stdio targets measure.
+const PHASE_MS: Record<TransportKind, number> = {
+  inproc: Number(env.BENCH_PHASE_MS ?? 300),
+  stdio: Number(env.BENCH_PHASE_MS ?? 1000),
+  http: Number(env.BENCH_PHASE_MS ?? 300),
+};
 const SPAWNS = Number(env.BENCH_SPAWNS ?? 10);
 const pick = <T extends string>(all: readonly T[], list: string | undefined): T[] =>
   list ? all.filter((x) => list.split(",").includes(x)) : [...all];
@@ -33,6 +39,8 @@ const SCENARIO_TIMEOUT_MS = 60_000;
 const scenarioScript = fileURLToPath(new URL("./scenario.js", import.meta.url));
 
 interface ScenarioOutput {
+  /** The round it ran in, so ratios can be taken between measurements of the same round. */
+  round?: number;
   sequential?: PhaseResult;
   concurrent?: PhaseResult;
   spawns?: Partial<Record<ImplName, SpawnSamples>>;
@@ -86,9 +94,10 @@ for (let round = 0; round < ROUNDS; round++) {
     for (const variant of variants)
       for (const impl of order) {
         if (!implRuns(impl, transport)) continue;
-        const out = await runScenario([impl, transport, variant, String(PHASE_MS), String(IN_FLIGHT[transport])]);
+        const args = [impl, transport, variant, String(PHASE_MS[transport]), String(IN_FLIGHT[transport])];
+        const out = await runScenario(args);
         if (out.missing || out.error) problems.set(`${impl}/${transport}/${variant}`, String(out.missing ?? out.error));
-        else push(runs, `${impl}/${transport}/${variant}` as Key, out);
+        else push(runs, `${impl}/${transport}/${variant}` as Key, { ...out, round });
         if (out.revision) revisions.set(`${impl}/${transport}/${variant}`, out.revision);
         for (const w of Object.keys(out.warnings ?? {})) warnings.set(`${impl}/${transport}/${variant}`, w);
         process.stderr.write(".");
@@ -146,11 +155,22 @@ if (env.BENCH_BUNDLE !== "0") {
   process.stderr.write("bundling (BENCH_BUNDLE=0 skips)\n");
   summary.bundle = await (await import("./bundle.js")).measureBundles();
 }
+const perRound = (list: ScenarioOutput[], phase: "sequential" | "concurrent", k: "callsPerSec" | "cpuUsPerCall") => {
+  const out: number[] = Array.from({ length: ROUNDS }, () => NaN);
+  for (const o of list) out[o.round!] = o[phase]![k];
+  return out;
+};
 for (const [key, list] of runs) {
   summary.throughput[key] = {
     sequential: medianPhase(list.map((o) => o.sequential!)),
     concurrent: medianPhase(list.map((o) => o.concurrent!)),
     rounds: list.length,
+    byRound: {
+      sequential: perRound(list, "sequential", "callsPerSec"),
+      concurrent: perRound(list, "concurrent", "callsPerSec"),
+      sequentialCpu: perRound(list, "sequential", "cpuUsPerCall"),
+      concurrentCpu: perRound(list, "concurrent", "cpuUsPerCall"),
+    },
   };
 }
 for (const [impl, list] of spawns) {

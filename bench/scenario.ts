@@ -58,9 +58,12 @@ async function main(): Promise<void> {
   if (mode !== "inproc" && mode !== "stdio" && mode !== "http") throw new Error(`unknown mode ${mode}`);
   const phaseMs = Number(a4);
   const inFlight = Number(a5);
-  const warmCalls = Number(process.env.BENCH_WARM_CALLS ?? 4000);
+  // Over stdio both processes keep optimising for tens of thousands of calls (BENCH_WARM_TRACE=1
+  // showed CPU per call settling after 20k-30k calls for the mcpgen pair, both eras, 11k-25k for
+  // raw, on the shared machine): a warm-up of 4000 measured mcpgen still half compiled.
+  const warmCalls = Number(process.env.BENCH_WARM_CALLS ?? (mode === "stdio" ? 30000 : 4000));
   // node:http needs seconds of calls before it reaches steady state (CPU per call falls ~7x).
-  const warmMaxMs = Number(process.env.BENCH_WARM_MS ?? (mode === "http" ? 4000 : 1500));
+  const warmMaxMs = Number(process.env.BENCH_WARM_MS ?? (mode === "http" ? 4000 : mode === "stdio" ? 8000 : 1500));
   const open = impl[mode];
   if (!open) {
     out({ missing: `${implArg} does not run over ${mode}` });
@@ -79,19 +82,31 @@ async function main(): Promise<void> {
 
 /**
  * Warm-up until steady: the JIT needs calls, not time, and the HTTP stack needs seconds. Runs
- * short concurrent + sequential rounds until at least `minCalls` were made and two consecutive
- * sequential rates agree within 10%, or `maxMs` has passed.
+ * short concurrent + sequential rounds until at least `minCalls` were made and, in two
+ * consecutive rounds, both phases' CPU per call (client + server, steadier than calls/s on a
+ * shared machine) agree within 10%, or `maxMs` has passed. BENCH_WARM_TRACE=1 prints every round
+ * to stderr (calls so far, calls/s and CPU µs per call of each phase), to see where a pair settles.
  */
 async function warmUp(h: Harness, inFlight: number, minCalls: number, maxMs: number): Promise<void> {
+  const trace = process.env.BENCH_WARM_TRACE === "1";
   const start = performance.now();
   let calls = 0;
-  let last = 0;
+  let lastSeq = 0;
+  let lastConc = 0;
+  const near = (x: number, last: number) => last > 0 && Math.abs(x - last) <= 0.1 * last;
   while (performance.now() - start < maxMs) {
-    calls += (await runPhase(h, inFlight, 150)).calls;
+    const conc = await runPhase(h, inFlight, 150);
     const seq = await runPhase(h, 1, 150);
-    calls += seq.calls;
-    if (calls >= minCalls && last > 0 && Math.abs(seq.callsPerSec - last) <= 0.1 * last) return;
-    last = seq.callsPerSec;
+    calls += conc.calls + seq.calls;
+    if (trace)
+      process.stderr.write(
+        `warm ${implArg} ${mode} ${variantArg} ${calls} calls: seq ${seq.callsPerSec.toFixed(0)}/s ${seq.cpuUsPerCall.toFixed(1)} µs, ` +
+          `conc ${conc.callsPerSec.toFixed(0)}/s ${conc.cpuUsPerCall.toFixed(1)} µs\n`,
+      );
+    const steady = near(seq.cpuUsPerCall, lastSeq) && near(conc.cpuUsPerCall, lastConc);
+    if (calls >= minCalls && steady) return;
+    lastSeq = seq.cpuUsPerCall;
+    lastConc = conc.cpuUsPerCall;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { formats } from "@mcpgen/runtime/abi/v7";
+import { formats } from "@mcpgen/runtime/abi/v8";
 import { validatorOptions } from "../generator/emit/ajv-code.js";
 import { loadValidators, readDocument } from "../test/generator/validators-fixture.js";
 

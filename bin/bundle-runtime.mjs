@@ -106,6 +106,31 @@ for (const key of CORE_ENTRIES)
     );
 const methodsEntry = /^\.\/protocol\/([^/]+)\/methods$/;
 
+/**
+ * Bundlers' per-module files (dist/esm/): each entry names them under the hosts' conditions, the
+ * file of its own source (src/stdio.ts for ./stdio, not the core Node is served).
+ */
+const esmDir = join(outDir, "esm");
+const HOST_CONDITIONS = ["workerd", "worker", "browser", "bun", "deno"];
+const esmTargets = new Map();
+for (const [key, target] of Object.entries(pkg.exports ?? {})) {
+  if (typeof target !== "object") continue;
+  const source = CORE_ENTRIES.includes(key) ? `${key.slice(2)}.js` : entries.get(key);
+  const hosts = Object.entries(target).filter(([c]) => c !== "types" && c !== "default");
+  const missing = HOST_CONDITIONS.filter((c) => target[c] === undefined);
+  if (missing.length > 0)
+    fail(`runtime/package.json exports["${key}"] lacks the conditions ${missing.join(", ")} (./dist/esm/${source})`);
+  const keys = Object.keys(target);
+  if (keys.indexOf("default") !== keys.length - 1)
+    fail(`runtime/package.json exports["${key}"]: "default" must come last`);
+  for (const [condition, t] of hosts)
+    if (t !== `./dist/esm/${source}`)
+      fail(
+        `runtime/package.json exports["${key}"].${condition} must be "./dist/esm/${source}" (got ${JSON.stringify(t)})`,
+      );
+  esmTargets.set(key, hosts);
+}
+
 /** Every file below dir whose name passes keep. */
 function walk(dir, keep, out = []) {
   let names;
@@ -172,7 +197,7 @@ const plugin = {
       sourcemap: "external",
       sourcefile: chunk.fileName,
     });
-    return { code: out.code, map: JSON.parse(out.map) };
+    return { code: out.code, map: out.map === "" ? null : JSON.parse(out.map) };
   },
 };
 
@@ -273,15 +298,50 @@ const { output } = await bundle.write({
   // module resolution more at start for nothing.
   hoistTransitiveImports: false,
 });
+// Bundlers (a Cloudflare Worker, Bun, Deno, a browser) get the same code once more as one module
+// per source file, under dist/esm/ and the host conditions of runtime/package.json: esbuild keeps or
+// drops a whole module by whether anything uses it ("sideEffects": false), but cannot split the one
+// core module Node is served, so a Worker of 2026-07-28 alone would carry the legacy era inside it.
+// Node keeps the core (its start-up reads few files).
 await bundle.close();
+// A build of its own: the entries Node is served from the core (./stdio, ./facades, the ABI) are
+// files of their own here, which the core's build must not make.
+const esmSources = new Set(
+  [...esmTargets.values()].flatMap((hosts) => hosts.map(([, t]) => t.slice("./dist/esm/".length))),
+);
+for (const source of Object.values(IMPORT_SOURCES)) esmSources.add(source);
+const esmBundle = await rollup({
+  input: Object.fromEntries([...esmSources].map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)])),
+  external: isExternal,
+  plugins: [{ ...plugin, buildStart: undefined }],
+  treeshake: { moduleSideEffects: false },
+  preserveEntrySignatures: "strict",
+});
+// No source maps: a bundler makes its own, and the tarball carries the code twice already.
+const { output: perModule } = await esmBundle.write({
+  dir: esmDir,
+  format: "es",
+  preserveModules: true,
+  preserveModulesRoot: tscOut,
+  entryFileNames: "[name].js",
+});
+await esmBundle.close();
+const esmFiles = new Set(perModule.filter((o) => o.type === "chunk").map((o) => o.fileName));
+for (const [key, conditions] of esmTargets)
+  for (const [condition, target] of conditions)
+    if (!esmFiles.has(target.slice("./dist/esm/".length)))
+      fail(`runtime/package.json exports["${key}"].${condition}: ${target} was not built`);
 // A package.json beside the files (dist/ and dist/chunks/) ends Node's package-scope walk for each
 // module it loads one or two folders earlier. That walk runs per module load, path by path, and is
 // what makes Node's loader helpers hot enough for TurboFan at start (docs/bundling.md). Same type and
 // sideEffects as the package's own, so Node and bundlers read the files exactly as before.
 // The package's "imports" go there too, as Node and bundlers resolve `#` specifiers against the
 // nearest package.json; its targets are relative to each file's folder.
-for (const dir of ["", "chunks"]) {
+for (const dir of ["", "chunks", "esm"]) {
   const prefix = `./dist/${dir === "" ? "" : `${dir}/`}`;
+  // The per-module files import their own twin of each host's file (its source's path), not the chunk.
+  const target = (t) =>
+    dir === "esm" ? `./${IMPORT_SOURCES[t.slice("./dist/".length)]}` : `./${t.slice(prefix.length)}`;
   const imports =
     pkg.imports === undefined
       ? undefined
@@ -291,7 +351,7 @@ for (const dir of ["", "chunks"]) {
             Object.fromEntries(
               Object.entries(conditions)
                 .filter(([c]) => c !== "types")
-                .map(([c, target]) => [c, `./${target.slice(prefix.length)}`]),
+                .map(([c, t]) => [c, target(t)]),
             ),
           ]),
         );

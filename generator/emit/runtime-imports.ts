@@ -11,7 +11,7 @@ import { renderTemplate } from "../templates.js";
  * keeps it equal to the runtime's. It names the entry generated code imports, so a runtime without
  * this ABI fails when that import resolves (tsc reports it at compile time).
  */
-export const RUNTIME_ABI = 7;
+export const RUNTIME_ABI = 8;
 
 /** The per-revision entries of `@mcpgen/runtime/protocol/<rev>`: both roles' loaders, or one role's. */
 export type ProtocolEntry = "methods" | "server-side" | "client-side";

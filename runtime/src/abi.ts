@@ -1,7 +1,7 @@
 /**
  * The generated-code ABI: what mcpgen-generated protocol bindings, validators and `bindings.ts`
  * import from the runtime, through the entry whose path carries the version
- * (`@mcpgen/runtime/abi/v7`, abi/v7.ts, which adds the facades). Changing anything here is a
+ * (`@mcpgen/runtime/abi/v8`, abi/v8.ts, which adds the facades). Changing anything here is a
  * breaking change for generated code, so it stays small and versioned by `ABI_VERSION`.
  */
 import { MAX_COLLECTED_ISSUES } from "./limits.js";
@@ -24,8 +24,12 @@ import type { ValidationIssue } from "./protocol-binding.js";
  *    and no facades in generated imports), and generated handlers count on the runtime to fill in
  *    tool input defaults (`toolValidators[name].defaults`, typed `<Tool>InputWithDefaults`), which
  *    a runtime of ABI 6 ignored.
+ * 8: `@mcpgen/runtime/abi/v8`; the generated server of a manifest listing a legacy revision hands
+ *    createMcpServer the legacy era (`legacyEra`: its sessions and the router of both eras on one
+ *    connection), which the runtime no longer reaches on its own, so the bundle of a server of
+ *    2026-07-28 alone leaves that era's lifecycle out.
  */
-export const ABI_VERSION = 7;
+export const ABI_VERSION = 8;
 
 export { lazyBinding, lazyRevision, type RevisionHead, type RevisionInfo } from "./lazy-binding.js";
 

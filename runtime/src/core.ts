@@ -1,5 +1,5 @@
 /**
- * The one file behind `@mcpgen/runtime/stdio`, `/facades` and `/abi/v7` (runtime/package.json
+ * The one file behind `@mcpgen/runtime/stdio`, `/facades` and `/abi/v8` (runtime/package.json
  * points all three there; each keeps its own declarations). A stdio server imports all three
  * before its first message, and on Node 20 every module file and every bare specifier resolved
  * costs start-up time (docs/bundling.md): one file instead of three entry files plus the chunk
@@ -7,4 +7,4 @@
  */
 export * from "./stdio.js";
 export * from "./facades.js";
-export * from "./abi/v7.js";
+export * from "./abi/v8.js";

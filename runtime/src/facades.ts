@@ -3,7 +3,7 @@
  * (`toolResult`, `toolError`, `McpError`), without the rest of the runtime: the root entry
  * evaluates the whole runtime, client included (about 1.7 MiB of RSS and 5 ms at start). The
  * generated server, client and definition reach these names through the versioned ABI entry
- * (`@mcpgen/runtime/abi/v7` re-exports this module), which the same bundle file serves, so a
+ * (`@mcpgen/runtime/abi/v8` re-exports this module), which the same bundle file serves, so a
  * server's start resolves one runtime file (docs/bundling.md). Keep it small.
  */
 export { createMcpServer, type McpServer } from "./server/server.js";

@@ -7,7 +7,7 @@
  *
  * Elsewhere: the stdio and HTTP transports behind `@mcpgen/runtime/stdio` and `/http` (a server
  * loads only the transport it uses), OAuth behind `/auth`, the durable task store behind
- * `/tasks/sqlite`; what generated code links behind the versioned `/abi/v7`; sessions, era
+ * `/tasks/sqlite`; what generated code links behind the versioned `/abi/v8`; sessions, era
  * machinery and wire helpers behind `/internal` (no compatibility promise).
  */
 export type * from "./jsonrpc.js";
@@ -46,7 +46,26 @@ export type * from "./mcp-types.js";
 export { loggingLevels } from "./mcp-types.js";
 export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
 
-export { createMcpServer, McpServer, type ConnectOptions, type ServerConnection } from "./server/server.js";
+export { McpServer, type ConnectOptions, type ServerConnection } from "./server/server.js";
+import { createMcpServer as createServer, type McpServer } from "./server/server.js";
+import type { McpDefinition, McpServerHandlers, McpServerOptions } from "./server/types.js";
+import type { ServerLegacyEra } from "./server/legacy-era.js";
+import { legacyEra } from "./abi/v8.js";
+
+/**
+ * A server for a generated definition (`server.connect(transport)` per connection), able to serve
+ * every revision it is given: this entry evaluates the whole runtime anyway, so it hands the
+ * server the legacy era itself. The generated server links `@mcpgen/runtime/abi/v8`'s, which
+ * takes the legacy era only from a server whose manifest lists a legacy revision.
+ */
+export function createMcpServer(
+  definition: McpDefinition,
+  handlers: McpServerHandlers,
+  options: McpServerOptions,
+  legacy: ServerLegacyEra = legacyEra,
+): McpServer {
+  return createServer(definition, handlers, options, legacy);
+}
 export type { InputRequiredResult, InputRequest } from "./lifecycle/modern/mrtr.js";
 export { toolResult, toolError } from "./server/results.js";
 export { InvalidToolOutputError } from "./server/tools.js";

@@ -4,7 +4,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Ajv } from "ajv";
-import * as abi from "@mcpgen/runtime/abi/v7";
+import * as abi from "@mcpgen/runtime/abi/v8";
 import { limits } from "@mcpgen/runtime";
 import { boundedErrors, standaloneCode } from "../../generator/emit/ajv-code.js";
 import { OPTIONS } from "../../generator/emit/manifest/validators.js";

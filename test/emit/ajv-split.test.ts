@@ -42,13 +42,13 @@ test("a declaration reached by one entry lives in its module; one reached by sev
   assert.match(a, new RegExp(`import \\{ validate3 \\} from "\\./${shared[0]}\\.js";`));
   assert.match(
     a,
-    /^import \* as abi from "@mcpgen\/runtime\/abi\/v7";/m,
+    /^import \* as abi from "@mcpgen\/runtime\/abi\/v8";/m,
     "a value import: the module calls abi.formats",
   );
   assert.match(a, /export const validate: abi\.Validator = validate1;/);
   assert.not.match(a, /function fail\(/);
   const b = byName.B!;
-  assert.match(b, /^import type \* as abi from "@mcpgen\/runtime\/abi\/v7";/m);
+  assert.match(b, /^import type \* as abi from "@mcpgen\/runtime\/abi\/v8";/m);
   assert.match(b, /function validate2\(/);
   // Only the facade reaches C: it goes to the module of unreached definitions.
   assert.match(byName[UNREACHED_MODULE]!, /function validate4\(/);

@@ -83,7 +83,7 @@ test("binding.ts assembles the binding from methods and validators, alone; index
   );
   const [binding, index] = files;
   for (const line of [
-    'import type { ProtocolBinding } from "@mcpgen/runtime/abi/v7";',
+    'import type { ProtocolBinding } from "@mcpgen/runtime/abi/v8";',
     "params: paramsValidators,",
     "results: resultValidators,",
   ]) {

@@ -20,7 +20,7 @@ function stubTypes(names: string[]): string {
   return names.map((n) => `export interface ${n} {\n  readonly __definition: "${n}";\n}\n`).join("");
 }
 
-const consumer = `import type { Validator } from "@mcpgen/runtime/abi/v7";
+const consumer = `import type { Validator } from "@mcpgen/runtime/abi/v8";
 import type { CallToolRequest, CallToolResult, JSONRPCMessage } from "./types.js";
 import { paramsValidators, resultValidators, validateCallToolRequest, validateJSONRPCMessage } from "./validators.js";
 

@@ -1,5 +1,5 @@
 // The emitted validators are real ES modules: a plain .mjs file imports them with node, with
-// `@mcpgen/runtime/abi/v7` resolved like any package and no CommonJS `require` in sight.
+// `@mcpgen/runtime/abi/v8` resolved like any package and no CommonJS `require` in sight.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

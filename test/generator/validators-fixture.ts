@@ -1,7 +1,7 @@
 /**
  * Shared by the validator tests: a ProtocolModel for a bundled revision and a way to load the
  * emitted validators as real ES modules (transpiled next to the worktree's node_modules, so
- * `@mcpgen/runtime/abi/v7` resolves as it does for users).
+ * `@mcpgen/runtime/abi/v8` resolves as it does for users).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript-5";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { formats, type Validator, type ValidatorLoaders } from "@mcpgen/runtime/abi/v7";
+import { formats, type Validator, type ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
 import { validatorOptions } from "../../generator/emit/ajv-code.js";
 import { emitValidators } from "../../generator/emit/protocol/validators.js";
 import { loadSchema } from "../../generator/load/index.js";

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { lazyBinding, type RevisionInfo, type ValidatorLoaders } from "@mcpgen/runtime/abi/v7";
+import { lazyBinding, type RevisionInfo, type ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
 import { emitValidators, ROLE_FILES, type Role } from "../../generator/emit/protocol/validators.js";
 import type { EmittedFile, MethodDef } from "../../generator/model/ir.js";
 import { modelOf, REVISIONS } from "./validators-fixture.js";
@@ -143,7 +143,7 @@ test("@mcpgen/runtime/protocol/<rev>/server-side: a lazy binding of the server's
     // own loaders name (no chunk shared with methods.js carries the other role's loaders along).
     const entry = (role: string) => require.resolve(`@mcpgen/runtime/protocol/${revision}/${role}`);
     // What the runtime's core reaches, every program reaches (the client and task paths it loads lazily).
-    const core = staticClosure(require.resolve("@mcpgen/runtime/abi/v7"));
+    const core = staticClosure(require.resolve("@mcpgen/runtime/abi/v8"));
     const beyondCore = (e: string) => [...staticClosure(e)].filter((f) => !core.has(f));
     const serverOwn = lazyTargets([entry("server-side")]);
     const serverReach = lazyTargets(beyondCore(entry("server-side")));

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { Validator, ValidatorLoaders } from "@mcpgen/runtime/abi/v7";
+import type { Validator, ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
 import { emitValidators, validatorSharing } from "../../generator/emit/protocol/validators.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import { modelOf, removeDir, REVISIONS, tempDir, writeTranspiled } from "./validators-fixture.js";

@@ -2,7 +2,7 @@
 // ajv's draft-07 engine, and what it refuses.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { formats } from "@mcpgen/runtime/abi/v7";
+import { formats } from "@mcpgen/runtime/abi/v8";
 import { McpgenError } from "../../generator/errors.js";
 import { emitValidators } from "../../generator/emit/protocol/validators.js";
 import { FORMAT_NAMES } from "../../generator/emit/ajv-code.js";
@@ -34,7 +34,7 @@ for (const revision of REVISIONS) {
       assert.not.match(code, /module\.exports|exports\./);
       assert.not.match(code, /ajv\//);
       const imported = importSpecifiers(code);
-      for (const s of imported) assert.ok(s === "@mcpgen/runtime/abi/v7" || siblings.has(s), `${path} imports ${s}`);
+      for (const s of imported) assert.ok(s === "@mcpgen/runtime/abi/v8" || siblings.has(s), `${path} imports ${s}`);
       edges.set(
         `./${path.slice("validators/".length).replace(/\.ts$/, ".js")}`,
         imported.filter((s) => siblings.has(s)),
@@ -51,7 +51,7 @@ for (const revision of REVISIONS) {
     for (const m of edges.keys()) visit(m, []);
     for (const s of importSpecifiers(facade))
       assert.ok(
-        s === "./types.js" || s === "@mcpgen/runtime/abi/v7" || siblings.has(`./${s.slice("./validators/".length)}`),
+        s === "./types.js" || s === "@mcpgen/runtime/abi/v8" || siblings.has(`./${s.slice("./validators/".length)}`),
         s,
       );
     for (const type of model.types) {

@@ -6,7 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
 import { repoRoot } from "../helpers.js";
-import { bundleFor } from "./runtimes.js";
+import { NODE_DRIVER, WEB_DRIVER, bundleFor } from "./runtimes.js";
 
 const CLIENT = JSON.stringify(join(repoRoot, "dist", "examples", "everything", "src", "mcp", "client.js"));
 const ENTRY = `export * from "@mcpgen/runtime/http-client";
@@ -17,11 +17,11 @@ export { createEverythingClient } from ${CLIENT};
 test("the client entries and a generated client bundle for workerd with nothing of Node, over fetch", async () => {
   const { inputs, code } = await bundleFor("workerd", ENTRY);
   assert.ok(
-    inputs.some((f) => f.endsWith("http-driver-web.js")),
+    inputs.some((f) => WEB_DRIVER.test(f)),
     "the fetch driver",
   );
   assert.not.ok(
-    inputs.some((f) => f.endsWith("http-driver-node.js")),
+    inputs.some((f) => NODE_DRIVER.test(f)),
     "not the node:http one",
   );
   assert.ok(code.includes("OAuthClient") && code.includes("ModernHttpClientTransport"));
@@ -31,7 +31,7 @@ test("Bun and Deno get the fetch driver too; Node keeps node:http", async () => 
   for (const host of ["bun", "deno"] as const) {
     const { inputs } = await bundleFor(host, ENTRY);
     assert.ok(
-      inputs.some((f) => f.endsWith("http-driver-web.js")),
+      inputs.some((f) => WEB_DRIVER.test(f)),
       host,
     );
   }
@@ -46,7 +46,7 @@ test("Bun and Deno get the fetch driver too; Node keeps node:http", async () => 
     logLevel: "silent",
   });
   assert.ok(
-    Object.keys(node.metafile.inputs).some((f) => f.endsWith("http-driver-node.js")),
+    Object.keys(node.metafile.inputs).some((f) => NODE_DRIVER.test(f)),
     "node",
   );
 });

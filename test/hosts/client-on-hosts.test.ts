@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot, tempDir } from "../helpers.js";
 import { background, killAll, type Background } from "../conformance/procs.js";
-import { bundleFor, runOn, serveWorker } from "./runtimes.js";
+import { NODE_DRIVER, WEB_DRIVER, bundleFor, runOn, serveWorker } from "./runtimes.js";
 import type { ClientReport } from "./fixtures/typed-client.js";
 
 const FIXTURE = JSON.stringify(join(repoRoot, "dist", "test", "hosts", "fixtures", "typed-client.js"));
@@ -70,11 +70,11 @@ export default {
 };`,
   );
   assert.ok(
-    bundle.inputs.some((f) => f.endsWith("http-driver-web.js")),
+    bundle.inputs.some((f) => WEB_DRIVER.test(f)),
     "the workerd bundle sends over fetch",
   );
   assert.not.ok(
-    bundle.inputs.some((f) => f.endsWith("http-driver-node.js")),
+    bundle.inputs.some((f) => NODE_DRIVER.test(f)),
     "and carries no node:http driver",
   );
   const worker = await serveWorker(bundle.code, join(tmp.dir, "workerd"));
@@ -101,7 +101,7 @@ const [target, era] = globalThis.Deno ? Deno.args : Bun.argv.slice(2);
 console.log("REPORT " + JSON.stringify(await exerciseTypedClient(target, era)));`,
     );
     assert.ok(
-      bundle.inputs.some((f) => f.endsWith("http-driver-web.js")),
+      bundle.inputs.some((f) => WEB_DRIVER.test(f)),
       `the ${host} bundle sends over fetch`,
     );
     const file = join(tmp.dir, `${host}-client.mjs`);

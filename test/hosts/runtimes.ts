@@ -31,6 +31,13 @@ const NODE_GLOBALS = [
   "clearImmediate",
 ];
 
+/**
+ * The HTTP client's driver files by host, under either name: the hosts that bundle get the runtime
+ * per module (dist/esm/http-client/default-driver-*.js), Node the bundled chunks (chunks/http-driver-*.js).
+ */
+export const WEB_DRIVER = /(http-driver-web|\/http-client\/default-driver-web)\.js$/;
+export const NODE_DRIVER = /(http-driver-node|\/http-client\/default-driver-node)\.js$/;
+
 export interface HostBundle {
   code: string;
   /** Bundled input files (repository-relative). */

@@ -97,7 +97,7 @@ test("generateManifest: the weather example loads without warnings and its files
     r.model.tools.map((t) => t.ids.member),
     ["getForecast", "searchStations", "setAlert"],
   );
-  // under the repo's tmp/ so that @mcpgen/runtime/abi/v7 resolves
+  // under the repo's tmp/ so that @mcpgen/runtime/abi/v8 resolves
   const dir = tempDir("manifest-example-");
   try {
     const files = Object.fromEntries(r.files.map((f) => [f.path, f.contents]));

@@ -7,7 +7,7 @@ import { pathToFileURL } from "node:url";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import ts from "typescript-5";
-import { ABI_VERSION } from "@mcpgen/runtime/abi/v7";
+import { ABI_VERSION } from "@mcpgen/runtime/abi/v8";
 import { RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 import { generate } from "../../generator/generate.js";
 import { bundledRevisions } from "../../generator/load/schema-manifest.js";
@@ -143,7 +143,7 @@ const abiJs = (version: number) =>
   `export const ABI_VERSION = ${version};\nexport function lazyRevision() { return {}; }\nexport function createMcpServer() {}\nexport function createMcpClient() {}\n`;
 
 test("an output started against a runtime without its ABI fails to resolve the entry that names it", async () => {
-  // an older runtime (ABI 6 had "./abi") and a newer one that dropped ABI 7
+  // an older runtime (ABI 6 had "./abi") and a newer one that dropped ABI 8
   for (const entry of ["./abi", `./abi/v${RUNTIME_ABI + 1}`]) {
     const { dir, cleanup } = tempDir("mcpgen-abi-");
     try {

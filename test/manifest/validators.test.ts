@@ -1,4 +1,4 @@
-// Validators of tool schemas: real ES modules importing only @mcpgen/runtime/abi/v7, typed as the
+// Validators of tool schemas: real ES modules importing only @mcpgen/runtime/abi/v8, typed as the
 // tool's generated types, agreeing with in-memory ajv, and robust to what real schemas contain.
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -38,7 +38,7 @@ test("validators: ES modules that accept and reject tool arguments and results",
   );
   for (const f of files.filter((f) => f.path.endsWith(".ajv.ts"))) {
     assert.not.match(f.contents, /require\(/);
-    assert.match(f.contents, /from "@mcpgen\/runtime\/abi\/v7"/);
+    assert.match(f.contents, /from "@mcpgen\/runtime\/abi\/v8"/);
   }
   const dir = tempDir("manifest-validators-");
   try {

@@ -96,20 +96,22 @@ test("mcpgen ships dist, templates, schemas and bundled bindings, with README an
   assert.not.ok(list.some((f) => f.startsWith("dist/test/") || f.startsWith("bin/") || f.includes("examples/")));
 });
 
-test("@mcpgen/runtime ships dist (bundled JS with its source maps, and types), README and LICENSE only", () => {
+test("@mcpgen/runtime ships dist (bundled JS with its source maps, the per-module JS of bundlers' hosts, and types), README and LICENSE only", () => {
   const list = files.get(join(repoRoot, "runtime"))!;
   for (const f of ["LICENSE", "README.md", "package.json"]) assert.ok(list.includes(f), f);
   assert.equal(
     list.filter(
       (f) =>
-        !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(f),
+        !/^(LICENSE|README\.md|package\.json|dist\/(chunks\/|esm\/)?package\.json|dist\/.+\.(js|js\.map|d\.ts))$/.test(
+          f,
+        ),
     ),
     [],
   );
   // the package-scope files beside the bundle say what the package's own says, with its
   // "imports" map pointed at the bundle's chunks (the host-picked #http-driver)
   const own = readPkg(join(repoRoot, "runtime"));
-  for (const f of ["dist/package.json", "dist/chunks/package.json"]) {
+  for (const f of ["dist/package.json", "dist/chunks/package.json", "dist/esm/package.json"]) {
     assert.ok(list.includes(f), f);
     const scope = JSON.parse(readFileSync(join(repoRoot, "runtime", f), "utf8"));
     assert.equal(
@@ -126,8 +128,9 @@ test("@mcpgen/runtime ships dist (bundled JS with its source maps, and types), R
       assert.ok(list.includes(join(dirname(f), target).replace(/\\/g, "/")), `${f}: ${target} is shipped`);
     }
   }
-  // every JS file has its map beside it, and no map outlives its file
-  const js = list.filter((f) => f.endsWith(".js"));
+  // every JS file has its map beside it, and no map outlives its file; bundlers' per-module files
+  // (dist/esm/) have none: a bundler makes its own
+  const js = list.filter((f) => f.endsWith(".js") && !f.startsWith("dist/esm/"));
   assert.equal(list.filter((f) => f.endsWith(".js.map")).sort(), js.map((f) => f + ".map").sort());
   // tsc's unbundled output (runtime/build) never ships
   assert.not.ok(list.some((f) => f.startsWith("build/")));

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import * as root from "@mcpgen/runtime";
 import * as facades from "@mcpgen/runtime/facades";
-import * as abi from "@mcpgen/runtime/abi/v7";
+import * as abi from "@mcpgen/runtime/abi/v8";
 import { repoRoot } from "../helpers.js";
 
 test("McpError is one class whether imported from @mcpgen/runtime or @mcpgen/runtime/facades", () => {
@@ -19,14 +19,17 @@ test("McpError is one class whether imported from @mcpgen/runtime or @mcpgen/run
   const fromFacades = new facades.McpError(-32602, "bad params");
   assert.ok(fromFacades instanceof root.McpError);
   assert.ok(new root.McpError(-32603, "internal") instanceof facades.McpError);
-  assert.is(root.createMcpServer, facades.createMcpServer);
+  // Not one function since ABI 8: the root's createMcpServer hands the server the legacy era itself,
+  // the facades' takes it from the generated server (abi.legacyEra); both build the one McpServer.
+  assert.type(facades.createMcpServer, "function");
+  assert.type(abi.legacyEra.session, "function");
   assert.is(root.toolResult, facades.toolResult);
 });
 
 test("a protocol binding links the same ABI module the program imports", async () => {
   const rev = (await import("@mcpgen/runtime/protocol/2025-11-25/binding")) as { binding: { revision: string } };
   assert.is(rev.binding.revision, "2025-11-25");
-  assert.is(abi.ABI_VERSION, (await import("@mcpgen/runtime/abi/v7")).ABI_VERSION);
+  assert.is(abi.ABI_VERSION, (await import("@mcpgen/runtime/abi/v8")).ABI_VERSION);
 });
 
 const runtimeDir = join(repoRoot, "runtime");
@@ -68,8 +71,8 @@ test("each exports entry is a single bundled file importing only chunks, other e
   }
 });
 
-test("a stdio server's entries (stdio, facades, abi/v7) are one file that loads nothing else of the runtime", () => {
-  const files = new Set(["./stdio", "./facades", "./abi/v7"].map((key) => entryFiles.get(key)!));
+test("a stdio server's entries (stdio, facades, abi/v8) are one file that loads nothing else of the runtime", () => {
+  const files = new Set(["./stdio", "./facades", "./abi/v8"].map((key) => entryFiles.get(key)!));
   assert.is(files.size, 1, `the stdio entries are ${[...files].map((f) => relative(runtimeDir, f)).join(", ")}`);
   const [core] = files;
   assert.is(relative(runtimeDir, core!), join("dist", "core.js"));
@@ -85,7 +88,7 @@ test("a stdio server's entries (stdio, facades, abi/v7) are one file that loads 
   // every name each entry declares is there (the file may export more: internal names for the chunks)
   for (const [key, mod] of [
     ["./facades", facades],
-    ["./abi/v7", abi],
+    ["./abi/v8", abi],
   ] as const) {
     for (const name of Object.keys(mod))
       assert.ok(name in root || name in abi || name in facades, `${key} exports ${name}`);

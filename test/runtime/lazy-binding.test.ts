@@ -5,7 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createMemoryTransportPair, type ProtocolBinding } from "@mcpgen/runtime";
 import { connectAnyEra, connectClient, lazyBinding, type RevisionInfo } from "@mcpgen/runtime/internal";
-import type { ValidatorLoaders, ValidatorModule } from "@mcpgen/runtime/abi/v7";
+import type { ValidatorLoaders, ValidatorModule } from "@mcpgen/runtime/abi/v8";
 import { REVISIONS } from "./helpers/binding.js";
 import { definition, handlers, META } from "./modern/fixture.js";
 import { createMcpServer } from "@mcpgen/runtime";

@@ -159,20 +159,38 @@ function entry(key: string): string {
   return file;
 }
 
-/** Each `#` specifier of the package's "imports" -> every file it names (one per host condition). */
-const hostImports = new Map(
-  Object.entries((pkg as { imports?: Record<string, Record<string, string>> }).imports ?? {}).map(
-    ([key, conditions]) => [
+/** Each `#` specifier of the "imports" of the package scope `dir` -> every file it names (one per host condition). */
+const hostImportsOf = (dir: string, imports: Record<string, Record<string, string>> | undefined) =>
+  new Map(
+    Object.entries(imports ?? {}).map(([key, conditions]) => [
       key,
       [
         ...new Set(
           Object.entries(conditions)
             .filter(([c]) => c !== "types")
-            .map(([, t]) => join(runtimeDir, t)),
+            .map(([, t]) => join(dir, t)),
         ),
       ],
-    ],
-  ),
+    ]),
+  );
+const hostImports = hostImportsOf(runtimeDir, (pkg as { imports?: Record<string, Record<string, string>> }).imports);
+/** Bundlers' per-module files (dist/esm/) resolve `#` specifiers against their own package scope. */
+const esmDir = join(runtimeDir, "dist", "esm");
+const esmHostImports = hostImportsOf(
+  esmDir,
+  (
+    JSON.parse(readFileSync(join(esmDir, "package.json"), "utf8")) as {
+      imports?: Record<string, Record<string, string>>;
+    }
+  ).imports,
+);
+/** Every host-condition target of the exports (dist/esm/), which only bundlers and Bun and Deno load. */
+const esmEntries = Object.values(pkg.exports).flatMap((t) =>
+  typeof t === "string"
+    ? []
+    : Object.entries(t as Record<string, string>)
+        .filter(([c]) => c !== "types" && c !== "default")
+        .map(([, f]) => join(runtimeDir, f)),
 );
 
 /** Relative specifiers a bundled file imports: [static (loaded with it), dynamic (loaded on first use)]. */
@@ -185,7 +203,7 @@ function importsOf(file: string): [string[], string[]] {
   );
   // A host loads one of the files a `#` import names; counted here are all of them.
   for (const m of code.matchAll(/(?:^|;)\s*import\s*(?:[\w$*{},\s]*?\bfrom\s*)?"(#[^"]+)"/gm))
-    statics.push(...(hostImports.get(m[1]!) ?? []));
+    statics.push(...((file.startsWith(esmDir) ? esmHostImports : hostImports).get(m[1]!) ?? []));
   const dynamics = [...code.matchAll(/\bimport\(\s*"(\.\.?\/[^"]+)"\s*\)/g)].map((m) => resolve(m[1]!));
   return [statics, dynamics];
 }
@@ -235,7 +253,7 @@ test("every JavaScript file the runtime ships is reachable from an exports entry
   };
   walk(dist);
   assert.ok(shipped.length > 0, "runtime/dist looks unbuilt");
-  const reachable = closure([...entries.values()], true);
+  const reachable = closure([...entries.values(), ...esmEntries], true);
   assert.equal(
     shipped.filter((f) => !reachable.has(f)).map((f) => relative(dist, f)),
     [],
@@ -253,7 +271,7 @@ test("compiled runtime JavaScript stays within its budget", () => {
 
 test("a stdio server loads only part of the runtime at start", () => {
   // what a generated stdio server imports before its first message: the transport, the facades, the ABI
-  const files = closure([entry("./stdio"), entry("./facades"), entry("./abi/v7")]);
+  const files = closure([entry("./stdio"), entry("./facades"), entry("./abi/v8")]);
   const bytes = bytesOf(files);
   const lazy = [...files]
     .map((f) => relative(dist, f))

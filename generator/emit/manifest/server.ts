@@ -80,8 +80,12 @@ export function serverView(
   const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
   const skills = model.skills.length > 0;
   use("McpDefinition", taskTools || skills);
+  const head = facadeHead(model, spoken, "server-side", types);
   return {
-    ...facadeHead(model, spoken, "server-side", types),
+    ...head,
+    // The legacy era's code reaches the runtime from here alone (ABI 8): a server of 2026-07-28
+    // alone, and its bundle, never carry it.
+    legacy: head.revisions.some((r) => r.era === "legacy"),
     tools,
     prompts,
     // one `resources` section holds resources and templates

@@ -23,10 +23,9 @@ import type { LegacyTasks } from "../tasks/legacy.js";
 import { levelIndex, shouldLog, type Connection } from "./context.js";
 import { ServerCore, servedBindings } from "./core.js";
 import type { Change } from "./change-bus.js";
-import { EraRouter } from "./era-router.js";
 import { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
-import { legacySession } from "./legacy.js";
+import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
 import type {
   ConnectOptions,
   McpDefinition,
@@ -69,8 +68,11 @@ export class McpServer {
     readonly definition: McpDefinition,
     handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
+    /** @internal The legacy era's code, given when a legacy revision is served (legacy-era.ts). */
+    readonly legacyEra?: ServerLegacyEra,
   ) {
     const { legacy, modern, served } = servedBindings(definition, options);
+    if (legacy.length > 0 && legacyEra === undefined) throw noLegacyEra(legacy);
     this.supportedVersions = served;
     this.core = new ServerCore(
       definition,
@@ -229,7 +231,7 @@ export class McpServer {
     if (!modern) return this.legacySession(transport, options, bytes);
     // Both eras on one connection: the 2026-07-28 path loads when the first modern message
     // arrives, which waits for it (and what follows queues behind it, in order).
-    const router = new EraRouter(transport, () => this.prepare(true));
+    const router = this.legacyEra!.router(transport, () => this.prepare(true));
     router.onmodern = () => void this.modernSession(router.modern, bytes);
     return this.legacySession(router.legacy, options, bytes);
   }
@@ -253,6 +255,7 @@ export class McpServer {
     let conn!: Connection;
     const stateless = options.stateless !== undefined;
     // Built before the transport starts, so the connection exists when the first request arrives.
+    const legacySession = this.legacyEra!.session;
     const session = legacySession(this.core, transport, () => conn, options.stateless, runningBytes, this.options);
     // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
     const ownOwner =
@@ -335,11 +338,17 @@ export class McpServer {
   }
 }
 
-/** A server for a generated definition: `server.connect(transport)` per connection. */
+/**
+ * A server for a generated definition: `server.connect(transport)` per connection. `legacy`: the
+ * legacy era's code (`legacyEra` of `@mcpgen/runtime/abi/v8`), needed when the server speaks a
+ * legacy revision; the generated server passes it then, and `createMcpServer` of the package root
+ * always does.
+ */
 export function createMcpServer(
   definition: McpDefinition,
   handlers: McpServerHandlers,
   options: McpServerOptions,
+  legacy?: ServerLegacyEra,
 ): McpServer {
-  return new McpServer(definition, handlers, options);
+  return new McpServer(definition, handlers, options, legacy);
 }

@@ -56,13 +56,15 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
 
   /**
    * Sends of one burst leave in one write. A burst is what one input chunk brings: from its second
-   * send on, the output is corked, so the answers to a chunk of pipelined requests go out in one
-   * writev instead of one syscall each. When the chunk held several messages, the burst lasts
-   * until the event loop's check phase, so what their handlers and continuations send (a client's
-   * next requests) goes out together too. A chunk of one message (sequential calls) writes at once.
+   * send on, lines are appended to `batch` (one string; no stream bookkeeping per message, which a
+   * corked stream spends on each write) and written together when the burst ends, so the answers
+   * to a chunk of pipelined requests go out in one write instead of one syscall each. When the
+   * chunk held several messages, the burst lasts until the event loop's check phase, so what their
+   * handlers and continuations send (a client's next requests) goes out together too. A chunk of
+   * one message (sequential calls) writes at once.
    */
   private burst = -1;
-  private corked = false;
+  private batch = "";
   private delivered = 0;
   private flushing = false;
   private readonly flushBound = (): void => {
@@ -86,11 +88,18 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
 
   private endBurst(): void {
     this.burst = -1;
-    if (this.corked) {
-      this.corked = false;
-      this.output?.uncork();
-    }
+    this.writeBatch();
   }
+
+  /** Writes what the open burst holds back; its back-pressure reaches the sends that follow. */
+  protected writeBatch(): void {
+    const text = this.batch;
+    if (text.length === 0) return;
+    this.batch = "";
+    const out = this.output;
+    if (out !== undefined && !out.write(text)) this.backPressure(out);
+  }
+
   private readonly onend = (): void => {
     if (this.inputEnded || this.closed) return;
     this.inputEnded = true;
@@ -171,13 +180,20 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
     const out = this.output;
     if (this.closed || !out) return Promise.reject(new Error("transport is closed"));
-    if (this.burst >= 0 && ++this.burst === 2 && !this.corked) {
-      out.cork();
-      this.corked = true;
+    const line = JSON.stringify(message) + "\n";
+    if (this.burst >= 0 && ++this.burst >= 2) {
+      this.batch += line;
+      // A burst holds back at most what the stream would buffer before asking writers to wait.
+      if (this.batch.length < out.writableHighWaterMark) return this.waitingDrain ?? SENT;
+      const text = this.batch;
+      this.batch = "";
+      return out.write(text) ? SENT : this.backPressure(out);
     }
-    const ok = out.write(JSON.stringify(message) + "\n");
-    if (ok) return SENT;
-    // Back-pressure: callers that await send() slow down to the pipe's pace.
+    return out.write(line) ? SENT : this.backPressure(out);
+  }
+
+  /** Back-pressure: callers that await send() slow down to the pipe's pace. */
+  private backPressure(out: Writable): Promise<void> {
     if (!this.waitingDrain) {
       this.waitingDrain = new Promise<void>((resolve) => {
         const done = (): void => {
@@ -208,6 +224,7 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
 
   /** Resolves once what was written has been handed to the OS (process.stdout on a pipe may buffer). */
   private flushed(): Promise<void> {
+    this.writeBatch();
     const out = this.output;
     if (this.closed || out === undefined || out.writableLength === 0 || out.destroyed) return Promise.resolve();
     // An empty write's callback runs once every earlier write is through.

@@ -129,6 +129,8 @@ export class StdioClientTransport extends NdjsonStreamTransport {
     if (child && this.exited && !this.exitInfo) {
       const closeMs = this.options.closeTimeoutMs ?? 2000;
       const termMs = this.options.termTimeoutMs ?? 2000;
+      // What the open burst holds back goes before the end (see NdjsonStreamTransport.send).
+      this.writeBatch();
       child.stdin?.end();
       if (!(await within(this.exited, closeMs))) {
         child.kill("SIGTERM");

@@ -10,9 +10,10 @@ import { StdioServerTransport } from "@mcpgen/runtime/stdio";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
 
 /** A Writable that records each write and writev it is handed. */
-function recorder() {
+function recorder(highWaterMark?: number) {
   const calls: string[][] = [];
   const out = new Writable({
+    highWaterMark,
     write(chunk: Buffer, _enc, cb) {
       calls.push([String(chunk)]);
       cb();
@@ -96,6 +97,23 @@ test("sends made by the continuations of a burst leave together with it, before 
   await Promise.resolve();
   await Promise.resolve();
   assert.equal(ids(calls), [1, 2, 3, 4, 5]);
+  await t.close();
+});
+
+test("a burst holds back no more than the output's high-water mark: larger ones leave in pieces, in order", async () => {
+  const input = new PassThrough();
+  const { out, calls } = recorder(1024);
+  const t = echo(input, out);
+  await t.start();
+  const answer = JSON.stringify({ jsonrpc: "2.0", id: 100, result: { n: 100 } }).length + 1;
+  input.emit("data", Buffer.from(Array.from({ length: 200 }, (_, i) => request(i + 1)).join("")));
+  await nextCheck();
+  assert.equal(
+    ids(calls),
+    Array.from({ length: 200 }, (_, i) => i + 1),
+  );
+  assert.ok(calls.length > 2, `${calls.length} writes`);
+  for (const c of calls) assert.ok(c.join("").length < 1024 + answer, `a write of ${c.join("").length} characters`);
   await t.close();
 });
 

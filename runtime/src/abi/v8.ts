@@ -1,0 +1,24 @@
+/**
+ * `@mcpgen/runtime/abi/v8`: everything code generated for ABI 8 imports, and nothing else user
+ * code needs (users import `@mcpgen/runtime` and its transport entries). The version is in the
+ * path, so generated code and a runtime that do not match fail when the import resolves (tsc
+ * reports it at compile time), and a later runtime can keep serving this ABI beside the next one.
+ * The protocol bindings, validators and `bindings.ts` use the ABI proper (abi.ts); the generated
+ * server, client and definition link the facades (facades.ts), re-exported here whole, their
+ * types included, so declarations of a user module that exports a generated value can name them.
+ */
+export * from "../abi.js";
+export * from "../facades.js";
+import { EraRouter } from "../server/era-router.js";
+import { legacySession } from "../server/legacy.js";
+import type { ServerLegacyEra } from "../server/legacy-era.js";
+
+/**
+ * The legacy era's server code (2024-11-05 … 2025-11-25), which the generated server of a manifest
+ * listing a legacy revision hands to createMcpServer (ABI 8). Nothing else of the runtime names it,
+ * so a server of 2026-07-28 alone, and its bundle, carry none of it.
+ */
+export const legacyEra: ServerLegacyEra = {
+  session: legacySession,
+  router: (base, prepareModern) => new EraRouter(base, prepareModern),
+};

@@ -1,0 +1,24 @@
+/**
+ * What a server serving a legacy revision (2024-11-05 … 2025-11-25) takes from the legacy era. The
+ * generated server of a manifest listing a legacy revision hands `legacyEra` (abi/v8.ts) to
+ * createMcpServer; without it nothing of that era's sessions is reachable from McpServer, so the
+ * bundle of a server of 2026-07-28 alone leaves them out (docs/bundling.md).
+ */
+import type { ProtocolBinding } from "../abi.js";
+import type { Transport } from "../transport.js";
+import type { EraRouter } from "./era-router.js";
+import type { legacySession } from "./legacy.js";
+
+export interface ServerLegacyEra {
+  /** A connection's legacy session (legacy.ts). */
+  readonly session: typeof legacySession;
+  /** A connection served in both eras at once (era-router.ts). */
+  router(base: Transport, prepareModern: () => Promise<void> | undefined): EraRouter;
+}
+
+/** What createMcpServer throws when given the legacy revisions `legacy` without the legacy era. */
+export function noLegacyEra(legacy: readonly ProtocolBinding[]): TypeError {
+  return new TypeError(
+    `createMcpServer: the server speaks legacy revisions (${legacy.map((b) => b.revision).join(", ")}) but was given no legacy era: regenerate the server with this runtime's mcpgen, or pass \`legacyEra\` of @mcpgen/runtime/abi/v8`,
+  );
+}
