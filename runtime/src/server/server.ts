@@ -9,7 +9,7 @@
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { Transport } from "../transport.js";
 import { LoadGate } from "../session/load-gate.js";
-import { tableReady } from "../lazy-binding.js";
+import { prefetchTable } from "../lazy-binding.js";
 import { afterIo } from "../after-io.js";
 import { RunningBytes, type SessionBytes } from "../session/running-bytes.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
@@ -130,13 +130,9 @@ export class McpServer {
     const skills = this.core.skillsReady();
     const needModern = modern && modernPathModule.value === undefined;
     if (tasks === undefined && skills === undefined && !needModern) return undefined;
-    // The preferred 2026-era revision's table loads beside the path (its entry imports the path):
-    // the first modern request reads both at once instead of one after the other. Its failure is
-    // the session's to report, which tries the table again when a request needs it.
-    const table = needModern && this.core.modern.length > 0 ? tableReady(this.core.modern[0]!) : undefined;
-    return Promise.all([tasks, skills, needModern ? modernPathModule.get() : undefined, table?.catch(() => {})]).then(
-      () => {},
-    );
+    // The preferred 2026-era table loads beside the path (its entry imports it), not after.
+    const path = needModern ? [modernPathModule.get(), prefetchTable(this.core.modern[0])] : [];
+    return Promise.all([tasks, skills, ...path]).then(() => {});
   }
 
   /** Open connections (initialized or not). */
