@@ -226,7 +226,7 @@ export function printReport(s: Summary): void {
     // A slower bootstrap of every process dilutes the ratios (NODE_EXTRA_CA_CERTS: about 38 ms of CPU here).
     if ((s.machine.bootstrapEnv ?? []).length > 0)
       out.push(
-        `set for every process, which slows Node's bootstrap alike and so brings the start ratios closer to 1: ${s.machine.bootstrapEnv!.join(", ")}`,
+        `set for every process, which slows Node's bootstrap alike and so brings the start ratios closer to 1 (BENCH_CLEAN_ENV=1 unsets them): ${s.machine.bootstrapEnv!.join(", ")}`,
       );
   }
 

@@ -50,10 +50,19 @@ interface ScenarioOutput {
   warnings?: Record<string, number>;
 }
 
-function runScenario(args: string[]): Promise<ScenarioOutput> {
+/** Variables every Node process's bootstrap reads; NODE_EXTRA_CA_CERTS alone costs each process tens of ms (bench/README.md). */
+const BOOTSTRAP_ENV = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
+// BENCH_CLEAN_ENV=1: the start rows' processes run without them, as on a machine that sets none.
+const spawnEnv =
+  env.BENCH_CLEAN_ENV === "1"
+    ? Object.fromEntries(Object.entries(env).filter(([k]) => !BOOTSTRAP_ENV.includes(k)))
+    : env;
+
+function runScenario(args: string[], childEnv: NodeJS.ProcessEnv = env): Promise<ScenarioOutput> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--no-warnings", scenarioScript, ...args], {
       stdio: ["ignore", "pipe", "inherit"],
+      env: childEnv,
     });
     let text = "";
     child.stdout.setEncoding("utf8");
@@ -105,7 +114,7 @@ for (let round = 0; round < ROUNDS; round++) {
   const spawning = order.filter((impl) => implRuns(impl, "spawn"));
   if (spawnRows && spawning.length > 0) {
     // One process per round, the implementations taking turns spawn by spawn (bench/spawn.ts).
-    const out = await runScenario([spawning.join(","), "spawn", "text", String(SPAWNS)]);
+    const out = await runScenario([spawning.join(","), "spawn", "text", String(SPAWNS)], spawnEnv);
     if (out.error) problems.set("spawn", out.error);
     if (typeof out.missing === "object")
       for (const [impl, why] of Object.entries(out.missing)) problems.set(`${impl}/spawn`, why);
@@ -136,8 +145,8 @@ const summary: Summary = {
     cpus: os.cpus().length,
     cpu: os.cpus()[0]?.model ?? "?",
     loadavg: os.loadavg(),
-    // Every child's bootstrap reads these (bench/README.md: the CA bundle alone costs a process tens of ms).
-    bootstrapEnv: ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"].filter((k) => (env[k] ?? "") !== ""),
+    // What the start rows' processes had of them.
+    bootstrapEnv: BOOTSTRAP_ENV.filter((k) => (spawnEnv[k] ?? "") !== ""),
   },
   settings: { rounds: ROUNDS, phaseMs: PHASE_MS, spawns: SPAWNS, inFlight: IN_FLIGHT },
   impls,
