@@ -4,8 +4,9 @@
  *   npm run build && node dist/bench/bundle.js
  * mcpgen's server is generated here from a one-tool manifest, once with every bundled revision
  * (the default) and once with a single revision (how a project drops revisions from a bundle).
- * The generated server's bindings import each revision's `/server-side` entry (the loaders of what
- * a server receives), so the bundle carries none of the client's validators.
+ * The generated server's bindings import each revision's method table (`/server-side/table`) and,
+ * one entry each, the validators of the methods its manifest serves (`/server-side/params/<method>`),
+ * so the bundle carries neither the client's validators nor those of features it does not serve.
  * With code splitting, each method validator (and each group of definitions several methods share)
  * is a chunk of its own, loaded when a connection first needs it. "start" and "session" are
  * measured by running the split bundle (a module hook records every file Node loads): "start" is

@@ -53,6 +53,7 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   const js = target?.default;
   if (typeof js !== "string" || !/^\.\/dist\/.+\.js$/.test(js))
     fail(`runtime/package.json exports["${key}"].default must be "./dist/<path>.js" (got ${JSON.stringify(js)})`);
+  if (key.includes("*")) continue; // a pattern: expanded below, once tsc's output is there to match
   entries.set(key, js.slice("./dist/".length));
 }
 // runtime/package.json "imports": internal specifiers each host resolves to its own file by
@@ -76,6 +77,19 @@ for (const [key, conditions] of Object.entries(pkg.imports ?? {})) {
         `runtime/package.json imports["${key}"].${condition}: no source for ${rel} in bin/bundle-runtime.mjs IMPORT_SOURCES`,
       );
     importEntries.set(rel, IMPORT_SOURCES[rel]);
+  }
+}
+// A pattern export (`./protocol/<rev>/server-side/*`, one `*` standing for a path) is an entry per
+// file of tsc's output it matches, so each such file keeps its name in dist/.
+for (const [key, target] of Object.entries(pkg.exports ?? {})) {
+  if (!key.includes("*")) continue;
+  const [head, tail] = target.default.slice("./dist/".length).split("*");
+  if (tail !== ".js") fail(`runtime/package.json exports["${key}"].default must end in "*.js"`);
+  const found = walk(join(tscOut, head), (name) => name.endsWith(".js"));
+  if (found.length === 0) fail(`runtime/package.json exports["${key}"] matches no file of runtime/build/${head}`);
+  for (const file of found) {
+    const rel = relative(tscOut, file).split("\\").join("/");
+    entries.set(key.replace("*", rel.slice(head.length, -".js".length)), rel);
   }
 }
 for (const rel of [...entries.values(), ...importEntries.values()]) {
@@ -115,7 +129,12 @@ const HOST_CONDITIONS = ["workerd", "worker", "browser", "bun", "deno"];
 const esmTargets = new Map();
 for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (typeof target !== "object") continue;
-  const source = CORE_ENTRIES.includes(key) ? `${key.slice(2)}.js` : entries.get(key);
+  // A pattern export names the pattern of its files (`protocol/<rev>/server-side/*.js`).
+  const source = key.includes("*")
+    ? target.default.slice("./dist/".length)
+    : CORE_ENTRIES.includes(key)
+      ? `${key.slice(2)}.js`
+      : entries.get(key);
   const hosts = Object.entries(target).filter(([c]) => c !== "types" && c !== "default");
   const missing = HOST_CONDITIONS.filter((c) => target[c] === undefined);
   if (missing.length > 0)
@@ -128,7 +147,18 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
       fail(
         `runtime/package.json exports["${key}"].${condition} must be "./dist/esm/${source}" (got ${JSON.stringify(t)})`,
       );
-  esmTargets.set(key, hosts);
+  if (!key.includes("*")) {
+    esmTargets.set(key, hosts);
+    continue;
+  }
+  // ... and is one target per file it matches, as in the Node build
+  const [head, tail] = key.split("*");
+  for (const [k, rel] of entries)
+    if (k.startsWith(head) && k.endsWith(tail) && !k.includes("*"))
+      esmTargets.set(
+        k,
+        hosts.map(([c]) => [c, `./dist/esm/${rel}`]),
+      );
 }
 
 /** Every file below dir whose name passes keep. */

@@ -11,7 +11,7 @@ import { displayPath, loadConfig, resolveTargets, type Target, type TargetOption
 import { loadSchema } from "./load/load.js";
 import type { EmittedFile } from "./model/ir.js";
 import { servedRevisions } from "./model/served-revisions.js";
-import { mcpgenVersion } from "./paths.js";
+import { mcpgenVersion, packageRoot, SHARED_FOLDER } from "./paths.js";
 import { toTypeName } from "./names/index.js";
 import { renderFile } from "./emit/files.js";
 import { cacheKey, readCache, writeCache } from "./write/cache.js";
@@ -170,16 +170,19 @@ export function outputDocsView(manifestBytes: Buffer, manifestPath: string, outD
 interface BundledRun {
   /** Digest of every bundled schema, part of each bundled target's cache key. */
   digest: string;
+  /** The bundled revisions, oldest first. */
+  revisions: string[];
   context(): Promise<import("./emit/protocol/registry.js").EmitContext>;
 }
 
 function bundledRun(): BundledRun {
-  // Oldest first: a shared module lives in the folder of the first revision that uses it.
+  // Oldest first: the order the shared modules' declarations follow.
   const revisions = [...bundledRevisions()].sort();
   const digest = sha256(Buffer.from(revisions.map((r) => `${r} ${loadSchema(r).source.sha256}`).join("\n")));
   let context: Promise<import("./emit/protocol/registry.js").EmitContext> | undefined;
   return {
     digest,
+    revisions,
     context: () => (context ??= import("./render/protocol.js").then((m) => m.bundledSharing(revisions))),
   };
 }
@@ -225,13 +228,45 @@ async function produce(target: Target, cwd: string, options: GenerateOptions, bu
   return { schema: loaded.source.display, revision: rendered.revision, files: rendered.files, cached: false, warnings };
 }
 
+/** Where the modules several bundled revisions use are written: `generated/shared/`, beside the revisions' folders. */
+const sharedOut = () => join(packageRoot, "generated", SHARED_FOLDER);
+
+/** The shared folder of the bundled revisions (`generated/shared/`), as a target's output. */
+async function produceShared(bundled: BundledRun, cwd: string, options: GenerateOptions): Promise<Produced> {
+  const source = { display: bundled.revisions.join(", "), sha256: bundled.digest };
+  const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+  const key = cacheKey({
+    sha256: bundled.digest,
+    display: `${source.display}\n${SHARED_FOLDER}`,
+    revision: SHARED_FOLDER,
+  });
+  const hit = cacheDir ? readCache(cacheDir, key) : undefined;
+  if (hit) return { schema: source.display, revision: SHARED_FOLDER, files: hit.files, cached: true, warnings: [] };
+  const { renderShared } = await import("./render/protocol.js");
+  const files = await renderShared(await bundled.context(), source);
+  if (cacheDir) writeCache(cacheDir, key, { revision: SHARED_FOLDER, warnings: [], files });
+  return { schema: source.display, revision: SHARED_FOLDER, files, cached: false, warnings: [] };
+}
+
+/** Every target's output, produced concurrently; in maintainer mode the shared folder's last. */
+async function produceAll(
+  targets: Target[],
+  cwd: string,
+  options: GenerateOptions,
+): Promise<{ targets: Target[]; produced: Produced[] }> {
+  const bundled = options.bundled ? bundledRun() : undefined;
+  const produced = await Promise.all([
+    ...targets.map((t) => produce(t, cwd, options, bundled)),
+    ...(bundled ? [produceShared(bundled, cwd, options)] : []),
+  ]);
+  return { targets: bundled ? [...targets, { schema: SHARED_FOLDER, out: sharedOut() }] : targets, produced };
+}
+
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const cwd = options.cwd ?? process.cwd();
-  const targets = await targetsOf(options, cwd);
   // Everything is produced before anything is written, so bad input never leaves a partial set.
   // Targets are produced concurrently so one target's emitters overlap another's formatting.
-  const bundled = options.bundled ? bundledRun() : undefined;
-  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options, bundled)));
+  const { targets, produced } = await produceAll(await targetsOf(options, cwd), cwd, options);
   const results: GenerateResult["targets"] = [];
   targets.forEach((t, i) => {
     const p = produced[i]!;
@@ -246,9 +281,7 @@ export async function check(options: GenerateOptions = {}): Promise<CheckResult>
   const cwd = options.cwd ?? process.cwd();
   const results: CheckResult["targets"] = [];
   const problems: string[] = [];
-  const targets = await targetsOf(options, cwd);
-  const bundled = options.bundled ? bundledRun() : undefined;
-  const produced = await Promise.all(targets.map((t) => produce(t, cwd, options, bundled)));
+  const { targets, produced } = await produceAll(await targetsOf(options, cwd), cwd, options);
   targets.forEach((t, i) => {
     const p = produced[i]!;
     const out = displayPath(cwd, t.out);

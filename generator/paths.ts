@@ -22,3 +22,9 @@ export const schemaDir = join(packageRoot, "schema");
 export const mcpgenVersion = (
   JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string }
 ).version;
+
+/**
+ * The folder beside the bundled revisions' own (`generated/<rev>/`) that holds the validator
+ * modules several of them use (`generated/shared/validators/`); not a revision id.
+ */
+export const SHARED_FOLDER = "shared";

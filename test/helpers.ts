@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,4 +24,32 @@ export function resolvePointer(doc: unknown, pointer: string): unknown {
     cur = (cur as Record<string, unknown>)[token];
   }
   return cur;
+}
+
+/**
+ * `@mcpgen/runtime`'s "exports" as key -> absolute path of its JavaScript, a pattern entry
+ * (`./protocol/<rev>/server-side/*`) expanded to every file of dist/ it matches, as
+ * bin/bundle-runtime.mjs bundles them.
+ */
+export function runtimeEntryFiles(
+  runtimeDir: string,
+  exports: Record<string, string | { default: string }>,
+): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const p = join(dir, name);
+      return statSync(p).isDirectory() ? walk(p).map((f) => `${name}/${f}`) : [name];
+    });
+  for (const [key, t] of Object.entries(exports)) {
+    if (typeof t === "string") continue;
+    if (!key.includes("*")) {
+      out.set(key, join(runtimeDir, t.default));
+      continue;
+    }
+    const [head, tail] = t.default.split("*") as [string, string];
+    for (const f of walk(join(runtimeDir, head)).filter((f) => f.endsWith(tail)))
+      out.set(key.replace("*", f.slice(0, -tail.length)), join(runtimeDir, head, f));
+  }
+  return out;
 }

@@ -32,10 +32,8 @@ async function floor(request: Request): Promise<Response> {
 
 function handlerOf(kind: string | undefined): (request: Request) => Response | Promise<Response> {
   if (kind === "fetch") return createFetchHandler(createStatelessMcp());
-  if (kind === "sdk2") {
-    const sdk2 = createMcpHandler(() => createSdk2Server("text"));
-    return (request) => sdk2.fetch(request);
-  }
+  // As SDK v2 documents serving on Bun: the handler's own `fetch` (a bound property) handed to Bun.serve.
+  if (kind === "sdk2") return createMcpHandler(() => createSdk2Server("text")).fetch;
   if (kind === "floor") return floor;
   throw new Error(`usage: stateless-bun.js fetch|sdk2|floor (got ${JSON.stringify(kind)})`);
 }

@@ -35,12 +35,12 @@ export const validators: ValidatorLoaders = {
   },
   results: {
     "elicitation/create": () => import("./validators/ElicitResult.js"),
-    ping: () => import("../2024-11-05/validators/Result.js"),
-    "roots/list": () => import("../2025-06-18/validators/ListRootsResult.js"),
+    ping: () => import("../shared/validators/Result-c5b79bd501.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-e309a6d1ca.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
     "tasks/cancel": () => import("./validators/CancelTaskResult.js"),
     "tasks/get": () => import("./validators/CancelTaskResult.js"),
     "tasks/list": () => import("./validators/ListTasksResult.js"),
-    "tasks/result": () => import("../2024-11-05/validators/Result.js"),
+    "tasks/result": () => import("../shared/validators/Result-c5b79bd501.js"),
   },
 };

@@ -10,8 +10,12 @@
 import { renderTemplate, type ViewModel } from "../templates.js";
 import type { EmittedFile } from "../model/ir.js";
 
-/** `protocol`: one revision's bindings (`generated/<rev>/`); `manifest`: a manifest's output folder; `runtime-wire`: `runtime/src/wire/`. */
-export type Output = "protocol" | "manifest" | "runtime-wire";
+/**
+ * `protocol`: one revision's bindings (`generated/<rev>/`); `shared`: the validator modules several
+ * bundled revisions use (`generated/shared/`); `manifest`: a manifest's output folder;
+ * `runtime-wire`: `runtime/src/wire/`.
+ */
+export type Output = "protocol" | "shared" | "manifest" | "runtime-wire";
 
 /**
  * Who lays a file out. Prettier (the print stage, fixed options, width 120) unless the file grows
@@ -63,6 +67,13 @@ export const generatedFiles: readonly FileRow[] = [
     layout: "prettier",
   },
   {
+    output: "shared",
+    path: "validators/*.ts",
+    kind: "machine code",
+    emitter: "emit/protocol/validators.js#validatorSharing",
+    layout: "prettier",
+  },
+  {
     output: "protocol",
     path: "validators.ts",
     template: "protocol/validators.ts",
@@ -88,6 +99,27 @@ export const generatedFiles: readonly FileRow[] = [
     path: "client-side.ts",
     template: "protocol/role-loaders.ts",
     view: "emit/protocol/validators.js#roleLoadersView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "server-side/table.ts",
+    template: "protocol/server-table.ts",
+    view: "emit/protocol/validators.js#serverTableView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "server-side/params/*.ts",
+    template: "protocol/server-validator.ts",
+    view: "emit/protocol/validators.js#serverValidatorView",
+    layout: "prettier",
+  },
+  {
+    output: "protocol",
+    path: "server-side/results/*.ts",
+    template: "protocol/server-validator.ts",
+    view: "emit/protocol/validators.js#serverValidatorView",
     layout: "prettier",
   },
   {

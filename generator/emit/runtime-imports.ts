@@ -31,7 +31,23 @@ export const runtimeImports = {
   skillsClient: "@mcpgen/runtime/skills/client",
   /** One revision's protocol bindings, built from mcpgen's `generated/<rev>/`. */
   protocol: (revision: string, entry: ProtocolEntry): string => `@mcpgen/runtime/protocol/${revision}/${entry}`,
+  /**
+   * One file of a revision's per-method server entries (`server-side/table`, or a validator a server
+   * receives, `serverSideFile`), which the generated server imports for what its manifest serves.
+   */
+  serverSide: (revision: string, file: string): string => `@mcpgen/runtime/protocol/${revision}/${file}`,
 } as const;
+
+/** Path, in a revision's folder and without extension, of its method table for the generated server. */
+export const SERVER_SIDE_TABLE = "server-side/table";
+
+/**
+ * Path, in a revision's folder and without extension, of the entry re-exporting the params or
+ * result validator of `method` that a server receives: its name with `/` spelled `.`.
+ */
+export function serverSideFile(what: "params" | "results", method: string): string {
+  return `server-side/${what}/${method.replaceAll("/", ".")}`;
+}
 
 /**
  * The ABI declaration and check of a file that links the runtime (imported as `runtime`): the same

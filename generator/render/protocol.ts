@@ -48,6 +48,16 @@ export async function render(
 }
 
 /**
+ * The shared folder of mcpgen's bundled revisions (`generated/shared/`): the validator modules
+ * several of them use, as `context` (bundledSharing's) cut them; `banner` names every bundled schema.
+ */
+export async function renderShared(context: EmitContext, banner: SchemaSource): Promise<EmittedFile[]> {
+  const files = await context.sharing!.sharedFiles();
+  assertListed("shared", files);
+  return printFiles(files, banner, undefined, skipsPrettier("shared", files));
+}
+
+/**
  * The validators of mcpgen's bundled revisions, emitted together so that a validator several
  * revisions share is one module (emit/protocol/validators/share.ts).
  */

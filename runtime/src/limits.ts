@@ -137,3 +137,9 @@ export const MAX_SKILL_PAGES = 1_000;
 export const SESSION_RECORD_MAX_CHARS = 64 * 1024;
 /** Resource subscriptions a shared legacy session record keeps; a session with more cannot be taken over. */
 export const SESSION_RECORD_MAX_SUBSCRIPTIONS = 1_000;
+/**
+ * Largest POST body the fetch handler reads in one piece (`Request.arrayBuffer()`) when its
+ * Content-Length declares it; a larger or undeclared one is read chunk by chunk. Bounds what a fetch
+ * host holds for a body before it is charged to `maxBufferedBodyBytes`.
+ */
+export const FETCH_WHOLE_BODY_BYTES = 64 * 1024;

@@ -5,6 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { shareStandalone, type ShareRevision } from "../../generator/emit/protocol/validators/share.js";
 import { UNREACHED_MODULE } from "../../generator/emit/protocol/validators/split.js";
+import { SHARED_FOLDER } from "../../generator/paths.js";
 
 const HELPER = "function fail(validate, instancePath) {validate.errors = [{instancePath}];return false;}";
 const code = (lines: string[]) => [HELPER, ...lines].join("\n");
@@ -44,39 +45,52 @@ const NEW: ShareRevision = {
 };
 const share = () => shareStandalone({ abi: "abi", helper: "fail", revisions: [OLD, NEW] });
 
-test("a validator identical in two revisions is one module of the first revision, which the second imports", () => {
+test("a validator identical in two revisions is one module of the shared folder, which both import", () => {
   const out = share();
   const old = out.get(OLD.revision)!;
   const next = out.get(NEW.revision)!;
+  const folder = out.get(SHARED_FOLDER)!;
   // The string check and the recursive pair are reached by both Entry validators and by Tree.
-  const shared = old.modules.filter((m) => m.name.startsWith("shared-"));
-  assert.is(shared.length, 1, old.modules.map((m) => m.name).join(", "));
+  const shared = folder.modules.filter((m) => m.name.startsWith("shared-"));
+  assert.is(shared.length, 1, folder.modules.map((m) => m.name).join(", "));
   const s = shared[0]!.contents;
   assert.is(s.match(/^function f[0-9a-f]{12}\(/gm)!.length, 3, "the string check and the recursive pair, once");
   assert.not.match(s, /validate\d/, "named by content, not by ajv's numbers");
-  assert.equal(
-    next.modules.map((m) => m.name).filter((n) => n.startsWith("shared-")),
-    [],
-    "nothing new to share in the later revision",
-  );
-  // The later revision's Entry differs (data.v === 2): its own module, importing from the first revision's folder.
+  for (const r of [old, next])
+    assert.equal(
+      r.modules.map((m) => m.name).filter((n) => n.startsWith("shared-")),
+      [],
+      "a revision's folder holds no module another revision uses",
+    );
+  // Each revision's Entry differs (data.v === 2 in the later one): its own module, importing from the shared folder.
   const entry = next.modules.find((m) => m.name === "Entry")!.contents;
-  assert.match(entry, new RegExp(`from "\\.\\./\\.\\./${OLD.revision}/validators/${shared[0]!.name}\\.js";`));
+  assert.match(entry, new RegExp(`from "\\.\\./\\.\\./${SHARED_FOLDER}/validators/${shared[0]!.name}\\.js";`));
   assert.match(entry, /data\.v === 2/);
-  // Tree is an entry only in the later revision; its function is the one the earlier revision has.
+  // Tree is an entry only in the later revision, which alone uses it: its own folder.
   assert.equal(next.entries.get("Tree"), `./validators/Tree.js`);
   const tree = next.modules.find((m) => m.name === "Tree")!.contents;
-  assert.match(tree, new RegExp(`from "\\.\\./\\.\\./${OLD.revision}/validators/${shared[0]!.name}\\.js";`));
+  assert.match(tree, new RegExp(`from "\\.\\./\\.\\./${SHARED_FOLDER}/validators/${shared[0]!.name}\\.js";`));
   assert.match(tree, /export const validate: abi\.Validator = f[0-9a-f]{12};/);
   // The facade of each revision finds Str in the same module under the same name.
   const [oldSpec, oldLocal] = old.located.get("Str")!;
   const [newSpec, newLocal] = next.located.get("Str")!;
-  assert.is(oldSpec, `./validators/${shared[0]!.name}.js`);
-  assert.is(newSpec, `../${OLD.revision}/validators/${shared[0]!.name}.js`);
+  assert.is(oldSpec, `../${SHARED_FOLDER}/validators/${shared[0]!.name}.js`);
+  assert.is(newSpec, oldSpec);
   assert.is(newLocal, oldLocal);
   assert.match(s, new RegExp(`export const ${oldLocal}: abi\\.Validator = f`));
+  // The shared folder never imports a revision's folder.
+  for (const m of folder.modules) assert.not.match(m.contents, /from "\.\.\//, m.name);
   // Only reached by the facade: the later revision's own definitions module.
   assert.match(next.modules.find((m) => m.name === UNREACHED_MODULE)!.contents, /return false;/);
+});
+
+test("an entry validator several revisions share is named by its content in the shared folder", () => {
+  const out = shareStandalone({ abi: "abi", helper: "fail", revisions: [OLD, { ...OLD, revision: "2026-01-01" }] });
+  const folder = out.get(SHARED_FOLDER)!;
+  const entries = folder.modules.filter((m) => /^Entry-[0-9a-f]{10}$/.test(m.name));
+  assert.is(entries.length, 1, folder.modules.map((m) => m.name).join(", "));
+  for (const r of [OLD.revision, "2026-01-01"])
+    assert.is(out.get(r)!.entries.get("Entry"), `../${SHARED_FOLDER}/validators/${entries[0]!.name}.js`);
 });
 
 test("deterministic, whatever ajv's numbering", () => {

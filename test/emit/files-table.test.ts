@@ -24,6 +24,8 @@ import {
   loadersView,
   prepareValidators,
   roleLoadersView,
+  serverTableView,
+  serverValidatorView,
   validatorsView,
 } from "../../generator/emit/protocol/validators.js";
 import { methodsEntryView, methodsView } from "../../generator/emit/protocol/methods.js";
@@ -39,12 +41,14 @@ import { emitWireTypes, RUNTIME_WIRE, wireView } from "../../generator/emit/wire
 import { newestRevision } from "../../generator/render/runtime-wire.js";
 import { buildModel } from "../../generator/model/index.js";
 import { loadSchema } from "../../generator/load/index.js";
+import { SERVER_SIDE_TABLE, serverSideFile } from "../../generator/emit/runtime-imports.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
 import type { ServerModel } from "../../generator/model/server-ir.js";
 import { skillsView } from "../../generator/emit/manifest/skills.js";
 import { resourceFilesView } from "../../generator/emit/manifest/resource-files.js";
 import { repoRoot, revisions } from "../helpers.js";
+import { SHARED_FOLDER } from "../../generator/paths.js";
 
 const generatorDir = join(repoRoot, "dist", "generator");
 
@@ -104,6 +108,7 @@ test("checked-in outputs: every file matches exactly one row", () => {
   for (const revision of revisions) {
     for (const f of filesUnder(join(repoRoot, "generated", revision))) rowFor("protocol", f, `generated/${revision}`);
   }
+  for (const f of filesUnder(join(repoRoot, "generated", SHARED_FOLDER))) rowFor("shared", f, "generated/shared");
   for (const dir of [
     "examples/weather/src/mcp",
     "examples/everything/src/mcp",
@@ -155,6 +160,17 @@ test("a revision's output: templated files are their template with the named vie
       "loaders.ts": () => loadersView(prepared, layout),
       "server-side.ts": () => roleLoadersView(prepared, layout, "server"),
       "client-side.ts": () => roleLoadersView(prepared, layout, "client"),
+      [`${SERVER_SIDE_TABLE}.ts`]: () => serverTableView(),
+      ...Object.fromEntries(
+        files
+          .map((f) => /^server-side\/(params|results)\/(.+)\.ts$/.exec(f.path))
+          .filter((m) => m !== null)
+          .map((m) => {
+            const what = m[1] as "params" | "results";
+            const method = model.methods.find((d) => serverSideFile(what, d.method) === `server-side/${what}/${m[2]}`)!;
+            return [m[0], () => serverValidatorView(prepared, layout, what, method.method)];
+          }),
+      ),
       "table.ts": () => methodsView(model),
       "methods.ts": () => methodsEntryView(model),
       "binding.ts": () => bindingView(model),

@@ -25,6 +25,8 @@ import {
   loadersView,
   prepareValidators,
   roleLoadersView,
+  serverTableView,
+  serverValidatorView,
   validatorsView,
 } from "../../generator/emit/protocol/validators.js";
 import { manifestValidatorsView } from "../../generator/emit/manifest/validators.js";
@@ -52,6 +54,8 @@ const views: Record<string, ViewModel> = {
   "protocol/validators.ts": validatorsView(prepared, layout),
   "protocol/loaders.ts": loadersView(prepared, layout),
   "protocol/role-loaders.ts": roleLoadersView(prepared, layout, "server"),
+  "protocol/server-table.ts": serverTableView(),
+  "protocol/server-validator.ts": serverValidatorView(prepared, layout, "params", "tools/call"),
   "fragments/abi-check.ts": { abiVersion: String(RUNTIME_ABI), exported: true },
 };
 

@@ -8,12 +8,15 @@ import * as assert from "uvu/assert";
 import type { Validator, ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
 import { emitValidators, validatorSharing } from "../../generator/emit/protocol/validators.js";
 import type { EmittedFile } from "../../generator/model/ir.js";
+import { SHARED_FOLDER } from "../../generator/paths.js";
 import { modelOf, removeDir, REVISIONS, tempDir, writeTranspiled } from "./validators-fixture.js";
 
+/** Per folder (each revision's, and the shared one) the files emitted into it. */
 async function emitAll(): Promise<Map<string, EmittedFile[]>> {
   const sharing = validatorSharing(REVISIONS, () => REVISIONS.map(modelOf));
   const out = new Map<string, EmittedFile[]>();
   for (const r of REVISIONS) out.set(r, await emitValidators(modelOf(r), { sharing }));
+  out.set(SHARED_FOLDER, await sharing.sharedFiles());
   return out;
 }
 
@@ -54,11 +57,24 @@ test("the five revisions' tree: every relative import is a file of it, no cycles
     done.add(m);
   };
   for (const m of edges.keys()) visit(m, []);
-  // Some module serves several revisions.
+  // Some module serves several revisions, from the shared folder; a folder imports only its own files and the shared folder's.
   const crossRevision = [...files].filter(
-    ([path, c]) => path.split("/")[1] === "loaders.ts" && /import\("\.\.\//.test(c),
+    ([path, c]) => path.split("/")[1] === "loaders.ts" && c.includes(`import("../${SHARED_FOLDER}/validators/`),
   );
-  assert.ok(crossRevision.length > 0, "a later revision's loaders import an earlier revision's module");
+  assert.ok(crossRevision.length > 0, "a revision's loaders import a module of the shared folder");
+  for (const [path, targets] of edges) {
+    const folder = path.split("/")[0];
+    for (const t of targets)
+      assert.ok(
+        [folder, SHARED_FOLDER].includes(t.split("/")[0]!),
+        `${path} imports ${t}, outside its folder and the shared one`,
+      );
+    if (folder === SHARED_FOLDER)
+      assert.ok(
+        targets.every((t) => t.startsWith(`${SHARED_FOLDER}/`)),
+        `${path} imports only the shared folder`,
+      );
+  }
   let separate = 0;
   for (const r of REVISIONS)
     for (const f of await emitValidators(modelOf(r)))

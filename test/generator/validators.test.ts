@@ -21,9 +21,23 @@ for (const revision of REVISIONS) {
     assert.equal(
       files
         .map((f) => f.path)
-        .filter((p) => !p.startsWith("validators/"))
+        .filter((p) => !p.startsWith("validators/") && !p.startsWith("server-side/"))
         .sort(),
       ["client-side.ts", "loaders.ts", "server-side.ts", "validators.ts"],
+    );
+    // The server's per-method entries: its table, and one file per loader server-side.ts lists.
+    const serverSide = files.find((f) => f.path === "server-side.ts")!.contents;
+    const [params, results] = serverSide.split(/\n  results: \{/) as [string, string];
+    const entries = (text: string, what: string) =>
+      [...text.matchAll(/^\s+"?([\w/]+)"?: \(\) =>/gm)].map(
+        (m) => `server-side/${what}/${m[1]!.replaceAll("/", ".")}.ts`,
+      );
+    assert.equal(
+      files
+        .map((f) => f.path)
+        .filter((p) => p.startsWith("server-side/"))
+        .sort(),
+      ["server-side/table.ts", ...entries(params, "params"), ...entries(results, "results")].sort(),
     );
     assert.ok(ajv.length > 10, `${ajv.length} validator modules`);
     const facade = files.find((f) => f.path === "validators.ts")!.contents;

@@ -3,6 +3,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { check } from "../../generator/generate.js";
 import { listFiles } from "../../generator/write/compare.js";
+import { SHARED_FOLDER } from "../../generator/paths.js";
 import { repoRoot, revisions, tempDir } from "../helpers.js";
 
 // Golden: generated/ is checked in; regenerating every bundled revision from scratch (no cache)
@@ -10,15 +11,17 @@ import { repoRoot, revisions, tempDir } from "../helpers.js";
 // shared across revisions), so this is `check` in bundled mode with an empty cache: it produces
 // everything in memory and compares it with the repository, writing nothing.
 // After an intended change: `node dist/bin/mcpgen.js generate-bundled`.
-test("regenerating all five revisions reproduces generated/ byte for byte", async () => {
+test("regenerating all five revisions (and their shared folder) reproduces generated/ byte for byte", async () => {
   const { dir, cleanup } = tempDir("mcpgen-golden-");
   try {
     const cache = join(dir, "cache");
-    const before = Object.fromEntries(revisions.map((r) => [r, listFiles(join(repoRoot, "generated", r))]));
+    // Each revision's folder, then the shared folder of the validators several of them use.
+    const folders = [...revisions, SHARED_FOLDER];
+    const before = Object.fromEntries(folders.map((r) => [r, listFiles(join(repoRoot, "generated", r))]));
     const checked = await check({ cwd: repoRoot, bundled: true, cache });
     assert.equal(
       checked.targets.map((t) => t.revision),
-      [...revisions],
+      folders,
     );
     assert.ok(
       checked.targets.every((t) => !t.cached),
@@ -31,7 +34,7 @@ test("regenerating all five revisions reproduces generated/ byte for byte", asyn
     const again = await check({ cwd: repoRoot, bundled: true, cache });
     assert.ok(again.targets.every((t) => t.cached));
     assert.ok(again.ok);
-    assert.equal(Object.fromEntries(revisions.map((r) => [r, listFiles(join(repoRoot, "generated", r))])), before);
+    assert.equal(Object.fromEntries(folders.map((r) => [r, listFiles(join(repoRoot, "generated", r))])), before);
   } finally {
     cleanup();
   }

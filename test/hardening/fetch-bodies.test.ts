@@ -1,8 +1,8 @@
-// The fetch handler reads untrusted bodies from a ReadableStream, chunk by chunk: whatever the
-// chunking, the declared length (or none) and the size around maxBodyBytes, a body within the limit
-// is read whole and answered as the node:http handler answers it, a larger one is 413, a
-// malformed one 400/-32700, and nothing stays charged to the buffered bytes afterwards. A body that
-// never ends is cut off at bodyTimeoutMs with 408.
+// The fetch handler reads untrusted bodies from a ReadableStream, chunk by chunk (one of a small
+// declared length in one piece): whatever the chunking, the declared length (or none, or a false
+// one) and the size around maxBodyBytes, a body within the limit is read whole and answered as the
+// node:http handler answers it, a larger one is 413, a malformed one 400/-32700, and nothing stays
+// charged to the buffered bytes afterwards. A body that never ends is cut off at bodyTimeoutMs with 408.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
@@ -94,6 +94,44 @@ test("a body that never ends is cut off at bodyTimeoutMs with 408", async () => 
     } as RequestInit),
   );
   assert.is(res.status, 408);
+  assert.is(handler.bufferedBodyBytes, 0);
+});
+
+test("a body of a small declared length that never ends is cut off at bodyTimeoutMs with 408 too (it is read in one piece)", async () => {
+  const stalled = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0",'));
+    },
+  });
+  const res = await handler(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { ...HEADERS, "content-length": "100" },
+      body: stalled,
+      duplex: "half",
+    } as RequestInit),
+  );
+  assert.is(res.status, 408);
+  assert.is(handler.bufferedBodyBytes, 0);
+});
+
+test("a Request made in code whose Content-Length understates its body is still held to maxBodyBytes: 413", async () => {
+  const text = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/list",
+    params: { _meta: META, pad: "x".repeat(LIMIT) },
+  });
+  const bytes = new TextEncoder().encode(text);
+  const res = await handler(
+    new Request("http://127.0.0.1/mcp", {
+      method: "POST",
+      headers: { ...HEADERS, "content-length": "10" },
+      body: chunked(bytes, [0.5]),
+      duplex: "half",
+    } as RequestInit),
+  );
+  assert.is(res.status, 413);
   assert.is(handler.bufferedBodyBytes, 0);
 });
 

@@ -29,6 +29,7 @@ test("the generator emits for the runtime's ABI, and the runtime exports every b
         `./protocol/${r}/binding`,
         `./protocol/${r}/methods`,
         `./protocol/${r}/server-side`,
+        `./protocol/${r}/server-side/*`,
         `./protocol/${r}/client-side`,
       ])
       .sort(),
@@ -62,9 +63,11 @@ test("a generated project resolves its bindings from the installed runtime, and 
       cache: false,
     });
     // Each role's list is in its own facade (server.ts, client.ts); bindings.ts has both roles'.
+    // The server names each revision's table and the validators it serves, one entry each
+    // (`server-side/table`, `server-side/params/<method>`); the others name one entry per revision.
     const roleOf = { "server.ts": "server-side", "client.ts": "client-side", "bindings.ts": "methods" } as const;
     const protocol: string[] = [];
-    const entry = /^@mcpgen\/runtime\/protocol\/([^/]+)\/(server-side|client-side|methods)$/;
+    const entry = /^@mcpgen\/runtime\/protocol\/([^/]+)\/(server-side|client-side|methods)(?:\/(.+))?$/;
     const lists = new Map<string, string[]>();
     for (const [file, role] of Object.entries(roleOf)) {
       const text = readFileSync(join(out, file), "utf8");
@@ -75,12 +78,17 @@ test("a generated project resolves its bindings from the installed runtime, and 
       );
       const found = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
       assert.ok(
-        found.every((s) => entry.test(s) && entry.exec(s)![2] === role),
-        `${file} reaches each revision only through its ${role} entry`,
+        found.every(
+          (s) =>
+            entry.test(s) &&
+            entry.exec(s)![2] === role &&
+            (entry.exec(s)![3] !== undefined) === (role === "server-side"),
+        ),
+        `${file} reaches each revision only through its ${role} entr${role === "server-side" ? "ies" : "y"}`,
       );
       lists.set(
         file,
-        found.map((s) => entry.exec(s)![1]!),
+        found.filter((s) => role !== "server-side" || s.endsWith("/server-side/table")).map((s) => entry.exec(s)![1]!),
       );
       protocol.push(...found);
     }
@@ -94,9 +102,12 @@ test("a generated project resolves its bindings from the installed runtime, and 
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
     const require = createRequire(join(out, "bindings.js"));
     for (const s of protocol) {
-      const [, rev, role] = entry.exec(s)!;
+      const [, rev, role, file] = entry.exec(s)!;
       const resolved = require.resolve(s).split("\\").join("/");
-      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/${role}.js`), resolved);
+      assert.ok(
+        resolved.endsWith(`runtime/dist/protocol/${rev}/${role}${file === undefined ? "" : `/${file}`}.js`),
+        resolved,
+      );
     }
     const listed = readFileSync(join(out, "README.md"), "utf8");
     assert.not.match(listed, /protocol\/<revision>\/`/);

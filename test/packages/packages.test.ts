@@ -144,7 +144,19 @@ test("every exports / bin target of both packages is in the tarball, with types 
       ...Object.values(pkg.bin ?? {}),
       ...Object.values(pkg.exports ?? {}).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t))),
     ];
-    for (const t of targets) assert.ok(list.has(t.replace(/^\.\//, "")), `${pkg.name}: ${t} is shipped`);
+    for (const t of targets) {
+      const path = t.replace(/^\.\//, "");
+      if (!path.includes("*")) {
+        assert.ok(list.has(path), `${pkg.name}: ${t} is shipped`);
+        continue;
+      }
+      // A pattern entry (`./protocol/<rev>/server-side/*`): some shipped file of that shape.
+      const [head, tail] = path.split("*") as [string, string];
+      assert.ok(
+        [...list].some((f) => f.startsWith(head) && f.endsWith(tail) && f.length > head.length + tail.length),
+        `${pkg.name}: ${t} matches a shipped file`,
+      );
+    }
     for (const [key, t] of Object.entries(pkg.exports ?? {})) {
       if (typeof t !== "string") assert.ok(t.types && t.default, `${pkg.name} exports ${key} with types and default`);
     }

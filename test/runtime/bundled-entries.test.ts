@@ -9,7 +9,7 @@ import { dirname, join, relative } from "node:path";
 import * as root from "@mcpgen/runtime";
 import * as facades from "@mcpgen/runtime/facades";
 import * as abi from "@mcpgen/runtime/abi/v8";
-import { repoRoot } from "../helpers.js";
+import { repoRoot, runtimeEntryFiles } from "../helpers.js";
 
 test("McpError is one class whether imported from @mcpgen/runtime or @mcpgen/runtime/facades", () => {
   assert.type(root.McpError, "function");
@@ -37,11 +37,7 @@ const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) a
   exports: Record<string, string | { default: string }>;
 };
 /** exports key -> absolute path of its bundled JavaScript */
-const entryFiles = new Map(
-  Object.entries(pkg.exports).flatMap(([key, t]) =>
-    typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const],
-  ),
-);
+const entryFiles = runtimeEntryFiles(runtimeDir, pkg.exports);
 
 /** Specifiers a bundled file imports statically (`import ... from`, `export ... from`, bare `import "x"`). */
 function staticImports(file: string): string[] {

@@ -20,7 +20,7 @@ writeFileSync(
   hook,
   `import { writeSync } from "node:fs";
 export async function load(url, context, next) {
-  const m = /\\/protocol\\/([^/]+)\\/(?:methods|server-side|client-side)\\.js$/.exec(url) ?? /\\/bench\\/add\\/text\\/(validators|tools\\.ajv)\\.js$/.exec(url);
+  const m = /\\/protocol\\/([^/]+)\\/(?:methods|server-side|client-side|server-side\\/table)\\.js$/.exec(url) ?? /\\/bench\\/add\\/text\\/(validators|tools\\.ajv)\\.js$/.exec(url);
   if (m) writeSync(2, "loaded " + m[1] + "\\n");
   return next(url, context);
 }

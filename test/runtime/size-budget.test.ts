@@ -5,6 +5,7 @@ import * as assert from "uvu/assert";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runtimeEntryFiles } from "../helpers.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const runtimeDir = join(root, "runtime");
@@ -148,11 +149,7 @@ const pkg = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) a
   exports: Record<string, string | { default: string }>;
 };
 /** exports key -> absolute path of its JavaScript */
-const entries = new Map(
-  Object.entries(pkg.exports).flatMap(([key, t]) =>
-    typeof t === "string" ? [] : [[key, join(runtimeDir, t.default)] as const],
-  ),
-);
+const entries = runtimeEntryFiles(runtimeDir, pkg.exports);
 function entry(key: string): string {
   const file = entries.get(key);
   if (file === undefined) throw new Error(`runtime/package.json has no exports["${key}"]`);
@@ -185,13 +182,18 @@ const esmHostImports = hostImportsOf(
   ).imports,
 );
 /** Every host-condition target of the exports (dist/esm/), which only bundlers and Bun and Deno load. */
-const esmEntries = Object.values(pkg.exports).flatMap((t) =>
-  typeof t === "string"
-    ? []
-    : Object.entries(t as Record<string, string>)
-        .filter(([c]) => c !== "types" && c !== "default")
-        .map(([, f]) => join(runtimeDir, f)),
-);
+const esmEntries = runtimeEntryFiles(
+  runtimeDir,
+  Object.fromEntries(
+    Object.entries(pkg.exports).flatMap(([key, t]) =>
+      typeof t === "string"
+        ? []
+        : Object.entries(t as Record<string, string>)
+            .filter(([c]) => c !== "types" && c !== "default")
+            .map(([c, f]) => [`${key}#${c}`, { default: f }]),
+    ),
+  ),
+).values();
 
 /** Relative specifiers a bundled file imports: [static (loaded with it), dynamic (loaded on first use)]. */
 function importsOf(file: string): [string[], string[]] {

@@ -9,9 +9,10 @@ import type { EmittedFile } from "../../model/ir.js";
 import type { ServerModel } from "../../model/server-ir.js";
 import { propertyKey } from "../../names/index.js";
 import { renderFile } from "../files.js";
-import { runtimeImports } from "../runtime-imports.js";
+import { runtimeImports, SERVER_SIDE_TABLE, serverSideFile } from "../runtime-imports.js";
 import { facadeHead } from "./bindings.js";
 import { servedRevisions } from "../../model/served-revisions.js";
+import { servedMethods } from "../../model/served-methods.js";
 import { describe, doc, str } from "./definition.js";
 
 /** `spoken`: the revisions the output links (default: the manifest's that the runtime serves). */
@@ -86,6 +87,20 @@ export function serverView(
     // The legacy era's code reaches the runtime from here alone (ABI 8): a server of 2026-07-28
     // alone, and its bundle, never carry it.
     legacy: head.revisions.some((r) => r.era === "legacy"),
+    // Per revision its method table and the validators of what this server serves, each its own entry.
+    revisions: head.revisions.map(({ revision, era, batching }) => {
+      const served = servedMethods(model, revision);
+      const loaders = (what: "params" | "results", methods: string[]) =>
+        methods.map((m) => ({ method: str(m), module: runtimeImports.serverSide(revision, serverSideFile(what, m)) }));
+      return {
+        revision,
+        era,
+        batching,
+        table: runtimeImports.serverSide(revision, SERVER_SIDE_TABLE),
+        params: loaders("params", served.params),
+        results: loaders("results", served.results),
+      };
+    }),
     tools,
     prompts,
     // one `resources` section holds resources and templates

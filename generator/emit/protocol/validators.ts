@@ -17,12 +17,14 @@
  * normaliser refuses every keyword whose meaning would differ (test/corpus proves both engines
  * agree on the spec's examples).
  */
+import { posix } from "node:path";
 import { McpgenError } from "../../errors.js";
 import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../../model/ir.js";
 import { STANDALONE_NAMES, standaloneCode } from "../ajv-code.js";
 import { renderFile } from "../files.js";
-import { runtimeImports } from "../runtime-imports.js";
+import { runtimeImports, SERVER_SIDE_TABLE, serverSideFile } from "../runtime-imports.js";
 import { shareStandalone, type SharedRevision } from "./validators/share.js";
+import { SHARED_FOLDER } from "../../paths.js";
 import { splitStandalone, type SplitModule } from "./validators/split.js";
 import {
   DEF_ID_PREFIX,
@@ -320,6 +322,52 @@ export function roleLoadersView(prepared: PreparedValidators, layout: Layout, ro
   };
 }
 
+/**
+ * `server-side/table.ts`: the revision's method table alone, for a server whose generated code
+ * names the validators it loads (`server-side/params/*`, `server-side/results/*`).
+ */
+export function serverTableView() {
+  return {};
+}
+
+/**
+ * `server-side/params/<method>.ts` / `server-side/results/<method>.ts`: one validator a server
+ * receives, re-exported from where the revision's validators put it. The generated server imports
+ * only those of the methods its manifest serves, so a bundle of it leaves the others out.
+ */
+export function serverValidatorView(
+  prepared: PreparedValidators,
+  layout: Layout,
+  what: "params" | "results",
+  method: string,
+) {
+  const pick = what === "params" ? paramsExport : resultExport;
+  const name = pick(prepared.plan, method)!;
+  const fromFolder = posix.dirname(serverSideFile(what, method));
+  // layout.entry is relative to the revision's folder; these files are two folders below it.
+  const module = posix.join(posix.relative(fromFolder, "."), layout.entry(entryModule(name)));
+  return { what: what === "params" ? "params" : "result", method: JSON.stringify(method), module };
+}
+
+/** The per-method server entries: every validator `server-side.ts` lists, one file each, and the table. */
+function serverSideFiles(prepared: PreparedValidators, layout: Layout): EmittedFile[] {
+  const files = [renderFile("protocol", `${SERVER_SIDE_TABLE}.ts`, serverTableView())];
+  for (const what of ["params", "results"] as const) {
+    for (const method of prepared.model.methods) {
+      if (!receives("server", method, what)) continue;
+      if ((what === "params" ? paramsExport : resultExport)(prepared.plan, method.method) === undefined) continue;
+      files.push(
+        renderFile(
+          "protocol",
+          `${serverSideFile(what, method.method)}.ts`,
+          serverValidatorView(prepared, layout, what, method.method),
+        ),
+      );
+    }
+  }
+  return files;
+}
+
 /** `loaders.ts`: per method, a thunk importing the module of its validator. */
 export function loadersView(prepared: PreparedValidators, layout: Layout) {
   return {
@@ -347,13 +395,20 @@ export interface ValidatorSharing {
   readonly revisions: readonly string[];
   /** Each revision's modules and layout, computed on first use. */
   shared(): Promise<Map<string, { prepared: PreparedValidators; shared: SharedRevision }>>;
+  /** The modules several revisions use, the files of the shared folder (`validators/<name>.ts` in it). */
+  sharedFiles(): Promise<EmittedFile[]>;
 }
 
 /** A sharing of `revisions` (oldest first), whose models `models` builds when first needed. */
 export function validatorSharing(revisions: readonly string[], models: () => ProtocolModel[]): ValidatorSharing {
   let done: Promise<Map<string, { prepared: PreparedValidators; shared: SharedRevision }>> | undefined;
+  let folder: SharedRevision | undefined;
   return {
     revisions,
+    async sharedFiles() {
+      await this.shared();
+      return folder!.modules.map((m) => ({ path: `${AJV_DIR}/${m.name}.ts`, contents: `${AJV_BANNER}${m.contents}` }));
+    },
     shared() {
       done ??= (async () => {
         const prepared = models().map(prepareValidators);
@@ -365,6 +420,7 @@ export function validatorSharing(revisions: readonly string[], models: () => Pro
             entries: [...v.entries].map(([module, exportName]) => ({ module, exportName })),
           })),
         });
+        folder = shared.get(SHARED_FOLDER)!;
         return new Map(prepared.map((v) => [v.model.revision, { prepared: v, shared: shared.get(v.model.revision)! }]));
       })();
       return done;
@@ -419,6 +475,7 @@ function finishValidators(
     renderFile("protocol", LOADERS_FILE, loadersView(prepared, layout)),
     renderFile("protocol", ROLE_FILES.server, roleLoadersView(prepared, layout, "server")),
     renderFile("protocol", ROLE_FILES.client, roleLoadersView(prepared, layout, "client")),
+    ...serverSideFiles(prepared, layout),
     renderFile("protocol", VALIDATORS_FILE, validatorsView(prepared, layout)),
   ];
 }

@@ -31,7 +31,8 @@ export function encodeSseComment(text = ""): string {
 }
 
 function assertLine(value: string): string {
-  if (NEWLINES.test(value)) throw new Error("SSE field value must not contain a newline");
+  if (value.indexOf("\n") !== -1 || value.indexOf("\r") !== -1)
+    throw new Error("SSE field value must not contain a newline");
   return value;
 }
 

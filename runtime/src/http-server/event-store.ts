@@ -114,8 +114,12 @@ export class InMemoryEventStore implements EventStore {
       ev.data = null;
       const list = this.streams.get(ev.streamId);
       if (list) {
-        const i = list.indexOf(ev);
-        if (i !== -1) list.splice(i, 1);
+        // A stream's events are evicted in the order they were stored: the oldest is its first.
+        if (list[0] === ev) list.shift();
+        else {
+          const i = list.indexOf(ev);
+          if (i !== -1) list.splice(i, 1);
+        }
         if (list.length === 0) this.streams.delete(ev.streamId);
       }
     }

@@ -34,6 +34,11 @@ interface Stream {
   backlog?: string[];
   /** Characters held in `backlog`. */
   backlogChars?: number;
+  /**
+   * A POST stream's priming event, held until the stream's first event or the end of the turn it
+   * opened in (`release`), to go out in the same write: node frames each write as a chunk of its own.
+   */
+  prime?: string | undefined;
 }
 
 /** Cap on events held for a standalone stream while no GET is connected. */
@@ -74,7 +79,17 @@ export interface SessionTransportConfig {
 
 let streamKeySeq = 0;
 
-function uncork(res: HttpReply): void {
+/**
+ * The turn a POST stream opened in is over: its priming event goes out unless an event took it
+ * along (or the stream moved on), and node's cork is released.
+ */
+function release(opened: { readonly s: Stream; readonly res: HttpReply }): void {
+  const { s, res } = opened;
+  const prime = s.prime;
+  if (prime !== undefined && s.res === res) {
+    s.prime = undefined;
+    if (!res.writableEnded) res.write(prime);
+  }
   res.uncork?.();
 }
 /**
@@ -122,6 +137,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private standalone: Stream | undefined;
   private closed = false;
   private sessionHeader: Record<string, string>;
+  /** SSE_HEADERS with sessionHeader, made once: every SSE reply of the session sends them. */
+  private sseHeaders: Readonly<Record<string, string>> | undefined;
   /** The initialize request that decides whether this session is born (see expectInitialize). */
   private initializeId: RequestId | undefined;
   /** Requests that end when the client closes their reply's stream (onReplyStreamClosed); made on first use. */
@@ -313,9 +330,11 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       // A newer connection for the same stream wins; the old one is ended.
       const old = live.res;
       live.res = undefined;
-      old.end();
+      const prime = live.prime;
+      live.prime = undefined;
+      old.end(prime);
     }
-    res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
+    res.writeHead(200, (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader }));
     res.flushHeaders();
     await store.replayEventsAfter(lastEventId, (eventId, message) => {
       res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
@@ -351,9 +370,11 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       this.stopKeepAlive(s);
       const res = s.res;
       s.res = undefined;
+      const prime = s.prime;
+      s.prime = undefined;
       if (res && !res.writableEnded) {
         if (!res.headersSent && s.mode !== "sse") res.writeHead(404, this.sessionHeader);
-        res.end();
+        res.end(prime);
       }
       void this.cfg.eventStore?.removeStream?.(s.id);
     }
@@ -435,8 +456,11 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     }
     this.stopKeepAlive(s);
     s.res = undefined;
+    // The priming event is what the client resumes from.
+    const prime = s.prime;
+    s.prime = undefined;
     const finish = (): void => {
-      res.end();
+      res.end(prime);
     };
     if (s.tail) void s.tail.then(finish);
     else finish();
@@ -461,6 +485,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         this.initializeId = undefined;
         if ("error" in m) {
           this.sessionHeader = {};
+          this.sseHeaders = undefined;
           this.write(s, m, response);
           void (s.tail ?? Promise.resolve()).then(() => this.close());
           return;
@@ -570,6 +595,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private emit(s: Stream, event: string): void {
     const res = s.res;
     if (res) {
+      if (s.prime !== undefined) {
+        event = s.prime + event;
+        s.prime = undefined;
+      }
       if (!res.writableEnded) {
         res.write(event);
         if (res.writableLength > MAX_UNREAD_BYTES) {
@@ -591,28 +620,36 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private beginSse(s: Stream): void {
     const res = s.res;
     if (!res || res.headersSent) return;
-    res.writeHead(200, { ...SSE_HEADERS, ...this.sessionHeader });
+    res.writeHead(200, (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader }));
     if (this.cfg.modern) this.armKeepAlive(s);
     // A POST's stream opens at once, but what the handler answers within this turn of the event
-    // loop (a reply, often) leaves in the same packet as the headers and the priming event.
-    if (res.cork !== undefined && !s.standalone) {
-      res.cork();
-      afterIo(uncork, res);
-    }
+    // loop (a reply, often) leaves in the same packet as the headers and the priming event (and,
+    // the priming event held meanwhile, in the same chunk).
+    const post = !s.standalone;
+    if (post) res.cork?.();
     const store = this.cfg.eventStore;
     if (!store) {
       res.flushHeaders();
+      if (post && res.cork !== undefined) afterIo(release, { s, res });
       return;
     }
     const retry = this.cfg.retryMs;
-    const prime = (eventId: string): void => {
-      if (!res.writableEnded) res.write(encodeSseEvent({ id: eventId, retry, data: "" }));
-    };
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
-    if (typeof stored === "string") prime(stored);
-    else {
+    if (typeof stored === "string") {
+      const prime = encodeSseEvent({ id: stored, retry, data: "" });
+      if (post) {
+        s.prime = prime;
+        afterIo(release, { s, res });
+      } else res.write(prime);
+    } else {
+      if (post && res.cork !== undefined) afterIo(release, { s, res });
       res.flushHeaders();
-      s.tail = stored.then(prime, (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+      s.tail = stored.then(
+        (eventId) => {
+          if (!res.writableEnded) res.write(encodeSseEvent({ id: eventId, retry, data: "" }));
+        },
+        (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
+      );
     }
   }
 
@@ -631,8 +668,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   /** All responses of a POST stream are out: end it, with its `last` event in the same write. */
   private endStream(s: Stream, last?: string): void {
     this.stopKeepAlive(s);
+    const prime = s.prime;
+    s.prime = undefined;
     const res = this.finish(s);
-    if (res && !res.writableEnded) res.end(last);
+    if (res && !res.writableEnded) res.end(prime === undefined ? last : last === undefined ? prime : prime + last);
   }
 
   /**
@@ -658,6 +697,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private detach(s: Stream, res: HttpReply): void {
     if (s.res === res) {
       s.res = undefined;
+      s.prime = undefined;
       this.stopKeepAlive(s);
       const watched = this.endsWithStream;
       if (watched !== undefined && watched.size > 0) {

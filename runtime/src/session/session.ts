@@ -88,7 +88,9 @@ export class Session implements PendingOwner, InboundOwner {
   private readonly abandoned = new Set<RequestId>();
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
   private readonly followed = new Map<string, (progress: Progress) => void>();
-  private readonly requestHandlers = new Map<string, RequestHandler<any, any>>();
+  private requestHandlers: Map<string, RequestHandler<any, any>>;
+  /** `requestHandlers` is SessionOptions.requestHandlers, other sessions' too: copied before a change. */
+  private sharedHandlers: boolean;
   /** The handler last looked up, by method: every call of a connection asks for the same one. */
   private lastHandlerMethod: string | undefined;
   private lastHandler: RequestHandler<any, any> | undefined;
@@ -120,6 +122,9 @@ export class Session implements PendingOwner, InboundOwner {
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.bytes = options.runningBytes;
     this.endWithStream = options.cancelWithStream === true;
+    const shared = options.requestHandlers as Map<string, RequestHandler<any, any>> | undefined;
+    this.requestHandlers = shared ?? new Map();
+    this.sharedHandlers = shared !== undefined;
     this.onerror = options.onerror;
     this.gate = new LoadGate(
       (m) => this.loadFor(m),
@@ -173,13 +178,21 @@ export class Session implements PendingOwner, InboundOwner {
   }
 
   setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
-    this.requestHandlers.set(method, handler);
+    this.ownHandlers().set(method, handler);
     this.lastHandlerMethod = undefined;
   }
 
   removeRequestHandler(method: string): void {
-    this.requestHandlers.delete(method);
+    this.ownHandlers().delete(method);
     this.lastHandlerMethod = undefined;
+  }
+
+  private ownHandlers(): Map<string, RequestHandler<any, any>> {
+    if (this.sharedHandlers) {
+      this.requestHandlers = new Map(this.requestHandlers);
+      this.sharedHandlers = false;
+    }
+    return this.requestHandlers;
   }
 
   private handlerFor(method: string): RequestHandler<any, any> | undefined {

@@ -143,6 +143,11 @@ export interface SessionOptions {
    * legacy Streamable HTTP session). No-op on transports without per-request streams.
    */
   cancelWithStream?: boolean;
+  /**
+   * The request handlers to start with, shared with other sessions rather than copied into each
+   * (a stateless server makes a session per request): the session copies them before it changes one.
+   */
+  requestHandlers?: ReadonlyMap<string, RequestHandler<any, any>>;
   /** Problems that are not any caller's to handle: unknown-id responses, bad notifications, send failures. */
   onerror?: (error: Error) => void;
 }

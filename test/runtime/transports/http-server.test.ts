@@ -283,6 +283,26 @@ test("polling: closeStream ends the POST connection after priming+retry; GET wit
   assert.equal(msgs, [{ jsonrpc: "2.0", id: 1, result: { method: "hold", params: {} } }]);
 });
 
+test("an SSE reply that waits: its priming event goes out at once, the reply after it on the same stream", async () => {
+  const { url, log, held } = await start({ responseMode: "sse" });
+  const h = await session(url);
+  const p = await OpenStream.open(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: ACCEPT, ...h },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "hold" }),
+  });
+  streams.push(p);
+  await waitFor(() => held.has(1), 2000, "request reached the session");
+  await waitFor(() => p.events().length === 1, 2000, "priming event before the reply");
+  const [priming] = p.events();
+  assert.is(priming!.data, "");
+  assert.ok(priming!.id);
+  held.get(1)!();
+  await waitFor(() => p.ended, 2000, "POST stream ended after the reply");
+  assert.equal(p.messages(), [{ jsonrpc: "2.0", id: 1, result: { method: "hold", params: {} } }]);
+  assert.is(log.transports.length, 1);
+});
+
 test("server messages sent before any GET stream are held and delivered when it opens", async () => {
   const { url, log } = await start({ eventStore: false });
   const h = await session(url);

@@ -29,30 +29,210 @@ if (runtime.ABI_VERSION !== abiVersion) {
 /**
  * The protocol revisions the server speaks, preferred first. A revision's method table loads when a
  * connection first uses the revision; each method's validators load when a connection first needs
- * them. Each revision's server entry (`/server-side`) reaches only the validators of what a server
- * receives, so a bundle of the server never carries the client's. A bundler includes every revision
- * named here: list fewer `revisions` in the manifest to ship fewer.
+ * them. Only the validators of what this server serves are named (a method it does not serve is
+ * refused before any validator is read), so a bundle of the server carries neither a client's nor
+ * those of features the manifest leaves out. A bundler includes every revision named here: list
+ * fewer `revisions` in the manifest to ship fewer.
  */
 export const serverBindings: readonly runtime.ProtocolBinding[] = [
-  /* @__PURE__ */ runtime.lazyRevision(
-    { revision: "2026-07-28", era: "modern", batching: false },
-    () => import("@mcpgen/runtime/protocol/2026-07-28/server-side"),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2026-07-28", era: "modern", batching: false }, () =>
+    import("@mcpgen/runtime/protocol/2026-07-28/server-side/table").then((table) => ({
+      ...table,
+      validators: {
+        params: {
+          "completion/complete": () =>
+            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/completion.complete"),
+          "notifications/cancelled": () =>
+            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/notifications.cancelled"),
+          "prompts/get": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/prompts.get"),
+          "prompts/list": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/prompts.list"),
+          "resources/list": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/resources.list"),
+          "resources/read": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/resources.read"),
+          "resources/templates/list": () =>
+            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/resources.templates.list"),
+          "server/discover": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/server.discover"),
+          "subscriptions/listen": () =>
+            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/subscriptions.listen"),
+          "tools/call": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/tools.call"),
+          "tools/list": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/tools.list"),
+        },
+        results: {},
+      },
+    })),
   ),
-  /* @__PURE__ */ runtime.lazyRevision(
-    { revision: "2025-11-25", era: "legacy", batching: false },
-    () => import("@mcpgen/runtime/protocol/2025-11-25/server-side"),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-11-25", era: "legacy", batching: false }, () =>
+    import("@mcpgen/runtime/protocol/2025-11-25/server-side/table").then((table) => ({
+      ...table,
+      validators: {
+        params: {
+          "completion/complete": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/completion.complete"),
+          initialize: () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/initialize"),
+          "logging/setLevel": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/logging.setLevel"),
+          "notifications/cancelled": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.cancelled"),
+          "notifications/initialized": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.initialized"),
+          "notifications/progress": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.progress"),
+          "notifications/roots/list_changed": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.roots.list_changed"),
+          "notifications/tasks/status": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.tasks.status"),
+          ping: () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/ping"),
+          "prompts/get": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/prompts.get"),
+          "prompts/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/prompts.list"),
+          "resources/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.list"),
+          "resources/read": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.read"),
+          "resources/subscribe": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.subscribe"),
+          "resources/templates/list": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.templates.list"),
+          "resources/unsubscribe": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.unsubscribe"),
+          "tasks/cancel": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tasks.cancel"),
+          "tasks/get": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tasks.get"),
+          "tasks/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tasks.list"),
+          "tasks/result": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tasks.result"),
+          "tools/call": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tools.call"),
+          "tools/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tools.list"),
+        },
+        results: {
+          "elicitation/create": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/elicitation.create"),
+          ping: () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/ping"),
+          "roots/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/roots.list"),
+          "sampling/createMessage": () =>
+            import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/sampling.createMessage"),
+          "tasks/cancel": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.cancel"),
+          "tasks/get": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.get"),
+          "tasks/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.list"),
+          "tasks/result": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.result"),
+        },
+      },
+    })),
   ),
-  /* @__PURE__ */ runtime.lazyRevision(
-    { revision: "2025-06-18", era: "legacy", batching: false },
-    () => import("@mcpgen/runtime/protocol/2025-06-18/server-side"),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-06-18", era: "legacy", batching: false }, () =>
+    import("@mcpgen/runtime/protocol/2025-06-18/server-side/table").then((table) => ({
+      ...table,
+      validators: {
+        params: {
+          "completion/complete": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/completion.complete"),
+          initialize: () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/initialize"),
+          "logging/setLevel": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/logging.setLevel"),
+          "notifications/cancelled": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.cancelled"),
+          "notifications/initialized": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.initialized"),
+          "notifications/progress": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.progress"),
+          "notifications/roots/list_changed": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.roots.list_changed"),
+          ping: () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/ping"),
+          "prompts/get": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/prompts.get"),
+          "prompts/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/prompts.list"),
+          "resources/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.list"),
+          "resources/read": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.read"),
+          "resources/subscribe": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.subscribe"),
+          "resources/templates/list": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.templates.list"),
+          "resources/unsubscribe": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.unsubscribe"),
+          "tools/call": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/tools.call"),
+          "tools/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/tools.list"),
+        },
+        results: {
+          "elicitation/create": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/elicitation.create"),
+          ping: () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/ping"),
+          "roots/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/roots.list"),
+          "sampling/createMessage": () =>
+            import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/sampling.createMessage"),
+        },
+      },
+    })),
   ),
-  /* @__PURE__ */ runtime.lazyRevision(
-    { revision: "2025-03-26", era: "legacy", batching: true },
-    () => import("@mcpgen/runtime/protocol/2025-03-26/server-side"),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-03-26", era: "legacy", batching: true }, () =>
+    import("@mcpgen/runtime/protocol/2025-03-26/server-side/table").then((table) => ({
+      ...table,
+      validators: {
+        params: {
+          "completion/complete": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/completion.complete"),
+          initialize: () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/initialize"),
+          "logging/setLevel": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/logging.setLevel"),
+          "notifications/cancelled": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.cancelled"),
+          "notifications/initialized": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.initialized"),
+          "notifications/progress": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.progress"),
+          "notifications/roots/list_changed": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.roots.list_changed"),
+          ping: () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/ping"),
+          "prompts/get": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/prompts.get"),
+          "prompts/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/prompts.list"),
+          "resources/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.list"),
+          "resources/read": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.read"),
+          "resources/subscribe": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.subscribe"),
+          "resources/templates/list": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.templates.list"),
+          "resources/unsubscribe": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.unsubscribe"),
+          "tools/call": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/tools.call"),
+          "tools/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/tools.list"),
+        },
+        results: {
+          ping: () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/results/ping"),
+          "roots/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/results/roots.list"),
+          "sampling/createMessage": () =>
+            import("@mcpgen/runtime/protocol/2025-03-26/server-side/results/sampling.createMessage"),
+        },
+      },
+    })),
   ),
-  /* @__PURE__ */ runtime.lazyRevision(
-    { revision: "2024-11-05", era: "legacy", batching: false },
-    () => import("@mcpgen/runtime/protocol/2024-11-05/server-side"),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2024-11-05", era: "legacy", batching: false }, () =>
+    import("@mcpgen/runtime/protocol/2024-11-05/server-side/table").then((table) => ({
+      ...table,
+      validators: {
+        params: {
+          "completion/complete": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/completion.complete"),
+          initialize: () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/initialize"),
+          "logging/setLevel": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/logging.setLevel"),
+          "notifications/cancelled": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.cancelled"),
+          "notifications/initialized": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.initialized"),
+          "notifications/progress": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.progress"),
+          "notifications/roots/list_changed": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.roots.list_changed"),
+          ping: () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/ping"),
+          "prompts/get": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/prompts.get"),
+          "prompts/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/prompts.list"),
+          "resources/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.list"),
+          "resources/read": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.read"),
+          "resources/subscribe": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.subscribe"),
+          "resources/templates/list": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.templates.list"),
+          "resources/unsubscribe": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.unsubscribe"),
+          "tools/call": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/tools.call"),
+          "tools/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/tools.list"),
+        },
+        results: {
+          ping: () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/results/ping"),
+          "roots/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/results/roots.list"),
+          "sampling/createMessage": () =>
+            import("@mcpgen/runtime/protocol/2024-11-05/server-side/results/sampling.createMessage"),
+        },
+      },
+    })),
   ),
 ];
 

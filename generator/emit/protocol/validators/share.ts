@@ -11,10 +11,19 @@
  * (`definitions` of one revision, `definitions-<hash>` of several), so the eager binding of one
  * revision loads none of another's.
  *
- * A module lives in the folder of the earliest revision (in the order given) that uses it; later
- * revisions import it from there (`../<revision>/validators/<name>.js`).
+ * A module one revision uses lives in that revision's folder; a module several use lives in the
+ * shared folder (`shared/validators/`, beside the revisions' folders), which every one of them
+ * imports it from (`../shared/validators/<name>.js`), so a revision's folder imports only its own
+ * files and the shared folder's. Names in the shared folder are derived from content alone: an
+ * entry module is its first user's module name with the hash of its validator
+ * (`CancelledNotificationParams-<hash>`: two revisions' different validators of one name do not
+ * meet), a group of definitions the hash of the entries that reach it (`shared-<hash>`) or of the
+ * revisions that declare it (`definitions-<hash>`). A module imports only modules reached by
+ * strictly more entries (or declared by more revisions), so a shared module never imports one of a
+ * revision's folder.
  */
 import { createHash } from "node:crypto";
+import { SHARED_FOLDER } from "../../../paths.js";
 import { runtimeImports } from "../../runtime-imports.js";
 import {
   type Declaration,
@@ -37,7 +46,7 @@ export interface ShareInput {
   abi: string;
   /** Name of the error helper each module that needs it gets its own copy of. */
   helper: string;
-  /** Oldest first: a shared module lives in the folder of the first revision that uses it. */
+  /** Oldest first: the order of each module's declarations and of the revisions that name entries. */
   revisions: readonly ShareRevision[];
 }
 
@@ -51,6 +60,8 @@ export interface SharedRevision {
 }
 
 const sha = (text: string): string => createHash("sha256").update(text).digest("hex");
+/** Owner of a module in the shared folder (other owners are revision indexes). */
+const SHARED = -1;
 /** Characters of a hash in a name: 48 bits, and a collision stops generation (checked below). */
 const SHORT = 12;
 const STRING = /"(?:[^"\\\n]|\\.)*"/g;
@@ -144,8 +155,11 @@ interface Node {
   declaredIn: number[];
 }
 
+/** Per revision its modules and where its validators are; under SHARED_FOLDER the shared folder's modules (nothing else). */
 export function shareStandalone(input: ShareInput): Map<string, SharedRevision> {
   const revisions = input.revisions;
+  if (revisions.some((r) => r.revision === SHARED_FOLDER))
+    throw new Error(`no revision may be named ${SHARED_FOLDER}: that is the shared validators' folder`);
   const parsed = revisions.map((r) => parseStandalone({ code: r.code, abi: input.abi, helper: input.helper }));
   const helpers = new Set(parsed.map((p) => p.helperCode).filter((h) => h !== undefined));
   if (helpers.size > 1) throw new Error("the revisions' ajv code declares different error helpers");
@@ -215,7 +229,17 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     }
   }
 
-  /** Module of each declaration: [owning revision index, module name]. */
+  /** The folder of a module the revisions `users` use: theirs when one, else the shared one. */
+  const ownerOf = (users: Iterable<number>): number => {
+    const set = new Set(users);
+    return set.size === 1 ? [...set][0]! : SHARED;
+  };
+  /** Where an entry validator's module is: named as its first user names it, with its hash when shared. */
+  const entryPlace = (root: string): [number, string] => {
+    const owner = ownerOf(rootUsers.get(root)!);
+    return [owner, owner === SHARED ? `${rootName.get(root)!}-${root.slice(0, 10)}` : rootName.get(root)!];
+  };
+  /** Module of each declaration: [owner (revision index, or SHARED), module name]. */
   const moduleOf = new Map<string, [number, string]>();
   for (const [h, node] of nodes) {
     const set = reach.get(h);
@@ -224,16 +248,16 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
       // callee is declared wherever its caller is, so imports go to strictly larger sets.
       const by = node.declaredIn;
       moduleOf.set(h, [
-        by[0]!,
+        ownerOf(by),
         by.length === 1
           ? UNREACHED_MODULE
           : `${UNREACHED_MODULE}-${sha(by.map((r) => revisions[r]!.revision).join("\n")).slice(0, 10)}`,
       ]);
+    } else if (set.size === 1) {
+      moduleOf.set(h, entryPlace([...set][0]!));
     } else {
-      const owner = Math.min(...[...set].flatMap((root) => rootUsers.get(root)!));
-      const name =
-        set.size === 1 ? rootName.get([...set][0]!)! : `shared-${sha([...set].sort().join("\n")).slice(0, 10)}`;
-      moduleOf.set(h, [owner, name]);
+      const owner = ownerOf([...set].flatMap((root) => rootUsers.get(root)!));
+      moduleOf.set(h, [owner, `shared-${sha([...set].sort().join("\n")).slice(0, 10)}`]);
     }
   }
   const key = ([owner, name]: [number, string]) => `${owner}/${name}`;
@@ -245,11 +269,11 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
   };
   const byFirst = [...nodes].sort(([, a], [, b]) => a.first[0] - b.first[0] || a.first[1] - b.first[1]);
   for (const [h] of byFirst) moduleAt(moduleOf.get(h)!).members.push(h);
+  const folder = (owner: number) => (owner === SHARED ? SHARED_FOLDER : revisions[owner]!.revision);
   for (const root of roots) {
-    const owner = Math.min(...rootUsers.get(root)!);
-    const m = moduleAt([owner, rootName.get(root)!]);
+    const m = moduleAt(entryPlace(root));
     if (m.root !== undefined || m.name.startsWith(UNREACHED_MODULE) || m.name.startsWith("shared-")) {
-      throw new Error(`the validator module ${m.name} of ${revisions[owner]!.revision} would hold two entries`);
+      throw new Error(`the validator module ${m.name} of ${folder(m.owner)} would hold two entries`);
     }
     m.root = root;
   }
@@ -259,7 +283,7 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     const other = lower.get(k);
     if (other !== undefined)
       throw new Error(
-        `validator modules ${other} and ${m.name} of ${revisions[m.owner]!.revision} have the same file name (up to case)`,
+        `validator modules ${other} and ${m.name} of ${folder(m.owner)} have the same file name (up to case)`,
       );
     lower.set(k, m.name);
   }
@@ -279,7 +303,6 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
   for (const [h, node] of nodes)
     for (const u of node.uses) if (key(moduleOf.get(u)!) !== key(moduleOf.get(h)!)) needed.add(u);
 
-  const folder = (owner: number) => revisions[owner]!.revision;
   /** Specifier of module `to` from a module in `fromOwner`'s validators folder. */
   const fromModule = (fromOwner: number, to: { owner: number; name: string }) =>
     to.owner === fromOwner ? `./${to.name}.js` : `../../${folder(to.owner)}/validators/${to.name}.js`;
@@ -288,7 +311,10 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     to.owner === r ? `./validators/${to.name}.js` : `../${folder(to.owner)}/validators/${to.name}.js`;
 
   const out = new Map<string, SharedRevision>(
-    revisions.map((r) => [r.revision, { modules: [], located: new Map(), entries: new Map() }]),
+    [...revisions.map((r) => r.revision), SHARED_FOLDER].map((f) => [
+      f,
+      { modules: [], located: new Map(), entries: new Map() },
+    ]),
   );
   const sorted = [...modules.values()].sort(
     (a, b) => a.owner - b.owner || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
@@ -340,10 +366,7 @@ export function shareStandalone(input: ShareInput): Map<string, SharedRevision> 
     }
     for (const { module, exportName } of rev.entries) {
       const root = rootOf(r, exportName);
-      result.entries.set(
-        module,
-        fromRevision(r, modules.get(key([Math.min(...rootUsers.get(root)!), rootName.get(root)!]))!),
-      );
+      result.entries.set(module, fromRevision(r, modules.get(key(entryPlace(root)))!));
     }
   });
   return out;

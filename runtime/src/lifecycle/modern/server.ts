@@ -186,13 +186,13 @@ export class ModernServerSession {
       policy: core.policy,
       runningBytes: options.runningBytes,
       cancelWithStream: true,
+      requestHandlers: core.handlers,
     });
     this.session.onclose = () => this.onclose?.();
     // A stdio client that ended its input can cancel nothing: its listens end, answered, like at shutdown.
     const hub = o.listens;
     if (hub !== undefined && options.transport.hints?.inputEnds === true)
       this.session.oninputend = () => hub.endSession(this.session.connectionKey);
-    for (const [method, handler] of core.handlers) this.session.setRequestHandler(method, handler);
   }
 
   get closed(): boolean {
