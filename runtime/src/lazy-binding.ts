@@ -284,14 +284,6 @@ export function tableReady(binding: ProtocolBinding): Promise<void> | undefined 
   return binding instanceof LazyBinding && !binding.tableLoaded ? binding.loadTable() : undefined;
 }
 
-/**
- * Starts loading `binding`'s method table ahead of its first use; resolves either way. A failed
- * load is left to whoever needs the table, which loads it again and reports.
- */
-export function prefetchTable(binding: ProtocolBinding | undefined): Promise<void> | undefined {
-  return binding === undefined ? undefined : tableReady(binding)?.catch(() => {});
-}
-
 /** Whether `binding`'s method table can be read now (eager bindings always). */
 export function tableLoaded(binding: ProtocolBinding): boolean {
   return !(binding instanceof LazyBinding) || binding.tableLoaded;

@@ -9,7 +9,6 @@
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { Transport } from "../transport.js";
 import { LoadGate } from "../session/load-gate.js";
-import { prefetchTable } from "../lazy-binding.js";
 import { afterIo } from "../after-io.js";
 import { RunningBytes, type SessionBytes } from "../session/running-bytes.js";
 import type { ServerSession } from "../lifecycle/legacy/server.js";
@@ -130,9 +129,7 @@ export class McpServer {
     const skills = this.core.skillsReady();
     const needModern = modern && modernPathModule.value === undefined;
     if (tasks === undefined && skills === undefined && !needModern) return undefined;
-    // The preferred 2026-era table loads beside the path (its entry imports it), not after.
-    const path = needModern ? [modernPathModule.get(), prefetchTable(this.core.modern[0])] : [];
-    return Promise.all([tasks, skills, ...path]).then(() => {});
+    return Promise.all([tasks, skills, needModern ? modernPathModule.get() : undefined]).then(() => {});
   }
 
   /** Open connections (initialized or not). */
