@@ -62,6 +62,8 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
 const IMPORT_SOURCES = {
   "chunks/http-driver-node.js": "http-client/default-driver-node.js",
   "chunks/http-driver-web.js": "http-client/default-driver-web.js",
+  "chunks/legacy-http-node.js": "http-server/legacy-http-node.js",
+  "chunks/legacy-http-none.js": "http-server/legacy-http-none.js",
 };
 const importEntries = new Map();
 for (const [key, conditions] of Object.entries(pkg.imports ?? {})) {

@@ -3,8 +3,10 @@
  * points all three there; each keeps its own declarations). A stdio server imports all three
  * before its first message, and on Node 20 every module file and every bare specifier resolved
  * costs start-up time (docs/bundling.md): one file instead of three entry files plus the chunk
- * they share.
+ * they share. `./abi/v8`'s names are abi/v8.ts's, but its `legacyEra` lacks the era's HTTP side
+ * (abi/legacy-era-core.ts), so a stdio program's bundle carries no HTTP code.
  */
 export * from "./stdio.js";
 export * from "./facades.js";
-export * from "./abi/v8.js";
+export * from "./abi.js";
+export { legacyEra } from "./abi/legacy-era-core.js";

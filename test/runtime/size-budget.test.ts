@@ -65,8 +65,11 @@ const runtimeDir = join(root, "runtime");
  * skills themselves are the opt-in /skills entries) and the legacy session's takeover hooks in
  * sessions, endpoint and session transport (the record functions themselves, session-record.ts, are
  * handed over by a directory that shares sessions, so only @mcpgen/runtime/redis loads them).
+ * Raised to 342 KiB (340.7 KiB measured) when the legacy era's side of HTTP became a module the
+ * era carries for bundlers (http-server/legacy-http.ts), beside the stateless table an endpoint
+ * without it uses and Node's `#legacy-http` files: the Node build ships both ways (1.1 KiB).
  */
-const RUNTIME_JS_BUDGET = 340 * 1024;
+const RUNTIME_JS_BUDGET = 342 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

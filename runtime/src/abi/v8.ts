@@ -12,13 +12,16 @@ export * from "../facades.js";
 import { EraRouter } from "../server/era-router.js";
 import { legacySession } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
+import { legacyHttp } from "../http-server/legacy-http.js";
 
 /**
  * The legacy era's server code (2024-11-05 … 2025-11-25), which the generated server of a manifest
- * listing a legacy revision hands to createMcpServer (ABI 8). Nothing else of the runtime names it,
- * so a server of 2026-07-28 alone, and its bundle, carry none of it.
+ * listing a legacy revision hands to createMcpServer (ABI 8), with its side of Streamable HTTP
+ * (sessions, event store, HTTP+SSE) for the fetch handler. Nothing else of the runtime names it, so
+ * a server of 2026-07-28 alone, and its bundle, carry none of it. Node is served core.ts's instead.
  */
 export const legacyEra: ServerLegacyEra = {
   session: legacySession,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
+  http: legacyHttp,
 };

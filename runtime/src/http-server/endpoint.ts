@@ -7,7 +7,7 @@
  */
 import { unreadableAnswers } from "../framing/frame-error.js";
 import type { MessageOutline } from "../framing/scan.js";
-import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
@@ -18,7 +18,8 @@ import type { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
 import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
-import { HttpSessions } from "./sessions.js";
+import { StatelessTransports, type SessionTable } from "./session-table.js";
+import type { LegacyHttp } from "./legacy-http.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
@@ -130,19 +131,26 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   readonly buffered: BufferedBodies;
   /** Refusals that are not any session's; also the host handler's failures. */
   readonly report: (e: Error) => void;
-  readonly sessions: HttpSessions;
+  readonly sessions: SessionTable;
   /** Resumability store (stateful mode); undefined: none. */
   private readonly store: EventStore | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
   private readonly serveLegacy: boolean;
 
-  constructor(private readonly options: HttpEndpointOptions<Req>) {
+  /**
+   * `legacyHttp`: the legacy era's HTTP side (legacy-http.ts); without it the endpoint is stateless
+   * (no legacy session opens: a server of 2026-07-28 alone answers a legacy POST on its own).
+   */
+  constructor(
+    private readonly options: HttpEndpointOptions<Req>,
+    legacyHttp?: LegacyHttp,
+  ) {
     this.path = options.path ?? "/mcp";
-    this.stateless = options.stateless ?? false;
+    this.stateless = (options.stateless ?? false) || legacyHttp === undefined;
     this.mode = options.responseMode ?? "auto";
     this.store =
-      this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? new InMemoryEventStore());
+      this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? legacyHttp!.eventStore());
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
     this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
@@ -151,7 +159,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     this.versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
     this.serveModern = options.modern ?? true;
     this.serveLegacy = options.legacy ?? true;
-    this.sessions = new HttpSessions({
+    const settings = {
       stateless: this.stateless,
       store: this.store,
       retryMs: options.retryMs ?? 1000,
@@ -161,7 +169,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       genId: options.sessionIdGenerator ?? randomId,
       report: this.report,
       directory: options.sessionDirectory,
-    });
+    };
+    this.sessions = legacyHttp === undefined ? new StatelessTransports(settings) : legacyHttp.sessions(settings);
   }
 
   /**

@@ -8,8 +8,10 @@ import type { McpServer } from "../server/server.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { FetchReply, FetchRequest } from "./fetch-exchange.js";
-import { createLegacySseHandler, type LegacySseOptions } from "./legacy-sse.js";
+import type { LegacyHttp, LegacySseMountOptions } from "./legacy-http.js";
 import type { LegacySseLimits } from "./legacy-sse-mount.js";
+import type { HostOriginOptions } from "./security.js";
+import { hostLegacyHttp } from "#legacy-http";
 
 export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsession" | "stateless" | "legacySse"> {
   /**
@@ -71,10 +73,8 @@ export interface FetchHandler {
 export const NODE_ROUTE: unique symbol = Symbol("mcpgen.fetchHandler.endpoint");
 
 /** The Host/Origin rules of `o`, for the legacy HTTP+SSE handler beside the endpoint. */
-function hostOrigin(
-  o: FetchHandlerOptions,
-): Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> {
-  const out: Pick<LegacySseOptions, "dnsRebindingProtection" | "allowedHosts" | "allowedOrigins"> = {};
+function hostOrigin(o: FetchHandlerOptions): HostOriginOptions {
+  const out: HostOriginOptions = {};
   if (o.dnsRebindingProtection !== undefined) out.dnsRebindingProtection = o.dnsRebindingProtection;
   if (o.allowedHosts !== undefined) out.allowedHosts = o.allowedHosts;
   if (o.allowedOrigins !== undefined) out.allowedOrigins = o.allowedOrigins;
@@ -94,28 +94,37 @@ function onWorkers(): boolean {
  * Responses. Requests to other paths get 404.
  */
 export function createFetchHandler(server: McpServer, options: FetchHandlerOptions = {}): FetchHandler {
+  // The legacy era's HTTP side comes with the server's legacy era (Node's build has its own).
+  const legacyHttp = (server.legacyEra?.http as LegacyHttp | undefined) ?? hostLegacyHttp;
   const sessions = options.sessions ?? !onWorkers();
   const localAddress = options.localAddress;
   const sse = options.legacySse;
+  if (sse !== undefined && sse !== false && legacyHttp === undefined)
+    throw new TypeError(
+      "createFetchHandler: legacySse serves the 2024-11-05 HTTP+SSE transport, but the server speaks no legacy revision (it was created without the legacy era)",
+    );
   const legacySse =
     sse === undefined || sse === false
       ? undefined
-      : createLegacySseHandler({
+      : legacyHttp!.legacySse({
           ...(sse === true ? {} : sse),
           ...hostOrigin(options),
           ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
           onsession: async (transport) => {
             await server.connect(transport);
           },
-        });
-  const endpoint = new StreamableHttpEndpoint({
-    ...options,
-    legacySse,
-    stateless: !sessions,
-    onsession: async (transport) => {
-      await server.connect(transport);
+        } satisfies LegacySseMountOptions);
+  const endpoint = new StreamableHttpEndpoint(
+    {
+      ...options,
+      legacySse,
+      stateless: !sessions,
+      onsession: async (transport) => {
+        await server.connect(transport);
+      },
     },
-  });
+    legacyHttp,
+  );
   const waitUntil = options.waitUntil;
   const handler = (request: Request, _env?: unknown, ctx?: FetchExecutionContext): Promise<Response> => {
     // Where it arrived is unknown unless the host says: taken as loopback, DNS-rebinding protection stays on.

@@ -10,6 +10,7 @@ import type { Transport } from "../transport.js";
 import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS } from "../limits.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
+import { legacyHttp } from "./legacy-http.js";
 
 export { DEFAULT_HTTP_PROTOCOL_VERSIONS } from "./endpoint.js";
 
@@ -29,7 +30,8 @@ export interface StreamableHttpHandler {
 
 /** The request handler of a Streamable HTTP endpoint (usable inside any node:http server). */
 export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
-  const endpoint = new StreamableHttpEndpoint<IncomingMessage>(options);
+  // Sessions whatever `onsession` serves: this host knows no server, and loads node:http anyway.
+  const endpoint = new StreamableHttpEndpoint<IncomingMessage>(options, legacyHttp);
   return {
     sessions: endpoint.sessions.byId,
     get bufferedBodyBytes() {

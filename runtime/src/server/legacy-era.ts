@@ -14,6 +14,12 @@ export interface ServerLegacyEra {
   readonly session: typeof legacySession;
   /** A connection served in both eras at once (era-router.ts). */
   router(base: Transport, prepareModern: () => Promise<void> | undefined): EraRouter;
+  /**
+   * The era's side of Streamable HTTP (http-server/legacy-http.ts: legacy sessions, their event
+   * store, the HTTP+SSE handler), which the fetch handler takes from here. Opaque to the server,
+   * which knows no HTTP; absent in Node's core (its hosts carry their own, core.ts).
+   */
+  readonly http?: object;
 }
 
 /** What createMcpServer throws when given the legacy revisions `legacy` without the legacy era. */

@@ -1,0 +1,36 @@
+/**
+ * The legacy era's side of Streamable HTTP: the session table of a stateful endpoint (`initialize`
+ * opens a session, `Mcp-Session-Id`, GET streams, DELETE), the event store its streams resume from,
+ * and the 2024-11-05 HTTP+SSE handler. A server of 2026-07-28 alone needs none of it: its POSTs are
+ * stateless. Bundlers reach it only through the legacy era a generated server hands the runtime
+ * (`legacyEra.http`, abi/v8.ts), so a Worker of 2026-07-28 alone leaves it out; Node's build of the
+ * hosts imports it themselves (`#legacy-http`, legacy-http-node.ts), and so does the node:http host.
+ */
+import type { Transport } from "../transport.js";
+import type { HostOriginOptions } from "./security.js";
+import { HttpSessions, type HttpSessionSettings } from "./sessions.js";
+import { InMemoryEventStore, type EventStore } from "./event-store.js";
+import { createLegacySseHandler } from "./legacy-sse.js";
+import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
+import type { SessionTable } from "./session-table.js";
+
+/** What the fetch handler mounts the HTTP+SSE handler with. */
+export interface LegacySseMountOptions extends HostOriginOptions, LegacySseLimits {
+  onerror?: (error: Error) => void;
+  onsession: (transport: Transport) => void | Promise<void>;
+}
+
+export interface LegacyHttp {
+  /** The sessions of a stateful endpoint (and the transports of its stateless and 2026-07-28 POSTs). */
+  sessions(settings: HttpSessionSettings): SessionTable;
+  /** The default resumability store of a stateful endpoint. */
+  eventStore(): EventStore;
+  /** The 2024-11-05 HTTP+SSE handler beside the endpoint (the fetch handler's `legacySse`). */
+  legacySse(options: LegacySseMountOptions): LegacySseMount;
+}
+
+export const legacyHttp: LegacyHttp = {
+  sessions: (settings) => new HttpSessions(settings),
+  eventStore: () => new InMemoryEventStore(),
+  legacySse: (options) => createLegacySseHandler(options),
+};
