@@ -8,7 +8,7 @@ type PhaseMedians = Record<
 
 export interface Summary {
   when: string;
-  machine: { node: string; cpus: number; cpu: string; loadavg: number[] };
+  machine: { node: string; cpus: number; cpu: string; loadavg: number[]; bootstrapEnv?: string[] };
   /** `phaseMs` per transport (a single number in results saved before stdio phases got longer). */
   settings: {
     rounds: number;
@@ -25,7 +25,7 @@ export interface Summary {
   >;
   /** `impl/transport/variant` → the revision the implementation negotiated by itself (mcpgen's defaults). */
   revisions?: Record<string, string>;
-  startup: Partial<Record<ImplName, { startMs: number; idleRssKiB: number; samples: number }>>;
+  startup: Partial<Record<ImplName, StartupRow>>;
   problems: Record<string, string>;
   warnings?: Record<string, string>;
   seconds: number;
@@ -35,6 +35,19 @@ export interface Summary {
 
 import type { BundleSizes } from "./bundle.js";
 
+/** Medians over every spawn of the run (bench/spawn.ts); the spreads were added with issue #24's start work. */
+export interface StartupRow {
+  startMs: number;
+  /** 25th and 75th percentiles of spawn → initialized. */
+  startSpreadMs?: [number, number];
+  /** The server's CPU time (all threads) until initialized. */
+  serverCpuMs?: number;
+  idleRssKiB: number;
+  idleRssSpreadKiB?: [number, number];
+  /** Quartiles and median of this implementation's start over raw's, spawn by spawn. */
+  pairedRatio?: [number, number, number];
+  samples: number;
+}
 /** Per round (NaN where a round has no measurement), so ratios are taken within a round. */
 type RoundSeries = "sequential" | "concurrent" | "sequentialCpu" | "concurrentCpu";
 
@@ -170,18 +183,27 @@ export function printReport(s: Summary): void {
 
   if (Object.keys(s.startup).length > 0) {
     out.push("");
-    out.push("== stdio server start (spawn → initialized sent) and idle RSS after initialization (text variant)");
+    out.push(
+      "== stdio server start (spawn → initialized sent) and idle RSS after initialization (text variant; " +
+        "the implementations take turns spawn by spawn; start: median [25th–75th percentile]; " +
+        "paired: median [quartiles] of each spawn's start over raw's taken beside it)",
+    );
     const spawnBases = baselinesOf("spawn");
+    const spread = (r: [number, number] | undefined, scale = 1, digits = 1) =>
+      r === undefined ? "" : ` [${fmt(r[0] / scale, digits)}–${fmt(r[1] / scale, digits)}]`;
     const rows = s.impls
       .filter((impl) => implRuns(impl, "spawn"))
       .map((impl) => {
         const r = s.startup[impl];
-        if (!r) return [LABEL[impl], "missing", ...spawnBases.map(() => ""), "", ...spawnBases.map(() => "")];
+        if (!r) return [LABEL[impl], "missing", ...spawnBases.map(() => ""), "", "", "", ...spawnBases.map(() => "")];
+        const p = r.pairedRatio;
         return [
           LABEL[impl],
-          fmt(r.startMs, 1),
+          `${fmt(r.startMs, 1)}${spread(r.startSpreadMs)}`,
           ...spawnBases.map((b) => ratio(r.startMs, s.startup[b]?.startMs)),
-          fmt(r.idleRssKiB / 1024, 1),
+          p === undefined ? "" : `${p[1].toFixed(2)}x [${p[0].toFixed(2)}–${p[2].toFixed(2)}]`,
+          fmt(r.serverCpuMs, 1),
+          `${fmt(r.idleRssKiB / 1024, 1)}${spread(r.idleRssSpreadKiB, 1024)}`,
           ...spawnBases.map((b) => ratio(r.idleRssKiB, s.startup[b]?.idleRssKiB)),
         ];
       });
@@ -191,12 +213,21 @@ export function printReport(s: Summary): void {
           "impl",
           "start ms",
           ...spawnBases.map((b) => `/${LABEL[b]}`),
+          "paired /raw",
+          "server CPU ms",
           "RSS MiB",
           ...spawnBases.map((b) => `/${LABEL[b]}`),
         ],
         rows,
       ),
     );
+    const n = Object.values(s.startup).map((r) => r?.samples ?? 0);
+    out.push(`${Math.min(...n)} spawns per implementation`);
+    // A slower bootstrap of every process dilutes the ratios (NODE_EXTRA_CA_CERTS: about 38 ms of CPU here).
+    if ((s.machine.bootstrapEnv ?? []).length > 0)
+      out.push(
+        `set for every process, which slows Node's bootstrap alike and so brings the start ratios closer to 1 (BENCH_CLEAN_ENV=1 unsets them): ${s.machine.bootstrapEnv!.join(", ")}`,
+      );
   }
 
   out.push("");
@@ -280,7 +311,7 @@ function targetRows(s: Summary): string[][] {
   for (const impl of ["mcpgen", "mcpgen-legacy"] as const) {
     const m = s.startup[impl];
     const era = impl === "mcpgen" ? "default revisions" : "2025-11-25";
-    if (s.transports.includes("stdio") && s.impls.includes(impl)) {
+    if (s.startup[impl] !== undefined || (s.transports.includes("stdio") && s.impls.includes(impl))) {
       atMost(`stdio spawn → initialized / raw (${era})`, m && r ? m.startMs / r.startMs : NaN, 1.2);
       atMost(`stdio idle RSS / raw (${era})`, m && r ? m.idleRssKiB / r.idleRssKiB : NaN, 1.1);
     } else {

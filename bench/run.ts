@@ -12,7 +12,8 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import { IMPLS, TRANSPORTS, VARIANTS, implRuns, type ImplName, type TransportKind, type Variant } from "./workload.js";
 import type { PhaseResult } from "./measure.js";
-import { median } from "./stats.js";
+import { median, quantile } from "./stats.js";
+import type { SpawnSamples } from "./spawn.js";
 import { printReport, type Summary } from "./report.js";
 
 const env = process.env;
@@ -24,11 +25,13 @@ const PHASE_MS: Record<TransportKind, number> = {
   stdio: Number(env.BENCH_PHASE_MS ?? 1000),
   http: Number(env.BENCH_PHASE_MS ?? 300),
 };
-const SPAWNS = Number(env.BENCH_SPAWNS ?? 3);
+const SPAWNS = Number(env.BENCH_SPAWNS ?? 10);
 const pick = <T extends string>(all: readonly T[], list: string | undefined): T[] =>
   list ? all.filter((x) => list.split(",").includes(x)) : [...all];
 const impls = pick(IMPLS, env.BENCH_IMPLS);
 const transports = pick(TRANSPORTS, env.BENCH_TRANSPORTS);
+// The stdio start rows run with stdio, or alone with BENCH_TRANSPORTS=spawn.
+const spawnRows = transports.includes("stdio") || (env.BENCH_TRANSPORTS ?? "").split(",").includes("spawn");
 const variants = pick(VARIANTS, env.BENCH_VARIANTS);
 const IN_FLIGHT: Record<TransportKind, number> = { inproc: 64, stdio: 64, http: 16 };
 const SCENARIO_TIMEOUT_MS = 60_000;
@@ -40,18 +43,26 @@ interface ScenarioOutput {
   round?: number;
   sequential?: PhaseResult;
   concurrent?: PhaseResult;
-  startMs?: number[];
-  idleRssKiB?: number[];
+  spawns?: Partial<Record<ImplName, SpawnSamples>>;
   revision?: string;
-  missing?: string;
+  missing?: string | Record<string, string>;
   error?: string;
   warnings?: Record<string, number>;
 }
 
-function runScenario(args: string[]): Promise<ScenarioOutput> {
+/** Variables every Node process's bootstrap reads; NODE_EXTRA_CA_CERTS alone costs each process tens of ms (bench/README.md). */
+const BOOTSTRAP_ENV = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
+// BENCH_CLEAN_ENV=1: the start rows' processes run without them, as on a machine that sets none.
+const spawnEnv =
+  env.BENCH_CLEAN_ENV === "1"
+    ? Object.fromEntries(Object.entries(env).filter(([k]) => !BOOTSTRAP_ENV.includes(k)))
+    : env;
+
+function runScenario(args: string[], childEnv: NodeJS.ProcessEnv = env): Promise<ScenarioOutput> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ["--no-warnings", scenarioScript, ...args], {
       stdio: ["ignore", "pipe", "inherit"],
+      env: childEnv,
     });
     let text = "";
     child.stdout.setEncoding("utf8");
@@ -71,7 +82,7 @@ function runScenario(args: string[]): Promise<ScenarioOutput> {
 
 type Key = `${ImplName}/${TransportKind}/${Variant}`;
 const runs = new Map<Key, ScenarioOutput[]>();
-const spawns = new Map<ImplName, ScenarioOutput[]>();
+const spawns = new Map<ImplName, SpawnSamples[]>();
 const problems = new Map<string, string>();
 const revisions = new Map<string, string>();
 const warnings = new Map<string, string>();
@@ -94,20 +105,22 @@ for (let round = 0; round < ROUNDS; round++) {
         if (!implRuns(impl, transport)) continue;
         const args = [impl, transport, variant, String(PHASE_MS[transport]), String(IN_FLIGHT[transport])];
         const out = await runScenario(args);
-        if (out.missing || out.error) problems.set(`${impl}/${transport}/${variant}`, (out.missing ?? out.error)!);
+        if (out.missing || out.error) problems.set(`${impl}/${transport}/${variant}`, String(out.missing ?? out.error));
         else push(runs, `${impl}/${transport}/${variant}` as Key, { ...out, round });
         if (out.revision) revisions.set(`${impl}/${transport}/${variant}`, out.revision);
         for (const w of Object.keys(out.warnings ?? {})) warnings.set(`${impl}/${transport}/${variant}`, w);
         process.stderr.write(".");
       }
-  if (transports.includes("stdio"))
-    for (const impl of order) {
-      if (!implRuns(impl, "spawn")) continue;
-      const out = await runScenario([impl, "spawn", "text", String(SPAWNS)]);
-      if (out.missing || out.error) problems.set(`${impl}/spawn`, (out.missing ?? out.error)!);
-      else push(spawns, impl, out);
-      process.stderr.write("s");
-    }
+  const spawning = order.filter((impl) => implRuns(impl, "spawn"));
+  if (spawnRows && spawning.length > 0) {
+    // One process per round, the implementations taking turns spawn by spawn (bench/spawn.ts).
+    const out = await runScenario([spawning.join(","), "spawn", "text", String(SPAWNS)], spawnEnv);
+    if (out.error) problems.set("spawn", out.error);
+    if (typeof out.missing === "object")
+      for (const [impl, why] of Object.entries(out.missing)) problems.set(`${impl}/spawn`, why);
+    for (const [impl, samples] of Object.entries(out.spawns ?? {})) push(spawns, impl as ImplName, samples);
+    process.stderr.write("s");
+  }
   process.stderr.write(` round ${round + 1}/${ROUNDS} (${Math.round((Date.now() - t0) / 1000)} s)\n`);
 }
 
@@ -127,7 +140,14 @@ function medianPhase(list: PhaseResult[]): Record<(typeof phaseKeys)[number], nu
 
 const summary: Summary = {
   when: new Date().toISOString(),
-  machine: { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "?", loadavg: os.loadavg() },
+  machine: {
+    node: process.version,
+    cpus: os.cpus().length,
+    cpu: os.cpus()[0]?.model ?? "?",
+    loadavg: os.loadavg(),
+    // What the start rows' processes had of them.
+    bootstrapEnv: BOOTSTRAP_ENV.filter((k) => (spawnEnv[k] ?? "") !== ""),
+  },
   settings: { rounds: ROUNDS, phaseMs: PHASE_MS, spawns: SPAWNS, inFlight: IN_FLIGHT },
   impls,
   transports,
@@ -163,11 +183,24 @@ for (const [key, list] of runs) {
   };
 }
 for (const [impl, list] of spawns) {
+  const startMs = list.flatMap((o) => o.startMs);
+  const idleRssKiB = list.flatMap((o) => o.idleRssKiB);
   summary.startup[impl] = {
-    startMs: median(list.flatMap((o) => o.startMs!)),
-    idleRssKiB: median(list.flatMap((o) => o.idleRssKiB!)),
-    samples: list.flatMap((o) => o.startMs!).length,
+    startMs: median(startMs),
+    startSpreadMs: [quantile(startMs, 0.25), quantile(startMs, 0.75)],
+    serverCpuMs: median(list.flatMap((o) => o.serverCpuMs)),
+    idleRssKiB: median(idleRssKiB),
+    idleRssSpreadKiB: [Math.min(...idleRssKiB), Math.max(...idleRssKiB)],
+    samples: startMs.length,
   };
+}
+// Paired: the i-th spawn of an implementation and the i-th of raw were taken moments apart.
+const rawSpawns = spawns.get("raw")?.flatMap((o) => o.startMs);
+for (const [impl, list] of spawns) {
+  const mine = list.flatMap((o) => o.startMs);
+  if (rawSpawns === undefined || impl === "raw" || mine.length !== rawSpawns.length) continue;
+  const ratios = mine.map((ms, i) => ms / rawSpawns[i]!);
+  summary.startup[impl]!.pairedRatio = [quantile(ratios, 0.25), median(ratios), quantile(ratios, 0.75)];
 }
 
 mkdirSync(resultsDir, { recursive: true });

@@ -1,16 +1,16 @@
 /**
  * One measurement in a fresh process, so implementations never share a heap, JIT state or
- * event loop. Prints one JSON line on stdout.
+ * event loop (except the stdio start rows, whose clients take turns in one process so that each
+ * round's samples are paired; their servers are fresh processes). Prints one JSON line on stdout.
  *   scenario.js <impl> <inproc|stdio|http> <variant> <phaseMs> <inFlight>
- *   scenario.js <impl> spawn <variant> <count>
+ *   scenario.js <impl>[,<impl>...] spawn <variant> <count>   (bench/spawn.ts: the implementations interleaved)
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
 import { loadImplementation } from "./impl/index.js";
-import type { Harness } from "./harness.js";
+import type { Harness, Implementation } from "./harness.js";
 import { runPhase } from "./measure.js";
 import { killAllChildrenOnExit } from "./children.js";
-import { rssKiB } from "./proc.js";
+import { measureSpawns } from "./spawn.js";
 import { IMPLS, parseVariant, type ImplName } from "./workload.js";
 
 killAllChildrenOnExit();
@@ -22,7 +22,8 @@ process.on("warning", (w) => {
   warnings.set(key, (warnings.get(key) ?? 0) + 1);
 });
 const [implArg, mode, variantArg, a4, a5] = process.argv.slice(2);
-if (!IMPLS.includes(implArg as ImplName)) throw new Error(`unknown implementation ${implArg}`);
+const implNames = (mode === "spawn" ? (implArg ?? "").split(",") : [implArg ?? ""]) as ImplName[];
+for (const name of implNames) if (!IMPLS.includes(name)) throw new Error(`unknown implementation ${name}`);
 const variant = parseVariant(variantArg);
 const out = (value: object) =>
   process.stdout.write(
@@ -30,34 +31,27 @@ const out = (value: object) =>
   );
 
 async function main(): Promise<void> {
-  let impl;
+  if (mode === "spawn") {
+    const impls = new Map<ImplName, Implementation>();
+    const missing: Record<string, string> = {};
+    for (const name of implNames) {
+      try {
+        const impl = await loadImplementation(name);
+        if (impl.spawnInitialized) impls.set(name, impl);
+        else missing[name] = `${name} has no stdio server`;
+      } catch (err) {
+        missing[name] = `cannot load ${name}: ${(err as Error).message}`;
+      }
+    }
+    out({ spawns: await measureSpawns(impls, variant, Number(a4)), missing });
+    return;
+  }
+
+  let impl: Implementation;
   try {
     impl = await loadImplementation(implArg as ImplName);
   } catch (err) {
     out({ missing: `cannot load ${implArg}: ${(err as Error).message}` });
-    return;
-  }
-
-  if (mode === "spawn") {
-    if (!impl.spawnInitialized) {
-      out({ missing: `${implArg} has no stdio server` });
-      return;
-    }
-    const spawnInitialized = impl.spawnInitialized.bind(impl);
-    const count = Number(a4);
-    const startMs: number[] = [];
-    const idleRssKiB: number[] = [];
-    // The first spawn also loads the client library in this process; it is not counted.
-    await (await spawnInitialized({ variant })).close();
-    for (let i = 0; i < count; i++) {
-      const t0 = performance.now();
-      const session = await spawnInitialized({ variant });
-      startMs.push(performance.now() - t0);
-      await sleep(300);
-      idleRssKiB.push(rssKiB(session.serverPid));
-      await session.close();
-    }
-    out({ startMs, idleRssKiB });
     return;
   }
 

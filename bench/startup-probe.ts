@@ -1,10 +1,16 @@
 /**
  * Where a server's start time and idle RSS go: each line loads one set of modules in a fresh
  * process (nothing else), then reports the load time and RSS 200 ms later; medians of 5.
+ * Then the stdio servers of the bench phase by phase up to their first answer (the first request
+ * already waiting on stdin, as `npm run bench` sends it): the process's CPU time per phase
+ * (every thread), medians of PROBE_RUNS (15) fresh processes, the implementations taking turns.
  *   node dist/bench/startup-probe.js
  * Backs the start/RSS analysis of `npm run bench` (e.g. which imports pull in what).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { once as onceEvent } from "node:events";
+import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
+import { rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { median } from "./stats.js";
 
@@ -35,7 +41,7 @@ const SETS: [string, string][] = [
   ["generated bindings.ts (5 lazy revisions, none loaded)", `await import(${lazy});`],
   [
     "generated bindings.ts + all 2025-11-25 validators",
-    `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`,
+    `const { bindings } = await import(${lazy}); const { loadBindings } = await import("@mcpgen/runtime/internal"); await loadBindings(bindings.filter((b) => b.revision === "2025-11-25"));`,
   ],
   // What a server's 2025-11-25 session loads: the params validators of what it receives.
   [
@@ -70,5 +76,99 @@ for (const [label, code] of SETS) {
       .padStart(7)}  ${median(runs.map((r) => r.rssMiB))
       .toFixed(1)
       .padStart(7)}`,
+  );
+}
+
+// The stdio servers of the bench, written out with a CPU mark after each phase. `mark` takes the
+// process's CPU time (process.cpuUsage: every thread); the first write to stdout is the answer.
+const marks =
+  "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; const m = [['bootstrap', cpu()]];" +
+  "const mark = (name) => m.push([name, cpu()]); const write = process.stdout.write.bind(process.stdout); let answered = false;" +
+  "process.stdout.write = (...a) => { if (!answered) { answered = true; mark('answer'); process.stderr.write('PHASES' + JSON.stringify(m) + '\\n'); } return write(...a); };";
+const bench = (p: string) => JSON.stringify(new URL(p, import.meta.url).href);
+const SERVERS: [string, string, object][] = [];
+const initialize = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: CLIENT_INFO },
+};
+const discover = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "server/discover",
+  params: {
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+      "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+    },
+  },
+};
+const raw =
+  `const { parseVariant } = await import(${bench("./workload.js")}); const { createRawHandler } = await import(${bench("./servers/raw-handler.js")}); mark('imports');` +
+  "const handle = createRawHandler(parseVariant('text')); let buffered = ''; process.stdin.setEncoding('utf8'); mark('stdin');" +
+  "process.stdin.once('data', () => mark('data')); process.stdin.on('data', (chunk) => { buffered += chunk; let nl;" +
+  "while ((nl = buffered.indexOf('\\n')) !== -1) { const line = buffered.slice(0, nl); buffered = buffered.slice(nl + 1);" +
+  "if (line.length === 0) continue; const r = handle(JSON.parse(line)); if (r) process.stdout.write(JSON.stringify(r) + '\\n'); } });" +
+  "process.stdin.on('end', () => process.exit(0));";
+const mcpgen =
+  "const { StdioServerTransport } = await import('@mcpgen/runtime/stdio'); mark('core.js');" +
+  `const { createBenchAddServer } = await import(${bench("./add/text/server.js")}); mark('generated server');` +
+  "const server = createBenchAddServer({ tools: { add: ({ a, b }) => String(a + b) } }); mark('createServer');" +
+  "const transport = new StdioServerTransport(); mark('stdin'); process.stdin.once('data', () => mark('data'));" +
+  "const session = await server.connect(transport); mark('connect'); session.onclose = () => process.exit(0);";
+SERVERS.push(["raw, initialize", raw, initialize], ["mcpgen, initialize", mcpgen, initialize]);
+SERVERS.push(["mcpgen, server/discover", mcpgen, discover]);
+
+/**
+ * One server start in a fresh process. The server is a file beside this one (written for the run,
+ * removed after), not `-e` code: Node's loader costs an evaluated entry more than a file. Its
+ * stdin stays open until the answer, as a client's does (the end of the input would be handled
+ * while the first request loads what it needs).
+ */
+async function phases(code: string, request: object): Promise<[string, number][]> {
+  const file = fileURLToPath(new URL(`./.startup-probe-${process.pid}.mjs`, import.meta.url));
+  writeFileSync(file, marks + code);
+  let out = "";
+  try {
+    const child = spawn(process.execPath, [file], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => (out += c));
+    const exited = onceEvent(child, "exit");
+    child.stdin.write(JSON.stringify(request) + "\n");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    // The first byte of the answer; then the input ends and the server exits.
+    await Promise.race([onceEvent(child.stdout, "data"), exited]);
+    child.stdin.end();
+    child.stdout.resume();
+    const [status] = (await exited) as [number | null];
+    clearTimeout(timer);
+    if (status !== 0) throw new Error(`the server exited with ${status}: ${out}`);
+  } finally {
+    rmSync(file, { force: true });
+  }
+  const line = out.split("\n").find((l) => l.startsWith("PHASES"));
+  if (line === undefined) throw new Error(`no answer: ${out}`);
+  const m = JSON.parse(line.slice("PHASES".length)) as [string, number][];
+  // CPU of each phase (the marks are cumulative); the order of "data" and "connect" may vary.
+  return m.sort((a, b) => a[1] - b[1]).map(([name, at], i) => [name, i === 0 ? at : at - m[i - 1]![1]]);
+}
+
+const RUNS = Number(process.env.PROBE_RUNS ?? 15);
+const samples = new Map<string, [string, number][][]>();
+for (let i = 0; i < RUNS; i++)
+  for (let k = 0; k < SERVERS.length; k++) {
+    const [label, code, request] = SERVERS[(i + k) % SERVERS.length]!;
+    samples.set(label, [...(samples.get(label) ?? []), await phases(code, request)]);
+  }
+console.log(`\nstdio server to its first answer: CPU ms per phase (medians of ${RUNS}), total after bootstrap`);
+for (const [label] of SERVERS) {
+  const runs = samples.get(label)!;
+  const names = runs[0]!.map(([n]) => n);
+  const med = (name: string) => median(runs.map((r) => r.find(([n]) => n === name)?.[1] ?? NaN));
+  const after = median(runs.map((r) => r.slice(1).reduce((t, [, ms]) => t + ms, 0)));
+  console.log(
+    `${label.padEnd(26)} ${names.map((n) => `${n} ${med(n).toFixed(1)}`).join(" | ")} | after bootstrap ${after.toFixed(1)}`,
   );
 }
