@@ -53,10 +53,13 @@ class Model {
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
-  fc.constantFrom("日本🌍", "é".repeat(300), "x".repeat(5000), "\u2028\n\"\\"),
+  fc.constantFrom("日本🌍", "é".repeat(300), "x".repeat(5000), '\u2028\n"\\'),
 );
 const op = fc.oneof(
-  { weight: 8, arbitrary: fc.record({ kind: fc.constant("store" as const), stream: fc.nat(4), text: fc.option(text) }) },
+  {
+    weight: 8,
+    arbitrary: fc.record({ kind: fc.constant("store" as const), stream: fc.nat(4), text: fc.option(text) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("remove" as const), stream: fc.nat(4) }) },
 );
 
