@@ -2,7 +2,7 @@ import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
 import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
-import { encodeSseComment, encodeSseEvent, encodeSseMessage } from "../framing/sse.js";
+import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
@@ -337,7 +337,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     res.writeHead(200, (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader }));
     res.flushHeaders();
     await store.replayEventsAfter(lastEventId, (eventId, message) => {
-      res.write(encodeSseMessage(JSON.stringify(message), eventId));
+      res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
     if (live && this.streams.has(streamId) && !this.closed) {
@@ -568,29 +568,28 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const store = this.cfg.eventStore;
     // Serialised once, for the stream and the store alike.
     const data = JSON.stringify(m);
-    const stored =
-      store === undefined
-        ? undefined
-        : s.tail
-          ? s.tail.then(() => store.storeEvent(s.id, m, data))
-          : store.storeEvent(s.id, m, data);
-    if (typeof stored !== "object") return this.put(s, done, data, stored);
-    s.tail = stored.then(
-      (eventId) => this.put(s, done, data, eventId),
-      (e: unknown) => {
+    if (!store) {
+      const event = encodeSseEvent({ event: "message", data });
+      if (done) this.endStream(s, event);
+      else this.emit(s, event);
+      return;
+    }
+    // Without an id when the store could not keep the event: it cannot be replayed.
+    const emit = (eventId?: string): void => {
+      const event = encodeSseEvent({ event: "message", id: eventId, data });
+      if (done) this.endStream(s, event);
+      else this.emit(s, event);
+    };
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
+    if (typeof stored === "string") emit(stored);
+    else {
+      s.tail = stored.then(emit, (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
         // The store is down (a shared one lost): the message still goes out, only not resumable;
         // a reply is never held back for resumability's sake.
-        this.put(s, done, data);
-      },
-    );
-  }
-
-  /** A message's event on its stream, the stream's last when `done`; without an id when no store kept it (not replayable). */
-  private put(s: Stream, done: boolean, data: string, eventId?: string): void {
-    const event = encodeSseMessage(data, eventId);
-    if (done) this.endStream(s, event);
-    else this.emit(s, event);
+        emit();
+      });
+    }
   }
 
   private emit(s: Stream, event: string): void {
