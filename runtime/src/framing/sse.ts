@@ -25,6 +25,14 @@ export function encodeSseEvent(ev: SseEvent): string {
   return out + "\n";
 }
 
+/**
+ * A `message` event carrying JSON text, which holds no raw line break: the per-message case of
+ * encodeSseEvent, built without an event object or the data's line scan.
+ */
+export function encodeSseMessage(json: string, id?: string): string {
+  return `event: message\n${id === undefined ? "" : `id: ${assertLine(id)}\n`}data: ${json}\n\n`;
+}
+
 /** A comment line (keep-alive); peers ignore it. */
 export function encodeSseComment(text = ""): string {
   return `: ${text.replace(/[\r\n]+/g, " ")}\n\n`;

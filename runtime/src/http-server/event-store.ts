@@ -25,27 +25,37 @@ export interface EventStore {
   removeStream?(streamId: string): void | Promise<void>;
 }
 
-interface StoredEvent {
-  streamId: string;
-  seq: number;
-  /** The message as JSON text (its size is what the store is bounded by; null for a priming event or a removed stream). */
-  data: string | null;
-}
+const UTF8_OUT = new TextEncoder();
+const UTF8_IN = new TextDecoder();
 
 /**
  * In-memory event store. Bounded: at most `maxEvents` events and `maxChars` characters of
  * serialised messages in total, oldest evicted first (a client resuming past an evicted event
  * gets nothing replayed from before it).
+ *
+ * Flat, for the garbage collector: what every event leaves behind outlives many scavenges, so it
+ * keeps no object per event and no string of its message, only small integers in arrays and the
+ * message's UTF-8 bytes in one buffer (its stream's id string is shared by the stream's events).
+ * Finding a stream's events walks them all (at most maxEvents): only a client resuming, or a
+ * stream ending early, asks.
  */
 export class InMemoryEventStore implements EventStore {
   private readonly maxEvents: number;
-  private readonly streams = new Map<string, StoredEvent[]>();
-  /** Insertion order across streams, for eviction. */
-  private readonly order: StoredEvent[] = [];
-  private orderHead = 0;
-  private seq = 0;
   private readonly maxChars: number;
+  // Per event, oldest first from `head` (event `first + i - head`): its stream, where its message's
+  // bytes are in `bytes` and how many (-1: none, a priming event; -2: a removed stream's), its characters.
+  private streamOf: string[] = [];
+  private at: number[] = [];
+  private len: number[] = [];
+  private width: number[] = [];
+  private head = 0;
+  /** Sequence number of the event at `head`. */
+  private first = 1;
+  private seq = 0;
   private chars = 0;
+  private bytes = new Uint8Array(0);
+  /** Where the next message's bytes go. */
+  private end = 0;
 
   constructor(options: { maxEvents?: number; maxChars?: number } = {}) {
     this.maxEvents = options.maxEvents ?? EVENT_STORE_MAX_EVENTS;
@@ -53,26 +63,39 @@ export class InMemoryEventStore implements EventStore {
   }
 
   storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): string {
-    const data = message === null ? null : (json ?? JSON.stringify(message));
-    const ev: StoredEvent = { streamId, seq: ++this.seq, data };
-    let list = this.streams.get(streamId);
-    if (!list) this.streams.set(streamId, (list = []));
-    list.push(ev);
-    this.order.push(ev);
-    this.chars += data?.length ?? 0;
-    while (
-      this.order.length - this.orderHead > this.maxEvents ||
-      (this.chars > this.maxChars && this.order.length - this.orderHead > 1)
-    )
-      this.evictOne();
-    return `${streamId}_${ev.seq}`;
+    let at = 0;
+    let len = -1;
+    let width = 0;
+    if (message !== null) {
+      const data = json ?? JSON.stringify(message);
+      width = data.length;
+      // UTF-8 takes at most 3 bytes per UTF-16 unit.
+      if (this.end + 3 * width > this.bytes.length) this.compact(3 * width);
+      at = this.end;
+      len = UTF8_OUT.encodeInto(data, this.bytes.subarray(at)).written;
+      this.end += len;
+    }
+    this.streamOf.push(streamId);
+    this.at.push(at);
+    this.len.push(len);
+    this.width.push(width);
+    this.chars += width;
+    while (this.size > this.maxEvents || (this.chars > this.maxChars && this.size > 1)) this.evictOne();
+    return `${streamId}_${++this.seq}`;
   }
 
   streamIdFor(eventId: string): string | undefined {
     const cut = eventId.lastIndexOf("_");
     if (cut <= 0) return undefined;
     const streamId = eventId.slice(0, cut);
-    return this.streams.has(streamId) ? streamId : undefined;
+    return this.holds(streamId) ? streamId : undefined;
+  }
+
+  /** Whether an event of `streamId` is held (a stream is known while it has one). */
+  private holds(streamId: string): boolean {
+    const { streamOf, len } = this;
+    for (let i = this.head; i < streamOf.length; i++) if (streamOf[i] === streamId && len[i] !== -2) return true;
+    return false;
   }
 
   replayEventsAfter(lastEventId: string, send: (eventId: string, message: JSONRPCMessage) => void): void {
@@ -80,20 +103,22 @@ export class InMemoryEventStore implements EventStore {
     if (cut <= 0) return;
     const streamId = lastEventId.slice(0, cut);
     const after = Number(lastEventId.slice(cut + 1));
-    const list = this.streams.get(streamId);
-    if (!list || !Number.isInteger(after)) return;
-    for (const ev of list) {
-      if (ev.seq > after && ev.data !== null) send(`${streamId}_${ev.seq}`, JSON.parse(ev.data) as JSONRPCMessage);
+    if (!Number.isInteger(after)) return;
+    const { streamOf, at, len } = this;
+    for (let i = Math.max(this.head, this.head + after + 1 - this.first); i < streamOf.length; i++) {
+      if (streamOf[i] !== streamId || len[i]! < 0) continue;
+      const data = UTF8_IN.decode(this.bytes.subarray(at[i], at[i]! + len[i]!));
+      send(`${streamId}_${this.first + i - this.head}`, JSON.parse(data) as JSONRPCMessage);
     }
   }
 
   removeStream(streamId: string): void {
-    const list = this.streams.get(streamId);
-    if (!list) return;
-    this.streams.delete(streamId);
-    for (const ev of list) {
-      this.chars -= ev.data?.length ?? 0;
-      ev.data = null;
+    const { streamOf, len, width } = this;
+    for (let i = this.head; i < streamOf.length; i++) {
+      if (streamOf[i] !== streamId || len[i] === -2) continue;
+      this.chars -= width[i]!;
+      width[i] = 0;
+      len[i] = -2;
     }
   }
 
@@ -104,29 +129,42 @@ export class InMemoryEventStore implements EventStore {
 
   /** Number of events currently held (for tests and monitoring). */
   get size(): number {
-    return this.order.length - this.orderHead;
+    return this.streamOf.length - this.head;
   }
 
   private evictOne(): void {
-    const ev = this.order[this.orderHead++];
-    if (ev) {
-      this.chars -= ev.data?.length ?? 0;
-      ev.data = null;
-      const list = this.streams.get(ev.streamId);
-      if (list) {
-        // A stream's events are evicted in the order they were stored: the oldest is its first.
-        if (list[0] === ev) list.shift();
-        else {
-          const i = list.indexOf(ev);
-          if (i !== -1) list.splice(i, 1);
-        }
-        if (list.length === 0) this.streams.delete(ev.streamId);
-      }
+    const i = this.head++;
+    this.first++;
+    this.chars -= this.width[i]!;
+    // Drop evicted entries now and then instead of shifting on every eviction.
+    if (this.head > 1024 && this.head * 2 > this.streamOf.length) {
+      for (const a of [this.streamOf, this.at, this.len, this.width] as unknown[][]) a.splice(0, this.head);
+      this.head = 0;
     }
-    // Compact the order array now and then instead of shifting on every eviction.
-    if (this.orderHead > 1024 && this.orderHead * 2 > this.order.length) {
-      this.order.splice(0, this.orderHead);
-      this.orderHead = 0;
+  }
+
+  /**
+   * Room for `room` more bytes after the held messages, which move to the front (an evicted or
+   * removed one's bytes dropped); the buffer is sized to half as much again as they need beside
+   * the room, so the bytes moved are at most twice the bytes stored since.
+   */
+  private compact(room: number): void {
+    const { at, len } = this;
+    let held = 0;
+    for (let i = this.head; i < len.length; i++) if (len[i]! > 0) held += len[i]!;
+    const size = Math.max(64 * 1024, held + room + (held >> 1));
+    const from = this.bytes;
+    const to = size > from.length || size * 4 < from.length ? new Uint8Array(size) : from;
+    let end = 0;
+    for (let i = this.head; i < len.length; i++) {
+      const n = len[i]!;
+      if (n <= 0) continue;
+      if (to === from) to.copyWithin(end, at[i]!, at[i]! + n);
+      else to.set(from.subarray(at[i], at[i]! + n), end);
+      at[i] = end;
+      end += n;
     }
+    this.bytes = to;
+    this.end = end;
   }
 }

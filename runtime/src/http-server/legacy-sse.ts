@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
-import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
+import { encodeSseComment, encodeSseEvent, encodeSseMessage } from "../framing/sse.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import { isJsonMediaType, parseBody } from "./post-checks.js";
 import { MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH } from "../limits.js";
@@ -90,7 +90,7 @@ export class LegacySseServerTransport implements Transport, TransportHints {
   send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
     const res = this.res;
     if (this.closed || !res) return Promise.reject(new Error("transport is closed"));
-    res.write(encodeSseEvent({ event: "message", data: JSON.stringify(message) }));
+    res.write(encodeSseMessage(JSON.stringify(message)));
     // A client that stops reading must not make the server buffer without bound.
     if (res.writableLength > 16 * 1024 * 1024) {
       this.onerror?.(new Error("SSE client is not reading; connection dropped"));
