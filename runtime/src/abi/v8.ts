@@ -20,6 +20,8 @@ import { legacyHttp } from "../http-server/legacy-http.js";
  * (sessions, event store, HTTP+SSE) for the fetch handler. Nothing else of the runtime names it, so
  * a server of 2026-07-28 alone, and its bundle, carry none of it. Node is served core.ts's instead.
  */
+// Spelled out rather than spread from legacy-era-core.ts: esbuild does not take a spread as pure,
+// so an unused `legacyEra` would keep the legacy era in every bundle.
 export const legacyEra: ServerLegacyEra = {
   session: legacySession,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),

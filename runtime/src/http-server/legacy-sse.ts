@@ -19,10 +19,8 @@ import type { ResourceServerGuard } from "../auth/server/guard.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 import { unrefTimer, type HttpReply, type HttpRequestIn } from "../http-exchange.js";
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
+import { utf8Text } from "../bytes.js";
 
-// ignoreBOM keeps a leading BOM in the text, as JSON.parse must see it: a body starting with one is
-// not JSON (-32700), as it was when bodies were read with Buffer.
-const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -266,7 +264,7 @@ class LegacySseEndpoint {
     }
     const body = await this.bodyOf(req, res, mount, id);
     if (body === undefined) return;
-    const read = parseBody(UTF8.decode(body), MAX_NESTING_DEPTH);
+    const read = parseBody(utf8Text(body), MAX_NESTING_DEPTH);
     if (!("value" in read)) {
       if (
         read.outlines !== undefined &&

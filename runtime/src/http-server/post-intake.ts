@@ -20,6 +20,7 @@ import {
 } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
+import { utf8Text } from "../bytes.js";
 
 export interface PostIntake {
   readonly mode: "auto" | "json" | "sse";
@@ -74,9 +75,6 @@ export function refuse(
 
 const AFTER_PARSE: Promise<void> = Promise.resolve();
 
-// ignoreBOM keeps a leading BOM in the text, as JSON.parse must see it: a body starting with one is
-// not JSON (-32700), as it was when bodies were read with Buffer.
-const UTF8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /** The POST `req` read and checked; undefined once it was refused (answered). */
 export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<ReadPost | undefined> {
@@ -94,7 +92,7 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
   }
   const body = await bodyOf(req, res, intake);
   if (body === undefined) return undefined;
-  const read = parseBody(UTF8.decode(body), intake.maxDepth);
+  const read = parseBody(utf8Text(body), intake.maxDepth);
   if (!("value" in read)) {
     if (
       read.outlines !== undefined &&
@@ -131,10 +129,13 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
 async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<Uint8Array | undefined> {
   // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
   const sid = headerValue(req, "mcp-session-id");
-  // node parses a body that came with its headers once the turn that emitted the request is over.
-  await AFTER_PARSE;
-  const whole = wholeBody(req, intake.maxBody, intake.buffered);
-  if (whole !== undefined) return whole;
+  // node parses a body that came with its headers once the turn that emitted the request is over
+  // (a fetch host's request has no buffered body to take: it skips the wait).
+  if (req.read !== undefined) {
+    await AFTER_PARSE;
+    const whole = wholeBody(req, intake.maxBody, intake.buffered);
+    if (whole !== undefined) return whole;
+  }
   try {
     return await readBody(
       req,

@@ -60,7 +60,7 @@ export class HttpSessions {
               const r = records.get(sessionId);
               if (r !== undefined && r.standalone !== id) {
                 r.standalone = id;
-                s.directory!.save!(sessionId, owner, s.directory!.records!.serializeRecord(r));
+                this.save(sessionId, owner, r);
               }
             },
       sessionId,
@@ -144,7 +144,12 @@ export class HttpSessions {
       r = { initialize: m.params as Record<string, unknown>, subscriptions: [], streams: t.key };
       this.records!.set(sid, r);
     } else if (!this.s.directory!.records!.recordMessage(r, message)) return;
-    this.s.directory!.save!(sid, t.owner, this.s.directory!.records!.serializeRecord(r));
+    this.save(sid, t.owner, r);
+  }
+
+  /** Shares session `sid`'s record (only called when records are kept: `sharing`). */
+  private save(sid: string, owner: string | undefined, r: SessionRecord): void {
+    this.s.directory!.save!(sid, owner, this.s.directory!.records!.serializeRecord(r));
   }
 
   /**

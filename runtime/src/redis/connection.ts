@@ -251,3 +251,11 @@ function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
 export function script(text: string): Script {
   return { text, sha: createHash("sha1").update(text).digest("hex") };
 }
+
+/**
+ * What the stores keep of an owner (a principal key): its SHA-256, never the key itself, so one
+ * owner's records compare equal across instances without Redis holding who it is; "-" for none.
+ */
+export function ownerDigest(owner: string | undefined): string {
+  return owner === undefined ? "-" : createHash("sha256").update(owner).digest("base64url");
+}

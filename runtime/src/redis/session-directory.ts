@@ -12,11 +12,11 @@
  */
 import { request } from "node:http";
 import { request as requestTls } from "node:https";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { SessionDirectory } from "../http-server/session-directory.js";
 import { sessionRecords } from "../http-server/session-record.js";
 import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
-import { script, type RedisConnection } from "./connection.js";
+import { ownerDigest, script, type RedisConnection } from "./connection.js";
 
 export interface RedisSessionDirectoryOptions {
   /** How long a session's entry outlives its last renewal, ms (default 35 minutes: the idle timeout and some). */
@@ -168,10 +168,6 @@ export class RedisSessionDirectory implements SessionDirectory {
 }
 
 /** The principal key as stored: a digest ("-": no principal, an endpoint without a guard). */
-function ownerDigest(owner: string | undefined): string {
-  return owner === undefined ? "-" : createHash("sha256").update(owner).digest("base64url");
-}
-
 /** Send `req` (with `body`) to `target` and stream its answer back on `res`. */
 function relay(target: URL, req: HttpRequestHead, res: HttpReply, body: string | undefined): Promise<void> {
   const headers: Record<string, string | string[]> = { [FORWARDED]: "1" };

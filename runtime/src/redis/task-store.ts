@@ -17,7 +17,6 @@
  * Owners appear in keys only as SHA-256 digests; no token is stored (an owner is a principal key
  * or a connection id, never a credential).
  */
-import { createHash } from "node:crypto";
 import { REDIS_TASK_LEASE_MS } from "../limits.js";
 import {
   TERMINAL,
@@ -31,7 +30,7 @@ import {
   type TaskRecord,
   type TaskStore,
 } from "../tasks/store.js";
-import { script, type RedisConnection } from "./connection.js";
+import { ownerDigest, script, type RedisConnection } from "./connection.js";
 
 export interface RedisTaskStoreOptions extends Omit<MemoryTaskStoreOptions, "sweepIntervalMs"> {
   /**
@@ -223,7 +222,7 @@ export class RedisTaskStore implements TaskStore {
       [
         this.p,
         String(now),
-        digest(init.owner),
+        ownerDigest(init.owner),
         String(this.maxTasksPerOwner),
         String(this.maxTasks),
         record.taskId,
@@ -300,7 +299,7 @@ export class RedisTaskStore implements TaskStore {
       after = `(${seq}`;
     }
     // Visible: the owner-less tasks and the owner's own, merged in creation order.
-    const sources = owner === undefined ? [digest(undefined)] : [digest(undefined), digest(owner)];
+    const sources = owner === undefined ? [ownerDigest(undefined)] : [ownerDigest(undefined), ownerDigest(owner)];
     const found: { id: string; seq: number }[] = [];
     for (const d of sources) {
       // A script, so the reply is a flat array whatever protocol version the client speaks.
@@ -327,7 +326,7 @@ export class RedisTaskStore implements TaskStore {
   }
 
   async release(owner: string): Promise<number> {
-    return this.redis.run<number>(RELEASE, [], [this.p, digest(owner)]);
+    return this.redis.run<number>(RELEASE, [], [this.p, ownerDigest(owner)]);
   }
 
   /**
@@ -395,7 +394,3 @@ function pairs(t: TaskRecord): string[] {
   return out;
 }
 
-/** An owner as it appears in key names: a digest (bounded length, and no principal in clear). */
-function digest(owner: string | undefined): string {
-  return owner === undefined ? "-" : createHash("sha256").update(owner).digest("base64url");
-}

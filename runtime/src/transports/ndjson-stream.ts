@@ -4,10 +4,7 @@ import type { MessageContext, SendOptions, Transport, TransportHints } from "../
 import { NdjsonDecoder } from "../framing/ndjson.js";
 import { FrameError } from "../framing/frame-error.js";
 import { STDIO_DRAIN_TIMEOUT_MS } from "../limits.js";
-
-/** The event loop's check phase, after the microtasks of the current I/O callback (a timer where there is none). */
-const checkPhase: (f: () => void) => void =
-  typeof setImmediate === "function" ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
+import { afterIo } from "../after-io.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
@@ -81,7 +78,7 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
         // The open burst ends in the check phase already scheduled.
       } else if (this.delivered > 1) {
         this.flushing = true;
-        checkPhase(this.flushBound);
+        afterIo(this.flushBound, undefined);
       } else this.endBurst();
     }
   };
