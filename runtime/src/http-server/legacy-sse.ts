@@ -21,7 +21,6 @@ import { unrefTimer, type HttpReply, type HttpRequestIn } from "../http-exchange
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
 import { utf8Text } from "../bytes.js";
 
-
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
 

@@ -75,7 +75,6 @@ export function refuse(
 
 const AFTER_PARSE: Promise<void> = Promise.resolve();
 
-
 /** The POST `req` read and checked; undefined once it was refused (answered). */
 export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<ReadPost | undefined> {
   const ctype = headerValue(req, "content-type");

@@ -393,4 +393,3 @@ function pairs(t: TaskRecord): string[] {
   for (const f of FIELDS) if (t[f] !== undefined) out.push(f, JSON.stringify(t[f]));
   return out;
 }
-
