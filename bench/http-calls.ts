@@ -7,7 +7,8 @@ import { request } from "node:http";
 import type { SocketLoadOptions } from "./socket-load.js";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
 
-const META = {
+/** The `_meta` every 2026-07-28 request of the HTTP workloads carries. */
+export const META = {
   "io.modelcontextprotocol/protocolVersion": "2026-07-28",
   "io.modelcontextprotocol/clientCapabilities": {},
   "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },

@@ -12,11 +12,11 @@
  * mcpgen's SSE replies against raw node:http's, at the same moments).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { socketLoad, type SocketLoadOptions } from "./socket-load.js";
 import { modernCalls, sessionCalls } from "./http-calls.js";
+import { cpuMicros } from "./proc.js";
 
 const [workload, kind, serverA, serverB, runtime] = process.argv.slice(2);
 if ((workload !== "stateless" && workload !== "sse") || !kind || !serverA || !serverB)
@@ -26,19 +26,6 @@ const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 1000);
 const CONCURRENCY = 16;
 const bin =
   runtime === "bun" ? fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url)) : process.execPath;
-
-/** CPU ms of every thread of `pid`, at nanosecond resolution. */
-function cpuMs(pid: number): number {
-  let ns = 0;
-  for (const t of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return ns / 1e6;
-}
 
 const [kindA, kindB = kindA] = kind.split(",") as [string, string?];
 
@@ -63,15 +50,15 @@ try {
   const usA: number[] = [];
   const usB: number[] = [];
   for (let p = 0; p < PHASES; p++) {
-    const a0 = cpuMs(a.child.pid!);
-    const b0 = cpuMs(b.child.pid!);
+    const a0 = cpuMicros(a.child.pid!);
+    const b0 = cpuMicros(b.child.pid!);
     id += 1e6;
     const [doneA, doneB] = await Promise.all([
       socketLoad(a.calls, PHASE_MS, id),
       socketLoad(b.calls, PHASE_MS, id + 1e9),
     ]);
-    usA.push(((cpuMs(a.child.pid!) - a0) * 1000) / doneA);
-    usB.push(((cpuMs(b.child.pid!) - b0) * 1000) / doneB);
+    usA.push((cpuMicros(a.child.pid!) - a0) / doneA);
+    usB.push((cpuMicros(b.child.pid!) - b0) / doneB);
   }
   const ratios = usB.map((x, i) => x / usA[i]!);
   const range = (xs: number[], d: number) => `${Math.min(...xs).toFixed(d)}-${Math.max(...xs).toFixed(d)}`;

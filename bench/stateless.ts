@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { socketLoad } from "./socket-load.js";
-import { MODERN_HEADERS as HEADERS, modernCalls } from "./http-calls.js";
+import { META, MODERN_HEADERS as HEADERS, modernCalls } from "./http-calls.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
@@ -27,11 +27,6 @@ const serverJs = fileURLToPath(new URL("./servers/stateless-http.js", import.met
 const bunServerJs = fileURLToPath(new URL("./servers/stateless-bun.js", import.meta.url));
 /** The bun npm package's binary (a dev dependency), for the rows served by Bun.serve. */
 const bunBin = fileURLToPath(new URL("../../node_modules/.bin/bun", import.meta.url));
-const META = {
-  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-  "io.modelcontextprotocol/clientCapabilities": {},
-  "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
-};
 
 async function start(kind: string): Promise<{ child: ChildProcess; port: number }> {
   const child = kind.startsWith("bun-")

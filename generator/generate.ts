@@ -87,7 +87,7 @@ async function produceManifest(
     sideFiles === undefined ? sha256(bytes) : sha256(Buffer.concat([bytes, Buffer.from(`\u0000files ${sideFiles}`)]));
   // Banners name the manifest relative to the output folder, so the bytes do not depend on cwd.
   const named = fromOut(target.out, abs);
-  const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+  const cacheDir = cacheDirOf(cwd, options);
   // lenient turns errors into warnings: never serve one mode's output to the other. The cwd-relative
   // name is in the key too because cached warnings quote it.
   const key = cacheKey({
@@ -129,6 +129,11 @@ async function produceManifest(
 const posix = (p: string) => p.split("\\").join("/");
 
 /** `abs` as named from the output folder `out` (absolute when on another drive). */
+/** Where generation caches its results (`options.cache`, default `<cwd>/.mcpgen-cache`); null: no cache. */
+function cacheDirOf(cwd: string, options: GenerateOptions): string | null {
+  return options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+}
+
 function fromOut(out: string, abs: string): string {
   const rel = relative(out, abs);
   return rel === "" ? "." : posix(isAbsolute(rel) ? abs : rel);
@@ -195,7 +200,7 @@ async function produce(target: Target, cwd: string, options: GenerateOptions, bu
     loaded.bundled === target.schema || target.out === ""
       ? loaded.source.display
       : fromOut(target.out, resolve(cwd, target.schema));
-  const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+  const cacheDir = cacheDirOf(cwd, options);
   const shared = bundled !== undefined && loaded.bundled === target.schema ? bundled : undefined;
   const key = cacheKey({
     sha256: loaded.source.sha256,
@@ -234,7 +239,7 @@ const sharedOut = () => join(packageRoot, "generated", SHARED_FOLDER);
 /** The shared folder of the bundled revisions (`generated/shared/`), as a target's output. */
 async function produceShared(bundled: BundledRun, cwd: string, options: GenerateOptions): Promise<Produced> {
   const source = { display: bundled.revisions.join(", "), sha256: bundled.digest };
-  const cacheDir = options.cache === false ? null : resolve(cwd, options.cache ?? ".mcpgen-cache");
+  const cacheDir = cacheDirOf(cwd, options);
   const key = cacheKey({
     sha256: bundled.digest,
     display: `${source.display}\n${SHARED_FOLDER}`,

@@ -6,9 +6,10 @@
  * bounded in time, and stopped by the caller in `finally`.
  */
 import { build } from "esbuild";
-import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { repoRoot } from "../helpers.js";
+import { compatibilityDate } from "../../generator/init-targets.js";
 import { background, run, type Background, type RunResult } from "../conformance/procs.js";
 
 export type Host = "workerd" | "bun" | "deno";
@@ -78,14 +79,9 @@ export async function bundleFor(
   return { code, inputs: Object.keys(r.metafile.inputs) };
 }
 
-/** The compatibility date of the installed workerd (its version is 1.YYYYMMDD.n). */
+/** The compatibility date of the installed workerd (the one `mcpgen init --target workers` writes). */
 export function workerdCompatibilityDate(): string {
-  const { version } = JSON.parse(readFileSync(join(repoRoot, "node_modules", "workerd", "package.json"), "utf8")) as {
-    version: string;
-  };
-  const m = /^\d+\.(\d{4})(\d{2})(\d{2})\./.exec(version);
-  if (!m) throw new Error(`cannot read a date from workerd ${version}`);
-  return `${m[1]}-${m[2]}-${m[3]}`;
+  return compatibilityDate(repoRoot).date;
 }
 
 export interface Served {
