@@ -83,15 +83,21 @@ for (const [key, conditions] of Object.entries(pkg.imports ?? {})) {
 }
 // A pattern export (`./protocol/<rev>/server-side/*`, one `*` standing for a path) is an entry per
 // file of tsc's output it matches, so each such file keeps its name in dist/.
+/** Per pattern export, the entries it expanded to: [key, file of tsc's output]. */
+const patternEntries = new Map();
 for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (!key.includes("*")) continue;
+  const expanded = [];
+  patternEntries.set(key, expanded);
   const [head, tail] = target.default.slice("./dist/".length).split("*");
   if (tail !== ".js") fail(`runtime/package.json exports["${key}"].default must end in "*.js"`);
   const found = walk(join(tscOut, head), (name) => name.endsWith(".js"));
   if (found.length === 0) fail(`runtime/package.json exports["${key}"] matches no file of runtime/build/${head}`);
   for (const file of found) {
     const rel = relative(tscOut, file).split("\\").join("/");
-    entries.set(key.replace("*", rel.slice(head.length, -".js".length)), rel);
+    const expandedKey = key.replace("*", rel.slice(head.length, -".js".length));
+    entries.set(expandedKey, rel);
+    expanded.push([expandedKey, rel]);
   }
 }
 for (const rel of [...entries.values(), ...importEntries.values()]) {
@@ -153,14 +159,12 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
     esmTargets.set(key, hosts);
     continue;
   }
-  // ... and is one target per file it matches, as in the Node build
-  const [head, tail] = key.split("*");
-  for (const [k, rel] of entries)
-    if (k.startsWith(head) && k.endsWith(tail) && !k.includes("*"))
-      esmTargets.set(
-        k,
-        hosts.map(([c]) => [c, `./dist/esm/${rel}`]),
-      );
+  // ... and is one target per file it matched, as in the Node build
+  for (const [k, rel] of patternEntries.get(key))
+    esmTargets.set(
+      k,
+      hosts.map(([c]) => [c, `./dist/esm/${rel}`]),
+    );
 }
 
 /** Every file below dir whose name passes keep. */
