@@ -58,12 +58,19 @@ interface HostList {
  */
 const hostLists = new WeakMap<readonly string[], HostList>();
 
+/** The array last looked up and its entry: a process usually serves one list, so no hash per request. */
+let lastHosts: readonly string[] | undefined;
+let lastList: HostList | undefined;
+
 function hostList(hosts: readonly string[]): HostList {
+  if (hosts === lastHosts) return lastList!;
   let list = hostLists.get(hosts);
   if (list === undefined) {
     list = { names: new Set(hosts.map((h) => h.toLowerCase())), last: undefined };
     hostLists.set(hosts, list);
   }
+  lastHosts = hosts;
+  lastList = list;
   return list;
 }
 
