@@ -21,6 +21,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build, type Metafile } from "esbuild";
+import { WRANGLER_OPTIONS, nodeBuiltins, nodeReach } from "./like-wrangler.js";
 import { generate } from "../generator/generate.js";
 import { bundledRevisions } from "../generator/load/schema-manifest.js";
 
@@ -239,31 +240,34 @@ async function sdk1Server(): Promise<Size> {
 }
 
 /**
- * `dir`/`entry` as one Worker module, the way wrangler bundles one (esbuild, ESM, minified, the
- * workerd/worker/browser export conditions); `nodeExternal` leaves `node:` imports to the host
- * (wrangler's nodejs_compat), which the SDKs need and mcpgen must not. Gzipped bytes and inputs.
+ * `dir`/`entry` as one Worker module, the way wrangler bundles one (like-wrangler.ts), minified;
+ * `nodeCompat` leaves Node to the host (wrangler's nodejs_compat), which the SDKs need and mcpgen
+ * must not: without it, a Node builtin imported or a Node global read fails the build. Gzipped
+ * bytes and inputs.
  */
 async function workerBundle(
   dir: string,
   entry: string,
-  nodeExternal: boolean,
+  nodeCompat: boolean,
 ): Promise<{ gzip: number; inputs: string[] }> {
   const outfile = join(dir, "worker", "index.js");
+  const builtins: string[] = [];
   const result = await build({
+    ...WRANGLER_OPTIONS,
     entryPoints: [join(dir, entry)],
-    bundle: true,
     minify: true,
-    format: "esm",
-    platform: "browser",
-    conditions: ["workerd", "worker", "browser"],
-    target: "es2022",
-    external: nodeExternal ? ["node:*"] : [],
+    external: nodeCompat ? ["node:*"] : [],
+    plugins: nodeCompat ? [] : [nodeBuiltins(builtins, dir)],
     outfile,
     metafile: true,
     logLevel: "error",
     absWorkingDir: dir,
     nodePaths: [join(root, "node_modules")],
   });
+  if (!nodeCompat) {
+    const reach = await nodeReach(readFileSync(outfile, "utf8"), builtins);
+    if (reach.length > 0) throw new Error(`Node reaches the Worker bundle of ${entry}: ${reach.join("; ")}`);
+  }
   // What has bytes in the bundle: esbuild also parses the modules an unused import names, then drops them.
   const out = Object.values(result.metafile!.outputs).find((o) => o.entryPoint !== undefined)!;
   return { gzip: gz(outfile), inputs: Object.keys(out.inputs).filter((f) => out.inputs[f]!.bytesInOutput > 0) };

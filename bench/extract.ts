@@ -11,6 +11,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./stats.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const cli = join(root, "dist", "bin", "mcpgen.js");
@@ -89,11 +90,6 @@ function childCpuMs(): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 mkdirSync(join(root, "tmp"), { recursive: true });

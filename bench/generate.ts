@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./stats.js";
 
 const cli = fileURLToPath(new URL("../bin/mcpgen.js", import.meta.url));
 const revisions = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
@@ -20,11 +21,6 @@ function timeCli(args: string[], cwd: string): number {
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`mcpgen ${args.join(" ")} failed (${r.status}):\n${r.stderr}`);
   return ms;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
 }
 
 const rows: [string, number[]][] = [];

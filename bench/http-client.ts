@@ -5,6 +5,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createStreamableHttpServer, StreamableHttpClientTransport } from "@mcpgen/runtime/http";
 import type { JSONRPCMessage } from "@mcpgen/runtime";
+import { median } from "./stats.js";
 
 const N = Number(process.argv[2] ?? 4000);
 const ROUNDS = Number(process.argv[3] ?? 3);
@@ -97,7 +98,6 @@ async function run(fn: () => Promise<void>, concurrency: number): Promise<number
   return (N / Number(process.hrtime.bigint() - t0)) * 1e9;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: [string, number, number][] = [];
 for (const [name, fn] of [
   ["fetch (undici)", viaFetch],

@@ -25,6 +25,7 @@ import { cpuMicros } from "./proc.js";
 import { killAllChildrenOnExit, startHttpServer, stopChild } from "./children.js";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
 import type { Harness } from "./harness.js";
+import { median } from "./stats.js";
 
 killAllChildrenOnExit();
 const CALLS = Number(process.argv[2] ?? 20_000);
@@ -158,7 +159,6 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(
   `Streamable HTTP tools/call, ${IN_FLIGHT} in flight, ${CALLS} calls per phase, medians of ${ROUNDS} rounds`,
 );

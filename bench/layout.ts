@@ -18,6 +18,7 @@ import { emitClient } from "../generator/emit/manifest/client.js";
 import { emitDefinition } from "../generator/emit/manifest/definition.js";
 import { formatSource } from "../generator/print/format.js";
 import { deepManifestText } from "./deep-manifest.js";
+import { median } from "./stats.js";
 
 const root = join(fileURLToPath(import.meta.url), "..", "..", "..");
 const runs = Math.max(1, Number(process.argv[2] ?? 5));
@@ -36,11 +37,6 @@ const manifests: [string, () => ServerModel][] = [
     () => buildServerModel(parseManifest(deepManifestText("typical"), "deep.json")),
   ],
 ];
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
 
 async function time(fn: () => unknown): Promise<number> {
   const samples: number[] = [];

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { socketLoad, type SocketLoadOptions } from "./socket-load.js";
 import { modernCalls, sessionCalls } from "./http-calls.js";
 import { cpuMicros } from "./proc.js";
+import { median } from "./stats.js";
 
 const [workload, kind, serverA, serverB, runtime] = process.argv.slice(2);
 if ((workload !== "stateless" && workload !== "sse") || !kind || !serverA || !serverB)
@@ -40,7 +41,6 @@ async function start(script: string, kind: string): Promise<{ child: ChildProces
   return { child, calls };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const a = await start(serverA, kindA);
 const b = await start(serverB, kindB!);
 try {

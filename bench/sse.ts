@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
 import { socketLoad } from "./socket-load.js";
 import { sessionCalls, sseResponse } from "./http-calls.js";
+import { median } from "./stats.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
@@ -135,7 +136,6 @@ function verdict(byRate: number, byCpu: number): string {
   return met.length === 0 ? "neither meets it" : `met by ${met.join(" and ")}`;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rates: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 const cpu: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));
 const gen: Record<string, number[]> = Object.fromEntries(KINDS.map((k) => [k, []]));

@@ -18,6 +18,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { socketLoad } from "./socket-load.js";
 import { META, MODERN_HEADERS as HEADERS, modernCalls } from "./http-calls.js";
+import { median } from "./stats.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PHASE_MS = Number(process.env.BENCH_PHASE_MS ?? 2000);
@@ -120,7 +121,6 @@ async function measureAgent(port: number, ms: number): Promise<number> {
 
 let done = 0;
 let loadCpu = 0;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const ALL_KINDS = [
   "raw",
   "bridge",

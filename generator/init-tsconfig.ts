@@ -53,9 +53,16 @@ function loadTypescript(): Typescript {
 /**
  * Plans the changes to `dir`/tsconfig.json. `sources` are the starter's TypeScript files (relative
  * to `dir`, all under src/) that the config must compile; `typesPackages` the `@types/*` packages
- * package.json lists (without the prefix), kept visible when init has to set "types".
+ * package.json lists (without the prefix), kept visible when init has to set "types". `uses` is
+ * what the starter's code needs declared: Node.js's globals (`process`), or only the web platform's
+ * (a Worker: `Request`, `Response`, `console`).
  */
-export function planTsconfig(dir: string, sources: readonly string[], typesPackages: readonly string[]): TsconfigPlan {
+export function planTsconfig(
+  dir: string,
+  sources: readonly string[],
+  typesPackages: readonly string[],
+  uses: "node" | "web" = "node",
+): TsconfigPlan {
   const path = join(dir, TSCONFIG_FILE);
   const fail = (
     message: string,
@@ -258,7 +265,21 @@ export function planTsconfig(dir: string, sources: readonly string[], typesPacka
   }
 
   // types: TypeScript 7 loads no @types package unless named here (5.9 loaded them all)
-  if (o.types === undefined) {
+  if (uses === "web") {
+    // A Worker's web globals come from a "lib" (dom, webworker; the default lib has dom) or from
+    // what "types" names (wrangler types' worker-configuration.d.ts, @cloudflare/workers-types).
+    const web = o.lib === undefined || o.lib.some((l) => /^lib\.(dom|webworker)\.d\.ts$/.test(l));
+    if (!web && !(o.types && o.types.length > 0)) {
+      const libs = (o.lib ?? []).map((l) => l.replace(/^lib\.|\.d\.ts$/g, ""));
+      const p = own("lib");
+      const message = `${was("lib", JSON.stringify(libs))}, without "dom" or "webworker", and "types" names no Worker types: the Worker starter uses the web platform's \`Request\`, \`Response\` and \`console\` (TS2304): add "webworker" (or name the output of \`wrangler types\` in "types")`;
+      if (p && ts.isArrayLiteralExpression(p.initializer)) {
+        needs("/compilerOptions/lib", message, at("lib"));
+        edit.append(p.initializer, "webworker");
+        set.push(`"lib": ${json([...libs, "webworker"])}`);
+      } else change("lib", message, [...libs, "webworker"]);
+    }
+  } else if (o.types === undefined) {
     const types = ["node", ...typesPackages.filter((t) => t !== "node")];
     change(
       "types",

@@ -121,6 +121,7 @@ export function initProject(options: InitOptions): InitResult {
         options.dir,
         [HANDLERS_FILE, ...entries.map(([rel]) => rel), `${out}/server.ts`],
         listedTypesPackages(options.dir),
+        target === "workers" ? "web" : "node",
       )
     : undefined;
   const emitDir = tsconfig?.emitDir ?? "dist";
@@ -155,7 +156,7 @@ export function initProject(options: InitOptions): InitResult {
     ]);
   }
   if (target !== "node") files.push([README_FILE, renderTemplate(`init/README-${target}.md`, data)]);
-  if (!tsconfig) files.push([TSCONFIG_FILE, renderTemplate("init/tsconfig.json", {})]);
+  if (!tsconfig) files.push([TSCONFIG_FILE, renderTemplate("init/tsconfig.json", { worker: target === "workers" })]);
 
   const conflicts: Diagnostic[] = files
     .filter(([rel]) => existsSync(join(options.dir, rel)))
@@ -234,7 +235,8 @@ function nextCommands(pkg: PackagePlan, target: Target): string[] {
   const wanted = [
     ["mcpgen", `mcpgen@^${mcpgenVersion}`],
     ["typescript", "typescript"],
-    ["@types/node", "@types/node"],
+    // A Worker's code uses the web platform's globals, which TypeScript's own lib declares.
+    ...(target === "workers" ? [] : [["@types/node", "@types/node"]]),
     ...(tool ? [[tool, tool]] : []),
   ];
   const dev = wanted.filter(([n]) => !pkg.has(n!)).map(([, spec]) => spec);

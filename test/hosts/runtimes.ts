@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { repoRoot } from "../helpers.js";
 import { compatibilityDate } from "../../generator/init-targets.js";
 import { background, run, type Background, type RunResult } from "../conformance/procs.js";
+import { WORKERD_CONDITIONS, WRANGLER_OPTIONS, nodeBuiltins, nodeReach } from "../../bench/like-wrangler.js";
 
 export type Host = "workerd" | "bun" | "deno";
 export const HOSTS: readonly Host[] = ["workerd", "bun", "deno"];
@@ -18,19 +19,7 @@ export const HOSTS: readonly Host[] = ["workerd", "bun", "deno"];
 const bin = (name: string): string => join(repoRoot, "node_modules", ".bin", name);
 
 /** The export conditions each host's bundler resolves with (wrangler's for workerd). */
-const CONDITIONS: Record<Host, string[]> = { workerd: ["workerd", "worker", "browser"], bun: ["bun"], deno: ["deno"] };
-
-/** Names a host without Node does not have; found free in a workerd bundle, they fail the build. */
-const NODE_GLOBALS = [
-  "Buffer",
-  "process",
-  "require",
-  "__dirname",
-  "__filename",
-  "global",
-  "setImmediate",
-  "clearImmediate",
-];
+const CONDITIONS: Record<Host, string[]> = { workerd: [...WORKERD_CONDITIONS], bun: ["bun"], deno: ["deno"] };
 
 /**
  * The HTTP client's driver files by host, under either name: the hosts that bundle get the runtime
@@ -46,35 +35,33 @@ export interface HostBundle {
 }
 
 /**
- * One ESM file for `host` from `source` (resolved from the repository root). For workerd nothing
- * of Node may reach it: a `node:` import fails the build (esbuild cannot resolve one for the
- * browser platform) and a free Node global is reported by name.
+ * One ESM file for `host` from `source` (resolved from the repository root). For workerd it is
+ * made as wrangler makes a Worker (bench/like-wrangler.ts) and nothing of Node may reach it: an
+ * import of a Node builtin or a read of a Node global fails it, each named.
  */
 export async function bundleFor(
   host: Host,
   source: string,
   o: { minify?: boolean; external?: readonly string[] } = {},
 ): Promise<HostBundle> {
-  const marker = (g: string): string => `__mcpgen_node_global_${g}__`;
+  const builtins: string[] = [];
   const r = await build({
+    ...(host === "workerd"
+      ? WRANGLER_OPTIONS
+      : { bundle: true, format: "esm", platform: "neutral", mainFields: ["module", "main"], target: "es2022" }),
     stdin: { contents: source, resolveDir: repoRoot, sourcefile: `${host}-entry.js` },
-    bundle: true,
     write: false,
-    format: "esm",
-    platform: host === "workerd" ? "browser" : "neutral",
     conditions: CONDITIONS[host],
-    mainFields: ["module", "main"],
     external: [...(host === "workerd" ? [] : ["node:*"]), ...(o.external ?? [])],
-    define: host === "workerd" ? Object.fromEntries(NODE_GLOBALS.map((g) => [g, marker(g)])) : {},
+    plugins: host === "workerd" ? [nodeBuiltins(builtins, repoRoot)] : [],
     minify: o.minify ?? false,
     metafile: true,
     logLevel: "silent",
-    target: "es2022",
   });
   const code = r.outputFiles[0]!.text;
   if (host === "workerd") {
-    const found = NODE_GLOBALS.filter((g) => code.includes(marker(g)));
-    if (found.length > 0) throw new Error(`Node globals reach the workerd bundle: ${found.join(", ")}`);
+    const reach = await nodeReach(code, builtins);
+    if (reach.length > 0) throw new Error(`Node reaches the workerd bundle: ${reach.join("; ")}`);
   }
   return { code, inputs: Object.keys(r.metafile.inputs) };
 }

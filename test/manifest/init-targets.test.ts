@@ -136,19 +136,29 @@ test("the CLI: --target workers scaffolds the Worker; an unknown one exits 2 nam
   });
 });
 
-test("every target's starter compiles under strict TypeScript 7 and 5.9 once generated", async () => {
+test("every target's starter compiles under strict TypeScript 7 and 5.9 once generated; the Worker's without Node's types", async () => {
   for (const target of ["workers", "bun", "deno"] as const) {
     const dir = tempDir(`init-${target}-`);
     try {
-      initProject({ dir, name: "app", target });
+      const { next } = initProject({ dir, name: "app", target });
+      // Bun and Deno run the stdio entry through their Node.js compatibility: it uses `process`.
+      assert.is(next.join("\n").includes("@types/node"), target !== "workers", `${target}: ${next.join("; ")}`);
+      const options = jsonc(readFileSync(join(dir, TSCONFIG_FILE), "utf8")).compilerOptions as Record<string, unknown>;
+      assert.equal(
+        [options.lib, options.types],
+        target === "workers" ? [["esnext", "webworker"], []] : [["esnext"], ["node"]],
+        target,
+      );
       await generate({ cwd: dir, cache: false });
       for (const compiler of ["typescript", "typescript-5"]) {
         const r = spawnSync(
           process.execPath,
-          [join(root, "node_modules", compiler, "bin", "tsc"), "-p", ".", "--noEmit"],
+          [join(root, "node_modules", compiler, "bin", "tsc"), "-p", ".", "--noEmit", "--listFiles"],
           { cwd: dir, encoding: "utf8", timeout: 120_000 },
         );
         assert.is(r.status, 0, `${target} on ${compiler}:\n${r.stdout}${r.stderr}`);
+        // @types/node is there to be found (the repository's node_modules): the Worker's config never reads it.
+        assert.is(/[\\/]@types[\\/]node[\\/]/.test(r.stdout), target !== "workers", `${target} on ${compiler}`);
       }
     } finally {
       removeDir(dir);

@@ -134,6 +134,43 @@ test("property: init's changes keep every comment, give valid JSONC, and a secon
   }
 });
 
+test("a Worker starter (web) asks for the web platform's globals, never for Node's types", () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcpgen-tsconfig-"));
+  const base = { rootDir: "./src", outDir: "./dist", module: "nodenext", target: "esnext" };
+  const plan = (compilerOptions: Record<string, unknown>, uses: "node" | "web" = "web") => {
+    writeFileSync(
+      join(dir, TSCONFIG_FILE),
+      JSON.stringify({ compilerOptions: { ...base, ...compilerOptions } }, null, 2),
+    );
+    const p = planTsconfig(dir, ["src/handlers.ts", "src/worker.ts"], [], uses);
+    const o = p.text === undefined ? undefined : ts.parseConfigFileTextToJson(TSCONFIG_FILE, p.text).config;
+    return { pointers: p.changes.map((c) => c.pointer), messages: p.changes.map((c) => c.message), o };
+  };
+  try {
+    // What tsc --init writes: no web lib, nothing in types.
+    const bare = plan({ lib: ["esnext"], types: [] });
+    assert.equal(bare.pointers, ["/compilerOptions/lib"]);
+    assert.match(bare.messages[0]!, /"webworker".*wrangler types/);
+    assert.equal(bare.o.compilerOptions.lib, ["esnext", "webworker"]);
+    assert.equal(bare.o.compilerOptions.types, []);
+    const unset = plan({ lib: ["es2022"] });
+    assert.equal(unset.o.compilerOptions.lib, ["es2022", "webworker"]);
+    // Already there: a web lib, the default lib (it has dom), or Worker types named in "types".
+    for (const ok of [
+      { lib: ["esnext", "webworker"], types: [] },
+      { lib: ["ES2022", "DOM"] },
+      { types: [] },
+      { lib: ["esnext"], types: ["./worker-configuration.d.ts"] },
+      { lib: ["esnext"], types: ["@cloudflare/workers-types"] },
+    ])
+      assert.equal(plan(ok).pointers, [], JSON.stringify(ok));
+    // The Node starters still need Node's.
+    assert.equal(plan({ lib: ["esnext"], types: [] }, "node").pointers, ["/compilerOptions/types"]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test("include and exclude entries read as tsc reads them", () => {
   const cases: [string, "include" | "exclude", string, boolean][] = [
     ["src", "include", "src/mcp/server.ts", true],

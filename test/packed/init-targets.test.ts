@@ -80,7 +80,8 @@ for (const target of ["workers", "bun", "deno"] as const) {
         ...install,
         tarballs[0]!,
         `typescript@${version(join(repoRoot, "node_modules", "typescript"))}`,
-        `@types/node@${version(join(repoRoot, "node_modules", "@types", "node"))}`,
+        // A Worker compiles with the web platform's types alone; Bun and Deno's stdio entry uses `process`.
+        ...(target === "workers" ? [] : [`@types/node@${version(join(repoRoot, "node_modules", "@types", "node"))}`]),
       ]),
       "npm i -D mcpgen",
     );

@@ -136,6 +136,44 @@ test("a session's entry and record go together when it closes (DELETE, idle time
   assert.is(left, 0);
 });
 
+test("a session in use has its entry and record renewed together, one script per beat (no PEXPIRE round trips)", async () => {
+  const link = await RedisConnection.open({ url: redis.url, prefix: `s${n++}` });
+  links.push(link);
+  const command = link.command.bind(link);
+  const run = link.run.bind(link);
+  const sent: string[] = [];
+  link.command = (args) => {
+    sent.push(args[0]!);
+    return command(args);
+  };
+  link.run = (script, keys, args) => {
+    sent.push(`script ${keys.length} keys`);
+    return run(script, keys, args);
+  };
+  // ttlMs 4 s: renewed on every beat (1 s).
+  const home = new RedisSessionDirectory(link, { ttlMs: 4000 });
+  dirs.push(home);
+  await home.announce(new URL("http://127.0.0.1:1/mcp"));
+  await home.opened("kept");
+  home.save("kept", undefined, serializeRecord(record));
+  await written(link, "kept");
+  const keys = [link.key("sess", "kept"), link.key("srec", "kept")];
+  for (const k of keys) await command(["PEXPIRE", k, "2500"]);
+  sent.length = 0;
+  let ttls: number[] = [];
+  for (let i = 0; i < 60; i++) {
+    ttls = await Promise.all(keys.map((k) => command<number>(["PTTL", k])));
+    if (ttls.every((t) => t > 2600)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.ok(
+    ttls.every((t) => t > 2600 && t <= 4000),
+    `both renewed to the ttl: ${ttls.join(", ")}`,
+  );
+  assert.not.ok(sent.includes("PEXPIRE"), `sent: ${sent.join(", ")}`);
+  assert.ok(sent.includes("script 2 keys"), `sent: ${sent.join(", ")}`);
+});
+
 test("a record past its bounds is not kept; restoring gives initialize first, then initialized, level and subscriptions", () => {
   assert.is(serializeRecord({ ...record, subscriptions: Array.from({ length: 1001 }, (_, i) => `u${i}`) }), undefined);
   assert.is(serializeRecord({ ...record, initialize: { pad: "x".repeat(70_000) } }), undefined);

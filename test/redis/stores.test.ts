@@ -13,6 +13,7 @@ import {
   RedisNonceClaims,
   RedisChangeBus,
   RedisTaskStore,
+  RedisSessionDirectory,
 } from "@mcpgen/runtime/redis";
 import { freePort, startRedis, type RedisServer } from "./harness.js";
 import { changeBusContract, eventStoreContract, nonceClaimsContract } from "../runtime/shared-state-contract.js";
@@ -183,6 +184,30 @@ test("redis: every key has a TTL or is an index bounded by maxTasks", async () =
   }
   assert.ok(keys.length >= 6);
   store.close();
+});
+
+test("redis: the stores' timers start where a timer has no unref (workerd's are numbers)", async () => {
+  const c = await link();
+  const real = globalThis.setInterval;
+  const made: number[] = [];
+  globalThis.setInterval = ((fn: () => void, ms: number) => {
+    const id = +real(fn, ms);
+    made.push(id);
+    return id;
+  }) as unknown as typeof setInterval;
+  let store: RedisTaskStore | undefined;
+  let directory: RedisSessionDirectory | undefined;
+  try {
+    store = new RedisTaskStore(c);
+    directory = new RedisSessionDirectory(c);
+  } finally {
+    globalThis.setInterval = real;
+    store?.close();
+    await directory?.close();
+    // A constructor that threw left its timer running: stopped here, or it keeps the test alive.
+    for (const id of made) clearInterval(id);
+  }
+  assert.is(made.length, 2, "both stores made their timer through the stand-in");
 });
 
 test("redis: an unreachable Redis fails opening with the URL named and its password redacted", async () => {

@@ -1,99 +1,69 @@
 // `@mcpgen/runtime/fetch` and what a Worker adds to it (the generated everything server: its
 // definition, validators and every revision's lazily imported modules, the server and both eras'
-// lifecycles) bundled by esbuild as for Cloudflare Workers: platform "neutral", conditions
-// workerd/worker/browser, the shipped runtime/dist files. No `node:` import may survive in the
-// bundle and no Node global (process, Buffer, setImmediate, __dirname, require) may be read
-// unguarded; `globalThis.process?.…` probes of the host are allowed. Then the bundle is run in a
+// lifecycles) bundled as wrangler bundles a Worker (bench/like-wrangler.ts: esbuild, the browser
+// platform, conditions workerd/worker/browser, the shipped runtime/dist files). No Node builtin
+// may be imported (not even by code the bundle then drops: wrangler warns of those too) and no
+// Node global (process, Buffer, setImmediate, __dirname, require, ...) read, a `typeof` probe
+// included; `globalThis.process?.…` probes of the host are allowed. Then the bundle is run in a
 // V8 context that has only web-platform globals, and a tools/call is served through it, in both
 // eras: nothing on that path reaches for Node at import or while serving.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { build, type Plugin } from "esbuild";
+import { build } from "esbuild";
 import { createContext, runInContext } from "node:vm";
 import { fileURLToPath } from "node:url";
+import { WRANGLER_OPTIONS, nodeBuiltins, nodeGlobalReads, nodeReach } from "../../bench/like-wrangler.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
 const generated = fileURLToPath(new URL("../../examples/everything/src/mcp/server.js", import.meta.url));
 
-/** Records every `node:` import (and bare Node builtin) esbuild resolves, and keeps it out of the bundle. */
-function nodeImports(seen: Set<string>): Plugin {
-  const builtin =
-    /^(node:|(assert|buffer|child_process|crypto|events|fs|http|https|module|net|os|path|process|stream|url|util|worker_threads|zlib)(\/|$))/;
-  return {
-    name: "node-imports",
-    setup(b) {
-      b.onResolve({ filter: builtin }, (a) => {
-        seen.add(`${a.path} (from ${a.importer.slice(root.length)})`);
-        return { path: a.path, external: true };
-      });
-    },
-  };
-}
-
-async function bundle(contents: string, format: "esm" | "iife"): Promise<{ text: string; imports: string[] }> {
-  const seen = new Set<string>();
+async function bundle(contents: string, format: "esm" | "iife"): Promise<{ text: string; reach: string[] }> {
+  const builtins: string[] = [];
   const r = await build({
+    ...WRANGLER_OPTIONS,
     stdin: { contents, resolveDir: root, sourcefile: "worker-entry.js", loader: "js" },
-    bundle: true,
     write: false,
     format,
     ...(format === "iife" ? { globalName: "worker" } : {}),
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["module", "main"],
-    target: "es2022",
-    metafile: true,
     logLevel: "silent",
-    plugins: [nodeImports(seen)],
+    plugins: [nodeBuiltins(builtins, root)],
   });
-  const out = Object.values(r.metafile!.outputs)[0]!;
-  // What survived tree-shaking: an import esbuild resolved but dropped with its unused code is fine.
-  const kept = out.imports.filter((i) => i.external).map((i) => i.path);
-  return { text: r.outputFiles![0]!.text, imports: kept.filter((p) => [...seen].some((s) => s.startsWith(`${p} `))) };
-}
-
-/** Free reads of Node globals: not a member (`x.process`), not a `typeof` probe, not a declaration's own name. */
-const NODE_GLOBALS = /(?<![.\w$]|typeof )\b(process|Buffer|setImmediate|__dirname|__filename|require)\b(?!\s*:)/g;
-
-function nodeGlobalReads(text: string): string[] {
-  const found: string[] = [];
-  for (const m of text.matchAll(NODE_GLOBALS)) {
-    const line = text.slice(text.lastIndexOf("\n", m.index) + 1, text.indexOf("\n", m.index));
-    // Comments and strings mention them ("node:process", "process.stdin" in a doc comment).
-    if (/^\s*(\/\/|\*|\/\*)/.test(line)) continue;
-    const before = text.slice(Math.max(0, m.index - 1), m.index);
-    if (before === '"' || before === "'" || before === "`") continue;
-    found.push(line.trim().slice(0, 160));
-  }
-  return found;
+  const text = r.outputFiles![0]!.text;
+  return { text, reach: await nodeReach(text, builtins) };
 }
 
 const ENTRY = `export { createFetchHandler } from "@mcpgen/runtime/fetch";\nexport { createEverythingServer } from ${JSON.stringify(generated)};\n`;
 
-test("the fetch entry, the auth guard's entry and a generated server bundle for Workers with no node: import and no Node global", async () => {
+test("the fetch entry, the auth guard's entry and a generated server bundle for Workers with no Node builtin and no Node global", async () => {
   for (const contents of [
     `export * from "@mcpgen/runtime/fetch";\n`,
     `export * from "@mcpgen/runtime/auth/server";\n`,
     ENTRY,
   ]) {
-    const { text, imports } = await bundle(contents, "esm");
+    const { text, reach } = await bundle(contents, "esm");
     assert.ok(text.length > 10_000, "the bundle looks empty");
-    assert.equal(imports, [], `node: imports in the Workers bundle of ${contents.trim()}`);
-    assert.equal(nodeGlobalReads(text), [], `Node globals read in the Workers bundle of ${contents.trim()}`);
+    assert.equal(reach, [], `Node reaches the Workers bundle of ${contents.trim()}`);
   }
 });
 
-test("the check sees a node: import and a Node global when they are there", async () => {
-  const { imports, text } = await bundle(
-    `import { randomUUID } from "node:crypto";\nexport const id = () => randomUUID() + process.pid + Buffer.from("x");\n`,
+test("the check sees a Node builtin and a Node global when they are there", async () => {
+  const { reach } = await bundle(
+    `import { randomUUID } from "node:crypto";\nimport "node:fs";\nexport const id = () => randomUUID() + process.pid + Buffer.from("x");\n`,
     "esm",
   );
-  assert.equal(imports, ["node:crypto"]);
-  assert.ok(nodeGlobalReads(text).some((l) => l.includes("process.pid")));
+  assert.equal(reach, [
+    'import of "node:crypto" from worker-entry.js',
+    'import of "node:fs" from worker-entry.js',
+    "Node globals read: Buffer, process",
+  ]);
   assert.equal(
-    nodeGlobalReads("const a = globalThis.process?.nextTick;\nconst b = typeof process;\n// process.exit\n"),
+    await nodeGlobalReads(
+      'const a = globalThis.process?.nextTick;\n// process.exit\nconst s = "Buffer";\nexport function f(require) { return require; }\n',
+    ),
     [],
+    "members, comments, strings and bindings of the same name are not reads",
   );
+  assert.equal(await nodeGlobalReads("export const b = typeof process;\n"), ["process"], "a typeof probe is one");
 });
 
 /** Only what the web platform gives a Worker: no process, Buffer, setImmediate or require. */

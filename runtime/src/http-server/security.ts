@@ -6,7 +6,11 @@ export interface HostOriginOptions {
    * address, off otherwise. true/false force it.
    */
   dnsRebindingProtection?: boolean;
-  /** Accepted Host values: bare hostnames match any port, "host:port" matches exactly. Default: localhost, 127.0.0.1, [::1]. */
+  /**
+   * Accepted Host values: bare hostnames match any port, "host:port" matches exactly. Default:
+   * localhost, 127.0.0.1, [::1]. Read on the first request it is checked against: an edit in place
+   * after that is not seen (make the handler with a new array to change the list).
+   */
   allowedHosts?: readonly string[];
   /**
    * Accepted Origin values (e.g. "http://localhost:3000"); default: a loopback origin on the port
@@ -40,13 +44,35 @@ function parseHost(header: string): { hostname: string; port: string | undefined
   return m ? { hostname: m[1]!, port: m[2] } : undefined;
 }
 
+/** An allowed-hosts list as checked: its entries lowercased, and the Host header it last allowed. */
+interface HostList {
+  names: ReadonlySet<string>;
+  /** A client sends the same Host on every request: its parse and lookup run once, not per request. */
+  last: string | undefined;
+}
+
 /**
- * The Host header last allowed, and the options and host list it was allowed under: a client sends
- * the same Host on every request, so the parse and the list walk run once per Host, not per request.
+ * Each allowed-hosts array as first checked, keyed by the array itself (one entry per handler's
+ * list, gone with it). The array is read once, on the first request checked against it: edited in
+ * place after that, the edit is not seen; a handler made with a new array sees the new list.
  */
-let allowedHost: string | undefined;
-let allowedUnder: HostOriginOptions | undefined;
-let allowedIn: readonly string[] | undefined;
+const hostLists = new WeakMap<readonly string[], HostList>();
+
+/** The array last looked up and its entry: a process usually serves one list, so no hash per request. */
+let lastHosts: readonly string[] | undefined;
+let lastList: HostList | undefined;
+
+function hostList(hosts: readonly string[]): HostList {
+  if (hosts === lastHosts) return lastList!;
+  let list = hostLists.get(hosts);
+  if (list === undefined) {
+    list = { names: new Set(hosts.map((h) => h.toLowerCase())), last: undefined };
+    hostLists.set(hosts, list);
+  }
+  lastHosts = hosts;
+  lastList = list;
+  return list;
+}
 
 /**
  * DNS-rebinding checks. A bad Host gets 421 Misdirected Request (the request was not meant for
@@ -58,17 +84,15 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   if (!on) return undefined;
   const host = req.headers.host;
   if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
-  const hosts = o.allowedHosts ?? LOOPBACK_HOSTS;
-  if (host !== allowedHost || o !== allowedUnder || hosts !== allowedIn) {
+  const list = hostList(o.allowedHosts ?? LOOPBACK_HOSTS);
+  if (host !== list.last) {
     const parsed = parseHost(host);
     if (parsed === undefined) return { status: 400, message: "Malformed Host header" };
     const h = parsed.port === undefined ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
-    if (!hosts.some((allowed) => allowed.toLowerCase() === h || allowed.toLowerCase() === parsed.hostname)) {
+    if (!list.names.has(h) && !list.names.has(parsed.hostname)) {
       return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
     }
-    allowedHost = host;
-    allowedUnder = o;
-    allowedIn = hosts;
+    list.last = host;
   }
   const sent = req.headers.origin;
   if (sent !== undefined) {

@@ -15,7 +15,7 @@ import { request as requestTls } from "node:https";
 import { randomBytes } from "node:crypto";
 import type { SessionDirectory } from "../http-server/session-directory.js";
 import { sessionRecords } from "../http-server/session-record.js";
-import type { HttpReply, HttpRequestHead } from "../http-exchange.js";
+import { unrefTimer, type HttpReply, type HttpRequestHead } from "../http-exchange.js";
 import { ownerDigest, script, type RedisConnection } from "./connection.js";
 
 export interface RedisSessionDirectoryOptions {
@@ -52,6 +52,10 @@ const SAVE = script(`if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 if ARGV[4] == '' then return redis.call('DEL', KEYS[2]) end
 redis.call('HSET', KEYS[2], 'owner', ARGV[2], 'data', ARGV[4])
 return redis.call('PEXPIRE', KEYS[2], ARGV[3])`);
+// KEYS: session key, record key. ARGV: ttl ms. A session in use keeps its entry and record
+// together, in one round trip.
+const RENEW = script(`redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return redis.call('PEXPIRE', KEYS[2], ARGV[1])`);
 // KEYS: session key, record key. ARGV: instance id, owner digest, ttl ms, the instance keys'
 // prefix. The session is claimed only for its own principal, only when a record exists, and only
 // when the instance holding it has no live heartbeat: the first claimant wins; the others see
@@ -86,7 +90,7 @@ export class RedisSessionDirectory implements SessionDirectory {
   ) {
     this.ttlMs = options.ttlMs ?? 35 * 60_000;
     if (!(this.ttlMs >= 1000)) throw new RangeError("RedisSessionDirectory: ttlMs >= 1000 is required");
-    this.timer = setInterval(() => void this.beat(), BEAT_MS).unref();
+    this.timer = unrefTimer(setInterval(() => void this.beat(), BEAT_MS));
   }
 
   /** Where other instances reach this one: its endpoint URL as they can connect to it (not the balancer's). */
@@ -158,8 +162,7 @@ export class RedisSessionDirectory implements SessionDirectory {
       ]);
       // Sessions in use keep their entries: renewed a few times per ttl.
       if (++this.beats % Math.max(1, Math.floor(this.ttlMs / BEAT_MS / 4)) === 0) {
-        for (const sid of this.local)
-          for (const key of this.keys(sid)) await this.redis.command(["PEXPIRE", key, String(this.ttlMs)]);
+        for (const sid of this.local) await this.redis.run(RENEW, this.keys(sid), [String(this.ttlMs)]);
       }
     } catch (e) {
       this.options.onerror?.(e instanceof Error ? e : new Error(String(e)));

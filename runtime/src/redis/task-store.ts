@@ -18,6 +18,7 @@
  * or a connection id, never a credential).
  */
 import { REDIS_TASK_LEASE_MS } from "../limits.js";
+import { unrefTimer } from "../http-exchange.js";
 import {
   TERMINAL,
   grantTtl,
@@ -199,7 +200,7 @@ export class RedisTaskStore implements TaskStore {
     this.now = options.now ?? Date.now;
     this.p = redis.key("");
     // Every instance renews what it holds and fails what dead ones held; it never keeps the process alive.
-    this.timer = setInterval(() => void this.tick(), Math.floor(this.leaseMs / 3)).unref();
+    this.timer = unrefTimer(setInterval(() => void this.tick(), Math.floor(this.leaseMs / 3)));
   }
 
   async create(init: { ttlMs?: number | null; pollIntervalMs?: number; owner?: string }): Promise<TaskRecord> {

@@ -441,6 +441,20 @@ test("DNS rebinding: a Host allowed once is judged again under other options and
   }
 });
 
+test("DNS rebinding: allowedHosts is read on first use; an edit in place is not seen, a new array is", async () => {
+  const hosts = ["One.Example"];
+  const { url: a } = await start({ allowedHosts: hosts });
+  assert.is((await post(a, init(), { host: "one.example:8080" })).status, 200, "matched lowercased, any port");
+  hosts.push("two.example");
+  hosts[0] = "three.example";
+  assert.is((await post(a, init(), { host: "two.example" })).status, 421, "pushed after first use: not seen");
+  assert.is((await post(a, init(), { host: "one.example" })).status, 200, "replaced after first use: still allowed");
+  assert.is((await post(a, init(), { host: "three.example" })).status, 421);
+  const { url: b } = await start({ allowedHosts: [...hosts] });
+  assert.is((await post(b, init(), { host: "two.example" })).status, 200, "a new array is read afresh");
+  assert.is((await post(b, init(), { host: "one.example" })).status, 421);
+});
+
 test("stateless mode: no session id, a transport per POST closed after the reply, GET/DELETE 405", async () => {
   const { url, log } = await start({ stateless: true });
   const r = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo" }));
