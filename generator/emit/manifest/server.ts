@@ -87,6 +87,11 @@ export function serverView(
     // The legacy era's code reaches the runtime from here alone (ABI 8): a server of 2026-07-28
     // alone, and its bundle, never carry it.
     legacy: head.revisions.some((r) => r.era === "legacy"),
+    // So do the server features the manifest uses (resources, templates and skills read through
+    // the resource router; completion): the runtime refuses a server that declares a feature it
+    // was not given, and a bundle of one that does not carries none of its code.
+    resourcesFeature: model.capabilities.resources !== undefined,
+    completionFeature: model.capabilities.completions !== undefined,
     // Per revision its method table and the validators of what this server serves, each its own entry.
     revisions: head.revisions.map(({ revision, era, batching }) => {
       const served = servedMethods(model, revision);

@@ -9,6 +9,11 @@
  */
 export * from "../abi.js";
 export * from "../facades.js";
+// The server features a generated server hands to createMcpServerWith when its manifest uses them
+// (server/features.ts): not named by a manifest, not in its bundle.
+export { createMcpServerWith } from "../server/server.js";
+export { ResourceRouter as serveResources } from "../server/resources.js";
+export { complete as serveCompletion } from "../server/completion.js";
 import { EraRouter } from "../server/era-router.js";
 import { legacySession } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";

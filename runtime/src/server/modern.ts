@@ -236,14 +236,16 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       );
     };
   }
-  if (hasCapability(caps, "resources")) {
+  // Declaring resources needs the router (ServerCore refuses a server declaring them without it).
+  const router = core.router;
+  if (router !== undefined && hasCapability(caps, "resources")) {
     h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
     h["resources/templates/list"] = (p: Params) =>
       page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) =>
       withInput(core, "resources/read", p, rc, async (ctx) => {
         try {
-          return (await core.router.read(p.uri as string, ctx)) as unknown as Result;
+          return (await router.read(p.uri as string, ctx)) as unknown as Result;
         } catch (e) {
           // 2026-07-28: a missing resource is invalid params, never -32002
           // (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling).

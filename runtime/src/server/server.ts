@@ -25,6 +25,9 @@ import type { Change } from "./change-bus.js";
 import { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
 import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
+import type { CoreFeatures } from "./features.js";
+import { ResourceRouter } from "./resources.js";
+import { complete } from "./completion.js";
 import type {
   ConnectOptions,
   McpDefinition,
@@ -61,17 +64,20 @@ export class McpServer {
   /** What this instance's connections and listens are told of a change. */
   private readonly told: LocalBroadcast;
   private readonly detach: (() => void) | undefined;
+  /** @internal The legacy era's code, given when a legacy revision is served (legacy-era.ts). */
+  readonly legacyEra: ServerLegacyEra | undefined;
 
   /** @internal use createMcpServer */
   constructor(
     readonly definition: McpDefinition,
     handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
-    /** @internal The legacy era's code, given when a legacy revision is served (legacy-era.ts). */
-    readonly legacyEra?: ServerLegacyEra,
+    /** @internal What it serves beyond tools and prompts, the legacy era included (features.ts). */
+    features: ServerFeatures,
   ) {
     const { legacy, modern, served } = servedBindings(definition, options);
-    if (legacy.length > 0 && legacyEra === undefined) throw noLegacyEra(legacy);
+    this.legacyEra = features.legacyEra;
+    if (legacy.length > 0 && this.legacyEra === undefined) throw noLegacyEra(legacy);
     this.supportedVersions = served;
     this.core = new ServerCore(
       definition,
@@ -80,6 +86,7 @@ export class McpServer {
       legacy,
       modern,
       (task) => void this.listens.taskChanged(task),
+      features,
     );
     this.serverInfo = this.core.serverInfo;
     this.capabilities = this.core.capabilities;
@@ -331,11 +338,17 @@ export class McpServer {
   }
 }
 
+/** What a server serves beyond tools and prompts (features.ts), the legacy era included. */
+export interface ServerFeatures extends CoreFeatures {
+  /** The legacy era's code (legacy-era.ts): needed when a legacy revision is served. */
+  readonly legacyEra?: ServerLegacyEra;
+}
+
 /**
  * A server for a generated definition: `server.connect(transport)` per connection. `legacy`: the
  * legacy era's code (`legacyEra` of `@mcpgen/runtime/abi/v8`), needed when the server speaks a
- * legacy revision; the generated server passes it then, and `createMcpServer` of the package root
- * always does.
+ * legacy revision; `createMcpServer` of the package root always passes it. Every other feature
+ * (resources, completion) comes with it, so a bundle of a program calling this carries them all.
  */
 export function createMcpServer(
   definition: McpDefinition,
@@ -343,5 +356,23 @@ export function createMcpServer(
   options: McpServerOptions,
   legacy?: ServerLegacyEra,
 ): McpServer {
-  return new McpServer(definition, handlers, options, legacy);
+  return new McpServer(definition, handlers, options, {
+    legacyEra: legacy,
+    resources: ResourceRouter,
+    completion: complete,
+  });
+}
+
+/**
+ * A server given only the features it uses (ABI 8, what the generated server calls): a feature
+ * not given is reachable from nothing, so a bundler leaves its code out. The server refuses to
+ * start when its definition declares a feature it was not given (features.ts).
+ */
+export function createMcpServerWith(
+  definition: McpDefinition,
+  handlers: McpServerHandlers,
+  options: McpServerOptions,
+  features: ServerFeatures,
+): McpServer {
+  return new McpServer(definition, handlers, options, features);
 }
