@@ -15,3 +15,4 @@ export { legacyEra } from "./abi/legacy-era-core.js";
 export { createMcpServerWith } from "./server/server.js";
 export { ResourceRouter as serveResources } from "./server/resources.js";
 export { complete as serveCompletion } from "./server/completion.js";
+export { serveInputs } from "./server/serve-inputs.js";

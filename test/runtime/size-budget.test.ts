@@ -79,9 +79,12 @@ const runtimeDir = join(root, "runtime");
  * content blocks included: about 2.5 KiB per build) instead of by the params validators (whose
  * content-block and sampling validators, 15 KB minified, left every server's bundle; protocol
  * modules are not counted here), and by the server features a generated server hands over
- * (server/features.ts, createMcpServerWith: 0.5 KiB per build).
+ * (server/features.ts, createMcpServerWith: 0.5 KiB per build). Raised to 350 KiB (349.5 KiB
+ * measured) when the MRTR code became a feature of its own (server/inputs.ts: a chunk the Node build
+ * loads with the first 2026-07-28 connection, and what a server asking clients for nothing does
+ * without: its refusing `ctx.client`, its refusal of a `requestState`; 1.2 KiB per build).
  */
-const RUNTIME_JS_BUDGET = 347.5 * 1024;
+const RUNTIME_JS_BUDGET = 350 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

@@ -10,7 +10,7 @@ import { McpError } from "../errors.js";
 import { ownValue } from "../describe.js";
 import type { Params, Result } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
-import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
+import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
 import { headerParams } from "../lifecycle/modern/wire.js";
 import type { TaskSupport } from "../tasks/modern.js";
@@ -19,7 +19,7 @@ import type { CompleteResult } from "../mcp-types.js";
 import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import type { ResourceRouter } from "./resources.js";
-import { missingFeature, type CoreFeatures } from "./features.js";
+import { missingFeature, type CoreFeatures, type InputsModule } from "./features.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
 import type {
@@ -78,7 +78,11 @@ export class ServerCore {
   /** `resources/read` routing; undefined when the server was not given the resources feature (it then declares no resources). */
   readonly router: ResourceRouter | undefined;
   readonly completion: CoreFeatures["completion"];
-  readonly codec: RequestStateCodec;
+  /** The MRTR code, once inputsReady() has loaded it; undefined before, and on a server asking clients for nothing. */
+  inputs: InputsModule | undefined;
+  /** `requestState`'s codec, made when the MRTR code loads. */
+  codec: RequestStateCodec | undefined;
+  private readonly inputPath: LazyModule<InputsModule> | undefined;
   readonly report: (e: Error) => void;
   /** What `initialize` answers with: the newest legacy revision's view of the manifest. */
   readonly serverInfo: Implementation;
@@ -164,11 +168,13 @@ export class ServerCore {
       throw missingFeature("completion");
     this.completion = features.completion;
     this.index(lists);
-    this.codec = new RequestStateCodec(options.requestState);
+    this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
     // connection first uses the revision: here only which revisions' tools declare task support.
     this.taskToolRevisions = new Set(legacy.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
     this.modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
+    // A 2026-07-28 call that may become a task gathers input first (and a task's input after).
+    if (this.modernTaskTools && features.inputs === undefined) throw missingFeature("inputs");
     if (this.taskToolRevisions.size > 0 || this.modernTaskTools) {
       if (definition.tasks === undefined) {
         const tools = Object.keys(definition.toolTasks ?? {});
@@ -197,9 +203,27 @@ export class ServerCore {
   tasksReady(): Promise<void> | undefined {
     const taskPath = this.tasksStarted ? undefined : this.taskPath;
     if (taskPath === undefined) return undefined;
+    // The 2026-07-28 tasks take the requestState codec, made with the MRTR code.
+    const inputs = this.modernTaskTools ? this.inputsReady() : undefined;
+    if (inputs !== undefined) return inputs.then(() => this.tasksReady());
     if (taskPath.value === undefined) return taskPath.get().then((m) => this.startTasks(m));
     this.startTasks(taskPath.value);
     return undefined;
+  }
+
+  /** What must load before a 2026-07-28 connection can start: the MRTR code (once); undefined once loaded, or when the server asks clients for nothing. */
+  inputsReady(): Promise<void> | undefined {
+    const path = this.inputs === undefined ? this.inputPath : undefined;
+    if (path === undefined) return undefined;
+    if (path.value === undefined) return path.get().then((m) => this.startInputs(m));
+    this.startInputs(path.value);
+    return undefined;
+  }
+
+  private startInputs(m: InputsModule): void {
+    if (this.inputs !== undefined) return;
+    this.codec = new m.RequestStateCodec(this.options.requestState);
+    this.inputs = m;
   }
 
   private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: ServerTasksModule): void {
@@ -218,7 +242,7 @@ export class ServerCore {
         ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report })
         : undefined;
     this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec, {
+      ? new ModernTasks(this.codec!, {
           store,
           ...(graceMs !== undefined ? { graceMs } : {}),
           ...bounds,

@@ -8,12 +8,21 @@
 import type { ResourceRouter } from "./resources.js";
 import type { complete } from "./completion.js";
 
+/** The MRTR code (inputs.ts). */
+export type InputsModule = typeof import("./inputs.js");
+
 /** The features ServerCore serves (core.ts); McpServer's ServerFeatures (server.ts) add the legacy era. */
 export interface CoreFeatures {
   /** `resources/read` routing (resources.ts: static URIs, RFC 6570 templates): resources, templates or skills. */
   readonly resources?: typeof ResourceRouter;
   /** `completion/complete` (completion.ts): the `completions` capability. */
   readonly completion?: typeof complete;
+  /**
+   * Asking the client for input in 2026-07-28 (inputs.ts), imported before the first 2026-07-28
+   * connection: handlers that ask (the manifest's `clientRequests`, every kind by default) and
+   * tools that may run as tasks.
+   */
+  readonly inputs?: () => Promise<InputsModule>;
 }
 
 /** What createMcpServerWith throws when the server serves `feature` but was not given its code. */

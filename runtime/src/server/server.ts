@@ -28,6 +28,7 @@ import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
 import type { CoreFeatures } from "./features.js";
 import { ResourceRouter } from "./resources.js";
 import { complete } from "./completion.js";
+import { serveInputs } from "./serve-inputs.js";
 import type {
   ConnectOptions,
   McpDefinition,
@@ -134,9 +135,10 @@ export class McpServer {
   private prepare(modern: boolean): Promise<void> | undefined {
     const tasks = this.core.tasksReady();
     const skills = this.core.skillsReady();
+    const inputs = modern ? this.core.inputsReady() : undefined;
     const needModern = modern && modernPathModule.value === undefined;
-    if (tasks === undefined && skills === undefined && !needModern) return undefined;
-    return Promise.all([tasks, skills, needModern ? modernPathModule.get() : undefined]).then(() => {});
+    if (tasks === undefined && skills === undefined && inputs === undefined && !needModern) return undefined;
+    return Promise.all([tasks, skills, inputs, needModern ? modernPathModule.get() : undefined]).then(() => {});
   }
 
   /** Open connections (initialized or not). */
@@ -360,6 +362,7 @@ export function createMcpServer(
     legacyEra: legacy,
     resources: ResourceRouter,
     completion: complete,
+    inputs: serveInputs,
   });
 }
 
