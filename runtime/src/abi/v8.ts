@@ -11,7 +11,7 @@ export * from "../abi.js";
 export * from "../facades.js";
 // The server features a generated server hands to createMcpServerWith when its manifest uses them
 // (server/features.ts): not named by a manifest, not in its bundle.
-export { createMcpServerWith } from "../server/server.js";
+export { createMcpServerWith } from "../server/create-server.js";
 export { ResourceRouter as serveResources } from "../server/resources.js";
 export { complete as serveCompletion } from "../server/completion.js";
 import { EraRouter } from "../server/era-router.js";
