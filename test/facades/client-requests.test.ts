@@ -5,6 +5,7 @@
 // `inputResponses` are ignored; task tools still get it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createMemoryTransportPair, type McpDefinition, type Validator } from "@mcpgen/runtime";
@@ -13,6 +14,7 @@ import { generateManifest } from "../../generator/render/manifest.js";
 import { modern } from "../runtime/helpers/binding.js";
 import { rawPeer } from "../runtime/helpers/peer.js";
 import { removeDir, tempDir } from "../generator/validators-fixture.js";
+import { root } from "../manifest/helpers.js";
 import { buildFixture, type BuiltFixture } from "./build-fixture.js";
 
 const META = {
@@ -37,8 +39,14 @@ async function call(server: any, params: object): Promise<any> {
   return reply;
 }
 
-test("declared requests compile and work; undeclared ones are compile errors", async () => {
+test("declared requests compile and work; undeclared ones are compile errors (TypeScript 7 and 5.9)", async () => {
   assert.is(fx.tsc.code, 0, fx.tsc.output);
+  const ts5 = spawnSync(
+    process.execPath,
+    [join(root, "node_modules", "typescript-5", "bin", "tsc"), "-p", join(fx.dir, "tsconfig.json"), "--noEmit"],
+    { encoding: "utf8", timeout: 120_000 },
+  );
+  assert.is(ts5.status, 0, `${ts5.stdout}${ts5.stderr}`);
   const { server } = await fx.load("handlers.js");
   try {
     const first = await call(server, { name: "ask" });
