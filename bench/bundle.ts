@@ -32,6 +32,8 @@ const manifest = (revisions: string[]) => ({
   name: "add",
   version: "1.0.0",
   revisions,
+  // The tool asks the client nothing: its server is given no code that gathers client input.
+  clientRequests: [],
   tools: [
     {
       name: "add",

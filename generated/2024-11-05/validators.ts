@@ -21,13 +21,13 @@ import * as m16 from "../shared/validators/params.prompts.list-bd549e75a1.js";
 import * as m17 from "../shared/validators/params.resources.read-e856436f9a.js";
 import * as m18 from "../shared/validators/params.tools.call-ab1f7f7a6a.js";
 import * as m19 from "../shared/validators/shared-259513802e.js";
-import * as m20 from "../shared/validators/shared-3455e2ed40.js";
-import * as m21 from "../shared/validators/shared-36739e7fde.js";
-import * as m22 from "../shared/validators/shared-379c1dbad8.js";
-import * as m23 from "../shared/validators/shared-3e2868e3e1.js";
-import * as m24 from "../shared/validators/shared-4106411d8a.js";
-import * as m25 from "../shared/validators/shared-8f29022869.js";
-import * as m26 from "../shared/validators/shared-dc30415c63.js";
+import * as m20 from "../shared/validators/shared-36739e7fde.js";
+import * as m21 from "../shared/validators/shared-3d8b549101.js";
+import * as m22 from "../shared/validators/shared-3dc19efac0.js";
+import * as m23 from "../shared/validators/shared-4106411d8a.js";
+import * as m24 from "../shared/validators/shared-8f29022869.js";
+import * as m25 from "../shared/validators/shared-dc30415c63.js";
+import * as m26 from "../shared/validators/shared-eeb5ead227.js";
 import * as m27 from "./validators/CallToolResult.js";
 import * as m28 from "./validators/CreateMessageResult.js";
 import * as m29 from "./validators/GetPromptResult.js";
@@ -72,7 +72,7 @@ export const validateCursor = m5.ve68232b8538f as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m37.v2f43b0a931a7 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m21.vc5b79bd50177 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m20.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m4.v37433f87bd73 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
@@ -80,7 +80,7 @@ export const validateGetPromptResult = m29.vff82e88fc76a as Validator<T.GetPromp
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m38.v9d6b79d92483 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m25.v3412c940cb09 as Validator<T.Implementation>;
+export const validateImplementation = m24.v3412c940cb09 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m6.vef726eb6acb6 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -118,13 +118,13 @@ export const validateListToolsRequest = m4.v024b181f35e7 as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m33.v3b22d7f85ebd as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m20.v9b448e9db0f8 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m21.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.vdab070d63846 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m26.v5a36157a10f9 as Validator<T.ModelHint>;
+export const validateModelHint = m25.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m26.vda4fd38bbab5 as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m25.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vd06b76977010 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -136,7 +136,7 @@ export const validatePingRequest = m4.v0c5af6cc6e72 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m34.v08248f2848b5 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m23.v1d581fdb229a as Validator<T.ProgressToken>;
+export const validateProgressToken = m26.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.vd7fabbba9470 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -154,7 +154,7 @@ export const validateReadResourceResult = m3.v42b139372097 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v8d812ee3a67c as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m23.v1d581fdb229a as Validator<T.RequestId>;
+export const validateRequestId = m26.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m32.v0f6a7263ae98 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -162,13 +162,13 @@ export const validateResourceContents = m6.v2e5adab8d77f as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.vfe210af1d2ec as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m24.v32890cc36f1a as Validator<T.ResourceReference>;
+export const validateResourceReference = m23.v32890cc36f1a as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m31.v62d754483f09 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.v36fd6475bf81 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m21.vc5b79bd50177 as Validator<T.Result>;
+export const validateResult = m20.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
 export const validateRole = m22.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
@@ -206,14 +206,14 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   initialize: m9.vbd4c9c7e882f,
   "logging/setLevel": m10.vf380785a2003,
   "notifications/cancelled": m11.vc505fda8aad2,
-  "notifications/initialized": m21.vc5b79bd50177,
+  "notifications/initialized": m20.vc5b79bd50177,
   "notifications/message": m12.v8a735e4879b5,
   "notifications/progress": m35.vb803a067b6fa,
-  "notifications/prompts/list_changed": m21.vc5b79bd50177,
-  "notifications/resources/list_changed": m21.vc5b79bd50177,
+  "notifications/prompts/list_changed": m20.vc5b79bd50177,
+  "notifications/resources/list_changed": m20.vc5b79bd50177,
   "notifications/resources/updated": m13.va07af1e36719,
-  "notifications/roots/list_changed": m21.vc5b79bd50177,
-  "notifications/tools/list_changed": m21.vc5b79bd50177,
+  "notifications/roots/list_changed": m20.vc5b79bd50177,
+  "notifications/tools/list_changed": m20.vc5b79bd50177,
   ping: m14.v0c0d70a876dd,
   "prompts/get": m15.ve3d2315c1cb7,
   "prompts/list": m16.vbd549e75a15d,
@@ -232,15 +232,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vbb51310aa357,
   initialize: m30.v72282c7a4c3b,
-  "logging/setLevel": m21.vc5b79bd50177,
-  ping: m21.vc5b79bd50177,
+  "logging/setLevel": m20.vc5b79bd50177,
+  ping: m20.vc5b79bd50177,
   "prompts/get": m29.vff82e88fc76a,
   "prompts/list": m1.v99fddf245618,
   "resources/list": m32.v06d41e04bf6f,
   "resources/read": m3.v42b139372097,
-  "resources/subscribe": m21.vc5b79bd50177,
+  "resources/subscribe": m20.vc5b79bd50177,
   "resources/templates/list": m31.v002140dd137f,
-  "resources/unsubscribe": m21.vc5b79bd50177,
+  "resources/unsubscribe": m20.vc5b79bd50177,
   "roots/list": m2.v7a9af519aa40,
   "sampling/createMessage": m28.v2998ead90be0,
   "tools/call": m27.v47200e468f82,

@@ -24,14 +24,14 @@ import * as m19 from "../shared/validators/params.resources.read-e856436f9a.js";
 import * as m20 from "../shared/validators/params.tools.call-ab1f7f7a6a.js";
 import * as m21 from "../shared/validators/shared-259513802e.js";
 import * as m22 from "../shared/validators/shared-2ae3091789.js";
-import * as m23 from "../shared/validators/shared-3455e2ed40.js";
-import * as m24 from "../shared/validators/shared-36739e7fde.js";
-import * as m25 from "../shared/validators/shared-379c1dbad8.js";
-import * as m26 from "../shared/validators/shared-3e2868e3e1.js";
-import * as m27 from "../shared/validators/shared-4106411d8a.js";
-import * as m28 from "../shared/validators/shared-8f29022869.js";
-import * as m29 from "../shared/validators/shared-c13ddbb648.js";
-import * as m30 from "../shared/validators/shared-dc30415c63.js";
+import * as m23 from "../shared/validators/shared-36739e7fde.js";
+import * as m24 from "../shared/validators/shared-3d8b549101.js";
+import * as m25 from "../shared/validators/shared-3dc19efac0.js";
+import * as m26 from "../shared/validators/shared-4106411d8a.js";
+import * as m27 from "../shared/validators/shared-8f29022869.js";
+import * as m28 from "../shared/validators/shared-c13ddbb648.js";
+import * as m29 from "../shared/validators/shared-dc30415c63.js";
+import * as m30 from "../shared/validators/shared-eeb5ead227.js";
 import * as m31 from "./validators/CallToolResult.js";
 import * as m32 from "./validators/CreateMessageResult.js";
 import * as m33 from "./validators/GetPromptResult.js";
@@ -78,7 +78,7 @@ export const validateCursor = m6.ve68232b8538f as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m42.v80c51ffee43d as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m24.vc5b79bd50177 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m23.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m4.v37433f87bd73 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
@@ -86,7 +86,7 @@ export const validateGetPromptResult = m33.vf21baf465441 as Validator<T.GetPromp
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m40.v4330a03f58f8 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m28.v3412c940cb09 as Validator<T.Implementation>;
+export const validateImplementation = m27.v3412c940cb09 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m7.vef726eb6acb6 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -128,13 +128,13 @@ export const validateListToolsRequest = m4.v024b181f35e7 as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m37.v4db1e613cfae as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m23.v9b448e9db0f8 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m24.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.vdab070d63846 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m30.v5a36157a10f9 as Validator<T.ModelHint>;
+export const validateModelHint = m29.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m30.vda4fd38bbab5 as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m29.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vd06b76977010 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -146,7 +146,7 @@ export const validatePingRequest = m4.v0c5af6cc6e72 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.v671fd0973fbf as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m26.v1d581fdb229a as Validator<T.ProgressToken>;
+export const validateProgressToken = m30.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.vd7fabbba9470 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -164,7 +164,7 @@ export const validateReadResourceResult = m3.v42b139372097 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v8d812ee3a67c as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m26.v1d581fdb229a as Validator<T.RequestId>;
+export const validateRequestId = m30.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m36.v3ff2910daca6 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -172,13 +172,13 @@ export const validateResourceContents = m7.v2e5adab8d77f as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.vfe210af1d2ec as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m27.v32890cc36f1a as Validator<T.ResourceReference>;
+export const validateResourceReference = m26.v32890cc36f1a as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m35.v147346ccd9f9 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.v36fd6475bf81 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m24.vc5b79bd50177 as Validator<T.Result>;
+export const validateResult = m23.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
 export const validateRole = m25.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
@@ -206,7 +206,7 @@ export const validateTextResourceContents = m21.va1f5714e9640 as Validator<T.Tex
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m37.v4711529311c6 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m29.vcc206bfeaaee as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m28.vcc206bfeaaee as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m4.v39aba23973e9 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
@@ -218,14 +218,14 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   initialize: m10.vbd4c9c7e882f,
   "logging/setLevel": m11.vf380785a2003,
   "notifications/cancelled": m12.vc505fda8aad2,
-  "notifications/initialized": m24.vc5b79bd50177,
+  "notifications/initialized": m23.vc5b79bd50177,
   "notifications/message": m13.v8a735e4879b5,
   "notifications/progress": m14.vbecfb8ab339b,
-  "notifications/prompts/list_changed": m24.vc5b79bd50177,
-  "notifications/resources/list_changed": m24.vc5b79bd50177,
+  "notifications/prompts/list_changed": m23.vc5b79bd50177,
+  "notifications/resources/list_changed": m23.vc5b79bd50177,
   "notifications/resources/updated": m15.va07af1e36719,
-  "notifications/roots/list_changed": m24.vc5b79bd50177,
-  "notifications/tools/list_changed": m24.vc5b79bd50177,
+  "notifications/roots/list_changed": m23.vc5b79bd50177,
+  "notifications/tools/list_changed": m23.vc5b79bd50177,
   ping: m16.v0c0d70a876dd,
   "prompts/get": m17.ve3d2315c1cb7,
   "prompts/list": m18.vbd549e75a15d,
@@ -244,15 +244,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vbb51310aa357,
   initialize: m34.v7239180826ef,
-  "logging/setLevel": m24.vc5b79bd50177,
-  ping: m24.vc5b79bd50177,
+  "logging/setLevel": m23.vc5b79bd50177,
+  ping: m23.vc5b79bd50177,
   "prompts/get": m33.vf21baf465441,
   "prompts/list": m1.v99fddf245618,
   "resources/list": m36.ve1db58de43f0,
   "resources/read": m3.v42b139372097,
-  "resources/subscribe": m24.vc5b79bd50177,
+  "resources/subscribe": m23.vc5b79bd50177,
   "resources/templates/list": m35.vf083eee049de,
-  "resources/unsubscribe": m24.vc5b79bd50177,
+  "resources/unsubscribe": m23.vc5b79bd50177,
   "roots/list": m2.v7a9af519aa40,
   "sampling/createMessage": m32.v4a3cbdff2e8e,
   "tools/call": m31.vb6901af92848,

@@ -24,17 +24,17 @@ import * as m19 from "../shared/validators/shared-0c962fe83a.js";
 import * as m20 from "../shared/validators/shared-14dc5d7704.js";
 import * as m21 from "../shared/validators/shared-27a1989a6e.js";
 import * as m22 from "../shared/validators/shared-2ae3091789.js";
-import * as m23 from "../shared/validators/shared-3455e2ed40.js";
-import * as m24 from "../shared/validators/shared-36739e7fde.js";
-import * as m25 from "../shared/validators/shared-379c1dbad8.js";
-import * as m26 from "../shared/validators/shared-39e6dd84b4.js";
-import * as m27 from "../shared/validators/shared-3e2868e3e1.js";
-import * as m28 from "../shared/validators/shared-4106411d8a.js";
+import * as m23 from "../shared/validators/shared-36739e7fde.js";
+import * as m24 from "../shared/validators/shared-39e6dd84b4.js";
+import * as m25 from "../shared/validators/shared-3d8b549101.js";
+import * as m26 from "../shared/validators/shared-3dc19efac0.js";
+import * as m27 from "../shared/validators/shared-4106411d8a.js";
+import * as m28 from "../shared/validators/shared-4673926664.js";
 import * as m29 from "../shared/validators/shared-9f9d24c502.js";
 import * as m30 from "../shared/validators/shared-c13ddbb648.js";
 import * as m31 from "../shared/validators/shared-c30e710f65.js";
 import * as m32 from "../shared/validators/shared-dc30415c63.js";
-import * as m33 from "../shared/validators/shared-f49235970c.js";
+import * as m33 from "../shared/validators/shared-eeb5ead227.js";
 import * as m34 from "./validators/CallToolResult.js";
 import * as m35 from "./validators/CreateMessageResult.js";
 import * as m36 from "./validators/ElicitResult.js";
@@ -53,7 +53,7 @@ import * as m48 from "./validators/shared-27eb0fcd11.js";
 import * as m49 from "./validators/shared-35d138f0d0.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m33.vf88602c10b3a as Validator<T.Annotations>;
+export const validateAnnotations = m28.vf88602c10b3a as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
 export const validateAudioContent = m31.v50efba672d6c as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
@@ -61,7 +61,7 @@ export const validateBaseMetadata = m8.v60d0dc0d911d as Validator<T.BaseMetadata
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
 export const validateBlobResourceContents = m20.v803285b50aa9 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m26.v14a423ffab1c as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m24.v14a423ffab1c as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m3.vc0452f9b2654 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
@@ -95,7 +95,7 @@ export const validateElicitResult = m36.v270b90b4e35e as Validator<T.ElicitResul
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m19.v405b9f8b8b71 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m24.vc5b79bd50177 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m23.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m45.vacd129cef8b3 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
@@ -143,7 +143,7 @@ export const validateListToolsRequest = m3.v024b181f35e7 as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m42.vabb5c2c5aff9 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m23.v9b448e9db0f8 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m25.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m3.vdab070d63846 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
@@ -165,7 +165,7 @@ export const validatePrimitiveSchemaDefinition = m45.v94d1478d0c05 as Validator<
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m4.v671fd0973fbf as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m27.v1d581fdb229a as Validator<T.ProgressToken>;
+export const validateProgressToken = m33.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m39.v8bccb3f53b72 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -183,7 +183,7 @@ export const validateReadResourceResult = m2.v0dba576b751c as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m3.v8d812ee3a67c as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m27.v1d581fdb229a as Validator<T.RequestId>;
+export const validateRequestId = m33.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m41.vfe9d0b4c696b as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -195,13 +195,13 @@ export const validateResourceListChangedNotification = m3.vfe210af1d2ec as Valid
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m40.v7a4f047ce67c as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m28.v32890cc36f1a as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m27.v32890cc36f1a as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m3.v36fd6475bf81 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m24.vc5b79bd50177 as Validator<T.Result>;
+export const validateResult = m23.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m25.vef2496d6b474 as Validator<T.Role>;
+export const validateRole = m26.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v2fc3f4de5750 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -242,14 +242,14 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   initialize: m46.v2b45790010bc,
   "logging/setLevel": m9.vf380785a2003,
   "notifications/cancelled": m10.vc505fda8aad2,
-  "notifications/initialized": m24.vc5b79bd50177,
+  "notifications/initialized": m23.vc5b79bd50177,
   "notifications/message": m11.v8a735e4879b5,
   "notifications/progress": m12.vbecfb8ab339b,
-  "notifications/prompts/list_changed": m24.vc5b79bd50177,
-  "notifications/resources/list_changed": m24.vc5b79bd50177,
+  "notifications/prompts/list_changed": m23.vc5b79bd50177,
+  "notifications/resources/list_changed": m23.vc5b79bd50177,
   "notifications/resources/updated": m13.va07af1e36719,
-  "notifications/roots/list_changed": m24.vc5b79bd50177,
-  "notifications/tools/list_changed": m24.vc5b79bd50177,
+  "notifications/roots/list_changed": m23.vc5b79bd50177,
+  "notifications/tools/list_changed": m23.vc5b79bd50177,
   ping: m14.v0c0d70a876dd,
   "prompts/get": m15.ve3d2315c1cb7,
   "prompts/list": m16.vbd549e75a15d,
@@ -269,15 +269,15 @@ export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vbb51310aa357,
   "elicitation/create": m36.v270b90b4e35e,
   initialize: m38.vf1ce90368167,
-  "logging/setLevel": m24.vc5b79bd50177,
-  ping: m24.vc5b79bd50177,
+  "logging/setLevel": m23.vc5b79bd50177,
+  ping: m23.vc5b79bd50177,
   "prompts/get": m37.vc4b27e1b5ea3,
   "prompts/list": m39.v5754e40ace51,
   "resources/list": m41.v6d94d6c74efd,
   "resources/read": m2.v0dba576b751c,
-  "resources/subscribe": m24.vc5b79bd50177,
+  "resources/subscribe": m23.vc5b79bd50177,
   "resources/templates/list": m40.v4d4b43954509,
-  "resources/unsubscribe": m24.vc5b79bd50177,
+  "resources/unsubscribe": m23.vc5b79bd50177,
   "roots/list": m1.ve309a6d1caa6,
   "sampling/createMessage": m35.vedf75c8fd6ba,
   "tools/call": m34.v94024ff0bae7,

@@ -12,21 +12,21 @@ import * as m7 from "../shared/validators/definitions-fb09a1a041.js";
 import * as m8 from "../shared/validators/shared-0c962fe83a.js";
 import * as m9 from "../shared/validators/shared-14dc5d7704.js";
 import * as m10 from "../shared/validators/shared-27a1989a6e.js";
-import * as m11 from "../shared/validators/shared-3455e2ed40.js";
-import * as m12 from "../shared/validators/shared-36739e7fde.js";
-import * as m13 from "../shared/validators/shared-379c1dbad8.js";
-import * as m14 from "../shared/validators/shared-38b31fe37d.js";
-import * as m15 from "../shared/validators/shared-39e6dd84b4.js";
-import * as m16 from "../shared/validators/shared-3e2868e3e1.js";
-import * as m17 from "../shared/validators/shared-4106411d8a.js";
-import * as m18 from "../shared/validators/shared-83c4981d62.js";
-import * as m19 from "../shared/validators/shared-9c8246f227.js";
-import * as m20 from "../shared/validators/shared-9f9d24c502.js";
-import * as m21 from "../shared/validators/shared-a57137871f.js";
-import * as m22 from "../shared/validators/shared-c13ddbb648.js";
-import * as m23 from "../shared/validators/shared-c30e710f65.js";
-import * as m24 from "../shared/validators/shared-dc30415c63.js";
-import * as m25 from "../shared/validators/shared-f49235970c.js";
+import * as m11 from "../shared/validators/shared-36739e7fde.js";
+import * as m12 from "../shared/validators/shared-39e6dd84b4.js";
+import * as m13 from "../shared/validators/shared-3d8b549101.js";
+import * as m14 from "../shared/validators/shared-3dc19efac0.js";
+import * as m15 from "../shared/validators/shared-4106411d8a.js";
+import * as m16 from "../shared/validators/shared-4673926664.js";
+import * as m17 from "../shared/validators/shared-4b3ad34f68.js";
+import * as m18 from "../shared/validators/shared-9c8246f227.js";
+import * as m19 from "../shared/validators/shared-9f9d24c502.js";
+import * as m20 from "../shared/validators/shared-a57137871f.js";
+import * as m21 from "../shared/validators/shared-c13ddbb648.js";
+import * as m22 from "../shared/validators/shared-c30e710f65.js";
+import * as m23 from "../shared/validators/shared-dc30415c63.js";
+import * as m24 from "../shared/validators/shared-ea357ca836.js";
+import * as m25 from "../shared/validators/shared-eeb5ead227.js";
 import * as m26 from "./validators/CallToolRequestParams.js";
 import * as m27 from "./validators/CallToolResult.js";
 import * as m28 from "./validators/CancelTaskResult.js";
@@ -64,15 +64,15 @@ import * as m59 from "./validators/shared-8e2778f2a2.js";
 import * as m60 from "./validators/shared-a954b6a224.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m25.vf88602c10b3a as Validator<T.Annotations>;
+export const validateAnnotations = m16.vf88602c10b3a as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m23.v50efba672d6c as Validator<T.AudioContent>;
+export const validateAudioContent = m22.v50efba672d6c as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m7.v60d0dc0d911d as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
 export const validateBlobResourceContents = m9.v803285b50aa9 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m15.v14a423ffab1c as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m12.v14a423ffab1c as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m52.vb3c489b184d0 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
@@ -129,7 +129,7 @@ export const validateElicitationCompleteNotification =
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m8.v405b9f8b8b71 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m12.vc5b79bd50177 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m11.vc5b79bd50177 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m4.v1e80153c1cbf as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
@@ -143,19 +143,19 @@ export const validateGetPromptResult = m36.vf2bdbdfd7bb3 as Validator<T.GetPromp
 /** Checks that a value is a valid `GetTaskPayloadRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskPayloadRequest = m52.v137e8ace3523 as Validator<T.GetTaskPayloadRequest>;
 /** Checks that a value is a valid `GetTaskPayloadResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadResult = m12.vc5b79bd50177 as Validator<T.GetTaskPayloadResult>;
+export const validateGetTaskPayloadResult = m11.vc5b79bd50177 as Validator<T.GetTaskPayloadResult>;
 /** Checks that a value is a valid `GetTaskRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskRequest = m52.vafa62e0cfe7a as Validator<T.GetTaskRequest>;
 /** Checks that a value is a valid `GetTaskResult`; on failure `errors` holds the first problem. */
 export const validateGetTaskResult = m28.v105ce0562dd6 as Validator<T.GetTaskResult>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m18.vcb6dfa76ff52 as Validator<T.Icon>;
+export const validateIcon = m17.vcb6dfa76ff52 as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m4.v8843a97fd2b0 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m23.v907b7dab76b0 as Validator<T.ImageContent>;
+export const validateImageContent = m22.v907b7dab76b0 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m14.v69e1454eff9b as Validator<T.Implementation>;
+export const validateImplementation = m24.v69e1454eff9b as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m52.v59181261b30e as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeRequestParams`; on failure `errors` holds the first problem. */
@@ -177,7 +177,7 @@ export const validateJSONRPCResponse = m52.v40d197392919 as Validator<T.JSONRPCR
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResultResponse = m52.v8a93f23ee4b0 as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m21.v791da500f0c2 as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m20.v791da500f0c2 as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m52.v096537b3174a as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -203,16 +203,16 @@ export const validateListToolsRequest = m52.vde26dd792b50 as Validator<T.ListToo
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m43.vdb7fe2a4d69a as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m11.v9b448e9db0f8 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m13.v9b448e9db0f8 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m52.vad0ac4eb3cdc as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
   m44.v2ee984a07922 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m24.v5a36157a10f9 as Validator<T.ModelHint>;
+export const validateModelHint = m23.v5a36157a10f9 as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m24.vda4fd38bbab5 as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m23.vda4fd38bbab5 as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateMultiSelectEnumSchema = m4.v54333e828b6b as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
@@ -220,7 +220,7 @@ export const validateNotification = m4.v7dd07cddad95 as Validator<T.Notification
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
 export const validateNotificationParams = m56.v7b1358a1eb9f as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m21.v789e69e67fd8 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m20.v789e69e67fd8 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m52.v4368032a3188 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
@@ -230,17 +230,17 @@ export const validatePaginatedResult = m6.v4b258bba6523 as Validator<T.Paginated
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
 export const validatePingRequest = m52.vc098e0f3721e as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m21.v39e8a2e06d0d as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m20.v39e8a2e06d0d as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m52.vcfb216f7712a as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m46.ve708d6f74afd as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m16.v1d581fdb229a as Validator<T.ProgressToken>;
+export const validateProgressToken = m25.v1d581fdb229a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m39.v9df19fbbe48e as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m20.v13fd020ea72c as Validator<T.PromptArgument>;
+export const validatePromptArgument = m19.v13fd020ea72c as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m52.vc0723b236aa2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
@@ -258,7 +258,7 @@ export const validateRelatedTaskMetadata = m54.vc05986fc6a71 as Validator<T.Rela
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v7dd07cddad95 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m16.v1d581fdb229a as Validator<T.RequestId>;
+export const validateRequestId = m25.v1d581fdb229a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
 export const validateRequestParams = m48.vbf97acaf1896 as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
@@ -275,16 +275,16 @@ export const validateResourceRequestParams = m47.vd1a5ff7418f2 as Validator<T.Re
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m40.v4a7e452af569 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m17.v32890cc36f1a as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m15.v32890cc36f1a as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m52.v1ca326fdb7dc as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
   m49.v81a200a248a8 as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m12.vc5b79bd50177 as Validator<T.Result>;
+export const validateResult = m11.vc5b79bd50177 as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m13.vef2496d6b474 as Validator<T.Role>;
+export const validateRole = m14.vef2496d6b474 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v2fc3f4de5750 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -308,7 +308,7 @@ export const validateSetLevelRequestParams = m50.v492337d5a69e as Validator<T.Se
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateSingleSelectEnumSchema = m4.v6ca99d7c88d9 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m21.vbc1e33393f3a as Validator<T.StringSchema>;
+export const validateStringSchema = m20.vbc1e33393f3a as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m52.v56afa575b49c as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `SubscribeRequestParams`; on failure `errors` holds the first problem. */
@@ -326,19 +326,19 @@ export const validateTaskStatusNotification = m52.v1e9f8a092c31 as Validator<T.T
 /** Checks that a value is a valid `TaskStatusNotificationParams`; on failure `errors` holds the first problem. */
 export const validateTaskStatusNotificationParams = m51.v7eaa5f666a6f as Validator<T.TaskStatusNotificationParams>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m23.v3bb70aafadf2 as Validator<T.TextContent>;
+export const validateTextContent = m22.v3bb70aafadf2 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
 export const validateTextResourceContents = m9.v39182b8e8f69 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m21.v2cbb15b28de6 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m20.v2cbb15b28de6 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m21.v7525653a3e0b as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m20.v7525653a3e0b as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m59.vf3ca0aa89525 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m22.vcc206bfeaaee as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m21.vcc206bfeaaee as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m19.v7e85ae5682ac as Validator<T.ToolChoice>;
+export const validateToolChoice = m18.v7e85ae5682ac as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolExecution`; on failure `errors` holds the first problem. */
 export const validateToolExecution = m59.v410311129704 as Validator<T.ToolExecution>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
@@ -354,9 +354,9 @@ export const validateUnsubscribeRequest = m52.vf2ef1cd191ba as Validator<T.Unsub
 /** Checks that a value is a valid `UnsubscribeRequestParams`; on failure `errors` holds the first problem. */
 export const validateUnsubscribeRequestParams = m47.vd1a5ff7418f2 as Validator<T.UnsubscribeRequestParams>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m21.v7c5aa0ad2c1d as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m20.v7c5aa0ad2c1d as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m21.ve10d665b3d18 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m20.ve10d665b3d18 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
@@ -398,21 +398,21 @@ export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vbb51310aa357,
   "elicitation/create": m34.v165b5af02f12,
   initialize: m38.v92a29b1c4bd0,
-  "logging/setLevel": m12.vc5b79bd50177,
-  ping: m12.vc5b79bd50177,
+  "logging/setLevel": m11.vc5b79bd50177,
+  ping: m11.vc5b79bd50177,
   "prompts/get": m36.vf2bdbdfd7bb3,
   "prompts/list": m39.v370b7e0dd3bf,
   "resources/list": m41.v3bf52a96cc7b,
   "resources/read": m2.v0dba576b751c,
-  "resources/subscribe": m12.vc5b79bd50177,
+  "resources/subscribe": m11.vc5b79bd50177,
   "resources/templates/list": m40.vfc4b5f8cfed7,
-  "resources/unsubscribe": m12.vc5b79bd50177,
+  "resources/unsubscribe": m11.vc5b79bd50177,
   "roots/list": m1.ve309a6d1caa6,
   "sampling/createMessage": m32.vd9b1ab463585,
   "tasks/cancel": m28.v105ce0562dd6,
   "tasks/get": m28.v105ce0562dd6,
   "tasks/list": m42.vf815687767dc,
-  "tasks/result": m12.vc5b79bd50177,
+  "tasks/result": m11.vc5b79bd50177,
   "tools/call": m27.vb0368eb7a072,
   "tools/list": m43.vdb7fe2a4d69a,
 };

@@ -17,14 +17,14 @@ export const validators: ValidatorLoaders = {
     "notifications/subscriptions/acknowledged": () =>
       import("./validators/SubscriptionsAcknowledgedNotificationParams.js"),
     "notifications/tools/list_changed": () => import("./validators/NotificationParams.js"),
-    "prompts/get": () => import("./validators/GetPromptRequestParams.js"),
+    "prompts/get": () => import("./validators/params.prompts.get.js"),
     "prompts/list": () => import("./validators/PaginatedRequestParams.js"),
     "resources/list": () => import("./validators/PaginatedRequestParams.js"),
-    "resources/read": () => import("./validators/ReadResourceRequestParams.js"),
+    "resources/read": () => import("./validators/params.resources.read.js"),
     "resources/templates/list": () => import("./validators/PaginatedRequestParams.js"),
     "server/discover": () => import("./validators/RequestParams.js"),
     "subscriptions/listen": () => import("./validators/SubscriptionsListenRequestParams.js"),
-    "tools/call": () => import("./validators/CallToolRequestParams.js"),
+    "tools/call": () => import("./validators/params.tools.call.js"),
     "tools/list": () => import("./validators/PaginatedRequestParams.js"),
   },
   results: {

@@ -8,6 +8,9 @@ import type { JSONSchema } from "../model/ir.js";
 export const KNOWN_REVISIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"] as const;
 export type Revision = (typeof KNOWN_REVISIONS)[number];
 
+/** What a handler may ask the client (`ctx.client`), as the manifest's `clientRequests` names it. */
+export type ClientRequestKind = "elicitation" | "sampling" | "roots";
+
 export interface ManifestIcon {
   src: string;
   mimeType?: string;
@@ -105,6 +108,8 @@ export interface Manifest {
   instructions?: string;
   revisions?: Revision[];
   pageSize?: number;
+  /** mcpgen's own: what the handlers ask the client (default: all three). */
+  clientRequests?: ClientRequestKind[];
   cache?: ManifestCache;
   capabilities?: ManifestCapabilities;
   tools?: ManifestTool[];

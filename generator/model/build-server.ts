@@ -190,6 +190,7 @@ export function buildServerModel(loaded: LoadedManifest, options: BuildServerOpt
     resourceTemplates: byName(resourceTemplates),
     prompts: byName(prompts),
     skills: loaded.skills,
+    clientRequests: m.clientRequests === undefined ? null : [...m.clientRequests].sort(),
   };
 }
 

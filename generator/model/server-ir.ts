@@ -6,6 +6,7 @@
 import type { JSONSchema, SchemaSource } from "./ir.js";
 import type { InputDefaults } from "./input-defaults.js";
 import type { SkillModel } from "../load/skills.js";
+import type { ClientRequestKind } from "../load/manifest-format.js";
 
 export type { SkillModel };
 
@@ -124,6 +125,8 @@ export interface ServerModel {
   prompts: PromptModel[];
   /** The Skills extension's skills, in declaration order (served as listed). */
   skills: SkillModel[];
+  /** What the handlers ask the client (the manifest's `clientRequests`, sorted); null when it does not say (all of it). */
+  clientRequests: ClientRequestKind[] | null;
 }
 
 /** Caching settings as the runtime's `McpDefinition.cache` takes them (plain JSON data). */

@@ -6,7 +6,8 @@
  * (`@mcpgen/runtime/abi/v8` re-exports this module), which the same bundle file serves, so a
  * server's start resolves one runtime file (docs/bundling.md). Keep it small.
  */
-export { createMcpServer, type McpServer } from "./server/server.js";
+export { type McpServer } from "./server/server.js";
+export { createMcpServer } from "./server/create-server.js";
 export { toolResult, toolError } from "./server/results.js";
 export { McpError } from "./errors.js";
 export type {

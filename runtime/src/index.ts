@@ -47,7 +47,8 @@ export { loggingLevels } from "./mcp-types.js";
 export { compileUriTemplate, type UriTemplate, type TemplateValue, type TemplateVariables } from "./uri-template.js";
 
 export { McpServer, type ConnectOptions, type ServerConnection } from "./server/server.js";
-import { createMcpServer as createServer, type McpServer } from "./server/server.js";
+import type { McpServer } from "./server/server.js";
+import { createMcpServer as createServer } from "./server/create-server.js";
 import type { McpDefinition, McpServerHandlers, McpServerOptions } from "./server/types.js";
 import type { ServerLegacyEra } from "./server/legacy-era.js";
 import { legacyEra } from "./abi/v8.js";

@@ -104,11 +104,40 @@ for (const revision of REVISIONS) {
         assert.is(loaded.resultValidators[m.method], loaded.validator(m.resultType!), m.method);
       }
     }
+    // Params carrying 2026-07-28 `inputResponses` get a validator of their own (the member relaxed, below).
+    const relaxed = revision === "2026-07-28" ? ["tools/call", "prompts/get", "resources/read"] : [];
     for (const m of model.methods) {
-      if (m.paramsType !== null) assert.is(loaded.paramsValidators[m.method], loaded.validator(m.paramsType), m.method);
+      if (m.paramsType !== null && !relaxed.includes(m.method))
+        assert.is(loaded.paramsValidators[m.method], loaded.validator(m.paramsType), m.method);
     }
     assert.type(loaded.module.validateJSONRPCMessage, "function");
   });
+
+  if (revision === "2026-07-28") {
+    test(`${revision}: params validators take inputResponses as a map of objects, whatever each holds`, async () => {
+      const loaded = await loadValidators(revision);
+      const meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+        "io.modelcontextprotocol/clientInfo": { name: "c", version: "1" },
+      };
+      for (const [method, type, params] of [
+        ["tools/call", "CallToolRequestParams", { name: "t" }],
+        ["prompts/get", "GetPromptRequestParams", { name: "p" }],
+        ["resources/read", "ReadResourceRequestParams", { uri: "u://x" }],
+      ] as const) {
+        const relaxed = loaded.paramsValidators[method]!;
+        const strict = loaded.validator(type);
+        const malformed = { ...params, _meta: meta, inputResponses: { k: { action: "maybe" } } };
+        assert.ok(relaxed(malformed), `${method}: an object entry is checked where it is read`);
+        assert.not.ok(strict(malformed), `${type} itself still checks every entry`);
+        assert.not.ok(relaxed({ ...params, _meta: meta, inputResponses: { k: 12345 } }), `${method}: not an object`);
+        assert.is(relaxed.errors?.[0]?.instancePath, "/inputResponses/k");
+        assert.not.ok(relaxed({ ...params, _meta: meta, inputResponses: [] }), `${method}: not a map`);
+        assert.not.ok(relaxed({ ...params, inputResponses: {} }), `${method}: the rest is checked as before`);
+      }
+    });
+  }
 
   if (revision === "2026-07-28") {
     test(`${revision}: result validators take the ResultResponse unions (input_required or complete)`, async () => {

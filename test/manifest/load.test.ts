@@ -442,4 +442,24 @@ test("cache: settings reach the model and definition.ts; bad values are errors n
   }
 });
 
+test("load: clientRequests names what handlers ask the client; anything else is an error with its pointer", () => {
+  const manifest = (clientRequests: unknown) => JSON.stringify({ name: "x", version: "1", clientRequests });
+  const errors = errorsOf(() => parseManifest(manifest(["elicitation", "pings"]), "m.json"));
+  assert.equal(
+    errors.map((d) => d.pointer),
+    ["/clientRequests/1"],
+  );
+  assert.match(errors[0]!.message, /elicitation/);
+  assert.equal(
+    errorsOf(() => parseManifest(manifest(["roots", "roots"]), "m.json")).map((d) => d.pointer),
+    ["/clientRequests"],
+  );
+  const model = buildServerModel(parseManifest(manifest(["sampling", "elicitation"]), "m.json"));
+  assert.equal(model.clientRequests, ["elicitation", "sampling"]);
+  assert.is(
+    buildServerModel(parseManifest(JSON.stringify({ name: "x", version: "1" }), "m.json")).clientRequests,
+    null,
+  );
+});
+
 test.run();

@@ -43,11 +43,11 @@ test("only the server of a manifest with task tools imports the task machinery; 
   const tasks = buildServerModel(parseManifest(manifest({ taskSupport: "optional" }), "m.json"));
   const server = emitServer(tasks).contents;
   assert.match(server, TASKS_IMPORT);
-  assert.match(server, /createMcpServer\(serverDefinition,/);
+  assert.match(server, /createMcpServerWith\(serverDefinition,/);
   assert.not.match(emitDefinition(tasks).contents, TASKS_IMPORT);
   const none = buildServerModel(parseManifest(manifest({}), "m.json"));
   assert.not.match(emitServer(none).contents, TASKS_IMPORT);
-  assert.match(emitServer(none).contents, /createMcpServer\(definition,/);
+  assert.match(emitServer(none).contents, /createMcpServerWith\(definition,/);
 });
 
 test("an unknown taskSupport is an error at its pointer", () => {

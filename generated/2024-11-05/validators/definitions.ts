@@ -22,9 +22,9 @@ import {
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { fbd80c1b0b884 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { fc5b79bd50177 } from "../../shared/validators/shared-36739e7fde.js";
-import { fef2496d6b474 } from "../../shared/validators/shared-379c1dbad8.js";
-import { f1d581fdb229a } from "../../shared/validators/shared-3e2868e3e1.js";
+import { fef2496d6b474 } from "../../shared/validators/shared-3dc19efac0.js";
 import { fda4fd38bbab5 } from "../../shared/validators/shared-dc30415c63.js";
+import { f1d581fdb229a } from "../../shared/validators/shared-eeb5ead227.js";
 import { f47200e468f82 } from "./CallToolResult.js";
 import { f2998ead90be0 } from "./CreateMessageResult.js";
 import { fff82e88fc76a } from "./GetPromptResult.js";

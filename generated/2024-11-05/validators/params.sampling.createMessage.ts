@@ -2,9 +2,9 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { fe2c0761d4624 } from "../../shared/validators/shared-324dcfe44b.js";
-import { fef2496d6b474 } from "../../shared/validators/shared-379c1dbad8.js";
-import { f1d581fdb229a } from "../../shared/validators/shared-3e2868e3e1.js";
+import { fef2496d6b474 } from "../../shared/validators/shared-3dc19efac0.js";
 import { fda4fd38bbab5 } from "../../shared/validators/shared-dc30415c63.js";
+import { f1d581fdb229a } from "../../shared/validators/shared-eeb5ead227.js";
 import { f400eb8cd621f, f9d6b79d92483 } from "./shared-90464d71d5.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];

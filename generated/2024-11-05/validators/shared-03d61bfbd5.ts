@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { f8717c6111341, fa1f5714e9640 } from "../../shared/validators/shared-259513802e.js";
-import { fef2496d6b474 } from "../../shared/validators/shared-379c1dbad8.js";
+import { fef2496d6b474 } from "../../shared/validators/shared-3dc19efac0.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

@@ -2,8 +2,8 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { f91e5ac6ea6c9 } from "../../shared/validators/shared-27a1989a6e.js";
-import { f1d581fdb229a } from "../../shared/validators/shared-3e2868e3e1.js";
 import { f32890cc36f1a } from "../../shared/validators/shared-4106411d8a.js";
+import { f1d581fdb229a } from "../../shared/validators/shared-eeb5ead227.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

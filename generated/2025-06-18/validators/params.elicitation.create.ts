@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { f14a423ffab1c } from "../../shared/validators/shared-39e6dd84b4.js";
-import { f1d581fdb229a } from "../../shared/validators/shared-3e2868e3e1.js";
+import { f1d581fdb229a } from "../../shared/validators/shared-eeb5ead227.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

@@ -2,9 +2,9 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { f405b9f8b8b71 } from "../../shared/validators/shared-0c962fe83a.js";
-import { f4cd02670b09a } from "../../shared/validators/shared-b2ab255193.js";
+import { ff88602c10b3a } from "../../shared/validators/shared-4673926664.js";
+import { f4cd02670b09a } from "../../shared/validators/shared-bd7438708f.js";
 import { f3bb70aafadf2, f50efba672d6c, f907b7dab76b0 } from "../../shared/validators/shared-c30e710f65.js";
-import { ff88602c10b3a } from "../../shared/validators/shared-f49235970c.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

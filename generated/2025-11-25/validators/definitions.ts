@@ -11,7 +11,7 @@ import {
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
 import { fc5b79bd50177 } from "../../shared/validators/shared-36739e7fde.js";
-import { f1d581fdb229a } from "../../shared/validators/shared-3e2868e3e1.js";
+import { f1d581fdb229a } from "../../shared/validators/shared-eeb5ead227.js";
 import { f36bbd63dc7e1 } from "./CallToolRequestParams.js";
 import { fb0368eb7a072 } from "./CallToolResult.js";
 import { f105ce0562dd6 } from "./CancelTaskResult.js";

@@ -3,7 +3,7 @@
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { f91e5ac6ea6c9 } from "../../shared/validators/shared-27a1989a6e.js";
 import { f32890cc36f1a } from "../../shared/validators/shared-4106411d8a.js";
-import { f9e6c77af1c4f } from "./shared-c955f29ebd.js";
+import { f9e6c77af1c4f } from "./shared-7720e54117.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

@@ -7,14 +7,13 @@ import {
   f56108401ceaa,
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f1d581fdb229a } from "../../shared/validators/shared-3e2868e3e1.js";
-import { f4cd02670b09a } from "../../shared/validators/shared-b2ab255193.js";
-import { f73dcfcbc72c7 } from "./CallToolRequestParams.js";
+import { fef2496d6b474 } from "../../shared/validators/shared-3dc19efac0.js";
+import { f4cd02670b09a } from "../../shared/validators/shared-bd7438708f.js";
+import { f1d581fdb229a } from "../../shared/validators/shared-eeb5ead227.js";
 import { fdbafcd6119fb } from "./CancelledNotificationParams.js";
 import { f62a3d5ea02c0 } from "./CompleteRequestParams.js";
 import { f679e705009eb } from "./CompleteResult.js";
 import { f1bc108eb13f4 } from "./DiscoverResult.js";
-import { fa61653e70323 } from "./GetPromptRequestParams.js";
 import { f789027816349 } from "./ListPromptsResult.js";
 import { fd494f486c296 } from "./ListResourceTemplatesResult.js";
 import { f1b4d757f6e90 } from "./ListResourcesResult.js";
@@ -23,7 +22,6 @@ import { fa4fe6a7eec11 } from "./LoggingMessageNotificationParams.js";
 import { ffda74686d91b } from "./NotificationParams.js";
 import { f8c28cbf504fb } from "./PaginatedRequestParams.js";
 import { f7d8a034b3df8 } from "./ProgressNotificationParams.js";
-import { f355e8d0322c9 } from "./ReadResourceRequestParams.js";
 import { fb5a2b23577d6 } from "./RequestParams.js";
 import { ff821f4c3151a } from "./ResourceUpdatedNotificationParams.js";
 import { fc99b7f85fbee } from "./SubscriptionsAcknowledgedNotificationParams.js";
@@ -32,12 +30,19 @@ import { fd7ee99e57a8b } from "./SubscriptionsListenResult.js";
 import { fdc62e286d704 } from "./result.prompts.get.js";
 import { f51508ee48428 } from "./result.resources.read.js";
 import { f3720350664f9 } from "./result.tools.call.js";
-import { fce07a9bac4c2 } from "./shared-950b99affa.js";
-import { f917c77ac4800 } from "./shared-ae73c17ca2.js";
+import { f0ef9ec766e13, f9e6c77af1c4f } from "./shared-7720e54117.js";
+import { feeadee0937fb } from "./shared-84fb40fa77.js";
 import { f6c65731c4503 } from "./shared-b534f74580.js";
-import { f0ef9ec766e13, f9e6c77af1c4f } from "./shared-c955f29ebd.js";
-import { feeadee0937fb } from "./shared-d399fe672d.js";
-import { f51c8e6cf8f6a } from "./shared-d8cd252774.js";
+import { fce07a9bac4c2 } from "./shared-be80c96720.js";
+import {
+  f2cc2c0a1a404,
+  f2e724c009899,
+  f46a946af7465,
+  f477fbaa76951,
+  f51c8e6cf8f6a,
+  f74ade9d522e1,
+  fbd94147ed8fa,
+} from "./shared-d8cd252774.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;
@@ -169,6 +174,727 @@ function f63dc1c282a4f(data, instancePath = "") {
     }
   }
   f63dc1c282a4f.errors = vErrors;
+  return errors === 0;
+}
+function fb5c3aa5bff8f(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data.content === undefined && (missing0 = "content")) ||
+        (data.model === undefined && (missing0 = "model")) ||
+        (data.role === undefined && (missing0 = "role"))
+      ) {
+        return fail(
+          fb5c3aa5bff8f,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!fce07a9bac4c2(data._meta, instancePath + "/_meta")) {
+            vErrors = vErrors === null ? fce07a9bac4c2.errors : vErrors.concat(fce07a9bac4c2.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.content !== undefined) {
+            let data1 = data.content;
+            const _errs2 = errors;
+            const _errs3 = errors;
+            let valid1 = false;
+            const _errs4 = errors;
+            if (!fbd94147ed8fa(data1, instancePath + "/content")) {
+              vErrors = vErrors === null ? fbd94147ed8fa.errors : vErrors.concat(fbd94147ed8fa.errors);
+              errors = vErrors.length;
+            }
+            var _valid0 = _errs4 === errors;
+            valid1 = valid1 || _valid0;
+            if (!valid1) {
+              const _errs5 = errors;
+              if (!f46a946af7465(data1, instancePath + "/content")) {
+                vErrors = vErrors === null ? f46a946af7465.errors : vErrors.concat(f46a946af7465.errors);
+                errors = vErrors.length;
+              }
+              var _valid0 = _errs5 === errors;
+              valid1 = valid1 || _valid0;
+              if (!valid1) {
+                const _errs6 = errors;
+                if (!f74ade9d522e1(data1, instancePath + "/content")) {
+                  vErrors = vErrors === null ? f74ade9d522e1.errors : vErrors.concat(f74ade9d522e1.errors);
+                  errors = vErrors.length;
+                }
+                var _valid0 = _errs6 === errors;
+                valid1 = valid1 || _valid0;
+                if (!valid1) {
+                  const _errs7 = errors;
+                  if (!f2cc2c0a1a404(data1, instancePath + "/content")) {
+                    vErrors = vErrors === null ? f2cc2c0a1a404.errors : vErrors.concat(f2cc2c0a1a404.errors);
+                    errors = vErrors.length;
+                  }
+                  var _valid0 = _errs7 === errors;
+                  valid1 = valid1 || _valid0;
+                  if (!valid1) {
+                    const _errs8 = errors;
+                    if (!f2e724c009899(data1, instancePath + "/content")) {
+                      vErrors = vErrors === null ? f2e724c009899.errors : vErrors.concat(f2e724c009899.errors);
+                      errors = vErrors.length;
+                    }
+                    var _valid0 = _errs8 === errors;
+                    valid1 = valid1 || _valid0;
+                    if (!valid1) {
+                      const _errs9 = errors;
+                      if (errors === _errs9) {
+                        if (Array.isArray(data1)) {
+                          var valid2 = true;
+                          const len0 = data1.length;
+                          for (let i0 = 0; i0 < len0; i0++) {
+                            const _errs11 = errors;
+                            if (!f477fbaa76951(data1[i0], instancePath + "/content/" + i0)) {
+                              vErrors = vErrors === null ? f477fbaa76951.errors : vErrors.concat(f477fbaa76951.errors);
+                              errors = vErrors.length;
+                            }
+                            var valid2 = _errs11 === errors;
+                            if (!valid2) {
+                              break;
+                            }
+                          }
+                        } else {
+                          const err0 = {
+                            instancePath: instancePath + "/content",
+                            schemaPath: "#/properties/content/anyOf/5/type",
+                            keyword: "type",
+                            params: { type: "array" },
+                            message: "must be array",
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err0];
+                          } else {
+                            vErrors.push(err0);
+                          }
+                          errors++;
+                        }
+                      }
+                      var _valid0 = _errs9 === errors;
+                      valid1 = valid1 || _valid0;
+                    }
+                  }
+                }
+              }
+            }
+            if (!valid1) {
+              const err1 = {
+                instancePath: instancePath + "/content",
+                schemaPath: "#/properties/content/anyOf",
+                keyword: "anyOf",
+                params: {},
+                message: "must match a schema in anyOf",
+              };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+              fb5c3aa5bff8f.errors = vErrors;
+              return false;
+            } else {
+              errors = _errs3;
+              if (vErrors !== null) {
+                if (_errs3) {
+                  vErrors.length = _errs3;
+                } else {
+                  vErrors = null;
+                }
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.model !== undefined) {
+              const _errs12 = errors;
+              if (typeof data.model !== "string") {
+                return fail(
+                  fb5c3aa5bff8f,
+                  instancePath + "/model",
+                  "#/properties/model/type",
+                  "type",
+                  { type: "string" },
+                  "must be string",
+                );
+              }
+              var valid0 = _errs12 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.role !== undefined) {
+                const _errs14 = errors;
+                if (!fef2496d6b474(data.role, instancePath + "/role")) {
+                  vErrors = vErrors === null ? fef2496d6b474.errors : vErrors.concat(fef2496d6b474.errors);
+                  errors = vErrors.length;
+                }
+                var valid0 = _errs14 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.stopReason !== undefined) {
+                  const _errs15 = errors;
+                  if (typeof data.stopReason !== "string") {
+                    return fail(
+                      fb5c3aa5bff8f,
+                      instancePath + "/stopReason",
+                      "#/properties/stopReason/type",
+                      "type",
+                      { type: "string" },
+                      "must be string",
+                    );
+                  }
+                  var valid0 = _errs15 === errors;
+                } else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return fail(fb5c3aa5bff8f, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  fb5c3aa5bff8f.errors = vErrors;
+  return errors === 0;
+}
+function fe4fc8ad30cef(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.uri === undefined && (missing0 = "uri")) {
+        return fail(
+          fe4fc8ad30cef,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!fce07a9bac4c2(data._meta, instancePath + "/_meta")) {
+            vErrors = vErrors === null ? fce07a9bac4c2.errors : vErrors.concat(fce07a9bac4c2.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.name !== undefined) {
+            const _errs2 = errors;
+            if (typeof data.name !== "string") {
+              return fail(
+                fe4fc8ad30cef,
+                instancePath + "/name",
+                "#/properties/name/type",
+                "type",
+                { type: "string" },
+                "must be string",
+              );
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.uri !== undefined) {
+              let data2 = data.uri;
+              const _errs4 = errors;
+              if (errors === _errs4) {
+                if (errors === _errs4) {
+                  if (typeof data2 === "string") {
+                    if (!f4cd02670b09a(data2)) {
+                      return fail(
+                        fe4fc8ad30cef,
+                        instancePath + "/uri",
+                        "#/properties/uri/format",
+                        "format",
+                        { format: "uri" },
+                        'must match format "' + "uri" + '"',
+                      );
+                    }
+                  } else {
+                    return fail(
+                      fe4fc8ad30cef,
+                      instancePath + "/uri",
+                      "#/properties/uri/type",
+                      "type",
+                      { type: "string" },
+                      "must be string",
+                    );
+                  }
+                }
+              }
+              var valid0 = _errs4 === errors;
+            } else {
+              var valid0 = true;
+            }
+          }
+        }
+      }
+    } else {
+      return fail(fe4fc8ad30cef, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  fe4fc8ad30cef.errors = vErrors;
+  return errors === 0;
+}
+function f9c210a452d45(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.roots === undefined && (missing0 = "roots")) {
+        return fail(
+          f9c210a452d45,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data.roots !== undefined) {
+          let data0 = data.roots;
+          const _errs1 = errors;
+          if (errors === _errs1) {
+            if (Array.isArray(data0)) {
+              var valid1 = true;
+              const len0 = data0.length;
+              for (let i0 = 0; i0 < len0; i0++) {
+                const _errs3 = errors;
+                if (!fe4fc8ad30cef(data0[i0], instancePath + "/roots/" + i0)) {
+                  vErrors = vErrors === null ? fe4fc8ad30cef.errors : vErrors.concat(fe4fc8ad30cef.errors);
+                  errors = vErrors.length;
+                }
+                var valid1 = _errs3 === errors;
+                if (!valid1) {
+                  break;
+                }
+              }
+            } else {
+              return fail(
+                f9c210a452d45,
+                instancePath + "/roots",
+                "#/properties/roots/type",
+                "type",
+                { type: "array" },
+                "must be array",
+              );
+            }
+          }
+        }
+      }
+    } else {
+      return fail(f9c210a452d45, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  f9c210a452d45.errors = vErrors;
+  return errors === 0;
+}
+const f2f6b594a46de = {
+  properties: {
+    action: { enum: ["accept", "cancel", "decline"], type: "string" },
+    content: {
+      additionalProperties: {
+        anyOf: [{ items: { type: "string" }, type: "array" }, { type: ["string", "integer", "boolean"] }],
+      },
+      type: "object",
+    },
+  },
+  required: ["action"],
+  type: "object",
+  $id: "mcpgen://defs/ElicitResult",
+};
+function fce894423508f(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data.action === undefined && (missing0 = "action")) {
+        return fail(
+          fce894423508f,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data.action !== undefined) {
+          let data0 = data.action;
+          const _errs1 = errors;
+          if (typeof data0 !== "string") {
+            return fail(
+              fce894423508f,
+              instancePath + "/action",
+              "#/properties/action/type",
+              "type",
+              { type: "string" },
+              "must be string",
+            );
+          }
+          if (!(data0 === "accept" || data0 === "cancel" || data0 === "decline")) {
+            return fail(
+              fce894423508f,
+              instancePath + "/action",
+              "#/properties/action/enum",
+              "enum",
+              { allowedValues: f2f6b594a46de.properties.action.enum },
+              "must be equal to one of the allowed values",
+            );
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.content !== undefined) {
+            let data1 = data.content;
+            const _errs3 = errors;
+            if (errors === _errs3) {
+              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                for (const key0 in data1) {
+                  let data2 = data1[key0];
+                  const _errs6 = errors;
+                  const _errs7 = errors;
+                  let valid2 = false;
+                  const _errs8 = errors;
+                  if (errors === _errs8) {
+                    if (Array.isArray(data2)) {
+                      var valid3 = true;
+                      const len0 = data2.length;
+                      for (let i0 = 0; i0 < len0; i0++) {
+                        const _errs10 = errors;
+                        if (typeof data2[i0] !== "string") {
+                          const err0 = {
+                            instancePath:
+                              instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + i0,
+                            schemaPath: "#/properties/content/additionalProperties/anyOf/0/items/type",
+                            keyword: "type",
+                            params: { type: "string" },
+                            message: "must be string",
+                          };
+                          if (vErrors === null) {
+                            vErrors = [err0];
+                          } else {
+                            vErrors.push(err0);
+                          }
+                          errors++;
+                        }
+                        var valid3 = _errs10 === errors;
+                        if (!valid3) {
+                          break;
+                        }
+                      }
+                    } else {
+                      const err1 = {
+                        instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        schemaPath: "#/properties/content/additionalProperties/anyOf/0/type",
+                        keyword: "type",
+                        params: { type: "array" },
+                        message: "must be array",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err1];
+                      } else {
+                        vErrors.push(err1);
+                      }
+                      errors++;
+                    }
+                  }
+                  var _valid0 = _errs8 === errors;
+                  valid2 = valid2 || _valid0;
+                  if (!valid2) {
+                    const _errs12 = errors;
+                    if (
+                      typeof data2 !== "string" &&
+                      !(typeof data2 == "number" && !(data2 % 1) && !isNaN(data2) && isFinite(data2)) &&
+                      typeof data2 !== "boolean"
+                    ) {
+                      const err2 = {
+                        instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        schemaPath: "#/properties/content/additionalProperties/anyOf/1/type",
+                        keyword: "type",
+                        params: { type: f2f6b594a46de.properties.content.additionalProperties.anyOf[1].type },
+                        message: "must be string,integer,boolean",
+                      };
+                      if (vErrors === null) {
+                        vErrors = [err2];
+                      } else {
+                        vErrors.push(err2);
+                      }
+                      errors++;
+                    }
+                    var _valid0 = _errs12 === errors;
+                    valid2 = valid2 || _valid0;
+                  }
+                  if (!valid2) {
+                    const err3 = {
+                      instancePath: instancePath + "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                      schemaPath: "#/properties/content/additionalProperties/anyOf",
+                      keyword: "anyOf",
+                      params: {},
+                      message: "must match a schema in anyOf",
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err3];
+                    } else {
+                      vErrors.push(err3);
+                    }
+                    errors++;
+                    fce894423508f.errors = vErrors;
+                    return false;
+                  } else {
+                    errors = _errs7;
+                    if (vErrors !== null) {
+                      if (_errs7) {
+                        vErrors.length = _errs7;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                  var valid1 = _errs6 === errors;
+                  if (!valid1) {
+                    break;
+                  }
+                }
+              } else {
+                return fail(
+                  fce894423508f,
+                  instancePath + "/content",
+                  "#/properties/content/type",
+                  "type",
+                  { type: "object" },
+                  "must be object",
+                );
+              }
+            }
+            var valid0 = _errs3 === errors;
+          } else {
+            var valid0 = true;
+          }
+        }
+      }
+    } else {
+      return fail(fce894423508f, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  fce894423508f.errors = vErrors;
+  return errors === 0;
+}
+function fdb91434cf20a(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  const _errs1 = errors;
+  if (!fb5c3aa5bff8f(data, instancePath)) {
+    vErrors = vErrors === null ? fb5c3aa5bff8f.errors : vErrors.concat(fb5c3aa5bff8f.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs1 === errors;
+  valid0 = valid0 || _valid0;
+  if (!valid0) {
+    const _errs2 = errors;
+    if (!f9c210a452d45(data, instancePath)) {
+      vErrors = vErrors === null ? f9c210a452d45.errors : vErrors.concat(f9c210a452d45.errors);
+      errors = vErrors.length;
+    }
+    var _valid0 = _errs2 === errors;
+    valid0 = valid0 || _valid0;
+    if (!valid0) {
+      const _errs3 = errors;
+      if (!fce894423508f(data, instancePath)) {
+        vErrors = vErrors === null ? fce894423508f.errors : vErrors.concat(fce894423508f.errors);
+        errors = vErrors.length;
+      }
+      var _valid0 = _errs3 === errors;
+      valid0 = valid0 || _valid0;
+    }
+  }
+  if (!valid0) {
+    const err0 = {
+      instancePath,
+      schemaPath: "#/anyOf",
+      keyword: "anyOf",
+      params: {},
+      message: "must match a schema in anyOf",
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+    fdb91434cf20a.errors = vErrors;
+    return false;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  fdb91434cf20a.errors = vErrors;
+  return errors === 0;
+}
+function f917c77ac4800(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      for (const key0 in data) {
+        const _errs2 = errors;
+        if (!fdb91434cf20a(data[key0], instancePath + "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"))) {
+          vErrors = vErrors === null ? fdb91434cf20a.errors : vErrors.concat(fdb91434cf20a.errors);
+          errors = vErrors.length;
+        }
+        var valid0 = _errs2 === errors;
+        if (!valid0) {
+          break;
+        }
+      }
+    } else {
+      return fail(f917c77ac4800, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  f917c77ac4800.errors = vErrors;
+  return errors === 0;
+}
+function f73dcfcbc72c7(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
+        return fail(
+          f73dcfcbc72c7,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!f9e6c77af1c4f(data._meta, instancePath + "/_meta")) {
+            vErrors = vErrors === null ? f9e6c77af1c4f.errors : vErrors.concat(f9e6c77af1c4f.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.arguments !== undefined) {
+            let data1 = data.arguments;
+            const _errs2 = errors;
+            if (errors === _errs2) {
+              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+              } else {
+                return fail(
+                  f73dcfcbc72c7,
+                  instancePath + "/arguments",
+                  "#/properties/arguments/type",
+                  "type",
+                  { type: "object" },
+                  "must be object",
+                );
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.inputResponses !== undefined) {
+              const _errs5 = errors;
+              if (!f917c77ac4800(data.inputResponses, instancePath + "/inputResponses")) {
+                vErrors = vErrors === null ? f917c77ac4800.errors : vErrors.concat(f917c77ac4800.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs5 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.name !== undefined) {
+                const _errs6 = errors;
+                if (typeof data.name !== "string") {
+                  return fail(
+                    f73dcfcbc72c7,
+                    instancePath + "/name",
+                    "#/properties/name/type",
+                    "type",
+                    { type: "string" },
+                    "must be string",
+                  );
+                }
+                var valid0 = _errs6 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.requestState !== undefined) {
+                  const _errs8 = errors;
+                  if (typeof data.requestState !== "string") {
+                    return fail(
+                      f73dcfcbc72c7,
+                      instancePath + "/requestState",
+                      "#/properties/requestState/type",
+                      "type",
+                      { type: "string" },
+                      "must be string",
+                    );
+                  }
+                  var valid0 = _errs8 === errors;
+                } else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return fail(f73dcfcbc72c7, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  f73dcfcbc72c7.errors = vErrors;
   return errors === 0;
 }
 function ff488115373fe(data, instancePath = "") {
@@ -823,6 +1549,104 @@ function f3a2598a50886(data, instancePath = "") {
   f3a2598a50886.errors = vErrors;
   return errors === 0;
 }
+function f355e8d0322c9(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
+        return fail(
+          f355e8d0322c9,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!f9e6c77af1c4f(data._meta, instancePath + "/_meta")) {
+            vErrors = vErrors === null ? f9e6c77af1c4f.errors : vErrors.concat(f9e6c77af1c4f.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.inputResponses !== undefined) {
+            const _errs2 = errors;
+            if (!f917c77ac4800(data.inputResponses, instancePath + "/inputResponses")) {
+              vErrors = vErrors === null ? f917c77ac4800.errors : vErrors.concat(f917c77ac4800.errors);
+              errors = vErrors.length;
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.requestState !== undefined) {
+              const _errs3 = errors;
+              if (typeof data.requestState !== "string") {
+                return fail(
+                  f355e8d0322c9,
+                  instancePath + "/requestState",
+                  "#/properties/requestState/type",
+                  "type",
+                  { type: "string" },
+                  "must be string",
+                );
+              }
+              var valid0 = _errs3 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.uri !== undefined) {
+                let data3 = data.uri;
+                const _errs5 = errors;
+                if (errors === _errs5) {
+                  if (errors === _errs5) {
+                    if (typeof data3 === "string") {
+                      if (!f4cd02670b09a(data3)) {
+                        return fail(
+                          f355e8d0322c9,
+                          instancePath + "/uri",
+                          "#/properties/uri/format",
+                          "format",
+                          { format: "uri" },
+                          'must match format "' + "uri" + '"',
+                        );
+                      }
+                    } else {
+                      return fail(
+                        f355e8d0322c9,
+                        instancePath + "/uri",
+                        "#/properties/uri/type",
+                        "type",
+                        { type: "string" },
+                        "must be string",
+                      );
+                    }
+                  }
+                }
+                var valid0 = _errs5 === errors;
+              } else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return fail(f355e8d0322c9, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  f355e8d0322c9.errors = vErrors;
+  return errors === 0;
+}
 function f5d25863efc5d(data, instancePath = "") {
   let vErrors = null;
   let errors = 0;
@@ -1148,6 +1972,129 @@ function f24d6cf741b68(data, instancePath = "") {
     }
   }
   f24d6cf741b68.errors = vErrors;
+  return errors === 0;
+}
+function fa61653e70323(data, instancePath = "") {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
+        return fail(
+          fa61653e70323,
+          instancePath,
+          "#/required",
+          "required",
+          { missingProperty: missing0 },
+          "must have required property '" + missing0 + "'",
+        );
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!f9e6c77af1c4f(data._meta, instancePath + "/_meta")) {
+            vErrors = vErrors === null ? f9e6c77af1c4f.errors : vErrors.concat(f9e6c77af1c4f.errors);
+            errors = vErrors.length;
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.arguments !== undefined) {
+            let data1 = data.arguments;
+            const _errs2 = errors;
+            if (errors === _errs2) {
+              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                for (const key0 in data1) {
+                  const _errs5 = errors;
+                  if (typeof data1[key0] !== "string") {
+                    fa61653e70323.errors = [
+                      {
+                        instancePath: instancePath + "/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        schemaPath: "#/properties/arguments/additionalProperties/type",
+                        keyword: "type",
+                        params: { type: "string" },
+                        message: "must be string",
+                      },
+                    ];
+                    return false;
+                  }
+                  var valid1 = _errs5 === errors;
+                  if (!valid1) {
+                    break;
+                  }
+                }
+              } else {
+                return fail(
+                  fa61653e70323,
+                  instancePath + "/arguments",
+                  "#/properties/arguments/type",
+                  "type",
+                  { type: "object" },
+                  "must be object",
+                );
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.inputResponses !== undefined) {
+              const _errs7 = errors;
+              if (!f917c77ac4800(data.inputResponses, instancePath + "/inputResponses")) {
+                vErrors = vErrors === null ? f917c77ac4800.errors : vErrors.concat(f917c77ac4800.errors);
+                errors = vErrors.length;
+              }
+              var valid0 = _errs7 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.name !== undefined) {
+                const _errs8 = errors;
+                if (typeof data.name !== "string") {
+                  return fail(
+                    fa61653e70323,
+                    instancePath + "/name",
+                    "#/properties/name/type",
+                    "type",
+                    { type: "string" },
+                    "must be string",
+                  );
+                }
+                var valid0 = _errs8 === errors;
+              } else {
+                var valid0 = true;
+              }
+              if (valid0) {
+                if (data.requestState !== undefined) {
+                  const _errs10 = errors;
+                  if (typeof data.requestState !== "string") {
+                    return fail(
+                      fa61653e70323,
+                      instancePath + "/requestState",
+                      "#/properties/requestState/type",
+                      "type",
+                      { type: "string" },
+                      "must be string",
+                    );
+                  }
+                  var valid0 = _errs10 === errors;
+                } else {
+                  var valid0 = true;
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return fail(fa61653e70323, instancePath, "#/type", "type", { type: "object" }, "must be object");
+    }
+  }
+  fa61653e70323.errors = vErrors;
   return errors === 0;
 }
 function f4b46d21cbe37(data, instancePath = "") {
@@ -5393,6 +6340,7 @@ export const v1e607cb9678a: abi.Validator = f1e607cb9678a;
 export const v1f633d8ca9bf: abi.Validator = f1f633d8ca9bf;
 export const v204e59dcbdda: abi.Validator = f204e59dcbdda;
 export const v24d6cf741b68: abi.Validator = f24d6cf741b68;
+export const v355e8d0322c9: abi.Validator = f355e8d0322c9;
 export const v38abac005ae6: abi.Validator = f38abac005ae6;
 export const v3a2598a50886: abi.Validator = f3a2598a50886;
 export const v45d549dd4e26: abi.Validator = f45d549dd4e26;
@@ -5406,26 +6354,34 @@ export const v63dc1c282a4f: abi.Validator = f63dc1c282a4f;
 export const v651a6d2f508c: abi.Validator = f651a6d2f508c;
 export const v67ea0da49c20: abi.Validator = f67ea0da49c20;
 export const v71a9470b1108: abi.Validator = f71a9470b1108;
+export const v73dcfcbc72c7: abi.Validator = f73dcfcbc72c7;
 export const v7c93572c6c05: abi.Validator = f7c93572c6c05;
 export const v83f918947fbe: abi.Validator = f83f918947fbe;
 export const v853b891b3f39: abi.Validator = f853b891b3f39;
 export const v8d422278b379: abi.Validator = f8d422278b379;
+export const v917c77ac4800: abi.Validator = f917c77ac4800;
 export const v96921a350193: abi.Validator = f96921a350193;
 export const v96d97b1edc12: abi.Validator = f96d97b1edc12;
 export const v97c1cb05ebfe: abi.Validator = f97c1cb05ebfe;
 export const v9964a3ef903d: abi.Validator = f9964a3ef903d;
+export const v9c210a452d45: abi.Validator = f9c210a452d45;
 export const v9d80a0438458: abi.Validator = f9d80a0438458;
 export const v9ef551428eb6: abi.Validator = f9ef551428eb6;
+export const va61653e70323: abi.Validator = fa61653e70323;
 export const va6a3368150a1: abi.Validator = fa6a3368150a1;
 export const vabf5ddf5874d: abi.Validator = fabf5ddf5874d;
 export const vadac9d640727: abi.Validator = fadac9d640727;
+export const vb5c3aa5bff8f: abi.Validator = fb5c3aa5bff8f;
 export const vb796fcb829e2: abi.Validator = fb796fcb829e2;
 export const vc265b099f033: abi.Validator = fc265b099f033;
 export const vc5b4f3b245ae: abi.Validator = fc5b4f3b245ae;
+export const vce894423508f: abi.Validator = fce894423508f;
 export const vd5fb658af698: abi.Validator = fd5fb658af698;
+export const vdb91434cf20a: abi.Validator = fdb91434cf20a;
 export const ve199fb1b25f5: abi.Validator = fe199fb1b25f5;
 export const ve4a5a1afd486: abi.Validator = fe4a5a1afd486;
 export const ve4f146e1adcc: abi.Validator = fe4f146e1adcc;
+export const ve4fc8ad30cef: abi.Validator = fe4fc8ad30cef;
 export const vea8fd9438a98: abi.Validator = fea8fd9438a98;
 export const vebbaf71ec48f: abi.Validator = febbaf71ec48f;
 export const veec86b486ec4: abi.Validator = feec86b486ec4;

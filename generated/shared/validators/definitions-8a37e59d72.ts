@@ -11,7 +11,7 @@ import {
   feb11488253f8,
   ffe210af1d2ec,
 } from "./definitions-16e3ac04b3.js";
-import { f1d581fdb229a } from "./shared-3e2868e3e1.js";
+import { f1d581fdb229a } from "./shared-eeb5ead227.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

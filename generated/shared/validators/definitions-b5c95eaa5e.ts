@@ -18,7 +18,7 @@ import { f2d30263ff6d0 } from "./params.completion.complete-d049447432.js";
 import { f7cd8b6a0cbc2 } from "./params.initialize-bd4c9c7e88.js";
 import { f32890cc36f1a } from "./shared-4106411d8a.js";
 import { f3412c940cb09 } from "./shared-8f29022869.js";
-import { f4cd02670b09a } from "./shared-b2ab255193.js";
+import { f4cd02670b09a } from "./shared-bd7438708f.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import type * as abi from "@mcpgen/runtime/abi/v8";
 import { f39182b8e8f69, f803285b50aa9 } from "./shared-14dc5d7704.js";
-import { ff88602c10b3a } from "./shared-f49235970c.js";
+import { ff88602c10b3a } from "./shared-4673926664.js";
 function fail(validate, instancePath, schemaPath, keyword, params, message) {
   validate.errors = [{ instancePath, schemaPath, keyword, params, message }];
   return false;

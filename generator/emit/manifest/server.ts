@@ -79,6 +79,12 @@ export function serverView(
   use("ResourceReturn", hasResources);
   use("Completer", completions !== false);
   const taskTools = model.tools.some((t) => t.taskSupport !== "forbidden");
+  // The handler context offers `ctx.client` requests of the kinds the manifest declares (all by default).
+  const kinds = model.clientRequests;
+  const ctx =
+    kinds === null
+      ? "HandlerContext"
+      : `HandlerContext<${kinds.length === 0 ? "never" : kinds.map((k) => JSON.stringify(k)).join(" | ")}>`;
   const skills = model.skills.length > 0;
   use("McpDefinition", taskTools || skills);
   const head = facadeHead(model, spoken, "server-side", types);
@@ -87,6 +93,23 @@ export function serverView(
     // The legacy era's code reaches the runtime from here alone (ABI 8): a server of 2026-07-28
     // alone, and its bundle, never carry it.
     legacy: head.revisions.some((r) => r.era === "legacy"),
+    // So do the server features the manifest uses (resources, templates and skills read through
+    // the resource router; completion): the runtime refuses a server that declares a feature it
+    // was not given, and a bundle of one that does not carries none of its code.
+    resourcesFeature: model.capabilities.resources !== undefined,
+    completionFeature: model.capabilities.completions !== undefined,
+    // The MRTR code unless the manifest says the handlers ask the client nothing; task tools gather
+    // input through it too.
+    inputsFeature: model.clientRequests === null || model.clientRequests.length > 0 || taskTools,
+    ctx,
+    featureList:
+      [
+        model.capabilities.resources !== undefined && "resources",
+        model.capabilities.completions !== undefined && "completion",
+        (model.clientRequests === null || model.clientRequests.length > 0 || taskTools) && "client input",
+      ]
+        .filter(Boolean)
+        .join(", ") || "none",
     // Per revision its method table and the validators of what this server serves, each its own entry.
     revisions: head.revisions.map(({ revision, era, batching }) => {
       const served = servedMethods(model, revision);

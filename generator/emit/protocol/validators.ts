@@ -211,7 +211,9 @@ function plan(model: ProtocolModel): Plan {
   for (const method of model.methods) {
     if (method.paramsPointer !== null) {
       const found = locate(method, "params", method.paramsPointer);
-      if (found.def !== undefined) paramsByDef.set(method.method, found.def);
+      const relaxed = found.def !== undefined ? withInputResponsesRelaxed(compiled.get(target.get(found.def)!)!) : null;
+      if (relaxed !== null) params.set(method.method, relaxed);
+      else if (found.def !== undefined) paramsByDef.set(method.method, found.def);
       else params.set(method.method, mapRefs(withBaseMeta(found.schema, method, model), redirect));
     }
     if (method.kind === "request" && method.resultPointer !== null) {
@@ -221,6 +223,24 @@ function plan(model: ProtocolModel): Plan {
     }
   }
   return { target, compiled, params, paramsByDef, results, resultsByDef };
+}
+
+/**
+ * What a method's params validator checks of `inputResponses` (2026-07-28 MRTR retries): a map of
+ * objects, nothing more. Each entry is the result of the input request of that key
+ * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`: content blocks, sampling and
+ * elicitation results, the largest validator code of the revision), and only the handler's own
+ * request says which: the runtime checks an entry against that type when the handler looks it up
+ * (runtime/src/lifecycle/modern/input-answers.ts), and an entry no handler reads is ignored
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/patterns/mrtr). Checking every
+ * entry against every input result type here would only put that code in every server's bundle.
+ * Null when the params have no `inputResponses`, which keep their definition's validator.
+ */
+function withInputResponsesRelaxed(schema: JSONSchema): JSONSchema | null {
+  if (!isPlainObject(schema) || !isPlainObject(schema.properties) || !("inputResponses" in schema.properties))
+    return null;
+  const inputResponses = { type: "object", additionalProperties: { type: "object" } };
+  return { ...schema, properties: { ...schema.properties, inputResponses } };
 }
 
 /**

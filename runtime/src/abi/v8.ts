@@ -9,10 +9,17 @@
  */
 export * from "../abi.js";
 export * from "../facades.js";
+// The server features a generated server hands to createMcpServerWith when its manifest uses them
+// (server/features.ts): not named by a manifest, not in its bundle.
+export { createMcpServerWith } from "../server/create-server.js";
+export { ResourceRouter as serveResources } from "../server/resources.js";
+export { complete as serveCompletion } from "../server/completion.js";
 import { EraRouter } from "../server/era-router.js";
 import { legacySession } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
 import { legacyHttp } from "../http-server/legacy-http.js";
+import * as inputs from "../server/inputs.js";
+import type { InputsModule } from "../server/features.js";
 
 /**
  * The legacy era's server code (2024-11-05 … 2025-11-25), which the generated server of a manifest
@@ -27,3 +34,10 @@ export const legacyEra: ServerLegacyEra = {
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
   http: legacyHttp,
 };
+
+/**
+ * The MRTR feature (server/features.ts) as bundlers get it: imported statically, since a Worker is
+ * one file anyway and a dynamic import would only wrap the same code in lazy-init glue. Node's
+ * core (core.ts) gives it as a chunk loaded with the first 2026-07-28 connection instead.
+ */
+export const serveInputs = (): Promise<InputsModule> => Promise.resolve(inputs);

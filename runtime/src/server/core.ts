@@ -7,10 +7,10 @@
 import type { ProtocolBinding, Validator } from "../abi.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
-import { describe, ownValue } from "../describe.js";
+import { ownValue } from "../describe.js";
 import type { Params, Result } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
-import { RequestStateCodec } from "../lifecycle/modern/request-state.js";
+import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
 import { headerParams } from "../lifecycle/modern/wire.js";
 import type { TaskSupport } from "../tasks/modern.js";
@@ -18,12 +18,12 @@ import type { LegacyTasks } from "../tasks/legacy.js";
 import type { CompleteResult } from "../mcp-types.js";
 import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
-import { ResourceRouter } from "./resources.js";
+import type { ResourceRouter } from "./resources.js";
+import { missingFeature, type CoreFeatures, type InputsModule } from "./features.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
 import type {
   CacheSettings,
-  Completer,
-  CompletionContext,
   HandlerContext,
   McpDefinition,
   McpServerHandlers,
@@ -42,7 +42,6 @@ export interface PromptEntry {
   readonly required: readonly string[];
 }
 
-const MAX_COMPLETIONS = 100;
 /** A legacy revision whose schema has core tasks (2025-11-25). */
 const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
 const LIST_TTL_MS = 60_000;
@@ -76,8 +75,14 @@ export function servedBindings(
 export class ServerCore {
   readonly tools = new Map<string, ToolEntry>();
   readonly prompts = new Map<string, PromptEntry>();
-  readonly router = new ResourceRouter();
-  readonly codec: RequestStateCodec;
+  /** `resources/read` routing; undefined when the server was not given the resources feature (it then declares no resources). */
+  readonly router: ResourceRouter | undefined;
+  readonly completion: CoreFeatures["completion"];
+  /** The MRTR code, once inputsReady() has loaded it; undefined before, and on a server asking clients for nothing. */
+  inputs: InputsModule | undefined;
+  /** `requestState`'s codec, made when the MRTR code loads. */
+  codec: RequestStateCodec | undefined;
+  private readonly inputPath: LazyModule<InputsModule> | undefined;
   readonly report: (e: Error) => void;
   /** What `initialize` answers with: the newest legacy revision's view of the manifest. */
   readonly serverInfo: Implementation;
@@ -125,7 +130,7 @@ export class ServerCore {
   /** `legacy` and `modern`: the bindings served of each era (one of them not empty). */
   constructor(
     readonly definition: McpDefinition,
-    private readonly handlers: McpServerHandlers,
+    readonly handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
     /** The legacy revisions' bindings served. */
     readonly legacy: readonly ProtocolBinding[],
@@ -133,6 +138,7 @@ export class ServerCore {
     readonly modern: readonly ProtocolBinding[],
     /** A task changed (for `notifications/tasks` on listens). */
     private readonly ontaskchange: (task: Result) => void,
+    features: CoreFeatures,
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
     this.toolsValidated = typeof definition.toolValidators !== "function";
@@ -148,12 +154,27 @@ export class ServerCore {
     this.serverInfo = lists.serverInfo as Implementation;
     this.capabilities = lists.capabilities as Capabilities;
     this.instructions = lists.instructions;
+    // Resources, templates and skills are read through the router.
+    const Router = features.resources;
+    if (
+      Router === undefined &&
+      (hasCapability(this.capabilities, "resources") ||
+        definition.skills !== undefined ||
+        lists.resources.length + lists.resourceTemplates.length > 0)
+    )
+      throw missingFeature("resources");
+    this.router = Router === undefined ? undefined : new Router();
+    if (features.completion === undefined && hasCapability(this.capabilities, "completions"))
+      throw missingFeature("completion");
+    this.completion = features.completion;
     this.index(lists);
-    this.codec = new RequestStateCodec(options.requestState);
+    this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
     // connection first uses the revision: here only which revisions' tools declare task support.
     this.taskToolRevisions = new Set(legacy.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
     this.modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
+    // A 2026-07-28 call that may become a task gathers input first (and a task's input after).
+    if (this.modernTaskTools && features.inputs === undefined) throw missingFeature("inputs");
     if (this.taskToolRevisions.size > 0 || this.modernTaskTools) {
       if (definition.tasks === undefined) {
         const tools = Object.keys(definition.toolTasks ?? {});
@@ -182,9 +203,27 @@ export class ServerCore {
   tasksReady(): Promise<void> | undefined {
     const taskPath = this.tasksStarted ? undefined : this.taskPath;
     if (taskPath === undefined) return undefined;
+    // The 2026-07-28 tasks take the requestState codec, made with the MRTR code.
+    const inputs = this.modernTaskTools ? this.inputsReady() : undefined;
+    if (inputs !== undefined) return inputs.then(() => this.tasksReady());
     if (taskPath.value === undefined) return taskPath.get().then((m) => this.startTasks(m));
     this.startTasks(taskPath.value);
     return undefined;
+  }
+
+  /** What must load before a 2026-07-28 connection can start: the MRTR code (once); undefined once loaded, or when the server asks clients for nothing. */
+  inputsReady(): Promise<void> | undefined {
+    const path = this.inputs === undefined ? this.inputPath : undefined;
+    if (path === undefined) return undefined;
+    if (path.value === undefined) return path.get().then((m) => this.startInputs(m));
+    this.startInputs(path.value);
+    return undefined;
+  }
+
+  private startInputs(m: InputsModule): void {
+    if (this.inputs !== undefined) return;
+    this.codec = new m.RequestStateCodec(this.options.requestState);
+    this.inputs = m;
   }
 
   private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: ServerTasksModule): void {
@@ -203,7 +242,7 @@ export class ServerCore {
         ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report })
         : undefined;
     this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec, {
+      ? new ModernTasks(this.codec!, {
           store,
           ...(graceMs !== undefined ? { graceMs } : {}),
           ...bounds,
@@ -221,7 +260,7 @@ export class ServerCore {
     return (this.skillsLoading ??= load().then(
       (skills) => {
         // Skill files are read like any resource, after the manifest's own.
-        this.router.fallback = skills.read;
+        this.router!.fallback = skills.read;
         this.skills = skills;
       },
       (e: unknown) => {
@@ -296,7 +335,7 @@ export class ServerCore {
       const uri = String(params?.uri);
       s = c?.resources?.[uri];
       if (s === undefined && c?.resourceTemplates !== undefined) {
-        const t = this.router.templates.find((x) => x.template.match(uri) !== null);
+        const t = this.router?.templates.find((x) => x.template.match(uri) !== null);
         if (t !== undefined) s = c.resourceTemplates[t.name];
       }
     }
@@ -344,18 +383,19 @@ export class ServerCore {
           required: args.filter((a) => a.required === true).map((a) => a.name),
         });
     }
+    const router = this.router;
     for (const resource of lists.resources) {
       const member = members.resources[resource.name as string] ?? "";
       const handler = this.handlers.resources?.[member];
       if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
-      else this.router.addStatic(resource.uri as string, handler as never, resource.mimeType);
+      else router!.addStatic(resource.uri as string, handler as never, resource.mimeType);
     }
     for (const t of lists.resourceTemplates) {
       const name = t.name as string;
       const member = members.resourceTemplates[name] ?? "";
       const handler = this.handlers.resources?.[member];
       if (handler === undefined) missing.push(`resources.${member || name}`);
-      else this.router.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
+      else router!.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
     }
     if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
   }
@@ -396,34 +436,8 @@ export class ServerCore {
       }));
   }
 
-  async complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
-    const ref = p.ref as { type?: string; name?: string; uri?: string };
-    const argument = p.argument as { name: string; value: string };
-    let completer: Completer | undefined;
-    if (ref.type === "ref/prompt") {
-      const prompt = this.prompts.get(ref.name ?? "");
-      if (prompt === undefined)
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(ref.name)}`);
-      completer = ownValue(ownValue(this.handlers.completions?.prompts, prompt.member), argument.name);
-    } else {
-      const t = this.router.templateFor(ref.uri ?? "");
-      if (t === undefined)
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: no resource template ${describe(ref.uri)}`);
-      completer = ownValue(ownValue(this.handlers.completions?.resources, t.member), argument.name);
-    }
-    if (completer === undefined) return { completion: { values: [] } };
-    const context = p.context as { arguments?: { [name: string]: string } } | undefined;
-    // The context's accessors live on its prototype, so extend it rather than spreading it.
-    const cctx: CompletionContext = Object.create(ctx, {
-      arguments: { value: context?.arguments ?? {}, enumerable: true },
-    });
-    const got = await completer(argument.value, cctx);
-    const completion = Array.isArray(got) ? { values: got } : { ...got };
-    if (completion.values.length > MAX_COMPLETIONS) {
-      completion.total ??= completion.values.length;
-      completion.values = completion.values.slice(0, MAX_COMPLETIONS);
-      completion.hasMore = true;
-    }
-    return { completion };
+  /** `completion/complete` (only registered when the server declares completions, which needs the feature). */
+  complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
+    return this.completion!(this, p, ctx);
   }
 }

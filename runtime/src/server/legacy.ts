@@ -117,12 +117,14 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
       return promptResult(await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx(rc)));
     };
   }
-  if (hasCapability(caps, "resources")) {
+  // Declaring resources needs the router (ServerCore refuses a server declaring them without it).
+  const router = core.router;
+  if (router !== undefined && hasCapability(caps, "resources")) {
     h["resources/list"] = (p: Params | undefined) =>
       page("resources", core.listedResources(revisionOf()), p?.cursor, size);
     h["resources/templates/list"] = (p: Params | undefined) =>
       page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
-    h["resources/read"] = (p: Params, rc: RequestContext) => core.router.read(p.uri as string, ctx(rc));
+    h["resources/read"] = (p: Params, rc: RequestContext) => router.read(p.uri as string, ctx(rc));
   }
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size));
   if (hasCapability(caps, "logging")) {

@@ -4,24 +4,15 @@
  * lifecycle/modern/mrtr.ts), so handlers read the same in both eras.
  */
 import { ErrorCode } from "../jsonrpc.js";
-import { InvalidResultError, McpError } from "../errors.js";
-import type {
-  CreateMessageParams,
-  CreateMessageResult,
-  ElicitFormParams,
-  ElicitResult,
-  ElicitSchema,
-  ElicitUrlParams,
-  LoggingLevel,
-  Root,
-} from "../mcp-types.js";
+import { McpError } from "../errors.js";
+import type { LoggingLevel } from "../mcp-types.js";
 import type { ProgressOptions, RequestContext } from "../session/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
-import { InputRound } from "../lifecycle/modern/mrtr.js";
+import type { InputRound } from "../lifecycle/modern/mrtr.js";
 import { MetaKey } from "../lifecycle/modern/wire.js";
-import { checkElicitContent } from "./elicit-check.js";
 import { levelIndex } from "./context.js";
-import type { ClientRequestOptions, ClientRequests, HandlerContext } from "./types.js";
+import type { InputsModule } from "./features.js";
+import type { ClientRequests, HandlerContext } from "./types.js";
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -38,12 +29,14 @@ export class ModernContext implements HandlerContext {
   /**
    * `identity` and `round` may be left out: they are then made when first needed (from the
    * request's `_meta`, and from `answers`, `allowed` and `method`). Most calls read neither, and
-   * a call's objects are most of what the per-request path allocates.
+   * a call's objects are most of what the per-request path allocates. Without `inputs` (a server
+   * whose handlers ask the client nothing) there are no rounds and `ctx.client` refuses every call.
    */
   constructor(
     private rc: RequestContext,
     identity: RequestIdentity | undefined,
     round: InputRound | undefined,
+    private readonly inputs: InputsModule | undefined,
     private readonly answers: Readonly<Record<string, unknown>> = NO_ANSWERS,
     private readonly allowed = false,
     private readonly method = "",
@@ -58,7 +51,7 @@ export class ModernContext implements HandlerContext {
 
   /** The input bookkeeping of this run (made on first use). */
   get round(): InputRound {
-    return (this.current ??= new InputRound(
+    return (this.current ??= new this.inputs!.InputRound(
       this.answers,
       this.identity.capabilities,
       this.allowed,
@@ -142,7 +135,8 @@ export class ModernContext implements HandlerContext {
     );
   }
   get client(): ClientRequests {
-    return new InputClient(this.identity, () => this.round);
+    const inputs = this.inputs;
+    return inputs === undefined ? new NoInputs(this.identity) : new inputs.InputClient(this.identity, () => this.round);
   }
   closeStream(): boolean {
     return false;
@@ -153,45 +147,25 @@ export class ModernContext implements HandlerContext {
   }
 }
 
-class InputClient implements ClientRequests {
-  constructor(
-    private readonly identity: RequestIdentity,
-    private readonly current: () => InputRound,
-  ) {}
-  private get round(): InputRound {
-    return this.current();
-  }
+const noInputs = (): Promise<never> =>
+  Promise.reject(
+    new McpError(
+      ErrorCode.InternalError,
+      "Internal error: this server asks clients for no input (its manifest's clientRequests is empty)",
+    ),
+  );
+
+/** `ctx.client` of a server that asks clients for nothing: who the client is, no requests. */
+class NoInputs implements ClientRequests {
+  constructor(private readonly identity: RequestIdentity) {}
   get capabilities() {
     return this.identity.capabilities;
   }
   get info() {
     return this.identity.clientInfo;
   }
-  createMessage(params: CreateMessageParams, options?: ClientRequestOptions): Promise<CreateMessageResult> {
-    return this.round.ask("sampling/createMessage", params as never, options?.key) as Promise<CreateMessageResult>;
-  }
-  async elicit<const S extends ElicitSchema>(
-    params: ElicitFormParams<S>,
-    options?: ClientRequestOptions,
-  ): Promise<ElicitResult<S>> {
-    const result = (await this.round.ask("elicitation/create", params as never, options?.key)) as ElicitResult<S> & {
-      content?: unknown;
-    };
-    if (result.action === "accept") {
-      const issues = checkElicitContent(params.requestedSchema, result.content);
-      if (issues.length > 0) {
-        const error = new InvalidResultError("elicitation/create", issues, result);
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses: ${error.message}`, {
-          errors: issues,
-        });
-      }
-    }
-    return result;
-  }
-  elicitUrl(params: ElicitUrlParams, options?: ClientRequestOptions) {
-    return this.round.ask("elicitation/create", params as never, options?.key) as never;
-  }
-  async listRoots(options?: ClientRequestOptions): Promise<Root[]> {
-    return ((await this.round.ask("roots/list", {}, options?.key)) as { roots: Root[] }).roots;
-  }
+  createMessage = noInputs;
+  elicit = noInputs;
+  elicitUrl = noInputs;
+  listRoots = noInputs;
 }

@@ -6,6 +6,7 @@ import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import { TasksExtension, type ModernTasksOptions } from "../tasks/modern.js";
 import type { ChangeBus } from "./change-bus.js";
 import { ModernContext } from "./modern-context.js";
+import * as inputs from "./inputs.js";
 
 export class ModernTasks extends TasksExtension<ModernContext> {
   /** With `bus`: task changes reach the other instances' listens, and cancel and input the instance running the task. */
@@ -26,7 +27,7 @@ export class ModernTasks extends TasksExtension<ModernContext> {
               input: (taskId, responses) => bus.publish({ kind: "taskInput", taskId, responses }),
             },
           },
-      (rc, identity, round) => new ModernContext(rc, identity, round),
+      (rc, identity, round) => new ModernContext(rc, identity, round, inputs),
     );
   }
 }

@@ -13,9 +13,11 @@ import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
 import type { ListenHub } from "../lifecycle/modern/listen.js";
 import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
-import { INPUT_METHODS, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
+import type { RetryInput } from "../lifecycle/modern/mrtr.js";
+import { INPUT_REQUIRED_METHODS } from "../lifecycle/modern/wire.js";
 import { ModernServerCore, type Description } from "../lifecycle/modern/server.js";
 import type { ServerCore } from "./core.js";
+import type { InputsModule } from "./features.js";
 import { checkHeaderParams } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
@@ -31,7 +33,30 @@ const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened:
 /** A cancelled retry gives its requestState back, so the client may send it again. */
 function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
   if (retry.opened !== undefined && rc.cancelled)
-    void Promise.resolve(core.codec.release(retry.opened)).catch(core.report);
+    void Promise.resolve(core.codec!.release(retry.opened)).catch(core.report);
+}
+
+/**
+ * A server asking clients for nothing (no MRTR code) issued no requestState, so one a client sends is
+ * not its own (-32602, as a state this server cannot verify); `inputResponses` no handler reads are
+ * ignored, as always.
+ */
+function withoutInput<A, B>(
+  method: string,
+  params: Params | undefined,
+  rc: RequestContext,
+  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
+  a?: A,
+  b?: B,
+): Result | Promise<Result> {
+  if (params?.requestState !== undefined && INPUT_REQUIRED_METHODS.includes(method)) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "Invalid params: requestState was not issued by this server (it asks clients for no input)",
+      { pointer: "/params/requestState" },
+    );
+  }
+  return body(new ModernContext(rc, undefined, undefined, undefined), a as A, b as B);
 }
 
 /**
@@ -48,16 +73,19 @@ function withInput<A = undefined, B = undefined>(
   a?: A,
   b?: B,
 ): Result | Promise<Result> {
-  const allowed = INPUT_METHODS.has(method);
-  const retry = allowed ? retryInput(core.codec, method, params) : NO_INPUT;
+  const inputs = core.inputs;
+  if (inputs === undefined) return withoutInput(method, params, rc, body, a, b);
+  const allowed = inputs.INPUT_METHODS.has(method);
+  const retry = allowed ? inputs.retryInput(core.codec!, method, params) : NO_INPUT;
   // A retry's requestState is verified first (asynchronously); a first run starts at once.
   if (retry instanceof Promise)
-    return retry.then((r) => runWithInput(core, method, params, rc, allowed, r, body, a, b));
-  return runWithInput(core, method, params, rc, allowed, retry, body, a, b);
+    return retry.then((r) => runWithInput(core, inputs, method, params, rc, allowed, r, body, a, b));
+  return runWithInput(core, inputs, method, params, rc, allowed, retry, body, a, b);
 }
 
 function runWithInput<A, B>(
   core: ServerCore,
+  inputs: InputsModule,
   method: string,
   params: Params | undefined,
   rc: RequestContext,
@@ -68,7 +96,7 @@ function runWithInput<A, B>(
   b?: B,
 ): Result | Promise<Result> {
   // The identity and the input round are made only if the run reads them.
-  const ctx = new ModernContext(rc, undefined, undefined, retry.answers, allowed, method);
+  const ctx = new ModernContext(rc, undefined, undefined, inputs, retry.answers, allowed, method);
   let run: Result | Promise<Result>;
   try {
     run = body(ctx, a as A, b as B);
@@ -95,7 +123,7 @@ function runWithInput<A, B>(
       settled = true;
       ctx.abandon();
       try {
-        resolve(inputRequired(core.codec, method, params, round));
+        resolve(inputs.inputRequired(core.codec!, method, params, round));
       } catch (e) {
         reject(e);
       }
@@ -236,14 +264,16 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       );
     };
   }
-  if (hasCapability(caps, "resources")) {
+  // Declaring resources needs the router (ServerCore refuses a server declaring them without it).
+  const router = core.router;
+  if (router !== undefined && hasCapability(caps, "resources")) {
     h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
     h["resources/templates/list"] = (p: Params) =>
       page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) =>
       withInput(core, "resources/read", p, rc, async (ctx) => {
         try {
-          return (await core.router.read(p.uri as string, ctx)) as unknown as Result;
+          return (await router.read(p.uri as string, ctx)) as unknown as Result;
         } catch (e) {
           // 2026-07-28: a missing resource is invalid params, never -32002
           // (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling).

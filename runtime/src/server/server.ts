@@ -25,6 +25,7 @@ import type { Change } from "./change-bus.js";
 import { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
 import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
+import type { CoreFeatures } from "./features.js";
 import type {
   ConnectOptions,
   McpDefinition,
@@ -61,17 +62,20 @@ export class McpServer {
   /** What this instance's connections and listens are told of a change. */
   private readonly told: LocalBroadcast;
   private readonly detach: (() => void) | undefined;
+  /** @internal The legacy era's code, given when a legacy revision is served (legacy-era.ts). */
+  readonly legacyEra: ServerLegacyEra | undefined;
 
   /** @internal use createMcpServer */
   constructor(
     readonly definition: McpDefinition,
     handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
-    /** @internal The legacy era's code, given when a legacy revision is served (legacy-era.ts). */
-    readonly legacyEra?: ServerLegacyEra,
+    /** @internal What it serves beyond tools and prompts, the legacy era included (features.ts). */
+    features: ServerFeatures,
   ) {
     const { legacy, modern, served } = servedBindings(definition, options);
-    if (legacy.length > 0 && legacyEra === undefined) throw noLegacyEra(legacy);
+    this.legacyEra = features.legacyEra;
+    if (legacy.length > 0 && this.legacyEra === undefined) throw noLegacyEra(legacy);
     this.supportedVersions = served;
     this.core = new ServerCore(
       definition,
@@ -80,6 +84,7 @@ export class McpServer {
       legacy,
       modern,
       (task) => void this.listens.taskChanged(task),
+      features,
     );
     this.serverInfo = this.core.serverInfo;
     this.capabilities = this.core.capabilities;
@@ -127,9 +132,10 @@ export class McpServer {
   private prepare(modern: boolean): Promise<void> | undefined {
     const tasks = this.core.tasksReady();
     const skills = this.core.skillsReady();
+    const inputs = modern ? this.core.inputsReady() : undefined;
     const needModern = modern && modernPathModule.value === undefined;
-    if (tasks === undefined && skills === undefined && !needModern) return undefined;
-    return Promise.all([tasks, skills, needModern ? modernPathModule.get() : undefined]).then(() => {});
+    if (tasks === undefined && skills === undefined && inputs === undefined && !needModern) return undefined;
+    return Promise.all([tasks, skills, inputs, needModern ? modernPathModule.get() : undefined]).then(() => {});
   }
 
   /** Open connections (initialized or not). */
@@ -331,17 +337,8 @@ export class McpServer {
   }
 }
 
-/**
- * A server for a generated definition: `server.connect(transport)` per connection. `legacy`: the
- * legacy era's code (`legacyEra` of `@mcpgen/runtime/abi/v8`), needed when the server speaks a
- * legacy revision; the generated server passes it then, and `createMcpServer` of the package root
- * always does.
- */
-export function createMcpServer(
-  definition: McpDefinition,
-  handlers: McpServerHandlers,
-  options: McpServerOptions,
-  legacy?: ServerLegacyEra,
-): McpServer {
-  return new McpServer(definition, handlers, options, legacy);
+/** What a server serves beyond tools and prompts (features.ts), the legacy era included. */
+export interface ServerFeatures extends CoreFeatures {
+  /** The legacy era's code (legacy-era.ts): needed when a legacy revision is served. */
+  readonly legacyEra?: ServerLegacyEra;
 }

@@ -246,7 +246,20 @@ export interface ClientRequests {
   listRoots(options?: ClientRequestOptions): Promise<Root[]>;
 }
 
-export interface HandlerContext {
+/** What a handler may ask the client (the manifest's `clientRequests`). */
+export type ClientRequestKind = "elicitation" | "sampling" | "roots";
+
+/** `ctx.client` offering the requests of `K` only (who the client is, always). */
+export type ClientRequestsOf<K extends ClientRequestKind> = Pick<
+  ClientRequests,
+  "capabilities" | "info" | { elicitation: "elicit" | "elicitUrl"; sampling: "createMessage"; roots: "listRoots" }[K]
+>;
+
+/**
+ * What a handler gets with its request. `K`: what it may ask the client (the generated server
+ * narrows it to its manifest's `clientRequests`, so an undeclared request is a compile error).
+ */
+export interface HandlerContext<K extends ClientRequestKind = ClientRequestKind> {
   readonly requestId: RequestId;
   /** Aborted when the client cancels or the connection closes. */
   readonly signal: AbortSignal;
@@ -263,7 +276,7 @@ export interface HandlerContext {
    * `logging`); in 2026-07-28 only when the request's `_meta` log level does.
    */
   log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
-  readonly client: ClientRequests;
+  readonly client: ClientRequestsOf<K>;
   /**
    * Ends the HTTP stream carrying this request's reply after what was sent so far (Streamable
    * HTTP 2025-11-25 polling); the client resumes with GET and the reply arrives there. False when

@@ -72,13 +72,18 @@ test("missing or wrong keys re-prompt; malformed answers and inputResponses are 
     await peer.call("tools/call", {
       name: "ask",
       arguments: {},
-      inputResponses: JSON.parse('{"__proto__": {"x": 1}, "constructor": 1}'),
+      inputResponses: JSON.parse('{"__proto__": {"x": 1}, "constructor": {}}'),
     })
   ).result;
   assert.is(proto.resultType, "input_required");
+  // Not a map of objects: the params validator's (every entry, read or not).
   let r = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: 12345 } });
   assert.is(r.error.code, -32602);
-  assert.match(r.error.message, /inputResponses\["name"\]/);
+  assert.is(r.error.data.pointer, "/params/inputResponses/name");
+  // An object that is no ElicitResult: the MRTR layer's, when the handler reads it.
+  r = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: { action: 1 } } });
+  assert.is(r.error.code, -32602);
+  assert.match(r.error.message, /inputResponses\["name"\]\/action/);
   r = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: { name: accept({ name: 5 }) } });
   assert.is(r.error.code, -32602, "accepted content is checked against requestedSchema");
   r = await peer.call("tools/call", { name: "ask", arguments: {}, inputResponses: null });

@@ -207,6 +207,7 @@ export interface DiceHandlers {
 /**
  * The MCP server "dice": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  * The manifest lists legacy revisions, so the server is handed the legacy era's code (`legacyEra`).
+ * Of the server features beyond tools and prompts it is handed the code of those the manifest uses (resources, client input), so a bundle of it carries no other.
  */
 export function createDiceServer(handlers: DiceHandlers, options: McpServerOptions = {}): McpServer {
   // Resources served from their manifest `file`: read from resource-files.ts, imported on first use.
@@ -215,10 +216,10 @@ export function createDiceServer(handlers: DiceHandlers, options: McpServerOptio
     ...handlers,
     resources: { ...(handlers as McpServerHandlers).resources, diceRoller: fromFile("ui://dice/roller") },
   };
-  return runtime.createMcpServer(
+  return runtime.createMcpServerWith(
     definition,
     all as McpServerHandlers,
     { ...options, bindings: options.bindings ?? serverBindings },
-    runtime.legacyEra,
+    { legacyEra: runtime.legacyEra, resources: runtime.serveResources, inputs: runtime.serveInputs },
   );
 }

@@ -297,15 +297,21 @@ export interface WeatherExampleHandlers {
 /**
  * The MCP server "weather-example": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  * The manifest lists legacy revisions, so the server is handed the legacy era's code (`legacyEra`).
+ * Of the server features beyond tools and prompts it is handed the code of those the manifest uses (resources, completion, client input), so a bundle of it carries no other.
  */
 export function createWeatherExampleServer(
   handlers: WeatherExampleHandlers,
   options: McpServerOptions = {},
 ): McpServer {
-  return runtime.createMcpServer(
+  return runtime.createMcpServerWith(
     definition,
     handlers as McpServerHandlers,
     { ...options, bindings: options.bindings ?? serverBindings },
-    runtime.legacyEra,
+    {
+      legacyEra: runtime.legacyEra,
+      resources: runtime.serveResources,
+      completion: runtime.serveCompletion,
+      inputs: runtime.serveInputs,
+    },
   );
 }

@@ -19,8 +19,7 @@ import { elicitationModeAllowed, hasCapability } from "../common/capabilities.js
 import type { Capabilities } from "../common/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
 import { afterIo } from "../../after-io.js";
-
-export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
+import { answerProblem, escape, type InputMethod } from "./input-answers.js";
 
 /** Methods that may answer InputRequiredResult (the server's own set: its last answer is its own). */
 export const INPUT_METHODS = new MethodSet(INPUT_REQUIRED_METHODS);
@@ -64,27 +63,6 @@ function missingCapability(
     return undefined;
   }
   return hasCapability(caps, "roots") ? undefined : { roots: {} };
-}
-
-/** Why an answer cannot be the result of `method`, or undefined when it has the right shape. */
-function answerProblem(method: InputMethod, answer: unknown): string | undefined {
-  if (!isObject(answer)) return "must be an object";
-  if (method === "elicitation/create") {
-    if (answer.action !== "accept" && answer.action !== "decline" && answer.action !== "cancel")
-      return 'must have action "accept", "decline" or "cancel"';
-    if (answer.content !== undefined && !isObject(answer.content)) return "content must be an object";
-    return undefined;
-  }
-  if (method === "sampling/createMessage") {
-    if (answer.role !== "assistant" && answer.role !== "user") return 'must have role "assistant" or "user"';
-    if (!isObject(answer.content) && !Array.isArray(answer.content))
-      return "content must be a content block or an array of them";
-    if (typeof answer.model !== "string") return "model must be a string";
-    return undefined;
-  }
-  if (!Array.isArray(answer.roots) || !answer.roots.every((r) => isObject(r) && typeof r.uri === "string"))
-    return "roots must be an array of {uri}";
-  return undefined;
 }
 
 function blockedNow(round: InputRound): void {
@@ -168,13 +146,14 @@ export class InputRound {
     // Own keys only: "constructor" or "__proto__" must not find Object.prototype members.
     const answer = Object.prototype.hasOwnProperty.call(this.answers, k) ? this.answers[k] : undefined;
     if (answer !== undefined) {
-      const problem = answerProblem(method, answer);
-      if (problem !== undefined) {
+      // Checked here, against what this call asked for: the params validator took any object.
+      const bad = answerProblem(method, answer);
+      if (bad !== undefined) {
         return Promise.reject(
           new McpError(
             ErrorCode.InvalidParams,
-            `Invalid params: inputResponses[${JSON.stringify(k)}] (${method}) ${problem}`,
-            { pointer: `/params/inputResponses/${k.replace(/~/g, "~0").replace(/\//g, "~1")}` },
+            `Invalid params: inputResponses[${JSON.stringify(k)}]${bad.at} (${method}) ${bad.problem}`,
+            { pointer: `/params/inputResponses/${escape(k)}${bad.at}` },
           ),
         );
       }

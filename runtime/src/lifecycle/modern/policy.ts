@@ -4,51 +4,14 @@
  * requests (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#statelessness;
  * input comes back through InputRequiredResult instead).
  */
-import type { MethodInfo, ProtocolBinding, Validator } from "../../abi.js";
-import { deriveBinding } from "../../lazy-binding.js";
+import type { MethodInfo, ProtocolBinding } from "../../abi.js";
 import { ErrorCode, type JSONRPCErrorObject } from "../../jsonrpc.js";
 import { CapabilityError } from "../../errors.js";
 import type { Params, SessionPolicy } from "../../session/types.js";
 import { hasCapability } from "../common/capabilities.js";
 import type { Capabilities } from "../common/types.js";
 import { checkRequestMeta, declaresModern, unsupportedVersion } from "./meta.js";
-import { INPUT_METHODS } from "./mrtr.js";
 import { FixedMap } from "../../session/method-set.js";
-
-/**
- * `inputResponses` is validated by the MRTR layer, key by key, for the keys a handler asks for:
- * unknown extra keys are ignored whatever they hold (§12.5), so the schema must not judge them.
- */
-function withoutInputResponses(validate: Validator | undefined): Validator | undefined {
-  if (validate === undefined) return undefined;
-  const wrapped = ((params: unknown) => {
-    const p = params as Params;
-    if (p.inputResponses === undefined) {
-      const ok = validate(p);
-      wrapped.errors = validate.errors;
-      return ok;
-    }
-    const { inputResponses: _, ...rest } = p;
-    const ok = validate(rest);
-    wrapped.errors = validate.errors;
-    return ok;
-  }) as Validator;
-  return wrapped;
-}
-
-/** Derived once per binding (a policy is made per connection, on HTTP per POST). */
-const derived = new WeakMap<ProtocolBinding, ProtocolBinding>();
-
-function mrtrBinding(b: ProtocolBinding): ProtocolBinding {
-  let out = derived.get(b);
-  if (out === undefined) {
-    out = deriveBinding(b, {
-      params: (method, validate) => (INPUT_METHODS.has(method) ? withoutInputResponses(validate)! : validate),
-    });
-    derived.set(b, out);
-  }
-  return out;
-}
 
 export class ModernServerPolicy implements SessionPolicy {
   private readonly modern: FixedMap<ProtocolBinding>;
@@ -58,7 +21,7 @@ export class ModernServerPolicy implements SessionPolicy {
     private readonly supported: readonly string[],
     private readonly own: Capabilities,
   ) {
-    this.modern = new FixedMap([...modern].map(([rev, b]) => [rev, mrtrBinding(b)] as const));
+    this.modern = new FixedMap([...modern]);
   }
 
   bindingFor(method: string, params: Params | undefined): ProtocolBinding | JSONRPCErrorObject {

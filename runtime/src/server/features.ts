@@ -1,0 +1,33 @@
+/**
+ * What a server serves beyond tools and prompts, handed to it by whoever creates it: the generated
+ * server passes the features its manifest uses (createMcpServerWith, ABI 8), so code of a feature
+ * a manifest does not use is reachable from nothing it imports and a bundle of it leaves that code
+ * out (docs/bundling.md); createMcpServer passes them all. A server whose capabilities declare a
+ * feature it was not given refuses to start, naming it.
+ */
+import type { ResourceRouter } from "./resources.js";
+import type { complete } from "./completion.js";
+
+/** The MRTR code (inputs.ts). */
+export type InputsModule = typeof import("./inputs.js");
+
+/** The features ServerCore serves (core.ts); McpServer's ServerFeatures (server.ts) add the legacy era. */
+export interface CoreFeatures {
+  /** `resources/read` routing (resources.ts: static URIs, RFC 6570 templates): resources, templates or skills. */
+  readonly resources?: typeof ResourceRouter;
+  /** `completion/complete` (completion.ts): the `completions` capability. */
+  readonly completion?: typeof complete;
+  /**
+   * Asking the client for input in 2026-07-28 (inputs.ts), imported before the first 2026-07-28
+   * connection: handlers that ask (the manifest's `clientRequests`, every kind by default) and
+   * tools that may run as tasks.
+   */
+  readonly inputs?: () => Promise<InputsModule>;
+}
+
+/** What createMcpServerWith throws when the server serves `feature` but was not given its code. */
+export function missingFeature(feature: keyof CoreFeatures): TypeError {
+  return new TypeError(
+    `createMcpServer: the server serves ${feature} but was given no \`${feature}\` feature (createMcpServerWith): regenerate it with this runtime's mcpgen`,
+  );
+}
