@@ -239,6 +239,9 @@ export function headerValue(req: HttpRequestHead, name: string): string | undefi
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** A client this far behind on reading an SSE stream is cut off (a legacy one may resume with Last-Event-ID). */
+export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
+
 export const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",

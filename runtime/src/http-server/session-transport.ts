@@ -4,7 +4,7 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
-import { SSE_HEADERS } from "./http-util.js";
+import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { markRequest, unmarkAnswer } from "./session-marks.js";
@@ -45,8 +45,6 @@ interface Stream {
 const MAX_BACKLOG = 1000;
 /** ...and on their size, so a few large notifications cannot pin memory for an absent client. */
 const MAX_BACKLOG_CHARS = 16 * 1024 * 1024;
-/** A client this far behind on reading an SSE stream is cut off (it may resume with Last-Event-ID). */
-const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 export interface SessionTransportConfig {
   sessionId: string | undefined;
