@@ -74,7 +74,7 @@ const runtimeDir = join(root, "runtime");
  * Raised to 344 KiB (343.7 KiB measured) by the flat in-memory event store (message bytes in one
  * buffer it compacts, integers per event: nothing per event for the scavenger to copy), 0.7 KiB
  * over the node and ESM builds for about 7% of a stateful SSE call's server CPU.
- * Raised to 348 KiB (347.6 KiB measured) when a server of 2026-07-28 alone stopped carrying the
+ * Raised to 348 KiB (347.8 KiB measured) when a server of 2026-07-28 alone stopped carrying the
  * legacy shape of Streamable HTTP in its Worker (issue #26: 46.9 → 44.1 kB gzip): its POSTs have a
  * transport of one POST (http-server/post-transport.ts, 4.4 KiB), beside the session transport that
  * Node's build still serves every POST with, and the endpoint's legacy requests moved behind the

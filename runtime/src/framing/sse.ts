@@ -33,14 +33,6 @@ export function encodeSseMessage(json: string, id?: string): string {
   return `event: message\n${id === undefined ? "" : `id: ${assertLine(id)}\n`}data: ${json}\n\n`;
 }
 
-/**
- * A priming event: the id a client resumes from, the reconnection delay, and empty data (what
- * encodeSseEvent makes of `{ id, retry, data: "" }`, without the event object, per stream).
- */
-export function encodeSsePriming(id: string, retry: number | undefined): string {
-  return `id: ${assertLine(id)}\n${retry === undefined ? "" : `retry: ${Math.max(0, Math.floor(retry))}\n`}data: \n\n`;
-}
-
 /** A comment line (keep-alive); peers ignore it. */
 export function encodeSseComment(text = ""): string {
   return `: ${text.replace(/[\r\n]+/g, " ")}\n\n`;

@@ -26,6 +26,10 @@ export class PostTransport implements Transport, TransportHints {
   onclose?: () => void;
   onerror?: (error: Error) => void;
 
+  /**
+   * No closeStream (nothing to resume from without an event store) and no onReplyStreamClosed (a
+   * dropped reply closes the transport, which ends every request anyway).
+   */
   get hints(): TransportHints {
     return this;
   }
@@ -57,8 +61,6 @@ export class PostTransport implements Transport, TransportHints {
   }
 
   async start(): Promise<void> {}
-
-  setProtocolVersion(): void {}
 
   receive(message: JSONRPCMessage | JSONRPCMessage[], context: MessageContext): void {
     if (this.closed) return;
@@ -110,14 +112,6 @@ export class PostTransport implements Transport, TransportHints {
     }
     this.onclose?.();
   }
-
-  /** Nothing to resume from without an event store. */
-  closeStream(): boolean {
-    return false;
-  }
-
-  /** A dropped reply closes the transport (detach), which ends every request anyway. */
-  onReplyStreamClosed(): void {}
 
   abandonReply(requestId: RequestId): void {
     const open = this.open;

@@ -2,7 +2,7 @@ import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
 import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
-import { encodeSseComment, encodeSseEvent, encodeSsePriming } from "../framing/sse.js";
+import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
@@ -644,7 +644,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const retry = this.cfg.retryMs;
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
     if (typeof stored === "string") {
-      const prime = encodeSsePriming(stored, retry);
+      const prime = encodeSseEvent({ id: stored, retry, data: "" });
       if (post) {
         s.prime = prime;
         afterIo(release, { s, res });
@@ -654,7 +654,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res.flushHeaders();
       s.tail = stored.then(
         (eventId) => {
-          if (!res.writableEnded) res.write(encodeSsePriming(eventId, retry));
+          if (!res.writableEnded) res.write(encodeSseEvent({ id: eventId, retry, data: "" }));
         },
         (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
       );
