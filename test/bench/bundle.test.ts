@@ -40,9 +40,10 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * legacy era's side of HTTP (sessions, event store, HTTP+SSE) came only with the legacy era, 46.8
  * kB with the generated servers' per-method validators: 47 kB. 44.1 kB once the endpoint's legacy
  * requests (session POSTs, GET, DELETE, resumption) and the session transport came only with the
- * legacy era, a 2026-07-28 POST served on a transport of one POST: 44.5 kB.
+ * legacy era, a 2026-07-28 POST served on a transport of one POST: 44.5 kB. 43.6 kB once the scanner
+ * of an oversized body POSTed to a live session came from the legacy side too: 44 kB.
  */
-const WORKER_BUDGET = 44_500;
+const WORKER_BUDGET = 44_000;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of

@@ -79,8 +79,11 @@ const runtimeDir = join(root, "runtime");
  * transport of one POST (http-server/post-transport.ts, 4.4 KiB), beside the session transport that
  * Node's build still serves every POST with, and the endpoint's legacy requests moved behind the
  * legacy era's HTTP side (legacy-endpoint.ts: 0.6 KiB of seam). Both builds count both.
+ * Raised to 349 KiB (348.0 KiB measured) when the scanner that reads an oversized body POSTed to a
+ * live session for its id came from the legacy side too (the Worker 0.5 kB gzip smaller): readBody
+ * of `@mcpgen/runtime/http` keeps its boolean over readBodyWith, which takes the scanner's maker.
  */
-const RUNTIME_JS_BUDGET = 348 * 1024;
+const RUNTIME_JS_BUDGET = 349 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

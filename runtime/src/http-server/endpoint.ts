@@ -6,7 +6,7 @@
  * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
  */
 import { unreadableAnswers } from "../framing/frame-error.js";
-import type { MessageOutline } from "../framing/scan.js";
+import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
@@ -180,8 +180,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     this.sessions = this.legacy?.sessions ?? new StatelessTransports(settings);
   }
 
-  isSession(sid: string): boolean {
-    return this.sessions.byId.has(sid);
+  scanFor(sid: string): (() => OutlineScanner) | undefined {
+    return this.sessions.byId.has(sid) ? this.legacy?.scan : undefined;
   }
 
   versionOk(req: Req, res: HttpReply): boolean {

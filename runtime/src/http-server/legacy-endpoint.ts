@@ -9,6 +9,7 @@
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { accepts, headerValue, sendJsonError } from "./http-util.js";
+import { OutlineScanner } from "../framing/scan.js";
 import { MAX_HTTP_SESSIONS } from "../limits.js";
 import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
@@ -49,6 +50,8 @@ export interface EndpointCore<Req extends HttpRequestIn> {
 /** The legacy requests of one endpoint, and its session table (sessions.ts). */
 export class LegacyEndpoint<Req extends HttpRequestIn> {
   readonly sessions: HttpSessions;
+  /** What reads an oversized body POSTed to a live session for its id (readBody's `scan`). */
+  readonly scan = (): OutlineScanner => new OutlineScanner();
 
   constructor(
     private readonly core: EndpointCore<Req>,

@@ -17,6 +17,10 @@ import { modernErrorStatus } from "./modern.js";
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
 
+function jsonHead(body: string): Record<string, string | number> {
+  return { "content-type": "application/json", "content-length": utf8Length(body) };
+}
+
 function uncork(res: HttpReply): void {
   res.uncork?.();
 }
@@ -34,7 +38,6 @@ export class PostTransport implements Transport, TransportHints {
     return this;
   }
 
-  readonly sessionId: undefined = undefined;
   /** Stateless legacy POST: its MCP-Protocol-Version header (see TransportHints.statelessRequest). */
   statelessRequest: { protocolVersion?: string } | undefined;
   /** The era of every message here: a 2026-07-28 POST is modern (see TransportHints.era). */
@@ -161,7 +164,7 @@ export class PostTransport implements Transport, TransportHints {
           const error = (m as { error?: { code?: unknown } }).error;
           const status =
             this.modern && error !== undefined && typeof error.code === "number" ? modernErrorStatus(error.code) : 200;
-          res.writeHead(status, { "content-type": "application/json", "content-length": utf8Length(body) });
+          res.writeHead(status, jsonHead(body));
           res.end(body);
         }
         return;
@@ -204,7 +207,7 @@ export class PostTransport implements Transport, TransportHints {
     this.jsonReplies = undefined;
     if (res && !res.writableEnded) {
       const body = JSON.stringify(this.batch ? replies : replies[0]);
-      res.writeHead(200, { "content-type": "application/json", "content-length": utf8Length(body) });
+      res.writeHead(200, jsonHead(body));
       res.end(body);
     }
   }
