@@ -47,7 +47,7 @@ export class PostTransport implements Transport, TransportHints {
   private res: HttpReply | undefined;
   /** pending: the reply's format is not chosen yet; json: collecting a JSON reply; sse: streaming. */
   private mode: "pending" | "json" | "sse" = "pending";
-  /** Request ids of the POST still awaiting their responses; empty once the reply is out. */
+  /** Request ids of the POST still awaiting their responses; undefined before the POST and once its reply is done. */
   private open: Set<RequestId> | undefined;
   private batch = false;
   private allowJson = false;
