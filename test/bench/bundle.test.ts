@@ -44,17 +44,23 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * runtime only the server features its manifest uses (no resource router, URI matching or
  * completion in a tools-only server): 43.5 kB. 39.7 kB once a manifest could say its handlers ask
  * the client nothing (`clientRequests: []`, which the bench's `add` manifest says), leaving the
- * MRTR code (input rounds, requestState, answer checks, `ctx.client`) out: 40 kB.
+ * MRTR code (input rounds, requestState, answer checks, `ctx.client`) out: 40 kB. On its own
+ * branch, from 46.8 kB: 44.1 kB once the endpoint's legacy
+ * requests (session POSTs, GET, DELETE, resumption) and the session transport came only with the
+ * legacy era, a 2026-07-28 POST served on a transport of one POST: 44.5 kB. 43.6 kB once the scanner
+ * of an oversized body POSTed to a live session came from the legacy side too: 44 kB. The two
+ * merged: 36.3 kB: 36.5 kB.
  */
-const WORKER_BUDGET = 40_000;
+const WORKER_BUDGET = 36_500;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
- * both eras, and its side of HTTP (the session table, the event store, the 2024-11-05 HTTP+SSE
- * transport), which the fetch handler takes from the legacy era.
+ * both eras, and its side of HTTP (the session table, the session transport, the endpoint's legacy
+ * requests, the event store, the 2024-11-05 HTTP+SSE transport), which the fetch handler takes from
+ * the legacy era.
  */
 const LEGACY_ERA_MODULES =
-  /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js|http-server\/(sessions|event-store|legacy-sse|legacy-http)\.js)/;
+  /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js|http-server\/(sessions|session-transport|legacy-endpoint|event-store|legacy-sse|legacy-http)\.js)/;
 
 test("the one-tool Worker bundles within its budget, smaller than SDK v2's and SDK v1's, with no legacy revision in it", async () => {
   const w = await measureWorkerBundles();

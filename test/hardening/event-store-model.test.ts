@@ -95,6 +95,12 @@ test("event store: replay, stream lookup and held characters match a per-object 
           store.replayEventsAfter(id, (eventId, m) => got.push([eventId, JSON.stringify(m)]));
           assert.equal(got, model.replay(id));
         }
+        // An id whose number is no event of its stream still names a stream known while it holds one.
+        for (let k = 0; k < 5; k++)
+          for (const tail of ["1e1", "x", "", "2.5", "-1", String(issued.length + 5)]) {
+            const streamId = `k-${k}`;
+            assert.is(store.streamIdFor(`${streamId}_${tail}`), model.known(streamId) ? streamId : undefined);
+          }
       },
     ),
     { numRuns: 300, seed: 2611 },

@@ -83,8 +83,16 @@ const runtimeDir = join(root, "runtime");
  * measured) when the MRTR code became a feature of its own (server/inputs.ts: a chunk the Node build
  * loads with the first 2026-07-28 connection, and what a server asking clients for nothing does
  * without: its refusing `ctx.client`, its refusal of a `requestState`; 1.2 KiB per build).
+ * Raised to 348 KiB (347.8 KiB measured) when a server of 2026-07-28 alone stopped carrying the
+ * legacy shape of Streamable HTTP in its Worker (issue #26: 46.9 → 44.1 kB gzip): its POSTs have a
+ * transport of one POST (http-server/post-transport.ts, 4.4 KiB), beside the session transport that
+ * Node's build still serves every POST with, and the endpoint's legacy requests moved behind the
+ * legacy era's HTTP side (legacy-endpoint.ts: 0.6 KiB of seam). Both builds count both.
+ * Raised to 349 KiB (348.0 KiB measured) when the scanner that reads an oversized body POSTed to a
+ * live session for its id came from the legacy side too (the Worker 0.5 kB gzip smaller): readBody
+ * of `@mcpgen/runtime/http` keeps its boolean over readBodyWith, which takes the scanner's maker.
  */
-const RUNTIME_JS_BUDGET = 350 * 1024;
+const RUNTIME_JS_BUDGET = 355 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

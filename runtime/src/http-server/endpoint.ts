@@ -6,12 +6,12 @@
  * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
  */
 import { unreadableAnswers } from "../framing/frame-error.js";
-import type { MessageOutline } from "../framing/scan.js";
+import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
-import { DEFAULT_MAX_BODY_BYTES, accepts, headerValue, sendJsonError } from "./http-util.js";
+import { DEFAULT_MAX_BODY_BYTES, headerValue, sendJsonError } from "./http-util.js";
 import { BODY_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
 import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
@@ -20,8 +20,9 @@ import { isModernPost, serveModernPost } from "./modern.js";
 import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
 import { StatelessTransports, type SessionTable } from "./session-table.js";
 import type { LegacyHttp } from "./legacy-http.js";
+import type { EndpointCore, LegacyEndpoint } from "./legacy-endpoint.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
-import { principalKey, type AuthInfo } from "../auth/principal.js";
+import type { AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
@@ -118,10 +119,13 @@ function batchable(version: string): boolean {
 /**
  * One Streamable HTTP endpoint: routes each request (the guard's metadata, the legacy HTTP+SSE
  * paths, the endpoint), reads POSTs (post-intake.ts), serves 2026-07-28 POSTs on the modern path
- * (modern.ts) and the rest on the legacy shape: a stateless POST, an `initialize` opening a
- * session, or a message to a live session (sessions.ts); GET streams and DELETE.
+ * (modern.ts), a stateless legacy POST on a transport of its own, and the rest of the legacy shape
+ * (an `initialize` opening a session, a message to a live session, GET streams and DELETE) on the
+ * legacy era's side (legacy-endpoint.ts), when the endpoint has it.
  */
-export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> implements PostIntake {
+export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
+  implements PostIntake, EndpointCore<Req>
+{
   readonly path: string;
   readonly stateless: boolean;
   readonly mode: "auto" | "json" | "sse";
@@ -133,17 +137,19 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
   readonly report: (e: Error) => void;
   readonly sessions: SessionTable;
   /** Resumability store (stateful mode); undefined: none. */
-  private readonly store: EventStore | undefined;
+  readonly store: EventStore | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
   private readonly serveLegacy: boolean;
+  /** The legacy shape's requests (legacy-endpoint.ts); undefined without the legacy era's HTTP side. */
+  private readonly legacy: LegacyEndpoint<Req> | undefined;
 
   /**
    * `legacyHttp`: the legacy era's HTTP side (legacy-http.ts); without it the endpoint is stateless
    * (no legacy session opens: a server of 2026-07-28 alone answers a legacy POST on its own).
    */
   constructor(
-    private readonly options: HttpEndpointOptions<Req>,
+    readonly options: HttpEndpointOptions<Req>,
     legacyHttp?: LegacyHttp,
   ) {
     this.path = options.path ?? "/mcp";
@@ -170,67 +176,15 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       report: this.report,
       directory: options.sessionDirectory,
     };
-    this.sessions = legacyHttp === undefined ? new StatelessTransports(settings) : legacyHttp.sessions(settings);
+    this.legacy = legacyHttp?.endpoint(this, settings);
+    this.sessions = this.legacy?.sessions ?? new StatelessTransports(settings);
   }
 
-  /**
-   * A legacy request for a session another instance holds: forwarded there (true once answered);
-   * false at once, without a promise, when there is no directory or the session is here.
-   */
-  private elsewhere(req: Req, res: HttpReply, auth: AuthInfo | undefined, body?: object): Promise<boolean> | false {
-    const sid = headerValue(req, "mcp-session-id");
-    const d = this.options.sessionDirectory;
-    return (
-      d !== undefined &&
-      sid !== undefined &&
-      !this.sessions.byId.has(sid) &&
-      this.away(d, sid, req, res, auth, body && JSON.stringify(body))
-    );
+  scanFor(sid: string): (() => OutlineScanner) | undefined {
+    return this.sessions.byId.has(sid) ? this.legacy?.scan : undefined;
   }
 
-  /**
-   * Forward the request to the instance holding session `sid`; when that instance died, take the
-   * session over (resolves false: the session is served here now, or is unknown: 404).
-   */
-  private async away(
-    d: SessionDirectory,
-    sid: string,
-    req: Req,
-    res: HttpReply,
-    auth: AuthInfo | undefined,
-    body: string | undefined,
-  ): Promise<boolean> {
-    if (await d.forward(sid, req, res, body)) return true;
-    if (
-      d.takeOver === undefined ||
-      d.records === undefined ||
-      this.sessions.byId.size >= (this.options.maxSessions ?? MAX_HTTP_SESSIONS)
-    )
-      return false;
-    const owner = principalKey(auth);
-    const claimed = await d.takeOver(sid, owner);
-    // Another instance won the claim: it serves the session from now on.
-    if (claimed === "elsewhere") return d.forward(sid, req, res, body);
-    if (claimed === undefined) return false;
-    // Being (or already) taken over by another request to this instance: served once rebuilt.
-    const adoption = this.sessions.adoption(sid);
-    if (adoption !== undefined) await adoption.catch(() => {});
-    if (adoption !== undefined || this.sessions.byId.has(sid)) return false;
-    const record = d.records.parseRecord(claimed);
-    if (record === undefined) {
-      this.report(new Error("a legacy session's shared record is unreadable; the session is treated as gone"));
-      d.closed(sid);
-      return false;
-    }
-    await this.sessions.adopt(sid, owner, record, auth, (t) => this.options.onsession(t, req));
-    return false;
-  }
-
-  isSession(sid: string): boolean {
-    return this.sessions.byId.has(sid);
-  }
-
-  private versionOk(req: Req, res: HttpReply): boolean {
+  versionOk(req: Req, res: HttpReply): boolean {
     const v = headerValue(req, "mcp-protocol-version");
     if (v === undefined || this.versions.has(v)) return true;
     sendJsonError(
@@ -282,94 +236,27 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       await serveModernPost(req, res, post, auth, this.sessions, this.options);
       return;
     }
-    const away = session === undefined && !post.initialize && this.elsewhere(req, res, auth, post.parsed);
-    if (away !== false && (await away)) return;
-    const transport = this.stateless
-      ? await this.statelessPost(req, res, post)
-      : post.initialize
-        ? await this.initializePost(req, res, post, auth)
-        : this.sessionPost(req, res, post, auth, session ?? this.sessions.lookup(req, res, auth, live));
+    if (this.legacy !== undefined) return this.legacy.post(req, res, post, auth, live, session);
+    const transport = await this.statelessPost(req, res, post);
     if (transport !== undefined) this.deliver(req, res, post, auth, transport);
   }
 
   /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
-  private async statelessPost(
-    req: Req,
-    res: HttpReply,
-    post: ReadPost,
-  ): Promise<StreamableHttpServerTransport | undefined> {
+  async statelessPost(req: Req, res: HttpReply, post: ReadPost): Promise<StreamableHttpServerTransport | undefined> {
     if (!post.initialize && !this.versionOk(req, res)) return undefined;
-    if (post.batch && !batchable(headerValue(req, "mcp-protocol-version") ?? "2025-03-26"))
-      return this.refuseBatch(res, headerValue(req, "mcp-protocol-version")!);
-    const transport = this.sessions.transport(undefined);
+    if (post.batch && this.refusesBatch(res, headerValue(req, "mcp-protocol-version") ?? "2025-03-26"))
+      return undefined;
+    // Without the legacy era's side, a PostTransport: onsession is then the fetch handler's, which
+    // hands it to McpServer.connect as any Transport.
+    const transport = this.sessions.transport(undefined) as StreamableHttpServerTransport;
     const version = headerValue(req, "mcp-protocol-version");
     transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
     await this.options.onsession(transport, req);
     return transport;
   }
 
-  /** An `initialize`: a new session, handed to `onsession` (and forgotten if that throws). */
-  private async initializePost(
-    req: Req,
-    res: HttpReply,
-    post: ReadPost,
-    auth: AuthInfo | undefined,
-  ): Promise<StreamableHttpServerTransport | undefined> {
-    const transport = this.sessions.open(res, auth, post.requestIds[0]!);
-    if (transport === undefined) return undefined;
-    try {
-      await this.options.onsession(transport, req);
-      // Known to the other instances before the client learns the session id.
-      await this.options.sessionDirectory?.opened(transport.sessionId!);
-    } catch (e) {
-      this.sessions.byId.delete(transport.sessionId!);
-      throw e;
-    }
-    return transport;
-  }
-
-  /** A POST to the live session `t` (undefined once the lookup answered 400/404). */
-  private sessionPost(
-    req: Req,
-    res: HttpReply,
-    post: ReadPost,
-    auth: AuthInfo | undefined,
-    t: StreamableHttpServerTransport | undefined,
-  ): StreamableHttpServerTransport | undefined {
-    if (!t || !this.versionOk(req, res)) return undefined;
-    if (post.batch && t.protocolVersion !== undefined && !batchable(t.protocolVersion))
-      return this.refuseBatch(res, t.protocolVersion);
-    // A reply is routed by id: a second request with an id still in flight would steal the first one's.
-    const busy = post.requestIds.find((id) => t.awaitsReply(id));
-    // Nothing allocated here unless the session was taken over.
-    const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : undefined;
-    if (stale !== undefined) {
-      refuse(
-        this.report,
-        res,
-        409,
-        null,
-        -32000,
-        `Conflict: the request${stale.length > 1 ? "s" : ""} ${stale.map((id) => describe(id)).join(", ")} this answers ended with the server instance that sent them (the session was taken over by another); ${stale.length > 1 ? "they are" : "it is"} void`,
-      );
-      return undefined;
-    }
-    if (busy !== undefined) {
-      refuse(
-        this.report,
-        res,
-        400,
-        post.list.length === 1 ? busy : null,
-        -32600,
-        `Invalid Request: request id ${describe(busy)} is already in progress`,
-      );
-      return undefined;
-    }
-    return t;
-  }
-
   /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
-  private deliver(
+  deliver(
     req: Req,
     res: HttpReply,
     post: ReadPost,
@@ -399,7 +286,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
     transport.receive(message, context);
   }
 
-  private refuseBatch(res: HttpReply, version: string): undefined {
+  refusesBatch(res: HttpReply, version: string): boolean {
+    if (batchable(version)) return false;
     refuse(
       this.report,
       res,
@@ -408,47 +296,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       -32600,
       `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${describe(version)}`,
     );
-    return undefined;
-  }
-
-  private async get(req: Req, res: HttpReply, auth: AuthInfo | undefined): Promise<void> {
-    if (this.stateless || !this.serveLegacy) {
-      res.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    if (!accepts(headerValue(req, "accept"), "text/event-stream")) {
-      sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list text/event-stream");
-      return;
-    }
-    const away = this.elsewhere(req, res, auth);
-    if (away !== false && (await away)) return;
-    const t = this.sessions.lookup(req, res, auth);
-    if (!t || !this.versionOk(req, res)) return;
-    // A client gone while its token was verified: a stream attached to its closed response would
-    // never be detached, and every later GET of the session would be refused 409.
-    if (res.destroyed) return;
-    const lastEventId = headerValue(req, "last-event-id");
-    if (lastEventId !== undefined && this.store) {
-      const refused = await t.resumeStream(res, lastEventId);
-      if (refused !== undefined) sendJsonError(res, refused, -32000, "Unknown Last-Event-ID for this session");
-      return;
-    }
-    if (!t.openStandaloneStream(res)) {
-      sendJsonError(res, 409, -32000, "Conflict: only one standalone SSE stream is allowed per session");
-    }
-  }
-
-  private async del(req: Req, res: HttpReply, auth: AuthInfo | undefined): Promise<void> {
-    if (this.stateless || !this.serveLegacy) {
-      res.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    const away = this.elsewhere(req, res, auth);
-    if (away !== false && (await away)) return;
-    const t = this.sessions.lookup(req, res, auth);
-    if (!t || !this.versionOk(req, res)) return;
-    await t.close();
-    res.writeHead(200).end();
+    return true;
   }
 
   /**
@@ -490,14 +338,18 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn> i
       res.writeHead(404).end();
       return;
     }
-    switch (req.method) {
-      case "GET":
-        return this.get(req, res, auth);
-      case "DELETE":
-        return this.del(req, res, auth);
-      default:
-        res.writeHead(405, { allow: this.stateless ? "POST" : "GET, POST, DELETE" }).end();
+    const method = req.method;
+    if (method !== "GET" && method !== "DELETE") {
+      res.writeHead(405, { allow: this.stateless ? "POST" : "GET, POST, DELETE" }).end();
+      return;
     }
+    // A stateless endpoint has no legacy HTTP side to ask (or was told to serve no legacy shape).
+    const legacy = this.stateless || !this.serveLegacy ? undefined : this.legacy;
+    if (legacy === undefined) {
+      res.writeHead(405, { allow: "POST" }).end();
+      return;
+    }
+    return method === "GET" ? legacy.get(req, res, auth) : legacy.del(req, res, auth);
   }
 }
 

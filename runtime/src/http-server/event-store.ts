@@ -37,7 +37,9 @@ const UTF8_IN = new TextDecoder();
  * keeps no object per event and no string of its message, only small integers in arrays and the
  * message's UTF-8 bytes in one buffer (its stream's id string is shared by the stream's events).
  * Finding a stream's events walks them all (at most maxEvents): only a client resuming, or a
- * stream ending early, asks.
+ * stream ending early, asks, and a client resuming from an event still held is answered without
+ * the walk. (An index of streams would spare removeStream its walk too, but a map written per
+ * stream doubles what storing an event costs: measured 0.93 → 1.93 µs per POST's two events.)
  */
 export class InMemoryEventStore implements EventStore {
   private readonly maxEvents: number;
@@ -88,12 +90,17 @@ export class InMemoryEventStore implements EventStore {
     const cut = eventId.lastIndexOf("_");
     if (cut <= 0) return undefined;
     const streamId = eventId.slice(0, cut);
-    return this.holds(streamId) ? streamId : undefined;
+    return this.holds(streamId, Number(eventId.slice(cut + 1))) ? streamId : undefined;
   }
 
-  /** Whether an event of `streamId` is held (a stream is known while it has one). */
-  private holds(streamId: string): boolean {
+  /**
+   * Whether an event of `streamId` is held (a stream is known while it has one): at once when it
+   * is event `seq` itself, the one a client resumes after (else, evicted or not its, a walk).
+   */
+  private holds(streamId: string, seq: number): boolean {
     const { streamOf, len } = this;
+    const at = this.head + seq - this.first;
+    if (seq >= this.first && at < streamOf.length && streamOf[at] === streamId && len[at] !== -2) return true;
     for (let i = this.head; i < streamOf.length; i++) if (streamOf[i] === streamId && len[i] !== -2) return true;
     return false;
   }

@@ -23,24 +23,25 @@ export class BodyTimeoutError extends Error {}
 /**
  * Reads the whole request body, refusing more than `limit` bytes without buffering past it, and
  * giving up after `timeoutMs` (slow senders must not hold a handler, whatever server hosts it).
- * With `outline`, a body over the limit is still read to its end (within the same time), scanned
- * rather than kept, and the BodyTooLargeError carries its kind and id: a response in it can then
+ * With `scan` (what makes framing/scan.ts's OutlineScanner: the legacy era's side, the only one
+ * that asks, hands it over), a body over the limit is still read to its end (within the same
+ * time), scanned rather than kept, and the BodyTooLargeError carries its kind and id: a response in it can then
  * fail the request it answers at once instead of leaving it to time out.
  * With `buffered`, what is kept of the body is charged to it as it arrives, until the promise
  * settles; a body that would take it past its `max` is refused with BodyBufferFullError, before
  * anything is read when its declared length would, else at the chunk that would. A scanned body
  * keeps nothing and is not charged.
  */
-export function readBody(
+export function readBodyWith(
   req: HttpRequestIn,
   limit: number,
   timeoutMs = BODY_TIMEOUT_MS,
-  outline = false,
+  scan?: () => OutlineScanner,
   buffered?: BufferedBodies,
 ): Promise<Uint8Array> {
   const declared = headerValue(req, "content-length");
   const tooLong = declared !== undefined && Number(declared) > limit;
-  if (tooLong && !outline) {
+  if (tooLong && scan === undefined) {
     return Promise.reject(tooLarge(limit, undefined));
   }
   if (buffered !== undefined && !tooLong && declared !== undefined && buffered.used + Number(declared) > buffered.max) {
@@ -52,7 +53,7 @@ export function readBody(
     /** Bytes of `chunks`, charged to `buffered`. */
     let charged = 0;
     /** Reading an oversized body for its outline. */
-    let scanner: OutlineScanner | undefined = tooLong ? new OutlineScanner() : undefined;
+    let scanner: OutlineScanner | undefined = tooLong ? scan!() : undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let settled = false;
     if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
@@ -73,12 +74,12 @@ export function readBody(
       if (scanner !== undefined) return scanner.push(chunk);
       size += chunk.length;
       if (size > limit) {
-        if (!outline) {
+        if (scan === undefined) {
           cleanup();
           reject(tooLarge(limit, undefined));
           return;
         }
-        scanner = new OutlineScanner();
+        scanner = scan();
         for (const c of chunks) scanner.push(c);
         scanner.push(chunk);
         chunks.length = 0;
@@ -173,6 +174,22 @@ function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
   return out;
 }
 
+const newOutlineScanner = (): OutlineScanner => new OutlineScanner();
+
+/**
+ * readBodyWith, with `outline` asking for the scan of an oversized body. The endpoint of a server
+ * without the legacy era calls readBodyWith, so its bundle carries no scanner.
+ */
+export function readBody(
+  req: HttpRequestIn,
+  limit: number,
+  timeoutMs = BODY_TIMEOUT_MS,
+  outline = false,
+  buffered?: BufferedBodies,
+): Promise<Uint8Array> {
+  return readBodyWith(req, limit, timeoutMs, outline ? newOutlineScanner : undefined, buffered);
+}
+
 function tooLarge(limit: number, scanner: OutlineScanner | undefined): BodyTooLargeError {
   return new BodyTooLargeError(`request body exceeds ${limit} bytes`, scanner?.outline());
 }
@@ -238,6 +255,9 @@ export function headerValue(req: HttpRequestHead, name: string): string | undefi
   const v = req.headers[name];
   return Array.isArray(v) ? v[0] : v;
 }
+
+/** A client this far behind on reading an SSE stream is cut off (a legacy one may resume with Last-Event-ID). */
+export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 export const SSE_HEADERS = {
   "content-type": "text/event-stream",

@@ -8,11 +8,12 @@
  */
 import type { Transport } from "../transport.js";
 import type { HostOriginOptions } from "./security.js";
-import { HttpSessions, type HttpSessionSettings } from "./sessions.js";
+import type { HttpRequestIn } from "../http-exchange.js";
+import type { HttpSessionSettings } from "./sessions.js";
+import { LegacyEndpoint, type EndpointCore } from "./legacy-endpoint.js";
 import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { createLegacySseHandler } from "./legacy-sse.js";
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
-import type { SessionTable } from "./session-table.js";
 
 /** What the fetch handler mounts the HTTP+SSE handler with. */
 export interface LegacySseMountOptions extends HostOriginOptions, LegacySseLimits {
@@ -21,8 +22,11 @@ export interface LegacySseMountOptions extends HostOriginOptions, LegacySseLimit
 }
 
 export interface LegacyHttp {
-  /** The sessions of a stateful endpoint (and the transports of its stateless and 2026-07-28 POSTs). */
-  sessions(settings: HttpSessionSettings): SessionTable;
+  /**
+   * The legacy requests of `core` (legacy-endpoint.ts) and its sessions (the transports of its
+   * stateless and 2026-07-28 POSTs too).
+   */
+  endpoint<Req extends HttpRequestIn>(core: EndpointCore<Req>, settings: HttpSessionSettings): LegacyEndpoint<Req>;
   /** The default resumability store of a stateful endpoint. */
   eventStore(): EventStore;
   /** The 2024-11-05 HTTP+SSE handler beside the endpoint (the fetch handler's `legacySse`). */
@@ -30,7 +34,7 @@ export interface LegacyHttp {
 }
 
 export const legacyHttp: LegacyHttp = {
-  sessions: (settings) => new HttpSessions(settings),
+  endpoint: (core, settings) => new LegacyEndpoint(core, settings),
   eventStore: () => new InMemoryEventStore(),
   legacySse: (options) => createLegacySseHandler(options),
 };

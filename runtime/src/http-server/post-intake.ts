@@ -6,14 +6,14 @@
  * answers (see `unreadable`).
  */
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import type { MessageOutline } from "../framing/scan.js";
+import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
 import { BUFFER_FULL_HEADERS, BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
 import {
   BodyTimeoutError,
   BodyTooLargeError,
   accepts,
   headerValue,
-  readBody,
+  readBodyWith,
   sendJsonError,
   sendJsonRpcError,
   wholeBody,
@@ -29,8 +29,11 @@ export interface PostIntake {
   readonly maxDepth: number;
   readonly buffered: BufferedBodies;
   readonly report: (e: Error) => void;
-  /** Whether `sid` names a live session (only there is an oversized body read on for its id). */
-  isSession(sid: string): boolean;
+  /**
+   * What scans an oversized body for its id, when `sid` names a live session (only there is such a
+   * body read on: only a session has requests of this server awaiting answers).
+   */
+  scanFor(sid: string): (() => OutlineScanner) | undefined;
   /**
    * Responses among messages too large or too deep to deliver fail the requests they answer now:
    * false once the request was refused while being admitted for that (401/403).
@@ -136,11 +139,11 @@ async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): P
     if (whole !== undefined) return whole;
   }
   try {
-    return await readBody(
+    return await readBodyWith(
       req,
       intake.maxBody,
       intake.bodyTimeoutMs,
-      sid !== undefined && intake.isSession(sid),
+      sid === undefined ? undefined : intake.scanFor(sid),
       intake.buffered,
     );
   } catch (e) {

@@ -4,7 +4,7 @@ import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
-import { SSE_HEADERS } from "./http-util.js";
+import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
 import type { FrameError } from "../framing/frame-error.js";
 import { markRequest, unmarkAnswer } from "./session-marks.js";
@@ -20,8 +20,12 @@ interface Stream {
   /** pending: the POST reply's format is not chosen yet; json: collecting a JSON reply; sse: streaming. */
   mode: "pending" | "json" | "sse";
   readonly standalone: boolean;
-  /** Request ids of the POST still awaiting their responses. */
-  readonly open: Set<RequestId>;
+  /**
+   * The POST's request ids; those still awaiting their responses are the ones `byRequest` maps to
+   * this stream (no set of its own per POST), `pending` of them.
+   */
+  readonly ids: readonly RequestId[];
+  pending: number;
   /** POST carried a JSON array (2025-03-26 batch): the JSON reply is an array too. */
   readonly batch: boolean;
   readonly allowJson: boolean;
@@ -45,8 +49,6 @@ interface Stream {
 const MAX_BACKLOG = 1000;
 /** ...and on their size, so a few large notifications cannot pin memory for an absent client. */
 const MAX_BACKLOG_CHARS = 16 * 1024 * 1024;
-/** A client this far behind on reading an SSE stream is cut off (it may resume with Last-Event-ID). */
-const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
 export interface SessionTransportConfig {
   sessionId: string | undefined;
@@ -253,7 +255,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res,
       mode: o.allowJson ? "pending" : "sse",
       standalone: false,
-      open: new Set(requestIds),
+      ids: requestIds,
+      pending: 0,
       batch: o.batch,
       allowJson: o.allowJson,
       allowSse: o.allowSse,
@@ -262,7 +265,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       keepAlive: undefined,
     };
     this.streams.set(stream.id, stream);
-    for (const id of requestIds) this.byRequest.set(id, stream);
+    // Counted once each, as a set would (a batch may repeat an id).
+    for (const id of requestIds) {
+      if (this.byRequest.get(id) === stream) continue;
+      this.byRequest.set(id, stream);
+      stream.pending++;
+    }
     // A client gone before its reply stream opened (while its token was verified) has closed it.
     if (res.destroyed) return this.detach(stream, res);
     if (stream.mode === "sse") this.beginSse(stream);
@@ -421,8 +429,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const s = this.byRequest.get(requestId);
     if (s === undefined) return;
     this.byRequest.delete(requestId);
-    s.open.delete(requestId);
-    if (s.open.size > 0 || s.standalone) return;
+    if (--s.pending > 0 || s.standalone) return;
     // Nothing more is owed on this stream: end it like one whose last reply went out.
     if (s.mode === "json") return this.sendJsonReplies(s);
     if (s.mode === "pending") {
@@ -479,7 +486,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         return;
       }
       this.byRequest.delete(rid!);
-      s.open.delete(rid!);
+      s.pending--;
       this.endsWithStream?.delete(rid!);
       if (rid === this.initializeId) {
         this.initializeId = undefined;
@@ -523,7 +530,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res: undefined,
       mode: "sse",
       standalone: true,
-      open: new Set(),
+      ids: [],
+      pending: 0,
       batch: false,
       allowJson: false,
       allowSse: true,
@@ -538,7 +546,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   private write(s: Stream, m: JSONRPCMessage, response: boolean): void {
-    const done = response && s.open.size === 0 && !s.standalone;
+    const done = response && s.pending === 0 && !s.standalone;
     if (s.mode === "pending" || s.mode === "json") {
       if (response && !s.batch && done && s.mode === "pending") {
         // The common case: one request, answered without side messages: a plain JSON reply.
@@ -683,7 +691,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
    */
   private finish(s: Stream): HttpReply | undefined {
     this.streams.delete(s.id);
-    for (const id of s.open) this.byRequest.delete(id);
+    if (s.pending > 0) for (const id of s.ids) if (this.byRequest.get(id) === s) this.byRequest.delete(id);
     const res = s.res;
     s.res = undefined;
     if (this.cfg.closeWhenIdle && this.streams.size === 0) queueMicrotask(() => void this.close());
@@ -701,8 +709,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       this.stopKeepAlive(s);
       const watched = this.endsWithStream;
       if (watched !== undefined && watched.size > 0) {
-        // oxlint-disable-next-line unicorn/no-useless-spread -- the body removes entries: iterate a snapshot
-        for (const id of [...s.open]) {
+        for (const id of s.ids) {
+          if (this.byRequest.get(id) !== s) continue;
           const ongone = watched.get(id);
           if (ongone === undefined) continue;
           watched.delete(id);
@@ -710,7 +718,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         }
       }
       // Stateless: nobody can resume, so a dropped reply ends the work (and its handlers).
-      if (this.cfg.closeWhenIdle && s.open.size > 0) void this.close();
+      if (this.cfg.closeWhenIdle && s.pending > 0) void this.close();
     }
   }
 
