@@ -91,6 +91,8 @@ const runtimeDir = join(root, "runtime");
  * Raised to 349 KiB (348.0 KiB measured) when the scanner that reads an oversized body POSTed to a
  * live session for its id came from the legacy side too (the Worker 0.5 kB gzip smaller): readBody
  * of `@mcpgen/runtime/http` keeps its boolean over readBodyWith, which takes the scanner's maker.
+ * The server features (350 KiB) and the one-POST transport (349 KiB) were raised on branches of
+ * their own; merged, 354.3 KiB measured: 355 KiB.
  */
 const RUNTIME_JS_BUDGET = 355 * 1024;
 
