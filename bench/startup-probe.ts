@@ -13,7 +13,7 @@
  * machine, so it shows changes of 1% of the start. BENCH_CLEAN_ENV=1 runs the servers without
  * NODE_EXTRA_CA_CERTS and NODE_OPTIONS, as `npm run bench` does.
  */
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once as onceEvent } from "node:events";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -182,24 +182,26 @@ async function phases(code: string, request: object): Promise<[string, number][]
  * process) is left out: with it in, two runs of the same code differ by up to 8M. V8's worker
  * threads are off (`--v8-pool-size=0`), so their share of the work does not vary either.
  */
-function instructions(code: string, request: object, exitAt: string): number {
+async function instructions(code: string, request: object, exitAt: string): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "startup-probe-"));
   const file = fileURLToPath(new URL(`./.startup-probe-${process.pid}.mjs`, import.meta.url));
   writeFileSync(file, marks + code);
   try {
-    const run = spawnSync(
+    // The process ends itself at its mark; its input stays open until then, as a client's does.
+    const child = spawn(
       "valgrind",
       ["--tool=callgrind", `--callgrind-out-file=${join(dir, "cg.%p")}`, process.execPath, "--v8-pool-size=0", file],
-      {
-        cwd: root,
-        input: JSON.stringify(request) + "\n",
-        env: { ...childEnv, PROBE_EXIT_AT: exitAt },
-        encoding: "utf8",
-        timeout: 120_000,
-      },
+      { cwd: root, stdio: ["pipe", "ignore", "pipe"], env: { ...childEnv, PROBE_EXIT_AT: exitAt } },
     );
-    if (run.error) throw run.error;
-    if (run.status !== 0) throw new Error(`valgrind exited with ${run.status}: ${run.stderr}`);
+    let err = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => (err += c));
+    child.stdin.write(JSON.stringify(request) + "\n");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const [status] = (await onceEvent(child, "exit")) as [number | null];
+    clearTimeout(timer);
+    child.stdin.destroy();
+    if (status !== 0) throw new Error(`valgrind exited with ${status}: ${err}`);
     let total = 0;
     for (const out of readdirSync(dir)) {
       const text = execFileSync("callgrind_annotate", ["--threshold=100", join(dir, out)], {
@@ -225,7 +227,8 @@ if (INSTRUCTIONS) {
   );
   for (const [label, code, request] of SERVERS) {
     const names = MARKS[label.split(",")[0]!]!;
-    const at = names.map((name) => instructions(code, request, name));
+    const at: number[] = [];
+    for (const name of names) at.push(await instructions(code, request, name));
     const parts = names.map((name, i) => `${name} ${(i === 0 ? at[0]! : at[i]! - at[i - 1]!).toFixed(1)}`);
     console.log(`${label.padEnd(26)} ${parts.join(" | ")} | after bootstrap ${(at.at(-1)! - at[0]!).toFixed(1)}`);
   }
