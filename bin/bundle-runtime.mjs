@@ -286,7 +286,16 @@ function groupModules(getModuleInfo) {
       // revision's table is a chunk of its own; a 2026-07-28-era table joins that era's path, which
       // every session of the era loads anyway (one file less at its start).
       const table = join(tscOut, dirname(rel), "table.js");
-      const tableChunk = modernRevisions.has(rev) ? "modern-path" : `protocol-${rev}-table`;
+      // A legacy table is the revision's server-side table entry itself (the chunk named after the
+      // entry becomes its file): a server's first message loads one file for it, not a re-export and
+      // the chunk behind it.
+      const serverTable = `protocol/${rev}/server-side/table`;
+      const tableChunk = modernRevisions.has(rev)
+        ? "modern-path"
+        : entries.has(`./${serverTable}`)
+          ? serverTable
+          : `protocol-${rev}-table`;
+      if (tableChunk === serverTable) out.set(join(tscOut, `${serverTable}.js`), serverTable);
       for (const id of closure([join(tscOut, rel)], core))
         out.set(id, id === table ? tableChunk : `protocol-${rev}-methods`);
     }
