@@ -6,11 +6,19 @@
  * (every thread), medians of PROBE_RUNS (15) fresh processes, the implementations taking turns.
  *   node dist/bench/startup-probe.js
  * Backs the start/RSS analysis of `npm run bench` (e.g. which imports pull in what).
+ *
+ * PROBE_INSTRUCTIONS=1 (needs valgrind) counts instead the instructions each phase of those servers
+ * executes: one run under callgrind per phase, each ending the process at its mark, the phase the
+ * difference of two runs. Exact to about 0.05M a run where CPU time moves by 10% on a shared
+ * machine, so it shows changes of 1% of the start. BENCH_CLEAN_ENV=1 runs the servers without
+ * NODE_EXTRA_CA_CERTS and NODE_OPTIONS, as `npm run bench` does.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { once as onceEvent } from "node:events";
 import { CLIENT_INFO, PROTOCOL_VERSION } from "./workload.js";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./stats.js";
 
@@ -66,9 +74,10 @@ function once(code: string): { ms: number; rssMiB: number } {
   return JSON.parse(out);
 }
 
+const INSTRUCTIONS = process.env.PROBE_INSTRUCTIONS === "1";
 console.log(`node ${process.version}`);
-console.log(`${"modules loaded".padEnd(52)}  load ms  RSS MiB`);
-for (const [label, code] of SETS) {
+if (!INSTRUCTIONS) console.log(`${"modules loaded".padEnd(52)}  load ms  RSS MiB`);
+for (const [label, code] of INSTRUCTIONS ? [] : SETS) {
   const runs = Array.from({ length: 5 }, () => once(code));
   console.log(
     `${label.padEnd(52)}  ${median(runs.map((r) => r.ms))
@@ -83,7 +92,9 @@ for (const [label, code] of SETS) {
 // process's CPU time (process.cpuUsage: every thread); the first write to stdout is the answer.
 const marks =
   "const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; const m = [['bootstrap', cpu()]];" +
-  "const mark = (name) => m.push([name, cpu()]); const write = process.stdout.write.bind(process.stdout); let answered = false;" +
+  // PROBE_EXIT_AT=<phase> ends the process at that mark (the instruction counts below).
+  "const exitAt = process.env.PROBE_EXIT_AT; if (exitAt === 'bootstrap') process.exit(0);" +
+  "const mark = (name) => { m.push([name, cpu()]); if (name === exitAt) process.exit(0); }; const write = process.stdout.write.bind(process.stdout); let answered = false;" +
   "process.stdout.write = (...a) => { if (!answered) { answered = true; mark('answer'); process.stderr.write('PHASES' + JSON.stringify(m) + '\\n'); } return write(...a); };";
 const bench = (p: string) => JSON.stringify(new URL(p, import.meta.url).href);
 const SERVERS: [string, string, object][] = [];
@@ -120,6 +131,16 @@ const mcpgen =
   "const session = await server.connect(transport); mark('connect'); session.onclose = () => process.exit(0);";
 SERVERS.push(["raw, initialize", raw, initialize], ["mcpgen, initialize", mcpgen, initialize]);
 SERVERS.push(["mcpgen, server/discover", mcpgen, discover]);
+/** Each server's marks in the order its code sets them ("data" left out: it may come before or after "connect"). */
+const MARKS: Record<string, string[]> = {
+  raw: ["bootstrap", "imports", "stdin", "answer"],
+  mcpgen: ["bootstrap", "core.js", "generated server", "createServer", "stdin", "connect", "answer"],
+};
+const BOOTSTRAP_ENV = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS"];
+const childEnv =
+  process.env.BENCH_CLEAN_ENV === "1"
+    ? Object.fromEntries(Object.entries(process.env).filter(([k]) => !BOOTSTRAP_ENV.includes(k)))
+    : process.env;
 
 /**
  * One server start in a fresh process. The server is a file beside this one (written for the run,
@@ -132,7 +153,7 @@ async function phases(code: string, request: object): Promise<[string, number][]
   writeFileSync(file, marks + code);
   let out = "";
   try {
-    const child = spawn(process.execPath, [file], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [file], { cwd: root, stdio: ["pipe", "pipe", "pipe"], env: childEnv });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (c: string) => (out += c));
     const exited = onceEvent(child, "exit");
@@ -153,6 +174,65 @@ async function phases(code: string, request: object): Promise<[string, number][]
   const m = JSON.parse(line.slice("PHASES".length)) as [string, number][];
   // CPU of each phase (the marks are cumulative); the order of "data" and "connect" may vary.
   return m.sort((a, b) => a[1] - b[1]).map(([name, at], i) => [name, i === 0 ? at : at - m[i - 1]![1]]);
+}
+
+/**
+ * Instructions (millions) a server executes up to its mark `exitAt`, under callgrind, its request on a
+ * pipe. The hash seed's prime search (`detail::sprp`, 4–12M instructions, different in every
+ * process) is left out: with it in, two runs of the same code differ by up to 8M. V8's worker
+ * threads are off (`--v8-pool-size=0`), so their share of the work does not vary either.
+ */
+async function instructions(code: string, request: object, exitAt: string): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), "startup-probe-"));
+  const file = fileURLToPath(new URL(`./.startup-probe-${process.pid}.mjs`, import.meta.url));
+  writeFileSync(file, marks + code);
+  try {
+    // The process ends itself at its mark; its input stays open until then, as a client's does.
+    const child = spawn(
+      "valgrind",
+      ["--tool=callgrind", `--callgrind-out-file=${join(dir, "cg.%p")}`, process.execPath, "--v8-pool-size=0", file],
+      { cwd: root, stdio: ["pipe", "ignore", "pipe"], env: { ...childEnv, PROBE_EXIT_AT: exitAt } },
+    );
+    let err = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => (err += c));
+    child.stdin.write(JSON.stringify(request) + "\n");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const [status] = (await onceEvent(child, "exit")) as [number | null];
+    clearTimeout(timer);
+    child.stdin.destroy();
+    if (status !== 0) throw new Error(`valgrind exited with ${status}: ${err}`);
+    let total = 0;
+    for (const out of readdirSync(dir)) {
+      const text = execFileSync("callgrind_annotate", ["--threshold=100", join(dir, out)], {
+        encoding: "utf8",
+        maxBuffer: 256 * 1024 * 1024,
+      });
+      const count = (line: string | undefined) => Number(line?.trim().split(/\s+/)[0]!.replace(/,/g, "") ?? 0);
+      const lines = text.split("\n");
+      total +=
+        count(lines.find((l) => l.includes("PROGRAM TOTALS"))) -
+        lines.filter((l) => l.includes("detail::sprp")).reduce((n, l) => n + count(l), 0);
+    }
+    return total / 1e6;
+  } finally {
+    rmSync(file, { force: true });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (INSTRUCTIONS) {
+  console.log(
+    "\nstdio server to its first answer: instructions per phase (millions, callgrind), total after bootstrap",
+  );
+  for (const [label, code, request] of SERVERS) {
+    const names = MARKS[label.split(",")[0]!]!;
+    const at: number[] = [];
+    for (const name of names) at.push(await instructions(code, request, name));
+    const parts = names.map((name, i) => `${name} ${(i === 0 ? at[0]! : at[i]! - at[i - 1]!).toFixed(1)}`);
+    console.log(`${label.padEnd(26)} ${parts.join(" | ")} | after bootstrap ${(at.at(-1)! - at[0]!).toFixed(1)}`);
+  }
+  process.exit(0);
 }
 
 const RUNS = Number(process.env.PROBE_RUNS ?? 15);

@@ -17,7 +17,8 @@
 // client-side entries (each with its loaders) import; each revision's eager validators module
 // gets a chunk of its own so `protocol/<rev>/binding` exports only `binding`; the server's
 // 2026-07-28 path, that era's tables and its `server/discover` validator are one chunk, every
-// legacy revision's `initialize` validator another. Everything else (http, auth, sqlite tasks,
+// legacy revision's `initialize` validator another (the newest revision's `initialize` entry's own
+// file), each legacy revision's table its server-side table entry's file. Everything else (http, auth, sqlite tasks,
 // tasks, the client, every other validator) is split as usual and loads only when something
 // imports it.
 //
@@ -127,6 +128,16 @@ for (const key of CORE_ENTRIES)
       `runtime/package.json exports["${key}"] must name the same file as exports["${CORE_ENTRIES[0]}"] (${coreRel})`,
     );
 const methodsEntry = /^\.\/protocol\/([^/]+)\/methods$/;
+/**
+ * The newest revision's server-side `initialize` entry: the file of the chunk every legacy session
+ * loads for its first message (below), instead of a re-export of it. A server reads one file less
+ * before it answers a legacy `initialize` of that revision, what current legacy clients send.
+ */
+const sessionStartRel = [...entries]
+  .filter(([key]) => /^\.\/protocol\/[^/]+\/server-side\/params\/initialize$/.test(key))
+  .map(([, rel]) => rel)
+  .sort()
+  .at(-1);
 
 /**
  * Bundlers' per-module files (dist/esm/): each entry names them under the hosts' conditions, the
@@ -193,13 +204,11 @@ const plugin = {
   name: "mcpgen-runtime",
   // The core entry is also the chunk every other file imports the core from, so it may export
   // more than src/core.ts does (internal names for those chunks; its declarations show none).
+  // So may the file of the legacy sessions' first-message chunk (sessionStartRel).
   buildStart() {
-    this.emitFile({
-      type: "chunk",
-      id: join(tscOut, coreRel),
-      fileName: coreRel,
-      preserveSignature: "allow-extension",
-    });
+    for (const rel of [coreRel, sessionStartRel])
+      if (rel)
+        this.emitFile({ type: "chunk", id: join(tscOut, rel), fileName: rel, preserveSignature: "allow-extension" });
   },
   // The protocol bindings import the runtime by its package name (`@mcpgen/runtime/abi/v<N>`): resolve
   // that to tsc's output so it joins the bundle instead of pointing at the package itself.
@@ -277,6 +286,7 @@ function groupModules(getModuleInfo) {
   // Definitions both eras' first messages validate (Implementation, ...; shared across revisions by
   // generate-bundled) join the core: in either chunk they would make the other era load it too.
   for (const id of legacyStart) out.set(id, modern.has(id) ? "core" : "protocol-session-start");
+  if (sessionStartRel) out.set(join(tscOut, sessionStartRel), "protocol-session-start");
   for (const id of modern) if (!legacyStart.has(id)) out.set(id, "modern-path");
   for (const [key, rel] of entries) {
     const rev = methodsEntry.exec(key)?.[1];
@@ -286,7 +296,16 @@ function groupModules(getModuleInfo) {
       // revision's table is a chunk of its own; a 2026-07-28-era table joins that era's path, which
       // every session of the era loads anyway (one file less at its start).
       const table = join(tscOut, dirname(rel), "table.js");
-      const tableChunk = modernRevisions.has(rev) ? "modern-path" : `protocol-${rev}-table`;
+      // A legacy table is the revision's server-side table entry itself (the chunk named after the
+      // entry becomes its file): a server's first message loads one file for it, not a re-export and
+      // the chunk behind it.
+      const serverTable = `protocol/${rev}/server-side/table`;
+      const tableChunk = modernRevisions.has(rev)
+        ? "modern-path"
+        : entries.has(`./${serverTable}`)
+          ? serverTable
+          : `protocol-${rev}-table`;
+      if (tableChunk === serverTable) out.set(join(tscOut, `${serverTable}.js`), serverTable);
       for (const id of closure([join(tscOut, rel)], core))
         out.set(id, id === table ? tableChunk : `protocol-${rev}-methods`);
     }
@@ -304,7 +323,7 @@ const started = Date.now();
 const bundle = await rollup({
   input: Object.fromEntries([
     ...[...new Set(entries.values())]
-      .filter((rel) => rel !== coreRel)
+      .filter((rel) => rel !== coreRel && rel !== sessionStartRel)
       .map((rel) => [rel.replace(/\.js$/, ""), join(tscOut, rel)]),
     ...[...importEntries].map(([rel, source]) => [rel.replace(/\.js$/, ""), join(tscOut, source)]),
   ]),
