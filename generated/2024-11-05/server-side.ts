@@ -10,13 +10,14 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-15611b4cb4.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-089db27463.js"),
     initialize: () => import("../shared/validators/params.initialize-c415b99732.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
-    "notifications/initialized": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/initialized": () => import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/progress": () => import("./validators/params.notifications.progress.js"),
-    "notifications/roots/list_changed": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/roots/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
     "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
@@ -29,8 +30,8 @@ export const validators: ValidatorLoaders = {
     "tools/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
   },
   results: {
-    ping: () => import("../shared/validators/Result-bc23760306.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-fa1e66c9f7.js"),
+    ping: () => import("../shared/validators/Result-a1b100afca.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-b26629b675.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
   },
 };

@@ -7,19 +7,23 @@ import type { ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-15611b4cb4.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-089db27463.js"),
     initialize: () => import("../shared/validators/params.initialize-c415b99732.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
-    "notifications/initialized": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/initialized": () => import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/message": () => import("../shared/validators/params.notifications.message-abca25c85d.js"),
     "notifications/progress": () => import("../shared/validators/params.notifications.progress-7497037e07.js"),
-    "notifications/prompts/list_changed": () => import("../shared/validators/Result-bc23760306.js"),
-    "notifications/resources/list_changed": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/prompts/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
+    "notifications/resources/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
       import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
-    "notifications/roots/list_changed": () => import("../shared/validators/Result-bc23760306.js"),
-    "notifications/tools/list_changed": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/roots/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
+    "notifications/tools/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
     "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
@@ -34,18 +38,18 @@ export const validators: ValidatorLoaders = {
     "tools/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
   },
   results: {
-    "completion/complete": () => import("../shared/validators/CompleteResult-2c2ccce171.js"),
+    "completion/complete": () => import("../shared/validators/CompleteResult-4445ff0f31.js"),
     initialize: () => import("./validators/InitializeResult.js"),
-    "logging/setLevel": () => import("../shared/validators/Result-bc23760306.js"),
-    ping: () => import("../shared/validators/Result-bc23760306.js"),
+    "logging/setLevel": () => import("../shared/validators/Result-a1b100afca.js"),
+    ping: () => import("../shared/validators/Result-a1b100afca.js"),
     "prompts/get": () => import("./validators/GetPromptResult.js"),
-    "prompts/list": () => import("../shared/validators/ListPromptsResult-e5629ac3c0.js"),
+    "prompts/list": () => import("../shared/validators/ListPromptsResult-979eb5d65d.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-00cfbfc58f.js"),
-    "resources/subscribe": () => import("../shared/validators/Result-bc23760306.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-ee2b5d2fdf.js"),
+    "resources/subscribe": () => import("../shared/validators/Result-a1b100afca.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
-    "resources/unsubscribe": () => import("../shared/validators/Result-bc23760306.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-fa1e66c9f7.js"),
+    "resources/unsubscribe": () => import("../shared/validators/Result-a1b100afca.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-b26629b675.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
     "tools/call": () => import("./validators/CallToolResult.js"),
     "tools/list": () => import("./validators/ListToolsResult.js"),

@@ -14,9 +14,10 @@ export const validators: ValidatorLoaders = {
     initialize: () => import("./validators/params.initialize.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
-    "notifications/initialized": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/initialized": () => import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/progress": () => import("../shared/validators/params.notifications.progress-7497037e07.js"),
-    "notifications/roots/list_changed": () => import("../shared/validators/Result-bc23760306.js"),
+    "notifications/roots/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
     "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
@@ -30,8 +31,8 @@ export const validators: ValidatorLoaders = {
   },
   results: {
     "elicitation/create": () => import("./validators/ElicitResult.js"),
-    ping: () => import("../shared/validators/Result-bc23760306.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-453af47274.js"),
+    ping: () => import("../shared/validators/Result-a1b100afca.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-003f708c86.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
   },
 };

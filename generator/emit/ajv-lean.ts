@@ -81,8 +81,19 @@ function below(path: string | undefined): string {
   return rest[1]!;
 }
 
-/** The arguments after the validator or list: path, keyword, params, and schema path and message where they are not rebuilt. */
-function siteArguments(path: string, schemaPath: string, keyword: string, params: string, message: string): string {
+/**
+ * The arguments after the validator or list: path, keyword, params, and schema path and message
+ * where they are not rebuilt, or always (`spelled`).
+ */
+function siteArguments(
+  path: string,
+  schemaPath: string,
+  keyword: string,
+  params: string,
+  message: string,
+  spelled: boolean,
+): string {
+  if (spelled) return `${path},${keyword},${params},${schemaPath},${message}`;
   const p = valueOf(params);
   const rebuilt =
     p !== null && typeof p === "object"
@@ -127,24 +138,48 @@ function leftover(code: string): string | undefined {
   return m === null ? undefined : code.slice(Math.max(0, m.index - 80), m.index + 120);
 }
 
+/**
+ * The functions an `anyOf` branch calls. Their failures are routine on valid values (each branch
+ * that does not match fails, mostly at its first `required` or `type`/`const` check), so their
+ * error sites keep ajv's literal message and schema path: rebuilding them at run time would make a
+ * valid message slower to check. (What these call fails only when a branch matches in part.)
+ */
+function branchFunctions(code: string): Set<string> {
+  const wrappers = new Map(
+    [...code.matchAll(/const (wrapper\d+) = \{validate: (validate\d+)\};/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  const branches = new Set<string>();
+  const starts = [...code.matchAll(/function (validate\d+)\(/g)];
+  for (let i = 0; i < starts.length; i++) {
+    const fn = code.slice(starts[i]!.index, starts[i + 1]?.index ?? code.length);
+    for (const m of fn.matchAll(new RegExp(CALL_SITE.source, "g"))) {
+      if (m[1] === undefined)
+        branches.add(m[2]!.startsWith("wrapper") ? wrappers.get(m[2]!.slice(0, -".validate".length))! : m[2]!);
+    }
+  }
+  return branches;
+}
+
 /** The lean form of `code` (see the file comment); throws at anything it does not recognise. */
 export function leanErrors(code: string, abi: string): string {
   const starts = [...code.matchAll(/function (validate\d+)\(/g)];
   if (starts.length === 0) return code;
+  const inBranches = branchFunctions(code);
   const pieces = [code.slice(0, starts[0]!.index)];
   for (let i = 0; i < starts.length; i++) {
     const self = starts[i]![1]!;
+    const spelled = inBranches.has(self);
     let fn = code.slice(starts[i]!.index, starts[i + 1]?.index ?? code.length);
     fn = fn.replace(SIGNATURE, (_m, name: string) => `function ${name}(data){`);
     fn = fn.replace(
       RETURN_SITE,
       (_m, f: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) =>
-        `return ${abi}.fail(${f},${siteArguments(below(path), schemaPath, keyword, params, message)});`,
+        `return ${abi}.fail(${f},${siteArguments(below(path), schemaPath, keyword, params, message, spelled)});`,
     );
     fn = fn.replace(
       PUSH_SITE,
       (_m, _e, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) =>
-        `vErrors = ${abi}.issue(vErrors,${siteArguments(below(path), schemaPath, keyword, params, message)});`,
+        `vErrors = ${abi}.issue(vErrors,${siteArguments(below(path), schemaPath, keyword, params, message, true)});`,
     );
     fn = fn.replace(CALL_SITE, (_m, direct: string | undefined, callee: string, data: string, path: string) =>
       direct !== undefined

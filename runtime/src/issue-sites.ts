@@ -10,6 +10,17 @@ import type { ValidationIssue, Validator } from "./protocol-binding.js";
 
 type Params = Record<string, unknown>;
 
+/** ajv's `type` messages of single types, made once: a failing `anyOf` branch on a valid message builds none. */
+const TYPE_MESSAGES: Readonly<Record<string, string>> = {
+  object: "must be object",
+  string: "must be string",
+  array: "must be array",
+  boolean: "must be boolean",
+  integer: "must be integer",
+  number: "must be number",
+  null: "must be null",
+};
+
 /**
  * ajv's message (ajv 8, `messages: true`) of the keywords the MCP schemas fail on; the generator
  * leaves a literal message in the code wherever this would differ (other keywords, unusual params).
@@ -17,7 +28,7 @@ type Params = Record<string, unknown>;
 function messageOf(keyword: string, p: Params): string | undefined {
   switch (keyword) {
     case "type":
-      return `must be ${p.type as string}`;
+      return (typeof p.type === "string" ? TYPE_MESSAGES[p.type] : undefined) ?? `must be ${p.type as string}`;
     case "required":
       return `must have required property '${p.missingProperty as string}'`;
     case "const":
@@ -36,11 +47,23 @@ function messageOf(keyword: string, p: Params): string | undefined {
 }
 
 /**
+ * Schema paths already built, by keyword and instance path. Only the literal paths of generated
+ * error sites come here (a site whose path holds a property name or an index passes its schema
+ * path), so there are as many as the loaded validators have sites, and a failing `anyOf` branch of
+ * a valid message builds no string.
+ */
+const schemaPaths = new Map<string, Map<string, string>>();
+
+/**
  * ajv's schema path of a keyword reached through `properties` alone: each token of the instance
  * path (already escaped as JSON Pointer) under `/properties`.
  */
 function schemaPathOf(path: string, keyword: string): string {
-  return `#${path.replaceAll("/", "/properties/")}/${keyword}`;
+  let byPath = schemaPaths.get(keyword);
+  if (byPath === undefined) schemaPaths.set(keyword, (byPath = new Map()));
+  let built = byPath.get(path);
+  if (built === undefined) byPath.set(path, (built = `#${path.replaceAll("/", "/properties/")}/${keyword}`));
+  return built;
 }
 
 function issueAt(

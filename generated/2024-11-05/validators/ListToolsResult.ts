@@ -105,26 +105,47 @@ function f8fa8c1f73f55(data) {
   f8fa8c1f73f55.errors = null;
   return true;
 }
-function fb63fd636c882(data) {
+function fce87ca4797f1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === undefined && (missing0 = "tools")) {
-        return abi.fail(fb63fd636c882, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          fce87ca4797f1,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data._meta !== undefined) {
           let data0 = data._meta;
           {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(fb63fd636c882, "/_meta", "type", { type: "object" });
+              return abi.fail(
+                fce87ca4797f1,
+                "/_meta",
+                "type",
+                { type: "object" },
+                "#/properties/_meta/type",
+                "must be object",
+              );
             }
           }
         }
         {
           if (data.nextCursor !== undefined) {
             if (typeof data.nextCursor !== "string") {
-              return abi.fail(fb63fd636c882, "/nextCursor", "type", { type: "string" });
+              return abi.fail(
+                fce87ca4797f1,
+                "/nextCursor",
+                "type",
+                { type: "string" },
+                "#/properties/nextCursor/type",
+                "must be string",
+              );
             }
           }
           {
@@ -135,11 +156,18 @@ function fb63fd636c882(data) {
                   const len0 = data2.length;
                   for (let i0 = 0; i0 < len0; i0++) {
                     if (!f8fa8c1f73f55(data2[i0])) {
-                      return abi.failWith(fb63fd636c882, f8fa8c1f73f55, "/tools/" + i0);
+                      return abi.failWith(fce87ca4797f1, f8fa8c1f73f55, "/tools/" + i0);
                     }
                   }
                 } else {
-                  return abi.fail(fb63fd636c882, "/tools", "type", { type: "array" });
+                  return abi.fail(
+                    fce87ca4797f1,
+                    "/tools",
+                    "type",
+                    { type: "array" },
+                    "#/properties/tools/type",
+                    "must be array",
+                  );
                 }
               }
             }
@@ -147,14 +175,14 @@ function fb63fd636c882(data) {
         }
       }
     } else {
-      return abi.fail(fb63fd636c882, "", "type", { type: "object" });
+      return abi.fail(fce87ca4797f1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb63fd636c882.errors = null;
+  fce87ca4797f1.errors = null;
   return true;
 }
-export { fb63fd636c882 };
+export { fce87ca4797f1 };
 export const v8fa8c1f73f55: abi.Validator = f8fa8c1f73f55;
-export const vb63fd636c882: abi.Validator = fb63fd636c882;
+export const vce87ca4797f1: abi.Validator = fce87ca4797f1;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fb63fd636c882;
+export const validate: abi.Validator = fce87ca4797f1;

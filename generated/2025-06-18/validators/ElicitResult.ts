@@ -11,19 +11,33 @@ const f9e9df432cec9 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function febdc5b119b47(data) {
+function f4a27055f4293(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
-        return abi.fail(febdc5b119b47, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f4a27055f4293,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data._meta !== undefined) {
           let data0 = data._meta;
           {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(febdc5b119b47, "/_meta", "type", { type: "object" });
+              return abi.fail(
+                f4a27055f4293,
+                "/_meta",
+                "type",
+                { type: "object" },
+                "#/properties/_meta/type",
+                "must be object",
+              );
             }
           }
         }
@@ -31,12 +45,24 @@ function febdc5b119b47(data) {
           if (data.action !== undefined) {
             let data1 = data.action;
             if (typeof data1 !== "string") {
-              return abi.fail(febdc5b119b47, "/action", "type", { type: "string" });
+              return abi.fail(
+                f4a27055f4293,
+                "/action",
+                "type",
+                { type: "string" },
+                "#/properties/action/type",
+                "must be string",
+              );
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
-              return abi.fail(febdc5b119b47, "/action", "enum", {
-                allowedValues: f9e9df432cec9.properties.action.enum,
-              });
+              return abi.fail(
+                f4a27055f4293,
+                "/action",
+                "enum",
+                { allowedValues: f9e9df432cec9.properties.action.enum },
+                "#/properties/action/enum",
+                "must be equal to one of the allowed values",
+              );
             }
           }
           {
@@ -52,7 +78,7 @@ function febdc5b119b47(data) {
                       typeof data3 !== "boolean"
                     ) {
                       return abi.fail(
-                        febdc5b119b47,
+                        f4a27055f4293,
                         "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                         "type",
                         { type: f9e9df432cec9.properties.content.additionalProperties.type },
@@ -62,7 +88,14 @@ function febdc5b119b47(data) {
                     }
                   }
                 } else {
-                  return abi.fail(febdc5b119b47, "/content", "type", { type: "object" });
+                  return abi.fail(
+                    f4a27055f4293,
+                    "/content",
+                    "type",
+                    { type: "object" },
+                    "#/properties/content/type",
+                    "must be object",
+                  );
                 }
               }
             }
@@ -70,13 +103,13 @@ function febdc5b119b47(data) {
         }
       }
     } else {
-      return abi.fail(febdc5b119b47, "", "type", { type: "object" });
+      return abi.fail(f4a27055f4293, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  febdc5b119b47.errors = null;
+  f4a27055f4293.errors = null;
   return true;
 }
-export { febdc5b119b47 };
-export const vebdc5b119b47: abi.Validator = febdc5b119b47;
+export { f4a27055f4293 };
+export const v4a27055f4293: abi.Validator = f4a27055f4293;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = febdc5b119b47;
+export const validate: abi.Validator = f4a27055f4293;

@@ -16,14 +16,21 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f67f05f1d79e2(data) {
+function fc9be68cdd36d(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
-        return abi.fail(f67f05f1d79e2, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          fc9be68cdd36d,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data._meta !== undefined) {
           let data0 = data._meta;
@@ -31,7 +38,14 @@ function f67f05f1d79e2(data) {
           if (errors === _errs1) {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(f67f05f1d79e2, "/_meta", "type", { type: "object" });
+              return abi.fail(
+                fc9be68cdd36d,
+                "/_meta",
+                "type",
+                { type: "object" },
+                "#/properties/_meta/type",
+                "must be object",
+              );
             }
           }
           var valid0 = _errs1 === errors;
@@ -43,12 +57,24 @@ function f67f05f1d79e2(data) {
             let data1 = data.action;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f67f05f1d79e2, "/action", "type", { type: "string" });
+              return abi.fail(
+                fc9be68cdd36d,
+                "/action",
+                "type",
+                { type: "string" },
+                "#/properties/action/type",
+                "must be string",
+              );
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
-              return abi.fail(f67f05f1d79e2, "/action", "enum", {
-                allowedValues: ffbd84b3d933b.properties.action.enum,
-              });
+              return abi.fail(
+                fc9be68cdd36d,
+                "/action",
+                "enum",
+                { allowedValues: ffbd84b3d933b.properties.action.enum },
+                "#/properties/action/enum",
+                "must be equal to one of the allowed values",
+              );
             }
             var valid0 = _errs4 === errors;
           } else {
@@ -79,6 +105,7 @@ function f67f05f1d79e2(data) {
                               "type",
                               { type: "string" },
                               "#/properties/content/additionalProperties/anyOf/0/items/type",
+                              "must be string",
                             );
                             errors++;
                           }
@@ -94,6 +121,7 @@ function f67f05f1d79e2(data) {
                           "type",
                           { type: "array" },
                           "#/properties/content/additionalProperties/anyOf/0/type",
+                          "must be array",
                         );
                         errors++;
                       }
@@ -127,9 +155,10 @@ function f67f05f1d79e2(data) {
                         "anyOf",
                         {},
                         "#/properties/content/additionalProperties/anyOf",
+                        "must match a schema in anyOf",
                       );
                       errors++;
-                      f67f05f1d79e2.errors = vErrors;
+                      fc9be68cdd36d.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -147,7 +176,14 @@ function f67f05f1d79e2(data) {
                     }
                   }
                 } else {
-                  return abi.fail(f67f05f1d79e2, "/content", "type", { type: "object" });
+                  return abi.fail(
+                    fc9be68cdd36d,
+                    "/content",
+                    "type",
+                    { type: "object" },
+                    "#/properties/content/type",
+                    "must be object",
+                  );
                 }
               }
               var valid0 = _errs6 === errors;
@@ -158,13 +194,13 @@ function f67f05f1d79e2(data) {
         }
       }
     } else {
-      return abi.fail(f67f05f1d79e2, "", "type", { type: "object" });
+      return abi.fail(fc9be68cdd36d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f67f05f1d79e2.errors = vErrors;
+  fc9be68cdd36d.errors = vErrors;
   return errors === 0;
 }
-export { f67f05f1d79e2 };
-export const v67f05f1d79e2: abi.Validator = f67f05f1d79e2;
+export { fc9be68cdd36d };
+export const vc9be68cdd36d: abi.Validator = fc9be68cdd36d;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f67f05f1d79e2;
+export const validate: abi.Validator = fc9be68cdd36d;

@@ -2,42 +2,42 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f42e8d49662e1,
   f56108401ceaa,
   f9d85484c01bc,
+  fd3c8bbd40338,
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f4cd02670b09a } from "../../shared/validators/shared-1aeb168b16.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-3d620a8b2e.js";
-import { fe9dfda6b13fc } from "./CallToolRequestParams.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-a640e7ac53.js";
+import { f4cd02670b09a } from "../../shared/validators/shared-b5d8e68aad.js";
+import { f6136fa7dce27 } from "./CallToolRequestParams.js";
 import { f0843217b1155 } from "./CancelledNotificationParams.js";
-import { f6108387749c8 } from "./CompleteRequestParams.js";
-import { f9fca16ddf0ea } from "./CompleteResult.js";
-import { f730b5f9e62dc } from "./DiscoverResult.js";
-import { f967ef038d851 } from "./GetPromptRequestParams.js";
-import { f29dd45ac6bb9 } from "./ListPromptsResult.js";
-import { f077420e62da2 } from "./ListResourceTemplatesResult.js";
-import { fa04f66082f95 } from "./ListResourcesResult.js";
-import { ffc3b4c19f04c } from "./ListToolsResult.js";
+import { fcb9fd96b03ca } from "./CompleteRequestParams.js";
+import { ff4a224c61a87 } from "./CompleteResult.js";
+import { f77cc20cf016c } from "./DiscoverResult.js";
+import { fd2337ff92f75 } from "./GetPromptRequestParams.js";
+import { ffb600897f506 } from "./ListPromptsResult.js";
+import { f582f8bfbca30 } from "./ListResourceTemplatesResult.js";
+import { f1b79820bbb4f } from "./ListResourcesResult.js";
+import { f4172082b693d } from "./ListToolsResult.js";
 import { f91b2453f841e } from "./LoggingMessageNotificationParams.js";
 import { f7b4db0a428d9 } from "./NotificationParams.js";
-import { f77396d38cc34 } from "./PaginatedRequestParams.js";
+import { f6c8bb36c3c39 } from "./PaginatedRequestParams.js";
 import { f29966b6c1050 } from "./ProgressNotificationParams.js";
-import { f67afc8ba2066 } from "./ReadResourceRequestParams.js";
-import { f2a75446ea64f } from "./RequestParams.js";
+import { f121977946ca1 } from "./ReadResourceRequestParams.js";
+import { f4af38bc0199b } from "./RequestParams.js";
 import { fcfa238f58bed } from "./ResourceUpdatedNotificationParams.js";
 import { fb6c00031e9c3 } from "./SubscriptionsAcknowledgedNotificationParams.js";
-import { f6b6f4fe56271 } from "./SubscriptionsListenRequestParams.js";
-import { f325ed4b5b341 } from "./SubscriptionsListenResult.js";
-import { f26b74d8d69e5 } from "./result.prompts.get.js";
-import { ff12cf2a589ce } from "./result.resources.read.js";
-import { f9e38f5289d57 } from "./result.tools.call.js";
-import { f3a68ee28b749 } from "./shared-0bd6d2822f.js";
-import { f5581fd75eece } from "./shared-5bb059515d.js";
-import { f99f4f5c25990 } from "./shared-7fb4e8e041.js";
-import { f8098a0e73a1b } from "./shared-ab25bf79d1.js";
-import { f3ca5b32c8764, f646de678d9cb } from "./shared-b70c88adcf.js";
-import { fb6f1c5a02749 } from "./shared-b75fa56198.js";
+import { f25e5f2d85e6a } from "./SubscriptionsListenRequestParams.js";
+import { fec2fea993e1d } from "./SubscriptionsListenResult.js";
+import { f25974a3fc659 } from "./result.prompts.get.js";
+import { fc1f0127bf027 } from "./result.resources.read.js";
+import { f166029158ce1 } from "./result.tools.call.js";
+import { f33632a5b6769, fb732f9fa406a } from "./shared-4d25b9dac4.js";
+import { f5581fd75eece } from "./shared-9c92908335.js";
+import { f003957c348a4 } from "./shared-a28a847df4.js";
+import { fb93e8f421b98 } from "./shared-c77b031b05.js";
+import { f6317345393d2 } from "./shared-e682331f48.js";
+import { f99f4f5c25990 } from "./shared-f24c736b97.js";
 const f2e600eacc644 = {
   properties: {
     _meta: { $ref: "mcpgen://defs/ResultMetaObject" },
@@ -108,7 +108,7 @@ function f12816ca79fd3(data) {
   f12816ca79fd3.errors = null;
   return true;
 }
-function f575f3fef6ce5(data) {
+function f4356b4b2aa6d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -118,37 +118,72 @@ function f575f3fef6ce5(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f575f3fef6ce5, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f4356b4b2aa6d,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f575f3fef6ce5, f94fb1015c909, "/id");
+            return abi.failWith(f4356b4b2aa6d, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f575f3fef6ce5, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f4356b4b2aa6d,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f575f3fef6ce5, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f4356b4b2aa6d,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f575f3fef6ce5, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f4356b4b2aa6d,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("tools/call" !== data2) {
-                return abi.fail(f575f3fef6ce5, "/method", "const", { allowedValue: "tools/call" });
+                return abi.fail(
+                  f4356b4b2aa6d,
+                  "/method",
+                  "const",
+                  { allowedValue: "tools/call" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!fe9dfda6b13fc(data.params)) {
-                  return abi.failWith(f575f3fef6ce5, fe9dfda6b13fc, "/params");
+                if (!f6136fa7dce27(data.params)) {
+                  return abi.failWith(f4356b4b2aa6d, f6136fa7dce27, "/params");
                 }
               }
             }
@@ -156,13 +191,13 @@ function f575f3fef6ce5(data) {
         }
       }
     } else {
-      return abi.fail(f575f3fef6ce5, "", "type", { type: "object" });
+      return abi.fail(f4356b4b2aa6d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f575f3fef6ce5.errors = null;
+  f4356b4b2aa6d.errors = null;
   return true;
 }
-function ff89669bfa458(data) {
+function f93c5f061681f(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -173,12 +208,12 @@ function ff89669bfa458(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(ff89669bfa458, "", "required", { missingProperty: missing0 });
+        return abi.fail(f93c5f061681f, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(ff89669bfa458, f94fb1015c909, "/id");
+            return abi.failWith(f93c5f061681f, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -189,10 +224,10 @@ function ff89669bfa458(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(ff89669bfa458, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f93c5f061681f, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(ff89669bfa458, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f93c5f061681f, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -205,25 +240,32 @@ function ff89669bfa458(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fb6f1c5a02749(data2)) {
-                vErrors = abi.nest(vErrors, fb6f1c5a02749, "/result");
+              if (!f6317345393d2(data2)) {
+                vErrors = abi.nest(vErrors, f6317345393d2, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f9e38f5289d57(data2)) {
-                  vErrors = abi.nest(vErrors, f9e38f5289d57, "/result");
+                if (!f166029158ce1(data2)) {
+                  vErrors = abi.nest(vErrors, f166029158ce1, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
               if (!valid1) {
-                vErrors = abi.issue(vErrors, "/result", "anyOf", {});
+                vErrors = abi.issue(
+                  vErrors,
+                  "/result",
+                  "anyOf",
+                  {},
+                  "#/properties/result/anyOf",
+                  "must match a schema in anyOf",
+                );
                 errors++;
-                ff89669bfa458.errors = vErrors;
+                f93c5f061681f.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -243,13 +285,13 @@ function ff89669bfa458(data) {
         }
       }
     } else {
-      return abi.fail(ff89669bfa458, "", "type", { type: "object" });
+      return abi.fail(f93c5f061681f, "", "type", { type: "object" });
     }
   }
-  ff89669bfa458.errors = vErrors;
+  f93c5f061681f.errors = vErrors;
   return errors === 0;
 }
-function fd057b053d3a4(data) {
+function f98110ae72f14(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -258,44 +300,79 @@ function fd057b053d3a4(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fd057b053d3a4, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f98110ae72f14,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(fd057b053d3a4, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f98110ae72f14,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(fd057b053d3a4, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f98110ae72f14,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(fd057b053d3a4, "/method", "type", { type: "string" });
+              return abi.fail(
+                f98110ae72f14,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/cancelled" !== data1) {
-              return abi.fail(fd057b053d3a4, "/method", "const", { allowedValue: "notifications/cancelled" });
+              return abi.fail(
+                f98110ae72f14,
+                "/method",
+                "const",
+                { allowedValue: "notifications/cancelled" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!f0843217b1155(data.params)) {
-                return abi.failWith(fd057b053d3a4, f0843217b1155, "/params");
+                return abi.failWith(f98110ae72f14, f0843217b1155, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fd057b053d3a4, "", "type", { type: "object" });
+      return abi.fail(f98110ae72f14, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd057b053d3a4.errors = null;
+  f98110ae72f14.errors = null;
   return true;
 }
-function fd799ebbde231(data) {
+function f91797a53b80d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -305,37 +382,72 @@ function fd799ebbde231(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fd799ebbde231, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f91797a53b80d,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fd799ebbde231, f94fb1015c909, "/id");
+            return abi.failWith(f91797a53b80d, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fd799ebbde231, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f91797a53b80d,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(fd799ebbde231, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f91797a53b80d,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fd799ebbde231, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f91797a53b80d,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("server/discover" !== data2) {
-                return abi.fail(fd799ebbde231, "/method", "const", { allowedValue: "server/discover" });
+                return abi.fail(
+                  f91797a53b80d,
+                  "/method",
+                  "const",
+                  { allowedValue: "server/discover" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f2a75446ea64f(data.params)) {
-                  return abi.failWith(fd799ebbde231, f2a75446ea64f, "/params");
+                if (!f4af38bc0199b(data.params)) {
+                  return abi.failWith(f91797a53b80d, f4af38bc0199b, "/params");
                 }
               }
             }
@@ -343,13 +455,13 @@ function fd799ebbde231(data) {
         }
       }
     } else {
-      return abi.fail(fd799ebbde231, "", "type", { type: "object" });
+      return abi.fail(f91797a53b80d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd799ebbde231.errors = null;
+  f91797a53b80d.errors = null;
   return true;
 }
-function f7adb588b1da3(data) {
+function f67e57d224c05(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -359,37 +471,72 @@ function f7adb588b1da3(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f7adb588b1da3, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f67e57d224c05,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f7adb588b1da3, f94fb1015c909, "/id");
+            return abi.failWith(f67e57d224c05, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f7adb588b1da3, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f67e57d224c05,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f7adb588b1da3, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f67e57d224c05,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f7adb588b1da3, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f67e57d224c05,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("resources/list" !== data2) {
-                return abi.fail(f7adb588b1da3, "/method", "const", { allowedValue: "resources/list" });
+                return abi.fail(
+                  f67e57d224c05,
+                  "/method",
+                  "const",
+                  { allowedValue: "resources/list" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f77396d38cc34(data.params)) {
-                  return abi.failWith(f7adb588b1da3, f77396d38cc34, "/params");
+                if (!f6c8bb36c3c39(data.params)) {
+                  return abi.failWith(f67e57d224c05, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -397,13 +544,13 @@ function f7adb588b1da3(data) {
         }
       }
     } else {
-      return abi.fail(f7adb588b1da3, "", "type", { type: "object" });
+      return abi.fail(f67e57d224c05, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f7adb588b1da3.errors = null;
+  f67e57d224c05.errors = null;
   return true;
 }
-function f62af281aa420(data) {
+function f1c422e566bf2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -413,37 +560,72 @@ function f62af281aa420(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f62af281aa420, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f1c422e566bf2,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f62af281aa420, f94fb1015c909, "/id");
+            return abi.failWith(f1c422e566bf2, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f62af281aa420, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f1c422e566bf2,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f62af281aa420, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f1c422e566bf2,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f62af281aa420, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f1c422e566bf2,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("resources/templates/list" !== data2) {
-                return abi.fail(f62af281aa420, "/method", "const", { allowedValue: "resources/templates/list" });
+                return abi.fail(
+                  f1c422e566bf2,
+                  "/method",
+                  "const",
+                  { allowedValue: "resources/templates/list" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f77396d38cc34(data.params)) {
-                  return abi.failWith(f62af281aa420, f77396d38cc34, "/params");
+                if (!f6c8bb36c3c39(data.params)) {
+                  return abi.failWith(f1c422e566bf2, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -451,13 +633,13 @@ function f62af281aa420(data) {
         }
       }
     } else {
-      return abi.fail(f62af281aa420, "", "type", { type: "object" });
+      return abi.fail(f1c422e566bf2, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f62af281aa420.errors = null;
+  f1c422e566bf2.errors = null;
   return true;
 }
-function fcea68a8a4d6e(data) {
+function f4c405bab2e8d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -467,37 +649,72 @@ function fcea68a8a4d6e(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fcea68a8a4d6e, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f4c405bab2e8d,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fcea68a8a4d6e, f94fb1015c909, "/id");
+            return abi.failWith(f4c405bab2e8d, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fcea68a8a4d6e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f4c405bab2e8d,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(fcea68a8a4d6e, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f4c405bab2e8d,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fcea68a8a4d6e, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f4c405bab2e8d,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("resources/read" !== data2) {
-                return abi.fail(fcea68a8a4d6e, "/method", "const", { allowedValue: "resources/read" });
+                return abi.fail(
+                  f4c405bab2e8d,
+                  "/method",
+                  "const",
+                  { allowedValue: "resources/read" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f67afc8ba2066(data.params)) {
-                  return abi.failWith(fcea68a8a4d6e, f67afc8ba2066, "/params");
+                if (!f121977946ca1(data.params)) {
+                  return abi.failWith(f4c405bab2e8d, f121977946ca1, "/params");
                 }
               }
             }
@@ -505,13 +722,13 @@ function fcea68a8a4d6e(data) {
         }
       }
     } else {
-      return abi.fail(fcea68a8a4d6e, "", "type", { type: "object" });
+      return abi.fail(f4c405bab2e8d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fcea68a8a4d6e.errors = null;
+  f4c405bab2e8d.errors = null;
   return true;
 }
-function ff3f3972a162f(data) {
+function fe102998128c8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -521,37 +738,72 @@ function ff3f3972a162f(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(ff3f3972a162f, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          fe102998128c8,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(ff3f3972a162f, f94fb1015c909, "/id");
+            return abi.failWith(fe102998128c8, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(ff3f3972a162f, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                fe102998128c8,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(ff3f3972a162f, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                fe102998128c8,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(ff3f3972a162f, "/method", "type", { type: "string" });
+                return abi.fail(
+                  fe102998128c8,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("subscriptions/listen" !== data2) {
-                return abi.fail(ff3f3972a162f, "/method", "const", { allowedValue: "subscriptions/listen" });
+                return abi.fail(
+                  fe102998128c8,
+                  "/method",
+                  "const",
+                  { allowedValue: "subscriptions/listen" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f6b6f4fe56271(data.params)) {
-                  return abi.failWith(ff3f3972a162f, f6b6f4fe56271, "/params");
+                if (!f25e5f2d85e6a(data.params)) {
+                  return abi.failWith(fe102998128c8, f25e5f2d85e6a, "/params");
                 }
               }
             }
@@ -559,13 +811,13 @@ function ff3f3972a162f(data) {
         }
       }
     } else {
-      return abi.fail(ff3f3972a162f, "", "type", { type: "object" });
+      return abi.fail(fe102998128c8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  ff3f3972a162f.errors = null;
+  fe102998128c8.errors = null;
   return true;
 }
-function febe347d5e4e0(data) {
+function f9aad0024714c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -575,37 +827,72 @@ function febe347d5e4e0(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(febe347d5e4e0, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f9aad0024714c,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(febe347d5e4e0, f94fb1015c909, "/id");
+            return abi.failWith(f9aad0024714c, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(febe347d5e4e0, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f9aad0024714c,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(febe347d5e4e0, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f9aad0024714c,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(febe347d5e4e0, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f9aad0024714c,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("prompts/list" !== data2) {
-                return abi.fail(febe347d5e4e0, "/method", "const", { allowedValue: "prompts/list" });
+                return abi.fail(
+                  f9aad0024714c,
+                  "/method",
+                  "const",
+                  { allowedValue: "prompts/list" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f77396d38cc34(data.params)) {
-                  return abi.failWith(febe347d5e4e0, f77396d38cc34, "/params");
+                if (!f6c8bb36c3c39(data.params)) {
+                  return abi.failWith(f9aad0024714c, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -613,13 +900,13 @@ function febe347d5e4e0(data) {
         }
       }
     } else {
-      return abi.fail(febe347d5e4e0, "", "type", { type: "object" });
+      return abi.fail(f9aad0024714c, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  febe347d5e4e0.errors = null;
+  f9aad0024714c.errors = null;
   return true;
 }
-function f435eba9bdce8(data) {
+function fca87dde25088(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -629,37 +916,72 @@ function f435eba9bdce8(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f435eba9bdce8, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          fca87dde25088,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f435eba9bdce8, f94fb1015c909, "/id");
+            return abi.failWith(fca87dde25088, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f435eba9bdce8, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                fca87dde25088,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f435eba9bdce8, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                fca87dde25088,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f435eba9bdce8, "/method", "type", { type: "string" });
+                return abi.fail(
+                  fca87dde25088,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("prompts/get" !== data2) {
-                return abi.fail(f435eba9bdce8, "/method", "const", { allowedValue: "prompts/get" });
+                return abi.fail(
+                  fca87dde25088,
+                  "/method",
+                  "const",
+                  { allowedValue: "prompts/get" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f967ef038d851(data.params)) {
-                  return abi.failWith(f435eba9bdce8, f967ef038d851, "/params");
+                if (!fd2337ff92f75(data.params)) {
+                  return abi.failWith(fca87dde25088, fd2337ff92f75, "/params");
                 }
               }
             }
@@ -667,13 +989,13 @@ function f435eba9bdce8(data) {
         }
       }
     } else {
-      return abi.fail(f435eba9bdce8, "", "type", { type: "object" });
+      return abi.fail(fca87dde25088, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f435eba9bdce8.errors = null;
+  fca87dde25088.errors = null;
   return true;
 }
-function f8b26b249b6cc(data) {
+function f9444c6dc6a75(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -683,37 +1005,72 @@ function f8b26b249b6cc(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f8b26b249b6cc, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f9444c6dc6a75,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f8b26b249b6cc, f94fb1015c909, "/id");
+            return abi.failWith(f9444c6dc6a75, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f8b26b249b6cc, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f9444c6dc6a75,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f8b26b249b6cc, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f9444c6dc6a75,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f8b26b249b6cc, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f9444c6dc6a75,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("tools/list" !== data2) {
-                return abi.fail(f8b26b249b6cc, "/method", "const", { allowedValue: "tools/list" });
+                return abi.fail(
+                  f9444c6dc6a75,
+                  "/method",
+                  "const",
+                  { allowedValue: "tools/list" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f77396d38cc34(data.params)) {
-                  return abi.failWith(f8b26b249b6cc, f77396d38cc34, "/params");
+                if (!f6c8bb36c3c39(data.params)) {
+                  return abi.failWith(f9444c6dc6a75, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -721,13 +1078,13 @@ function f8b26b249b6cc(data) {
         }
       }
     } else {
-      return abi.fail(f8b26b249b6cc, "", "type", { type: "object" });
+      return abi.fail(f9444c6dc6a75, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f8b26b249b6cc.errors = null;
+  f9444c6dc6a75.errors = null;
   return true;
 }
-function f1c7529945f3d(data) {
+function f32671c70cefa(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -737,37 +1094,72 @@ function f1c7529945f3d(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f1c7529945f3d, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f32671c70cefa,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f1c7529945f3d, f94fb1015c909, "/id");
+            return abi.failWith(f32671c70cefa, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f1c7529945f3d, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f32671c70cefa,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f1c7529945f3d, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f32671c70cefa,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f1c7529945f3d, "/method", "type", { type: "string" });
+                return abi.fail(
+                  f32671c70cefa,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
               if ("completion/complete" !== data2) {
-                return abi.fail(f1c7529945f3d, "/method", "const", { allowedValue: "completion/complete" });
+                return abi.fail(
+                  f32671c70cefa,
+                  "/method",
+                  "const",
+                  { allowedValue: "completion/complete" },
+                  "#/properties/method/const",
+                  "must be equal to constant",
+                );
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f6108387749c8(data.params)) {
-                  return abi.failWith(f1c7529945f3d, f6108387749c8, "/params");
+                if (!fcb9fd96b03ca(data.params)) {
+                  return abi.failWith(f32671c70cefa, fcb9fd96b03ca, "/params");
                 }
               }
             }
@@ -775,92 +1167,92 @@ function f1c7529945f3d(data) {
         }
       }
     } else {
-      return abi.fail(f1c7529945f3d, "", "type", { type: "object" });
+      return abi.fail(f32671c70cefa, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1c7529945f3d.errors = null;
+  f32671c70cefa.errors = null;
   return true;
 }
-function f22feddf7248d(data) {
+function fb70a3ae637b3(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fd799ebbde231(data)) {
-    vErrors = abi.nest(vErrors, fd799ebbde231, "");
+  if (!f91797a53b80d(data)) {
+    vErrors = abi.nest(vErrors, f91797a53b80d, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f7adb588b1da3(data)) {
-      vErrors = abi.nest(vErrors, f7adb588b1da3, "");
+    if (!f67e57d224c05(data)) {
+      vErrors = abi.nest(vErrors, f67e57d224c05, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f62af281aa420(data)) {
-        vErrors = abi.nest(vErrors, f62af281aa420, "");
+      if (!f1c422e566bf2(data)) {
+        vErrors = abi.nest(vErrors, f1c422e566bf2, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fcea68a8a4d6e(data)) {
-          vErrors = abi.nest(vErrors, fcea68a8a4d6e, "");
+        if (!f4c405bab2e8d(data)) {
+          vErrors = abi.nest(vErrors, f4c405bab2e8d, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!ff3f3972a162f(data)) {
-            vErrors = abi.nest(vErrors, ff3f3972a162f, "");
+          if (!fe102998128c8(data)) {
+            vErrors = abi.nest(vErrors, fe102998128c8, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!febe347d5e4e0(data)) {
-              vErrors = abi.nest(vErrors, febe347d5e4e0, "");
+            if (!f9aad0024714c(data)) {
+              vErrors = abi.nest(vErrors, f9aad0024714c, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f435eba9bdce8(data)) {
-                vErrors = abi.nest(vErrors, f435eba9bdce8, "");
+              if (!fca87dde25088(data)) {
+                vErrors = abi.nest(vErrors, fca87dde25088, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f8b26b249b6cc(data)) {
-                  vErrors = abi.nest(vErrors, f8b26b249b6cc, "");
+                if (!f9444c6dc6a75(data)) {
+                  vErrors = abi.nest(vErrors, f9444c6dc6a75, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f575f3fef6ce5(data)) {
-                    vErrors = abi.nest(vErrors, f575f3fef6ce5, "");
+                  if (!f4356b4b2aa6d(data)) {
+                    vErrors = abi.nest(vErrors, f4356b4b2aa6d, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f1c7529945f3d(data)) {
-                      vErrors = abi.nest(vErrors, f1c7529945f3d, "");
+                    if (!f32671c70cefa(data)) {
+                      vErrors = abi.nest(vErrors, f32671c70cefa, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -875,9 +1267,9 @@ function f22feddf7248d(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f22feddf7248d.errors = vErrors;
+    fb70a3ae637b3.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -889,37 +1281,51 @@ function f22feddf7248d(data) {
       }
     }
   }
-  f22feddf7248d.errors = vErrors;
+  fb70a3ae637b3.errors = vErrors;
   return errors === 0;
 }
-function fa1ff6337f7c8(data) {
+function f2e6f0e1dc5a8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.resultType === undefined && (missing0 = "resultType")) {
-        return abi.fail(fa1ff6337f7c8, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f2e6f0e1dc5a8,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data._meta !== undefined) {
           if (!f5581fd75eece(data._meta)) {
-            return abi.failWith(fa1ff6337f7c8, f5581fd75eece, "/_meta");
+            return abi.failWith(f2e6f0e1dc5a8, f5581fd75eece, "/_meta");
           }
         }
         {
           if (data.resultType !== undefined) {
             if (typeof data.resultType !== "string") {
-              return abi.fail(fa1ff6337f7c8, "/resultType", "type", { type: "string" });
+              return abi.fail(
+                f2e6f0e1dc5a8,
+                "/resultType",
+                "type",
+                { type: "string" },
+                "#/properties/resultType/type",
+                "must be string",
+              );
             }
           }
         }
       }
     } else {
-      return abi.fail(fa1ff6337f7c8, "", "type", { type: "object" });
+      return abi.fail(f2e6f0e1dc5a8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa1ff6337f7c8.errors = null;
+  f2e6f0e1dc5a8.errors = null;
   return true;
 }
-function f3df60c532799(data) {
+function fbdd2a5937829(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -928,40 +1334,40 @@ function f3df60c532799(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f3df60c532799, "", "required", { missingProperty: missing0 });
+        return abi.fail(fbdd2a5937829, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f3df60c532799, f94fb1015c909, "/id");
+            return abi.failWith(fbdd2a5937829, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f3df60c532799, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fbdd2a5937829, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f3df60c532799, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fbdd2a5937829, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f9fca16ddf0ea(data.result)) {
-                return abi.failWith(f3df60c532799, f9fca16ddf0ea, "/result");
+              if (!ff4a224c61a87(data.result)) {
+                return abi.failWith(fbdd2a5937829, ff4a224c61a87, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f3df60c532799, "", "type", { type: "object" });
+      return abi.fail(fbdd2a5937829, "", "type", { type: "object" });
     }
   }
-  f3df60c532799.errors = null;
+  fbdd2a5937829.errors = null;
   return true;
 }
-function ff05cfa2c0f50(data) {
+function f69d54ef9c7d8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -970,40 +1376,40 @@ function ff05cfa2c0f50(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(ff05cfa2c0f50, "", "required", { missingProperty: missing0 });
+        return abi.fail(f69d54ef9c7d8, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(ff05cfa2c0f50, f94fb1015c909, "/id");
+            return abi.failWith(f69d54ef9c7d8, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(ff05cfa2c0f50, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f69d54ef9c7d8, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(ff05cfa2c0f50, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f69d54ef9c7d8, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f730b5f9e62dc(data.result)) {
-                return abi.failWith(ff05cfa2c0f50, f730b5f9e62dc, "/result");
+              if (!f77cc20cf016c(data.result)) {
+                return abi.failWith(f69d54ef9c7d8, f77cc20cf016c, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(ff05cfa2c0f50, "", "type", { type: "object" });
+      return abi.fail(f69d54ef9c7d8, "", "type", { type: "object" });
     }
   }
-  ff05cfa2c0f50.errors = null;
+  f69d54ef9c7d8.errors = null;
   return true;
 }
-function fa0360be0d7ba(data) {
+function f6ba3615285c2(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1014,12 +1420,12 @@ function fa0360be0d7ba(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fa0360be0d7ba, "", "required", { missingProperty: missing0 });
+        return abi.fail(f6ba3615285c2, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fa0360be0d7ba, f94fb1015c909, "/id");
+            return abi.failWith(f6ba3615285c2, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1030,10 +1436,10 @@ function fa0360be0d7ba(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fa0360be0d7ba, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f6ba3615285c2, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fa0360be0d7ba, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f6ba3615285c2, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -1046,25 +1452,32 @@ function fa0360be0d7ba(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fb6f1c5a02749(data2)) {
-                vErrors = abi.nest(vErrors, fb6f1c5a02749, "/result");
+              if (!f6317345393d2(data2)) {
+                vErrors = abi.nest(vErrors, f6317345393d2, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f26b74d8d69e5(data2)) {
-                  vErrors = abi.nest(vErrors, f26b74d8d69e5, "/result");
+                if (!f25974a3fc659(data2)) {
+                  vErrors = abi.nest(vErrors, f25974a3fc659, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
               if (!valid1) {
-                vErrors = abi.issue(vErrors, "/result", "anyOf", {});
+                vErrors = abi.issue(
+                  vErrors,
+                  "/result",
+                  "anyOf",
+                  {},
+                  "#/properties/result/anyOf",
+                  "must match a schema in anyOf",
+                );
                 errors++;
-                fa0360be0d7ba.errors = vErrors;
+                f6ba3615285c2.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -1084,10 +1497,10 @@ function fa0360be0d7ba(data) {
         }
       }
     } else {
-      return abi.fail(fa0360be0d7ba, "", "type", { type: "object" });
+      return abi.fail(f6ba3615285c2, "", "type", { type: "object" });
     }
   }
-  fa0360be0d7ba.errors = vErrors;
+  f6ba3615285c2.errors = vErrors;
   return errors === 0;
 }
 function fbff2d6e2a7eb(data) {
@@ -1172,38 +1585,38 @@ function fbff2d6e2a7eb(data) {
   fbff2d6e2a7eb.errors = null;
   return true;
 }
-function f6e15532643af(data) {
+function f470395cf0aee(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(f6e15532643af, "", "required", { missingProperty: missing0 });
+        return abi.fail(f470395cf0aee, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f3ca5b32c8764(data._meta)) {
-            return abi.failWith(f6e15532643af, f3ca5b32c8764, "/_meta");
+          if (!f33632a5b6769(data._meta)) {
+            return abi.failWith(f470395cf0aee, f33632a5b6769, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!f3a68ee28b749(data.inputResponses)) {
-              return abi.failWith(f6e15532643af, f3a68ee28b749, "/inputResponses");
+            if (!fb93e8f421b98(data.inputResponses)) {
+              return abi.failWith(f470395cf0aee, fb93e8f421b98, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(f6e15532643af, "/requestState", "type", { type: "string" });
+                return abi.fail(f470395cf0aee, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6e15532643af, "", "type", { type: "object" });
+      return abi.fail(f470395cf0aee, "", "type", { type: "object" });
     }
   }
-  f6e15532643af.errors = null;
+  f470395cf0aee.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -1299,20 +1712,20 @@ function fa2367193a87c(data) {
   fa2367193a87c.errors = null;
   return true;
 }
-function ff2eede777f53(data) {
+function f075fbf7b94f8(data) {
   {
     if (Array.isArray(data)) {
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
-        if (!f8098a0e73a1b(data[i0])) {
-          return abi.failWith(ff2eede777f53, f8098a0e73a1b, "/" + i0);
+        if (!f003957c348a4(data[i0])) {
+          return abi.failWith(f075fbf7b94f8, f003957c348a4, "/" + i0);
         }
       }
     } else {
-      return abi.fail(ff2eede777f53, "", "type", { type: "array" });
+      return abi.fail(f075fbf7b94f8, "", "type", { type: "array" });
     }
   }
-  ff2eede777f53.errors = null;
+  f075fbf7b94f8.errors = null;
   return true;
 }
 const f68b9675d5539 = {
@@ -1325,7 +1738,7 @@ const f68b9675d5539 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCResultResponse",
 };
-function f576e42e11759(data) {
+function f175456d78228(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1334,7 +1747,14 @@ function f576e42e11759(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f576e42e11759, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f175456d78228,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           let data0 = data.id;
@@ -1343,7 +1763,7 @@ function f576e42e11759(data) {
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return abi.fail(
-              f576e42e11759,
+              f175456d78228,
               "/id",
               "type",
               { type: f68b9675d5539.properties.id.type },
@@ -1356,36 +1776,50 @@ function f576e42e11759(data) {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f576e42e11759, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                f175456d78228,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f576e42e11759, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                f175456d78228,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fa1ff6337f7c8(data.result)) {
-                return abi.failWith(f576e42e11759, fa1ff6337f7c8, "/result");
+              if (!f2e6f0e1dc5a8(data.result)) {
+                return abi.failWith(f175456d78228, f2e6f0e1dc5a8, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f576e42e11759, "", "type", { type: "object" });
+      return abi.fail(f175456d78228, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f576e42e11759.errors = null;
+  f175456d78228.errors = null;
   return true;
 }
-function fb468be548027(data) {
+function f5d0f9a343a40(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f42e8d49662e1(data)) {
-    vErrors = abi.nest(vErrors, f42e8d49662e1, "");
+  if (!fd3c8bbd40338(data)) {
+    vErrors = abi.nest(vErrors, fd3c8bbd40338, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -1399,14 +1833,28 @@ function fb468be548027(data) {
           (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
           (data.method === undefined && (missing0 = "method"))
         ) {
-          vErrors = abi.issue(vErrors, "", "required", { missingProperty: missing0 }, "#/anyOf/1/required");
+          vErrors = abi.issue(
+            vErrors,
+            "",
+            "required",
+            { missingProperty: missing0 },
+            "#/anyOf/1/required",
+            "must have required property '" + missing0 + "'",
+          );
           errors++;
         } else {
           if (data.jsonrpc !== undefined) {
             let data0 = data.jsonrpc;
             const _errs4 = errors;
             if (typeof data0 !== "string") {
-              vErrors = abi.issue(vErrors, "/jsonrpc", "type", { type: "string" }, "#/anyOf/1/properties/jsonrpc/type");
+              vErrors = abi.issue(
+                vErrors,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/anyOf/1/properties/jsonrpc/type",
+                "must be string",
+              );
               errors++;
             }
             if ("2.0" !== data0) {
@@ -1416,6 +1864,7 @@ function fb468be548027(data) {
                 "const",
                 { allowedValue: "2.0" },
                 "#/anyOf/1/properties/jsonrpc/const",
+                "must be equal to constant",
               );
               errors++;
             }
@@ -1427,7 +1876,14 @@ function fb468be548027(data) {
             if (data.method !== undefined) {
               const _errs6 = errors;
               if (typeof data.method !== "string") {
-                vErrors = abi.issue(vErrors, "/method", "type", { type: "string" }, "#/anyOf/1/properties/method/type");
+                vErrors = abi.issue(
+                  vErrors,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/anyOf/1/properties/method/type",
+                  "must be string",
+                );
                 errors++;
               }
               var valid1 = _errs6 === errors;
@@ -1447,6 +1903,7 @@ function fb468be548027(data) {
                       "type",
                       { type: "object" },
                       "#/anyOf/1/properties/params/type",
+                      "must be object",
                     );
                     errors++;
                   }
@@ -1459,7 +1916,7 @@ function fb468be548027(data) {
           }
         }
       } else {
-        vErrors = abi.issue(vErrors, "", "type", { type: "object" }, "#/anyOf/1/type");
+        vErrors = abi.issue(vErrors, "", "type", { type: "object" }, "#/anyOf/1/type", "must be object");
         errors++;
       }
     }
@@ -1467,8 +1924,8 @@ function fb468be548027(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs11 = errors;
-      if (!f576e42e11759(data)) {
-        vErrors = abi.nest(vErrors, f576e42e11759, "");
+      if (!f175456d78228(data)) {
+        vErrors = abi.nest(vErrors, f175456d78228, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs11 === errors;
@@ -1482,7 +1939,14 @@ function fb468be548027(data) {
               (data.error === undefined && (missing1 = "error")) ||
               (data.jsonrpc === undefined && (missing1 = "jsonrpc"))
             ) {
-              vErrors = abi.issue(vErrors, "", "required", { missingProperty: missing1 }, "#/anyOf/3/required");
+              vErrors = abi.issue(
+                vErrors,
+                "",
+                "required",
+                { missingProperty: missing1 },
+                "#/anyOf/3/required",
+                "must have required property '" + missing1 + "'",
+              );
               errors++;
             } else {
               if (data.error !== undefined) {
@@ -1501,6 +1965,7 @@ function fb468be548027(data) {
                         "required",
                         { missingProperty: missing2 },
                         "#/anyOf/3/properties/error/required",
+                        "must have required property '" + missing2 + "'",
                       );
                       errors++;
                     } else {
@@ -1514,6 +1979,7 @@ function fb468be548027(data) {
                             "type",
                             { type: "integer" },
                             "#/anyOf/3/properties/error/properties/code/type",
+                            "must be integer",
                           );
                           errors++;
                         }
@@ -1531,6 +1997,7 @@ function fb468be548027(data) {
                               "type",
                               { type: "string" },
                               "#/anyOf/3/properties/error/properties/message/type",
+                              "must be string",
                             );
                             errors++;
                           }
@@ -1547,6 +2014,7 @@ function fb468be548027(data) {
                       "type",
                       { type: "object" },
                       "#/anyOf/3/properties/error/type",
+                      "must be object",
                     );
                     errors++;
                   }
@@ -1588,6 +2056,7 @@ function fb468be548027(data) {
                         "type",
                         { type: "string" },
                         "#/anyOf/3/properties/jsonrpc/type",
+                        "must be string",
                       );
                       errors++;
                     }
@@ -1598,6 +2067,7 @@ function fb468be548027(data) {
                         "const",
                         { allowedValue: "2.0" },
                         "#/anyOf/3/properties/jsonrpc/const",
+                        "must be equal to constant",
                       );
                       errors++;
                     }
@@ -1609,7 +2079,7 @@ function fb468be548027(data) {
               }
             }
           } else {
-            vErrors = abi.issue(vErrors, "", "type", { type: "object" }, "#/anyOf/3/type");
+            vErrors = abi.issue(vErrors, "", "type", { type: "object" }, "#/anyOf/3/type", "must be object");
             errors++;
           }
         }
@@ -1619,9 +2089,9 @@ function fb468be548027(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb468be548027.errors = vErrors;
+    f5d0f9a343a40.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1633,17 +2103,17 @@ function fb468be548027(data) {
       }
     }
   }
-  fb468be548027.errors = vErrors;
+  f5d0f9a343a40.errors = vErrors;
   return errors === 0;
 }
-function fe8e5e0487df6(data) {
+function ff465d67883f8(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f576e42e11759(data)) {
-    vErrors = abi.nest(vErrors, f576e42e11759, "");
+  if (!f175456d78228(data)) {
+    vErrors = abi.nest(vErrors, f175456d78228, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -1657,7 +2127,14 @@ function fe8e5e0487df6(data) {
           (data.error === undefined && (missing0 = "error")) ||
           (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
         ) {
-          vErrors = abi.issue(vErrors, "", "required", { missingProperty: missing0 }, "#/anyOf/1/required");
+          vErrors = abi.issue(
+            vErrors,
+            "",
+            "required",
+            { missingProperty: missing0 },
+            "#/anyOf/1/required",
+            "must have required property '" + missing0 + "'",
+          );
           errors++;
         } else {
           if (data.error !== undefined) {
@@ -1676,6 +2153,7 @@ function fe8e5e0487df6(data) {
                     "required",
                     { missingProperty: missing1 },
                     "#/anyOf/1/properties/error/required",
+                    "must have required property '" + missing1 + "'",
                   );
                   errors++;
                 } else {
@@ -1689,6 +2167,7 @@ function fe8e5e0487df6(data) {
                         "type",
                         { type: "integer" },
                         "#/anyOf/1/properties/error/properties/code/type",
+                        "must be integer",
                       );
                       errors++;
                     }
@@ -1706,6 +2185,7 @@ function fe8e5e0487df6(data) {
                           "type",
                           { type: "string" },
                           "#/anyOf/1/properties/error/properties/message/type",
+                          "must be string",
                         );
                         errors++;
                       }
@@ -1716,7 +2196,14 @@ function fe8e5e0487df6(data) {
                   }
                 }
               } else {
-                vErrors = abi.issue(vErrors, "/error", "type", { type: "object" }, "#/anyOf/1/properties/error/type");
+                vErrors = abi.issue(
+                  vErrors,
+                  "/error",
+                  "type",
+                  { type: "object" },
+                  "#/anyOf/1/properties/error/type",
+                  "must be object",
+                );
                 errors++;
               }
             }
@@ -1757,6 +2244,7 @@ function fe8e5e0487df6(data) {
                     "type",
                     { type: "string" },
                     "#/anyOf/1/properties/jsonrpc/type",
+                    "must be string",
                   );
                   errors++;
                 }
@@ -1767,6 +2255,7 @@ function fe8e5e0487df6(data) {
                     "const",
                     { allowedValue: "2.0" },
                     "#/anyOf/1/properties/jsonrpc/const",
+                    "must be equal to constant",
                   );
                   errors++;
                 }
@@ -1778,7 +2267,7 @@ function fe8e5e0487df6(data) {
           }
         }
       } else {
-        vErrors = abi.issue(vErrors, "", "type", { type: "object" }, "#/anyOf/1/type");
+        vErrors = abi.issue(vErrors, "", "type", { type: "object" }, "#/anyOf/1/type", "must be object");
         errors++;
       }
     }
@@ -1786,9 +2275,9 @@ function fe8e5e0487df6(data) {
     valid0 = valid0 || _valid0;
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe8e5e0487df6.errors = vErrors;
+    ff465d67883f8.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1800,10 +2289,10 @@ function fe8e5e0487df6(data) {
       }
     }
   }
-  fe8e5e0487df6.errors = vErrors;
+  ff465d67883f8.errors = vErrors;
   return errors === 0;
 }
-function f543bad66e114(data) {
+function f80ccb80a71d4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1812,40 +2301,40 @@ function f543bad66e114(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f543bad66e114, "", "required", { missingProperty: missing0 });
+        return abi.fail(f80ccb80a71d4, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f543bad66e114, f94fb1015c909, "/id");
+            return abi.failWith(f80ccb80a71d4, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f543bad66e114, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f80ccb80a71d4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f543bad66e114, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f80ccb80a71d4, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f29dd45ac6bb9(data.result)) {
-                return abi.failWith(f543bad66e114, f29dd45ac6bb9, "/result");
+              if (!ffb600897f506(data.result)) {
+                return abi.failWith(f80ccb80a71d4, ffb600897f506, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f543bad66e114, "", "type", { type: "object" });
+      return abi.fail(f80ccb80a71d4, "", "type", { type: "object" });
     }
   }
-  f543bad66e114.errors = null;
+  f80ccb80a71d4.errors = null;
   return true;
 }
-function f911e3d8a7a58(data) {
+function fc279c7d1d5a4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1854,40 +2343,40 @@ function f911e3d8a7a58(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f911e3d8a7a58, "", "required", { missingProperty: missing0 });
+        return abi.fail(fc279c7d1d5a4, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f911e3d8a7a58, f94fb1015c909, "/id");
+            return abi.failWith(fc279c7d1d5a4, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f911e3d8a7a58, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc279c7d1d5a4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f911e3d8a7a58, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fc279c7d1d5a4, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f077420e62da2(data.result)) {
-                return abi.failWith(f911e3d8a7a58, f077420e62da2, "/result");
+              if (!f582f8bfbca30(data.result)) {
+                return abi.failWith(fc279c7d1d5a4, f582f8bfbca30, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f911e3d8a7a58, "", "type", { type: "object" });
+      return abi.fail(fc279c7d1d5a4, "", "type", { type: "object" });
     }
   }
-  f911e3d8a7a58.errors = null;
+  fc279c7d1d5a4.errors = null;
   return true;
 }
-function f3f41a9d9bc7e(data) {
+function f9228c8cc00d2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1896,40 +2385,40 @@ function f3f41a9d9bc7e(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f3f41a9d9bc7e, "", "required", { missingProperty: missing0 });
+        return abi.fail(f9228c8cc00d2, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f3f41a9d9bc7e, f94fb1015c909, "/id");
+            return abi.failWith(f9228c8cc00d2, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f3f41a9d9bc7e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f9228c8cc00d2, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f3f41a9d9bc7e, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f9228c8cc00d2, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fa04f66082f95(data.result)) {
-                return abi.failWith(f3f41a9d9bc7e, fa04f66082f95, "/result");
+              if (!f1b79820bbb4f(data.result)) {
+                return abi.failWith(f9228c8cc00d2, f1b79820bbb4f, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f3f41a9d9bc7e, "", "type", { type: "object" });
+      return abi.fail(f9228c8cc00d2, "", "type", { type: "object" });
     }
   }
-  f3f41a9d9bc7e.errors = null;
+  f9228c8cc00d2.errors = null;
   return true;
 }
-function fdadd7e98edd4(data) {
+function f6c1722df5d05(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1938,40 +2427,40 @@ function fdadd7e98edd4(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fdadd7e98edd4, "", "required", { missingProperty: missing0 });
+        return abi.fail(f6c1722df5d05, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fdadd7e98edd4, f94fb1015c909, "/id");
+            return abi.failWith(f6c1722df5d05, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fdadd7e98edd4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f6c1722df5d05, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fdadd7e98edd4, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f6c1722df5d05, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!ffc3b4c19f04c(data.result)) {
-                return abi.failWith(fdadd7e98edd4, ffc3b4c19f04c, "/result");
+              if (!f4172082b693d(data.result)) {
+                return abi.failWith(f6c1722df5d05, f4172082b693d, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fdadd7e98edd4, "", "type", { type: "object" });
+      return abi.fail(f6c1722df5d05, "", "type", { type: "object" });
     }
   }
-  fdadd7e98edd4.errors = null;
+  f6c1722df5d05.errors = null;
   return true;
 }
-function f5a2f6f24b985(data) {
+function f57426a63cf94(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1980,41 +2469,76 @@ function f5a2f6f24b985(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f5a2f6f24b985, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f57426a63cf94,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f5a2f6f24b985, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f57426a63cf94,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(f5a2f6f24b985, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f57426a63cf94,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f5a2f6f24b985, "/method", "type", { type: "string" });
+              return abi.fail(
+                f57426a63cf94,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/message" !== data1) {
-              return abi.fail(f5a2f6f24b985, "/method", "const", { allowedValue: "notifications/message" });
+              return abi.fail(
+                f57426a63cf94,
+                "/method",
+                "const",
+                { allowedValue: "notifications/message" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!f91b2453f841e(data.params)) {
-                return abi.failWith(f5a2f6f24b985, f91b2453f841e, "/params");
+                return abi.failWith(f57426a63cf94, f91b2453f841e, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f5a2f6f24b985, "", "type", { type: "object" });
+      return abi.fail(f57426a63cf94, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5a2f6f24b985.errors = null;
+  f57426a63cf94.errors = null;
   return true;
 }
 function ffc55ef2db718(data) {
@@ -2048,7 +2572,7 @@ function ffc55ef2db718(data) {
   ffc55ef2db718.errors = null;
   return true;
 }
-function ff83d96147d34(data) {
+function f7c95acc9ad90(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2056,12 +2580,12 @@ function ff83d96147d34(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(ff83d96147d34, "", "required", { missingProperty: missing0 });
+        return abi.fail(f7c95acc9ad90, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(ff83d96147d34, f9d85484c01bc, "/error");
+            return abi.failWith(f7c95acc9ad90, f9d85484c01bc, "/error");
           }
           {
             {
@@ -2072,7 +2596,7 @@ function ff83d96147d34(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    ff83d96147d34,
+                    f7c95acc9ad90,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -2083,7 +2607,7 @@ function ff83d96147d34(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        ff83d96147d34,
+                        f7c95acc9ad90,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -2092,7 +2616,7 @@ function ff83d96147d34(data) {
                     }
                     if (-32021 !== data1) {
                       return abi.fail(
-                        ff83d96147d34,
+                        f7c95acc9ad90,
                         "/error/code",
                         "const",
                         { allowedValue: -32021 },
@@ -2108,7 +2632,7 @@ function ff83d96147d34(data) {
                           let missing2;
                           if (data2.requiredCapabilities === undefined && (missing2 = "requiredCapabilities")) {
                             return abi.fail(
-                              ff83d96147d34,
+                              f7c95acc9ad90,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -2116,14 +2640,14 @@ function ff83d96147d34(data) {
                             );
                           } else {
                             if (data2.requiredCapabilities !== undefined) {
-                              if (!f646de678d9cb(data2.requiredCapabilities)) {
-                                return abi.failWith(ff83d96147d34, f646de678d9cb, "/error/data/requiredCapabilities");
+                              if (!fb732f9fa406a(data2.requiredCapabilities)) {
+                                return abi.failWith(f7c95acc9ad90, fb732f9fa406a, "/error/data/requiredCapabilities");
                               }
                             }
                           }
                         } else {
                           return abi.fail(
-                            ff83d96147d34,
+                            f7c95acc9ad90,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -2135,7 +2659,7 @@ function ff83d96147d34(data) {
                   }
                 }
               } else {
-                return abi.fail(ff83d96147d34, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f7c95acc9ad90, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
@@ -2143,30 +2667,30 @@ function ff83d96147d34(data) {
         {
           if (data.id !== undefined) {
             if (!f94fb1015c909(data.id)) {
-              return abi.failWith(ff83d96147d34, f94fb1015c909, "/id");
+              return abi.failWith(f7c95acc9ad90, f94fb1015c909, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data5 = data.jsonrpc;
               if (typeof data5 !== "string") {
-                return abi.fail(ff83d96147d34, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f7c95acc9ad90, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data5) {
-                return abi.fail(ff83d96147d34, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f7c95acc9ad90, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(ff83d96147d34, "", "type", { type: "object" });
+      return abi.fail(f7c95acc9ad90, "", "type", { type: "object" });
     }
   }
-  ff83d96147d34.errors = null;
+  f7c95acc9ad90.errors = null;
   return true;
 }
-function f841a4e19f71f(data) {
+function f87c517f344c7(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2176,33 +2700,33 @@ function f841a4e19f71f(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f841a4e19f71f, "", "required", { missingProperty: missing0 });
+        return abi.fail(f87c517f344c7, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f841a4e19f71f, f94fb1015c909, "/id");
+            return abi.failWith(f87c517f344c7, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f841a4e19f71f, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f87c517f344c7, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f841a4e19f71f, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f87c517f344c7, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(f841a4e19f71f, "/method", "type", { type: "string" });
+                return abi.fail(f87c517f344c7, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f77396d38cc34(data.params)) {
-                  return abi.failWith(f841a4e19f71f, f77396d38cc34, "/params");
+                if (!f6c8bb36c3c39(data.params)) {
+                  return abi.failWith(f87c517f344c7, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -2210,10 +2734,10 @@ function f841a4e19f71f(data) {
         }
       }
     } else {
-      return abi.fail(f841a4e19f71f, "", "type", { type: "object" });
+      return abi.fail(f87c517f344c7, "", "type", { type: "object" });
     }
   }
-  f841a4e19f71f.errors = null;
+  f87c517f344c7.errors = null;
   return true;
 }
 function f4225af272721(data) {
@@ -2281,7 +2805,7 @@ function fd52807a0e5db(data) {
   fd52807a0e5db.errors = null;
   return true;
 }
-function f8f59abc4284c(data) {
+function f27e2ea32af04(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2290,44 +2814,79 @@ function f8f59abc4284c(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f8f59abc4284c, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f27e2ea32af04,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f8f59abc4284c, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f27e2ea32af04,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(f8f59abc4284c, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f27e2ea32af04,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f8f59abc4284c, "/method", "type", { type: "string" });
+              return abi.fail(
+                f27e2ea32af04,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/progress" !== data1) {
-              return abi.fail(f8f59abc4284c, "/method", "const", { allowedValue: "notifications/progress" });
+              return abi.fail(
+                f27e2ea32af04,
+                "/method",
+                "const",
+                { allowedValue: "notifications/progress" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!f29966b6c1050(data.params)) {
-                return abi.failWith(f8f59abc4284c, f29966b6c1050, "/params");
+                return abi.failWith(f27e2ea32af04, f29966b6c1050, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f8f59abc4284c, "", "type", { type: "object" });
+      return abi.fail(f27e2ea32af04, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f8f59abc4284c.errors = null;
+  f27e2ea32af04.errors = null;
   return true;
 }
-function fa6c99014ab81(data) {
+function f436830e172b9(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2335,46 +2894,79 @@ function fa6c99014ab81(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.method === undefined && (missing0 = "method"))
       ) {
-        return abi.fail(fa6c99014ab81, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f436830e172b9,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(fa6c99014ab81, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f436830e172b9,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(fa6c99014ab81, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f436830e172b9,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(fa6c99014ab81, "/method", "type", { type: "string" });
+              return abi.fail(
+                f436830e172b9,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/prompts/list_changed" !== data1) {
-              return abi.fail(fa6c99014ab81, "/method", "const", {
-                allowedValue: "notifications/prompts/list_changed",
-              });
+              return abi.fail(
+                f436830e172b9,
+                "/method",
+                "const",
+                { allowedValue: "notifications/prompts/list_changed" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!f7b4db0a428d9(data.params)) {
-                return abi.failWith(fa6c99014ab81, f7b4db0a428d9, "/params");
+                return abi.failWith(f436830e172b9, f7b4db0a428d9, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fa6c99014ab81, "", "type", { type: "object" });
+      return abi.fail(f436830e172b9, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa6c99014ab81.errors = null;
+  f436830e172b9.errors = null;
   return true;
 }
-function fbf26f68bdaa0(data) {
+function f34831b55b211(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -2385,12 +2977,12 @@ function fbf26f68bdaa0(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fbf26f68bdaa0, "", "required", { missingProperty: missing0 });
+        return abi.fail(f34831b55b211, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fbf26f68bdaa0, f94fb1015c909, "/id");
+            return abi.failWith(f34831b55b211, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -2401,10 +2993,10 @@ function fbf26f68bdaa0(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fbf26f68bdaa0, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f34831b55b211, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fbf26f68bdaa0, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f34831b55b211, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -2417,25 +3009,32 @@ function fbf26f68bdaa0(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fb6f1c5a02749(data2)) {
-                vErrors = abi.nest(vErrors, fb6f1c5a02749, "/result");
+              if (!f6317345393d2(data2)) {
+                vErrors = abi.nest(vErrors, f6317345393d2, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!ff12cf2a589ce(data2)) {
-                  vErrors = abi.nest(vErrors, ff12cf2a589ce, "/result");
+                if (!fc1f0127bf027(data2)) {
+                  vErrors = abi.nest(vErrors, fc1f0127bf027, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
                 valid1 = valid1 || _valid0;
               }
               if (!valid1) {
-                vErrors = abi.issue(vErrors, "/result", "anyOf", {});
+                vErrors = abi.issue(
+                  vErrors,
+                  "/result",
+                  "anyOf",
+                  {},
+                  "#/properties/result/anyOf",
+                  "must match a schema in anyOf",
+                );
                 errors++;
-                fbf26f68bdaa0.errors = vErrors;
+                f34831b55b211.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -2455,10 +3054,10 @@ function fbf26f68bdaa0(data) {
         }
       }
     } else {
-      return abi.fail(fbf26f68bdaa0, "", "type", { type: "object" });
+      return abi.fail(f34831b55b211, "", "type", { type: "object" });
     }
   }
-  fbf26f68bdaa0.errors = vErrors;
+  f34831b55b211.errors = vErrors;
   return errors === 0;
 }
 function fd0caea77d3d0(data) {
@@ -2504,7 +3103,7 @@ function fd0caea77d3d0(data) {
   fd0caea77d3d0.errors = null;
   return true;
 }
-function f5077710f0776(data) {
+function f13f5a1d4e073(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2512,55 +3111,88 @@ function f5077710f0776(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.method === undefined && (missing0 = "method"))
       ) {
-        return abi.fail(f5077710f0776, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f13f5a1d4e073,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f5077710f0776, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f13f5a1d4e073,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(f5077710f0776, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f13f5a1d4e073,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f5077710f0776, "/method", "type", { type: "string" });
+              return abi.fail(
+                f13f5a1d4e073,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/resources/list_changed" !== data1) {
-              return abi.fail(f5077710f0776, "/method", "const", {
-                allowedValue: "notifications/resources/list_changed",
-              });
+              return abi.fail(
+                f13f5a1d4e073,
+                "/method",
+                "const",
+                { allowedValue: "notifications/resources/list_changed" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!f7b4db0a428d9(data.params)) {
-                return abi.failWith(f5077710f0776, f7b4db0a428d9, "/params");
+                return abi.failWith(f13f5a1d4e073, f7b4db0a428d9, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f5077710f0776, "", "type", { type: "object" });
+      return abi.fail(f13f5a1d4e073, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5077710f0776.errors = null;
+  f13f5a1d4e073.errors = null;
   return true;
 }
-function fd0a029bb9b38(data) {
+function fb13c2d644f07(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(fd0a029bb9b38, "", "required", { missingProperty: missing0 });
+        return abi.fail(fb13c2d644f07, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f3ca5b32c8764(data._meta)) {
-            return abi.failWith(fd0a029bb9b38, f3ca5b32c8764, "/_meta");
+          if (!f33632a5b6769(data._meta)) {
+            return abi.failWith(fb13c2d644f07, f33632a5b6769, "/_meta");
           }
         }
         {
@@ -2570,10 +3202,10 @@ function fd0a029bb9b38(data) {
               {
                 if (typeof data1 === "string") {
                   if (!f4cd02670b09a(data1)) {
-                    return abi.fail(fd0a029bb9b38, "/uri", "format", { format: "uri" });
+                    return abi.fail(fb13c2d644f07, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(fd0a029bb9b38, "/uri", "type", { type: "string" });
+                  return abi.fail(fb13c2d644f07, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -2581,13 +3213,13 @@ function fd0a029bb9b38(data) {
         }
       }
     } else {
-      return abi.fail(fd0a029bb9b38, "", "type", { type: "object" });
+      return abi.fail(fb13c2d644f07, "", "type", { type: "object" });
     }
   }
-  fd0a029bb9b38.errors = null;
+  fb13c2d644f07.errors = null;
   return true;
 }
-function f4214cce13c46(data) {
+function f6ab612b1d872(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2596,44 +3228,79 @@ function f4214cce13c46(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f4214cce13c46, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f6ab612b1d872,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f4214cce13c46, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f6ab612b1d872,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(f4214cce13c46, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f6ab612b1d872,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f4214cce13c46, "/method", "type", { type: "string" });
+              return abi.fail(
+                f6ab612b1d872,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/resources/updated" !== data1) {
-              return abi.fail(f4214cce13c46, "/method", "const", { allowedValue: "notifications/resources/updated" });
+              return abi.fail(
+                f6ab612b1d872,
+                "/method",
+                "const",
+                { allowedValue: "notifications/resources/updated" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!fcfa238f58bed(data.params)) {
-                return abi.failWith(f4214cce13c46, fcfa238f58bed, "/params");
+                return abi.failWith(f6ab612b1d872, fcfa238f58bed, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f4214cce13c46, "", "type", { type: "object" });
+      return abi.fail(f6ab612b1d872, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4214cce13c46.errors = null;
+  f6ab612b1d872.errors = null;
   return true;
 }
-function fe1255b2d0d90(data) {
+function f2602f15aba96(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2642,46 +3309,79 @@ function fe1255b2d0d90(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fe1255b2d0d90, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f2602f15aba96,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(fe1255b2d0d90, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f2602f15aba96,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(fe1255b2d0d90, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f2602f15aba96,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(fe1255b2d0d90, "/method", "type", { type: "string" });
+              return abi.fail(
+                f2602f15aba96,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/subscriptions/acknowledged" !== data1) {
-              return abi.fail(fe1255b2d0d90, "/method", "const", {
-                allowedValue: "notifications/subscriptions/acknowledged",
-              });
+              return abi.fail(
+                f2602f15aba96,
+                "/method",
+                "const",
+                { allowedValue: "notifications/subscriptions/acknowledged" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!fb6c00031e9c3(data.params)) {
-                return abi.failWith(fe1255b2d0d90, fb6c00031e9c3, "/params");
+                return abi.failWith(f2602f15aba96, fb6c00031e9c3, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fe1255b2d0d90, "", "type", { type: "object" });
+      return abi.fail(f2602f15aba96, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fe1255b2d0d90.errors = null;
+  f2602f15aba96.errors = null;
   return true;
 }
-function f58c3e10b7c5b(data) {
+function f8c14817fc160(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2689,107 +3389,142 @@ function f58c3e10b7c5b(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.method === undefined && (missing0 = "method"))
       ) {
-        return abi.fail(f58c3e10b7c5b, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f8c14817fc160,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f58c3e10b7c5b, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(
+              f8c14817fc160,
+              "/jsonrpc",
+              "type",
+              { type: "string" },
+              "#/properties/jsonrpc/type",
+              "must be string",
+            );
           }
           if ("2.0" !== data0) {
-            return abi.fail(f58c3e10b7c5b, "/jsonrpc", "const", { allowedValue: "2.0" });
+            return abi.fail(
+              f8c14817fc160,
+              "/jsonrpc",
+              "const",
+              { allowedValue: "2.0" },
+              "#/properties/jsonrpc/const",
+              "must be equal to constant",
+            );
           }
         }
         {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f58c3e10b7c5b, "/method", "type", { type: "string" });
+              return abi.fail(
+                f8c14817fc160,
+                "/method",
+                "type",
+                { type: "string" },
+                "#/properties/method/type",
+                "must be string",
+              );
             }
             if ("notifications/tools/list_changed" !== data1) {
-              return abi.fail(f58c3e10b7c5b, "/method", "const", { allowedValue: "notifications/tools/list_changed" });
+              return abi.fail(
+                f8c14817fc160,
+                "/method",
+                "const",
+                { allowedValue: "notifications/tools/list_changed" },
+                "#/properties/method/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.params !== undefined) {
               if (!f7b4db0a428d9(data.params)) {
-                return abi.failWith(f58c3e10b7c5b, f7b4db0a428d9, "/params");
+                return abi.failWith(f8c14817fc160, f7b4db0a428d9, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f58c3e10b7c5b, "", "type", { type: "object" });
+      return abi.fail(f8c14817fc160, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f58c3e10b7c5b.errors = null;
+  f8c14817fc160.errors = null;
   return true;
 }
-function f78d3613008a6(data) {
+function f232f4bcec690(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fd057b053d3a4(data)) {
-    vErrors = abi.nest(vErrors, fd057b053d3a4, "");
+  if (!f98110ae72f14(data)) {
+    vErrors = abi.nest(vErrors, f98110ae72f14, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f8f59abc4284c(data)) {
-      vErrors = abi.nest(vErrors, f8f59abc4284c, "");
+    if (!f27e2ea32af04(data)) {
+      vErrors = abi.nest(vErrors, f27e2ea32af04, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f5077710f0776(data)) {
-        vErrors = abi.nest(vErrors, f5077710f0776, "");
+      if (!f13f5a1d4e073(data)) {
+        vErrors = abi.nest(vErrors, f13f5a1d4e073, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fe1255b2d0d90(data)) {
-          vErrors = abi.nest(vErrors, fe1255b2d0d90, "");
+        if (!f2602f15aba96(data)) {
+          vErrors = abi.nest(vErrors, f2602f15aba96, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f4214cce13c46(data)) {
-            vErrors = abi.nest(vErrors, f4214cce13c46, "");
+          if (!f6ab612b1d872(data)) {
+            vErrors = abi.nest(vErrors, f6ab612b1d872, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fa6c99014ab81(data)) {
-              vErrors = abi.nest(vErrors, fa6c99014ab81, "");
+            if (!f436830e172b9(data)) {
+              vErrors = abi.nest(vErrors, f436830e172b9, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f58c3e10b7c5b(data)) {
-                vErrors = abi.nest(vErrors, f58c3e10b7c5b, "");
+              if (!f8c14817fc160(data)) {
+                vErrors = abi.nest(vErrors, f8c14817fc160, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f5a2f6f24b985(data)) {
-                  vErrors = abi.nest(vErrors, f5a2f6f24b985, "");
+                if (!f57426a63cf94(data)) {
+                  vErrors = abi.nest(vErrors, f57426a63cf94, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -2802,9 +3537,9 @@ function f78d3613008a6(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f78d3613008a6.errors = vErrors;
+    f232f4bcec690.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2816,105 +3551,105 @@ function f78d3613008a6(data) {
       }
     }
   }
-  f78d3613008a6.errors = vErrors;
+  f232f4bcec690.errors = vErrors;
   return errors === 0;
 }
-function ff763d234e35b(data) {
+function f525f0e10004d(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fa1ff6337f7c8(data)) {
-    vErrors = abi.nest(vErrors, fa1ff6337f7c8, "");
+  if (!f2e6f0e1dc5a8(data)) {
+    vErrors = abi.nest(vErrors, f2e6f0e1dc5a8, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fb6f1c5a02749(data)) {
-      vErrors = abi.nest(vErrors, fb6f1c5a02749, "");
+    if (!f6317345393d2(data)) {
+      vErrors = abi.nest(vErrors, f6317345393d2, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f730b5f9e62dc(data)) {
-        vErrors = abi.nest(vErrors, f730b5f9e62dc, "");
+      if (!f77cc20cf016c(data)) {
+        vErrors = abi.nest(vErrors, f77cc20cf016c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fa04f66082f95(data)) {
-          vErrors = abi.nest(vErrors, fa04f66082f95, "");
+        if (!f1b79820bbb4f(data)) {
+          vErrors = abi.nest(vErrors, f1b79820bbb4f, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f077420e62da2(data)) {
-            vErrors = abi.nest(vErrors, f077420e62da2, "");
+          if (!f582f8bfbca30(data)) {
+            vErrors = abi.nest(vErrors, f582f8bfbca30, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!ff12cf2a589ce(data)) {
-              vErrors = abi.nest(vErrors, ff12cf2a589ce, "");
+            if (!fc1f0127bf027(data)) {
+              vErrors = abi.nest(vErrors, fc1f0127bf027, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f325ed4b5b341(data)) {
-                vErrors = abi.nest(vErrors, f325ed4b5b341, "");
+              if (!fec2fea993e1d(data)) {
+                vErrors = abi.nest(vErrors, fec2fea993e1d, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f29dd45ac6bb9(data)) {
-                  vErrors = abi.nest(vErrors, f29dd45ac6bb9, "");
+                if (!ffb600897f506(data)) {
+                  vErrors = abi.nest(vErrors, ffb600897f506, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f26b74d8d69e5(data)) {
-                    vErrors = abi.nest(vErrors, f26b74d8d69e5, "");
+                  if (!f25974a3fc659(data)) {
+                    vErrors = abi.nest(vErrors, f25974a3fc659, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!ffc3b4c19f04c(data)) {
-                      vErrors = abi.nest(vErrors, ffc3b4c19f04c, "");
+                    if (!f4172082b693d(data)) {
+                      vErrors = abi.nest(vErrors, f4172082b693d, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f9e38f5289d57(data)) {
-                        vErrors = abi.nest(vErrors, f9e38f5289d57, "");
+                      if (!f166029158ce1(data)) {
+                        vErrors = abi.nest(vErrors, f166029158ce1, "");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f9fca16ddf0ea(data)) {
-                          vErrors = abi.nest(vErrors, f9fca16ddf0ea, "");
+                        if (!ff4a224c61a87(data)) {
+                          vErrors = abi.nest(vErrors, ff4a224c61a87, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
@@ -2931,9 +3666,9 @@ function ff763d234e35b(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff763d234e35b.errors = vErrors;
+    f525f0e10004d.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2945,10 +3680,10 @@ function ff763d234e35b(data) {
       }
     }
   }
-  ff763d234e35b.errors = vErrors;
+  f525f0e10004d.errors = vErrors;
   return errors === 0;
 }
-function fd7da41659638(data) {
+function f8a3c51ccedb4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2957,37 +3692,37 @@ function fd7da41659638(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fd7da41659638, "", "required", { missingProperty: missing0 });
+        return abi.fail(f8a3c51ccedb4, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fd7da41659638, f94fb1015c909, "/id");
+            return abi.failWith(f8a3c51ccedb4, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fd7da41659638, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8a3c51ccedb4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fd7da41659638, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f8a3c51ccedb4, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f325ed4b5b341(data.result)) {
-                return abi.failWith(fd7da41659638, f325ed4b5b341, "/result");
+              if (!fec2fea993e1d(data.result)) {
+                return abi.failWith(f8a3c51ccedb4, fec2fea993e1d, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fd7da41659638, "", "type", { type: "object" });
+      return abi.fail(f8a3c51ccedb4, "", "type", { type: "object" });
     }
   }
-  fd7da41659638.errors = null;
+  f8a3c51ccedb4.errors = null;
   return true;
 }
 function fdb974017a834(data) {
@@ -3146,53 +3881,53 @@ function fdb974017a834(data) {
   fdb974017a834.errors = null;
   return true;
 }
+export const v075fbf7b94f8: abi.Validator = f075fbf7b94f8;
 export const v12816ca79fd3: abi.Validator = f12816ca79fd3;
-export const v1c7529945f3d: abi.Validator = f1c7529945f3d;
-export const v22feddf7248d: abi.Validator = f22feddf7248d;
-export const v3df60c532799: abi.Validator = f3df60c532799;
-export const v3f41a9d9bc7e: abi.Validator = f3f41a9d9bc7e;
-export const v4214cce13c46: abi.Validator = f4214cce13c46;
+export const v13f5a1d4e073: abi.Validator = f13f5a1d4e073;
+export const v175456d78228: abi.Validator = f175456d78228;
+export const v1c422e566bf2: abi.Validator = f1c422e566bf2;
+export const v232f4bcec690: abi.Validator = f232f4bcec690;
+export const v2602f15aba96: abi.Validator = f2602f15aba96;
+export const v27e2ea32af04: abi.Validator = f27e2ea32af04;
+export const v2e6f0e1dc5a8: abi.Validator = f2e6f0e1dc5a8;
+export const v32671c70cefa: abi.Validator = f32671c70cefa;
+export const v34831b55b211: abi.Validator = f34831b55b211;
 export const v4225af272721: abi.Validator = f4225af272721;
-export const v435eba9bdce8: abi.Validator = f435eba9bdce8;
-export const v5077710f0776: abi.Validator = f5077710f0776;
-export const v543bad66e114: abi.Validator = f543bad66e114;
-export const v575f3fef6ce5: abi.Validator = f575f3fef6ce5;
-export const v576e42e11759: abi.Validator = f576e42e11759;
-export const v58c3e10b7c5b: abi.Validator = f58c3e10b7c5b;
-export const v5a2f6f24b985: abi.Validator = f5a2f6f24b985;
-export const v62af281aa420: abi.Validator = f62af281aa420;
-export const v6e15532643af: abi.Validator = f6e15532643af;
-export const v78d3613008a6: abi.Validator = f78d3613008a6;
-export const v7adb588b1da3: abi.Validator = f7adb588b1da3;
-export const v841a4e19f71f: abi.Validator = f841a4e19f71f;
-export const v8b26b249b6cc: abi.Validator = f8b26b249b6cc;
-export const v8f59abc4284c: abi.Validator = f8f59abc4284c;
-export const v911e3d8a7a58: abi.Validator = f911e3d8a7a58;
-export const va0360be0d7ba: abi.Validator = fa0360be0d7ba;
-export const va1ff6337f7c8: abi.Validator = fa1ff6337f7c8;
+export const v4356b4b2aa6d: abi.Validator = f4356b4b2aa6d;
+export const v436830e172b9: abi.Validator = f436830e172b9;
+export const v470395cf0aee: abi.Validator = f470395cf0aee;
+export const v4c405bab2e8d: abi.Validator = f4c405bab2e8d;
+export const v525f0e10004d: abi.Validator = f525f0e10004d;
+export const v57426a63cf94: abi.Validator = f57426a63cf94;
+export const v5d0f9a343a40: abi.Validator = f5d0f9a343a40;
+export const v67e57d224c05: abi.Validator = f67e57d224c05;
+export const v69d54ef9c7d8: abi.Validator = f69d54ef9c7d8;
+export const v6ab612b1d872: abi.Validator = f6ab612b1d872;
+export const v6ba3615285c2: abi.Validator = f6ba3615285c2;
+export const v6c1722df5d05: abi.Validator = f6c1722df5d05;
+export const v7c95acc9ad90: abi.Validator = f7c95acc9ad90;
+export const v80ccb80a71d4: abi.Validator = f80ccb80a71d4;
+export const v87c517f344c7: abi.Validator = f87c517f344c7;
+export const v8a3c51ccedb4: abi.Validator = f8a3c51ccedb4;
+export const v8c14817fc160: abi.Validator = f8c14817fc160;
+export const v91797a53b80d: abi.Validator = f91797a53b80d;
+export const v9228c8cc00d2: abi.Validator = f9228c8cc00d2;
+export const v93c5f061681f: abi.Validator = f93c5f061681f;
+export const v9444c6dc6a75: abi.Validator = f9444c6dc6a75;
+export const v98110ae72f14: abi.Validator = f98110ae72f14;
+export const v9aad0024714c: abi.Validator = f9aad0024714c;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
-export const va6c99014ab81: abi.Validator = fa6c99014ab81;
-export const vb468be548027: abi.Validator = fb468be548027;
-export const vbf26f68bdaa0: abi.Validator = fbf26f68bdaa0;
+export const vb13c2d644f07: abi.Validator = fb13c2d644f07;
+export const vb70a3ae637b3: abi.Validator = fb70a3ae637b3;
+export const vbdd2a5937829: abi.Validator = fbdd2a5937829;
 export const vbff2d6e2a7eb: abi.Validator = fbff2d6e2a7eb;
+export const vc279c7d1d5a4: abi.Validator = fc279c7d1d5a4;
 export const vca5664fca145: abi.Validator = fca5664fca145;
-export const vcea68a8a4d6e: abi.Validator = fcea68a8a4d6e;
-export const vd057b053d3a4: abi.Validator = fd057b053d3a4;
-export const vd0a029bb9b38: abi.Validator = fd0a029bb9b38;
+export const vca87dde25088: abi.Validator = fca87dde25088;
 export const vd0caea77d3d0: abi.Validator = fd0caea77d3d0;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
-export const vd799ebbde231: abi.Validator = fd799ebbde231;
-export const vd7da41659638: abi.Validator = fd7da41659638;
-export const vdadd7e98edd4: abi.Validator = fdadd7e98edd4;
 export const vdb974017a834: abi.Validator = fdb974017a834;
-export const ve1255b2d0d90: abi.Validator = fe1255b2d0d90;
-export const ve8e5e0487df6: abi.Validator = fe8e5e0487df6;
-export const vebe347d5e4e0: abi.Validator = febe347d5e4e0;
-export const vf05cfa2c0f50: abi.Validator = ff05cfa2c0f50;
-export const vf2eede777f53: abi.Validator = ff2eede777f53;
-export const vf3f3972a162f: abi.Validator = ff3f3972a162f;
+export const ve102998128c8: abi.Validator = fe102998128c8;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
-export const vf763d234e35b: abi.Validator = ff763d234e35b;
-export const vf83d96147d34: abi.Validator = ff83d96147d34;
-export const vf89669bfa458: abi.Validator = ff89669bfa458;
+export const vf465d67883f8: abi.Validator = ff465d67883f8;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

@@ -2,17 +2,17 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f0547e0b2b3ed,
-  f0e1732c7618d,
-  f2f22c8b5537a,
-  f74a52082739c,
-  f8b0e1d4960d1,
-  fc1fda40b094a,
-  fc475a74354dc,
-  ff0d0483ab014,
+  f0f1828137419,
+  f78a089009649,
+  f7beb6a8deb02,
+  fa2c8a7aec21c,
+  fcb66db240bfe,
+  fdb7298c040d1,
+  fe2378826f164,
+  fe7fac54d7c04,
 } from "./definitions-16e3ac04b3.js";
-import { f94fb1015c909 } from "./shared-3d620a8b2e.js";
-function f3dc219115ef7(data) {
+import { f94fb1015c909 } from "./shared-a640e7ac53.js";
+function f07ef5f9d61cd(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -20,15 +20,36 @@ function f3dc219115ef7(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f3dc219115ef7, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          f07ef5f9d61cd,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f3dc219115ef7, "/method", "type", { type: "string" });
+            return abi.fail(
+              f07ef5f9d61cd,
+              "/method",
+              "type",
+              { type: "string" },
+              "#/properties/method/type",
+              "must be string",
+            );
           }
           if ("notifications/progress" !== data0) {
-            return abi.fail(f3dc219115ef7, "/method", "const", { allowedValue: "notifications/progress" });
+            return abi.fail(
+              f07ef5f9d61cd,
+              "/method",
+              "const",
+              { allowedValue: "notifications/progress" },
+              "#/properties/method/const",
+              "must be equal to constant",
+            );
           }
         }
         {
@@ -41,31 +62,59 @@ function f3dc219115ef7(data) {
                   (data1.progress === undefined && (missing1 = "progress")) ||
                   (data1.progressToken === undefined && (missing1 = "progressToken"))
                 ) {
-                  return abi.fail(f3dc219115ef7, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(
+                    f07ef5f9d61cd,
+                    "/params",
+                    "required",
+                    { missingProperty: missing1 },
+                    "#/properties/params/required",
+                    "must have required property '" + missing1 + "'",
+                  );
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(f3dc219115ef7, "/params/message", "type", { type: "string" });
+                      return abi.fail(
+                        f07ef5f9d61cd,
+                        "/params/message",
+                        "type",
+                        { type: "string" },
+                        "#/properties/params/properties/message/type",
+                        "must be string",
+                      );
                     }
                   }
                   {
                     if (data1.progress !== undefined) {
                       let data3 = data1.progress;
                       if (!(typeof data3 == "number" && isFinite(data3))) {
-                        return abi.fail(f3dc219115ef7, "/params/progress", "type", { type: "number" });
+                        return abi.fail(
+                          f07ef5f9d61cd,
+                          "/params/progress",
+                          "type",
+                          { type: "number" },
+                          "#/properties/params/properties/progress/type",
+                          "must be number",
+                        );
                       }
                     }
                     {
                       if (data1.progressToken !== undefined) {
                         if (!f94fb1015c909(data1.progressToken)) {
-                          return abi.failWith(f3dc219115ef7, f94fb1015c909, "/params/progressToken");
+                          return abi.failWith(f07ef5f9d61cd, f94fb1015c909, "/params/progressToken");
                         }
                       }
                       {
                         if (data1.total !== undefined) {
                           let data5 = data1.total;
                           if (!(typeof data5 == "number" && isFinite(data5))) {
-                            return abi.fail(f3dc219115ef7, "/params/total", "type", { type: "number" });
+                            return abi.fail(
+                              f07ef5f9d61cd,
+                              "/params/total",
+                              "type",
+                              { type: "number" },
+                              "#/properties/params/properties/total/type",
+                              "must be number",
+                            );
                           }
                         }
                       }
@@ -73,51 +122,58 @@ function f3dc219115ef7(data) {
                   }
                 }
               } else {
-                return abi.fail(f3dc219115ef7, "/params", "type", { type: "object" });
+                return abi.fail(
+                  f07ef5f9d61cd,
+                  "/params",
+                  "type",
+                  { type: "object" },
+                  "#/properties/params/type",
+                  "must be object",
+                );
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f3dc219115ef7, "", "type", { type: "object" });
+      return abi.fail(f07ef5f9d61cd, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f3dc219115ef7.errors = null;
+  f07ef5f9d61cd.errors = null;
   return true;
 }
-function f08f75901f524(data) {
+function f763597e145fe(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f0e1732c7618d(data)) {
-    vErrors = abi.nest(vErrors, f0e1732c7618d, "");
+  if (!fe7fac54d7c04(data)) {
+    vErrors = abi.nest(vErrors, fe7fac54d7c04, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0547e0b2b3ed(data)) {
-      vErrors = abi.nest(vErrors, f0547e0b2b3ed, "");
+    if (!fa2c8a7aec21c(data)) {
+      vErrors = abi.nest(vErrors, fa2c8a7aec21c, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f3dc219115ef7(data)) {
-        vErrors = abi.nest(vErrors, f3dc219115ef7, "");
+      if (!f07ef5f9d61cd(data)) {
+        vErrors = abi.nest(vErrors, f07ef5f9d61cd, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f2f22c8b5537a(data)) {
-          vErrors = abi.nest(vErrors, f2f22c8b5537a, "");
+        if (!fdb7298c040d1(data)) {
+          vErrors = abi.nest(vErrors, fdb7298c040d1, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -126,9 +182,9 @@ function f08f75901f524(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f08f75901f524.errors = vErrors;
+    f763597e145fe.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -140,65 +196,65 @@ function f08f75901f524(data) {
       }
     }
   }
-  f08f75901f524.errors = vErrors;
+  f763597e145fe.errors = vErrors;
   return errors === 0;
 }
-function fa410846db110(data) {
+function feb25ac7e38de(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f0e1732c7618d(data)) {
-    vErrors = abi.nest(vErrors, f0e1732c7618d, "");
+  if (!fe7fac54d7c04(data)) {
+    vErrors = abi.nest(vErrors, fe7fac54d7c04, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3dc219115ef7(data)) {
-      vErrors = abi.nest(vErrors, f3dc219115ef7, "");
+    if (!f07ef5f9d61cd(data)) {
+      vErrors = abi.nest(vErrors, f07ef5f9d61cd, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f74a52082739c(data)) {
-        vErrors = abi.nest(vErrors, f74a52082739c, "");
+      if (!fcb66db240bfe(data)) {
+        vErrors = abi.nest(vErrors, fcb66db240bfe, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fc475a74354dc(data)) {
-          vErrors = abi.nest(vErrors, fc475a74354dc, "");
+        if (!f78a089009649(data)) {
+          vErrors = abi.nest(vErrors, f78a089009649, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!ff0d0483ab014(data)) {
-            vErrors = abi.nest(vErrors, ff0d0483ab014, "");
+          if (!f0f1828137419(data)) {
+            vErrors = abi.nest(vErrors, f0f1828137419, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f8b0e1d4960d1(data)) {
-              vErrors = abi.nest(vErrors, f8b0e1d4960d1, "");
+            if (!fe2378826f164(data)) {
+              vErrors = abi.nest(vErrors, fe2378826f164, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fc1fda40b094a(data)) {
-                vErrors = abi.nest(vErrors, fc1fda40b094a, "");
+              if (!f7beb6a8deb02(data)) {
+                vErrors = abi.nest(vErrors, f7beb6a8deb02, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -210,9 +266,9 @@ function fa410846db110(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa410846db110.errors = vErrors;
+    feb25ac7e38de.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -224,9 +280,9 @@ function fa410846db110(data) {
       }
     }
   }
-  fa410846db110.errors = vErrors;
+  feb25ac7e38de.errors = vErrors;
   return errors === 0;
 }
-export const v08f75901f524: abi.Validator = f08f75901f524;
-export const v3dc219115ef7: abi.Validator = f3dc219115ef7;
-export const va410846db110: abi.Validator = fa410846db110;
+export const v07ef5f9d61cd: abi.Validator = f07ef5f9d61cd;
+export const v763597e145fe: abi.Validator = f763597e145fe;
+export const veb25ac7e38de: abi.Validator = feb25ac7e38de;

@@ -2,24 +2,24 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f1527fb1198fd,
-  f1fd5c2399a8f,
-  f3868256695ec,
-  f3ae0815779d6,
-  f464f5b8540b2,
-  f4d7e5b39a231,
-  f5205f9430345,
-  f5637ab300c55,
-  f6f651a245a9d,
-  f923941eb525c,
-  fc85d601959f8,
+  f01d4519c541c,
+  f18a27556974c,
+  f219c2c010867,
+  f47ae8b78982f,
+  f6f967d68352e,
+  f71b203836cd1,
+  faba589f99005,
+  fb8cb2fbf310c,
+  fcc63f4e9c438,
+  fd94d1307011e,
+  fdfa5a4ef10df,
 } from "./definitions-16e3ac04b3.js";
-import { fec24793b3b85 } from "./params.completion.complete-15611b4cb4.js";
+import { fe341d08ec0bc } from "./params.completion.complete-089db27463.js";
 import { fbf45bc9968fc } from "./params.initialize-c415b99732.js";
-import { f4cd02670b09a } from "./shared-1aeb168b16.js";
-import { f63720450dd17 } from "./shared-94ff57aeab.js";
-import { fb29db0a79388 } from "./shared-fdea235855.js";
-function f3c0df073e33f(data) {
+import { fc5c3450e6e95 } from "./shared-3c7d03c911.js";
+import { f4cd02670b09a } from "./shared-b5d8e68aad.js";
+import { fb29db0a79388 } from "./shared-cff5499660.js";
+function fd854e5749688(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -27,15 +27,36 @@ function f3c0df073e33f(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f3c0df073e33f, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          fd854e5749688,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f3c0df073e33f, "/method", "type", { type: "string" });
+            return abi.fail(
+              fd854e5749688,
+              "/method",
+              "type",
+              { type: "string" },
+              "#/properties/method/type",
+              "must be string",
+            );
           }
           if ("initialize" !== data0) {
-            return abi.fail(f3c0df073e33f, "/method", "const", { allowedValue: "initialize" });
+            return abi.fail(
+              fd854e5749688,
+              "/method",
+              "const",
+              { allowedValue: "initialize" },
+              "#/properties/method/const",
+              "must be equal to constant",
+            );
           }
         }
         {
@@ -49,43 +70,64 @@ function f3c0df073e33f(data) {
                   (data1.clientInfo === undefined && (missing1 = "clientInfo")) ||
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
-                  return abi.fail(f3c0df073e33f, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(
+                    fd854e5749688,
+                    "/params",
+                    "required",
+                    { missingProperty: missing1 },
+                    "#/properties/params/required",
+                    "must have required property '" + missing1 + "'",
+                  );
                 } else {
                   if (data1.capabilities !== undefined) {
                     if (!fbf45bc9968fc(data1.capabilities)) {
-                      return abi.failWith(f3c0df073e33f, fbf45bc9968fc, "/params/capabilities");
+                      return abi.failWith(fd854e5749688, fbf45bc9968fc, "/params/capabilities");
                     }
                   }
                   {
                     if (data1.clientInfo !== undefined) {
                       if (!fb29db0a79388(data1.clientInfo)) {
-                        return abi.failWith(f3c0df073e33f, fb29db0a79388, "/params/clientInfo");
+                        return abi.failWith(fd854e5749688, fb29db0a79388, "/params/clientInfo");
                       }
                     }
                     {
                       if (data1.protocolVersion !== undefined) {
                         if (typeof data1.protocolVersion !== "string") {
-                          return abi.fail(f3c0df073e33f, "/params/protocolVersion", "type", { type: "string" });
+                          return abi.fail(
+                            fd854e5749688,
+                            "/params/protocolVersion",
+                            "type",
+                            { type: "string" },
+                            "#/properties/params/properties/protocolVersion/type",
+                            "must be string",
+                          );
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f3c0df073e33f, "/params", "type", { type: "object" });
+                return abi.fail(
+                  fd854e5749688,
+                  "/params",
+                  "type",
+                  { type: "object" },
+                  "#/properties/params/type",
+                  "must be object",
+                );
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f3c0df073e33f, "", "type", { type: "object" });
+      return abi.fail(fd854e5749688, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f3c0df073e33f.errors = null;
+  fd854e5749688.errors = null;
   return true;
 }
-function fa7dd05489673(data) {
+function faf8c539aae3f(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -95,16 +137,37 @@ function fa7dd05489673(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fa7dd05489673, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          faf8c539aae3f,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.method !== undefined) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(fa7dd05489673, "/method", "type", { type: "string" });
+            return abi.fail(
+              faf8c539aae3f,
+              "/method",
+              "type",
+              { type: "string" },
+              "#/properties/method/type",
+              "must be string",
+            );
           }
           if ("completion/complete" !== data0) {
-            return abi.fail(fa7dd05489673, "/method", "const", { allowedValue: "completion/complete" });
+            return abi.fail(
+              faf8c539aae3f,
+              "/method",
+              "const",
+              { allowedValue: "completion/complete" },
+              "#/properties/method/const",
+              "must be equal to constant",
+            );
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -121,7 +184,14 @@ function fa7dd05489673(data) {
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(fa7dd05489673, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(
+                    faf8c539aae3f,
+                    "/params",
+                    "required",
+                    { missingProperty: missing1 },
+                    "#/properties/params/required",
+                    "must have required property '" + missing1 + "'",
+                  );
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
@@ -133,12 +203,26 @@ function fa7dd05489673(data) {
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(fa7dd05489673, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(
+                            faf8c539aae3f,
+                            "/params/argument",
+                            "required",
+                            { missingProperty: missing2 },
+                            "#/properties/params/properties/argument/required",
+                            "must have required property '" + missing2 + "'",
+                          );
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(fa7dd05489673, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(
+                                faf8c539aae3f,
+                                "/params/argument/name",
+                                "type",
+                                { type: "string" },
+                                "#/properties/params/properties/argument/properties/name/type",
+                                "must be string",
+                              );
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -148,7 +232,14 @@ function fa7dd05489673(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(fa7dd05489673, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(
+                                  faf8c539aae3f,
+                                  "/params/argument/value",
+                                  "type",
+                                  { type: "string" },
+                                  "#/properties/params/properties/argument/properties/value/type",
+                                  "must be string",
+                                );
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -157,7 +248,14 @@ function fa7dd05489673(data) {
                           }
                         }
                       } else {
-                        return abi.fail(fa7dd05489673, "/params/argument", "type", { type: "object" });
+                        return abi.fail(
+                          faf8c539aae3f,
+                          "/params/argument",
+                          "type",
+                          { type: "object" },
+                          "#/properties/params/properties/argument/type",
+                          "must be object",
+                        );
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -171,25 +269,32 @@ function fa7dd05489673(data) {
                       const _errs12 = errors;
                       let valid3 = false;
                       const _errs13 = errors;
-                      if (!fec24793b3b85(data5)) {
-                        vErrors = abi.nest(vErrors, fec24793b3b85, "/params/ref");
+                      if (!fe341d08ec0bc(data5)) {
+                        vErrors = abi.nest(vErrors, fe341d08ec0bc, "/params/ref");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs13 === errors;
                       valid3 = valid3 || _valid0;
                       if (!valid3) {
                         const _errs14 = errors;
-                        if (!f63720450dd17(data5)) {
-                          vErrors = abi.nest(vErrors, f63720450dd17, "/params/ref");
+                        if (!fc5c3450e6e95(data5)) {
+                          vErrors = abi.nest(vErrors, fc5c3450e6e95, "/params/ref");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs14 === errors;
                         valid3 = valid3 || _valid0;
                       }
                       if (!valid3) {
-                        vErrors = abi.issue(vErrors, "/params/ref", "anyOf", {});
+                        vErrors = abi.issue(
+                          vErrors,
+                          "/params/ref",
+                          "anyOf",
+                          {},
+                          "#/properties/params/properties/ref/anyOf",
+                          "must match a schema in anyOf",
+                        );
                         errors++;
-                        fa7dd05489673.errors = vErrors;
+                        faf8c539aae3f.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -208,7 +313,14 @@ function fa7dd05489673(data) {
                   }
                 }
               } else {
-                return abi.fail(fa7dd05489673, "/params", "type", { type: "object" });
+                return abi.fail(
+                  faf8c539aae3f,
+                  "/params",
+                  "type",
+                  { type: "object" },
+                  "#/properties/params/type",
+                  "must be object",
+                );
               }
             }
             var valid0 = _errs3 === errors;
@@ -218,116 +330,116 @@ function fa7dd05489673(data) {
         }
       }
     } else {
-      return abi.fail(fa7dd05489673, "", "type", { type: "object" });
+      return abi.fail(faf8c539aae3f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa7dd05489673.errors = vErrors;
+  faf8c539aae3f.errors = vErrors;
   return errors === 0;
 }
-function f83403b151252(data) {
+function ff777e5ea15af(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f3c0df073e33f(data)) {
-    vErrors = abi.nest(vErrors, f3c0df073e33f, "");
+  if (!fd854e5749688(data)) {
+    vErrors = abi.nest(vErrors, fd854e5749688, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f1fd5c2399a8f(data)) {
-      vErrors = abi.nest(vErrors, f1fd5c2399a8f, "");
+    if (!fd94d1307011e(data)) {
+      vErrors = abi.nest(vErrors, fd94d1307011e, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f4d7e5b39a231(data)) {
-        vErrors = abi.nest(vErrors, f4d7e5b39a231, "");
+      if (!f71b203836cd1(data)) {
+        vErrors = abi.nest(vErrors, f71b203836cd1, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fc85d601959f8(data)) {
-          vErrors = abi.nest(vErrors, fc85d601959f8, "");
+        if (!faba589f99005(data)) {
+          vErrors = abi.nest(vErrors, faba589f99005, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f3868256695ec(data)) {
-            vErrors = abi.nest(vErrors, f3868256695ec, "");
+          if (!f18a27556974c(data)) {
+            vErrors = abi.nest(vErrors, f18a27556974c, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f1527fb1198fd(data)) {
-              vErrors = abi.nest(vErrors, f1527fb1198fd, "");
+            if (!fdfa5a4ef10df(data)) {
+              vErrors = abi.nest(vErrors, fdfa5a4ef10df, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f923941eb525c(data)) {
-                vErrors = abi.nest(vErrors, f923941eb525c, "");
+              if (!f6f967d68352e(data)) {
+                vErrors = abi.nest(vErrors, f6f967d68352e, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f3ae0815779d6(data)) {
-                  vErrors = abi.nest(vErrors, f3ae0815779d6, "");
+                if (!f01d4519c541c(data)) {
+                  vErrors = abi.nest(vErrors, f01d4519c541c, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5205f9430345(data)) {
-                    vErrors = abi.nest(vErrors, f5205f9430345, "");
+                  if (!f47ae8b78982f(data)) {
+                    vErrors = abi.nest(vErrors, f47ae8b78982f, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f6f651a245a9d(data)) {
-                      vErrors = abi.nest(vErrors, f6f651a245a9d, "");
+                    if (!fb8cb2fbf310c(data)) {
+                      vErrors = abi.nest(vErrors, fb8cb2fbf310c, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f5637ab300c55(data)) {
-                        vErrors = abi.nest(vErrors, f5637ab300c55, "");
+                      if (!fcc63f4e9c438(data)) {
+                        vErrors = abi.nest(vErrors, fcc63f4e9c438, "");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f464f5b8540b2(data)) {
-                          vErrors = abi.nest(vErrors, f464f5b8540b2, "");
+                        if (!f219c2c010867(data)) {
+                          vErrors = abi.nest(vErrors, f219c2c010867, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fa7dd05489673(data)) {
-                            vErrors = abi.nest(vErrors, fa7dd05489673, "");
+                          if (!faf8c539aae3f(data)) {
+                            vErrors = abi.nest(vErrors, faf8c539aae3f, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -345,9 +457,9 @@ function f83403b151252(data) {
     }
   }
   if (!valid0) {
-    vErrors = abi.issue(vErrors, "", "anyOf", {});
+    vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f83403b151252.errors = vErrors;
+    ff777e5ea15af.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -359,7 +471,7 @@ function f83403b151252(data) {
       }
     }
   }
-  f83403b151252.errors = vErrors;
+  ff777e5ea15af.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -377,7 +489,7 @@ const fee674cbc5ad1 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCRequest",
 };
-function f580f60da875e(data) {
+function fb82183e9509e(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -386,7 +498,14 @@ function f580f60da875e(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.method === undefined && (missing0 = "method"))
       ) {
-        return abi.fail(f580f60da875e, "", "required", { missingProperty: missing0 });
+        return abi.fail(
+          fb82183e9509e,
+          "",
+          "required",
+          { missingProperty: missing0 },
+          "#/required",
+          "must have required property '" + missing0 + "'",
+        );
       } else {
         if (data.id !== undefined) {
           let data0 = data.id;
@@ -395,7 +514,7 @@ function f580f60da875e(data) {
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return abi.fail(
-              f580f60da875e,
+              fb82183e9509e,
               "/id",
               "type",
               { type: fee674cbc5ad1.properties.id.type },
@@ -408,16 +527,37 @@ function f580f60da875e(data) {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f580f60da875e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(
+                fb82183e9509e,
+                "/jsonrpc",
+                "type",
+                { type: "string" },
+                "#/properties/jsonrpc/type",
+                "must be string",
+              );
             }
             if ("2.0" !== data1) {
-              return abi.fail(f580f60da875e, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(
+                fb82183e9509e,
+                "/jsonrpc",
+                "const",
+                { allowedValue: "2.0" },
+                "#/properties/jsonrpc/const",
+                "must be equal to constant",
+              );
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(f580f60da875e, "/method", "type", { type: "string" });
+                return abi.fail(
+                  fb82183e9509e,
+                  "/method",
+                  "type",
+                  { type: "string" },
+                  "#/properties/method/type",
+                  "must be string",
+                );
               }
             }
             {
@@ -436,7 +576,7 @@ function f580f60da875e(data) {
                               !(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))
                             ) {
                               return abi.fail(
-                                f580f60da875e,
+                                fb82183e9509e,
                                 "/params/_meta/progressToken",
                                 "type",
                                 {
@@ -448,12 +588,26 @@ function f580f60da875e(data) {
                             }
                           }
                         } else {
-                          return abi.fail(f580f60da875e, "/params/_meta", "type", { type: "object" });
+                          return abi.fail(
+                            fb82183e9509e,
+                            "/params/_meta",
+                            "type",
+                            { type: "object" },
+                            "#/properties/params/properties/_meta/type",
+                            "must be object",
+                          );
                         }
                       }
                     }
                   } else {
-                    return abi.fail(f580f60da875e, "/params", "type", { type: "object" });
+                    return abi.fail(
+                      fb82183e9509e,
+                      "/params",
+                      "type",
+                      { type: "object" },
+                      "#/properties/params/type",
+                      "must be object",
+                    );
                   }
                 }
               }
@@ -462,10 +616,10 @@ function f580f60da875e(data) {
         }
       }
     } else {
-      return abi.fail(f580f60da875e, "", "type", { type: "object" });
+      return abi.fail(fb82183e9509e, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f580f60da875e.errors = null;
+  fb82183e9509e.errors = null;
   return true;
 }
 function fe3f83d49123f(data) {
@@ -504,9 +658,9 @@ function fe3f83d49123f(data) {
   fe3f83d49123f.errors = null;
   return true;
 }
-export { f580f60da875e };
-export const v3c0df073e33f: abi.Validator = f3c0df073e33f;
-export const v580f60da875e: abi.Validator = f580f60da875e;
-export const v83403b151252: abi.Validator = f83403b151252;
-export const va7dd05489673: abi.Validator = fa7dd05489673;
+export { fb82183e9509e };
+export const vaf8c539aae3f: abi.Validator = faf8c539aae3f;
+export const vb82183e9509e: abi.Validator = fb82183e9509e;
+export const vd854e5749688: abi.Validator = fd854e5749688;
 export const ve3f83d49123f: abi.Validator = fe3f83d49123f;
+export const vf777e5ea15af: abi.Validator = ff777e5ea15af;
