@@ -10,7 +10,7 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-089db27463.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-beafd44988.js"),
     initialize: () => import("../shared/validators/params.initialize-c415b99732.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
@@ -30,8 +30,8 @@ export const validators: ValidatorLoaders = {
     "tools/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
   },
   results: {
-    ping: () => import("../shared/validators/Result-a1b100afca.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-b26629b675.js"),
+    ping: () => import("../shared/validators/Result-38af6ff95c.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-a8f2ff196b.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
   },
 };

@@ -31,8 +31,8 @@ export const validators: ValidatorLoaders = {
   },
   results: {
     "elicitation/create": () => import("./validators/ElicitResult.js"),
-    ping: () => import("../shared/validators/Result-a1b100afca.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-003f708c86.js"),
+    ping: () => import("../shared/validators/Result-38af6ff95c.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-48eb9d2845.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
   },
 };

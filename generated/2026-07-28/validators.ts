@@ -4,20 +4,20 @@ import type * as T from "./types.js";
 import * as m0 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m1 from "../shared/validators/definitions-b4ff771a19.js";
 import * as m2 from "../shared/validators/definitions-fb09a1a041.js";
-import * as m3 from "../shared/validators/shared-06b6720482.js";
-import * as m4 from "../shared/validators/shared-2c99430432.js";
-import * as m5 from "../shared/validators/shared-3b20645c63.js";
-import * as m6 from "../shared/validators/shared-3c7d03c911.js";
-import * as m7 from "../shared/validators/shared-4286b41982.js";
-import * as m8 from "../shared/validators/shared-65fa2d9bd7.js";
-import * as m9 from "../shared/validators/shared-7a12af4e85.js";
-import * as m10 from "../shared/validators/shared-880be05fd6.js";
-import * as m11 from "../shared/validators/shared-96b5a7a229.js";
-import * as m12 from "../shared/validators/shared-a211649ba5.js";
-import * as m13 from "../shared/validators/shared-a640e7ac53.js";
-import * as m14 from "../shared/validators/shared-e173770102.js";
-import * as m15 from "../shared/validators/shared-e917c7181a.js";
-import * as m16 from "../shared/validators/shared-eaaeb761b1.js";
+import * as m3 from "../shared/validators/shared-09bde4c29b.js";
+import * as m4 from "../shared/validators/shared-17bcd47452.js";
+import * as m5 from "../shared/validators/shared-3b265f6637.js";
+import * as m6 from "../shared/validators/shared-5216c4b3a4.js";
+import * as m7 from "../shared/validators/shared-5ecdb744b6.js";
+import * as m8 from "../shared/validators/shared-609dc2089b.js";
+import * as m9 from "../shared/validators/shared-6147af2a38.js";
+import * as m10 from "../shared/validators/shared-61f36e753d.js";
+import * as m11 from "../shared/validators/shared-69c3982c16.js";
+import * as m12 from "../shared/validators/shared-8229b6d7ef.js";
+import * as m13 from "../shared/validators/shared-823830fba8.js";
+import * as m14 from "../shared/validators/shared-89a59e68af.js";
+import * as m15 from "../shared/validators/shared-c433b488ef.js";
+import * as m16 from "../shared/validators/shared-f2af45fb95.js";
 import * as m17 from "./validators/CallToolRequestParams.js";
 import * as m18 from "./validators/CancelledNotificationParams.js";
 import * as m19 from "./validators/CompleteRequestParams.js";
@@ -43,120 +43,120 @@ import * as m38 from "./validators/result.prompts.get.js";
 import * as m39 from "./validators/result.resources.read.js";
 import * as m40 from "./validators/result.tools.call.js";
 import * as m41 from "./validators/shared-052925bd58.js";
-import * as m42 from "./validators/shared-0fe7e81893.js";
-import * as m43 from "./validators/shared-33e36290cb.js";
-import * as m44 from "./validators/shared-4d25b9dac4.js";
-import * as m45 from "./validators/shared-9c92908335.js";
-import * as m46 from "./validators/shared-a28a847df4.js";
-import * as m47 from "./validators/shared-c6bb7810ef.js";
-import * as m48 from "./validators/shared-c77b031b05.js";
-import * as m49 from "./validators/shared-e682331f48.js";
-import * as m50 from "./validators/shared-f24c736b97.js";
+import * as m42 from "./validators/shared-11618cc522.js";
+import * as m43 from "./validators/shared-3196a219d5.js";
+import * as m44 from "./validators/shared-33e36290cb.js";
+import * as m45 from "./validators/shared-3b76bde46b.js";
+import * as m46 from "./validators/shared-5f6beed3fd.js";
+import * as m47 from "./validators/shared-68465edbbe.js";
+import * as m48 from "./validators/shared-a6a3bd3469.js";
+import * as m49 from "./validators/shared-d81839a037.js";
+import * as m50 from "./validators/shared-feea9d61d2.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
 export const validateAnnotations = m9.ve59e849c6410 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m42.vf2eefe06d7e9 as Validator<T.AudioContent>;
+export const validateAudioContent = m47.vc8cb03e2c7fb as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m2.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m42.v2d1ff8d0bfae as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m47.vfc197ac30fce as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m10.va4dec2b60b38 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m15.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CacheableResult`; on failure `errors` holds the first problem. */
 export const validateCacheableResult = m37.v12816ca79fd3 as Validator<T.CacheableResult>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m37.v4356b4b2aa6d as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m37.v016576d73c90 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
-export const validateCallToolRequestParams = m17.v6136fa7dce27 as Validator<T.CallToolRequestParams>;
+export const validateCallToolRequestParams = m17.ve660408f45c3 as Validator<T.CallToolRequestParams>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m40.v166029158ce1 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m40.v51fe6ff3740b as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CallToolResultResponse`; on failure `errors` holds the first problem. */
-export const validateCallToolResultResponse = m37.v93c5f061681f as Validator<T.CallToolResultResponse>;
+export const validateCallToolResultResponse = m37.v0fcb87bb8883 as Validator<T.CallToolResultResponse>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m37.v98110ae72f14 as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m37.v5e4b31746ab7 as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `CancelledNotificationParams`; on failure `errors` holds the first problem. */
 export const validateCancelledNotificationParams = m18.v0843217b1155 as Validator<T.CancelledNotificationParams>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m44.vb732f9fa406a as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m45.vb732f9fa406a as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m37.v98110ae72f14 as Validator<T.ClientNotification>;
+export const validateClientNotification = m37.v5e4b31746ab7 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m37.vb70a3ae637b3 as Validator<T.ClientRequest>;
+export const validateClientRequest = m37.v69981cb1b423 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m37.v2e6f0e1dc5a8 as Validator<T.ClientResult>;
+export const validateClientResult = m37.vf1a34ed1b705 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m37.v32671c70cefa as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m37.vd9dfbd639808 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteRequestParams`; on failure `errors` holds the first problem. */
-export const validateCompleteRequestParams = m19.vcb9fd96b03ca as Validator<T.CompleteRequestParams>;
+export const validateCompleteRequestParams = m19.v2f3477324d12 as Validator<T.CompleteRequestParams>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
-export const validateCompleteResult = m20.vf4a224c61a87 as Validator<T.CompleteResult>;
+export const validateCompleteResult = m20.vaafb5a65d90d as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CompleteResultResponse`; on failure `errors` holds the first problem. */
-export const validateCompleteResultResponse = m37.vbdd2a5937829 as Validator<T.CompleteResultResponse>;
+export const validateCompleteResultResponse = m37.vb1164e728deb as Validator<T.CompleteResultResponse>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m42.v5d51521f6168 as Validator<T.ContentBlock>;
+export const validateContentBlock = m47.vece632817b58 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m49.v5fbbd0a052e4 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m48.v8579b60a5e58 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m49.vcec1d52f2f33 as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m48.v81765c24def1 as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m48.vfaf496c30c64 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m50.v819a4fa32cb6 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m0.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `DiscoverRequest`; on failure `errors` holds the first problem. */
-export const validateDiscoverRequest = m37.v91797a53b80d as Validator<T.DiscoverRequest>;
+export const validateDiscoverRequest = m37.v16a6b6611745 as Validator<T.DiscoverRequest>;
 /** Checks that a value is a valid `DiscoverResult`; on failure `errors` holds the first problem. */
-export const validateDiscoverResult = m21.v77cc20cf016c as Validator<T.DiscoverResult>;
+export const validateDiscoverResult = m21.v2322d0eec387 as Validator<T.DiscoverResult>;
 /** Checks that a value is a valid `DiscoverResultResponse`; on failure `errors` holds the first problem. */
-export const validateDiscoverResultResponse = m37.v69d54ef9c7d8 as Validator<T.DiscoverResultResponse>;
+export const validateDiscoverResultResponse = m37.v77d4a5930a08 as Validator<T.DiscoverResultResponse>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m49.v2e2e2d582d44 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m48.v3f08584b2867 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m49.ve5f6511d7811 as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m48.vc7371678ca06 as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m49.v3cc91aa46aaf as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m48.v7f70d96d39f9 as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestURLParams = m49.v3a4899c036ac as Validator<T.ElicitRequestURLParams>;
+export const validateElicitRequestURLParams = m48.v0f78de35f205 as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m48.v16b79375a96e as Validator<T.ElicitResult>;
+export const validateElicitResult = m50.va37ac9a731df as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m42.v646942c90855 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m47.v8ed54c310c87 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m37.v2e6f0e1dc5a8 as Validator<T.EmptyResult>;
+export const validateEmptyResult = m37.vf1a34ed1b705 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
-export const validateEnumSchema = m1.v0d027896a6e6 as Validator<T.EnumSchema>;
+export const validateEnumSchema = m1.vf095bb7cf2c3 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
 export const validateError = m1.v9d85484c01bc as Validator<T.Error>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m37.vca87dde25088 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m37.vf90602e25708 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptRequestParams`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequestParams = m22.vd2337ff92f75 as Validator<T.GetPromptRequestParams>;
+export const validateGetPromptRequestParams = m22.vaab67e3a7cd5 as Validator<T.GetPromptRequestParams>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m38.v25974a3fc659 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m38.vaa5c8d71a1c2 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `GetPromptResultResponse`; on failure `errors` holds the first problem. */
-export const validateGetPromptResultResponse = m37.v6ba3615285c2 as Validator<T.GetPromptResultResponse>;
+export const validateGetPromptResultResponse = m37.vf3f005b00870 as Validator<T.GetPromptResultResponse>;
 /** Checks that a value is a valid `HeaderMismatchError`; on failure `errors` holds the first problem. */
 export const validateHeaderMismatchError = m37.vbff2d6e2a7eb as Validator<T.HeaderMismatchError>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m4.v19a6286357b9 as Validator<T.Icon>;
+export const validateIcon = m7.v19a6286357b9 as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m1.v4285c79bcdd8 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m42.v65bd2b56ed50 as Validator<T.ImageContent>;
+export const validateImageContent = m47.vae8fe66316cc as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m8.v85e577df47e2 as Validator<T.Implementation>;
+export const validateImplementation = m12.v85e577df47e2 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InputRequest`; on failure `errors` holds the first problem. */
-export const validateInputRequest = m49.v563962d6ab21 as Validator<T.InputRequest>;
+export const validateInputRequest = m48.v852309b3358f as Validator<T.InputRequest>;
 /** Checks that a value is a valid `InputRequests`; on failure `errors` holds the first problem. */
-export const validateInputRequests = m49.v1b6d0cfb0bdb as Validator<T.InputRequests>;
+export const validateInputRequests = m48.vef71b5ab3103 as Validator<T.InputRequests>;
 /** Checks that a value is a valid `InputRequiredResult`; on failure `errors` holds the first problem. */
-export const validateInputRequiredResult = m49.v6317345393d2 as Validator<T.InputRequiredResult>;
+export const validateInputRequiredResult = m48.ve63b4cc4bdab as Validator<T.InputRequiredResult>;
 /** Checks that a value is a valid `InputResponse`; on failure `errors` holds the first problem. */
-export const validateInputResponse = m48.v66f102ac41ec as Validator<T.InputResponse>;
+export const validateInputResponse = m50.v371dff88c2fe as Validator<T.InputResponse>;
 /** Checks that a value is a valid `InputResponseRequestParams`; on failure `errors` holds the first problem. */
-export const validateInputResponseRequestParams = m37.v470395cf0aee as Validator<T.InputResponseRequestParams>;
+export const validateInputResponseRequestParams = m37.va316fb6952a9 as Validator<T.InputResponseRequestParams>;
 /** Checks that a value is a valid `InputResponses`; on failure `errors` holds the first problem. */
-export const validateInputResponses = m48.vb93e8f421b98 as Validator<T.InputResponses>;
+export const validateInputResponses = m50.va3df369942e1 as Validator<T.InputResponses>;
 /** Checks that a value is a valid `InternalError`; on failure `errors` holds the first problem. */
 export const validateInternalError = m37.vca5664fca145 as Validator<T.InternalError>;
 /** Checks that a value is a valid `InvalidParamsError`; on failure `errors` holds the first problem. */
@@ -166,80 +166,80 @@ export const validateInvalidRequestError = m37.va2367193a87c as Validator<T.Inva
 /** Checks that a value is a valid `JSONArray`; on failure `errors` holds the first problem. */
 export const validateJSONArray = m37.v075fbf7b94f8 as Validator<T.JSONArray>;
 /** Checks that a value is a valid `JSONObject`; on failure `errors` holds the first problem. */
-export const validateJSONObject = m46.v794e3d05110f as Validator<T.JSONObject>;
+export const validateJSONObject = m42.v794e3d05110f as Validator<T.JSONObject>;
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCErrorResponse = m1.ve30a4aa8fff3 as Validator<T.JSONRPCErrorResponse>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m37.v5d0f9a343a40 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m37.v5d2ad90114b8 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m1.vac562cb54021 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m1.vd3c8bbd40338 as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m1.v791da519b2bd as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m37.vf465d67883f8 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m37.v119592824724 as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResultResponse = m37.v175456d78228 as Validator<T.JSONRPCResultResponse>;
+export const validateJSONRPCResultResponse = m37.vc88584a2bbb5 as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `JSONValue`; on failure `errors` holds the first problem. */
-export const validateJSONValue = m46.v003957c348a4 as Validator<T.JSONValue>;
+export const validateJSONValue = m42.v003957c348a4 as Validator<T.JSONValue>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m12.v2e664a984ac7 as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m13.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m37.v9aad0024714c as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m37.vcb96d04f2820 as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m23.vfb600897f506 as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m23.v112c26a536b7 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListPromptsResultResponse`; on failure `errors` holds the first problem. */
-export const validateListPromptsResultResponse = m37.v80ccb80a71d4 as Validator<T.ListPromptsResultResponse>;
+export const validateListPromptsResultResponse = m37.v3dcfbbb07727 as Validator<T.ListPromptsResultResponse>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m37.v1c422e566bf2 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m37.v2e5eb0e96fb9 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m24.v582f8bfbca30 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m24.ve7f2c359ef16 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourceTemplatesResultResponse`; on failure `errors` holds the first problem. */
 export const validateListResourceTemplatesResultResponse =
-  m37.vc279c7d1d5a4 as Validator<T.ListResourceTemplatesResultResponse>;
+  m37.ve0efe04f1c86 as Validator<T.ListResourceTemplatesResultResponse>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m37.v67e57d224c05 as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m37.v08de661d17d6 as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m25.v1b79820bbb4f as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m25.v54c13e14981c as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListResourcesResultResponse`; on failure `errors` holds the first problem. */
-export const validateListResourcesResultResponse = m37.v9228c8cc00d2 as Validator<T.ListResourcesResultResponse>;
+export const validateListResourcesResultResponse = m37.v22670e82bc20 as Validator<T.ListResourcesResultResponse>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m49.v0e98b7eb34b8 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m48.v628e8362b6c1 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m48.v10cf589a09d4 as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m50.ve84804d94bb5 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m37.v9444c6dc6a75 as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m37.v9f9feb178976 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m26.v4172082b693d as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m26.ve80ca742698a as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `ListToolsResultResponse`; on failure `errors` holds the first problem. */
-export const validateListToolsResultResponse = m37.v6c1722df5d05 as Validator<T.ListToolsResultResponse>;
+export const validateListToolsResultResponse = m37.v1b8a7c5411c2 as Validator<T.ListToolsResultResponse>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m3.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m5.v9a313d1f4477 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m37.v57426a63cf94 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m37.v8b1a3294e443 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
   m27.v91b2453f841e as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `MetaObject`; on failure `errors` holds the first problem. */
-export const validateMetaObject = m50.v99f4f5c25990 as Validator<T.MetaObject>;
+export const validateMetaObject = m46.v99f4f5c25990 as Validator<T.MetaObject>;
 /** Checks that a value is a valid `MethodNotFoundError`; on failure `errors` holds the first problem. */
 export const validateMethodNotFoundError = m37.vfc55ef2db718 as Validator<T.MethodNotFoundError>;
 /** Checks that a value is a valid `MissingRequiredClientCapabilityError`; on failure `errors` holds the first problem. */
 export const validateMissingRequiredClientCapabilityError =
   m37.v7c95acc9ad90 as Validator<T.MissingRequiredClientCapabilityError>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m16.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m3.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m16.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m3.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateMultiSelectEnumSchema = m1.vd342d5c3f07d as Validator<T.MultiSelectEnumSchema>;
+export const validateMultiSelectEnumSchema = m1.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m1.v0c766c9bb9a1 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationMetaObject`; on failure `errors` holds the first problem. */
-export const validateNotificationMetaObject = m43.v085587963c6d as Validator<T.NotificationMetaObject>;
+export const validateNotificationMetaObject = m44.v085587963c6d as Validator<T.NotificationMetaObject>;
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
 export const validateNotificationParams = m28.v7b4db0a428d9 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m12.vfbb07abc16e8 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m13.v98725dcf6a0c as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m37.v87c517f344c7 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
@@ -249,37 +249,37 @@ export const validatePaginatedResult = m37.v4225af272721 as Validator<T.Paginate
 /** Checks that a value is a valid `ParseError`; on failure `errors` holds the first problem. */
 export const validateParseError = m37.vd52807a0e5db as Validator<T.ParseError>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m12.v86fd4b28df30 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m13.vf5d9658a4c1e as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m37.v27e2ea32af04 as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m37.v29744218dd7a as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m30.v29966b6c1050 as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m13.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m16.v94fb1015c909 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m23.v8db8e265e052 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m14.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m4.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
-export const validatePromptListChangedNotification = m37.v436830e172b9 as Validator<T.PromptListChangedNotification>;
+export const validatePromptListChangedNotification = m37.v556694c7a696 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m38.v96ecffb7e5ef as Validator<T.PromptMessage>;
+export const validatePromptMessage = m38.v01af80ef5513 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m5.vc86b4fc88958 as Validator<T.PromptReference>;
+export const validatePromptReference = m8.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m37.v4c405bab2e8d as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m37.vbae17c6b1d5c as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequestParams = m31.v121977946ca1 as Validator<T.ReadResourceRequestParams>;
+export const validateReadResourceRequestParams = m31.v1b1f53415f11 as Validator<T.ReadResourceRequestParams>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m39.vc1f0127bf027 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m39.v2fc37ea062d6 as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `ReadResourceResultResponse`; on failure `errors` holds the first problem. */
-export const validateReadResourceResultResponse = m37.v34831b55b211 as Validator<T.ReadResourceResultResponse>;
+export const validateReadResourceResultResponse = m37.v1618ae0c6919 as Validator<T.ReadResourceResultResponse>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m1.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m13.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m16.v94fb1015c909 as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestMetaObject`; on failure `errors` holds the first problem. */
-export const validateRequestMetaObject = m44.v33632a5b6769 as Validator<T.RequestMetaObject>;
+export const validateRequestMetaObject = m45.v33632a5b6769 as Validator<T.RequestMetaObject>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
 export const validateRequestParams = m32.v4af38bc0199b as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
@@ -287,97 +287,97 @@ export const validateResource = m25.vb9f371b6e21d as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
 export const validateResourceContents = m37.vd0caea77d3d0 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m42.v9e2ec12a410c as Validator<T.ResourceLink>;
+export const validateResourceLink = m47.v53397a68c5cb as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
-  m37.v13f5a1d4e073 as Validator<T.ResourceListChangedNotification>;
+  m37.v7d8eff765699 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceRequestParams`; on failure `errors` holds the first problem. */
 export const validateResourceRequestParams = m37.vb13c2d644f07 as Validator<T.ResourceRequestParams>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m24.v44b8260fc239 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m6.vc5c3450e6e95 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m6.v3072bb23021f as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m37.v6ab612b1d872 as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m37.vb4290b619719 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
   m33.vcfa238f58bed as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m37.v2e6f0e1dc5a8 as Validator<T.Result>;
+export const validateResult = m37.vf1a34ed1b705 as Validator<T.Result>;
 /** Checks that a value is a valid `ResultMetaObject`; on failure `errors` holds the first problem. */
-export const validateResultMetaObject = m45.v5581fd75eece as Validator<T.ResultMetaObject>;
+export const validateResultMetaObject = m49.v5581fd75eece as Validator<T.ResultMetaObject>;
 /** Checks that a value is a valid `ResultType`; on failure `errors` holds the first problem. */
 export const validateResultType = m0.vea6e2f4485ba as Validator<T.ResultType>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m15.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m14.v5c01e703ca9a as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m48.v39c2acde0956 as Validator<T.Root>;
+export const validateRoot = m50.v39c2acde0956 as Validator<T.Root>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m49.v5988f7f5749a as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m48.v5f3793b0427d as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m42.v8a5a10168f22 as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m47.v47b1118bbfee as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
 export const validateServerCapabilities = m21.vd7d714d6b950 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m37.v232f4bcec690 as Validator<T.ServerNotification>;
+export const validateServerNotification = m37.vde161abdd3ea as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m37.v525f0e10004d as Validator<T.ServerResult>;
+export const validateServerResult = m37.v8c25823b4abd as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateSingleSelectEnumSchema = m1.v249ad8fd5f2a as Validator<T.SingleSelectEnumSchema>;
+export const validateSingleSelectEnumSchema = m1.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m12.v1e9aef38f541 as Validator<T.StringSchema>;
+export const validateStringSchema = m13.v91e8d2a8af63 as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscriptionFilter`; on failure `errors` holds the first problem. */
 export const validateSubscriptionFilter = m41.v9425ae1448d8 as Validator<T.SubscriptionFilter>;
 /** Checks that a value is a valid `SubscriptionsAcknowledgedNotification`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsAcknowledgedNotification =
-  m37.v2602f15aba96 as Validator<T.SubscriptionsAcknowledgedNotification>;
+  m37.vd5817c29846a as Validator<T.SubscriptionsAcknowledgedNotification>;
 /** Checks that a value is a valid `SubscriptionsAcknowledgedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsAcknowledgedNotificationParams =
   m34.vb6c00031e9c3 as Validator<T.SubscriptionsAcknowledgedNotificationParams>;
 /** Checks that a value is a valid `SubscriptionsListenRequest`; on failure `errors` holds the first problem. */
-export const validateSubscriptionsListenRequest = m37.ve102998128c8 as Validator<T.SubscriptionsListenRequest>;
+export const validateSubscriptionsListenRequest = m37.v0fe40d9ab422 as Validator<T.SubscriptionsListenRequest>;
 /** Checks that a value is a valid `SubscriptionsListenRequestParams`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsListenRequestParams =
   m35.v25e5f2d85e6a as Validator<T.SubscriptionsListenRequestParams>;
 /** Checks that a value is a valid `SubscriptionsListenResult`; on failure `errors` holds the first problem. */
-export const validateSubscriptionsListenResult = m36.vec2fea993e1d as Validator<T.SubscriptionsListenResult>;
+export const validateSubscriptionsListenResult = m36.vd61b2820cfab as Validator<T.SubscriptionsListenResult>;
 /** Checks that a value is a valid `SubscriptionsListenResultMetaObject`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsListenResultMetaObject =
   m36.v3c3a26fe42a6 as Validator<T.SubscriptionsListenResultMetaObject>;
 /** Checks that a value is a valid `SubscriptionsListenResultResponse`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsListenResultResponse =
-  m37.v8a3c51ccedb4 as Validator<T.SubscriptionsListenResultResponse>;
+  m37.v442a6e71bc34 as Validator<T.SubscriptionsListenResultResponse>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m42.vaf84623ec41a as Validator<T.TextContent>;
+export const validateTextContent = m47.v538b016616d9 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m42.v9be723f67696 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m47.vf7225b2cd99a as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m12.vae1db7885295 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m13.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m12.v1d08fe7123a5 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m13.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m47.ve9e90e82d39e as Validator<T.Tool>;
+export const validateTool = m43.ve9e90e82d39e as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
 export const validateToolAnnotations = m11.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m7.vc08ce45fcc78 as Validator<T.ToolChoice>;
+export const validateToolChoice = m10.vc08ce45fcc78 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
-export const validateToolListChangedNotification = m37.v8c14817fc160 as Validator<T.ToolListChangedNotification>;
+export const validateToolListChangedNotification = m37.vbc57f6178b86 as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m42.vd404e6827f4b as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m47.vcba4db5aaeed as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
-export const validateToolUseContent = m42.va254f813dd9b as Validator<T.ToolUseContent>;
+export const validateToolUseContent = m47.v71c2ffc5485a as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `UnsupportedProtocolVersionError`; on failure `errors` holds the first problem. */
 export const validateUnsupportedProtocolVersionError =
   m37.vdb974017a834 as Validator<T.UnsupportedProtocolVersionError>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m12.v48957d8f3fe7 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m13.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m12.v139a42905dc4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m13.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m19.vcb9fd96b03ca,
+  "completion/complete": m19.v2f3477324d12,
   "notifications/cancelled": m18.v0843217b1155,
   "notifications/message": m27.v91b2453f841e,
   "notifications/progress": m30.v29966b6c1050,
@@ -386,27 +386,27 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "notifications/resources/updated": m33.vcfa238f58bed,
   "notifications/subscriptions/acknowledged": m34.vb6c00031e9c3,
   "notifications/tools/list_changed": m28.v7b4db0a428d9,
-  "prompts/get": m22.vd2337ff92f75,
+  "prompts/get": m22.vaab67e3a7cd5,
   "prompts/list": m29.v6c8bb36c3c39,
   "resources/list": m29.v6c8bb36c3c39,
-  "resources/read": m31.v121977946ca1,
+  "resources/read": m31.v1b1f53415f11,
   "resources/templates/list": m29.v6c8bb36c3c39,
   "server/discover": m32.v4af38bc0199b,
   "subscriptions/listen": m35.v25e5f2d85e6a,
-  "tools/call": m17.v6136fa7dce27,
+  "tools/call": m17.ve660408f45c3,
   "tools/list": m29.v6c8bb36c3c39,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m20.vf4a224c61a87,
-  "prompts/get": m38.v6aca36b6fb56,
-  "prompts/list": m23.vfb600897f506,
-  "resources/list": m25.v1b79820bbb4f,
-  "resources/read": m39.vf16eb38b8bf5,
-  "resources/templates/list": m24.v582f8bfbca30,
-  "server/discover": m21.v77cc20cf016c,
-  "subscriptions/listen": m36.vec2fea993e1d,
-  "tools/call": m40.v566647bf5bd5,
-  "tools/list": m26.v4172082b693d,
+  "completion/complete": m20.vaafb5a65d90d,
+  "prompts/get": m38.v7b9dad97cc18,
+  "prompts/list": m23.v112c26a536b7,
+  "resources/list": m25.v54c13e14981c,
+  "resources/read": m39.v772d42ca5d0a,
+  "resources/templates/list": m24.ve7f2c359ef16,
+  "server/discover": m21.v2322d0eec387,
+  "subscriptions/listen": m36.vd61b2820cfab,
+  "tools/call": m40.vfbc50f2e806f,
+  "tools/list": m26.ve80ca742698a,
 };

@@ -142,7 +142,8 @@ function leftover(code: string): string | undefined {
  * The functions an `anyOf` branch calls. Their failures are routine on valid values (each branch
  * that does not match fails, mostly at its first `required` or `type`/`const` check), so their
  * error sites keep ajv's literal message and schema path: rebuilding them at run time would make a
- * valid message slower to check. (What these call fails only when a branch matches in part.)
+ * valid message slower to check. Only the sites `routine` names: deeper failures (and those of what
+ * these call) happen only where a branch matches in part.
  */
 function branchFunctions(code: string): Set<string> {
   const wrappers = new Map(
@@ -160,6 +161,14 @@ function branchFunctions(code: string): Set<string> {
   return branches;
 }
 
+/**
+ * Whether a failure of a branch function is how a non-matching branch usually fails: on the value
+ * itself (not an object, a required property missing) or on a discriminator (`type: "text"`).
+ */
+function routine(path: string, keyword: string): boolean {
+  return path === '""' || keyword === '"const"' || keyword === '"enum"';
+}
+
 /** The lean form of `code` (see the file comment); throws at anything it does not recognise. */
 export function leanErrors(code: string, abi: string): string {
   const starts = [...code.matchAll(/function (validate\d+)\(/g)];
@@ -174,7 +183,7 @@ export function leanErrors(code: string, abi: string): string {
     fn = fn.replace(
       RETURN_SITE,
       (_m, f: string, path: string | undefined, schemaPath: string, keyword: string, params: string, message: string) =>
-        `return ${abi}.fail(${f},${siteArguments(below(path), schemaPath, keyword, params, message, spelled)});`,
+        `return ${abi}.fail(${f},${siteArguments(below(path), schemaPath, keyword, params, message, spelled && routine(below(path), keyword))});`,
     );
     fn = fn.replace(
       PUSH_SITE,

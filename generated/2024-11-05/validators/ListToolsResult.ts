@@ -105,13 +105,13 @@ function f8fa8c1f73f55(data) {
   f8fa8c1f73f55.errors = null;
   return true;
 }
-function fce87ca4797f1(data) {
+function fe031512cf6ba(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.tools === undefined && (missing0 = "tools")) {
         return abi.fail(
-          fce87ca4797f1,
+          fe031512cf6ba,
           "",
           "required",
           { missingProperty: missing0 },
@@ -124,28 +124,14 @@ function fce87ca4797f1(data) {
           {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(
-                fce87ca4797f1,
-                "/_meta",
-                "type",
-                { type: "object" },
-                "#/properties/_meta/type",
-                "must be object",
-              );
+              return abi.fail(fe031512cf6ba, "/_meta", "type", { type: "object" });
             }
           }
         }
         {
           if (data.nextCursor !== undefined) {
             if (typeof data.nextCursor !== "string") {
-              return abi.fail(
-                fce87ca4797f1,
-                "/nextCursor",
-                "type",
-                { type: "string" },
-                "#/properties/nextCursor/type",
-                "must be string",
-              );
+              return abi.fail(fe031512cf6ba, "/nextCursor", "type", { type: "string" });
             }
           }
           {
@@ -156,18 +142,11 @@ function fce87ca4797f1(data) {
                   const len0 = data2.length;
                   for (let i0 = 0; i0 < len0; i0++) {
                     if (!f8fa8c1f73f55(data2[i0])) {
-                      return abi.failWith(fce87ca4797f1, f8fa8c1f73f55, "/tools/" + i0);
+                      return abi.failWith(fe031512cf6ba, f8fa8c1f73f55, "/tools/" + i0);
                     }
                   }
                 } else {
-                  return abi.fail(
-                    fce87ca4797f1,
-                    "/tools",
-                    "type",
-                    { type: "array" },
-                    "#/properties/tools/type",
-                    "must be array",
-                  );
+                  return abi.fail(fe031512cf6ba, "/tools", "type", { type: "array" });
                 }
               }
             }
@@ -175,14 +154,14 @@ function fce87ca4797f1(data) {
         }
       }
     } else {
-      return abi.fail(fce87ca4797f1, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fe031512cf6ba, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fce87ca4797f1.errors = null;
+  fe031512cf6ba.errors = null;
   return true;
 }
-export { fce87ca4797f1 };
+export { fe031512cf6ba };
 export const v8fa8c1f73f55: abi.Validator = f8fa8c1f73f55;
-export const vce87ca4797f1: abi.Validator = fce87ca4797f1;
+export const ve031512cf6ba: abi.Validator = fe031512cf6ba;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fce87ca4797f1;
+export const validate: abi.Validator = fe031512cf6ba;

@@ -11,13 +11,13 @@ const f9e9df432cec9 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f4a27055f4293(data) {
+function f1cb328f93b1f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f4a27055f4293,
+          f1cb328f93b1f,
           "",
           "required",
           { missingProperty: missing0 },
@@ -30,14 +30,7 @@ function f4a27055f4293(data) {
           {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(
-                f4a27055f4293,
-                "/_meta",
-                "type",
-                { type: "object" },
-                "#/properties/_meta/type",
-                "must be object",
-              );
+              return abi.fail(f1cb328f93b1f, "/_meta", "type", { type: "object" });
             }
           }
         }
@@ -45,18 +38,11 @@ function f4a27055f4293(data) {
           if (data.action !== undefined) {
             let data1 = data.action;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f4a27055f4293,
-                "/action",
-                "type",
-                { type: "string" },
-                "#/properties/action/type",
-                "must be string",
-              );
+              return abi.fail(f1cb328f93b1f, "/action", "type", { type: "string" });
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return abi.fail(
-                f4a27055f4293,
+                f1cb328f93b1f,
                 "/action",
                 "enum",
                 { allowedValues: f9e9df432cec9.properties.action.enum },
@@ -78,7 +64,7 @@ function f4a27055f4293(data) {
                       typeof data3 !== "boolean"
                     ) {
                       return abi.fail(
-                        f4a27055f4293,
+                        f1cb328f93b1f,
                         "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                         "type",
                         { type: f9e9df432cec9.properties.content.additionalProperties.type },
@@ -88,14 +74,7 @@ function f4a27055f4293(data) {
                     }
                   }
                 } else {
-                  return abi.fail(
-                    f4a27055f4293,
-                    "/content",
-                    "type",
-                    { type: "object" },
-                    "#/properties/content/type",
-                    "must be object",
-                  );
+                  return abi.fail(f1cb328f93b1f, "/content", "type", { type: "object" });
                 }
               }
             }
@@ -103,13 +82,13 @@ function f4a27055f4293(data) {
         }
       }
     } else {
-      return abi.fail(f4a27055f4293, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1cb328f93b1f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4a27055f4293.errors = null;
+  f1cb328f93b1f.errors = null;
   return true;
 }
-export { f4a27055f4293 };
-export const v4a27055f4293: abi.Validator = f4a27055f4293;
+export { f1cb328f93b1f };
+export const v1cb328f93b1f: abi.Validator = f1cb328f93b1f;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f4a27055f4293;
+export const validate: abi.Validator = f1cb328f93b1f;

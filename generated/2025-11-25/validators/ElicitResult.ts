@@ -16,7 +16,7 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function fc9be68cdd36d(data) {
+function fd89c8b2bebb6(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -24,7 +24,7 @@ function fc9be68cdd36d(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          fc9be68cdd36d,
+          fd89c8b2bebb6,
           "",
           "required",
           { missingProperty: missing0 },
@@ -38,14 +38,7 @@ function fc9be68cdd36d(data) {
           if (errors === _errs1) {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(
-                fc9be68cdd36d,
-                "/_meta",
-                "type",
-                { type: "object" },
-                "#/properties/_meta/type",
-                "must be object",
-              );
+              return abi.fail(fd89c8b2bebb6, "/_meta", "type", { type: "object" });
             }
           }
           var valid0 = _errs1 === errors;
@@ -57,18 +50,11 @@ function fc9be68cdd36d(data) {
             let data1 = data.action;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                fc9be68cdd36d,
-                "/action",
-                "type",
-                { type: "string" },
-                "#/properties/action/type",
-                "must be string",
-              );
+              return abi.fail(fd89c8b2bebb6, "/action", "type", { type: "string" });
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return abi.fail(
-                fc9be68cdd36d,
+                fd89c8b2bebb6,
                 "/action",
                 "enum",
                 { allowedValues: ffbd84b3d933b.properties.action.enum },
@@ -158,7 +144,7 @@ function fc9be68cdd36d(data) {
                         "must match a schema in anyOf",
                       );
                       errors++;
-                      fc9be68cdd36d.errors = vErrors;
+                      fd89c8b2bebb6.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -176,14 +162,7 @@ function fc9be68cdd36d(data) {
                     }
                   }
                 } else {
-                  return abi.fail(
-                    fc9be68cdd36d,
-                    "/content",
-                    "type",
-                    { type: "object" },
-                    "#/properties/content/type",
-                    "must be object",
-                  );
+                  return abi.fail(fd89c8b2bebb6, "/content", "type", { type: "object" });
                 }
               }
               var valid0 = _errs6 === errors;
@@ -194,13 +173,13 @@ function fc9be68cdd36d(data) {
         }
       }
     } else {
-      return abi.fail(fc9be68cdd36d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd89c8b2bebb6, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc9be68cdd36d.errors = vErrors;
+  fd89c8b2bebb6.errors = vErrors;
   return errors === 0;
 }
-export { fc9be68cdd36d };
-export const vc9be68cdd36d: abi.Validator = fc9be68cdd36d;
+export { fd89c8b2bebb6 };
+export const vd89c8b2bebb6: abi.Validator = fd89c8b2bebb6;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fc9be68cdd36d;
+export const validate: abi.Validator = fd89c8b2bebb6;

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fbc23760306b3 } from "../../shared/validators/shared-6bd4483d44.js";
-import { f620cad1eced2 } from "./shared-70a1b24392.js";
+import { f620cad1eced2 } from "./shared-e36e4ba820.js";
 function f4e46d9b471df(data) {
   if (!fbc23760306b3(data)) {
     return abi.failWith(f4e46d9b471df, fbc23760306b3, "");

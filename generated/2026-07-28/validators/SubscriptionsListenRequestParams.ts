@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f9425ae1448d8 } from "./shared-052925bd58.js";
-import { f33632a5b6769 } from "./shared-4d25b9dac4.js";
+import { f33632a5b6769 } from "./shared-3b76bde46b.js";
 function f25e5f2d85e6a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

@@ -3,41 +3,41 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
   f56108401ceaa,
+  f791da519b2bd,
   f9d85484c01bc,
-  fd3c8bbd40338,
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-a640e7ac53.js";
-import { f4cd02670b09a } from "../../shared/validators/shared-b5d8e68aad.js";
-import { f6136fa7dce27 } from "./CallToolRequestParams.js";
+import { f4cd02670b09a } from "../../shared/validators/shared-276574b70d.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-f2af45fb95.js";
+import { fe660408f45c3 } from "./CallToolRequestParams.js";
 import { f0843217b1155 } from "./CancelledNotificationParams.js";
-import { fcb9fd96b03ca } from "./CompleteRequestParams.js";
-import { ff4a224c61a87 } from "./CompleteResult.js";
-import { f77cc20cf016c } from "./DiscoverResult.js";
-import { fd2337ff92f75 } from "./GetPromptRequestParams.js";
-import { ffb600897f506 } from "./ListPromptsResult.js";
-import { f582f8bfbca30 } from "./ListResourceTemplatesResult.js";
-import { f1b79820bbb4f } from "./ListResourcesResult.js";
-import { f4172082b693d } from "./ListToolsResult.js";
+import { f2f3477324d12 } from "./CompleteRequestParams.js";
+import { faafb5a65d90d } from "./CompleteResult.js";
+import { f2322d0eec387 } from "./DiscoverResult.js";
+import { faab67e3a7cd5 } from "./GetPromptRequestParams.js";
+import { f112c26a536b7 } from "./ListPromptsResult.js";
+import { fe7f2c359ef16 } from "./ListResourceTemplatesResult.js";
+import { f54c13e14981c } from "./ListResourcesResult.js";
+import { fe80ca742698a } from "./ListToolsResult.js";
 import { f91b2453f841e } from "./LoggingMessageNotificationParams.js";
 import { f7b4db0a428d9 } from "./NotificationParams.js";
 import { f6c8bb36c3c39 } from "./PaginatedRequestParams.js";
 import { f29966b6c1050 } from "./ProgressNotificationParams.js";
-import { f121977946ca1 } from "./ReadResourceRequestParams.js";
+import { f1b1f53415f11 } from "./ReadResourceRequestParams.js";
 import { f4af38bc0199b } from "./RequestParams.js";
 import { fcfa238f58bed } from "./ResourceUpdatedNotificationParams.js";
 import { fb6c00031e9c3 } from "./SubscriptionsAcknowledgedNotificationParams.js";
 import { f25e5f2d85e6a } from "./SubscriptionsListenRequestParams.js";
-import { fec2fea993e1d } from "./SubscriptionsListenResult.js";
-import { f25974a3fc659 } from "./result.prompts.get.js";
-import { fc1f0127bf027 } from "./result.resources.read.js";
-import { f166029158ce1 } from "./result.tools.call.js";
-import { f33632a5b6769, fb732f9fa406a } from "./shared-4d25b9dac4.js";
-import { f5581fd75eece } from "./shared-9c92908335.js";
-import { f003957c348a4 } from "./shared-a28a847df4.js";
-import { fb93e8f421b98 } from "./shared-c77b031b05.js";
-import { f6317345393d2 } from "./shared-e682331f48.js";
-import { f99f4f5c25990 } from "./shared-f24c736b97.js";
+import { fd61b2820cfab } from "./SubscriptionsListenResult.js";
+import { faa5c8d71a1c2 } from "./result.prompts.get.js";
+import { f2fc37ea062d6 } from "./result.resources.read.js";
+import { f51fe6ff3740b } from "./result.tools.call.js";
+import { f003957c348a4 } from "./shared-11618cc522.js";
+import { f33632a5b6769, fb732f9fa406a } from "./shared-3b76bde46b.js";
+import { f99f4f5c25990 } from "./shared-5f6beed3fd.js";
+import { fe63b4cc4bdab } from "./shared-a6a3bd3469.js";
+import { f5581fd75eece } from "./shared-d81839a037.js";
+import { fa3df369942e1 } from "./shared-feea9d61d2.js";
 const f2e600eacc644 = {
   properties: {
     _meta: { $ref: "mcpgen://defs/ResultMetaObject" },
@@ -108,7 +108,7 @@ function f12816ca79fd3(data) {
   f12816ca79fd3.errors = null;
   return true;
 }
-function f4356b4b2aa6d(data) {
+function f016576d73c90(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -119,7 +119,7 @@ function f4356b4b2aa6d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f4356b4b2aa6d,
+          f016576d73c90,
           "",
           "required",
           { missingProperty: missing0 },
@@ -129,25 +129,18 @@ function f4356b4b2aa6d(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f4356b4b2aa6d, f94fb1015c909, "/id");
+            return abi.failWith(f016576d73c90, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f4356b4b2aa6d,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f016576d73c90, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f4356b4b2aa6d,
+                f016576d73c90,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -160,18 +153,11 @@ function f4356b4b2aa6d(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f4356b4b2aa6d,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f016576d73c90, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  f4356b4b2aa6d,
+                  f016576d73c90,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -182,8 +168,8 @@ function f4356b4b2aa6d(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6136fa7dce27(data.params)) {
-                  return abi.failWith(f4356b4b2aa6d, f6136fa7dce27, "/params");
+                if (!fe660408f45c3(data.params)) {
+                  return abi.failWith(f016576d73c90, fe660408f45c3, "/params");
                 }
               }
             }
@@ -191,13 +177,13 @@ function f4356b4b2aa6d(data) {
         }
       }
     } else {
-      return abi.fail(f4356b4b2aa6d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f016576d73c90, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4356b4b2aa6d.errors = null;
+  f016576d73c90.errors = null;
   return true;
 }
-function f93c5f061681f(data) {
+function f0fcb87bb8883(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -208,12 +194,12 @@ function f93c5f061681f(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f93c5f061681f, "", "required", { missingProperty: missing0 });
+        return abi.fail(f0fcb87bb8883, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f93c5f061681f, f94fb1015c909, "/id");
+            return abi.failWith(f0fcb87bb8883, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -224,10 +210,10 @@ function f93c5f061681f(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f93c5f061681f, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f0fcb87bb8883, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f93c5f061681f, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f0fcb87bb8883, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -240,16 +226,16 @@ function f93c5f061681f(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f6317345393d2(data2)) {
-                vErrors = abi.nest(vErrors, f6317345393d2, "/result");
+              if (!fe63b4cc4bdab(data2)) {
+                vErrors = abi.nest(vErrors, fe63b4cc4bdab, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f166029158ce1(data2)) {
-                  vErrors = abi.nest(vErrors, f166029158ce1, "/result");
+                if (!f51fe6ff3740b(data2)) {
+                  vErrors = abi.nest(vErrors, f51fe6ff3740b, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -265,7 +251,7 @@ function f93c5f061681f(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f93c5f061681f.errors = vErrors;
+                f0fcb87bb8883.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -285,13 +271,13 @@ function f93c5f061681f(data) {
         }
       }
     } else {
-      return abi.fail(f93c5f061681f, "", "type", { type: "object" });
+      return abi.fail(f0fcb87bb8883, "", "type", { type: "object" });
     }
   }
-  f93c5f061681f.errors = vErrors;
+  f0fcb87bb8883.errors = vErrors;
   return errors === 0;
 }
-function f98110ae72f14(data) {
+function f5e4b31746ab7(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -301,7 +287,7 @@ function f98110ae72f14(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f98110ae72f14,
+          f5e4b31746ab7,
           "",
           "required",
           { missingProperty: missing0 },
@@ -312,18 +298,11 @@ function f98110ae72f14(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f98110ae72f14,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(f5e4b31746ab7, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f98110ae72f14,
+              f5e4b31746ab7,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -336,18 +315,11 @@ function f98110ae72f14(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f98110ae72f14,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(f5e4b31746ab7, "/method", "type", { type: "string" });
             }
             if ("notifications/cancelled" !== data1) {
               return abi.fail(
-                f98110ae72f14,
+                f5e4b31746ab7,
                 "/method",
                 "const",
                 { allowedValue: "notifications/cancelled" },
@@ -359,20 +331,20 @@ function f98110ae72f14(data) {
           {
             if (data.params !== undefined) {
               if (!f0843217b1155(data.params)) {
-                return abi.failWith(f98110ae72f14, f0843217b1155, "/params");
+                return abi.failWith(f5e4b31746ab7, f0843217b1155, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f98110ae72f14, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f5e4b31746ab7, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f98110ae72f14.errors = null;
+  f5e4b31746ab7.errors = null;
   return true;
 }
-function f91797a53b80d(data) {
+function f16a6b6611745(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -383,7 +355,7 @@ function f91797a53b80d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f91797a53b80d,
+          f16a6b6611745,
           "",
           "required",
           { missingProperty: missing0 },
@@ -393,25 +365,18 @@ function f91797a53b80d(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f91797a53b80d, f94fb1015c909, "/id");
+            return abi.failWith(f16a6b6611745, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f91797a53b80d,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f16a6b6611745, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f91797a53b80d,
+                f16a6b6611745,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -424,18 +389,11 @@ function f91797a53b80d(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f91797a53b80d,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f16a6b6611745, "/method", "type", { type: "string" });
               }
               if ("server/discover" !== data2) {
                 return abi.fail(
-                  f91797a53b80d,
+                  f16a6b6611745,
                   "/method",
                   "const",
                   { allowedValue: "server/discover" },
@@ -447,7 +405,7 @@ function f91797a53b80d(data) {
             {
               if (data.params !== undefined) {
                 if (!f4af38bc0199b(data.params)) {
-                  return abi.failWith(f91797a53b80d, f4af38bc0199b, "/params");
+                  return abi.failWith(f16a6b6611745, f4af38bc0199b, "/params");
                 }
               }
             }
@@ -455,13 +413,13 @@ function f91797a53b80d(data) {
         }
       }
     } else {
-      return abi.fail(f91797a53b80d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f16a6b6611745, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f91797a53b80d.errors = null;
+  f16a6b6611745.errors = null;
   return true;
 }
-function f67e57d224c05(data) {
+function f08de661d17d6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -472,7 +430,7 @@ function f67e57d224c05(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f67e57d224c05,
+          f08de661d17d6,
           "",
           "required",
           { missingProperty: missing0 },
@@ -482,25 +440,18 @@ function f67e57d224c05(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f67e57d224c05, f94fb1015c909, "/id");
+            return abi.failWith(f08de661d17d6, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f67e57d224c05,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f08de661d17d6, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f67e57d224c05,
+                f08de661d17d6,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -513,18 +464,11 @@ function f67e57d224c05(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f67e57d224c05,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f08de661d17d6, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  f67e57d224c05,
+                  f08de661d17d6,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -536,7 +480,7 @@ function f67e57d224c05(data) {
             {
               if (data.params !== undefined) {
                 if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f67e57d224c05, f6c8bb36c3c39, "/params");
+                  return abi.failWith(f08de661d17d6, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -544,13 +488,13 @@ function f67e57d224c05(data) {
         }
       }
     } else {
-      return abi.fail(f67e57d224c05, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f08de661d17d6, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f67e57d224c05.errors = null;
+  f08de661d17d6.errors = null;
   return true;
 }
-function f1c422e566bf2(data) {
+function f2e5eb0e96fb9(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -561,7 +505,7 @@ function f1c422e566bf2(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f1c422e566bf2,
+          f2e5eb0e96fb9,
           "",
           "required",
           { missingProperty: missing0 },
@@ -571,25 +515,18 @@ function f1c422e566bf2(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f1c422e566bf2, f94fb1015c909, "/id");
+            return abi.failWith(f2e5eb0e96fb9, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f1c422e566bf2,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f2e5eb0e96fb9, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f1c422e566bf2,
+                f2e5eb0e96fb9,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -602,18 +539,11 @@ function f1c422e566bf2(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f1c422e566bf2,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f2e5eb0e96fb9, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f1c422e566bf2,
+                  f2e5eb0e96fb9,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -625,7 +555,7 @@ function f1c422e566bf2(data) {
             {
               if (data.params !== undefined) {
                 if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f1c422e566bf2, f6c8bb36c3c39, "/params");
+                  return abi.failWith(f2e5eb0e96fb9, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -633,13 +563,13 @@ function f1c422e566bf2(data) {
         }
       }
     } else {
-      return abi.fail(f1c422e566bf2, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2e5eb0e96fb9, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1c422e566bf2.errors = null;
+  f2e5eb0e96fb9.errors = null;
   return true;
 }
-function f4c405bab2e8d(data) {
+function fbae17c6b1d5c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -650,7 +580,7 @@ function f4c405bab2e8d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f4c405bab2e8d,
+          fbae17c6b1d5c,
           "",
           "required",
           { missingProperty: missing0 },
@@ -660,25 +590,18 @@ function f4c405bab2e8d(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f4c405bab2e8d, f94fb1015c909, "/id");
+            return abi.failWith(fbae17c6b1d5c, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f4c405bab2e8d,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(fbae17c6b1d5c, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f4c405bab2e8d,
+                fbae17c6b1d5c,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -691,18 +614,11 @@ function f4c405bab2e8d(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f4c405bab2e8d,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(fbae17c6b1d5c, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  f4c405bab2e8d,
+                  fbae17c6b1d5c,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -713,8 +629,8 @@ function f4c405bab2e8d(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f121977946ca1(data.params)) {
-                  return abi.failWith(f4c405bab2e8d, f121977946ca1, "/params");
+                if (!f1b1f53415f11(data.params)) {
+                  return abi.failWith(fbae17c6b1d5c, f1b1f53415f11, "/params");
                 }
               }
             }
@@ -722,13 +638,13 @@ function f4c405bab2e8d(data) {
         }
       }
     } else {
-      return abi.fail(f4c405bab2e8d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fbae17c6b1d5c, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4c405bab2e8d.errors = null;
+  fbae17c6b1d5c.errors = null;
   return true;
 }
-function fe102998128c8(data) {
+function f0fe40d9ab422(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -739,7 +655,7 @@ function fe102998128c8(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fe102998128c8,
+          f0fe40d9ab422,
           "",
           "required",
           { missingProperty: missing0 },
@@ -749,25 +665,18 @@ function fe102998128c8(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fe102998128c8, f94fb1015c909, "/id");
+            return abi.failWith(f0fe40d9ab422, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                fe102998128c8,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f0fe40d9ab422, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fe102998128c8,
+                f0fe40d9ab422,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -780,18 +689,11 @@ function fe102998128c8(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  fe102998128c8,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f0fe40d9ab422, "/method", "type", { type: "string" });
               }
               if ("subscriptions/listen" !== data2) {
                 return abi.fail(
-                  fe102998128c8,
+                  f0fe40d9ab422,
                   "/method",
                   "const",
                   { allowedValue: "subscriptions/listen" },
@@ -803,7 +705,7 @@ function fe102998128c8(data) {
             {
               if (data.params !== undefined) {
                 if (!f25e5f2d85e6a(data.params)) {
-                  return abi.failWith(fe102998128c8, f25e5f2d85e6a, "/params");
+                  return abi.failWith(f0fe40d9ab422, f25e5f2d85e6a, "/params");
                 }
               }
             }
@@ -811,13 +713,13 @@ function fe102998128c8(data) {
         }
       }
     } else {
-      return abi.fail(fe102998128c8, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f0fe40d9ab422, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fe102998128c8.errors = null;
+  f0fe40d9ab422.errors = null;
   return true;
 }
-function f9aad0024714c(data) {
+function fcb96d04f2820(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -828,7 +730,7 @@ function f9aad0024714c(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f9aad0024714c,
+          fcb96d04f2820,
           "",
           "required",
           { missingProperty: missing0 },
@@ -838,25 +740,18 @@ function f9aad0024714c(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f9aad0024714c, f94fb1015c909, "/id");
+            return abi.failWith(fcb96d04f2820, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f9aad0024714c,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(fcb96d04f2820, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f9aad0024714c,
+                fcb96d04f2820,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -869,18 +764,11 @@ function f9aad0024714c(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f9aad0024714c,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(fcb96d04f2820, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  f9aad0024714c,
+                  fcb96d04f2820,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -892,7 +780,7 @@ function f9aad0024714c(data) {
             {
               if (data.params !== undefined) {
                 if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f9aad0024714c, f6c8bb36c3c39, "/params");
+                  return abi.failWith(fcb96d04f2820, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -900,13 +788,13 @@ function f9aad0024714c(data) {
         }
       }
     } else {
-      return abi.fail(f9aad0024714c, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fcb96d04f2820, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9aad0024714c.errors = null;
+  fcb96d04f2820.errors = null;
   return true;
 }
-function fca87dde25088(data) {
+function ff90602e25708(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -917,7 +805,7 @@ function fca87dde25088(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fca87dde25088,
+          ff90602e25708,
           "",
           "required",
           { missingProperty: missing0 },
@@ -927,25 +815,18 @@ function fca87dde25088(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fca87dde25088, f94fb1015c909, "/id");
+            return abi.failWith(ff90602e25708, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                fca87dde25088,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(ff90602e25708, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fca87dde25088,
+                ff90602e25708,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -958,18 +839,11 @@ function fca87dde25088(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  fca87dde25088,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(ff90602e25708, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  fca87dde25088,
+                  ff90602e25708,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -980,8 +854,8 @@ function fca87dde25088(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fd2337ff92f75(data.params)) {
-                  return abi.failWith(fca87dde25088, fd2337ff92f75, "/params");
+                if (!faab67e3a7cd5(data.params)) {
+                  return abi.failWith(ff90602e25708, faab67e3a7cd5, "/params");
                 }
               }
             }
@@ -989,13 +863,13 @@ function fca87dde25088(data) {
         }
       }
     } else {
-      return abi.fail(fca87dde25088, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff90602e25708, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fca87dde25088.errors = null;
+  ff90602e25708.errors = null;
   return true;
 }
-function f9444c6dc6a75(data) {
+function f9f9feb178976(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1006,7 +880,7 @@ function f9444c6dc6a75(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f9444c6dc6a75,
+          f9f9feb178976,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1016,25 +890,18 @@ function f9444c6dc6a75(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f9444c6dc6a75, f94fb1015c909, "/id");
+            return abi.failWith(f9f9feb178976, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f9444c6dc6a75,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f9f9feb178976, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f9444c6dc6a75,
+                f9f9feb178976,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1047,18 +914,11 @@ function f9444c6dc6a75(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f9444c6dc6a75,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f9f9feb178976, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  f9444c6dc6a75,
+                  f9f9feb178976,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1070,7 +930,7 @@ function f9444c6dc6a75(data) {
             {
               if (data.params !== undefined) {
                 if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f9444c6dc6a75, f6c8bb36c3c39, "/params");
+                  return abi.failWith(f9f9feb178976, f6c8bb36c3c39, "/params");
                 }
               }
             }
@@ -1078,13 +938,13 @@ function f9444c6dc6a75(data) {
         }
       }
     } else {
-      return abi.fail(f9444c6dc6a75, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f9f9feb178976, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9444c6dc6a75.errors = null;
+  f9f9feb178976.errors = null;
   return true;
 }
-function f32671c70cefa(data) {
+function fd9dfbd639808(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1095,7 +955,7 @@ function f32671c70cefa(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f32671c70cefa,
+          fd9dfbd639808,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1105,25 +965,18 @@ function f32671c70cefa(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f32671c70cefa, f94fb1015c909, "/id");
+            return abi.failWith(fd9dfbd639808, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f32671c70cefa,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(fd9dfbd639808, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f32671c70cefa,
+                fd9dfbd639808,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1136,18 +989,11 @@ function f32671c70cefa(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(
-                  f32671c70cefa,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(fd9dfbd639808, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  f32671c70cefa,
+                  fd9dfbd639808,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1158,8 +1004,8 @@ function f32671c70cefa(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fcb9fd96b03ca(data.params)) {
-                  return abi.failWith(f32671c70cefa, fcb9fd96b03ca, "/params");
+                if (!f2f3477324d12(data.params)) {
+                  return abi.failWith(fd9dfbd639808, f2f3477324d12, "/params");
                 }
               }
             }
@@ -1167,92 +1013,92 @@ function f32671c70cefa(data) {
         }
       }
     } else {
-      return abi.fail(f32671c70cefa, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd9dfbd639808, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f32671c70cefa.errors = null;
+  fd9dfbd639808.errors = null;
   return true;
 }
-function fb70a3ae637b3(data) {
+function f69981cb1b423(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f91797a53b80d(data)) {
-    vErrors = abi.nest(vErrors, f91797a53b80d, "");
+  if (!f16a6b6611745(data)) {
+    vErrors = abi.nest(vErrors, f16a6b6611745, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f67e57d224c05(data)) {
-      vErrors = abi.nest(vErrors, f67e57d224c05, "");
+    if (!f08de661d17d6(data)) {
+      vErrors = abi.nest(vErrors, f08de661d17d6, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f1c422e566bf2(data)) {
-        vErrors = abi.nest(vErrors, f1c422e566bf2, "");
+      if (!f2e5eb0e96fb9(data)) {
+        vErrors = abi.nest(vErrors, f2e5eb0e96fb9, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f4c405bab2e8d(data)) {
-          vErrors = abi.nest(vErrors, f4c405bab2e8d, "");
+        if (!fbae17c6b1d5c(data)) {
+          vErrors = abi.nest(vErrors, fbae17c6b1d5c, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!fe102998128c8(data)) {
-            vErrors = abi.nest(vErrors, fe102998128c8, "");
+          if (!f0fe40d9ab422(data)) {
+            vErrors = abi.nest(vErrors, f0fe40d9ab422, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f9aad0024714c(data)) {
-              vErrors = abi.nest(vErrors, f9aad0024714c, "");
+            if (!fcb96d04f2820(data)) {
+              vErrors = abi.nest(vErrors, fcb96d04f2820, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fca87dde25088(data)) {
-                vErrors = abi.nest(vErrors, fca87dde25088, "");
+              if (!ff90602e25708(data)) {
+                vErrors = abi.nest(vErrors, ff90602e25708, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f9444c6dc6a75(data)) {
-                  vErrors = abi.nest(vErrors, f9444c6dc6a75, "");
+                if (!f9f9feb178976(data)) {
+                  vErrors = abi.nest(vErrors, f9f9feb178976, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f4356b4b2aa6d(data)) {
-                    vErrors = abi.nest(vErrors, f4356b4b2aa6d, "");
+                  if (!f016576d73c90(data)) {
+                    vErrors = abi.nest(vErrors, f016576d73c90, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f32671c70cefa(data)) {
-                      vErrors = abi.nest(vErrors, f32671c70cefa, "");
+                    if (!fd9dfbd639808(data)) {
+                      vErrors = abi.nest(vErrors, fd9dfbd639808, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -1269,7 +1115,7 @@ function fb70a3ae637b3(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb70a3ae637b3.errors = vErrors;
+    f69981cb1b423.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1281,16 +1127,16 @@ function fb70a3ae637b3(data) {
       }
     }
   }
-  fb70a3ae637b3.errors = vErrors;
+  f69981cb1b423.errors = vErrors;
   return errors === 0;
 }
-function f2e6f0e1dc5a8(data) {
+function ff1a34ed1b705(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.resultType === undefined && (missing0 = "resultType")) {
         return abi.fail(
-          f2e6f0e1dc5a8,
+          ff1a34ed1b705,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1300,32 +1146,25 @@ function f2e6f0e1dc5a8(data) {
       } else {
         if (data._meta !== undefined) {
           if (!f5581fd75eece(data._meta)) {
-            return abi.failWith(f2e6f0e1dc5a8, f5581fd75eece, "/_meta");
+            return abi.failWith(ff1a34ed1b705, f5581fd75eece, "/_meta");
           }
         }
         {
           if (data.resultType !== undefined) {
             if (typeof data.resultType !== "string") {
-              return abi.fail(
-                f2e6f0e1dc5a8,
-                "/resultType",
-                "type",
-                { type: "string" },
-                "#/properties/resultType/type",
-                "must be string",
-              );
+              return abi.fail(ff1a34ed1b705, "/resultType", "type", { type: "string" });
             }
           }
         }
       }
     } else {
-      return abi.fail(f2e6f0e1dc5a8, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff1a34ed1b705, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2e6f0e1dc5a8.errors = null;
+  ff1a34ed1b705.errors = null;
   return true;
 }
-function fbdd2a5937829(data) {
+function fb1164e728deb(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1334,40 +1173,40 @@ function fbdd2a5937829(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fbdd2a5937829, "", "required", { missingProperty: missing0 });
+        return abi.fail(fb1164e728deb, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fbdd2a5937829, f94fb1015c909, "/id");
+            return abi.failWith(fb1164e728deb, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fbdd2a5937829, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fb1164e728deb, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fbdd2a5937829, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fb1164e728deb, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!ff4a224c61a87(data.result)) {
-                return abi.failWith(fbdd2a5937829, ff4a224c61a87, "/result");
+              if (!faafb5a65d90d(data.result)) {
+                return abi.failWith(fb1164e728deb, faafb5a65d90d, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fbdd2a5937829, "", "type", { type: "object" });
+      return abi.fail(fb1164e728deb, "", "type", { type: "object" });
     }
   }
-  fbdd2a5937829.errors = null;
+  fb1164e728deb.errors = null;
   return true;
 }
-function f69d54ef9c7d8(data) {
+function f77d4a5930a08(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1376,40 +1215,40 @@ function f69d54ef9c7d8(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f69d54ef9c7d8, "", "required", { missingProperty: missing0 });
+        return abi.fail(f77d4a5930a08, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f69d54ef9c7d8, f94fb1015c909, "/id");
+            return abi.failWith(f77d4a5930a08, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f69d54ef9c7d8, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f77d4a5930a08, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f69d54ef9c7d8, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f77d4a5930a08, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f77cc20cf016c(data.result)) {
-                return abi.failWith(f69d54ef9c7d8, f77cc20cf016c, "/result");
+              if (!f2322d0eec387(data.result)) {
+                return abi.failWith(f77d4a5930a08, f2322d0eec387, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f69d54ef9c7d8, "", "type", { type: "object" });
+      return abi.fail(f77d4a5930a08, "", "type", { type: "object" });
     }
   }
-  f69d54ef9c7d8.errors = null;
+  f77d4a5930a08.errors = null;
   return true;
 }
-function f6ba3615285c2(data) {
+function ff3f005b00870(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1420,12 +1259,12 @@ function f6ba3615285c2(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f6ba3615285c2, "", "required", { missingProperty: missing0 });
+        return abi.fail(ff3f005b00870, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f6ba3615285c2, f94fb1015c909, "/id");
+            return abi.failWith(ff3f005b00870, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1436,10 +1275,10 @@ function f6ba3615285c2(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f6ba3615285c2, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(ff3f005b00870, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f6ba3615285c2, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(ff3f005b00870, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -1452,16 +1291,16 @@ function f6ba3615285c2(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f6317345393d2(data2)) {
-                vErrors = abi.nest(vErrors, f6317345393d2, "/result");
+              if (!fe63b4cc4bdab(data2)) {
+                vErrors = abi.nest(vErrors, fe63b4cc4bdab, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f25974a3fc659(data2)) {
-                  vErrors = abi.nest(vErrors, f25974a3fc659, "/result");
+                if (!faa5c8d71a1c2(data2)) {
+                  vErrors = abi.nest(vErrors, faa5c8d71a1c2, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -1477,7 +1316,7 @@ function f6ba3615285c2(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f6ba3615285c2.errors = vErrors;
+                ff3f005b00870.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -1497,10 +1336,10 @@ function f6ba3615285c2(data) {
         }
       }
     } else {
-      return abi.fail(f6ba3615285c2, "", "type", { type: "object" });
+      return abi.fail(ff3f005b00870, "", "type", { type: "object" });
     }
   }
-  f6ba3615285c2.errors = vErrors;
+  ff3f005b00870.errors = vErrors;
   return errors === 0;
 }
 function fbff2d6e2a7eb(data) {
@@ -1585,38 +1424,38 @@ function fbff2d6e2a7eb(data) {
   fbff2d6e2a7eb.errors = null;
   return true;
 }
-function f470395cf0aee(data) {
+function fa316fb6952a9(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(f470395cf0aee, "", "required", { missingProperty: missing0 });
+        return abi.fail(fa316fb6952a9, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
           if (!f33632a5b6769(data._meta)) {
-            return abi.failWith(f470395cf0aee, f33632a5b6769, "/_meta");
+            return abi.failWith(fa316fb6952a9, f33632a5b6769, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fb93e8f421b98(data.inputResponses)) {
-              return abi.failWith(f470395cf0aee, fb93e8f421b98, "/inputResponses");
+            if (!fa3df369942e1(data.inputResponses)) {
+              return abi.failWith(fa316fb6952a9, fa3df369942e1, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(f470395cf0aee, "/requestState", "type", { type: "string" });
+                return abi.fail(fa316fb6952a9, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f470395cf0aee, "", "type", { type: "object" });
+      return abi.fail(fa316fb6952a9, "", "type", { type: "object" });
     }
   }
-  f470395cf0aee.errors = null;
+  fa316fb6952a9.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -1738,7 +1577,7 @@ const f68b9675d5539 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCResultResponse",
 };
-function f175456d78228(data) {
+function fc88584a2bbb5(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1748,7 +1587,7 @@ function f175456d78228(data) {
         (data.result === undefined && (missing0 = "result"))
       ) {
         return abi.fail(
-          f175456d78228,
+          fc88584a2bbb5,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1763,7 +1602,7 @@ function f175456d78228(data) {
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return abi.fail(
-              f175456d78228,
+              fc88584a2bbb5,
               "/id",
               "type",
               { type: f68b9675d5539.properties.id.type },
@@ -1776,18 +1615,11 @@ function f175456d78228(data) {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f175456d78228,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(fc88584a2bbb5, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f175456d78228,
+                fc88584a2bbb5,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1798,28 +1630,28 @@ function f175456d78228(data) {
           }
           {
             if (data.result !== undefined) {
-              if (!f2e6f0e1dc5a8(data.result)) {
-                return abi.failWith(f175456d78228, f2e6f0e1dc5a8, "/result");
+              if (!ff1a34ed1b705(data.result)) {
+                return abi.failWith(fc88584a2bbb5, ff1a34ed1b705, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f175456d78228, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc88584a2bbb5, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f175456d78228.errors = null;
+  fc88584a2bbb5.errors = null;
   return true;
 }
-function f5d0f9a343a40(data) {
+function f5d2ad90114b8(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fd3c8bbd40338(data)) {
-    vErrors = abi.nest(vErrors, fd3c8bbd40338, "");
+  if (!f791da519b2bd(data)) {
+    vErrors = abi.nest(vErrors, f791da519b2bd, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -1924,8 +1756,8 @@ function f5d0f9a343a40(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs11 = errors;
-      if (!f175456d78228(data)) {
-        vErrors = abi.nest(vErrors, f175456d78228, "");
+      if (!fc88584a2bbb5(data)) {
+        vErrors = abi.nest(vErrors, fc88584a2bbb5, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs11 === errors;
@@ -2091,7 +1923,7 @@ function f5d0f9a343a40(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f5d0f9a343a40.errors = vErrors;
+    f5d2ad90114b8.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2103,17 +1935,17 @@ function f5d0f9a343a40(data) {
       }
     }
   }
-  f5d0f9a343a40.errors = vErrors;
+  f5d2ad90114b8.errors = vErrors;
   return errors === 0;
 }
-function ff465d67883f8(data) {
+function f119592824724(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f175456d78228(data)) {
-    vErrors = abi.nest(vErrors, f175456d78228, "");
+  if (!fc88584a2bbb5(data)) {
+    vErrors = abi.nest(vErrors, fc88584a2bbb5, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -2277,7 +2109,7 @@ function ff465d67883f8(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff465d67883f8.errors = vErrors;
+    f119592824724.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2289,10 +2121,10 @@ function ff465d67883f8(data) {
       }
     }
   }
-  ff465d67883f8.errors = vErrors;
+  f119592824724.errors = vErrors;
   return errors === 0;
 }
-function f80ccb80a71d4(data) {
+function f3dcfbbb07727(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2301,40 +2133,40 @@ function f80ccb80a71d4(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f80ccb80a71d4, "", "required", { missingProperty: missing0 });
+        return abi.fail(f3dcfbbb07727, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f80ccb80a71d4, f94fb1015c909, "/id");
+            return abi.failWith(f3dcfbbb07727, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f80ccb80a71d4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f3dcfbbb07727, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f80ccb80a71d4, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f3dcfbbb07727, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!ffb600897f506(data.result)) {
-                return abi.failWith(f80ccb80a71d4, ffb600897f506, "/result");
+              if (!f112c26a536b7(data.result)) {
+                return abi.failWith(f3dcfbbb07727, f112c26a536b7, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f80ccb80a71d4, "", "type", { type: "object" });
+      return abi.fail(f3dcfbbb07727, "", "type", { type: "object" });
     }
   }
-  f80ccb80a71d4.errors = null;
+  f3dcfbbb07727.errors = null;
   return true;
 }
-function fc279c7d1d5a4(data) {
+function fe0efe04f1c86(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2343,40 +2175,40 @@ function fc279c7d1d5a4(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fc279c7d1d5a4, "", "required", { missingProperty: missing0 });
+        return abi.fail(fe0efe04f1c86, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fc279c7d1d5a4, f94fb1015c909, "/id");
+            return abi.failWith(fe0efe04f1c86, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc279c7d1d5a4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe0efe04f1c86, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fc279c7d1d5a4, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fe0efe04f1c86, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f582f8bfbca30(data.result)) {
-                return abi.failWith(fc279c7d1d5a4, f582f8bfbca30, "/result");
+              if (!fe7f2c359ef16(data.result)) {
+                return abi.failWith(fe0efe04f1c86, fe7f2c359ef16, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fc279c7d1d5a4, "", "type", { type: "object" });
+      return abi.fail(fe0efe04f1c86, "", "type", { type: "object" });
     }
   }
-  fc279c7d1d5a4.errors = null;
+  fe0efe04f1c86.errors = null;
   return true;
 }
-function f9228c8cc00d2(data) {
+function f22670e82bc20(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2385,40 +2217,40 @@ function f9228c8cc00d2(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f9228c8cc00d2, "", "required", { missingProperty: missing0 });
+        return abi.fail(f22670e82bc20, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f9228c8cc00d2, f94fb1015c909, "/id");
+            return abi.failWith(f22670e82bc20, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f9228c8cc00d2, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f22670e82bc20, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f9228c8cc00d2, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f22670e82bc20, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f1b79820bbb4f(data.result)) {
-                return abi.failWith(f9228c8cc00d2, f1b79820bbb4f, "/result");
+              if (!f54c13e14981c(data.result)) {
+                return abi.failWith(f22670e82bc20, f54c13e14981c, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f9228c8cc00d2, "", "type", { type: "object" });
+      return abi.fail(f22670e82bc20, "", "type", { type: "object" });
     }
   }
-  f9228c8cc00d2.errors = null;
+  f22670e82bc20.errors = null;
   return true;
 }
-function f6c1722df5d05(data) {
+function f1b8a7c5411c2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2427,40 +2259,40 @@ function f6c1722df5d05(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f6c1722df5d05, "", "required", { missingProperty: missing0 });
+        return abi.fail(f1b8a7c5411c2, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f6c1722df5d05, f94fb1015c909, "/id");
+            return abi.failWith(f1b8a7c5411c2, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f6c1722df5d05, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f1b8a7c5411c2, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f6c1722df5d05, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f1b8a7c5411c2, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f4172082b693d(data.result)) {
-                return abi.failWith(f6c1722df5d05, f4172082b693d, "/result");
+              if (!fe80ca742698a(data.result)) {
+                return abi.failWith(f1b8a7c5411c2, fe80ca742698a, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6c1722df5d05, "", "type", { type: "object" });
+      return abi.fail(f1b8a7c5411c2, "", "type", { type: "object" });
     }
   }
-  f6c1722df5d05.errors = null;
+  f1b8a7c5411c2.errors = null;
   return true;
 }
-function f57426a63cf94(data) {
+function f8b1a3294e443(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2470,7 +2302,7 @@ function f57426a63cf94(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f57426a63cf94,
+          f8b1a3294e443,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2481,18 +2313,11 @@ function f57426a63cf94(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f57426a63cf94,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(f8b1a3294e443, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f57426a63cf94,
+              f8b1a3294e443,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -2505,18 +2330,11 @@ function f57426a63cf94(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f57426a63cf94,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(f8b1a3294e443, "/method", "type", { type: "string" });
             }
             if ("notifications/message" !== data1) {
               return abi.fail(
-                f57426a63cf94,
+                f8b1a3294e443,
                 "/method",
                 "const",
                 { allowedValue: "notifications/message" },
@@ -2528,17 +2346,17 @@ function f57426a63cf94(data) {
           {
             if (data.params !== undefined) {
               if (!f91b2453f841e(data.params)) {
-                return abi.failWith(f57426a63cf94, f91b2453f841e, "/params");
+                return abi.failWith(f8b1a3294e443, f91b2453f841e, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f57426a63cf94, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8b1a3294e443, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f57426a63cf94.errors = null;
+  f8b1a3294e443.errors = null;
   return true;
 }
 function ffc55ef2db718(data) {
@@ -2805,7 +2623,7 @@ function fd52807a0e5db(data) {
   fd52807a0e5db.errors = null;
   return true;
 }
-function f27e2ea32af04(data) {
+function f29744218dd7a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2815,7 +2633,7 @@ function f27e2ea32af04(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f27e2ea32af04,
+          f29744218dd7a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2826,18 +2644,11 @@ function f27e2ea32af04(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f27e2ea32af04,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(f29744218dd7a, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f27e2ea32af04,
+              f29744218dd7a,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -2850,18 +2661,11 @@ function f27e2ea32af04(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f27e2ea32af04,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(f29744218dd7a, "/method", "type", { type: "string" });
             }
             if ("notifications/progress" !== data1) {
               return abi.fail(
-                f27e2ea32af04,
+                f29744218dd7a,
                 "/method",
                 "const",
                 { allowedValue: "notifications/progress" },
@@ -2873,20 +2677,20 @@ function f27e2ea32af04(data) {
           {
             if (data.params !== undefined) {
               if (!f29966b6c1050(data.params)) {
-                return abi.failWith(f27e2ea32af04, f29966b6c1050, "/params");
+                return abi.failWith(f29744218dd7a, f29966b6c1050, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f27e2ea32af04, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f29744218dd7a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f27e2ea32af04.errors = null;
+  f29744218dd7a.errors = null;
   return true;
 }
-function f436830e172b9(data) {
+function f556694c7a696(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2895,7 +2699,7 @@ function f436830e172b9(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f436830e172b9,
+          f556694c7a696,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2906,18 +2710,11 @@ function f436830e172b9(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f436830e172b9,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(f556694c7a696, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f436830e172b9,
+              f556694c7a696,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -2930,18 +2727,11 @@ function f436830e172b9(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f436830e172b9,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(f556694c7a696, "/method", "type", { type: "string" });
             }
             if ("notifications/prompts/list_changed" !== data1) {
               return abi.fail(
-                f436830e172b9,
+                f556694c7a696,
                 "/method",
                 "const",
                 { allowedValue: "notifications/prompts/list_changed" },
@@ -2953,20 +2743,20 @@ function f436830e172b9(data) {
           {
             if (data.params !== undefined) {
               if (!f7b4db0a428d9(data.params)) {
-                return abi.failWith(f436830e172b9, f7b4db0a428d9, "/params");
+                return abi.failWith(f556694c7a696, f7b4db0a428d9, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f436830e172b9, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f556694c7a696, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f436830e172b9.errors = null;
+  f556694c7a696.errors = null;
   return true;
 }
-function f34831b55b211(data) {
+function f1618ae0c6919(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -2977,12 +2767,12 @@ function f34831b55b211(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f34831b55b211, "", "required", { missingProperty: missing0 });
+        return abi.fail(f1618ae0c6919, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f34831b55b211, f94fb1015c909, "/id");
+            return abi.failWith(f1618ae0c6919, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -2993,10 +2783,10 @@ function f34831b55b211(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f34831b55b211, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f1618ae0c6919, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f34831b55b211, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f1618ae0c6919, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -3009,16 +2799,16 @@ function f34831b55b211(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f6317345393d2(data2)) {
-                vErrors = abi.nest(vErrors, f6317345393d2, "/result");
+              if (!fe63b4cc4bdab(data2)) {
+                vErrors = abi.nest(vErrors, fe63b4cc4bdab, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!fc1f0127bf027(data2)) {
-                  vErrors = abi.nest(vErrors, fc1f0127bf027, "/result");
+                if (!f2fc37ea062d6(data2)) {
+                  vErrors = abi.nest(vErrors, f2fc37ea062d6, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -3034,7 +2824,7 @@ function f34831b55b211(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f34831b55b211.errors = vErrors;
+                f1618ae0c6919.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -3054,10 +2844,10 @@ function f34831b55b211(data) {
         }
       }
     } else {
-      return abi.fail(f34831b55b211, "", "type", { type: "object" });
+      return abi.fail(f1618ae0c6919, "", "type", { type: "object" });
     }
   }
-  f34831b55b211.errors = vErrors;
+  f1618ae0c6919.errors = vErrors;
   return errors === 0;
 }
 function fd0caea77d3d0(data) {
@@ -3103,7 +2893,7 @@ function fd0caea77d3d0(data) {
   fd0caea77d3d0.errors = null;
   return true;
 }
-function f13f5a1d4e073(data) {
+function f7d8eff765699(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3112,7 +2902,7 @@ function f13f5a1d4e073(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f13f5a1d4e073,
+          f7d8eff765699,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3123,18 +2913,11 @@ function f13f5a1d4e073(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f13f5a1d4e073,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(f7d8eff765699, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f13f5a1d4e073,
+              f7d8eff765699,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3147,18 +2930,11 @@ function f13f5a1d4e073(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f13f5a1d4e073,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(f7d8eff765699, "/method", "type", { type: "string" });
             }
             if ("notifications/resources/list_changed" !== data1) {
               return abi.fail(
-                f13f5a1d4e073,
+                f7d8eff765699,
                 "/method",
                 "const",
                 { allowedValue: "notifications/resources/list_changed" },
@@ -3170,17 +2946,17 @@ function f13f5a1d4e073(data) {
           {
             if (data.params !== undefined) {
               if (!f7b4db0a428d9(data.params)) {
-                return abi.failWith(f13f5a1d4e073, f7b4db0a428d9, "/params");
+                return abi.failWith(f7d8eff765699, f7b4db0a428d9, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f13f5a1d4e073, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f7d8eff765699, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f13f5a1d4e073.errors = null;
+  f7d8eff765699.errors = null;
   return true;
 }
 function fb13c2d644f07(data) {
@@ -3219,7 +2995,7 @@ function fb13c2d644f07(data) {
   fb13c2d644f07.errors = null;
   return true;
 }
-function f6ab612b1d872(data) {
+function fb4290b619719(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3229,7 +3005,7 @@ function f6ab612b1d872(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f6ab612b1d872,
+          fb4290b619719,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3240,18 +3016,11 @@ function f6ab612b1d872(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f6ab612b1d872,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(fb4290b619719, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f6ab612b1d872,
+              fb4290b619719,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3264,18 +3033,11 @@ function f6ab612b1d872(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f6ab612b1d872,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(fb4290b619719, "/method", "type", { type: "string" });
             }
             if ("notifications/resources/updated" !== data1) {
               return abi.fail(
-                f6ab612b1d872,
+                fb4290b619719,
                 "/method",
                 "const",
                 { allowedValue: "notifications/resources/updated" },
@@ -3287,20 +3049,20 @@ function f6ab612b1d872(data) {
           {
             if (data.params !== undefined) {
               if (!fcfa238f58bed(data.params)) {
-                return abi.failWith(f6ab612b1d872, fcfa238f58bed, "/params");
+                return abi.failWith(fb4290b619719, fcfa238f58bed, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6ab612b1d872, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fb4290b619719, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6ab612b1d872.errors = null;
+  fb4290b619719.errors = null;
   return true;
 }
-function f2602f15aba96(data) {
+function fd5817c29846a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3310,7 +3072,7 @@ function f2602f15aba96(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2602f15aba96,
+          fd5817c29846a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3321,18 +3083,11 @@ function f2602f15aba96(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f2602f15aba96,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(fd5817c29846a, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f2602f15aba96,
+              fd5817c29846a,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3345,18 +3100,11 @@ function f2602f15aba96(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f2602f15aba96,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(fd5817c29846a, "/method", "type", { type: "string" });
             }
             if ("notifications/subscriptions/acknowledged" !== data1) {
               return abi.fail(
-                f2602f15aba96,
+                fd5817c29846a,
                 "/method",
                 "const",
                 { allowedValue: "notifications/subscriptions/acknowledged" },
@@ -3368,20 +3116,20 @@ function f2602f15aba96(data) {
           {
             if (data.params !== undefined) {
               if (!fb6c00031e9c3(data.params)) {
-                return abi.failWith(f2602f15aba96, fb6c00031e9c3, "/params");
+                return abi.failWith(fd5817c29846a, fb6c00031e9c3, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f2602f15aba96, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd5817c29846a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2602f15aba96.errors = null;
+  fd5817c29846a.errors = null;
   return true;
 }
-function f8c14817fc160(data) {
+function fbc57f6178b86(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3390,7 +3138,7 @@ function f8c14817fc160(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f8c14817fc160,
+          fbc57f6178b86,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3401,18 +3149,11 @@ function f8c14817fc160(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f8c14817fc160,
-              "/jsonrpc",
-              "type",
-              { type: "string" },
-              "#/properties/jsonrpc/type",
-              "must be string",
-            );
+            return abi.fail(fbc57f6178b86, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f8c14817fc160,
+              fbc57f6178b86,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3425,18 +3166,11 @@ function f8c14817fc160(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                f8c14817fc160,
-                "/method",
-                "type",
-                { type: "string" },
-                "#/properties/method/type",
-                "must be string",
-              );
+              return abi.fail(fbc57f6178b86, "/method", "type", { type: "string" });
             }
             if ("notifications/tools/list_changed" !== data1) {
               return abi.fail(
-                f8c14817fc160,
+                fbc57f6178b86,
                 "/method",
                 "const",
                 { allowedValue: "notifications/tools/list_changed" },
@@ -3448,83 +3182,83 @@ function f8c14817fc160(data) {
           {
             if (data.params !== undefined) {
               if (!f7b4db0a428d9(data.params)) {
-                return abi.failWith(f8c14817fc160, f7b4db0a428d9, "/params");
+                return abi.failWith(fbc57f6178b86, f7b4db0a428d9, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f8c14817fc160, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fbc57f6178b86, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f8c14817fc160.errors = null;
+  fbc57f6178b86.errors = null;
   return true;
 }
-function f232f4bcec690(data) {
+function fde161abdd3ea(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f98110ae72f14(data)) {
-    vErrors = abi.nest(vErrors, f98110ae72f14, "");
+  if (!f5e4b31746ab7(data)) {
+    vErrors = abi.nest(vErrors, f5e4b31746ab7, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f27e2ea32af04(data)) {
-      vErrors = abi.nest(vErrors, f27e2ea32af04, "");
+    if (!f29744218dd7a(data)) {
+      vErrors = abi.nest(vErrors, f29744218dd7a, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f13f5a1d4e073(data)) {
-        vErrors = abi.nest(vErrors, f13f5a1d4e073, "");
+      if (!f7d8eff765699(data)) {
+        vErrors = abi.nest(vErrors, f7d8eff765699, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f2602f15aba96(data)) {
-          vErrors = abi.nest(vErrors, f2602f15aba96, "");
+        if (!fd5817c29846a(data)) {
+          vErrors = abi.nest(vErrors, fd5817c29846a, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f6ab612b1d872(data)) {
-            vErrors = abi.nest(vErrors, f6ab612b1d872, "");
+          if (!fb4290b619719(data)) {
+            vErrors = abi.nest(vErrors, fb4290b619719, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f436830e172b9(data)) {
-              vErrors = abi.nest(vErrors, f436830e172b9, "");
+            if (!f556694c7a696(data)) {
+              vErrors = abi.nest(vErrors, f556694c7a696, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f8c14817fc160(data)) {
-                vErrors = abi.nest(vErrors, f8c14817fc160, "");
+              if (!fbc57f6178b86(data)) {
+                vErrors = abi.nest(vErrors, fbc57f6178b86, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f57426a63cf94(data)) {
-                  vErrors = abi.nest(vErrors, f57426a63cf94, "");
+                if (!f8b1a3294e443(data)) {
+                  vErrors = abi.nest(vErrors, f8b1a3294e443, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -3539,7 +3273,7 @@ function f232f4bcec690(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f232f4bcec690.errors = vErrors;
+    fde161abdd3ea.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3551,105 +3285,105 @@ function f232f4bcec690(data) {
       }
     }
   }
-  f232f4bcec690.errors = vErrors;
+  fde161abdd3ea.errors = vErrors;
   return errors === 0;
 }
-function f525f0e10004d(data) {
+function f8c25823b4abd(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f2e6f0e1dc5a8(data)) {
-    vErrors = abi.nest(vErrors, f2e6f0e1dc5a8, "");
+  if (!ff1a34ed1b705(data)) {
+    vErrors = abi.nest(vErrors, ff1a34ed1b705, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f6317345393d2(data)) {
-      vErrors = abi.nest(vErrors, f6317345393d2, "");
+    if (!fe63b4cc4bdab(data)) {
+      vErrors = abi.nest(vErrors, fe63b4cc4bdab, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f77cc20cf016c(data)) {
-        vErrors = abi.nest(vErrors, f77cc20cf016c, "");
+      if (!f2322d0eec387(data)) {
+        vErrors = abi.nest(vErrors, f2322d0eec387, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f1b79820bbb4f(data)) {
-          vErrors = abi.nest(vErrors, f1b79820bbb4f, "");
+        if (!f54c13e14981c(data)) {
+          vErrors = abi.nest(vErrors, f54c13e14981c, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f582f8bfbca30(data)) {
-            vErrors = abi.nest(vErrors, f582f8bfbca30, "");
+          if (!fe7f2c359ef16(data)) {
+            vErrors = abi.nest(vErrors, fe7f2c359ef16, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fc1f0127bf027(data)) {
-              vErrors = abi.nest(vErrors, fc1f0127bf027, "");
+            if (!f2fc37ea062d6(data)) {
+              vErrors = abi.nest(vErrors, f2fc37ea062d6, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fec2fea993e1d(data)) {
-                vErrors = abi.nest(vErrors, fec2fea993e1d, "");
+              if (!fd61b2820cfab(data)) {
+                vErrors = abi.nest(vErrors, fd61b2820cfab, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!ffb600897f506(data)) {
-                  vErrors = abi.nest(vErrors, ffb600897f506, "");
+                if (!f112c26a536b7(data)) {
+                  vErrors = abi.nest(vErrors, f112c26a536b7, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f25974a3fc659(data)) {
-                    vErrors = abi.nest(vErrors, f25974a3fc659, "");
+                  if (!faa5c8d71a1c2(data)) {
+                    vErrors = abi.nest(vErrors, faa5c8d71a1c2, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f4172082b693d(data)) {
-                      vErrors = abi.nest(vErrors, f4172082b693d, "");
+                    if (!fe80ca742698a(data)) {
+                      vErrors = abi.nest(vErrors, fe80ca742698a, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f166029158ce1(data)) {
-                        vErrors = abi.nest(vErrors, f166029158ce1, "");
+                      if (!f51fe6ff3740b(data)) {
+                        vErrors = abi.nest(vErrors, f51fe6ff3740b, "");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!ff4a224c61a87(data)) {
-                          vErrors = abi.nest(vErrors, ff4a224c61a87, "");
+                        if (!faafb5a65d90d(data)) {
+                          vErrors = abi.nest(vErrors, faafb5a65d90d, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
@@ -3668,7 +3402,7 @@ function f525f0e10004d(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f525f0e10004d.errors = vErrors;
+    f8c25823b4abd.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3680,10 +3414,10 @@ function f525f0e10004d(data) {
       }
     }
   }
-  f525f0e10004d.errors = vErrors;
+  f8c25823b4abd.errors = vErrors;
   return errors === 0;
 }
-function f8a3c51ccedb4(data) {
+function f442a6e71bc34(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3692,37 +3426,37 @@ function f8a3c51ccedb4(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f8a3c51ccedb4, "", "required", { missingProperty: missing0 });
+        return abi.fail(f442a6e71bc34, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f8a3c51ccedb4, f94fb1015c909, "/id");
+            return abi.failWith(f442a6e71bc34, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f8a3c51ccedb4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f442a6e71bc34, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f8a3c51ccedb4, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f442a6e71bc34, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fec2fea993e1d(data.result)) {
-                return abi.failWith(f8a3c51ccedb4, fec2fea993e1d, "/result");
+              if (!fd61b2820cfab(data.result)) {
+                return abi.failWith(f442a6e71bc34, fd61b2820cfab, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f8a3c51ccedb4, "", "type", { type: "object" });
+      return abi.fail(f442a6e71bc34, "", "type", { type: "object" });
     }
   }
-  f8a3c51ccedb4.errors = null;
+  f442a6e71bc34.errors = null;
   return true;
 }
 function fdb974017a834(data) {
@@ -3881,53 +3615,53 @@ function fdb974017a834(data) {
   fdb974017a834.errors = null;
   return true;
 }
+export const v016576d73c90: abi.Validator = f016576d73c90;
 export const v075fbf7b94f8: abi.Validator = f075fbf7b94f8;
+export const v08de661d17d6: abi.Validator = f08de661d17d6;
+export const v0fcb87bb8883: abi.Validator = f0fcb87bb8883;
+export const v0fe40d9ab422: abi.Validator = f0fe40d9ab422;
+export const v119592824724: abi.Validator = f119592824724;
 export const v12816ca79fd3: abi.Validator = f12816ca79fd3;
-export const v13f5a1d4e073: abi.Validator = f13f5a1d4e073;
-export const v175456d78228: abi.Validator = f175456d78228;
-export const v1c422e566bf2: abi.Validator = f1c422e566bf2;
-export const v232f4bcec690: abi.Validator = f232f4bcec690;
-export const v2602f15aba96: abi.Validator = f2602f15aba96;
-export const v27e2ea32af04: abi.Validator = f27e2ea32af04;
-export const v2e6f0e1dc5a8: abi.Validator = f2e6f0e1dc5a8;
-export const v32671c70cefa: abi.Validator = f32671c70cefa;
-export const v34831b55b211: abi.Validator = f34831b55b211;
+export const v1618ae0c6919: abi.Validator = f1618ae0c6919;
+export const v16a6b6611745: abi.Validator = f16a6b6611745;
+export const v1b8a7c5411c2: abi.Validator = f1b8a7c5411c2;
+export const v22670e82bc20: abi.Validator = f22670e82bc20;
+export const v29744218dd7a: abi.Validator = f29744218dd7a;
+export const v2e5eb0e96fb9: abi.Validator = f2e5eb0e96fb9;
+export const v3dcfbbb07727: abi.Validator = f3dcfbbb07727;
 export const v4225af272721: abi.Validator = f4225af272721;
-export const v4356b4b2aa6d: abi.Validator = f4356b4b2aa6d;
-export const v436830e172b9: abi.Validator = f436830e172b9;
-export const v470395cf0aee: abi.Validator = f470395cf0aee;
-export const v4c405bab2e8d: abi.Validator = f4c405bab2e8d;
-export const v525f0e10004d: abi.Validator = f525f0e10004d;
-export const v57426a63cf94: abi.Validator = f57426a63cf94;
-export const v5d0f9a343a40: abi.Validator = f5d0f9a343a40;
-export const v67e57d224c05: abi.Validator = f67e57d224c05;
-export const v69d54ef9c7d8: abi.Validator = f69d54ef9c7d8;
-export const v6ab612b1d872: abi.Validator = f6ab612b1d872;
-export const v6ba3615285c2: abi.Validator = f6ba3615285c2;
-export const v6c1722df5d05: abi.Validator = f6c1722df5d05;
+export const v442a6e71bc34: abi.Validator = f442a6e71bc34;
+export const v556694c7a696: abi.Validator = f556694c7a696;
+export const v5d2ad90114b8: abi.Validator = f5d2ad90114b8;
+export const v5e4b31746ab7: abi.Validator = f5e4b31746ab7;
+export const v69981cb1b423: abi.Validator = f69981cb1b423;
+export const v77d4a5930a08: abi.Validator = f77d4a5930a08;
 export const v7c95acc9ad90: abi.Validator = f7c95acc9ad90;
-export const v80ccb80a71d4: abi.Validator = f80ccb80a71d4;
+export const v7d8eff765699: abi.Validator = f7d8eff765699;
 export const v87c517f344c7: abi.Validator = f87c517f344c7;
-export const v8a3c51ccedb4: abi.Validator = f8a3c51ccedb4;
-export const v8c14817fc160: abi.Validator = f8c14817fc160;
-export const v91797a53b80d: abi.Validator = f91797a53b80d;
-export const v9228c8cc00d2: abi.Validator = f9228c8cc00d2;
-export const v93c5f061681f: abi.Validator = f93c5f061681f;
-export const v9444c6dc6a75: abi.Validator = f9444c6dc6a75;
-export const v98110ae72f14: abi.Validator = f98110ae72f14;
-export const v9aad0024714c: abi.Validator = f9aad0024714c;
+export const v8b1a3294e443: abi.Validator = f8b1a3294e443;
+export const v8c25823b4abd: abi.Validator = f8c25823b4abd;
+export const v9f9feb178976: abi.Validator = f9f9feb178976;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
+export const va316fb6952a9: abi.Validator = fa316fb6952a9;
+export const vb1164e728deb: abi.Validator = fb1164e728deb;
 export const vb13c2d644f07: abi.Validator = fb13c2d644f07;
-export const vb70a3ae637b3: abi.Validator = fb70a3ae637b3;
-export const vbdd2a5937829: abi.Validator = fbdd2a5937829;
+export const vb4290b619719: abi.Validator = fb4290b619719;
+export const vbae17c6b1d5c: abi.Validator = fbae17c6b1d5c;
+export const vbc57f6178b86: abi.Validator = fbc57f6178b86;
 export const vbff2d6e2a7eb: abi.Validator = fbff2d6e2a7eb;
-export const vc279c7d1d5a4: abi.Validator = fc279c7d1d5a4;
+export const vc88584a2bbb5: abi.Validator = fc88584a2bbb5;
 export const vca5664fca145: abi.Validator = fca5664fca145;
-export const vca87dde25088: abi.Validator = fca87dde25088;
+export const vcb96d04f2820: abi.Validator = fcb96d04f2820;
 export const vd0caea77d3d0: abi.Validator = fd0caea77d3d0;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
+export const vd5817c29846a: abi.Validator = fd5817c29846a;
+export const vd9dfbd639808: abi.Validator = fd9dfbd639808;
 export const vdb974017a834: abi.Validator = fdb974017a834;
-export const ve102998128c8: abi.Validator = fe102998128c8;
+export const vde161abdd3ea: abi.Validator = fde161abdd3ea;
+export const ve0efe04f1c86: abi.Validator = fe0efe04f1c86;
+export const vf1a34ed1b705: abi.Validator = ff1a34ed1b705;
+export const vf3f005b00870: abi.Validator = ff3f005b00870;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
-export const vf465d67883f8: abi.Validator = ff465d67883f8;
+export const vf90602e25708: abi.Validator = ff90602e25708;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

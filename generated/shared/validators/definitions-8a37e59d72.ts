@@ -2,17 +2,17 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f0f1828137419,
-  f78a089009649,
-  f7beb6a8deb02,
-  fa2c8a7aec21c,
-  fcb66db240bfe,
-  fdb7298c040d1,
-  fe2378826f164,
-  fe7fac54d7c04,
+  f09cc1400986e,
+  f25169d2d7453,
+  f631628fdc6fd,
+  f69ae7d680f72,
+  f8d0192a3151f,
+  fb8004239d4d2,
+  fc009c82362bd,
+  fd64c13a3b4c7,
 } from "./definitions-16e3ac04b3.js";
-import { f94fb1015c909 } from "./shared-a640e7ac53.js";
-function f07ef5f9d61cd(data) {
+import { f94fb1015c909 } from "./shared-f2af45fb95.js";
+function fd9cd14bbd839(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21,7 +21,7 @@ function f07ef5f9d61cd(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f07ef5f9d61cd,
+          fd9cd14bbd839,
           "",
           "required",
           { missingProperty: missing0 },
@@ -32,18 +32,11 @@ function f07ef5f9d61cd(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              f07ef5f9d61cd,
-              "/method",
-              "type",
-              { type: "string" },
-              "#/properties/method/type",
-              "must be string",
-            );
+            return abi.fail(fd9cd14bbd839, "/method", "type", { type: "string" });
           }
           if ("notifications/progress" !== data0) {
             return abi.fail(
-              f07ef5f9d61cd,
+              fd9cd14bbd839,
               "/method",
               "const",
               { allowedValue: "notifications/progress" },
@@ -62,59 +55,31 @@ function f07ef5f9d61cd(data) {
                   (data1.progress === undefined && (missing1 = "progress")) ||
                   (data1.progressToken === undefined && (missing1 = "progressToken"))
                 ) {
-                  return abi.fail(
-                    f07ef5f9d61cd,
-                    "/params",
-                    "required",
-                    { missingProperty: missing1 },
-                    "#/properties/params/required",
-                    "must have required property '" + missing1 + "'",
-                  );
+                  return abi.fail(fd9cd14bbd839, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(
-                        f07ef5f9d61cd,
-                        "/params/message",
-                        "type",
-                        { type: "string" },
-                        "#/properties/params/properties/message/type",
-                        "must be string",
-                      );
+                      return abi.fail(fd9cd14bbd839, "/params/message", "type", { type: "string" });
                     }
                   }
                   {
                     if (data1.progress !== undefined) {
                       let data3 = data1.progress;
                       if (!(typeof data3 == "number" && isFinite(data3))) {
-                        return abi.fail(
-                          f07ef5f9d61cd,
-                          "/params/progress",
-                          "type",
-                          { type: "number" },
-                          "#/properties/params/properties/progress/type",
-                          "must be number",
-                        );
+                        return abi.fail(fd9cd14bbd839, "/params/progress", "type", { type: "number" });
                       }
                     }
                     {
                       if (data1.progressToken !== undefined) {
                         if (!f94fb1015c909(data1.progressToken)) {
-                          return abi.failWith(f07ef5f9d61cd, f94fb1015c909, "/params/progressToken");
+                          return abi.failWith(fd9cd14bbd839, f94fb1015c909, "/params/progressToken");
                         }
                       }
                       {
                         if (data1.total !== undefined) {
                           let data5 = data1.total;
                           if (!(typeof data5 == "number" && isFinite(data5))) {
-                            return abi.fail(
-                              f07ef5f9d61cd,
-                              "/params/total",
-                              "type",
-                              { type: "number" },
-                              "#/properties/params/properties/total/type",
-                              "must be number",
-                            );
+                            return abi.fail(fd9cd14bbd839, "/params/total", "type", { type: "number" });
                           }
                         }
                       }
@@ -122,58 +87,51 @@ function f07ef5f9d61cd(data) {
                   }
                 }
               } else {
-                return abi.fail(
-                  f07ef5f9d61cd,
-                  "/params",
-                  "type",
-                  { type: "object" },
-                  "#/properties/params/type",
-                  "must be object",
-                );
+                return abi.fail(fd9cd14bbd839, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f07ef5f9d61cd, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd9cd14bbd839, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f07ef5f9d61cd.errors = null;
+  fd9cd14bbd839.errors = null;
   return true;
 }
-function f763597e145fe(data) {
+function f537ce4a35896(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fe7fac54d7c04(data)) {
-    vErrors = abi.nest(vErrors, fe7fac54d7c04, "");
+  if (!fc009c82362bd(data)) {
+    vErrors = abi.nest(vErrors, fc009c82362bd, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fa2c8a7aec21c(data)) {
-      vErrors = abi.nest(vErrors, fa2c8a7aec21c, "");
+    if (!f631628fdc6fd(data)) {
+      vErrors = abi.nest(vErrors, f631628fdc6fd, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f07ef5f9d61cd(data)) {
-        vErrors = abi.nest(vErrors, f07ef5f9d61cd, "");
+      if (!fd9cd14bbd839(data)) {
+        vErrors = abi.nest(vErrors, fd9cd14bbd839, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fdb7298c040d1(data)) {
-          vErrors = abi.nest(vErrors, fdb7298c040d1, "");
+        if (!f69ae7d680f72(data)) {
+          vErrors = abi.nest(vErrors, f69ae7d680f72, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -184,7 +142,7 @@ function f763597e145fe(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f763597e145fe.errors = vErrors;
+    f537ce4a35896.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -196,65 +154,65 @@ function f763597e145fe(data) {
       }
     }
   }
-  f763597e145fe.errors = vErrors;
+  f537ce4a35896.errors = vErrors;
   return errors === 0;
 }
-function feb25ac7e38de(data) {
+function faa6ce44f8599(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fe7fac54d7c04(data)) {
-    vErrors = abi.nest(vErrors, fe7fac54d7c04, "");
+  if (!fc009c82362bd(data)) {
+    vErrors = abi.nest(vErrors, fc009c82362bd, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f07ef5f9d61cd(data)) {
-      vErrors = abi.nest(vErrors, f07ef5f9d61cd, "");
+    if (!fd9cd14bbd839(data)) {
+      vErrors = abi.nest(vErrors, fd9cd14bbd839, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fcb66db240bfe(data)) {
-        vErrors = abi.nest(vErrors, fcb66db240bfe, "");
+      if (!f8d0192a3151f(data)) {
+        vErrors = abi.nest(vErrors, f8d0192a3151f, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f78a089009649(data)) {
-          vErrors = abi.nest(vErrors, f78a089009649, "");
+        if (!fd64c13a3b4c7(data)) {
+          vErrors = abi.nest(vErrors, fd64c13a3b4c7, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f0f1828137419(data)) {
-            vErrors = abi.nest(vErrors, f0f1828137419, "");
+          if (!fb8004239d4d2(data)) {
+            vErrors = abi.nest(vErrors, fb8004239d4d2, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fe2378826f164(data)) {
-              vErrors = abi.nest(vErrors, fe2378826f164, "");
+            if (!f09cc1400986e(data)) {
+              vErrors = abi.nest(vErrors, f09cc1400986e, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f7beb6a8deb02(data)) {
-                vErrors = abi.nest(vErrors, f7beb6a8deb02, "");
+              if (!f25169d2d7453(data)) {
+                vErrors = abi.nest(vErrors, f25169d2d7453, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -268,7 +226,7 @@ function feb25ac7e38de(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    feb25ac7e38de.errors = vErrors;
+    faa6ce44f8599.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -280,9 +238,9 @@ function feb25ac7e38de(data) {
       }
     }
   }
-  feb25ac7e38de.errors = vErrors;
+  faa6ce44f8599.errors = vErrors;
   return errors === 0;
 }
-export const v07ef5f9d61cd: abi.Validator = f07ef5f9d61cd;
-export const v763597e145fe: abi.Validator = f763597e145fe;
-export const veb25ac7e38de: abi.Validator = feb25ac7e38de;
+export const v537ce4a35896: abi.Validator = f537ce4a35896;
+export const vaa6ce44f8599: abi.Validator = faa6ce44f8599;
+export const vd9cd14bbd839: abi.Validator = fd9cd14bbd839;

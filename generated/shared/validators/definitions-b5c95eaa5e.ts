@@ -2,24 +2,24 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f01d4519c541c,
-  f18a27556974c,
-  f219c2c010867,
-  f47ae8b78982f,
-  f6f967d68352e,
-  f71b203836cd1,
-  faba589f99005,
-  fb8cb2fbf310c,
-  fcc63f4e9c438,
-  fd94d1307011e,
-  fdfa5a4ef10df,
+  f0619c95dfd18,
+  f0dfdff578a5d,
+  f2cfa2dcef138,
+  f56168250ac26,
+  f58d8f502801f,
+  f5b3e9ae7cca0,
+  f7314459d11fd,
+  f7d9823eeac98,
+  f7ff6aaf7d0a9,
+  f95ef3456ba6b,
+  ff950818ad647,
 } from "./definitions-16e3ac04b3.js";
-import { fe341d08ec0bc } from "./params.completion.complete-089db27463.js";
+import { f4c0d38165e68 } from "./params.completion.complete-beafd44988.js";
 import { fbf45bc9968fc } from "./params.initialize-c415b99732.js";
-import { fc5c3450e6e95 } from "./shared-3c7d03c911.js";
-import { f4cd02670b09a } from "./shared-b5d8e68aad.js";
-import { fb29db0a79388 } from "./shared-cff5499660.js";
-function fd854e5749688(data) {
+import { f4cd02670b09a } from "./shared-276574b70d.js";
+import { f3072bb23021f } from "./shared-5216c4b3a4.js";
+import { fb29db0a79388 } from "./shared-91733d6d09.js";
+function f6d91432f624d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -28,7 +28,7 @@ function fd854e5749688(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fd854e5749688,
+          f6d91432f624d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -39,18 +39,11 @@ function fd854e5749688(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              fd854e5749688,
-              "/method",
-              "type",
-              { type: "string" },
-              "#/properties/method/type",
-              "must be string",
-            );
+            return abi.fail(f6d91432f624d, "/method", "type", { type: "string" });
           }
           if ("initialize" !== data0) {
             return abi.fail(
-              fd854e5749688,
+              f6d91432f624d,
               "/method",
               "const",
               { allowedValue: "initialize" },
@@ -70,64 +63,43 @@ function fd854e5749688(data) {
                   (data1.clientInfo === undefined && (missing1 = "clientInfo")) ||
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
-                  return abi.fail(
-                    fd854e5749688,
-                    "/params",
-                    "required",
-                    { missingProperty: missing1 },
-                    "#/properties/params/required",
-                    "must have required property '" + missing1 + "'",
-                  );
+                  return abi.fail(f6d91432f624d, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.capabilities !== undefined) {
                     if (!fbf45bc9968fc(data1.capabilities)) {
-                      return abi.failWith(fd854e5749688, fbf45bc9968fc, "/params/capabilities");
+                      return abi.failWith(f6d91432f624d, fbf45bc9968fc, "/params/capabilities");
                     }
                   }
                   {
                     if (data1.clientInfo !== undefined) {
                       if (!fb29db0a79388(data1.clientInfo)) {
-                        return abi.failWith(fd854e5749688, fb29db0a79388, "/params/clientInfo");
+                        return abi.failWith(f6d91432f624d, fb29db0a79388, "/params/clientInfo");
                       }
                     }
                     {
                       if (data1.protocolVersion !== undefined) {
                         if (typeof data1.protocolVersion !== "string") {
-                          return abi.fail(
-                            fd854e5749688,
-                            "/params/protocolVersion",
-                            "type",
-                            { type: "string" },
-                            "#/properties/params/properties/protocolVersion/type",
-                            "must be string",
-                          );
+                          return abi.fail(f6d91432f624d, "/params/protocolVersion", "type", { type: "string" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(
-                  fd854e5749688,
-                  "/params",
-                  "type",
-                  { type: "object" },
-                  "#/properties/params/type",
-                  "must be object",
-                );
+                return abi.fail(f6d91432f624d, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fd854e5749688, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f6d91432f624d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd854e5749688.errors = null;
+  f6d91432f624d.errors = null;
   return true;
 }
-function faf8c539aae3f(data) {
+function f8c2744ae677e(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -138,7 +110,7 @@ function faf8c539aae3f(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          faf8c539aae3f,
+          f8c2744ae677e,
           "",
           "required",
           { missingProperty: missing0 },
@@ -150,18 +122,11 @@ function faf8c539aae3f(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(
-              faf8c539aae3f,
-              "/method",
-              "type",
-              { type: "string" },
-              "#/properties/method/type",
-              "must be string",
-            );
+            return abi.fail(f8c2744ae677e, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              faf8c539aae3f,
+              f8c2744ae677e,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -184,14 +149,7 @@ function faf8c539aae3f(data) {
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(
-                    faf8c539aae3f,
-                    "/params",
-                    "required",
-                    { missingProperty: missing1 },
-                    "#/properties/params/required",
-                    "must have required property '" + missing1 + "'",
-                  );
+                  return abi.fail(f8c2744ae677e, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
@@ -203,26 +161,12 @@ function faf8c539aae3f(data) {
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(
-                            faf8c539aae3f,
-                            "/params/argument",
-                            "required",
-                            { missingProperty: missing2 },
-                            "#/properties/params/properties/argument/required",
-                            "must have required property '" + missing2 + "'",
-                          );
+                          return abi.fail(f8c2744ae677e, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(
-                                faf8c539aae3f,
-                                "/params/argument/name",
-                                "type",
-                                { type: "string" },
-                                "#/properties/params/properties/argument/properties/name/type",
-                                "must be string",
-                              );
+                              return abi.fail(f8c2744ae677e, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -232,14 +176,7 @@ function faf8c539aae3f(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(
-                                  faf8c539aae3f,
-                                  "/params/argument/value",
-                                  "type",
-                                  { type: "string" },
-                                  "#/properties/params/properties/argument/properties/value/type",
-                                  "must be string",
-                                );
+                                return abi.fail(f8c2744ae677e, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -248,14 +185,7 @@ function faf8c539aae3f(data) {
                           }
                         }
                       } else {
-                        return abi.fail(
-                          faf8c539aae3f,
-                          "/params/argument",
-                          "type",
-                          { type: "object" },
-                          "#/properties/params/properties/argument/type",
-                          "must be object",
-                        );
+                        return abi.fail(f8c2744ae677e, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -269,16 +199,16 @@ function faf8c539aae3f(data) {
                       const _errs12 = errors;
                       let valid3 = false;
                       const _errs13 = errors;
-                      if (!fe341d08ec0bc(data5)) {
-                        vErrors = abi.nest(vErrors, fe341d08ec0bc, "/params/ref");
+                      if (!f4c0d38165e68(data5)) {
+                        vErrors = abi.nest(vErrors, f4c0d38165e68, "/params/ref");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs13 === errors;
                       valid3 = valid3 || _valid0;
                       if (!valid3) {
                         const _errs14 = errors;
-                        if (!fc5c3450e6e95(data5)) {
-                          vErrors = abi.nest(vErrors, fc5c3450e6e95, "/params/ref");
+                        if (!f3072bb23021f(data5)) {
+                          vErrors = abi.nest(vErrors, f3072bb23021f, "/params/ref");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs14 === errors;
@@ -294,7 +224,7 @@ function faf8c539aae3f(data) {
                           "must match a schema in anyOf",
                         );
                         errors++;
-                        faf8c539aae3f.errors = vErrors;
+                        f8c2744ae677e.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -313,14 +243,7 @@ function faf8c539aae3f(data) {
                   }
                 }
               } else {
-                return abi.fail(
-                  faf8c539aae3f,
-                  "/params",
-                  "type",
-                  { type: "object" },
-                  "#/properties/params/type",
-                  "must be object",
-                );
+                return abi.fail(f8c2744ae677e, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -330,116 +253,116 @@ function faf8c539aae3f(data) {
         }
       }
     } else {
-      return abi.fail(faf8c539aae3f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8c2744ae677e, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  faf8c539aae3f.errors = vErrors;
+  f8c2744ae677e.errors = vErrors;
   return errors === 0;
 }
-function ff777e5ea15af(data) {
+function f830d270435cf(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fd854e5749688(data)) {
-    vErrors = abi.nest(vErrors, fd854e5749688, "");
+  if (!f6d91432f624d(data)) {
+    vErrors = abi.nest(vErrors, f6d91432f624d, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fd94d1307011e(data)) {
-      vErrors = abi.nest(vErrors, fd94d1307011e, "");
+    if (!f0dfdff578a5d(data)) {
+      vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f71b203836cd1(data)) {
-        vErrors = abi.nest(vErrors, f71b203836cd1, "");
+      if (!f7314459d11fd(data)) {
+        vErrors = abi.nest(vErrors, f7314459d11fd, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!faba589f99005(data)) {
-          vErrors = abi.nest(vErrors, faba589f99005, "");
+        if (!ff950818ad647(data)) {
+          vErrors = abi.nest(vErrors, ff950818ad647, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f18a27556974c(data)) {
-            vErrors = abi.nest(vErrors, f18a27556974c, "");
+          if (!f7ff6aaf7d0a9(data)) {
+            vErrors = abi.nest(vErrors, f7ff6aaf7d0a9, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fdfa5a4ef10df(data)) {
-              vErrors = abi.nest(vErrors, fdfa5a4ef10df, "");
+            if (!f7d9823eeac98(data)) {
+              vErrors = abi.nest(vErrors, f7d9823eeac98, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f6f967d68352e(data)) {
-                vErrors = abi.nest(vErrors, f6f967d68352e, "");
+              if (!f95ef3456ba6b(data)) {
+                vErrors = abi.nest(vErrors, f95ef3456ba6b, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f01d4519c541c(data)) {
-                  vErrors = abi.nest(vErrors, f01d4519c541c, "");
+                if (!f2cfa2dcef138(data)) {
+                  vErrors = abi.nest(vErrors, f2cfa2dcef138, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f47ae8b78982f(data)) {
-                    vErrors = abi.nest(vErrors, f47ae8b78982f, "");
+                  if (!f5b3e9ae7cca0(data)) {
+                    vErrors = abi.nest(vErrors, f5b3e9ae7cca0, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fb8cb2fbf310c(data)) {
-                      vErrors = abi.nest(vErrors, fb8cb2fbf310c, "");
+                    if (!f58d8f502801f(data)) {
+                      vErrors = abi.nest(vErrors, f58d8f502801f, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!fcc63f4e9c438(data)) {
-                        vErrors = abi.nest(vErrors, fcc63f4e9c438, "");
+                      if (!f56168250ac26(data)) {
+                        vErrors = abi.nest(vErrors, f56168250ac26, "");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f219c2c010867(data)) {
-                          vErrors = abi.nest(vErrors, f219c2c010867, "");
+                        if (!f0619c95dfd18(data)) {
+                          vErrors = abi.nest(vErrors, f0619c95dfd18, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!faf8c539aae3f(data)) {
-                            vErrors = abi.nest(vErrors, faf8c539aae3f, "");
+                          if (!f8c2744ae677e(data)) {
+                            vErrors = abi.nest(vErrors, f8c2744ae677e, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -459,7 +382,7 @@ function ff777e5ea15af(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff777e5ea15af.errors = vErrors;
+    f830d270435cf.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -471,7 +394,7 @@ function ff777e5ea15af(data) {
       }
     }
   }
-  ff777e5ea15af.errors = vErrors;
+  f830d270435cf.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -489,7 +412,7 @@ const fee674cbc5ad1 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCRequest",
 };
-function fb82183e9509e(data) {
+function f7aefb4e79829(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -499,7 +422,7 @@ function fb82183e9509e(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          fb82183e9509e,
+          f7aefb4e79829,
           "",
           "required",
           { missingProperty: missing0 },
@@ -514,7 +437,7 @@ function fb82183e9509e(data) {
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return abi.fail(
-              fb82183e9509e,
+              f7aefb4e79829,
               "/id",
               "type",
               { type: fee674cbc5ad1.properties.id.type },
@@ -527,18 +450,11 @@ function fb82183e9509e(data) {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(
-                fb82183e9509e,
-                "/jsonrpc",
-                "type",
-                { type: "string" },
-                "#/properties/jsonrpc/type",
-                "must be string",
-              );
+              return abi.fail(f7aefb4e79829, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fb82183e9509e,
+                f7aefb4e79829,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -550,14 +466,7 @@ function fb82183e9509e(data) {
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(
-                  fb82183e9509e,
-                  "/method",
-                  "type",
-                  { type: "string" },
-                  "#/properties/method/type",
-                  "must be string",
-                );
+                return abi.fail(f7aefb4e79829, "/method", "type", { type: "string" });
               }
             }
             {
@@ -576,7 +485,7 @@ function fb82183e9509e(data) {
                               !(typeof data5 == "number" && !(data5 % 1) && !isNaN(data5) && isFinite(data5))
                             ) {
                               return abi.fail(
-                                fb82183e9509e,
+                                f7aefb4e79829,
                                 "/params/_meta/progressToken",
                                 "type",
                                 {
@@ -588,26 +497,12 @@ function fb82183e9509e(data) {
                             }
                           }
                         } else {
-                          return abi.fail(
-                            fb82183e9509e,
-                            "/params/_meta",
-                            "type",
-                            { type: "object" },
-                            "#/properties/params/properties/_meta/type",
-                            "must be object",
-                          );
+                          return abi.fail(f7aefb4e79829, "/params/_meta", "type", { type: "object" });
                         }
                       }
                     }
                   } else {
-                    return abi.fail(
-                      fb82183e9509e,
-                      "/params",
-                      "type",
-                      { type: "object" },
-                      "#/properties/params/type",
-                      "must be object",
-                    );
+                    return abi.fail(f7aefb4e79829, "/params", "type", { type: "object" });
                   }
                 }
               }
@@ -616,10 +511,10 @@ function fb82183e9509e(data) {
         }
       }
     } else {
-      return abi.fail(fb82183e9509e, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f7aefb4e79829, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb82183e9509e.errors = null;
+  f7aefb4e79829.errors = null;
   return true;
 }
 function fe3f83d49123f(data) {
@@ -658,9 +553,9 @@ function fe3f83d49123f(data) {
   fe3f83d49123f.errors = null;
   return true;
 }
-export { fb82183e9509e };
-export const vaf8c539aae3f: abi.Validator = faf8c539aae3f;
-export const vb82183e9509e: abi.Validator = fb82183e9509e;
-export const vd854e5749688: abi.Validator = fd854e5749688;
+export { f7aefb4e79829 };
+export const v6d91432f624d: abi.Validator = f6d91432f624d;
+export const v7aefb4e79829: abi.Validator = f7aefb4e79829;
+export const v830d270435cf: abi.Validator = f830d270435cf;
+export const v8c2744ae677e: abi.Validator = f8c2744ae677e;
 export const ve3f83d49123f: abi.Validator = fe3f83d49123f;
-export const vf777e5ea15af: abi.Validator = ff777e5ea15af;
