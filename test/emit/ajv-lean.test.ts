@@ -74,6 +74,8 @@ test("lean code passes no instance path, and fails through the runtime's helpers
   assert.match(code, /return abi\.fail\(validate\d+,"","required",\{missingProperty: missing\d+\}\);/);
   assert.match(code, /return abi\.failWith\(validate\d+,validate\d+,"\/leaf"\);/);
   assert.match(code, /vErrors = abi\.nest\(vErrors,validate\d+,""\);/);
+  // A function that only ever returns at its first failure keeps no error counters.
+  assert.match(code, /validate\d+\.errors = null;return true;\}/);
   // "a b" is "a%20b" in ajv's schema path: spelled out, as is what a key or an index is part of.
   assert.match(code, /"\/a b","type",\{type: "string"\},"#\/properties\/a%20b\/type"\)/);
   // leaf is an anyOf branch: its routine failures (the value itself, the const) keep ajv's text.
