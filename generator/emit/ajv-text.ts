@@ -34,10 +34,7 @@ export const ERROR_SITE = new RegExp(
   "g",
 );
 
-/**
- * One error site of ajv's `allErrors: true` code, and of a composite keyword's (`anyOf`) branch
- * in `allErrors: false` code, as ajv writes it (parts matched as in ERROR_SITE).
- */
+/** One error site of ajv's `allErrors: true` code, as ajv writes it (parts matched as in ERROR_SITE). */
 export const ALL_ERRORS_SITE = new RegExp(
   String.raw`const (err\d+) = \{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
     String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
