@@ -10,30 +10,33 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-c505fda8aa.js"),
-    "notifications/message": () => import("../shared/validators/params.notifications.message-8a735e4879.js"),
+    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
+    "notifications/message": () => import("../shared/validators/params.notifications.message-abca25c85d.js"),
     "notifications/progress": () => import("./validators/params.notifications.progress.js"),
-    "notifications/prompts/list_changed": () => import("../shared/validators/Result-c5b79bd501.js"),
-    "notifications/resources/list_changed": () => import("../shared/validators/Result-c5b79bd501.js"),
+    "notifications/prompts/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
+    "notifications/resources/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
-      import("../shared/validators/params.notifications.resources.updated-a07af1e367.js"),
-    "notifications/tools/list_changed": () => import("../shared/validators/Result-c5b79bd501.js"),
-    ping: () => import("../shared/validators/params.ping-0c0d70a876.js"),
-    "roots/list": () => import("../shared/validators/params.ping-0c0d70a876.js"),
+      import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
+    "notifications/tools/list_changed": () =>
+      import("../shared/validators/params.notifications.initialized-bc23760306.js"),
+    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
   },
   results: {
-    "completion/complete": () => import("../shared/validators/CompleteResult-bb51310aa3.js"),
+    "completion/complete": () => import("../shared/validators/CompleteResult-c22ea3f3b3.js"),
     initialize: () => import("./validators/InitializeResult.js"),
-    "logging/setLevel": () => import("../shared/validators/Result-c5b79bd501.js"),
-    ping: () => import("../shared/validators/Result-c5b79bd501.js"),
+    "logging/setLevel": () => import("../shared/validators/Result-38af6ff95c.js"),
+    ping: () => import("../shared/validators/Result-38af6ff95c.js"),
     "prompts/get": () => import("./validators/GetPromptResult.js"),
-    "prompts/list": () => import("../shared/validators/ListPromptsResult-99fddf2456.js"),
+    "prompts/list": () => import("../shared/validators/ListPromptsResult-19bb49915e.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-42b1393720.js"),
-    "resources/subscribe": () => import("../shared/validators/Result-c5b79bd501.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-03c8d68979.js"),
+    "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
-    "resources/unsubscribe": () => import("../shared/validators/Result-c5b79bd501.js"),
+    "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "tools/call": () => import("./validators/CallToolResult.js"),
     "tools/list": () => import("./validators/ListToolsResult.js"),
   },

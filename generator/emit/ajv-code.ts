@@ -7,6 +7,8 @@ import { Ajv, Name, _, type Options } from "ajv";
 import standalone from "ajv/dist/standalone/index.js";
 import type { JSONSchema } from "../model/ir.js";
 import { runtimeImports } from "./runtime-imports.js";
+import { ALL_ERRORS_SITE, ERROR_SITE, JOINED, outsideStrings, STRING } from "./ajv-text.js";
+import { DIRECT_MARK, leanErrors, settleErrors } from "./ajv-lean.js";
 
 /** The `format`s the MCP schemas use; the runtime's ABI entry (`runtimeImports.abi`) exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
@@ -93,18 +95,6 @@ function dropUnusedSchemas(code: string): string {
   return out + code.slice(from);
 }
 
-/** Applies `edit` to the code outside string literals (ajv writes every string with double quotes). */
-function outsideStrings(code: string, edit: (part: string) => string): string {
-  const string = new RegExp(STRING, "g");
-  let out = "";
-  let from = 0;
-  for (let m = string.exec(code); m !== null; m = string.exec(code)) {
-    out += edit(code.slice(from, m.index)) + m[0];
-    from = m.index + m[0].length;
-  }
-  return out + edit(code.slice(from));
-}
-
 /**
  * Statements ajv leaves empty: `if(errors === _errs3){}`, `if(valid1){}`, `else {}` (conditions
  * that only read a local), then `const _errs4 = errors;` declarations nothing reads any more.
@@ -141,21 +131,6 @@ const FAIL = "fail";
 const FAIL_HELPER =
   `function ${FAIL}(validate, instancePath, schemaPath, keyword, params, message) {` +
   `validate.errors = [{instancePath, schemaPath, keyword, params, message}];return false;}`;
-
-const STRING = String.raw`"(?:[^"\\\n]|\\.)*"`;
-/**
- * One error site of ajv's `allErrors: false` code, exactly as ajv writes it: set the single error,
- * return false. Each part is matched conservatively (instance path and message: string literals
- * and plain names joined by `+`; params: no nested braces), so a site this does not recognise is
- * left as ajv wrote it.
- */
-const JOINED = (first: string, rest: string) => String.raw`${first}(?:\s*\+\s*(?:${rest}))*`;
-const ERROR_SITE = new RegExp(
-  String.raw`(validate\d+)\.errors = \[\{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
-    String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
-    String.raw`message:(${JOINED(STRING, String.raw`${STRING}|[\w$.]+`)})\}\];return false;`,
-  "g",
-);
 
 /**
  * Whether the code names `name` as a variable: string literals (a schema's `enum: ["fail"]`) and
@@ -237,13 +212,6 @@ const ADD = "issue";
 const ADD_HELPER =
   `function ${ADD}(list, instancePath, schemaPath, keyword, params, message) {` +
   `const e = {instancePath, schemaPath, keyword, params, message};if (list === null) return [e];list.push(e);return list;}`;
-/** One error site of ajv's `allErrors: true` code, as ajv writes it (parts matched as in ERROR_SITE). */
-const ALL_ERRORS_SITE = new RegExp(
-  String.raw`const (err\d+) = \{instancePath(?::(${JOINED("instancePath", String.raw`${STRING}|[\w$]+`)}))?,` +
-    String.raw`schemaPath:(${STRING}),keyword:(${STRING}),params:(\{(?:[^{}"]|${STRING})*\}),` +
-    String.raw`message:(${JOINED(STRING, String.raw`${STRING}|[\w$.]+`)})\};if\(vErrors === null\)\{vErrors = \[\1\];\}else \{vErrors\.push\(\1\);\}`,
-  "g",
-);
 
 /** compactErrors for all-errors code: each site appends through one local helper, the same error objects. */
 function compactAllErrors(code: string): string {
@@ -289,6 +257,30 @@ export function boundedErrors(code: string): string {
 }
 
 /**
+ * Has ajv write DIRECT_MARK before each call of another compiled function wherever ajv returns at
+ * a failure (`return false` after one error): neither `allErrors` nor inside a composite keyword
+ * (anyOf, oneOf, not, if, contains), ajv's own condition (lib/compile/errors.ts `reportError`).
+ * The text alone does not tell these calls from those of an `anyOf` branch.
+ */
+function markDirectCalls(ajv: Parameters<typeof standalone.default>[0]): void {
+  if (DIRECT_MARK !== "/*@direct*/") throw new Error("DIRECT_MARK differs from the mark written here");
+  const rule = ajv.RULES.all.$ref;
+  if (typeof rule !== "object" || !("code" in rule.definition) || rule.definition.code === undefined) {
+    throw new Error("ajv has no $ref keyword code to mark direct calls in");
+  }
+  const definition = rule.definition;
+  const code = definition.code;
+  rule.definition = {
+    ...definition,
+    code(cxt, ruleType) {
+      const { it } = cxt;
+      if (!it.allErrors && !it.compositeRule && it.createErrors !== false) cxt.gen.code(_`/*@direct*/`);
+      code.call(definition, cxt, ruleType);
+    },
+  };
+}
+
+/**
  * Which ajv engine compiles the module and with which options (default: the protocol
  * validators' draft-07 engine and `validatorOptions()`). Server manifests use it for tool schemas,
  * which are 2020-12 by default and may carry any keyword or format.
@@ -296,6 +288,11 @@ export function boundedErrors(code: string): string {
 export interface StandaloneEngine {
   ajv?: new (options: Options) => Parameters<typeof standalone.default>[0];
   options?: Options;
+  /**
+   * Lean error handling (ajv-lean.ts): failures through the runtime's issue helpers, instance paths
+   * built only on failure. `allErrors: false` only; the protocol validators use it.
+   */
+  lean?: boolean;
 }
 
 /** Local name of the runtime ABI namespace and of the error helper in `standaloneCode`'s output. */
@@ -328,6 +325,11 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
     ...options,
     code: { ...options.code, source: true, esm: true, formats: _`${new Name(ABI)}.formats` },
   });
+  const lean = engine.lean === true;
+  if (lean) {
+    if (options.allErrors === true) throw new Error("lean validators stop at the first failure (allErrors: false)");
+    markDirectCalls(ajv);
+  }
   for (const { id, schema } of input.schemas) {
     ajv.addSchema(typeof schema === "boolean" ? schema : { ...schema, $id: id }, id);
   }
@@ -349,10 +351,17 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   // two identical validators of different schemas apart (emit/protocol/validators/share.ts).
   code = code.replace(/\/\*# sourceURL="[^"\n]*" \*\//g, "");
   code = dropUnusedSchemas(code);
-  code = compactErrors(code);
-  code = dropDeadCode(code);
-  code = positionalPaths(code);
-  if (options.allErrors === true) code = boundedErrors(compactAllErrors(code));
+  if (lean) {
+    const positional = positionalPaths(code);
+    if (positional === code)
+      throw new Error("lean validators need positional instance paths (no $data, no dynamic refs)");
+    code = dropDeadCode(settleErrors(leanErrors(positional, ABI)));
+  } else {
+    code = compactErrors(code);
+    code = dropDeadCode(code);
+    code = positionalPaths(code);
+    if (options.allErrors === true) code = boundedErrors(compactAllErrors(code));
+  }
 
   // Type each export as the ABI's Validator so that the facade only has to narrow it.
   let typed = 0;

@@ -67,6 +67,8 @@ export function counted(count: number, issues: ValidationIssue[] | null): number
 
 // ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)
 
+export { fail, failWith, issue, nest } from "./issue-sites.js";
+
 /** Length in Unicode code points, as JSON Schema's minLength/maxLength count it. */
 export function ucs2length(str: string): number {
   let length = 0;

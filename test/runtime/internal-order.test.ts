@@ -42,6 +42,7 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
       "abi.ts",
       "lazy-binding.ts",
       "issues.ts",
+      "issue-sites.ts",
       "errors.ts",
       "auth/",
     ],

@@ -550,7 +550,7 @@ export function prepareValidators(model: ProtocolModel): PreparedValidators {
   }
   let code: string;
   try {
-    code = standaloneCode({ schemas, exports });
+    code = standaloneCode({ schemas, exports }, { lean: true });
   } catch (error) {
     // ajv's strict mode refusing a schema construct; its message names the definition by $id.
     const message = (error as Error).message.replaceAll(DEF_ID_PREFIX, `/${model.defsKey}/`);
