@@ -6,7 +6,7 @@
  * AnsweringSession alone, so its bundle carries none of this.
  */
 import { type JSONRPCErrorObject, type RequestId, isObject } from "../jsonrpc.js";
-import type { MessageContext } from "../transport.js";
+import type { MessageContext, SendOptions } from "../transport.js";
 import {
   ConnectionClosedError,
   InvalidResultError,
@@ -23,6 +23,7 @@ import { BatchReply } from "./inbound.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
 import { AnsweringSession, isId, type Msg } from "./answering.js";
 import { invalidRequest } from "./replies.js";
+import { requestText, type SharedMeta } from "./request-text.js";
 import type { Params, Progress, RequestOptions, ResponseReader, Result, SessionOptions } from "./types.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -42,6 +43,8 @@ function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): v
 export class Session extends AnsweringSession implements PendingOwner {
   private readonly defaultTimeout: number;
   private readonly maxPending: number;
+  /** The transport takes messages as JSON text (TransportHints.sendText). */
+  private readonly takesText: boolean;
   private nextId = 0;
   private readonly pending = new PendingSlots<PendingRequest>();
   private readonly abandoned = new Set<RequestId>();
@@ -55,6 +58,7 @@ export class Session extends AnsweringSession implements PendingOwner {
 
   constructor(options: SessionOptions) {
     super(options);
+    this.takesText = this.transport.hints?.sendText !== undefined;
     this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
   }
@@ -77,15 +81,19 @@ export class Session extends AnsweringSession implements PendingOwner {
   /**
    * `request` whose outcome `reader` reads as the response is handled (see ResponseReader): the
    * promise settles with what the reader makes of it, one promise and no extra microtask.
+   * `meta`: the `_meta` of `params`, one object many requests share; `params` then comes without
+   * one (the caller's own object, completed in place). A transport that takes text gets the
+   * request assembled with `meta`'s text (request-text.ts).
    */
   requestWith<T>(
     method: string,
     params: Params | undefined,
     options: RequestOptions | undefined,
     reader: ResponseReader<T> | undefined,
+    meta?: SharedMeta,
   ): Promise<T> {
     const refused = this.refusal(method, params, "request");
-    if (refused !== undefined) return refused.then(() => this.requestWith<T>(method, params, options, reader));
+    if (refused !== undefined) return refused.then(() => this.requestWith<T>(method, params, options, reader, meta));
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
     if (this.pending.size >= this.maxPending) {
@@ -96,11 +104,15 @@ export class Session extends AnsweringSession implements PendingOwner {
       return Promise.reject(e);
     }
     const id = this.nextId;
+    let text: string | undefined;
+    if (meta !== undefined) {
+      params ??= {};
+      if (this.takesText && options?.onprogress === undefined) text = requestText(id, method, params, meta);
+      else params._meta = meta.value;
+    }
     // The request id doubles as the progress token: unique among this side's active requests.
     if (options?.onprogress)
       params = { ...params, _meta: { ...(params?._meta as Params | undefined), progressToken: id } };
-    const message =
-      params === undefined ? { jsonrpc: "2.0" as const, id, method } : { jsonrpc: "2.0" as const, id, method, params };
     const entry = new PendingRequest(this, id, method, options, this.defaultTimeout, reader);
     capturing = entry;
     const promise = new Promise<T>(capture as never);
@@ -111,9 +123,25 @@ export class Session extends AnsweringSession implements PendingOwner {
     const deadline = entry.arm();
     if (deadline !== Infinity) this.deadlines.add(deadline);
     const related = options?.relatedRequestId;
-    const sent = this.send(message, related === undefined ? undefined : { relatedRequestId: related });
+    const sendOptions = related === undefined ? undefined : { relatedRequestId: related };
+    const sent =
+      text !== undefined
+        ? this.sendText(text, sendOptions)
+        : this.send(
+            params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params },
+            sendOptions,
+          );
     if (this.fresh(sent)) sent.then(undefined, (e) => this.sendFailed(id, e));
     return promise;
+  }
+
+  /** transport.hints.sendText, with a synchronous throw turned into a rejection. */
+  private sendText(text: string, options: SendOptions | undefined): Promise<void> {
+    try {
+      return this.transport.hints!.sendText!(text, options);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   private sendFailed(id: number, error: unknown): void {
