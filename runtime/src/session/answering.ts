@@ -58,11 +58,10 @@ export class AnsweringSession implements InboundOwner {
   protected current: ProtocolBinding;
   protected isClosed = false;
   private readonly running = new RunningTable<InboundRequest>();
-  private requestHandlers: Map<string, RequestHandler<any, any>>;
-  /** `requestHandlers` is SessionOptions.requestHandlers, other sessions' too: copied before a change. */
-  private sharedHandlers: boolean;
+  /** SessionOptions.requestHandlers, other sessions' too: a Session copies them before a change. */
+  protected requestHandlers: Map<string, RequestHandler<any, any>>;
   /** The handler last looked up, by method: every call of a connection asks for the same one. */
-  private lastHandlerMethod: string | undefined;
+  protected lastHandlerMethod: string | undefined;
   private lastHandler: RequestHandler<any, any> | undefined;
   protected readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   protected readonly reportBound = (e: unknown) => this.report(e);
@@ -87,7 +86,6 @@ export class AnsweringSession implements InboundOwner {
     this.endWithStream = options.cancelWithStream === true;
     const shared = options.requestHandlers as Map<string, RequestHandler<any, any>> | undefined;
     this.requestHandlers = shared ?? new Map();
-    this.sharedHandlers = shared !== undefined;
     this.onerror = options.onerror;
     this.gate = new LoadGate(
       (m) => this.loadFor(m),
@@ -114,15 +112,6 @@ export class AnsweringSession implements InboundOwner {
     return this.current;
   }
 
-  /** Switch revision (after negotiation). */
-  setBinding(binding: ProtocolBinding): void {
-    this.current = binding;
-  }
-
-  setPolicy(policy: SessionPolicy | undefined): void {
-    this.policy = policy;
-  }
-
   get closed(): boolean {
     return this.isClosed;
   }
@@ -131,42 +120,12 @@ export class AnsweringSession implements InboundOwner {
     return this.running.size;
   }
 
-  setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
-    this.ownHandlers().set(method, handler);
-    this.lastHandlerMethod = undefined;
-  }
-
-  removeRequestHandler(method: string): void {
-    this.ownHandlers().delete(method);
-    this.lastHandlerMethod = undefined;
-  }
-
-  private ownHandlers(): Map<string, RequestHandler<any, any>> {
-    if (this.sharedHandlers) {
-      this.requestHandlers = new Map(this.requestHandlers);
-      this.sharedHandlers = false;
-    }
-    return this.requestHandlers;
-  }
-
   private handlerFor(method: string): RequestHandler<any, any> | undefined {
     if (method === this.lastHandlerMethod) return this.lastHandler;
     const handler = this.requestHandlers.get(method);
     this.lastHandlerMethod = method;
     this.lastHandler = handler;
     return handler;
-  }
-
-  hasRequestHandler(method: string): boolean {
-    return this.requestHandlers.has(method);
-  }
-
-  setNotificationHandler<P = Params | undefined>(method: string, handler: NotificationHandler<P>): void {
-    this.notificationHandlers.set(method, handler);
-  }
-
-  removeNotificationHandler(method: string): void {
-    this.notificationHandlers.delete(method);
   }
 
   // ---- outgoing

@@ -24,7 +24,18 @@ import { tableReady, validatorReady } from "../lazy-binding.js";
 import { AnsweringSession, isId, type Msg } from "./answering.js";
 import { invalidRequest } from "./replies.js";
 import { requestText, type SharedMeta } from "./request-text.js";
-import type { Params, Progress, RequestOptions, ResponseReader, Result, SessionOptions } from "./types.js";
+import type { ProtocolBinding } from "../abi.js";
+import type {
+  NotificationHandler,
+  Params,
+  Progress,
+  RequestHandler,
+  RequestOptions,
+  ResponseReader,
+  Result,
+  SessionOptions,
+  SessionPolicy,
+} from "./types.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** How many cancelled or timed-out ids to remember, so their late responses are dropped quietly. */
@@ -46,6 +57,8 @@ export class Session extends AnsweringSession implements PendingOwner {
   /** The transport takes messages as JSON text (TransportHints.sendText). */
   private readonly takesText: boolean;
   private nextId = 0;
+  /** `requestHandlers` is SessionOptions.requestHandlers, other sessions' too: copied before a change. */
+  private sharedHandlers: boolean;
   private readonly pending = new PendingSlots<PendingRequest>();
   private readonly abandoned = new Set<RequestId>();
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
@@ -59,6 +72,7 @@ export class Session extends AnsweringSession implements PendingOwner {
   constructor(options: SessionOptions) {
     super(options);
     this.takesText = this.transport.hints?.sendText !== undefined;
+    this.sharedHandlers = options.requestHandlers !== undefined;
     this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
   }
@@ -70,6 +84,45 @@ export class Session extends AnsweringSession implements PendingOwner {
 
   override get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** Switch revision (after negotiation). */
+  setBinding(binding: ProtocolBinding): void {
+    this.current = binding;
+  }
+
+  setPolicy(policy: SessionPolicy | undefined): void {
+    this.policy = policy;
+  }
+
+  setRequestHandler<P = Params | undefined, R = Result>(method: string, handler: RequestHandler<P, R>): void {
+    this.ownHandlers().set(method, handler);
+    this.lastHandlerMethod = undefined;
+  }
+
+  removeRequestHandler(method: string): void {
+    this.ownHandlers().delete(method);
+    this.lastHandlerMethod = undefined;
+  }
+
+  private ownHandlers(): Map<string, RequestHandler<any, any>> {
+    if (this.sharedHandlers) {
+      this.requestHandlers = new Map(this.requestHandlers);
+      this.sharedHandlers = false;
+    }
+    return this.requestHandlers;
+  }
+
+  hasRequestHandler(method: string): boolean {
+    return this.requestHandlers.has(method);
+  }
+
+  setNotificationHandler<P = Params | undefined>(method: string, handler: NotificationHandler<P>): void {
+    this.notificationHandlers.set(method, handler);
+  }
+
+  removeNotificationHandler(method: string): void {
+    this.notificationHandlers.delete(method);
   }
 
   // ---- outgoing
