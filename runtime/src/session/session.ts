@@ -8,7 +8,7 @@
 import { type JSONRPCErrorObject, type RequestId, isObject } from "../jsonrpc.js";
 import type { MessageContext, SendOptions } from "../transport.js";
 import {
-  ConnectionClosedError,
+  type ConnectionClosedError,
   InvalidResultError,
   LimitError,
   McpError,
