@@ -71,7 +71,8 @@ export interface TransportHints {
   setProtocolVersion?(version: string): void;
   /**
    * Send one message given as its JSON text, exactly what `send` would write of it (stream
-   * transports: NDJSON), so a sender can serialise the parts many messages share once.
+   * transports: NDJSON), so a sender can serialise the parts many messages share once. The text
+   * is compact JSON as JSON.stringify writes it: no raw line feed, which would split the line.
    */
   sendText?(text: string, options?: SendOptions): Promise<void>;
   /**
