@@ -48,6 +48,8 @@ export class AnsweringSession implements InboundOwner {
   protected readonly transport: Transport;
   protected readonly peerSide: Side;
   protected readonly trustPeer: boolean;
+  /** The transport takes messages as JSON text (TransportHints.sendText). */
+  protected readonly takesText: boolean;
   private readonly maxRunning: number;
   /** The byte budget of running requests; made on the first charge when not given. */
   private bytes: SessionBytes | undefined;
@@ -81,6 +83,7 @@ export class AnsweringSession implements InboundOwner {
     this.current = options.binding;
     this.policy = options.policy;
     this.trustPeer = options.trustPeer === true;
+    this.takesText = this.transport.hints?.sendText !== undefined;
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.bytes = options.runningBytes;
     this.endWithStream = options.cancelWithStream === true;
@@ -177,6 +180,22 @@ export class AnsweringSession implements InboundOwner {
     if (sent === this.lastSent) return false;
     this.lastSent = sent;
     return true;
+  }
+
+  /**
+   * The response `{"jsonrpc":"2.0","id":id,"result":result}` as text (TransportHints.sendText), a
+   * synchronous throw (a result JSON cannot hold) turned into a rejection as `send` does.
+   */
+  private sendResult(id: RequestId, result: unknown, related: SendOptions): Promise<void> {
+    try {
+      const idText = typeof id === "number" ? String(id) : JSON.stringify(id);
+      return this.transport.hints!.sendText!(
+        `{"jsonrpc":"2.0","id":${idText},"result":${JSON.stringify(result)}}`,
+        related,
+      );
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   /** transport.send, with a synchronous throw turned into a rejection. */
@@ -426,11 +445,19 @@ export class AnsweringSession implements InboundOwner {
     inbound.done = true;
     this.stopRunning(inbound);
     const id = inbound.requestId;
-    this.reply(
-      error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
-      inbound.batch,
-      inbound,
-    );
+    if (error === undefined && this.takesText && inbound.batch === undefined) {
+      // No wrapper object to make and walk: the result's JSON inside its response's text.
+      if (!this.isClosed) {
+        const sent = this.sendResult(id, result, inbound);
+        if (this.fresh(sent)) sent.then(undefined, this.reportBound);
+      }
+    } else {
+      this.reply(
+        error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
+        inbound.batch,
+        inbound,
+      );
+    }
     if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 

@@ -54,8 +54,6 @@ function capture(resolve: (r: unknown) => void, reject: (e: unknown) => void): v
 export class Session extends AnsweringSession implements PendingOwner {
   private readonly defaultTimeout: number;
   private readonly maxPending: number;
-  /** The transport takes messages as JSON text (TransportHints.sendText). */
-  private readonly takesText: boolean;
   private nextId = 0;
   /** `requestHandlers` is SessionOptions.requestHandlers, other sessions' too: copied before a change. */
   private sharedHandlers: boolean;
@@ -71,7 +69,6 @@ export class Session extends AnsweringSession implements PendingOwner {
 
   constructor(options: SessionOptions) {
     super(options);
-    this.takesText = this.transport.hints?.sendText !== undefined;
     this.sharedHandlers = options.requestHandlers !== undefined;
     this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;
