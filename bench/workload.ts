@@ -14,20 +14,49 @@ export const TRANSPORTS: readonly TransportKind[] = ["inproc", "stdio", "http"];
  * `rawobj`: the raw pair without JSON (objects by reference); `rawval`: the same pair running the
  * validators mcpgen's pair runs per call. Both in process only. `mcpgen-legacy`: mcpgen with the
  * client offering 2025-11-25 only (the server keeps its default revisions), so the legacy era's
- * stdio path is measured in the same run as the 2026-07-28 one; stdio only.
+ * stdio path is measured in the same run as the 2026-07-28 one; stdio only. `raw26`: the raw
+ * NDJSON pair sending the bytes of the 2026-07-28 era (the request `_meta` mcpgen's client sends,
+ * the result's `resultType` and `_meta` as mcpgen's server answers), so a 2026-07-28 ratio can
+ * tell the implementation's cost from the protocol's message size; stdio only.
  */
-export type ImplName = "raw" | "rawobj" | "rawval" | "sdk1" | "sdk2" | "mcpgen" | "mcpgen-legacy";
-export const IMPLS: readonly ImplName[] = ["raw", "rawobj", "rawval", "sdk1", "sdk2", "mcpgen", "mcpgen-legacy"];
+export type ImplName = "raw" | "rawobj" | "rawval" | "sdk1" | "sdk2" | "mcpgen" | "mcpgen-legacy" | "raw26";
+export const IMPLS: readonly ImplName[] = [
+  "raw",
+  "rawobj",
+  "rawval",
+  "sdk1",
+  "sdk2",
+  "mcpgen",
+  "mcpgen-legacy",
+  "raw26",
+];
 
 /** Whether an implementation runs over a transport (the object pairs have no wire to run over). */
 export function implRuns(impl: ImplName, transport: TransportKind | "spawn"): boolean {
   if (impl === "mcpgen-legacy") return transport === "stdio" || transport === "spawn";
+  if (impl === "raw26") return transport === "stdio";
   return (impl !== "rawobj" && impl !== "rawval") || transport === "inproc";
 }
 
 export const PROTOCOL_VERSION = "2025-11-25";
 export const SERVER_INFO = { name: "bench-add", version: "1.0.0" } as const;
 export const CLIENT_INFO = { name: "bench-client", version: "1.0.0" } as const;
+
+/** The `_meta` of every 2026-07-28 request mcpgen's bench client sends (no capabilities declared). */
+export const MODERN_REQUEST_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
+} as const;
+
+/** The serverInfo of mcpgen's bench server (bench/add/<variant>.manifest.json), in every 2026-07-28 result's `_meta`. */
+export function modernServerInfo(variant: Variant): Record<string, string> {
+  const description =
+    variant === "structured"
+      ? "The bench workload: one tool that adds two numbers and answers with structured output"
+      : "The bench workload: one tool that adds two numbers and answers with a text block";
+  return { ...SERVER_INFO, description };
+}
 
 export const ADD_INPUT_SCHEMA = {
   type: "object",

@@ -9,6 +9,8 @@ export async function loadImplementation(name: ImplName): Promise<Implementation
   switch (name) {
     case "raw":
       return (await import("./raw.js")).raw;
+    case "raw26":
+      return (await import("./raw.js")).raw26;
     case "rawobj":
       return (await import("./raw.js")).rawObjects;
     case "rawval":

@@ -5,8 +5,8 @@
 import { Agent, request as httpRequest } from "node:http";
 import type { ChildProcess } from "node:child_process";
 import type { Harness, HarnessOptions, Implementation, SpawnedSession } from "../harness.js";
-import { CLIENT_INFO, PROTOCOL_VERSION, sumOf, type Variant } from "../workload.js";
-import { createRawHandler, type Incoming } from "../servers/raw-handler.js";
+import { CLIENT_INFO, MODERN_REQUEST_META, PROTOCOL_VERSION, sumOf, type Variant } from "../workload.js";
+import { createModernRawHandler, createRawHandler, type Incoming } from "../servers/raw-handler.js";
 import { serverScript, spawnNode, startHttpServer, stopChild } from "../children.js";
 
 interface Pending {
@@ -152,6 +152,48 @@ export const rawObjects: Implementation = {
     return harnessOver(await objectPair(createRawHandler(variant)), variant, async () => {});
   },
 };
+
+/**
+ * The raw pair speaking the 2026-07-28 era's bytes over stdio: `server/discover` instead of the
+ * handshake, every request carrying the `_meta` mcpgen's client sends, in the same key order, and
+ * the server answering as mcpgen's 2026-07-28 server does (createModernRawHandler).
+ */
+export const raw26: Implementation = {
+  async inproc({ variant }) {
+    const handle = createModernRawHandler(variant);
+    // eslint-disable-next-line prefer-const
+    let client: RawClient;
+    client = new RawClient((text) => {
+      const response = handle(JSON.parse(text));
+      if (response) client.receive(JSON.stringify(response));
+    });
+    return modernHarnessOver(client, variant, async () => {});
+  },
+
+  async stdio({ variant }) {
+    const child = spawnNode(serverScript("raw-stdio"), [variant, "2026-07-28"]);
+    return modernHarnessOver(connectChild(child), variant, () => stopChild(child), child.pid);
+  },
+};
+
+async function modernHarnessOver(
+  client: RawClient,
+  variant: Variant,
+  close: () => Promise<void>,
+  serverPid?: number,
+): Promise<Harness> {
+  await client.request("server/discover", { _meta: MODERN_REQUEST_META });
+  await client.request("tools/list", { _meta: MODERN_REQUEST_META });
+  return {
+    serverPid,
+    revision: "2026-07-28",
+    async call(a, b) {
+      const params = { name: "add", arguments: { a, b }, _meta: MODERN_REQUEST_META };
+      return sumOf(await client.request("tools/call", params), variant);
+    },
+    close,
+  };
+}
 
 export const raw: Implementation = {
   async inproc({ variant }: HarnessOptions) {

@@ -1,8 +1,12 @@
-/** Raw NDJSON stdio server (the baseline child process). Usage: raw-stdio.js <variant> */
+/**
+ * Raw NDJSON stdio server (the baseline child process). Usage: raw-stdio.js <variant> [2026-07-28]
+ * (the second argument: answer as a 2026-07-28 server, see createModernRawHandler).
+ */
 import { parseVariant } from "../workload.js";
-import { createRawHandler } from "./raw-handler.js";
+import { createModernRawHandler, createRawHandler } from "./raw-handler.js";
 
-const handle = createRawHandler(parseVariant(process.argv[2]));
+const variant = parseVariant(process.argv[2]);
+const handle = process.argv[3] === "2026-07-28" ? createModernRawHandler(variant) : createRawHandler(variant);
 let buffered = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk: string) => {

@@ -18,6 +18,7 @@ export {
 export { describe as describeValue } from "./describe.js";
 
 export { Session } from "./session/session.js";
+export { requestText, sharedMeta, type SharedMeta } from "./session/request-text.js";
 export {
   RunningBytes,
   SessionBytes,

@@ -70,6 +70,12 @@ export interface TransportHints {
   /** Set by the session once the protocol revision is negotiated (HTTP transports send it as a header). */
   setProtocolVersion?(version: string): void;
   /**
+   * Send one message given as its JSON text, exactly what `send` would write of it (stream
+   * transports: NDJSON), so a sender can serialise the parts many messages share once. The text
+   * is compact JSON as JSON.stringify writes it: no raw line feed, which would split the line.
+   */
+  sendText?(text: string, options?: SendOptions): Promise<void>;
+  /**
    * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
    * reply to `requestId` without ending the logical stream; the client resumes it with GET +
    * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).

@@ -174,10 +174,15 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
     throw new Error("NdjsonStreamTransport.start must be provided by a subclass");
   }
 
-  send(message: JSONRPCMessage | JSONRPCMessage[], _options?: SendOptions): Promise<void> {
+  send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
+    return this.sendText(JSON.stringify(message), options);
+  }
+
+  /** See TransportHints.sendText: `text` is one message's JSON, which never holds a raw LF. */
+  sendText(text: string, _options?: SendOptions): Promise<void> {
     const out = this.output;
     if (this.closed || !out) return Promise.reject(new Error("transport is closed"));
-    const line = JSON.stringify(message) + "\n";
+    const line = text + "\n";
     if (this.burst >= 0 && ++this.burst >= 2) {
       this.batch += line;
       // A burst holds back at most what the stream would buffer before asking writers to wait.

@@ -14,6 +14,7 @@ import { InvalidResultError, McpError, ProtocolVersionError } from "../../errors
 import type { Transport } from "../../transport.js";
 import { Session } from "../../session/session.js";
 import { ownCopy } from "../../session/own-copy.js";
+import { sharedMeta, type SharedMeta } from "../../session/request-text.js";
 import type {
   NotificationHandler,
   Params,
@@ -191,7 +192,7 @@ export class ModernClientSession {
   private version: ProtocolBinding;
   private level: LoggingLevel | undefined;
   /** The `_meta` of a request that brings none of its own, shared (frozen) until the version or level changes. */
-  private metaShared: Params | undefined;
+  private metaShared: SharedMeta | undefined;
   private readonly session: Session;
   private readonly policy: ModernClientPolicy;
   private readonly bindings: readonly ProtocolBinding[];
@@ -275,7 +276,7 @@ export class ModernClientSession {
     const own = params?._meta as Params | undefined;
     // Most requests bring no `_meta`: theirs is one shared object, frozen so that no receiver in
     // the same process (the memory transport passes objects by reference) can change the next one.
-    const meta = own === undefined ? (this.metaShared ??= Object.freeze(this.meta(undefined))) : this.meta(own);
+    const meta = own === undefined ? this.sharedMeta().value : this.meta(own);
     const out: Params = fresh && params !== undefined ? params : ownCopy(params);
     out._meta = meta;
     if (extra !== undefined) {
@@ -283,6 +284,10 @@ export class ModernClientSession {
       if (extra.requestState !== undefined) out.requestState = extra.requestState;
     }
     return out;
+  }
+
+  private sharedMeta(): SharedMeta {
+    return (this.metaShared ??= sharedMeta(this.meta(undefined)));
   }
 
   private meta(own: Params | undefined): Params {
@@ -321,12 +326,13 @@ export class ModernClientSession {
       const full = this.run(method, params, options, false, undefined);
       return map === undefined ? (full as Promise<T>) : full.then(map);
     }
-    return this.session.requestWith(
-      method,
-      this.params(params, undefined, fresh),
-      sendOptionsOf(options),
-      new FirstResponse(this, method, params, options, map),
-    );
+    const reader = new FirstResponse(this, method, params, options, map);
+    // The shared `_meta` is added by the session, as text where the transport takes text.
+    if (params?._meta === undefined) {
+      const out = fresh && params !== undefined ? params : ownCopy(params);
+      return this.session.requestWith(method, out, sendOptionsOf(options), reader, this.sharedMeta());
+    }
+    return this.session.requestWith(method, this.params(params, undefined, fresh), sendOptionsOf(options), reader);
   }
 
   /** @internal Whether tools/call results of resultType "task" are waited for (the tasks extension is declared). */

@@ -6,7 +6,7 @@
 import type { ProtocolBinding } from "../../abi.js";
 import type { RequestId } from "../../jsonrpc.js";
 import type { Transport } from "../../transport.js";
-import { Session } from "../../session/session.js";
+import { AnsweringSession } from "../../session/answering.js";
 import type { SessionBytes } from "../../session/running-bytes.js";
 import type { Params, RequestContext, RequestHandler, Result } from "../../session/types.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../common/types.js";
@@ -164,7 +164,7 @@ export class ModernServerCore {
 /** One connection served in the 2026-07-28 era. */
 export class ModernServerSession {
   onclose?: () => void;
-  private readonly session: Session;
+  private readonly session: AnsweringSession;
 
   /**
    * A connection of `core`'s server, or (given options) of a server of its own. Every request ends
@@ -176,7 +176,7 @@ export class ModernServerSession {
   ) {
     const core = "core" in options ? options.core : new ModernServerCore(options);
     const o = core.options;
-    this.session = new Session({
+    this.session = new AnsweringSession({
       transport: options.transport,
       side: "server",
       binding: core.binding,
