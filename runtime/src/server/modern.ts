@@ -13,11 +13,9 @@ import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
 import type { ListenHub } from "../lifecycle/modern/listen.js";
 import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
-import type { RetryInput } from "../lifecycle/modern/mrtr.js";
 import { INPUT_REQUIRED_METHODS } from "../lifecycle/modern/wire.js";
 import { ModernServerCore, type Description } from "../lifecycle/modern/server.js";
 import type { ServerCore } from "./core.js";
-import type { InputsModule } from "./features.js";
 import { checkHeaderParams } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
@@ -26,15 +24,6 @@ import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
 import type { HandlerContext, McpServerOptions } from "./types.js";
 import { declaresTasks, missingExtension } from "../tasks/extension.js";
-
-/** Not a retry, no input allowed: nothing answered. */
-const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
-
-/** A cancelled retry gives its requestState back, so the client may send it again. */
-function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
-  if (retry.opened !== undefined && rc.cancelled)
-    void Promise.resolve(core.codec!.release(retry.opened)).catch(core.report);
-}
 
 /**
  * A server asking clients for nothing (no MRTR code) issued no requestState, so one a client sends is
@@ -60,8 +49,8 @@ function withoutInput<A, B>(
 }
 
 /**
- * Run `body` with a context whose client calls are input requests: the complete result, or the
- * InputRequiredResult of a run that asked for input it was not given; synchronous if `body` is.
+ * Run `body` with a context whose client calls are input requests (input-run.ts) when the server
+ * was given the MRTR code, else with one that asks for nothing.
  */
 function withInput<A = undefined, B = undefined>(
   core: ServerCore,
@@ -75,71 +64,7 @@ function withInput<A = undefined, B = undefined>(
 ): Result | Promise<Result> {
   const inputs = core.inputs;
   if (inputs === undefined) return withoutInput(method, params, rc, body, a, b);
-  const allowed = inputs.INPUT_METHODS.has(method);
-  const retry = allowed ? inputs.retryInput(core.codec!, method, params) : NO_INPUT;
-  // A retry's requestState is verified first (asynchronously); a first run starts at once.
-  if (retry instanceof Promise)
-    return retry.then((r) => runWithInput(core, inputs, method, params, rc, allowed, r, body, a, b));
-  return runWithInput(core, inputs, method, params, rc, allowed, retry, body, a, b);
-}
-
-function runWithInput<A, B>(
-  core: ServerCore,
-  inputs: InputsModule,
-  method: string,
-  params: Params | undefined,
-  rc: RequestContext,
-  allowed: boolean,
-  retry: RetryInput,
-  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
-  a?: A,
-  b?: B,
-): Result | Promise<Result> {
-  // The identity and the input round are made only if the run reads them.
-  const ctx = new ModernContext(rc, undefined, undefined, inputs, retry.answers, allowed, method);
-  let run: Result | Promise<Result>;
-  try {
-    run = body(ctx, a as A, b as B);
-  } catch (e) {
-    release(core, retry, rc);
-    throw e;
-  }
-  if (run === null || typeof run !== "object" || typeof run.then !== "function") {
-    if (!ctx.isBlocked) return run;
-    run = Promise.resolve(run);
-  }
-  const running = run as Promise<Result>;
-  const round = ctx.round;
-  return new Promise<Result>((resolve, reject) => {
-    let settled = false;
-    const fail = (e: unknown) => {
-      if (settled) return;
-      settled = true;
-      release(core, retry, rc);
-      reject(e);
-    };
-    const blocked = (round.onblocked = () => {
-      if (settled) return;
-      settled = true;
-      ctx.abandon();
-      try {
-        resolve(inputs.inputRequired(core.codec!, method, params, round));
-      } catch (e) {
-        reject(e);
-      }
-    });
-    running.then(
-      (result) => {
-        if (round.isBlocked) return blocked();
-        if (!settled) {
-          settled = true;
-          resolve(result);
-        }
-      },
-      // An error the run raised itself (e.g. -32021, a bad answer) wins over a pending round.
-      (e: unknown) => (e instanceof McpError || !round.isBlocked ? fail(e) : blocked()),
-    );
-  });
+  return inputs.withInput(core, method, params, rc, body, a, b);
 }
 
 /**
