@@ -12,7 +12,7 @@ import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
 import type { ListenHub } from "../lifecycle/modern/listen.js";
-import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
+import { requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_REQUIRED_METHODS } from "../lifecycle/modern/wire.js";
 import { ModernServerCore, type Description } from "../lifecycle/modern/server.js";
 import type { ServerCore } from "./core.js";
@@ -23,7 +23,6 @@ import { promptResult } from "./results.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
 import type { HandlerContext, McpServerOptions } from "./types.js";
-import { declaresTasks, missingExtension } from "../tasks/extension.js";
 
 /**
  * A server asking clients for nothing (no MRTR code) issued no requestState, so one a client sends is
@@ -141,13 +140,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       const tasks = core.tasks;
       if (tasks !== undefined) {
         const support = core.taskSupport(revisionOf(p), tool.name);
-        if (support !== "forbidden") {
-          // The server, not the client, decides whether a call becomes a task; the client only says it can take one.
-          if (declaresTasks(identityOf(rc.meta).capabilities))
-            return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
-          if (support === "required")
-            throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
-        }
+        if (support !== "forbidden" && tasks.asTask(rc, support, tool.name))
+          return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
       }
       return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
     };
@@ -156,13 +150,7 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
     };
   }
-  const tasks = core.tasks;
-  if (tasks !== undefined) {
-    // tasks/result and tasks/list do not exist in the extension: left out, they answer -32601.
-    h["tasks/get"] = (p: Params, rc: RequestContext) => tasks.get(p, rc);
-    h["tasks/update"] = (p: Params, rc: RequestContext) => tasks.update(p, rc);
-    h["tasks/cancel"] = (p: Params, rc: RequestContext) => tasks.cancel(p, rc);
-  }
+  if (core.tasks !== undefined) Object.assign(h, core.tasks.handlers());
   if (hasCapability(caps, "prompts")) {
     h["prompts/list"] = (p: Params) => page("prompts", core.lists(revisionOf(p)).prompts, p?.cursor, size);
     h["prompts/get"] = (p: Params, rc: RequestContext) => {
