@@ -21,13 +21,60 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { checkScopes } from "./scopes.js";
 import { callTool } from "./tools.js";
-import type { HandlerContext, McpServerOptions } from "./types.js";
+import type { ConnectOptions, HandlerContext, McpServerOptions } from "./types.js";
+
+/**
+ * Serve `transport` as a legacy connection of the server (McpServer.connect): its session, one of
+ * `connections` until it closes; resolves once the transport is started.
+ */
+export async function connectLegacy(
+  core: ServerCore,
+  connections: Set<Connection>,
+  transport: Transport,
+  connect: ConnectOptions,
+  runningBytes: SessionBytes,
+  options: McpServerOptions,
+): Promise<ServerSession> {
+  // oxlint-disable-next-line prefer-const -- the session's callback reads it; assigned once the session it holds exists
+  let conn!: Connection;
+  const stateless = connect.stateless !== undefined;
+  // Built before the transport starts, so the connection exists when the first request arrives.
+  const session = legacySession(core, transport, () => conn, connect.stateless, runningBytes, options);
+  // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
+  const ownOwner =
+    stateless || connect.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined
+      ? undefined
+      : `session:${globalThis.crypto.randomUUID()}`;
+  conn = {
+    session,
+    logThreshold: levelIndex(options.logLevel ?? "info"),
+    ready: false,
+    ...(stateless ? {} : { taskOwner: connect.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }),
+  };
+  connections.add(conn);
+  session.initialized.then(
+    () => (conn.ready = true),
+    () => {},
+  );
+  session.onclose = () => {
+    connections.delete(conn);
+    // Its tasks stop counting against the store (tasks of a principal stay: it can come back).
+    if (ownOwner !== undefined) core.legacyTasks?.release(ownOwner).catch(core.report);
+  };
+  try {
+    await transport.start();
+  } catch (e) {
+    connections.delete(conn);
+    throw e;
+  }
+  return session;
+}
 
 /**
  * A connection's legacy session over `transport`; `conn` is the connection once made (its
  * handlers run only after). `stateless`: served without a handshake (ConnectOptions.stateless).
  */
-export function legacySession(
+function legacySession(
   core: ServerCore,
   transport: Transport,
   conn: () => Connection,
