@@ -226,31 +226,20 @@ export class ServerCore {
     this.inputs = m;
   }
 
-  private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: ServerTasksModule): void {
+  private startTasks(m: ServerTasksModule): void {
     if (this.tasksStarted) return;
     this.tasksStarted = true;
-    const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = this.options.tasks ?? {};
-    // One store for both eras: a task is found by its id whichever flow made it.
-    const store =
-      given ??
-      new MemoryTaskStore({
-        ...(maxTasks !== undefined ? { maxTasks } : {}),
-        ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}),
-      });
-    this.legacyTasks =
-      this.taskToolRevisions.size > 0
-        ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report })
-        : undefined;
-    this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec!, {
-          store,
-          ...(graceMs !== undefined ? { graceMs } : {}),
-          ...bounds,
-          onchange: this.ontaskchange,
-          report: this.report,
-          bus: this.options.bus,
-        })
-      : undefined;
+    const started = m.startTasks({
+      options: this.options.tasks,
+      legacy: this.taskToolRevisions.size > 0,
+      codec: this.modernTaskTools ? this.codec! : undefined,
+      pageSize: this.definition.pageSize,
+      onchange: this.ontaskchange,
+      report: this.report,
+      bus: this.options.bus,
+    });
+    this.legacyTasks = started.legacy;
+    this.tasks = started.modern;
   }
 
   /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */
