@@ -42,8 +42,6 @@ export interface PromptEntry {
   readonly required: readonly string[];
 }
 
-/** A legacy revision whose schema has core tasks (2025-11-25). */
-const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
 const LIST_TTL_MS = 60_000;
 
 /** A tool's input validator until the definition's are imported (toolsReady runs before any call). */
@@ -93,14 +91,13 @@ export class ServerCore {
   /** 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
   legacyTasks: LegacyTasks | undefined;
   private readonly headerCache = new Map<string, ToolHeaders>();
-  /** Legacy revisions in which some tool declares `execution.taskSupport`. */
-  private readonly taskToolRevisions: ReadonlySet<string>;
+  /** Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core tasks: legacy.ts). */
+  readonly taskToolRevisions: ReadonlySet<string>;
   /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
   private readonly modernTaskTools: boolean;
   /** The task machinery; undefined when no tool may run as a task. */
   private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
   private tasksStarted = false;
-  private readonly coreTaskCache = new Map<string, boolean>();
   private toolsValidated: boolean;
   private toolsLoading: Promise<void> | undefined;
   /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
@@ -270,21 +267,6 @@ export class ServerCore {
     return this.skills?.listed(own) ?? own;
   }
 
-  /**
-   * Whether sessions of legacy `revision` serve core tasks: its schema has them and a tool declares
-   * support. Asked once a connection negotiated `revision`, whose table is loaded by then.
-   */
-  coreTasks(revision: string): boolean {
-    if (!this.taskToolRevisions.has(revision)) return false;
-    let has = this.coreTaskCache.get(revision);
-    if (has === undefined) {
-      const binding = this.legacy.find((b) => b.revision === revision);
-      has = binding !== undefined && hasCoreTasks(binding);
-      this.coreTaskCache.set(revision, has);
-    }
-    return has;
-  }
-
   /** A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
   taskSupport(_revision: string, tool: string): TaskSupport {
     return this.definition.toolTasks?.[tool] ?? "forbidden";
@@ -372,20 +354,8 @@ export class ServerCore {
           required: args.filter((a) => a.required === true).map((a) => a.name),
         });
     }
-    const router = this.router;
-    for (const resource of lists.resources) {
-      const member = members.resources[resource.name as string] ?? "";
-      const handler = this.handlers.resources?.[member];
-      if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
-      else router!.addStatic(resource.uri as string, handler as never, resource.mimeType);
-    }
-    for (const t of lists.resourceTemplates) {
-      const name = t.name as string;
-      const member = members.resourceTemplates[name] ?? "";
-      const handler = this.handlers.resources?.[member];
-      if (handler === undefined) missing.push(`resources.${member || name}`);
-      else router!.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
-    }
+    // Resources and templates need the router (the constructor refused a server declaring them without it).
+    this.router?.index(lists, members, this.handlers.resources, missing);
     if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
   }
 

@@ -24,6 +24,16 @@ import { callTool } from "./tools.js";
 import type { ConnectOptions, HandlerContext, McpServerOptions } from "./types.js";
 
 /**
+ * Whether sessions of legacy `revision` serve core tasks: its schema has them (2025-11-25) and a
+ * tool declares support. Asked once a connection negotiated `revision`, whose table is loaded by then.
+ */
+function coreTasks(core: ServerCore, revision: string): boolean {
+  if (!core.taskToolRevisions.has(revision)) return false;
+  for (const b of core.legacy) if (b.revision === revision) return b.methods["tasks/result"] !== undefined;
+  return false;
+}
+
+/**
  * Serve `transport` as a legacy connection of the server (McpServer.connect): its session, one of
  * `connections` until it closes; resolves once the transport is started.
  */
@@ -97,7 +107,7 @@ function legacySession(
       const caps = lists.capabilities as Capabilities;
       return {
         serverInfo: lists.serverInfo as Implementation,
-        capabilities: core.coreTasks(revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps,
+        capabilities: coreTasks(core, revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps,
         instructions: lists.instructions,
       };
     },
@@ -128,7 +138,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], c.auth);
       const revision = revisionOf();
       // Revisions without core tasks ignore params.task and run every tool on the request.
-      if (core.legacyTasks === undefined || !core.coreTasks(revision))
+      if (core.legacyTasks === undefined || !coreTasks(core, revision))
         return callTool(tool, p.arguments ?? {}, c, core.report);
       return core.taskModule.callMaybeTask(
         core.legacyTasks,

@@ -3,7 +3,14 @@ import { McpError } from "../errors.js";
 import type { ReadResourceResult } from "../mcp-types.js";
 import { compileUriMatcher, type UriMatcher } from "../uri-match.js";
 import { resourceResult } from "./results.js";
-import type { HandlerContext, ResourceHandler, TemplateHandler } from "./types.js";
+import type {
+  HandlerContext,
+  McpServerHandlers,
+  MemberTables,
+  PublishedLists,
+  ResourceHandler,
+  TemplateHandler,
+} from "./types.js";
 
 interface StaticRoute {
   readonly handler: ResourceHandler;
@@ -23,12 +30,31 @@ export class ResourceRouter {
   /** Where a URI no static resource or template serves is looked up last (the skills' files). */
   fallback: ((uri: string) => ReadResourceResult | undefined) | undefined;
 
-  addStatic(uri: string, handler: ResourceHandler, mimeType: unknown): void {
-    this.statics.set(uri, { handler, mimeType });
-  }
-
-  addTemplate(name: string, member: string, uriTemplate: string, handler: TemplateHandler, mimeType: unknown): void {
-    this.templates.push({ name, member, template: compileUriMatcher(uriTemplate), handler, mimeType });
+  /**
+   * Route the resources and templates of `lists` to their handlers (core.ts); each without one is
+   * added to `missing`, as `resources.<member>`.
+   */
+  index(lists: PublishedLists, members: MemberTables, handlers: McpServerHandlers["resources"], missing: string[]): void {
+    for (const resource of lists.resources) {
+      const member = members.resources[resource.name as string] ?? "";
+      const handler = handlers?.[member];
+      if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
+      else this.statics.set(resource.uri as string, { handler: handler as ResourceHandler, mimeType: resource.mimeType });
+    }
+    for (const t of lists.resourceTemplates) {
+      const name = t.name as string;
+      const member = members.resourceTemplates[name] ?? "";
+      const handler = handlers?.[member];
+      if (handler === undefined) missing.push(`resources.${member || name}`);
+      else
+        this.templates.push({
+          name,
+          member,
+          template: compileUriMatcher(t.uriTemplate as string),
+          handler: handler as TemplateHandler,
+          mimeType: t.mimeType,
+        });
+    }
   }
 
   templateFor(uriTemplate: string): TemplateRoute | undefined {
