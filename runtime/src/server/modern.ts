@@ -178,24 +178,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
     };
   }
   // Declaring resources needs the router (ServerCore refuses a server declaring them without it).
-  const router = core.router;
-  if (router !== undefined && hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
-    h["resources/templates/list"] = (p: Params) =>
-      page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
-    h["resources/read"] = (p: Params, rc: RequestContext) =>
-      withInput(core, "resources/read", p, rc, async (ctx) => {
-        try {
-          return (await router.read(p.uri as string, ctx)) as unknown as Result;
-        } catch (e) {
-          // 2026-07-28: a missing resource is invalid params, never -32002
-          // (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling).
-          if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound)
-            throw new McpError(ErrorCode.InvalidParams, e.message, { uri: p.uri });
-          throw e;
-        }
-      });
-  }
+  if (core.router !== undefined && hasCapability(caps, "resources"))
+    core.router.serveModern(h, core, (method, p, rc, body) => withInput(core, method, p, rc, body));
   // skills/list and skills/get results are cacheable in 2026-07-28: the lists' hint applies.
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {

@@ -1,8 +1,10 @@
 /** `resources/read` routing: exact static URIs first, then templates in declaration order (RFC 6570 match). */
 import { McpError } from "../errors.js";
 import type { ReadResourceResult } from "../mcp-types.js";
+import type { RequestHandlers } from "../lifecycle/common/types.js";
 import { compileUriMatcher, type UriMatcher } from "../uri-match.js";
 import { resourceResult } from "./results.js";
+import { modernResourceHandlers, type ModernRun, type ResourceCore } from "./modern-resources.js";
 import type {
   HandlerContext,
   McpServerHandlers,
@@ -55,6 +57,11 @@ export class ResourceRouter {
           mimeType: t.mimeType,
         });
     }
+  }
+
+  /** Add the 2026-07-28 `resources/*` handlers reading through this router to `h` (modern.ts). */
+  serveModern(h: RequestHandlers, core: ResourceCore, run: ModernRun): void {
+    modernResourceHandlers(this, h, core, run);
   }
 
   templateFor(uriTemplate: string): TemplateRoute | undefined {
