@@ -12,6 +12,7 @@ export * from "../facades.js";
 // The server features a generated server hands to createMcpServerWith when its manifest uses them
 // (server/features.ts): not named by a manifest, not in its bundle.
 export { createMcpServerWith } from "../server/create-server.js";
+export { PromptTable as servePrompts } from "../server/prompts.js";
 export { ResourceRouter as serveResources } from "../server/resources.js";
 export { complete as serveCompletion } from "../server/completion.js";
 import { EraRouter } from "../server/era-router.js";

@@ -19,6 +19,7 @@ import type { CompleteResult } from "../mcp-types.js";
 import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import type { ResourceRouter } from "./resources.js";
+import type { PromptTable } from "./prompts.js";
 import { missingFeature, type CoreFeatures, type InputsModule } from "./features.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
@@ -28,19 +29,12 @@ import type {
   McpDefinition,
   McpServerHandlers,
   McpServerOptions,
-  PromptHandler,
   PublishedLists,
   ServerModernTasks,
   ServerSkills,
   ServerTasksModule,
   ToolValidators,
 } from "./types.js";
-
-export interface PromptEntry {
-  readonly member: string;
-  readonly handler: PromptHandler;
-  readonly required: readonly string[];
-}
 
 const LIST_TTL_MS = 60_000;
 
@@ -72,7 +66,8 @@ export function servedBindings(
 
 export class ServerCore {
   readonly tools = new Map<string, ToolEntry>();
-  readonly prompts = new Map<string, PromptEntry>();
+  /** The manifest's prompts; undefined when the server was not given the prompts feature (it then declares none). */
+  readonly prompts: PromptTable | undefined;
   /** `resources/read` routing; undefined when the server was not given the resources feature (it then declares no resources). */
   readonly router: ResourceRouter | undefined;
   readonly completion: CoreFeatures["completion"];
@@ -164,6 +159,10 @@ export class ServerCore {
     if (features.completion === undefined && hasCapability(this.capabilities, "completions"))
       throw missingFeature("completion");
     this.completion = features.completion;
+    const Prompts = features.prompts;
+    if (Prompts === undefined && (hasCapability(this.capabilities, "prompts") || lists.prompts.length > 0))
+      throw missingFeature("prompts");
+    this.prompts = Prompts === undefined ? undefined : new Prompts();
     this.index(lists);
     this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
@@ -341,19 +340,7 @@ export class ServerCore {
           allErrors: this.allErrorsOf(name),
         });
     }
-    for (const prompt of lists.prompts) {
-      const name = prompt.name as string;
-      const member = members.prompts[name] ?? "";
-      const handler = this.handlers.prompts?.[member];
-      const args = (prompt.arguments ?? []) as { name: string; required?: boolean }[];
-      if (handler === undefined) missing.push(`prompts.${member || name}`);
-      else
-        this.prompts.set(name, {
-          member,
-          handler,
-          required: args.filter((a) => a.required === true).map((a) => a.name),
-        });
-    }
+    this.prompts?.index(lists, members, this.handlers.prompts, missing);
     // Resources and templates need the router (the constructor refused a server declaring them without it).
     this.router?.index(lists, members, this.handlers.resources, missing);
     if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);

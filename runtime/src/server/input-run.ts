@@ -42,7 +42,8 @@ export function withInput<A, B>(
   const allowed = INPUT_METHODS.has(method);
   const retry = allowed ? retryInput(core.codec!, method, params) : NO_INPUT;
   // A retry's requestState is verified first (asynchronously); a first run starts at once.
-  if (retry instanceof Promise) return retry.then((r) => runWithInput(core, method, params, rc, allowed, r, body, a, b));
+  if (retry instanceof Promise)
+    return retry.then((r) => runWithInput(core, method, params, rc, allowed, r, body, a, b));
   return runWithInput(core, method, params, rc, allowed, retry, body, a, b);
 }
 

@@ -157,10 +157,12 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     };
   }
   if (core.legacyTasks !== undefined) Object.assign(h, core.taskModule.taskHandlers(core.legacyTasks, conn, stateless));
-  if (hasCapability(caps, "prompts")) {
+  // Declaring prompts needs their feature (ServerCore refuses a server declaring them without it).
+  const prompts = core.prompts;
+  if (prompts !== undefined && hasCapability(caps, "prompts")) {
     h["prompts/list"] = (p: Params | undefined) => page("prompts", core.lists(revisionOf()).prompts, p?.cursor, size);
     h["prompts/get"] = async (p: Params, rc: RequestContext) => {
-      const prompt = core.prompts.get(p.name as string);
+      const prompt = prompts.get(p.name as string);
       if (prompt === undefined)
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(p.name)}`);
       const args = (p.arguments ?? {}) as { [name: string]: string };

@@ -19,7 +19,7 @@ import type { ServerCore } from "./core.js";
 import { checkHeaderParams } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
-import { promptResult } from "./results.js";
+import type { ModernRun } from "./modern-resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
 import type { HandlerContext, McpServerOptions } from "./types.js";
@@ -151,35 +151,10 @@ function modernHandlers(core: ServerCore): RequestHandlers {
     };
   }
   if (core.tasks !== undefined) Object.assign(h, core.tasks.handlers());
-  if (hasCapability(caps, "prompts")) {
-    h["prompts/list"] = (p: Params) => page("prompts", core.lists(revisionOf(p)).prompts, p?.cursor, size);
-    h["prompts/get"] = (p: Params, rc: RequestContext) => {
-      const prompt = core.prompts.get(p.name as string);
-      if (prompt === undefined)
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
-      const args = (p.arguments ?? {}) as { [name: string]: string };
-      const absent = prompt.required.filter((a) => typeof args[a] !== "string");
-      if (absent.length > 0) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`,
-        );
-      }
-      return withInput(
-        core,
-        "prompts/get",
-        p,
-        rc,
-        async (ctx) =>
-          promptResult(
-            await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx),
-          ) as unknown as Result,
-      );
-    };
-  }
-  // Declaring resources needs the router (ServerCore refuses a server declaring them without it).
-  if (core.router !== undefined && hasCapability(caps, "resources"))
-    core.router.serveModern(h, core, (method, p, rc, body) => withInput(core, method, p, rc, body));
+  // Declaring prompts or resources needs their feature (ServerCore refuses a server declaring them without it).
+  const run: ModernRun = (method, p, rc, body) => withInput(core, method, p, rc, body);
+  if (core.prompts !== undefined && hasCapability(caps, "prompts")) core.prompts.serveModern(h, core, run);
+  if (core.router !== undefined && hasCapability(caps, "resources")) core.router.serveModern(h, core, run);
   // skills/list and skills/get results are cacheable in 2026-07-28: the lists' hint applies.
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {

@@ -36,12 +36,18 @@ export class ResourceRouter {
    * Route the resources and templates of `lists` to their handlers (core.ts); each without one is
    * added to `missing`, as `resources.<member>`.
    */
-  index(lists: PublishedLists, members: MemberTables, handlers: McpServerHandlers["resources"], missing: string[]): void {
+  index(
+    lists: PublishedLists,
+    members: MemberTables,
+    handlers: McpServerHandlers["resources"],
+    missing: string[],
+  ): void {
     for (const resource of lists.resources) {
       const member = members.resources[resource.name as string] ?? "";
       const handler = handlers?.[member];
       if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
-      else this.statics.set(resource.uri as string, { handler: handler as ResourceHandler, mimeType: resource.mimeType });
+      else
+        this.statics.set(resource.uri as string, { handler: handler as ResourceHandler, mimeType: resource.mimeType });
     }
     for (const t of lists.resourceTemplates) {
       const name = t.name as string;

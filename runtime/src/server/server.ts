@@ -70,7 +70,7 @@ export class McpServer {
     readonly definition: McpDefinition,
     handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
-    /** @internal What it serves beyond tools and prompts, the legacy era included (features.ts). */
+    /** @internal What it serves beyond tools, the legacy era included (features.ts). */
     features: ServerFeatures,
   ) {
     const { legacy, modern, served } = servedBindings(definition, options);
@@ -298,7 +298,7 @@ export class McpServer {
   }
 }
 
-/** What a server serves beyond tools and prompts (features.ts), the legacy era included. */
+/** What a server serves beyond tools (features.ts), the legacy era included. */
 export interface ServerFeatures extends CoreFeatures {
   /** The legacy era's code (legacy-era.ts): needed when a legacy revision is served. */
   readonly legacyEra?: ServerLegacyEra;

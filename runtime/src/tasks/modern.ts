@@ -193,7 +193,8 @@ export class TasksExtension<C extends TaskRunContext> {
    */
   asTask(rc: RequestContext, support: TaskSupport, tool: string): boolean {
     if (declaresTasks(identityOf(rc.meta).capabilities)) return true;
-    if (support === "required") throw missingExtension(`tool ${JSON.stringify(tool)} (execution.taskSupport "required")`);
+    if (support === "required")
+      throw missingExtension(`tool ${JSON.stringify(tool)} (execution.taskSupport "required")`);
     return false;
   }
 
