@@ -93,8 +93,11 @@ const runtimeDir = join(root, "runtime");
  * of `@mcpgen/runtime/http` keeps its boolean over readBodyWith, which takes the scanner's maker.
  * The server features (350 KiB) and the one-POST transport (349 KiB) were raised on branches of
  * their own; merged, 354.3 KiB measured: 355 KiB.
+ * Raised to 355.5 KiB (355.1 KiB measured) when more of the server core came only with what uses it
+ * (issue #26, the Worker 36.3 → 35.1 kB gzip): the modules split off (server/input-run.ts,
+ * modern-resources.ts, prompts.ts, start-tasks.ts) and the seams handing them over cost 0.8 KiB.
  */
-const RUNTIME_JS_BUDGET = 355 * 1024;
+const RUNTIME_JS_BUDGET = 355.5 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the
