@@ -22,7 +22,7 @@ import { page } from "./pagination.js";
 import type { ModernRun } from "./modern-resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
-import type { HandlerContext, McpServerOptions } from "./types.js";
+import type { McpServerOptions } from "./types.js";
 
 /**
  * A server asking clients for nothing (no MRTR code) issued no requestState, so one a client sends is
