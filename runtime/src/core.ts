@@ -13,6 +13,7 @@ export { legacyEra } from "./abi/legacy-era-core.js";
 // The server features a generated server hands to createMcpServerWith when its manifest uses them
 // (server/features.ts): not named by a manifest, not in its bundle.
 export { createMcpServerWith } from "./server/create-server.js";
+export { PromptTable as servePrompts } from "./server/prompts.js";
 export { ResourceRouter as serveResources } from "./server/resources.js";
 export { complete as serveCompletion } from "./server/completion.js";
 export { serveInputs } from "./server/serve-inputs.js";

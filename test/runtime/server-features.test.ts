@@ -1,11 +1,11 @@
 // Server features handed over by whoever creates the server (createMcpServerWith, ABI 8): a
-// tools-only server given none answers resources and completion requests as before (-32601, the
+// tools-only server given none answers prompts, resources and completion requests as before (-32601, the
 // capability is not declared) in both eras, exactly as the server createMcpServer gives every
 // feature; a definition declaring a feature it was not given is refused, naming it.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createMemoryTransportPair, createMcpServer, type McpDefinition, type Validator } from "@mcpgen/runtime";
-import { createMcpServerWith, legacyEra, serveCompletion, serveResources } from "@mcpgen/runtime/abi/v8";
+import { createMcpServerWith, legacyEra, serveCompletion, servePrompts, serveResources } from "@mcpgen/runtime/abi/v8";
 import { dual } from "./helpers/binding.js";
 import { rawPeer } from "./helpers/peer.js";
 
@@ -33,10 +33,10 @@ function definition(capabilities: object, extra: Partial<McpDefinition["publishe
     pageSize: 100,
     published: Object.fromEntries(REVISIONS.map((r) => [r, lists])),
     toolValidators: { add: { input: anyObject, output: null } },
-    members: { tools: { add: "add" }, prompts: {}, resources: { s: "s" }, resourceTemplates: {} },
+    members: { tools: { add: "add" }, prompts: { p: "p" }, resources: { s: "s" }, resourceTemplates: {} },
   };
 }
-const handlers = { tools: { add: () => "3" }, resources: { s: () => "static" } };
+const handlers = { tools: { add: () => "3" }, prompts: { p: () => "say hi" }, resources: { s: () => "static" } };
 const options = { bindings: dual, onerror: () => {} };
 
 /** What a server answers to `method` in 2026-07-28 and in a 2025-11-25 session. */
@@ -65,13 +65,15 @@ async function answers(server: ReturnType<typeof createMcpServer>, method: strin
 }
 
 const REQUESTS: [string, object][] = [
+  ["prompts/get", { name: "p" }],
+  ["prompts/list", {}],
   ["resources/read", { uri: "u://s" }],
   ["resources/list", {}],
   ["resources/templates/list", {}],
   ["completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } }],
 ];
 
-test("a tools-only server given no feature answers resources and completion -32601 in both eras, as one given all", async () => {
+test("a tools-only server given no feature answers prompts, resources and completion -32601 in both eras, as one given all", async () => {
   const bare = createMcpServerWith(definition({ tools: {} }), handlers, options, { legacyEra });
   const full = createMcpServer(definition({ tools: {} }), handlers, options);
   try {
@@ -87,7 +89,7 @@ test("a tools-only server given no feature answers resources and completion -326
   }
 });
 
-test("a server declaring resources or completions it was not given the code of is refused, naming the feature", () => {
+test("a server declaring prompts, resources or completions it was not given the code of is refused, naming the feature", () => {
   const resources = definition({ tools: {}, resources: {} }, { resources: [{ uri: "u://s", name: "s" }] });
   assert.throws(
     () => createMcpServerWith(resources, handlers, options, { legacyEra }),
@@ -97,15 +99,24 @@ test("a server declaring resources or completions it was not given the code of i
     () => createMcpServerWith(definition({ tools: {}, completions: {} }), handlers, options, { legacyEra }),
     /no `completion` feature/,
   );
+  const prompts = definition({ tools: {}, prompts: {} }, { prompts: [{ name: "p" }] });
+  assert.throws(() => createMcpServerWith(prompts, handlers, options, { legacyEra }), /no `prompts` feature/);
+  // Prompts and resources listed without the capability need their feature all the same.
+  const prompted = definition({ tools: {} }, { prompts: [{ name: "p" }] });
+  assert.throws(() => createMcpServerWith(prompted, handlers, options, { legacyEra }), /no `prompts` feature/);
   // Resources listed without the capability need the router all the same.
   const listed = definition({ tools: {} }, { resources: [{ uri: "u://s", name: "s" }] });
   assert.throws(() => createMcpServerWith(listed, handlers, options, { legacyEra }), /no `resources` feature/);
 });
 
 test("given the features it declares, the server serves them in both eras", async () => {
-  const def = definition({ tools: {}, resources: {}, completions: {} }, { resources: [{ uri: "u://s", name: "s" }] });
+  const def = definition(
+    { tools: {}, prompts: {}, resources: {}, completions: {} },
+    { prompts: [{ name: "p" }], resources: [{ uri: "u://s", name: "s" }] },
+  );
   const server = createMcpServerWith(def, handlers, options, {
     legacyEra,
+    prompts: servePrompts,
     resources: serveResources,
     completion: serveCompletion,
   });
@@ -115,6 +126,8 @@ test("given the features it declares, the server serves them in both eras", asyn
     const peer = rawPeer(b);
     await peer.send({ jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "u://s", _meta: META } });
     assert.is((await peer.next(2000)).result?.contents?.[0]?.text, "static");
+    await peer.send({ jsonrpc: "2.0", id: 3, method: "prompts/get", params: { name: "p", _meta: META } });
+    assert.is((await peer.next(2000)).result?.messages?.[0]?.content?.text, "say hi");
     await peer.send({
       jsonrpc: "2.0",
       id: 2,

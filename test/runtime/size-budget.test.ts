@@ -103,8 +103,12 @@ const runtimeDir = join(root, "runtime");
  * once (session/request-text.ts, TransportHints.sendText in the NDJSON transport, the session's
  * text path): 1.2 KiB, for a request's serialisation at 6.7k instructions instead of 16.2k
  * (issue #24). Merged with the branches above: 351.5 KiB measured: 352 KiB.
+ * On a branch of its own, 355.5 KiB (355.1 KiB measured) when more of the server core came only with what uses it
+ * (issue #26, the Worker 36.3 → 35.1 kB gzip): the modules split off (server/input-run.ts,
+ * modern-resources.ts, prompts.ts, start-tasks.ts) and the seams handing them over cost 0.8 KiB.
+ * All merged: 352.3 KiB measured: 353 KiB.
  */
-const RUNTIME_JS_BUDGET = 352 * 1024;
+const RUNTIME_JS_BUDGET = 353 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the
@@ -174,9 +178,11 @@ const SKILLS_BUDGET = 12 * 1024;
  * Raised to 134 KiB (133.5 KiB at start) by the text path of requests (the NDJSON transport's
  * sendText, the session's request assembled around a shared `_meta`'s text, issue #24), on a
  * branch of its own. Merged with the server features and the lean protocol validators (the
- * core's own went lean too): 130.1 KiB at start: lowered to 131 KiB.
+ * core's own went lean too): 130.1 KiB at start: lowered to 131 KiB. Raised to 132 KiB (131.3 KiB
+ * at start) when more of the server core came only with what uses it (the seams handing over the
+ * inputs run, prompts, resource routing and task start; the Worker 1.2 kB gzip smaller).
  */
-const STDIO_SERVER_START_BUDGET = 131 * 1024;
+const STDIO_SERVER_START_BUDGET = 132 * 1024;
 
 /** Bytes of ESM JavaScript below `dir` (CommonJS twins and nested node_modules left out). */
 function jsBytes(dir: string): number {

@@ -187,7 +187,7 @@ export interface BenchAddHandlers {
 /**
  * The MCP server "bench-add": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  * The manifest lists legacy revisions, so the server is handed the legacy era's code (`legacyEra`).
- * Of the server features beyond tools and prompts it is handed the code of those the manifest uses (client input), so a bundle of it carries no other.
+ * Of the server features beyond tools it is handed the code of those the manifest uses (client input), so a bundle of it carries no other.
  */
 export function createBenchAddServer(handlers: BenchAddHandlers, options: McpServerOptions = {}): McpServer {
   return runtime.createMcpServerWith(

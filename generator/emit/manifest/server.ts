@@ -93,9 +93,10 @@ export function serverView(
     // The legacy era's code reaches the runtime from here alone (ABI 8): a server of 2026-07-28
     // alone, and its bundle, never carry it.
     legacy: head.revisions.some((r) => r.era === "legacy"),
-    // So do the server features the manifest uses (resources, templates and skills read through
-    // the resource router; completion): the runtime refuses a server that declares a feature it
-    // was not given, and a bundle of one that does not carries none of its code.
+    // So do the server features the manifest uses (prompts; resources, templates and skills read
+    // through the resource router; completion): the runtime refuses a server that declares a
+    // feature it was not given, and a bundle of one that does not carries none of its code.
+    promptsFeature: model.capabilities.prompts !== undefined,
     resourcesFeature: model.capabilities.resources !== undefined,
     completionFeature: model.capabilities.completions !== undefined,
     // The MRTR code unless the manifest says the handlers ask the client nothing; task tools gather
@@ -104,6 +105,7 @@ export function serverView(
     ctx,
     featureList:
       [
+        model.capabilities.prompts !== undefined && "prompts",
         model.capabilities.resources !== undefined && "resources",
         model.capabilities.completions !== undefined && "completion",
         (model.clientRequests === null || model.clientRequests.length > 0 || taskTools) && "client input",

@@ -4,10 +4,10 @@
  * carry that themselves (`#legacy-http`). Bundlers are served abi/v8.ts's, which has it.
  */
 import { EraRouter } from "../server/era-router.js";
-import { legacySession } from "../server/legacy.js";
+import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
 
 export const legacyEra: ServerLegacyEra = {
-  session: legacySession,
+  session: connectLegacy,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
 };

@@ -12,10 +12,11 @@ export * from "../facades.js";
 // The server features a generated server hands to createMcpServerWith when its manifest uses them
 // (server/features.ts): not named by a manifest, not in its bundle.
 export { createMcpServerWith } from "../server/create-server.js";
+export { PromptTable as servePrompts } from "../server/prompts.js";
 export { ResourceRouter as serveResources } from "../server/resources.js";
 export { complete as serveCompletion } from "../server/completion.js";
 import { EraRouter } from "../server/era-router.js";
-import { legacySession } from "../server/legacy.js";
+import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
 import { legacyHttp } from "../http-server/legacy-http.js";
 import * as inputs from "../server/inputs.js";
@@ -30,7 +31,7 @@ import type { InputsModule } from "../server/features.js";
 // Spelled out rather than spread from legacy-era-core.ts: esbuild does not take a spread as pure,
 // so an unused `legacyEra` would keep the legacy era in every bundle.
 export const legacyEra: ServerLegacyEra = {
-  session: legacySession,
+  session: connectLegacy,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
   http: legacyHttp,
 };

@@ -16,7 +16,8 @@ const MAX_COMPLETIONS = 100;
 /** What completion reads of the server core (core.ts). */
 export interface Completable {
   readonly handlers: McpServerHandlers;
-  readonly prompts: ReadonlyMap<string, { readonly member: string }>;
+  /** Undefined on a server given no prompts (core.ts). */
+  readonly prompts: { get(name: string): { readonly member: string } | undefined } | undefined;
   readonly router: ResourceRouter | undefined;
 }
 
@@ -26,7 +27,7 @@ export async function complete(core: Completable, p: Params, ctx: HandlerContext
   const completions = core.handlers.completions;
   let completer: Completer | undefined;
   if (ref.type === "ref/prompt") {
-    const prompt = core.prompts.get(ref.name ?? "");
+    const prompt = core.prompts?.get(ref.name ?? "");
     if (prompt === undefined)
       throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(ref.name)}`);
     completer = ownValue(ownValue(completions?.prompts, prompt.member), argument.name);

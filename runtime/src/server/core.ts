@@ -19,6 +19,7 @@ import type { CompleteResult } from "../mcp-types.js";
 import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import type { ResourceRouter } from "./resources.js";
+import type { PromptTable } from "./prompts.js";
 import { missingFeature, type CoreFeatures, type InputsModule } from "./features.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
@@ -28,7 +29,6 @@ import type {
   McpDefinition,
   McpServerHandlers,
   McpServerOptions,
-  PromptHandler,
   PublishedLists,
   ServerModernTasks,
   ServerSkills,
@@ -36,14 +36,6 @@ import type {
   ToolValidators,
 } from "./types.js";
 
-export interface PromptEntry {
-  readonly member: string;
-  readonly handler: PromptHandler;
-  readonly required: readonly string[];
-}
-
-/** A legacy revision whose schema has core tasks (2025-11-25). */
-const hasCoreTasks = (binding: ProtocolBinding): boolean => binding.methods["tasks/result"] !== undefined;
 const LIST_TTL_MS = 60_000;
 
 /** A tool's input validator until the definition's are imported (toolsReady runs before any call). */
@@ -74,7 +66,8 @@ export function servedBindings(
 
 export class ServerCore {
   readonly tools = new Map<string, ToolEntry>();
-  readonly prompts = new Map<string, PromptEntry>();
+  /** The manifest's prompts; undefined when the server was not given the prompts feature (it then declares none). */
+  readonly prompts: PromptTable | undefined;
   /** `resources/read` routing; undefined when the server was not given the resources feature (it then declares no resources). */
   readonly router: ResourceRouter | undefined;
   readonly completion: CoreFeatures["completion"];
@@ -93,14 +86,13 @@ export class ServerCore {
   /** 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
   legacyTasks: LegacyTasks | undefined;
   private readonly headerCache = new Map<string, ToolHeaders>();
-  /** Legacy revisions in which some tool declares `execution.taskSupport`. */
-  private readonly taskToolRevisions: ReadonlySet<string>;
+  /** Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core tasks: legacy.ts). */
+  readonly taskToolRevisions: ReadonlySet<string>;
   /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
   private readonly modernTaskTools: boolean;
   /** The task machinery; undefined when no tool may run as a task. */
   private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
   private tasksStarted = false;
-  private readonly coreTaskCache = new Map<string, boolean>();
   private toolsValidated: boolean;
   private toolsLoading: Promise<void> | undefined;
   /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
@@ -167,6 +159,10 @@ export class ServerCore {
     if (features.completion === undefined && hasCapability(this.capabilities, "completions"))
       throw missingFeature("completion");
     this.completion = features.completion;
+    const Prompts = features.prompts;
+    if (Prompts === undefined && (hasCapability(this.capabilities, "prompts") || lists.prompts.length > 0))
+      throw missingFeature("prompts");
+    this.prompts = Prompts === undefined ? undefined : new Prompts();
     this.index(lists);
     this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
@@ -226,31 +222,20 @@ export class ServerCore {
     this.inputs = m;
   }
 
-  private startTasks({ MemoryTaskStore, LegacyTasks, ModernTasks }: ServerTasksModule): void {
+  private startTasks(m: ServerTasksModule): void {
     if (this.tasksStarted) return;
     this.tasksStarted = true;
-    const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = this.options.tasks ?? {};
-    // One store for both eras: a task is found by its id whichever flow made it.
-    const store =
-      given ??
-      new MemoryTaskStore({
-        ...(maxTasks !== undefined ? { maxTasks } : {}),
-        ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}),
-      });
-    this.legacyTasks =
-      this.taskToolRevisions.size > 0
-        ? new LegacyTasks({ store, ...bounds, pageSize: this.definition.pageSize, report: this.report })
-        : undefined;
-    this.tasks = this.modernTaskTools
-      ? new ModernTasks(this.codec!, {
-          store,
-          ...(graceMs !== undefined ? { graceMs } : {}),
-          ...bounds,
-          onchange: this.ontaskchange,
-          report: this.report,
-          bus: this.options.bus,
-        })
-      : undefined;
+    const started = m.startTasks({
+      options: this.options.tasks,
+      legacy: this.taskToolRevisions.size > 0,
+      codec: this.modernTaskTools ? this.codec! : undefined,
+      pageSize: this.definition.pageSize,
+      onchange: this.ontaskchange,
+      report: this.report,
+      bus: this.options.bus,
+    });
+    this.legacyTasks = started.legacy;
+    this.tasks = started.modern;
   }
 
   /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */
@@ -279,21 +264,6 @@ export class ServerCore {
   listedResources(revision: string): readonly unknown[] {
     const own = this.lists(revision).resources;
     return this.skills?.listed(own) ?? own;
-  }
-
-  /**
-   * Whether sessions of legacy `revision` serve core tasks: its schema has them and a tool declares
-   * support. Asked once a connection negotiated `revision`, whose table is loaded by then.
-   */
-  coreTasks(revision: string): boolean {
-    if (!this.taskToolRevisions.has(revision)) return false;
-    let has = this.coreTaskCache.get(revision);
-    if (has === undefined) {
-      const binding = this.legacy.find((b) => b.revision === revision);
-      has = binding !== undefined && hasCoreTasks(binding);
-      this.coreTaskCache.set(revision, has);
-    }
-    return has;
   }
 
   /** A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
@@ -370,33 +340,9 @@ export class ServerCore {
           allErrors: this.allErrorsOf(name),
         });
     }
-    for (const prompt of lists.prompts) {
-      const name = prompt.name as string;
-      const member = members.prompts[name] ?? "";
-      const handler = this.handlers.prompts?.[member];
-      const args = (prompt.arguments ?? []) as { name: string; required?: boolean }[];
-      if (handler === undefined) missing.push(`prompts.${member || name}`);
-      else
-        this.prompts.set(name, {
-          member,
-          handler,
-          required: args.filter((a) => a.required === true).map((a) => a.name),
-        });
-    }
-    const router = this.router;
-    for (const resource of lists.resources) {
-      const member = members.resources[resource.name as string] ?? "";
-      const handler = this.handlers.resources?.[member];
-      if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
-      else router!.addStatic(resource.uri as string, handler as never, resource.mimeType);
-    }
-    for (const t of lists.resourceTemplates) {
-      const name = t.name as string;
-      const member = members.resourceTemplates[name] ?? "";
-      const handler = this.handlers.resources?.[member];
-      if (handler === undefined) missing.push(`resources.${member || name}`);
-      else router!.addTemplate(name, member, t.uriTemplate as string, handler as never, t.mimeType);
-    }
+    this.prompts?.index(lists, members, this.handlers.prompts, missing);
+    // Resources and templates need the router (the constructor refused a server declaring them without it).
+    this.router?.index(lists, members, this.handlers.resources, missing);
     if (missing.length > 0) throw new TypeError(`createMcpServer: no handler for ${missing.join(", ")}`);
   }
 

@@ -5,6 +5,7 @@
 import type { McpDefinition, McpServerHandlers, McpServerOptions } from "./types.js";
 import type { ServerLegacyEra } from "./legacy-era.js";
 import { McpServer, type ServerFeatures } from "./server.js";
+import { PromptTable } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
 import { complete } from "./completion.js";
 import { serveInputs } from "./serve-inputs.js";
@@ -13,7 +14,7 @@ import { serveInputs } from "./serve-inputs.js";
  * A server for a generated definition: `server.connect(transport)` per connection. `legacy`: the
  * legacy era's code (`legacyEra` of `@mcpgen/runtime/abi/v8`), needed when the server speaks a
  * legacy revision; `createMcpServer` of the package root always passes it. Every other feature
- * (resources, completion) comes with it, so a bundle of a program calling this carries them all.
+ * (prompts, resources, completion) comes with it, so a bundle of a program calling this carries them all.
  */
 export function createMcpServer(
   definition: McpDefinition,
@@ -23,6 +24,7 @@ export function createMcpServer(
 ): McpServer {
   return new McpServer(definition, handlers, options, {
     legacyEra: legacy,
+    prompts: PromptTable,
     resources: ResourceRouter,
     completion: complete,
     inputs: serveInputs,

@@ -1,5 +1,5 @@
 /**
- * What a server serves beyond tools and prompts, handed to it by whoever creates it: the generated
+ * What a server serves beyond tools, handed to it by whoever creates it: the generated
  * server passes the features its manifest uses (createMcpServerWith, ABI 8), so code of a feature
  * a manifest does not use is reachable from nothing it imports and a bundle of it leaves that code
  * out (docs/bundling.md); createMcpServer passes them all. A server whose capabilities declare a
@@ -7,12 +7,15 @@
  */
 import type { ResourceRouter } from "./resources.js";
 import type { complete } from "./completion.js";
+import type { PromptTable } from "./prompts.js";
 
 /** The MRTR code (inputs.ts). */
 export type InputsModule = typeof import("./inputs.js");
 
 /** The features ServerCore serves (core.ts); McpServer's ServerFeatures (server.ts) add the legacy era. */
 export interface CoreFeatures {
+  /** The manifest's prompts (prompts.ts): the `prompts` capability. */
+  readonly prompts?: typeof PromptTable;
   /** `resources/read` routing (resources.ts: static URIs, RFC 6570 templates): resources, templates or skills. */
   readonly resources?: typeof ResourceRouter;
   /** `completion/complete` (completion.ts): the `completions` capability. */

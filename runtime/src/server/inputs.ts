@@ -8,3 +8,4 @@
 export { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 export { INPUT_METHODS, InputRound, inputRequired, retryInput } from "../lifecycle/modern/mrtr.js";
 export { InputClient } from "./input-client.js";
+export { withInput } from "./input-run.js";

@@ -7,11 +7,11 @@
 import type { ProtocolBinding } from "../abi.js";
 import type { Transport } from "../transport.js";
 import type { EraRouter } from "./era-router.js";
-import type { legacySession } from "./legacy.js";
+import type { connectLegacy } from "./legacy.js";
 
 export interface ServerLegacyEra {
-  /** A connection's legacy session (legacy.ts). */
-  readonly session: typeof legacySession;
+  /** A connection's legacy session, served and counted among the server's connections (legacy.ts). */
+  readonly session: typeof connectLegacy;
   /** A connection served in both eras at once (era-router.ts). */
   router(base: Transport, prepareModern: () => Promise<void> | undefined): EraRouter;
   /**

@@ -21,13 +21,70 @@ import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { checkScopes } from "./scopes.js";
 import { callTool } from "./tools.js";
-import type { HandlerContext, McpServerOptions } from "./types.js";
+import type { ConnectOptions, HandlerContext, McpServerOptions } from "./types.js";
+
+/**
+ * Whether sessions of legacy `revision` serve core tasks: its schema has them (2025-11-25) and a
+ * tool declares support. Asked once a connection negotiated `revision`, whose table is loaded by then.
+ */
+function coreTasks(core: ServerCore, revision: string): boolean {
+  if (!core.taskToolRevisions.has(revision)) return false;
+  for (const b of core.legacy) if (b.revision === revision) return b.methods["tasks/result"] !== undefined;
+  return false;
+}
+
+/**
+ * Serve `transport` as a legacy connection of the server (McpServer.connect): its session, one of
+ * `connections` until it closes; resolves once the transport is started.
+ */
+export async function connectLegacy(
+  core: ServerCore,
+  connections: Set<Connection>,
+  transport: Transport,
+  connect: ConnectOptions,
+  runningBytes: SessionBytes,
+  options: McpServerOptions,
+): Promise<ServerSession> {
+  // oxlint-disable-next-line prefer-const -- the session's callback reads it; assigned once the session it holds exists
+  let conn!: Connection;
+  const stateless = connect.stateless !== undefined;
+  // Built before the transport starts, so the connection exists when the first request arrives.
+  const session = legacySession(core, transport, () => conn, connect.stateless, runningBytes, options);
+  // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
+  const ownOwner =
+    stateless || connect.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined
+      ? undefined
+      : `session:${globalThis.crypto.randomUUID()}`;
+  conn = {
+    session,
+    logThreshold: levelIndex(options.logLevel ?? "info"),
+    ready: false,
+    ...(stateless ? {} : { taskOwner: connect.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }),
+  };
+  connections.add(conn);
+  session.initialized.then(
+    () => (conn.ready = true),
+    () => {},
+  );
+  session.onclose = () => {
+    connections.delete(conn);
+    // Its tasks stop counting against the store (tasks of a principal stay: it can come back).
+    if (ownOwner !== undefined) core.legacyTasks?.release(ownOwner).catch(core.report);
+  };
+  try {
+    await transport.start();
+  } catch (e) {
+    connections.delete(conn);
+    throw e;
+  }
+  return session;
+}
 
 /**
  * A connection's legacy session over `transport`; `conn` is the connection once made (its
  * handlers run only after). `stateless`: served without a handshake (ConnectOptions.stateless).
  */
-export function legacySession(
+function legacySession(
   core: ServerCore,
   transport: Transport,
   conn: () => Connection,
@@ -50,7 +107,7 @@ export function legacySession(
       const caps = lists.capabilities as Capabilities;
       return {
         serverInfo: lists.serverInfo as Implementation,
-        capabilities: core.coreTasks(revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps,
+        capabilities: coreTasks(core, revision) ? core.taskModule.withTaskCapabilities(caps, isStateless) : caps,
         instructions: lists.instructions,
       };
     },
@@ -81,7 +138,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], c.auth);
       const revision = revisionOf();
       // Revisions without core tasks ignore params.task and run every tool on the request.
-      if (core.legacyTasks === undefined || !core.coreTasks(revision))
+      if (core.legacyTasks === undefined || !coreTasks(core, revision))
         return callTool(tool, p.arguments ?? {}, c, core.report);
       return core.taskModule.callMaybeTask(
         core.legacyTasks,
@@ -100,10 +157,12 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     };
   }
   if (core.legacyTasks !== undefined) Object.assign(h, core.taskModule.taskHandlers(core.legacyTasks, conn, stateless));
-  if (hasCapability(caps, "prompts")) {
+  // Declaring prompts needs their feature (ServerCore refuses a server declaring them without it).
+  const prompts = core.prompts;
+  if (prompts !== undefined && hasCapability(caps, "prompts")) {
     h["prompts/list"] = (p: Params | undefined) => page("prompts", core.lists(revisionOf()).prompts, p?.cursor, size);
     h["prompts/get"] = async (p: Params, rc: RequestContext) => {
-      const prompt = core.prompts.get(p.name as string);
+      const prompt = prompts.get(p.name as string);
       if (prompt === undefined)
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${describe(p.name)}`);
       const args = (p.arguments ?? {}) as { [name: string]: string };

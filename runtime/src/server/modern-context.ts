@@ -9,10 +9,16 @@ import type { LoggingLevel } from "../mcp-types.js";
 import type { ProgressOptions, RequestContext } from "../session/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import type { InputRound } from "../lifecycle/modern/mrtr.js";
+import type { InputClient } from "./input-client.js";
 import { MetaKey } from "../lifecycle/modern/wire.js";
 import { levelIndex } from "./context.js";
-import type { InputsModule } from "./features.js";
 import type { ClientRequests, HandlerContext } from "./types.js";
+
+/** What a context takes of the MRTR code (inputs.ts), named here so that code may build contexts. */
+export interface ContextInputs {
+  readonly InputRound: typeof InputRound;
+  readonly InputClient: typeof InputClient;
+}
 
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
@@ -36,7 +42,7 @@ export class ModernContext implements HandlerContext {
     private rc: RequestContext,
     identity: RequestIdentity | undefined,
     round: InputRound | undefined,
-    private readonly inputs: InputsModule | undefined,
+    private readonly inputs: ContextInputs | undefined,
     private readonly answers: Readonly<Record<string, unknown>> = NO_ANSWERS,
     private readonly allowed = false,
     private readonly method = "",

@@ -12,29 +12,17 @@ import type { Params, RequestContext, Result } from "../session/types.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
 import type { ListenHub } from "../lifecycle/modern/listen.js";
-import { identityOf, requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
-import type { RetryInput } from "../lifecycle/modern/mrtr.js";
+import { requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_REQUIRED_METHODS } from "../lifecycle/modern/wire.js";
 import { ModernServerCore, type Description } from "../lifecycle/modern/server.js";
 import type { ServerCore } from "./core.js";
-import type { InputsModule } from "./features.js";
 import { checkHeaderParams } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
-import { promptResult } from "./results.js";
+import type { ModernRun } from "./modern-resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
-import type { HandlerContext, McpServerOptions } from "./types.js";
-import { declaresTasks, missingExtension } from "../tasks/extension.js";
-
-/** Not a retry, no input allowed: nothing answered. */
-const NO_INPUT: RetryInput = Object.freeze({ answers: Object.freeze({}), opened: undefined });
-
-/** A cancelled retry gives its requestState back, so the client may send it again. */
-function release(core: ServerCore, retry: RetryInput, rc: RequestContext): void {
-  if (retry.opened !== undefined && rc.cancelled)
-    void Promise.resolve(core.codec!.release(retry.opened)).catch(core.report);
-}
+import type { McpServerOptions } from "./types.js";
 
 /**
  * A server asking clients for nothing (no MRTR code) issued no requestState, so one a client sends is
@@ -60,8 +48,8 @@ function withoutInput<A, B>(
 }
 
 /**
- * Run `body` with a context whose client calls are input requests: the complete result, or the
- * InputRequiredResult of a run that asked for input it was not given; synchronous if `body` is.
+ * Run `body` with a context whose client calls are input requests (input-run.ts) when the server
+ * was given the MRTR code, else with one that asks for nothing.
  */
 function withInput<A = undefined, B = undefined>(
   core: ServerCore,
@@ -75,71 +63,7 @@ function withInput<A = undefined, B = undefined>(
 ): Result | Promise<Result> {
   const inputs = core.inputs;
   if (inputs === undefined) return withoutInput(method, params, rc, body, a, b);
-  const allowed = inputs.INPUT_METHODS.has(method);
-  const retry = allowed ? inputs.retryInput(core.codec!, method, params) : NO_INPUT;
-  // A retry's requestState is verified first (asynchronously); a first run starts at once.
-  if (retry instanceof Promise)
-    return retry.then((r) => runWithInput(core, inputs, method, params, rc, allowed, r, body, a, b));
-  return runWithInput(core, inputs, method, params, rc, allowed, retry, body, a, b);
-}
-
-function runWithInput<A, B>(
-  core: ServerCore,
-  inputs: InputsModule,
-  method: string,
-  params: Params | undefined,
-  rc: RequestContext,
-  allowed: boolean,
-  retry: RetryInput,
-  body: (ctx: ModernContext, a: A, b: B) => Result | Promise<Result>,
-  a?: A,
-  b?: B,
-): Result | Promise<Result> {
-  // The identity and the input round are made only if the run reads them.
-  const ctx = new ModernContext(rc, undefined, undefined, inputs, retry.answers, allowed, method);
-  let run: Result | Promise<Result>;
-  try {
-    run = body(ctx, a as A, b as B);
-  } catch (e) {
-    release(core, retry, rc);
-    throw e;
-  }
-  if (run === null || typeof run !== "object" || typeof run.then !== "function") {
-    if (!ctx.isBlocked) return run;
-    run = Promise.resolve(run);
-  }
-  const running = run as Promise<Result>;
-  const round = ctx.round;
-  return new Promise<Result>((resolve, reject) => {
-    let settled = false;
-    const fail = (e: unknown) => {
-      if (settled) return;
-      settled = true;
-      release(core, retry, rc);
-      reject(e);
-    };
-    const blocked = (round.onblocked = () => {
-      if (settled) return;
-      settled = true;
-      ctx.abandon();
-      try {
-        resolve(inputs.inputRequired(core.codec!, method, params, round));
-      } catch (e) {
-        reject(e);
-      }
-    });
-    running.then(
-      (result) => {
-        if (round.isBlocked) return blocked();
-        if (!settled) {
-          settled = true;
-          resolve(result);
-        }
-      },
-      // An error the run raised itself (e.g. -32021, a bad answer) wins over a pending round.
-      (e: unknown) => (e instanceof McpError || !round.isBlocked ? fail(e) : blocked()),
-    );
-  });
+  return inputs.withInput(core, method, params, rc, body, a, b);
 }
 
 /**
@@ -216,13 +140,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       const tasks = core.tasks;
       if (tasks !== undefined) {
         const support = core.taskSupport(revisionOf(p), tool.name);
-        if (support !== "forbidden") {
-          // The server, not the client, decides whether a call becomes a task; the client only says it can take one.
-          if (declaresTasks(identityOf(rc.meta).capabilities))
-            return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
-          if (support === "required")
-            throw missingExtension(`tool ${JSON.stringify(tool.name)} (execution.taskSupport "required")`);
-        }
+        if (support !== "forbidden" && tasks.asTask(rc, support, tool.name))
+          return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
       }
       return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
     };
@@ -231,58 +150,11 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       return ready === undefined ? call(p, rc) : ready.then(() => call(p, rc));
     };
   }
-  const tasks = core.tasks;
-  if (tasks !== undefined) {
-    // tasks/result and tasks/list do not exist in the extension: left out, they answer -32601.
-    h["tasks/get"] = (p: Params, rc: RequestContext) => tasks.get(p, rc);
-    h["tasks/update"] = (p: Params, rc: RequestContext) => tasks.update(p, rc);
-    h["tasks/cancel"] = (p: Params, rc: RequestContext) => tasks.cancel(p, rc);
-  }
-  if (hasCapability(caps, "prompts")) {
-    h["prompts/list"] = (p: Params) => page("prompts", core.lists(revisionOf(p)).prompts, p?.cursor, size);
-    h["prompts/get"] = (p: Params, rc: RequestContext) => {
-      const prompt = core.prompts.get(p.name as string);
-      if (prompt === undefined)
-        throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown prompt ${JSON.stringify(p.name)}`);
-      const args = (p.arguments ?? {}) as { [name: string]: string };
-      const absent = prompt.required.filter((a) => typeof args[a] !== "string");
-      if (absent.length > 0) {
-        throw new McpError(
-          ErrorCode.InvalidParams,
-          `Invalid params: prompt ${JSON.stringify(p.name)} requires argument${absent.length > 1 ? "s" : ""} ${absent.map((a) => JSON.stringify(a)).join(", ")}`,
-        );
-      }
-      return withInput(
-        core,
-        "prompts/get",
-        p,
-        rc,
-        async (ctx) =>
-          promptResult(
-            await (prompt.handler as (a: unknown, c: HandlerContext) => unknown)(args, ctx),
-          ) as unknown as Result,
-      );
-    };
-  }
-  // Declaring resources needs the router (ServerCore refuses a server declaring them without it).
-  const router = core.router;
-  if (router !== undefined && hasCapability(caps, "resources")) {
-    h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
-    h["resources/templates/list"] = (p: Params) =>
-      page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
-    h["resources/read"] = (p: Params, rc: RequestContext) =>
-      withInput(core, "resources/read", p, rc, async (ctx) => {
-        try {
-          return (await router.read(p.uri as string, ctx)) as unknown as Result;
-        } catch (e) {
-          // 2026-07-28: a missing resource is invalid params, never -32002
-          // (https://modelcontextprotocol.io/specification/2026-07-28/server/resources#error-handling).
-          if (e instanceof McpError && e.code === ErrorCode.ResourceNotFound)
-            throw new McpError(ErrorCode.InvalidParams, e.message, { uri: p.uri });
-          throw e;
-        }
-      });
-  }
+  if (core.tasks !== undefined) Object.assign(h, core.tasks.handlers());
+  // Declaring prompts or resources needs their feature (ServerCore refuses a server declaring them without it).
+  const run: ModernRun = (method, p, rc, body) => withInput(core, method, p, rc, body);
+  if (core.prompts !== undefined && hasCapability(caps, "prompts")) core.prompts.serveModern(h, core, run);
+  if (core.router !== undefined && hasCapability(caps, "resources")) core.router.serveModern(h, core, run);
   // skills/list and skills/get results are cacheable in 2026-07-28: the lists' hint applies.
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {

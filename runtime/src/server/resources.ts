@@ -1,9 +1,18 @@
 /** `resources/read` routing: exact static URIs first, then templates in declaration order (RFC 6570 match). */
 import { McpError } from "../errors.js";
 import type { ReadResourceResult } from "../mcp-types.js";
+import type { RequestHandlers } from "../lifecycle/common/types.js";
 import { compileUriMatcher, type UriMatcher } from "../uri-match.js";
 import { resourceResult } from "./results.js";
-import type { HandlerContext, ResourceHandler, TemplateHandler } from "./types.js";
+import { modernResourceHandlers, type ModernRun, type ResourceCore } from "./modern-resources.js";
+import type {
+  HandlerContext,
+  McpServerHandlers,
+  MemberTables,
+  PublishedLists,
+  ResourceHandler,
+  TemplateHandler,
+} from "./types.js";
 
 interface StaticRoute {
   readonly handler: ResourceHandler;
@@ -23,12 +32,42 @@ export class ResourceRouter {
   /** Where a URI no static resource or template serves is looked up last (the skills' files). */
   fallback: ((uri: string) => ReadResourceResult | undefined) | undefined;
 
-  addStatic(uri: string, handler: ResourceHandler, mimeType: unknown): void {
-    this.statics.set(uri, { handler, mimeType });
+  /**
+   * Route the resources and templates of `lists` to their handlers (core.ts); each without one is
+   * added to `missing`, as `resources.<member>`.
+   */
+  index(
+    lists: PublishedLists,
+    members: MemberTables,
+    handlers: McpServerHandlers["resources"],
+    missing: string[],
+  ): void {
+    for (const resource of lists.resources) {
+      const member = members.resources[resource.name as string] ?? "";
+      const handler = handlers?.[member];
+      if (handler === undefined) missing.push(`resources.${member || String(resource.name)}`);
+      else
+        this.statics.set(resource.uri as string, { handler: handler as ResourceHandler, mimeType: resource.mimeType });
+    }
+    for (const t of lists.resourceTemplates) {
+      const name = t.name as string;
+      const member = members.resourceTemplates[name] ?? "";
+      const handler = handlers?.[member];
+      if (handler === undefined) missing.push(`resources.${member || name}`);
+      else
+        this.templates.push({
+          name,
+          member,
+          template: compileUriMatcher(t.uriTemplate as string),
+          handler: handler as TemplateHandler,
+          mimeType: t.mimeType,
+        });
+    }
   }
 
-  addTemplate(name: string, member: string, uriTemplate: string, handler: TemplateHandler, mimeType: unknown): void {
-    this.templates.push({ name, member, template: compileUriMatcher(uriTemplate), handler, mimeType });
+  /** Add the 2026-07-28 `resources/*` handlers reading through this router to `h` (modern.ts). */
+  serveModern(h: RequestHandlers, core: ResourceCore, run: ModernRun): void {
+    modernResourceHandlers(this, h, core, run);
   }
 
   templateFor(uriTemplate: string): TemplateRoute | undefined {

@@ -19,7 +19,7 @@ import { ListenHub } from "../lifecycle/modern/listen.js";
 import { MAX_RUNNING_REQUESTS } from "../limits.js";
 import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import { levelIndex, shouldLog, type Connection } from "./context.js";
+import { shouldLog, type Connection } from "./context.js";
 import { ServerCore, servedBindings } from "./core.js";
 import type { Change } from "./change-bus.js";
 import { LocalBroadcast } from "./broadcast.js";
@@ -70,7 +70,7 @@ export class McpServer {
     readonly definition: McpDefinition,
     handlers: McpServerHandlers,
     private readonly options: McpServerOptions,
-    /** @internal What it serves beyond tools and prompts, the legacy era included (features.ts). */
+    /** @internal What it serves beyond tools, the legacy era included (features.ts). */
     features: ServerFeatures,
   ) {
     const { legacy, modern, served } = servedBindings(definition, options);
@@ -227,12 +227,14 @@ export class McpServer {
       await transport.start();
       return session;
     }
-    if (!modern) return this.legacySession(transport, options, bytes);
+    // The legacy era's connection (legacy.ts) is one of this.connections until it closes.
+    const legacySession = this.legacyEra!.session;
+    if (!modern) return legacySession(this.core, this.connections, transport, options, bytes, this.options);
     // Both eras on one connection: the 2026-07-28 path loads when the first modern message
     // arrives, which waits for it (and what follows queues behind it, in order).
     const router = this.legacyEra!.router(transport, () => this.prepare(true));
     router.onmodern = () => void this.modernSession(router.modern, bytes);
-    return this.legacySession(router.legacy, options, bytes);
+    return legacySession(this.core, this.connections, router.legacy, options, bytes, this.options);
   }
 
   /** Only once prepare(true) has loaded the 2026-07-28 path. */
@@ -242,47 +244,6 @@ export class McpServer {
     const session = new ModernServerSession({ transport, core, runningBytes });
     this.modernConnections.add(session);
     session.onclose = () => void this.modernConnections.delete(session);
-    return session;
-  }
-
-  private async legacySession(
-    transport: Transport,
-    options: ConnectOptions,
-    runningBytes: SessionBytes,
-  ): Promise<ServerSession> {
-    // oxlint-disable-next-line prefer-const -- the session's callback reads it; assigned once the session it holds exists
-    let conn!: Connection;
-    const stateless = options.stateless !== undefined;
-    // Built before the transport starts, so the connection exists when the first request arrives.
-    const legacySession = this.legacyEra!.session;
-    const session = legacySession(this.core, transport, () => conn, options.stateless, runningBytes, this.options);
-    // A fresh owner names this connection alone: once it closes nobody can reach its tasks again.
-    const ownOwner =
-      stateless || options.taskOwner !== undefined || transport.hints?.peerIdentity !== undefined
-        ? undefined
-        : `session:${globalThis.crypto.randomUUID()}`;
-    conn = {
-      session,
-      logThreshold: levelIndex(this.options.logLevel ?? "info"),
-      ready: false,
-      ...(stateless ? {} : { taskOwner: options.taskOwner ?? transport.hints?.peerIdentity ?? ownOwner }),
-    };
-    this.connections.add(conn);
-    session.initialized.then(
-      () => (conn.ready = true),
-      () => {},
-    );
-    session.onclose = () => {
-      this.connections.delete(conn);
-      // Its tasks stop counting against the store (tasks of a principal stay: it can come back).
-      if (ownOwner !== undefined) this.core.legacyTasks?.release(ownOwner).catch(this.core.report);
-    };
-    try {
-      await transport.start();
-    } catch (e) {
-      this.connections.delete(conn);
-      throw e;
-    }
     return session;
   }
 
@@ -337,7 +298,7 @@ export class McpServer {
   }
 }
 
-/** What a server serves beyond tools and prompts (features.ts), the legacy era included. */
+/** What a server serves beyond tools (features.ts), the legacy era included. */
 export interface ServerFeatures extends CoreFeatures {
   /** The legacy era's code (legacy-era.ts): needed when a legacy revision is served. */
   readonly legacyEra?: ServerLegacyEra;

@@ -184,6 +184,28 @@ export interface ServerTasksModule {
   readonly callMaybeTask: typeof callMaybeTask;
   readonly taskHandlers: typeof taskHandlers;
   readonly withTaskCapabilities: typeof withTaskCapabilities;
+  /** The server's task machinery (server/start-tasks.ts). */
+  readonly startTasks: (start: TasksStart) => StartedTasks;
+}
+
+/** What a server's task machinery is built from (server/start-tasks.ts). */
+export interface TasksStart {
+  readonly options: McpServerOptions["tasks"];
+  /** Some legacy revision's tools may run as tasks. */
+  readonly legacy: boolean;
+  /** The requestState codec, given when some 2026-07-28 tool may run as a task. */
+  readonly codec: RequestStateCodec | undefined;
+  readonly pageSize: number;
+  /** A 2026-07-28 task changed (for `notifications/tasks` on listens). */
+  readonly onchange: (task: Result) => void;
+  readonly report: (e: Error) => void;
+  readonly bus: ChangeBus | undefined;
+}
+
+/** A server's task machinery, per era; undefined where no tool of the era may run as a task. */
+export interface StartedTasks {
+  readonly legacy: LegacyTasks | undefined;
+  readonly modern: ServerModernTasks | undefined;
 }
 
 // ---- handler results

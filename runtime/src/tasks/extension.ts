@@ -1,8 +1,6 @@
 /**
- * Whether a 2026-07-28 client declared the tasks extension, and the error when it did not. Kept
- * apart from tasks/modern.ts so the server's 2026-07-28 path checks a tool call against the
- * extension without loading the task machinery, which loads only for servers whose tools
- * declare task support (tasks/server.ts).
+ * Whether a 2026-07-28 client declared the tasks extension, and the error when it did not: what
+ * the extension (tasks/modern.ts) checks a tool call and its own methods against.
  */
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";

@@ -13,6 +13,7 @@ import { deriveBinding } from "../lazy-binding.js";
 import { ErrorCode } from "../jsonrpc.js";
 import { McpError } from "../errors.js";
 import type { Params, RequestContext, Result } from "../session/types.js";
+import type { RequestHandlers } from "../lifecycle/common/types.js";
 import { identityOf, type RequestIdentity } from "../lifecycle/modern/meta.js";
 import { InputRound, inputRequired, retryInput, type RetryInput } from "../lifecycle/modern/mrtr.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
@@ -183,6 +184,27 @@ export class TasksExtension<C extends TaskRunContext> {
     return retry instanceof Promise
       ? retry.then((r) => this.run(params, rc, body, r))
       : this.run(params, rc, body, retry);
+  }
+
+  /**
+   * Whether a `tools/call` of a tool whose `execution.taskSupport` is `support` (not "forbidden")
+   * runs as a task (call): the server, not the client, decides whether a call becomes a task; the
+   * client only says it can take one. A tool that requires it refuses a client that cannot.
+   */
+  asTask(rc: RequestContext, support: TaskSupport, tool: string): boolean {
+    if (declaresTasks(identityOf(rc.meta).capabilities)) return true;
+    if (support === "required")
+      throw missingExtension(`tool ${JSON.stringify(tool)} (execution.taskSupport "required")`);
+    return false;
+  }
+
+  /** The extension's methods; tasks/result and tasks/list do not exist in it: left out, they answer -32601. */
+  handlers(): RequestHandlers {
+    return {
+      "tasks/get": (p: Params, rc: RequestContext) => this.get(p, rc),
+      "tasks/update": (p: Params, rc: RequestContext) => this.update(p, rc),
+      "tasks/cancel": (p: Params, rc: RequestContext) => this.cancel(p, rc),
+    };
   }
 
   private run(

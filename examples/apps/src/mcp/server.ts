@@ -207,7 +207,7 @@ export interface DiceHandlers {
 /**
  * The MCP server "dice": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  * The manifest lists legacy revisions, so the server is handed the legacy era's code (`legacyEra`).
- * Of the server features beyond tools and prompts it is handed the code of those the manifest uses (resources, client input), so a bundle of it carries no other.
+ * Of the server features beyond tools it is handed the code of those the manifest uses (resources, client input), so a bundle of it carries no other.
  */
 export function createDiceServer(handlers: DiceHandlers, options: McpServerOptions = {}): McpServer {
   // Resources served from their manifest `file`: read from resource-files.ts, imported on first use.
