@@ -24,8 +24,13 @@ class EraTransport implements Transport, TransportHints {
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
   oninputend?: () => Promise<void>;
+  /** The shared transport's, when it has one: a session tests for it to send its replies as text. */
+  readonly sendText: TransportHints["sendText"];
 
-  constructor(private readonly router: EraRouter) {}
+  constructor(private readonly router: EraRouter) {
+    const hints = router.base.hints;
+    this.sendText = hints?.sendText === undefined ? undefined : (text, options) => hints.sendText!(text, options);
+  }
 
   start(): Promise<void> {
     return this.router.start();
