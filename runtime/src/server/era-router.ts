@@ -24,12 +24,15 @@ class EraTransport implements Transport, TransportHints {
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
   oninputend?: () => Promise<void>;
-  /** The shared transport's, when it has one: a session tests for it to send its replies as text. */
-  readonly sendText: TransportHints["sendText"];
+  /**
+   * The shared transport's, when it has one: a session tests for it to write its responses from
+   * their results (servers send no request that sendText would serve).
+   */
+  readonly sendResult: TransportHints["sendResult"];
 
   constructor(private readonly router: EraRouter) {
     const hints = router.base.hints;
-    this.sendText = hints?.sendText === undefined ? undefined : (text, options) => hints.sendText!(text, options);
+    this.sendResult = hints?.sendResult?.bind(hints);
   }
 
   start(): Promise<void> {
