@@ -1,5 +1,5 @@
 // A server of both eras on one stdio connection (the era router) answers each era's requests as
-// text (TransportHints.sendText), each line the JSON of the reply it stands for.
+// text (TransportHints.sendResult), each line the JSON of the reply it stands for.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { PassThrough } from "node:stream";
