@@ -19,6 +19,8 @@ export { describe as describeValue } from "./describe.js";
 
 export { Session } from "./session/session.js";
 export { requestText, sharedMeta, type SharedMeta } from "./session/request-text.js";
+export { resultText } from "./framing/result-text.js";
+export { sharedResultMeta } from "./framing/result-meta.js";
 export {
   RunningBytes,
   SessionBytes,

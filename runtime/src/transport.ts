@@ -76,6 +76,13 @@ export interface TransportHints {
    */
   sendText?(text: string, options?: SendOptions): Promise<void>;
   /**
+   * Send the response `{"jsonrpc":"2.0","id":id,"result":result}` as `send` would write it, from
+   * its parts (stream transports: NDJSON): no response object is made, and a `_meta` the result
+   * shares with others (framing/result-meta.ts) is not serialised again. A result JSON cannot hold
+   * throws synchronously, as `send` does.
+   */
+  sendResult?(id: RequestId, result: Record<string, unknown>, options?: SendOptions): Promise<void>;
+  /**
    * Streamable HTTP (2025-11-25 polling): end the HTTP connection of the SSE stream carrying the
    * reply to `requestId` without ending the logical stream; the client resumes it with GET +
    * Last-Event-ID. Returns false when the transport cannot (no such stream, not resumable).

@@ -24,8 +24,16 @@ class EraTransport implements Transport, TransportHints {
   onerror?: (error: Error) => void;
   onframeerror?: (error: FrameError) => void;
   oninputend?: () => Promise<void>;
+  /**
+   * The shared transport's, when it has one: a session tests for it to write its responses from
+   * their results (servers send no request that sendText would serve).
+   */
+  readonly sendResult: TransportHints["sendResult"];
 
-  constructor(private readonly router: EraRouter) {}
+  constructor(private readonly router: EraRouter) {
+    const hints = router.base.hints;
+    this.sendResult = hints?.sendResult?.bind(hints);
+  }
 
   start(): Promise<void> {
     return this.router.start();

@@ -48,8 +48,8 @@ export class AnsweringSession implements InboundOwner {
   protected readonly transport: Transport;
   protected readonly peerSide: Side;
   protected readonly trustPeer: boolean;
-  /** The transport takes messages as JSON text (TransportHints.sendText). */
-  protected readonly takesText: boolean;
+  /** The transport writes a response from its result (TransportHints.sendResult). */
+  private readonly sendsResults: boolean;
   private readonly maxRunning: number;
   /** The byte budget of running requests; made on the first charge when not given. */
   private bytes: SessionBytes | undefined;
@@ -83,7 +83,7 @@ export class AnsweringSession implements InboundOwner {
     this.current = options.binding;
     this.policy = options.policy;
     this.trustPeer = options.trustPeer === true;
-    this.takesText = this.transport.hints?.sendText !== undefined;
+    this.sendsResults = this.transport.hints?.sendResult !== undefined;
     this.maxRunning = options.maxRunningRequests ?? MAX_RUNNING_REQUESTS;
     this.bytes = options.runningBytes;
     this.endWithStream = options.cancelWithStream === true;
@@ -182,17 +182,10 @@ export class AnsweringSession implements InboundOwner {
     return true;
   }
 
-  /**
-   * The response `{"jsonrpc":"2.0","id":id,"result":result}` as text (TransportHints.sendText), a
-   * synchronous throw (a result JSON cannot hold) turned into a rejection as `send` does.
-   */
+  /** transport.hints.sendResult, with a synchronous throw (a result JSON cannot hold) turned into a rejection. */
   private sendResult(id: RequestId, result: unknown, related: SendOptions): Promise<void> {
     try {
-      const idText = typeof id === "number" ? String(id) : JSON.stringify(id);
-      return this.transport.hints!.sendText!(
-        `{"jsonrpc":"2.0","id":${idText},"result":${JSON.stringify(result)}}`,
-        related,
-      );
+      return this.transport.hints!.sendResult!(id, result as Result, related);
     } catch (e) {
       return Promise.reject(e);
     }
@@ -445,8 +438,8 @@ export class AnsweringSession implements InboundOwner {
     inbound.done = true;
     this.stopRunning(inbound);
     const id = inbound.requestId;
-    if (error === undefined && this.takesText && inbound.batch === undefined) {
-      // No wrapper object to make and walk: the result's JSON inside its response's text.
+    if (error === undefined && this.sendsResults && inbound.batch === undefined) {
+      // No wrapper object to make and walk: the transport writes the response from its parts.
       if (!this.isClosed) {
         const sent = this.sendResult(id, result, inbound);
         if (this.fresh(sent)) sent.then(undefined, this.reportBound);

@@ -61,6 +61,8 @@ export class Session extends AnsweringSession implements PendingOwner {
   private readonly abandoned = new Set<RequestId>();
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
   private readonly followed = new Map<string, (progress: Progress) => void>();
+  /** The transport takes messages as JSON text (TransportHints.sendText). */
+  private readonly takesText: boolean;
   private readonly deadlines = new Deadlines<PendingRequest>(
     () => this.pending.values(),
     (e) => this.expire(e),
@@ -69,6 +71,7 @@ export class Session extends AnsweringSession implements PendingOwner {
 
   constructor(options: SessionOptions) {
     super(options);
+    this.takesText = this.transport.hints?.sendText !== undefined;
     this.sharedHandlers = options.requestHandlers !== undefined;
     this.defaultTimeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.maxPending = options.maxPendingRequests ?? MAX_PENDING_REQUESTS;

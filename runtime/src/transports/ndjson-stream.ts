@@ -1,8 +1,9 @@
 import type { Readable, Writable } from "node:stream";
-import type { JSONRPCMessage } from "../jsonrpc.js";
+import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { NdjsonDecoder } from "../framing/ndjson.js";
 import { FrameError } from "../framing/frame-error.js";
+import { resultText } from "../framing/result-text.js";
 import { STDIO_DRAIN_TIMEOUT_MS } from "../limits.js";
 import { afterIo } from "../after-io.js";
 
@@ -176,6 +177,12 @@ export class NdjsonStreamTransport implements Transport, TransportHints {
 
   send(message: JSONRPCMessage | JSONRPCMessage[], options?: SendOptions): Promise<void> {
     return this.sendText(JSON.stringify(message), options);
+  }
+
+  /** See TransportHints.sendResult. */
+  sendResult(id: RequestId, result: Record<string, unknown>, options?: SendOptions): Promise<void> {
+    const idText = typeof id === "number" ? String(id) : JSON.stringify(id);
+    return this.sendText(`{"jsonrpc":"2.0","id":${idText},"result":${resultText(result)}}`, options);
   }
 
   /** See TransportHints.sendText: `text` is one message's JSON, which never holds a raw LF. */

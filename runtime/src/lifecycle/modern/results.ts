@@ -7,6 +7,7 @@
 import type { Params, Result } from "../../session/types.js";
 import type { Implementation } from "../common/types.js";
 import { ownCopy } from "../../session/own-copy.js";
+import { sharedResultMeta } from "../../framing/result-meta.js";
 import type { MetaKey } from "./wire.js";
 
 export interface CacheHint {
@@ -31,6 +32,8 @@ export function isRetry(params: Params | undefined): boolean {
 
 /**
  * The wire result: `result` with `resultType`, `_meta.serverInfo` and, when complete and cacheable, the hint.
+ * A result without a `_meta` of its own gets the server's shared one (serverMeta), whose text a
+ * text transport writes without serialising it again (TransportHints.sendResult).
  * On every response's path: copies by `ownCopy` (a spread then new keys is slow on Node 20), keys
  * written as literals, and `delete` only on the rare input_required path. `fresh`: `result` is a
  * new object made for this response alone (nobody else holds it), completed in place.
@@ -49,10 +52,7 @@ export function modernResult(
     m["io.modelcontextprotocol/serverInfo" satisfies typeof MetaKey.serverInfo] = serverInfo;
     out._meta = m;
   } else {
-    out._meta = { "io.modelcontextprotocol/serverInfo": serverInfo } satisfies Record<
-      typeof MetaKey.serverInfo,
-      Implementation
-    >;
+    out._meta = serverMeta(serverInfo);
   }
   if (out.resultType === "complete") {
     if (hint !== undefined) {
@@ -65,4 +65,24 @@ export function modernResult(
     if ("cacheScope" in out) delete out.cacheScope;
   }
   return out;
+}
+
+type ServerMeta = Readonly<Record<typeof MetaKey.serverInfo, Implementation>>;
+
+/** A server's serverInfo is one object for all its results: the last one asked for, then any. */
+let lastInfo: Implementation | undefined;
+let lastMeta: ServerMeta | undefined;
+const metaByInfo = new WeakMap<Implementation, ServerMeta>();
+
+/** The `_meta` of results that bring none, one shared (frozen) object per serverInfo. */
+function serverMeta(serverInfo: Implementation): ServerMeta {
+  if (serverInfo === lastInfo) return lastMeta!;
+  let meta = metaByInfo.get(serverInfo);
+  if (meta === undefined) {
+    meta = sharedResultMeta({ "io.modelcontextprotocol/serverInfo": serverInfo } satisfies ServerMeta);
+    metaByInfo.set(serverInfo, meta);
+  }
+  lastInfo = serverInfo;
+  lastMeta = meta;
+  return meta;
 }
