@@ -238,13 +238,18 @@ export interface NotesHandlers {
 /**
  * The MCP server "notes": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  * The manifest lists legacy revisions, so the server is handed the legacy era's code (`legacyEra`).
- * Of the server features beyond tools and prompts it is handed the code of those the manifest uses (resources, client input), so a bundle of it carries no other.
+ * Of the server features beyond tools it is handed the code of those the manifest uses (prompts, resources, client input), so a bundle of it carries no other.
  */
 export function createNotesServer(handlers: NotesHandlers, options: McpServerOptions = {}): McpServer {
   return runtime.createMcpServerWith(
     definition,
     handlers as McpServerHandlers,
     { ...options, bindings: options.bindings ?? serverBindings },
-    { legacyEra: runtime.legacyEra, resources: runtime.serveResources, inputs: runtime.serveInputs },
+    {
+      legacyEra: runtime.legacyEra,
+      prompts: runtime.servePrompts,
+      resources: runtime.serveResources,
+      inputs: runtime.serveInputs,
+    },
   );
 }
