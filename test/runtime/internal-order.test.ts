@@ -40,6 +40,7 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
       "request-id.ts",
       "protocol-binding.ts",
       "abi.ts",
+      "ajv-runtime.ts",
       "lazy-binding.ts",
       "issues.ts",
       "issue-sites.ts",
