@@ -69,6 +69,8 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
       "index.ts",
       "internal.ts",
       "abi/",
+      // `#on-first-use` (runtime/package.json "imports"): what the roles and the facades load on first use
+      "on-first-use/",
       "core.ts",
       "facades.ts",
       "stdio.ts",
