@@ -16,4 +16,4 @@ export { createMcpServerWith } from "./server/create-server.js";
 export { PromptTable as servePrompts } from "./server/prompts.js";
 export { ResourceRouter as serveResources } from "./server/resources.js";
 export { complete as serveCompletion } from "./server/completion.js";
-export { serveInputs } from "#on-first-use";
+export { serveInputs } from "./server/serve-inputs.js";

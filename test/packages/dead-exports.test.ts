@@ -32,7 +32,7 @@ const ALLOWED: Record<string, string> = {
   "runtime/src/http-server/legacy-http-node.ts#hostLegacyHttp": LEGACY_HTTP_IMPORT,
   "runtime/src/http-server/legacy-http-none.ts#hostLegacyHttp": LEGACY_HTTP_IMPORT,
   "runtime/src/on-first-use/node.ts#loadModernPath": ON_FIRST_USE_IMPORT,
-  "runtime/src/on-first-use/node.ts#serveInputs": ON_FIRST_USE_IMPORT,
+  "runtime/src/server/serve-inputs.ts#serveInputs": `re-exported by on-first-use/node.ts, ${ON_FIRST_USE_IMPORT}`,
   "runtime/src/on-first-use/node.ts#loadManifestClient": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#loadModernPath": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#serveInputs": ON_FIRST_USE_IMPORT,

@@ -19,6 +19,8 @@ import { EraRouter } from "../server/era-router.js";
 import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
 import { legacyHttp } from "../http-server/legacy-http.js";
+import * as inputs from "../server/inputs.js";
+import type { InputsModule } from "../server/features.js";
 
 /**
  * The legacy era's server code (2024-11-05 … 2025-11-25), which the generated server of a manifest
@@ -35,8 +37,8 @@ export const legacyEra: ServerLegacyEra = {
 };
 
 /**
- * The MRTR feature (server/features.ts) as bundlers get it: imported statically (`#on-first-use`),
- * since a Worker is one file anyway and a dynamic import would only wrap the same code in lazy-init
- * glue. Node's core (core.ts) gives it as a chunk loaded with the first 2026-07-28 connection instead.
+ * The MRTR feature (server/features.ts) as bundlers get it: imported statically, since a Worker is
+ * one file anyway and a dynamic import would only wrap the same code in lazy-init glue. Node's
+ * core (core.ts) gives it as a chunk loaded with the first 2026-07-28 connection instead.
  */
-export { serveInputs } from "#on-first-use";
+export const serveInputs = (): Promise<InputsModule> => Promise.resolve(inputs);

@@ -1,6 +1,6 @@
 /**
- * `#on-first-use` under the workerd, worker, browser, bun and deno conditions (the per-module files
- * bundlers read): the same loaders as node.ts over static imports. A bundle is one
+ * `#on-first-use` under the workerd, worker and browser conditions (what a user's bundler reads):
+ * the same loaders as node.ts over static imports. A bundle is one
  * file anyway, and a dynamic import in it only has the bundler wrap every module the imported one
  * reaches in lazy-init glue (0.7 kB gzip of a one-tool 2026-07-28 Worker); what the bundle never
  * calls (a server's `createMcpClient`) it drops whole.
