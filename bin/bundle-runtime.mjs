@@ -65,6 +65,8 @@ const IMPORT_SOURCES = {
   "chunks/http-driver-web.js": "http-client/default-driver-web.js",
   "chunks/legacy-http-node.js": "http-server/legacy-http-node.js",
   "chunks/legacy-http-none.js": "http-server/legacy-http-none.js",
+  "chunks/on-first-use-node.js": "on-first-use/node.js",
+  "chunks/on-first-use-bundled.js": "on-first-use/bundled.js",
 };
 const importEntries = new Map();
 for (const [key, conditions] of Object.entries(pkg.imports ?? {})) {

@@ -303,7 +303,7 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
   const code = standaloneCode(input, engine);
   const usesHelpers =
     code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
-  const importLine = `import ${usesHelpers ? "" : "type "}* as ${ABI} from "${runtimeImports.abi}";`;
+  const importLine = `import ${usesHelpers ? "" : "type "}* as ${ABI} from "${abiEntry(code, engine)}";`;
   return [
     "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
     importLine,
@@ -311,6 +311,22 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
     code.trim(),
     "",
   ].join("\n");
+}
+
+/** What allErrors code may call through `@mcpgen/runtime/abi/v<N>/all-errors` (runtime abi/v8-all-errors.ts). */
+const ALL_ERRORS_ABI = new Set(["Validator", "counted", "formats", "equal", "ucs2length"]);
+
+/**
+ * The runtime entry a module's code imports as `abi`: all-errors code, loaded only by a dynamic
+ * import, takes the small all-errors entry so that a bundle wraps only that in lazy-init glue.
+ */
+function abiEntry(code: string, engine: StandaloneEngine): string {
+  if ((engine.options ?? validatorOptions()).allErrors !== true) return runtimeImports.abi;
+  for (const [, name] of code.matchAll(new RegExp(`\\b${ABI}\\.(\\w+)`, "g"))) {
+    if (!ALL_ERRORS_ABI.has(name!))
+      throw new Error(`allErrors code calls ${ABI}.${name}, which ${runtimeImports.abiAllErrors} lacks`);
+  }
+  return runtimeImports.abiAllErrors;
 }
 
 /**

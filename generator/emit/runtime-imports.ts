@@ -23,6 +23,12 @@ export const runtimeImports = {
    * definition link (`createMcpServer`, `createMcpClient` and their types).
    */
   abi: `@mcpgen/runtime/abi/v${RUNTIME_ABI}`,
+  /**
+   * The part of the ABI that ajv's `allErrors` code calls (`counted`, `formats`, `equal`,
+   * `ucs2length`), imported by the all-errors tool validators: they load by a dynamic import, and a
+   * bundler wraps what such a module reaches in lazy-init glue, which through `abi` is most of the runtime.
+   */
+  abiAllErrors: `@mcpgen/runtime/abi/v${RUNTIME_ABI}/all-errors`,
   /** The task machinery, imported by the server of a manifest with task tools. */
   tasksServer: "@mcpgen/runtime/tasks/server",
   /** The Skills extension's server side, imported with `skills.ts` by the server of a manifest with skills. */

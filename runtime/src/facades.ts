@@ -27,18 +27,20 @@ export type { AppView } from "./client/apps.js";
 import type { McpDefinition } from "./server/types.js";
 import type { McpClientOptions } from "./client/types.js";
 import type { Transport } from "./transport.js";
+import { loadManifestClient } from "#on-first-use";
 
 /**
  * The client side (sessions of both eras, task polling, list caches) loads on the first
  * `createMcpClient`: a generated server imports this entry too and never needs it, and stdio
- * start-up pays for every module it evaluates. Bundlers still see it (a dynamic import).
+ * start-up pays for every module it evaluates. Bundlers get it by a static import
+ * (`#on-first-use`, runtime/package.json "imports"), which a server's bundle drops unused.
  */
 export async function createMcpClient(
   definition: McpDefinition,
   transport: Transport,
   options: McpClientOptions,
 ): ReturnType<typeof import("./client/manifest-client.js").createMcpClient> {
-  return (await import("./client/manifest-client.js")).createMcpClient(definition, transport, options);
+  return (await loadManifestClient()).createMcpClient(definition, transport, options);
 }
 export type { TaskHandle } from "./tasks/handle.js";
 export type {

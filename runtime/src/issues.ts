@@ -5,7 +5,8 @@
  * success path pays nothing. A report lists at most MAX_REPORTED_ISSUES failures, each with its
  * JSON pointer, and counts the rest.
  */
-import { TooManyIssues, type ValidationIssue, type Validator } from "./abi.js";
+import type { ValidationIssue, Validator } from "./abi.js";
+import { TooManyIssues } from "./ajv-runtime.js";
 import { describe } from "./describe.js";
 import { MAX_ISSUE_POINTER_CHARS, MAX_REPORTED_ISSUES } from "./limits.js";
 

@@ -61,8 +61,11 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * (the MRTR run with the inputs feature, the 2026-07-28 task branch with the tasks extension, a
  * legacy connection's bookkeeping with the legacy era, resource routing and handlers with the
  * resources feature, and prompts as a feature of their own). All merged: 32.3 kB: 32.5 kB.
+ * The lazy-init glue of esbuild's dynamic imports mostly gone (issue #26): the all-errors tool
+ * validators on `@mcpgen/runtime/abi/v8/all-errors`, and `#on-first-use` static for bundlers
+ * (the server's 2026-07-28 path, MRTR inputs, the client): 31.3 kB: 31.5 kB.
  */
-const WORKER_BUDGET = 32_500;
+const WORKER_BUDGET = 31_500;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of

@@ -19,6 +19,8 @@ const HOST_IMPORT =
   'imported as #http-driver (runtime/package.json "imports", one file per host), which this check does not resolve';
 const LEGACY_HTTP_IMPORT =
   'imported as #legacy-http (runtime/package.json "imports": Node\'s build or none), which this check does not resolve';
+const ON_FIRST_USE_IMPORT =
+  'imported as #on-first-use (runtime/package.json "imports": dynamic on Node, static for bundlers), which this check does not resolve';
 
 /** Exported values nothing imports that stay for now, each with why. */
 const ALLOWED: Record<string, string> = {
@@ -29,6 +31,12 @@ const ALLOWED: Record<string, string> = {
   "runtime/src/http-client/default-driver-web.ts#defaultHttpDriver": HOST_IMPORT,
   "runtime/src/http-server/legacy-http-node.ts#hostLegacyHttp": LEGACY_HTTP_IMPORT,
   "runtime/src/http-server/legacy-http-none.ts#hostLegacyHttp": LEGACY_HTTP_IMPORT,
+  "runtime/src/on-first-use/node.ts#loadModernPath": ON_FIRST_USE_IMPORT,
+  "runtime/src/server/serve-inputs.ts#serveInputs": `re-exported by on-first-use/node.ts, ${ON_FIRST_USE_IMPORT}`,
+  "runtime/src/on-first-use/node.ts#loadManifestClient": ON_FIRST_USE_IMPORT,
+  "runtime/src/on-first-use/bundled.ts#loadModernPath": ON_FIRST_USE_IMPORT,
+  "runtime/src/on-first-use/bundled.ts#serveInputs": ON_FIRST_USE_IMPORT,
+  "runtime/src/on-first-use/bundled.ts#loadManifestClient": ON_FIRST_USE_IMPORT,
   "runtime/src/abi/legacy-era-core.ts#legacyEra":
     "exported by core.ts, Node's file of ./abi/v8, while this check reads the entries by their declarations (abi/v8.ts)",
   "runtime/src/auth/discovery.ts#resourceMetadataUrls": RUNTIME_RESTRUCTURE,

@@ -40,6 +40,7 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
       "request-id.ts",
       "protocol-binding.ts",
       "abi.ts",
+      "ajv-runtime.ts",
       "lazy-binding.ts",
       "issues.ts",
       "issue-sites.ts",
@@ -68,6 +69,8 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
       "index.ts",
       "internal.ts",
       "abi/",
+      // `#on-first-use` (runtime/package.json "imports"): what the roles and the facades load on first use
+      "on-first-use/",
       "core.ts",
       "facades.ts",
       "stdio.ts",

@@ -8,7 +8,7 @@ import { McpServer, type ServerFeatures } from "./server.js";
 import { PromptTable } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
 import { complete } from "./completion.js";
-import { serveInputs } from "./serve-inputs.js";
+import { serveInputs } from "#on-first-use";
 
 /**
  * A server for a generated definition: `server.connect(transport)` per connection. `legacy`: the

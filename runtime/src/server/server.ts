@@ -24,6 +24,7 @@ import { ServerCore, servedBindings } from "./core.js";
 import type { Change } from "./change-bus.js";
 import { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
+import { loadModernPath } from "#on-first-use";
 import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
 import type { CoreFeatures } from "./features.js";
 import type {
@@ -37,11 +38,12 @@ import type {
 
 export type { ConnectOptions, ServerConnection } from "./types.js";
 
-// The 2026-07-28 path loads on first use (a dynamic import, cached per process): a server whose
-// peers speak the legacy era never evaluates it. Tasks load from the definition's `tasks`, which
+// The 2026-07-28 path loads on first use on Node (a dynamic import, cached per process): a server
+// whose peers speak the legacy era never evaluates it; bundlers get it statically (`#on-first-use`,
+// runtime/package.json "imports"). Tasks load from the definition's `tasks`, which
 // the generated server adds only when some tool may run as a task.
 type ModernPath = typeof import("./modern-path.js");
-const modernPathModule = new LazyModule<ModernPath>(() => import("./modern-path.js"));
+const modernPathModule = new LazyModule<ModernPath>(loadModernPath);
 
 export class McpServer {
   private readonly connections = new Set<Connection>();
