@@ -28,7 +28,15 @@ export function resultText(result: Result): string {
   } finally {
     result._meta = meta;
   }
-  return rest.length === 2 ? `{"_meta":${text}}` : `${rest.slice(0, -1)},"_meta":${text}}`;
+  return withMetaLast(rest, text);
+}
+
+/**
+ * `objectText` (JSON.stringify's text of an object without `_meta`) with `"_meta":metaText` as
+ * its last member: what JSON.stringify writes when `_meta` is the object's last key.
+ */
+export function withMetaLast(objectText: string, metaText: string): string {
+  return objectText.length === 2 ? `{"_meta":${metaText}}` : `${objectText.slice(0, -1)},"_meta":${metaText}}`;
 }
 
 /** `_meta` is the last key JSON.stringify would write, and nothing (toJSON) replaces the object. */

@@ -4,6 +4,7 @@
  * JSON.stringify's own output, joined structurally (no search in them), and the text is the one
  * JSON.stringify writes of the whole request with `_meta` added last to `params`.
  */
+import { withMetaLast } from "../framing/result-text.js";
 import type { Params } from "./types.js";
 
 /** A `_meta` object sent unchanged with many requests, and its JSON text. */
@@ -32,8 +33,6 @@ export function requestText(id: number, method: string, params: Params, meta: Sh
     lastMethodText = JSON.stringify(method);
     lastMethod = method;
   }
-  const rest = JSON.stringify(params);
-  // "{}" or "{...}": the members, if any, then `_meta` last.
-  const open = rest.length === 2 ? "{" : rest.slice(0, -1) + ",";
-  return `{"jsonrpc":"2.0","id":${id},"method":${lastMethodText},"params":${open}"_meta":${meta.text}}}`;
+  const paramsText = withMetaLast(JSON.stringify(params), meta.text);
+  return `{"jsonrpc":"2.0","id":${id},"method":${lastMethodText},"params":${paramsText}}`;
 }
