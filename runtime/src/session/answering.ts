@@ -23,7 +23,6 @@ import { LoadGate } from "./load-gate.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
 import type {
-  NotificationHandler,
   Params,
   RequestHandler,
   RequestOptions,
@@ -65,13 +64,14 @@ export class AnsweringSession implements InboundOwner {
   /** The handler last looked up, by method: every call of a connection asks for the same one. */
   protected lastHandlerMethod: string | undefined;
   private lastHandler: RequestHandler<any, any> | undefined;
-  protected readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   protected readonly reportBound = (e: unknown) => this.report(e);
   private lastSent: Promise<void> | undefined;
   private readonly gate: LoadGate;
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
   private connectionKeyObject: object | undefined;
+  /** The batch whose members are being dispatched (a Session's; this half takes no batches). */
+  protected collecting: BatchReply | undefined;
   /** The peer ended its input: this side's requests can get no answer. */
   protected inputEnded = false;
   /** Set while waiting, after the input ended, for the peer's last requests to be answered. */
@@ -242,12 +242,7 @@ export class AnsweringSession implements InboundOwner {
     const trust = this.trustPeer;
     if (typeof method !== "string") return this.resultNeeds?.(msg);
     const params = msg.params;
-    if (!("id" in msg)) {
-      // Notifications are only validated on their way to a handler (no table is read otherwise).
-      return params !== undefined && !trust && this.notificationHandlers.has(method)
-        ? validatorReady(this.current, "params", method)
-        : undefined;
-    }
+    if (!("id" in msg)) return this.notificationNeeds?.(method, params);
     // Params that are not an object are refused before any table is read.
     if (params !== undefined && !isObject(params)) return undefined;
     let binding = this.current;
@@ -275,35 +270,33 @@ export class AnsweringSession implements InboundOwner {
     this.report(e);
     const msg = (typeof m === "object" && m !== null && !Array.isArray(m) ? m : {}) as Msg;
     if (typeof msg.method === "string" && isId(msg.id))
-      this.replyError(msg.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` }, undefined);
+      this.replyError(msg.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` });
   }
 
   private receive(message: unknown, context: MessageContext | undefined): void {
     if (Array.isArray(message)) this.receiveBatch(message, context);
-    else this.receiveOne(message, undefined, context, context?.bytes ?? 0);
+    else this.receiveOne(message, context, context?.bytes ?? 0);
   }
 
   /** `bytes`: what a request `m` is charged while it runs (MessageContext.bytes, a batch member's share of it). */
-  protected receiveOne(
-    m: unknown,
-    batch: BatchReply | undefined,
-    context: MessageContext | undefined,
-    bytes: number,
-  ): void {
+  protected receiveOne(m: unknown, context: MessageContext | undefined, bytes: number): void {
     if (typeof m !== "object" || m === null || Array.isArray(m)) {
-      this.replyError(null, invalidRequest("not a JSON-RPC object"), batch);
+      this.replyError(null, invalidRequest("not a JSON-RPC object"));
     } else if ("method" in m) {
-      if ("id" in m) this.onRequest(m as Msg, batch, context, bytes);
+      if ("id" in m) this.onRequest(m as Msg, context, bytes);
       else this.onNotification(m as Msg);
     } else if ("id" in m) {
       this.onResponse(m as Msg);
     } else {
-      this.replyError(null, invalidRequest("neither a request, a notification nor a response"), batch);
+      this.replyError(null, invalidRequest("neither a request, a notification nor a response"));
     }
   }
 
   /** What a batch's members need loaded (a Session's: this half takes no batches). */
   protected batchNeeds?(items: unknown[]): Promise<void> | undefined;
+
+  /** What a notification needs loaded (a Session's: this half has no notification handlers). */
+  protected notificationNeeds?(method: string, params: unknown): Promise<void> | undefined;
 
   /** What a response needs loaded (a Session's: this half awaits no responses). */
   protected resultNeeds?(m: Msg): Promise<void> | undefined;
@@ -313,16 +306,15 @@ export class AnsweringSession implements InboundOwner {
     this.replyError(
       null,
       invalidRequest(`JSON-RPC batches are not allowed in protocol revision ${this.current.revision}`),
-      undefined,
     );
   }
 
-  private onRequest(m: Msg, batch: BatchReply | undefined, context: MessageContext | undefined, bytes: number): void {
+  private onRequest(m: Msg, context: MessageContext | undefined, bytes: number): void {
     const id = m.id;
-    if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"), batch);
+    if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"));
     const method = m.method;
-    if (m.jsonrpc !== "2.0") return this.replyError(id, invalidRequest('"jsonrpc" must be "2.0"'), batch);
-    if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'), batch);
+    if (m.jsonrpc !== "2.0") return this.replyError(id, invalidRequest('"jsonrpc" must be "2.0"'));
+    if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'));
     const params = m.params;
     if (params !== undefined && !isObject(params))
       return this.replyError(
@@ -330,20 +322,19 @@ export class AnsweringSession implements InboundOwner {
         invalidParams(method, [
           { instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" },
         ]),
-        batch,
       );
     let binding = this.current;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.bindingOf(m, method, params);
-      if ("code" in chosen) return this.replyError(id, chosen, batch);
+      if ("code" in chosen) return this.replyError(id, chosen);
       binding = chosen;
     }
     const info = binding.methods[method];
     if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
-      return this.replyError(id, methodNotFound(method), batch);
+      return this.replyError(id, methodNotFound(method));
     }
     if (this.running.has(id))
-      return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
+      return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`));
     if (this.running.size >= this.maxRunning) {
       this.report(
         new LimitError(
@@ -356,7 +347,6 @@ export class AnsweringSession implements InboundOwner {
           code: LIMIT_EXCEEDED_CODE,
           message: `Server busy: more than ${this.maxRunning} requests in progress on this session`,
         },
-        batch,
       );
     }
     // Whom the bytes are charged to besides the session: only a sized request pays for the key.
@@ -364,21 +354,21 @@ export class AnsweringSession implements InboundOwner {
     if (bytes > 0) {
       principal = principalKey(context?.auth);
       const over = (this.bytes ??= new RunningBytes().session()).over(bytes, principal);
-      if (over !== undefined) return this.refuseBytes(id, method, over, batch);
+      if (over !== undefined) return this.refuseBytes(id, method, over);
     }
     if (this.policy) {
       const refused = this.policy.checkInbound(method, params, info);
-      if (refused !== undefined) return this.replyError(id, refused, batch);
+      if (refused !== undefined) return this.replyError(id, refused);
     }
     const handler = this.handlerFor(method);
-    if (handler === undefined) return this.replyError(id, methodNotFound(method), batch);
+    if (handler === undefined) return this.replyError(id, methodNotFound(method));
     if (!this.trustPeer) {
       if (params === undefined) {
-        if (info.paramsRequired) return this.replyError(id, missingParams(method), batch);
+        if (info.paramsRequired) return this.replyError(id, missingParams(method));
       } else {
         const validate = binding.params[method];
         if (validate !== undefined && !validate(params))
-          return this.replyError(id, invalidParams(method, validate.errors), batch);
+          return this.replyError(id, invalidParams(method, validate.errors));
       }
     }
     const meta = params?._meta;
@@ -387,7 +377,7 @@ export class AnsweringSession implements InboundOwner {
       id,
       method,
       isObject(meta) ? meta : undefined,
-      batch,
+      this.collecting,
       context,
       bytes,
       principal,
@@ -445,11 +435,7 @@ export class AnsweringSession implements InboundOwner {
         if (this.fresh(sent)) sent.then(undefined, this.reportBound);
       }
     } else {
-      this.reply(
-        error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
-        inbound.batch,
-        inbound,
-      );
+      this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound);
     }
     if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
@@ -464,23 +450,11 @@ export class AnsweringSession implements InboundOwner {
     }
     if (method === "notifications/progress") return this.onProgress?.(params);
     if (method === "notifications/cancelled") this.onCancelled(params);
-    if (this.policy && !this.policy.acceptNotification(method, params)) return;
-    const handler = this.notificationHandlers.get(method);
-    if (handler === undefined) return;
-    if (!this.trustPeer && params !== undefined) {
-      const validate = this.current.params[method];
-      if (validate !== undefined && !validate(params)) {
-        const e = invalidParams(method, validate.errors);
-        return this.report(new McpError(e.code, `Notification dropped: ${e.message}`, e.data));
-      }
-    }
-    try {
-      const r = handler(params);
-      if (r !== undefined) r.then(undefined, this.reportBound);
-    } catch (e) {
-      this.report(e);
-    }
+    this.dispatchNotification?.(method, params);
   }
+
+  /** A well-formed notification on to its handler (a Session's: this half has no notification handlers). */
+  protected dispatchNotification?(method: string, params: Params | undefined): void;
 
   private onCancelled(params: Params | undefined): void {
     const id = params?.requestId;
@@ -497,16 +471,18 @@ export class AnsweringSession implements InboundOwner {
   }
 
   /** A request over the byte budget: `over` names the share it would overdraw. */
-  private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit, batch: BatchReply | undefined): void {
+  private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit): void {
     const max = this.bytes!.server[over];
     const why = `requests in progress ${HOLDER[over]} would hold more than ${max} bytes`;
     this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
     this.replyError(
       id,
       { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } },
-      batch,
     );
   }
+
+  /** A batch's member was cancelled: its batch awaits one response fewer (a Session's). */
+  protected unanswered?(inbound: InboundRequest): void;
 
   /** A running request ends without a response: its handler is aborted and the transport stops awaiting its reply. */
   private cancelInbound(inbound: InboundRequest, reason: string): void {
@@ -515,8 +491,7 @@ export class AnsweringSession implements InboundOwner {
     inbound.done = true;
     inbound.cancel(reason);
     this.transport.hints?.abandonReply?.(inbound.requestId);
-    const batch = inbound.batch;
-    if (batch !== undefined && --batch.waiting === 0) this.flushBatch(batch, inbound.requestId);
+    if (inbound.batch !== undefined) this.unanswered?.(inbound);
     if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
@@ -555,33 +530,23 @@ export class AnsweringSession implements InboundOwner {
     const { kind, id } = e.outline;
     if (kind === "response") return this.unreadableResponse?.(id, e.message);
     if (kind === "notification") return;
-    this.replyError(kind === "request" && id !== undefined ? id : null, e.reply.error, undefined);
+    this.replyError(kind === "request" && id !== undefined ? id : null, e.reply.error);
   }
 
   // ---- replies
 
-  protected replyError(id: RequestId | null, error: JSONRPCErrorObject, batch: BatchReply | undefined): void {
-    this.reply({ jsonrpc: "2.0", id, error }, batch, id === null ? undefined : { relatedRequestId: id });
+  protected replyError(id: RequestId | null, error: JSONRPCErrorObject): void {
+    this.reply({ jsonrpc: "2.0", id, error }, id === null ? undefined : { relatedRequestId: id });
   }
 
-  /** `related` names the request answered (an InboundRequest is its own SendOptions). */
-  private reply(message: Msg, batch: BatchReply | undefined, related: SendOptions | undefined): void {
+  /**
+   * `related` names the request answered (an InboundRequest is its own SendOptions). A Session
+   * collects a batch's replies here.
+   */
+  protected reply(message: Msg, related: SendOptions | undefined): void {
     if (this.isClosed) return;
-    if (batch !== undefined) {
-      batch.responses.push(message);
-      if (--batch.waiting === 0) this.flushBatch(batch, related?.relatedRequestId);
-      return;
-    }
     const sent = this.send(message, related);
     if (this.fresh(sent)) sent.then(undefined, this.reportBound);
-  }
-
-  private flushBatch(batch: BatchReply, related: RequestId | undefined): void {
-    if (batch.responses.length === 0 || this.isClosed) return;
-    this.send(batch.responses as Msg[], related === undefined ? undefined : { relatedRequestId: related }).then(
-      undefined,
-      this.reportBound,
-    );
   }
 
   // ---- teardown

@@ -19,10 +19,10 @@ import { MAX_PENDING_REQUESTS } from "../limits.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { PendingSlots } from "./pending-slots.js";
 import { Deadlines } from "./deadlines.js";
-import { BatchReply } from "./inbound.js";
+import { BatchReply, InboundRequest } from "./inbound.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
 import { AnsweringSession, isId, type Msg } from "./answering.js";
-import { invalidRequest } from "./replies.js";
+import { invalidParams, invalidRequest } from "./replies.js";
 import { requestText, type SharedMeta } from "./request-text.js";
 import type { ProtocolBinding } from "../abi.js";
 import type {
@@ -61,6 +61,7 @@ export class Session extends AnsweringSession implements PendingOwner {
   private readonly abandoned = new Set<RequestId>();
   /** Progress tokens followed past their request (followProgress); one per waiting task, released when it ends. */
   private readonly followed = new Map<string, (progress: Progress) => void>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler<any>>();
   /** The transport takes messages as JSON text (TransportHints.sendText). */
   private readonly takesText: boolean;
   private readonly deadlines = new Deadlines<PendingRequest>(
@@ -269,10 +270,36 @@ export class Session extends AnsweringSession implements PendingOwner {
       : validatorReady(this.current, "results", entry.method);
   }
 
+  protected override notificationNeeds(method: string, params: unknown): Promise<void> | undefined {
+    // Notifications are only validated on their way to a handler (no table is read otherwise).
+    return params !== undefined && !this.trustPeer && this.notificationHandlers.has(method)
+      ? validatorReady(this.current, "params", method)
+      : undefined;
+  }
+
+  protected override dispatchNotification(method: string, params: Params | undefined): void {
+    if (this.policy && !this.policy.acceptNotification(method, params)) return;
+    const handler = this.notificationHandlers.get(method);
+    if (handler === undefined) return;
+    if (!this.trustPeer && params !== undefined) {
+      const validate = this.current.params[method];
+      if (validate !== undefined && !validate(params)) {
+        const e = invalidParams(method, validate.errors);
+        return this.report(new McpError(e.code, `Notification dropped: ${e.message}`, e.data));
+      }
+    }
+    try {
+      const r = handler(params);
+      if (r !== undefined) r.then(undefined, this.reportBound);
+    } catch (e) {
+      this.report(e);
+    }
+  }
+
   protected override receiveBatch(items: unknown[], context: MessageContext | undefined): void {
     if (!this.current.batching) return super.receiveBatch(items, context);
     if (items.length === 0) {
-      this.replyError(null, invalidRequest("empty batch"), undefined);
+      this.replyError(null, invalidRequest("empty batch"));
       return;
     }
     let waiting = 0;
@@ -282,7 +309,36 @@ export class Session extends AnsweringSession implements PendingOwner {
     }
     const batch = waiting > 0 ? new BatchReply(waiting) : undefined;
     const share = Math.ceil((context?.bytes ?? 0) / items.length);
-    for (const m of items) this.receiveOne(m, batch, context, share);
+    // The members are dispatched here and now: a reply made meanwhile that names no running
+    // request of a batch (a member refused before it ran) is one of this batch's.
+    this.collecting = batch;
+    try {
+      for (const m of items) this.receiveOne(m, context, share);
+    } finally {
+      this.collecting = undefined;
+    }
+  }
+
+  /** A batch member's reply waits for the others', and all of them go out as one array. */
+  protected override reply(message: Msg, related: SendOptions | undefined): void {
+    const batch = related instanceof InboundRequest ? related.batch : this.collecting;
+    if (batch === undefined) return super.reply(message, related);
+    if (this.isClosed) return;
+    batch.responses.push(message);
+    if (--batch.waiting === 0) this.flushBatch(batch, related?.relatedRequestId);
+  }
+
+  protected override unanswered(inbound: InboundRequest): void {
+    const batch = inbound.batch!;
+    if (--batch.waiting === 0) this.flushBatch(batch, inbound.requestId);
+  }
+
+  private flushBatch(batch: BatchReply, related: RequestId | undefined): void {
+    if (batch.responses.length === 0 || this.isClosed) return;
+    this.send(batch.responses as Msg[], related === undefined ? undefined : { relatedRequestId: related }).then(
+      undefined,
+      this.reportBound,
+    );
   }
 
   /**
