@@ -21,7 +21,7 @@ import { RunningTable } from "./running-table.js";
 import { type BatchReply, InboundRequest, type InboundOwner } from "./inbound.js";
 import { LoadGate } from "./load-gate.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
-import { handlerError, invalidParams, invalidRequest, methodNotFound, missingParams } from "./replies.js";
+import { handlerError, invalidParams, invalidRequest, methodNotFound, paramsError } from "./replies.js";
 import type {
   Params,
   RequestHandler,
@@ -268,9 +268,8 @@ export class AnsweringSession implements InboundOwner {
   /** A message whose validator could not be loaded: requests get an internal error, the rest is reported. */
   private refuse(m: unknown, _context: MessageContext | undefined, e: Error): void {
     this.report(e);
-    const msg = (typeof m === "object" && m !== null && !Array.isArray(m) ? m : {}) as Msg;
-    if (typeof msg.method === "string" && isId(msg.id))
-      this.replyError(msg.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` });
+    if (isObject(m) && typeof m.method === "string" && isId(m.id))
+      this.replyError(m.id, { code: ErrorCode.InternalError, message: `Internal error: ${e.message}` });
   }
 
   private receive(message: unknown, context: MessageContext | undefined): void {
@@ -317,12 +316,7 @@ export class AnsweringSession implements InboundOwner {
     if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'));
     const params = m.params;
     if (params !== undefined && !isObject(params))
-      return this.replyError(
-        id,
-        invalidParams(method, [
-          { instancePath: "", schemaPath: "", keyword: "type", params: {}, message: "must be an object" },
-        ]),
-      );
+      return this.replyError(id, paramsError(method, "type", "must be an object"));
     let binding = this.current;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.bindingOf(m, method, params);
@@ -364,7 +358,7 @@ export class AnsweringSession implements InboundOwner {
     if (handler === undefined) return this.replyError(id, methodNotFound(method));
     if (!this.trustPeer) {
       if (params === undefined) {
-        if (info.paramsRequired) return this.replyError(id, missingParams(method));
+        if (info.paramsRequired) return this.replyError(id, paramsError(method, "required", "is required"));
       } else {
         const validate = binding.params[method];
         if (validate !== undefined && !validate(params))
@@ -385,7 +379,7 @@ export class AnsweringSession implements InboundOwner {
     this.running.add(inbound);
     if (bytes > 0) this.bytes!.charge(bytes, principal);
     if (this.endWithStream) {
-      this.transport.hints?.onReplyStreamClosed?.(id, this.streamGone());
+      this.cancelWithStream(inbound);
       // Its stream was gone before it started: cancelled, nothing to run.
       if (inbound.done) return;
     }

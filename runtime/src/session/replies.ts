@@ -25,12 +25,9 @@ export function invalidParams(
   };
 }
 
-export function missingParams(method: string): JSONRPCErrorObject {
-  return {
-    code: ErrorCode.InvalidParams,
-    message: `Invalid params for ${method}: /params is required`,
-    data: { pointer: "/params", errors: [{ pointer: "/params", keyword: "required", message: "is required" }] },
-  };
+/** `-32602` about `/params` itself (absent, or not an object), found before any schema is read. */
+export function paramsError(method: string, keyword: "required" | "type", message: string): JSONRPCErrorObject {
+  return invalidParams(method, [{ instancePath: "", schemaPath: "", keyword, params: {}, message }]);
 }
 
 /** What a throwing handler answers: its McpError as is, otherwise -32603 with the message only (never the stack). */
