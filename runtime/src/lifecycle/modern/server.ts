@@ -4,7 +4,6 @@
  * caching hints; `server/discover` and `subscriptions/listen` are served here.
  */
 import type { ProtocolBinding } from "../../abi.js";
-import type { RequestId } from "../../jsonrpc.js";
 import type { Transport } from "../../transport.js";
 import { AnsweringSession } from "../../session/answering.js";
 import type { SessionBytes } from "../../session/running-bytes.js";
@@ -161,11 +160,11 @@ export class ModernServerCore {
   }
 }
 
-/** One connection served in the 2026-07-28 era. */
-export class ModernServerSession {
-  onclose?: () => void;
-  private readonly session: AnsweringSession;
-
+/**
+ * One connection served in the 2026-07-28 era: the answering half of a session (no requests of its
+ * own, no batches) over `core`'s policy, revision table and handlers.
+ */
+export class ModernServerSession extends AnsweringSession {
   /**
    * A connection of `core`'s server, or (given options) of a server of its own. Every request ends
    * when the client closes the stream carrying its reply, also inside a legacy Streamable HTTP
@@ -176,7 +175,7 @@ export class ModernServerSession {
   ) {
     const core = "core" in options ? options.core : new ModernServerCore(options);
     const o = core.options;
-    this.session = new AnsweringSession({
+    super({
       transport: options.transport,
       side: "server",
       binding: core.binding,
@@ -188,32 +187,9 @@ export class ModernServerSession {
       cancelWithStream: true,
       requestHandlers: core.handlers,
     });
-    this.session.onclose = () => this.onclose?.();
     // A stdio client that ended its input can cancel nothing: its listens end, answered, like at shutdown.
     const hub = o.listens;
     if (hub !== undefined && options.transport.hints?.inputEnds === true)
-      this.session.oninputend = () => hub.endSession(this.session.connectionKey);
-  }
-
-  get closed(): boolean {
-    return this.session.closed;
-  }
-
-  /** Requests of the client being handled now. */
-  get runningCount(): number {
-    return this.session.runningCount;
-  }
-
-  get binding(): ProtocolBinding {
-    return this.session.binding;
-  }
-
-  /** See Session.closeStream. */
-  closeStream(requestId: RequestId): boolean {
-    return this.session.closeStream(requestId);
-  }
-
-  close(): Promise<void> {
-    return this.session.close();
+      this.oninputend = () => hub.endSession(this.connectionKey);
   }
 }
