@@ -179,7 +179,6 @@ export class ModernServerSession extends AnsweringSession {
       transport: options.transport,
       side: "server",
       binding: core.binding,
-      timeout: o.timeout,
       trustPeer: o.trustPeer,
       onerror: o.onerror,
       policy: core.policy,
