@@ -3,9 +3,11 @@
  * cancellation of running requests, notifications out, replies, and teardown on close. Incoming
  * messages are classified by key presence only; schemas are consulted just once the kind and
  * method are known. A session that sends requests of its own (ids, the pending map, timeouts,
- * progress, result validation) and takes batches is a Session (session.ts); a 2026-07-28 server
- * sends none (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#statelessness)
- * and has no batches, so its bundle carries only this half.
+ * progress, result validation), takes batches or hands notifications to handlers is a Session
+ * (session.ts); a 2026-07-28 server sends none
+ * (https://modelcontextprotocol.io/specification/2026-07-28/basic/index#statelessness), has no
+ * batches and no notification handlers (the client's cancellations are all it acts on), so its
+ * bundle carries only this half; the hooks a Session fills in are optional methods here.
  */
 import { ErrorCode, type JSONRPCErrorObject, type RequestId, isObject } from "../jsonrpc.js";
 import type { ProtocolBinding, Side } from "../abi.js";

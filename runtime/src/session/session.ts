@@ -2,8 +2,8 @@
  * Correlation for one connection, shared by both sides, every transport and every lifecycle era:
  * what AnsweringSession does (inbound dispatch, replies, teardown) plus this side's own requests —
  * outgoing ids and the pending map, timeouts, cancellation, progress routing, result validation —
- * and batches. A 2026-07-28 server sends no requests and takes no batches: it uses
- * AnsweringSession alone, so its bundle carries none of this.
+ * batches, and notification handlers. A 2026-07-28 server sends no requests, takes no batches and
+ * has no notification handlers: it uses AnsweringSession alone, so its bundle carries none of this.
  */
 import { type JSONRPCErrorObject, type RequestId, isObject } from "../jsonrpc.js";
 import type { MessageContext, SendOptions } from "../transport.js";
