@@ -64,8 +64,11 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * The lazy-init glue of esbuild's dynamic imports mostly gone (issue #26): the all-errors tool
  * validators on `@mcpgen/runtime/abi/v8/all-errors`, and `#on-first-use` static for bundlers
  * (the server's 2026-07-28 path, MRTR inputs, the client): 31.3 kB: 31.5 kB.
+ * Issue #26's answering session, on a branch of its own from 31 409 B: batches and notification
+ * handlers Session's alone, ModernServerSession an AnsweringSession rather than a wrapper of one:
+ * 31 106 B: 31.25 kB.
  */
-const WORKER_BUDGET = 31_500;
+const WORKER_BUDGET = 31_250;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
