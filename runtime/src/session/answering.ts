@@ -24,14 +24,7 @@ import { type BatchReply, InboundRequest, type InboundOwner } from "./inbound.js
 import { LoadGate } from "./load-gate.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
 import { handlerError, invalidParams, invalidRequest, methodNotFound, paramsError } from "./replies.js";
-import type {
-  Params,
-  RequestHandler,
-  RequestOptions,
-  Result,
-  SessionOptions,
-  SessionPolicy,
-} from "./types.js";
+import type { Params, RequestHandler, RequestOptions, Result, SessionOptions, SessionPolicy } from "./types.js";
 
 export type Msg = Record<string, unknown>;
 
@@ -337,13 +330,10 @@ export class AnsweringSession implements InboundOwner {
           `Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`,
         ),
       );
-      return this.replyError(
-        id,
-        {
-          code: LIMIT_EXCEEDED_CODE,
-          message: `Server busy: more than ${this.maxRunning} requests in progress on this session`,
-        },
-      );
+      return this.replyError(id, {
+        code: LIMIT_EXCEEDED_CODE,
+        message: `Server busy: more than ${this.maxRunning} requests in progress on this session`,
+      });
     }
     // Whom the bytes are charged to besides the session: only a sized request pays for the key.
     let principal: string | undefined;
@@ -471,10 +461,11 @@ export class AnsweringSession implements InboundOwner {
     const max = this.bytes!.server[over];
     const why = `requests in progress ${HOLDER[over]} would hold more than ${max} bytes`;
     this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
-    this.replyError(
-      id,
-      { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } },
-    );
+    this.replyError(id, {
+      code: LIMIT_EXCEEDED_CODE,
+      message: `Server busy: ${why}`,
+      data: { limit: `runningBytes.${over}`, max },
+    });
   }
 
   /** A batch's member was cancelled: its batch awaits one response fewer (a Session's). */
