@@ -65,6 +65,23 @@ test("2025-03-26: an empty batch is invalid; a batch of notifications/responses 
   assert.is(peer.inbox.length, 0);
 });
 
+test("2025-03-26: what follows a batch is answered on its own, a request refused before it runs too", async () => {
+  const { peer } = setup("2025-03-26");
+  await peer.send([
+    { jsonrpc: "2.0", id: 1, method: "tools/list" },
+    { jsonrpc: "2.0", id: 2, method: "nope" },
+  ]);
+  const batch = await peer.next();
+  assert.equal(
+    batch.map((m: any) => m.id),
+    [1, 2],
+  );
+  await peer.send({ jsonrpc: "2.0", id: 3, method: "nope" });
+  assert.equal((await peer.next()).error.code, -32601);
+  await peer.send({ jsonrpc: "2.0", id: 4, method: "tools/list" });
+  assert.equal(await peer.next(), { jsonrpc: "2.0", id: 4, result: { tools: [] } });
+});
+
 test("2025-03-26: a cancelled request in a batch is left out of the reply", async () => {
   const { session, peer } = setup("2025-03-26");
   session.setRequestHandler("resources/read", () => new Promise(() => {}));
