@@ -65,8 +65,6 @@ export class AnsweringSession implements InboundOwner {
   private chosenFor: Msg | undefined;
   private chosen: ProtocolBinding | JSONRPCErrorObject | undefined;
   private connectionKeyObject: object | undefined;
-  /** The batch whose members are being dispatched (a Session's; this half takes no batches). */
-  protected collecting: BatchReply | undefined;
   /** The peer ended its input: this side's requests can get no answer. */
   protected inputEnded = false;
   /** Set while waiting, after the input ended, for the peer's last requests to be answered. */
@@ -272,17 +270,20 @@ export class AnsweringSession implements InboundOwner {
     else this.receiveOne(message, context, context?.bytes ?? 0);
   }
 
-  /** `bytes`: what a request `m` is charged while it runs (MessageContext.bytes, a batch member's share of it). */
-  protected receiveOne(m: unknown, context: MessageContext | undefined, bytes: number): void {
+  /**
+   * `bytes`: what a request `m` is charged while it runs (MessageContext.bytes, a batch member's
+   * share of it); `batch`: the batch `m` is a member of (a Session's).
+   */
+  protected receiveOne(m: unknown, context: MessageContext | undefined, bytes: number, batch?: BatchReply): void {
     if (typeof m !== "object" || m === null || Array.isArray(m)) {
-      this.replyError(null, invalidRequest("not a JSON-RPC object"));
+      this.replyError(null, invalidRequest("not a JSON-RPC object"), batch);
     } else if ("method" in m) {
-      if ("id" in m) this.onRequest(m as Msg, context, bytes);
+      if ("id" in m) this.onRequest(m as Msg, context, bytes, batch);
       else this.onNotification(m as Msg);
     } else if ("id" in m) {
       this.onResponse(m as Msg);
     } else {
-      this.replyError(null, invalidRequest("neither a request, a notification nor a response"));
+      this.replyError(null, invalidRequest("neither a request, a notification nor a response"), batch);
     }
   }
 
@@ -303,58 +304,62 @@ export class AnsweringSession implements InboundOwner {
     );
   }
 
-  private onRequest(m: Msg, context: MessageContext | undefined, bytes: number): void {
+  private onRequest(m: Msg, context: MessageContext | undefined, bytes: number, batch: BatchReply | undefined): void {
     const id = m.id;
-    if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"));
+    if (!isId(id)) return this.replyError(null, invalidRequest("id must be a string or a number"), batch);
     const method = m.method;
-    if (m.jsonrpc !== "2.0") return this.replyError(id, invalidRequest('"jsonrpc" must be "2.0"'));
-    if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'));
+    if (m.jsonrpc !== "2.0") return this.replyError(id, invalidRequest('"jsonrpc" must be "2.0"'), batch);
+    if (typeof method !== "string") return this.replyError(id, invalidRequest('"method" must be a string'), batch);
     const params = m.params;
     if (params !== undefined && !isObject(params))
-      return this.replyError(id, paramsError(method, "type", "must be an object"));
+      return this.replyError(id, paramsError(method, "type", "must be an object"), batch);
     let binding = this.current;
     if (this.policy?.bindingFor !== undefined) {
       const chosen = this.bindingOf(m, method, params);
-      if ("code" in chosen) return this.replyError(id, chosen);
+      if ("code" in chosen) return this.replyError(id, chosen, batch);
       binding = chosen;
     }
     const info = binding.methods[method];
     if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
-      return this.replyError(id, methodNotFound(method));
+      return this.replyError(id, methodNotFound(method), batch);
     }
     if (this.running.has(id))
-      return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`));
+      return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
     if (this.running.size >= this.maxRunning) {
       this.report(
         new LimitError(
           `Request ${describe(method)} refused: ${this.maxRunning} requests already running on this session (maxRunningRequests)`,
         ),
       );
-      return this.replyError(id, {
-        code: LIMIT_EXCEEDED_CODE,
-        message: `Server busy: more than ${this.maxRunning} requests in progress on this session`,
-      });
+      return this.replyError(
+        id,
+        {
+          code: LIMIT_EXCEEDED_CODE,
+          message: `Server busy: more than ${this.maxRunning} requests in progress on this session`,
+        },
+        batch,
+      );
     }
     // Whom the bytes are charged to besides the session: only a sized request pays for the key.
     let principal: string | undefined;
     if (bytes > 0) {
       principal = principalKey(context?.auth);
       const over = (this.bytes ??= new RunningBytes().session()).over(bytes, principal);
-      if (over !== undefined) return this.refuseBytes(id, method, over);
+      if (over !== undefined) return this.refuseBytes(id, method, over, batch);
     }
     if (this.policy) {
       const refused = this.policy.checkInbound(method, params, info);
-      if (refused !== undefined) return this.replyError(id, refused);
+      if (refused !== undefined) return this.replyError(id, refused, batch);
     }
     const handler = this.handlerFor(method);
-    if (handler === undefined) return this.replyError(id, methodNotFound(method));
+    if (handler === undefined) return this.replyError(id, methodNotFound(method), batch);
     if (!this.trustPeer) {
       if (params === undefined) {
-        if (info.paramsRequired) return this.replyError(id, paramsError(method, "required", "is required"));
+        if (info.paramsRequired) return this.replyError(id, paramsError(method, "required", "is required"), batch);
       } else {
         const validate = binding.params[method];
         if (validate !== undefined && !validate(params))
-          return this.replyError(id, invalidParams(method, validate.errors));
+          return this.replyError(id, invalidParams(method, validate.errors), batch);
       }
     }
     const meta = params?._meta;
@@ -363,7 +368,7 @@ export class AnsweringSession implements InboundOwner {
       id,
       method,
       isObject(meta) ? meta : undefined,
-      this.collecting,
+      batch,
       context,
       bytes,
       principal,
@@ -421,7 +426,11 @@ export class AnsweringSession implements InboundOwner {
         if (this.fresh(sent)) sent.then(undefined, this.reportBound);
       }
     } else {
-      this.reply(error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error }, inbound);
+      this.reply(
+        error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
+        inbound,
+        inbound.batch,
+      );
     }
     if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
@@ -457,15 +466,15 @@ export class AnsweringSession implements InboundOwner {
   }
 
   /** A request over the byte budget: `over` names the share it would overdraw. */
-  private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit): void {
+  private refuseBytes(id: RequestId, method: string, over: RunningBytesLimit, batch: BatchReply | undefined): void {
     const max = this.bytes!.server[over];
     const why = `requests in progress ${HOLDER[over]} would hold more than ${max} bytes`;
     this.report(new LimitError(`Request ${describe(method)} refused: ${why} (runningBytes.${over})`));
-    this.replyError(id, {
-      code: LIMIT_EXCEEDED_CODE,
-      message: `Server busy: ${why}`,
-      data: { limit: `runningBytes.${over}`, max },
-    });
+    this.replyError(
+      id,
+      { code: LIMIT_EXCEEDED_CODE, message: `Server busy: ${why}`, data: { limit: `runningBytes.${over}`, max } },
+      batch,
+    );
   }
 
   /** A batch's member was cancelled: its batch awaits one response fewer (a Session's). */
@@ -522,15 +531,15 @@ export class AnsweringSession implements InboundOwner {
 
   // ---- replies
 
-  protected replyError(id: RequestId | null, error: JSONRPCErrorObject): void {
-    this.reply({ jsonrpc: "2.0", id, error }, id === null ? undefined : { relatedRequestId: id });
+  protected replyError(id: RequestId | null, error: JSONRPCErrorObject, batch?: BatchReply): void {
+    this.reply({ jsonrpc: "2.0", id, error }, id === null ? undefined : { relatedRequestId: id }, batch);
   }
 
   /**
-   * `related` names the request answered (an InboundRequest is its own SendOptions). A Session
-   * collects a batch's replies here.
+   * `related` names the request answered (an InboundRequest is its own SendOptions); `batch`, the
+   * batch it was a member of, is only ever given to a Session, which collects its replies.
    */
-  protected reply(message: Msg, related: SendOptions | undefined): void {
+  protected reply(message: Msg, related: SendOptions | undefined, _batch?: BatchReply): void {
     if (this.isClosed) return;
     const sent = this.send(message, related);
     if (this.fresh(sent)) sent.then(undefined, this.reportBound);

@@ -19,7 +19,7 @@ import { MAX_PENDING_REQUESTS } from "../limits.js";
 import { PendingRequest, type PendingOwner } from "./outgoing.js";
 import { PendingSlots } from "./pending-slots.js";
 import { Deadlines } from "./deadlines.js";
-import { BatchReply, InboundRequest } from "./inbound.js";
+import { BatchReply, type InboundRequest } from "./inbound.js";
 import { tableReady, validatorReady } from "../lazy-binding.js";
 import { AnsweringSession, isId, type Msg } from "./answering.js";
 import { invalidParams, invalidRequest } from "./replies.js";
@@ -309,19 +309,11 @@ export class Session extends AnsweringSession implements PendingOwner {
     }
     const batch = waiting > 0 ? new BatchReply(waiting) : undefined;
     const share = Math.ceil((context?.bytes ?? 0) / items.length);
-    // The members are dispatched here and now: a reply made meanwhile that names no running
-    // request of a batch (a member refused before it ran) is one of this batch's.
-    this.collecting = batch;
-    try {
-      for (const m of items) this.receiveOne(m, context, share);
-    } finally {
-      this.collecting = undefined;
-    }
+    for (const m of items) this.receiveOne(m, context, share, batch);
   }
 
   /** A batch member's reply waits for the others', and all of them go out as one array. */
-  protected override reply(message: Msg, related: SendOptions | undefined): void {
-    const batch = related instanceof InboundRequest ? related.batch : this.collecting;
+  protected override reply(message: Msg, related: SendOptions | undefined, batch?: BatchReply): void {
     if (batch === undefined) return super.reply(message, related);
     if (this.isClosed) return;
     batch.responses.push(message);
