@@ -14,13 +14,13 @@ import { transform, type BuildOptions, type Plugin } from "esbuild";
 /** The export conditions wrangler resolves with (its WRANGLER_BUILD_CONDITIONS default). */
 export const WORKERD_CONDITIONS: readonly string[] = ["workerd", "worker", "browser"];
 
-/** esbuild options of a modules-format Worker as wrangler bundles it (ES2022: what the runtime targets). */
+/** esbuild options of a modules-format Worker as wrangler bundles it (wrangler 4 targets ES2024, what workerd's V8 runs). */
 export const WRANGLER_OPTIONS = {
   bundle: true,
   format: "esm",
   platform: "browser",
   conditions: [...WORKERD_CONDITIONS],
-  target: "es2022",
+  target: "es2024",
 } satisfies BuildOptions;
 
 /** Names a host without Node does not have. */
