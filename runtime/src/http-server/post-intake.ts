@@ -15,7 +15,6 @@ import {
   headerValue,
   readBodyWith,
   sendJsonError,
-  sendJsonRpcError,
   wholeBody,
 } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
@@ -73,7 +72,7 @@ export function refuse(
   message: string,
 ): void {
   report(new Error(`POST refused (${status}): ${message}`));
-  sendJsonRpcError(res, status, id, code, message);
+  sendJsonError(res, status, code, message, undefined, id);
 }
 
 const AFTER_PARSE: Promise<void> = Promise.resolve();
