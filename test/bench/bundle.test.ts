@@ -65,9 +65,10 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * validators on `@mcpgen/runtime/abi/v8/all-errors`, and `#on-first-use` static for bundlers
  * (the server's 2026-07-28 path, MRTR inputs, the client): 31.3 kB: 31.5 kB.
  * The Mcp-Param-* check as the `toolHeaders` feature, handed over only when a tool names
- * x-mcp-header: 30.5 kB: 30.5 kB.
+ * x-mcp-header: 30.5 kB: 30.5 kB. The fetch host's own request plumbing smaller, the legacy
+ * shape's session settings, event store and unreadable answers on the legacy side: 30.25 kB: 30.25 kB.
  */
-const WORKER_BUDGET = 30_500;
+const WORKER_BUDGET = 30_250;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
