@@ -290,12 +290,7 @@ export class FetchReply implements HttpReply {
       // 1xx, 204, 205 and 304 carry no body; neither does an empty reply here.
       const empty =
         body === undefined || body === "" || this.status === 204 || this.status === 205 || this.status === 304;
-      this.resolve(
-        new Response(empty ? null : body, {
-          status: this.status,
-          headers: responseHeaders(this.headers ?? this.preset),
-        }),
-      );
+      this.respond(empty ? null : body!);
     } else {
       if (body !== undefined && body !== "") this.controller?.enqueue(UTF8.encode(body));
       try {
@@ -351,6 +346,11 @@ export class FetchReply implements HttpReply {
       // Nothing is queued on purpose: desiredSize turns negative by what the client has not read.
       { highWaterMark: 0, size: (chunk) => chunk.byteLength },
     );
+    this.respond(body);
+  }
+
+  /** The Response of what writeHead (or setHeader alone) said. */
+  private respond(body: string | ReadableStream<Uint8Array> | null): void {
     this.resolve(new Response(body, { status: this.status, headers: responseHeaders(this.headers ?? this.preset) }));
   }
 
