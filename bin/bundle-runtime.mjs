@@ -283,7 +283,12 @@ function groupModules(getModuleInfo) {
     first[found[1] === "initialize" ? "legacy" : "modern"].push(join(tscOut, dirname(rel), found[2]));
     if (found[1] !== "initialize") modernRevisions.add(rel.split("/")[1]);
   }
-  const modern = closure([join(tscOut, "server", "modern-path.js"), ...first.modern], core);
+  // The Mcp-Param-* check (server/header-params.js, a feature loaded before a server's first
+  // 2026-07-28 connection, as the path is) rides in the path's chunk: no chunk of its own to load.
+  const modern = closure(
+    [join(tscOut, "server", "modern-path.js"), join(tscOut, "server", "header-params.js"), ...first.modern],
+    core,
+  );
   const legacyStart = closure(first.legacy, core);
   // Definitions both eras' first messages validate (Implementation, ...; shared across revisions by
   // generate-bundled) join the core: in either chunk they would make the other era load it too.

@@ -17,3 +17,4 @@ export { PromptTable as servePrompts } from "./server/prompts.js";
 export { ResourceRouter as serveResources } from "./server/resources.js";
 export { complete as serveCompletion } from "./server/completion.js";
 export { serveInputs } from "./server/serve-inputs.js";
+export { serveToolHeaders } from "./server/serve-tool-headers.js";

@@ -33,9 +33,11 @@ const ALLOWED: Record<string, string> = {
   "runtime/src/http-server/legacy-http-none.ts#hostLegacyHttp": LEGACY_HTTP_IMPORT,
   "runtime/src/on-first-use/node.ts#loadModernPath": ON_FIRST_USE_IMPORT,
   "runtime/src/server/serve-inputs.ts#serveInputs": `re-exported by on-first-use/node.ts, ${ON_FIRST_USE_IMPORT}`,
+  "runtime/src/server/serve-tool-headers.ts#serveToolHeaders": `re-exported by on-first-use/node.ts, ${ON_FIRST_USE_IMPORT}`,
   "runtime/src/on-first-use/node.ts#loadManifestClient": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#loadModernPath": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#serveInputs": ON_FIRST_USE_IMPORT,
+  "runtime/src/on-first-use/bundled.ts#serveToolHeaders": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#loadManifestClient": ON_FIRST_USE_IMPORT,
   "runtime/src/abi/legacy-era-core.ts#legacyEra":
     "exported by core.ts, Node's file of ./abi/v8, while this check reads the entries by their declarations (abi/v8.ts)",

@@ -1,11 +1,20 @@
 // Server features handed over by whoever creates the server (createMcpServerWith, ABI 8): a
 // tools-only server given none answers prompts, resources and completion requests as before (-32601, the
 // capability is not declared) in both eras, exactly as the server createMcpServer gives every
-// feature; a definition declaring a feature it was not given is refused, naming it.
+// feature; a definition declaring a feature it was not given is refused, naming it. The Mcp-Param-*
+// check is the `toolHeaders` feature: needed once a tool's input schema names x-mcp-header.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createMemoryTransportPair, createMcpServer, type McpDefinition, type Validator } from "@mcpgen/runtime";
-import { createMcpServerWith, legacyEra, serveCompletion, servePrompts, serveResources } from "@mcpgen/runtime/abi/v8";
+import {
+  createMcpServerWith,
+  legacyEra,
+  serveCompletion,
+  servePrompts,
+  serveResources,
+  serveToolHeaders,
+} from "@mcpgen/runtime/abi/v8";
+import { createFetchHandler } from "@mcpgen/runtime/fetch";
 import { dual } from "./helpers/binding.js";
 import { rawPeer } from "./helpers/peer.js";
 
@@ -17,8 +26,12 @@ const META = {
 };
 const REVISIONS = ["2026-07-28", "2025-11-25"];
 
-function definition(capabilities: object, extra: Partial<McpDefinition["published"][string]> = {}): McpDefinition {
-  const tools = [{ name: "add", description: "adds", inputSchema: { type: "object" } }];
+function definition(
+  capabilities: object,
+  extra: Partial<McpDefinition["published"][string]> = {},
+  inputSchema: object = { type: "object" },
+): McpDefinition {
+  const tools = [{ name: "add", description: "adds", inputSchema }];
   const lists = {
     serverInfo: { name: "features", version: "1" },
     capabilities: capabilities as McpDefinition["published"][string]["capabilities"],
@@ -139,6 +152,74 @@ test("given the features it declares, the server serves them in both eras", asyn
     await peer.transport.close();
   } finally {
     await server.close();
+  }
+});
+
+const MIRRORED = { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } };
+
+/** Status and JSON-RPC error code of a 2026-07-28 `tools/call` of "add" POSTed to `handler` with `extra` headers. */
+async function callAdd(handler: ReturnType<typeof createFetchHandler>, args: object, extra: Record<string, string>) {
+  const res = await handler(
+    new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "tools/call",
+        "mcp-name": "add",
+        ...extra,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "add", arguments: args, _meta: META },
+      }),
+    }),
+  );
+  const body = (await res.json()) as { error?: { code: number } };
+  return [res.status, body.error?.code];
+}
+
+test("a tool mirroring an argument in a header is refused without the toolHeaders feature, and checked with it as createMcpServer checks", async () => {
+  assert.throws(
+    () => createMcpServerWith(definition({ tools: {} }, {}, MIRRORED), handlers, options, { legacyEra }),
+    (e: Error) => e instanceof TypeError && /no `toolHeaders` feature/.test(e.message),
+  );
+  const given = createMcpServerWith(definition({ tools: {} }, {}, MIRRORED), handlers, options, {
+    legacyEra,
+    toolHeaders: serveToolHeaders,
+  });
+  const full = createMcpServer(definition({ tools: {} }, {}, MIRRORED), handlers, options);
+  try {
+    for (const server of [given, full]) {
+      const handler = createFetchHandler(server, { sessions: false });
+      assert.equal(await callAdd(handler, { region: "eu" }, { "mcp-param-region": "eu" }), [200, undefined]);
+      assert.equal(await callAdd(handler, { region: "eu" }, { "mcp-param-region": "us" }), [400, -32020]);
+      assert.equal(await callAdd(handler, { region: "eu" }, {}), [400, -32020]);
+      assert.equal(await callAdd(handler, {}, { "mcp-param-region": "eu" }), [400, -32020]);
+      await handler.close();
+    }
+  } finally {
+    await given.close();
+    await full.close();
+  }
+});
+
+test("a server whose tools mirror nothing needs no toolHeaders feature and answers as one given it", async () => {
+  const bare = createMcpServerWith(definition({ tools: {} }), handlers, options, { legacyEra });
+  const full = createMcpServer(definition({ tools: {} }), handlers, options);
+  try {
+    for (const server of [bare, full]) {
+      const handler = createFetchHandler(server, { sessions: false });
+      // No argument is annotated: a stray Mcp-Param-* header is no one's business.
+      assert.equal(await callAdd(handler, { region: "eu" }, { "mcp-param-region": "us" }), [200, undefined]);
+      await handler.close();
+    }
+  } finally {
+    await bare.close();
+    await full.close();
   }
 });
 

@@ -88,6 +88,12 @@ export function serverView(
   const skills = model.skills.length > 0;
   use("McpDefinition", taskTools || skills);
   const head = facadeHead(model, spoken, "server-side", types);
+  // The Mcp-Param-* check of 2026-07-28 tools/calls, when a tool's input schema names x-mcp-header
+  // anywhere: the runtime's own test (mirrorsHeaders, runtime/src/server/features.ts), which
+  // refuses a server lacking the feature its tools need.
+  const toolHeaders =
+    head.revisions.some((r) => r.era === "modern") &&
+    model.tools.some((t) => JSON.stringify(t.inputSchema ?? null).includes('"x-mcp-header"'));
   return {
     ...head,
     // The legacy era's code reaches the runtime from here alone (ABI 8): a server of 2026-07-28
@@ -102,6 +108,7 @@ export function serverView(
     // The MRTR code unless the manifest says the handlers ask the client nothing; task tools gather
     // input through it too.
     inputsFeature: model.clientRequests === null || model.clientRequests.length > 0 || taskTools,
+    toolHeadersFeature: toolHeaders,
     ctx,
     featureList:
       [
@@ -109,6 +116,7 @@ export function serverView(
         model.capabilities.resources !== undefined && "resources",
         model.capabilities.completions !== undefined && "completion",
         (model.clientRequests === null || model.clientRequests.length > 0 || taskTools) && "client input",
+        toolHeaders && "tool headers",
       ]
         .filter(Boolean)
         .join(", ") || "none",

@@ -20,7 +20,8 @@ import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
 import { legacyHttp } from "../http-server/legacy-http.js";
 import * as inputs from "../server/inputs.js";
-import type { InputsModule } from "../server/features.js";
+import * as toolHeaders from "../server/header-params.js";
+import type { InputsModule, ToolHeadersModule } from "../server/features.js";
 
 /**
  * The legacy era's server code (2024-11-05 … 2025-11-25), which the generated server of a manifest
@@ -42,3 +43,6 @@ export const legacyEra: ServerLegacyEra = {
  * core (core.ts) gives it as a chunk loaded with the first 2026-07-28 connection instead.
  */
 export const serveInputs = (): Promise<InputsModule> => Promise.resolve(inputs);
+
+/** The Mcp-Param-* check (server/features.ts) as bundlers get it, static as `serveInputs` is. */
+export const serveToolHeaders = (): Promise<ToolHeadersModule> => Promise.resolve(toolHeaders);

@@ -5,14 +5,13 @@
  * through http-exchange.ts alone: the node:http handler (server.ts) hands it node's objects, the fetch
  * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
  */
-import { unreadableAnswers } from "../framing/frame-error.js";
 import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
 import { DEFAULT_MAX_BODY_BYTES, headerValue, sendJsonError } from "./http-util.js";
-import { BODY_TIMEOUT_MS, MAX_HTTP_SESSIONS, MAX_NESTING_DEPTH, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
+import { BODY_TIMEOUT_MS, MAX_NESTING_DEPTH } from "../limits.js";
 import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseMount } from "./legacy-sse-mount.js";
@@ -136,8 +135,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   /** Refusals that are not any session's; also the host handler's failures. */
   readonly report: (e: Error) => void;
   readonly sessions: SessionTable;
-  /** Resumability store (stateful mode); undefined: none. */
-  readonly store: EventStore | undefined;
+  /** Keep-alive comment interval of SSE replies and streams (ms; 0: none). */
+  readonly keepAliveMs: number;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
   private readonly serveLegacy: boolean;
@@ -155,8 +154,6 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     this.path = options.path ?? "/mcp";
     this.stateless = (options.stateless ?? false) || legacyHttp === undefined;
     this.mode = options.responseMode ?? "auto";
-    this.store =
-      this.stateless || options.eventStore === false ? undefined : (options.eventStore ?? legacyHttp!.eventStore());
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
     this.maxDepth = options.maxDepth ?? MAX_NESTING_DEPTH;
@@ -165,19 +162,9 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     this.versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
     this.serveModern = options.modern ?? true;
     this.serveLegacy = options.legacy ?? true;
-    const settings = {
-      stateless: this.stateless,
-      store: this.store,
-      retryMs: options.retryMs ?? 1000,
-      keepAliveMs: options.keepAliveMs ?? 25_000,
-      idleMs: options.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS,
-      maxSessions: options.maxSessions ?? MAX_HTTP_SESSIONS,
-      genId: options.sessionIdGenerator ?? randomId,
-      report: this.report,
-      directory: options.sessionDirectory,
-    };
-    this.legacy = legacyHttp?.endpoint(this, settings);
-    this.sessions = this.legacy?.sessions ?? new StatelessTransports(settings);
+    this.keepAliveMs = options.keepAliveMs ?? 25_000;
+    this.legacy = legacyHttp?.endpoint(this);
+    this.sessions = this.legacy?.sessions ?? new StatelessTransports(this.keepAliveMs);
   }
 
   scanFor(sid: string): (() => OutlineScanner) | undefined {
@@ -214,11 +201,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     code: number,
     why: string,
   ): Promise<boolean> {
-    const errors = unreadableAnswers(outlines, code, why);
-    if (errors.length === 0) return true;
+    // Only responses among them answer anything (unreadableAnswers makes an error of each).
+    if (!outlines.some((o) => o.kind === "response" && o.id !== undefined)) return true;
     const auth = await this.admit(req, res, []);
     if (auth === false) return false;
-    this.sessions.owned(headerValue(req, "mcp-session-id"), auth)?.receiveUnreadable(errors);
+    this.legacy?.unreadable(headerValue(req, "mcp-session-id"), auth, outlines, code, why);
     return true;
   }
 
@@ -351,11 +338,6 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     }
     return method === "GET" ? legacy.get(req, res, auth) : legacy.del(req, res, auth);
   }
-}
-
-/** A session id: a random UUID (WebCrypto, on every host). */
-function randomId(): string {
-  return globalThis.crypto.randomUUID();
 }
 
 /** What a host's handler does when serving a request failed: report it, and answer 500 if nothing was sent yet. */

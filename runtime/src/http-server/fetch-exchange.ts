@@ -18,22 +18,18 @@ function targetOf(url: string): string {
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
 }
 
-/** `host[:port]` of an absolute URL. */
-function authorityOf(url: string): string | undefined {
+/** `host[:port]` of an absolute URL ("" when it has none). */
+function authorityOf(url: string): string {
   const scheme = url.indexOf("://");
-  if (scheme === -1) return undefined;
+  if (scheme === -1) return "";
   const end = url.indexOf("/", scheme + 3);
-  const authority = url.slice(scheme + 3, end === -1 ? url.length : end);
-  return authority === "" ? undefined : authority;
+  return url.slice(scheme + 3, end === -1 ? url.length : end);
 }
 
 /** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
 function portOf(url: string): number | undefined {
-  const scheme = url.indexOf("://");
-  if (scheme === -1) return undefined;
-  let end = url.indexOf("/", scheme + 3);
-  if (end === -1) end = url.length;
-  const authority = url.slice(scheme + 3, end);
+  if (!url.includes("://")) return undefined;
+  const authority = authorityOf(url);
   const colon = authority.lastIndexOf(":");
   // A colon inside brackets belongs to an IPv6 address, not to a port.
   if (colon !== -1 && colon > authority.lastIndexOf("]")) {
@@ -44,6 +40,12 @@ function portOf(url: string): number | undefined {
 }
 
 type Listener = (...args: never[]) => void;
+type RequestEvent = "data" | "end" | "close" | "error";
+
+/** Where each event's one listener is kept (readBody subscribes one of each). */
+const SLOT = { data: "ondata", end: "onend", error: "onerror", close: "onclose" } as const;
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)));
 
 /**
  * A Request as http-exchange.ts's HttpRequestIn. The body is read only when readBody listens for it,
@@ -84,7 +86,7 @@ export class FetchRequest implements HttpRequestIn {
     // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
     if (headers.host === undefined) {
       const authority = authorityOf(href);
-      if (authority !== undefined) headers.host = authority;
+      if (authority !== "") headers.host = authority;
     }
     this.headers = headers;
   }
@@ -101,45 +103,21 @@ export class FetchRequest implements HttpRequestIn {
     return portOf(this.href);
   }
 
-  on(event: "data" | "end" | "close" | "error", listener: Listener): this {
-    switch (event) {
-      case "data":
-        this.ondata = listener as (chunk: Uint8Array) => void;
-        this.pump();
-        break;
-      case "end":
-        this.onend = listener as () => void;
-        break;
-      case "error":
-        this.onerror = listener as (error: Error) => void;
-        break;
-      case "close":
-        this.onclose = listener as () => void;
-        if (this.aborted) queueMicrotask(() => this.onclose?.());
-        break;
-    }
+  on(event: RequestEvent, listener: Listener): this {
+    (this as Record<(typeof SLOT)[RequestEvent], unknown>)[SLOT[event]] = listener;
+    if (event === "data") this.pump();
+    else if (event === "close" && this.aborted) queueMicrotask(() => this.onclose?.());
     return this;
   }
 
-  off(event: "data" | "end" | "close" | "error", listener: Listener): this {
-    switch (event) {
-      case "data":
-        if (this.ondata === listener) {
-          this.ondata = undefined;
-          // Nobody reads the rest: let the host stop receiving it.
-          this.reader?.cancel().catch(() => {});
-          this.reader = undefined;
-        }
-        break;
-      case "end":
-        if (this.onend === listener) this.onend = undefined;
-        break;
-      case "error":
-        if (this.onerror === listener) this.onerror = undefined;
-        break;
-      case "close":
-        if (this.onclose === listener) this.onclose = undefined;
-        break;
+  off(event: RequestEvent, listener: Listener): this {
+    const slots = this as Record<(typeof SLOT)[RequestEvent], unknown>;
+    if (slots[SLOT[event]] !== listener) return this;
+    slots[SLOT[event]] = undefined;
+    if (event === "data") {
+      // Nobody reads the rest: let the host stop receiving it.
+      this.reader?.cancel().catch(() => {});
+      this.reader = undefined;
     }
     return this;
   }
@@ -149,6 +127,12 @@ export class FetchRequest implements HttpRequestIn {
     if (this.aborted) return;
     this.aborted = true;
     this.onclose?.();
+  }
+
+  /** Reading the body failed: the client going away, or a host error. */
+  private failed(e: unknown): void {
+    if (this.aborted) this.onclose?.();
+    else this.onerror?.(asError(e));
   }
 
   private pump(): void {
@@ -174,7 +158,7 @@ export class FetchRequest implements HttpRequestIn {
       reader = this.reader = body.getReader();
     } catch (e) {
       // A body already read (by a framework in front of this handler) cannot be read again.
-      queueMicrotask(() => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+      queueMicrotask(() => this.onerror?.(asError(e)));
       return;
     }
     const next = (): void => {
@@ -192,8 +176,7 @@ export class FetchRequest implements HttpRequestIn {
         (e: unknown) => {
           if (this.reader !== reader) return;
           this.reader = undefined;
-          if (this.aborted) this.onclose?.();
-          else this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+          this.failed(e);
         },
       );
     };
@@ -206,7 +189,7 @@ export class FetchRequest implements HttpRequestIn {
     try {
       read = this.request.arrayBuffer();
     } catch (e) {
-      queueMicrotask(() => this.onerror?.(e instanceof Error ? e : new Error(String(e))));
+      queueMicrotask(() => this.onerror?.(asError(e)));
       return;
     }
     read.then(
@@ -216,9 +199,7 @@ export class FetchRequest implements HttpRequestIn {
         this.onend?.();
       },
       (e: unknown) => {
-        if (this.ondata === undefined) return;
-        if (this.aborted) this.onclose?.();
-        else this.onerror?.(e instanceof Error ? e : new Error(String(e)));
+        if (this.ondata !== undefined) this.failed(e);
       },
     );
   }
@@ -309,12 +290,7 @@ export class FetchReply implements HttpReply {
       // 1xx, 204, 205 and 304 carry no body; neither does an empty reply here.
       const empty =
         body === undefined || body === "" || this.status === 204 || this.status === 205 || this.status === 304;
-      this.resolve(
-        new Response(empty ? null : body, {
-          status: this.status,
-          headers: responseHeaders(this.headers ?? this.preset),
-        }),
-      );
+      this.respond(empty ? null : body!);
     } else {
       if (body !== undefined && body !== "") this.controller?.enqueue(UTF8.encode(body));
       try {
@@ -370,6 +346,11 @@ export class FetchReply implements HttpReply {
       // Nothing is queued on purpose: desiredSize turns negative by what the client has not read.
       { highWaterMark: 0, size: (chunk) => chunk.byteLength },
     );
+    this.respond(body);
+  }
+
+  /** The Response of what writeHead (or setHeader alone) said. */
+  private respond(body: string | ReadableStream<Uint8Array> | null): void {
     this.resolve(new Response(body, { status: this.status, headers: responseHeaders(this.headers ?? this.preset) }));
   }
 

@@ -9,8 +9,8 @@ import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { FetchReply, FetchRequest } from "./fetch-exchange.js";
 import type { LegacyHttp, LegacySseMountOptions } from "./legacy-http.js";
-import type { LegacySseLimits } from "./legacy-sse-mount.js";
-import type { HostOriginOptions } from "./security.js";
+import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
+import type { Transport } from "../transport.js";
 import { hostLegacyHttp } from "#legacy-http";
 
 export interface FetchHandlerOptions extends Omit<HttpEndpointOptions, "onsession" | "stateless" | "legacySse"> {
@@ -72,14 +72,8 @@ export interface FetchHandler {
  */
 export const NODE_ROUTE: unique symbol = Symbol("mcpgen.fetchHandler.endpoint");
 
-/** The Host/Origin rules of `o`, for the legacy HTTP+SSE handler beside the endpoint. */
-function hostOrigin(o: FetchHandlerOptions): HostOriginOptions {
-  const out: HostOriginOptions = {};
-  if (o.dnsRebindingProtection !== undefined) out.dnsRebindingProtection = o.dnsRebindingProtection;
-  if (o.allowedHosts !== undefined) out.allowedHosts = o.allowedHosts;
-  if (o.allowedOrigins !== undefined) out.allowedOrigins = o.allowedOrigins;
-  return out;
-}
+/** What of a fetch handler's options the HTTP+SSE handler mounted with `legacySse` shares. */
+const SHARED_WITH_SSE = ["dnsRebindingProtection", "allowedHosts", "allowedOrigins", "onerror"] as const;
 
 /** Cloudflare Workers says so in navigator.userAgent; read when a handler is made, not at import. */
 function onWorkers(): boolean {
@@ -103,17 +97,18 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
     throw new TypeError(
       "createFetchHandler: legacySse serves the 2024-11-05 HTTP+SSE transport, but the server speaks no legacy revision (it was created without the legacy era)",
     );
-  const legacySse =
-    sse === undefined || sse === false
-      ? undefined
-      : legacyHttp!.legacySse({
-          ...(sse === true ? {} : sse),
-          ...hostOrigin(options),
-          ...(options.onerror !== undefined ? { onerror: options.onerror } : {}),
-          onsession: async (transport) => {
-            await server.connect(transport);
-          },
-        } satisfies LegacySseMountOptions);
+  let legacySse: LegacySseMount | undefined;
+  if (sse !== undefined && sse !== false) {
+    const mount: Record<string, unknown> = {
+      ...(sse === true ? {} : sse),
+      onsession: async (transport: Transport) => {
+        await server.connect(transport);
+      },
+    };
+    // The handler's Host/Origin rules and error report, where given (else the HTTP+SSE handler's defaults).
+    for (const k of SHARED_WITH_SSE) if (options[k] !== undefined) mount[k] = options[k];
+    legacySse = legacyHttp!.legacySse(mount as unknown as LegacySseMountOptions);
+  }
   const endpoint = new StreamableHttpEndpoint(
     {
       ...options,

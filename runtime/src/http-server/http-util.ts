@@ -200,34 +200,20 @@ function bufferFull(buffered: BufferedBodies): BodyBufferFullError {
   );
 }
 
-/** An HTTP error with an id-less JSON-RPC error body. */
+/** An HTTP error with a JSON-RPC error body, answering `id` (default: none, null). */
 export function sendJsonError(
   res: HttpReply,
   status: number,
   code: number,
   message: string,
   headers?: Record<string, string>,
+  id: RequestId | null = null,
 ): void {
   if (res.headersSent) {
     res.end();
     return;
   }
-  sendJson(res, status, { jsonrpc: "2.0", id: null, error: { code, message } }, headers);
-}
-
-/** An HTTP error whose JSON-RPC body answers one message id (or null). */
-export function sendJsonRpcError(
-  res: HttpReply,
-  status: number,
-  id: RequestId | null,
-  code: number,
-  message: string,
-): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  sendJson(res, status, { jsonrpc: "2.0", id, error: { code, message } });
+  sendJson(res, status, { jsonrpc: "2.0", id, error: { code, message } }, headers);
 }
 
 /**

@@ -6,22 +6,27 @@
  * the session taken over). The endpoint reaches it through the legacy era's HTTP side alone
  * (legacy-http.ts), so a server of 2026-07-28 alone carries none of it.
  */
-import type { EventStore } from "./event-store.js";
+import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { accepts, headerValue, sendJsonError } from "./http-util.js";
-import { OutlineScanner } from "../framing/scan.js";
-import { MAX_HTTP_SESSIONS } from "../limits.js";
+import { OutlineScanner, type MessageOutline } from "../framing/scan.js";
+import { unreadableAnswers } from "../framing/frame-error.js";
+import { MAX_HTTP_SESSIONS, SESSION_IDLE_TIMEOUT_MS } from "../limits.js";
 import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { refuse, type ReadPost } from "./post-intake.js";
-import { HttpSessions, type HttpSessionSettings } from "./sessions.js";
+import { HttpSessions } from "./sessions.js";
 import { principalKey, type AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 
-/** What of the endpoint's options the legacy shape reads. */
+/** What of the endpoint's options the legacy shape reads (HttpEndpointOptions). */
 interface LegacyEndpointOptions<Req> {
   readonly sessionDirectory?: SessionDirectory | undefined;
   readonly maxSessions?: number | undefined;
+  readonly eventStore?: EventStore | false | undefined;
+  readonly retryMs?: number | undefined;
+  readonly sessionIdleTimeoutMs?: number | undefined;
+  readonly sessionIdGenerator?: (() => string) | undefined;
   onsession(transport: StreamableHttpServerTransport, request: Req): void | Promise<void>;
 }
 
@@ -29,8 +34,7 @@ interface LegacyEndpointOptions<Req> {
 export interface EndpointCore<Req extends HttpRequestIn> {
   readonly options: LegacyEndpointOptions<Req>;
   readonly stateless: boolean;
-  /** Resumability store (stateful mode); undefined: none. */
-  readonly store: EventStore | undefined;
+  readonly keepAliveMs: number;
   readonly report: (e: Error) => void;
   /** Whether the MCP-Protocol-Version header is one served (else answered 400). */
   versionOk(req: Req, res: HttpReply): boolean;
@@ -50,14 +54,40 @@ export interface EndpointCore<Req extends HttpRequestIn> {
 /** The legacy requests of one endpoint, and its session table (sessions.ts). */
 export class LegacyEndpoint<Req extends HttpRequestIn> {
   readonly sessions: HttpSessions;
+  /** Resumability store (stateful mode); undefined: none. */
+  private readonly store: EventStore | undefined;
   /** What reads an oversized body POSTed to a live session for its id (readBody's `scan`). */
   readonly scan = (): OutlineScanner => new OutlineScanner();
 
-  constructor(
-    private readonly core: EndpointCore<Req>,
-    settings: HttpSessionSettings,
-  ) {
-    this.sessions = new HttpSessions(settings);
+  constructor(private readonly core: EndpointCore<Req>) {
+    const o = core.options;
+    const store = core.stateless || o.eventStore === false ? undefined : (o.eventStore ?? new InMemoryEventStore());
+    this.store = store;
+    this.sessions = new HttpSessions({
+      stateless: core.stateless,
+      store,
+      retryMs: o.retryMs ?? 1000,
+      keepAliveMs: core.keepAliveMs,
+      idleMs: o.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS,
+      maxSessions: o.maxSessions ?? MAX_HTTP_SESSIONS,
+      genId: o.sessionIdGenerator ?? randomId,
+      report: core.report,
+      directory: o.sessionDirectory,
+    });
+  }
+
+  /**
+   * Responses (to requests this server sent on session `sid`) in a POST too large or too deep to
+   * deliver: the requests they answer fail now, when `auth`'s principal owns the session.
+   */
+  unreadable(
+    sid: string | undefined,
+    auth: AuthInfo | undefined,
+    outlines: readonly MessageOutline[],
+    code: number,
+    why: string,
+  ): void {
+    this.sessions.owned(sid, auth)?.receiveUnreadable(unreadableAnswers(outlines, code, why));
   }
 
   /** A POST not on the modern path: stateless, an `initialize`, or to the live session `session` (`live` its header). */
@@ -206,7 +236,7 @@ export class LegacyEndpoint<Req extends HttpRequestIn> {
     // never be detached, and every later GET of the session would be refused 409.
     if (res.destroyed) return;
     const lastEventId = headerValue(req, "last-event-id");
-    if (lastEventId !== undefined && this.core.store) {
+    if (lastEventId !== undefined && this.store) {
       const refused = await t.resumeStream(res, lastEventId);
       if (refused !== undefined) sendJsonError(res, refused, -32000, "Unknown Last-Event-ID for this session");
       return;
@@ -225,4 +255,9 @@ export class LegacyEndpoint<Req extends HttpRequestIn> {
     await t.close();
     res.writeHead(200).end();
   }
+}
+
+/** A session id: a random UUID (WebCrypto, on every host). */
+function randomId(): string {
+  return globalThis.crypto.randomUUID();
 }

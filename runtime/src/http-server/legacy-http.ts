@@ -9,9 +9,7 @@
 import type { Transport } from "../transport.js";
 import type { HostOriginOptions } from "./security.js";
 import type { HttpRequestIn } from "../http-exchange.js";
-import type { HttpSessionSettings } from "./sessions.js";
 import { LegacyEndpoint, type EndpointCore } from "./legacy-endpoint.js";
-import { InMemoryEventStore, type EventStore } from "./event-store.js";
 import { createLegacySseHandler } from "./legacy-sse.js";
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
 
@@ -26,15 +24,12 @@ export interface LegacyHttp {
    * The legacy requests of `core` (legacy-endpoint.ts) and its sessions (the transports of its
    * stateless and 2026-07-28 POSTs too).
    */
-  endpoint<Req extends HttpRequestIn>(core: EndpointCore<Req>, settings: HttpSessionSettings): LegacyEndpoint<Req>;
-  /** The default resumability store of a stateful endpoint. */
-  eventStore(): EventStore;
+  endpoint<Req extends HttpRequestIn>(core: EndpointCore<Req>): LegacyEndpoint<Req>;
   /** The 2024-11-05 HTTP+SSE handler beside the endpoint (the fetch handler's `legacySse`). */
   legacySse(options: LegacySseMountOptions): LegacySseMount;
 }
 
 export const legacyHttp: LegacyHttp = {
-  endpoint: (core, settings) => new LegacyEndpoint(core, settings),
-  eventStore: () => new InMemoryEventStore(),
+  endpoint: (core) => new LegacyEndpoint(core),
   legacySse: (options) => createLegacySseHandler(options),
 };

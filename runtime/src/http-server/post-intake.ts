@@ -15,7 +15,6 @@ import {
   headerValue,
   readBodyWith,
   sendJsonError,
-  sendJsonRpcError,
   wholeBody,
 } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
@@ -73,7 +72,7 @@ export function refuse(
   message: string,
 ): void {
   report(new Error(`POST refused (${status}): ${message}`));
-  sendJsonRpcError(res, status, id, code, message);
+  sendJsonError(res, status, code, message, undefined, id);
 }
 
 const AFTER_PARSE: Promise<void> = Promise.resolve();
@@ -147,24 +146,34 @@ async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): P
       intake.buffered,
     );
   } catch (e) {
-    if (e instanceof BodyTooLargeError) {
-      if (
-        e.outline !== undefined &&
-        !(await intake.unreadable(req, res, [e.outline], -32000, `exceeds ${intake.maxBody} bytes (maxBodyBytes)`))
-      )
-        return undefined;
-      intake.report(new Error(`POST refused (413): ${e.message}`));
-      sendJsonError(res, 413, -32000, `Payload Too Large: ${e.message}`, { connection: "close" });
-    } else if (e instanceof BodyTimeoutError) {
-      intake.report(new Error(`POST refused (408): ${e.message}`));
-      sendJsonError(res, 408, -32000, `Request Timeout: ${e.message}`, { connection: "close" });
-    } else if (e instanceof BodyBufferFullError) {
-      intake.report(new Error(`POST refused (503): ${e.message}`));
-      sendJsonError(res, 503, -32000, `Service Unavailable: ${e.message}`, BUFFER_FULL_HEADERS);
-    } else if (!res.headersSent) res.destroy();
+    if (
+      e instanceof BodyTooLargeError &&
+      e.outline !== undefined &&
+      !(await intake.unreadable(req, res, [e.outline], -32000, `exceeds ${intake.maxBody} bytes (maxBodyBytes)`))
+    )
+      return undefined;
+    const refusal =
+      e instanceof BodyTooLargeError
+        ? ([413, "Payload Too Large", CLOSE] as const)
+        : e instanceof BodyTimeoutError
+          ? ([408, "Request Timeout", CLOSE] as const)
+          : e instanceof BodyBufferFullError
+            ? ([503, "Service Unavailable", BUFFER_FULL_HEADERS] as const)
+            : undefined;
+    if (refusal === undefined) {
+      if (!res.headersSent) res.destroy();
+      return undefined;
+    }
+    const [status, title, headers] = refusal;
+    const why = (e as Error).message;
+    intake.report(new Error(`POST refused (${status}): ${why}`));
+    sendJsonError(res, status, -32000, `${title}: ${why}`, headers);
     return undefined;
   }
 }
+
+/** Headers of a refusal whose body was not read to its end: the connection cannot carry another request. */
+const CLOSE: Readonly<Record<string, string>> = { connection: "close" };
 
 /** The POST's messages sorted out; undefined when the body is no JSON-RPC message or batch of them. */
 function classify(parsed: unknown, allowJson: boolean, allowSse: boolean, bytes: number): ReadPost | undefined {

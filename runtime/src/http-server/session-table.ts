@@ -6,7 +6,6 @@
  */
 import type { JSONRPCMessage } from "../jsonrpc.js";
 import type { AuthInfo } from "../auth/principal.js";
-import type { HttpSessionSettings } from "./sessions.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { PostTransport } from "./post-transport.js";
 
@@ -28,10 +27,10 @@ export class StatelessTransports implements SessionTable {
   readonly byId = new Map<string, StreamableHttpServerTransport>();
   readonly sharing = false;
 
-  constructor(private readonly s: Pick<HttpSessionSettings, "keepAliveMs">) {}
+  constructor(private readonly keepAliveMs: number) {}
 
   transport(_sessionId: undefined, modern = false): PostTransport {
-    return new PostTransport(modern, this.s.keepAliveMs);
+    return new PostTransport(modern, this.keepAliveMs);
   }
 
   owned(): undefined {

@@ -7,9 +7,11 @@
  */
 import * as modernPath from "../server/modern-path.js";
 import * as inputs from "../server/inputs.js";
+import * as toolHeaders from "../server/header-params.js";
 import * as manifestClient from "../client/manifest-client.js";
-import type { InputsModule } from "../server/features.js";
+import type { InputsModule, ToolHeadersModule } from "../server/features.js";
 
 export const loadModernPath = (): Promise<typeof modernPath> => Promise.resolve(modernPath);
 export const serveInputs = (): Promise<InputsModule> => Promise.resolve(inputs);
+export const serveToolHeaders = (): Promise<ToolHeadersModule> => Promise.resolve(toolHeaders);
 export const loadManifestClient = (): Promise<typeof manifestClient> => Promise.resolve(manifestClient);

@@ -2,8 +2,8 @@
  * `#on-first-use` on Node, Bun and Deno (and any host without a condition of its own), which load
  * the runtime's files as they are: what a program may never need, each imported the first time it
  * is. McpServer's 2026-07-28 side (server/modern-path.ts), so a server whose peers speak the legacy
- * era never evaluates it; the MRTR feature (server/inputs.ts), with a server's first 2026-07-28
- * connection; the client side, on the first `createMcpClient`, so a generated server (which
+ * era never evaluates it; the MRTR feature (server/inputs.ts) and the Mcp-Param-* check
+ * (server/header-params.ts), with a server's first 2026-07-28 connection; the client side, on the first `createMcpClient`, so a generated server (which
  * imports the facades too) never evaluates it. Each is a chunk of its own in the Node build, and
  * stdio start-up pays for every module it evaluates.
  */
@@ -12,4 +12,5 @@ import type * as ManifestClient from "../client/manifest-client.js";
 
 export const loadModernPath = (): Promise<typeof ModernPath> => import("../server/modern-path.js");
 export { serveInputs } from "../server/serve-inputs.js";
+export { serveToolHeaders } from "../server/serve-tool-headers.js";
 export const loadManifestClient = (): Promise<typeof ManifestClient> => import("../client/manifest-client.js");

@@ -1,7 +1,7 @@
 /**
  * The server core both eras' adapters share (legacy.ts, modern.ts), built once per McpServer: the
  * definition's entries by name with their handlers and validators, its lists per revision,
- * completion, the 2026-07-28 caching hints and tool headers, and task support (which tools may
+ * completion, the 2026-07-28 caching hints and tool headers (when given), and task support (which tools may
  * run as tasks, and the task machinery once the definition's `tasks` thunk has loaded it).
  */
 import type { ProtocolBinding, Validator } from "../abi.js";
@@ -12,15 +12,19 @@ import type { Params, Result } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
-import { headerParams } from "../lifecycle/modern/wire.js";
 import type { TaskSupport } from "../tasks/modern.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import type { CompleteResult } from "../mcp-types.js";
-import type { ToolHeaders } from "./header-params.js";
 import { LazyModule } from "./lazy-module.js";
 import type { ResourceRouter } from "./resources.js";
 import type { PromptTable } from "./prompts.js";
-import { missingFeature, type CoreFeatures, type InputsModule } from "./features.js";
+import {
+  mirrorsHeaders,
+  missingFeature,
+  type CoreFeatures,
+  type InputsModule,
+  type ToolHeadersModule,
+} from "./features.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
 import type {
@@ -85,7 +89,8 @@ export class ServerCore {
   tasks: ServerModernTasks | undefined;
   /** 2025-11-25 core tasks; undefined when no tool of a legacy revision declares `execution.taskSupport` (set before the first connection starts; only revisions that have core tasks use it). */
   legacyTasks: LegacyTasks | undefined;
-  private readonly headerCache = new Map<string, ToolHeaders>();
+  /** The `Mcp-Param-*` check of 2026-07-28 `tools/call`s, loaded before the first 2026-07-28 connection; undefined when no tool mirrors an argument. */
+  readonly toolHeaders: LazyModule<ToolHeadersModule> | undefined;
   /** Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core tasks: legacy.ts). */
   readonly taskToolRevisions: ReadonlySet<string>;
   /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
@@ -164,6 +169,10 @@ export class ServerCore {
       throw missingFeature("prompts");
     this.prompts = Prompts === undefined ? undefined : new Prompts();
     this.index(lists);
+    const Headers = features.toolHeaders;
+    if (Headers === undefined && modern.some((b) => this.lists(b.revision).tools.some(mirrorsHeaders)))
+      throw missingFeature("toolHeaders");
+    this.toolHeaders = Headers === undefined ? undefined : new LazyModule(Headers);
     this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
     // Whether a revision's schema has core tasks is in its method table, which loads when a
     // connection first uses the revision: here only which revisions' tools declare task support.
@@ -278,21 +287,6 @@ export class ServerCore {
 
   get pageSize(): number {
     return this.definition.pageSize;
-  }
-
-  /** The `Mcp-Param-*` mirrors of a tool in `revision` (a tool with invalid annotations mirrors none). */
-  toolHeaders(revision: string, tool: string): ToolHeaders {
-    const key = `${revision}\u0000${tool}`;
-    let found = this.headerCache.get(key);
-    if (found === undefined) {
-      const entry = this.definition.published[revision]?.tools.find((t) => t.name === tool);
-      const r = headerParams(entry?.inputSchema);
-      found = "params" in r ? r.params : [];
-      if ("problem" in r)
-        this.report(new Error(`tool ${JSON.stringify(tool)}: ${r.problem}; its x-mcp-header annotations are ignored`));
-      this.headerCache.set(key, found);
-    }
-    return found;
   }
 
   /** Caching hint of a 2026-07-28 result (manifest `cache`, else the defaults). */

@@ -12,6 +12,9 @@ import type { PromptTable } from "./prompts.js";
 /** The MRTR code (inputs.ts). */
 export type InputsModule = typeof import("./inputs.js");
 
+/** The Mcp-Param-* check (header-params.ts). */
+export type ToolHeadersModule = typeof import("./header-params.js");
+
 /** The features ServerCore serves (core.ts); McpServer's ServerFeatures (server.ts) add the legacy era. */
 export interface CoreFeatures {
   /** The manifest's prompts (prompts.ts): the `prompts` capability. */
@@ -26,6 +29,11 @@ export interface CoreFeatures {
    * tools that may run as tasks.
    */
   readonly inputs?: () => Promise<InputsModule>;
+  /**
+   * The `Mcp-Param-*` check of 2026-07-28 `tools/call`s (header-params.ts), imported before the
+   * first 2026-07-28 connection: a tool's input schema names `x-mcp-header`.
+   */
+  readonly toolHeaders?: () => Promise<ToolHeadersModule>;
 }
 
 /** What createMcpServerWith throws when the server serves `feature` but was not given its code. */
@@ -33,4 +41,14 @@ export function missingFeature(feature: keyof CoreFeatures): TypeError {
   return new TypeError(
     `createMcpServer: the server serves ${feature} but was given no \`${feature}\` feature (createMcpServerWith): regenerate it with this runtime's mcpgen`,
   );
+}
+
+/**
+ * Whether a published tool may mirror arguments in headers: its input schema names `x-mcp-header`
+ * anywhere (a superset of the tools headerParams finds annotations in: none of those goes
+ * unchecked). The generator decides with the same test whether to hand the feature over
+ * (generator/emit/manifest/server.ts); without it the server is refused (core.ts).
+ */
+export function mirrorsHeaders(tool: { readonly inputSchema?: unknown }): boolean {
+  return JSON.stringify(tool.inputSchema ?? null).includes('"x-mcp-header"');
 }

@@ -16,7 +16,6 @@ import { requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import { INPUT_REQUIRED_METHODS } from "../lifecycle/modern/wire.js";
 import { ModernServerCore, type Description } from "../lifecycle/modern/server.js";
 import type { ServerCore } from "./core.js";
-import { checkHeaderParams } from "./header-params.js";
 import { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
 import type { ModernRun } from "./modern-resources.js";
@@ -134,7 +133,9 @@ function modernHandlers(core: ServerCore): RequestHandlers {
       if (tool === undefined)
         throw new McpError(ErrorCode.InvalidParams, `Invalid params: unknown tool ${JSON.stringify(p.name)}`);
       const headers = rc.transportContext?.headers;
-      if (headers !== undefined) checkHeaderParams(core.toolHeaders(revisionOf(p), tool.name), p.arguments, headers);
+      // Loaded before any 2026-07-28 connection starts (McpServer's prepare).
+      if (headers !== undefined)
+        core.toolHeaders?.value!.checkToolHeaders(core, revisionOf(p), tool.name, p.arguments, headers);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], rc.transportContext?.auth);
       const args = p.arguments ?? {};
       const tasks = core.tasks;

@@ -135,9 +135,14 @@ export class McpServer {
     const tasks = this.core.tasksReady();
     const skills = this.core.skillsReady();
     const inputs = modern ? this.core.inputsReady() : undefined;
+    const check = this.core.toolHeaders;
+    const headers = modern && check !== undefined && check.value === undefined ? check.get() : undefined;
     const needModern = modern && modernPathModule.value === undefined;
-    if (tasks === undefined && skills === undefined && inputs === undefined && !needModern) return undefined;
-    return Promise.all([tasks, skills, inputs, needModern ? modernPathModule.get() : undefined]).then(() => {});
+    if (tasks === undefined && skills === undefined && inputs === undefined && headers === undefined && !needModern)
+      return undefined;
+    return Promise.all([tasks, skills, inputs, headers, needModern ? modernPathModule.get() : undefined]).then(
+      () => {},
+    );
   }
 
   /** Open connections (initialized or not). */

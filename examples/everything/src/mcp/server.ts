@@ -531,7 +531,7 @@ export interface EverythingHandlers {
 /**
  * The MCP server "everything": `server.connect(transport)` serves one connection in every era the manifest offers (call it once per stdio pipe; Streamable HTTP calls it per session and per 2026-07-28 POST).
  * The manifest lists legacy revisions, so the server is handed the legacy era's code (`legacyEra`).
- * Of the server features beyond tools it is handed the code of those the manifest uses (prompts, resources, completion, client input), so a bundle of it carries no other.
+ * Of the server features beyond tools it is handed the code of those the manifest uses (prompts, resources, completion, client input, tool headers), so a bundle of it carries no other.
  */
 export function createEverythingServer(handlers: EverythingHandlers, options: McpServerOptions = {}): McpServer {
   return runtime.createMcpServerWith(
@@ -544,6 +544,7 @@ export function createEverythingServer(handlers: EverythingHandlers, options: Mc
       resources: runtime.serveResources,
       completion: runtime.serveCompletion,
       inputs: runtime.serveInputs,
+      toolHeaders: runtime.serveToolHeaders,
     },
   );
 }
