@@ -10,7 +10,7 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-beafd44988.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-3a02ab751a.js"),
     initialize: () => import("../shared/validators/params.initialize-c415b99732.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
@@ -22,16 +22,16 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
-    "resources/read": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
-    "resources/subscribe": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
+    "resources/read": () => import("../shared/validators/params.resources.read-87b0067878.js"),
+    "resources/subscribe": () => import("../shared/validators/params.resources.read-87b0067878.js"),
     "resources/templates/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
-    "resources/unsubscribe": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
+    "resources/unsubscribe": () => import("../shared/validators/params.resources.read-87b0067878.js"),
     "tools/call": () => import("../shared/validators/params.tools.call-37dbf10f2e.js"),
     "tools/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
   },
   results: {
     ping: () => import("../shared/validators/Result-38af6ff95c.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-a8f2ff196b.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-4262d6f37e.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
   },
 };

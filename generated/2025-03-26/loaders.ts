@@ -7,7 +7,7 @@ import type { ValidatorLoaders } from "@mcpgen/runtime/abi/v8";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "completion/complete": () => import("../shared/validators/params.completion.complete-beafd44988.js"),
+    "completion/complete": () => import("../shared/validators/params.completion.complete-3a02ab751a.js"),
     initialize: () => import("../shared/validators/params.initialize-c415b99732.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
@@ -19,7 +19,7 @@ export const validators: ValidatorLoaders = {
     "notifications/resources/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
-      import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
+      import("../shared/validators/params.notifications.resources.updated-fb0b142280.js"),
     "notifications/roots/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/tools/list_changed": () =>
@@ -28,10 +28,10 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
-    "resources/read": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
-    "resources/subscribe": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
+    "resources/read": () => import("../shared/validators/params.resources.read-87b0067878.js"),
+    "resources/subscribe": () => import("../shared/validators/params.resources.read-87b0067878.js"),
     "resources/templates/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
-    "resources/unsubscribe": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
+    "resources/unsubscribe": () => import("../shared/validators/params.resources.read-87b0067878.js"),
     "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
     "tools/call": () => import("../shared/validators/params.tools.call-37dbf10f2e.js"),
@@ -45,11 +45,11 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("./validators/GetPromptResult.js"),
     "prompts/list": () => import("../shared/validators/ListPromptsResult-19bb49915e.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-03c8d68979.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-42b95e43bc.js"),
     "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
     "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-a8f2ff196b.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-4262d6f37e.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
     "tools/call": () => import("./validators/CallToolResult.js"),
     "tools/list": () => import("./validators/ListToolsResult.js"),

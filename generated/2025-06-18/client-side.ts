@@ -19,7 +19,7 @@ export const validators: ValidatorLoaders = {
     "notifications/resources/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
-      import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
+      import("../shared/validators/params.notifications.resources.updated-fb0b142280.js"),
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
@@ -34,7 +34,7 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("./validators/GetPromptResult.js"),
     "prompts/list": () => import("./validators/ListPromptsResult.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-8da754529a.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-0db4da5212.js"),
     "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
     "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),

@@ -20,7 +20,7 @@ export const validators: ValidatorLoaders = {
     "notifications/resources/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
-      import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
+      import("../shared/validators/params.notifications.resources.updated-fb0b142280.js"),
     "notifications/roots/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/tools/list_changed": () =>
@@ -29,10 +29,10 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
-    "resources/read": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
-    "resources/subscribe": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
+    "resources/read": () => import("../shared/validators/params.resources.read-87b0067878.js"),
+    "resources/subscribe": () => import("../shared/validators/params.resources.read-87b0067878.js"),
     "resources/templates/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
-    "resources/unsubscribe": () => import("../shared/validators/params.resources.read-4a025b5778.js"),
+    "resources/unsubscribe": () => import("../shared/validators/params.resources.read-87b0067878.js"),
     "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
     "tools/call": () => import("../shared/validators/params.tools.call-37dbf10f2e.js"),
@@ -47,11 +47,11 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("./validators/GetPromptResult.js"),
     "prompts/list": () => import("./validators/ListPromptsResult.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-8da754529a.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-0db4da5212.js"),
     "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
     "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-48eb9d2845.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-30824c5dce.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
     "tools/call": () => import("./validators/CallToolResult.js"),
     "tools/list": () => import("./validators/ListToolsResult.js"),

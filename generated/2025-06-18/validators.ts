@@ -2,8 +2,8 @@
 import type { Validator } from "@mcpgen/runtime/abi/v8";
 import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
-import * as m1 from "../shared/validators/ListRootsResult-48eb9d2845.js";
-import * as m2 from "../shared/validators/ReadResourceResult-8da754529a.js";
+import * as m1 from "../shared/validators/ListRootsResult-30824c5dce.js";
+import * as m2 from "../shared/validators/ReadResourceResult-0db4da5212.js";
 import * as m3 from "../shared/validators/definitions-0a64a23e7b.js";
 import * as m4 from "../shared/validators/definitions-16e3ac04b3.js";
 import * as m5 from "../shared/validators/definitions-8a37e59d72.js";
@@ -15,28 +15,28 @@ import * as m10 from "../shared/validators/params.logging.setLevel-23a20b333d.js
 import * as m11 from "../shared/validators/params.notifications.cancelled-cd4c8c6c73.js";
 import * as m12 from "../shared/validators/params.notifications.message-abca25c85d.js";
 import * as m13 from "../shared/validators/params.notifications.progress-7497037e07.js";
-import * as m14 from "../shared/validators/params.notifications.resources.updated-82246ac805.js";
+import * as m14 from "../shared/validators/params.notifications.resources.updated-fb0b142280.js";
 import * as m15 from "../shared/validators/params.ping-9bc9d22f5d.js";
 import * as m16 from "../shared/validators/params.prompts.get-4c62ba9177.js";
 import * as m17 from "../shared/validators/params.prompts.list-416534b257.js";
-import * as m18 from "../shared/validators/params.resources.read-4a025b5778.js";
+import * as m18 from "../shared/validators/params.resources.read-87b0067878.js";
 import * as m19 from "../shared/validators/params.tools.call-37dbf10f2e.js";
-import * as m20 from "../shared/validators/shared-09bde4c29b.js";
-import * as m21 from "../shared/validators/shared-17bcd47452.js";
-import * as m22 from "../shared/validators/shared-49862d7ba6.js";
-import * as m23 from "../shared/validators/shared-5216c4b3a4.js";
-import * as m24 from "../shared/validators/shared-609dc2089b.js";
-import * as m25 from "../shared/validators/shared-6312ad6b45.js";
-import * as m26 from "../shared/validators/shared-69c3982c16.js";
-import * as m27 from "../shared/validators/shared-6b8492ef44.js";
-import * as m28 from "../shared/validators/shared-6bd4483d44.js";
-import * as m29 from "../shared/validators/shared-95460a046e.js";
-import * as m30 from "../shared/validators/shared-9b44a2bfc3.js";
-import * as m31 from "../shared/validators/shared-b0ecf82c67.js";
-import * as m32 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m33 from "../shared/validators/shared-bab4dff6a0.js";
-import * as m34 from "../shared/validators/shared-c433b488ef.js";
-import * as m35 from "../shared/validators/shared-feb65f29cb.js";
+import * as m20 from "../shared/validators/shared-06ec51c700.js";
+import * as m21 from "../shared/validators/shared-1eadc8f7d5.js";
+import * as m22 from "../shared/validators/shared-6b8492ef44.js";
+import * as m23 from "../shared/validators/shared-6bd4483d44.js";
+import * as m24 from "../shared/validators/shared-6d1a19212b.js";
+import * as m25 from "../shared/validators/shared-85730992e0.js";
+import * as m26 from "../shared/validators/shared-913a2c21a1.js";
+import * as m27 from "../shared/validators/shared-a91e3c531d.js";
+import * as m28 from "../shared/validators/shared-b43dba1483.js";
+import * as m29 from "../shared/validators/shared-b44c5756d3.js";
+import * as m30 from "../shared/validators/shared-b9f24b9b7d.js";
+import * as m31 from "../shared/validators/shared-d224a43870.js";
+import * as m32 from "../shared/validators/shared-e210e147e3.js";
+import * as m33 from "../shared/validators/shared-e67e1d3aed.js";
+import * as m34 from "../shared/validators/shared-eb373434e6.js";
+import * as m35 from "../shared/validators/shared-f38e550b46.js";
 import * as m36 from "./validators/CallToolResult.js";
 import * as m37 from "./validators/CreateMessageResult.js";
 import * as m38 from "./validators/ElicitResult.js";
@@ -52,22 +52,22 @@ import * as m47 from "./validators/params.elicitation.create.js";
 import * as m48 from "./validators/params.initialize.js";
 import * as m49 from "./validators/params.sampling.createMessage.js";
 import * as m50 from "./validators/shared-37938339f1.js";
-import * as m51 from "./validators/shared-5572f1184e.js";
+import * as m51 from "./validators/shared-e2e69e9cab.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m33.ve59e849c6410 as Validator<T.Annotations>;
+export const validateAnnotations = m21.ve59e849c6410 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m22.vd0d4415baea0 as Validator<T.AudioContent>;
+export const validateAudioContent = m27.v77f51d730a57 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m9.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m30.v3d6a7ab94447 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m24.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
 export const validateBooleanSchema = m34.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m4.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m36.ve7796e98f528 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m36.vbd856a337e5c as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m4.vc009c82362bd as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
@@ -75,19 +75,19 @@ export const validateClientCapabilities = m48.v723578a91a71 as Validator<T.Clien
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m5.v537ce4a35896 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m45.veb566bec51e7 as Validator<T.ClientRequest>;
+export const validateClientRequest = m45.v70c560b3200a as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m45.ve0d226f7c9c8 as Validator<T.ClientResult>;
+export const validateClientResult = m45.v213b148c4421 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m45.vb795219dad2d as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m45.v1546b84f0c99 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m51.v3e45eade8eb9 as Validator<T.ContentBlock>;
+export const validateContentBlock = m51.v0ef7eb724f99 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m45.v0485587988a2 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m45.v919622144074 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m37.vb497fdecb5e9 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m37.vf9456b41457f as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
@@ -95,17 +95,17 @@ export const validateElicitRequest = m45.v6b138d2c3805 as Validator<T.ElicitRequ
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
 export const validateElicitResult = m38.v1cb328f93b1f as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m25.vad3be04801d2 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m26.v40014a1ce55e as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m32.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m30.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m47.v1862cb71bcb7 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m4.v5b3e9ae7cca0 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m39.v297d4ffc2986 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m39.v9fd45e3b0460 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m22.v0e3c168fab03 as Validator<T.ImageContent>;
+export const validateImageContent = m27.v944a48d0a180 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
 export const validateImplementation = m50.v23d3554baf81 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
@@ -131,27 +131,27 @@ export const validateListPromptsResult = m41.v83f1f3ff523c as Validator<T.ListPr
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
 export const validateListResourceTemplatesRequest = m4.vf950818ad647 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m42.v54fb2d4f6800 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m42.vdd96906fcf9c as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
 export const validateListResourcesRequest = m4.v7314459d11fd as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m43.v2db10d12709d as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m43.v6b51de60a7ea as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
 export const validateListRootsRequest = m4.vd7f05ab3a599 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m1.v48eb9d28456f as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m1.v30824c5dced2 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m44.v90ce7ac6e7c5 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m29.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m20.v9a313d1f4477 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.v25169d2d7453 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m20.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m33.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m20.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m33.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
@@ -167,101 +167,101 @@ export const validatePrimitiveSchemaDefinition = m47.v22a3c81efdf5 as Validator<
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.vd9cd14bbd839 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m31.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m29.v94fb1015c909 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.vc6dc959e9ae4 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m21.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m32.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m4.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m39.vcef1d317ed91 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m39.veb4fa85e7f83 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m24.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m25.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m4.v7ff6aaf7d0a9 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m4.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m2.v8da754529afd as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m2.v0db4da52126e as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v7432556a257b as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m31.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m29.v94fb1015c909 as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m43.v1da8cfe3d869 as Validator<T.Resource>;
+export const validateResource = m43.v105eeae1891d as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m7.v375424776338 as Validator<T.ResourceContents>;
+export const validateResourceContents = m7.v758ca92e64c1 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m51.v32a0cf490346 as Validator<T.ResourceLink>;
+export const validateResourceLink = m51.v527f7aeaedc3 as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m42.ve9136641bae8 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m42.v6f5b04587008 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m23.v3072bb23021f as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m31.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m4.vd64c13a3b4c7 as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m32.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m30.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
 export const validateRole = m35.v5c01e703ca9a as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m1.vf48b69291a61 as Validator<T.Root>;
+export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m49.ve0533d2b88c5 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m49.v8e8880357c7a as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m27.v396086ab52be as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m22.v396086ab52be as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m5.vaa6ce44f8599 as Validator<T.ServerNotification>;
+export const validateServerNotification = m5.v8617dd10a8d4 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m45.v0987b6a73d0f as Validator<T.ServerRequest>;
+export const validateServerRequest = m45.vbd1e3948a421 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m45.v31fe48a1aeed as Validator<T.ServerResult>;
+export const validateServerResult = m45.v440d48bf2cae as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m4.v0619c95dfd18 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
 export const validateStringSchema = m47.vf1ddff11f13b as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m4.v7d9823eeac98 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m4.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m22.v23975d3de00b as Validator<T.TextContent>;
+export const validateTextContent = m27.v23975d3de00b as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m30.v8484a74b7539 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m24.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m44.v2c87c095ba27 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m26.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m28.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m4.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m4.v95ef3456ba6b as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m4.v513fb1a15200 as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m46.v0e0e77628d0c,
+  "completion/complete": m46.v820a22a71b4b,
   "elicitation/create": m47.v265619cde1fc,
   initialize: m48.vc66df9d22feb,
   "logging/setLevel": m10.v23a20b333ddf,
   "notifications/cancelled": m11.vcd4c8c6c730e,
-  "notifications/initialized": m28.vbc23760306b3,
+  "notifications/initialized": m23.vbc23760306b3,
   "notifications/message": m12.vabca25c85d9a,
   "notifications/progress": m13.v7497037e074a,
-  "notifications/prompts/list_changed": m28.vbc23760306b3,
-  "notifications/resources/list_changed": m28.vbc23760306b3,
-  "notifications/resources/updated": m14.v82246ac80533,
-  "notifications/roots/list_changed": m28.vbc23760306b3,
-  "notifications/tools/list_changed": m28.vbc23760306b3,
+  "notifications/prompts/list_changed": m23.vbc23760306b3,
+  "notifications/resources/list_changed": m23.vbc23760306b3,
+  "notifications/resources/updated": m14.vfb0b14228050,
+  "notifications/roots/list_changed": m23.vbc23760306b3,
+  "notifications/tools/list_changed": m23.vbc23760306b3,
   ping: m15.v9bc9d22f5d78,
   "prompts/get": m16.v4c62ba917756,
   "prompts/list": m17.v416534b25750,
   "resources/list": m17.v416534b25750,
-  "resources/read": m18.v4a025b57787e,
-  "resources/subscribe": m18.v4a025b57787e,
+  "resources/read": m18.v87b00678780b,
+  "resources/subscribe": m18.v87b00678780b,
   "resources/templates/list": m17.v416534b25750,
-  "resources/unsubscribe": m18.v4a025b57787e,
+  "resources/unsubscribe": m18.v87b00678780b,
   "roots/list": m15.v9bc9d22f5d78,
-  "sampling/createMessage": m49.va5f75caf15e7,
+  "sampling/createMessage": m49.va882ee8b2b48,
   "tools/call": m19.v37dbf10f2e5f,
   "tools/list": m17.v416534b25750,
 };
@@ -271,17 +271,17 @@ export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   "elicitation/create": m38.v1cb328f93b1f,
   initialize: m40.v3c841ac51115,
-  "logging/setLevel": m32.v38af6ff95c3c,
-  ping: m32.v38af6ff95c3c,
-  "prompts/get": m39.v297d4ffc2986,
+  "logging/setLevel": m30.v38af6ff95c3c,
+  ping: m30.v38af6ff95c3c,
+  "prompts/get": m39.v9fd45e3b0460,
   "prompts/list": m41.v83f1f3ff523c,
-  "resources/list": m43.v2db10d12709d,
-  "resources/read": m2.v8da754529afd,
-  "resources/subscribe": m32.v38af6ff95c3c,
-  "resources/templates/list": m42.v54fb2d4f6800,
-  "resources/unsubscribe": m32.v38af6ff95c3c,
-  "roots/list": m1.v48eb9d28456f,
-  "sampling/createMessage": m37.vb497fdecb5e9,
-  "tools/call": m36.ve7796e98f528,
+  "resources/list": m43.v6b51de60a7ea,
+  "resources/read": m2.v0db4da52126e,
+  "resources/subscribe": m30.v38af6ff95c3c,
+  "resources/templates/list": m42.vdd96906fcf9c,
+  "resources/unsubscribe": m30.v38af6ff95c3c,
+  "roots/list": m1.v30824c5dced2,
+  "sampling/createMessage": m37.vf9456b41457f,
+  "tools/call": m36.vbd856a337e5c,
   "tools/list": m44.v90ce7ac6e7c5,
 };

@@ -37,7 +37,7 @@ export const validators: ValidatorLoaders = {
   results: {
     "elicitation/create": () => import("./validators/ElicitResult.js"),
     ping: () => import("../shared/validators/Result-38af6ff95c.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-48eb9d2845.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-30824c5dce.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
     "tasks/cancel": () => import("./validators/CancelTaskResult.js"),
     "tasks/get": () => import("./validators/CancelTaskResult.js"),

@@ -13,8 +13,34 @@ import { DIRECT_MARK, leanErrors, settleErrors } from "./ajv-lean.js";
 /** The `format`s the MCP schemas use; the runtime's ABI entry (`runtimeImports.abi`) exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
 
+/**
+ * The ABI's export of each format's check, which emitted code calls instead of `formats.<name>`: a
+ * bundle then carries the patterns of the formats its validators use, not all of them.
+ */
+export const FORMAT_EXPORTS: Readonly<Record<(typeof FORMAT_NAMES)[number], string>> = {
+  byte: "formatByte",
+  uri: "formatUri",
+  "uri-template": "formatUriTemplate",
+};
+
 /** Local name of the runtime ABI namespace inside the emitted module. */
 const ABI = "abi";
+
+/** `abi.formats.uri`, `abi.formats["uri-template"]` as ajv writes them, to the ABI's export of that check. */
+function formatExports(code: string): string {
+  const out = code.replace(
+    new RegExp(String.raw`\b${ABI}\.formats(?:\.([\w$]+)|\[("(?:[^"\\]|\\.)*")\])`, "g"),
+    (site, dotted: string | undefined, quoted: string | undefined) => {
+      const name = dotted ?? (JSON.parse(quoted!) as string);
+      const check = (FORMAT_EXPORTS as Record<string, string>)[name];
+      if (check === undefined) throw new Error(`ajv's standalone code calls ${site}, which has no check in the ABI`);
+      return `${ABI}.${check}`;
+    },
+  );
+  if (out.includes(`${ABI}.formats`))
+    throw new Error(`ajv's standalone code names ${ABI}.formats in a way formatExports does not recognise`);
+  return out;
+}
 
 /** ajv helpers that standalone code pulls in with `require`, and their the runtime's ABI entry (`runtimeImports.abi`) equivalents. */
 const HELPERS: ReadonlyArray<readonly [string, string]> = [
@@ -302,7 +328,9 @@ export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const code = standaloneCode(input, engine);
   const usesHelpers =
-    code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
+    Object.values(FORMAT_EXPORTS).some((name) => code.includes(`${ABI}.${name}`)) ||
+    code.includes(`${ABI}.counted`) ||
+    HELPERS.some(([, r]) => code.includes(r));
   const importLine = `import ${usesHelpers ? "" : "type "}* as ${ABI} from "${abiEntry(code, engine)}";`;
   return [
     "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
@@ -314,7 +342,7 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
 }
 
 /** What allErrors code may call through `@mcpgen/runtime/abi/v<N>/all-errors` (runtime abi/v8-all-errors.ts). */
-const ALL_ERRORS_ABI = new Set(["Validator", "counted", "formats", "equal", "ucs2length"]);
+const ALL_ERRORS_ABI = new Set(["Validator", "counted", ...Object.values(FORMAT_EXPORTS), "equal", "ucs2length"]);
 
 /**
  * The runtime entry a module's code imports as `abi`: all-errors code, loaded only by a dynamic
@@ -367,6 +395,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   // two identical validators of different schemas apart (emit/protocol/validators/share.ts).
   code = code.replace(/\/\*# sourceURL="[^"\n]*" \*\//g, "");
   code = dropUnusedSchemas(code);
+  code = formatExports(code);
   if (lean) {
     const positional = positionalPaths(code);
     if (positional === code)

@@ -45,4 +45,13 @@ export type {
 // ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)
 
 export { fail, failWith, issue, nest } from "./issue-sites.js";
-export { TooManyIssues, counted, ucs2length, equal, formats } from "./ajv-runtime.js";
+export {
+  TooManyIssues,
+  counted,
+  ucs2length,
+  equal,
+  formats,
+  formatUri,
+  formatUriTemplate,
+  formatByte,
+} from "./ajv-runtime.js";

@@ -3,8 +3,8 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
-import { fa8f2ff196b22 } from "../../shared/validators/ListRootsResult-a8f2ff196b.js";
-import { f03c8d68979e8 } from "../../shared/validators/ReadResourceResult-03c8d68979.js";
+import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
+import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e43bc.js";
 import { ffd6bdf79d116 } from "../../shared/validators/definitions-0a64a23e7b.js";
 import {
   f09cc1400986e,
@@ -15,24 +15,24 @@ import {
   f8d0192a3151f,
   fb8004239d4d2,
   fc009c82362bd,
+  fc2ae05cdda27,
   fd20d6eb69395,
-  fd64c13a3b4c7,
   fd7f05ab3a599,
   feac80bdb9b94,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
-import { f6828121ff61b } from "../../shared/validators/shared-09bde4c29b.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b0ecf82c67.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-b44c5756d3.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f5c01e703ca9a } from "../../shared/validators/shared-feb65f29cb.js";
-import { f5bebb04beb1d } from "./CallToolResult.js";
-import { f0f06ba128aed } from "./CreateMessageResult.js";
-import { fafbb50532313 } from "./GetPromptResult.js";
+import { f6828121ff61b } from "../../shared/validators/shared-e67e1d3aed.js";
+import { f5c01e703ca9a } from "../../shared/validators/shared-f38e550b46.js";
+import { f93234b8f52a1 } from "./CallToolResult.js";
+import { fd3b444ade0b6 } from "./CreateMessageResult.js";
+import { f87c91770cadb } from "./GetPromptResult.js";
 import { f4c6d4d8146de } from "./InitializeResult.js";
-import { fe7368a08d370 } from "./ListResourceTemplatesResult.js";
-import { fd4e333548249 } from "./ListResourcesResult.js";
+import { f0cc54238c48b } from "./ListResourceTemplatesResult.js";
+import { fb342ee38bb59 } from "./ListResourcesResult.js";
 import { fe031512cf6ba } from "./ListToolsResult.js";
-import { f456301adad10 } from "./params.sampling.createMessage.js";
+import { f95ec66028712 } from "./params.sampling.createMessage.js";
 function fcbef2ffe9c00(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -229,7 +229,7 @@ function f6d00faaf5070(data) {
   f6d00faaf5070.errors = vErrors;
   return errors === 0;
 }
-function f7d7ea85de21e(data) {
+function f31eb327260cb(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -243,16 +243,16 @@ function f7d7ea85de21e(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0f06ba128aed(data)) {
-      vErrors = abi.nest(vErrors, f0f06ba128aed, "");
+    if (!fd3b444ade0b6(data)) {
+      vErrors = abi.nest(vErrors, fd3b444ade0b6, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fa8f2ff196b22(data)) {
-        vErrors = abi.nest(vErrors, fa8f2ff196b22, "");
+      if (!f4262d6f37e28(data)) {
+        vErrors = abi.nest(vErrors, f4262d6f37e28, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -262,7 +262,7 @@ function f7d7ea85de21e(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f7d7ea85de21e.errors = vErrors;
+    f31eb327260cb.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -274,10 +274,10 @@ function f7d7ea85de21e(data) {
       }
     }
   }
-  f7d7ea85de21e.errors = vErrors;
+  f31eb327260cb.errors = vErrors;
   return errors === 0;
 }
-function fff58a4654504(data) {
+function f07f6d9ede015(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -286,7 +286,7 @@ function fff58a4654504(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fff58a4654504,
+          f07f6d9ede015,
           "",
           "required",
           { missingProperty: missing0 },
@@ -297,11 +297,11 @@ function fff58a4654504(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fff58a4654504, "/method", "type", { type: "string" });
+            return abi.fail(f07f6d9ede015, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              fff58a4654504,
+              f07f6d9ede015,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -320,16 +320,16 @@ function fff58a4654504(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(fff58a4654504, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f07f6d9ede015, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(fff58a4654504, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(f07f6d9ede015, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        fff58a4654504,
+                        f07f6d9ede015,
                         "/params/includeContext",
                         "enum",
                         { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
@@ -342,7 +342,7 @@ function fff58a4654504(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(fff58a4654504, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(f07f6d9ede015, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -352,12 +352,12 @@ function fff58a4654504(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!f456301adad10(data4[i0])) {
-                                return abi.failWith(fff58a4654504, f456301adad10, "/params/messages/" + i0);
+                              if (!f95ec66028712(data4[i0])) {
+                                return abi.failWith(f07f6d9ede015, f95ec66028712, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(fff58a4654504, "/params/messages", "type", { type: "array" });
+                            return abi.fail(f07f6d9ede015, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -367,14 +367,14 @@ function fff58a4654504(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(fff58a4654504, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(f07f6d9ede015, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(fff58a4654504, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(f07f6d9ede015, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -386,7 +386,7 @@ function fff58a4654504(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        fff58a4654504,
+                                        f07f6d9ede015,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -395,21 +395,21 @@ function fff58a4654504(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(fff58a4654504, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(f07f6d9ede015, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(fff58a4654504, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(f07f6d9ede015, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(fff58a4654504, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(f07f6d9ede015, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -421,17 +421,17 @@ function fff58a4654504(data) {
                   }
                 }
               } else {
-                return abi.fail(fff58a4654504, "/params", "type", { type: "object" });
+                return abi.fail(f07f6d9ede015, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fff58a4654504, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f07f6d9ede015, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fff58a4654504.errors = null;
+  f07f6d9ede015.errors = null;
   return true;
 }
 function fea6077eb75b9(data) {
@@ -747,7 +747,7 @@ function fea6077eb75b9(data) {
   fea6077eb75b9.errors = vErrors;
   return errors === 0;
 }
-function fb2d7da0dc473(data) {
+function f926c80b69b1b(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -777,8 +777,8 @@ function fb2d7da0dc473(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd64c13a3b4c7(data)) {
-          vErrors = abi.nest(vErrors, fd64c13a3b4c7, "");
+        if (!fc2ae05cdda27(data)) {
+          vErrors = abi.nest(vErrors, fc2ae05cdda27, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -816,7 +816,7 @@ function fb2d7da0dc473(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb2d7da0dc473.errors = vErrors;
+    f926c80b69b1b.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -828,10 +828,10 @@ function fb2d7da0dc473(data) {
       }
     }
   }
-  fb2d7da0dc473.errors = vErrors;
+  f926c80b69b1b.errors = vErrors;
   return errors === 0;
 }
-function f1f492f985cca(data) {
+function fcebd80a55ed9(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -845,8 +845,8 @@ function f1f492f985cca(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fff58a4654504(data)) {
-      vErrors = abi.nest(vErrors, fff58a4654504, "");
+    if (!f07f6d9ede015(data)) {
+      vErrors = abi.nest(vErrors, f07f6d9ede015, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -864,7 +864,7 @@ function f1f492f985cca(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f1f492f985cca.errors = vErrors;
+    fcebd80a55ed9.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -876,10 +876,10 @@ function f1f492f985cca(data) {
       }
     }
   }
-  f1f492f985cca.errors = vErrors;
+  fcebd80a55ed9.errors = vErrors;
   return errors === 0;
 }
-function f6ca54e804e75(data) {
+function f6ac79e59d1d9(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -901,24 +901,24 @@ function f6ca54e804e75(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd4e333548249(data)) {
-        vErrors = abi.nest(vErrors, fd4e333548249, "");
+      if (!fb342ee38bb59(data)) {
+        vErrors = abi.nest(vErrors, fb342ee38bb59, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fe7368a08d370(data)) {
-          vErrors = abi.nest(vErrors, fe7368a08d370, "");
+        if (!f0cc54238c48b(data)) {
+          vErrors = abi.nest(vErrors, f0cc54238c48b, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f03c8d68979e8(data)) {
-            vErrors = abi.nest(vErrors, f03c8d68979e8, "");
+          if (!f42b95e43bc04(data)) {
+            vErrors = abi.nest(vErrors, f42b95e43bc04, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -933,8 +933,8 @@ function f6ca54e804e75(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fafbb50532313(data)) {
-                vErrors = abi.nest(vErrors, fafbb50532313, "");
+              if (!f87c91770cadb(data)) {
+                vErrors = abi.nest(vErrors, f87c91770cadb, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -949,8 +949,8 @@ function f6ca54e804e75(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5bebb04beb1d(data)) {
-                    vErrors = abi.nest(vErrors, f5bebb04beb1d, "");
+                  if (!f93234b8f52a1(data)) {
+                    vErrors = abi.nest(vErrors, f93234b8f52a1, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -975,7 +975,7 @@ function f6ca54e804e75(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f6ca54e804e75.errors = vErrors;
+    f6ac79e59d1d9.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -987,15 +987,15 @@ function f6ca54e804e75(data) {
       }
     }
   }
-  f6ca54e804e75.errors = vErrors;
+  f6ac79e59d1d9.errors = vErrors;
   return errors === 0;
 }
 export const v01ec1baa6277: abi.Validator = f01ec1baa6277;
-export const v1f492f985cca: abi.Validator = f1f492f985cca;
-export const v6ca54e804e75: abi.Validator = f6ca54e804e75;
+export const v07f6d9ede015: abi.Validator = f07f6d9ede015;
+export const v31eb327260cb: abi.Validator = f31eb327260cb;
+export const v6ac79e59d1d9: abi.Validator = f6ac79e59d1d9;
 export const v6d00faaf5070: abi.Validator = f6d00faaf5070;
-export const v7d7ea85de21e: abi.Validator = f7d7ea85de21e;
-export const vb2d7da0dc473: abi.Validator = fb2d7da0dc473;
+export const v926c80b69b1b: abi.Validator = f926c80b69b1b;
 export const vcbef2ffe9c00: abi.Validator = fcbef2ffe9c00;
+export const vcebd80a55ed9: abi.Validator = fcebd80a55ed9;
 export const vea6077eb75b9: abi.Validator = fea6077eb75b9;
-export const vff58a4654504: abi.Validator = fff58a4654504;

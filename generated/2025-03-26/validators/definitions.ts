@@ -3,8 +3,8 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
-import { fa8f2ff196b22 } from "../../shared/validators/ListRootsResult-a8f2ff196b.js";
-import { f03c8d68979e8 } from "../../shared/validators/ReadResourceResult-03c8d68979.js";
+import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
+import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e43bc.js";
 import {
   f0dfdff578a5d,
   f5a13e61bae6e,
@@ -13,17 +13,17 @@ import {
   feac80bdb9b94,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
-import { f6828121ff61b } from "../../shared/validators/shared-09bde4c29b.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { feea733765c58 } from "./CallToolResult.js";
-import { f3557108511aa } from "./CreateMessageResult.js";
-import { f2f811803e951 } from "./GetPromptResult.js";
+import { f6828121ff61b } from "../../shared/validators/shared-e67e1d3aed.js";
+import { fa6414cd0cb70 } from "./CallToolResult.js";
+import { f0e290de1552e } from "./CreateMessageResult.js";
+import { f0143ecc13fa2 } from "./GetPromptResult.js";
 import { f0df2f3021b43 } from "./InitializeResult.js";
-import { f2a42761ac251 } from "./ListResourceTemplatesResult.js";
-import { f42de8ae14e4c } from "./ListResourcesResult.js";
+import { f0906f9c47f80 } from "./ListResourceTemplatesResult.js";
+import { f3bfb8ece93d3 } from "./ListResourcesResult.js";
 import { fe8e974d216cf } from "./ListToolsResult.js";
-import { fd849bda41d28 } from "./params.sampling.createMessage.js";
-function ffeb990062820(data) {
+import { f372ba8975520 } from "./params.sampling.createMessage.js";
+function f30f3dd29e653(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -37,16 +37,16 @@ function ffeb990062820(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3557108511aa(data)) {
-      vErrors = abi.nest(vErrors, f3557108511aa, "");
+    if (!f0e290de1552e(data)) {
+      vErrors = abi.nest(vErrors, f0e290de1552e, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fa8f2ff196b22(data)) {
-        vErrors = abi.nest(vErrors, fa8f2ff196b22, "");
+      if (!f4262d6f37e28(data)) {
+        vErrors = abi.nest(vErrors, f4262d6f37e28, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -56,7 +56,7 @@ function ffeb990062820(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ffeb990062820.errors = vErrors;
+    f30f3dd29e653.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -68,10 +68,10 @@ function ffeb990062820(data) {
       }
     }
   }
-  ffeb990062820.errors = vErrors;
+  f30f3dd29e653.errors = vErrors;
   return errors === 0;
 }
-function f049e51cd65d9(data) {
+function f51d8136e33d8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -80,7 +80,7 @@ function f049e51cd65d9(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f049e51cd65d9,
+          f51d8136e33d8,
           "",
           "required",
           { missingProperty: missing0 },
@@ -91,11 +91,11 @@ function f049e51cd65d9(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f049e51cd65d9, "/method", "type", { type: "string" });
+            return abi.fail(f51d8136e33d8, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              f049e51cd65d9,
+              f51d8136e33d8,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -114,16 +114,16 @@ function f049e51cd65d9(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(f049e51cd65d9, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f51d8136e33d8, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(f049e51cd65d9, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(f51d8136e33d8, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        f049e51cd65d9,
+                        f51d8136e33d8,
                         "/params/includeContext",
                         "enum",
                         { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
@@ -136,7 +136,7 @@ function f049e51cd65d9(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(f049e51cd65d9, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(f51d8136e33d8, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -146,12 +146,12 @@ function f049e51cd65d9(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!fd849bda41d28(data4[i0])) {
-                                return abi.failWith(f049e51cd65d9, fd849bda41d28, "/params/messages/" + i0);
+                              if (!f372ba8975520(data4[i0])) {
+                                return abi.failWith(f51d8136e33d8, f372ba8975520, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(f049e51cd65d9, "/params/messages", "type", { type: "array" });
+                            return abi.fail(f51d8136e33d8, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -161,14 +161,14 @@ function f049e51cd65d9(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(f049e51cd65d9, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(f51d8136e33d8, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(f049e51cd65d9, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(f51d8136e33d8, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -180,7 +180,7 @@ function f049e51cd65d9(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        f049e51cd65d9,
+                                        f51d8136e33d8,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -189,21 +189,21 @@ function f049e51cd65d9(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f049e51cd65d9, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(f51d8136e33d8, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(f049e51cd65d9, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(f51d8136e33d8, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(f049e51cd65d9, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(f51d8136e33d8, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -215,17 +215,17 @@ function f049e51cd65d9(data) {
                   }
                 }
               } else {
-                return abi.fail(f049e51cd65d9, "/params", "type", { type: "object" });
+                return abi.fail(f51d8136e33d8, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f049e51cd65d9, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f51d8136e33d8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f049e51cd65d9.errors = null;
+  f51d8136e33d8.errors = null;
   return true;
 }
 function fe86a6a7c9046(data) {
@@ -1328,7 +1328,7 @@ function fe2bcbb420b4e(data) {
   fe2bcbb420b4e.errors = vErrors;
   return errors === 0;
 }
-function f7cf174f548f5(data) {
+function fcdeb444ccb39(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1342,8 +1342,8 @@ function f7cf174f548f5(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f049e51cd65d9(data)) {
-      vErrors = abi.nest(vErrors, f049e51cd65d9, "");
+    if (!f51d8136e33d8(data)) {
+      vErrors = abi.nest(vErrors, f51d8136e33d8, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -1361,7 +1361,7 @@ function f7cf174f548f5(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f7cf174f548f5.errors = vErrors;
+    fcdeb444ccb39.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1373,10 +1373,10 @@ function f7cf174f548f5(data) {
       }
     }
   }
-  f7cf174f548f5.errors = vErrors;
+  fcdeb444ccb39.errors = vErrors;
   return errors === 0;
 }
-function f83927c350ff1(data) {
+function fbbe59d6faaa4(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1398,24 +1398,24 @@ function f83927c350ff1(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f42de8ae14e4c(data)) {
-        vErrors = abi.nest(vErrors, f42de8ae14e4c, "");
+      if (!f3bfb8ece93d3(data)) {
+        vErrors = abi.nest(vErrors, f3bfb8ece93d3, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f2a42761ac251(data)) {
-          vErrors = abi.nest(vErrors, f2a42761ac251, "");
+        if (!f0906f9c47f80(data)) {
+          vErrors = abi.nest(vErrors, f0906f9c47f80, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f03c8d68979e8(data)) {
-            vErrors = abi.nest(vErrors, f03c8d68979e8, "");
+          if (!f42b95e43bc04(data)) {
+            vErrors = abi.nest(vErrors, f42b95e43bc04, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -1430,8 +1430,8 @@ function f83927c350ff1(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f2f811803e951(data)) {
-                vErrors = abi.nest(vErrors, f2f811803e951, "");
+              if (!f0143ecc13fa2(data)) {
+                vErrors = abi.nest(vErrors, f0143ecc13fa2, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1446,8 +1446,8 @@ function f83927c350ff1(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!feea733765c58(data)) {
-                    vErrors = abi.nest(vErrors, feea733765c58, "");
+                  if (!fa6414cd0cb70(data)) {
+                    vErrors = abi.nest(vErrors, fa6414cd0cb70, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -1472,7 +1472,7 @@ function f83927c350ff1(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f83927c350ff1.errors = vErrors;
+    fbbe59d6faaa4.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1484,14 +1484,14 @@ function f83927c350ff1(data) {
       }
     }
   }
-  f83927c350ff1.errors = vErrors;
+  fbbe59d6faaa4.errors = vErrors;
   return errors === 0;
 }
-export const v049e51cd65d9: abi.Validator = f049e51cd65d9;
 export const v08b465b4bdd1: abi.Validator = f08b465b4bdd1;
-export const v7cf174f548f5: abi.Validator = f7cf174f548f5;
-export const v83927c350ff1: abi.Validator = f83927c350ff1;
+export const v30f3dd29e653: abi.Validator = f30f3dd29e653;
+export const v51d8136e33d8: abi.Validator = f51d8136e33d8;
 export const v9b4d72015a4a: abi.Validator = f9b4d72015a4a;
+export const vbbe59d6faaa4: abi.Validator = fbbe59d6faaa4;
+export const vcdeb444ccb39: abi.Validator = fcdeb444ccb39;
 export const ve2bcbb420b4e: abi.Validator = fe2bcbb420b4e;
 export const ve86a6a7c9046: abi.Validator = fe86a6a7c9046;
-export const vfeb990062820: abi.Validator = ffeb990062820;

@@ -2,41 +2,41 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
-import { f48eb9d28456f } from "../../shared/validators/ListRootsResult-48eb9d2845.js";
-import { f8da754529afd } from "../../shared/validators/ReadResourceResult-8da754529a.js";
+import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
+import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
 import { ffd6bdf79d116 } from "../../shared/validators/definitions-0a64a23e7b.js";
 import {
   f0619c95dfd18,
   f0dfdff578a5d,
+  f29bf5eb1ca06,
   f2cfa2dcef138,
+  f513fb1a15200,
   f56168250ac26,
   f58d8f502801f,
   f5b3e9ae7cca0,
   f7314459d11fd,
-  f7d9823eeac98,
-  f7ff6aaf7d0a9,
-  f95ef3456ba6b,
+  fac9a090d9979,
   fd20d6eb69395,
   fd7f05ab3a599,
   feac80bdb9b94,
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
-import { f6828121ff61b } from "../../shared/validators/shared-09bde4c29b.js";
-import { f3072bb23021f } from "../../shared/validators/shared-5216c4b3a4.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-609dc2089b.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-85730992e0.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { fe7796e98f528 } from "./CallToolResult.js";
-import { fb497fdecb5e9 } from "./CreateMessageResult.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-d224a43870.js";
+import { f6828121ff61b } from "../../shared/validators/shared-e67e1d3aed.js";
+import { fbd856a337e5c } from "./CallToolResult.js";
+import { ff9456b41457f } from "./CreateMessageResult.js";
 import { f1cb328f93b1f } from "./ElicitResult.js";
-import { f297d4ffc2986 } from "./GetPromptResult.js";
+import { f9fd45e3b0460 } from "./GetPromptResult.js";
 import { f3c841ac51115 } from "./InitializeResult.js";
 import { f83f1f3ff523c } from "./ListPromptsResult.js";
-import { f54fb2d4f6800 } from "./ListResourceTemplatesResult.js";
-import { f2db10d12709d } from "./ListResourcesResult.js";
+import { fdd96906fcf9c } from "./ListResourceTemplatesResult.js";
+import { f6b51de60a7ea } from "./ListResourcesResult.js";
 import { f90ce7ac6e7c5 } from "./ListToolsResult.js";
 import { f22a3c81efdf5 } from "./params.elicitation.create.js";
 import { f723578a91a71 } from "./params.initialize.js";
-import { fe0533d2b88c5 } from "./params.sampling.createMessage.js";
+import { f8e8880357c7a } from "./params.sampling.createMessage.js";
 import { f23d3554baf81 } from "./shared-37938339f1.js";
 function fbec9706e6c6f(data) {
   {
@@ -118,7 +118,7 @@ function fbec9706e6c6f(data) {
   fbec9706e6c6f.errors = null;
   return true;
 }
-function fb795219dad2d(data) {
+function f1546b84f0c99(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -129,7 +129,7 @@ function fb795219dad2d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fb795219dad2d,
+          f1546b84f0c99,
           "",
           "required",
           { missingProperty: missing0 },
@@ -141,11 +141,11 @@ function fb795219dad2d(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(fb795219dad2d, "/method", "type", { type: "string" });
+            return abi.fail(f1546b84f0c99, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              fb795219dad2d,
+              f1546b84f0c99,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -168,7 +168,7 @@ function fb795219dad2d(data) {
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(fb795219dad2d, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f1546b84f0c99, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
@@ -180,12 +180,12 @@ function fb795219dad2d(data) {
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(fb795219dad2d, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f1546b84f0c99, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(fb795219dad2d, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f1546b84f0c99, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -195,7 +195,7 @@ function fb795219dad2d(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(fb795219dad2d, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f1546b84f0c99, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -204,7 +204,7 @@ function fb795219dad2d(data) {
                           }
                         }
                       } else {
-                        return abi.fail(fb795219dad2d, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f1546b84f0c99, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -226,7 +226,7 @@ function fb795219dad2d(data) {
                                   const _errs16 = errors;
                                   if (typeof data6[key0] !== "string") {
                                     return abi.fail(
-                                      fb795219dad2d,
+                                      f1546b84f0c99,
                                       "/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                                       "type",
                                       { type: "string" },
@@ -239,12 +239,12 @@ function fb795219dad2d(data) {
                                   }
                                 }
                               } else {
-                                return abi.fail(fb795219dad2d, "/params/context/arguments", "type", { type: "object" });
+                                return abi.fail(f1546b84f0c99, "/params/context/arguments", "type", { type: "object" });
                               }
                             }
                           }
                         } else {
-                          return abi.fail(fb795219dad2d, "/params/context", "type", { type: "object" });
+                          return abi.fail(f1546b84f0c99, "/params/context", "type", { type: "object" });
                         }
                       }
                       var valid1 = _errs11 === errors;
@@ -266,8 +266,8 @@ function fb795219dad2d(data) {
                         valid5 = valid5 || _valid0;
                         if (!valid5) {
                           const _errs21 = errors;
-                          if (!f3072bb23021f(data8)) {
-                            vErrors = abi.nest(vErrors, f3072bb23021f, "/params/ref");
+                          if (!f6975bf43f265(data8)) {
+                            vErrors = abi.nest(vErrors, f6975bf43f265, "/params/ref");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs21 === errors;
@@ -283,7 +283,7 @@ function fb795219dad2d(data) {
                             "must match a schema in anyOf",
                           );
                           errors++;
-                          fb795219dad2d.errors = vErrors;
+                          f1546b84f0c99.errors = vErrors;
                           return false;
                         } else {
                           errors = _errs19;
@@ -303,7 +303,7 @@ function fb795219dad2d(data) {
                   }
                 }
               } else {
-                return abi.fail(fb795219dad2d, "/params", "type", { type: "object" });
+                return abi.fail(f1546b84f0c99, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -313,13 +313,13 @@ function fb795219dad2d(data) {
         }
       }
     } else {
-      return abi.fail(fb795219dad2d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1546b84f0c99, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb795219dad2d.errors = vErrors;
+  f1546b84f0c99.errors = vErrors;
   return errors === 0;
 }
-function feb566bec51e7(data) {
+function f70c560b3200a(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -357,24 +357,24 @@ function feb566bec51e7(data) {
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f7ff6aaf7d0a9(data)) {
-            vErrors = abi.nest(vErrors, f7ff6aaf7d0a9, "");
+          if (!f29bf5eb1ca06(data)) {
+            vErrors = abi.nest(vErrors, f29bf5eb1ca06, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f7d9823eeac98(data)) {
-              vErrors = abi.nest(vErrors, f7d9823eeac98, "");
+            if (!fac9a090d9979(data)) {
+              vErrors = abi.nest(vErrors, fac9a090d9979, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f95ef3456ba6b(data)) {
-                vErrors = abi.nest(vErrors, f95ef3456ba6b, "");
+              if (!f513fb1a15200(data)) {
+                vErrors = abi.nest(vErrors, f513fb1a15200, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -421,8 +421,8 @@ function feb566bec51e7(data) {
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fb795219dad2d(data)) {
-                            vErrors = abi.nest(vErrors, fb795219dad2d, "");
+                          if (!f1546b84f0c99(data)) {
+                            vErrors = abi.nest(vErrors, f1546b84f0c99, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -442,7 +442,7 @@ function feb566bec51e7(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    feb566bec51e7.errors = vErrors;
+    f70c560b3200a.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -454,10 +454,10 @@ function feb566bec51e7(data) {
       }
     }
   }
-  feb566bec51e7.errors = vErrors;
+  f70c560b3200a.errors = vErrors;
   return errors === 0;
 }
-function fe0d226f7c9c8(data) {
+function f213b148c4421(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -471,16 +471,16 @@ function fe0d226f7c9c8(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fb497fdecb5e9(data)) {
-      vErrors = abi.nest(vErrors, fb497fdecb5e9, "");
+    if (!ff9456b41457f(data)) {
+      vErrors = abi.nest(vErrors, ff9456b41457f, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f48eb9d28456f(data)) {
-        vErrors = abi.nest(vErrors, f48eb9d28456f, "");
+      if (!f30824c5dced2(data)) {
+        vErrors = abi.nest(vErrors, f30824c5dced2, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -499,7 +499,7 @@ function fe0d226f7c9c8(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe0d226f7c9c8.errors = vErrors;
+    f213b148c4421.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -511,10 +511,10 @@ function fe0d226f7c9c8(data) {
       }
     }
   }
-  fe0d226f7c9c8.errors = vErrors;
+  f213b148c4421.errors = vErrors;
   return errors === 0;
 }
-function f0485587988a2(data) {
+function f919622144074(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -523,7 +523,7 @@ function f0485587988a2(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f0485587988a2,
+          f919622144074,
           "",
           "required",
           { missingProperty: missing0 },
@@ -534,11 +534,11 @@ function f0485587988a2(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f0485587988a2, "/method", "type", { type: "string" });
+            return abi.fail(f919622144074, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              f0485587988a2,
+              f919622144074,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -557,16 +557,16 @@ function f0485587988a2(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(f0485587988a2, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f919622144074, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(f0485587988a2, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(f919622144074, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        f0485587988a2,
+                        f919622144074,
                         "/params/includeContext",
                         "enum",
                         { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
@@ -579,7 +579,7 @@ function f0485587988a2(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(f0485587988a2, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(f919622144074, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -589,12 +589,12 @@ function f0485587988a2(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!fe0533d2b88c5(data4[i0])) {
-                                return abi.failWith(f0485587988a2, fe0533d2b88c5, "/params/messages/" + i0);
+                              if (!f8e8880357c7a(data4[i0])) {
+                                return abi.failWith(f919622144074, f8e8880357c7a, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(f0485587988a2, "/params/messages", "type", { type: "array" });
+                            return abi.fail(f919622144074, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -604,14 +604,14 @@ function f0485587988a2(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(f0485587988a2, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(f919622144074, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(f0485587988a2, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(f919622144074, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -623,7 +623,7 @@ function f0485587988a2(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        f0485587988a2,
+                                        f919622144074,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -632,21 +632,21 @@ function f0485587988a2(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f0485587988a2, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(f919622144074, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(f0485587988a2, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(f919622144074, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(f0485587988a2, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(f919622144074, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -658,17 +658,17 @@ function f0485587988a2(data) {
                   }
                 }
               } else {
-                return abi.fail(f0485587988a2, "/params", "type", { type: "object" });
+                return abi.fail(f919622144074, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f0485587988a2, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f919622144074, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f0485587988a2.errors = null;
+  f919622144074.errors = null;
   return true;
 }
 function f6b138d2c3805(data) {
@@ -1262,7 +1262,7 @@ function f55f643a50b49(data) {
   f55f643a50b49.errors = vErrors;
   return errors === 0;
 }
-function f0987b6a73d0f(data) {
+function fbd1e3948a421(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1276,8 +1276,8 @@ function f0987b6a73d0f(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0485587988a2(data)) {
-      vErrors = abi.nest(vErrors, f0485587988a2, "");
+    if (!f919622144074(data)) {
+      vErrors = abi.nest(vErrors, f919622144074, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -1304,7 +1304,7 @@ function f0987b6a73d0f(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f0987b6a73d0f.errors = vErrors;
+    fbd1e3948a421.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1316,10 +1316,10 @@ function f0987b6a73d0f(data) {
       }
     }
   }
-  f0987b6a73d0f.errors = vErrors;
+  fbd1e3948a421.errors = vErrors;
   return errors === 0;
 }
-function f31fe48a1aeed(data) {
+function f440d48bf2cae(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1341,24 +1341,24 @@ function f31fe48a1aeed(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f2db10d12709d(data)) {
-        vErrors = abi.nest(vErrors, f2db10d12709d, "");
+      if (!f6b51de60a7ea(data)) {
+        vErrors = abi.nest(vErrors, f6b51de60a7ea, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f54fb2d4f6800(data)) {
-          vErrors = abi.nest(vErrors, f54fb2d4f6800, "");
+        if (!fdd96906fcf9c(data)) {
+          vErrors = abi.nest(vErrors, fdd96906fcf9c, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f8da754529afd(data)) {
-            vErrors = abi.nest(vErrors, f8da754529afd, "");
+          if (!f0db4da52126e(data)) {
+            vErrors = abi.nest(vErrors, f0db4da52126e, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -1373,8 +1373,8 @@ function f31fe48a1aeed(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f297d4ffc2986(data)) {
-                vErrors = abi.nest(vErrors, f297d4ffc2986, "");
+              if (!f9fd45e3b0460(data)) {
+                vErrors = abi.nest(vErrors, f9fd45e3b0460, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1389,8 +1389,8 @@ function f31fe48a1aeed(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fe7796e98f528(data)) {
-                    vErrors = abi.nest(vErrors, fe7796e98f528, "");
+                  if (!fbd856a337e5c(data)) {
+                    vErrors = abi.nest(vErrors, fbd856a337e5c, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -1415,7 +1415,7 @@ function f31fe48a1aeed(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f31fe48a1aeed.errors = vErrors;
+    f440d48bf2cae.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1427,16 +1427,16 @@ function f31fe48a1aeed(data) {
       }
     }
   }
-  f31fe48a1aeed.errors = vErrors;
+  f440d48bf2cae.errors = vErrors;
   return errors === 0;
 }
-export const v0485587988a2: abi.Validator = f0485587988a2;
-export const v0987b6a73d0f: abi.Validator = f0987b6a73d0f;
 export const v0e1358f61b12: abi.Validator = f0e1358f61b12;
-export const v31fe48a1aeed: abi.Validator = f31fe48a1aeed;
+export const v1546b84f0c99: abi.Validator = f1546b84f0c99;
+export const v213b148c4421: abi.Validator = f213b148c4421;
+export const v440d48bf2cae: abi.Validator = f440d48bf2cae;
 export const v55f643a50b49: abi.Validator = f55f643a50b49;
 export const v6b138d2c3805: abi.Validator = f6b138d2c3805;
-export const vb795219dad2d: abi.Validator = fb795219dad2d;
+export const v70c560b3200a: abi.Validator = f70c560b3200a;
+export const v919622144074: abi.Validator = f919622144074;
+export const vbd1e3948a421: abi.Validator = fbd1e3948a421;
 export const vbec9706e6c6f: abi.Validator = fbec9706e6c6f;
-export const ve0d226f7c9c8: abi.Validator = fe0d226f7c9c8;
-export const veb566bec51e7: abi.Validator = feb566bec51e7;

@@ -2,8 +2,8 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
-import { f48eb9d28456f } from "../../shared/validators/ListRootsResult-48eb9d2845.js";
-import { f8da754529afd } from "../../shared/validators/ReadResourceResult-8da754529a.js";
+import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
+import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
 import {
   f56108401ceaa,
   f791da519b2bd,
@@ -12,34 +12,34 @@ import {
 } from "../../shared/validators/definitions-b4ff771a19.js";
 import { f9bc9d22f5d78 } from "../../shared/validators/params.ping-9bc9d22f5d.js";
 import { fbc23760306b3 } from "../../shared/validators/shared-6bd4483d44.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b0ecf82c67.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-b44c5756d3.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
 import { f996b822f3ec3 } from "./CallToolRequestParams.js";
-import { f3af62fec67f3 } from "./CallToolResult.js";
+import { f65295a2bedcd } from "./CallToolResult.js";
 import { fe9b0b4f8f7f0 } from "./CancelTaskResult.js";
 import { f30d02af7ceca } from "./CancelledNotificationParams.js";
-import { ff2ca41de6c0d } from "./CompleteRequestParams.js";
-import { ffeb05e59c3b6 } from "./CreateMessageRequestParams.js";
-import { fd1f726741cd7 } from "./CreateMessageResult.js";
-import { f4d0d9167e291, f6071b5dcd283 } from "./ElicitRequestParams.js";
+import { f02cb8bc731e9 } from "./CompleteRequestParams.js";
+import { f25f5f77934ad } from "./CreateMessageRequestParams.js";
+import { fb7f7e7bf2469 } from "./CreateMessageResult.js";
+import { f83cc86eff191, fa9dae005b4db } from "./ElicitRequestParams.js";
 import { fd89c8b2bebb6 } from "./ElicitResult.js";
 import { f56badca1998e } from "./GetPromptRequestParams.js";
-import { fe5fd70635ee3 } from "./GetPromptResult.js";
-import { f342a648323d6 } from "./InitializeRequestParams.js";
-import { f7b12fff98245 } from "./InitializeResult.js";
-import { f911ef9845c3c } from "./ListPromptsResult.js";
-import { fd949bf64513e } from "./ListResourceTemplatesResult.js";
-import { f90fca3ed41e9 } from "./ListResourcesResult.js";
+import { f076193bbe235 } from "./GetPromptResult.js";
+import { fb5d9c25fb4b3 } from "./InitializeRequestParams.js";
+import { f0a76b8b4c2f0 } from "./InitializeResult.js";
+import { ff62e9d69c704 } from "./ListPromptsResult.js";
+import { fb99bb732d2a8 } from "./ListResourceTemplatesResult.js";
+import { f0892d117f8b6 } from "./ListResourcesResult.js";
 import { f8d706bb5e7e0 } from "./ListTasksResult.js";
-import { fe72c906c1464 } from "./ListToolsResult.js";
+import { faea330be62a4 } from "./ListToolsResult.js";
 import { f956b90c79ed9 } from "./LoggingMessageNotificationParams.js";
 import { f3a54d3a58118 } from "./PaginatedRequestParams.js";
 import { fc01e3186e4b4 } from "./ProgressNotificationParams.js";
-import { f405c507fdfb1 } from "./ReadResourceRequestParams.js";
-import { f25ed9120eaa4 } from "./ResourceUpdatedNotificationParams.js";
+import { feaead15912eb } from "./ReadResourceRequestParams.js";
+import { f3d8e5e6ce3b5 } from "./ResourceUpdatedNotificationParams.js";
 import { f53df30fc57ea } from "./SetLevelRequestParams.js";
 import { f4e46d9b471df } from "./TaskStatusNotificationParams.js";
-import { f9b473784c3fa } from "./shared-7fedd91a6c.js";
+import { f9b473784c3fa } from "./shared-9bde263554.js";
 import { f620cad1eced2 } from "./shared-e36e4ba820.js";
 function f9e4891b447c4(data) {
   {
@@ -604,7 +604,7 @@ function f3b4523df22c0(data) {
   f3b4523df22c0.errors = vErrors;
   return errors === 0;
 }
-function f5ce1223181b7(data) {
+function fe6b30ded1be3(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -615,7 +615,7 @@ function f5ce1223181b7(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f5ce1223181b7,
+          fe6b30ded1be3,
           "",
           "required",
           { missingProperty: missing0 },
@@ -625,18 +625,18 @@ function f5ce1223181b7(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f5ce1223181b7, f94fb1015c909, "/id");
+            return abi.failWith(fe6b30ded1be3, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f5ce1223181b7, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe6b30ded1be3, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f5ce1223181b7,
+                fe6b30ded1be3,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -649,11 +649,11 @@ function f5ce1223181b7(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f5ce1223181b7, "/method", "type", { type: "string" });
+                return abi.fail(fe6b30ded1be3, "/method", "type", { type: "string" });
               }
               if ("initialize" !== data2) {
                 return abi.fail(
-                  f5ce1223181b7,
+                  fe6b30ded1be3,
                   "/method",
                   "const",
                   { allowedValue: "initialize" },
@@ -664,8 +664,8 @@ function f5ce1223181b7(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f342a648323d6(data.params)) {
-                  return abi.failWith(f5ce1223181b7, f342a648323d6, "/params");
+                if (!fb5d9c25fb4b3(data.params)) {
+                  return abi.failWith(fe6b30ded1be3, fb5d9c25fb4b3, "/params");
                 }
               }
             }
@@ -673,10 +673,10 @@ function f5ce1223181b7(data) {
         }
       }
     } else {
-      return abi.fail(f5ce1223181b7, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fe6b30ded1be3, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5ce1223181b7.errors = null;
+  fe6b30ded1be3.errors = null;
   return true;
 }
 function fc877c752eb28(data) {
@@ -901,7 +901,7 @@ function f6ff13a45c3c1(data) {
   f6ff13a45c3c1.errors = null;
   return true;
 }
-function f85439d2e8447(data) {
+function f32218b184a8f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -912,7 +912,7 @@ function f85439d2e8447(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f85439d2e8447,
+          f32218b184a8f,
           "",
           "required",
           { missingProperty: missing0 },
@@ -922,18 +922,18 @@ function f85439d2e8447(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f85439d2e8447, f94fb1015c909, "/id");
+            return abi.failWith(f32218b184a8f, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f85439d2e8447, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f32218b184a8f, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f85439d2e8447,
+                f32218b184a8f,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -946,11 +946,11 @@ function f85439d2e8447(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f85439d2e8447, "/method", "type", { type: "string" });
+                return abi.fail(f32218b184a8f, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  f85439d2e8447,
+                  f32218b184a8f,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -961,8 +961,8 @@ function f85439d2e8447(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f405c507fdfb1(data.params)) {
-                  return abi.failWith(f85439d2e8447, f405c507fdfb1, "/params");
+                if (!feaead15912eb(data.params)) {
+                  return abi.failWith(f32218b184a8f, feaead15912eb, "/params");
                 }
               }
             }
@@ -970,13 +970,13 @@ function f85439d2e8447(data) {
         }
       }
     } else {
-      return abi.fail(f85439d2e8447, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f32218b184a8f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f85439d2e8447.errors = null;
+  f32218b184a8f.errors = null;
   return true;
 }
-function fc7d3baaf8f41(data) {
+function f8989508cae93(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -987,7 +987,7 @@ function fc7d3baaf8f41(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc7d3baaf8f41,
+          f8989508cae93,
           "",
           "required",
           { missingProperty: missing0 },
@@ -997,18 +997,18 @@ function fc7d3baaf8f41(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fc7d3baaf8f41, f94fb1015c909, "/id");
+            return abi.failWith(f8989508cae93, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc7d3baaf8f41, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8989508cae93, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc7d3baaf8f41,
+                f8989508cae93,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1021,11 +1021,11 @@ function fc7d3baaf8f41(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc7d3baaf8f41, "/method", "type", { type: "string" });
+                return abi.fail(f8989508cae93, "/method", "type", { type: "string" });
               }
               if ("resources/subscribe" !== data2) {
                 return abi.fail(
-                  fc7d3baaf8f41,
+                  f8989508cae93,
                   "/method",
                   "const",
                   { allowedValue: "resources/subscribe" },
@@ -1036,8 +1036,8 @@ function fc7d3baaf8f41(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f405c507fdfb1(data.params)) {
-                  return abi.failWith(fc7d3baaf8f41, f405c507fdfb1, "/params");
+                if (!feaead15912eb(data.params)) {
+                  return abi.failWith(f8989508cae93, feaead15912eb, "/params");
                 }
               }
             }
@@ -1045,13 +1045,13 @@ function fc7d3baaf8f41(data) {
         }
       }
     } else {
-      return abi.fail(fc7d3baaf8f41, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8989508cae93, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc7d3baaf8f41.errors = null;
+  f8989508cae93.errors = null;
   return true;
 }
-function f942262822bc5(data) {
+function fa9910a3c75a8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1062,7 +1062,7 @@ function f942262822bc5(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f942262822bc5,
+          fa9910a3c75a8,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1072,18 +1072,18 @@ function f942262822bc5(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f942262822bc5, f94fb1015c909, "/id");
+            return abi.failWith(fa9910a3c75a8, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f942262822bc5, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fa9910a3c75a8, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f942262822bc5,
+                fa9910a3c75a8,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1096,11 +1096,11 @@ function f942262822bc5(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f942262822bc5, "/method", "type", { type: "string" });
+                return abi.fail(fa9910a3c75a8, "/method", "type", { type: "string" });
               }
               if ("resources/unsubscribe" !== data2) {
                 return abi.fail(
-                  f942262822bc5,
+                  fa9910a3c75a8,
                   "/method",
                   "const",
                   { allowedValue: "resources/unsubscribe" },
@@ -1111,8 +1111,8 @@ function f942262822bc5(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f405c507fdfb1(data.params)) {
-                  return abi.failWith(f942262822bc5, f405c507fdfb1, "/params");
+                if (!feaead15912eb(data.params)) {
+                  return abi.failWith(fa9910a3c75a8, feaead15912eb, "/params");
                 }
               }
             }
@@ -1120,10 +1120,10 @@ function f942262822bc5(data) {
         }
       }
     } else {
-      return abi.fail(f942262822bc5, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fa9910a3c75a8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f942262822bc5.errors = null;
+  fa9910a3c75a8.errors = null;
   return true;
 }
 function f51b081a8e4f8(data) {
@@ -1676,7 +1676,7 @@ function f851ceb38c47b(data) {
   f851ceb38c47b.errors = null;
   return true;
 }
-function fbe6f8dfe2a46(data) {
+function fc2bad7ebfe1a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1687,7 +1687,7 @@ function fbe6f8dfe2a46(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbe6f8dfe2a46,
+          fc2bad7ebfe1a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1697,18 +1697,18 @@ function fbe6f8dfe2a46(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fbe6f8dfe2a46, f94fb1015c909, "/id");
+            return abi.failWith(fc2bad7ebfe1a, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fbe6f8dfe2a46, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc2bad7ebfe1a, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fbe6f8dfe2a46,
+                fc2bad7ebfe1a,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1721,11 +1721,11 @@ function fbe6f8dfe2a46(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fbe6f8dfe2a46, "/method", "type", { type: "string" });
+                return abi.fail(fc2bad7ebfe1a, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fbe6f8dfe2a46,
+                  fc2bad7ebfe1a,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1736,8 +1736,8 @@ function fbe6f8dfe2a46(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!ff2ca41de6c0d(data.params)) {
-                  return abi.failWith(fbe6f8dfe2a46, ff2ca41de6c0d, "/params");
+                if (!f02cb8bc731e9(data.params)) {
+                  return abi.failWith(fc2bad7ebfe1a, f02cb8bc731e9, "/params");
                 }
               }
             }
@@ -1745,20 +1745,20 @@ function fbe6f8dfe2a46(data) {
         }
       }
     } else {
-      return abi.fail(fbe6f8dfe2a46, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc2bad7ebfe1a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbe6f8dfe2a46.errors = null;
+  fc2bad7ebfe1a.errors = null;
   return true;
 }
-function f91f45c65a078(data) {
+function f43f2d2bcdaec(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f5ce1223181b7(data)) {
-    vErrors = abi.nest(vErrors, f5ce1223181b7, "");
+  if (!fe6b30ded1be3(data)) {
+    vErrors = abi.nest(vErrors, fe6b30ded1be3, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -1789,24 +1789,24 @@ function f91f45c65a078(data) {
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f85439d2e8447(data)) {
-            vErrors = abi.nest(vErrors, f85439d2e8447, "");
+          if (!f32218b184a8f(data)) {
+            vErrors = abi.nest(vErrors, f32218b184a8f, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fc7d3baaf8f41(data)) {
-              vErrors = abi.nest(vErrors, fc7d3baaf8f41, "");
+            if (!f8989508cae93(data)) {
+              vErrors = abi.nest(vErrors, f8989508cae93, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f942262822bc5(data)) {
-                vErrors = abi.nest(vErrors, f942262822bc5, "");
+              if (!fa9910a3c75a8(data)) {
+                vErrors = abi.nest(vErrors, fa9910a3c75a8, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1885,8 +1885,8 @@ function f91f45c65a078(data) {
                                 valid0 = valid0 || _valid0;
                                 if (!valid0) {
                                   const _errs17 = errors;
-                                  if (!fbe6f8dfe2a46(data)) {
-                                    vErrors = abi.nest(vErrors, fbe6f8dfe2a46, "");
+                                  if (!fc2bad7ebfe1a(data)) {
+                                    vErrors = abi.nest(vErrors, fc2bad7ebfe1a, "");
                                     errors = vErrors.length;
                                   }
                                   var _valid0 = _errs17 === errors;
@@ -1910,7 +1910,7 @@ function f91f45c65a078(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f91f45c65a078.errors = vErrors;
+    f43f2d2bcdaec.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1922,10 +1922,10 @@ function f91f45c65a078(data) {
       }
     }
   }
-  f91f45c65a078.errors = vErrors;
+  f43f2d2bcdaec.errors = vErrors;
   return errors === 0;
 }
-function fb9d60b6d479d(data) {
+function fad418e7461bf(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1971,16 +1971,16 @@ function fb9d60b6d479d(data) {
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fd1f726741cd7(data)) {
-              vErrors = abi.nest(vErrors, fd1f726741cd7, "");
+            if (!fb7f7e7bf2469(data)) {
+              vErrors = abi.nest(vErrors, fb7f7e7bf2469, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f48eb9d28456f(data)) {
-                vErrors = abi.nest(vErrors, f48eb9d28456f, "");
+              if (!f30824c5dced2(data)) {
+                vErrors = abi.nest(vErrors, f30824c5dced2, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -2003,7 +2003,7 @@ function fb9d60b6d479d(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb9d60b6d479d.errors = vErrors;
+    fad418e7461bf.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2015,10 +2015,10 @@ function fb9d60b6d479d(data) {
       }
     }
   }
-  fb9d60b6d479d.errors = vErrors;
+  fad418e7461bf.errors = vErrors;
   return errors === 0;
 }
-function f4616d0f3596b(data) {
+function f9c5d5b54da9d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2029,7 +2029,7 @@ function f4616d0f3596b(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f4616d0f3596b,
+          f9c5d5b54da9d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2039,18 +2039,18 @@ function f4616d0f3596b(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f4616d0f3596b, f94fb1015c909, "/id");
+            return abi.failWith(f9c5d5b54da9d, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f4616d0f3596b, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f9c5d5b54da9d, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f4616d0f3596b,
+                f9c5d5b54da9d,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2063,11 +2063,11 @@ function f4616d0f3596b(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f4616d0f3596b, "/method", "type", { type: "string" });
+                return abi.fail(f9c5d5b54da9d, "/method", "type", { type: "string" });
               }
               if ("sampling/createMessage" !== data2) {
                 return abi.fail(
-                  f4616d0f3596b,
+                  f9c5d5b54da9d,
                   "/method",
                   "const",
                   { allowedValue: "sampling/createMessage" },
@@ -2078,8 +2078,8 @@ function f4616d0f3596b(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!ffeb05e59c3b6(data.params)) {
-                  return abi.failWith(f4616d0f3596b, ffeb05e59c3b6, "/params");
+                if (!f25f5f77934ad(data.params)) {
+                  return abi.failWith(f9c5d5b54da9d, f25f5f77934ad, "/params");
                 }
               }
             }
@@ -2087,10 +2087,10 @@ function f4616d0f3596b(data) {
         }
       }
     } else {
-      return abi.fail(f4616d0f3596b, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f9c5d5b54da9d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4616d0f3596b.errors = null;
+  f9c5d5b54da9d.errors = null;
   return true;
 }
 function f1ec286983a31(data) {
@@ -2124,7 +2124,7 @@ function f1ec286983a31(data) {
   f1ec286983a31.errors = null;
   return true;
 }
-function f2957a4a96581(data) {
+function f20d9fbc26098(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2135,7 +2135,7 @@ function f2957a4a96581(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2957a4a96581,
+          f20d9fbc26098,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2145,18 +2145,18 @@ function f2957a4a96581(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f2957a4a96581, f94fb1015c909, "/id");
+            return abi.failWith(f20d9fbc26098, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2957a4a96581, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f20d9fbc26098, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2957a4a96581,
+                f20d9fbc26098,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2169,11 +2169,11 @@ function f2957a4a96581(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2957a4a96581, "/method", "type", { type: "string" });
+                return abi.fail(f20d9fbc26098, "/method", "type", { type: "string" });
               }
               if ("elicitation/create" !== data2) {
                 return abi.fail(
-                  f2957a4a96581,
+                  f20d9fbc26098,
                   "/method",
                   "const",
                   { allowedValue: "elicitation/create" },
@@ -2184,8 +2184,8 @@ function f2957a4a96581(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6071b5dcd283(data.params)) {
-                  return abi.failWith(f2957a4a96581, f6071b5dcd283, "/params");
+                if (!f83cc86eff191(data.params)) {
+                  return abi.failWith(f20d9fbc26098, f83cc86eff191, "/params");
                 }
               }
             }
@@ -2193,10 +2193,10 @@ function f2957a4a96581(data) {
         }
       }
     } else {
-      return abi.fail(f2957a4a96581, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f20d9fbc26098, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2957a4a96581.errors = null;
+  f20d9fbc26098.errors = null;
   return true;
 }
 function fb64783fa4295(data) {
@@ -3176,7 +3176,7 @@ function fc925a7512879(data) {
   fc925a7512879.errors = null;
   return true;
 }
-function f13da99aaa0f1(data) {
+function f42737f1bb583(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3186,7 +3186,7 @@ function f13da99aaa0f1(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f13da99aaa0f1,
+          f42737f1bb583,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3197,11 +3197,11 @@ function f13da99aaa0f1(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f13da99aaa0f1, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(f42737f1bb583, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f13da99aaa0f1,
+              f42737f1bb583,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3214,11 +3214,11 @@ function f13da99aaa0f1(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f13da99aaa0f1, "/method", "type", { type: "string" });
+              return abi.fail(f42737f1bb583, "/method", "type", { type: "string" });
             }
             if ("notifications/resources/updated" !== data1) {
               return abi.fail(
-                f13da99aaa0f1,
+                f42737f1bb583,
                 "/method",
                 "const",
                 { allowedValue: "notifications/resources/updated" },
@@ -3229,18 +3229,18 @@ function f13da99aaa0f1(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!f25ed9120eaa4(data.params)) {
-                return abi.failWith(f13da99aaa0f1, f25ed9120eaa4, "/params");
+              if (!f3d8e5e6ce3b5(data.params)) {
+                return abi.failWith(f42737f1bb583, f3d8e5e6ce3b5, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f13da99aaa0f1, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f42737f1bb583, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f13da99aaa0f1.errors = null;
+  f42737f1bb583.errors = null;
   return true;
 }
 function fe90a10a6c7ec(data) {
@@ -3309,7 +3309,7 @@ function fe90a10a6c7ec(data) {
   fe90a10a6c7ec.errors = null;
   return true;
 }
-function f767e22ad0c74(data) {
+function f066f36d5dac6(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3339,8 +3339,8 @@ function f767e22ad0c74(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f13da99aaa0f1(data)) {
-          vErrors = abi.nest(vErrors, f13da99aaa0f1, "");
+        if (!f42737f1bb583(data)) {
+          vErrors = abi.nest(vErrors, f42737f1bb583, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -3396,7 +3396,7 @@ function f767e22ad0c74(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f767e22ad0c74.errors = vErrors;
+    f066f36d5dac6.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3408,10 +3408,10 @@ function f767e22ad0c74(data) {
       }
     }
   }
-  f767e22ad0c74.errors = vErrors;
+  f066f36d5dac6.errors = vErrors;
   return errors === 0;
 }
-function ffeb2561cd0ce(data) {
+function faf214aa600d1(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3457,8 +3457,8 @@ function ffeb2561cd0ce(data) {
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f4616d0f3596b(data)) {
-              vErrors = abi.nest(vErrors, f4616d0f3596b, "");
+            if (!f9c5d5b54da9d(data)) {
+              vErrors = abi.nest(vErrors, f9c5d5b54da9d, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
@@ -3473,8 +3473,8 @@ function ffeb2561cd0ce(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f2957a4a96581(data)) {
-                  vErrors = abi.nest(vErrors, f2957a4a96581, "");
+                if (!f20d9fbc26098(data)) {
+                  vErrors = abi.nest(vErrors, f20d9fbc26098, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -3489,7 +3489,7 @@ function ffeb2561cd0ce(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ffeb2561cd0ce.errors = vErrors;
+    faf214aa600d1.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3501,10 +3501,10 @@ function ffeb2561cd0ce(data) {
       }
     }
   }
-  ffeb2561cd0ce.errors = vErrors;
+  faf214aa600d1.errors = vErrors;
   return errors === 0;
 }
-function f23610ee6e5df(data) {
+function f45dd912be16e(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3518,64 +3518,64 @@ function f23610ee6e5df(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f7b12fff98245(data)) {
-      vErrors = abi.nest(vErrors, f7b12fff98245, "");
+    if (!f0a76b8b4c2f0(data)) {
+      vErrors = abi.nest(vErrors, f0a76b8b4c2f0, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f90fca3ed41e9(data)) {
-        vErrors = abi.nest(vErrors, f90fca3ed41e9, "");
+      if (!f0892d117f8b6(data)) {
+        vErrors = abi.nest(vErrors, f0892d117f8b6, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd949bf64513e(data)) {
-          vErrors = abi.nest(vErrors, fd949bf64513e, "");
+        if (!fb99bb732d2a8(data)) {
+          vErrors = abi.nest(vErrors, fb99bb732d2a8, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f8da754529afd(data)) {
-            vErrors = abi.nest(vErrors, f8da754529afd, "");
+          if (!f0db4da52126e(data)) {
+            vErrors = abi.nest(vErrors, f0db4da52126e, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f911ef9845c3c(data)) {
-              vErrors = abi.nest(vErrors, f911ef9845c3c, "");
+            if (!ff62e9d69c704(data)) {
+              vErrors = abi.nest(vErrors, ff62e9d69c704, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fe5fd70635ee3(data)) {
-                vErrors = abi.nest(vErrors, fe5fd70635ee3, "");
+              if (!f076193bbe235(data)) {
+                vErrors = abi.nest(vErrors, f076193bbe235, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fe72c906c1464(data)) {
-                  vErrors = abi.nest(vErrors, fe72c906c1464, "");
+                if (!faea330be62a4(data)) {
+                  vErrors = abi.nest(vErrors, faea330be62a4, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f3af62fec67f3(data)) {
-                    vErrors = abi.nest(vErrors, f3af62fec67f3, "");
+                  if (!f65295a2bedcd(data)) {
+                    vErrors = abi.nest(vErrors, f65295a2bedcd, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -3636,7 +3636,7 @@ function f23610ee6e5df(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f23610ee6e5df.errors = vErrors;
+    f45dd912be16e.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3648,7 +3648,7 @@ function f23610ee6e5df(data) {
       }
     }
   }
-  f23610ee6e5df.errors = vErrors;
+  f45dd912be16e.errors = vErrors;
   return errors === 0;
 }
 function fe14f78f78023(data) {
@@ -3682,7 +3682,7 @@ function fe14f78f78023(data) {
   fe14f78f78023.errors = null;
   return true;
 }
-function f56b6b6500ab5(data) {
+function f9bc9040d7533(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3690,12 +3690,12 @@ function f56b6b6500ab5(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(f56b6b6500ab5, "", "required", { missingProperty: missing0 });
+        return abi.fail(f9bc9040d7533, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(f56b6b6500ab5, f9d85484c01bc, "/error");
+            return abi.failWith(f9bc9040d7533, f9d85484c01bc, "/error");
           }
           {
             {
@@ -3706,7 +3706,7 @@ function f56b6b6500ab5(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    f56b6b6500ab5,
+                    f9bc9040d7533,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -3717,7 +3717,7 @@ function f56b6b6500ab5(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        f56b6b6500ab5,
+                        f9bc9040d7533,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -3726,7 +3726,7 @@ function f56b6b6500ab5(data) {
                     }
                     if (-32042 !== data1) {
                       return abi.fail(
-                        f56b6b6500ab5,
+                        f9bc9040d7533,
                         "/error/code",
                         "const",
                         { allowedValue: -32042 },
@@ -3742,7 +3742,7 @@ function f56b6b6500ab5(data) {
                           let missing2;
                           if (data2.elicitations === undefined && (missing2 = "elicitations")) {
                             return abi.fail(
-                              f56b6b6500ab5,
+                              f9bc9040d7533,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -3755,17 +3755,17 @@ function f56b6b6500ab5(data) {
                                 if (Array.isArray(data3)) {
                                   const len0 = data3.length;
                                   for (let i0 = 0; i0 < len0; i0++) {
-                                    if (!f4d0d9167e291(data3[i0])) {
+                                    if (!fa9dae005b4db(data3[i0])) {
                                       return abi.failWith(
-                                        f56b6b6500ab5,
-                                        f4d0d9167e291,
+                                        f9bc9040d7533,
+                                        fa9dae005b4db,
                                         "/error/data/elicitations/" + i0,
                                       );
                                     }
                                   }
                                 } else {
                                   return abi.fail(
-                                    f56b6b6500ab5,
+                                    f9bc9040d7533,
                                     "/error/data/elicitations",
                                     "type",
                                     { type: "array" },
@@ -3777,7 +3777,7 @@ function f56b6b6500ab5(data) {
                           }
                         } else {
                           return abi.fail(
-                            f56b6b6500ab5,
+                            f9bc9040d7533,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -3789,7 +3789,7 @@ function f56b6b6500ab5(data) {
                   }
                 }
               } else {
-                return abi.fail(f56b6b6500ab5, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f9bc9040d7533, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
@@ -3797,70 +3797,70 @@ function f56b6b6500ab5(data) {
         {
           if (data.id !== undefined) {
             if (!f94fb1015c909(data.id)) {
-              return abi.failWith(f56b6b6500ab5, f94fb1015c909, "/id");
+              return abi.failWith(f9bc9040d7533, f94fb1015c909, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data6 = data.jsonrpc;
               if (typeof data6 !== "string") {
-                return abi.fail(f56b6b6500ab5, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f9bc9040d7533, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data6) {
-                return abi.fail(f56b6b6500ab5, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f9bc9040d7533, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f56b6b6500ab5, "", "type", { type: "object" });
+      return abi.fail(f9bc9040d7533, "", "type", { type: "object" });
     }
   }
-  f56b6b6500ab5.errors = null;
+  f9bc9040d7533.errors = null;
   return true;
 }
 export const v0539e2b9d3de: abi.Validator = f0539e2b9d3de;
+export const v066f36d5dac6: abi.Validator = f066f36d5dac6;
 export const v06c213c959e8: abi.Validator = f06c213c959e8;
 export const v09a8b7c07e25: abi.Validator = f09a8b7c07e25;
-export const v13da99aaa0f1: abi.Validator = f13da99aaa0f1;
 export const v1ec286983a31: abi.Validator = f1ec286983a31;
+export const v20d9fbc26098: abi.Validator = f20d9fbc26098;
 export const v2208be841fea: abi.Validator = f2208be841fea;
-export const v23610ee6e5df: abi.Validator = f23610ee6e5df;
-export const v2957a4a96581: abi.Validator = f2957a4a96581;
+export const v32218b184a8f: abi.Validator = f32218b184a8f;
 export const v33584490dd72: abi.Validator = f33584490dd72;
 export const v3b4523df22c0: abi.Validator = f3b4523df22c0;
+export const v42737f1bb583: abi.Validator = f42737f1bb583;
+export const v43f2d2bcdaec: abi.Validator = f43f2d2bcdaec;
+export const v45dd912be16e: abi.Validator = f45dd912be16e;
 export const v45f2703669df: abi.Validator = f45f2703669df;
-export const v4616d0f3596b: abi.Validator = f4616d0f3596b;
 export const v51b081a8e4f8: abi.Validator = f51b081a8e4f8;
-export const v56b6b6500ab5: abi.Validator = f56b6b6500ab5;
-export const v5ce1223181b7: abi.Validator = f5ce1223181b7;
 export const v695e3c7e3fb5: abi.Validator = f695e3c7e3fb5;
 export const v6ff13a45c3c1: abi.Validator = f6ff13a45c3c1;
 export const v72b148146f27: abi.Validator = f72b148146f27;
 export const v7482f74e7512: abi.Validator = f7482f74e7512;
-export const v767e22ad0c74: abi.Validator = f767e22ad0c74;
 export const v79afb50cf142: abi.Validator = f79afb50cf142;
 export const v82b953ad5d38: abi.Validator = f82b953ad5d38;
 export const v83f65a424c05: abi.Validator = f83f65a424c05;
 export const v84cfb9579dd1: abi.Validator = f84cfb9579dd1;
 export const v851ceb38c47b: abi.Validator = f851ceb38c47b;
-export const v85439d2e8447: abi.Validator = f85439d2e8447;
-export const v91f45c65a078: abi.Validator = f91f45c65a078;
-export const v942262822bc5: abi.Validator = f942262822bc5;
+export const v8989508cae93: abi.Validator = f8989508cae93;
 export const v96f3b898b502: abi.Validator = f96f3b898b502;
 export const v97e64434226c: abi.Validator = f97e64434226c;
+export const v9bc9040d7533: abi.Validator = f9bc9040d7533;
+export const v9c5d5b54da9d: abi.Validator = f9c5d5b54da9d;
 export const v9e3207b9077b: abi.Validator = f9e3207b9077b;
 export const v9e4891b447c4: abi.Validator = f9e4891b447c4;
+export const va9910a3c75a8: abi.Validator = fa9910a3c75a8;
 export const vabd05265c48d: abi.Validator = fabd05265c48d;
+export const vad418e7461bf: abi.Validator = fad418e7461bf;
+export const vaf214aa600d1: abi.Validator = faf214aa600d1;
 export const vb64783fa4295: abi.Validator = fb64783fa4295;
-export const vb9d60b6d479d: abi.Validator = fb9d60b6d479d;
-export const vbe6f8dfe2a46: abi.Validator = fbe6f8dfe2a46;
+export const vc2bad7ebfe1a: abi.Validator = fc2bad7ebfe1a;
 export const vc7af17bae843: abi.Validator = fc7af17bae843;
-export const vc7d3baaf8f41: abi.Validator = fc7d3baaf8f41;
 export const vc877c752eb28: abi.Validator = fc877c752eb28;
 export const vc925a7512879: abi.Validator = fc925a7512879;
 export const vd4dbd4b43911: abi.Validator = fd4dbd4b43911;
 export const ve14f78f78023: abi.Validator = fe14f78f78023;
+export const ve6b30ded1be3: abi.Validator = fe6b30ded1be3;
 export const ve90a10a6c7ec: abi.Validator = fe90a10a6c7ec;
-export const vfeb2561cd0ce: abi.Validator = ffeb2561cd0ce;

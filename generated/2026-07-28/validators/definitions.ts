@@ -7,42 +7,42 @@ import {
   f9d85484c01bc,
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b0ecf82c67.js";
-import { f4cd02670b09a } from "../../shared/validators/shared-d7e6f98a7c.js";
-import { f5c01e703ca9a } from "../../shared/validators/shared-feb65f29cb.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-91ef4be21e.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-b44c5756d3.js";
+import { f5c01e703ca9a } from "../../shared/validators/shared-f38e550b46.js";
 import { f0843217b1155 } from "./CancelledNotificationParams.js";
-import { f2f3477324d12 } from "./CompleteRequestParams.js";
-import { faafb5a65d90d } from "./CompleteResult.js";
-import { f2322d0eec387 } from "./DiscoverResult.js";
-import { f112c26a536b7 } from "./ListPromptsResult.js";
-import { fe7f2c359ef16 } from "./ListResourceTemplatesResult.js";
-import { f54c13e14981c } from "./ListResourcesResult.js";
-import { fe80ca742698a } from "./ListToolsResult.js";
+import { fd028cf93f0dd } from "./CompleteRequestParams.js";
+import { f9d4cceb54457 } from "./CompleteResult.js";
+import { ff17d15e46569 } from "./DiscoverResult.js";
+import { fa34e82624b39 } from "./ListPromptsResult.js";
+import { fb1e3a164a27e } from "./ListResourceTemplatesResult.js";
+import { f2b92b2fef6ce } from "./ListResourcesResult.js";
+import { f2c85db3267cf } from "./ListToolsResult.js";
 import { f91b2453f841e } from "./LoggingMessageNotificationParams.js";
 import { f7b4db0a428d9 } from "./NotificationParams.js";
-import { f6c8bb36c3c39 } from "./PaginatedRequestParams.js";
+import { f84d38533f6b0 } from "./PaginatedRequestParams.js";
 import { f29966b6c1050 } from "./ProgressNotificationParams.js";
-import { f4af38bc0199b } from "./RequestParams.js";
-import { fcfa238f58bed } from "./ResourceUpdatedNotificationParams.js";
+import { f3a04bc8cefac } from "./RequestParams.js";
+import { fc17e8e74a283 } from "./ResourceUpdatedNotificationParams.js";
 import { fb6c00031e9c3 } from "./SubscriptionsAcknowledgedNotificationParams.js";
-import { f25e5f2d85e6a } from "./SubscriptionsListenRequestParams.js";
-import { fd61b2820cfab } from "./SubscriptionsListenResult.js";
-import { faa5c8d71a1c2 } from "./result.prompts.get.js";
-import { f2fc37ea062d6 } from "./result.resources.read.js";
-import { f51fe6ff3740b } from "./result.tools.call.js";
-import { f99f4f5c25990 } from "./shared-12d85f3723.js";
-import { f33632a5b6769, fb732f9fa406a } from "./shared-24e94ec275.js";
+import { f286838da40b6 } from "./SubscriptionsListenRequestParams.js";
+import { f741821acf095 } from "./SubscriptionsListenResult.js";
+import { fa49965bde127 } from "./result.prompts.get.js";
+import { f7a89fdc3c9db } from "./result.resources.read.js";
+import { f744522fcca07 } from "./result.tools.call.js";
+import { f99f4f5c25990 } from "./shared-2df09067d9.js";
+import { f8ac23bef02da } from "./shared-85a2f0bb0b.js";
+import { f003957c348a4 } from "./shared-9641011c45.js";
+import { f85228fd33c1b, fb732f9fa406a } from "./shared-96416ec832.js";
 import {
-  f47b1118bbfee,
   f538b016616d9,
+  f58df16001df2,
+  f65d8c5470460,
   f71c2ffc5485a,
-  fae8fe66316cc,
-  fc8cb03e2c7fb,
-  fcba4db5aaeed,
-  fe63b4cc4bdab,
-} from "./shared-a6a3bd3469.js";
-import { f003957c348a4 } from "./shared-acc9af6695.js";
-import { f5581fd75eece } from "./shared-d81839a037.js";
+  fb5711f592e9b,
+  fcfcd9a5e5ca0,
+  fda4f47dc06e6,
+} from "./shared-c817dab79a.js";
 const f2e600eacc644 = {
   properties: {
     _meta: { $ref: "mcpgen://defs/ResultMetaObject" },
@@ -54,7 +54,7 @@ const f2e600eacc644 = {
   type: "object",
   $id: "mcpgen://defs/CacheableResult",
 };
-function f12816ca79fd3(data) {
+function f95e94fb6b59e(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -63,21 +63,21 @@ function f12816ca79fd3(data) {
         (data.resultType === undefined && (missing0 = "resultType")) ||
         (data.ttlMs === undefined && (missing0 = "ttlMs"))
       ) {
-        return abi.fail(f12816ca79fd3, "", "required", { missingProperty: missing0 });
+        return abi.fail(f95e94fb6b59e, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f5581fd75eece(data._meta)) {
-            return abi.failWith(f12816ca79fd3, f5581fd75eece, "/_meta");
+          if (!f8ac23bef02da(data._meta)) {
+            return abi.failWith(f95e94fb6b59e, f8ac23bef02da, "/_meta");
           }
         }
         {
           if (data.cacheScope !== undefined) {
             let data1 = data.cacheScope;
             if (typeof data1 !== "string") {
-              return abi.fail(f12816ca79fd3, "/cacheScope", "type", { type: "string" });
+              return abi.fail(f95e94fb6b59e, "/cacheScope", "type", { type: "string" });
             }
             if (!(data1 === "private" || data1 === "public")) {
-              return abi.fail(f12816ca79fd3, "/cacheScope", "enum", {
+              return abi.fail(f95e94fb6b59e, "/cacheScope", "enum", {
                 allowedValues: f2e600eacc644.properties.cacheScope.enum,
               });
             }
@@ -85,19 +85,19 @@ function f12816ca79fd3(data) {
           {
             if (data.resultType !== undefined) {
               if (typeof data.resultType !== "string") {
-                return abi.fail(f12816ca79fd3, "/resultType", "type", { type: "string" });
+                return abi.fail(f95e94fb6b59e, "/resultType", "type", { type: "string" });
               }
             }
             {
               if (data.ttlMs !== undefined) {
                 let data3 = data.ttlMs;
                 if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                  return abi.fail(f12816ca79fd3, "/ttlMs", "type", { type: "integer" });
+                  return abi.fail(f95e94fb6b59e, "/ttlMs", "type", { type: "integer" });
                 }
                 {
                   if (typeof data3 == "number" && isFinite(data3)) {
                     if (data3 < 0 || isNaN(data3)) {
-                      return abi.fail(f12816ca79fd3, "/ttlMs", "minimum", { comparison: ">=", limit: 0 });
+                      return abi.fail(f95e94fb6b59e, "/ttlMs", "minimum", { comparison: ">=", limit: 0 });
                     }
                   }
                 }
@@ -107,13 +107,13 @@ function f12816ca79fd3(data) {
         }
       }
     } else {
-      return abi.fail(f12816ca79fd3, "", "type", { type: "object" });
+      return abi.fail(f95e94fb6b59e, "", "type", { type: "object" });
     }
   }
-  f12816ca79fd3.errors = null;
+  f95e94fb6b59e.errors = null;
   return true;
 }
-function f819a4fa32cb6(data) {
+function f0008515ebd99(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -125,7 +125,7 @@ function f819a4fa32cb6(data) {
         (data.role === undefined && (missing0 = "role"))
       ) {
         return abi.fail(
-          f819a4fa32cb6,
+          f0008515ebd99,
           "",
           "required",
           { missingProperty: missing0 },
@@ -136,7 +136,7 @@ function f819a4fa32cb6(data) {
         if (data._meta !== undefined) {
           const _errs1 = errors;
           if (!f99f4f5c25990(data._meta)) {
-            return abi.failWith(f819a4fa32cb6, f99f4f5c25990, "/_meta");
+            return abi.failWith(f0008515ebd99, f99f4f5c25990, "/_meta");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -157,16 +157,16 @@ function f819a4fa32cb6(data) {
             valid1 = valid1 || _valid0;
             if (!valid1) {
               const _errs5 = errors;
-              if (!fae8fe66316cc(data1)) {
-                vErrors = abi.nest(vErrors, fae8fe66316cc, "/content");
+              if (!fb5711f592e9b(data1)) {
+                vErrors = abi.nest(vErrors, fb5711f592e9b, "/content");
                 errors = vErrors.length;
               }
               var _valid0 = _errs5 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs6 = errors;
-                if (!fc8cb03e2c7fb(data1)) {
-                  vErrors = abi.nest(vErrors, fc8cb03e2c7fb, "/content");
+                if (!fda4f47dc06e6(data1)) {
+                  vErrors = abi.nest(vErrors, fda4f47dc06e6, "/content");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs6 === errors;
@@ -181,8 +181,8 @@ function f819a4fa32cb6(data) {
                   valid1 = valid1 || _valid0;
                   if (!valid1) {
                     const _errs8 = errors;
-                    if (!fcba4db5aaeed(data1)) {
-                      vErrors = abi.nest(vErrors, fcba4db5aaeed, "/content");
+                    if (!fcfcd9a5e5ca0(data1)) {
+                      vErrors = abi.nest(vErrors, fcfcd9a5e5ca0, "/content");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs8 === errors;
@@ -195,8 +195,8 @@ function f819a4fa32cb6(data) {
                           const len0 = data1.length;
                           for (let i0 = 0; i0 < len0; i0++) {
                             const _errs11 = errors;
-                            if (!f47b1118bbfee(data1[i0])) {
-                              vErrors = abi.nest(vErrors, f47b1118bbfee, "/content/" + i0);
+                            if (!f58df16001df2(data1[i0])) {
+                              vErrors = abi.nest(vErrors, f58df16001df2, "/content/" + i0);
                               errors = vErrors.length;
                             }
                             var valid2 = _errs11 === errors;
@@ -233,7 +233,7 @@ function f819a4fa32cb6(data) {
                 "must match a schema in anyOf",
               );
               errors++;
-              f819a4fa32cb6.errors = vErrors;
+              f0008515ebd99.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -253,7 +253,7 @@ function f819a4fa32cb6(data) {
             if (data.model !== undefined) {
               const _errs12 = errors;
               if (typeof data.model !== "string") {
-                return abi.fail(f819a4fa32cb6, "/model", "type", { type: "string" });
+                return abi.fail(f0008515ebd99, "/model", "type", { type: "string" });
               }
               var valid0 = _errs12 === errors;
             } else {
@@ -263,7 +263,7 @@ function f819a4fa32cb6(data) {
               if (data.role !== undefined) {
                 const _errs14 = errors;
                 if (!f5c01e703ca9a(data.role)) {
-                  return abi.failWith(f819a4fa32cb6, f5c01e703ca9a, "/role");
+                  return abi.failWith(f0008515ebd99, f5c01e703ca9a, "/role");
                 }
                 var valid0 = _errs14 === errors;
               } else {
@@ -273,7 +273,7 @@ function f819a4fa32cb6(data) {
                 if (data.stopReason !== undefined) {
                   const _errs15 = errors;
                   if (typeof data.stopReason !== "string") {
-                    return abi.fail(f819a4fa32cb6, "/stopReason", "type", { type: "string" });
+                    return abi.fail(f0008515ebd99, "/stopReason", "type", { type: "string" });
                   }
                   var valid0 = _errs15 === errors;
                 } else {
@@ -285,28 +285,28 @@ function f819a4fa32cb6(data) {
         }
       }
     } else {
-      return abi.fail(f819a4fa32cb6, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f0008515ebd99, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f819a4fa32cb6.errors = vErrors;
+  f0008515ebd99.errors = vErrors;
   return errors === 0;
 }
-function f39c2acde0956(data) {
+function f362c2b024c05(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.uri === undefined && (missing0 = "uri")) {
-        return abi.fail(f39c2acde0956, "", "required", { missingProperty: missing0 });
+        return abi.fail(f362c2b024c05, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
           if (!f99f4f5c25990(data._meta)) {
-            return abi.failWith(f39c2acde0956, f99f4f5c25990, "/_meta");
+            return abi.failWith(f362c2b024c05, f99f4f5c25990, "/_meta");
           }
         }
         {
           if (data.name !== undefined) {
             if (typeof data.name !== "string") {
-              return abi.fail(f39c2acde0956, "/name", "type", { type: "string" });
+              return abi.fail(f362c2b024c05, "/name", "type", { type: "string" });
             }
           }
           {
@@ -315,11 +315,11 @@ function f39c2acde0956(data) {
               {
                 {
                   if (typeof data2 === "string") {
-                    if (!f4cd02670b09a(data2)) {
-                      return abi.fail(f39c2acde0956, "/uri", "format", { format: "uri" });
+                    if (!f4d02f695c36b(data2)) {
+                      return abi.fail(f362c2b024c05, "/uri", "format", { format: "uri" });
                     }
                   } else {
-                    return abi.fail(f39c2acde0956, "/uri", "type", { type: "string" });
+                    return abi.fail(f362c2b024c05, "/uri", "type", { type: "string" });
                   }
                 }
               }
@@ -328,19 +328,19 @@ function f39c2acde0956(data) {
         }
       }
     } else {
-      return abi.fail(f39c2acde0956, "", "type", { type: "object" });
+      return abi.fail(f362c2b024c05, "", "type", { type: "object" });
     }
   }
-  f39c2acde0956.errors = null;
+  f362c2b024c05.errors = null;
   return true;
 }
-function fe84804d94bb5(data) {
+function f047e43ab305f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.roots === undefined && (missing0 = "roots")) {
         return abi.fail(
-          fe84804d94bb5,
+          f047e43ab305f,
           "",
           "required",
           { missingProperty: missing0 },
@@ -354,21 +354,21 @@ function fe84804d94bb5(data) {
             if (Array.isArray(data0)) {
               const len0 = data0.length;
               for (let i0 = 0; i0 < len0; i0++) {
-                if (!f39c2acde0956(data0[i0])) {
-                  return abi.failWith(fe84804d94bb5, f39c2acde0956, "/roots/" + i0);
+                if (!f362c2b024c05(data0[i0])) {
+                  return abi.failWith(f047e43ab305f, f362c2b024c05, "/roots/" + i0);
                 }
               }
             } else {
-              return abi.fail(fe84804d94bb5, "/roots", "type", { type: "array" });
+              return abi.fail(f047e43ab305f, "/roots", "type", { type: "array" });
             }
           }
         }
       }
     } else {
-      return abi.fail(fe84804d94bb5, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f047e43ab305f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fe84804d94bb5.errors = null;
+  f047e43ab305f.errors = null;
   return true;
 }
 const f2f6b594a46de = {
@@ -533,22 +533,22 @@ function fa37ac9a731df(data) {
   fa37ac9a731df.errors = vErrors;
   return errors === 0;
 }
-function f371dff88c2fe(data) {
+function f94fd47372fce(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f819a4fa32cb6(data)) {
-    vErrors = abi.nest(vErrors, f819a4fa32cb6, "");
+  if (!f0008515ebd99(data)) {
+    vErrors = abi.nest(vErrors, f0008515ebd99, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fe84804d94bb5(data)) {
-      vErrors = abi.nest(vErrors, fe84804d94bb5, "");
+    if (!f047e43ab305f(data)) {
+      vErrors = abi.nest(vErrors, f047e43ab305f, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -566,7 +566,7 @@ function f371dff88c2fe(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f371dff88c2fe.errors = vErrors;
+    f94fd47372fce.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -578,34 +578,34 @@ function f371dff88c2fe(data) {
       }
     }
   }
-  f371dff88c2fe.errors = vErrors;
+  f94fd47372fce.errors = vErrors;
   return errors === 0;
 }
-function fa3df369942e1(data) {
+function f1e64493c5232(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!f371dff88c2fe(data[key0])) {
-          return abi.failWith(fa3df369942e1, f371dff88c2fe, "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"));
+        if (!f94fd47372fce(data[key0])) {
+          return abi.failWith(f1e64493c5232, f94fd47372fce, "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"));
         }
       }
     } else {
-      return abi.fail(fa3df369942e1, "", "type", { type: "object" });
+      return abi.fail(f1e64493c5232, "", "type", { type: "object" });
     }
   }
-  fa3df369942e1.errors = null;
+  f1e64493c5232.errors = null;
   return true;
 }
-function fe660408f45c3(data) {
+function fdd517f7b18ff(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(fe660408f45c3, "", "required", { missingProperty: missing0 });
+        return abi.fail(fdd517f7b18ff, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f33632a5b6769(data._meta)) {
-            return abi.failWith(fe660408f45c3, f33632a5b6769, "/_meta");
+          if (!f85228fd33c1b(data._meta)) {
+            return abi.failWith(fdd517f7b18ff, f85228fd33c1b, "/_meta");
           }
         }
         {
@@ -614,26 +614,26 @@ function fe660408f45c3(data) {
             {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
               } else {
-                return abi.fail(fe660408f45c3, "/arguments", "type", { type: "object" });
+                return abi.fail(fdd517f7b18ff, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fa3df369942e1(data.inputResponses)) {
-                return abi.failWith(fe660408f45c3, fa3df369942e1, "/inputResponses");
+              if (!f1e64493c5232(data.inputResponses)) {
+                return abi.failWith(fdd517f7b18ff, f1e64493c5232, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(fe660408f45c3, "/name", "type", { type: "string" });
+                  return abi.fail(fdd517f7b18ff, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(fe660408f45c3, "/requestState", "type", { type: "string" });
+                    return abi.fail(fdd517f7b18ff, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -642,13 +642,13 @@ function fe660408f45c3(data) {
         }
       }
     } else {
-      return abi.fail(fe660408f45c3, "", "type", { type: "object" });
+      return abi.fail(fdd517f7b18ff, "", "type", { type: "object" });
     }
   }
-  fe660408f45c3.errors = null;
+  fdd517f7b18ff.errors = null;
   return true;
 }
-function f016576d73c90(data) {
+function f2ba95b308e06(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -659,7 +659,7 @@ function f016576d73c90(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f016576d73c90,
+          f2ba95b308e06,
           "",
           "required",
           { missingProperty: missing0 },
@@ -669,18 +669,18 @@ function f016576d73c90(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f016576d73c90, f94fb1015c909, "/id");
+            return abi.failWith(f2ba95b308e06, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f016576d73c90, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2ba95b308e06, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f016576d73c90,
+                f2ba95b308e06,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -693,11 +693,11 @@ function f016576d73c90(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f016576d73c90, "/method", "type", { type: "string" });
+                return abi.fail(f2ba95b308e06, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  f016576d73c90,
+                  f2ba95b308e06,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -708,8 +708,8 @@ function f016576d73c90(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fe660408f45c3(data.params)) {
-                  return abi.failWith(f016576d73c90, fe660408f45c3, "/params");
+                if (!fdd517f7b18ff(data.params)) {
+                  return abi.failWith(f2ba95b308e06, fdd517f7b18ff, "/params");
                 }
               }
             }
@@ -717,13 +717,13 @@ function f016576d73c90(data) {
         }
       }
     } else {
-      return abi.fail(f016576d73c90, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2ba95b308e06, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f016576d73c90.errors = null;
+  f2ba95b308e06.errors = null;
   return true;
 }
-function f0fcb87bb8883(data) {
+function f38e9f6091551(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -734,12 +734,12 @@ function f0fcb87bb8883(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f0fcb87bb8883, "", "required", { missingProperty: missing0 });
+        return abi.fail(f38e9f6091551, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f0fcb87bb8883, f94fb1015c909, "/id");
+            return abi.failWith(f38e9f6091551, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -750,10 +750,10 @@ function f0fcb87bb8883(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f0fcb87bb8883, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f38e9f6091551, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f0fcb87bb8883, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f38e9f6091551, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -766,16 +766,16 @@ function f0fcb87bb8883(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fe63b4cc4bdab(data2)) {
-                vErrors = abi.nest(vErrors, fe63b4cc4bdab, "/result");
+              if (!f65d8c5470460(data2)) {
+                vErrors = abi.nest(vErrors, f65d8c5470460, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f51fe6ff3740b(data2)) {
-                  vErrors = abi.nest(vErrors, f51fe6ff3740b, "/result");
+                if (!f744522fcca07(data2)) {
+                  vErrors = abi.nest(vErrors, f744522fcca07, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -791,7 +791,7 @@ function f0fcb87bb8883(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f0fcb87bb8883.errors = vErrors;
+                f38e9f6091551.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -811,10 +811,10 @@ function f0fcb87bb8883(data) {
         }
       }
     } else {
-      return abi.fail(f0fcb87bb8883, "", "type", { type: "object" });
+      return abi.fail(f38e9f6091551, "", "type", { type: "object" });
     }
   }
-  f0fcb87bb8883.errors = vErrors;
+  f38e9f6091551.errors = vErrors;
   return errors === 0;
 }
 function f5e4b31746ab7(data) {
@@ -884,7 +884,7 @@ function f5e4b31746ab7(data) {
   f5e4b31746ab7.errors = null;
   return true;
 }
-function f16a6b6611745(data) {
+function f8b2f258fd1ad(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -895,7 +895,7 @@ function f16a6b6611745(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f16a6b6611745,
+          f8b2f258fd1ad,
           "",
           "required",
           { missingProperty: missing0 },
@@ -905,18 +905,18 @@ function f16a6b6611745(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f16a6b6611745, f94fb1015c909, "/id");
+            return abi.failWith(f8b2f258fd1ad, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f16a6b6611745, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8b2f258fd1ad, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f16a6b6611745,
+                f8b2f258fd1ad,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -929,11 +929,11 @@ function f16a6b6611745(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f16a6b6611745, "/method", "type", { type: "string" });
+                return abi.fail(f8b2f258fd1ad, "/method", "type", { type: "string" });
               }
               if ("server/discover" !== data2) {
                 return abi.fail(
-                  f16a6b6611745,
+                  f8b2f258fd1ad,
                   "/method",
                   "const",
                   { allowedValue: "server/discover" },
@@ -944,8 +944,8 @@ function f16a6b6611745(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f4af38bc0199b(data.params)) {
-                  return abi.failWith(f16a6b6611745, f4af38bc0199b, "/params");
+                if (!f3a04bc8cefac(data.params)) {
+                  return abi.failWith(f8b2f258fd1ad, f3a04bc8cefac, "/params");
                 }
               }
             }
@@ -953,13 +953,13 @@ function f16a6b6611745(data) {
         }
       }
     } else {
-      return abi.fail(f16a6b6611745, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8b2f258fd1ad, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f16a6b6611745.errors = null;
+  f8b2f258fd1ad.errors = null;
   return true;
 }
-function f08de661d17d6(data) {
+function fec151a66b729(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -970,7 +970,7 @@ function f08de661d17d6(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f08de661d17d6,
+          fec151a66b729,
           "",
           "required",
           { missingProperty: missing0 },
@@ -980,18 +980,18 @@ function f08de661d17d6(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f08de661d17d6, f94fb1015c909, "/id");
+            return abi.failWith(fec151a66b729, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f08de661d17d6, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fec151a66b729, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f08de661d17d6,
+                fec151a66b729,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1004,11 +1004,11 @@ function f08de661d17d6(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f08de661d17d6, "/method", "type", { type: "string" });
+                return abi.fail(fec151a66b729, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  f08de661d17d6,
+                  fec151a66b729,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -1019,8 +1019,8 @@ function f08de661d17d6(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f08de661d17d6, f6c8bb36c3c39, "/params");
+                if (!f84d38533f6b0(data.params)) {
+                  return abi.failWith(fec151a66b729, f84d38533f6b0, "/params");
                 }
               }
             }
@@ -1028,13 +1028,13 @@ function f08de661d17d6(data) {
         }
       }
     } else {
-      return abi.fail(f08de661d17d6, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fec151a66b729, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f08de661d17d6.errors = null;
+  fec151a66b729.errors = null;
   return true;
 }
-function f2e5eb0e96fb9(data) {
+function f71f3b6e35d52(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1045,7 +1045,7 @@ function f2e5eb0e96fb9(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2e5eb0e96fb9,
+          f71f3b6e35d52,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1055,18 +1055,18 @@ function f2e5eb0e96fb9(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f2e5eb0e96fb9, f94fb1015c909, "/id");
+            return abi.failWith(f71f3b6e35d52, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2e5eb0e96fb9, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f71f3b6e35d52, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2e5eb0e96fb9,
+                f71f3b6e35d52,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1079,11 +1079,11 @@ function f2e5eb0e96fb9(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2e5eb0e96fb9, "/method", "type", { type: "string" });
+                return abi.fail(f71f3b6e35d52, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f2e5eb0e96fb9,
+                  f71f3b6e35d52,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -1094,8 +1094,8 @@ function f2e5eb0e96fb9(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f2e5eb0e96fb9, f6c8bb36c3c39, "/params");
+                if (!f84d38533f6b0(data.params)) {
+                  return abi.failWith(f71f3b6e35d52, f84d38533f6b0, "/params");
                 }
               }
             }
@@ -1103,34 +1103,34 @@ function f2e5eb0e96fb9(data) {
         }
       }
     } else {
-      return abi.fail(f2e5eb0e96fb9, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f71f3b6e35d52, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2e5eb0e96fb9.errors = null;
+  f71f3b6e35d52.errors = null;
   return true;
 }
-function f1b1f53415f11(data) {
+function ff5c833f64fd8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f1b1f53415f11, "", "required", { missingProperty: missing0 });
+        return abi.fail(ff5c833f64fd8, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f33632a5b6769(data._meta)) {
-            return abi.failWith(f1b1f53415f11, f33632a5b6769, "/_meta");
+          if (!f85228fd33c1b(data._meta)) {
+            return abi.failWith(ff5c833f64fd8, f85228fd33c1b, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fa3df369942e1(data.inputResponses)) {
-              return abi.failWith(f1b1f53415f11, fa3df369942e1, "/inputResponses");
+            if (!f1e64493c5232(data.inputResponses)) {
+              return abi.failWith(ff5c833f64fd8, f1e64493c5232, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(f1b1f53415f11, "/requestState", "type", { type: "string" });
+                return abi.fail(ff5c833f64fd8, "/requestState", "type", { type: "string" });
               }
             }
             {
@@ -1139,11 +1139,11 @@ function f1b1f53415f11(data) {
                 {
                   {
                     if (typeof data3 === "string") {
-                      if (!f4cd02670b09a(data3)) {
-                        return abi.fail(f1b1f53415f11, "/uri", "format", { format: "uri" });
+                      if (!f4d02f695c36b(data3)) {
+                        return abi.fail(ff5c833f64fd8, "/uri", "format", { format: "uri" });
                       }
                     } else {
-                      return abi.fail(f1b1f53415f11, "/uri", "type", { type: "string" });
+                      return abi.fail(ff5c833f64fd8, "/uri", "type", { type: "string" });
                     }
                   }
                 }
@@ -1153,13 +1153,13 @@ function f1b1f53415f11(data) {
         }
       }
     } else {
-      return abi.fail(f1b1f53415f11, "", "type", { type: "object" });
+      return abi.fail(ff5c833f64fd8, "", "type", { type: "object" });
     }
   }
-  f1b1f53415f11.errors = null;
+  ff5c833f64fd8.errors = null;
   return true;
 }
-function fbae17c6b1d5c(data) {
+function fc9712fd5d0cd(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1170,7 +1170,7 @@ function fbae17c6b1d5c(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbae17c6b1d5c,
+          fc9712fd5d0cd,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1180,18 +1180,18 @@ function fbae17c6b1d5c(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fbae17c6b1d5c, f94fb1015c909, "/id");
+            return abi.failWith(fc9712fd5d0cd, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fbae17c6b1d5c, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc9712fd5d0cd, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fbae17c6b1d5c,
+                fc9712fd5d0cd,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1204,11 +1204,11 @@ function fbae17c6b1d5c(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fbae17c6b1d5c, "/method", "type", { type: "string" });
+                return abi.fail(fc9712fd5d0cd, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  fbae17c6b1d5c,
+                  fc9712fd5d0cd,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -1219,8 +1219,8 @@ function fbae17c6b1d5c(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f1b1f53415f11(data.params)) {
-                  return abi.failWith(fbae17c6b1d5c, f1b1f53415f11, "/params");
+                if (!ff5c833f64fd8(data.params)) {
+                  return abi.failWith(fc9712fd5d0cd, ff5c833f64fd8, "/params");
                 }
               }
             }
@@ -1228,13 +1228,13 @@ function fbae17c6b1d5c(data) {
         }
       }
     } else {
-      return abi.fail(fbae17c6b1d5c, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc9712fd5d0cd, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbae17c6b1d5c.errors = null;
+  fc9712fd5d0cd.errors = null;
   return true;
 }
-function f0fe40d9ab422(data) {
+function f71112cadf329(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1245,7 +1245,7 @@ function f0fe40d9ab422(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f0fe40d9ab422,
+          f71112cadf329,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1255,18 +1255,18 @@ function f0fe40d9ab422(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f0fe40d9ab422, f94fb1015c909, "/id");
+            return abi.failWith(f71112cadf329, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f0fe40d9ab422, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f71112cadf329, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f0fe40d9ab422,
+                f71112cadf329,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1279,11 +1279,11 @@ function f0fe40d9ab422(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f0fe40d9ab422, "/method", "type", { type: "string" });
+                return abi.fail(f71112cadf329, "/method", "type", { type: "string" });
               }
               if ("subscriptions/listen" !== data2) {
                 return abi.fail(
-                  f0fe40d9ab422,
+                  f71112cadf329,
                   "/method",
                   "const",
                   { allowedValue: "subscriptions/listen" },
@@ -1294,8 +1294,8 @@ function f0fe40d9ab422(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f25e5f2d85e6a(data.params)) {
-                  return abi.failWith(f0fe40d9ab422, f25e5f2d85e6a, "/params");
+                if (!f286838da40b6(data.params)) {
+                  return abi.failWith(f71112cadf329, f286838da40b6, "/params");
                 }
               }
             }
@@ -1303,13 +1303,13 @@ function f0fe40d9ab422(data) {
         }
       }
     } else {
-      return abi.fail(f0fe40d9ab422, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f71112cadf329, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f0fe40d9ab422.errors = null;
+  f71112cadf329.errors = null;
   return true;
 }
-function fcb96d04f2820(data) {
+function f2728d7beca7c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1320,7 +1320,7 @@ function fcb96d04f2820(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fcb96d04f2820,
+          f2728d7beca7c,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1330,18 +1330,18 @@ function fcb96d04f2820(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fcb96d04f2820, f94fb1015c909, "/id");
+            return abi.failWith(f2728d7beca7c, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fcb96d04f2820, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2728d7beca7c, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fcb96d04f2820,
+                f2728d7beca7c,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1354,11 +1354,11 @@ function fcb96d04f2820(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fcb96d04f2820, "/method", "type", { type: "string" });
+                return abi.fail(f2728d7beca7c, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  fcb96d04f2820,
+                  f2728d7beca7c,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -1369,8 +1369,8 @@ function fcb96d04f2820(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(fcb96d04f2820, f6c8bb36c3c39, "/params");
+                if (!f84d38533f6b0(data.params)) {
+                  return abi.failWith(f2728d7beca7c, f84d38533f6b0, "/params");
                 }
               }
             }
@@ -1378,22 +1378,22 @@ function fcb96d04f2820(data) {
         }
       }
     } else {
-      return abi.fail(fcb96d04f2820, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2728d7beca7c, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fcb96d04f2820.errors = null;
+  f2728d7beca7c.errors = null;
   return true;
 }
-function faab67e3a7cd5(data) {
+function fdb568d5d053f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(faab67e3a7cd5, "", "required", { missingProperty: missing0 });
+        return abi.fail(fdb568d5d053f, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f33632a5b6769(data._meta)) {
-            return abi.failWith(faab67e3a7cd5, f33632a5b6769, "/_meta");
+          if (!f85228fd33c1b(data._meta)) {
+            return abi.failWith(fdb568d5d053f, f85228fd33c1b, "/_meta");
           }
         }
         {
@@ -1404,7 +1404,7 @@ function faab67e3a7cd5(data) {
                 for (const key0 in data1) {
                   if (typeof data1[key0] !== "string") {
                     return abi.fail(
-                      faab67e3a7cd5,
+                      fdb568d5d053f,
                       "/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
                       "type",
                       { type: "string" },
@@ -1413,26 +1413,26 @@ function faab67e3a7cd5(data) {
                   }
                 }
               } else {
-                return abi.fail(faab67e3a7cd5, "/arguments", "type", { type: "object" });
+                return abi.fail(fdb568d5d053f, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fa3df369942e1(data.inputResponses)) {
-                return abi.failWith(faab67e3a7cd5, fa3df369942e1, "/inputResponses");
+              if (!f1e64493c5232(data.inputResponses)) {
+                return abi.failWith(fdb568d5d053f, f1e64493c5232, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(faab67e3a7cd5, "/name", "type", { type: "string" });
+                  return abi.fail(fdb568d5d053f, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(faab67e3a7cd5, "/requestState", "type", { type: "string" });
+                    return abi.fail(fdb568d5d053f, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -1441,13 +1441,13 @@ function faab67e3a7cd5(data) {
         }
       }
     } else {
-      return abi.fail(faab67e3a7cd5, "", "type", { type: "object" });
+      return abi.fail(fdb568d5d053f, "", "type", { type: "object" });
     }
   }
-  faab67e3a7cd5.errors = null;
+  fdb568d5d053f.errors = null;
   return true;
 }
-function ff90602e25708(data) {
+function f71af80a2fa82(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1458,7 +1458,7 @@ function ff90602e25708(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          ff90602e25708,
+          f71af80a2fa82,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1468,18 +1468,18 @@ function ff90602e25708(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(ff90602e25708, f94fb1015c909, "/id");
+            return abi.failWith(f71af80a2fa82, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(ff90602e25708, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f71af80a2fa82, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                ff90602e25708,
+                f71af80a2fa82,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1492,11 +1492,11 @@ function ff90602e25708(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(ff90602e25708, "/method", "type", { type: "string" });
+                return abi.fail(f71af80a2fa82, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  ff90602e25708,
+                  f71af80a2fa82,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1507,8 +1507,8 @@ function ff90602e25708(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!faab67e3a7cd5(data.params)) {
-                  return abi.failWith(ff90602e25708, faab67e3a7cd5, "/params");
+                if (!fdb568d5d053f(data.params)) {
+                  return abi.failWith(f71af80a2fa82, fdb568d5d053f, "/params");
                 }
               }
             }
@@ -1516,13 +1516,13 @@ function ff90602e25708(data) {
         }
       }
     } else {
-      return abi.fail(ff90602e25708, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f71af80a2fa82, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  ff90602e25708.errors = null;
+  f71af80a2fa82.errors = null;
   return true;
 }
-function f9f9feb178976(data) {
+function f27b2841226b4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1533,7 +1533,7 @@ function f9f9feb178976(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f9f9feb178976,
+          f27b2841226b4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1543,18 +1543,18 @@ function f9f9feb178976(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f9f9feb178976, f94fb1015c909, "/id");
+            return abi.failWith(f27b2841226b4, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f9f9feb178976, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f27b2841226b4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f9f9feb178976,
+                f27b2841226b4,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1567,11 +1567,11 @@ function f9f9feb178976(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f9f9feb178976, "/method", "type", { type: "string" });
+                return abi.fail(f27b2841226b4, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  f9f9feb178976,
+                  f27b2841226b4,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1582,8 +1582,8 @@ function f9f9feb178976(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f9f9feb178976, f6c8bb36c3c39, "/params");
+                if (!f84d38533f6b0(data.params)) {
+                  return abi.failWith(f27b2841226b4, f84d38533f6b0, "/params");
                 }
               }
             }
@@ -1591,13 +1591,13 @@ function f9f9feb178976(data) {
         }
       }
     } else {
-      return abi.fail(f9f9feb178976, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f27b2841226b4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9f9feb178976.errors = null;
+  f27b2841226b4.errors = null;
   return true;
 }
-function fd9dfbd639808(data) {
+function fbfe5a7c51b67(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1608,7 +1608,7 @@ function fd9dfbd639808(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fd9dfbd639808,
+          fbfe5a7c51b67,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1618,18 +1618,18 @@ function fd9dfbd639808(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fd9dfbd639808, f94fb1015c909, "/id");
+            return abi.failWith(fbfe5a7c51b67, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fd9dfbd639808, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fbfe5a7c51b67, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fd9dfbd639808,
+                fbfe5a7c51b67,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1642,11 +1642,11 @@ function fd9dfbd639808(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fd9dfbd639808, "/method", "type", { type: "string" });
+                return abi.fail(fbfe5a7c51b67, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fd9dfbd639808,
+                  fbfe5a7c51b67,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1657,8 +1657,8 @@ function fd9dfbd639808(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f2f3477324d12(data.params)) {
-                  return abi.failWith(fd9dfbd639808, f2f3477324d12, "/params");
+                if (!fd028cf93f0dd(data.params)) {
+                  return abi.failWith(fbfe5a7c51b67, fd028cf93f0dd, "/params");
                 }
               }
             }
@@ -1666,92 +1666,92 @@ function fd9dfbd639808(data) {
         }
       }
     } else {
-      return abi.fail(fd9dfbd639808, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fbfe5a7c51b67, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd9dfbd639808.errors = null;
+  fbfe5a7c51b67.errors = null;
   return true;
 }
-function f69981cb1b423(data) {
+function f9182196100cf(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f16a6b6611745(data)) {
-    vErrors = abi.nest(vErrors, f16a6b6611745, "");
+  if (!f8b2f258fd1ad(data)) {
+    vErrors = abi.nest(vErrors, f8b2f258fd1ad, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f08de661d17d6(data)) {
-      vErrors = abi.nest(vErrors, f08de661d17d6, "");
+    if (!fec151a66b729(data)) {
+      vErrors = abi.nest(vErrors, fec151a66b729, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f2e5eb0e96fb9(data)) {
-        vErrors = abi.nest(vErrors, f2e5eb0e96fb9, "");
+      if (!f71f3b6e35d52(data)) {
+        vErrors = abi.nest(vErrors, f71f3b6e35d52, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fbae17c6b1d5c(data)) {
-          vErrors = abi.nest(vErrors, fbae17c6b1d5c, "");
+        if (!fc9712fd5d0cd(data)) {
+          vErrors = abi.nest(vErrors, fc9712fd5d0cd, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f0fe40d9ab422(data)) {
-            vErrors = abi.nest(vErrors, f0fe40d9ab422, "");
+          if (!f71112cadf329(data)) {
+            vErrors = abi.nest(vErrors, f71112cadf329, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fcb96d04f2820(data)) {
-              vErrors = abi.nest(vErrors, fcb96d04f2820, "");
+            if (!f2728d7beca7c(data)) {
+              vErrors = abi.nest(vErrors, f2728d7beca7c, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!ff90602e25708(data)) {
-                vErrors = abi.nest(vErrors, ff90602e25708, "");
+              if (!f71af80a2fa82(data)) {
+                vErrors = abi.nest(vErrors, f71af80a2fa82, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f9f9feb178976(data)) {
-                  vErrors = abi.nest(vErrors, f9f9feb178976, "");
+                if (!f27b2841226b4(data)) {
+                  vErrors = abi.nest(vErrors, f27b2841226b4, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f016576d73c90(data)) {
-                    vErrors = abi.nest(vErrors, f016576d73c90, "");
+                  if (!f2ba95b308e06(data)) {
+                    vErrors = abi.nest(vErrors, f2ba95b308e06, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fd9dfbd639808(data)) {
-                      vErrors = abi.nest(vErrors, fd9dfbd639808, "");
+                    if (!fbfe5a7c51b67(data)) {
+                      vErrors = abi.nest(vErrors, fbfe5a7c51b67, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -1768,7 +1768,7 @@ function f69981cb1b423(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f69981cb1b423.errors = vErrors;
+    f9182196100cf.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1780,16 +1780,16 @@ function f69981cb1b423(data) {
       }
     }
   }
-  f69981cb1b423.errors = vErrors;
+  f9182196100cf.errors = vErrors;
   return errors === 0;
 }
-function ff1a34ed1b705(data) {
+function f28d23173be9c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.resultType === undefined && (missing0 = "resultType")) {
         return abi.fail(
-          ff1a34ed1b705,
+          f28d23173be9c,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1798,26 +1798,26 @@ function ff1a34ed1b705(data) {
         );
       } else {
         if (data._meta !== undefined) {
-          if (!f5581fd75eece(data._meta)) {
-            return abi.failWith(ff1a34ed1b705, f5581fd75eece, "/_meta");
+          if (!f8ac23bef02da(data._meta)) {
+            return abi.failWith(f28d23173be9c, f8ac23bef02da, "/_meta");
           }
         }
         {
           if (data.resultType !== undefined) {
             if (typeof data.resultType !== "string") {
-              return abi.fail(ff1a34ed1b705, "/resultType", "type", { type: "string" });
+              return abi.fail(f28d23173be9c, "/resultType", "type", { type: "string" });
             }
           }
         }
       }
     } else {
-      return abi.fail(ff1a34ed1b705, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f28d23173be9c, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  ff1a34ed1b705.errors = null;
+  f28d23173be9c.errors = null;
   return true;
 }
-function fb1164e728deb(data) {
+function fcacbe614dedd(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1826,40 +1826,40 @@ function fb1164e728deb(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fb1164e728deb, "", "required", { missingProperty: missing0 });
+        return abi.fail(fcacbe614dedd, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fb1164e728deb, f94fb1015c909, "/id");
+            return abi.failWith(fcacbe614dedd, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fb1164e728deb, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fcacbe614dedd, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fb1164e728deb, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fcacbe614dedd, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!faafb5a65d90d(data.result)) {
-                return abi.failWith(fb1164e728deb, faafb5a65d90d, "/result");
+              if (!f9d4cceb54457(data.result)) {
+                return abi.failWith(fcacbe614dedd, f9d4cceb54457, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fb1164e728deb, "", "type", { type: "object" });
+      return abi.fail(fcacbe614dedd, "", "type", { type: "object" });
     }
   }
-  fb1164e728deb.errors = null;
+  fcacbe614dedd.errors = null;
   return true;
 }
-function f77d4a5930a08(data) {
+function fcf9bf2aa9ba2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1868,40 +1868,40 @@ function f77d4a5930a08(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f77d4a5930a08, "", "required", { missingProperty: missing0 });
+        return abi.fail(fcf9bf2aa9ba2, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f77d4a5930a08, f94fb1015c909, "/id");
+            return abi.failWith(fcf9bf2aa9ba2, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f77d4a5930a08, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fcf9bf2aa9ba2, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f77d4a5930a08, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fcf9bf2aa9ba2, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f2322d0eec387(data.result)) {
-                return abi.failWith(f77d4a5930a08, f2322d0eec387, "/result");
+              if (!ff17d15e46569(data.result)) {
+                return abi.failWith(fcf9bf2aa9ba2, ff17d15e46569, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f77d4a5930a08, "", "type", { type: "object" });
+      return abi.fail(fcf9bf2aa9ba2, "", "type", { type: "object" });
     }
   }
-  f77d4a5930a08.errors = null;
+  fcf9bf2aa9ba2.errors = null;
   return true;
 }
-function ff3f005b00870(data) {
+function fe23f1b7bbcbc(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1912,12 +1912,12 @@ function ff3f005b00870(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(ff3f005b00870, "", "required", { missingProperty: missing0 });
+        return abi.fail(fe23f1b7bbcbc, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(ff3f005b00870, f94fb1015c909, "/id");
+            return abi.failWith(fe23f1b7bbcbc, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1928,10 +1928,10 @@ function ff3f005b00870(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(ff3f005b00870, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe23f1b7bbcbc, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(ff3f005b00870, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fe23f1b7bbcbc, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -1944,16 +1944,16 @@ function ff3f005b00870(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fe63b4cc4bdab(data2)) {
-                vErrors = abi.nest(vErrors, fe63b4cc4bdab, "/result");
+              if (!f65d8c5470460(data2)) {
+                vErrors = abi.nest(vErrors, f65d8c5470460, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!faa5c8d71a1c2(data2)) {
-                  vErrors = abi.nest(vErrors, faa5c8d71a1c2, "/result");
+                if (!fa49965bde127(data2)) {
+                  vErrors = abi.nest(vErrors, fa49965bde127, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -1969,7 +1969,7 @@ function ff3f005b00870(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                ff3f005b00870.errors = vErrors;
+                fe23f1b7bbcbc.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -1989,10 +1989,10 @@ function ff3f005b00870(data) {
         }
       }
     } else {
-      return abi.fail(ff3f005b00870, "", "type", { type: "object" });
+      return abi.fail(fe23f1b7bbcbc, "", "type", { type: "object" });
     }
   }
-  ff3f005b00870.errors = vErrors;
+  fe23f1b7bbcbc.errors = vErrors;
   return errors === 0;
 }
 function fbff2d6e2a7eb(data) {
@@ -2077,38 +2077,38 @@ function fbff2d6e2a7eb(data) {
   fbff2d6e2a7eb.errors = null;
   return true;
 }
-function fa316fb6952a9(data) {
+function fdaa83f6f0443(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fa316fb6952a9, "", "required", { missingProperty: missing0 });
+        return abi.fail(fdaa83f6f0443, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f33632a5b6769(data._meta)) {
-            return abi.failWith(fa316fb6952a9, f33632a5b6769, "/_meta");
+          if (!f85228fd33c1b(data._meta)) {
+            return abi.failWith(fdaa83f6f0443, f85228fd33c1b, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fa3df369942e1(data.inputResponses)) {
-              return abi.failWith(fa316fb6952a9, fa3df369942e1, "/inputResponses");
+            if (!f1e64493c5232(data.inputResponses)) {
+              return abi.failWith(fdaa83f6f0443, f1e64493c5232, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(fa316fb6952a9, "/requestState", "type", { type: "string" });
+                return abi.fail(fdaa83f6f0443, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fa316fb6952a9, "", "type", { type: "object" });
+      return abi.fail(fdaa83f6f0443, "", "type", { type: "object" });
     }
   }
-  fa316fb6952a9.errors = null;
+  fdaa83f6f0443.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -2230,7 +2230,7 @@ const f68b9675d5539 = {
   type: "object",
   $id: "mcpgen://defs/JSONRPCResultResponse",
 };
-function fc88584a2bbb5(data) {
+function ff7380788b105(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2240,7 +2240,7 @@ function fc88584a2bbb5(data) {
         (data.result === undefined && (missing0 = "result"))
       ) {
         return abi.fail(
-          fc88584a2bbb5,
+          ff7380788b105,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2255,7 +2255,7 @@ function fc88584a2bbb5(data) {
             !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
           ) {
             return abi.fail(
-              fc88584a2bbb5,
+              ff7380788b105,
               "/id",
               "type",
               { type: f68b9675d5539.properties.id.type },
@@ -2268,11 +2268,11 @@ function fc88584a2bbb5(data) {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc88584a2bbb5, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(ff7380788b105, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc88584a2bbb5,
+                ff7380788b105,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2283,21 +2283,21 @@ function fc88584a2bbb5(data) {
           }
           {
             if (data.result !== undefined) {
-              if (!ff1a34ed1b705(data.result)) {
-                return abi.failWith(fc88584a2bbb5, ff1a34ed1b705, "/result");
+              if (!f28d23173be9c(data.result)) {
+                return abi.failWith(ff7380788b105, f28d23173be9c, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fc88584a2bbb5, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff7380788b105, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc88584a2bbb5.errors = null;
+  ff7380788b105.errors = null;
   return true;
 }
-function f5d2ad90114b8(data) {
+function f926a221ecfaa(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -2409,8 +2409,8 @@ function f5d2ad90114b8(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs11 = errors;
-      if (!fc88584a2bbb5(data)) {
-        vErrors = abi.nest(vErrors, fc88584a2bbb5, "");
+      if (!ff7380788b105(data)) {
+        vErrors = abi.nest(vErrors, ff7380788b105, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs11 === errors;
@@ -2576,7 +2576,7 @@ function f5d2ad90114b8(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f5d2ad90114b8.errors = vErrors;
+    f926a221ecfaa.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2588,17 +2588,17 @@ function f5d2ad90114b8(data) {
       }
     }
   }
-  f5d2ad90114b8.errors = vErrors;
+  f926a221ecfaa.errors = vErrors;
   return errors === 0;
 }
-function f119592824724(data) {
+function f0b655dfe8920(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fc88584a2bbb5(data)) {
-    vErrors = abi.nest(vErrors, fc88584a2bbb5, "");
+  if (!ff7380788b105(data)) {
+    vErrors = abi.nest(vErrors, ff7380788b105, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -2762,7 +2762,7 @@ function f119592824724(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f119592824724.errors = vErrors;
+    f0b655dfe8920.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2774,10 +2774,10 @@ function f119592824724(data) {
       }
     }
   }
-  f119592824724.errors = vErrors;
+  f0b655dfe8920.errors = vErrors;
   return errors === 0;
 }
-function f3dcfbbb07727(data) {
+function fdebba555866b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2786,40 +2786,40 @@ function f3dcfbbb07727(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f3dcfbbb07727, "", "required", { missingProperty: missing0 });
+        return abi.fail(fdebba555866b, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f3dcfbbb07727, f94fb1015c909, "/id");
+            return abi.failWith(fdebba555866b, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f3dcfbbb07727, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fdebba555866b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f3dcfbbb07727, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fdebba555866b, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f112c26a536b7(data.result)) {
-                return abi.failWith(f3dcfbbb07727, f112c26a536b7, "/result");
+              if (!fa34e82624b39(data.result)) {
+                return abi.failWith(fdebba555866b, fa34e82624b39, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f3dcfbbb07727, "", "type", { type: "object" });
+      return abi.fail(fdebba555866b, "", "type", { type: "object" });
     }
   }
-  f3dcfbbb07727.errors = null;
+  fdebba555866b.errors = null;
   return true;
 }
-function fe0efe04f1c86(data) {
+function f68fd1ada37e2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2828,40 +2828,40 @@ function fe0efe04f1c86(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fe0efe04f1c86, "", "required", { missingProperty: missing0 });
+        return abi.fail(f68fd1ada37e2, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fe0efe04f1c86, f94fb1015c909, "/id");
+            return abi.failWith(f68fd1ada37e2, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fe0efe04f1c86, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f68fd1ada37e2, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fe0efe04f1c86, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f68fd1ada37e2, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fe7f2c359ef16(data.result)) {
-                return abi.failWith(fe0efe04f1c86, fe7f2c359ef16, "/result");
+              if (!fb1e3a164a27e(data.result)) {
+                return abi.failWith(f68fd1ada37e2, fb1e3a164a27e, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fe0efe04f1c86, "", "type", { type: "object" });
+      return abi.fail(f68fd1ada37e2, "", "type", { type: "object" });
     }
   }
-  fe0efe04f1c86.errors = null;
+  f68fd1ada37e2.errors = null;
   return true;
 }
-function f22670e82bc20(data) {
+function f2047fdc233c2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2870,40 +2870,40 @@ function f22670e82bc20(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f22670e82bc20, "", "required", { missingProperty: missing0 });
+        return abi.fail(f2047fdc233c2, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f22670e82bc20, f94fb1015c909, "/id");
+            return abi.failWith(f2047fdc233c2, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f22670e82bc20, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2047fdc233c2, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f22670e82bc20, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f2047fdc233c2, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f54c13e14981c(data.result)) {
-                return abi.failWith(f22670e82bc20, f54c13e14981c, "/result");
+              if (!f2b92b2fef6ce(data.result)) {
+                return abi.failWith(f2047fdc233c2, f2b92b2fef6ce, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f22670e82bc20, "", "type", { type: "object" });
+      return abi.fail(f2047fdc233c2, "", "type", { type: "object" });
     }
   }
-  f22670e82bc20.errors = null;
+  f2047fdc233c2.errors = null;
   return true;
 }
-function f1b8a7c5411c2(data) {
+function fcec7d963c21f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2912,37 +2912,37 @@ function f1b8a7c5411c2(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f1b8a7c5411c2, "", "required", { missingProperty: missing0 });
+        return abi.fail(fcec7d963c21f, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f1b8a7c5411c2, f94fb1015c909, "/id");
+            return abi.failWith(fcec7d963c21f, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f1b8a7c5411c2, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fcec7d963c21f, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f1b8a7c5411c2, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fcec7d963c21f, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fe80ca742698a(data.result)) {
-                return abi.failWith(f1b8a7c5411c2, fe80ca742698a, "/result");
+              if (!f2c85db3267cf(data.result)) {
+                return abi.failWith(fcec7d963c21f, f2c85db3267cf, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f1b8a7c5411c2, "", "type", { type: "object" });
+      return abi.fail(fcec7d963c21f, "", "type", { type: "object" });
     }
   }
-  f1b8a7c5411c2.errors = null;
+  fcec7d963c21f.errors = null;
   return true;
 }
 function f8b1a3294e443(data) {
@@ -3161,7 +3161,7 @@ function f7c95acc9ad90(data) {
   f7c95acc9ad90.errors = null;
   return true;
 }
-function f87c517f344c7(data) {
+function f7b1d7f2afbfb(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3171,33 +3171,33 @@ function f87c517f344c7(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f87c517f344c7, "", "required", { missingProperty: missing0 });
+        return abi.fail(f7b1d7f2afbfb, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f87c517f344c7, f94fb1015c909, "/id");
+            return abi.failWith(f7b1d7f2afbfb, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f87c517f344c7, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f7b1d7f2afbfb, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f87c517f344c7, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f7b1d7f2afbfb, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(f87c517f344c7, "/method", "type", { type: "string" });
+                return abi.fail(f7b1d7f2afbfb, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f6c8bb36c3c39(data.params)) {
-                  return abi.failWith(f87c517f344c7, f6c8bb36c3c39, "/params");
+                if (!f84d38533f6b0(data.params)) {
+                  return abi.failWith(f7b1d7f2afbfb, f84d38533f6b0, "/params");
                 }
               }
             }
@@ -3205,44 +3205,44 @@ function f87c517f344c7(data) {
         }
       }
     } else {
-      return abi.fail(f87c517f344c7, "", "type", { type: "object" });
+      return abi.fail(f7b1d7f2afbfb, "", "type", { type: "object" });
     }
   }
-  f87c517f344c7.errors = null;
+  f7b1d7f2afbfb.errors = null;
   return true;
 }
-function f4225af272721(data) {
+function fcb38e2524244(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.resultType === undefined && (missing0 = "resultType")) {
-        return abi.fail(f4225af272721, "", "required", { missingProperty: missing0 });
+        return abi.fail(fcb38e2524244, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f5581fd75eece(data._meta)) {
-            return abi.failWith(f4225af272721, f5581fd75eece, "/_meta");
+          if (!f8ac23bef02da(data._meta)) {
+            return abi.failWith(fcb38e2524244, f8ac23bef02da, "/_meta");
           }
         }
         {
           if (data.nextCursor !== undefined) {
             if (typeof data.nextCursor !== "string") {
-              return abi.fail(f4225af272721, "/nextCursor", "type", { type: "string" });
+              return abi.fail(fcb38e2524244, "/nextCursor", "type", { type: "string" });
             }
           }
           {
             if (data.resultType !== undefined) {
               if (typeof data.resultType !== "string") {
-                return abi.fail(f4225af272721, "/resultType", "type", { type: "string" });
+                return abi.fail(fcb38e2524244, "/resultType", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f4225af272721, "", "type", { type: "object" });
+      return abi.fail(fcb38e2524244, "", "type", { type: "object" });
     }
   }
-  f4225af272721.errors = null;
+  fcb38e2524244.errors = null;
   return true;
 }
 function fd52807a0e5db(data) {
@@ -3409,7 +3409,7 @@ function f556694c7a696(data) {
   f556694c7a696.errors = null;
   return true;
 }
-function f1618ae0c6919(data) {
+function f451deabb7178(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -3420,12 +3420,12 @@ function f1618ae0c6919(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f1618ae0c6919, "", "required", { missingProperty: missing0 });
+        return abi.fail(f451deabb7178, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f1618ae0c6919, f94fb1015c909, "/id");
+            return abi.failWith(f451deabb7178, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -3436,10 +3436,10 @@ function f1618ae0c6919(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f1618ae0c6919, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f451deabb7178, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f1618ae0c6919, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f451deabb7178, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -3452,16 +3452,16 @@ function f1618ae0c6919(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fe63b4cc4bdab(data2)) {
-                vErrors = abi.nest(vErrors, fe63b4cc4bdab, "/result");
+              if (!f65d8c5470460(data2)) {
+                vErrors = abi.nest(vErrors, f65d8c5470460, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
               valid1 = valid1 || _valid0;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f2fc37ea062d6(data2)) {
-                  vErrors = abi.nest(vErrors, f2fc37ea062d6, "/result");
+                if (!f7a89fdc3c9db(data2)) {
+                  vErrors = abi.nest(vErrors, f7a89fdc3c9db, "/result");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs7 === errors;
@@ -3477,7 +3477,7 @@ function f1618ae0c6919(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f1618ae0c6919.errors = vErrors;
+                f451deabb7178.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -3497,28 +3497,28 @@ function f1618ae0c6919(data) {
         }
       }
     } else {
-      return abi.fail(f1618ae0c6919, "", "type", { type: "object" });
+      return abi.fail(f451deabb7178, "", "type", { type: "object" });
     }
   }
-  f1618ae0c6919.errors = vErrors;
+  f451deabb7178.errors = vErrors;
   return errors === 0;
 }
-function fd0caea77d3d0(data) {
+function fa3323570cdd0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.uri === undefined && (missing0 = "uri")) {
-        return abi.fail(fd0caea77d3d0, "", "required", { missingProperty: missing0 });
+        return abi.fail(fa3323570cdd0, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
           if (!f99f4f5c25990(data._meta)) {
-            return abi.failWith(fd0caea77d3d0, f99f4f5c25990, "/_meta");
+            return abi.failWith(fa3323570cdd0, f99f4f5c25990, "/_meta");
           }
         }
         {
           if (data.mimeType !== undefined) {
             if (typeof data.mimeType !== "string") {
-              return abi.fail(fd0caea77d3d0, "/mimeType", "type", { type: "string" });
+              return abi.fail(fa3323570cdd0, "/mimeType", "type", { type: "string" });
             }
           }
           {
@@ -3527,11 +3527,11 @@ function fd0caea77d3d0(data) {
               {
                 {
                   if (typeof data2 === "string") {
-                    if (!f4cd02670b09a(data2)) {
-                      return abi.fail(fd0caea77d3d0, "/uri", "format", { format: "uri" });
+                    if (!f4d02f695c36b(data2)) {
+                      return abi.fail(fa3323570cdd0, "/uri", "format", { format: "uri" });
                     }
                   } else {
-                    return abi.fail(fd0caea77d3d0, "/uri", "type", { type: "string" });
+                    return abi.fail(fa3323570cdd0, "/uri", "type", { type: "string" });
                   }
                 }
               }
@@ -3540,10 +3540,10 @@ function fd0caea77d3d0(data) {
         }
       }
     } else {
-      return abi.fail(fd0caea77d3d0, "", "type", { type: "object" });
+      return abi.fail(fa3323570cdd0, "", "type", { type: "object" });
     }
   }
-  fd0caea77d3d0.errors = null;
+  fa3323570cdd0.errors = null;
   return true;
 }
 function f7d8eff765699(data) {
@@ -3612,16 +3612,16 @@ function f7d8eff765699(data) {
   f7d8eff765699.errors = null;
   return true;
 }
-function fb13c2d644f07(data) {
+function f838faf3361e7(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(fb13c2d644f07, "", "required", { missingProperty: missing0 });
+        return abi.fail(f838faf3361e7, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f33632a5b6769(data._meta)) {
-            return abi.failWith(fb13c2d644f07, f33632a5b6769, "/_meta");
+          if (!f85228fd33c1b(data._meta)) {
+            return abi.failWith(f838faf3361e7, f85228fd33c1b, "/_meta");
           }
         }
         {
@@ -3630,11 +3630,11 @@ function fb13c2d644f07(data) {
             {
               {
                 if (typeof data1 === "string") {
-                  if (!f4cd02670b09a(data1)) {
-                    return abi.fail(fb13c2d644f07, "/uri", "format", { format: "uri" });
+                  if (!f4d02f695c36b(data1)) {
+                    return abi.fail(f838faf3361e7, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(fb13c2d644f07, "/uri", "type", { type: "string" });
+                  return abi.fail(f838faf3361e7, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -3642,13 +3642,13 @@ function fb13c2d644f07(data) {
         }
       }
     } else {
-      return abi.fail(fb13c2d644f07, "", "type", { type: "object" });
+      return abi.fail(f838faf3361e7, "", "type", { type: "object" });
     }
   }
-  fb13c2d644f07.errors = null;
+  f838faf3361e7.errors = null;
   return true;
 }
-function fb4290b619719(data) {
+function f7ba8a9778a7b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3658,7 +3658,7 @@ function fb4290b619719(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fb4290b619719,
+          f7ba8a9778a7b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3669,11 +3669,11 @@ function fb4290b619719(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(fb4290b619719, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(f7ba8a9778a7b, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              fb4290b619719,
+              f7ba8a9778a7b,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3686,11 +3686,11 @@ function fb4290b619719(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(fb4290b619719, "/method", "type", { type: "string" });
+              return abi.fail(f7ba8a9778a7b, "/method", "type", { type: "string" });
             }
             if ("notifications/resources/updated" !== data1) {
               return abi.fail(
-                fb4290b619719,
+                f7ba8a9778a7b,
                 "/method",
                 "const",
                 { allowedValue: "notifications/resources/updated" },
@@ -3701,18 +3701,18 @@ function fb4290b619719(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!fcfa238f58bed(data.params)) {
-                return abi.failWith(fb4290b619719, fcfa238f58bed, "/params");
+              if (!fc17e8e74a283(data.params)) {
+                return abi.failWith(f7ba8a9778a7b, fc17e8e74a283, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fb4290b619719, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f7ba8a9778a7b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb4290b619719.errors = null;
+  f7ba8a9778a7b.errors = null;
   return true;
 }
 function fd5817c29846a(data) {
@@ -3848,7 +3848,7 @@ function fbc57f6178b86(data) {
   fbc57f6178b86.errors = null;
   return true;
 }
-function fde161abdd3ea(data) {
+function f21da3d3ae763(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3886,8 +3886,8 @@ function fde161abdd3ea(data) {
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!fb4290b619719(data)) {
-            vErrors = abi.nest(vErrors, fb4290b619719, "");
+          if (!f7ba8a9778a7b(data)) {
+            vErrors = abi.nest(vErrors, f7ba8a9778a7b, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -3926,7 +3926,7 @@ function fde161abdd3ea(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fde161abdd3ea.errors = vErrors;
+    f21da3d3ae763.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3938,105 +3938,105 @@ function fde161abdd3ea(data) {
       }
     }
   }
-  fde161abdd3ea.errors = vErrors;
+  f21da3d3ae763.errors = vErrors;
   return errors === 0;
 }
-function f8c25823b4abd(data) {
+function f6721f345a4af(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!ff1a34ed1b705(data)) {
-    vErrors = abi.nest(vErrors, ff1a34ed1b705, "");
+  if (!f28d23173be9c(data)) {
+    vErrors = abi.nest(vErrors, f28d23173be9c, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fe63b4cc4bdab(data)) {
-      vErrors = abi.nest(vErrors, fe63b4cc4bdab, "");
+    if (!f65d8c5470460(data)) {
+      vErrors = abi.nest(vErrors, f65d8c5470460, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f2322d0eec387(data)) {
-        vErrors = abi.nest(vErrors, f2322d0eec387, "");
+      if (!ff17d15e46569(data)) {
+        vErrors = abi.nest(vErrors, ff17d15e46569, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f54c13e14981c(data)) {
-          vErrors = abi.nest(vErrors, f54c13e14981c, "");
+        if (!f2b92b2fef6ce(data)) {
+          vErrors = abi.nest(vErrors, f2b92b2fef6ce, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!fe7f2c359ef16(data)) {
-            vErrors = abi.nest(vErrors, fe7f2c359ef16, "");
+          if (!fb1e3a164a27e(data)) {
+            vErrors = abi.nest(vErrors, fb1e3a164a27e, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f2fc37ea062d6(data)) {
-              vErrors = abi.nest(vErrors, f2fc37ea062d6, "");
+            if (!f7a89fdc3c9db(data)) {
+              vErrors = abi.nest(vErrors, f7a89fdc3c9db, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fd61b2820cfab(data)) {
-                vErrors = abi.nest(vErrors, fd61b2820cfab, "");
+              if (!f741821acf095(data)) {
+                vErrors = abi.nest(vErrors, f741821acf095, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f112c26a536b7(data)) {
-                  vErrors = abi.nest(vErrors, f112c26a536b7, "");
+                if (!fa34e82624b39(data)) {
+                  vErrors = abi.nest(vErrors, fa34e82624b39, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!faa5c8d71a1c2(data)) {
-                    vErrors = abi.nest(vErrors, faa5c8d71a1c2, "");
+                  if (!fa49965bde127(data)) {
+                    vErrors = abi.nest(vErrors, fa49965bde127, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fe80ca742698a(data)) {
-                      vErrors = abi.nest(vErrors, fe80ca742698a, "");
+                    if (!f2c85db3267cf(data)) {
+                      vErrors = abi.nest(vErrors, f2c85db3267cf, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f51fe6ff3740b(data)) {
-                        vErrors = abi.nest(vErrors, f51fe6ff3740b, "");
+                      if (!f744522fcca07(data)) {
+                        vErrors = abi.nest(vErrors, f744522fcca07, "");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!faafb5a65d90d(data)) {
-                          vErrors = abi.nest(vErrors, faafb5a65d90d, "");
+                        if (!f9d4cceb54457(data)) {
+                          vErrors = abi.nest(vErrors, f9d4cceb54457, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
@@ -4055,7 +4055,7 @@ function f8c25823b4abd(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f8c25823b4abd.errors = vErrors;
+    f6721f345a4af.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -4067,10 +4067,10 @@ function f8c25823b4abd(data) {
       }
     }
   }
-  f8c25823b4abd.errors = vErrors;
+  f6721f345a4af.errors = vErrors;
   return errors === 0;
 }
-function f442a6e71bc34(data) {
+function f07acb31275ac(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -4079,37 +4079,37 @@ function f442a6e71bc34(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f442a6e71bc34, "", "required", { missingProperty: missing0 });
+        return abi.fail(f07acb31275ac, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f442a6e71bc34, f94fb1015c909, "/id");
+            return abi.failWith(f07acb31275ac, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f442a6e71bc34, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f07acb31275ac, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f442a6e71bc34, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f07acb31275ac, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fd61b2820cfab(data.result)) {
-                return abi.failWith(f442a6e71bc34, fd61b2820cfab, "/result");
+              if (!f741821acf095(data.result)) {
+                return abi.failWith(f07acb31275ac, f741821acf095, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f442a6e71bc34, "", "type", { type: "object" });
+      return abi.fail(f07acb31275ac, "", "type", { type: "object" });
     }
   }
-  f442a6e71bc34.errors = null;
+  f07acb31275ac.errors = null;
   return true;
 }
 function fdb974017a834(data) {
@@ -4268,62 +4268,62 @@ function fdb974017a834(data) {
   fdb974017a834.errors = null;
   return true;
 }
-export const v016576d73c90: abi.Validator = f016576d73c90;
+export const v0008515ebd99: abi.Validator = f0008515ebd99;
+export const v047e43ab305f: abi.Validator = f047e43ab305f;
 export const v075fbf7b94f8: abi.Validator = f075fbf7b94f8;
-export const v08de661d17d6: abi.Validator = f08de661d17d6;
-export const v0fcb87bb8883: abi.Validator = f0fcb87bb8883;
-export const v0fe40d9ab422: abi.Validator = f0fe40d9ab422;
-export const v119592824724: abi.Validator = f119592824724;
-export const v12816ca79fd3: abi.Validator = f12816ca79fd3;
-export const v1618ae0c6919: abi.Validator = f1618ae0c6919;
-export const v16a6b6611745: abi.Validator = f16a6b6611745;
-export const v1b1f53415f11: abi.Validator = f1b1f53415f11;
-export const v1b8a7c5411c2: abi.Validator = f1b8a7c5411c2;
-export const v22670e82bc20: abi.Validator = f22670e82bc20;
+export const v07acb31275ac: abi.Validator = f07acb31275ac;
+export const v0b655dfe8920: abi.Validator = f0b655dfe8920;
+export const v1e64493c5232: abi.Validator = f1e64493c5232;
+export const v2047fdc233c2: abi.Validator = f2047fdc233c2;
+export const v21da3d3ae763: abi.Validator = f21da3d3ae763;
+export const v2728d7beca7c: abi.Validator = f2728d7beca7c;
+export const v27b2841226b4: abi.Validator = f27b2841226b4;
+export const v28d23173be9c: abi.Validator = f28d23173be9c;
 export const v29744218dd7a: abi.Validator = f29744218dd7a;
-export const v2e5eb0e96fb9: abi.Validator = f2e5eb0e96fb9;
-export const v371dff88c2fe: abi.Validator = f371dff88c2fe;
-export const v39c2acde0956: abi.Validator = f39c2acde0956;
-export const v3dcfbbb07727: abi.Validator = f3dcfbbb07727;
-export const v4225af272721: abi.Validator = f4225af272721;
-export const v442a6e71bc34: abi.Validator = f442a6e71bc34;
+export const v2ba95b308e06: abi.Validator = f2ba95b308e06;
+export const v362c2b024c05: abi.Validator = f362c2b024c05;
+export const v38e9f6091551: abi.Validator = f38e9f6091551;
+export const v451deabb7178: abi.Validator = f451deabb7178;
 export const v556694c7a696: abi.Validator = f556694c7a696;
-export const v5d2ad90114b8: abi.Validator = f5d2ad90114b8;
 export const v5e4b31746ab7: abi.Validator = f5e4b31746ab7;
-export const v69981cb1b423: abi.Validator = f69981cb1b423;
-export const v77d4a5930a08: abi.Validator = f77d4a5930a08;
+export const v6721f345a4af: abi.Validator = f6721f345a4af;
+export const v68fd1ada37e2: abi.Validator = f68fd1ada37e2;
+export const v71112cadf329: abi.Validator = f71112cadf329;
+export const v71af80a2fa82: abi.Validator = f71af80a2fa82;
+export const v71f3b6e35d52: abi.Validator = f71f3b6e35d52;
+export const v7b1d7f2afbfb: abi.Validator = f7b1d7f2afbfb;
+export const v7ba8a9778a7b: abi.Validator = f7ba8a9778a7b;
 export const v7c95acc9ad90: abi.Validator = f7c95acc9ad90;
 export const v7d8eff765699: abi.Validator = f7d8eff765699;
-export const v819a4fa32cb6: abi.Validator = f819a4fa32cb6;
-export const v87c517f344c7: abi.Validator = f87c517f344c7;
+export const v838faf3361e7: abi.Validator = f838faf3361e7;
 export const v8b1a3294e443: abi.Validator = f8b1a3294e443;
-export const v8c25823b4abd: abi.Validator = f8c25823b4abd;
-export const v9f9feb178976: abi.Validator = f9f9feb178976;
+export const v8b2f258fd1ad: abi.Validator = f8b2f258fd1ad;
+export const v9182196100cf: abi.Validator = f9182196100cf;
+export const v926a221ecfaa: abi.Validator = f926a221ecfaa;
+export const v94fd47372fce: abi.Validator = f94fd47372fce;
+export const v95e94fb6b59e: abi.Validator = f95e94fb6b59e;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
-export const va316fb6952a9: abi.Validator = fa316fb6952a9;
+export const va3323570cdd0: abi.Validator = fa3323570cdd0;
 export const va37ac9a731df: abi.Validator = fa37ac9a731df;
-export const va3df369942e1: abi.Validator = fa3df369942e1;
-export const vaab67e3a7cd5: abi.Validator = faab67e3a7cd5;
-export const vb1164e728deb: abi.Validator = fb1164e728deb;
-export const vb13c2d644f07: abi.Validator = fb13c2d644f07;
-export const vb4290b619719: abi.Validator = fb4290b619719;
-export const vbae17c6b1d5c: abi.Validator = fbae17c6b1d5c;
 export const vbc57f6178b86: abi.Validator = fbc57f6178b86;
+export const vbfe5a7c51b67: abi.Validator = fbfe5a7c51b67;
 export const vbff2d6e2a7eb: abi.Validator = fbff2d6e2a7eb;
-export const vc88584a2bbb5: abi.Validator = fc88584a2bbb5;
+export const vc9712fd5d0cd: abi.Validator = fc9712fd5d0cd;
 export const vca5664fca145: abi.Validator = fca5664fca145;
-export const vcb96d04f2820: abi.Validator = fcb96d04f2820;
-export const vd0caea77d3d0: abi.Validator = fd0caea77d3d0;
+export const vcacbe614dedd: abi.Validator = fcacbe614dedd;
+export const vcb38e2524244: abi.Validator = fcb38e2524244;
+export const vcec7d963c21f: abi.Validator = fcec7d963c21f;
+export const vcf9bf2aa9ba2: abi.Validator = fcf9bf2aa9ba2;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
 export const vd5817c29846a: abi.Validator = fd5817c29846a;
-export const vd9dfbd639808: abi.Validator = fd9dfbd639808;
+export const vdaa83f6f0443: abi.Validator = fdaa83f6f0443;
+export const vdb568d5d053f: abi.Validator = fdb568d5d053f;
 export const vdb974017a834: abi.Validator = fdb974017a834;
-export const vde161abdd3ea: abi.Validator = fde161abdd3ea;
-export const ve0efe04f1c86: abi.Validator = fe0efe04f1c86;
-export const ve660408f45c3: abi.Validator = fe660408f45c3;
-export const ve84804d94bb5: abi.Validator = fe84804d94bb5;
-export const vf1a34ed1b705: abi.Validator = ff1a34ed1b705;
-export const vf3f005b00870: abi.Validator = ff3f005b00870;
+export const vdd517f7b18ff: abi.Validator = fdd517f7b18ff;
+export const vdebba555866b: abi.Validator = fdebba555866b;
+export const ve23f1b7bbcbc: abi.Validator = fe23f1b7bbcbc;
+export const vec151a66b729: abi.Validator = fec151a66b729;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
-export const vf90602e25708: abi.Validator = ff90602e25708;
+export const vf5c833f64fd8: abi.Validator = ff5c833f64fd8;
+export const vf7380788b105: abi.Validator = ff7380788b105;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

@@ -9,9 +9,9 @@ import {
   f8d0192a3151f,
   fb8004239d4d2,
   fc009c82362bd,
-  fd64c13a3b4c7,
+  fc2ae05cdda27,
 } from "./definitions-16e3ac04b3.js";
-import { f94fb1015c909 } from "./shared-b0ecf82c67.js";
+import { f94fb1015c909 } from "./shared-b44c5756d3.js";
 function fd9cd14bbd839(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -157,7 +157,7 @@ function f537ce4a35896(data) {
   f537ce4a35896.errors = vErrors;
   return errors === 0;
 }
-function faa6ce44f8599(data) {
+function f8617dd10a8d4(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -187,8 +187,8 @@ function faa6ce44f8599(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd64c13a3b4c7(data)) {
-          vErrors = abi.nest(vErrors, fd64c13a3b4c7, "");
+        if (!fc2ae05cdda27(data)) {
+          vErrors = abi.nest(vErrors, fc2ae05cdda27, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -226,7 +226,7 @@ function faa6ce44f8599(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    faa6ce44f8599.errors = vErrors;
+    f8617dd10a8d4.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -238,9 +238,9 @@ function faa6ce44f8599(data) {
       }
     }
   }
-  faa6ce44f8599.errors = vErrors;
+  f8617dd10a8d4.errors = vErrors;
   return errors === 0;
 }
 export const v537ce4a35896: abi.Validator = f537ce4a35896;
-export const vaa6ce44f8599: abi.Validator = faa6ce44f8599;
+export const v8617dd10a8d4: abi.Validator = f8617dd10a8d4;
 export const vd9cd14bbd839: abi.Validator = fd9cd14bbd839;

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fb29db0a79388 } from "./shared-91733d6d09.js";
-import { f94fb1015c909 } from "./shared-b0ecf82c67.js";
+import { f94fb1015c909 } from "./shared-b44c5756d3.js";
 function fbf45bc9968fc(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

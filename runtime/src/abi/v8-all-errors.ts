@@ -5,5 +5,5 @@
  * bundler wraps everything a dynamically imported module reaches in lazy-init glue; through
  * abi/v8 that was most of the runtime, through this entry it is ajv-runtime.ts and the limits.
  */
-export { counted, ucs2length, equal, formats } from "../ajv-runtime.js";
+export { counted, ucs2length, equal, formats, formatUri, formatUriTemplate, formatByte } from "../ajv-runtime.js";
 export type { Validator } from "../protocol-binding.js";
