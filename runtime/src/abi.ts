@@ -47,6 +47,7 @@ export type {
 export { fail, failWith, issue, nest } from "./issue-sites.js";
 export {
   TooManyIssues,
+  collectingValidators,
   counted,
   ucs2length,
   equal,
