@@ -11,7 +11,7 @@ export { batching, era, methods, revision } from "./table.js";
 export const validators: ValidatorLoaders = {
   params: {
     "completion/complete": () => import("../shared/validators/params.completion.complete-3a02ab751a.js"),
-    initialize: () => import("../shared/validators/params.initialize-c415b99732.js"),
+    initialize: () => import("../shared/validators/params.initialize-7b61433c1e.js"),
     "logging/setLevel": () => import("../shared/validators/params.logging.setLevel-23a20b333d.js"),
     "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
     "notifications/initialized": () => import("../shared/validators/params.notifications.initialized-bc23760306.js"),
@@ -19,7 +19,7 @@ export const validators: ValidatorLoaders = {
     "notifications/roots/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
-    "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
+    "prompts/get": () => import("../shared/validators/params.prompts.get-571ea35820.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/read": () => import("../shared/validators/params.resources.read-87b0067878.js"),

@@ -11,25 +11,25 @@ import * as m6 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m7 from "../shared/validators/definitions-b5c95eaa5e.js";
 import * as m8 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m9 from "../shared/validators/params.completion.complete-3a02ab751a.js";
-import * as m10 from "../shared/validators/params.initialize-c415b99732.js";
+import * as m10 from "../shared/validators/params.initialize-7b61433c1e.js";
 import * as m11 from "../shared/validators/params.logging.setLevel-23a20b333d.js";
 import * as m12 from "../shared/validators/params.notifications.cancelled-cd4c8c6c73.js";
 import * as m13 from "../shared/validators/params.notifications.message-abca25c85d.js";
 import * as m14 from "../shared/validators/params.notifications.resources.updated-fb0b142280.js";
 import * as m15 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m16 from "../shared/validators/params.prompts.get-4c62ba9177.js";
+import * as m16 from "../shared/validators/params.prompts.get-571ea35820.js";
 import * as m17 from "../shared/validators/params.prompts.list-416534b257.js";
 import * as m18 from "../shared/validators/params.resources.read-87b0067878.js";
 import * as m19 from "../shared/validators/params.tools.call-37dbf10f2e.js";
-import * as m20 from "../shared/validators/shared-06ec51c700.js";
+import * as m20 from "../shared/validators/shared-0f0afe5bc0.js";
 import * as m21 from "../shared/validators/shared-1036cdd483.js";
-import * as m22 from "../shared/validators/shared-6bd4483d44.js";
-import * as m23 from "../shared/validators/shared-91733d6d09.js";
-import * as m24 from "../shared/validators/shared-b44c5756d3.js";
-import * as m25 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m26 from "../shared/validators/shared-d224a43870.js";
-import * as m27 from "../shared/validators/shared-e67e1d3aed.js";
-import * as m28 from "../shared/validators/shared-f38e550b46.js";
+import * as m22 from "../shared/validators/shared-303341d836.js";
+import * as m23 from "../shared/validators/shared-3e8d6128eb.js";
+import * as m24 from "../shared/validators/shared-6bd4483d44.js";
+import * as m25 from "../shared/validators/shared-a386dea536.js";
+import * as m26 from "../shared/validators/shared-b9f24b9b7d.js";
+import * as m27 from "../shared/validators/shared-c0f7fae32e.js";
+import * as m28 from "../shared/validators/shared-d747dbd0cb.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CreateMessageResult.js";
 import * as m31 from "./validators/GetPromptResult.js";
@@ -54,11 +54,11 @@ export const validateCallToolResult = m29.v93234b8f52a1 as Validator<T.CallToolR
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m5.vc009c82362bd as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m10.vbf45bc9968fc as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m10.vfd5c4cf8cfcf as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m36.v6d00faaf5070 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m7.v03501898c1da as Validator<T.ClientRequest>;
+export const validateClientRequest = m7.v53a32e0ec21c as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
 export const validateClientResult = m36.v31eb327260cb as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
@@ -74,19 +74,19 @@ export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m40.vf86ac6b567e9 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m25.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m26.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m5.v5b3e9ae7cca0 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m5.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
 export const validateGetPromptResult = m31.v87c91770cadb as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m39.vfa5281c9f88f as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m23.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m20.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m7.v6d91432f624d as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m32.v4c6d4d8146de as Validator<T.InitializeResult>;
+export const validateInitializeResult = m32.v1aaed59689e7 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m5.v631628fdc6fd as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
@@ -118,15 +118,15 @@ export const validateListRootsResult = m2.v4262d6f37e28 as Validator<T.ListRoots
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m5.v58d8f502801f as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m35.ve031512cf6ba as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m35.v49df77f2c656 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m20.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m27.v9a313d1f4477 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m5.v25169d2d7453 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m27.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m28.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m27.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m28.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m5.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -138,7 +138,7 @@ export const validatePingRequest = m5.v0dfdff578a5d as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m36.v01ec1baa6277 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m24.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m22.v94fb1015c909 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -156,7 +156,7 @@ export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m5.v7432556a257b as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m24.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m22.v94fb1015c909 as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m34.v12f473ca8f82 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -164,15 +164,15 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m5.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m26.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m25.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m33.vd4c55c010fd7 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m5.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m25.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m26.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m28.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m23.v5c01e703ca9a as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -180,13 +180,13 @@ export const validateRootsListChangedNotification = m5.v69ae7d680f72 as Validato
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
 export const validateSamplingMessage = m38.v95ec66028712 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m32.v40dce4754c68 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m32.v1cb2f5fcb25e as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
 export const validateServerNotification = m36.v926c80b69b1b as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
 export const validateServerRequest = m36.vcebd80a55ed9 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m36.v6ac79e59d1d9 as Validator<T.ServerResult>;
+export const validateServerResult = m36.v839520f8dcf3 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m5.v0619c95dfd18 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
@@ -196,7 +196,7 @@ export const validateTextContent = m39.vd5348b0385c6 as Validator<T.TextContent>
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
 export const validateTextResourceContents = m21.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m35.v8fa8c1f73f55 as Validator<T.Tool>;
+export const validateTool = m35.v14a352fe2e9d as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m5.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
@@ -205,19 +205,19 @@ export const validateUnsubscribeRequest = m5.v513fb1a15200 as Validator<T.Unsubs
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m9.v3a02ab751a46,
-  initialize: m10.vc415b997322f,
+  initialize: m10.v7b61433c1ea9,
   "logging/setLevel": m11.v23a20b333ddf,
   "notifications/cancelled": m12.vcd4c8c6c730e,
-  "notifications/initialized": m22.vbc23760306b3,
+  "notifications/initialized": m24.vbc23760306b3,
   "notifications/message": m13.vabca25c85d9a,
   "notifications/progress": m37.vec9d71574ad5,
-  "notifications/prompts/list_changed": m22.vbc23760306b3,
-  "notifications/resources/list_changed": m22.vbc23760306b3,
+  "notifications/prompts/list_changed": m24.vbc23760306b3,
+  "notifications/resources/list_changed": m24.vbc23760306b3,
   "notifications/resources/updated": m14.vfb0b14228050,
-  "notifications/roots/list_changed": m22.vbc23760306b3,
-  "notifications/tools/list_changed": m22.vbc23760306b3,
+  "notifications/roots/list_changed": m24.vbc23760306b3,
+  "notifications/tools/list_changed": m24.vbc23760306b3,
   ping: m15.v9bc9d22f5d78,
-  "prompts/get": m16.v4c62ba917756,
+  "prompts/get": m16.v571ea358200d,
   "prompts/list": m17.v416534b25750,
   "resources/list": m17.v416534b25750,
   "resources/read": m18.v87b00678780b,
@@ -233,18 +233,18 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  initialize: m32.v4c6d4d8146de,
-  "logging/setLevel": m25.v38af6ff95c3c,
-  ping: m25.v38af6ff95c3c,
+  initialize: m32.v1aaed59689e7,
+  "logging/setLevel": m26.v38af6ff95c3c,
+  ping: m26.v38af6ff95c3c,
   "prompts/get": m31.v87c91770cadb,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m34.vb342ee38bb59,
   "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m25.v38af6ff95c3c,
+  "resources/subscribe": m26.v38af6ff95c3c,
   "resources/templates/list": m33.v0cc54238c48b,
-  "resources/unsubscribe": m25.v38af6ff95c3c,
+  "resources/unsubscribe": m26.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
   "sampling/createMessage": m30.vd3b444ade0b6,
   "tools/call": m29.v93234b8f52a1,
-  "tools/list": m35.ve031512cf6ba,
+  "tools/list": m35.v49df77f2c656,
 };

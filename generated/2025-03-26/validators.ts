@@ -11,28 +11,28 @@ import * as m6 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m7 from "../shared/validators/definitions-b5c95eaa5e.js";
 import * as m8 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m9 from "../shared/validators/params.completion.complete-3a02ab751a.js";
-import * as m10 from "../shared/validators/params.initialize-c415b99732.js";
+import * as m10 from "../shared/validators/params.initialize-7b61433c1e.js";
 import * as m11 from "../shared/validators/params.logging.setLevel-23a20b333d.js";
 import * as m12 from "../shared/validators/params.notifications.cancelled-cd4c8c6c73.js";
 import * as m13 from "../shared/validators/params.notifications.message-abca25c85d.js";
 import * as m14 from "../shared/validators/params.notifications.progress-7497037e07.js";
 import * as m15 from "../shared/validators/params.notifications.resources.updated-fb0b142280.js";
 import * as m16 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m17 from "../shared/validators/params.prompts.get-4c62ba9177.js";
+import * as m17 from "../shared/validators/params.prompts.get-571ea35820.js";
 import * as m18 from "../shared/validators/params.prompts.list-416534b257.js";
 import * as m19 from "../shared/validators/params.resources.read-87b0067878.js";
 import * as m20 from "../shared/validators/params.tools.call-37dbf10f2e.js";
-import * as m21 from "../shared/validators/shared-06ec51c700.js";
+import * as m21 from "../shared/validators/shared-0f0afe5bc0.js";
 import * as m22 from "../shared/validators/shared-1036cdd483.js";
-import * as m23 from "../shared/validators/shared-6b8492ef44.js";
-import * as m24 from "../shared/validators/shared-6bd4483d44.js";
-import * as m25 from "../shared/validators/shared-91733d6d09.js";
-import * as m26 from "../shared/validators/shared-b43dba1483.js";
-import * as m27 from "../shared/validators/shared-b44c5756d3.js";
-import * as m28 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m29 from "../shared/validators/shared-d224a43870.js";
-import * as m30 from "../shared/validators/shared-e67e1d3aed.js";
-import * as m31 from "../shared/validators/shared-f38e550b46.js";
+import * as m23 from "../shared/validators/shared-303341d836.js";
+import * as m24 from "../shared/validators/shared-3e8d6128eb.js";
+import * as m25 from "../shared/validators/shared-6bd4483d44.js";
+import * as m26 from "../shared/validators/shared-6fc87ce9f1.js";
+import * as m27 from "../shared/validators/shared-a386dea536.js";
+import * as m28 from "../shared/validators/shared-b07f2b4335.js";
+import * as m29 from "../shared/validators/shared-b9f24b9b7d.js";
+import * as m30 from "../shared/validators/shared-c0f7fae32e.js";
+import * as m31 from "../shared/validators/shared-d747dbd0cb.js";
 import * as m32 from "./validators/CallToolResult.js";
 import * as m33 from "./validators/CreateMessageResult.js";
 import * as m34 from "./validators/GetPromptResult.js";
@@ -59,11 +59,11 @@ export const validateCallToolResult = m32.va6414cd0cb70 as Validator<T.CallToolR
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m4.vc009c82362bd as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m10.vbf45bc9968fc as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m10.vfd5c4cf8cfcf as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m5.v537ce4a35896 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m7.v03501898c1da as Validator<T.ClientRequest>;
+export const validateClientRequest = m7.v53a32e0ec21c as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
 export const validateClientResult = m39.v30f3dd29e653 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
@@ -79,19 +79,19 @@ export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m43.v6c608029bb99 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m28.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m29.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m4.v5b3e9ae7cca0 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m4.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
 export const validateGetPromptResult = m34.v0143ecc13fa2 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m41.vbe118f858e4a as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m25.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m21.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m7.v6d91432f624d as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m35.v0df2f3021b43 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m35.v0dd8f9346a24 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m4.v631628fdc6fd as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCBatchRequest`; on failure `errors` holds the first problem. */
@@ -127,15 +127,15 @@ export const validateListRootsResult = m2.v4262d6f37e28 as Validator<T.ListRoots
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m38.ve8e974d216cf as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m38.v247516f3719e as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m21.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m30.v9a313d1f4477 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.v25169d2d7453 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m30.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m31.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m30.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m31.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -147,7 +147,7 @@ export const validatePingRequest = m4.v0dfdff578a5d as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.vd9cd14bbd839 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m27.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m23.v94fb1015c909 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -165,7 +165,7 @@ export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v7432556a257b as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m27.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m23.v94fb1015c909 as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m37.veddd8e5be324 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -173,15 +173,15 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m29.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m27.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m36.v148e70e8e3f2 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m28.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m29.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m31.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m24.v5c01e703ca9a as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -189,13 +189,13 @@ export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validato
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
 export const validateSamplingMessage = m40.v372ba8975520 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m23.v396086ab52be as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m28.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
 export const validateServerNotification = m5.v8617dd10a8d4 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
 export const validateServerRequest = m39.vcdeb444ccb39 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m39.vbbe59d6faaa4 as Validator<T.ServerResult>;
+export const validateServerResult = m39.vbe2341fdb0ac as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m4.v0619c95dfd18 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
@@ -205,7 +205,7 @@ export const validateTextContent = m41.v7fbad25b9487 as Validator<T.TextContent>
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
 export const validateTextResourceContents = m22.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m38.v2fc1a6b45428 as Validator<T.Tool>;
+export const validateTool = m38.v334cf7354a84 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
 export const validateToolAnnotations = m26.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
@@ -216,19 +216,19 @@ export const validateUnsubscribeRequest = m4.v513fb1a15200 as Validator<T.Unsubs
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m9.v3a02ab751a46,
-  initialize: m10.vc415b997322f,
+  initialize: m10.v7b61433c1ea9,
   "logging/setLevel": m11.v23a20b333ddf,
   "notifications/cancelled": m12.vcd4c8c6c730e,
-  "notifications/initialized": m24.vbc23760306b3,
+  "notifications/initialized": m25.vbc23760306b3,
   "notifications/message": m13.vabca25c85d9a,
   "notifications/progress": m14.v7497037e074a,
-  "notifications/prompts/list_changed": m24.vbc23760306b3,
-  "notifications/resources/list_changed": m24.vbc23760306b3,
+  "notifications/prompts/list_changed": m25.vbc23760306b3,
+  "notifications/resources/list_changed": m25.vbc23760306b3,
   "notifications/resources/updated": m15.vfb0b14228050,
-  "notifications/roots/list_changed": m24.vbc23760306b3,
-  "notifications/tools/list_changed": m24.vbc23760306b3,
+  "notifications/roots/list_changed": m25.vbc23760306b3,
+  "notifications/tools/list_changed": m25.vbc23760306b3,
   ping: m16.v9bc9d22f5d78,
-  "prompts/get": m17.v4c62ba917756,
+  "prompts/get": m17.v571ea358200d,
   "prompts/list": m18.v416534b25750,
   "resources/list": m18.v416534b25750,
   "resources/read": m19.v87b00678780b,
@@ -244,18 +244,18 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  initialize: m35.v0df2f3021b43,
-  "logging/setLevel": m28.v38af6ff95c3c,
-  ping: m28.v38af6ff95c3c,
+  initialize: m35.v0dd8f9346a24,
+  "logging/setLevel": m29.v38af6ff95c3c,
+  ping: m29.v38af6ff95c3c,
   "prompts/get": m34.v0143ecc13fa2,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m37.v3bfb8ece93d3,
   "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m28.v38af6ff95c3c,
+  "resources/subscribe": m29.v38af6ff95c3c,
   "resources/templates/list": m36.v0906f9c47f80,
-  "resources/unsubscribe": m28.v38af6ff95c3c,
+  "resources/unsubscribe": m29.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
   "sampling/createMessage": m33.v0e290de1552e,
   "tools/call": m32.va6414cd0cb70,
-  "tools/list": m38.ve8e974d216cf,
+  "tools/list": m38.v247516f3719e,
 };

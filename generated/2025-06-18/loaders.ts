@@ -26,7 +26,7 @@ export const validators: ValidatorLoaders = {
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
-    "prompts/get": () => import("../shared/validators/params.prompts.get-4c62ba9177.js"),
+    "prompts/get": () => import("../shared/validators/params.prompts.get-571ea35820.js"),
     "prompts/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/list": () => import("../shared/validators/params.prompts.list-416534b257.js"),
     "resources/read": () => import("../shared/validators/params.resources.read-87b0067878.js"),

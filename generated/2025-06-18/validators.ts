@@ -17,26 +17,26 @@ import * as m12 from "../shared/validators/params.notifications.message-abca25c8
 import * as m13 from "../shared/validators/params.notifications.progress-7497037e07.js";
 import * as m14 from "../shared/validators/params.notifications.resources.updated-fb0b142280.js";
 import * as m15 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m16 from "../shared/validators/params.prompts.get-4c62ba9177.js";
+import * as m16 from "../shared/validators/params.prompts.get-571ea35820.js";
 import * as m17 from "../shared/validators/params.prompts.list-416534b257.js";
 import * as m18 from "../shared/validators/params.resources.read-87b0067878.js";
 import * as m19 from "../shared/validators/params.tools.call-37dbf10f2e.js";
-import * as m20 from "../shared/validators/shared-06ec51c700.js";
-import * as m21 from "../shared/validators/shared-1eadc8f7d5.js";
-import * as m22 from "../shared/validators/shared-6b8492ef44.js";
-import * as m23 from "../shared/validators/shared-6bd4483d44.js";
-import * as m24 from "../shared/validators/shared-6d1a19212b.js";
-import * as m25 from "../shared/validators/shared-85730992e0.js";
-import * as m26 from "../shared/validators/shared-913a2c21a1.js";
-import * as m27 from "../shared/validators/shared-a91e3c531d.js";
-import * as m28 from "../shared/validators/shared-b43dba1483.js";
-import * as m29 from "../shared/validators/shared-b44c5756d3.js";
-import * as m30 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m31 from "../shared/validators/shared-d224a43870.js";
-import * as m32 from "../shared/validators/shared-e210e147e3.js";
-import * as m33 from "../shared/validators/shared-e67e1d3aed.js";
-import * as m34 from "../shared/validators/shared-eb373434e6.js";
-import * as m35 from "../shared/validators/shared-f38e550b46.js";
+import * as m20 from "../shared/validators/shared-303341d836.js";
+import * as m21 from "../shared/validators/shared-3e8d6128eb.js";
+import * as m22 from "../shared/validators/shared-6bd4483d44.js";
+import * as m23 from "../shared/validators/shared-6d500df913.js";
+import * as m24 from "../shared/validators/shared-6fc87ce9f1.js";
+import * as m25 from "../shared/validators/shared-93eecc174b.js";
+import * as m26 from "../shared/validators/shared-a386dea536.js";
+import * as m27 from "../shared/validators/shared-b07f2b4335.js";
+import * as m28 from "../shared/validators/shared-b9f24b9b7d.js";
+import * as m29 from "../shared/validators/shared-c0f7fae32e.js";
+import * as m30 from "../shared/validators/shared-d747dbd0cb.js";
+import * as m31 from "../shared/validators/shared-e210e147e3.js";
+import * as m32 from "../shared/validators/shared-e6ab5ebeb6.js";
+import * as m33 from "../shared/validators/shared-e7bb5be539.js";
+import * as m34 from "../shared/validators/shared-ebd6963c54.js";
+import * as m35 from "../shared/validators/shared-f6643c44d4.js";
 import * as m36 from "./validators/CallToolResult.js";
 import * as m37 from "./validators/CreateMessageResult.js";
 import * as m38 from "./validators/ElicitResult.js";
@@ -51,19 +51,19 @@ import * as m46 from "./validators/params.completion.complete.js";
 import * as m47 from "./validators/params.elicitation.create.js";
 import * as m48 from "./validators/params.initialize.js";
 import * as m49 from "./validators/params.sampling.createMessage.js";
-import * as m50 from "./validators/shared-37938339f1.js";
+import * as m50 from "./validators/shared-a8280d8a20.js";
 import * as m51 from "./validators/shared-e2e69e9cab.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m21.ve59e849c6410 as Validator<T.Annotations>;
+export const validateAnnotations = m34.ve59e849c6410 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m27.v77f51d730a57 as Validator<T.AudioContent>;
+export const validateAudioContent = m32.v77f51d730a57 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m9.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m24.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m25.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m34.v99113f9c0b41 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m33.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m4.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
@@ -71,15 +71,15 @@ export const validateCallToolResult = m36.vbd856a337e5c as Validator<T.CallToolR
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
 export const validateCancelledNotification = m4.vc009c82362bd as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m48.v723578a91a71 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m48.veab9a153477d as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m5.v537ce4a35896 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m45.v70c560b3200a as Validator<T.ClientRequest>;
+export const validateClientRequest = m45.v0fe6276132a9 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m45.v213b148c4421 as Validator<T.ClientResult>;
+export const validateClientResult = m45.ve0215511edda as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m45.v1546b84f0c99 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m45.v1c5a710a0d0e as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
@@ -91,27 +91,27 @@ export const validateCreateMessageResult = m37.vf9456b41457f as Validator<T.Crea
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m45.v6b138d2c3805 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m45.vea625148c39d as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m38.v1cb328f93b1f as Validator<T.ElicitResult>;
+export const validateElicitResult = m38.v0d1efda56fc9 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m26.v40014a1ce55e as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m35.v40014a1ce55e as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m30.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m28.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m47.v1862cb71bcb7 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m4.v5b3e9ae7cca0 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m4.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
 export const validateGetPromptResult = m39.v9fd45e3b0460 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m27.v944a48d0a180 as Validator<T.ImageContent>;
+export const validateImageContent = m32.v944a48d0a180 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
 export const validateImplementation = m50.v23d3554baf81 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m45.vbec9706e6c6f as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m45.v1dfd64066fde as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m40.v3c841ac51115 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m40.v43e69189aed1 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m4.v631628fdc6fd as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
@@ -143,15 +143,15 @@ export const validateListRootsResult = m1.v30824c5dced2 as Validator<T.ListRoots
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m44.v90ce7ac6e7c5 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m44.v4b57da500059 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m20.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m29.v9a313d1f4477 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.v25169d2d7453 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m33.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m30.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m33.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m30.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
@@ -167,17 +167,17 @@ export const validatePrimitiveSchemaDefinition = m47.v22a3c81efdf5 as Validator<
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.vd9cd14bbd839 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m29.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m20.v94fb1015c909 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.vc6dc959e9ae4 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m32.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m31.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m4.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
 export const validatePromptMessage = m39.veb4fa85e7f83 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m25.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m23.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m4.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
@@ -185,7 +185,7 @@ export const validateReadResourceResult = m2.v0db4da52126e as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v7432556a257b as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m29.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m20.v94fb1015c909 as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m43.v105eeae1891d as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -197,13 +197,13 @@ export const validateResourceListChangedNotification = m4.v8d0192a3151f as Valid
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m42.v6f5b04587008 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m31.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m26.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m30.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m28.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m35.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m21.v5c01e703ca9a as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -211,13 +211,13 @@ export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validato
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
 export const validateSamplingMessage = m49.v8e8880357c7a as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m22.v396086ab52be as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m27.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
 export const validateServerNotification = m5.v8617dd10a8d4 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m45.vbd1e3948a421 as Validator<T.ServerRequest>;
+export const validateServerRequest = m45.v354879aa7608 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m45.v440d48bf2cae as Validator<T.ServerResult>;
+export const validateServerResult = m45.v795260f26403 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m4.v0619c95dfd18 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
@@ -225,13 +225,13 @@ export const validateStringSchema = m47.vf1ddff11f13b as Validator<T.StringSchem
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m4.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m27.v23975d3de00b as Validator<T.TextContent>;
+export const validateTextContent = m32.v23975d3de00b as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m24.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m25.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m44.v2c87c095ba27 as Validator<T.Tool>;
+export const validateTool = m44.v6da2697bf241 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m28.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m24.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m4.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
@@ -239,21 +239,21 @@ export const validateUnsubscribeRequest = m4.v513fb1a15200 as Validator<T.Unsubs
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m46.v820a22a71b4b,
-  "elicitation/create": m47.v265619cde1fc,
-  initialize: m48.vc66df9d22feb,
+  "completion/complete": m46.vf8db447737af,
+  "elicitation/create": m47.vcdb8893e62ca,
+  initialize: m48.vd5822489f794,
   "logging/setLevel": m10.v23a20b333ddf,
   "notifications/cancelled": m11.vcd4c8c6c730e,
-  "notifications/initialized": m23.vbc23760306b3,
+  "notifications/initialized": m22.vbc23760306b3,
   "notifications/message": m12.vabca25c85d9a,
   "notifications/progress": m13.v7497037e074a,
-  "notifications/prompts/list_changed": m23.vbc23760306b3,
-  "notifications/resources/list_changed": m23.vbc23760306b3,
+  "notifications/prompts/list_changed": m22.vbc23760306b3,
+  "notifications/resources/list_changed": m22.vbc23760306b3,
   "notifications/resources/updated": m14.vfb0b14228050,
-  "notifications/roots/list_changed": m23.vbc23760306b3,
-  "notifications/tools/list_changed": m23.vbc23760306b3,
+  "notifications/roots/list_changed": m22.vbc23760306b3,
+  "notifications/tools/list_changed": m22.vbc23760306b3,
   ping: m15.v9bc9d22f5d78,
-  "prompts/get": m16.v4c62ba917756,
+  "prompts/get": m16.v571ea358200d,
   "prompts/list": m17.v416534b25750,
   "resources/list": m17.v416534b25750,
   "resources/read": m18.v87b00678780b,
@@ -269,19 +269,19 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  "elicitation/create": m38.v1cb328f93b1f,
-  initialize: m40.v3c841ac51115,
-  "logging/setLevel": m30.v38af6ff95c3c,
-  ping: m30.v38af6ff95c3c,
+  "elicitation/create": m38.v0d1efda56fc9,
+  initialize: m40.v43e69189aed1,
+  "logging/setLevel": m28.v38af6ff95c3c,
+  ping: m28.v38af6ff95c3c,
   "prompts/get": m39.v9fd45e3b0460,
   "prompts/list": m41.v83f1f3ff523c,
   "resources/list": m43.v6b51de60a7ea,
   "resources/read": m2.v0db4da52126e,
-  "resources/subscribe": m30.v38af6ff95c3c,
+  "resources/subscribe": m28.v38af6ff95c3c,
   "resources/templates/list": m42.vdd96906fcf9c,
-  "resources/unsubscribe": m30.v38af6ff95c3c,
+  "resources/unsubscribe": m28.v38af6ff95c3c,
   "roots/list": m1.v30824c5dced2,
   "sampling/createMessage": m37.vf9456b41457f,
   "tools/call": m36.vbd856a337e5c,
-  "tools/list": m44.v90ce7ac6e7c5,
+  "tools/list": m44.v4b57da500059,
 };

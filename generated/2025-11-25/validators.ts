@@ -10,25 +10,25 @@ import * as m5 from "../shared/validators/definitions-d7cc59ed39.js";
 import * as m6 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m7 from "../shared/validators/definitions-fb09a1a041.js";
 import * as m8 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m9 from "../shared/validators/shared-06ec51c700.js";
-import * as m10 from "../shared/validators/shared-1eadc8f7d5.js";
-import * as m11 from "../shared/validators/shared-2cf7a52397.js";
-import * as m12 from "../shared/validators/shared-4643d1fb0c.js";
-import * as m13 from "../shared/validators/shared-5dce711067.js";
-import * as m14 from "../shared/validators/shared-6bd4483d44.js";
-import * as m15 from "../shared/validators/shared-6d1a19212b.js";
-import * as m16 from "../shared/validators/shared-85730992e0.js";
-import * as m17 from "../shared/validators/shared-913a2c21a1.js";
-import * as m18 from "../shared/validators/shared-a91e3c531d.js";
-import * as m19 from "../shared/validators/shared-b43dba1483.js";
-import * as m20 from "../shared/validators/shared-b44c5756d3.js";
-import * as m21 from "../shared/validators/shared-b9dc64d592.js";
-import * as m22 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m23 from "../shared/validators/shared-d224a43870.js";
-import * as m24 from "../shared/validators/shared-e210e147e3.js";
-import * as m25 from "../shared/validators/shared-e67e1d3aed.js";
-import * as m26 from "../shared/validators/shared-eb373434e6.js";
-import * as m27 from "../shared/validators/shared-f38e550b46.js";
+import * as m9 from "../shared/validators/shared-303341d836.js";
+import * as m10 from "../shared/validators/shared-3e8d6128eb.js";
+import * as m11 from "../shared/validators/shared-6bd4483d44.js";
+import * as m12 from "../shared/validators/shared-6d500df913.js";
+import * as m13 from "../shared/validators/shared-6fc87ce9f1.js";
+import * as m14 from "../shared/validators/shared-93eecc174b.js";
+import * as m15 from "../shared/validators/shared-a386dea536.js";
+import * as m16 from "../shared/validators/shared-a40942b115.js";
+import * as m17 from "../shared/validators/shared-aefbd375b3.js";
+import * as m18 from "../shared/validators/shared-b9f24b9b7d.js";
+import * as m19 from "../shared/validators/shared-c0f7fae32e.js";
+import * as m20 from "../shared/validators/shared-d747dbd0cb.js";
+import * as m21 from "../shared/validators/shared-d7fcb4e0e0.js";
+import * as m22 from "../shared/validators/shared-e1d9664faf.js";
+import * as m23 from "../shared/validators/shared-e210e147e3.js";
+import * as m24 from "../shared/validators/shared-e6ab5ebeb6.js";
+import * as m25 from "../shared/validators/shared-e7bb5be539.js";
+import * as m26 from "../shared/validators/shared-ebd6963c54.js";
+import * as m27 from "../shared/validators/shared-f6643c44d4.js";
 import * as m28 from "./validators/CallToolRequestParams.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CancelTaskResult.js";
@@ -57,22 +57,22 @@ import * as m52 from "./validators/TaskStatusNotificationParams.js";
 import * as m53 from "./validators/definitions.js";
 import * as m54 from "./validators/params.notifications.elicitation.complete.js";
 import * as m55 from "./validators/params.tasks.cancel.js";
-import * as m56 from "./validators/shared-746fbf3cc8.js";
-import * as m57 from "./validators/shared-9bde263554.js";
-import * as m58 from "./validators/shared-dcbca5722b.js";
+import * as m56 from "./validators/shared-10a5f7a57b.js";
+import * as m57 from "./validators/shared-4727a462c7.js";
+import * as m58 from "./validators/shared-bb70ec7f95.js";
 import * as m59 from "./validators/shared-e36e4ba820.js";
-import * as m60 from "./validators/shared-ebe0bda485.js";
+import * as m60 from "./validators/shared-e5e8bc7170.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m10.ve59e849c6410 as Validator<T.Annotations>;
+export const validateAnnotations = m26.ve59e849c6410 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m18.v77f51d730a57 as Validator<T.AudioContent>;
+export const validateAudioContent = m24.v77f51d730a57 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m7.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m15.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m14.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m26.v99113f9c0b41 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m25.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m53.v9e4891b447c4 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
@@ -88,25 +88,25 @@ export const validateCancelledNotification = m53.v2208be841fea as Validator<T.Ca
 /** Checks that a value is a valid `CancelledNotificationParams`; on failure `errors` holds the first problem. */
 export const validateCancelledNotificationParams = m31.v30d02af7ceca as Validator<T.CancelledNotificationParams>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m39.ve9fef5c25c46 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m39.v39c0241a24d6 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m53.v3b4523df22c0 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m53.v43f2d2bcdaec as Validator<T.ClientRequest>;
+export const validateClientRequest = m53.v07b50c00c176 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m53.vad418e7461bf as Validator<T.ClientResult>;
+export const validateClientResult = m53.v6908d0d2237d as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m53.vc2bad7ebfe1a as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m53.v04f142de7e5b as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteRequestParams`; on failure `errors` holds the first problem. */
-export const validateCompleteRequestParams = m32.v02cb8bc731e9 as Validator<T.CompleteRequestParams>;
+export const validateCompleteRequestParams = m32.vcd4b5f930f98 as Validator<T.CompleteRequestParams>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m58.vd757bd04d86d as Validator<T.ContentBlock>;
+export const validateContentBlock = m57.vd757bd04d86d as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m53.v9c5d5b54da9d as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m53.vb46b3a556db7 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m33.v25f5f77934ad as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m33.v41fd53fef65f as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
 export const validateCreateMessageResult = m34.vb7f7e7bf2469 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `CreateTaskResult`; on failure `errors` holds the first problem. */
@@ -114,54 +114,54 @@ export const validateCreateTaskResult = m53.v1ec286983a31 as Validator<T.CreateT
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m3.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m53.v20d9fbc26098 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m53.v614014c7f18e as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m35.v41890032291e as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m35.v0599ee8ced53 as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m35.v83cc86eff191 as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m35.v6b92c728c38d as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
 export const validateElicitRequestURLParams = m35.va9dae005b4db as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m36.vd89c8b2bebb6 as Validator<T.ElicitResult>;
+export const validateElicitResult = m36.v06f7a2e0b2c4 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `ElicitationCompleteNotification`; on failure `errors` holds the first problem. */
 export const validateElicitationCompleteNotification =
   m53.vb64783fa4295 as Validator<T.ElicitationCompleteNotification>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m17.v40014a1ce55e as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m27.v40014a1ce55e as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m22.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m18.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m4.vf095bb7cf2c3 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
 export const validateError = m4.v9d85484c01bc as Validator<T.Error>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m53.v0539e2b9d3de as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m53.v110833a78d43 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptRequestParams`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequestParams = m37.v56badca1998e as Validator<T.GetPromptRequestParams>;
+export const validateGetPromptRequestParams = m37.vd2b12732edda as Validator<T.GetPromptRequestParams>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
 export const validateGetPromptResult = m38.v076193bbe235 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `GetTaskPayloadRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskPayloadRequest = m53.vabd05265c48d as Validator<T.GetTaskPayloadRequest>;
 /** Checks that a value is a valid `GetTaskPayloadResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadResult = m22.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
+export const validateGetTaskPayloadResult = m18.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
 /** Checks that a value is a valid `GetTaskRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskRequest = m53.v09a8b7c07e25 as Validator<T.GetTaskRequest>;
 /** Checks that a value is a valid `GetTaskResult`; on failure `errors` holds the first problem. */
 export const validateGetTaskResult = m30.ve9b0b4f8f7f0 as Validator<T.GetTaskResult>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m12.v10ea749de9cf as Validator<T.Icon>;
+export const validateIcon = m16.v10ea749de9cf as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m4.v16052339b320 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m18.v944a48d0a180 as Validator<T.ImageContent>;
+export const validateImageContent = m24.v944a48d0a180 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m13.v64c2cbbe075e as Validator<T.Implementation>;
+export const validateImplementation = m21.v64c2cbbe075e as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m53.ve6b30ded1be3 as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m53.vdb6960387c9a as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeRequestParams`; on failure `errors` holds the first problem. */
-export const validateInitializeRequestParams = m39.vb5d9c25fb4b3 as Validator<T.InitializeRequestParams>;
+export const validateInitializeRequestParams = m39.v67393c93b83b as Validator<T.InitializeRequestParams>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m40.v0a76b8b4c2f0 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m40.v1176729c20ba as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m53.v79afb50cf142 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
@@ -177,7 +177,7 @@ export const validateJSONRPCResponse = m53.v83f65a424c05 as Validator<T.JSONRPCR
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResultResponse = m53.v9e3207b9077b as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m21.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m22.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m53.v51b081a8e4f8 as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -201,26 +201,26 @@ export const validateListTasksResult = m44.v8d706bb5e7e0 as Validator<T.ListTask
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m53.v97e64434226c as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m45.vaea330be62a4 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m45.va0a30ebfb330 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m9.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m19.v9a313d1f4477 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m53.v06c213c959e8 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
   m46.v956b90c79ed9 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m25.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m20.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m25.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m20.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateMultiSelectEnumSchema = m4.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.v0c766c9bb9a1 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
-export const validateNotificationParams = m14.vbc23760306b3 as Validator<T.NotificationParams>;
+export const validateNotificationParams = m11.vbc23760306b3 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m21.v98725dcf6a0c as Validator<T.NumberSchema>;
+export const validateNumberSchema = m22.v98725dcf6a0c as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m53.vd4dbd4b43911 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
@@ -230,23 +230,23 @@ export const validatePaginatedResult = m6.v9889108df919 as Validator<T.Paginated
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
 export const validatePingRequest = m53.vc877c752eb28 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m21.vf5d9658a4c1e as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m22.vf5d9658a4c1e as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m53.v33584490dd72 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m48.vc01e3186e4b4 as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m20.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m9.v94fb1015c909 as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.v6a045a4d938c as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m24.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m23.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m53.v82b953ad5d38 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
 export const validatePromptMessage = m38.v0d12f8426d80 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m16.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m12.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m53.v32218b184a8f as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
@@ -258,7 +258,7 @@ export const validateRelatedTaskMetadata = m55.v575c3567722e as Validator<T.Rela
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m20.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m9.v94fb1015c909 as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
 export const validateRequestParams = m8.v9bc9d22f5d78 as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
@@ -266,7 +266,7 @@ export const validateResource = m43.v8ea4b08137bc as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
 export const validateResourceContents = m5.v758ca92e64c1 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m58.v841cfecf5a00 as Validator<T.ResourceLink>;
+export const validateResourceLink = m57.v841cfecf5a00 as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
   m53.vc925a7512879 as Validator<T.ResourceListChangedNotification>;
@@ -275,16 +275,16 @@ export const validateResourceRequestParams = m49.veaead15912eb as Validator<T.Re
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m42.ved0debc000c4 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m23.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m15.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m53.v42737f1bb583 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
   m50.v3d8e5e6ce3b5 as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m22.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m18.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m27.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m10.v5c01e703ca9a as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -292,15 +292,15 @@ export const validateRootsListChangedNotification = m53.v84cfb9579dd1 as Validat
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
 export const validateSamplingMessage = m33.v79547fefa29a as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m60.v7b41392539e4 as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m56.v7b41392539e4 as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m40.vde36593013f7 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m40.v3f708abde89f as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
 export const validateServerNotification = m53.v066f36d5dac6 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m53.vaf214aa600d1 as Validator<T.ServerRequest>;
+export const validateServerRequest = m53.v6d11850cb137 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m53.v45dd912be16e as Validator<T.ServerResult>;
+export const validateServerResult = m53.v2a506fb3286e as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
 export const validateSetLevelRequest = m53.v851ceb38c47b as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SetLevelRequestParams`; on failure `errors` holds the first problem. */
@@ -308,7 +308,7 @@ export const validateSetLevelRequestParams = m51.v53df30fc57ea as Validator<T.Se
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateSingleSelectEnumSchema = m4.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m21.v91e8d2a8af63 as Validator<T.StringSchema>;
+export const validateStringSchema = m22.v91e8d2a8af63 as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m53.v8989508cae93 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `SubscribeRequestParams`; on failure `errors` holds the first problem. */
@@ -318,7 +318,7 @@ export const validateTask = m59.v620cad1eced2 as Validator<T.Task>;
 /** Checks that a value is a valid `TaskAugmentedRequestParams`; on failure `errors` holds the first problem. */
 export const validateTaskAugmentedRequestParams = m53.ve14f78f78023 as Validator<T.TaskAugmentedRequestParams>;
 /** Checks that a value is a valid `TaskMetadata`; on failure `errors` holds the first problem. */
-export const validateTaskMetadata = m57.v9b473784c3fa as Validator<T.TaskMetadata>;
+export const validateTaskMetadata = m58.v9b473784c3fa as Validator<T.TaskMetadata>;
 /** Checks that a value is a valid `TaskStatus`; on failure `errors` holds the first problem. */
 export const validateTaskStatus = m59.v2a98e16dca18 as Validator<T.TaskStatus>;
 /** Checks that a value is a valid `TaskStatusNotification`; on failure `errors` holds the first problem. */
@@ -326,27 +326,27 @@ export const validateTaskStatusNotification = m53.vc7af17bae843 as Validator<T.T
 /** Checks that a value is a valid `TaskStatusNotificationParams`; on failure `errors` holds the first problem. */
 export const validateTaskStatusNotificationParams = m52.v4e46d9b471df as Validator<T.TaskStatusNotificationParams>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m18.v23975d3de00b as Validator<T.TextContent>;
+export const validateTextContent = m24.v23975d3de00b as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m15.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m14.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m21.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m22.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m21.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m22.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m56.v2995523f10d8 as Validator<T.Tool>;
+export const validateTool = m60.v373b6749921f as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m19.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m13.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m11.vc08ce45fcc78 as Validator<T.ToolChoice>;
+export const validateToolChoice = m17.vc08ce45fcc78 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolExecution`; on failure `errors` holds the first problem. */
-export const validateToolExecution = m56.v207b29d1c787 as Validator<T.ToolExecution>;
+export const validateToolExecution = m60.v207b29d1c787 as Validator<T.ToolExecution>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m53.ve90a10a6c7ec as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m60.v98dca25759f1 as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m56.v98dca25759f1 as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
-export const validateToolUseContent = m60.v7cff0569fb0c as Validator<T.ToolUseContent>;
+export const validateToolUseContent = m56.v7cff0569fb0c as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `URLElicitationRequiredError`; on failure `errors` holds the first problem. */
 export const validateURLElicitationRequiredError = m53.v9bc9040d7533 as Validator<T.URLElicitationRequiredError>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
@@ -354,29 +354,29 @@ export const validateUnsubscribeRequest = m53.va9910a3c75a8 as Validator<T.Unsub
 /** Checks that a value is a valid `UnsubscribeRequestParams`; on failure `errors` holds the first problem. */
 export const validateUnsubscribeRequestParams = m49.veaead15912eb as Validator<T.UnsubscribeRequestParams>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m21.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m22.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m21.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m22.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m32.v02cb8bc731e9,
-  "elicitation/create": m35.v83cc86eff191,
-  initialize: m39.vb5d9c25fb4b3,
+  "completion/complete": m32.vcd4b5f930f98,
+  "elicitation/create": m35.v6b92c728c38d,
+  initialize: m39.v67393c93b83b,
   "logging/setLevel": m51.v53df30fc57ea,
   "notifications/cancelled": m31.v30d02af7ceca,
   "notifications/elicitation/complete": m54.vc40f86396a8d,
-  "notifications/initialized": m14.vbc23760306b3,
+  "notifications/initialized": m11.vbc23760306b3,
   "notifications/message": m46.v956b90c79ed9,
   "notifications/progress": m48.vc01e3186e4b4,
-  "notifications/prompts/list_changed": m14.vbc23760306b3,
-  "notifications/resources/list_changed": m14.vbc23760306b3,
+  "notifications/prompts/list_changed": m11.vbc23760306b3,
+  "notifications/resources/list_changed": m11.vbc23760306b3,
   "notifications/resources/updated": m50.v3d8e5e6ce3b5,
-  "notifications/roots/list_changed": m14.vbc23760306b3,
+  "notifications/roots/list_changed": m11.vbc23760306b3,
   "notifications/tasks/status": m52.v4e46d9b471df,
-  "notifications/tools/list_changed": m14.vbc23760306b3,
+  "notifications/tools/list_changed": m11.vbc23760306b3,
   ping: m8.v9bc9d22f5d78,
-  "prompts/get": m37.v56badca1998e,
+  "prompts/get": m37.vd2b12732edda,
   "prompts/list": m47.v3a54d3a58118,
   "resources/list": m47.v3a54d3a58118,
   "resources/read": m49.veaead15912eb,
@@ -384,7 +384,7 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "resources/templates/list": m47.v3a54d3a58118,
   "resources/unsubscribe": m49.veaead15912eb,
   "roots/list": m8.v9bc9d22f5d78,
-  "sampling/createMessage": m33.v25f5f77934ad,
+  "sampling/createMessage": m33.v41fd53fef65f,
   "tasks/cancel": m55.v575c3567722e,
   "tasks/get": m55.v575c3567722e,
   "tasks/list": m47.v3a54d3a58118,
@@ -396,23 +396,23 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  "elicitation/create": m36.vd89c8b2bebb6,
-  initialize: m40.v0a76b8b4c2f0,
-  "logging/setLevel": m22.v38af6ff95c3c,
-  ping: m22.v38af6ff95c3c,
+  "elicitation/create": m36.v06f7a2e0b2c4,
+  initialize: m40.v1176729c20ba,
+  "logging/setLevel": m18.v38af6ff95c3c,
+  ping: m18.v38af6ff95c3c,
   "prompts/get": m38.v076193bbe235,
   "prompts/list": m41.vf62e9d69c704,
   "resources/list": m43.v0892d117f8b6,
   "resources/read": m2.v0db4da52126e,
-  "resources/subscribe": m22.v38af6ff95c3c,
+  "resources/subscribe": m18.v38af6ff95c3c,
   "resources/templates/list": m42.vb99bb732d2a8,
-  "resources/unsubscribe": m22.v38af6ff95c3c,
+  "resources/unsubscribe": m18.v38af6ff95c3c,
   "roots/list": m1.v30824c5dced2,
   "sampling/createMessage": m34.vb7f7e7bf2469,
   "tasks/cancel": m30.ve9b0b4f8f7f0,
   "tasks/get": m30.ve9b0b4f8f7f0,
   "tasks/list": m44.v8d706bb5e7e0,
-  "tasks/result": m22.v38af6ff95c3c,
+  "tasks/result": m18.v38af6ff95c3c,
   "tools/call": m29.v65295a2bedcd,
-  "tools/list": m45.vaea330be62a4,
+  "tools/list": m45.va0a30ebfb330,
 };

@@ -44,7 +44,7 @@ export type {
 
 // ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)
 
-export { fail, failWith, issue, nest } from "./issue-sites.js";
+export { fail, failWith, issue, nest, pointerToken } from "./issue-sites.js";
 export {
   TooManyIssues,
   collectingValidators,

@@ -116,3 +116,8 @@ export function failWith(validate: Validator, callee: Validator, path: string): 
   validate.errors = nest(null, callee, path);
   return false;
 }
+
+/** A property name as a JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`), for a failure's instance path. */
+export function pointerToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}

@@ -21,17 +21,17 @@ import {
   feac80bdb9b94,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b44c5756d3.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-303341d836.js";
+import { f5c01e703ca9a } from "../../shared/validators/shared-3e8d6128eb.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f6828121ff61b } from "../../shared/validators/shared-e67e1d3aed.js";
-import { f5c01e703ca9a } from "../../shared/validators/shared-f38e550b46.js";
+import { f6828121ff61b } from "../../shared/validators/shared-d747dbd0cb.js";
 import { f93234b8f52a1 } from "./CallToolResult.js";
 import { fd3b444ade0b6 } from "./CreateMessageResult.js";
 import { f87c91770cadb } from "./GetPromptResult.js";
-import { f4c6d4d8146de } from "./InitializeResult.js";
+import { f1aaed59689e7 } from "./InitializeResult.js";
 import { f0cc54238c48b } from "./ListResourceTemplatesResult.js";
 import { fb342ee38bb59 } from "./ListResourcesResult.js";
-import { fe031512cf6ba } from "./ListToolsResult.js";
+import { f49df77f2c656 } from "./ListToolsResult.js";
 import { f95ec66028712 } from "./params.sampling.createMessage.js";
 function fcbef2ffe9c00(data) {
   {
@@ -879,7 +879,7 @@ function fcebd80a55ed9(data) {
   fcebd80a55ed9.errors = vErrors;
   return errors === 0;
 }
-function f6ac79e59d1d9(data) {
+function f839520f8dcf3(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -893,8 +893,8 @@ function f6ac79e59d1d9(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f4c6d4d8146de(data)) {
-      vErrors = abi.nest(vErrors, f4c6d4d8146de, "");
+    if (!f1aaed59689e7(data)) {
+      vErrors = abi.nest(vErrors, f1aaed59689e7, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -941,8 +941,8 @@ function f6ac79e59d1d9(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fe031512cf6ba(data)) {
-                  vErrors = abi.nest(vErrors, fe031512cf6ba, "");
+                if (!f49df77f2c656(data)) {
+                  vErrors = abi.nest(vErrors, f49df77f2c656, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -975,7 +975,7 @@ function f6ac79e59d1d9(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f6ac79e59d1d9.errors = vErrors;
+    f839520f8dcf3.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -987,14 +987,14 @@ function f6ac79e59d1d9(data) {
       }
     }
   }
-  f6ac79e59d1d9.errors = vErrors;
+  f839520f8dcf3.errors = vErrors;
   return errors === 0;
 }
 export const v01ec1baa6277: abi.Validator = f01ec1baa6277;
 export const v07f6d9ede015: abi.Validator = f07f6d9ede015;
 export const v31eb327260cb: abi.Validator = f31eb327260cb;
-export const v6ac79e59d1d9: abi.Validator = f6ac79e59d1d9;
 export const v6d00faaf5070: abi.Validator = f6d00faaf5070;
+export const v839520f8dcf3: abi.Validator = f839520f8dcf3;
 export const v926c80b69b1b: abi.Validator = f926c80b69b1b;
 export const vcbef2ffe9c00: abi.Validator = fcbef2ffe9c00;
 export const vcebd80a55ed9: abi.Validator = fcebd80a55ed9;

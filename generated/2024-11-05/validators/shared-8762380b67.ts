@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f991d8ed54d24, fbb67845afff7 } from "../../shared/validators/shared-1036cdd483.js";
-import { f5c01e703ca9a } from "../../shared/validators/shared-f38e550b46.js";
+import { f5c01e703ca9a } from "../../shared/validators/shared-3e8d6128eb.js";
 function ff86ac6b567e9(data) {
   let vErrors = null;
   let errors = 0;

@@ -14,14 +14,14 @@ import {
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f6828121ff61b } from "../../shared/validators/shared-e67e1d3aed.js";
+import { f6828121ff61b } from "../../shared/validators/shared-d747dbd0cb.js";
 import { fa6414cd0cb70 } from "./CallToolResult.js";
 import { f0e290de1552e } from "./CreateMessageResult.js";
 import { f0143ecc13fa2 } from "./GetPromptResult.js";
-import { f0df2f3021b43 } from "./InitializeResult.js";
+import { f0dd8f9346a24 } from "./InitializeResult.js";
 import { f0906f9c47f80 } from "./ListResourceTemplatesResult.js";
 import { f3bfb8ece93d3 } from "./ListResourcesResult.js";
-import { fe8e974d216cf } from "./ListToolsResult.js";
+import { f247516f3719e } from "./ListToolsResult.js";
 import { f372ba8975520 } from "./params.sampling.createMessage.js";
 function f30f3dd29e653(data) {
   let vErrors = null;
@@ -1376,7 +1376,7 @@ function fcdeb444ccb39(data) {
   fcdeb444ccb39.errors = vErrors;
   return errors === 0;
 }
-function fbbe59d6faaa4(data) {
+function fbe2341fdb0ac(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1390,8 +1390,8 @@ function fbbe59d6faaa4(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0df2f3021b43(data)) {
-      vErrors = abi.nest(vErrors, f0df2f3021b43, "");
+    if (!f0dd8f9346a24(data)) {
+      vErrors = abi.nest(vErrors, f0dd8f9346a24, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -1438,8 +1438,8 @@ function fbbe59d6faaa4(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fe8e974d216cf(data)) {
-                  vErrors = abi.nest(vErrors, fe8e974d216cf, "");
+                if (!f247516f3719e(data)) {
+                  vErrors = abi.nest(vErrors, f247516f3719e, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -1472,7 +1472,7 @@ function fbbe59d6faaa4(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fbbe59d6faaa4.errors = vErrors;
+    fbe2341fdb0ac.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1484,14 +1484,14 @@ function fbbe59d6faaa4(data) {
       }
     }
   }
-  fbbe59d6faaa4.errors = vErrors;
+  fbe2341fdb0ac.errors = vErrors;
   return errors === 0;
 }
 export const v08b465b4bdd1: abi.Validator = f08b465b4bdd1;
 export const v30f3dd29e653: abi.Validator = f30f3dd29e653;
 export const v51d8136e33d8: abi.Validator = f51d8136e33d8;
 export const v9b4d72015a4a: abi.Validator = f9b4d72015a4a;
-export const vbbe59d6faaa4: abi.Validator = fbbe59d6faaa4;
+export const vbe2341fdb0ac: abi.Validator = fbe2341fdb0ac;
 export const vcdeb444ccb39: abi.Validator = fcdeb444ccb39;
 export const ve2bcbb420b4e: abi.Validator = fe2bcbb420b4e;
 export const ve86a6a7c9046: abi.Validator = fe86a6a7c9046;

@@ -13,32 +13,32 @@ import {
   f513fb1a15200,
   f56168250ac26,
   f58d8f502801f,
-  f5b3e9ae7cca0,
   f7314459d11fd,
+  f9b662d232576,
   fac9a090d9979,
   fd20d6eb69395,
   fd7f05ab3a599,
   feac80bdb9b94,
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-85730992e0.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-6d500df913.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-a386dea536.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-d224a43870.js";
-import { f6828121ff61b } from "../../shared/validators/shared-e67e1d3aed.js";
+import { f6828121ff61b } from "../../shared/validators/shared-d747dbd0cb.js";
 import { fbd856a337e5c } from "./CallToolResult.js";
 import { ff9456b41457f } from "./CreateMessageResult.js";
-import { f1cb328f93b1f } from "./ElicitResult.js";
+import { f0d1efda56fc9 } from "./ElicitResult.js";
 import { f9fd45e3b0460 } from "./GetPromptResult.js";
-import { f3c841ac51115 } from "./InitializeResult.js";
+import { f43e69189aed1 } from "./InitializeResult.js";
 import { f83f1f3ff523c } from "./ListPromptsResult.js";
 import { fdd96906fcf9c } from "./ListResourceTemplatesResult.js";
 import { f6b51de60a7ea } from "./ListResourcesResult.js";
-import { f90ce7ac6e7c5 } from "./ListToolsResult.js";
+import { f4b57da500059 } from "./ListToolsResult.js";
 import { f22a3c81efdf5 } from "./params.elicitation.create.js";
-import { f723578a91a71 } from "./params.initialize.js";
+import { feab9a153477d } from "./params.initialize.js";
 import { f8e8880357c7a } from "./params.sampling.createMessage.js";
-import { f23d3554baf81 } from "./shared-37938339f1.js";
-function fbec9706e6c6f(data) {
+import { f23d3554baf81 } from "./shared-a8280d8a20.js";
+function f1dfd64066fde(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -47,7 +47,7 @@ function fbec9706e6c6f(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbec9706e6c6f,
+          f1dfd64066fde,
           "",
           "required",
           { missingProperty: missing0 },
@@ -58,11 +58,11 @@ function fbec9706e6c6f(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fbec9706e6c6f, "/method", "type", { type: "string" });
+            return abi.fail(f1dfd64066fde, "/method", "type", { type: "string" });
           }
           if ("initialize" !== data0) {
             return abi.fail(
-              fbec9706e6c6f,
+              f1dfd64066fde,
               "/method",
               "const",
               { allowedValue: "initialize" },
@@ -82,43 +82,43 @@ function fbec9706e6c6f(data) {
                   (data1.clientInfo === undefined && (missing1 = "clientInfo")) ||
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
-                  return abi.fail(fbec9706e6c6f, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f1dfd64066fde, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.capabilities !== undefined) {
-                    if (!f723578a91a71(data1.capabilities)) {
-                      return abi.failWith(fbec9706e6c6f, f723578a91a71, "/params/capabilities");
+                    if (!feab9a153477d(data1.capabilities)) {
+                      return abi.failWith(f1dfd64066fde, feab9a153477d, "/params/capabilities");
                     }
                   }
                   {
                     if (data1.clientInfo !== undefined) {
                       if (!f23d3554baf81(data1.clientInfo)) {
-                        return abi.failWith(fbec9706e6c6f, f23d3554baf81, "/params/clientInfo");
+                        return abi.failWith(f1dfd64066fde, f23d3554baf81, "/params/clientInfo");
                       }
                     }
                     {
                       if (data1.protocolVersion !== undefined) {
                         if (typeof data1.protocolVersion !== "string") {
-                          return abi.fail(fbec9706e6c6f, "/params/protocolVersion", "type", { type: "string" });
+                          return abi.fail(f1dfd64066fde, "/params/protocolVersion", "type", { type: "string" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(fbec9706e6c6f, "/params", "type", { type: "object" });
+                return abi.fail(f1dfd64066fde, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fbec9706e6c6f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1dfd64066fde, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbec9706e6c6f.errors = null;
+  f1dfd64066fde.errors = null;
   return true;
 }
-function f1546b84f0c99(data) {
+function f1c5a710a0d0e(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -129,7 +129,7 @@ function f1546b84f0c99(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f1546b84f0c99,
+          f1c5a710a0d0e,
           "",
           "required",
           { missingProperty: missing0 },
@@ -141,11 +141,11 @@ function f1546b84f0c99(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(f1546b84f0c99, "/method", "type", { type: "string" });
+            return abi.fail(f1c5a710a0d0e, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              f1546b84f0c99,
+              f1c5a710a0d0e,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -168,7 +168,7 @@ function f1546b84f0c99(data) {
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(f1546b84f0c99, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f1c5a710a0d0e, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
@@ -180,12 +180,12 @@ function f1546b84f0c99(data) {
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(f1546b84f0c99, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f1c5a710a0d0e, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(f1546b84f0c99, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f1c5a710a0d0e, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -195,7 +195,7 @@ function f1546b84f0c99(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(f1546b84f0c99, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f1c5a710a0d0e, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -204,7 +204,7 @@ function f1546b84f0c99(data) {
                           }
                         }
                       } else {
-                        return abi.fail(f1546b84f0c99, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f1c5a710a0d0e, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -226,8 +226,8 @@ function f1546b84f0c99(data) {
                                   const _errs16 = errors;
                                   if (typeof data6[key0] !== "string") {
                                     return abi.fail(
-                                      f1546b84f0c99,
-                                      "/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                                      f1c5a710a0d0e,
+                                      "/params/context/arguments/" + abi.pointerToken(key0),
                                       "type",
                                       { type: "string" },
                                       "#/properties/params/properties/context/properties/arguments/additionalProperties/type",
@@ -239,12 +239,12 @@ function f1546b84f0c99(data) {
                                   }
                                 }
                               } else {
-                                return abi.fail(f1546b84f0c99, "/params/context/arguments", "type", { type: "object" });
+                                return abi.fail(f1c5a710a0d0e, "/params/context/arguments", "type", { type: "object" });
                               }
                             }
                           }
                         } else {
-                          return abi.fail(f1546b84f0c99, "/params/context", "type", { type: "object" });
+                          return abi.fail(f1c5a710a0d0e, "/params/context", "type", { type: "object" });
                         }
                       }
                       var valid1 = _errs11 === errors;
@@ -283,7 +283,7 @@ function f1546b84f0c99(data) {
                             "must match a schema in anyOf",
                           );
                           errors++;
-                          f1546b84f0c99.errors = vErrors;
+                          f1c5a710a0d0e.errors = vErrors;
                           return false;
                         } else {
                           errors = _errs19;
@@ -303,7 +303,7 @@ function f1546b84f0c99(data) {
                   }
                 }
               } else {
-                return abi.fail(f1546b84f0c99, "/params", "type", { type: "object" });
+                return abi.fail(f1c5a710a0d0e, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -313,20 +313,20 @@ function f1546b84f0c99(data) {
         }
       }
     } else {
-      return abi.fail(f1546b84f0c99, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1c5a710a0d0e, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1546b84f0c99.errors = vErrors;
+  f1c5a710a0d0e.errors = vErrors;
   return errors === 0;
 }
-function f70c560b3200a(data) {
+function f0fe6276132a9(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fbec9706e6c6f(data)) {
-    vErrors = abi.nest(vErrors, fbec9706e6c6f, "");
+  if (!f1dfd64066fde(data)) {
+    vErrors = abi.nest(vErrors, f1dfd64066fde, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -389,8 +389,8 @@ function f70c560b3200a(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5b3e9ae7cca0(data)) {
-                    vErrors = abi.nest(vErrors, f5b3e9ae7cca0, "");
+                  if (!f9b662d232576(data)) {
+                    vErrors = abi.nest(vErrors, f9b662d232576, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -421,8 +421,8 @@ function f70c560b3200a(data) {
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!f1546b84f0c99(data)) {
-                            vErrors = abi.nest(vErrors, f1546b84f0c99, "");
+                          if (!f1c5a710a0d0e(data)) {
+                            vErrors = abi.nest(vErrors, f1c5a710a0d0e, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -442,7 +442,7 @@ function f70c560b3200a(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f70c560b3200a.errors = vErrors;
+    f0fe6276132a9.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -454,10 +454,10 @@ function f70c560b3200a(data) {
       }
     }
   }
-  f70c560b3200a.errors = vErrors;
+  f0fe6276132a9.errors = vErrors;
   return errors === 0;
 }
-function f213b148c4421(data) {
+function fe0215511edda(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -487,8 +487,8 @@ function f213b148c4421(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f1cb328f93b1f(data)) {
-          vErrors = abi.nest(vErrors, f1cb328f93b1f, "");
+        if (!f0d1efda56fc9(data)) {
+          vErrors = abi.nest(vErrors, f0d1efda56fc9, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -499,7 +499,7 @@ function f213b148c4421(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f213b148c4421.errors = vErrors;
+    fe0215511edda.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -511,7 +511,7 @@ function f213b148c4421(data) {
       }
     }
   }
-  f213b148c4421.errors = vErrors;
+  fe0215511edda.errors = vErrors;
   return errors === 0;
 }
 function f919622144074(data) {
@@ -671,7 +671,7 @@ function f919622144074(data) {
   f919622144074.errors = null;
   return true;
 }
-function f6b138d2c3805(data) {
+function fea625148c39d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -680,7 +680,7 @@ function f6b138d2c3805(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f6b138d2c3805,
+          fea625148c39d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -691,11 +691,11 @@ function f6b138d2c3805(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f6b138d2c3805, "/method", "type", { type: "string" });
+            return abi.fail(fea625148c39d, "/method", "type", { type: "string" });
           }
           if ("elicitation/create" !== data0) {
             return abi.fail(
-              f6b138d2c3805,
+              fea625148c39d,
               "/method",
               "const",
               { allowedValue: "elicitation/create" },
@@ -714,11 +714,11 @@ function f6b138d2c3805(data) {
                   (data1.message === undefined && (missing1 = "message")) ||
                   (data1.requestedSchema === undefined && (missing1 = "requestedSchema"))
                 ) {
-                  return abi.fail(f6b138d2c3805, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(fea625148c39d, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(f6b138d2c3805, "/params/message", "type", { type: "string" });
+                      return abi.fail(fea625148c39d, "/params/message", "type", { type: "string" });
                     }
                   }
                   {
@@ -731,7 +731,7 @@ function f6b138d2c3805(data) {
                             (data3.properties === undefined && (missing2 = "properties")) ||
                             (data3.type === undefined && (missing2 = "type"))
                           ) {
-                            return abi.fail(f6b138d2c3805, "/params/requestedSchema", "required", {
+                            return abi.fail(fea625148c39d, "/params/requestedSchema", "required", {
                               missingProperty: missing2,
                             });
                           } else {
@@ -742,15 +742,14 @@ function f6b138d2c3805(data) {
                                   for (const key0 in data4) {
                                     if (!f22a3c81efdf5(data4[key0])) {
                                       return abi.failWith(
-                                        f6b138d2c3805,
+                                        fea625148c39d,
                                         f22a3c81efdf5,
-                                        "/params/requestedSchema/properties/" +
-                                          key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                                        "/params/requestedSchema/properties/" + abi.pointerToken(key0),
                                       );
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f6b138d2c3805, "/params/requestedSchema/properties", "type", {
+                                  return abi.fail(fea625148c39d, "/params/requestedSchema/properties", "type", {
                                     type: "object",
                                   });
                                 }
@@ -765,7 +764,7 @@ function f6b138d2c3805(data) {
                                     for (let i0 = 0; i0 < len0; i0++) {
                                       if (typeof data6[i0] !== "string") {
                                         return abi.fail(
-                                          f6b138d2c3805,
+                                          fea625148c39d,
                                           "/params/requestedSchema/required/" + i0,
                                           "type",
                                           { type: "string" },
@@ -774,7 +773,7 @@ function f6b138d2c3805(data) {
                                       }
                                     }
                                   } else {
-                                    return abi.fail(f6b138d2c3805, "/params/requestedSchema/required", "type", {
+                                    return abi.fail(fea625148c39d, "/params/requestedSchema/required", "type", {
                                       type: "array",
                                     });
                                   }
@@ -784,13 +783,13 @@ function f6b138d2c3805(data) {
                                 if (data3.type !== undefined) {
                                   let data8 = data3.type;
                                   if (typeof data8 !== "string") {
-                                    return abi.fail(f6b138d2c3805, "/params/requestedSchema/type", "type", {
+                                    return abi.fail(fea625148c39d, "/params/requestedSchema/type", "type", {
                                       type: "string",
                                     });
                                   }
                                   if ("object" !== data8) {
                                     return abi.fail(
-                                      f6b138d2c3805,
+                                      fea625148c39d,
                                       "/params/requestedSchema/type",
                                       "const",
                                       { allowedValue: "object" },
@@ -803,24 +802,24 @@ function f6b138d2c3805(data) {
                             }
                           }
                         } else {
-                          return abi.fail(f6b138d2c3805, "/params/requestedSchema", "type", { type: "object" });
+                          return abi.fail(fea625148c39d, "/params/requestedSchema", "type", { type: "object" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f6b138d2c3805, "/params", "type", { type: "object" });
+                return abi.fail(fea625148c39d, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6b138d2c3805, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fea625148c39d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6b138d2c3805.errors = null;
+  fea625148c39d.errors = null;
   return true;
 }
 const f2eb2310faadb = {
@@ -1262,7 +1261,7 @@ function f55f643a50b49(data) {
   f55f643a50b49.errors = vErrors;
   return errors === 0;
 }
-function fbd1e3948a421(data) {
+function f354879aa7608(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1292,8 +1291,8 @@ function fbd1e3948a421(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f6b138d2c3805(data)) {
-          vErrors = abi.nest(vErrors, f6b138d2c3805, "");
+        if (!fea625148c39d(data)) {
+          vErrors = abi.nest(vErrors, fea625148c39d, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -1304,7 +1303,7 @@ function fbd1e3948a421(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fbd1e3948a421.errors = vErrors;
+    f354879aa7608.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1316,10 +1315,10 @@ function fbd1e3948a421(data) {
       }
     }
   }
-  fbd1e3948a421.errors = vErrors;
+  f354879aa7608.errors = vErrors;
   return errors === 0;
 }
-function f440d48bf2cae(data) {
+function f795260f26403(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1333,8 +1332,8 @@ function f440d48bf2cae(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3c841ac51115(data)) {
-      vErrors = abi.nest(vErrors, f3c841ac51115, "");
+    if (!f43e69189aed1(data)) {
+      vErrors = abi.nest(vErrors, f43e69189aed1, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -1381,8 +1380,8 @@ function f440d48bf2cae(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f90ce7ac6e7c5(data)) {
-                  vErrors = abi.nest(vErrors, f90ce7ac6e7c5, "");
+                if (!f4b57da500059(data)) {
+                  vErrors = abi.nest(vErrors, f4b57da500059, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -1415,7 +1414,7 @@ function f440d48bf2cae(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f440d48bf2cae.errors = vErrors;
+    f795260f26403.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1427,16 +1426,16 @@ function f440d48bf2cae(data) {
       }
     }
   }
-  f440d48bf2cae.errors = vErrors;
+  f795260f26403.errors = vErrors;
   return errors === 0;
 }
 export const v0e1358f61b12: abi.Validator = f0e1358f61b12;
-export const v1546b84f0c99: abi.Validator = f1546b84f0c99;
-export const v213b148c4421: abi.Validator = f213b148c4421;
-export const v440d48bf2cae: abi.Validator = f440d48bf2cae;
+export const v0fe6276132a9: abi.Validator = f0fe6276132a9;
+export const v1c5a710a0d0e: abi.Validator = f1c5a710a0d0e;
+export const v1dfd64066fde: abi.Validator = f1dfd64066fde;
+export const v354879aa7608: abi.Validator = f354879aa7608;
 export const v55f643a50b49: abi.Validator = f55f643a50b49;
-export const v6b138d2c3805: abi.Validator = f6b138d2c3805;
-export const v70c560b3200a: abi.Validator = f70c560b3200a;
+export const v795260f26403: abi.Validator = f795260f26403;
 export const v919622144074: abi.Validator = f919622144074;
-export const vbd1e3948a421: abi.Validator = fbd1e3948a421;
-export const vbec9706e6c6f: abi.Validator = fbec9706e6c6f;
+export const ve0215511edda: abi.Validator = fe0215511edda;
+export const vea625148c39d: abi.Validator = fea625148c39d;

@@ -11,27 +11,27 @@ import {
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
 import { f9bc9d22f5d78 } from "../../shared/validators/params.ping-9bc9d22f5d.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-303341d836.js";
 import { fbc23760306b3 } from "../../shared/validators/shared-6bd4483d44.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b44c5756d3.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
 import { f996b822f3ec3 } from "./CallToolRequestParams.js";
 import { f65295a2bedcd } from "./CallToolResult.js";
 import { fe9b0b4f8f7f0 } from "./CancelTaskResult.js";
 import { f30d02af7ceca } from "./CancelledNotificationParams.js";
-import { f02cb8bc731e9 } from "./CompleteRequestParams.js";
-import { f25f5f77934ad } from "./CreateMessageRequestParams.js";
+import { fcd4b5f930f98 } from "./CompleteRequestParams.js";
+import { f41fd53fef65f } from "./CreateMessageRequestParams.js";
 import { fb7f7e7bf2469 } from "./CreateMessageResult.js";
-import { f83cc86eff191, fa9dae005b4db } from "./ElicitRequestParams.js";
-import { fd89c8b2bebb6 } from "./ElicitResult.js";
-import { f56badca1998e } from "./GetPromptRequestParams.js";
+import { f6b92c728c38d, fa9dae005b4db } from "./ElicitRequestParams.js";
+import { f06f7a2e0b2c4 } from "./ElicitResult.js";
+import { fd2b12732edda } from "./GetPromptRequestParams.js";
 import { f076193bbe235 } from "./GetPromptResult.js";
-import { fb5d9c25fb4b3 } from "./InitializeRequestParams.js";
-import { f0a76b8b4c2f0 } from "./InitializeResult.js";
+import { f67393c93b83b } from "./InitializeRequestParams.js";
+import { f1176729c20ba } from "./InitializeResult.js";
 import { ff62e9d69c704 } from "./ListPromptsResult.js";
 import { fb99bb732d2a8 } from "./ListResourceTemplatesResult.js";
 import { f0892d117f8b6 } from "./ListResourcesResult.js";
 import { f8d706bb5e7e0 } from "./ListTasksResult.js";
-import { faea330be62a4 } from "./ListToolsResult.js";
+import { fa0a30ebfb330 } from "./ListToolsResult.js";
 import { f956b90c79ed9 } from "./LoggingMessageNotificationParams.js";
 import { f3a54d3a58118 } from "./PaginatedRequestParams.js";
 import { fc01e3186e4b4 } from "./ProgressNotificationParams.js";
@@ -39,7 +39,7 @@ import { feaead15912eb } from "./ReadResourceRequestParams.js";
 import { f3d8e5e6ce3b5 } from "./ResourceUpdatedNotificationParams.js";
 import { f53df30fc57ea } from "./SetLevelRequestParams.js";
 import { f4e46d9b471df } from "./TaskStatusNotificationParams.js";
-import { f9b473784c3fa } from "./shared-9bde263554.js";
+import { f9b473784c3fa } from "./shared-bb70ec7f95.js";
 import { f620cad1eced2 } from "./shared-e36e4ba820.js";
 function f9e4891b447c4(data) {
   {
@@ -604,7 +604,7 @@ function f3b4523df22c0(data) {
   f3b4523df22c0.errors = vErrors;
   return errors === 0;
 }
-function fe6b30ded1be3(data) {
+function fdb6960387c9a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -615,7 +615,7 @@ function fe6b30ded1be3(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fe6b30ded1be3,
+          fdb6960387c9a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -625,18 +625,18 @@ function fe6b30ded1be3(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fe6b30ded1be3, f94fb1015c909, "/id");
+            return abi.failWith(fdb6960387c9a, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fe6b30ded1be3, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fdb6960387c9a, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fe6b30ded1be3,
+                fdb6960387c9a,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -649,11 +649,11 @@ function fe6b30ded1be3(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fe6b30ded1be3, "/method", "type", { type: "string" });
+                return abi.fail(fdb6960387c9a, "/method", "type", { type: "string" });
               }
               if ("initialize" !== data2) {
                 return abi.fail(
-                  fe6b30ded1be3,
+                  fdb6960387c9a,
                   "/method",
                   "const",
                   { allowedValue: "initialize" },
@@ -664,8 +664,8 @@ function fe6b30ded1be3(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fb5d9c25fb4b3(data.params)) {
-                  return abi.failWith(fe6b30ded1be3, fb5d9c25fb4b3, "/params");
+                if (!f67393c93b83b(data.params)) {
+                  return abi.failWith(fdb6960387c9a, f67393c93b83b, "/params");
                 }
               }
             }
@@ -673,10 +673,10 @@ function fe6b30ded1be3(data) {
         }
       }
     } else {
-      return abi.fail(fe6b30ded1be3, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fdb6960387c9a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fe6b30ded1be3.errors = null;
+  fdb6960387c9a.errors = null;
   return true;
 }
 function fc877c752eb28(data) {
@@ -1200,7 +1200,7 @@ function f51b081a8e4f8(data) {
   f51b081a8e4f8.errors = null;
   return true;
 }
-function f0539e2b9d3de(data) {
+function f110833a78d43(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1211,7 +1211,7 @@ function f0539e2b9d3de(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f0539e2b9d3de,
+          f110833a78d43,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1221,18 +1221,18 @@ function f0539e2b9d3de(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f0539e2b9d3de, f94fb1015c909, "/id");
+            return abi.failWith(f110833a78d43, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f0539e2b9d3de, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f110833a78d43, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f0539e2b9d3de,
+                f110833a78d43,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1245,11 +1245,11 @@ function f0539e2b9d3de(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f0539e2b9d3de, "/method", "type", { type: "string" });
+                return abi.fail(f110833a78d43, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  f0539e2b9d3de,
+                  f110833a78d43,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1260,8 +1260,8 @@ function f0539e2b9d3de(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f56badca1998e(data.params)) {
-                  return abi.failWith(f0539e2b9d3de, f56badca1998e, "/params");
+                if (!fd2b12732edda(data.params)) {
+                  return abi.failWith(f110833a78d43, fd2b12732edda, "/params");
                 }
               }
             }
@@ -1269,10 +1269,10 @@ function f0539e2b9d3de(data) {
         }
       }
     } else {
-      return abi.fail(f0539e2b9d3de, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f110833a78d43, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f0539e2b9d3de.errors = null;
+  f110833a78d43.errors = null;
   return true;
 }
 function f97e64434226c(data) {
@@ -1676,7 +1676,7 @@ function f851ceb38c47b(data) {
   f851ceb38c47b.errors = null;
   return true;
 }
-function fc2bad7ebfe1a(data) {
+function f04f142de7e5b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1687,7 +1687,7 @@ function fc2bad7ebfe1a(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc2bad7ebfe1a,
+          f04f142de7e5b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1697,18 +1697,18 @@ function fc2bad7ebfe1a(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fc2bad7ebfe1a, f94fb1015c909, "/id");
+            return abi.failWith(f04f142de7e5b, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc2bad7ebfe1a, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f04f142de7e5b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc2bad7ebfe1a,
+                f04f142de7e5b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1721,11 +1721,11 @@ function fc2bad7ebfe1a(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc2bad7ebfe1a, "/method", "type", { type: "string" });
+                return abi.fail(f04f142de7e5b, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fc2bad7ebfe1a,
+                  f04f142de7e5b,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1736,8 +1736,8 @@ function fc2bad7ebfe1a(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f02cb8bc731e9(data.params)) {
-                  return abi.failWith(fc2bad7ebfe1a, f02cb8bc731e9, "/params");
+                if (!fcd4b5f930f98(data.params)) {
+                  return abi.failWith(f04f142de7e5b, fcd4b5f930f98, "/params");
                 }
               }
             }
@@ -1745,20 +1745,20 @@ function fc2bad7ebfe1a(data) {
         }
       }
     } else {
-      return abi.fail(fc2bad7ebfe1a, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f04f142de7e5b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc2bad7ebfe1a.errors = null;
+  f04f142de7e5b.errors = null;
   return true;
 }
-function f43f2d2bcdaec(data) {
+function f07b50c00c176(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fe6b30ded1be3(data)) {
-    vErrors = abi.nest(vErrors, fe6b30ded1be3, "");
+  if (!fdb6960387c9a(data)) {
+    vErrors = abi.nest(vErrors, fdb6960387c9a, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -1821,8 +1821,8 @@ function f43f2d2bcdaec(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f0539e2b9d3de(data)) {
-                    vErrors = abi.nest(vErrors, f0539e2b9d3de, "");
+                  if (!f110833a78d43(data)) {
+                    vErrors = abi.nest(vErrors, f110833a78d43, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -1885,8 +1885,8 @@ function f43f2d2bcdaec(data) {
                                 valid0 = valid0 || _valid0;
                                 if (!valid0) {
                                   const _errs17 = errors;
-                                  if (!fc2bad7ebfe1a(data)) {
-                                    vErrors = abi.nest(vErrors, fc2bad7ebfe1a, "");
+                                  if (!f04f142de7e5b(data)) {
+                                    vErrors = abi.nest(vErrors, f04f142de7e5b, "");
                                     errors = vErrors.length;
                                   }
                                   var _valid0 = _errs17 === errors;
@@ -1910,7 +1910,7 @@ function f43f2d2bcdaec(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f43f2d2bcdaec.errors = vErrors;
+    f07b50c00c176.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1922,10 +1922,10 @@ function f43f2d2bcdaec(data) {
       }
     }
   }
-  f43f2d2bcdaec.errors = vErrors;
+  f07b50c00c176.errors = vErrors;
   return errors === 0;
 }
-function fad418e7461bf(data) {
+function f6908d0d2237d(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1987,8 +1987,8 @@ function fad418e7461bf(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fd89c8b2bebb6(data)) {
-                  vErrors = abi.nest(vErrors, fd89c8b2bebb6, "");
+                if (!f06f7a2e0b2c4(data)) {
+                  vErrors = abi.nest(vErrors, f06f7a2e0b2c4, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -2003,7 +2003,7 @@ function fad418e7461bf(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fad418e7461bf.errors = vErrors;
+    f6908d0d2237d.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2015,10 +2015,10 @@ function fad418e7461bf(data) {
       }
     }
   }
-  fad418e7461bf.errors = vErrors;
+  f6908d0d2237d.errors = vErrors;
   return errors === 0;
 }
-function f9c5d5b54da9d(data) {
+function fb46b3a556db7(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2029,7 +2029,7 @@ function f9c5d5b54da9d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f9c5d5b54da9d,
+          fb46b3a556db7,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2039,18 +2039,18 @@ function f9c5d5b54da9d(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f9c5d5b54da9d, f94fb1015c909, "/id");
+            return abi.failWith(fb46b3a556db7, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f9c5d5b54da9d, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fb46b3a556db7, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f9c5d5b54da9d,
+                fb46b3a556db7,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2063,11 +2063,11 @@ function f9c5d5b54da9d(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f9c5d5b54da9d, "/method", "type", { type: "string" });
+                return abi.fail(fb46b3a556db7, "/method", "type", { type: "string" });
               }
               if ("sampling/createMessage" !== data2) {
                 return abi.fail(
-                  f9c5d5b54da9d,
+                  fb46b3a556db7,
                   "/method",
                   "const",
                   { allowedValue: "sampling/createMessage" },
@@ -2078,8 +2078,8 @@ function f9c5d5b54da9d(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f25f5f77934ad(data.params)) {
-                  return abi.failWith(f9c5d5b54da9d, f25f5f77934ad, "/params");
+                if (!f41fd53fef65f(data.params)) {
+                  return abi.failWith(fb46b3a556db7, f41fd53fef65f, "/params");
                 }
               }
             }
@@ -2087,10 +2087,10 @@ function f9c5d5b54da9d(data) {
         }
       }
     } else {
-      return abi.fail(f9c5d5b54da9d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fb46b3a556db7, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9c5d5b54da9d.errors = null;
+  fb46b3a556db7.errors = null;
   return true;
 }
 function f1ec286983a31(data) {
@@ -2124,7 +2124,7 @@ function f1ec286983a31(data) {
   f1ec286983a31.errors = null;
   return true;
 }
-function f20d9fbc26098(data) {
+function f614014c7f18e(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2135,7 +2135,7 @@ function f20d9fbc26098(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f20d9fbc26098,
+          f614014c7f18e,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2145,18 +2145,18 @@ function f20d9fbc26098(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f20d9fbc26098, f94fb1015c909, "/id");
+            return abi.failWith(f614014c7f18e, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f20d9fbc26098, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f614014c7f18e, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f20d9fbc26098,
+                f614014c7f18e,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2169,11 +2169,11 @@ function f20d9fbc26098(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f20d9fbc26098, "/method", "type", { type: "string" });
+                return abi.fail(f614014c7f18e, "/method", "type", { type: "string" });
               }
               if ("elicitation/create" !== data2) {
                 return abi.fail(
-                  f20d9fbc26098,
+                  f614014c7f18e,
                   "/method",
                   "const",
                   { allowedValue: "elicitation/create" },
@@ -2184,8 +2184,8 @@ function f20d9fbc26098(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f83cc86eff191(data.params)) {
-                  return abi.failWith(f20d9fbc26098, f83cc86eff191, "/params");
+                if (!f6b92c728c38d(data.params)) {
+                  return abi.failWith(f614014c7f18e, f6b92c728c38d, "/params");
                 }
               }
             }
@@ -2193,10 +2193,10 @@ function f20d9fbc26098(data) {
         }
       }
     } else {
-      return abi.fail(f20d9fbc26098, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f614014c7f18e, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f20d9fbc26098.errors = null;
+  f614014c7f18e.errors = null;
   return true;
 }
 function fb64783fa4295(data) {
@@ -3411,7 +3411,7 @@ function f066f36d5dac6(data) {
   f066f36d5dac6.errors = vErrors;
   return errors === 0;
 }
-function faf214aa600d1(data) {
+function f6d11850cb137(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3457,8 +3457,8 @@ function faf214aa600d1(data) {
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f9c5d5b54da9d(data)) {
-              vErrors = abi.nest(vErrors, f9c5d5b54da9d, "");
+            if (!fb46b3a556db7(data)) {
+              vErrors = abi.nest(vErrors, fb46b3a556db7, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
@@ -3473,8 +3473,8 @@ function faf214aa600d1(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f20d9fbc26098(data)) {
-                  vErrors = abi.nest(vErrors, f20d9fbc26098, "");
+                if (!f614014c7f18e(data)) {
+                  vErrors = abi.nest(vErrors, f614014c7f18e, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -3489,7 +3489,7 @@ function faf214aa600d1(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    faf214aa600d1.errors = vErrors;
+    f6d11850cb137.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3501,10 +3501,10 @@ function faf214aa600d1(data) {
       }
     }
   }
-  faf214aa600d1.errors = vErrors;
+  f6d11850cb137.errors = vErrors;
   return errors === 0;
 }
-function f45dd912be16e(data) {
+function f2a506fb3286e(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3518,8 +3518,8 @@ function f45dd912be16e(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0a76b8b4c2f0(data)) {
-      vErrors = abi.nest(vErrors, f0a76b8b4c2f0, "");
+    if (!f1176729c20ba(data)) {
+      vErrors = abi.nest(vErrors, f1176729c20ba, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -3566,8 +3566,8 @@ function f45dd912be16e(data) {
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!faea330be62a4(data)) {
-                  vErrors = abi.nest(vErrors, faea330be62a4, "");
+                if (!fa0a30ebfb330(data)) {
+                  vErrors = abi.nest(vErrors, fa0a30ebfb330, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -3636,7 +3636,7 @@ function f45dd912be16e(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f45dd912be16e.errors = vErrors;
+    f2a506fb3286e.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3648,7 +3648,7 @@ function f45dd912be16e(data) {
       }
     }
   }
-  f45dd912be16e.errors = vErrors;
+  f2a506fb3286e.errors = vErrors;
   return errors === 0;
 }
 function fe14f78f78023(data) {
@@ -3820,22 +3820,25 @@ function f9bc9040d7533(data) {
   f9bc9040d7533.errors = null;
   return true;
 }
-export const v0539e2b9d3de: abi.Validator = f0539e2b9d3de;
+export const v04f142de7e5b: abi.Validator = f04f142de7e5b;
 export const v066f36d5dac6: abi.Validator = f066f36d5dac6;
 export const v06c213c959e8: abi.Validator = f06c213c959e8;
+export const v07b50c00c176: abi.Validator = f07b50c00c176;
 export const v09a8b7c07e25: abi.Validator = f09a8b7c07e25;
+export const v110833a78d43: abi.Validator = f110833a78d43;
 export const v1ec286983a31: abi.Validator = f1ec286983a31;
-export const v20d9fbc26098: abi.Validator = f20d9fbc26098;
 export const v2208be841fea: abi.Validator = f2208be841fea;
+export const v2a506fb3286e: abi.Validator = f2a506fb3286e;
 export const v32218b184a8f: abi.Validator = f32218b184a8f;
 export const v33584490dd72: abi.Validator = f33584490dd72;
 export const v3b4523df22c0: abi.Validator = f3b4523df22c0;
 export const v42737f1bb583: abi.Validator = f42737f1bb583;
-export const v43f2d2bcdaec: abi.Validator = f43f2d2bcdaec;
-export const v45dd912be16e: abi.Validator = f45dd912be16e;
 export const v45f2703669df: abi.Validator = f45f2703669df;
 export const v51b081a8e4f8: abi.Validator = f51b081a8e4f8;
+export const v614014c7f18e: abi.Validator = f614014c7f18e;
+export const v6908d0d2237d: abi.Validator = f6908d0d2237d;
 export const v695e3c7e3fb5: abi.Validator = f695e3c7e3fb5;
+export const v6d11850cb137: abi.Validator = f6d11850cb137;
 export const v6ff13a45c3c1: abi.Validator = f6ff13a45c3c1;
 export const v72b148146f27: abi.Validator = f72b148146f27;
 export const v7482f74e7512: abi.Validator = f7482f74e7512;
@@ -3848,19 +3851,16 @@ export const v8989508cae93: abi.Validator = f8989508cae93;
 export const v96f3b898b502: abi.Validator = f96f3b898b502;
 export const v97e64434226c: abi.Validator = f97e64434226c;
 export const v9bc9040d7533: abi.Validator = f9bc9040d7533;
-export const v9c5d5b54da9d: abi.Validator = f9c5d5b54da9d;
 export const v9e3207b9077b: abi.Validator = f9e3207b9077b;
 export const v9e4891b447c4: abi.Validator = f9e4891b447c4;
 export const va9910a3c75a8: abi.Validator = fa9910a3c75a8;
 export const vabd05265c48d: abi.Validator = fabd05265c48d;
-export const vad418e7461bf: abi.Validator = fad418e7461bf;
-export const vaf214aa600d1: abi.Validator = faf214aa600d1;
+export const vb46b3a556db7: abi.Validator = fb46b3a556db7;
 export const vb64783fa4295: abi.Validator = fb64783fa4295;
-export const vc2bad7ebfe1a: abi.Validator = fc2bad7ebfe1a;
 export const vc7af17bae843: abi.Validator = fc7af17bae843;
 export const vc877c752eb28: abi.Validator = fc877c752eb28;
 export const vc925a7512879: abi.Validator = fc925a7512879;
 export const vd4dbd4b43911: abi.Validator = fd4dbd4b43911;
+export const vdb6960387c9a: abi.Validator = fdb6960387c9a;
 export const ve14f78f78023: abi.Validator = fe14f78f78023;
-export const ve6b30ded1be3: abi.Validator = fe6b30ded1be3;
 export const ve90a10a6c7ec: abi.Validator = fe90a10a6c7ec;

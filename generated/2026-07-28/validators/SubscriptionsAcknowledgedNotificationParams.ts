@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f085587963c6d } from "./shared-59033f29d0.js";
-import { f9425ae1448d8 } from "./shared-820264f698.js";
+import { f9425ae1448d8 } from "./shared-7268a25c9f.js";
 function fb6c00031e9c3(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

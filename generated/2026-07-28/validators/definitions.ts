@@ -7,42 +7,42 @@ import {
   f9d85484c01bc,
   feb0ebb515ff2,
 } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f4d02f695c36b } from "../../shared/validators/shared-91ef4be21e.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b44c5756d3.js";
-import { f5c01e703ca9a } from "../../shared/validators/shared-f38e550b46.js";
+import { f94fb1015c909 } from "../../shared/validators/shared-303341d836.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-39de1cc762.js";
+import { f5c01e703ca9a } from "../../shared/validators/shared-3e8d6128eb.js";
 import { f0843217b1155 } from "./CancelledNotificationParams.js";
-import { fd028cf93f0dd } from "./CompleteRequestParams.js";
+import { f158e4d01b5ac } from "./CompleteRequestParams.js";
 import { f9d4cceb54457 } from "./CompleteResult.js";
-import { ff17d15e46569 } from "./DiscoverResult.js";
+import { f38695330f22f } from "./DiscoverResult.js";
 import { fa34e82624b39 } from "./ListPromptsResult.js";
 import { fb1e3a164a27e } from "./ListResourceTemplatesResult.js";
 import { f2b92b2fef6ce } from "./ListResourcesResult.js";
 import { f2c85db3267cf } from "./ListToolsResult.js";
 import { f91b2453f841e } from "./LoggingMessageNotificationParams.js";
 import { f7b4db0a428d9 } from "./NotificationParams.js";
-import { f84d38533f6b0 } from "./PaginatedRequestParams.js";
+import { f3958ca94753f } from "./PaginatedRequestParams.js";
 import { f29966b6c1050 } from "./ProgressNotificationParams.js";
-import { f3a04bc8cefac } from "./RequestParams.js";
+import { f9607687f16c8 } from "./RequestParams.js";
 import { fc17e8e74a283 } from "./ResourceUpdatedNotificationParams.js";
 import { fb6c00031e9c3 } from "./SubscriptionsAcknowledgedNotificationParams.js";
-import { f286838da40b6 } from "./SubscriptionsListenRequestParams.js";
+import { fe0b40e51711e } from "./SubscriptionsListenRequestParams.js";
 import { f741821acf095 } from "./SubscriptionsListenResult.js";
 import { fa49965bde127 } from "./result.prompts.get.js";
 import { f7a89fdc3c9db } from "./result.resources.read.js";
 import { f744522fcca07 } from "./result.tools.call.js";
-import { f99f4f5c25990 } from "./shared-2df09067d9.js";
-import { f8ac23bef02da } from "./shared-85a2f0bb0b.js";
-import { f003957c348a4 } from "./shared-9641011c45.js";
-import { f85228fd33c1b, fb732f9fa406a } from "./shared-96416ec832.js";
+import { f01a4f0c811f6, f5df580c7016f } from "./shared-2542b555aa.js";
+import { f0bc8ee74d5f2 } from "./shared-32126153a6.js";
+import { f8ac23bef02da } from "./shared-487087cccd.js";
+import { f99f4f5c25990 } from "./shared-8f3974d720.js";
 import {
+  f4e3f9fc73173,
   f538b016616d9,
   f58df16001df2,
-  f65d8c5470460,
   f71c2ffc5485a,
   fb5711f592e9b,
   fcfcd9a5e5ca0,
   fda4f47dc06e6,
-} from "./shared-c817dab79a.js";
+} from "./shared-ad9e76f967.js";
 const f2e600eacc644 = {
   properties: {
     _meta: { $ref: "mcpgen://defs/ResultMetaObject" },
@@ -385,7 +385,7 @@ const f2f6b594a46de = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function fa37ac9a731df(data) {
+function f80b99d7ad2bc(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -393,7 +393,7 @@ function fa37ac9a731df(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          fa37ac9a731df,
+          f80b99d7ad2bc,
           "",
           "required",
           { missingProperty: missing0 },
@@ -405,11 +405,11 @@ function fa37ac9a731df(data) {
           let data0 = data.action;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(fa37ac9a731df, "/action", "type", { type: "string" });
+            return abi.fail(f80b99d7ad2bc, "/action", "type", { type: "string" });
           }
           if (!(data0 === "accept" || data0 === "cancel" || data0 === "decline")) {
             return abi.fail(
-              fa37ac9a731df,
+              f80b99d7ad2bc,
               "/action",
               "enum",
               { allowedValues: f2f6b594a46de.properties.action.enum },
@@ -442,7 +442,7 @@ function fa37ac9a731df(data) {
                         if (typeof data2[i0] !== "string") {
                           vErrors = abi.issue(
                             vErrors,
-                            "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + i0,
+                            "/content/" + abi.pointerToken(key0) + "/" + i0,
                             "type",
                             { type: "string" },
                             "#/properties/content/additionalProperties/anyOf/0/items/type",
@@ -458,7 +458,7 @@ function fa37ac9a731df(data) {
                     } else {
                       vErrors = abi.issue(
                         vErrors,
-                        "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        "/content/" + abi.pointerToken(key0),
                         "type",
                         { type: "array" },
                         "#/properties/content/additionalProperties/anyOf/0/type",
@@ -478,7 +478,7 @@ function fa37ac9a731df(data) {
                     ) {
                       vErrors = abi.issue(
                         vErrors,
-                        "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        "/content/" + abi.pointerToken(key0),
                         "type",
                         { type: f2f6b594a46de.properties.content.additionalProperties.anyOf[1].type },
                         "#/properties/content/additionalProperties/anyOf/1/type",
@@ -492,14 +492,14 @@ function fa37ac9a731df(data) {
                   if (!valid2) {
                     vErrors = abi.issue(
                       vErrors,
-                      "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                      "/content/" + abi.pointerToken(key0),
                       "anyOf",
                       {},
                       "#/properties/content/additionalProperties/anyOf",
                       "must match a schema in anyOf",
                     );
                     errors++;
-                    fa37ac9a731df.errors = vErrors;
+                    f80b99d7ad2bc.errors = vErrors;
                     return false;
                   } else {
                     errors = _errs7;
@@ -517,7 +517,7 @@ function fa37ac9a731df(data) {
                   }
                 }
               } else {
-                return abi.fail(fa37ac9a731df, "/content", "type", { type: "object" });
+                return abi.fail(f80b99d7ad2bc, "/content", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -527,13 +527,13 @@ function fa37ac9a731df(data) {
         }
       }
     } else {
-      return abi.fail(fa37ac9a731df, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f80b99d7ad2bc, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa37ac9a731df.errors = vErrors;
+  f80b99d7ad2bc.errors = vErrors;
   return errors === 0;
 }
-function f94fd47372fce(data) {
+function f9a986d4147b1(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -555,8 +555,8 @@ function f94fd47372fce(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fa37ac9a731df(data)) {
-        vErrors = abi.nest(vErrors, fa37ac9a731df, "");
+      if (!f80b99d7ad2bc(data)) {
+        vErrors = abi.nest(vErrors, f80b99d7ad2bc, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -566,7 +566,7 @@ function f94fd47372fce(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f94fd47372fce.errors = vErrors;
+    f9a986d4147b1.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -578,34 +578,34 @@ function f94fd47372fce(data) {
       }
     }
   }
-  f94fd47372fce.errors = vErrors;
+  f9a986d4147b1.errors = vErrors;
   return errors === 0;
 }
-function f1e64493c5232(data) {
+function f875cbedcd96e(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!f94fd47372fce(data[key0])) {
-          return abi.failWith(f1e64493c5232, f94fd47372fce, "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"));
+        if (!f9a986d4147b1(data[key0])) {
+          return abi.failWith(f875cbedcd96e, f9a986d4147b1, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(f1e64493c5232, "", "type", { type: "object" });
+      return abi.fail(f875cbedcd96e, "", "type", { type: "object" });
     }
   }
-  f1e64493c5232.errors = null;
+  f875cbedcd96e.errors = null;
   return true;
 }
-function fdd517f7b18ff(data) {
+function f422f20a51c41(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(fdd517f7b18ff, "", "required", { missingProperty: missing0 });
+        return abi.fail(f422f20a51c41, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f85228fd33c1b(data._meta)) {
-            return abi.failWith(fdd517f7b18ff, f85228fd33c1b, "/_meta");
+          if (!f5df580c7016f(data._meta)) {
+            return abi.failWith(f422f20a51c41, f5df580c7016f, "/_meta");
           }
         }
         {
@@ -614,26 +614,26 @@ function fdd517f7b18ff(data) {
             {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
               } else {
-                return abi.fail(fdd517f7b18ff, "/arguments", "type", { type: "object" });
+                return abi.fail(f422f20a51c41, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!f1e64493c5232(data.inputResponses)) {
-                return abi.failWith(fdd517f7b18ff, f1e64493c5232, "/inputResponses");
+              if (!f875cbedcd96e(data.inputResponses)) {
+                return abi.failWith(f422f20a51c41, f875cbedcd96e, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(fdd517f7b18ff, "/name", "type", { type: "string" });
+                  return abi.fail(f422f20a51c41, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(fdd517f7b18ff, "/requestState", "type", { type: "string" });
+                    return abi.fail(f422f20a51c41, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -642,13 +642,13 @@ function fdd517f7b18ff(data) {
         }
       }
     } else {
-      return abi.fail(fdd517f7b18ff, "", "type", { type: "object" });
+      return abi.fail(f422f20a51c41, "", "type", { type: "object" });
     }
   }
-  fdd517f7b18ff.errors = null;
+  f422f20a51c41.errors = null;
   return true;
 }
-function f2ba95b308e06(data) {
+function f544a88917b21(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -659,7 +659,7 @@ function f2ba95b308e06(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2ba95b308e06,
+          f544a88917b21,
           "",
           "required",
           { missingProperty: missing0 },
@@ -669,18 +669,18 @@ function f2ba95b308e06(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f2ba95b308e06, f94fb1015c909, "/id");
+            return abi.failWith(f544a88917b21, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2ba95b308e06, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f544a88917b21, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2ba95b308e06,
+                f544a88917b21,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -693,11 +693,11 @@ function f2ba95b308e06(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2ba95b308e06, "/method", "type", { type: "string" });
+                return abi.fail(f544a88917b21, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  f2ba95b308e06,
+                  f544a88917b21,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -708,8 +708,8 @@ function f2ba95b308e06(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fdd517f7b18ff(data.params)) {
-                  return abi.failWith(f2ba95b308e06, fdd517f7b18ff, "/params");
+                if (!f422f20a51c41(data.params)) {
+                  return abi.failWith(f544a88917b21, f422f20a51c41, "/params");
                 }
               }
             }
@@ -717,13 +717,13 @@ function f2ba95b308e06(data) {
         }
       }
     } else {
-      return abi.fail(f2ba95b308e06, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f544a88917b21, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2ba95b308e06.errors = null;
+  f544a88917b21.errors = null;
   return true;
 }
-function f38e9f6091551(data) {
+function f1e4606dc8572(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -734,12 +734,12 @@ function f38e9f6091551(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f38e9f6091551, "", "required", { missingProperty: missing0 });
+        return abi.fail(f1e4606dc8572, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f38e9f6091551, f94fb1015c909, "/id");
+            return abi.failWith(f1e4606dc8572, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -750,10 +750,10 @@ function f38e9f6091551(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f38e9f6091551, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f1e4606dc8572, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f38e9f6091551, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f1e4606dc8572, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -766,8 +766,8 @@ function f38e9f6091551(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f65d8c5470460(data2)) {
-                vErrors = abi.nest(vErrors, f65d8c5470460, "/result");
+              if (!f4e3f9fc73173(data2)) {
+                vErrors = abi.nest(vErrors, f4e3f9fc73173, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
@@ -791,7 +791,7 @@ function f38e9f6091551(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f38e9f6091551.errors = vErrors;
+                f1e4606dc8572.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -811,10 +811,10 @@ function f38e9f6091551(data) {
         }
       }
     } else {
-      return abi.fail(f38e9f6091551, "", "type", { type: "object" });
+      return abi.fail(f1e4606dc8572, "", "type", { type: "object" });
     }
   }
-  f38e9f6091551.errors = vErrors;
+  f1e4606dc8572.errors = vErrors;
   return errors === 0;
 }
 function f5e4b31746ab7(data) {
@@ -884,7 +884,7 @@ function f5e4b31746ab7(data) {
   f5e4b31746ab7.errors = null;
   return true;
 }
-function f8b2f258fd1ad(data) {
+function fe1f7e5070e5d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -895,7 +895,7 @@ function f8b2f258fd1ad(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f8b2f258fd1ad,
+          fe1f7e5070e5d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -905,18 +905,18 @@ function f8b2f258fd1ad(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f8b2f258fd1ad, f94fb1015c909, "/id");
+            return abi.failWith(fe1f7e5070e5d, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f8b2f258fd1ad, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe1f7e5070e5d, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f8b2f258fd1ad,
+                fe1f7e5070e5d,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -929,11 +929,11 @@ function f8b2f258fd1ad(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f8b2f258fd1ad, "/method", "type", { type: "string" });
+                return abi.fail(fe1f7e5070e5d, "/method", "type", { type: "string" });
               }
               if ("server/discover" !== data2) {
                 return abi.fail(
-                  f8b2f258fd1ad,
+                  fe1f7e5070e5d,
                   "/method",
                   "const",
                   { allowedValue: "server/discover" },
@@ -944,8 +944,8 @@ function f8b2f258fd1ad(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3a04bc8cefac(data.params)) {
-                  return abi.failWith(f8b2f258fd1ad, f3a04bc8cefac, "/params");
+                if (!f9607687f16c8(data.params)) {
+                  return abi.failWith(fe1f7e5070e5d, f9607687f16c8, "/params");
                 }
               }
             }
@@ -953,13 +953,13 @@ function f8b2f258fd1ad(data) {
         }
       }
     } else {
-      return abi.fail(f8b2f258fd1ad, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fe1f7e5070e5d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f8b2f258fd1ad.errors = null;
+  fe1f7e5070e5d.errors = null;
   return true;
 }
-function fec151a66b729(data) {
+function ff45a2f3340ea(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -970,7 +970,7 @@ function fec151a66b729(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fec151a66b729,
+          ff45a2f3340ea,
           "",
           "required",
           { missingProperty: missing0 },
@@ -980,18 +980,18 @@ function fec151a66b729(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fec151a66b729, f94fb1015c909, "/id");
+            return abi.failWith(ff45a2f3340ea, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fec151a66b729, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(ff45a2f3340ea, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fec151a66b729,
+                ff45a2f3340ea,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1004,11 +1004,11 @@ function fec151a66b729(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fec151a66b729, "/method", "type", { type: "string" });
+                return abi.fail(ff45a2f3340ea, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  fec151a66b729,
+                  ff45a2f3340ea,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -1019,8 +1019,8 @@ function fec151a66b729(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f84d38533f6b0(data.params)) {
-                  return abi.failWith(fec151a66b729, f84d38533f6b0, "/params");
+                if (!f3958ca94753f(data.params)) {
+                  return abi.failWith(ff45a2f3340ea, f3958ca94753f, "/params");
                 }
               }
             }
@@ -1028,13 +1028,13 @@ function fec151a66b729(data) {
         }
       }
     } else {
-      return abi.fail(fec151a66b729, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff45a2f3340ea, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fec151a66b729.errors = null;
+  ff45a2f3340ea.errors = null;
   return true;
 }
-function f71f3b6e35d52(data) {
+function fcf686e9e0bfe(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1045,7 +1045,7 @@ function f71f3b6e35d52(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f71f3b6e35d52,
+          fcf686e9e0bfe,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1055,18 +1055,18 @@ function f71f3b6e35d52(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f71f3b6e35d52, f94fb1015c909, "/id");
+            return abi.failWith(fcf686e9e0bfe, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f71f3b6e35d52, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fcf686e9e0bfe, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f71f3b6e35d52,
+                fcf686e9e0bfe,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1079,11 +1079,11 @@ function f71f3b6e35d52(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f71f3b6e35d52, "/method", "type", { type: "string" });
+                return abi.fail(fcf686e9e0bfe, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f71f3b6e35d52,
+                  fcf686e9e0bfe,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -1094,8 +1094,8 @@ function f71f3b6e35d52(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f84d38533f6b0(data.params)) {
-                  return abi.failWith(f71f3b6e35d52, f84d38533f6b0, "/params");
+                if (!f3958ca94753f(data.params)) {
+                  return abi.failWith(fcf686e9e0bfe, f3958ca94753f, "/params");
                 }
               }
             }
@@ -1103,34 +1103,34 @@ function f71f3b6e35d52(data) {
         }
       }
     } else {
-      return abi.fail(f71f3b6e35d52, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fcf686e9e0bfe, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f71f3b6e35d52.errors = null;
+  fcf686e9e0bfe.errors = null;
   return true;
 }
-function ff5c833f64fd8(data) {
+function fb4ab935d4068(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(ff5c833f64fd8, "", "required", { missingProperty: missing0 });
+        return abi.fail(fb4ab935d4068, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f85228fd33c1b(data._meta)) {
-            return abi.failWith(ff5c833f64fd8, f85228fd33c1b, "/_meta");
+          if (!f5df580c7016f(data._meta)) {
+            return abi.failWith(fb4ab935d4068, f5df580c7016f, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!f1e64493c5232(data.inputResponses)) {
-              return abi.failWith(ff5c833f64fd8, f1e64493c5232, "/inputResponses");
+            if (!f875cbedcd96e(data.inputResponses)) {
+              return abi.failWith(fb4ab935d4068, f875cbedcd96e, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(ff5c833f64fd8, "/requestState", "type", { type: "string" });
+                return abi.fail(fb4ab935d4068, "/requestState", "type", { type: "string" });
               }
             }
             {
@@ -1140,10 +1140,10 @@ function ff5c833f64fd8(data) {
                   {
                     if (typeof data3 === "string") {
                       if (!f4d02f695c36b(data3)) {
-                        return abi.fail(ff5c833f64fd8, "/uri", "format", { format: "uri" });
+                        return abi.fail(fb4ab935d4068, "/uri", "format", { format: "uri" });
                       }
                     } else {
-                      return abi.fail(ff5c833f64fd8, "/uri", "type", { type: "string" });
+                      return abi.fail(fb4ab935d4068, "/uri", "type", { type: "string" });
                     }
                   }
                 }
@@ -1153,13 +1153,13 @@ function ff5c833f64fd8(data) {
         }
       }
     } else {
-      return abi.fail(ff5c833f64fd8, "", "type", { type: "object" });
+      return abi.fail(fb4ab935d4068, "", "type", { type: "object" });
     }
   }
-  ff5c833f64fd8.errors = null;
+  fb4ab935d4068.errors = null;
   return true;
 }
-function fc9712fd5d0cd(data) {
+function f9b09b2ea2ba3(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1170,7 +1170,7 @@ function fc9712fd5d0cd(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc9712fd5d0cd,
+          f9b09b2ea2ba3,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1180,18 +1180,18 @@ function fc9712fd5d0cd(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fc9712fd5d0cd, f94fb1015c909, "/id");
+            return abi.failWith(f9b09b2ea2ba3, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc9712fd5d0cd, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f9b09b2ea2ba3, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc9712fd5d0cd,
+                f9b09b2ea2ba3,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1204,11 +1204,11 @@ function fc9712fd5d0cd(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc9712fd5d0cd, "/method", "type", { type: "string" });
+                return abi.fail(f9b09b2ea2ba3, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  fc9712fd5d0cd,
+                  f9b09b2ea2ba3,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -1219,8 +1219,8 @@ function fc9712fd5d0cd(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!ff5c833f64fd8(data.params)) {
-                  return abi.failWith(fc9712fd5d0cd, ff5c833f64fd8, "/params");
+                if (!fb4ab935d4068(data.params)) {
+                  return abi.failWith(f9b09b2ea2ba3, fb4ab935d4068, "/params");
                 }
               }
             }
@@ -1228,13 +1228,13 @@ function fc9712fd5d0cd(data) {
         }
       }
     } else {
-      return abi.fail(fc9712fd5d0cd, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f9b09b2ea2ba3, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc9712fd5d0cd.errors = null;
+  f9b09b2ea2ba3.errors = null;
   return true;
 }
-function f71112cadf329(data) {
+function fc7374de01360(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1245,7 +1245,7 @@ function f71112cadf329(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f71112cadf329,
+          fc7374de01360,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1255,18 +1255,18 @@ function f71112cadf329(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f71112cadf329, f94fb1015c909, "/id");
+            return abi.failWith(fc7374de01360, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f71112cadf329, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc7374de01360, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f71112cadf329,
+                fc7374de01360,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1279,11 +1279,11 @@ function f71112cadf329(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f71112cadf329, "/method", "type", { type: "string" });
+                return abi.fail(fc7374de01360, "/method", "type", { type: "string" });
               }
               if ("subscriptions/listen" !== data2) {
                 return abi.fail(
-                  f71112cadf329,
+                  fc7374de01360,
                   "/method",
                   "const",
                   { allowedValue: "subscriptions/listen" },
@@ -1294,8 +1294,8 @@ function f71112cadf329(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f286838da40b6(data.params)) {
-                  return abi.failWith(f71112cadf329, f286838da40b6, "/params");
+                if (!fe0b40e51711e(data.params)) {
+                  return abi.failWith(fc7374de01360, fe0b40e51711e, "/params");
                 }
               }
             }
@@ -1303,13 +1303,13 @@ function f71112cadf329(data) {
         }
       }
     } else {
-      return abi.fail(f71112cadf329, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc7374de01360, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f71112cadf329.errors = null;
+  fc7374de01360.errors = null;
   return true;
 }
-function f2728d7beca7c(data) {
+function ff1972b6b56b1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1320,7 +1320,7 @@ function f2728d7beca7c(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2728d7beca7c,
+          ff1972b6b56b1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1330,18 +1330,18 @@ function f2728d7beca7c(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f2728d7beca7c, f94fb1015c909, "/id");
+            return abi.failWith(ff1972b6b56b1, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2728d7beca7c, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(ff1972b6b56b1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2728d7beca7c,
+                ff1972b6b56b1,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1354,11 +1354,11 @@ function f2728d7beca7c(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2728d7beca7c, "/method", "type", { type: "string" });
+                return abi.fail(ff1972b6b56b1, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  f2728d7beca7c,
+                  ff1972b6b56b1,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -1369,8 +1369,8 @@ function f2728d7beca7c(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f84d38533f6b0(data.params)) {
-                  return abi.failWith(f2728d7beca7c, f84d38533f6b0, "/params");
+                if (!f3958ca94753f(data.params)) {
+                  return abi.failWith(ff1972b6b56b1, f3958ca94753f, "/params");
                 }
               }
             }
@@ -1378,22 +1378,22 @@ function f2728d7beca7c(data) {
         }
       }
     } else {
-      return abi.fail(f2728d7beca7c, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff1972b6b56b1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2728d7beca7c.errors = null;
+  ff1972b6b56b1.errors = null;
   return true;
 }
-function fdb568d5d053f(data) {
+function f3755c8b11588(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(fdb568d5d053f, "", "required", { missingProperty: missing0 });
+        return abi.fail(f3755c8b11588, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f85228fd33c1b(data._meta)) {
-            return abi.failWith(fdb568d5d053f, f85228fd33c1b, "/_meta");
+          if (!f5df580c7016f(data._meta)) {
+            return abi.failWith(f3755c8b11588, f5df580c7016f, "/_meta");
           }
         }
         {
@@ -1404,8 +1404,8 @@ function fdb568d5d053f(data) {
                 for (const key0 in data1) {
                   if (typeof data1[key0] !== "string") {
                     return abi.fail(
-                      fdb568d5d053f,
-                      "/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                      f3755c8b11588,
+                      "/arguments/" + abi.pointerToken(key0),
                       "type",
                       { type: "string" },
                       "#/properties/arguments/additionalProperties/type",
@@ -1413,26 +1413,26 @@ function fdb568d5d053f(data) {
                   }
                 }
               } else {
-                return abi.fail(fdb568d5d053f, "/arguments", "type", { type: "object" });
+                return abi.fail(f3755c8b11588, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!f1e64493c5232(data.inputResponses)) {
-                return abi.failWith(fdb568d5d053f, f1e64493c5232, "/inputResponses");
+              if (!f875cbedcd96e(data.inputResponses)) {
+                return abi.failWith(f3755c8b11588, f875cbedcd96e, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(fdb568d5d053f, "/name", "type", { type: "string" });
+                  return abi.fail(f3755c8b11588, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(fdb568d5d053f, "/requestState", "type", { type: "string" });
+                    return abi.fail(f3755c8b11588, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -1441,13 +1441,13 @@ function fdb568d5d053f(data) {
         }
       }
     } else {
-      return abi.fail(fdb568d5d053f, "", "type", { type: "object" });
+      return abi.fail(f3755c8b11588, "", "type", { type: "object" });
     }
   }
-  fdb568d5d053f.errors = null;
+  f3755c8b11588.errors = null;
   return true;
 }
-function f71af80a2fa82(data) {
+function f27fb43be3267(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1458,7 +1458,7 @@ function f71af80a2fa82(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f71af80a2fa82,
+          f27fb43be3267,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1468,18 +1468,18 @@ function f71af80a2fa82(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f71af80a2fa82, f94fb1015c909, "/id");
+            return abi.failWith(f27fb43be3267, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f71af80a2fa82, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f27fb43be3267, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f71af80a2fa82,
+                f27fb43be3267,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1492,11 +1492,11 @@ function f71af80a2fa82(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f71af80a2fa82, "/method", "type", { type: "string" });
+                return abi.fail(f27fb43be3267, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  f71af80a2fa82,
+                  f27fb43be3267,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1507,8 +1507,8 @@ function f71af80a2fa82(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fdb568d5d053f(data.params)) {
-                  return abi.failWith(f71af80a2fa82, fdb568d5d053f, "/params");
+                if (!f3755c8b11588(data.params)) {
+                  return abi.failWith(f27fb43be3267, f3755c8b11588, "/params");
                 }
               }
             }
@@ -1516,13 +1516,13 @@ function f71af80a2fa82(data) {
         }
       }
     } else {
-      return abi.fail(f71af80a2fa82, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f27fb43be3267, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f71af80a2fa82.errors = null;
+  f27fb43be3267.errors = null;
   return true;
 }
-function f27b2841226b4(data) {
+function f342adf04e8d1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1533,7 +1533,7 @@ function f27b2841226b4(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f27b2841226b4,
+          f342adf04e8d1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1543,18 +1543,18 @@ function f27b2841226b4(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f27b2841226b4, f94fb1015c909, "/id");
+            return abi.failWith(f342adf04e8d1, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f27b2841226b4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f342adf04e8d1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f27b2841226b4,
+                f342adf04e8d1,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1567,11 +1567,11 @@ function f27b2841226b4(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f27b2841226b4, "/method", "type", { type: "string" });
+                return abi.fail(f342adf04e8d1, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  f27b2841226b4,
+                  f342adf04e8d1,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1582,8 +1582,8 @@ function f27b2841226b4(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f84d38533f6b0(data.params)) {
-                  return abi.failWith(f27b2841226b4, f84d38533f6b0, "/params");
+                if (!f3958ca94753f(data.params)) {
+                  return abi.failWith(f342adf04e8d1, f3958ca94753f, "/params");
                 }
               }
             }
@@ -1591,13 +1591,13 @@ function f27b2841226b4(data) {
         }
       }
     } else {
-      return abi.fail(f27b2841226b4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f342adf04e8d1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f27b2841226b4.errors = null;
+  f342adf04e8d1.errors = null;
   return true;
 }
-function fbfe5a7c51b67(data) {
+function fd7cd25cf8382(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1608,7 +1608,7 @@ function fbfe5a7c51b67(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbfe5a7c51b67,
+          fd7cd25cf8382,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1618,18 +1618,18 @@ function fbfe5a7c51b67(data) {
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fbfe5a7c51b67, f94fb1015c909, "/id");
+            return abi.failWith(fd7cd25cf8382, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fbfe5a7c51b67, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fd7cd25cf8382, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fbfe5a7c51b67,
+                fd7cd25cf8382,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1642,11 +1642,11 @@ function fbfe5a7c51b67(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fbfe5a7c51b67, "/method", "type", { type: "string" });
+                return abi.fail(fd7cd25cf8382, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fbfe5a7c51b67,
+                  fd7cd25cf8382,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1657,8 +1657,8 @@ function fbfe5a7c51b67(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fd028cf93f0dd(data.params)) {
-                  return abi.failWith(fbfe5a7c51b67, fd028cf93f0dd, "/params");
+                if (!f158e4d01b5ac(data.params)) {
+                  return abi.failWith(fd7cd25cf8382, f158e4d01b5ac, "/params");
                 }
               }
             }
@@ -1666,92 +1666,92 @@ function fbfe5a7c51b67(data) {
         }
       }
     } else {
-      return abi.fail(fbfe5a7c51b67, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd7cd25cf8382, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbfe5a7c51b67.errors = null;
+  fd7cd25cf8382.errors = null;
   return true;
 }
-function f9182196100cf(data) {
+function f2619086e1cfd(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f8b2f258fd1ad(data)) {
-    vErrors = abi.nest(vErrors, f8b2f258fd1ad, "");
+  if (!fe1f7e5070e5d(data)) {
+    vErrors = abi.nest(vErrors, fe1f7e5070e5d, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fec151a66b729(data)) {
-      vErrors = abi.nest(vErrors, fec151a66b729, "");
+    if (!ff45a2f3340ea(data)) {
+      vErrors = abi.nest(vErrors, ff45a2f3340ea, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f71f3b6e35d52(data)) {
-        vErrors = abi.nest(vErrors, f71f3b6e35d52, "");
+      if (!fcf686e9e0bfe(data)) {
+        vErrors = abi.nest(vErrors, fcf686e9e0bfe, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fc9712fd5d0cd(data)) {
-          vErrors = abi.nest(vErrors, fc9712fd5d0cd, "");
+        if (!f9b09b2ea2ba3(data)) {
+          vErrors = abi.nest(vErrors, f9b09b2ea2ba3, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f71112cadf329(data)) {
-            vErrors = abi.nest(vErrors, f71112cadf329, "");
+          if (!fc7374de01360(data)) {
+            vErrors = abi.nest(vErrors, fc7374de01360, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f2728d7beca7c(data)) {
-              vErrors = abi.nest(vErrors, f2728d7beca7c, "");
+            if (!ff1972b6b56b1(data)) {
+              vErrors = abi.nest(vErrors, ff1972b6b56b1, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f71af80a2fa82(data)) {
-                vErrors = abi.nest(vErrors, f71af80a2fa82, "");
+              if (!f27fb43be3267(data)) {
+                vErrors = abi.nest(vErrors, f27fb43be3267, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f27b2841226b4(data)) {
-                  vErrors = abi.nest(vErrors, f27b2841226b4, "");
+                if (!f342adf04e8d1(data)) {
+                  vErrors = abi.nest(vErrors, f342adf04e8d1, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f2ba95b308e06(data)) {
-                    vErrors = abi.nest(vErrors, f2ba95b308e06, "");
+                  if (!f544a88917b21(data)) {
+                    vErrors = abi.nest(vErrors, f544a88917b21, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fbfe5a7c51b67(data)) {
-                      vErrors = abi.nest(vErrors, fbfe5a7c51b67, "");
+                    if (!fd7cd25cf8382(data)) {
+                      vErrors = abi.nest(vErrors, fd7cd25cf8382, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -1768,7 +1768,7 @@ function f9182196100cf(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f9182196100cf.errors = vErrors;
+    f2619086e1cfd.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1780,7 +1780,7 @@ function f9182196100cf(data) {
       }
     }
   }
-  f9182196100cf.errors = vErrors;
+  f2619086e1cfd.errors = vErrors;
   return errors === 0;
 }
 function f28d23173be9c(data) {
@@ -1859,7 +1859,7 @@ function fcacbe614dedd(data) {
   fcacbe614dedd.errors = null;
   return true;
 }
-function fcf9bf2aa9ba2(data) {
+function f5eba134c49ee(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1868,40 +1868,40 @@ function fcf9bf2aa9ba2(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fcf9bf2aa9ba2, "", "required", { missingProperty: missing0 });
+        return abi.fail(f5eba134c49ee, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fcf9bf2aa9ba2, f94fb1015c909, "/id");
+            return abi.failWith(f5eba134c49ee, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fcf9bf2aa9ba2, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f5eba134c49ee, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fcf9bf2aa9ba2, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f5eba134c49ee, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!ff17d15e46569(data.result)) {
-                return abi.failWith(fcf9bf2aa9ba2, ff17d15e46569, "/result");
+              if (!f38695330f22f(data.result)) {
+                return abi.failWith(f5eba134c49ee, f38695330f22f, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fcf9bf2aa9ba2, "", "type", { type: "object" });
+      return abi.fail(f5eba134c49ee, "", "type", { type: "object" });
     }
   }
-  fcf9bf2aa9ba2.errors = null;
+  f5eba134c49ee.errors = null;
   return true;
 }
-function fe23f1b7bbcbc(data) {
+function fd6a00f911626(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1912,12 +1912,12 @@ function fe23f1b7bbcbc(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fe23f1b7bbcbc, "", "required", { missingProperty: missing0 });
+        return abi.fail(fd6a00f911626, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fe23f1b7bbcbc, f94fb1015c909, "/id");
+            return abi.failWith(fd6a00f911626, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1928,10 +1928,10 @@ function fe23f1b7bbcbc(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fe23f1b7bbcbc, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fd6a00f911626, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fe23f1b7bbcbc, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fd6a00f911626, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -1944,8 +1944,8 @@ function fe23f1b7bbcbc(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f65d8c5470460(data2)) {
-                vErrors = abi.nest(vErrors, f65d8c5470460, "/result");
+              if (!f4e3f9fc73173(data2)) {
+                vErrors = abi.nest(vErrors, f4e3f9fc73173, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
@@ -1969,7 +1969,7 @@ function fe23f1b7bbcbc(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                fe23f1b7bbcbc.errors = vErrors;
+                fd6a00f911626.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -1989,10 +1989,10 @@ function fe23f1b7bbcbc(data) {
         }
       }
     } else {
-      return abi.fail(fe23f1b7bbcbc, "", "type", { type: "object" });
+      return abi.fail(fd6a00f911626, "", "type", { type: "object" });
     }
   }
-  fe23f1b7bbcbc.errors = vErrors;
+  fd6a00f911626.errors = vErrors;
   return errors === 0;
 }
 function fbff2d6e2a7eb(data) {
@@ -2077,38 +2077,38 @@ function fbff2d6e2a7eb(data) {
   fbff2d6e2a7eb.errors = null;
   return true;
 }
-function fdaa83f6f0443(data) {
+function faa96521b8012(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fdaa83f6f0443, "", "required", { missingProperty: missing0 });
+        return abi.fail(faa96521b8012, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f85228fd33c1b(data._meta)) {
-            return abi.failWith(fdaa83f6f0443, f85228fd33c1b, "/_meta");
+          if (!f5df580c7016f(data._meta)) {
+            return abi.failWith(faa96521b8012, f5df580c7016f, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!f1e64493c5232(data.inputResponses)) {
-              return abi.failWith(fdaa83f6f0443, f1e64493c5232, "/inputResponses");
+            if (!f875cbedcd96e(data.inputResponses)) {
+              return abi.failWith(faa96521b8012, f875cbedcd96e, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(fdaa83f6f0443, "/requestState", "type", { type: "string" });
+                return abi.fail(faa96521b8012, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fdaa83f6f0443, "", "type", { type: "object" });
+      return abi.fail(faa96521b8012, "", "type", { type: "object" });
     }
   }
-  fdaa83f6f0443.errors = null;
+  faa96521b8012.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -2204,20 +2204,20 @@ function fa2367193a87c(data) {
   fa2367193a87c.errors = null;
   return true;
 }
-function f075fbf7b94f8(data) {
+function f85b3619c60f8(data) {
   {
     if (Array.isArray(data)) {
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
-        if (!f003957c348a4(data[i0])) {
-          return abi.failWith(f075fbf7b94f8, f003957c348a4, "/" + i0);
+        if (!f0bc8ee74d5f2(data[i0])) {
+          return abi.failWith(f85b3619c60f8, f0bc8ee74d5f2, "/" + i0);
         }
       }
     } else {
-      return abi.fail(f075fbf7b94f8, "", "type", { type: "array" });
+      return abi.fail(f85b3619c60f8, "", "type", { type: "array" });
     }
   }
-  f075fbf7b94f8.errors = null;
+  f85b3619c60f8.errors = null;
   return true;
 }
 const f68b9675d5539 = {
@@ -3043,7 +3043,7 @@ function ffc55ef2db718(data) {
   ffc55ef2db718.errors = null;
   return true;
 }
-function f7c95acc9ad90(data) {
+function f5a54acf3802b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3051,12 +3051,12 @@ function f7c95acc9ad90(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(f7c95acc9ad90, "", "required", { missingProperty: missing0 });
+        return abi.fail(f5a54acf3802b, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(f7c95acc9ad90, f9d85484c01bc, "/error");
+            return abi.failWith(f5a54acf3802b, f9d85484c01bc, "/error");
           }
           {
             {
@@ -3067,7 +3067,7 @@ function f7c95acc9ad90(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    f7c95acc9ad90,
+                    f5a54acf3802b,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -3078,7 +3078,7 @@ function f7c95acc9ad90(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        f7c95acc9ad90,
+                        f5a54acf3802b,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -3087,7 +3087,7 @@ function f7c95acc9ad90(data) {
                     }
                     if (-32021 !== data1) {
                       return abi.fail(
-                        f7c95acc9ad90,
+                        f5a54acf3802b,
                         "/error/code",
                         "const",
                         { allowedValue: -32021 },
@@ -3103,7 +3103,7 @@ function f7c95acc9ad90(data) {
                           let missing2;
                           if (data2.requiredCapabilities === undefined && (missing2 = "requiredCapabilities")) {
                             return abi.fail(
-                              f7c95acc9ad90,
+                              f5a54acf3802b,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -3111,14 +3111,14 @@ function f7c95acc9ad90(data) {
                             );
                           } else {
                             if (data2.requiredCapabilities !== undefined) {
-                              if (!fb732f9fa406a(data2.requiredCapabilities)) {
-                                return abi.failWith(f7c95acc9ad90, fb732f9fa406a, "/error/data/requiredCapabilities");
+                              if (!f01a4f0c811f6(data2.requiredCapabilities)) {
+                                return abi.failWith(f5a54acf3802b, f01a4f0c811f6, "/error/data/requiredCapabilities");
                               }
                             }
                           }
                         } else {
                           return abi.fail(
-                            f7c95acc9ad90,
+                            f5a54acf3802b,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -3130,7 +3130,7 @@ function f7c95acc9ad90(data) {
                   }
                 }
               } else {
-                return abi.fail(f7c95acc9ad90, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f5a54acf3802b, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
@@ -3138,30 +3138,30 @@ function f7c95acc9ad90(data) {
         {
           if (data.id !== undefined) {
             if (!f94fb1015c909(data.id)) {
-              return abi.failWith(f7c95acc9ad90, f94fb1015c909, "/id");
+              return abi.failWith(f5a54acf3802b, f94fb1015c909, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data5 = data.jsonrpc;
               if (typeof data5 !== "string") {
-                return abi.fail(f7c95acc9ad90, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f5a54acf3802b, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data5) {
-                return abi.fail(f7c95acc9ad90, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f5a54acf3802b, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f7c95acc9ad90, "", "type", { type: "object" });
+      return abi.fail(f5a54acf3802b, "", "type", { type: "object" });
     }
   }
-  f7c95acc9ad90.errors = null;
+  f5a54acf3802b.errors = null;
   return true;
 }
-function f7b1d7f2afbfb(data) {
+function f7ebb7ef781aa(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3171,33 +3171,33 @@ function f7b1d7f2afbfb(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f7b1d7f2afbfb, "", "required", { missingProperty: missing0 });
+        return abi.fail(f7ebb7ef781aa, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f7b1d7f2afbfb, f94fb1015c909, "/id");
+            return abi.failWith(f7ebb7ef781aa, f94fb1015c909, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f7b1d7f2afbfb, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f7ebb7ef781aa, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f7b1d7f2afbfb, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f7ebb7ef781aa, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(f7b1d7f2afbfb, "/method", "type", { type: "string" });
+                return abi.fail(f7ebb7ef781aa, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f84d38533f6b0(data.params)) {
-                  return abi.failWith(f7b1d7f2afbfb, f84d38533f6b0, "/params");
+                if (!f3958ca94753f(data.params)) {
+                  return abi.failWith(f7ebb7ef781aa, f3958ca94753f, "/params");
                 }
               }
             }
@@ -3205,10 +3205,10 @@ function f7b1d7f2afbfb(data) {
         }
       }
     } else {
-      return abi.fail(f7b1d7f2afbfb, "", "type", { type: "object" });
+      return abi.fail(f7ebb7ef781aa, "", "type", { type: "object" });
     }
   }
-  f7b1d7f2afbfb.errors = null;
+  f7ebb7ef781aa.errors = null;
   return true;
 }
 function fcb38e2524244(data) {
@@ -3409,7 +3409,7 @@ function f556694c7a696(data) {
   f556694c7a696.errors = null;
   return true;
 }
-function f451deabb7178(data) {
+function f98b32fa85ba0(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -3420,12 +3420,12 @@ function f451deabb7178(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f451deabb7178, "", "required", { missingProperty: missing0 });
+        return abi.fail(f98b32fa85ba0, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f451deabb7178, f94fb1015c909, "/id");
+            return abi.failWith(f98b32fa85ba0, f94fb1015c909, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -3436,10 +3436,10 @@ function f451deabb7178(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f451deabb7178, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f98b32fa85ba0, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f451deabb7178, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f98b32fa85ba0, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -3452,8 +3452,8 @@ function f451deabb7178(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f65d8c5470460(data2)) {
-                vErrors = abi.nest(vErrors, f65d8c5470460, "/result");
+              if (!f4e3f9fc73173(data2)) {
+                vErrors = abi.nest(vErrors, f4e3f9fc73173, "/result");
                 errors = vErrors.length;
               }
               var _valid0 = _errs6 === errors;
@@ -3477,7 +3477,7 @@ function f451deabb7178(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f451deabb7178.errors = vErrors;
+                f98b32fa85ba0.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -3497,10 +3497,10 @@ function f451deabb7178(data) {
         }
       }
     } else {
-      return abi.fail(f451deabb7178, "", "type", { type: "object" });
+      return abi.fail(f98b32fa85ba0, "", "type", { type: "object" });
     }
   }
-  f451deabb7178.errors = vErrors;
+  f98b32fa85ba0.errors = vErrors;
   return errors === 0;
 }
 function fa3323570cdd0(data) {
@@ -3612,16 +3612,16 @@ function f7d8eff765699(data) {
   f7d8eff765699.errors = null;
   return true;
 }
-function f838faf3361e7(data) {
+function f8de14edf886b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f838faf3361e7, "", "required", { missingProperty: missing0 });
+        return abi.fail(f8de14edf886b, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!f85228fd33c1b(data._meta)) {
-            return abi.failWith(f838faf3361e7, f85228fd33c1b, "/_meta");
+          if (!f5df580c7016f(data._meta)) {
+            return abi.failWith(f8de14edf886b, f5df580c7016f, "/_meta");
           }
         }
         {
@@ -3631,10 +3631,10 @@ function f838faf3361e7(data) {
               {
                 if (typeof data1 === "string") {
                   if (!f4d02f695c36b(data1)) {
-                    return abi.fail(f838faf3361e7, "/uri", "format", { format: "uri" });
+                    return abi.fail(f8de14edf886b, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(f838faf3361e7, "/uri", "type", { type: "string" });
+                  return abi.fail(f8de14edf886b, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -3642,10 +3642,10 @@ function f838faf3361e7(data) {
         }
       }
     } else {
-      return abi.fail(f838faf3361e7, "", "type", { type: "object" });
+      return abi.fail(f8de14edf886b, "", "type", { type: "object" });
     }
   }
-  f838faf3361e7.errors = null;
+  f8de14edf886b.errors = null;
   return true;
 }
 function f7ba8a9778a7b(data) {
@@ -3941,7 +3941,7 @@ function f21da3d3ae763(data) {
   f21da3d3ae763.errors = vErrors;
   return errors === 0;
 }
-function f6721f345a4af(data) {
+function f232176187b77(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3955,16 +3955,16 @@ function f6721f345a4af(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f65d8c5470460(data)) {
-      vErrors = abi.nest(vErrors, f65d8c5470460, "");
+    if (!f4e3f9fc73173(data)) {
+      vErrors = abi.nest(vErrors, f4e3f9fc73173, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!ff17d15e46569(data)) {
-        vErrors = abi.nest(vErrors, ff17d15e46569, "");
+      if (!f38695330f22f(data)) {
+        vErrors = abi.nest(vErrors, f38695330f22f, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -4055,7 +4055,7 @@ function f6721f345a4af(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f6721f345a4af.errors = vErrors;
+    f232176187b77.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -4067,7 +4067,7 @@ function f6721f345a4af(data) {
       }
     }
   }
-  f6721f345a4af.errors = vErrors;
+  f232176187b77.errors = vErrors;
   return errors === 0;
 }
 function f07acb31275ac(data) {
@@ -4270,60 +4270,60 @@ function fdb974017a834(data) {
 }
 export const v0008515ebd99: abi.Validator = f0008515ebd99;
 export const v047e43ab305f: abi.Validator = f047e43ab305f;
-export const v075fbf7b94f8: abi.Validator = f075fbf7b94f8;
 export const v07acb31275ac: abi.Validator = f07acb31275ac;
 export const v0b655dfe8920: abi.Validator = f0b655dfe8920;
-export const v1e64493c5232: abi.Validator = f1e64493c5232;
+export const v1e4606dc8572: abi.Validator = f1e4606dc8572;
 export const v2047fdc233c2: abi.Validator = f2047fdc233c2;
 export const v21da3d3ae763: abi.Validator = f21da3d3ae763;
-export const v2728d7beca7c: abi.Validator = f2728d7beca7c;
-export const v27b2841226b4: abi.Validator = f27b2841226b4;
+export const v232176187b77: abi.Validator = f232176187b77;
+export const v2619086e1cfd: abi.Validator = f2619086e1cfd;
+export const v27fb43be3267: abi.Validator = f27fb43be3267;
 export const v28d23173be9c: abi.Validator = f28d23173be9c;
 export const v29744218dd7a: abi.Validator = f29744218dd7a;
-export const v2ba95b308e06: abi.Validator = f2ba95b308e06;
+export const v342adf04e8d1: abi.Validator = f342adf04e8d1;
 export const v362c2b024c05: abi.Validator = f362c2b024c05;
-export const v38e9f6091551: abi.Validator = f38e9f6091551;
-export const v451deabb7178: abi.Validator = f451deabb7178;
+export const v3755c8b11588: abi.Validator = f3755c8b11588;
+export const v422f20a51c41: abi.Validator = f422f20a51c41;
+export const v544a88917b21: abi.Validator = f544a88917b21;
 export const v556694c7a696: abi.Validator = f556694c7a696;
+export const v5a54acf3802b: abi.Validator = f5a54acf3802b;
 export const v5e4b31746ab7: abi.Validator = f5e4b31746ab7;
-export const v6721f345a4af: abi.Validator = f6721f345a4af;
+export const v5eba134c49ee: abi.Validator = f5eba134c49ee;
 export const v68fd1ada37e2: abi.Validator = f68fd1ada37e2;
-export const v71112cadf329: abi.Validator = f71112cadf329;
-export const v71af80a2fa82: abi.Validator = f71af80a2fa82;
-export const v71f3b6e35d52: abi.Validator = f71f3b6e35d52;
-export const v7b1d7f2afbfb: abi.Validator = f7b1d7f2afbfb;
 export const v7ba8a9778a7b: abi.Validator = f7ba8a9778a7b;
-export const v7c95acc9ad90: abi.Validator = f7c95acc9ad90;
 export const v7d8eff765699: abi.Validator = f7d8eff765699;
-export const v838faf3361e7: abi.Validator = f838faf3361e7;
+export const v7ebb7ef781aa: abi.Validator = f7ebb7ef781aa;
+export const v80b99d7ad2bc: abi.Validator = f80b99d7ad2bc;
+export const v85b3619c60f8: abi.Validator = f85b3619c60f8;
+export const v875cbedcd96e: abi.Validator = f875cbedcd96e;
 export const v8b1a3294e443: abi.Validator = f8b1a3294e443;
-export const v8b2f258fd1ad: abi.Validator = f8b2f258fd1ad;
-export const v9182196100cf: abi.Validator = f9182196100cf;
+export const v8de14edf886b: abi.Validator = f8de14edf886b;
 export const v926a221ecfaa: abi.Validator = f926a221ecfaa;
-export const v94fd47372fce: abi.Validator = f94fd47372fce;
 export const v95e94fb6b59e: abi.Validator = f95e94fb6b59e;
+export const v98b32fa85ba0: abi.Validator = f98b32fa85ba0;
+export const v9a986d4147b1: abi.Validator = f9a986d4147b1;
+export const v9b09b2ea2ba3: abi.Validator = f9b09b2ea2ba3;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
 export const va3323570cdd0: abi.Validator = fa3323570cdd0;
-export const va37ac9a731df: abi.Validator = fa37ac9a731df;
+export const vaa96521b8012: abi.Validator = faa96521b8012;
+export const vb4ab935d4068: abi.Validator = fb4ab935d4068;
 export const vbc57f6178b86: abi.Validator = fbc57f6178b86;
-export const vbfe5a7c51b67: abi.Validator = fbfe5a7c51b67;
 export const vbff2d6e2a7eb: abi.Validator = fbff2d6e2a7eb;
-export const vc9712fd5d0cd: abi.Validator = fc9712fd5d0cd;
+export const vc7374de01360: abi.Validator = fc7374de01360;
 export const vca5664fca145: abi.Validator = fca5664fca145;
 export const vcacbe614dedd: abi.Validator = fcacbe614dedd;
 export const vcb38e2524244: abi.Validator = fcb38e2524244;
 export const vcec7d963c21f: abi.Validator = fcec7d963c21f;
-export const vcf9bf2aa9ba2: abi.Validator = fcf9bf2aa9ba2;
+export const vcf686e9e0bfe: abi.Validator = fcf686e9e0bfe;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
 export const vd5817c29846a: abi.Validator = fd5817c29846a;
-export const vdaa83f6f0443: abi.Validator = fdaa83f6f0443;
-export const vdb568d5d053f: abi.Validator = fdb568d5d053f;
+export const vd6a00f911626: abi.Validator = fd6a00f911626;
+export const vd7cd25cf8382: abi.Validator = fd7cd25cf8382;
 export const vdb974017a834: abi.Validator = fdb974017a834;
-export const vdd517f7b18ff: abi.Validator = fdd517f7b18ff;
 export const vdebba555866b: abi.Validator = fdebba555866b;
-export const ve23f1b7bbcbc: abi.Validator = fe23f1b7bbcbc;
-export const vec151a66b729: abi.Validator = fec151a66b729;
+export const ve1f7e5070e5d: abi.Validator = fe1f7e5070e5d;
+export const vf1972b6b56b1: abi.Validator = ff1972b6b56b1;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
-export const vf5c833f64fd8: abi.Validator = ff5c833f64fd8;
+export const vf45a2f3340ea: abi.Validator = ff45a2f3340ea;
 export const vf7380788b105: abi.Validator = ff7380788b105;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

@@ -11,7 +11,7 @@ import {
   fc009c82362bd,
   fc2ae05cdda27,
 } from "./definitions-16e3ac04b3.js";
-import { f94fb1015c909 } from "./shared-b44c5756d3.js";
+import { f94fb1015c909 } from "./shared-303341d836.js";
 function fd9cd14bbd839(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

@@ -9,17 +9,17 @@ import {
   f513fb1a15200,
   f56168250ac26,
   f58d8f502801f,
-  f5b3e9ae7cca0,
   f7314459d11fd,
+  f9b662d232576,
   fac9a090d9979,
   ff950818ad647,
 } from "./definitions-16e3ac04b3.js";
 import { f4c0d38165e68 } from "./params.completion.complete-3a02ab751a.js";
-import { fbf45bc9968fc } from "./params.initialize-c415b99732.js";
-import { fb29db0a79388 } from "./shared-91733d6d09.js";
-import { f4d02f695c36b } from "./shared-91ef4be21e.js";
-import { f6975bf43f265 } from "./shared-d224a43870.js";
-function f6d91432f624d(data) {
+import { ffd5c4cf8cfcf } from "./params.initialize-7b61433c1e.js";
+import { fb29db0a79388 } from "./shared-0f0afe5bc0.js";
+import { f4d02f695c36b } from "./shared-39de1cc762.js";
+import { f6975bf43f265 } from "./shared-a386dea536.js";
+function f6074f7fccf3c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -28,7 +28,7 @@ function f6d91432f624d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f6d91432f624d,
+          f6074f7fccf3c,
           "",
           "required",
           { missingProperty: missing0 },
@@ -39,11 +39,11 @@ function f6d91432f624d(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f6d91432f624d, "/method", "type", { type: "string" });
+            return abi.fail(f6074f7fccf3c, "/method", "type", { type: "string" });
           }
           if ("initialize" !== data0) {
             return abi.fail(
-              f6d91432f624d,
+              f6074f7fccf3c,
               "/method",
               "const",
               { allowedValue: "initialize" },
@@ -63,40 +63,40 @@ function f6d91432f624d(data) {
                   (data1.clientInfo === undefined && (missing1 = "clientInfo")) ||
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
-                  return abi.fail(f6d91432f624d, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f6074f7fccf3c, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.capabilities !== undefined) {
-                    if (!fbf45bc9968fc(data1.capabilities)) {
-                      return abi.failWith(f6d91432f624d, fbf45bc9968fc, "/params/capabilities");
+                    if (!ffd5c4cf8cfcf(data1.capabilities)) {
+                      return abi.failWith(f6074f7fccf3c, ffd5c4cf8cfcf, "/params/capabilities");
                     }
                   }
                   {
                     if (data1.clientInfo !== undefined) {
                       if (!fb29db0a79388(data1.clientInfo)) {
-                        return abi.failWith(f6d91432f624d, fb29db0a79388, "/params/clientInfo");
+                        return abi.failWith(f6074f7fccf3c, fb29db0a79388, "/params/clientInfo");
                       }
                     }
                     {
                       if (data1.protocolVersion !== undefined) {
                         if (typeof data1.protocolVersion !== "string") {
-                          return abi.fail(f6d91432f624d, "/params/protocolVersion", "type", { type: "string" });
+                          return abi.fail(f6074f7fccf3c, "/params/protocolVersion", "type", { type: "string" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f6d91432f624d, "/params", "type", { type: "object" });
+                return abi.fail(f6074f7fccf3c, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6d91432f624d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f6074f7fccf3c, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6d91432f624d.errors = null;
+  f6074f7fccf3c.errors = null;
   return true;
 }
 function fd7e04d943aa7(data) {
@@ -259,14 +259,14 @@ function fd7e04d943aa7(data) {
   fd7e04d943aa7.errors = vErrors;
   return errors === 0;
 }
-function f03501898c1da(data) {
+function f53a32e0ec21c(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f6d91432f624d(data)) {
-    vErrors = abi.nest(vErrors, f6d91432f624d, "");
+  if (!f6074f7fccf3c(data)) {
+    vErrors = abi.nest(vErrors, f6074f7fccf3c, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -329,8 +329,8 @@ function f03501898c1da(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5b3e9ae7cca0(data)) {
-                    vErrors = abi.nest(vErrors, f5b3e9ae7cca0, "");
+                  if (!f9b662d232576(data)) {
+                    vErrors = abi.nest(vErrors, f9b662d232576, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -382,7 +382,7 @@ function f03501898c1da(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f03501898c1da.errors = vErrors;
+    f53a32e0ec21c.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -394,7 +394,7 @@ function f03501898c1da(data) {
       }
     }
   }
-  f03501898c1da.errors = vErrors;
+  f53a32e0ec21c.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -554,8 +554,8 @@ function fbeb52deee14a(data) {
   return true;
 }
 export { f7aefb4e79829 };
-export const v03501898c1da: abi.Validator = f03501898c1da;
-export const v6d91432f624d: abi.Validator = f6d91432f624d;
+export const v53a32e0ec21c: abi.Validator = f53a32e0ec21c;
+export const v6074f7fccf3c: abi.Validator = f6074f7fccf3c;
 export const v7aefb4e79829: abi.Validator = f7aefb4e79829;
 export const vbeb52deee14a: abi.Validator = fbeb52deee14a;
 export const vd7e04d943aa7: abi.Validator = fd7e04d943aa7;

@@ -9,16 +9,16 @@ const f5d45e1929935 = {
   ],
   $id: "mcpgen://defs/JSONValue",
 };
-const f1ef1c5a6e28b = { validate: f794e3d05110f };
-const fdb2dc5d1e75c = { validate: f003957c348a4 };
-function f003957c348a4(data) {
+const ff467af748cbd = { validate: f75fc1fe204c1 };
+const fa5622dcd0459 = { validate: f0bc8ee74d5f2 };
+function f0bc8ee74d5f2(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f1ef1c5a6e28b.validate(data)) {
-    vErrors = abi.nest(vErrors, f1ef1c5a6e28b.validate, "");
+  if (!ff467af748cbd.validate(data)) {
+    vErrors = abi.nest(vErrors, ff467af748cbd.validate, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -31,8 +31,8 @@ function f003957c348a4(data) {
         const len0 = data.length;
         for (let i0 = 0; i0 < len0; i0++) {
           const _errs4 = errors;
-          if (!fdb2dc5d1e75c.validate(data[i0])) {
-            vErrors = abi.nest(vErrors, fdb2dc5d1e75c.validate, "/" + i0);
+          if (!fa5622dcd0459.validate(data[i0])) {
+            vErrors = abi.nest(vErrors, fa5622dcd0459.validate, "/" + i0);
             errors = vErrors.length;
           }
           var valid1 = _errs4 === errors;
@@ -71,7 +71,7 @@ function f003957c348a4(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f003957c348a4.errors = vErrors;
+    f0bc8ee74d5f2.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -83,24 +83,24 @@ function f003957c348a4(data) {
       }
     }
   }
-  f003957c348a4.errors = vErrors;
+  f0bc8ee74d5f2.errors = vErrors;
   return errors === 0;
 }
-function f794e3d05110f(data) {
+function f75fc1fe204c1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!f003957c348a4(data[key0])) {
-          return abi.failWith(f794e3d05110f, f003957c348a4, "/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"));
+        if (!f0bc8ee74d5f2(data[key0])) {
+          return abi.failWith(f75fc1fe204c1, f0bc8ee74d5f2, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(f794e3d05110f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f75fc1fe204c1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f794e3d05110f.errors = null;
+  f75fc1fe204c1.errors = null;
   return true;
 }
-export { f003957c348a4, f794e3d05110f };
-export const v003957c348a4: abi.Validator = f003957c348a4;
-export const v794e3d05110f: abi.Validator = f794e3d05110f;
+export { f0bc8ee74d5f2, f75fc1fe204c1 };
+export const v0bc8ee74d5f2: abi.Validator = f0bc8ee74d5f2;
+export const v75fc1fe204c1: abi.Validator = f75fc1fe204c1;
