@@ -47,7 +47,6 @@ export type {
 export { fail, failWith, issue, nest, pointerToken } from "./issue-sites.js";
 export {
   TooManyIssues,
-  collectingValidators,
   counted,
   ucs2length,
   equal,

@@ -6,7 +6,7 @@
  * lazy-init glue: this module reaches nothing but the limits.
  */
 import { MAX_COLLECTED_ISSUES } from "./limits.js";
-import type { ValidationIssue, Validator } from "./protocol-binding.js";
+import type { ValidationIssue } from "./protocol-binding.js";
 
 /**
  * Thrown by an all-errors tool validator (`tools.all-errors.ajv.ts`) once it has collected
@@ -26,46 +26,6 @@ export class TooManyIssues extends Error {
 export function counted(count: number, issues: ValidationIssue[] | null): number {
   if (count > MAX_COLLECTED_ISSUES) throw new TooManyIssues(issues ?? []);
   return count;
-}
-
-/** A tool's validators (server/types.ts `ToolValidators`, repeated: this module imports nothing it would pull into a bundle). */
-type ToolChecks = {
-  readonly [tool: string]: {
-    readonly input: Validator;
-    readonly output: Validator | null;
-    readonly defaults?: (input: never) => unknown;
-  };
-};
-
-/**
- * All-errors validators as the ones a tool's values are checked with (the generated
- * `tool-validators.ts`): on a valid value they do what the first-failure ones do, so one compiled
- * copy of the schemas serves both the check and its report. Each gives the same result with every
- * failure in `errors`; where it would throw TooManyIssues it refuses with what it collected, and the
- * report (issues.ts `collectIssues`, which runs `all` itself) says how many it could not list.
- */
-export function collectingValidators(all: ToolChecks): ToolChecks {
-  const out: Record<string, ToolChecks[string]> = {};
-  for (const tool of Object.keys(all)) {
-    const v = all[tool]!;
-    out[tool] = { ...v, input: collecting(v.input), output: v.output === null ? null : collecting(v.output) };
-  }
-  return out;
-}
-
-function collecting(all: Validator): Validator {
-  const check = ((data: unknown): boolean => {
-    try {
-      const valid = all(data);
-      check.errors = all.errors;
-      return valid;
-    } catch (e) {
-      if (!(e instanceof TooManyIssues)) throw e;
-      check.errors = e.issues;
-      return false;
-    }
-  }) as Validator;
-  return check;
 }
 
 /** Length in Unicode code points, as JSON Schema's minLength/maxLength count it. */

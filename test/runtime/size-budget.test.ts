@@ -115,8 +115,13 @@ const runtimeDir = join(root, "runtime");
  * esbuild wrap most of a one-tool Worker in lazy-init glue (32.0 → 31.3 kB gzip); the Node build
  * ships both files of that import (0.6 KiB).
  * All merged: 354.5 KiB measured: 355 KiB.
+ * On a branch of its own, 355.5 KiB (355.2 KiB measured) when the runtime's tool checks became the
+ * all-errors validators (issue #26: one compiled copy of a manifest's tool schemas in a program and
+ * its bundle, the Worker 31.4 → 31.2 kB gzip with the validators' other cuts): their wrapper
+ * (collecting-validators.ts, 0.5 KiB) is in `abi/v8/all-errors`, which only a generated
+ * `tool-validators.ts` loads, never a stdio server's start; each format's check its own export.
  */
-const RUNTIME_JS_BUDGET = 355 * 1024;
+const RUNTIME_JS_BUDGET = 355.5 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

@@ -6,14 +6,6 @@
  * lazy-init glue; through abi/v8 that was most of the runtime, through this entry it is
  * ajv-runtime.ts and the limits.
  */
-export {
-  collectingValidators,
-  counted,
-  ucs2length,
-  equal,
-  formats,
-  formatUri,
-  formatUriTemplate,
-  formatByte,
-} from "../ajv-runtime.js";
+export { counted, ucs2length, equal, formats, formatUri, formatUriTemplate, formatByte } from "../ajv-runtime.js";
+export { collectingValidators } from "../collecting-validators.js";
 export type { Validator } from "../protocol-binding.js";
