@@ -10,8 +10,8 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
-    "notifications/message": () => import("../shared/validators/params.notifications.message-abca25c85d.js"),
+    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-1fec3390c6.js"),
+    "notifications/message": () => import("../shared/validators/params.notifications.message-6be240d794.js"),
     "notifications/progress": () => import("./validators/params.notifications.progress.js"),
     "notifications/prompts/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
@@ -21,8 +21,8 @@ export const validators: ValidatorLoaders = {
       import("../shared/validators/params.notifications.resources.updated-fb0b142280.js"),
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
-    "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
+    "roots/list": () => import("../shared/validators/params.ping-561cc2318b.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
   },
   results: {

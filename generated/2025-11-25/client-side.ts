@@ -23,8 +23,8 @@ export const validators: ValidatorLoaders = {
     "notifications/tasks/status": () => import("./validators/TaskStatusNotificationParams.js"),
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
-    "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
+    "roots/list": () => import("../shared/validators/params.ping-561cc2318b.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageRequestParams.js"),
     "tasks/cancel": () => import("./validators/params.tasks.cancel.js"),
     "tasks/get": () => import("./validators/params.tasks.cancel.js"),

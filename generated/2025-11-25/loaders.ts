@@ -26,7 +26,7 @@ export const validators: ValidatorLoaders = {
     "notifications/tasks/status": () => import("./validators/TaskStatusNotificationParams.js"),
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
     "prompts/get": () => import("./validators/GetPromptRequestParams.js"),
     "prompts/list": () => import("./validators/PaginatedRequestParams.js"),
     "resources/list": () => import("./validators/PaginatedRequestParams.js"),
@@ -34,7 +34,7 @@ export const validators: ValidatorLoaders = {
     "resources/subscribe": () => import("./validators/ReadResourceRequestParams.js"),
     "resources/templates/list": () => import("./validators/PaginatedRequestParams.js"),
     "resources/unsubscribe": () => import("./validators/ReadResourceRequestParams.js"),
-    "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    "roots/list": () => import("../shared/validators/params.ping-561cc2318b.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageRequestParams.js"),
     "tasks/cancel": () => import("./validators/params.tasks.cancel.js"),
     "tasks/get": () => import("./validators/params.tasks.cancel.js"),

@@ -19,7 +19,7 @@ export const validators: ValidatorLoaders = {
     "notifications/roots/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/tasks/status": () => import("./validators/TaskStatusNotificationParams.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
     "prompts/get": () => import("./validators/GetPromptRequestParams.js"),
     "prompts/list": () => import("./validators/PaginatedRequestParams.js"),
     "resources/list": () => import("./validators/PaginatedRequestParams.js"),

@@ -122,6 +122,42 @@ function dropUnusedSchemas(code: string): string {
 }
 
 /**
+ * A schema constant that lean code reads only for error params, always at one place
+ * (`{type: schema7.anyOf[1].type}`, `{allowedValues: schema3.enum}`), becomes the value read: the
+ * constant held the whole schema (`$ref`s and all) for a list of a few strings. The params are the
+ * same object as before, shared by every failure as ajv shares it.
+ */
+function narrowErrorParams(code: string): string {
+  const declaration = /const (schema\d+) = \{/g;
+  let out = code;
+  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
+    const name = m[1]!;
+    const open = m.index + m[0].length - 1;
+    const end = endOfJsonObject(code, open);
+    declaration.lastIndex = end;
+    const read = new RegExp(String.raw`(\{(?:type|allowedValues): )${name}((?:\.[A-Za-z_$][\w$]*|\[\d+\])*)\}`, "g");
+    const paths = new Set([...out.matchAll(read)].map((r) => r[2]!));
+    const uses = out.match(new RegExp(String.raw`\b${name}\b`, "g"))!.length - 1;
+    if (paths.size !== 1 || [...out.matchAll(read)].length !== uses) continue;
+    const value = at(JSON.parse(code.slice(open, end)) as unknown, [...paths][0]!);
+    out = out
+      .replace(read, (_m, head: string) => `${head}${name}}`)
+      .replace(code.slice(m.index, end + 1), () => `const ${name} = ${JSON.stringify(value)};`);
+  }
+  return out;
+}
+
+/** The value at a property path as ajv writes it (`.anyOf[1].type`). */
+function at(value: unknown, path: string): unknown {
+  let v = value;
+  for (const [, key, index] of path.matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+)\]/g)) {
+    v = (v as Record<string, unknown>)[key ?? index!];
+    if (v === undefined) throw new Error(`ajv's standalone code reads a schema where it has nothing: ${path}`);
+  }
+  return v;
+}
+
+/**
  * Statements ajv leaves empty: `if(errors === _errs3){}`, `if(valid1){}`, `else {}` (conditions
  * that only read a local), then `const _errs4 = errors;` declarations nothing reads any more.
  * Removing them changes no result and no error, and takes 5–10% off a tool module.
@@ -397,6 +433,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   code = dropUnusedSchemas(code);
   code = formatExports(code);
   if (lean) {
+    code = narrowErrorParams(code);
     const positional = positionalPaths(code);
     if (positional === code)
       throw new Error("lean validators need positional instance paths (no $data, no dynamic refs)");

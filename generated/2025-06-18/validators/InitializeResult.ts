@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fcdb3dc45eb2c } from "../../shared/validators/shared-b07f2b4335.js";
-import { f23d3554baf81 } from "./shared-a8280d8a20.js";
+import { f23d3554baf81 } from "./shared-3f4790a130.js";
 function f43e69189aed1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

@@ -4,40 +4,39 @@ import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
 import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
-import { ffd6bdf79d116 } from "../../shared/validators/definitions-0a64a23e7b.js";
 import {
-  f0619c95dfd18,
-  f0dfdff578a5d,
   f29bf5eb1ca06,
   f2cfa2dcef138,
+  f4d6caec5c152,
   f513fb1a15200,
+  f53a2af1b5a19,
   f56168250ac26,
   f58d8f502801f,
   f7314459d11fd,
+  f74788196111b,
   f9b662d232576,
   fac9a090d9979,
-  fd20d6eb69395,
-  fd7f05ab3a599,
-  feac80bdb9b94,
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-6d500df913.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-a386dea536.js";
-import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f6828121ff61b } from "../../shared/validators/shared-d747dbd0cb.js";
-import { fbd856a337e5c } from "./CallToolResult.js";
-import { ff9456b41457f } from "./CreateMessageResult.js";
+import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-28b595b78f.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-47ff94489d.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-53c8ffd9eb.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
+import { f497435b7ef45 } from "./CallToolResult.js";
+import { ff6b8200fda40 } from "./CreateMessageResult.js";
 import { f0d1efda56fc9 } from "./ElicitResult.js";
-import { f9fd45e3b0460 } from "./GetPromptResult.js";
+import { fd0e37b804ba8 } from "./GetPromptResult.js";
 import { f43e69189aed1 } from "./InitializeResult.js";
 import { f83f1f3ff523c } from "./ListPromptsResult.js";
-import { fdd96906fcf9c } from "./ListResourceTemplatesResult.js";
-import { f6b51de60a7ea } from "./ListResourcesResult.js";
+import { f8765042f2846 } from "./ListResourceTemplatesResult.js";
+import { f3f8f61243d3c } from "./ListResourcesResult.js";
 import { f4b57da500059 } from "./ListToolsResult.js";
-import { f22a3c81efdf5 } from "./params.elicitation.create.js";
+import { f390a96aed373 } from "./params.elicitation.create.js";
 import { feab9a153477d } from "./params.initialize.js";
-import { f8e8880357c7a } from "./params.sampling.createMessage.js";
-import { f23d3554baf81 } from "./shared-a8280d8a20.js";
+import { f2b2ad386298c } from "./params.sampling.createMessage.js";
+import { f23d3554baf81 } from "./shared-3f4790a130.js";
 function f1dfd64066fde(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -319,7 +318,7 @@ function f1c5a710a0d0e(data) {
   f1c5a710a0d0e.errors = vErrors;
   return errors === 0;
 }
-function f0fe6276132a9(data) {
+function f6db18252b2fa(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -333,8 +332,8 @@ function f0fe6276132a9(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0dfdff578a5d(data)) {
-      vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+    if (!f74788196111b(data)) {
+      vErrors = abi.nest(vErrors, f74788196111b, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -413,8 +412,8 @@ function f0fe6276132a9(data) {
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f0619c95dfd18(data)) {
-                          vErrors = abi.nest(vErrors, f0619c95dfd18, "");
+                        if (!f53a2af1b5a19(data)) {
+                          vErrors = abi.nest(vErrors, f53a2af1b5a19, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
@@ -442,7 +441,7 @@ function f0fe6276132a9(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f0fe6276132a9.errors = vErrors;
+    f6db18252b2fa.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -454,10 +453,10 @@ function f0fe6276132a9(data) {
       }
     }
   }
-  f0fe6276132a9.errors = vErrors;
+  f6db18252b2fa.errors = vErrors;
   return errors === 0;
 }
-function fe0215511edda(data) {
+function f8ddf2cc9f0d8(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -471,8 +470,8 @@ function fe0215511edda(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!ff9456b41457f(data)) {
-      vErrors = abi.nest(vErrors, ff9456b41457f, "");
+    if (!ff6b8200fda40(data)) {
+      vErrors = abi.nest(vErrors, ff6b8200fda40, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -499,7 +498,7 @@ function fe0215511edda(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe0215511edda.errors = vErrors;
+    f8ddf2cc9f0d8.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -511,10 +510,10 @@ function fe0215511edda(data) {
       }
     }
   }
-  fe0215511edda.errors = vErrors;
+  f8ddf2cc9f0d8.errors = vErrors;
   return errors === 0;
 }
-function f919622144074(data) {
+function fa5f6f1b727ef(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -523,7 +522,7 @@ function f919622144074(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f919622144074,
+          fa5f6f1b727ef,
           "",
           "required",
           { missingProperty: missing0 },
@@ -534,11 +533,11 @@ function f919622144074(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f919622144074, "/method", "type", { type: "string" });
+            return abi.fail(fa5f6f1b727ef, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              f919622144074,
+              fa5f6f1b727ef,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -557,19 +556,19 @@ function f919622144074(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(f919622144074, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(fa5f6f1b727ef, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(f919622144074, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(fa5f6f1b727ef, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        f919622144074,
+                        fa5f6f1b727ef,
                         "/params/includeContext",
                         "enum",
-                        { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
+                        { allowedValues: f19b075cc6894 },
                         "#/properties/params/properties/includeContext/enum",
                         "must be equal to one of the allowed values",
                       );
@@ -579,7 +578,7 @@ function f919622144074(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(f919622144074, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(fa5f6f1b727ef, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -589,12 +588,12 @@ function f919622144074(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!f8e8880357c7a(data4[i0])) {
-                                return abi.failWith(f919622144074, f8e8880357c7a, "/params/messages/" + i0);
+                              if (!f2b2ad386298c(data4[i0])) {
+                                return abi.failWith(fa5f6f1b727ef, f2b2ad386298c, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(f919622144074, "/params/messages", "type", { type: "array" });
+                            return abi.fail(fa5f6f1b727ef, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -604,14 +603,14 @@ function f919622144074(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(f919622144074, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(fa5f6f1b727ef, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(f919622144074, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(fa5f6f1b727ef, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -623,7 +622,7 @@ function f919622144074(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        f919622144074,
+                                        fa5f6f1b727ef,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -632,21 +631,21 @@ function f919622144074(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f919622144074, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(fa5f6f1b727ef, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(f919622144074, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(fa5f6f1b727ef, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(f919622144074, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(fa5f6f1b727ef, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -658,20 +657,20 @@ function f919622144074(data) {
                   }
                 }
               } else {
-                return abi.fail(f919622144074, "/params", "type", { type: "object" });
+                return abi.fail(fa5f6f1b727ef, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f919622144074, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fa5f6f1b727ef, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f919622144074.errors = null;
+  fa5f6f1b727ef.errors = null;
   return true;
 }
-function fea625148c39d(data) {
+function f36b57e1a0471(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -680,7 +679,7 @@ function fea625148c39d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fea625148c39d,
+          f36b57e1a0471,
           "",
           "required",
           { missingProperty: missing0 },
@@ -691,11 +690,11 @@ function fea625148c39d(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fea625148c39d, "/method", "type", { type: "string" });
+            return abi.fail(f36b57e1a0471, "/method", "type", { type: "string" });
           }
           if ("elicitation/create" !== data0) {
             return abi.fail(
-              fea625148c39d,
+              f36b57e1a0471,
               "/method",
               "const",
               { allowedValue: "elicitation/create" },
@@ -714,11 +713,11 @@ function fea625148c39d(data) {
                   (data1.message === undefined && (missing1 = "message")) ||
                   (data1.requestedSchema === undefined && (missing1 = "requestedSchema"))
                 ) {
-                  return abi.fail(fea625148c39d, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f36b57e1a0471, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(fea625148c39d, "/params/message", "type", { type: "string" });
+                      return abi.fail(f36b57e1a0471, "/params/message", "type", { type: "string" });
                     }
                   }
                   {
@@ -731,7 +730,7 @@ function fea625148c39d(data) {
                             (data3.properties === undefined && (missing2 = "properties")) ||
                             (data3.type === undefined && (missing2 = "type"))
                           ) {
-                            return abi.fail(fea625148c39d, "/params/requestedSchema", "required", {
+                            return abi.fail(f36b57e1a0471, "/params/requestedSchema", "required", {
                               missingProperty: missing2,
                             });
                           } else {
@@ -740,16 +739,16 @@ function fea625148c39d(data) {
                               {
                                 if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                                   for (const key0 in data4) {
-                                    if (!f22a3c81efdf5(data4[key0])) {
+                                    if (!f390a96aed373(data4[key0])) {
                                       return abi.failWith(
-                                        fea625148c39d,
-                                        f22a3c81efdf5,
+                                        f36b57e1a0471,
+                                        f390a96aed373,
                                         "/params/requestedSchema/properties/" + abi.pointerToken(key0),
                                       );
                                     }
                                   }
                                 } else {
-                                  return abi.fail(fea625148c39d, "/params/requestedSchema/properties", "type", {
+                                  return abi.fail(f36b57e1a0471, "/params/requestedSchema/properties", "type", {
                                     type: "object",
                                   });
                                 }
@@ -764,7 +763,7 @@ function fea625148c39d(data) {
                                     for (let i0 = 0; i0 < len0; i0++) {
                                       if (typeof data6[i0] !== "string") {
                                         return abi.fail(
-                                          fea625148c39d,
+                                          f36b57e1a0471,
                                           "/params/requestedSchema/required/" + i0,
                                           "type",
                                           { type: "string" },
@@ -773,7 +772,7 @@ function fea625148c39d(data) {
                                       }
                                     }
                                   } else {
-                                    return abi.fail(fea625148c39d, "/params/requestedSchema/required", "type", {
+                                    return abi.fail(f36b57e1a0471, "/params/requestedSchema/required", "type", {
                                       type: "array",
                                     });
                                   }
@@ -783,13 +782,13 @@ function fea625148c39d(data) {
                                 if (data3.type !== undefined) {
                                   let data8 = data3.type;
                                   if (typeof data8 !== "string") {
-                                    return abi.fail(fea625148c39d, "/params/requestedSchema/type", "type", {
+                                    return abi.fail(f36b57e1a0471, "/params/requestedSchema/type", "type", {
                                       type: "string",
                                     });
                                   }
                                   if ("object" !== data8) {
                                     return abi.fail(
-                                      fea625148c39d,
+                                      f36b57e1a0471,
                                       "/params/requestedSchema/type",
                                       "const",
                                       { allowedValue: "object" },
@@ -802,24 +801,24 @@ function fea625148c39d(data) {
                             }
                           }
                         } else {
-                          return abi.fail(fea625148c39d, "/params/requestedSchema", "type", { type: "object" });
+                          return abi.fail(f36b57e1a0471, "/params/requestedSchema", "type", { type: "object" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(fea625148c39d, "/params", "type", { type: "object" });
+                return abi.fail(f36b57e1a0471, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fea625148c39d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f36b57e1a0471, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fea625148c39d.errors = null;
+  f36b57e1a0471.errors = null;
   return true;
 }
 const f2eb2310faadb = {
@@ -948,7 +947,7 @@ function f0e1358f61b12(data) {
   f0e1358f61b12.errors = null;
   return true;
 }
-function f55f643a50b49(data) {
+function f8ab46bbf0c95(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1078,8 +1077,8 @@ function f55f643a50b49(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs14 = errors;
-      if (!fd20d6eb69395(data)) {
-        vErrors = abi.nest(vErrors, fd20d6eb69395, "");
+      if (!f40df184fca3c(data)) {
+        vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs14 === errors;
@@ -1190,7 +1189,7 @@ function f55f643a50b49(data) {
                       vErrors,
                       "/id",
                       "type",
-                      { type: ffd6bdf79d116.anyOf[3].properties.id.type },
+                      { type: f8c5a72c18d30 },
                       "#/anyOf/3/properties/id/type",
                       "must be string,integer",
                     );
@@ -1246,7 +1245,7 @@ function f55f643a50b49(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f55f643a50b49.errors = vErrors;
+    f8ab46bbf0c95.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1258,41 +1257,41 @@ function f55f643a50b49(data) {
       }
     }
   }
-  f55f643a50b49.errors = vErrors;
+  f8ab46bbf0c95.errors = vErrors;
   return errors === 0;
 }
-function f354879aa7608(data) {
+function f1bb2d523b01e(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f0dfdff578a5d(data)) {
-    vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+  if (!f74788196111b(data)) {
+    vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f919622144074(data)) {
-      vErrors = abi.nest(vErrors, f919622144074, "");
+    if (!fa5f6f1b727ef(data)) {
+      vErrors = abi.nest(vErrors, fa5f6f1b727ef, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd7f05ab3a599(data)) {
-        vErrors = abi.nest(vErrors, fd7f05ab3a599, "");
+      if (!f4d6caec5c152(data)) {
+        vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fea625148c39d(data)) {
-          vErrors = abi.nest(vErrors, fea625148c39d, "");
+        if (!f36b57e1a0471(data)) {
+          vErrors = abi.nest(vErrors, f36b57e1a0471, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -1303,7 +1302,7 @@ function f354879aa7608(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f354879aa7608.errors = vErrors;
+    f1bb2d523b01e.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1315,10 +1314,10 @@ function f354879aa7608(data) {
       }
     }
   }
-  f354879aa7608.errors = vErrors;
+  f1bb2d523b01e.errors = vErrors;
   return errors === 0;
 }
-function f795260f26403(data) {
+function f070d0354494f(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1340,16 +1339,16 @@ function f795260f26403(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f6b51de60a7ea(data)) {
-        vErrors = abi.nest(vErrors, f6b51de60a7ea, "");
+      if (!f3f8f61243d3c(data)) {
+        vErrors = abi.nest(vErrors, f3f8f61243d3c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fdd96906fcf9c(data)) {
-          vErrors = abi.nest(vErrors, fdd96906fcf9c, "");
+        if (!f8765042f2846(data)) {
+          vErrors = abi.nest(vErrors, f8765042f2846, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -1372,8 +1371,8 @@ function f795260f26403(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f9fd45e3b0460(data)) {
-                vErrors = abi.nest(vErrors, f9fd45e3b0460, "");
+              if (!fd0e37b804ba8(data)) {
+                vErrors = abi.nest(vErrors, fd0e37b804ba8, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -1388,8 +1387,8 @@ function f795260f26403(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fbd856a337e5c(data)) {
-                    vErrors = abi.nest(vErrors, fbd856a337e5c, "");
+                  if (!f497435b7ef45(data)) {
+                    vErrors = abi.nest(vErrors, f497435b7ef45, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -1414,7 +1413,7 @@ function f795260f26403(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f795260f26403.errors = vErrors;
+    f070d0354494f.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1426,16 +1425,16 @@ function f795260f26403(data) {
       }
     }
   }
-  f795260f26403.errors = vErrors;
+  f070d0354494f.errors = vErrors;
   return errors === 0;
 }
+export const v070d0354494f: abi.Validator = f070d0354494f;
 export const v0e1358f61b12: abi.Validator = f0e1358f61b12;
-export const v0fe6276132a9: abi.Validator = f0fe6276132a9;
+export const v1bb2d523b01e: abi.Validator = f1bb2d523b01e;
 export const v1c5a710a0d0e: abi.Validator = f1c5a710a0d0e;
 export const v1dfd64066fde: abi.Validator = f1dfd64066fde;
-export const v354879aa7608: abi.Validator = f354879aa7608;
-export const v55f643a50b49: abi.Validator = f55f643a50b49;
-export const v795260f26403: abi.Validator = f795260f26403;
-export const v919622144074: abi.Validator = f919622144074;
-export const ve0215511edda: abi.Validator = fe0215511edda;
-export const vea625148c39d: abi.Validator = fea625148c39d;
+export const v36b57e1a0471: abi.Validator = f36b57e1a0471;
+export const v6db18252b2fa: abi.Validator = f6db18252b2fa;
+export const v8ab46bbf0c95: abi.Validator = f8ab46bbf0c95;
+export const v8ddf2cc9f0d8: abi.Validator = f8ddf2cc9f0d8;
+export const va5f6f1b727ef: abi.Validator = fa5f6f1b727ef;

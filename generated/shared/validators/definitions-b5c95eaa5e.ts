@@ -2,23 +2,23 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f0619c95dfd18,
-  f0dfdff578a5d,
   f29bf5eb1ca06,
   f2cfa2dcef138,
   f513fb1a15200,
+  f53a2af1b5a19,
   f56168250ac26,
   f58d8f502801f,
   f7314459d11fd,
+  f74788196111b,
   f9b662d232576,
   fac9a090d9979,
   ff950818ad647,
 } from "./definitions-16e3ac04b3.js";
-import { f4c0d38165e68 } from "./params.completion.complete-3a02ab751a.js";
-import { ffd5c4cf8cfcf } from "./params.initialize-7b61433c1e.js";
-import { fb29db0a79388 } from "./shared-0f0afe5bc0.js";
-import { f4d02f695c36b } from "./shared-39de1cc762.js";
-import { f6975bf43f265 } from "./shared-a386dea536.js";
+import { f4c0d38165e68 } from "./params.completion.complete-21b3d18681.js";
+import { ffd5c4cf8cfcf } from "./params.initialize-34f8bb956f.js";
+import { f4d02f695c36b } from "./shared-3b2ea758b7.js";
+import { f6975bf43f265 } from "./shared-47ff94489d.js";
+import { fb29db0a79388 } from "./shared-afc11b4505.js";
 function f6074f7fccf3c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -259,7 +259,7 @@ function fd7e04d943aa7(data) {
   fd7e04d943aa7.errors = vErrors;
   return errors === 0;
 }
-function f53a32e0ec21c(data) {
+function f40b3b77e77b1(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -273,8 +273,8 @@ function f53a32e0ec21c(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0dfdff578a5d(data)) {
-      vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+    if (!f74788196111b(data)) {
+      vErrors = abi.nest(vErrors, f74788196111b, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -353,8 +353,8 @@ function f53a32e0ec21c(data) {
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f0619c95dfd18(data)) {
-                          vErrors = abi.nest(vErrors, f0619c95dfd18, "");
+                        if (!f53a2af1b5a19(data)) {
+                          vErrors = abi.nest(vErrors, f53a2af1b5a19, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
@@ -382,7 +382,7 @@ function f53a32e0ec21c(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f53a32e0ec21c.errors = vErrors;
+    f40b3b77e77b1.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -394,7 +394,7 @@ function f53a32e0ec21c(data) {
       }
     }
   }
-  f53a32e0ec21c.errors = vErrors;
+  f40b3b77e77b1.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -554,7 +554,7 @@ function fbeb52deee14a(data) {
   return true;
 }
 export { f7aefb4e79829 };
-export const v53a32e0ec21c: abi.Validator = f53a32e0ec21c;
+export const v40b3b77e77b1: abi.Validator = f40b3b77e77b1;
 export const v6074f7fccf3c: abi.Validator = f6074f7fccf3c;
 export const v7aefb4e79829: abi.Validator = f7aefb4e79829;
 export const vbeb52deee14a: abi.Validator = fbeb52deee14a;
