@@ -10,19 +10,19 @@ export { batching, era, methods, revision } from "./table.js";
  */
 export const validators: ValidatorLoaders = {
   params: {
-    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
-    "notifications/message": () => import("../shared/validators/params.notifications.message-abca25c85d.js"),
+    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-1fec3390c6.js"),
+    "notifications/message": () => import("../shared/validators/params.notifications.message-6be240d794.js"),
     "notifications/progress": () => import("./validators/params.notifications.progress.js"),
     "notifications/prompts/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
-      import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
+      import("../shared/validators/params.notifications.resources.updated-fb0b142280.js"),
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
-    "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
+    "roots/list": () => import("../shared/validators/params.ping-561cc2318b.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
   },
   results: {
@@ -33,7 +33,7 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("./validators/GetPromptResult.js"),
     "prompts/list": () => import("../shared/validators/ListPromptsResult-19bb49915e.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-03c8d68979.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-42b95e43bc.js"),
     "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
     "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),

@@ -3,33 +3,33 @@ import type { Validator } from "@mcpgen/runtime/abi/v8";
 import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
 import * as m1 from "../shared/validators/ListPromptsResult-19bb49915e.js";
-import * as m2 from "../shared/validators/ListRootsResult-a8f2ff196b.js";
-import * as m3 from "../shared/validators/ReadResourceResult-03c8d68979.js";
+import * as m2 from "../shared/validators/ListRootsResult-4262d6f37e.js";
+import * as m3 from "../shared/validators/ReadResourceResult-42b95e43bc.js";
 import * as m4 from "../shared/validators/definitions-0a64a23e7b.js";
 import * as m5 from "../shared/validators/definitions-16e3ac04b3.js";
 import * as m6 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m7 from "../shared/validators/definitions-b5c95eaa5e.js";
 import * as m8 from "../shared/validators/definitions-f5053d3a3d.js";
-import * as m9 from "../shared/validators/params.completion.complete-beafd44988.js";
-import * as m10 from "../shared/validators/params.initialize-c415b99732.js";
-import * as m11 from "../shared/validators/params.logging.setLevel-23a20b333d.js";
-import * as m12 from "../shared/validators/params.notifications.cancelled-cd4c8c6c73.js";
-import * as m13 from "../shared/validators/params.notifications.message-abca25c85d.js";
-import * as m14 from "../shared/validators/params.notifications.resources.updated-82246ac805.js";
-import * as m15 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m16 from "../shared/validators/params.prompts.get-4c62ba9177.js";
-import * as m17 from "../shared/validators/params.prompts.list-416534b257.js";
-import * as m18 from "../shared/validators/params.resources.read-4a025b5778.js";
-import * as m19 from "../shared/validators/params.tools.call-37dbf10f2e.js";
-import * as m20 from "../shared/validators/shared-09bde4c29b.js";
-import * as m21 from "../shared/validators/shared-5216c4b3a4.js";
-import * as m22 from "../shared/validators/shared-6bd4483d44.js";
-import * as m23 from "../shared/validators/shared-91733d6d09.js";
-import * as m24 from "../shared/validators/shared-95460a046e.js";
-import * as m25 from "../shared/validators/shared-99f4b788b1.js";
-import * as m26 from "../shared/validators/shared-b0ecf82c67.js";
-import * as m27 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m28 from "../shared/validators/shared-feb65f29cb.js";
+import * as m9 from "../shared/validators/params.completion.complete-21b3d18681.js";
+import * as m10 from "../shared/validators/params.initialize-34f8bb956f.js";
+import * as m11 from "../shared/validators/params.logging.setLevel-467576a9a5.js";
+import * as m12 from "../shared/validators/params.notifications.cancelled-1fec3390c6.js";
+import * as m13 from "../shared/validators/params.notifications.message-6be240d794.js";
+import * as m14 from "../shared/validators/params.notifications.resources.updated-fb0b142280.js";
+import * as m15 from "../shared/validators/params.ping-561cc2318b.js";
+import * as m16 from "../shared/validators/params.prompts.get-8c738b60af.js";
+import * as m17 from "../shared/validators/params.prompts.list-0615537eca.js";
+import * as m18 from "../shared/validators/params.resources.read-fe6f0f1789.js";
+import * as m19 from "../shared/validators/params.tools.call-654cb73c57.js";
+import * as m20 from "../shared/validators/shared-165f716fde.js";
+import * as m21 from "../shared/validators/shared-28b595b78f.js";
+import * as m22 from "../shared/validators/shared-47ff94489d.js";
+import * as m23 from "../shared/validators/shared-79557fae7e.js";
+import * as m24 from "../shared/validators/shared-857683745a.js";
+import * as m25 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m26 from "../shared/validators/shared-93a2497b0a.js";
+import * as m27 from "../shared/validators/shared-afc11b4505.js";
+import * as m28 from "../shared/validators/shared-bf1c7b68c1.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CreateMessageResult.js";
 import * as m31 from "./validators/GetPromptResult.js";
@@ -40,65 +40,65 @@ import * as m35 from "./validators/ListToolsResult.js";
 import * as m36 from "./validators/definitions.js";
 import * as m37 from "./validators/params.notifications.progress.js";
 import * as m38 from "./validators/params.sampling.createMessage.js";
-import * as m39 from "./validators/shared-1503a99aaa.js";
-import * as m40 from "./validators/shared-7827be1011.js";
+import * as m39 from "./validators/shared-88f92d13c7.js";
+import * as m40 from "./validators/shared-cb275da7be.js";
 
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
-export const validateAnnotated = m36.vcbef2ffe9c00 as Validator<T.Annotated>;
+export const validateAnnotated = m36.v04625a1310a6 as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m25.v126147fb3eb8 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m23.vbb67845afff7 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m5.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m29.v5bebb04beb1d as Validator<T.CallToolResult>;
+export const validateCallToolResult = m29.vc34733922c7d as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m5.vc009c82362bd as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m5.v23ed7ecd9e2a as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m10.vbf45bc9968fc as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m10.vfd5c4cf8cfcf as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m36.v6d00faaf5070 as Validator<T.ClientNotification>;
+export const validateClientNotification = m36.vc8b405ee0792 as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m7.v830d270435cf as Validator<T.ClientRequest>;
+export const validateClientRequest = m7.v40b3b77e77b1 as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m36.v7d7ea85de21e as Validator<T.ClientResult>;
+export const validateClientResult = m36.v35926188712a as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m7.v8c2744ae677e as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m7.vd7e04d943aa7 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m36.vff58a4654504 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m36.v3ef27fb95a49 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m30.v0f06ba128aed as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m30.vdd02da7dd9cd as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m39.vda3b3ea2836d as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m40.v905f77c2b1a1 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m27.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m20.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m5.v5b3e9ae7cca0 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m5.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m31.vafbb50532313 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m31.v24f06335d21f as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m40.v411f8183366d as Validator<T.ImageContent>;
+export const validateImageContent = m39.v538052bf82fd as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m23.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m27.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m7.v6d91432f624d as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m32.v4c6d4d8146de as Validator<T.InitializeResult>;
+export const validateInitializeResult = m32.v1aaed59689e7 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m5.v631628fdc6fd as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m4.vcf00a7c591ef as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m4.vfad2332e28cc as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m36.vea6077eb75b9 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m36.v9eecd8194b64 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m5.v65ecf8dccfd1 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
 export const validateJSONRPCRequest = m7.v7aefb4e79829 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m5.vd20d6eb69395 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m8.v40df184fca3c as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m5.v2cfa2dcef138 as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -106,27 +106,27 @@ export const validateListPromptsResult = m1.v19bb49915ed0 as Validator<T.ListPro
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
 export const validateListResourceTemplatesRequest = m5.vf950818ad647 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m33.ve7368a08d370 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m33.ve1f93a49f232 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
 export const validateListResourcesRequest = m5.v7314459d11fd as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m34.vd4e333548249 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m34.vcb3c01b088c8 as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m5.vd7f05ab3a599 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m5.v4d6caec5c152 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m2.va8f2ff196b22 as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m2.v4262d6f37e28 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m5.v58d8f502801f as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m35.ve031512cf6ba as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m35.v49df77f2c656 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m24.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m24.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m5.v25169d2d7453 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m5.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m20.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m26.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m20.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m26.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m5.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -134,11 +134,11 @@ export const validatePaginatedRequest = m5.v2e8d5af0f4b8 as Validator<T.Paginate
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
 export const validatePaginatedResult = m8.v9889108df919 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m5.v0dfdff578a5d as Validator<T.PingRequest>;
+export const validatePingRequest = m5.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m36.v01ec1baa6277 as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m36.v56efc68c1ac0 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m26.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m21.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -146,105 +146,105 @@ export const validatePromptArgument = m1.v9e31d312576e as Validator<T.PromptArgu
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m5.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m31.vde23a55bd0f1 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m31.v533f8ce154c7 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
 export const validatePromptReference = m9.v4c0d38165e68 as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m5.v7ff6aaf7d0a9 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m5.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m3.v03c8d68979e8 as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m5.v7432556a257b as Validator<T.Request>;
+export const validateRequest = m5.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m26.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m21.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m34.v2c75be51a098 as Validator<T.Resource>;
+export const validateResource = m34.ve150dda4f2ef as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m7.ve3f83d49123f as Validator<T.ResourceContents>;
+export const validateResourceContents = m7.vbeb52deee14a as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m5.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m21.v3072bb23021f as Validator<T.ResourceReference>;
+export const validateResourceReference = m22.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m33.v252c29ad8de3 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m33.vc7bafbea26ec as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m5.vd64c13a3b4c7 as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m5.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m27.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m20.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m28.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m28.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m2.vc2d1314d7464 as Validator<T.Root>;
+export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m5.v69ae7d680f72 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m38.v456301adad10 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m38.v6cfc9c34bb5d as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m32.v40dce4754c68 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m32.v1cb2f5fcb25e as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m36.vb2d7da0dc473 as Validator<T.ServerNotification>;
+export const validateServerNotification = m36.v56bae521ff9a as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m36.v1f492f985cca as Validator<T.ServerRequest>;
+export const validateServerRequest = m36.v8221d90e41fb as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m36.v6ca54e804e75 as Validator<T.ServerResult>;
+export const validateServerResult = m36.va5e4a8b63033 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m5.v0619c95dfd18 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m5.v53a2af1b5a19 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m5.v7d9823eeac98 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m5.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m40.vd5348b0385c6 as Validator<T.TextContent>;
+export const validateTextContent = m39.v37baf5a099b5 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m25.vb2340103b803 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m23.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m35.v8fa8c1f73f55 as Validator<T.Tool>;
+export const validateTool = m35.v14a352fe2e9d as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m5.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m5.v95ef3456ba6b as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m5.v513fb1a15200 as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m9.vbeafd4498858,
-  initialize: m10.vc415b997322f,
-  "logging/setLevel": m11.v23a20b333ddf,
-  "notifications/cancelled": m12.vcd4c8c6c730e,
-  "notifications/initialized": m22.vbc23760306b3,
-  "notifications/message": m13.vabca25c85d9a,
-  "notifications/progress": m37.vec9d71574ad5,
-  "notifications/prompts/list_changed": m22.vbc23760306b3,
-  "notifications/resources/list_changed": m22.vbc23760306b3,
-  "notifications/resources/updated": m14.v82246ac80533,
-  "notifications/roots/list_changed": m22.vbc23760306b3,
-  "notifications/tools/list_changed": m22.vbc23760306b3,
-  ping: m15.v9bc9d22f5d78,
-  "prompts/get": m16.v4c62ba917756,
-  "prompts/list": m17.v416534b25750,
-  "resources/list": m17.v416534b25750,
-  "resources/read": m18.v4a025b57787e,
-  "resources/subscribe": m18.v4a025b57787e,
-  "resources/templates/list": m17.v416534b25750,
-  "resources/unsubscribe": m18.v4a025b57787e,
-  "roots/list": m15.v9bc9d22f5d78,
-  "sampling/createMessage": m38.v45f2e04d55f5,
-  "tools/call": m19.v37dbf10f2e5f,
-  "tools/list": m17.v416534b25750,
+  "completion/complete": m9.v21b3d1868148,
+  initialize: m10.v34f8bb956fe3,
+  "logging/setLevel": m11.v467576a9a512,
+  "notifications/cancelled": m12.v1fec3390c6ad,
+  "notifications/initialized": m25.vbc23760306b3,
+  "notifications/message": m13.v6be240d794d7,
+  "notifications/progress": m37.vf312d7523110,
+  "notifications/prompts/list_changed": m25.vbc23760306b3,
+  "notifications/resources/list_changed": m25.vbc23760306b3,
+  "notifications/resources/updated": m14.vfb0b14228050,
+  "notifications/roots/list_changed": m25.vbc23760306b3,
+  "notifications/tools/list_changed": m25.vbc23760306b3,
+  ping: m15.v561cc2318b77,
+  "prompts/get": m16.v8c738b60af5c,
+  "prompts/list": m17.v0615537eca7d,
+  "resources/list": m17.v0615537eca7d,
+  "resources/read": m18.vfe6f0f17893a,
+  "resources/subscribe": m18.vfe6f0f17893a,
+  "resources/templates/list": m17.v0615537eca7d,
+  "resources/unsubscribe": m18.vfe6f0f17893a,
+  "roots/list": m15.v561cc2318b77,
+  "sampling/createMessage": m38.v518bde054b17,
+  "tools/call": m19.v654cb73c5706,
+  "tools/list": m17.v0615537eca7d,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  initialize: m32.v4c6d4d8146de,
-  "logging/setLevel": m27.v38af6ff95c3c,
-  ping: m27.v38af6ff95c3c,
-  "prompts/get": m31.vafbb50532313,
+  initialize: m32.v1aaed59689e7,
+  "logging/setLevel": m20.v38af6ff95c3c,
+  ping: m20.v38af6ff95c3c,
+  "prompts/get": m31.v24f06335d21f,
   "prompts/list": m1.v19bb49915ed0,
-  "resources/list": m34.vd4e333548249,
-  "resources/read": m3.v03c8d68979e8,
-  "resources/subscribe": m27.v38af6ff95c3c,
-  "resources/templates/list": m33.ve7368a08d370,
-  "resources/unsubscribe": m27.v38af6ff95c3c,
-  "roots/list": m2.va8f2ff196b22,
-  "sampling/createMessage": m30.v0f06ba128aed,
-  "tools/call": m29.v5bebb04beb1d,
-  "tools/list": m35.ve031512cf6ba,
+  "resources/list": m34.vcb3c01b088c8,
+  "resources/read": m3.v42b95e43bc04,
+  "resources/subscribe": m20.v38af6ff95c3c,
+  "resources/templates/list": m33.ve1f93a49f232,
+  "resources/unsubscribe": m20.v38af6ff95c3c,
+  "roots/list": m2.v4262d6f37e28,
+  "sampling/createMessage": m30.vdd02da7dd9cd,
+  "tools/call": m29.vc34733922c7d,
+  "tools/list": m35.v49df77f2c656,
 };

@@ -11,19 +11,19 @@ export { batching, era, methods, revision } from "./table.js";
 export const validators: ValidatorLoaders = {
   params: {
     "elicitation/create": () => import("./validators/params.elicitation.create.js"),
-    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-cd4c8c6c73.js"),
-    "notifications/message": () => import("../shared/validators/params.notifications.message-abca25c85d.js"),
-    "notifications/progress": () => import("../shared/validators/params.notifications.progress-7497037e07.js"),
+    "notifications/cancelled": () => import("../shared/validators/params.notifications.cancelled-1fec3390c6.js"),
+    "notifications/message": () => import("../shared/validators/params.notifications.message-6be240d794.js"),
+    "notifications/progress": () => import("../shared/validators/params.notifications.progress-0ff7ce376d.js"),
     "notifications/prompts/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/resources/updated": () =>
-      import("../shared/validators/params.notifications.resources.updated-82246ac805.js"),
+      import("../shared/validators/params.notifications.resources.updated-fb0b142280.js"),
     "notifications/tools/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
-    "roots/list": () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
+    "roots/list": () => import("../shared/validators/params.ping-561cc2318b.js"),
     "sampling/createMessage": () => import("./validators/params.sampling.createMessage.js"),
   },
   results: {
@@ -34,7 +34,7 @@ export const validators: ValidatorLoaders = {
     "prompts/get": () => import("./validators/GetPromptResult.js"),
     "prompts/list": () => import("./validators/ListPromptsResult.js"),
     "resources/list": () => import("./validators/ListResourcesResult.js"),
-    "resources/read": () => import("../shared/validators/ReadResourceResult-8da754529a.js"),
+    "resources/read": () => import("../shared/validators/ReadResourceResult-0db4da5212.js"),
     "resources/subscribe": () => import("../shared/validators/Result-38af6ff95c.js"),
     "resources/templates/list": () => import("./validators/ListResourceTemplatesResult.js"),
     "resources/unsubscribe": () => import("../shared/validators/Result-38af6ff95c.js"),

@@ -2,8 +2,8 @@
 import type { Validator } from "@mcpgen/runtime/abi/v8";
 import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
-import * as m1 from "../shared/validators/ListRootsResult-48eb9d2845.js";
-import * as m2 from "../shared/validators/ReadResourceResult-8da754529a.js";
+import * as m1 from "../shared/validators/ListRootsResult-30824c5dce.js";
+import * as m2 from "../shared/validators/ReadResourceResult-0db4da5212.js";
 import * as m3 from "../shared/validators/definitions-0a64a23e7b.js";
 import * as m4 from "../shared/validators/definitions-16e3ac04b3.js";
 import * as m5 from "../shared/validators/definitions-8a37e59d72.js";
@@ -11,32 +11,32 @@ import * as m6 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m7 from "../shared/validators/definitions-d7cc59ed39.js";
 import * as m8 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m9 from "../shared/validators/definitions-fb09a1a041.js";
-import * as m10 from "../shared/validators/params.logging.setLevel-23a20b333d.js";
-import * as m11 from "../shared/validators/params.notifications.cancelled-cd4c8c6c73.js";
-import * as m12 from "../shared/validators/params.notifications.message-abca25c85d.js";
-import * as m13 from "../shared/validators/params.notifications.progress-7497037e07.js";
-import * as m14 from "../shared/validators/params.notifications.resources.updated-82246ac805.js";
-import * as m15 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m16 from "../shared/validators/params.prompts.get-4c62ba9177.js";
-import * as m17 from "../shared/validators/params.prompts.list-416534b257.js";
-import * as m18 from "../shared/validators/params.resources.read-4a025b5778.js";
-import * as m19 from "../shared/validators/params.tools.call-37dbf10f2e.js";
-import * as m20 from "../shared/validators/shared-09bde4c29b.js";
-import * as m21 from "../shared/validators/shared-17bcd47452.js";
-import * as m22 from "../shared/validators/shared-49862d7ba6.js";
-import * as m23 from "../shared/validators/shared-5216c4b3a4.js";
-import * as m24 from "../shared/validators/shared-609dc2089b.js";
-import * as m25 from "../shared/validators/shared-6312ad6b45.js";
-import * as m26 from "../shared/validators/shared-69c3982c16.js";
-import * as m27 from "../shared/validators/shared-6b8492ef44.js";
-import * as m28 from "../shared/validators/shared-6bd4483d44.js";
-import * as m29 from "../shared/validators/shared-95460a046e.js";
-import * as m30 from "../shared/validators/shared-9b44a2bfc3.js";
-import * as m31 from "../shared/validators/shared-b0ecf82c67.js";
-import * as m32 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m33 from "../shared/validators/shared-bab4dff6a0.js";
-import * as m34 from "../shared/validators/shared-c433b488ef.js";
-import * as m35 from "../shared/validators/shared-feb65f29cb.js";
+import * as m10 from "../shared/validators/params.logging.setLevel-467576a9a5.js";
+import * as m11 from "../shared/validators/params.notifications.cancelled-1fec3390c6.js";
+import * as m12 from "../shared/validators/params.notifications.message-6be240d794.js";
+import * as m13 from "../shared/validators/params.notifications.progress-0ff7ce376d.js";
+import * as m14 from "../shared/validators/params.notifications.resources.updated-fb0b142280.js";
+import * as m15 from "../shared/validators/params.ping-561cc2318b.js";
+import * as m16 from "../shared/validators/params.prompts.get-8c738b60af.js";
+import * as m17 from "../shared/validators/params.prompts.list-0615537eca.js";
+import * as m18 from "../shared/validators/params.resources.read-fe6f0f1789.js";
+import * as m19 from "../shared/validators/params.tools.call-654cb73c57.js";
+import * as m20 from "../shared/validators/shared-158587c497.js";
+import * as m21 from "../shared/validators/shared-165f716fde.js";
+import * as m22 from "../shared/validators/shared-193c87340b.js";
+import * as m23 from "../shared/validators/shared-28b595b78f.js";
+import * as m24 from "../shared/validators/shared-47ff94489d.js";
+import * as m25 from "../shared/validators/shared-53c8ffd9eb.js";
+import * as m26 from "../shared/validators/shared-812d9a9f74.js";
+import * as m27 from "../shared/validators/shared-857683745a.js";
+import * as m28 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m29 from "../shared/validators/shared-93a2497b0a.js";
+import * as m30 from "../shared/validators/shared-b07f2b4335.js";
+import * as m31 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m32 from "../shared/validators/shared-c7ac1c02d2.js";
+import * as m33 from "../shared/validators/shared-c7bc677eb9.js";
+import * as m34 from "../shared/validators/shared-eb692ae8bd.js";
+import * as m35 from "../shared/validators/shared-f3ad3f2054.js";
 import * as m36 from "./validators/CallToolResult.js";
 import * as m37 from "./validators/CreateMessageResult.js";
 import * as m38 from "./validators/ElicitResult.js";
@@ -51,79 +51,79 @@ import * as m46 from "./validators/params.completion.complete.js";
 import * as m47 from "./validators/params.elicitation.create.js";
 import * as m48 from "./validators/params.initialize.js";
 import * as m49 from "./validators/params.sampling.createMessage.js";
-import * as m50 from "./validators/shared-37938339f1.js";
-import * as m51 from "./validators/shared-5572f1184e.js";
+import * as m50 from "./validators/shared-3b93aa03dd.js";
+import * as m51 from "./validators/shared-3f4790a130.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m33.ve59e849c6410 as Validator<T.Annotations>;
+export const validateAnnotations = m34.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m22.vd0d4415baea0 as Validator<T.AudioContent>;
+export const validateAudioContent = m32.v7e9c4061bccf as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m9.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m30.v3d6a7ab94447 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m22.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m34.v99113f9c0b41 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m35.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m4.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m36.ve7796e98f528 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m36.v497435b7ef45 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m4.vc009c82362bd as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m4.v23ed7ecd9e2a as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m48.v723578a91a71 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m48.veab9a153477d as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m5.v537ce4a35896 as Validator<T.ClientNotification>;
+export const validateClientNotification = m5.vbad0e5eee56f as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m45.veb566bec51e7 as Validator<T.ClientRequest>;
+export const validateClientRequest = m45.v6db18252b2fa as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m45.ve0d226f7c9c8 as Validator<T.ClientResult>;
+export const validateClientResult = m45.v8ddf2cc9f0d8 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m45.vb795219dad2d as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m45.v1c5a710a0d0e as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m51.v3e45eade8eb9 as Validator<T.ContentBlock>;
+export const validateContentBlock = m50.ved48adfc4ac7 as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m45.v0485587988a2 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m45.va5f6f1b727ef as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m37.vb497fdecb5e9 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m37.vf6b8200fda40 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m45.v6b138d2c3805 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m45.v36b57e1a0471 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m38.v1cb328f93b1f as Validator<T.ElicitResult>;
+export const validateElicitResult = m38.v0d1efda56fc9 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m25.vad3be04801d2 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m33.v9982e217a43a as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m32.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m47.v1862cb71bcb7 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m4.v5b3e9ae7cca0 as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m4.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m39.v297d4ffc2986 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m39.vd0e37b804ba8 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m22.v0e3c168fab03 as Validator<T.ImageContent>;
+export const validateImageContent = m32.v9c318f0ebcd9 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m50.v23d3554baf81 as Validator<T.Implementation>;
+export const validateImplementation = m51.v23d3554baf81 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m45.vbec9706e6c6f as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m45.v1dfd64066fde as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m40.v3c841ac51115 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m40.v43e69189aed1 as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m4.v631628fdc6fd as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCError`; on failure `errors` holds the first problem. */
-export const validateJSONRPCError = m3.vcf00a7c591ef as Validator<T.JSONRPCError>;
+export const validateJSONRPCError = m3.vfad2332e28cc as Validator<T.JSONRPCError>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m45.v55f643a50b49 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m45.v8ab46bbf0c95 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m4.v65ecf8dccfd1 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
 export const validateJSONRPCRequest = m45.v0e1358f61b12 as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m4.vd20d6eb69395 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m8.v40df184fca3c as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m4.v2cfa2dcef138 as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -131,157 +131,157 @@ export const validateListPromptsResult = m41.v83f1f3ff523c as Validator<T.ListPr
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
 export const validateListResourceTemplatesRequest = m4.vf950818ad647 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m42.v54fb2d4f6800 as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m42.v8765042f2846 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
 export const validateListResourcesRequest = m4.v7314459d11fd as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m43.v2db10d12709d as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m43.v3f8f61243d3c as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m4.vd7f05ab3a599 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m4.v4d6caec5c152 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m1.v48eb9d28456f as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m1.v30824c5dced2 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
 export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m44.v90ce7ac6e7c5 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m44.v4b57da500059 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m29.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m27.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m4.v25169d2d7453 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m4.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m20.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m29.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m20.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m29.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m47.v930e1d2658f0 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m47.v859c5e1c1028 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m4.v2e8d5af0f4b8 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
 export const validatePaginatedResult = m8.v9889108df919 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m4.v0dfdff578a5d as Validator<T.PingRequest>;
+export const validatePingRequest = m4.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m47.v22a3c81efdf5 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m47.v390a96aed373 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m5.vd9cd14bbd839 as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m5.v50d627de07db as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m31.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m23.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.vc6dc959e9ae4 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m21.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m20.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m4.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m39.vcef1d317ed91 as Validator<T.PromptMessage>;
+export const validatePromptMessage = m39.v8c1165104f66 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m24.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m25.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m4.v7ff6aaf7d0a9 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m4.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m2.v8da754529afd as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m2.v0db4da52126e as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
-export const validateRequest = m4.v7432556a257b as Validator<T.Request>;
+export const validateRequest = m4.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m31.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m23.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m43.v1da8cfe3d869 as Validator<T.Resource>;
+export const validateResource = m43.v5905847641b9 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m7.v375424776338 as Validator<T.ResourceContents>;
+export const validateResourceContents = m7.v758ca92e64c1 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m51.v32a0cf490346 as Validator<T.ResourceLink>;
+export const validateResourceLink = m50.vec29b16a5a78 as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m42.ve9136641bae8 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m42.v9a42960f41fb as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m23.v3072bb23021f as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m24.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m4.vd64c13a3b4c7 as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m32.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m35.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m31.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m1.vf48b69291a61 as Validator<T.Root>;
+export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m49.ve0533d2b88c5 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m49.v2b2ad386298c as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m27.v396086ab52be as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m30.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m5.vaa6ce44f8599 as Validator<T.ServerNotification>;
+export const validateServerNotification = m5.vc7cdbd3d896a as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m45.v0987b6a73d0f as Validator<T.ServerRequest>;
+export const validateServerRequest = m45.v1bb2d523b01e as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m45.v31fe48a1aeed as Validator<T.ServerResult>;
+export const validateServerResult = m45.v070d0354494f as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m4.v0619c95dfd18 as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m4.v53a2af1b5a19 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m47.vf1ddff11f13b as Validator<T.StringSchema>;
+export const validateStringSchema = m47.va1dc9da3b457 as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m4.v7d9823eeac98 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m4.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m22.v23975d3de00b as Validator<T.TextContent>;
+export const validateTextContent = m32.vdc0bff401677 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m30.v8484a74b7539 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m22.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m44.v2c87c095ba27 as Validator<T.Tool>;
+export const validateTool = m44.v6da2697bf241 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
 export const validateToolAnnotations = m26.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m4.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m4.v95ef3456ba6b as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m4.v513fb1a15200 as Validator<T.UnsubscribeRequest>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m46.v0e0e77628d0c,
-  "elicitation/create": m47.v265619cde1fc,
-  initialize: m48.vc66df9d22feb,
-  "logging/setLevel": m10.v23a20b333ddf,
-  "notifications/cancelled": m11.vcd4c8c6c730e,
+  "completion/complete": m46.v49f98bd8018f,
+  "elicitation/create": m47.v82bf26cc32d9,
+  initialize: m48.v66e14cac30b7,
+  "logging/setLevel": m10.v467576a9a512,
+  "notifications/cancelled": m11.v1fec3390c6ad,
   "notifications/initialized": m28.vbc23760306b3,
-  "notifications/message": m12.vabca25c85d9a,
-  "notifications/progress": m13.v7497037e074a,
+  "notifications/message": m12.v6be240d794d7,
+  "notifications/progress": m13.v0ff7ce376ded,
   "notifications/prompts/list_changed": m28.vbc23760306b3,
   "notifications/resources/list_changed": m28.vbc23760306b3,
-  "notifications/resources/updated": m14.v82246ac80533,
+  "notifications/resources/updated": m14.vfb0b14228050,
   "notifications/roots/list_changed": m28.vbc23760306b3,
   "notifications/tools/list_changed": m28.vbc23760306b3,
-  ping: m15.v9bc9d22f5d78,
-  "prompts/get": m16.v4c62ba917756,
-  "prompts/list": m17.v416534b25750,
-  "resources/list": m17.v416534b25750,
-  "resources/read": m18.v4a025b57787e,
-  "resources/subscribe": m18.v4a025b57787e,
-  "resources/templates/list": m17.v416534b25750,
-  "resources/unsubscribe": m18.v4a025b57787e,
-  "roots/list": m15.v9bc9d22f5d78,
-  "sampling/createMessage": m49.va5f75caf15e7,
-  "tools/call": m19.v37dbf10f2e5f,
-  "tools/list": m17.v416534b25750,
+  ping: m15.v561cc2318b77,
+  "prompts/get": m16.v8c738b60af5c,
+  "prompts/list": m17.v0615537eca7d,
+  "resources/list": m17.v0615537eca7d,
+  "resources/read": m18.vfe6f0f17893a,
+  "resources/subscribe": m18.vfe6f0f17893a,
+  "resources/templates/list": m17.v0615537eca7d,
+  "resources/unsubscribe": m18.vfe6f0f17893a,
+  "roots/list": m15.v561cc2318b77,
+  "sampling/createMessage": m49.vb599bec003f3,
+  "tools/call": m19.v654cb73c5706,
+  "tools/list": m17.v0615537eca7d,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  "elicitation/create": m38.v1cb328f93b1f,
-  initialize: m40.v3c841ac51115,
-  "logging/setLevel": m32.v38af6ff95c3c,
-  ping: m32.v38af6ff95c3c,
-  "prompts/get": m39.v297d4ffc2986,
+  "elicitation/create": m38.v0d1efda56fc9,
+  initialize: m40.v43e69189aed1,
+  "logging/setLevel": m21.v38af6ff95c3c,
+  ping: m21.v38af6ff95c3c,
+  "prompts/get": m39.vd0e37b804ba8,
   "prompts/list": m41.v83f1f3ff523c,
-  "resources/list": m43.v2db10d12709d,
-  "resources/read": m2.v8da754529afd,
-  "resources/subscribe": m32.v38af6ff95c3c,
-  "resources/templates/list": m42.v54fb2d4f6800,
-  "resources/unsubscribe": m32.v38af6ff95c3c,
-  "roots/list": m1.v48eb9d28456f,
-  "sampling/createMessage": m37.vb497fdecb5e9,
-  "tools/call": m36.ve7796e98f528,
-  "tools/list": m44.v90ce7ac6e7c5,
+  "resources/list": m43.v3f8f61243d3c,
+  "resources/read": m2.v0db4da52126e,
+  "resources/subscribe": m21.v38af6ff95c3c,
+  "resources/templates/list": m42.v8765042f2846,
+  "resources/unsubscribe": m21.v38af6ff95c3c,
+  "roots/list": m1.v30824c5dced2,
+  "sampling/createMessage": m37.vf6b8200fda40,
+  "tools/call": m36.v497435b7ef45,
+  "tools/list": m44.v4b57da500059,
 };

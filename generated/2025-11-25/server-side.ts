@@ -19,7 +19,7 @@ export const validators: ValidatorLoaders = {
     "notifications/roots/list_changed": () =>
       import("../shared/validators/params.notifications.initialized-bc23760306.js"),
     "notifications/tasks/status": () => import("./validators/TaskStatusNotificationParams.js"),
-    ping: () => import("../shared/validators/params.ping-9bc9d22f5d.js"),
+    ping: () => import("../shared/validators/params.ping-561cc2318b.js"),
     "prompts/get": () => import("./validators/GetPromptRequestParams.js"),
     "prompts/list": () => import("./validators/PaginatedRequestParams.js"),
     "resources/list": () => import("./validators/PaginatedRequestParams.js"),
@@ -37,7 +37,7 @@ export const validators: ValidatorLoaders = {
   results: {
     "elicitation/create": () => import("./validators/ElicitResult.js"),
     ping: () => import("../shared/validators/Result-38af6ff95c.js"),
-    "roots/list": () => import("../shared/validators/ListRootsResult-48eb9d2845.js"),
+    "roots/list": () => import("../shared/validators/ListRootsResult-30824c5dce.js"),
     "sampling/createMessage": () => import("./validators/CreateMessageResult.js"),
     "tasks/cancel": () => import("./validators/CancelTaskResult.js"),
     "tasks/get": () => import("./validators/CancelTaskResult.js"),

@@ -2,33 +2,33 @@
 import type { Validator } from "@mcpgen/runtime/abi/v8";
 import type * as T from "./types.js";
 import * as m0 from "../shared/validators/CompleteResult-c22ea3f3b3.js";
-import * as m1 from "../shared/validators/ListRootsResult-48eb9d2845.js";
-import * as m2 from "../shared/validators/ReadResourceResult-8da754529a.js";
+import * as m1 from "../shared/validators/ListRootsResult-30824c5dce.js";
+import * as m2 from "../shared/validators/ReadResourceResult-0db4da5212.js";
 import * as m3 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m4 from "../shared/validators/definitions-b4ff771a19.js";
 import * as m5 from "../shared/validators/definitions-d7cc59ed39.js";
 import * as m6 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m7 from "../shared/validators/definitions-fb09a1a041.js";
-import * as m8 from "../shared/validators/params.ping-9bc9d22f5d.js";
-import * as m9 from "../shared/validators/shared-0132e69df5.js";
-import * as m10 from "../shared/validators/shared-09bde4c29b.js";
-import * as m11 from "../shared/validators/shared-17bcd47452.js";
-import * as m12 from "../shared/validators/shared-2c398d14e5.js";
-import * as m13 from "../shared/validators/shared-49862d7ba6.js";
-import * as m14 from "../shared/validators/shared-5216c4b3a4.js";
-import * as m15 from "../shared/validators/shared-609dc2089b.js";
-import * as m16 from "../shared/validators/shared-61f36e753d.js";
-import * as m17 from "../shared/validators/shared-6312ad6b45.js";
-import * as m18 from "../shared/validators/shared-69c3982c16.js";
-import * as m19 from "../shared/validators/shared-6bd4483d44.js";
-import * as m20 from "../shared/validators/shared-823830fba8.js";
-import * as m21 from "../shared/validators/shared-95460a046e.js";
-import * as m22 from "../shared/validators/shared-9b44a2bfc3.js";
-import * as m23 from "../shared/validators/shared-b0ecf82c67.js";
-import * as m24 from "../shared/validators/shared-b9f24b9b7d.js";
-import * as m25 from "../shared/validators/shared-bab4dff6a0.js";
-import * as m26 from "../shared/validators/shared-c433b488ef.js";
-import * as m27 from "../shared/validators/shared-feb65f29cb.js";
+import * as m8 from "../shared/validators/params.ping-561cc2318b.js";
+import * as m9 from "../shared/validators/shared-158587c497.js";
+import * as m10 from "../shared/validators/shared-165f716fde.js";
+import * as m11 from "../shared/validators/shared-193c87340b.js";
+import * as m12 from "../shared/validators/shared-1c72219b5a.js";
+import * as m13 from "../shared/validators/shared-1e56ebeac2.js";
+import * as m14 from "../shared/validators/shared-28b595b78f.js";
+import * as m15 from "../shared/validators/shared-47ff94489d.js";
+import * as m16 from "../shared/validators/shared-53c8ffd9eb.js";
+import * as m17 from "../shared/validators/shared-68da3280b6.js";
+import * as m18 from "../shared/validators/shared-812d9a9f74.js";
+import * as m19 from "../shared/validators/shared-857683745a.js";
+import * as m20 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m21 from "../shared/validators/shared-8e379fb489.js";
+import * as m22 from "../shared/validators/shared-93a2497b0a.js";
+import * as m23 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m24 from "../shared/validators/shared-c7ac1c02d2.js";
+import * as m25 from "../shared/validators/shared-c7bc677eb9.js";
+import * as m26 from "../shared/validators/shared-eb692ae8bd.js";
+import * as m27 from "../shared/validators/shared-f3ad3f2054.js";
 import * as m28 from "./validators/CallToolRequestParams.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CancelTaskResult.js";
@@ -57,362 +57,362 @@ import * as m52 from "./validators/TaskStatusNotificationParams.js";
 import * as m53 from "./validators/definitions.js";
 import * as m54 from "./validators/params.notifications.elicitation.complete.js";
 import * as m55 from "./validators/params.tasks.cancel.js";
-import * as m56 from "./validators/shared-6b4df93fc1.js";
-import * as m57 from "./validators/shared-7fedd91a6c.js";
-import * as m58 from "./validators/shared-a486f97a3c.js";
-import * as m59 from "./validators/shared-d1202d1090.js";
-import * as m60 from "./validators/shared-e36e4ba820.js";
+import * as m56 from "./validators/shared-3cc2e8bf6e.js";
+import * as m57 from "./validators/shared-4a63425e83.js";
+import * as m58 from "./validators/shared-4fa79c7f20.js";
+import * as m59 from "./validators/shared-924ff1338b.js";
+import * as m60 from "./validators/shared-df09fac8ca.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
-export const validateAnnotations = m25.ve59e849c6410 as Validator<T.Annotations>;
+export const validateAnnotations = m26.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m13.vd0d4415baea0 as Validator<T.AudioContent>;
+export const validateAudioContent = m24.v7e9c4061bccf as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m7.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m22.v3d6a7ab94447 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m11.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
-export const validateBooleanSchema = m26.v99113f9c0b41 as Validator<T.BooleanSchema>;
+export const validateBooleanSchema = m27.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
-export const validateCallToolRequest = m53.v9e4891b447c4 as Validator<T.CallToolRequest>;
+export const validateCallToolRequest = m53.v540b275b675d as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolRequestParams`; on failure `errors` holds the first problem. */
-export const validateCallToolRequestParams = m28.v996b822f3ec3 as Validator<T.CallToolRequestParams>;
+export const validateCallToolRequestParams = m28.ve727f0bb4b6c as Validator<T.CallToolRequestParams>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
-export const validateCallToolResult = m29.v3af62fec67f3 as Validator<T.CallToolResult>;
+export const validateCallToolResult = m29.vbdd929684802 as Validator<T.CallToolResult>;
 /** Checks that a value is a valid `CancelTaskRequest`; on failure `errors` holds the first problem. */
-export const validateCancelTaskRequest = m53.v96f3b898b502 as Validator<T.CancelTaskRequest>;
+export const validateCancelTaskRequest = m53.v4047c3ea661a as Validator<T.CancelTaskRequest>;
 /** Checks that a value is a valid `CancelTaskResult`; on failure `errors` holds the first problem. */
-export const validateCancelTaskResult = m30.ve9b0b4f8f7f0 as Validator<T.CancelTaskResult>;
+export const validateCancelTaskResult = m30.v55b405f5a667 as Validator<T.CancelTaskResult>;
 /** Checks that a value is a valid `CancelledNotification`; on failure `errors` holds the first problem. */
-export const validateCancelledNotification = m53.v2208be841fea as Validator<T.CancelledNotification>;
+export const validateCancelledNotification = m53.vdf266f66c006 as Validator<T.CancelledNotification>;
 /** Checks that a value is a valid `CancelledNotificationParams`; on failure `errors` holds the first problem. */
-export const validateCancelledNotificationParams = m31.v30d02af7ceca as Validator<T.CancelledNotificationParams>;
+export const validateCancelledNotificationParams = m31.v97ba35a362b3 as Validator<T.CancelledNotificationParams>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m39.ve9fef5c25c46 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m39.v39c0241a24d6 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
-export const validateClientNotification = m53.v3b4523df22c0 as Validator<T.ClientNotification>;
+export const validateClientNotification = m53.v95bde1daf1be as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
-export const validateClientRequest = m53.v91f45c65a078 as Validator<T.ClientRequest>;
+export const validateClientRequest = m53.va4dfbc796ecd as Validator<T.ClientRequest>;
 /** Checks that a value is a valid `ClientResult`; on failure `errors` holds the first problem. */
-export const validateClientResult = m53.vb9d60b6d479d as Validator<T.ClientResult>;
+export const validateClientResult = m53.vf40ac6ed1900 as Validator<T.ClientResult>;
 /** Checks that a value is a valid `CompleteRequest`; on failure `errors` holds the first problem. */
-export const validateCompleteRequest = m53.vbe6f8dfe2a46 as Validator<T.CompleteRequest>;
+export const validateCompleteRequest = m53.v4a0a7cd3d5f4 as Validator<T.CompleteRequest>;
 /** Checks that a value is a valid `CompleteRequestParams`; on failure `errors` holds the first problem. */
-export const validateCompleteRequestParams = m32.vf2ca41de6c0d as Validator<T.CompleteRequestParams>;
+export const validateCompleteRequestParams = m32.v0e3f3aed9a83 as Validator<T.CompleteRequestParams>;
 /** Checks that a value is a valid `CompleteResult`; on failure `errors` holds the first problem. */
 export const validateCompleteResult = m0.vc22ea3f3b351 as Validator<T.CompleteResult>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m58.v56946c8e7125 as Validator<T.ContentBlock>;
+export const validateContentBlock = m56.v87b2bccb94db as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m53.v4616d0f3596b as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m53.v3e81e7891841 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m33.vfeb05e59c3b6 as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m33.va87c5cb14215 as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
-export const validateCreateMessageResult = m34.vd1f726741cd7 as Validator<T.CreateMessageResult>;
+export const validateCreateMessageResult = m34.vca4cb9105685 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `CreateTaskResult`; on failure `errors` holds the first problem. */
-export const validateCreateTaskResult = m53.v1ec286983a31 as Validator<T.CreateTaskResult>;
+export const validateCreateTaskResult = m53.ve0a7572411ed as Validator<T.CreateTaskResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
 export const validateCursor = m3.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m53.v2957a4a96581 as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m53.v2801042661d3 as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m35.v41890032291e as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m35.va7db0a3c5e03 as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m35.v6071b5dcd283 as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m35.v27a85c7b7079 as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestURLParams = m35.v4d0d9167e291 as Validator<T.ElicitRequestURLParams>;
+export const validateElicitRequestURLParams = m35.ve9c74ef7e92d as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
-export const validateElicitResult = m36.vd89c8b2bebb6 as Validator<T.ElicitResult>;
+export const validateElicitResult = m36.v06f7a2e0b2c4 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `ElicitationCompleteNotification`; on failure `errors` holds the first problem. */
 export const validateElicitationCompleteNotification =
   m53.vb64783fa4295 as Validator<T.ElicitationCompleteNotification>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m17.vad3be04801d2 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m25.v9982e217a43a as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m24.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m10.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m4.vf095bb7cf2c3 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
 export const validateError = m4.v9d85484c01bc as Validator<T.Error>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequest = m53.v0539e2b9d3de as Validator<T.GetPromptRequest>;
+export const validateGetPromptRequest = m53.v16d9c783131d as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptRequestParams`; on failure `errors` holds the first problem. */
-export const validateGetPromptRequestParams = m37.v56badca1998e as Validator<T.GetPromptRequestParams>;
+export const validateGetPromptRequestParams = m37.vfbb385f0027e as Validator<T.GetPromptRequestParams>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
-export const validateGetPromptResult = m38.ve5fd70635ee3 as Validator<T.GetPromptResult>;
+export const validateGetPromptResult = m38.v9051c71c8c0b as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `GetTaskPayloadRequest`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadRequest = m53.vabd05265c48d as Validator<T.GetTaskPayloadRequest>;
+export const validateGetTaskPayloadRequest = m53.ve8c5612f746e as Validator<T.GetTaskPayloadRequest>;
 /** Checks that a value is a valid `GetTaskPayloadResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadResult = m24.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
+export const validateGetTaskPayloadResult = m10.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
 /** Checks that a value is a valid `GetTaskRequest`; on failure `errors` holds the first problem. */
-export const validateGetTaskRequest = m53.v09a8b7c07e25 as Validator<T.GetTaskRequest>;
+export const validateGetTaskRequest = m53.vb05641b4f51a as Validator<T.GetTaskRequest>;
 /** Checks that a value is a valid `GetTaskResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskResult = m30.ve9b0b4f8f7f0 as Validator<T.GetTaskResult>;
+export const validateGetTaskResult = m30.v55b405f5a667 as Validator<T.GetTaskResult>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m12.v19a6286357b9 as Validator<T.Icon>;
+export const validateIcon = m21.v89402f59b3aa as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
-export const validateIcons = m4.v4285c79bcdd8 as Validator<T.Icons>;
+export const validateIcons = m4.v042f93c41b76 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m13.v0e3c168fab03 as Validator<T.ImageContent>;
+export const validateImageContent = m24.v9c318f0ebcd9 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m9.v85e577df47e2 as Validator<T.Implementation>;
+export const validateImplementation = m12.vab583cb9f1a7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
-export const validateInitializeRequest = m53.v5ce1223181b7 as Validator<T.InitializeRequest>;
+export const validateInitializeRequest = m53.ve5eaa4212cb8 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeRequestParams`; on failure `errors` holds the first problem. */
-export const validateInitializeRequestParams = m39.v342a648323d6 as Validator<T.InitializeRequestParams>;
+export const validateInitializeRequestParams = m39.v7b524480c76c as Validator<T.InitializeRequestParams>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
-export const validateInitializeResult = m40.v7b12fff98245 as Validator<T.InitializeResult>;
+export const validateInitializeResult = m40.vb9883fc81b5a as Validator<T.InitializeResult>;
 /** Checks that a value is a valid `InitializedNotification`; on failure `errors` holds the first problem. */
 export const validateInitializedNotification = m53.v79afb50cf142 as Validator<T.InitializedNotification>;
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCErrorResponse = m4.ve30a4aa8fff3 as Validator<T.JSONRPCErrorResponse>;
+export const validateJSONRPCErrorResponse = m4.v666414b75ad0 as Validator<T.JSONRPCErrorResponse>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
-export const validateJSONRPCMessage = m53.v695e3c7e3fb5 as Validator<T.JSONRPCMessage>;
+export const validateJSONRPCMessage = m53.v481843064063 as Validator<T.JSONRPCMessage>;
 /** Checks that a value is a valid `JSONRPCNotification`; on failure `errors` holds the first problem. */
 export const validateJSONRPCNotification = m4.vac562cb54021 as Validator<T.JSONRPCNotification>;
 /** Checks that a value is a valid `JSONRPCRequest`; on failure `errors` holds the first problem. */
-export const validateJSONRPCRequest = m4.v791da519b2bd as Validator<T.JSONRPCRequest>;
+export const validateJSONRPCRequest = m4.vab6fd936325e as Validator<T.JSONRPCRequest>;
 /** Checks that a value is a valid `JSONRPCResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResponse = m53.v83f65a424c05 as Validator<T.JSONRPCResponse>;
+export const validateJSONRPCResponse = m53.ve9aeaab60fa3 as Validator<T.JSONRPCResponse>;
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
-export const validateJSONRPCResultResponse = m53.v9e3207b9077b as Validator<T.JSONRPCResultResponse>;
+export const validateJSONRPCResultResponse = m6.v40df184fca3c as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m20.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m13.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
-export const validateListPromptsRequest = m53.v51b081a8e4f8 as Validator<T.ListPromptsRequest>;
+export const validateListPromptsRequest = m53.vffe4b98b2cda as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
-export const validateListPromptsResult = m41.v911ef9845c3c as Validator<T.ListPromptsResult>;
+export const validateListPromptsResult = m41.v499f561c2de5 as Validator<T.ListPromptsResult>;
 /** Checks that a value is a valid `ListResourceTemplatesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesRequest = m53.v6ff13a45c3c1 as Validator<T.ListResourceTemplatesRequest>;
+export const validateListResourceTemplatesRequest = m53.v18eaa696f604 as Validator<T.ListResourceTemplatesRequest>;
 /** Checks that a value is a valid `ListResourceTemplatesResult`; on failure `errors` holds the first problem. */
-export const validateListResourceTemplatesResult = m42.vd949bf64513e as Validator<T.ListResourceTemplatesResult>;
+export const validateListResourceTemplatesResult = m42.v8f993cdd7c80 as Validator<T.ListResourceTemplatesResult>;
 /** Checks that a value is a valid `ListResourcesRequest`; on failure `errors` holds the first problem. */
-export const validateListResourcesRequest = m53.v72b148146f27 as Validator<T.ListResourcesRequest>;
+export const validateListResourcesRequest = m53.v47787917a31b as Validator<T.ListResourcesRequest>;
 /** Checks that a value is a valid `ListResourcesResult`; on failure `errors` holds the first problem. */
-export const validateListResourcesResult = m43.v90fca3ed41e9 as Validator<T.ListResourcesResult>;
+export const validateListResourcesResult = m43.v55a6098ecf98 as Validator<T.ListResourcesResult>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m53.v45f2703669df as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m53.v8e26f16bdc2b as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
-export const validateListRootsResult = m1.v48eb9d28456f as Validator<T.ListRootsResult>;
+export const validateListRootsResult = m1.v30824c5dced2 as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListTasksRequest`; on failure `errors` holds the first problem. */
-export const validateListTasksRequest = m53.v7482f74e7512 as Validator<T.ListTasksRequest>;
+export const validateListTasksRequest = m53.v0b3ca2e6a3eb as Validator<T.ListTasksRequest>;
 /** Checks that a value is a valid `ListTasksResult`; on failure `errors` holds the first problem. */
-export const validateListTasksResult = m44.v8d706bb5e7e0 as Validator<T.ListTasksResult>;
+export const validateListTasksResult = m44.v7e8875da7c19 as Validator<T.ListTasksResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
-export const validateListToolsRequest = m53.v97e64434226c as Validator<T.ListToolsRequest>;
+export const validateListToolsRequest = m53.vd96df64a2697 as Validator<T.ListToolsRequest>;
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
-export const validateListToolsResult = m45.ve72c906c1464 as Validator<T.ListToolsResult>;
+export const validateListToolsResult = m45.vfa4fc2153fe2 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m21.v9a313d1f4477 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m19.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
-export const validateLoggingMessageNotification = m53.v06c213c959e8 as Validator<T.LoggingMessageNotification>;
+export const validateLoggingMessageNotification = m53.v057d20e333a4 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
-  m46.v956b90c79ed9 as Validator<T.LoggingMessageNotificationParams>;
+  m46.v4092df4087e5 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m10.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m22.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m10.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m22.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateMultiSelectEnumSchema = m4.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.v0c766c9bb9a1 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
-export const validateNotificationParams = m19.vbc23760306b3 as Validator<T.NotificationParams>;
+export const validateNotificationParams = m20.vbc23760306b3 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m20.v98725dcf6a0c as Validator<T.NumberSchema>;
+export const validateNumberSchema = m13.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequest = m53.vd4dbd4b43911 as Validator<T.PaginatedRequest>;
+export const validatePaginatedRequest = m53.vde5267d92446 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
-export const validatePaginatedRequestParams = m47.v3a54d3a58118 as Validator<T.PaginatedRequestParams>;
+export const validatePaginatedRequestParams = m47.v299813ff9bd3 as Validator<T.PaginatedRequestParams>;
 /** Checks that a value is a valid `PaginatedResult`; on failure `errors` holds the first problem. */
 export const validatePaginatedResult = m6.v9889108df919 as Validator<T.PaginatedResult>;
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
-export const validatePingRequest = m53.vc877c752eb28 as Validator<T.PingRequest>;
+export const validatePingRequest = m53.v91227754b0e5 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m20.vf5d9658a4c1e as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m13.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
-export const validateProgressNotification = m53.v33584490dd72 as Validator<T.ProgressNotification>;
+export const validateProgressNotification = m53.v70d9f23b008d as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
-export const validateProgressNotificationParams = m48.vc01e3186e4b4 as Validator<T.ProgressNotificationParams>;
+export const validateProgressNotificationParams = m48.v4715059bc18d as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m23.v94fb1015c909 as Validator<T.ProgressToken>;
+export const validateProgressToken = m14.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
-export const validatePrompt = m41.v06100d827c9e as Validator<T.Prompt>;
+export const validatePrompt = m41.v6003d6fe739f as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m11.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m9.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m53.v82b953ad5d38 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
-export const validatePromptMessage = m38.v1a3811e9428b as Validator<T.PromptMessage>;
+export const validatePromptMessage = m38.v6e2b97ceb27d as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m15.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m16.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequest = m53.v85439d2e8447 as Validator<T.ReadResourceRequest>;
+export const validateReadResourceRequest = m53.ve5b398946b4b as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateReadResourceRequestParams = m49.v405c507fdfb1 as Validator<T.ReadResourceRequestParams>;
+export const validateReadResourceRequestParams = m49.v7d154ce5bc44 as Validator<T.ReadResourceRequestParams>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
-export const validateReadResourceResult = m2.v8da754529afd as Validator<T.ReadResourceResult>;
+export const validateReadResourceResult = m2.v0db4da52126e as Validator<T.ReadResourceResult>;
 /** Checks that a value is a valid `RelatedTaskMetadata`; on failure `errors` holds the first problem. */
 export const validateRelatedTaskMetadata = m55.v575c3567722e as Validator<T.RelatedTaskMetadata>;
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m23.v94fb1015c909 as Validator<T.RequestId>;
+export const validateRequestId = m14.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
-export const validateRequestParams = m8.v9bc9d22f5d78 as Validator<T.RequestParams>;
+export const validateRequestParams = m8.v561cc2318b77 as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
-export const validateResource = m43.v35c63e90e68c as Validator<T.Resource>;
+export const validateResource = m43.v6dcbacdd1f87 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
-export const validateResourceContents = m5.v375424776338 as Validator<T.ResourceContents>;
+export const validateResourceContents = m5.v758ca92e64c1 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m58.v55b007f2c342 as Validator<T.ResourceLink>;
+export const validateResourceLink = m56.vcec84868752e as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
   m53.vc925a7512879 as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceRequestParams`; on failure `errors` holds the first problem. */
-export const validateResourceRequestParams = m49.v405c507fdfb1 as Validator<T.ResourceRequestParams>;
+export const validateResourceRequestParams = m49.v7d154ce5bc44 as Validator<T.ResourceRequestParams>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
-export const validateResourceTemplate = m42.v9080cad0c047 as Validator<T.ResourceTemplate>;
+export const validateResourceTemplate = m42.ve14ccd4f3c60 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m14.v3072bb23021f as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m15.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
-export const validateResourceUpdatedNotification = m53.v13da99aaa0f1 as Validator<T.ResourceUpdatedNotification>;
+export const validateResourceUpdatedNotification = m53.v42737f1bb583 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
-  m50.v25ed9120eaa4 as Validator<T.ResourceUpdatedNotificationParams>;
+  m50.v3d8e5e6ce3b5 as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m24.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m10.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m27.v5c01e703ca9a as Validator<T.Role>;
+export const validateRole = m23.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
-export const validateRoot = m1.vf48b69291a61 as Validator<T.Root>;
+export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateRootsListChangedNotification = m53.v84cfb9579dd1 as Validator<T.RootsListChangedNotification>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m33.vcab5eb9c2d35 as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m33.vd4663581a9f1 as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m56.vf42658c84b41 as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m60.v3a90722355db as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m40.vde36593013f7 as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m40.v3f708abde89f as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
-export const validateServerNotification = m53.v767e22ad0c74 as Validator<T.ServerNotification>;
+export const validateServerNotification = m53.v986b39e94691 as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
-export const validateServerRequest = m53.vfeb2561cd0ce as Validator<T.ServerRequest>;
+export const validateServerRequest = m53.v089f715d8713 as Validator<T.ServerRequest>;
 /** Checks that a value is a valid `ServerResult`; on failure `errors` holds the first problem. */
-export const validateServerResult = m53.v23610ee6e5df as Validator<T.ServerResult>;
+export const validateServerResult = m53.v437e4278e322 as Validator<T.ServerResult>;
 /** Checks that a value is a valid `SetLevelRequest`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequest = m53.v851ceb38c47b as Validator<T.SetLevelRequest>;
+export const validateSetLevelRequest = m53.va5830dae6968 as Validator<T.SetLevelRequest>;
 /** Checks that a value is a valid `SetLevelRequestParams`; on failure `errors` holds the first problem. */
-export const validateSetLevelRequestParams = m51.v53df30fc57ea as Validator<T.SetLevelRequestParams>;
+export const validateSetLevelRequestParams = m51.v498f8a4f0980 as Validator<T.SetLevelRequestParams>;
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateSingleSelectEnumSchema = m4.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m20.v91e8d2a8af63 as Validator<T.StringSchema>;
+export const validateStringSchema = m13.v9ebadca4c89e as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequest = m53.vc7d3baaf8f41 as Validator<T.SubscribeRequest>;
+export const validateSubscribeRequest = m53.v116e0b024631 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `SubscribeRequestParams`; on failure `errors` holds the first problem. */
-export const validateSubscribeRequestParams = m49.v405c507fdfb1 as Validator<T.SubscribeRequestParams>;
+export const validateSubscribeRequestParams = m49.v7d154ce5bc44 as Validator<T.SubscribeRequestParams>;
 /** Checks that a value is a valid `Task`; on failure `errors` holds the first problem. */
-export const validateTask = m60.v620cad1eced2 as Validator<T.Task>;
+export const validateTask = m57.v02d779ceb189 as Validator<T.Task>;
 /** Checks that a value is a valid `TaskAugmentedRequestParams`; on failure `errors` holds the first problem. */
-export const validateTaskAugmentedRequestParams = m53.ve14f78f78023 as Validator<T.TaskAugmentedRequestParams>;
+export const validateTaskAugmentedRequestParams = m53.v4b3fd55b3461 as Validator<T.TaskAugmentedRequestParams>;
 /** Checks that a value is a valid `TaskMetadata`; on failure `errors` holds the first problem. */
-export const validateTaskMetadata = m57.v9b473784c3fa as Validator<T.TaskMetadata>;
+export const validateTaskMetadata = m59.v9b473784c3fa as Validator<T.TaskMetadata>;
 /** Checks that a value is a valid `TaskStatus`; on failure `errors` holds the first problem. */
-export const validateTaskStatus = m60.v2a98e16dca18 as Validator<T.TaskStatus>;
+export const validateTaskStatus = m57.v6b77c54b5c34 as Validator<T.TaskStatus>;
 /** Checks that a value is a valid `TaskStatusNotification`; on failure `errors` holds the first problem. */
-export const validateTaskStatusNotification = m53.vc7af17bae843 as Validator<T.TaskStatusNotification>;
+export const validateTaskStatusNotification = m53.v8ce2f0dff1e7 as Validator<T.TaskStatusNotification>;
 /** Checks that a value is a valid `TaskStatusNotificationParams`; on failure `errors` holds the first problem. */
-export const validateTaskStatusNotificationParams = m52.v4e46d9b471df as Validator<T.TaskStatusNotificationParams>;
+export const validateTaskStatusNotificationParams = m52.v9525d975e3b6 as Validator<T.TaskStatusNotificationParams>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m13.v23975d3de00b as Validator<T.TextContent>;
+export const validateTextContent = m24.vdc0bff401677 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m22.v8484a74b7539 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m11.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m20.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m13.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m20.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m13.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
-export const validateTool = m59.v1d9c0d877edb as Validator<T.Tool>;
+export const validateTool = m58.ve36efb2c8667 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
 export const validateToolAnnotations = m18.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m16.vc08ce45fcc78 as Validator<T.ToolChoice>;
+export const validateToolChoice = m17.vf0f11016d367 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolExecution`; on failure `errors` holds the first problem. */
-export const validateToolExecution = m59.v207b29d1c787 as Validator<T.ToolExecution>;
+export const validateToolExecution = m58.vd5271ab36949 as Validator<T.ToolExecution>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m53.ve90a10a6c7ec as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m56.vfc90c6ca9b2c as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m60.v4dd990a17a26 as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
-export const validateToolUseContent = m56.v7cff0569fb0c as Validator<T.ToolUseContent>;
+export const validateToolUseContent = m60.v7cff0569fb0c as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `URLElicitationRequiredError`; on failure `errors` holds the first problem. */
-export const validateURLElicitationRequiredError = m53.v56b6b6500ab5 as Validator<T.URLElicitationRequiredError>;
+export const validateURLElicitationRequiredError = m53.v9a94cd1d2a10 as Validator<T.URLElicitationRequiredError>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequest = m53.v942262822bc5 as Validator<T.UnsubscribeRequest>;
+export const validateUnsubscribeRequest = m53.v654909b2876a as Validator<T.UnsubscribeRequest>;
 /** Checks that a value is a valid `UnsubscribeRequestParams`; on failure `errors` holds the first problem. */
-export const validateUnsubscribeRequestParams = m49.v405c507fdfb1 as Validator<T.UnsubscribeRequestParams>;
+export const validateUnsubscribeRequestParams = m49.v7d154ce5bc44 as Validator<T.UnsubscribeRequestParams>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m20.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m13.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m20.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m13.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m32.vf2ca41de6c0d,
-  "elicitation/create": m35.v6071b5dcd283,
-  initialize: m39.v342a648323d6,
-  "logging/setLevel": m51.v53df30fc57ea,
-  "notifications/cancelled": m31.v30d02af7ceca,
+  "completion/complete": m32.v0e3f3aed9a83,
+  "elicitation/create": m35.v27a85c7b7079,
+  initialize: m39.v7b524480c76c,
+  "logging/setLevel": m51.v498f8a4f0980,
+  "notifications/cancelled": m31.v97ba35a362b3,
   "notifications/elicitation/complete": m54.vc40f86396a8d,
-  "notifications/initialized": m19.vbc23760306b3,
-  "notifications/message": m46.v956b90c79ed9,
-  "notifications/progress": m48.vc01e3186e4b4,
-  "notifications/prompts/list_changed": m19.vbc23760306b3,
-  "notifications/resources/list_changed": m19.vbc23760306b3,
-  "notifications/resources/updated": m50.v25ed9120eaa4,
-  "notifications/roots/list_changed": m19.vbc23760306b3,
-  "notifications/tasks/status": m52.v4e46d9b471df,
-  "notifications/tools/list_changed": m19.vbc23760306b3,
-  ping: m8.v9bc9d22f5d78,
-  "prompts/get": m37.v56badca1998e,
-  "prompts/list": m47.v3a54d3a58118,
-  "resources/list": m47.v3a54d3a58118,
-  "resources/read": m49.v405c507fdfb1,
-  "resources/subscribe": m49.v405c507fdfb1,
-  "resources/templates/list": m47.v3a54d3a58118,
-  "resources/unsubscribe": m49.v405c507fdfb1,
-  "roots/list": m8.v9bc9d22f5d78,
-  "sampling/createMessage": m33.vfeb05e59c3b6,
+  "notifications/initialized": m20.vbc23760306b3,
+  "notifications/message": m46.v4092df4087e5,
+  "notifications/progress": m48.v4715059bc18d,
+  "notifications/prompts/list_changed": m20.vbc23760306b3,
+  "notifications/resources/list_changed": m20.vbc23760306b3,
+  "notifications/resources/updated": m50.v3d8e5e6ce3b5,
+  "notifications/roots/list_changed": m20.vbc23760306b3,
+  "notifications/tasks/status": m52.v9525d975e3b6,
+  "notifications/tools/list_changed": m20.vbc23760306b3,
+  ping: m8.v561cc2318b77,
+  "prompts/get": m37.vfbb385f0027e,
+  "prompts/list": m47.v299813ff9bd3,
+  "resources/list": m47.v299813ff9bd3,
+  "resources/read": m49.v7d154ce5bc44,
+  "resources/subscribe": m49.v7d154ce5bc44,
+  "resources/templates/list": m47.v299813ff9bd3,
+  "resources/unsubscribe": m49.v7d154ce5bc44,
+  "roots/list": m8.v561cc2318b77,
+  "sampling/createMessage": m33.va87c5cb14215,
   "tasks/cancel": m55.v575c3567722e,
   "tasks/get": m55.v575c3567722e,
-  "tasks/list": m47.v3a54d3a58118,
+  "tasks/list": m47.v299813ff9bd3,
   "tasks/result": m55.v575c3567722e,
-  "tools/call": m28.v996b822f3ec3,
-  "tools/list": m47.v3a54d3a58118,
+  "tools/call": m28.ve727f0bb4b6c,
+  "tools/list": m47.v299813ff9bd3,
 };
 
 /** Validator of the `result` value of each request, by method name. */
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
-  "elicitation/create": m36.vd89c8b2bebb6,
-  initialize: m40.v7b12fff98245,
-  "logging/setLevel": m24.v38af6ff95c3c,
-  ping: m24.v38af6ff95c3c,
-  "prompts/get": m38.ve5fd70635ee3,
-  "prompts/list": m41.v911ef9845c3c,
-  "resources/list": m43.v90fca3ed41e9,
-  "resources/read": m2.v8da754529afd,
-  "resources/subscribe": m24.v38af6ff95c3c,
-  "resources/templates/list": m42.vd949bf64513e,
-  "resources/unsubscribe": m24.v38af6ff95c3c,
-  "roots/list": m1.v48eb9d28456f,
-  "sampling/createMessage": m34.vd1f726741cd7,
-  "tasks/cancel": m30.ve9b0b4f8f7f0,
-  "tasks/get": m30.ve9b0b4f8f7f0,
-  "tasks/list": m44.v8d706bb5e7e0,
-  "tasks/result": m24.v38af6ff95c3c,
-  "tools/call": m29.v3af62fec67f3,
-  "tools/list": m45.ve72c906c1464,
+  "elicitation/create": m36.v06f7a2e0b2c4,
+  initialize: m40.vb9883fc81b5a,
+  "logging/setLevel": m10.v38af6ff95c3c,
+  ping: m10.v38af6ff95c3c,
+  "prompts/get": m38.v9051c71c8c0b,
+  "prompts/list": m41.v499f561c2de5,
+  "resources/list": m43.v55a6098ecf98,
+  "resources/read": m2.v0db4da52126e,
+  "resources/subscribe": m10.v38af6ff95c3c,
+  "resources/templates/list": m42.v8f993cdd7c80,
+  "resources/unsubscribe": m10.v38af6ff95c3c,
+  "roots/list": m1.v30824c5dced2,
+  "sampling/createMessage": m34.vca4cb9105685,
+  "tasks/cancel": m30.v55b405f5a667,
+  "tasks/get": m30.v55b405f5a667,
+  "tasks/list": m44.v7e8875da7c19,
+  "tasks/result": m10.v38af6ff95c3c,
+  "tools/call": m29.vbdd929684802,
+  "tools/list": m45.vfa4fc2153fe2,
 };

@@ -8,13 +8,39 @@ import standalone from "ajv/dist/standalone/index.js";
 import type { JSONSchema } from "../model/ir.js";
 import { runtimeImports } from "./runtime-imports.js";
 import { ALL_ERRORS_SITE, ERROR_SITE, JOINED, outsideStrings, STRING } from "./ajv-text.js";
-import { DIRECT_MARK, leanErrors, settleErrors } from "./ajv-lean.js";
+import { DIRECT_MARK, leanErrors, leanShapes, settleErrors } from "./ajv-lean.js";
 
 /** The `format`s the MCP schemas use; the runtime's ABI entry (`runtimeImports.abi`) exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
 
+/**
+ * The ABI's export of each format's check, which emitted code calls instead of `formats.<name>`: a
+ * bundle then carries the patterns of the formats its validators use, not all of them.
+ */
+export const FORMAT_EXPORTS: Readonly<Record<(typeof FORMAT_NAMES)[number], string>> = {
+  byte: "formatByte",
+  uri: "formatUri",
+  "uri-template": "formatUriTemplate",
+};
+
 /** Local name of the runtime ABI namespace inside the emitted module. */
 const ABI = "abi";
+
+/** `abi.formats.uri`, `abi.formats["uri-template"]` as ajv writes them, to the ABI's export of that check. */
+function formatExports(code: string): string {
+  const out = code.replace(
+    new RegExp(String.raw`\b${ABI}\.formats(?:\.([\w$]+)|\[("(?:[^"\\]|\\.)*")\])`, "g"),
+    (site, dotted: string | undefined, quoted: string | undefined) => {
+      const name = dotted ?? (JSON.parse(quoted!) as string);
+      const check = (FORMAT_EXPORTS as Record<string, string>)[name];
+      if (check === undefined) throw new Error(`ajv's standalone code calls ${site}, which has no check in the ABI`);
+      return `${ABI}.${check}`;
+    },
+  );
+  if (out.includes(`${ABI}.formats`))
+    throw new Error(`ajv's standalone code names ${ABI}.formats in a way formatExports does not recognise`);
+  return out;
+}
 
 /** ajv helpers that standalone code pulls in with `require`, and their the runtime's ABI entry (`runtimeImports.abi`) equivalents. */
 const HELPERS: ReadonlyArray<readonly [string, string]> = [
@@ -93,6 +119,42 @@ function dropUnusedSchemas(code: string): string {
     from = end;
   }
   return out + code.slice(from);
+}
+
+/**
+ * A schema constant that lean code reads only for error params, always at one place
+ * (`{type: schema7.anyOf[1].type}`, `{allowedValues: schema3.enum}`), becomes the value read: the
+ * constant held the whole schema (`$ref`s and all) for a list of a few strings. The params are the
+ * same object as before, shared by every failure as ajv shares it.
+ */
+function narrowErrorParams(code: string): string {
+  const declaration = /const (schema\d+) = \{/g;
+  let out = code;
+  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
+    const name = m[1]!;
+    const open = m.index + m[0].length - 1;
+    const end = endOfJsonObject(code, open);
+    declaration.lastIndex = end;
+    const read = new RegExp(String.raw`(\{(?:type|allowedValues): )${name}((?:\.[A-Za-z_$][\w$]*|\[\d+\])*)\}`, "g");
+    const paths = new Set([...out.matchAll(read)].map((r) => r[2]!));
+    const uses = out.match(new RegExp(String.raw`\b${name}\b`, "g"))!.length - 1;
+    if (paths.size !== 1 || [...out.matchAll(read)].length !== uses) continue;
+    const value = at(JSON.parse(code.slice(open, end)) as unknown, [...paths][0]!);
+    out = out
+      .replace(read, (_m, head: string) => `${head}${name}}`)
+      .replace(code.slice(m.index, end + 1), () => `const ${name} = ${JSON.stringify(value)};`);
+  }
+  return out;
+}
+
+/** The value at a property path as ajv writes it (`.anyOf[1].type`). */
+function at(value: unknown, path: string): unknown {
+  let v = value;
+  for (const [, key, index] of path.matchAll(/\.([A-Za-z_$][\w$]*)|\[(\d+)\]/g)) {
+    v = (v as Record<string, unknown>)[key ?? index!];
+    if (v === undefined) throw new Error(`ajv's standalone code reads a schema where it has nothing: ${path}`);
+  }
+  return v;
 }
 
 /**
@@ -302,7 +364,9 @@ export const STANDALONE_NAMES = { abi: ABI, helper: FAIL } as const;
 export function standaloneModule(input: StandaloneInput, engine: StandaloneEngine = {}): string {
   const code = standaloneCode(input, engine);
   const usesHelpers =
-    code.includes(`${ABI}.formats`) || code.includes(`${ABI}.counted`) || HELPERS.some(([, r]) => code.includes(r));
+    Object.values(FORMAT_EXPORTS).some((name) => code.includes(`${ABI}.${name}`)) ||
+    code.includes(`${ABI}.counted`) ||
+    HELPERS.some(([, r]) => code.includes(r));
   const importLine = `import ${usesHelpers ? "" : "type "}* as ${ABI} from "${abiEntry(code, engine)}";`;
   return [
     "// @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.",
@@ -314,7 +378,7 @@ export function standaloneModule(input: StandaloneInput, engine: StandaloneEngin
 }
 
 /** What allErrors code may call through `@mcpgen/runtime/abi/v<N>/all-errors` (runtime abi/v8-all-errors.ts). */
-const ALL_ERRORS_ABI = new Set(["Validator", "counted", "formats", "equal", "ucs2length"]);
+const ALL_ERRORS_ABI = new Set(["Validator", "counted", ...Object.values(FORMAT_EXPORTS), "equal", "ucs2length"]);
 
 /**
  * The runtime entry a module's code imports as `abi`: all-errors code, loaded only by a dynamic
@@ -367,11 +431,13 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
   // two identical validators of different schemas apart (emit/protocol/validators/share.ts).
   code = code.replace(/\/\*# sourceURL="[^"\n]*" \*\//g, "");
   code = dropUnusedSchemas(code);
+  code = formatExports(code);
   if (lean) {
+    code = narrowErrorParams(code);
     const positional = positionalPaths(code);
     if (positional === code)
       throw new Error("lean validators need positional instance paths (no $data, no dynamic refs)");
-    code = dropDeadCode(settleErrors(leanErrors(positional, ABI)));
+    code = leanShapes(dropDeadCode(settleErrors(leanErrors(positional, ABI))), ABI);
   } else {
     code = compactErrors(code);
     code = dropDeadCode(code);

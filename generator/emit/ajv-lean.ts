@@ -246,3 +246,17 @@ function settled(fn: string, self: string): string | undefined {
   const rest = out.replace(new RegExp(STRING, "g"), '""');
   return /(?<![\w$.])(?:v?[eE]rrors|_errs\d+|_?valid\d+)(?![\w$])/.test(rest) ? undefined : out;
 }
+
+/** ajv's escaping of a property name into an instance path (`ESCAPED_KEY`), capturing the name. */
+const ESCAPED_NAME = /([\w$]+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/g;
+
+/**
+ * Lean code with a property name escaped into a JSON Pointer token as a call of the runtime
+ * (`abi.pointerToken`) instead of ajv's two `replace`s, written at every map of the MCP schemas: on
+ * the failure path only, so the call costs a valid message nothing.
+ */
+export function leanShapes(code: string, abi: string): string {
+  // The pattern spells string literals ("~0"): matched on the whole text, which no literal of
+  // ajv's can hold (a quote inside one is escaped).
+  return code.replace(ESCAPED_NAME, (_m, name: string) => `${abi}.pointerToken(${name})`);
+}

@@ -201,6 +201,13 @@ export const generatedFiles: readonly FileRow[] = [
   },
   {
     output: "manifest",
+    path: "tool-validators.ts",
+    template: "facades/tool-validators.ts",
+    view: "emit/manifest/validators.js#toolValidatorsView",
+    layout: "view",
+  },
+  {
+    output: "manifest",
     path: "lists.ts",
     template: "facades/lists.ts",
     view: "emit/manifest/lists.js#listsView",

@@ -1,6 +1,6 @@
 /**
  * One server manifest end to end: load and check `mcp.manifest.json`, build the server model, run
- * the manifest emitters (`generateManifest`: types.ts, lists.ts, validators.ts + tools*.ajv.ts +
+ * the manifest emitters (`generateManifest`: types.ts, lists.ts, validators.ts + tool-validators.ts + tools*.ajv.ts +
  * tools.defaults.ts, definition.ts, server.ts, client.ts, bindings.ts, unformatted and unbannered; it throws
  * `InputError`, every error with file, pointer, line, when anything is wrong), then print them
  * (`renderManifest`). Kept apart from generate.ts, like render/protocol.ts: the heavy dependencies

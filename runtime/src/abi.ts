@@ -44,5 +44,14 @@ export type {
 
 // ---- helpers that ajv standalone code calls (ajv's own runtime stays a build-time dependency)
 
-export { fail, failWith, issue, nest } from "./issue-sites.js";
-export { TooManyIssues, counted, ucs2length, equal, formats } from "./ajv-runtime.js";
+export { fail, failWith, issue, nest, pointerToken } from "./issue-sites.js";
+export {
+  TooManyIssues,
+  counted,
+  ucs2length,
+  equal,
+  formats,
+  formatUri,
+  formatUriTemplate,
+  formatByte,
+} from "./ajv-runtime.js";

@@ -85,9 +85,17 @@ const uriTemplatePattern =
 /** RFC 4648 base64 (standard alphabet, padded), as JSON Schema's `byte` format (OpenAPI) means it. */
 const base64Pattern = /^[A-Za-z0-9+/]*={0,2}$/;
 
-/** The `format` checks emitted validators call, keyed by format name; each receives a string. */
+/**
+ * The `format` checks emitted validators call, one export each so that a bundle carries only the
+ * patterns its validators use (a one-tool server's need `uri` alone); each receives a string.
+ */
+export const formatUri = (value: string): boolean => uriPattern.test(value);
+export const formatUriTemplate = (value: string): boolean => uriTemplatePattern.test(value);
+export const formatByte = (value: string): boolean => value.length % 4 === 0 && base64Pattern.test(value);
+
+/** The same checks keyed by format name, as ABI 8 validators generated before the exports above call them. */
 export const formats: Readonly<Record<string, (value: string) => boolean>> = {
-  uri: (value) => uriPattern.test(value),
-  "uri-template": (value) => uriTemplatePattern.test(value),
-  byte: (value) => value.length % 4 === 0 && base64Pattern.test(value),
+  uri: formatUri,
+  "uri-template": formatUriTemplate,
+  byte: formatByte,
 };

@@ -10,16 +10,8 @@ import type { ValidationIssue, Validator } from "./protocol-binding.js";
 
 type Params = Record<string, unknown>;
 
-/** ajv's `type` messages of single types, made once: a failing `anyOf` branch on a valid message builds none. */
-const TYPE_MESSAGES: Readonly<Record<string, string>> = {
-  object: "must be object",
-  string: "must be string",
-  array: "must be array",
-  boolean: "must be boolean",
-  integer: "must be integer",
-  number: "must be number",
-  null: "must be null",
-};
+/** ajv's `type` messages of single types, each made once (there are seven JSON types). */
+const typeMessages = new Map<string, string>();
 
 /**
  * ajv's message (ajv 8, `messages: true`) of the keywords the MCP schemas fail on; the generator
@@ -27,8 +19,12 @@ const TYPE_MESSAGES: Readonly<Record<string, string>> = {
  */
 function messageOf(keyword: string, p: Params): string | undefined {
   switch (keyword) {
-    case "type":
-      return (typeof p.type === "string" ? TYPE_MESSAGES[p.type] : undefined) ?? `must be ${p.type as string}`;
+    case "type": {
+      if (typeof p.type !== "string") return `must be ${p.type as string}`;
+      let message = typeMessages.get(p.type);
+      if (message === undefined) typeMessages.set(p.type, (message = `must be ${p.type}`));
+      return message;
+    }
     case "required":
       return `must have required property '${p.missingProperty as string}'`;
     case "const":
@@ -115,4 +111,9 @@ export function nest(list: ValidationIssue[] | null, callee: Validator, path: st
 export function failWith(validate: Validator, callee: Validator, path: string): false {
   validate.errors = nest(null, callee, path);
   return false;
+}
+
+/** A property name as a JSON Pointer token (RFC 6901: `~` as `~0`, `/` as `~1`), for a failure's instance path. */
+export function pointerToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
 }

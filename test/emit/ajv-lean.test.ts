@@ -74,6 +74,13 @@ test("lean code passes no instance path, and fails through the runtime's helpers
   assert.match(code, /return abi\.fail\(validate\d+,"","required",\{missingProperty: missing\d+\}\);/);
   assert.match(code, /return abi\.failWith\(validate\d+,validate\d+,"\/leaf"\);/);
   assert.match(code, /vErrors = abi\.nest\(vErrors,validate\d+,""\);/);
+  // A map's key joins the path through the runtime's escaping, on the failure path only.
+  assert.match(code, /"\/map\/" \+ abi\.pointerToken\(key\d+\)/);
+  assert.not.match(code, /\.replace\(/);
+  // A schema constant read only for error params is the value read, not the whole schema.
+  assert.match(code, /const (schema\d+) = \["debug","info"\];[^]*\{allowedValues: \1\}/);
+  assert.match(code, /const (schema\d+) = \["string","integer"\];[^]*\{type: \1\}/);
+  assert.not.match(code, /const schema\d+ = \{/);
   // A function that only ever returns at its first failure keeps no error counters.
   assert.match(code, /validate\d+\.errors = null;return true;\}/);
   // "a b" is "a%20b" in ajv's schema path: spelled out, as is what a key or an index is part of.

@@ -36,7 +36,7 @@ import { definitionView } from "../../generator/emit/manifest/definition.js";
 import { listsView } from "../../generator/emit/manifest/lists.js";
 import { bindingsView } from "../../generator/emit/manifest/bindings.js";
 import { servedRevisions } from "../../generator/model/served-revisions.js";
-import { manifestValidatorsView } from "../../generator/emit/manifest/validators.js";
+import { manifestValidatorsView, toolValidatorsView } from "../../generator/emit/manifest/validators.js";
 import { emitWireTypes, RUNTIME_WIRE, wireView } from "../../generator/emit/wire-types.js";
 import { newestRevision } from "../../generator/render/runtime-wire.js";
 import { buildModel } from "../../generator/model/index.js";
@@ -99,6 +99,7 @@ function manifestViews(model: ServerModel): Record<string, () => ViewModel> {
     "lists.ts": () => listsView(model),
     "bindings.ts": () => bindingsView(spoken),
     "validators.ts": () => manifestValidatorsView(model, 120),
+    "tool-validators.ts": () => toolValidatorsView(model, 120),
     "skills.ts": () => skillsView(model),
     "resource-files.ts": () => resourceFilesView(model),
   };

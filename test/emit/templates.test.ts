@@ -29,7 +29,7 @@ import {
   serverValidatorView,
   validatorsView,
 } from "../../generator/emit/protocol/validators.js";
-import { manifestValidatorsView } from "../../generator/emit/manifest/validators.js";
+import { manifestValidatorsView, toolValidatorsView } from "../../generator/emit/manifest/validators.js";
 import { abiCheck, RUNTIME_ABI } from "../../generator/emit/runtime-imports.js";
 import { renderTemplate, templatesDir, type ViewModel } from "../../generator/templates.js";
 import { fixture } from "../manifest/helpers.js";
@@ -45,6 +45,7 @@ const views: Record<string, ViewModel> = {
   "facades/definition.ts": definitionView(model),
   "facades/lists.ts": listsView(model),
   "facades/validators.ts": manifestValidatorsView(model),
+  "facades/tool-validators.ts": toolValidatorsView(model),
   "facades/skills.ts": skillsView(model),
   "facades/resource-files.ts": resourceFilesView(model),
   "protocol/methods.ts": methodsEntryView(protocol),

@@ -2,10 +2,10 @@
 // ajv's draft-07 engine, and what it refuses.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { formats } from "@mcpgen/runtime/abi/v8";
+import * as abi from "@mcpgen/runtime/abi/v8";
 import { McpgenError } from "../../generator/errors.js";
 import { emitValidators } from "../../generator/emit/protocol/validators.js";
-import { FORMAT_NAMES } from "../../generator/emit/ajv-code.js";
+import { FORMAT_EXPORTS, FORMAT_NAMES } from "../../generator/emit/ajv-code.js";
 import { normaliseSchema, SchemaNormaliseError } from "../../generator/emit/protocol/validators/normalise.js";
 import type { ProtocolModel } from "../../generator/model/ir.js";
 import { loadValidators, modelOf, REVISIONS } from "./validators-fixture.js";
@@ -76,8 +76,10 @@ for (const revision of REVISIONS) {
       );
     }
     const code = ajv.map((f) => f.contents).join("\n");
-    // The ABI helpers are reached through the runtime, never through ajv.
-    assert.match(code, /abi\.formats\.uri\b/);
+    // The ABI helpers are reached through the runtime, never through ajv; a format through its own
+    // export, so a bundle carries only the patterns its validators use.
+    assert.match(code, /abi\.formatUri\b/);
+    assert.not.match(code, /abi\.formats\b/);
     // Error sites go through the runtime's helpers with the path below the failing function, and no
     // call passes an instance path (the corpus tests check the errors are ajv's).
     assert.match(code, /return abi\.fail\(\s*validate\d+,\s*""/);
@@ -217,7 +219,10 @@ test("validateJSONRPCMessage classifies messages of its revision", async () => {
 });
 
 test("the runtime checks exactly the formats the generator compiles against", () => {
+  const { formats } = abi;
   assert.equal(Object.keys(formats).sort(), [...FORMAT_NAMES].sort());
+  for (const name of FORMAT_NAMES)
+    assert.is((abi as Record<string, unknown>)[FORMAT_EXPORTS[name]], formats[name], name);
   const { uri, byte } = formats;
   const template = formats["uri-template"]!;
   assert.ok(uri!("file:///project/src/main.rs") && uri!("https://example.com/a?b=c#d") && uri!("urn:isbn:0451450523"));

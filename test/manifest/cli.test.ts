@@ -43,6 +43,7 @@ test("cli: init, generate --manifest, check, compile the handler against the out
       "definition.ts",
       "lists.ts",
       "server.ts",
+      "tool-validators.ts",
       "tools.ajv.ts",
       "tools.all-errors.ajv.ts",
       "tools.defaults.ts",
@@ -56,6 +57,7 @@ test("cli: init, generate --manifest, check, compile the handler against the out
     const tsc = tscStrict(dir, [
       "src/handlers.ts",
       "src/mcp/validators.ts",
+      "src/mcp/tool-validators.ts",
       "src/mcp/lists.ts",
       "src/mcp/server.ts",
       "src/mcp/client.ts",
@@ -73,7 +75,7 @@ test("cli: init, generate --manifest, check, compile the handler against the out
     assert.is(user.code, 0, user.err);
     assert.is(
       user.out,
-      "src/mcp: wrote 12 files (mcp.manifest.json, revision 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)\n",
+      "src/mcp: wrote 13 files (mcp.manifest.json, revision 2026-07-28, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05)\n",
     );
     assert.is(mcpgen(dir, "check", "--no-cache").code, 0);
     // without the config, ./mcp.manifest.json into src/mcp

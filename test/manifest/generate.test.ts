@@ -22,6 +22,7 @@ test("generateManifest: files and warnings for a valid manifest", () => {
       "tools.2020.all-errors.ajv.ts",
       "tools.defaults.ts",
       "validators.ts",
+      "tool-validators.ts",
       "definition.ts",
       "server.ts",
       "client.ts",

@@ -34,7 +34,7 @@ test("validators: ES modules that accept and reject tool arguments and results",
   assert.equal(problems, []);
   assert.equal(
     files.map((f) => f.path),
-    ["types.ts", "tools.ajv.ts", "tools.all-errors.ajv.ts", "tools.defaults.ts", "validators.ts"],
+    ["types.ts", "tools.ajv.ts", "tools.all-errors.ajv.ts", "tools.defaults.ts", "validators.ts", "tool-validators.ts"],
   );
   for (const f of files.filter((f) => f.path.endsWith(".ajv.ts"))) {
     assert.not.match(f.contents, /require\(/);
@@ -83,6 +83,62 @@ console.log(JSON.stringify(results));
       setAlertOutput: null,
       oneOf: true,
       oneOfBad: false,
+    });
+  } finally {
+    removeDir(dir);
+  }
+});
+
+test("tool-validators: the runtime's checks report every failure, and refuse a value with too many without throwing", () => {
+  const model = buildServerModel(loadManifest(join(root, "examples", "weather", "mcp.manifest.json")));
+  const dir = tempDir("manifest-tool-validators-");
+  try {
+    writeTranspiled(dir, emitAll(model).files);
+    const out = run(
+      dir,
+      `
+import { allErrorsValidators, toolValidators } from "./tool-validators.js";
+import { validateGetForecastInput, applySearchStationsInputDefaults } from "./validators.js";
+const check = toolValidators.get_forecast.input;
+const bad = { location: { city: "", country: "fr" }, days: "3" };
+const extra = { location: { city: "Paris" } };
+for (let i = 0; i <= 1000; i++) extra.location["k" + i] = i;
+let thrown;
+try {
+  allErrorsValidators.get_forecast.input(extra);
+} catch (e) {
+  thrown = e.name;
+}
+const results = {
+  ok: check({ location: { city: "Paris" }, days: 3 }),
+  okErrors: check.errors,
+  bad: check(bad),
+  badPaths: check.errors.map((e) => e.instancePath),
+  first: validateGetForecastInput(bad),
+  firstPaths: validateGetForecastInput.errors.map((e) => e.instancePath),
+  tooMany: check(extra),
+  tooManyCount: check.errors.length,
+  thrown,
+  output: toolValidators.get_forecast.output({ city: 1 }),
+  outputNull: toolValidators.set_alert.output,
+  defaults: toolValidators.search_stations.defaults === applySearchStationsInputDefaults,
+};
+console.log(JSON.stringify(results));
+`,
+    );
+    assert.equal(out, {
+      ok: true,
+      okErrors: null,
+      bad: false,
+      badPaths: ["/location/city", "/location/country", "/days"],
+      first: false,
+      firstPaths: ["/location/city"],
+      tooMany: false,
+      tooManyCount: 1001,
+      thrown: "TooManyIssues",
+      output: false,
+      outputNull: null,
+      defaults: true,
     });
   } finally {
     removeDir(dir);
@@ -211,6 +267,7 @@ test("validators: dangling and external $refs, invalid patterns and fallback sch
       "tools.all-errors.ajv.ts",
       "tools.2020.all-errors.ajv.ts",
       "validators.ts",
+      "tool-validators.ts",
     ],
   );
   const dir = tempDir("manifest-validators-robust-");
@@ -240,14 +297,20 @@ console.log(JSON.stringify([
   }
 });
 
-test("validators: the typed facade is a prettier fixpoint", async () => {
+test("validators: the typed facade and the runtime's tool validators are prettier fixpoints", async () => {
   const prettier = (await import("prettier")).default;
   for (const name of ["schema-features", "tools-list-pasted", "broken-schemas"]) {
-    const facade = emitManifestValidators(
+    const { files } = emitManifestValidators(
       buildServerModel(loadManifest(fixture(name), undefined, { lenient: true })),
-    ).files.at(-1)!;
-    assert.is(facade.path, "validators.ts");
-    assert.fixture(await prettier.format(facade.contents, { parser: "typescript" }), facade.contents, name);
+    );
+    for (const path of ["validators.ts", "tool-validators.ts"]) {
+      const facade = files.find((f) => f.path === path)!;
+      assert.fixture(
+        await prettier.format(facade.contents, { parser: "typescript" }),
+        facade.contents,
+        `${name} ${path}`,
+      );
+    }
   }
 });
 

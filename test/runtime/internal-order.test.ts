@@ -41,6 +41,7 @@ const FLOORS: readonly { readonly floor: string; readonly rooms: readonly string
       "protocol-binding.ts",
       "abi.ts",
       "ajv-runtime.ts",
+      "collecting-validators.ts",
       "lazy-binding.ts",
       "issues.ts",
       "issue-sites.ts",

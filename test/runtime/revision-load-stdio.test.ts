@@ -20,7 +20,7 @@ writeFileSync(
   hook,
   `import { writeSync } from "node:fs";
 export async function load(url, context, next) {
-  const m = /\\/protocol\\/([^/]+)\\/(?:methods|server-side|client-side|server-side\\/table)\\.js$/.exec(url) ?? /\\/bench\\/add\\/text\\/(validators|tools\\.ajv)\\.js$/.exec(url);
+  const m = /\\/protocol\\/([^/]+)\\/(?:methods|server-side|client-side|server-side\\/table)\\.js$/.exec(url) ?? /\\/bench\\/add\\/text\\/(validators|tool-validators|tools\\.ajv|tools\\.all-errors\\.ajv)\\.js$/.exec(url);
   if (m) writeSync(2, "loaded " + m[1] + "\\n");
   return next(url, context);
 }
@@ -93,7 +93,9 @@ test("stdio, legacy 2025-11-25 with a tools/call: that table and the tool valida
   const call = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } };
   const { loaded, responses } = await run([initialize("2025-11-25"), initialized, call], 2);
   assert.equal(responses[1].result.content, [{ type: "text", text: "3" }]);
-  assert.equal(loaded.sort(), ["2025-11-25", "tools.ajv", "validators"]);
+  // the runtime's tool checks are the all-errors validators (tool-validators.ts); validators.ts and
+  // its first-failure validators are for users' own code
+  assert.equal(loaded.sort(), ["2025-11-25", "tool-validators", "tools.all-errors.ajv"]);
 });
 
 test("stdio, 2026-07-28 request on the dual-era server: only 2026-07-28's table", async () => {

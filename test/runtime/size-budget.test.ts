@@ -119,8 +119,14 @@ const runtimeDir = join(root, "runtime");
  * `toolHeaders` feature (issue #26, the Worker 31.4 → 30.5 kB gzip): its loader, the seam that
  * loads it before a server's first 2026-07-28 connection and the refusal of a server whose tools
  * need it and lack it cost 0.5 KiB (the check itself rides in the 2026-07-28 path's chunk).
+ * On a branch of its own, 355.5 KiB (355.2 KiB measured) when the runtime's tool checks became the
+ * all-errors validators (issue #26: one compiled copy of a manifest's tool schemas in a program and
+ * its bundle, the Worker 31.4 → 31.2 kB gzip with the validators' other cuts): their wrapper
+ * (collecting-validators.ts, 0.5 KiB) is in `abi/v8/all-errors`, which only a generated
+ * `tool-validators.ts` loads, never a stdio server's start; each format's check its own export.
+ * Both merged: 355.6 KiB measured (364 139 B): 356 KiB.
  */
-const RUNTIME_JS_BUDGET = 355.5 * 1024;
+const RUNTIME_JS_BUDGET = 356 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

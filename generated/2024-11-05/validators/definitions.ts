@@ -3,37 +3,35 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
-import { fa8f2ff196b22 } from "../../shared/validators/ListRootsResult-a8f2ff196b.js";
-import { f03c8d68979e8 } from "../../shared/validators/ReadResourceResult-03c8d68979.js";
-import { ffd6bdf79d116 } from "../../shared/validators/definitions-0a64a23e7b.js";
+import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
+import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e43bc.js";
 import {
   f09cc1400986e,
-  f0dfdff578a5d,
-  f25169d2d7453,
+  f23ed7ecd9e2a,
+  f4d6caec5c152,
   f631628fdc6fd,
   f69ae7d680f72,
+  f74788196111b,
   f8d0192a3151f,
   fb8004239d4d2,
-  fc009c82362bd,
-  fd20d6eb69395,
-  fd64c13a3b4c7,
-  fd7f05ab3a599,
-  feac80bdb9b94,
+  fc2ae05cdda27,
+  fe107ff2d412b,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
-import { f6828121ff61b } from "../../shared/validators/shared-09bde4c29b.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b0ecf82c67.js";
-import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f5c01e703ca9a } from "../../shared/validators/shared-feb65f29cb.js";
-import { f5bebb04beb1d } from "./CallToolResult.js";
-import { f0f06ba128aed } from "./CreateMessageResult.js";
-import { fafbb50532313 } from "./GetPromptResult.js";
-import { f4c6d4d8146de } from "./InitializeResult.js";
-import { fe7368a08d370 } from "./ListResourceTemplatesResult.js";
-import { fd4e333548249 } from "./ListResourcesResult.js";
-import { fe031512cf6ba } from "./ListToolsResult.js";
-import { f456301adad10 } from "./params.sampling.createMessage.js";
-function fcbef2ffe9c00(data) {
+import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-28b595b78f.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
+import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
+import { fc34733922c7d } from "./CallToolResult.js";
+import { fdd02da7dd9cd } from "./CreateMessageResult.js";
+import { f24f06335d21f } from "./GetPromptResult.js";
+import { f1aaed59689e7 } from "./InitializeResult.js";
+import { fe1f93a49f232 } from "./ListResourceTemplatesResult.js";
+import { fcb3c01b088c8 } from "./ListResourcesResult.js";
+import { f49df77f2c656 } from "./ListToolsResult.js";
+import { f6cfc9c34bb5d } from "./params.sampling.createMessage.js";
+function f04625a1310a6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data.annotations !== undefined) {
@@ -46,12 +44,12 @@ function fcbef2ffe9c00(data) {
                 if (Array.isArray(data1)) {
                   const len0 = data1.length;
                   for (let i0 = 0; i0 < len0; i0++) {
-                    if (!f5c01e703ca9a(data1[i0])) {
-                      return abi.failWith(fcbef2ffe9c00, f5c01e703ca9a, "/annotations/audience/" + i0);
+                    if (!f8556b33dae27(data1[i0])) {
+                      return abi.failWith(f04625a1310a6, f8556b33dae27, "/annotations/audience/" + i0);
                     }
                   }
                 } else {
-                  return abi.fail(fcbef2ffe9c00, "/annotations/audience", "type", { type: "array" });
+                  return abi.fail(f04625a1310a6, "/annotations/audience", "type", { type: "array" });
                 }
               }
             }
@@ -61,37 +59,37 @@ function fcbef2ffe9c00(data) {
                 {
                   if (typeof data3 == "number" && isFinite(data3)) {
                     if (data3 > 1 || isNaN(data3)) {
-                      return abi.fail(fcbef2ffe9c00, "/annotations/priority", "maximum", {
+                      return abi.fail(f04625a1310a6, "/annotations/priority", "maximum", {
                         comparison: "<=",
                         limit: 1,
                       });
                     } else {
                       if (data3 < 0 || isNaN(data3)) {
-                        return abi.fail(fcbef2ffe9c00, "/annotations/priority", "minimum", {
+                        return abi.fail(f04625a1310a6, "/annotations/priority", "minimum", {
                           comparison: ">=",
                           limit: 0,
                         });
                       }
                     }
                   } else {
-                    return abi.fail(fcbef2ffe9c00, "/annotations/priority", "type", { type: "number" });
+                    return abi.fail(f04625a1310a6, "/annotations/priority", "type", { type: "number" });
                   }
                 }
               }
             }
           } else {
-            return abi.fail(fcbef2ffe9c00, "/annotations", "type", { type: "object" });
+            return abi.fail(f04625a1310a6, "/annotations", "type", { type: "object" });
           }
         }
       }
     } else {
-      return abi.fail(fcbef2ffe9c00, "", "type", { type: "object" });
+      return abi.fail(f04625a1310a6, "", "type", { type: "object" });
     }
   }
-  fcbef2ffe9c00.errors = null;
+  f04625a1310a6.errors = null;
   return true;
 }
-function f01ec1baa6277(data) {
+function f56efc68c1ac0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -100,7 +98,7 @@ function f01ec1baa6277(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f01ec1baa6277,
+          f56efc68c1ac0,
           "",
           "required",
           { missingProperty: missing0 },
@@ -111,11 +109,11 @@ function f01ec1baa6277(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f01ec1baa6277, "/method", "type", { type: "string" });
+            return abi.fail(f56efc68c1ac0, "/method", "type", { type: "string" });
           }
           if ("notifications/progress" !== data0) {
             return abi.fail(
-              f01ec1baa6277,
+              f56efc68c1ac0,
               "/method",
               "const",
               { allowedValue: "notifications/progress" },
@@ -134,52 +132,52 @@ function f01ec1baa6277(data) {
                   (data1.progress === undefined && (missing1 = "progress")) ||
                   (data1.progressToken === undefined && (missing1 = "progressToken"))
                 ) {
-                  return abi.fail(f01ec1baa6277, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f56efc68c1ac0, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.progress !== undefined) {
                     let data2 = data1.progress;
                     if (!(typeof data2 == "number" && isFinite(data2))) {
-                      return abi.fail(f01ec1baa6277, "/params/progress", "type", { type: "number" });
+                      return abi.fail(f56efc68c1ac0, "/params/progress", "type", { type: "number" });
                     }
                   }
                   {
                     if (data1.progressToken !== undefined) {
-                      if (!f94fb1015c909(data1.progressToken)) {
-                        return abi.failWith(f01ec1baa6277, f94fb1015c909, "/params/progressToken");
+                      if (!fbcbd6dea190a(data1.progressToken)) {
+                        return abi.failWith(f56efc68c1ac0, fbcbd6dea190a, "/params/progressToken");
                       }
                     }
                     {
                       if (data1.total !== undefined) {
                         let data4 = data1.total;
                         if (!(typeof data4 == "number" && isFinite(data4))) {
-                          return abi.fail(f01ec1baa6277, "/params/total", "type", { type: "number" });
+                          return abi.fail(f56efc68c1ac0, "/params/total", "type", { type: "number" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f01ec1baa6277, "/params", "type", { type: "object" });
+                return abi.fail(f56efc68c1ac0, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f01ec1baa6277, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f56efc68c1ac0, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f01ec1baa6277.errors = null;
+  f56efc68c1ac0.errors = null;
   return true;
 }
-function f6d00faaf5070(data) {
+function fc8b405ee0792(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fc009c82362bd(data)) {
-    vErrors = abi.nest(vErrors, fc009c82362bd, "");
+  if (!f23ed7ecd9e2a(data)) {
+    vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -194,8 +192,8 @@ function f6d00faaf5070(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f01ec1baa6277(data)) {
-        vErrors = abi.nest(vErrors, f01ec1baa6277, "");
+      if (!f56efc68c1ac0(data)) {
+        vErrors = abi.nest(vErrors, f56efc68c1ac0, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -214,7 +212,7 @@ function f6d00faaf5070(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f6d00faaf5070.errors = vErrors;
+    fc8b405ee0792.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -226,10 +224,10 @@ function f6d00faaf5070(data) {
       }
     }
   }
-  f6d00faaf5070.errors = vErrors;
+  fc8b405ee0792.errors = vErrors;
   return errors === 0;
 }
-function f7d7ea85de21e(data) {
+function f35926188712a(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -243,16 +241,16 @@ function f7d7ea85de21e(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0f06ba128aed(data)) {
-      vErrors = abi.nest(vErrors, f0f06ba128aed, "");
+    if (!fdd02da7dd9cd(data)) {
+      vErrors = abi.nest(vErrors, fdd02da7dd9cd, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fa8f2ff196b22(data)) {
-        vErrors = abi.nest(vErrors, fa8f2ff196b22, "");
+      if (!f4262d6f37e28(data)) {
+        vErrors = abi.nest(vErrors, f4262d6f37e28, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -262,7 +260,7 @@ function f7d7ea85de21e(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f7d7ea85de21e.errors = vErrors;
+    f35926188712a.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -274,10 +272,10 @@ function f7d7ea85de21e(data) {
       }
     }
   }
-  f7d7ea85de21e.errors = vErrors;
+  f35926188712a.errors = vErrors;
   return errors === 0;
 }
-function fff58a4654504(data) {
+function f3ef27fb95a49(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -286,7 +284,7 @@ function fff58a4654504(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fff58a4654504,
+          f3ef27fb95a49,
           "",
           "required",
           { missingProperty: missing0 },
@@ -297,11 +295,11 @@ function fff58a4654504(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fff58a4654504, "/method", "type", { type: "string" });
+            return abi.fail(f3ef27fb95a49, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              fff58a4654504,
+              f3ef27fb95a49,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -320,19 +318,19 @@ function fff58a4654504(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(fff58a4654504, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f3ef27fb95a49, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(fff58a4654504, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(f3ef27fb95a49, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        fff58a4654504,
+                        f3ef27fb95a49,
                         "/params/includeContext",
                         "enum",
-                        { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
+                        { allowedValues: f19b075cc6894 },
                         "#/properties/params/properties/includeContext/enum",
                         "must be equal to one of the allowed values",
                       );
@@ -342,7 +340,7 @@ function fff58a4654504(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(fff58a4654504, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(f3ef27fb95a49, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -352,12 +350,12 @@ function fff58a4654504(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!f456301adad10(data4[i0])) {
-                                return abi.failWith(fff58a4654504, f456301adad10, "/params/messages/" + i0);
+                              if (!f6cfc9c34bb5d(data4[i0])) {
+                                return abi.failWith(f3ef27fb95a49, f6cfc9c34bb5d, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(fff58a4654504, "/params/messages", "type", { type: "array" });
+                            return abi.fail(f3ef27fb95a49, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -367,14 +365,14 @@ function fff58a4654504(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(fff58a4654504, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(f3ef27fb95a49, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(fff58a4654504, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(f3ef27fb95a49, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -386,7 +384,7 @@ function fff58a4654504(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        fff58a4654504,
+                                        f3ef27fb95a49,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -395,21 +393,21 @@ function fff58a4654504(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(fff58a4654504, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(f3ef27fb95a49, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(fff58a4654504, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(f3ef27fb95a49, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(fff58a4654504, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(f3ef27fb95a49, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -421,20 +419,20 @@ function fff58a4654504(data) {
                   }
                 }
               } else {
-                return abi.fail(fff58a4654504, "/params", "type", { type: "object" });
+                return abi.fail(f3ef27fb95a49, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fff58a4654504, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f3ef27fb95a49, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fff58a4654504.errors = null;
+  f3ef27fb95a49.errors = null;
   return true;
 }
-function fea6077eb75b9(data) {
+function f9eecd8194b64(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -564,8 +562,8 @@ function fea6077eb75b9(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs14 = errors;
-      if (!fd20d6eb69395(data)) {
-        vErrors = abi.nest(vErrors, fd20d6eb69395, "");
+      if (!f40df184fca3c(data)) {
+        vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs14 === errors;
@@ -676,7 +674,7 @@ function fea6077eb75b9(data) {
                       vErrors,
                       "/id",
                       "type",
-                      { type: ffd6bdf79d116.anyOf[3].properties.id.type },
+                      { type: f8c5a72c18d30 },
                       "#/anyOf/3/properties/id/type",
                       "must be string,integer",
                     );
@@ -732,7 +730,7 @@ function fea6077eb75b9(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fea6077eb75b9.errors = vErrors;
+    f9eecd8194b64.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -744,25 +742,25 @@ function fea6077eb75b9(data) {
       }
     }
   }
-  fea6077eb75b9.errors = vErrors;
+  f9eecd8194b64.errors = vErrors;
   return errors === 0;
 }
-function fb2d7da0dc473(data) {
+function f56bae521ff9a(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fc009c82362bd(data)) {
-    vErrors = abi.nest(vErrors, fc009c82362bd, "");
+  if (!f23ed7ecd9e2a(data)) {
+    vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f01ec1baa6277(data)) {
-      vErrors = abi.nest(vErrors, f01ec1baa6277, "");
+    if (!f56efc68c1ac0(data)) {
+      vErrors = abi.nest(vErrors, f56efc68c1ac0, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -777,8 +775,8 @@ function fb2d7da0dc473(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd64c13a3b4c7(data)) {
-          vErrors = abi.nest(vErrors, fd64c13a3b4c7, "");
+        if (!fc2ae05cdda27(data)) {
+          vErrors = abi.nest(vErrors, fc2ae05cdda27, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -801,8 +799,8 @@ function fb2d7da0dc473(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f25169d2d7453(data)) {
-                vErrors = abi.nest(vErrors, f25169d2d7453, "");
+              if (!fe107ff2d412b(data)) {
+                vErrors = abi.nest(vErrors, fe107ff2d412b, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -816,7 +814,7 @@ function fb2d7da0dc473(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb2d7da0dc473.errors = vErrors;
+    f56bae521ff9a.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -828,33 +826,33 @@ function fb2d7da0dc473(data) {
       }
     }
   }
-  fb2d7da0dc473.errors = vErrors;
+  f56bae521ff9a.errors = vErrors;
   return errors === 0;
 }
-function f1f492f985cca(data) {
+function f8221d90e41fb(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f0dfdff578a5d(data)) {
-    vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+  if (!f74788196111b(data)) {
+    vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fff58a4654504(data)) {
-      vErrors = abi.nest(vErrors, fff58a4654504, "");
+    if (!f3ef27fb95a49(data)) {
+      vErrors = abi.nest(vErrors, f3ef27fb95a49, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd7f05ab3a599(data)) {
-        vErrors = abi.nest(vErrors, fd7f05ab3a599, "");
+      if (!f4d6caec5c152(data)) {
+        vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -864,7 +862,7 @@ function f1f492f985cca(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f1f492f985cca.errors = vErrors;
+    f8221d90e41fb.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -876,10 +874,10 @@ function f1f492f985cca(data) {
       }
     }
   }
-  f1f492f985cca.errors = vErrors;
+  f8221d90e41fb.errors = vErrors;
   return errors === 0;
 }
-function f6ca54e804e75(data) {
+function fa5e4a8b63033(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -893,32 +891,32 @@ function f6ca54e804e75(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f4c6d4d8146de(data)) {
-      vErrors = abi.nest(vErrors, f4c6d4d8146de, "");
+    if (!f1aaed59689e7(data)) {
+      vErrors = abi.nest(vErrors, f1aaed59689e7, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd4e333548249(data)) {
-        vErrors = abi.nest(vErrors, fd4e333548249, "");
+      if (!fcb3c01b088c8(data)) {
+        vErrors = abi.nest(vErrors, fcb3c01b088c8, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fe7368a08d370(data)) {
-          vErrors = abi.nest(vErrors, fe7368a08d370, "");
+        if (!fe1f93a49f232(data)) {
+          vErrors = abi.nest(vErrors, fe1f93a49f232, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f03c8d68979e8(data)) {
-            vErrors = abi.nest(vErrors, f03c8d68979e8, "");
+          if (!f42b95e43bc04(data)) {
+            vErrors = abi.nest(vErrors, f42b95e43bc04, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -933,24 +931,24 @@ function f6ca54e804e75(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fafbb50532313(data)) {
-                vErrors = abi.nest(vErrors, fafbb50532313, "");
+              if (!f24f06335d21f(data)) {
+                vErrors = abi.nest(vErrors, f24f06335d21f, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fe031512cf6ba(data)) {
-                  vErrors = abi.nest(vErrors, fe031512cf6ba, "");
+                if (!f49df77f2c656(data)) {
+                  vErrors = abi.nest(vErrors, f49df77f2c656, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5bebb04beb1d(data)) {
-                    vErrors = abi.nest(vErrors, f5bebb04beb1d, "");
+                  if (!fc34733922c7d(data)) {
+                    vErrors = abi.nest(vErrors, fc34733922c7d, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -975,7 +973,7 @@ function f6ca54e804e75(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f6ca54e804e75.errors = vErrors;
+    fa5e4a8b63033.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -987,15 +985,15 @@ function f6ca54e804e75(data) {
       }
     }
   }
-  f6ca54e804e75.errors = vErrors;
+  fa5e4a8b63033.errors = vErrors;
   return errors === 0;
 }
-export const v01ec1baa6277: abi.Validator = f01ec1baa6277;
-export const v1f492f985cca: abi.Validator = f1f492f985cca;
-export const v6ca54e804e75: abi.Validator = f6ca54e804e75;
-export const v6d00faaf5070: abi.Validator = f6d00faaf5070;
-export const v7d7ea85de21e: abi.Validator = f7d7ea85de21e;
-export const vb2d7da0dc473: abi.Validator = fb2d7da0dc473;
-export const vcbef2ffe9c00: abi.Validator = fcbef2ffe9c00;
-export const vea6077eb75b9: abi.Validator = fea6077eb75b9;
-export const vff58a4654504: abi.Validator = fff58a4654504;
+export const v04625a1310a6: abi.Validator = f04625a1310a6;
+export const v35926188712a: abi.Validator = f35926188712a;
+export const v3ef27fb95a49: abi.Validator = f3ef27fb95a49;
+export const v56bae521ff9a: abi.Validator = f56bae521ff9a;
+export const v56efc68c1ac0: abi.Validator = f56efc68c1ac0;
+export const v8221d90e41fb: abi.Validator = f8221d90e41fb;
+export const v9eecd8194b64: abi.Validator = f9eecd8194b64;
+export const va5e4a8b63033: abi.Validator = fa5e4a8b63033;
+export const vc8b405ee0792: abi.Validator = fc8b405ee0792;

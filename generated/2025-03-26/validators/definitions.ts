@@ -3,27 +3,23 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
-import { fa8f2ff196b22 } from "../../shared/validators/ListRootsResult-a8f2ff196b.js";
-import { f03c8d68979e8 } from "../../shared/validators/ReadResourceResult-03c8d68979.js";
-import {
-  f0dfdff578a5d,
-  f5a13e61bae6e,
-  fd20d6eb69395,
-  fd7f05ab3a599,
-  feac80bdb9b94,
-} from "../../shared/validators/definitions-16e3ac04b3.js";
+import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
+import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e43bc.js";
+import { f4d6caec5c152, f74788196111b } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
-import { f6828121ff61b } from "../../shared/validators/shared-09bde4c29b.js";
-import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { feea733765c58 } from "./CallToolResult.js";
-import { f3557108511aa } from "./CreateMessageResult.js";
-import { f2f811803e951 } from "./GetPromptResult.js";
-import { f0df2f3021b43 } from "./InitializeResult.js";
-import { f2a42761ac251 } from "./ListResourceTemplatesResult.js";
-import { f42de8ae14e4c } from "./ListResourcesResult.js";
-import { fe8e974d216cf } from "./ListToolsResult.js";
-import { fd849bda41d28 } from "./params.sampling.createMessage.js";
-function ffeb990062820(data) {
+import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-28b595b78f.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
+import { f2d2525a54373 } from "./CallToolResult.js";
+import { f357115050b6d } from "./CreateMessageResult.js";
+import { f5a92de3245a0 } from "./GetPromptResult.js";
+import { f0dd8f9346a24 } from "./InitializeResult.js";
+import { ff2e67851b44b } from "./ListResourceTemplatesResult.js";
+import { f520300552df8 } from "./ListResourcesResult.js";
+import { f247516f3719e } from "./ListToolsResult.js";
+import { fe03f3cf673fd } from "./params.sampling.createMessage.js";
+function f0d4e996bb9ac(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -37,16 +33,16 @@ function ffeb990062820(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3557108511aa(data)) {
-      vErrors = abi.nest(vErrors, f3557108511aa, "");
+    if (!f357115050b6d(data)) {
+      vErrors = abi.nest(vErrors, f357115050b6d, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fa8f2ff196b22(data)) {
-        vErrors = abi.nest(vErrors, fa8f2ff196b22, "");
+      if (!f4262d6f37e28(data)) {
+        vErrors = abi.nest(vErrors, f4262d6f37e28, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -56,7 +52,7 @@ function ffeb990062820(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ffeb990062820.errors = vErrors;
+    f0d4e996bb9ac.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -68,10 +64,10 @@ function ffeb990062820(data) {
       }
     }
   }
-  ffeb990062820.errors = vErrors;
+  f0d4e996bb9ac.errors = vErrors;
   return errors === 0;
 }
-function f049e51cd65d9(data) {
+function ffe6e630b4f63(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -80,7 +76,7 @@ function f049e51cd65d9(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f049e51cd65d9,
+          ffe6e630b4f63,
           "",
           "required",
           { missingProperty: missing0 },
@@ -91,11 +87,11 @@ function f049e51cd65d9(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f049e51cd65d9, "/method", "type", { type: "string" });
+            return abi.fail(ffe6e630b4f63, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              f049e51cd65d9,
+              ffe6e630b4f63,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -114,19 +110,19 @@ function f049e51cd65d9(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(f049e51cd65d9, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(ffe6e630b4f63, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(f049e51cd65d9, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(ffe6e630b4f63, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        f049e51cd65d9,
+                        ffe6e630b4f63,
                         "/params/includeContext",
                         "enum",
-                        { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
+                        { allowedValues: f19b075cc6894 },
                         "#/properties/params/properties/includeContext/enum",
                         "must be equal to one of the allowed values",
                       );
@@ -136,7 +132,7 @@ function f049e51cd65d9(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(f049e51cd65d9, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(ffe6e630b4f63, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -146,12 +142,12 @@ function f049e51cd65d9(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!fd849bda41d28(data4[i0])) {
-                                return abi.failWith(f049e51cd65d9, fd849bda41d28, "/params/messages/" + i0);
+                              if (!fe03f3cf673fd(data4[i0])) {
+                                return abi.failWith(ffe6e630b4f63, fe03f3cf673fd, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(f049e51cd65d9, "/params/messages", "type", { type: "array" });
+                            return abi.fail(ffe6e630b4f63, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -161,14 +157,14 @@ function f049e51cd65d9(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(f049e51cd65d9, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(ffe6e630b4f63, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(f049e51cd65d9, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(ffe6e630b4f63, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -180,7 +176,7 @@ function f049e51cd65d9(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        f049e51cd65d9,
+                                        ffe6e630b4f63,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -189,21 +185,21 @@ function f049e51cd65d9(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f049e51cd65d9, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(ffe6e630b4f63, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(f049e51cd65d9, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(ffe6e630b4f63, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(f049e51cd65d9, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(ffe6e630b4f63, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -215,17 +211,17 @@ function f049e51cd65d9(data) {
                   }
                 }
               } else {
-                return abi.fail(f049e51cd65d9, "/params", "type", { type: "object" });
+                return abi.fail(ffe6e630b4f63, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f049e51cd65d9, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ffe6e630b4f63, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f049e51cd65d9.errors = null;
+  ffe6e630b4f63.errors = null;
   return true;
 }
 function fe86a6a7c9046(data) {
@@ -398,7 +394,7 @@ function fe86a6a7c9046(data) {
   fe86a6a7c9046.errors = vErrors;
   return errors === 0;
 }
-function f9b4d72015a4a(data) {
+function f53a176eb927d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -408,7 +404,7 @@ function f9b4d72015a4a(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
         return abi.fail(
-          f9b4d72015a4a,
+          f53a176eb927d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -425,24 +421,24 @@ function f9b4d72015a4a(data) {
                 (data0.code === undefined && (missing1 = "code")) ||
                 (data0.message === undefined && (missing1 = "message"))
               ) {
-                return abi.fail(f9b4d72015a4a, "/error", "required", { missingProperty: missing1 });
+                return abi.fail(f53a176eb927d, "/error", "required", { missingProperty: missing1 });
               } else {
                 if (data0.code !== undefined) {
                   let data1 = data0.code;
                   if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
-                    return abi.fail(f9b4d72015a4a, "/error/code", "type", { type: "integer" });
+                    return abi.fail(f53a176eb927d, "/error/code", "type", { type: "integer" });
                   }
                 }
                 {
                   if (data0.message !== undefined) {
                     if (typeof data0.message !== "string") {
-                      return abi.fail(f9b4d72015a4a, "/error/message", "type", { type: "string" });
+                      return abi.fail(f53a176eb927d, "/error/message", "type", { type: "string" });
                     }
                   }
                 }
               }
             } else {
-              return abi.fail(f9b4d72015a4a, "/error", "type", { type: "object" });
+              return abi.fail(f53a176eb927d, "/error", "type", { type: "object" });
             }
           }
         }
@@ -454,10 +450,10 @@ function f9b4d72015a4a(data) {
               !(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))
             ) {
               return abi.fail(
-                f9b4d72015a4a,
+                f53a176eb927d,
                 "/id",
                 "type",
-                { type: f5a13e61bae6e.properties.id.type },
+                { type: f8c5a72c18d30 },
                 "#/properties/id/type",
                 "must be string,integer",
               );
@@ -467,11 +463,11 @@ function f9b4d72015a4a(data) {
             if (data.jsonrpc !== undefined) {
               let data4 = data.jsonrpc;
               if (typeof data4 !== "string") {
-                return abi.fail(f9b4d72015a4a, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f53a176eb927d, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data4) {
                 return abi.fail(
-                  f9b4d72015a4a,
+                  f53a176eb927d,
                   "/jsonrpc",
                   "const",
                   { allowedValue: "2.0" },
@@ -484,13 +480,13 @@ function f9b4d72015a4a(data) {
         }
       }
     } else {
-      return abi.fail(f9b4d72015a4a, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f53a176eb927d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9b4d72015a4a.errors = null;
+  f53a176eb927d.errors = null;
   return true;
 }
-function f08b465b4bdd1(data) {
+function f600ac3195d0d(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -503,16 +499,16 @@ function f08b465b4bdd1(data) {
         const _errs2 = errors;
         let valid1 = false;
         const _errs3 = errors;
-        if (!fd20d6eb69395(data0)) {
-          vErrors = abi.nest(vErrors, fd20d6eb69395, "/" + i0);
+        if (!f40df184fca3c(data0)) {
+          vErrors = abi.nest(vErrors, f40df184fca3c, "/" + i0);
           errors = vErrors.length;
         }
         var _valid0 = _errs3 === errors;
         valid1 = valid1 || _valid0;
         if (!valid1) {
           const _errs4 = errors;
-          if (!f9b4d72015a4a(data0)) {
-            vErrors = abi.nest(vErrors, f9b4d72015a4a, "/" + i0);
+          if (!f53a176eb927d(data0)) {
+            vErrors = abi.nest(vErrors, f53a176eb927d, "/" + i0);
             errors = vErrors.length;
           }
           var _valid0 = _errs4 === errors;
@@ -521,7 +517,7 @@ function f08b465b4bdd1(data) {
         if (!valid1) {
           vErrors = abi.issue(vErrors, "/" + i0, "anyOf", {}, "#/items/anyOf", "must match a schema in anyOf");
           errors++;
-          f08b465b4bdd1.errors = vErrors;
+          f600ac3195d0d.errors = vErrors;
           return false;
         } else {
           errors = _errs2;
@@ -539,10 +535,10 @@ function f08b465b4bdd1(data) {
         }
       }
     } else {
-      return abi.fail(f08b465b4bdd1, "", "type", { type: "array" });
+      return abi.fail(f600ac3195d0d, "", "type", { type: "array" });
     }
   }
-  f08b465b4bdd1.errors = vErrors;
+  f600ac3195d0d.errors = vErrors;
   return errors === 0;
 }
 const f7be85563ecee = {
@@ -620,7 +616,7 @@ const f7be85563ecee = {
   ],
   $id: "mcpgen://defs/JSONRPCMessage",
 };
-function fe2bcbb420b4e(data) {
+function f1287d9a3eeab(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -924,8 +920,8 @@ function fe2bcbb420b4e(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs31 = errors;
-        if (!fd20d6eb69395(data)) {
-          vErrors = abi.nest(vErrors, fd20d6eb69395, "");
+        if (!f40df184fca3c(data)) {
+          vErrors = abi.nest(vErrors, f40df184fca3c, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs31 === errors;
@@ -1098,8 +1094,8 @@ function fe2bcbb420b4e(data) {
                   const _errs47 = errors;
                   let valid10 = false;
                   const _errs48 = errors;
-                  if (!fd20d6eb69395(data14)) {
-                    vErrors = abi.nest(vErrors, fd20d6eb69395, "/" + i1);
+                  if (!f40df184fca3c(data14)) {
+                    vErrors = abi.nest(vErrors, f40df184fca3c, "/" + i1);
                     errors = vErrors.length;
                   }
                   var _valid2 = _errs48 === errors;
@@ -1313,7 +1309,7 @@ function fe2bcbb420b4e(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe2bcbb420b4e.errors = vErrors;
+    f1287d9a3eeab.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1325,33 +1321,33 @@ function fe2bcbb420b4e(data) {
       }
     }
   }
-  fe2bcbb420b4e.errors = vErrors;
+  f1287d9a3eeab.errors = vErrors;
   return errors === 0;
 }
-function f7cf174f548f5(data) {
+function fbd51c5321d8b(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f0dfdff578a5d(data)) {
-    vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+  if (!f74788196111b(data)) {
+    vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f049e51cd65d9(data)) {
-      vErrors = abi.nest(vErrors, f049e51cd65d9, "");
+    if (!ffe6e630b4f63(data)) {
+      vErrors = abi.nest(vErrors, ffe6e630b4f63, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd7f05ab3a599(data)) {
-        vErrors = abi.nest(vErrors, fd7f05ab3a599, "");
+      if (!f4d6caec5c152(data)) {
+        vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -1361,7 +1357,7 @@ function f7cf174f548f5(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f7cf174f548f5.errors = vErrors;
+    fbd51c5321d8b.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1373,10 +1369,10 @@ function f7cf174f548f5(data) {
       }
     }
   }
-  f7cf174f548f5.errors = vErrors;
+  fbd51c5321d8b.errors = vErrors;
   return errors === 0;
 }
-function f83927c350ff1(data) {
+function ffa9d47fae0a5(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1390,32 +1386,32 @@ function f83927c350ff1(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0df2f3021b43(data)) {
-      vErrors = abi.nest(vErrors, f0df2f3021b43, "");
+    if (!f0dd8f9346a24(data)) {
+      vErrors = abi.nest(vErrors, f0dd8f9346a24, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f42de8ae14e4c(data)) {
-        vErrors = abi.nest(vErrors, f42de8ae14e4c, "");
+      if (!f520300552df8(data)) {
+        vErrors = abi.nest(vErrors, f520300552df8, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f2a42761ac251(data)) {
-          vErrors = abi.nest(vErrors, f2a42761ac251, "");
+        if (!ff2e67851b44b(data)) {
+          vErrors = abi.nest(vErrors, ff2e67851b44b, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f03c8d68979e8(data)) {
-            vErrors = abi.nest(vErrors, f03c8d68979e8, "");
+          if (!f42b95e43bc04(data)) {
+            vErrors = abi.nest(vErrors, f42b95e43bc04, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -1430,24 +1426,24 @@ function f83927c350ff1(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f2f811803e951(data)) {
-                vErrors = abi.nest(vErrors, f2f811803e951, "");
+              if (!f5a92de3245a0(data)) {
+                vErrors = abi.nest(vErrors, f5a92de3245a0, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fe8e974d216cf(data)) {
-                  vErrors = abi.nest(vErrors, fe8e974d216cf, "");
+                if (!f247516f3719e(data)) {
+                  vErrors = abi.nest(vErrors, f247516f3719e, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!feea733765c58(data)) {
-                    vErrors = abi.nest(vErrors, feea733765c58, "");
+                  if (!f2d2525a54373(data)) {
+                    vErrors = abi.nest(vErrors, f2d2525a54373, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -1472,7 +1468,7 @@ function f83927c350ff1(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f83927c350ff1.errors = vErrors;
+    ffa9d47fae0a5.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1484,14 +1480,14 @@ function f83927c350ff1(data) {
       }
     }
   }
-  f83927c350ff1.errors = vErrors;
+  ffa9d47fae0a5.errors = vErrors;
   return errors === 0;
 }
-export const v049e51cd65d9: abi.Validator = f049e51cd65d9;
-export const v08b465b4bdd1: abi.Validator = f08b465b4bdd1;
-export const v7cf174f548f5: abi.Validator = f7cf174f548f5;
-export const v83927c350ff1: abi.Validator = f83927c350ff1;
-export const v9b4d72015a4a: abi.Validator = f9b4d72015a4a;
-export const ve2bcbb420b4e: abi.Validator = fe2bcbb420b4e;
+export const v0d4e996bb9ac: abi.Validator = f0d4e996bb9ac;
+export const v1287d9a3eeab: abi.Validator = f1287d9a3eeab;
+export const v53a176eb927d: abi.Validator = f53a176eb927d;
+export const v600ac3195d0d: abi.Validator = f600ac3195d0d;
+export const vbd51c5321d8b: abi.Validator = fbd51c5321d8b;
 export const ve86a6a7c9046: abi.Validator = fe86a6a7c9046;
-export const vfeb990062820: abi.Validator = ffeb990062820;
+export const vfa9d47fae0a5: abi.Validator = ffa9d47fae0a5;
+export const vfe6e630b4f63: abi.Validator = ffe6e630b4f63;

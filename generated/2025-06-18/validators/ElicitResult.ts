@@ -11,13 +11,13 @@ const f9e9df432cec9 = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f1cb328f93b1f(data) {
+function f0d1efda56fc9(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f1cb328f93b1f,
+          f0d1efda56fc9,
           "",
           "required",
           { missingProperty: missing0 },
@@ -30,7 +30,7 @@ function f1cb328f93b1f(data) {
           {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(f1cb328f93b1f, "/_meta", "type", { type: "object" });
+              return abi.fail(f0d1efda56fc9, "/_meta", "type", { type: "object" });
             }
           }
         }
@@ -38,11 +38,11 @@ function f1cb328f93b1f(data) {
           if (data.action !== undefined) {
             let data1 = data.action;
             if (typeof data1 !== "string") {
-              return abi.fail(f1cb328f93b1f, "/action", "type", { type: "string" });
+              return abi.fail(f0d1efda56fc9, "/action", "type", { type: "string" });
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return abi.fail(
-                f1cb328f93b1f,
+                f0d1efda56fc9,
                 "/action",
                 "enum",
                 { allowedValues: f9e9df432cec9.properties.action.enum },
@@ -64,8 +64,8 @@ function f1cb328f93b1f(data) {
                       typeof data3 !== "boolean"
                     ) {
                       return abi.fail(
-                        f1cb328f93b1f,
-                        "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        f0d1efda56fc9,
+                        "/content/" + abi.pointerToken(key0),
                         "type",
                         { type: f9e9df432cec9.properties.content.additionalProperties.type },
                         "#/properties/content/additionalProperties/type",
@@ -74,7 +74,7 @@ function f1cb328f93b1f(data) {
                     }
                   }
                 } else {
-                  return abi.fail(f1cb328f93b1f, "/content", "type", { type: "object" });
+                  return abi.fail(f0d1efda56fc9, "/content", "type", { type: "object" });
                 }
               }
             }
@@ -82,13 +82,13 @@ function f1cb328f93b1f(data) {
         }
       }
     } else {
-      return abi.fail(f1cb328f93b1f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f0d1efda56fc9, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1cb328f93b1f.errors = null;
+  f0d1efda56fc9.errors = null;
   return true;
 }
-export { f1cb328f93b1f };
-export const v1cb328f93b1f: abi.Validator = f1cb328f93b1f;
+export { f0d1efda56fc9 };
+export const v0d1efda56fc9: abi.Validator = f0d1efda56fc9;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f1cb328f93b1f;
+export const validate: abi.Validator = f0d1efda56fc9;

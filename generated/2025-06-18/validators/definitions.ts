@@ -2,43 +2,42 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
-import { f48eb9d28456f } from "../../shared/validators/ListRootsResult-48eb9d2845.js";
-import { f8da754529afd } from "../../shared/validators/ReadResourceResult-8da754529a.js";
-import { ffd6bdf79d116 } from "../../shared/validators/definitions-0a64a23e7b.js";
+import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
+import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
 import {
-  f0619c95dfd18,
-  f0dfdff578a5d,
+  f29bf5eb1ca06,
   f2cfa2dcef138,
+  f4d6caec5c152,
+  f513fb1a15200,
+  f53a2af1b5a19,
   f56168250ac26,
   f58d8f502801f,
-  f5b3e9ae7cca0,
   f7314459d11fd,
-  f7d9823eeac98,
-  f7ff6aaf7d0a9,
-  f95ef3456ba6b,
-  fd20d6eb69395,
-  fd7f05ab3a599,
-  feac80bdb9b94,
+  f74788196111b,
+  f9b662d232576,
+  fac9a090d9979,
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
-import { f6828121ff61b } from "../../shared/validators/shared-09bde4c29b.js";
-import { f3072bb23021f } from "../../shared/validators/shared-5216c4b3a4.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-609dc2089b.js";
-import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { fe7796e98f528 } from "./CallToolResult.js";
-import { fb497fdecb5e9 } from "./CreateMessageResult.js";
-import { f1cb328f93b1f } from "./ElicitResult.js";
-import { f297d4ffc2986 } from "./GetPromptResult.js";
-import { f3c841ac51115 } from "./InitializeResult.js";
+import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-28b595b78f.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-47ff94489d.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-53c8ffd9eb.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
+import { f497435b7ef45 } from "./CallToolResult.js";
+import { ff6b8200fda40 } from "./CreateMessageResult.js";
+import { f0d1efda56fc9 } from "./ElicitResult.js";
+import { fd0e37b804ba8 } from "./GetPromptResult.js";
+import { f43e69189aed1 } from "./InitializeResult.js";
 import { f83f1f3ff523c } from "./ListPromptsResult.js";
-import { f54fb2d4f6800 } from "./ListResourceTemplatesResult.js";
-import { f2db10d12709d } from "./ListResourcesResult.js";
-import { f90ce7ac6e7c5 } from "./ListToolsResult.js";
-import { f22a3c81efdf5 } from "./params.elicitation.create.js";
-import { f723578a91a71 } from "./params.initialize.js";
-import { fe0533d2b88c5 } from "./params.sampling.createMessage.js";
-import { f23d3554baf81 } from "./shared-37938339f1.js";
-function fbec9706e6c6f(data) {
+import { f8765042f2846 } from "./ListResourceTemplatesResult.js";
+import { f3f8f61243d3c } from "./ListResourcesResult.js";
+import { f4b57da500059 } from "./ListToolsResult.js";
+import { f390a96aed373 } from "./params.elicitation.create.js";
+import { feab9a153477d } from "./params.initialize.js";
+import { f2b2ad386298c } from "./params.sampling.createMessage.js";
+import { f23d3554baf81 } from "./shared-3f4790a130.js";
+function f1dfd64066fde(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -47,7 +46,7 @@ function fbec9706e6c6f(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbec9706e6c6f,
+          f1dfd64066fde,
           "",
           "required",
           { missingProperty: missing0 },
@@ -58,11 +57,11 @@ function fbec9706e6c6f(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fbec9706e6c6f, "/method", "type", { type: "string" });
+            return abi.fail(f1dfd64066fde, "/method", "type", { type: "string" });
           }
           if ("initialize" !== data0) {
             return abi.fail(
-              fbec9706e6c6f,
+              f1dfd64066fde,
               "/method",
               "const",
               { allowedValue: "initialize" },
@@ -82,43 +81,43 @@ function fbec9706e6c6f(data) {
                   (data1.clientInfo === undefined && (missing1 = "clientInfo")) ||
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
-                  return abi.fail(fbec9706e6c6f, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f1dfd64066fde, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.capabilities !== undefined) {
-                    if (!f723578a91a71(data1.capabilities)) {
-                      return abi.failWith(fbec9706e6c6f, f723578a91a71, "/params/capabilities");
+                    if (!feab9a153477d(data1.capabilities)) {
+                      return abi.failWith(f1dfd64066fde, feab9a153477d, "/params/capabilities");
                     }
                   }
                   {
                     if (data1.clientInfo !== undefined) {
                       if (!f23d3554baf81(data1.clientInfo)) {
-                        return abi.failWith(fbec9706e6c6f, f23d3554baf81, "/params/clientInfo");
+                        return abi.failWith(f1dfd64066fde, f23d3554baf81, "/params/clientInfo");
                       }
                     }
                     {
                       if (data1.protocolVersion !== undefined) {
                         if (typeof data1.protocolVersion !== "string") {
-                          return abi.fail(fbec9706e6c6f, "/params/protocolVersion", "type", { type: "string" });
+                          return abi.fail(f1dfd64066fde, "/params/protocolVersion", "type", { type: "string" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(fbec9706e6c6f, "/params", "type", { type: "object" });
+                return abi.fail(f1dfd64066fde, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fbec9706e6c6f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1dfd64066fde, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbec9706e6c6f.errors = null;
+  f1dfd64066fde.errors = null;
   return true;
 }
-function fb795219dad2d(data) {
+function f1c5a710a0d0e(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -129,7 +128,7 @@ function fb795219dad2d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fb795219dad2d,
+          f1c5a710a0d0e,
           "",
           "required",
           { missingProperty: missing0 },
@@ -141,11 +140,11 @@ function fb795219dad2d(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(fb795219dad2d, "/method", "type", { type: "string" });
+            return abi.fail(f1c5a710a0d0e, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              fb795219dad2d,
+              f1c5a710a0d0e,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -168,7 +167,7 @@ function fb795219dad2d(data) {
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(fb795219dad2d, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f1c5a710a0d0e, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
@@ -180,12 +179,12 @@ function fb795219dad2d(data) {
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(fb795219dad2d, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f1c5a710a0d0e, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(fb795219dad2d, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f1c5a710a0d0e, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -195,7 +194,7 @@ function fb795219dad2d(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(fb795219dad2d, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f1c5a710a0d0e, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -204,7 +203,7 @@ function fb795219dad2d(data) {
                           }
                         }
                       } else {
-                        return abi.fail(fb795219dad2d, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f1c5a710a0d0e, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -226,8 +225,8 @@ function fb795219dad2d(data) {
                                   const _errs16 = errors;
                                   if (typeof data6[key0] !== "string") {
                                     return abi.fail(
-                                      fb795219dad2d,
-                                      "/params/context/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                                      f1c5a710a0d0e,
+                                      "/params/context/arguments/" + abi.pointerToken(key0),
                                       "type",
                                       { type: "string" },
                                       "#/properties/params/properties/context/properties/arguments/additionalProperties/type",
@@ -239,12 +238,12 @@ function fb795219dad2d(data) {
                                   }
                                 }
                               } else {
-                                return abi.fail(fb795219dad2d, "/params/context/arguments", "type", { type: "object" });
+                                return abi.fail(f1c5a710a0d0e, "/params/context/arguments", "type", { type: "object" });
                               }
                             }
                           }
                         } else {
-                          return abi.fail(fb795219dad2d, "/params/context", "type", { type: "object" });
+                          return abi.fail(f1c5a710a0d0e, "/params/context", "type", { type: "object" });
                         }
                       }
                       var valid1 = _errs11 === errors;
@@ -266,8 +265,8 @@ function fb795219dad2d(data) {
                         valid5 = valid5 || _valid0;
                         if (!valid5) {
                           const _errs21 = errors;
-                          if (!f3072bb23021f(data8)) {
-                            vErrors = abi.nest(vErrors, f3072bb23021f, "/params/ref");
+                          if (!f6975bf43f265(data8)) {
+                            vErrors = abi.nest(vErrors, f6975bf43f265, "/params/ref");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs21 === errors;
@@ -283,7 +282,7 @@ function fb795219dad2d(data) {
                             "must match a schema in anyOf",
                           );
                           errors++;
-                          fb795219dad2d.errors = vErrors;
+                          f1c5a710a0d0e.errors = vErrors;
                           return false;
                         } else {
                           errors = _errs19;
@@ -303,7 +302,7 @@ function fb795219dad2d(data) {
                   }
                 }
               } else {
-                return abi.fail(fb795219dad2d, "/params", "type", { type: "object" });
+                return abi.fail(f1c5a710a0d0e, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -313,28 +312,28 @@ function fb795219dad2d(data) {
         }
       }
     } else {
-      return abi.fail(fb795219dad2d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1c5a710a0d0e, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb795219dad2d.errors = vErrors;
+  f1c5a710a0d0e.errors = vErrors;
   return errors === 0;
 }
-function feb566bec51e7(data) {
+function f6db18252b2fa(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fbec9706e6c6f(data)) {
-    vErrors = abi.nest(vErrors, fbec9706e6c6f, "");
+  if (!f1dfd64066fde(data)) {
+    vErrors = abi.nest(vErrors, f1dfd64066fde, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0dfdff578a5d(data)) {
-      vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+    if (!f74788196111b(data)) {
+      vErrors = abi.nest(vErrors, f74788196111b, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -357,24 +356,24 @@ function feb566bec51e7(data) {
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f7ff6aaf7d0a9(data)) {
-            vErrors = abi.nest(vErrors, f7ff6aaf7d0a9, "");
+          if (!f29bf5eb1ca06(data)) {
+            vErrors = abi.nest(vErrors, f29bf5eb1ca06, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f7d9823eeac98(data)) {
-              vErrors = abi.nest(vErrors, f7d9823eeac98, "");
+            if (!fac9a090d9979(data)) {
+              vErrors = abi.nest(vErrors, fac9a090d9979, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f95ef3456ba6b(data)) {
-                vErrors = abi.nest(vErrors, f95ef3456ba6b, "");
+              if (!f513fb1a15200(data)) {
+                vErrors = abi.nest(vErrors, f513fb1a15200, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -389,8 +388,8 @@ function feb566bec51e7(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5b3e9ae7cca0(data)) {
-                    vErrors = abi.nest(vErrors, f5b3e9ae7cca0, "");
+                  if (!f9b662d232576(data)) {
+                    vErrors = abi.nest(vErrors, f9b662d232576, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -413,16 +412,16 @@ function feb566bec51e7(data) {
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f0619c95dfd18(data)) {
-                          vErrors = abi.nest(vErrors, f0619c95dfd18, "");
+                        if (!f53a2af1b5a19(data)) {
+                          vErrors = abi.nest(vErrors, f53a2af1b5a19, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fb795219dad2d(data)) {
-                            vErrors = abi.nest(vErrors, fb795219dad2d, "");
+                          if (!f1c5a710a0d0e(data)) {
+                            vErrors = abi.nest(vErrors, f1c5a710a0d0e, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -442,7 +441,7 @@ function feb566bec51e7(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    feb566bec51e7.errors = vErrors;
+    f6db18252b2fa.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -454,10 +453,10 @@ function feb566bec51e7(data) {
       }
     }
   }
-  feb566bec51e7.errors = vErrors;
+  f6db18252b2fa.errors = vErrors;
   return errors === 0;
 }
-function fe0d226f7c9c8(data) {
+function f8ddf2cc9f0d8(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -471,24 +470,24 @@ function fe0d226f7c9c8(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fb497fdecb5e9(data)) {
-      vErrors = abi.nest(vErrors, fb497fdecb5e9, "");
+    if (!ff6b8200fda40(data)) {
+      vErrors = abi.nest(vErrors, ff6b8200fda40, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f48eb9d28456f(data)) {
-        vErrors = abi.nest(vErrors, f48eb9d28456f, "");
+      if (!f30824c5dced2(data)) {
+        vErrors = abi.nest(vErrors, f30824c5dced2, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f1cb328f93b1f(data)) {
-          vErrors = abi.nest(vErrors, f1cb328f93b1f, "");
+        if (!f0d1efda56fc9(data)) {
+          vErrors = abi.nest(vErrors, f0d1efda56fc9, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -499,7 +498,7 @@ function fe0d226f7c9c8(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe0d226f7c9c8.errors = vErrors;
+    f8ddf2cc9f0d8.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -511,10 +510,10 @@ function fe0d226f7c9c8(data) {
       }
     }
   }
-  fe0d226f7c9c8.errors = vErrors;
+  f8ddf2cc9f0d8.errors = vErrors;
   return errors === 0;
 }
-function f0485587988a2(data) {
+function fa5f6f1b727ef(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -523,7 +522,7 @@ function f0485587988a2(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f0485587988a2,
+          fa5f6f1b727ef,
           "",
           "required",
           { missingProperty: missing0 },
@@ -534,11 +533,11 @@ function f0485587988a2(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f0485587988a2, "/method", "type", { type: "string" });
+            return abi.fail(fa5f6f1b727ef, "/method", "type", { type: "string" });
           }
           if ("sampling/createMessage" !== data0) {
             return abi.fail(
-              f0485587988a2,
+              fa5f6f1b727ef,
               "/method",
               "const",
               { allowedValue: "sampling/createMessage" },
@@ -557,19 +556,19 @@ function f0485587988a2(data) {
                   (data1.maxTokens === undefined && (missing1 = "maxTokens")) ||
                   (data1.messages === undefined && (missing1 = "messages"))
                 ) {
-                  return abi.fail(f0485587988a2, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(fa5f6f1b727ef, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.includeContext !== undefined) {
                     let data2 = data1.includeContext;
                     if (typeof data2 !== "string") {
-                      return abi.fail(f0485587988a2, "/params/includeContext", "type", { type: "string" });
+                      return abi.fail(fa5f6f1b727ef, "/params/includeContext", "type", { type: "string" });
                     }
                     if (!(data2 === "allServers" || data2 === "none" || data2 === "thisServer")) {
                       return abi.fail(
-                        f0485587988a2,
+                        fa5f6f1b727ef,
                         "/params/includeContext",
                         "enum",
-                        { allowedValues: feac80bdb9b94.properties.params.properties.includeContext.enum },
+                        { allowedValues: f19b075cc6894 },
                         "#/properties/params/properties/includeContext/enum",
                         "must be equal to one of the allowed values",
                       );
@@ -579,7 +578,7 @@ function f0485587988a2(data) {
                     if (data1.maxTokens !== undefined) {
                       let data3 = data1.maxTokens;
                       if (!(typeof data3 == "number" && !(data3 % 1) && !isNaN(data3) && isFinite(data3))) {
-                        return abi.fail(f0485587988a2, "/params/maxTokens", "type", { type: "integer" });
+                        return abi.fail(fa5f6f1b727ef, "/params/maxTokens", "type", { type: "integer" });
                       }
                     }
                     {
@@ -589,12 +588,12 @@ function f0485587988a2(data) {
                           if (Array.isArray(data4)) {
                             const len0 = data4.length;
                             for (let i0 = 0; i0 < len0; i0++) {
-                              if (!fe0533d2b88c5(data4[i0])) {
-                                return abi.failWith(f0485587988a2, fe0533d2b88c5, "/params/messages/" + i0);
+                              if (!f2b2ad386298c(data4[i0])) {
+                                return abi.failWith(fa5f6f1b727ef, f2b2ad386298c, "/params/messages/" + i0);
                               }
                             }
                           } else {
-                            return abi.fail(f0485587988a2, "/params/messages", "type", { type: "array" });
+                            return abi.fail(fa5f6f1b727ef, "/params/messages", "type", { type: "array" });
                           }
                         }
                       }
@@ -604,14 +603,14 @@ function f0485587988a2(data) {
                           {
                             if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                             } else {
-                              return abi.fail(f0485587988a2, "/params/metadata", "type", { type: "object" });
+                              return abi.fail(fa5f6f1b727ef, "/params/metadata", "type", { type: "object" });
                             }
                           }
                         }
                         {
                           if (data1.modelPreferences !== undefined) {
                             if (!f6828121ff61b(data1.modelPreferences)) {
-                              return abi.failWith(f0485587988a2, f6828121ff61b, "/params/modelPreferences");
+                              return abi.failWith(fa5f6f1b727ef, f6828121ff61b, "/params/modelPreferences");
                             }
                           }
                           {
@@ -623,7 +622,7 @@ function f0485587988a2(data) {
                                   for (let i1 = 0; i1 < len1; i1++) {
                                     if (typeof data8[i1] !== "string") {
                                       return abi.fail(
-                                        f0485587988a2,
+                                        fa5f6f1b727ef,
                                         "/params/stopSequences/" + i1,
                                         "type",
                                         { type: "string" },
@@ -632,21 +631,21 @@ function f0485587988a2(data) {
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f0485587988a2, "/params/stopSequences", "type", { type: "array" });
+                                  return abi.fail(fa5f6f1b727ef, "/params/stopSequences", "type", { type: "array" });
                                 }
                               }
                             }
                             {
                               if (data1.systemPrompt !== undefined) {
                                 if (typeof data1.systemPrompt !== "string") {
-                                  return abi.fail(f0485587988a2, "/params/systemPrompt", "type", { type: "string" });
+                                  return abi.fail(fa5f6f1b727ef, "/params/systemPrompt", "type", { type: "string" });
                                 }
                               }
                               {
                                 if (data1.temperature !== undefined) {
                                   let data11 = data1.temperature;
                                   if (!(typeof data11 == "number" && isFinite(data11))) {
-                                    return abi.fail(f0485587988a2, "/params/temperature", "type", { type: "number" });
+                                    return abi.fail(fa5f6f1b727ef, "/params/temperature", "type", { type: "number" });
                                   }
                                 }
                               }
@@ -658,20 +657,20 @@ function f0485587988a2(data) {
                   }
                 }
               } else {
-                return abi.fail(f0485587988a2, "/params", "type", { type: "object" });
+                return abi.fail(fa5f6f1b727ef, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f0485587988a2, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fa5f6f1b727ef, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f0485587988a2.errors = null;
+  fa5f6f1b727ef.errors = null;
   return true;
 }
-function f6b138d2c3805(data) {
+function f36b57e1a0471(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -680,7 +679,7 @@ function f6b138d2c3805(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f6b138d2c3805,
+          f36b57e1a0471,
           "",
           "required",
           { missingProperty: missing0 },
@@ -691,11 +690,11 @@ function f6b138d2c3805(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f6b138d2c3805, "/method", "type", { type: "string" });
+            return abi.fail(f36b57e1a0471, "/method", "type", { type: "string" });
           }
           if ("elicitation/create" !== data0) {
             return abi.fail(
-              f6b138d2c3805,
+              f36b57e1a0471,
               "/method",
               "const",
               { allowedValue: "elicitation/create" },
@@ -714,11 +713,11 @@ function f6b138d2c3805(data) {
                   (data1.message === undefined && (missing1 = "message")) ||
                   (data1.requestedSchema === undefined && (missing1 = "requestedSchema"))
                 ) {
-                  return abi.fail(f6b138d2c3805, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f36b57e1a0471, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(f6b138d2c3805, "/params/message", "type", { type: "string" });
+                      return abi.fail(f36b57e1a0471, "/params/message", "type", { type: "string" });
                     }
                   }
                   {
@@ -731,7 +730,7 @@ function f6b138d2c3805(data) {
                             (data3.properties === undefined && (missing2 = "properties")) ||
                             (data3.type === undefined && (missing2 = "type"))
                           ) {
-                            return abi.fail(f6b138d2c3805, "/params/requestedSchema", "required", {
+                            return abi.fail(f36b57e1a0471, "/params/requestedSchema", "required", {
                               missingProperty: missing2,
                             });
                           } else {
@@ -740,17 +739,16 @@ function f6b138d2c3805(data) {
                               {
                                 if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                                   for (const key0 in data4) {
-                                    if (!f22a3c81efdf5(data4[key0])) {
+                                    if (!f390a96aed373(data4[key0])) {
                                       return abi.failWith(
-                                        f6b138d2c3805,
-                                        f22a3c81efdf5,
-                                        "/params/requestedSchema/properties/" +
-                                          key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                                        f36b57e1a0471,
+                                        f390a96aed373,
+                                        "/params/requestedSchema/properties/" + abi.pointerToken(key0),
                                       );
                                     }
                                   }
                                 } else {
-                                  return abi.fail(f6b138d2c3805, "/params/requestedSchema/properties", "type", {
+                                  return abi.fail(f36b57e1a0471, "/params/requestedSchema/properties", "type", {
                                     type: "object",
                                   });
                                 }
@@ -765,7 +763,7 @@ function f6b138d2c3805(data) {
                                     for (let i0 = 0; i0 < len0; i0++) {
                                       if (typeof data6[i0] !== "string") {
                                         return abi.fail(
-                                          f6b138d2c3805,
+                                          f36b57e1a0471,
                                           "/params/requestedSchema/required/" + i0,
                                           "type",
                                           { type: "string" },
@@ -774,7 +772,7 @@ function f6b138d2c3805(data) {
                                       }
                                     }
                                   } else {
-                                    return abi.fail(f6b138d2c3805, "/params/requestedSchema/required", "type", {
+                                    return abi.fail(f36b57e1a0471, "/params/requestedSchema/required", "type", {
                                       type: "array",
                                     });
                                   }
@@ -784,13 +782,13 @@ function f6b138d2c3805(data) {
                                 if (data3.type !== undefined) {
                                   let data8 = data3.type;
                                   if (typeof data8 !== "string") {
-                                    return abi.fail(f6b138d2c3805, "/params/requestedSchema/type", "type", {
+                                    return abi.fail(f36b57e1a0471, "/params/requestedSchema/type", "type", {
                                       type: "string",
                                     });
                                   }
                                   if ("object" !== data8) {
                                     return abi.fail(
-                                      f6b138d2c3805,
+                                      f36b57e1a0471,
                                       "/params/requestedSchema/type",
                                       "const",
                                       { allowedValue: "object" },
@@ -803,24 +801,24 @@ function f6b138d2c3805(data) {
                             }
                           }
                         } else {
-                          return abi.fail(f6b138d2c3805, "/params/requestedSchema", "type", { type: "object" });
+                          return abi.fail(f36b57e1a0471, "/params/requestedSchema", "type", { type: "object" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f6b138d2c3805, "/params", "type", { type: "object" });
+                return abi.fail(f36b57e1a0471, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6b138d2c3805, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f36b57e1a0471, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6b138d2c3805.errors = null;
+  f36b57e1a0471.errors = null;
   return true;
 }
 const f2eb2310faadb = {
@@ -949,7 +947,7 @@ function f0e1358f61b12(data) {
   f0e1358f61b12.errors = null;
   return true;
 }
-function f55f643a50b49(data) {
+function f8ab46bbf0c95(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1079,8 +1077,8 @@ function f55f643a50b49(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs14 = errors;
-      if (!fd20d6eb69395(data)) {
-        vErrors = abi.nest(vErrors, fd20d6eb69395, "");
+      if (!f40df184fca3c(data)) {
+        vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs14 === errors;
@@ -1191,7 +1189,7 @@ function f55f643a50b49(data) {
                       vErrors,
                       "/id",
                       "type",
-                      { type: ffd6bdf79d116.anyOf[3].properties.id.type },
+                      { type: f8c5a72c18d30 },
                       "#/anyOf/3/properties/id/type",
                       "must be string,integer",
                     );
@@ -1247,7 +1245,7 @@ function f55f643a50b49(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f55f643a50b49.errors = vErrors;
+    f8ab46bbf0c95.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1259,41 +1257,41 @@ function f55f643a50b49(data) {
       }
     }
   }
-  f55f643a50b49.errors = vErrors;
+  f8ab46bbf0c95.errors = vErrors;
   return errors === 0;
 }
-function f0987b6a73d0f(data) {
+function f1bb2d523b01e(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f0dfdff578a5d(data)) {
-    vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+  if (!f74788196111b(data)) {
+    vErrors = abi.nest(vErrors, f74788196111b, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0485587988a2(data)) {
-      vErrors = abi.nest(vErrors, f0485587988a2, "");
+    if (!fa5f6f1b727ef(data)) {
+      vErrors = abi.nest(vErrors, fa5f6f1b727ef, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd7f05ab3a599(data)) {
-        vErrors = abi.nest(vErrors, fd7f05ab3a599, "");
+      if (!f4d6caec5c152(data)) {
+        vErrors = abi.nest(vErrors, f4d6caec5c152, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f6b138d2c3805(data)) {
-          vErrors = abi.nest(vErrors, f6b138d2c3805, "");
+        if (!f36b57e1a0471(data)) {
+          vErrors = abi.nest(vErrors, f36b57e1a0471, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -1304,7 +1302,7 @@ function f0987b6a73d0f(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f0987b6a73d0f.errors = vErrors;
+    f1bb2d523b01e.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1316,10 +1314,10 @@ function f0987b6a73d0f(data) {
       }
     }
   }
-  f0987b6a73d0f.errors = vErrors;
+  f1bb2d523b01e.errors = vErrors;
   return errors === 0;
 }
-function f31fe48a1aeed(data) {
+function f070d0354494f(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1333,32 +1331,32 @@ function f31fe48a1aeed(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3c841ac51115(data)) {
-      vErrors = abi.nest(vErrors, f3c841ac51115, "");
+    if (!f43e69189aed1(data)) {
+      vErrors = abi.nest(vErrors, f43e69189aed1, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f2db10d12709d(data)) {
-        vErrors = abi.nest(vErrors, f2db10d12709d, "");
+      if (!f3f8f61243d3c(data)) {
+        vErrors = abi.nest(vErrors, f3f8f61243d3c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f54fb2d4f6800(data)) {
-          vErrors = abi.nest(vErrors, f54fb2d4f6800, "");
+        if (!f8765042f2846(data)) {
+          vErrors = abi.nest(vErrors, f8765042f2846, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f8da754529afd(data)) {
-            vErrors = abi.nest(vErrors, f8da754529afd, "");
+          if (!f0db4da52126e(data)) {
+            vErrors = abi.nest(vErrors, f0db4da52126e, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
@@ -1373,24 +1371,24 @@ function f31fe48a1aeed(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f297d4ffc2986(data)) {
-                vErrors = abi.nest(vErrors, f297d4ffc2986, "");
+              if (!fd0e37b804ba8(data)) {
+                vErrors = abi.nest(vErrors, fd0e37b804ba8, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f90ce7ac6e7c5(data)) {
-                  vErrors = abi.nest(vErrors, f90ce7ac6e7c5, "");
+                if (!f4b57da500059(data)) {
+                  vErrors = abi.nest(vErrors, f4b57da500059, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fe7796e98f528(data)) {
-                    vErrors = abi.nest(vErrors, fe7796e98f528, "");
+                  if (!f497435b7ef45(data)) {
+                    vErrors = abi.nest(vErrors, f497435b7ef45, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -1415,7 +1413,7 @@ function f31fe48a1aeed(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f31fe48a1aeed.errors = vErrors;
+    f070d0354494f.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1427,16 +1425,16 @@ function f31fe48a1aeed(data) {
       }
     }
   }
-  f31fe48a1aeed.errors = vErrors;
+  f070d0354494f.errors = vErrors;
   return errors === 0;
 }
-export const v0485587988a2: abi.Validator = f0485587988a2;
-export const v0987b6a73d0f: abi.Validator = f0987b6a73d0f;
+export const v070d0354494f: abi.Validator = f070d0354494f;
 export const v0e1358f61b12: abi.Validator = f0e1358f61b12;
-export const v31fe48a1aeed: abi.Validator = f31fe48a1aeed;
-export const v55f643a50b49: abi.Validator = f55f643a50b49;
-export const v6b138d2c3805: abi.Validator = f6b138d2c3805;
-export const vb795219dad2d: abi.Validator = fb795219dad2d;
-export const vbec9706e6c6f: abi.Validator = fbec9706e6c6f;
-export const ve0d226f7c9c8: abi.Validator = fe0d226f7c9c8;
-export const veb566bec51e7: abi.Validator = feb566bec51e7;
+export const v1bb2d523b01e: abi.Validator = f1bb2d523b01e;
+export const v1c5a710a0d0e: abi.Validator = f1c5a710a0d0e;
+export const v1dfd64066fde: abi.Validator = f1dfd64066fde;
+export const v36b57e1a0471: abi.Validator = f36b57e1a0471;
+export const v6db18252b2fa: abi.Validator = f6db18252b2fa;
+export const v8ab46bbf0c95: abi.Validator = f8ab46bbf0c95;
+export const v8ddf2cc9f0d8: abi.Validator = f8ddf2cc9f0d8;
+export const va5f6f1b727ef: abi.Validator = fa5f6f1b727ef;

@@ -16,7 +16,7 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function fd89c8b2bebb6(data) {
+function f06f7a2e0b2c4(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -24,7 +24,7 @@ function fd89c8b2bebb6(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          fd89c8b2bebb6,
+          f06f7a2e0b2c4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -38,7 +38,7 @@ function fd89c8b2bebb6(data) {
           if (errors === _errs1) {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(fd89c8b2bebb6, "/_meta", "type", { type: "object" });
+              return abi.fail(f06f7a2e0b2c4, "/_meta", "type", { type: "object" });
             }
           }
           var valid0 = _errs1 === errors;
@@ -50,11 +50,11 @@ function fd89c8b2bebb6(data) {
             let data1 = data.action;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fd89c8b2bebb6, "/action", "type", { type: "string" });
+              return abi.fail(f06f7a2e0b2c4, "/action", "type", { type: "string" });
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return abi.fail(
-                fd89c8b2bebb6,
+                f06f7a2e0b2c4,
                 "/action",
                 "enum",
                 { allowedValues: ffbd84b3d933b.properties.action.enum },
@@ -87,7 +87,7 @@ function fd89c8b2bebb6(data) {
                           if (typeof data3[i0] !== "string") {
                             vErrors = abi.issue(
                               vErrors,
-                              "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + i0,
+                              "/content/" + abi.pointerToken(key0) + "/" + i0,
                               "type",
                               { type: "string" },
                               "#/properties/content/additionalProperties/anyOf/0/items/type",
@@ -103,7 +103,7 @@ function fd89c8b2bebb6(data) {
                       } else {
                         vErrors = abi.issue(
                           vErrors,
-                          "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                          "/content/" + abi.pointerToken(key0),
                           "type",
                           { type: "array" },
                           "#/properties/content/additionalProperties/anyOf/0/type",
@@ -123,7 +123,7 @@ function fd89c8b2bebb6(data) {
                       ) {
                         vErrors = abi.issue(
                           vErrors,
-                          "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                          "/content/" + abi.pointerToken(key0),
                           "type",
                           { type: ffbd84b3d933b.properties.content.additionalProperties.anyOf[1].type },
                           "#/properties/content/additionalProperties/anyOf/1/type",
@@ -137,14 +137,14 @@ function fd89c8b2bebb6(data) {
                     if (!valid2) {
                       vErrors = abi.issue(
                         vErrors,
-                        "/content/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),
+                        "/content/" + abi.pointerToken(key0),
                         "anyOf",
                         {},
                         "#/properties/content/additionalProperties/anyOf",
                         "must match a schema in anyOf",
                       );
                       errors++;
-                      fd89c8b2bebb6.errors = vErrors;
+                      f06f7a2e0b2c4.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -162,7 +162,7 @@ function fd89c8b2bebb6(data) {
                     }
                   }
                 } else {
-                  return abi.fail(fd89c8b2bebb6, "/content", "type", { type: "object" });
+                  return abi.fail(f06f7a2e0b2c4, "/content", "type", { type: "object" });
                 }
               }
               var valid0 = _errs6 === errors;
@@ -173,13 +173,13 @@ function fd89c8b2bebb6(data) {
         }
       }
     } else {
-      return abi.fail(fd89c8b2bebb6, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f06f7a2e0b2c4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd89c8b2bebb6.errors = vErrors;
+  f06f7a2e0b2c4.errors = vErrors;
   return errors === 0;
 }
-export { fd89c8b2bebb6 };
-export const vd89c8b2bebb6: abi.Validator = fd89c8b2bebb6;
+export { f06f7a2e0b2c4 };
+export const v06f7a2e0b2c4: abi.Validator = f06f7a2e0b2c4;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = fd89c8b2bebb6;
+export const validate: abi.Validator = f06f7a2e0b2c4;

@@ -2,46 +2,42 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
-import { f48eb9d28456f } from "../../shared/validators/ListRootsResult-48eb9d2845.js";
-import { f8da754529afd } from "../../shared/validators/ReadResourceResult-8da754529a.js";
-import {
-  f56108401ceaa,
-  f791da519b2bd,
-  f9d85484c01bc,
-  feb0ebb515ff2,
-} from "../../shared/validators/definitions-b4ff771a19.js";
-import { f9bc9d22f5d78 } from "../../shared/validators/params.ping-9bc9d22f5d.js";
-import { fbc23760306b3 } from "../../shared/validators/shared-6bd4483d44.js";
-import { f94fb1015c909 } from "../../shared/validators/shared-b0ecf82c67.js";
-import { f38af6ff95c3c } from "../../shared/validators/shared-b9f24b9b7d.js";
-import { f996b822f3ec3 } from "./CallToolRequestParams.js";
-import { f3af62fec67f3 } from "./CallToolResult.js";
-import { fe9b0b4f8f7f0 } from "./CancelTaskResult.js";
-import { f30d02af7ceca } from "./CancelledNotificationParams.js";
-import { ff2ca41de6c0d } from "./CompleteRequestParams.js";
-import { ffeb05e59c3b6 } from "./CreateMessageRequestParams.js";
-import { fd1f726741cd7 } from "./CreateMessageResult.js";
-import { f4d0d9167e291, f6071b5dcd283 } from "./ElicitRequestParams.js";
-import { fd89c8b2bebb6 } from "./ElicitResult.js";
-import { f56badca1998e } from "./GetPromptRequestParams.js";
-import { fe5fd70635ee3 } from "./GetPromptResult.js";
-import { f342a648323d6 } from "./InitializeRequestParams.js";
-import { f7b12fff98245 } from "./InitializeResult.js";
-import { f911ef9845c3c } from "./ListPromptsResult.js";
-import { fd949bf64513e } from "./ListResourceTemplatesResult.js";
-import { f90fca3ed41e9 } from "./ListResourcesResult.js";
-import { f8d706bb5e7e0 } from "./ListTasksResult.js";
-import { fe72c906c1464 } from "./ListToolsResult.js";
-import { f956b90c79ed9 } from "./LoggingMessageNotificationParams.js";
-import { f3a54d3a58118 } from "./PaginatedRequestParams.js";
-import { fc01e3186e4b4 } from "./ProgressNotificationParams.js";
-import { f405c507fdfb1 } from "./ReadResourceRequestParams.js";
-import { f25ed9120eaa4 } from "./ResourceUpdatedNotificationParams.js";
-import { f53df30fc57ea } from "./SetLevelRequestParams.js";
-import { f4e46d9b471df } from "./TaskStatusNotificationParams.js";
-import { f9b473784c3fa } from "./shared-7fedd91a6c.js";
-import { f620cad1eced2 } from "./shared-e36e4ba820.js";
-function f9e4891b447c4(data) {
+import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
+import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
+import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
+import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f561cc2318b77 } from "../../shared/validators/params.ping-561cc2318b.js";
+import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-28b595b78f.js";
+import { fbc23760306b3 } from "../../shared/validators/shared-85ed35f1e9.js";
+import { fe727f0bb4b6c } from "./CallToolRequestParams.js";
+import { fbdd929684802 } from "./CallToolResult.js";
+import { f55b405f5a667 } from "./CancelTaskResult.js";
+import { f97ba35a362b3 } from "./CancelledNotificationParams.js";
+import { f0e3f3aed9a83 } from "./CompleteRequestParams.js";
+import { fa87c5cb14215 } from "./CreateMessageRequestParams.js";
+import { fca4cb9105685 } from "./CreateMessageResult.js";
+import { f27a85c7b7079, fe9c74ef7e92d } from "./ElicitRequestParams.js";
+import { f06f7a2e0b2c4 } from "./ElicitResult.js";
+import { ffbb385f0027e } from "./GetPromptRequestParams.js";
+import { f9051c71c8c0b } from "./GetPromptResult.js";
+import { f7b524480c76c } from "./InitializeRequestParams.js";
+import { fb9883fc81b5a } from "./InitializeResult.js";
+import { f499f561c2de5 } from "./ListPromptsResult.js";
+import { f8f993cdd7c80 } from "./ListResourceTemplatesResult.js";
+import { f55a6098ecf98 } from "./ListResourcesResult.js";
+import { f7e8875da7c19 } from "./ListTasksResult.js";
+import { ffa4fc2153fe2 } from "./ListToolsResult.js";
+import { f4092df4087e5 } from "./LoggingMessageNotificationParams.js";
+import { f299813ff9bd3 } from "./PaginatedRequestParams.js";
+import { f4715059bc18d } from "./ProgressNotificationParams.js";
+import { f7d154ce5bc44 } from "./ReadResourceRequestParams.js";
+import { f3d8e5e6ce3b5 } from "./ResourceUpdatedNotificationParams.js";
+import { f498f8a4f0980 } from "./SetLevelRequestParams.js";
+import { f9525d975e3b6 } from "./TaskStatusNotificationParams.js";
+import { f02d779ceb189 } from "./shared-4a63425e83.js";
+import { f9b473784c3fa } from "./shared-924ff1338b.js";
+function f540b275b675d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -52,7 +48,7 @@ function f9e4891b447c4(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f9e4891b447c4,
+          f540b275b675d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -61,19 +57,19 @@ function f9e4891b447c4(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f9e4891b447c4, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f540b275b675d, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f9e4891b447c4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f540b275b675d, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f9e4891b447c4,
+                f540b275b675d,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -86,11 +82,11 @@ function f9e4891b447c4(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f9e4891b447c4, "/method", "type", { type: "string" });
+                return abi.fail(f540b275b675d, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  f9e4891b447c4,
+                  f540b275b675d,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -101,8 +97,8 @@ function f9e4891b447c4(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f996b822f3ec3(data.params)) {
-                  return abi.failWith(f9e4891b447c4, f996b822f3ec3, "/params");
+                if (!fe727f0bb4b6c(data.params)) {
+                  return abi.failWith(f540b275b675d, fe727f0bb4b6c, "/params");
                 }
               }
             }
@@ -110,13 +106,13 @@ function f9e4891b447c4(data) {
         }
       }
     } else {
-      return abi.fail(f9e4891b447c4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f540b275b675d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9e4891b447c4.errors = null;
+  f540b275b675d.errors = null;
   return true;
 }
-function f96f3b898b502(data) {
+function f4047c3ea661a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -127,7 +123,7 @@ function f96f3b898b502(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f96f3b898b502,
+          f4047c3ea661a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -136,19 +132,19 @@ function f96f3b898b502(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f96f3b898b502, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f4047c3ea661a, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f96f3b898b502, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f4047c3ea661a, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f96f3b898b502,
+                f4047c3ea661a,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -161,11 +157,11 @@ function f96f3b898b502(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f96f3b898b502, "/method", "type", { type: "string" });
+                return abi.fail(f4047c3ea661a, "/method", "type", { type: "string" });
               }
               if ("tasks/cancel" !== data2) {
                 return abi.fail(
-                  f96f3b898b502,
+                  f4047c3ea661a,
                   "/method",
                   "const",
                   { allowedValue: "tasks/cancel" },
@@ -181,16 +177,16 @@ function f96f3b898b502(data) {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing1;
                     if (data3.taskId === undefined && (missing1 = "taskId")) {
-                      return abi.fail(f96f3b898b502, "/params", "required", { missingProperty: missing1 });
+                      return abi.fail(f4047c3ea661a, "/params", "required", { missingProperty: missing1 });
                     } else {
                       if (data3.taskId !== undefined) {
                         if (typeof data3.taskId !== "string") {
-                          return abi.fail(f96f3b898b502, "/params/taskId", "type", { type: "string" });
+                          return abi.fail(f4047c3ea661a, "/params/taskId", "type", { type: "string" });
                         }
                       }
                     }
                   } else {
-                    return abi.fail(f96f3b898b502, "/params", "type", { type: "object" });
+                    return abi.fail(f4047c3ea661a, "/params", "type", { type: "object" });
                   }
                 }
               }
@@ -199,13 +195,13 @@ function f96f3b898b502(data) {
         }
       }
     } else {
-      return abi.fail(f96f3b898b502, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f4047c3ea661a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f96f3b898b502.errors = null;
+  f4047c3ea661a.errors = null;
   return true;
 }
-function f2208be841fea(data) {
+function fdf266f66c006(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -215,7 +211,7 @@ function f2208be841fea(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2208be841fea,
+          fdf266f66c006,
           "",
           "required",
           { missingProperty: missing0 },
@@ -226,11 +222,11 @@ function f2208be841fea(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f2208be841fea, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(fdf266f66c006, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f2208be841fea,
+              fdf266f66c006,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -243,11 +239,11 @@ function f2208be841fea(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f2208be841fea, "/method", "type", { type: "string" });
+              return abi.fail(fdf266f66c006, "/method", "type", { type: "string" });
             }
             if ("notifications/cancelled" !== data1) {
               return abi.fail(
-                f2208be841fea,
+                fdf266f66c006,
                 "/method",
                 "const",
                 { allowedValue: "notifications/cancelled" },
@@ -258,18 +254,18 @@ function f2208be841fea(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!f30d02af7ceca(data.params)) {
-                return abi.failWith(f2208be841fea, f30d02af7ceca, "/params");
+              if (!f97ba35a362b3(data.params)) {
+                return abi.failWith(fdf266f66c006, f97ba35a362b3, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f2208be841fea, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fdf266f66c006, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2208be841fea.errors = null;
+  fdf266f66c006.errors = null;
   return true;
 }
 function f79afb50cf142(data) {
@@ -338,7 +334,7 @@ function f79afb50cf142(data) {
   f79afb50cf142.errors = null;
   return true;
 }
-function f33584490dd72(data) {
+function f70d9f23b008d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -348,7 +344,7 @@ function f33584490dd72(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f33584490dd72,
+          f70d9f23b008d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -359,11 +355,11 @@ function f33584490dd72(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f33584490dd72, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(f70d9f23b008d, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f33584490dd72,
+              f70d9f23b008d,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -376,11 +372,11 @@ function f33584490dd72(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f33584490dd72, "/method", "type", { type: "string" });
+              return abi.fail(f70d9f23b008d, "/method", "type", { type: "string" });
             }
             if ("notifications/progress" !== data1) {
               return abi.fail(
-                f33584490dd72,
+                f70d9f23b008d,
                 "/method",
                 "const",
                 { allowedValue: "notifications/progress" },
@@ -391,21 +387,21 @@ function f33584490dd72(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!fc01e3186e4b4(data.params)) {
-                return abi.failWith(f33584490dd72, fc01e3186e4b4, "/params");
+              if (!f4715059bc18d(data.params)) {
+                return abi.failWith(f70d9f23b008d, f4715059bc18d, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f33584490dd72, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f70d9f23b008d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f33584490dd72.errors = null;
+  f70d9f23b008d.errors = null;
   return true;
 }
-function fc7af17bae843(data) {
+function f8ce2f0dff1e7(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -415,7 +411,7 @@ function fc7af17bae843(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc7af17bae843,
+          f8ce2f0dff1e7,
           "",
           "required",
           { missingProperty: missing0 },
@@ -426,11 +422,11 @@ function fc7af17bae843(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(fc7af17bae843, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(f8ce2f0dff1e7, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              fc7af17bae843,
+              f8ce2f0dff1e7,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -443,11 +439,11 @@ function fc7af17bae843(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(fc7af17bae843, "/method", "type", { type: "string" });
+              return abi.fail(f8ce2f0dff1e7, "/method", "type", { type: "string" });
             }
             if ("notifications/tasks/status" !== data1) {
               return abi.fail(
-                fc7af17bae843,
+                f8ce2f0dff1e7,
                 "/method",
                 "const",
                 { allowedValue: "notifications/tasks/status" },
@@ -458,18 +454,18 @@ function fc7af17bae843(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!f4e46d9b471df(data.params)) {
-                return abi.failWith(fc7af17bae843, f4e46d9b471df, "/params");
+              if (!f9525d975e3b6(data.params)) {
+                return abi.failWith(f8ce2f0dff1e7, f9525d975e3b6, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fc7af17bae843, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8ce2f0dff1e7, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc7af17bae843.errors = null;
+  f8ce2f0dff1e7.errors = null;
   return true;
 }
 function f84cfb9579dd1(data) {
@@ -538,14 +534,14 @@ function f84cfb9579dd1(data) {
   f84cfb9579dd1.errors = null;
   return true;
 }
-function f3b4523df22c0(data) {
+function f95bde1daf1be(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f2208be841fea(data)) {
-    vErrors = abi.nest(vErrors, f2208be841fea, "");
+  if (!fdf266f66c006(data)) {
+    vErrors = abi.nest(vErrors, fdf266f66c006, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -560,16 +556,16 @@ function f3b4523df22c0(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f33584490dd72(data)) {
-        vErrors = abi.nest(vErrors, f33584490dd72, "");
+      if (!f70d9f23b008d(data)) {
+        vErrors = abi.nest(vErrors, f70d9f23b008d, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fc7af17bae843(data)) {
-          vErrors = abi.nest(vErrors, fc7af17bae843, "");
+        if (!f8ce2f0dff1e7(data)) {
+          vErrors = abi.nest(vErrors, f8ce2f0dff1e7, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -589,7 +585,7 @@ function f3b4523df22c0(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f3b4523df22c0.errors = vErrors;
+    f95bde1daf1be.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -601,10 +597,10 @@ function f3b4523df22c0(data) {
       }
     }
   }
-  f3b4523df22c0.errors = vErrors;
+  f95bde1daf1be.errors = vErrors;
   return errors === 0;
 }
-function f5ce1223181b7(data) {
+function fe5eaa4212cb8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -615,7 +611,7 @@ function f5ce1223181b7(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f5ce1223181b7,
+          fe5eaa4212cb8,
           "",
           "required",
           { missingProperty: missing0 },
@@ -624,19 +620,19 @@ function f5ce1223181b7(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f5ce1223181b7, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fe5eaa4212cb8, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f5ce1223181b7, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe5eaa4212cb8, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f5ce1223181b7,
+                fe5eaa4212cb8,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -649,11 +645,11 @@ function f5ce1223181b7(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f5ce1223181b7, "/method", "type", { type: "string" });
+                return abi.fail(fe5eaa4212cb8, "/method", "type", { type: "string" });
               }
               if ("initialize" !== data2) {
                 return abi.fail(
-                  f5ce1223181b7,
+                  fe5eaa4212cb8,
                   "/method",
                   "const",
                   { allowedValue: "initialize" },
@@ -664,8 +660,8 @@ function f5ce1223181b7(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f342a648323d6(data.params)) {
-                  return abi.failWith(f5ce1223181b7, f342a648323d6, "/params");
+                if (!f7b524480c76c(data.params)) {
+                  return abi.failWith(fe5eaa4212cb8, f7b524480c76c, "/params");
                 }
               }
             }
@@ -673,13 +669,13 @@ function f5ce1223181b7(data) {
         }
       }
     } else {
-      return abi.fail(f5ce1223181b7, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fe5eaa4212cb8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5ce1223181b7.errors = null;
+  fe5eaa4212cb8.errors = null;
   return true;
 }
-function fc877c752eb28(data) {
+function f91227754b0e5(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -689,7 +685,7 @@ function fc877c752eb28(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          fc877c752eb28,
+          f91227754b0e5,
           "",
           "required",
           { missingProperty: missing0 },
@@ -698,19 +694,19 @@ function fc877c752eb28(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fc877c752eb28, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f91227754b0e5, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc877c752eb28, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f91227754b0e5, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc877c752eb28,
+                f91227754b0e5,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -723,11 +719,11 @@ function fc877c752eb28(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc877c752eb28, "/method", "type", { type: "string" });
+                return abi.fail(f91227754b0e5, "/method", "type", { type: "string" });
               }
               if ("ping" !== data2) {
                 return abi.fail(
-                  fc877c752eb28,
+                  f91227754b0e5,
                   "/method",
                   "const",
                   { allowedValue: "ping" },
@@ -738,8 +734,8 @@ function fc877c752eb28(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f9bc9d22f5d78(data.params)) {
-                  return abi.failWith(fc877c752eb28, f9bc9d22f5d78, "/params");
+                if (!f561cc2318b77(data.params)) {
+                  return abi.failWith(f91227754b0e5, f561cc2318b77, "/params");
                 }
               }
             }
@@ -747,13 +743,13 @@ function fc877c752eb28(data) {
         }
       }
     } else {
-      return abi.fail(fc877c752eb28, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f91227754b0e5, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc877c752eb28.errors = null;
+  f91227754b0e5.errors = null;
   return true;
 }
-function f72b148146f27(data) {
+function f47787917a31b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -763,7 +759,7 @@ function f72b148146f27(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f72b148146f27,
+          f47787917a31b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -772,19 +768,19 @@ function f72b148146f27(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f72b148146f27, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f47787917a31b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f72b148146f27, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f47787917a31b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f72b148146f27,
+                f47787917a31b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -797,11 +793,11 @@ function f72b148146f27(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f72b148146f27, "/method", "type", { type: "string" });
+                return abi.fail(f47787917a31b, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  f72b148146f27,
+                  f47787917a31b,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -812,8 +808,8 @@ function f72b148146f27(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3a54d3a58118(data.params)) {
-                  return abi.failWith(f72b148146f27, f3a54d3a58118, "/params");
+                if (!f299813ff9bd3(data.params)) {
+                  return abi.failWith(f47787917a31b, f299813ff9bd3, "/params");
                 }
               }
             }
@@ -821,13 +817,13 @@ function f72b148146f27(data) {
         }
       }
     } else {
-      return abi.fail(f72b148146f27, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f47787917a31b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f72b148146f27.errors = null;
+  f47787917a31b.errors = null;
   return true;
 }
-function f6ff13a45c3c1(data) {
+function f18eaa696f604(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -837,7 +833,7 @@ function f6ff13a45c3c1(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f6ff13a45c3c1,
+          f18eaa696f604,
           "",
           "required",
           { missingProperty: missing0 },
@@ -846,19 +842,19 @@ function f6ff13a45c3c1(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f6ff13a45c3c1, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f18eaa696f604, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f6ff13a45c3c1, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f18eaa696f604, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f6ff13a45c3c1,
+                f18eaa696f604,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -871,11 +867,11 @@ function f6ff13a45c3c1(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f6ff13a45c3c1, "/method", "type", { type: "string" });
+                return abi.fail(f18eaa696f604, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f6ff13a45c3c1,
+                  f18eaa696f604,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -886,8 +882,8 @@ function f6ff13a45c3c1(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3a54d3a58118(data.params)) {
-                  return abi.failWith(f6ff13a45c3c1, f3a54d3a58118, "/params");
+                if (!f299813ff9bd3(data.params)) {
+                  return abi.failWith(f18eaa696f604, f299813ff9bd3, "/params");
                 }
               }
             }
@@ -895,13 +891,13 @@ function f6ff13a45c3c1(data) {
         }
       }
     } else {
-      return abi.fail(f6ff13a45c3c1, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f18eaa696f604, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6ff13a45c3c1.errors = null;
+  f18eaa696f604.errors = null;
   return true;
 }
-function f85439d2e8447(data) {
+function fe5b398946b4b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -912,7 +908,7 @@ function f85439d2e8447(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f85439d2e8447,
+          fe5b398946b4b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -921,19 +917,19 @@ function f85439d2e8447(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f85439d2e8447, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fe5b398946b4b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f85439d2e8447, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe5b398946b4b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f85439d2e8447,
+                fe5b398946b4b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -946,11 +942,11 @@ function f85439d2e8447(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f85439d2e8447, "/method", "type", { type: "string" });
+                return abi.fail(fe5b398946b4b, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  f85439d2e8447,
+                  fe5b398946b4b,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -961,8 +957,8 @@ function f85439d2e8447(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f405c507fdfb1(data.params)) {
-                  return abi.failWith(f85439d2e8447, f405c507fdfb1, "/params");
+                if (!f7d154ce5bc44(data.params)) {
+                  return abi.failWith(fe5b398946b4b, f7d154ce5bc44, "/params");
                 }
               }
             }
@@ -970,13 +966,13 @@ function f85439d2e8447(data) {
         }
       }
     } else {
-      return abi.fail(f85439d2e8447, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fe5b398946b4b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f85439d2e8447.errors = null;
+  fe5b398946b4b.errors = null;
   return true;
 }
-function fc7d3baaf8f41(data) {
+function f116e0b024631(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -987,7 +983,7 @@ function fc7d3baaf8f41(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc7d3baaf8f41,
+          f116e0b024631,
           "",
           "required",
           { missingProperty: missing0 },
@@ -996,19 +992,19 @@ function fc7d3baaf8f41(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fc7d3baaf8f41, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f116e0b024631, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc7d3baaf8f41, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f116e0b024631, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc7d3baaf8f41,
+                f116e0b024631,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1021,11 +1017,11 @@ function fc7d3baaf8f41(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc7d3baaf8f41, "/method", "type", { type: "string" });
+                return abi.fail(f116e0b024631, "/method", "type", { type: "string" });
               }
               if ("resources/subscribe" !== data2) {
                 return abi.fail(
-                  fc7d3baaf8f41,
+                  f116e0b024631,
                   "/method",
                   "const",
                   { allowedValue: "resources/subscribe" },
@@ -1036,8 +1032,8 @@ function fc7d3baaf8f41(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f405c507fdfb1(data.params)) {
-                  return abi.failWith(fc7d3baaf8f41, f405c507fdfb1, "/params");
+                if (!f7d154ce5bc44(data.params)) {
+                  return abi.failWith(f116e0b024631, f7d154ce5bc44, "/params");
                 }
               }
             }
@@ -1045,13 +1041,13 @@ function fc7d3baaf8f41(data) {
         }
       }
     } else {
-      return abi.fail(fc7d3baaf8f41, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f116e0b024631, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc7d3baaf8f41.errors = null;
+  f116e0b024631.errors = null;
   return true;
 }
-function f942262822bc5(data) {
+function f654909b2876a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1062,7 +1058,7 @@ function f942262822bc5(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f942262822bc5,
+          f654909b2876a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1071,19 +1067,19 @@ function f942262822bc5(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f942262822bc5, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f654909b2876a, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f942262822bc5, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f654909b2876a, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f942262822bc5,
+                f654909b2876a,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1096,11 +1092,11 @@ function f942262822bc5(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f942262822bc5, "/method", "type", { type: "string" });
+                return abi.fail(f654909b2876a, "/method", "type", { type: "string" });
               }
               if ("resources/unsubscribe" !== data2) {
                 return abi.fail(
-                  f942262822bc5,
+                  f654909b2876a,
                   "/method",
                   "const",
                   { allowedValue: "resources/unsubscribe" },
@@ -1111,8 +1107,8 @@ function f942262822bc5(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f405c507fdfb1(data.params)) {
-                  return abi.failWith(f942262822bc5, f405c507fdfb1, "/params");
+                if (!f7d154ce5bc44(data.params)) {
+                  return abi.failWith(f654909b2876a, f7d154ce5bc44, "/params");
                 }
               }
             }
@@ -1120,13 +1116,13 @@ function f942262822bc5(data) {
         }
       }
     } else {
-      return abi.fail(f942262822bc5, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f654909b2876a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f942262822bc5.errors = null;
+  f654909b2876a.errors = null;
   return true;
 }
-function f51b081a8e4f8(data) {
+function fffe4b98b2cda(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1136,7 +1132,7 @@ function f51b081a8e4f8(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f51b081a8e4f8,
+          fffe4b98b2cda,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1145,19 +1141,19 @@ function f51b081a8e4f8(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f51b081a8e4f8, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fffe4b98b2cda, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f51b081a8e4f8, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fffe4b98b2cda, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f51b081a8e4f8,
+                fffe4b98b2cda,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1170,11 +1166,11 @@ function f51b081a8e4f8(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f51b081a8e4f8, "/method", "type", { type: "string" });
+                return abi.fail(fffe4b98b2cda, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  f51b081a8e4f8,
+                  fffe4b98b2cda,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -1185,8 +1181,8 @@ function f51b081a8e4f8(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3a54d3a58118(data.params)) {
-                  return abi.failWith(f51b081a8e4f8, f3a54d3a58118, "/params");
+                if (!f299813ff9bd3(data.params)) {
+                  return abi.failWith(fffe4b98b2cda, f299813ff9bd3, "/params");
                 }
               }
             }
@@ -1194,13 +1190,13 @@ function f51b081a8e4f8(data) {
         }
       }
     } else {
-      return abi.fail(f51b081a8e4f8, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fffe4b98b2cda, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f51b081a8e4f8.errors = null;
+  fffe4b98b2cda.errors = null;
   return true;
 }
-function f0539e2b9d3de(data) {
+function f16d9c783131d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1211,7 +1207,7 @@ function f0539e2b9d3de(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f0539e2b9d3de,
+          f16d9c783131d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1220,19 +1216,19 @@ function f0539e2b9d3de(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f0539e2b9d3de, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f16d9c783131d, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f0539e2b9d3de, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f16d9c783131d, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f0539e2b9d3de,
+                f16d9c783131d,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1245,11 +1241,11 @@ function f0539e2b9d3de(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f0539e2b9d3de, "/method", "type", { type: "string" });
+                return abi.fail(f16d9c783131d, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  f0539e2b9d3de,
+                  f16d9c783131d,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1260,8 +1256,8 @@ function f0539e2b9d3de(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f56badca1998e(data.params)) {
-                  return abi.failWith(f0539e2b9d3de, f56badca1998e, "/params");
+                if (!ffbb385f0027e(data.params)) {
+                  return abi.failWith(f16d9c783131d, ffbb385f0027e, "/params");
                 }
               }
             }
@@ -1269,13 +1265,13 @@ function f0539e2b9d3de(data) {
         }
       }
     } else {
-      return abi.fail(f0539e2b9d3de, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f16d9c783131d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f0539e2b9d3de.errors = null;
+  f16d9c783131d.errors = null;
   return true;
 }
-function f97e64434226c(data) {
+function fd96df64a2697(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1285,7 +1281,7 @@ function f97e64434226c(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f97e64434226c,
+          fd96df64a2697,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1294,19 +1290,19 @@ function f97e64434226c(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f97e64434226c, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fd96df64a2697, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f97e64434226c, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fd96df64a2697, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f97e64434226c,
+                fd96df64a2697,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1319,11 +1315,11 @@ function f97e64434226c(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f97e64434226c, "/method", "type", { type: "string" });
+                return abi.fail(fd96df64a2697, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  f97e64434226c,
+                  fd96df64a2697,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1334,8 +1330,8 @@ function f97e64434226c(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3a54d3a58118(data.params)) {
-                  return abi.failWith(f97e64434226c, f3a54d3a58118, "/params");
+                if (!f299813ff9bd3(data.params)) {
+                  return abi.failWith(fd96df64a2697, f299813ff9bd3, "/params");
                 }
               }
             }
@@ -1343,13 +1339,13 @@ function f97e64434226c(data) {
         }
       }
     } else {
-      return abi.fail(f97e64434226c, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd96df64a2697, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f97e64434226c.errors = null;
+  fd96df64a2697.errors = null;
   return true;
 }
-function f09a8b7c07e25(data) {
+function fb05641b4f51a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1360,7 +1356,7 @@ function f09a8b7c07e25(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f09a8b7c07e25,
+          fb05641b4f51a,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1369,19 +1365,19 @@ function f09a8b7c07e25(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f09a8b7c07e25, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fb05641b4f51a, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f09a8b7c07e25, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fb05641b4f51a, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f09a8b7c07e25,
+                fb05641b4f51a,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1394,11 +1390,11 @@ function f09a8b7c07e25(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f09a8b7c07e25, "/method", "type", { type: "string" });
+                return abi.fail(fb05641b4f51a, "/method", "type", { type: "string" });
               }
               if ("tasks/get" !== data2) {
                 return abi.fail(
-                  f09a8b7c07e25,
+                  fb05641b4f51a,
                   "/method",
                   "const",
                   { allowedValue: "tasks/get" },
@@ -1414,16 +1410,16 @@ function f09a8b7c07e25(data) {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing1;
                     if (data3.taskId === undefined && (missing1 = "taskId")) {
-                      return abi.fail(f09a8b7c07e25, "/params", "required", { missingProperty: missing1 });
+                      return abi.fail(fb05641b4f51a, "/params", "required", { missingProperty: missing1 });
                     } else {
                       if (data3.taskId !== undefined) {
                         if (typeof data3.taskId !== "string") {
-                          return abi.fail(f09a8b7c07e25, "/params/taskId", "type", { type: "string" });
+                          return abi.fail(fb05641b4f51a, "/params/taskId", "type", { type: "string" });
                         }
                       }
                     }
                   } else {
-                    return abi.fail(f09a8b7c07e25, "/params", "type", { type: "object" });
+                    return abi.fail(fb05641b4f51a, "/params", "type", { type: "object" });
                   }
                 }
               }
@@ -1432,13 +1428,13 @@ function f09a8b7c07e25(data) {
         }
       }
     } else {
-      return abi.fail(f09a8b7c07e25, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fb05641b4f51a, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f09a8b7c07e25.errors = null;
+  fb05641b4f51a.errors = null;
   return true;
 }
-function fabd05265c48d(data) {
+function fe8c5612f746e(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1449,7 +1445,7 @@ function fabd05265c48d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fabd05265c48d,
+          fe8c5612f746e,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1458,19 +1454,19 @@ function fabd05265c48d(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fabd05265c48d, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fe8c5612f746e, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fabd05265c48d, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe8c5612f746e, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fabd05265c48d,
+                fe8c5612f746e,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1483,11 +1479,11 @@ function fabd05265c48d(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fabd05265c48d, "/method", "type", { type: "string" });
+                return abi.fail(fe8c5612f746e, "/method", "type", { type: "string" });
               }
               if ("tasks/result" !== data2) {
                 return abi.fail(
-                  fabd05265c48d,
+                  fe8c5612f746e,
                   "/method",
                   "const",
                   { allowedValue: "tasks/result" },
@@ -1503,16 +1499,16 @@ function fabd05265c48d(data) {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing1;
                     if (data3.taskId === undefined && (missing1 = "taskId")) {
-                      return abi.fail(fabd05265c48d, "/params", "required", { missingProperty: missing1 });
+                      return abi.fail(fe8c5612f746e, "/params", "required", { missingProperty: missing1 });
                     } else {
                       if (data3.taskId !== undefined) {
                         if (typeof data3.taskId !== "string") {
-                          return abi.fail(fabd05265c48d, "/params/taskId", "type", { type: "string" });
+                          return abi.fail(fe8c5612f746e, "/params/taskId", "type", { type: "string" });
                         }
                       }
                     }
                   } else {
-                    return abi.fail(fabd05265c48d, "/params", "type", { type: "object" });
+                    return abi.fail(fe8c5612f746e, "/params", "type", { type: "object" });
                   }
                 }
               }
@@ -1521,13 +1517,13 @@ function fabd05265c48d(data) {
         }
       }
     } else {
-      return abi.fail(fabd05265c48d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fe8c5612f746e, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fabd05265c48d.errors = null;
+  fe8c5612f746e.errors = null;
   return true;
 }
-function f7482f74e7512(data) {
+function f0b3ca2e6a3eb(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1537,7 +1533,7 @@ function f7482f74e7512(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f7482f74e7512,
+          f0b3ca2e6a3eb,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1546,19 +1542,19 @@ function f7482f74e7512(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f7482f74e7512, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f0b3ca2e6a3eb, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f7482f74e7512, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f0b3ca2e6a3eb, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f7482f74e7512,
+                f0b3ca2e6a3eb,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1571,11 +1567,11 @@ function f7482f74e7512(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f7482f74e7512, "/method", "type", { type: "string" });
+                return abi.fail(f0b3ca2e6a3eb, "/method", "type", { type: "string" });
               }
               if ("tasks/list" !== data2) {
                 return abi.fail(
-                  f7482f74e7512,
+                  f0b3ca2e6a3eb,
                   "/method",
                   "const",
                   { allowedValue: "tasks/list" },
@@ -1586,8 +1582,8 @@ function f7482f74e7512(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3a54d3a58118(data.params)) {
-                  return abi.failWith(f7482f74e7512, f3a54d3a58118, "/params");
+                if (!f299813ff9bd3(data.params)) {
+                  return abi.failWith(f0b3ca2e6a3eb, f299813ff9bd3, "/params");
                 }
               }
             }
@@ -1595,13 +1591,13 @@ function f7482f74e7512(data) {
         }
       }
     } else {
-      return abi.fail(f7482f74e7512, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f0b3ca2e6a3eb, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f7482f74e7512.errors = null;
+  f0b3ca2e6a3eb.errors = null;
   return true;
 }
-function f851ceb38c47b(data) {
+function fa5830dae6968(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1612,7 +1608,7 @@ function f851ceb38c47b(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f851ceb38c47b,
+          fa5830dae6968,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1621,19 +1617,19 @@ function f851ceb38c47b(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f851ceb38c47b, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fa5830dae6968, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f851ceb38c47b, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fa5830dae6968, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f851ceb38c47b,
+                fa5830dae6968,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1646,11 +1642,11 @@ function f851ceb38c47b(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f851ceb38c47b, "/method", "type", { type: "string" });
+                return abi.fail(fa5830dae6968, "/method", "type", { type: "string" });
               }
               if ("logging/setLevel" !== data2) {
                 return abi.fail(
-                  f851ceb38c47b,
+                  fa5830dae6968,
                   "/method",
                   "const",
                   { allowedValue: "logging/setLevel" },
@@ -1661,8 +1657,8 @@ function f851ceb38c47b(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f53df30fc57ea(data.params)) {
-                  return abi.failWith(f851ceb38c47b, f53df30fc57ea, "/params");
+                if (!f498f8a4f0980(data.params)) {
+                  return abi.failWith(fa5830dae6968, f498f8a4f0980, "/params");
                 }
               }
             }
@@ -1670,13 +1666,13 @@ function f851ceb38c47b(data) {
         }
       }
     } else {
-      return abi.fail(f851ceb38c47b, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fa5830dae6968, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f851ceb38c47b.errors = null;
+  fa5830dae6968.errors = null;
   return true;
 }
-function fbe6f8dfe2a46(data) {
+function f4a0a7cd3d5f4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1687,7 +1683,7 @@ function fbe6f8dfe2a46(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbe6f8dfe2a46,
+          f4a0a7cd3d5f4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1696,19 +1692,19 @@ function fbe6f8dfe2a46(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fbe6f8dfe2a46, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f4a0a7cd3d5f4, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fbe6f8dfe2a46, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f4a0a7cd3d5f4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fbe6f8dfe2a46,
+                f4a0a7cd3d5f4,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1721,11 +1717,11 @@ function fbe6f8dfe2a46(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fbe6f8dfe2a46, "/method", "type", { type: "string" });
+                return abi.fail(f4a0a7cd3d5f4, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fbe6f8dfe2a46,
+                  f4a0a7cd3d5f4,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1736,8 +1732,8 @@ function fbe6f8dfe2a46(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!ff2ca41de6c0d(data.params)) {
-                  return abi.failWith(fbe6f8dfe2a46, ff2ca41de6c0d, "/params");
+                if (!f0e3f3aed9a83(data.params)) {
+                  return abi.failWith(f4a0a7cd3d5f4, f0e3f3aed9a83, "/params");
                 }
               }
             }
@@ -1745,148 +1741,148 @@ function fbe6f8dfe2a46(data) {
         }
       }
     } else {
-      return abi.fail(fbe6f8dfe2a46, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f4a0a7cd3d5f4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbe6f8dfe2a46.errors = null;
+  f4a0a7cd3d5f4.errors = null;
   return true;
 }
-function f91f45c65a078(data) {
+function fa4dfbc796ecd(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f5ce1223181b7(data)) {
-    vErrors = abi.nest(vErrors, f5ce1223181b7, "");
+  if (!fe5eaa4212cb8(data)) {
+    vErrors = abi.nest(vErrors, fe5eaa4212cb8, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fc877c752eb28(data)) {
-      vErrors = abi.nest(vErrors, fc877c752eb28, "");
+    if (!f91227754b0e5(data)) {
+      vErrors = abi.nest(vErrors, f91227754b0e5, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f72b148146f27(data)) {
-        vErrors = abi.nest(vErrors, f72b148146f27, "");
+      if (!f47787917a31b(data)) {
+        vErrors = abi.nest(vErrors, f47787917a31b, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f6ff13a45c3c1(data)) {
-          vErrors = abi.nest(vErrors, f6ff13a45c3c1, "");
+        if (!f18eaa696f604(data)) {
+          vErrors = abi.nest(vErrors, f18eaa696f604, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f85439d2e8447(data)) {
-            vErrors = abi.nest(vErrors, f85439d2e8447, "");
+          if (!fe5b398946b4b(data)) {
+            vErrors = abi.nest(vErrors, fe5b398946b4b, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fc7d3baaf8f41(data)) {
-              vErrors = abi.nest(vErrors, fc7d3baaf8f41, "");
+            if (!f116e0b024631(data)) {
+              vErrors = abi.nest(vErrors, f116e0b024631, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f942262822bc5(data)) {
-                vErrors = abi.nest(vErrors, f942262822bc5, "");
+              if (!f654909b2876a(data)) {
+                vErrors = abi.nest(vErrors, f654909b2876a, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f51b081a8e4f8(data)) {
-                  vErrors = abi.nest(vErrors, f51b081a8e4f8, "");
+                if (!fffe4b98b2cda(data)) {
+                  vErrors = abi.nest(vErrors, fffe4b98b2cda, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f0539e2b9d3de(data)) {
-                    vErrors = abi.nest(vErrors, f0539e2b9d3de, "");
+                  if (!f16d9c783131d(data)) {
+                    vErrors = abi.nest(vErrors, f16d9c783131d, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!f97e64434226c(data)) {
-                      vErrors = abi.nest(vErrors, f97e64434226c, "");
+                    if (!fd96df64a2697(data)) {
+                      vErrors = abi.nest(vErrors, fd96df64a2697, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
                     valid0 = valid0 || _valid0;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f9e4891b447c4(data)) {
-                        vErrors = abi.nest(vErrors, f9e4891b447c4, "");
+                      if (!f540b275b675d(data)) {
+                        vErrors = abi.nest(vErrors, f540b275b675d, "");
                         errors = vErrors.length;
                       }
                       var _valid0 = _errs11 === errors;
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f09a8b7c07e25(data)) {
-                          vErrors = abi.nest(vErrors, f09a8b7c07e25, "");
+                        if (!fb05641b4f51a(data)) {
+                          vErrors = abi.nest(vErrors, fb05641b4f51a, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fabd05265c48d(data)) {
-                            vErrors = abi.nest(vErrors, fabd05265c48d, "");
+                          if (!fe8c5612f746e(data)) {
+                            vErrors = abi.nest(vErrors, fe8c5612f746e, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
                           valid0 = valid0 || _valid0;
                           if (!valid0) {
                             const _errs14 = errors;
-                            if (!f96f3b898b502(data)) {
-                              vErrors = abi.nest(vErrors, f96f3b898b502, "");
+                            if (!f4047c3ea661a(data)) {
+                              vErrors = abi.nest(vErrors, f4047c3ea661a, "");
                               errors = vErrors.length;
                             }
                             var _valid0 = _errs14 === errors;
                             valid0 = valid0 || _valid0;
                             if (!valid0) {
                               const _errs15 = errors;
-                              if (!f7482f74e7512(data)) {
-                                vErrors = abi.nest(vErrors, f7482f74e7512, "");
+                              if (!f0b3ca2e6a3eb(data)) {
+                                vErrors = abi.nest(vErrors, f0b3ca2e6a3eb, "");
                                 errors = vErrors.length;
                               }
                               var _valid0 = _errs15 === errors;
                               valid0 = valid0 || _valid0;
                               if (!valid0) {
                                 const _errs16 = errors;
-                                if (!f851ceb38c47b(data)) {
-                                  vErrors = abi.nest(vErrors, f851ceb38c47b, "");
+                                if (!fa5830dae6968(data)) {
+                                  vErrors = abi.nest(vErrors, fa5830dae6968, "");
                                   errors = vErrors.length;
                                 }
                                 var _valid0 = _errs16 === errors;
                                 valid0 = valid0 || _valid0;
                                 if (!valid0) {
                                   const _errs17 = errors;
-                                  if (!fbe6f8dfe2a46(data)) {
-                                    vErrors = abi.nest(vErrors, fbe6f8dfe2a46, "");
+                                  if (!f4a0a7cd3d5f4(data)) {
+                                    vErrors = abi.nest(vErrors, f4a0a7cd3d5f4, "");
                                     errors = vErrors.length;
                                   }
                                   var _valid0 = _errs17 === errors;
@@ -1910,7 +1906,7 @@ function f91f45c65a078(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f91f45c65a078.errors = vErrors;
+    fa4dfbc796ecd.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -1922,10 +1918,10 @@ function f91f45c65a078(data) {
       }
     }
   }
-  f91f45c65a078.errors = vErrors;
+  fa4dfbc796ecd.errors = vErrors;
   return errors === 0;
 }
-function fb9d60b6d479d(data) {
+function ff40ac6ed1900(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -1939,8 +1935,8 @@ function fb9d60b6d479d(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fe9b0b4f8f7f0(data)) {
-      vErrors = abi.nest(vErrors, fe9b0b4f8f7f0, "");
+    if (!f55b405f5a667(data)) {
+      vErrors = abi.nest(vErrors, f55b405f5a667, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -1955,40 +1951,40 @@ function fb9d60b6d479d(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fe9b0b4f8f7f0(data)) {
-          vErrors = abi.nest(vErrors, fe9b0b4f8f7f0, "");
+        if (!f55b405f5a667(data)) {
+          vErrors = abi.nest(vErrors, f55b405f5a667, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f8d706bb5e7e0(data)) {
-            vErrors = abi.nest(vErrors, f8d706bb5e7e0, "");
+          if (!f7e8875da7c19(data)) {
+            vErrors = abi.nest(vErrors, f7e8875da7c19, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fd1f726741cd7(data)) {
-              vErrors = abi.nest(vErrors, fd1f726741cd7, "");
+            if (!fca4cb9105685(data)) {
+              vErrors = abi.nest(vErrors, fca4cb9105685, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f48eb9d28456f(data)) {
-                vErrors = abi.nest(vErrors, f48eb9d28456f, "");
+              if (!f30824c5dced2(data)) {
+                vErrors = abi.nest(vErrors, f30824c5dced2, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fd89c8b2bebb6(data)) {
-                  vErrors = abi.nest(vErrors, fd89c8b2bebb6, "");
+                if (!f06f7a2e0b2c4(data)) {
+                  vErrors = abi.nest(vErrors, f06f7a2e0b2c4, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -2003,7 +1999,7 @@ function fb9d60b6d479d(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb9d60b6d479d.errors = vErrors;
+    ff40ac6ed1900.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2015,10 +2011,10 @@ function fb9d60b6d479d(data) {
       }
     }
   }
-  fb9d60b6d479d.errors = vErrors;
+  ff40ac6ed1900.errors = vErrors;
   return errors === 0;
 }
-function f4616d0f3596b(data) {
+function f3e81e7891841(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2029,7 +2025,7 @@ function f4616d0f3596b(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f4616d0f3596b,
+          f3e81e7891841,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2038,19 +2034,19 @@ function f4616d0f3596b(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f4616d0f3596b, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f3e81e7891841, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f4616d0f3596b, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f3e81e7891841, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f4616d0f3596b,
+                f3e81e7891841,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2063,11 +2059,11 @@ function f4616d0f3596b(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f4616d0f3596b, "/method", "type", { type: "string" });
+                return abi.fail(f3e81e7891841, "/method", "type", { type: "string" });
               }
               if ("sampling/createMessage" !== data2) {
                 return abi.fail(
-                  f4616d0f3596b,
+                  f3e81e7891841,
                   "/method",
                   "const",
                   { allowedValue: "sampling/createMessage" },
@@ -2078,8 +2074,8 @@ function f4616d0f3596b(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!ffeb05e59c3b6(data.params)) {
-                  return abi.failWith(f4616d0f3596b, ffeb05e59c3b6, "/params");
+                if (!fa87c5cb14215(data.params)) {
+                  return abi.failWith(f3e81e7891841, fa87c5cb14215, "/params");
                 }
               }
             }
@@ -2087,44 +2083,44 @@ function f4616d0f3596b(data) {
         }
       }
     } else {
-      return abi.fail(f4616d0f3596b, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f3e81e7891841, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4616d0f3596b.errors = null;
+  f3e81e7891841.errors = null;
   return true;
 }
-function f1ec286983a31(data) {
+function fe0a7572411ed(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.task === undefined && (missing0 = "task")) {
-        return abi.fail(f1ec286983a31, "", "required", { missingProperty: missing0 });
+        return abi.fail(fe0a7572411ed, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
           let data0 = data._meta;
           {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(f1ec286983a31, "/_meta", "type", { type: "object" });
+              return abi.fail(fe0a7572411ed, "/_meta", "type", { type: "object" });
             }
           }
         }
         {
           if (data.task !== undefined) {
-            if (!f620cad1eced2(data.task)) {
-              return abi.failWith(f1ec286983a31, f620cad1eced2, "/task");
+            if (!f02d779ceb189(data.task)) {
+              return abi.failWith(fe0a7572411ed, f02d779ceb189, "/task");
             }
           }
         }
       }
     } else {
-      return abi.fail(f1ec286983a31, "", "type", { type: "object" });
+      return abi.fail(fe0a7572411ed, "", "type", { type: "object" });
     }
   }
-  f1ec286983a31.errors = null;
+  fe0a7572411ed.errors = null;
   return true;
 }
-function f2957a4a96581(data) {
+function f2801042661d3(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2135,7 +2131,7 @@ function f2957a4a96581(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2957a4a96581,
+          f2801042661d3,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2144,19 +2140,19 @@ function f2957a4a96581(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f2957a4a96581, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f2801042661d3, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2957a4a96581, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2801042661d3, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2957a4a96581,
+                f2801042661d3,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2169,11 +2165,11 @@ function f2957a4a96581(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2957a4a96581, "/method", "type", { type: "string" });
+                return abi.fail(f2801042661d3, "/method", "type", { type: "string" });
               }
               if ("elicitation/create" !== data2) {
                 return abi.fail(
-                  f2957a4a96581,
+                  f2801042661d3,
                   "/method",
                   "const",
                   { allowedValue: "elicitation/create" },
@@ -2184,8 +2180,8 @@ function f2957a4a96581(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6071b5dcd283(data.params)) {
-                  return abi.failWith(f2957a4a96581, f6071b5dcd283, "/params");
+                if (!f27a85c7b7079(data.params)) {
+                  return abi.failWith(f2801042661d3, f27a85c7b7079, "/params");
                 }
               }
             }
@@ -2193,10 +2189,10 @@ function f2957a4a96581(data) {
         }
       }
     } else {
-      return abi.fail(f2957a4a96581, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2801042661d3, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2957a4a96581.errors = null;
+  f2801042661d3.errors = null;
   return true;
 }
 function fb64783fa4295(data) {
@@ -2280,108 +2276,14 @@ function fb64783fa4295(data) {
   fb64783fa4295.errors = null;
   return true;
 }
-const f8ba38947c39d = {
-  properties: {
-    id: { type: ["string", "integer"] },
-    jsonrpc: { const: "2.0", type: "string" },
-    result: {
-      additionalProperties: {},
-      properties: { _meta: { additionalProperties: {}, type: "object" } },
-      type: "object",
-    },
-  },
-  required: ["id", "jsonrpc", "result"],
-  type: "object",
-  $id: "mcpgen://defs/JSONRPCResultResponse",
-};
-function f9e3207b9077b(data) {
-  {
-    if (data && typeof data == "object" && !Array.isArray(data)) {
-      let missing0;
-      if (
-        (data.id === undefined && (missing0 = "id")) ||
-        (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
-        (data.result === undefined && (missing0 = "result"))
-      ) {
-        return abi.fail(
-          f9e3207b9077b,
-          "",
-          "required",
-          { missingProperty: missing0 },
-          "#/required",
-          "must have required property '" + missing0 + "'",
-        );
-      } else {
-        if (data.id !== undefined) {
-          let data0 = data.id;
-          if (
-            typeof data0 !== "string" &&
-            !(typeof data0 == "number" && !(data0 % 1) && !isNaN(data0) && isFinite(data0))
-          ) {
-            return abi.fail(
-              f9e3207b9077b,
-              "/id",
-              "type",
-              { type: f8ba38947c39d.properties.id.type },
-              "#/properties/id/type",
-              "must be string,integer",
-            );
-          }
-        }
-        {
-          if (data.jsonrpc !== undefined) {
-            let data1 = data.jsonrpc;
-            if (typeof data1 !== "string") {
-              return abi.fail(f9e3207b9077b, "/jsonrpc", "type", { type: "string" });
-            }
-            if ("2.0" !== data1) {
-              return abi.fail(
-                f9e3207b9077b,
-                "/jsonrpc",
-                "const",
-                { allowedValue: "2.0" },
-                "#/properties/jsonrpc/const",
-                "must be equal to constant",
-              );
-            }
-          }
-          {
-            if (data.result !== undefined) {
-              let data2 = data.result;
-              {
-                if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
-                  if (data2._meta !== undefined) {
-                    let data3 = data2._meta;
-                    {
-                      if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
-                      } else {
-                        return abi.fail(f9e3207b9077b, "/result/_meta", "type", { type: "object" });
-                      }
-                    }
-                  }
-                } else {
-                  return abi.fail(f9e3207b9077b, "/result", "type", { type: "object" });
-                }
-              }
-            }
-          }
-        }
-      }
-    } else {
-      return abi.fail(f9e3207b9077b, "", "type", { type: "object" }, "#/type", "must be object");
-    }
-  }
-  f9e3207b9077b.errors = null;
-  return true;
-}
-function f695e3c7e3fb5(data) {
+function f481843064063(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f791da519b2bd(data)) {
-    vErrors = abi.nest(vErrors, f791da519b2bd, "");
+  if (!fab6fd936325e(data)) {
+    vErrors = abi.nest(vErrors, fab6fd936325e, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -2486,8 +2388,8 @@ function f695e3c7e3fb5(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs11 = errors;
-      if (!f9e3207b9077b(data)) {
-        vErrors = abi.nest(vErrors, f9e3207b9077b, "");
+      if (!f40df184fca3c(data)) {
+        vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs11 === errors;
@@ -2597,7 +2499,7 @@ function f695e3c7e3fb5(data) {
                       vErrors,
                       "/id",
                       "type",
-                      { type: feb0ebb515ff2.anyOf[3].properties.id.type },
+                      { type: f8c5a72c18d30 },
                       "#/anyOf/3/properties/id/type",
                       "must be string,integer",
                     );
@@ -2653,7 +2555,7 @@ function f695e3c7e3fb5(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f695e3c7e3fb5.errors = vErrors;
+    f481843064063.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2665,17 +2567,17 @@ function f695e3c7e3fb5(data) {
       }
     }
   }
-  f695e3c7e3fb5.errors = vErrors;
+  f481843064063.errors = vErrors;
   return errors === 0;
 }
-function f83f65a424c05(data) {
+function fe9aeaab60fa3(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f9e3207b9077b(data)) {
-    vErrors = abi.nest(vErrors, f9e3207b9077b, "");
+  if (!f40df184fca3c(data)) {
+    vErrors = abi.nest(vErrors, f40df184fca3c, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -2785,7 +2687,7 @@ function f83f65a424c05(data) {
                   vErrors,
                   "/id",
                   "type",
-                  { type: f56108401ceaa.anyOf[1].properties.id.type },
+                  { type: f8c5a72c18d30 },
                   "#/anyOf/1/properties/id/type",
                   "must be string,integer",
                 );
@@ -2839,7 +2741,7 @@ function f83f65a424c05(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f83f65a424c05.errors = vErrors;
+    fe9aeaab60fa3.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -2851,10 +2753,10 @@ function f83f65a424c05(data) {
       }
     }
   }
-  f83f65a424c05.errors = vErrors;
+  fe9aeaab60fa3.errors = vErrors;
   return errors === 0;
 }
-function f45f2703669df(data) {
+function f8e26f16bdc2b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2864,7 +2766,7 @@ function f45f2703669df(data) {
         (data.method === undefined && (missing0 = "method"))
       ) {
         return abi.fail(
-          f45f2703669df,
+          f8e26f16bdc2b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2873,19 +2775,19 @@ function f45f2703669df(data) {
         );
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(f45f2703669df, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(f8e26f16bdc2b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f45f2703669df, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8e26f16bdc2b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f45f2703669df,
+                f8e26f16bdc2b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2898,11 +2800,11 @@ function f45f2703669df(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f45f2703669df, "/method", "type", { type: "string" });
+                return abi.fail(f8e26f16bdc2b, "/method", "type", { type: "string" });
               }
               if ("roots/list" !== data2) {
                 return abi.fail(
-                  f45f2703669df,
+                  f8e26f16bdc2b,
                   "/method",
                   "const",
                   { allowedValue: "roots/list" },
@@ -2913,8 +2815,8 @@ function f45f2703669df(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f9bc9d22f5d78(data.params)) {
-                  return abi.failWith(f45f2703669df, f9bc9d22f5d78, "/params");
+                if (!f561cc2318b77(data.params)) {
+                  return abi.failWith(f8e26f16bdc2b, f561cc2318b77, "/params");
                 }
               }
             }
@@ -2922,13 +2824,13 @@ function f45f2703669df(data) {
         }
       }
     } else {
-      return abi.fail(f45f2703669df, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8e26f16bdc2b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f45f2703669df.errors = null;
+  f8e26f16bdc2b.errors = null;
   return true;
 }
-function f06c213c959e8(data) {
+function f057d20e333a4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2938,7 +2840,7 @@ function f06c213c959e8(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f06c213c959e8,
+          f057d20e333a4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2949,11 +2851,11 @@ function f06c213c959e8(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f06c213c959e8, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(f057d20e333a4, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f06c213c959e8,
+              f057d20e333a4,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -2966,11 +2868,11 @@ function f06c213c959e8(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f06c213c959e8, "/method", "type", { type: "string" });
+              return abi.fail(f057d20e333a4, "/method", "type", { type: "string" });
             }
             if ("notifications/message" !== data1) {
               return abi.fail(
-                f06c213c959e8,
+                f057d20e333a4,
                 "/method",
                 "const",
                 { allowedValue: "notifications/message" },
@@ -2981,21 +2883,21 @@ function f06c213c959e8(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!f956b90c79ed9(data.params)) {
-                return abi.failWith(f06c213c959e8, f956b90c79ed9, "/params");
+              if (!f4092df4087e5(data.params)) {
+                return abi.failWith(f057d20e333a4, f4092df4087e5, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f06c213c959e8, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f057d20e333a4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f06c213c959e8.errors = null;
+  f057d20e333a4.errors = null;
   return true;
 }
-function fd4dbd4b43911(data) {
+function fde5267d92446(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3004,33 +2906,33 @@ function fd4dbd4b43911(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.method === undefined && (missing0 = "method"))
       ) {
-        return abi.fail(fd4dbd4b43911, "", "required", { missingProperty: missing0 });
+        return abi.fail(fde5267d92446, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
-          if (!f94fb1015c909(data.id)) {
-            return abi.failWith(fd4dbd4b43911, f94fb1015c909, "/id");
+          if (!fbcbd6dea190a(data.id)) {
+            return abi.failWith(fde5267d92446, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fd4dbd4b43911, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fde5267d92446, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fd4dbd4b43911, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fde5267d92446, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(fd4dbd4b43911, "/method", "type", { type: "string" });
+                return abi.fail(fde5267d92446, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f3a54d3a58118(data.params)) {
-                  return abi.failWith(fd4dbd4b43911, f3a54d3a58118, "/params");
+                if (!f299813ff9bd3(data.params)) {
+                  return abi.failWith(fde5267d92446, f299813ff9bd3, "/params");
                 }
               }
             }
@@ -3038,10 +2940,10 @@ function fd4dbd4b43911(data) {
         }
       }
     } else {
-      return abi.fail(fd4dbd4b43911, "", "type", { type: "object" });
+      return abi.fail(fde5267d92446, "", "type", { type: "object" });
     }
   }
-  fd4dbd4b43911.errors = null;
+  fde5267d92446.errors = null;
   return true;
 }
 function f82b953ad5d38(data) {
@@ -3176,7 +3078,7 @@ function fc925a7512879(data) {
   fc925a7512879.errors = null;
   return true;
 }
-function f13da99aaa0f1(data) {
+function f42737f1bb583(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3186,7 +3088,7 @@ function f13da99aaa0f1(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f13da99aaa0f1,
+          f42737f1bb583,
           "",
           "required",
           { missingProperty: missing0 },
@@ -3197,11 +3099,11 @@ function f13da99aaa0f1(data) {
         if (data.jsonrpc !== undefined) {
           let data0 = data.jsonrpc;
           if (typeof data0 !== "string") {
-            return abi.fail(f13da99aaa0f1, "/jsonrpc", "type", { type: "string" });
+            return abi.fail(f42737f1bb583, "/jsonrpc", "type", { type: "string" });
           }
           if ("2.0" !== data0) {
             return abi.fail(
-              f13da99aaa0f1,
+              f42737f1bb583,
               "/jsonrpc",
               "const",
               { allowedValue: "2.0" },
@@ -3214,11 +3116,11 @@ function f13da99aaa0f1(data) {
           if (data.method !== undefined) {
             let data1 = data.method;
             if (typeof data1 !== "string") {
-              return abi.fail(f13da99aaa0f1, "/method", "type", { type: "string" });
+              return abi.fail(f42737f1bb583, "/method", "type", { type: "string" });
             }
             if ("notifications/resources/updated" !== data1) {
               return abi.fail(
-                f13da99aaa0f1,
+                f42737f1bb583,
                 "/method",
                 "const",
                 { allowedValue: "notifications/resources/updated" },
@@ -3229,18 +3131,18 @@ function f13da99aaa0f1(data) {
           }
           {
             if (data.params !== undefined) {
-              if (!f25ed9120eaa4(data.params)) {
-                return abi.failWith(f13da99aaa0f1, f25ed9120eaa4, "/params");
+              if (!f3d8e5e6ce3b5(data.params)) {
+                return abi.failWith(f42737f1bb583, f3d8e5e6ce3b5, "/params");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f13da99aaa0f1, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f42737f1bb583, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f13da99aaa0f1.errors = null;
+  f42737f1bb583.errors = null;
   return true;
 }
 function fe90a10a6c7ec(data) {
@@ -3309,22 +3211,22 @@ function fe90a10a6c7ec(data) {
   fe90a10a6c7ec.errors = null;
   return true;
 }
-function f767e22ad0c74(data) {
+function f986b39e94691(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f2208be841fea(data)) {
-    vErrors = abi.nest(vErrors, f2208be841fea, "");
+  if (!fdf266f66c006(data)) {
+    vErrors = abi.nest(vErrors, fdf266f66c006, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f33584490dd72(data)) {
-      vErrors = abi.nest(vErrors, f33584490dd72, "");
+    if (!f70d9f23b008d(data)) {
+      vErrors = abi.nest(vErrors, f70d9f23b008d, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -3339,8 +3241,8 @@ function f767e22ad0c74(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f13da99aaa0f1(data)) {
-          vErrors = abi.nest(vErrors, f13da99aaa0f1, "");
+        if (!f42737f1bb583(data)) {
+          vErrors = abi.nest(vErrors, f42737f1bb583, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -3363,16 +3265,16 @@ function f767e22ad0c74(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fc7af17bae843(data)) {
-                vErrors = abi.nest(vErrors, fc7af17bae843, "");
+              if (!f8ce2f0dff1e7(data)) {
+                vErrors = abi.nest(vErrors, f8ce2f0dff1e7, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f06c213c959e8(data)) {
-                  vErrors = abi.nest(vErrors, f06c213c959e8, "");
+                if (!f057d20e333a4(data)) {
+                  vErrors = abi.nest(vErrors, f057d20e333a4, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -3396,7 +3298,7 @@ function f767e22ad0c74(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f767e22ad0c74.errors = vErrors;
+    f986b39e94691.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3408,73 +3310,73 @@ function f767e22ad0c74(data) {
       }
     }
   }
-  f767e22ad0c74.errors = vErrors;
+  f986b39e94691.errors = vErrors;
   return errors === 0;
 }
-function ffeb2561cd0ce(data) {
+function f089f715d8713(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fc877c752eb28(data)) {
-    vErrors = abi.nest(vErrors, fc877c752eb28, "");
+  if (!f91227754b0e5(data)) {
+    vErrors = abi.nest(vErrors, f91227754b0e5, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f09a8b7c07e25(data)) {
-      vErrors = abi.nest(vErrors, f09a8b7c07e25, "");
+    if (!fb05641b4f51a(data)) {
+      vErrors = abi.nest(vErrors, fb05641b4f51a, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fabd05265c48d(data)) {
-        vErrors = abi.nest(vErrors, fabd05265c48d, "");
+      if (!fe8c5612f746e(data)) {
+        vErrors = abi.nest(vErrors, fe8c5612f746e, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f96f3b898b502(data)) {
-          vErrors = abi.nest(vErrors, f96f3b898b502, "");
+        if (!f4047c3ea661a(data)) {
+          vErrors = abi.nest(vErrors, f4047c3ea661a, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f7482f74e7512(data)) {
-            vErrors = abi.nest(vErrors, f7482f74e7512, "");
+          if (!f0b3ca2e6a3eb(data)) {
+            vErrors = abi.nest(vErrors, f0b3ca2e6a3eb, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f4616d0f3596b(data)) {
-              vErrors = abi.nest(vErrors, f4616d0f3596b, "");
+            if (!f3e81e7891841(data)) {
+              vErrors = abi.nest(vErrors, f3e81e7891841, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f45f2703669df(data)) {
-                vErrors = abi.nest(vErrors, f45f2703669df, "");
+              if (!f8e26f16bdc2b(data)) {
+                vErrors = abi.nest(vErrors, f8e26f16bdc2b, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f2957a4a96581(data)) {
-                  vErrors = abi.nest(vErrors, f2957a4a96581, "");
+                if (!f2801042661d3(data)) {
+                  vErrors = abi.nest(vErrors, f2801042661d3, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
@@ -3489,7 +3391,7 @@ function ffeb2561cd0ce(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ffeb2561cd0ce.errors = vErrors;
+    f089f715d8713.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3501,10 +3403,10 @@ function ffeb2561cd0ce(data) {
       }
     }
   }
-  ffeb2561cd0ce.errors = vErrors;
+  f089f715d8713.errors = vErrors;
   return errors === 0;
 }
-function f23610ee6e5df(data) {
+function f437e4278e322(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
@@ -3518,72 +3420,72 @@ function f23610ee6e5df(data) {
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f7b12fff98245(data)) {
-      vErrors = abi.nest(vErrors, f7b12fff98245, "");
+    if (!fb9883fc81b5a(data)) {
+      vErrors = abi.nest(vErrors, fb9883fc81b5a, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f90fca3ed41e9(data)) {
-        vErrors = abi.nest(vErrors, f90fca3ed41e9, "");
+      if (!f55a6098ecf98(data)) {
+        vErrors = abi.nest(vErrors, f55a6098ecf98, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd949bf64513e(data)) {
-          vErrors = abi.nest(vErrors, fd949bf64513e, "");
+        if (!f8f993cdd7c80(data)) {
+          vErrors = abi.nest(vErrors, f8f993cdd7c80, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f8da754529afd(data)) {
-            vErrors = abi.nest(vErrors, f8da754529afd, "");
+          if (!f0db4da52126e(data)) {
+            vErrors = abi.nest(vErrors, f0db4da52126e, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f911ef9845c3c(data)) {
-              vErrors = abi.nest(vErrors, f911ef9845c3c, "");
+            if (!f499f561c2de5(data)) {
+              vErrors = abi.nest(vErrors, f499f561c2de5, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fe5fd70635ee3(data)) {
-                vErrors = abi.nest(vErrors, fe5fd70635ee3, "");
+              if (!f9051c71c8c0b(data)) {
+                vErrors = abi.nest(vErrors, f9051c71c8c0b, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
               valid0 = valid0 || _valid0;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fe72c906c1464(data)) {
-                  vErrors = abi.nest(vErrors, fe72c906c1464, "");
+                if (!ffa4fc2153fe2(data)) {
+                  vErrors = abi.nest(vErrors, ffa4fc2153fe2, "");
                   errors = vErrors.length;
                 }
                 var _valid0 = _errs8 === errors;
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f3af62fec67f3(data)) {
-                    vErrors = abi.nest(vErrors, f3af62fec67f3, "");
+                  if (!fbdd929684802(data)) {
+                    vErrors = abi.nest(vErrors, fbdd929684802, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
                   valid0 = valid0 || _valid0;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fe9b0b4f8f7f0(data)) {
-                      vErrors = abi.nest(vErrors, fe9b0b4f8f7f0, "");
+                    if (!f55b405f5a667(data)) {
+                      vErrors = abi.nest(vErrors, f55b405f5a667, "");
                       errors = vErrors.length;
                     }
                     var _valid0 = _errs10 === errors;
@@ -3598,16 +3500,16 @@ function f23610ee6e5df(data) {
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!fe9b0b4f8f7f0(data)) {
-                          vErrors = abi.nest(vErrors, fe9b0b4f8f7f0, "");
+                        if (!f55b405f5a667(data)) {
+                          vErrors = abi.nest(vErrors, f55b405f5a667, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!f8d706bb5e7e0(data)) {
-                            vErrors = abi.nest(vErrors, f8d706bb5e7e0, "");
+                          if (!f7e8875da7c19(data)) {
+                            vErrors = abi.nest(vErrors, f7e8875da7c19, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -3636,7 +3538,7 @@ function f23610ee6e5df(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f23610ee6e5df.errors = vErrors;
+    f437e4278e322.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -3648,10 +3550,10 @@ function f23610ee6e5df(data) {
       }
     }
   }
-  f23610ee6e5df.errors = vErrors;
+  f437e4278e322.errors = vErrors;
   return errors === 0;
 }
-function fe14f78f78023(data) {
+function f4b3fd55b3461(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       if (data._meta !== undefined) {
@@ -3659,30 +3561,30 @@ function fe14f78f78023(data) {
         {
           if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             if (data0.progressToken !== undefined) {
-              if (!f94fb1015c909(data0.progressToken)) {
-                return abi.failWith(fe14f78f78023, f94fb1015c909, "/_meta/progressToken");
+              if (!fbcbd6dea190a(data0.progressToken)) {
+                return abi.failWith(f4b3fd55b3461, fbcbd6dea190a, "/_meta/progressToken");
               }
             }
           } else {
-            return abi.fail(fe14f78f78023, "/_meta", "type", { type: "object" });
+            return abi.fail(f4b3fd55b3461, "/_meta", "type", { type: "object" });
           }
         }
       }
       {
         if (data.task !== undefined) {
           if (!f9b473784c3fa(data.task)) {
-            return abi.failWith(fe14f78f78023, f9b473784c3fa, "/task");
+            return abi.failWith(f4b3fd55b3461, f9b473784c3fa, "/task");
           }
         }
       }
     } else {
-      return abi.fail(fe14f78f78023, "", "type", { type: "object" });
+      return abi.fail(f4b3fd55b3461, "", "type", { type: "object" });
     }
   }
-  fe14f78f78023.errors = null;
+  f4b3fd55b3461.errors = null;
   return true;
 }
-function f56b6b6500ab5(data) {
+function f9a94cd1d2a10(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3690,12 +3592,12 @@ function f56b6b6500ab5(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(f56b6b6500ab5, "", "required", { missingProperty: missing0 });
+        return abi.fail(f9a94cd1d2a10, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(f56b6b6500ab5, f9d85484c01bc, "/error");
+            return abi.failWith(f9a94cd1d2a10, f9d85484c01bc, "/error");
           }
           {
             {
@@ -3706,7 +3608,7 @@ function f56b6b6500ab5(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    f56b6b6500ab5,
+                    f9a94cd1d2a10,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -3717,7 +3619,7 @@ function f56b6b6500ab5(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        f56b6b6500ab5,
+                        f9a94cd1d2a10,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -3726,7 +3628,7 @@ function f56b6b6500ab5(data) {
                     }
                     if (-32042 !== data1) {
                       return abi.fail(
-                        f56b6b6500ab5,
+                        f9a94cd1d2a10,
                         "/error/code",
                         "const",
                         { allowedValue: -32042 },
@@ -3742,7 +3644,7 @@ function f56b6b6500ab5(data) {
                           let missing2;
                           if (data2.elicitations === undefined && (missing2 = "elicitations")) {
                             return abi.fail(
-                              f56b6b6500ab5,
+                              f9a94cd1d2a10,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -3755,17 +3657,17 @@ function f56b6b6500ab5(data) {
                                 if (Array.isArray(data3)) {
                                   const len0 = data3.length;
                                   for (let i0 = 0; i0 < len0; i0++) {
-                                    if (!f4d0d9167e291(data3[i0])) {
+                                    if (!fe9c74ef7e92d(data3[i0])) {
                                       return abi.failWith(
-                                        f56b6b6500ab5,
-                                        f4d0d9167e291,
+                                        f9a94cd1d2a10,
+                                        fe9c74ef7e92d,
                                         "/error/data/elicitations/" + i0,
                                       );
                                     }
                                   }
                                 } else {
                                   return abi.fail(
-                                    f56b6b6500ab5,
+                                    f9a94cd1d2a10,
                                     "/error/data/elicitations",
                                     "type",
                                     { type: "array" },
@@ -3777,7 +3679,7 @@ function f56b6b6500ab5(data) {
                           }
                         } else {
                           return abi.fail(
-                            f56b6b6500ab5,
+                            f9a94cd1d2a10,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -3789,78 +3691,77 @@ function f56b6b6500ab5(data) {
                   }
                 }
               } else {
-                return abi.fail(f56b6b6500ab5, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f9a94cd1d2a10, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
         }
         {
           if (data.id !== undefined) {
-            if (!f94fb1015c909(data.id)) {
-              return abi.failWith(f56b6b6500ab5, f94fb1015c909, "/id");
+            if (!fbcbd6dea190a(data.id)) {
+              return abi.failWith(f9a94cd1d2a10, fbcbd6dea190a, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data6 = data.jsonrpc;
               if (typeof data6 !== "string") {
-                return abi.fail(f56b6b6500ab5, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f9a94cd1d2a10, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data6) {
-                return abi.fail(f56b6b6500ab5, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f9a94cd1d2a10, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f56b6b6500ab5, "", "type", { type: "object" });
+      return abi.fail(f9a94cd1d2a10, "", "type", { type: "object" });
     }
   }
-  f56b6b6500ab5.errors = null;
+  f9a94cd1d2a10.errors = null;
   return true;
 }
-export const v0539e2b9d3de: abi.Validator = f0539e2b9d3de;
-export const v06c213c959e8: abi.Validator = f06c213c959e8;
-export const v09a8b7c07e25: abi.Validator = f09a8b7c07e25;
-export const v13da99aaa0f1: abi.Validator = f13da99aaa0f1;
-export const v1ec286983a31: abi.Validator = f1ec286983a31;
-export const v2208be841fea: abi.Validator = f2208be841fea;
-export const v23610ee6e5df: abi.Validator = f23610ee6e5df;
-export const v2957a4a96581: abi.Validator = f2957a4a96581;
-export const v33584490dd72: abi.Validator = f33584490dd72;
-export const v3b4523df22c0: abi.Validator = f3b4523df22c0;
-export const v45f2703669df: abi.Validator = f45f2703669df;
-export const v4616d0f3596b: abi.Validator = f4616d0f3596b;
-export const v51b081a8e4f8: abi.Validator = f51b081a8e4f8;
-export const v56b6b6500ab5: abi.Validator = f56b6b6500ab5;
-export const v5ce1223181b7: abi.Validator = f5ce1223181b7;
-export const v695e3c7e3fb5: abi.Validator = f695e3c7e3fb5;
-export const v6ff13a45c3c1: abi.Validator = f6ff13a45c3c1;
-export const v72b148146f27: abi.Validator = f72b148146f27;
-export const v7482f74e7512: abi.Validator = f7482f74e7512;
-export const v767e22ad0c74: abi.Validator = f767e22ad0c74;
+export const v057d20e333a4: abi.Validator = f057d20e333a4;
+export const v089f715d8713: abi.Validator = f089f715d8713;
+export const v0b3ca2e6a3eb: abi.Validator = f0b3ca2e6a3eb;
+export const v116e0b024631: abi.Validator = f116e0b024631;
+export const v16d9c783131d: abi.Validator = f16d9c783131d;
+export const v18eaa696f604: abi.Validator = f18eaa696f604;
+export const v2801042661d3: abi.Validator = f2801042661d3;
+export const v3e81e7891841: abi.Validator = f3e81e7891841;
+export const v4047c3ea661a: abi.Validator = f4047c3ea661a;
+export const v42737f1bb583: abi.Validator = f42737f1bb583;
+export const v437e4278e322: abi.Validator = f437e4278e322;
+export const v47787917a31b: abi.Validator = f47787917a31b;
+export const v481843064063: abi.Validator = f481843064063;
+export const v4a0a7cd3d5f4: abi.Validator = f4a0a7cd3d5f4;
+export const v4b3fd55b3461: abi.Validator = f4b3fd55b3461;
+export const v540b275b675d: abi.Validator = f540b275b675d;
+export const v654909b2876a: abi.Validator = f654909b2876a;
+export const v70d9f23b008d: abi.Validator = f70d9f23b008d;
 export const v79afb50cf142: abi.Validator = f79afb50cf142;
 export const v82b953ad5d38: abi.Validator = f82b953ad5d38;
-export const v83f65a424c05: abi.Validator = f83f65a424c05;
 export const v84cfb9579dd1: abi.Validator = f84cfb9579dd1;
-export const v851ceb38c47b: abi.Validator = f851ceb38c47b;
-export const v85439d2e8447: abi.Validator = f85439d2e8447;
-export const v91f45c65a078: abi.Validator = f91f45c65a078;
-export const v942262822bc5: abi.Validator = f942262822bc5;
-export const v96f3b898b502: abi.Validator = f96f3b898b502;
-export const v97e64434226c: abi.Validator = f97e64434226c;
-export const v9e3207b9077b: abi.Validator = f9e3207b9077b;
-export const v9e4891b447c4: abi.Validator = f9e4891b447c4;
-export const vabd05265c48d: abi.Validator = fabd05265c48d;
+export const v8ce2f0dff1e7: abi.Validator = f8ce2f0dff1e7;
+export const v8e26f16bdc2b: abi.Validator = f8e26f16bdc2b;
+export const v91227754b0e5: abi.Validator = f91227754b0e5;
+export const v95bde1daf1be: abi.Validator = f95bde1daf1be;
+export const v986b39e94691: abi.Validator = f986b39e94691;
+export const v9a94cd1d2a10: abi.Validator = f9a94cd1d2a10;
+export const va4dfbc796ecd: abi.Validator = fa4dfbc796ecd;
+export const va5830dae6968: abi.Validator = fa5830dae6968;
+export const vb05641b4f51a: abi.Validator = fb05641b4f51a;
 export const vb64783fa4295: abi.Validator = fb64783fa4295;
-export const vb9d60b6d479d: abi.Validator = fb9d60b6d479d;
-export const vbe6f8dfe2a46: abi.Validator = fbe6f8dfe2a46;
-export const vc7af17bae843: abi.Validator = fc7af17bae843;
-export const vc7d3baaf8f41: abi.Validator = fc7d3baaf8f41;
-export const vc877c752eb28: abi.Validator = fc877c752eb28;
 export const vc925a7512879: abi.Validator = fc925a7512879;
-export const vd4dbd4b43911: abi.Validator = fd4dbd4b43911;
-export const ve14f78f78023: abi.Validator = fe14f78f78023;
+export const vd96df64a2697: abi.Validator = fd96df64a2697;
+export const vde5267d92446: abi.Validator = fde5267d92446;
+export const vdf266f66c006: abi.Validator = fdf266f66c006;
+export const ve0a7572411ed: abi.Validator = fe0a7572411ed;
+export const ve5b398946b4b: abi.Validator = fe5b398946b4b;
+export const ve5eaa4212cb8: abi.Validator = fe5eaa4212cb8;
+export const ve8c5612f746e: abi.Validator = fe8c5612f746e;
 export const ve90a10a6c7ec: abi.Validator = fe90a10a6c7ec;
-export const vfeb2561cd0ce: abi.Validator = ffeb2561cd0ce;
+export const ve9aeaab60fa3: abi.Validator = fe9aeaab60fa3;
+export const vf40ac6ed1900: abi.Validator = ff40ac6ed1900;
+export const vffe4b98b2cda: abi.Validator = fffe4b98b2cda;

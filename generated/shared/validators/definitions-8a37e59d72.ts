@@ -3,16 +3,16 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
   f09cc1400986e,
-  f25169d2d7453,
+  f23ed7ecd9e2a,
   f631628fdc6fd,
   f69ae7d680f72,
   f8d0192a3151f,
   fb8004239d4d2,
-  fc009c82362bd,
-  fd64c13a3b4c7,
+  fc2ae05cdda27,
+  fe107ff2d412b,
 } from "./definitions-16e3ac04b3.js";
-import { f94fb1015c909 } from "./shared-b0ecf82c67.js";
-function fd9cd14bbd839(data) {
+import { fbcbd6dea190a } from "./shared-28b595b78f.js";
+function f50d627de07db(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -21,7 +21,7 @@ function fd9cd14bbd839(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fd9cd14bbd839,
+          f50d627de07db,
           "",
           "required",
           { missingProperty: missing0 },
@@ -32,11 +32,11 @@ function fd9cd14bbd839(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(fd9cd14bbd839, "/method", "type", { type: "string" });
+            return abi.fail(f50d627de07db, "/method", "type", { type: "string" });
           }
           if ("notifications/progress" !== data0) {
             return abi.fail(
-              fd9cd14bbd839,
+              f50d627de07db,
               "/method",
               "const",
               { allowedValue: "notifications/progress" },
@@ -55,31 +55,31 @@ function fd9cd14bbd839(data) {
                   (data1.progress === undefined && (missing1 = "progress")) ||
                   (data1.progressToken === undefined && (missing1 = "progressToken"))
                 ) {
-                  return abi.fail(fd9cd14bbd839, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f50d627de07db, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.message !== undefined) {
                     if (typeof data1.message !== "string") {
-                      return abi.fail(fd9cd14bbd839, "/params/message", "type", { type: "string" });
+                      return abi.fail(f50d627de07db, "/params/message", "type", { type: "string" });
                     }
                   }
                   {
                     if (data1.progress !== undefined) {
                       let data3 = data1.progress;
                       if (!(typeof data3 == "number" && isFinite(data3))) {
-                        return abi.fail(fd9cd14bbd839, "/params/progress", "type", { type: "number" });
+                        return abi.fail(f50d627de07db, "/params/progress", "type", { type: "number" });
                       }
                     }
                     {
                       if (data1.progressToken !== undefined) {
-                        if (!f94fb1015c909(data1.progressToken)) {
-                          return abi.failWith(fd9cd14bbd839, f94fb1015c909, "/params/progressToken");
+                        if (!fbcbd6dea190a(data1.progressToken)) {
+                          return abi.failWith(f50d627de07db, fbcbd6dea190a, "/params/progressToken");
                         }
                       }
                       {
                         if (data1.total !== undefined) {
                           let data5 = data1.total;
                           if (!(typeof data5 == "number" && isFinite(data5))) {
-                            return abi.fail(fd9cd14bbd839, "/params/total", "type", { type: "number" });
+                            return abi.fail(f50d627de07db, "/params/total", "type", { type: "number" });
                           }
                         }
                       }
@@ -87,27 +87,27 @@ function fd9cd14bbd839(data) {
                   }
                 }
               } else {
-                return abi.fail(fd9cd14bbd839, "/params", "type", { type: "object" });
+                return abi.fail(f50d627de07db, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fd9cd14bbd839, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f50d627de07db, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd9cd14bbd839.errors = null;
+  f50d627de07db.errors = null;
   return true;
 }
-function f537ce4a35896(data) {
+function fbad0e5eee56f(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fc009c82362bd(data)) {
-    vErrors = abi.nest(vErrors, fc009c82362bd, "");
+  if (!f23ed7ecd9e2a(data)) {
+    vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
@@ -122,8 +122,8 @@ function f537ce4a35896(data) {
     valid0 = valid0 || _valid0;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fd9cd14bbd839(data)) {
-        vErrors = abi.nest(vErrors, fd9cd14bbd839, "");
+      if (!f50d627de07db(data)) {
+        vErrors = abi.nest(vErrors, f50d627de07db, "");
         errors = vErrors.length;
       }
       var _valid0 = _errs3 === errors;
@@ -142,7 +142,7 @@ function f537ce4a35896(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f537ce4a35896.errors = vErrors;
+    fbad0e5eee56f.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -154,25 +154,25 @@ function f537ce4a35896(data) {
       }
     }
   }
-  f537ce4a35896.errors = vErrors;
+  fbad0e5eee56f.errors = vErrors;
   return errors === 0;
 }
-function faa6ce44f8599(data) {
+function fc7cdbd3d896a(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fc009c82362bd(data)) {
-    vErrors = abi.nest(vErrors, fc009c82362bd, "");
+  if (!f23ed7ecd9e2a(data)) {
+    vErrors = abi.nest(vErrors, f23ed7ecd9e2a, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fd9cd14bbd839(data)) {
-      vErrors = abi.nest(vErrors, fd9cd14bbd839, "");
+    if (!f50d627de07db(data)) {
+      vErrors = abi.nest(vErrors, f50d627de07db, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -187,8 +187,8 @@ function faa6ce44f8599(data) {
       valid0 = valid0 || _valid0;
       if (!valid0) {
         const _errs4 = errors;
-        if (!fd64c13a3b4c7(data)) {
-          vErrors = abi.nest(vErrors, fd64c13a3b4c7, "");
+        if (!fc2ae05cdda27(data)) {
+          vErrors = abi.nest(vErrors, fc2ae05cdda27, "");
           errors = vErrors.length;
         }
         var _valid0 = _errs4 === errors;
@@ -211,8 +211,8 @@ function faa6ce44f8599(data) {
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f25169d2d7453(data)) {
-                vErrors = abi.nest(vErrors, f25169d2d7453, "");
+              if (!fe107ff2d412b(data)) {
+                vErrors = abi.nest(vErrors, fe107ff2d412b, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -226,7 +226,7 @@ function faa6ce44f8599(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    faa6ce44f8599.errors = vErrors;
+    fc7cdbd3d896a.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -238,9 +238,9 @@ function faa6ce44f8599(data) {
       }
     }
   }
-  faa6ce44f8599.errors = vErrors;
+  fc7cdbd3d896a.errors = vErrors;
   return errors === 0;
 }
-export const v537ce4a35896: abi.Validator = f537ce4a35896;
-export const vaa6ce44f8599: abi.Validator = faa6ce44f8599;
-export const vd9cd14bbd839: abi.Validator = fd9cd14bbd839;
+export const v50d627de07db: abi.Validator = f50d627de07db;
+export const vbad0e5eee56f: abi.Validator = fbad0e5eee56f;
+export const vc7cdbd3d896a: abi.Validator = fc7cdbd3d896a;

@@ -2,24 +2,24 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import {
-  f0619c95dfd18,
-  f0dfdff578a5d,
+  f29bf5eb1ca06,
   f2cfa2dcef138,
+  f513fb1a15200,
+  f53a2af1b5a19,
   f56168250ac26,
   f58d8f502801f,
-  f5b3e9ae7cca0,
   f7314459d11fd,
-  f7d9823eeac98,
-  f7ff6aaf7d0a9,
-  f95ef3456ba6b,
+  f74788196111b,
+  f9b662d232576,
+  fac9a090d9979,
   ff950818ad647,
 } from "./definitions-16e3ac04b3.js";
-import { f4c0d38165e68 } from "./params.completion.complete-beafd44988.js";
-import { fbf45bc9968fc } from "./params.initialize-c415b99732.js";
-import { f3072bb23021f } from "./shared-5216c4b3a4.js";
-import { fb29db0a79388 } from "./shared-91733d6d09.js";
-import { f4cd02670b09a } from "./shared-d7e6f98a7c.js";
-function f6d91432f624d(data) {
+import { f4c0d38165e68 } from "./params.completion.complete-21b3d18681.js";
+import { ffd5c4cf8cfcf } from "./params.initialize-34f8bb956f.js";
+import { f4d02f695c36b } from "./shared-3b2ea758b7.js";
+import { f6975bf43f265 } from "./shared-47ff94489d.js";
+import { fb29db0a79388 } from "./shared-afc11b4505.js";
+function f6074f7fccf3c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -28,7 +28,7 @@ function f6d91432f624d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f6d91432f624d,
+          f6074f7fccf3c,
           "",
           "required",
           { missingProperty: missing0 },
@@ -39,11 +39,11 @@ function f6d91432f624d(data) {
         if (data.method !== undefined) {
           let data0 = data.method;
           if (typeof data0 !== "string") {
-            return abi.fail(f6d91432f624d, "/method", "type", { type: "string" });
+            return abi.fail(f6074f7fccf3c, "/method", "type", { type: "string" });
           }
           if ("initialize" !== data0) {
             return abi.fail(
-              f6d91432f624d,
+              f6074f7fccf3c,
               "/method",
               "const",
               { allowedValue: "initialize" },
@@ -63,43 +63,43 @@ function f6d91432f624d(data) {
                   (data1.clientInfo === undefined && (missing1 = "clientInfo")) ||
                   (data1.protocolVersion === undefined && (missing1 = "protocolVersion"))
                 ) {
-                  return abi.fail(f6d91432f624d, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f6074f7fccf3c, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.capabilities !== undefined) {
-                    if (!fbf45bc9968fc(data1.capabilities)) {
-                      return abi.failWith(f6d91432f624d, fbf45bc9968fc, "/params/capabilities");
+                    if (!ffd5c4cf8cfcf(data1.capabilities)) {
+                      return abi.failWith(f6074f7fccf3c, ffd5c4cf8cfcf, "/params/capabilities");
                     }
                   }
                   {
                     if (data1.clientInfo !== undefined) {
                       if (!fb29db0a79388(data1.clientInfo)) {
-                        return abi.failWith(f6d91432f624d, fb29db0a79388, "/params/clientInfo");
+                        return abi.failWith(f6074f7fccf3c, fb29db0a79388, "/params/clientInfo");
                       }
                     }
                     {
                       if (data1.protocolVersion !== undefined) {
                         if (typeof data1.protocolVersion !== "string") {
-                          return abi.fail(f6d91432f624d, "/params/protocolVersion", "type", { type: "string" });
+                          return abi.fail(f6074f7fccf3c, "/params/protocolVersion", "type", { type: "string" });
                         }
                       }
                     }
                   }
                 }
               } else {
-                return abi.fail(f6d91432f624d, "/params", "type", { type: "object" });
+                return abi.fail(f6074f7fccf3c, "/params", "type", { type: "object" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f6d91432f624d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f6074f7fccf3c, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6d91432f624d.errors = null;
+  f6074f7fccf3c.errors = null;
   return true;
 }
-function f8c2744ae677e(data) {
+function fd7e04d943aa7(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -110,7 +110,7 @@ function f8c2744ae677e(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f8c2744ae677e,
+          fd7e04d943aa7,
           "",
           "required",
           { missingProperty: missing0 },
@@ -122,11 +122,11 @@ function f8c2744ae677e(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(f8c2744ae677e, "/method", "type", { type: "string" });
+            return abi.fail(fd7e04d943aa7, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              f8c2744ae677e,
+              fd7e04d943aa7,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -149,7 +149,7 @@ function f8c2744ae677e(data) {
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(f8c2744ae677e, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(fd7e04d943aa7, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
@@ -161,12 +161,12 @@ function f8c2744ae677e(data) {
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(f8c2744ae677e, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(fd7e04d943aa7, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(f8c2744ae677e, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(fd7e04d943aa7, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -176,7 +176,7 @@ function f8c2744ae677e(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(f8c2744ae677e, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(fd7e04d943aa7, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -185,7 +185,7 @@ function f8c2744ae677e(data) {
                           }
                         }
                       } else {
-                        return abi.fail(f8c2744ae677e, "/params/argument", "type", { type: "object" });
+                        return abi.fail(fd7e04d943aa7, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -207,8 +207,8 @@ function f8c2744ae677e(data) {
                       valid3 = valid3 || _valid0;
                       if (!valid3) {
                         const _errs14 = errors;
-                        if (!f3072bb23021f(data5)) {
-                          vErrors = abi.nest(vErrors, f3072bb23021f, "/params/ref");
+                        if (!f6975bf43f265(data5)) {
+                          vErrors = abi.nest(vErrors, f6975bf43f265, "/params/ref");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs14 === errors;
@@ -224,7 +224,7 @@ function f8c2744ae677e(data) {
                           "must match a schema in anyOf",
                         );
                         errors++;
-                        f8c2744ae677e.errors = vErrors;
+                        fd7e04d943aa7.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -243,7 +243,7 @@ function f8c2744ae677e(data) {
                   }
                 }
               } else {
-                return abi.fail(f8c2744ae677e, "/params", "type", { type: "object" });
+                return abi.fail(fd7e04d943aa7, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -253,28 +253,28 @@ function f8c2744ae677e(data) {
         }
       }
     } else {
-      return abi.fail(f8c2744ae677e, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd7e04d943aa7, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f8c2744ae677e.errors = vErrors;
+  fd7e04d943aa7.errors = vErrors;
   return errors === 0;
 }
-function f830d270435cf(data) {
+function f40b3b77e77b1(data) {
   let vErrors = null;
   let errors = 0;
   const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f6d91432f624d(data)) {
-    vErrors = abi.nest(vErrors, f6d91432f624d, "");
+  if (!f6074f7fccf3c(data)) {
+    vErrors = abi.nest(vErrors, f6074f7fccf3c, "");
     errors = vErrors.length;
   }
   var _valid0 = _errs1 === errors;
   valid0 = valid0 || _valid0;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f0dfdff578a5d(data)) {
-      vErrors = abi.nest(vErrors, f0dfdff578a5d, "");
+    if (!f74788196111b(data)) {
+      vErrors = abi.nest(vErrors, f74788196111b, "");
       errors = vErrors.length;
     }
     var _valid0 = _errs2 === errors;
@@ -297,24 +297,24 @@ function f830d270435cf(data) {
         valid0 = valid0 || _valid0;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f7ff6aaf7d0a9(data)) {
-            vErrors = abi.nest(vErrors, f7ff6aaf7d0a9, "");
+          if (!f29bf5eb1ca06(data)) {
+            vErrors = abi.nest(vErrors, f29bf5eb1ca06, "");
             errors = vErrors.length;
           }
           var _valid0 = _errs5 === errors;
           valid0 = valid0 || _valid0;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f7d9823eeac98(data)) {
-              vErrors = abi.nest(vErrors, f7d9823eeac98, "");
+            if (!fac9a090d9979(data)) {
+              vErrors = abi.nest(vErrors, fac9a090d9979, "");
               errors = vErrors.length;
             }
             var _valid0 = _errs6 === errors;
             valid0 = valid0 || _valid0;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f95ef3456ba6b(data)) {
-                vErrors = abi.nest(vErrors, f95ef3456ba6b, "");
+              if (!f513fb1a15200(data)) {
+                vErrors = abi.nest(vErrors, f513fb1a15200, "");
                 errors = vErrors.length;
               }
               var _valid0 = _errs7 === errors;
@@ -329,8 +329,8 @@ function f830d270435cf(data) {
                 valid0 = valid0 || _valid0;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f5b3e9ae7cca0(data)) {
-                    vErrors = abi.nest(vErrors, f5b3e9ae7cca0, "");
+                  if (!f9b662d232576(data)) {
+                    vErrors = abi.nest(vErrors, f9b662d232576, "");
                     errors = vErrors.length;
                   }
                   var _valid0 = _errs9 === errors;
@@ -353,16 +353,16 @@ function f830d270435cf(data) {
                       valid0 = valid0 || _valid0;
                       if (!valid0) {
                         const _errs12 = errors;
-                        if (!f0619c95dfd18(data)) {
-                          vErrors = abi.nest(vErrors, f0619c95dfd18, "");
+                        if (!f53a2af1b5a19(data)) {
+                          vErrors = abi.nest(vErrors, f53a2af1b5a19, "");
                           errors = vErrors.length;
                         }
                         var _valid0 = _errs12 === errors;
                         valid0 = valid0 || _valid0;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!f8c2744ae677e(data)) {
-                            vErrors = abi.nest(vErrors, f8c2744ae677e, "");
+                          if (!fd7e04d943aa7(data)) {
+                            vErrors = abi.nest(vErrors, fd7e04d943aa7, "");
                             errors = vErrors.length;
                           }
                           var _valid0 = _errs13 === errors;
@@ -382,7 +382,7 @@ function f830d270435cf(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f830d270435cf.errors = vErrors;
+    f40b3b77e77b1.errors = vErrors;
     return false;
   } else {
     errors = _errs0;
@@ -394,7 +394,7 @@ function f830d270435cf(data) {
       }
     }
   }
-  f830d270435cf.errors = vErrors;
+  f40b3b77e77b1.errors = vErrors;
   return errors === 0;
 }
 const fee674cbc5ad1 = {
@@ -517,16 +517,16 @@ function f7aefb4e79829(data) {
   f7aefb4e79829.errors = null;
   return true;
 }
-function fe3f83d49123f(data) {
+function fbeb52deee14a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data.uri === undefined && (missing0 = "uri")) {
-        return abi.fail(fe3f83d49123f, "", "required", { missingProperty: missing0 });
+        return abi.fail(fbeb52deee14a, "", "required", { missingProperty: missing0 });
       } else {
         if (data.mimeType !== undefined) {
           if (typeof data.mimeType !== "string") {
-            return abi.fail(fe3f83d49123f, "/mimeType", "type", { type: "string" });
+            return abi.fail(fbeb52deee14a, "/mimeType", "type", { type: "string" });
           }
         }
         {
@@ -535,11 +535,11 @@ function fe3f83d49123f(data) {
             {
               {
                 if (typeof data1 === "string") {
-                  if (!f4cd02670b09a(data1)) {
-                    return abi.fail(fe3f83d49123f, "/uri", "format", { format: "uri" });
+                  if (!f4d02f695c36b(data1)) {
+                    return abi.fail(fbeb52deee14a, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(fe3f83d49123f, "/uri", "type", { type: "string" });
+                  return abi.fail(fbeb52deee14a, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -547,15 +547,15 @@ function fe3f83d49123f(data) {
         }
       }
     } else {
-      return abi.fail(fe3f83d49123f, "", "type", { type: "object" });
+      return abi.fail(fbeb52deee14a, "", "type", { type: "object" });
     }
   }
-  fe3f83d49123f.errors = null;
+  fbeb52deee14a.errors = null;
   return true;
 }
 export { f7aefb4e79829 };
-export const v6d91432f624d: abi.Validator = f6d91432f624d;
+export const v40b3b77e77b1: abi.Validator = f40b3b77e77b1;
+export const v6074f7fccf3c: abi.Validator = f6074f7fccf3c;
 export const v7aefb4e79829: abi.Validator = f7aefb4e79829;
-export const v830d270435cf: abi.Validator = f830d270435cf;
-export const v8c2744ae677e: abi.Validator = f8c2744ae677e;
-export const ve3f83d49123f: abi.Validator = fe3f83d49123f;
+export const vbeb52deee14a: abi.Validator = fbeb52deee14a;
+export const vd7e04d943aa7: abi.Validator = fd7e04d943aa7;

@@ -4,11 +4,14 @@
  *   standalone code through the protocol validators' pipeline (ES module, only import
  *   the runtime's ABI entry (`runtimeImports.abi`)), stopping at the first failure;
  * - `tools.all-errors.ajv.ts` (and `tools.2020.all-errors.ajv.ts`): the same schemas compiled to
- *   find every failure (bounded by the runtime), imported only once a value failed, for the report;
+ *   find every failure (bounded by the runtime): the runtime's checks and their reports;
  * - `tools.defaults.ts` when some inputSchema has defaults a server fills in (default-appliers.ts);
  * - `validators.ts`: `validate<Tool>Input` / `validate<Tool>Output` typed as
  *   `Validator<GetForecastInput>` etc., `apply<Tool>InputDefaults`, `toolValidators` by MCP tool
- *   name and `allErrorsValidators()` (from `templates/facades/validators.ts.hbs`).
+ *   name and `allErrorsValidators()` (from `templates/facades/validators.ts.hbs`), for users' code;
+ * - `tool-validators.ts`: what the definition hands the runtime, the all-errors validators by tool
+ *   name and the checks made of them (`collectingValidators`), so that a program carries one compiled
+ *   copy of the schemas: on a valid value the all-errors code does the same work.
  *
  * Tool schemas are the user's (or a pasted server's), not the protocol's: unknown keywords are
  * annotations, and `format` is an annotation (the 2020-12 default vocabulary). What
@@ -41,6 +44,7 @@ import { runtimeImports } from "../runtime-imports.js";
 import { appliersModule, DEFAULTS_MODULE } from "./default-appliers.js";
 
 const MANIFEST_VALIDATORS_FILE = "validators.ts";
+const TOOL_VALIDATORS_FILE = "tool-validators.ts";
 const MODULES = { "draft-07": "tools.ajv.ts", "2020-12": "tools.2020.ajv.ts" } as const;
 const ALL_ERRORS_MODULES = {
   "draft-07": "tools.all-errors.ajv.ts",
@@ -301,6 +305,7 @@ export function emitManifestValidators(
   }
 
   files.push(renderFile("manifest", MANIFEST_VALIDATORS_FILE, manifestValidatorsView(model, width)));
+  files.push(renderFile("manifest", TOOL_VALIDATORS_FILE, toolValidatorsView(model, width)));
   return { files, problems };
 }
 
@@ -365,6 +370,27 @@ export function manifestValidatorsView(model: ServerModel, width: number = PRETT
     validators,
     tools,
     noTools: model.tools.length === 0,
+  };
+}
+
+/**
+ * `tool-validators.ts` (templates/facades/tool-validators.ts.hbs), laid out as prettier would at
+ * `width`, like validators.ts: the all-errors validators by tool name, and the runtime's checks made
+ * of them.
+ */
+export function toolValidatorsView(model: ServerModel, width: number = PRETTIER_DEFAULT_WIDTH) {
+  const view = manifestValidatorsView(model, width);
+  const abi = runtimeImports.abiAllErrors;
+  return {
+    abi,
+    importFits: `import { collectingValidators, type Validator } from "${abi}";`.length <= width,
+    checksFit:
+      "export const toolValidators: typeof allErrorsValidators = collectingValidators(allErrorsValidators);".length <=
+      width,
+    defaults: view.defaults,
+    modules: view.modules,
+    tools: view.tools,
+    noTools: view.noTools,
   };
 }
 

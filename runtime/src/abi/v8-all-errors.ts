@@ -1,9 +1,11 @@
 /**
  * `@mcpgen/runtime/abi/v8/all-errors`: what the generated all-errors tool validators
- * (`tools.all-errors.ajv.ts`) import, the part of the ABI 8 entry (v8.ts) that ajv's `allErrors`
- * code calls. Those modules are loaded by a dynamic import the first time a value fails, and a
- * bundler wraps everything a dynamically imported module reaches in lazy-init glue; through
- * abi/v8 that was most of the runtime, through this entry it is ajv-runtime.ts and the limits.
+ * (`tools.all-errors.ajv.ts`, and `tool-validators.ts`, which makes them the tools' checks) import,
+ * the part of the ABI 8 entry (v8.ts) that ajv's `allErrors` code calls. Those modules are loaded
+ * by a dynamic import, and a bundler wraps everything a dynamically imported module reaches in
+ * lazy-init glue; through abi/v8 that was most of the runtime, through this entry it is
+ * ajv-runtime.ts and the limits.
  */
-export { counted, ucs2length, equal, formats } from "../ajv-runtime.js";
+export { counted, ucs2length, equal, formats, formatUri, formatUriTemplate, formatByte } from "../ajv-runtime.js";
+export { collectingValidators } from "../collecting-validators.js";
 export type { Validator } from "../protocol-binding.js";

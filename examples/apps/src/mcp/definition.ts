@@ -5,14 +5,14 @@ import { pageSize, published, revisions } from "./lists.js";
 /**
  * What the generated server and client of "dice" hand to the runtime: the published lists, the tool validators and the identifier of every entry by MCP name.
  * The protocol bindings are not here: the server and the client each carry their own role's (`serverBindings` in server.ts, `clientBindings` in client.ts), so a bundle of one never carries the other's validators; `bindings.ts` lists both roles' for the low-level sessions of `@mcpgen/runtime/internal`.
- * The tool validators are imported when first needed (a server's first `tools/call`, a client's connect), so a server starts without them; the ones that find every failure when a tool's arguments or structured result first fail.
+ * The tool validators are imported when first needed (a server's first `tools/call`, a client's connect), so a server starts without them: one module (`tool-validators.ts`), whose validators find every failure, for the checks and their reports.
  */
 export const definition: McpDefinition = {
   revisions,
   pageSize,
   published,
-  toolValidators: () => import("./validators.js").then((m) => m.toolValidators),
-  allErrorsValidators: () => import("./validators.js").then((m) => m.allErrorsValidators()),
+  toolValidators: () => import("./tool-validators.js").then((m) => m.toolValidators),
+  allErrorsValidators: () => import("./tool-validators.js").then((m) => m.allErrorsValidators),
   members: {
     tools: {
       roll_dice: "rollDice",

@@ -198,7 +198,7 @@ export const validateTestTriggerToolChangeInput =
   tools.testTriggerToolChangeInput as Validator<T.TestTriggerToolChangeInput>;
 
 /**
- * Validators of every tool, by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets).
+ * Validators of every tool that stop at the first failure, by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets).
  */
 export const toolValidators: {
   readonly [tool: string]: {
@@ -350,7 +350,7 @@ export const toolValidators: {
 };
 
 /**
- * Validators of the same schemas that find every failure, not only the first (the runtime lists at most 20): imported the first time a tool's arguments (server) or structured result (client) fail. Slower and larger than `toolValidators`.
+ * Validators of the same schemas that find every failure, not only the first (the runtime lists at most 20), imported on the first call: those `tool-validators.ts` hands the runtime, which checks the tools' values with them.
  */
 export async function allErrorsValidators(): Promise<typeof toolValidators> {
   const all = await import("./tools.all-errors.ajv.js");
