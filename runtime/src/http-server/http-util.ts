@@ -220,7 +220,7 @@ export function sendJsonError(
  * A complete JSON body with its Content-Length: `writeHead` fixes the headers, so without the
  * length node would send the body chunked, which costs the peer a chunk parser and a round of framing.
  */
-export function sendJson(res: HttpReply, status: number, value: unknown, headers?: Record<string, string>): void {
+function sendJson(res: HttpReply, status: number, value: unknown, headers?: Record<string, string>): void {
   const body = JSON.stringify(value);
   const h: Record<string, string | number> = ownCopy(headers);
   h["content-type"] = "application/json";

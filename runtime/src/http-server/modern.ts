@@ -10,7 +10,7 @@ import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
 import type { MessageContext } from "../transport.js";
 import type { AuthInfo } from "../auth/principal.js";
-import { sendJson } from "./http-util.js";
+import { sendJsonError } from "./http-util.js";
 import type { ReadPost } from "./post-intake.js";
 import type { HttpReply, HttpRequestHead, HttpRequestIn } from "../http-exchange.js";
 
@@ -120,11 +120,14 @@ export async function serveModernPost<
   if (typeof m.method !== "string") {
     // Clients POST no responses in 2026-07-28 (nothing asked them anything).
     const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-    sendJson(res, 400, {
-      jsonrpc: "2.0",
+    sendJsonError(
+      res,
+      400,
+      -32600,
+      "Invalid Request: a 2026-07-28 POST carries one request or notification",
+      undefined,
       id,
-      error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" },
-    });
+    );
     return;
   }
   if (requestIds.length === 0) {
@@ -134,7 +137,7 @@ export async function serveModernPost<
   }
   const refused = checkStandardHeaders(req, m.method, m.params);
   if (refused !== undefined) {
-    sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
+    sendJsonError(res, 400, refused.code, refused.message, undefined, requestIds[0]);
     return;
   }
   // Closing the stream cancels the request in 2026-07-28: a client gone while its token was
