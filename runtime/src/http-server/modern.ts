@@ -10,17 +10,12 @@ import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
 import type { MessageContext } from "../transport.js";
 import type { AuthInfo } from "../auth/principal.js";
-import { sendJsonError } from "./http-util.js";
+import { headerValue, sendJsonError } from "./http-util.js";
 import type { ReadPost } from "./post-intake.js";
 import type { HttpReply, HttpRequestHead, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions served on the stateless modern path by default. */
 export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
-
-function header(req: HttpRequestHead, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(", ") : v;
-}
 
 /**
  * Whether a POST opens the modern way (§5.2): its body's `_meta` names a protocol version, or its
@@ -30,7 +25,7 @@ export function isModernPost(req: HttpRequestHead, message: unknown, legacyVersi
   if (!isObject(message)) return false;
   const params = message.params;
   if (isObject(params) && isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) return true;
-  const v = header(req, Header.protocolVersion);
+  const v = headerValue(req, Header.protocolVersion);
   return v !== undefined && !legacyVersions.has(v.trim());
 }
 
@@ -42,7 +37,7 @@ function mismatch(message: string): JSONRPCErrorObject {
 function checkStandardHeaders(req: HttpRequestHead, method: string, params: unknown): JSONRPCErrorObject | undefined {
   const p = isObject(params) ? params : undefined;
   const meta = p !== undefined && isObject(p._meta) ? p._meta : undefined;
-  const rawVersion = header(req, Header.protocolVersion);
+  const rawVersion = headerValue(req, Header.protocolVersion);
   if (rawVersion === undefined) return mismatch("MCP-Protocol-Version header is required");
   const version = decodeHeaderValue(rawVersion);
   if (version === undefined) return mismatch("MCP-Protocol-Version has characters a header may not carry");
@@ -52,14 +47,14 @@ function checkStandardHeaders(req: HttpRequestHead, method: string, params: unkn
       `MCP-Protocol-Version ${JSON.stringify(version)} differs from params._meta protocolVersion ${JSON.stringify(bodyVersion)}`,
     );
   }
-  const rawMethod = header(req, Header.method);
+  const rawMethod = headerValue(req, Header.method);
   if (rawMethod === undefined) return mismatch("Mcp-Method header is required");
   if (decodeHeaderValue(rawMethod) !== method)
     return mismatch(`Mcp-Method ${JSON.stringify(rawMethod)} differs from the body's method ${JSON.stringify(method)}`);
   const field = nameField(method);
   if (field !== undefined) {
     const bodyName = p?.[field];
-    const rawName = header(req, Header.name);
+    const rawName = headerValue(req, Header.name);
     if (rawName === undefined) {
       if (bodyName !== undefined) return mismatch(`Mcp-Name header is required for ${method}`);
     } else {
