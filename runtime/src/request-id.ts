@@ -5,12 +5,6 @@
  */
 import type { RequestId } from "./jsonrpc.js";
 
-export function asRequestId(v: unknown): RequestId | undefined {
-  if (typeof v === "string") return v;
-  if (typeof v === "number" && Number.isSafeInteger(v)) return v;
-  return undefined;
-}
-
 export function isRequestId(v: unknown): v is RequestId {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 }

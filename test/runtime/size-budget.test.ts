@@ -124,7 +124,7 @@ const runtimeDir = join(root, "runtime");
  * its bundle, the Worker 31.4 → 31.2 kB gzip with the validators' other cuts): their wrapper
  * (collecting-validators.ts, 0.5 KiB) is in `abi/v8/all-errors`, which only a generated
  * `tool-validators.ts` loads, never a stdio server's start; each format's check its own export.
- * Both merged: 355.6 KiB measured (364 139 B): 356 KiB.
+ * Both merged: 355.6 KiB measured (364 139 B): 356 KiB. With the POST path's second pass 364 435 B.
  */
 const RUNTIME_JS_BUDGET = 356 * 1024;
 

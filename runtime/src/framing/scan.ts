@@ -5,7 +5,7 @@
  * timing out. Structural characters are ASCII, so bytes and UTF-16 code units scan alike.
  */
 import type { RequestId } from "../jsonrpc.js";
-import { asRequestId } from "../request-id.js";
+import { isRequestId } from "../request-id.js";
 
 const UTF8 = new TextDecoder();
 
@@ -115,7 +115,7 @@ export interface MessageOutline {
 export function outlineOf(value: unknown): MessageOutline {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return { kind: "unknown", id: undefined };
   const m = value as Record<string, unknown>;
-  const id = asRequestId(m.id);
+  const id = isRequestId(m.id) ? m.id : undefined;
   if ("method" in m) return { kind: "id" in m ? "request" : "notification", id };
   // Without an id it is no response (the session answers such a message -32600, id null).
   if (("result" in m || "error" in m) && "id" in m) return { kind: "response", id };
@@ -208,7 +208,8 @@ export class OutlineScanner {
     let id: RequestId | undefined;
     if (this.idValue !== "") {
       try {
-        id = asRequestId(JSON.parse(this.idValue));
+        const parsed: unknown = JSON.parse(this.idValue);
+        if (isRequestId(parsed)) id = parsed;
       } catch {
         id = undefined;
       }

@@ -10,7 +10,7 @@ import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
 import { checkHostOrigin, type HostOriginOptions } from "./security.js";
-import { DEFAULT_MAX_BODY_BYTES, headerValue, sendJsonError } from "./http-util.js";
+import { DEFAULT_MAX_BODY_BYTES, headerValue, sendJsonError, type wholeBody } from "./http-util.js";
 import { BODY_TIMEOUT_MS, MAX_NESTING_DEPTH } from "../limits.js";
 import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
@@ -137,6 +137,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   readonly sessions: SessionTable;
   /** Keep-alive comment interval of SSE replies and streams (ms; 0: none). */
   readonly keepAliveMs: number;
+  /** See PostIntake.bufferedBody: set by a host that serves node's requests on this endpoint. */
+  bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
   private readonly serveLegacy: boolean;

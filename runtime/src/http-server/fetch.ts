@@ -8,7 +8,7 @@ import type { McpServer } from "../server/server.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { FetchReply, FetchRequest } from "./fetch-exchange.js";
-import type { LegacyHttp, LegacySseMountOptions } from "./legacy-http.js";
+import type { LegacyHttp } from "./legacy-http.js";
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
 import type { Transport } from "../transport.js";
 import { hostLegacyHttp } from "#legacy-http";
@@ -72,9 +72,6 @@ export interface FetchHandler {
  */
 export const NODE_ROUTE: unique symbol = Symbol("mcpgen.fetchHandler.endpoint");
 
-/** What of a fetch handler's options the HTTP+SSE handler mounted with `legacySse` shares. */
-const SHARED_WITH_SSE = ["dnsRebindingProtection", "allowedHosts", "allowedOrigins", "onerror"] as const;
-
 /** Cloudflare Workers says so in navigator.userAgent; read when a handler is made, not at import. */
 function onWorkers(): boolean {
   const nav = (globalThis as { navigator?: { userAgent?: unknown } }).navigator;
@@ -93,33 +90,18 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
   const sessions = options.sessions ?? !onWorkers();
   const localAddress = options.localAddress;
   const sse = options.legacySse;
-  if (sse !== undefined && sse !== false && legacyHttp === undefined)
-    throw new TypeError(
-      "createFetchHandler: legacySse serves the 2024-11-05 HTTP+SSE transport, but the server speaks no legacy revision (it was created without the legacy era)",
-    );
+  const onsession = async (transport: Transport): Promise<void> => {
+    await server.connect(transport);
+  };
   let legacySse: LegacySseMount | undefined;
   if (sse !== undefined && sse !== false) {
-    const mount: Record<string, unknown> = {
-      ...(sse === true ? {} : sse),
-      onsession: async (transport: Transport) => {
-        await server.connect(transport);
-      },
-    };
-    // The handler's Host/Origin rules and error report, where given (else the HTTP+SSE handler's defaults).
-    for (const k of SHARED_WITH_SSE) if (options[k] !== undefined) mount[k] = options[k];
-    legacySse = legacyHttp!.legacySse(mount as unknown as LegacySseMountOptions);
+    if (legacyHttp === undefined)
+      throw new TypeError(
+        "createFetchHandler: legacySse serves the 2024-11-05 HTTP+SSE transport, but the server speaks no legacy revision (it was created without the legacy era)",
+      );
+    legacySse = legacyHttp.legacySse(sse, options, onsession);
   }
-  const endpoint = new StreamableHttpEndpoint(
-    {
-      ...options,
-      legacySse,
-      stateless: !sessions,
-      onsession: async (transport) => {
-        await server.connect(transport);
-      },
-    },
-    legacyHttp,
-  );
+  const endpoint = new StreamableHttpEndpoint({ ...options, legacySse, stateless: !sessions, onsession }, legacyHttp);
   const waitUntil = options.waitUntil;
   const handler = (request: Request, _env?: unknown, ctx?: FetchExecutionContext): Promise<Response> => {
     // Where it arrived is unknown unless the host says: taken as loopback, DNS-rebinding protection stays on.

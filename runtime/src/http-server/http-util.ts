@@ -220,11 +220,21 @@ export function sendJsonError(
  * A complete JSON body with its Content-Length: `writeHead` fixes the headers, so without the
  * length node would send the body chunked, which costs the peer a chunk parser and a round of framing.
  */
-export function sendJson(res: HttpReply, status: number, value: unknown, headers?: Record<string, string>): void {
-  const body = JSON.stringify(value);
-  const h: Record<string, string | number> = ownCopy(headers);
-  h["content-type"] = "application/json";
-  h["content-length"] = utf8Length(body);
+function sendJson(res: HttpReply, status: number, value: unknown, headers?: Record<string, string>): void {
+  sendJsonText(res, status, JSON.stringify(value), headers);
+}
+
+/** sendJson of a body already serialised (a transport's reply). */
+export function sendJsonText(res: HttpReply, status: number, body: string, headers?: Record<string, string>): void {
+  const length = utf8Length(body);
+  let h: Record<string, string | number>;
+  // A reply's headers are a literal: one object, no copy, on every JSON reply.
+  if (headers === undefined) h = { "content-type": "application/json", "content-length": length };
+  else {
+    h = ownCopy(headers);
+    h["content-type"] = "application/json";
+    h["content-length"] = length;
+  }
   res.writeHead(status, h);
   res.end(body);
 }

@@ -10,13 +10,15 @@ import type { Transport } from "../transport.js";
 import type { HostOriginOptions } from "./security.js";
 import type { HttpRequestIn } from "../http-exchange.js";
 import { LegacyEndpoint, type EndpointCore } from "./legacy-endpoint.js";
-import { createLegacySseHandler } from "./legacy-sse.js";
+import { createLegacySseHandler, type LegacySseOptions } from "./legacy-sse.js";
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
 
-/** What the fetch handler mounts the HTTP+SSE handler with. */
-export interface LegacySseMountOptions extends HostOriginOptions, LegacySseLimits {
+/** What of a fetch handler's options the HTTP+SSE handler mounted with `legacySse` shares. */
+const SHARED_WITH_SSE = ["dnsRebindingProtection", "allowedHosts", "allowedOrigins", "onerror"] as const;
+
+/** The fetch handler's options the HTTP+SSE handler mounted beside it shares (SHARED_WITH_SSE). */
+export interface LegacySseShared extends HostOriginOptions {
   onerror?: (error: Error) => void;
-  onsession: (transport: Transport) => void | Promise<void>;
 }
 
 export interface LegacyHttp {
@@ -25,11 +27,23 @@ export interface LegacyHttp {
    * stateless and 2026-07-28 POSTs too).
    */
   endpoint<Req extends HttpRequestIn>(core: EndpointCore<Req>): LegacyEndpoint<Req>;
-  /** The 2024-11-05 HTTP+SSE handler beside the endpoint (the fetch handler's `legacySse`). */
-  legacySse(options: LegacySseMountOptions): LegacySseMount;
+  /**
+   * The 2024-11-05 HTTP+SSE handler beside the endpoint (the fetch handler's `legacySse`: true or
+   * its limits), with the handler's Host/Origin rules and error report where given (else the
+   * HTTP+SSE handler's defaults). Here, not in fetch.ts, so a Worker of 2026-07-28 alone carries none of it.
+   */
+  legacySse(
+    limits: true | LegacySseLimits,
+    shared: LegacySseShared,
+    onsession: (transport: Transport) => void | Promise<void>,
+  ): LegacySseMount;
 }
 
 export const legacyHttp: LegacyHttp = {
   endpoint: (core) => new LegacyEndpoint(core),
-  legacySse: (options) => createLegacySseHandler(options),
+  legacySse: (limits, shared, onsession) => {
+    const options: Record<string, unknown> = { ...(limits === true ? {} : limits), onsession };
+    for (const k of SHARED_WITH_SSE) if (shared[k] !== undefined) options[k] = shared[k];
+    return createLegacySseHandler(options as unknown as LegacySseOptions);
+  },
 };

@@ -10,17 +10,12 @@ import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
 import type { MessageContext } from "../transport.js";
 import type { AuthInfo } from "../auth/principal.js";
-import { sendJson } from "./http-util.js";
+import { headerValue, sendJsonError } from "./http-util.js";
 import type { ReadPost } from "./post-intake.js";
 import type { HttpReply, HttpRequestHead, HttpRequestIn } from "../http-exchange.js";
 
 /** Protocol revisions served on the stateless modern path by default. */
 export const DEFAULT_MODERN_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28"];
-
-function header(req: HttpRequestHead, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(", ") : v;
-}
 
 /**
  * Whether a POST opens the modern way (§5.2): its body's `_meta` names a protocol version, or its
@@ -30,7 +25,7 @@ export function isModernPost(req: HttpRequestHead, message: unknown, legacyVersi
   if (!isObject(message)) return false;
   const params = message.params;
   if (isObject(params) && isObject(params._meta) && params._meta[MetaKey.protocolVersion] !== undefined) return true;
-  const v = header(req, Header.protocolVersion);
+  const v = headerValue(req, Header.protocolVersion);
   return v !== undefined && !legacyVersions.has(v.trim());
 }
 
@@ -42,7 +37,7 @@ function mismatch(message: string): JSONRPCErrorObject {
 function checkStandardHeaders(req: HttpRequestHead, method: string, params: unknown): JSONRPCErrorObject | undefined {
   const p = isObject(params) ? params : undefined;
   const meta = p !== undefined && isObject(p._meta) ? p._meta : undefined;
-  const rawVersion = header(req, Header.protocolVersion);
+  const rawVersion = headerValue(req, Header.protocolVersion);
   if (rawVersion === undefined) return mismatch("MCP-Protocol-Version header is required");
   const version = decodeHeaderValue(rawVersion);
   if (version === undefined) return mismatch("MCP-Protocol-Version has characters a header may not carry");
@@ -52,14 +47,14 @@ function checkStandardHeaders(req: HttpRequestHead, method: string, params: unkn
       `MCP-Protocol-Version ${JSON.stringify(version)} differs from params._meta protocolVersion ${JSON.stringify(bodyVersion)}`,
     );
   }
-  const rawMethod = header(req, Header.method);
+  const rawMethod = headerValue(req, Header.method);
   if (rawMethod === undefined) return mismatch("Mcp-Method header is required");
   if (decodeHeaderValue(rawMethod) !== method)
     return mismatch(`Mcp-Method ${JSON.stringify(rawMethod)} differs from the body's method ${JSON.stringify(method)}`);
   const field = nameField(method);
   if (field !== undefined) {
     const bodyName = p?.[field];
-    const rawName = header(req, Header.name);
+    const rawName = headerValue(req, Header.name);
     if (rawName === undefined) {
       if (bodyName !== undefined) return mismatch(`Mcp-Name header is required for ${method}`);
     } else {
@@ -120,11 +115,14 @@ export async function serveModernPost<
   if (typeof m.method !== "string") {
     // Clients POST no responses in 2026-07-28 (nothing asked them anything).
     const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
-    sendJson(res, 400, {
-      jsonrpc: "2.0",
+    sendJsonError(
+      res,
+      400,
+      -32600,
+      "Invalid Request: a 2026-07-28 POST carries one request or notification",
+      undefined,
       id,
-      error: { code: -32600, message: "Invalid Request: a 2026-07-28 POST carries one request or notification" },
-    });
+    );
     return;
   }
   if (requestIds.length === 0) {
@@ -134,7 +132,7 @@ export async function serveModernPost<
   }
   const refused = checkStandardHeaders(req, m.method, m.params);
   if (refused !== undefined) {
-    sendJson(res, 400, { jsonrpc: "2.0", id: requestIds[0], error: refused });
+    sendJsonError(res, 400, refused.code, refused.message, undefined, requestIds[0]);
     return;
   }
   // Closing the stream cancels the request in 2026-07-28: a client gone while its token was

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { HttpRequestIn } from "../http-exchange.js";
 import { failed, type StreamableHttpEndpoint } from "./endpoint.js";
 import { NODE_ROUTE } from "./fetch.js";
+import { wholeBody } from "./http-util.js";
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
@@ -144,7 +145,11 @@ async function writeResponse(response: Response, res: ServerResponse): Promise<v
  */
 export function toNodeListener(handler: (request: Request) => Promise<Response>): NodeListener {
   const endpoint = (handler as { [NODE_ROUTE]?: StreamableHttpEndpoint })[NODE_ROUTE];
-  if (endpoint !== undefined) return (req, res) => serveDirect(endpoint, req, res);
+  if (endpoint !== undefined) {
+    // node's requests reach the endpoint itself: a body that came with its headers is taken at once.
+    endpoint.bufferedBody = wholeBody;
+    return (req, res) => serveDirect(endpoint, req, res);
+  }
   return (req: ParsedBodyRequest, res, next) => {
     let response: Promise<Response>;
     try {

@@ -6,7 +6,7 @@
  */
 import type { RequestId } from "../jsonrpc.js";
 import { textFootprint, outlineOf, type MessageOutline } from "../framing/scan.js";
-import { asRequestId } from "../request-id.js";
+import { isRequestId } from "../request-id.js";
 
 export interface PostRefusal {
   status: number;
@@ -60,8 +60,8 @@ export function badRequestId(list: readonly unknown[]): PostRefusal | undefined 
   const seen = list.length > 1 ? new Set<RequestId>() : undefined;
   for (const m of list) {
     if (typeof m !== "object" || m === null || Array.isArray(m) || !("method" in m) || !("id" in m)) continue;
-    const id = asRequestId((m as { id: unknown }).id);
-    if (id === undefined) {
+    const id = (m as { id: unknown }).id;
+    if (!isRequestId(id)) {
       return {
         status: 400,
         id: null,

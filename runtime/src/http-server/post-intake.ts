@@ -15,7 +15,7 @@ import {
   headerValue,
   readBodyWith,
   sendJsonError,
-  wholeBody,
+  type wholeBody,
 } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
@@ -28,6 +28,11 @@ export interface PostIntake {
   readonly maxDepth: number;
   readonly buffered: BufferedBodies;
   readonly report: (e: Error) => void;
+  /**
+   * Takes a body node has buffered already (http-util.ts's wholeBody), set by the hosts that hand
+   * the endpoint node's requests (server.ts, node-listener.ts): a fetch host's bundle carries none of it.
+   */
+  readonly bufferedBody: typeof wholeBody | undefined;
   /**
    * What scans an oversized body for its id, when `sid` names a live session (only there is such a
    * body read on: only a session has requests of this server awaiting answers).
@@ -132,9 +137,9 @@ async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): P
   const sid = headerValue(req, "mcp-session-id");
   // node parses a body that came with its headers once the turn that emitted the request is over
   // (a fetch host's request has no buffered body to take: it skips the wait).
-  if (req.read !== undefined) {
+  if (req.read !== undefined && intake.bufferedBody !== undefined) {
     await AFTER_PARSE;
-    const whole = wholeBody(req, intake.maxBody, intake.buffered);
+    const whole = intake.bufferedBody(req, intake.maxBody, intake.buffered);
     if (whole !== undefined) return whole;
   }
   try {

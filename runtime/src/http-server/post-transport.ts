@@ -6,20 +6,16 @@
  * Behaves as that transport does for a POST of no session (see
  * https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/streamable-http).
  */
-import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
+import { unrefTimer, type HttpReply } from "../http-exchange.js";
 import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
 import { encodeSseComment, encodeSseMessage } from "../framing/sse.js";
-import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
+import { MAX_UNREAD_BYTES, SSE_HEADERS, sendJsonText } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
 
 /** One shared settled promise for synchronous sends (the session skips handlers on a repeat). */
 const SENT: Promise<void> = Promise.resolve();
-
-function jsonHead(body: string): Record<string, string | number> {
-  return { "content-type": "application/json", "content-length": utf8Length(body) };
-}
 
 function uncork(res: HttpReply): void {
   res.uncork?.();
@@ -164,8 +160,7 @@ export class PostTransport implements Transport, TransportHints {
           const error = (m as { error?: { code?: unknown } }).error;
           const status =
             this.modern && error !== undefined && typeof error.code === "number" ? modernErrorStatus(error.code) : 200;
-          res.writeHead(status, jsonHead(body));
-          res.end(body);
+          sendJsonText(res, status, body);
         }
         return;
       }
@@ -207,8 +202,7 @@ export class PostTransport implements Transport, TransportHints {
     this.jsonReplies = undefined;
     if (res && !res.writableEnded) {
       const body = JSON.stringify(this.batch ? replies : replies[0]);
-      res.writeHead(200, jsonHead(body));
-      res.end(body);
+      sendJsonText(res, 200, body);
     }
   }
 

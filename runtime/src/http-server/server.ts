@@ -11,6 +11,7 @@ import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS } from "../limits.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
 import { legacyHttp } from "./legacy-http.js";
+import { wholeBody } from "./http-util.js";
 
 export { DEFAULT_HTTP_PROTOCOL_VERSIONS } from "./endpoint.js";
 
@@ -32,6 +33,7 @@ export interface StreamableHttpHandler {
 export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
   // Sessions whatever `onsession` serves: this host knows no server, and loads node:http anyway.
   const endpoint = new StreamableHttpEndpoint<IncomingMessage>(options, legacyHttp);
+  endpoint.bufferedBody = wholeBody;
   return {
     sessions: endpoint.sessions.byId,
     get bufferedBodyBytes() {
