@@ -637,7 +637,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (this.cfg.modern) this.armKeepAlive(s);
     // A POST's stream opens at once, but what the handler answers within this turn of the event
     // loop (a reply, often) leaves in the same packet as the headers and the priming event (and,
-    // the priming event held meanwhile, in the same chunk).
+    // the priming event held meanwhile, in the same chunk). The server SHOULD send the priming
+    // event "immediately" (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server):
+    // held to the end of the turn (setImmediate, no timer), it still precedes every other event
+    // of the stream and never waits on a slow handler.
     const post = !s.standalone;
     if (post) res.cork?.();
     const store = this.cfg.eventStore;
