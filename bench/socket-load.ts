@@ -48,10 +48,11 @@ function parseResponse(buf: Buffer): { status: number; body: string; used: numbe
 }
 
 /**
- * Runs calls until `ms` have passed (each connection finishes its call in flight); resolves to the
- * number of calls answered. Connections are opened before the clock starts and closed after.
+ * Runs calls until `ms` have passed (each connection finishes its call in flight), or until `calls`
+ * have been sent when given; resolves to the number of calls answered. Connections are opened
+ * before the clock starts and closed after.
  */
-export async function socketLoad(o: SocketLoadOptions, ms: number, firstId = 1): Promise<number> {
+export async function socketLoad(o: SocketLoadOptions, ms: number, firstId = 1, calls = Infinity): Promise<number> {
   const head =
     `POST ${o.path} HTTP/1.1\r\nhost: 127.0.0.1:${o.port}\r\n` +
     Object.entries(o.headers)
@@ -97,10 +98,11 @@ export async function socketLoad(o: SocketLoadOptions, ms: number, firstId = 1):
               }
               buf = r.used === buf.length ? Buffer.alloc(0) : buf.subarray(r.used);
               done++;
-              if (Date.now() < until) send();
+              if (Date.now() < until && next - firstId < calls) send();
               else resolve();
             });
-            send();
+            if (next - firstId < calls) send();
+            else resolve();
           }),
       ),
     );

@@ -153,7 +153,8 @@ export class InMemoryEventStore implements EventStore {
   /**
    * Room for `room` more bytes after the held messages, which move to the front (an evicted or
    * removed one's bytes dropped); the buffer is sized to half as much again as they need beside
-   * the room, so the bytes moved are at most twice the bytes stored since.
+   * the room, so the bytes moved are at most twice the bytes stored since. Held messages lie one
+   * after the other but for removed streams', so they move in runs: a copy per run, not per event.
    */
   private compact(room: number): void {
     const { at, len } = this;
@@ -161,17 +162,36 @@ export class InMemoryEventStore implements EventStore {
     for (let i = this.head; i < len.length; i++) if (len[i]! > 0) held += len[i]!;
     const size = Math.max(64 * 1024, held + room + (held >> 1));
     const from = this.bytes;
-    const to = size > from.length || size * 4 < from.length ? new Uint8Array(size) : from;
+    // Both tests made every time: a test first reached after the store grew would cost its
+    // optimised code a deoptimisation per compaction.
+    const grow = size > from.length;
+    const shrink = size * 4 < from.length;
+    const to = grow || shrink ? new Uint8Array(size) : from;
+    // The run being gathered: bytes [start, stop) of `from`, to go to `end` of `to`.
+    let start = 0;
+    let stop = 0;
     let end = 0;
     for (let i = this.head; i < len.length; i++) {
       const n = len[i]!;
       if (n <= 0) continue;
-      if (to === from) to.copyWithin(end, at[i]!, at[i]! + n);
-      else to.set(from.subarray(at[i], at[i]! + n), end);
-      at[i] = end;
-      end += n;
+      const a = at[i]!;
+      if (a !== stop) {
+        end = move(from, to, start, stop, end);
+        start = a;
+      }
+      stop = a + n;
+      at[i] = end + a - start;
     }
     this.bytes = to;
-    this.end = end;
+    this.end = move(from, to, start, stop, end);
   }
+}
+
+/** Bytes [start, stop) of `from` copied to `end` of `to` (which may be `from`, `end` ≤ `start`); returns the end of the copy. */
+function move(from: Uint8Array, to: Uint8Array, start: number, stop: number, end: number): number {
+  if (stop > start) {
+    if (to === from) to.copyWithin(end, start, stop);
+    else to.set(from.subarray(start, stop), end);
+  }
+  return end + stop - start;
 }

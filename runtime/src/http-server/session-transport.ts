@@ -42,7 +42,7 @@ interface Stream {
    * A POST stream's priming event, held until the stream's first event or the end of the turn it
    * opened in (`release`), to go out in the same write: node frames each write as a chunk of its own.
    */
-  prime?: string | undefined;
+  prime: string | undefined;
 }
 
 /** Cap on events held for a standalone stream while no GET is connected. */
@@ -263,6 +263,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       jsonReplies: undefined,
       tail: undefined,
       keepAlive: undefined,
+      prime: undefined,
     };
     this.streams.set(stream.id, stream);
     // Counted once each, as a set would (a batch may repeat an id).
@@ -538,6 +539,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       jsonReplies: undefined,
       tail: undefined,
       keepAlive: undefined,
+      prime: undefined,
     };
     this.standalone = s;
     this.streams.set(s.id, s);
@@ -582,15 +584,18 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       else this.emit(s, event);
       return;
     }
-    // Without an id when the store could not keep the event: it cannot be replayed.
-    const emit = (eventId?: string): void => {
-      const event = encodeSseEvent({ event: "message", id: eventId, data });
+    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
+    if (typeof stored === "string") {
+      const event = encodeSseEvent({ event: "message", id: stored, data });
       if (done) this.endStream(s, event);
       else this.emit(s, event);
-    };
-    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
-    if (typeof stored === "string") emit(stored);
-    else {
+    } else {
+      // Without an id when the store could not keep the event: it cannot be replayed.
+      const emit = (eventId?: string): void => {
+        const event = encodeSseEvent({ event: "message", id: eventId, data });
+        if (done) this.endStream(s, event);
+        else this.emit(s, event);
+      };
       s.tail = stored.then(emit, (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
         // The store is down (a shared one lost): the message still goes out, only not resumable;
@@ -632,7 +637,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (this.cfg.modern) this.armKeepAlive(s);
     // A POST's stream opens at once, but what the handler answers within this turn of the event
     // loop (a reply, often) leaves in the same packet as the headers and the priming event (and,
-    // the priming event held meanwhile, in the same chunk).
+    // the priming event held meanwhile, in the same chunk). The server SHOULD send the priming
+    // event "immediately" (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#sending-messages-to-the-server):
+    // held to the end of the turn (setImmediate, no timer), it still precedes every other event
+    // of the stream and never waits on a slow handler.
     const post = !s.standalone;
     if (post) res.cork?.();
     const store = this.cfg.eventStore;

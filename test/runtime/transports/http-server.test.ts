@@ -2,6 +2,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { createStreamableHttpServer, InMemoryEventStore } from "@mcpgen/runtime/http";
 import type {
+  EventStore,
   StreamableHttpServer,
   StreamableHttpServerOptions,
   StreamableHttpServerTransport,
@@ -402,6 +403,47 @@ test("custom event store is used", async () => {
   const h = await session(url);
   await post(url, JSON.stringify({ jsonrpc: "2.0", id: 5, method: "chatty" }), h);
   assert.ok(store.size > 0 && store.size <= 3);
+});
+
+test("an event store answering with promises: priming event, notification and reply in order, each with its id; Last-Event-ID replays them", async () => {
+  // A shared store's shape (Redis): every call answers a moment later.
+  const inner = new InMemoryEventStore();
+  const later = <T>(value: T) => new Promise<T>((resolve) => setTimeout(() => resolve(value), 1));
+  const store: EventStore = {
+    storeEvent: (streamId, message, json) => later(inner.storeEvent(streamId, message, json)),
+    streamIdFor: (eventId) => later(inner.streamIdFor(eventId)),
+    replayEventsAfter: async (lastEventId, send) => {
+      await later(undefined);
+      inner.replayEventsAfter(lastEventId, send);
+    },
+  };
+  const { url } = await start({ eventStore: store, responseMode: "sse" });
+  const h = await session(url);
+  const r = await post(url, JSON.stringify({ jsonrpc: "2.0", id: 5, method: "chatty" }), h);
+  assert.is(r.status, 200);
+  const evs = sseEvents(r.body);
+  assert.is(evs.length, 3);
+  assert.is(evs[0]!.data, "", "the priming event first");
+  const sent = evs.slice(1).map((e) => JSON.parse(e.data));
+  assert.is(sent[0].method, "notifications/progress");
+  assert.is(sent[1].id, 5);
+  const ids = evs.map((e) => e.id);
+  assert.ok(
+    ids.every((id) => typeof id === "string" && id.length > 0),
+    "every event has an id",
+  );
+  assert.is(new Set(ids).size, 3);
+  const g = await raw(url, { headers: { accept: "text/event-stream", "last-event-id": ids[0]!, ...h } });
+  assert.is(g.status, 200);
+  const replayed = sseEvents(g.body);
+  assert.equal(
+    replayed.map((e) => e.id),
+    ids.slice(1),
+  );
+  assert.equal(
+    replayed.map((e) => JSON.parse(e.data)),
+    sent,
+  );
 });
 
 test("DNS rebinding: bad Host is 421, bad Origin is 403, loopback names pass", async () => {
