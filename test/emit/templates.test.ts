@@ -54,7 +54,7 @@ const views: Record<string, ViewModel> = {
   "protocol/validators.ts": validatorsView(prepared, layout),
   "protocol/loaders.ts": loadersView(prepared, layout),
   "protocol/role-loaders.ts": roleLoadersView(prepared, layout, "server"),
-  "protocol/server-table.ts": serverTableView(),
+  "protocol/server-table.ts": serverTableView(protocol),
   "protocol/server-validator.ts": serverValidatorView(prepared, layout, "params", "tools/call"),
   "fragments/abi-check.ts": { abiVersion: String(RUNTIME_ABI), exported: true },
 };

@@ -23,6 +23,8 @@ import type { EmittedFile, JSONSchema, MethodDef, ProtocolModel } from "../../mo
 import { STANDALONE_NAMES, standaloneCode } from "../ajv-code.js";
 import { renderFile } from "../files.js";
 import { runtimeImports, SERVER_SIDE_TABLE, serverSideFile } from "../runtime-imports.js";
+import { methodInfo } from "./methods.js";
+import type { ViewModel } from "../../templates.js";
 import { shareStandalone, type SharedRevision } from "./validators/share.js";
 import { SHARED_FOLDER } from "../../paths.js";
 import { splitStandalone, type SplitModule } from "./validators/split.js";
@@ -344,10 +346,16 @@ export function roleLoadersView(prepared: PreparedValidators, layout: Layout, ro
 
 /**
  * `server-side/table.ts`: the revision's method table alone, for a server whose generated code
- * names the validators it loads (`server-side/params/*`, `server-side/results/*`).
+ * names the validators it loads (`server-side/params/*`, `server-side/results/*`). A legacy
+ * server's session checks what it sends against the table too, so it gets every row; a 2026-07-28
+ * server sends no requests and checks no notification by its row (ModernServerPolicy), so its
+ * table holds only the requests a client may send it, which is what the session looks up: a bundle
+ * of the server leaves the notification rows out (the one-tool Worker 0.2 kB gzip smaller).
  */
-export function serverTableView() {
-  return {};
+export function serverTableView(model: ProtocolModel): ViewModel {
+  if (model.era === "legacy") return { requests: null };
+  const received = model.methods.filter((m) => m.kind === "request" && m.from !== "server");
+  return { abi: runtimeImports.abi, revision: model.revision, requests: received.map(methodInfo) };
 }
 
 /**
@@ -371,7 +379,7 @@ export function serverValidatorView(
 
 /** The per-method server entries: every validator `server-side.ts` lists, one file each, and the table. */
 function serverSideFiles(prepared: PreparedValidators, layout: Layout): EmittedFile[] {
-  const files = [renderFile("protocol", `${SERVER_SIDE_TABLE}.ts`, serverTableView())];
+  const files = [renderFile("protocol", `${SERVER_SIDE_TABLE}.ts`, serverTableView(prepared.model))];
   for (const what of ["params", "results"] as const) {
     for (const method of prepared.model.methods) {
       if (!receives("server", method, what)) continue;
