@@ -404,7 +404,7 @@ function serverSideEntries(
  * loader the generated server names (`serverLoaderName`). `load.ts` imports on first use
  * (Node, Bun and Deno load the runtime's files as they are, and a server starts without its
  * validators: one file for every revision, as each file more read at start costs about 0.6 ms of
- * CPU); `load-bundled.ts` is what bundlers get (runtime/package.json): a bundle is one file,
+ * CPU, docs/bundling.md); `load-bundled.ts` is what bundlers get (runtime/package.json): a bundle is one file,
  * and a dynamic import in it only has the bundler wrap every module the imported one reaches in
  * lazy-init glue. A bundler drops the loaders the server does not name, and the modules behind them.
  */
