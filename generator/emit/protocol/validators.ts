@@ -401,12 +401,13 @@ function serverSideEntries(
 /**
  * The shared folder's `server-side/load.ts` and `server-side/load-bundled.ts`
  * (`@mcpgen/runtime/protocol/server-load`): per bundled revision and entry of serverSideEntries, a
- * loader the generated server names (`serverLoaderName`). `load.ts` imports on first use
- * (Node, Bun and Deno load the runtime's files as they are, and a server starts without its
- * validators: one file for every revision, as each file more read at start costs about 0.6 ms of
- * CPU, docs/bundling.md); `load-bundled.ts` is what bundlers get (runtime/package.json): a bundle is one file,
- * and a dynamic import in it only has the bundler wrap every module the imported one reaches in
- * lazy-init glue. A bundler drops the loaders the server does not name, and the modules behind them.
+ * loader the generated server names (`serverLoaderName`). `load.ts` imports on first use (Node,
+ * Bun and Deno load the runtime's files as they are, and a server starts without its validators:
+ * one file for every revision, as each file more read at start costs about 0.6 ms of CPU,
+ * docs/bundling.md); `load-bundled.ts` is what bundlers get (runtime/package.json): a bundle is one
+ * file, and a dynamic import in it only has the bundler wrap every module the imported one reaches
+ * in lazy-init glue. A bundler drops the loaders the server does not name, and the modules behind
+ * them.
  */
 export function serverLoadView(revisions: readonly PreparedValidators[]) {
   const loaders = revisions.flatMap((prepared) =>
