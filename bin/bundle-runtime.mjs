@@ -147,6 +147,8 @@ const sessionStartRel = [...entries]
  */
 const esmDir = join(outDir, "esm");
 const HOST_CONDITIONS = ["workerd", "worker", "browser", "bun", "deno"];
+/** The hosts whose files a bundler reads (Bun and Deno load the runtime's files as they are). */
+const BUNDLER_CONDITIONS = ["workerd", "worker", "browser"];
 const esmTargets = new Map();
 for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   if (typeof target !== "object") continue;
@@ -163,8 +165,11 @@ for (const [key, target] of Object.entries(pkg.exports ?? {})) {
   const keys = Object.keys(target);
   if (keys.indexOf("default") !== keys.length - 1)
     fail(`runtime/package.json exports["${key}"]: "default" must come last`);
+  // An entry whose bundlers' file differs (`protocol/server-load`: static imports where Node's has
+  // dynamic ones) names its `-bundled` twin under their conditions.
+  const bundled = `./dist/esm/${source.replace(/\.js$/, "-bundled.js")}`;
   for (const [condition, t] of hosts)
-    if (t !== `./dist/esm/${source}`)
+    if (t !== `./dist/esm/${source}` && !(BUNDLER_CONDITIONS.includes(condition) && t === bundled))
       fail(
         `runtime/package.json exports["${key}"].${condition} must be "./dist/esm/${source}" (got ${JSON.stringify(t)})`,
       );
@@ -199,6 +204,8 @@ function walk(dir, keep, out = []) {
 // Production dependencies stay imports of their packages (npm installs and dedupes them); the
 // optional SQLite driver is a peer loaded by the durable task store only.
 const external = new Set([...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})]);
+/** The generated server's loaders (runtime/package.json `./protocol/server-load`), below dist/. */
+const SERVER_LOAD_REL = "protocol/shared/server-side/load.js";
 const isExternal = (id) =>
   id.startsWith("node:") || id.startsWith("#") || [...external].some((d) => id === d || id.startsWith(`${d}/`));
 
@@ -219,6 +226,13 @@ const plugin = {
     const rel = entries.get("." + source.slice("@mcpgen/runtime".length));
     if (!rel) this.error(`${source} is not an entry of runtime/package.json "exports"`);
     return join(tscOut, rel);
+  },
+  // The generated server's loaders (`protocol/server-load`) import per-method server entries, each
+  // a file of its own here: as they are, the way the generated server imported them before, so
+  // Rollup adds no facade chunk for the entries whose module sits in a chunk of the core's.
+  resolveDynamicImport(specifier, importer) {
+    if (importer !== join(tscOut, SERVER_LOAD_REL) || typeof specifier !== "string") return null;
+    return { id: specifier, external: true };
   },
   // tsc's source map comes with each module, so the bundle's maps point into runtime/src.
   load(id) {

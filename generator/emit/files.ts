@@ -74,6 +74,20 @@ export const generatedFiles: readonly FileRow[] = [
     layout: "prettier",
   },
   {
+    output: "shared",
+    path: "server-side/load.ts",
+    template: "protocol/server-load.ts",
+    view: "emit/protocol/validators.js#serverLoadView",
+    layout: "prettier",
+  },
+  {
+    output: "shared",
+    path: "server-side/load-bundled.ts",
+    template: "protocol/server-load-bundled.ts",
+    view: "emit/protocol/validators.js#serverLoadView",
+    layout: "prettier",
+  },
+  {
     output: "protocol",
     path: "validators.ts",
     template: "protocol/validators.ts",

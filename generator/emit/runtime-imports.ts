@@ -42,10 +42,29 @@ export const runtimeImports = {
    * receives, `serverSideFile`), which the generated server imports for what its manifest serves.
    */
   serverSide: (revision: string, file: string): string => `@mcpgen/runtime/protocol/${revision}/${file}`,
+  /** The loaders of every bundled revision's per-method server entries (`SERVER_LOAD`), which the generated server names. */
+  serverLoad: "@mcpgen/runtime/protocol/server-load",
 } as const;
 
 /** Path, in a revision's folder and without extension, of its method table for the generated server. */
 export const SERVER_SIDE_TABLE = "server-side/table";
+
+/**
+ * Path, in the bundled revisions' shared folder and without extension, of the module giving the
+ * generated server one loader per per-method server entry of every bundled revision
+ * (`serverLoaderName`; `runtimeImports.serverLoad`): import thunks on Node, Bun and Deno; under the
+ * bundlers' conditions (workerd, worker, browser) its `-bundled` twin over static imports, so a
+ * bundle of the server has no dynamic import of the protocol modules.
+ */
+export const SERVER_LOAD = "server-side/load";
+
+/** The export of `SERVER_LOAD` loading `revision`'s entry `file` (`server-side/table`, `serverSideFile`). */
+export function serverLoaderName(revision: string, file: string): string {
+  // 2026-07-28, server-side/params/notifications.tools.list_changed -> paramsNotificationsToolsListChanged_2026_07_28
+  const words = file.slice("server-side/".length).split(/[/._-]+/);
+  const name = words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join("");
+  return `${name}_${revision.replaceAll("-", "_")}`;
+}
 
 /**
  * Path, in a revision's folder and without extension, of the entry re-exporting the params or

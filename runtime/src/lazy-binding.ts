@@ -183,23 +183,27 @@ class LazyBinding implements ProtocolBinding {
     }
     return loading;
   }
+}
 
-  /** Loads the table and every validator of the revision. */
-  async loadAll(): Promise<void> {
-    await this.loadTable();
-    const kinds: ValidatorKind[] = ["params", "results"];
-    await Promise.all(kinds.flatMap((kind) => Object.keys(this.#loaders![kind]).map((m) => this.load(kind, m))));
-  }
+// What only some programs use (loadBindings, deriveBinding) is kept out of the class, so a bundle
+// of a program without them (a generated server) leaves it out. Once the table is loaded, a
+// binding's `params` / `results` have one key per method with a loader (see record).
+const KINDS: readonly ValidatorKind[] = ["params", "results"];
 
-  /** The loaders of this binding's validators, each going through this binding's cache (table loaded). */
-  sharedLoaders(): Record<ValidatorKind, Record<string, () => Promise<Validator>>> {
-    const share = (kind: ValidatorKind) => {
-      const out: Record<string, () => Promise<Validator>> = Object.create(null);
-      for (const m of Object.keys(this.#loaders![kind])) out[m] = () => this.load(kind, m).then((v) => v!);
-      return out;
-    };
-    return { params: share("params"), results: share("results") };
-  }
+/** Loads the table and every validator of the revision. */
+async function loadAll(binding: LazyBinding): Promise<void> {
+  await binding.loadTable();
+  await Promise.all(KINDS.flatMap((kind) => Object.keys(binding[kind]).map((m) => binding.load(kind, m))));
+}
+
+/** The loaders of `binding`'s validators, each going through its cache (table loaded). */
+function sharedLoaders(binding: LazyBinding): Record<ValidatorKind, Record<string, () => Promise<Validator>>> {
+  const share = (kind: ValidatorKind) => {
+    const out: Record<string, () => Promise<Validator>> = Object.create(null);
+    for (const m of Object.keys(binding[kind])) out[m] = () => binding.load(kind, m).then((v) => v!);
+    return out;
+  };
+  return { params: share("params"), results: share("results") };
 }
 
 function moduleLoaders(revision: string, kind: ValidatorKind, given: unknown): Loaders {
@@ -322,14 +326,14 @@ export function loadValidator(
 
 /** Loads every table and validator of every lazy binding given (eager ones are ready already). */
 export async function loadBindings(bindings: readonly ProtocolBinding[]): Promise<void> {
-  await Promise.all(bindings.map((b) => (b instanceof LazyBinding ? b.loadAll() : undefined)));
+  await Promise.all(bindings.map((b) => (b instanceof LazyBinding ? loadAll(b) : undefined)));
 }
 
 type Change = { methods?: (m: MethodTable) => MethodTable; params?: (method: string, v: Validator) => Validator };
 
 /** The derived table of a lazy `base` whose table is loaded: validators load through the base's. */
 function derivedTable(base: LazyBinding, change: Change): Table {
-  const shared = base.sharedLoaders();
+  const shared = sharedLoaders(base);
   const mapParams = change.params;
   let params: Record<string, () => Promise<Validator>> = shared.params;
   if (mapParams) {

@@ -78,8 +78,13 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * All three merged: 29 581 B: 30.0 kB.
  * The 2026-07-28 POST path's second pass (one request-id check, one JSON reply writer, the
  * HTTP+SSE mount's options and node's buffered-body read with the hosts that need them): 29 432 B: 29.5 kB.
+ * A 2026-07-28 server's table of the requests a client may send, without the notification rows
+ * (31.4 → 31.24 kB), lazy-binding's loadAll/sharedLoaders out of the class (31.15 kB), and the
+ * generated server's protocol loaders static for bundlers (`@mcpgen/runtime/protocol/server-load`,
+ * no lazy-init glue for them): 30.97 kB: 31.0 kB.
+ * With the server table and loaders merged: 28 865 B: 29.0 kB.
  */
-const WORKER_BUDGET = 29_500;
+const WORKER_BUDGET = 29_000;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of

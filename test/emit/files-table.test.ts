@@ -161,7 +161,7 @@ test("a revision's output: templated files are their template with the named vie
       "loaders.ts": () => loadersView(prepared, layout),
       "server-side.ts": () => roleLoadersView(prepared, layout, "server"),
       "client-side.ts": () => roleLoadersView(prepared, layout, "client"),
-      [`${SERVER_SIDE_TABLE}.ts`]: () => serverTableView(),
+      [`${SERVER_SIDE_TABLE}.ts`]: () => serverTableView(model),
       ...Object.fromEntries(
         files
           .map((f) => /^server-side\/(params|results)\/(.+)\.ts$/.exec(f.path))

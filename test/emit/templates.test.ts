@@ -26,6 +26,7 @@ import {
   prepareValidators,
   roleLoadersView,
   serverTableView,
+  serverLoadView,
   serverValidatorView,
   validatorsView,
 } from "../../generator/emit/protocol/validators.js";
@@ -55,7 +56,9 @@ const views: Record<string, ViewModel> = {
   "protocol/validators.ts": validatorsView(prepared, layout),
   "protocol/loaders.ts": loadersView(prepared, layout),
   "protocol/role-loaders.ts": roleLoadersView(prepared, layout, "server"),
-  "protocol/server-table.ts": serverTableView(),
+  "protocol/server-table.ts": serverTableView(protocol),
+  "protocol/server-load.ts": serverLoadView([prepared]),
+  "protocol/server-load-bundled.ts": serverLoadView([prepared]),
   "protocol/server-validator.ts": serverValidatorView(prepared, layout, "params", "tools/call"),
   "fragments/abi-check.ts": { abiVersion: String(RUNTIME_ABI), exported: true },
 };

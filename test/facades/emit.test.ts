@@ -117,11 +117,18 @@ test("the facade fixture (generated files, handlers, type tests) also compiles w
   }
 });
 
-test("server.ts / client.ts import only the runtime's versioned ABI entry and sibling files", () => {
+// The server's protocol loaders (`protocol/server-load`) are mcpgen's own generated bindings shipped in
+// the runtime, like the `protocol/<revision>/...` modules they load, not runtime code behind the ABI.
+test("server.ts / client.ts import only the runtime's versioned ABI entry, the server's protocol loaders and sibling files", () => {
   for (const [, text] of inputs) {
     for (const f of facades(text)) {
       for (const m of f.file.contents.matchAll(/from "([^"]+)"/g))
-        assert.ok(m[1] === `@mcpgen/runtime/abi/v${RUNTIME_ABI}` || m[1]!.startsWith("./"), m[1]);
+        assert.ok(
+          m[1] === `@mcpgen/runtime/abi/v${RUNTIME_ABI}` ||
+            (f.file.path.endsWith("server.ts") && m[1] === "@mcpgen/runtime/protocol/server-load") ||
+            m[1]!.startsWith("./"),
+          m[1],
+        );
     }
   }
 });

@@ -64,17 +64,30 @@ test("the five revisions' tree: every relative import is a file of it, no cycles
   assert.ok(crossRevision.length > 0, "a revision's loaders import a module of the shared folder");
   for (const [path, targets] of edges) {
     const folder = path.split("/")[0];
+    // The generated server's loaders (server-side/load.ts and its bundlers' twin) reach every revision's
+    // per-method server entries, and nothing of the tree imports them.
+    const serverLoad = folder === SHARED_FOLDER && /^[^/]+\/server-side\/load(-bundled)?\.ts$/.test(path);
     for (const t of targets)
       assert.ok(
-        [folder, SHARED_FOLDER].includes(t.split("/")[0]!),
+        serverLoad || [folder, SHARED_FOLDER].includes(t.split("/")[0]!),
         `${path} imports ${t}, outside its folder and the shared one`,
       );
-    if (folder === SHARED_FOLDER)
+    if (serverLoad) {
+      assert.ok(
+        targets.length > 0 && targets.every((t) => /^[^/]+\/server-side\//.test(t)),
+        `${path} imports only server-side entries`,
+      );
+    } else if (folder === SHARED_FOLDER)
       assert.ok(
         targets.every((t) => t.startsWith(`${SHARED_FOLDER}/`)),
         `${path} imports only the shared folder`,
       );
   }
+  for (const [path, targets] of edges)
+    assert.not.ok(
+      targets.some((t) => /\/server-side\/load(-bundled)?\.ts$/.test(t)),
+      `${path} imports the server's loaders`,
+    );
   let separate = 0;
   for (const r of REVISIONS)
     for (const f of await emitValidators(modelOf(r)))
@@ -82,6 +95,27 @@ test("the five revisions' tree: every relative import is a file of it, no cycles
   let shared = 0;
   for (const [path, c] of files) if (path.includes("/validators/")) shared += c.length;
   assert.ok(shared < separate * 0.9, `shared ${shared} bytes against ${separate} split per revision`);
+});
+
+test("the generated server's loaders: one per server-side entry of every revision, imported on first use or (bundlers) statically", async () => {
+  const all = await emitAll();
+  const entries = REVISIONS.flatMap((r) =>
+    all
+      .get(r)!
+      .filter((f) => f.path.startsWith("server-side/"))
+      .map((f) => `../../${r}/${f.path.replace(/\.ts$/, ".js")}`),
+  ).sort();
+  assert.ok(entries.length > REVISIONS.length);
+  const shared = (name: string) => all.get(SHARED_FOLDER)!.find((f) => f.path === name)!.contents;
+  const onFirstUse = shared("server-side/load.ts");
+  const bundled = shared("server-side/load-bundled.ts");
+  assert.equal([...onFirstUse.matchAll(/\(\) =>\s+import\("([^"]+)"\)/g)].map((m) => m[1]).sort(), entries);
+  assert.equal([...bundled.matchAll(/^import \* as \w+ from\s+"([^"]+)";$/gm)].map((m) => m[1]).sort(), entries);
+  assert.not.match(bundled, /import\(/);
+  // the same names in both
+  const names = (text: string) => [...text.matchAll(/^export const (\w+) =/gm)].map((m) => m[1]).sort();
+  assert.equal(names(bundled), names(onFirstUse));
+  assert.is(names(onFirstUse).length, entries.length);
 });
 
 test("deterministic: the same tree on every run", async () => {

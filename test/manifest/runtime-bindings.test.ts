@@ -32,6 +32,8 @@ test("the generator emits for the runtime's ABI, and the runtime exports every b
         `./protocol/${r}/server-side/*`,
         `./protocol/${r}/client-side`,
       ])
+      // the generated server's loaders of every revision: static imports under the bundlers' conditions
+      .concat("./protocol/server-load")
       .sort(),
   );
 });
@@ -63,35 +65,44 @@ test("a generated project resolves its bindings from the installed runtime, and 
       cache: false,
     });
     // Each role's list is in its own facade (server.ts, client.ts); bindings.ts has both roles'.
-    // The server names each revision's table and the validators it serves, one entry each
-    // (`server-side/table`, `server-side/params/<method>`); the others name one entry per revision.
-    const roleOf = { "server.ts": "server-side", "client.ts": "client-side", "bindings.ts": "methods" } as const;
+    // The client and bindings.ts name one entry per revision; the server names each revision's
+    // table and the validators it serves (`server-side/table`, `server-side/params/<method>`), one
+    // loader each, from the loaders of every revision's server entries (`protocol/server-load`).
+    const roleOf = { "client.ts": "client-side", "bindings.ts": "methods" } as const;
     const protocol: string[] = [];
-    const entry = /^@mcpgen\/runtime\/protocol\/([^/]+)\/(server-side|client-side|methods)(?:\/(.+))?$/;
+    const entry = /^@mcpgen\/runtime\/protocol\/([^/]+)\/(client-side|methods)$/;
     const lists = new Map<string, string[]>();
-    for (const [file, role] of Object.entries(roleOf)) {
+    const specifiersOf = (file: string) => {
       const text = readFileSync(join(out, file), "utf8");
       const specifiers = [...text.matchAll(/(?:from |import\()"([^"]+)"/g)].map((m) => m[1]!);
       assert.ok(
         specifiers.filter((s) => s.startsWith(".")).every((s) => ["./definition.js", "./types.js"].includes(s)),
         `${file} imports from the output folder only its definition and types`,
       );
-      const found = specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/"));
+      return { text, found: specifiers.filter((s) => s.startsWith("@mcpgen/runtime/protocol/")) };
+    };
+    for (const [file, role] of Object.entries(roleOf)) {
+      const { found } = specifiersOf(file);
       assert.ok(
-        found.every(
-          (s) =>
-            entry.test(s) &&
-            entry.exec(s)![2] === role &&
-            (entry.exec(s)![3] !== undefined) === (role === "server-side"),
-        ),
-        `${file} reaches each revision only through its ${role} entr${role === "server-side" ? "ies" : "y"}`,
+        found.every((s) => entry.exec(s)?.[2] === role),
+        `${file} reaches each revision only through its ${role} entry`,
       );
       lists.set(
         file,
-        found.filter((s) => role !== "server-side" || s.endsWith("/server-side/table")).map((s) => entry.exec(s)![1]!),
+        found.map((s) => entry.exec(s)![1]!),
       );
       protocol.push(...found);
     }
+    const server = specifiersOf("server.ts");
+    assert.equal(
+      server.found,
+      ["@mcpgen/runtime/protocol/server-load"],
+      "server.ts reaches the revisions only through their loaders",
+    );
+    lists.set(
+      "server.ts",
+      [...server.text.matchAll(/\bload\s*\.table_(\d{4})_(\d\d)_(\d\d)\(\)/g)].map((m) => `${m[1]}-${m[2]}-${m[3]}`),
+    );
     // One entry per revision and role, the same revisions in the same order in every list.
     const spoken = lists.get("bindings.ts")!;
     assert.ok(spoken.length > 0);
@@ -102,13 +113,12 @@ test("a generated project resolves its bindings from the installed runtime, and 
     symlinkSync(join(repoRoot, "runtime"), join(dir, "node_modules", "@mcpgen", "runtime"), "dir");
     const require = createRequire(join(out, "bindings.js"));
     for (const s of protocol) {
-      const [, rev, role, file] = entry.exec(s)!;
+      const [, rev, role] = entry.exec(s)!;
       const resolved = require.resolve(s).split("\\").join("/");
-      assert.ok(
-        resolved.endsWith(`runtime/dist/protocol/${rev}/${role}${file === undefined ? "" : `/${file}`}.js`),
-        resolved,
-      );
+      assert.ok(resolved.endsWith(`runtime/dist/protocol/${rev}/${role}.js`), resolved);
     }
+    const loads = require.resolve("@mcpgen/runtime/protocol/server-load").split("\\").join("/");
+    assert.ok(loads.endsWith("runtime/dist/protocol/shared/server-side/load.js"), loads);
     const listed = readFileSync(join(out, "README.md"), "utf8");
     assert.not.match(listed, /protocol\/<revision>\/`/);
   } finally {
@@ -129,15 +139,27 @@ async function generatedJs(dir: string): Promise<string> {
   return out;
 }
 
-/** A fake installed runtime: `abi.js` below node_modules/@mcpgen/runtime, exported as `entry`. */
+/**
+ * A fake installed runtime: `abi.js` below node_modules/@mcpgen/runtime, exported as `entry`, beside
+ * the loaders the generated server imports (`protocol/server-load`, called only once a connection
+ * uses a revision: empty here).
+ */
 function fakeRuntime(dir: string, entry: string, abiJs: string): void {
   const runtime = join(dir, "node_modules", "@mcpgen", "runtime");
   mkdirSync(runtime, { recursive: true });
   writeFileSync(
     join(runtime, "package.json"),
-    JSON.stringify({ name: "@mcpgen/runtime", type: "module", exports: { [entry]: "./abi.js" } }),
+    JSON.stringify({
+      name: "@mcpgen/runtime",
+      type: "module",
+      exports: {
+        [entry]: "./abi.js",
+        "./protocol/server-load": "./load.js",
+      },
+    }),
   );
   writeFileSync(join(runtime, "abi.js"), abiJs);
+  writeFileSync(join(runtime, "load.js"), "export {};\n");
 }
 
 async function startError(file: string): Promise<Error> {

@@ -125,8 +125,11 @@ const runtimeDir = join(root, "runtime");
  * (collecting-validators.ts, 0.5 KiB) is in `abi/v8/all-errors`, which only a generated
  * `tool-validators.ts` loads, never a stdio server's start; each format's check its own export.
  * Both merged: 355.6 KiB measured (364 139 B): 356 KiB. With the POST path's second pass 364 435 B.
+ * With the server's table and protocol loaders (lazy-binding's loadAll/sharedLoaders as free
+ * functions, the resource router's caching hint, the `protocol/server-load` export; the Worker
+ * 29.4 → 28.9 kB gzip): 364 824 B: 356.5 KiB.
  */
-const RUNTIME_JS_BUDGET = 356 * 1024;
+const RUNTIME_JS_BUDGET = 356.5 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

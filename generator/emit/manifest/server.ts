@@ -9,7 +9,7 @@ import type { EmittedFile } from "../../model/ir.js";
 import type { ServerModel } from "../../model/server-ir.js";
 import { propertyKey } from "../../names/index.js";
 import { renderFile } from "../files.js";
-import { runtimeImports, SERVER_SIDE_TABLE, serverSideFile } from "../runtime-imports.js";
+import { runtimeImports, SERVER_SIDE_TABLE, serverLoaderName, serverSideFile } from "../runtime-imports.js";
 import { facadeHead } from "./bindings.js";
 import { servedRevisions } from "../../model/served-revisions.js";
 import { servedMethods } from "../../model/served-methods.js";
@@ -121,15 +121,18 @@ export function serverView(
         .filter(Boolean)
         .join(", ") || "none",
     // Per revision its method table and the validators of what this server serves, each its own entry.
+    // Through `@mcpgen/runtime/protocol/server-load`: one loader each, import thunks on Node and
+    // static imports for bundlers (which then have no dynamic import to wrap the runtime in glue for).
+    serverLoad: runtimeImports.serverLoad,
     revisions: head.revisions.map(({ revision, era, batching }) => {
       const served = servedMethods(model, revision);
       const loaders = (what: "params" | "results", methods: string[]) =>
-        methods.map((m) => ({ method: str(m), module: runtimeImports.serverSide(revision, serverSideFile(what, m)) }));
+        methods.map((m) => ({ method: str(m), loader: `load.${serverLoaderName(revision, serverSideFile(what, m))}` }));
       return {
         revision,
         era,
         batching,
-        table: runtimeImports.serverSide(revision, SERVER_SIDE_TABLE),
+        table: `load.${serverLoaderName(revision, SERVER_SIDE_TABLE)}`,
         params: loaders("params", served.params),
         results: loaders("results", served.results),
       };

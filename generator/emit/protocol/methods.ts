@@ -39,7 +39,8 @@ export function emitMethods(model: ProtocolModel): EmittedFile[] {
   ];
 }
 
-function methodInfo(m: MethodDef) {
+/** A method's row of a table (`MethodInfo`), every value JSON-encoded for the templates. */
+export function methodInfo(m: MethodDef) {
   return {
     method: json(m.method),
     kind: json(m.kind),

@@ -28,7 +28,6 @@ import {
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
 import type {
-  CacheSettings,
   HandlerContext,
   McpDefinition,
   McpServerHandlers,
@@ -292,18 +291,9 @@ export class ServerCore {
   /** Caching hint of a 2026-07-28 result (manifest `cache`, else the defaults). */
   cacheHint(method: string, params: Params | undefined): CacheHint {
     const c = this.definition.cache;
-    let s: CacheSettings | undefined = c;
-    let fallback: CacheHint = { ttlMs: LIST_TTL_MS, cacheScope: "public" };
-    if (method === "resources/read") {
-      fallback = { ttlMs: 0, cacheScope: "private" };
-      const uri = String(params?.uri);
-      s = c?.resources?.[uri];
-      if (s === undefined && c?.resourceTemplates !== undefined) {
-        const t = this.router?.templates.find((x) => x.template.match(uri) !== null);
-        if (t !== undefined) s = c.resourceTemplates[t.name];
-      }
-    }
-    return { ttlMs: s?.ttlMs ?? fallback.ttlMs, cacheScope: s?.scope ?? fallback.cacheScope };
+    // Only the router (the resources feature) serves `resources/read`, and knows its resources' hints.
+    if (method === "resources/read") return this.router!.cacheHint(c, params);
+    return { ttlMs: c?.ttlMs ?? LIST_TTL_MS, cacheScope: c?.scope ?? "public" };
   }
 
   lists(revision: string): PublishedLists {

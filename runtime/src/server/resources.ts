@@ -5,8 +5,11 @@ import type { RequestHandlers } from "../lifecycle/common/types.js";
 import { compileUriMatcher, type UriMatcher } from "../uri-match.js";
 import { resourceResult } from "./results.js";
 import { modernResourceHandlers, type ModernRun, type ResourceCore } from "./modern-resources.js";
+import type { Params } from "../session/types.js";
+import type { CacheHint } from "../lifecycle/modern/results.js";
 import type {
   HandlerContext,
+  McpDefinition,
   McpServerHandlers,
   MemberTables,
   PublishedLists,
@@ -68,6 +71,17 @@ export class ResourceRouter {
   /** Add the 2026-07-28 `resources/*` handlers reading through this router to `h` (modern.ts). */
   serveModern(h: RequestHandlers, core: ResourceCore, run: ModernRun): void {
     modernResourceHandlers(this, h, core, run);
+  }
+
+  /** Caching hint of a 2026-07-28 `resources/read` result: the manifest's `cache` of its resource or template, else private and not cached. */
+  cacheHint(cache: McpDefinition["cache"], params: Params | undefined): CacheHint {
+    const uri = String(params?.uri);
+    let s = cache?.resources?.[uri];
+    if (s === undefined && cache?.resourceTemplates !== undefined) {
+      const t = this.templates.find((x) => x.template.match(uri) !== null);
+      if (t !== undefined) s = cache.resourceTemplates[t.name];
+    }
+    return { ttlMs: s?.ttlMs ?? 0, cacheScope: s?.scope ?? "private" };
   }
 
   templateFor(uriTemplate: string): TemplateRoute | undefined {

@@ -9,6 +9,7 @@ import type {
   ResourceReturn,
   ToolReturn,
 } from "@mcpgen/runtime/abi/v8";
+import * as load from "@mcpgen/runtime/protocol/server-load";
 import { definition } from "./definition.js";
 import type * as T from "./types.js";
 
@@ -33,173 +34,132 @@ if (runtime.ABI_VERSION !== abiVersion) {
  * fewer `revisions` in the manifest to ship fewer.
  */
 export const serverBindings: readonly runtime.ProtocolBinding[] = [
-  /* @__PURE__ */ runtime.lazyRevision({ revision: "2026-07-28", era: "modern", batching: false }, () =>
-    import("@mcpgen/runtime/protocol/2026-07-28/server-side/table").then((table) => ({
-      ...table,
-      validators: {
-        params: {
-          "notifications/cancelled": () =>
-            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/notifications.cancelled"),
-          "prompts/get": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/prompts.get"),
-          "prompts/list": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/prompts.list"),
-          "resources/list": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/resources.list"),
-          "resources/read": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/resources.read"),
-          "resources/templates/list": () =>
-            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/resources.templates.list"),
-          "server/discover": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/server.discover"),
-          "subscriptions/listen": () =>
-            import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/subscriptions.listen"),
-          "tools/call": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/tools.call"),
-          "tools/list": () => import("@mcpgen/runtime/protocol/2026-07-28/server-side/params/tools.list"),
-        },
-        results: {},
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2026-07-28", era: "modern", batching: false }, async () => ({
+    ...(await load.table_2026_07_28()),
+    validators: {
+      params: {
+        "notifications/cancelled": load.paramsNotificationsCancelled_2026_07_28,
+        "prompts/get": load.paramsPromptsGet_2026_07_28,
+        "prompts/list": load.paramsPromptsList_2026_07_28,
+        "resources/list": load.paramsResourcesList_2026_07_28,
+        "resources/read": load.paramsResourcesRead_2026_07_28,
+        "resources/templates/list": load.paramsResourcesTemplatesList_2026_07_28,
+        "server/discover": load.paramsServerDiscover_2026_07_28,
+        "subscriptions/listen": load.paramsSubscriptionsListen_2026_07_28,
+        "tools/call": load.paramsToolsCall_2026_07_28,
+        "tools/list": load.paramsToolsList_2026_07_28,
       },
-    })),
-  ),
-  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-11-25", era: "legacy", batching: false }, () =>
-    import("@mcpgen/runtime/protocol/2025-11-25/server-side/table").then((table) => ({
-      ...table,
-      validators: {
-        params: {
-          initialize: () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/initialize"),
-          "notifications/cancelled": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.cancelled"),
-          "notifications/initialized": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.initialized"),
-          "notifications/progress": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.progress"),
-          "notifications/roots/list_changed": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.roots.list_changed"),
-          "notifications/tasks/status": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/notifications.tasks.status"),
-          ping: () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/ping"),
-          "prompts/get": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/prompts.get"),
-          "prompts/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/prompts.list"),
-          "resources/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.list"),
-          "resources/read": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.read"),
-          "resources/templates/list": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/resources.templates.list"),
-          "tools/call": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tools.call"),
-          "tools/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/params/tools.list"),
-        },
-        results: {
-          "elicitation/create": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/elicitation.create"),
-          ping: () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/ping"),
-          "roots/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/roots.list"),
-          "sampling/createMessage": () =>
-            import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/sampling.createMessage"),
-          "tasks/cancel": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.cancel"),
-          "tasks/get": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.get"),
-          "tasks/list": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.list"),
-          "tasks/result": () => import("@mcpgen/runtime/protocol/2025-11-25/server-side/results/tasks.result"),
-        },
+      results: {},
+    },
+  })),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-11-25", era: "legacy", batching: false }, async () => ({
+    ...(await load.table_2025_11_25()),
+    validators: {
+      params: {
+        initialize: load.paramsInitialize_2025_11_25,
+        "notifications/cancelled": load.paramsNotificationsCancelled_2025_11_25,
+        "notifications/initialized": load.paramsNotificationsInitialized_2025_11_25,
+        "notifications/progress": load.paramsNotificationsProgress_2025_11_25,
+        "notifications/roots/list_changed": load.paramsNotificationsRootsListChanged_2025_11_25,
+        "notifications/tasks/status": load.paramsNotificationsTasksStatus_2025_11_25,
+        ping: load.paramsPing_2025_11_25,
+        "prompts/get": load.paramsPromptsGet_2025_11_25,
+        "prompts/list": load.paramsPromptsList_2025_11_25,
+        "resources/list": load.paramsResourcesList_2025_11_25,
+        "resources/read": load.paramsResourcesRead_2025_11_25,
+        "resources/templates/list": load.paramsResourcesTemplatesList_2025_11_25,
+        "tools/call": load.paramsToolsCall_2025_11_25,
+        "tools/list": load.paramsToolsList_2025_11_25,
       },
-    })),
-  ),
-  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-06-18", era: "legacy", batching: false }, () =>
-    import("@mcpgen/runtime/protocol/2025-06-18/server-side/table").then((table) => ({
-      ...table,
-      validators: {
-        params: {
-          initialize: () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/initialize"),
-          "notifications/cancelled": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.cancelled"),
-          "notifications/initialized": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.initialized"),
-          "notifications/progress": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.progress"),
-          "notifications/roots/list_changed": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/notifications.roots.list_changed"),
-          ping: () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/ping"),
-          "prompts/get": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/prompts.get"),
-          "prompts/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/prompts.list"),
-          "resources/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.list"),
-          "resources/read": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.read"),
-          "resources/templates/list": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/resources.templates.list"),
-          "tools/call": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/tools.call"),
-          "tools/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/params/tools.list"),
-        },
-        results: {
-          "elicitation/create": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/elicitation.create"),
-          ping: () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/ping"),
-          "roots/list": () => import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/roots.list"),
-          "sampling/createMessage": () =>
-            import("@mcpgen/runtime/protocol/2025-06-18/server-side/results/sampling.createMessage"),
-        },
+      results: {
+        "elicitation/create": load.resultsElicitationCreate_2025_11_25,
+        ping: load.resultsPing_2025_11_25,
+        "roots/list": load.resultsRootsList_2025_11_25,
+        "sampling/createMessage": load.resultsSamplingCreateMessage_2025_11_25,
+        "tasks/cancel": load.resultsTasksCancel_2025_11_25,
+        "tasks/get": load.resultsTasksGet_2025_11_25,
+        "tasks/list": load.resultsTasksList_2025_11_25,
+        "tasks/result": load.resultsTasksResult_2025_11_25,
       },
-    })),
-  ),
-  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-03-26", era: "legacy", batching: true }, () =>
-    import("@mcpgen/runtime/protocol/2025-03-26/server-side/table").then((table) => ({
-      ...table,
-      validators: {
-        params: {
-          initialize: () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/initialize"),
-          "notifications/cancelled": () =>
-            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.cancelled"),
-          "notifications/initialized": () =>
-            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.initialized"),
-          "notifications/progress": () =>
-            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.progress"),
-          "notifications/roots/list_changed": () =>
-            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/notifications.roots.list_changed"),
-          ping: () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/ping"),
-          "prompts/get": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/prompts.get"),
-          "prompts/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/prompts.list"),
-          "resources/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.list"),
-          "resources/read": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.read"),
-          "resources/templates/list": () =>
-            import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/resources.templates.list"),
-          "tools/call": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/tools.call"),
-          "tools/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/params/tools.list"),
-        },
-        results: {
-          ping: () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/results/ping"),
-          "roots/list": () => import("@mcpgen/runtime/protocol/2025-03-26/server-side/results/roots.list"),
-          "sampling/createMessage": () =>
-            import("@mcpgen/runtime/protocol/2025-03-26/server-side/results/sampling.createMessage"),
-        },
+    },
+  })),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-06-18", era: "legacy", batching: false }, async () => ({
+    ...(await load.table_2025_06_18()),
+    validators: {
+      params: {
+        initialize: load.paramsInitialize_2025_06_18,
+        "notifications/cancelled": load.paramsNotificationsCancelled_2025_06_18,
+        "notifications/initialized": load.paramsNotificationsInitialized_2025_06_18,
+        "notifications/progress": load.paramsNotificationsProgress_2025_06_18,
+        "notifications/roots/list_changed": load.paramsNotificationsRootsListChanged_2025_06_18,
+        ping: load.paramsPing_2025_06_18,
+        "prompts/get": load.paramsPromptsGet_2025_06_18,
+        "prompts/list": load.paramsPromptsList_2025_06_18,
+        "resources/list": load.paramsResourcesList_2025_06_18,
+        "resources/read": load.paramsResourcesRead_2025_06_18,
+        "resources/templates/list": load.paramsResourcesTemplatesList_2025_06_18,
+        "tools/call": load.paramsToolsCall_2025_06_18,
+        "tools/list": load.paramsToolsList_2025_06_18,
       },
-    })),
-  ),
-  /* @__PURE__ */ runtime.lazyRevision({ revision: "2024-11-05", era: "legacy", batching: false }, () =>
-    import("@mcpgen/runtime/protocol/2024-11-05/server-side/table").then((table) => ({
-      ...table,
-      validators: {
-        params: {
-          "completion/complete": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/completion.complete"),
-          initialize: () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/initialize"),
-          "notifications/cancelled": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.cancelled"),
-          "notifications/initialized": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.initialized"),
-          "notifications/progress": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.progress"),
-          "notifications/roots/list_changed": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/notifications.roots.list_changed"),
-          ping: () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/ping"),
-          "prompts/get": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/prompts.get"),
-          "prompts/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/prompts.list"),
-          "resources/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.list"),
-          "resources/read": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.read"),
-          "resources/templates/list": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/resources.templates.list"),
-          "tools/call": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/tools.call"),
-          "tools/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/params/tools.list"),
-        },
-        results: {
-          ping: () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/results/ping"),
-          "roots/list": () => import("@mcpgen/runtime/protocol/2024-11-05/server-side/results/roots.list"),
-          "sampling/createMessage": () =>
-            import("@mcpgen/runtime/protocol/2024-11-05/server-side/results/sampling.createMessage"),
-        },
+      results: {
+        "elicitation/create": load.resultsElicitationCreate_2025_06_18,
+        ping: load.resultsPing_2025_06_18,
+        "roots/list": load.resultsRootsList_2025_06_18,
+        "sampling/createMessage": load.resultsSamplingCreateMessage_2025_06_18,
       },
-    })),
-  ),
+    },
+  })),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2025-03-26", era: "legacy", batching: true }, async () => ({
+    ...(await load.table_2025_03_26()),
+    validators: {
+      params: {
+        initialize: load.paramsInitialize_2025_03_26,
+        "notifications/cancelled": load.paramsNotificationsCancelled_2025_03_26,
+        "notifications/initialized": load.paramsNotificationsInitialized_2025_03_26,
+        "notifications/progress": load.paramsNotificationsProgress_2025_03_26,
+        "notifications/roots/list_changed": load.paramsNotificationsRootsListChanged_2025_03_26,
+        ping: load.paramsPing_2025_03_26,
+        "prompts/get": load.paramsPromptsGet_2025_03_26,
+        "prompts/list": load.paramsPromptsList_2025_03_26,
+        "resources/list": load.paramsResourcesList_2025_03_26,
+        "resources/read": load.paramsResourcesRead_2025_03_26,
+        "resources/templates/list": load.paramsResourcesTemplatesList_2025_03_26,
+        "tools/call": load.paramsToolsCall_2025_03_26,
+        "tools/list": load.paramsToolsList_2025_03_26,
+      },
+      results: {
+        ping: load.resultsPing_2025_03_26,
+        "roots/list": load.resultsRootsList_2025_03_26,
+        "sampling/createMessage": load.resultsSamplingCreateMessage_2025_03_26,
+      },
+    },
+  })),
+  /* @__PURE__ */ runtime.lazyRevision({ revision: "2024-11-05", era: "legacy", batching: false }, async () => ({
+    ...(await load.table_2024_11_05()),
+    validators: {
+      params: {
+        "completion/complete": load.paramsCompletionComplete_2024_11_05,
+        initialize: load.paramsInitialize_2024_11_05,
+        "notifications/cancelled": load.paramsNotificationsCancelled_2024_11_05,
+        "notifications/initialized": load.paramsNotificationsInitialized_2024_11_05,
+        "notifications/progress": load.paramsNotificationsProgress_2024_11_05,
+        "notifications/roots/list_changed": load.paramsNotificationsRootsListChanged_2024_11_05,
+        ping: load.paramsPing_2024_11_05,
+        "prompts/get": load.paramsPromptsGet_2024_11_05,
+        "prompts/list": load.paramsPromptsList_2024_11_05,
+        "resources/list": load.paramsResourcesList_2024_11_05,
+        "resources/read": load.paramsResourcesRead_2024_11_05,
+        "resources/templates/list": load.paramsResourcesTemplatesList_2024_11_05,
+        "tools/call": load.paramsToolsCall_2024_11_05,
+        "tools/list": load.paramsToolsList_2024_11_05,
+      },
+      results: {
+        ping: load.resultsPing_2024_11_05,
+        "roots/list": load.resultsRootsList_2024_11_05,
+        "sampling/createMessage": load.resultsSamplingCreateMessage_2024_11_05,
+      },
+    },
+  })),
 ];
 
 /**
