@@ -16,5 +16,6 @@ export { createMcpServerWith } from "./server/create-server.js";
 export { PromptTable as servePrompts } from "./server/prompts.js";
 export { ResourceRouter as serveResources } from "./server/resources.js";
 export { complete as serveCompletion } from "./server/completion.js";
+export { LocalBroadcast as serveChanges } from "./server/broadcast.js";
 export { serveInputs } from "./server/serve-inputs.js";
 export { serveToolHeaders } from "./server/serve-tool-headers.js";

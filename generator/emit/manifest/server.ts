@@ -88,6 +88,15 @@ export function serverView(
   const skills = model.skills.length > 0;
   use("McpDefinition", taskTools || skills);
   const head = facadeHead(model, spoken, "server-side", types);
+  // Telling connections and listens of changes, by the runtime's own test (announcesChanges,
+  // runtime/src/server/features.ts), which refuses a server lacking the feature it needs.
+  const caps = model.capabilities;
+  const changes =
+    head.revisions.some((r) => r.era === "legacy") ||
+    taskTools ||
+    [caps.tools?.listChanged, caps.prompts?.listChanged, caps.resources?.listChanged, caps.resources?.subscribe].some(
+      (v) => v !== undefined && v !== null && v !== false,
+    );
   // The Mcp-Param-* check of 2026-07-28 tools/calls, when a tool's input schema names x-mcp-header
   // anywhere: the runtime's own test (mirrorsHeaders, runtime/src/server/features.ts), which
   // refuses a server lacking the feature its tools need.
@@ -109,6 +118,7 @@ export function serverView(
     // input through it too.
     inputsFeature: model.clientRequests === null || model.clientRequests.length > 0 || taskTools,
     toolHeadersFeature: toolHeaders,
+    changesFeature: changes,
     ctx,
     featureList:
       [
@@ -117,6 +127,7 @@ export function serverView(
         model.capabilities.completions !== undefined && "completion",
         (model.clientRequests === null || model.clientRequests.length > 0 || taskTools) && "client input",
         toolHeaders && "tool headers",
+        changes && "changes",
       ]
         .filter(Boolean)
         .join(", ") || "none",

@@ -15,6 +15,7 @@ export { createMcpServerWith } from "../server/create-server.js";
 export { PromptTable as servePrompts } from "../server/prompts.js";
 export { ResourceRouter as serveResources } from "../server/resources.js";
 export { complete as serveCompletion } from "../server/completion.js";
+export { LocalBroadcast as serveChanges } from "../server/broadcast.js";
 import { EraRouter } from "../server/era-router.js";
 import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";

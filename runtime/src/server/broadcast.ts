@@ -2,10 +2,12 @@
  * A change told to this process's own connections and listens: what McpServer's `notify*` and
  * `log` send here after sharing the change with other instances (change-bus.ts), and what a change
  * another instance raised is delivered as. Failures to reach one connection are reported, never
- * thrown: the others are still told.
+ * thrown: the others are still told. A server feature (features.ts): a server that announces no
+ * change (no legacy revision, no `listChanged`, no `resources.subscribe`, no task tools) is not
+ * given it, so its bundle carries none of this.
  */
 import type { Params } from "../session/types.js";
-import type { ListenHub } from "../lifecycle/modern/listen.js";
+import type { Listen, ListenHub } from "../lifecycle/modern/listen.js";
 import type { Connection } from "./context.js";
 import type { ChangeList } from "./change-bus.js";
 
@@ -21,7 +23,7 @@ export class LocalBroadcast {
   async resourceUpdated(uri: string): Promise<number> {
     const targets = this.ready().filter((c) => c.session.subscriptions.has(uri));
     const [listens] = await Promise.all([
-      this.listens.resourceUpdated(uri),
+      this.toListens((l) => l.uris.has(uri), "notifications/resources/updated", { uri }),
       ...targets.map((c) =>
         c.session.notify("notifications/resources/updated", { uri }).catch((e: Error) => this.report(e)),
       ),
@@ -32,12 +34,24 @@ export class LocalBroadcast {
   async listChanged(kind: ChangeList): Promise<void> {
     await Promise.all([
       this.notify(`notifications/${kind}/list_changed`, undefined, () => true),
-      this.listens.listChanged(kind),
+      this.toListens((l) => l.filter[`${kind}ListChanged`] === true, `notifications/${kind}/list_changed`, undefined),
     ]);
   }
 
   async notify(method: string, params: Params | undefined, filter: (c: Connection) => boolean): Promise<void> {
     const targets = this.ready().filter(filter);
     await Promise.all(targets.map((c) => c.session.notify(method, params).catch((e: Error) => this.report(e))));
+  }
+
+  /** `notifications/tasks` (a DetailedTask) to every listen that named the task in `taskIds`. */
+  taskChanged(task: Params): Promise<number> {
+    return this.toListens((l) => l.filter.taskIds?.includes(task.taskId as string) === true, "notifications/tasks", task);
+  }
+
+  /** `method` to every open listen that `match`es; resolves to how many. */
+  private async toListens(match: (l: Listen) => boolean, method: string, params: Params | undefined): Promise<number> {
+    const targets = [...this.listens.listens.keys()].filter(match);
+    await Promise.all(targets.map((l) => l.send(method, params).catch((e: Error) => this.report(e))));
+    return targets.length;
   }
 }

@@ -8,13 +8,14 @@ import { McpServer, type ServerFeatures } from "./server.js";
 import { PromptTable } from "./prompts.js";
 import { ResourceRouter } from "./resources.js";
 import { complete } from "./completion.js";
+import { LocalBroadcast } from "./broadcast.js";
 import { serveInputs, serveToolHeaders } from "#on-first-use";
 
 /**
  * A server for a generated definition: `server.connect(transport)` per connection. `legacy`: the
  * legacy era's code (`legacyEra` of `@mcpgen/runtime/abi/v8`), needed when the server speaks a
  * legacy revision; `createMcpServer` of the package root always passes it. Every other feature
- * (prompts, resources, completion, tool headers) comes with it, so a bundle of a program calling this carries them all.
+ * (prompts, resources, completion, tool headers, changes) comes with it, so a bundle of a program calling this carries them all.
  */
 export function createMcpServer(
   definition: McpDefinition,
@@ -29,6 +30,7 @@ export function createMcpServer(
     completion: complete,
     inputs: serveInputs,
     toolHeaders: serveToolHeaders,
+    changes: LocalBroadcast,
   });
 }
 

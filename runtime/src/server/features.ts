@@ -8,6 +8,10 @@
 import type { ResourceRouter } from "./resources.js";
 import type { complete } from "./completion.js";
 import type { PromptTable } from "./prompts.js";
+import type { LocalBroadcast } from "./broadcast.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
+import type { Capabilities } from "../lifecycle/common/types.js";
+import type { McpDefinition } from "./types.js";
 
 /** The MRTR code (inputs.ts). */
 export type InputsModule = typeof import("./inputs.js");
@@ -34,6 +38,12 @@ export interface CoreFeatures {
    * first 2026-07-28 connection: a tool's input schema names `x-mcp-header`.
    */
   readonly toolHeaders?: () => Promise<ToolHeadersModule>;
+  /**
+   * Telling connections and listens of changes (broadcast.ts), read by McpServer: a legacy
+   * revision (`log`, and what its sessions are told), `listChanged` of a list, `resources.subscribe`
+   * or tools that may run as tasks.
+   */
+  readonly changes?: typeof LocalBroadcast;
 }
 
 /** What createMcpServerWith throws when the server serves `feature` but was not given its code. */
@@ -51,4 +61,23 @@ export function missingFeature(feature: keyof CoreFeatures): TypeError {
  */
 export function mirrorsHeaders(tool: { readonly inputSchema?: unknown }): boolean {
   return JSON.stringify(tool.inputSchema ?? null).includes('"x-mcp-header"');
+}
+
+/**
+ * Whether a server needs the `changes` feature: it serves a legacy revision, announces a list's
+ * changes or resource updates, or has tools that may run as tasks. The generator decides with the
+ * same test whether to hand it over (generator/emit/manifest/server.ts).
+ */
+export function announcesChanges(
+  legacy: boolean,
+  capabilities: Capabilities,
+  definition: Pick<McpDefinition, "toolTasks">,
+): boolean {
+  return (
+    legacy ||
+    ["tools.listChanged", "prompts.listChanged", "resources.listChanged", "resources.subscribe"].some((c) =>
+      hasCapability(capabilities, c),
+    ) ||
+    Object.keys(definition.toolTasks ?? {}).length > 0
+  );
 }

@@ -22,11 +22,11 @@ import type { LegacyTasks } from "../tasks/legacy.js";
 import { shouldLog, type Connection } from "./context.js";
 import { ServerCore, servedBindings } from "./core.js";
 import type { Change } from "./change-bus.js";
-import { LocalBroadcast } from "./broadcast.js";
+import type { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
 import { loadModernPath } from "#on-first-use";
 import { noLegacyEra, type ServerLegacyEra } from "./legacy-era.js";
-import type { CoreFeatures } from "./features.js";
+import { announcesChanges, missingFeature, type CoreFeatures } from "./features.js";
 import type {
   ConnectOptions,
   McpDefinition,
@@ -61,8 +61,8 @@ export class McpServer {
   readonly capabilities: Capabilities;
   readonly instructions: string | undefined;
   private modernCore: ModernServerCore | undefined;
-  /** What this instance's connections and listens are told of a change. */
-  private readonly told: LocalBroadcast;
+  /** What this instance's connections and listens are told of a change; none when it announces none. */
+  private readonly told: LocalBroadcast | undefined;
   private readonly detach: (() => void) | undefined;
   /** @internal The legacy era's code, given when a legacy revision is served (legacy-era.ts). */
   readonly legacyEra: ServerLegacyEra | undefined;
@@ -85,7 +85,7 @@ export class McpServer {
       options,
       legacy,
       modern,
-      (task) => void this.listens.taskChanged(task),
+      (task) => void this.told?.taskChanged(task),
       features,
     );
     this.serverInfo = this.core.serverInfo;
@@ -93,20 +93,23 @@ export class McpServer {
     this.instructions = this.core.instructions;
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
-    this.told = new LocalBroadcast(() => this.ready(), this.listens, this.core.report);
+    const Changes = features.changes;
+    if (Changes === undefined && announcesChanges(legacy.length > 0, this.capabilities, definition))
+      throw missingFeature("changes");
+    this.told = Changes === undefined ? undefined : new Changes(() => this.ready(), this.listens, this.core.report);
     // What another instance raised reaches this one's sessions and listens (only what it declares:
     // a bus that was cut off says every list may have changed).
     this.detach = options.bus?.attach({
       listChanged: (list) =>
         void (
-          hasCapability(this.capabilities, `${list}.listChanged`) && this.told.listChanged(list).catch(this.core.report)
+          hasCapability(this.capabilities, `${list}.listChanged`) && this.told?.listChanged(list).catch(this.core.report)
         ),
       resourceUpdated: (uri) =>
         void (
           hasCapability(this.capabilities, "resources.subscribe") &&
-          this.told.resourceUpdated(uri).catch(this.core.report)
+          this.told?.resourceUpdated(uri).catch(this.core.report)
         ),
-      taskChanged: (task) => void this.listens.taskChanged(task),
+      taskChanged: (task) => void this.told?.taskChanged(task),
       taskCancelled: (taskId) => this.core.tasks?.remoteCancel(taskId),
       taskInput: (taskId, responses) => void this.core.tasks?.remoteInput(taskId, responses).catch(this.core.report),
     });
@@ -263,7 +266,7 @@ export class McpServer {
     if (!hasCapability(this.capabilities, "resources.subscribe"))
       throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
     this.share({ kind: "resourceUpdated", uri });
-    return this.told.resourceUpdated(uri);
+    return (await this.told?.resourceUpdated(uri)) ?? 0;
   }
 
   notifyToolsListChanged(): Promise<void> {
@@ -280,13 +283,14 @@ export class McpServer {
     if (!hasCapability(this.capabilities, `${kind}.listChanged`))
       throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
     this.share({ kind: "listChanged", list: kind });
-    await this.told.listChanged(kind);
+    await this.told?.listChanged(kind);
   }
 
   /** `notifications/message` to every connection whose level lets it through. */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
     const params = logger === undefined ? { level, data } : { level, data, logger };
-    await this.told.notify("notifications/message", params, (c) => shouldLog(c, level));
+    // Without the feature the server has no legacy revision, so no connection logging reaches.
+    await this.told?.notify("notifications/message", params, (c) => shouldLog(c, level));
   }
 
   /** Close every connection; open listens are answered first. */

@@ -10,6 +10,7 @@ import { isObject } from "../../jsonrpc.js";
 import type { ProtocolBinding, ValidationIssue } from "../../abi.js";
 import { validatorReady } from "../../lazy-binding.js";
 import { InvalidResultError } from "../../errors.js";
+import { pointerToken } from "../../issue-sites.js";
 import type { Params, Result } from "../../session/types.js";
 import { MethodSet } from "../../session/method-set.js";
 import { INPUT_REQUIRED_METHODS } from "./wire.js";
@@ -138,7 +139,7 @@ export function readInputRequired(method: string, result: Result): InputRequired
       bad("/inputRequests", "maxProperties", `more than ${MAX_INPUT_REQUESTS} input requests`);
     for (const key of keys) {
       const r = (inputRequests as Record<string, unknown>)[key];
-      const at = `/inputRequests/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+      const at = `/inputRequests/${pointerToken(key)}`;
       if (!isObject(r)) bad(at, "type", "must be an object");
       const m = (r as Record<string, unknown>).method;
       const p = (r as Record<string, unknown>).params;

@@ -9,6 +9,7 @@
  * be the largest code of a 2026-07-28 server that asks the client for input.
  */
 import { isObject } from "../../jsonrpc.js";
+import { pointerToken } from "../../issue-sites.js";
 
 /** The client requests a handler may make, as input requests. */
 export type InputMethod = "elicitation/create" | "sampling/createMessage" | "roots/list";
@@ -96,7 +97,7 @@ function elicitResult(v: Record<string, unknown>): AnswerProblem | undefined {
       typeof value === "boolean" ||
       Number.isInteger(value) ||
       (Array.isArray(value) && value.every((x) => typeof x === "string"));
-    if (!ok) return is(`/content/${escape(name)}`, "must be a string, an integer, a boolean or an array of strings");
+    if (!ok) return is(`/content/${pointerToken(name)}`, "must be a string, an integer, a boolean or an array of strings");
   }
   return undefined;
 }
@@ -127,10 +128,6 @@ function listRootsResult(v: Record<string, unknown>): AnswerProblem | undefined 
   return undefined;
 }
 
-/** A JSON pointer token (RFC 6901). */
-export function escape(token: string): string {
-  return token.replace(/~/g, "~0").replace(/\//g, "~1");
-}
 
 /** Why `answer` is not a result of `method`, or undefined when it is one. */
 export function answerProblem(method: InputMethod, answer: unknown): AnswerProblem | undefined {

@@ -29,14 +29,30 @@ export const MAX_RESOURCE_SUBSCRIPTIONS = MAX_LISTEN_SUBSCRIPTIONS;
 /** Most listens open at once on one server by default (see ListenLimits.max). */
 export const MAX_LISTENS = DEFAULT_MAX_LISTENS;
 
+/** Each list flag of a filter, with the capability that lets a server honour it. */
 const LIST_FLAGS = [
-  ["toolsListChanged", "tools.listChanged", "notifications/tools/list_changed"],
-  ["promptsListChanged", "prompts.listChanged", "notifications/prompts/list_changed"],
-  ["resourcesListChanged", "resources.listChanged", "notifications/resources/list_changed"],
+  ["toolsListChanged", "tools.listChanged"],
+  ["promptsListChanged", "prompts.listChanged"],
+  ["resourcesListChanged", "resources.listChanged"],
 ] as const;
 
 /** Most task ids one listen may follow. */
 export const MAX_TASK_IDS = MAX_LISTEN_SUBSCRIPTIONS;
+
+/** Why `uris` cannot be the `resourceSubscriptions` of a listen, or undefined when it can. */
+function urisProblem(uris: unknown): string | undefined {
+  if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) {
+    return "resourceSubscriptions must be an array of URIs";
+  }
+  if (uris.length > MAX_RESOURCE_SUBSCRIPTIONS)
+    return `at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`;
+  // The URIs are held as long as the listen is open: their size is bounded, not only their count.
+  let chars = 0;
+  for (const u of uris as string[]) chars += u.length;
+  return chars > MAX_LISTEN_URI_CHARS
+    ? `the resourceSubscriptions of one listen may hold at most ${MAX_LISTEN_URI_CHARS} characters`
+    : undefined;
+}
 
 /**
  * The part of a requested filter this server honours (only what its capabilities declare);
@@ -53,27 +69,11 @@ export function honouredFilter(requested: unknown, caps: Capabilities, clientCap
   for (const [flag, cap] of LIST_FLAGS) if (r[flag] === true && hasCapability(caps, cap)) out[flag] = true;
   const uris = r.resourceSubscriptions;
   if (uris !== undefined) {
-    if (!Array.isArray(uris) || !uris.every((u) => typeof u === "string")) {
-      throw new McpError(ErrorCode.InvalidParams, "Invalid params: resourceSubscriptions must be an array of URIs", {
+    const problem = urisProblem(uris);
+    if (problem !== undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${problem}`, {
         pointer: "/params/notifications/resourceSubscriptions",
       });
-    }
-    if (uris.length > MAX_RESOURCE_SUBSCRIPTIONS) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params: at most ${MAX_RESOURCE_SUBSCRIPTIONS} resourceSubscriptions per listen`,
-        { pointer: "/params/notifications/resourceSubscriptions" },
-      );
-    }
-    // The URIs are held as long as the listen is open: their size is bounded, not only their count.
-    let chars = 0;
-    for (const u of uris as string[]) chars += u.length;
-    if (chars > MAX_LISTEN_URI_CHARS) {
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Invalid params: the resourceSubscriptions of one listen may hold at most ${MAX_LISTEN_URI_CHARS} characters`,
-        { pointer: "/params/notifications/resourceSubscriptions" },
-      );
     }
     if (hasCapability(caps, "resources.subscribe")) out.resourceSubscriptions = [...new Set(uris as string[])];
   }
@@ -145,8 +145,11 @@ function count(counts: Map<unknown, number>, key: unknown, by: 1 | -1): void {
 const HOLDER = { perSession: "this session", perPrincipal: "this principal", max: "this server" } as const;
 
 export class ListenHub {
-  /** Each open listen with the keys it is counted under. */
-  private readonly listens = new Map<Listen, { session: unknown; principal: unknown }>();
+  /**
+   * Each open listen with the keys it is counted under. @internal Read by the server's broadcast
+   * (server/broadcast.ts), which delivers changes: a server that announces none carries no delivery.
+   */
+  readonly listens = new Map<Listen, { session: unknown; principal: unknown }>();
   /** Open listens per session, and per principal (the session when there is none); owners with none are absent. */
   private readonly bySession = new Map<unknown, number>();
   private readonly byPrincipal = new Map<unknown, number>();
@@ -208,28 +211,6 @@ export class ListenHub {
     this.listens.delete(listen);
     count(this.bySession, owner.session, -1);
     count(this.byPrincipal, owner.principal, -1);
-  }
-
-  /** `notifications/<kind>/list_changed` to every listen that asked for it; resolves to how many. */
-  async listChanged(kind: "tools" | "prompts" | "resources"): Promise<number> {
-    const flag = `${kind}ListChanged` as const;
-    return this.deliver((l) => l.filter[flag] === true, `notifications/${kind}/list_changed`, undefined);
-  }
-
-  /** `notifications/resources/updated` to every listen subscribed to `uri`. */
-  resourceUpdated(uri: string): Promise<number> {
-    return this.deliver((l) => l.uris.has(uri), "notifications/resources/updated", { uri });
-  }
-
-  private async deliver(match: (l: Listen) => boolean, method: string, params: Params | undefined): Promise<number> {
-    const targets = [...this.listens.keys()].filter(match);
-    await Promise.all(targets.map((l) => l.send(method, params).catch((e: Error) => this.report(e))));
-    return targets.length;
-  }
-
-  /** `notifications/tasks` (a DetailedTask) to every listen that named the task in `taskIds`. */
-  taskChanged(task: Params): Promise<number> {
-    return this.deliver((l) => l.filter.taskIds?.includes(task.taskId as string) === true, "notifications/tasks", task);
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 import type { ProtocolBinding } from "../../abi.js";
 import { ErrorCode, type JSONRPCErrorObject, isObject } from "../../jsonrpc.js";
+import { pointerToken } from "../../issue-sites.js";
 import { loggingLevels, type LoggingLevel } from "../../mcp-types.js";
 import type { Params } from "../../session/types.js";
 import type { Capabilities, Implementation } from "../common/types.js";
@@ -91,7 +92,7 @@ export function checkRequestMeta(
 }
 
 function invalidMeta(key: string, what: string): JSONRPCErrorObject {
-  const pointer = `/params/_meta/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  const pointer = `/params/_meta/${pointerToken(key)}`;
   return { code: ErrorCode.InvalidParams, message: `Invalid params: ${pointer} ${what}`, data: { pointer } };
 }
 

@@ -19,7 +19,8 @@ import { elicitationModeAllowed, hasCapability } from "../common/capabilities.js
 import type { Capabilities } from "../common/types.js";
 import { RequestStateCodec, paramsDigest, type OpenedState } from "./request-state.js";
 import { afterIo } from "../../after-io.js";
-import { answerProblem, escape, type InputMethod } from "./input-answers.js";
+import { answerProblem, type InputMethod } from "./input-answers.js";
+import { pointerToken } from "../../issue-sites.js";
 
 /** Methods that may answer InputRequiredResult (the server's own set: its last answer is its own). */
 export const INPUT_METHODS = new MethodSet(INPUT_REQUIRED_METHODS);
@@ -153,7 +154,7 @@ export class InputRound {
           new McpError(
             ErrorCode.InvalidParams,
             `Invalid params: inputResponses[${JSON.stringify(k)}]${bad.at} (${method}) ${bad.problem}`,
-            { pointer: `/params/inputResponses/${escape(k)}${bad.at}` },
+            { pointer: `/params/inputResponses/${pointerToken(k)}${bad.at}` },
           ),
         );
       }
