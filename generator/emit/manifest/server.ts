@@ -89,14 +89,15 @@ export function serverView(
   use("McpDefinition", taskTools || skills);
   const head = facadeHead(model, spoken, "server-side", types);
   // Telling connections and listens of changes, by the runtime's own test (announcesChanges,
-  // runtime/src/server/features.ts), which refuses a server lacking the feature it needs.
+  // runtime/src/server/features.ts), which refuses a server lacking the feature it needs; the
+  // legacy era's code (`legacyEra`) brings it along.
   const caps = model.capabilities;
   const changes =
-    head.revisions.some((r) => r.era === "legacy") ||
-    taskTools ||
-    [caps.tools?.listChanged, caps.prompts?.listChanged, caps.resources?.listChanged, caps.resources?.subscribe].some(
-      (v) => v !== undefined && v !== null && v !== false,
-    );
+    !head.revisions.some((r) => r.era === "legacy") &&
+    (taskTools ||
+      [caps.tools?.listChanged, caps.prompts?.listChanged, caps.resources?.listChanged, caps.resources?.subscribe].some(
+        (v) => v !== undefined && v !== null && v !== false,
+      ));
   // The Mcp-Param-* check of 2026-07-28 tools/calls, when a tool's input schema names x-mcp-header
   // anywhere: the runtime's own test (mirrorsHeaders, runtime/src/server/features.ts), which
   // refuses a server lacking the feature its tools need.

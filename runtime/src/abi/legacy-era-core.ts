@@ -6,8 +6,10 @@
 import { EraRouter } from "../server/era-router.js";
 import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
+import { LocalBroadcast } from "../server/broadcast.js";
 
 export const legacyEra: ServerLegacyEra = {
   session: connectLegacy,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
+  changes: LocalBroadcast,
 };

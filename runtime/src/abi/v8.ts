@@ -16,6 +16,7 @@ export { PromptTable as servePrompts } from "../server/prompts.js";
 export { ResourceRouter as serveResources } from "../server/resources.js";
 export { complete as serveCompletion } from "../server/completion.js";
 export { LocalBroadcast as serveChanges } from "../server/broadcast.js";
+import { LocalBroadcast } from "../server/broadcast.js";
 import { EraRouter } from "../server/era-router.js";
 import { connectLegacy } from "../server/legacy.js";
 import type { ServerLegacyEra } from "../server/legacy-era.js";
@@ -36,6 +37,7 @@ export const legacyEra: ServerLegacyEra = {
   session: connectLegacy,
   router: (base, prepareModern) => new EraRouter(base, prepareModern),
   http: legacyHttp,
+  changes: LocalBroadcast,
 };
 
 /**

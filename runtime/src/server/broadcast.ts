@@ -45,7 +45,11 @@ export class LocalBroadcast {
 
   /** `notifications/tasks` (a DetailedTask) to every listen that named the task in `taskIds`. */
   taskChanged(task: Params): Promise<number> {
-    return this.toListens((l) => l.filter.taskIds?.includes(task.taskId as string) === true, "notifications/tasks", task);
+    return this.toListens(
+      (l) => l.filter.taskIds?.includes(task.taskId as string) === true,
+      "notifications/tasks",
+      task,
+    );
   }
 
   /** `method` to every open listen that `match`es; resolves to how many. */

@@ -39,9 +39,9 @@ export interface CoreFeatures {
    */
   readonly toolHeaders?: () => Promise<ToolHeadersModule>;
   /**
-   * Telling connections and listens of changes (broadcast.ts), read by McpServer: a legacy
-   * revision (`log`, and what its sessions are told), `listChanged` of a list, `resources.subscribe`
-   * or tools that may run as tasks.
+   * Telling connections and listens of changes (broadcast.ts), read by McpServer: `listChanged` of
+   * a list, `resources.subscribe` or tools that may run as tasks. The legacy era brings its own
+   * (legacy-era.ts: its sessions are told of changes and `log`).
    */
   readonly changes?: typeof LocalBroadcast;
 }
@@ -64,9 +64,9 @@ export function mirrorsHeaders(tool: { readonly inputSchema?: unknown }): boolea
 }
 
 /**
- * Whether a server needs the `changes` feature: it serves a legacy revision, announces a list's
- * changes or resource updates, or has tools that may run as tasks. The generator decides with the
- * same test whether to hand it over (generator/emit/manifest/server.ts).
+ * Whether a server needs the `changes` feature: it serves a legacy revision (whose era brings it),
+ * announces a list's changes or resource updates, or has tools that may run as tasks. The generator
+ * decides with the same test whether to hand it over (generator/emit/manifest/server.ts).
  */
 export function announcesChanges(
   legacy: boolean,

@@ -8,6 +8,7 @@ import type { ProtocolBinding } from "../abi.js";
 import type { Transport } from "../transport.js";
 import type { EraRouter } from "./era-router.js";
 import type { connectLegacy } from "./legacy.js";
+import type { LocalBroadcast } from "./broadcast.js";
 
 export interface ServerLegacyEra {
   /** A connection's legacy session, served and counted among the server's connections (legacy.ts). */
@@ -20,6 +21,11 @@ export interface ServerLegacyEra {
    * which knows no HTTP; absent in Node's core (its hosts carry their own, core.ts).
    */
   readonly http?: object;
+  /**
+   * Telling connections of changes (broadcast.ts: `log`, list changes, resource updates), which
+   * every server with legacy sessions needs: the `changes` feature comes with the era.
+   */
+  readonly changes: typeof LocalBroadcast;
 }
 
 /** What createMcpServer throws when given the legacy revisions `legacy` without the legacy era. */

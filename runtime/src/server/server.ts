@@ -93,7 +93,7 @@ export class McpServer {
     this.instructions = this.core.instructions;
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
-    const Changes = features.changes;
+    const Changes = features.changes ?? this.legacyEra?.changes;
     if (Changes === undefined && announcesChanges(legacy.length > 0, this.capabilities, definition))
       throw missingFeature("changes");
     this.told = Changes === undefined ? undefined : new Changes(() => this.ready(), this.listens, this.core.report);
@@ -102,7 +102,8 @@ export class McpServer {
     this.detach = options.bus?.attach({
       listChanged: (list) =>
         void (
-          hasCapability(this.capabilities, `${list}.listChanged`) && this.told?.listChanged(list).catch(this.core.report)
+          hasCapability(this.capabilities, `${list}.listChanged`) &&
+          this.told?.listChanged(list).catch(this.core.report)
         ),
       resourceUpdated: (uri) =>
         void (

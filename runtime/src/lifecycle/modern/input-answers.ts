@@ -97,7 +97,8 @@ function elicitResult(v: Record<string, unknown>): AnswerProblem | undefined {
       typeof value === "boolean" ||
       Number.isInteger(value) ||
       (Array.isArray(value) && value.every((x) => typeof x === "string"));
-    if (!ok) return is(`/content/${pointerToken(name)}`, "must be a string, an integer, a boolean or an array of strings");
+    if (!ok)
+      return is(`/content/${pointerToken(name)}`, "must be a string, an integer, a boolean or an array of strings");
   }
   return undefined;
 }
@@ -127,7 +128,6 @@ function listRootsResult(v: Record<string, unknown>): AnswerProblem | undefined 
   }
   return undefined;
 }
-
 
 /** Why `answer` is not a result of `method`, or undefined when it is one. */
 export function answerProblem(method: InputMethod, answer: unknown): AnswerProblem | undefined {
