@@ -64,20 +64,15 @@ export function mirrorsHeaders(tool: { readonly inputSchema?: unknown }): boolea
 }
 
 /**
- * Whether a server needs the `changes` feature: it serves a legacy revision (whose era brings it),
- * announces a list's changes or resource updates, or has tools that may run as tasks. The generator
- * decides with the same test whether to hand it over (generator/emit/manifest/server.ts).
+ * Whether a 2026-07-28 server needs the `changes` feature (the legacy era brings its own): it
+ * announces a list's changes or resource updates, or has tools that may run as tasks. The
+ * generator decides with the same test whether to hand it over (generator/emit/manifest/server.ts).
  */
-export function announcesChanges(
-  legacy: boolean,
-  capabilities: Capabilities,
-  definition: Pick<McpDefinition, "toolTasks">,
-): boolean {
+export function announcesChanges(capabilities: Capabilities, definition: Pick<McpDefinition, "toolTasks">): boolean {
   return (
-    legacy ||
+    Object.keys(definition.toolTasks ?? {}).length > 0 ||
     ["tools.listChanged", "prompts.listChanged", "resources.listChanged", "resources.subscribe"].some((c) =>
       hasCapability(capabilities, c),
-    ) ||
-    Object.keys(definition.toolTasks ?? {}).length > 0
+    )
   );
 }

@@ -94,7 +94,7 @@ export class McpServer {
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
     const Changes = features.changes ?? this.legacyEra?.changes;
-    if (Changes === undefined && announcesChanges(legacy.length > 0, this.capabilities, definition))
+    if (Changes === undefined && announcesChanges(this.capabilities, definition))
       throw missingFeature("changes");
     this.told = Changes === undefined ? undefined : new Changes(() => this.ready(), this.listens, this.core.report);
     // What another instance raised reaches this one's sessions and listens (only what it declares:
