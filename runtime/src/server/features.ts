@@ -65,14 +65,14 @@ export function mirrorsHeaders(tool: { readonly inputSchema?: unknown }): boolea
 
 /**
  * Whether a 2026-07-28 server needs the `changes` feature (the legacy era brings its own): it
- * announces a list's changes or resource updates, or has tools that may run as tasks. The
- * generator decides with the same test whether to hand it over (generator/emit/manifest/server.ts).
+ * announces a list's changes or resource updates, or has tools that may run as tasks (its definition
+ * has the task code: core.ts refuses task tools without it). The generator decides with the same
+ * test whether to hand it over (generator/emit/manifest/server.ts).
  */
-export function announcesChanges(capabilities: Capabilities, definition: Pick<McpDefinition, "toolTasks">): boolean {
+export function announcesChanges(capabilities: Capabilities, definition: McpDefinition): boolean {
   return (
-    Object.keys(definition.toolTasks ?? {}).length > 0 ||
-    ["tools.listChanged", "prompts.listChanged", "resources.listChanged", "resources.subscribe"].some((c) =>
-      hasCapability(capabilities, c),
-    )
+    definition.tasks !== undefined ||
+    hasCapability(capabilities, "resources.subscribe") ||
+    ["tools", "prompts", "resources"].some((list) => hasCapability(capabilities, `${list}.listChanged`))
   );
 }
