@@ -94,8 +94,7 @@ export class McpServer {
     this.listens = new ListenHub(this.core.report, options.listens);
     this.runningBytes = new RunningBytes(options.runningBytes);
     const Changes = features.changes ?? this.legacyEra?.changes;
-    if (Changes === undefined && announcesChanges(this.capabilities, definition))
-      throw missingFeature("changes");
+    if (Changes === undefined && announcesChanges(this.capabilities, definition)) throw missingFeature("changes");
     this.told = Changes && new Changes(() => this.ready(), this.listens, this.core.report);
     // What another instance raised reaches this one's sessions and listens (only what it declares:
     // a bus that was cut off says every list may have changed).
