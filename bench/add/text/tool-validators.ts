@@ -3,7 +3,7 @@ import { collectingValidators, type Validator } from "@mcpgen/runtime/abi/v8/all
 import * as all from "./tools.all-errors.ajv.js";
 
 /**
- * Validators of every tool that find every failure, not only the first (the runtime lists at most 20), by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets): what the runtime's report of a refused value runs.
+ * Validators of every tool that find every failure, not only the first (the runtime lists at most 20), by MCP tool name (`output` is null without an outputSchema; `defaults`, where the inputSchema has defaults, makes what the handler gets): the runtime's checks of tool arguments and results (`toolValidators`) and its report of a refused value both run them.
  */
 export const allErrorsValidators: {
   readonly [tool: string]: {
