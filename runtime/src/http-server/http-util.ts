@@ -255,9 +255,9 @@ export function headerValue(req: HttpRequestHead, name: string): string | undefi
 /** A client this far behind on reading an SSE stream is cut off (a legacy one may resume with Last-Event-ID). */
 export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
+// No `connection`: node sets it itself (fetch hosts drop it); proxies must not cache, transform or buffer.
 export const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
-  connection: "keep-alive",
   "x-accel-buffering": "no",
 } as const;

@@ -2,7 +2,7 @@ import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
 import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
-import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
+import { encodeSseComment, encodeSseEvent, encodeSseMessage } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
@@ -346,7 +346,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     res.writeHead(200, (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader }));
     res.flushHeaders();
     await store.replayEventsAfter(lastEventId, (eventId, message) => {
-      res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
+      res.write(encodeSseMessage(JSON.stringify(message), eventId));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
     if (live && this.streams.has(streamId) && !this.closed) {
@@ -579,20 +579,20 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     // Serialised once, for the stream and the store alike.
     const data = JSON.stringify(m);
     if (!store) {
-      const event = encodeSseEvent({ event: "message", data });
+      const event = encodeSseMessage(data);
       if (done) this.endStream(s, event);
       else this.emit(s, event);
       return;
     }
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
     if (typeof stored === "string") {
-      const event = encodeSseEvent({ event: "message", id: stored, data });
+      const event = encodeSseMessage(data, stored);
       if (done) this.endStream(s, event);
       else this.emit(s, event);
     } else {
       // Without an id when the store could not keep the event: it cannot be replayed.
       const emit = (eventId?: string): void => {
-        const event = encodeSseEvent({ event: "message", id: eventId, data });
+        const event = encodeSseMessage(data, eventId);
         if (done) this.endStream(s, event);
         else this.emit(s, event);
       };
