@@ -3,9 +3,15 @@
  * reading the machine's load does not move. Where sse.js and paired.js read server CPU, which swings
  * by 2x on a machine other sessions load, these repeat within about 3%, so a change of a few percent
  * of a call can be told apart. Each server runs under callgrind with counting off; once
- * BENCH_WARM_CALLS (20 000) calls have run, counting is switched on for BENCH_CALLS (5000) more of
- * the same session (or stateless workload), then off; what every thread ran meanwhile, divided by
- * the calls. What the kernel does (the writes, waking the loop) is not counted.
+ * BENCH_WARM_CALLS (20 000) calls have run, then BENCH_SETTLE_CALLS (5000) more on new connections,
+ * counting is switched on for BENCH_CALLS (5000) more of the same session (or stateless workload),
+ * each run on connections of its own, then off; what every thread ran meanwhile, divided by the
+ * calls. What the kernel does (the writes, waking the loop) is not counted.
+ * Why the second warm-up: the first requests of new connections deoptimise functions optimised on
+ * the warm-up's (node's parserOnIncoming, assignSocket, end, and the runtime's checkHostOrigin),
+ * which TurboFan compiles again in the next few thousand calls; counted right after the first
+ * switch, that compiling was about 25k of mcpgen's instructions per call (none of raw's), and
+ * after a second switch it is gone. BENCH_SETTLE_CALLS=0 counts the way the first version did.
  *   node dist/bench/instructions.js sse|stateless <kind>[,<kind>...] [<server.js>]
  * sse: sse-http.js's kinds (raw, mcpgen, mcpgen-nostore) on a 2025-11-25 session answered as SSE;
  * stateless: stateless-http.js's (raw, mcpgen, ...) on 2026-07-28 tools/calls. <server.js>: the
@@ -27,6 +33,7 @@ if ((workload !== "sse" && workload !== "stateless") || !kindList)
   throw new Error("usage: instructions.js sse|stateless <kind>[,<kind>...] [<server.js>]");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const WARM_CALLS = Number(process.env.BENCH_WARM_CALLS ?? 20_000);
+const SETTLE_CALLS = Number(process.env.BENCH_SETTLE_CALLS ?? 5000);
 const CALLS = Number(process.env.BENCH_CALLS ?? 5000);
 const CONCURRENCY = 16;
 const serverJs =
@@ -75,8 +82,9 @@ async function count(kind: string): Promise<number> {
     const calls: SocketLoadOptions =
       workload === "sse" ? await sessionCalls(server.port, CONCURRENCY) : modernCalls(server.port, CONCURRENCY);
     await socketLoad(calls, Infinity, 1, WARM_CALLS);
+    if (SETTLE_CALLS > 0) await socketLoad(calls, Infinity, 1 + WARM_CALLS, SETTLE_CALLS);
     execFileSync("callgrind_control", ["-i", "on", pid], { stdio: "ignore" });
-    const done = await socketLoad(calls, Infinity, 1 + WARM_CALLS, CALLS);
+    const done = await socketLoad(calls, Infinity, 1 + WARM_CALLS + SETTLE_CALLS, CALLS);
     execFileSync("callgrind_control", ["-i", "off", pid], { stdio: "ignore" });
     execFileSync("callgrind_control", ["-d", pid], { stdio: "ignore" });
     server.child.stdin!.end();
@@ -101,7 +109,7 @@ for (let r = 0; r < ROUNDS; r++)
     counts[kind]!.push(await count(kind));
   }
 process.stdout.write(
-  `${workload}: user-space instructions per call (callgrind, every thread), ${CALLS} calls after ${WARM_CALLS}, median of ${ROUNDS} round(s)\n`,
+  `${workload}: user-space instructions per call (callgrind, every thread), ${CALLS} calls after ${WARM_CALLS} and ${SETTLE_CALLS}, median of ${ROUNDS} round(s)\n`,
 );
 const first = median(counts[kinds[0]!]!);
 for (const kind of kinds) {

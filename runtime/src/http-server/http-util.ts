@@ -213,18 +213,13 @@ export function sendJsonError(
     res.end();
     return;
   }
-  sendJson(res, status, { jsonrpc: "2.0", id, error: { code, message } }, headers);
+  sendJsonText(res, status, JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } }), headers);
 }
 
 /**
  * A complete JSON body with its Content-Length: `writeHead` fixes the headers, so without the
  * length node would send the body chunked, which costs the peer a chunk parser and a round of framing.
  */
-function sendJson(res: HttpReply, status: number, value: unknown, headers?: Record<string, string>): void {
-  sendJsonText(res, status, JSON.stringify(value), headers);
-}
-
-/** sendJson of a body already serialised (a transport's reply). */
 export function sendJsonText(res: HttpReply, status: number, body: string, headers?: Record<string, string>): void {
   const length = utf8Length(body);
   let h: Record<string, string | number>;
@@ -255,9 +250,9 @@ export function headerValue(req: HttpRequestHead, name: string): string | undefi
 /** A client this far behind on reading an SSE stream is cut off (a legacy one may resume with Last-Event-ID). */
 export const MAX_UNREAD_BYTES = 16 * 1024 * 1024;
 
+// No `connection`: node sets it itself (fetch hosts drop it); proxies must not cache, transform or buffer.
 export const SSE_HEADERS = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
-  connection: "keep-alive",
   "x-accel-buffering": "no",
 } as const;

@@ -20,6 +20,7 @@ export interface PostRefusal {
 /** `application/json`, matched as a media type (parameters such as charset allowed), not as a substring. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === "application/json") return true;
   const semi = contentType.indexOf(";");
   return (semi === -1 ? contentType : contentType.slice(0, semi)).trim().toLowerCase() === "application/json";
 }

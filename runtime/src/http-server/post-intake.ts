@@ -96,8 +96,14 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
     sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
     return undefined;
   }
-  const body = await bodyOf(req, res, intake);
-  if (body === undefined) return undefined;
+  // node parses a body that came with its headers once the turn that emitted the request is over
+  // (a fetch host's request has no buffered body to take: it skips the wait).
+  let body: Uint8Array | undefined;
+  if (req.read !== undefined && intake.bufferedBody !== undefined) {
+    await AFTER_PARSE;
+    body = intake.bufferedBody(req, intake.maxBody, intake.buffered);
+  }
+  if ((body ??= await bodyOf(req, res, intake)) === undefined) return undefined;
   const read = parseBody(utf8Text(body), intake.maxDepth);
   if (!("value" in read)) {
     if (
@@ -131,17 +137,10 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
   return post;
 }
 
-/** The body, within maxBodyBytes, bodyTimeoutMs and maxBufferedBodyBytes; undefined once refused. */
+/** The body as it arrives, within maxBodyBytes, bodyTimeoutMs and maxBufferedBodyBytes; undefined once refused. */
 async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<Uint8Array | undefined> {
   // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
   const sid = headerValue(req, "mcp-session-id");
-  // node parses a body that came with its headers once the turn that emitted the request is over
-  // (a fetch host's request has no buffered body to take: it skips the wait).
-  if (req.read !== undefined && intake.bufferedBody !== undefined) {
-    await AFTER_PARSE;
-    const whole = intake.bufferedBody(req, intake.maxBody, intake.buffered);
-    if (whole !== undefined) return whole;
-  }
   try {
     return await readBodyWith(
       req,

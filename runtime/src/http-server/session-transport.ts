@@ -2,7 +2,7 @@ import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
 import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
-import { encodeSseComment, encodeSseEvent } from "../framing/sse.js";
+import { encodeSseComment, encodeSseEvent, encodeSseMessage } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
@@ -103,6 +103,30 @@ function streamKeyPrefix(): string {
   return (processKey ??= globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!.toString(36));
 }
 
+/** A POST's stream (`o`: how it may be answered), or the standalone one: one literal, one shape. */
+function newStream(
+  id: string,
+  res: HttpReply | undefined,
+  ids: readonly RequestId[],
+  o: { readonly allowJson: boolean; readonly allowSse: boolean; readonly batch: boolean } | undefined,
+): Stream {
+  return {
+    id,
+    res,
+    mode: o?.allowJson ? "pending" : "sse",
+    standalone: o === undefined,
+    ids,
+    pending: 0,
+    batch: o?.batch ?? false,
+    allowJson: o?.allowJson ?? false,
+    allowSse: o?.allowSse ?? true,
+    jsonReplies: undefined,
+    tail: undefined,
+    keepAlive: undefined,
+    prime: undefined,
+  };
+}
+
 function isResponse(m: JSONRPCMessage): boolean {
   return !("method" in m) && "id" in m;
 }
@@ -141,6 +165,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private sessionHeader: Record<string, string>;
   /** SSE_HEADERS with sessionHeader, made once: every SSE reply of the session sends them. */
   private sseHeaders: Readonly<Record<string, string>> | undefined;
+  private sse(): Readonly<Record<string, string>> {
+    return (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader });
+  }
   /** The initialize request that decides whether this session is born (see expectInitialize). */
   private initializeId: RequestId | undefined;
   /** Requests that end when the client closes their reply's stream (onReplyStreamClosed); made on first use. */
@@ -250,21 +277,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     requestIds: RequestId[],
     o: { allowJson: boolean; allowSse: boolean; batch: boolean },
   ): void {
-    const stream: Stream = {
-      id: this.newStreamId(),
-      res,
-      mode: o.allowJson ? "pending" : "sse",
-      standalone: false,
-      ids: requestIds,
-      pending: 0,
-      batch: o.batch,
-      allowJson: o.allowJson,
-      allowSse: o.allowSse,
-      jsonReplies: undefined,
-      tail: undefined,
-      keepAlive: undefined,
-      prime: undefined,
-    };
+    const stream = newStream(this.newStreamId(), res, requestIds, o);
     this.streams.set(stream.id, stream);
     // Counted once each, as a set would (a batch may repeat an id).
     for (const id of requestIds) {
@@ -343,10 +356,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       live.prime = undefined;
       old.end(prime);
     }
-    res.writeHead(200, (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader }));
+    res.writeHead(200, this.sse());
     res.flushHeaders();
     await store.replayEventsAfter(lastEventId, (eventId, message) => {
-      res.write(encodeSseEvent({ event: "message", id: eventId, data: JSON.stringify(message) }));
+      res.write(encodeSseMessage(JSON.stringify(message), eventId));
     });
     if (adopting && this.standalone === undefined) live = this.createDetachedStandalone(streamId);
     if (live && this.streams.has(streamId) && !this.closed) {
@@ -526,21 +539,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   }
 
   private createDetachedStandalone(id = this.newStreamId()): Stream {
-    const s: Stream = {
-      id,
-      res: undefined,
-      mode: "sse",
-      standalone: true,
-      ids: [],
-      pending: 0,
-      batch: false,
-      allowJson: false,
-      allowSse: true,
-      jsonReplies: undefined,
-      tail: undefined,
-      keepAlive: undefined,
-      prime: undefined,
-    };
+    const s = newStream(id, undefined, [], undefined);
     this.standalone = s;
     this.streams.set(s.id, s);
     this.cfg.onstandalone?.(id);
@@ -578,31 +577,29 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     const store = this.cfg.eventStore;
     // Serialised once, for the stream and the store alike.
     const data = JSON.stringify(m);
-    if (!store) {
-      const event = encodeSseEvent({ event: "message", data });
-      if (done) this.endStream(s, event);
-      else this.emit(s, event);
-      return;
-    }
-    const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, m, data)) : store.storeEvent(s.id, m, data);
-    if (typeof stored === "string") {
-      const event = encodeSseEvent({ event: "message", id: stored, data });
-      if (done) this.endStream(s, event);
-      else this.emit(s, event);
-    } else {
-      // Without an id when the store could not keep the event: it cannot be replayed.
-      const emit = (eventId?: string): void => {
-        const event = encodeSseEvent({ event: "message", id: eventId, data });
-        if (done) this.endStream(s, event);
-        else this.emit(s, event);
-      };
-      s.tail = stored.then(emit, (e: unknown) => {
+    const stored =
+      store === undefined
+        ? undefined
+        : s.tail
+          ? s.tail.then(() => store.storeEvent(s.id, m, data))
+          : store.storeEvent(s.id, m, data);
+    if (typeof stored !== "object") return this.put(s, done, encodeSseMessage(data, stored));
+    // Without an id when the store could not keep the event: it cannot be replayed.
+    s.tail = stored.then(
+      (eventId) => this.put(s, done, encodeSseMessage(data, eventId)),
+      (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
         // The store is down (a shared one lost): the message still goes out, only not resumable;
         // a reply is never held back for resumability's sake.
-        emit();
-      });
-    }
+        this.put(s, done, encodeSseMessage(data));
+      },
+    );
+  }
+
+  /** A message event onto its stream; the stream's last response ends it. */
+  private put(s: Stream, done: boolean, event: string): void {
+    if (done) this.endStream(s, event);
+    else this.emit(s, event);
   }
 
   private emit(s: Stream, event: string): void {
@@ -633,7 +630,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private beginSse(s: Stream): void {
     const res = s.res;
     if (!res || res.headersSent) return;
-    res.writeHead(200, (this.sseHeaders ??= { ...SSE_HEADERS, ...this.sessionHeader }));
+    res.writeHead(200, this.sse());
     if (this.cfg.modern) this.armKeepAlive(s);
     // A POST's stream opens at once, but what the handler answers within this turn of the event
     // loop (a reply, often) leaves in the same packet as the headers and the priming event (and,
