@@ -54,7 +54,7 @@ export class LocalBroadcast {
 
   /** `method` to every open listen that `match`es; resolves to how many. */
   private async toListens(match: (l: Listen) => boolean, method: string, params: Params | undefined): Promise<number> {
-    const targets = [...this.listens.listens.keys()].filter(match);
+    const targets = [...this.listens.open()].filter(match);
     await Promise.all(targets.map((l) => l.send(method, params).catch((e: Error) => this.report(e))));
     return targets.length;
   }

@@ -145,11 +145,8 @@ function count(counts: Map<unknown, number>, key: unknown, by: 1 | -1): void {
 const HOLDER = { perSession: "this session", perPrincipal: "this principal", max: "this server" } as const;
 
 export class ListenHub {
-  /**
-   * Each open listen with the keys it is counted under. @internal Read by the server's broadcast
-   * (server/broadcast.ts), which delivers changes: a server that announces none carries no delivery.
-   */
-  readonly listens = new Map<Listen, { session: unknown; principal: unknown }>();
+  /** Each open listen with the keys it is counted under. */
+  private readonly listens = new Map<Listen, { session: unknown; principal: unknown }>();
   /** Open listens per session, and per principal (the session when there is none); owners with none are absent. */
   private readonly bySession = new Map<unknown, number>();
   private readonly byPrincipal = new Map<unknown, number>();
@@ -171,6 +168,14 @@ export class ListenHub {
 
   get size(): number {
     return this.listens.size;
+  }
+
+  /**
+   * The open listens. @internal For the server's broadcast (server/broadcast.ts), which delivers
+   * changes: the delivery lives there so that a server announcing none carries none of it.
+   */
+  open(): IterableIterator<Listen> {
+    return this.listens.keys();
   }
 
   /** No room for another listen on the server. */
