@@ -112,6 +112,22 @@ test("a server→client request related to a tool call travels on that POST's st
   assert.is(evs[0]!.id, undefined, "no ids without an event store");
 });
 
+test("an SSE reply says Connection as node keeps the connection: keep-alive, or close when the request asked to close", async () => {
+  const { url } = await start({ responseMode: "sse" });
+  const h = await session(url);
+  const call = (id: number) => JSON.stringify({ jsonrpc: "2.0", id, method: "echo", params: { a: id } });
+  const kept = await post(url, call(2), { ...h, connection: "keep-alive" });
+  assert.match(String(kept.headers["content-type"]), /text\/event-stream/);
+  assert.is(kept.headers["connection"], "keep-alive");
+  const closing = await post(url, call(3), { ...h, connection: "close" });
+  assert.match(String(closing.headers["content-type"]), /text\/event-stream/);
+  assert.is(closing.headers["connection"], "close");
+  assert.equal(JSON.parse(sseEvents(closing.body).find((e) => e.data !== "")!.data).result, {
+    method: "echo",
+    params: { a: 3 },
+  });
+});
+
 test("responseMode sse always streams; Accept with only one type is honoured; neither is 406", async () => {
   const { url } = await start({ responseMode: "sse" });
   const h = await session(url).catch(() => ({}) as Record<string, string>);
