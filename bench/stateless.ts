@@ -3,7 +3,8 @@
  * `_meta`, keep-alive agent) against a raw node:http baseline, mcpgen's server on the node:http
  * handler and on the fetch handler (behind the node:http bridge SDK v2 gets, through
  * toNodeListener, and on @hono/node-server) and SDK v2's web-standard modern path
- * (createMcpHandler, behind the bridge), and the bridge's own floor; then the fetch handler, SDK v2's
+ * (createMcpHandler, behind the bridge and through its own Node adapter, @modelcontextprotocol/node's
+ * toNodeHandler), and the bridge's own floor; then the fetch handler, SDK v2's
  * createMcpHandler and a fixed-answer floor served by Bun.serve (a Bun child process, native
  * Request/Response, the same Node load generator), rounds rotated, medians of calls/s and of server CPU per
  * call. The load generator is socket-load.ts (prepared requests on raw keep-alive sockets; its own
@@ -129,6 +130,7 @@ const ALL_KINDS = [
   "fetch-listener",
   "fetch-hono",
   "sdk2",
+  "sdk2-node",
   "bun-floor",
   "bun-fetch",
   "bun-sdk2",
@@ -168,6 +170,7 @@ const LABELS: Record<(typeof ALL_KINDS)[number], string> = {
   "fetch-listener": "mcpgen fetch handler (toNodeListener)",
   "fetch-hono": "mcpgen fetch handler (@hono/node-server)",
   sdk2: "SDK v2 2.4.0 web-standard (bridge)",
+  "sdk2-node": "SDK v2 2.4.0 web-standard (its toNodeHandler)",
   "bun-floor": "Bun.serve floor (fixed answer)",
   "bun-fetch": "mcpgen fetch handler (Bun.serve)",
   "bun-sdk2": "SDK v2 2.4.0 web-standard (Bun.serve)",
@@ -199,6 +202,8 @@ const line = (what: string, a: string, b: string, target: number) => {
 };
 line("fetch handler (bridge) / SDK v2 web-standard (bridge)", "fetch", "sdk2", 5);
 line("fetch handler / SDK v2 web-standard, both on Bun.serve", "bun-fetch", "bun-sdk2", 5);
+// On Node each as its own docs host it: mcpgen's toNodeListener, SDK v2's @modelcontextprotocol/node.
+line("fetch handler (toNodeListener) / SDK v2 web-standard (its toNodeHandler)", "fetch-listener", "sdk2-node", 5);
 for (const k of ["fetch", "fetch-listener", "fetch-hono"])
   line(`${LABELS[k as "fetch"]} / node:http handler`, k, "mcpgen", 0.85);
 // What each pays above the bridge, by server CPU: the handlers' own cost, without the host's.

@@ -1,13 +1,14 @@
 /**
  * 2026-07-28 stateless Streamable HTTP servers for the workload's `add` tool (text variant).
- * Usage: stateless-http.js raw|mcpgen|fetch|fetch-listener|fetch-hono|sdk2; prints {"port":N} once
+ * Usage: stateless-http.js raw|mcpgen|fetch|fetch-listener|fetch-hono|sdk2|sdk2-node; prints {"port":N} once
  * listening on 127.0.0.1. raw: node:http, JSON.parse, answer (no validation, no headers checked).
  * mcpgen: createMcpServer with the generated 2026-07-28 binding (per-request _meta, header and
  * params validation on) on the node:http handler. fetch: the same server's createFetchHandler
  * behind the same node:http bridge as sdk2 (a Request and a Response per call); fetch-listener:
  * it through toNodeListener (node's objects straight to the endpoint); fetch-hono: it served by
  * @hono/node-server. sdk2: SDK v2's createMcpHandler (its web-standard modern path) behind the
- * node:http bridge. bridge: the bridge alone around a fetch handler that parses the body and answers
+ * node:http bridge; sdk2-node: the same through `toNodeHandler` of @modelcontextprotocol/node, the Node
+ * adapter SDK v2's docs tell Node users to serve it with. bridge: the bridge alone around a fetch handler that parses the body and answers
  * a fixed result (what any fetch handler behind it pays before doing anything).
  */
 import { createServer } from "node:http";
@@ -16,6 +17,7 @@ import { createFetchHandler } from "@mcpgen/runtime/fetch";
 import { toNodeListener } from "@mcpgen/runtime/node";
 import { serve } from "@hono/node-server";
 import { createMcpHandler } from "@modelcontextprotocol/server";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { addResult } from "../workload.js";
 import { createStatelessMcp } from "./stateless-mcp.js";
 import { createSdk2Server } from "./sdk2-server.js";
@@ -98,9 +100,13 @@ if (kind === "raw") {
   });
   server.keepAliveTimeout = 60_000;
   listen(server);
+} else if (kind === "sdk2-node") {
+  const server = createServer(toNodeHandler(createMcpHandler(() => createSdk2Server("text"))));
+  server.keepAliveTimeout = 60_000;
+  listen(server);
 } else {
   throw new Error(
-    `usage: stateless-http.js raw|bridge|mcpgen|fetch|fetch-listener|fetch-hono|sdk2 (got ${JSON.stringify(kind)})`,
+    `usage: stateless-http.js raw|bridge|mcpgen|fetch|fetch-listener|fetch-hono|sdk2|sdk2-node (got ${JSON.stringify(kind)})`,
   );
 }
 process.on("SIGTERM", () => process.exit(0));

@@ -1,7 +1,8 @@
 /**
  * A minimal node:http <-> web Request/Response bridge: SDK v2's server speaks web-standard
- * Request/Response only (its Node adapter is a separate package we do not install), so every Node
- * user of v2 needs one.
+ * Request/Response only, so every Node user of v2 needs one (its own is @modelcontextprotocol/node,
+ * measured beside this one); the same bridge around mcpgen's fetch handler compares the two
+ * handlers on one host.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 
