@@ -421,10 +421,7 @@ export class AnsweringSession implements InboundOwner {
     const id = inbound.requestId;
     if (error === undefined && this.sendsResults && inbound.batch === undefined) {
       // No wrapper object to make and walk: the transport writes the response from its parts.
-      if (!this.isClosed) {
-        const sent = this.sendResult(id, result, inbound);
-        if (this.fresh(sent)) sent.then(undefined, this.reportBound);
-      }
+      if (!this.isClosed) this.reportFailure(this.sendResult(id, result, inbound));
     } else {
       this.reply(
         error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
@@ -432,7 +429,6 @@ export class AnsweringSession implements InboundOwner {
         inbound.batch,
       );
     }
-    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   private onNotification(m: Msg): void {
@@ -459,10 +455,11 @@ export class AnsweringSession implements InboundOwner {
     this.cancelInbound(inbound, typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
   }
 
-  /** Out of the running table, its bytes released. */
+  /** Out of the running table, its bytes released; a drain waiting for the last one is woken. */
   private stopRunning(inbound: InboundRequest): void {
     this.running.delete(inbound);
     if (inbound.bytes > 0) this.bytes!.release(inbound.bytes, inbound.principal);
+    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   /** A request over the byte budget: `over` names the share it would overdraw. */
@@ -488,7 +485,6 @@ export class AnsweringSession implements InboundOwner {
     inbound.cancel(reason);
     this.transport.hints?.abandonReply?.(inbound.requestId);
     if (inbound.batch !== undefined) this.unanswered?.(inbound);
-    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   /** @internal (InboundOwner) One opaque object per connection, made when first asked for. */
@@ -540,8 +536,11 @@ export class AnsweringSession implements InboundOwner {
    * batch it was a member of, is only ever given to a Session, which collects its replies.
    */
   protected reply(message: Msg, related: SendOptions | undefined, _batch?: BatchReply): void {
-    if (this.isClosed) return;
-    const sent = this.send(message, related);
+    if (!this.isClosed) this.reportFailure(this.send(message, related));
+  }
+
+  /** A send whose failure is only reported. */
+  private reportFailure(sent: Promise<void>): void {
     if (this.fresh(sent)) sent.then(undefined, this.reportBound);
   }
 
