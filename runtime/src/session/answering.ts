@@ -421,7 +421,10 @@ export class AnsweringSession implements InboundOwner {
     const id = inbound.requestId;
     if (error === undefined && this.sendsResults && inbound.batch === undefined) {
       // No wrapper object to make and walk: the transport writes the response from its parts.
-      if (!this.isClosed) this.reportFailure(this.sendResult(id, result, inbound));
+      if (!this.isClosed) {
+        const sent = this.sendResult(id, result, inbound);
+        if (this.fresh(sent)) sent.then(undefined, this.reportBound);
+      }
     } else {
       this.reply(
         error === undefined ? { jsonrpc: "2.0", id, result } : { jsonrpc: "2.0", id, error },
@@ -536,11 +539,8 @@ export class AnsweringSession implements InboundOwner {
    * batch it was a member of, is only ever given to a Session, which collects its replies.
    */
   protected reply(message: Msg, related: SendOptions | undefined, _batch?: BatchReply): void {
-    if (!this.isClosed) this.reportFailure(this.send(message, related));
-  }
-
-  /** A send whose failure is only reported. */
-  private reportFailure(sent: Promise<void>): void {
+    if (this.isClosed) return;
+    const sent = this.send(message, related);
     if (this.fresh(sent)) sent.then(undefined, this.reportBound);
   }
 
