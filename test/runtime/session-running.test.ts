@@ -5,6 +5,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import fc from "fast-check";
+import type { Transport } from "@mcpgen/runtime";
 import { Session } from "@mcpgen/runtime/internal";
 import { latest } from "./helpers/binding.js";
 import { settle, withRawPeer } from "./helpers/peer.js";
@@ -144,6 +145,38 @@ test("property: any mix of ids started, answered and cancelled keeps runningCoun
     }),
     { numRuns: 150, seed: 20261124 },
   );
+});
+
+test("an input end waits for the running requests, and one cancelled rather than answered ends the wait too", async () => {
+  const [inner, peer] = withRawPeer();
+  // The memory transport seen with stdio's hint: its input ends alone, and oninputend drains.
+  const t: Transport = {
+    start: () => inner.start(),
+    send: (m, o) => inner.send(m, o),
+    close: () => inner.close(),
+    hints: { inputEnds: true },
+  };
+  inner.onmessage = (m, c) => t.onmessage?.(m, c);
+  inner.onclose = () => t.onclose?.();
+  const session = new Session({ transport: t, side: "server", binding: latest });
+  const aborted: unknown[] = [];
+  session.setRequestHandler("tools/call", (_p: any, ctx) => {
+    ctx.signal.addEventListener("abort", () => aborted.push(ctx.requestId));
+    return new Promise(() => {});
+  });
+  void t.start();
+  await peer.send({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "x" } });
+  await settle();
+  let drained = false;
+  const drain = t.oninputend!().then(() => (drained = true));
+  await settle();
+  assert.is(drained, false, "a request is still running");
+  await peer.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([drain, new Promise((r) => (timer = setTimeout(r, 2000)))]);
+  clearTimeout(timer);
+  assert.equal([drained, aborted, session.runningCount], [true, [5], 0]);
+  await session.close();
 });
 
 test.run();

@@ -188,12 +188,12 @@ export class McpServer {
     const loading = this.prepare(!legacy);
     if (loading === undefined) return this.serve(transport, options, legacy, modern);
     // A transport may deliver before connect() resolves (the HTTP server hands the request over
-    // right after onsession, which need not wait for connect): its messages wait, in order.
-    let ready!: { resolve: () => void; reject: (e: unknown) => void };
-    const built = new Promise<void>((resolve, reject) => (ready = { resolve, reject }));
+    // right after onsession, which need not wait for connect): its messages wait, in order, for
+    // `loading`. This function awaits it before any message can arrive, so it resumes first and
+    // builds the session before the gate hands the held messages on (or clears them on failure).
     let holding = true;
     const gate = new LoadGate(
-      () => (holding ? built : undefined),
+      () => (holding ? loading : undefined),
       (m, context) => transport.onmessage?.(m as JSONRPCMessage | JSONRPCMessage[], context),
       (_m, _context, e) => this.core.report(e),
       MAX_RUNNING_REQUESTS,
@@ -204,13 +204,11 @@ export class McpServer {
     } catch (e) {
       transport.onmessage = undefined;
       gate.clear();
-      ready.reject(e);
       throw e;
     }
     // Building the session replaces transport.onmessage; held messages then go to it.
     const session = this.serve(transport, options, legacy, modern);
     holding = false;
-    ready.resolve();
     return session;
   }
 

@@ -323,7 +323,7 @@ export class AnsweringSession implements InboundOwner {
     if (info === undefined || info.kind !== "request" || (info.from !== this.peerSide && info.from !== "both")) {
       return this.replyError(id, methodNotFound(method), batch);
     }
-    if (this.running.has(id))
+    if (this.running.get(id) !== undefined)
       return this.replyError(id, invalidRequest(`request id ${describe(id)} is already in progress`), batch);
     if (this.running.size >= this.maxRunning) {
       this.report(
@@ -416,7 +416,6 @@ export class AnsweringSession implements InboundOwner {
         message: `Internal error: invalid result from the ${inbound.method} handler`,
       };
     }
-    inbound.done = true;
     this.stopRunning(inbound);
     const id = inbound.requestId;
     if (error === undefined && this.sendsResults && inbound.batch === undefined) {
@@ -432,7 +431,6 @@ export class AnsweringSession implements InboundOwner {
         inbound.batch,
       );
     }
-    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   private onNotification(m: Msg): void {
@@ -459,10 +457,12 @@ export class AnsweringSession implements InboundOwner {
     this.cancelInbound(inbound, typeof params?.reason === "string" ? params.reason : "Cancelled by peer");
   }
 
-  /** Out of the running table, its bytes released. */
+  /** Done: out of the running table, its bytes released; a drain waiting for the last one is woken. */
   private stopRunning(inbound: InboundRequest): void {
+    inbound.done = true;
     this.running.delete(inbound);
     if (inbound.bytes > 0) this.bytes!.release(inbound.bytes, inbound.principal);
+    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   /** A request over the byte budget: `over` names the share it would overdraw. */
@@ -484,11 +484,9 @@ export class AnsweringSession implements InboundOwner {
   private cancelInbound(inbound: InboundRequest, reason: string): void {
     if (this.running.get(inbound.requestId) !== inbound) return;
     this.stopRunning(inbound);
-    inbound.done = true;
     inbound.cancel(reason);
     this.transport.hints?.abandonReply?.(inbound.requestId);
     if (inbound.batch !== undefined) this.unanswered?.(inbound);
-    if (this.idle !== undefined && this.running.size === 0) this.wake();
   }
 
   /** @internal (InboundOwner) One opaque object per connection, made when first asked for. */
@@ -597,10 +595,10 @@ export class AnsweringSession implements InboundOwner {
     const closed = this.pendingCount > 0 || this.running.size > 0 ? new ConnectionClosedError() : undefined;
     this.closeOutgoing?.(closed);
     const running = this.running.values();
+    // Emptied before any handler is aborted: an abort listener sees nothing running.
     this.running.clear();
     for (const inbound of running) {
-      inbound.done = true;
-      if (inbound.bytes > 0) this.bytes!.release(inbound.bytes, inbound.principal);
+      this.stopRunning(inbound);
       inbound.cancel(closed!);
     }
     this.wake();

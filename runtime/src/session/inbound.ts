@@ -89,10 +89,7 @@ export class InboundRequest implements RequestContext, SendOptions {
   }
 
   sendRequest<R extends Result = Result>(method: string, params?: Params, options?: RequestOptions): Promise<R> {
-    const opts: RequestOptions = options
-      ? { ...options, relatedRequestId: this.requestId }
-      : { relatedRequestId: this.requestId };
-    return this.owner.request<R>(method, params, opts);
+    return this.owner.request<R>(method, params, { ...options, relatedRequestId: this.requestId });
   }
 
   sendNotification(method: string, params?: Params): Promise<void> {

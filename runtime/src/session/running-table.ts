@@ -36,11 +36,7 @@ export class RunningTable<T extends Running> {
     return this.others?.get(id);
   }
 
-  has(id: RequestId): boolean {
-    return this.get(id) !== undefined;
-  }
-
-  /** Add a request whose id is not running (the session checks `has` first). */
+  /** Add a request whose id is not running (the session checks with `get` first). */
   add(entry: T): void {
     const id = entry.requestId;
     if (typeof id === "number") {
