@@ -9,7 +9,10 @@
 import type { Params } from "../session/types.js";
 import type { Listen, ListenHub } from "../lifecycle/modern/listen.js";
 import type { Connection } from "./context.js";
-import type { ChangeList } from "./change-bus.js";
+import type { ChangeBus, ChangeList } from "./change-bus.js";
+import type { ServerModernTasks } from "./types.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
+import type { Capabilities } from "../lifecycle/common/types.js";
 
 export class LocalBroadcast {
   constructor(
@@ -18,6 +21,23 @@ export class LocalBroadcast {
     private readonly listens: ListenHub,
     private readonly report: (e: Error) => void,
   ) {}
+
+  /**
+   * Deliver what other instances raise on `bus` to this one's sessions and listens (only what the
+   * server declares: a bus that was cut off says every list may have changed), and hand task
+   * cancellations and input to the tasks run here; returns the detach.
+   */
+  hear(bus: ChangeBus, capabilities: Capabilities, tasks: () => ServerModernTasks | undefined): () => void {
+    return bus.attach({
+      listChanged: (list) =>
+        void (hasCapability(capabilities, `${list}.listChanged`) && this.listChanged(list).catch(this.report)),
+      resourceUpdated: (uri) =>
+        void (hasCapability(capabilities, "resources.subscribe") && this.resourceUpdated(uri).catch(this.report)),
+      taskChanged: (task) => void this.taskChanged(task),
+      taskCancelled: (taskId) => tasks()?.remoteCancel(taskId),
+      taskInput: (taskId, responses) => void tasks()?.remoteInput(taskId, responses).catch(this.report),
+    });
+  }
 
   /** `notifications/resources/updated` to every connection subscribed to `uri` and every listen on it; resolves to how many were told. */
   async resourceUpdated(uri: string): Promise<number> {

@@ -96,23 +96,8 @@ export class McpServer {
     const Changes = features.changes ?? this.legacyEra?.changes;
     if (Changes === undefined && announcesChanges(this.capabilities, definition)) throw missingFeature("changes");
     this.told = Changes && new Changes(() => this.ready(), this.listens, this.core.report);
-    // What another instance raised reaches this one's sessions and listens (only what it declares:
-    // a bus that was cut off says every list may have changed).
-    this.detach = options.bus?.attach({
-      listChanged: (list) =>
-        void (
-          hasCapability(this.capabilities, `${list}.listChanged`) &&
-          this.told?.listChanged(list).catch(this.core.report)
-        ),
-      resourceUpdated: (uri) =>
-        void (
-          hasCapability(this.capabilities, "resources.subscribe") &&
-          this.told?.resourceUpdated(uri).catch(this.core.report)
-        ),
-      taskChanged: (task) => void this.told?.taskChanged(task),
-      taskCancelled: (taskId) => this.core.tasks?.remoteCancel(taskId),
-      taskInput: (taskId, responses) => void this.core.tasks?.remoteInput(taskId, responses).catch(this.core.report),
-    });
+    // A server that announces no change has nothing to hear from other instances either.
+    this.detach = options.bus && this.told?.hear(options.bus, this.capabilities, () => this.core.tasks);
   }
 
   /** Tell the other instances (errors are reported: the change went out here in any case). */
