@@ -14,7 +14,6 @@ import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
 import type { TaskSupport } from "../tasks/modern.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import type { CompleteResult } from "../mcp-types.js";
 import { LazyModule } from "./lazy-module.js";
 import type { ResourceRouter } from "./resources.js";
 import type { PromptTable } from "./prompts.js";
@@ -28,7 +27,6 @@ import {
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
 import type {
-  HandlerContext,
   McpDefinition,
   McpServerHandlers,
   McpServerOptions,
@@ -73,6 +71,7 @@ export class ServerCore {
   readonly prompts: PromptTable | undefined;
   /** `resources/read` routing; undefined when the server was not given the resources feature (it then declares no resources). */
   readonly router: ResourceRouter | undefined;
+  /** `completion/complete`; the handlers are registered only when the server declares completions, which needs the feature. */
   readonly completion: CoreFeatures["completion"];
   /** The MRTR code, once inputsReady() has loaded it; undefined before, and on a server asking clients for nothing. */
   inputs: InputsModule | undefined;
@@ -268,12 +267,6 @@ export class ServerCore {
     return this.skills?.bindings(this) ?? this;
   }
 
-  /** `resources/list`'s entries in `revision`: the manifest's, then the skills' SKILL.md files. */
-  listedResources(revision: string): readonly unknown[] {
-    const own = this.lists(revision).resources;
-    return this.skills?.listed(own) ?? own;
-  }
-
   /** A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
   taskSupport(_revision: string, tool: string): TaskSupport {
     return this.definition.toolTasks?.[tool] ?? "forbidden";
@@ -366,8 +359,16 @@ export class ServerCore {
       }));
   }
 
-  /** `completion/complete` (only registered when the server declares completions, which needs the feature). */
-  complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
-    return this.completion!(this, p, ctx);
-  }
+}
+
+/**
+ * `resources/list`'s entries in `revision`: the manifest's, then the skills' SKILL.md files. Not a
+ * method of ServerCore, so a bundle of a server without resources leaves it out.
+ */
+export function listedResources(
+  core: { lists(revision: string): PublishedLists; readonly skills: ServerSkills | undefined },
+  revision: string,
+): readonly unknown[] {
+  const own = core.lists(revision).resources;
+  return core.skills?.listed(own) ?? own;
 }

@@ -16,7 +16,7 @@ import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle/common/types.js";
 import type { LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, type Connection } from "./context.js";
-import type { ServerCore } from "./core.js";
+import { listedResources, type ServerCore } from "./core.js";
 import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { checkScopes } from "./scopes.js";
@@ -180,7 +180,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
   const router = core.router;
   if (router !== undefined && hasCapability(caps, "resources")) {
     h["resources/list"] = (p: Params | undefined) =>
-      page("resources", core.listedResources(revisionOf()), p?.cursor, size);
+      page("resources", listedResources(core, revisionOf()), p?.cursor, size);
     h["resources/templates/list"] = (p: Params | undefined) =>
       page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) => router.read(p.uri as string, ctx(rc));
@@ -193,7 +193,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     };
   }
   if (hasCapability(caps, "completions")) {
-    h["completion/complete"] = (p: Params, rc: RequestContext) => core.complete(p, ctx(rc));
+    h["completion/complete"] = (p: Params, rc: RequestContext) => core.completion!(core, p, ctx(rc));
   }
   return h;
 }

@@ -160,7 +160,7 @@ function modernHandlers(core: ServerCore): RequestHandlers {
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {
     h["completion/complete"] = (p: Params, rc: RequestContext) =>
-      withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
+      withInput(core, "completion/complete", p, rc, (ctx) => core.completion!(core, p, ctx));
   }
   return h;
 }
