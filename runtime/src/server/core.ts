@@ -102,7 +102,6 @@ export class ServerCore {
   private readonly allErrors: LazyModule<ToolValidators> | undefined;
   /** The manifest's skills; undefined when it declares none (set before the first connection starts). */
   skills: ServerSkills | undefined;
-  private skillsLoading: Promise<void> | undefined;
 
   /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
   private allErrorsOf(tool: string): ToolEntry["allErrors"] {
@@ -247,19 +246,9 @@ export class ServerCore {
 
   /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */
   skillsReady(): Promise<void> | undefined {
+    // Skills need the router (the constructor refused them without it), which loads them.
     const load = this.definition.skills;
-    if (load === undefined || this.skills !== undefined) return undefined;
-    return (this.skillsLoading ??= load().then(
-      (skills) => {
-        // Skill files are read like any resource, after the manifest's own.
-        this.router!.fallback = skills.read;
-        this.skills = skills;
-      },
-      (e: unknown) => {
-        this.skillsLoading = undefined;
-        throw e;
-      },
-    ));
+    return load === undefined || this.skills !== undefined ? undefined : this.router!.loadSkills(this, load);
   }
 
   /** The bindings each era serves (the skills' also know the extension's methods). */
