@@ -92,7 +92,7 @@ export class ServerCore {
   /** Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core tasks: legacy.ts). */
   readonly taskToolRevisions: ReadonlySet<string>;
   /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
-  private readonly modernTaskTools: boolean;
+  readonly modernTaskTools: boolean;
   /** The task machinery; undefined when no tool may run as a task. */
   private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
   private tasksStarted = false;
@@ -125,13 +125,13 @@ export class ServerCore {
   constructor(
     readonly definition: McpDefinition,
     readonly handlers: McpServerHandlers,
-    private readonly options: McpServerOptions,
+    readonly options: McpServerOptions,
     /** The legacy revisions' bindings served. */
     readonly legacy: readonly ProtocolBinding[],
     /** The 2026-era revisions' bindings served. */
     readonly modern: readonly ProtocolBinding[],
     /** A task changed (for `notifications/tasks` on listens). */
-    private readonly ontaskchange: (task: Result) => void,
+    readonly ontaskchange: (task: Result) => void,
     features: CoreFeatures,
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
@@ -231,17 +231,7 @@ export class ServerCore {
   private startTasks(m: ServerTasksModule): void {
     if (this.tasksStarted) return;
     this.tasksStarted = true;
-    const started = m.startTasks({
-      options: this.options.tasks,
-      legacy: this.taskToolRevisions.size > 0,
-      codec: this.modernTaskTools ? this.codec! : undefined,
-      pageSize: this.definition.pageSize,
-      onchange: this.ontaskchange,
-      report: this.report,
-      bus: this.options.bus,
-    });
-    this.legacyTasks = started.legacy;
-    this.tasks = started.modern;
+    m.startTasks(this);
   }
 
   /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */

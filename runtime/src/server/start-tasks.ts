@@ -6,14 +6,15 @@
 import { MemoryTaskStore } from "../tasks/store.js";
 import { LegacyTasks } from "../tasks/legacy.js";
 import { ModernTasks } from "./modern-tasks.js";
-import type { ServerTasksModule, StartedTasks, TasksStart } from "./types.js";
+import type { ServerTasksModule, TasksHost } from "./types.js";
 
 // Its runs get ModernContext, a HandlerContext: McpServer's view of it, as the generated server
 // checks the module against (only the private map of runs is typed apart).
 const ServerModernTasks = ModernTasks as unknown as ServerTasksModule["ModernTasks"];
 
-export function startTasks({ options, legacy, codec, pageSize, onchange, report, bus }: TasksStart): StartedTasks {
-  const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = options ?? {};
+export function startTasks(host: TasksHost): void {
+  const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = host.options.tasks ?? {};
+  const { pageSize, report } = host;
   // One store for both eras: a task is found by its id whichever flow made it.
   const store =
     given ??
@@ -21,18 +22,16 @@ export function startTasks({ options, legacy, codec, pageSize, onchange, report,
       ...(maxTasks !== undefined ? { maxTasks } : {}),
       ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}),
     });
-  return {
-    legacy: legacy ? new LegacyTasks({ store, ...bounds, pageSize, report }) : undefined,
-    modern:
-      codec === undefined
-        ? undefined
-        : new ServerModernTasks(codec, {
-            store,
-            ...(graceMs !== undefined ? { graceMs } : {}),
-            ...bounds,
-            onchange,
-            report,
-            bus,
-          }),
-  };
+  host.legacyTasks =
+    host.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize, report }) : undefined;
+  host.tasks = host.modernTaskTools
+    ? new ServerModernTasks(host.codec!, {
+        store,
+        ...(graceMs !== undefined ? { graceMs } : {}),
+        ...bounds,
+        onchange: host.ontaskchange,
+        report,
+        bus: host.options.bus,
+      })
+    : undefined;
 }

@@ -184,28 +184,31 @@ export interface ServerTasksModule {
   readonly callMaybeTask: typeof callMaybeTask;
   readonly taskHandlers: typeof taskHandlers;
   readonly withTaskCapabilities: typeof withTaskCapabilities;
-  /** The server's task machinery (server/start-tasks.ts). */
-  readonly startTasks: (start: TasksStart) => StartedTasks;
+  /** Builds the server's task machinery into `host` (server/start-tasks.ts). */
+  readonly startTasks: (host: TasksHost) => void;
 }
 
-/** What a server's task machinery is built from (server/start-tasks.ts). */
-export interface TasksStart {
-  readonly options: McpServerOptions["tasks"];
-  /** Some legacy revision's tools may run as tasks. */
-  readonly legacy: boolean;
-  /** The requestState codec, given when some 2026-07-28 tool may run as a task. */
+/**
+ * What a server's task machinery is built from, and where it is put (ServerCore, core.ts; built by
+ * server/start-tasks.ts, in the tasks module, so a server without task tools carries none of it).
+ */
+export interface TasksHost {
+  /** Its `tasks` (the store and bounds) and `bus`. */
+  readonly options: McpServerOptions;
+  /** Legacy revisions in which some tool may run as a task. */
+  readonly taskToolRevisions: ReadonlySet<string>;
+  /** Some 2026-07-28 tool may run as a task: the tasks extension is built, with `codec`. */
+  readonly modernTaskTools: boolean;
+  /** The requestState codec (made with the MRTR code, which loads first when `modernTaskTools`). */
   readonly codec: RequestStateCodec | undefined;
   readonly pageSize: number;
   /** A 2026-07-28 task changed (for `notifications/tasks` on listens). */
-  readonly onchange: (task: Result) => void;
+  readonly ontaskchange: (task: Result) => void;
   readonly report: (e: Error) => void;
-  readonly bus: ChangeBus | undefined;
-}
-
-/** A server's task machinery, per era; undefined where no tool of the era may run as a task. */
-export interface StartedTasks {
-  readonly legacy: LegacyTasks | undefined;
-  readonly modern: ServerModernTasks | undefined;
+  /** The 2026-07-28 tasks extension; undefined where no 2026-07-28 tool may run as a task. */
+  tasks: ServerModernTasks | undefined;
+  /** 2025-11-25 core tasks; undefined where no legacy tool may run as a task. */
+  legacyTasks: LegacyTasks | undefined;
 }
 
 // ---- handler results
