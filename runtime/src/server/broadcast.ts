@@ -9,7 +9,7 @@
 import type { Params } from "../session/types.js";
 import type { Listen, ListenHub } from "../lifecycle/modern/listen.js";
 import type { Connection } from "./context.js";
-import type { ChangeBus, ChangeList } from "./change-bus.js";
+import type { Change, ChangeBus, ChangeList } from "./change-bus.js";
 import type { ServerModernTasks } from "./types.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { Capabilities } from "../lifecycle/common/types.js";
@@ -21,6 +21,21 @@ export class LocalBroadcast {
     private readonly listens: ListenHub,
     private readonly report: (e: Error) => void,
   ) {}
+
+  /**
+   * A change raised here: shared with the other instances on `bus` (a failure is reported: the
+   * change goes out here in any case), then told to this one's; resolves to how many were told of
+   * a resource update.
+   */
+  async raise(
+    bus: ChangeBus | undefined,
+    change: Extract<Change, { kind: "listChanged" | "resourceUpdated" }>,
+  ): Promise<number> {
+    bus?.publish(change).catch(this.report);
+    if (change.kind === "resourceUpdated") return this.resourceUpdated(change.uri);
+    await this.listChanged(change.list);
+    return 0;
+  }
 
   /**
    * Deliver what other instances raise on `bus` to this one's sessions and listens (only what the

@@ -21,7 +21,6 @@ import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
 import { shouldLog, type Connection } from "./context.js";
 import { ServerCore, servedBindings } from "./core.js";
-import type { Change } from "./change-bus.js";
 import type { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
 import { loadModernPath } from "#on-first-use";
@@ -98,11 +97,6 @@ export class McpServer {
     this.told = Changes && new Changes(() => this.ready(), this.listens, this.core.report);
     // A server that announces no change has nothing to hear from other instances either.
     this.detach = options.bus && this.told?.hear(options.bus, this.capabilities, () => this.core.tasks);
-  }
-
-  /** Tell the other instances (errors are reported: the change went out here in any case). */
-  private share(change: Change): void {
-    this.options.bus?.publish(change).catch(this.core.report);
   }
 
   /** @internal The 2026-07-28 tasks extension (see ServerCore.tasks). */
@@ -250,8 +244,8 @@ export class McpServer {
   async notifyResourceUpdated(uri: string): Promise<number> {
     if (!hasCapability(this.capabilities, "resources.subscribe"))
       throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
-    this.share({ kind: "resourceUpdated", uri });
-    return (await this.told?.resourceUpdated(uri)) ?? 0;
+    // Declaring it needs the changes feature (the constructor refused a server without it).
+    return this.told!.raise(this.options.bus, { kind: "resourceUpdated", uri });
   }
 
   notifyToolsListChanged(): Promise<void> {
@@ -267,8 +261,7 @@ export class McpServer {
   private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
     if (!hasCapability(this.capabilities, `${kind}.listChanged`))
       throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
-    this.share({ kind: "listChanged", list: kind });
-    await this.told?.listChanged(kind);
+    await this.told!.raise(this.options.bus, { kind: "listChanged", list: kind });
   }
 
   /** `notifications/message` to every connection whose level lets it through. */
