@@ -89,13 +89,15 @@ export class ServerCore {
   legacyTasks: LegacyTasks | undefined;
   /** The `Mcp-Param-*` check of 2026-07-28 `tools/call`s, loaded before the first 2026-07-28 connection; undefined when no tool mirrors an argument. */
   readonly toolHeaders: LazyModule<ToolHeadersModule> | undefined;
-  /** Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core tasks: legacy.ts). */
-  readonly taskToolRevisions: ReadonlySet<string>;
-  /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
-  readonly modernTaskTools: boolean;
+  /**
+   * Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core
+   * tasks: legacy.ts); set with the task machinery, undefined before and on a server without it.
+   */
+  taskToolRevisions: ReadonlySet<string> | undefined;
   /** The task machinery; undefined when no tool may run as a task. */
   private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
-  private tasksStarted = false;
+  /** The task machinery is built (server/start-tasks.ts). */
+  tasksStarted = false;
   private toolsValidated: boolean;
   private toolsLoading: Promise<void> | undefined;
   /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
@@ -171,13 +173,12 @@ export class ServerCore {
       throw missingFeature("toolHeaders");
     this.toolHeaders = Headers === undefined ? undefined : new LazyModule(Headers);
     this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
-    // Whether a revision's schema has core tasks is in its method table, which loads when a
-    // connection first uses the revision: here only which revisions' tools declare task support.
-    this.taskToolRevisions = new Set(legacy.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
-    this.modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
+    // Which revisions' tools declare task support the task machinery works out as it starts
+    // (server/start-tasks.ts); here only whether any does.
+    const modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
     // A 2026-07-28 call that may become a task gathers input first (and a task's input after).
-    if (this.modernTaskTools && features.inputs === undefined) throw missingFeature("inputs");
-    if (this.taskToolRevisions.size > 0 || this.modernTaskTools) {
+    if (modernTaskTools && features.inputs === undefined) throw missingFeature("inputs");
+    if (modernTaskTools || legacy.some((b) => this.declaresTaskTools(b.revision))) {
       if (definition.tasks === undefined) {
         const tools = Object.keys(definition.toolTasks ?? {});
         throw new TypeError(
@@ -201,16 +202,10 @@ export class ServerCore {
     return this.taskPath!.value!;
   }
 
-  /** What must load before a connection can start: the task machinery (once); undefined once loaded, or when no tool may run as a task. */
+  /** What must load before a connection can start: the task machinery (once, with the MRTR code when a 2026-07-28 tool may run as a task); undefined once loaded, or when no tool may run as a task. */
   tasksReady(): Promise<void> | undefined {
-    const taskPath = this.tasksStarted ? undefined : this.taskPath;
-    if (taskPath === undefined) return undefined;
-    // The 2026-07-28 tasks take the requestState codec, made with the MRTR code.
-    const inputs = this.modernTaskTools ? this.inputsReady() : undefined;
-    if (inputs !== undefined) return inputs.then(() => this.tasksReady());
-    if (taskPath.value === undefined) return taskPath.get().then((m) => this.startTasks(m));
-    this.startTasks(taskPath.value);
-    return undefined;
+    if (this.tasksStarted || this.taskPath === undefined) return undefined;
+    return this.taskPath.get().then((m) => m.startTasks(this));
   }
 
   /** What must load before a 2026-07-28 connection can start: the MRTR code (once); undefined once loaded, or when the server asks clients for nothing. */
@@ -226,12 +221,6 @@ export class ServerCore {
     if (this.inputs !== undefined) return;
     this.codec = new m.RequestStateCodec(this.options.requestState);
     this.inputs = m;
-  }
-
-  private startTasks(m: ServerTasksModule): void {
-    if (this.tasksStarted) return;
-    this.tasksStarted = true;
-    m.startTasks(this);
   }
 
   /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */

@@ -28,7 +28,7 @@ import type { ConnectOptions, HandlerContext, McpServerOptions } from "./types.j
  * tool declares support. Asked once a connection negotiated `revision`, whose table is loaded by then.
  */
 function coreTasks(core: ServerCore, revision: string): boolean {
-  if (!core.taskToolRevisions.has(revision)) return false;
+  if (core.taskToolRevisions?.has(revision) !== true) return false;
   for (const b of core.legacy) if (b.revision === revision) return b.methods["tasks/result"] !== undefined;
   return false;
 }

@@ -184,8 +184,8 @@ export interface ServerTasksModule {
   readonly callMaybeTask: typeof callMaybeTask;
   readonly taskHandlers: typeof taskHandlers;
   readonly withTaskCapabilities: typeof withTaskCapabilities;
-  /** Builds the server's task machinery into `host` (server/start-tasks.ts). */
-  readonly startTasks: (host: TasksHost) => void;
+  /** Builds the server's task machinery into `host` once (server/start-tasks.ts). */
+  readonly startTasks: (host: TasksHost) => Promise<void>;
 }
 
 /**
@@ -195,11 +195,18 @@ export interface ServerTasksModule {
 export interface TasksHost {
   /** Its `tasks` (the store and bounds) and `bus`. */
   readonly options: McpServerOptions;
-  /** Legacy revisions in which some tool may run as a task. */
-  readonly taskToolRevisions: ReadonlySet<string>;
-  /** Some 2026-07-28 tool may run as a task: the tasks extension is built, with `codec`. */
-  readonly modernTaskTools: boolean;
-  /** The requestState codec (made with the MRTR code, which loads first when `modernTaskTools`). */
+  /** The bindings served of each era. */
+  readonly legacy: readonly ProtocolBinding[];
+  readonly modern: readonly ProtocolBinding[];
+  /** Some tool of `revision` declares `execution.taskSupport`. */
+  declaresTaskTools(revision: string): boolean;
+  /** Loads the MRTR code, which makes `codec`; undefined once loaded. */
+  inputsReady(): Promise<void> | undefined;
+  /** Set once the machinery is built. */
+  tasksStarted: boolean;
+  /** Set to the legacy revisions in which some tool may run as a task. */
+  taskToolRevisions: ReadonlySet<string> | undefined;
+  /** The requestState codec, made with the MRTR code (loaded first when a 2026-07-28 tool may run as a task). */
   readonly codec: RequestStateCodec | undefined;
   readonly pageSize: number;
   /** A 2026-07-28 task changed (for `notifications/tasks` on listens). */
