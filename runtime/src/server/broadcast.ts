@@ -8,7 +8,8 @@
  */
 import type { Params } from "../session/types.js";
 import type { Listen, ListenHub } from "../lifecycle/modern/listen.js";
-import type { Connection } from "./context.js";
+import { shouldLog, type Connection } from "./context.js";
+import type { LoggingLevel } from "../mcp-types.js";
 import type { Change, ChangeBus, ChangeList } from "./change-bus.js";
 import type { ServerModernTasks } from "./types.js";
 import { hasCapability } from "../lifecycle/common/capabilities.js";
@@ -85,6 +86,12 @@ export class LocalBroadcast {
       "notifications/tasks",
       task,
     );
+  }
+
+  /** `notifications/message` to every connection whose level lets it through (McpServer's `log`). */
+  log(level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void> {
+    const params = logger === undefined ? { level, data } : { level, data, logger };
+    return this.notify("notifications/message", params, (c) => shouldLog(c, level));
   }
 
   /** `method` to every open listen that `match`es; resolves to how many. */

@@ -19,7 +19,7 @@ import { ListenHub } from "../lifecycle/modern/listen.js";
 import { MAX_RUNNING_REQUESTS } from "../limits.js";
 import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import { shouldLog, type Connection } from "./context.js";
+import type { Connection } from "./context.js";
 import { ServerCore, servedBindings } from "./core.js";
 import type { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
@@ -266,9 +266,8 @@ export class McpServer {
 
   /** `notifications/message` to every connection whose level lets it through. */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    const params = logger === undefined ? { level, data } : { level, data, logger };
     // Without the feature the server has no legacy revision, so no connection logging reaches.
-    await this.told?.notify("notifications/message", params, (c) => shouldLog(c, level));
+    await this.told?.log(level, data, logger);
   }
 
   /** Close every connection; open listens are answered first. */
