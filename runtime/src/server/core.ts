@@ -326,17 +326,4 @@ export class ServerCore {
         throw error;
       }));
   }
-
-}
-
-/**
- * `resources/list`'s entries in `revision`: the manifest's, then the skills' SKILL.md files. Not a
- * method of ServerCore, so a bundle of a server without resources leaves it out.
- */
-export function listedResources(
-  core: { lists(revision: string): PublishedLists; readonly skills: ServerSkills | undefined },
-  revision: string,
-): readonly unknown[] {
-  const own = core.lists(revision).resources;
-  return core.skills?.listed(own) ?? own;
 }

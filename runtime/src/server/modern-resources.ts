@@ -10,7 +10,7 @@ import type { RequestHandlers } from "../lifecycle/common/types.js";
 import { requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import type { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
-import { listedResources } from "./core.js";
+import { listedResources } from "./listed-resources.js";
 import type { HandlerContext, PublishedLists, ServerSkills } from "./types.js";
 
 /** What the handlers read of the server core (core.ts). */
