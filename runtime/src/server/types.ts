@@ -5,13 +5,19 @@
  */
 import type { MemoryTaskStore, TaskStore } from "../tasks/store.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import type { ModernTasksOptions, TaskRunContext, TasksExtension, withTaskMethods } from "../tasks/modern.js";
+import type {
+  ModernTasksOptions,
+  TaskRunContext,
+  TaskSupport,
+  TasksExtension,
+  withTaskMethods,
+} from "../tasks/modern.js";
 import type { callMaybeTask, taskHandlers, withTaskCapabilities } from "../tasks/legacy-server.js";
 import type { ProtocolBinding, Validator } from "../abi.js";
 import type { resultBrand } from "./result-brand.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { AuthInfo } from "../auth/principal.js";
-import type { Params, ProgressOptions, RequestOptions, Result } from "../session/types.js";
+import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestStateCodec, RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
@@ -181,11 +187,34 @@ export interface ServerTasksModule {
   ) => ServerModernTasks;
   readonly TASKS_EXTENSION: string;
   readonly withTaskMethods: typeof withTaskMethods;
+  /**
+   * The 2026-07-28 side's task parts (server/modern-tasks.ts), which modern.ts calls once the tasks
+   * are started: a revision's capabilities with the tasks extension where its tools may run as
+   * tasks, and a `tools/call` run as a task (undefined to run it as any call).
+   */
+  readonly withTasksExtension: (core: TaskSupportOf, revision: string, capabilities: Capabilities) => Capabilities;
+  readonly callAsTask: <T extends { readonly name: string }>(
+    core: TaskSupportOf & { readonly tasks: ServerModernTasks | undefined },
+    p: Params,
+    rc: RequestContext,
+    tool: T,
+    args: unknown,
+    // `tool` and `args` are handed to `run`, so a call needs no closure of its own.
+    run: (ctx: TaskRunContext & HandlerContext, tool: T, args: unknown) => Result | Promise<Result>,
+  ) => Promise<Result> | undefined;
   readonly callMaybeTask: typeof callMaybeTask;
   readonly taskHandlers: typeof taskHandlers;
   readonly withTaskCapabilities: typeof withTaskCapabilities;
   /** Builds the server's task machinery into `host` once (server/start-tasks.ts). */
   readonly startTasks: (host: TasksHost) => Promise<void>;
+}
+
+/** Which tools may run as tasks (ServerCore, core.ts). */
+export interface TaskSupportOf {
+  /** A tool's `execution.taskSupport` in `revision`. */
+  taskSupport(revision: string, tool: string): TaskSupport;
+  /** Some tool of `revision` declares `execution.taskSupport`. */
+  declaresTaskTools(revision: string): boolean;
 }
 
 /**
