@@ -27,7 +27,7 @@ export type { AppView } from "./client/apps.js";
 import type { McpDefinition } from "./server/types.js";
 import type { McpClientOptions } from "./client/types.js";
 import type { Transport } from "./transport.js";
-import { loadManifestClient } from "#on-first-use";
+import { loadApps, loadManifestClient } from "#on-first-use";
 
 /**
  * The client side (sessions of both eras, task polling, list caches) loads on the first
@@ -40,7 +40,7 @@ export async function createMcpClient(
   transport: Transport,
   options: McpClientOptions,
 ): ReturnType<typeof import("./client/manifest-client.js").createMcpClient> {
-  return (await loadManifestClient()).createMcpClient(definition, transport, options);
+  return (await loadManifestClient()).createMcpClient(definition, transport, options, loadApps);
 }
 export type { TaskHandle } from "./tasks/handle.js";
 export type {

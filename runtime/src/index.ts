@@ -98,13 +98,9 @@ export type {
 } from "./server/types.js";
 
 export { McpClient, connectMcpClient, type ToolCallOptions } from "./client/client.js";
-export {
-  createMcpClient,
-  DefinedMcpClient,
-  ToolOutputError,
-  type McpClientBase,
-  type TaskTool,
-} from "./client/manifest-client.js";
+// The facades' createMcpClient: the client side's own would name how it loads the MCP Apps reader.
+export { createMcpClient } from "./facades.js";
+export { DefinedMcpClient, ToolOutputError, type McpClientBase, type TaskTool } from "./client/manifest-client.js";
 export type { TaskRequest } from "./client/tasks.js";
 export type {
   CompletionArguments,

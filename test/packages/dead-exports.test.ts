@@ -39,6 +39,8 @@ const ALLOWED: Record<string, string> = {
   "runtime/src/on-first-use/bundled.ts#serveInputs": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#serveToolHeaders": ON_FIRST_USE_IMPORT,
   "runtime/src/on-first-use/bundled.ts#loadManifestClient": ON_FIRST_USE_IMPORT,
+  "runtime/src/on-first-use/node.ts#loadApps": ON_FIRST_USE_IMPORT,
+  "runtime/src/on-first-use/bundled.ts#loadApps": ON_FIRST_USE_IMPORT,
   "runtime/src/abi/legacy-era-core.ts#legacyEra":
     "exported by core.ts, Node's file of ./abi/v8, while this check reads the entries by their declarations (abi/v8.ts)",
   "runtime/src/auth/discovery.ts#resourceMetadataUrls": RUNTIME_RESTRUCTURE,

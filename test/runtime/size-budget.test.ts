@@ -128,8 +128,12 @@ const runtimeDir = join(root, "runtime");
  * With the server's table and protocol loaders (lazy-binding's loadAll/sharedLoaders as free
  * functions, the resource router's caching hint, the `protocol/server-load` export; the Worker
  * 29.4 → 28.9 kB gzip): 364 824 B: 356.5 KiB.
+ * The server core's third pass (issue #26: what the changes feature, the tasks module and the
+ * router use moved out of McpServer, ServerCore and ModernContext into them, as methods and
+ * functions of their own, and the client's Apps reader through #on-first-use, a loader in both of
+ * its files; the Worker 28.7 → 28.2 kB gzip): 365 222 B: 356.75 KiB.
  */
-const RUNTIME_JS_BUDGET = 356.5 * 1024;
+const RUNTIME_JS_BUDGET = 356.75 * 1024;
 
 /**
  * The fetch hosts' own JavaScript (`@mcpgen/runtime/fetch` and `/node`: Request and Response as the

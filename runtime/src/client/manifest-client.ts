@@ -18,6 +18,7 @@ import { compileUriTemplate, type TemplateVariables } from "../uri-template.js";
 import type { McpDefinition, PublishedLists, ToolValidators } from "../server/types.js";
 import { listPolicy, McpClient, openSession, pollOptions, type ToolCallOptions } from "./client.js";
 import type { CallOptions, McpClientOptions } from "./types.js";
+import type * as Apps from "./apps.js";
 import { taskHandle, type TaskHandle, type TaskWaitOptions } from "../tasks/handle.js";
 
 type Stub = (...args: never[]) => Promise<unknown>;
@@ -146,6 +147,12 @@ export async function createMcpClient(
   definition: McpDefinition,
   transport: Transport,
   options: McpClientOptions,
+  /**
+   * The MCP Apps view reader (apps.ts), through `#on-first-use` (facades.ts): a dynamic import here
+   * would have a bundler wrap what it reaches in lazy-init glue even in a server's bundle, which
+   * drops this module but not the glue.
+   */
+  loadApps: () => Promise<typeof Apps>,
 ): Promise<DefinedMcpClient> {
   const bindings = options.bindings ?? definition.bindings;
   // A generated definition imports its tool validators: a client checks outputs from the first call.
@@ -208,7 +215,7 @@ export async function createMcpClient(
     // MCP Apps: the view the tool names; the code reading it loads on the first call.
     if (ui !== undefined)
       Object.assign(call, {
-        ui: (opts?: CallOptions) => import("./apps.js").then((m) => m.readAppView(client, ui, opts)),
+        ui: (opts?: CallOptions) => loadApps().then((m) => m.readAppView(client, ui, opts)),
       });
     client.tools[members.tools[name]!] = call as Stub;
   }

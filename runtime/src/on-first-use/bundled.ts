@@ -9,9 +9,11 @@ import * as modernPath from "../server/modern-path.js";
 import * as inputs from "../server/inputs.js";
 import * as toolHeaders from "../server/header-params.js";
 import * as manifestClient from "../client/manifest-client.js";
+import * as apps from "../client/apps.js";
 import type { InputsModule, ToolHeadersModule } from "../server/features.js";
 
 export const loadModernPath = (): Promise<typeof modernPath> => Promise.resolve(modernPath);
 export const serveInputs = (): Promise<InputsModule> => Promise.resolve(inputs);
 export const serveToolHeaders = (): Promise<ToolHeadersModule> => Promise.resolve(toolHeaders);
 export const loadManifestClient = (): Promise<typeof manifestClient> => Promise.resolve(manifestClient);
+export const loadApps = (): Promise<typeof apps> => Promise.resolve(apps);

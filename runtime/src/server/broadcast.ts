@@ -8,8 +8,12 @@
  */
 import type { Params } from "../session/types.js";
 import type { Listen, ListenHub } from "../lifecycle/modern/listen.js";
-import type { Connection } from "./context.js";
-import type { ChangeList } from "./change-bus.js";
+import { shouldLog, type Connection } from "./context.js";
+import type { LoggingLevel } from "../mcp-types.js";
+import type { Change, ChangeBus, ChangeList } from "./change-bus.js";
+import type { ServerModernTasks } from "./types.js";
+import { hasCapability } from "../lifecycle/common/capabilities.js";
+import type { Capabilities } from "../lifecycle/common/types.js";
 
 export class LocalBroadcast {
   constructor(
@@ -18,6 +22,38 @@ export class LocalBroadcast {
     private readonly listens: ListenHub,
     private readonly report: (e: Error) => void,
   ) {}
+
+  /**
+   * A change raised here: shared with the other instances on `bus` (a failure is reported: the
+   * change goes out here in any case), then told to this one's; resolves to how many were told of
+   * a resource update.
+   */
+  async raise(
+    bus: ChangeBus | undefined,
+    change: Extract<Change, { kind: "listChanged" | "resourceUpdated" }>,
+  ): Promise<number> {
+    bus?.publish(change).catch(this.report);
+    if (change.kind === "resourceUpdated") return this.resourceUpdated(change.uri);
+    await this.listChanged(change.list);
+    return 0;
+  }
+
+  /**
+   * Deliver what other instances raise on `bus` to this one's sessions and listens (only what the
+   * server declares: a bus that was cut off says every list may have changed), and hand task
+   * cancellations and input to the tasks run here; returns the detach.
+   */
+  hear(bus: ChangeBus, capabilities: Capabilities, tasks: () => ServerModernTasks | undefined): () => void {
+    return bus.attach({
+      listChanged: (list) =>
+        void (hasCapability(capabilities, `${list}.listChanged`) && this.listChanged(list).catch(this.report)),
+      resourceUpdated: (uri) =>
+        void (hasCapability(capabilities, "resources.subscribe") && this.resourceUpdated(uri).catch(this.report)),
+      taskChanged: (task) => void this.taskChanged(task),
+      taskCancelled: (taskId) => tasks()?.remoteCancel(taskId),
+      taskInput: (taskId, responses) => void tasks()?.remoteInput(taskId, responses).catch(this.report),
+    });
+  }
 
   /** `notifications/resources/updated` to every connection subscribed to `uri` and every listen on it; resolves to how many were told. */
   async resourceUpdated(uri: string): Promise<number> {
@@ -50,6 +86,12 @@ export class LocalBroadcast {
       "notifications/tasks",
       task,
     );
+  }
+
+  /** `notifications/message` to every connection whose level lets it through (McpServer's `log`). */
+  log(level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void> {
+    const params = logger === undefined ? { level, data } : { level, data, logger };
+    return this.notify("notifications/message", params, (c) => shouldLog(c, level));
   }
 
   /** `method` to every open listen that `match`es; resolves to how many. */

@@ -14,7 +14,6 @@ import type { RequestStateCodec } from "../lifecycle/modern/request-state.js";
 import type { CacheHint } from "../lifecycle/modern/results.js";
 import type { TaskSupport } from "../tasks/modern.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import type { CompleteResult } from "../mcp-types.js";
 import { LazyModule } from "./lazy-module.js";
 import type { ResourceRouter } from "./resources.js";
 import type { PromptTable } from "./prompts.js";
@@ -28,7 +27,6 @@ import {
 import { hasCapability } from "../lifecycle/common/capabilities.js";
 import type { ToolEntry } from "./tools.js";
 import type {
-  HandlerContext,
   McpDefinition,
   McpServerHandlers,
   McpServerOptions,
@@ -73,6 +71,7 @@ export class ServerCore {
   readonly prompts: PromptTable | undefined;
   /** `resources/read` routing; undefined when the server was not given the resources feature (it then declares no resources). */
   readonly router: ResourceRouter | undefined;
+  /** `completion/complete`; the handlers are registered only when the server declares completions, which needs the feature. */
   readonly completion: CoreFeatures["completion"];
   /** The MRTR code, once inputsReady() has loaded it; undefined before, and on a server asking clients for nothing. */
   inputs: InputsModule | undefined;
@@ -90,20 +89,21 @@ export class ServerCore {
   legacyTasks: LegacyTasks | undefined;
   /** The `Mcp-Param-*` check of 2026-07-28 `tools/call`s, loaded before the first 2026-07-28 connection; undefined when no tool mirrors an argument. */
   readonly toolHeaders: LazyModule<ToolHeadersModule> | undefined;
-  /** Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core tasks: legacy.ts). */
-  readonly taskToolRevisions: ReadonlySet<string>;
-  /** Some tool declares `execution.taskSupport` in a 2026-07-28 revision. */
-  private readonly modernTaskTools: boolean;
+  /**
+   * Legacy revisions in which some tool declares `execution.taskSupport` (which of them have core
+   * tasks: legacy.ts); set with the task machinery, undefined before and on a server without it.
+   */
+  taskToolRevisions: ReadonlySet<string> | undefined;
   /** The task machinery; undefined when no tool may run as a task. */
   private readonly taskPath: LazyModule<ServerTasksModule> | undefined;
-  private tasksStarted = false;
+  /** The task machinery is built (server/start-tasks.ts). */
+  tasksStarted = false;
   private toolsValidated: boolean;
   private toolsLoading: Promise<void> | undefined;
   /** The definition's all-errors validators, imported the first time a tool's arguments fail. */
   private readonly allErrors: LazyModule<ToolValidators> | undefined;
   /** The manifest's skills; undefined when it declares none (set before the first connection starts). */
   skills: ServerSkills | undefined;
-  private skillsLoading: Promise<void> | undefined;
 
   /** What finds every failure of a tool's refused arguments; undefined without all-errors validators (a failed import is reported, then the first failure serves). */
   private allErrorsOf(tool: string): ToolEntry["allErrors"] {
@@ -127,13 +127,13 @@ export class ServerCore {
   constructor(
     readonly definition: McpDefinition,
     readonly handlers: McpServerHandlers,
-    private readonly options: McpServerOptions,
+    readonly options: McpServerOptions,
     /** The legacy revisions' bindings served. */
     readonly legacy: readonly ProtocolBinding[],
     /** The 2026-era revisions' bindings served. */
     readonly modern: readonly ProtocolBinding[],
     /** A task changed (for `notifications/tasks` on listens). */
-    private readonly ontaskchange: (task: Result) => void,
+    readonly ontaskchange: (task: Result) => void,
     features: CoreFeatures,
   ) {
     this.report = options.onerror ?? ((e) => console.error(`[mcpgen server] ${e.name}: ${e.message}`));
@@ -173,13 +173,12 @@ export class ServerCore {
       throw missingFeature("toolHeaders");
     this.toolHeaders = Headers === undefined ? undefined : new LazyModule(Headers);
     this.inputPath = features.inputs === undefined ? undefined : new LazyModule(features.inputs);
-    // Whether a revision's schema has core tasks is in its method table, which loads when a
-    // connection first uses the revision: here only which revisions' tools declare task support.
-    this.taskToolRevisions = new Set(legacy.filter((b) => this.declaresTaskTools(b.revision)).map((b) => b.revision));
-    this.modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
+    // Which revisions' tools declare task support the task machinery works out as it starts
+    // (server/start-tasks.ts); here only whether any does.
+    const modernTaskTools = modern.some((b) => this.declaresTaskTools(b.revision));
     // A 2026-07-28 call that may become a task gathers input first (and a task's input after).
-    if (this.modernTaskTools && features.inputs === undefined) throw missingFeature("inputs");
-    if (this.taskToolRevisions.size > 0 || this.modernTaskTools) {
+    if (modernTaskTools && features.inputs === undefined) throw missingFeature("inputs");
+    if (modernTaskTools || legacy.some((b) => this.declaresTaskTools(b.revision))) {
       if (definition.tasks === undefined) {
         const tools = Object.keys(definition.toolTasks ?? {});
         throw new TypeError(
@@ -203,16 +202,10 @@ export class ServerCore {
     return this.taskPath!.value!;
   }
 
-  /** What must load before a connection can start: the task machinery (once); undefined once loaded, or when no tool may run as a task. */
+  /** What must load before a connection can start: the task machinery (once, with the MRTR code when a 2026-07-28 tool may run as a task); undefined once loaded, or when no tool may run as a task. */
   tasksReady(): Promise<void> | undefined {
-    const taskPath = this.tasksStarted ? undefined : this.taskPath;
-    if (taskPath === undefined) return undefined;
-    // The 2026-07-28 tasks take the requestState codec, made with the MRTR code.
-    const inputs = this.modernTaskTools ? this.inputsReady() : undefined;
-    if (inputs !== undefined) return inputs.then(() => this.tasksReady());
-    if (taskPath.value === undefined) return taskPath.get().then((m) => this.startTasks(m));
-    this.startTasks(taskPath.value);
-    return undefined;
+    if (this.tasksStarted || this.taskPath === undefined) return undefined;
+    return this.taskPath.get().then((m) => m.startTasks(this));
   }
 
   /** What must load before a 2026-07-28 connection can start: the MRTR code (once); undefined once loaded, or when the server asks clients for nothing. */
@@ -230,48 +223,16 @@ export class ServerCore {
     this.inputs = m;
   }
 
-  private startTasks(m: ServerTasksModule): void {
-    if (this.tasksStarted) return;
-    this.tasksStarted = true;
-    const started = m.startTasks({
-      options: this.options.tasks,
-      legacy: this.taskToolRevisions.size > 0,
-      codec: this.modernTaskTools ? this.codec! : undefined,
-      pageSize: this.definition.pageSize,
-      onchange: this.ontaskchange,
-      report: this.report,
-      bus: this.options.bus,
-    });
-    this.legacyTasks = started.legacy;
-    this.tasks = started.modern;
-  }
-
   /** What must load before a connection can start: the skills (once; a failed load is tried again); undefined once loaded, or when the manifest declares none. */
   skillsReady(): Promise<void> | undefined {
+    // Skills need the router (the constructor refused them without it), which loads them.
     const load = this.definition.skills;
-    if (load === undefined || this.skills !== undefined) return undefined;
-    return (this.skillsLoading ??= load().then(
-      (skills) => {
-        // Skill files are read like any resource, after the manifest's own.
-        this.router!.fallback = skills.read;
-        this.skills = skills;
-      },
-      (e: unknown) => {
-        this.skillsLoading = undefined;
-        throw e;
-      },
-    ));
+    return load === undefined || this.skills !== undefined ? undefined : this.router!.loadSkills(this, load);
   }
 
   /** The bindings each era serves (the skills' also know the extension's methods). */
   bindings(): { legacy: readonly ProtocolBinding[]; modern: readonly ProtocolBinding[] } {
     return this.skills?.bindings(this) ?? this;
-  }
-
-  /** `resources/list`'s entries in `revision`: the manifest's, then the skills' SKILL.md files. */
-  listedResources(revision: string): readonly unknown[] {
-    const own = this.lists(revision).resources;
-    return this.skills?.listed(own) ?? own;
   }
 
   /** A tool's `execution.taskSupport` (the same in every revision that lists the tool). */
@@ -364,10 +325,5 @@ export class ServerCore {
         this.report(error);
         throw error;
       }));
-  }
-
-  /** `completion/complete` (only registered when the server declares completions, which needs the feature). */
-  complete(p: Params, ctx: HandlerContext): Promise<CompleteResult> {
-    return this.completion!(this, p, ctx);
   }
 }

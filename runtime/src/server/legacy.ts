@@ -17,6 +17,7 @@ import type { Capabilities, Implementation, RequestHandlers } from "../lifecycle
 import type { LoggingLevel } from "../mcp-types.js";
 import { createContext, levelIndex, type Connection } from "./context.js";
 import type { ServerCore } from "./core.js";
+import { listedResources } from "./listed-resources.js";
 import { page } from "./pagination.js";
 import { promptResult } from "./results.js";
 import { checkScopes } from "./scopes.js";
@@ -28,7 +29,7 @@ import type { ConnectOptions, HandlerContext, McpServerOptions } from "./types.j
  * tool declares support. Asked once a connection negotiated `revision`, whose table is loaded by then.
  */
 function coreTasks(core: ServerCore, revision: string): boolean {
-  if (!core.taskToolRevisions.has(revision)) return false;
+  if (core.taskToolRevisions?.has(revision) !== true) return false;
   for (const b of core.legacy) if (b.revision === revision) return b.methods["tasks/result"] !== undefined;
   return false;
 }
@@ -180,7 +181,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
   const router = core.router;
   if (router !== undefined && hasCapability(caps, "resources")) {
     h["resources/list"] = (p: Params | undefined) =>
-      page("resources", core.listedResources(revisionOf()), p?.cursor, size);
+      page("resources", listedResources(core, revisionOf()), p?.cursor, size);
     h["resources/templates/list"] = (p: Params | undefined) =>
       page("resourceTemplates", core.lists(revisionOf()).resourceTemplates, p?.cursor, size);
     h["resources/read"] = (p: Params, rc: RequestContext) => router.read(p.uri as string, ctx(rc));
@@ -193,7 +194,7 @@ function legacyHandlers(core: ServerCore, conn: () => Connection, stateless: boo
     };
   }
   if (hasCapability(caps, "completions")) {
-    h["completion/complete"] = (p: Params, rc: RequestContext) => core.complete(p, ctx(rc));
+    h["completion/complete"] = (p: Params, rc: RequestContext) => core.completion!(core, p, ctx(rc));
   }
   return h;
 }

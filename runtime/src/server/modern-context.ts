@@ -23,12 +23,8 @@ export interface ContextInputs {
 const NO_ANSWERS: Readonly<Record<string, unknown>> = Object.freeze({});
 
 export class ModernContext implements HandlerContext {
-  private run: AbortController | undefined;
-  private unlink: (() => void) | undefined;
-  /** Set by the tasks extension when this call may become a task (see runAsTask). */
-  onRunAsTask: (() => Promise<void>) | undefined;
-  /** Set by the tasks extension once this call is a task (see setStatusMessage). */
-  onStatus: ((message: string) => Promise<void>) | undefined;
+  protected run: AbortController | undefined;
+  protected unlink: (() => void) | undefined;
   private who: RequestIdentity | undefined;
   private current: InputRound | undefined;
 
@@ -39,7 +35,7 @@ export class ModernContext implements HandlerContext {
    * whose handlers ask the client nothing) there are no rounds and `ctx.client` refuses every call.
    */
   constructor(
-    private rc: RequestContext,
+    protected rc: RequestContext,
     identity: RequestIdentity | undefined,
     round: InputRound | undefined,
     private readonly inputs: ContextInputs | undefined,
@@ -75,27 +71,17 @@ export class ModernContext implements HandlerContext {
     return this.current !== undefined && this.current.isBlocked;
   }
 
+  /** A call that cannot become a task goes on as it is (the tasks extension's context: modern-tasks.ts). */
   runAsTask(): Promise<void> {
-    return this.onRunAsTask?.() ?? Promise.resolve();
+    return Promise.resolve();
   }
 
-  setStatusMessage(message: string): Promise<void> {
-    return this.onStatus?.(message) ?? Promise.resolve();
+  /** Only a task has a status (the tasks extension's context: modern-tasks.ts). */
+  setStatusMessage(_message: string): Promise<void> {
+    return Promise.resolve();
   }
 
-  /**
-   * The call became a task: from now on the run answers to the task (its signal; no progress or
-   * log notifications, which tasks do not carry) and asks for input through the task's round.
-   */
-  detach(task: RequestContext, round: InputRound): void {
-    this.unlink?.();
-    this.unlink = undefined;
-    this.rc = task;
-    this.round = round;
-    if (this.run !== undefined) this.link(this.run);
-  }
-
-  private link(run: AbortController): void {
+  protected link(run: AbortController): void {
     const outer = this.rc.signal;
     if (outer.aborted) return run.abort(outer.reason);
     const onabort = () => run.abort(outer.reason);

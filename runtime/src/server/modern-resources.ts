@@ -10,13 +10,14 @@ import type { RequestHandlers } from "../lifecycle/common/types.js";
 import { requestRevision as revisionOf } from "../lifecycle/modern/meta.js";
 import type { ModernContext } from "./modern-context.js";
 import { page } from "./pagination.js";
-import type { HandlerContext, PublishedLists } from "./types.js";
+import { listedResources } from "./listed-resources.js";
+import type { HandlerContext, PublishedLists, ServerSkills } from "./types.js";
 
 /** What the handlers read of the server core (core.ts). */
 export interface ResourceCore {
   readonly pageSize: number;
   lists(revision: string): PublishedLists;
-  listedResources(revision: string): readonly unknown[];
+  readonly skills: ServerSkills | undefined;
 }
 
 /** How a 2026-07-28 handler runs its body: with input rounds when the server asks for input (modern.ts). */
@@ -35,7 +36,7 @@ export function modernResourceHandlers(
   run: ModernRun,
 ): void {
   const size = core.pageSize;
-  h["resources/list"] = (p: Params) => page("resources", core.listedResources(revisionOf(p)), p?.cursor, size);
+  h["resources/list"] = (p: Params) => page("resources", listedResources(core, revisionOf(p)), p?.cursor, size);
   h["resources/templates/list"] = (p: Params) =>
     page("resourceTemplates", core.lists(revisionOf(p)).resourceTemplates, p?.cursor, size);
   h["resources/read"] = (p: Params, rc: RequestContext) =>

@@ -21,7 +21,7 @@ import { page } from "./pagination.js";
 import type { ModernRun } from "./modern-resources.js";
 import { runTool, type ToolEntry } from "./tools.js";
 import { checkScopes } from "./scopes.js";
-import type { McpServerOptions } from "./types.js";
+import type { HandlerContext, McpServerOptions } from "./types.js";
 
 /**
  * A server asking clients for nothing (no MRTR code) issued no requestState, so one a client sends is
@@ -98,10 +98,7 @@ export function modernServerCore(
       if (d === undefined) {
         const lists = core.lists(revision);
         let capabilities = lists.capabilities as Capabilities;
-        if (core.tasks !== undefined && core.declaresTaskTools(revision)) {
-          const extensions = (capabilities as { extensions?: object }).extensions;
-          capabilities = { ...capabilities, extensions: { ...extensions, [core.taskModule.TASKS_EXTENSION]: {} } };
-        }
+        if (core.tasks !== undefined) capabilities = core.taskModule.withTasksExtension(core, revision, capabilities);
         d = { serverInfo: lists.serverInfo as Implementation, capabilities, instructions: lists.instructions };
         described.set(revision, d);
       }
@@ -124,7 +121,7 @@ function modernHandlers(core: ServerCore): RequestHandlers {
   const h: RequestHandlers = {};
   const size = core.pageSize;
   const report = (e: Error) => core.report(e);
-  const runToolIn = (ctx: ModernContext, tool: ToolEntry, args: unknown) =>
+  const runToolIn = (ctx: HandlerContext, tool: ToolEntry, args: unknown) =>
     runTool(tool, args, ctx, report) as Result | Promise<Result>;
   if (hasCapability(caps, "tools")) {
     h["tools/list"] = (p: Params) => page("tools", core.lists(revisionOf(p)).tools, p?.cursor, size);
@@ -138,12 +135,8 @@ function modernHandlers(core: ServerCore): RequestHandlers {
         core.toolHeaders?.value!.checkToolHeaders(core, revisionOf(p), tool.name, p.arguments, headers);
       checkScopes(tool.name, core.definition.toolScopes?.[tool.name], rc.transportContext?.auth);
       const args = p.arguments ?? {};
-      const tasks = core.tasks;
-      if (tasks !== undefined) {
-        const support = core.taskSupport(revisionOf(p), tool.name);
-        if (support !== "forbidden" && tasks.asTask(rc, support, tool.name))
-          return tasks.call(p, rc, async (ctx) => (await runTool(tool, args, ctx, report)) as Result);
-      }
+      const task = core.tasks && core.taskModule.callAsTask(core, p, rc, tool, args, runToolIn);
+      if (task !== undefined) return task;
       return withInput(core, "tools/call", p, rc, runToolIn, tool, args);
     };
     h["tools/call"] = (p: Params, rc: RequestContext) => {
@@ -160,7 +153,7 @@ function modernHandlers(core: ServerCore): RequestHandlers {
   if (core.skills !== undefined) Object.assign(h, core.skills.handlers(size, core.cacheHint("skills/list", undefined)));
   if (hasCapability(caps, "completions")) {
     h["completion/complete"] = (p: Params, rc: RequestContext) =>
-      withInput(core, "completion/complete", p, rc, (ctx) => core.complete(p, ctx));
+      withInput(core, "completion/complete", p, rc, (ctx) => core.completion!(core, p, ctx));
   }
   return h;
 }

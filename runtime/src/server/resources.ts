@@ -14,6 +14,7 @@ import type {
   MemberTables,
   PublishedLists,
   ResourceHandler,
+  ServerSkills,
   TemplateHandler,
 } from "./types.js";
 
@@ -34,6 +35,21 @@ export class ResourceRouter {
   readonly templates: TemplateRoute[] = [];
   /** Where a URI no static resource or template serves is looked up last (the skills' files). */
   fallback: ((uri: string) => ReadResourceResult | undefined) | undefined;
+  #skillsLoading: Promise<void> | undefined;
+
+  /** Load the manifest's skills into `core` once (a failed load is tried again); their files are read after the manifest's own resources. */
+  loadSkills(core: { skills: ServerSkills | undefined }, load: () => Promise<ServerSkills>): Promise<void> {
+    return (this.#skillsLoading ??= load().then(
+      (skills) => {
+        this.fallback = skills.read;
+        core.skills = skills;
+      },
+      (e: unknown) => {
+        this.#skillsLoading = undefined;
+        throw e;
+      },
+    ));
+  }
 
   /**
    * Route the resources and templates of `lists` to their handlers (core.ts); each without one is

@@ -19,9 +19,8 @@ import { ListenHub } from "../lifecycle/modern/listen.js";
 import { MAX_RUNNING_REQUESTS } from "../limits.js";
 import type { LoggingLevel } from "../mcp-types.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import { shouldLog, type Connection } from "./context.js";
+import type { Connection } from "./context.js";
 import { ServerCore, servedBindings } from "./core.js";
-import type { Change } from "./change-bus.js";
 import type { LocalBroadcast } from "./broadcast.js";
 import { LazyModule } from "./lazy-module.js";
 import { loadModernPath } from "#on-first-use";
@@ -96,28 +95,8 @@ export class McpServer {
     const Changes = features.changes ?? this.legacyEra?.changes;
     if (Changes === undefined && announcesChanges(this.capabilities, definition)) throw missingFeature("changes");
     this.told = Changes && new Changes(() => this.ready(), this.listens, this.core.report);
-    // What another instance raised reaches this one's sessions and listens (only what it declares:
-    // a bus that was cut off says every list may have changed).
-    this.detach = options.bus?.attach({
-      listChanged: (list) =>
-        void (
-          hasCapability(this.capabilities, `${list}.listChanged`) &&
-          this.told?.listChanged(list).catch(this.core.report)
-        ),
-      resourceUpdated: (uri) =>
-        void (
-          hasCapability(this.capabilities, "resources.subscribe") &&
-          this.told?.resourceUpdated(uri).catch(this.core.report)
-        ),
-      taskChanged: (task) => void this.told?.taskChanged(task),
-      taskCancelled: (taskId) => this.core.tasks?.remoteCancel(taskId),
-      taskInput: (taskId, responses) => void this.core.tasks?.remoteInput(taskId, responses).catch(this.core.report),
-    });
-  }
-
-  /** Tell the other instances (errors are reported: the change went out here in any case). */
-  private share(change: Change): void {
-    this.options.bus?.publish(change).catch(this.core.report);
+    // A server that announces no change has nothing to hear from other instances either.
+    this.detach = options.bus && this.told?.hear(options.bus, this.capabilities, () => this.core.tasks);
   }
 
   /** @internal The 2026-07-28 tasks extension (see ServerCore.tasks). */
@@ -263,8 +242,8 @@ export class McpServer {
   async notifyResourceUpdated(uri: string): Promise<number> {
     if (!hasCapability(this.capabilities, "resources.subscribe"))
       throw new TypeError("notifyResourceUpdated: the manifest does not declare resources.subscribe");
-    this.share({ kind: "resourceUpdated", uri });
-    return (await this.told?.resourceUpdated(uri)) ?? 0;
+    // Declaring it needs the changes feature (the constructor refused a server without it).
+    return this.told!.raise(this.options.bus, { kind: "resourceUpdated", uri });
   }
 
   notifyToolsListChanged(): Promise<void> {
@@ -280,15 +259,13 @@ export class McpServer {
   private async broadcastListChanged(kind: "tools" | "prompts" | "resources"): Promise<void> {
     if (!hasCapability(this.capabilities, `${kind}.listChanged`))
       throw new TypeError(`notify${kind}ListChanged: the manifest does not declare ${kind}.listChanged`);
-    this.share({ kind: "listChanged", list: kind });
-    await this.told?.listChanged(kind);
+    await this.told!.raise(this.options.bus, { kind: "listChanged", list: kind });
   }
 
   /** `notifications/message` to every connection whose level lets it through. */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    const params = logger === undefined ? { level, data } : { level, data, logger };
     // Without the feature the server has no legacy revision, so no connection logging reaches.
-    await this.told?.notify("notifications/message", params, (c) => shouldLog(c, level));
+    await this.told?.log(level, data, logger);
   }
 
   /** Close every connection; open listens are answered first. */

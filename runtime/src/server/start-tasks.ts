@@ -6,14 +6,27 @@
 import { MemoryTaskStore } from "../tasks/store.js";
 import { LegacyTasks } from "../tasks/legacy.js";
 import { ModernTasks } from "./modern-tasks.js";
-import type { ServerTasksModule, StartedTasks, TasksStart } from "./types.js";
+import type { ProtocolBinding } from "../abi.js";
+import type { ServerTasksModule, TasksHost } from "./types.js";
 
 // Its runs get ModernContext, a HandlerContext: McpServer's view of it, as the generated server
 // checks the module against (only the private map of runs is typed apart).
 const ServerModernTasks = ModernTasks as unknown as ServerTasksModule["ModernTasks"];
 
-export function startTasks({ options, legacy, codec, pageSize, onchange, report, bus }: TasksStart): StartedTasks {
-  const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = options ?? {};
+export async function startTasks(host: TasksHost): Promise<void> {
+  // Whether a revision's schema has core tasks is in its method table, which loads when a
+  // connection first uses the revision: here only which revisions' tools declare task support.
+  const taskRevisions = (bindings: readonly ProtocolBinding[]) =>
+    bindings.filter((b) => host.declaresTaskTools(b.revision)).map((b) => b.revision);
+  const modern = taskRevisions(host.modern).length > 0;
+  // The 2026-07-28 tasks take the requestState codec, made with the MRTR code.
+  if (modern) await host.inputsReady();
+  // Another connection's start may have built it meanwhile.
+  if (host.tasksStarted) return;
+  host.tasksStarted = true;
+  host.taskToolRevisions = new Set(taskRevisions(host.legacy));
+  const { store: given, maxTasks, maxTasksPerOwner, graceMs, ...bounds } = host.options.tasks ?? {};
+  const { pageSize, report } = host;
   // One store for both eras: a task is found by its id whichever flow made it.
   const store =
     given ??
@@ -21,18 +34,16 @@ export function startTasks({ options, legacy, codec, pageSize, onchange, report,
       ...(maxTasks !== undefined ? { maxTasks } : {}),
       ...(maxTasksPerOwner !== undefined ? { maxTasksPerOwner } : {}),
     });
-  return {
-    legacy: legacy ? new LegacyTasks({ store, ...bounds, pageSize, report }) : undefined,
-    modern:
-      codec === undefined
-        ? undefined
-        : new ServerModernTasks(codec, {
-            store,
-            ...(graceMs !== undefined ? { graceMs } : {}),
-            ...bounds,
-            onchange,
-            report,
-            bus,
-          }),
-  };
+  host.legacyTasks =
+    host.taskToolRevisions.size > 0 ? new LegacyTasks({ store, ...bounds, pageSize, report }) : undefined;
+  host.tasks = modern
+    ? new ServerModernTasks(host.codec!, {
+        store,
+        ...(graceMs !== undefined ? { graceMs } : {}),
+        ...bounds,
+        onchange: host.ontaskchange,
+        report,
+        bus: host.options.bus,
+      })
+    : undefined;
 }

@@ -5,13 +5,19 @@
  */
 import type { MemoryTaskStore, TaskStore } from "../tasks/store.js";
 import type { LegacyTasks } from "../tasks/legacy.js";
-import type { ModernTasksOptions, TaskRunContext, TasksExtension, withTaskMethods } from "../tasks/modern.js";
+import type {
+  ModernTasksOptions,
+  TaskRunContext,
+  TaskSupport,
+  TasksExtension,
+  withTaskMethods,
+} from "../tasks/modern.js";
 import type { callMaybeTask, taskHandlers, withTaskCapabilities } from "../tasks/legacy-server.js";
 import type { ProtocolBinding, Validator } from "../abi.js";
 import type { resultBrand } from "./result-brand.js";
 import type { RequestId } from "../jsonrpc.js";
 import type { AuthInfo } from "../auth/principal.js";
-import type { Params, ProgressOptions, RequestOptions, Result } from "../session/types.js";
+import type { Params, ProgressOptions, RequestContext, RequestOptions, Result } from "../session/types.js";
 import type { Capabilities, Implementation } from "../lifecycle/common/types.js";
 import type { RequestStateCodec, RequestStateOptions } from "../lifecycle/modern/request-state.js";
 import type { ListenLimits } from "../lifecycle/modern/listen.js";
@@ -181,31 +187,64 @@ export interface ServerTasksModule {
   ) => ServerModernTasks;
   readonly TASKS_EXTENSION: string;
   readonly withTaskMethods: typeof withTaskMethods;
+  /**
+   * The 2026-07-28 side's task parts (server/modern-tasks.ts), which modern.ts calls once the tasks
+   * are started: a revision's capabilities with the tasks extension where its tools may run as
+   * tasks, and a `tools/call` run as a task (undefined to run it as any call).
+   */
+  readonly withTasksExtension: (core: TaskSupportOf, revision: string, capabilities: Capabilities) => Capabilities;
+  readonly callAsTask: <T extends { readonly name: string }>(
+    core: TaskSupportOf & { readonly tasks: ServerModernTasks | undefined },
+    p: Params,
+    rc: RequestContext,
+    tool: T,
+    args: unknown,
+    // `tool` and `args` are handed to `run`, so a call needs no closure of its own.
+    run: (ctx: TaskRunContext & HandlerContext, tool: T, args: unknown) => Result | Promise<Result>,
+  ) => Promise<Result> | undefined;
   readonly callMaybeTask: typeof callMaybeTask;
   readonly taskHandlers: typeof taskHandlers;
   readonly withTaskCapabilities: typeof withTaskCapabilities;
-  /** The server's task machinery (server/start-tasks.ts). */
-  readonly startTasks: (start: TasksStart) => StartedTasks;
+  /** Builds the server's task machinery into `host` once (server/start-tasks.ts). */
+  readonly startTasks: (host: TasksHost) => Promise<void>;
 }
 
-/** What a server's task machinery is built from (server/start-tasks.ts). */
-export interface TasksStart {
-  readonly options: McpServerOptions["tasks"];
-  /** Some legacy revision's tools may run as tasks. */
-  readonly legacy: boolean;
-  /** The requestState codec, given when some 2026-07-28 tool may run as a task. */
+/** Which tools may run as tasks (ServerCore, core.ts). */
+export interface TaskSupportOf {
+  /** A tool's `execution.taskSupport` in `revision`. */
+  taskSupport(revision: string, tool: string): TaskSupport;
+  /** Some tool of `revision` declares `execution.taskSupport`. */
+  declaresTaskTools(revision: string): boolean;
+}
+
+/**
+ * What a server's task machinery is built from, and where it is put (ServerCore, core.ts; built by
+ * server/start-tasks.ts, in the tasks module, so a server without task tools carries none of it).
+ */
+export interface TasksHost {
+  /** Its `tasks` (the store and bounds) and `bus`. */
+  readonly options: McpServerOptions;
+  /** The bindings served of each era. */
+  readonly legacy: readonly ProtocolBinding[];
+  readonly modern: readonly ProtocolBinding[];
+  /** Some tool of `revision` declares `execution.taskSupport`. */
+  declaresTaskTools(revision: string): boolean;
+  /** Loads the MRTR code, which makes `codec`; undefined once loaded. */
+  inputsReady(): Promise<void> | undefined;
+  /** Set once the machinery is built. */
+  tasksStarted: boolean;
+  /** Set to the legacy revisions in which some tool may run as a task. */
+  taskToolRevisions: ReadonlySet<string> | undefined;
+  /** The requestState codec, made with the MRTR code (loaded first when a 2026-07-28 tool may run as a task). */
   readonly codec: RequestStateCodec | undefined;
   readonly pageSize: number;
   /** A 2026-07-28 task changed (for `notifications/tasks` on listens). */
-  readonly onchange: (task: Result) => void;
+  readonly ontaskchange: (task: Result) => void;
   readonly report: (e: Error) => void;
-  readonly bus: ChangeBus | undefined;
-}
-
-/** A server's task machinery, per era; undefined where no tool of the era may run as a task. */
-export interface StartedTasks {
-  readonly legacy: LegacyTasks | undefined;
-  readonly modern: ServerModernTasks | undefined;
+  /** The 2026-07-28 tasks extension; undefined where no 2026-07-28 tool may run as a task. */
+  tasks: ServerModernTasks | undefined;
+  /** 2025-11-25 core tasks; undefined where no legacy tool may run as a task. */
+  legacyTasks: LegacyTasks | undefined;
 }
 
 // ---- handler results

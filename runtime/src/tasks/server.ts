@@ -8,6 +8,6 @@
 export { MemoryTaskStore } from "./store.js";
 export { LegacyTasks } from "./legacy.js";
 export { TASKS_EXTENSION, withTaskMethods } from "./modern.js";
-export { ModernTasks } from "../server/modern-tasks.js";
+export { ModernTasks, callAsTask, withTasksExtension } from "../server/modern-tasks.js";
 export { callMaybeTask, taskHandlers, withTaskCapabilities } from "./legacy-server.js";
 export { startTasks } from "../server/start-tasks.js";
