@@ -6,6 +6,7 @@
  */
 import type { HttpHeaders, HttpReply, HttpRequestIn, ReplyHeaders } from "../http-exchange.js";
 import { FETCH_WHOLE_BODY_BYTES } from "../limits.js";
+import { urlPort } from "./security.js";
 
 const UTF8 = new TextEncoder();
 
@@ -16,27 +17,6 @@ function targetOf(url: string): string {
   if (slash === -1) return "/";
   const hash = url.indexOf("#", slash);
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
-}
-
-/** `host[:port]` of an absolute URL ("" when it has none). */
-function authorityOf(url: string): string {
-  const scheme = url.indexOf("://");
-  if (scheme === -1) return "";
-  const end = url.indexOf("/", scheme + 3);
-  return url.slice(scheme + 3, end === -1 ? url.length : end);
-}
-
-/** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
-function portOf(url: string): number | undefined {
-  if (!url.includes("://")) return undefined;
-  const authority = authorityOf(url);
-  const colon = authority.lastIndexOf(":");
-  // A colon inside brackets belongs to an IPv6 address, not to a port.
-  if (colon !== -1 && colon > authority.lastIndexOf("]")) {
-    const port = Number(authority.slice(colon + 1));
-    return Number.isInteger(port) ? port : undefined;
-  }
-  return url.startsWith("https:") ? 443 : 80;
 }
 
 type Listener = (...args: never[]) => void;
@@ -83,9 +63,10 @@ export class FetchRequest implements HttpRequestIn {
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
+    // Hosts build a request's URL from its Host header; a Request made in code has only the URL
+    // (a URL object only then: a Request's URL is absolute and has no userinfo).
     if (headers.host === undefined) {
-      const authority = authorityOf(href);
+      const authority = new URL(href).host;
       if (authority !== "") headers.host = authority;
     }
     this.headers = headers;
@@ -99,8 +80,8 @@ export class FetchRequest implements HttpRequestIn {
     return this;
   }
 
-  get localPort(): number | undefined {
-    return portOf(this.href);
+  get localPort(): number {
+    return urlPort(new URL(this.href));
   }
 
   on(event: RequestEvent, listener: Listener): this {
@@ -215,13 +196,14 @@ function isDeclaredUpTo(value: string, max: number): boolean {
   return Number(value) <= max;
 }
 
-/** Response headers node adds itself and fetch hosts refuse or set on their own. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
-
+/**
+ * The headers of a Response: writeHead's, less `connection` (what the protocol logic sets for
+ * node after a refused body it left unread; a fetch host manages its connections itself). Nothing
+ * on a fetch host writes another hop-by-hop header (a forwarded reply's are dropped before).
+ */
 function responseHeaders(h: ReplyHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (h !== undefined)
-    for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = String(h[name]);
+  for (const name in h) if (name !== "connection") out[name] = String(h[name]);
   return out;
 }
 

@@ -27,6 +27,11 @@ export interface Refusal {
   message: string;
 }
 
+/** The port a URL names, or its scheme's default. */
+export function urlPort(u: URL): number {
+  return u.port === "" ? (u.protocol === "https:" ? 443 : 80) : Number(u.port);
+}
+
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
@@ -105,11 +110,10 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
       try {
         const u = new URL(origin);
         // Another local port is another application (a dev server, a browser tab): not us.
-        const port = u.port === "" ? (u.protocol === "https:" ? 443 : 80) : Number(u.port);
         ok =
           (u.protocol === "http:" || u.protocol === "https:") &&
           LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
-          port === req.socket.localPort;
+          urlPort(u) === req.socket.localPort;
       } catch {
         ok = false;
       }
