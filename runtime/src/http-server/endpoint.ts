@@ -18,11 +18,11 @@ import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
 import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
 import { StatelessTransports, type SessionTable } from "./session-table.js";
-import type { LegacyHttp } from "./legacy-http.js";
-import type { EndpointCore, LegacyEndpoint } from "./legacy-endpoint.js";
+import type { EndpointCore } from "./legacy-endpoint.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import type { AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
+import type { MessageContext } from "../transport.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = [
@@ -118,9 +118,11 @@ function batchable(version: string): boolean {
 /**
  * One Streamable HTTP endpoint: routes each request (the guard's metadata, the legacy HTTP+SSE
  * paths, the endpoint), reads POSTs (post-intake.ts), serves 2026-07-28 POSTs on the modern path
- * (modern.ts), a stateless legacy POST on a transport of its own, and the rest of the legacy shape
- * (an `initialize` opening a session, a message to a live session, GET streams and DELETE) on the
- * legacy era's side (legacy-endpoint.ts), when the endpoint has it.
+ * (modern.ts) and a stateless legacy POST on a transport of its own. This class has no sessions
+ * (a server of 2026-07-28 alone on a fetch host); the rest of the legacy shape (an `initialize`
+ * opening a session, a message to a live session, GET streams and DELETE) is the subclass the
+ * legacy era's HTTP side makes (legacy-http.ts, endpoint-with-legacy.ts), which overrides the
+ * protected methods here.
  */
 export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   implements PostIntake, EndpointCore<Req>
@@ -141,20 +143,17 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
-  private readonly serveLegacy: boolean;
-  /** The legacy shape's requests (legacy-endpoint.ts); undefined without the legacy era's HTTP side. */
-  private readonly legacy: LegacyEndpoint<Req> | undefined;
 
   /**
-   * `legacyHttp`: the legacy era's HTTP side (legacy-http.ts); without it the endpoint is stateless
-   * (no legacy session opens: a server of 2026-07-28 alone answers a legacy POST on its own).
+   * `stateless`: no legacy session opens (true here: a server of 2026-07-28 alone answers a legacy
+   * POST on its own; the subclass with the legacy shape passes `options.stateless`).
    */
   constructor(
     readonly options: HttpEndpointOptions<Req>,
-    legacyHttp?: LegacyHttp,
+    stateless = true,
   ) {
     this.path = options.path ?? "/mcp";
-    this.stateless = (options.stateless ?? false) || legacyHttp === undefined;
+    this.stateless = stateless;
     this.mode = options.responseMode ?? "auto";
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
@@ -163,14 +162,18 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     this.report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
     this.versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
     this.serveModern = options.modern ?? true;
-    this.serveLegacy = options.legacy ?? true;
     this.keepAliveMs = options.keepAliveMs ?? 25_000;
-    this.legacy = legacyHttp?.endpoint(this);
-    this.sessions = this.legacy?.sessions ?? new StatelessTransports(this.keepAliveMs);
+    this.sessions = this.openSessions();
   }
 
-  scanFor(sid: string): (() => OutlineScanner) | undefined {
-    return this.sessions.byId.has(sid) ? this.legacy?.scan : undefined;
+  /** The sessions this endpoint consults, made last in its constructor: here no session ever opens. */
+  protected openSessions(): SessionTable {
+    return new StatelessTransports(this.keepAliveMs);
+  }
+
+  /** No live session here, so no oversized body is read on for its id. */
+  scanFor(_sid: string): (() => OutlineScanner) | undefined {
+    return undefined;
   }
 
   versionOk(req: Req, res: HttpReply): boolean {
@@ -186,7 +189,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
-  private async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+  protected async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
     return this.options.auth === undefined ? undefined : ((await this.options.auth.admit(req, res, messages)) ?? false);
   }
 
@@ -207,9 +210,18 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     if (!outlines.some((o) => o.kind === "response" && o.id !== undefined)) return true;
     const auth = await this.admit(req, res, []);
     if (auth === false) return false;
-    this.legacy?.unreadable(headerValue(req, "mcp-session-id"), auth, outlines, code, why);
+    this.failAnswers(req, auth, outlines, code, why);
     return true;
   }
+
+  /** Fails the requests that responses among `outlines` answer: only a session has requests of this server pending. */
+  protected failAnswers(
+    _req: Req,
+    _auth: AuthInfo | undefined,
+    _outlines: readonly MessageOutline[],
+    _code: number,
+    _why: string,
+  ): void {}
 
   /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
   private async post(req: Req, res: HttpReply): Promise<void> {
@@ -219,15 +231,19 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
     const auth = this.options.auth === undefined ? undefined : await this.admit(req, res, post.list);
     if (auth === false) return;
-    const live = headerValue(req, "mcp-session-id");
-    const session = this.sessions.owned(live, auth);
-    if (this.serveModern && !post.batch && session === undefined && isModernPost(req, post.parsed, this.versions)) {
-      await serveModernPost(req, res, post, auth, this.sessions, this.options);
-      return;
-    }
-    if (this.legacy !== undefined) return this.legacy.post(req, res, post, auth, live, session);
+    return this.serve(req, res, post, auth);
+  }
+
+  /** An admitted POST: the modern path, else (no session here) a stateless legacy POST. */
+  protected async serve(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<void> {
+    if (this.isModern(req, post)) return serveModernPost(req, res, post, auth, this.sessions, this.options);
     const transport = await this.statelessPost(req, res, post);
     if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+  }
+
+  /** The POST takes the stateless modern path (when it names no live session: see the subclass's `serve`). */
+  protected isModern(req: Req, post: ReadPost): boolean {
+    return this.serveModern && !post.batch && isModernPost(req, post.parsed, this.versions);
   }
 
   /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
@@ -252,10 +268,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     auth: AuthInfo | undefined,
     transport: StreamableHttpServerTransport,
   ): void {
-    const context =
-      transport.sessionId !== undefined
-        ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil }
-        : { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
+    const context: MessageContext = { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
+    if (transport.sessionId !== undefined) context.sessionId = transport.sessionId;
     const message = post.batch ? post.list : post.list[0]!;
     if (this.sessions.sharing && transport.sessionId !== undefined) this.sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
@@ -321,24 +335,10 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     await this.options.legacySse?.close();
   }
 
-  /** A request other than a POST to the endpoint, admitted. */
-  private answer(req: Req, res: HttpReply, p: string, auth: AuthInfo | undefined): Promise<void> | void {
-    if (p !== this.path) {
-      res.writeHead(404).end();
-      return;
-    }
-    const method = req.method;
-    if (method !== "GET" && method !== "DELETE") {
-      res.writeHead(405, { allow: this.stateless ? "POST" : "GET, POST, DELETE" }).end();
-      return;
-    }
-    // A stateless endpoint has no legacy HTTP side to ask (or was told to serve no legacy shape).
-    const legacy = this.stateless || !this.serveLegacy ? undefined : this.legacy;
-    if (legacy === undefined) {
-      res.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    return method === "GET" ? legacy.get(req, res, auth) : legacy.del(req, res, auth);
+  /** A request other than a POST to the endpoint, admitted: a stateless endpoint serves POSTs alone. */
+  protected answer(_req: Req, res: HttpReply, p: string, _auth: AuthInfo | undefined): Promise<void> | void {
+    if (p !== this.path) res.writeHead(404).end();
+    else res.writeHead(405, { allow: "POST" }).end();
   }
 }
 

@@ -79,6 +79,21 @@ function hostList(hosts: readonly string[]): HostList {
   return list;
 }
 
+/** A loopback origin on the port the request arrived on (the server's own pages). */
+function isOwnOrigin(origin: string, req: HttpRequestIn): boolean {
+  try {
+    const u = new URL(origin);
+    // Another local port is another application (a dev server, a browser tab): not us.
+    return (
+      (u.protocol === "http:" || u.protocol === "https:") &&
+      LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
+      urlPort(u) === req.socket.localPort
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
  * DNS-rebinding checks. A bad Host gets 421 Misdirected Request (the request was not meant for
  * this server); a present but unlisted Origin gets 403 Forbidden (2025-11-25 §Security).
@@ -102,23 +117,8 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   const sent = req.headers.origin;
   if (sent !== undefined) {
     const origin = typeof sent === "string" ? sent : sent.join(", ");
-    if (o.allowedOrigins) {
-      if (!o.allowedOrigins.includes(origin))
-        return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
-    } else {
-      let ok = false;
-      try {
-        const u = new URL(origin);
-        // Another local port is another application (a dev server, a browser tab): not us.
-        ok =
-          (u.protocol === "http:" || u.protocol === "https:") &&
-          LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
-          urlPort(u) === req.socket.localPort;
-      } catch {
-        ok = false;
-      }
-      if (!ok) return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
-    }
+    if (!(o.allowedOrigins ? o.allowedOrigins.includes(origin) : isOwnOrigin(origin, req)))
+      return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
   }
   return undefined;
 }

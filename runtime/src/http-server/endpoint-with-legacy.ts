@@ -1,0 +1,69 @@
+/**
+ * The Streamable HTTP endpoint (endpoint.ts) with the legacy era's shape
+ * (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#streamable-http): its
+ * sessions (legacy-endpoint.ts), a POST into one of them, GET streams and DELETE, and the answers
+ * to this server's requests in a body too large or too deep to deliver. Made by the legacy era's
+ * HTTP side (legacy-http.ts), so a server of 2026-07-28 alone carries none of it.
+ */
+import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
+import type { AuthInfo } from "../auth/principal.js";
+import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
+import { StreamableHttpEndpoint, type HttpEndpointOptions } from "./endpoint.js";
+import { headerValue } from "./http-util.js";
+import { LegacyEndpoint } from "./legacy-endpoint.js";
+import { serveModernPost } from "./modern.js";
+import type { ReadPost } from "./post-intake.js";
+import type { SessionTable } from "./session-table.js";
+
+export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> extends StreamableHttpEndpoint<Req> {
+  /** The legacy shape's requests; set by openSessions, which the endpoint's constructor calls (a field initializer would run after it). */
+  declare private legacy: LegacyEndpoint<Req>;
+  /** `options.legacy`: false answers GET and DELETE with 405. */
+  private readonly serveLegacy: boolean;
+
+  constructor(options: HttpEndpointOptions<Req>) {
+    super(options, options.stateless ?? false);
+    this.serveLegacy = options.legacy ?? true;
+  }
+
+  protected override openSessions(): SessionTable {
+    this.legacy = new LegacyEndpoint(this);
+    return this.legacy.sessions;
+  }
+
+  override scanFor(sid: string): (() => OutlineScanner) | undefined {
+    return this.sessions.byId.has(sid) ? this.legacy.scan : undefined;
+  }
+
+  protected override failAnswers(
+    req: Req,
+    auth: AuthInfo | undefined,
+    outlines: readonly MessageOutline[],
+    code: number,
+    why: string,
+  ): void {
+    this.legacy.unreadable(headerValue(req, "mcp-session-id"), auth, outlines, code, why);
+  }
+
+  /** Whether the session header names a session depends on who asks: `auth` was admitted first. */
+  protected override serve(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<void> {
+    const live = headerValue(req, "mcp-session-id");
+    const session = this.sessions.owned(live, auth);
+    if (session === undefined && this.isModern(req, post))
+      return serveModernPost(req, res, post, auth, this.sessions, this.options);
+    return this.legacy.post(req, res, post, auth, live, session);
+  }
+
+  protected override answer(req: Req, res: HttpReply, p: string, auth: AuthInfo | undefined): Promise<void> | void {
+    if (p === this.path && !this.stateless) {
+      const method = req.method;
+      if (method !== "GET" && method !== "DELETE") {
+        res.writeHead(405, { allow: "GET, POST, DELETE" }).end();
+        return;
+      }
+      if (this.serveLegacy) return method === "GET" ? this.legacy.get(req, res, auth) : this.legacy.del(req, res, auth);
+    }
+    // A stateless endpoint (or one told to serve no legacy shape) serves POSTs alone.
+    return super.answer(req, res, p, auth);
+  }
+}
