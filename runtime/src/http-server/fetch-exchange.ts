@@ -130,49 +130,39 @@ export class FetchRequest implements HttpRequestIn {
     // in memory already). A larger or undeclared one is read chunk by chunk, each chunk charged to
     // the handler's buffered bytes as it arrives and a body past a bound cut off there.
     const declared = this.headers["content-length"];
-    if (typeof declared === "string" && isDeclaredUpTo(declared, FETCH_WHOLE_BODY_BYTES)) {
-      this.readWhole();
-      return;
-    }
-    let reader: ReadableStreamDefaultReader<Uint8Array>;
     try {
-      reader = this.reader = body.getReader();
+      if (typeof declared === "string" && isDeclaredUpTo(declared, FETCH_WHOLE_BODY_BYTES))
+        this.readWhole(this.request.arrayBuffer());
+      else this.readChunks((this.reader = body.getReader()));
     } catch (e) {
       // A body already read (by a framework in front of this handler) cannot be read again.
       queueMicrotask(() => this.onerror?.(asError(e)));
-      return;
     }
-    const next = (): void => {
-      reader.read().then(
-        (r) => {
-          if (this.reader !== reader) return;
-          if (r.done) {
-            this.reader = undefined;
-            this.onend?.();
-            return;
-          }
-          this.ondata?.(r.value);
-          if (this.reader === reader) next();
-        },
-        (e: unknown) => {
-          if (this.reader !== reader) return;
+  }
+
+  /** The body chunk by chunk, until readBody stops listening (`off("data")` drops the reader). */
+  private readChunks(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+    reader.read().then(
+      (r) => {
+        if (this.reader !== reader) return;
+        if (r.done) {
           this.reader = undefined;
-          this.failed(e);
-        },
-      );
-    };
-    next();
+          this.onend?.();
+          return;
+        }
+        this.ondata?.(r.value);
+        if (this.reader === reader) this.readChunks(reader);
+      },
+      (e: unknown) => {
+        if (this.reader !== reader) return;
+        this.reader = undefined;
+        this.failed(e);
+      },
+    );
   }
 
   /** The body in one piece (a `data`, then `end`), unless readBody stopped listening meanwhile. */
-  private readWhole(): void {
-    let read: Promise<ArrayBuffer>;
-    try {
-      read = this.request.arrayBuffer();
-    } catch (e) {
-      queueMicrotask(() => this.onerror?.(asError(e)));
-      return;
-    }
+  private readWhole(read: Promise<ArrayBuffer>): void {
     read.then(
       (body) => {
         if (this.ondata === undefined) return;
@@ -188,12 +178,7 @@ export class FetchRequest implements HttpRequestIn {
 
 /** `value` is a Content-Length (decimal digits only) of at most `max` bytes. */
 function isDeclaredUpTo(value: string, max: number): boolean {
-  if (value.length === 0 || value.length > 15) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return Number(value) <= max;
+  return /^\d{1,15}$/.test(value) && Number(value) <= max;
 }
 
 /**
@@ -293,11 +278,8 @@ export class FetchReply implements HttpReply {
   destroy(): this {
     if (this.destroyed) return this;
     this.destroyed = true;
-    if (!this.started) {
-      // Nobody is there to read an answer; the host still needs a Response.
-      this.started = true;
-      this.resolve(new Response(null, { status: 400, headers: { connection: "close" } }));
-    } else {
+    // Nobody is there to read an answer; the host still needs a Response.
+    if (!this.bodiless({ status: 400, headers: { connection: "close" } })) {
       try {
         this.controller?.error(new Error("response destroyed"));
       } catch {
@@ -336,14 +318,19 @@ export class FetchReply implements HttpReply {
     this.resolve(new Response(body, { status: this.status, headers: responseHeaders(this.headers ?? this.preset) }));
   }
 
+  /** The Response, without a body, unless it was given already (false then). */
+  private bodiless(init: ResponseInit): boolean {
+    if (this.started) return false;
+    this.started = true;
+    this.resolve(new Response(null, init));
+    return true;
+  }
+
   private gone(): void {
     this.request.abort();
     if (this.destroyed || this.writableEnded) return;
     this.destroyed = true;
-    if (!this.started) {
-      this.started = true;
-      this.resolve(new Response(null, { status: 499 }));
-    }
+    this.bodiless({ status: 499 });
     this.emitClose();
   }
 
