@@ -8,6 +8,7 @@
 import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
 import type { AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
+import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, type HttpEndpointOptions } from "./endpoint.js";
 import { headerValue } from "./http-util.js";
 import { LegacyEndpoint } from "./legacy-endpoint.js";
@@ -52,6 +53,29 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     if (session === undefined && this.isModern(req, post))
       return serveModernPost(req, res, post, auth, this.sessions, this.options);
     return this.legacy.post(req, res, post, auth, live, session);
+  }
+
+  /** A POST's messages into session `transport` (its id on the 202, its record kept when shared); else as any transport's. */
+  override deliver(
+    req: Req,
+    res: HttpReply,
+    post: ReadPost,
+    auth: AuthInfo | undefined,
+    transport: StreamableHttpServerTransport,
+  ): void {
+    const sessionId = transport.sessionId;
+    if (sessionId === undefined) return super.deliver(req, res, post, auth, transport);
+    const context = { sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
+    const message = post.batch ? post.list : post.list[0]!;
+    if (this.sessions.sharing) this.sessions.observe(transport, message);
+    if (post.requestIds.length === 0) {
+      res.writeHead(202, { "mcp-session-id": sessionId, "content-length": 0 });
+      res.end();
+      transport.receive(message, context);
+      return;
+    }
+    transport.openPostStream(res, post.requestIds, post);
+    transport.receive(message, context);
   }
 
   protected override answer(req: Req, res: HttpReply, p: string, auth: AuthInfo | undefined): Promise<void> | void {

@@ -260,7 +260,10 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     return transport;
   }
 
-  /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
+  /**
+   * Hands the POST's messages to `transport`, a transport of no session here (see the subclass's
+   * for a session's): 202 at once for notifications and responses alone, else their replies' stream.
+   */
   deliver(
     req: Req,
     res: HttpReply,
@@ -269,17 +272,10 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     transport: StreamableHttpServerTransport,
   ): void {
     const context: MessageContext = { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
-    if (transport.sessionId !== undefined) context.sessionId = transport.sessionId;
     const message = post.batch ? post.list : post.list[0]!;
-    if (this.sessions.sharing && transport.sessionId !== undefined) this.sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
-      res.writeHead(
-        202,
-        transport.sessionId !== undefined
-          ? { "mcp-session-id": transport.sessionId, "content-length": 0 }
-          : { "content-length": 0 },
-      );
+      res.writeHead(202, { "content-length": 0 });
       res.end();
       transport.receive(message, context);
       if (this.stateless) queueMicrotask(() => void transport.close());
