@@ -5,16 +5,18 @@
  * to this server's requests in a body too large or too deep to deliver. Made by the legacy era's
  * HTTP side (legacy-http.ts), so a server of 2026-07-28 alone carries none of it.
  */
-import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
+import type { MessageOutline } from "../framing/scan.js";
 import type { AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import { StreamableHttpEndpoint, type HttpEndpointOptions } from "./endpoint.js";
-import { headerValue } from "./http-util.js";
+import { BodyTooLargeError, headerValue, readBodyWith } from "./http-util.js";
 import { LegacyEndpoint } from "./legacy-endpoint.js";
 import { serveModernPost } from "./modern.js";
-import type { ReadPost } from "./post-intake.js";
+import { refuseBody, type ReadPost } from "./post-intake.js";
 import type { SessionTable } from "./session-table.js";
+
+const AFTER_PARSE: Promise<void> = Promise.resolve();
 
 export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> extends StreamableHttpEndpoint<Req> {
   /** The legacy shape's requests; set by openSessions, which the endpoint's constructor calls (a field initializer would run after it). */
@@ -32,8 +34,28 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     return this.legacy.sessions;
   }
 
-  override scanFor(sid: string): (() => OutlineScanner) | undefined {
-    return this.sessions.byId.has(sid) ? this.legacy.scan : undefined;
+  override async body(req: Req, res: HttpReply): Promise<Uint8Array | undefined> {
+    // node parses a body that came with its headers once the turn that emitted the request is over.
+    if (req.read !== undefined && this.bufferedBody !== undefined) {
+      await AFTER_PARSE;
+      const body = this.bufferedBody(req, this.maxBody, this.buffered);
+      if (body !== undefined) return body;
+    }
+    // Only a live session has requests of this server awaiting answers: only there is an
+    // oversized body read on, for the id of a response in it.
+    const sid = headerValue(req, "mcp-session-id");
+    const scan = sid !== undefined && this.sessions.byId.has(sid) ? this.legacy.scan : undefined;
+    try {
+      return await readBodyWith(req, this.maxBody, this.bodyTimeoutMs, scan, this.buffered);
+    } catch (e) {
+      if (
+        !(e instanceof BodyTooLargeError) ||
+        e.outline === undefined ||
+        (await this.unreadable(req, res, [e.outline], -32000, `exceeds ${this.maxBody} bytes (maxBodyBytes)`))
+      )
+        refuseBody(res, this, e);
+      return undefined;
+    }
   }
 
   protected override failAnswers(

@@ -5,7 +5,7 @@
  * through http-exchange.ts alone: the node:http handler (server.ts) hands it node's objects, the fetch
  * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
  */
-import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
+import type { MessageOutline } from "../framing/scan.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
@@ -16,7 +16,7 @@ import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
-import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
+import { bodyOf, readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
 import { StatelessTransports, type SessionTable } from "./session-table.js";
 import type { EndpointCore } from "./legacy-endpoint.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
@@ -139,7 +139,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   readonly sessions: SessionTable;
   /** Keep-alive comment interval of SSE replies and streams (ms; 0: none). */
   readonly keepAliveMs: number;
-  /** See PostIntake.bufferedBody: set by a host that serves node's requests on this endpoint. */
+  /**
+   * Takes a body node has buffered already (http-util.ts's wholeBody), set by the hosts that hand
+   * the endpoint node's requests (server.ts, node-listener.ts); read by the legacy shape's body()
+   * (Node's endpoints all have it), so a fetch host's bundle carries none of it.
+   */
   bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
@@ -171,9 +175,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     return new StatelessTransports(this.keepAliveMs);
   }
 
-  /** No live session here, so no oversized body is read on for its id. */
-  scanFor(_sid: string): (() => OutlineScanner) | undefined {
-    return undefined;
+  body(req: Req, res: HttpReply): Promise<Uint8Array | undefined> {
+    return bodyOf(req, res, this);
   }
 
   versionOk(req: Req, res: HttpReply): boolean {
