@@ -9,7 +9,7 @@ import type { MessageOutline } from "../framing/scan.js";
 import type { AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
-import { StreamableHttpEndpoint, type HttpEndpointOptions } from "./endpoint.js";
+import { StreamableHttpEndpoint, answersAny, type HttpEndpointOptions } from "./endpoint.js";
 import { BodyTooLargeError, headerValue, readBodyWith } from "./http-util.js";
 import { LegacyEndpoint } from "./legacy-endpoint.js";
 import { serveModernPost } from "./modern.js";
@@ -58,14 +58,19 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     }
   }
 
-  protected override failAnswers(
+  /** As the endpoint's; then the requests the responses answer fail now, when `auth`'s principal owns the session. */
+  override async unreadable(
     req: Req,
-    auth: AuthInfo | undefined,
+    res: HttpReply,
     outlines: readonly MessageOutline[],
     code: number,
     why: string,
-  ): void {
+  ): Promise<boolean> {
+    if (!answersAny(outlines)) return true;
+    const auth = await this.admit(req, res, []);
+    if (auth === false) return false;
     this.legacy.unreadable(headerValue(req, "mcp-session-id"), auth, outlines, code, why);
+    return true;
   }
 
   /** Whether the session header names a session depends on who asks: `auth` was admitted first. */

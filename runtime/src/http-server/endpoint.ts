@@ -144,7 +144,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
    * the endpoint node's requests (server.ts, node-listener.ts); read by the legacy shape's body()
    * (Node's endpoints all have it), so a fetch host's bundle carries none of it.
    */
-  bufferedBody: typeof wholeBody | undefined;
+  declare bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
 
@@ -197,34 +197,19 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   /**
-   * Responses in a POST too large or too deep to deliver, answering requests this server sent on
-   * the POST's session (sampling, elicitation, roots): those requests fail now rather than at their
-   * timeout. Admitted as any POST to the session first, and delivered only to a session of the
-   * principal it admits; false once the guard has answered (401/403).
+   * Responses in a POST too large or too deep to deliver, answering requests this server sent:
+   * admitted as any POST (false once the guard has answered 401/403), and here nothing else (no
+   * session has requests pending; see the subclass's).
    */
   async unreadable(
     req: Req,
     res: HttpReply,
     outlines: readonly MessageOutline[],
-    code: number,
-    why: string,
-  ): Promise<boolean> {
-    // Only responses among them answer anything (unreadableAnswers makes an error of each).
-    if (!outlines.some((o) => o.kind === "response" && o.id !== undefined)) return true;
-    const auth = await this.admit(req, res, []);
-    if (auth === false) return false;
-    this.failAnswers(req, auth, outlines, code, why);
-    return true;
-  }
-
-  /** Fails the requests that responses among `outlines` answer: only a session has requests of this server pending. */
-  protected failAnswers(
-    _req: Req,
-    _auth: AuthInfo | undefined,
-    _outlines: readonly MessageOutline[],
     _code: number,
     _why: string,
-  ): void {}
+  ): Promise<boolean> {
+    return !answersAny(outlines) || (await this.admit(req, res, [])) !== false;
+  }
 
   /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
   private async post(req: Req, res: HttpReply): Promise<void> {
@@ -252,12 +237,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
   async statelessPost(req: Req, res: HttpReply, post: ReadPost): Promise<StreamableHttpServerTransport | undefined> {
     if (!post.initialize && !this.versionOk(req, res)) return undefined;
-    if (post.batch && this.refusesBatch(res, headerValue(req, "mcp-protocol-version") ?? "2025-03-26"))
-      return undefined;
+    const version = headerValue(req, "mcp-protocol-version");
+    if (post.batch && this.refusesBatch(res, version ?? "2025-03-26")) return undefined;
     // Without the legacy era's side, a PostTransport: onsession is then the fetch handler's, which
     // hands it to McpServer.connect as any Transport.
     const transport = this.sessions.transport(undefined) as StreamableHttpServerTransport;
-    const version = headerValue(req, "mcp-protocol-version");
     transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
     await this.options.onsession(transport, req);
     return transport;
@@ -339,6 +323,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     if (p !== this.path) res.writeHead(404).end();
     else res.writeHead(405, { allow: "POST" }).end();
   }
+}
+
+/** Whether a response with a usable id is among `outlines` (only such a message answers anything). */
+export function answersAny(outlines: readonly MessageOutline[]): boolean {
+  return outlines.some((o) => o.kind === "response" && o.id !== undefined);
 }
 
 /** What a host's handler does when serving a request failed: report it, and answer 500 if nothing was sent yet. */
