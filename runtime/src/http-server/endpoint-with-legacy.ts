@@ -16,8 +16,6 @@ import { serveModernPost } from "./modern.js";
 import { refuseBody, type ReadPost } from "./post-intake.js";
 import type { SessionTable } from "./session-table.js";
 
-const AFTER_PARSE: Promise<void> = Promise.resolve();
-
 export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> extends StreamableHttpEndpoint<Req> {
   /** The legacy shape's requests; set by openSessions, which the endpoint's constructor calls (a field initializer would run after it). */
   declare private legacy: LegacyEndpoint<Req>;
@@ -34,13 +32,12 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     return this.legacy.sessions;
   }
 
-  override async body(req: Req, res: HttpReply): Promise<Uint8Array | undefined> {
-    // node parses a body that came with its headers once the turn that emitted the request is over.
-    if (req.read !== undefined && this.bufferedBody !== undefined) {
-      await AFTER_PARSE;
-      const body = this.bufferedBody(req, this.maxBody, this.buffered);
-      if (body !== undefined) return body;
-    }
+  /** A body node has buffered already, taken at once (no promise); else read as it comes. */
+  override body(req: Req, res: HttpReply): Uint8Array | Promise<Uint8Array | undefined> {
+    return this.bufferedBody?.(req, this.maxBody, this.buffered) ?? this.arrivingBody(req, res);
+  }
+
+  private async arrivingBody(req: Req, res: HttpReply): Promise<Uint8Array | undefined> {
     // Only a live session has requests of this server awaiting answers: only there is an
     // oversized body read on, for the id of a response in it.
     const sid = headerValue(req, "mcp-session-id");

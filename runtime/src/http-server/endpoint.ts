@@ -175,7 +175,7 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     return new StatelessTransports(this.keepAliveMs);
   }
 
-  body(req: Req, res: HttpReply): Promise<Uint8Array | undefined> {
+  body(req: Req, res: HttpReply): Uint8Array | Promise<Uint8Array | undefined> {
     return bodyOf(req, res, this);
   }
 

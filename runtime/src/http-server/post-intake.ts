@@ -25,7 +25,7 @@ export interface PostIntake {
    * bodyOf, as it arrives; the legacy shape's endpoint (endpoint-with-legacy.ts) takes a body node
    * has buffered already and reads an oversized one POSTed to a live session on for its id.
    */
-  body(req: HttpRequestIn, res: HttpReply): Promise<Uint8Array | undefined>;
+  body(req: HttpRequestIn, res: HttpReply): Uint8Array | Promise<Uint8Array | undefined>;
   /**
    * Responses among messages too large or too deep to deliver fail the requests they answer now:
    * false once the request was refused while being admitted for that (401/403).
@@ -68,6 +68,8 @@ export function refuse(
   sendJsonError(res, status, code, message, undefined, id);
 }
 
+const AFTER_PARSE: Promise<void> = Promise.resolve();
+
 /** The POST `req` read and checked; undefined once it was refused (answered). */
 export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<ReadPost | undefined> {
   const ctype = headerValue(req, "content-type");
@@ -82,7 +84,11 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
     sendJsonError(res, 406, -32000, "Not Acceptable: Accept must list application/json and text/event-stream");
     return undefined;
   }
-  const body = await intake.body(req, res);
+  // node parses a body that came with its headers once the turn that emitted the request is over
+  // (a fetch host's request has none buffered: it does not wait); one taken then costs no promise.
+  if (req.read !== undefined) await AFTER_PARSE;
+  const had = intake.body(req, res);
+  const body = had instanceof Uint8Array ? had : await had;
   if (body === undefined) return undefined;
   const read = parseBody(utf8Text(body), intake.maxDepth);
   if (!("value" in read)) {
