@@ -40,14 +40,10 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 /**
  * A Host header is `host[:port]` and nothing else (RFC 9110 §7.2): a reg-name, an IPv4 address or
  * a bracketed IPv6 address, then an optional decimal port. Anything else (userinfo, paths,
- * `localhost:80@evil.example`) is refused outright rather than guessed at.
+ * `localhost:80@evil.example`) is refused outright rather than guessed at. Matched against the
+ * header trimmed and lowercased: the whole match is `host[:port]`, the first group the host.
  */
-const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
-
-function parseHost(header: string): { hostname: string; port: string | undefined } | undefined {
-  const m = HOST_HEADER.exec(header.trim().toLowerCase());
-  return m ? { hostname: m[1]!, port: m[2] } : undefined;
-}
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
 
 /** An allowed-hosts list as checked: its entries lowercased, and the Host header it last allowed. */
 interface HostList {
@@ -106,10 +102,10 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
   const list = hostList(o.allowedHosts ?? LOOPBACK_HOSTS);
   if (host !== list.last) {
-    const parsed = parseHost(host);
-    if (parsed === undefined) return { status: 400, message: "Malformed Host header" };
-    const h = parsed.port === undefined ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
-    if (!list.names.has(h) && !list.names.has(parsed.hostname)) {
+    const m = HOST_HEADER.exec(host.trim().toLowerCase());
+    if (m === null) return { status: 400, message: "Malformed Host header" };
+    const h = m[0];
+    if (!list.names.has(h) && !list.names.has(m[1]!)) {
       return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
     }
     list.last = host;

@@ -58,4 +58,31 @@ test("a loopback Origin must name the port of the request's URL", async () => {
   assert.is(await statusOf("http://[::1]:9000/mcp", { origin: "http://[::1]:9000" }), 200);
 });
 
+test("a Host header is matched whole (host:port) or by its host alone, lowercased; a malformed one is 400", async () => {
+  const listed = createFetchHandler(server, { sessions: false, allowedHosts: ["mcp.example:8443", "api.example"] });
+  const status = async (host: string) => {
+    const r = await listed(
+      new Request("http://mcp.example/mcp", {
+        method: "POST",
+        headers: { host, "content-type": "application/json", "mcp-protocol-version": "2026-07-28" },
+        body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }),
+      }),
+    );
+    await r.text();
+    return r.status;
+  };
+  try {
+    assert.is(await status("mcp.example:8443"), 202);
+    assert.is(await status("MCP.Example:8443"), 202);
+    assert.is(await status("mcp.example"), 421, "only mcp.example:8443 is listed");
+    assert.is(await status("mcp.example:8444"), 421);
+    assert.is(await status("api.example"), 202);
+    assert.is(await status("api.example:1234"), 202, "a bare name matches any port");
+    assert.is(await status("api.example:80@evil.example"), 400);
+    assert.is(await status("evil.example"), 421);
+  } finally {
+    await listed.close();
+  }
+});
+
 test.run();
