@@ -110,11 +110,6 @@ export interface HttpEndpointOptions<Req extends HttpRequestIn = HttpRequestIn> 
   auth?: ResourceServerGuard;
 }
 
-/** JSON-RPC batches exist in protocol revision 2025-03-26 only. */
-function batchable(version: string): boolean {
-  return version === "2025-03-26";
-}
-
 /**
  * One Streamable HTTP endpoint: routes each request (the guard's metadata, the legacy HTTP+SSE
  * paths, the endpoint), reads POSTs (post-intake.ts), serves 2026-07-28 POSTs on the modern path
@@ -273,7 +268,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   refusesBatch(res: HttpReply, version: string): boolean {
-    if (batchable(version)) return false;
+    // JSON-RPC batches exist in protocol revision 2025-03-26 only.
+    if (version === "2025-03-26") return false;
     refuse(
       this.report,
       res,
