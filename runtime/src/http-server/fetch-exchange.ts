@@ -210,8 +210,8 @@ export class FetchReply implements HttpReply {
   private preset: Record<string, string> | undefined;
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private started = false;
-  private closeListeners: (() => void)[] | undefined;
-  private closed = false;
+  /** Listeners of `close` until it fires (null then: a later one is called at once). */
+  private closeListeners: (() => void)[] | undefined | null;
 
   /** `request`: told when the client goes away (the signal aborts, or the host cancels the body). */
   constructor(
@@ -291,7 +291,7 @@ export class FetchReply implements HttpReply {
   }
 
   on(_event: "close", listener: () => void): this {
-    if (this.closed) queueMicrotask(listener);
+    if (this.closeListeners === null) queueMicrotask(listener);
     else (this.closeListeners ??= []).push(listener);
     return this;
   }
@@ -335,10 +335,9 @@ export class FetchReply implements HttpReply {
   }
 
   private emitClose(): void {
-    if (this.closed) return;
-    this.closed = true;
     const listeners = this.closeListeners;
-    this.closeListeners = undefined;
+    if (listeners === null) return;
+    this.closeListeners = null;
     if (listeners !== undefined) for (const l of listeners) l();
   }
 }

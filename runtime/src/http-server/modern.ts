@@ -75,19 +75,15 @@ function checkStandardHeaders(req: HttpRequestHead, method: string, params: unkn
  * for the rest.
  */
 export function modernErrorStatus(code: number): number {
-  switch (code) {
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.InvalidParams:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.ParseError:
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.MissingRequiredClientCapability:
-    case ErrorCode.UnsupportedProtocolVersion:
-      return 400;
-    default:
-      return 200;
-  }
+  if (code === ErrorCode.MethodNotFound) return 404;
+  return code === ErrorCode.InvalidParams ||
+    code === ErrorCode.InvalidRequest ||
+    code === ErrorCode.ParseError ||
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingRequiredClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion
+    ? 400
+    : 200;
 }
 
 /** What a 2026-07-28 POST needs of the transport made for it (StreamableHttpServerTransport; session-transport.ts uses modernErrorStatus). */
