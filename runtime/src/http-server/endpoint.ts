@@ -214,14 +214,15 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
     const auth = this.options.auth === undefined ? undefined : await this.admit(req, res, post.list);
     if (auth === false) return;
-    return this.serve(req, res, post, auth);
+    await this.serve(req, res, post, auth);
   }
 
   /** An admitted POST: the modern path, else (no session here) a stateless legacy POST. */
-  protected async serve(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<void> {
+  protected serve(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<void> {
     if (this.isModern(req, post)) return serveModernPost(req, res, post, auth, this.sessions, this.options);
-    const transport = await this.statelessPost(req, res, post);
-    if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+    return this.statelessPost(req, res, post).then((transport) => {
+      if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+    });
   }
 
   /** The POST takes the stateless modern path (when it names no live session: see the subclass's `serve`). */
