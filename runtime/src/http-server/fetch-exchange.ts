@@ -224,9 +224,8 @@ export class FetchReply implements HttpReply {
   }
 
   get writableLength(): number {
-    const c = this.controller;
-    const size = c?.desiredSize;
-    return size === null || size === undefined || size >= 0 ? 0 : -size;
+    // desiredSize is below 0 by what is queued (null once errored; no controller before streaming).
+    return Math.max(0, -(this.controller?.desiredSize ?? 0));
   }
 
   setHeader(name: string, value: string): this {
