@@ -93,17 +93,20 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * ServerCore, a call that may become a task getting the tasks module's own context, and the
  * client's MCP Apps reader through #on-first-use (its dynamic import had esbuild wrap jsonrpc,
  * bytes and errors in lazy-init glue): 28 177 B: 28.2 kB.
+ * And the HTTP endpoint's third pass (the legacy shape as EndpointWithLegacy, which only the legacy
+ * era's HTTP side makes; a Request's URL read as a URL where rarely read; a Host header's whole
+ * match): 28 242 B: 28.25 kB.
  */
-const WORKER_BUDGET = 28_200;
+const WORKER_BUDGET = 28_250;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of
  * both eras, and its side of HTTP (the session table, the session transport, the endpoint's legacy
- * requests, the event store, the 2024-11-05 HTTP+SSE transport), which the fetch handler takes from
- * the legacy era.
+ * requests and the endpoint that serves them, the event store, the 2024-11-05 HTTP+SSE transport),
+ * which the fetch handler takes from the legacy era.
  */
 const LEGACY_ERA_MODULES =
-  /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js|http-server\/(sessions|session-transport|legacy-endpoint|event-store|legacy-sse|legacy-http)\.js)/;
+  /runtime\/dist\/esm\/(lifecycle\/legacy\/|server\/legacy\.js|server\/era-router\.js|http-server\/(sessions|session-transport|legacy-endpoint|endpoint-with-legacy|event-store|legacy-sse|legacy-http)\.js)/;
 
 test("the one-tool Worker bundles within its budget, smaller than SDK v2's and SDK v1's, with no legacy revision in it", async () => {
   const w = await measureWorkerBundles();

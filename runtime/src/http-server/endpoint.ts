@@ -5,7 +5,7 @@
  * through http-exchange.ts alone: the node:http handler (server.ts) hands it node's objects, the fetch
  * handler (fetch.ts) its own over Request/Response; neither holds protocol logic of its own.
  */
-import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
+import type { MessageOutline } from "../framing/scan.js";
 import type { EventStore } from "./event-store.js";
 import type { SessionDirectory } from "./session-directory.js";
 import { BufferedBodies } from "./buffered-bodies.js";
@@ -16,13 +16,13 @@ import { describe } from "../describe.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
 import type { LegacySseMount } from "./legacy-sse-mount.js";
 import { isModernPost, serveModernPost } from "./modern.js";
-import { readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
+import { bodyOf, readPost, refuse, type PostIntake, type ReadPost } from "./post-intake.js";
 import { StatelessTransports, type SessionTable } from "./session-table.js";
-import type { LegacyHttp } from "./legacy-http.js";
-import type { EndpointCore, LegacyEndpoint } from "./legacy-endpoint.js";
+import type { EndpointCore } from "./legacy-endpoint.js";
 import type { ResourceServerGuard } from "../auth/server/guard.js";
 import type { AuthInfo } from "../auth/principal.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
+import type { MessageContext } from "../transport.js";
 
 /** Protocol revisions whose `MCP-Protocol-Version` header value the server accepts by default. */
 export const DEFAULT_HTTP_PROTOCOL_VERSIONS: readonly string[] = [
@@ -110,17 +110,14 @@ export interface HttpEndpointOptions<Req extends HttpRequestIn = HttpRequestIn> 
   auth?: ResourceServerGuard;
 }
 
-/** JSON-RPC batches exist in protocol revision 2025-03-26 only. */
-function batchable(version: string): boolean {
-  return version === "2025-03-26";
-}
-
 /**
  * One Streamable HTTP endpoint: routes each request (the guard's metadata, the legacy HTTP+SSE
  * paths, the endpoint), reads POSTs (post-intake.ts), serves 2026-07-28 POSTs on the modern path
- * (modern.ts), a stateless legacy POST on a transport of its own, and the rest of the legacy shape
- * (an `initialize` opening a session, a message to a live session, GET streams and DELETE) on the
- * legacy era's side (legacy-endpoint.ts), when the endpoint has it.
+ * (modern.ts) and a stateless legacy POST on a transport of its own. This class has no sessions
+ * (a server of 2026-07-28 alone on a fetch host); the rest of the legacy shape (an `initialize`
+ * opening a session, a message to a live session, GET streams and DELETE) is the subclass the
+ * legacy era's HTTP side makes (legacy-http.ts, endpoint-with-legacy.ts), which overrides the
+ * protected methods here.
  */
 export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   implements PostIntake, EndpointCore<Req>
@@ -137,24 +134,25 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   readonly sessions: SessionTable;
   /** Keep-alive comment interval of SSE replies and streams (ms; 0: none). */
   readonly keepAliveMs: number;
-  /** See PostIntake.bufferedBody: set by a host that serves node's requests on this endpoint. */
-  bufferedBody: typeof wholeBody | undefined;
+  /**
+   * Takes a body node has buffered already (http-util.ts's wholeBody), set by the hosts that hand
+   * the endpoint node's requests (server.ts, node-listener.ts); read by the legacy shape's body()
+   * (Node's endpoints all have it), so a fetch host's bundle carries none of it.
+   */
+  declare bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;
   private readonly serveModern: boolean;
-  private readonly serveLegacy: boolean;
-  /** The legacy shape's requests (legacy-endpoint.ts); undefined without the legacy era's HTTP side. */
-  private readonly legacy: LegacyEndpoint<Req> | undefined;
 
   /**
-   * `legacyHttp`: the legacy era's HTTP side (legacy-http.ts); without it the endpoint is stateless
-   * (no legacy session opens: a server of 2026-07-28 alone answers a legacy POST on its own).
+   * `stateless`: no legacy session opens (true here: a server of 2026-07-28 alone answers a legacy
+   * POST on its own; the subclass with the legacy shape passes `options.stateless`).
    */
   constructor(
     readonly options: HttpEndpointOptions<Req>,
-    legacyHttp?: LegacyHttp,
+    stateless = true,
   ) {
     this.path = options.path ?? "/mcp";
-    this.stateless = (options.stateless ?? false) || legacyHttp === undefined;
+    this.stateless = stateless;
     this.mode = options.responseMode ?? "auto";
     this.maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? BODY_TIMEOUT_MS;
@@ -163,14 +161,17 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     this.report = options.onerror ?? ((e: Error) => console.error(`[mcpgen http] ${e.message}`));
     this.versions = new Set(options.supportedProtocolVersions ?? DEFAULT_HTTP_PROTOCOL_VERSIONS);
     this.serveModern = options.modern ?? true;
-    this.serveLegacy = options.legacy ?? true;
     this.keepAliveMs = options.keepAliveMs ?? 25_000;
-    this.legacy = legacyHttp?.endpoint(this);
-    this.sessions = this.legacy?.sessions ?? new StatelessTransports(this.keepAliveMs);
+    this.sessions = this.openSessions();
   }
 
-  scanFor(sid: string): (() => OutlineScanner) | undefined {
-    return this.sessions.byId.has(sid) ? this.legacy?.scan : undefined;
+  /** The sessions this endpoint consults, made last in its constructor: here no session ever opens. */
+  protected openSessions(): SessionTable {
+    return new StatelessTransports(this.keepAliveMs);
+  }
+
+  body(req: Req, res: HttpReply): Uint8Array | Promise<Uint8Array | undefined> {
+    return bodyOf(req, res, this);
   }
 
   versionOk(req: Req, res: HttpReply): boolean {
@@ -186,29 +187,23 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   /** The principal under `options.auth` (undefined without it); false once the guard has answered 401/403. */
-  private async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
+  protected async admit(req: Req, res: HttpReply, messages: readonly unknown[]): Promise<AuthInfo | undefined | false> {
     return this.options.auth === undefined ? undefined : ((await this.options.auth.admit(req, res, messages)) ?? false);
   }
 
   /**
-   * Responses in a POST too large or too deep to deliver, answering requests this server sent on
-   * the POST's session (sampling, elicitation, roots): those requests fail now rather than at their
-   * timeout. Admitted as any POST to the session first, and delivered only to a session of the
-   * principal it admits; false once the guard has answered (401/403).
+   * Responses in a POST too large or too deep to deliver, answering requests this server sent:
+   * admitted as any POST (false once the guard has answered 401/403), and here nothing else (no
+   * session has requests pending; see the subclass's).
    */
   async unreadable(
     req: Req,
     res: HttpReply,
     outlines: readonly MessageOutline[],
-    code: number,
-    why: string,
+    _code: number,
+    _why: string,
   ): Promise<boolean> {
-    // Only responses among them answer anything (unreadableAnswers makes an error of each).
-    if (!outlines.some((o) => o.kind === "response" && o.id !== undefined)) return true;
-    const auth = await this.admit(req, res, []);
-    if (auth === false) return false;
-    this.legacy?.unreadable(headerValue(req, "mcp-session-id"), auth, outlines, code, why);
-    return true;
+    return !answersAny(outlines) || (await this.admit(req, res, [])) !== false;
   }
 
   /** A POST to the endpoint: the modern path, or the transport of the legacy POST it is. */
@@ -219,32 +214,39 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     // Without a guard nothing is awaited: an await costs every POST a promise and a turn.
     const auth = this.options.auth === undefined ? undefined : await this.admit(req, res, post.list);
     if (auth === false) return;
-    const live = headerValue(req, "mcp-session-id");
-    const session = this.sessions.owned(live, auth);
-    if (this.serveModern && !post.batch && session === undefined && isModernPost(req, post.parsed, this.versions)) {
-      await serveModernPost(req, res, post, auth, this.sessions, this.options);
-      return;
-    }
-    if (this.legacy !== undefined) return this.legacy.post(req, res, post, auth, live, session);
-    const transport = await this.statelessPost(req, res, post);
-    if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+    await this.serve(req, res, post, auth);
+  }
+
+  /** An admitted POST: the modern path, else (no session here) a stateless legacy POST. */
+  protected serve(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<void> {
+    if (this.isModern(req, post)) return serveModernPost(req, res, post, auth, this.sessions, this.options);
+    return this.statelessPost(req, res, post).then((transport) => {
+      if (transport !== undefined) this.deliver(req, res, post, auth, transport);
+    });
+  }
+
+  /** The POST takes the stateless modern path (when it names no live session: see the subclass's `serve`). */
+  protected isModern(req: Req, post: ReadPost): boolean {
+    return this.serveModern && !post.batch && isModernPost(req, post.parsed, this.versions);
   }
 
   /** A stateless legacy POST: a transport of its own, served without a handshake at its header's revision. */
   async statelessPost(req: Req, res: HttpReply, post: ReadPost): Promise<StreamableHttpServerTransport | undefined> {
     if (!post.initialize && !this.versionOk(req, res)) return undefined;
-    if (post.batch && this.refusesBatch(res, headerValue(req, "mcp-protocol-version") ?? "2025-03-26"))
-      return undefined;
+    const version = headerValue(req, "mcp-protocol-version");
+    if (post.batch && this.refusesBatch(res, version ?? "2025-03-26")) return undefined;
     // Without the legacy era's side, a PostTransport: onsession is then the fetch handler's, which
     // hands it to McpServer.connect as any Transport.
     const transport = this.sessions.transport(undefined) as StreamableHttpServerTransport;
-    const version = headerValue(req, "mcp-protocol-version");
     transport.statelessRequest = version === undefined ? {} : { protocolVersion: version };
     await this.options.onsession(transport, req);
     return transport;
   }
 
-  /** Hands the POST's messages to `transport`: 202 at once for notifications and responses alone, else their replies' stream. */
+  /**
+   * Hands the POST's messages to `transport`, a transport of no session here (see the subclass's
+   * for a session's): 202 at once for notifications and responses alone, else their replies' stream.
+   */
   deliver(
     req: Req,
     res: HttpReply,
@@ -252,20 +254,11 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     auth: AuthInfo | undefined,
     transport: StreamableHttpServerTransport,
   ): void {
-    const context =
-      transport.sessionId !== undefined
-        ? { sessionId: transport.sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil }
-        : { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
+    const context: MessageContext = { headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
     const message = post.batch ? post.list : post.list[0]!;
-    if (this.sessions.sharing && transport.sessionId !== undefined) this.sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
       // An empty body with its length: without it node frames the 202 as chunked.
-      res.writeHead(
-        202,
-        transport.sessionId !== undefined
-          ? { "mcp-session-id": transport.sessionId, "content-length": 0 }
-          : { "content-length": 0 },
-      );
+      res.writeHead(202, { "content-length": 0 });
       res.end();
       transport.receive(message, context);
       if (this.stateless) queueMicrotask(() => void transport.close());
@@ -276,7 +269,8 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   }
 
   refusesBatch(res: HttpReply, version: string): boolean {
-    if (batchable(version)) return false;
+    // JSON-RPC batches exist in protocol revision 2025-03-26 only.
+    if (version === "2025-03-26") return false;
     refuse(
       this.report,
       res,
@@ -321,25 +315,16 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
     await this.options.legacySse?.close();
   }
 
-  /** A request other than a POST to the endpoint, admitted. */
-  private answer(req: Req, res: HttpReply, p: string, auth: AuthInfo | undefined): Promise<void> | void {
-    if (p !== this.path) {
-      res.writeHead(404).end();
-      return;
-    }
-    const method = req.method;
-    if (method !== "GET" && method !== "DELETE") {
-      res.writeHead(405, { allow: this.stateless ? "POST" : "GET, POST, DELETE" }).end();
-      return;
-    }
-    // A stateless endpoint has no legacy HTTP side to ask (or was told to serve no legacy shape).
-    const legacy = this.stateless || !this.serveLegacy ? undefined : this.legacy;
-    if (legacy === undefined) {
-      res.writeHead(405, { allow: "POST" }).end();
-      return;
-    }
-    return method === "GET" ? legacy.get(req, res, auth) : legacy.del(req, res, auth);
+  /** A request other than a POST to the endpoint, admitted: a stateless endpoint serves POSTs alone. */
+  protected answer(_req: Req, res: HttpReply, p: string, _auth: AuthInfo | undefined): Promise<void> | void {
+    if (p !== this.path) res.writeHead(404).end();
+    else res.writeHead(405, { allow: "POST" }).end();
   }
+}
+
+/** Whether a response with a usable id is among `outlines` (only such a message answers anything). */
+export function answersAny(outlines: readonly MessageOutline[]): boolean {
+  return outlines.some((o) => o.kind === "response" && o.id !== undefined);
 }
 
 /** What a host's handler does when serving a request failed: report it, and answer 500 if nothing was sent yet. */

@@ -6,6 +6,7 @@
  */
 import type { HttpHeaders, HttpReply, HttpRequestIn, ReplyHeaders } from "../http-exchange.js";
 import { FETCH_WHOLE_BODY_BYTES } from "../limits.js";
+import { urlPort } from "./security.js";
 
 const UTF8 = new TextEncoder();
 
@@ -16,27 +17,6 @@ function targetOf(url: string): string {
   if (slash === -1) return "/";
   const hash = url.indexOf("#", slash);
   return hash === -1 ? url.slice(slash) : url.slice(slash, hash);
-}
-
-/** `host[:port]` of an absolute URL ("" when it has none). */
-function authorityOf(url: string): string {
-  const scheme = url.indexOf("://");
-  if (scheme === -1) return "";
-  const end = url.indexOf("/", scheme + 3);
-  return url.slice(scheme + 3, end === -1 ? url.length : end);
-}
-
-/** The port an absolute URL names, or its scheme's default (read off the string: a URL object per request costs). */
-function portOf(url: string): number | undefined {
-  if (!url.includes("://")) return undefined;
-  const authority = authorityOf(url);
-  const colon = authority.lastIndexOf(":");
-  // A colon inside brackets belongs to an IPv6 address, not to a port.
-  if (colon !== -1 && colon > authority.lastIndexOf("]")) {
-    const port = Number(authority.slice(colon + 1));
-    return Number.isInteger(port) ? port : undefined;
-  }
-  return url.startsWith("https:") ? 443 : 80;
 }
 
 type Listener = (...args: never[]) => void;
@@ -83,9 +63,10 @@ export class FetchRequest implements HttpRequestIn {
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    // Hosts build a request's URL from its Host header; a Request made in code has only the URL.
+    // Hosts build a request's URL from its Host header; a Request made in code has only the URL
+    // (a URL object only then: a Request's URL is absolute and has no userinfo).
     if (headers.host === undefined) {
-      const authority = authorityOf(href);
+      const authority = new URL(href).host;
       if (authority !== "") headers.host = authority;
     }
     this.headers = headers;
@@ -99,8 +80,8 @@ export class FetchRequest implements HttpRequestIn {
     return this;
   }
 
-  get localPort(): number | undefined {
-    return portOf(this.href);
+  get localPort(): number {
+    return urlPort(new URL(this.href));
   }
 
   on(event: RequestEvent, listener: Listener): this {
@@ -149,49 +130,39 @@ export class FetchRequest implements HttpRequestIn {
     // in memory already). A larger or undeclared one is read chunk by chunk, each chunk charged to
     // the handler's buffered bytes as it arrives and a body past a bound cut off there.
     const declared = this.headers["content-length"];
-    if (typeof declared === "string" && isDeclaredUpTo(declared, FETCH_WHOLE_BODY_BYTES)) {
-      this.readWhole();
-      return;
-    }
-    let reader: ReadableStreamDefaultReader<Uint8Array>;
     try {
-      reader = this.reader = body.getReader();
+      if (typeof declared === "string" && isDeclaredUpTo(declared, FETCH_WHOLE_BODY_BYTES))
+        this.readWhole(this.request.arrayBuffer());
+      else this.readChunks((this.reader = body.getReader()));
     } catch (e) {
       // A body already read (by a framework in front of this handler) cannot be read again.
       queueMicrotask(() => this.onerror?.(asError(e)));
-      return;
     }
-    const next = (): void => {
-      reader.read().then(
-        (r) => {
-          if (this.reader !== reader) return;
-          if (r.done) {
-            this.reader = undefined;
-            this.onend?.();
-            return;
-          }
-          this.ondata?.(r.value);
-          if (this.reader === reader) next();
-        },
-        (e: unknown) => {
-          if (this.reader !== reader) return;
+  }
+
+  /** The body chunk by chunk, until readBody stops listening (`off("data")` drops the reader). */
+  private readChunks(reader: ReadableStreamDefaultReader<Uint8Array>): void {
+    reader.read().then(
+      (r) => {
+        if (this.reader !== reader) return;
+        if (r.done) {
           this.reader = undefined;
-          this.failed(e);
-        },
-      );
-    };
-    next();
+          this.onend?.();
+          return;
+        }
+        this.ondata?.(r.value);
+        if (this.reader === reader) this.readChunks(reader);
+      },
+      (e: unknown) => {
+        if (this.reader !== reader) return;
+        this.reader = undefined;
+        this.failed(e);
+      },
+    );
   }
 
   /** The body in one piece (a `data`, then `end`), unless readBody stopped listening meanwhile. */
-  private readWhole(): void {
-    let read: Promise<ArrayBuffer>;
-    try {
-      read = this.request.arrayBuffer();
-    } catch (e) {
-      queueMicrotask(() => this.onerror?.(asError(e)));
-      return;
-    }
+  private readWhole(read: Promise<ArrayBuffer>): void {
     read.then(
       (body) => {
         if (this.ondata === undefined) return;
@@ -207,21 +178,17 @@ export class FetchRequest implements HttpRequestIn {
 
 /** `value` is a Content-Length (decimal digits only) of at most `max` bytes. */
 function isDeclaredUpTo(value: string, max: number): boolean {
-  if (value.length === 0 || value.length > 15) return false;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 48 || c > 57) return false;
-  }
-  return Number(value) <= max;
+  return /^\d{1,15}$/.test(value) && Number(value) <= max;
 }
 
-/** Response headers node adds itself and fetch hosts refuse or set on their own. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding"]);
-
+/**
+ * The headers of a Response: writeHead's, less `connection` (what the protocol logic sets for
+ * node after a refused body it left unread; a fetch host manages its connections itself). Nothing
+ * on a fetch host writes another hop-by-hop header (a forwarded reply's are dropped before).
+ */
 function responseHeaders(h: ReplyHeaders | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (h !== undefined)
-    for (const name of Object.keys(h)) if (!HOP_BY_HOP.has(name.toLowerCase())) out[name] = String(h[name]);
+  for (const name in h) if (name !== "connection") out[name] = String(h[name]);
   return out;
 }
 
@@ -243,8 +210,8 @@ export class FetchReply implements HttpReply {
   private preset: Record<string, string> | undefined;
   private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   private started = false;
-  private closeListeners: (() => void)[] | undefined;
-  private closed = false;
+  /** Listeners of `close` until it fires (null then: a later one is called at once). */
+  private closeListeners: (() => void)[] | undefined | null;
 
   /** `request`: told when the client goes away (the signal aborts, or the host cancels the body). */
   constructor(
@@ -257,9 +224,8 @@ export class FetchReply implements HttpReply {
   }
 
   get writableLength(): number {
-    const c = this.controller;
-    const size = c?.desiredSize;
-    return size === null || size === undefined || size >= 0 ? 0 : -size;
+    // desiredSize is below 0 by what is queued (null once errored; no controller before streaming).
+    return Math.max(0, -(this.controller?.desiredSize ?? 0));
   }
 
   setHeader(name: string, value: string): this {
@@ -311,11 +277,8 @@ export class FetchReply implements HttpReply {
   destroy(): this {
     if (this.destroyed) return this;
     this.destroyed = true;
-    if (!this.started) {
-      // Nobody is there to read an answer; the host still needs a Response.
-      this.started = true;
-      this.resolve(new Response(null, { status: 400, headers: { connection: "close" } }));
-    } else {
+    // Nobody is there to read an answer; the host still needs a Response.
+    if (!this.bodiless({ status: 400, headers: { connection: "close" } })) {
       try {
         this.controller?.error(new Error("response destroyed"));
       } catch {
@@ -327,7 +290,7 @@ export class FetchReply implements HttpReply {
   }
 
   on(_event: "close", listener: () => void): this {
-    if (this.closed) queueMicrotask(listener);
+    if (this.closeListeners === null) queueMicrotask(listener);
     else (this.closeListeners ??= []).push(listener);
     return this;
   }
@@ -354,22 +317,26 @@ export class FetchReply implements HttpReply {
     this.resolve(new Response(body, { status: this.status, headers: responseHeaders(this.headers ?? this.preset) }));
   }
 
+  /** The Response, without a body, unless it was given already (false then). */
+  private bodiless(init: ResponseInit): boolean {
+    if (this.started) return false;
+    this.started = true;
+    this.resolve(new Response(null, init));
+    return true;
+  }
+
   private gone(): void {
     this.request.abort();
     if (this.destroyed || this.writableEnded) return;
     this.destroyed = true;
-    if (!this.started) {
-      this.started = true;
-      this.resolve(new Response(null, { status: 499 }));
-    }
+    this.bodiless({ status: 499 });
     this.emitClose();
   }
 
   private emitClose(): void {
-    if (this.closed) return;
-    this.closed = true;
     const listeners = this.closeListeners;
-    this.closeListeners = undefined;
+    if (listeners === null) return;
+    this.closeListeners = null;
     if (listeners !== undefined) for (const l of listeners) l();
   }
 }

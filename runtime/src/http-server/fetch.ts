@@ -101,7 +101,8 @@ export function createFetchHandler(server: McpServer, options: FetchHandlerOptio
       );
     legacySse = legacyHttp.legacySse(sse, options, onsession);
   }
-  const endpoint = new StreamableHttpEndpoint({ ...options, legacySse, stateless: !sessions, onsession }, legacyHttp);
+  const endpointOptions = { ...options, legacySse, stateless: !sessions, onsession };
+  const endpoint = legacyHttp?.endpoint(endpointOptions) ?? new StreamableHttpEndpoint(endpointOptions);
   const waitUntil = options.waitUntil;
   const handler = (request: Request, _env?: unknown, ctx?: FetchExecutionContext): Promise<Response> => {
     // Where it arrived is unknown unless the host says: taken as loopback, DNS-rebinding protection stays on.

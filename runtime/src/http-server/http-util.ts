@@ -1,6 +1,5 @@
 import type { RequestId } from "../jsonrpc.js";
 import { BODY_TIMEOUT_MS, SERVER_MAX_MESSAGE_BYTES } from "../limits.js";
-import { ownCopy } from "../session/own-copy.js";
 import { afterIo } from "../after-io.js";
 import { OutlineScanner, type MessageOutline } from "../framing/scan.js";
 import { BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
@@ -222,15 +221,13 @@ export function sendJsonError(
  */
 export function sendJsonText(res: HttpReply, status: number, body: string, headers?: Record<string, string>): void {
   const length = utf8Length(body);
-  let h: Record<string, string | number>;
   // A reply's headers are a literal: one object, no copy, on every JSON reply.
-  if (headers === undefined) h = { "content-type": "application/json", "content-length": length };
-  else {
-    h = ownCopy(headers);
-    h["content-type"] = "application/json";
-    h["content-length"] = length;
-  }
-  res.writeHead(status, h);
+  res.writeHead(
+    status,
+    headers === undefined
+      ? { "content-type": "application/json", "content-length": length }
+      : { ...headers, "content-type": "application/json", "content-length": length },
+  );
   res.end(body);
 }
 

@@ -9,7 +9,8 @@
 import type { Transport } from "../transport.js";
 import type { HostOriginOptions } from "./security.js";
 import type { HttpRequestIn } from "../http-exchange.js";
-import { LegacyEndpoint, type EndpointCore } from "./legacy-endpoint.js";
+import { EndpointWithLegacy } from "./endpoint-with-legacy.js";
+import type { HttpEndpointOptions, StreamableHttpEndpoint } from "./endpoint.js";
 import { createLegacySseHandler, type LegacySseOptions } from "./legacy-sse.js";
 import type { LegacySseLimits, LegacySseMount } from "./legacy-sse-mount.js";
 
@@ -23,10 +24,10 @@ export interface LegacySseShared extends HostOriginOptions {
 
 export interface LegacyHttp {
   /**
-   * The legacy requests of `core` (legacy-endpoint.ts) and its sessions (the transports of its
-   * stateless and 2026-07-28 POSTs too).
+   * The endpoint with the legacy shape (endpoint-with-legacy.ts): its sessions (the transports of
+   * its stateless and 2026-07-28 POSTs too), GET streams and DELETE.
    */
-  endpoint<Req extends HttpRequestIn>(core: EndpointCore<Req>): LegacyEndpoint<Req>;
+  endpoint<Req extends HttpRequestIn>(options: HttpEndpointOptions<Req>): StreamableHttpEndpoint<Req>;
   /**
    * The 2024-11-05 HTTP+SSE handler beside the endpoint (the fetch handler's `legacySse`: true or
    * its limits), with the handler's Host/Origin rules and error report where given (else the
@@ -40,7 +41,7 @@ export interface LegacyHttp {
 }
 
 export const legacyHttp: LegacyHttp = {
-  endpoint: (core) => new LegacyEndpoint(core),
+  endpoint: (options) => new EndpointWithLegacy(options),
   legacySse: (limits, shared, onsession) => {
     const options: Record<string, unknown> = { ...(limits === true ? {} : limits), onsession };
     for (const k of SHARED_WITH_SSE) if (shared[k] !== undefined) options[k] = shared[k];

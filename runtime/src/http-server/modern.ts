@@ -6,7 +6,7 @@
  * is wrong), serving such a POST on a transport of its own, and the HTTP status each modern
  * JSON-RPC error travels with.
  */
-import { ErrorCode, type JSONRPCErrorObject, type JSONRPCMessage, type RequestId, isObject } from "../jsonrpc.js";
+import { ErrorCode, type JSONRPCMessage, type RequestId, isObject } from "../jsonrpc.js";
 import { Header, MetaKey, decodeHeaderValue, nameField } from "../lifecycle/modern/wire.js";
 import type { MessageContext } from "../transport.js";
 import type { AuthInfo } from "../auth/principal.js";
@@ -29,12 +29,15 @@ export function isModernPost(req: HttpRequestHead, message: unknown, legacyVersi
   return v !== undefined && !legacyVersions.has(v.trim());
 }
 
-function mismatch(message: string): JSONRPCErrorObject {
-  return { code: ErrorCode.HeaderMismatch, message: `Header mismatch: ${message}` };
+function mismatch(message: string): string {
+  return `Header mismatch: ${message}`;
 }
 
-/** The standard request-metadata headers of a modern request against its body; undefined when they agree. */
-function checkStandardHeaders(req: HttpRequestHead, method: string, params: unknown): JSONRPCErrorObject | undefined {
+/**
+ * The standard request-metadata headers of a modern request against its body: the message of the
+ * HeaderMismatch error when they differ, undefined when they agree.
+ */
+function checkStandardHeaders(req: HttpRequestHead, method: string, params: unknown): string | undefined {
   const p = isObject(params) ? params : undefined;
   const meta = p !== undefined && isObject(p._meta) ? p._meta : undefined;
   const rawVersion = headerValue(req, Header.protocolVersion);
@@ -72,19 +75,15 @@ function checkStandardHeaders(req: HttpRequestHead, method: string, params: unkn
  * for the rest.
  */
 export function modernErrorStatus(code: number): number {
-  switch (code) {
-    case ErrorCode.MethodNotFound:
-      return 404;
-    case ErrorCode.InvalidParams:
-    case ErrorCode.InvalidRequest:
-    case ErrorCode.ParseError:
-    case ErrorCode.HeaderMismatch:
-    case ErrorCode.MissingRequiredClientCapability:
-    case ErrorCode.UnsupportedProtocolVersion:
-      return 400;
-    default:
-      return 200;
-  }
+  if (code === ErrorCode.MethodNotFound) return 404;
+  return code === ErrorCode.InvalidParams ||
+    code === ErrorCode.InvalidRequest ||
+    code === ErrorCode.ParseError ||
+    code === ErrorCode.HeaderMismatch ||
+    code === ErrorCode.MissingRequiredClientCapability ||
+    code === ErrorCode.UnsupportedProtocolVersion
+    ? 400
+    : 200;
 }
 
 /** What a 2026-07-28 POST needs of the transport made for it (StreamableHttpServerTransport; session-transport.ts uses modernErrorStatus). */
@@ -132,7 +131,7 @@ export async function serveModernPost<
   }
   const refused = checkStandardHeaders(req, m.method, m.params);
   if (refused !== undefined) {
-    sendJsonError(res, 400, refused.code, refused.message, undefined, requestIds[0]);
+    sendJsonError(res, 400, ErrorCode.HeaderMismatch, refused, undefined, requestIds[0]);
     return;
   }
   // Closing the stream cancels the request in 2026-07-28: a client gone while its token was

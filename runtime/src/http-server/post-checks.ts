@@ -17,6 +17,11 @@ export interface PostRefusal {
   outlines?: readonly MessageOutline[];
 }
 
+/** 400, -32600 `why`, answering `id`. */
+function invalidRequest(why: string, id: RequestId | null = null): PostRefusal {
+  return { status: 400, id, code: -32600, message: `Invalid Request: ${why}` };
+}
+
 /** `application/json`, matched as a media type (parameters such as charset allowed), not as a substring. */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
@@ -40,13 +45,12 @@ export function parseBody(text: string, maxDepth: number): { value: unknown; byt
   if (bytes < 0) {
     // JSON.parse is iterative, so reading the top level of a deep value is safe; nothing else may touch it.
     const o = outlineOf(value);
-    return {
-      status: 400,
-      id: o.kind === "request" && o.id !== undefined ? o.id : null,
-      code: -32600,
-      message: `Invalid Request: message nests deeper than ${maxDepth} levels`,
-      outlines: Array.isArray(value) ? value.map(outlineOf) : [o],
-    };
+    const refusal = invalidRequest(
+      `message nests deeper than ${maxDepth} levels`,
+      o.kind === "request" && o.id !== undefined ? o.id : null,
+    );
+    refusal.outlines = Array.isArray(value) ? value.map(outlineOf) : [o];
+    return refusal;
   }
   return { value, bytes };
 }
@@ -62,22 +66,9 @@ export function badRequestId(list: readonly unknown[]): PostRefusal | undefined 
   for (const m of list) {
     if (typeof m !== "object" || m === null || Array.isArray(m) || !("method" in m) || !("id" in m)) continue;
     const id = (m as { id: unknown }).id;
-    if (!isRequestId(id)) {
-      return {
-        status: 400,
-        id: null,
-        code: -32600,
-        message: "Invalid Request: id must be a string or an integer within ±2^53",
-      };
-    }
+    if (!isRequestId(id)) return invalidRequest("id must be a string or an integer within ±2^53");
     if (seen === undefined) continue;
-    if (seen.has(id))
-      return {
-        status: 400,
-        id: null,
-        code: -32600,
-        message: "Invalid Request: the same id is used twice in one batch",
-      };
+    if (seen.has(id)) return invalidRequest("the same id is used twice in one batch");
     seen.add(id);
   }
   return undefined;

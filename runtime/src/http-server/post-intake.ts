@@ -6,17 +6,9 @@
  * answers (see `unreadable`).
  */
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
-import type { MessageOutline, OutlineScanner } from "../framing/scan.js";
+import type { MessageOutline } from "../framing/scan.js";
 import { BUFFER_FULL_HEADERS, BodyBufferFullError, type BufferedBodies } from "./buffered-bodies.js";
-import {
-  BodyTimeoutError,
-  BodyTooLargeError,
-  accepts,
-  headerValue,
-  readBodyWith,
-  sendJsonError,
-  type wholeBody,
-} from "./http-util.js";
+import { BodyTimeoutError, BodyTooLargeError, accepts, headerValue, readBodyWith, sendJsonError } from "./http-util.js";
 import { badRequestId, isJsonMediaType, parseBody } from "./post-checks.js";
 import type { HttpReply, HttpRequestIn } from "../http-exchange.js";
 import { utf8Text } from "../bytes.js";
@@ -29,15 +21,11 @@ export interface PostIntake {
   readonly buffered: BufferedBodies;
   readonly report: (e: Error) => void;
   /**
-   * Takes a body node has buffered already (http-util.ts's wholeBody), set by the hosts that hand
-   * the endpoint node's requests (server.ts, node-listener.ts): a fetch host's bundle carries none of it.
+   * The POST's body, once its media type and Accept passed; undefined once refused (answered).
+   * bodyOf, as it arrives; the legacy shape's endpoint (endpoint-with-legacy.ts) takes a body node
+   * has buffered already and reads an oversized one POSTed to a live session on for its id.
    */
-  readonly bufferedBody: typeof wholeBody | undefined;
-  /**
-   * What scans an oversized body for its id, when `sid` names a live session (only there is such a
-   * body read on: only a session has requests of this server awaiting answers).
-   */
-  scanFor(sid: string): (() => OutlineScanner) | undefined;
+  body(req: HttpRequestIn, res: HttpReply): Uint8Array | Promise<Uint8Array | undefined>;
   /**
    * Responses among messages too large or too deep to deliver fail the requests they answer now:
    * false once the request was refused while being admitted for that (401/403).
@@ -97,13 +85,11 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
     return undefined;
   }
   // node parses a body that came with its headers once the turn that emitted the request is over
-  // (a fetch host's request has no buffered body to take: it skips the wait).
-  let body: Uint8Array | undefined;
-  if (req.read !== undefined && intake.bufferedBody !== undefined) {
-    await AFTER_PARSE;
-    body = intake.bufferedBody(req, intake.maxBody, intake.buffered);
-  }
-  if ((body ??= await bodyOf(req, res, intake)) === undefined) return undefined;
+  // (a fetch host's request has none buffered: it does not wait); one taken then costs no promise.
+  if (req.read !== undefined) await AFTER_PARSE;
+  const had = intake.body(req, res);
+  const body = had instanceof Uint8Array ? had : await had;
+  if (body === undefined) return undefined;
   const read = parseBody(utf8Text(body), intake.maxDepth);
   if (!("value" in read)) {
     if (
@@ -138,42 +124,33 @@ export async function readPost(req: HttpRequestIn, res: HttpReply, intake: PostI
 }
 
 /** The body as it arrives, within maxBodyBytes, bodyTimeoutMs and maxBufferedBodyBytes; undefined once refused. */
-async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<Uint8Array | undefined> {
-  // Only a live session has requests of this server awaiting answers: only there is an oversized body read on for its id.
-  const sid = headerValue(req, "mcp-session-id");
+export async function bodyOf(req: HttpRequestIn, res: HttpReply, intake: PostIntake): Promise<Uint8Array | undefined> {
   try {
-    return await readBodyWith(
-      req,
-      intake.maxBody,
-      intake.bodyTimeoutMs,
-      sid === undefined ? undefined : intake.scanFor(sid),
-      intake.buffered,
-    );
+    return await readBodyWith(req, intake.maxBody, intake.bodyTimeoutMs, undefined, intake.buffered);
   } catch (e) {
-    if (
-      e instanceof BodyTooLargeError &&
-      e.outline !== undefined &&
-      !(await intake.unreadable(req, res, [e.outline], -32000, `exceeds ${intake.maxBody} bytes (maxBodyBytes)`))
-    )
-      return undefined;
-    const refusal =
-      e instanceof BodyTooLargeError
-        ? ([413, "Payload Too Large", CLOSE] as const)
-        : e instanceof BodyTimeoutError
-          ? ([408, "Request Timeout", CLOSE] as const)
-          : e instanceof BodyBufferFullError
-            ? ([503, "Service Unavailable", BUFFER_FULL_HEADERS] as const)
-            : undefined;
-    if (refusal === undefined) {
-      if (!res.headersSent) res.destroy();
-      return undefined;
-    }
-    const [status, title, headers] = refusal;
-    const why = (e as Error).message;
-    intake.report(new Error(`POST refused (${status}): ${why}`));
-    sendJsonError(res, status, -32000, `${title}: ${why}`, headers);
+    refuseBody(res, intake, e);
     return undefined;
   }
+}
+
+/** Answers a body that could not be read: 413, 408 or 503 with why; the client gone (or a host error), no answer. */
+export function refuseBody(res: HttpReply, intake: PostIntake, e: unknown): void {
+  const refusal =
+    e instanceof BodyTooLargeError
+      ? ([413, "Payload Too Large", CLOSE] as const)
+      : e instanceof BodyTimeoutError
+        ? ([408, "Request Timeout", CLOSE] as const)
+        : e instanceof BodyBufferFullError
+          ? ([503, "Service Unavailable", BUFFER_FULL_HEADERS] as const)
+          : undefined;
+  if (refusal === undefined) {
+    if (!res.headersSent) res.destroy();
+    return;
+  }
+  const [status, title, headers] = refusal;
+  const why = (e as Error).message;
+  intake.report(new Error(`POST refused (${status}): ${why}`));
+  sendJsonError(res, status, -32000, `${title}: ${why}`, headers);
 }
 
 /** Headers of a refusal whose body was not read to its end: the connection cannot carry another request. */

@@ -27,6 +27,11 @@ export interface Refusal {
   message: string;
 }
 
+/** The port a URL names, or its scheme's default. */
+export function urlPort(u: URL): number {
+  return u.port === "" ? (u.protocol === "https:" ? 443 : 80) : Number(u.port);
+}
+
 export function isLoopbackAddress(address: string | undefined): boolean {
   if (!address) return false;
   return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
@@ -35,14 +40,10 @@ export function isLoopbackAddress(address: string | undefined): boolean {
 /**
  * A Host header is `host[:port]` and nothing else (RFC 9110 §7.2): a reg-name, an IPv4 address or
  * a bracketed IPv6 address, then an optional decimal port. Anything else (userinfo, paths,
- * `localhost:80@evil.example`) is refused outright rather than guessed at.
+ * `localhost:80@evil.example`) is refused outright rather than guessed at. Matched against the
+ * header trimmed and lowercased: the whole match is `host[:port]`, the first group the host.
  */
-const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::(\d{1,5}))?$/;
-
-function parseHost(header: string): { hostname: string; port: string | undefined } | undefined {
-  const m = HOST_HEADER.exec(header.trim().toLowerCase());
-  return m ? { hostname: m[1]!, port: m[2] } : undefined;
-}
+const HOST_HEADER = /^(\[[0-9a-f:.]+\]|[a-z0-9._~!$&'()*+,;=%-]+)(?::\d{1,5})?$/;
 
 /** An allowed-hosts list as checked: its entries lowercased, and the Host header it last allowed. */
 interface HostList {
@@ -74,6 +75,21 @@ function hostList(hosts: readonly string[]): HostList {
   return list;
 }
 
+/** A loopback origin on the port the request arrived on (the server's own pages). */
+function isOwnOrigin(origin: string, req: HttpRequestIn): boolean {
+  try {
+    const u = new URL(origin);
+    // Another local port is another application (a dev server, a browser tab): not us.
+    return (
+      (u.protocol === "http:" || u.protocol === "https:") &&
+      LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
+      urlPort(u) === req.socket.localPort
+    );
+  } catch {
+    return false;
+  }
+}
+
 /**
  * DNS-rebinding checks. A bad Host gets 421 Misdirected Request (the request was not meant for
  * this server); a present but unlisted Origin gets 403 Forbidden (2025-11-25 §Security).
@@ -86,10 +102,10 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   if (typeof host !== "string" || host === "") return { status: 421, message: "Missing Host header" };
   const list = hostList(o.allowedHosts ?? LOOPBACK_HOSTS);
   if (host !== list.last) {
-    const parsed = parseHost(host);
-    if (parsed === undefined) return { status: 400, message: "Malformed Host header" };
-    const h = parsed.port === undefined ? parsed.hostname : `${parsed.hostname}:${parsed.port}`;
-    if (!list.names.has(h) && !list.names.has(parsed.hostname)) {
+    const m = HOST_HEADER.exec(host.trim().toLowerCase());
+    if (m === null) return { status: 400, message: "Malformed Host header" };
+    const h = m[0];
+    if (!list.names.has(h) && !list.names.has(m[1]!)) {
       return { status: 421, message: `Host not allowed: ${h.slice(0, 200)}` };
     }
     list.last = host;
@@ -97,24 +113,8 @@ export function checkHostOrigin(req: HttpRequestIn, o: HostOriginOptions): Refus
   const sent = req.headers.origin;
   if (sent !== undefined) {
     const origin = typeof sent === "string" ? sent : sent.join(", ");
-    if (o.allowedOrigins) {
-      if (!o.allowedOrigins.includes(origin))
-        return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
-    } else {
-      let ok = false;
-      try {
-        const u = new URL(origin);
-        // Another local port is another application (a dev server, a browser tab): not us.
-        const port = u.port === "" ? (u.protocol === "https:" ? 443 : 80) : Number(u.port);
-        ok =
-          (u.protocol === "http:" || u.protocol === "https:") &&
-          LOOPBACK_HOSTS.includes(u.hostname.toLowerCase()) &&
-          port === req.socket.localPort;
-      } catch {
-        ok = false;
-      }
-      if (!ok) return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
-    }
+    if (!(o.allowedOrigins ? o.allowedOrigins.includes(origin) : isOwnOrigin(origin, req)))
+      return { status: 403, message: `Origin not allowed: ${origin.slice(0, 200)}` };
   }
   return undefined;
 }

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Transport } from "../transport.js";
 import { BODY_TIMEOUT_MS, HEADERS_TIMEOUT_MS } from "../limits.js";
 import type { StreamableHttpServerTransport } from "./session-transport.js";
-import { StreamableHttpEndpoint, failed, type HttpEndpointOptions } from "./endpoint.js";
+import { failed, type HttpEndpointOptions } from "./endpoint.js";
 import { legacyHttp } from "./legacy-http.js";
 import { wholeBody } from "./http-util.js";
 
@@ -32,7 +32,7 @@ export interface StreamableHttpHandler {
 /** The request handler of a Streamable HTTP endpoint (usable inside any node:http server). */
 export function createStreamableHttpHandler(options: StreamableHttpOptions): StreamableHttpHandler {
   // Sessions whatever `onsession` serves: this host knows no server, and loads node:http anyway.
-  const endpoint = new StreamableHttpEndpoint<IncomingMessage>(options, legacyHttp);
+  const endpoint = legacyHttp.endpoint<IncomingMessage>(options);
   endpoint.bufferedBody = wholeBody;
   return {
     sessions: endpoint.sessions.byId,
