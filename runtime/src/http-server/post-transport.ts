@@ -128,8 +128,11 @@ export class PostTransport implements Transport, TransportHints {
   private sendOne(m: JSONRPCMessage, related: RequestId | undefined): void {
     const open = this.open;
     if (!("method" in m) && "id" in m) {
-      const rid = m.id as RequestId;
-      if (open === undefined || !open.delete(rid)) {
+      const rid = m.id as RequestId | null;
+      // The session's answer to the POST as a whole (a batch no revision of it takes), which no
+      // request id routes: the POST's reply, 400 as the endpoint's own refusal of a batch.
+      if (rid === null && open !== undefined) return this.answerWhole(m);
+      if (open === undefined || !open.delete(rid!)) {
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
       }
@@ -204,6 +207,12 @@ export class PostTransport implements Transport, TransportHints {
       const body = JSON.stringify(this.batch ? replies : replies[0]);
       sendJsonText(res, 200, body);
     }
+  }
+
+  private answerWhole(m: JSONRPCMessage): void {
+    if (this.res?.headersSent) return this.endStream(encodeSseMessage(JSON.stringify(m)));
+    const res = this.finish();
+    if (res && !res.writableEnded) sendJsonText(res, 400, JSON.stringify(m));
   }
 
   /** All responses are out: end the stream, with its `last` event in the same write. */

@@ -496,6 +496,12 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (response) {
       if (!s) {
         if (this.restoring?.delete(rid!)) return;
+        // Stateless: the session's answer to the POST as a whole (a batch its revision does not
+        // take), which no request id routes, is that POST's reply, 400 as the endpoint's own
+        // refusal of a batch.
+        if (rid === null && this.cfg.closeWhenIdle && this.streams.size === 1) {
+          return this.answerWhole(this.streams.values().next().value!, m);
+        }
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
         return;
       }
@@ -674,6 +680,16 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (res && !res.writableEnded) {
       const body = JSON.stringify(s.batch ? replies : replies[0]);
       res.writeHead(200, this.jsonHeaders(body));
+      res.end(body);
+    }
+  }
+
+  private answerWhole(s: Stream, m: JSONRPCMessage): void {
+    if (s.mode === "sse") return this.endStream(s, encodeSseMessage(JSON.stringify(m)));
+    const res = this.finish(s);
+    if (res && !res.writableEnded) {
+      const body = JSON.stringify(m);
+      res.writeHead(400, this.jsonHeaders(body));
       res.end(body);
     }
   }

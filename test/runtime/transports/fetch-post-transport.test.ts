@@ -46,6 +46,8 @@ const cases = [
   ["legacy initialize", "POST", legacyHeaders(), init(7)],
   ["legacy batch 2025-03-26", "POST", legacyHeaders("2025-03-26"), [init(8), { jsonrpc: "2.0", id: 9, method: "ping" }]],
   ["legacy batch 2025-06-18", "POST", legacyHeaders("2025-06-18"), [{ jsonrpc: "2.0", id: 10, method: "ping" }]],
+  ["legacy batch of requests", "POST", legacyHeaders("2025-03-26"), [{ jsonrpc: "2.0", id: 12, method: "ping" }, { jsonrpc: "2.0", id: 13, method: "ping" }]],
+  ["legacy batch over SSE", "POST", { ...legacyHeaders("2025-03-26"), accept: "text/event-stream" }, [{ jsonrpc: "2.0", id: 14, method: "ping" }]],
   ["legacy notification", "POST", legacyHeaders("2025-06-18"), { jsonrpc: "2.0", method: "notifications/initialized" }],
   ["legacy unsupported version", "POST", legacyHeaders("1999-01-01"), { jsonrpc: "2.0", id: 11, method: "ping" }],
   ["GET", "GET", { host: "127.0.0.1", accept: "text/event-stream" }],
@@ -108,6 +110,11 @@ test("a server of 2026-07-28 alone answers the same on the POST transport (bundl
   assert.is(s["header mismatch"].status, 400);
   assert.is(s["notification"].status, 202);
   assert.is(s["legacy batch 2025-06-18"].status, 400);
+  // No revision of this server takes a batch: the session's refusal, which no request id routes, is
+  // the POST's reply (it went unanswered, the request hanging, before).
+  assert.is(s["legacy batch of requests"].status, 400);
+  assert.match(s["legacy batch of requests"].body, /"id":null,"error":\{"code":-32600/);
+  assert.match(s["legacy batch over SSE"].body, /^event: message\ndata: .*"id":null,"error":\{"code":-32600/m);
   assert.is(s["GET"].status, 405);
   assert.is(s["PUT"].headers.allow, "POST");
   assert.equal(small.out, full.out);
