@@ -195,7 +195,7 @@ export class LegacyEndpoint<Req extends HttpRequestIn> {
     if (post.batch && t.protocolVersion !== undefined && this.core.refusesBatch(res, t.protocolVersion))
       return undefined;
     // A reply is routed by id: a second request with an id still in flight would steal the first one's.
-    const busy = post.requestIds.find((id) => t.awaitsReply(id));
+    const busy = post.requestIds.find(t.awaitsReply, t);
     // Nothing allocated here unless the session was taken over.
     const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : undefined;
     if (stale !== undefined) {
