@@ -201,6 +201,14 @@ test("a record follows what shapes the session: level, subscribe, unsubscribe (b
   assert.equal(r, { initialize: {}, subscriptions: ["b"], streams: "k1", logLevel: "error" });
 });
 
+test("a record's standalone stream id is one of the session's stream ids, one line (its event ids go out unscanned)", () => {
+  const record = (standalone: string) =>
+    JSON.stringify({ initialize: {}, subscriptions: [], streams: "k1", standalone });
+  assert.is(parseRecord(record("k1-2a"))?.standalone, "k1-2a");
+  for (const bad of ["k1-2a\nid: 9", "k1-\r", "k1-", "k2-1", "k1-2-3", "k1-A"])
+    assert.is(parseRecord(record(bad)), undefined, bad);
+});
+
 test("any stored text reads as a well-formed record or as nothing, never a throw", () => {
   const shaped = fc.record({
     initialize: fc.oneof(fc.dictionary(fc.string(), fc.jsonValue()), fc.jsonValue()),
@@ -221,6 +229,7 @@ test("any stored text reads as a well-formed record or as nothing, never a throw
         if (r === undefined) return;
         assert.type(r.initialize, "object");
         assert.ok(Array.isArray(r.subscriptions) && r.subscriptions.every((s) => typeof s === "string"));
+        assert.ok(r.standalone === undefined || /^[0-9a-z]+-[0-9a-z]+$/.test(r.standalone));
         assert.ok(r.standalone === undefined || r.standalone.startsWith(`${r.streams}-`));
         assert.ok(serializeRecord(r) !== undefined);
       },

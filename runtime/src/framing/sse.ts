@@ -27,10 +27,19 @@ export function encodeSseEvent(ev: SseEvent): string {
 
 /**
  * A `message` event carrying JSON text, which holds no raw line break: the per-message case of
- * encodeSseEvent, built without an event object or the data's line scan.
+ * encodeSseEvent, built without an event object or the data's line scan. `line`: the id is known
+ * to be one line (made by the caller's own store from its own stream ids), not scanned again.
  */
-export function encodeSseMessage(json: string, id?: string): string {
-  return `event: message\n${id === undefined ? "" : `id: ${assertLine(id)}\n`}data: ${json}\n\n`;
+export function encodeSseMessage(json: string, id?: string, line = false): string {
+  return `event: message\n${id === undefined ? "" : `id: ${line ? id : assertLine(id)}\n`}data: ${json}\n\n`;
+}
+
+/**
+ * A priming event (an id, no data) without an event object: `retry` the retry field's line, made
+ * once per transport (`retry: <ms>` and a newline, or empty); `line` as for encodeSseMessage.
+ */
+export function encodeSsePriming(id: string, retry: string, line: boolean): string {
+  return `id: ${line ? id : assertLine(id)}\n${retry}data: \n\n`;
 }
 
 /** A comment line (keep-alive); peers ignore it. */

@@ -40,10 +40,10 @@ const UTF8_IN = new TextDecoder();
  * stream ending early, asks, and a client resuming from an event still held is answered without
  * the walk. (An index of streams would spare removeStream its walk too, but a map written per
  * stream doubles what storing an event costs: measured 0.93 → 1.93 µs per POST's two events.)
- * What this store costs an SSE reply is what it holds, not what it does per event: beside a store
- * that keeps nothing, the same work per event is within noise, holding 10 000 events costs 3-6% of
- * the reply's server CPU (none of it in instructions counted by callgrind), and a ring of typed
- * arrays in place of these arrays did not change that (bench/paired.js, 2026-11-27).
+ * Beside a store that keeps nothing, this one costs an SSE reply 5-7% of its server CPU, of which
+ * its own instructions are 1-2%; neither a ring of typed arrays, nor a ring holding no string per
+ * stream (scavenges then promoted 6x less), nor a buffer never compacted changed that measurably
+ * (bench/README.md, issue #26's fifth and sixth passes, 2026-11-27).
  */
 export class InMemoryEventStore implements EventStore {
   private readonly maxEvents: number;

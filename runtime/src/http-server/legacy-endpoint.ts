@@ -66,6 +66,7 @@ export class LegacyEndpoint<Req extends HttpRequestIn> {
     this.sessions = new HttpSessions({
       stateless: core.stateless,
       store,
+      ownStore: o.eventStore === undefined,
       retryMs: o.retryMs ?? 1000,
       keepAliveMs: core.keepAliveMs,
       idleMs: o.sessionIdleTimeoutMs ?? SESSION_IDLE_TIMEOUT_MS,
@@ -194,7 +195,7 @@ export class LegacyEndpoint<Req extends HttpRequestIn> {
     if (post.batch && t.protocolVersion !== undefined && this.core.refusesBatch(res, t.protocolVersion))
       return undefined;
     // A reply is routed by id: a second request with an id still in flight would steal the first one's.
-    const busy = post.requestIds.find((id) => t.awaitsReply(id));
+    const busy = post.requestIds.find(t.awaitsReply, t);
     // Nothing allocated here unless the session was taken over.
     const stale = post.requestIds.length === 0 ? t.staleAnswers(post.list) : undefined;
     if (stale !== undefined) {

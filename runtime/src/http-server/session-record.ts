@@ -79,7 +79,13 @@ export function parseRecord(text: unknown): SessionRecord | undefined {
   if (!isString(r.streams) || !/^[0-9a-z]{1,64}$/.test(r.streams)) return undefined;
   if (
     r.standalone !== undefined &&
-    !(isString(r.standalone) && r.standalone.startsWith(`${r.streams}-`) && r.standalone.length <= 128)
+    // A stream id as this runtime makes them (session-transport.ts): one line, as its event ids must be.
+    !(
+      isString(r.standalone) &&
+      r.standalone.length <= 128 &&
+      /^[0-9a-z]+-[0-9a-z]+$/.test(r.standalone) &&
+      r.standalone.startsWith(`${r.streams}-`)
+    )
   )
     return undefined;
   if (r.logLevel !== undefined && !isString(r.logLevel)) return undefined;

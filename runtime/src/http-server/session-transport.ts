@@ -2,7 +2,7 @@ import { unrefTimer, utf8Length, type HttpReply } from "../http-exchange.js";
 import { afterIo } from "../after-io.js";
 import type { JSONRPCMessage, RequestId } from "../jsonrpc.js";
 import type { MessageContext, SendOptions, Transport, TransportHints } from "../transport.js";
-import { encodeSseComment, encodeSseEvent, encodeSseMessage } from "../framing/sse.js";
+import { encodeSseComment, encodeSseMessage, encodeSsePriming } from "../framing/sse.js";
 import type { EventStore } from "./event-store.js";
 import { MAX_UNREAD_BYTES, SSE_HEADERS } from "./http-util.js";
 import { modernErrorStatus } from "./modern.js";
@@ -57,6 +57,11 @@ export interface SessionTransportConfig {
   eventStore: EventStore | undefined;
   /** `retry` (ms) sent with each priming event; undefined sends none. */
   retryMs: number | undefined;
+  /**
+   * The event store is the endpoint's own InMemoryEventStore, whose event ids are this transport's
+   * stream ids and a number: one line each, not scanned for line breaks per event.
+   */
+  ownStore?: boolean;
   /** Keep-alive comment interval on the standalone GET stream (0 = none). */
   keepAliveMs: number;
   /** Stateless mode: close once no request is outstanding, and when the client drops a reply. */
@@ -163,6 +168,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
   private standalone: Stream | undefined;
   private closed = false;
   private sessionHeader: Record<string, string>;
+  /** The priming events' `retry:` line, made once. */
+  private readonly retryLine: string;
   /** SSE_HEADERS with sessionHeader, made once: every SSE reply of the session sends them. */
   private sseHeaders: Readonly<Record<string, string>> | undefined;
   private sse(): Readonly<Record<string, string>> {
@@ -187,6 +194,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       this.streamSeq = Date.now() * 1000;
     }
     this.sessionHeader = cfg.sessionId !== undefined ? { "mcp-session-id": cfg.sessionId } : {};
+    this.retryLine = cfg.retryMs === undefined ? "" : `retry: ${Math.max(0, Math.floor(cfg.retryMs))}\n`;
   }
 
   async start(): Promise<void> {}
@@ -589,10 +597,10 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         : s.tail
           ? s.tail.then(() => store.storeEvent(s.id, m, data))
           : store.storeEvent(s.id, m, data);
-    if (typeof stored !== "object") return this.put(s, done, encodeSseMessage(data, stored));
+    if (typeof stored !== "object") return this.put(s, done, encodeSseMessage(data, stored, this.cfg.ownStore));
     // Without an id when the store could not keep the event: it cannot be replayed.
     s.tail = stored.then(
-      (eventId) => this.put(s, done, encodeSseMessage(data, eventId)),
+      (eventId) => this.put(s, done, encodeSseMessage(data, eventId, this.cfg.ownStore)),
       (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
         // The store is down (a shared one lost): the message still goes out, only not resumable;
@@ -652,10 +660,9 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       if (post && res.cork !== undefined) afterIo(release, { s, res });
       return;
     }
-    const retry = this.cfg.retryMs;
     const stored = s.tail ? s.tail.then(() => store.storeEvent(s.id, null)) : store.storeEvent(s.id, null);
     if (typeof stored === "string") {
-      const prime = encodeSseEvent({ id: stored, retry, data: "" });
+      const prime = encodeSsePriming(stored, this.retryLine, this.cfg.ownStore === true);
       if (post) {
         s.prime = prime;
         afterIo(release, { s, res });
@@ -665,7 +672,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
       res.flushHeaders();
       s.tail = stored.then(
         (eventId) => {
-          if (!res.writableEnded) res.write(encodeSseEvent({ id: eventId, retry, data: "" }));
+          if (!res.writableEnded) res.write(encodeSsePriming(eventId, this.retryLine, false));
         },
         (e: unknown) => this.onerror?.(e instanceof Error ? e : new Error(String(e))),
       );

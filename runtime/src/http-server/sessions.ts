@@ -16,6 +16,8 @@ export interface HttpSessionSettings {
   readonly stateless: boolean;
   /** Resumability of stateful sessions; undefined: none. */
   readonly store: EventStore | undefined;
+  /** `store` is the endpoint's own InMemoryEventStore (SessionTransportConfig.ownStore). */
+  readonly ownStore: boolean;
   readonly retryMs: number;
   readonly keepAliveMs: number;
   /** sessionIdleTimeoutMs (0: never). */
@@ -66,6 +68,7 @@ export class HttpSessions {
       sessionId,
       owner,
       eventStore: modern ? undefined : s.store,
+      ownStore: s.ownStore,
       retryMs: s.retryMs,
       keepAliveMs: s.keepAliveMs,
       modern,

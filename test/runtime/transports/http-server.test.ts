@@ -7,6 +7,7 @@ import type {
   StreamableHttpServerOptions,
   StreamableHttpServerTransport,
 } from "@mcpgen/runtime/http";
+import type { JSONRPCMessage } from "@mcpgen/runtime";
 import { echoSession, OpenStream, raw, sseEvents, waitFor, type EchoLog } from "./helpers.js";
 
 const servers: StreamableHttpServer[] = [];
@@ -298,6 +299,28 @@ test("polling: closeStream ends the POST connection after priming+retry; GET wit
     .filter((e) => e.data !== "")
     .map((e) => JSON.parse(e.data));
   assert.equal(msgs, [{ jsonrpc: "2.0", id: 1, result: { method: "hold", params: {} } }]);
+});
+
+test("an event store of the application's own is held to one-line event ids: a line break in one fails the reply, never reaches the wire", async () => {
+  // The endpoint's own store's ids (its stream ids and a number) go out unscanned; another's are checked.
+  class Injecting extends InMemoryEventStore {
+    override storeEvent(streamId: string, message: JSONRPCMessage | null, json?: string): string {
+      return `${super.storeEvent(streamId, message, json)}\ndata: injected`;
+    }
+  }
+  const errors: string[] = [];
+  const { url } = await start({
+    responseMode: "sse",
+    eventStore: new Injecting(),
+    onerror: (e) => errors.push(e.message),
+  });
+  const r = await post(url, init());
+  assert.is(r.status, 200);
+  assert.not.ok(r.body.includes("injected"), r.body);
+  assert.ok(
+    errors.some((m) => /newline/.test(m)),
+    errors.join("; "),
+  );
 });
 
 test("an SSE reply that waits: its priming event goes out at once, the reply after it on the same stream", async () => {
