@@ -41,7 +41,7 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     // Only a live session has requests of this server awaiting answers: only there is an
     // oversized body read on, for the id of a response in it.
     const sid = headerValue(req, "mcp-session-id");
-    const scan = sid !== undefined && this.sessions.byId.has(sid) ? this.legacy.scan : undefined;
+    const scan = sid !== undefined && this.legacy.sessions.byId.has(sid) ? this.legacy.scan : undefined;
     try {
       return await readBodyWith(req, this.maxBody, this.bodyTimeoutMs, scan, this.buffered);
     } catch (e) {
@@ -73,7 +73,7 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
   /** Whether the session header names a session depends on who asks: `auth` was admitted first. */
   protected override serve(req: Req, res: HttpReply, post: ReadPost, auth: AuthInfo | undefined): Promise<void> {
     const live = headerValue(req, "mcp-session-id");
-    const session = this.sessions.owned(live, auth);
+    const session = this.legacy.sessions.owned(live, auth);
     if (session === undefined && this.isModern(req, post))
       return serveModernPost(req, res, post, auth, this.sessions, this.options);
     return this.legacy.post(req, res, post, auth, live, session);
@@ -91,7 +91,8 @@ export class EndpointWithLegacy<Req extends HttpRequestIn = HttpRequestIn> exten
     if (sessionId === undefined) return super.deliver(req, res, post, auth, transport);
     const context = { sessionId, headers: req.headers, auth, bytes: post.bytes, waitUntil: req.waitUntil };
     const message = post.batch ? post.list : post.list[0]!;
-    if (this.sessions.sharing) this.sessions.observe(transport, message);
+    const sessions = this.legacy.sessions;
+    if (sessions.sharing) sessions.observe(transport, message);
     if (post.requestIds.length === 0) {
       res.writeHead(202, { "mcp-session-id": sessionId, "content-length": 0 });
       res.end();

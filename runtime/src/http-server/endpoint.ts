@@ -136,8 +136,10 @@ export class StreamableHttpEndpoint<Req extends HttpRequestIn = HttpRequestIn>
   readonly keepAliveMs: number;
   /**
    * Takes a body node has buffered already (http-util.ts's wholeBody), set by the hosts that hand
-   * the endpoint node's requests (server.ts, node-listener.ts); read by the legacy shape's body()
-   * (Node's endpoints all have it), so a fetch host's bundle carries none of it.
+   * the endpoint node's requests (server.ts, node-listener.ts); read by the legacy shape's body(),
+   * so a fetch host's bundle carries none of it. An endpoint without the legacy era's side (a
+   * server of 2026-07-28 alone under Bun's or Deno's conditions, behind toNodeListener) reads every
+   * body as it arrives.
    */
   declare bufferedBody: typeof wholeBody | undefined;
   private readonly versions: ReadonlySet<string>;

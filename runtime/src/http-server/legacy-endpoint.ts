@@ -30,7 +30,7 @@ interface LegacyEndpointOptions<Req> {
   onsession(transport: StreamableHttpServerTransport, request: Req): void | Promise<void>;
 }
 
-/** The endpoint as the legacy shape uses it (StreamableHttpEndpoint). */
+/** The endpoint as the legacy shape uses it (EndpointWithLegacy). */
 export interface EndpointCore<Req extends HttpRequestIn> {
   readonly options: LegacyEndpointOptions<Req>;
   readonly stateless: boolean;

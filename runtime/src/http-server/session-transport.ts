@@ -507,7 +507,7 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
         // Stateless: the session's answer to the POST as a whole (a batch its revision does not
         // take), which no request id routes, is that POST's reply, 400 as the endpoint's own
         // refusal of a batch.
-        if (rid === null && this.cfg.closeWhenIdle && this.streams.size === 1) {
+        if (rid === null && this.stateless && this.streams.size === 1) {
           return this.answerWhole(this.streams.values().next().value!, m);
         }
         this.onerror?.(new Error(`no open HTTP stream for the response to request ${String(rid)}`));
@@ -600,7 +600,8 @@ export class StreamableHttpServerTransport implements Transport, TransportHints 
     if (typeof stored !== "object") return this.put(s, done, encodeSseMessage(data, stored, this.cfg.ownStore));
     // Without an id when the store could not keep the event: it cannot be replayed.
     s.tail = stored.then(
-      (eventId) => this.put(s, done, encodeSseMessage(data, eventId, this.cfg.ownStore)),
+      // A store answering with promises is never the endpoint's own: its ids are checked.
+      (eventId) => this.put(s, done, encodeSseMessage(data, eventId)),
       (e: unknown) => {
         this.onerror?.(e instanceof Error ? e : new Error(String(e)));
         // The store is down (a shared one lost): the message still goes out, only not resumable;
