@@ -21,15 +21,15 @@ import * as m16 from "../shared/validators/params.prompts.get-8c738b60af.js";
 import * as m17 from "../shared/validators/params.prompts.list-0615537eca.js";
 import * as m18 from "../shared/validators/params.resources.read-fe6f0f1789.js";
 import * as m19 from "../shared/validators/params.tools.call-654cb73c57.js";
-import * as m20 from "../shared/validators/shared-165f716fde.js";
-import * as m21 from "../shared/validators/shared-28b595b78f.js";
-import * as m22 from "../shared/validators/shared-47ff94489d.js";
-import * as m23 from "../shared/validators/shared-79557fae7e.js";
-import * as m24 from "../shared/validators/shared-857683745a.js";
-import * as m25 from "../shared/validators/shared-85ed35f1e9.js";
-import * as m26 from "../shared/validators/shared-93a2497b0a.js";
-import * as m27 from "../shared/validators/shared-afc11b4505.js";
-import * as m28 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m20 from "../shared/validators/shared-0291bc00ca.js";
+import * as m21 from "../shared/validators/shared-165f716fde.js";
+import * as m22 from "../shared/validators/shared-79557fae7e.js";
+import * as m23 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m24 from "../shared/validators/shared-93a2497b0a.js";
+import * as m25 from "../shared/validators/shared-afc11b4505.js";
+import * as m26 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m27 from "../shared/validators/shared-d50d28aaa6.js";
+import * as m28 from "../shared/validators/shared-da6a151380.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CreateMessageResult.js";
 import * as m31 from "./validators/GetPromptResult.js";
@@ -46,7 +46,7 @@ import * as m40 from "./validators/shared-cb275da7be.js";
 /** Checks that a value is a valid `Annotated`; on failure `errors` holds the first problem. */
 export const validateAnnotated = m36.v04625a1310a6 as Validator<T.Annotated>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m23.vbb67845afff7 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m22.vbb67845afff7 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m5.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
@@ -74,7 +74,7 @@ export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m40.v905f77c2b1a1 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m20.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m5.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
@@ -82,7 +82,7 @@ export const validateGetPromptResult = m31.v24f06335d21f as Validator<T.GetPromp
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m39.v538052bf82fd as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m27.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m25.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -120,13 +120,13 @@ export const validateListToolsRequest = m5.v58d8f502801f as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m35.v49df77f2c656 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m24.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m27.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m5.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m26.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m24.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m26.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m24.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m5.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -138,7 +138,7 @@ export const validatePingRequest = m5.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m36.v56efc68c1ac0 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m21.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m20.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -156,7 +156,7 @@ export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m5.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m21.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m20.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m34.ve150dda4f2ef as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -164,15 +164,15 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m5.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m22.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m28.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m33.vc7bafbea26ec as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m5.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m20.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m28.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m26.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -194,7 +194,7 @@ export const validateSubscribeRequest = m5.vac9a090d9979 as Validator<T.Subscrib
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
 export const validateTextContent = m39.v37baf5a099b5 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m23.v991d8ed54d24 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m22.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m35.v14a352fe2e9d as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
@@ -208,14 +208,14 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   initialize: m10.v34f8bb956fe3,
   "logging/setLevel": m11.v467576a9a512,
   "notifications/cancelled": m12.v1fec3390c6ad,
-  "notifications/initialized": m25.vbc23760306b3,
+  "notifications/initialized": m23.vbc23760306b3,
   "notifications/message": m13.v6be240d794d7,
   "notifications/progress": m37.vf312d7523110,
-  "notifications/prompts/list_changed": m25.vbc23760306b3,
-  "notifications/resources/list_changed": m25.vbc23760306b3,
+  "notifications/prompts/list_changed": m23.vbc23760306b3,
+  "notifications/resources/list_changed": m23.vbc23760306b3,
   "notifications/resources/updated": m14.vfb0b14228050,
-  "notifications/roots/list_changed": m25.vbc23760306b3,
-  "notifications/tools/list_changed": m25.vbc23760306b3,
+  "notifications/roots/list_changed": m23.vbc23760306b3,
+  "notifications/tools/list_changed": m23.vbc23760306b3,
   ping: m15.v561cc2318b77,
   "prompts/get": m16.v8c738b60af5c,
   "prompts/list": m17.v0615537eca7d,
@@ -234,15 +234,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   initialize: m32.v1aaed59689e7,
-  "logging/setLevel": m20.v38af6ff95c3c,
-  ping: m20.v38af6ff95c3c,
+  "logging/setLevel": m21.v38af6ff95c3c,
+  ping: m21.v38af6ff95c3c,
   "prompts/get": m31.v24f06335d21f,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m34.vcb3c01b088c8,
   "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m20.v38af6ff95c3c,
+  "resources/subscribe": m21.v38af6ff95c3c,
   "resources/templates/list": m33.ve1f93a49f232,
-  "resources/unsubscribe": m20.v38af6ff95c3c,
+  "resources/unsubscribe": m21.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
   "sampling/createMessage": m30.vdd02da7dd9cd,
   "tools/call": m29.vc34733922c7d,

@@ -22,17 +22,17 @@ import * as m17 from "../shared/validators/params.prompts.get-8c738b60af.js";
 import * as m18 from "../shared/validators/params.prompts.list-0615537eca.js";
 import * as m19 from "../shared/validators/params.resources.read-fe6f0f1789.js";
 import * as m20 from "../shared/validators/params.tools.call-654cb73c57.js";
-import * as m21 from "../shared/validators/shared-165f716fde.js";
-import * as m22 from "../shared/validators/shared-28b595b78f.js";
-import * as m23 from "../shared/validators/shared-47ff94489d.js";
-import * as m24 from "../shared/validators/shared-79557fae7e.js";
-import * as m25 from "../shared/validators/shared-812d9a9f74.js";
-import * as m26 from "../shared/validators/shared-857683745a.js";
-import * as m27 from "../shared/validators/shared-85ed35f1e9.js";
-import * as m28 from "../shared/validators/shared-93a2497b0a.js";
-import * as m29 from "../shared/validators/shared-afc11b4505.js";
-import * as m30 from "../shared/validators/shared-b07f2b4335.js";
-import * as m31 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m21 from "../shared/validators/shared-0291bc00ca.js";
+import * as m22 from "../shared/validators/shared-165f716fde.js";
+import * as m23 from "../shared/validators/shared-79557fae7e.js";
+import * as m24 from "../shared/validators/shared-812d9a9f74.js";
+import * as m25 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m26 from "../shared/validators/shared-93a2497b0a.js";
+import * as m27 from "../shared/validators/shared-afc11b4505.js";
+import * as m28 from "../shared/validators/shared-b07f2b4335.js";
+import * as m29 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m30 from "../shared/validators/shared-d50d28aaa6.js";
+import * as m31 from "../shared/validators/shared-da6a151380.js";
 import * as m32 from "./validators/CallToolResult.js";
 import * as m33 from "./validators/CreateMessageResult.js";
 import * as m34 from "./validators/GetPromptResult.js";
@@ -51,7 +51,7 @@ export const validateAnnotations = m41.v08e39e179c7a as Validator<T.Annotations>
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
 export const validateAudioContent = m43.v7389a5ca05b2 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m24.vbb67845afff7 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m23.vbb67845afff7 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
 export const validateCallToolRequest = m4.v56168250ac26 as Validator<T.CallToolRequest>;
 /** Checks that a value is a valid `CallToolResult`; on failure `errors` holds the first problem. */
@@ -79,7 +79,7 @@ export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m42.v136da0fae110 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m22.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m4.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
@@ -87,7 +87,7 @@ export const validateGetPromptResult = m34.v5a92de3245a0 as Validator<T.GetPromp
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m43.v85142393a121 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m29.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m27.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -129,13 +129,13 @@ export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m38.v247516f3719e as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m26.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m30.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m28.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m26.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m28.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m26.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.vbbaa005cf2f7 as Validator<T.Notification>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
@@ -147,7 +147,7 @@ export const validatePingRequest = m4.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.v50d627de07db as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m22.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m21.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -165,7 +165,7 @@ export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m22.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m21.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m37.v511ffc9aae2e as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -173,15 +173,15 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m4.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m23.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m31.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m36.v9f58687feea4 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m22.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m31.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m29.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -189,7 +189,7 @@ export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validato
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
 export const validateSamplingMessage = m40.ve03f3cf673fd as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m30.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m28.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
 export const validateServerNotification = m5.vc7cdbd3d896a as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
@@ -203,11 +203,11 @@ export const validateSubscribeRequest = m4.vac9a090d9979 as Validator<T.Subscrib
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
 export const validateTextContent = m43.vcf6a2338eea8 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m24.v991d8ed54d24 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m23.v991d8ed54d24 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m38.v334cf7354a84 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m25.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m24.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m4.v09cc1400986e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `UnsubscribeRequest`; on failure `errors` holds the first problem. */
@@ -219,14 +219,14 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   initialize: m10.v34f8bb956fe3,
   "logging/setLevel": m11.v467576a9a512,
   "notifications/cancelled": m12.v1fec3390c6ad,
-  "notifications/initialized": m27.vbc23760306b3,
+  "notifications/initialized": m25.vbc23760306b3,
   "notifications/message": m13.v6be240d794d7,
   "notifications/progress": m14.v0ff7ce376ded,
-  "notifications/prompts/list_changed": m27.vbc23760306b3,
-  "notifications/resources/list_changed": m27.vbc23760306b3,
+  "notifications/prompts/list_changed": m25.vbc23760306b3,
+  "notifications/resources/list_changed": m25.vbc23760306b3,
   "notifications/resources/updated": m15.vfb0b14228050,
-  "notifications/roots/list_changed": m27.vbc23760306b3,
-  "notifications/tools/list_changed": m27.vbc23760306b3,
+  "notifications/roots/list_changed": m25.vbc23760306b3,
+  "notifications/tools/list_changed": m25.vbc23760306b3,
   ping: m16.v561cc2318b77,
   "prompts/get": m17.v8c738b60af5c,
   "prompts/list": m18.v0615537eca7d,
@@ -245,15 +245,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   initialize: m35.v0dd8f9346a24,
-  "logging/setLevel": m21.v38af6ff95c3c,
-  ping: m21.v38af6ff95c3c,
+  "logging/setLevel": m22.v38af6ff95c3c,
+  ping: m22.v38af6ff95c3c,
   "prompts/get": m34.v5a92de3245a0,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m37.v520300552df8,
   "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m21.v38af6ff95c3c,
+  "resources/subscribe": m22.v38af6ff95c3c,
   "resources/templates/list": m36.vf2e67851b44b,
-  "resources/unsubscribe": m21.v38af6ff95c3c,
+  "resources/unsubscribe": m22.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
   "sampling/createMessage": m33.v357115050b6d,
   "tools/call": m32.v2d2525a54373,

@@ -2,7 +2,7 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f2f5c1b35f971 } from "../../shared/validators/shared-812d9a9f74.js";
-import { f89402f59b3aa } from "../../shared/validators/shared-8e379fb489.js";
+import { f89402f59b3aa } from "../../shared/validators/shared-d8b0d3e9d0.js";
 const fb25ae1d5de9c = ["forbidden", "optional", "required"];
 function fd5271ab36949(data) {
   {

@@ -2,11 +2,14 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-28b595b78f.js";
-import { f4d02f695c36b } from "../../shared/validators/shared-3b2ea758b7.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-0291bc00ca.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-058cb40914.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-1540738171.js";
+import { fab583cb9f1a7 } from "../../shared/validators/shared-750e96115b.js";
 import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
+import { f2d51e413a1b2 } from "../../shared/validators/shared-d50d28aaa6.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-da6a151380.js";
 import { f7fc70e1ebed4 } from "./CancelledNotificationParams.js";
-import { fbbe53ad46b46 } from "./CompleteRequestParams.js";
 import { f04a1fca6ebfd } from "./CompleteResult.js";
 import { f98a3a67e9e27 } from "./DiscoverResult.js";
 import { f9f7f028be2c8 } from "./ListPromptsResult.js";
@@ -15,17 +18,15 @@ import { fecfc0c911721 } from "./ListResourcesResult.js";
 import { fe06b63cb6293 } from "./ListToolsResult.js";
 import { f2b10ffcbb017 } from "./LoggingMessageNotificationParams.js";
 import { f3cd59203eb51 } from "./NotificationParams.js";
-import { f3eb416e8a390 } from "./PaginatedRequestParams.js";
 import { f0d199e1ea6e8 } from "./ProgressNotificationParams.js";
-import { fc3c4267e879c } from "./RequestParams.js";
 import { f26b7b89c1d28 } from "./ResourceUpdatedNotificationParams.js";
 import { fbb228a471470 } from "./SubscriptionsAcknowledgedNotificationParams.js";
-import { fa93dd0ec4f36 } from "./SubscriptionsListenRequestParams.js";
 import { ff255483b2406 } from "./SubscriptionsListenResult.js";
 import { f6c07b099180e } from "./result.prompts.get.js";
 import { f2501db4834d3 } from "./result.resources.read.js";
 import { f285e52a2767a } from "./result.tools.call.js";
 import { f99f4f5c25990 } from "./shared-07813194c5.js";
+import { f9425ae1448d8 } from "./shared-51500b119a.js";
 import {
   f0182d2e001f6,
   f3f70e895861c,
@@ -35,10 +36,10 @@ import {
   fbaf8827d2935,
   ffc2bd355697d,
 } from "./shared-51f19ac575.js";
-import { f810fcb5b3008, fc4c6e1398945 } from "./shared-ba2db648e2.js";
+import { f810fcb5b3008 } from "./shared-9e7acaed19.js";
+import { fb620de68c3b2 } from "./shared-a58189ec14.js";
 import { f48c265d27eb8 } from "./shared-c4dc26bcc7.js";
 import { f65dd39ae5022 } from "./shared-f21dde4133.js";
-import { fb620de68c3b2 } from "./shared-fbd40be1bc.js";
 function f76fee29e5a9b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -94,6 +95,61 @@ function f76fee29e5a9b(data) {
     }
   }
   f76fee29e5a9b.errors = null;
+  return true;
+}
+function fc4c6e1398945(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data["io.modelcontextprotocol/clientCapabilities"] === undefined &&
+          (missing0 = "io.modelcontextprotocol/clientCapabilities")) ||
+        (data["io.modelcontextprotocol/protocolVersion"] === undefined &&
+          (missing0 = "io.modelcontextprotocol/protocolVersion"))
+      ) {
+        return abi.fail(fc4c6e1398945, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data["io.modelcontextprotocol/clientCapabilities"] !== undefined) {
+          if (!f810fcb5b3008(data["io.modelcontextprotocol/clientCapabilities"])) {
+            return abi.failWith(fc4c6e1398945, f810fcb5b3008, "/io.modelcontextprotocol~1clientCapabilities");
+          }
+        }
+        {
+          if (data["io.modelcontextprotocol/clientInfo"] !== undefined) {
+            if (!fab583cb9f1a7(data["io.modelcontextprotocol/clientInfo"])) {
+              return abi.failWith(fc4c6e1398945, fab583cb9f1a7, "/io.modelcontextprotocol~1clientInfo");
+            }
+          }
+          {
+            if (data["io.modelcontextprotocol/logLevel"] !== undefined) {
+              if (!f2d51e413a1b2(data["io.modelcontextprotocol/logLevel"])) {
+                return abi.failWith(fc4c6e1398945, f2d51e413a1b2, "/io.modelcontextprotocol~1logLevel");
+              }
+            }
+            {
+              if (data["io.modelcontextprotocol/protocolVersion"] !== undefined) {
+                if (typeof data["io.modelcontextprotocol/protocolVersion"] !== "string") {
+                  return abi.fail(fc4c6e1398945, "/io.modelcontextprotocol~1protocolVersion", "type", {
+                    type: "string",
+                  });
+                }
+              }
+              {
+                if (data.progressToken !== undefined) {
+                  if (!fbcbd6dea190a(data.progressToken)) {
+                    return abi.failWith(fc4c6e1398945, fbcbd6dea190a, "/progressToken");
+                  }
+                }
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(fc4c6e1398945, "", "type", { type: "object" });
+    }
+  }
+  fc4c6e1398945.errors = null;
   return true;
 }
 function f1e9acdc38a68(data) {
@@ -867,6 +923,26 @@ function fd3e4c756efcd(data) {
   fd3e4c756efcd.errors = null;
   return true;
 }
+function fc3c4267e879c(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data._meta === undefined && (missing0 = "_meta")) {
+        return abi.fail(fc3c4267e879c, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          if (!fc4c6e1398945(data._meta)) {
+            return abi.failWith(fc3c4267e879c, fc4c6e1398945, "/_meta");
+          }
+        }
+      }
+    } else {
+      return abi.fail(fc3c4267e879c, "", "type", { type: "object" });
+    }
+  }
+  fc3c4267e879c.errors = null;
+  return true;
+}
 function fafa71f7b1324(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -940,6 +1016,33 @@ function fafa71f7b1324(data) {
     }
   }
   fafa71f7b1324.errors = null;
+  return true;
+}
+function f3eb416e8a390(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (data._meta === undefined && (missing0 = "_meta")) {
+        return abi.fail(f3eb416e8a390, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          if (!fc4c6e1398945(data._meta)) {
+            return abi.failWith(f3eb416e8a390, fc4c6e1398945, "/_meta");
+          }
+        }
+        {
+          if (data.cursor !== undefined) {
+            if (typeof data.cursor !== "string") {
+              return abi.fail(f3eb416e8a390, "/cursor", "type", { type: "string" });
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(f3eb416e8a390, "", "type", { type: "object" });
+    }
+  }
+  f3eb416e8a390.errors = null;
   return true;
 }
 function f873b2912ccda(data) {
@@ -1215,6 +1318,36 @@ function f2dc4f0d8fc0f(data) {
     }
   }
   f2dc4f0d8fc0f.errors = null;
+  return true;
+}
+function fa93dd0ec4f36(data) {
+  {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data._meta === undefined && (missing0 = "_meta")) ||
+        (data.notifications === undefined && (missing0 = "notifications"))
+      ) {
+        return abi.fail(fa93dd0ec4f36, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          if (!fc4c6e1398945(data._meta)) {
+            return abi.failWith(fa93dd0ec4f36, fc4c6e1398945, "/_meta");
+          }
+        }
+        {
+          if (data.notifications !== undefined) {
+            if (!f9425ae1448d8(data.notifications)) {
+              return abi.failWith(fa93dd0ec4f36, f9425ae1448d8, "/notifications");
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(fa93dd0ec4f36, "", "type", { type: "object" });
+    }
+  }
+  fa93dd0ec4f36.errors = null;
   return true;
 }
 function fc2cb6aa49fff(data) {
@@ -1579,6 +1712,169 @@ function fdb5cf47c0eab(data) {
   }
   fdb5cf47c0eab.errors = null;
   return true;
+}
+function fbbe53ad46b46(data) {
+  let vErrors = null;
+  let errors = 0;
+  if (errors === 0) {
+    if (data && typeof data == "object" && !Array.isArray(data)) {
+      let missing0;
+      if (
+        (data._meta === undefined && (missing0 = "_meta")) ||
+        (data.argument === undefined && (missing0 = "argument")) ||
+        (data.ref === undefined && (missing0 = "ref"))
+      ) {
+        return abi.fail(fbbe53ad46b46, "", "required", { missingProperty: missing0 });
+      } else {
+        if (data._meta !== undefined) {
+          const _errs1 = errors;
+          if (!fc4c6e1398945(data._meta)) {
+            return abi.failWith(fbbe53ad46b46, fc4c6e1398945, "/_meta");
+          }
+          var valid0 = _errs1 === errors;
+        } else {
+          var valid0 = true;
+        }
+        if (valid0) {
+          if (data.argument !== undefined) {
+            let data1 = data.argument;
+            const _errs2 = errors;
+            if (errors === _errs2) {
+              if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
+                let missing1;
+                if (
+                  (data1.name === undefined && (missing1 = "name")) ||
+                  (data1.value === undefined && (missing1 = "value"))
+                ) {
+                  return abi.fail(fbbe53ad46b46, "/argument", "required", { missingProperty: missing1 });
+                } else {
+                  if (data1.name !== undefined) {
+                    const _errs4 = errors;
+                    if (typeof data1.name !== "string") {
+                      return abi.fail(fbbe53ad46b46, "/argument/name", "type", { type: "string" });
+                    }
+                    var valid1 = _errs4 === errors;
+                  } else {
+                    var valid1 = true;
+                  }
+                  if (valid1) {
+                    if (data1.value !== undefined) {
+                      const _errs6 = errors;
+                      if (typeof data1.value !== "string") {
+                        return abi.fail(fbbe53ad46b46, "/argument/value", "type", { type: "string" });
+                      }
+                      var valid1 = _errs6 === errors;
+                    } else {
+                      var valid1 = true;
+                    }
+                  }
+                }
+              } else {
+                return abi.fail(fbbe53ad46b46, "/argument", "type", { type: "object" });
+              }
+            }
+            var valid0 = _errs2 === errors;
+          } else {
+            var valid0 = true;
+          }
+          if (valid0) {
+            if (data.context !== undefined) {
+              let data4 = data.context;
+              const _errs8 = errors;
+              if (errors === _errs8) {
+                if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
+                  if (data4.arguments !== undefined) {
+                    let data5 = data4.arguments;
+                    const _errs10 = errors;
+                    if (errors === _errs10) {
+                      if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
+                        for (const key0 in data5) {
+                          const _errs13 = errors;
+                          if (typeof data5[key0] !== "string") {
+                            return abi.fail(
+                              fbbe53ad46b46,
+                              "/context/arguments/" + abi.pointerToken(key0),
+                              "type",
+                              { type: "string" },
+                              "#/properties/context/properties/arguments/additionalProperties/type",
+                            );
+                          }
+                          var valid3 = _errs13 === errors;
+                          if (!valid3) {
+                            break;
+                          }
+                        }
+                      } else {
+                        return abi.fail(fbbe53ad46b46, "/context/arguments", "type", { type: "object" });
+                      }
+                    }
+                  }
+                } else {
+                  return abi.fail(fbbe53ad46b46, "/context", "type", { type: "object" });
+                }
+              }
+              var valid0 = _errs8 === errors;
+            } else {
+              var valid0 = true;
+            }
+            if (valid0) {
+              if (data.ref !== undefined) {
+                let data7 = data.ref;
+                const _errs15 = errors;
+                const _errs16 = errors;
+                let valid4 = false;
+                const _errs17 = errors;
+                if (!fb0e8eeade59c(data7)) {
+                  vErrors = abi.nest(vErrors, fb0e8eeade59c, "/ref");
+                  errors = vErrors.length;
+                }
+                var _valid0 = _errs17 === errors;
+                valid4 = valid4 || _valid0;
+                if (!valid4) {
+                  const _errs18 = errors;
+                  if (!f6975bf43f265(data7)) {
+                    vErrors = abi.nest(vErrors, f6975bf43f265, "/ref");
+                    errors = vErrors.length;
+                  }
+                  var _valid0 = _errs18 === errors;
+                  valid4 = valid4 || _valid0;
+                }
+                if (!valid4) {
+                  vErrors = abi.issue(
+                    vErrors,
+                    "/ref",
+                    "anyOf",
+                    {},
+                    "#/properties/ref/anyOf",
+                    "must match a schema in anyOf",
+                  );
+                  errors++;
+                  fbbe53ad46b46.errors = vErrors;
+                  return false;
+                } else {
+                  errors = _errs16;
+                  if (vErrors !== null) {
+                    if (_errs16) {
+                      vErrors.length = _errs16;
+                    } else {
+                      vErrors = null;
+                    }
+                  }
+                }
+                var valid0 = _errs15 === errors;
+              } else {
+                var valid0 = true;
+              }
+            }
+          }
+        }
+      }
+    } else {
+      return abi.fail(fbbe53ad46b46, "", "type", { type: "object" });
+    }
+  }
+  fbbe53ad46b46.errors = vErrors;
+  return errors === 0;
 }
 function fc3dc7269fb15(data) {
   {
@@ -4254,6 +4550,7 @@ export const v2dc4f0d8fc0f: abi.Validator = f2dc4f0d8fc0f;
 export const v350ea6c10453: abi.Validator = f350ea6c10453;
 export const v362c2b024c05: abi.Validator = f362c2b024c05;
 export const v3983d67fa8ed: abi.Validator = f3983d67fa8ed;
+export const v3eb416e8a390: abi.Validator = f3eb416e8a390;
 export const v42cdb3bc5778: abi.Validator = f42cdb3bc5778;
 export const v46ef055bc94c: abi.Validator = f46ef055bc94c;
 export const v5111c065de63: abi.Validator = f5111c065de63;
@@ -4279,14 +4576,18 @@ export const va3323570cdd0: abi.Validator = fa3323570cdd0;
 export const va43e09635ded: abi.Validator = fa43e09635ded;
 export const va5f504460855: abi.Validator = fa5f504460855;
 export const va7d689ba8b6f: abi.Validator = fa7d689ba8b6f;
+export const va93dd0ec4f36: abi.Validator = fa93dd0ec4f36;
 export const va946a2649ded: abi.Validator = fa946a2649ded;
 export const vaa7a2a16e9fa: abi.Validator = faa7a2a16e9fa;
 export const vaf8969efb15e: abi.Validator = faf8969efb15e;
 export const vafa71f7b1324: abi.Validator = fafa71f7b1324;
 export const vb70a9b10f5fc: abi.Validator = fb70a9b10f5fc;
 export const vb72793556cb4: abi.Validator = fb72793556cb4;
+export const vbbe53ad46b46: abi.Validator = fbbe53ad46b46;
 export const vc2cb6aa49fff: abi.Validator = fc2cb6aa49fff;
+export const vc3c4267e879c: abi.Validator = fc3c4267e879c;
 export const vc3dc7269fb15: abi.Validator = fc3dc7269fb15;
+export const vc4c6e1398945: abi.Validator = fc4c6e1398945;
 export const vca5664fca145: abi.Validator = fca5664fca145;
 export const vcb3eed2a62f4: abi.Validator = fcb3eed2a62f4;
 export const vcbb6ff2461c4: abi.Validator = fcbb6ff2461c4;
