@@ -21,15 +21,15 @@ import * as m16 from "../shared/validators/params.prompts.get-8c738b60af.js";
 import * as m17 from "../shared/validators/params.prompts.list-0615537eca.js";
 import * as m18 from "../shared/validators/params.resources.read-fe6f0f1789.js";
 import * as m19 from "../shared/validators/params.tools.call-654cb73c57.js";
-import * as m20 from "../shared/validators/shared-0291bc00ca.js";
-import * as m21 from "../shared/validators/shared-165f716fde.js";
+import * as m20 from "../shared/validators/shared-165f716fde.js";
+import * as m21 from "../shared/validators/shared-41874f7db6.js";
 import * as m22 from "../shared/validators/shared-79557fae7e.js";
 import * as m23 from "../shared/validators/shared-85ed35f1e9.js";
 import * as m24 from "../shared/validators/shared-93a2497b0a.js";
-import * as m25 from "../shared/validators/shared-afc11b4505.js";
-import * as m26 from "../shared/validators/shared-bf1c7b68c1.js";
-import * as m27 from "../shared/validators/shared-d50d28aaa6.js";
-import * as m28 from "../shared/validators/shared-da6a151380.js";
+import * as m25 from "../shared/validators/shared-ad91b3a8e0.js";
+import * as m26 from "../shared/validators/shared-afc11b4505.js";
+import * as m27 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m28 from "../shared/validators/shared-d50d28aaa6.js";
 import * as m29 from "./validators/CallToolResult.js";
 import * as m30 from "./validators/CreateMessageResult.js";
 import * as m31 from "./validators/GetPromptResult.js";
@@ -74,7 +74,7 @@ export const validateCursor = m6.vea6e2f4485ba as Validator<T.Cursor>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
 export const validateEmbeddedResource = m40.v905f77c2b1a1 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m20.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
 export const validateGetPromptRequest = m5.v9b662d232576 as Validator<T.GetPromptRequest>;
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
@@ -82,7 +82,7 @@ export const validateGetPromptResult = m31.v24f06335d21f as Validator<T.GetPromp
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
 export const validateImageContent = m39.v538052bf82fd as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m25.vb29db0a79388 as Validator<T.Implementation>;
+export const validateImplementation = m26.vb29db0a79388 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m7.v6074f7fccf3c as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeResult`; on failure `errors` holds the first problem. */
@@ -120,7 +120,7 @@ export const validateListToolsRequest = m5.v58d8f502801f as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m35.v49df77f2c656 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m27.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m28.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m5.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
@@ -138,7 +138,7 @@ export const validatePingRequest = m5.v74788196111b as Validator<T.PingRequest>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m36.v56efc68c1ac0 as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m20.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m25.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m1.v90463e6991f8 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
@@ -156,7 +156,7 @@ export const validateReadResourceResult = m3.v42b95e43bc04 as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m5.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m20.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m25.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m34.ve150dda4f2ef as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -164,15 +164,15 @@ export const validateResourceContents = m7.vbeb52deee14a as Validator<T.Resource
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification = m5.v8d0192a3151f as Validator<T.ResourceListChangedNotification>;
 /** Checks that a value is a valid `ResourceReference`; on failure `errors` holds the first problem. */
-export const validateResourceReference = m28.v6975bf43f265 as Validator<T.ResourceReference>;
+export const validateResourceReference = m21.v6975bf43f265 as Validator<T.ResourceReference>;
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m33.vc7bafbea26ec as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m5.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m20.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m26.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m27.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m2.vdf5bbeaa8f78 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -234,15 +234,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
 export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   initialize: m32.v1aaed59689e7,
-  "logging/setLevel": m21.v38af6ff95c3c,
-  ping: m21.v38af6ff95c3c,
+  "logging/setLevel": m20.v38af6ff95c3c,
+  ping: m20.v38af6ff95c3c,
   "prompts/get": m31.v24f06335d21f,
   "prompts/list": m1.v19bb49915ed0,
   "resources/list": m34.vcb3c01b088c8,
   "resources/read": m3.v42b95e43bc04,
-  "resources/subscribe": m21.v38af6ff95c3c,
+  "resources/subscribe": m20.v38af6ff95c3c,
   "resources/templates/list": m33.ve1f93a49f232,
-  "resources/unsubscribe": m21.v38af6ff95c3c,
+  "resources/unsubscribe": m20.v38af6ff95c3c,
   "roots/list": m2.v4262d6f37e28,
   "sampling/createMessage": m30.vdd02da7dd9cd,
   "tools/call": m29.vc34733922c7d,

@@ -21,20 +21,20 @@ import * as m16 from "../shared/validators/params.prompts.get-8c738b60af.js";
 import * as m17 from "../shared/validators/params.prompts.list-0615537eca.js";
 import * as m18 from "../shared/validators/params.resources.read-fe6f0f1789.js";
 import * as m19 from "../shared/validators/params.tools.call-654cb73c57.js";
-import * as m20 from "../shared/validators/shared-0291bc00ca.js";
-import * as m21 from "../shared/validators/shared-1540738171.js";
-import * as m22 from "../shared/validators/shared-158587c497.js";
-import * as m23 from "../shared/validators/shared-165f716fde.js";
-import * as m24 from "../shared/validators/shared-193c87340b.js";
+import * as m20 from "../shared/validators/shared-158587c497.js";
+import * as m21 from "../shared/validators/shared-165f716fde.js";
+import * as m22 from "../shared/validators/shared-193c87340b.js";
+import * as m23 from "../shared/validators/shared-41874f7db6.js";
+import * as m24 from "../shared/validators/shared-7f874fb9bf.js";
 import * as m25 from "../shared/validators/shared-812d9a9f74.js";
 import * as m26 from "../shared/validators/shared-85ed35f1e9.js";
 import * as m27 from "../shared/validators/shared-93a2497b0a.js";
-import * as m28 from "../shared/validators/shared-b07f2b4335.js";
-import * as m29 from "../shared/validators/shared-bf1c7b68c1.js";
-import * as m30 from "../shared/validators/shared-c7ac1c02d2.js";
-import * as m31 from "../shared/validators/shared-c7bc677eb9.js";
-import * as m32 from "../shared/validators/shared-d50d28aaa6.js";
-import * as m33 from "../shared/validators/shared-da6a151380.js";
+import * as m28 from "../shared/validators/shared-ad91b3a8e0.js";
+import * as m29 from "../shared/validators/shared-b07f2b4335.js";
+import * as m30 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m31 from "../shared/validators/shared-c7ac1c02d2.js";
+import * as m32 from "../shared/validators/shared-c7bc677eb9.js";
+import * as m33 from "../shared/validators/shared-d50d28aaa6.js";
 import * as m34 from "../shared/validators/shared-eb692ae8bd.js";
 import * as m35 from "../shared/validators/shared-f3ad3f2054.js";
 import * as m36 from "./validators/CallToolResult.js";
@@ -57,11 +57,11 @@ import * as m51 from "./validators/shared-3f4790a130.js";
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
 export const validateAnnotations = m34.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m30.v7e9c4061bccf as Validator<T.AudioContent>;
+export const validateAudioContent = m31.v7e9c4061bccf as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m9.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m24.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m22.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
 export const validateBooleanSchema = m35.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
@@ -95,9 +95,9 @@ export const validateElicitRequest = m45.v36b57e1a0471 as Validator<T.ElicitRequ
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
 export const validateElicitResult = m38.v0d1efda56fc9 as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m31.v9982e217a43a as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m32.v9982e217a43a as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m23.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m21.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m47.v1862cb71bcb7 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `GetPromptRequest`; on failure `errors` holds the first problem. */
@@ -105,7 +105,7 @@ export const validateGetPromptRequest = m4.v9b662d232576 as Validator<T.GetPromp
 /** Checks that a value is a valid `GetPromptResult`; on failure `errors` holds the first problem. */
 export const validateGetPromptResult = m39.vd0e37b804ba8 as Validator<T.GetPromptResult>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m30.v9c318f0ebcd9 as Validator<T.ImageContent>;
+export const validateImageContent = m31.v9c318f0ebcd9 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
 export const validateImplementation = m51.v23d3554baf81 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
@@ -145,7 +145,7 @@ export const validateListToolsRequest = m4.v58d8f502801f as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m44.v4b57da500059 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m32.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m33.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m4.ve107ff2d412b as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
@@ -167,17 +167,17 @@ export const validatePrimitiveSchemaDefinition = m47.v390a96aed373 as Validator<
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m5.v50d627de07db as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m20.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m28.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.vc6dc959e9ae4 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m22.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m20.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m4.vb8004239d4d2 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
 export const validatePromptMessage = m39.v8c1165104f66 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m21.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m24.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m4.v29bf5eb1ca06 as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceResult`; on failure `errors` holds the first problem. */
@@ -185,7 +185,7 @@ export const validateReadResourceResult = m2.v0db4da52126e as Validator<T.ReadRe
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v3a941765a76a as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m20.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m28.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
 export const validateResource = m43.v5905847641b9 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
@@ -197,13 +197,13 @@ export const validateResourceListChangedNotification = m4.v8d0192a3151f as Valid
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m42.v9a42960f41fb as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m33.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m23.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m4.vc2ae05cdda27 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m23.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m21.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m29.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m30.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -211,7 +211,7 @@ export const validateRootsListChangedNotification = m4.v69ae7d680f72 as Validato
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
 export const validateSamplingMessage = m49.v2b2ad386298c as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
-export const validateServerCapabilities = m28.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
+export const validateServerCapabilities = m29.vcdb3dc45eb2c as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
 export const validateServerNotification = m5.vc7cdbd3d896a as Validator<T.ServerNotification>;
 /** Checks that a value is a valid `ServerRequest`; on failure `errors` holds the first problem. */
@@ -225,9 +225,9 @@ export const validateStringSchema = m47.va1dc9da3b457 as Validator<T.StringSchem
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m4.vac9a090d9979 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m30.vdc0bff401677 as Validator<T.TextContent>;
+export const validateTextContent = m31.vdc0bff401677 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m24.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m22.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m44.v6da2697bf241 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
@@ -271,15 +271,15 @@ export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   "elicitation/create": m38.v0d1efda56fc9,
   initialize: m40.v43e69189aed1,
-  "logging/setLevel": m23.v38af6ff95c3c,
-  ping: m23.v38af6ff95c3c,
+  "logging/setLevel": m21.v38af6ff95c3c,
+  ping: m21.v38af6ff95c3c,
   "prompts/get": m39.vd0e37b804ba8,
   "prompts/list": m41.v83f1f3ff523c,
   "resources/list": m43.v3f8f61243d3c,
   "resources/read": m2.v0db4da52126e,
-  "resources/subscribe": m23.v38af6ff95c3c,
+  "resources/subscribe": m21.v38af6ff95c3c,
   "resources/templates/list": m42.v8765042f2846,
-  "resources/unsubscribe": m23.v38af6ff95c3c,
+  "resources/unsubscribe": m21.v38af6ff95c3c,
   "roots/list": m1.v30824c5dced2,
   "sampling/createMessage": m37.vf6b8200fda40,
   "tools/call": m36.v497435b7ef45,

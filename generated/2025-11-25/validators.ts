@@ -10,23 +10,23 @@ import * as m5 from "../shared/validators/definitions-d7cc59ed39.js";
 import * as m6 from "../shared/validators/definitions-f5053d3a3d.js";
 import * as m7 from "../shared/validators/definitions-fb09a1a041.js";
 import * as m8 from "../shared/validators/params.ping-561cc2318b.js";
-import * as m9 from "../shared/validators/shared-0291bc00ca.js";
-import * as m10 from "../shared/validators/shared-1540738171.js";
-import * as m11 from "../shared/validators/shared-158587c497.js";
-import * as m12 from "../shared/validators/shared-165f716fde.js";
-import * as m13 from "../shared/validators/shared-193c87340b.js";
-import * as m14 from "../shared/validators/shared-1e56ebeac2.js";
-import * as m15 from "../shared/validators/shared-68da3280b6.js";
-import * as m16 from "../shared/validators/shared-750e96115b.js";
-import * as m17 from "../shared/validators/shared-812d9a9f74.js";
-import * as m18 from "../shared/validators/shared-85ed35f1e9.js";
-import * as m19 from "../shared/validators/shared-93a2497b0a.js";
-import * as m20 from "../shared/validators/shared-bf1c7b68c1.js";
-import * as m21 from "../shared/validators/shared-c7ac1c02d2.js";
-import * as m22 from "../shared/validators/shared-c7bc677eb9.js";
-import * as m23 from "../shared/validators/shared-d50d28aaa6.js";
-import * as m24 from "../shared/validators/shared-d8b0d3e9d0.js";
-import * as m25 from "../shared/validators/shared-da6a151380.js";
+import * as m9 from "../shared/validators/shared-0757822fd9.js";
+import * as m10 from "../shared/validators/shared-158587c497.js";
+import * as m11 from "../shared/validators/shared-165f716fde.js";
+import * as m12 from "../shared/validators/shared-193c87340b.js";
+import * as m13 from "../shared/validators/shared-1e56ebeac2.js";
+import * as m14 from "../shared/validators/shared-3c545869fc.js";
+import * as m15 from "../shared/validators/shared-41874f7db6.js";
+import * as m16 from "../shared/validators/shared-68da3280b6.js";
+import * as m17 from "../shared/validators/shared-7f874fb9bf.js";
+import * as m18 from "../shared/validators/shared-812d9a9f74.js";
+import * as m19 from "../shared/validators/shared-85ed35f1e9.js";
+import * as m20 from "../shared/validators/shared-93a2497b0a.js";
+import * as m21 from "../shared/validators/shared-ad91b3a8e0.js";
+import * as m22 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m23 from "../shared/validators/shared-c7ac1c02d2.js";
+import * as m24 from "../shared/validators/shared-c7bc677eb9.js";
+import * as m25 from "../shared/validators/shared-d50d28aaa6.js";
 import * as m26 from "../shared/validators/shared-eb692ae8bd.js";
 import * as m27 from "../shared/validators/shared-f3ad3f2054.js";
 import * as m28 from "./validators/CallToolRequestParams.js";
@@ -66,11 +66,11 @@ import * as m60 from "./validators/shared-df09fac8ca.js";
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
 export const validateAnnotations = m26.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m21.v7e9c4061bccf as Validator<T.AudioContent>;
+export const validateAudioContent = m23.v7e9c4061bccf as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m7.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m13.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m12.v8b8ff72f2681 as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
 export const validateBooleanSchema = m27.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CallToolRequest`; on failure `errors` holds the first problem. */
@@ -127,9 +127,9 @@ export const validateElicitResult = m36.v06f7a2e0b2c4 as Validator<T.ElicitResul
 export const validateElicitationCompleteNotification =
   m53.vb64783fa4295 as Validator<T.ElicitationCompleteNotification>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m22.v9982e217a43a as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m24.v9982e217a43a as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
-export const validateEmptyResult = m12.v38af6ff95c3c as Validator<T.EmptyResult>;
+export const validateEmptyResult = m11.v38af6ff95c3c as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
 export const validateEnumSchema = m4.vf095bb7cf2c3 as Validator<T.EnumSchema>;
 /** Checks that a value is a valid `Error`; on failure `errors` holds the first problem. */
@@ -143,19 +143,19 @@ export const validateGetPromptResult = m38.v9051c71c8c0b as Validator<T.GetPromp
 /** Checks that a value is a valid `GetTaskPayloadRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskPayloadRequest = m53.ve8c5612f746e as Validator<T.GetTaskPayloadRequest>;
 /** Checks that a value is a valid `GetTaskPayloadResult`; on failure `errors` holds the first problem. */
-export const validateGetTaskPayloadResult = m12.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
+export const validateGetTaskPayloadResult = m11.v38af6ff95c3c as Validator<T.GetTaskPayloadResult>;
 /** Checks that a value is a valid `GetTaskRequest`; on failure `errors` holds the first problem. */
 export const validateGetTaskRequest = m53.vb05641b4f51a as Validator<T.GetTaskRequest>;
 /** Checks that a value is a valid `GetTaskResult`; on failure `errors` holds the first problem. */
 export const validateGetTaskResult = m30.v55b405f5a667 as Validator<T.GetTaskResult>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m24.v89402f59b3aa as Validator<T.Icon>;
+export const validateIcon = m9.v89402f59b3aa as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m4.v042f93c41b76 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m21.v9c318f0ebcd9 as Validator<T.ImageContent>;
+export const validateImageContent = m23.v9c318f0ebcd9 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m16.vab583cb9f1a7 as Validator<T.Implementation>;
+export const validateImplementation = m14.vab583cb9f1a7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InitializeRequest`; on failure `errors` holds the first problem. */
 export const validateInitializeRequest = m53.ve5eaa4212cb8 as Validator<T.InitializeRequest>;
 /** Checks that a value is a valid `InitializeRequestParams`; on failure `errors` holds the first problem. */
@@ -177,7 +177,7 @@ export const validateJSONRPCResponse = m53.ve9aeaab60fa3 as Validator<T.JSONRPCR
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResultResponse = m6.v40df184fca3c as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m14.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m13.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m53.vffe4b98b2cda as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -203,24 +203,24 @@ export const validateListToolsRequest = m53.vd96df64a2697 as Validator<T.ListToo
 /** Checks that a value is a valid `ListToolsResult`; on failure `errors` holds the first problem. */
 export const validateListToolsResult = m45.vfa4fc2153fe2 as Validator<T.ListToolsResult>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m23.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m25.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m53.v057d20e333a4 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotificationParams =
   m46.v4092df4087e5 as Validator<T.LoggingMessageNotificationParams>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m19.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m20.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m19.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m20.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateMultiSelectEnumSchema = m4.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
 export const validateNotification = m4.v0c766c9bb9a1 as Validator<T.Notification>;
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
-export const validateNotificationParams = m18.vbc23760306b3 as Validator<T.NotificationParams>;
+export const validateNotificationParams = m19.vbc23760306b3 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m14.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m13.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m53.vde5267d92446 as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
@@ -230,23 +230,23 @@ export const validatePaginatedResult = m6.v9889108df919 as Validator<T.Paginated
 /** Checks that a value is a valid `PingRequest`; on failure `errors` holds the first problem. */
 export const validatePingRequest = m53.v91227754b0e5 as Validator<T.PingRequest>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m14.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m13.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m53.v70d9f23b008d as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m48.v4715059bc18d as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m9.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m21.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m41.v6003d6fe739f as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m11.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m10.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m53.v82b953ad5d38 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
 export const validatePromptMessage = m38.v6e2b97ceb27d as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m10.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m17.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m53.ve5b398946b4b as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
@@ -258,7 +258,7 @@ export const validateRelatedTaskMetadata = m55.v575c3567722e as Validator<T.Rela
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m4.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m9.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m21.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
 export const validateRequestParams = m8.v561cc2318b77 as Validator<T.RequestParams>;
 /** Checks that a value is a valid `Resource`; on failure `errors` holds the first problem. */
@@ -275,16 +275,16 @@ export const validateResourceRequestParams = m49.v7d154ce5bc44 as Validator<T.Re
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m42.ve14ccd4f3c60 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m25.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m15.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m53.v42737f1bb583 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotificationParams =
   m50.v3d8e5e6ce3b5 as Validator<T.ResourceUpdatedNotificationParams>;
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
-export const validateResult = m12.v38af6ff95c3c as Validator<T.Result>;
+export const validateResult = m11.v38af6ff95c3c as Validator<T.Result>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m20.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m22.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m1.v31db6c3bd9d9 as Validator<T.Root>;
 /** Checks that a value is a valid `RootsListChangedNotification`; on failure `errors` holds the first problem. */
@@ -308,7 +308,7 @@ export const validateSetLevelRequestParams = m51.v498f8a4f0980 as Validator<T.Se
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateSingleSelectEnumSchema = m4.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m14.v9ebadca4c89e as Validator<T.StringSchema>;
+export const validateStringSchema = m13.v9ebadca4c89e as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscribeRequest`; on failure `errors` holds the first problem. */
 export const validateSubscribeRequest = m53.v116e0b024631 as Validator<T.SubscribeRequest>;
 /** Checks that a value is a valid `SubscribeRequestParams`; on failure `errors` holds the first problem. */
@@ -326,19 +326,19 @@ export const validateTaskStatusNotification = m53.v8ce2f0dff1e7 as Validator<T.T
 /** Checks that a value is a valid `TaskStatusNotificationParams`; on failure `errors` holds the first problem. */
 export const validateTaskStatusNotificationParams = m52.v9525d975e3b6 as Validator<T.TaskStatusNotificationParams>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m21.vdc0bff401677 as Validator<T.TextContent>;
+export const validateTextContent = m23.vdc0bff401677 as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m13.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m12.vcda8fd6e73c8 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m14.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m13.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m14.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m13.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m58.ve36efb2c8667 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m17.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m18.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m15.vf0f11016d367 as Validator<T.ToolChoice>;
+export const validateToolChoice = m16.vf0f11016d367 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolExecution`; on failure `errors` holds the first problem. */
 export const validateToolExecution = m58.vd5271ab36949 as Validator<T.ToolExecution>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
@@ -354,9 +354,9 @@ export const validateUnsubscribeRequest = m53.v654909b2876a as Validator<T.Unsub
 /** Checks that a value is a valid `UnsubscribeRequestParams`; on failure `errors` holds the first problem. */
 export const validateUnsubscribeRequestParams = m49.v7d154ce5bc44 as Validator<T.UnsubscribeRequestParams>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m14.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m13.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m14.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m13.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
@@ -366,15 +366,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "logging/setLevel": m51.v498f8a4f0980,
   "notifications/cancelled": m31.v97ba35a362b3,
   "notifications/elicitation/complete": m54.vc40f86396a8d,
-  "notifications/initialized": m18.vbc23760306b3,
+  "notifications/initialized": m19.vbc23760306b3,
   "notifications/message": m46.v4092df4087e5,
   "notifications/progress": m48.v4715059bc18d,
-  "notifications/prompts/list_changed": m18.vbc23760306b3,
-  "notifications/resources/list_changed": m18.vbc23760306b3,
+  "notifications/prompts/list_changed": m19.vbc23760306b3,
+  "notifications/resources/list_changed": m19.vbc23760306b3,
   "notifications/resources/updated": m50.v3d8e5e6ce3b5,
-  "notifications/roots/list_changed": m18.vbc23760306b3,
+  "notifications/roots/list_changed": m19.vbc23760306b3,
   "notifications/tasks/status": m52.v9525d975e3b6,
-  "notifications/tools/list_changed": m18.vbc23760306b3,
+  "notifications/tools/list_changed": m19.vbc23760306b3,
   ping: m8.v561cc2318b77,
   "prompts/get": m37.vfbb385f0027e,
   "prompts/list": m47.v299813ff9bd3,
@@ -398,21 +398,21 @@ export const resultValidators: Readonly<Record<string, Validator>> = {
   "completion/complete": m0.vc22ea3f3b351,
   "elicitation/create": m36.v06f7a2e0b2c4,
   initialize: m40.vb9883fc81b5a,
-  "logging/setLevel": m12.v38af6ff95c3c,
-  ping: m12.v38af6ff95c3c,
+  "logging/setLevel": m11.v38af6ff95c3c,
+  ping: m11.v38af6ff95c3c,
   "prompts/get": m38.v9051c71c8c0b,
   "prompts/list": m41.v499f561c2de5,
   "resources/list": m43.v55a6098ecf98,
   "resources/read": m2.v0db4da52126e,
-  "resources/subscribe": m12.v38af6ff95c3c,
+  "resources/subscribe": m11.v38af6ff95c3c,
   "resources/templates/list": m42.v8f993cdd7c80,
-  "resources/unsubscribe": m12.v38af6ff95c3c,
+  "resources/unsubscribe": m11.v38af6ff95c3c,
   "roots/list": m1.v30824c5dced2,
   "sampling/createMessage": m34.vca4cb9105685,
   "tasks/cancel": m30.v55b405f5a667,
   "tasks/get": m30.v55b405f5a667,
   "tasks/list": m44.v7e8875da7c19,
-  "tasks/result": m12.v38af6ff95c3c,
+  "tasks/result": m11.v38af6ff95c3c,
   "tools/call": m29.vbdd929684802,
   "tools/list": m45.vfa4fc2153fe2,
 };

@@ -4,18 +4,18 @@ import type * as T from "./types.js";
 import * as m0 from "../shared/validators/definitions-a77d6b6ebb.js";
 import * as m1 from "../shared/validators/definitions-b4ff771a19.js";
 import * as m2 from "../shared/validators/definitions-fb09a1a041.js";
-import * as m3 from "../shared/validators/shared-0291bc00ca.js";
-import * as m4 from "../shared/validators/shared-1540738171.js";
-import * as m5 from "../shared/validators/shared-158587c497.js";
-import * as m6 from "../shared/validators/shared-1e56ebeac2.js";
-import * as m7 from "../shared/validators/shared-68da3280b6.js";
-import * as m8 from "../shared/validators/shared-750e96115b.js";
-import * as m9 from "../shared/validators/shared-812d9a9f74.js";
-import * as m10 from "../shared/validators/shared-93a2497b0a.js";
-import * as m11 from "../shared/validators/shared-bf1c7b68c1.js";
-import * as m12 from "../shared/validators/shared-d50d28aaa6.js";
-import * as m13 from "../shared/validators/shared-d8b0d3e9d0.js";
-import * as m14 from "../shared/validators/shared-da6a151380.js";
+import * as m3 from "../shared/validators/shared-0757822fd9.js";
+import * as m4 from "../shared/validators/shared-158587c497.js";
+import * as m5 from "../shared/validators/shared-1e56ebeac2.js";
+import * as m6 from "../shared/validators/shared-3c545869fc.js";
+import * as m7 from "../shared/validators/shared-41874f7db6.js";
+import * as m8 from "../shared/validators/shared-68da3280b6.js";
+import * as m9 from "../shared/validators/shared-7f874fb9bf.js";
+import * as m10 from "../shared/validators/shared-812d9a9f74.js";
+import * as m11 from "../shared/validators/shared-93a2497b0a.js";
+import * as m12 from "../shared/validators/shared-ad91b3a8e0.js";
+import * as m13 from "../shared/validators/shared-bf1c7b68c1.js";
+import * as m14 from "../shared/validators/shared-d50d28aaa6.js";
 import * as m15 from "../shared/validators/shared-eb692ae8bd.js";
 import * as m16 from "../shared/validators/shared-f3ad3f2054.js";
 import * as m17 from "./validators/CancelledNotificationParams.js";
@@ -45,20 +45,20 @@ import * as m40 from "./validators/result.tools.call.js";
 import * as m41 from "./validators/shared-07813194c5.js";
 import * as m42 from "./validators/shared-2dd3f25677.js";
 import * as m43 from "./validators/shared-45f6ed8417.js";
-import * as m44 from "./validators/shared-51500b119a.js";
-import * as m45 from "./validators/shared-51f19ac575.js";
-import * as m46 from "./validators/shared-9e7acaed19.js";
-import * as m47 from "./validators/shared-a58189ec14.js";
-import * as m48 from "./validators/shared-c4dc26bcc7.js";
+import * as m44 from "./validators/shared-51f19ac575.js";
+import * as m45 from "./validators/shared-60f6836b8f.js";
+import * as m46 from "./validators/shared-c4dc26bcc7.js";
+import * as m47 from "./validators/shared-e3034d9de9.js";
+import * as m48 from "./validators/shared-e43e1fd9b2.js";
 
 /** Checks that a value is a valid `Annotations`; on failure `errors` holds the first problem. */
 export const validateAnnotations = m15.vfa149a542ca6 as Validator<T.Annotations>;
 /** Checks that a value is a valid `AudioContent`; on failure `errors` holds the first problem. */
-export const validateAudioContent = m45.vbaf8827d2935 as Validator<T.AudioContent>;
+export const validateAudioContent = m44.vbaf8827d2935 as Validator<T.AudioContent>;
 /** Checks that a value is a valid `BaseMetadata`; on failure `errors` holds the first problem. */
 export const validateBaseMetadata = m2.v689534936df6 as Validator<T.BaseMetadata>;
 /** Checks that a value is a valid `BlobResourceContents`; on failure `errors` holds the first problem. */
-export const validateBlobResourceContents = m45.va6d49000453c as Validator<T.BlobResourceContents>;
+export const validateBlobResourceContents = m44.va6d49000453c as Validator<T.BlobResourceContents>;
 /** Checks that a value is a valid `BooleanSchema`; on failure `errors` holds the first problem. */
 export const validateBooleanSchema = m16.v99113f9c0b41 as Validator<T.BooleanSchema>;
 /** Checks that a value is a valid `CacheableResult`; on failure `errors` holds the first problem. */
@@ -76,7 +76,7 @@ export const validateCancelledNotification = m34.vd3e4c756efcd as Validator<T.Ca
 /** Checks that a value is a valid `CancelledNotificationParams`; on failure `errors` holds the first problem. */
 export const validateCancelledNotificationParams = m17.v7fc70e1ebed4 as Validator<T.CancelledNotificationParams>;
 /** Checks that a value is a valid `ClientCapabilities`; on failure `errors` holds the first problem. */
-export const validateClientCapabilities = m46.v810fcb5b3008 as Validator<T.ClientCapabilities>;
+export const validateClientCapabilities = m47.v810fcb5b3008 as Validator<T.ClientCapabilities>;
 /** Checks that a value is a valid `ClientNotification`; on failure `errors` holds the first problem. */
 export const validateClientNotification = m34.vd3e4c756efcd as Validator<T.ClientNotification>;
 /** Checks that a value is a valid `ClientRequest`; on failure `errors` holds the first problem. */
@@ -92,11 +92,11 @@ export const validateCompleteResult = m19.v04a1fca6ebfd as Validator<T.CompleteR
 /** Checks that a value is a valid `CompleteResultResponse`; on failure `errors` holds the first problem. */
 export const validateCompleteResultResponse = m34.v651c6aa21668 as Validator<T.CompleteResultResponse>;
 /** Checks that a value is a valid `ContentBlock`; on failure `errors` holds the first problem. */
-export const validateContentBlock = m45.v30e6b1a6c3db as Validator<T.ContentBlock>;
+export const validateContentBlock = m44.v30e6b1a6c3db as Validator<T.ContentBlock>;
 /** Checks that a value is a valid `CreateMessageRequest`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequest = m45.v199f0ae742e6 as Validator<T.CreateMessageRequest>;
+export const validateCreateMessageRequest = m44.v199f0ae742e6 as Validator<T.CreateMessageRequest>;
 /** Checks that a value is a valid `CreateMessageRequestParams`; on failure `errors` holds the first problem. */
-export const validateCreateMessageRequestParams = m45.ve3d42e2b3b1c as Validator<T.CreateMessageRequestParams>;
+export const validateCreateMessageRequestParams = m44.ve3d42e2b3b1c as Validator<T.CreateMessageRequestParams>;
 /** Checks that a value is a valid `CreateMessageResult`; on failure `errors` holds the first problem. */
 export const validateCreateMessageResult = m34.v1e9acdc38a68 as Validator<T.CreateMessageResult>;
 /** Checks that a value is a valid `Cursor`; on failure `errors` holds the first problem. */
@@ -108,17 +108,17 @@ export const validateDiscoverResult = m20.v98a3a67e9e27 as Validator<T.DiscoverR
 /** Checks that a value is a valid `DiscoverResultResponse`; on failure `errors` holds the first problem. */
 export const validateDiscoverResultResponse = m34.v729538aead6a as Validator<T.DiscoverResultResponse>;
 /** Checks that a value is a valid `ElicitRequest`; on failure `errors` holds the first problem. */
-export const validateElicitRequest = m45.ve08bf4b6fb8a as Validator<T.ElicitRequest>;
+export const validateElicitRequest = m44.ve08bf4b6fb8a as Validator<T.ElicitRequest>;
 /** Checks that a value is a valid `ElicitRequestFormParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestFormParams = m45.v7455290bbc44 as Validator<T.ElicitRequestFormParams>;
+export const validateElicitRequestFormParams = m44.v7455290bbc44 as Validator<T.ElicitRequestFormParams>;
 /** Checks that a value is a valid `ElicitRequestParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestParams = m45.v10656538d533 as Validator<T.ElicitRequestParams>;
+export const validateElicitRequestParams = m44.v10656538d533 as Validator<T.ElicitRequestParams>;
 /** Checks that a value is a valid `ElicitRequestURLParams`; on failure `errors` holds the first problem. */
-export const validateElicitRequestURLParams = m45.v112d70207155 as Validator<T.ElicitRequestURLParams>;
+export const validateElicitRequestURLParams = m44.v112d70207155 as Validator<T.ElicitRequestURLParams>;
 /** Checks that a value is a valid `ElicitResult`; on failure `errors` holds the first problem. */
 export const validateElicitResult = m34.v80b99d7ad2bc as Validator<T.ElicitResult>;
 /** Checks that a value is a valid `EmbeddedResource`; on failure `errors` holds the first problem. */
-export const validateEmbeddedResource = m45.v390562f5ed43 as Validator<T.EmbeddedResource>;
+export const validateEmbeddedResource = m44.v390562f5ed43 as Validator<T.EmbeddedResource>;
 /** Checks that a value is a valid `EmptyResult`; on failure `errors` holds the first problem. */
 export const validateEmptyResult = m34.v74822b80d801 as Validator<T.EmptyResult>;
 /** Checks that a value is a valid `EnumSchema`; on failure `errors` holds the first problem. */
@@ -136,19 +136,19 @@ export const validateGetPromptResultResponse = m34.vdc3abef15987 as Validator<T.
 /** Checks that a value is a valid `HeaderMismatchError`; on failure `errors` holds the first problem. */
 export const validateHeaderMismatchError = m34.v781e0ab87c28 as Validator<T.HeaderMismatchError>;
 /** Checks that a value is a valid `Icon`; on failure `errors` holds the first problem. */
-export const validateIcon = m13.v89402f59b3aa as Validator<T.Icon>;
+export const validateIcon = m3.v89402f59b3aa as Validator<T.Icon>;
 /** Checks that a value is a valid `Icons`; on failure `errors` holds the first problem. */
 export const validateIcons = m1.v042f93c41b76 as Validator<T.Icons>;
 /** Checks that a value is a valid `ImageContent`; on failure `errors` holds the first problem. */
-export const validateImageContent = m45.v0182d2e001f6 as Validator<T.ImageContent>;
+export const validateImageContent = m44.v0182d2e001f6 as Validator<T.ImageContent>;
 /** Checks that a value is a valid `Implementation`; on failure `errors` holds the first problem. */
-export const validateImplementation = m8.vab583cb9f1a7 as Validator<T.Implementation>;
+export const validateImplementation = m6.vab583cb9f1a7 as Validator<T.Implementation>;
 /** Checks that a value is a valid `InputRequest`; on failure `errors` holds the first problem. */
-export const validateInputRequest = m45.v26dcdc6fb5d7 as Validator<T.InputRequest>;
+export const validateInputRequest = m44.v26dcdc6fb5d7 as Validator<T.InputRequest>;
 /** Checks that a value is a valid `InputRequests`; on failure `errors` holds the first problem. */
-export const validateInputRequests = m45.v1f10ace03eae as Validator<T.InputRequests>;
+export const validateInputRequests = m44.v1f10ace03eae as Validator<T.InputRequests>;
 /** Checks that a value is a valid `InputRequiredResult`; on failure `errors` holds the first problem. */
-export const validateInputRequiredResult = m45.v3f70e895861c as Validator<T.InputRequiredResult>;
+export const validateInputRequiredResult = m44.v3f70e895861c as Validator<T.InputRequiredResult>;
 /** Checks that a value is a valid `InputResponse`; on failure `errors` holds the first problem. */
 export const validateInputResponse = m34.vd27994181751 as Validator<T.InputResponse>;
 /** Checks that a value is a valid `InputResponseRequestParams`; on failure `errors` holds the first problem. */
@@ -164,7 +164,7 @@ export const validateInvalidRequestError = m34.va2367193a87c as Validator<T.Inva
 /** Checks that a value is a valid `JSONArray`; on failure `errors` holds the first problem. */
 export const validateJSONArray = m34.v46ef055bc94c as Validator<T.JSONArray>;
 /** Checks that a value is a valid `JSONObject`; on failure `errors` holds the first problem. */
-export const validateJSONObject = m47.va9e01f8e94c3 as Validator<T.JSONObject>;
+export const validateJSONObject = m48.va9e01f8e94c3 as Validator<T.JSONObject>;
 /** Checks that a value is a valid `JSONRPCErrorResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCErrorResponse = m1.v666414b75ad0 as Validator<T.JSONRPCErrorResponse>;
 /** Checks that a value is a valid `JSONRPCMessage`; on failure `errors` holds the first problem. */
@@ -178,9 +178,9 @@ export const validateJSONRPCResponse = m34.v559724ee23c1 as Validator<T.JSONRPCR
 /** Checks that a value is a valid `JSONRPCResultResponse`; on failure `errors` holds the first problem. */
 export const validateJSONRPCResultResponse = m34.v78c6c529e458 as Validator<T.JSONRPCResultResponse>;
 /** Checks that a value is a valid `JSONValue`; on failure `errors` holds the first problem. */
-export const validateJSONValue = m47.vb620de68c3b2 as Validator<T.JSONValue>;
+export const validateJSONValue = m48.vb620de68c3b2 as Validator<T.JSONValue>;
 /** Checks that a value is a valid `LegacyTitledEnumSchema`; on failure `errors` holds the first problem. */
-export const validateLegacyTitledEnumSchema = m6.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
+export const validateLegacyTitledEnumSchema = m5.vbddd46a5e43b as Validator<T.LegacyTitledEnumSchema>;
 /** Checks that a value is a valid `ListPromptsRequest`; on failure `errors` holds the first problem. */
 export const validateListPromptsRequest = m34.va1c6c001f254 as Validator<T.ListPromptsRequest>;
 /** Checks that a value is a valid `ListPromptsResult`; on failure `errors` holds the first problem. */
@@ -201,7 +201,7 @@ export const validateListResourcesResult = m23.vecfc0c911721 as Validator<T.List
 /** Checks that a value is a valid `ListResourcesResultResponse`; on failure `errors` holds the first problem. */
 export const validateListResourcesResultResponse = m34.ve3c48da63c25 as Validator<T.ListResourcesResultResponse>;
 /** Checks that a value is a valid `ListRootsRequest`; on failure `errors` holds the first problem. */
-export const validateListRootsRequest = m45.v628e8362b6c1 as Validator<T.ListRootsRequest>;
+export const validateListRootsRequest = m44.v628e8362b6c1 as Validator<T.ListRootsRequest>;
 /** Checks that a value is a valid `ListRootsResult`; on failure `errors` holds the first problem. */
 export const validateListRootsResult = m34.v047e43ab305f as Validator<T.ListRootsResult>;
 /** Checks that a value is a valid `ListToolsRequest`; on failure `errors` holds the first problem. */
@@ -211,7 +211,7 @@ export const validateListToolsResult = m24.ve06b63cb6293 as Validator<T.ListTool
 /** Checks that a value is a valid `ListToolsResultResponse`; on failure `errors` holds the first problem. */
 export const validateListToolsResultResponse = m34.vcdac5b6aa7e3 as Validator<T.ListToolsResultResponse>;
 /** Checks that a value is a valid `LoggingLevel`; on failure `errors` holds the first problem. */
-export const validateLoggingLevel = m12.v2d51e413a1b2 as Validator<T.LoggingLevel>;
+export const validateLoggingLevel = m14.v2d51e413a1b2 as Validator<T.LoggingLevel>;
 /** Checks that a value is a valid `LoggingMessageNotification`; on failure `errors` holds the first problem. */
 export const validateLoggingMessageNotification = m34.v5111c065de63 as Validator<T.LoggingMessageNotification>;
 /** Checks that a value is a valid `LoggingMessageNotificationParams`; on failure `errors` holds the first problem. */
@@ -225,9 +225,9 @@ export const validateMethodNotFoundError = m34.vfc55ef2db718 as Validator<T.Meth
 export const validateMissingRequiredClientCapabilityError =
   m34.v91d96d79d1ee as Validator<T.MissingRequiredClientCapabilityError>;
 /** Checks that a value is a valid `ModelHint`; on failure `errors` holds the first problem. */
-export const validateModelHint = m10.v2f7d053e987b as Validator<T.ModelHint>;
+export const validateModelHint = m11.v2f7d053e987b as Validator<T.ModelHint>;
 /** Checks that a value is a valid `ModelPreferences`; on failure `errors` holds the first problem. */
-export const validateModelPreferences = m10.v6828121ff61b as Validator<T.ModelPreferences>;
+export const validateModelPreferences = m11.v6828121ff61b as Validator<T.ModelPreferences>;
 /** Checks that a value is a valid `MultiSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateMultiSelectEnumSchema = m1.v9605de642d2e as Validator<T.MultiSelectEnumSchema>;
 /** Checks that a value is a valid `Notification`; on failure `errors` holds the first problem. */
@@ -237,7 +237,7 @@ export const validateNotificationMetaObject = m43.v8cdfd9830830 as Validator<T.N
 /** Checks that a value is a valid `NotificationParams`; on failure `errors` holds the first problem. */
 export const validateNotificationParams = m26.v3cd59203eb51 as Validator<T.NotificationParams>;
 /** Checks that a value is a valid `NumberSchema`; on failure `errors` holds the first problem. */
-export const validateNumberSchema = m6.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
+export const validateNumberSchema = m5.v5e89fe5ec4b5 as Validator<T.NumberSchema>;
 /** Checks that a value is a valid `PaginatedRequest`; on failure `errors` holds the first problem. */
 export const validatePaginatedRequest = m34.vb70a9b10f5fc as Validator<T.PaginatedRequest>;
 /** Checks that a value is a valid `PaginatedRequestParams`; on failure `errors` holds the first problem. */
@@ -247,23 +247,23 @@ export const validatePaginatedResult = m34.va43e09635ded as Validator<T.Paginate
 /** Checks that a value is a valid `ParseError`; on failure `errors` holds the first problem. */
 export const validateParseError = m34.vd52807a0e5db as Validator<T.ParseError>;
 /** Checks that a value is a valid `PrimitiveSchemaDefinition`; on failure `errors` holds the first problem. */
-export const validatePrimitiveSchemaDefinition = m6.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
+export const validatePrimitiveSchemaDefinition = m5.v8671ee66a408 as Validator<T.PrimitiveSchemaDefinition>;
 /** Checks that a value is a valid `ProgressNotification`; on failure `errors` holds the first problem. */
 export const validateProgressNotification = m34.ve9be3ff4803e as Validator<T.ProgressNotification>;
 /** Checks that a value is a valid `ProgressNotificationParams`; on failure `errors` holds the first problem. */
 export const validateProgressNotificationParams = m28.v0d199e1ea6e8 as Validator<T.ProgressNotificationParams>;
 /** Checks that a value is a valid `ProgressToken`; on failure `errors` holds the first problem. */
-export const validateProgressToken = m3.vbcbd6dea190a as Validator<T.ProgressToken>;
+export const validateProgressToken = m12.vbcbd6dea190a as Validator<T.ProgressToken>;
 /** Checks that a value is a valid `Prompt`; on failure `errors` holds the first problem. */
 export const validatePrompt = m21.veb5966746038 as Validator<T.Prompt>;
 /** Checks that a value is a valid `PromptArgument`; on failure `errors` holds the first problem. */
-export const validatePromptArgument = m5.v2e44082b27eb as Validator<T.PromptArgument>;
+export const validatePromptArgument = m4.v2e44082b27eb as Validator<T.PromptArgument>;
 /** Checks that a value is a valid `PromptListChangedNotification`; on failure `errors` holds the first problem. */
 export const validatePromptListChangedNotification = m34.v0982e2e96de0 as Validator<T.PromptListChangedNotification>;
 /** Checks that a value is a valid `PromptMessage`; on failure `errors` holds the first problem. */
 export const validatePromptMessage = m38.vd6d14ee42023 as Validator<T.PromptMessage>;
 /** Checks that a value is a valid `PromptReference`; on failure `errors` holds the first problem. */
-export const validatePromptReference = m4.vb0e8eeade59c as Validator<T.PromptReference>;
+export const validatePromptReference = m9.vb0e8eeade59c as Validator<T.PromptReference>;
 /** Checks that a value is a valid `ReadResourceRequest`; on failure `errors` holds the first problem. */
 export const validateReadResourceRequest = m34.v2dc4f0d8fc0f as Validator<T.ReadResourceRequest>;
 /** Checks that a value is a valid `ReadResourceRequestParams`; on failure `errors` holds the first problem. */
@@ -275,7 +275,7 @@ export const validateReadResourceResultResponse = m34.v92becd52303e as Validator
 /** Checks that a value is a valid `Request`; on failure `errors` holds the first problem. */
 export const validateRequest = m1.v0c766c9bb9a1 as Validator<T.Request>;
 /** Checks that a value is a valid `RequestId`; on failure `errors` holds the first problem. */
-export const validateRequestId = m3.vbcbd6dea190a as Validator<T.RequestId>;
+export const validateRequestId = m12.vbcbd6dea190a as Validator<T.RequestId>;
 /** Checks that a value is a valid `RequestMetaObject`; on failure `errors` holds the first problem. */
 export const validateRequestMetaObject = m34.vc4c6e1398945 as Validator<T.RequestMetaObject>;
 /** Checks that a value is a valid `RequestParams`; on failure `errors` holds the first problem. */
@@ -285,7 +285,7 @@ export const validateResource = m23.v8cd02ea08fa4 as Validator<T.Resource>;
 /** Checks that a value is a valid `ResourceContents`; on failure `errors` holds the first problem. */
 export const validateResourceContents = m34.va3323570cdd0 as Validator<T.ResourceContents>;
 /** Checks that a value is a valid `ResourceLink`; on failure `errors` holds the first problem. */
-export const validateResourceLink = m45.vc88c1c0b2537 as Validator<T.ResourceLink>;
+export const validateResourceLink = m44.vc88c1c0b2537 as Validator<T.ResourceLink>;
 /** Checks that a value is a valid `ResourceListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceListChangedNotification =
   m34.v42cdb3bc5778 as Validator<T.ResourceListChangedNotification>;
@@ -294,7 +294,7 @@ export const validateResourceRequestParams = m34.v9b921a6c204c as Validator<T.Re
 /** Checks that a value is a valid `ResourceTemplate`; on failure `errors` holds the first problem. */
 export const validateResourceTemplate = m22.veea9bbf38262 as Validator<T.ResourceTemplate>;
 /** Checks that a value is a valid `ResourceTemplateReference`; on failure `errors` holds the first problem. */
-export const validateResourceTemplateReference = m14.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
+export const validateResourceTemplateReference = m7.v6975bf43f265 as Validator<T.ResourceTemplateReference>;
 /** Checks that a value is a valid `ResourceUpdatedNotification`; on failure `errors` holds the first problem. */
 export const validateResourceUpdatedNotification = m34.v05b698ed6315 as Validator<T.ResourceUpdatedNotification>;
 /** Checks that a value is a valid `ResourceUpdatedNotificationParams`; on failure `errors` holds the first problem. */
@@ -303,17 +303,17 @@ export const validateResourceUpdatedNotificationParams =
 /** Checks that a value is a valid `Result`; on failure `errors` holds the first problem. */
 export const validateResult = m34.v74822b80d801 as Validator<T.Result>;
 /** Checks that a value is a valid `ResultMetaObject`; on failure `errors` holds the first problem. */
-export const validateResultMetaObject = m48.v48c265d27eb8 as Validator<T.ResultMetaObject>;
+export const validateResultMetaObject = m46.v48c265d27eb8 as Validator<T.ResultMetaObject>;
 /** Checks that a value is a valid `ResultType`; on failure `errors` holds the first problem. */
 export const validateResultType = m0.vea6e2f4485ba as Validator<T.ResultType>;
 /** Checks that a value is a valid `Role`; on failure `errors` holds the first problem. */
-export const validateRole = m11.v8556b33dae27 as Validator<T.Role>;
+export const validateRole = m13.v8556b33dae27 as Validator<T.Role>;
 /** Checks that a value is a valid `Root`; on failure `errors` holds the first problem. */
 export const validateRoot = m34.v362c2b024c05 as Validator<T.Root>;
 /** Checks that a value is a valid `SamplingMessage`; on failure `errors` holds the first problem. */
-export const validateSamplingMessage = m45.v1b67ea33d60f as Validator<T.SamplingMessage>;
+export const validateSamplingMessage = m44.v1b67ea33d60f as Validator<T.SamplingMessage>;
 /** Checks that a value is a valid `SamplingMessageContentBlock`; on failure `errors` holds the first problem. */
-export const validateSamplingMessageContentBlock = m45.v8e4e40a7fe69 as Validator<T.SamplingMessageContentBlock>;
+export const validateSamplingMessageContentBlock = m44.v8e4e40a7fe69 as Validator<T.SamplingMessageContentBlock>;
 /** Checks that a value is a valid `ServerCapabilities`; on failure `errors` holds the first problem. */
 export const validateServerCapabilities = m20.v529bbc255f76 as Validator<T.ServerCapabilities>;
 /** Checks that a value is a valid `ServerNotification`; on failure `errors` holds the first problem. */
@@ -323,9 +323,9 @@ export const validateServerResult = m34.va946a2649ded as Validator<T.ServerResul
 /** Checks that a value is a valid `SingleSelectEnumSchema`; on failure `errors` holds the first problem. */
 export const validateSingleSelectEnumSchema = m1.vaafa96a41843 as Validator<T.SingleSelectEnumSchema>;
 /** Checks that a value is a valid `StringSchema`; on failure `errors` holds the first problem. */
-export const validateStringSchema = m6.v9ebadca4c89e as Validator<T.StringSchema>;
+export const validateStringSchema = m5.v9ebadca4c89e as Validator<T.StringSchema>;
 /** Checks that a value is a valid `SubscriptionFilter`; on failure `errors` holds the first problem. */
-export const validateSubscriptionFilter = m44.v9425ae1448d8 as Validator<T.SubscriptionFilter>;
+export const validateSubscriptionFilter = m45.v9425ae1448d8 as Validator<T.SubscriptionFilter>;
 /** Checks that a value is a valid `SubscriptionsAcknowledgedNotification`; on failure `errors` holds the first problem. */
 export const validateSubscriptionsAcknowledgedNotification =
   m34.v0d72ffe54d94 as Validator<T.SubscriptionsAcknowledgedNotification>;
@@ -346,36 +346,36 @@ export const validateSubscriptionsListenResultMetaObject =
 export const validateSubscriptionsListenResultResponse =
   m34.v3983d67fa8ed as Validator<T.SubscriptionsListenResultResponse>;
 /** Checks that a value is a valid `TextContent`; on failure `errors` holds the first problem. */
-export const validateTextContent = m45.vfc2bd355697d as Validator<T.TextContent>;
+export const validateTextContent = m44.vfc2bd355697d as Validator<T.TextContent>;
 /** Checks that a value is a valid `TextResourceContents`; on failure `errors` holds the first problem. */
-export const validateTextResourceContents = m45.vf4c5d5525fd1 as Validator<T.TextResourceContents>;
+export const validateTextResourceContents = m44.vf4c5d5525fd1 as Validator<T.TextResourceContents>;
 /** Checks that a value is a valid `TitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledMultiSelectEnumSchema = m6.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
+export const validateTitledMultiSelectEnumSchema = m5.v71fb87d51461 as Validator<T.TitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `TitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateTitledSingleSelectEnumSchema = m6.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
+export const validateTitledSingleSelectEnumSchema = m5.v25c0cf6c2872 as Validator<T.TitledSingleSelectEnumSchema>;
 /** Checks that a value is a valid `Tool`; on failure `errors` holds the first problem. */
 export const validateTool = m42.v8be1acfdd499 as Validator<T.Tool>;
 /** Checks that a value is a valid `ToolAnnotations`; on failure `errors` holds the first problem. */
-export const validateToolAnnotations = m9.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
+export const validateToolAnnotations = m10.v2f5c1b35f971 as Validator<T.ToolAnnotations>;
 /** Checks that a value is a valid `ToolChoice`; on failure `errors` holds the first problem. */
-export const validateToolChoice = m7.vf0f11016d367 as Validator<T.ToolChoice>;
+export const validateToolChoice = m8.vf0f11016d367 as Validator<T.ToolChoice>;
 /** Checks that a value is a valid `ToolListChangedNotification`; on failure `errors` holds the first problem. */
 export const validateToolListChangedNotification = m34.vaf8969efb15e as Validator<T.ToolListChangedNotification>;
 /** Checks that a value is a valid `ToolResultContent`; on failure `errors` holds the first problem. */
-export const validateToolResultContent = m45.v3fff2afd66e9 as Validator<T.ToolResultContent>;
+export const validateToolResultContent = m44.v3fff2afd66e9 as Validator<T.ToolResultContent>;
 /** Checks that a value is a valid `ToolUseContent`; on failure `errors` holds the first problem. */
-export const validateToolUseContent = m45.v71c2ffc5485a as Validator<T.ToolUseContent>;
+export const validateToolUseContent = m44.v71c2ffc5485a as Validator<T.ToolUseContent>;
 /** Checks that a value is a valid `UnsupportedProtocolVersionError`; on failure `errors` holds the first problem. */
 export const validateUnsupportedProtocolVersionError =
   m34.v350ea6c10453 as Validator<T.UnsupportedProtocolVersionError>;
 /** Checks that a value is a valid `UntitledMultiSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledMultiSelectEnumSchema = m6.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
+export const validateUntitledMultiSelectEnumSchema = m5.v9f836ba5a833 as Validator<T.UntitledMultiSelectEnumSchema>;
 /** Checks that a value is a valid `UntitledSingleSelectEnumSchema`; on failure `errors` holds the first problem. */
-export const validateUntitledSingleSelectEnumSchema = m6.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
+export const validateUntitledSingleSelectEnumSchema = m5.v17502ed144c4 as Validator<T.UntitledSingleSelectEnumSchema>;
 
 /** Validator of the `params` value of each method, by method name. */
 export const paramsValidators: Readonly<Record<string, Validator>> = {
-  "completion/complete": m18.vbb68c35f8e20,
+  "completion/complete": m18.v95598e1f3440,
   "notifications/cancelled": m17.v7fc70e1ebed4,
   "notifications/message": m25.v2b10ffcbb017,
   "notifications/progress": m28.v0d199e1ea6e8,
@@ -384,15 +384,15 @@ export const paramsValidators: Readonly<Record<string, Validator>> = {
   "notifications/resources/updated": m30.v26b7b89c1d28,
   "notifications/subscriptions/acknowledged": m31.vbb228a471470,
   "notifications/tools/list_changed": m26.v3cd59203eb51,
-  "prompts/get": m35.v383c7f3b45db,
-  "prompts/list": m27.vc5fc96e1371b,
-  "resources/list": m27.vc5fc96e1371b,
-  "resources/read": m36.v6c5073121758,
-  "resources/templates/list": m27.vc5fc96e1371b,
-  "server/discover": m29.v452e7b5cdb01,
-  "subscriptions/listen": m32.vfc3bf4c1a9f3,
-  "tools/call": m37.v6709910d0a90,
-  "tools/list": m27.vc5fc96e1371b,
+  "prompts/get": m35.ve310a4163429,
+  "prompts/list": m27.v9f4596e53b24,
+  "resources/list": m27.v9f4596e53b24,
+  "resources/read": m36.v9875965ddfdc,
+  "resources/templates/list": m27.v9f4596e53b24,
+  "server/discover": m29.va63e68e7d916,
+  "subscriptions/listen": m32.v90b7f062a5f7,
+  "tools/call": m37.v6a3c10c18219,
+  "tools/list": m27.v9f4596e53b24,
 };
 
 /** Validator of the `result` value of each request, by method name. */

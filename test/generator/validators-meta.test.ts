@@ -121,6 +121,7 @@ test(`${REVISION}: what checkRequestMeta answers is not checked again`, async ()
     { "io.modelcontextprotocol/clientCapabilities": {} },
     { ...valid, "io.modelcontextprotocol/protocolVersion": 2026 },
     { ...valid, "io.modelcontextprotocol/logLevel": "loud" },
+    { ...valid, "io.modelcontextprotocol/clientInfo": { name: "c", version: 1 } },
   ]) {
     assert.not.ok(accepted({ name: "t", _meta }), "checkRequestMeta refuses it");
     assert.not.ok(full({ name: "t", _meta }), "the definition refuses it");

@@ -19,9 +19,9 @@ import {
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-0291bc00ca.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
 import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ad91b3a8e0.js";
 import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
 import { fc34733922c7d } from "./CallToolResult.js";
 import { fdd02da7dd9cd } from "./CreateMessageResult.js";

@@ -8,9 +8,9 @@ import { f42b95e43bc04 } from "../../shared/validators/ReadResourceResult-42b95e
 import { f4d6caec5c152, f74788196111b } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
-import { f8c5a72c18d30 } from "../../shared/validators/shared-0291bc00ca.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
 import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-ad91b3a8e0.js";
 import { f2d2525a54373 } from "./CallToolResult.js";
 import { f357115050b6d } from "./CreateMessageResult.js";
 import { f5a92de3245a0 } from "./GetPromptResult.js";

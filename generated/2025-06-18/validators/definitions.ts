@@ -19,11 +19,11 @@ import {
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
-import { f8c5a72c18d30 } from "../../shared/validators/shared-0291bc00ca.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-1540738171.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-41874f7db6.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7f874fb9bf.js";
 import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-93a2497b0a.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-da6a151380.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-ad91b3a8e0.js";
 import { f497435b7ef45 } from "./CallToolResult.js";
 import { ff6b8200fda40 } from "./CreateMessageResult.js";
 import { f0d1efda56fc9 } from "./ElicitResult.js";

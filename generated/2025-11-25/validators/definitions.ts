@@ -7,9 +7,9 @@ import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
 import { f561cc2318b77 } from "../../shared/validators/params.ping-561cc2318b.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-0291bc00ca.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
 import { fbc23760306b3 } from "../../shared/validators/shared-85ed35f1e9.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ad91b3a8e0.js";
 import { fe727f0bb4b6c } from "./CallToolRequestParams.js";
 import { fbdd929684802 } from "./CallToolResult.js";
 import { f55b405f5a667 } from "./CancelTaskResult.js";

@@ -2,13 +2,13 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-0291bc00ca.js";
-import { f4d02f695c36b } from "../../shared/validators/shared-058cb40914.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-1540738171.js";
-import { fab583cb9f1a7 } from "../../shared/validators/shared-750e96115b.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-31896beb14.js";
+import { fab583cb9f1a7 } from "../../shared/validators/shared-3c545869fc.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-41874f7db6.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7f874fb9bf.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ad91b3a8e0.js";
 import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
 import { f2d51e413a1b2 } from "../../shared/validators/shared-d50d28aaa6.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-da6a151380.js";
 import { f7fc70e1ebed4 } from "./CancelledNotificationParams.js";
 import { f04a1fca6ebfd } from "./CompleteResult.js";
 import { f98a3a67e9e27 } from "./DiscoverResult.js";
@@ -26,7 +26,6 @@ import { f6c07b099180e } from "./result.prompts.get.js";
 import { f2501db4834d3 } from "./result.resources.read.js";
 import { f285e52a2767a } from "./result.tools.call.js";
 import { f99f4f5c25990 } from "./shared-07813194c5.js";
-import { f9425ae1448d8 } from "./shared-51500b119a.js";
 import {
   f0182d2e001f6,
   f3f70e895861c,
@@ -36,9 +35,10 @@ import {
   fbaf8827d2935,
   ffc2bd355697d,
 } from "./shared-51f19ac575.js";
-import { f810fcb5b3008 } from "./shared-9e7acaed19.js";
-import { fb620de68c3b2 } from "./shared-a58189ec14.js";
+import { f9425ae1448d8 } from "./shared-60f6836b8f.js";
 import { f48c265d27eb8 } from "./shared-c4dc26bcc7.js";
+import { f810fcb5b3008 } from "./shared-e3034d9de9.js";
+import { fb620de68c3b2 } from "./shared-e43e1fd9b2.js";
 import { f65dd39ae5022 } from "./shared-f21dde4133.js";
 function f76fee29e5a9b(data) {
   {

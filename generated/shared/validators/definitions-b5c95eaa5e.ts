@@ -16,9 +16,9 @@ import {
 } from "./definitions-16e3ac04b3.js";
 import { f4c0d38165e68 } from "./params.completion.complete-21b3d18681.js";
 import { ffd5c4cf8cfcf } from "./params.initialize-34f8bb956f.js";
-import { f4d02f695c36b } from "./shared-058cb40914.js";
+import { f4d02f695c36b } from "./shared-31896beb14.js";
+import { f6975bf43f265 } from "./shared-41874f7db6.js";
 import { fb29db0a79388 } from "./shared-afc11b4505.js";
-import { f6975bf43f265 } from "./shared-da6a151380.js";
 function f6074f7fccf3c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

@@ -262,6 +262,7 @@ function withInputResponsesRelaxed(schema: JSONSchema): JSONSchema | null {
 const PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
+const CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
 /** The levels checkRequestMeta accepts (the runtime's `loggingLevels`). */
 const LOGGING_LEVELS = ["alert", "critical", "debug", "emergency", "error", "info", "notice", "warning"];
 /** Suffix of the compiled definitions that check what is left once checkRequestMeta accepted `_meta`. */
@@ -271,9 +272,10 @@ const META_CHECKED = "$metaChecked";
  * A 2026-era server checks a request's `_meta` before its params validator runs
  * (runtime/src/lifecycle/modern/meta.ts `checkRequestMeta`, which a server with `trustPeer`, having
  * no validators, answers with alone): `_meta` is an object holding a protocol version the server
- * serves (a string), client capabilities that are an object, and a log level, if any, of the
- * schema's eight. The params validators of what a client sends check what is left (the shapes
- * inside the capabilities and `clientInfo`, `progressToken`): every refusal of theirs stays as it
+ * serves (a string), client capabilities that are an object, a `clientInfo`, if any, that is an
+ * object with string `name` and `version`, and a log level, if any, of the schema's eight. The
+ * params validators of what a client sends check what is left (the shapes inside the capabilities
+ * and `clientInfo`, `progressToken`): every refusal of theirs stays as it
  * was, as the checks left out can no longer fail, and a server's bundle does not carry them twice.
  * The request meta definition is found by its two required keys; undefined when the revision has
  * none of that shape, or its log level is not the runtime's eight, so nothing is left out.
@@ -285,10 +287,7 @@ function afterRequestMeta(
   const refTo = (name: string): JSONSchema => ({ $ref: DEF_ID_PREFIX + name });
   // Only properties, so that leaving one out cannot make it an additional property.
   const isRequestMeta = (s: JSONSchema): boolean =>
-    isPlainObject(s) &&
-    Object.keys(s).every((k) => k === "type" || k === "properties" || k === "required") &&
-    s.type === "object" &&
-    isPlainObject(s.properties) &&
+    onlyProperties(s) &&
     Array.isArray(s.required) &&
     s.required.includes(PROTOCOL_VERSION) &&
     s.required.includes(CLIENT_CAPABILITIES) &&
@@ -308,6 +307,10 @@ function afterRequestMeta(
       JSON.stringify([...(levelSchema.enum as string[])].sort()) === JSON.stringify(LOGGING_LEVELS));
   if (!knownLevels) return undefined;
   const { [PROTOCOL_VERSION]: _version, [LOG_LEVEL]: _level, ...properties } = meta.properties;
+  const info = properties[CLIENT_INFO];
+  const infoName = info === undefined ? null : bareRefTarget(info);
+  const checkedInfo = infoName === null ? null : afterClientInfo(compiled.get(target.get(infoName)!)!);
+  if (checkedInfo !== null) properties[CLIENT_INFO] = checkedInfo;
   const required = meta.required.filter((k) => k !== PROTOCOL_VERSION && k !== CLIENT_CAPABILITIES);
   const { required: _required, ...rest } = meta as unknown as Record<string, unknown>;
   const checkedMeta = metaName + META_CHECKED;
@@ -338,6 +341,31 @@ function afterRequestMeta(
     return checked;
   };
   return { params, definition };
+}
+
+/** Whether `s` holds only the keywords that leaving a property out cannot change the meaning of. */
+const onlyProperties = (
+  s: JSONSchema,
+): s is { type: "object"; properties: Record<string, JSONSchema>; required?: unknown } =>
+  isPlainObject(s) &&
+  Object.keys(s).every((k) => k === "type" || k === "properties" || k === "required") &&
+  s.type === "object" &&
+  isPlainObject(s.properties);
+
+/**
+ * The `clientInfo` definition (`Implementation`) without what checkRequestMeta checked of it: its
+ * string `name` and `version`; inline, as the definition itself stays whole for everything else
+ * that refers to it. Null when the definition is not an object of those two required strings and
+ * optional properties.
+ */
+function afterClientInfo(schema: JSONSchema): JSONSchema | null {
+  const text = '{"type":"string"}';
+  if (!onlyProperties(schema) || !Array.isArray(schema.required)) return null;
+  const { name, version, ...properties } = schema.properties;
+  if (JSON.stringify(name) !== text || JSON.stringify(version) !== text) return null;
+  if (!schema.required.includes("name") || !schema.required.includes("version")) return null;
+  const required = schema.required.filter((k) => k !== "name" && k !== "version");
+  return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
 /**
