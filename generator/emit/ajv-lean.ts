@@ -108,6 +108,22 @@ function siteArguments(
   return `${head},${schemaPath},${message}`;
 }
 
+/**
+ * The arguments of `abi.issue` after the list for a site of ajv's all-errors code (tool
+ * validators): path, keyword, params, schema path, and the message where the runtime would not
+ * rebuild it as ajv wrote it. The instance path there is the caller's (`instancePath + ...`), so
+ * the schema path is always spelled.
+ */
+export function issueArguments(
+  path: string,
+  schemaPath: string,
+  keyword: string,
+  params: string,
+  message: string,
+): string {
+  return siteArguments(path, schemaPath, keyword, params, message, false);
+}
+
 /** A property name in an instance path, as ajv escapes it (JSON Pointer `~0`, `~1`). */
 const ESCAPED_KEY = String.raw`[\w$]+\.replace\(/~/g, "~0"\)\.replace\(/\\//g, "~1"\)`;
 const PATH = JOINED("instancePath", String.raw`${STRING}|${ESCAPED_KEY}|[\w$]+`);
