@@ -10,7 +10,8 @@
  *   (`abi.fail(fn, path, keyword, params)`), which rebuilds the message and the schema path as ajv
  *   wrote them; only where the rebuilt text would differ does the site still spell them out;
  * - a callee's failure outside a composite keyword returns at once (ajv returns at the first
- *   failure there anyway, after threading it through `vErrors`, `errors` and a `validN` flag).
+ *   failure there anyway, after threading it through `vErrors`, `errors` and a `validN` flag);
+ * - error counters and flags that cannot change are dropped (`settleErrors`, `settleAnyOf`).
  * The issues a caller sees are ajv's, byte for byte (test/corpus holds them against in-memory ajv).
  */
 import { JOINED, outsideStrings, STRING } from "./ajv-text.js";
@@ -261,6 +262,65 @@ function settled(fn: string, self: string): string | undefined {
   // A flag set any other way, or a counter read any other way, is left in the text: keep ajv's.
   const rest = out.replace(new RegExp(STRING, "g"), '""');
   return /(?<![\w$.])(?:v?[eE]rrors|_errs\d+|_?valid\d+)(?![\w$])/.test(rest) ? undefined : out;
+}
+
+/**
+ * ajv's code of an `anyOf` (draft-07, no evaluated-properties tracking) with less bookkeeping, the
+ * same verdicts and issues:
+ * - each branch's `var _validN = _errsM === errors;validK = validK || _validN;`: the flag is false
+ *   where it is written (declared false before the first branch, every later branch inside
+ *   `if(!validK)`), so `validK = _errsM === errors;`;
+ * - a function that is one `anyOf` (its counter `_errs0` taken at 0, nothing after the keyword)
+ *   ends, once a branch passed, with no issue left: `errors = null`, `true`, instead of truncating
+ *   `vErrors` back to the counter it started from.
+ * A function where either shape is not exactly as ajv writes it is left as it is.
+ */
+export function settleAnyOf(code: string): string {
+  const starts = [...code.matchAll(/function (validate\d+)\(/g)];
+  if (starts.length === 0) return code;
+  const pieces = [code.slice(0, starts[0]!.index)];
+  for (let i = 0; i < starts.length; i++) {
+    const fn = code.slice(starts[i]!.index, starts[i + 1]?.index ?? code.length);
+    pieces.push(settledAnyOf(fn, starts[i]![1]!) ?? fn);
+  }
+  return pieces.join("");
+}
+
+const ANYOF_BRANCH = /var (_valid\d+) = (_errs\d+) === errors;(valid\d+) = \3 \|\| \1;/g;
+
+/** `fn` (a function of ajv's code, up to the next one) as settleAnyOf leaves it, or undefined when unchanged or unsure. */
+function settledAnyOf(fn: string, self: string): string | undefined {
+  const flags = new Set<string>();
+  let out = outsideStrings(fn, (part) =>
+    part.replace(ANYOF_BRANCH, (_m, flag: string, counter: string, valid: string) => {
+      flags.add(flag);
+      return `${valid} = ${counter} === errors;`;
+    }),
+  );
+  const head = new RegExp(
+    String.raw`^function ${self}\(data\)\{;?let vErrors = null;let errors = 0;(const _errs0 = errors;)let valid0 = false;`,
+  ).exec(out);
+  const tail =
+    `}else {errors = _errs0;if(vErrors !== null){if(_errs0){vErrors.length = _errs0;}else {vErrors = null;}}}` +
+    `${self}.errors = vErrors;return errors === 0;}`;
+  // The function's own last statements; what follows them is module code (ajv's wrappers).
+  const at = out.indexOf(tail);
+  const body = out.slice(0, at);
+  if (
+    head !== null &&
+    at >= 0 &&
+    out.indexOf(tail, at + 1) < 0 &&
+    body.endsWith("return false;") &&
+    (body + tail).split("_errs0").length === 5
+  ) {
+    const start = head[0].replace(head[1]!, "");
+    out = `${start}${body.slice(head[0].length)}}${self}.errors = null;return true;}${out.slice(at + tail.length)}`;
+  }
+  if (out === fn) return undefined;
+  // A flag read anywhere else keeps ajv's code.
+  const blanked = out.replace(new RegExp(STRING, "g"), '""');
+  for (const flag of flags) if (new RegExp(`(?<![\\w$.])${flag}(?![\\w$])`).test(blanked)) return undefined;
+  return out;
 }
 
 /** ajv's escaping of a property name into an instance path (`ESCAPED_KEY`), capturing the name. */

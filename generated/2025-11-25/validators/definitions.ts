@@ -3,24 +3,24 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
-import { f0db4da52126e } from "../../shared/validators/ReadResourceResult-0db4da5212.js";
+import { f74e780402b36 } from "../../shared/validators/ReadResourceResult-74e780402b.js";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
 import { f561cc2318b77 } from "../../shared/validators/params.ping-561cc2318b.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-3097fdc2a0.js";
 import { fbc23760306b3 } from "../../shared/validators/shared-85ed35f1e9.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ad91b3a8e0.js";
 import { fe727f0bb4b6c } from "./CallToolRequestParams.js";
-import { fbdd929684802 } from "./CallToolResult.js";
+import { f41f345ef1c63 } from "./CallToolResult.js";
 import { f55b405f5a667 } from "./CancelTaskResult.js";
 import { f97ba35a362b3 } from "./CancelledNotificationParams.js";
-import { f0e3f3aed9a83 } from "./CompleteRequestParams.js";
-import { fa87c5cb14215 } from "./CreateMessageRequestParams.js";
-import { fca4cb9105685 } from "./CreateMessageResult.js";
-import { f27a85c7b7079, fe9c74ef7e92d } from "./ElicitRequestParams.js";
-import { f06f7a2e0b2c4 } from "./ElicitResult.js";
+import { f649bd7b6830b } from "./CompleteRequestParams.js";
+import { fac8a66d5a20a } from "./CreateMessageRequestParams.js";
+import { f696273355426 } from "./CreateMessageResult.js";
+import { fd91adb79f459, fe9c74ef7e92d } from "./ElicitRequestParams.js";
+import { f27d3fa614146 } from "./ElicitResult.js";
 import { ffbb385f0027e } from "./GetPromptRequestParams.js";
-import { f9051c71c8c0b } from "./GetPromptResult.js";
+import { fffe48257b557 } from "./GetPromptResult.js";
 import { f7b524480c76c } from "./InitializeRequestParams.js";
 import { fb9883fc81b5a } from "./InitializeResult.js";
 import { f499f561c2de5 } from "./ListPromptsResult.js";
@@ -36,7 +36,7 @@ import { f3d8e5e6ce3b5 } from "./ResourceUpdatedNotificationParams.js";
 import { f498f8a4f0980 } from "./SetLevelRequestParams.js";
 import { f9525d975e3b6 } from "./TaskStatusNotificationParams.js";
 import { f02d779ceb189 } from "./shared-4a63425e83.js";
-import { f9b473784c3fa } from "./shared-924ff1338b.js";
+import { f9b473784c3fa } from "./shared-923a350d1d.js";
 function f540b275b675d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -534,50 +534,44 @@ function f84cfb9579dd1(data) {
   f84cfb9579dd1.errors = null;
   return true;
 }
-function f95bde1daf1be(data) {
+function f2d815d991e7e(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fdf266f66c006(data)) {
     vErrors = abi.nest(vErrors, fdf266f66c006, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f79afb50cf142(data)) {
       vErrors = abi.nest(vErrors, f79afb50cf142, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f70d9f23b008d(data)) {
         vErrors = abi.nest(vErrors, f70d9f23b008d, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f8ce2f0dff1e7(data)) {
           vErrors = abi.nest(vErrors, f8ce2f0dff1e7, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f84cfb9579dd1(data)) {
             vErrors = abi.nest(vErrors, f84cfb9579dd1, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
         }
       }
     }
@@ -585,20 +579,11 @@ function f95bde1daf1be(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f95bde1daf1be.errors = vErrors;
+    f2d815d991e7e.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f95bde1daf1be.errors = vErrors;
-  return errors === 0;
+  f2d815d991e7e.errors = null;
+  return true;
 }
 function fe5eaa4212cb8(data) {
   {
@@ -1672,7 +1657,7 @@ function fa5830dae6968(data) {
   fa5830dae6968.errors = null;
   return true;
 }
-function f4a0a7cd3d5f4(data) {
+function f3e51125550b8(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1683,7 +1668,7 @@ function f4a0a7cd3d5f4(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f4a0a7cd3d5f4,
+          f3e51125550b8,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1693,18 +1678,18 @@ function f4a0a7cd3d5f4(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f4a0a7cd3d5f4, fbcbd6dea190a, "/id");
+            return abi.failWith(f3e51125550b8, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f4a0a7cd3d5f4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f3e51125550b8, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f4a0a7cd3d5f4,
+                f3e51125550b8,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1717,11 +1702,11 @@ function f4a0a7cd3d5f4(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f4a0a7cd3d5f4, "/method", "type", { type: "string" });
+                return abi.fail(f3e51125550b8, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  f4a0a7cd3d5f4,
+                  f3e51125550b8,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1732,8 +1717,8 @@ function f4a0a7cd3d5f4(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f0e3f3aed9a83(data.params)) {
-                  return abi.failWith(f4a0a7cd3d5f4, f0e3f3aed9a83, "/params");
+                if (!f649bd7b6830b(data.params)) {
+                  return abi.failWith(f3e51125550b8, f649bd7b6830b, "/params");
                 }
               }
             }
@@ -1741,152 +1726,134 @@ function f4a0a7cd3d5f4(data) {
         }
       }
     } else {
-      return abi.fail(f4a0a7cd3d5f4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f3e51125550b8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4a0a7cd3d5f4.errors = null;
+  f3e51125550b8.errors = null;
   return true;
 }
-function fa4dfbc796ecd(data) {
+function fb02f2161608d(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fe5eaa4212cb8(data)) {
     vErrors = abi.nest(vErrors, fe5eaa4212cb8, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f91227754b0e5(data)) {
       vErrors = abi.nest(vErrors, f91227754b0e5, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f47787917a31b(data)) {
         vErrors = abi.nest(vErrors, f47787917a31b, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f18eaa696f604(data)) {
           vErrors = abi.nest(vErrors, f18eaa696f604, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!fe5b398946b4b(data)) {
             vErrors = abi.nest(vErrors, fe5b398946b4b, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f116e0b024631(data)) {
               vErrors = abi.nest(vErrors, f116e0b024631, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f654909b2876a(data)) {
                 vErrors = abi.nest(vErrors, f654909b2876a, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!fffe4b98b2cda(data)) {
                   vErrors = abi.nest(vErrors, fffe4b98b2cda, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
                   if (!f16d9c783131d(data)) {
                     vErrors = abi.nest(vErrors, f16d9c783131d, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fd96df64a2697(data)) {
                       vErrors = abi.nest(vErrors, fd96df64a2697, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
                       if (!f540b275b675d(data)) {
                         vErrors = abi.nest(vErrors, f540b275b675d, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!fb05641b4f51a(data)) {
                           vErrors = abi.nest(vErrors, fb05641b4f51a, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
                           if (!fe8c5612f746e(data)) {
                             vErrors = abi.nest(vErrors, fe8c5612f746e, "");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
+                          valid0 = _errs13 === errors;
                           if (!valid0) {
                             const _errs14 = errors;
                             if (!f4047c3ea661a(data)) {
                               vErrors = abi.nest(vErrors, f4047c3ea661a, "");
                               errors = vErrors.length;
                             }
-                            var _valid0 = _errs14 === errors;
-                            valid0 = valid0 || _valid0;
+                            valid0 = _errs14 === errors;
                             if (!valid0) {
                               const _errs15 = errors;
                               if (!f0b3ca2e6a3eb(data)) {
                                 vErrors = abi.nest(vErrors, f0b3ca2e6a3eb, "");
                                 errors = vErrors.length;
                               }
-                              var _valid0 = _errs15 === errors;
-                              valid0 = valid0 || _valid0;
+                              valid0 = _errs15 === errors;
                               if (!valid0) {
                                 const _errs16 = errors;
                                 if (!fa5830dae6968(data)) {
                                   vErrors = abi.nest(vErrors, fa5830dae6968, "");
                                   errors = vErrors.length;
                                 }
-                                var _valid0 = _errs16 === errors;
-                                valid0 = valid0 || _valid0;
+                                valid0 = _errs16 === errors;
                                 if (!valid0) {
                                   const _errs17 = errors;
-                                  if (!f4a0a7cd3d5f4(data)) {
-                                    vErrors = abi.nest(vErrors, f4a0a7cd3d5f4, "");
+                                  if (!f3e51125550b8(data)) {
+                                    vErrors = abi.nest(vErrors, f3e51125550b8, "");
                                     errors = vErrors.length;
                                   }
-                                  var _valid0 = _errs17 === errors;
-                                  valid0 = valid0 || _valid0;
+                                  valid0 = _errs17 === errors;
                                 }
                               }
                             }
@@ -1906,89 +1873,71 @@ function fa4dfbc796ecd(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa4dfbc796ecd.errors = vErrors;
+    fb02f2161608d.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fa4dfbc796ecd.errors = vErrors;
-  return errors === 0;
+  fb02f2161608d.errors = null;
+  return true;
 }
-function ff40ac6ed1900(data) {
+function f70af3b1f70fd(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f55b405f5a667(data)) {
       vErrors = abi.nest(vErrors, f55b405f5a667, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f38af6ff95c3c(data)) {
         vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f55b405f5a667(data)) {
           vErrors = abi.nest(vErrors, f55b405f5a667, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f7e8875da7c19(data)) {
             vErrors = abi.nest(vErrors, f7e8875da7c19, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fca4cb9105685(data)) {
-              vErrors = abi.nest(vErrors, fca4cb9105685, "");
+            if (!f696273355426(data)) {
+              vErrors = abi.nest(vErrors, f696273355426, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f30824c5dced2(data)) {
                 vErrors = abi.nest(vErrors, f30824c5dced2, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f06f7a2e0b2c4(data)) {
-                  vErrors = abi.nest(vErrors, f06f7a2e0b2c4, "");
+                if (!f27d3fa614146(data)) {
+                  vErrors = abi.nest(vErrors, f27d3fa614146, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
               }
             }
           }
@@ -1999,22 +1948,13 @@ function ff40ac6ed1900(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff40ac6ed1900.errors = vErrors;
+    f70af3b1f70fd.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  ff40ac6ed1900.errors = vErrors;
-  return errors === 0;
+  f70af3b1f70fd.errors = null;
+  return true;
 }
-function f3e81e7891841(data) {
+function f1fd2a3568d64(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2025,7 +1965,7 @@ function f3e81e7891841(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f3e81e7891841,
+          f1fd2a3568d64,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2035,18 +1975,18 @@ function f3e81e7891841(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f3e81e7891841, fbcbd6dea190a, "/id");
+            return abi.failWith(f1fd2a3568d64, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f3e81e7891841, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f1fd2a3568d64, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f3e81e7891841,
+                f1fd2a3568d64,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2059,11 +1999,11 @@ function f3e81e7891841(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f3e81e7891841, "/method", "type", { type: "string" });
+                return abi.fail(f1fd2a3568d64, "/method", "type", { type: "string" });
               }
               if ("sampling/createMessage" !== data2) {
                 return abi.fail(
-                  f3e81e7891841,
+                  f1fd2a3568d64,
                   "/method",
                   "const",
                   { allowedValue: "sampling/createMessage" },
@@ -2074,8 +2014,8 @@ function f3e81e7891841(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fa87c5cb14215(data.params)) {
-                  return abi.failWith(f3e81e7891841, fa87c5cb14215, "/params");
+                if (!fac8a66d5a20a(data.params)) {
+                  return abi.failWith(f1fd2a3568d64, fac8a66d5a20a, "/params");
                 }
               }
             }
@@ -2083,10 +2023,10 @@ function f3e81e7891841(data) {
         }
       }
     } else {
-      return abi.fail(f3e81e7891841, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f1fd2a3568d64, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f3e81e7891841.errors = null;
+  f1fd2a3568d64.errors = null;
   return true;
 }
 function fe0a7572411ed(data) {
@@ -2120,7 +2060,7 @@ function fe0a7572411ed(data) {
   fe0a7572411ed.errors = null;
   return true;
 }
-function f2801042661d3(data) {
+function f764ff8bcd8e4(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2131,7 +2071,7 @@ function f2801042661d3(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2801042661d3,
+          f764ff8bcd8e4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -2141,18 +2081,18 @@ function f2801042661d3(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f2801042661d3, fbcbd6dea190a, "/id");
+            return abi.failWith(f764ff8bcd8e4, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2801042661d3, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f764ff8bcd8e4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2801042661d3,
+                f764ff8bcd8e4,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -2165,11 +2105,11 @@ function f2801042661d3(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2801042661d3, "/method", "type", { type: "string" });
+                return abi.fail(f764ff8bcd8e4, "/method", "type", { type: "string" });
               }
               if ("elicitation/create" !== data2) {
                 return abi.fail(
-                  f2801042661d3,
+                  f764ff8bcd8e4,
                   "/method",
                   "const",
                   { allowedValue: "elicitation/create" },
@@ -2180,8 +2120,8 @@ function f2801042661d3(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f27a85c7b7079(data.params)) {
-                  return abi.failWith(f2801042661d3, f27a85c7b7079, "/params");
+                if (!fd91adb79f459(data.params)) {
+                  return abi.failWith(f764ff8bcd8e4, fd91adb79f459, "/params");
                 }
               }
             }
@@ -2189,10 +2129,10 @@ function f2801042661d3(data) {
         }
       }
     } else {
-      return abi.fail(f2801042661d3, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f764ff8bcd8e4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2801042661d3.errors = null;
+  f764ff8bcd8e4.errors = null;
   return true;
 }
 function fb64783fa4295(data) {
@@ -2276,18 +2216,16 @@ function fb64783fa4295(data) {
   fb64783fa4295.errors = null;
   return true;
 }
-function f481843064063(data) {
+function f86739bd207fc(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fab6fd936325e(data)) {
     vErrors = abi.nest(vErrors, fab6fd936325e, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (errors === _errs2) {
@@ -2384,16 +2322,14 @@ function f481843064063(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs11 = errors;
       if (!f40df184fca3c(data)) {
         vErrors = abi.nest(vErrors, f40df184fca3c, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs11 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs11 === errors;
       if (!valid0) {
         const _errs12 = errors;
         if (errors === _errs12) {
@@ -2547,41 +2483,29 @@ function f481843064063(data) {
             errors++;
           }
         }
-        var _valid0 = _errs12 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs12 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f481843064063.errors = vErrors;
+    f86739bd207fc.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f481843064063.errors = vErrors;
-  return errors === 0;
+  f86739bd207fc.errors = null;
+  return true;
 }
-function fe9aeaab60fa3(data) {
+function fa1c2b19cfc4c(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f40df184fca3c(data)) {
     vErrors = abi.nest(vErrors, f40df184fca3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (errors === _errs2) {
@@ -2735,26 +2659,16 @@ function fe9aeaab60fa3(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe9aeaab60fa3.errors = vErrors;
+    fa1c2b19cfc4c.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fe9aeaab60fa3.errors = vErrors;
-  return errors === 0;
+  fa1c2b19cfc4c.errors = null;
+  return true;
 }
 function f8e26f16bdc2b(data) {
   {
@@ -3211,82 +3125,72 @@ function fe90a10a6c7ec(data) {
   fe90a10a6c7ec.errors = null;
   return true;
 }
-function f986b39e94691(data) {
+function fe73f67832ef9(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fdf266f66c006(data)) {
     vErrors = abi.nest(vErrors, fdf266f66c006, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f70d9f23b008d(data)) {
       vErrors = abi.nest(vErrors, f70d9f23b008d, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!fc925a7512879(data)) {
         vErrors = abi.nest(vErrors, fc925a7512879, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f42737f1bb583(data)) {
           vErrors = abi.nest(vErrors, f42737f1bb583, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f82b953ad5d38(data)) {
             vErrors = abi.nest(vErrors, f82b953ad5d38, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!fe90a10a6c7ec(data)) {
               vErrors = abi.nest(vErrors, fe90a10a6c7ec, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f8ce2f0dff1e7(data)) {
                 vErrors = abi.nest(vErrors, f8ce2f0dff1e7, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f057d20e333a4(data)) {
                   vErrors = abi.nest(vErrors, f057d20e333a4, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
                   if (!fb64783fa4295(data)) {
                     vErrors = abi.nest(vErrors, fb64783fa4295, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                 }
               }
             }
@@ -3298,89 +3202,71 @@ function f986b39e94691(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f986b39e94691.errors = vErrors;
+    fe73f67832ef9.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f986b39e94691.errors = vErrors;
-  return errors === 0;
+  fe73f67832ef9.errors = null;
+  return true;
 }
-function f089f715d8713(data) {
+function fbf8a731765c5(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f91227754b0e5(data)) {
     vErrors = abi.nest(vErrors, f91227754b0e5, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!fb05641b4f51a(data)) {
       vErrors = abi.nest(vErrors, fb05641b4f51a, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!fe8c5612f746e(data)) {
         vErrors = abi.nest(vErrors, fe8c5612f746e, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f4047c3ea661a(data)) {
           vErrors = abi.nest(vErrors, f4047c3ea661a, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f0b3ca2e6a3eb(data)) {
             vErrors = abi.nest(vErrors, f0b3ca2e6a3eb, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f3e81e7891841(data)) {
-              vErrors = abi.nest(vErrors, f3e81e7891841, "");
+            if (!f1fd2a3568d64(data)) {
+              vErrors = abi.nest(vErrors, f1fd2a3568d64, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!f8e26f16bdc2b(data)) {
                 vErrors = abi.nest(vErrors, f8e26f16bdc2b, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f2801042661d3(data)) {
-                  vErrors = abi.nest(vErrors, f2801042661d3, "");
+                if (!f764ff8bcd8e4(data)) {
+                  vErrors = abi.nest(vErrors, f764ff8bcd8e4, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
               }
             }
           }
@@ -3391,137 +3277,113 @@ function f089f715d8713(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f089f715d8713.errors = vErrors;
+    fbf8a731765c5.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f089f715d8713.errors = vErrors;
-  return errors === 0;
+  fbf8a731765c5.errors = null;
+  return true;
 }
-function f437e4278e322(data) {
+function ff4828cd70519(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f38af6ff95c3c(data)) {
     vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!fb9883fc81b5a(data)) {
       vErrors = abi.nest(vErrors, fb9883fc81b5a, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f55a6098ecf98(data)) {
         vErrors = abi.nest(vErrors, f55a6098ecf98, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f8f993cdd7c80(data)) {
           vErrors = abi.nest(vErrors, f8f993cdd7c80, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f0db4da52126e(data)) {
-            vErrors = abi.nest(vErrors, f0db4da52126e, "");
+          if (!f74e780402b36(data)) {
+            vErrors = abi.nest(vErrors, f74e780402b36, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f499f561c2de5(data)) {
               vErrors = abi.nest(vErrors, f499f561c2de5, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f9051c71c8c0b(data)) {
-                vErrors = abi.nest(vErrors, f9051c71c8c0b, "");
+              if (!fffe48257b557(data)) {
+                vErrors = abi.nest(vErrors, fffe48257b557, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!ffa4fc2153fe2(data)) {
                   vErrors = abi.nest(vErrors, ffa4fc2153fe2, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fbdd929684802(data)) {
-                    vErrors = abi.nest(vErrors, fbdd929684802, "");
+                  if (!f41f345ef1c63(data)) {
+                    vErrors = abi.nest(vErrors, f41f345ef1c63, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!f55b405f5a667(data)) {
                       vErrors = abi.nest(vErrors, f55b405f5a667, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
                       if (!f38af6ff95c3c(data)) {
                         vErrors = abi.nest(vErrors, f38af6ff95c3c, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!f55b405f5a667(data)) {
                           vErrors = abi.nest(vErrors, f55b405f5a667, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
                           if (!f7e8875da7c19(data)) {
                             vErrors = abi.nest(vErrors, f7e8875da7c19, "");
                             errors = vErrors.length;
                           }
-                          var _valid0 = _errs13 === errors;
-                          valid0 = valid0 || _valid0;
+                          valid0 = _errs13 === errors;
                           if (!valid0) {
                             const _errs14 = errors;
                             if (!fc22ea3f3b351(data)) {
                               vErrors = abi.nest(vErrors, fc22ea3f3b351, "");
                               errors = vErrors.length;
                             }
-                            var _valid0 = _errs14 === errors;
-                            valid0 = valid0 || _valid0;
+                            valid0 = _errs14 === errors;
                           }
                         }
                       }
@@ -3538,20 +3400,11 @@ function f437e4278e322(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f437e4278e322.errors = vErrors;
+    ff4828cd70519.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f437e4278e322.errors = vErrors;
-  return errors === 0;
+  ff4828cd70519.errors = null;
+  return true;
 }
 function f4b3fd55b3461(data) {
   {
@@ -3723,36 +3576,36 @@ function f9a94cd1d2a10(data) {
   return true;
 }
 export const v057d20e333a4: abi.Validator = f057d20e333a4;
-export const v089f715d8713: abi.Validator = f089f715d8713;
 export const v0b3ca2e6a3eb: abi.Validator = f0b3ca2e6a3eb;
 export const v116e0b024631: abi.Validator = f116e0b024631;
 export const v16d9c783131d: abi.Validator = f16d9c783131d;
 export const v18eaa696f604: abi.Validator = f18eaa696f604;
-export const v2801042661d3: abi.Validator = f2801042661d3;
-export const v3e81e7891841: abi.Validator = f3e81e7891841;
+export const v1fd2a3568d64: abi.Validator = f1fd2a3568d64;
+export const v2d815d991e7e: abi.Validator = f2d815d991e7e;
+export const v3e51125550b8: abi.Validator = f3e51125550b8;
 export const v4047c3ea661a: abi.Validator = f4047c3ea661a;
 export const v42737f1bb583: abi.Validator = f42737f1bb583;
-export const v437e4278e322: abi.Validator = f437e4278e322;
 export const v47787917a31b: abi.Validator = f47787917a31b;
-export const v481843064063: abi.Validator = f481843064063;
-export const v4a0a7cd3d5f4: abi.Validator = f4a0a7cd3d5f4;
 export const v4b3fd55b3461: abi.Validator = f4b3fd55b3461;
 export const v540b275b675d: abi.Validator = f540b275b675d;
 export const v654909b2876a: abi.Validator = f654909b2876a;
+export const v70af3b1f70fd: abi.Validator = f70af3b1f70fd;
 export const v70d9f23b008d: abi.Validator = f70d9f23b008d;
+export const v764ff8bcd8e4: abi.Validator = f764ff8bcd8e4;
 export const v79afb50cf142: abi.Validator = f79afb50cf142;
 export const v82b953ad5d38: abi.Validator = f82b953ad5d38;
 export const v84cfb9579dd1: abi.Validator = f84cfb9579dd1;
+export const v86739bd207fc: abi.Validator = f86739bd207fc;
 export const v8ce2f0dff1e7: abi.Validator = f8ce2f0dff1e7;
 export const v8e26f16bdc2b: abi.Validator = f8e26f16bdc2b;
 export const v91227754b0e5: abi.Validator = f91227754b0e5;
-export const v95bde1daf1be: abi.Validator = f95bde1daf1be;
-export const v986b39e94691: abi.Validator = f986b39e94691;
 export const v9a94cd1d2a10: abi.Validator = f9a94cd1d2a10;
-export const va4dfbc796ecd: abi.Validator = fa4dfbc796ecd;
+export const va1c2b19cfc4c: abi.Validator = fa1c2b19cfc4c;
 export const va5830dae6968: abi.Validator = fa5830dae6968;
+export const vb02f2161608d: abi.Validator = fb02f2161608d;
 export const vb05641b4f51a: abi.Validator = fb05641b4f51a;
 export const vb64783fa4295: abi.Validator = fb64783fa4295;
+export const vbf8a731765c5: abi.Validator = fbf8a731765c5;
 export const vc925a7512879: abi.Validator = fc925a7512879;
 export const vd96df64a2697: abi.Validator = fd96df64a2697;
 export const vde5267d92446: abi.Validator = fde5267d92446;
@@ -3760,8 +3613,8 @@ export const vdf266f66c006: abi.Validator = fdf266f66c006;
 export const ve0a7572411ed: abi.Validator = fe0a7572411ed;
 export const ve5b398946b4b: abi.Validator = fe5b398946b4b;
 export const ve5eaa4212cb8: abi.Validator = fe5eaa4212cb8;
+export const ve73f67832ef9: abi.Validator = fe73f67832ef9;
 export const ve8c5612f746e: abi.Validator = fe8c5612f746e;
 export const ve90a10a6c7ec: abi.Validator = fe90a10a6c7ec;
-export const ve9aeaab60fa3: abi.Validator = fe9aeaab60fa3;
-export const vf40ac6ed1900: abi.Validator = ff40ac6ed1900;
+export const vf4828cd70519: abi.Validator = ff4828cd70519;
 export const vffe4b98b2cda: abi.Validator = fffe4b98b2cda;

@@ -2,16 +2,16 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f4d02f695c36b } from "../../shared/validators/shared-31896beb14.js";
-import { fab583cb9f1a7 } from "../../shared/validators/shared-3c545869fc.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-41874f7db6.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-7f874fb9bf.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ad91b3a8e0.js";
-import { f8556b33dae27 } from "../../shared/validators/shared-bf1c7b68c1.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-1c58c05e85.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-3097fdc2a0.js";
+import { fab583cb9f1a7 } from "../../shared/validators/shared-3b3a9cd3fc.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7a5afab538.js";
+import { f8556b33dae27 } from "../../shared/validators/shared-7d316d2687.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-96ebbbe34b.js";
 import { f2d51e413a1b2 } from "../../shared/validators/shared-d50d28aaa6.js";
 import { f7fc70e1ebed4 } from "./CancelledNotificationParams.js";
 import { f04a1fca6ebfd } from "./CompleteResult.js";
-import { f98a3a67e9e27 } from "./DiscoverResult.js";
+import { fa915662f6d60 } from "./DiscoverResult.js";
 import { f9f7f028be2c8 } from "./ListPromptsResult.js";
 import { fcd09eb07fe90 } from "./ListResourceTemplatesResult.js";
 import { fecfc0c911721 } from "./ListResourcesResult.js";
@@ -22,24 +22,24 @@ import { f0d199e1ea6e8 } from "./ProgressNotificationParams.js";
 import { f26b7b89c1d28 } from "./ResourceUpdatedNotificationParams.js";
 import { fbb228a471470 } from "./SubscriptionsAcknowledgedNotificationParams.js";
 import { ff255483b2406 } from "./SubscriptionsListenResult.js";
-import { f6c07b099180e } from "./result.prompts.get.js";
-import { f2501db4834d3 } from "./result.resources.read.js";
-import { f285e52a2767a } from "./result.tools.call.js";
-import { f99f4f5c25990 } from "./shared-07813194c5.js";
+import { f0d6e6e260eb2 } from "./result.prompts.get.js";
+import { fa560eeb89c50 } from "./result.resources.read.js";
+import { f0f23741e29cb } from "./result.tools.call.js";
+import { fe9adb5f5bf90 } from "./shared-16af0c42f3.js";
+import { f65dd39ae5022 } from "./shared-6947762d3e.js";
+import { f99f4f5c25990 } from "./shared-6a9904c9a7.js";
+import { f2f0141a03667 } from "./shared-7d90ae6d09.js";
+import { f9425ae1448d8 } from "./shared-9136349a4b.js";
+import { f48c265d27eb8 } from "./shared-cfdb17200c.js";
 import {
   f0182d2e001f6,
-  f3f70e895861c,
-  f3fff2afd66e9,
+  f0aee0e6f034e,
   f71c2ffc5485a,
-  f8e4e40a7fe69,
+  f933769aefda0,
   fbaf8827d2935,
   ffc2bd355697d,
-} from "./shared-51f19ac575.js";
-import { f9425ae1448d8 } from "./shared-60f6836b8f.js";
-import { f48c265d27eb8 } from "./shared-c4dc26bcc7.js";
-import { f810fcb5b3008 } from "./shared-e3034d9de9.js";
-import { fb620de68c3b2 } from "./shared-e43e1fd9b2.js";
-import { f65dd39ae5022 } from "./shared-f21dde4133.js";
+  fffdb4fba1d3a,
+} from "./shared-f0aea1f8ee.js";
 function f76fee29e5a9b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -97,7 +97,7 @@ function f76fee29e5a9b(data) {
   f76fee29e5a9b.errors = null;
   return true;
 }
-function fc4c6e1398945(data) {
+function fb0907aa5fd52(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -107,29 +107,29 @@ function fc4c6e1398945(data) {
         (data["io.modelcontextprotocol/protocolVersion"] === undefined &&
           (missing0 = "io.modelcontextprotocol/protocolVersion"))
       ) {
-        return abi.fail(fc4c6e1398945, "", "required", { missingProperty: missing0 });
+        return abi.fail(fb0907aa5fd52, "", "required", { missingProperty: missing0 });
       } else {
         if (data["io.modelcontextprotocol/clientCapabilities"] !== undefined) {
-          if (!f810fcb5b3008(data["io.modelcontextprotocol/clientCapabilities"])) {
-            return abi.failWith(fc4c6e1398945, f810fcb5b3008, "/io.modelcontextprotocol~1clientCapabilities");
+          if (!fe9adb5f5bf90(data["io.modelcontextprotocol/clientCapabilities"])) {
+            return abi.failWith(fb0907aa5fd52, fe9adb5f5bf90, "/io.modelcontextprotocol~1clientCapabilities");
           }
         }
         {
           if (data["io.modelcontextprotocol/clientInfo"] !== undefined) {
             if (!fab583cb9f1a7(data["io.modelcontextprotocol/clientInfo"])) {
-              return abi.failWith(fc4c6e1398945, fab583cb9f1a7, "/io.modelcontextprotocol~1clientInfo");
+              return abi.failWith(fb0907aa5fd52, fab583cb9f1a7, "/io.modelcontextprotocol~1clientInfo");
             }
           }
           {
             if (data["io.modelcontextprotocol/logLevel"] !== undefined) {
               if (!f2d51e413a1b2(data["io.modelcontextprotocol/logLevel"])) {
-                return abi.failWith(fc4c6e1398945, f2d51e413a1b2, "/io.modelcontextprotocol~1logLevel");
+                return abi.failWith(fb0907aa5fd52, f2d51e413a1b2, "/io.modelcontextprotocol~1logLevel");
               }
             }
             {
               if (data["io.modelcontextprotocol/protocolVersion"] !== undefined) {
                 if (typeof data["io.modelcontextprotocol/protocolVersion"] !== "string") {
-                  return abi.fail(fc4c6e1398945, "/io.modelcontextprotocol~1protocolVersion", "type", {
+                  return abi.fail(fb0907aa5fd52, "/io.modelcontextprotocol~1protocolVersion", "type", {
                     type: "string",
                   });
                 }
@@ -137,7 +137,7 @@ function fc4c6e1398945(data) {
               {
                 if (data.progressToken !== undefined) {
                   if (!fbcbd6dea190a(data.progressToken)) {
-                    return abi.failWith(fc4c6e1398945, fbcbd6dea190a, "/progressToken");
+                    return abi.failWith(fb0907aa5fd52, fbcbd6dea190a, "/progressToken");
                   }
                 }
               }
@@ -146,13 +146,13 @@ function fc4c6e1398945(data) {
         }
       }
     } else {
-      return abi.fail(fc4c6e1398945, "", "type", { type: "object" });
+      return abi.fail(fb0907aa5fd52, "", "type", { type: "object" });
     }
   }
-  fc4c6e1398945.errors = null;
+  fb0907aa5fd52.errors = null;
   return true;
 }
-function f1e9acdc38a68(data) {
+function fd25febd8a3e4(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -164,7 +164,7 @@ function f1e9acdc38a68(data) {
         (data.role === undefined && (missing0 = "role"))
       ) {
         return abi.fail(
-          f1e9acdc38a68,
+          fd25febd8a3e4,
           "",
           "required",
           { missingProperty: missing0 },
@@ -175,7 +175,7 @@ function f1e9acdc38a68(data) {
         if (data._meta !== undefined) {
           const _errs1 = errors;
           if (!f99f4f5c25990(data._meta)) {
-            return abi.failWith(f1e9acdc38a68, f99f4f5c25990, "/_meta");
+            return abi.failWith(fd25febd8a3e4, f99f4f5c25990, "/_meta");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -192,40 +192,35 @@ function f1e9acdc38a68(data) {
               vErrors = abi.nest(vErrors, ffc2bd355697d, "/content");
               errors = vErrors.length;
             }
-            var _valid0 = _errs4 === errors;
-            valid1 = valid1 || _valid0;
+            valid1 = _errs4 === errors;
             if (!valid1) {
               const _errs5 = errors;
               if (!f0182d2e001f6(data1)) {
                 vErrors = abi.nest(vErrors, f0182d2e001f6, "/content");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs5 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs5 === errors;
               if (!valid1) {
                 const _errs6 = errors;
                 if (!fbaf8827d2935(data1)) {
                   vErrors = abi.nest(vErrors, fbaf8827d2935, "/content");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs6 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs6 === errors;
                 if (!valid1) {
                   const _errs7 = errors;
                   if (!f71c2ffc5485a(data1)) {
                     vErrors = abi.nest(vErrors, f71c2ffc5485a, "/content");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs7 === errors;
-                  valid1 = valid1 || _valid0;
+                  valid1 = _errs7 === errors;
                   if (!valid1) {
                     const _errs8 = errors;
-                    if (!f3fff2afd66e9(data1)) {
-                      vErrors = abi.nest(vErrors, f3fff2afd66e9, "/content");
+                    if (!f933769aefda0(data1)) {
+                      vErrors = abi.nest(vErrors, f933769aefda0, "/content");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs8 === errors;
-                    valid1 = valid1 || _valid0;
+                    valid1 = _errs8 === errors;
                     if (!valid1) {
                       const _errs9 = errors;
                       if (errors === _errs9) {
@@ -234,8 +229,8 @@ function f1e9acdc38a68(data) {
                           const len0 = data1.length;
                           for (let i0 = 0; i0 < len0; i0++) {
                             const _errs11 = errors;
-                            if (!f8e4e40a7fe69(data1[i0])) {
-                              vErrors = abi.nest(vErrors, f8e4e40a7fe69, "/content/" + i0);
+                            if (!f0aee0e6f034e(data1[i0])) {
+                              vErrors = abi.nest(vErrors, f0aee0e6f034e, "/content/" + i0);
                               errors = vErrors.length;
                             }
                             var valid2 = _errs11 === errors;
@@ -255,8 +250,7 @@ function f1e9acdc38a68(data) {
                           errors++;
                         }
                       }
-                      var _valid0 = _errs9 === errors;
-                      valid1 = valid1 || _valid0;
+                      valid1 = _errs9 === errors;
                     }
                   }
                 }
@@ -272,7 +266,7 @@ function f1e9acdc38a68(data) {
                 "must match a schema in anyOf",
               );
               errors++;
-              f1e9acdc38a68.errors = vErrors;
+              fd25febd8a3e4.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -292,7 +286,7 @@ function f1e9acdc38a68(data) {
             if (data.model !== undefined) {
               const _errs12 = errors;
               if (typeof data.model !== "string") {
-                return abi.fail(f1e9acdc38a68, "/model", "type", { type: "string" });
+                return abi.fail(fd25febd8a3e4, "/model", "type", { type: "string" });
               }
               var valid0 = _errs12 === errors;
             } else {
@@ -302,7 +296,7 @@ function f1e9acdc38a68(data) {
               if (data.role !== undefined) {
                 const _errs14 = errors;
                 if (!f8556b33dae27(data.role)) {
-                  return abi.failWith(f1e9acdc38a68, f8556b33dae27, "/role");
+                  return abi.failWith(fd25febd8a3e4, f8556b33dae27, "/role");
                 }
                 var valid0 = _errs14 === errors;
               } else {
@@ -312,7 +306,7 @@ function f1e9acdc38a68(data) {
                 if (data.stopReason !== undefined) {
                   const _errs15 = errors;
                   if (typeof data.stopReason !== "string") {
-                    return abi.fail(f1e9acdc38a68, "/stopReason", "type", { type: "string" });
+                    return abi.fail(fd25febd8a3e4, "/stopReason", "type", { type: "string" });
                   }
                   var valid0 = _errs15 === errors;
                 } else {
@@ -324,10 +318,10 @@ function f1e9acdc38a68(data) {
         }
       }
     } else {
-      return abi.fail(f1e9acdc38a68, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fd25febd8a3e4, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1e9acdc38a68.errors = vErrors;
+  fd25febd8a3e4.errors = vErrors;
   return errors === 0;
 }
 function f362c2b024c05(data) {
@@ -424,7 +418,7 @@ const f2f6b594a46de = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f80b99d7ad2bc(data) {
+function f4cd98c00515d(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -432,7 +426,7 @@ function f80b99d7ad2bc(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f80b99d7ad2bc,
+          f4cd98c00515d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -444,11 +438,11 @@ function f80b99d7ad2bc(data) {
           let data0 = data.action;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(f80b99d7ad2bc, "/action", "type", { type: "string" });
+            return abi.fail(f4cd98c00515d, "/action", "type", { type: "string" });
           }
           if (!(data0 === "accept" || data0 === "cancel" || data0 === "decline")) {
             return abi.fail(
-              f80b99d7ad2bc,
+              f4cd98c00515d,
               "/action",
               "enum",
               { allowedValues: f2f6b594a46de.properties.action.enum },
@@ -506,8 +500,7 @@ function f80b99d7ad2bc(data) {
                       errors++;
                     }
                   }
-                  var _valid0 = _errs8 === errors;
-                  valid2 = valid2 || _valid0;
+                  valid2 = _errs8 === errors;
                   if (!valid2) {
                     const _errs12 = errors;
                     if (
@@ -525,8 +518,7 @@ function f80b99d7ad2bc(data) {
                       );
                       errors++;
                     }
-                    var _valid0 = _errs12 === errors;
-                    valid2 = valid2 || _valid0;
+                    valid2 = _errs12 === errors;
                   }
                   if (!valid2) {
                     vErrors = abi.issue(
@@ -538,7 +530,7 @@ function f80b99d7ad2bc(data) {
                       "must match a schema in anyOf",
                     );
                     errors++;
-                    f80b99d7ad2bc.errors = vErrors;
+                    f4cd98c00515d.errors = vErrors;
                     return false;
                   } else {
                     errors = _errs7;
@@ -556,7 +548,7 @@ function f80b99d7ad2bc(data) {
                   }
                 }
               } else {
-                return abi.fail(f80b99d7ad2bc, "/content", "type", { type: "object" });
+                return abi.fail(f4cd98c00515d, "/content", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -566,85 +558,72 @@ function f80b99d7ad2bc(data) {
         }
       }
     } else {
-      return abi.fail(f80b99d7ad2bc, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f4cd98c00515d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f80b99d7ad2bc.errors = vErrors;
+  f4cd98c00515d.errors = vErrors;
   return errors === 0;
 }
-function fd27994181751(data) {
+function f66a810d01255(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f1e9acdc38a68(data)) {
-    vErrors = abi.nest(vErrors, f1e9acdc38a68, "");
+  if (!fd25febd8a3e4(data)) {
+    vErrors = abi.nest(vErrors, fd25febd8a3e4, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!f047e43ab305f(data)) {
       vErrors = abi.nest(vErrors, f047e43ab305f, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f80b99d7ad2bc(data)) {
-        vErrors = abi.nest(vErrors, f80b99d7ad2bc, "");
+      if (!f4cd98c00515d(data)) {
+        vErrors = abi.nest(vErrors, f4cd98c00515d, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fd27994181751.errors = vErrors;
+    f66a810d01255.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fd27994181751.errors = vErrors;
-  return errors === 0;
+  f66a810d01255.errors = null;
+  return true;
 }
-function fa7d689ba8b6f(data) {
+function fb8a3d69b6abe(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!fd27994181751(data[key0])) {
-          return abi.failWith(fa7d689ba8b6f, fd27994181751, "/" + abi.pointerToken(key0));
+        if (!f66a810d01255(data[key0])) {
+          return abi.failWith(fb8a3d69b6abe, f66a810d01255, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(fa7d689ba8b6f, "", "type", { type: "object" });
+      return abi.fail(fb8a3d69b6abe, "", "type", { type: "object" });
     }
   }
-  fa7d689ba8b6f.errors = null;
+  fb8a3d69b6abe.errors = null;
   return true;
 }
-function f2a8a04fe83a8(data) {
+function f60dbe6b124c2(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(f2a8a04fe83a8, "", "required", { missingProperty: missing0 });
+        return abi.fail(f60dbe6b124c2, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f2a8a04fe83a8, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(f60dbe6b124c2, fb0907aa5fd52, "/_meta");
           }
         }
         {
@@ -653,26 +632,26 @@ function f2a8a04fe83a8(data) {
             {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
               } else {
-                return abi.fail(f2a8a04fe83a8, "/arguments", "type", { type: "object" });
+                return abi.fail(f60dbe6b124c2, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fa7d689ba8b6f(data.inputResponses)) {
-                return abi.failWith(f2a8a04fe83a8, fa7d689ba8b6f, "/inputResponses");
+              if (!fb8a3d69b6abe(data.inputResponses)) {
+                return abi.failWith(f60dbe6b124c2, fb8a3d69b6abe, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(f2a8a04fe83a8, "/name", "type", { type: "string" });
+                  return abi.fail(f60dbe6b124c2, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(f2a8a04fe83a8, "/requestState", "type", { type: "string" });
+                    return abi.fail(f60dbe6b124c2, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -681,13 +660,13 @@ function f2a8a04fe83a8(data) {
         }
       }
     } else {
-      return abi.fail(f2a8a04fe83a8, "", "type", { type: "object" });
+      return abi.fail(f60dbe6b124c2, "", "type", { type: "object" });
     }
   }
-  f2a8a04fe83a8.errors = null;
+  f60dbe6b124c2.errors = null;
   return true;
 }
-function fb72793556cb4(data) {
+function f8f6809f2838b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -698,7 +677,7 @@ function fb72793556cb4(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fb72793556cb4,
+          f8f6809f2838b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -708,18 +687,18 @@ function fb72793556cb4(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fb72793556cb4, fbcbd6dea190a, "/id");
+            return abi.failWith(f8f6809f2838b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fb72793556cb4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8f6809f2838b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fb72793556cb4,
+                f8f6809f2838b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -732,11 +711,11 @@ function fb72793556cb4(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fb72793556cb4, "/method", "type", { type: "string" });
+                return abi.fail(f8f6809f2838b, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  fb72793556cb4,
+                  f8f6809f2838b,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -747,8 +726,8 @@ function fb72793556cb4(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f2a8a04fe83a8(data.params)) {
-                  return abi.failWith(fb72793556cb4, f2a8a04fe83a8, "/params");
+                if (!f60dbe6b124c2(data.params)) {
+                  return abi.failWith(f8f6809f2838b, f60dbe6b124c2, "/params");
                 }
               }
             }
@@ -756,13 +735,13 @@ function fb72793556cb4(data) {
         }
       }
     } else {
-      return abi.fail(fb72793556cb4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8f6809f2838b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fb72793556cb4.errors = null;
+  f8f6809f2838b.errors = null;
   return true;
 }
-function f28c4311c75f7(data) {
+function f1b335e5397e4(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -773,12 +752,12 @@ function f28c4311c75f7(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f28c4311c75f7, "", "required", { missingProperty: missing0 });
+        return abi.fail(f1b335e5397e4, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f28c4311c75f7, fbcbd6dea190a, "/id");
+            return abi.failWith(f1b335e5397e4, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -789,10 +768,10 @@ function f28c4311c75f7(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f28c4311c75f7, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f1b335e5397e4, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f28c4311c75f7, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f1b335e5397e4, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -805,20 +784,18 @@ function f28c4311c75f7(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f3f70e895861c(data2)) {
-                vErrors = abi.nest(vErrors, f3f70e895861c, "/result");
+              if (!fffdb4fba1d3a(data2)) {
+                vErrors = abi.nest(vErrors, fffdb4fba1d3a, "/result");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f285e52a2767a(data2)) {
-                  vErrors = abi.nest(vErrors, f285e52a2767a, "/result");
+                if (!f0f23741e29cb(data2)) {
+                  vErrors = abi.nest(vErrors, f0f23741e29cb, "/result");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs7 === errors;
               }
               if (!valid1) {
                 vErrors = abi.issue(
@@ -830,7 +807,7 @@ function f28c4311c75f7(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f28c4311c75f7.errors = vErrors;
+                f1b335e5397e4.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -850,10 +827,10 @@ function f28c4311c75f7(data) {
         }
       }
     } else {
-      return abi.fail(f28c4311c75f7, "", "type", { type: "object" });
+      return abi.fail(f1b335e5397e4, "", "type", { type: "object" });
     }
   }
-  f28c4311c75f7.errors = vErrors;
+  f1b335e5397e4.errors = vErrors;
   return errors === 0;
 }
 function fd3e4c756efcd(data) {
@@ -923,27 +900,27 @@ function fd3e4c756efcd(data) {
   fd3e4c756efcd.errors = null;
   return true;
 }
-function fc3c4267e879c(data) {
+function fea53cf2b4940(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fc3c4267e879c, "", "required", { missingProperty: missing0 });
+        return abi.fail(fea53cf2b4940, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fc3c4267e879c, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(fea53cf2b4940, fb0907aa5fd52, "/_meta");
           }
         }
       }
     } else {
-      return abi.fail(fc3c4267e879c, "", "type", { type: "object" });
+      return abi.fail(fea53cf2b4940, "", "type", { type: "object" });
     }
   }
-  fc3c4267e879c.errors = null;
+  fea53cf2b4940.errors = null;
   return true;
 }
-function fafa71f7b1324(data) {
+function f5eb14f5cbf9b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -954,7 +931,7 @@ function fafa71f7b1324(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fafa71f7b1324,
+          f5eb14f5cbf9b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -964,18 +941,18 @@ function fafa71f7b1324(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fafa71f7b1324, fbcbd6dea190a, "/id");
+            return abi.failWith(f5eb14f5cbf9b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fafa71f7b1324, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f5eb14f5cbf9b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fafa71f7b1324,
+                f5eb14f5cbf9b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -988,11 +965,11 @@ function fafa71f7b1324(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fafa71f7b1324, "/method", "type", { type: "string" });
+                return abi.fail(f5eb14f5cbf9b, "/method", "type", { type: "string" });
               }
               if ("server/discover" !== data2) {
                 return abi.fail(
-                  fafa71f7b1324,
+                  f5eb14f5cbf9b,
                   "/method",
                   "const",
                   { allowedValue: "server/discover" },
@@ -1003,8 +980,8 @@ function fafa71f7b1324(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fc3c4267e879c(data.params)) {
-                  return abi.failWith(fafa71f7b1324, fc3c4267e879c, "/params");
+                if (!fea53cf2b4940(data.params)) {
+                  return abi.failWith(f5eb14f5cbf9b, fea53cf2b4940, "/params");
                 }
               }
             }
@@ -1012,40 +989,40 @@ function fafa71f7b1324(data) {
         }
       }
     } else {
-      return abi.fail(fafa71f7b1324, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f5eb14f5cbf9b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fafa71f7b1324.errors = null;
+  f5eb14f5cbf9b.errors = null;
   return true;
 }
-function f3eb416e8a390(data) {
+function fdfbf5d3bc668(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(f3eb416e8a390, "", "required", { missingProperty: missing0 });
+        return abi.fail(fdfbf5d3bc668, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f3eb416e8a390, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(fdfbf5d3bc668, fb0907aa5fd52, "/_meta");
           }
         }
         {
           if (data.cursor !== undefined) {
             if (typeof data.cursor !== "string") {
-              return abi.fail(f3eb416e8a390, "/cursor", "type", { type: "string" });
+              return abi.fail(fdfbf5d3bc668, "/cursor", "type", { type: "string" });
             }
           }
         }
       }
     } else {
-      return abi.fail(f3eb416e8a390, "", "type", { type: "object" });
+      return abi.fail(fdfbf5d3bc668, "", "type", { type: "object" });
     }
   }
-  f3eb416e8a390.errors = null;
+  fdfbf5d3bc668.errors = null;
   return true;
 }
-function f873b2912ccda(data) {
+function f9f07b121c561(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1056,7 +1033,7 @@ function f873b2912ccda(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f873b2912ccda,
+          f9f07b121c561,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1066,18 +1043,18 @@ function f873b2912ccda(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f873b2912ccda, fbcbd6dea190a, "/id");
+            return abi.failWith(f9f07b121c561, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f873b2912ccda, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f9f07b121c561, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f873b2912ccda,
+                f9f07b121c561,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1090,11 +1067,11 @@ function f873b2912ccda(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f873b2912ccda, "/method", "type", { type: "string" });
+                return abi.fail(f9f07b121c561, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  f873b2912ccda,
+                  f9f07b121c561,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -1105,8 +1082,8 @@ function f873b2912ccda(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(f873b2912ccda, f3eb416e8a390, "/params");
+                if (!fdfbf5d3bc668(data.params)) {
+                  return abi.failWith(f9f07b121c561, fdfbf5d3bc668, "/params");
                 }
               }
             }
@@ -1114,13 +1091,13 @@ function f873b2912ccda(data) {
         }
       }
     } else {
-      return abi.fail(f873b2912ccda, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f9f07b121c561, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f873b2912ccda.errors = null;
+  f9f07b121c561.errors = null;
   return true;
 }
-function f780eabd2089e(data) {
+function f2353d75488f1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1131,7 +1108,7 @@ function f780eabd2089e(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f780eabd2089e,
+          f2353d75488f1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1141,18 +1118,18 @@ function f780eabd2089e(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f780eabd2089e, fbcbd6dea190a, "/id");
+            return abi.failWith(f2353d75488f1, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f780eabd2089e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2353d75488f1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f780eabd2089e,
+                f2353d75488f1,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1165,11 +1142,11 @@ function f780eabd2089e(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f780eabd2089e, "/method", "type", { type: "string" });
+                return abi.fail(f2353d75488f1, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f780eabd2089e,
+                  f2353d75488f1,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -1180,8 +1157,8 @@ function f780eabd2089e(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(f780eabd2089e, f3eb416e8a390, "/params");
+                if (!fdfbf5d3bc668(data.params)) {
+                  return abi.failWith(f2353d75488f1, fdfbf5d3bc668, "/params");
                 }
               }
             }
@@ -1189,34 +1166,34 @@ function f780eabd2089e(data) {
         }
       }
     } else {
-      return abi.fail(f780eabd2089e, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2353d75488f1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f780eabd2089e.errors = null;
+  f2353d75488f1.errors = null;
   return true;
 }
-function f9103f6ea9bbd(data) {
+function f6b4d48a32426(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f9103f6ea9bbd, "", "required", { missingProperty: missing0 });
+        return abi.fail(f6b4d48a32426, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f9103f6ea9bbd, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(f6b4d48a32426, fb0907aa5fd52, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fa7d689ba8b6f(data.inputResponses)) {
-              return abi.failWith(f9103f6ea9bbd, fa7d689ba8b6f, "/inputResponses");
+            if (!fb8a3d69b6abe(data.inputResponses)) {
+              return abi.failWith(f6b4d48a32426, fb8a3d69b6abe, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(f9103f6ea9bbd, "/requestState", "type", { type: "string" });
+                return abi.fail(f6b4d48a32426, "/requestState", "type", { type: "string" });
               }
             }
             {
@@ -1226,10 +1203,10 @@ function f9103f6ea9bbd(data) {
                   {
                     if (typeof data3 === "string") {
                       if (!f4d02f695c36b(data3)) {
-                        return abi.fail(f9103f6ea9bbd, "/uri", "format", { format: "uri" });
+                        return abi.fail(f6b4d48a32426, "/uri", "format", { format: "uri" });
                       }
                     } else {
-                      return abi.fail(f9103f6ea9bbd, "/uri", "type", { type: "string" });
+                      return abi.fail(f6b4d48a32426, "/uri", "type", { type: "string" });
                     }
                   }
                 }
@@ -1239,13 +1216,13 @@ function f9103f6ea9bbd(data) {
         }
       }
     } else {
-      return abi.fail(f9103f6ea9bbd, "", "type", { type: "object" });
+      return abi.fail(f6b4d48a32426, "", "type", { type: "object" });
     }
   }
-  f9103f6ea9bbd.errors = null;
+  f6b4d48a32426.errors = null;
   return true;
 }
-function f2dc4f0d8fc0f(data) {
+function f7d213ea1a944(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1256,7 +1233,7 @@ function f2dc4f0d8fc0f(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2dc4f0d8fc0f,
+          f7d213ea1a944,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1266,18 +1243,18 @@ function f2dc4f0d8fc0f(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f2dc4f0d8fc0f, fbcbd6dea190a, "/id");
+            return abi.failWith(f7d213ea1a944, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2dc4f0d8fc0f, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f7d213ea1a944, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2dc4f0d8fc0f,
+                f7d213ea1a944,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1290,11 +1267,11 @@ function f2dc4f0d8fc0f(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2dc4f0d8fc0f, "/method", "type", { type: "string" });
+                return abi.fail(f7d213ea1a944, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  f2dc4f0d8fc0f,
+                  f7d213ea1a944,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -1305,8 +1282,8 @@ function f2dc4f0d8fc0f(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f9103f6ea9bbd(data.params)) {
-                  return abi.failWith(f2dc4f0d8fc0f, f9103f6ea9bbd, "/params");
+                if (!f6b4d48a32426(data.params)) {
+                  return abi.failWith(f7d213ea1a944, f6b4d48a32426, "/params");
                 }
               }
             }
@@ -1314,13 +1291,13 @@ function f2dc4f0d8fc0f(data) {
         }
       }
     } else {
-      return abi.fail(f2dc4f0d8fc0f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f7d213ea1a944, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2dc4f0d8fc0f.errors = null;
+  f7d213ea1a944.errors = null;
   return true;
 }
-function fa93dd0ec4f36(data) {
+function f46ae643e1a4c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1328,29 +1305,29 @@ function fa93dd0ec4f36(data) {
         (data._meta === undefined && (missing0 = "_meta")) ||
         (data.notifications === undefined && (missing0 = "notifications"))
       ) {
-        return abi.fail(fa93dd0ec4f36, "", "required", { missingProperty: missing0 });
+        return abi.fail(f46ae643e1a4c, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fa93dd0ec4f36, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(f46ae643e1a4c, fb0907aa5fd52, "/_meta");
           }
         }
         {
           if (data.notifications !== undefined) {
             if (!f9425ae1448d8(data.notifications)) {
-              return abi.failWith(fa93dd0ec4f36, f9425ae1448d8, "/notifications");
+              return abi.failWith(f46ae643e1a4c, f9425ae1448d8, "/notifications");
             }
           }
         }
       }
     } else {
-      return abi.fail(fa93dd0ec4f36, "", "type", { type: "object" });
+      return abi.fail(f46ae643e1a4c, "", "type", { type: "object" });
     }
   }
-  fa93dd0ec4f36.errors = null;
+  f46ae643e1a4c.errors = null;
   return true;
 }
-function fc2cb6aa49fff(data) {
+function feb63aef3c28f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1361,7 +1338,7 @@ function fc2cb6aa49fff(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc2cb6aa49fff,
+          feb63aef3c28f,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1371,18 +1348,18 @@ function fc2cb6aa49fff(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fc2cb6aa49fff, fbcbd6dea190a, "/id");
+            return abi.failWith(feb63aef3c28f, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc2cb6aa49fff, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(feb63aef3c28f, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc2cb6aa49fff,
+                feb63aef3c28f,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1395,11 +1372,11 @@ function fc2cb6aa49fff(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc2cb6aa49fff, "/method", "type", { type: "string" });
+                return abi.fail(feb63aef3c28f, "/method", "type", { type: "string" });
               }
               if ("subscriptions/listen" !== data2) {
                 return abi.fail(
-                  fc2cb6aa49fff,
+                  feb63aef3c28f,
                   "/method",
                   "const",
                   { allowedValue: "subscriptions/listen" },
@@ -1410,8 +1387,8 @@ function fc2cb6aa49fff(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fa93dd0ec4f36(data.params)) {
-                  return abi.failWith(fc2cb6aa49fff, fa93dd0ec4f36, "/params");
+                if (!f46ae643e1a4c(data.params)) {
+                  return abi.failWith(feb63aef3c28f, f46ae643e1a4c, "/params");
                 }
               }
             }
@@ -1419,13 +1396,13 @@ function fc2cb6aa49fff(data) {
         }
       }
     } else {
-      return abi.fail(fc2cb6aa49fff, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(feb63aef3c28f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc2cb6aa49fff.errors = null;
+  feb63aef3c28f.errors = null;
   return true;
 }
-function fa1c6c001f254(data) {
+function f32bcfc486dad(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1436,7 +1413,7 @@ function fa1c6c001f254(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fa1c6c001f254,
+          f32bcfc486dad,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1446,18 +1423,18 @@ function fa1c6c001f254(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fa1c6c001f254, fbcbd6dea190a, "/id");
+            return abi.failWith(f32bcfc486dad, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fa1c6c001f254, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f32bcfc486dad, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fa1c6c001f254,
+                f32bcfc486dad,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1470,11 +1447,11 @@ function fa1c6c001f254(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fa1c6c001f254, "/method", "type", { type: "string" });
+                return abi.fail(f32bcfc486dad, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  fa1c6c001f254,
+                  f32bcfc486dad,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -1485,8 +1462,8 @@ function fa1c6c001f254(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(fa1c6c001f254, f3eb416e8a390, "/params");
+                if (!fdfbf5d3bc668(data.params)) {
+                  return abi.failWith(f32bcfc486dad, fdfbf5d3bc668, "/params");
                 }
               }
             }
@@ -1494,22 +1471,22 @@ function fa1c6c001f254(data) {
         }
       }
     } else {
-      return abi.fail(fa1c6c001f254, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f32bcfc486dad, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa1c6c001f254.errors = null;
+  f32bcfc486dad.errors = null;
   return true;
 }
-function fcbb6ff2461c4(data) {
+function f23757b5c1f2d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(fcbb6ff2461c4, "", "required", { missingProperty: missing0 });
+        return abi.fail(f23757b5c1f2d, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fcbb6ff2461c4, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(f23757b5c1f2d, fb0907aa5fd52, "/_meta");
           }
         }
         {
@@ -1520,7 +1497,7 @@ function fcbb6ff2461c4(data) {
                 for (const key0 in data1) {
                   if (typeof data1[key0] !== "string") {
                     return abi.fail(
-                      fcbb6ff2461c4,
+                      f23757b5c1f2d,
                       "/arguments/" + abi.pointerToken(key0),
                       "type",
                       { type: "string" },
@@ -1529,26 +1506,26 @@ function fcbb6ff2461c4(data) {
                   }
                 }
               } else {
-                return abi.fail(fcbb6ff2461c4, "/arguments", "type", { type: "object" });
+                return abi.fail(f23757b5c1f2d, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fa7d689ba8b6f(data.inputResponses)) {
-                return abi.failWith(fcbb6ff2461c4, fa7d689ba8b6f, "/inputResponses");
+              if (!fb8a3d69b6abe(data.inputResponses)) {
+                return abi.failWith(f23757b5c1f2d, fb8a3d69b6abe, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(fcbb6ff2461c4, "/name", "type", { type: "string" });
+                  return abi.fail(f23757b5c1f2d, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(fcbb6ff2461c4, "/requestState", "type", { type: "string" });
+                    return abi.fail(f23757b5c1f2d, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -1557,13 +1534,13 @@ function fcbb6ff2461c4(data) {
         }
       }
     } else {
-      return abi.fail(fcbb6ff2461c4, "", "type", { type: "object" });
+      return abi.fail(f23757b5c1f2d, "", "type", { type: "object" });
     }
   }
-  fcbb6ff2461c4.errors = null;
+  f23757b5c1f2d.errors = null;
   return true;
 }
-function faa7a2a16e9fa(data) {
+function f5de10881cd38(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1574,7 +1551,7 @@ function faa7a2a16e9fa(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          faa7a2a16e9fa,
+          f5de10881cd38,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1584,18 +1561,18 @@ function faa7a2a16e9fa(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(faa7a2a16e9fa, fbcbd6dea190a, "/id");
+            return abi.failWith(f5de10881cd38, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(faa7a2a16e9fa, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f5de10881cd38, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                faa7a2a16e9fa,
+                f5de10881cd38,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1608,11 +1585,11 @@ function faa7a2a16e9fa(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(faa7a2a16e9fa, "/method", "type", { type: "string" });
+                return abi.fail(f5de10881cd38, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  faa7a2a16e9fa,
+                  f5de10881cd38,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1623,8 +1600,8 @@ function faa7a2a16e9fa(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fcbb6ff2461c4(data.params)) {
-                  return abi.failWith(faa7a2a16e9fa, fcbb6ff2461c4, "/params");
+                if (!f23757b5c1f2d(data.params)) {
+                  return abi.failWith(f5de10881cd38, f23757b5c1f2d, "/params");
                 }
               }
             }
@@ -1632,13 +1609,13 @@ function faa7a2a16e9fa(data) {
         }
       }
     } else {
-      return abi.fail(faa7a2a16e9fa, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f5de10881cd38, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  faa7a2a16e9fa.errors = null;
+  f5de10881cd38.errors = null;
   return true;
 }
-function fdb5cf47c0eab(data) {
+function f6b2464f92b40(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1649,7 +1626,7 @@ function fdb5cf47c0eab(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fdb5cf47c0eab,
+          f6b2464f92b40,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1659,18 +1636,18 @@ function fdb5cf47c0eab(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fdb5cf47c0eab, fbcbd6dea190a, "/id");
+            return abi.failWith(f6b2464f92b40, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fdb5cf47c0eab, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f6b2464f92b40, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fdb5cf47c0eab,
+                f6b2464f92b40,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1683,11 +1660,11 @@ function fdb5cf47c0eab(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fdb5cf47c0eab, "/method", "type", { type: "string" });
+                return abi.fail(f6b2464f92b40, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  fdb5cf47c0eab,
+                  f6b2464f92b40,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1698,8 +1675,8 @@ function fdb5cf47c0eab(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(fdb5cf47c0eab, f3eb416e8a390, "/params");
+                if (!fdfbf5d3bc668(data.params)) {
+                  return abi.failWith(f6b2464f92b40, fdfbf5d3bc668, "/params");
                 }
               }
             }
@@ -1707,13 +1684,13 @@ function fdb5cf47c0eab(data) {
         }
       }
     } else {
-      return abi.fail(fdb5cf47c0eab, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f6b2464f92b40, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fdb5cf47c0eab.errors = null;
+  f6b2464f92b40.errors = null;
   return true;
 }
-function fbbe53ad46b46(data) {
+function f85c4d17472df(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1724,12 +1701,12 @@ function fbbe53ad46b46(data) {
         (data.argument === undefined && (missing0 = "argument")) ||
         (data.ref === undefined && (missing0 = "ref"))
       ) {
-        return abi.fail(fbbe53ad46b46, "", "required", { missingProperty: missing0 });
+        return abi.fail(f85c4d17472df, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
           const _errs1 = errors;
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fbbe53ad46b46, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(f85c4d17472df, fb0907aa5fd52, "/_meta");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1746,12 +1723,12 @@ function fbbe53ad46b46(data) {
                   (data1.name === undefined && (missing1 = "name")) ||
                   (data1.value === undefined && (missing1 = "value"))
                 ) {
-                  return abi.fail(fbbe53ad46b46, "/argument", "required", { missingProperty: missing1 });
+                  return abi.fail(f85c4d17472df, "/argument", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.name !== undefined) {
                     const _errs4 = errors;
                     if (typeof data1.name !== "string") {
-                      return abi.fail(fbbe53ad46b46, "/argument/name", "type", { type: "string" });
+                      return abi.fail(f85c4d17472df, "/argument/name", "type", { type: "string" });
                     }
                     var valid1 = _errs4 === errors;
                   } else {
@@ -1761,7 +1738,7 @@ function fbbe53ad46b46(data) {
                     if (data1.value !== undefined) {
                       const _errs6 = errors;
                       if (typeof data1.value !== "string") {
-                        return abi.fail(fbbe53ad46b46, "/argument/value", "type", { type: "string" });
+                        return abi.fail(f85c4d17472df, "/argument/value", "type", { type: "string" });
                       }
                       var valid1 = _errs6 === errors;
                     } else {
@@ -1770,7 +1747,7 @@ function fbbe53ad46b46(data) {
                   }
                 }
               } else {
-                return abi.fail(fbbe53ad46b46, "/argument", "type", { type: "object" });
+                return abi.fail(f85c4d17472df, "/argument", "type", { type: "object" });
               }
             }
             var valid0 = _errs2 === errors;
@@ -1792,7 +1769,7 @@ function fbbe53ad46b46(data) {
                           const _errs13 = errors;
                           if (typeof data5[key0] !== "string") {
                             return abi.fail(
-                              fbbe53ad46b46,
+                              f85c4d17472df,
                               "/context/arguments/" + abi.pointerToken(key0),
                               "type",
                               { type: "string" },
@@ -1805,12 +1782,12 @@ function fbbe53ad46b46(data) {
                           }
                         }
                       } else {
-                        return abi.fail(fbbe53ad46b46, "/context/arguments", "type", { type: "object" });
+                        return abi.fail(f85c4d17472df, "/context/arguments", "type", { type: "object" });
                       }
                     }
                   }
                 } else {
-                  return abi.fail(fbbe53ad46b46, "/context", "type", { type: "object" });
+                  return abi.fail(f85c4d17472df, "/context", "type", { type: "object" });
                 }
               }
               var valid0 = _errs8 === errors;
@@ -1828,16 +1805,14 @@ function fbbe53ad46b46(data) {
                   vErrors = abi.nest(vErrors, fb0e8eeade59c, "/ref");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs17 === errors;
-                valid4 = valid4 || _valid0;
+                valid4 = _errs17 === errors;
                 if (!valid4) {
                   const _errs18 = errors;
                   if (!f6975bf43f265(data7)) {
                     vErrors = abi.nest(vErrors, f6975bf43f265, "/ref");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs18 === errors;
-                  valid4 = valid4 || _valid0;
+                  valid4 = _errs18 === errors;
                 }
                 if (!valid4) {
                   vErrors = abi.issue(
@@ -1849,7 +1824,7 @@ function fbbe53ad46b46(data) {
                     "must match a schema in anyOf",
                   );
                   errors++;
-                  fbbe53ad46b46.errors = vErrors;
+                  f85c4d17472df.errors = vErrors;
                   return false;
                 } else {
                   errors = _errs16;
@@ -1870,13 +1845,13 @@ function fbbe53ad46b46(data) {
         }
       }
     } else {
-      return abi.fail(fbbe53ad46b46, "", "type", { type: "object" });
+      return abi.fail(f85c4d17472df, "", "type", { type: "object" });
     }
   }
-  fbbe53ad46b46.errors = vErrors;
+  f85c4d17472df.errors = vErrors;
   return errors === 0;
 }
-function fc3dc7269fb15(data) {
+function fbaf073f36c8d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1887,7 +1862,7 @@ function fc3dc7269fb15(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc3dc7269fb15,
+          fbaf073f36c8d,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1897,18 +1872,18 @@ function fc3dc7269fb15(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fc3dc7269fb15, fbcbd6dea190a, "/id");
+            return abi.failWith(fbaf073f36c8d, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fc3dc7269fb15, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fbaf073f36c8d, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fc3dc7269fb15,
+                fbaf073f36c8d,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1921,11 +1896,11 @@ function fc3dc7269fb15(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fc3dc7269fb15, "/method", "type", { type: "string" });
+                return abi.fail(fbaf073f36c8d, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fc3dc7269fb15,
+                  fbaf073f36c8d,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1936,8 +1911,8 @@ function fc3dc7269fb15(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fbbe53ad46b46(data.params)) {
-                  return abi.failWith(fc3dc7269fb15, fbbe53ad46b46, "/params");
+                if (!f85c4d17472df(data.params)) {
+                  return abi.failWith(fbaf073f36c8d, f85c4d17472df, "/params");
                 }
               }
             }
@@ -1945,96 +1920,85 @@ function fc3dc7269fb15(data) {
         }
       }
     } else {
-      return abi.fail(fc3dc7269fb15, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fbaf073f36c8d, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc3dc7269fb15.errors = null;
+  fbaf073f36c8d.errors = null;
   return true;
 }
-function f22ba9b0143a6(data) {
+function fd531cc0bac42(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fafa71f7b1324(data)) {
-    vErrors = abi.nest(vErrors, fafa71f7b1324, "");
+  if (!f5eb14f5cbf9b(data)) {
+    vErrors = abi.nest(vErrors, f5eb14f5cbf9b, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f873b2912ccda(data)) {
-      vErrors = abi.nest(vErrors, f873b2912ccda, "");
+    if (!f9f07b121c561(data)) {
+      vErrors = abi.nest(vErrors, f9f07b121c561, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f780eabd2089e(data)) {
-        vErrors = abi.nest(vErrors, f780eabd2089e, "");
+      if (!f2353d75488f1(data)) {
+        vErrors = abi.nest(vErrors, f2353d75488f1, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f2dc4f0d8fc0f(data)) {
-          vErrors = abi.nest(vErrors, f2dc4f0d8fc0f, "");
+        if (!f7d213ea1a944(data)) {
+          vErrors = abi.nest(vErrors, f7d213ea1a944, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!fc2cb6aa49fff(data)) {
-            vErrors = abi.nest(vErrors, fc2cb6aa49fff, "");
+          if (!feb63aef3c28f(data)) {
+            vErrors = abi.nest(vErrors, feb63aef3c28f, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fa1c6c001f254(data)) {
-              vErrors = abi.nest(vErrors, fa1c6c001f254, "");
+            if (!f32bcfc486dad(data)) {
+              vErrors = abi.nest(vErrors, f32bcfc486dad, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!faa7a2a16e9fa(data)) {
-                vErrors = abi.nest(vErrors, faa7a2a16e9fa, "");
+              if (!f5de10881cd38(data)) {
+                vErrors = abi.nest(vErrors, f5de10881cd38, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!fdb5cf47c0eab(data)) {
-                  vErrors = abi.nest(vErrors, fdb5cf47c0eab, "");
+                if (!f6b2464f92b40(data)) {
+                  vErrors = abi.nest(vErrors, f6b2464f92b40, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fb72793556cb4(data)) {
-                    vErrors = abi.nest(vErrors, fb72793556cb4, "");
+                  if (!f8f6809f2838b(data)) {
+                    vErrors = abi.nest(vErrors, f8f6809f2838b, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fc3dc7269fb15(data)) {
-                      vErrors = abi.nest(vErrors, fc3dc7269fb15, "");
+                    if (!fbaf073f36c8d(data)) {
+                      vErrors = abi.nest(vErrors, fbaf073f36c8d, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                   }
                 }
               }
@@ -2047,20 +2011,11 @@ function f22ba9b0143a6(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f22ba9b0143a6.errors = vErrors;
+    fd531cc0bac42.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f22ba9b0143a6.errors = vErrors;
-  return errors === 0;
+  fd531cc0bac42.errors = null;
+  return true;
 }
 function f74822b80d801(data) {
   {
@@ -2138,7 +2093,7 @@ function f651c6aa21668(data) {
   f651c6aa21668.errors = null;
   return true;
 }
-function f729538aead6a(data) {
+function f4364d4c64bce(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2147,40 +2102,40 @@ function f729538aead6a(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f729538aead6a, "", "required", { missingProperty: missing0 });
+        return abi.fail(f4364d4c64bce, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f729538aead6a, fbcbd6dea190a, "/id");
+            return abi.failWith(f4364d4c64bce, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f729538aead6a, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f4364d4c64bce, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f729538aead6a, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f4364d4c64bce, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!f98a3a67e9e27(data.result)) {
-                return abi.failWith(f729538aead6a, f98a3a67e9e27, "/result");
+              if (!fa915662f6d60(data.result)) {
+                return abi.failWith(f4364d4c64bce, fa915662f6d60, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f729538aead6a, "", "type", { type: "object" });
+      return abi.fail(f4364d4c64bce, "", "type", { type: "object" });
     }
   }
-  f729538aead6a.errors = null;
+  f4364d4c64bce.errors = null;
   return true;
 }
-function fdc3abef15987(data) {
+function fe4b86135f5fb(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -2191,12 +2146,12 @@ function fdc3abef15987(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fdc3abef15987, "", "required", { missingProperty: missing0 });
+        return abi.fail(fe4b86135f5fb, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fdc3abef15987, fbcbd6dea190a, "/id");
+            return abi.failWith(fe4b86135f5fb, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -2207,10 +2162,10 @@ function fdc3abef15987(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fdc3abef15987, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fe4b86135f5fb, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fdc3abef15987, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fe4b86135f5fb, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -2223,20 +2178,18 @@ function fdc3abef15987(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f3f70e895861c(data2)) {
-                vErrors = abi.nest(vErrors, f3f70e895861c, "/result");
+              if (!fffdb4fba1d3a(data2)) {
+                vErrors = abi.nest(vErrors, fffdb4fba1d3a, "/result");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f6c07b099180e(data2)) {
-                  vErrors = abi.nest(vErrors, f6c07b099180e, "/result");
+                if (!f0d6e6e260eb2(data2)) {
+                  vErrors = abi.nest(vErrors, f0d6e6e260eb2, "/result");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs7 === errors;
               }
               if (!valid1) {
                 vErrors = abi.issue(
@@ -2248,7 +2201,7 @@ function fdc3abef15987(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                fdc3abef15987.errors = vErrors;
+                fe4b86135f5fb.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -2268,10 +2221,10 @@ function fdc3abef15987(data) {
         }
       }
     } else {
-      return abi.fail(fdc3abef15987, "", "type", { type: "object" });
+      return abi.fail(fe4b86135f5fb, "", "type", { type: "object" });
     }
   }
-  fdc3abef15987.errors = vErrors;
+  fe4b86135f5fb.errors = vErrors;
   return errors === 0;
 }
 function f781e0ab87c28(data) {
@@ -2356,38 +2309,38 @@ function f781e0ab87c28(data) {
   f781e0ab87c28.errors = null;
   return true;
 }
-function fa5f504460855(data) {
+function fea6a17014148(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fa5f504460855, "", "required", { missingProperty: missing0 });
+        return abi.fail(fea6a17014148, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(fa5f504460855, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(fea6a17014148, fb0907aa5fd52, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fa7d689ba8b6f(data.inputResponses)) {
-              return abi.failWith(fa5f504460855, fa7d689ba8b6f, "/inputResponses");
+            if (!fb8a3d69b6abe(data.inputResponses)) {
+              return abi.failWith(fea6a17014148, fb8a3d69b6abe, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(fa5f504460855, "/requestState", "type", { type: "string" });
+                return abi.fail(fea6a17014148, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fa5f504460855, "", "type", { type: "object" });
+      return abi.fail(fea6a17014148, "", "type", { type: "object" });
     }
   }
-  fa5f504460855.errors = null;
+  fea6a17014148.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -2483,20 +2436,20 @@ function fa2367193a87c(data) {
   fa2367193a87c.errors = null;
   return true;
 }
-function f46ef055bc94c(data) {
+function f35e6978e9c35(data) {
   {
     if (Array.isArray(data)) {
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
-        if (!fb620de68c3b2(data[i0])) {
-          return abi.failWith(f46ef055bc94c, fb620de68c3b2, "/" + i0);
+        if (!f2f0141a03667(data[i0])) {
+          return abi.failWith(f35e6978e9c35, f2f0141a03667, "/" + i0);
         }
       }
     } else {
-      return abi.fail(f46ef055bc94c, "", "type", { type: "array" });
+      return abi.fail(f35e6978e9c35, "", "type", { type: "array" });
     }
   }
-  f46ef055bc94c.errors = null;
+  f35e6978e9c35.errors = null;
   return true;
 }
 function f78c6c529e458(data) {
@@ -2566,18 +2519,16 @@ function f78c6c529e458(data) {
   f78c6c529e458.errors = null;
   return true;
 }
-function fcb3eed2a62f4(data) {
+function fa3b023614b72(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fab6fd936325e(data)) {
     vErrors = abi.nest(vErrors, fab6fd936325e, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (errors === _errs2) {
@@ -2674,16 +2625,14 @@ function fcb3eed2a62f4(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs11 = errors;
       if (!f78c6c529e458(data)) {
         vErrors = abi.nest(vErrors, f78c6c529e458, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs11 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs11 === errors;
       if (!valid0) {
         const _errs12 = errors;
         if (errors === _errs12) {
@@ -2837,41 +2786,29 @@ function fcb3eed2a62f4(data) {
             errors++;
           }
         }
-        var _valid0 = _errs12 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs12 === errors;
       }
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fcb3eed2a62f4.errors = vErrors;
+    fa3b023614b72.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fcb3eed2a62f4.errors = vErrors;
-  return errors === 0;
+  fa3b023614b72.errors = null;
+  return true;
 }
-function f559724ee23c1(data) {
+function f7e5e47aad208(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f78c6c529e458(data)) {
     vErrors = abi.nest(vErrors, f78c6c529e458, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (errors === _errs2) {
@@ -3025,26 +2962,16 @@ function f559724ee23c1(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f559724ee23c1.errors = vErrors;
+    f7e5e47aad208.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f559724ee23c1.errors = vErrors;
-  return errors === 0;
+  f7e5e47aad208.errors = null;
+  return true;
 }
 function f20b2ec1de3dd(data) {
   {
@@ -3312,7 +3239,7 @@ function ffc55ef2db718(data) {
   ffc55ef2db718.errors = null;
   return true;
 }
-function f91d96d79d1ee(data) {
+function f699de5d3d95f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3320,12 +3247,12 @@ function f91d96d79d1ee(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(f91d96d79d1ee, "", "required", { missingProperty: missing0 });
+        return abi.fail(f699de5d3d95f, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(f91d96d79d1ee, f9d85484c01bc, "/error");
+            return abi.failWith(f699de5d3d95f, f9d85484c01bc, "/error");
           }
           {
             {
@@ -3336,7 +3263,7 @@ function f91d96d79d1ee(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    f91d96d79d1ee,
+                    f699de5d3d95f,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -3347,7 +3274,7 @@ function f91d96d79d1ee(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        f91d96d79d1ee,
+                        f699de5d3d95f,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -3356,7 +3283,7 @@ function f91d96d79d1ee(data) {
                     }
                     if (-32021 !== data1) {
                       return abi.fail(
-                        f91d96d79d1ee,
+                        f699de5d3d95f,
                         "/error/code",
                         "const",
                         { allowedValue: -32021 },
@@ -3372,7 +3299,7 @@ function f91d96d79d1ee(data) {
                           let missing2;
                           if (data2.requiredCapabilities === undefined && (missing2 = "requiredCapabilities")) {
                             return abi.fail(
-                              f91d96d79d1ee,
+                              f699de5d3d95f,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -3380,14 +3307,14 @@ function f91d96d79d1ee(data) {
                             );
                           } else {
                             if (data2.requiredCapabilities !== undefined) {
-                              if (!f810fcb5b3008(data2.requiredCapabilities)) {
-                                return abi.failWith(f91d96d79d1ee, f810fcb5b3008, "/error/data/requiredCapabilities");
+                              if (!fe9adb5f5bf90(data2.requiredCapabilities)) {
+                                return abi.failWith(f699de5d3d95f, fe9adb5f5bf90, "/error/data/requiredCapabilities");
                               }
                             }
                           }
                         } else {
                           return abi.fail(
-                            f91d96d79d1ee,
+                            f699de5d3d95f,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -3399,7 +3326,7 @@ function f91d96d79d1ee(data) {
                   }
                 }
               } else {
-                return abi.fail(f91d96d79d1ee, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f699de5d3d95f, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
@@ -3407,30 +3334,30 @@ function f91d96d79d1ee(data) {
         {
           if (data.id !== undefined) {
             if (!fbcbd6dea190a(data.id)) {
-              return abi.failWith(f91d96d79d1ee, fbcbd6dea190a, "/id");
+              return abi.failWith(f699de5d3d95f, fbcbd6dea190a, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data5 = data.jsonrpc;
               if (typeof data5 !== "string") {
-                return abi.fail(f91d96d79d1ee, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f699de5d3d95f, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data5) {
-                return abi.fail(f91d96d79d1ee, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f699de5d3d95f, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f91d96d79d1ee, "", "type", { type: "object" });
+      return abi.fail(f699de5d3d95f, "", "type", { type: "object" });
     }
   }
-  f91d96d79d1ee.errors = null;
+  f699de5d3d95f.errors = null;
   return true;
 }
-function fb70a9b10f5fc(data) {
+function f1d7699928e66(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3440,33 +3367,33 @@ function fb70a9b10f5fc(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(fb70a9b10f5fc, "", "required", { missingProperty: missing0 });
+        return abi.fail(f1d7699928e66, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fb70a9b10f5fc, fbcbd6dea190a, "/id");
+            return abi.failWith(f1d7699928e66, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fb70a9b10f5fc, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f1d7699928e66, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fb70a9b10f5fc, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f1d7699928e66, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(fb70a9b10f5fc, "/method", "type", { type: "string" });
+                return abi.fail(f1d7699928e66, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!f3eb416e8a390(data.params)) {
-                  return abi.failWith(fb70a9b10f5fc, f3eb416e8a390, "/params");
+                if (!fdfbf5d3bc668(data.params)) {
+                  return abi.failWith(f1d7699928e66, fdfbf5d3bc668, "/params");
                 }
               }
             }
@@ -3474,10 +3401,10 @@ function fb70a9b10f5fc(data) {
         }
       }
     } else {
-      return abi.fail(fb70a9b10f5fc, "", "type", { type: "object" });
+      return abi.fail(f1d7699928e66, "", "type", { type: "object" });
     }
   }
-  fb70a9b10f5fc.errors = null;
+  f1d7699928e66.errors = null;
   return true;
 }
 function fa43e09635ded(data) {
@@ -3678,7 +3605,7 @@ function f0982e2e96de0(data) {
   f0982e2e96de0.errors = null;
   return true;
 }
-function f92becd52303e(data) {
+function f5c304e9b671d(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -3689,12 +3616,12 @@ function f92becd52303e(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f92becd52303e, "", "required", { missingProperty: missing0 });
+        return abi.fail(f5c304e9b671d, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f92becd52303e, fbcbd6dea190a, "/id");
+            return abi.failWith(f5c304e9b671d, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -3705,10 +3632,10 @@ function f92becd52303e(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f92becd52303e, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f5c304e9b671d, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f92becd52303e, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f5c304e9b671d, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -3721,20 +3648,18 @@ function f92becd52303e(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!f3f70e895861c(data2)) {
-                vErrors = abi.nest(vErrors, f3f70e895861c, "/result");
+              if (!fffdb4fba1d3a(data2)) {
+                vErrors = abi.nest(vErrors, fffdb4fba1d3a, "/result");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs6 === errors;
-              valid1 = valid1 || _valid0;
+              valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!f2501db4834d3(data2)) {
-                  vErrors = abi.nest(vErrors, f2501db4834d3, "/result");
+                if (!fa560eeb89c50(data2)) {
+                  vErrors = abi.nest(vErrors, fa560eeb89c50, "/result");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs7 === errors;
-                valid1 = valid1 || _valid0;
+                valid1 = _errs7 === errors;
               }
               if (!valid1) {
                 vErrors = abi.issue(
@@ -3746,7 +3671,7 @@ function f92becd52303e(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f92becd52303e.errors = vErrors;
+                f5c304e9b671d.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -3766,10 +3691,10 @@ function f92becd52303e(data) {
         }
       }
     } else {
-      return abi.fail(f92becd52303e, "", "type", { type: "object" });
+      return abi.fail(f5c304e9b671d, "", "type", { type: "object" });
     }
   }
-  f92becd52303e.errors = vErrors;
+  f5c304e9b671d.errors = vErrors;
   return errors === 0;
 }
 function fa3323570cdd0(data) {
@@ -3881,16 +3806,16 @@ function f42cdb3bc5778(data) {
   f42cdb3bc5778.errors = null;
   return true;
 }
-function f9b921a6c204c(data) {
+function faa824e538927(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f9b921a6c204c, "", "required", { missingProperty: missing0 });
+        return abi.fail(faa824e538927, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fc4c6e1398945(data._meta)) {
-            return abi.failWith(f9b921a6c204c, fc4c6e1398945, "/_meta");
+          if (!fb0907aa5fd52(data._meta)) {
+            return abi.failWith(faa824e538927, fb0907aa5fd52, "/_meta");
           }
         }
         {
@@ -3900,10 +3825,10 @@ function f9b921a6c204c(data) {
               {
                 if (typeof data1 === "string") {
                   if (!f4d02f695c36b(data1)) {
-                    return abi.fail(f9b921a6c204c, "/uri", "format", { format: "uri" });
+                    return abi.fail(faa824e538927, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(f9b921a6c204c, "/uri", "type", { type: "string" });
+                  return abi.fail(faa824e538927, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -3911,10 +3836,10 @@ function f9b921a6c204c(data) {
         }
       }
     } else {
-      return abi.fail(f9b921a6c204c, "", "type", { type: "object" });
+      return abi.fail(faa824e538927, "", "type", { type: "object" });
     }
   }
-  f9b921a6c204c.errors = null;
+  faa824e538927.errors = null;
   return true;
 }
 function f05b698ed6315(data) {
@@ -4117,74 +4042,65 @@ function faf8969efb15e(data) {
   faf8969efb15e.errors = null;
   return true;
 }
-function f5124d79a3f00(data) {
+function fc35812d997f2(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!fd3e4c756efcd(data)) {
     vErrors = abi.nest(vErrors, fd3e4c756efcd, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (!fe9be3ff4803e(data)) {
       vErrors = abi.nest(vErrors, fe9be3ff4803e, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
       if (!f42cdb3bc5778(data)) {
         vErrors = abi.nest(vErrors, f42cdb3bc5778, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!f0d72ffe54d94(data)) {
           vErrors = abi.nest(vErrors, f0d72ffe54d94, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!f05b698ed6315(data)) {
             vErrors = abi.nest(vErrors, f05b698ed6315, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
             if (!f0982e2e96de0(data)) {
               vErrors = abi.nest(vErrors, f0982e2e96de0, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!faf8969efb15e(data)) {
                 vErrors = abi.nest(vErrors, faf8969efb15e, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f5111c065de63(data)) {
                   vErrors = abi.nest(vErrors, f5111c065de63, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
               }
             }
           }
@@ -4195,121 +4111,99 @@ function f5124d79a3f00(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f5124d79a3f00.errors = vErrors;
+    fc35812d997f2.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  f5124d79a3f00.errors = vErrors;
-  return errors === 0;
+  fc35812d997f2.errors = null;
+  return true;
 }
-function fa946a2649ded(data) {
+function fb65ba90f0f9d(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
   if (!f74822b80d801(data)) {
     vErrors = abi.nest(vErrors, f74822b80d801, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f3f70e895861c(data)) {
-      vErrors = abi.nest(vErrors, f3f70e895861c, "");
+    if (!fffdb4fba1d3a(data)) {
+      vErrors = abi.nest(vErrors, fffdb4fba1d3a, "");
       errors = vErrors.length;
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f98a3a67e9e27(data)) {
-        vErrors = abi.nest(vErrors, f98a3a67e9e27, "");
+      if (!fa915662f6d60(data)) {
+        vErrors = abi.nest(vErrors, fa915662f6d60, "");
         errors = vErrors.length;
       }
-      var _valid0 = _errs3 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
         if (!fecfc0c911721(data)) {
           vErrors = abi.nest(vErrors, fecfc0c911721, "");
           errors = vErrors.length;
         }
-        var _valid0 = _errs4 === errors;
-        valid0 = valid0 || _valid0;
+        valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
           if (!fcd09eb07fe90(data)) {
             vErrors = abi.nest(vErrors, fcd09eb07fe90, "");
             errors = vErrors.length;
           }
-          var _valid0 = _errs5 === errors;
-          valid0 = valid0 || _valid0;
+          valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f2501db4834d3(data)) {
-              vErrors = abi.nest(vErrors, f2501db4834d3, "");
+            if (!fa560eeb89c50(data)) {
+              vErrors = abi.nest(vErrors, fa560eeb89c50, "");
               errors = vErrors.length;
             }
-            var _valid0 = _errs6 === errors;
-            valid0 = valid0 || _valid0;
+            valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
               if (!ff255483b2406(data)) {
                 vErrors = abi.nest(vErrors, ff255483b2406, "");
                 errors = vErrors.length;
               }
-              var _valid0 = _errs7 === errors;
-              valid0 = valid0 || _valid0;
+              valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
                 if (!f9f7f028be2c8(data)) {
                   vErrors = abi.nest(vErrors, f9f7f028be2c8, "");
                   errors = vErrors.length;
                 }
-                var _valid0 = _errs8 === errors;
-                valid0 = valid0 || _valid0;
+                valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f6c07b099180e(data)) {
-                    vErrors = abi.nest(vErrors, f6c07b099180e, "");
+                  if (!f0d6e6e260eb2(data)) {
+                    vErrors = abi.nest(vErrors, f0d6e6e260eb2, "");
                     errors = vErrors.length;
                   }
-                  var _valid0 = _errs9 === errors;
-                  valid0 = valid0 || _valid0;
+                  valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
                     if (!fe06b63cb6293(data)) {
                       vErrors = abi.nest(vErrors, fe06b63cb6293, "");
                       errors = vErrors.length;
                     }
-                    var _valid0 = _errs10 === errors;
-                    valid0 = valid0 || _valid0;
+                    valid0 = _errs10 === errors;
                     if (!valid0) {
                       const _errs11 = errors;
-                      if (!f285e52a2767a(data)) {
-                        vErrors = abi.nest(vErrors, f285e52a2767a, "");
+                      if (!f0f23741e29cb(data)) {
+                        vErrors = abi.nest(vErrors, f0f23741e29cb, "");
                         errors = vErrors.length;
                       }
-                      var _valid0 = _errs11 === errors;
-                      valid0 = valid0 || _valid0;
+                      valid0 = _errs11 === errors;
                       if (!valid0) {
                         const _errs12 = errors;
                         if (!f04a1fca6ebfd(data)) {
                           vErrors = abi.nest(vErrors, f04a1fca6ebfd, "");
                           errors = vErrors.length;
                         }
-                        var _valid0 = _errs12 === errors;
-                        valid0 = valid0 || _valid0;
+                        valid0 = _errs12 === errors;
                       }
                     }
                   }
@@ -4324,20 +4218,11 @@ function fa946a2649ded(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa946a2649ded.errors = vErrors;
+    fb65ba90f0f9d.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fa946a2649ded.errors = vErrors;
-  return errors === 0;
+  fb65ba90f0f9d.errors = null;
+  return true;
 }
 function f3983d67fa8ed(data) {
   {
@@ -4541,63 +4426,63 @@ export const v047e43ab305f: abi.Validator = f047e43ab305f;
 export const v05b698ed6315: abi.Validator = f05b698ed6315;
 export const v0982e2e96de0: abi.Validator = f0982e2e96de0;
 export const v0d72ffe54d94: abi.Validator = f0d72ffe54d94;
-export const v1e9acdc38a68: abi.Validator = f1e9acdc38a68;
+export const v1b335e5397e4: abi.Validator = f1b335e5397e4;
+export const v1d7699928e66: abi.Validator = f1d7699928e66;
 export const v20b2ec1de3dd: abi.Validator = f20b2ec1de3dd;
-export const v22ba9b0143a6: abi.Validator = f22ba9b0143a6;
-export const v28c4311c75f7: abi.Validator = f28c4311c75f7;
-export const v2a8a04fe83a8: abi.Validator = f2a8a04fe83a8;
-export const v2dc4f0d8fc0f: abi.Validator = f2dc4f0d8fc0f;
+export const v2353d75488f1: abi.Validator = f2353d75488f1;
+export const v23757b5c1f2d: abi.Validator = f23757b5c1f2d;
+export const v32bcfc486dad: abi.Validator = f32bcfc486dad;
 export const v350ea6c10453: abi.Validator = f350ea6c10453;
+export const v35e6978e9c35: abi.Validator = f35e6978e9c35;
 export const v362c2b024c05: abi.Validator = f362c2b024c05;
 export const v3983d67fa8ed: abi.Validator = f3983d67fa8ed;
-export const v3eb416e8a390: abi.Validator = f3eb416e8a390;
 export const v42cdb3bc5778: abi.Validator = f42cdb3bc5778;
-export const v46ef055bc94c: abi.Validator = f46ef055bc94c;
+export const v4364d4c64bce: abi.Validator = f4364d4c64bce;
+export const v46ae643e1a4c: abi.Validator = f46ae643e1a4c;
+export const v4cd98c00515d: abi.Validator = f4cd98c00515d;
 export const v5111c065de63: abi.Validator = f5111c065de63;
-export const v5124d79a3f00: abi.Validator = f5124d79a3f00;
 export const v512ed39ae3a8: abi.Validator = f512ed39ae3a8;
-export const v559724ee23c1: abi.Validator = f559724ee23c1;
+export const v5c304e9b671d: abi.Validator = f5c304e9b671d;
+export const v5de10881cd38: abi.Validator = f5de10881cd38;
+export const v5eb14f5cbf9b: abi.Validator = f5eb14f5cbf9b;
+export const v60dbe6b124c2: abi.Validator = f60dbe6b124c2;
 export const v651c6aa21668: abi.Validator = f651c6aa21668;
-export const v729538aead6a: abi.Validator = f729538aead6a;
+export const v66a810d01255: abi.Validator = f66a810d01255;
+export const v699de5d3d95f: abi.Validator = f699de5d3d95f;
+export const v6b2464f92b40: abi.Validator = f6b2464f92b40;
+export const v6b4d48a32426: abi.Validator = f6b4d48a32426;
 export const v74822b80d801: abi.Validator = f74822b80d801;
 export const v76fee29e5a9b: abi.Validator = f76fee29e5a9b;
-export const v780eabd2089e: abi.Validator = f780eabd2089e;
 export const v781e0ab87c28: abi.Validator = f781e0ab87c28;
 export const v78c6c529e458: abi.Validator = f78c6c529e458;
-export const v80b99d7ad2bc: abi.Validator = f80b99d7ad2bc;
-export const v873b2912ccda: abi.Validator = f873b2912ccda;
-export const v9103f6ea9bbd: abi.Validator = f9103f6ea9bbd;
-export const v91d96d79d1ee: abi.Validator = f91d96d79d1ee;
-export const v92becd52303e: abi.Validator = f92becd52303e;
-export const v9b921a6c204c: abi.Validator = f9b921a6c204c;
-export const va1c6c001f254: abi.Validator = fa1c6c001f254;
+export const v7d213ea1a944: abi.Validator = f7d213ea1a944;
+export const v7e5e47aad208: abi.Validator = f7e5e47aad208;
+export const v85c4d17472df: abi.Validator = f85c4d17472df;
+export const v8f6809f2838b: abi.Validator = f8f6809f2838b;
+export const v9f07b121c561: abi.Validator = f9f07b121c561;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
 export const va3323570cdd0: abi.Validator = fa3323570cdd0;
+export const va3b023614b72: abi.Validator = fa3b023614b72;
 export const va43e09635ded: abi.Validator = fa43e09635ded;
-export const va5f504460855: abi.Validator = fa5f504460855;
-export const va7d689ba8b6f: abi.Validator = fa7d689ba8b6f;
-export const va93dd0ec4f36: abi.Validator = fa93dd0ec4f36;
-export const va946a2649ded: abi.Validator = fa946a2649ded;
-export const vaa7a2a16e9fa: abi.Validator = faa7a2a16e9fa;
+export const vaa824e538927: abi.Validator = faa824e538927;
 export const vaf8969efb15e: abi.Validator = faf8969efb15e;
-export const vafa71f7b1324: abi.Validator = fafa71f7b1324;
-export const vb70a9b10f5fc: abi.Validator = fb70a9b10f5fc;
-export const vb72793556cb4: abi.Validator = fb72793556cb4;
-export const vbbe53ad46b46: abi.Validator = fbbe53ad46b46;
-export const vc2cb6aa49fff: abi.Validator = fc2cb6aa49fff;
-export const vc3c4267e879c: abi.Validator = fc3c4267e879c;
-export const vc3dc7269fb15: abi.Validator = fc3dc7269fb15;
-export const vc4c6e1398945: abi.Validator = fc4c6e1398945;
+export const vb0907aa5fd52: abi.Validator = fb0907aa5fd52;
+export const vb65ba90f0f9d: abi.Validator = fb65ba90f0f9d;
+export const vb8a3d69b6abe: abi.Validator = fb8a3d69b6abe;
+export const vbaf073f36c8d: abi.Validator = fbaf073f36c8d;
+export const vc35812d997f2: abi.Validator = fc35812d997f2;
 export const vca5664fca145: abi.Validator = fca5664fca145;
-export const vcb3eed2a62f4: abi.Validator = fcb3eed2a62f4;
-export const vcbb6ff2461c4: abi.Validator = fcbb6ff2461c4;
 export const vcdac5b6aa7e3: abi.Validator = fcdac5b6aa7e3;
-export const vd27994181751: abi.Validator = fd27994181751;
+export const vd25febd8a3e4: abi.Validator = fd25febd8a3e4;
 export const vd3e4c756efcd: abi.Validator = fd3e4c756efcd;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
-export const vdb5cf47c0eab: abi.Validator = fdb5cf47c0eab;
-export const vdc3abef15987: abi.Validator = fdc3abef15987;
+export const vd531cc0bac42: abi.Validator = fd531cc0bac42;
+export const vdfbf5d3bc668: abi.Validator = fdfbf5d3bc668;
 export const ve3c48da63c25: abi.Validator = fe3c48da63c25;
+export const ve4b86135f5fb: abi.Validator = fe4b86135f5fb;
 export const ve9be3ff4803e: abi.Validator = fe9be3ff4803e;
+export const vea53cf2b4940: abi.Validator = fea53cf2b4940;
+export const vea6a17014148: abi.Validator = fea6a17014148;
+export const veb63aef3c28f: abi.Validator = feb63aef3c28f;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

@@ -2,20 +2,18 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 const fb284c40d8163 = ["string", "integer", "boolean"];
-const fa7d66baa8c06 = { validate: fa9e01f8e94c3 };
-const f65ae2b472b5c = { validate: fb620de68c3b2 };
-function fb620de68c3b2(data) {
+const fdc7ba3ddcd94 = { validate: f5c0d2b7add50 };
+const f35251fd9c0f9 = { validate: f2f0141a03667 };
+function f2f0141a03667(data) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fa7d66baa8c06.validate(data)) {
-    vErrors = abi.nest(vErrors, fa7d66baa8c06.validate, "");
+  if (!fdc7ba3ddcd94.validate(data)) {
+    vErrors = abi.nest(vErrors, fdc7ba3ddcd94.validate, "");
     errors = vErrors.length;
   }
-  var _valid0 = _errs1 === errors;
-  valid0 = valid0 || _valid0;
+  valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
     if (errors === _errs2) {
@@ -24,8 +22,8 @@ function fb620de68c3b2(data) {
         const len0 = data.length;
         for (let i0 = 0; i0 < len0; i0++) {
           const _errs4 = errors;
-          if (!f65ae2b472b5c.validate(data[i0])) {
-            vErrors = abi.nest(vErrors, f65ae2b472b5c.validate, "/" + i0);
+          if (!f35251fd9c0f9.validate(data[i0])) {
+            vErrors = abi.nest(vErrors, f35251fd9c0f9.validate, "/" + i0);
             errors = vErrors.length;
           }
           var valid1 = _errs4 === errors;
@@ -38,8 +36,7 @@ function fb620de68c3b2(data) {
         errors++;
       }
     }
-    var _valid0 = _errs2 === errors;
-    valid0 = valid0 || _valid0;
+    valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs5 = errors;
       if (
@@ -57,43 +54,33 @@ function fb620de68c3b2(data) {
         );
         errors++;
       }
-      var _valid0 = _errs5 === errors;
-      valid0 = valid0 || _valid0;
+      valid0 = _errs5 === errors;
     }
   }
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb620de68c3b2.errors = vErrors;
+    f2f0141a03667.errors = vErrors;
     return false;
-  } else {
-    errors = _errs0;
-    if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
-      } else {
-        vErrors = null;
-      }
-    }
   }
-  fb620de68c3b2.errors = vErrors;
-  return errors === 0;
+  f2f0141a03667.errors = null;
+  return true;
 }
-function fa9e01f8e94c3(data) {
+function f5c0d2b7add50(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!fb620de68c3b2(data[key0])) {
-          return abi.failWith(fa9e01f8e94c3, fb620de68c3b2, "/" + abi.pointerToken(key0));
+        if (!f2f0141a03667(data[key0])) {
+          return abi.failWith(f5c0d2b7add50, f2f0141a03667, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(fa9e01f8e94c3, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f5c0d2b7add50, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fa9e01f8e94c3.errors = null;
+  f5c0d2b7add50.errors = null;
   return true;
 }
-export { fb620de68c3b2, fa9e01f8e94c3 };
-export const va9e01f8e94c3: abi.Validator = fa9e01f8e94c3;
-export const vb620de68c3b2: abi.Validator = fb620de68c3b2;
+export { f2f0141a03667, f5c0d2b7add50 };
+export const v2f0141a03667: abi.Validator = f2f0141a03667;
+export const v5c0d2b7add50: abi.Validator = f5c0d2b7add50;
