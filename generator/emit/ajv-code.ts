@@ -8,7 +8,15 @@ import standalone from "ajv/dist/standalone/index.js";
 import type { JSONSchema } from "../model/ir.js";
 import { runtimeImports } from "./runtime-imports.js";
 import { ALL_ERRORS_SITE, ERROR_SITE, JOINED, outsideStrings, STRING } from "./ajv-text.js";
-import { DIRECT_MARK, issueArguments, leanErrors, leanShapes, settleAnyOf, settleErrors } from "./ajv-lean.js";
+import {
+  DIRECT_MARK,
+  issueArguments,
+  leanErrors,
+  leanShapes,
+  plainCalls,
+  settleAnyOf,
+  settleErrors,
+} from "./ajv-lean.js";
 
 /** The `format`s the MCP schemas use; the runtime's ABI entry (`runtimeImports.abi`) exports a check for each (`formats`). */
 export const FORMAT_NAMES = ["byte", "uri", "uri-template"] as const;
@@ -437,7 +445,7 @@ export function standaloneCode(input: StandaloneInput, engine: StandaloneEngine 
     const positional = positionalPaths(code);
     if (positional === code)
       throw new Error("lean validators need positional instance paths (no $data, no dynamic refs)");
-    code = leanShapes(dropDeadCode(settleAnyOf(settleErrors(leanErrors(positional, ABI)))), ABI);
+    code = leanShapes(plainCalls(dropDeadCode(settleAnyOf(settleErrors(leanErrors(positional, ABI))))), ABI);
   } else {
     code = compactErrors(code);
     code = dropDeadCode(code);

@@ -323,6 +323,25 @@ function settledAnyOf(fn: string, self: string): string | undefined {
   return out;
 }
 
+/**
+ * Lean code with ajv's two constant shapes around calls and counters written plainly:
+ * - `const wrapperN = {validate: validateM};` (how ajv refers to a function of a recursive
+ *   definition) gone, its uses (`wrapperN.validate`) the function itself, which a module's function
+ *   declarations make available everywhere in it;
+ * - `const _errsN = errors;if(errors === _errsN){`: a test of what was just assigned, a block.
+ */
+export function plainCalls(code: string): string {
+  const wrappers = new Map(
+    [...code.matchAll(/const (wrapper\d+) = \{validate: (validate\d+)\};/g)].map((m) => [m[1]!, m[2]!]),
+  );
+  return outsideStrings(code, (part) =>
+    part
+      .replace(/const (wrapper\d+) = \{validate: validate\d+\};/g, "")
+      .replace(/(?<![\w$.])(wrapper\d+)\.validate(?![\w$])/g, (m, name: string) => wrappers.get(name) ?? m)
+      .replace(/const (_errs\d+) = errors;if\(errors === \1\)\{/g, "const $1 = errors;{"),
+  );
+}
+
 /** ajv's escaping of a property name into an instance path (`ESCAPED_KEY`), capturing the name. */
 const ESCAPED_NAME = /([\w$]+)\.replace\(\/~\/g, "~0"\)\.replace\(\/\\\/\/g, "~1"\)/g;
 

@@ -90,8 +90,10 @@ test("the one-tool server bundles within its budget, smaller than SDK v1's, and 
  * and version): 28 489 B: 28.5 kB. The all-errors tool validators' failures through `abi.issue`
  * (no helper of their own, the messages the runtime rebuilds left out): 28 413 B: 28.45 kB. The
  * protocol validators' `anyOf` code with less bookkeeping (ajv-lean.ts `settleAnyOf`): 28 379 B: 28.4 kB.
+ * A recursive definition's function called as itself (no ajv wrapper object), no test of a counter
+ * just taken (`plainCalls`): 28 342 B: 28.35 kB.
  */
-const WORKER_BUDGET = 28_400;
+const WORKER_BUDGET = 28_350;
 
 /**
  * The runtime's modules of the legacy era: its lifecycle, the server's legacy side and the router of

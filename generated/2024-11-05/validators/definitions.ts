@@ -4,7 +4,7 @@ import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
 import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
-import { f3f30b0d546c6 } from "../../shared/validators/ReadResourceResult-3f30b0d546.js";
+import { f901b2f7fbf1d } from "../../shared/validators/ReadResourceResult-901b2f7fbf.js";
 import {
   f09cc1400986e,
   f23ed7ecd9e2a,
@@ -19,13 +19,13 @@ import {
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-1430adac57.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-3097fdc2a0.js";
-import { f8556b33dae27 } from "../../shared/validators/shared-7d316d2687.js";
-import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-c45bda216a.js";
-import { feaefc3c78f45 } from "./CallToolResult.js";
-import { fa437de5b41f4 } from "./CreateMessageResult.js";
-import { ff9a8fe750996 } from "./GetPromptResult.js";
+import { f8556b33dae27 } from "../../shared/validators/shared-28504968e7.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ed4507d350.js";
+import { f8526a3e09ccb } from "./CallToolResult.js";
+import { f448e2734fed2 } from "./CreateMessageResult.js";
+import { f8a4fe0001fdd } from "./GetPromptResult.js";
 import { f1aaed59689e7 } from "./InitializeResult.js";
 import { fe1f93a49f232 } from "./ListResourceTemplatesResult.js";
 import { fcb3c01b088c8 } from "./ListResourcesResult.js";
@@ -213,7 +213,7 @@ function fc6fbf0815c6e(data) {
   fc6fbf0815c6e.errors = null;
   return true;
 }
-function f581ab580cf01(data) {
+function f623bcf1ac367(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -225,8 +225,8 @@ function f581ab580cf01(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fa437de5b41f4(data)) {
-      vErrors = abi.nest(vErrors, fa437de5b41f4, "");
+    if (!f448e2734fed2(data)) {
+      vErrors = abi.nest(vErrors, f448e2734fed2, "");
       errors = vErrors.length;
     }
     valid0 = _errs2 === errors;
@@ -242,10 +242,10 @@ function f581ab580cf01(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f581ab580cf01.errors = vErrors;
+    f623bcf1ac367.errors = vErrors;
     return false;
   }
-  f581ab580cf01.errors = null;
+  f623bcf1ac367.errors = null;
   return true;
 }
 function ffdbfd786bd97(data) {
@@ -405,7 +405,7 @@ function ffdbfd786bd97(data) {
   ffdbfd786bd97.errors = null;
   return true;
 }
-function f5e3496b172ec(data) {
+function fa98d429ef0dc(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -417,7 +417,7 @@ function f5e3496b172ec(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -485,12 +485,12 @@ function f5e3496b172ec(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     if (data2._meta !== undefined) {
                       let data3 = data2._meta;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         } else {
                           vErrors = abi.issue(
@@ -539,7 +539,7 @@ function f5e3496b172ec(data) {
       valid0 = _errs14 === errors;
       if (!valid0) {
         const _errs15 = errors;
-        if (errors === _errs15) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -560,7 +560,7 @@ function f5e3496b172ec(data) {
               if (data.error !== undefined) {
                 let data4 = data.error;
                 const _errs17 = errors;
-                if (errors === _errs17) {
+                {
                   if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                     let missing2;
                     if (
@@ -698,10 +698,10 @@ function f5e3496b172ec(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f5e3496b172ec.errors = vErrors;
+    fa98d429ef0dc.errors = vErrors;
     return false;
   }
-  f5e3496b172ec.errors = null;
+  fa98d429ef0dc.errors = null;
   return true;
 }
 function f35044f4d0b97(data) {
@@ -806,7 +806,7 @@ function f624ca3b18dfe(data) {
   f624ca3b18dfe.errors = null;
   return true;
 }
-function fdf5f7e85d0cb(data) {
+function f996a197957ae(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -839,8 +839,8 @@ function fdf5f7e85d0cb(data) {
         valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f3f30b0d546c6(data)) {
-            vErrors = abi.nest(vErrors, f3f30b0d546c6, "");
+          if (!f901b2f7fbf1d(data)) {
+            vErrors = abi.nest(vErrors, f901b2f7fbf1d, "");
             errors = vErrors.length;
           }
           valid0 = _errs5 === errors;
@@ -853,8 +853,8 @@ function fdf5f7e85d0cb(data) {
             valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!ff9a8fe750996(data)) {
-                vErrors = abi.nest(vErrors, ff9a8fe750996, "");
+              if (!f8a4fe0001fdd(data)) {
+                vErrors = abi.nest(vErrors, f8a4fe0001fdd, "");
                 errors = vErrors.length;
               }
               valid0 = _errs7 === errors;
@@ -867,8 +867,8 @@ function fdf5f7e85d0cb(data) {
                 valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!feaefc3c78f45(data)) {
-                    vErrors = abi.nest(vErrors, feaefc3c78f45, "");
+                  if (!f8526a3e09ccb(data)) {
+                    vErrors = abi.nest(vErrors, f8526a3e09ccb, "");
                     errors = vErrors.length;
                   }
                   valid0 = _errs9 === errors;
@@ -891,18 +891,18 @@ function fdf5f7e85d0cb(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fdf5f7e85d0cb.errors = vErrors;
+    f996a197957ae.errors = vErrors;
     return false;
   }
-  fdf5f7e85d0cb.errors = null;
+  f996a197957ae.errors = null;
   return true;
 }
 export const v04625a1310a6: abi.Validator = f04625a1310a6;
 export const v35044f4d0b97: abi.Validator = f35044f4d0b97;
 export const v56efc68c1ac0: abi.Validator = f56efc68c1ac0;
-export const v581ab580cf01: abi.Validator = f581ab580cf01;
-export const v5e3496b172ec: abi.Validator = f5e3496b172ec;
+export const v623bcf1ac367: abi.Validator = f623bcf1ac367;
 export const v624ca3b18dfe: abi.Validator = f624ca3b18dfe;
+export const v996a197957ae: abi.Validator = f996a197957ae;
+export const va98d429ef0dc: abi.Validator = fa98d429ef0dc;
 export const vc6fbf0815c6e: abi.Validator = fc6fbf0815c6e;
-export const vdf5f7e85d0cb: abi.Validator = fdf5f7e85d0cb;
 export const vfdbfd786bd97: abi.Validator = ffdbfd786bd97;

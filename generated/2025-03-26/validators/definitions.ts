@@ -4,22 +4,22 @@ import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f19bb49915ed0 } from "../../shared/validators/ListPromptsResult-19bb49915e.js";
 import { f4262d6f37e28 } from "../../shared/validators/ListRootsResult-4262d6f37e.js";
-import { f3f30b0d546c6 } from "../../shared/validators/ReadResourceResult-3f30b0d546.js";
+import { f901b2f7fbf1d } from "../../shared/validators/ReadResourceResult-901b2f7fbf.js";
 import { f4d6caec5c152, f74788196111b } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f7aefb4e79829 } from "../../shared/validators/definitions-b5c95eaa5e.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-1430adac57.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30 } from "../../shared/validators/shared-3097fdc2a0.js";
-import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-c45bda216a.js";
-import { fae463efb4c23 } from "./CallToolResult.js";
-import { f2a64d49e83ff } from "./CreateMessageResult.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-ed4507d350.js";
+import { f66092b7143d4 } from "./CallToolResult.js";
+import { fec65184e0b74 } from "./CreateMessageResult.js";
 import { f88e0af18003a } from "./GetPromptResult.js";
 import { f0dd8f9346a24 } from "./InitializeResult.js";
 import { ff2e67851b44b } from "./ListResourceTemplatesResult.js";
 import { f520300552df8 } from "./ListResourcesResult.js";
 import { f247516f3719e } from "./ListToolsResult.js";
 import { f06878ca7f5e3 } from "./params.sampling.createMessage.js";
-function ff46a9e55bb67(data) {
+function fc29c00f8881c(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -31,8 +31,8 @@ function ff46a9e55bb67(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f2a64d49e83ff(data)) {
-      vErrors = abi.nest(vErrors, f2a64d49e83ff, "");
+    if (!fec65184e0b74(data)) {
+      vErrors = abi.nest(vErrors, fec65184e0b74, "");
       errors = vErrors.length;
     }
     valid0 = _errs2 === errors;
@@ -48,10 +48,10 @@ function ff46a9e55bb67(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff46a9e55bb67.errors = vErrors;
+    fc29c00f8881c.errors = vErrors;
     return false;
   }
-  ff46a9e55bb67.errors = null;
+  fc29c00f8881c.errors = null;
   return true;
 }
 function f362f3e1b92c3(data) {
@@ -211,7 +211,7 @@ function f362f3e1b92c3(data) {
   f362f3e1b92c3.errors = null;
   return true;
 }
-function f9ffd3bfa46d1(data) {
+function f3be575078d17(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -231,7 +231,7 @@ function f9ffd3bfa46d1(data) {
         valid1 = _errs3 === errors;
         if (!valid1) {
           const _errs4 = errors;
-          if (errors === _errs4) {
+          {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
               let missing0;
               if (
@@ -299,12 +299,12 @@ function f9ffd3bfa46d1(data) {
                     if (data0.params !== undefined) {
                       let data3 = data0.params;
                       const _errs10 = errors;
-                      if (errors === _errs10) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                           if (data3._meta !== undefined) {
                             let data4 = data3._meta;
                             const _errs13 = errors;
-                            if (errors === _errs13) {
+                            {
                               if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                               } else {
                                 vErrors = abi.issue(
@@ -355,7 +355,7 @@ function f9ffd3bfa46d1(data) {
         if (!valid1) {
           vErrors = abi.issue(vErrors, "/" + i0, "anyOf", {}, "#/items/anyOf", "must match a schema in anyOf");
           errors++;
-          f9ffd3bfa46d1.errors = vErrors;
+          f3be575078d17.errors = vErrors;
           return false;
         } else {
           errors = _errs2;
@@ -373,10 +373,10 @@ function f9ffd3bfa46d1(data) {
         }
       }
     } else {
-      return abi.fail(f9ffd3bfa46d1, "", "type", { type: "array" });
+      return abi.fail(f3be575078d17, "", "type", { type: "array" });
     }
   }
-  f9ffd3bfa46d1.errors = vErrors;
+  f3be575078d17.errors = vErrors;
   return errors === 0;
 }
 function f53a176eb927d(data) {
@@ -599,7 +599,7 @@ const f7be85563ecee = {
   ],
   $id: "mcpgen://defs/JSONRPCMessage",
 };
-function f8e074ff3dba6(data) {
+function fbcbaa094aadc(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -611,7 +611,7 @@ function f8e074ff3dba6(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -679,12 +679,12 @@ function f8e074ff3dba6(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     if (data2._meta !== undefined) {
                       let data3 = data2._meta;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         } else {
                           vErrors = abi.issue(
@@ -726,7 +726,7 @@ function f8e074ff3dba6(data) {
     valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs14 = errors;
-      if (errors === _errs14) {
+      {
         if (Array.isArray(data)) {
           var valid3 = true;
           const len0 = data.length;
@@ -743,7 +743,7 @@ function f8e074ff3dba6(data) {
             valid4 = _errs18 === errors;
             if (!valid4) {
               const _errs19 = errors;
-              if (errors === _errs19) {
+              {
                 if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                   let missing1;
                   if (
@@ -811,12 +811,12 @@ function f8e074ff3dba6(data) {
                         if (data4.params !== undefined) {
                           let data7 = data4.params;
                           const _errs25 = errors;
-                          if (errors === _errs25) {
+                          {
                             if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
                               if (data7._meta !== undefined) {
                                 let data8 = data7._meta;
                                 const _errs28 = errors;
-                                if (errors === _errs28) {
+                                {
                                   if (data8 && typeof data8 == "object" && !Array.isArray(data8)) {
                                   } else {
                                     vErrors = abi.issue(
@@ -904,7 +904,7 @@ function f8e074ff3dba6(data) {
         valid0 = _errs31 === errors;
         if (!valid0) {
           const _errs32 = errors;
-          if (errors === _errs32) {
+          {
             if (data && typeof data == "object" && !Array.isArray(data)) {
               let missing2;
               if (
@@ -925,7 +925,7 @@ function f8e074ff3dba6(data) {
                 if (data.error !== undefined) {
                   let data9 = data.error;
                   const _errs34 = errors;
-                  if (errors === _errs34) {
+                  {
                     if (data9 && typeof data9 == "object" && !Array.isArray(data9)) {
                       let missing3;
                       if (
@@ -1059,7 +1059,7 @@ function f8e074ff3dba6(data) {
           valid0 = _errs32 === errors;
           if (!valid0) {
             const _errs44 = errors;
-            if (errors === _errs44) {
+            {
               if (Array.isArray(data)) {
                 var valid9 = true;
                 const len1 = data.length;
@@ -1076,7 +1076,7 @@ function f8e074ff3dba6(data) {
                   valid10 = _errs48 === errors;
                   if (!valid10) {
                     const _errs49 = errors;
-                    if (errors === _errs49) {
+                    {
                       if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
                         let missing4;
                         if (
@@ -1097,7 +1097,7 @@ function f8e074ff3dba6(data) {
                           if (data14.error !== undefined) {
                             let data15 = data14.error;
                             const _errs51 = errors;
-                            if (errors === _errs51) {
+                            {
                               if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
                                 let missing5;
                                 if (
@@ -1281,10 +1281,10 @@ function f8e074ff3dba6(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f8e074ff3dba6.errors = vErrors;
+    fbcbaa094aadc.errors = vErrors;
     return false;
   }
-  f8e074ff3dba6.errors = null;
+  fbcbaa094aadc.errors = null;
   return true;
 }
 function ffd1f0710c4e6(data) {
@@ -1322,7 +1322,7 @@ function ffd1f0710c4e6(data) {
   ffd1f0710c4e6.errors = null;
   return true;
 }
-function fd730ef5c1919(data) {
+function f2455c2b6f0e8(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -1355,8 +1355,8 @@ function fd730ef5c1919(data) {
         valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f3f30b0d546c6(data)) {
-            vErrors = abi.nest(vErrors, f3f30b0d546c6, "");
+          if (!f901b2f7fbf1d(data)) {
+            vErrors = abi.nest(vErrors, f901b2f7fbf1d, "");
             errors = vErrors.length;
           }
           valid0 = _errs5 === errors;
@@ -1383,8 +1383,8 @@ function fd730ef5c1919(data) {
                 valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!fae463efb4c23(data)) {
-                    vErrors = abi.nest(vErrors, fae463efb4c23, "");
+                  if (!f66092b7143d4(data)) {
+                    vErrors = abi.nest(vErrors, f66092b7143d4, "");
                     errors = vErrors.length;
                   }
                   valid0 = _errs9 === errors;
@@ -1407,17 +1407,17 @@ function fd730ef5c1919(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fd730ef5c1919.errors = vErrors;
+    f2455c2b6f0e8.errors = vErrors;
     return false;
   }
-  fd730ef5c1919.errors = null;
+  f2455c2b6f0e8.errors = null;
   return true;
 }
+export const v2455c2b6f0e8: abi.Validator = f2455c2b6f0e8;
 export const v362f3e1b92c3: abi.Validator = f362f3e1b92c3;
+export const v3be575078d17: abi.Validator = f3be575078d17;
 export const v53a176eb927d: abi.Validator = f53a176eb927d;
 export const v6698bc9199a0: abi.Validator = f6698bc9199a0;
-export const v8e074ff3dba6: abi.Validator = f8e074ff3dba6;
-export const v9ffd3bfa46d1: abi.Validator = f9ffd3bfa46d1;
-export const vd730ef5c1919: abi.Validator = fd730ef5c1919;
-export const vf46a9e55bb67: abi.Validator = ff46a9e55bb67;
+export const vbcbaa094aadc: abi.Validator = fbcbaa094aadc;
+export const vc29c00f8881c: abi.Validator = fc29c00f8881c;
 export const vfd1f0710c4e6: abi.Validator = ffd1f0710c4e6;

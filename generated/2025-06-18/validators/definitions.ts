@@ -3,7 +3,7 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
-import { f74e780402b36 } from "../../shared/validators/ReadResourceResult-74e780402b.js";
+import { f174387043b20 } from "../../shared/validators/ReadResourceResult-174387043b.js";
 import {
   f29bf5eb1ca06,
   f2cfa2dcef138,
@@ -19,15 +19,15 @@ import {
   ff950818ad647,
 } from "../../shared/validators/definitions-16e3ac04b3.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
+import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-1430adac57.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-1c58c05e85.js";
-import { f8c5a72c18d30 } from "../../shared/validators/shared-3097fdc2a0.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-7a5afab538.js";
-import { f19b075cc6894, f6828121ff61b } from "../../shared/validators/shared-c45bda216a.js";
-import { f2988f90585f4 } from "./CallToolResult.js";
-import { f9dbd9f211acc } from "./CreateMessageResult.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-670270c608.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7eb29d0a04.js";
+import { f8c5a72c18d30 } from "../../shared/validators/shared-ed4507d350.js";
+import { f10f097e7eb06 } from "./CallToolResult.js";
+import { f38e2b3232425 } from "./CreateMessageResult.js";
 import { f0d1efda56fc9 } from "./ElicitResult.js";
-import { ff9f4a3e0cb35 } from "./GetPromptResult.js";
+import { fa983e906357b } from "./GetPromptResult.js";
 import { f43e69189aed1 } from "./InitializeResult.js";
 import { f83f1f3ff523c } from "./ListPromptsResult.js";
 import { f8765042f2846 } from "./ListResourceTemplatesResult.js";
@@ -117,7 +117,7 @@ function f1dfd64066fde(data) {
   f1dfd64066fde.errors = null;
   return true;
 }
-function feffa2b5e86ee(data) {
+function f42443dc201ed(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -128,7 +128,7 @@ function feffa2b5e86ee(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          feffa2b5e86ee,
+          f42443dc201ed,
           "",
           "required",
           { missingProperty: missing0 },
@@ -140,11 +140,11 @@ function feffa2b5e86ee(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(feffa2b5e86ee, "/method", "type", { type: "string" });
+            return abi.fail(f42443dc201ed, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              feffa2b5e86ee,
+              f42443dc201ed,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -160,31 +160,31 @@ function feffa2b5e86ee(data) {
           if (data.params !== undefined) {
             let data1 = data.params;
             const _errs3 = errors;
-            if (errors === _errs3) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 let missing1;
                 if (
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(feffa2b5e86ee, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f42443dc201ed, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
                     const _errs5 = errors;
-                    if (errors === _errs5) {
+                    {
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing2;
                         if (
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(feffa2b5e86ee, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f42443dc201ed, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(feffa2b5e86ee, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f42443dc201ed, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -194,7 +194,7 @@ function feffa2b5e86ee(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(feffa2b5e86ee, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f42443dc201ed, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -203,7 +203,7 @@ function feffa2b5e86ee(data) {
                           }
                         }
                       } else {
-                        return abi.fail(feffa2b5e86ee, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f42443dc201ed, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -214,18 +214,18 @@ function feffa2b5e86ee(data) {
                     if (data1.context !== undefined) {
                       let data5 = data1.context;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
                           if (data5.arguments !== undefined) {
                             let data6 = data5.arguments;
                             const _errs13 = errors;
-                            if (errors === _errs13) {
+                            {
                               if (data6 && typeof data6 == "object" && !Array.isArray(data6)) {
                                 for (const key0 in data6) {
                                   const _errs16 = errors;
                                   if (typeof data6[key0] !== "string") {
                                     return abi.fail(
-                                      feffa2b5e86ee,
+                                      f42443dc201ed,
                                       "/params/context/arguments/" + abi.pointerToken(key0),
                                       "type",
                                       { type: "string" },
@@ -238,12 +238,12 @@ function feffa2b5e86ee(data) {
                                   }
                                 }
                               } else {
-                                return abi.fail(feffa2b5e86ee, "/params/context/arguments", "type", { type: "object" });
+                                return abi.fail(f42443dc201ed, "/params/context/arguments", "type", { type: "object" });
                               }
                             }
                           }
                         } else {
-                          return abi.fail(feffa2b5e86ee, "/params/context", "type", { type: "object" });
+                          return abi.fail(f42443dc201ed, "/params/context", "type", { type: "object" });
                         }
                       }
                       var valid1 = _errs11 === errors;
@@ -280,7 +280,7 @@ function feffa2b5e86ee(data) {
                             "must match a schema in anyOf",
                           );
                           errors++;
-                          feffa2b5e86ee.errors = vErrors;
+                          f42443dc201ed.errors = vErrors;
                           return false;
                         } else {
                           errors = _errs19;
@@ -300,7 +300,7 @@ function feffa2b5e86ee(data) {
                   }
                 }
               } else {
-                return abi.fail(feffa2b5e86ee, "/params", "type", { type: "object" });
+                return abi.fail(f42443dc201ed, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -310,13 +310,13 @@ function feffa2b5e86ee(data) {
         }
       }
     } else {
-      return abi.fail(feffa2b5e86ee, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f42443dc201ed, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  feffa2b5e86ee.errors = vErrors;
+  f42443dc201ed.errors = vErrors;
   return errors === 0;
 }
-function faba1e9895d26(data) {
+function f85d4ad68a848(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -405,8 +405,8 @@ function faba1e9895d26(data) {
                         valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!feffa2b5e86ee(data)) {
-                            vErrors = abi.nest(vErrors, feffa2b5e86ee, "");
+                          if (!f42443dc201ed(data)) {
+                            vErrors = abi.nest(vErrors, f42443dc201ed, "");
                             errors = vErrors.length;
                           }
                           valid0 = _errs13 === errors;
@@ -425,13 +425,13 @@ function faba1e9895d26(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    faba1e9895d26.errors = vErrors;
+    f85d4ad68a848.errors = vErrors;
     return false;
   }
-  faba1e9895d26.errors = null;
+  f85d4ad68a848.errors = null;
   return true;
 }
-function f73db8fc7e13f(data) {
+function f7202baaed6f2(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -443,8 +443,8 @@ function f73db8fc7e13f(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f9dbd9f211acc(data)) {
-      vErrors = abi.nest(vErrors, f9dbd9f211acc, "");
+    if (!f38e2b3232425(data)) {
+      vErrors = abi.nest(vErrors, f38e2b3232425, "");
       errors = vErrors.length;
     }
     valid0 = _errs2 === errors;
@@ -468,10 +468,10 @@ function f73db8fc7e13f(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f73db8fc7e13f.errors = vErrors;
+    f7202baaed6f2.errors = vErrors;
     return false;
   }
-  f73db8fc7e13f.errors = null;
+  f7202baaed6f2.errors = null;
   return true;
 }
 function f83147d46302b(data) {
@@ -908,7 +908,7 @@ function f0e1358f61b12(data) {
   f0e1358f61b12.errors = null;
   return true;
 }
-function fa2684f50f49e(data) {
+function f4a89fc45ecde(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -920,7 +920,7 @@ function fa2684f50f49e(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -988,12 +988,12 @@ function fa2684f50f49e(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                     if (data2._meta !== undefined) {
                       let data3 = data2._meta;
                       const _errs11 = errors;
-                      if (errors === _errs11) {
+                      {
                         if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                         } else {
                           vErrors = abi.issue(
@@ -1042,7 +1042,7 @@ function fa2684f50f49e(data) {
       valid0 = _errs14 === errors;
       if (!valid0) {
         const _errs15 = errors;
-        if (errors === _errs15) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -1063,7 +1063,7 @@ function fa2684f50f49e(data) {
               if (data.error !== undefined) {
                 let data4 = data.error;
                 const _errs17 = errors;
-                if (errors === _errs17) {
+                {
                   if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                     let missing2;
                     if (
@@ -1201,10 +1201,10 @@ function fa2684f50f49e(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa2684f50f49e.errors = vErrors;
+    f4a89fc45ecde.errors = vErrors;
     return false;
   }
-  fa2684f50f49e.errors = null;
+  f4a89fc45ecde.errors = null;
   return true;
 }
 function f355e65a2e97b(data) {
@@ -1250,7 +1250,7 @@ function f355e65a2e97b(data) {
   f355e65a2e97b.errors = null;
   return true;
 }
-function fe4b8e369ec47(data) {
+function f37dd2990bb2c(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -1283,8 +1283,8 @@ function fe4b8e369ec47(data) {
         valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f74e780402b36(data)) {
-            vErrors = abi.nest(vErrors, f74e780402b36, "");
+          if (!f174387043b20(data)) {
+            vErrors = abi.nest(vErrors, f174387043b20, "");
             errors = vErrors.length;
           }
           valid0 = _errs5 === errors;
@@ -1297,8 +1297,8 @@ function fe4b8e369ec47(data) {
             valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!ff9f4a3e0cb35(data)) {
-                vErrors = abi.nest(vErrors, ff9f4a3e0cb35, "");
+              if (!fa983e906357b(data)) {
+                vErrors = abi.nest(vErrors, fa983e906357b, "");
                 errors = vErrors.length;
               }
               valid0 = _errs7 === errors;
@@ -1311,8 +1311,8 @@ function fe4b8e369ec47(data) {
                 valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f2988f90585f4(data)) {
-                    vErrors = abi.nest(vErrors, f2988f90585f4, "");
+                  if (!f10f097e7eb06(data)) {
+                    vErrors = abi.nest(vErrors, f10f097e7eb06, "");
                     errors = vErrors.length;
                   }
                   valid0 = _errs9 === errors;
@@ -1335,19 +1335,19 @@ function fe4b8e369ec47(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fe4b8e369ec47.errors = vErrors;
+    f37dd2990bb2c.errors = vErrors;
     return false;
   }
-  fe4b8e369ec47.errors = null;
+  f37dd2990bb2c.errors = null;
   return true;
 }
 export const v0e1358f61b12: abi.Validator = f0e1358f61b12;
 export const v1dfd64066fde: abi.Validator = f1dfd64066fde;
 export const v31d730487cb0: abi.Validator = f31d730487cb0;
 export const v355e65a2e97b: abi.Validator = f355e65a2e97b;
-export const v73db8fc7e13f: abi.Validator = f73db8fc7e13f;
+export const v37dd2990bb2c: abi.Validator = f37dd2990bb2c;
+export const v42443dc201ed: abi.Validator = f42443dc201ed;
+export const v4a89fc45ecde: abi.Validator = f4a89fc45ecde;
+export const v7202baaed6f2: abi.Validator = f7202baaed6f2;
 export const v83147d46302b: abi.Validator = f83147d46302b;
-export const va2684f50f49e: abi.Validator = fa2684f50f49e;
-export const vaba1e9895d26: abi.Validator = faba1e9895d26;
-export const ve4b8e369ec47: abi.Validator = fe4b8e369ec47;
-export const veffa2b5e86ee: abi.Validator = feffa2b5e86ee;
+export const v85d4ad68a848: abi.Validator = f85d4ad68a848;

@@ -16,7 +16,7 @@ const ffbd84b3d933b = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f27d3fa614146(data) {
+function f4f0273655ed1(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -24,7 +24,7 @@ function f27d3fa614146(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f27d3fa614146,
+          f4f0273655ed1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -35,10 +35,10 @@ function f27d3fa614146(data) {
         if (data._meta !== undefined) {
           let data0 = data._meta;
           const _errs1 = errors;
-          if (errors === _errs1) {
+          {
             if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
             } else {
-              return abi.fail(f27d3fa614146, "/_meta", "type", { type: "object" });
+              return abi.fail(f4f0273655ed1, "/_meta", "type", { type: "object" });
             }
           }
           var valid0 = _errs1 === errors;
@@ -50,11 +50,11 @@ function f27d3fa614146(data) {
             let data1 = data.action;
             const _errs4 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f27d3fa614146, "/action", "type", { type: "string" });
+              return abi.fail(f4f0273655ed1, "/action", "type", { type: "string" });
             }
             if (!(data1 === "accept" || data1 === "cancel" || data1 === "decline")) {
               return abi.fail(
-                f27d3fa614146,
+                f4f0273655ed1,
                 "/action",
                 "enum",
                 { allowedValues: ffbd84b3d933b.properties.action.enum },
@@ -70,7 +70,7 @@ function f27d3fa614146(data) {
             if (data.content !== undefined) {
               let data2 = data.content;
               const _errs6 = errors;
-              if (errors === _errs6) {
+              {
                 if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   for (const key0 in data2) {
                     let data3 = data2[key0];
@@ -78,7 +78,7 @@ function f27d3fa614146(data) {
                     const _errs10 = errors;
                     let valid2 = false;
                     const _errs11 = errors;
-                    if (errors === _errs11) {
+                    {
                       if (Array.isArray(data3)) {
                         var valid3 = true;
                         const len0 = data3.length;
@@ -142,7 +142,7 @@ function f27d3fa614146(data) {
                         "must match a schema in anyOf",
                       );
                       errors++;
-                      f27d3fa614146.errors = vErrors;
+                      f4f0273655ed1.errors = vErrors;
                       return false;
                     } else {
                       errors = _errs10;
@@ -160,7 +160,7 @@ function f27d3fa614146(data) {
                     }
                   }
                 } else {
-                  return abi.fail(f27d3fa614146, "/content", "type", { type: "object" });
+                  return abi.fail(f4f0273655ed1, "/content", "type", { type: "object" });
                 }
               }
               var valid0 = _errs6 === errors;
@@ -171,13 +171,13 @@ function f27d3fa614146(data) {
         }
       }
     } else {
-      return abi.fail(f27d3fa614146, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f4f0273655ed1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f27d3fa614146.errors = vErrors;
+  f4f0273655ed1.errors = vErrors;
   return errors === 0;
 }
-export { f27d3fa614146 };
-export const v27d3fa614146: abi.Validator = f27d3fa614146;
+export { f4f0273655ed1 };
+export const v4f0273655ed1: abi.Validator = f4f0273655ed1;
 /** What this method's messages are checked with. */
-export const validate: abi.Validator = f27d3fa614146;
+export const validate: abi.Validator = f4f0273655ed1;

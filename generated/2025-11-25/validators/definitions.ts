@@ -3,24 +3,24 @@
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { fc22ea3f3b351 } from "../../shared/validators/CompleteResult-c22ea3f3b3.js";
 import { f30824c5dced2 } from "../../shared/validators/ListRootsResult-30824c5dce.js";
-import { f74e780402b36 } from "../../shared/validators/ReadResourceResult-74e780402b.js";
+import { f174387043b20 } from "../../shared/validators/ReadResourceResult-174387043b.js";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
 import { f40df184fca3c } from "../../shared/validators/definitions-f5053d3a3d.js";
 import { f561cc2318b77 } from "../../shared/validators/params.ping-561cc2318b.js";
 import { f38af6ff95c3c } from "../../shared/validators/shared-165f716fde.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-3097fdc2a0.js";
 import { fbc23760306b3 } from "../../shared/validators/shared-85ed35f1e9.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ed4507d350.js";
 import { fe727f0bb4b6c } from "./CallToolRequestParams.js";
-import { f41f345ef1c63 } from "./CallToolResult.js";
+import { f10a9c8690ef1 } from "./CallToolResult.js";
 import { f55b405f5a667 } from "./CancelTaskResult.js";
 import { f97ba35a362b3 } from "./CancelledNotificationParams.js";
-import { f649bd7b6830b } from "./CompleteRequestParams.js";
-import { fac8a66d5a20a } from "./CreateMessageRequestParams.js";
-import { f696273355426 } from "./CreateMessageResult.js";
+import { f7dc0b7ae83f8 } from "./CompleteRequestParams.js";
+import { f21bb5f26f6d1 } from "./CreateMessageRequestParams.js";
+import { ff54a5585842a } from "./CreateMessageResult.js";
 import { fd91adb79f459, fe9c74ef7e92d } from "./ElicitRequestParams.js";
-import { f27d3fa614146 } from "./ElicitResult.js";
+import { f4f0273655ed1 } from "./ElicitResult.js";
 import { ffbb385f0027e } from "./GetPromptRequestParams.js";
-import { fffe48257b557 } from "./GetPromptResult.js";
+import { fabb7c35e843f } from "./GetPromptResult.js";
 import { f7b524480c76c } from "./InitializeRequestParams.js";
 import { fb9883fc81b5a } from "./InitializeResult.js";
 import { f499f561c2de5 } from "./ListPromptsResult.js";
@@ -36,7 +36,7 @@ import { f3d8e5e6ce3b5 } from "./ResourceUpdatedNotificationParams.js";
 import { f498f8a4f0980 } from "./SetLevelRequestParams.js";
 import { f9525d975e3b6 } from "./TaskStatusNotificationParams.js";
 import { f02d779ceb189 } from "./shared-4a63425e83.js";
-import { f9b473784c3fa } from "./shared-923a350d1d.js";
+import { f9b473784c3fa } from "./shared-5cfd3f2a4a.js";
 function f540b275b675d(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -1657,7 +1657,7 @@ function fa5830dae6968(data) {
   fa5830dae6968.errors = null;
   return true;
 }
-function f3e51125550b8(data) {
+function f2cedf208358f(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1668,7 +1668,7 @@ function f3e51125550b8(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f3e51125550b8,
+          f2cedf208358f,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1678,18 +1678,18 @@ function f3e51125550b8(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f3e51125550b8, fbcbd6dea190a, "/id");
+            return abi.failWith(f2cedf208358f, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f3e51125550b8, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2cedf208358f, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f3e51125550b8,
+                f2cedf208358f,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1702,11 +1702,11 @@ function f3e51125550b8(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f3e51125550b8, "/method", "type", { type: "string" });
+                return abi.fail(f2cedf208358f, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  f3e51125550b8,
+                  f2cedf208358f,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1717,8 +1717,8 @@ function f3e51125550b8(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f649bd7b6830b(data.params)) {
-                  return abi.failWith(f3e51125550b8, f649bd7b6830b, "/params");
+                if (!f7dc0b7ae83f8(data.params)) {
+                  return abi.failWith(f2cedf208358f, f7dc0b7ae83f8, "/params");
                 }
               }
             }
@@ -1726,13 +1726,13 @@ function f3e51125550b8(data) {
         }
       }
     } else {
-      return abi.fail(f3e51125550b8, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2cedf208358f, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f3e51125550b8.errors = null;
+  f2cedf208358f.errors = null;
   return true;
 }
-function fb02f2161608d(data) {
+function f1c758cbbc9d2(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -1849,8 +1849,8 @@ function fb02f2161608d(data) {
                                 valid0 = _errs16 === errors;
                                 if (!valid0) {
                                   const _errs17 = errors;
-                                  if (!f3e51125550b8(data)) {
-                                    vErrors = abi.nest(vErrors, f3e51125550b8, "");
+                                  if (!f2cedf208358f(data)) {
+                                    vErrors = abi.nest(vErrors, f2cedf208358f, "");
                                     errors = vErrors.length;
                                   }
                                   valid0 = _errs17 === errors;
@@ -1873,13 +1873,13 @@ function fb02f2161608d(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb02f2161608d.errors = vErrors;
+    f1c758cbbc9d2.errors = vErrors;
     return false;
   }
-  fb02f2161608d.errors = null;
+  f1c758cbbc9d2.errors = null;
   return true;
 }
-function f70af3b1f70fd(data) {
+function f81a06afd623c(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -1919,8 +1919,8 @@ function f70af3b1f70fd(data) {
           valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f696273355426(data)) {
-              vErrors = abi.nest(vErrors, f696273355426, "");
+            if (!ff54a5585842a(data)) {
+              vErrors = abi.nest(vErrors, ff54a5585842a, "");
               errors = vErrors.length;
             }
             valid0 = _errs6 === errors;
@@ -1933,8 +1933,8 @@ function f70af3b1f70fd(data) {
               valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f27d3fa614146(data)) {
-                  vErrors = abi.nest(vErrors, f27d3fa614146, "");
+                if (!f4f0273655ed1(data)) {
+                  vErrors = abi.nest(vErrors, f4f0273655ed1, "");
                   errors = vErrors.length;
                 }
                 valid0 = _errs8 === errors;
@@ -1948,13 +1948,13 @@ function f70af3b1f70fd(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f70af3b1f70fd.errors = vErrors;
+    f81a06afd623c.errors = vErrors;
     return false;
   }
-  f70af3b1f70fd.errors = null;
+  f81a06afd623c.errors = null;
   return true;
 }
-function f1fd2a3568d64(data) {
+function f8a4fd95a8e92(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1965,7 +1965,7 @@ function f1fd2a3568d64(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f1fd2a3568d64,
+          f8a4fd95a8e92,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1975,18 +1975,18 @@ function f1fd2a3568d64(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f1fd2a3568d64, fbcbd6dea190a, "/id");
+            return abi.failWith(f8a4fd95a8e92, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f1fd2a3568d64, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f8a4fd95a8e92, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f1fd2a3568d64,
+                f8a4fd95a8e92,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1999,11 +1999,11 @@ function f1fd2a3568d64(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f1fd2a3568d64, "/method", "type", { type: "string" });
+                return abi.fail(f8a4fd95a8e92, "/method", "type", { type: "string" });
               }
               if ("sampling/createMessage" !== data2) {
                 return abi.fail(
-                  f1fd2a3568d64,
+                  f8a4fd95a8e92,
                   "/method",
                   "const",
                   { allowedValue: "sampling/createMessage" },
@@ -2014,8 +2014,8 @@ function f1fd2a3568d64(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fac8a66d5a20a(data.params)) {
-                  return abi.failWith(f1fd2a3568d64, fac8a66d5a20a, "/params");
+                if (!f21bb5f26f6d1(data.params)) {
+                  return abi.failWith(f8a4fd95a8e92, f21bb5f26f6d1, "/params");
                 }
               }
             }
@@ -2023,10 +2023,10 @@ function f1fd2a3568d64(data) {
         }
       }
     } else {
-      return abi.fail(f1fd2a3568d64, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f8a4fd95a8e92, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f1fd2a3568d64.errors = null;
+  f8a4fd95a8e92.errors = null;
   return true;
 }
 function fe0a7572411ed(data) {
@@ -2216,7 +2216,7 @@ function fb64783fa4295(data) {
   fb64783fa4295.errors = null;
   return true;
 }
-function f86739bd207fc(data) {
+function fe0476890b6ba(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -2228,7 +2228,7 @@ function f86739bd207fc(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2296,7 +2296,7 @@ function f86739bd207fc(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   } else {
                     vErrors = abi.issue(
@@ -2332,7 +2332,7 @@ function f86739bd207fc(data) {
       valid0 = _errs11 === errors;
       if (!valid0) {
         const _errs12 = errors;
-        if (errors === _errs12) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -2352,7 +2352,7 @@ function f86739bd207fc(data) {
               if (data.error !== undefined) {
                 let data3 = data.error;
                 const _errs14 = errors;
-                if (errors === _errs14) {
+                {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing2;
                     if (
@@ -2490,13 +2490,13 @@ function f86739bd207fc(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f86739bd207fc.errors = vErrors;
+    fe0476890b6ba.errors = vErrors;
     return false;
   }
-  f86739bd207fc.errors = null;
+  fe0476890b6ba.errors = null;
   return true;
 }
-function fa1c2b19cfc4c(data) {
+function fae9bf71bd099(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -2508,7 +2508,7 @@ function fa1c2b19cfc4c(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2528,7 +2528,7 @@ function fa1c2b19cfc4c(data) {
           if (data.error !== undefined) {
             let data0 = data.error;
             const _errs4 = errors;
-            if (errors === _errs4) {
+            {
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (
@@ -2664,10 +2664,10 @@ function fa1c2b19cfc4c(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa1c2b19cfc4c.errors = vErrors;
+    fae9bf71bd099.errors = vErrors;
     return false;
   }
-  fa1c2b19cfc4c.errors = null;
+  fae9bf71bd099.errors = null;
   return true;
 }
 function f8e26f16bdc2b(data) {
@@ -3208,7 +3208,7 @@ function fe73f67832ef9(data) {
   fe73f67832ef9.errors = null;
   return true;
 }
-function fbf8a731765c5(data) {
+function f561162f34d7a(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -3248,8 +3248,8 @@ function fbf8a731765c5(data) {
           valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f1fd2a3568d64(data)) {
-              vErrors = abi.nest(vErrors, f1fd2a3568d64, "");
+            if (!f8a4fd95a8e92(data)) {
+              vErrors = abi.nest(vErrors, f8a4fd95a8e92, "");
               errors = vErrors.length;
             }
             valid0 = _errs6 === errors;
@@ -3277,13 +3277,13 @@ function fbf8a731765c5(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fbf8a731765c5.errors = vErrors;
+    f561162f34d7a.errors = vErrors;
     return false;
   }
-  fbf8a731765c5.errors = null;
+  f561162f34d7a.errors = null;
   return true;
 }
-function ff4828cd70519(data) {
+function f1a763024b4e1(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -3316,8 +3316,8 @@ function ff4828cd70519(data) {
         valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!f74e780402b36(data)) {
-            vErrors = abi.nest(vErrors, f74e780402b36, "");
+          if (!f174387043b20(data)) {
+            vErrors = abi.nest(vErrors, f174387043b20, "");
             errors = vErrors.length;
           }
           valid0 = _errs5 === errors;
@@ -3330,8 +3330,8 @@ function ff4828cd70519(data) {
             valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!fffe48257b557(data)) {
-                vErrors = abi.nest(vErrors, fffe48257b557, "");
+              if (!fabb7c35e843f(data)) {
+                vErrors = abi.nest(vErrors, fabb7c35e843f, "");
                 errors = vErrors.length;
               }
               valid0 = _errs7 === errors;
@@ -3344,8 +3344,8 @@ function ff4828cd70519(data) {
                 valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f41f345ef1c63(data)) {
-                    vErrors = abi.nest(vErrors, f41f345ef1c63, "");
+                  if (!f10a9c8690ef1(data)) {
+                    vErrors = abi.nest(vErrors, f10a9c8690ef1, "");
                     errors = vErrors.length;
                   }
                   valid0 = _errs9 === errors;
@@ -3400,10 +3400,10 @@ function ff4828cd70519(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    ff4828cd70519.errors = vErrors;
+    f1a763024b4e1.errors = vErrors;
     return false;
   }
-  ff4828cd70519.errors = null;
+  f1a763024b4e1.errors = null;
   return true;
 }
 function f4b3fd55b3461(data) {
@@ -3580,41 +3580,41 @@ export const v0b3ca2e6a3eb: abi.Validator = f0b3ca2e6a3eb;
 export const v116e0b024631: abi.Validator = f116e0b024631;
 export const v16d9c783131d: abi.Validator = f16d9c783131d;
 export const v18eaa696f604: abi.Validator = f18eaa696f604;
-export const v1fd2a3568d64: abi.Validator = f1fd2a3568d64;
+export const v1a763024b4e1: abi.Validator = f1a763024b4e1;
+export const v1c758cbbc9d2: abi.Validator = f1c758cbbc9d2;
+export const v2cedf208358f: abi.Validator = f2cedf208358f;
 export const v2d815d991e7e: abi.Validator = f2d815d991e7e;
-export const v3e51125550b8: abi.Validator = f3e51125550b8;
 export const v4047c3ea661a: abi.Validator = f4047c3ea661a;
 export const v42737f1bb583: abi.Validator = f42737f1bb583;
 export const v47787917a31b: abi.Validator = f47787917a31b;
 export const v4b3fd55b3461: abi.Validator = f4b3fd55b3461;
 export const v540b275b675d: abi.Validator = f540b275b675d;
+export const v561162f34d7a: abi.Validator = f561162f34d7a;
 export const v654909b2876a: abi.Validator = f654909b2876a;
-export const v70af3b1f70fd: abi.Validator = f70af3b1f70fd;
 export const v70d9f23b008d: abi.Validator = f70d9f23b008d;
 export const v764ff8bcd8e4: abi.Validator = f764ff8bcd8e4;
 export const v79afb50cf142: abi.Validator = f79afb50cf142;
+export const v81a06afd623c: abi.Validator = f81a06afd623c;
 export const v82b953ad5d38: abi.Validator = f82b953ad5d38;
 export const v84cfb9579dd1: abi.Validator = f84cfb9579dd1;
-export const v86739bd207fc: abi.Validator = f86739bd207fc;
+export const v8a4fd95a8e92: abi.Validator = f8a4fd95a8e92;
 export const v8ce2f0dff1e7: abi.Validator = f8ce2f0dff1e7;
 export const v8e26f16bdc2b: abi.Validator = f8e26f16bdc2b;
 export const v91227754b0e5: abi.Validator = f91227754b0e5;
 export const v9a94cd1d2a10: abi.Validator = f9a94cd1d2a10;
-export const va1c2b19cfc4c: abi.Validator = fa1c2b19cfc4c;
 export const va5830dae6968: abi.Validator = fa5830dae6968;
-export const vb02f2161608d: abi.Validator = fb02f2161608d;
+export const vae9bf71bd099: abi.Validator = fae9bf71bd099;
 export const vb05641b4f51a: abi.Validator = fb05641b4f51a;
 export const vb64783fa4295: abi.Validator = fb64783fa4295;
-export const vbf8a731765c5: abi.Validator = fbf8a731765c5;
 export const vc925a7512879: abi.Validator = fc925a7512879;
 export const vd96df64a2697: abi.Validator = fd96df64a2697;
 export const vde5267d92446: abi.Validator = fde5267d92446;
 export const vdf266f66c006: abi.Validator = fdf266f66c006;
+export const ve0476890b6ba: abi.Validator = fe0476890b6ba;
 export const ve0a7572411ed: abi.Validator = fe0a7572411ed;
 export const ve5b398946b4b: abi.Validator = fe5b398946b4b;
 export const ve5eaa4212cb8: abi.Validator = fe5eaa4212cb8;
 export const ve73f67832ef9: abi.Validator = fe73f67832ef9;
 export const ve8c5612f746e: abi.Validator = fe8c5612f746e;
 export const ve90a10a6c7ec: abi.Validator = fe90a10a6c7ec;
-export const vf4828cd70519: abi.Validator = ff4828cd70519;
 export const vffe4b98b2cda: abi.Validator = fffe4b98b2cda;

@@ -2,16 +2,16 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 import { f9d85484c01bc, fab6fd936325e } from "../../shared/validators/definitions-b4ff771a19.js";
-import { f6975bf43f265 } from "../../shared/validators/shared-1c58c05e85.js";
-import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-3097fdc2a0.js";
-import { fab583cb9f1a7 } from "../../shared/validators/shared-3b3a9cd3fc.js";
-import { fb0e8eeade59c } from "../../shared/validators/shared-7a5afab538.js";
-import { f8556b33dae27 } from "../../shared/validators/shared-7d316d2687.js";
-import { f4d02f695c36b } from "../../shared/validators/shared-96ebbbe34b.js";
+import { f8556b33dae27 } from "../../shared/validators/shared-28504968e7.js";
+import { f6975bf43f265 } from "../../shared/validators/shared-670270c608.js";
+import { fb0e8eeade59c } from "../../shared/validators/shared-7eb29d0a04.js";
 import { f2d51e413a1b2 } from "../../shared/validators/shared-d50d28aaa6.js";
+import { f4d02f695c36b } from "../../shared/validators/shared-de78a239ea.js";
+import { f8c5a72c18d30, fbcbd6dea190a } from "../../shared/validators/shared-ed4507d350.js";
+import { fab583cb9f1a7 } from "../../shared/validators/shared-f65604adec.js";
 import { f7fc70e1ebed4 } from "./CancelledNotificationParams.js";
 import { f04a1fca6ebfd } from "./CompleteResult.js";
-import { fa915662f6d60 } from "./DiscoverResult.js";
+import { f221f8b32756d } from "./DiscoverResult.js";
 import { f9f7f028be2c8 } from "./ListPromptsResult.js";
 import { fcd09eb07fe90 } from "./ListResourceTemplatesResult.js";
 import { fecfc0c911721 } from "./ListResourcesResult.js";
@@ -23,23 +23,23 @@ import { f26b7b89c1d28 } from "./ResourceUpdatedNotificationParams.js";
 import { fbb228a471470 } from "./SubscriptionsAcknowledgedNotificationParams.js";
 import { ff255483b2406 } from "./SubscriptionsListenResult.js";
 import { f0d6e6e260eb2 } from "./result.prompts.get.js";
-import { fa560eeb89c50 } from "./result.resources.read.js";
+import { f262b4342c1ac } from "./result.resources.read.js";
 import { f0f23741e29cb } from "./result.tools.call.js";
-import { fe9adb5f5bf90 } from "./shared-16af0c42f3.js";
-import { f65dd39ae5022 } from "./shared-6947762d3e.js";
-import { f99f4f5c25990 } from "./shared-6a9904c9a7.js";
-import { f2f0141a03667 } from "./shared-7d90ae6d09.js";
-import { f9425ae1448d8 } from "./shared-9136349a4b.js";
-import { f48c265d27eb8 } from "./shared-cfdb17200c.js";
+import { fa65afbf4378f } from "./shared-02adef9af3.js";
+import { f65dd39ae5022 } from "./shared-05439f3b71.js";
+import { fe3fc3d439fa4 } from "./shared-393bcee842.js";
 import {
   f0182d2e001f6,
   f0aee0e6f034e,
+  f0f9f7a9b2bc8,
   f71c2ffc5485a,
   f933769aefda0,
   fbaf8827d2935,
   ffc2bd355697d,
-  fffdb4fba1d3a,
-} from "./shared-f0aea1f8ee.js";
+} from "./shared-523fac7612.js";
+import { f99f4f5c25990 } from "./shared-6b18de2d9f.js";
+import { f9425ae1448d8 } from "./shared-6c011d5516.js";
+import { f48c265d27eb8 } from "./shared-71897725cb.js";
 function f76fee29e5a9b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -97,7 +97,7 @@ function f76fee29e5a9b(data) {
   f76fee29e5a9b.errors = null;
   return true;
 }
-function fb0907aa5fd52(data) {
+function fbd2a41bc3207(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -107,29 +107,29 @@ function fb0907aa5fd52(data) {
         (data["io.modelcontextprotocol/protocolVersion"] === undefined &&
           (missing0 = "io.modelcontextprotocol/protocolVersion"))
       ) {
-        return abi.fail(fb0907aa5fd52, "", "required", { missingProperty: missing0 });
+        return abi.fail(fbd2a41bc3207, "", "required", { missingProperty: missing0 });
       } else {
         if (data["io.modelcontextprotocol/clientCapabilities"] !== undefined) {
-          if (!fe9adb5f5bf90(data["io.modelcontextprotocol/clientCapabilities"])) {
-            return abi.failWith(fb0907aa5fd52, fe9adb5f5bf90, "/io.modelcontextprotocol~1clientCapabilities");
+          if (!fe3fc3d439fa4(data["io.modelcontextprotocol/clientCapabilities"])) {
+            return abi.failWith(fbd2a41bc3207, fe3fc3d439fa4, "/io.modelcontextprotocol~1clientCapabilities");
           }
         }
         {
           if (data["io.modelcontextprotocol/clientInfo"] !== undefined) {
             if (!fab583cb9f1a7(data["io.modelcontextprotocol/clientInfo"])) {
-              return abi.failWith(fb0907aa5fd52, fab583cb9f1a7, "/io.modelcontextprotocol~1clientInfo");
+              return abi.failWith(fbd2a41bc3207, fab583cb9f1a7, "/io.modelcontextprotocol~1clientInfo");
             }
           }
           {
             if (data["io.modelcontextprotocol/logLevel"] !== undefined) {
               if (!f2d51e413a1b2(data["io.modelcontextprotocol/logLevel"])) {
-                return abi.failWith(fb0907aa5fd52, f2d51e413a1b2, "/io.modelcontextprotocol~1logLevel");
+                return abi.failWith(fbd2a41bc3207, f2d51e413a1b2, "/io.modelcontextprotocol~1logLevel");
               }
             }
             {
               if (data["io.modelcontextprotocol/protocolVersion"] !== undefined) {
                 if (typeof data["io.modelcontextprotocol/protocolVersion"] !== "string") {
-                  return abi.fail(fb0907aa5fd52, "/io.modelcontextprotocol~1protocolVersion", "type", {
+                  return abi.fail(fbd2a41bc3207, "/io.modelcontextprotocol~1protocolVersion", "type", {
                     type: "string",
                   });
                 }
@@ -137,7 +137,7 @@ function fb0907aa5fd52(data) {
               {
                 if (data.progressToken !== undefined) {
                   if (!fbcbd6dea190a(data.progressToken)) {
-                    return abi.failWith(fb0907aa5fd52, fbcbd6dea190a, "/progressToken");
+                    return abi.failWith(fbd2a41bc3207, fbcbd6dea190a, "/progressToken");
                   }
                 }
               }
@@ -146,13 +146,13 @@ function fb0907aa5fd52(data) {
         }
       }
     } else {
-      return abi.fail(fb0907aa5fd52, "", "type", { type: "object" });
+      return abi.fail(fbd2a41bc3207, "", "type", { type: "object" });
     }
   }
-  fb0907aa5fd52.errors = null;
+  fbd2a41bc3207.errors = null;
   return true;
 }
-function fd25febd8a3e4(data) {
+function fea4eee0089b8(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -164,7 +164,7 @@ function fd25febd8a3e4(data) {
         (data.role === undefined && (missing0 = "role"))
       ) {
         return abi.fail(
-          fd25febd8a3e4,
+          fea4eee0089b8,
           "",
           "required",
           { missingProperty: missing0 },
@@ -175,7 +175,7 @@ function fd25febd8a3e4(data) {
         if (data._meta !== undefined) {
           const _errs1 = errors;
           if (!f99f4f5c25990(data._meta)) {
-            return abi.failWith(fd25febd8a3e4, f99f4f5c25990, "/_meta");
+            return abi.failWith(fea4eee0089b8, f99f4f5c25990, "/_meta");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -223,7 +223,7 @@ function fd25febd8a3e4(data) {
                     valid1 = _errs8 === errors;
                     if (!valid1) {
                       const _errs9 = errors;
-                      if (errors === _errs9) {
+                      {
                         if (Array.isArray(data1)) {
                           var valid2 = true;
                           const len0 = data1.length;
@@ -266,7 +266,7 @@ function fd25febd8a3e4(data) {
                 "must match a schema in anyOf",
               );
               errors++;
-              fd25febd8a3e4.errors = vErrors;
+              fea4eee0089b8.errors = vErrors;
               return false;
             } else {
               errors = _errs3;
@@ -286,7 +286,7 @@ function fd25febd8a3e4(data) {
             if (data.model !== undefined) {
               const _errs12 = errors;
               if (typeof data.model !== "string") {
-                return abi.fail(fd25febd8a3e4, "/model", "type", { type: "string" });
+                return abi.fail(fea4eee0089b8, "/model", "type", { type: "string" });
               }
               var valid0 = _errs12 === errors;
             } else {
@@ -296,7 +296,7 @@ function fd25febd8a3e4(data) {
               if (data.role !== undefined) {
                 const _errs14 = errors;
                 if (!f8556b33dae27(data.role)) {
-                  return abi.failWith(fd25febd8a3e4, f8556b33dae27, "/role");
+                  return abi.failWith(fea4eee0089b8, f8556b33dae27, "/role");
                 }
                 var valid0 = _errs14 === errors;
               } else {
@@ -306,7 +306,7 @@ function fd25febd8a3e4(data) {
                 if (data.stopReason !== undefined) {
                   const _errs15 = errors;
                   if (typeof data.stopReason !== "string") {
-                    return abi.fail(fd25febd8a3e4, "/stopReason", "type", { type: "string" });
+                    return abi.fail(fea4eee0089b8, "/stopReason", "type", { type: "string" });
                   }
                   var valid0 = _errs15 === errors;
                 } else {
@@ -318,10 +318,10 @@ function fd25febd8a3e4(data) {
         }
       }
     } else {
-      return abi.fail(fd25febd8a3e4, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fea4eee0089b8, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fd25febd8a3e4.errors = vErrors;
+  fea4eee0089b8.errors = vErrors;
   return errors === 0;
 }
 function f362c2b024c05(data) {
@@ -418,7 +418,7 @@ const f2f6b594a46de = {
   type: "object",
   $id: "mcpgen://defs/ElicitResult",
 };
-function f4cd98c00515d(data) {
+function ff86cdbb33593(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -426,7 +426,7 @@ function f4cd98c00515d(data) {
       let missing0;
       if (data.action === undefined && (missing0 = "action")) {
         return abi.fail(
-          f4cd98c00515d,
+          ff86cdbb33593,
           "",
           "required",
           { missingProperty: missing0 },
@@ -438,11 +438,11 @@ function f4cd98c00515d(data) {
           let data0 = data.action;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(f4cd98c00515d, "/action", "type", { type: "string" });
+            return abi.fail(ff86cdbb33593, "/action", "type", { type: "string" });
           }
           if (!(data0 === "accept" || data0 === "cancel" || data0 === "decline")) {
             return abi.fail(
-              f4cd98c00515d,
+              ff86cdbb33593,
               "/action",
               "enum",
               { allowedValues: f2f6b594a46de.properties.action.enum },
@@ -458,7 +458,7 @@ function f4cd98c00515d(data) {
           if (data.content !== undefined) {
             let data1 = data.content;
             const _errs3 = errors;
-            if (errors === _errs3) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 for (const key0 in data1) {
                   let data2 = data1[key0];
@@ -466,7 +466,7 @@ function f4cd98c00515d(data) {
                   const _errs7 = errors;
                   let valid2 = false;
                   const _errs8 = errors;
-                  if (errors === _errs8) {
+                  {
                     if (Array.isArray(data2)) {
                       var valid3 = true;
                       const len0 = data2.length;
@@ -530,7 +530,7 @@ function f4cd98c00515d(data) {
                       "must match a schema in anyOf",
                     );
                     errors++;
-                    f4cd98c00515d.errors = vErrors;
+                    ff86cdbb33593.errors = vErrors;
                     return false;
                   } else {
                     errors = _errs7;
@@ -548,7 +548,7 @@ function f4cd98c00515d(data) {
                   }
                 }
               } else {
-                return abi.fail(f4cd98c00515d, "/content", "type", { type: "object" });
+                return abi.fail(ff86cdbb33593, "/content", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -558,19 +558,19 @@ function f4cd98c00515d(data) {
         }
       }
     } else {
-      return abi.fail(f4cd98c00515d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(ff86cdbb33593, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f4cd98c00515d.errors = vErrors;
+  ff86cdbb33593.errors = vErrors;
   return errors === 0;
 }
-function f66a810d01255(data) {
+function f0ab2048c98e0(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fd25febd8a3e4(data)) {
-    vErrors = abi.nest(vErrors, fd25febd8a3e4, "");
+  if (!fea4eee0089b8(data)) {
+    vErrors = abi.nest(vErrors, fea4eee0089b8, "");
     errors = vErrors.length;
   }
   valid0 = _errs1 === errors;
@@ -583,8 +583,8 @@ function f66a810d01255(data) {
     valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f4cd98c00515d(data)) {
-        vErrors = abi.nest(vErrors, f4cd98c00515d, "");
+      if (!ff86cdbb33593(data)) {
+        vErrors = abi.nest(vErrors, ff86cdbb33593, "");
         errors = vErrors.length;
       }
       valid0 = _errs3 === errors;
@@ -593,37 +593,37 @@ function f66a810d01255(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f66a810d01255.errors = vErrors;
+    f0ab2048c98e0.errors = vErrors;
     return false;
   }
-  f66a810d01255.errors = null;
+  f0ab2048c98e0.errors = null;
   return true;
 }
-function fb8a3d69b6abe(data) {
+function f4a75dd8bd177(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!f66a810d01255(data[key0])) {
-          return abi.failWith(fb8a3d69b6abe, f66a810d01255, "/" + abi.pointerToken(key0));
+        if (!f0ab2048c98e0(data[key0])) {
+          return abi.failWith(f4a75dd8bd177, f0ab2048c98e0, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(fb8a3d69b6abe, "", "type", { type: "object" });
+      return abi.fail(f4a75dd8bd177, "", "type", { type: "object" });
     }
   }
-  fb8a3d69b6abe.errors = null;
+  f4a75dd8bd177.errors = null;
   return true;
 }
-function f60dbe6b124c2(data) {
+function fece1297ee503(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(f60dbe6b124c2, "", "required", { missingProperty: missing0 });
+        return abi.fail(fece1297ee503, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(f60dbe6b124c2, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fece1297ee503, fbd2a41bc3207, "/_meta");
           }
         }
         {
@@ -632,26 +632,26 @@ function f60dbe6b124c2(data) {
             {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
               } else {
-                return abi.fail(f60dbe6b124c2, "/arguments", "type", { type: "object" });
+                return abi.fail(fece1297ee503, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fb8a3d69b6abe(data.inputResponses)) {
-                return abi.failWith(f60dbe6b124c2, fb8a3d69b6abe, "/inputResponses");
+              if (!f4a75dd8bd177(data.inputResponses)) {
+                return abi.failWith(fece1297ee503, f4a75dd8bd177, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(f60dbe6b124c2, "/name", "type", { type: "string" });
+                  return abi.fail(fece1297ee503, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(f60dbe6b124c2, "/requestState", "type", { type: "string" });
+                    return abi.fail(fece1297ee503, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -660,13 +660,13 @@ function f60dbe6b124c2(data) {
         }
       }
     } else {
-      return abi.fail(f60dbe6b124c2, "", "type", { type: "object" });
+      return abi.fail(fece1297ee503, "", "type", { type: "object" });
     }
   }
-  f60dbe6b124c2.errors = null;
+  fece1297ee503.errors = null;
   return true;
 }
-function f8f6809f2838b(data) {
+function f2b606bd5a0f6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -677,7 +677,7 @@ function f8f6809f2838b(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f8f6809f2838b,
+          f2b606bd5a0f6,
           "",
           "required",
           { missingProperty: missing0 },
@@ -687,18 +687,18 @@ function f8f6809f2838b(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f8f6809f2838b, fbcbd6dea190a, "/id");
+            return abi.failWith(f2b606bd5a0f6, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f8f6809f2838b, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f2b606bd5a0f6, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f8f6809f2838b,
+                f2b606bd5a0f6,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -711,11 +711,11 @@ function f8f6809f2838b(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f8f6809f2838b, "/method", "type", { type: "string" });
+                return abi.fail(f2b606bd5a0f6, "/method", "type", { type: "string" });
               }
               if ("tools/call" !== data2) {
                 return abi.fail(
-                  f8f6809f2838b,
+                  f2b606bd5a0f6,
                   "/method",
                   "const",
                   { allowedValue: "tools/call" },
@@ -726,8 +726,8 @@ function f8f6809f2838b(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f60dbe6b124c2(data.params)) {
-                  return abi.failWith(f8f6809f2838b, f60dbe6b124c2, "/params");
+                if (!fece1297ee503(data.params)) {
+                  return abi.failWith(f2b606bd5a0f6, fece1297ee503, "/params");
                 }
               }
             }
@@ -735,13 +735,13 @@ function f8f6809f2838b(data) {
         }
       }
     } else {
-      return abi.fail(f8f6809f2838b, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f2b606bd5a0f6, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f8f6809f2838b.errors = null;
+  f2b606bd5a0f6.errors = null;
   return true;
 }
-function f1b335e5397e4(data) {
+function f821dba49a425(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -752,12 +752,12 @@ function f1b335e5397e4(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f1b335e5397e4, "", "required", { missingProperty: missing0 });
+        return abi.fail(f821dba49a425, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f1b335e5397e4, fbcbd6dea190a, "/id");
+            return abi.failWith(f821dba49a425, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -768,10 +768,10 @@ function f1b335e5397e4(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f1b335e5397e4, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f821dba49a425, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f1b335e5397e4, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f821dba49a425, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -784,8 +784,8 @@ function f1b335e5397e4(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fffdb4fba1d3a(data2)) {
-                vErrors = abi.nest(vErrors, fffdb4fba1d3a, "/result");
+              if (!f0f9f7a9b2bc8(data2)) {
+                vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "/result");
                 errors = vErrors.length;
               }
               valid1 = _errs6 === errors;
@@ -807,7 +807,7 @@ function f1b335e5397e4(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f1b335e5397e4.errors = vErrors;
+                f821dba49a425.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -827,10 +827,10 @@ function f1b335e5397e4(data) {
         }
       }
     } else {
-      return abi.fail(f1b335e5397e4, "", "type", { type: "object" });
+      return abi.fail(f821dba49a425, "", "type", { type: "object" });
     }
   }
-  f1b335e5397e4.errors = vErrors;
+  f821dba49a425.errors = vErrors;
   return errors === 0;
 }
 function fd3e4c756efcd(data) {
@@ -900,27 +900,27 @@ function fd3e4c756efcd(data) {
   fd3e4c756efcd.errors = null;
   return true;
 }
-function fea53cf2b4940(data) {
+function f111fa0ef020b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fea53cf2b4940, "", "required", { missingProperty: missing0 });
+        return abi.fail(f111fa0ef020b, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(fea53cf2b4940, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(f111fa0ef020b, fbd2a41bc3207, "/_meta");
           }
         }
       }
     } else {
-      return abi.fail(fea53cf2b4940, "", "type", { type: "object" });
+      return abi.fail(f111fa0ef020b, "", "type", { type: "object" });
     }
   }
-  fea53cf2b4940.errors = null;
+  f111fa0ef020b.errors = null;
   return true;
 }
-function f5eb14f5cbf9b(data) {
+function f74335397d8ae(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -931,7 +931,7 @@ function f5eb14f5cbf9b(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f5eb14f5cbf9b,
+          f74335397d8ae,
           "",
           "required",
           { missingProperty: missing0 },
@@ -941,18 +941,18 @@ function f5eb14f5cbf9b(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f5eb14f5cbf9b, fbcbd6dea190a, "/id");
+            return abi.failWith(f74335397d8ae, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f5eb14f5cbf9b, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f74335397d8ae, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f5eb14f5cbf9b,
+                f74335397d8ae,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -965,11 +965,11 @@ function f5eb14f5cbf9b(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f5eb14f5cbf9b, "/method", "type", { type: "string" });
+                return abi.fail(f74335397d8ae, "/method", "type", { type: "string" });
               }
               if ("server/discover" !== data2) {
                 return abi.fail(
-                  f5eb14f5cbf9b,
+                  f74335397d8ae,
                   "/method",
                   "const",
                   { allowedValue: "server/discover" },
@@ -980,8 +980,8 @@ function f5eb14f5cbf9b(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fea53cf2b4940(data.params)) {
-                  return abi.failWith(f5eb14f5cbf9b, fea53cf2b4940, "/params");
+                if (!f111fa0ef020b(data.params)) {
+                  return abi.failWith(f74335397d8ae, f111fa0ef020b, "/params");
                 }
               }
             }
@@ -989,40 +989,40 @@ function f5eb14f5cbf9b(data) {
         }
       }
     } else {
-      return abi.fail(f5eb14f5cbf9b, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f74335397d8ae, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5eb14f5cbf9b.errors = null;
+  f74335397d8ae.errors = null;
   return true;
 }
-function fdfbf5d3bc668(data) {
+function fb9f19862dc70(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fdfbf5d3bc668, "", "required", { missingProperty: missing0 });
+        return abi.fail(fb9f19862dc70, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(fdfbf5d3bc668, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fb9f19862dc70, fbd2a41bc3207, "/_meta");
           }
         }
         {
           if (data.cursor !== undefined) {
             if (typeof data.cursor !== "string") {
-              return abi.fail(fdfbf5d3bc668, "/cursor", "type", { type: "string" });
+              return abi.fail(fb9f19862dc70, "/cursor", "type", { type: "string" });
             }
           }
         }
       }
     } else {
-      return abi.fail(fdfbf5d3bc668, "", "type", { type: "object" });
+      return abi.fail(fb9f19862dc70, "", "type", { type: "object" });
     }
   }
-  fdfbf5d3bc668.errors = null;
+  fb9f19862dc70.errors = null;
   return true;
 }
-function f9f07b121c561(data) {
+function fbbc31cd936cc(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1033,7 +1033,7 @@ function f9f07b121c561(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f9f07b121c561,
+          fbbc31cd936cc,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1043,18 +1043,18 @@ function f9f07b121c561(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f9f07b121c561, fbcbd6dea190a, "/id");
+            return abi.failWith(fbbc31cd936cc, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f9f07b121c561, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fbbc31cd936cc, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f9f07b121c561,
+                fbbc31cd936cc,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1067,11 +1067,11 @@ function f9f07b121c561(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f9f07b121c561, "/method", "type", { type: "string" });
+                return abi.fail(fbbc31cd936cc, "/method", "type", { type: "string" });
               }
               if ("resources/list" !== data2) {
                 return abi.fail(
-                  f9f07b121c561,
+                  fbbc31cd936cc,
                   "/method",
                   "const",
                   { allowedValue: "resources/list" },
@@ -1082,8 +1082,8 @@ function f9f07b121c561(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fdfbf5d3bc668(data.params)) {
-                  return abi.failWith(f9f07b121c561, fdfbf5d3bc668, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(fbbc31cd936cc, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1091,13 +1091,13 @@ function f9f07b121c561(data) {
         }
       }
     } else {
-      return abi.fail(f9f07b121c561, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fbbc31cd936cc, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f9f07b121c561.errors = null;
+  fbbc31cd936cc.errors = null;
   return true;
 }
-function f2353d75488f1(data) {
+function f70cf3185cf91(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1108,7 +1108,7 @@ function f2353d75488f1(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f2353d75488f1,
+          f70cf3185cf91,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1118,18 +1118,18 @@ function f2353d75488f1(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f2353d75488f1, fbcbd6dea190a, "/id");
+            return abi.failWith(f70cf3185cf91, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f2353d75488f1, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f70cf3185cf91, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f2353d75488f1,
+                f70cf3185cf91,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1142,11 +1142,11 @@ function f2353d75488f1(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f2353d75488f1, "/method", "type", { type: "string" });
+                return abi.fail(f70cf3185cf91, "/method", "type", { type: "string" });
               }
               if ("resources/templates/list" !== data2) {
                 return abi.fail(
-                  f2353d75488f1,
+                  f70cf3185cf91,
                   "/method",
                   "const",
                   { allowedValue: "resources/templates/list" },
@@ -1157,8 +1157,8 @@ function f2353d75488f1(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fdfbf5d3bc668(data.params)) {
-                  return abi.failWith(f2353d75488f1, fdfbf5d3bc668, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(f70cf3185cf91, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1166,34 +1166,34 @@ function f2353d75488f1(data) {
         }
       }
     } else {
-      return abi.fail(f2353d75488f1, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f70cf3185cf91, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f2353d75488f1.errors = null;
+  f70cf3185cf91.errors = null;
   return true;
 }
-function f6b4d48a32426(data) {
+function ff716d1093a12(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(f6b4d48a32426, "", "required", { missingProperty: missing0 });
+        return abi.fail(ff716d1093a12, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(f6b4d48a32426, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(ff716d1093a12, fbd2a41bc3207, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fb8a3d69b6abe(data.inputResponses)) {
-              return abi.failWith(f6b4d48a32426, fb8a3d69b6abe, "/inputResponses");
+            if (!f4a75dd8bd177(data.inputResponses)) {
+              return abi.failWith(ff716d1093a12, f4a75dd8bd177, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(f6b4d48a32426, "/requestState", "type", { type: "string" });
+                return abi.fail(ff716d1093a12, "/requestState", "type", { type: "string" });
               }
             }
             {
@@ -1203,10 +1203,10 @@ function f6b4d48a32426(data) {
                   {
                     if (typeof data3 === "string") {
                       if (!f4d02f695c36b(data3)) {
-                        return abi.fail(f6b4d48a32426, "/uri", "format", { format: "uri" });
+                        return abi.fail(ff716d1093a12, "/uri", "format", { format: "uri" });
                       }
                     } else {
-                      return abi.fail(f6b4d48a32426, "/uri", "type", { type: "string" });
+                      return abi.fail(ff716d1093a12, "/uri", "type", { type: "string" });
                     }
                   }
                 }
@@ -1216,13 +1216,13 @@ function f6b4d48a32426(data) {
         }
       }
     } else {
-      return abi.fail(f6b4d48a32426, "", "type", { type: "object" });
+      return abi.fail(ff716d1093a12, "", "type", { type: "object" });
     }
   }
-  f6b4d48a32426.errors = null;
+  ff716d1093a12.errors = null;
   return true;
 }
-function f7d213ea1a944(data) {
+function fb11c3f254f0b(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1233,7 +1233,7 @@ function f7d213ea1a944(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f7d213ea1a944,
+          fb11c3f254f0b,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1243,18 +1243,18 @@ function f7d213ea1a944(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f7d213ea1a944, fbcbd6dea190a, "/id");
+            return abi.failWith(fb11c3f254f0b, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f7d213ea1a944, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fb11c3f254f0b, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f7d213ea1a944,
+                fb11c3f254f0b,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1267,11 +1267,11 @@ function f7d213ea1a944(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f7d213ea1a944, "/method", "type", { type: "string" });
+                return abi.fail(fb11c3f254f0b, "/method", "type", { type: "string" });
               }
               if ("resources/read" !== data2) {
                 return abi.fail(
-                  f7d213ea1a944,
+                  fb11c3f254f0b,
                   "/method",
                   "const",
                   { allowedValue: "resources/read" },
@@ -1282,8 +1282,8 @@ function f7d213ea1a944(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f6b4d48a32426(data.params)) {
-                  return abi.failWith(f7d213ea1a944, f6b4d48a32426, "/params");
+                if (!ff716d1093a12(data.params)) {
+                  return abi.failWith(fb11c3f254f0b, ff716d1093a12, "/params");
                 }
               }
             }
@@ -1291,13 +1291,13 @@ function f7d213ea1a944(data) {
         }
       }
     } else {
-      return abi.fail(f7d213ea1a944, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fb11c3f254f0b, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f7d213ea1a944.errors = null;
+  fb11c3f254f0b.errors = null;
   return true;
 }
-function f46ae643e1a4c(data) {
+function fa2c21eacb0ea(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1305,29 +1305,29 @@ function f46ae643e1a4c(data) {
         (data._meta === undefined && (missing0 = "_meta")) ||
         (data.notifications === undefined && (missing0 = "notifications"))
       ) {
-        return abi.fail(f46ae643e1a4c, "", "required", { missingProperty: missing0 });
+        return abi.fail(fa2c21eacb0ea, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(f46ae643e1a4c, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fa2c21eacb0ea, fbd2a41bc3207, "/_meta");
           }
         }
         {
           if (data.notifications !== undefined) {
             if (!f9425ae1448d8(data.notifications)) {
-              return abi.failWith(f46ae643e1a4c, f9425ae1448d8, "/notifications");
+              return abi.failWith(fa2c21eacb0ea, f9425ae1448d8, "/notifications");
             }
           }
         }
       }
     } else {
-      return abi.fail(f46ae643e1a4c, "", "type", { type: "object" });
+      return abi.fail(fa2c21eacb0ea, "", "type", { type: "object" });
     }
   }
-  f46ae643e1a4c.errors = null;
+  fa2c21eacb0ea.errors = null;
   return true;
 }
-function feb63aef3c28f(data) {
+function f3128822f57db(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1338,7 +1338,7 @@ function feb63aef3c28f(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          feb63aef3c28f,
+          f3128822f57db,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1348,18 +1348,18 @@ function feb63aef3c28f(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(feb63aef3c28f, fbcbd6dea190a, "/id");
+            return abi.failWith(f3128822f57db, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(feb63aef3c28f, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f3128822f57db, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                feb63aef3c28f,
+                f3128822f57db,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1372,11 +1372,11 @@ function feb63aef3c28f(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(feb63aef3c28f, "/method", "type", { type: "string" });
+                return abi.fail(f3128822f57db, "/method", "type", { type: "string" });
               }
               if ("subscriptions/listen" !== data2) {
                 return abi.fail(
-                  feb63aef3c28f,
+                  f3128822f57db,
                   "/method",
                   "const",
                   { allowedValue: "subscriptions/listen" },
@@ -1387,8 +1387,8 @@ function feb63aef3c28f(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f46ae643e1a4c(data.params)) {
-                  return abi.failWith(feb63aef3c28f, f46ae643e1a4c, "/params");
+                if (!fa2c21eacb0ea(data.params)) {
+                  return abi.failWith(f3128822f57db, fa2c21eacb0ea, "/params");
                 }
               }
             }
@@ -1396,13 +1396,13 @@ function feb63aef3c28f(data) {
         }
       }
     } else {
-      return abi.fail(feb63aef3c28f, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f3128822f57db, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  feb63aef3c28f.errors = null;
+  f3128822f57db.errors = null;
   return true;
 }
-function f32bcfc486dad(data) {
+function fc81fc31ce276(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1413,7 +1413,7 @@ function f32bcfc486dad(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f32bcfc486dad,
+          fc81fc31ce276,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1423,18 +1423,18 @@ function f32bcfc486dad(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f32bcfc486dad, fbcbd6dea190a, "/id");
+            return abi.failWith(fc81fc31ce276, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f32bcfc486dad, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc81fc31ce276, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f32bcfc486dad,
+                fc81fc31ce276,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1447,11 +1447,11 @@ function f32bcfc486dad(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f32bcfc486dad, "/method", "type", { type: "string" });
+                return abi.fail(fc81fc31ce276, "/method", "type", { type: "string" });
               }
               if ("prompts/list" !== data2) {
                 return abi.fail(
-                  f32bcfc486dad,
+                  fc81fc31ce276,
                   "/method",
                   "const",
                   { allowedValue: "prompts/list" },
@@ -1462,8 +1462,8 @@ function f32bcfc486dad(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fdfbf5d3bc668(data.params)) {
-                  return abi.failWith(f32bcfc486dad, fdfbf5d3bc668, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(fc81fc31ce276, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1471,22 +1471,22 @@ function f32bcfc486dad(data) {
         }
       }
     } else {
-      return abi.fail(f32bcfc486dad, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc81fc31ce276, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f32bcfc486dad.errors = null;
+  fc81fc31ce276.errors = null;
   return true;
 }
-function f23757b5c1f2d(data) {
+function f7fc6bed25869(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.name === undefined && (missing0 = "name"))) {
-        return abi.fail(f23757b5c1f2d, "", "required", { missingProperty: missing0 });
+        return abi.fail(f7fc6bed25869, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(f23757b5c1f2d, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(f7fc6bed25869, fbd2a41bc3207, "/_meta");
           }
         }
         {
@@ -1497,7 +1497,7 @@ function f23757b5c1f2d(data) {
                 for (const key0 in data1) {
                   if (typeof data1[key0] !== "string") {
                     return abi.fail(
-                      f23757b5c1f2d,
+                      f7fc6bed25869,
                       "/arguments/" + abi.pointerToken(key0),
                       "type",
                       { type: "string" },
@@ -1506,26 +1506,26 @@ function f23757b5c1f2d(data) {
                   }
                 }
               } else {
-                return abi.fail(f23757b5c1f2d, "/arguments", "type", { type: "object" });
+                return abi.fail(f7fc6bed25869, "/arguments", "type", { type: "object" });
               }
             }
           }
           {
             if (data.inputResponses !== undefined) {
-              if (!fb8a3d69b6abe(data.inputResponses)) {
-                return abi.failWith(f23757b5c1f2d, fb8a3d69b6abe, "/inputResponses");
+              if (!f4a75dd8bd177(data.inputResponses)) {
+                return abi.failWith(f7fc6bed25869, f4a75dd8bd177, "/inputResponses");
               }
             }
             {
               if (data.name !== undefined) {
                 if (typeof data.name !== "string") {
-                  return abi.fail(f23757b5c1f2d, "/name", "type", { type: "string" });
+                  return abi.fail(f7fc6bed25869, "/name", "type", { type: "string" });
                 }
               }
               {
                 if (data.requestState !== undefined) {
                   if (typeof data.requestState !== "string") {
-                    return abi.fail(f23757b5c1f2d, "/requestState", "type", { type: "string" });
+                    return abi.fail(f7fc6bed25869, "/requestState", "type", { type: "string" });
                   }
                 }
               }
@@ -1534,13 +1534,13 @@ function f23757b5c1f2d(data) {
         }
       }
     } else {
-      return abi.fail(f23757b5c1f2d, "", "type", { type: "object" });
+      return abi.fail(f7fc6bed25869, "", "type", { type: "object" });
     }
   }
-  f23757b5c1f2d.errors = null;
+  f7fc6bed25869.errors = null;
   return true;
 }
-function f5de10881cd38(data) {
+function fc47514d6dbe1(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1551,7 +1551,7 @@ function f5de10881cd38(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f5de10881cd38,
+          fc47514d6dbe1,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1561,18 +1561,18 @@ function f5de10881cd38(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f5de10881cd38, fbcbd6dea190a, "/id");
+            return abi.failWith(fc47514d6dbe1, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f5de10881cd38, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc47514d6dbe1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f5de10881cd38,
+                fc47514d6dbe1,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1585,11 +1585,11 @@ function f5de10881cd38(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f5de10881cd38, "/method", "type", { type: "string" });
+                return abi.fail(fc47514d6dbe1, "/method", "type", { type: "string" });
               }
               if ("prompts/get" !== data2) {
                 return abi.fail(
-                  f5de10881cd38,
+                  fc47514d6dbe1,
                   "/method",
                   "const",
                   { allowedValue: "prompts/get" },
@@ -1600,8 +1600,8 @@ function f5de10881cd38(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f23757b5c1f2d(data.params)) {
-                  return abi.failWith(f5de10881cd38, f23757b5c1f2d, "/params");
+                if (!f7fc6bed25869(data.params)) {
+                  return abi.failWith(fc47514d6dbe1, f7fc6bed25869, "/params");
                 }
               }
             }
@@ -1609,13 +1609,13 @@ function f5de10881cd38(data) {
         }
       }
     } else {
-      return abi.fail(f5de10881cd38, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fc47514d6dbe1, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5de10881cd38.errors = null;
+  fc47514d6dbe1.errors = null;
   return true;
 }
-function f6b2464f92b40(data) {
+function f9d98ed400d96(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1626,7 +1626,7 @@ function f6b2464f92b40(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          f6b2464f92b40,
+          f9d98ed400d96,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1636,18 +1636,18 @@ function f6b2464f92b40(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f6b2464f92b40, fbcbd6dea190a, "/id");
+            return abi.failWith(f9d98ed400d96, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f6b2464f92b40, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f9d98ed400d96, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                f6b2464f92b40,
+                f9d98ed400d96,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1660,11 +1660,11 @@ function f6b2464f92b40(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(f6b2464f92b40, "/method", "type", { type: "string" });
+                return abi.fail(f9d98ed400d96, "/method", "type", { type: "string" });
               }
               if ("tools/list" !== data2) {
                 return abi.fail(
-                  f6b2464f92b40,
+                  f9d98ed400d96,
                   "/method",
                   "const",
                   { allowedValue: "tools/list" },
@@ -1675,8 +1675,8 @@ function f6b2464f92b40(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!fdfbf5d3bc668(data.params)) {
-                  return abi.failWith(f6b2464f92b40, fdfbf5d3bc668, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(f9d98ed400d96, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -1684,13 +1684,13 @@ function f6b2464f92b40(data) {
         }
       }
     } else {
-      return abi.fail(f6b2464f92b40, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f9d98ed400d96, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f6b2464f92b40.errors = null;
+  f9d98ed400d96.errors = null;
   return true;
 }
-function f85c4d17472df(data) {
+function f8a7a77f2698e(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -1701,12 +1701,12 @@ function f85c4d17472df(data) {
         (data.argument === undefined && (missing0 = "argument")) ||
         (data.ref === undefined && (missing0 = "ref"))
       ) {
-        return abi.fail(f85c4d17472df, "", "required", { missingProperty: missing0 });
+        return abi.fail(f8a7a77f2698e, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
           const _errs1 = errors;
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(f85c4d17472df, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(f8a7a77f2698e, fbd2a41bc3207, "/_meta");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -1716,19 +1716,19 @@ function f85c4d17472df(data) {
           if (data.argument !== undefined) {
             let data1 = data.argument;
             const _errs2 = errors;
-            if (errors === _errs2) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 let missing1;
                 if (
                   (data1.name === undefined && (missing1 = "name")) ||
                   (data1.value === undefined && (missing1 = "value"))
                 ) {
-                  return abi.fail(f85c4d17472df, "/argument", "required", { missingProperty: missing1 });
+                  return abi.fail(f8a7a77f2698e, "/argument", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.name !== undefined) {
                     const _errs4 = errors;
                     if (typeof data1.name !== "string") {
-                      return abi.fail(f85c4d17472df, "/argument/name", "type", { type: "string" });
+                      return abi.fail(f8a7a77f2698e, "/argument/name", "type", { type: "string" });
                     }
                     var valid1 = _errs4 === errors;
                   } else {
@@ -1738,7 +1738,7 @@ function f85c4d17472df(data) {
                     if (data1.value !== undefined) {
                       const _errs6 = errors;
                       if (typeof data1.value !== "string") {
-                        return abi.fail(f85c4d17472df, "/argument/value", "type", { type: "string" });
+                        return abi.fail(f8a7a77f2698e, "/argument/value", "type", { type: "string" });
                       }
                       var valid1 = _errs6 === errors;
                     } else {
@@ -1747,7 +1747,7 @@ function f85c4d17472df(data) {
                   }
                 }
               } else {
-                return abi.fail(f85c4d17472df, "/argument", "type", { type: "object" });
+                return abi.fail(f8a7a77f2698e, "/argument", "type", { type: "object" });
               }
             }
             var valid0 = _errs2 === errors;
@@ -1758,18 +1758,18 @@ function f85c4d17472df(data) {
             if (data.context !== undefined) {
               let data4 = data.context;
               const _errs8 = errors;
-              if (errors === _errs8) {
+              {
                 if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                   if (data4.arguments !== undefined) {
                     let data5 = data4.arguments;
                     const _errs10 = errors;
-                    if (errors === _errs10) {
+                    {
                       if (data5 && typeof data5 == "object" && !Array.isArray(data5)) {
                         for (const key0 in data5) {
                           const _errs13 = errors;
                           if (typeof data5[key0] !== "string") {
                             return abi.fail(
-                              f85c4d17472df,
+                              f8a7a77f2698e,
                               "/context/arguments/" + abi.pointerToken(key0),
                               "type",
                               { type: "string" },
@@ -1782,12 +1782,12 @@ function f85c4d17472df(data) {
                           }
                         }
                       } else {
-                        return abi.fail(f85c4d17472df, "/context/arguments", "type", { type: "object" });
+                        return abi.fail(f8a7a77f2698e, "/context/arguments", "type", { type: "object" });
                       }
                     }
                   }
                 } else {
-                  return abi.fail(f85c4d17472df, "/context", "type", { type: "object" });
+                  return abi.fail(f8a7a77f2698e, "/context", "type", { type: "object" });
                 }
               }
               var valid0 = _errs8 === errors;
@@ -1824,7 +1824,7 @@ function f85c4d17472df(data) {
                     "must match a schema in anyOf",
                   );
                   errors++;
-                  f85c4d17472df.errors = vErrors;
+                  f8a7a77f2698e.errors = vErrors;
                   return false;
                 } else {
                   errors = _errs16;
@@ -1845,13 +1845,13 @@ function f85c4d17472df(data) {
         }
       }
     } else {
-      return abi.fail(f85c4d17472df, "", "type", { type: "object" });
+      return abi.fail(f8a7a77f2698e, "", "type", { type: "object" });
     }
   }
-  f85c4d17472df.errors = vErrors;
+  f8a7a77f2698e.errors = vErrors;
   return errors === 0;
 }
-function fbaf073f36c8d(data) {
+function fa33a776f7309(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -1862,7 +1862,7 @@ function fbaf073f36c8d(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fbaf073f36c8d,
+          fa33a776f7309,
           "",
           "required",
           { missingProperty: missing0 },
@@ -1872,18 +1872,18 @@ function fbaf073f36c8d(data) {
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fbaf073f36c8d, fbcbd6dea190a, "/id");
+            return abi.failWith(fa33a776f7309, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(fbaf073f36c8d, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fa33a776f7309, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
               return abi.fail(
-                fbaf073f36c8d,
+                fa33a776f7309,
                 "/jsonrpc",
                 "const",
                 { allowedValue: "2.0" },
@@ -1896,11 +1896,11 @@ function fbaf073f36c8d(data) {
             if (data.method !== undefined) {
               let data2 = data.method;
               if (typeof data2 !== "string") {
-                return abi.fail(fbaf073f36c8d, "/method", "type", { type: "string" });
+                return abi.fail(fa33a776f7309, "/method", "type", { type: "string" });
               }
               if ("completion/complete" !== data2) {
                 return abi.fail(
-                  fbaf073f36c8d,
+                  fa33a776f7309,
                   "/method",
                   "const",
                   { allowedValue: "completion/complete" },
@@ -1911,8 +1911,8 @@ function fbaf073f36c8d(data) {
             }
             {
               if (data.params !== undefined) {
-                if (!f85c4d17472df(data.params)) {
-                  return abi.failWith(fbaf073f36c8d, f85c4d17472df, "/params");
+                if (!f8a7a77f2698e(data.params)) {
+                  return abi.failWith(fa33a776f7309, f8a7a77f2698e, "/params");
                 }
               }
             }
@@ -1920,82 +1920,82 @@ function fbaf073f36c8d(data) {
         }
       }
     } else {
-      return abi.fail(fbaf073f36c8d, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(fa33a776f7309, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fbaf073f36c8d.errors = null;
+  fa33a776f7309.errors = null;
   return true;
 }
-function fd531cc0bac42(data) {
+function fa9caeef4590c(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
   const _errs1 = errors;
-  if (!f5eb14f5cbf9b(data)) {
-    vErrors = abi.nest(vErrors, f5eb14f5cbf9b, "");
+  if (!f74335397d8ae(data)) {
+    vErrors = abi.nest(vErrors, f74335397d8ae, "");
     errors = vErrors.length;
   }
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!f9f07b121c561(data)) {
-      vErrors = abi.nest(vErrors, f9f07b121c561, "");
+    if (!fbbc31cd936cc(data)) {
+      vErrors = abi.nest(vErrors, fbbc31cd936cc, "");
       errors = vErrors.length;
     }
     valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!f2353d75488f1(data)) {
-        vErrors = abi.nest(vErrors, f2353d75488f1, "");
+      if (!f70cf3185cf91(data)) {
+        vErrors = abi.nest(vErrors, f70cf3185cf91, "");
         errors = vErrors.length;
       }
       valid0 = _errs3 === errors;
       if (!valid0) {
         const _errs4 = errors;
-        if (!f7d213ea1a944(data)) {
-          vErrors = abi.nest(vErrors, f7d213ea1a944, "");
+        if (!fb11c3f254f0b(data)) {
+          vErrors = abi.nest(vErrors, fb11c3f254f0b, "");
           errors = vErrors.length;
         }
         valid0 = _errs4 === errors;
         if (!valid0) {
           const _errs5 = errors;
-          if (!feb63aef3c28f(data)) {
-            vErrors = abi.nest(vErrors, feb63aef3c28f, "");
+          if (!f3128822f57db(data)) {
+            vErrors = abi.nest(vErrors, f3128822f57db, "");
             errors = vErrors.length;
           }
           valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!f32bcfc486dad(data)) {
-              vErrors = abi.nest(vErrors, f32bcfc486dad, "");
+            if (!fc81fc31ce276(data)) {
+              vErrors = abi.nest(vErrors, fc81fc31ce276, "");
               errors = vErrors.length;
             }
             valid0 = _errs6 === errors;
             if (!valid0) {
               const _errs7 = errors;
-              if (!f5de10881cd38(data)) {
-                vErrors = abi.nest(vErrors, f5de10881cd38, "");
+              if (!fc47514d6dbe1(data)) {
+                vErrors = abi.nest(vErrors, fc47514d6dbe1, "");
                 errors = vErrors.length;
               }
               valid0 = _errs7 === errors;
               if (!valid0) {
                 const _errs8 = errors;
-                if (!f6b2464f92b40(data)) {
-                  vErrors = abi.nest(vErrors, f6b2464f92b40, "");
+                if (!f9d98ed400d96(data)) {
+                  vErrors = abi.nest(vErrors, f9d98ed400d96, "");
                   errors = vErrors.length;
                 }
                 valid0 = _errs8 === errors;
                 if (!valid0) {
                   const _errs9 = errors;
-                  if (!f8f6809f2838b(data)) {
-                    vErrors = abi.nest(vErrors, f8f6809f2838b, "");
+                  if (!f2b606bd5a0f6(data)) {
+                    vErrors = abi.nest(vErrors, f2b606bd5a0f6, "");
                     errors = vErrors.length;
                   }
                   valid0 = _errs9 === errors;
                   if (!valid0) {
                     const _errs10 = errors;
-                    if (!fbaf073f36c8d(data)) {
-                      vErrors = abi.nest(vErrors, fbaf073f36c8d, "");
+                    if (!fa33a776f7309(data)) {
+                      vErrors = abi.nest(vErrors, fa33a776f7309, "");
                       errors = vErrors.length;
                     }
                     valid0 = _errs10 === errors;
@@ -2011,10 +2011,10 @@ function fd531cc0bac42(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fd531cc0bac42.errors = vErrors;
+    fa9caeef4590c.errors = vErrors;
     return false;
   }
-  fd531cc0bac42.errors = null;
+  fa9caeef4590c.errors = null;
   return true;
 }
 function f74822b80d801(data) {
@@ -2093,7 +2093,7 @@ function f651c6aa21668(data) {
   f651c6aa21668.errors = null;
   return true;
 }
-function f4364d4c64bce(data) {
+function f51fb6a7d99e0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -2102,40 +2102,40 @@ function f4364d4c64bce(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f4364d4c64bce, "", "required", { missingProperty: missing0 });
+        return abi.fail(f51fb6a7d99e0, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f4364d4c64bce, fbcbd6dea190a, "/id");
+            return abi.failWith(f51fb6a7d99e0, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f4364d4c64bce, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f51fb6a7d99e0, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f4364d4c64bce, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f51fb6a7d99e0, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.result !== undefined) {
-              if (!fa915662f6d60(data.result)) {
-                return abi.failWith(f4364d4c64bce, fa915662f6d60, "/result");
+              if (!f221f8b32756d(data.result)) {
+                return abi.failWith(f51fb6a7d99e0, f221f8b32756d, "/result");
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f4364d4c64bce, "", "type", { type: "object" });
+      return abi.fail(f51fb6a7d99e0, "", "type", { type: "object" });
     }
   }
-  f4364d4c64bce.errors = null;
+  f51fb6a7d99e0.errors = null;
   return true;
 }
-function fe4b86135f5fb(data) {
+function fc00d77f792f1(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -2146,12 +2146,12 @@ function fe4b86135f5fb(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(fe4b86135f5fb, "", "required", { missingProperty: missing0 });
+        return abi.fail(fc00d77f792f1, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(fe4b86135f5fb, fbcbd6dea190a, "/id");
+            return abi.failWith(fc00d77f792f1, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -2162,10 +2162,10 @@ function fe4b86135f5fb(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(fe4b86135f5fb, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(fc00d77f792f1, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(fe4b86135f5fb, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(fc00d77f792f1, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -2178,8 +2178,8 @@ function fe4b86135f5fb(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fffdb4fba1d3a(data2)) {
-                vErrors = abi.nest(vErrors, fffdb4fba1d3a, "/result");
+              if (!f0f9f7a9b2bc8(data2)) {
+                vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "/result");
                 errors = vErrors.length;
               }
               valid1 = _errs6 === errors;
@@ -2201,7 +2201,7 @@ function fe4b86135f5fb(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                fe4b86135f5fb.errors = vErrors;
+                fc00d77f792f1.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -2221,10 +2221,10 @@ function fe4b86135f5fb(data) {
         }
       }
     } else {
-      return abi.fail(fe4b86135f5fb, "", "type", { type: "object" });
+      return abi.fail(fc00d77f792f1, "", "type", { type: "object" });
     }
   }
-  fe4b86135f5fb.errors = vErrors;
+  fc00d77f792f1.errors = vErrors;
   return errors === 0;
 }
 function f781e0ab87c28(data) {
@@ -2309,38 +2309,38 @@ function f781e0ab87c28(data) {
   f781e0ab87c28.errors = null;
   return true;
 }
-function fea6a17014148(data) {
+function faba6ce41e7f6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if (data._meta === undefined && (missing0 = "_meta")) {
-        return abi.fail(fea6a17014148, "", "required", { missingProperty: missing0 });
+        return abi.fail(faba6ce41e7f6, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(fea6a17014148, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(faba6ce41e7f6, fbd2a41bc3207, "/_meta");
           }
         }
         {
           if (data.inputResponses !== undefined) {
-            if (!fb8a3d69b6abe(data.inputResponses)) {
-              return abi.failWith(fea6a17014148, fb8a3d69b6abe, "/inputResponses");
+            if (!f4a75dd8bd177(data.inputResponses)) {
+              return abi.failWith(faba6ce41e7f6, f4a75dd8bd177, "/inputResponses");
             }
           }
           {
             if (data.requestState !== undefined) {
               if (typeof data.requestState !== "string") {
-                return abi.fail(fea6a17014148, "/requestState", "type", { type: "string" });
+                return abi.fail(faba6ce41e7f6, "/requestState", "type", { type: "string" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(fea6a17014148, "", "type", { type: "object" });
+      return abi.fail(faba6ce41e7f6, "", "type", { type: "object" });
     }
   }
-  fea6a17014148.errors = null;
+  faba6ce41e7f6.errors = null;
   return true;
 }
 function fca5664fca145(data) {
@@ -2436,20 +2436,20 @@ function fa2367193a87c(data) {
   fa2367193a87c.errors = null;
   return true;
 }
-function f35e6978e9c35(data) {
+function fe71b653e55ec(data) {
   {
     if (Array.isArray(data)) {
       const len0 = data.length;
       for (let i0 = 0; i0 < len0; i0++) {
-        if (!f2f0141a03667(data[i0])) {
-          return abi.failWith(f35e6978e9c35, f2f0141a03667, "/" + i0);
+        if (!fa65afbf4378f(data[i0])) {
+          return abi.failWith(fe71b653e55ec, fa65afbf4378f, "/" + i0);
         }
       }
     } else {
-      return abi.fail(f35e6978e9c35, "", "type", { type: "array" });
+      return abi.fail(fe71b653e55ec, "", "type", { type: "array" });
     }
   }
-  f35e6978e9c35.errors = null;
+  fe71b653e55ec.errors = null;
   return true;
 }
 function f78c6c529e458(data) {
@@ -2519,7 +2519,7 @@ function f78c6c529e458(data) {
   f78c6c529e458.errors = null;
   return true;
 }
-function fa3b023614b72(data) {
+function ff92ef891012e(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -2531,7 +2531,7 @@ function fa3b023614b72(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2599,7 +2599,7 @@ function fa3b023614b72(data) {
               if (data.params !== undefined) {
                 let data2 = data.params;
                 const _errs8 = errors;
-                if (errors === _errs8) {
+                {
                   if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                   } else {
                     vErrors = abi.issue(
@@ -2635,7 +2635,7 @@ function fa3b023614b72(data) {
       valid0 = _errs11 === errors;
       if (!valid0) {
         const _errs12 = errors;
-        if (errors === _errs12) {
+        {
           if (data && typeof data == "object" && !Array.isArray(data)) {
             let missing1;
             if (
@@ -2655,7 +2655,7 @@ function fa3b023614b72(data) {
               if (data.error !== undefined) {
                 let data3 = data.error;
                 const _errs14 = errors;
-                if (errors === _errs14) {
+                {
                   if (data3 && typeof data3 == "object" && !Array.isArray(data3)) {
                     let missing2;
                     if (
@@ -2793,13 +2793,13 @@ function fa3b023614b72(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fa3b023614b72.errors = vErrors;
+    ff92ef891012e.errors = vErrors;
     return false;
   }
-  fa3b023614b72.errors = null;
+  ff92ef891012e.errors = null;
   return true;
 }
-function f7e5e47aad208(data) {
+function f488abec25cfd(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -2811,7 +2811,7 @@ function f7e5e47aad208(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (data && typeof data == "object" && !Array.isArray(data)) {
         let missing0;
         if (
@@ -2831,7 +2831,7 @@ function f7e5e47aad208(data) {
           if (data.error !== undefined) {
             let data0 = data.error;
             const _errs4 = errors;
-            if (errors === _errs4) {
+            {
               if (data0 && typeof data0 == "object" && !Array.isArray(data0)) {
                 let missing1;
                 if (
@@ -2967,10 +2967,10 @@ function f7e5e47aad208(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f7e5e47aad208.errors = vErrors;
+    f488abec25cfd.errors = vErrors;
     return false;
   }
-  f7e5e47aad208.errors = null;
+  f488abec25cfd.errors = null;
   return true;
 }
 function f20b2ec1de3dd(data) {
@@ -3239,7 +3239,7 @@ function ffc55ef2db718(data) {
   ffc55ef2db718.errors = null;
   return true;
 }
-function f699de5d3d95f(data) {
+function f3b3224edba7a(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3247,12 +3247,12 @@ function f699de5d3d95f(data) {
         (data.error === undefined && (missing0 = "error")) ||
         (data.jsonrpc === undefined && (missing0 = "jsonrpc"))
       ) {
-        return abi.fail(f699de5d3d95f, "", "required", { missingProperty: missing0 });
+        return abi.fail(f3b3224edba7a, "", "required", { missingProperty: missing0 });
       } else {
         if (data.error !== undefined) {
           let data0 = data.error;
           if (!f9d85484c01bc(data0)) {
-            return abi.failWith(f699de5d3d95f, f9d85484c01bc, "/error");
+            return abi.failWith(f3b3224edba7a, f9d85484c01bc, "/error");
           }
           {
             {
@@ -3263,7 +3263,7 @@ function f699de5d3d95f(data) {
                   (data0.data === undefined && (missing1 = "data"))
                 ) {
                   return abi.fail(
-                    f699de5d3d95f,
+                    f3b3224edba7a,
                     "/error",
                     "required",
                     { missingProperty: missing1 },
@@ -3274,7 +3274,7 @@ function f699de5d3d95f(data) {
                     let data1 = data0.code;
                     if (!(typeof data1 == "number" && !(data1 % 1) && !isNaN(data1) && isFinite(data1))) {
                       return abi.fail(
-                        f699de5d3d95f,
+                        f3b3224edba7a,
                         "/error/code",
                         "type",
                         { type: "integer" },
@@ -3283,7 +3283,7 @@ function f699de5d3d95f(data) {
                     }
                     if (-32021 !== data1) {
                       return abi.fail(
-                        f699de5d3d95f,
+                        f3b3224edba7a,
                         "/error/code",
                         "const",
                         { allowedValue: -32021 },
@@ -3299,7 +3299,7 @@ function f699de5d3d95f(data) {
                           let missing2;
                           if (data2.requiredCapabilities === undefined && (missing2 = "requiredCapabilities")) {
                             return abi.fail(
-                              f699de5d3d95f,
+                              f3b3224edba7a,
                               "/error/data",
                               "required",
                               { missingProperty: missing2 },
@@ -3307,14 +3307,14 @@ function f699de5d3d95f(data) {
                             );
                           } else {
                             if (data2.requiredCapabilities !== undefined) {
-                              if (!fe9adb5f5bf90(data2.requiredCapabilities)) {
-                                return abi.failWith(f699de5d3d95f, fe9adb5f5bf90, "/error/data/requiredCapabilities");
+                              if (!fe3fc3d439fa4(data2.requiredCapabilities)) {
+                                return abi.failWith(f3b3224edba7a, fe3fc3d439fa4, "/error/data/requiredCapabilities");
                               }
                             }
                           }
                         } else {
                           return abi.fail(
-                            f699de5d3d95f,
+                            f3b3224edba7a,
                             "/error/data",
                             "type",
                             { type: "object" },
@@ -3326,7 +3326,7 @@ function f699de5d3d95f(data) {
                   }
                 }
               } else {
-                return abi.fail(f699de5d3d95f, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
+                return abi.fail(f3b3224edba7a, "/error", "type", { type: "object" }, "#/properties/error/allOf/1/type");
               }
             }
           }
@@ -3334,30 +3334,30 @@ function f699de5d3d95f(data) {
         {
           if (data.id !== undefined) {
             if (!fbcbd6dea190a(data.id)) {
-              return abi.failWith(f699de5d3d95f, fbcbd6dea190a, "/id");
+              return abi.failWith(f3b3224edba7a, fbcbd6dea190a, "/id");
             }
           }
           {
             if (data.jsonrpc !== undefined) {
               let data5 = data.jsonrpc;
               if (typeof data5 !== "string") {
-                return abi.fail(f699de5d3d95f, "/jsonrpc", "type", { type: "string" });
+                return abi.fail(f3b3224edba7a, "/jsonrpc", "type", { type: "string" });
               }
               if ("2.0" !== data5) {
-                return abi.fail(f699de5d3d95f, "/jsonrpc", "const", { allowedValue: "2.0" });
+                return abi.fail(f3b3224edba7a, "/jsonrpc", "const", { allowedValue: "2.0" });
               }
             }
           }
         }
       }
     } else {
-      return abi.fail(f699de5d3d95f, "", "type", { type: "object" });
+      return abi.fail(f3b3224edba7a, "", "type", { type: "object" });
     }
   }
-  f699de5d3d95f.errors = null;
+  f3b3224edba7a.errors = null;
   return true;
 }
-function f1d7699928e66(data) {
+function f576e7d5045b6(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
@@ -3367,33 +3367,33 @@ function f1d7699928e66(data) {
         (data.method === undefined && (missing0 = "method")) ||
         (data.params === undefined && (missing0 = "params"))
       ) {
-        return abi.fail(f1d7699928e66, "", "required", { missingProperty: missing0 });
+        return abi.fail(f576e7d5045b6, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f1d7699928e66, fbcbd6dea190a, "/id");
+            return abi.failWith(f576e7d5045b6, fbcbd6dea190a, "/id");
           }
         }
         {
           if (data.jsonrpc !== undefined) {
             let data1 = data.jsonrpc;
             if (typeof data1 !== "string") {
-              return abi.fail(f1d7699928e66, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f576e7d5045b6, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f1d7699928e66, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f576e7d5045b6, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
           }
           {
             if (data.method !== undefined) {
               if (typeof data.method !== "string") {
-                return abi.fail(f1d7699928e66, "/method", "type", { type: "string" });
+                return abi.fail(f576e7d5045b6, "/method", "type", { type: "string" });
               }
             }
             {
               if (data.params !== undefined) {
-                if (!fdfbf5d3bc668(data.params)) {
-                  return abi.failWith(f1d7699928e66, fdfbf5d3bc668, "/params");
+                if (!fb9f19862dc70(data.params)) {
+                  return abi.failWith(f576e7d5045b6, fb9f19862dc70, "/params");
                 }
               }
             }
@@ -3401,10 +3401,10 @@ function f1d7699928e66(data) {
         }
       }
     } else {
-      return abi.fail(f1d7699928e66, "", "type", { type: "object" });
+      return abi.fail(f576e7d5045b6, "", "type", { type: "object" });
     }
   }
-  f1d7699928e66.errors = null;
+  f576e7d5045b6.errors = null;
   return true;
 }
 function fa43e09635ded(data) {
@@ -3605,7 +3605,7 @@ function f0982e2e96de0(data) {
   f0982e2e96de0.errors = null;
   return true;
 }
-function f5c304e9b671d(data) {
+function f10c474cb3a59(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -3616,12 +3616,12 @@ function f5c304e9b671d(data) {
         (data.jsonrpc === undefined && (missing0 = "jsonrpc")) ||
         (data.result === undefined && (missing0 = "result"))
       ) {
-        return abi.fail(f5c304e9b671d, "", "required", { missingProperty: missing0 });
+        return abi.fail(f10c474cb3a59, "", "required", { missingProperty: missing0 });
       } else {
         if (data.id !== undefined) {
           const _errs1 = errors;
           if (!fbcbd6dea190a(data.id)) {
-            return abi.failWith(f5c304e9b671d, fbcbd6dea190a, "/id");
+            return abi.failWith(f10c474cb3a59, fbcbd6dea190a, "/id");
           }
           var valid0 = _errs1 === errors;
         } else {
@@ -3632,10 +3632,10 @@ function f5c304e9b671d(data) {
             let data1 = data.jsonrpc;
             const _errs2 = errors;
             if (typeof data1 !== "string") {
-              return abi.fail(f5c304e9b671d, "/jsonrpc", "type", { type: "string" });
+              return abi.fail(f10c474cb3a59, "/jsonrpc", "type", { type: "string" });
             }
             if ("2.0" !== data1) {
-              return abi.fail(f5c304e9b671d, "/jsonrpc", "const", { allowedValue: "2.0" });
+              return abi.fail(f10c474cb3a59, "/jsonrpc", "const", { allowedValue: "2.0" });
             }
             var valid0 = _errs2 === errors;
           } else {
@@ -3648,15 +3648,15 @@ function f5c304e9b671d(data) {
               const _errs5 = errors;
               let valid1 = false;
               const _errs6 = errors;
-              if (!fffdb4fba1d3a(data2)) {
-                vErrors = abi.nest(vErrors, fffdb4fba1d3a, "/result");
+              if (!f0f9f7a9b2bc8(data2)) {
+                vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "/result");
                 errors = vErrors.length;
               }
               valid1 = _errs6 === errors;
               if (!valid1) {
                 const _errs7 = errors;
-                if (!fa560eeb89c50(data2)) {
-                  vErrors = abi.nest(vErrors, fa560eeb89c50, "/result");
+                if (!f262b4342c1ac(data2)) {
+                  vErrors = abi.nest(vErrors, f262b4342c1ac, "/result");
                   errors = vErrors.length;
                 }
                 valid1 = _errs7 === errors;
@@ -3671,7 +3671,7 @@ function f5c304e9b671d(data) {
                   "must match a schema in anyOf",
                 );
                 errors++;
-                f5c304e9b671d.errors = vErrors;
+                f10c474cb3a59.errors = vErrors;
                 return false;
               } else {
                 errors = _errs5;
@@ -3691,10 +3691,10 @@ function f5c304e9b671d(data) {
         }
       }
     } else {
-      return abi.fail(f5c304e9b671d, "", "type", { type: "object" });
+      return abi.fail(f10c474cb3a59, "", "type", { type: "object" });
     }
   }
-  f5c304e9b671d.errors = vErrors;
+  f10c474cb3a59.errors = vErrors;
   return errors === 0;
 }
 function fa3323570cdd0(data) {
@@ -3806,16 +3806,16 @@ function f42cdb3bc5778(data) {
   f42cdb3bc5778.errors = null;
   return true;
 }
-function faa824e538927(data) {
+function fd19826c732b0(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       let missing0;
       if ((data._meta === undefined && (missing0 = "_meta")) || (data.uri === undefined && (missing0 = "uri"))) {
-        return abi.fail(faa824e538927, "", "required", { missingProperty: missing0 });
+        return abi.fail(fd19826c732b0, "", "required", { missingProperty: missing0 });
       } else {
         if (data._meta !== undefined) {
-          if (!fb0907aa5fd52(data._meta)) {
-            return abi.failWith(faa824e538927, fb0907aa5fd52, "/_meta");
+          if (!fbd2a41bc3207(data._meta)) {
+            return abi.failWith(fd19826c732b0, fbd2a41bc3207, "/_meta");
           }
         }
         {
@@ -3825,10 +3825,10 @@ function faa824e538927(data) {
               {
                 if (typeof data1 === "string") {
                   if (!f4d02f695c36b(data1)) {
-                    return abi.fail(faa824e538927, "/uri", "format", { format: "uri" });
+                    return abi.fail(fd19826c732b0, "/uri", "format", { format: "uri" });
                   }
                 } else {
-                  return abi.fail(faa824e538927, "/uri", "type", { type: "string" });
+                  return abi.fail(fd19826c732b0, "/uri", "type", { type: "string" });
                 }
               }
             }
@@ -3836,10 +3836,10 @@ function faa824e538927(data) {
         }
       }
     } else {
-      return abi.fail(faa824e538927, "", "type", { type: "object" });
+      return abi.fail(fd19826c732b0, "", "type", { type: "object" });
     }
   }
-  faa824e538927.errors = null;
+  fd19826c732b0.errors = null;
   return true;
 }
 function f05b698ed6315(data) {
@@ -4117,7 +4117,7 @@ function fc35812d997f2(data) {
   fc35812d997f2.errors = null;
   return true;
 }
-function fb65ba90f0f9d(data) {
+function fd3db2f1e5f21(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -4129,15 +4129,15 @@ function fb65ba90f0f9d(data) {
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (!fffdb4fba1d3a(data)) {
-      vErrors = abi.nest(vErrors, fffdb4fba1d3a, "");
+    if (!f0f9f7a9b2bc8(data)) {
+      vErrors = abi.nest(vErrors, f0f9f7a9b2bc8, "");
       errors = vErrors.length;
     }
     valid0 = _errs2 === errors;
     if (!valid0) {
       const _errs3 = errors;
-      if (!fa915662f6d60(data)) {
-        vErrors = abi.nest(vErrors, fa915662f6d60, "");
+      if (!f221f8b32756d(data)) {
+        vErrors = abi.nest(vErrors, f221f8b32756d, "");
         errors = vErrors.length;
       }
       valid0 = _errs3 === errors;
@@ -4157,8 +4157,8 @@ function fb65ba90f0f9d(data) {
           valid0 = _errs5 === errors;
           if (!valid0) {
             const _errs6 = errors;
-            if (!fa560eeb89c50(data)) {
-              vErrors = abi.nest(vErrors, fa560eeb89c50, "");
+            if (!f262b4342c1ac(data)) {
+              vErrors = abi.nest(vErrors, f262b4342c1ac, "");
               errors = vErrors.length;
             }
             valid0 = _errs6 === errors;
@@ -4218,10 +4218,10 @@ function fb65ba90f0f9d(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    fb65ba90f0f9d.errors = vErrors;
+    fd3db2f1e5f21.errors = vErrors;
     return false;
   }
-  fb65ba90f0f9d.errors = null;
+  fd3db2f1e5f21.errors = null;
   return true;
 }
 function f3983d67fa8ed(data) {
@@ -4425,64 +4425,64 @@ function f350ea6c10453(data) {
 export const v047e43ab305f: abi.Validator = f047e43ab305f;
 export const v05b698ed6315: abi.Validator = f05b698ed6315;
 export const v0982e2e96de0: abi.Validator = f0982e2e96de0;
+export const v0ab2048c98e0: abi.Validator = f0ab2048c98e0;
 export const v0d72ffe54d94: abi.Validator = f0d72ffe54d94;
-export const v1b335e5397e4: abi.Validator = f1b335e5397e4;
-export const v1d7699928e66: abi.Validator = f1d7699928e66;
+export const v10c474cb3a59: abi.Validator = f10c474cb3a59;
+export const v111fa0ef020b: abi.Validator = f111fa0ef020b;
 export const v20b2ec1de3dd: abi.Validator = f20b2ec1de3dd;
-export const v2353d75488f1: abi.Validator = f2353d75488f1;
-export const v23757b5c1f2d: abi.Validator = f23757b5c1f2d;
-export const v32bcfc486dad: abi.Validator = f32bcfc486dad;
+export const v2b606bd5a0f6: abi.Validator = f2b606bd5a0f6;
+export const v3128822f57db: abi.Validator = f3128822f57db;
 export const v350ea6c10453: abi.Validator = f350ea6c10453;
-export const v35e6978e9c35: abi.Validator = f35e6978e9c35;
 export const v362c2b024c05: abi.Validator = f362c2b024c05;
 export const v3983d67fa8ed: abi.Validator = f3983d67fa8ed;
+export const v3b3224edba7a: abi.Validator = f3b3224edba7a;
 export const v42cdb3bc5778: abi.Validator = f42cdb3bc5778;
-export const v4364d4c64bce: abi.Validator = f4364d4c64bce;
-export const v46ae643e1a4c: abi.Validator = f46ae643e1a4c;
-export const v4cd98c00515d: abi.Validator = f4cd98c00515d;
+export const v488abec25cfd: abi.Validator = f488abec25cfd;
+export const v4a75dd8bd177: abi.Validator = f4a75dd8bd177;
 export const v5111c065de63: abi.Validator = f5111c065de63;
 export const v512ed39ae3a8: abi.Validator = f512ed39ae3a8;
-export const v5c304e9b671d: abi.Validator = f5c304e9b671d;
-export const v5de10881cd38: abi.Validator = f5de10881cd38;
-export const v5eb14f5cbf9b: abi.Validator = f5eb14f5cbf9b;
-export const v60dbe6b124c2: abi.Validator = f60dbe6b124c2;
+export const v51fb6a7d99e0: abi.Validator = f51fb6a7d99e0;
+export const v576e7d5045b6: abi.Validator = f576e7d5045b6;
 export const v651c6aa21668: abi.Validator = f651c6aa21668;
-export const v66a810d01255: abi.Validator = f66a810d01255;
-export const v699de5d3d95f: abi.Validator = f699de5d3d95f;
-export const v6b2464f92b40: abi.Validator = f6b2464f92b40;
-export const v6b4d48a32426: abi.Validator = f6b4d48a32426;
+export const v70cf3185cf91: abi.Validator = f70cf3185cf91;
+export const v74335397d8ae: abi.Validator = f74335397d8ae;
 export const v74822b80d801: abi.Validator = f74822b80d801;
 export const v76fee29e5a9b: abi.Validator = f76fee29e5a9b;
 export const v781e0ab87c28: abi.Validator = f781e0ab87c28;
 export const v78c6c529e458: abi.Validator = f78c6c529e458;
-export const v7d213ea1a944: abi.Validator = f7d213ea1a944;
-export const v7e5e47aad208: abi.Validator = f7e5e47aad208;
-export const v85c4d17472df: abi.Validator = f85c4d17472df;
-export const v8f6809f2838b: abi.Validator = f8f6809f2838b;
-export const v9f07b121c561: abi.Validator = f9f07b121c561;
+export const v7fc6bed25869: abi.Validator = f7fc6bed25869;
+export const v821dba49a425: abi.Validator = f821dba49a425;
+export const v8a7a77f2698e: abi.Validator = f8a7a77f2698e;
+export const v9d98ed400d96: abi.Validator = f9d98ed400d96;
 export const va2367193a87c: abi.Validator = fa2367193a87c;
+export const va2c21eacb0ea: abi.Validator = fa2c21eacb0ea;
 export const va3323570cdd0: abi.Validator = fa3323570cdd0;
-export const va3b023614b72: abi.Validator = fa3b023614b72;
+export const va33a776f7309: abi.Validator = fa33a776f7309;
 export const va43e09635ded: abi.Validator = fa43e09635ded;
-export const vaa824e538927: abi.Validator = faa824e538927;
+export const va9caeef4590c: abi.Validator = fa9caeef4590c;
+export const vaba6ce41e7f6: abi.Validator = faba6ce41e7f6;
 export const vaf8969efb15e: abi.Validator = faf8969efb15e;
-export const vb0907aa5fd52: abi.Validator = fb0907aa5fd52;
-export const vb65ba90f0f9d: abi.Validator = fb65ba90f0f9d;
-export const vb8a3d69b6abe: abi.Validator = fb8a3d69b6abe;
-export const vbaf073f36c8d: abi.Validator = fbaf073f36c8d;
+export const vb11c3f254f0b: abi.Validator = fb11c3f254f0b;
+export const vb9f19862dc70: abi.Validator = fb9f19862dc70;
+export const vbbc31cd936cc: abi.Validator = fbbc31cd936cc;
+export const vbd2a41bc3207: abi.Validator = fbd2a41bc3207;
+export const vc00d77f792f1: abi.Validator = fc00d77f792f1;
 export const vc35812d997f2: abi.Validator = fc35812d997f2;
+export const vc47514d6dbe1: abi.Validator = fc47514d6dbe1;
+export const vc81fc31ce276: abi.Validator = fc81fc31ce276;
 export const vca5664fca145: abi.Validator = fca5664fca145;
 export const vcdac5b6aa7e3: abi.Validator = fcdac5b6aa7e3;
-export const vd25febd8a3e4: abi.Validator = fd25febd8a3e4;
+export const vd19826c732b0: abi.Validator = fd19826c732b0;
+export const vd3db2f1e5f21: abi.Validator = fd3db2f1e5f21;
 export const vd3e4c756efcd: abi.Validator = fd3e4c756efcd;
 export const vd52807a0e5db: abi.Validator = fd52807a0e5db;
-export const vd531cc0bac42: abi.Validator = fd531cc0bac42;
-export const vdfbf5d3bc668: abi.Validator = fdfbf5d3bc668;
 export const ve3c48da63c25: abi.Validator = fe3c48da63c25;
-export const ve4b86135f5fb: abi.Validator = fe4b86135f5fb;
+export const ve71b653e55ec: abi.Validator = fe71b653e55ec;
 export const ve9be3ff4803e: abi.Validator = fe9be3ff4803e;
-export const vea53cf2b4940: abi.Validator = fea53cf2b4940;
-export const vea6a17014148: abi.Validator = fea6a17014148;
-export const veb63aef3c28f: abi.Validator = feb63aef3c28f;
+export const vea4eee0089b8: abi.Validator = fea4eee0089b8;
+export const vece1297ee503: abi.Validator = fece1297ee503;
 export const vf425e5f323a5: abi.Validator = ff425e5f323a5;
+export const vf716d1093a12: abi.Validator = ff716d1093a12;
+export const vf86cdbb33593: abi.Validator = ff86cdbb33593;
+export const vf92ef891012e: abi.Validator = ff92ef891012e;
 export const vfc55ef2db718: abi.Validator = ffc55ef2db718;

@@ -11,7 +11,7 @@ import {
   fc2ae05cdda27,
   fe107ff2d412b,
 } from "./definitions-16e3ac04b3.js";
-import { fbcbd6dea190a } from "./shared-3097fdc2a0.js";
+import { fbcbd6dea190a } from "./shared-ed4507d350.js";
 function f50d627de07db(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {

@@ -14,11 +14,11 @@ import {
   fac9a090d9979,
   ff950818ad647,
 } from "./definitions-16e3ac04b3.js";
-import { f4c0d38165e68 } from "./params.completion.complete-021f4cfd2a.js";
+import { f4c0d38165e68 } from "./params.completion.complete-becd7db369.js";
 import { ffd5c4cf8cfcf } from "./params.initialize-34f8bb956f.js";
-import { f6975bf43f265 } from "./shared-1c58c05e85.js";
-import { f4d02f695c36b } from "./shared-96ebbbe34b.js";
+import { f6975bf43f265 } from "./shared-670270c608.js";
 import { fb29db0a79388 } from "./shared-afc11b4505.js";
+import { f4d02f695c36b } from "./shared-de78a239ea.js";
 function f6074f7fccf3c(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
@@ -99,7 +99,7 @@ function f6074f7fccf3c(data) {
   f6074f7fccf3c.errors = null;
   return true;
 }
-function fc42f9c4ef433(data) {
+function f406d82b42731(data) {
   let vErrors = null;
   let errors = 0;
   if (errors === 0) {
@@ -110,7 +110,7 @@ function fc42f9c4ef433(data) {
         (data.params === undefined && (missing0 = "params"))
       ) {
         return abi.fail(
-          fc42f9c4ef433,
+          f406d82b42731,
           "",
           "required",
           { missingProperty: missing0 },
@@ -122,11 +122,11 @@ function fc42f9c4ef433(data) {
           let data0 = data.method;
           const _errs1 = errors;
           if (typeof data0 !== "string") {
-            return abi.fail(fc42f9c4ef433, "/method", "type", { type: "string" });
+            return abi.fail(f406d82b42731, "/method", "type", { type: "string" });
           }
           if ("completion/complete" !== data0) {
             return abi.fail(
-              fc42f9c4ef433,
+              f406d82b42731,
               "/method",
               "const",
               { allowedValue: "completion/complete" },
@@ -142,31 +142,31 @@ function fc42f9c4ef433(data) {
           if (data.params !== undefined) {
             let data1 = data.params;
             const _errs3 = errors;
-            if (errors === _errs3) {
+            {
               if (data1 && typeof data1 == "object" && !Array.isArray(data1)) {
                 let missing1;
                 if (
                   (data1.argument === undefined && (missing1 = "argument")) ||
                   (data1.ref === undefined && (missing1 = "ref"))
                 ) {
-                  return abi.fail(fc42f9c4ef433, "/params", "required", { missingProperty: missing1 });
+                  return abi.fail(f406d82b42731, "/params", "required", { missingProperty: missing1 });
                 } else {
                   if (data1.argument !== undefined) {
                     let data2 = data1.argument;
                     const _errs5 = errors;
-                    if (errors === _errs5) {
+                    {
                       if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                         let missing2;
                         if (
                           (data2.name === undefined && (missing2 = "name")) ||
                           (data2.value === undefined && (missing2 = "value"))
                         ) {
-                          return abi.fail(fc42f9c4ef433, "/params/argument", "required", { missingProperty: missing2 });
+                          return abi.fail(f406d82b42731, "/params/argument", "required", { missingProperty: missing2 });
                         } else {
                           if (data2.name !== undefined) {
                             const _errs7 = errors;
                             if (typeof data2.name !== "string") {
-                              return abi.fail(fc42f9c4ef433, "/params/argument/name", "type", { type: "string" });
+                              return abi.fail(f406d82b42731, "/params/argument/name", "type", { type: "string" });
                             }
                             var valid2 = _errs7 === errors;
                           } else {
@@ -176,7 +176,7 @@ function fc42f9c4ef433(data) {
                             if (data2.value !== undefined) {
                               const _errs9 = errors;
                               if (typeof data2.value !== "string") {
-                                return abi.fail(fc42f9c4ef433, "/params/argument/value", "type", { type: "string" });
+                                return abi.fail(f406d82b42731, "/params/argument/value", "type", { type: "string" });
                               }
                               var valid2 = _errs9 === errors;
                             } else {
@@ -185,7 +185,7 @@ function fc42f9c4ef433(data) {
                           }
                         }
                       } else {
-                        return abi.fail(fc42f9c4ef433, "/params/argument", "type", { type: "object" });
+                        return abi.fail(f406d82b42731, "/params/argument", "type", { type: "object" });
                       }
                     }
                     var valid1 = _errs5 === errors;
@@ -222,7 +222,7 @@ function fc42f9c4ef433(data) {
                           "must match a schema in anyOf",
                         );
                         errors++;
-                        fc42f9c4ef433.errors = vErrors;
+                        f406d82b42731.errors = vErrors;
                         return false;
                       } else {
                         errors = _errs12;
@@ -241,7 +241,7 @@ function fc42f9c4ef433(data) {
                   }
                 }
               } else {
-                return abi.fail(fc42f9c4ef433, "/params", "type", { type: "object" });
+                return abi.fail(f406d82b42731, "/params", "type", { type: "object" });
               }
             }
             var valid0 = _errs3 === errors;
@@ -251,13 +251,13 @@ function fc42f9c4ef433(data) {
         }
       }
     } else {
-      return abi.fail(fc42f9c4ef433, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f406d82b42731, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  fc42f9c4ef433.errors = vErrors;
+  f406d82b42731.errors = vErrors;
   return errors === 0;
 }
-function f8af0ea8ba00a(data) {
+function f28709253e28a(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
@@ -346,8 +346,8 @@ function f8af0ea8ba00a(data) {
                         valid0 = _errs12 === errors;
                         if (!valid0) {
                           const _errs13 = errors;
-                          if (!fc42f9c4ef433(data)) {
-                            vErrors = abi.nest(vErrors, fc42f9c4ef433, "");
+                          if (!f406d82b42731(data)) {
+                            vErrors = abi.nest(vErrors, f406d82b42731, "");
                             errors = vErrors.length;
                           }
                           valid0 = _errs13 === errors;
@@ -366,10 +366,10 @@ function f8af0ea8ba00a(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f8af0ea8ba00a.errors = vErrors;
+    f28709253e28a.errors = vErrors;
     return false;
   }
-  f8af0ea8ba00a.errors = null;
+  f28709253e28a.errors = null;
   return true;
 }
 const fee674cbc5ad1 = {
@@ -529,8 +529,8 @@ function fbeb52deee14a(data) {
   return true;
 }
 export { f7aefb4e79829 };
+export const v28709253e28a: abi.Validator = f28709253e28a;
+export const v406d82b42731: abi.Validator = f406d82b42731;
 export const v6074f7fccf3c: abi.Validator = f6074f7fccf3c;
 export const v7aefb4e79829: abi.Validator = f7aefb4e79829;
-export const v8af0ea8ba00a: abi.Validator = f8af0ea8ba00a;
 export const vbeb52deee14a: abi.Validator = fbeb52deee14a;
-export const vc42f9c4ef433: abi.Validator = fc42f9c4ef433;

@@ -2,28 +2,26 @@
 // @ts-nocheck -- ajv standalone code, plain JavaScript; validators.ts gives it precise types.
 import * as abi from "@mcpgen/runtime/abi/v8";
 const fb284c40d8163 = ["string", "integer", "boolean"];
-const fdc7ba3ddcd94 = { validate: f5c0d2b7add50 };
-const f35251fd9c0f9 = { validate: f2f0141a03667 };
-function f2f0141a03667(data) {
+function fa65afbf4378f(data) {
   let vErrors = null;
   let errors = 0;
   let valid0 = false;
   const _errs1 = errors;
-  if (!fdc7ba3ddcd94.validate(data)) {
-    vErrors = abi.nest(vErrors, fdc7ba3ddcd94.validate, "");
+  if (!f371aa6e178a9(data)) {
+    vErrors = abi.nest(vErrors, f371aa6e178a9, "");
     errors = vErrors.length;
   }
   valid0 = _errs1 === errors;
   if (!valid0) {
     const _errs2 = errors;
-    if (errors === _errs2) {
+    {
       if (Array.isArray(data)) {
         var valid1 = true;
         const len0 = data.length;
         for (let i0 = 0; i0 < len0; i0++) {
           const _errs4 = errors;
-          if (!f35251fd9c0f9.validate(data[i0])) {
-            vErrors = abi.nest(vErrors, f35251fd9c0f9.validate, "/" + i0);
+          if (!fa65afbf4378f(data[i0])) {
+            vErrors = abi.nest(vErrors, fa65afbf4378f, "/" + i0);
             errors = vErrors.length;
           }
           var valid1 = _errs4 === errors;
@@ -60,27 +58,27 @@ function f2f0141a03667(data) {
   if (!valid0) {
     vErrors = abi.issue(vErrors, "", "anyOf", {}, "#/anyOf", "must match a schema in anyOf");
     errors++;
-    f2f0141a03667.errors = vErrors;
+    fa65afbf4378f.errors = vErrors;
     return false;
   }
-  f2f0141a03667.errors = null;
+  fa65afbf4378f.errors = null;
   return true;
 }
-function f5c0d2b7add50(data) {
+function f371aa6e178a9(data) {
   {
     if (data && typeof data == "object" && !Array.isArray(data)) {
       for (const key0 in data) {
-        if (!f2f0141a03667(data[key0])) {
-          return abi.failWith(f5c0d2b7add50, f2f0141a03667, "/" + abi.pointerToken(key0));
+        if (!fa65afbf4378f(data[key0])) {
+          return abi.failWith(f371aa6e178a9, fa65afbf4378f, "/" + abi.pointerToken(key0));
         }
       }
     } else {
-      return abi.fail(f5c0d2b7add50, "", "type", { type: "object" }, "#/type", "must be object");
+      return abi.fail(f371aa6e178a9, "", "type", { type: "object" }, "#/type", "must be object");
     }
   }
-  f5c0d2b7add50.errors = null;
+  f371aa6e178a9.errors = null;
   return true;
 }
-export { f2f0141a03667, f5c0d2b7add50 };
-export const v2f0141a03667: abi.Validator = f2f0141a03667;
-export const v5c0d2b7add50: abi.Validator = f5c0d2b7add50;
+export { fa65afbf4378f, f371aa6e178a9 };
+export const v371aa6e178a9: abi.Validator = f371aa6e178a9;
+export const va65afbf4378f: abi.Validator = fa65afbf4378f;
